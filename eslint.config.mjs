@@ -1,0 +1,26 @@
+import tseslint from 'typescript-eslint';
+
+const layer = (files, patterns, message) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'bench/results/**', 'test-results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  // The layering of DESIGN.md, enforced: arrows point down only.
+  layer(['src/main/core/**', 'src/cli/**'], ['electron', 'electron/*', '**/main/electron/**', '**/renderer/**', '**/preload/**'],
+    'The engine runs headless: it must not import Electron or the UI.'),
+  layer(['src/shared/**'], ['electron', '**/main/**', '**/renderer/**', '**/preload/**', 'node:*'],
+    'src/shared is the contract: it imports nothing of ours and no Node or Electron API.'),
+  layer(['src/renderer/**'], ['electron', '**/main/**', '**/preload/**', 'node:*'],
+    'The renderer talks only to the BridgeApi client it is given.'),
+);

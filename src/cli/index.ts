@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { Bridge } from '../main/core/bridge';
+import { ConfigError, formatProblem } from '../main/core/config/json-text';
+import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
+import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
+import { LogBook, streamSink } from '../main/core/logs/log-book';
+import type { LogLevel } from '../shared/status';
+import { parseArgs } from './args';
+import { printCatalog } from './print-catalog';
+
+const VERSION = '0.1.0';
+
+const HELP = `xiaozhi-tray ${VERSION} — serve your MCP servers' tools to xiaozhi (小智)
+
+Usage:
+  xiaozhi-tray run --config FILE      run the bridge in the foreground (Ctrl+C stops it and every server)
+  xiaozhi-tray check --config FILE    validate a config; prints each problem with where it is
+  xiaozhi-tray tools --config FILE    start the servers and print the tools exactly as xiaozhi gets them
+
+FILE may be a Xiaozhi Tray config, xiaozhi-client's xiaozhi.config.json or an mcpServers file such as
+the official example's mcp_config.json. MCP_ENDPOINT in the environment always adds an endpoint.
+
+Options:
+  --log-level debug|info|warn|error   what run prints (default info)
+  --json                              tools: print JSON instead of a table
+  --version, --help
+`;
+
+const out = (text: string) => process.stdout.write(`${text}\n`);
+const err = (text: string) => process.stderr.write(`${text}\n`);
+
+function loadOrExplain(file: string | undefined): LoadedConfig | undefined {
+  if (!file) {
+    err('Missing --config FILE. Try: xiaozhi-tray run --config xiaozhi.config.json');
+    return undefined;
+  }
+  try {
+    return loadConfigFile(path.resolve(file));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      err(`${error.file}: the config is not valid:`);
+      for (const problem of error.problems) err(`  - ${formatProblem(problem)}`);
+    } else err(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+function storeFor(file: string, loaded: LoadedConfig): SettingsStore {
+  if (loaded.format === 'xiaozhi-tray') return new FileSettingsStore(path.resolve(file), loaded.settings);
+  // Never rewrite another program's file: changes made while running stay in memory.
+  return new MemorySettingsStore(loaded.settings, `${file} belongs to ${loaded.format}; changes are kept until exit only`);
+}
+
+async function run(file: string, loaded: LoadedConfig, level: LogLevel): Promise<number> {
+  const logBook = new LogBook({ sinks: [streamSink(process.stdout, level)] });
+  const log = logBook.logger('app');
+  for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
+  if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: set one in the file or in MCP_ENDPOINT');
+  const bridge = new Bridge({ store: storeFor(file, loaded), logBook, version: VERSION });
+  let stopping = false;
+  const done = new Promise<number>((resolve) => {
+    const shutdown = (signal: string) => {
+      if (stopping) {
+        log.warn(`${signal} again: exiting now`);
+        process.exit(130);
+      }
+      stopping = true;
+      log.info(`${signal}: stopping every server…`);
+      bridge.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          log.error(`stop failed: ${String(error)}`);
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGHUP', () => shutdown('SIGHUP'));
+  });
+  log.info(`xiaozhi-tray ${VERSION}, config ${file} (${loaded.format})`);
+  bridge.start();
+  return done;
+}
+
+async function tools(file: string, loaded: LoadedConfig, json: boolean): Promise<number> {
+  const logBook = new LogBook({ sinks: [streamSink(process.stderr, 'warn')] });
+  // Listing needs no endpoint: serve nothing, only start the servers.
+  const settings = { ...loaded.settings, endpoints: [] };
+  const bridge = new Bridge({ store: new MemorySettingsStore(settings), logBook, version: VERSION });
+  bridge.start();
+  await bridge.whenServersSettled();
+  const state = bridge.state();
+  const pages = bridge.toolHub.pages();
+  out(printCatalog(state, pages, settings.limits.maxMessageBytes, json));
+  await bridge.stop();
+  return state.servers.some((s) => s.enabled && s.state !== 'running') ? 1 : 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs(argv, new Set(['config', 'log-level']));
+  } catch (error) {
+    err(String((error as Error).message));
+    return 2;
+  }
+  if (args.options.version) {
+    out(VERSION);
+    return 0;
+  }
+  if (args.options.help || !args.command) {
+    out(HELP);
+    return args.command || args.options.help ? 0 : 2;
+  }
+  const file = typeof args.options.config === 'string' ? args.options.config : args.positionals[0];
+  switch (args.command) {
+    case 'check': {
+      const loaded = loadOrExplain(file);
+      if (!loaded) return 1;
+      for (const warning of loaded.warnings) out(`warning: ${formatProblem(warning)}`);
+      const s = loaded.settings;
+      out(`${file}: valid ${loaded.format} config: ${s.endpoints.length} endpoint(s), ${s.servers.length} server(s)`);
+      return 0;
+    }
+    case 'run': {
+      const loaded = loadOrExplain(file);
+      if (!loaded) return 1;
+      const level = (typeof args.options['log-level'] === 'string' ? args.options['log-level'] : 'info') as LogLevel;
+      if (!['debug', 'info', 'warn', 'error'].includes(level)) {
+        err(`--log-level must be debug, info, warn or error, not "${level}"`);
+        return 2;
+      }
+      return run(file as string, loaded, level);
+    }
+    case 'tools': {
+      const loaded = loadOrExplain(file);
+      if (!loaded) return 1;
+      return tools(file as string, loaded, args.options.json === true);
+    }
+    default:
+      err(`Unknown command "${args.command}".\n\n${HELP}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    err(`xiaozhi-tray: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,379 @@
+import { randomUUID } from 'node:crypto';
+import {
+  bridgeCommands,
+  type BridgeApi,
+  type CommandName,
+  type EventName,
+  type EventPayload,
+} from '../../shared/bridge-api';
+import {
+  EndpointSettingsSchema,
+  SettingsSchema,
+  type ServerSettings,
+  type Settings,
+} from '../../shared/settings';
+import type { BridgeState } from '../../shared/status';
+import { restoreMasked, redactSettings, secretValues } from './bridge-secrets';
+import type { SettingsStore } from './config/settings-store';
+import { EndpointLink } from './endpoint/endpoint-link';
+import { resultText } from './hub/result-shaping';
+import { ToolHub } from './hub/tool-hub';
+import { CallHistory } from './logs/call-history';
+import type { LogBook, Logger } from './logs/log-book';
+import { ChildServer, type Supervision } from './servers/child-server';
+
+export interface BridgeOptions {
+  store: SettingsStore;
+  logBook: LogBook;
+  /** The environment stdio servers start from. */
+  env?: NodeJS.ProcessEnv;
+  supervision?: Partial<Supervision>;
+  version?: string;
+  /** Catalog changes within this window become one `list_changed`. */
+  listChangedDebounceMs?: number;
+}
+
+type Listener = (payload: never) => void;
+
+/**
+ * The engine: owns the settings, the child servers, the tool hub and the endpoint links, and
+ * implements the `BridgeApi` contract that every UI talks to. One per process.
+ */
+export class Bridge {
+  readonly api: BridgeApi;
+  private settings: Settings;
+  private readonly store: SettingsStore;
+  private readonly logBook: LogBook;
+  private readonly log: Logger;
+  private readonly history = new CallHistory();
+  private readonly hub: ToolHub;
+  private readonly servers = new Map<string, ChildServer>();
+  private readonly links = new Map<string, EndpointLink>();
+  private readonly listeners = new Map<EventName, Set<Listener>>();
+  private running = false;
+  private statusQueued = false;
+  private listChangedTimer: NodeJS.Timeout | undefined;
+  private serverStarts = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: BridgeOptions) {
+    this.store = options.store;
+    this.logBook = options.logBook;
+    this.log = options.logBook.logger('app');
+    this.settings = SettingsSchema.parse(options.store.load());
+    this.logBook.setSecrets(secretValues(this.settings));
+    this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
+    this.hub.onChange(() => this.onCatalogChanged());
+    this.logBook.subscribe((entry) => this.emit('log', entry));
+    this.history.subscribe((record) => this.emit('call', record));
+    for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
+    for (const endpoint of this.settings.endpoints) this.links.set(endpoint.id, this.makeLink(endpoint));
+    this.api = this.makeApi();
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Starts every enabled server (in parallel, none waiting for another) and every enabled endpoint. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.log.info(`starting: ${this.settings.servers.length} servers, ${this.settings.endpoints.length} endpoints`);
+    for (const server of this.servers.values()) if (server.config.enabled) this.startServer(server);
+    for (const link of this.links.values()) if (this.endpointEnabled(link.id)) link.start();
+    this.queueStatus();
+  }
+
+  /** Stops endpoints and servers; resolves when every child process tree is gone. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
+    this.listChangedTimer = undefined;
+    await Promise.all([...this.links.values()].map((link) => link.stop()));
+    await Promise.all([...this.servers.values()].map((server) => server.stop()));
+    this.log.info('stopped');
+    this.queueStatus();
+  }
+
+  /** Resolves when every server started so far has either come up or failed its first attempt. */
+  async whenServersSettled(): Promise<void> {
+    await Promise.allSettled([...this.serverStarts.values()]);
+  }
+
+  state(): BridgeState {
+    return {
+      running: this.running,
+      endpoints: [...this.links.values()].map((l) => l.status()),
+      servers: [...this.servers.values()].map((s) => s.status()),
+      catalog: this.hub.summary(),
+    };
+  }
+
+  get toolHub(): ToolHub {
+    return this.hub;
+  }
+
+  on<K extends EventName>(event: K, listener: (payload: EventPayload<K>) => void): () => void {
+    const set = this.listeners.get(event) ?? new Set<Listener>();
+    set.add(listener as Listener);
+    this.listeners.set(event, set);
+    return () => set.delete(listener as Listener);
+  }
+
+  private emit<K extends EventName>(event: K, payload: EventPayload<K>): void {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        (listener as (p: EventPayload<K>) => void)(payload);
+      } catch (error) {
+        // A broken subscriber must not break the engine; do not log a log event's failure (loop).
+        if (event !== 'log') this.log.warn(`an event listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  /** Status changes come in bursts (a server start touches several); send one event per tick. */
+  private queueStatus(): void {
+    if (this.statusQueued) return;
+    this.statusQueued = true;
+    setImmediate(() => {
+      this.statusQueued = false;
+      this.emit('status', this.state());
+    });
+  }
+
+  private onCatalogChanged(): void {
+    this.emit('catalog', this.hub.catalog());
+    this.queueStatus();
+    if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
+    this.listChangedTimer = setTimeout(() => {
+      this.listChangedTimer = undefined;
+      for (const link of this.links.values()) link.notifyToolsChanged();
+    }, this.options.listChangedDebounceMs ?? 300);
+  }
+
+  private hubSettings() {
+    return {
+      naming: this.settings.naming,
+      tools: this.settings.tools,
+      maxMessageBytes: this.settings.limits.maxMessageBytes,
+    };
+  }
+
+  private makeServer(settings: ServerSettings): ChildServer {
+    return new ChildServer({
+      settings,
+      log: this.logBook.logger(`server:${settings.name}`),
+      baseEnv: this.options.env ?? process.env,
+      defaultCallTimeoutMs: this.settings.limits.callTimeoutMs,
+      ...(this.settings.modelscope.apiKey ? { modelscopeApiKey: this.settings.modelscope.apiKey } : {}),
+      ...(this.options.supervision ? { supervision: this.options.supervision } : {}),
+      onStatus: () => this.queueStatus(),
+      onTools: () => this.hub.rebuild(),
+    });
+  }
+
+  private startServer(server: ChildServer): void {
+    const started = server.start().catch((error: unknown) => this.log.error(`server ${server.name}: ${String(error)}`));
+    this.serverStarts.set(server.name, started);
+  }
+
+  private makeLink(endpoint: Settings['endpoints'][number]): EndpointLink {
+    return new EndpointLink({
+      endpoint,
+      connection: this.settings.connection,
+      hub: this.hub,
+      log: this.logBook.logger(`endpoint:${endpoint.name}`),
+      maxMessageBytes: () => this.settings.limits.maxMessageBytes,
+      onStatus: () => this.queueStatus(),
+      version: this.options.version ?? '0.1.0',
+    });
+  }
+
+  private endpointEnabled(id: string): boolean {
+    return this.settings.endpoints.find((e) => e.id === id)?.enabled === true;
+  }
+
+  /** Validates and persists new settings; throws (and keeps the old ones) when they are invalid. */
+  private commit(next: Settings): void {
+    const valid = SettingsSchema.parse(next);
+    this.store.save(valid);
+    this.settings = valid;
+    this.logBook.setSecrets(secretValues(valid));
+    this.hub.updateSettings(this.hubSettings());
+    this.queueStatus();
+  }
+
+  private requireServer(name: string): ChildServer {
+    const server = this.servers.get(name);
+    if (!server) throw new Error(`No server is called "${name}".`);
+    return server;
+  }
+
+  private requireEndpoint(id: string): Settings['endpoints'][number] {
+    const endpoint = this.settings.endpoints.find((e) => e.id === id);
+    if (!endpoint) throw new Error(`No endpoint has the id "${id}".`);
+    return endpoint;
+  }
+
+  private async replaceLink(id: string): Promise<void> {
+    await this.links.get(id)?.stop();
+    this.links.delete(id);
+    const endpoint = this.settings.endpoints.find((e) => e.id === id);
+    if (!endpoint) return;
+    const link = this.makeLink(endpoint);
+    this.links.set(id, link);
+    if (this.running && endpoint.enabled) link.start();
+  }
+
+  private async replaceServer(oldName: string, settings: ServerSettings | undefined): Promise<void> {
+    const old = this.servers.get(oldName);
+    this.servers.delete(oldName);
+    this.serverStarts.delete(oldName);
+    if (old) await old.stop();
+    if (settings) {
+      const server = this.makeServer(settings);
+      this.servers.set(settings.name, server);
+      if (this.running && settings.enabled) this.startServer(server);
+    }
+    this.hub.rebuild();
+    this.queueStatus();
+  }
+
+  private setToolSetting(server: string, tool: string, patch: { enabled?: boolean; description?: string | null }): void {
+    const next = structuredClone(this.settings);
+    const forServer = (next.tools[server] ??= {});
+    const current = forServer[tool] ?? { enabled: true };
+    const updated: { enabled: boolean; description?: string } = { enabled: patch.enabled ?? current.enabled };
+    const description = patch.description === undefined ? current.description : patch.description ?? undefined;
+    if (description !== undefined) updated.description = description;
+    forServer[tool] = updated;
+    this.commit(next);
+  }
+
+  private makeApi(): BridgeApi {
+    const impl: { [K in CommandName]: (input: never) => Promise<unknown> } = {
+      getState: async () => this.state(),
+      getSettings: async () => redactSettings(this.settings),
+      getCatalog: async () => this.hub.catalog(),
+      start: async () => this.start(),
+      stop: async () => this.stop(),
+
+      addEndpoint: async (input: { name: string; url: string }) => {
+        const endpoint = EndpointSettingsSchema.parse({ id: randomUUID(), name: input.name, url: input.url, enabled: true });
+        this.commit({ ...this.settings, endpoints: [...this.settings.endpoints, endpoint] });
+        await this.replaceLink(endpoint.id);
+        return { id: endpoint.id, name: endpoint.name, enabled: endpoint.enabled };
+      },
+      updateEndpoint: async (input: { id: string; name?: string; url?: string; enabled?: boolean }) => {
+        const current = this.requireEndpoint(input.id);
+        const updated = {
+          ...current,
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        };
+        this.commit({ ...this.settings, endpoints: this.settings.endpoints.map((e) => (e.id === input.id ? updated : e)) });
+        await this.replaceLink(input.id);
+      },
+      removeEndpoint: async (input: { id: string }) => {
+        this.requireEndpoint(input.id);
+        this.commit({ ...this.settings, endpoints: this.settings.endpoints.filter((e) => e.id !== input.id) });
+        await this.replaceLink(input.id);
+      },
+      revealEndpointUrl: async (input: { id: string }) => this.requireEndpoint(input.id).url,
+
+      addServer: async (input: ServerSettings) => {
+        if (this.servers.has(input.name)) throw new Error(`A server called "${input.name}" already exists.`);
+        this.commit({ ...this.settings, servers: [...this.settings.servers, input] });
+        await this.replaceServer(input.name, this.settings.servers.find((s) => s.name === input.name));
+      },
+      updateServer: async (input: { name: string; server: ServerSettings }) => {
+        const existing = this.settings.servers.find((s) => s.name === input.name);
+        if (!existing) throw new Error(`No server is called "${input.name}".`);
+        if (input.server.name !== input.name && this.servers.has(input.server.name)) {
+          throw new Error(`A server called "${input.server.name}" already exists.`);
+        }
+        const server: ServerSettings =
+          input.server.transport === 'stdio'
+            ? { ...input.server, env: restoreMasked(input.server.env, existing.transport === 'stdio' ? existing.env : undefined) }
+            : { ...input.server, headers: restoreMasked(input.server.headers, existing.transport !== 'stdio' ? existing.headers : undefined) };
+        const next = { ...this.settings, servers: this.settings.servers.map((s) => (s.name === input.name ? server : s)) };
+        if (server.name !== input.name && next.tools[input.name]) {
+          next.tools = { ...next.tools, [server.name]: next.tools[input.name] as Settings['tools'][string] };
+          delete next.tools[input.name];
+        }
+        this.commit(next);
+        await this.replaceServer(input.name, this.settings.servers.find((s) => s.name === server.name));
+      },
+      removeServer: async (input: { name: string }) => {
+        this.requireServer(input.name);
+        this.commit({ ...this.settings, servers: this.settings.servers.filter((s) => s.name !== input.name) });
+        await this.replaceServer(input.name, undefined);
+      },
+      startServer: async (input: { name: string }) => {
+        const server = this.requireServer(input.name);
+        this.startServer(server);
+        await this.serverStarts.get(input.name);
+      },
+      stopServer: async (input: { name: string }) => this.requireServer(input.name).stop(),
+      restartServer: async (input: { name: string }) => {
+        const server = this.requireServer(input.name);
+        await server.stop();
+        this.startServer(server);
+        await this.serverStarts.get(input.name);
+      },
+
+      setToolEnabled: async (input: { server: string; tool: string; enabled: boolean }) =>
+        this.setToolSetting(input.server, input.tool, { enabled: input.enabled }),
+      setServerToolsEnabled: async (input: { server: string; enabled: boolean }) => {
+        const server = this.requireServer(input.server);
+        const next = structuredClone(this.settings);
+        const forServer = (next.tools[input.server] ??= {});
+        for (const tool of server.currentTools) {
+          forServer[tool.name] = { ...(forServer[tool.name] ?? {}), enabled: input.enabled };
+        }
+        this.commit(next);
+      },
+      setToolDescription: async (input: { server: string; tool: string; description: string | null }) =>
+        this.setToolSetting(input.server, input.tool, { description: input.description }),
+      updatePreferences: async (input: {
+        naming?: Settings['naming'];
+        limits?: Partial<Settings['limits']>;
+        connection?: Partial<Settings['connection']>;
+        ui?: Partial<Settings['ui']>;
+      }) => {
+        const next: Settings = {
+          ...this.settings,
+          naming: input.naming ?? this.settings.naming,
+          limits: { ...this.settings.limits, ...input.limits },
+          connection: { ...this.settings.connection, ...input.connection },
+          ui: { ...this.settings.ui, ...input.ui },
+        };
+        this.commit(next);
+        if (input.connection) for (const id of [...this.links.keys()]) await this.replaceLink(id);
+      },
+
+      callTool: async (input: { name: string; arguments?: Record<string, unknown> }) => {
+        const started = performance.now();
+        const result = await this.hub.call(input.name, input.arguments ?? {}, { caller: 'ui' });
+        return {
+          text: resultText(result),
+          isError: result.isError === true,
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          bytes: this.hub.responseBytes(result),
+        };
+      },
+      getLogs: async (input: { limit?: number } | undefined) => this.logBook.entries(input?.limit),
+      getHistory: async () => this.history.list(),
+    };
+
+    const api = {} as Record<string, unknown>;
+    for (const name of Object.keys(bridgeCommands) as CommandName[]) {
+      const schema = bridgeCommands[name].input;
+      // Every payload is validated where it is received, whichever carrier brought it.
+      api[name] = async (input: unknown) => (impl[name] as (i: unknown) => Promise<unknown>)(schema.parse(input));
+    }
+    api.on = this.on.bind(this);
+    return api as BridgeApi;
+  }
+}

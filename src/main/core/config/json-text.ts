@@ -1,0 +1,125 @@
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+
+/** One thing wrong with a config file, said where it is. */
+export interface ConfigProblem {
+  /** JSON path like `servers[2].command`, or '' for the whole document. */
+  path: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: ConfigProblem[],
+  ) {
+    super(`${file}: ${problems.map(formatProblem).join('; ')}`);
+  }
+}
+
+export function formatProblem(problem: ConfigProblem): string {
+  const where = problem.line !== undefined ? `line ${problem.line}, column ${problem.column ?? 1}` : '';
+  const path = problem.path ? problem.path : '';
+  const location = [where, path].filter(Boolean).join(', at ');
+  return location ? `${location}: ${problem.message}` : problem.message;
+}
+
+export type JsonPath = (string | number)[];
+
+export function formatPath(path: JsonPath): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += out ? `.${part}` : part;
+    else out += `[${JSON.stringify(part)}]`;
+  }
+  return out;
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** A parsed JSON(C) document that can say where each value stands. */
+export class JsonDocument {
+  private constructor(
+    readonly text: string,
+    readonly value: unknown,
+    private readonly tree: Node | undefined,
+  ) {}
+
+  /**
+   * Parses JSON, tolerating what people paste from docs: comments, trailing commas, a UTF-8 BOM.
+   * Throws a ConfigError with line and column for anything else.
+   */
+  static parse(file: string, raw: string): JsonDocument {
+    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    const errors: ParseError[] = [];
+    const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    if (errors.length > 0 || tree === undefined) {
+      const problems = (errors.length > 0 ? errors : [{ error: 0, offset: 0, length: 0 }]).slice(0, 5).map((e) => ({
+        path: '',
+        ...lineColumn(text, e.offset),
+        message: errors.length > 0 ? `invalid JSON: ${describeParseError(printParseErrorCode(e.error))}` : 'the file is empty',
+      }));
+      throw new ConfigError(file, problems);
+    }
+    return new JsonDocument(text, nodeValue(tree), tree);
+  }
+
+  /** The problem, placed at the line and column of `path` (or its nearest existing parent). */
+  problemAt(path: JsonPath, message: string): ConfigProblem {
+    let probe = path.slice();
+    let node: Node | undefined;
+    while (this.tree && !(node = findNodeAtLocation(this.tree, probe)) && probe.length > 0) probe = probe.slice(0, -1);
+    const at = node ? lineColumn(this.text, node.offset) : undefined;
+    return { path: formatPath(path), ...(at ?? {}), message };
+  }
+}
+
+function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const property of node.children ?? []) {
+        const [key, value] = property.children ?? [];
+        if (key && value) out[String(key.value)] = nodeValue(value);
+      }
+      return out;
+    }
+    case 'array':
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value;
+  }
+}
+
+function describeParseError(code: string): string {
+  const words: Record<string, string> = {
+    InvalidSymbol: 'unexpected character',
+    InvalidNumberFormat: 'invalid number',
+    PropertyNameExpected: 'expected a property name in double quotes',
+    ValueExpected: 'expected a value',
+    ColonExpected: 'expected ":"',
+    CommaExpected: 'expected "," (a comma may be missing)',
+    CloseBraceExpected: 'expected "}"',
+    CloseBracketExpected: 'expected "]"',
+    EndOfFileExpected: 'unexpected text after the end of the document',
+    UnexpectedEndOfString: 'a string is not closed',
+    UnexpectedEndOfComment: 'a comment is not closed',
+    UnexpectedEndOfNumber: 'a number is cut off',
+    InvalidUnicode: 'invalid \\u escape',
+    InvalidEscapeCharacter: 'invalid escape character',
+    InvalidCharacter: 'invalid character in a string',
+  };
+  return words[code] ?? code;
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SettingsSchema, type Settings } from '../../../shared/settings';
+
+/** Where settings live: electron-store in the app, a file for the CLI, memory in tests. */
+export interface SettingsStore {
+  load(): Settings;
+  save(settings: Settings): void;
+  /** Why saving is not possible, if it is not (a foreign config file we must not rewrite). */
+  readonly readOnlyReason?: string;
+}
+
+export class MemorySettingsStore implements SettingsStore {
+  private settings: Settings;
+  readonly readOnlyReason?: string;
+
+  constructor(settings: Settings, readOnlyReason?: string) {
+    this.settings = SettingsSchema.parse(settings);
+    if (readOnlyReason !== undefined) this.readOnlyReason = readOnlyReason;
+  }
+
+  load(): Settings {
+    return structuredClone(this.settings);
+  }
+
+  save(settings: Settings): void {
+    this.settings = structuredClone(settings);
+  }
+}
+
+/** Writes the whole file to a temporary sibling, then renames: never a half-written config. */
+export function writeFileAtomic(file: string, text: string): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const handle = fs.openSync(temp, 'w', 0o600);
+  try {
+    fs.writeFileSync(handle, text);
+    fs.fsyncSync(handle);
+  } finally {
+    fs.closeSync(handle);
+  }
+  try {
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Our own settings format in a JSON file (the headless CLI's native config). */
+export class FileSettingsStore implements SettingsStore {
+  private settings: Settings;
+
+  constructor(
+    private readonly file: string,
+    initial: Settings,
+  ) {
+    this.settings = initial;
+  }
+
+  load(): Settings {
+    return structuredClone(this.settings);
+  }
+
+  save(settings: Settings): void {
+    const valid = SettingsSchema.parse(settings);
+    writeFileAtomic(this.file, `${JSON.stringify(valid, null, 2)}\n`);
+    this.settings = structuredClone(valid);
+  }
+}

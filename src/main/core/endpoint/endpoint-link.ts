@@ -1,0 +1,278 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import WebSocket from 'ws';
+import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
+import type { EndpointState, EndpointStatus } from '../../../shared/status';
+import { Backoff } from '../backoff';
+import type { ToolHub } from '../hub/tool-hub';
+import type { Logger } from '../logs/log-book';
+import { redactText, redactUrl } from '../logs/redact';
+import { WsServerTransport } from './ws-server-transport';
+
+export interface EndpointLinkOptions {
+  endpoint: EndpointSettings;
+  connection: ConnectionSettings;
+  hub: ToolHub;
+  log: Logger;
+  maxMessageBytes: () => number;
+  onStatus: () => void;
+  version: string;
+}
+
+/** Close codes worth a word in the log. 4004 is what xiaozhi.me sends idle or broken sessions. */
+const CLOSE_MEANINGS: Record<number, string> = {
+  1000: 'normal closure',
+  1001: 'going away',
+  1006: 'connection lost without a close frame',
+  1011: 'server error',
+  4004: 'xiaozhi internal server error (idle or broken session)',
+};
+
+/**
+ * One xiaozhi endpoint: holds its WebSocket, plays the MCP server over it with the hub's tools,
+ * detects dead sockets and reconnects forever. Children are not touched when it drops.
+ */
+export class EndpointLink {
+  readonly id: string;
+  private readonly opts: EndpointLinkOptions;
+  private readonly backoff: Backoff;
+  private state: EndpointState = 'disconnected';
+  private since = Date.now();
+  private retryAt: number | undefined;
+  private lastError: string | undefined;
+  private failures = 0;
+
+  private socket: WebSocket | undefined;
+  private server: Server | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private pongTimer: NodeJS.Timeout | undefined;
+  private connectedAt = 0;
+  private running = false;
+  private initialized = false;
+
+  constructor(opts: EndpointLinkOptions) {
+    this.opts = opts;
+    this.id = opts.endpoint.id;
+    this.backoff = new Backoff(opts.connection.reconnectBaseMs, opts.connection.reconnectMaxMs);
+  }
+
+  get name(): string {
+    return this.opts.endpoint.name;
+  }
+
+  get isConnected(): boolean {
+    return this.state === 'connected';
+  }
+
+  status(): EndpointStatus {
+    return {
+      id: this.id,
+      name: this.opts.endpoint.name,
+      url: redactUrl(this.opts.endpoint.url),
+      enabled: this.opts.endpoint.enabled,
+      state: this.opts.endpoint.enabled || this.running ? this.state : 'disabled',
+      since: this.since,
+      ...(this.retryAt !== undefined ? { retryAt: this.retryAt } : {}),
+      ...(this.lastError !== undefined ? { lastError: redactText(this.lastError, [this.opts.endpoint.url]) } : {}),
+      attempts: this.failures,
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.backoff.reset();
+    this.failures = 0;
+    this.connect();
+  }
+
+  /** Closes the socket and stops retrying. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.clearRetry();
+    const socket = this.socket;
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.close(1000, 'bridge stopped');
+      const timer = setTimeout(() => socket.terminate(), 2000);
+      await closed;
+      clearTimeout(timer);
+    }
+    this.detach();
+    this.retryAt = undefined;
+    this.setState('disconnected');
+  }
+
+  /** Tells the endpoint the catalog changed (cheap; xiaozhi may only re-read per conversation). */
+  notifyToolsChanged(): void {
+    if (!this.server || !this.initialized) return;
+    this.server.sendToolListChanged().catch(() => undefined);
+  }
+
+  private setState(state: EndpointState): void {
+    if (state !== 'waiting') this.retryAt = undefined;
+    if (this.state === state) {
+      this.opts.onStatus();
+      return;
+    }
+    this.state = state;
+    this.since = Date.now();
+    this.opts.onStatus();
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private connect(): void {
+    this.clearRetry();
+    if (!this.running) return;
+    const { endpoint, connection, log } = this.opts;
+    this.setState('connecting');
+    log.info(`connecting to ${redactUrl(endpoint.url)}`);
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(endpoint.url, {
+        handshakeTimeout: connection.connectTimeoutMs,
+        perMessageDeflate: false,
+      });
+    } catch (error) {
+      this.scheduleRetry(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    this.socket = socket;
+    let failure: string | undefined;
+    socket.on('open', () => this.onOpen(socket));
+    socket.on('error', (error) => {
+      failure = error.message;
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      failure = `the endpoint answered HTTP ${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
+      socket.terminate();
+    });
+    socket.on('pong', () => this.onAlive());
+    socket.on('ping', () => this.onAlive());
+    socket.on('message', () => this.onAlive());
+    socket.on('close', (code, reasonBuffer) => {
+      if (socket !== this.socket) return;
+      const reason = reasonBuffer.toString();
+      const meaning = CLOSE_MEANINGS[code];
+      const described = `closed with code ${code}${meaning ? ` (${meaning})` : ''}${reason ? `: ${reason}` : ''}`;
+      const wasConnected = this.connectedAt > 0;
+      const upFor = wasConnected ? Date.now() - this.connectedAt : 0;
+      this.detach();
+      if (!this.running) return;
+      if (wasConnected) log.warn(`${described} after ${formatDuration(upFor)}`);
+      if (wasConnected && upFor >= connection.stableAfterMs) {
+        // A session that stayed up a while means the endpoint works: start the backoff over.
+        this.backoff.reset();
+        this.failures = 0;
+      }
+      this.scheduleRetry(failure ?? described);
+    });
+  }
+
+  private onOpen(socket: WebSocket): void {
+    const { log } = this.opts;
+    this.connectedAt = Date.now();
+    this.lastError = undefined;
+    const server = new Server(
+      { name: 'xiaozhi-tray', version: this.opts.version },
+      { capabilities: { tools: { listChanged: true } } },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
+      this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId)),
+    );
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.opts.hub.call(request.params.name, request.params.arguments ?? {}, {
+        caller: this.opts.endpoint.name,
+        signal: extra.signal,
+        idJson: JSON.stringify(extra.requestId),
+      }),
+    );
+    server.oninitialized = () => {
+      this.initialized = true;
+      const client = server.getClientVersion();
+      log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
+    };
+    server.onerror = (error) => log.debug(`protocol: ${error.message}`);
+    const transport = new WsServerTransport(socket, log, this.opts.maxMessageBytes);
+    this.server = server;
+    server.connect(transport).catch((error: unknown) => log.error(`could not start the MCP session: ${String(error)}`));
+    this.startHeartbeat(socket);
+    log.info('connected');
+    this.setState('connected');
+  }
+
+  /**
+   * Dead-socket detection: a ping every interval; no pong (or any frame) within the timeout means
+   * the connection is gone even if TCP has not noticed, so terminate and reconnect.
+   */
+  private startHeartbeat(socket: WebSocket): void {
+    const { heartbeatIntervalMs, heartbeatTimeoutMs } = this.opts.connection;
+    this.heartbeatTimer = setInterval(() => {
+      if (this.pongTimer || socket.readyState !== WebSocket.OPEN) return;
+      socket.ping();
+      this.pongTimer = setTimeout(() => {
+        this.pongTimer = undefined;
+        this.opts.log.warn(`no answer to a ping within ${heartbeatTimeoutMs} ms; the connection is dead`);
+        socket.terminate();
+      }, heartbeatTimeoutMs);
+    }, heartbeatIntervalMs);
+  }
+
+  private onAlive(): void {
+    if (this.pongTimer) clearTimeout(this.pongTimer);
+    this.pongTimer = undefined;
+  }
+
+  /** Drops every timer and listener of the current socket (nothing may leak across reconnects). */
+  private detach(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.pongTimer) clearTimeout(this.pongTimer);
+    this.heartbeatTimer = undefined;
+    this.pongTimer = undefined;
+    const server = this.server;
+    this.server = undefined;
+    this.initialized = false;
+    this.connectedAt = 0;
+    if (server) {
+      server.onclose = undefined;
+      void server.close().catch(() => undefined);
+    }
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket) {
+      socket.removeAllListeners('open');
+      socket.removeAllListeners('message');
+      socket.removeAllListeners('pong');
+      socket.removeAllListeners('ping');
+      socket.removeAllListeners('unexpected-response');
+      socket.removeAllListeners('close');
+      // Keep one error listener: an error after detaching must not crash the process.
+      socket.removeAllListeners('error');
+      socket.on('error', () => undefined);
+      if (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN) socket.terminate();
+    }
+  }
+
+  private scheduleRetry(reason: string): void {
+    if (!this.running) return;
+    this.failures++;
+    this.lastError = reason;
+    const delay = this.backoff.next();
+    this.opts.log.warn(`${reason}; retrying in ${(delay / 1000).toFixed(1)} s`);
+    this.retryAt = Date.now() + delay;
+    this.setState('waiting');
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 120_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${(ms / 3_600_000).toFixed(1)} h`;
+}

@@ -1,0 +1,85 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * xiaozhi reads `isError` and the text of the first content item only, and drops messages over its
+ * size limit. So every result becomes exactly one text item that fits.
+ */
+
+function describeBytes(base64: string | undefined): string {
+  if (!base64) return '';
+  const bytes = Math.floor((base64.length * 3) / 4);
+  return bytes >= 1024 ? `, ${(bytes / 1024).toFixed(1)} KB` : `, ${bytes} bytes`;
+}
+
+/** All content as one text: text items joined, everything else described in words. */
+export function resultText(result: CallToolResult): string {
+  const parts: string[] = [];
+  for (const item of result.content ?? []) {
+    switch (item.type) {
+      case 'text':
+        parts.push(item.text);
+        break;
+      case 'image':
+        parts.push(`[image: ${item.mimeType}${describeBytes(item.data)}]`);
+        break;
+      case 'audio':
+        parts.push(`[audio: ${item.mimeType}${describeBytes(item.data)}]`);
+        break;
+      case 'resource': {
+        const resource = item.resource;
+        if ('text' in resource && typeof resource.text === 'string') parts.push(resource.text);
+        else parts.push(`[resource: ${resource.uri}${resource.mimeType ? `, ${resource.mimeType}` : ''}]`);
+        break;
+      }
+      case 'resource_link':
+        parts.push(`[link: ${item.name ? `${item.name} ` : ''}${item.uri}]`);
+        break;
+      default:
+        parts.push(`[${(item as { type: string }).type} content]`);
+    }
+  }
+  if (parts.length === 0 && result.structuredContent !== undefined) {
+    parts.push(JSON.stringify(result.structuredContent));
+  }
+  return parts.join('\n');
+}
+
+export function textResult(text: string, isError = false): CallToolResult {
+  return isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };
+}
+
+/** Bytes of the JSON-RPC response carrying `result` for request `idJson` (the id as JSON). */
+export function responseBytes(result: unknown, idJson: string): number {
+  return Buffer.byteLength(`{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":${idJson}}`);
+}
+
+const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
+
+/**
+ * The result as one text item whose response fits `maxBytes`; the text is cut with a visible
+ * marker saying how much was left out, so the model knows it saw a part.
+ */
+export function shapeResult(result: CallToolResult, maxBytes: number, idJson = '0'): CallToolResult {
+  const text = resultText(result);
+  const isError = result.isError === true;
+  const whole = textResult(text, isError);
+  if (responseBytes(whole, idJson) <= maxBytes) return whole;
+
+  const overhead = responseBytes(textResult('', isError), idJson) - 2; // minus the empty string's quotes
+  const totalBytes = Buffer.byteLength(text);
+  const marker = (shown: number) => `\n…[truncated: showing ${shown} of ${totalBytes} bytes]`;
+  const budget = maxBytes - overhead - jsonBytes(marker(totalBytes)) + 2;
+  // Largest prefix whose JSON form fits the budget (binary search over characters).
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (jsonBytes(text.slice(0, mid)) - 2 <= budget - 2) lo = mid;
+    else hi = mid - 1;
+  }
+  let cut = lo;
+  // Do not split a surrogate pair.
+  if (cut > 0 && /[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut--;
+  const head = text.slice(0, cut);
+  return textResult(`${head}${marker(Buffer.byteLength(head))}`, isError);
+}

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+
+/** What function-calling APIs accept, and so what xiaozhi can hand its LLM. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const MAX = 64;
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
+
+/** Replaces what the pattern forbids with `_`; long names keep a hash so they stay distinct. */
+export function sanitizeToolName(raw: string): string {
+  let name = raw.replace(/[^a-zA-Z0-9_-]/g, '_');
+  if (name.length === 0 || /^_+$/.test(name)) name = `tool_${shortHash(raw)}`;
+  if (name.length > MAX) name = `${name.slice(0, MAX - 9)}_${shortHash(raw)}`;
+  return name;
+}
+
+export interface ToolRef {
+  server: string;
+  tool: string;
+}
+
+const key = (ref: ToolRef) => `${ref.server}\u0000${ref.tool}`;
+
+/**
+ * Gives every tool an exposed name. A tool keeps its own (sanitised) name when that is unique;
+ * names that collide are prefixed with their server. The result depends only on the set of tools,
+ * never on the order servers started in, so names are stable across restarts.
+ */
+export function assignExposedNames(refs: ToolRef[], alwaysPrefix: boolean): Map<string, string> {
+  const prefixed = (ref: ToolRef) => sanitizeToolName(`${ref.server}_${ref.tool}`);
+  const firstChoice = new Map<string, string>();
+  const counts = new Map<string, number>();
+  for (const ref of refs) {
+    const base = sanitizeToolName(ref.tool);
+    firstChoice.set(key(ref), base);
+    counts.set(base, (counts.get(base) ?? 0) + 1);
+  }
+  const names = new Map<string, string>();
+  for (const ref of refs) {
+    const base = firstChoice.get(key(ref)) as string;
+    names.set(key(ref), alwaysPrefix || (counts.get(base) ?? 0) > 1 ? prefixed(ref) : base);
+  }
+  // Rare leftovers (a prefixed name equal to another tool's own name, sanitising collisions):
+  // every member of a clash gets a hash of its identity, which again ignores order.
+  const byName = new Map<string, ToolRef[]>();
+  for (const ref of refs) {
+    const name = names.get(key(ref)) as string;
+    byName.set(name, [...(byName.get(name) ?? []), ref]);
+  }
+  for (const [name, clash] of byName) {
+    if (clash.length < 2) continue;
+    for (const ref of clash) names.set(key(ref), `${name.slice(0, MAX - 9)}_${shortHash(key(ref))}`);
+  }
+  return names;
+}
+
+export function toolKey(server: string, tool: string): string {
+  return key({ server, tool });
+}

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LogEntry, LogLevel } from '../../../shared/status';
+import { redactText } from './redact';
+
+export interface LogSink {
+  write(entry: LogEntry): void;
+}
+
+export interface LogBookOptions {
+  /** Entries kept in memory. */
+  capacity?: number;
+  /** Extra places every entry goes (stdout for the CLI, a file). */
+  sinks?: LogSink[];
+}
+
+export type Logger = {
+  [L in LogLevel]: (message: string) => void;
+};
+
+/**
+ * The one log book of the app: a bounded ring in memory plus sinks and live subscribers.
+ * Every message is redacted on the way in, so no reader can see a secret.
+ */
+export class LogBook {
+  private readonly ring: LogEntry[] = [];
+  private readonly capacity: number;
+  private readonly sinks: LogSink[];
+  private readonly listeners = new Set<(entry: LogEntry) => void>();
+  private readonly secrets = new Set<string>();
+  private seq = 0;
+  private head = 0;
+
+  constructor(options: LogBookOptions = {}) {
+    this.capacity = options.capacity ?? 5000;
+    this.sinks = options.sinks ?? [];
+  }
+
+  /** Values known to be secret (tokens, keys from settings) are masked wherever they appear. */
+  setSecrets(values: Iterable<string>): void {
+    this.secrets.clear();
+    for (const value of values) if (value.length >= 4) this.secrets.add(value);
+  }
+
+  add(level: LogLevel, source: string, message: string): LogEntry {
+    const entry: LogEntry = {
+      seq: ++this.seq,
+      time: Date.now(),
+      level,
+      source,
+      message: redactText(message, this.secrets),
+    };
+    if (this.ring.length < this.capacity) this.ring.push(entry);
+    else {
+      this.ring[this.head] = entry;
+      this.head = (this.head + 1) % this.capacity;
+    }
+    for (const sink of this.sinks) sink.write(entry);
+    for (const listener of this.listeners) listener(entry);
+    return entry;
+  }
+
+  logger(source: string): Logger {
+    return {
+      debug: (m) => this.add('debug', source, m),
+      info: (m) => this.add('info', source, m),
+      warn: (m) => this.add('warn', source, m),
+      error: (m) => this.add('error', source, m),
+    };
+  }
+
+  /** Oldest first; the last `limit` entries. */
+  entries(limit = this.capacity): LogEntry[] {
+    const ordered = this.ring.length < this.capacity ? this.ring.slice() : [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
+    return ordered.slice(Math.max(0, ordered.length - limit));
+  }
+
+  subscribe(listener: (entry: LogEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export function formatLogLine(entry: LogEntry): string {
+  return `${new Date(entry.time).toISOString()} ${entry.level.toUpperCase().padEnd(5)} [${entry.source}] ${entry.message}`;
+}
+
+/** Writes entries to stdout, one line each (the headless CLI). */
+export function streamSink(stream: NodeJS.WritableStream, minLevel: LogLevel = 'info'): LogSink {
+  const order: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+  const min = order.indexOf(minLevel);
+  return {
+    write(entry) {
+      if (order.indexOf(entry.level) >= min) stream.write(`${formatLogLine(entry)}\n`);
+    },
+  };
+}
+
+/**
+ * Appends to `<dir>/xiaozhi-tray.log`, rotating to `.1`, `.2`… when the file passes `maxBytes`.
+ * Synchronous appends: log volume is small and a crash must not lose the last lines.
+ */
+export function rotatingFileSink(dir: string, maxBytes = 1_000_000, keep = 3): LogSink {
+  const file = path.join(dir, 'xiaozhi-tray.log');
+  fs.mkdirSync(dir, { recursive: true });
+  let size = fs.existsSync(file) ? fs.statSync(file).size : 0;
+  return {
+    write(entry) {
+      const line = `${formatLogLine(entry)}\n`;
+      try {
+        if (size + Buffer.byteLength(line) > maxBytes) {
+          for (let i = keep - 1; i >= 1; i--) {
+            const from = i === 1 ? file : `${file}.${i - 1}`;
+            if (fs.existsSync(from)) fs.renameSync(from, `${file}.${i}`);
+          }
+          size = 0;
+        }
+        fs.appendFileSync(file, line);
+        size += Buffer.byteLength(line);
+      } catch {
+        // A full disk or a locked file must not take the bridge down; the ring still has the entry.
+      }
+    },
+  };
+}

@@ -1,0 +1,397 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerSettings } from '../../../shared/settings';
+import type { ServerState, ServerStatus } from '../../../shared/status';
+import { Backoff } from '../backoff';
+import type { Logger } from '../logs/log-book';
+import { LineDecoder } from './line-decoder';
+import { isAlive, killTree, listDescendants, signalAll, waitForExit } from './process-tree';
+import { remoteHeaders } from './remote-headers';
+
+export interface Supervision {
+  /** How long `initialize` + the first `tools/list` may take. */
+  startTimeoutMs: number;
+  restartBaseMs: number;
+  restartMaxMs: number;
+  /** This many crashes within `crashWindowMs` and a stdio server stays failed. */
+  maxCrashes: number;
+  crashWindowMs: number;
+  /** Remote servers are pinged this often; a failed ping reconnects. 0 disables. */
+  healthIntervalMs: number;
+  /** Grace given to a stdio server to exit after its stdin closes, before it is killed. */
+  stopGraceMs: number;
+}
+
+export const defaultSupervision: Supervision = {
+  startTimeoutMs: 60_000,
+  restartBaseMs: 1_000,
+  restartMaxMs: 30_000,
+  maxCrashes: 5,
+  crashWindowMs: 60_000,
+  healthIntervalMs: 30_000,
+  stopGraceMs: 2_000,
+};
+
+export interface ChildServerOptions {
+  settings: ServerSettings;
+  log: Logger;
+  /** The environment children start from (the user's, with the login shell's PATH). */
+  baseEnv: NodeJS.ProcessEnv;
+  defaultCallTimeoutMs: number;
+  modelscopeApiKey?: string;
+  supervision?: Partial<Supervision>;
+  onStatus: () => void;
+  onTools: () => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+const STDERR_TAIL = 30;
+const CLIENT_INFO = { name: 'xiaozhi-tray', version: '0.1.0' };
+
+/** One configured MCP server: spawns or connects to it, lists its tools, keeps it alive. */
+export class ChildServer {
+  readonly name: string;
+  private settings: ServerSettings;
+  private readonly opts: ChildServerOptions;
+  private readonly supervision: Supervision;
+  private readonly backoff: Backoff;
+
+  private state: ServerState = 'stopped';
+  private since = Date.now();
+  private tools: Tool[] = [];
+  private restarts = 0;
+  private lastError: string | undefined;
+  private readonly stderrTail: string[] = [];
+  private crashTimes: number[] = [];
+
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private pid: number | undefined;
+  private knownDescendants: number[] = [];
+  /** Bumped on every (re)connect and on stop, so late events of an old client are ignored. */
+  private generation = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private healthTimer: NodeJS.Timeout | undefined;
+  private runningSince = 0;
+
+  constructor(opts: ChildServerOptions) {
+    this.opts = opts;
+    this.settings = opts.settings;
+    this.name = opts.settings.name;
+    this.supervision = { ...defaultSupervision, ...opts.supervision };
+    this.backoff = new Backoff(this.supervision.restartBaseMs, this.supervision.restartMaxMs);
+  }
+
+  get config(): ServerSettings {
+    return this.settings;
+  }
+
+  get currentTools(): readonly Tool[] {
+    return this.tools;
+  }
+
+  get isRunning(): boolean {
+    return this.state === 'running';
+  }
+
+  status(): ServerStatus {
+    return {
+      name: this.name,
+      transport: this.settings.transport,
+      enabled: this.settings.enabled,
+      state: this.state,
+      since: this.since,
+      toolCount: this.tools.length,
+      restarts: this.restarts,
+      ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+      stderrTail: this.stderrTail.slice(),
+      ...(this.pid !== undefined ? { pid: this.pid } : {}),
+    };
+  }
+
+  /** Starts (or restarts from `failed`); returns once the first attempt has settled. */
+  async start(): Promise<void> {
+    if (this.state === 'running' || this.state === 'starting') return;
+    this.clearTimers();
+    this.crashTimes = [];
+    this.backoff.reset();
+    this.lastError = undefined;
+    await this.connect('starting');
+  }
+
+  async stop(): Promise<void> {
+    this.generation++;
+    this.clearTimers();
+    const hadTools = this.tools.length > 0;
+    await this.teardown();
+    this.setState('stopped');
+    if (hadTools) this.opts.onTools();
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const attempt = async (): Promise<CallToolResult> => {
+      const client = this.client;
+      if (!client || this.state !== 'running') throw new ServerUnavailableError(this.name, this.state);
+      const timeout = options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaultCallTimeoutMs;
+      return (await client.callTool({ name, arguments: args }, undefined, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        timeout,
+        maxTotalTimeout: timeout,
+      })) as CallToolResult;
+    };
+    try {
+      return await attempt();
+    } catch (error) {
+      // A streamable-HTTP session the server forgot (restart, expiry) answers 404: start a new one, once.
+      if (error instanceof StreamableHTTPError && error.code === 404) {
+        this.opts.log.warn('session expired (HTTP 404); reconnecting');
+        await this.reconnectNow();
+        return attempt();
+      }
+      throw error;
+    }
+  }
+
+  private async reconnectNow(): Promise<void> {
+    this.generation++;
+    this.clearTimers();
+    await this.teardown();
+    await this.connect('restarting');
+  }
+
+  private setState(state: ServerState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.since = Date.now();
+    this.opts.onStatus();
+  }
+
+  private clearTimers(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    if (this.healthTimer) clearInterval(this.healthTimer);
+    this.restartTimer = undefined;
+    this.healthTimer = undefined;
+  }
+
+  private makeTransport(): Transport {
+    const s = this.settings;
+    if (s.transport === 'stdio') {
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(this.opts.baseEnv)) if (value !== undefined) env[key] = value;
+      // Python on Windows prints in the console code page unless told otherwise.
+      env.PYTHONIOENCODING ??= 'utf-8';
+      Object.assign(env, s.env);
+      const transport = new StdioClientTransport({
+        command: s.command,
+        args: s.args,
+        env,
+        stderr: 'pipe',
+        ...(s.cwd ? { cwd: s.cwd } : {}),
+      });
+      const decoder = new LineDecoder((line) => this.onStderrLine(line), { gbkFallback: process.platform === 'win32' });
+      transport.stderr?.on('data', (chunk: Buffer) => decoder.push(chunk));
+      transport.stderr?.on('end', () => decoder.flush());
+      return transport;
+    }
+    const url = new URL(s.url);
+    const headers = remoteHeaders(url, s.headers, this.opts.modelscopeApiKey);
+    return s.transport === 'sse'
+      ? new SSEClientTransport(url, { requestInit: { headers } })
+      : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  }
+
+  private onStderrLine(line: string): void {
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+    this.opts.log.info(line);
+  }
+
+  private async connect(state: 'starting' | 'restarting'): Promise<void> {
+    const generation = ++this.generation;
+    this.setState(state);
+    const transport = this.makeTransport();
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    this.client = client;
+    this.transport = transport;
+    client.onclose = () => {
+      if (generation === this.generation) void this.onLost('the connection closed');
+    };
+    client.onerror = (error) => {
+      if (generation === this.generation) this.opts.log.debug(`transport: ${error.message}`);
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (generation !== this.generation) return;
+      try {
+        await this.refreshTools(client);
+      } catch (error) {
+        this.opts.log.warn(`could not refresh tools: ${errorText(error)}`);
+      }
+    });
+
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`did not answer initialize within ${this.supervision.startTimeoutMs} ms`)),
+          this.supervision.startTimeoutMs,
+        );
+      });
+      await Promise.race([
+        (async () => {
+          await client.connect(transport);
+          if (transport instanceof StdioClientTransport) this.pid = transport.pid ?? undefined;
+          this.tools = await listAllTools(client);
+        })(),
+        timeout,
+      ]);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      await this.onLost(errorText(error));
+      return;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (generation !== this.generation) return;
+
+    this.runningSince = Date.now();
+    this.lastError = undefined;
+    const version = client.getServerVersion();
+    this.opts.log.info(
+      `running${this.pid ? ` (pid ${this.pid})` : ''}: ${version?.name ?? 'server'} ${version?.version ?? ''}, ${this.tools.length} tools`.replace(/\s+,/, ','),
+    );
+    this.setState('running');
+    this.opts.onTools();
+    if (this.pid !== undefined) void this.snapshotDescendants(generation);
+    if (this.settings.transport !== 'stdio' && this.supervision.healthIntervalMs > 0) {
+      this.healthTimer = setInterval(() => {
+        client.ping({ timeout: Math.min(10_000, this.supervision.healthIntervalMs) }).catch((error: unknown) => {
+          if (generation === this.generation) void this.onLost(`ping failed: ${errorText(error)}`);
+        });
+      }, this.supervision.healthIntervalMs);
+    }
+  }
+
+  private async snapshotDescendants(generation: number): Promise<void> {
+    if (this.pid === undefined) return;
+    const pids = await listDescendants(this.pid);
+    if (generation === this.generation) this.knownDescendants = pids;
+  }
+
+  private async refreshTools(client: Client): Promise<void> {
+    this.tools = await listAllTools(client);
+    this.opts.log.info(`tool list changed: ${this.tools.length} tools`);
+    this.opts.onTools();
+    this.opts.onStatus();
+  }
+
+  /** The server went away (crash, network, failed start): clean up and decide whether to try again. */
+  private async onLost(reason: string): Promise<void> {
+    const generation = ++this.generation;
+    this.clearTimers();
+    const hadTools = this.tools.length > 0;
+    const wasRunningFor = this.runningSince ? Date.now() - this.runningSince : 0;
+    this.runningSince = 0;
+    await this.teardown();
+    if (generation !== this.generation) return;
+    if (hadTools) this.opts.onTools();
+
+    const exit = this.stderrTail.length > 0 ? ` (last stderr: ${this.stderrTail[this.stderrTail.length - 1]})` : '';
+    this.lastError = reason;
+    if (wasRunningFor > this.supervision.crashWindowMs) {
+      this.backoff.reset();
+      this.crashTimes = [];
+    }
+    const now = Date.now();
+    this.crashTimes = [...this.crashTimes.filter((t) => now - t < this.supervision.crashWindowMs), now];
+    if (this.settings.transport === 'stdio' && this.crashTimes.length >= this.supervision.maxCrashes) {
+      this.opts.log.error(
+        `failed ${this.crashTimes.length} times within ${Math.round(this.supervision.crashWindowMs / 1000)} s; giving up until restarted. Last error: ${reason}${exit}`,
+      );
+      this.setState('failed');
+      return;
+    }
+    const delay = this.backoff.next();
+    this.opts.log.warn(`${reason}${exit}; restarting in ${(delay / 1000).toFixed(1)} s`);
+    this.restarts++;
+    this.setState('restarting');
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (generation === this.generation) void this.connect('restarting');
+    }, delay);
+  }
+
+  /** Closes the client and makes sure no process of this server is left. */
+  private async teardown(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    const pid = this.pid;
+    this.client = undefined;
+    this.transport = undefined;
+    this.pid = undefined;
+    this.tools = [];
+    if (!client) return;
+    let descendants = this.knownDescendants;
+    this.knownDescendants = [];
+    if (pid !== undefined && isAlive(pid)) descendants = [...new Set([...descendants, ...(await listDescendants(pid))])];
+
+    client.onclose = undefined;
+    if (transport instanceof StdioClientTransport && pid !== undefined) {
+      // Graceful first (stdin closed), then the whole tree, whatever the SDK's own schedule.
+      const closing = client.close().catch(() => undefined);
+      const gone = (await waitForExit([pid], this.supervision.stopGraceMs)).length === 0;
+      if (!gone) await killTree(pid, descendants);
+      await closing;
+      signalAll(descendants.filter(isAlive), 'SIGKILL');
+      await waitForExit([pid, ...descendants], 2000);
+    } else {
+      await client.close().catch(() => undefined);
+      if (descendants.length > 0) signalAll(descendants.filter(isAlive), 'SIGKILL');
+    }
+  }
+}
+
+export class ServerUnavailableError extends Error {
+  constructor(server: string, state: ServerState) {
+    super(`server "${server}" is ${state}`);
+  }
+}
+
+async function listAllTools(client: Client): Promise<Tool[]> {
+  if (!client.getServerCapabilities()?.tools) return [];
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  const seenCursors = new Set<string>();
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+    // A server that repeats a cursor would page forever.
+    if (cursor !== undefined) {
+      if (seenCursors.has(cursor)) break;
+      seenCursors.add(cursor);
+    }
+  } while (cursor !== undefined);
+  return tools;
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+
+/**
+ * npx / uvx / cmd wrappers start grandchildren; killing only the direct child leaves them running.
+ * So we snapshot the whole tree before stopping and kill what is left afterwards.
+ */
+
+function run(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(command, args, { windowsHide: true, maxBuffer: 8 * 1024 * 1024 }, (error, stdout) => {
+      resolve(error ? '' : stdout);
+    });
+  });
+}
+
+/** Every descendant pid of `root` (not `root` itself), deepest last. */
+export async function listDescendants(root: number): Promise<number[]> {
+  if (process.platform === 'win32') {
+    const out = await run('powershell.exe', [
+      '-NoProfile',
+      '-Command',
+      'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }',
+    ]);
+    return descendantsFromTable(out, root);
+  }
+  const out = await run('ps', ['-A', '-o', 'pid=,ppid=']);
+  return descendantsFromTable(out, root);
+}
+
+/** Parses "pid ppid" lines and walks the tree below `root`. */
+export function descendantsFromTable(table: string, root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const line of table.split(/\r?\n/)) {
+    const [pidText, ppidText] = line.trim().split(/\s+/);
+    const pid = Number(pidText);
+    const ppid = Number(ppidText);
+    if (!Number.isInteger(pid) || !Number.isInteger(ppid) || pid === ppid) continue;
+    const list = children.get(ppid) ?? [];
+    list.push(pid);
+    children.set(ppid, list);
+  }
+  const result: number[] = [];
+  const queue = [root];
+  const seen = new Set<number>([root]);
+  while (queue.length > 0) {
+    const next = queue.shift() as number;
+    for (const child of children.get(next) ?? []) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      result.push(child);
+      queue.push(child);
+    }
+  }
+  return result;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Sends `signal` to each pid that is still there; ignores the ones already gone. */
+export function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Kills `root` and everything below it, now. */
+export async function killTree(root: number, knownDescendants: number[] = []): Promise<void> {
+  if (process.platform === 'win32') {
+    await run('taskkill', ['/pid', String(root), '/T', '/F']);
+    signalAll(knownDescendants, 'SIGKILL');
+    return;
+  }
+  const pids = new Set([...knownDescendants, ...(await listDescendants(root))]);
+  signalAll([root, ...pids], 'SIGKILL');
+}
+
+/** Resolves once none of `pids` is alive, or after `timeoutMs`; returns the survivors. */
+export async function waitForExit(pids: number[], timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let alive = pids.filter(isAlive);
+  while (alive.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    alive = alive.filter(isAlive);
+  }
+  return alive;
+}

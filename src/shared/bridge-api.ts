@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import {
+  EndpointSettingsSchema,
+  ServerSettingsSchema,
+  SettingsSchema,
+  NamingPolicySchema,
+  LimitsSchema,
+  ConnectionSettingsSchema,
+} from './settings';
+import {
+  BridgeStateSchema,
+  CallRecordSchema,
+  CatalogToolSchema,
+  LogEntrySchema,
+} from './status';
+
+/**
+ * The one contract between the engine and any UI. Each command has a zod schema for its input and
+ * output; carriers (Electron IPC, the headless WebSocket) validate inputs on the receiving side.
+ */
+const command = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
+
+const Void = z.void();
+const ServerName = z.object({ name: z.string().min(1) });
+const EndpointId = z.object({ id: z.string().min(1) });
+
+export const ToolCallOutputSchema = z.object({
+  /** The text xiaozhi reads: the first (and only) text item, shaped to fit. */
+  text: z.string(),
+  isError: z.boolean(),
+  durationMs: z.number(),
+  /** Size of the tools/call response message as an endpoint would receive it. */
+  bytes: z.number().int(),
+});
+
+export const bridgeCommands = {
+  getState: command(Void, BridgeStateSchema),
+  /** Settings with every secret redacted (endpoint tokens, secret headers and env values). */
+  getSettings: command(Void, SettingsSchema),
+  getCatalog: command(Void, z.array(CatalogToolSchema)),
+  start: command(Void, Void),
+  stop: command(Void, Void),
+
+  addEndpoint: command(z.object({ name: z.string().min(1), url: z.string().min(1) }), EndpointSettingsSchema.omit({ url: true })),
+  updateEndpoint: command(
+    EndpointId.extend({ name: z.string().min(1).optional(), url: z.string().min(1).optional(), enabled: z.boolean().optional() }),
+    Void,
+  ),
+  removeEndpoint: command(EndpointId, Void),
+  /** The full URL, token included: only when the user asks to see it. */
+  revealEndpointUrl: command(EndpointId, z.string()),
+
+  addServer: command(ServerSettingsSchema, Void),
+  /** Replaces the server called `name` (which may be renamed by `server.name`). */
+  updateServer: command(ServerName.extend({ server: ServerSettingsSchema }), Void),
+  removeServer: command(ServerName, Void),
+  startServer: command(ServerName, Void),
+  stopServer: command(ServerName, Void),
+  restartServer: command(ServerName, Void),
+
+  setToolEnabled: command(z.object({ server: z.string(), tool: z.string(), enabled: z.boolean() }), Void),
+  setServerToolsEnabled: command(z.object({ server: z.string(), enabled: z.boolean() }), Void),
+  setToolDescription: command(
+    z.object({ server: z.string(), tool: z.string(), description: z.string().nullable() }),
+    Void,
+  ),
+  updatePreferences: command(
+    z.object({
+      naming: NamingPolicySchema.optional(),
+      limits: LimitsSchema.partial().optional(),
+      connection: ConnectionSettingsSchema.partial().optional(),
+      ui: SettingsSchema.shape.ui.unwrap().partial().optional(),
+    }),
+    Void,
+  ),
+
+  /** Call a tool by its exposed name, exactly as xiaozhi would. */
+  callTool: command(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).default({}) }), ToolCallOutputSchema),
+  getLogs: command(z.object({ limit: z.number().int().positive().optional() }).default({}), z.array(LogEntrySchema)),
+  getHistory: command(Void, z.array(CallRecordSchema)),
+} as const;
+
+export const bridgeEvents = {
+  status: BridgeStateSchema,
+  log: LogEntrySchema,
+  catalog: z.array(CatalogToolSchema),
+  call: CallRecordSchema,
+} as const;
+
+export type BridgeCommands = typeof bridgeCommands;
+export type CommandName = keyof BridgeCommands;
+export type CommandInput<K extends CommandName> = z.input<BridgeCommands[K]['input']>;
+export type CommandOutput<K extends CommandName> = z.output<BridgeCommands[K]['output']>;
+export type EventName = keyof typeof bridgeEvents;
+export type EventPayload<K extends EventName> = z.output<(typeof bridgeEvents)[K]>;
+
+/** What a UI holds: every command as an async method, plus event subscriptions. */
+export type BridgeApi = {
+  [K in CommandName]: (input: CommandInput<K>) => Promise<CommandOutput<K>>;
+} & {
+  /** Returns the unsubscribe function. */
+  on<K extends EventName>(event: K, listener: (payload: EventPayload<K>) => void): () => void;
+};
+
+export const commandNames = Object.keys(bridgeCommands) as CommandName[];
+export const eventNames = Object.keys(bridgeEvents) as EventName[];
+export type ToolCallOutput = z.infer<typeof ToolCallOutputSchema>;

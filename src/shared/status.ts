@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+export const EndpointStateSchema = z.enum(['disabled', 'disconnected', 'connecting', 'connected', 'waiting']);
+
+export const EndpointStatusSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Always redacted: the token never leaves the core. */
+  url: z.string(),
+  enabled: z.boolean(),
+  state: EndpointStateSchema,
+  /** When the current state began (ms since epoch). */
+  since: z.number(),
+  /** When the next attempt happens, while waiting. */
+  retryAt: z.number().optional(),
+  lastError: z.string().optional(),
+  /** Failed attempts since the last stable session. */
+  attempts: z.number().int(),
+});
+
+export const ServerStateSchema = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed']);
+
+export const ServerStatusSchema = z.object({
+  name: z.string(),
+  transport: z.enum(['stdio', 'sse', 'streamable-http']),
+  enabled: z.boolean(),
+  state: ServerStateSchema,
+  since: z.number(),
+  toolCount: z.number().int(),
+  restarts: z.number().int(),
+  lastError: z.string().optional(),
+  /** Last lines the server printed on stderr (for a failed server, why). */
+  stderrTail: z.array(z.string()),
+  pid: z.number().int().optional(),
+});
+
+export const CatalogToolSchema = z.object({
+  /** The name xiaozhi sees. */
+  name: z.string(),
+  server: z.string(),
+  originalName: z.string(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  enabled: z.boolean(),
+  /** Bytes this tool takes in tools/list. */
+  bytes: z.number().int(),
+});
+
+export const CatalogSummarySchema = z.object({
+  toolCount: z.number().int(),
+  bytes: z.number().int(),
+  pages: z.number().int(),
+});
+
+export const BridgeStateSchema = z.object({
+  running: z.boolean(),
+  endpoints: z.array(EndpointStatusSchema),
+  servers: z.array(ServerStatusSchema),
+  catalog: CatalogSummarySchema,
+});
+
+export const LogLevelSchema = z.enum(['debug', 'info', 'warn', 'error']);
+
+export const LogEntrySchema = z.object({
+  seq: z.number().int(),
+  time: z.number(),
+  level: LogLevelSchema,
+  /** `app`, `endpoint:<name>` or `server:<name>` */
+  source: z.string(),
+  message: z.string(),
+});
+
+export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled']);
+
+export const CallRecordSchema = z.object({
+  id: z.number().int(),
+  time: z.number(),
+  /** Endpoint name, or `ui` for a call made from the window. */
+  caller: z.string(),
+  tool: z.string(),
+  originalTool: z.string(),
+  server: z.string(),
+  arguments: z.string(),
+  durationMs: z.number(),
+  outcome: CallOutcomeSchema,
+  result: z.string(),
+});
+
+export type EndpointState = z.infer<typeof EndpointStateSchema>;
+export type EndpointStatus = z.infer<typeof EndpointStatusSchema>;
+export type ServerState = z.infer<typeof ServerStateSchema>;
+export type ServerStatus = z.infer<typeof ServerStatusSchema>;
+export type CatalogTool = z.infer<typeof CatalogToolSchema>;
+export type CatalogSummary = z.infer<typeof CatalogSummarySchema>;
+export type BridgeState = z.infer<typeof BridgeStateSchema>;
+export type LogLevel = z.infer<typeof LogLevelSchema>;
+export type LogEntry = z.infer<typeof LogEntrySchema>;
+export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
+export type CallRecord = z.infer<typeof CallRecordSchema>;

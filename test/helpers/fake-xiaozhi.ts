@@ -1,0 +1,127 @@
+import { once } from 'node:events';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { waitFor } from './wait';
+
+export interface JsonMessage {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown> & { tools?: { name: string; description?: string; inputSchema?: unknown }[]; nextCursor?: string; content?: { type: string; text?: string }[]; isError?: boolean };
+  error?: { code: number; message: string };
+}
+
+/** One connection the bridge made to the fake endpoint. */
+export class FakeSession {
+  readonly received: JsonMessage[] = [];
+  readonly rawFrames: string[] = [];
+  private closed = false;
+
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const text = data.toString();
+      this.rawFrames.push(text);
+      this.received.push(JSON.parse(text) as JsonMessage);
+    });
+    socket.on('close', () => {
+      this.closed = true;
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  sendRaw(text: string): void {
+    this.socket.send(text);
+  }
+
+  send(message: JsonMessage): void {
+    this.socket.send(JSON.stringify(message));
+  }
+
+  /** Waits for the response with this id (compared exactly, type included). */
+  async response(id: string | number, timeoutMs = 10_000): Promise<JsonMessage> {
+    await waitFor(() => this.received.some((m) => m.id === id && (m.result !== undefined || m.error !== undefined)), timeoutMs, `response to id ${JSON.stringify(id)}`);
+    return this.received.find((m) => m.id === id && (m.result !== undefined || m.error !== undefined)) as JsonMessage;
+  }
+
+  async request(id: string | number, method: string, params: Record<string, unknown> = {}, timeoutMs?: number): Promise<JsonMessage> {
+    this.send({ jsonrpc: '2.0', id, method, params });
+    return this.response(id, timeoutMs);
+  }
+
+  /** The handshake xiaozhi.me's broker does (id 0!). */
+  async initialize(): Promise<JsonMessage> {
+    const response = await this.request(0, 'initialize', {
+      protocolVersion: '2024-11-05',
+      capabilities: { sampling: {}, roots: { listChanged: false } },
+      clientInfo: { name: 'xz-mcp-broker', version: '0.0.1' },
+    });
+    this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return response;
+  }
+
+  /** Follows nextCursor like the device firmware and the self-hosted server do. */
+  async listAllTools(idBase = 1000): Promise<{ tools: NonNullable<NonNullable<JsonMessage['result']>['tools']>; pages: JsonMessage[] }> {
+    const tools: NonNullable<NonNullable<JsonMessage['result']>['tools']> = [];
+    const pages: JsonMessage[] = [];
+    let cursor: string | undefined;
+    let id = idBase;
+    do {
+      const page = await this.request(id++, 'tools/list', cursor === undefined ? {} : { cursor });
+      pages.push(page);
+      tools.push(...(page.result?.tools ?? []));
+      cursor = page.result?.nextCursor;
+    } while (cursor !== undefined);
+    return { tools, pages };
+  }
+
+  async waitForNotification(method: string, timeoutMs = 10_000): Promise<JsonMessage> {
+    await waitFor(() => this.received.some((m) => m.method === method), timeoutMs, `notification ${method}`);
+    return this.received.find((m) => m.method === method) as JsonMessage;
+  }
+
+  close(code = 1000, reason = ''): void {
+    this.socket.close(code, reason);
+  }
+}
+
+/** A WebSocket server on 127.0.0.1 that plays the xiaozhi side. */
+export class FakeXiaozhi {
+  readonly sessions: FakeSession[] = [];
+  private readonly waiting: ((s: FakeSession) => void)[] = [];
+
+  private constructor(readonly server: WebSocketServer) {
+    server.on('connection', (socket) => {
+      const session = new FakeSession(socket);
+      this.sessions.push(session);
+      for (const resolve of this.waiting.splice(0)) resolve(session);
+    });
+  }
+
+  static async start(options: { autoPong?: boolean; port?: number } = {}): Promise<FakeXiaozhi> {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: options.port ?? 0, autoPong: options.autoPong ?? true });
+    await once(server, 'listening');
+    return new FakeXiaozhi(server);
+  }
+
+  get port(): number {
+    return (this.server.address() as { port: number }).port;
+  }
+
+  url(token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2VjcmV0LXNpZ25hdHVyZQ'): string {
+    return `ws://127.0.0.1:${this.port}/mcp/?token=${token}`;
+  }
+
+  /** The next connection (or the one at `index` if it already happened). */
+  async connection(index = this.sessions.length, timeoutMs = 10_000): Promise<FakeSession> {
+    await waitFor(() => this.sessions.length > index, timeoutMs, `connection #${index + 1}`);
+    return this.sessions[index] as FakeSession;
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.server.clients) client.terminate();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
