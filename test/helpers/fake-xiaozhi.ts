@@ -77,9 +77,16 @@ export class FakeSession {
     return { tools, pages };
   }
 
-  async waitForNotification(method: string, timeoutMs = 10_000): Promise<JsonMessage> {
-    await waitFor(() => this.received.some((m) => m.method === method), timeoutMs, `notification ${method}`);
-    return this.received.find((m) => m.method === method) as JsonMessage;
+  /** Waits for `method` among the messages received after the first `after` ones. */
+  async waitForNotification(method: string, after = 0, timeoutMs = 10_000): Promise<JsonMessage> {
+    const find = () => this.received.slice(after).find((m) => m.method === method);
+    await waitFor(() => find() !== undefined, timeoutMs, `notification ${method}`);
+    return find() as JsonMessage;
+  }
+
+  /** A mark to pass to waitForNotification: only what arrives from now on counts. */
+  mark(): number {
+    return this.received.length;
   }
 
   close(code = 1000, reason = ''): void {

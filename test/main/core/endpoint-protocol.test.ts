@@ -114,8 +114,9 @@ describe('endpoint link: the MCP server side, as xiaozhi talks to it', () => {
     await session.initialize();
     const before = await session.listAllTools(100);
     expect(before.tools.map((t) => t.name)).toContain('echo');
+    const mark = session.mark();
     await harness!.bridge.api.setToolEnabled({ server: 'fx', tool: 'echo', enabled: false });
-    await session.waitForNotification('notifications/tools/list_changed');
+    await session.waitForNotification('notifications/tools/list_changed', mark);
     const after = await session.listAllTools(200);
     expect(after.tools.map((t) => t.name)).not.toContain('echo');
     expect(after.tools.length).toBe(before.tools.length - 1);

@@ -50,6 +50,8 @@ export class EndpointLink {
   private connectedAt = 0;
   private running = false;
   private initialized = false;
+  /** The catalog version this session last learned of; only newer changes are announced. */
+  private announcedVersion = -1;
 
   constructor(opts: EndpointLinkOptions) {
     this.opts = opts;
@@ -106,7 +108,8 @@ export class EndpointLink {
 
   /** Tells the endpoint the catalog changed (cheap; xiaozhi may only re-read per conversation). */
   notifyToolsChanged(): void {
-    if (!this.server || !this.initialized) return;
+    if (!this.server || !this.initialized || this.opts.hub.version === this.announcedVersion) return;
+    this.announcedVersion = this.opts.hub.version;
     this.server.sendToolListChanged().catch(() => undefined);
   }
 
@@ -146,7 +149,8 @@ export class EndpointLink {
     let failure: string | undefined;
     socket.on('open', () => this.onOpen(socket));
     socket.on('error', (error) => {
-      failure = error.message;
+      // The first error is the cause; later ones are consequences of tearing the socket down.
+      failure ??= error.message;
     });
     socket.on('unexpected-response', (_request, response) => {
       failure = `the endpoint answered HTTP ${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
@@ -194,6 +198,7 @@ export class EndpointLink {
     );
     server.oninitialized = () => {
       this.initialized = true;
+      this.announcedVersion = this.opts.hub.version;
       const client = server.getClientVersion();
       log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
     };

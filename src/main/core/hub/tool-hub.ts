@@ -45,6 +45,7 @@ export class ToolHub {
   /** Enabled tools, sorted by exposed name: the catalog as served. */
   private served: PreparedTool[] = [];
   private signature = '';
+  private catalogVersion = 0;
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -57,6 +58,11 @@ export class ToolHub {
   updateSettings(settings: HubSettings): void {
     this.settings = settings;
     this.rebuild();
+  }
+
+  /** Bumped whenever what is served changes. */
+  get version(): number {
+    return this.catalogVersion;
   }
 
   onChange(listener: () => void): () => void {
@@ -99,6 +105,7 @@ export class ToolHub {
     const signature = this.served.map((p) => p.json).join('\n');
     if (signature !== this.signature) {
       this.signature = signature;
+      this.catalogVersion++;
       for (const listener of this.listeners) listener();
     }
   }

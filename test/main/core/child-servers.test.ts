@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive } from '../../../src/main/core/servers/process-tree';
+import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
+import { fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { waitFor } from '../../helpers/wait';
+
+let xiaozhi: FakeXiaozhi | undefined;
+let harness: Harness | undefined;
+const tempDirs: string[] = [];
+
+afterEach(async () => {
+  await harness?.bridge.stop();
+  await xiaozhi?.close();
+  harness = undefined;
+  xiaozhi = undefined;
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempFile(name: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xiaozhi-tray-test-'));
+  tempDirs.push(dir);
+  return path.join(dir, name);
+}
+
+const readPids = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map(Number);
+const server = (name: string) => harness!.bridge.state().servers.find((s) => s.name === name)!;
+
+describe('child servers: supervision', () => {
+  it('restarts a crashed server and tells the endpoint its tools changed', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    const firstPid = server('fx').pid;
+    const mark = session.mark();
+    await session.request(1, 'tools/call', { name: 'crash', arguments: {} });
+    await session.waitForNotification('notifications/tools/list_changed', mark);
+    await waitFor(() => server('fx').state === 'running' && server('fx').pid !== firstPid, 10_000, 'the restart');
+    expect(server('fx').restarts).toBe(1);
+    expect(isAlive(firstPid!)).toBe(false);
+    const call = await session.request(2, 'tools/call', { name: 'echo', arguments: { text: 'again' } });
+    expect(call.result?.content?.[0]?.text).toBe('fx: again');
+  });
+
+  it('marks a crash-looping server failed with its last stderr lines, and the others keep serving', async () => {
+    harness = makeBridge({ servers: [fixtureServer('broken', { FIXTURE_EXIT_ON_START: '1' }), fixtureServer('good')] });
+    harness.bridge.start();
+    await waitFor(() => server('broken').state === 'failed', 15_000, 'the crash loop to be detected');
+    expect(server('broken').stderrTail.join('\n')).toContain('refusing to start');
+    expect(server('broken').lastError).toBeTruthy();
+    expect(server('good').state).toBe('running');
+    expect(logText(harness.logBook)).toMatch(/\[server:broken\] failed 3 times/);
+    // A user restart gives it a fresh chance (and it fails again, cleanly).
+    await harness.bridge.api.restartServer({ name: 'broken' });
+    await waitFor(() => server('broken').state === 'failed', 15_000);
+  });
+
+  it('does not let a missing program or a hanging server delay the others', async () => {
+    harness = makeBridge(
+      {
+        servers: [
+          { name: 'missing', transport: 'stdio', command: 'definitely-not-a-program-xyz', args: [] },
+          { name: 'hang', transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] },
+          fixtureServer('good'),
+        ],
+      },
+      { startTimeoutMs: 20_000, restartBaseMs: 50, restartMaxMs: 100, maxCrashes: 2, crashWindowMs: 10_000 },
+    );
+    harness.bridge.start();
+    await waitFor(() => server('good').state === 'running', 10_000);
+    expect(server('hang').state).toBe('starting');
+    await waitFor(() => server('missing').state === 'failed', 10_000);
+    expect(server('missing').lastError).toMatch(/ENOENT/);
+    expect(harness.bridge.toolHub.catalog().some((t) => t.server === 'good')).toBe(true);
+  });
+
+  it('turns a slow tool into a readable timeout result', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx', {}, { callTimeoutMs: 300 })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const result = await harness.bridge.api.callTool({ name: 'slow', arguments: { ms: 10_000 } });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/did not finish in time/);
+    const history = await harness.bridge.api.getHistory();
+    expect(history.at(-1)).toMatchObject({ tool: 'slow', outcome: 'timeout', caller: 'ui' });
+  });
+
+  it('refreshes the catalog when a server announces list_changed', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    const mark = session.mark();
+    await session.request(1, 'tools/call', { name: 'add_tool', arguments: { name: 'brand_new' } });
+    await session.waitForNotification('notifications/tools/list_changed', mark);
+    const { tools } = await session.listAllTools();
+    expect(tools.map((t) => t.name)).toContain('brand_new');
+  });
+
+  it('leaves no process behind on stop, grandchildren included', async () => {
+    const pidFile = tempFile('pids');
+    harness = makeBridge({ servers: [fixtureServer('a', { FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }), fixtureServer('b', { FIXTURE_PID_FILE: pidFile })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await waitFor(() => fs.existsSync(pidFile) && readPids(pidFile).length === 3, 5000, 'three pids');
+    const pids = readPids(pidFile);
+    for (const pid of pids) expect(isAlive(pid)).toBe(true);
+    await harness.bridge.stop();
+    for (const pid of pids) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    expect(harness.bridge.state().servers.every((s) => s.state === 'stopped')).toBe(true);
+  });
+
+  it('gives stdio servers their env and cwd, and reads their Chinese stderr intact', async () => {
+    const cwdDir = path.dirname(tempFile('x'));
+    harness = makeBridge({
+      servers: [
+        {
+          name: 'env',
+          transport: 'stdio',
+          command: process.execPath,
+          args: ['-e', "process.stderr.write('目录=' + process.cwd() + ' 值=' + process.env.MY_VALUE + ' py=' + process.env.PYTHONIOENCODING + '\\n'); setInterval(() => {}, 1000)"],
+          env: { MY_VALUE: '测试' },
+          cwd: cwdDir,
+        },
+      ],
+    }, { startTimeoutMs: 10_000 });
+    harness.bridge.start();
+    await waitFor(() => server('env').stderrTail.length > 0, 5000, 'stderr');
+    expect(server('env').stderrTail[0]).toBe(`目录=${fs.realpathSync(cwdDir)} 值=测试 py=utf-8`);
+  });
+});
