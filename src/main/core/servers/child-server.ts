@@ -230,9 +230,6 @@ export class ChildServer {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     this.client = client;
     this.transport = transport;
-    client.onclose = () => {
-      if (generation === this.generation) void this.onLost('the connection closed');
-    };
     client.onerror = (error) => {
       if (generation === this.generation) this.opts.log.debug(`transport: ${error.message}`);
     };
@@ -269,6 +266,10 @@ export class ChildServer {
       clearTimeout(timer);
     }
     if (generation !== this.generation) return;
+    // Only now: a failure during connect is reported by the connect itself, with its real cause.
+    client.onclose = () => {
+      if (generation === this.generation) void this.onLost('the connection closed');
+    };
 
     this.runningSince = Date.now();
     this.lastError = undefined;

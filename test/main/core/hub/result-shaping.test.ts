@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { responseBytes, resultText, shapeResult } from '../../../../src/main/core/hub/result-shaping';
+
+describe('result shaping for xiaozhi', () => {
+  it('passes small text through unchanged, JSON action payloads included', () => {
+    const text = JSON.stringify({ action: 'play_music', song: '青花瓷' });
+    expect(shapeResult({ content: [{ type: 'text', text }] }, 8192)).toEqual({ content: [{ type: 'text', text }] });
+  });
+
+  it('keeps isError', () => {
+    expect(shapeResult({ content: [{ type: 'text', text: 'no' }], isError: true }, 8192)).toEqual({ content: [{ type: 'text', text: 'no' }], isError: true });
+  });
+
+  it('falls back to structured content when there is no content', () => {
+    expect(resultText({ content: [], structuredContent: { temperature: 25 } })).toBe('{"temperature":25}');
+  });
+
+  it('cuts multi-byte and escaped text to fit exactly, never splitting a character', () => {
+    for (const unit of ['汉', '"', '\n', '😀', 'a']) {
+      for (const id of ['0', '"some-long-string-id_n_99"']) {
+        const shaped = shapeResult({ content: [{ type: 'text', text: unit.repeat(9000) }] }, 4096, id);
+        const bytes = responseBytes(shaped, id);
+        expect(bytes).toBeLessThanOrEqual(4096);
+        expect(bytes).toBeGreaterThan(3900);
+        const text = (shaped.content[0] as { text: string }).text;
+        expect(text).toMatch(/…\[truncated: showing \d+ of \d+ bytes\]$/);
+        expect(text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+      }
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LogBook, rotatingFileSink } from '../../../../src/main/core/logs/log-book';
+import { CallHistory } from '../../../../src/main/core/logs/call-history';
+import { Backoff } from '../../../../src/main/core/backoff';
+import { LineDecoder } from '../../../../src/main/core/servers/line-decoder';
+
+describe('log book', () => {
+  it('keeps a bounded ring, oldest first, and feeds live subscribers', () => {
+    const book = new LogBook({ capacity: 3 });
+    const seen: string[] = [];
+    const off = book.subscribe((e) => seen.push(e.message));
+    for (let i = 1; i <= 5; i++) book.add('info', 'app', `m${i}`);
+    off();
+    book.add('info', 'app', 'm6');
+    expect(book.entries().map((e) => e.message)).toEqual(['m4', 'm5', 'm6']);
+    expect(book.entries(2).map((e) => e.message)).toEqual(['m5', 'm6']);
+    expect(seen).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+  });
+
+  it('masks known secrets in every message', () => {
+    const book = new LogBook();
+    book.setSecrets(['ms-abcdef123456']);
+    expect(book.add('warn', 'server:x', 'auth failed for ms-abcdef123456').message).not.toContain('abcdef123456');
+  });
+
+  it('rotates its file', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-log-'));
+    try {
+      const book = new LogBook({ sinks: [rotatingFileSink(dir, 500, 3)] });
+      for (let i = 0; i < 40; i++) book.add('info', 'app', `line ${i} ${'x'.repeat(40)}`);
+      const files = fs.readdirSync(dir).sort();
+      expect(files).toEqual(['xiaozhi-tray.log', 'xiaozhi-tray.log.1', 'xiaozhi-tray.log.2']);
+      for (const file of files) expect(fs.statSync(path.join(dir, file)).size).toBeLessThanOrEqual(500);
+      expect(fs.readFileSync(path.join(dir, 'xiaozhi-tray.log'), 'utf8')).toContain('line 39');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('call history', () => {
+  it('is bounded, trims arguments, and counts per tool beyond the ring', () => {
+    const history = new CallHistory(2);
+    for (let i = 0; i < 3; i++) {
+      history.add({ caller: 'home', tool: 't', originalTool: 't', server: 's', arguments: { v: 'x'.repeat(5000) }, durationMs: 1, outcome: i === 0 ? 'error' : 'ok', result: 'r' });
+    }
+    expect(history.list()).toHaveLength(2);
+    expect(history.list()[0]!.arguments.length).toBeLessThan(2100);
+    expect(history.countsByTool()).toEqual({ t: { ok: 2, failed: 1 } });
+  });
+});
+
+describe('backoff', () => {
+  it('grows exponentially up to the cap with full jitter, and resets', () => {
+    const max = new Backoff(1000, 60_000, () => 1);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map(() => max.next())).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000]);
+    max.reset();
+    expect(max.next()).toBe(1000);
+    const min = new Backoff(1000, 60_000, () => 0);
+    expect(min.next()).toBe(100);
+  });
+});
+
+describe('stderr line decoding', () => {
+  it('keeps a character split across chunks whole, and falls back to GBK', () => {
+    const lines: string[] = [];
+    const decoder = new LineDecoder((l) => lines.push(l), { gbkFallback: true });
+    const bytes = Buffer.from('你好，世界\r\n第二行\n');
+    decoder.push(bytes.subarray(0, 4));
+    decoder.push(bytes.subarray(4));
+    decoder.push(Buffer.from([0xc4, 0xe3, 0xba, 0xc3, 0x0a])); // 你好 in GBK
+    decoder.push(Buffer.from('no newline'));
+    decoder.flush();
+    expect(lines).toEqual(['你好，世界', '第二行', '你好', 'no newline']);
+  });
+});

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSseFixture, startStreamableHttpFixture, type HttpFixture } from '../../helpers/http-fixtures';
+import { logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { waitFor } from '../../helpers/wait';
+import { remoteHeaders } from '../../../src/main/core/servers/remote-headers';
+
+let fixtures: HttpFixture[] = [];
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.bridge.stop();
+  for (const f of fixtures) await f.close();
+  fixtures = [];
+  harness = undefined;
+});
+
+const server = (name: string) => harness!.bridge.state().servers.find((s) => s.name === name)!;
+
+describe('remote servers', () => {
+  it('serves tools of SSE and streamable-HTTP servers side by side, with their headers', async () => {
+    const sse = await startSseFixture();
+    const streamable = await startStreamableHttpFixture();
+    fixtures = [sse, streamable];
+    harness = makeBridge({
+      servers: [
+        { name: 'over-sse', transport: 'sse', url: sse.url, headers: { Authorization: 'Bearer sse-secret-token' } },
+        { name: 'over-http', transport: 'streamable-http', url: streamable.url, headers: { 'X-Api-Key': 'http-secret-key' } },
+      ],
+    });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(server('over-sse').state).toBe('running');
+    expect(server('over-http').state).toBe('running');
+    // Same tool name on both: both get prefixed.
+    const names = harness.bridge.toolHub.catalog().map((t) => t.name).sort();
+    expect(names).toEqual(['over-http_remote_echo', 'over-sse_remote_echo']);
+    expect((await harness.bridge.api.callTool({ name: 'over-sse_remote_echo', arguments: { text: 'a' } })).text).toBe('sse: a');
+    expect((await harness.bridge.api.callTool({ name: 'over-http_remote_echo', arguments: { text: 'b' } })).text).toBe('http: b');
+    expect(sse.requests.every((h) => h.authorization === 'Bearer sse-secret-token')).toBe(true);
+    expect(streamable.requests.every((h) => h['x-api-key'] === 'http-secret-key')).toBe(true);
+    const logs = logText(harness.logBook) + JSON.stringify(await harness.bridge.api.getSettings());
+    expect(logs).not.toContain('sse-secret-token');
+    expect(logs).not.toContain('http-secret-key');
+  });
+
+  it('rebuilds an expired streamable-HTTP session (404) and completes the call', async () => {
+    const streamable = await startStreamableHttpFixture();
+    fixtures = [streamable];
+    harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: streamable.url }] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    streamable.forgetSessions();
+    const result = await harness.bridge.api.callTool({ name: 'remote_echo', arguments: { text: 'after expiry' } });
+    expect(result).toMatchObject({ isError: false, text: 'http: after expiry' });
+    expect(logText(harness.logBook)).toContain('session expired');
+  });
+
+  it('keeps retrying a remote server that is down, and connects when it comes up', async () => {
+    const probe = await startStreamableHttpFixture();
+    const url = probe.url;
+    await probe.close();
+    harness = makeBridge({ servers: [{ name: 'later', transport: 'streamable-http', url }] });
+    harness.bridge.start();
+    await waitFor(() => server('later').restarts >= 3, 10_000, 'several retries');
+    // Remote servers are never given up on.
+    expect(server('later').state).toBe('restarting');
+    expect(server('later').lastError).toMatch(/ECONNREFUSED|fetch failed/);
+    fixtures = [await startStreamableHttpFixture(Number(new URL(url).port))];
+    await waitFor(() => server('later').state === 'running', 10_000, 'the server to be reached');
+    expect((await harness.bridge.api.callTool({ name: 'remote_echo', arguments: { text: 'up' } })).text).toBe('http: up');
+  });
+
+  it('adds the ModelScope token only to ModelScope URLs without their own Authorization', () => {
+    expect(remoteHeaders(new URL('https://mcp.api-inference.modelscope.net/abc/sse'), {}, 'ms-key')).toEqual({ Authorization: 'Bearer ms-key' });
+    expect(remoteHeaders(new URL('https://modelscope.cn/x'), { authorization: 'Bearer mine' }, 'ms-key')).toEqual({ authorization: 'Bearer mine' });
+    expect(remoteHeaders(new URL('https://example.com/mcp'), {}, 'ms-key')).toEqual({});
+    expect(remoteHeaders(new URL('https://notmodelscope.cn/mcp'), {}, 'ms-key')).toEqual({});
+  });
+});
