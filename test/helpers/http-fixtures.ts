@@ -46,9 +46,11 @@ export async function startStreamableHttpFixture(port = 0): Promise<HttpFixture>
       await transport.handleRequest(req, res);
       return;
     }
-    const transport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.set(id, transport),
+      onsessioninitialized: (id): void => {
+        sessions.set(id, transport);
+      },
     });
     await makeServer('http').connect(transport);
     await transport.handleRequest(req, res);
