@@ -13,6 +13,7 @@ import {
   CatalogToolSchema,
   LogEntrySchema,
 } from './status';
+import { HostInfoSchema } from './host';
 
 /**
  * The one contract between the engine and any UI. Each command has a zod schema for its input and
@@ -78,6 +79,10 @@ export const bridgeCommands = {
   callTool: command(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).default({}) }), ToolCallOutputSchema),
   getLogs: command(z.object({ limit: z.number().int().positive().optional() }).default({}), z.array(LogEntrySchema)),
   getHistory: command(Void, z.array(CallRecordSchema)),
+
+  getHostInfo: command(Void, HostInfoSchema),
+  setLaunchAtLogin: command(z.object({ enabled: z.boolean() }), Void),
+  openLogsFolder: command(Void, Void),
 } as const;
 
 export const bridgeEvents = {

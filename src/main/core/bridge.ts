@@ -13,6 +13,7 @@ import {
   type Settings,
 } from '../../shared/settings';
 import type { BridgeState } from '../../shared/status';
+import type { HostInfo } from '../../shared/host';
 import { restoreMasked, redactSettings, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
@@ -22,7 +23,19 @@ import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type Supervision } from './servers/child-server';
 
+/** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
+export interface BridgeHost {
+  info(): Omit<HostInfo, 'version' | 'readOnlyNotice'>;
+  setLaunchAtLogin?(enabled: boolean): Promise<void> | void;
+  openLogsFolder?(): Promise<void> | void;
+}
+
+export const headlessHost: BridgeHost = {
+  info: () => ({ carrier: 'web', platform: process.platform, secretsEncrypted: false, secretsNotice: 'The headless bridge keeps secrets in its config file.', launchAtLogin: null }),
+};
+
 export interface BridgeOptions {
+  host?: BridgeHost;
   store: SettingsStore;
   logBook: LogBook;
   /** The environment stdio servers start from. */
@@ -365,6 +378,23 @@ export class Bridge {
       },
       getLogs: async (input: { limit?: number } | undefined) => this.logBook.entries(input?.limit),
       getHistory: async () => this.history.list(),
+
+      getHostInfo: async () => {
+        const host = this.options.host ?? headlessHost;
+        const readOnly = this.store.readOnlyReason;
+        return { ...host.info(), version: this.options.version ?? '0.1.0', ...(readOnly ? { readOnlyNotice: readOnly } : {}) };
+      },
+      setLaunchAtLogin: async (input: { enabled: boolean }) => {
+        const host = this.options.host ?? headlessHost;
+        if (!host.setLaunchAtLogin) throw new Error('Launching at login is managed by the desktop app only.');
+        await host.setLaunchAtLogin(input.enabled);
+        this.queueStatus();
+      },
+      openLogsFolder: async () => {
+        const host = this.options.host ?? headlessHost;
+        if (!host.openLogsFolder) throw new Error('There is no logs folder to open here.');
+        await host.openLogsFolder();
+      },
     };
 
     const api = {} as Record<string, unknown>;
