@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Tests spawn real child processes; two cores, so keep parallelism modest.
     maxWorkers: 2,
+    // So that vi.mock('electron') also reaches electron-store's own import of it.
+    server: { deps: { inline: ['electron-store', 'conf'] } },
   },
 });

@@ -1,0 +1,55 @@
+import type { Settings } from '../../shared/settings';
+import { looksSecret } from '../core/logs/redact';
+
+/** Electron's safeStorage, as far as we need it (a seam for tests). */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  encryptString(plain: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+  getSelectedStorageBackend?(): string;
+}
+
+const PREFIX = 'enc:v1:';
+
+export interface SecretCodec {
+  readonly encrypted: boolean;
+  /** Why secrets are stored in plain text, for the UI. */
+  readonly notice?: string;
+  encode(value: string): string;
+  decode(value: string): string;
+}
+
+export function secretCodec(storage: SafeStorageLike, platform: NodeJS.Platform): SecretCodec {
+  const backend = platform === 'linux' ? storage.getSelectedStorageBackend?.() : undefined;
+  // On Linux without a keyring, Electron "encrypts" with a hard-coded password: that is not secret.
+  const usable = storage.isEncryptionAvailable() && backend !== 'basic_text';
+  return {
+    encrypted: usable,
+    ...(usable
+      ? {}
+      : {
+          notice:
+            platform === 'linux'
+              ? 'No system keyring (GNOME Keyring or KWallet) was found, so endpoint tokens and keys are stored unencrypted in your settings file.'
+              : 'The system cannot encrypt secrets right now, so endpoint tokens and keys are stored unencrypted in your settings file.',
+        }),
+    encode: (value) => (usable ? PREFIX + storage.encryptString(value).toString('base64') : value),
+    decode: (value) => {
+      if (!value.startsWith(PREFIX)) return value;
+      return storage.decryptString(Buffer.from(value.slice(PREFIX.length), 'base64'));
+    },
+  };
+}
+
+const mapSecrets = (record: Record<string, string>, fn: (v: string) => string) =>
+  Object.fromEntries(Object.entries(record).map(([k, v]) => [k, looksSecret(k) ? fn(v) : v]));
+
+/** Applies `fn` to every secret of the settings: endpoint URLs, secret env/header values, API keys. */
+export function mapSettingsSecrets(settings: Settings, fn: (value: string) => string): Settings {
+  return {
+    ...settings,
+    endpoints: settings.endpoints.map((e) => ({ ...e, url: fn(e.url) })),
+    servers: settings.servers.map((s) => (s.transport === 'stdio' ? { ...s, env: mapSecrets(s.env, fn) } : { ...s, headers: mapSecrets(s.headers, fn) })),
+    modelscope: settings.modelscope.apiKey ? { ...settings.modelscope, apiKey: fn(settings.modelscope.apiKey) } : settings.modelscope,
+  };
+}

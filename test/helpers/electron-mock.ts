@@ -1,0 +1,95 @@
+import { EventEmitter } from 'node:events';
+import { vi } from 'vitest';
+
+/**
+ * A stand-in for the parts of Electron our shell uses. Electron itself cannot run here; these
+ * fakes record what the shell asked of it so tests can check the shell's decisions.
+ */
+export class FakeTray extends EventEmitter {
+  static instances: FakeTray[] = [];
+  image: unknown;
+  tooltip = '';
+  menu: unknown;
+  menuBuilds = 0;
+  destroyed = false;
+  constructor(image: unknown) {
+    super();
+    this.image = image;
+    FakeTray.instances.push(this);
+  }
+  setImage(image: unknown) {
+    this.image = image;
+  }
+  setToolTip(text: string) {
+    this.tooltip = text;
+  }
+  setContextMenu(menu: unknown) {
+    this.menu = menu;
+    this.menuBuilds++;
+  }
+  destroy() {
+    this.destroyed = true;
+  }
+}
+
+export class FakeWebContents extends EventEmitter {
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined;
+  mainFrame = { url: '' };
+  sent: { channel: string; payload: unknown }[] = [];
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+    this.windowOpenHandler = handler;
+  }
+  isDestroyed() {
+    return false;
+  }
+  send(channel: string, payload: unknown) {
+    this.sent.push({ channel, payload });
+  }
+}
+
+export class FakeBrowserWindow extends EventEmitter {
+  static instances: FakeBrowserWindow[] = [];
+  webContents = new FakeWebContents();
+  loadedUrl = '';
+  visible = false;
+  constructor(readonly options: Record<string, unknown>) {
+    super();
+    FakeBrowserWindow.instances.push(this);
+  }
+  loadURL(url: string) {
+    this.loadedUrl = url;
+    this.webContents.mainFrame.url = url;
+    return Promise.resolve();
+  }
+  show() {
+    this.visible = true;
+  }
+  hide() {
+    this.visible = false;
+  }
+  focus() {}
+  isMinimized() {
+    return false;
+  }
+  restore() {}
+  isDestroyed() {
+    return false;
+  }
+}
+
+export const electronMock = {
+  Tray: FakeTray,
+  BrowserWindow: FakeBrowserWindow,
+  Menu: { buildFromTemplate: (template: unknown[]) => ({ template }) },
+  nativeImage: {
+    createFromPath: (p: string) => ({ path: p, template: false, setTemplateImage(this: { template: boolean }, v: boolean) { this.template = v; } }),
+  },
+  shell: { openExternal: vi.fn(async () => undefined), openPath: vi.fn(async () => '') },
+  app: undefined,
+  ipcMain: undefined,
+  contextBridge: { exposeInMainWorld: vi.fn() },
+  ipcRenderer: Object.assign(new EventEmitter(), { invoke: vi.fn(async () => undefined) }),
+};
+
+/** The module shape: named exports plus the default export electron-store imports. */
+export const electronModule = { ...electronMock, default: electronMock };

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { autostartEntry, getLaunchAtLogin, setLaunchAtLogin, type LoginItemApp } from '../../../src/main/electron/login-item';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** Behaves like the OS: an item is found only when asked with the same path and arguments. */
+function fakeLoginApp(): LoginItemApp & { items: Map<string, boolean> } {
+  const items = new Map<string, boolean>();
+  const key = (o: { path?: string; args?: string[] }) => `${o.path ?? ''}|${(o.args ?? []).join(' ')}`;
+  return {
+    items,
+    getLoginItemSettings: (o = {}) => ({ openAtLogin: items.get(key(o)) === true }),
+    setLoginItemSettings: (s) => void items.set(key(s), s.openAtLogin),
+  };
+}
+
+describe('launch at login', () => {
+  it('writes and removes an XDG autostart entry on Linux, pointing at the AppImage', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-home-'));
+    dirs.push(home);
+    const context = { app: fakeLoginApp(), platform: 'linux' as const, execPath: '/tmp/.mount_x/xiaozhi-tray', env: { APPIMAGE: '/home/u/Apps/Xiaozhi Tray.AppImage' }, homeDir: home };
+    expect(getLaunchAtLogin(context)).toBe(false);
+    setLaunchAtLogin(context, true);
+    const file = path.join(home, '.config/autostart/xiaozhi-tray.desktop');
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).toContain('Exec="/home/u/Apps/Xiaozhi Tray.AppImage" --hidden');
+    expect(text).toContain('Name[zh_CN]=小智托盘');
+    expect(getLaunchAtLogin(context)).toBe(true);
+    setLaunchAtLogin(context, false);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(getLaunchAtLogin(context)).toBe(false);
+  });
+
+  it('honours XDG_CONFIG_HOME and a user who disabled the entry', () => {
+    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-xdg-'));
+    dirs.push(config);
+    const context = { app: fakeLoginApp(), platform: 'linux' as const, execPath: '/opt/xiaozhi-tray/xiaozhi-tray', env: { XDG_CONFIG_HOME: config } };
+    setLaunchAtLogin(context, true);
+    const file = path.join(config, 'autostart/xiaozhi-tray.desktop');
+    expect(fs.readFileSync(file, 'utf8')).toContain('Exec=/opt/xiaozhi-tray/xiaozhi-tray --hidden');
+    fs.appendFileSync(file, 'Hidden=true\n');
+    expect(getLaunchAtLogin(context)).toBe(false);
+  });
+
+  it('uses the login item with --hidden on Windows and macOS, read back with the same arguments', () => {
+    for (const platform of ['win32', 'darwin'] as const) {
+      const app = fakeLoginApp();
+      const context = { app, platform, execPath: 'C:\\Apps\\Xiaozhi Tray.exe', env: {} };
+      setLaunchAtLogin(context, true);
+      expect(getLaunchAtLogin(context)).toBe(true);
+      expect([...app.items.keys()][0]).toContain('--hidden');
+      setLaunchAtLogin(context, false);
+      expect(getLaunchAtLogin(context)).toBe(false);
+    }
+  });
+
+  it('quotes executables with spaces', () => {
+    expect(autostartEntry('/a b/c')).toContain('Exec="/a b/c" --hidden');
+  });
+});

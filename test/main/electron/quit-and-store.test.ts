@@ -1,0 +1,124 @@
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isAlive } from '../../../src/main/core/servers/process-tree';
+import { defaultSettings } from '../../../src/shared/settings';
+import { fixtureServer, makeBridge } from '../../helpers/bridge-harness';
+import { waitFor } from '../../helpers/wait';
+
+vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
+const { installQuitHandling } = await import('../../../src/main/electron/quit-handling');
+const { ElectronSettingsStore } = await import('../../../src/main/electron/electron-settings-store');
+const { secretCodec } = await import('../../../src/main/electron/secret-codec');
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-store-'));
+  dirs.push(d);
+  return d;
+};
+
+class FakeApp extends EventEmitter {
+  exitCode: number | undefined;
+  quit() {
+    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    this.emit('before-quit', event);
+    if (!event.defaultPrevented) this.exit(0);
+  }
+  exit(code = 0) {
+    this.exitCode = code;
+  }
+}
+
+describe('quitting', () => {
+  it('waits for the bridge to stop every child before exiting, and SIGTERM quits the same way', async () => {
+    const { bridge } = makeBridge({ servers: [fixtureServer('a'), fixtureServer('b')] });
+    bridge.start();
+    await bridge.whenServersSettled();
+    const pids = bridge.state().servers.map((s) => s.pid!);
+    const app = new FakeApp();
+    const proc = new EventEmitter();
+    const quit = installQuitHandling({ app, stop: () => bridge.stop(), deadlineMs: 10_000, process: proc as never });
+    proc.emit('SIGTERM');
+    expect(quit.isQuitting()).toBe(true);
+    expect(app.exitCode).toBeUndefined();
+    await waitFor(() => app.exitCode !== undefined, 10_000, 'the app to exit');
+    expect(app.exitCode).toBe(0);
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+  });
+
+  it('exits at the deadline even if stopping hangs', async () => {
+    const app = new FakeApp();
+    installQuitHandling({ app, stop: () => new Promise(() => undefined), deadlineMs: 50, process: new EventEmitter() as never });
+    app.quit();
+    await waitFor(() => app.exitCode === 0, 2000, 'exit after the deadline');
+  });
+});
+
+/** A reversible stand-in for the OS keychain, so tests can see that secrets are not stored in clear. */
+const fakeSafeStorage = (available = true, backend = 'gnome_libsecret') => ({
+  isEncryptionAvailable: () => available,
+  getSelectedStorageBackend: () => backend,
+  encryptString: (s: string) => Buffer.from(s.split('').reverse().join(''), 'utf8'),
+  decryptString: (b: Buffer) => b.toString('utf8').split('').reverse().join(''),
+});
+
+describe('the settings store', () => {
+  const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJ1IjoxfQ.storesecret';
+  const settingsWithSecrets = () => ({
+    ...defaultSettings(),
+    endpoints: [{ id: 'e', name: 'home', url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`, enabled: true }],
+    servers: [{ name: 's', transport: 'stdio' as const, command: 'node', args: [], env: { API_KEY: 'sk-very-secret', LANG: 'zh_CN' }, enabled: true }],
+  });
+
+  it('encrypts endpoint URLs and secret values at rest and reads them back', () => {
+    const dir = tempDir();
+    const codec = secretCodec(fakeSafeStorage(), 'linux');
+    const store = new ElectronSettingsStore(dir, codec);
+    store.save(settingsWithSecrets());
+    const onDisk = fs.readFileSync(path.join(dir, 'settings.json'), 'utf8');
+    expect(onDisk).not.toContain(TOKEN);
+    expect(onDisk).not.toContain('sk-very-secret');
+    expect(onDisk).toContain('zh_CN');
+    const again = new ElectronSettingsStore(dir, codec);
+    expect(again.load()).toEqual(settingsWithSecrets());
+    expect(again.notice).toBeUndefined();
+  });
+
+  it('says plainly when Linux has no keyring, and stores in clear', () => {
+    const codec = secretCodec(fakeSafeStorage(true, 'basic_text'), 'linux');
+    expect(codec.encrypted).toBe(false);
+    expect(codec.notice).toMatch(/No system keyring/);
+  });
+
+  it('moves a corrupt store aside and reports it, never discarding it', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'settings.json'), '{"endpoints": [ broken');
+    const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(), 'linux'));
+    expect(store.notice).toMatch(/could not be read \(invalid JSON/);
+    const aside = fs.readdirSync(dir).find((f) => f.startsWith('settings.corrupt-'));
+    expect(aside).toBeDefined();
+    expect(fs.readFileSync(path.join(dir, aside!), 'utf8')).toBe('{"endpoints": [ broken');
+    expect(store.load()).toEqual(defaultSettings());
+  });
+
+  it('moves aside settings that are valid JSON but not valid settings', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ version: 1, endpoints: [{ id: 'x', name: 'x', url: 'http://nope' }] }));
+    const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(), 'linux'));
+    expect(store.notice).toMatch(/invalid at endpoints\.0\.url/);
+  });
+
+  it('migrates settings of an early version', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ mcpEndpoint: 'wss://api.xiaozhi.me/mcp/?token=abc', mcpServers: { m: { command: 'npx', args: ['-y', 'x'] } } }));
+    const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(false), 'darwin'));
+    expect(store.notice).toBeUndefined();
+    expect(store.load()).toMatchObject({ version: 1, endpoints: [{ url: 'wss://api.xiaozhi.me/mcp/?token=abc' }], servers: [{ name: 'm', transport: 'stdio', command: 'npx' }] });
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { BridgeState } from '../../../src/shared/status';
+import { translator } from '../../../src/shared/i18n/translate';
+
+vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
+const { FakeTray } = await import('../../helpers/electron-mock');
+const { TrayController, trayIconPath, toElectronMenu } = await import('../../../src/main/electron/tray-icon');
+const { trayIconState, trayMenu, trayTooltip } = await import('../../../src/main/electron/tray-status');
+
+const en = translator('en');
+const zh = translator('zh-CN');
+
+function state(partial: Partial<BridgeState> = {}): BridgeState {
+  return { running: true, endpoints: [], servers: [], catalog: { toolCount: 0, bytes: 0, pages: 1 }, ...partial };
+}
+const endpoint = (name: string, s: BridgeState['endpoints'][number]['state'], extra: Partial<BridgeState['endpoints'][number]> = {}) => ({
+  id: name, name, url: 'wss://x/?token=…', enabled: true, state: s, since: 0, attempts: 0, ...extra,
+});
+const server = (name: string, s: BridgeState['servers'][number]['state']) => ({ name, transport: 'stdio' as const, enabled: true, state: s, since: 0, toolCount: 3, restarts: 0, stderrTail: [] });
+
+describe('tray status mapping', () => {
+  it('maps every bridge state to its icon', () => {
+    expect(trayIconState(state({ running: false, endpoints: [endpoint('a', 'connected')] }))).toBe('stopped');
+    expect(trayIconState(state())).toBe('stopped');
+    expect(trayIconState(state({ endpoints: [endpoint('a', 'connected'), endpoint('b', 'connected')] }))).toBe('connected');
+    expect(trayIconState(state({ endpoints: [endpoint('a', 'connected'), endpoint('b', 'waiting', { attempts: 9 })] }))).toBe('partial');
+    expect(trayIconState(state({ endpoints: [endpoint('a', 'connecting')] }))).toBe('connecting');
+    expect(trayIconState(state({ endpoints: [endpoint('a', 'waiting', { attempts: 1 })] }))).toBe('connecting');
+    expect(trayIconState(state({ endpoints: [endpoint('a', 'waiting', { attempts: 5 })] }))).toBe('error');
+    expect(trayIconState(state({ endpoints: [endpoint('a', 'connected')], servers: [server('s', 'failed')] }))).toBe('error');
+    // A disabled endpoint does not count.
+    expect(trayIconState(state({ endpoints: [endpoint('a', 'connected'), { ...endpoint('b', 'disabled'), enabled: false }] }))).toBe('connected');
+  });
+
+  it('summarises in the tooltip, in both languages', () => {
+    const s = state({ endpoints: [endpoint('a', 'connected'), endpoint('b', 'waiting')], servers: [server('x', 'running'), server('y', 'running'), server('z', 'failed')], catalog: { toolCount: 27, bytes: 1, pages: 1 } });
+    expect(trayTooltip(s, en)).toBe('Xiaozhi Tray · 1/2 endpoints connected · 2 servers · 27 tools');
+    expect(trayTooltip(s, zh)).toBe('小智托盘 · 1/2 个接入点已连接 · 2 个服务 · 27 个工具');
+    expect(trayTooltip(state({ running: false }), zh)).toBe('小智托盘 · 已停止');
+  });
+
+  it('builds the menu: a line per endpoint, start/stop, open, login item, logs, quit', () => {
+    const now = Date.now();
+    const items = trayMenu(state({ endpoints: [endpoint('家里', 'connected'), endpoint('office', 'waiting', { retryAt: now + 4200 })], servers: [server('z', 'failed')] }), true, en);
+    const labels = items.map((i) => ('label' in i ? i.label : '—'));
+    expect(labels).toEqual(['家里: connected', 'office: retrying in 5 s', '1 server(s) failed', '—', 'Stop', 'Open Xiaozhi Tray', '—', 'Launch at login', 'Open logs folder', '—', 'Quit']);
+    expect(items.find((i) => i.kind === 'checkbox')).toMatchObject({ checked: true, enabled: true });
+    const stopped = trayMenu(state({ running: false }), null, zh);
+    expect(stopped.map((i) => ('label' in i ? i.label : '—'))).toContain('启动');
+    expect(stopped.find((i) => i.kind === 'checkbox')).toMatchObject({ enabled: false });
+  });
+});
+
+describe('tray controller', () => {
+  const actions = () => ({ start: vi.fn(), stop: vi.fn(), open: vi.fn(), openLogs: vi.fn(), quit: vi.fn(), setLaunchAtLogin: vi.fn(), importFiles: vi.fn() });
+
+  it('uses template images on macOS and coloured ones elsewhere', () => {
+    expect(trayIconPath('/a', 'partial', 'darwin')).toBe('/a/tray/partialTemplate.png');
+    expect(trayIconPath('/a', 'partial', 'linux')).toBe('/a/tray/partial.png');
+  });
+
+  it('follows status changes and rebuilds the menu only when it changed', () => {
+    const acts = actions();
+    const controller = new TrayController('/assets', 'linux', acts, en, () => false);
+    const tray = FakeTray.instances.at(-1)!;
+    const connected = state({ endpoints: [endpoint('a', 'connected')] });
+    controller.update(connected);
+    expect((tray.image as { path: string }).path).toBe('/assets/tray/connected.png');
+    expect(tray.tooltip).toContain('1/1 endpoints connected');
+    const builds = tray.menuBuilds;
+    controller.update(connected);
+    expect(tray.menuBuilds).toBe(builds);
+    controller.update(state({ running: false, endpoints: [endpoint('a', 'disconnected')] }));
+    expect((tray.image as { path: string }).path).toBe('/assets/tray/stopped.png');
+    expect(tray.menuBuilds).toBe(builds + 1);
+    // Clicking the icon opens the window on Windows and Linux.
+    tray.emit('click');
+    expect(acts.open).toHaveBeenCalled();
+    tray.emit('drop-files', {}, ['/tmp/claude_desktop_config.json']);
+    expect(acts.importFiles).toHaveBeenCalledWith(['/tmp/claude_desktop_config.json']);
+  });
+
+  it('on macOS shows the menu on click and marks images as templates', () => {
+    const acts = actions();
+    const controller = new TrayController('/assets', 'darwin', acts, en, () => false);
+    const tray = FakeTray.instances.at(-1)!;
+    controller.update(state({ endpoints: [endpoint('a', 'connecting')] }));
+    expect(tray.image).toMatchObject({ path: '/assets/tray/connectingTemplate.png', template: true });
+    tray.emit('click');
+    expect(acts.open).not.toHaveBeenCalled();
+  });
+
+  it('wires menu items to actions', () => {
+    const acts = actions();
+    const template = toElectronMenu(trayMenu(state(), false, en), acts);
+    const click = (label: string) => (template.find((i) => i.label === label)?.click as (item: { checked: boolean }) => void)({ checked: true });
+    click('Stop');
+    click('Quit');
+    click('Launch at login');
+    expect(acts.stop).toHaveBeenCalled();
+    expect(acts.quit).toHaveBeenCalled();
+    expect(acts.setLaunchAtLogin).toHaveBeenCalledWith(true);
+  });
+});
