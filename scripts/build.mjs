@@ -24,6 +24,6 @@ await Promise.all([
     build({ ...common, entryPoints: ['src/preload/index.ts'], outfile: 'out/preload/index.js', platform: 'node', target: 'chrome130' }),
 ]);
 
-if (existsSync('vite.config.ts') && process.argv[2] !== '--node-only') {
+if (existsSync('vite.config.mts') && process.argv[2] !== '--node-only') {
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 }

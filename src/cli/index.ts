@@ -4,6 +4,7 @@ import { ConfigError, formatProblem } from '../main/core/config/json-text';
 import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
 import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
 import { LogBook, streamSink } from '../main/core/logs/log-book';
+import { startWebUi } from '../main/core/web/web-ui-server';
 import type { LogLevel } from '../shared/status';
 import { parseArgs } from './args';
 import { printCatalog } from './print-catalog';
@@ -14,6 +15,7 @@ const HELP = `xiaozhi-tray ${VERSION} — serve your MCP servers' tools to xiaoz
 
 Usage:
   xiaozhi-tray run --config FILE      run the bridge in the foreground (Ctrl+C stops it and every server)
+      [--ui] [--port N] [--host ADDR]  also serve the window as a web page on 127.0.0.1 (token in the URL)
   xiaozhi-tray check --config FILE    validate a config; prints each problem with where it is
   xiaozhi-tray tools --config FILE    start the servers and print the tools exactly as xiaozhi gets them
 
@@ -48,16 +50,23 @@ function loadOrExplain(file: string | undefined): LoadedConfig | undefined {
 function storeFor(file: string, loaded: LoadedConfig): SettingsStore {
   if (loaded.format === 'xiaozhi-tray') return new FileSettingsStore(path.resolve(file), loaded.settings);
   // Never rewrite another program's file: changes made while running stay in memory.
-  return new MemorySettingsStore(loaded.settings, `${file} belongs to ${loaded.format}; changes are kept until exit only`);
+  return new MemorySettingsStore(loaded.settings, { file: path.resolve(file), format: loaded.format });
 }
 
-async function run(file: string, loaded: LoadedConfig, level: LogLevel): Promise<number> {
+interface UiOptions {
+  enabled: boolean;
+  port?: number;
+  host?: string;
+}
+
+async function run(file: string, loaded: LoadedConfig, level: LogLevel, ui: UiOptions): Promise<number> {
   const logBook = new LogBook({ sinks: [streamSink(process.stdout, level)] });
   const log = logBook.logger('app');
   for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
   if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: set one in the file or in MCP_ENDPOINT');
   const bridge = new Bridge({ store: storeFor(file, loaded), logBook, version: VERSION });
   let stopping = false;
+  let closeUi: (() => Promise<void>) | undefined;
   const done = new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {
       if (stopping) {
@@ -66,7 +75,7 @@ async function run(file: string, loaded: LoadedConfig, level: LogLevel): Promise
       }
       stopping = true;
       log.info(`${signal}: stopping every server…`);
-      bridge.stop().then(
+      Promise.all([bridge.stop(), closeUi?.()]).then(
         () => resolve(0),
         (error: unknown) => {
           log.error(`stop failed: ${String(error)}`);
@@ -80,6 +89,23 @@ async function run(file: string, loaded: LoadedConfig, level: LogLevel): Promise
   });
   log.info(`xiaozhi-tray ${VERSION}, config ${file} (${loaded.format})`);
   bridge.start();
+  if (ui.enabled) {
+    try {
+      const web = await startWebUi({
+        api: bridge.api,
+        rendererDir: path.join(__dirname, '..', 'renderer'),
+        log: logBook.logger('web'),
+        ...(ui.host ? { host: ui.host } : {}),
+        ...(ui.port !== undefined ? { port: ui.port } : {}),
+      });
+      closeUi = web.close;
+      // Printed directly: the log book would (rightly) redact the access token.
+      process.stdout.write(`\nOpen the window in a browser on this machine:\n  ${web.url}\n\n`);
+      if (ui.host && !['127.0.0.1', 'localhost', '::1'].includes(ui.host)) log.warn(`the web UI listens on ${ui.host}: anyone who can reach it and has the URL can control the bridge`);
+    } catch (error) {
+      log.error(`web UI: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   return done;
 }
 
@@ -100,7 +126,7 @@ async function tools(file: string, loaded: LoadedConfig, json: boolean): Promise
 export async function main(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, new Set(['config', 'log-level']));
+    args = parseArgs(argv, new Set(['config', 'log-level', 'port', 'host']));
   } catch (error) {
     err(String((error as Error).message));
     return 2;
@@ -131,7 +157,13 @@ export async function main(argv: string[]): Promise<number> {
         err(`--log-level must be debug, info, warn or error, not "${level}"`);
         return 2;
       }
-      return run(file as string, loaded, level);
+      const port = typeof args.options.port === 'string' ? Number(args.options.port) : undefined;
+      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
+        err(`--port must be a port number, not "${String(args.options.port)}"`);
+        return 2;
+      }
+      const host = typeof args.options.host === 'string' ? args.options.host : undefined;
+      return run(file as string, loaded, level, { enabled: args.options.ui === true || port !== undefined || host !== undefined, ...(port !== undefined ? { port } : {}), ...(host ? { host } : {}) });
     }
     case 'tools': {
       const loaded = loadOrExplain(file);

@@ -43,8 +43,8 @@ async function main(): Promise<void> {
 
   const codec = secretCodec(safeStorage, process.platform);
   const store = new ElectronSettingsStore(dataDir, codec);
-  if (store.notice) log.error(store.notice);
-  if (codec.notice) log.warn(codec.notice);
+  if (store.recovered) log.error(`settings could not be read (${store.recovered.reason}); moved to ${store.recovered.movedTo}`);
+  if (!codec.encrypted) log.warn(`secrets are stored unencrypted (${codec.storage})`);
 
   const loginContext: LoginItemContext = { app, platform: process.platform, execPath: process.execPath, env: process.env };
   const launchAtLogin = () => {
@@ -65,10 +65,9 @@ async function main(): Promise<void> {
       info: () => ({
         carrier: 'electron',
         platform: process.platform,
-        secretsEncrypted: codec.encrypted,
-        ...(codec.notice ? { secretsNotice: codec.notice } : {}),
+        secretStorage: codec.storage,
         launchAtLogin: launchAtLogin(),
-        ...(store.notice ? { settingsNotice: store.notice } : {}),
+        ...(store.recovered ? { settingsRecovered: store.recovered } : {}),
         logsFolder: logsDir,
       }),
       setLaunchAtLogin: (enabled) => setLaunchAtLogin(loginContext, enabled),

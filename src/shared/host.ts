@@ -5,16 +5,14 @@ export const HostInfoSchema = z.object({
   carrier: z.enum(['electron', 'web']),
   platform: z.string(),
   version: z.string(),
-  /** Secrets are encrypted at rest by the OS keychain. */
-  secretsEncrypted: z.boolean(),
-  /** Why they are not, in words for the UI. */
-  secretsNotice: z.string().optional(),
+  /** How secrets are kept at rest: by the OS keychain, or in plain text and why. */
+  secretStorage: z.enum(['encrypted', 'no-keyring', 'unavailable', 'config-file']),
   /** null where launching at login is not something this host does. */
   launchAtLogin: z.boolean().nullable(),
-  /** A problem with the stored settings the user must hear about (a corrupt file moved aside). */
-  settingsNotice: z.string().optional(),
-  /** Saving is not possible (a foreign config file the headless bridge must not rewrite). */
-  readOnlyNotice: z.string().optional(),
+  /** Stored settings that could not be read were moved here (never discarded). */
+  settingsRecovered: z.object({ movedTo: z.string(), reason: z.string() }).optional(),
+  /** Changes are not saved: the config file belongs to another program. */
+  readOnlyConfig: z.object({ file: z.string(), format: z.string() }).optional(),
   logsFolder: z.string().optional(),
 });
 

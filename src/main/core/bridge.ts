@@ -25,13 +25,13 @@ import { ChildServer, type Supervision } from './servers/child-server';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
-  info(): Omit<HostInfo, 'version' | 'readOnlyNotice'>;
+  info(): Omit<HostInfo, 'version' | 'readOnlyConfig'>;
   setLaunchAtLogin?(enabled: boolean): Promise<void> | void;
   openLogsFolder?(): Promise<void> | void;
 }
 
 export const headlessHost: BridgeHost = {
-  info: () => ({ carrier: 'web', platform: process.platform, secretsEncrypted: false, secretsNotice: 'The headless bridge keeps secrets in its config file.', launchAtLogin: null }),
+  info: () => ({ carrier: 'web', platform: process.platform, secretStorage: 'config-file', launchAtLogin: null }),
 };
 
 export interface BridgeOptions {
@@ -381,8 +381,8 @@ export class Bridge {
 
       getHostInfo: async () => {
         const host = this.options.host ?? headlessHost;
-        const readOnly = this.store.readOnlyReason;
-        return { ...host.info(), version: this.options.version ?? '0.1.0', ...(readOnly ? { readOnlyNotice: readOnly } : {}) };
+        const readOnly = this.store.readOnly;
+        return { ...host.info(), version: this.options.version ?? '0.1.0', ...(readOnly ? { readOnlyConfig: readOnly } : {}) };
       },
       setLaunchAtLogin: async (input: { enabled: boolean }) => {
         const host = this.options.host ?? headlessHost;

@@ -13,7 +13,8 @@ const NAME = 'settings';
  * read or migrated is moved aside, never silently discarded, and `notice` says where it went.
  */
 export class ElectronSettingsStore implements SettingsStore {
-  readonly notice?: string;
+  /** Set when stored settings could not be read and were moved aside. */
+  readonly recovered?: { movedTo: string; reason: string };
   private readonly store: Store<Record<string, unknown>>;
   private settings: Settings;
 
@@ -22,11 +23,11 @@ export class ElectronSettingsStore implements SettingsStore {
     private readonly codec: SecretCodec,
   ) {
     const file = path.join(dir, `${NAME}.json`);
-    let notice: string | undefined;
+    let recovered: { movedTo: string; reason: string } | undefined;
     const moveAside = (why: string) => {
       const aside = path.join(dir, `${NAME}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
       fs.renameSync(file, aside);
-      notice = `Your settings could not be read (${why}). They were moved to ${aside} and the app started with fresh settings.`;
+      recovered = { movedTo: aside, reason: why };
     };
     if (fs.existsSync(file)) {
       try {
@@ -46,7 +47,7 @@ export class ElectronSettingsStore implements SettingsStore {
       settings = defaultSettings();
     }
     this.settings = settings;
-    if (notice !== undefined) this.notice = notice;
+    if (recovered !== undefined) this.recovered = recovered;
     this.save(settings);
   }
 

@@ -13,8 +13,8 @@ const PREFIX = 'enc:v1:';
 
 export interface SecretCodec {
   readonly encrypted: boolean;
-  /** Why secrets are stored in plain text, for the UI. */
-  readonly notice?: string;
+  /** How secrets are kept, for the UI (which words it in the user's language). */
+  readonly storage: 'encrypted' | 'no-keyring' | 'unavailable';
   encode(value: string): string;
   decode(value: string): string;
 }
@@ -25,14 +25,7 @@ export function secretCodec(storage: SafeStorageLike, platform: NodeJS.Platform)
   const usable = storage.isEncryptionAvailable() && backend !== 'basic_text';
   return {
     encrypted: usable,
-    ...(usable
-      ? {}
-      : {
-          notice:
-            platform === 'linux'
-              ? 'No system keyring (GNOME Keyring or KWallet) was found, so endpoint tokens and keys are stored unencrypted in your settings file.'
-              : 'The system cannot encrypt secrets right now, so endpoint tokens and keys are stored unencrypted in your settings file.',
-        }),
+    storage: usable ? 'encrypted' : platform === 'linux' ? 'no-keyring' : 'unavailable',
     encode: (value) => (usable ? PREFIX + storage.encryptString(value).toString('base64') : value),
     decode: (value) => {
       if (!value.startsWith(PREFIX)) return value;

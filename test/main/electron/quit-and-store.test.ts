@@ -87,22 +87,23 @@ describe('the settings store', () => {
     expect(onDisk).toContain('zh_CN');
     const again = new ElectronSettingsStore(dir, codec);
     expect(again.load()).toEqual(settingsWithSecrets());
-    expect(again.notice).toBeUndefined();
+    expect(again.recovered).toBeUndefined();
   });
 
   it('says plainly when Linux has no keyring, and stores in clear', () => {
     const codec = secretCodec(fakeSafeStorage(true, 'basic_text'), 'linux');
     expect(codec.encrypted).toBe(false);
-    expect(codec.notice).toMatch(/No system keyring/);
+    expect(codec.storage).toBe('no-keyring');
   });
 
   it('moves a corrupt store aside and reports it, never discarding it', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'settings.json'), '{"endpoints": [ broken');
     const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(), 'linux'));
-    expect(store.notice).toMatch(/could not be read \(invalid JSON/);
+    expect(store.recovered?.reason).toMatch(/^invalid JSON/);
     const aside = fs.readdirSync(dir).find((f) => f.startsWith('settings.corrupt-'));
     expect(aside).toBeDefined();
+    expect(store.recovered?.movedTo).toBe(path.join(dir, aside!));
     expect(fs.readFileSync(path.join(dir, aside!), 'utf8')).toBe('{"endpoints": [ broken');
     expect(store.load()).toEqual(defaultSettings());
   });
@@ -111,14 +112,14 @@ describe('the settings store', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ version: 1, endpoints: [{ id: 'x', name: 'x', url: 'http://nope' }] }));
     const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(), 'linux'));
-    expect(store.notice).toMatch(/invalid at endpoints\.0\.url/);
+    expect(store.recovered?.reason).toMatch(/invalid at endpoints\.0\.url/);
   });
 
   it('migrates settings of an early version', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ mcpEndpoint: 'wss://api.xiaozhi.me/mcp/?token=abc', mcpServers: { m: { command: 'npx', args: ['-y', 'x'] } } }));
     const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(false), 'darwin'));
-    expect(store.notice).toBeUndefined();
+    expect(store.recovered).toBeUndefined();
     expect(store.load()).toMatchObject({ version: 1, endpoints: [{ url: 'wss://api.xiaozhi.me/mcp/?token=abc' }], servers: [{ name: 'm', transport: 'stdio', command: 'npx' }] });
   });
 });

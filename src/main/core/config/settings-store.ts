@@ -6,17 +6,17 @@ import { SettingsSchema, type Settings } from '../../../shared/settings';
 export interface SettingsStore {
   load(): Settings;
   save(settings: Settings): void;
-  /** Why saving is not possible, if it is not (a foreign config file we must not rewrite). */
-  readonly readOnlyReason?: string;
+  /** Set when changes cannot be saved: the config file belongs to another program. */
+  readonly readOnly?: { file: string; format: string };
 }
 
 export class MemorySettingsStore implements SettingsStore {
   private settings: Settings;
-  readonly readOnlyReason?: string;
+  readonly readOnly?: { file: string; format: string };
 
-  constructor(settings: Settings, readOnlyReason?: string) {
+  constructor(settings: Settings, readOnly?: { file: string; format: string }) {
     this.settings = SettingsSchema.parse(settings);
-    if (readOnlyReason !== undefined) this.readOnlyReason = readOnlyReason;
+    if (readOnly !== undefined) this.readOnly = readOnly;
   }
 
   load(): Settings {

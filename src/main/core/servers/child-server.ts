@@ -260,7 +260,8 @@ export class ChildServer {
       ]);
     } catch (error) {
       if (generation !== this.generation) return;
-      await this.onLost(errorText(error));
+      const closed = /Connection closed/i.test(errorText(error));
+      await this.onLost(closed && this.settings.transport === 'stdio' ? 'the program exited before it was ready' : errorText(error));
       return;
     } finally {
       clearTimeout(timer);

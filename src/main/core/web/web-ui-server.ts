@@ -1,0 +1,147 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { commandNames, eventNames, type BridgeApi, type CommandName } from '../../../shared/bridge-api';
+import type { Logger } from '../logs/log-book';
+
+export interface WebUiOptions {
+  api: BridgeApi;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  /** 127.0.0.1 unless the user named another address explicitly. */
+  host?: string;
+  port?: number;
+  token?: string;
+  log: Logger;
+}
+
+export interface WebUi {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+export const WEB_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The headless bridge's UI: serves the built renderer and carries the BridgeApi over a WebSocket
+ * at /api. The API needs the random token from the printed URL and a same-origin page, and the
+ * Host header must name this server (no DNS rebinding).
+ */
+export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const root = path.resolve(options.rendererDir);
+  if (!fs.existsSync(path.join(root, 'index.html'))) {
+    throw new Error(`The window is not built (${path.join(root, 'index.html')} is missing). Run: npm run build`);
+  }
+  let port = 0;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host.includes(':') ? `[${host}]` : host}:${port}`]);
+
+  const server = http.createServer((req, res) => {
+    if (!allowedHosts().has(req.headers.host ?? '')) {
+      res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : pathname}`);
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'Content-Security-Policy': WEB_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': file.endsWith('index.html') ? 'no-store' : 'max-age=31536000, immutable',
+    });
+    if (req.method === 'HEAD') res.end();
+    else fs.createReadStream(file).pipe(res);
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const refuse = (status: number, why: string) => {
+      options.log.warn(`web UI: refused an API connection (${why})`);
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`);
+    };
+    if (url.pathname !== '/api') return refuse(404, 'unknown path');
+    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(421, 'unexpected Host header');
+    if (req.headers.origin !== `http://${req.headers.host}`) return refuse(403, `foreign origin ${req.headers.origin ?? '(none)'}`);
+    if (!sameSecret(url.searchParams.get('token') ?? '', token)) return refuse(401, 'wrong or missing token');
+    wss.handleUpgrade(req, socket, head, (ws) => serveApi(ws, options.api, options.log));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  port = (server.address() as { port: number }).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/#/overview?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function serveApi(ws: WebSocket, api: BridgeApi, log: Logger): void {
+  const send = (message: unknown) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  };
+  const unsubscribe = eventNames.map((event) => api.on(event, (payload) => send({ event, payload })));
+  ws.on('close', () => unsubscribe.forEach((off) => off()));
+  ws.on('error', () => undefined);
+  ws.on('message', async (data) => {
+    let request: { id?: unknown; command?: unknown; input?: unknown };
+    try {
+      request = JSON.parse(data.toString()) as typeof request;
+    } catch {
+      log.warn('web UI: dropped a message that is not JSON');
+      return;
+    }
+    const id = typeof request.id === 'number' ? request.id : -1;
+    if (!commandNames.includes(request.command as CommandName)) {
+      send({ id, error: `Unknown command ${JSON.stringify(request.command)}` });
+      return;
+    }
+    try {
+      const output = await (api[request.command as CommandName] as (i: unknown) => Promise<unknown>)(request.input);
+      send({ id, output: output ?? null });
+    } catch (error) {
+      send({ id, error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}

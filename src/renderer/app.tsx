@@ -1,0 +1,124 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { resolveLanguage, translator, type MessageKey } from '../shared/i18n/translate';
+import { AppContext } from './app-context';
+import { Button, Notice } from './components/ui';
+import { trayLikeTone } from './components/summary-tone';
+import { EndpointsPage } from './pages/endpoints-page';
+import { HistoryPage } from './pages/history-page';
+import { LogsPage } from './pages/logs-page';
+import { OverviewPage } from './pages/overview-page';
+import { ServersPage } from './pages/servers-page';
+import { SettingsPage } from './pages/settings-page';
+import { ToolsPage } from './pages/tools-page';
+import { useStore, type BridgeStore } from './store/bridge-store';
+
+const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'logs', 'history', 'settings'] as const;
+type Page = (typeof PAGES)[number];
+
+const pageFromHash = (): Page => {
+  const name = window.location.hash.replace(/^#\/?/, '').split(/[?&]/)[0] as Page;
+  return PAGES.includes(name) ? name : 'overview';
+};
+
+interface Toast {
+  id: number;
+  message: string;
+  kind: 'info' | 'error';
+}
+
+export function App({ store }: { store: BridgeStore }) {
+  const ready = useStore(store, (d) => d.ready);
+  const connected = useStore(store, (d) => d.connected);
+  const ui = useStore(store, (d) => d.settings?.ui);
+  const state = useStore(store, (d) => d.state);
+  const [page, setPage] = useState<Page>(pageFromHash);
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const language = resolveLanguage(ui?.language, navigator.language);
+  const t = useMemo(() => translator(language), [language]);
+
+  useEffect(() => {
+    const onHash = () => setPage(pageFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  useEffect(() => {
+    document.documentElement.lang = language;
+    document.documentElement.dataset.theme = ui?.theme ?? 'system';
+    document.title = t('app.name');
+  }, [language, ui?.theme, t]);
+
+  const toast = useCallback((message: string, kind: 'info' | 'error' = 'info') => {
+    const id = Date.now() + Math.random();
+    setToasts((list) => [...list, { id, message, kind }]);
+    setTimeout(() => setToasts((list) => list.filter((x) => x.id !== id)), kind === 'error' ? 8000 : 3000);
+  }, []);
+  const go = useCallback((name: string) => {
+    window.location.hash = `#/${name}`;
+  }, []);
+  const context = useMemo(() => ({ store, t, language, toast }), [store, t, language, toast]);
+  const tone = trayLikeTone(state);
+
+  return (
+    <AppContext.Provider value={context}>
+      <div className="app">
+        <nav className="sidebar" aria-label={t('nav.label')}>
+          <div className="brand">
+            <span className={`brand-dot tone-${tone.tone}`} aria-hidden="true" />
+            <span>{t('app.name')}</span>
+          </div>
+          <ul>
+            {PAGES.map((name) => (
+              <li key={name}>
+                <a href={`#/${name}`} aria-current={page === name ? 'page' : undefined} className={page === name ? 'active' : undefined}>
+                  {t(`nav.${name}` as MessageKey)}
+                  {name === 'servers' && state.servers.some((s) => s.state === 'failed') ? <span className="nav-alert" aria-label={t('state.failed')} /> : null}
+                </a>
+              </li>
+            ))}
+          </ul>
+          <div className="sidebar-footer">
+            <div className="small" role="status">
+              {t(tone.label, tone.params)}
+            </div>
+            {state.running ? (
+              <Button small onClick={() => void store.api.stop()}>
+                {t('tray.stop')}
+              </Button>
+            ) : (
+              <Button small kind="primary" onClick={() => void store.api.start()}>
+                {t('tray.start')}
+              </Button>
+            )}
+          </div>
+        </nav>
+        <main className="content">
+          {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
+          {!ready ? (
+            <p className="muted">{t('app.loading')}</p>
+          ) : page === 'overview' ? (
+            <OverviewPage go={go} />
+          ) : page === 'endpoints' ? (
+            <EndpointsPage />
+          ) : page === 'servers' ? (
+            <ServersPage />
+          ) : page === 'tools' ? (
+            <ToolsPage />
+          ) : page === 'logs' ? (
+            <LogsPage />
+          ) : page === 'history' ? (
+            <HistoryPage />
+          ) : (
+            <SettingsPage />
+          )}
+        </main>
+        <div className="toasts" aria-live="polite">
+          {toasts.map((x) => (
+            <div key={x.id} className={`toast toast-${x.kind}`} role={x.kind === 'error' ? 'alert' : 'status'}>
+              {x.message}
+            </div>
+          ))}
+        </div>
+      </div>
+    </AppContext.Provider>
+  );
+}

@@ -1,0 +1,20 @@
+import type { EndpointState, ServerState } from '../../shared/status';
+import type { MessageKey } from '../../shared/i18n/translate';
+import type { Tone } from './ui';
+
+export const endpointTone: Record<EndpointState, Tone> = { connected: 'ok', connecting: 'busy', waiting: 'warn', disconnected: 'off', disabled: 'off' };
+export const endpointLabel: Record<EndpointState, MessageKey> = {
+  connected: 'state.connected',
+  connecting: 'state.connecting',
+  waiting: 'state.waiting',
+  disconnected: 'state.disconnected',
+  disabled: 'state.disabled',
+};
+export const serverTone: Record<ServerState, Tone> = { running: 'ok', starting: 'busy', restarting: 'warn', failed: 'bad', stopped: 'off' };
+export const serverLabel: Record<ServerState, MessageKey> = {
+  running: 'state.running',
+  starting: 'state.starting',
+  restarting: 'state.restarting',
+  failed: 'state.failed',
+  stopped: 'state.stopped',
+};

@@ -1,0 +1,32 @@
+import { createRoot } from 'react-dom/client';
+import type { BridgeApi } from '../shared/bridge-api';
+import { createBridgeClient } from '../shared/bridge-client';
+import { webSocketCarrier } from './api/web-carrier';
+import { App } from './app';
+import { BridgeStore } from './store/bridge-store';
+import './styles.css';
+
+declare global {
+  interface Window {
+    xiaozhi?: BridgeApi;
+  }
+}
+
+/** Under Electron the preload gave us the API; in a browser we talk to the headless bridge. */
+function connect(): { api: BridgeApi; onConnection: (cb: (c: boolean) => void) => void } {
+  if (window.xiaozhi) return { api: window.xiaozhi, onConnection: () => undefined };
+  const token = new URLSearchParams(window.location.hash.split('?')[1] ?? window.location.search.slice(1)).get('token') ?? sessionStorage.getItem('xiaozhi-token') ?? '';
+  // Keep the token out of the address bar (and screenshots) once read.
+  if (token) sessionStorage.setItem('xiaozhi-token', token);
+  if (window.location.hash.includes('token=')) history.replaceState(null, '', window.location.pathname + '#/overview');
+  let notify: (c: boolean) => void = () => undefined;
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  const carrier = webSocketCarrier(`${scheme}://${window.location.host}/api?token=${encodeURIComponent(token)}`, (c) => notify(c));
+  return { api: createBridgeClient(carrier), onConnection: (cb) => (notify = cb) };
+}
+
+const { api, onConnection } = connect();
+const store = new BridgeStore(api);
+onConnection((c) => store.setConnected(c));
+void store.load();
+createRoot(document.getElementById('root') as HTMLElement).render(<App store={store} />);

@@ -1,0 +1,161 @@
+import { useState, type FormEvent } from 'react';
+import type { EndpointStatus } from '../../shared/status';
+import { useApp } from '../app-context';
+import { endpointLabel, endpointTone } from '../components/status-tone';
+import { Button, Dialog, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
+import { useStore } from '../store/bridge-store';
+
+/** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
+export function validateEndpointUrl(url: string): 'empty' | 'scheme' | 'invalid' | undefined {
+  const value = url.trim();
+  if (!value) return 'empty';
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return 'invalid';
+  }
+  return parsed.protocol === 'ws:' || parsed.protocol === 'wss:' ? undefined : 'scheme';
+}
+
+export function AddEndpointForm(props: { onDone?: () => void }) {
+  const { store, t, toast } = useApp();
+  const [name, setName] = useState('');
+  const [url, setUrl] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const problem = validateEndpointUrl(url);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (problem) return;
+    setBusy(true);
+    try {
+      await store.api.addEndpoint({ name: name.trim() || t('endpoints.defaultName'), url: url.trim() });
+      await store.refreshSettings();
+      setName('');
+      setUrl('');
+      setTouched(false);
+      toast(t('endpoints.added'));
+      props.onDone?.();
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="form add-endpoint" onSubmit={submit} noValidate>
+      <Field label={t('endpoints.url')} error={touched && problem ? t(`endpoints.urlError.${problem}`) : undefined} hint={t('endpoints.urlHint')}>
+        {(id) => (
+          <input
+            id={id}
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="wss://api.xiaozhi.me/mcp/?token=…"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            onBlur={() => setTouched(true)}
+          />
+        )}
+      </Field>
+      <Field label={t('endpoints.name')}>{(id) => <input id={id} placeholder={t('endpoints.defaultName')} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+      <Button kind="primary" type="submit" disabled={busy}>
+        {t('endpoints.add')}
+      </Button>
+    </form>
+  );
+}
+
+function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
+  const { store, t, toast } = useApp();
+  const [revealed, setRevealed] = useState<string | undefined>();
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(endpoint.name);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const run = async (action: () => Promise<unknown>) => {
+    try {
+      await action();
+      await store.refreshSettings();
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    }
+  };
+  return (
+    <li className="list-item">
+      <div className="list-main">
+        <div className="card-row">
+          {renaming ? (
+            <form
+              className="inline-form"
+              onSubmit={(e) => {
+                e.preventDefault();
+                setRenaming(false);
+                void run(() => store.api.updateEndpoint({ id: endpoint.id, name: name.trim() || endpoint.name }));
+              }}
+            >
+              <input aria-label={t('endpoints.name')} value={name} autoFocus onChange={(e) => setName(e.target.value)} />
+              <Button small type="submit">
+                {t('common.save')}
+              </Button>
+            </form>
+          ) : (
+            <strong>{endpoint.name}</strong>
+          )}
+          <StatusBadge tone={endpointTone[endpoint.state]}>{t(endpointLabel[endpoint.state])}</StatusBadge>
+        </div>
+        <div className="mono small muted break">{revealed ?? endpoint.url}</div>
+        {endpoint.lastError && endpoint.state !== 'connected' ? <div className="small error-text">{endpoint.lastError}</div> : null}
+      </div>
+      <div className="list-actions">
+        <Switch label={t('endpoints.enabled')} checked={endpoint.enabled} onChange={(enabled) => void run(() => store.api.updateEndpoint({ id: endpoint.id, enabled }))} />
+        <Button small onClick={() => (revealed ? setRevealed(undefined) : void store.api.revealEndpointUrl({ id: endpoint.id }).then(setRevealed))}>
+          {revealed ? t('endpoints.hide') : t('endpoints.reveal')}
+        </Button>
+        <Button small onClick={() => setRenaming(true)}>
+          {t('common.rename')}
+        </Button>
+        <Button small kind="danger" onClick={() => setConfirmRemove(true)}>
+          {t('common.remove')}
+        </Button>
+      </div>
+      {confirmRemove ? (
+        <Dialog
+          title={t('endpoints.removeTitle', { name: endpoint.name })}
+          onClose={() => setConfirmRemove(false)}
+          footer={
+            <>
+              <Button onClick={() => setConfirmRemove(false)}>{t('common.cancel')}</Button>
+              <Button kind="danger" onClick={() => void run(() => store.api.removeEndpoint({ id: endpoint.id })).then(() => setConfirmRemove(false))}>
+                {t('common.remove')}
+              </Button>
+            </>
+          }
+        >
+          <p>{t('endpoints.removeBody')}</p>
+        </Dialog>
+      ) : null}
+    </li>
+  );
+}
+
+export function EndpointsPage() {
+  const { store, t } = useApp();
+  const endpoints = useStore(store, (d) => d.state.endpoints);
+  return (
+    <div className="page">
+      <h1>{t('nav.endpoints')}</h1>
+      {endpoints.length === 0 ? <EmptyState title={t('endpoints.none')} /> : null}
+      <ul className="list">
+        {endpoints.map((e) => (
+          <EndpointRow key={e.id} endpoint={e} />
+        ))}
+      </ul>
+      <section className="panel">
+        <h2>{t('endpoints.addTitle')}</h2>
+        <AddEndpointForm />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { Fragment, useState } from 'react';
+import { useApp } from '../app-context';
+import { EmptyState, StatusBadge } from '../components/ui';
+import { formatDateTime, formatDuration } from '../format';
+import { useStore } from '../store/bridge-store';
+
+export function HistoryPage() {
+  const { store, t } = useApp();
+  const history = useStore(store, (d) => d.history);
+  const [open, setOpen] = useState<number | undefined>();
+  const rows = history.slice().reverse();
+  return (
+    <div className="page">
+      <h1>{t('nav.history')}</h1>
+      {rows.length === 0 ? (
+        <EmptyState title={t('history.none')} />
+      ) : (
+        <table className="table history">
+          <thead>
+            <tr>
+              <th>{t('history.time')}</th>
+              <th>{t('history.caller')}</th>
+              <th>{t('history.tool')}</th>
+              <th>{t('history.duration')}</th>
+              <th>{t('history.outcome')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((h) => (
+              <Fragment key={h.id}>
+                <tr className="clickable" tabIndex={0} aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? undefined : h.id)} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && setOpen(open === h.id ? undefined : h.id)}>
+                  <td className="mono small">{formatDateTime(h.time)}</td>
+                  <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
+                  <td>
+                    <span className="mono">{h.tool}</span>
+                    {h.server ? <span className="small muted"> · {h.server}</span> : null}
+                  </td>
+                  <td className="small">{formatDuration(h.durationMs)}</td>
+                  <td>
+                    <StatusBadge tone={h.outcome === 'ok' ? 'ok' : h.outcome === 'cancelled' ? 'off' : 'bad'}>{t(`outcome.${h.outcome}`)}</StatusBadge>
+                  </td>
+                </tr>
+                {open === h.id ? (
+                  <tr className="details-row">
+                    <td colSpan={5}>
+                      <div className="small muted">{t('history.arguments')}</div>
+                      <pre className="mono small">{h.arguments}</pre>
+                      <div className="small muted">{t('history.result')}</div>
+                      <pre className="mono small">{h.result}</pre>
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { useApp } from '../app-context';
+import { endpointLabel, endpointTone } from '../components/status-tone';
+import { HostNotices } from '../components/host-notices';
+import { StatusBadge } from '../components/ui';
+import { useNow } from '../components/use-now';
+import { formatBytes, formatClock, formatDuration, formatSince } from '../format';
+import { useStore } from '../store/bridge-store';
+import { FirstRunGuide } from './first-run-guide';
+
+export function OverviewPage(props: { go: (page: string) => void }) {
+  const { store, t } = useApp();
+  const state = useStore(store, (d) => d.state);
+  const history = useStore(store, (d) => d.history);
+  const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
+  const now = useNow();
+  if (state.endpoints.length === 0) return <FirstRunGuide go={props.go} />;
+
+  const startOfDay = new Date(now).setHours(0, 0, 0, 0);
+  const callsToday = history.filter((h) => h.time >= startOfDay && h.caller !== 'ui').length;
+  const running = state.servers.filter((s) => s.state === 'running').length;
+  const failed = state.servers.filter((s) => s.state === 'failed').length;
+
+  return (
+    <div className="page">
+      <h1>{t('nav.overview')}</h1>
+      <HostNotices />
+      <section className="cards" aria-label={t('nav.endpoints')}>
+        {state.endpoints.map((e) => (
+          <article className="card endpoint-card" key={e.id}>
+            <div className="card-row">
+              <strong className="card-title">{e.name}</strong>
+              <StatusBadge tone={endpointTone[e.state]}>{t(endpointLabel[e.state])}</StatusBadge>
+            </div>
+            <div className="muted mono small">{e.url}</div>
+            {e.state === 'connected' ? <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div> : null}
+            {e.state === 'waiting' && e.retryAt ? (
+              <div className="small">{t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}</div>
+            ) : null}
+            {e.lastError && e.state !== 'connected' ? <div className="small error-text">{e.lastError}</div> : null}
+          </article>
+        ))}
+      </section>
+
+      <section className="stats">
+        <div className="stat">
+          <div className="stat-value">
+            {running}/{state.servers.length}
+          </div>
+          <div className="stat-label">{t('overview.serversRunning')}</div>
+          {failed > 0 ? <div className="small error-text">{t('overview.serversFailed', { count: failed })}</div> : null}
+        </div>
+        <div className="stat">
+          <div className="stat-value">{state.catalog.toolCount}</div>
+          <div className="stat-label">{t('overview.toolsServed')}</div>
+          <div className="small muted">{t('overview.toolsSize', { size: formatBytes(state.catalog.bytes), pages: state.catalog.pages, limit: formatBytes(limit) })}</div>
+        </div>
+        <div className="stat">
+          <div className="stat-value">{callsToday}</div>
+          <div className="stat-label">{t('overview.callsToday')}</div>
+        </div>
+      </section>
+
+      <section>
+        <h2>{t('overview.recentCalls')}</h2>
+        {history.length === 0 ? (
+          <p className="muted">{t('overview.noCalls')}</p>
+        ) : (
+          <table className="table">
+            <tbody>
+              {history
+                .slice(-6)
+                .reverse()
+                .map((h) => (
+                  <tr key={h.id}>
+                    <td className="mono small">{formatClock(h.time)}</td>
+                    <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
+                    <td className="mono">{h.tool}</td>
+                    <td className="small">{formatDuration(h.durationMs)}</td>
+                    <td>
+                      <StatusBadge tone={h.outcome === 'ok' ? 'ok' : 'bad'}>{t(`outcome.${h.outcome}`)}</StatusBadge>
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

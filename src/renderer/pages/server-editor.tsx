@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings';
+import { useApp } from '../app-context';
+import { Button, Dialog, Field, KeyValueEditor, Notice, Switch } from '../components/ui';
+import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
+
+/** Add or edit a server: a form for stdio or remote servers, or the raw JSON. */
+export function ServerEditor(props: { server?: ServerSettings; existingNames: string[]; onClose: () => void }) {
+  const { store, t, toast } = useApp();
+  const [draft, setDraft] = useState<ServerDraft>(() => (props.server ? draftFromServer(props.server) : emptyDraft()));
+  const [raw, setRaw] = useState<string | undefined>();
+  const [rawError, setRawError] = useState<string | undefined>();
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const others = props.existingNames.filter((n) => n !== props.server?.name);
+  const { server, errors } = validateDraft(draft, others);
+  const set = (patch: Partial<ServerDraft>) => setDraft({ ...draft, ...patch });
+  const shown = (key: keyof typeof errors) => (submitted && errors[key] ? (errors[key] === 'duplicate' ? t('servers.nameTaken') : errors[key]) : undefined);
+
+  const toRaw = () => {
+    setRaw(JSON.stringify(serverFromDraft(draft), null, 2));
+    setRawError(undefined);
+  };
+  const fromRaw = (): boolean => {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw ?? '{}');
+    } catch (error) {
+      setRawError(t('servers.rawInvalid', { message: (error as Error).message }));
+      return false;
+    }
+    const parsed = ServerSettingsSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      setRawError(`${issue?.path.join('.') || 'JSON'}: ${issue?.message ?? ''}`);
+      return false;
+    }
+    setDraft(draftFromServer(parsed.data));
+    setRaw(undefined);
+    setRawError(undefined);
+    return true;
+  };
+  const save = async () => {
+    setSubmitted(true);
+    if (raw !== undefined) return void fromRaw();
+    if (!server) return;
+    setBusy(true);
+    try {
+      if (props.server) await store.api.updateServer({ name: props.server.name, server });
+      else await store.api.addServer(server);
+      await store.refreshSettings();
+      toast(props.server ? t('servers.saved', { name: server.name }) : t('servers.added', { name: server.name }));
+      props.onClose();
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      wide
+      title={props.server ? t('servers.editTitle', { name: props.server.name }) : t('servers.addTitle')}
+      onClose={props.onClose}
+      footer={
+        <>
+          <Button kind="ghost" onClick={() => (raw === undefined ? toRaw() : void fromRaw())}>
+            {raw === undefined ? t('servers.rawMode') : t('servers.formMode')}
+          </Button>
+          <span className="spacer" />
+          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
+          <Button kind="primary" disabled={busy} onClick={() => void save()}>
+            {t('common.save')}
+          </Button>
+        </>
+      }
+    >
+      {raw !== undefined ? (
+        <Field label={t('servers.rawLabel')} error={rawError}>
+          {(id) => <textarea id={id} className="mono code-input" rows={16} spellCheck={false} value={raw} onChange={(e) => setRaw(e.target.value)} />}
+        </Field>
+      ) : (
+        <div className="form">
+          <div className="form-row">
+            <Field label={t('servers.name')} error={shown('name')}>
+              {(id) => <input id={id} value={draft.name} placeholder="filesystem" onChange={(e) => set({ name: e.target.value })} />}
+            </Field>
+            <Field label={t('servers.transport')}>
+              {(id) => (
+                <select id={id} value={draft.transport} onChange={(e) => set({ transport: e.target.value as ServerDraft['transport'] })}>
+                  <option value="stdio">{t('servers.transport.stdio')}</option>
+                  <option value="streamable-http">{t('servers.transport.http')}</option>
+                  <option value="sse">{t('servers.transport.sse')}</option>
+                </select>
+              )}
+            </Field>
+          </div>
+          {draft.transport === 'stdio' ? (
+            <>
+              <Field label={t('servers.command')} error={shown('command')} hint={t('servers.commandHint')}>
+                {(id) => <input id={id} className="mono" value={draft.command} placeholder="npx" spellCheck={false} onChange={(e) => set({ command: e.target.value })} />}
+              </Field>
+              <Field label={t('servers.args')} hint={t('servers.argsHint')}>
+                {(id) => <textarea id={id} className="mono" rows={3} spellCheck={false} value={draft.args} placeholder={'-y\n@modelcontextprotocol/server-memory'} onChange={(e) => set({ args: e.target.value })} />}
+              </Field>
+              <fieldset className="fieldset">
+                <legend>{t('servers.env')}</legend>
+                <KeyValueEditor value={draft.env} onChange={(env) => set({ env })} keyLabel={t('kv.name')} valueLabel={t('kv.value')} addLabel={t('kv.add')} removeLabel={t('common.remove')} />
+              </fieldset>
+              <Field label={t('servers.cwd')}>{(id) => <input id={id} className="mono" value={draft.cwd} spellCheck={false} onChange={(e) => set({ cwd: e.target.value })} />}</Field>
+            </>
+          ) : (
+            <>
+              <Field label={t('servers.url')} error={shown('url')}>
+                {(id) => <input id={id} className="mono" value={draft.url} placeholder="https://example.com/mcp" spellCheck={false} onChange={(e) => set({ url: e.target.value })} />}
+              </Field>
+              <fieldset className="fieldset">
+                <legend>{t('servers.headers')}</legend>
+                <KeyValueEditor value={draft.headers} onChange={(headers) => set({ headers })} keyLabel={t('kv.name')} valueLabel={t('kv.value')} addLabel={t('kv.add')} removeLabel={t('common.remove')} />
+              </fieldset>
+            </>
+          )}
+          <div className="form-row">
+            <Field label={t('servers.timeout')} error={shown('callTimeoutSeconds')} hint={t('servers.timeoutHint')}>
+              {(id) => <input id={id} type="number" min="1" value={draft.callTimeoutSeconds} onChange={(e) => set({ callTimeoutSeconds: e.target.value })} />}
+            </Field>
+            <div className="field">
+              <span className="label-like">{t('servers.enabled')}</span>
+              <Switch label={t('servers.enabled')} checked={draft.enabled} onChange={(enabled) => set({ enabled })} />
+            </div>
+          </div>
+          {submitted && errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+        </div>
+      )}
+    </Dialog>
+  );
+}

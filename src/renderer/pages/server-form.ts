@@ -1,0 +1,67 @@
+import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings';
+
+/** The editable shape of a server: what the form fields hold. */
+export interface ServerDraft {
+  name: string;
+  transport: ServerSettings['transport'];
+  command: string;
+  /** One argument per line: paths with spaces stay whole. */
+  args: string;
+  env: [string, string][];
+  cwd: string;
+  url: string;
+  headers: [string, string][];
+  enabled: boolean;
+  callTimeoutSeconds: string;
+}
+
+export function emptyDraft(): ServerDraft {
+  return { name: '', transport: 'stdio', command: '', args: '', env: [], cwd: '', url: '', headers: [], enabled: true, callTimeoutSeconds: '' };
+}
+
+export function draftFromServer(server: ServerSettings): ServerDraft {
+  return {
+    ...emptyDraft(),
+    name: server.name,
+    transport: server.transport,
+    enabled: server.enabled,
+    callTimeoutSeconds: server.callTimeoutMs ? String(server.callTimeoutMs / 1000) : '',
+    ...(server.transport === 'stdio'
+      ? { command: server.command, args: server.args.join('\n'), env: Object.entries(server.env), cwd: server.cwd ?? '' }
+      : { url: server.url, headers: Object.entries(server.headers) }),
+  };
+}
+
+export function serverFromDraft(draft: ServerDraft): unknown {
+  const timeout = draft.callTimeoutSeconds.trim() ? Math.round(Number(draft.callTimeoutSeconds) * 1000) : undefined;
+  const common = { name: draft.name.trim(), enabled: draft.enabled, ...(timeout !== undefined ? { callTimeoutMs: timeout } : {}) };
+  const record = (pairs: [string, string][]) => Object.fromEntries(pairs.filter(([k]) => k.trim()).map(([k, v]) => [k.trim(), v]));
+  if (draft.transport === 'stdio') {
+    return {
+      ...common,
+      transport: 'stdio',
+      command: draft.command.trim(),
+      args: draft.args.split('\n').map((a) => a.trim()).filter(Boolean),
+      env: record(draft.env),
+      ...(draft.cwd.trim() ? { cwd: draft.cwd.trim() } : {}),
+    };
+  }
+  return { ...common, transport: draft.transport, url: draft.url.trim(), headers: record(draft.headers) };
+}
+
+export type FieldErrors = Partial<Record<'name' | 'command' | 'url' | 'callTimeoutSeconds' | 'form', string>>;
+
+/** Validates with the shared schema and files each problem under the field that caused it. */
+export function validateDraft(draft: ServerDraft, existingNames: string[]): { server?: ServerSettings; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  if (draft.name.trim() && existingNames.includes(draft.name.trim())) errors.name = 'duplicate';
+  const parsed = ServerSettingsSchema.safeParse(serverFromDraft(draft));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0];
+      const field = key === 'callTimeoutMs' ? 'callTimeoutSeconds' : key === 'name' || key === 'command' || key === 'url' ? key : 'form';
+      errors[field] ??= issue.message;
+    }
+  }
+  return Object.keys(errors).length > 0 || !parsed.success ? { errors } : { server: parsed.data, errors };
+}

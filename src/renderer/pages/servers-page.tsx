@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import type { ServerSettings } from '../../shared/settings';
+import type { ServerStatus } from '../../shared/status';
+import { useApp } from '../app-context';
+import { serverLabel, serverTone } from '../components/status-tone';
+import { Button, Dialog, EmptyState, StatusBadge } from '../components/ui';
+import { useStore } from '../store/bridge-store';
+import { ServerEditor } from './server-editor';
+
+function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
+  const { store, t, toast } = useApp();
+  const [editing, setEditing] = useState(false);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const run = async (action: () => Promise<unknown>) => {
+    try {
+      await action();
+      await store.refreshSettings();
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    }
+  };
+  const target = settings ? (settings.transport === 'stdio' ? [settings.command, ...settings.args].join(' ') : settings.url) : '';
+  const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
+  return (
+    <li className="list-item">
+      <div className="list-main">
+        <div className="card-row">
+          <strong>{status.name}</strong>
+          <StatusBadge tone={serverTone[status.state]}>{t(serverLabel[status.state])}</StatusBadge>
+          <span className="tag">{t(`servers.transport.${status.transport === 'streamable-http' ? 'http' : status.transport}`)}</span>
+          {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
+          {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
+        </div>
+        <div className="mono small muted break">{target}</div>
+        {status.lastError && status.state !== 'running' ? <div className="small error-text">{status.lastError}</div> : null}
+        {status.state === 'failed' && status.stderrTail.length > 0 ? (
+          <details className="stderr" open>
+            <summary>{t('servers.stderr')}</summary>
+            <pre className="mono small">{status.stderrTail.slice(-12).join('\n')}</pre>
+          </details>
+        ) : null}
+      </div>
+      <div className="list-actions">
+        {active ? (
+          <Button small onClick={() => void run(() => store.api.stopServer({ name: status.name }))}>
+            {t('common.stop')}
+          </Button>
+        ) : (
+          <Button small onClick={() => void run(() => store.api.startServer({ name: status.name }))}>
+            {t('common.start')}
+          </Button>
+        )}
+        <Button small onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
+          {t('servers.restart')}
+        </Button>
+        <Button small onClick={() => setEditing(true)} disabled={!settings}>
+          {t('common.edit')}
+        </Button>
+        <Button small kind="danger" onClick={() => setConfirmRemove(true)}>
+          {t('common.remove')}
+        </Button>
+      </div>
+      {editing && settings ? <ServerEditor server={settings} existingNames={names} onClose={() => setEditing(false)} /> : null}
+      {confirmRemove ? (
+        <Dialog
+          title={t('servers.removeTitle', { name: status.name })}
+          onClose={() => setConfirmRemove(false)}
+          footer={
+            <>
+              <Button onClick={() => setConfirmRemove(false)}>{t('common.cancel')}</Button>
+              <Button kind="danger" onClick={() => void run(() => store.api.removeServer({ name: status.name })).then(() => setConfirmRemove(false))}>
+                {t('common.remove')}
+              </Button>
+            </>
+          }
+        >
+          <p>{t('servers.removeBody')}</p>
+        </Dialog>
+      ) : null}
+    </li>
+  );
+}
+
+export function ServersPage() {
+  const { store, t } = useApp();
+  const servers = useStore(store, (d) => d.state.servers);
+  const settings = useStore(store, (d) => d.settings?.servers ?? []);
+  const [adding, setAdding] = useState(false);
+  const names = settings.map((s) => s.name);
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1>{t('nav.servers')}</h1>
+        <Button kind="primary" onClick={() => setAdding(true)}>
+          + {t('servers.add')}
+        </Button>
+      </div>
+      {servers.length === 0 ? (
+        <EmptyState title={t('servers.none')}>
+          <p className="muted">{t('servers.noneHint')}</p>
+        </EmptyState>
+      ) : null}
+      <ul className="list">
+        {servers.map((s) => (
+          <ServerRow key={s.name} status={s} settings={settings.find((x) => x.name === s.name)} names={names} />
+        ))}
+      </ul>
+      {adding ? <ServerEditor existingNames={names} onClose={() => setAdding(false)} /> : null}
+    </div>
+  );
+}

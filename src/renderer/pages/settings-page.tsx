@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import { useApp } from '../app-context';
+import { Button, Field, Switch } from '../components/ui';
+import { useStore } from '../store/bridge-store';
+import { HostNotices } from '../components/host-notices';
+
+export function SettingsPage() {
+  const { store, t, toast } = useApp();
+  const settings = useStore(store, (d) => d.settings);
+  const host = useStore(store, (d) => d.host);
+  const [limitText, setLimitText] = useState<string | undefined>();
+  const [timeoutText, setTimeoutText] = useState<string | undefined>();
+  if (!settings || !host) return null;
+  const update = (patch: Parameters<typeof store.api.updatePreferences>[0]) =>
+    store.api.updatePreferences(patch).then(() => store.refreshSettings(), (error: Error) => toast(error.message, 'error'));
+  const limitValue = limitText ?? String(settings.limits.maxMessageBytes);
+  const timeoutValue = timeoutText ?? String(settings.limits.callTimeoutMs / 1000);
+  const limitNumber = Number(limitValue);
+  const timeoutNumber = Number(timeoutValue);
+  const limitError = !Number.isInteger(limitNumber) || limitNumber < 1024 ? t('settings.limitError') : undefined;
+  const timeoutError = !Number.isFinite(timeoutNumber) || timeoutNumber < 1 ? t('settings.timeoutError') : undefined;
+
+  return (
+    <div className="page">
+      <h1>{t('nav.settings')}</h1>
+      <HostNotices />
+
+      <section className="panel form">
+        <h2>{t('settings.general')}</h2>
+        {host.launchAtLogin !== null ? (
+          <Switch showLabel label={t('settings.launchAtLogin')} checked={host.launchAtLogin} onChange={(enabled) => void store.api.setLaunchAtLogin({ enabled }).then(() => store.refreshSettings(), (e: Error) => toast(e.message, 'error'))} />
+        ) : null}
+        {host.carrier === 'electron' ? <Switch showLabel label={t('settings.startHidden')} checked={settings.ui.startHidden} onChange={(startHidden) => void update({ ui: { startHidden } })} /> : null}
+        <div className="form-row">
+          <Field label={t('settings.language')}>
+            {(id) => (
+              <select id={id} value={settings.ui.language} onChange={(e) => void update({ ui: { language: e.target.value as 'system' | 'zh-CN' | 'en' } })}>
+                <option value="system">{t('settings.language.system')}</option>
+                <option value="zh-CN">简体中文</option>
+                <option value="en">English</option>
+              </select>
+            )}
+          </Field>
+          <Field label={t('settings.theme')}>
+            {(id) => (
+              <select id={id} value={settings.ui.theme} onChange={(e) => void update({ ui: { theme: e.target.value as 'system' | 'light' | 'dark' } })}>
+                <option value="system">{t('settings.theme.system')}</option>
+                <option value="light">{t('settings.theme.light')}</option>
+                <option value="dark">{t('settings.theme.dark')}</option>
+              </select>
+            )}
+          </Field>
+        </div>
+      </section>
+
+      <section className="panel form">
+        <h2>{t('settings.serving')}</h2>
+        <Field label={t('settings.naming')} hint={t('settings.namingHint')}>
+          {(id) => (
+            <select id={id} value={settings.naming} onChange={(e) => void update({ naming: e.target.value as 'auto' | 'always-prefix' })}>
+              <option value="auto">{t('settings.naming.auto')}</option>
+              <option value="always-prefix">{t('settings.naming.prefix')}</option>
+            </select>
+          )}
+        </Field>
+        <div className="form-row">
+          <Field label={t('settings.limit')} error={limitError} hint={t('settings.limitHint')}>
+            {(id) => <input id={id} type="number" min="1024" step="1" value={limitValue} onChange={(e) => setLimitText(e.target.value)} />}
+          </Field>
+          <Field label={t('settings.timeout')} error={timeoutError} hint={t('settings.timeoutHint')}>
+            {(id) => <input id={id} type="number" min="1" value={timeoutValue} onChange={(e) => setTimeoutText(e.target.value)} />}
+          </Field>
+        </div>
+        <div>
+          <Button
+            kind="primary"
+            disabled={Boolean(limitError || timeoutError) || (limitText === undefined && timeoutText === undefined)}
+            onClick={() =>
+              void update({ limits: { maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) } }).then(() => {
+                setLimitText(undefined);
+                setTimeoutText(undefined);
+                toast(t('settings.saved'));
+              })
+            }
+          >
+            {t('common.save')}
+          </Button>
+        </div>
+      </section>
+
+      <section className="panel">
+        <h2>{t('settings.about')}</h2>
+        <p className="small muted">
+          {t('app.name')} {host.version} · {host.platform}
+          {host.logsFolder ? ` · ${host.logsFolder}` : ''}
+        </p>
+        {host.logsFolder ? <Button small onClick={() => void store.api.openLogsFolder().catch((e: Error) => toast(e.message, 'error'))}>{t('tray.openLogs')}</Button> : null}
+      </section>
+    </div>
+  );
+}

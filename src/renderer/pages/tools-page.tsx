@@ -1,0 +1,67 @@
+import { useMemo, useState } from 'react';
+import type { CatalogTool } from '../../shared/status';
+import { useApp } from '../app-context';
+import { Button, EmptyState, Switch } from '../components/ui';
+import { formatBytes } from '../format';
+import { useStore } from '../store/bridge-store';
+import { TryToolDialog } from './try-tool-dialog';
+
+export function ToolsPage() {
+  const { store, t, toast } = useApp();
+  const catalog = useStore(store, (d) => d.catalog);
+  const summary = useStore(store, (d) => d.state.catalog);
+  const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
+  const [query, setQuery] = useState('');
+  const [trying, setTrying] = useState<CatalogTool | undefined>();
+  const groups = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    const match = (tool: CatalogTool) => !q || [tool.name, tool.originalName, tool.description, tool.server].some((s) => s.toLowerCase().includes(q));
+    const byServer = new Map<string, CatalogTool[]>();
+    for (const tool of catalog) if (match(tool)) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
+    return [...byServer.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }, [catalog, query]);
+  const run = (action: Promise<unknown>) => action.then(() => store.refreshSettings()).catch((error: Error) => toast(error.message, 'error'));
+
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1>{t('nav.tools')}</h1>
+        <input type="search" className="search" placeholder={t('tools.search')} aria-label={t('tools.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+      </div>
+      <p className="muted small">{t('tools.summary', { count: summary.toolCount, total: catalog.length, size: formatBytes(summary.bytes), pages: summary.pages, limit: formatBytes(limit) })}</p>
+      {catalog.length === 0 ? <EmptyState title={t('tools.none')} /> : null}
+      {groups.map(([server, tools]) => {
+        const allOn = tools.every((tool) => tool.enabled);
+        return (
+          <section className="tool-group" key={server} aria-label={server}>
+            <header className="tool-group-header">
+              <h2>{server}</h2>
+              <span className="muted small">{t('tools.enabledCount', { on: tools.filter((x) => x.enabled).length, total: tools.length })}</span>
+              <span className="spacer" />
+              <Switch showLabel label={t('tools.allOn', { server })} checked={allOn} onChange={(enabled) => void run(store.api.setServerToolsEnabled({ server, enabled }))} />
+            </header>
+            <ul className="tool-list">
+              {tools.map((tool) => (
+                <li key={tool.name} className={`tool${tool.enabled ? '' : ' is-off'}`}>
+                  <Switch label={t('tools.toggle', { name: tool.name })} checked={tool.enabled} onChange={(enabled) => void run(store.api.setToolEnabled({ server: tool.server, tool: tool.originalName, enabled }))} />
+                  <div className="tool-main">
+                    <div className="card-row">
+                      <span className="mono tool-name">{tool.name}</span>
+                      {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
+                      <span className="small muted">{formatBytes(tool.bytes)}</span>
+                    </div>
+                    <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>
+                  </div>
+                  <Button small onClick={() => setTrying(tool)} disabled={!tool.enabled} aria-label={t('tools.tryNamed', { name: tool.name })}>
+                    {t('tools.try')}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+      {trying ? <TryToolDialog tool={trying} onClose={() => setTrying(undefined)} /> : null}
+    </div>
+  );
+}

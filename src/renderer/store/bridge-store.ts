@@ -1,0 +1,102 @@
+import { useSyncExternalStore } from 'react';
+import type { BridgeApi } from '../../shared/bridge-api';
+import type { HostInfo } from '../../shared/host';
+import type { Settings } from '../../shared/settings';
+import type { BridgeState, CallRecord, CatalogTool, LogEntry } from '../../shared/status';
+
+export interface StoreData {
+  ready: boolean;
+  /** The carrier is up (always true under Electron). */
+  connected: boolean;
+  state: BridgeState;
+  settings: Settings | undefined;
+  catalog: CatalogTool[];
+  logs: LogEntry[];
+  history: CallRecord[];
+  host: HostInfo | undefined;
+}
+
+const MAX_LOGS = 10_000;
+const MAX_HISTORY = 1000;
+
+/**
+ * The window's state, fed by BridgeApi events (no polling). Components read it with `useStore`;
+ * commands go straight to the api, and settings are re-read after each change.
+ */
+export class BridgeStore {
+  private data: StoreData = {
+    ready: false,
+    connected: true,
+    state: { running: false, endpoints: [], servers: [], catalog: { toolCount: 0, bytes: 0, pages: 0 } },
+    settings: undefined,
+    catalog: [],
+    logs: [],
+    history: [],
+    host: undefined,
+  };
+  private readonly listeners = new Set<() => void>();
+  private pendingLogs: LogEntry[] = [];
+  private logFlush: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly api: BridgeApi) {
+    api.on('status', (state) => this.set({ state }));
+    api.on('catalog', (catalog) => this.set({ catalog }));
+    api.on('call', (record) => this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY) }));
+    // Log lines can arrive in floods; batch them per frame so the list stays smooth.
+    api.on('log', (entry) => {
+      this.pendingLogs.push(entry);
+      this.logFlush ??= setTimeout(() => this.flushLogs(), 50);
+    });
+  }
+
+  async load(): Promise<void> {
+    const [state, settings, catalog, logs, history, host] = await Promise.all([
+      this.api.getState(),
+      this.api.getSettings(),
+      this.api.getCatalog(),
+      this.api.getLogs({ limit: MAX_LOGS }),
+      this.api.getHistory(),
+      this.api.getHostInfo(),
+    ]);
+    this.set({ ready: true, state, settings, catalog, logs, history, host });
+  }
+
+  setConnected(connected: boolean): void {
+    this.set({ connected });
+    if (connected && this.data.ready) void this.load();
+  }
+
+  async refreshSettings(): Promise<void> {
+    const [settings, host] = await Promise.all([this.api.getSettings(), this.api.getHostInfo()]);
+    this.set({ settings, host });
+  }
+
+  clearLogs(): void {
+    this.set({ logs: [] });
+  }
+
+  get snapshot(): StoreData {
+    return this.data;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private flushLogs(): void {
+    this.logFlush = undefined;
+    const logs = this.data.logs.concat(this.pendingLogs);
+    this.pendingLogs = [];
+    this.set({ logs: logs.length > MAX_LOGS ? logs.slice(logs.length - MAX_LOGS) : logs });
+  }
+
+  private set(patch: Partial<StoreData>): void {
+    this.data = { ...this.data, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}
+
+export function useStore<T>(store: BridgeStore, select: (data: StoreData) => T): T {
+  return useSyncExternalStore(store.subscribe, () => select(store.snapshot));
+}
