@@ -6,6 +6,11 @@ import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../m
 import { LogBook, streamSink } from '../main/core/logs/log-book';
 import { startWebUi } from '../main/core/web/web-ui-server';
 import type { LogLevel } from '../shared/status';
+import fs from 'node:fs';
+import { defaultSettings } from '../shared/settings';
+import { describePreview } from '../main/core/import/import-preview';
+import { exportConfig } from '../main/core/import/export-config';
+import { ImportSessions } from '../main/core/import/import-sessions';
 import { parseArgs } from './args';
 import { printCatalog } from './print-catalog';
 
@@ -18,6 +23,11 @@ Usage:
       [--ui] [--port N] [--host ADDR]  also serve the window as a web page on 127.0.0.1 (token in the URL)
   xiaozhi-tray check --config FILE    validate a config; prints each problem with where it is
   xiaozhi-tray tools --config FILE    start the servers and print the tools exactly as xiaozhi gets them
+  xiaozhi-tray import FILE --config TARGET [--yes] [--input ID=VALUE]…
+                                      preview importing FILE (Claude Desktop, Cursor, VS Code, Windsurf,
+                                      Cline, Codex, xiaozhi-client…) into TARGET; writes only with --yes
+  xiaozhi-tray export --config FILE [--format mcp-servers|xiaozhi-client]
+                                      print the servers as a file other tools read
 
 FILE may be a Xiaozhi Tray config, xiaozhi-client's xiaozhi.config.json or an mcpServers file such as
 the official example's mcp_config.json. MCP_ENDPOINT in the environment always adds an endpoint.
@@ -123,10 +133,52 @@ async function tools(file: string, loaded: LoadedConfig, json: boolean): Promise
   return state.servers.some((s) => s.enabled && s.state !== 'running') ? 1 : 0;
 }
 
+/** Preview an import into a Xiaozhi Tray config; write it (atomically) only when told to. */
+function importCommand(source: string | undefined, target: string | undefined, yes: boolean, inputs: Record<string, string>): number {
+  if (!source || !target) {
+    err('Usage: xiaozhi-tray import FILE --config TARGET [--yes]');
+    return 2;
+  }
+  let current;
+  const targetPath = path.resolve(target);
+  if (fs.existsSync(targetPath)) {
+    const loaded = loadOrExplain(target);
+    if (!loaded) return 1;
+    if (loaded.format !== 'xiaozhi-tray') {
+      err(`${target} is a ${loaded.format} config; import writes only Xiaozhi Tray configs. Choose a new file for --config.`);
+      return 1;
+    }
+    current = loaded.settings;
+  } else current = defaultSettings();
+  const sessions = new ImportSessions();
+  let preview;
+  try {
+    preview = sessions.previewFile(path.resolve(source), current);
+  } catch (error) {
+    err(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+  out(describePreview(preview));
+  if (!yes) {
+    out(`\nNothing was written. Run again with --yes to import into ${target}.`);
+    return 0;
+  }
+  try {
+    const applied = sessions.apply({ id: preview.id, inputs }, current);
+    new FileSettingsStore(targetPath, current).save(applied.settings);
+    const r = applied.result;
+    out(`\nImported into ${target}: ${r.addedServers.length} server(s) added, ${r.replacedServers.length} replaced, ${r.addedEndpoints.length} endpoint(s), ${r.skipped} skipped.`);
+    return 0;
+  } catch (error) {
+    err(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, new Set(['config', 'log-level', 'port', 'host']));
+    args = parseArgs(argv, new Set(['config', 'log-level', 'port', 'host', 'input', 'format']));
   } catch (error) {
     err(String((error as Error).message));
     return 2;
@@ -169,6 +221,15 @@ export async function main(argv: string[]): Promise<number> {
       const loaded = loadOrExplain(file);
       if (!loaded) return 1;
       return tools(file as string, loaded, args.options.json === true);
+    }
+    case 'import':
+      return importCommand(args.positionals[0], typeof args.options.config === 'string' ? args.options.config : undefined, args.options.yes === true, args.inputs);
+    case 'export': {
+      const loaded = loadOrExplain(file);
+      if (!loaded) return 1;
+      const format = args.options.format === 'xiaozhi-client' ? 'xiaozhi-client' : 'mcp-servers';
+      process.stdout.write(exportConfig(loaded.settings, format).text);
+      return 0;
     }
     default:
       err(`Unknown command "${args.command}".\n\n${HELP}`);

@@ -89,10 +89,10 @@ async function main(): Promise<void> {
       window.on('session-end', () => void quit.quitNow());
     } else revealWindow(window);
   };
+  // Files dropped on the tray or opened with the app: the window shows their import preview.
   const importFiles = (files: string[]) => {
     showWindow();
-    // The window's import flow takes it from here (issue: import configs).
-    log.info(`asked to import ${files.length} file(s): ${files.map((f) => path.basename(f)).join(', ')}`);
+    for (const file of files) void bridge.offerImportFile(file);
   };
 
   bindIpc(ipcMain, bridge.api, trustedSender(() => window, PAGE_URL), () => window?.webContents);

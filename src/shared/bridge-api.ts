@@ -14,6 +14,7 @@ import {
   LogEntrySchema,
 } from './status';
 import { HostInfoSchema } from './host';
+import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 
 /**
  * The one contract between the engine and any UI. Each command has a zod schema for its input and
@@ -83,6 +84,16 @@ export const bridgeCommands = {
   getHostInfo: command(Void, HostInfoSchema),
   setLaunchAtLogin: command(z.object({ enabled: z.boolean() }), Void),
   openLogsFolder: command(Void, Void),
+
+  /** What importing this file's text would do; changes nothing. `source` is the file name shown. */
+  previewImport: command(z.object({ source: z.string().max(1000), text: z.string().max(4 * 1024 * 1024) }), ImportPreviewSchema),
+  /** The same for a file on the bridge's machine (a client found by discoverClients). */
+  previewImportFile: command(z.object({ path: z.string().min(1) }), ImportPreviewSchema),
+  /** Applies a preview with the user's choices, all or nothing. */
+  applyImport: command(ImportChoicesSchema, ImportResultSchema),
+  discoverClients: command(Void, z.array(KnownClientSchema)),
+  /** Our servers as a file other tools read; it contains the real secrets. */
+  exportConfig: command(z.object({ format: ExportFormatSchema }), z.object({ fileName: z.string(), text: z.string() })),
 } as const;
 
 export const bridgeEvents = {
@@ -90,6 +101,8 @@ export const bridgeEvents = {
   log: LogEntrySchema,
   catalog: z.array(CatalogToolSchema),
   call: CallRecordSchema,
+  /** A file was handed to the app (dropped on the tray, opened with it): here is its preview. */
+  importPreview: ImportPreviewSchema,
 } as const;
 
 export type BridgeCommands = typeof bridgeCommands;

@@ -18,10 +18,13 @@ import { restoreMasked, redactSettings, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
 import { resultText } from './hub/result-shaping';
+import { discoverClients } from './import/discover-clients';
+import { exportConfig } from './import/export-config';
 import { ToolHub } from './hub/tool-hub';
 import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type Supervision } from './servers/child-server';
+import { ImportSessions } from './import/import-sessions';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
@@ -67,6 +70,7 @@ export class Bridge {
   private statusQueued = false;
   private listChangedTimer: NodeJS.Timeout | undefined;
   private serverStarts = new Map<string, Promise<void>>();
+  private readonly imports = new ImportSessions();
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
@@ -106,6 +110,18 @@ export class Bridge {
     await Promise.all([...this.servers.values()].map((server) => server.stop()));
     this.log.info('stopped');
     this.queueStatus();
+  }
+
+  /**
+   * A file handed to the app outside the window (dropped on the tray, opened with the app): its
+   * preview goes to the UI as an event, so the user reviews it before anything changes.
+   */
+  async offerImportFile(path: string): Promise<void> {
+    try {
+      this.emit('importPreview', this.imports.previewFile(path, this.settings));
+    } catch (error) {
+      this.log.warn(`could not import ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** Resolves when every server started so far has either come up or failed its first attempt. */
@@ -378,6 +394,21 @@ export class Bridge {
       },
       getLogs: async (input: { limit?: number } | undefined) => this.logBook.entries(input?.limit),
       getHistory: async () => this.history.list(),
+
+      previewImport: async (input: { source: string; text: string }) => this.imports.preview(input.source, input.text, this.settings),
+      previewImportFile: async (input: { path: string }) => this.imports.previewFile(input.path, this.settings),
+      applyImport: async (input: Parameters<BridgeApi['applyImport']>[0]) => {
+        const applied = this.imports.apply(input, this.settings);
+        this.commit(applied.settings);
+        for (const name of applied.changedServers) {
+          await this.replaceServer(name, this.settings.servers.find((s) => s.name === name));
+        }
+        for (const endpoint of this.settings.endpoints) if (!this.links.has(endpoint.id)) await this.replaceLink(endpoint.id);
+        this.log.info(`imported: ${applied.result.addedServers.length} server(s) added, ${applied.result.replacedServers.length} replaced, ${applied.result.addedEndpoints.length} endpoint(s), ${applied.result.skipped} skipped`);
+        return applied.result;
+      },
+      discoverClients: async () => discoverClients(),
+      exportConfig: async (input: { format: 'mcp-servers' | 'xiaozhi-client' }) => exportConfig(this.settings, input.format),
 
       getHostInfo: async () => {
         const host = this.options.host ?? headlessHost;

@@ -38,7 +38,7 @@ describe('loading the configs users already have', () => {
   it("reads the official example's mcp_config.json, with MCP_ENDPOINT adding the endpoint", () => {
     const url = 'wss://api.xiaozhi.me/mcp/?token=abc.def.ghi';
     const { settings, format } = loadConfigFile(path.join(configs, 'mcp_config.json'), { MCP_ENDPOINT: url });
-    expect(format).toBe('mcp-servers');
+    expect(format).toBe('xiaozhi-example');
     expect(settings.endpoints).toEqual([{ id: 'env-mcp-endpoint', name: 'MCP_ENDPOINT', url, enabled: true }]);
     const byName = Object.fromEntries(settings.servers.map((s) => [s.name, s]));
     expect(byName['remote-sse-server']).toMatchObject({ transport: 'sse', enabled: false });
@@ -72,7 +72,7 @@ describe('loading the configs users already have', () => {
   });
 
   it('refuses JSON that is no MCP config, and files that are too big', () => {
-    expect(problems(() => parseConfigText('package.json', '{"name": "x"}', {}))[0]).toMatch(/not an MCP config: expected/);
+    expect(problems(() => parseConfigText('package.json', '{"name": "x"}', {}))[0]).toMatch(/not an MCP config: looked for "mcpServers"/);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cfg-'));
     try {
       const big = path.join(dir, 'big.json');

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { ConflictAction, ImportChoices, ImportPreview, ImportResult } from '../../../shared/import';
+import { ImportChoicesSchema } from '../../../shared/import';
+import { SettingsSchema, type ServerSettings, type Settings } from '../../../shared/settings';
+import type { ParsedConfig } from './parse-config';
+import { fillInputs } from './placeholders';
+
+export class ImportError extends Error {}
+
+/**
+ * The settings after an import, computed whole and validated before anything is saved: either all
+ * of the user's choices apply, or none.
+ */
+export function applyImport(current: Settings, parsed: ParsedConfig, preview: ImportPreview, rawChoices: ImportChoices): { settings: Settings; result: ImportResult; changedServers: string[]; removedServers: string[] } {
+  const choices = ImportChoicesSchema.parse(rawChoices);
+  const next: Settings = structuredClone(current);
+  const result: ImportResult = { addedServers: [], replacedServers: [], addedEndpoints: [], skipped: 0 };
+  const removedServers: string[] = [];
+
+  parsed.servers.forEach((original, index) => {
+    const item = preview.servers[index];
+    if (!item) return;
+    const choice = choices.servers[original.name] ?? { action: item.action };
+    const action: ConflictAction = choice.action;
+    if (action === 'skip') {
+      result.skipped++;
+      return;
+    }
+    const missing = item.needs.filter((id) => !(choices.inputs[id] ?? '').trim());
+    if (missing.length > 0) throw new ImportError(`Server "${original.name}" needs a value for ${missing.join(', ')}.`);
+    let server: ServerSettings = fillInputs(original, choices.inputs);
+    if (action === 'rename') {
+      const name = (choice.name ?? item.suggestedName).trim();
+      if (!name) throw new ImportError(`Server "${original.name}" needs a new name.`);
+      if (next.servers.some((s) => s.name === name)) throw new ImportError(`A server called "${name}" already exists; choose another name for "${original.name}".`);
+      server = { ...server, name };
+    }
+    const existing = next.servers.findIndex((s) => s.name === server.name);
+    if (existing >= 0) {
+      if (action !== 'replace') throw new ImportError(`A server called "${server.name}" already exists; skip, rename or replace it.`);
+      next.servers[existing] = server;
+      result.replacedServers.push(server.name);
+    } else {
+      next.servers.push(server);
+      result.addedServers.push(server.name);
+    }
+    const tools = parsed.tools[original.name];
+    if (tools) next.tools[server.name] = { ...next.tools[server.name], ...tools };
+  });
+
+  parsed.endpoints.forEach((endpoint, index) => {
+    const item = preview.endpoints[index];
+    if (!item) return;
+    const choice = choices.endpoints[endpoint.name] ?? { action: item.action };
+    if (choice.action === 'skip') {
+      result.skipped++;
+      return;
+    }
+    const name = choice.action === 'rename' ? (choice.name ?? item.suggestedName).trim() : endpoint.name;
+    if (choice.action === 'replace') {
+      const at = next.endpoints.findIndex((e) => e.name === endpoint.name || e.url === endpoint.url);
+      if (at >= 0) {
+        next.endpoints[at] = { ...(next.endpoints[at] as Settings['endpoints'][number]), url: endpoint.url };
+        result.addedEndpoints.push(name);
+        return;
+      }
+    }
+    next.endpoints.push({ id: randomUUID(), name, url: endpoint.url, enabled: true });
+    result.addedEndpoints.push(name);
+  });
+
+  if (parsed.modelscopeApiKey && !next.modelscope.apiKey) next.modelscope = { apiKey: parsed.modelscopeApiKey };
+  const valid = SettingsSchema.safeParse(next);
+  if (!valid.success) {
+    const issue = valid.error.issues[0];
+    throw new ImportError(`The imported settings are not valid at ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  return { settings: valid.data, result, changedServers: [...result.addedServers, ...result.replacedServers], removedServers };
+}

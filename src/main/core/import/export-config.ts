@@ -1,0 +1,52 @@
+import type { ExportFormat } from '../../../shared/import';
+import type { ServerSettings, Settings } from '../../../shared/settings';
+
+function entry(server: ServerSettings): Record<string, unknown> {
+  // `timeout` in seconds is what Cline and others read.
+  const common = { ...(server.enabled ? {} : { disabled: true }), ...(server.callTimeoutMs ? { timeout: server.callTimeoutMs / 1000 } : {}) };
+  if (server.transport === 'stdio') {
+    return {
+      command: server.command,
+      ...(server.args.length > 0 ? { args: server.args } : {}),
+      ...(Object.keys(server.env).length > 0 ? { env: server.env } : {}),
+      ...(server.cwd ? { cwd: server.cwd } : {}),
+      ...common,
+    };
+  }
+  return {
+    type: server.transport === 'sse' ? 'sse' : 'http',
+    url: server.url,
+    ...(Object.keys(server.headers).length > 0 ? { headers: server.headers } : {}),
+    ...common,
+  };
+}
+
+/**
+ * Our servers as a file other tools read: an `mcpServers` file (Claude Desktop, Cursor) or
+ * xiaozhi-client's `xiaozhi.config.json`. It holds the real values: it is the user's own file.
+ */
+export function exportConfig(settings: Settings, format: ExportFormat): { fileName: string; text: string } {
+  const mcpServers = Object.fromEntries(settings.servers.map((s) => [s.name, entry(s)]));
+  if (format === 'mcp-servers') return { fileName: 'mcp.json', text: `${JSON.stringify({ mcpServers }, null, 2)}\n` };
+  const endpoints = settings.endpoints.filter((e) => e.enabled).map((e) => e.url);
+  const mcpServerConfig = Object.fromEntries(
+    Object.entries(settings.tools)
+      .filter(([, tools]) => Object.keys(tools).length > 0)
+      .map(([server, tools]) => [
+        server,
+        { tools: Object.fromEntries(Object.entries(tools).map(([name, t]) => [name, { enable: t.enabled, ...(t.description ? { description: t.description } : {}) }])) },
+      ]),
+  );
+  const config = {
+    mcpEndpoint: endpoints.length === 1 ? endpoints[0] : endpoints,
+    mcpServers,
+    ...(Object.keys(mcpServerConfig).length > 0 ? { mcpServerConfig } : {}),
+    ...(settings.modelscope.apiKey ? { modelscope: { apiKey: settings.modelscope.apiKey } } : {}),
+    connection: {
+      heartbeatInterval: settings.connection.heartbeatIntervalMs,
+      heartbeatTimeout: settings.connection.heartbeatTimeoutMs,
+      reconnectInterval: settings.connection.reconnectBaseMs,
+    },
+  };
+  return { fileName: 'xiaozhi.config.json', text: `${JSON.stringify(config, null, 2)}\n` };
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ImportChoices, ImportPreview } from '../../../shared/import';
+import type { Settings } from '../../../shared/settings';
+import { checkConfigSize } from '../config/load-config';
+import { ConfigError, formatProblem } from '../config/json-text';
+import { applyImport, ImportError } from './apply-import';
+import { buildPreview } from './import-preview';
+import { parseMcpConfig, type ParsedConfig } from './parse-config';
+
+const KEEP_MS = 30 * 60_000;
+
+/**
+ * Previews waiting for the user's decision. The full parsed config (secrets included) stays here;
+ * the UI only ever sees the masked preview and answers by its id.
+ */
+export class ImportSessions {
+  private readonly pending = new Map<string, { parsed: ParsedConfig; preview: ImportPreview; at: number }>();
+
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  preview(source: string, text: string, current: Settings): ImportPreview {
+    checkConfigSize(source, Buffer.byteLength(text));
+    let parsed: ParsedConfig;
+    try {
+      parsed = parseMcpConfig(source, text, this.env);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ImportError(`${path.basename(source)}: ${error.problems.map(formatProblem).join('; ')}`);
+      throw error;
+    }
+    const preview = buildPreview(path.basename(source), parsed, current);
+    this.prune();
+    this.pending.set(preview.id, { parsed, preview, at: Date.now() });
+    return preview;
+  }
+
+  previewFile(file: string, current: Settings): ImportPreview {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      throw new ImportError(`${file} does not exist or cannot be read.`);
+    }
+    checkConfigSize(file, stat.size);
+    return this.preview(file, fs.readFileSync(file, 'utf8'), current);
+  }
+
+  apply(choices: ImportChoices, current: Settings): ReturnType<typeof applyImport> {
+    const session = this.pending.get(choices.id);
+    if (!session) throw new ImportError('This import preview has expired; drop the file again.');
+    const applied = applyImport(current, session.parsed, session.preview, choices);
+    this.pending.delete(choices.id);
+    return applied;
+  }
+
+  private prune(): void {
+    const now = Date.now();
+    for (const [id, session] of this.pending) if (now - session.at > KEEP_MS) this.pending.delete(id);
+  }
+}

@@ -1,0 +1,247 @@
+import path from 'node:path';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import type { ImportFormat, ImportInput } from '../../../shared/import';
+import type { ConnectionSettings, ServerSettings, ToolSettings } from '../../../shared/settings';
+import { ConfigError, JsonDocument, formatPath, type ConfigProblem, type JsonPath } from '../config/json-text';
+import { convertServerEntry } from '../config/server-entry';
+import { collectInputs, type InputDeclaration } from './placeholders';
+
+/** A config file of any supported client, normalised to our settings' pieces. */
+export interface ParsedConfig {
+  format: ImportFormat;
+  servers: ServerSettings[];
+  /** For each server, the inputs it needs before it can run. */
+  needs: string[][];
+  /** For each server, where it stands in the source file. */
+  sourcePaths: JsonPath[];
+  endpoints: { name: string; url: string }[];
+  tools: Record<string, Record<string, ToolSettings>>;
+  modelscopeApiKey?: string;
+  connection?: Partial<ConnectionSettings>;
+  inputs: ImportInput[];
+  warnings: ConfigProblem[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isServerLike = (v: unknown) => isRecord(v) && (typeof v.command === 'string' || typeof v.url === 'string' || typeof v.serverUrl === 'string');
+
+/** xiaozhi-client writes placeholder text containing 请填写 ("please fill in") for an unset endpoint. */
+export function isPlaceholderEndpoint(value: string): boolean {
+  return value.includes('请填写') || value.trim() === '' || /<.*>/.test(value);
+}
+
+/** Which client wrote an `mcpServers` file, judged by the fields only that client uses. */
+function mcpServersFlavour(servers: Record<string, unknown>): ImportFormat {
+  const entries = Object.values(servers).filter(isRecord);
+  if (entries.some((e) => 'autoApprove' in e || 'alwaysAllow' in e || e.type === 'streamableHttp')) return 'cline';
+  if (entries.some((e) => 'serverUrl' in e)) return 'windsurf';
+  if (entries.some((e) => 'transportType' in e || e.type === 'stdio' || e.type === 'streamablehttp')) return 'xiaozhi-example';
+  if (entries.some((e) => 'url' in e)) return 'cursor';
+  return 'claude-desktop';
+}
+
+/** A name for a bare `{ "command": … }` snippet: the package it runs, without scope and "mcp-server-". */
+export function nameForSnippet(entry: Record<string, unknown>): string {
+  const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+  const candidate = args.find((a) => !a.startsWith('-') && /[a-z]/i.test(a)) ?? (typeof entry.url === 'string' ? new URL(entry.url).hostname : String(entry.command ?? 'server'));
+  const base = path.basename(candidate.replace(/@[^/@]*$/, '').replace(/^@[^/]+\//, ''));
+  const name = base.replace(/\.(py|js|mjs|ts)$/, '').replace(/^(mcp-server-|server-)|(-mcp-server|-mcp)$/g, '');
+  return name || 'server';
+}
+
+function parseTomlText(file: string, text: string): Record<string, unknown> {
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof TomlError) {
+      throw new ConfigError(file, [{ path: '', line: error.line, column: error.column, message: `invalid TOML: ${error.message.split('\n')[0]}` }]);
+    }
+    throw error;
+  }
+}
+
+const NOT_A_CONFIG =
+  'this is not an MCP config: looked for "mcpServers" (Claude Desktop, Cursor, Windsurf, Cline, the xiaozhi example), "servers" (VS Code), "mcpEndpoint" (xiaozhi-client), [mcp_servers] (Codex), a server with "command" or "url", or a ws:// endpoint URL';
+
+/**
+ * Reads the config files people already have. Detects the format by content, never by file name,
+ * and says where anything is wrong. Never touches the source file.
+ */
+export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv = process.env): ParsedConfig {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  const trimmed = text.trim();
+  if (/^wss?:\/\/\S+$/i.test(trimmed)) {
+    return { format: 'endpoint-url', servers: [], needs: [], sourcePaths: [], endpoints: [{ name: 'xiaozhi', url: trimmed }], tools: {}, inputs: [], warnings: [] };
+  }
+  const looksToml = /^\s*\[mcp_servers[.\]]/m.test(text) || (/\.toml$/i.test(file) && !/^\s*[{[]/.test(trimmed));
+  if (looksToml) return fromCodex(file, parseTomlText(file, text), env);
+
+  const doc = JsonDocument.parse(file, text);
+  const root = doc.value;
+  if (!isRecord(root)) throw new ConfigError(file, [{ path: '', message: NOT_A_CONFIG }]);
+
+  const problems: ConfigProblem[] = [];
+  const warnings: ConfigProblem[] = [];
+  const servers: ServerSettings[] = [];
+  const sourcePaths: JsonPath[] = [];
+  const endpoints: { name: string; url: string }[] = [];
+  const tools: ParsedConfig['tools'] = {};
+  const declared: Record<string, InputDeclaration> = {};
+  let format: ImportFormat;
+  let entries: [string, unknown, JsonPath][] = [];
+  let urlWithoutTypeIs: 'guess' | 'sse' = 'guess';
+  let modelscopeApiKey: string | undefined;
+  let connection: Partial<ConnectionSettings> | undefined;
+
+  if ('mcpEndpoint' in root || 'mcpServerConfig' in root || 'modelscope' in root) {
+    format = 'xiaozhi-client';
+  } else if (isRecord(root.mcpServers)) {
+    format = mcpServersFlavour(root.mcpServers);
+  } else if (isRecord(root.servers)) {
+    format = 'vscode';
+  } else if (Array.isArray(root.endpoints) || Array.isArray(root.servers)) {
+    format = 'xiaozhi-tray';
+  } else if (typeof root.command === 'string' || (typeof root.url === 'string' && !('mcpServers' in root))) {
+    format = 'server-snippet';
+    entries = [[nameForSnippet(root), root, []]];
+  } else if (Object.keys(root).length > 0 && Object.values(root).every(isServerLike)) {
+    format = 'server-snippet';
+    entries = Object.entries(root).map(([name, entry]) => [name, entry, [name]]);
+  } else {
+    throw new ConfigError(file, [{ path: '', message: NOT_A_CONFIG }]);
+  }
+
+  if (format === 'xiaozhi-tray') {
+    const list = Array.isArray(root.servers) ? root.servers : [];
+    list.forEach((s, i) => {
+      if (isRecord(s) && typeof s.name === 'string') entries.push([s.name, { ...s, type: s.transport }, ['servers', i]]);
+      else problems.push(doc.problemAt(['servers', i], 'must be a server with a "name"'));
+    });
+    (Array.isArray(root.endpoints) ? root.endpoints : []).forEach((e, i) => {
+      if (isRecord(e) && typeof e.url === 'string') endpoints.push({ name: typeof e.name === 'string' ? e.name : `xiaozhi-${i + 1}`, url: e.url });
+    });
+  } else if (format === 'vscode') {
+    entries = Object.entries(root.servers as Record<string, unknown>).map(([name, entry]) => [name, entry, ['servers', name]]);
+    for (const input of Array.isArray(root.inputs) ? root.inputs : []) {
+      if (isRecord(input) && typeof input.id === 'string') {
+        declared[input.id] = {
+          ...(typeof input.description === 'string' ? { description: input.description } : {}),
+          ...(typeof input.password === 'boolean' ? { password: input.password } : {}),
+          ...(typeof input.default === 'string' ? { default: input.default } : {}),
+        };
+      }
+    }
+  } else if (format !== 'server-snippet') {
+    const map = isRecord(root.mcpServers) ? root.mcpServers : {};
+    if (root.mcpServers !== undefined && !isRecord(root.mcpServers)) problems.push(doc.problemAt(['mcpServers'], 'must be an object of server names to servers'));
+    entries = Object.entries(map).map(([name, entry]) => [name, entry, ['mcpServers', name]]);
+    if (format === 'cline') urlWithoutTypeIs = 'sse';
+  }
+
+  if (format === 'xiaozhi-client') {
+    const rawEndpoint = root.mcpEndpoint;
+    const list = typeof rawEndpoint === 'string' ? [rawEndpoint] : Array.isArray(rawEndpoint) ? rawEndpoint : rawEndpoint === undefined ? [] : null;
+    if (list === null) problems.push(doc.problemAt(['mcpEndpoint'], 'must be a URL or a list of URLs'));
+    (list ?? []).forEach((url, index) => {
+      const at = typeof rawEndpoint === 'string' ? ['mcpEndpoint'] : ['mcpEndpoint', index];
+      if (typeof url !== 'string') problems.push(doc.problemAt(at, 'must be a ws:// or wss:// URL'));
+      else if (!isPlaceholderEndpoint(url)) endpoints.push({ name: index === 0 ? 'xiaozhi' : `xiaozhi-${index + 1}`, url: url.trim() });
+    });
+    if (isRecord(root.mcpServerConfig)) {
+      for (const [serverName, config] of Object.entries(root.mcpServerConfig)) {
+        const toolMap = isRecord(config) && isRecord(config.tools) ? config.tools : {};
+        for (const [toolName, toolConfig] of Object.entries(toolMap)) {
+          if (!isRecord(toolConfig)) continue;
+          const entry: ToolSettings = { enabled: toolConfig.enable !== false };
+          if (typeof toolConfig.description === 'string' && toolConfig.description.trim() !== '') entry.description = toolConfig.description;
+          (tools[serverName] ??= {})[toolName] = entry;
+        }
+      }
+    }
+    if (isRecord(root.modelscope) && typeof root.modelscope.apiKey === 'string' && root.modelscope.apiKey.trim()) modelscopeApiKey = root.modelscope.apiKey.trim();
+    if (isRecord(root.connection)) {
+      const ms = (v: unknown) => (typeof v === 'number' && v > 0 ? Math.round(v) : undefined);
+      const c: Partial<ConnectionSettings> = {};
+      const heartbeat = ms(root.connection.heartbeatInterval);
+      const timeout = ms(root.connection.heartbeatTimeout);
+      const reconnect = ms(root.connection.reconnectInterval);
+      if (heartbeat) c.heartbeatIntervalMs = heartbeat;
+      if (timeout) c.heartbeatTimeoutMs = timeout;
+      if (reconnect) c.reconnectBaseMs = reconnect;
+      connection = c;
+    }
+  }
+
+  for (const [name, entry, at] of entries) {
+    if (isRecord(entry) && 'envFile' in entry) warnings.push(doc.problemAt([...at, 'envFile'], '"envFile" is not read; add its variables under env'));
+    const cleaned = isRecord(entry) ? Object.fromEntries(Object.entries(entry).filter(([k]) => k !== 'envFile' && !(format === 'xiaozhi-tray' && (k === 'transport' || k === 'callTimeoutMs')))) : entry;
+    const result = convertServerEntry(name, cleaned, at, { urlWithoutTypeIs });
+    for (const w of result.warnings) warnings.push(doc.problemAt(w.path, w.message));
+    for (const p of result.problems) problems.push(doc.problemAt(p.path, p.message));
+    if (result.server) {
+      if (format === 'xiaozhi-tray' && isRecord(entry) && typeof entry.callTimeoutMs === 'number') result.server.callTimeoutMs = entry.callTimeoutMs;
+      servers.push(result.server);
+      sourcePaths.push(at);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(file, problems);
+  if (servers.length === 0 && endpoints.length === 0 && format !== 'xiaozhi-client' && format !== 'xiaozhi-tray') {
+    throw new ConfigError(file, [{ path: '', message: `found a ${format} config with no servers in it` }]);
+  }
+  const withInputs = collectInputs(servers, declared, env);
+  return {
+    format,
+    servers: withInputs.servers,
+    needs: withInputs.needs,
+    sourcePaths,
+    endpoints,
+    tools,
+    ...(modelscopeApiKey ? { modelscopeApiKey } : {}),
+    ...(connection ? { connection } : {}),
+    inputs: withInputs.inputs,
+    warnings,
+  };
+}
+
+/** Codex `config.toml`: `[mcp_servers.<name>]` tables. */
+function fromCodex(file: string, root: Record<string, unknown>, env: NodeJS.ProcessEnv): ParsedConfig {
+  const table = root.mcp_servers;
+  if (!isRecord(table)) throw new ConfigError(file, [{ path: '', message: NOT_A_CONFIG }]);
+  const servers: ServerSettings[] = [];
+  const sourcePaths: JsonPath[] = [];
+  const problems: ConfigProblem[] = [];
+  const warnings: ConfigProblem[] = [];
+  for (const [name, entry] of Object.entries(table)) {
+    const at = ['mcp_servers', name];
+    if (!isRecord(entry)) {
+      problems.push({ path: formatPath(at), message: 'must be a table describing the server' });
+      continue;
+    }
+    const headers: Record<string, string> = isRecord(entry.http_headers) ? Object.fromEntries(Object.entries(entry.http_headers).map(([k, v]) => [k, String(v)])) : {};
+    if (typeof entry.bearer_token_env_var === 'string') headers.Authorization = `Bearer \${env:${entry.bearer_token_env_var}}`;
+    const converted = convertServerEntry(
+      name,
+      {
+        ...(typeof entry.command === 'string' ? { command: entry.command, args: entry.args ?? [], env: entry.env ?? {} } : {}),
+        ...(typeof entry.url === 'string' ? { url: entry.url, type: 'http', headers } : {}),
+        ...(typeof entry.cwd === 'string' ? { cwd: entry.cwd } : {}),
+        ...(entry.enabled === false ? { disabled: true } : {}),
+        ...(typeof entry.tool_timeout_sec === 'number' ? { timeout: entry.tool_timeout_sec } : {}),
+      },
+      at,
+    );
+    for (const key of Object.keys(entry)) {
+      if (!['command', 'args', 'env', 'url', 'http_headers', 'bearer_token_env_var', 'cwd', 'enabled', 'tool_timeout_sec', 'startup_timeout_sec'].includes(key)) {
+        warnings.push({ path: formatPath([...at, key]), message: `"${key}" is not supported and was ignored` });
+      }
+    }
+    for (const p of converted.problems) problems.push({ path: formatPath(p.path), message: p.message });
+    if (converted.server) {
+      servers.push(converted.server);
+      sourcePaths.push(at);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(file, problems);
+  const withInputs = collectInputs(servers, {}, env);
+  return { format: 'codex', servers: withInputs.servers, needs: withInputs.needs, sourcePaths, endpoints: [], tools: {}, inputs: withInputs.inputs, warnings };
+}

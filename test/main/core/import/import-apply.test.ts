@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { discoverClients, knownConfigPaths } from '../../../../src/main/core/import/discover-clients';
+import { exportConfig } from '../../../../src/main/core/import/export-config';
+import { parseMcpConfig } from '../../../../src/main/core/import/parse-config';
+import { defaultSettings } from '../../../../src/shared/settings';
+import { FIXTURE, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { waitFor } from '../../../helpers/wait';
+
+const dir = path.resolve(__dirname, '../../../fixtures/import');
+const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
+const BIN = path.resolve(__dirname, '../../../../bin/xiaozhi-tray.js');
+let harness: Harness | undefined;
+const temps: string[] = [];
+afterEach(async () => {
+  await harness?.bridge.stop();
+  harness = undefined;
+  for (const t of temps.splice(0)) fs.rmSync(t, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-import-'));
+  temps.push(d);
+  return d;
+};
+
+describe('import: apply through the BridgeApi', () => {
+  it('adds the servers of a dropped file and starts them', async () => {
+    harness = makeBridge({});
+    harness.bridge.start();
+    const text = JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'imported' } } } });
+    const preview = await harness.bridge.api.previewImport({ source: 'claude_desktop_config.json', text });
+    expect(preview.servers[0]).toMatchObject({ action: 'add', server: { name: 'fx' } });
+    const result = await harness.bridge.api.applyImport({ id: preview.id });
+    expect(result).toEqual({ addedServers: ['fx'], replacedServers: [], addedEndpoints: [], skipped: 0 });
+    await waitFor(() => harness!.bridge.state().servers[0]?.state === 'running', 10_000, 'the imported server to run');
+    expect((await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'hi' } })).text).toBe('imported: hi');
+  });
+
+  it('fills VS Code inputs, keeps secret values secret, and is all-or-nothing', async () => {
+    harness = makeBridge({});
+    const preview = await harness.bridge.api.previewImport({ source: 'mcp.json', text: read('vscode-mcp.json') });
+    // Missing values: nothing changes.
+    await expect(harness.bridge.api.applyImport({ id: preview.id, inputs: { 'input:perplexity-key': 'pplx-secret-value' } })).rejects.toThrow(/"files" needs a value for workspaceFolder/);
+    expect((await harness.bridge.api.getSettings()).servers).toHaveLength(0);
+
+    const again = await harness.bridge.api.previewImport({ source: 'mcp.json', text: read('vscode-mcp.json') });
+    const result = await harness.bridge.api.applyImport({ id: again.id, inputs: { 'input:perplexity-key': 'pplx-secret-value', workspaceFolder: '/home/me/project' } });
+    expect(result.addedServers).toEqual(['Perplexity', 'fetch', 'my-remote', 'files']);
+    const stored = harness.store.load();
+    const perplexity = stored.servers.find((s) => s.name === 'Perplexity');
+    expect(perplexity).toMatchObject({ env: { PERPLEXITY_API_KEY: 'pplx-secret-value' } });
+    expect(stored.servers.find((s) => s.name === 'files')).toMatchObject({ args: ['/home/me/project/server.js'] });
+    expect(JSON.stringify(await harness.bridge.api.getSettings())).not.toContain('pplx-secret-value');
+  });
+
+  it('applies rename and replace choices, and refuses an expired preview', async () => {
+    harness = makeBridge({ servers: [{ name: 'github', transport: 'stdio', command: 'npx', args: ['old'], enabled: false }] });
+    const text = read('claude_desktop_config.json');
+    const preview = await harness.bridge.api.previewImport({ source: 'c.json', text });
+    expect(preview.servers.find((s) => s.server.name === 'github')).toMatchObject({ action: 'rename', suggestedName: 'github-2' });
+    await harness.bridge.api.applyImport({ id: preview.id, servers: { github: { action: 'replace' }, filesystem: { action: 'rename', name: 'fs' } } });
+    const names = harness.store.load().servers.map((s) => s.name).sort();
+    expect(names).toEqual(['fs', 'github']);
+    expect(harness.store.load().servers.find((s) => s.name === 'github')).toMatchObject({ args: ['-y', '@modelcontextprotocol/server-github'] });
+    await expect(harness.bridge.api.applyImport({ id: preview.id })).rejects.toThrow(/expired/);
+  });
+
+  it('imports endpoints and tool switches from xiaozhi-client', async () => {
+    harness = makeBridge({});
+    const text = fs.readFileSync(path.resolve(__dirname, '../../../fixtures/configs/xiaozhi.config.json'), 'utf8');
+    const preview = await harness.bridge.api.previewImport({ source: 'xiaozhi.config.json', text });
+    expect(preview.endpoints).toEqual([{ name: 'xiaozhi', url: 'wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)', action: 'add', suggestedName: 'xiaozhi' }]);
+    await harness.bridge.api.applyImport({ id: preview.id, servers: { calculator: { action: 'add' }, datetime: { action: 'skip' }, amap: { action: 'skip' }, 'legacy-sse': { action: 'skip' }, 'plain-http': { action: 'skip' } } });
+    const settings = harness.store.load();
+    expect(settings.endpoints).toHaveLength(1);
+    expect(settings.tools.calculator).toEqual({ calculator: { enabled: true, description: '计算器' }, sqrt: { enabled: false } });
+    expect(settings.modelscope.apiKey).toBe('ms-0123456789abcdef');
+  });
+});
+
+describe('import: round trips', () => {
+  for (const fixture of ['claude_desktop_config.json', 'cursor-mcp.json', 'cline_mcp_settings.json', 'snippet-named.json']) {
+    it(`${fixture} → export → import gives the same servers`, () => {
+      const first = parseMcpConfig(fixture, read(fixture), {});
+      const settings = { ...defaultSettings(), servers: first.servers };
+      for (const format of ['mcp-servers', 'xiaozhi-client'] as const) {
+        const exported = exportConfig(settings, format);
+        const second = parseMcpConfig(exported.fileName, exported.text, {});
+        expect(second.servers).toEqual(first.servers);
+      }
+    });
+  }
+
+  it('keeps endpoints and tool switches through xiaozhi.config.json', () => {
+    const settings = {
+      ...defaultSettings(),
+      endpoints: [{ id: 'a', name: 'xiaozhi', url: 'wss://api.xiaozhi.me/mcp/?token=abc', enabled: true }],
+      tools: { s: { t: { enabled: false, description: '描述' } } },
+    };
+    const parsed = parseMcpConfig('x', exportConfig(settings, 'xiaozhi-client').text, {});
+    expect(parsed.endpoints).toEqual([{ name: 'xiaozhi', url: 'wss://api.xiaozhi.me/mcp/?token=abc' }]);
+    expect(parsed.tools).toEqual({ s: { t: { enabled: false, description: '描述' } } });
+  });
+});
+
+describe('import: discovery of other clients', () => {
+  it('knows where each client keeps its config on each OS, and which exist here', () => {
+    const home = tempDir();
+    const mac = knownConfigPaths({ platform: 'darwin', env: {}, home });
+    expect(mac.find((k) => k.client === 'claude-desktop')!.path).toBe(path.join(home, 'Library/Application Support/Claude/claude_desktop_config.json'));
+    const win = knownConfigPaths({ platform: 'win32', env: { APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, home: 'C:\\Users\\me' });
+    expect(win.find((k) => k.client === 'vscode')!.path).toBe('C:\\Users\\me\\AppData\\Roaming\\Code\\User\\mcp.json');
+    fs.mkdirSync(path.join(home, '.cursor'));
+    fs.writeFileSync(path.join(home, '.cursor/mcp.json'), '{"mcpServers":{}}');
+    const found = discoverClients({ platform: 'linux', env: {}, home });
+    expect(found.filter((k) => k.exists).map((k) => k.client)).toEqual(['cursor']);
+    expect(found.find((k) => k.client === 'cline')!.path).toContain('saoudrizwan.claude-dev');
+  });
+});
+
+describe('import: the CLI', () => {
+  it('previews without writing, writes only with --yes, and never touches the source', () => {
+    const work = tempDir();
+    const target = path.join(work, 'xiaozhi-tray.json');
+    const source = path.join(dir, 'vscode-mcp.json');
+    const before = createHash('sha256').update(fs.readFileSync(source)).digest('hex');
+    const dry = spawnSync(process.execPath, [BIN, 'import', source, '--config', target], { encoding: 'utf8' });
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toContain('vscode-mcp.json: vscode config');
+    expect(dry.stdout).toContain('needs a value for input:perplexity-key');
+    expect(dry.stdout).toContain('Nothing was written');
+    expect(fs.existsSync(target)).toBe(false);
+
+    const wet = spawnSync(process.execPath, [BIN, 'import', source, '--config', target, '--yes', '--input', 'input:perplexity-key=k-123', '--input', 'workspaceFolder=/w'], { encoding: 'utf8' });
+    expect(wet.stderr).toBe('');
+    expect(wet.status).toBe(0);
+    expect(wet.stdout).toContain('4 server(s) added');
+    const written = JSON.parse(fs.readFileSync(target, 'utf8'));
+    expect(written.servers.map((s: { name: string }) => s.name)).toEqual(['Perplexity', 'fetch', 'my-remote', 'files']);
+    expect(createHash('sha256').update(fs.readFileSync(source)).digest('hex')).toBe(before);
+
+    const check = spawnSync(process.execPath, [BIN, 'check', '--config', target], { encoding: 'utf8' });
+    expect(check.status).toBe(0);
+  });
+});
