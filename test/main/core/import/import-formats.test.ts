@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMcpConfig } from '../../../../src/main/core/import/parse-config';
 import { buildPreview } from '../../../../src/main/core/import/import-preview';
 import { ConfigError, formatProblem } from '../../../../src/main/core/config/json-text';
-import { defaultSettings, type ServerSettings } from '../../../../src/shared/settings';
+import { defaultSettings, type ServerSettings, type Settings } from '../../../../src/shared/settings';
 
 const dir = path.resolve(__dirname, '../../../fixtures/import');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
@@ -115,11 +115,11 @@ describe('import: bad input', () => {
 
 describe('import: preview', () => {
   it('masks secrets and proposes an action for each conflict', () => {
-    const current = {
+    const current: Settings = {
       ...defaultSettings(),
       servers: [
         { name: 'github', transport: 'stdio' as const, command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_exampletoken1234567890' }, enabled: true },
-        { name: 'files', transport: 'stdio' as const, command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/username/Desktop', '/Users/username/Downloads'], env: {}, enabled: true },
+        { name: 'files', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/username/Desktop', '/Users/username/Downloads'], env: {}, enabled: true },
       ],
     };
     const preview = buildPreview('claude_desktop_config.json', parse('claude_desktop_config.json'), current);
@@ -128,7 +128,7 @@ describe('import: preview', () => {
     expect(github).toMatchObject({ action: 'skip', conflict: { kind: 'same-name', existing: 'github' } });
     expect(JSON.stringify(preview)).not.toContain('ghp_exampletoken1234567890');
 
-    const changed = { ...current, servers: [{ ...current.servers[0]!, args: ['-y', 'other'] }] };
+    const changed: Settings = { ...current, servers: [{ ...(current.servers[0] as ServerSettings & { transport: 'stdio' }), args: ['-y', 'other'] }] };
     const renamed = buildPreview('c.json', parse('claude_desktop_config.json'), changed).servers[1]!;
     expect(renamed).toMatchObject({ action: 'rename', suggestedName: 'github-2' });
   });
