@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { Language, Translate } from '../shared/i18n/translate';
+import type { ImportPreview } from '../shared/import';
 import type { BridgeStore } from './store/bridge-store';
 
 export interface AppContextValue {
@@ -8,6 +9,8 @@ export interface AppContextValue {
   language: Language;
   /** Shows a short message at the bottom of the window. */
   toast: (message: string, kind?: 'info' | 'error') => void;
+  /** Opens the import preview dialog. */
+  showImport: (preview: ImportPreview) => void;
 }
 
 export const AppContext = createContext<AppContextValue | undefined>(undefined);

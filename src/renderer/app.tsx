@@ -1,6 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { resolveLanguage, translator, type MessageKey } from '../shared/i18n/translate';
-import { AppContext } from './app-context';
+import type { ImportPreview } from '../shared/import';
+import { AppContext, useApp } from './app-context';
+import { useFileDrop } from './components/file-drop';
+import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
 import { trayLikeTone } from './components/summary-tone';
 import { EndpointsPage } from './pages/endpoints-page';
@@ -33,6 +36,7 @@ export function App({ store }: { store: BridgeStore }) {
   const state = useStore(store, (d) => d.state);
   const [page, setPage] = useState<Page>(pageFromHash);
   const [toasts, setToasts] = useState<Toast[]>([]);
+  const [importPreview, setImportPreview] = useState<ImportPreview | undefined>();
   const language = resolveLanguage(ui?.language, navigator.language);
   const t = useMemo(() => translator(language), [language]);
 
@@ -55,7 +59,8 @@ export function App({ store }: { store: BridgeStore }) {
   const go = useCallback((name: string) => {
     window.location.hash = `#/${name}`;
   }, []);
-  const context = useMemo(() => ({ store, t, language, toast }), [store, t, language, toast]);
+  useEffect(() => store.api.on('importPreview', (preview) => setImportPreview(preview)), [store]);
+  const context = useMemo(() => ({ store, t, language, toast, showImport: setImportPreview }), [store, t, language, toast]);
   const tone = trayLikeTone(state);
 
   return (
@@ -111,6 +116,8 @@ export function App({ store }: { store: BridgeStore }) {
             <SettingsPage />
           )}
         </main>
+        <DropZone />
+        {importPreview ? <ImportDialog key={importPreview.id} preview={importPreview} onClose={() => setImportPreview(undefined)} /> : null}
         <div className="toasts" aria-live="polite">
           {toasts.map((x) => (
             <div key={x.id} className={`toast toast-${x.kind}`} role={x.kind === 'error' ? 'alert' : 'status'}>
@@ -121,4 +128,15 @@ export function App({ store }: { store: BridgeStore }) {
       </div>
     </AppContext.Provider>
   );
+}
+
+/** The whole window accepts dropped config files; an overlay says so while dragging. */
+function DropZone() {
+  const { t, showImport } = useApp();
+  const dragging = useFileDrop(showImport);
+  return dragging ? (
+    <div className="drop-overlay" aria-hidden="true">
+      {t('import.dropHere')}
+    </div>
+  ) : null;
 }

@@ -33,7 +33,9 @@ export function createBridgeClient(carrier: BridgeCarrier): BridgeApi {
       } catch (error) {
         throw cleanRemoteError(error);
       }
-      return bridgeCommands[name].output.parse(output);
+      const parsed = bridgeCommands[name].output.safeParse(output);
+      if (!parsed.success) throw new Error(`The bridge sent an unexpected answer to "${name}".`);
+      return parsed.data;
     };
   }
   api.on = (event: EventName, listener: (payload: unknown) => void) =>

@@ -5,6 +5,7 @@ import { useApp } from '../app-context';
 import { serverLabel, serverTone } from '../components/status-tone';
 import { Button, Dialog, EmptyState, StatusBadge } from '../components/ui';
 import { useStore } from '../store/bridge-store';
+import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
 
 function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
@@ -81,8 +82,48 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   );
 }
 
+function ExportMenu() {
+  const { store, t, toast } = useApp();
+  const [open, setOpen] = useState(false);
+  const download = async (format: 'mcp-servers' | 'xiaozhi-client') => {
+    setOpen(false);
+    try {
+      const file = await store.api.exportConfig({ format });
+      const url = URL.createObjectURL(new Blob([file.text], { type: 'application/json;charset=utf-8' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = file.fileName;
+      a.click();
+      URL.revokeObjectURL(url);
+      toast(t('export.done', { file: file.fileName }));
+    } catch (e) {
+      toast((e as Error).message, 'error');
+    }
+  };
+  return (
+    <div className="menu">
+      <Button onClick={() => setOpen(!open)}>{t('export.menu')} ▾</Button>
+      {open ? (
+        <ul className="menu-list" role="menu">
+          <li role="none">
+            <button type="button" role="menuitem" onClick={() => void download('mcp-servers')}>
+              {t('export.mcpServers')}
+            </button>
+          </li>
+          <li role="none">
+            <button type="button" role="menuitem" onClick={() => void download('xiaozhi-client')}>
+              {t('export.xiaozhi')}
+            </button>
+          </li>
+          <li className="small muted menu-note">{t('export.secrets')}</li>
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
 export function ServersPage() {
-  const { store, t } = useApp();
+  const { store, t, showImport } = useApp();
   const servers = useStore(store, (d) => d.state.servers);
   const settings = useStore(store, (d) => d.settings?.servers ?? []);
   const [adding, setAdding] = useState(false);
@@ -91,9 +132,13 @@ export function ServersPage() {
     <div className="page">
       <div className="page-header">
         <h1>{t('nav.servers')}</h1>
-        <Button kind="primary" onClick={() => setAdding(true)}>
-          + {t('servers.add')}
-        </Button>
+        <div className="toolbar">
+          <ImportMenu onPreview={showImport} />
+          <ExportMenu />
+          <Button kind="primary" onClick={() => setAdding(true)}>
+            + {t('servers.add')}
+          </Button>
+        </div>
       </div>
       {servers.length === 0 ? (
         <EmptyState title={t('servers.none')}>

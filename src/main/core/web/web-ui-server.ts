@@ -139,7 +139,8 @@ function serveApi(ws: WebSocket, api: BridgeApi, log: Logger): void {
     }
     try {
       const output = await (api[request.command as CommandName] as (i: unknown) => Promise<unknown>)(request.input);
-      send({ id, output: output ?? null });
+      // An undefined output (void commands) is simply left out of the JSON.
+      send({ id, output });
     } catch (error) {
       send({ id, error: error instanceof Error ? error.message : String(error) });
     }

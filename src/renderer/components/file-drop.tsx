@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'react';
+import type { ImportPreview } from '../../shared/import';
+import { useApp } from '../app-context';
+
+const MAX_BYTES = 4 * 1024 * 1024;
+
+/** Drop a config file anywhere on the window: it is read here and previewed by the bridge. */
+export function useFileDrop(onPreview: (preview: ImportPreview) => void): boolean {
+  const { store, t, toast } = useApp();
+  const [dragging, setDragging] = useState(false);
+  useEffect(() => {
+    let depth = 0;
+    const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+    const enter = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth++;
+      setDragging(true);
+    };
+    const over = (e: DragEvent) => {
+      if (hasFiles(e)) e.preventDefault();
+    };
+    const leave = () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setDragging(false);
+    };
+    const drop = async (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth = 0;
+      setDragging(false);
+      for (const file of Array.from(e.dataTransfer?.files ?? [])) {
+        if (file.size > MAX_BYTES) {
+          toast(t('import.tooBig', { name: file.name }), 'error');
+          continue;
+        }
+        try {
+          onPreview(await store.api.previewImport({ source: file.name, text: await file.text() }));
+        } catch (error) {
+          toast((error as Error).message, 'error');
+        }
+      }
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragover', over);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('drop', drop);
+    };
+  }, [store, t, toast, onPreview]);
+  return dragging;
+}

@@ -1,0 +1,134 @@
+import { useState } from 'react';
+import type { ConflictAction, ImportPreview } from '../../shared/import';
+import { useApp } from '../app-context';
+import { Button, Dialog, Field, Notice } from '../components/ui';
+
+type Choice = { action: ConflictAction; name: string };
+
+/** The import preview: what was found, conflicts with a choice each, values to fill in. Nothing changes until Apply. */
+export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onClose: () => void }) {
+  const { store, t, toast } = useApp();
+  const [servers, setServers] = useState<Record<string, Choice>>(() =>
+    Object.fromEntries(preview.servers.map((s) => [s.server.name, { action: s.action, name: s.suggestedName }])),
+  );
+  const [endpoints, setEndpoints] = useState<Record<string, Choice>>(() => Object.fromEntries(preview.endpoints.map((e) => [e.name, { action: e.action, name: e.suggestedName }])));
+  const [inputs, setInputs] = useState<Record<string, string>>(() => Object.fromEntries(preview.inputs.map((i) => [i.id, i.defaultValue ?? ''])));
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const needed = new Set(preview.servers.filter((s) => servers[s.server.name]?.action !== 'skip').flatMap((s) => s.needs));
+  const count = Object.values(servers).filter((c) => c.action !== 'skip').length + Object.values(endpoints).filter((c) => c.action !== 'skip').length;
+
+  const apply = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await store.api.applyImport({ id: preview.id, servers, endpoints, inputs: Object.fromEntries(Object.entries(inputs).filter(([id]) => needed.has(id))) });
+      await store.refreshSettings();
+      toast(t('import.done', { servers: result.addedServers.length + result.replacedServers.length, endpoints: result.addedEndpoints.length }));
+      onClose();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const actionSelect = (label: string, choice: Choice, conflict: boolean, set: (c: Choice) => void) => (
+    <div className="import-choice">
+      <select aria-label={label} value={choice.action} onChange={(e) => set({ ...choice, action: e.target.value as ConflictAction })}>
+        <option value={conflict ? 'rename' : 'add'}>{conflict ? t('import.action.rename') : t('import.action.add')}</option>
+        <option value="skip">{t('import.action.skip')}</option>
+        {conflict ? <option value="replace">{t('import.action.replace')}</option> : null}
+      </select>
+      {choice.action === 'rename' ? <input aria-label={t('import.newName', { name: label })} value={choice.name} onChange={(e) => set({ ...choice, name: e.target.value })} /> : null}
+    </div>
+  );
+
+  return (
+    <Dialog
+      wide
+      title={t('import.title', { source: preview.source })}
+      onClose={onClose}
+      footer={
+        <>
+          <span className="small muted">{t('import.summary', { count })}</span>
+          <span className="spacer" />
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button kind="primary" disabled={busy || count === 0} onClick={() => void apply()}>
+            {t('import.apply')}
+          </Button>
+        </>
+      }
+    >
+      <p className="muted small">{t('import.detected', { format: t(`format.${preview.format}`) })}</p>
+      {preview.servers.length > 0 ? (
+        <section>
+          <h3>{t('import.servers')}</h3>
+          <ul className="import-list">
+            {preview.servers.map((item) => {
+              const s = item.server;
+              const choice = servers[s.name] as Choice;
+              return (
+                <li key={s.name} className={choice.action === 'skip' ? 'is-skipped' : undefined}>
+                  <div className="import-main">
+                    <div className="card-row">
+                      <strong>{s.name}</strong>
+                      <span className="tag">{t(`servers.transport.${s.transport === 'streamable-http' ? 'http' : s.transport}`)}</span>
+                      {!s.enabled ? <span className="tag">{t('import.disabled')}</span> : null}
+                    </div>
+                    <div className="mono small muted break">{s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url}</div>
+                    {item.conflict ? <div className="small warn-text">{t(`import.conflict.${item.conflict.kind}`, { existing: item.conflict.existing })}</div> : null}
+                  </div>
+                  {actionSelect(s.name, choice, Boolean(item.conflict), (c) => setServers({ ...servers, [s.name]: c }))}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+      {preview.endpoints.length > 0 ? (
+        <section>
+          <h3>{t('import.endpoints')}</h3>
+          <ul className="import-list">
+            {preview.endpoints.map((e) => (
+              <li key={e.name}>
+                <div className="import-main">
+                  <strong>{e.name}</strong>
+                  <div className="mono small muted break">{e.url}</div>
+                  {e.conflict ? <div className="small warn-text">{t(`import.conflict.${e.conflict.kind}`, { existing: e.conflict.existing })}</div> : null}
+                </div>
+                {actionSelect(e.name, endpoints[e.name] as Choice, Boolean(e.conflict), (c) => setEndpoints({ ...endpoints, [e.name]: c }))}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {preview.inputs.some((i) => needed.has(i.id)) ? (
+        <section className="form">
+          <h3>{t('import.inputs')}</h3>
+          {preview.inputs
+            .filter((i) => needed.has(i.id))
+            .map((input) => (
+              <Field key={input.id} label={input.description} hint={input.placeholder}>
+                {(id) => <input id={id} type={input.password ? 'password' : 'text'} autoComplete="off" value={inputs[input.id] ?? ''} onChange={(e) => setInputs({ ...inputs, [input.id]: e.target.value })} />}
+              </Field>
+            ))}
+        </section>
+      ) : null}
+      {Object.keys(preview.tools).length > 0 ? <p className="small muted">{t('import.tools', { count: Object.values(preview.tools).reduce((n, x) => n + Object.keys(x).length, 0) })}</p> : null}
+      {preview.warnings.length > 0 ? (
+        <details className="import-warnings">
+          <summary>{t('import.warnings', { count: preview.warnings.length })}</summary>
+          <ul className="small">
+            {preview.warnings.map((w, i) => (
+              <li key={i}>
+                <span className="mono">{w.path}</span>: {w.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,177 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
+import { FIXTURE } from '../helpers/bridge-harness';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * End to end: Debian's Chromium drives the real window served by the real headless bridge, which
+ * serves a fake xiaozhi endpoint and runs real child servers.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);
+const ROOT = path.resolve(__dirname, '../..');
+const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
+
+let xiaozhi: FakeXiaozhi;
+let bridge: ChildProcess;
+let browser: Browser;
+let page: Page;
+let session: FakeSession;
+let url = '';
+let work = '';
+
+async function go(name: string): Promise<void> {
+  await page.evaluate((n) => (window.location.hash = `#/${n}`), name);
+  await page.locator('h1').first().waitFor();
+}
+
+describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-e2e-'));
+    xiaozhi = await FakeXiaozhi.start();
+    const config = path.join(work, 'xiaozhi-tray.json');
+    fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'home', name: '家里', url: xiaozhi.url() }], servers: [], ui: { language: 'en' } }, null, 2));
+    bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '' } });
+    let out = '';
+    bridge.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    bridge.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/.test(out), 15_000, 'the web UI URL');
+    url = (out.match(/http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/) as RegExpMatchArray)[0];
+    session = await xiaozhi.connection(0);
+    await session.initialize();
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1180, height: 800 } });
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    fs.mkdirSync(SHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (bridge && bridge.exitCode === null) {
+      const exited = new Promise((resolve) => bridge.once('exit', resolve));
+      bridge.kill('SIGTERM');
+      await exited;
+    }
+    await xiaozhi?.close();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('keeps the token out of the address bar and refuses the API without it', async () => {
+    expect(page.url()).not.toContain('token=');
+    const port = new URL(url).port;
+    const refused = await page.evaluate(
+      (p) =>
+        new Promise<boolean>((resolve) => {
+          const ws = new WebSocket(`ws://127.0.0.1:${p}/api?token=wrong`);
+          ws.onopen = () => resolve(false);
+          ws.onerror = () => resolve(true);
+        }),
+      port,
+    );
+    expect(refused).toBe(true);
+  });
+
+  it('adds a server through the form and shows its tools', async () => {
+    await go('servers');
+    await page.getByRole('button', { name: '+ Add server' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByRole('alert').first().textContent()).resolves.toMatch(/must not be empty/);
+    await dialog.getByLabel('Name').fill('fixture');
+    await dialog.getByLabel('Command').fill(process.execPath);
+    await dialog.getByLabel('Arguments').fill(FIXTURE);
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByLabel('Name 1').fill('FIXTURE_NAME');
+    await dialog.getByLabel('Value 1').fill('e2e');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Running').first().waitFor({ timeout: 15_000 });
+    await go('tools');
+    await page.getByText('weather_get').waitFor();
+    expect(await page.getByRole('switch').count()).toBeGreaterThan(5);
+  });
+
+  it('switching a tool off removes it from the endpoint’s tools/list', async () => {
+    await go('tools');
+    const mark = session.mark();
+    await page.getByRole('switch', { name: 'Serve echo' }).click({ force: true });
+    await session.waitForNotification('notifications/tools/list_changed', mark);
+    const { tools } = await session.listAllTools(9000);
+    expect(tools.map((t) => t.name)).not.toContain('echo');
+    expect(tools.map((t) => t.name)).toContain('weather_get');
+    await page.getByRole('switch', { name: 'Serve echo' }).click({ force: true });
+  });
+
+  it('runs a tool from "Try" and shows exactly what xiaozhi would receive', async () => {
+    await go('tools');
+    await page.getByRole('button', { name: 'Try weather_get' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('city').fill('上海');
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await expect(dialog.getByTestId('tool-result').textContent({ timeout: 10_000 })).resolves.toBe('上海：晴，25°C');
+    await page.screenshot({ path: path.join(SHOTS, 'en-try-tool.png') });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('shows a log line live as the server prints it', async () => {
+    await go('logs');
+    const marker = `live-line-${Date.now()}`;
+    await session.request('log-1', 'tools/call', { name: 'stderr', arguments: { text: marker } });
+    await page.getByText(marker).waitFor({ timeout: 10_000 });
+  });
+
+  it('imports a dropped Claude Desktop config', async () => {
+    const config = JSON.stringify({ mcpServers: { second: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'second' } } } });
+    await page.evaluate((text) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], 'claude_desktop_config.json', { type: 'application/json' }));
+      for (const type of ['dragenter', 'dragover', 'drop']) window.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, config);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Detected: Claude Desktop').waitFor();
+    // It runs the same program as "fixture", so the preview proposes to skip it; the user adds it anyway.
+    await dialog.getByText('Runs the same command as "fixture".').waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'en-import.png') });
+    await dialog.getByLabel('second', { exact: true }).selectOption('rename');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await go('servers');
+    await page.getByText('second').first().waitFor();
+    await waitFor(async () => (await page.getByText('Running').count()) === 2, 15_000, 'both servers running');
+  });
+
+  it('history lists the calls xiaozhi made', async () => {
+    // Two servers now both have "echo": each is served under its server's prefix.
+    const call = await session.request('h-1', 'tools/call', { name: 'second_echo', arguments: { text: 'from xiaozhi' } });
+    expect(call.result?.content?.[0]?.text).toBe('second: from xiaozhi');
+    await go('history');
+    const row = page.getByRole('row', { name: /家里.*second_echo/ });
+    await row.waitFor();
+    await row.click();
+    await page.getByText('{"text":"from xiaozhi"}').waitFor();
+  });
+
+  it('renders every page in both languages (screenshots)', async () => {
+    for (const language of ['en', 'zh-CN'] as const) {
+      await go('settings');
+      await page.locator('select').first().selectOption(language);
+      await page.getByRole('heading', { name: language === 'en' ? 'Settings' : '设置' }).waitFor();
+      for (const name of ['overview', 'endpoints', 'servers', 'tools', 'logs', 'history', 'settings']) {
+        await go(name);
+        await page.screenshot({ path: path.join(SHOTS, `${language}-${name}.png`) });
+      }
+    }
+    await go('overview');
+    expect(await page.getByRole('heading', { name: '概览' }).count()).toBe(1);
+  });
+});
