@@ -1,0 +1,23 @@
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { translator } from '../../src/shared/i18n/translate';
+import { AppContext } from '../../src/renderer/app-context';
+import { BridgeStore } from '../../src/renderer/store/bridge-store';
+import type { Harness } from './bridge-harness';
+
+/** Renders a piece of the window against a real in-process Bridge (its api is what the UI talks to). */
+export async function renderWithBridge(harness: Harness, ui: ReactNode, language: 'en' | 'zh-CN' = 'en') {
+  const store = new BridgeStore(harness.bridge.api);
+  await store.load();
+  const toasts: { message: string; kind: string }[] = [];
+  const imports: unknown[] = [];
+  const value = {
+    store,
+    t: translator(language),
+    language,
+    toast: (message: string, kind: 'info' | 'error' = 'info') => void toasts.push({ message, kind }),
+    showImport: (preview: unknown) => void imports.push(preview),
+  };
+  const result = render(<AppContext.Provider value={value}>{ui}</AppContext.Provider>);
+  return { ...result, store, toasts, imports };
+}

@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+import fs from 'node:fs';
+import path from 'node:path';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ImportDialog } from '../../src/renderer/pages/import-dialog';
+import { AddEndpointForm, validateEndpointUrl } from '../../src/renderer/pages/endpoints-page';
+import { argumentsFrom, fieldsOf } from '../../src/renderer/pages/schema-form';
+import { TryToolDialog } from '../../src/renderer/pages/try-tool-dialog';
+import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
+import { renderWithBridge } from '../helpers/render-app';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+let harness: Harness | undefined;
+afterEach(async () => {
+  cleanup();
+  await harness?.bridge.stop();
+  harness = undefined;
+});
+const fixture = (name: string) => fs.readFileSync(path.resolve(__dirname, '../fixtures/import', name), 'utf8');
+
+describe('the import preview', () => {
+  it('shows conflicts, asks for inputs, and applies the choices made', async () => {
+    harness = makeBridge({ servers: [{ name: 'fetch', transport: 'stdio', command: 'uvx', args: ['other'], enabled: false }] });
+    const preview = await harness.bridge.api.previewImport({ source: 'mcp.json', text: fixture('vscode-mcp.json') });
+    const onClose = vi.fn();
+    const { toasts } = await renderWithBridge(harness, <ImportDialog preview={preview} onClose={onClose} />);
+    expect(screen.getByText('Detected: VS Code. Nothing changes until you apply.')).toBeTruthy();
+    expect(screen.getByText('A server called "fetch" already exists.')).toBeTruthy();
+    expect((screen.getByLabelText('fetch') as HTMLSelectElement).value).toBe('rename');
+    expect((screen.getByLabelText('New name for fetch') as HTMLInputElement).value).toBe('fetch-2');
+    const key = screen.getByLabelText('Perplexity API Key') as HTMLInputElement;
+    expect(key.type).toBe('password');
+
+    // Skipping "files" means its ${workspaceFolder} is no longer asked for.
+    fireEvent.change(screen.getByLabelText('files'), { target: { value: 'skip' } });
+    expect(screen.queryByLabelText('The folder to use as ${workspaceFolder}')).toBeNull();
+    fireEvent.change(screen.getByLabelText('New name for fetch'), { target: { value: 'fetch-uvx' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    expect(await screen.findByText('Server "Perplexity" needs a value for input:perplexity-key.')).toBeTruthy();
+    expect(harness.store.load().servers).toHaveLength(1);
+
+    fireEvent.change(key, { target: { value: 'pplx-123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(harness.store.load().servers.map((s) => s.name)).toEqual(['fetch', 'Perplexity', 'fetch-uvx', 'my-remote']);
+    expect(toasts.at(-1)?.message).toBe('Imported 3 server(s) and 0 endpoint(s).');
+  });
+});
+
+describe('the endpoint form', () => {
+  it('validates the pasted URL and adds the endpoint with its token hidden', async () => {
+    expect(validateEndpointUrl('')).toBe('empty');
+    expect(validateEndpointUrl('https://api.xiaozhi.me/mcp/')).toBe('scheme');
+    expect(validateEndpointUrl('wss://api.xiaozhi.me/mcp/?token=x')).toBeUndefined();
+    harness = makeBridge({});
+    await renderWithBridge(harness, <AddEndpointForm />, 'zh-CN');
+    const url = screen.getByLabelText('接入点地址') as HTMLInputElement;
+    expect(url.type).toBe('password');
+    fireEvent.change(url, { target: { value: 'https://api.xiaozhi.me/mcp/' } });
+    fireEvent.click(screen.getByRole('button', { name: '添加接入点' }));
+    expect(await screen.findByText('接入点地址应以 ws:// 或 wss:// 开头。')).toBeTruthy();
+    fireEvent.change(url, { target: { value: 'wss://api.xiaozhi.me/mcp/?token=abc.def.ghi' } });
+    fireEvent.click(screen.getByRole('button', { name: '添加接入点' }));
+    await waitFor(() => expect(harness!.store.load().endpoints).toHaveLength(1));
+    expect(harness.store.load().endpoints[0]).toMatchObject({ name: '小智', url: 'wss://api.xiaozhi.me/mcp/?token=abc.def.ghi' });
+  });
+});
+
+describe('the try-it tool form', () => {
+  it('builds a form from the input schema and converts values', () => {
+    const fields = fieldsOf({
+      type: 'object',
+      properties: { q: { type: 'string' }, n: { type: 'integer' }, on: { type: 'boolean' }, unit: { enum: ['c', 'f'] }, tags: { type: 'array' } },
+      required: ['q'],
+    });
+    expect(fields.map((f) => [f.name, f.kind, f.required])).toEqual([
+      ['q', 'string', true],
+      ['n', 'integer', false],
+      ['on', 'boolean', false],
+      ['unit', 'enum', false],
+      ['tags', 'json', false],
+    ]);
+    expect(argumentsFrom(fields, { n: '1.5' }).errors).toEqual({ q: 'required', n: 'integer' });
+    expect(argumentsFrom(fields, { q: '天气', n: '3', on: true, unit: 'c', tags: '["a"]' }).args).toEqual({ q: '天气', n: 3, on: true, unit: 'c', tags: ['a'] });
+  });
+
+  it('runs the tool and shows the text xiaozhi would get', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const tool = (await harness.bridge.api.getCatalog()).find((t) => t.name === 'big')!;
+    await renderWithBridge(harness, <TryToolDialog tool={tool} onClose={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('n'), { target: { value: 'lots' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
+    expect(await screen.findByText('Enter a number.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('n'), { target: { value: '20000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
+    const result = await screen.findByTestId('tool-result', {}, { timeout: 5000 });
+    expect(result.textContent).toMatch(/^x+\n…\[truncated: showing \d+ of 20000 bytes\]$/);
+    expect(within(result.parentElement as HTMLElement).getByText(/· 8\.0 KB$/)).toBeTruthy();
+  });
+});

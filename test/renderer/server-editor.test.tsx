@@ -1,0 +1,73 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ServerEditor } from '../../src/renderer/pages/server-editor';
+import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { renderWithBridge } from '../helpers/render-app';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+let harness: Harness | undefined;
+afterEach(async () => {
+  cleanup();
+  await harness?.bridge.stop();
+  harness = undefined;
+});
+
+describe('the server form', () => {
+  it('shows each problem under its field and saves nothing until it is fixed', async () => {
+    harness = makeBridge({ servers: [{ name: 'taken', transport: 'stdio', command: 'node', enabled: false }] });
+    const onClose = vi.fn();
+    await renderWithBridge(harness, <ServerEditor existingNames={['taken']} onClose={onClose} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('must not be empty')).toBeTruthy();
+    expect(screen.getByText('must name a program to run')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'taken' } });
+    expect(await screen.findByText('Another server already has this name.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'memory' } });
+    fireEvent.change(screen.getByLabelText('Command'), { target: { value: 'npx' } });
+    fireEvent.change(screen.getByLabelText('Arguments'), { target: { value: '-y\n@modelcontextprotocol/server-memory\n' } });
+    fireEvent.click(screen.getByRole('button', { name: '+ Add' }));
+    fireEvent.change(screen.getByLabelText('Name 1'), { target: { value: 'MEMORY_FILE_PATH' } });
+    fireEvent.change(screen.getByLabelText('Value 1'), { target: { value: '/tmp/m.json' } });
+    expect(harness.store.load().servers).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(harness.store.load().servers[1]).toEqual({
+      name: 'memory',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-memory'],
+      env: { MEMORY_FILE_PATH: '/tmp/m.json' },
+      enabled: true,
+    });
+  });
+
+  it('switches to remote fields and validates the URL', async () => {
+    harness = makeBridge({});
+    await renderWithBridge(harness, <ServerEditor existingNames={[]} onClose={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'streamable-http' } });
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'remote' } });
+    fireEvent.change(screen.getByLabelText('URL'), { target: { value: 'ftp://nope' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('must be an http:// or https:// URL')).toBeTruthy();
+    expect(screen.queryByLabelText('Command')).toBeNull();
+  });
+
+  it('round-trips through the raw JSON mode and reports JSON it cannot use', async () => {
+    harness = makeBridge({});
+    await renderWithBridge(harness, <ServerEditor existingNames={[]} onClose={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'fs' } });
+    fireEvent.change(screen.getByLabelText('Command'), { target: { value: 'npx' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit as JSON' }));
+    const raw = screen.getByLabelText('Server as JSON') as HTMLTextAreaElement;
+    expect(JSON.parse(raw.value)).toMatchObject({ name: 'fs', transport: 'stdio', command: 'npx' });
+    fireEvent.change(raw, { target: { value: '{"name": "fs", "transport": "stdio"' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the form' }));
+    expect(await screen.findByText(/Not valid JSON/)).toBeTruthy();
+    fireEvent.change(raw, { target: { value: '{"name": "fs2", "transport": "stdio", "command": "uvx", "args": ["mcp-server-fetch"]}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the form' }));
+    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('fs2');
+    expect((screen.getByLabelText('Arguments') as HTMLTextAreaElement).value).toBe('mcp-server-fetch');
+  });
+});
