@@ -1,16 +1,10 @@
-import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 
-/** The CLI tests run the real bundle, so build it once before any test file runs. */
-export default async function setup(): Promise<void> {
-  await build({
-    entryPoints: ['src/cli/index.ts'],
-    outfile: 'out/cli/index.js',
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    mainFields: ['module', 'main'],
-    external: ['electron'],
-    logLevel: 'warning',
-  });
+/**
+ * The CLI, end-to-end and packaging tests use the real bundles: build them once, before any test
+ * file runs (building inside tests would race when files run in parallel).
+ */
+export default function setup(): void {
+  execFileSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'build.mjs')], { cwd: path.join(__dirname, '..'), stdio: 'inherit' });
 }

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +33,6 @@ async function go(name: string): Promise<void> {
 
 describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-e2e-'));
     xiaozhi = await FakeXiaozhi.start();
     const config = path.join(work, 'xiaozhi-tray.json');

@@ -1,8 +1,9 @@
-import path from 'node:path';
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron';
 import type { BridgeState } from '../../shared/status';
 import type { Translate } from '../../shared/i18n/translate';
-import { trayIconState, trayMenu, trayTooltip, type TrayIconState, type TrayMenuItem } from './tray-status';
+import { trayIconPath, trayIconState, trayMenu, trayTooltip, type TrayIconState, type TrayMenuItem } from './tray-status';
+
+export { trayIconPath };
 
 export interface TrayActions {
   start(): void;
@@ -13,11 +14,6 @@ export interface TrayActions {
   setLaunchAtLogin(enabled: boolean): void;
   /** Files dropped on the tray icon (macOS). */
   importFiles(paths: string[]): void;
-}
-
-/** macOS wants black-and-alpha template images; elsewhere the coloured ones. @2x is picked up automatically. */
-export function trayIconPath(assetsDir: string, state: TrayIconState, platform: NodeJS.Platform): string {
-  return path.join(assetsDir, 'tray', platform === 'darwin' ? `${state}Template.png` : `${state}.png`);
 }
 
 export function toElectronMenu(items: TrayMenuItem[], actions: TrayActions): MenuItemConstructorOptions[] {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { Translate } from '../../shared/i18n/translate';
 
@@ -70,4 +71,9 @@ export function trayMenu(state: BridgeState, launchAtLogin: boolean | null, t: T
   items.push({ kind: 'separator' });
   items.push({ kind: 'action', id: 'quit', label: t('tray.quit') });
   return items;
+}
+
+/** macOS wants black-and-alpha template images; elsewhere the coloured ones. @2x is picked up automatically. */
+export function trayIconPath(assetsDir: string, state: TrayIconState, platform: NodeJS.Platform): string {
+  return path.join(assetsDir, 'tray', platform === 'darwin' ? `${state}Template.png` : `${state}.png`);
 }
