@@ -15,13 +15,29 @@ export interface JsonMessage {
 export class FakeSession {
   readonly received: JsonMessage[] = [];
   readonly rawFrames: string[] = [];
+  /** Set false for load (benchmarks): nothing is kept but what a waiter asked for. */
+  record = true;
+  private readonly responses = new Map<string | number, JsonMessage>();
+  private readonly waiters = new Map<string | number, (message: JsonMessage) => void>();
   private closed = false;
 
   constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
       const text = data.toString();
-      this.rawFrames.push(text);
-      this.received.push(JSON.parse(text) as JsonMessage);
+      const message = JSON.parse(text) as JsonMessage;
+      if (this.record) {
+        this.rawFrames.push(text);
+        this.received.push(message);
+      }
+      const id = message.id;
+      if (id !== undefined && id !== null && (message.result !== undefined || message.error !== undefined)) {
+        // Responses are handed over the moment they arrive (no polling, so timings are honest).
+        const waiter = this.waiters.get(id);
+        if (waiter) {
+          this.waiters.delete(id);
+          waiter(message);
+        } else if (this.record) this.responses.set(id, message);
+      }
     });
     socket.on('close', () => {
       this.closed = true;
@@ -41,14 +57,25 @@ export class FakeSession {
   }
 
   /** Waits for the response with this id (compared exactly, type included). */
-  async response(id: string | number, timeoutMs = 10_000): Promise<JsonMessage> {
-    await waitFor(() => this.received.some((m) => m.id === id && (m.result !== undefined || m.error !== undefined)), timeoutMs, `response to id ${JSON.stringify(id)}`);
-    return this.received.find((m) => m.id === id && (m.result !== undefined || m.error !== undefined)) as JsonMessage;
+  response(id: string | number, timeoutMs = 10_000): Promise<JsonMessage> {
+    const already = this.responses.get(id);
+    if (already) return Promise.resolve(already);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(id);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for the response to id ${JSON.stringify(id)}`));
+      }, timeoutMs);
+      this.waiters.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+    });
   }
 
-  async request(id: string | number, method: string, params: Record<string, unknown> = {}, timeoutMs?: number): Promise<JsonMessage> {
+  request(id: string | number, method: string, params: Record<string, unknown> = {}, timeoutMs?: number): Promise<JsonMessage> {
+    const response = this.response(id, timeoutMs);
     this.send({ jsonrpc: '2.0', id, method, params });
-    return this.response(id, timeoutMs);
+    return response;
   }
 
   /** The handshake xiaozhi.me's broker does (id 0!). */

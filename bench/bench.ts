@@ -1,0 +1,324 @@
+/**
+ * What the bridge costs, each figure beside its baseline measured in the same run (absolute times
+ * drift on shared machines). The bridge runs as its own process (the headless CLI), exactly as
+ * users run it; the bench process plays xiaozhi and the direct client.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { FakeXiaozhi, type FakeSession } from '../test/helpers/fake-xiaozhi';
+import { waitFor } from '../test/helpers/wait';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'bin', 'xiaozhi-tray.js');
+const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'fixture-server.mjs');
+const quick = process.argv.includes('--quick');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-bench-'));
+
+interface Row {
+  scenario: string;
+  metric: string;
+  bridge: number;
+  baseline: number | null;
+  unit: string;
+  target: string;
+  pass: boolean | null;
+  note?: string;
+}
+const rows: Row[] = [];
+
+const fixtureServer = (name: string, extraTools = 0) => ({
+  name,
+  transport: 'stdio',
+  command: process.execPath,
+  args: [FIXTURE],
+  env: { FIXTURE_NAME: name, FIXTURE_EXTRA_TOOLS: String(extraTools) },
+});
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+/** Resident memory and CPU time of a process, from /proc (Linux; 0 elsewhere). */
+function procStats(pid: number): { rssMb: number; cpuMs: number } {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return { rssMb: rss, cpuMs: ticks * 10 };
+  } catch {
+    return { rssMb: 0, cpuMs: 0 };
+  }
+}
+
+interface RunningBridge {
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+async function startBridge(name: string, xiaozhi: FakeXiaozhi, servers: unknown[], connection: Record<string, number> = {}): Promise<RunningBridge> {
+  const config = path.join(work, `${name}.json`);
+  fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'bench', name: 'bench', url: xiaozhi.url() }], servers, connection, limits: { maxMessageBytes: 8192, callTimeoutMs: 60_000 } }));
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '' } });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  return {
+    child,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function directClient(extraTools = 0): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1' }, { capabilities: {} });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx', FIXTURE_EXTRA_TOOLS: String(extraTools) }, stderr: 'pipe' }));
+  return client;
+}
+
+async function servedSession(xiaozhi: FakeXiaozhi, index: number, expectTools: number, timeoutMs = 60_000): Promise<FakeSession> {
+  const session = await xiaozhi.connection(index, timeoutMs);
+  await session.initialize();
+  let id = 1_000_000;
+  await waitFor(async () => (await session.listAllTools((id += 1000))).tools.length >= expectTools, timeoutMs, `${expectTools} tools served`);
+  return session;
+}
+
+let nextId = 1;
+const call = (session: FakeSession, name: string, args: Record<string, unknown>) => session.request(nextId++, 'tools/call', { name, arguments: args }, 60_000);
+
+async function latency(): Promise<void> {
+  const n = quick ? 300 : 2000;
+  const xiaozhi = await FakeXiaozhi.start();
+  const bridge = await startBridge('latency', xiaozhi, [fixtureServer('fx')]);
+  const session = await servedSession(xiaozhi, 0, 10);
+  session.record = false;
+  const direct = await directClient();
+  const through: number[] = [];
+  const straight: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    await call(session, 'echo', { text: 'warm' });
+    await direct.callTool({ name: 'echo', arguments: { text: 'warm' } });
+  }
+  // Interleaved, so both see the same machine at the same moments.
+  for (let i = 0; i < n; i++) {
+    let t = performance.now();
+    await call(session, 'echo', { text: `x${i}` });
+    through.push(performance.now() - t);
+    t = performance.now();
+    await direct.callTool({ name: 'echo', arguments: { text: `x${i}` } });
+    straight.push(performance.now() - t);
+  }
+  for (const [p, target] of [[50, 0.3], [90, null], [99, 2]] as const) {
+    const b = percentile(through, p);
+    const d = percentile(straight, p);
+    rows.push({ scenario: '1 latency', metric: `p${p} per call`, bridge: b, baseline: d, unit: 'ms', target: target === null ? '' : `+${target} ms`, pass: target === null ? null : b - d <= target, note: `added ${((b - d) * 1000).toFixed(0)} µs` });
+  }
+  await direct.close();
+  await bridge.stop();
+  await xiaozhi.close();
+}
+
+async function throughput(): Promise<void> {
+  const seconds = quick ? 3 : 10;
+  const inFlight = 64;
+  const xiaozhi = await FakeXiaozhi.start();
+  const bridge = await startBridge('throughput', xiaozhi, [fixtureServer('fx')]);
+  const session = await servedSession(xiaozhi, 0, 10);
+  const direct = await directClient();
+  const run = async (one: () => Promise<unknown>) => {
+    let count = 0;
+    const end = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (performance.now() < end) {
+          await one();
+          count++;
+        }
+      }),
+    );
+    return count / seconds;
+  };
+  session.record = false;
+  const viaBridge = await run(() => call(session, 'echo', { text: 't' }));
+  const viaDirect = await run(() => direct.callTool({ name: 'echo', arguments: { text: 't' } }));
+  rows.push({ scenario: '2 throughput', metric: `${inFlight} in flight, ${seconds} s`, bridge: viaBridge, baseline: viaDirect, unit: 'calls/s', target: '≥ 70% of direct', pass: viaBridge >= 0.7 * viaDirect, note: `${((viaBridge / viaDirect) * 100).toFixed(0)}% of direct` });
+  await direct.close();
+  await bridge.stop();
+  await xiaozhi.close();
+}
+
+async function manyServers(): Promise<void> {
+  const count = quick ? 6 : 20;
+  // Baseline: the slowest of the servers started alone, one after another.
+  let slowestAlone = 0;
+  for (let i = 0; i < Math.min(count, 5); i++) {
+    const t = performance.now();
+    const client = await directClient(40);
+    await client.listTools();
+    slowestAlone = Math.max(slowestAlone, performance.now() - t);
+    await client.close();
+  }
+  const xiaozhi = await FakeXiaozhi.start();
+  const started = performance.now();
+  const bridge = await startBridge('many', xiaozhi, Array.from({ length: count }, (_, i) => fixtureServer(`s${String(i).padStart(2, '0')}`, 40)));
+  const readyTimes: number[] = [];
+  const watcher = setInterval(() => {
+    const ready = (bridge.output().match(/\] running \(pid/g) ?? []).length;
+    while (readyTimes.length < ready) readyTimes.push(performance.now());
+  }, 1);
+  const session = await xiaozhi.connection(0, 60_000);
+  await session.initialize();
+  let id = 5_000_000;
+  let complete = 0;
+  await waitFor(async () => {
+    const { tools } = await session.listAllTools((id += 1000));
+    if (tools.length >= count * 50) complete = performance.now();
+    return complete > 0;
+  }, 120_000, 'the complete catalog');
+  clearInterval(watcher);
+  const lastReady = readyTimes[count - 1] ?? complete;
+  rows.push({ scenario: '3 many servers', metric: `${count} servers × 50 tools: start → complete catalog`, bridge: complete - started, baseline: slowestAlone, unit: 'ms', target: '', pass: null, note: 'baseline: slowest server alone, start + list' });
+  rows.push({ scenario: '3 many servers', metric: 'complete catalog after the slowest server was ready', bridge: complete - lastReady, baseline: null, unit: 'ms', target: '≤ 300 ms', pass: complete - lastReady <= 300 });
+  await bridge.stop();
+  await xiaozhi.close();
+}
+
+async function bigCatalog(): Promise<void> {
+  const tools = 2000;
+  const xiaozhi = await FakeXiaozhi.start();
+  const bridge = await startBridge('big', xiaozhi, [fixtureServer('a', 990), fixtureServer('b', 990)]);
+  const session = await servedSession(xiaozhi, 0, tools - 20 + 20, 60_000);
+  const direct = await directClient(tools - 10);
+  const times: number[] = [];
+  const cpu: number[] = [];
+  let pages = 0;
+  for (let i = 0; i < 10; i++) {
+    const before = procStats(bridge.child.pid as number).cpuMs;
+    const t = performance.now();
+    const listed = await session.listAllTools(10_000_000 + i * 10_000);
+    times.push(performance.now() - t);
+    cpu.push(procStats(bridge.child.pid as number).cpuMs - before);
+    pages = listed.pages.length;
+  }
+  const t = performance.now();
+  await direct.listTools();
+  const directMs = performance.now() - t;
+  rows.push({ scenario: '4 big catalog', metric: `${tools} tools, ${pages} pages: full tools/list (median of 10)`, bridge: percentile(times, 50), baseline: directMs, unit: 'ms', target: '< 100 ms', pass: percentile(times, 50) < 100, note: 'baseline: one unpaged list from the server directly' });
+  rows.push({ scenario: '4 big catalog', metric: 'bridge CPU time for it (median, 10 ms resolution)', bridge: percentile(cpu, 50), baseline: null, unit: 'ms', target: '', pass: null });
+  await direct.close();
+  await bridge.stop();
+  await xiaozhi.close();
+}
+
+async function reconnect(): Promise<void> {
+  const trials = quick ? 3 : 8;
+  let xiaozhi = await FakeXiaozhi.start();
+  const port = xiaozhi.port;
+  const bridge = await startBridge('reconnect', xiaozhi, [fixtureServer('fx')], { stableAfterMs: 500, reconnectBaseMs: 1000, reconnectMaxMs: 60_000 });
+  await servedSession(xiaozhi, 0, 10);
+  const times: number[] = [];
+  for (let i = 0; i < trials; i++) {
+    // A stable session first, so the backoff starts over.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await xiaozhi.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    xiaozhi = await FakeXiaozhi.start({ port });
+    const back = performance.now();
+    const session = await xiaozhi.connection(0, 60_000);
+    await session.initialize();
+    await session.request(1, 'tools/list', {});
+    times.push(performance.now() - back);
+  }
+  rows.push({ scenario: '5 reconnect', metric: `endpoint back → serving again (median of ${trials})`, bridge: percentile(times, 50), baseline: null, unit: 'ms', target: '< 1000 ms', pass: percentile(times, 50) < 1000, note: `max ${Math.max(...times).toFixed(0)} ms` });
+  await bridge.stop();
+  await xiaozhi.close();
+}
+
+async function memory(): Promise<void> {
+  const calls = quick ? 10_000 : 100_000;
+  const xiaozhi = await FakeXiaozhi.start();
+  const bridge = await startBridge('memory', xiaozhi, Array.from({ length: 10 }, (_, i) => fixtureServer(`m${i}`)));
+  const session = await servedSession(xiaozhi, 0, 100);
+  session.record = false;
+  const pid = bridge.child.pid as number;
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const idle = procStats(pid).rssMb;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (done < calls) {
+        done++;
+        await call(session, 'm0_echo', { text: 'memory' });
+      }
+    }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const after = procStats(pid).rssMb;
+  rows.push({ scenario: '6 memory', metric: 'bridge RSS idle, 10 servers', bridge: idle, baseline: null, unit: 'MB', target: '< 80 MB', pass: idle < 80 });
+  rows.push({ scenario: '6 memory', metric: `bridge RSS after ${calls.toLocaleString('en')} calls`, bridge: after, baseline: idle, unit: 'MB', target: '≤ +10%', pass: after <= idle * 1.1, note: `${(((after - idle) / idle) * 100).toFixed(1)}%` });
+  await bridge.stop();
+  await xiaozhi.close();
+}
+
+function printTable(): void {
+  const header = ['scenario', 'metric', 'bridge', 'baseline', 'target', 'ok', 'note'];
+  const body = rows.map((r) => [
+    r.scenario,
+    r.metric,
+    `${r.bridge.toFixed(r.unit === 'calls/s' ? 0 : 2)} ${r.unit}`,
+    r.baseline === null ? '' : `${r.baseline.toFixed(r.unit === 'calls/s' ? 0 : 2)} ${r.unit}`,
+    r.target,
+    r.pass === null ? '' : r.pass ? 'yes' : 'NO',
+    r.note ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] as string).length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
+  console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const b of body) console.log(line(b));
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+  const scenarios: [string, () => Promise<void>][] = [
+    ['latency', latency],
+    ['throughput', throughput],
+    ['many', manyServers],
+    ['big', bigCatalog],
+    ['reconnect', reconnect],
+    ['memory', memory],
+  ];
+  const started = performance.now();
+  for (const [name, run] of scenarios) {
+    if (only && !only.includes(name)) continue;
+    const t = performance.now();
+    process.stdout.write(`running ${name}… `);
+    await run();
+    console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  printTable();
+  const results = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: process.platform }, quick, totalSeconds: (performance.now() - started) / 1000, rows };
+  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwritten to bench/results/latest.json (${results.totalSeconds.toFixed(0)} s)`);
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  fs.rmSync(work, { recursive: true, force: true });
+  process.exit(1);
+});

@@ -1,0 +1,17 @@
+// npm run bench: bundles bench/bench.ts and runs it (not part of npm test).
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+
+await build({
+  entryPoints: ['bench/bench.ts'],
+  outfile: 'out/bench/bench.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  mainFields: ['module', 'main'],
+  external: ['electron'],
+  logLevel: 'warning',
+});
+const result = spawnSync(process.execPath, ['out/bench/bench.js', ...process.argv.slice(2)], { stdio: 'inherit' });
+process.exit(result.status ?? 1);
