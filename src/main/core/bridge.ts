@@ -70,6 +70,7 @@ export class Bridge {
   private statusQueued = false;
   private listChangedTimer: NodeJS.Timeout | undefined;
   private serverStarts = new Map<string, Promise<void>>();
+  private unsubscribeHistory: (() => void) | undefined;
   private readonly imports = new ImportSessions();
 
   constructor(private readonly options: BridgeOptions) {
@@ -81,7 +82,6 @@ export class Bridge {
     this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
     this.logBook.subscribe((entry) => this.emit('log', entry));
-    this.history.subscribe((record) => this.emit('call', record));
     for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
     for (const endpoint of this.settings.endpoints) this.links.set(endpoint.id, this.makeLink(endpoint));
     this.api = this.makeApi();
@@ -146,7 +146,15 @@ export class Bridge {
     const set = this.listeners.get(event) ?? new Set<Listener>();
     set.add(listener as Listener);
     this.listeners.set(event, set);
-    return () => set.delete(listener as Listener);
+    // Call records are redacted only when someone listens, so listen to the history only then.
+    if (event === 'call' && set.size === 1) this.unsubscribeHistory = this.history.subscribe((record) => this.emit('call', record));
+    return () => {
+      set.delete(listener as Listener);
+      if (event === 'call' && set.size === 0) {
+        this.unsubscribeHistory?.();
+        this.unsubscribeHistory = undefined;
+      }
+    };
   }
 
   private emit<K extends EventName>(event: K, payload: EventPayload<K>): void {

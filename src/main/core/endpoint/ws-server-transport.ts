@@ -1,14 +1,8 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  JSONRPCMessageSchema,
-  ListToolsRequestSchema,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type WebSocket from 'ws';
 import type { Logger } from '../logs/log-book';
+import { corkUntilNextTick, type Corkable } from '../io/cork';
 
 /**
  * The SDK's `Transport` over a client `ws` socket: one JSON-RPC message per text frame.
@@ -46,6 +40,7 @@ export class WsServerTransport implements Transport {
         reject(new Error('not connected'));
         return;
       }
+      corkUntilNextTick((this.socket as unknown as { _socket?: Corkable })._socket);
       this.socket.send(text, (error) => (error ? reject(error) : resolve()));
     });
   }
@@ -66,7 +61,7 @@ export class WsServerTransport implements Transport {
   }
 
   private receive(data: WebSocket.RawData, isBinary: boolean): void {
-    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -74,15 +69,14 @@ export class WsServerTransport implements Transport {
       this.log.warn(`dropped a ${isBinary ? 'binary' : 'text'} frame that is not JSON: ${preview(text)}`);
       return;
     }
-    const result = JSONRPCMessageSchema.safeParse(parsed);
-    if (result.success) {
-      const invalid = invalidParams(result.data);
+    if (isMessage(parsed)) {
+      const invalid = invalidParams(parsed);
       if (invalid) {
         this.log.warn(`answered a ${invalid.method} request with invalid params (id ${JSON.stringify(invalid.id)}): ${invalid.message}`);
         void this.send({ jsonrpc: '2.0', id: invalid.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${invalid.message}` } }).catch(() => undefined);
         return;
       }
-      this.onmessage?.(result.data);
+      this.onmessage?.(parsed);
       return;
     }
     const id = idOf(parsed);
@@ -99,22 +93,42 @@ export class WsServerTransport implements Transport {
   }
 }
 
-/** The SDK would report bad params of these as an internal error; they deserve -32602. */
-const REQUEST_SCHEMAS = {
-  initialize: InitializeRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-} as const;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
+/**
+ * The shape of a JSON-RPC 2.0 message, checked by hand: this runs for every frame, and the SDK
+ * validates the details again behind us, so a full schema parse here would only cost time.
+ */
+function isMessage(v: unknown): v is JSONRPCMessage {
+  if (!isObject(v) || v.jsonrpc !== '2.0') return false;
+  if (v.params !== undefined && !isObject(v.params)) return false;
+  if (typeof v.method === 'string') return v.id === undefined || isId(v.id);
+  return isId(v.id) && ('result' in v ? isObject(v.result) : isObject(v.error));
+}
+
+/** The SDK reports bad params of these as an internal error (-32603); they deserve -32602. */
 function invalidParams(message: JSONRPCMessage): { id: string | number; method: string; message: string } | undefined {
   if (!('method' in message) || !('id' in message)) return undefined;
-  const schema = REQUEST_SCHEMAS[message.method as keyof typeof REQUEST_SCHEMAS];
-  if (!schema) return undefined;
-  const parsed = schema.safeParse(message);
-  if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-  return { id: message.id, method: message.method, message: `${where}${issue?.message ?? 'invalid'}` };
+  const params = (message.params ?? {}) as Record<string, unknown>;
+  let problem: string | undefined;
+  switch (message.method) {
+    case 'tools/call':
+      if (typeof params.name !== 'string') problem = 'params.name must be a string';
+      else if (params.arguments !== undefined && !isObject(params.arguments)) problem = 'params.arguments must be an object';
+      break;
+    case 'tools/list':
+      if (params.cursor !== undefined && typeof params.cursor !== 'string') problem = 'params.cursor must be a string';
+      break;
+    case 'initialize': {
+      const info = params.clientInfo;
+      if (typeof params.protocolVersion !== 'string') problem = 'params.protocolVersion must be a string';
+      else if (!isObject(params.capabilities)) problem = 'params.capabilities must be an object';
+      else if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') problem = 'params.clientInfo must have a name and a version';
+      break;
+    }
+  }
+  return problem ? { id: message.id, method: message.method, message: problem } : undefined;
 }
 
 function idOf(value: unknown): string | number | undefined {

@@ -63,6 +63,8 @@ export function shapeResult(result: CallToolResult, maxBytes: number, idJson = '
   const text = resultText(result);
   const isError = result.isError === true;
   const whole = textResult(text, isError);
+  // Fast path: even fully escaped (6 bytes per UTF-16 unit), the text cannot reach the limit.
+  if (text.length * 6 + idJson.length + 96 <= maxBytes) return whole;
   if (responseBytes(whole, idJson) <= maxBytes) return whole;
 
   const overhead = responseBytes(textResult('', isError), idJson) - 2; // minus the empty string's quotes

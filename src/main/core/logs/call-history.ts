@@ -18,9 +18,14 @@ export interface CallInput {
   result: string;
 }
 
-/** Every tools/call, newest last, bounded; with per-tool counts that outlive the ring. */
+/**
+ * Every tools/call, newest last, bounded; with per-tool counts that outlive the ring. Records are
+ * redacted when someone reads them (or listens), not on the hot path of every call.
+ */
 export class CallHistory {
   private readonly records: CallRecord[] = [];
+  private readonly clean = new WeakSet<CallRecord>();
+  private head = 0;
   private readonly counts = new Map<string, { ok: number; failed: number }>();
   private readonly listeners = new Set<(record: CallRecord) => void>();
   private nextId = 1;
@@ -41,23 +46,41 @@ export class CallHistory {
       tool: input.tool,
       originalTool: input.originalTool,
       server: input.server,
-      arguments: redactText(trimText(args)),
+      arguments: trimText(args),
       durationMs: input.durationMs,
       outcome: input.outcome,
-      result: redactText(trimText(input.result)),
+      result: trimText(input.result),
     };
-    this.records.push(record);
-    if (this.records.length > this.capacity) this.records.splice(0, this.records.length - this.capacity);
+    // A ring: dropping the oldest must not shift a thousand entries on every call.
+    if (this.records.length < this.capacity) this.records.push(record);
+    else {
+      this.records[this.head] = record;
+      this.head = (this.head + 1) % this.capacity;
+    }
     const count = this.counts.get(input.tool) ?? { ok: 0, failed: 0 };
     if (input.outcome === 'ok') count.ok++;
     else count.failed++;
     this.counts.set(input.tool, count);
-    for (const listener of this.listeners) listener(record);
+    if (this.listeners.size > 0) {
+      const shown = this.redacted(record);
+      for (const listener of this.listeners) listener(shown);
+    }
     return record;
   }
 
+  /** Oldest first. */
   list(): CallRecord[] {
-    return this.records.slice();
+    const ordered = this.head === 0 ? this.records : [...this.records.slice(this.head), ...this.records.slice(0, this.head)];
+    return ordered.map((r) => this.redacted(r));
+  }
+
+  private redacted(record: CallRecord): CallRecord {
+    if (!this.clean.has(record)) {
+      record.arguments = redactText(record.arguments);
+      record.result = redactText(record.result);
+      this.clean.add(record);
+    }
+    return record;
   }
 
   countsByTool(): Record<string, { ok: number; failed: number }> {

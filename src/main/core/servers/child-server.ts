@@ -15,6 +15,7 @@ import type { Logger } from '../logs/log-book';
 import { LineDecoder } from './line-decoder';
 import { isAlive, killTree, listDescendants, signalAll, waitForExit } from './process-tree';
 import { remoteHeaders } from './remote-headers';
+import { corkUntilNextTick, type Corkable } from '../io/cork';
 
 export interface Supervision {
   /** How long `initialize` + the first `tools/list` may take. */
@@ -208,6 +209,12 @@ export class ChildServer {
       const decoder = new LineDecoder((line) => this.onStderrLine(line), { gbkFallback: process.platform === 'win32' });
       transport.stderr?.on('data', (chunk: Buffer) => decoder.push(chunk));
       transport.stderr?.on('end', () => decoder.flush());
+      // Batch writes to the child's stdin per tick (see corkUntilNextTick); the SDK keeps the process private.
+      const send = transport.send.bind(transport);
+      transport.send = (message) => {
+        corkUntilNextTick((transport as unknown as { _process?: { stdin?: Corkable } })._process?.stdin);
+        return send(message);
+      };
       return transport;
     }
     const url = new URL(s.url);
