@@ -47,9 +47,19 @@ export function App({ store }: { store: BridgeStore }) {
   }, []);
   useEffect(() => {
     document.documentElement.lang = language;
-    document.documentElement.dataset.theme = ui?.theme ?? 'system';
     document.title = t('app.name');
-  }, [language, ui?.theme, t]);
+  }, [language, t]);
+  useEffect(() => {
+    // "System" follows the OS, live: the stylesheet only knows light and dark.
+    const query = window.matchMedia?.('(prefers-color-scheme: dark)');
+    const apply = () => {
+      const theme = ui?.theme ?? 'system';
+      document.documentElement.dataset.theme = theme === 'system' ? (query?.matches ? 'dark' : 'light') : theme;
+    };
+    apply();
+    query?.addEventListener('change', apply);
+    return () => query?.removeEventListener('change', apply);
+  }, [ui?.theme]);
 
   const toast = useCallback((message: string, kind: 'info' | 'error' = 'info') => {
     const id = Date.now() + Math.random();

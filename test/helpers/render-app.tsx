@@ -21,3 +21,6 @@ export async function renderWithBridge(harness: Harness, ui: ReactNode, language
   const result = render(<AppContext.Provider value={value}>{ui}</AppContext.Provider>);
   return { ...result, store, toasts, imports };
 }
+
+// React's act() warnings are errors here: tests wait for what they expect instead.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -10,7 +10,6 @@ import { TryToolDialog } from '../../src/renderer/pages/try-tool-dialog';
 import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 let harness: Harness | undefined;
 afterEach(async () => {
   cleanup();

@@ -5,7 +5,6 @@ import { ServerEditor } from '../../src/renderer/pages/server-editor';
 import { makeBridge, type Harness } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 let harness: Harness | undefined;
 afterEach(async () => {
   cleanup();

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { EndpointStatus } from '../../shared/status';
 import { useApp } from '../app-context';
+import { ConfirmRemoveDialog } from '../components/confirm-dialog';
 import { endpointLabel, endpointTone } from '../components/status-tone';
-import { Button, Dialog, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
+import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
@@ -121,20 +122,12 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         </Button>
       </div>
       {confirmRemove ? (
-        <Dialog
+        <ConfirmRemoveDialog
           title={t('endpoints.removeTitle', { name: endpoint.name })}
-          onClose={() => setConfirmRemove(false)}
-          footer={
-            <>
-              <Button onClick={() => setConfirmRemove(false)}>{t('common.cancel')}</Button>
-              <Button kind="danger" onClick={() => void run(() => store.api.removeEndpoint({ id: endpoint.id })).then(() => setConfirmRemove(false))}>
-                {t('common.remove')}
-              </Button>
-            </>
-          }
-        >
-          <p>{t('endpoints.removeBody')}</p>
-        </Dialog>
+          body={t('endpoints.removeBody')}
+          onCancel={() => setConfirmRemove(false)}
+          onConfirm={() => void run(() => store.api.removeEndpoint({ id: endpoint.id })).then(() => setConfirmRemove(false))}
+        />
       ) : null}
     </li>
   );

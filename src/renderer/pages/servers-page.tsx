@@ -2,8 +2,9 @@ import { useState } from 'react';
 import type { ServerSettings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
+import { ConfirmRemoveDialog } from '../components/confirm-dialog';
 import { serverLabel, serverTone } from '../components/status-tone';
-import { Button, Dialog, EmptyState, StatusBadge } from '../components/ui';
+import { Button, EmptyState, StatusBadge } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
@@ -63,20 +64,12 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
       </div>
       {editing && settings ? <ServerEditor server={settings} existingNames={names} onClose={() => setEditing(false)} /> : null}
       {confirmRemove ? (
-        <Dialog
+        <ConfirmRemoveDialog
           title={t('servers.removeTitle', { name: status.name })}
-          onClose={() => setConfirmRemove(false)}
-          footer={
-            <>
-              <Button onClick={() => setConfirmRemove(false)}>{t('common.cancel')}</Button>
-              <Button kind="danger" onClick={() => void run(() => store.api.removeServer({ name: status.name })).then(() => setConfirmRemove(false))}>
-                {t('common.remove')}
-              </Button>
-            </>
-          }
-        >
-          <p>{t('servers.removeBody')}</p>
-        </Dialog>
+          body={t('servers.removeBody')}
+          onCancel={() => setConfirmRemove(false)}
+          onConfirm={() => void run(() => store.api.removeServer({ name: status.name })).then(() => setConfirmRemove(false))}
+        />
       ) : null}
     </li>
   );

@@ -2,22 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { problems } from '../../../helpers/config-problems';
 import { loadConfigFile, parseConfigText } from '../../../../src/main/core/config/load-config';
-import { ConfigError, formatProblem } from '../../../../src/main/core/config/json-text';
 import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
 import { defaultSettings } from '../../../../src/shared/settings';
 
 const configs = path.resolve(__dirname, '../../../fixtures/configs');
 
-function problems(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems.map(formatProblem);
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('loading the configs users already have', () => {
   it("reads xiaozhi-client's xiaozhi.config.json as it is", () => {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { problems } from '../../../helpers/config-problems';
 import { parseMcpConfig } from '../../../../src/main/core/import/parse-config';
 import { buildPreview } from '../../../../src/main/core/import/import-preview';
-import { ConfigError, formatProblem } from '../../../../src/main/core/config/json-text';
+import { formatProblem } from '../../../../src/main/core/config/json-text';
 import { defaultSettings, type ServerSettings, type Settings } from '../../../../src/shared/settings';
 
 const dir = path.resolve(__dirname, '../../../fixtures/import');
@@ -11,15 +12,6 @@ const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 const parse = (name: string, env: NodeJS.ProcessEnv = {}) => parseMcpConfig(name, read(name), env);
 const byName = (servers: ServerSettings[]) => Object.fromEntries(servers.map((s) => [s.name, s]));
 
-function problems(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems.map(formatProblem);
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('import: formats, detected by content', () => {
   it('Claude Desktop', () => {
