@@ -12,6 +12,7 @@ import { bindIpc, trustedSender } from './electron/ipc-bridge';
 import { getLaunchAtLogin, HIDDEN_ARG, setLaunchAtLogin, type LoginItemContext } from './electron/login-item';
 import { createMainWindow, revealWindow } from './electron/main-window';
 import { installQuitHandling } from './electron/quit-handling';
+import { configFilesIn } from './electron/launch-args';
 import { secretCodec } from './electron/secret-codec';
 import { TrayController } from './electron/tray-icon';
 
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
 
   app.on('second-instance', (_event, argv) => {
     showWindow();
-    const files = argv.slice(1).filter((arg) => !arg.startsWith('-') && /\.(json|jsonc|toml)$/i.test(arg) && fs.existsSync(arg));
+    const files = configFilesIn(argv);
     if (files.length > 0) importFiles(files);
   });
   app.on('activate', showWindow);
@@ -129,6 +130,8 @@ async function main(): Promise<void> {
   powerMonitor.on('shutdown', () => void quit.quitNow());
 
   bridge.start();
+  const opened = configFilesIn(process.argv);
+  if (opened.length > 0) importFiles(opened);
   // On Linux a panel without a tray would leave no way in; show the window unless asked not to.
   if (!startHidden) showWindow();
   log.info(`Xiaozhi Tray ${app.getVersion()} started (${process.platform})`);

@@ -64,3 +64,12 @@ describe('launch at login', () => {
     expect(autostartEntry('/a b/c')).toContain('Exec="/a b/c" --hidden');
   });
 });
+
+describe('config files on the command line', () => {
+  it('offers existing config files named on a second launch, and nothing else', async () => {
+    const { configFilesIn } = await import('../../../src/main/electron/launch-args');
+    const present = new Set(['/home/u/claude_desktop_config.json', '/home/u/config.toml']);
+    const argv = ['/opt/xiaozhi-tray/xiaozhi-tray', '--hidden', '/home/u/claude_desktop_config.json', '/home/u/missing.json', '/home/u/notes.txt', '/home/u/config.toml'];
+    expect(configFilesIn(argv, (f) => present.has(f))).toEqual(['/home/u/claude_desktop_config.json', '/home/u/config.toml']);
+  });
+});
