@@ -116,7 +116,16 @@ async function main(): Promise<void> {
     translator(language()),
     launchAtLogin,
   );
-  bridge.on('status', (state) => tray.update(state));
+
+  let trayLanguage = language();
+  bridge.on('status', (state) => {
+    // The language setting may have changed (settings changes come with a status event).
+    if (language() !== trayLanguage) {
+      trayLanguage = language();
+      tray.setTranslate(translator(trayLanguage));
+    }
+    tray.update(state);
+  });
   tray.update(bridge.state());
 
   app.on('second-instance', (_event, argv) => {

@@ -130,6 +130,17 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await page.getByText(marker).waitFor({ timeout: 10_000 });
   });
 
+  it('keeps 10,000 log lines smooth: only the visible rows are in the page', async () => {
+    await go('logs');
+    await session.request('flood', 'tools/call', { name: 'stderr', arguments: { text: 'flood', count: 10_000 } });
+    await page.getByText('flood 10000', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('.log-row').count()).toBeLessThan(100);
+    await page.getByLabel('Filter text').fill('flood 500');
+    await page.getByText('flood 5000', { exact: true }).waitFor();
+    expect(await page.getByText(/^\d+ of \d+ lines$/).textContent()).toBe("11 of 10000 lines");
+    await page.getByLabel('Filter text').fill('');
+  });
+
   it('imports a dropped Claude Desktop config', async () => {
     const config = JSON.stringify({ mcpServers: { second: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'second' } } } });
     await page.evaluate((text) => {

@@ -402,6 +402,7 @@ export class Bridge {
       },
       getLogs: async (input: { limit?: number } | undefined) => this.logBook.entries(input?.limit),
       getHistory: async () => this.history.list(),
+      getToolCounts: async () => this.history.countsByTool(),
 
       previewImport: async (input: { source: string; text: string }) => this.imports.preview(input.source, input.text, this.settings),
       previewImportFile: async (input: { path: string }) => this.imports.previewFile(input.path, this.settings),

@@ -11,6 +11,7 @@ export function ToolsPage() {
   const catalog = useStore(store, (d) => d.catalog);
   const summary = useStore(store, (d) => d.state.catalog);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
+  const counts = useStore(store, (d) => d.counts);
   const [query, setQuery] = useState('');
   const [trying, setTrying] = useState<CatalogTool | undefined>();
   const groups = useMemo(() => {
@@ -49,6 +50,12 @@ export function ToolsPage() {
                       <span className="mono tool-name">{tool.name}</span>
                       {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
                       <span className="small muted">{formatBytes(tool.bytes)}</span>
+                      {counts[tool.name] ? (
+                        <span className="small muted">
+                          {t('tools.calls', { count: counts[tool.name]!.ok + counts[tool.name]!.failed })}
+                          {counts[tool.name]!.failed > 0 ? <span className="error-text"> · {t('tools.failedCalls', { count: counts[tool.name]!.failed })}</span> : null}
+                        </span>
+                      ) : null}
                     </div>
                     <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>
                   </div>

@@ -13,6 +13,8 @@ export interface StoreData {
   catalog: CatalogTool[];
   logs: LogEntry[];
   history: CallRecord[];
+  /** Calls per tool since the bridge started. */
+  counts: Record<string, { ok: number; failed: number }>;
   host: HostInfo | undefined;
 }
 
@@ -32,6 +34,7 @@ export class BridgeStore {
     catalog: [],
     logs: [],
     history: [],
+    counts: {},
     host: undefined,
   };
   private readonly listeners = new Set<() => void>();
@@ -41,7 +44,11 @@ export class BridgeStore {
   constructor(readonly api: BridgeApi) {
     api.on('status', (state) => this.set({ state }));
     api.on('catalog', (catalog) => this.set({ catalog }));
-    api.on('call', (record) => this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY) }));
+    api.on('call', (record) => {
+      const count = this.data.counts[record.tool] ?? { ok: 0, failed: 0 };
+      const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };
+      this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY), counts: { ...this.data.counts, [record.tool]: counted } });
+    });
     // Log lines can arrive in floods; batch them per frame so the list stays smooth.
     api.on('log', (entry) => {
       this.pendingLogs.push(entry);
@@ -50,15 +57,16 @@ export class BridgeStore {
   }
 
   async load(): Promise<void> {
-    const [state, settings, catalog, logs, history, host] = await Promise.all([
+    const [state, settings, catalog, logs, history, counts, host] = await Promise.all([
       this.api.getState(),
       this.api.getSettings(),
       this.api.getCatalog(),
       this.api.getLogs({ limit: MAX_LOGS }),
       this.api.getHistory(),
+      this.api.getToolCounts(),
       this.api.getHostInfo(),
     ]);
-    this.set({ ready: true, state, settings, catalog, logs, history, host });
+    this.set({ ready: true, state, settings, catalog, logs, history, counts, host });
   }
 
   setConnected(connected: boolean): void {

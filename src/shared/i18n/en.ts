@@ -132,6 +132,8 @@ export const en = {
   'tools.allOn': 'All tools of {server}',
   'tools.toggle': 'Serve {name}',
   'tools.noDescription': 'No description',
+  'tools.calls': '{count} calls',
+  'tools.failedCalls': '{count} failed',
   'tools.try': 'Try',
   'tools.tryNamed': 'Try {name}',
 

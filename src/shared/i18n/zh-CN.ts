@@ -134,6 +134,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tools.allOn': '{server} 的全部工具',
   'tools.toggle': '提供 {name}',
   'tools.noDescription': '无描述',
+  'tools.calls': '调用 {count} 次',
+  'tools.failedCalls': '失败 {count} 次',
   'tools.try': '试用',
   'tools.tryNamed': '试用 {name}',
 
