@@ -80,8 +80,8 @@ export const bridgeCommands = {
   callTool: command(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).default({}) }), ToolCallOutputSchema),
   getLogs: command(z.object({ limit: z.number().int().positive().optional() }).default({}), z.array(LogEntrySchema)),
   getHistory: command(Void, z.array(CallRecordSchema)),
-  /** Calls per exposed tool name since the bridge started (beyond the history's length). */
-  getToolCounts: command(Void, z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() }))),
+  /** Calls per tool since the bridge started (beyond the history's length): counts[server][originalTool]. */
+  getToolCounts: command(Void, z.record(z.string(), z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() })))),
 
   getHostInfo: command(Void, HostInfoSchema),
   setLaunchAtLogin: command(z.object({ enabled: z.boolean() }), Void),

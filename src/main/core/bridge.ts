@@ -344,7 +344,10 @@ export class Bridge {
       },
       removeServer: async (input: { name: string }) => {
         this.requireServer(input.name);
-        this.commit({ ...this.settings, servers: this.settings.servers.filter((s) => s.name !== input.name) });
+        // Its tool switches go with it: a new server of the same name starts fresh.
+        const tools = { ...this.settings.tools };
+        delete tools[input.name];
+        this.commit({ ...this.settings, servers: this.settings.servers.filter((s) => s.name !== input.name), tools });
         await this.replaceServer(input.name, undefined);
       },
       startServer: async (input: { name: string }) => {

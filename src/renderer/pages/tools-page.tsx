@@ -6,6 +6,17 @@ import { formatBytes } from '../format';
 import { useStore } from '../store/bridge-store';
 import { TryToolDialog } from './try-tool-dialog';
 
+function CallCount({ count }: { count: { ok: number; failed: number } | undefined }) {
+  const { t } = useApp();
+  if (!count) return null;
+  return (
+    <span className="small muted">
+      {t('tools.calls', { count: count.ok + count.failed })}
+      {count.failed > 0 ? <span className="error-text"> · {t('tools.failedCalls', { count: count.failed })}</span> : null}
+    </span>
+  );
+}
+
 export function ToolsPage() {
   const { store, t, toast } = useApp();
   const catalog = useStore(store, (d) => d.catalog);
@@ -50,12 +61,7 @@ export function ToolsPage() {
                       <span className="mono tool-name">{tool.name}</span>
                       {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
                       <span className="small muted">{formatBytes(tool.bytes)}</span>
-                      {counts[tool.name] ? (
-                        <span className="small muted">
-                          {t('tools.calls', { count: counts[tool.name]!.ok + counts[tool.name]!.failed })}
-                          {counts[tool.name]!.failed > 0 ? <span className="error-text"> · {t('tools.failedCalls', { count: counts[tool.name]!.failed })}</span> : null}
-                        </span>
-                      ) : null}
+                      <CallCount count={counts[tool.server]?.[tool.originalName]} />
                     </div>
                     <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>
                   </div>

@@ -13,8 +13,8 @@ export interface StoreData {
   catalog: CatalogTool[];
   logs: LogEntry[];
   history: CallRecord[];
-  /** Calls per tool since the bridge started. */
-  counts: Record<string, { ok: number; failed: number }>;
+  /** Calls per tool since the bridge started: counts[server][originalTool]. */
+  counts: Record<string, Record<string, { ok: number; failed: number }>>;
   host: HostInfo | undefined;
 }
 
@@ -45,9 +45,11 @@ export class BridgeStore {
     api.on('status', (state) => this.set({ state }));
     api.on('catalog', (catalog) => this.set({ catalog }));
     api.on('call', (record) => {
-      const count = this.data.counts[record.tool] ?? { ok: 0, failed: 0 };
+      const forServer = this.data.counts[record.server] ?? {};
+      const count = forServer[record.originalTool] ?? { ok: 0, failed: 0 };
       const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };
-      this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY), counts: { ...this.data.counts, [record.tool]: counted } });
+      const counts = { ...this.data.counts, [record.server]: { ...forServer, [record.originalTool]: counted } };
+      this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY), counts });
     });
     // Log lines can arrive in floods; batch them per frame so the list stays smooth.
     api.on('log', (entry) => {

@@ -88,7 +88,7 @@ describe('child servers: supervision', () => {
     expect(result.text).toMatch(/did not finish in time/);
     const history = await harness.bridge.api.getHistory();
     expect(history.at(-1)).toMatchObject({ tool: 'slow', outcome: 'timeout', caller: 'ui' });
-    expect(await harness.bridge.api.getToolCounts()).toEqual({ slow: { ok: 0, failed: 1 } });
+    expect(await harness.bridge.api.getToolCounts()).toEqual({ fx: { slow: { ok: 0, failed: 1 } } });
   });
 
   it('refreshes the catalog when a server announces list_changed', async () => {

@@ -26,7 +26,8 @@ export class CallHistory {
   private readonly records: CallRecord[] = [];
   private readonly clean = new WeakSet<CallRecord>();
   private head = 0;
-  private readonly counts = new Map<string, { ok: number; failed: number }>();
+  /** counts[server][originalTool]: keyed by the tool itself, since exposed names can change. */
+  private readonly counts = new Map<string, Map<string, { ok: number; failed: number }>>();
   private readonly listeners = new Set<(record: CallRecord) => void>();
   private nextId = 1;
 
@@ -57,10 +58,12 @@ export class CallHistory {
       this.records[this.head] = record;
       this.head = (this.head + 1) % this.capacity;
     }
-    const count = this.counts.get(input.tool) ?? { ok: 0, failed: 0 };
+    const forServer = this.counts.get(input.server) ?? new Map<string, { ok: number; failed: number }>();
+    const count = forServer.get(input.originalTool) ?? { ok: 0, failed: 0 };
     if (input.outcome === 'ok') count.ok++;
     else count.failed++;
-    this.counts.set(input.tool, count);
+    forServer.set(input.originalTool, count);
+    this.counts.set(input.server, forServer);
     if (this.listeners.size > 0) {
       const shown = this.redacted(record);
       for (const listener of this.listeners) listener(shown);
@@ -83,8 +86,8 @@ export class CallHistory {
     return record;
   }
 
-  countsByTool(): Record<string, { ok: number; failed: number }> {
-    return Object.fromEntries(this.counts);
+  countsByTool(): Record<string, Record<string, { ok: number; failed: number }>> {
+    return Object.fromEntries([...this.counts].map(([server, tools]) => [server, Object.fromEntries(tools)]));
   }
 
   subscribe(listener: (record: CallRecord) => void): () => void {

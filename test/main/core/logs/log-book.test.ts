@@ -49,7 +49,7 @@ describe('call history', () => {
     }
     expect(history.list()).toHaveLength(2);
     expect(history.list()[0]!.arguments.length).toBeLessThan(2100);
-    expect(history.countsByTool()).toEqual({ t: { ok: 2, failed: 1 } });
+    expect(history.countsByTool()).toEqual({ s: { t: { ok: 2, failed: 1 } } });
   });
 });
 
