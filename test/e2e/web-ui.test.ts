@@ -37,7 +37,14 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     xiaozhi = await FakeXiaozhi.start();
     const config = path.join(work, 'xiaozhi-tray.json');
     fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'home', name: '家里', url: xiaozhi.url() }], servers: [], ui: { language: 'en' } }, null, 2));
-    bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '' } });
+    // A home folder where Cursor keeps a config, for "Import from…".
+    const home = path.join(work, 'home');
+    fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-remote': { url: 'https://mcp.example.com/mcp' } } }));
+    bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MCP_ENDPOINT: '', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+    });
     let out = '';
     bridge.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     bridge.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -158,6 +165,17 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await go('servers');
     await page.getByText('second').first().waitFor();
     await waitFor(async () => (await page.getByText('Running').count()) === 2, 15_000, 'both servers running');
+  });
+
+  it('offers the MCP clients found on this machine under "Import from…"', async () => {
+    await go('servers');
+    await page.getByRole('button', { name: 'Import from… ▾' }).click();
+    await page.getByRole('menuitem', { name: 'Cursor' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Detected: Cursor').waitFor();
+    await dialog.getByText('cursor-remote').waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('history lists the calls xiaozhi made', async () => {

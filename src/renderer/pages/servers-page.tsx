@@ -3,6 +3,7 @@ import type { ServerSettings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { ConfirmRemoveDialog } from '../components/confirm-dialog';
+import { Menu } from '../components/menu';
 import { serverLabel, serverTone } from '../components/status-tone';
 import { Button, EmptyState, StatusBadge } from '../components/ui';
 import { useStore } from '../store/bridge-store';
@@ -77,9 +78,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
 
 function ExportMenu() {
   const { store, t, toast } = useApp();
-  const [open, setOpen] = useState(false);
   const download = async (format: 'mcp-servers' | 'xiaozhi-client') => {
-    setOpen(false);
     try {
       const file = await store.api.exportConfig({ format });
       const url = URL.createObjectURL(new Blob([file.text], { type: 'application/json;charset=utf-8' }));
@@ -94,24 +93,14 @@ function ExportMenu() {
     }
   };
   return (
-    <div className="menu">
-      <Button onClick={() => setOpen(!open)}>{t('export.menu')} ▾</Button>
-      {open ? (
-        <ul className="menu-list" role="menu">
-          <li role="none">
-            <button type="button" role="menuitem" onClick={() => void download('mcp-servers')}>
-              {t('export.mcpServers')}
-            </button>
-          </li>
-          <li role="none">
-            <button type="button" role="menuitem" onClick={() => void download('xiaozhi-client')}>
-              {t('export.xiaozhi')}
-            </button>
-          </li>
-          <li className="small muted menu-note">{t('export.secrets')}</li>
-        </ul>
-      ) : null}
-    </div>
+    <Menu
+      label={t('export.menu')}
+      items={[
+        { label: t('export.mcpServers'), onSelect: () => void download('mcp-servers') },
+        { label: t('export.xiaozhi'), onSelect: () => void download('xiaozhi-client') },
+      ]}
+      footer={t('export.secrets')}
+    />
   );
 }
 
