@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useApp } from '../app-context';
 import { Button, Dialog } from './ui';
 
@@ -19,5 +20,19 @@ export function ConfirmRemoveDialog(props: { title: string; body: string; onCanc
     >
       <p>{props.body}</p>
     </Dialog>
+  );
+}
+
+/** A Remove button that asks first. */
+export function RemoveButton(props: { title: string; body: string; onConfirm: () => Promise<unknown> }) {
+  const { t } = useApp();
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      <Button small kind="danger" onClick={() => setAsking(true)}>
+        {t('common.remove')}
+      </Button>
+      {asking ? <ConfirmRemoveDialog title={props.title} body={props.body} onCancel={() => setAsking(false)} onConfirm={() => void props.onConfirm().then(() => setAsking(false))} /> : null}
+    </>
   );
 }

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { EndpointStatus } from '../../shared/status';
 import { useApp } from '../app-context';
-import { ConfirmRemoveDialog } from '../components/confirm-dialog';
+import { RemoveButton } from '../components/confirm-dialog';
+import { useCommand } from '../components/use-command';
 import { endpointLabel, endpointTone } from '../components/status-tone';
 import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
@@ -70,19 +71,11 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
 }
 
 function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
-  const { store, t, toast } = useApp();
+  const { store, t } = useApp();
   const [revealed, setRevealed] = useState<string | undefined>();
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(endpoint.name);
-  const [confirmRemove, setConfirmRemove] = useState(false);
-  const run = async (action: () => Promise<unknown>) => {
-    try {
-      await action();
-      await store.refreshSettings();
-    } catch (error) {
-      toast((error as Error).message, 'error');
-    }
-  };
+  const run = useCommand();
   return (
     <li className="list-item">
       <div className="list-main">
@@ -117,18 +110,8 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         <Button small onClick={() => setRenaming(true)}>
           {t('common.rename')}
         </Button>
-        <Button small kind="danger" onClick={() => setConfirmRemove(true)}>
-          {t('common.remove')}
-        </Button>
+        <RemoveButton title={t('endpoints.removeTitle', { name: endpoint.name })} body={t('endpoints.removeBody')} onConfirm={() => run(() => store.api.removeEndpoint({ id: endpoint.id }))} />
       </div>
-      {confirmRemove ? (
-        <ConfirmRemoveDialog
-          title={t('endpoints.removeTitle', { name: endpoint.name })}
-          body={t('endpoints.removeBody')}
-          onCancel={() => setConfirmRemove(false)}
-          onConfirm={() => void run(() => store.api.removeEndpoint({ id: endpoint.id })).then(() => setConfirmRemove(false))}
-        />
-      ) : null}
     </li>
   );
 }

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { ServerSettings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
-import { ConfirmRemoveDialog } from '../components/confirm-dialog';
+import { RemoveButton } from '../components/confirm-dialog';
+import { useCommand } from '../components/use-command';
 import { Menu } from '../components/menu';
 import { serverLabel, serverTone } from '../components/status-tone';
 import { Button, EmptyState, StatusBadge } from '../components/ui';
@@ -11,17 +12,9 @@ import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
 
 function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
-  const { store, t, toast } = useApp();
+  const { store, t } = useApp();
   const [editing, setEditing] = useState(false);
-  const [confirmRemove, setConfirmRemove] = useState(false);
-  const run = async (action: () => Promise<unknown>) => {
-    try {
-      await action();
-      await store.refreshSettings();
-    } catch (error) {
-      toast((error as Error).message, 'error');
-    }
-  };
+  const run = useCommand();
   const target = settings ? (settings.transport === 'stdio' ? [settings.command, ...settings.args].join(' ') : settings.url) : '';
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   return (
@@ -59,19 +52,9 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <Button small onClick={() => setEditing(true)} disabled={!settings}>
           {t('common.edit')}
         </Button>
-        <Button small kind="danger" onClick={() => setConfirmRemove(true)}>
-          {t('common.remove')}
-        </Button>
+        <RemoveButton title={t('servers.removeTitle', { name: status.name })} body={t('servers.removeBody')} onConfirm={() => run(() => store.api.removeServer({ name: status.name }))} />
       </div>
       {editing && settings ? <ServerEditor server={settings} existingNames={names} onClose={() => setEditing(false)} /> : null}
-      {confirmRemove ? (
-        <ConfirmRemoveDialog
-          title={t('servers.removeTitle', { name: status.name })}
-          body={t('servers.removeBody')}
-          onCancel={() => setConfirmRemove(false)}
-          onConfirm={() => void run(() => store.api.removeServer({ name: status.name })).then(() => setConfirmRemove(false))}
-        />
-      ) : null}
     </li>
   );
 }

@@ -3,16 +3,17 @@ import { useApp } from '../app-context';
 import { Button, Field, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { HostNotices } from '../components/host-notices';
+import { useCommand } from '../components/use-command';
 
 export function SettingsPage() {
   const { store, t, toast } = useApp();
   const settings = useStore(store, (d) => d.settings);
   const host = useStore(store, (d) => d.host);
+  const run = useCommand();
   const [limitText, setLimitText] = useState<string | undefined>();
   const [timeoutText, setTimeoutText] = useState<string | undefined>();
   if (!settings || !host) return null;
-  const update = (patch: Parameters<typeof store.api.updatePreferences>[0]) =>
-    store.api.updatePreferences(patch).then(() => store.refreshSettings(), (error: Error) => toast(error.message, 'error'));
+  const update = (patch: Parameters<typeof store.api.updatePreferences>[0]) => run(() => store.api.updatePreferences(patch));
   const limitValue = limitText ?? String(settings.limits.maxMessageBytes);
   const timeoutValue = timeoutText ?? String(settings.limits.callTimeoutMs / 1000);
   const limitNumber = Number(limitValue);
@@ -28,7 +29,7 @@ export function SettingsPage() {
       <section className="panel form">
         <h2>{t('settings.general')}</h2>
         {host.launchAtLogin !== null ? (
-          <Switch showLabel label={t('settings.launchAtLogin')} checked={host.launchAtLogin} onChange={(enabled) => void store.api.setLaunchAtLogin({ enabled }).then(() => store.refreshSettings(), (e: Error) => toast(e.message, 'error'))} />
+          <Switch showLabel label={t('settings.launchAtLogin')} checked={host.launchAtLogin} onChange={(enabled) => void run(() => store.api.setLaunchAtLogin({ enabled }))} />
         ) : null}
         {host.carrier === 'electron' ? <Switch showLabel label={t('settings.startHidden')} checked={settings.ui.startHidden} onChange={(startHidden) => void update({ ui: { startHidden } })} /> : null}
         <div className="form-row">
@@ -76,7 +77,8 @@ export function SettingsPage() {
             kind="primary"
             disabled={Boolean(limitError || timeoutError) || (limitText === undefined && timeoutText === undefined)}
             onClick={() =>
-              void update({ limits: { maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) } }).then(() => {
+              void update({ limits: { maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) } }).then((ok) => {
+                if (!ok) return;
                 setLimitText(undefined);
                 setTimeoutText(undefined);
                 toast(t('settings.saved'));

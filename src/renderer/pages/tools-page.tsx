@@ -4,6 +4,7 @@ import { useApp } from '../app-context';
 import { Button, EmptyState, Switch } from '../components/ui';
 import { formatBytes } from '../format';
 import { useStore } from '../store/bridge-store';
+import { useCommand } from '../components/use-command';
 import { TryToolDialog } from './try-tool-dialog';
 
 function CallCount({ count }: { count: { ok: number; failed: number } | undefined }) {
@@ -18,7 +19,7 @@ function CallCount({ count }: { count: { ok: number; failed: number } | undefine
 }
 
 export function ToolsPage() {
-  const { store, t, toast } = useApp();
+  const { store, t } = useApp();
   const catalog = useStore(store, (d) => d.catalog);
   const summary = useStore(store, (d) => d.state.catalog);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
@@ -32,7 +33,8 @@ export function ToolsPage() {
     for (const tool of catalog) if (match(tool)) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
     return [...byServer.entries()].sort(([a], [b]) => a.localeCompare(b));
   }, [catalog, query]);
-  const run = (action: Promise<unknown>) => action.then(() => store.refreshSettings()).catch((error: Error) => toast(error.message, 'error'));
+  const command = useCommand();
+  const run = (action: Promise<unknown>) => command(() => action);
 
   return (
     <div className="page">
