@@ -81,7 +81,9 @@ async function main(): Promise<void> {
 
   const quit = installQuitHandling({ app, stop: () => bridge.stop(), deadlineMs: 10_000 });
   const language = () => resolveLanguage(store.load().ui.language, app.getLocale());
-  const startHidden = process.argv.includes(HIDDEN_ARG) || store.load().ui.startHidden;
+  // macOS may drop login-item arguments; it says instead whether we were opened at login.
+  const openedAtLogin = process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin === true;
+  const startHidden = process.argv.includes(HIDDEN_ARG) || openedAtLogin || store.load().ui.startHidden;
 
   const showWindow = () => {
     if (!window || window.isDestroyed()) {
