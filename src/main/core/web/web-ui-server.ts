@@ -56,10 +56,17 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     throw new Error(`The window is not built (${path.join(root, 'index.html')} is missing). Run: npm run build`);
   }
   let port = 0;
-  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host.includes(':') ? `[${host}]` : host}:${port}`]);
+  // Listening on every interface is the user's explicit choice to be reached by any name; the
+  // token still guards the API. Otherwise only this server's own names pass (no DNS rebinding).
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const hostAllowed = (header: string | undefined) =>
+    header !== undefined &&
+    (wildcard
+      ? header.endsWith(`:${port}`)
+      : [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host.includes(':') ? `[${host}]` : host}:${port}`].includes(header));
 
   const server = http.createServer((req, res) => {
-    if (!allowedHosts().has(req.headers.host ?? '')) {
+    if (!hostAllowed(req.headers.host)) {
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request');
       return;
     }
@@ -92,7 +99,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`);
     };
     if (url.pathname !== '/api') return refuse(404, 'unknown path');
-    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(421, 'unexpected Host header');
+    if (!hostAllowed(req.headers.host)) return refuse(421, 'unexpected Host header');
     if (req.headers.origin !== `http://${req.headers.host}`) return refuse(403, `foreign origin ${req.headers.origin ?? '(none)'}`);
     if (!sameSecret(url.searchParams.get('token') ?? '', token)) return refuse(401, 'wrong or missing token');
     wss.handleUpgrade(req, socket, head, (ws) => serveApi(ws, options.api, options.log));
@@ -103,7 +110,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     server.listen(options.port ?? 0, host, () => resolve());
   });
   port = (server.address() as { port: number }).port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const shownHost = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}/#/overview?token=${token}`,
     port,

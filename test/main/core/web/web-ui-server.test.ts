@@ -1,0 +1,92 @@
+import http from 'node:http';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startWebUi, type WebUi } from '../../../../src/main/core/web/web-ui-server';
+import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+
+const RENDERER = path.resolve(__dirname, '../../../../out/renderer');
+let ui: WebUi | undefined;
+let harness: Harness | undefined;
+afterEach(async () => {
+  await ui?.close();
+  await harness?.bridge.stop();
+  ui = undefined;
+  harness = undefined;
+});
+
+function get(port: number, pathname: string, host = `127.0.0.1:${port}`): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: pathname, headers: { Host: host } }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function connect(url: string, origin: string): Promise<'open' | number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { origin });
+    ws.on('open', () => {
+      ws.close();
+      resolve('open');
+    });
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('error', () => undefined);
+  });
+}
+
+describe('the headless web UI server', () => {
+  it('serves the page with a strict CSP, and refuses path tricks and foreign Host headers', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    expect(ui.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=[\w-]{20,}$/);
+    const page = await get(ui.port, '/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.body).toContain('<div id="root">');
+    expect((await get(ui.port, '/../../package.json')).status).toBe(404);
+    expect((await get(ui.port, '/%2e%2e/%2e%2e/package.json')).status).toBe(404);
+    expect((await get(ui.port, '/', 'evil.example:80')).status).toBe(421);
+  });
+
+  it('carries the API only for the right token and origin', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const base = `ws://127.0.0.1:${ui.port}/api`;
+    const origin = `http://127.0.0.1:${ui.port}`;
+    expect(await connect(`${base}?token=${ui.token}`, origin)).toBe('open');
+    expect(await connect(`${base}?token=nope`, origin)).toBe(401);
+    expect(await connect(`${base}?token=${ui.token}`, 'http://evil.example')).toBe(403);
+
+    const ws = new WebSocket(`${base}?token=${ui.token}`, { origin });
+    await new Promise((resolve) => ws.once('open', resolve));
+    const reply = (request: unknown) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const onMessage = (data: WebSocket.RawData) => {
+          const message = JSON.parse(data.toString());
+          if ('id' in message) {
+            ws.off('message', onMessage);
+            resolve(message);
+          }
+        };
+        ws.on('message', onMessage);
+        ws.send(JSON.stringify(request));
+      });
+    expect(await reply({ id: 1, command: 'getState' })).toMatchObject({ id: 1, output: { running: false } });
+    expect(await reply({ id: 2, command: 'start' })).toEqual({ id: 2 });
+    expect(await reply({ id: 3, command: 'rm -rf' })).toEqual({ id: 3, error: 'Unknown command "rm -rf"' });
+    expect((await reply({ id: 4, command: 'addServer', input: { name: 'x' } })).error).toMatch(/transport/);
+    ws.close();
+  });
+
+  it('accepts any Host name when the user chose to listen on every interface', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web'), host: '0.0.0.0' });
+    expect((await get(ui.port, '/', `192.168.1.20:${ui.port}`)).status).toBe(200);
+    expect((await get(ui.port, '/', `192.168.1.20:1`)).status).toBe(421);
+  });
+});
