@@ -1,0 +1,83 @@
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { commandChannel } from '../../../src/shared/bridge-client';
+import { waitFor } from '../../helpers/wait';
+
+/**
+ * The composition root, wired against a stand-in Electron: it must build one bridge, bind IPC,
+ * show the tray, hand config files from a second launch to import, and stop everything on quit.
+ */
+const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-app-'));
+const handlers = new Map<string, (event: unknown, input: unknown) => Promise<unknown>>();
+
+class FakeApp extends EventEmitter {
+  exitCode: number | undefined;
+  requestSingleInstanceLock = () => true;
+  whenReady = () => Promise.resolve();
+  getPath = () => userData;
+  getVersion = () => '0.1.0';
+  getLocale = () => 'zh-CN';
+  getAppPath = () => path.resolve(__dirname, '../../..');
+  setAppUserModelId = () => undefined;
+  getLoginItemSettings = () => ({ openAtLogin: false, wasOpenedAtLogin: false });
+  setLoginItemSettings = () => undefined;
+  dock = { hide: () => undefined };
+  quit = () => {
+    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    this.emit('before-quit', event);
+  };
+  exit = (code = 0) => {
+    this.exitCode = code;
+  };
+}
+const app = new FakeApp();
+
+vi.mock('electron', async () => {
+  const { electronMock } = await import('../../helpers/electron-mock');
+  const mock = {
+    ...electronMock,
+    app,
+    ipcMain: { on: () => undefined, handle: (channel: string, fn: (event: unknown, input: unknown) => Promise<unknown>) => void handlers.set(channel, fn), removeHandler: (c: string) => void handlers.delete(c) },
+    safeStorage: { isEncryptionAvailable: () => false, encryptString: (s: string) => Buffer.from(s), decryptString: (b: Buffer) => b.toString(), getSelectedStorageBackend: () => 'basic_text' },
+    powerMonitor: new EventEmitter(),
+  };
+  return { ...mock, default: mock };
+});
+
+afterAll(() => fs.rmSync(userData, { recursive: true, force: true }));
+
+describe('the desktop app, wired', () => {
+  it('starts the tray, the window and IPC; offers a file from a second launch; quits cleanly', async () => {
+    const { FakeTray, FakeBrowserWindow } = await import('../../helpers/electron-mock');
+    await import('../../../src/main/index');
+    await waitFor(() => FakeTray.instances.length > 0 && handlers.size > 0, 15_000, 'the tray and IPC');
+    const tray = FakeTray.instances.at(-1)!;
+    // The bridge starts; the tray follows its status (no endpoint yet), in the system's Chinese.
+    await waitFor(() => tray.tooltip === '小智托盘 · 尚未添加接入点', 5000, 'the running tooltip');
+    expect(FakeBrowserWindow.instances).toHaveLength(1);
+    const win = FakeBrowserWindow.instances[0]!;
+    expect(win.loadedUrl).toMatch(/out\/renderer\/index\.html$/);
+
+    // IPC from our window reaches the engine; the host info says secrets are not encrypted here.
+    const fromWindow = { sender: win.webContents, senderFrame: win.webContents.mainFrame };
+    const host = (await handlers.get(commandChannel('getHostInfo'))!(fromWindow, undefined)) as { carrier: string; secretStorage: string; logsFolder: string };
+    expect(host).toMatchObject({ carrier: 'electron', secretStorage: 'no-keyring', logsFolder: path.join(userData, 'logs') });
+
+    // A second launch with a config file: the window shows again and gets the import preview.
+    const file = path.join(userData, 'claude_desktop_config.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } }));
+    app.emit('second-instance', {}, ['/opt/xiaozhi-tray/xiaozhi-tray', file]);
+    await waitFor(() => win.webContents.sent.some((m) => m.channel === 'xiaozhi:event:importPreview'), 5000, 'the import preview event');
+    const preview = win.webContents.sent.find((m) => m.channel === 'xiaozhi:event:importPreview')!.payload as { format: string };
+    expect(preview.format).toBe('claude-desktop');
+
+    // Quit waits for the bridge, then exits.
+    app.quit();
+    await waitFor(() => app.exitCode === 0, 15_000, 'the app to exit');
+    expect(fs.existsSync(path.join(userData, 'settings.json'))).toBe(true);
+    expect(fs.readFileSync(path.join(userData, 'logs', 'xiaozhi-tray.log'), 'utf8')).toContain('Xiaozhi Tray 0.1.0 started');
+  });
+});
