@@ -14,6 +14,7 @@ import {
 } from '../../shared/settings';
 import type { BridgeState } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
+import { firstIssue } from '../../shared/zod-issue';
 import { restoreMasked, redactSettings, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
@@ -72,9 +73,11 @@ export class Bridge {
   private serverStarts = new Map<string, Promise<void>>();
   private unsubscribeHistory: (() => void) | undefined;
   private readonly imports = new ImportSessions();
+  private readonly host: BridgeHost;
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
+    this.host = options.host ?? headlessHost;
     this.logBook = options.logBook;
     this.log = options.logBook.logger('app');
     this.settings = SettingsSchema.parse(options.store.load());
@@ -423,28 +426,32 @@ export class Bridge {
       exportConfig: async (input: { format: 'mcp-servers' | 'xiaozhi-client' }) => exportConfig(this.settings, input.format),
 
       getHostInfo: async () => {
-        const host = this.options.host ?? headlessHost;
         const readOnly = this.store.readOnly;
-        return { ...host.info(), version: this.options.version ?? '0.1.0', ...(readOnly ? { readOnlyConfig: readOnly } : {}) };
+        return { ...this.host.info(), version: this.options.version ?? '0.1.0', ...(readOnly ? { readOnlyConfig: readOnly } : {}) };
       },
       setLaunchAtLogin: async (input: { enabled: boolean }) => {
-        const host = this.options.host ?? headlessHost;
-        if (!host.setLaunchAtLogin) throw new Error('Launching at login is managed by the desktop app only.');
-        await host.setLaunchAtLogin(input.enabled);
+        if (!this.host.setLaunchAtLogin) throw new Error('Launching at login is managed by the desktop app only.');
+        await this.host.setLaunchAtLogin(input.enabled);
         this.queueStatus();
       },
       openLogsFolder: async () => {
-        const host = this.options.host ?? headlessHost;
-        if (!host.openLogsFolder) throw new Error('There is no logs folder to open here.');
-        await host.openLogsFolder();
+        if (!this.host.openLogsFolder) throw new Error('There is no logs folder to open here.');
+        await this.host.openLogsFolder();
       },
     };
 
     const api = {} as Record<string, unknown>;
     for (const name of Object.keys(bridgeCommands) as CommandName[]) {
       const schema = bridgeCommands[name].input;
-      // Every payload is validated where it is received, whichever carrier brought it.
-      api[name] = async (input: unknown) => (impl[name] as (i: unknown) => Promise<unknown>)(schema.parse(input));
+      // Every payload is validated here, once, whichever carrier (IPC, WebSocket, in-process) brought it.
+      api[name] = async (input: unknown) => {
+        const parsed = schema.safeParse(input);
+        if (!parsed.success) {
+          const issue = firstIssue(parsed.error);
+          throw new Error(`Invalid input for "${name}"${issue.path ? ` at ${issue.path}` : ''}: ${issue.message}`);
+        }
+        return (impl[name] as (i: unknown) => Promise<unknown>)(parsed.data);
+      };
     }
     api.on = this.on.bind(this);
     return api as BridgeApi;

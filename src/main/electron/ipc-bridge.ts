@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { bridgeCommands, commandNames, eventNames, type BridgeApi } from '../../shared/bridge-api';
+import { commandNames, eventNames, type BridgeApi } from '../../shared/bridge-api';
 import { commandChannel, eventChannel } from '../../shared/bridge-client';
 
 export interface IpcBinding {
@@ -8,7 +8,7 @@ export interface IpcBinding {
 
 /**
  * Binds every BridgeApi command to `ipcMain.handle`. Only our own window may call: anything else
- * (another frame, a navigated page) is refused. Payloads are validated before the engine sees them.
+ * (another frame, a navigated page) is refused. The api itself validates every payload.
  */
 export function bindIpc(
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,
@@ -19,12 +19,8 @@ export function bindIpc(
   for (const name of commandNames) {
     ipcMain.handle(commandChannel(name), async (event, input: unknown) => {
       if (!isTrustedSender(event)) throw new Error(`Refused "${name}": the request did not come from the Xiaozhi Tray window.`);
-      const parsed = bridgeCommands[name].input.safeParse(input);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new Error(`Invalid input for "${name}"${issue?.path.length ? ` at ${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`);
-      }
-      return (api[name] as (i: unknown) => Promise<unknown>)(parsed.data);
+      // The api validates the payload against the shared schema (for every carrier, once).
+      return (api[name] as (i: unknown) => Promise<unknown>)(input);
     });
   }
   const unsubscribers = eventNames.map((event) =>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings';
+import { firstIssue } from '../../shared/zod-issue';
 import { useApp } from '../app-context';
 import { Button, Dialog, Field, KeyValueEditor, Notice, Switch } from '../components/ui';
 import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
@@ -31,8 +32,8 @@ export function ServerEditor(props: { server?: ServerSettings; existingNames: st
     }
     const parsed = ServerSettingsSchema.safeParse(value);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      setRawError(`${issue?.path.join('.') || 'JSON'}: ${issue?.message ?? ''}`);
+      const issue = firstIssue(parsed.error);
+      setRawError(`${issue.path || 'JSON'}: ${issue.message}`);
       return false;
     }
     setDraft(draftFromServer(parsed.data));

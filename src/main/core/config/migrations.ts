@@ -1,4 +1,5 @@
 import { SettingsSchema, type Settings } from '../../../shared/settings';
+import { firstIssue } from '../../../shared/zod-issue';
 
 export const CURRENT_SETTINGS_VERSION = 1;
 
@@ -44,8 +45,8 @@ export function migrateSettings(stored: unknown): Settings {
   }
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new SettingsMigrationError(`the stored settings are invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    const issue = firstIssue(parsed.error);
+    throw new SettingsMigrationError(`the stored settings are invalid at ${issue.path || '(root)'}: ${issue.message}`);
   }
   return parsed.data;
 }

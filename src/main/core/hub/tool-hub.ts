@@ -46,6 +46,7 @@ export class ToolHub {
   private served: PreparedTool[] = [];
   private signature = '';
   private catalogVersion = 0;
+  private summaryCache: CatalogSummary = { toolCount: 0, bytes: 0, pages: 1 };
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -102,6 +103,12 @@ export class ToolHub {
     this.entries = entries;
     this.byName = new Map(entries.map((e) => [e.exposed, e]));
     this.served = entries.filter((e) => e.enabled).map((e) => e.prepared);
+    // Status events read this often; paging the whole catalog each time would be wasted work.
+    this.summaryCache = {
+      toolCount: this.served.length,
+      bytes: this.served.reduce((sum, p) => sum + p.bytes, 0),
+      pages: this.pages().length,
+    };
     const signature = this.served.map((p) => p.json).join('\n');
     if (signature !== this.signature) {
       this.signature = signature;
@@ -124,8 +131,7 @@ export class ToolHub {
   }
 
   summary(): CatalogSummary {
-    const bytes = this.served.reduce((sum, p) => sum + p.bytes, 0);
-    return { toolCount: this.served.length, bytes, pages: this.pages().length };
+    return this.summaryCache;
   }
 
   /** One `tools/list` page as served to an endpoint. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConflictAction, ImportChoices, ImportPreview, ImportResult } from '../../../shared/import';
 import { ImportChoicesSchema } from '../../../shared/import';
 import { SettingsSchema, type ServerSettings, type Settings } from '../../../shared/settings';
+import { firstIssue } from '../../../shared/zod-issue';
 import type { ParsedConfig } from './parse-config';
 import { fillInputs } from './placeholders';
 
@@ -72,8 +73,8 @@ export function applyImport(current: Settings, parsed: ParsedConfig, preview: Im
   if (parsed.modelscopeApiKey && !next.modelscope.apiKey) next.modelscope = { apiKey: parsed.modelscopeApiKey };
   const valid = SettingsSchema.safeParse(next);
   if (!valid.success) {
-    const issue = valid.error.issues[0];
-    throw new ImportError(`The imported settings are not valid at ${issue?.path.join('.')}: ${issue?.message}`);
+    const issue = firstIssue(valid.error);
+    throw new ImportError(`The imported settings are not valid at ${issue.path}: ${issue.message}`);
   }
   return { settings: valid.data, result, changedServers: [...result.addedServers, ...result.replacedServers], removedServers };
 }
