@@ -204,8 +204,10 @@ export class Bridge {
       settings,
       log: this.logBook.logger(`server:${settings.name}`),
       baseEnv: this.options.env ?? process.env,
-      defaultCallTimeoutMs: this.settings.limits.callTimeoutMs,
-      ...(this.settings.modelscope.apiKey ? { modelscopeApiKey: this.settings.modelscope.apiKey } : {}),
+      defaults: () => ({
+        callTimeoutMs: this.settings.limits.callTimeoutMs,
+        ...(this.settings.modelscope.apiKey ? { modelscopeApiKey: this.settings.modelscope.apiKey } : {}),
+      }),
       ...(this.options.supervision ? { supervision: this.options.supervision } : {}),
       onStatus: () => this.queueStatus(),
       onTools: () => this.hub.rebuild(),

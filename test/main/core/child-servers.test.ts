@@ -91,6 +91,15 @@ describe('child servers: supervision', () => {
     expect(await harness.bridge.api.getToolCounts()).toEqual({ fx: { slow: { ok: 0, failed: 1 } } });
   });
 
+  it('applies a new default call timeout from Settings to running servers', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await harness.bridge.api.updatePreferences({ limits: { callTimeoutMs: 300 } });
+    const result = await harness.bridge.api.callTool({ name: 'slow', arguments: { ms: 10_000 } });
+    expect(result.text).toMatch(/did not finish in time/);
+  });
+
   it('refreshes the catalog when a server announces list_changed', async () => {
     xiaozhi = await FakeXiaozhi.start();
     harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx')] });

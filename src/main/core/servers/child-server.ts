@@ -46,8 +46,8 @@ export interface ChildServerOptions {
   log: Logger;
   /** The environment children start from (the user's, with the login shell's PATH). */
   baseEnv: NodeJS.ProcessEnv;
-  defaultCallTimeoutMs: number;
-  modelscopeApiKey?: string;
+  /** Read at each call and each connect, so a change in Settings applies without a restart. */
+  defaults: () => { callTimeoutMs: number; modelscopeApiKey?: string };
   supervision?: Partial<Supervision>;
   onStatus: () => void;
   onTools: () => void;
@@ -150,7 +150,7 @@ export class ChildServer {
     const attempt = async (): Promise<CallToolResult> => {
       const client = this.client;
       if (!client || this.state !== 'running') throw new ServerUnavailableError(this.name, this.state);
-      const timeout = options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaultCallTimeoutMs;
+      const timeout = options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
       return (await client.callTool({ name, arguments: args }, undefined, {
         ...(options.signal ? { signal: options.signal } : {}),
         timeout,
@@ -218,7 +218,7 @@ export class ChildServer {
       return transport;
     }
     const url = new URL(s.url);
-    const headers = remoteHeaders(url, s.headers, this.opts.modelscopeApiKey);
+    const headers = remoteHeaders(url, s.headers, this.opts.defaults().modelscopeApiKey);
     return s.transport === 'sse'
       ? new SSEClientTransport(url, { requestInit: { headers } })
       : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
