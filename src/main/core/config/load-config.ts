@@ -3,6 +3,7 @@ import type { ImportFormat } from '../../../shared/import';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
 import { isPlaceholderEndpoint, parseMcpConfig } from '../import/parse-config';
 import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './json-text';
+import { isRecord } from '../../../shared/is-record';
 
 export { isPlaceholderEndpoint };
 
@@ -38,7 +39,7 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
 }
 
 const isNative = (value: unknown) =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && (Array.isArray((value as Settings).endpoints) || Array.isArray((value as Settings).servers) || 'version' in value);
+  isRecord(value) && (Array.isArray(value.endpoints) || Array.isArray(value.servers) || 'version' in value);
 
 export function parseConfigText(file: string, text: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   let loaded: LoadedConfig;

@@ -1,5 +1,6 @@
 import type { ServerSettings } from '../../../shared/settings';
 import type { JsonPath } from './json-text';
+import { isRecord } from '../../../shared/is-record';
 
 export interface EntryIssue {
   path: JsonPath;
@@ -24,7 +25,6 @@ const TRANSPORT_ALIASES: Record<string, ServerSettings['transport']> = {
 /** Fields that some client uses and that we knowingly have no use for. */
 const IGNORED = new Set(['autoApprove', 'alwaysAllow', 'description', 'icon', 'name', 'transportType', 'type', 'disabled', 'enabled', 'timeout', 'serverUrl', 'url', 'command', 'args', 'env', 'cwd', 'headers']);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function stringRecord(value: unknown, path: JsonPath, problems: EntryIssue[]): Record<string, string> {
   if (value === undefined || value === null) return {};

@@ -3,6 +3,7 @@ import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.
 import type WebSocket from 'ws';
 import type { Logger } from '../logs/log-book';
 import { corkUntilNextTick, type Corkable } from '../io/cork';
+import { isRecord } from '../../../shared/is-record';
 
 /**
  * The SDK's `Transport` over a client `ws` socket: one JSON-RPC message per text frame.
@@ -93,7 +94,6 @@ export class WsServerTransport implements Transport {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 /**
@@ -101,10 +101,10 @@ const isId = (v: unknown): v is string | number => typeof v === 'string' || (typ
  * validates the details again behind us, so a full schema parse here would only cost time.
  */
 function isMessage(v: unknown): v is JSONRPCMessage {
-  if (!isObject(v) || v.jsonrpc !== '2.0') return false;
-  if (v.params !== undefined && !isObject(v.params)) return false;
+  if (!isRecord(v) || v.jsonrpc !== '2.0') return false;
+  if (v.params !== undefined && !isRecord(v.params)) return false;
   if (typeof v.method === 'string') return v.id === undefined || isId(v.id);
-  return isId(v.id) && ('result' in v ? isObject(v.result) : isObject(v.error));
+  return isId(v.id) && ('result' in v ? isRecord(v.result) : isRecord(v.error));
 }
 
 /** The SDK reports bad params of these as an internal error (-32603); they deserve -32602. */
@@ -115,7 +115,7 @@ function invalidParams(message: JSONRPCMessage): { id: string | number; method: 
   switch (message.method) {
     case 'tools/call':
       if (typeof params.name !== 'string') problem = 'params.name must be a string';
-      else if (params.arguments !== undefined && !isObject(params.arguments)) problem = 'params.arguments must be an object';
+      else if (params.arguments !== undefined && !isRecord(params.arguments)) problem = 'params.arguments must be an object';
       break;
     case 'tools/list':
       if (params.cursor !== undefined && typeof params.cursor !== 'string') problem = 'params.cursor must be a string';
@@ -123,8 +123,8 @@ function invalidParams(message: JSONRPCMessage): { id: string | number; method: 
     case 'initialize': {
       const info = params.clientInfo;
       if (typeof params.protocolVersion !== 'string') problem = 'params.protocolVersion must be a string';
-      else if (!isObject(params.capabilities)) problem = 'params.capabilities must be an object';
-      else if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') problem = 'params.clientInfo must have a name and a version';
+      else if (!isRecord(params.capabilities)) problem = 'params.capabilities must be an object';
+      else if (!isRecord(info) || typeof info.name !== 'string' || typeof info.version !== 'string') problem = 'params.clientInfo must have a name and a version';
       break;
     }
   }

@@ -5,6 +5,7 @@ import type { ConnectionSettings, ServerSettings, ToolSettings } from '../../../
 import { ConfigError, JsonDocument, formatPath, type ConfigProblem, type JsonPath } from '../config/json-text';
 import { convertServerEntry } from '../config/server-entry';
 import { collectInputs, type InputDeclaration } from './placeholders';
+import { isRecord } from '../../../shared/is-record';
 
 /** A config file of any supported client, normalised to our settings' pieces. */
 export interface ParsedConfig {
@@ -22,7 +23,6 @@ export interface ParsedConfig {
   warnings: ConfigProblem[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isServerLike = (v: unknown) => isRecord(v) && (typeof v.command === 'string' || typeof v.url === 'string' || typeof v.serverUrl === 'string');
 
 /** xiaozhi-client writes placeholder text containing 请填写 ("please fill in") for an unset endpoint. */
