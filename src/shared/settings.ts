@@ -79,6 +79,12 @@ export const LimitsSchema = z.object({
   maxMessageBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(8192),
   /** Default per-call timeout toward a server. */
   callTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * While servers are still starting, a `tools/list` waits up to this long from their start, so a
+   * broker that lists once (the self-hosted server) gets every tool. Kept well inside xiaozhi's
+   * own request timeout (30 s self-hosted).
+   */
+  startGraceMs: z.number().int().min(0).max(120_000).default(20_000),
 });
 
 export const ConnectionSettingsSchema = z.object({

@@ -26,6 +26,7 @@ import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type Supervision } from './servers/child-server';
 import { ImportSessions } from './import/import-sessions';
+import { StartGrace } from './servers/start-grace';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
@@ -71,6 +72,7 @@ export class Bridge {
   private statusQueued = false;
   private listChangedTimer: NodeJS.Timeout | undefined;
   private serverStarts = new Map<string, Promise<void>>();
+  private readonly startGrace = new StartGrace(() => this.settings.limits.startGraceMs);
   private unsubscribeHistory: (() => void) | undefined;
   private readonly imports = new ImportSessions();
   private readonly host: BridgeHost;
@@ -217,6 +219,7 @@ export class Bridge {
   private startServer(server: ChildServer): void {
     const started = server.start().catch((error: unknown) => this.log.error(`server ${server.name}: ${String(error)}`));
     this.serverStarts.set(server.name, started);
+    this.startGrace.track(server.name, started);
   }
 
   private makeLink(endpoint: Settings['endpoints'][number]): EndpointLink {
@@ -224,6 +227,7 @@ export class Bridge {
       endpoint,
       connection: this.settings.connection,
       hub: this.hub,
+      catalogSettled: () => this.startGrace.settled(),
       log: this.logBook.logger(`endpoint:${endpoint.name}`),
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
       onStatus: () => this.queueStatus(),
@@ -271,6 +275,7 @@ export class Bridge {
     const old = this.servers.get(oldName);
     this.servers.delete(oldName);
     this.serverStarts.delete(oldName);
+    this.startGrace.forget(oldName);
     if (old) await old.stop();
     if (settings) {
       const server = this.makeServer(settings);

@@ -13,6 +13,8 @@ export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
   connection: ConnectionSettings;
   hub: ToolHub;
+  /** Resolves when servers still starting are ready (or out of grace): lists wait for it. */
+  catalogSettled: () => Promise<void>;
   log: Logger;
   maxMessageBytes: () => number;
   onStatus: () => void;
@@ -186,9 +188,12 @@ export class EndpointLink {
       { name: 'xiaozhi-tray', version: this.opts.version },
       { capabilities: { tools: { listChanged: true } } },
     );
-    server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
-      this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId)),
-    );
+    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+      await this.opts.catalogSettled();
+      // What this answer shows needs no list_changed later (the first page fixes the version).
+      if (request.params?.cursor === undefined && this.initialized) this.announcedVersion = this.opts.hub.version;
+      return this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
+    });
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.opts.hub.call(request.params.name, request.params.arguments ?? {}, {
         caller: this.opts.endpoint.name,

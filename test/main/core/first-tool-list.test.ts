@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
+import { fixtureServer, makeBridge, type Harness } from '../../helpers/bridge-harness';
+
+let xiaozhi: FakeXiaozhi | undefined;
+let harness: Harness | undefined;
+
+afterEach(async () => {
+  await harness?.bridge.stop();
+  await xiaozhi?.close();
+  harness = undefined;
+  xiaozhi = undefined;
+});
+
+/** What xiaozhi-esp32-server does: initialize, initialized and one tools/list, back to back; it never re-lists. */
+async function listOnce(session: Awaited<ReturnType<FakeXiaozhi['connection']>>) {
+  session.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } } });
+  session.send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
+  const list = await session.request(2, 'tools/list', {}, 20_000);
+  return (list.result?.tools ?? []).map((t) => t.name);
+}
+
+describe('the first tools/list of a session', () => {
+  it('waits for servers that are still starting, so a broker that lists once gets every tool', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
+      servers: [
+        fixtureServer('slow1', { FIXTURE_START_DELAY_MS: '1500' }, { name: 'slow1' }),
+        fixtureServer('slow2', { FIXTURE_START_DELAY_MS: '1500', FIXTURE_EXTRA_TOOLS: '2' }, { name: 'slow2' }),
+      ],
+    });
+    harness.bridge.start();
+    // The endpoint connects at once, long before the servers are ready.
+    const session = await xiaozhi.connection(0);
+    expect(harness.bridge.state().servers.every((s) => s.state === 'starting')).toBe(true);
+    const names = await listOnce(session);
+    expect(names).toContain('slow1_echo');
+    expect(names).toContain('slow2_echo');
+    expect(names).toContain('extra_0001');
+  });
+
+  it('does not wait past the start grace for a server that hangs, nor at all for one that fails', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
+      servers: [
+        fixtureServer('ok', { FIXTURE_START_DELAY_MS: '300' }),
+        fixtureServer('stuck', { FIXTURE_HANG: '1' }),
+        fixtureServer('broken', { FIXTURE_EXIT_ON_START: '1' }),
+      ],
+      limits: { startGraceMs: 1500 },
+    });
+    harness.bridge.start();
+    const session = await xiaozhi.connection(0);
+    const started = Date.now();
+    const names = await listOnce(session);
+    const waited = Date.now() - started;
+    expect(names).toContain('echo');
+    expect(harness.bridge.state().servers.find((s) => s.name === 'stuck')?.state).toBe('starting');
+    // Bounded by the grace (generous upper slack for a loaded machine; the point is "not 15 s").
+    expect(waited).toBeLessThan(8000);
+  });
+
+  it('answers at once when nothing is starting', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const session = await xiaozhi.connection(0);
+    expect(await listOnce(session)).toContain('echo');
+  });
+});
