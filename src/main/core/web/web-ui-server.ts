@@ -66,6 +66,17 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       : [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host.includes(':') ? `[${host}]` : host}:${port}`].includes(header));
 
   const server = http.createServer((req, res) => {
+    try {
+      serveFile(req, res);
+    } catch (error) {
+      // Last line of defence: a request must never take the bridge down.
+      options.log.warn(`web UI: failed to answer ${String(req.method).slice(0, 10)} request: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end();
+    }
+  });
+
+  const serveFile = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (!hostAllowed(req.headers.host)) {
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request');
       return;
@@ -74,7 +85,11 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const pathname = decodedPath(req.url);
+    if (pathname === undefined) {
+      res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad request');
+      return;
+    }
     const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : pathname}`);
     if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
@@ -87,17 +102,25 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': file.endsWith('index.html') ? 'no-store' : 'max-age=31536000, immutable',
     });
-    if (req.method === 'HEAD') res.end();
-    else fs.createReadStream(file).pipe(res);
-  });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const stream = fs.createReadStream(file);
+    // A file removed or unreadable mid-response ends this response, not the process.
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
+  };
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://x');
+    socket.on('error', () => socket.destroy());
     const refuse = (status: number, why: string) => {
       options.log.warn(`web UI: refused an API connection (${why})`);
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`);
     };
+    const url = parseRequestUrl(req.url);
+    if (!url) return refuse(400, 'malformed request URL');
     if (url.pathname !== '/api') return refuse(404, 'unknown path');
     if (!hostAllowed(req.headers.host)) return refuse(421, 'unexpected Host header');
     if (req.headers.origin !== `http://${req.headers.host}`) return refuse(403, `foreign origin ${req.headers.origin ?? '(none)'}`);
@@ -122,6 +145,26 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The request target as a URL, or undefined for targets no browser sends (`http://[`). */
+function parseRequestUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://x');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The decoded path of a request, or undefined when it does not decode (`/%C0`, `/%`). */
+function decodedPath(target: string | undefined): string | undefined {
+  const url = parseRequestUrl(target);
+  if (!url) return undefined;
+  try {
+    return decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
 }
 
 function serveApi(ws: WebSocket, api: BridgeApi, log: Logger): void {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -88,5 +89,38 @@ describe('the headless web UI server', () => {
     ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web'), host: '0.0.0.0' });
     expect((await get(ui.port, '/', `192.168.1.20:${ui.port}`)).status).toBe(200);
     expect((await get(ui.port, '/', `192.168.1.20:1`)).status).toBe(421);
+  });
+});
+
+/** Sends a request line exactly as given (no client library would send these) and returns the status. */
+function rawRequest(port: number, head: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
+    let text = '';
+    socket.on('data', (d: Buffer) => {
+      text += d.toString('latin1');
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      if (match) {
+        socket.destroy();
+        resolve(Number(match[1]));
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(0));
+  });
+}
+
+describe('the headless web UI server under hostile request lines', () => {
+  it('answers 400 to undecodable paths and upgrade URLs, and keeps serving', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const host = `Host: 127.0.0.1:${ui.port}\r\n`;
+    expect(await rawRequest(ui.port, `GET /%C0 HTTP/1.1\r\n${host}\r\n`)).toBe(400);
+    expect(await rawRequest(ui.port, `GET /% HTTP/1.1\r\n${host}\r\n`)).toBe(400);
+    expect(await rawRequest(ui.port, `GET /assets/%E0%A4%A HTTP/1.1\r\n${host}\r\n`)).toBe(400);
+    const upgrade = `Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`;
+    expect(await rawRequest(ui.port, `GET http://[ HTTP/1.1\r\n${host}${upgrade}\r\n`)).toBe(400);
+    expect(await rawRequest(ui.port, `GET /api?token=%ZZ HTTP/1.1\r\n${host}${upgrade}Origin: http://127.0.0.1:${ui.port}\r\n\r\n`)).toBe(401);
+    expect((await get(ui.port, '/')).status).toBe(200);
   });
 });
