@@ -85,6 +85,8 @@ export const LimitsSchema = z.object({
    * own request timeout (30 s self-hosted).
    */
   startGraceMs: z.number().int().min(0).max(120_000).default(20_000),
+  /** Largest frame accepted from an endpoint; a bigger one ends that connection (WebSocket 1009). */
+  maxIncomingBytes: z.number().int().min(16 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
 });
 
 export const ConnectionSettingsSchema = z.object({

@@ -230,6 +230,7 @@ export class Bridge {
       catalogSettled: () => this.startGrace.settled(),
       log: this.logBook.logger(`endpoint:${endpoint.name}`),
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
+      maxIncomingBytes: this.settings.limits.maxIncomingBytes,
       onStatus: () => this.queueStatus(),
       version: this.options.version ?? '0.1.0',
     });

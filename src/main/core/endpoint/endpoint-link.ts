@@ -17,6 +17,8 @@ export interface EndpointLinkOptions {
   catalogSettled: () => Promise<void>;
   log: Logger;
   maxMessageBytes: () => number;
+  /** Frames from the endpoint past this size end the connection instead of filling memory. */
+  maxIncomingBytes: number;
   onStatus: () => void;
   version: string;
 }
@@ -26,6 +28,7 @@ const CLOSE_MEANINGS: Record<number, string> = {
   1000: 'normal closure',
   1001: 'going away',
   1006: 'connection lost without a close frame',
+  1009: 'a message was too big',
   1011: 'server error',
   4004: 'xiaozhi internal server error (idle or broken session)',
 };
@@ -142,6 +145,7 @@ export class EndpointLink {
       socket = new WebSocket(endpoint.url, {
         handshakeTimeout: connection.connectTimeoutMs,
         perMessageDeflate: false,
+        maxPayload: this.opts.maxIncomingBytes,
       });
     } catch (error) {
       this.scheduleRetry(error instanceof Error ? error.message : String(error));
@@ -150,9 +154,12 @@ export class EndpointLink {
     this.socket = socket;
     let failure: string | undefined;
     socket.on('open', () => this.onOpen(socket));
-    socket.on('error', (error) => {
+    socket.on('error', (error: Error & { code?: string }) => {
       // The first error is the cause; later ones are consequences of tearing the socket down.
-      failure ??= error.message;
+      failure ??=
+        error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+          ? `the endpoint sent a message over the ${Math.round(this.opts.maxIncomingBytes / 1024)} KB limit (limits.maxIncomingBytes)`
+          : error.message;
     });
     socket.on('unexpected-response', (_request, response) => {
       failure = `the endpoint answered HTTP ${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;

@@ -16,6 +16,8 @@ export class WsServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private closed = false;
+  /** Ids of requests we sent; a response to anything else is unsolicited and dropped. */
+  private readonly outgoing = new Set<string | number>();
   private readonly onSocketMessage = (data: WebSocket.RawData, isBinary: boolean) => this.receive(data, isBinary);
   private readonly onSocketClose = () => this.handleClose();
 
@@ -31,6 +33,7 @@ export class WsServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if ('method' in message && 'id' in message) this.outgoing.add(message.id);
     const text = JSON.stringify(message);
     const bytes = Buffer.byteLength(text);
     if (bytes > this.maxMessageBytes()) {
@@ -70,7 +73,21 @@ export class WsServerTransport implements Transport {
       this.log.warn(`dropped a ${isBinary ? 'binary' : 'text'} frame that is not JSON: ${preview(text)}`);
       return;
     }
+    const badId = invalidId(parsed);
+    if (badId) {
+      this.log.warn(`answered a frame with ${badId.why} with an error`);
+      void this.send({ jsonrpc: '2.0', id: badId.echo, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${badId.why}` } } as unknown as JSONRPCMessage).catch(() => undefined);
+      return;
+    }
     if (isMessage(parsed)) {
+      if (!('method' in parsed)) {
+        // We play the server: the other side answers only requests we sent. Anything else is
+        // dropped here, before the SDK would copy it whole into an error message.
+        if (!this.outgoing.delete(parsed.id)) {
+          this.log.warn(`dropped an unsolicited response (id ${preview(JSON.stringify(parsed.id), 60)}, ${text.length} characters)`);
+          return;
+        }
+      }
       const invalid = invalidParams(parsed);
       if (invalid) {
         this.log.warn(`answered a ${invalid.method} request with invalid params (id ${JSON.stringify(invalid.id)}): ${invalid.message}`);
@@ -94,7 +111,22 @@ export class WsServerTransport implements Transport {
   }
 }
 
+/** Relay ids look like "3f2a…-uuid_n_1"; anything far longer is not an id worth storing or echoing. */
+export const MAX_ID_LENGTH = 256;
+
 const isId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * An id JSON-RPC does not allow (a fraction, a number past 2^53) or too long to hold: answered
+ * with Invalid Request. A long id is not echoed (`null`), so it is neither stored nor sent back.
+ */
+function invalidId(value: unknown): { why: string; echo: string | number | null } | undefined {
+  if (!isRecord(value) || !('id' in value)) return undefined;
+  const id = value.id;
+  if (typeof id === 'number' && !Number.isSafeInteger(id)) return { why: `the id ${preview(String(id), 40)} is not an integer JSON-RPC can carry`, echo: Number.isFinite(id) ? id : null };
+  if (typeof id === 'string' && id.length > MAX_ID_LENGTH) return { why: `an id of ${id.length} characters (at most ${MAX_ID_LENGTH})`, echo: null };
+  return undefined;
+}
 
 /**
  * The shape of a JSON-RPC 2.0 message, checked by hand: this runs for every frame, and the SDK
@@ -137,6 +169,6 @@ function idOf(value: unknown): string | number | undefined {
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
-function preview(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+function preview(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -48,7 +48,7 @@ export class LogBook {
       time: Date.now(),
       level,
       source,
-      message: redactText(message, this.secrets),
+      message: boundedMessage(message, this.secrets),
     };
     if (this.ring.length < this.capacity) this.ring.push(entry);
     else {
@@ -79,6 +79,17 @@ export class LogBook {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+/** A log line keeps at most this many characters: a 1 MB frame must not become a 1 MB entry. */
+export const MAX_LOG_MESSAGE = 4000;
+/** Redaction sees this much past the cut, so a secret that straddles it is still masked. */
+const REDACT_MARGIN = 1024;
+
+function boundedMessage(message: string, secrets: Iterable<string>): string {
+  if (message.length <= MAX_LOG_MESSAGE) return redactText(message, secrets);
+  const redacted = redactText(message.slice(0, MAX_LOG_MESSAGE + REDACT_MARGIN), secrets);
+  return `${redacted.slice(0, MAX_LOG_MESSAGE)}… (${message.length - MAX_LOG_MESSAGE} more characters not kept)`;
 }
 
 export function formatLogLine(entry: LogEntry): string {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LogBook, rotatingFileSink } from '../../../../src/main/core/logs/log-book';
+import { LogBook, MAX_LOG_MESSAGE, rotatingFileSink } from '../../../../src/main/core/logs/log-book';
 import { CallHistory } from '../../../../src/main/core/logs/call-history';
 import { Backoff } from '../../../../src/main/core/backoff';
 import { LineDecoder } from '../../../../src/main/core/servers/line-decoder';
@@ -24,6 +24,17 @@ describe('log book', () => {
     const book = new LogBook();
     book.setSecrets(['ms-abcdef123456']);
     expect(book.add('warn', 'server:x', 'auth failed for ms-abcdef123456').message).not.toContain('abcdef123456');
+  });
+
+  it('keeps a bounded part of a huge message, with a marker, and masks a secret cut by the bound', () => {
+    const book = new LogBook();
+    const secret = 'sk-live-0123456789abcdefghij';
+    book.setSecrets([secret]);
+    const message = `${'a'.repeat(MAX_LOG_MESSAGE - 10)}${secret}${'b'.repeat(1_000_000)}`;
+    const kept = book.add('warn', 'endpoint:x', message).message;
+    expect(kept.length).toBeLessThan(MAX_LOG_MESSAGE + 100);
+    expect(kept).toMatch(/… \(\d+ more characters not kept\)$/);
+    expect(kept).not.toContain('sk-live-01');
   });
 
   it('rotates its file', () => {

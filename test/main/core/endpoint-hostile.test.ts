@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
+import { fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { waitFor } from '../../helpers/wait';
+
+let xiaozhi: FakeXiaozhi | undefined;
+let harness: Harness | undefined;
+
+afterEach(async () => {
+  await harness?.bridge.stop();
+  await xiaozhi?.close();
+  harness = undefined;
+  xiaozhi = undefined;
+});
+
+async function setup(input: Parameters<typeof makeBridge>[0] = {}) {
+  xiaozhi = await FakeXiaozhi.start();
+  harness = makeBridge({ endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx')], ...input });
+  harness.bridge.start();
+  await harness.bridge.whenServersSettled();
+  const session = await xiaozhi.connection(0);
+  await session.initialize();
+  return session;
+}
+
+const echo = async (session: Awaited<ReturnType<typeof setup>>, id: number, text: string) =>
+  (await session.request(id, 'tools/call', { name: 'echo', arguments: { text } })).result?.content?.[0]?.text;
+
+describe('endpoint link: hostile frames', () => {
+  it('answers ids that are numbers but not safe integers with a JSON-RPC error', async () => {
+    const session = await setup();
+    session.sendRaw('{"jsonrpc":"2.0","id":1.5,"method":"ping","params":{}}');
+    session.sendRaw('{"jsonrpc":"2.0","id":1e308,"method":"tools/list","params":{}}');
+    const fractional = await session.response(1.5);
+    expect(fractional.error?.code).toBe(-32600);
+    expect(fractional.error?.message).toMatch(/id/);
+    const huge = await session.response(1e308);
+    expect(huge.error?.code).toBe(-32600);
+    expect(await echo(session, 3, 'after')).toBe('fx: after');
+  });
+
+  it('answers an absurdly long id with an error that does not echo it, and keeps serving', async () => {
+    const session = await setup();
+    const id = 'x'.repeat(200_000);
+    session.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+    await waitFor(() => session.received.some((m) => m.id === null && m.error), 5000, 'the error for the long id');
+    const error = session.received.find((m) => m.id === null && m.error);
+    expect(error?.error?.code).toBe(-32600);
+    expect(session.rawFrames.every((f) => f.length < 10_000)).toBe(true);
+    expect(await echo(session, 4, 'still')).toBe('fx: still');
+  });
+
+  it('drops unsolicited responses, logging a line of bounded size, and keeps serving', async () => {
+    const session = await setup();
+    const blob = 'y'.repeat(1_000_000);
+    for (let i = 0; i < 5; i++) session.send({ jsonrpc: '2.0', id: 900 + i, result: { blob } });
+    session.send({ jsonrpc: '2.0', id: 'z'.repeat(1_000_000), result: {} });
+    expect(await echo(session, 5, 'ok')).toBe('fx: ok');
+    await waitFor(() => logText(harness!.logBook).includes('unsolicited'), 5000, 'the drop to be logged');
+    for (const entry of harness!.logBook.entries()) expect(entry.message.length).toBeLessThan(5000);
+  });
+
+  it('refuses frames over the incoming size limit by closing that connection, then reconnects', async () => {
+    const session = await setup({ limits: { maxIncomingBytes: 65_536 } });
+    session.sendRaw(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'p'.repeat(100_000) } }));
+    await waitFor(() => session.isClosed, 5000, 'the oversized frame to end the connection');
+    const next = await xiaozhi!.connection(1);
+    await next.initialize();
+    expect(await echo(next, 6, 'back')).toBe('fx: back');
+    expect(logText(harness!.logBook)).toMatch(/1009|too big|over the/i);
+  });
+});
