@@ -83,7 +83,7 @@ export class WsServerTransport implements Transport {
       if (!('method' in parsed)) {
         // We play the server: the other side answers only requests we sent. Anything else is
         // dropped here, before the SDK would copy it whole into an error message.
-        if (!this.outgoing.delete(parsed.id)) {
+        if (parsed.id === undefined || !this.outgoing.delete(parsed.id)) {
           this.log.warn(`dropped an unsolicited response (id ${preview(JSON.stringify(parsed.id), 60)}, ${text.length} characters)`);
           return;
         }
