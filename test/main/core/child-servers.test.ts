@@ -75,7 +75,7 @@ describe('child servers: supervision', () => {
     await waitFor(() => server('good').state === 'running', 10_000);
     expect(server('hang').state).toBe('starting');
     await waitFor(() => server('missing').state === 'failed', 10_000);
-    expect(server('missing').lastError).toMatch(/ENOENT/);
+    expect(server('missing').lastError).toMatch(/not found on PATH/);
     expect(harness.bridge.toolHub.catalog().some((t) => t.server === 'good')).toBe(true);
   });
 
@@ -144,5 +144,54 @@ describe('child servers: supervision', () => {
     harness.bridge.start();
     await waitFor(() => server('env').stderrTail.length > 0, 5000, 'stderr');
     expect(server('env').stderrTail[0]).toBe(`目录=${fs.realpathSync(cwdDir)} 值=测试 py=utf-8`);
+  });
+});
+
+describe('child servers: hostile or broken output', () => {
+  it('rate-limits a flood of stderr in the log, keeps the tail, and says how much it left out', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await harness.bridge.api.callTool({ name: 'stderr', arguments: { text: 'flood', count: 20_000 } });
+    await waitFor(() => server('fx').stderrTail.at(-1) === 'flood 20000', 10_000, 'the last line in the tail');
+    await waitFor(() => logText(harness!.logBook).includes('lines of stderr were not logged'), 5000, 'the summary of dropped lines');
+    const logged = harness.logBook.entries().filter((e) => e.source === 'server:fx' && e.message.startsWith('flood')).length;
+    expect(logged).toBeLessThan(1000);
+    expect(logged).toBeGreaterThan(50);
+  });
+
+  it('fails at once, without retrying, when the command is not found on PATH', async () => {
+    harness = makeBridge({ servers: [{ name: 'typo', transport: 'stdio', command: 'npx-typo-does-not-exist', args: [] }] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(server('typo').state).toBe('failed');
+    expect(server('typo').restarts).toBe(0);
+    expect(server('typo').lastError).toMatch(/"npx-typo-does-not-exist" was not found on PATH/);
+  });
+
+  it('says in its status when a server overflows its stdout buffer', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    void harness.bridge.api.callTool({ name: 'spew', arguments: {} });
+    await waitFor(() => /output/.test(server('fx').lastError ?? ''), 10_000, 'the overflow in the status');
+    expect(server('fx').lastError).toMatch(/more than 10 MB .*without a newline/);
+  });
+
+  it('keeps MCP_ENDPOINT and MODELSCOPE_API_TOKEN out of a server environment unless configured for it', async () => {
+    const settings = { servers: [fixtureServer('fx'), fixtureServer('given', { MODELSCOPE_API_TOKEN: 'ms-configured' })] };
+    harness = makeBridge(settings);
+    // The bridge's own environment, as the CLI gets it.
+    const env = { ...process.env, MCP_ENDPOINT: 'wss://api.xiaozhi.me/mcp/?token=eyJsecret', MODELSCOPE_API_TOKEN: 'ms-from-env' };
+    const { Bridge } = await import('../../../src/main/core/bridge');
+    const bridge = new Bridge({ store: harness.store, logBook: harness.logBook, env, supervision: { restartBaseMs: 50 } });
+    harness = { ...harness, bridge };
+    bridge.start();
+    await bridge.whenServersSettled();
+    const read = async (tool: string, name: string) => (await bridge.api.callTool({ name: tool, arguments: { name } })).text;
+    expect(await read('fx_getenv', 'MCP_ENDPOINT')).toBe('(unset)');
+    expect(await read('fx_getenv', 'MODELSCOPE_API_TOKEN')).toBe('(unset)');
+    expect(await read('fx_getenv', 'PATH')).not.toBe('(unset)');
+    expect(await read('given_getenv', 'MODELSCOPE_API_TOKEN')).toBe('ms-configured');
   });
 });

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE as STDIO_MAX_BUFFER } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -13,6 +14,8 @@ import type { ServerState, ServerStatus } from '../../../shared/status';
 import { Backoff } from '../backoff';
 import type { Logger } from '../logs/log-book';
 import { LineDecoder } from './line-decoder';
+import { StderrLog } from './stderr-log';
+import { spawnFailure } from './spawn-failure';
 import { isAlive, killTree, listDescendants, signalAll, waitForExit } from './process-tree';
 import { remoteHeaders } from './remote-headers';
 import { corkUntilNextTick, type Corkable } from '../io/cork';
@@ -58,7 +61,8 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-const STDERR_TAIL = 30;
+/** The bridge's own secrets in its environment: a child gets them only if configured for it. */
+const PRIVATE_ENV = ['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN'];
 const CLIENT_INFO = { name: 'xiaozhi-tray', version: '0.1.0' };
 
 /** One configured MCP server: spawns or connects to it, lists its tools, keeps it alive. */
@@ -74,7 +78,9 @@ export class ChildServer {
   private tools: Tool[] = [];
   private restarts = 0;
   private lastError: string | undefined;
-  private readonly stderrTail: string[] = [];
+  private readonly stderr: StderrLog;
+  /** Why the transport broke, when it knows better than "the connection closed". */
+  private transportFault: string | undefined;
   private crashTimes: number[] = [];
 
   private client: Client | undefined;
@@ -93,6 +99,7 @@ export class ChildServer {
     this.name = opts.settings.name;
     this.supervision = { ...defaultSupervision, ...opts.supervision };
     this.backoff = new Backoff(this.supervision.restartBaseMs, this.supervision.restartMaxMs);
+    this.stderr = new StderrLog(opts.log);
   }
 
   get config(): ServerSettings {
@@ -117,7 +124,7 @@ export class ChildServer {
       toolCount: this.tools.length,
       restarts: this.restarts,
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
-      stderrTail: this.stderrTail.slice(),
+      stderrTail: this.stderr.lines(),
       ...(this.pid !== undefined ? { pid: this.pid } : {}),
     };
   }
@@ -195,7 +202,7 @@ export class ChildServer {
     const s = this.settings;
     if (s.transport === 'stdio') {
       const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(this.opts.baseEnv)) if (value !== undefined) env[key] = value;
+      for (const [key, value] of Object.entries(this.opts.baseEnv)) if (value !== undefined && !PRIVATE_ENV.includes(key)) env[key] = value;
       // Python on Windows prints in the console code page unless told otherwise.
       env.PYTHONIOENCODING ??= 'utf-8';
       Object.assign(env, s.env);
@@ -206,7 +213,7 @@ export class ChildServer {
         stderr: 'pipe',
         ...(s.cwd ? { cwd: s.cwd } : {}),
       });
-      const decoder = new LineDecoder((line) => this.onStderrLine(line), { gbkFallback: process.platform === 'win32' });
+      const decoder = new LineDecoder((line) => this.stderr.push(line), { gbkFallback: process.platform === 'win32' });
       transport.stderr?.on('data', (chunk: Buffer) => decoder.push(chunk));
       transport.stderr?.on('end', () => decoder.flush());
       // Batch writes to the child's stdin per tick (see corkUntilNextTick); the SDK keeps the process private.
@@ -224,12 +231,6 @@ export class ChildServer {
       : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   }
 
-  private onStderrLine(line: string): void {
-    this.stderrTail.push(line);
-    if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
-    this.opts.log.info(line);
-  }
-
   private async connect(state: 'starting' | 'restarting'): Promise<void> {
     const generation = ++this.generation;
     this.setState(state);
@@ -237,8 +238,14 @@ export class ChildServer {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     this.client = client;
     this.transport = transport;
+    this.transportFault = undefined;
     client.onerror = (error) => {
-      if (generation === this.generation) this.opts.log.debug(`transport: ${error.message}`);
+      if (generation !== this.generation) return;
+      if (/ReadBuffer exceeded/.test(error.message)) {
+        // The SDK drops the stream and closes: say why, where the user looks (status, not debug).
+        this.transportFault = `its output overflowed: it printed more than ${Math.round(STDIO_MAX_BUFFER / 1048576)} MB on stdout without a newline (a message too big, or logging on stdout instead of stderr)`;
+        this.opts.log.warn(this.transportFault);
+      } else this.opts.log.debug(`transport: ${error.message}`);
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (generation !== this.generation) return;
@@ -267,8 +274,14 @@ export class ChildServer {
       ]);
     } catch (error) {
       if (generation !== this.generation) return;
+      const notRunnable = this.settings.transport === 'stdio' ? spawnFailure(error, this.settings) : undefined;
+      if (notRunnable) {
+        // Retrying cannot help a program that is not there: say so at once.
+        await this.giveUp(notRunnable);
+        return;
+      }
       const closed = /Connection closed/i.test(errorText(error));
-      await this.onLost(closed && this.settings.transport === 'stdio' ? 'the program exited before it was ready' : errorText(error));
+      await this.onLost(closed && this.settings.transport === 'stdio' ? (this.transportFault ?? 'the program exited before it was ready') : errorText(error));
       return;
     } finally {
       clearTimeout(timer);
@@ -276,7 +289,7 @@ export class ChildServer {
     if (generation !== this.generation) return;
     // Only now: a failure during connect is reported by the connect itself, with its real cause.
     client.onclose = () => {
-      if (generation === this.generation) void this.onLost('the connection closed');
+      if (generation === this.generation) void this.onLost(this.transportFault ?? 'the connection closed');
     };
 
     this.runningSince = Date.now();
@@ -310,6 +323,16 @@ export class ChildServer {
     this.opts.onStatus();
   }
 
+  /** A failure no retry can fix (the program is not there): failed now, until the user acts. */
+  private async giveUp(reason: string): Promise<void> {
+    ++this.generation;
+    this.clearTimers();
+    await this.teardown();
+    this.lastError = reason;
+    this.opts.log.error(`${reason}; not retrying until it is restarted`);
+    this.setState('failed');
+  }
+
   /** The server went away (crash, network, failed start): clean up and decide whether to try again. */
   private async onLost(reason: string): Promise<void> {
     const generation = ++this.generation;
@@ -321,7 +344,8 @@ export class ChildServer {
     if (generation !== this.generation) return;
     if (hadTools) this.opts.onTools();
 
-    const exit = this.stderrTail.length > 0 ? ` (last stderr: ${this.stderrTail[this.stderrTail.length - 1]})` : '';
+    const lastLine = this.stderr.last;
+    const exit = lastLine !== undefined ? ` (last stderr: ${lastLine})` : '';
     this.lastError = reason;
     if (wasRunningFor > this.supervision.crashWindowMs) {
       this.backoff.reset();

@@ -1,0 +1,87 @@
+import type { Logger } from '../logs/log-book';
+
+export interface StderrLogOptions {
+  /** Lines logged in a burst before the rate applies. */
+  burst?: number;
+  /** Lines per second logged once the burst is spent. */
+  perSecond?: number;
+  /** Lines kept for the UI (a failed server shows why). */
+  tailLines?: number;
+  /** Characters kept of one line. */
+  maxLineChars?: number;
+}
+
+/**
+ * A server's stderr on its way to the log: every line reaches the tail the UI shows, but the log
+ * takes a burst and then a steady rate, so a server printing 50 MB cannot flood the log (or the
+ * CLI's stdout). What was left out is counted and said once the flood eases.
+ */
+export class StderrLog {
+  private readonly tail: string[] = [];
+  private readonly burst: number;
+  private readonly perSecond: number;
+  private readonly tailLines: number;
+  private readonly maxLineChars: number;
+  private tokens: number;
+  private refilledAt = Date.now();
+  private dropped = 0;
+  private summaryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly log: Logger,
+    options: StderrLogOptions = {},
+  ) {
+    this.burst = options.burst ?? 200;
+    this.perSecond = options.perSecond ?? 50;
+    this.tailLines = options.tailLines ?? 30;
+    this.maxLineChars = options.maxLineChars ?? 2000;
+    this.tokens = this.burst;
+  }
+
+  /** The last lines, oldest first. */
+  lines(): string[] {
+    return this.tail.slice();
+  }
+
+  get last(): string | undefined {
+    return this.tail[this.tail.length - 1];
+  }
+
+  push(raw: string): void {
+    const line = raw.length > this.maxLineChars ? `${raw.slice(0, this.maxLineChars)}… (${raw.length - this.maxLineChars} more characters)` : raw;
+    this.tail.push(line);
+    if (this.tail.length > this.tailLines) this.tail.shift();
+    this.refill();
+    if (this.tokens < 1) {
+      this.dropped++;
+      // Say how much was left out once the flood eases, even if the server then goes quiet.
+      this.summaryTimer ??= setTimeout(() => {
+        this.summaryTimer = undefined;
+        this.flushSummary();
+      }, 1000).unref();
+      return;
+    }
+    this.tokens--;
+    this.flushSummary();
+    this.log.info(line);
+  }
+
+  /** Stops the pending summary (the server is gone); says what was dropped, if anything. */
+  close(): void {
+    if (this.summaryTimer) clearTimeout(this.summaryTimer);
+    this.summaryTimer = undefined;
+    this.flushSummary();
+  }
+
+  private refill(): void {
+    const now = Date.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) / 1000) * this.perSecond);
+    this.refilledAt = now;
+  }
+
+  private flushSummary(): void {
+    if (this.dropped === 0) return;
+    this.log.warn(`${this.dropped} lines of stderr were not logged (more than ${this.perSecond} lines/s); the last ${this.tailLines} lines are kept in the server's status`);
+    this.dropped = 0;
+  }
+}
