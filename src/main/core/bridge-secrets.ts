@@ -1,8 +1,21 @@
-import type { Settings } from '../../shared/settings';
-import { looksSecret, maskSecret, redactUrl } from './logs/redact';
+import type { ServerSettings, Settings } from '../../shared/settings';
+import { looksSecret, maskArgs, maskSecret, redactRecord, redactUrl, secretArgValues, secretQueryValues } from './logs/redact';
 
-/** Every secret value in the settings, so the log book can mask them wherever they appear. */
-export function secretValues(settings: Settings): string[] {
+/** The secrets one server's settings hold: env and header values by name, URL queries, options. */
+function serverSecrets(server: ServerSettings): string[] {
+  const values: string[] = [];
+  const record = server.transport === 'stdio' ? server.env : server.headers;
+  for (const [key, value] of Object.entries(record)) if (looksSecret(key)) values.push(value.replace(/^(bearer|basic|token)\s+/i, ''));
+  if (server.transport === 'stdio') values.push(...secretArgValues(server.args));
+  else values.push(...secretQueryValues(server.url));
+  return values;
+}
+
+/**
+ * Every secret value in the settings (and the bridge's own environment), so that one redaction
+ * pass can mask them wherever they appear: logs, status, history, errors.
+ */
+export function secretValues(settings: Settings, env: NodeJS.ProcessEnv = {}): string[] {
   const values: string[] = [];
   for (const endpoint of settings.endpoints) {
     try {
@@ -11,24 +24,25 @@ export function secretValues(settings: Settings): string[] {
       // invalid URLs never got past the schema
     }
   }
-  for (const server of settings.servers) {
-    const record = server.transport === 'stdio' ? server.env : server.headers;
-    for (const [key, value] of Object.entries(record)) if (looksSecret(key)) values.push(value.replace(/^(bearer|basic|token)\s+/i, ''));
-  }
+  for (const server of settings.servers) values.push(...serverSecrets(server));
   if (settings.modelscope.apiKey) values.push(settings.modelscope.apiKey);
+  if (env.MODELSCOPE_API_TOKEN) values.push(env.MODELSCOPE_API_TOKEN);
+  if (env.MCP_ENDPOINT) values.push(...secretQueryValues(env.MCP_ENDPOINT.trim()));
   return values.filter((v) => v.length >= 4);
 }
 
-const maskRecord = (record: Record<string, string>) =>
-  Object.fromEntries(Object.entries(record).map(([k, v]) => [k, looksSecret(k) ? maskSecret(v) : v]));
+/** A server as a UI may see it: secret env/header values, URL queries and options masked. */
+export function maskServer<T extends ServerSettings>(server: T): T {
+  return server.transport === 'stdio'
+    ? { ...server, env: redactRecord(server.env), args: maskArgs(server.args) }
+    : { ...server, headers: redactRecord(server.headers), url: redactUrl(server.url) };
+}
 
 /** The settings as a UI may see them: tokens and secret values masked. */
 export function redactSettings(settings: Settings): Settings {
   const copy = structuredClone(settings);
   copy.endpoints = copy.endpoints.map((e) => ({ ...e, url: redactUrl(e.url) }));
-  copy.servers = copy.servers.map((s) =>
-    s.transport === 'stdio' ? { ...s, env: maskRecord(s.env) } : { ...s, headers: maskRecord(s.headers) },
-  );
+  copy.servers = copy.servers.map(maskServer);
   if (copy.modelscope.apiKey) copy.modelscope.apiKey = maskSecret(copy.modelscope.apiKey);
   return copy;
 }
@@ -41,4 +55,21 @@ export function restoreMasked(incoming: Record<string, string>, existing: Record
     out[key] = previous !== undefined && value === maskSecret(previous) ? previous : value;
   }
   return out;
+}
+
+/** The same for a whole server: env, headers, URL and arguments that come back masked keep their real values. */
+export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSettings | undefined): ServerSettings {
+  if (incoming.transport === 'stdio') {
+    const before = existing?.transport === 'stdio' ? existing : undefined;
+    // Masked argument → real argument, wherever the user moved it.
+    const real = new Map<string, string>();
+    if (before) maskArgs(before.args).forEach((shown, i) => shown !== before.args[i] && real.set(shown, before.args[i] as string));
+    return { ...incoming, env: restoreMasked(incoming.env, before?.env), args: incoming.args.map((arg) => real.get(arg) ?? arg) };
+  }
+  const before = existing && existing.transport !== 'stdio' ? existing : undefined;
+  return {
+    ...incoming,
+    headers: restoreMasked(incoming.headers, before?.headers),
+    url: before && incoming.url === redactUrl(before.url) ? before.url : incoming.url,
+  };
 }

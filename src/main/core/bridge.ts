@@ -15,7 +15,7 @@ import {
 import type { BridgeState } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
 import { firstIssue } from '../../shared/zod-issue';
-import { restoreMasked, redactSettings, secretValues } from './bridge-secrets';
+import { restoreMaskedServer, redactSettings, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
 import { resultText } from './hub/result-shaping';
@@ -63,7 +63,7 @@ export class Bridge {
   private readonly store: SettingsStore;
   private readonly logBook: LogBook;
   private readonly log: Logger;
-  private readonly history = new CallHistory();
+  private readonly history: CallHistory;
   private readonly hub: ToolHub;
   private readonly servers = new Map<string, ChildServer>();
   private readonly links = new Map<string, EndpointLink>();
@@ -83,7 +83,8 @@ export class Bridge {
     this.logBook = options.logBook;
     this.log = options.logBook.logger('app');
     this.settings = SettingsSchema.parse(options.store.load());
-    this.logBook.setSecrets(secretValues(this.settings));
+    this.logBook.setSecrets(secretValues(this.settings, this.options.env ?? process.env));
+    this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
     this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
     this.logBook.subscribe((entry) => this.emit('log', entry));
@@ -134,11 +135,23 @@ export class Bridge {
     await Promise.allSettled([...this.serverStarts.values()]);
   }
 
+  /** The state as any UI sees it: what servers printed or failed with is redacted like a log line. */
   state(): BridgeState {
+    const redact = (text: string) => this.logBook.redact(text);
     return {
       running: this.running,
-      endpoints: [...this.links.values()].map((l) => l.status()),
-      servers: [...this.servers.values()].map((s) => s.status()),
+      endpoints: [...this.links.values()].map((l) => {
+        const status = l.status();
+        return status.lastError === undefined ? status : { ...status, lastError: redact(status.lastError) };
+      }),
+      servers: [...this.servers.values()].map((s) => {
+        const status = s.status();
+        return {
+          ...status,
+          stderrTail: status.stderrTail.map(redact),
+          ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
+        };
+      }),
       catalog: this.hub.summary(),
     };
   }
@@ -245,7 +258,7 @@ export class Bridge {
     const valid = SettingsSchema.parse(next);
     this.store.save(valid);
     this.settings = valid;
-    this.logBook.setSecrets(secretValues(valid));
+    this.logBook.setSecrets(secretValues(valid, this.options.env ?? process.env));
     this.hub.updateSettings(this.hubSettings());
     this.queueStatus();
   }
@@ -341,10 +354,7 @@ export class Bridge {
         if (input.server.name !== input.name && this.servers.has(input.server.name)) {
           throw new Error(`A server called "${input.server.name}" already exists.`);
         }
-        const server: ServerSettings =
-          input.server.transport === 'stdio'
-            ? { ...input.server, env: restoreMasked(input.server.env, existing.transport === 'stdio' ? existing.env : undefined) }
-            : { ...input.server, headers: restoreMasked(input.server.headers, existing.transport !== 'stdio' ? existing.headers : undefined) };
+        const server = restoreMaskedServer(input.server, existing);
         const next = { ...this.settings, servers: this.settings.servers.map((s) => (s.name === input.name ? server : s)) };
         if (server.name !== input.name && next.tools[input.name]) {
           next.tools = { ...next.tools, [server.name]: next.tools[input.name] as Settings['tools'][string] };
@@ -456,9 +466,14 @@ export class Bridge {
         const parsed = schema.safeParse(input);
         if (!parsed.success) {
           const issue = firstIssue(parsed.error);
-          throw new Error(`Invalid input for "${name}"${issue.path ? ` at ${issue.path}` : ''}: ${issue.message}`);
+          throw new Error(this.logBook.redact(`Invalid input for "${name}"${issue.path ? ` at ${issue.path}` : ''}: ${issue.message}`));
         }
-        return (impl[name] as (i: unknown) => Promise<unknown>)(parsed.data);
+        try {
+          return await (impl[name] as (i: unknown) => Promise<unknown>)(parsed.data);
+        } catch (error) {
+          // Errors reach the window and the CLI: the same redaction as everything else.
+          throw new Error(this.logBook.redact(error instanceof Error ? error.message : String(error)));
+        }
       };
     }
     api.on = this.on.bind(this);

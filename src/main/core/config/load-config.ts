@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ImportFormat } from '../../../shared/import';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
 import { isPlaceholderEndpoint, parseMcpConfig } from '../import/parse-config';
+import { ENV_ENDPOINT_ID } from './settings-store';
 import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './json-text';
 import { isRecord } from '../../../shared/is-record';
 
@@ -54,7 +55,7 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
   }
   const endpointFromEnv = env.MCP_ENDPOINT?.trim();
   if (endpointFromEnv && !isPlaceholderEndpoint(endpointFromEnv) && !loaded.settings.endpoints.some((e) => e.url === endpointFromEnv)) {
-    const candidate = { id: 'env-mcp-endpoint', name: 'MCP_ENDPOINT', url: endpointFromEnv, enabled: true };
+    const candidate = { id: ENV_ENDPOINT_ID, name: 'MCP_ENDPOINT', url: endpointFromEnv, enabled: true };
     const parsed = SettingsSchema.safeParse({ ...loaded.settings, endpoints: [...loaded.settings.endpoints, candidate] });
     if (!parsed.success) throw new ConfigError('MCP_ENDPOINT', [{ path: '', message: 'the MCP_ENDPOINT environment variable must be a ws:// or wss:// URL' }]);
     loaded.settings = parsed.data;

@@ -31,7 +31,11 @@ export class CallHistory {
   private readonly listeners = new Set<(record: CallRecord) => void>();
   private nextId = 1;
 
-  constructor(private readonly capacity = 1000) {}
+  constructor(
+    private readonly capacity = 1000,
+    /** The engine's one redaction (known secret values and patterns). */
+    private readonly redact: (text: string) => string = (text) => redactText(text),
+  ) {}
 
   add(input: CallInput): CallRecord {
     let args: string;
@@ -79,8 +83,8 @@ export class CallHistory {
 
   private redacted(record: CallRecord): CallRecord {
     if (!this.clean.has(record)) {
-      record.arguments = redactText(record.arguments);
-      record.result = redactText(record.result);
+      record.arguments = this.redact(record.arguments);
+      record.result = this.redact(record.result);
       this.clean.add(record);
     }
     return record;

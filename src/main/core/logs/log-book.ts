@@ -42,6 +42,11 @@ export class LogBook {
     for (const value of values) if (value.length >= 4) this.secrets.add(value);
   }
 
+  /** Masks the known secrets and anything that looks like one: for whatever else leaves the engine. */
+  redact(text: string): string {
+    return redactText(text, this.secrets);
+  }
+
   add(level: LogLevel, source: string, message: string): LogEntry {
     const entry: LogEntry = {
       seq: ++this.seq,

@@ -3,11 +3,59 @@
  * or the UI, so everything that prints goes through here.
  */
 
-const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|apikey|auth|credential|private[-_]?key|session|cookie|bearer)/i;
+/**
+ * Names that usually hold a secret. `key` and `pass` count as words of a name (`OPENAI_KEY`,
+ * `DB_PASS`, `api_key`, `x-key`), not inside other words (`MONKEY`, `KEYBOARD`).
+ */
+const SECRET_NAME =
+  /(token|secret|passw(or)?d|passphrase|pwd|api[-_]?key|apikey|auth|credential|private[-_]?key|session|cookie|bearer|signature|(^|[-_.])(key|pass|pat|sig)($|[-_.]))/i;
 
-/** True for env var / header / query names that usually hold a secret. */
+/** True for env var / header / query / option names that usually hold a secret. */
 export function looksSecret(name: string): boolean {
   return SECRET_NAME.test(name);
+}
+
+/** Query values of a URL whose names look secret (`?key=`, `?token=`, `api_key=`). */
+export function secretQueryValues(raw: string): string[] {
+  try {
+    return [...new URL(raw).searchParams].filter(([key]) => looksSecret(key)).map(([, value]) => value);
+  } catch {
+    return [];
+  }
+}
+
+/** `--api-key=VALUE`, `--token VALUE`, `API_KEY=VALUE`: the option and where its value sits. */
+function secretArgs(args: readonly string[]): { index: number; prefix: string; value: string }[] {
+  const found: { index: number; prefix: string; value: string }[] = [];
+  args.forEach((arg, index) => {
+    const inline = /^(-{0,2}[A-Za-z][\w.-]*=)(.+)$/.exec(arg);
+    if (inline && looksSecret((inline[1] as string).replace(/^-+|=$/g, ''))) {
+      found.push({ index, prefix: inline[1] as string, value: inline[2] as string });
+      return;
+    }
+    const previous = args[index - 1];
+    if (previous && /^--?[A-Za-z][\w-]*$/.test(previous) && looksSecret(previous.replace(/^-+/, '')) && !arg.startsWith('-')) {
+      found.push({ index, prefix: '', value: arg });
+      return;
+    }
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) for (const value of secretQueryValues(arg)) found.push({ index, prefix: '', value });
+  });
+  return found;
+}
+
+/** Secret values given on a command line (for known-value redaction). */
+export function secretArgValues(args: readonly string[]): string[] {
+  return secretArgs(args).map((a) => a.value);
+}
+
+/** A command line as a UI may show it: secret option values masked, secret URL queries masked. */
+export function maskArgs(args: readonly string[]): string[] {
+  const out = args.slice();
+  for (const { index, prefix, value } of secretArgs(args)) {
+    const arg = out[index] as string;
+    out[index] = prefix ? `${prefix}${maskSecret(value)}` : arg === value ? maskSecret(value) : redactUrl(arg);
+  }
+  return out;
 }
 
 /** Keeps the first few characters so users can tell two secrets apart. */

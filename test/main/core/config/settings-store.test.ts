@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FileSettingsStore, writeFileAtomic } from '../../../../src/main/core/config/settings-store';
+import { loadConfigFile } from '../../../../src/main/core/config/load-config';
+
+const dirs: string[] = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-store-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function storeFor(file: string): FileSettingsStore {
+  return new FileSettingsStore(file, loadConfigFile(file, {}).settings);
+}
+
+describe('the config file store', () => {
+  it('keeps keys it does not know (top level, per server, per endpoint) when it saves', () => {
+    const file = path.join(tempDir(), 'tray.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        $schema: './schema.json',
+        comment: '我的配置',
+        endpoints: [{ id: 'e1', name: 'home', url: 'wss://api.xiaozhi.me/mcp/?token=abc', note: 'kitchen' }],
+        servers: [{ name: 'fx', transport: 'stdio', command: 'node', owner: 'me' }],
+      }),
+    );
+    const store = storeFor(file);
+    const settings = store.load();
+    settings.ui.theme = 'dark';
+    store.save(settings);
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(written.$schema).toBe('./schema.json');
+    expect(written.comment).toBe('我的配置');
+    expect(written.endpoints[0].note).toBe('kitchen');
+    expect(written.servers[0].owner).toBe('me');
+    expect(written.ui.theme).toBe('dark');
+  });
+
+  it('writes through a symlinked config instead of replacing the link', () => {
+    const dir = tempDir();
+    const real = path.join(dir, 'real.json');
+    const link = path.join(dir, 'link.json');
+    fs.writeFileSync(real, '{"servers": []}');
+    fs.symlinkSync(real, link);
+    const store = storeFor(link);
+    const settings = store.load();
+    settings.ui.language = 'zh-CN';
+    store.save(settings);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(fs.readFileSync(real, 'utf8')).ui.language).toBe('zh-CN');
+  });
+
+  it('removes temporary files left by a save that was killed, and only those', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'tray.json');
+    fs.writeFileSync(file, '{"servers": []}');
+    // pid 2^22+1 is above Linux's pid_max default: no process has it.
+    const orphan = path.join(dir, `.tray.json.${2 ** 22 + 1}.1700000000000.tmp`);
+    const ours = path.join(dir, `.tray.json.${process.pid}.1700000000001.tmp`);
+    const other = path.join(dir, '.other.json.1.2.tmp');
+    for (const f of [orphan, ours, other]) fs.writeFileSync(f, '{"secret": true}');
+    storeFor(file);
+    expect(fs.existsSync(orphan)).toBe(false);
+    expect(fs.existsSync(ours)).toBe(true);
+    expect(fs.existsSync(other)).toBe(true);
+  });
+
+  it('retries a rename that Windows refuses for a moment (antivirus holding the file)', () => {
+    const file = path.join(tempDir(), 'tray.json');
+    const rename = fs.renameSync;
+    let refusals = 0;
+    // Windows' transient EPERM/EBUSY cannot happen on this machine: simulate only that refusal.
+    vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
+      if (refusals++ < 2) throw Object.assign(new Error('EBUSY: resource busy or locked'), { code: 'EBUSY' });
+      rename(from, to);
+    });
+    writeFileAtomic(file, '{"ok": true}');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ ok: true });
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['tray.json']);
+  });
+
+  it('gives up after a while, leaves the old file intact and no temporary file behind', () => {
+    const file = path.join(tempDir(), 'tray.json');
+    fs.writeFileSync(file, '{"old": true}');
+    vi.spyOn(fs, 'renameSync').mockImplementation(() => {
+      throw Object.assign(new Error('EPERM: operation not permitted'), { code: 'EPERM' });
+    });
+    expect(() => writeFileAtomic(file, '{"new": true}')).toThrow(/EPERM/);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ old: true });
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['tray.json']);
+  });
+});

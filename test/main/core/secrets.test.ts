@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Bridge } from '../../../src/main/core/bridge';
+import { loadConfigFile } from '../../../src/main/core/config/load-config';
+import { FileSettingsStore } from '../../../src/main/core/config/settings-store';
+import { LogBook } from '../../../src/main/core/logs/log-book';
+import { fixtureServer, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { waitFor } from '../../helpers/wait';
+
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZWNyZXQifQ.dG9wLXNlY3JldC1zaWc';
+const OPENAI = 'oa-9f8e7d6c5b4a39281706';
+const DB_PASS = 'hunter2-but-longer';
+const PASSPHRASE = 'correct horse battery staple';
+const HEADER_KEY = 'hk-2b3c4d5e6f7a8b9c0d1e';
+const URL_KEY = 'qk-7766554433221100aabb';
+const ARG_KEY = 'ak-0099887766554433';
+const ARG_TOKEN = 'at-1029384756abcdef';
+
+let harness: Harness | undefined;
+let closeHttp: (() => void) | undefined;
+const tempDirs: string[] = [];
+afterEach(async () => {
+  await harness?.bridge.stop();
+  harness = undefined;
+  closeHttp?.();
+  closeHttp = undefined;
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-secrets-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+const everySecret = [TOKEN, 'dG9wLXNlY3JldC1zaWc', OPENAI, DB_PASS, PASSPHRASE, HEADER_KEY, URL_KEY, ARG_KEY, ARG_TOKEN];
+function expectNoSecret(text: string): void {
+  for (const secret of everySecret) expect(text, `leaks ${secret}`).not.toContain(secret);
+}
+
+/** A remote server that refuses every request and echoes the key it was given in its error. */
+async function echoingRefusal(): Promise<string> {
+  const server = http.createServer((req, res) => {
+    res.writeHead(401, { 'Content-Type': 'text/plain' });
+    res.end(`invalid key ${String(req.headers['x-api-key'])} for ${req.url}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  closeHttp = () => server.close();
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp?key=${URL_KEY}`;
+}
+
+describe('no secret leaves the engine', () => {
+  it('redacts known secrets from server status (lastError, stderrTail), history, call events and errors', async () => {
+    const url = await echoingRefusal();
+    harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:1/mcp/?token=${TOKEN}`, enabled: false }],
+      servers: [
+        fixtureServer('fx', { OPENAI_KEY: OPENAI, DB_PASS, PASSPHRASE }, { args: [path.resolve(__dirname, '../../fixtures/fixture-server.mjs'), `--api-key=${ARG_KEY}`, '--token', ARG_TOKEN] }),
+        { name: 'remote', transport: 'streamable-http', url, headers: { 'X-Api-Key': HEADER_KEY } },
+      ],
+    });
+    const calls: string[] = [];
+    harness.bridge.on('call', (record) => calls.push(JSON.stringify(record)));
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    // A server that prints every secret it knows, and a call whose arguments and result carry them.
+    const line = `${OPENAI} ${DB_PASS} ${PASSPHRASE} ${TOKEN} ${HEADER_KEY} ${ARG_KEY} ${ARG_TOKEN}`;
+    await harness.bridge.api.callTool({ name: 'stderr', arguments: { text: line } });
+    await harness.bridge.api.callTool({ name: 'echo', arguments: { text: line } });
+    await waitFor(() => harness!.bridge.state().servers[0]!.stderrTail.some((l) => l.includes('redacted')), 5000, 'the stderr line');
+    await waitFor(() => harness!.bridge.state().servers[1]!.lastError !== undefined, 10_000, 'the remote failure');
+
+    const state = JSON.stringify(harness.bridge.state());
+    expect(state).toContain('redacted');
+    expectNoSecret(state);
+    expectNoSecret(JSON.stringify(await harness.bridge.api.getHistory()));
+    expectNoSecret(calls.join('\n'));
+    expectNoSecret(JSON.stringify(harness.logBook.entries()));
+    // A command that fails on a value the user gave: its error is redacted too.
+    const failure = await harness.bridge.api.updateEndpoint({ id: 'e', url: `http://127.0.0.1/?x=${OPENAI}` }).catch((error: Error) => error.message);
+    expectNoSecret(String(failure));
+  });
+
+  it('masks secret env names the old heuristic missed, URL query keys and --api-key style arguments, and keeps them on save', async () => {
+    harness = makeBridge({
+      servers: [
+        fixtureServer('fx', { OPENAI_KEY: OPENAI, DB_PASS, PASSPHRASE, LANGUAGE: 'zh-CN' }, { args: ['server.js', `--api-key=${ARG_KEY}`, '--token', ARG_TOKEN, '--port', '8080'] }),
+        { name: 'remote', transport: 'sse', url: `https://mcp.example.com/sse?key=${URL_KEY}&token=${ARG_TOKEN}&api_key=${ARG_KEY}&region=cn`, headers: {} },
+      ],
+    });
+    const shown = await harness.bridge.api.getSettings();
+    expectNoSecret(JSON.stringify(shown));
+    const fx = shown.servers[0]!;
+    expect(fx.transport === 'stdio' && fx.env.LANGUAGE).toBe('zh-CN');
+    expect(fx.transport === 'stdio' && fx.args.slice(-2)).toEqual(['--port', '8080']);
+    expect(shown.servers[1]!.transport !== 'stdio' && shown.servers[1]!.url).toContain('region=cn');
+
+    // The window edits the masked copy and sends it back: the real values stay.
+    await harness.bridge.api.updateServer({ name: 'fx', server: fx });
+    await harness.bridge.api.updateServer({ name: 'remote', server: shown.servers[1]! });
+    const saved = harness.store.load();
+    const savedFx = saved.servers.find((s) => s.name === 'fx')!;
+    expect(savedFx.transport === 'stdio' && savedFx.env).toMatchObject({ OPENAI_KEY: OPENAI, DB_PASS, PASSPHRASE });
+    expect(savedFx.transport === 'stdio' && savedFx.args).toEqual(['server.js', `--api-key=${ARG_KEY}`, '--token', ARG_TOKEN, '--port', '8080']);
+    const savedRemote = saved.servers.find((s) => s.name === 'remote')!;
+    expect(savedRemote.transport !== 'stdio' && savedRemote.url).toBe(`https://mcp.example.com/sse?key=${URL_KEY}&token=${ARG_TOKEN}&api_key=${ARG_KEY}&region=cn`);
+  });
+
+  it('never writes MCP_ENDPOINT from the environment into the config file', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'tray.json');
+    fs.writeFileSync(file, JSON.stringify({ endpoints: [], servers: [] }));
+    const loaded = loadConfigFile(file, { MCP_ENDPOINT: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}` });
+    expect(loaded.settings.endpoints).toHaveLength(1);
+    const store = new FileSettingsStore(file, loaded.settings);
+    const bridge = new Bridge({ store, logBook: new LogBook() });
+    return bridge.api.updatePreferences({ ui: { theme: 'dark' } }).then(() => {
+      const written = fs.readFileSync(file, 'utf8');
+      expect(written).not.toContain(TOKEN);
+      expect(JSON.parse(written).ui.theme).toBe('dark');
+      // Still served for this run.
+      expect(store.load().endpoints).toHaveLength(1);
+    });
+  });
+});
