@@ -90,10 +90,11 @@ export const LimitsSchema = z.object({
 });
 
 export const ConnectionSettingsSchema = z.object({
-  heartbeatIntervalMs: z.number().int().min(50).default(30_000),
+  // A half-open socket is found within interval + timeout (30 s), well inside 45 s.
+  heartbeatIntervalMs: z.number().int().min(50).default(20_000),
   heartbeatTimeoutMs: z.number().int().min(50).default(10_000),
   connectTimeoutMs: z.number().int().min(50).default(15_000),
-  reconnectBaseMs: z.number().int().min(10).default(1_000),
+  reconnectBaseMs: z.number().int().min(10).default(500),
   reconnectMaxMs: z.number().int().min(10).default(60_000),
   /** A session that stayed up this long resets the backoff. */
   stableAfterMs: z.number().int().min(0).default(60_000),

@@ -1,22 +1,39 @@
+export interface BackoffOptions {
+  /**
+   * When set, no delay exceeds this fraction of the time since the first failure (and at least
+   * the base). A short outage then costs at most that fraction of its length once it ends, while a
+   * long one still backs off to the cap.
+   */
+  outageFraction?: number;
+  now?: () => number;
+}
+
 /**
  * Capped exponential backoff with full jitter: the delay is uniform in [0, min(cap, base·2^attempt)],
  * so many bridges dropped at once by the same server do not come back in lockstep.
  */
 export class Backoff {
   private attempt = 0;
+  private firstFailureAt = 0;
 
   constructor(
     private readonly baseMs: number,
     private readonly capMs: number,
     private readonly random: () => number = Math.random,
+    private readonly options: BackoffOptions = {},
   ) {}
 
   /** The delay before the next try; each call counts one more failure. */
   next(): number {
-    const ceiling = Math.min(this.capMs, this.baseMs * 2 ** Math.min(this.attempt, 30));
+    const now = (this.options.now ?? Date.now)();
+    if (this.attempt === 0) this.firstFailureAt = now;
+    let ceiling = Math.min(this.capMs, this.baseMs * 2 ** Math.min(this.attempt, 30));
+    if (this.options.outageFraction !== undefined) {
+      ceiling = Math.min(ceiling, Math.max(this.baseMs, (now - this.firstFailureAt) * this.options.outageFraction));
+    }
     this.attempt++;
     // A floor of a tenth of the base avoids a hot loop when the jitter draws ~0 repeatedly.
-    return Math.max(Math.min(this.baseMs / 10, ceiling), Math.round(this.random() * ceiling));
+    return Math.max(Math.min(this.baseMs / 10, ceiling), Math.floor(this.random() * ceiling));
   }
 
   get attempts(): number {

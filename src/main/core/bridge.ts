@@ -118,6 +118,11 @@ export class Bridge {
     this.queueStatus();
   }
 
+  /** The machine resumed or its network came back: endpoints retry or check their socket now. */
+  wake(): void {
+    for (const link of this.links.values()) link.wake();
+  }
+
   /**
    * A file handed to the app outside the window (dropped on the tray, opened with the app): its
    * preview goes to the UI as an event, so the user reviews it before anything changes.

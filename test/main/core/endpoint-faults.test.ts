@@ -77,9 +77,56 @@ describe('endpoint link: faults', () => {
       harness.bridge.start();
       await waitFor(() => endpointState().attempts >= 2, 5000, 'two refused attempts');
       expect(endpointState().lastError).toContain('HTTP 401');
+      expect(endpointState().lastError).toMatch(/token .* probably wrong or expired/);
     } finally {
       server.close();
     }
+  });
+
+  it('starts the backoff over once the other side initialises a session, however short', async () => {
+    const probe = await FakeXiaozhi.start();
+    const port = probe.port;
+    await probe.close();
+    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` }] });
+    harness.bridge.start();
+    await waitFor(() => endpointState().attempts >= 4, 5000, 'failed attempts');
+    xiaozhi = await FakeXiaozhi.start({ port });
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    session.close(4004);
+    await waitFor(() => endpointState().state !== 'connected', 5000, 'the drop');
+    // One failure since the session, not five: the next wait is short again.
+    expect(endpointState().attempts).toBe(1);
+  });
+
+  it('retries at once when woken (the machine resumed, the network came back)', async () => {
+    const probe = await FakeXiaozhi.start();
+    const port = probe.port;
+    await probe.close();
+    harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` }],
+      connection: { reconnectBaseMs: 60_000, reconnectMaxMs: 60_000 },
+    });
+    harness.bridge.start();
+    await waitFor(() => endpointState().state === 'waiting', 5000, 'the first failure');
+    // The next try is at least 6 s away (a tenth of the base).
+    expect(endpointState().retryAt! - Date.now()).toBeGreaterThan(5000);
+    xiaozhi = await FakeXiaozhi.start({ port });
+    harness.bridge.wake();
+    await xiaozhi.connection(0, 4000);
+  });
+
+  it('checks a connected socket at once when woken, and replaces it if it is dead', async () => {
+    xiaozhi = await FakeXiaozhi.start({ autoPong: false });
+    harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
+      connection: { heartbeatIntervalMs: 600_000, heartbeatTimeoutMs: 200 },
+    });
+    harness.bridge.start();
+    const first = await xiaozhi.connection(0);
+    harness.bridge.wake();
+    await waitFor(() => first.isClosed, 4000, 'the dead socket to be dropped');
+    await xiaozhi.connection(1);
   });
 
   it('never shows the token in logs or status', async () => {

@@ -61,7 +61,9 @@ export class EndpointLink {
   constructor(opts: EndpointLinkOptions) {
     this.opts = opts;
     this.id = opts.endpoint.id;
-    this.backoff = new Backoff(opts.connection.reconnectBaseMs, opts.connection.reconnectMaxMs);
+    // Full jitter, and never more than half the outage so far: an endpoint back after a 5 s outage
+    // is served again within about 2.5 s, while a long outage still backs off to the cap.
+    this.backoff = new Backoff(opts.connection.reconnectBaseMs, opts.connection.reconnectMaxMs, Math.random, { outageFraction: 0.5 });
   }
 
   get name(): string {
@@ -109,6 +111,18 @@ export class EndpointLink {
     this.detach();
     this.retryAt = undefined;
     this.setState('disconnected');
+  }
+
+  /**
+   * The machine woke up or its network came back: a retry that is waiting goes now, and a socket
+   * that looks connected is checked at once instead of at the next heartbeat.
+   */
+  wake(): void {
+    if (!this.running) return;
+    if (this.state === 'waiting') {
+      this.backoff.reset();
+      this.connect();
+    } else if (this.state === 'connected' && this.socket) this.checkAlive(this.socket);
   }
 
   /** Tells the endpoint the catalog changed (cheap; xiaozhi may only re-read per conversation). */
@@ -162,7 +176,7 @@ export class EndpointLink {
           : error.message;
     });
     socket.on('unexpected-response', (_request, response) => {
-      failure = `the endpoint answered HTTP ${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
+      failure = describeRefusal(response.statusCode ?? 0, response.statusMessage);
       socket.terminate();
     });
     socket.on('pong', () => this.onAlive());
@@ -210,6 +224,9 @@ export class EndpointLink {
     );
     server.oninitialized = () => {
       this.initialized = true;
+      // The other side accepted a session: the endpoint works, so the next drop starts the backoff over.
+      this.backoff.reset();
+      this.failures = 0;
       this.announcedVersion = this.opts.hub.version;
       const client = server.getClientVersion();
       log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
@@ -228,16 +245,20 @@ export class EndpointLink {
    * the connection is gone even if TCP has not noticed, so terminate and reconnect.
    */
   private startHeartbeat(socket: WebSocket): void {
-    const { heartbeatIntervalMs, heartbeatTimeoutMs } = this.opts.connection;
-    this.heartbeatTimer = setInterval(() => {
-      if (this.pongTimer || socket.readyState !== WebSocket.OPEN) return;
-      socket.ping();
-      this.pongTimer = setTimeout(() => {
-        this.pongTimer = undefined;
-        this.opts.log.warn(`no answer to a ping within ${heartbeatTimeoutMs} ms; the connection is dead`);
-        socket.terminate();
-      }, heartbeatTimeoutMs);
-    }, heartbeatIntervalMs);
+    const { heartbeatIntervalMs } = this.opts.connection;
+    this.heartbeatTimer = setInterval(() => this.checkAlive(socket), heartbeatIntervalMs);
+  }
+
+  /** A ping; no pong (or any frame) within the timeout means the socket is dead: terminate it. */
+  private checkAlive(socket: WebSocket): void {
+    const { heartbeatTimeoutMs } = this.opts.connection;
+    if (this.pongTimer || socket.readyState !== WebSocket.OPEN) return;
+    socket.ping();
+    this.pongTimer = setTimeout(() => {
+      this.pongTimer = undefined;
+      this.opts.log.warn(`no answer to a ping within ${heartbeatTimeoutMs} ms; the connection is dead`);
+      socket.terminate();
+    }, heartbeatTimeoutMs);
   }
 
   private onAlive(): void {
@@ -285,6 +306,15 @@ export class EndpointLink {
     this.setState('waiting');
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
+}
+
+/** An HTTP answer instead of a WebSocket: for 401/403, what the user should do about it. */
+function describeRefusal(status: number, message: string | undefined): string {
+  const answered = `the endpoint answered HTTP ${status}${message ? ` ${message}` : ''}`;
+  if (status === 401 || status === 403) {
+    return `${answered}: the token in the endpoint URL is probably wrong or expired; copy the MCP endpoint URL again from the xiaozhi console`;
+  }
+  return answered;
 }
 
 function formatDuration(ms: number): string {

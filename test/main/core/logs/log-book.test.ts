@@ -73,6 +73,27 @@ describe('backoff', () => {
     const min = new Backoff(1000, 60_000, () => 0);
     expect(min.next()).toBe(100);
   });
+
+  it('never waits more than a fraction of the outage so far, so a short outage ends quickly', () => {
+    let now = 0;
+    const backoff = new Backoff(500, 60_000, () => 1, { outageFraction: 0.5, now: () => now });
+    const delays: number[] = [];
+    // The endpoint is down: every try fails at once, after the delay drawn before it.
+    while (now < 5000) {
+      const delay = backoff.next();
+      delays.push(delay);
+      now += delay;
+    }
+    // Whenever the endpoint comes back, the wait for the next try is at most half the outage.
+    for (let i = 1, elapsed = delays[0]!; i < delays.length; elapsed += delays[i]!, i++) {
+      expect(delays[i]).toBeLessThanOrEqual(Math.max(500, elapsed * 0.5));
+    }
+    // …and a long outage still backs off to the cap.
+    now = 3_600_000;
+    while (backoff.next() < 60_000) expect(backoff.attempts).toBeLessThan(20);
+    backoff.reset();
+    expect(backoff.next()).toBe(500);
+  });
 });
 
 describe('stderr line decoding', () => {
