@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, powerMonitor, safeStorage, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, net, powerMonitor, safeStorage, shell } from 'electron';
 import { Bridge } from './core/bridge';
 import { LogBook, rotatingFileSink } from './core/logs/log-book';
 import { mergePath, readLoginShellPath } from './core/servers/login-shell-path';
@@ -11,6 +11,7 @@ import { ElectronSettingsStore } from './electron/electron-settings-store';
 import { bindIpc, trustedSender } from './electron/ipc-bridge';
 import { getLaunchAtLogin, HIDDEN_ARG, setLaunchAtLogin, type LoginItemContext } from './electron/login-item';
 import { createMainWindow, revealWindow } from './electron/main-window';
+import { watchWake } from './electron/wake-watch';
 import { installQuitHandling } from './electron/quit-handling';
 import { configFilesIn } from './electron/launch-args';
 import { secretCodec } from './electron/secret-codec';
@@ -139,6 +140,7 @@ async function main(): Promise<void> {
   // The app lives in the tray: closing the last window is not quitting.
   app.on('window-all-closed', () => undefined);
   powerMonitor.on('shutdown', () => void quit.quitNow());
+  watchWake({ powerMonitor, isOnline: () => net.isOnline() }, () => bridge.wake());
 
   bridge.start();
   const opened = configFilesIn(process.argv);

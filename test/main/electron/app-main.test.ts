@@ -43,6 +43,7 @@ vi.mock('electron', async () => {
     ipcMain: { on: () => undefined, handle: (channel: string, fn: (event: unknown, input: unknown) => Promise<unknown>) => void handlers.set(channel, fn), removeHandler: (c: string) => void handlers.delete(c) },
     safeStorage: { isEncryptionAvailable: () => false, encryptString: (s: string) => Buffer.from(s), decryptString: (b: Buffer) => b.toString(), getSelectedStorageBackend: () => 'basic_text' },
     powerMonitor: new EventEmitter(),
+    net: { isOnline: () => true },
   };
   return { ...mock, default: mock };
 });
