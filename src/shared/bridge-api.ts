@@ -14,6 +14,7 @@ import {
   LogEntrySchema,
 } from './status';
 import { HostInfoSchema } from './host';
+import { patchOf } from './patch-schema';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 
 /**
@@ -69,9 +70,9 @@ export const bridgeCommands = {
   updatePreferences: command(
     z.object({
       naming: NamingPolicySchema.optional(),
-      limits: LimitsSchema.partial().optional(),
-      connection: ConnectionSettingsSchema.partial().optional(),
-      ui: SettingsSchema.shape.ui.unwrap().partial().optional(),
+      limits: patchOf(LimitsSchema).optional(),
+      connection: patchOf(ConnectionSettingsSchema).optional(),
+      ui: patchOf(SettingsSchema.shape.ui.unwrap()).optional(),
     }),
     Void,
   ),
