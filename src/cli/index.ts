@@ -12,6 +12,7 @@ import { describePreview } from '../main/core/import/import-preview';
 import { exportConfig } from '../main/core/import/export-config';
 import { ImportSessions } from '../main/core/import/import-sessions';
 import { parseArgs } from './args';
+import { commandWarnings } from '../main/core/config/command-warnings';
 import { printCatalog } from './print-catalog';
 
 const VERSION = '0.1.0';
@@ -196,7 +197,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'check': {
       const loaded = loadOrExplain(file);
       if (!loaded) return 1;
-      for (const warning of loaded.warnings) out(`warning: ${formatProblem(warning)}`);
+      for (const warning of [...loaded.warnings, ...commandWarnings(loaded.settings)]) out(`warning: ${formatProblem(warning)}`);
       const s = loaded.settings;
       out(`${file}: valid ${loaded.format} config: ${s.endpoints.length} endpoint(s), ${s.servers.length} server(s)`);
       return 0;

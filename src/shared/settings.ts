@@ -117,32 +117,25 @@ export const SettingsSchema = z.object({
       startHidden: z.boolean().default(false),
     })
     .default({ language: 'system', theme: 'system', startHidden: false }),
-}).superRefine((settings, ctx) => {
-  const seen = new Map<string, number>();
-  settings.servers.forEach((server, index) => {
-    const previous = seen.get(server.name);
-    if (previous !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['servers', index, 'name'],
-        message: `duplicates the name of servers[${previous}]`,
+}).superRefine(
+  (settings, ctx) => {
+    // Runs even when other fields are invalid (`when`), so one pass reports every problem; the
+    // values may then be anything, hence the guards.
+    const duplicates = (list: unknown, key: 'name' | 'id', where: 'servers' | 'endpoints', what: string) => {
+      const seen = new Map<unknown, number>();
+      (Array.isArray(list) ? list : []).forEach((item: unknown, index) => {
+        const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
+        if (typeof value !== 'string') return;
+        const previous = seen.get(value);
+        if (previous !== undefined) ctx.addIssue({ code: 'custom', path: [where, index, key], message: `duplicates the ${what} of ${where}[${previous}]` });
+        else seen.set(value, index);
       });
-    }
-    seen.set(server.name, index);
-  });
-  const ids = new Map<string, number>();
-  settings.endpoints.forEach((endpoint, index) => {
-    const previous = ids.get(endpoint.id);
-    if (previous !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['endpoints', index, 'id'],
-        message: `duplicates the id of endpoints[${previous}]`,
-      });
-    }
-    ids.set(endpoint.id, index);
-  });
-});
+    };
+    duplicates(settings.servers, 'name', 'servers', 'name');
+    duplicates(settings.endpoints, 'id', 'endpoints', 'id');
+  },
+  { when: () => true },
+);
 
 export type EndpointSettings = z.infer<typeof EndpointSettingsSchema>;
 export type StdioServerSettings = z.infer<typeof StdioServerSettingsSchema>;

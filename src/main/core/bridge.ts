@@ -15,6 +15,7 @@ import {
 import type { BridgeState } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
 import { firstIssue } from '../../shared/zod-issue';
+import { forbiddenKeyPaths, formatKeyPath } from '../../shared/forbidden-keys';
 import { restoreMaskedServer, redactSettings, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
@@ -468,6 +469,8 @@ export class Bridge {
       const schema = bridgeCommands[name].input;
       // Every payload is validated here, once, whichever carrier (IPC, WebSocket, in-process) brought it.
       api[name] = async (input: unknown) => {
+        const refused = forbiddenKeyPaths(input, 1)[0];
+        if (refused) throw new Error(`Invalid input for "${name}" at ${formatKeyPath(refused)}: this key is not allowed`);
         const parsed = schema.safeParse(input);
         if (!parsed.success) {
           const issue = firstIssue(parsed.error);

@@ -1,3 +1,4 @@
+import { FORBIDDEN_KEYS, formatKeyPath, type KeyPath } from '../../../shared/forbidden-keys';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
 /** One thing wrong with a config file, said where it is. */
@@ -25,17 +26,9 @@ export function formatProblem(problem: ConfigProblem): string {
   return location ? `${location}: ${problem.message}` : problem.message;
 }
 
-export type JsonPath = (string | number)[];
+export type JsonPath = KeyPath;
 
-export function formatPath(path: JsonPath): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += out ? `.${part}` : part;
-    else out += `[${JSON.stringify(part)}]`;
-  }
-  return out;
-}
+export const formatPath = formatKeyPath;
 
 function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
@@ -66,14 +59,19 @@ export class JsonDocument {
     const errors: ParseError[] = [];
     const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length > 0 || tree === undefined) {
-      const problems = (errors.length > 0 ? errors : [{ error: 0, offset: 0, length: 0 }]).slice(0, 5).map((e) => ({
+      const problems = (errors.length > 0 ? errors : [{ error: 0, offset: 0, length: 0 }]).slice(0, 20).map((e) => ({
         path: '',
         ...lineColumn(text, e.offset),
         message: errors.length > 0 ? `invalid JSON: ${describeParseError(printParseErrorCode(e.error))}` : 'the file is empty',
       }));
       throw new ConfigError(file, problems);
     }
-    return new JsonDocument(text, nodeValue(tree), tree);
+    const refused: ConfigProblem[] = [];
+    const value = nodeValue(tree, [], (path, offset) =>
+      refused.push({ path: formatPath(path), ...lineColumn(text, offset), message: `the key "${String(path[path.length - 1])}" is not allowed (it could change what other keys mean)` }),
+    );
+    if (refused.length > 0) throw new ConfigError(file, refused);
+    return new JsonDocument(text, value, tree);
   }
 
   /** The problem, placed at the line and column of `path` (or its nearest existing parent). */
@@ -86,18 +84,22 @@ export class JsonDocument {
   }
 }
 
-function nodeValue(node: Node): unknown {
+function nodeValue(node: Node, path: JsonPath, refuse: (path: JsonPath, offset: number) => void): unknown {
   switch (node.type) {
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const property of node.children ?? []) {
         const [key, value] = property.children ?? [];
-        if (key && value) out[String(key.value)] = nodeValue(value);
+        if (!key || !value) continue;
+        const name = String(key.value);
+        // Assigning "__proto__" would set the prototype: a hidden object other keys are read through.
+        if (FORBIDDEN_KEYS.has(name)) refuse([...path, name], key.offset);
+        else out[name] = nodeValue(value, [...path, name], refuse);
       }
       return out;
     }
     case 'array':
-      return (node.children ?? []).map(nodeValue);
+      return (node.children ?? []).map((child, i) => nodeValue(child, [...path, i], refuse));
     default:
       return node.value;
   }

@@ -71,11 +71,12 @@ function zodProblems(doc: JsonDocument | undefined, issues: { path: PropertyKey[
 }
 
 function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: JsonDocument | undefined): LoadedConfig {
-  const parsed = parseMcpConfig(file, text, env);
+  // Every problem in one pass: entries that could not be read, values they need, and what the
+  // settings schema finds in the rest.
+  const parsed = parseMcpConfig(file, text, env, { keepGoing: true });
+  const problems = [...parsed.problems];
   if (parsed.inputs.length > 0) {
-    throw new ConfigError(file, [
-      { path: '', message: `needs values for ${parsed.inputs.map((i) => i.placeholder).join(', ')}; set the environment variables, or import the file with "xiaozhi-tray import"` },
-    ]);
+    problems.push({ path: '', message: `needs values for ${parsed.inputs.map((i) => i.placeholder).join(', ')}; set the environment variables, or import the file with "xiaozhi-tray import"` });
   }
   const settingsInput = {
     servers: parsed.servers,
@@ -89,10 +90,11 @@ function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: Js
     // Map our settings paths back to where the value stood in the user's file.
     const pathOf = (p: JsonPath): JsonPath => {
       if (p[0] === 'servers' && typeof p[1] === 'number') return [...(parsed.sourcePaths[p[1]] ?? ['mcpServers']), ...p.slice(2)];
-      if (p[0] === 'endpoints') return ['mcpEndpoint'];
+      if (p[0] === 'endpoints') return typeof p[1] === 'number' ? (parsed.endpointPaths[p[1]] ?? ['mcpEndpoint']) : ['mcpEndpoint'];
       return p;
     };
-    throw new ConfigError(file, zodProblems(doc, valid.error.issues, pathOf));
+    problems.push(...zodProblems(doc, valid.error.issues, pathOf));
   }
+  if (problems.length > 0 || !valid.success) throw new ConfigError(file, problems);
   return { settings: valid.data, format: parsed.format, warnings: parsed.warnings };
 }

@@ -4,6 +4,7 @@ import type WebSocket from 'ws';
 import type { Logger } from '../logs/log-book';
 import { corkUntilNextTick, type Corkable } from '../io/cork';
 import { isRecord } from '../../../shared/is-record';
+import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
 
 /**
  * The SDK's `Transport` over a client `ws` socket: one JSON-RPC message per text frame.
@@ -72,6 +73,18 @@ export class WsServerTransport implements Transport {
     } catch {
       this.log.warn(`dropped a ${isBinary ? 'binary' : 'text'} frame that is not JSON: ${preview(text)}`);
       return;
+    }
+    if (mayHaveForbiddenKey(text)) {
+      const refused = forbiddenKeyPaths(parsed, 1)[0];
+      if (refused) {
+        const where = formatKeyPath(refused);
+        const id = idOf(parsed);
+        this.log.warn(`refused a frame with the key "${String(refused[refused.length - 1])}" at ${where}`);
+        if (id !== undefined && invalidId(parsed) === undefined) {
+          void this.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: the key at ${where} is not allowed` } }).catch(() => undefined);
+        }
+        return;
+      }
     }
     const badId = invalidId(parsed);
     if (badId) {

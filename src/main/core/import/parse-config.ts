@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { ImportFormat, ImportInput } from '../../../shared/import';
 import type { ConnectionSettings, ServerSettings, ToolSettings } from '../../../shared/settings';
+import { forbiddenKeyPaths } from '../../../shared/forbidden-keys';
 import { ConfigError, JsonDocument, formatPath, type ConfigProblem, type JsonPath } from '../config/json-text';
 import { convertServerEntry } from '../config/server-entry';
 import { collectInputs, type InputDeclaration } from './placeholders';
@@ -16,11 +17,15 @@ export interface ParsedConfig {
   /** For each server, where it stands in the source file. */
   sourcePaths: JsonPath[];
   endpoints: { name: string; url: string }[];
+  /** For each endpoint, where it stands in the source file. */
+  endpointPaths: JsonPath[];
   tools: Record<string, Record<string, ToolSettings>>;
   modelscopeApiKey?: string;
   connection?: Partial<ConnectionSettings>;
   inputs: ImportInput[];
   warnings: ConfigProblem[];
+  /** What is wrong with entries that were left out (only with `keepGoing`; otherwise thrown). */
+  problems: ConfigProblem[];
 }
 
 const isServerLike = (v: unknown) => isRecord(v) && (typeof v.command === 'string' || typeof v.url === 'string' || typeof v.serverUrl === 'string');
@@ -50,14 +55,20 @@ export function nameForSnippet(entry: Record<string, unknown>): string {
 }
 
 function parseTomlText(file: string, text: string): Record<string, unknown> {
+  let parsed: Record<string, unknown>;
   try {
-    return parseToml(text) as Record<string, unknown>;
+    parsed = parseToml(text) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof TomlError) {
       throw new ConfigError(file, [{ path: '', line: error.line, column: error.column, message: `invalid TOML: ${error.message.split('\n')[0]}` }]);
     }
     throw error;
   }
+  const refused = forbiddenKeyPaths(parsed);
+  if (refused.length > 0) {
+    throw new ConfigError(file, refused.map((p) => ({ path: formatPath(p), message: `the key "${String(p[p.length - 1])}" is not allowed (it could change what other keys mean)` })));
+  }
+  return parsed;
 }
 
 const NOT_A_CONFIG =
@@ -67,14 +78,14 @@ const NOT_A_CONFIG =
  * Reads the config files people already have. Detects the format by content, never by file name,
  * and says where anything is wrong. Never touches the source file.
  */
-export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv = process.env): ParsedConfig {
+export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv = process.env, options: { keepGoing?: boolean } = {}): ParsedConfig {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   const trimmed = text.trim();
   if (/^wss?:\/\/\S+$/i.test(trimmed)) {
-    return { format: 'endpoint-url', servers: [], needs: [], sourcePaths: [], endpoints: [{ name: 'xiaozhi', url: trimmed }], tools: {}, inputs: [], warnings: [] };
+    return { format: 'endpoint-url', servers: [], needs: [], sourcePaths: [], endpoints: [{ name: 'xiaozhi', url: trimmed }], endpointPaths: [[]], tools: {}, inputs: [], warnings: [], problems: [] };
   }
   const looksToml = /^\s*\[mcp_servers[.\]]/m.test(text) || (/\.toml$/i.test(file) && !/^\s*[{[]/.test(trimmed));
-  if (looksToml) return fromCodex(file, parseTomlText(file, text), env);
+  if (looksToml) return fromCodex(file, parseTomlText(file, text), env, options);
 
   const doc = JsonDocument.parse(file, text);
   const root = doc.value;
@@ -85,6 +96,7 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
   const servers: ServerSettings[] = [];
   const sourcePaths: JsonPath[] = [];
   const endpoints: { name: string; url: string }[] = [];
+  const endpointPaths: JsonPath[] = [];
   const tools: ParsedConfig['tools'] = {};
   const declared: Record<string, InputDeclaration> = {};
   let format: ImportFormat;
@@ -118,7 +130,10 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
       else problems.push(doc.problemAt(['servers', i], 'must be a server with a "name"'));
     });
     (Array.isArray(root.endpoints) ? root.endpoints : []).forEach((e, i) => {
-      if (isRecord(e) && typeof e.url === 'string') endpoints.push({ name: typeof e.name === 'string' ? e.name : `xiaozhi-${i + 1}`, url: e.url });
+      if (isRecord(e) && typeof e.url === 'string') {
+        endpoints.push({ name: typeof e.name === 'string' ? e.name : `xiaozhi-${i + 1}`, url: e.url });
+        endpointPaths.push(['endpoints', i, 'url']);
+      }
     });
   } else if (format === 'vscode') {
     entries = Object.entries(root.servers as Record<string, unknown>).map(([name, entry]) => [name, entry, ['servers', name]]);
@@ -145,7 +160,10 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
     (list ?? []).forEach((url, index) => {
       const at = typeof rawEndpoint === 'string' ? ['mcpEndpoint'] : ['mcpEndpoint', index];
       if (typeof url !== 'string') problems.push(doc.problemAt(at, 'must be a ws:// or wss:// URL'));
-      else if (!isPlaceholderEndpoint(url)) endpoints.push({ name: index === 0 ? 'xiaozhi' : `xiaozhi-${index + 1}`, url: url.trim() });
+      else if (!isPlaceholderEndpoint(url)) {
+        endpoints.push({ name: index === 0 ? 'xiaozhi' : `xiaozhi-${index + 1}`, url: url.trim() });
+        endpointPaths.push(at);
+      }
     });
     if (isRecord(root.mcpServerConfig)) {
       for (const [serverName, config] of Object.entries(root.mcpServerConfig)) {
@@ -184,8 +202,8 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
       sourcePaths.push(at);
     }
   }
-  if (problems.length > 0) throw new ConfigError(file, problems);
-  if (servers.length === 0 && endpoints.length === 0 && format !== 'xiaozhi-client' && format !== 'xiaozhi-tray') {
+  if (problems.length > 0 && !options.keepGoing) throw new ConfigError(file, problems);
+  if (problems.length === 0 && servers.length === 0 && endpoints.length === 0 && format !== 'xiaozhi-client' && format !== 'xiaozhi-tray') {
     throw new ConfigError(file, [{ path: '', message: `found a ${format} config with no servers in it` }]);
   }
   const withInputs = collectInputs(servers, declared, env);
@@ -195,16 +213,18 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
     needs: withInputs.needs,
     sourcePaths,
     endpoints,
+    endpointPaths,
     tools,
     ...(modelscopeApiKey ? { modelscopeApiKey } : {}),
     ...(connection ? { connection } : {}),
     inputs: withInputs.inputs,
     warnings,
+    problems,
   };
 }
 
 /** Codex `config.toml`: `[mcp_servers.<name>]` tables. */
-function fromCodex(file: string, root: Record<string, unknown>, env: NodeJS.ProcessEnv): ParsedConfig {
+function fromCodex(file: string, root: Record<string, unknown>, env: NodeJS.ProcessEnv, options: { keepGoing?: boolean }): ParsedConfig {
   const table = root.mcp_servers;
   if (!isRecord(table)) throw new ConfigError(file, [{ path: '', message: NOT_A_CONFIG }]);
   const servers: ServerSettings[] = [];
@@ -241,7 +261,7 @@ function fromCodex(file: string, root: Record<string, unknown>, env: NodeJS.Proc
       sourcePaths.push(at);
     }
   }
-  if (problems.length > 0) throw new ConfigError(file, problems);
+  if (problems.length > 0 && !options.keepGoing) throw new ConfigError(file, problems);
   const withInputs = collectInputs(servers, {}, env);
-  return { format: 'codex', servers: withInputs.servers, needs: withInputs.needs, sourcePaths, endpoints: [], tools: {}, inputs: withInputs.inputs, warnings };
+  return { format: 'codex', servers: withInputs.servers, needs: withInputs.needs, sourcePaths, endpoints: [], endpointPaths: [], tools: {}, inputs: withInputs.inputs, warnings, problems };
 }

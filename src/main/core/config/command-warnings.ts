@@ -1,0 +1,20 @@
+import type { Settings } from '../../../shared/settings';
+import { findOnPath } from '../servers/find-on-path';
+import type { ConfigProblem } from './json-text';
+
+/**
+ * Warnings for stdio servers whose command is not on this PATH. Only warnings: the desktop app
+ * (started from a launcher) and a service see another PATH than this shell.
+ */
+export function commandWarnings(settings: Settings, env: NodeJS.ProcessEnv = process.env): ConfigProblem[] {
+  const warnings: ConfigProblem[] = [];
+  settings.servers.forEach((server, index) => {
+    if (server.transport !== 'stdio' || !server.enabled) return;
+    if (findOnPath(server.command, env)) return;
+    warnings.push({
+      path: `servers[${index}].command`,
+      message: `server "${server.name}": the command "${server.command}" was not found on PATH here (install it or give its full path; the desktop app and services may see another PATH)`,
+    });
+  });
+  return warnings;
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { problems } from '../../../helpers/config-problems';
+import { parseConfigText } from '../../../../src/main/core/config/load-config';
+import { makeBridge } from '../../../helpers/bridge-harness';
+
+const ENDPOINT = 'wss://api.xiaozhi.me/mcp/?token=abc.def.ghi';
+
+describe('keys that reach a prototype', () => {
+  it('are refused in a config file, each with its line and path, instead of hiding an endpoint', () => {
+    const text = `{
+  "__proto__": { "endpoints": [{ "id": "x", "name": "hidden", "url": "${ENDPOINT}" }] },
+  "servers": [{ "name": "a", "transport": "stdio", "command": "node", "env": { "constructor": "1" } }]
+}`;
+    expect(problems(() => parseConfigText('tray.json', text, {}))).toEqual([
+      'line 2, column 3, at __proto__: the key "__proto__" is not allowed (it could change what other keys mean)',
+      'line 3, column 80, at servers[0].env.constructor: the key "constructor" is not allowed (it could change what other keys mean)',
+    ]);
+  });
+
+  it('are refused in foreign formats too (JSON and TOML)', () => {
+    expect(problems(() => parseConfigText('mcp.json', '{"mcpServers": {"a": {"command": "x", "prototype": {}}}}', {}))[0]).toMatch(/mcpServers\.a\.prototype: the key "prototype" is not allowed/);
+    expect(problems(() => parseConfigText('config.toml', '[mcp_servers.a]\ncommand = "x"\n[mcp_servers.a.env]\n__proto__ = "y"\n', {}))[0]).toMatch(/__proto__/);
+  });
+
+  it('are refused in commands from any window, naming where', async () => {
+    const { bridge } = makeBridge({});
+    const input = JSON.parse('{"ui": {"__proto__": {"theme": "dark"}}}');
+    await expect(bridge.api.updatePreferences(input)).rejects.toThrow('Invalid input for "updatePreferences" at ui.__proto__');
+  });
+});
+
+describe('check reports every problem in one pass', () => {
+  it('lists structural problems and duplicates of a native config together', () => {
+    const text = JSON.stringify(
+      {
+        endpoints: [
+          { id: 'e', name: 'one', url: 'http://not-a-websocket' },
+          { id: 'e', name: 'two', url: ENDPOINT },
+        ],
+        servers: [
+          { name: 'a', transport: 'pigeon', command: 'x' },
+          { name: 'b', transport: 'stdio' },
+          { name: 'c', transport: 'stdio', command: 'x', callTimeoutMs: -5 },
+          { name: 'c', transport: 'stdio', command: 'y' },
+        ],
+        ui: { language: 'klingon' },
+      },
+      null,
+      2,
+    );
+    const found = problems(() => parseConfigText('tray.json', text, {}));
+    expect(found.join('\n')).toMatch(/endpoints\[0\]\.url/);
+    expect(found.join('\n')).toMatch(/endpoints\[1\]\.id: duplicates/);
+    expect(found.join('\n')).toMatch(/servers\[0\]\.transport/);
+    expect(found.join('\n')).toMatch(/servers\[1\]\.command/);
+    expect(found.join('\n')).toMatch(/servers\[2\]\.callTimeoutMs/);
+    expect(found.join('\n')).toMatch(/servers\[3\]\.name: duplicates/);
+    expect(found.join('\n')).toMatch(/ui\.language/);
+    expect(found).toHaveLength(7);
+  });
+
+  it('lists server problems and endpoint problems of a foreign config together', () => {
+    const text = JSON.stringify({
+      mcpEndpoint: ['http://wrong-scheme', ENDPOINT],
+      mcpServers: { a: { type: 'pigeon', url: 'https://x' }, b: { args: ['no command'] }, c: { command: 'ok' } },
+    });
+    const found = problems(() => parseConfigText('xiaozhi.config.json', text, {})).join('\n');
+    expect(found).toMatch(/mcpServers\.a/);
+    expect(found).toMatch(/mcpServers\.b/);
+    expect(found).toMatch(/mcpEndpoint/);
+  });
+});
