@@ -2,23 +2,35 @@ import { randomUUID } from 'node:crypto';
 import type { ImportConflict, ImportEndpointItem, ImportPreview, ImportServerItem } from '../../../shared/import';
 import type { ServerSettings, Settings } from '../../../shared/settings';
 import { formatProblem } from '../config/json-text';
-import { redactRecord, redactUrl } from '../logs/redact';
+import { redactUrl } from '../logs/redact';
+import { maskServer } from '../bridge-secrets';
 import type { ParsedConfig } from './parse-config';
 
-const sameCommand = (a: ServerSettings, b: ServerSettings) =>
-  a.transport === 'stdio' && b.transport === 'stdio' && a.command === b.command && JSON.stringify(a.args) === JSON.stringify(b.args);
-const sameUrl = (a: ServerSettings, b: ServerSettings) => a.transport !== 'stdio' && b.transport !== 'stdio' && a.url.replace(/\/+$/, '') === b.url.replace(/\/+$/, '');
-const identical = (a: ServerSettings, b: ServerSettings) => JSON.stringify(normalise(a)) === JSON.stringify(normalise(b));
-const normalise = (s: ServerSettings) => JSON.parse(JSON.stringify(s, Object.keys(s).sort())) as unknown;
+/**
+ * A value of the file against a value we hold: equal, or equal once the file's placeholders
+ * (`${workspaceFolder}`, `${input:…}`, `${env:…}`) are filled with anything, as they were when it
+ * was imported before.
+ */
+function sameValue(fromFile: string, held: string): boolean {
+  if (fromFile === held) return true;
+  if (!fromFile.includes('${')) return false;
+  const pattern = fromFile.split(/\$\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${pattern}$`, 's').test(held);
+}
+
+const sameList = (fromFile: string[], held: string[]) => fromFile.length === held.length && fromFile.every((v, i) => sameValue(v, held[i] as string));
+const sameUrl = (fromFile: ServerSettings, held: ServerSettings) =>
+  fromFile.transport !== 'stdio' && held.transport !== 'stdio' && sameValue(fromFile.url.replace(/\/+$/, ''), held.url.replace(/\/+$/, ''));
+/** Runs the same program: same command and arguments, or the same URL. */
+const sameTarget = (fromFile: ServerSettings, held: ServerSettings) =>
+  fromFile.transport === 'stdio'
+    ? held.transport === 'stdio' && sameValue(fromFile.command, held.command) && sameList(fromFile.args, held.args)
+    : sameUrl(fromFile, held);
 
 /** `name`, or `name-2`, `name-3`… whichever is free. */
 export function freeName(name: string, taken: Set<string>): string {
   if (!taken.has(name)) return name;
   for (let i = 2; ; i++) if (!taken.has(`${name}-${i}`)) return `${name}-${i}`;
-}
-
-export function masked(server: ServerSettings): ServerSettings {
-  return server.transport === 'stdio' ? { ...server, env: redactRecord(server.env) } : { ...server, headers: redactRecord(server.headers), url: redactUrl(server.url) };
 }
 
 /**
@@ -30,22 +42,20 @@ export function buildPreview(source: string, parsed: ParsedConfig, current: Sett
   const servers: ImportServerItem[] = parsed.servers.map((server, index) => {
     let conflict: ImportConflict | undefined;
     let action: ImportServerItem['action'] = 'add';
+    // Against every server we hold, not only the one of the same name: a server imported before
+    // (perhaps renamed since) is already there.
+    const same = current.servers.find((s) => s.name === server.name && sameTarget(server, s)) ?? current.servers.find((s) => sameTarget(server, s));
     const byName = current.servers.find((s) => s.name === server.name);
-    const byCommand = current.servers.find((s) => sameCommand(s, server));
-    const byUrl = current.servers.find((s) => sameUrl(s, server));
-    if (byName) {
+    if (same) {
+      conflict = { kind: same.name === server.name ? 'same-name' : server.transport === 'stdio' ? 'same-command' : 'same-url', existing: same.name };
+      action = 'skip';
+    } else if (byName) {
       conflict = { kind: 'same-name', existing: byName.name };
-      action = identical(byName, server) ? 'skip' : 'rename';
-    } else if (byCommand) {
-      conflict = { kind: 'same-command', existing: byCommand.name };
-      action = 'skip';
-    } else if (byUrl) {
-      conflict = { kind: 'same-url', existing: byUrl.name };
-      action = 'skip';
+      action = 'rename';
     }
     const suggestedName = freeName(server.name, taken);
     if (action !== 'skip') taken.add(action === 'rename' ? suggestedName : server.name);
-    return { server: masked(server), ...(conflict ? { conflict } : {}), action, suggestedName, needs: parsed.needs[index] ?? [] };
+    return { server: maskServer(server), ...(conflict ? { conflict } : {}), action, suggestedName, needs: parsed.needs[index] ?? [] };
   });
   const endpointNames = new Set(current.endpoints.map((e) => e.name));
   const endpoints: ImportEndpointItem[] = parsed.endpoints.map((endpoint) => {

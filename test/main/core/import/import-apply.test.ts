@@ -57,6 +57,25 @@ describe('import: apply through the BridgeApi', () => {
     expect(JSON.stringify(await harness.bridge.api.getSettings())).not.toContain('pplx-secret-value');
   });
 
+  it('finds the servers of a file imported before, whatever their names, once placeholders were filled', async () => {
+    harness = makeBridge({});
+    const inputs = { 'input:perplexity-key': 'pplx-secret-value', workspaceFolder: '/home/me/project' };
+    const first = await harness.bridge.api.previewImport({ source: 'mcp.json', text: read('vscode-mcp.json') });
+    await harness.bridge.api.applyImport({ id: first.id, inputs });
+    await harness.bridge.api.updateServer({ name: 'files', server: { ...harness.store.load().servers.find((s) => s.name === 'files')!, name: 'my-files' } });
+
+    const second = await harness.bridge.api.previewImport({ source: 'mcp.json', text: read('vscode-mcp.json') });
+    expect(second.servers.map((s) => [s.server.name, s.action, s.conflict?.existing])).toEqual([
+      ['Perplexity', 'skip', 'Perplexity'],
+      ['fetch', 'skip', 'fetch'],
+      ['my-remote', 'skip', 'my-remote'],
+      ['files', 'skip', 'my-files'],
+    ]);
+    const result = await harness.bridge.api.applyImport({ id: second.id, inputs });
+    expect(result.addedServers).toEqual([]);
+    expect(harness.store.load().servers.map((s) => s.name).sort()).toEqual(['Perplexity', 'fetch', 'my-files', 'my-remote']);
+  });
+
   it('applies rename and replace choices, and refuses an expired preview', async () => {
     harness = makeBridge({ servers: [{ name: 'github', transport: 'stdio', command: 'npx', args: ['old'], enabled: false }] });
     const text = read('claude_desktop_config.json');
