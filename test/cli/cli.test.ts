@@ -73,9 +73,9 @@ describe('the headless CLI', () => {
     const run = cli(['tools', '--config', file]);
     expect(await run.exit).toBe(0);
     const out = run.stdout();
-    expect(out).toContain('server fx (stdio): 110 tools');
+    expect(out).toContain('server fx (stdio): 112 tools');
     expect(out).toMatch(/weather_get\s+\d+ B {2}查询天气/);
-    expect(out).toMatch(/110 tools, \d+ bytes in [2-9] page\(s\) of at most 8192 bytes/);
+    expect(out).toMatch(/112 tools, \d+ bytes in [2-9] page\(s\) of at most 8192 bytes/);
   });
 
   it('run: serves the endpoint, and on SIGTERM stops every server and exits 0', async () => {

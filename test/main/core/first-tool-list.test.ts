@@ -45,11 +45,11 @@ describe('the first tools/list of a session', () => {
     harness = makeBridge({
       endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
       servers: [
-        fixtureServer('ok', { FIXTURE_START_DELAY_MS: '300' }),
+        fixtureServer('ok', { FIXTURE_START_DELAY_MS: '200' }),
         fixtureServer('stuck', { FIXTURE_HANG: '1' }),
         fixtureServer('broken', { FIXTURE_EXIT_ON_START: '1' }),
       ],
-      limits: { startGraceMs: 1500 },
+      limits: { startGraceMs: 4000 },
     });
     harness.bridge.start();
     const session = await xiaozhi.connection(0);
@@ -69,5 +69,17 @@ describe('the first tools/list of a session', () => {
     await harness.bridge.whenServersSettled();
     const session = await xiaozhi.connection(0);
     expect(await listOnce(session)).toContain('echo');
+  });
+});
+
+describe('a tools/call while servers start', () => {
+  it('waits for the server of that tool instead of answering "unknown tool"', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1000' })] });
+    harness.bridge.start();
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    const answer = await session.request(5, 'tools/call', { name: 'echo', arguments: { text: 'early' } }, 20_000);
+    expect(answer.result?.content?.[0]?.text).toBe('slow: early');
   });
 });

@@ -160,6 +160,9 @@ export class EndpointLink {
         handshakeTimeout: connection.connectTimeoutMs,
         perMessageDeflate: false,
         maxPayload: this.opts.maxIncomingBytes,
+        // Invalid UTF-8 in one text frame would close the whole connection (1007); it is decoded
+        // leniently instead and then fails JSON parsing like any other malformed frame.
+        skipUTF8Validation: true,
       });
     } catch (error) {
       this.scheduleRetry(error instanceof Error ? error.message : String(error));
@@ -215,13 +218,15 @@ export class EndpointLink {
       if (request.params?.cursor === undefined && this.initialized) this.announcedVersion = this.opts.hub.version;
       return this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
     });
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.opts.hub.call(request.params.name, request.params.arguments ?? {}, {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      // A tool of a server still starting (a broker calling from a list it kept) waits like a list.
+      if (!this.opts.hub.has(request.params.name)) await this.opts.catalogSettled();
+      return this.opts.hub.call(request.params.name, request.params.arguments ?? {}, {
         caller: this.opts.endpoint.name,
         signal: extra.signal,
         idJson: JSON.stringify(extra.requestId),
-      }),
-    );
+      });
+    });
     server.oninitialized = () => {
       this.initialized = true;
       // The other side accepted a session: the endpoint works, so the next drop starts the backoff over.

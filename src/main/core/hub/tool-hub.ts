@@ -117,6 +117,11 @@ export class ToolHub {
     }
   }
 
+  /** True when a tool of this exposed name is in the catalog (enabled or not). */
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
   /** Every tool of every running server, enabled or not (for the UI). */
   catalog(): CatalogTool[] {
     return this.entries.map((e) => ({

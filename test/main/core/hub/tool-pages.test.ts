@@ -23,14 +23,14 @@ describe('tools/list paging by bytes', () => {
     const session = await xiaozhi.connection(0);
     await session.initialize();
     const { tools, pages } = await session.listAllTools(5000);
-    expect(tools).toHaveLength(310);
-    expect(new Set(tools.map((t) => t.name)).size).toBe(310);
+    expect(tools).toHaveLength(312);
+    expect(new Set(tools.map((t) => t.name)).size).toBe(312);
     expect(pages.length).toBeGreaterThan(3);
     for (const page of pages) {
       const frame = session.rawFrames.find((f) => JSON.parse(f).id === page.id) as string;
       expect(Buffer.byteLength(frame)).toBeLessThanOrEqual(8192);
     }
-    expect(harness.bridge.state().catalog).toMatchObject({ toolCount: 310, pages: pages.length });
+    expect(harness.bridge.state().catalog).toMatchObject({ toolCount: 312, pages: pages.length });
   });
 
   it('honours a smaller configured limit, with string ids', async () => {
@@ -51,7 +51,7 @@ describe('tools/list paging by bytes', () => {
       names.push(...(page.result?.tools ?? []).map((t) => t.name));
       cursor = page.result?.nextCursor;
     } while (cursor);
-    expect(names).toHaveLength(50);
+    expect(names).toHaveLength(52);
   });
 
   it('shrinks a single tool that cannot fit a page alone instead of hiding it', () => {
