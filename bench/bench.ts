@@ -64,9 +64,10 @@ interface RunningBridge {
   stop(): Promise<void>;
 }
 
-async function startBridge(name: string, xiaozhi: FakeXiaozhi, servers: unknown[], connection: Record<string, number> = {}): Promise<RunningBridge> {
+async function startBridge(name: string, endpoint: FakeXiaozhi | string, servers: unknown[], connection: Record<string, number> = {}): Promise<RunningBridge> {
   const config = path.join(work, `${name}.json`);
-  fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'bench', name: 'bench', url: xiaozhi.url() }], servers, connection, limits: { maxMessageBytes: 8192, callTimeoutMs: 60_000 } }));
+  const url = typeof endpoint === 'string' ? endpoint : endpoint.url();
+  fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'bench', name: 'bench', url }], servers, connection, limits: { maxMessageBytes: 8192, callTimeoutMs: 60_000 } }));
   // BENCH_BRIDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the bridge process.
   const nodeArgs = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'run', '--config', config, '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '' } });
@@ -290,6 +291,96 @@ async function memory(): Promise<void> {
   await xiaozhi.close();
 }
 
+/** 150 MB of junk frames from the endpoint: what the bridge keeps of it afterwards. */
+async function hostile(): Promise<void> {
+  const xiaozhi = await FakeXiaozhi.start();
+  const bridge = await startBridge('hostile', xiaozhi, [fixtureServer('fx')]);
+  const session = await servedSession(xiaozhi, 0, 10);
+  session.record = false;
+  const pid = bridge.child.pid as number;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const idle = procStats(pid).rssMb;
+  const mb = 'x'.repeat(1_000_000);
+  for (let i = 0; i < 150; i++) {
+    // Unsolicited responses, huge ids, padded requests: the shapes that were kept before.
+    if (i % 3 === 0) session.sendRaw(`{"jsonrpc":"2.0","id":${10_000 + i},"result":{"blob":"${mb}"}}`);
+    else if (i % 3 === 1) session.sendRaw(`{"jsonrpc":"2.0","id":"${mb}","method":"ping"}`);
+    else session.sendRaw(`{"jsonrpc":"2.0","id":${10_000 + i},"method":"ping","params":{"pad":"${mb}"}}`);
+    if (i % 10 === 9) await call(session, 'echo', { text: 'still here' });
+  }
+  await call(session, 'echo', { text: 'after' });
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const after = procStats(pid).rssMb;
+  rows.push({ scenario: '7 hostile', metric: 'bridge RSS after 150 MB of junk frames', bridge: after, baseline: idle, unit: 'MB', target: '< 150 MB', pass: after < 150, note: `idle ${idle.toFixed(0)} MB` });
+  await bridge.stop();
+  await xiaozhi.close();
+}
+
+/** A TCP relay in front of the endpoint that can go silent (no FIN, no RST): a half-open socket. */
+async function silentRelay(targetPort: number): Promise<{ port: number; silence(): void; close(): void }> {
+  const net = await import('node:net');
+  const live = new Set<import('node:net').Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    live.add(client);
+    client.on('data', (d) => live.has(client) && upstream.write(d));
+    upstream.on('data', (d) => live.has(client) && client.write(d));
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end);
+    upstream.on('error', end);
+    client.on('close', end);
+    upstream.on('close', () => live.has(client) && end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as { port: number }).port,
+    // Existing connections stop carrying anything, in both directions, and are never closed.
+    silence: () => live.clear(),
+    close: () => server.close(),
+  };
+}
+
+/** Default connection settings: an outage of 5 s, and a socket that goes silent. */
+async function faults(): Promise<void> {
+  let xiaozhi = await FakeXiaozhi.start();
+  const port = xiaozhi.port;
+  const bridge = await startBridge('faults', xiaozhi, [fixtureServer('fx')], {});
+  await servedSession(xiaozhi, 0, 10);
+  const outages: number[] = [];
+  for (let i = 0; i < (quick ? 1 : 3); i++) {
+    await xiaozhi.close();
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    xiaozhi = await FakeXiaozhi.start({ port });
+    const back = performance.now();
+    const session = await xiaozhi.connection(0, 60_000);
+    await session.initialize();
+    await session.request(1, 'tools/list', {});
+    outages.push(performance.now() - back);
+  }
+  const worst = Math.max(...outages);
+  rows.push({ scenario: '8 faults', metric: 'after a 5 s outage: endpoint back → serving (worst)', bridge: worst, baseline: null, unit: 'ms', target: '≤ 5000 ms', pass: worst <= 5000, note: outages.map((t) => t.toFixed(0)).join(', ') });
+  await bridge.stop();
+  await xiaozhi.close();
+
+  const target = await FakeXiaozhi.start();
+  const relay = await silentRelay(target.port);
+  const halfOpen = await startBridge('half-open', `ws://127.0.0.1:${relay.port}/mcp/?token=bench`, [fixtureServer('fx')]);
+  await servedSession(target, 0, 10);
+  relay.silence();
+  const silent = performance.now();
+  const session = await target.connection(1, 120_000);
+  await session.initialize();
+  await session.request(1, 'tools/list', {});
+  const detected = performance.now() - silent;
+  rows.push({ scenario: '8 faults', metric: 'socket goes silent (half-open) → serving again', bridge: detected, baseline: null, unit: 'ms', target: '≤ 45000 ms', pass: detected <= 45_000 });
+  await halfOpen.stop();
+  relay.close();
+  await target.close();
+}
+
 function printTable(): void {
   const header = ['scenario', 'metric', 'bridge', 'baseline', 'target', 'ok', 'note'];
   const body = rows.map((r) => [
@@ -316,6 +407,8 @@ async function main(): Promise<void> {
     ['big', bigCatalog],
     ['reconnect', reconnect],
     ['memory', memory],
+    ['hostile', hostile],
+    ['faults', faults],
   ];
   const started = performance.now();
   for (const [name, run] of scenarios) {
