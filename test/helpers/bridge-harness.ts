@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Bridge } from '../../src/main/core/bridge';
+import type { FakeXiaozhi } from './fake-xiaozhi';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';
 import type { Supervision } from '../../src/main/core/servers/child-server';
@@ -47,4 +48,24 @@ export function makeBridge(input: SettingsInput, supervision: Partial<Supervisio
 
 export function logText(logBook: LogBook): string {
   return logBook.entries().map((e) => `[${e.source}] ${e.message}`).join('\n');
+}
+
+export interface EndpointContext {
+  xiaozhi?: FakeXiaozhi;
+  harness?: Harness;
+}
+
+/**
+ * The usual cast of an endpoint test: a fake xiaozhi and a bridge, both torn down after each test.
+ * Call at the top of a test file; set `ctx.xiaozhi` and `ctx.harness` in the tests.
+ */
+export function withEndpointTeardown(afterEach: (fn: () => Promise<void>) => void): EndpointContext {
+  const ctx: EndpointContext = {};
+  afterEach(async () => {
+    await ctx.harness?.bridge.stop();
+    await ctx.xiaozhi?.close();
+    delete ctx.harness;
+    delete ctx.xiaozhi;
+  });
+  return ctx;
 }

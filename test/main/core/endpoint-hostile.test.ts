@@ -1,24 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
-let xiaozhi: FakeXiaozhi | undefined;
-let harness: Harness | undefined;
-
-afterEach(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
-});
+const ctx = withEndpointTeardown(afterEach);
 
 async function setup(input: Parameters<typeof makeBridge>[0] = {}) {
-  xiaozhi = await FakeXiaozhi.start();
-  harness = makeBridge({ endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx')], ...input });
-  harness.bridge.start();
-  await harness.bridge.whenServersSettled();
-  const session = await xiaozhi.connection(0);
+  ctx.xiaozhi = await FakeXiaozhi.start();
+  ctx.harness = makeBridge({ endpoints: [{ id: 'e1', name: 'home', url: ctx.xiaozhi!.url() }], servers: [fixtureServer('fx')], ...input });
+  ctx.harness!.bridge.start();
+  await ctx.harness!.bridge.whenServersSettled();
+  const session = await ctx.xiaozhi!.connection(0);
   await session.initialize();
   return session;
 }
@@ -56,17 +48,17 @@ describe('endpoint link: hostile frames', () => {
     for (let i = 0; i < 5; i++) session.send({ jsonrpc: '2.0', id: 900 + i, result: { blob } });
     session.send({ jsonrpc: '2.0', id: 'z'.repeat(1_000_000), result: {} });
     expect(await echo(session, 5, 'ok')).toBe('fx: ok');
-    await waitFor(() => logText(harness!.logBook).includes('unsolicited'), 5000, 'the drop to be logged');
-    for (const entry of harness!.logBook.entries()) expect(entry.message.length).toBeLessThan(5000);
+    await waitFor(() => logText(ctx.harness!.logBook).includes('unsolicited'), 5000, 'the drop to be logged');
+    for (const entry of ctx.harness!.logBook.entries()) expect(entry.message.length).toBeLessThan(5000);
   });
 
   it('refuses frames over the incoming size limit by closing that connection, then reconnects', async () => {
     const session = await setup({ limits: { maxIncomingBytes: 65_536 } });
     session.sendRaw(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'p'.repeat(100_000) } }));
     await waitFor(() => session.isClosed, 5000, 'the oversized frame to end the connection');
-    const next = await xiaozhi!.connection(1);
+    const next = await ctx.xiaozhi!.connection(1);
     await next.initialize();
     expect(await echo(next, 6, 'back')).toBe('fx: back');
-    expect(logText(harness!.logBook)).toMatch(/1009|too big|over the/i);
+    expect(logText(ctx.harness!.logBook)).toMatch(/1009|too big|over the/i);
   });
 });

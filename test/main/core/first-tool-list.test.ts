@@ -1,16 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { fixtureServer, makeBridge, withEndpointTeardown } from '../../helpers/bridge-harness';
 
-let xiaozhi: FakeXiaozhi | undefined;
-let harness: Harness | undefined;
-
-afterEach(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
-});
+const ctx = withEndpointTeardown(afterEach);
 
 /** What xiaozhi-esp32-server does: initialize, initialized and one tools/list, back to back; it never re-lists. */
 async function listOnce(session: Awaited<ReturnType<FakeXiaozhi['connection']>>) {
@@ -22,18 +14,18 @@ async function listOnce(session: Awaited<ReturnType<FakeXiaozhi['connection']>>)
 
 describe('the first tools/list of a session', () => {
   it('waits for servers that are still starting, so a broker that lists once gets every tool', async () => {
-    xiaozhi = await FakeXiaozhi.start();
-    harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }],
       servers: [
         fixtureServer('slow1', { FIXTURE_START_DELAY_MS: '1500' }, { name: 'slow1' }),
         fixtureServer('slow2', { FIXTURE_START_DELAY_MS: '1500', FIXTURE_EXTRA_TOOLS: '2' }, { name: 'slow2' }),
       ],
     });
-    harness.bridge.start();
+    ctx.harness!.bridge.start();
     // The endpoint connects at once, long before the servers are ready.
-    const session = await xiaozhi.connection(0);
-    expect(harness.bridge.state().servers.every((s) => s.state === 'starting')).toBe(true);
+    const session = await ctx.xiaozhi!.connection(0);
+    expect(ctx.harness!.bridge.state().servers.every((s) => s.state === 'starting')).toBe(true);
     const names = await listOnce(session);
     expect(names).toContain('slow1_echo');
     expect(names).toContain('slow2_echo');
@@ -41,9 +33,9 @@ describe('the first tools/list of a session', () => {
   });
 
   it('does not wait past the start grace for a server that hangs, nor at all for one that fails', async () => {
-    xiaozhi = await FakeXiaozhi.start();
-    harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }],
       servers: [
         fixtureServer('ok', { FIXTURE_START_DELAY_MS: '200' }),
         fixtureServer('stuck', { FIXTURE_HANG: '1' }),
@@ -51,33 +43,33 @@ describe('the first tools/list of a session', () => {
       ],
       limits: { startGraceMs: 4000 },
     });
-    harness.bridge.start();
-    const session = await xiaozhi.connection(0);
+    ctx.harness!.bridge.start();
+    const session = await ctx.xiaozhi!.connection(0);
     const started = Date.now();
     const names = await listOnce(session);
     const waited = Date.now() - started;
     expect(names).toContain('echo');
-    expect(harness.bridge.state().servers.find((s) => s.name === 'stuck')?.state).toBe('starting');
+    expect(ctx.harness!.bridge.state().servers.find((s) => s.name === 'stuck')?.state).toBe('starting');
     // Bounded by the grace (generous upper slack for a loaded machine; the point is "not 15 s").
     expect(waited).toBeLessThan(8000);
   });
 
   it('answers at once when nothing is starting', async () => {
-    xiaozhi = await FakeXiaozhi.start();
-    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx')] });
-    harness.bridge.start();
-    await harness.bridge.whenServersSettled();
-    const session = await xiaozhi.connection(0);
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }], servers: [fixtureServer('fx')] });
+    ctx.harness!.bridge.start();
+    await ctx.harness!.bridge.whenServersSettled();
+    const session = await ctx.xiaozhi!.connection(0);
     expect(await listOnce(session)).toContain('echo');
   });
 });
 
 describe('a tools/call while servers start', () => {
   it('waits for the server of that tool instead of answering "unknown tool"', async () => {
-    xiaozhi = await FakeXiaozhi.start();
-    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1000' })] });
-    harness.bridge.start();
-    const session = await xiaozhi.connection(0);
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }], servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1000' })] });
+    ctx.harness!.bridge.start();
+    const session = await ctx.xiaozhi!.connection(0);
     await session.initialize();
     const answer = await session.request(5, 'tools/call', { name: 'echo', arguments: { text: 'early' } }, 20_000);
     expect(answer.result?.content?.[0]?.text).toBe('slow: early');
