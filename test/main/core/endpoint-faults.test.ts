@@ -83,7 +83,7 @@ describe('endpoint link: faults', () => {
     }
   });
 
-  it('starts the backoff over once the other side initialises a session, however short', async () => {
+  it('starts the backoff over once the other side initialises a session that lasts a moment', async () => {
     const probe = await FakeXiaozhi.start();
     const port = probe.port;
     await probe.close();
@@ -93,10 +93,24 @@ describe('endpoint link: faults', () => {
     xiaozhi = await FakeXiaozhi.start({ port });
     const session = await xiaozhi.connection(0);
     await session.initialize();
+    // A session of a second (not the minute that counts as stable without a session).
+    await waitFor(() => endpointState().state === 'connected' && Date.now() - endpointState().since >= 1000, 5000, 'a one-second session');
     session.close(4004);
     await waitFor(() => endpointState().state !== 'connected', 5000, 'the drop');
     // One failure since the session, not five: the next wait is short again.
     expect(endpointState().attempts).toBe(1);
+  });
+
+  it('keeps backing off from an endpoint that accepts a session and drops it at once, in a loop', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }] });
+    harness.bridge.start();
+    for (let i = 0; i < 4; i++) {
+      const session = await xiaozhi.connection(i);
+      await session.initialize();
+      session.close(4004);
+    }
+    await waitFor(() => endpointState().attempts >= 4, 5000, 'the failures to count');
   });
 
   it('retries at once when woken (the machine resumed, the network came back)', async () => {

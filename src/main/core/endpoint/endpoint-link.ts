@@ -23,6 +23,9 @@ export interface EndpointLinkOptions {
   version: string;
 }
 
+/** An initialised session that lasted this long shows the endpoint works (see the close handler). */
+const WORKING_SESSION_MS = 1000;
+
 /** Close codes worth a word in the log. 4004 is what xiaozhi.me sends idle or broken sessions. */
 const CLOSE_MEANINGS: Record<number, string> = {
   1000: 'normal closure',
@@ -192,11 +195,14 @@ export class EndpointLink {
       const described = `closed with code ${code}${meaning ? ` (${meaning})` : ''}${reason ? `: ${reason}` : ''}`;
       const wasConnected = this.connectedAt > 0;
       const upFor = wasConnected ? Date.now() - this.connectedAt : 0;
+      const wasInitialized = this.initialized;
       this.detach();
       if (!this.running) return;
       if (wasConnected) log.warn(`${described} after ${formatDuration(upFor)}`);
-      if (wasConnected && upFor >= connection.stableAfterMs) {
-        // A session that stayed up a while means the endpoint works: start the backoff over.
+      // The endpoint works if it stayed up a while, or if the other side set up a session that
+      // lasted a moment: start the backoff over. (A session closed at once counts as a failure, so
+      // an endpoint that accepts and drops in a loop is not hammered.)
+      if (wasConnected && (upFor >= connection.stableAfterMs || (wasInitialized && upFor >= WORKING_SESSION_MS))) {
         this.backoff.reset();
         this.failures = 0;
       }
@@ -229,9 +235,6 @@ export class EndpointLink {
     });
     server.oninitialized = () => {
       this.initialized = true;
-      // The other side accepted a session: the endpoint works, so the next drop starts the backoff over.
-      this.backoff.reset();
-      this.failures = 0;
       this.announcedVersion = this.opts.hub.version;
       const client = server.getClientVersion();
       log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
