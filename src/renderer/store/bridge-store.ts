@@ -19,6 +19,7 @@ export interface StoreData {
 }
 
 const MAX_LOGS = 10_000;
+
 const MAX_HISTORY = 1000;
 
 /**
@@ -40,16 +41,15 @@ export class BridgeStore {
   private readonly listeners = new Set<() => void>();
   private pendingLogs: LogEntry[] = [];
   private logFlush: ReturnType<typeof setTimeout> | undefined;
+  /** Events that arrive while a load waits for its answers. */
+  private loading: { state?: BridgeState; catalog?: CatalogTool[]; calls: CallRecord[] } | undefined;
 
   constructor(readonly api: BridgeApi) {
-    api.on('status', (state) => this.set({ state }));
-    api.on('catalog', (catalog) => this.set({ catalog }));
+    api.on('status', (state) => (this.loading ? (this.loading.state = state) : this.set({ state })));
+    api.on('catalog', (catalog) => (this.loading ? (this.loading.catalog = catalog) : this.set({ catalog })));
     api.on('call', (record) => {
-      const forServer = this.data.counts[record.server] ?? {};
-      const count = forServer[record.originalTool] ?? { ok: 0, failed: 0 };
-      const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };
-      const counts = { ...this.data.counts, [record.server]: { ...forServer, [record.originalTool]: counted } };
-      this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY), counts });
+      if (this.loading) this.loading.calls.push(record);
+      else this.addCall(record);
     });
     // Log lines can arrive in floods; batch them per frame so the list stays smooth.
     api.on('log', (entry) => {
@@ -58,17 +58,40 @@ export class BridgeStore {
     });
   }
 
+  /**
+   * Reads everything once. Events that arrive meanwhile are not lost: the last status and catalog
+   * event win over the answers (any later change sends another event), calls the history answer does
+   * not hold yet are added and counted, and log lines are merged by their sequence number.
+   */
   async load(): Promise<void> {
-    const [state, settings, catalog, logs, history, counts, host] = await Promise.all([
-      this.api.getState(),
-      this.api.getSettings(),
-      this.api.getCatalog(),
-      this.api.getLogs({ limit: MAX_LOGS }),
-      this.api.getHistory(),
-      this.api.getToolCounts(),
-      this.api.getHostInfo(),
-    ]);
-    this.set({ ready: true, state, settings, catalog, logs, history, counts, host });
+    const loading: NonNullable<BridgeStore['loading']> = { calls: [] };
+    this.loading = loading;
+    try {
+      const [state, settings, catalog, logs, history, counts, host] = await Promise.all([
+        this.api.getState(),
+        this.api.getSettings(),
+        this.api.getCatalog(),
+        this.api.getLogs({ limit: MAX_LOGS }),
+        this.api.getHistory(),
+        this.api.getToolCounts(),
+        this.api.getHostInfo(),
+      ]);
+      const seenLogs = new Set(logs.map((l) => l.seq));
+      const seenCalls = new Set(history.map((h) => h.id));
+      this.set({
+        ready: true,
+        state: loading.state ?? state,
+        settings,
+        catalog: loading.catalog ?? catalog,
+        logs: logs.concat(this.data.logs.filter((l) => !seenLogs.has(l.seq))).sort((a, b) => a.seq - b.seq).slice(-MAX_LOGS),
+        history,
+        counts,
+        host,
+      });
+      for (const record of loading.calls) if (!seenCalls.has(record.id)) this.addCall(record);
+    } finally {
+      if (this.loading === loading) this.loading = undefined;
+    }
   }
 
   setConnected(connected: boolean): void {
@@ -93,6 +116,14 @@ export class BridgeStore {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+
+  private addCall(record: CallRecord): void {
+    const forServer = this.data.counts[record.server] ?? {};
+    const count = forServer[record.originalTool] ?? { ok: 0, failed: 0 };
+    const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };
+    const counts = { ...this.data.counts, [record.server]: { ...forServer, [record.originalTool]: counted } };
+    this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY), counts });
+  }
 
   private flushLogs(): void {
     this.logFlush = undefined;
