@@ -16,6 +16,8 @@ import { LineDecoder } from './line-decoder';
 import { isAlive, killTree, listDescendants, signalAll, waitForExit } from './process-tree';
 import { remoteHeaders } from './remote-headers';
 import { corkUntilNextTick, type Corkable } from '../io/cork';
+import type { Problem } from '../../../shared/problem';
+import { failureCause, failureText } from './failure-cause';
 
 export interface Supervision {
   /** How long `initialize` + the first `tools/list` may take. */
@@ -74,7 +76,10 @@ export class ChildServer {
   private tools: Tool[] = [];
   private restarts = 0;
   private lastError: string | undefined;
+  private lastErrorCause: Problem | undefined;
   private readonly stderrTail: string[] = [];
+  /** The tail holds one attempt's output: the next attempt's first line replaces it (no repeated tracebacks). */
+  private newAttempt = false;
   private crashTimes: number[] = [];
 
   private client: Client | undefined;
@@ -117,6 +122,7 @@ export class ChildServer {
       toolCount: this.tools.length,
       restarts: this.restarts,
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+      ...(this.lastErrorCause !== undefined ? { lastErrorCause: this.lastErrorCause } : {}),
       stderrTail: this.stderrTail.slice(),
       ...(this.pid !== undefined ? { pid: this.pid } : {}),
     };
@@ -129,6 +135,7 @@ export class ChildServer {
     this.crashTimes = [];
     this.backoff.reset();
     this.lastError = undefined;
+    this.lastErrorCause = undefined;
     await this.connect('starting');
   }
 
@@ -225,7 +232,13 @@ export class ChildServer {
   }
 
   private onStderrLine(line: string): void {
+    if (this.newAttempt) {
+      this.newAttempt = false;
+      this.stderrTail.length = 0;
+    }
     this.stderrTail.push(line);
+    // A server that crash-loops shows why while it loops, not only once it is marked failed.
+    if (this.state === 'restarting' || this.state === 'starting') this.opts.onStatus();
     if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
     this.opts.log.info(line);
   }
@@ -233,6 +246,7 @@ export class ChildServer {
   private async connect(state: 'starting' | 'restarting'): Promise<void> {
     const generation = ++this.generation;
     this.setState(state);
+    this.newAttempt = true;
     const transport = this.makeTransport();
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     this.client = client;
@@ -268,7 +282,9 @@ export class ChildServer {
     } catch (error) {
       if (generation !== this.generation) return;
       const closed = /Connection closed/i.test(errorText(error));
-      await this.onLost(closed && this.settings.transport === 'stdio' ? 'the program exited before it was ready' : errorText(error));
+      const reason = closed && this.settings.transport === 'stdio' ? 'the program exited before it was ready' : failureText(error);
+      const s = this.settings;
+      await this.onLost(reason, closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
       return;
     } finally {
       clearTimeout(timer);
@@ -281,6 +297,7 @@ export class ChildServer {
 
     this.runningSince = Date.now();
     this.lastError = undefined;
+    this.lastErrorCause = undefined;
     const version = client.getServerVersion();
     this.opts.log.info(
       `running${this.pid ? ` (pid ${this.pid})` : ''}: ${version?.name ?? 'server'} ${version?.version ?? ''}, ${this.tools.length} tools`.replace(/\s+,/, ','),
@@ -311,7 +328,7 @@ export class ChildServer {
   }
 
   /** The server went away (crash, network, failed start): clean up and decide whether to try again. */
-  private async onLost(reason: string): Promise<void> {
+  private async onLost(reason: string, cause?: Problem): Promise<void> {
     const generation = ++this.generation;
     this.clearTimers();
     const hadTools = this.tools.length > 0;
@@ -323,6 +340,7 @@ export class ChildServer {
 
     const exit = this.stderrTail.length > 0 ? ` (last stderr: ${this.stderrTail[this.stderrTail.length - 1]})` : '';
     this.lastError = reason;
+    this.lastErrorCause = cause ?? failureCause(new Error(`${reason}${exit}`));
     if (wasRunningFor > this.supervision.crashWindowMs) {
       this.backoff.reset();
       this.crashTimes = [];
@@ -377,7 +395,10 @@ export class ChildServer {
 }
 
 export class ServerUnavailableError extends Error {
-  constructor(server: string, state: ServerState) {
+  constructor(
+    server: string,
+    readonly state: ServerState,
+  ) {
     super(`server "${server}" is ${state}`);
   }
 }
