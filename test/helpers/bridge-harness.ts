@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Bridge } from '../../src/main/core/bridge';
+import { Bridge, type BridgeOptions } from '../../src/main/core/bridge';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';
 import type { Supervision } from '../../src/main/core/servers/child-server';
@@ -37,11 +37,11 @@ export interface Harness {
   settings: Settings;
 }
 
-export function makeBridge(input: SettingsInput, supervision: Partial<Supervision> = fastSupervision): Harness {
+export function makeBridge(input: SettingsInput, supervision: Partial<Supervision> = fastSupervision, options: Partial<BridgeOptions> = {}): Harness {
   const settings = SettingsSchema.parse({ connection: fastConnection, ...input });
   const store = new MemorySettingsStore(settings);
   const logBook = new LogBook();
-  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20 });
+  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20, ...options });
   return { bridge, logBook, store, settings };
 }
 

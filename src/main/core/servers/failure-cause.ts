@@ -89,7 +89,7 @@ export function failureCause(error: unknown, context: { url?: string; command?: 
   const closedWith = /closed with code (\d+)/.exec(text);
   if (closedWith) return problem(closedWith[1] === '4004' ? 'endpoint.idle' : 'endpoint.closed', { code: Number(closedWith[1]) });
   if (/no answer to a ping/i.test(text)) return problem('endpoint.noPong');
-  const lastLine = /last stderr: (.*)\)$/.exec(text)?.[1] ?? '';
+  const lastLine = /last stderr: (.*)\)\s*$/.exec(failureText(error))?.[1] ?? '';
   if (/exited before it was ready/i.test(text)) return problem('server.exitedEarly', { lastLine });
   const initTimeout = /did not answer initialize within (\d+) ms/.exec(text);
   if (initTimeout) return problem('server.startTimeout', { seconds: Math.round(Number(initTimeout[1]) / 1000) });
