@@ -6,6 +6,7 @@ import { useFileDrop } from './components/file-drop';
 import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
 import { summarizeStatus } from '../shared/status-summary';
+import { SummaryLines } from './components/status-summary-view';
 import { EndpointsPage } from './pages/endpoints-page';
 import { HistoryPage } from './pages/history-page';
 import { LogsPage } from './pages/logs-page';
@@ -92,13 +93,7 @@ export function App({ store }: { store: BridgeStore }) {
             ))}
           </ul>
           <div className="sidebar-footer">
-            <div className="small sidebar-status" role="status">
-              {[summary.headline, ...summary.lines.filter((l) => l !== summary.headline)].map((line) => (
-                <div key={line.key} className={line === summary.headline ? `tone-text-${line.tone}` : 'muted'}>
-                  {t(line.key, line.params)}
-                </div>
-              ))}
-            </div>
+            <SummaryLines summary={summary} className="small sidebar-status" />
             {state.running ? (
               <Button small onClick={() => void store.api.stop()}>
                 {t('tray.stop')}

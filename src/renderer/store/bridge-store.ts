@@ -41,6 +41,8 @@ export class BridgeStore {
   private readonly listeners = new Set<() => void>();
   private pendingLogs: LogEntry[] = [];
   private logFlush: ReturnType<typeof setTimeout> | undefined;
+  /** Lines up to this sequence number were cleared by the user. */
+  private clearedSeq = -1;
   /** Events that arrive while a load waits for its answers. */
   private loading: { state?: BridgeState; catalog?: CatalogTool[]; calls: CallRecord[] } | undefined;
 
@@ -83,7 +85,11 @@ export class BridgeStore {
         state: loading.state ?? state,
         settings,
         catalog: loading.catalog ?? catalog,
-        logs: logs.concat(this.data.logs.filter((l) => !seenLogs.has(l.seq))).sort((a, b) => a.seq - b.seq).slice(-MAX_LOGS),
+        logs: logs
+          .concat(this.data.logs.filter((l) => !seenLogs.has(l.seq)))
+          .filter((l) => l.seq > this.clearedSeq)
+          .sort((a, b) => a.seq - b.seq)
+          .slice(-MAX_LOGS),
         history,
         counts,
         host,
@@ -104,7 +110,10 @@ export class BridgeStore {
     this.set({ settings, host });
   }
 
+  /** Clears the window's view; a later reload does not bring those lines back. */
   clearLogs(): void {
+    this.clearedSeq = Math.max(this.clearedSeq, ...this.data.logs.map((l) => l.seq), ...this.pendingLogs.map((l) => l.seq));
+    this.pendingLogs = [];
     this.set({ logs: [] });
   }
 
@@ -127,7 +136,7 @@ export class BridgeStore {
 
   private flushLogs(): void {
     this.logFlush = undefined;
-    const logs = this.data.logs.concat(this.pendingLogs);
+    const logs = this.data.logs.concat(this.pendingLogs.filter((l) => l.seq > this.clearedSeq));
     this.pendingLogs = [];
     this.set({ logs: logs.length > MAX_LOGS ? logs.slice(logs.length - MAX_LOGS) : logs });
   }

@@ -341,6 +341,7 @@ export const en = {
   'servers.error.command': 'Enter the program to run, such as npx or uvx.',
   'servers.error.timeout': 'Between 0.1 and 3600 seconds.',
   'servers.error.invalid': 'This value is not valid.',
+  'servers.error.duplicate': 'Another server already has this name.',
   'servers.nameHint': 'Shown here and used to tell its tools apart, for example "filesystem".',
   'servers.urlHint': 'For example https://example.com/mcp.',
   'servers.logs': 'Logs',

@@ -343,6 +343,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.error.command': '请填写要运行的程序，例如 npx 或 uvx。',
   'servers.error.timeout': '应在 0.1 到 3600 秒之间。',
   'servers.error.invalid': '该值无效。',
+  'servers.error.duplicate': '已有同名的服务。',
   'servers.nameHint': '显示在此处，并用于区分其工具，例如“filesystem”。',
   'servers.urlHint': '例如 https://example.com/mcp。',
   'servers.logs': '日志',
