@@ -92,9 +92,10 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   it('adds a server through the form and shows its tools', async () => {
     await go('servers');
     await page.getByRole('button', { name: '+ Add server' }).click();
+    await page.getByRole('dialog', { name: 'Add a server' }).getByRole('button', { name: 'Custom server…' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect(dialog.getByRole('alert').first().textContent()).resolves.toMatch(/must not be empty/);
+    await expect(dialog.getByRole('alert').first().textContent()).resolves.toBe('Required.');
     await dialog.getByLabel('Name').fill('fixture');
     await dialog.getByLabel('Command').fill(process.execPath);
     await dialog.getByLabel('Arguments').fill(FIXTURE);
@@ -127,7 +128,8 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await dialog.getByRole('button', { name: 'Run' }).click();
     await expect(dialog.getByTestId('tool-result').textContent({ timeout: 10_000 })).resolves.toBe('上海：晴，25°C');
     await page.screenshot({ path: path.join(SHOTS, 'en-try-tool.png') });
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('shows a log line live as the server prints it', async () => {
@@ -164,12 +166,12 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await dialog.getByRole('button', { name: 'Import' }).click();
     await go('servers');
     await page.getByText('second').first().waitFor();
-    await waitFor(async () => (await page.getByText('Running').count()) === 2, 15_000, 'both servers running');
+    await waitFor(async () => (await page.getByText('Running', { exact: true }).count()) === 2, 15_000, 'both servers running');
   });
 
   it('offers the MCP clients found on this machine under "Import from…"', async () => {
     await go('servers');
-    await page.getByRole('button', { name: 'Import from… ▾' }).click();
+    await page.getByRole('button', { name: 'Import from…' }).click();
     await page.getByRole('menuitem', { name: 'Cursor' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Detected: Cursor').waitFor();
@@ -189,17 +191,80 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await page.getByText('{"text":"from xiaozhi"}').waitFor();
   });
 
-  it('renders every page in both languages (screenshots)', async () => {
-    for (const language of ['en', 'zh-CN'] as const) {
-      await go('settings');
-      await page.locator('select').first().selectOption(language);
-      await page.getByRole('heading', { name: language === 'en' ? 'Settings' : '设置' }).waitFor();
-      for (const name of ['overview', 'endpoints', 'servers', 'tools', 'logs', 'history', 'settings']) {
-        await go(name);
-        await page.screenshot({ path: path.join(SHOTS, `${language}-${name}.png`) });
-      }
-    }
-    await go('overview');
-    expect(await page.getByRole('heading', { name: '概览' }).count()).toBe(1);
+  it('walks through with the keyboard only: add a server from the catalogue, try a tool, import a file', async () => {
+    await go('servers');
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
+    const tabTo = async (text: string) => {
+      for (let i = 0; i < 60 && (await focused()) !== text; i++) await page.keyboard.press('Tab');
+      expect(await focused()).toBe(text);
+    };
+    // Add a server from the catalogue.
+    await tabTo('+ Add server');
+    await page.keyboard.press('Enter');
+    const catalogue = page.getByRole('dialog', { name: 'Add a server' });
+    await catalogue.getByText('Everything (test server)').waitFor();
+    await page.keyboard.type('everything');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toMatch(/^Everything \(test server\)/);
+    // Focus stays inside the dialog however far one tabs.
+    for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')))).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    for (let i = 0; i < 40 && !/^Everything \(test server\)/.test(await focused()); i++) await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    const editor = page.getByRole('dialog', { name: 'Add a server' });
+    await editor.getByLabel('Name').waitFor();
+    expect(await editor.getByLabel('Name').inputValue()).toBe('everything');
+    expect(await editor.getByLabel('Command').inputValue()).toBe('npx');
+    await page.keyboard.press('Enter');
+    await page.getByText('Server "everything" added.').waitFor({ timeout: 10_000 });
+    await page.locator('.list-item', { hasText: 'everything' }).getByText('Running').waitFor({ timeout: 60_000 });
+
+    // Try one of its tools.
+    await go('tools');
+    await page.getByRole('searchbox', { name: 'Search tools' }).focus();
+    await page.keyboard.type('echo');
+    await tabTo('Try');
+    await page.keyboard.press('Enter');
+    const trying = page.getByRole('dialog');
+    await page.keyboard.type('hello from the keyboard');
+    await page.keyboard.press('Enter');
+    await expect(trying.getByTestId('tool-result').textContent({ timeout: 10_000 })).resolves.toMatch(/hello from the keyboard/);
+    await page.keyboard.press('Escape');
+    await trying.waitFor({ state: 'detached' });
+
+    // Import a file: the menu by arrow keys, the file chosen, Enter applies.
+    await go('servers');
+    await tabTo('Import from… ▾');
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('menuitem', { name: 'Cursor' }).waitFor();
+    await page.keyboard.press('End');
+    expect(await focused()).toBe('Choose a file…');
+    const chooser = page.waitForEvent('filechooser');
+    await page.keyboard.press('Enter');
+    await (await chooser).setFiles({ name: 'snippet.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ 'third': { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'third', FIXTURE_EXTRA_TOOLS: '1' } } })) });
+    const importing = page.getByRole('dialog', { name: 'Import snippet.json' });
+    await importing.waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByText(/^Imported \d+ servers? and 0 endpoints\.$/).waitFor();
+    await page.locator('.list-item', { hasText: 'third' }).getByText('Running').waitFor({ timeout: 15_000 });
+  }, 120_000);
+
+  it('logs: a long line opens whole on a click, wraps on request, and Clear empties the view', async () => {
+    await go('logs');
+    const long = `long-line-${'x'.repeat(600)}-end`;
+    await session.request('long-1', 'tools/call', { name: 'stderr', arguments: { text: long } });
+    await page.getByLabel('Filter text').fill('long-line-');
+    const row = page.locator('.log-row', { hasText: 'long-line-' }).last();
+    await row.waitFor({ timeout: 10_000 });
+    const closed = await row.boundingBox();
+    await row.click();
+    const open = await row.boundingBox();
+    expect(open!.height).toBeGreaterThan(closed!.height * 2);
+    await page.getByLabel('Filter text').fill('');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByText('No log lines yet.').waitFor();
+    expect(await page.getByText(/^0 of 0 lines$/).count()).toBe(1);
   });
 });

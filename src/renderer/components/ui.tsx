@@ -102,7 +102,9 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
     const previous = document.activeElement as HTMLElement | null;
     if (typeof dialog.showModal === 'function' && !dialog.open) dialog.showModal();
     else dialog.setAttribute('open', '');
-    const first = dialog.querySelector<HTMLElement>('[autofocus], input:not([type=hidden]), textarea, select, button:not(.dialog-close)');
+    // The first field; with none, the action Enter would take (the submit button), then any button.
+    const first = dialog.querySelector<HTMLElement>('[autofocus], .dialog-body input:not([type=hidden]), .dialog-body textarea, .dialog-body select') ??
+      dialog.querySelector<HTMLElement>('button[type=submit], .dialog-body button, .dialog-footer button');
     first?.focus();
     const onCancel = (e: Event) => {
       e.preventDefault();
