@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { waitFor } from '../helpers/wait';
+import { startRegistryStandIn, type RegistryStandIn } from '../helpers/registry-standin';
 
 /**
  * End to end: Debian's Chromium drives the real window served by the real headless bridge, which
@@ -19,6 +20,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 let xiaozhi: FakeXiaozhi;
+let registry: RegistryStandIn;
 let bridge: ChildProcess;
 let browser: Browser;
 let page: Page;
@@ -35,6 +37,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-e2e-'));
     xiaozhi = await FakeXiaozhi.start();
+    registry = await startRegistryStandIn();
     const config = path.join(work, 'xiaozhi-tray.json');
     fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'home', name: '家里', url: xiaozhi.url() }], servers: [], ui: { language: 'en' } }, null, 2));
     // A home folder where Cursor keeps a config, for "Import from…".
@@ -43,7 +46,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     fs.writeFileSync(path.join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-remote': { url: 'https://mcp.example.com/mcp' } } }));
     bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MCP_ENDPOINT: '', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+      env: { ...process.env, MCP_ENDPOINT: '', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache'), XIAOZHI_TRAY_REGISTRY_URL: registry.url },
     });
     let out = '';
     bridge.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -71,6 +74,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
       await exited;
     }
     await xiaozhi?.close();
+    await registry?.close();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
@@ -234,21 +238,21 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await page.keyboard.press('Escape');
     await trying.waitFor({ state: 'detached' });
 
-    // Import a file: the menu by arrow keys, the file chosen, Enter applies.
+    // Import a file: the menu by arrow keys (the config file Cursor keeps), Enter applies.
     await go('servers');
     await tabTo('Import from… ▾');
     await page.keyboard.press('ArrowDown');
     await page.getByRole('menuitem', { name: 'Cursor' }).waitFor();
     await page.keyboard.press('End');
     expect(await focused()).toBe('Choose a file…');
-    const chooser = page.waitForEvent('filechooser');
+    await page.keyboard.press('Home');
+    expect(await focused()).toBe('Cursor');
     await page.keyboard.press('Enter');
-    await (await chooser).setFiles({ name: 'snippet.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ 'third': { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'third', FIXTURE_EXTRA_TOOLS: '1' } } })) });
-    const importing = page.getByRole('dialog', { name: 'Import snippet.json' });
-    await importing.waitFor();
+    const importing = page.getByRole('dialog', { name: 'Import mcp.json' });
+    await importing.getByText('Detected: Cursor').waitFor();
     await page.keyboard.press('Enter');
-    await page.getByText(/^Imported \d+ servers? and 0 endpoints\.$/).waitFor();
-    await page.locator('.list-item', { hasText: 'third' }).getByText('Running').waitFor({ timeout: 15_000 });
+    await page.getByText('Imported 1 server and 0 endpoints.').waitFor();
+    await page.locator('.list-item', { hasText: 'cursor-remote' }).waitFor();
   }, 120_000);
 
   it('logs: a long line opens whole on a click, wraps on request, and Clear empties the view', async () => {
@@ -257,7 +261,10 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await session.request('long-1', 'tools/call', { name: 'stderr', arguments: { text: long } });
     await page.getByLabel('Filter text').fill('long-line-');
     const row = page.locator('.log-row', { hasText: 'long-line-' }).last();
-    await row.waitFor({ timeout: 10_000 });
+    await row.waitFor({ timeout: 10_000 }).catch(async (error: Error) => {
+      await page.screenshot({ path: path.join(SHOTS, 'failed-logs.png') });
+      throw error;
+    });
     const closed = await row.boundingBox();
     await row.click();
     const open = await row.boundingBox();

@@ -10,10 +10,12 @@ export function Button(props: {
   title?: string;
   small?: boolean;
   'aria-label'?: string;
+  /** Takes the focus when its dialog opens (a dialog's first field is chosen otherwise). */
+  autoFocus?: boolean;
 }) {
   const { kind = 'default', small, ...rest } = props;
   return (
-    <button type={props.type ?? 'button'} className={`btn btn-${kind}${small ? ' btn-small' : ''}`} onClick={rest.onClick} disabled={rest.disabled} title={rest.title} aria-label={rest['aria-label']}>
+    <button data-autofocus={props.autoFocus ? '' : undefined} type={props.type ?? 'button'} className={`btn btn-${kind}${small ? ' btn-small' : ''}`} onClick={rest.onClick} disabled={rest.disabled} title={rest.title} aria-label={rest['aria-label']}>
       {props.children}
     </button>
   );
@@ -102,9 +104,10 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
     const previous = document.activeElement as HTMLElement | null;
     if (typeof dialog.showModal === 'function' && !dialog.open) dialog.showModal();
     else dialog.setAttribute('open', '');
-    // The first field; with none, the action Enter would take (the submit button), then any button.
-    const first = dialog.querySelector<HTMLElement>('[autofocus], .dialog-body input:not([type=hidden]), .dialog-body textarea, .dialog-body select') ??
-      dialog.querySelector<HTMLElement>('button[type=submit], .dialog-body button, .dialog-footer button');
+    // What asked for the focus; else the first field; with none, the action Enter would take, then any button.
+    const first = ['[data-autofocus], [autofocus]', '.dialog-body input:not([type=hidden]), .dialog-body textarea, .dialog-body select', 'button[type=submit]', '.dialog-body button, .dialog-footer button']
+      .map((selector) => dialog.querySelector<HTMLElement>(selector))
+      .find((element) => element !== null);
     first?.focus();
     const onCancel = (e: Event) => {
       e.preventDefault();

@@ -66,7 +66,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
           <span className="small muted">{t('import.summary', { count })}</span>
           <span className="spacer" />
           <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" type="submit" disabled={busy || count === 0}>
+          <Button kind="primary" type="submit" autoFocus disabled={busy || count === 0}>
             {t('import.apply')}
           </Button>
         </>
