@@ -258,7 +258,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   it('logs: a long line opens whole on a click, wraps on request, and Clear empties the view', async () => {
     await go('logs');
     const long = `long-line-${'x'.repeat(600)}-end`;
-    await session.request('long-1', 'tools/call', { name: 'stderr', arguments: { text: long } });
+    await session.request('long-1', 'tools/call', { name: 'fixture_stderr', arguments: { text: long } });
     await page.getByLabel('Filter text').fill('long-line-');
     const row = page.locator('.log-row', { hasText: 'long-line-' }).last();
     await row.waitFor({ timeout: 10_000 }).catch(async (error: Error) => {
