@@ -37,12 +37,12 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
       JSON.stringify({
         endpoints: [
           { id: 'home', name: '家里', url: xiaozhi.url() },
-          { id: 'office', name: 'office', url: 'ws://127.0.0.1:9/mcp/?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln' },
+          { id: 'office', name: 'office', url: 'ws://127.0.0.1:39998/mcp/?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln' },
         ],
         servers: [
           { name: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'fixture', API_TOKEN: 'tok-1234567890' } },
           { name: 'weather-py', transport: 'stdio', command: process.execPath, args: ['-e', crashing] },
-          { name: 'remote', transport: 'streamable-http', url: 'http://127.0.0.1:9/mcp' },
+          { name: 'remote', transport: 'streamable-http', url: 'http://127.0.0.1:39999/mcp' },
         ],
         tools: { fixture: { big: { enabled: false }, echo: { enabled: true, description: '复读一句话（说明已修改）' } } },
         ui: { language: 'en' },
@@ -91,12 +91,11 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
   it('takes them all', async () => {
     for (const language of ['en', 'zh-CN'] as const) {
       for (const theme of ['light', 'dark'] as const) {
+        // The theme follows the system here (emulated): one preference at a time is all the UI sends.
+        await page.emulateMedia({ colorScheme: theme });
         await go('settings');
-        const selects = page.locator('select');
-        await selects.nth(0).selectOption(language);
-        await page.waitForTimeout(200);
-        await page.locator('select').nth(1).selectOption(theme);
-        await page.waitForTimeout(200);
+        await page.locator('select').nth(0).selectOption(language);
+        await page.getByRole('heading', { name: language === 'en' ? 'Settings' : '设置' }).waitFor();
         for (const [width, height] of [
           [1100, 720],
           [800, 600],
