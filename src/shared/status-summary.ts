@@ -55,13 +55,14 @@ export function summarizeStatus(state: BridgeState): StatusSummary {
     const line: SummaryLine = { key: 'summary.stopped', params: {}, tone: 'off' };
     return { tone: 'off', icon: 'stopped', headline: line, lines: [] };
   }
-  const servers = serversLine(state);
+  // No server yet is not news worth a line.
+  const servers = state.servers.some((s) => s.enabled) ? [serversLine(state)] : [];
   if (!state.endpoints.some((e) => e.enabled)) {
     const line: SummaryLine = { key: 'summary.noEndpoint', params: {}, tone: 'off' };
-    return { tone: 'off', icon: 'stopped', headline: line, lines: [line, servers] };
+    return { tone: 'off', icon: 'stopped', headline: line, lines: [line, ...servers] };
   }
   const endpoints = endpointsLine(state);
-  const lines = [endpoints, servers];
+  const lines = [endpoints, ...servers];
   // A server that is merely absent (no servers yet) does not make the endpoints' news worse.
   const worst = lines.reduce((a, b) => (rank[b.tone] > rank[a.tone] ? b : a));
   const tone = worst.tone === 'off' ? endpoints.tone : worst.tone;
