@@ -8,6 +8,7 @@ import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { startRegistryStandIn, type RegistryStandIn } from '../helpers/registry-standin';
 import { waitFor } from '../helpers/wait';
+import { stopChild } from '../helpers/stop-child';
 
 /**
  * The screenshot matrix (`npm run screenshots`, not part of `npm test`): every page and the main
@@ -71,11 +72,7 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
 
   afterAll(async () => {
     await browser?.close();
-    if (bridge && bridge.exitCode === null) {
-      const exited = new Promise((resolve) => bridge.once('exit', resolve));
-      bridge.kill('SIGTERM');
-      await exited;
-    }
+    await stopChild(bridge);
     await xiaozhi?.close();
     await registry?.close();
     if (work) fs.rmSync(work, { recursive: true, force: true });

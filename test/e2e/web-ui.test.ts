@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { waitFor } from '../helpers/wait';
+import { stopChild } from '../helpers/stop-child';
 import { startRegistryStandIn, type RegistryStandIn } from '../helpers/registry-standin';
 
 /**
@@ -68,11 +69,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (bridge && bridge.exitCode === null) {
-      const exited = new Promise((resolve) => bridge.once('exit', resolve));
-      bridge.kill('SIGTERM');
-      await exited;
-    }
+    await stopChild(bridge);
     await xiaozhi?.close();
     await registry?.close();
     if (work) fs.rmSync(work, { recursive: true, force: true });
