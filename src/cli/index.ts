@@ -5,6 +5,7 @@ import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-conf
 import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
 import { LogBook, streamSink } from '../main/core/logs/log-book';
 import { startWebUi } from '../main/core/web/web-ui-server';
+import { defaultCacheDir } from '../main/core/catalogue/catalogue-service';
 import type { LogLevel } from '../shared/status';
 import fs from 'node:fs';
 import { defaultSettings } from '../shared/settings';
@@ -75,7 +76,7 @@ async function run(file: string, loaded: LoadedConfig, level: LogLevel, ui: UiOp
   const log = logBook.logger('app');
   for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
   if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: set one in the file or in MCP_ENDPOINT');
-  const bridge = new Bridge({ store: storeFor(file, loaded), logBook, version: VERSION });
+  const bridge = new Bridge({ store: storeFor(file, loaded), logBook, version: VERSION, cacheDir: defaultCacheDir() });
   let stopping = false;
   let closeUi: (() => Promise<void>) | undefined;
   const done = new Promise<number>((resolve) => {

@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     logBook,
     env,
     version: app.getVersion(),
+    cacheDir: path.join(dataDir, 'Cache'),
     host: {
       info: () => ({
         carrier: 'electron',

@@ -5,7 +5,8 @@ import { AppContext, useApp } from './app-context';
 import { useFileDrop } from './components/file-drop';
 import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
-import { trayLikeTone } from './components/summary-tone';
+import { summarizeStatus } from '../shared/status-summary';
+import { SummaryLines } from './components/status-summary-view';
 import { EndpointsPage } from './pages/endpoints-page';
 import { HistoryPage } from './pages/history-page';
 import { LogsPage } from './pages/logs-page';
@@ -71,14 +72,14 @@ export function App({ store }: { store: BridgeStore }) {
   }, []);
   useEffect(() => store.api.on('importPreview', (preview) => setImportPreview(preview)), [store]);
   const context = useMemo(() => ({ store, t, language, toast, showImport: setImportPreview }), [store, t, language, toast]);
-  const tone = trayLikeTone(state);
+  const summary = summarizeStatus(state);
 
   return (
     <AppContext.Provider value={context}>
       <div className="app">
         <nav className="sidebar" aria-label={t('nav.label')}>
           <div className="brand">
-            <span className={`brand-dot tone-${tone.tone}`} aria-hidden="true" />
+            <span className={`brand-dot tone-${summary.tone}`} aria-hidden="true" />
             <span>{t('app.name')}</span>
           </div>
           <ul>
@@ -92,9 +93,7 @@ export function App({ store }: { store: BridgeStore }) {
             ))}
           </ul>
           <div className="sidebar-footer">
-            <div className="small" role="status">
-              {t(tone.label, tone.params)}
-            </div>
+            <SummaryLines summary={summary} className="small sidebar-status" />
             {state.running ? (
               <Button small onClick={() => void store.api.stop()}>
                 {t('tray.stop')}

@@ -1,4 +1,4 @@
-import type { Translate } from '../shared/i18n/translate';
+import type { Language, Translate } from '../shared/i18n/translate';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -12,7 +12,7 @@ export function formatDuration(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
-/** "3 min ago" style, for "connected since". */
+/** "3 min" style, for "connected for". */
 export function formatSince(time: number, t: Translate, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - time) / 1000));
   if (s < 60) return t('time.seconds', { n: s });
@@ -21,14 +21,38 @@ export function formatSince(time: number, t: Translate, now = Date.now()): strin
   return t('time.days', { n: Math.floor(s / 86400) });
 }
 
+/** Log timestamps: the same fixed, sortable form in every language. */
 export function formatClock(time: number): string {
   const d = new Date(time);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
-export function formatDateTime(time: number): string {
-  const d = new Date(time);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+const dateTimes = new Map<string, Intl.DateTimeFormat>();
+const cached = (language: Language, kind: string, options: Intl.DateTimeFormatOptions) => {
+  const key = `${language}|${kind}`;
+  let format = dateTimes.get(key);
+  if (!format) dateTimes.set(key, (format = new Intl.DateTimeFormat(language, options)));
+  return format;
+};
+
+/** A date and time as the language writes it (2025年3月1日 14:05:09, Mar 1, 2025, 2:05:09 PM). */
+export function formatDateTime(time: number, language: Language): string {
+  return cached(language, 'datetime', { dateStyle: 'medium', timeStyle: 'medium' }).format(time);
+}
+
+/** Only the time of day, for today's calls. */
+export function formatTime(time: number, language: Language): string {
+  return cached(language, 'time', { timeStyle: 'medium' }).format(time);
+}
+
+/** "5 minutes ago", "昨天": how long ago, in words of the language. */
+export function formatAgo(time: number, language: Language, now = Date.now()): string {
+  const seconds = Math.round((time - now) / 1000);
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const abs = Math.abs(seconds);
+  if (abs < 60) return format.format(seconds, 'second');
+  if (abs < 3600) return format.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86400) return format.format(Math.round(seconds / 3600), 'hour');
+  return format.format(Math.round(seconds / 86400), 'day');
 }

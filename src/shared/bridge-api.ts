@@ -15,6 +15,9 @@ import {
 } from './status';
 import { HostInfoSchema } from './host';
 import { patchOf } from './patch-schema';
+import { ProblemSchema } from './problem';
+import { CatalogueSchema } from './catalogue';
+import { EndpointTestSchema } from './endpoint-test';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 
 /**
@@ -34,6 +37,8 @@ export const ToolCallOutputSchema = z.object({
   durationMs: z.number(),
   /** Size of the tools/call response message as an endpoint would receive it. */
   bytes: z.number().int(),
+  /** Why the call failed before reaching the tool (unknown, off, server down, timeout), for the UI to word. */
+  error: ProblemSchema.optional(),
 });
 
 export const bridgeCommands = {
@@ -52,6 +57,11 @@ export const bridgeCommands = {
   removeEndpoint: command(EndpointId, Void),
   /** The full URL, token included: only when the user asks to see it. */
   revealEndpointUrl: command(EndpointId, z.string()),
+  /** Connects once (to a saved endpoint, or to a URL not saved yet) and reports each step. */
+  testEndpoint: command(
+    z.object({ id: z.string().min(1).optional(), url: z.string().min(1).max(4096).optional() }).refine((v) => v.id !== undefined || v.url !== undefined, 'give an endpoint id or a url'),
+    EndpointTestSchema,
+  ),
 
   addServer: command(ServerSettingsSchema, Void),
   /** Replaces the server called `name` (which may be renamed by `server.name`). */
@@ -83,6 +93,11 @@ export const bridgeCommands = {
   getHistory: command(Void, z.array(CallRecordSchema)),
   /** Calls per tool since the bridge started (beyond the history's length): counts[server][originalTool]. */
   getToolCounts: command(Void, z.record(z.string(), z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() })))),
+
+  /** Servers to add in one click: the shipped list, plus the MCP registry's (read now if asked, or if a day old). */
+  getCatalogue: command(z.object({ refresh: z.enum(['never', 'ifStale', 'now']).optional() }).default({}), CatalogueSchema),
+  /** The key sent to servers hosted on ModelScope; null removes it. */
+  setModelscopeKey: command(z.object({ apiKey: z.string().trim().min(1).max(4096).nullable() }), Void),
 
   getHostInfo: command(Void, HostInfoSchema),
   setLaunchAtLogin: command(z.object({ enabled: z.boolean() }), Void),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProblemSchema } from './problem';
 
 export const EndpointStateSchema = z.enum(['disabled', 'disconnected', 'connecting', 'connected', 'waiting']);
 
@@ -14,6 +15,8 @@ export const EndpointStatusSchema = z.object({
   /** When the next attempt happens, while waiting. */
   retryAt: z.number().optional(),
   lastError: z.string().optional(),
+  /** The same failure as a code with parameters, for the UI to word (DNS, refused, TLS, 401…). */
+  lastErrorCause: ProblemSchema.optional(),
   /** Failed attempts since the last stable session. */
   attempts: z.number().int(),
 });
@@ -29,7 +32,8 @@ export const ServerStatusSchema = z.object({
   toolCount: z.number().int(),
   restarts: z.number().int(),
   lastError: z.string().optional(),
-  /** Last lines the server printed on stderr (for a failed server, why). */
+  lastErrorCause: ProblemSchema.optional(),
+  /** Last lines the server printed on stderr during its latest attempt (for a failing server, why). */
   stderrTail: z.array(z.string()),
   pid: z.number().int().optional(),
 });

@@ -7,6 +7,8 @@ import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { waitFor } from '../helpers/wait';
+import { stopChild } from '../helpers/stop-child';
+import { startRegistryStandIn, type RegistryStandIn } from '../helpers/registry-standin';
 
 /**
  * End to end: Debian's Chromium drives the real window served by the real headless bridge, which
@@ -19,6 +21,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 let xiaozhi: FakeXiaozhi;
+let registry: RegistryStandIn;
 let bridge: ChildProcess;
 let browser: Browser;
 let page: Page;
@@ -35,6 +38,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-e2e-'));
     xiaozhi = await FakeXiaozhi.start();
+    registry = await startRegistryStandIn();
     const config = path.join(work, 'xiaozhi-tray.json');
     fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'home', name: '家里', url: xiaozhi.url() }], servers: [], ui: { language: 'en' } }, null, 2));
     // A home folder where Cursor keeps a config, for "Import from…".
@@ -43,7 +47,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     fs.writeFileSync(path.join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-remote': { url: 'https://mcp.example.com/mcp' } } }));
     bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MCP_ENDPOINT: '', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+      env: { ...process.env, MCP_ENDPOINT: '', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache'), XIAOZHI_TRAY_REGISTRY_URL: registry.url },
     });
     let out = '';
     bridge.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -65,12 +69,9 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (bridge && bridge.exitCode === null) {
-      const exited = new Promise((resolve) => bridge.once('exit', resolve));
-      bridge.kill('SIGTERM');
-      await exited;
-    }
+    await stopChild(bridge);
     await xiaozhi?.close();
+    await registry?.close();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
@@ -92,9 +93,10 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   it('adds a server through the form and shows its tools', async () => {
     await go('servers');
     await page.getByRole('button', { name: '+ Add server' }).click();
+    await page.getByRole('dialog', { name: 'Add a server' }).getByRole('button', { name: 'Custom server…' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect(dialog.getByRole('alert').first().textContent()).resolves.toMatch(/must not be empty/);
+    await expect(dialog.getByRole('alert').first().textContent()).resolves.toBe('Required.');
     await dialog.getByLabel('Name').fill('fixture');
     await dialog.getByLabel('Command').fill(process.execPath);
     await dialog.getByLabel('Arguments').fill(FIXTURE);
@@ -127,7 +129,8 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await dialog.getByRole('button', { name: 'Run' }).click();
     await expect(dialog.getByTestId('tool-result').textContent({ timeout: 10_000 })).resolves.toBe('上海：晴，25°C');
     await page.screenshot({ path: path.join(SHOTS, 'en-try-tool.png') });
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('shows a log line live as the server prints it', async () => {
@@ -165,12 +168,12 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await dialog.getByRole('button', { name: 'Import' }).click();
     await go('servers');
     await page.getByText('second').first().waitFor();
-    await waitFor(async () => (await page.getByText('Running').count()) === 2, 15_000, 'both servers running');
+    await waitFor(async () => (await page.getByText('Running', { exact: true }).count()) === 2, 15_000, 'both servers running');
   });
 
   it('offers the MCP clients found on this machine under "Import from…"', async () => {
     await go('servers');
-    await page.getByRole('button', { name: 'Import from… ▾' }).click();
+    await page.getByRole('button', { name: 'Import from…' }).click();
     await page.getByRole('menuitem', { name: 'Cursor' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Detected: Cursor').waitFor();
@@ -190,17 +193,83 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await page.getByText('{"text":"from xiaozhi"}').waitFor();
   });
 
-  it('renders every page in both languages (screenshots)', async () => {
-    for (const language of ['en', 'zh-CN'] as const) {
-      await go('settings');
-      await page.locator('select').first().selectOption(language);
-      await page.getByRole('heading', { name: language === 'en' ? 'Settings' : '设置' }).waitFor();
-      for (const name of ['overview', 'endpoints', 'servers', 'tools', 'logs', 'history', 'settings']) {
-        await go(name);
-        await page.screenshot({ path: path.join(SHOTS, `${language}-${name}.png`) });
-      }
-    }
-    await go('overview');
-    expect(await page.getByRole('heading', { name: '概览' }).count()).toBe(1);
+  it('walks through with the keyboard only: add a server from the catalogue, try a tool, import a file', async () => {
+    await go('servers');
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
+    const tabTo = async (text: string) => {
+      for (let i = 0; i < 60 && (await focused()) !== text; i++) await page.keyboard.press('Tab');
+      expect(await focused()).toBe(text);
+    };
+    // Add a server from the catalogue.
+    await tabTo('+ Add server');
+    await page.keyboard.press('Enter');
+    const catalogue = page.getByRole('dialog', { name: 'Add a server' });
+    await catalogue.getByText('Everything (test server)').waitFor();
+    await page.keyboard.type('everything');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toMatch(/^Everything \(test server\)/);
+    // Focus stays inside the dialog however far one tabs.
+    for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')))).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    for (let i = 0; i < 40 && !/^Everything \(test server\)/.test(await focused()); i++) await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    const editor = page.getByRole('dialog', { name: 'Add a server' });
+    await editor.getByLabel('Name').waitFor();
+    expect(await editor.getByLabel('Name').inputValue()).toBe('everything');
+    expect(await editor.getByLabel('Command').inputValue()).toBe('npx');
+    await page.keyboard.press('Enter');
+    await page.getByText('Server "everything" added.').waitFor({ timeout: 10_000 });
+    await page.locator('.list-item', { hasText: 'everything' }).getByText('Running').waitFor({ timeout: 60_000 });
+
+    // Try one of its tools.
+    await go('tools');
+    await page.getByRole('searchbox', { name: 'Search tools' }).focus();
+    await page.keyboard.type('echo');
+    await tabTo('Try');
+    await page.keyboard.press('Enter');
+    const trying = page.getByRole('dialog');
+    await page.keyboard.type('hello from the keyboard');
+    await page.keyboard.press('Enter');
+    await expect(trying.getByTestId('tool-result').textContent({ timeout: 10_000 })).resolves.toMatch(/hello from the keyboard/);
+    await page.keyboard.press('Escape');
+    await trying.waitFor({ state: 'detached' });
+
+    // Import a file: the menu by arrow keys (the config file Cursor keeps), Enter applies.
+    await go('servers');
+    await tabTo('Import from… ▾');
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('menuitem', { name: 'Cursor' }).waitFor();
+    await page.keyboard.press('End');
+    expect(await focused()).toBe('Choose a file…');
+    await page.keyboard.press('Home');
+    expect(await focused()).toBe('Cursor');
+    await page.keyboard.press('Enter');
+    const importing = page.getByRole('dialog', { name: 'Import mcp.json' });
+    await importing.getByText('Detected: Cursor').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByText('Imported 1 server and 0 endpoints.').waitFor();
+    await page.locator('.list-item', { hasText: 'cursor-remote' }).waitFor();
+  }, 120_000);
+
+  it('logs: a long line opens whole on a click, wraps on request, and Clear empties the view', async () => {
+    await go('logs');
+    const long = `long-line-${'x'.repeat(600)}-end`;
+    await session.request('long-1', 'tools/call', { name: 'fixture_stderr', arguments: { text: long } });
+    await page.getByLabel('Filter text').fill('long-line-');
+    const row = page.locator('.log-row', { hasText: 'long-line-' }).last();
+    await row.waitFor({ timeout: 10_000 }).catch(async (error: Error) => {
+      await page.screenshot({ path: path.join(SHOTS, 'failed-logs.png') });
+      throw error;
+    });
+    const closed = await row.boundingBox();
+    await row.click();
+    const open = await row.boundingBox();
+    expect(open!.height).toBeGreaterThan(closed!.height * 2);
+    await page.getByLabel('Filter text').fill('');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByText('No log lines yet.').waitFor();
+    expect(await page.getByText(/^0 of 0 lines$/).count()).toBe(1);
   });
 });

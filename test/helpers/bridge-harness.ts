@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Bridge } from '../../src/main/core/bridge';
+import { Bridge, type BridgeOptions } from '../../src/main/core/bridge';
 import type { FakeXiaozhi } from './fake-xiaozhi';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';
@@ -38,11 +38,11 @@ export interface Harness {
   settings: Settings;
 }
 
-export function makeBridge(input: SettingsInput, supervision: Partial<Supervision> = fastSupervision): Harness {
+export function makeBridge(input: SettingsInput, supervision: Partial<Supervision> = fastSupervision, options: Partial<BridgeOptions> = {}): Harness {
   const settings = SettingsSchema.parse({ connection: fastConnection, ...input });
   const store = new MemorySettingsStore(settings);
   const logBook = new LogBook();
-  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20 });
+  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20, ...options });
   return { bridge, logBook, store, settings };
 }
 

@@ -43,7 +43,7 @@ describe('the import preview', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Import' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(harness.store.load().servers.map((s) => s.name)).toEqual(['fetch', 'Perplexity', 'fetch-uvx', 'my-remote']);
-    expect(toasts.at(-1)?.message).toBe('Imported 3 server(s) and 0 endpoint(s).');
+    expect(toasts.at(-1)?.message).toBe('Imported 3 servers and 0 endpoints.');
   });
 });
 
@@ -81,7 +81,8 @@ describe('the try-it tool form', () => {
       ['tags', 'json', false],
     ]);
     expect(argumentsFrom(fields, { n: '1.5' }).errors).toEqual({ q: 'required', n: 'integer' });
-    expect(argumentsFrom(fields, { q: '天气', n: '3', on: true, unit: 'c', tags: '["a"]' }).args).toEqual({ q: '天气', n: 3, on: true, unit: 'c', tags: ['a'] });
+    // An enum is chosen by position: its values keep their type.
+    expect(argumentsFrom(fields, { q: '天气', n: '3', on: true, unit: '0', tags: '["a"]' }).args).toEqual({ q: '天气', n: 3, on: true, unit: 'c', tags: ['a'] });
   });
 
   it('runs the tool and shows the text xiaozhi would get', async () => {
@@ -90,9 +91,6 @@ describe('the try-it tool form', () => {
     await harness.bridge.whenServersSettled();
     const tool = (await harness.bridge.api.getCatalog()).find((t) => t.name === 'big')!;
     await renderWithBridge(harness, <TryToolDialog tool={tool} onClose={() => undefined} />);
-    fireEvent.change(screen.getByLabelText('n'), { target: { value: 'lots' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
-    expect(await screen.findByText('Enter a number.')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('n'), { target: { value: '20000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Run' }));
     const result = await screen.findByTestId('tool-result', {}, { timeout: 5000 });

@@ -18,8 +18,8 @@ describe('the server form', () => {
     const onClose = vi.fn();
     await renderWithBridge(harness, <ServerEditor existingNames={['taken']} onClose={onClose} />);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('must not be empty')).toBeTruthy();
-    expect(screen.getByText('must name a program to run')).toBeTruthy();
+    expect(await screen.findByText('Required.')).toBeTruthy();
+    expect(screen.getByText('Enter the program to run, such as npx or uvx.')).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'taken' } });
     expect(await screen.findByText('Another server already has this name.')).toBeTruthy();
@@ -49,7 +49,7 @@ describe('the server form', () => {
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'remote' } });
     fireEvent.change(screen.getByLabelText('URL'), { target: { value: 'ftp://nope' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('must be an http:// or https:// URL')).toBeTruthy();
+    expect(await screen.findByText('Enter an address starting with http:// or https://.')).toBeTruthy();
     expect(screen.queryByLabelText('Command')).toBeNull();
   });
 

@@ -12,9 +12,10 @@ import {
   type ServerSettings,
   type Settings,
 } from '../../shared/settings';
-import type { BridgeState } from '../../shared/status';
+import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
 import { firstIssue } from '../../shared/zod-issue';
+import type { Problem } from '../../shared/problem';
 import { forbiddenKeyPaths, formatKeyPath } from '../../shared/forbidden-keys';
 import { restoreMaskedServer, redactSettings, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
@@ -22,12 +23,15 @@ import { EndpointLink } from './endpoint/endpoint-link';
 import { resultText } from './hub/result-shaping';
 import { discoverClients } from './import/discover-clients';
 import { exportConfig } from './import/export-config';
-import { ToolHub } from './hub/tool-hub';
+import { ToolHub, callProblem } from './hub/tool-hub';
+import { failureCause } from './servers/failure-cause';
 import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type Supervision } from './servers/child-server';
 import { ImportSessions } from './import/import-sessions';
 import { StartGrace } from './servers/start-grace';
+import { probeEndpoint } from './endpoint/endpoint-probe';
+import { CatalogueService } from './catalogue/catalogue-service';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
@@ -50,6 +54,12 @@ export interface BridgeOptions {
   version?: string;
   /** Catalog changes within this window become one `list_changed`. */
   listChangedDebounceMs?: number;
+  /** Where the MCP registry's list is cached (the app's data folder); none: memory only. */
+  cacheDir?: string;
+  /** The MCP registry to read the catalogue from (default: the official one; env XIAOZHI_TRAY_REGISTRY_URL). */
+  registryUrl?: string;
+  /** How long "Test connection" waits for xiaozhi to ask for the tools. */
+  testListWaitMs?: number;
 }
 
 type Listener = (payload: never) => void;
@@ -77,6 +87,7 @@ export class Bridge {
   private unsubscribeHistory: (() => void) | undefined;
   private readonly imports = new ImportSessions();
   private readonly host: BridgeHost;
+  private readonly catalogue: CatalogueService;
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
@@ -91,6 +102,12 @@ export class Bridge {
     this.logBook.subscribe((entry) => this.emit('log', entry));
     for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
     for (const endpoint of this.settings.endpoints) this.links.set(endpoint.id, this.makeLink(endpoint));
+    const registryUrl = options.registryUrl ?? options.env?.XIAOZHI_TRAY_REGISTRY_URL ?? process.env.XIAOZHI_TRAY_REGISTRY_URL;
+    this.catalogue = new CatalogueService({
+      log: this.log,
+      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      ...(registryUrl ? { registryUrl } : {}),
+    });
     this.api = this.makeApi();
   }
 
@@ -147,8 +164,12 @@ export class Bridge {
     return {
       running: this.running,
       endpoints: [...this.links.values()].map((l) => {
-        const status = l.status();
-        return status.lastError === undefined ? status : { ...status, lastError: redact(status.lastError) };
+        const status = withCause(l.status());
+        return {
+          ...status,
+          ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
+          ...(status.lastErrorCause ? { lastErrorCause: redactProblem(status.lastErrorCause, redact) } : {}),
+        };
       }),
       servers: [...this.servers.values()].map((s) => {
         const status = s.status();
@@ -156,6 +177,7 @@ export class Bridge {
           ...status,
           stderrTail: status.stderrTail.map(redact),
           ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
+          ...(status.lastErrorCause ? { lastErrorCause: redactProblem(status.lastErrorCause, redact) } : {}),
         };
       }),
       catalog: this.hub.summary(),
@@ -348,6 +370,18 @@ export class Bridge {
         await this.replaceLink(input.id);
       },
       revealEndpointUrl: async (input: { id: string }) => this.requireEndpoint(input.id).url,
+      testEndpoint: async (input: { id?: string; url?: string }) => {
+        const url = input.url !== undefined ? EndpointSettingsSchema.shape.url.parse(input.url) : this.requireEndpoint(input.id as string).url;
+        return probeEndpoint({
+          url,
+          hub: this.hub,
+          log: this.logBook.logger('app'),
+          maxMessageBytes: () => this.settings.limits.maxMessageBytes,
+          version: this.options.version ?? '0.1.0',
+          connectTimeoutMs: this.settings.connection.connectTimeoutMs,
+          listWaitMs: this.options.testListWaitMs ?? 10_000,
+        });
+      },
 
       addServer: async (input: ServerSettings) => {
         if (this.servers.has(input.name)) throw new Error(`A server called "${input.name}" already exists.`);
@@ -428,6 +462,7 @@ export class Bridge {
           isError: result.isError === true,
           durationMs: Math.round((performance.now() - started) * 100) / 100,
           bytes: this.hub.responseBytes(result),
+          ...(callProblem(result) ? { error: callProblem(result) } : {}),
         };
       },
       getLogs: async (input: { limit?: number } | undefined) => this.logBook.entries(input?.limit),
@@ -448,6 +483,11 @@ export class Bridge {
       },
       discoverClients: async () => discoverClients(),
       exportConfig: async (input: { format: 'mcp-servers' | 'xiaozhi-client' }) => exportConfig(this.settings, input.format),
+
+      getCatalogue: async (input: { refresh?: 'never' | 'ifStale' | 'now' }) => this.catalogue.get(input.refresh),
+      setModelscopeKey: async (input: { apiKey: string | null }) => {
+        this.commit({ ...this.settings, modelscope: input.apiKey === null ? {} : { apiKey: input.apiKey } });
+      },
 
       getHostInfo: async () => {
         const readOnly = this.store.readOnly;
@@ -487,4 +527,14 @@ export class Bridge {
     api.on = this.on.bind(this);
     return api as BridgeApi;
   }
+}
+
+/** An endpoint's failure as a code with parameters, read from the text the link logged. */
+/** A cause's parameters carry text from outside (a stderr line, an error's detail): redacted like it. */
+function redactProblem(problem: Problem, redact: (text: string) => string): Problem {
+  return { ...problem, params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) };
+}
+
+function withCause(status: EndpointStatus): EndpointStatus {
+  return status.lastError && !status.lastErrorCause ? { ...status, lastErrorCause: failureCause(new Error(status.lastError), { url: status.url }) } : status;
 }

@@ -1,36 +1,20 @@
 import path from 'node:path';
 import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { Translate } from '../../shared/i18n/translate';
+import { summarizeStatus, type SummaryIcon } from '../../shared/status-summary';
 
-export type TrayIconState = 'connected' | 'partial' | 'connecting' | 'stopped' | 'error';
+export type TrayIconState = SummaryIcon;
 
-/** After this many failed tries in a row, an endpoint counts as "cannot connect" (error icon). */
-const FAILING_ATTEMPTS = 3;
-
-/** The icon tells the whole story at a glance; a failed server outranks everything but "stopped". */
+/** The icon tells the whole story at a glance: the same summary the window's sidebar shows. */
 export function trayIconState(state: BridgeState): TrayIconState {
-  const endpoints = state.endpoints.filter((e) => e.enabled);
-  if (!state.running || endpoints.length === 0) return 'stopped';
-  if (state.servers.some((s) => s.enabled && s.state === 'failed')) return 'error';
-  const connected = endpoints.filter((e) => e.state === 'connected').length;
-  if (connected === endpoints.length) return 'connected';
-  if (connected > 0) return 'partial';
-  if (endpoints.every((e) => e.state === 'waiting' && e.attempts >= FAILING_ATTEMPTS)) return 'error';
-  return 'connecting';
+  return summarizeStatus(state).icon;
 }
 
+/** The summary's worst news first, then the rest, one line as the window says it. */
 export function trayTooltip(state: BridgeState, t: Translate): string {
-  const app = t('app.name');
-  if (!state.running) return t('tray.tooltip.stopped', { app });
-  const endpoints = state.endpoints.filter((e) => e.enabled);
-  if (endpoints.length === 0) return t('tray.tooltip.noEndpoint', { app });
-  return t('tray.tooltip', {
-    app,
-    connected: endpoints.filter((e) => e.state === 'connected').length,
-    total: endpoints.length,
-    servers: state.servers.filter((s) => s.state === 'running').length,
-    tools: state.catalog.toolCount,
-  });
+  const summary = summarizeStatus(state);
+  const lines = [summary.headline, ...summary.lines.filter((l) => l !== summary.headline)];
+  return [t('app.name'), ...lines.map((l) => t(l.key, l.params))].join(' · ');
 }
 
 export function endpointLine(endpoint: EndpointStatus, t: Translate, now = Date.now()): string {

@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button } from './ui';
+import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 
 export interface MenuItem {
   label: string;
@@ -7,41 +6,87 @@ export interface MenuItem {
   onSelect: () => void;
 }
 
-/** A button with a drop-down list; Escape or a click elsewhere closes it. */
+/**
+ * A button with a drop-down menu, as the WAI-ARIA menu button pattern: Enter, Space or ArrowDown
+ * open it on the first item (ArrowUp on the last), arrows and Home/End move, Enter picks, Escape or
+ * Tab closes it and focus goes back to the button; a click elsewhere closes it too.
+ */
 export function Menu(props: { label: string; items: MenuItem[]; onOpen?: () => void; footer?: ReactNode }) {
   const [open, setOpen] = useState(false);
+  const [focusIndex, setFocusIndex] = useState(0);
   const ref = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const items = useRef<(HTMLButtonElement | null)[]>([]);
+  const menuId = useId();
   useEffect(() => {
     if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
     const onClick = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && setOpen(false);
-    window.addEventListener('keydown', onKey);
     window.addEventListener('mousedown', onClick);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      window.removeEventListener('mousedown', onClick);
-    };
+    return () => window.removeEventListener('mousedown', onClick);
   }, [open]);
+  useEffect(() => {
+    if (open) items.current[Math.min(focusIndex, props.items.length - 1)]?.focus();
+  }, [open, focusIndex, props.items.length]);
+
+  const show = (index: number) => {
+    if (!open) props.onOpen?.();
+    setFocusIndex(index);
+    setOpen(true);
+  };
+  const hide = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) button.current?.focus();
+  };
+  const onButtonKey = (e: ReactKeyboardEvent) => {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      show(0);
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      show(Math.max(0, props.items.length - 1));
+    }
+  };
+  const onMenuKey = (e: ReactKeyboardEvent) => {
+    const last = props.items.length - 1;
+    const moves: Record<string, number> = { ArrowDown: focusIndex >= last ? 0 : focusIndex + 1, ArrowUp: focusIndex <= 0 ? last : focusIndex - 1, Home: 0, End: last };
+    if (e.key in moves) {
+      e.preventDefault();
+      setFocusIndex(moves[e.key] as number);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      hide(true);
+    } else if (e.key === 'Tab') hide(false);
+  };
+
   return (
     <div className="menu" ref={ref}>
-      <Button
-        onClick={() => {
-          if (!open) props.onOpen?.();
-          setOpen(!open);
-        }}
+      <button
+        ref={button}
+        type="button"
+        className="btn btn-default"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => (open ? hide(false) : show(0))}
+        onKeyDown={onButtonKey}
       >
-        {props.label} ▾
-      </Button>
+        {props.label} <span aria-hidden="true">▾</span>
+      </button>
       {open ? (
-        <ul className="menu-list" role="menu" aria-label={props.label}>
-          {props.items.map((item) => (
+        <ul className="menu-list" role="menu" id={menuId} aria-label={props.label} onKeyDown={onMenuKey}>
+          {props.items.map((item, index) => (
             <li key={item.label} role="none">
               <button
+                ref={(el) => {
+                  items.current[index] = el;
+                }}
                 type="button"
                 role="menuitem"
+                tabIndex={index === focusIndex ? 0 : -1}
                 title={item.title}
                 onClick={() => {
-                  setOpen(false);
+                  hide(true);
                   item.onSelect();
                 }}
               >
@@ -49,7 +94,7 @@ export function Menu(props: { label: string; items: MenuItem[]; onOpen?: () => v
               </button>
             </li>
           ))}
-          {props.footer ? <li className="small muted menu-note">{props.footer}</li> : null}
+          {props.footer ? <li className="small muted menu-note" role="none">{props.footer}</li> : null}
         </ul>
       ) : null}
     </div>

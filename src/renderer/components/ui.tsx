@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useApp } from '../app-context';
 
 export function Button(props: {
   children: ReactNode;
@@ -9,20 +10,39 @@ export function Button(props: {
   title?: string;
   small?: boolean;
   'aria-label'?: string;
+  /** Takes the focus when its dialog opens (a dialog's first field is chosen otherwise). */
+  autoFocus?: boolean;
 }) {
   const { kind = 'default', small, ...rest } = props;
   return (
-    <button type={props.type ?? 'button'} className={`btn btn-${kind}${small ? ' btn-small' : ''}`} onClick={rest.onClick} disabled={rest.disabled} title={rest.title} aria-label={rest['aria-label']}>
+    <button data-autofocus={props.autoFocus ? '' : undefined} type={props.type ?? 'button'} className={`btn btn-${kind}${small ? ' btn-small' : ''}`} onClick={rest.onClick} disabled={rest.disabled} title={rest.title} aria-label={rest['aria-label']}>
       {props.children}
     </button>
   );
 }
 
-/** An accessible on/off switch (a checkbox underneath, so keyboards and screen readers know it). */
-export function Switch(props: { checked: boolean; onChange: (checked: boolean) => void; label: string; disabled?: boolean; showLabel?: boolean }) {
+/**
+ * An accessible on/off switch (a checkbox underneath, so keyboards and screen readers know it).
+ * `mixed`: some of what it stands for are on (a group switch); turning it on turns them all on.
+ */
+export function Switch(props: { checked: boolean; onChange: (checked: boolean) => void; label: string; disabled?: boolean; showLabel?: boolean; mixed?: boolean; id?: string }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = props.mixed === true;
+  }, [props.mixed]);
   return (
-    <label className={`switch${props.disabled ? ' disabled' : ''}`}>
-      <input type="checkbox" role="switch" checked={props.checked} disabled={props.disabled} aria-label={props.label} onChange={(e) => props.onChange(e.target.checked)} />
+    <label className={`switch${props.disabled ? ' disabled' : ''}${props.mixed ? ' mixed' : ''}`}>
+      <input
+        ref={ref}
+        id={props.id}
+        type="checkbox"
+        role={props.mixed ? 'checkbox' : 'switch'}
+        aria-checked={props.mixed ? 'mixed' : props.checked}
+        checked={props.checked && !props.mixed}
+        disabled={props.disabled}
+        aria-label={props.label}
+        onChange={(e) => props.onChange(props.mixed ? true : e.target.checked)}
+      />
       <span className="switch-track" aria-hidden="true">
         <span className="switch-thumb" />
       </span>
@@ -67,36 +87,79 @@ export function Notice(props: { kind?: 'info' | 'warn' | 'error'; children: Reac
   );
 }
 
-/** A modal dialog: Escape closes it, focus moves into it and returns afterwards. */
-export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean }) {
-  const ref = useRef<HTMLDivElement>(null);
+/**
+ * A modal dialog on the native <dialog> (showModal): the browser traps focus inside and makes the
+ * page behind inert; Escape closes it; focus returns where it was. With `onSubmit`, the body is a
+ * form, so Enter in a field submits it (the footer's submit button runs the same).
+ */
+export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean; onSubmit?: () => void }) {
+  const { t } = useApp();
+  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const close = useRef(props.onClose);
+  close.current = props.onClose;
   useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
     const previous = document.activeElement as HTMLElement | null;
-    const first = ref.current?.querySelector<HTMLElement>('input, textarea, select, button:not(.dialog-close)');
+    if (typeof dialog.showModal === 'function' && !dialog.open) dialog.showModal();
+    else dialog.setAttribute('open', '');
+    // What asked for the focus; else the first field; with none, the action Enter would take, then any button.
+    const first = ['[data-autofocus], [autofocus]', '.dialog-body input:not([type=hidden]), .dialog-body textarea, .dialog-body select', 'button[type=submit]', '.dialog-body button, .dialog-footer button']
+      .map((selector) => dialog.querySelector<HTMLElement>(selector))
+      .find((element) => element !== null);
     first?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') props.onClose();
+    const onCancel = (e: Event) => {
+      e.preventDefault();
+      close.current();
     };
-    window.addEventListener('keydown', onKey);
+    // jsdom has no showModal: Escape is handled here too.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && typeof dialog.showModal !== 'function') close.current();
+    };
+    dialog.addEventListener('cancel', onCancel);
+    dialog.addEventListener('keydown', onKey);
     return () => {
-      window.removeEventListener('keydown', onKey);
+      dialog.removeEventListener('cancel', onCancel);
+      dialog.removeEventListener('keydown', onKey);
+      if (dialog.open && typeof dialog.close === 'function') dialog.close();
       previous?.focus();
     };
   }, []);
+  const body = (
+    <>
+      <header className="dialog-header">
+        <h2 id={titleId}>{props.title}</h2>
+        <button type="button" className="dialog-close" aria-label={t('common.close')} title={t('common.close')} onClick={props.onClose}>
+          <span aria-hidden="true">×</span>
+        </button>
+      </header>
+      <div className="dialog-body">{props.children}</div>
+      {props.footer ? <footer className="dialog-footer">{props.footer}</footer> : null}
+    </>
+  );
   return (
-    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}>
-      <div className={`dialog${props.wide ? ' dialog-wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref}>
-        <header className="dialog-header">
-          <h2 id={titleId}>{props.title}</h2>
-          <button type="button" className="dialog-close" aria-label="×" onClick={props.onClose}>
-            ×
-          </button>
-        </header>
-        <div className="dialog-body">{props.children}</div>
-        {props.footer ? <footer className="dialog-footer">{props.footer}</footer> : null}
-      </div>
-    </div>
+    <dialog
+      className={`dialog${props.wide ? ' dialog-wide' : ''}`}
+      aria-labelledby={titleId}
+      ref={ref}
+      onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}
+    >
+      {props.onSubmit ? (
+        <form
+          className="dialog-form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            props.onSubmit?.();
+          }}
+        >
+          {body}
+        </form>
+      ) : (
+        <div className="dialog-form">{body}</div>
+      )}
+    </dialog>
   );
 }
 

@@ -6,6 +6,8 @@ import { useCommand } from '../components/use-command';
 import { endpointLabel, endpointTone } from '../components/status-tone';
 import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
+import { ProblemText } from '../components/problem-text';
+import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test-result';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
 export function validateEndpointUrl(url: string): 'empty' | 'scheme' | 'invalid' | undefined {
@@ -26,7 +28,9 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
   const [url, setUrl] = useState('');
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState(false);
   const problem = validateEndpointUrl(url);
+  const test = useEndpointTest(() => store.api.testEndpoint({ url: url.trim() }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
@@ -50,22 +54,34 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
     <form className="form add-endpoint" onSubmit={submit} noValidate>
       <Field label={t('endpoints.url')} error={touched && problem ? t(`endpoints.urlError.${problem}`) : undefined} hint={t('endpoints.urlHint')}>
         {(id) => (
-          <input
-            id={id}
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="wss://api.xiaozhi.me/mcp/?token=…"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            onBlur={() => setTouched(true)}
-          />
+          <div className="input-with-button">
+            <input
+              id={id}
+              type={shown ? 'text' : 'password'}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="wss://…"
+              value={url}
+              onChange={(e) => {
+                setUrl(e.target.value);
+                test.clear();
+              }}
+              onBlur={() => setTouched(true)}
+            />
+            <Button small aria-label={shown ? t('endpoints.hideUrl') : t('endpoints.showUrl')} onClick={() => setShown(!shown)}>
+              {shown ? t('common.hide') : t('common.show')}
+            </Button>
+          </div>
         )}
       </Field>
       <Field label={t('endpoints.name')}>{(id) => <input id={id} placeholder={t('endpoints.defaultName')} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-      <Button kind="primary" type="submit" disabled={busy}>
-        {t('endpoints.add')}
-      </Button>
+      <div className="form-actions">
+        <Button kind="primary" type="submit" disabled={busy}>
+          {t('endpoints.add')}
+        </Button>
+        <TestButton testing={test.testing} disabled={Boolean(problem)} onClick={() => void test.start()} />
+      </div>
+      {test.result ? <EndpointTestResult result={test.result} /> : null}
     </form>
   );
 }
@@ -76,6 +92,7 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(endpoint.name);
   const run = useCommand();
+  const test = useEndpointTest(() => store.api.testEndpoint({ id: endpoint.id }));
   return (
     <li className="list-item">
       <div className="list-main">
@@ -100,10 +117,12 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
           <StatusBadge tone={endpointTone[endpoint.state]}>{t(endpointLabel[endpoint.state])}</StatusBadge>
         </div>
         <div className="mono small muted break">{revealed ?? endpoint.url}</div>
-        {endpoint.lastError && endpoint.state !== 'connected' ? <div className="small error-text">{endpoint.lastError}</div> : null}
+        {endpoint.state !== 'connected' ? <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} /> : null}
+        {test.result ? <EndpointTestResult result={test.result} /> : null}
       </div>
       <div className="list-actions">
-        <Switch label={t('endpoints.enabled')} checked={endpoint.enabled} onChange={(enabled) => void run(() => store.api.updateEndpoint({ id: endpoint.id, enabled }))} />
+        <Switch showLabel label={t('endpoints.enabled')} checked={endpoint.enabled} onChange={(enabled) => void run(() => store.api.updateEndpoint({ id: endpoint.id, enabled }))} />
+        <TestButton small testing={test.testing} onClick={() => void test.start()} />
         <Button small onClick={() => (revealed ? setRevealed(undefined) : void store.api.revealEndpointUrl({ id: endpoint.id }).then(setRevealed))}>
           {revealed ? t('endpoints.hide') : t('endpoints.reveal')}
         </Button>

@@ -5,7 +5,7 @@ import { formatDateTime, formatDuration } from '../format';
 import { useStore } from '../store/bridge-store';
 
 export function HistoryPage() {
-  const { store, t } = useApp();
+  const { store, t, language } = useApp();
   const history = useStore(store, (d) => d.history);
   const [open, setOpen] = useState<number | undefined>();
   const rows = history.slice().reverse();
@@ -29,7 +29,7 @@ export function HistoryPage() {
             {rows.map((h) => (
               <Fragment key={h.id}>
                 <tr className="clickable" tabIndex={0} aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? undefined : h.id)} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && setOpen(open === h.id ? undefined : h.id)}>
-                  <td className="mono small">{formatDateTime(h.time)}</td>
+                  <td className="small nowrap">{formatDateTime(h.time, language)}</td>
                   <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
                   <td>
                     <span className="mono">{h.tool}</span>

@@ -33,6 +33,17 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
     }
   };
 
+  const Pairs = ({ label, pairs }: { label: string; pairs: Record<string, string> }) =>
+    Object.keys(pairs).length === 0 ? null : (
+      <dl className="pairs small" aria-label={label}>
+        {Object.entries(pairs).map(([name, value]) => (
+          <div key={name} className="pair">
+            <dt className="mono">{name}</dt>
+            <dd className="mono muted">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    );
   const actionSelect = (label: string, choice: Choice, conflict: boolean, set: (c: Choice) => void) => (
     <div className="import-choice">
       <select aria-label={label} value={choice.action} onChange={(e) => set({ ...choice, action: e.target.value as ConflictAction })}>
@@ -49,18 +60,20 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
       wide
       title={t('import.title', { source: preview.source })}
       onClose={onClose}
+      onSubmit={() => count > 0 && !busy && void apply()}
       footer={
         <>
           <span className="small muted">{t('import.summary', { count })}</span>
           <span className="spacer" />
           <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" disabled={busy || count === 0} onClick={() => void apply()}>
+          <Button kind="primary" type="submit" autoFocus disabled={busy || count === 0}>
             {t('import.apply')}
           </Button>
         </>
       }
     >
       <p className="muted small">{t('import.detected', { format: t(`format.${preview.format}`) })}</p>
+      {preview.servers.some((x) => Object.keys(x.server.transport === 'stdio' ? x.server.env : x.server.headers).length > 0) ? <p className="muted small">{t('import.masked')}</p> : null}
       {preview.servers.length > 0 ? (
         <section>
           <h3>{t('import.servers')}</h3>
@@ -77,6 +90,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                       {!s.enabled ? <span className="tag">{t('import.disabled')}</span> : null}
                     </div>
                     <div className="mono small muted break">{s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url}</div>
+                    <Pairs label={s.transport === 'stdio' ? t('import.env') : t('import.headers')} pairs={s.transport === 'stdio' ? s.env : s.headers} />
                     {item.conflict ? <div className="small warn-text">{t(`import.conflict.${item.conflict.kind}`, { existing: item.conflict.existing })}</div> : null}
                   </div>
                   {actionSelect(s.name, choice, Boolean(item.conflict), (c) => setServers({ ...servers, [s.name]: c }))}

@@ -1,7 +1,8 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LogEntry, LogLevel } from '../../shared/status';
 import { useApp } from '../app-context';
-import { Button } from '../components/ui';
+import { Button, EmptyState, Switch } from '../components/ui';
 import { formatClock } from '../format';
 import { useStore } from '../store/bridge-store';
 
@@ -12,20 +13,26 @@ export function logLine(e: LogEntry): string {
   return `${new Date(e.time).toISOString()} ${e.level.toUpperCase().padEnd(5)} [${e.source}] ${e.message}`;
 }
 
-/** Live logs. Only the visible rows are rendered, so 10,000 lines scroll smoothly. */
+/** `#/logs?source=server:name` opens the page filtered to that source (the Servers page links here). */
+const sourceFromHash = () => new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('source') ?? '';
+
+/**
+ * Live logs. Only the visible rows are in the page (a maintained virtualiser that measures each row),
+ * so 10,000 lines scroll smoothly; a line shows whole when wrapping is on or when clicked.
+ */
 export function LogsPage() {
   const { store, t, toast } = useApp();
   const live = useStore(store, (d) => d.logs);
   const [paused, setPaused] = useState<LogEntry[] | undefined>();
-  const [source, setSource] = useState('');
+  const [source, setSource] = useState(sourceFromHash);
   const [level, setLevel] = useState<LogLevel>('info');
   const [text, setText] = useState('');
-  const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(400);
+  const [wrap, setWrap] = useState(false);
+  const [expanded, setExpanded] = useState<Set<number>>(() => new Set());
   const [follow, setFollow] = useState(true);
   const box = useRef<HTMLDivElement>(null);
   const logs = paused ?? live;
-  const sources = useMemo(() => [...new Set(live.map((e) => e.source))].sort(), [live]);
+  const sources = useMemo(() => [...new Set([...live.map((e) => e.source), ...(source ? [source] : [])])].sort(), [live, source]);
   const shown = useMemo(() => {
     const min = LEVELS.indexOf(level);
     const needle = text.trim().toLowerCase();
@@ -33,18 +40,22 @@ export function LogsPage() {
   }, [logs, level, source, text]);
 
   useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
-    observer.observe(el);
-    return () => observer.disconnect();
+    const onHash = () => setSource(sourceFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
   }, []);
-  useEffect(() => {
-    if (follow && box.current) box.current.scrollTop = box.current.scrollHeight;
-  }, [shown.length, follow]);
 
-  const first = Math.max(0, Math.floor(scrollTop / ROW) - 10);
-  const last = Math.min(shown.length, Math.ceil((scrollTop + height) / ROW) + 10);
+  const rows = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => box.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+    getItemKey: (index) => shown[index]?.seq ?? index,
+  });
+  useEffect(() => {
+    if (follow && shown.length > 0) rows.scrollToIndex(shown.length - 1, { align: 'end' });
+  }, [shown.length, follow, rows]);
+
   const text_ = () => shown.map(logLine).join('\n');
   const copy = () => navigator.clipboard.writeText(text_()).then(() => toast(t('logs.copied', { count: shown.length })), () => toast(t('logs.copyFailed'), 'error'));
   const save = () => {
@@ -54,6 +65,12 @@ export function LogsPage() {
     a.download = `xiaozhi-tray-${new Date().toISOString().replace(/[:.]/g, '-')}.log`;
     a.click();
     URL.revokeObjectURL(url);
+  };
+  const toggle = (seq: number) => {
+    const next = new Set(expanded);
+    if (next.has(seq)) next.delete(seq);
+    else next.add(seq);
+    setExpanded(next);
   };
 
   return (
@@ -77,6 +94,7 @@ export function LogsPage() {
             ))}
           </select>
           <input type="search" aria-label={t('logs.filter')} placeholder={t('logs.filter')} value={text} onChange={(e) => setText(e.target.value)} />
+          <Switch showLabel label={t('logs.wrap')} checked={wrap} onChange={setWrap} />
           <Button small onClick={() => setPaused(paused ? undefined : live)}>
             {paused ? t('logs.resume') : t('logs.pause')}
           </Button>
@@ -86,32 +104,58 @@ export function LogsPage() {
           <Button small onClick={save}>
             {t('logs.save')}
           </Button>
+          <Button
+            small
+            kind="danger"
+            onClick={() => {
+              store.clearLogs();
+              setPaused(undefined);
+              setExpanded(new Set());
+            }}
+          >
+            {t('logs.clear')}
+          </Button>
         </div>
       </div>
       <div
-        className="log-view mono"
+        className={`log-view mono${wrap ? ' wrap' : ''}`}
         ref={box}
         role="log"
         aria-live="off"
         tabIndex={0}
         onScroll={(e) => {
           const el = e.currentTarget;
-          setScrollTop(el.scrollTop);
           setFollow(el.scrollTop + el.clientHeight >= el.scrollHeight - ROW);
         }}
       >
-        <div style={{ height: shown.length * ROW, position: 'relative' }}>
-          {shown.slice(first, last).map((e, i) => (
-            <div key={e.seq} className={`log-row log-${e.level}`} style={{ top: (first + i) * ROW, height: ROW }}>
-              <span className="log-time">{formatClock(e.time)}</span>
-              <span className="log-level">{e.level}</span>
-              <span className="log-source">{e.source}</span>
-              <span className="log-message">{e.message}</span>
-            </div>
-          ))}
+        {shown.length === 0 ? <EmptyState title={logs.length === 0 ? t('logs.empty') : t('logs.noMatch')} /> : null}
+        <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
+          {rows.getVirtualItems().map((item) => {
+            const e = shown[item.index] as LogEntry;
+            const open = wrap || expanded.has(e.seq);
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={rows.measureElement}
+                className={`log-row log-${e.level}${open ? ' open' : ''}`}
+                style={{ transform: `translateY(${item.start}px)` }}
+                title={open ? undefined : t('logs.expand')}
+                onClick={() => !wrap && toggle(e.seq)}
+              >
+                <span className="log-time">{formatClock(e.time)}</span>
+                <span className="log-level">{e.level}</span>
+                <span className="log-source">{e.source}</span>
+                <span className="log-message">{e.message}</span>
+              </div>
+            );
+          })}
         </div>
       </div>
-      <div className="small muted">{t('logs.count', { shown: shown.length, total: logs.length })}{paused ? ` · ${t('logs.paused')}` : ''}</div>
+      <div className="small muted">
+        {t('logs.count', { shown: shown.length, total: logs.length })}
+        {paused ? ` · ${t('logs.paused')}` : ''}
+      </div>
     </div>
   );
 }

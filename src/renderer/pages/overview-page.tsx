@@ -1,29 +1,40 @@
+import { summarizeStatus } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { endpointLabel, endpointTone } from '../components/status-tone';
 import { HostNotices } from '../components/host-notices';
+import { ProblemText } from '../components/problem-text';
+import { SummaryLines } from '../components/status-summary-view';
 import { StatusBadge } from '../components/ui';
 import { useNow } from '../components/use-now';
-import { formatBytes, formatClock, formatDuration, formatSince } from '../format';
+import { formatBytes, formatDuration, formatSince, formatTime, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
 
 export function OverviewPage(props: { go: (page: string) => void }) {
-  const { store, t } = useApp();
+  const { store, t, language } = useApp();
   const state = useStore(store, (d) => d.state);
   const history = useStore(store, (d) => d.history);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const now = useNow();
   if (state.endpoints.length === 0) return <FirstRunGuide go={props.go} />;
 
+  const summary = summarizeStatus(state);
   const startOfDay = new Date(now).setHours(0, 0, 0, 0);
-  const callsToday = history.filter((h) => h.time >= startOfDay && h.caller !== 'ui').length;
-  const running = state.servers.filter((s) => s.state === 'running').length;
-  const failed = state.servers.filter((s) => s.state === 'failed').length;
+  // Every call today, from xiaozhi or this window: the same calls the list below shows.
+  const callsToday = history.filter((h) => h.time >= startOfDay).length;
+  const enabled = state.servers.filter((s) => s.enabled);
+  const running = enabled.filter((s) => s.state === 'running').length;
+  const failed = enabled.filter((s) => s.state === 'failed').length;
+  const restarting = enabled.filter((s) => s.state === 'restarting').length;
 
   return (
     <div className="page">
       <h1>{t('nav.overview')}</h1>
       <HostNotices />
+      <section className={`summary-banner tone-${summary.tone}`} aria-label={t('nav.overview')}>
+        <span className={`brand-dot tone-${summary.tone}`} aria-hidden="true" />
+        <SummaryLines summary={summary} />
+      </section>
       <section className="cards" aria-label={t('nav.endpoints')}>
         {state.endpoints.map((e) => (
           <article className="card endpoint-card" key={e.id}>
@@ -31,12 +42,12 @@ export function OverviewPage(props: { go: (page: string) => void }) {
               <strong className="card-title">{e.name}</strong>
               <StatusBadge tone={endpointTone[e.state]}>{t(endpointLabel[e.state])}</StatusBadge>
             </div>
-            <div className="muted mono small">{e.url}</div>
+            <div className="muted mono small break">{e.url}</div>
             {e.state === 'connected' ? <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div> : null}
             {e.state === 'waiting' && e.retryAt ? (
               <div className="small">{t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}</div>
             ) : null}
-            {e.lastError && e.state !== 'connected' ? <div className="small error-text">{e.lastError}</div> : null}
+            {e.state !== 'connected' ? <ProblemText problem={e.lastErrorCause} text={e.lastError} /> : null}
           </article>
         ))}
       </section>
@@ -44,10 +55,11 @@ export function OverviewPage(props: { go: (page: string) => void }) {
       <section className="stats">
         <div className="stat">
           <div className="stat-value">
-            {running}/{state.servers.length}
+            {running}/{enabled.length}
           </div>
           <div className="stat-label">{t('overview.serversRunning')}</div>
-          {failed > 0 ? <div className="small error-text">{t('overview.serversFailed', { count: failed })}</div> : null}
+          {failed > 0 ? <div className="small error-text">{t('summary.servers.failed', { count: failed })}</div> : null}
+          {restarting > 0 ? <div className="small warn-text">{t('summary.servers.restarting', { count: restarting })}</div> : null}
         </div>
         <div className="stat">
           <div className="stat-value">{state.catalog.toolCount}</div>
@@ -61,7 +73,10 @@ export function OverviewPage(props: { go: (page: string) => void }) {
       </section>
 
       <section>
-        <h2>{t('overview.recentCalls')}</h2>
+        <div className="section-header">
+          <h2>{t('overview.recentCalls')}</h2>
+          {history.length > 0 ? <a href="#/history">{t('overview.viewHistory')}</a> : null}
+        </div>
         {history.length === 0 ? (
           <p className="muted">{t('overview.noCalls')}</p>
         ) : (
@@ -72,12 +87,12 @@ export function OverviewPage(props: { go: (page: string) => void }) {
                 .reverse()
                 .map((h) => (
                   <tr key={h.id}>
-                    <td className="mono small">{formatClock(h.time)}</td>
+                    <td className="small nowrap">{h.time >= startOfDay ? formatTime(h.time, language) : formatDateTime(h.time, language)}</td>
                     <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
                     <td className="mono">{h.tool}</td>
                     <td className="small">{formatDuration(h.durationMs)}</td>
                     <td>
-                      <StatusBadge tone={h.outcome === 'ok' ? 'ok' : 'bad'}>{t(`outcome.${h.outcome}`)}</StatusBadge>
+                      <StatusBadge tone={h.outcome === 'ok' ? 'ok' : h.outcome === 'cancelled' ? 'off' : 'bad'}>{t(`outcome.${h.outcome}`)}</StatusBadge>
                     </td>
                   </tr>
                 ))}

@@ -3,12 +3,17 @@ import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings
 import { firstIssue } from '../../shared/zod-issue';
 import { useApp } from '../app-context';
 import { Button, Dialog, Field, KeyValueEditor, Notice, Switch } from '../components/ui';
+import { useStore } from '../store/bridge-store';
 import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
 
 /** Add or edit a server: a form for stdio or remote servers, or the raw JSON. */
-export function ServerEditor(props: { server?: ServerSettings; existingNames: string[]; onClose: () => void }) {
+export function ServerEditor(props: { server?: ServerSettings; initial?: ServerSettings; existingNames: string[]; onClose: () => void; onBack?: () => void }) {
   const { store, t, toast } = useApp();
-  const [draft, setDraft] = useState<ServerDraft>(() => (props.server ? draftFromServer(props.server) : emptyDraft()));
+  const modelscopeKey = useStore(store, (d) => d.settings?.modelscope.apiKey);
+  const [draft, setDraft] = useState<ServerDraft>(() => {
+    const from = props.server ?? props.initial;
+    return from ? draftFromServer(from) : emptyDraft();
+  });
   const [raw, setRaw] = useState<string | undefined>();
   const [rawError, setRawError] = useState<string | undefined>();
   const [submitted, setSubmitted] = useState(false);
@@ -16,7 +21,11 @@ export function ServerEditor(props: { server?: ServerSettings; existingNames: st
   const others = props.existingNames.filter((n) => n !== props.server?.name);
   const { server, errors } = validateDraft(draft, others);
   const set = (patch: Partial<ServerDraft>) => setDraft({ ...draft, ...patch });
-  const shown = (key: keyof typeof errors) => (submitted && errors[key] ? (errors[key] === 'duplicate' ? t('servers.nameTaken') : errors[key]) : undefined);
+  const shown = (key: keyof typeof errors) => {
+    const code = submitted ? errors[key] : undefined;
+    return code ? t(`servers.error.${code}`) : undefined;
+  };
+  const modelscope = draft.transport !== 'stdio' && /(^|\.)modelscope\.(cn|net)$/i.test(safeHost(draft.url));
 
   const toRaw = () => {
     setRaw(JSON.stringify(serverFromDraft(draft), null, 2));
@@ -64,14 +73,16 @@ export function ServerEditor(props: { server?: ServerSettings; existingNames: st
       wide
       title={props.server ? t('servers.editTitle', { name: props.server.name }) : t('servers.addTitle')}
       onClose={props.onClose}
+      onSubmit={() => void save()}
       footer={
         <>
+          {props.onBack ? <Button kind="ghost" onClick={props.onBack}>{t('common.back')}</Button> : null}
           <Button kind="ghost" onClick={() => (raw === undefined ? toRaw() : void fromRaw())}>
             {raw === undefined ? t('servers.rawMode') : t('servers.formMode')}
           </Button>
           <span className="spacer" />
           <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" disabled={busy} onClick={() => void save()}>
+          <Button kind="primary" type="submit" disabled={busy}>
             {t('common.save')}
           </Button>
         </>
@@ -84,8 +95,8 @@ export function ServerEditor(props: { server?: ServerSettings; existingNames: st
       ) : (
         <div className="form">
           <div className="form-row">
-            <Field label={t('servers.name')} error={shown('name')}>
-              {(id) => <input id={id} value={draft.name} placeholder="filesystem" onChange={(e) => set({ name: e.target.value })} />}
+            <Field label={t('servers.name')} error={shown('name')} hint={t('servers.nameHint')}>
+              {(id) => <input id={id} value={draft.name} onChange={(e) => set({ name: e.target.value })} />}
             </Field>
             <Field label={t('servers.transport')}>
               {(id) => (
@@ -100,10 +111,10 @@ export function ServerEditor(props: { server?: ServerSettings; existingNames: st
           {draft.transport === 'stdio' ? (
             <>
               <Field label={t('servers.command')} error={shown('command')} hint={t('servers.commandHint')}>
-                {(id) => <input id={id} className="mono" value={draft.command} placeholder="npx" spellCheck={false} onChange={(e) => set({ command: e.target.value })} />}
+                {(id) => <input id={id} className="mono" value={draft.command} spellCheck={false} onChange={(e) => set({ command: e.target.value })} />}
               </Field>
               <Field label={t('servers.args')} hint={t('servers.argsHint')}>
-                {(id) => <textarea id={id} className="mono" rows={3} spellCheck={false} value={draft.args} placeholder={'-y\n@modelcontextprotocol/server-memory'} onChange={(e) => set({ args: e.target.value })} />}
+                {(id) => <textarea id={id} className="mono" rows={3} spellCheck={false} value={draft.args} onChange={(e) => set({ args: e.target.value })} />}
               </Field>
               <fieldset className="fieldset">
                 <legend>{t('servers.env')}</legend>
@@ -113,9 +124,10 @@ export function ServerEditor(props: { server?: ServerSettings; existingNames: st
             </>
           ) : (
             <>
-              <Field label={t('servers.url')} error={shown('url')}>
-                {(id) => <input id={id} className="mono" value={draft.url} placeholder="https://example.com/mcp" spellCheck={false} onChange={(e) => set({ url: e.target.value })} />}
+              <Field label={t('servers.url')} error={shown('url')} hint={t('servers.urlHint')}>
+                {(id) => <input id={id} className="mono" value={draft.url} spellCheck={false} onChange={(e) => set({ url: e.target.value })} />}
               </Field>
+              {modelscope ? <Notice kind={modelscopeKey ? 'info' : 'warn'}>{modelscopeKey ? t('servers.modelscopeHint') : t('servers.modelscopeMissing')}</Notice> : null}
               <fieldset className="fieldset">
                 <legend>{t('servers.headers')}</legend>
                 <KeyValueEditor value={draft.headers} onChange={(headers) => set({ headers })} keyLabel={t('kv.name')} valueLabel={t('kv.value')} addLabel={t('kv.add')} removeLabel={t('common.remove')} />
@@ -127,13 +139,22 @@ export function ServerEditor(props: { server?: ServerSettings; existingNames: st
               {(id) => <input id={id} type="number" min="1" value={draft.callTimeoutSeconds} onChange={(e) => set({ callTimeoutSeconds: e.target.value })} />}
             </Field>
             <div className="field">
-              <span className="label-like">{t('servers.enabled')}</span>
+              <span className="label-like" aria-hidden="true">{t('servers.enabled')}</span>
               <Switch label={t('servers.enabled')} checked={draft.enabled} onChange={(enabled) => set({ enabled })} />
             </div>
           </div>
-          {submitted && errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+          {submitted && errors.form ? <Notice kind="error">{t(`servers.error.${errors.form}`)}</Notice> : null}
+          {props.initial ? <p className="small muted">{t('catalogue.nothingRuns')}</p> : null}
         </div>
       )}
     </Dialog>
   );
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url.trim()).hostname;
+  } catch {
+    return '';
+  }
 }

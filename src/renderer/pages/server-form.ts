@@ -49,9 +49,11 @@ export function serverFromDraft(draft: ServerDraft): unknown {
   return { ...common, transport: draft.transport, url: draft.url.trim(), headers: record(draft.headers) };
 }
 
-export type FieldErrors = Partial<Record<'name' | 'command' | 'url' | 'callTimeoutSeconds' | 'form', string>>;
+/** What is wrong with a field, as a code the form words in the UI's language (`servers.error.<code>`). */
+export type FieldError = 'required' | 'tooLong' | 'url' | 'command' | 'timeout' | 'duplicate' | 'invalid';
+export type FieldErrors = Partial<Record<'name' | 'command' | 'url' | 'callTimeoutSeconds' | 'form', FieldError>>;
 
-/** Validates with the shared schema and files each problem under the field that caused it. */
+/** Validates with the shared schema and files each problem, as a code, under the field that caused it. */
 export function validateDraft(draft: ServerDraft, existingNames: string[]): { server?: ServerSettings; errors: FieldErrors } {
   const errors: FieldErrors = {};
   if (draft.name.trim() && existingNames.includes(draft.name.trim())) errors.name = 'duplicate';
@@ -59,9 +61,13 @@ export function validateDraft(draft: ServerDraft, existingNames: string[]): { se
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = issue.path[0];
-      const field = key === 'callTimeoutMs' ? 'callTimeoutSeconds' : key === 'name' || key === 'command' || key === 'url' ? key : 'form';
-      errors[field] ??= issue.message;
+      if (key === 'callTimeoutMs') errors.callTimeoutSeconds ??= 'timeout';
+      else if (key === 'name') errors.name ??= issue.code === 'too_big' ? 'tooLong' : 'required';
+      else if (key === 'command') errors.command ??= 'command';
+      else if (key === 'url') errors.url ??= draft.url.trim() ? 'url' : 'required';
+      else errors.form ??= 'invalid';
     }
   }
+  if (draft.callTimeoutSeconds.trim() && !Number.isFinite(Number(draft.callTimeoutSeconds))) errors.callTimeoutSeconds = 'timeout';
   return Object.keys(errors).length > 0 || !parsed.success ? { errors } : { server: parsed.data, errors };
 }

@@ -6,13 +6,16 @@ import { RemoveButton } from '../components/confirm-dialog';
 import { useCommand } from '../components/use-command';
 import { Menu } from '../components/menu';
 import { serverLabel, serverTone } from '../components/status-tone';
-import { Button, EmptyState, StatusBadge } from '../components/ui';
+import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
+import { ProblemText } from '../components/problem-text';
+import { CatalogueDialog } from './catalogue-dialog';
 import { useStore } from '../store/bridge-store';
 import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
 
 function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
   const { store, t } = useApp();
+  const showOutput = status.stderrTail.length > 0 && (status.state === 'failed' || status.state === 'restarting' || status.state === 'starting');
   const [editing, setEditing] = useState(false);
   const run = useCommand();
   const target = settings ? (settings.transport === 'stdio' ? [settings.command, ...settings.args].join(' ') : settings.url) : '';
@@ -22,21 +25,32 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
       <div className="list-main">
         <div className="card-row">
           <strong>{status.name}</strong>
+          {!status.enabled ? <span className="tag">{t('servers.disabled')}</span> : null}
           <StatusBadge tone={serverTone[status.state]}>{t(serverLabel[status.state])}</StatusBadge>
           <span className="tag">{t(`servers.transport.${status.transport === 'streamable-http' ? 'http' : status.transport}`)}</span>
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
           {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
         </div>
         <div className="mono small muted break">{target}</div>
-        {status.lastError && status.state !== 'running' ? <div className="small error-text">{status.lastError}</div> : null}
-        {status.state === 'failed' && status.stderrTail.length > 0 ? (
-          <details className="stderr" open>
+        {status.state !== 'running' && status.state !== 'stopped' ? <ProblemText problem={status.lastErrorCause} text={status.lastError} /> : null}
+        {showOutput ? (
+          <details className="stderr" open={status.state !== 'starting'}>
             <summary>{t('servers.stderr')}</summary>
             <pre className="mono small">{status.stderrTail.slice(-12).join('\n')}</pre>
           </details>
         ) : null}
       </div>
       <div className="list-actions">
+        {settings ? (
+          <Switch
+            label={t('servers.enable', { name: status.name })}
+            checked={settings.enabled}
+            onChange={(enabled) => void run(() => store.api.updateServer({ name: status.name, server: { ...settings, enabled } }))}
+          />
+        ) : null}
+        <a className="btn btn-default btn-small" href={`#/logs?source=${encodeURIComponent(`server:${status.name}`)}`}>
+          {t('servers.logs')}
+        </a>
         {active ? (
           <Button small onClick={() => void run(() => store.api.stopServer({ name: status.name }))}>
             {t('common.stop')}
@@ -91,7 +105,7 @@ export function ServersPage() {
   const { store, t, showImport } = useApp();
   const servers = useStore(store, (d) => d.state.servers);
   const settings = useStore(store, (d) => d.settings?.servers ?? []);
-  const [adding, setAdding] = useState(false);
+  const [adding, setAdding] = useState<{ step: 'catalogue' } | { step: 'form'; initial?: ServerSettings; fromCatalogue: boolean } | undefined>();
   const names = settings.map((s) => s.name);
   return (
     <div className="page">
@@ -100,7 +114,7 @@ export function ServersPage() {
         <div className="toolbar">
           <ImportMenu onPreview={showImport} />
           <ExportMenu />
-          <Button kind="primary" onClick={() => setAdding(true)}>
+          <Button kind="primary" onClick={() => setAdding({ step: 'catalogue' })}>
             + {t('servers.add')}
           </Button>
         </div>
@@ -115,7 +129,22 @@ export function ServersPage() {
           <ServerRow key={s.name} status={s} settings={settings.find((x) => x.name === s.name)} names={names} />
         ))}
       </ul>
-      {adding ? <ServerEditor existingNames={names} onClose={() => setAdding(false)} /> : null}
+      {adding?.step === 'catalogue' ? (
+        <CatalogueDialog
+          onClose={() => setAdding(undefined)}
+          onPick={(initial) => setAdding({ step: 'form', initial, fromCatalogue: true })}
+          onCustom={() => setAdding({ step: 'form', fromCatalogue: false })}
+        />
+      ) : null}
+      {adding?.step === 'form' ? (
+        <ServerEditor
+          key={adding.initial?.name ?? 'custom'}
+          {...(adding.initial ? { initial: adding.initial } : {})}
+          existingNames={names}
+          onClose={() => setAdding(undefined)}
+          onBack={() => setAdding({ step: 'catalogue' })}
+        />
+      ) : null}
     </div>
   );
 }

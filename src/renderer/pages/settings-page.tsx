@@ -12,6 +12,8 @@ export function SettingsPage() {
   const run = useCommand();
   const [limitText, setLimitText] = useState<string | undefined>();
   const [timeoutText, setTimeoutText] = useState<string | undefined>();
+  const [modelscopeKey, setModelscopeKey] = useState('');
+  const [keyShown, setKeyShown] = useState(false);
   if (!settings || !host) return null;
   const update = (patch: Parameters<typeof store.api.updatePreferences>[0]) => run(() => store.api.updatePreferences(patch));
   const limitValue = limitText ?? String(settings.limits.maxMessageBytes);
@@ -88,6 +90,43 @@ export function SettingsPage() {
             {t('common.save')}
           </Button>
         </div>
+      </section>
+
+      <section className="panel form">
+        <h2>ModelScope</h2>
+        <form
+          className="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!modelscopeKey.trim()) return;
+            void run(() => store.api.setModelscopeKey({ apiKey: modelscopeKey.trim() })).then((ok) => {
+              if (!ok) return;
+              setModelscopeKey('');
+              toast(t('settings.modelscopeSaved'));
+            });
+          }}
+        >
+          <Field label={t('settings.modelscope')} hint={settings.modelscope.apiKey ? t('settings.modelscopeSet', { masked: settings.modelscope.apiKey }) : t('settings.modelscopeHint')}>
+            {(id) => (
+              <div className="input-with-button">
+                <input id={id} className="mono" type={keyShown ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={modelscopeKey} onChange={(e) => setModelscopeKey(e.target.value)} />
+                <Button small aria-label={keyShown ? t('common.hide') : t('common.show')} onClick={() => setKeyShown(!keyShown)}>
+                  {keyShown ? t('common.hide') : t('common.show')}
+                </Button>
+              </div>
+            )}
+          </Field>
+          <div className="toolbar">
+            <Button kind="primary" type="submit" disabled={!modelscopeKey.trim()}>
+              {t('common.save')}
+            </Button>
+            {settings.modelscope.apiKey ? (
+              <Button kind="danger" onClick={() => void run(() => store.api.setModelscopeKey({ apiKey: null })).then((ok) => ok && toast(t('settings.modelscopeRemoved')))}>
+                {t('settings.modelscopeRemove')}
+              </Button>
+            ) : null}
+          </div>
+        </form>
       </section>
 
       <section className="panel">

@@ -18,12 +18,76 @@ function CallCount({ count }: { count: { ok: number; failed: number } | undefine
   );
 }
 
+/** The description xiaozhi reads, editable in place (the server's own comes back with "reset"). */
+function ToolDescription({ tool, custom }: { tool: CatalogTool; custom: boolean }) {
+  const { store, t, toast } = useApp();
+  const [editing, setEditing] = useState<string | undefined>();
+  const command = useCommand();
+  const save = async (description: string | null) => {
+    if (await command(() => store.api.setToolDescription({ server: tool.server, tool: tool.originalName, description }))) {
+      setEditing(undefined);
+      toast(t('tools.descriptionSaved'));
+    }
+  };
+  if (editing === undefined) {
+    return (
+      <div className="tool-description-row">
+        <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>
+        {custom ? <span className="tag">{t('tools.edited')}</span> : null}
+        <Button small kind="ghost" aria-label={`${t('tools.editDescription')}: ${tool.name}`} onClick={() => setEditing(tool.description)}>
+          {t('tools.editDescription')}
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <form
+      className="description-editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save(editing);
+      }}
+    >
+      <textarea
+        aria-label={t('tools.descriptionLabel', { name: tool.name })}
+        rows={3}
+        autoFocus
+        value={editing}
+        onChange={(e) => setEditing(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            setEditing(undefined);
+          } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            void save(editing);
+          }
+        }}
+      />
+      <div className="toolbar">
+        <Button small kind="primary" type="submit">
+          {t('common.save')}
+        </Button>
+        {custom ? (
+          <Button small onClick={() => void save(null)}>
+            {t('tools.resetDescription')}
+          </Button>
+        ) : null}
+        <Button small kind="ghost" onClick={() => setEditing(undefined)}>
+          {t('common.cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
 export function ToolsPage() {
   const { store, t } = useApp();
   const catalog = useStore(store, (d) => d.catalog);
   const summary = useStore(store, (d) => d.state.catalog);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const counts = useStore(store, (d) => d.counts);
+  const toolSettings = useStore(store, (d) => d.settings?.tools ?? {});
   const [query, setQuery] = useState('');
   const [trying, setTrying] = useState<CatalogTool | undefined>();
   const groups = useMemo(() => {
@@ -44,15 +108,17 @@ export function ToolsPage() {
       </div>
       <p className="muted small">{t('tools.summary', { count: summary.toolCount, total: catalog.length, size: formatBytes(summary.bytes), pages: summary.pages, limit: formatBytes(limit) })}</p>
       {catalog.length === 0 ? <EmptyState title={t('tools.none')} /> : null}
+      {catalog.length > 0 && groups.length === 0 ? <EmptyState title={t('tools.noMatch', { query: query.trim() })} /> : null}
       {groups.map(([server, tools]) => {
-        const allOn = tools.every((tool) => tool.enabled);
+        const on = tools.filter((tool) => tool.enabled).length;
+        const allOn = on === tools.length;
         return (
           <section className="tool-group" key={server} aria-label={server}>
             <header className="tool-group-header">
               <h2>{server}</h2>
-              <span className="muted small">{t('tools.enabledCount', { on: tools.filter((x) => x.enabled).length, total: tools.length })}</span>
+              <span className="muted small">{t('tools.enabledCount', { on, total: tools.length })}</span>
               <span className="spacer" />
-              <Switch showLabel label={t('tools.allOn', { server })} checked={allOn} onChange={(enabled) => void run(store.api.setServerToolsEnabled({ server, enabled }))} />
+              <Switch showLabel label={t('tools.allOn', { server })} checked={allOn} mixed={on > 0 && !allOn} onChange={(enabled) => void run(store.api.setServerToolsEnabled({ server, enabled }))} />
             </header>
             <ul className="tool-list">
               {tools.map((tool) => (
@@ -65,7 +131,7 @@ export function ToolsPage() {
                       <span className="small muted">{formatBytes(tool.bytes)}</span>
                       <CallCount count={counts[tool.server]?.[tool.originalName]} />
                     </div>
-                    <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>
+                    <ToolDescription tool={tool} custom={toolSettings[tool.server]?.[tool.originalName]?.description !== undefined} />
                   </div>
                   <Button small onClick={() => setTrying(tool)} disabled={!tool.enabled} aria-label={t('tools.tryNamed', { name: tool.name })}>
                     {t('tools.try')}

@@ -1,18 +1,19 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { ProblemText } from '../components/problem-text';
 import type { ToolCallOutput } from '../../shared/bridge-api';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { Button, Dialog, Field, Notice, Switch } from '../components/ui';
 import { formatBytes, formatDuration } from '../format';
-import { argumentsFrom, fieldsOf, type FormValues } from './schema-form';
+import { argumentsFrom, fieldsOf, initialValues, type FieldErrorCode, type FormField, type FormValues } from './schema-form';
 
 /** Run a tool the way xiaozhi would, from a form generated from its input schema (or raw JSON). */
 export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: () => void }) {
   const { store, t } = useApp();
-  const fields = fieldsOf(tool.inputSchema);
-  const [values, setValues] = useState<FormValues>({});
-  const [raw, setRaw] = useState<string | undefined>(fields.length === 0 ? undefined : undefined);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const fields = useMemo(() => fieldsOf(tool.inputSchema), [tool.inputSchema]);
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields));
+  const [raw, setRaw] = useState<string | undefined>();
+  const [errors, setErrors] = useState<Record<string, FieldErrorCode>>({});
   const [rawError, setRawError] = useState<string | undefined>();
   const [result, setResult] = useState<ToolCallOutput | undefined>();
   const [running, setRunning] = useState(false);
@@ -36,6 +37,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
       if (!built.args) return;
       args = built.args;
     }
+    if (running) return;
     setRunning(true);
     setFailure(undefined);
     try {
@@ -46,13 +48,18 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
       setRunning(false);
     }
   };
-  const errorText = (code: string | undefined) => (code ? t(`tryTool.error.${code as 'required' | 'number' | 'integer' | 'json'}`) : undefined);
+  const errorText = (field: FormField) => {
+    const code = errors[field.name];
+    return code ? t(`tryTool.error.${code}`, { min: field.min ?? '', max: field.max ?? '' }) : undefined;
+  };
+  const hint = (field: FormField) => [field.description, field.default !== undefined ? t('tryTool.default', { value: JSON.stringify(field.default) }) : ''].filter(Boolean).join(' · ');
 
   return (
     <Dialog
       wide
       title={t('tryTool.title', { name: tool.name })}
       onClose={onClose}
+      onSubmit={() => void run()}
       footer={
         <>
           <Button kind="ghost" onClick={() => setRaw(raw === undefined ? JSON.stringify(argumentsFrom(fields, values).args ?? {}, null, 2) : undefined)}>
@@ -60,7 +67,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
           </Button>
           <span className="spacer" />
           <Button onClick={onClose}>{t('common.close')}</Button>
-          <Button kind="primary" disabled={running} onClick={() => void run()}>
+          <Button kind="primary" type="submit" disabled={running}>
             {running ? t('tryTool.running') : t('tryTool.run')}
           </Button>
         </>
@@ -76,16 +83,16 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
       ) : (
         <div className="form">
           {fields.map((field) => (
-            <Field key={field.name} label={`${field.name}${field.required ? ' *' : ''}`} error={errorText(errors[field.name])} {...(field.description ? { hint: field.description } : {})}>
+            <Field key={field.name} label={`${field.name}${field.required ? ' *' : ''}`} error={errorText(field)} hint={hint(field)}>
               {(id) =>
                 field.kind === 'boolean' ? (
-                  <Switch label={field.name} checked={values[field.name] === true} onChange={(v) => setValues({ ...values, [field.name]: v })} />
+                  <Switch id={id} label={field.name} checked={values[field.name] === true} onChange={(v) => setValues({ ...values, [field.name]: v })} />
                 ) : field.kind === 'enum' ? (
                   <select id={id} value={String(values[field.name] ?? '')} onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}>
-                    <option value="">—</option>
-                    {field.options?.map((o) => (
-                      <option key={o} value={o}>
-                        {o}
+                    <option value="">{t('tryTool.unset')}</option>
+                    {field.options?.map((o, index) => (
+                      <option key={index} value={String(index)}>
+                        {typeof o === 'string' ? o : JSON.stringify(o)}
                       </option>
                     ))}
                   </select>
@@ -94,7 +101,8 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
                 ) : (
                   <input
                     id={id}
-                    inputMode={field.kind === 'string' ? 'text' : 'decimal'}
+                    type={field.kind === 'string' ? 'text' : 'number'}
+                    {...(field.kind !== 'string' ? { step: field.kind === 'integer' ? 1 : 'any', min: field.min, max: field.max } : {})}
                     value={String(values[field.name] ?? '')}
                     onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
                   />
@@ -105,6 +113,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
         </div>
       )}
       {failure ? <Notice kind="error">{failure}</Notice> : null}
+      {result?.error ? <ProblemText problem={result.error} /> : null}
       {result ? (
         <section className="result" aria-live="polite">
           <div className="card-row small">

@@ -19,6 +19,7 @@ export interface StoreData {
 }
 
 const MAX_LOGS = 10_000;
+
 const MAX_HISTORY = 1000;
 
 /**
@@ -40,16 +41,17 @@ export class BridgeStore {
   private readonly listeners = new Set<() => void>();
   private pendingLogs: LogEntry[] = [];
   private logFlush: ReturnType<typeof setTimeout> | undefined;
+  /** Lines up to this sequence number were cleared by the user. */
+  private clearedSeq = -1;
+  /** Events that arrive while a load waits for its answers. */
+  private loading: { state?: BridgeState; catalog?: CatalogTool[]; calls: CallRecord[] } | undefined;
 
   constructor(readonly api: BridgeApi) {
-    api.on('status', (state) => this.set({ state }));
-    api.on('catalog', (catalog) => this.set({ catalog }));
+    api.on('status', (state) => (this.loading ? (this.loading.state = state) : this.set({ state })));
+    api.on('catalog', (catalog) => (this.loading ? (this.loading.catalog = catalog) : this.set({ catalog })));
     api.on('call', (record) => {
-      const forServer = this.data.counts[record.server] ?? {};
-      const count = forServer[record.originalTool] ?? { ok: 0, failed: 0 };
-      const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };
-      const counts = { ...this.data.counts, [record.server]: { ...forServer, [record.originalTool]: counted } };
-      this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY), counts });
+      if (this.loading) this.loading.calls.push(record);
+      else this.addCall(record);
     });
     // Log lines can arrive in floods; batch them per frame so the list stays smooth.
     api.on('log', (entry) => {
@@ -58,17 +60,44 @@ export class BridgeStore {
     });
   }
 
+  /**
+   * Reads everything once. Events that arrive meanwhile are not lost: the last status and catalog
+   * event win over the answers (any later change sends another event), calls the history answer does
+   * not hold yet are added and counted, and log lines are merged by their sequence number.
+   */
   async load(): Promise<void> {
-    const [state, settings, catalog, logs, history, counts, host] = await Promise.all([
-      this.api.getState(),
-      this.api.getSettings(),
-      this.api.getCatalog(),
-      this.api.getLogs({ limit: MAX_LOGS }),
-      this.api.getHistory(),
-      this.api.getToolCounts(),
-      this.api.getHostInfo(),
-    ]);
-    this.set({ ready: true, state, settings, catalog, logs, history, counts, host });
+    const loading: NonNullable<BridgeStore['loading']> = { calls: [] };
+    this.loading = loading;
+    try {
+      const [state, settings, catalog, logs, history, counts, host] = await Promise.all([
+        this.api.getState(),
+        this.api.getSettings(),
+        this.api.getCatalog(),
+        this.api.getLogs({ limit: MAX_LOGS }),
+        this.api.getHistory(),
+        this.api.getToolCounts(),
+        this.api.getHostInfo(),
+      ]);
+      const seenLogs = new Set(logs.map((l) => l.seq));
+      const seenCalls = new Set(history.map((h) => h.id));
+      this.set({
+        ready: true,
+        state: loading.state ?? state,
+        settings,
+        catalog: loading.catalog ?? catalog,
+        logs: logs
+          .concat(this.data.logs.filter((l) => !seenLogs.has(l.seq)))
+          .filter((l) => l.seq > this.clearedSeq)
+          .sort((a, b) => a.seq - b.seq)
+          .slice(-MAX_LOGS),
+        history,
+        counts,
+        host,
+      });
+      for (const record of loading.calls) if (!seenCalls.has(record.id)) this.addCall(record);
+    } finally {
+      if (this.loading === loading) this.loading = undefined;
+    }
   }
 
   setConnected(connected: boolean): void {
@@ -81,7 +110,10 @@ export class BridgeStore {
     this.set({ settings, host });
   }
 
+  /** Clears the window's view; a later reload does not bring those lines back. */
   clearLogs(): void {
+    this.clearedSeq = Math.max(this.clearedSeq, ...this.data.logs.map((l) => l.seq), ...this.pendingLogs.map((l) => l.seq));
+    this.pendingLogs = [];
     this.set({ logs: [] });
   }
 
@@ -94,9 +126,17 @@ export class BridgeStore {
     return () => this.listeners.delete(listener);
   };
 
+  private addCall(record: CallRecord): void {
+    const forServer = this.data.counts[record.server] ?? {};
+    const count = forServer[record.originalTool] ?? { ok: 0, failed: 0 };
+    const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };
+    const counts = { ...this.data.counts, [record.server]: { ...forServer, [record.originalTool]: counted } };
+    this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY), counts });
+  }
+
   private flushLogs(): void {
     this.logFlush = undefined;
-    const logs = this.data.logs.concat(this.pendingLogs);
+    const logs = this.data.logs.concat(this.pendingLogs.filter((l) => l.seq > this.clearedSeq));
     this.pendingLogs = [];
     this.set({ logs: logs.length > MAX_LOGS ? logs.slice(logs.length - MAX_LOGS) : logs });
   }

@@ -13,10 +13,58 @@ export function resolveLanguage(setting: 'system' | Language | undefined, system
   return !systemLocale || /^zh\b/i.test(systemLocale) ? 'zh-CN' : 'en';
 }
 
-/** `{name}` placeholders are replaced from `params`. */
+const pluralRules = new Map<Language, Intl.PluralRules>();
+const numberFormats = new Map<Language, Intl.NumberFormat>();
+
+/**
+ * `{name}` placeholders are replaced from `params`; `{count, plural, one {# call} other {# calls}}`
+ * picks the form `Intl.PluralRules` gives for the language (`#` is the number, formatted).
+ */
 export function translate(language: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
-  const template = catalogs[language][key] ?? en[key];
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return format(language, catalogs[language][key] ?? en[key], params);
+}
+
+/** Whether a dictionary has this key (for codes that come from the engine). */
+export function hasMessage(key: string): key is MessageKey {
+  return Object.prototype.hasOwnProperty.call(en, key);
+}
+
+function format(language: Language, template: string, params: Record<string, string | number>): string {
+  let out = '';
+  let i = 0;
+  while (i < template.length) {
+    const open = template.indexOf('{', i);
+    if (open < 0) break;
+    out += template.slice(i, open);
+    const close = matchingBrace(template, open);
+    const inner = template.slice(open + 1, close);
+    const plural = /^(\w+),\s*plural,\s*([\s\S]*)$/.exec(inner);
+    if (plural) out += pluralForm(language, plural[2] as string, params[plural[1] as string]);
+    else out += inner in params ? String(params[inner]) : `{${inner}}`;
+    i = close + 1;
+  }
+  return out + template.slice(i);
+}
+
+function matchingBrace(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '{') depth++;
+    else if (text[i] === '}' && --depth === 0) return i;
+  }
+  return text.length - 1;
+}
+
+function pluralForm(language: Language, forms: string, value: string | number | undefined): string {
+  const n = Number(value ?? 0);
+  const options = new Map<string, string>();
+  for (const match of forms.matchAll(/(=?\w+)\s*\{((?:[^{}]|\{[^{}]*\})*)\}/g)) options.set(match[1] as string, match[2] as string);
+  let rules = pluralRules.get(language);
+  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
+  let numbers = numberFormats.get(language);
+  if (!numbers) numberFormats.set(language, (numbers = new Intl.NumberFormat(language)));
+  const chosen = options.get(`=${n}`) ?? options.get(rules.select(n)) ?? options.get('other') ?? '';
+  return chosen.replace(/#/g, numbers.format(n));
 }
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;

@@ -34,8 +34,9 @@ describe('tray status mapping', () => {
 
   it('summarises in the tooltip, in both languages', () => {
     const s = state({ endpoints: [endpoint('a', 'connected'), endpoint('b', 'waiting')], servers: [server('x', 'running'), server('y', 'running'), server('z', 'failed')], catalog: { toolCount: 27, bytes: 1, pages: 1 } });
-    expect(trayTooltip(s, en)).toBe('Xiaozhi Tray · 1/2 endpoints connected · 2 servers · 27 tools');
-    expect(trayTooltip(s, zh)).toBe('小智托盘 · 1/2 个接入点已连接 · 2 个服务 · 27 个工具');
+    // The worst news first: the same summary the window's sidebar shows.
+    expect(trayTooltip(s, en)).toBe('Xiaozhi Tray · 1 server failed · 1/2 endpoints connected');
+    expect(trayTooltip(s, zh)).toBe('小智托盘 · 1 个服务已失败 · 1/2 个接入点已连接');
     expect(trayTooltip(state({ running: false }), zh)).toBe('小智托盘 · 已停止');
   });
 
@@ -43,7 +44,7 @@ describe('tray status mapping', () => {
     const now = Date.now();
     const items = trayMenu(state({ endpoints: [endpoint('家里', 'connected'), endpoint('office', 'waiting', { retryAt: now + 4200 })], servers: [server('z', 'failed')] }), true, en);
     const labels = items.map((i) => ('label' in i ? i.label : '—'));
-    expect(labels).toEqual(['家里: connected', 'office: retrying in 5 s', '1 server(s) failed', '—', 'Stop', 'Open Xiaozhi Tray', '—', 'Launch at login', 'Open logs folder', '—', 'Quit']);
+    expect(labels).toEqual(['家里: connected', 'office: retrying in 5 s', '1 server failed', '—', 'Stop', 'Open Xiaozhi Tray', '—', 'Launch at login', 'Open logs folder', '—', 'Quit']);
     expect(items.find((i) => i.kind === 'checkbox')).toMatchObject({ checked: true, enabled: true });
     const stopped = trayMenu(state({ running: false }), null, zh);
     expect(stopped.map((i) => ('label' in i ? i.label : '—'))).toContain('启动');

@@ -6,6 +6,7 @@ import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError, errorText } from '../servers/child-server';
 import { resultText, shapeResult, textResult, responseBytes } from './result-shaping';
 import { assignExposedNames, toolKey } from './tool-names';
+import { problem, type Problem } from '../../../shared/problem';
 import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
 
 /** What the hub needs of a server: its tools and a way to call them. */
@@ -37,6 +38,10 @@ export interface CallContext {
   /** The request id as JSON, so the shaped response fits the limit exactly. */
   idJson?: string;
 }
+
+/** Why a call result is an error the hub made itself (not the tool's own answer), for the UI to word. */
+const causes = new WeakMap<CallToolResult, Problem>();
+export const callProblem = (result: CallToolResult): Problem | undefined => causes.get(result);
 
 /** Owns tool names and routing: which tools are served, under which names, to which server a call goes. */
 export class ToolHub {
@@ -159,7 +164,7 @@ export class ToolHub {
     const started = performance.now();
     const entry = this.byName.get(name);
     const maxBytes = this.settings.maxMessageBytes;
-    const finish = (result: CallToolResult, outcome: CallOutcome): CallToolResult => {
+    const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallToolResult => {
       const shaped = shapeResult(result, maxBytes, context.idJson ?? '0');
       this.history.add({
         caller: context.caller,
@@ -171,25 +176,26 @@ export class ToolHub {
         outcome,
         result: resultText(shaped),
       });
+      if (cause) causes.set(shaped, cause);
       return shaped;
     };
-    if (!entry) return finish(textResult(`Unknown tool "${name}". It may have been removed; ask for the tool list again.`, true), 'error');
-    if (!entry.enabled) return finish(textResult(`The tool "${name}" is turned off in Xiaozhi Tray.`, true), 'error');
+    if (!entry) return finish(textResult(`Unknown tool "${name}". It may have been removed; ask for the tool list again.`, true), 'error', problem('call.unknownTool', { tool: name }));
+    if (!entry.enabled) return finish(textResult(`The tool "${name}" is turned off in Xiaozhi Tray.`, true), 'error', problem('call.toolOff', { tool: name }));
     const source = [...this.sources()].find((s) => s.name === entry.server);
-    if (!source) return finish(textResult(`The server "${entry.server}" of tool "${name}" is not configured.`, true), 'error');
+    if (!source) return finish(textResult(`The server "${entry.server}" of tool "${name}" is not configured.`, true), 'error', problem('call.notConfigured', { tool: name, server: entry.server }));
     try {
       const result = await source.callTool(entry.original, args, context.signal ? { signal: context.signal } : {});
       return finish(result, result.isError ? 'error' : 'ok');
     } catch (error) {
       if (error instanceof ServerUnavailableError) {
-        return finish(textResult(`The tool "${name}" is unavailable: ${error.message}.`, true), 'error');
+        return finish(textResult(`The tool "${name}" is unavailable: ${error.message}.`, true), 'error', problem('call.unavailable', { tool: name, server: entry.server, state: error.state }));
       }
-      if (context.signal?.aborted) return finish(textResult(`The call to "${name}" was cancelled.`, true), 'cancelled');
+      if (context.signal?.aborted) return finish(textResult(`The call to "${name}" was cancelled.`, true), 'cancelled', problem('call.cancelled', { tool: name }));
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        return finish(textResult(`The tool "${name}" did not finish in time and was cancelled. ${timeoutDetail(error)}`.trim(), true), 'timeout');
+        return finish(textResult(`The tool "${name}" did not finish in time and was cancelled. ${timeoutDetail(error)}`.trim(), true), 'timeout', problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }));
       }
       this.log.warn(`call ${name} failed: ${errorText(error)}`);
-      return finish(textResult(`The tool "${name}" failed: ${errorText(error)}`, true), 'error');
+      return finish(textResult(`The tool "${name}" failed: ${errorText(error)}`, true), 'error', problem('call.failed', { tool: name, detail: errorText(error) }));
     }
   }
 
@@ -199,9 +205,14 @@ export class ToolHub {
   }
 }
 
-function timeoutDetail(error: McpError): string {
+function timeoutSeconds(error: McpError): number | undefined {
   const timeout = (error.data as { timeout?: number } | undefined)?.timeout;
-  return typeof timeout === 'number' ? `(limit: ${Math.round(timeout / 1000)} s)` : '';
+  return typeof timeout === 'number' ? Math.round(timeout / 1000) : undefined;
+}
+
+function timeoutDetail(error: McpError): string {
+  const seconds = timeoutSeconds(error);
+  return seconds !== undefined ? `(limit: ${seconds} s)` : '';
 }
 
 /** xiaozhi keeps only type, properties and required of a schema; sending more costs bytes for nothing. */

@@ -35,8 +35,24 @@ export function isPlaceholderEndpoint(value: string): boolean {
   return value.includes('请填写') || value.trim() === '' || /<.*>/.test(value);
 }
 
-/** Which client wrote an `mcpServers` file, judged by the fields only that client uses. */
-function mcpServersFlavour(servers: Record<string, unknown>): ImportFormat {
+/**
+ * Which client an `mcpServers` file belongs to by its name and place, when they say (several clients
+ * share the shape: a claude_desktop_config.json with a remote server is not Cursor's).
+ */
+export function flavourByLocation(file: string): ImportFormat | undefined {
+  const normal = file.replace(/\\/g, '/').toLowerCase();
+  const base = normal.slice(normal.lastIndexOf('/') + 1);
+  if (base === 'claude_desktop_config.json') return 'claude-desktop';
+  if (base === 'cline_mcp_settings.json' || normal.includes('/saoudrizwan.claude-dev/')) return 'cline';
+  if (normal.endsWith('/.cursor/mcp.json')) return 'cursor';
+  if (normal.includes('/.codeium/windsurf/') || normal.includes('/windsurf/mcp_config.json')) return 'windsurf';
+  return undefined;
+}
+
+/** Which client wrote an `mcpServers` file: its name and place first, else the fields only that client uses. */
+function mcpServersFlavour(file: string, servers: Record<string, unknown>): ImportFormat {
+  const byLocation = flavourByLocation(file);
+  if (byLocation) return byLocation;
   const entries = Object.values(servers).filter(isRecord);
   if (entries.some((e) => 'autoApprove' in e || 'alwaysAllow' in e || e.type === 'streamableHttp')) return 'cline';
   if (entries.some((e) => 'serverUrl' in e)) return 'windsurf';
@@ -75,8 +91,8 @@ const NOT_A_CONFIG =
   'this is not an MCP config: looked for "mcpServers" (Claude Desktop, Cursor, Windsurf, Cline, the xiaozhi example), "servers" (VS Code), "mcpEndpoint" (xiaozhi-client), [mcp_servers] (Codex), a server with "command" or "url", or a ws:// endpoint URL';
 
 /**
- * Reads the config files people already have. Detects the format by content, never by file name,
- * and says where anything is wrong. Never touches the source file.
+ * Reads the config files people already have. Detects the format by content, and by the file's name
+ * and place where clients share a shape; says where anything is wrong. Never touches the source file.
  */
 export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv = process.env, options: { keepGoing?: boolean } = {}): ParsedConfig {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
@@ -108,7 +124,7 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
   if ('mcpEndpoint' in root || 'mcpServerConfig' in root || 'modelscope' in root) {
     format = 'xiaozhi-client';
   } else if (isRecord(root.mcpServers)) {
-    format = mcpServersFlavour(root.mcpServers);
+    format = mcpServersFlavour(file, root.mcpServers);
   } else if (isRecord(root.servers)) {
     format = 'vscode';
   } else if (Array.isArray(root.endpoints) || Array.isArray(root.servers)) {

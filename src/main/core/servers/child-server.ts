@@ -19,6 +19,8 @@ import { spawnFailure } from './spawn-failure';
 import { isAlive, killTree, listDescendants, signalAll, waitForExit } from './process-tree';
 import { remoteHeaders } from './remote-headers';
 import { corkUntilNextTick, type Corkable } from '../io/cork';
+import type { Problem } from '../../../shared/problem';
+import { failureCause, failureText } from './failure-cause';
 
 export interface Supervision {
   /** How long `initialize` + the first `tools/list` may take. */
@@ -78,6 +80,7 @@ export class ChildServer {
   private tools: Tool[] = [];
   private restarts = 0;
   private lastError: string | undefined;
+  private lastErrorCause: Problem | undefined;
   private readonly stderr: StderrLog;
   /** Why the transport broke, when it knows better than "the connection closed". */
   private transportFault: string | undefined;
@@ -99,7 +102,12 @@ export class ChildServer {
     this.name = opts.settings.name;
     this.supervision = { ...defaultSupervision, ...opts.supervision };
     this.backoff = new Backoff(this.supervision.restartBaseMs, this.supervision.restartMaxMs);
-    this.stderr = new StderrLog(opts.log);
+    // A server that crash-loops shows why while it loops, not only once it is marked failed.
+    this.stderr = new StderrLog(opts.log, {
+      onLine: () => {
+        if (this.state === 'restarting' || this.state === 'starting') this.opts.onStatus();
+      },
+    });
   }
 
   get config(): ServerSettings {
@@ -124,6 +132,7 @@ export class ChildServer {
       toolCount: this.tools.length,
       restarts: this.restarts,
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+      ...(this.lastErrorCause !== undefined ? { lastErrorCause: this.lastErrorCause } : {}),
       stderrTail: this.stderr.lines(),
       ...(this.pid !== undefined ? { pid: this.pid } : {}),
     };
@@ -136,6 +145,7 @@ export class ChildServer {
     this.crashTimes = [];
     this.backoff.reset();
     this.lastError = undefined;
+    this.lastErrorCause = undefined;
     await this.connect('starting');
   }
 
@@ -234,6 +244,7 @@ export class ChildServer {
   private async connect(state: 'starting' | 'restarting'): Promise<void> {
     const generation = ++this.generation;
     this.setState(state);
+    this.stderr.newAttempt();
     const transport = this.makeTransport();
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     this.client = client;
@@ -281,7 +292,9 @@ export class ChildServer {
         return;
       }
       const closed = /Connection closed/i.test(errorText(error));
-      await this.onLost(closed && this.settings.transport === 'stdio' ? (this.transportFault ?? 'the program exited before it was ready') : errorText(error));
+      const reason = closed && this.settings.transport === 'stdio' ? (this.transportFault ?? 'the program exited before it was ready') : failureText(error);
+      const s = this.settings;
+      await this.onLost(reason, closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
       return;
     } finally {
       clearTimeout(timer);
@@ -294,6 +307,7 @@ export class ChildServer {
 
     this.runningSince = Date.now();
     this.lastError = undefined;
+    this.lastErrorCause = undefined;
     const version = client.getServerVersion();
     this.opts.log.info(
       `running${this.pid ? ` (pid ${this.pid})` : ''}: ${version?.name ?? 'server'} ${version?.version ?? ''}, ${this.tools.length} tools`.replace(/\s+,/, ','),
@@ -334,7 +348,7 @@ export class ChildServer {
   }
 
   /** The server went away (crash, network, failed start): clean up and decide whether to try again. */
-  private async onLost(reason: string): Promise<void> {
+  private async onLost(reason: string, cause?: Problem): Promise<void> {
     const generation = ++this.generation;
     this.clearTimers();
     const hadTools = this.tools.length > 0;
@@ -347,6 +361,7 @@ export class ChildServer {
     const lastLine = this.stderr.last;
     const exit = lastLine !== undefined ? ` (last stderr: ${lastLine})` : '';
     this.lastError = reason;
+    this.lastErrorCause = cause ?? failureCause(new Error(`${reason}${exit}`));
     if (wasRunningFor > this.supervision.crashWindowMs) {
       this.backoff.reset();
       this.crashTimes = [];
@@ -401,7 +416,10 @@ export class ChildServer {
 }
 
 export class ServerUnavailableError extends Error {
-  constructor(server: string, state: ServerState) {
+  constructor(
+    server: string,
+    readonly state: ServerState,
+  ) {
     super(`server "${server}" is ${state}`);
   }
 }

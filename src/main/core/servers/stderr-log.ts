@@ -9,6 +9,8 @@ export interface StderrLogOptions {
   tailLines?: number;
   /** Characters kept of one line. */
   maxLineChars?: number;
+  /** Called after each line (the tail changed). */
+  onLine?: () => void;
 }
 
 /**
@@ -26,6 +28,8 @@ export class StderrLog {
   private refilledAt = Date.now();
   private dropped = 0;
   private summaryTimer: NodeJS.Timeout | undefined;
+  private attemptStarts = false;
+  private readonly onLine: (() => void) | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -36,6 +40,12 @@ export class StderrLog {
     this.tailLines = options.tailLines ?? 30;
     this.maxLineChars = options.maxLineChars ?? 2000;
     this.tokens = this.burst;
+    this.onLine = options.onLine;
+  }
+
+  /** A new run of the program: its first line replaces the tail (no traceback repeated per attempt). */
+  newAttempt(): void {
+    this.attemptStarts = true;
   }
 
   /** The last lines, oldest first. */
@@ -49,8 +59,13 @@ export class StderrLog {
 
   push(raw: string): void {
     const line = raw.length > this.maxLineChars ? `${raw.slice(0, this.maxLineChars)}… (${raw.length - this.maxLineChars} more characters)` : raw;
+    if (this.attemptStarts) {
+      this.attemptStarts = false;
+      this.tail.length = 0;
+    }
     this.tail.push(line);
     if (this.tail.length > this.tailLines) this.tail.shift();
+    this.onLine?.();
     this.refill();
     if (this.tokens < 1) {
       this.dropped++;

@@ -125,3 +125,19 @@ describe('import: preview', () => {
     expect(renamed).toMatchObject({ action: 'rename', suggestedName: 'github-2' });
   });
 });
+
+describe('import: which client wrote it, by file name and place when the shape is shared', () => {
+  const withRemote = JSON.stringify({ mcpServers: { remote: { url: 'https://mcp.example.com/mcp' }, local: { command: 'npx', args: ['-y', 'x'] } } });
+  it('a claude_desktop_config.json with a remote server is Claude Desktop, not Cursor', () => {
+    expect(parseMcpConfig('claude_desktop_config.json', withRemote, {}).format).toBe('claude-desktop');
+    expect(parseMcpConfig('/home/me/.config/Claude/claude_desktop_config.json', withRemote, {}).format).toBe('claude-desktop');
+  });
+  it('the same shape in ~/.cursor/mcp.json is Cursor, and in Windsurf or Cline files theirs', () => {
+    const local = JSON.stringify({ mcpServers: { local: { command: 'npx', args: ['-y', 'x'] } } });
+    expect(parseMcpConfig('/home/me/.cursor/mcp.json', local, {}).format).toBe('cursor');
+    expect(parseMcpConfig('C:\\Users\\me\\.codeium\\windsurf\\mcp_config.json', local, {}).format).toBe('windsurf');
+    expect(parseMcpConfig('cline_mcp_settings.json', withRemote, {}).format).toBe('cline');
+    // A name that says nothing keeps the judgement by content.
+    expect(parseMcpConfig('servers.json', withRemote, {}).format).toBe('cursor');
+  });
+});

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { CatalogueEntrySchema, type Catalogue, type CatalogueEntry } from '../../../shared/catalogue';
+import type { Logger } from '../logs/log-book';
+import { failureText } from '../servers/failure-cause';
+import { fetchRegistry } from './registry-catalogue';
+import { shippedCatalogue } from './shipped-catalogue';
+
+export const OFFICIAL_REGISTRY = 'https://registry.modelcontextprotocol.io';
+const STALE_MS = 24 * 60 * 60_000;
+const CACHE_FILE = 'registry-catalogue.json';
+
+const CacheSchema = z.object({ fetchedAt: z.number(), registry: z.string(), entries: z.array(CatalogueEntrySchema) });
+
+export interface CatalogueServiceOptions {
+  log: Logger;
+  /** Where the registry's list is kept between runs; none: kept in memory only. */
+  cacheDir?: string;
+  registryUrl?: string;
+  maxPages?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * The catalogue a user picks servers from: the shipped list, plus what the MCP registry listed the
+ * last time it was read (cached on disk). The shipped list always wins for a server it knows.
+ */
+export class CatalogueService {
+  private readonly shipped = shippedCatalogue();
+  private cache: z.infer<typeof CacheSchema> | undefined;
+  private refreshError: string | undefined;
+  private refreshing: Promise<void> | undefined;
+  private readonly registryUrl: string;
+
+  constructor(private readonly options: CatalogueServiceOptions) {
+    this.registryUrl = options.registryUrl ?? OFFICIAL_REGISTRY;
+    this.cache = this.readCache();
+  }
+
+  async get(refresh: 'never' | 'ifStale' | 'now' = 'never'): Promise<Catalogue> {
+    const stale = !this.cache || Date.now() - this.cache.fetchedAt > STALE_MS;
+    if (refresh === 'now' || (refresh === 'ifStale' && stale)) await this.refresh();
+    return this.snapshot();
+  }
+
+  private snapshot(): Catalogue {
+    const known = new Set(this.shipped.map(identity));
+    const fromRegistry = (this.cache?.entries ?? []).filter((e) => !known.has(identity(e)));
+    return {
+      entries: [...this.shipped, ...fromRegistry],
+      ...(this.cache ? { refreshedAt: this.cache.fetchedAt } : {}),
+      ...(this.refreshError ? { refreshError: this.refreshError } : {}),
+    };
+  }
+
+  private refresh(): Promise<void> {
+    this.refreshing ??= (async () => {
+      try {
+        const entries = await fetchRegistry({ baseUrl: this.registryUrl, maxPages: this.options.maxPages ?? 30, timeoutMs: this.options.timeoutMs ?? 15_000 });
+        this.cache = { fetchedAt: Date.now(), registry: this.registryUrl, entries };
+        this.refreshError = undefined;
+        this.writeCache();
+        this.options.log.info(`catalogue: ${entries.length} runnable servers read from the MCP registry`);
+      } catch (error) {
+        this.refreshError = failureText(error);
+        this.options.log.warn(`catalogue: could not read the MCP registry (${this.refreshError}); using the ${this.cache ? 'cached and ' : ''}shipped list`);
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  private cachePath(): string | undefined {
+    return this.options.cacheDir ? path.join(this.options.cacheDir, CACHE_FILE) : undefined;
+  }
+
+  private readCache(): z.infer<typeof CacheSchema> | undefined {
+    const file = this.cachePath();
+    if (!file || !fs.existsSync(file)) return undefined;
+    try {
+      const parsed = CacheSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      // A cache of another registry (the URL was changed) is not this one's.
+      return parsed.success && parsed.data.registry === this.registryUrl ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private writeCache(): void {
+    const file = this.cachePath();
+    if (!file || !this.cache) return;
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const temp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(temp, JSON.stringify(this.cache));
+      fs.renameSync(temp, file);
+    } catch (error) {
+      this.options.log.warn(`catalogue: could not keep the registry's list (${failureText(error)})`);
+    }
+  }
+}
+
+/** What makes two entries the same server: the package they run, or the remote URL. */
+function identity(entry: CatalogueEntry): string {
+  if (entry.run.transport !== 'stdio') return `url:${entry.run.url.replace(/\/+$/, '').toLowerCase()}`;
+  const pkg = entry.run.args.find((a) => !a.startsWith('-')) ?? entry.run.command;
+  return `pkg:${entry.run.command}:${pkg.replace(/(?<=.)@[^/@]*$/, '').replace(/==.*$/, '').toLowerCase()}`;
+}
+
+/** Where a headless bridge keeps caches: the platform's cache folder, under xiaozhi-tray. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = env.HOME ?? env.USERPROFILE ?? '.'): string {
+  if (platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'xiaozhi-tray', 'Cache');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'xiaozhi-tray');
+  return path.join(env.XDG_CACHE_HOME ?? path.join(home, '.cache'), 'xiaozhi-tray');
+}

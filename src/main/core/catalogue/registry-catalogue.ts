@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { CatalogueEntrySchema, type CatalogueEntry, type CatalogueValue } from '../../../shared/catalogue';
+
+/**
+ * Reads the official MCP registry's public API (`GET /v0/servers`, cursor-paged) and keeps the
+ * servers this app can run: npm packages (npx), PyPI packages (uvx) and remote streamable-HTTP or
+ * SSE servers. Everything read is validated; an entry that does not fit is skipped, not fatal.
+ */
+
+const Input = z.object({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  isRequired: z.boolean().optional(),
+  isSecret: z.boolean().optional(),
+  format: z.string().optional(),
+  default: z.string().optional(),
+  value: z.string().optional(),
+  type: z.string().optional(),
+  valueHint: z.string().optional(),
+});
+
+const RegistryServer = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().default(''),
+  version: z.string().optional(),
+  websiteUrl: z.string().optional(),
+  repository: z.object({ url: z.string().optional() }).partial().optional(),
+  packages: z
+    .array(
+      z.object({
+        registryType: z.string(),
+        identifier: z.string(),
+        version: z.string().optional(),
+        runtimeHint: z.string().optional(),
+        transport: z.object({ type: z.string() }).partial().optional(),
+        packageArguments: z.array(Input).optional(),
+        environmentVariables: z.array(Input).optional(),
+      }),
+    )
+    .optional(),
+  remotes: z.array(z.object({ type: z.string(), url: z.string(), headers: z.array(Input).optional() })).optional(),
+});
+
+const ServerResponse = z.object({
+  server: RegistryServer,
+  _meta: z
+    .object({ 'io.modelcontextprotocol.registry/official': z.object({ status: z.string().optional(), isLatest: z.boolean().optional() }).partial().optional() })
+    .partial()
+    .optional(),
+});
+
+const ListResponse = z.object({
+  servers: z.array(z.unknown()),
+  metadata: z.object({ nextCursor: z.string().optional().nullable(), count: z.number().optional() }).partial().optional(),
+});
+
+type RegistryServerData = z.infer<typeof RegistryServer>;
+
+const placeholderId = (name: string) => name.replace(/[^a-zA-Z0-9_]/g, '_').replace(/^([^a-zA-Z])/, 'v$1');
+
+function valueFrom(input: z.infer<typeof Input>, fallbackName: string): CatalogueValue {
+  const label = input.name ?? fallbackName;
+  const description = input.description?.slice(0, 300);
+  return {
+    id: placeholderId(label),
+    label: { en: label, zh: label },
+    ...(description ? { hint: { en: description, zh: description } } : {}),
+    kind: input.isSecret ? 'secret' : input.format === 'filepath' ? 'path' : 'text',
+    required: input.isRequired === true,
+    ...(input.default ? { default: input.default } : {}),
+  };
+}
+
+/** One registry server as a catalogue entry, or undefined if it is not something we can run. */
+export function entryFromRegistry(server: RegistryServerData): CatalogueEntry | undefined {
+  const short = server.name.split('/').pop() ?? server.name;
+  const name = short.replace(/[^a-zA-Z0-9._-]/g, '-').slice(0, 64) || 'server';
+  const title = server.title ?? short;
+  const homepage = [server.websiteUrl, server.repository?.url, `https://registry.modelcontextprotocol.io/v0/servers?search=${encodeURIComponent(server.name)}`].find(
+    (u) => typeof u === 'string' && /^https?:\/\//.test(u),
+  ) as string;
+  const description = server.description || title;
+  const base = {
+    id: `registry/${server.name.toLowerCase().replace(/[^a-z0-9._/-]/g, '-')}`,
+    name,
+    title: { en: title, zh: title },
+    description: { en: description, zh: description },
+    category: 'other' as const,
+    homepage,
+    source: 'registry' as const,
+    keywords: [server.name],
+  };
+  const values: CatalogueValue[] = [];
+  for (const pkg of server.packages ?? []) {
+    if (pkg.transport?.type && pkg.transport.type !== 'stdio') continue;
+    const runner = pkg.registryType === 'npm' ? 'npx' : pkg.registryType === 'pypi' ? 'uvx' : undefined;
+    if (!runner) continue;
+    const spec = pkg.version ? (runner === 'npx' ? `${pkg.identifier}@${pkg.version}` : `${pkg.identifier}==${pkg.version}`) : pkg.identifier;
+    const args = runner === 'npx' ? ['-y', spec] : [spec];
+    for (const arg of pkg.packageArguments ?? []) {
+      if (arg.value !== undefined && !/\{/.test(arg.value)) {
+        if (arg.type === 'named' && arg.name) args.push(arg.name);
+        args.push(arg.value);
+      } else if (arg.isRequired) {
+        const value = valueFrom({ ...arg, name: arg.valueHint ?? arg.name }, `arg${args.length}`);
+        values.push(value);
+        if (arg.type === 'named' && arg.name) args.push(arg.name);
+        args.push(`{${value.id}}`);
+      }
+    }
+    const env: Record<string, string> = {};
+    for (const variable of pkg.environmentVariables ?? []) {
+      if (!variable.name) continue;
+      const value = valueFrom(variable, variable.name);
+      values.push(value);
+      env[variable.name] = `{${value.id}}`;
+    }
+    return parse({ ...base, run: { transport: 'stdio', command: runner, args, env }, values });
+  }
+  for (const remote of server.remotes ?? []) {
+    const transport = remote.type === 'streamable-http' ? 'streamable-http' : remote.type === 'sse' ? 'sse' : undefined;
+    if (!transport || /\{/.test(remote.url)) continue;
+    const headers: Record<string, string> = {};
+    for (const header of remote.headers ?? []) {
+      if (!header.name) continue;
+      const value = valueFrom(header, header.name);
+      values.push(value);
+      headers[header.name] = header.value && /\{/.test(header.value) ? header.value.replace(/\{([^}]+)\}/g, () => `{${value.id}}`) : `{${value.id}}`;
+    }
+    return parse({ ...base, run: { transport, url: remote.url, headers }, values });
+  }
+  return undefined;
+}
+
+function parse(entry: unknown): CatalogueEntry | undefined {
+  const parsed = CatalogueEntrySchema.safeParse(entry);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export interface RegistryFetchOptions {
+  baseUrl: string;
+  /** Pages of 100 read at most (the registry holds thousands of servers). */
+  maxPages: number;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+const MAX_PAGE_BYTES = 8 * 1024 * 1024;
+
+/** Every runnable, active, latest server of the registry, page by page, bounded. */
+export async function fetchRegistry(options: RegistryFetchOptions): Promise<CatalogueEntry[]> {
+  const doFetch = options.fetch ?? fetch;
+  const entries: CatalogueEntry[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < options.maxPages; page++) {
+    const url = new URL('/v0/servers', options.baseUrl);
+    url.searchParams.set('limit', '100');
+    url.searchParams.set('version', 'latest');
+    if (cursor) url.searchParams.set('cursor', cursor);
+    const response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/json' } });
+    if (!response.ok) throw new Error(`the MCP registry answered HTTP ${response.status} for ${url.pathname}`);
+    const text = await response.text();
+    if (text.length > MAX_PAGE_BYTES) throw new Error('the MCP registry sent a page larger than 8 MB');
+    const list = ListResponse.safeParse(JSON.parse(text));
+    if (!list.success) throw new Error('the MCP registry sent a page this app does not understand');
+    for (const item of list.data.servers) {
+      const parsed = ServerResponse.safeParse(item);
+      if (!parsed.success) continue;
+      const official = parsed.data._meta?.['io.modelcontextprotocol.registry/official'];
+      if (official?.status && official.status !== 'active') continue;
+      if (official?.isLatest === false) continue;
+      const entry = entryFromRegistry(parsed.data.server);
+      if (entry && !seen.has(entry.id)) {
+        seen.add(entry.id);
+        entries.push(entry);
+      }
+    }
+    cursor = list.data.metadata?.nextCursor ?? undefined;
+    if (!cursor) break;
+  }
+  return entries;
+}

@@ -1,0 +1,7 @@
+import { CatalogueFileSchema, type CatalogueEntry } from '../../../shared/catalogue';
+import data from './catalogue.json';
+
+/** The servers that come with the app (validated here, and entry by entry in a test). */
+export function shippedCatalogue(): CatalogueEntry[] {
+  return CatalogueFileSchema.parse(data).entries;
+}

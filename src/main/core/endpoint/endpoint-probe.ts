@@ -1,0 +1,86 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import WebSocket from 'ws';
+import type { EndpointTest } from '../../../shared/endpoint-test';
+import type { ToolHub } from '../hub/tool-hub';
+import type { Logger } from '../logs/log-book';
+import { redactText } from '../logs/redact';
+import { failureCause, failureText } from '../servers/failure-cause';
+import { WsServerTransport } from './ws-server-transport';
+
+export interface ProbeOptions {
+  url: string;
+  hub: ToolHub;
+  log: Logger;
+  maxMessageBytes: () => number;
+  version: string;
+  connectTimeoutMs: number;
+  /** How long to wait for the other side to ask for the tools once connected. */
+  listWaitMs: number;
+}
+
+/**
+ * "Test connection": connects once, the way a link does, and reports each step: the endpoint
+ * answered, it took the token, xiaozhi asked for the tool list (and how many it got), and the time.
+ * It serves the real tool list, then closes; the endpoint's own link is not touched.
+ */
+export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
+  const started = performance.now();
+  const waitedSeconds = Math.round(opts.listWaitMs / 1000);
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    let socket: WebSocket | undefined;
+    let server: Server | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (result: Omit<EndpointTest, 'durationMs' | 'waitedSeconds'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const durationMs = elapsed();
+      void server?.close().catch(() => undefined);
+      if (socket) {
+        socket.removeAllListeners();
+        socket.on('error', () => undefined);
+        if (socket.readyState === WebSocket.OPEN) socket.close(1000, 'connection test done');
+        else socket.terminate();
+      }
+      const text = result.errorText ? redactText(result.errorText, [opts.url]) : undefined;
+      opts.log.info(`connection test: ${result.reachable ? 'reachable' : 'not reachable'}, ${result.accepted ? 'token accepted' : 'token not accepted'}, ${result.toolsListed !== undefined ? `${result.toolsListed} tools listed` : 'tools not listed'}, ${durationMs} ms${text ? ` (${text})` : ''}`);
+      resolve({ ...result, ...(text ? { errorText: text } : {}), durationMs, waitedSeconds });
+    };
+    try {
+      socket = new WebSocket(opts.url, { handshakeTimeout: opts.connectTimeoutMs, perMessageDeflate: false });
+    } catch (error) {
+      finish({ reachable: false, accepted: false, error: failureCause(error, { url: opts.url }), errorText: failureText(error) });
+      return;
+    }
+    socket.on('unexpected-response', (_request, response) => {
+      const status = response.statusCode ?? 0;
+      finish({
+        reachable: true,
+        accepted: false,
+        error: failureCause(new Error(`the endpoint answered HTTP ${status}`)),
+        errorText: `the endpoint answered HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`,
+      });
+    });
+    socket.on('error', (error) => finish({ reachable: false, accepted: false, error: failureCause(error, { url: opts.url }), errorText: failureText(error) }));
+    socket.on('close', (code, reason) => {
+      const text = `closed with code ${code}${reason.length ? `: ${reason.toString()}` : ''}`;
+      finish({ reachable: true, accepted: true, error: failureCause(new Error(text)), errorText: text });
+    });
+    socket.on('open', () => {
+      const ws = socket as WebSocket;
+      server = new Server({ name: 'xiaozhi-tray', version: opts.version }, { capabilities: { tools: { listChanged: true } } });
+      server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
+        const page = opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
+        // Answer first, then report: the other side gets its list either way.
+        setImmediate(() => finish({ reachable: true, accepted: true, toolsListed: opts.hub.summary().toolCount }));
+        return page;
+      });
+      server.onerror = (error) => opts.log.debug(`connection test: ${error.message}`);
+      server.connect(new WsServerTransport(ws, opts.log, opts.maxMessageBytes)).catch(() => undefined);
+      timer = setTimeout(() => finish({ reachable: true, accepted: true }), opts.listWaitMs);
+    });
+  });
+}

@@ -1,0 +1,26 @@
+import { hasMessage, type Translate } from '../../shared/i18n/translate';
+import type { Problem } from '../../shared/problem';
+import { useApp } from '../app-context';
+
+/** A failure in the UI's language: the engine's code and parameters, or its English text when the code is new to us. */
+export function problemMessage(t: Translate, problem: Problem | undefined, fallback: string | undefined): { message: string; hint?: string } | undefined {
+  const key = problem ? `problem.${problem.code}` : '';
+  if (problem && hasMessage(key)) {
+    const hintKey = `${key}.hint`;
+    return { message: t(key, problem.params), ...(hasMessage(hintKey) ? { hint: t(hintKey, problem.params) } : {}) };
+  }
+  return fallback ? { message: fallback } : undefined;
+}
+
+/** What failed and what to check, under a card or a form. */
+export function ProblemText(props: { problem?: Problem | undefined; text?: string | undefined; className?: string }) {
+  const { t } = useApp();
+  const shown = problemMessage(t, props.problem, props.text);
+  if (!shown) return null;
+  return (
+    <div className={`problem small ${props.className ?? ''}`} role="status">
+      <div className="error-text">{shown.message}</div>
+      {shown.hint ? <div className="muted">{shown.hint}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+import { useEffect, useMemo, useState } from 'react';
+import { CatalogueCategorySchema, serverFromEntry, type Catalogue, type CatalogueEntry } from '../../shared/catalogue';
+import type { ServerSettings } from '../../shared/settings';
+import { useApp } from '../app-context';
+import { Button, Dialog, EmptyState, Field, Notice } from '../components/ui';
+import { formatAgo } from '../format';
+import { useStore } from '../store/bridge-store';
+
+/** Whether a configured server runs what this entry runs (same package, or same remote address). */
+export function isAdded(entry: CatalogueEntry, servers: ServerSettings[]): boolean {
+  if (entry.run.transport === 'stdio') {
+    const pkg = entry.run.args.find((a) => !a.startsWith('-') && !a.includes('{'));
+    const base = (p: string) => p.replace(/(?<=.)@[^/@]*$/, '').replace(/==.*$/, '');
+    return pkg !== undefined && servers.some((s) => s.transport === 'stdio' && s.command === (entry.run as { command: string }).command && s.args.some((a) => base(a) === base(pkg)));
+  }
+  const fixed = entry.run.url.split('{')[0] as string;
+  if (!/^https?:\/\/[^/]+/.test(fixed)) return false;
+  return servers.some((s) => s.transport !== 'stdio' && s.url.startsWith(fixed));
+}
+
+/** `name`, or `name-2`, `name-3`… whichever no server has. */
+function freeName(name: string, taken: string[]): string {
+  if (!taken.includes(name)) return name;
+  for (let i = 2; ; i++) if (!taken.includes(`${name}-${i}`)) return `${name}-${i}`;
+}
+
+function runsWith(entry: CatalogueEntry): { key: 'catalogue.runs.npx' | 'catalogue.runs.uvx' | 'catalogue.runs.remote' | 'catalogue.runs.other'; command?: string } {
+  if (entry.run.transport !== 'stdio') return { key: 'catalogue.runs.remote' };
+  if (entry.run.command === 'npx') return { key: 'catalogue.runs.npx' };
+  if (entry.run.command === 'uvx') return { key: 'catalogue.runs.uvx' };
+  return { key: 'catalogue.runs.other', command: entry.run.command };
+}
+
+/**
+ * "Add server": the catalogue. Search and filter, pick one, give the values it needs, and the server
+ * form opens filled in. Nothing runs until the form is saved.
+ */
+export function CatalogueDialog(props: { onClose: () => void; onPick: (server: ServerSettings) => void; onCustom: () => void }) {
+  const { store, t, language } = useApp();
+  const servers = useStore(store, (d) => d.settings?.servers ?? []);
+  const [catalogue, setCatalogue] = useState<Catalogue | undefined>();
+  const [refreshing, setRefreshing] = useState(false);
+  const [query, setQuery] = useState('');
+  const [category, setCategory] = useState('');
+  const [chosen, setChosen] = useState<CatalogueEntry | undefined>();
+  const zh = language === 'zh-CN';
+  const text = (x: { en: string; zh: string }) => (zh ? x.zh : x.en);
+
+  const refresh = async (mode: 'ifStale' | 'now') => {
+    setRefreshing(true);
+    try {
+      setCatalogue(await store.api.getCatalogue({ refresh: mode }));
+    } catch {
+      // The list we have stays; the note below says it may be old.
+    } finally {
+      setRefreshing(false);
+    }
+  };
+  useEffect(() => {
+    let live = true;
+    void store.api.getCatalogue({}).then((c) => {
+      if (!live) return;
+      setCatalogue(c);
+      void refresh('ifStale');
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return (catalogue?.entries ?? []).filter(
+      (e) =>
+        (!category || e.category === category) &&
+        (!q || [e.name, e.title.en, e.title.zh, e.description.en, e.description.zh, ...e.keywords].some((s) => s.toLowerCase().includes(q))),
+    );
+  }, [catalogue, query, category]);
+
+  if (chosen) {
+    return (
+      <ValuesStep
+        entry={chosen}
+        onBack={() => setChosen(undefined)}
+        onClose={props.onClose}
+        onDone={(values) => props.onPick(serverFromEntry(chosen, values, freeName(chosen.name, servers.map((s) => s.name))) as ServerSettings)}
+      />
+    );
+  }
+
+  return (
+    <Dialog
+      wide
+      title={t('catalogue.title')}
+      onClose={props.onClose}
+      footer={
+        <>
+          <Button kind="ghost" onClick={() => void refresh('now')} disabled={refreshing}>
+            {refreshing ? t('catalogue.refreshing') : t('catalogue.refresh')}
+          </Button>
+          <span className="spacer" />
+          <Button onClick={props.onCustom}>{t('servers.custom')}</Button>
+          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
+        </>
+      }
+    >
+      <div className="catalogue-filters">
+        <input type="search" autoFocus aria-label={t('catalogue.search')} placeholder={t('catalogue.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+        <select aria-label={t('catalogue.categories')} value={category} onChange={(e) => setCategory(e.target.value)}>
+          <option value="">{t('catalogue.category.all')}</option>
+          {CatalogueCategorySchema.options.map((c) => (
+            <option key={c} value={c}>
+              {t(`catalogue.category.${c}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="small muted catalogue-status" aria-live="polite">
+        {catalogue ? t('catalogue.count', { count: shown.length }) : t('app.loading')}
+        {catalogue?.refreshedAt ? ` · ${t('catalogue.refreshed', { time: formatAgo(catalogue.refreshedAt, language) })}` : ''}
+      </p>
+      {catalogue?.refreshError ? <Notice kind="warn">{t('catalogue.refreshFailed')}</Notice> : null}
+      {catalogue && shown.length === 0 ? <EmptyState title={t('catalogue.none', { query: query.trim() || t(`catalogue.category.${category || 'all'}` as 'catalogue.category.all') })} /> : null}
+      <ul className="catalogue-list" aria-label={t('catalogue.list')}>
+        {shown.map((entry) => {
+          const added = isAdded(entry, servers);
+          const runs = runsWith(entry);
+          const needs = entry.values.filter((v) => v.required).map((v) => text(v.label));
+          return (
+            <li key={entry.id} className="catalogue-entry">
+              <button type="button" className="catalogue-pick" onClick={() => setChosen(entry)} aria-describedby={`${entry.id}-desc`}>
+                <span className="catalogue-title">{text(entry.title)}</span>
+                {added ? <span className="badge badge-ok">{t('catalogue.added')}</span> : null}
+                {entry.source === 'registry' ? <span className="tag">{t('catalogue.fromRegistry')}</span> : null}
+              </button>
+              <div className="small" id={`${entry.id}-desc`}>
+                {text(entry.description)}
+              </div>
+              <div className="small muted catalogue-meta">
+                <span>{t(runs.key, runs.command ? { command: runs.command } : {})}</span>
+                <span>{needs.length > 0 ? t('catalogue.needs', { values: needs.join(zh ? '、' : ', ') }) : t('catalogue.needsNothing')}</span>
+                <a href={entry.homepage} target="_blank" rel="noreferrer noopener">
+                  {t('catalogue.homepage')}
+                </a>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </Dialog>
+  );
+}
+
+/** The values an entry needs (keys, folders, addresses), asked for before the form opens. */
+function ValuesStep(props: { entry: CatalogueEntry; onBack: () => void; onClose: () => void; onDone: (values: Record<string, string>) => void }) {
+  const { t, language } = useApp();
+  const text = (x: { en: string; zh: string }) => (language === 'zh-CN' ? x.zh : x.en);
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(props.entry.values.map((v) => [v.id, v.default ?? ''])));
+  const [submitted, setSubmitted] = useState(false);
+  const missing = props.entry.values.filter((v) => v.required && !values[v.id]?.trim());
+  const done = () => {
+    setSubmitted(true);
+    if (missing.length === 0) props.onDone(values);
+  };
+  useEffect(() => {
+    if (props.entry.values.length === 0) props.onDone({});
+  }, []);
+  if (props.entry.values.length === 0) return null;
+  return (
+    <Dialog
+      wide
+      title={t('catalogue.valuesTitle', { name: text(props.entry.title) })}
+      onClose={props.onClose}
+      onSubmit={done}
+      footer={
+        <>
+          <Button kind="ghost" onClick={props.onBack}>
+            {t('catalogue.back')}
+          </Button>
+          <span className="spacer" />
+          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
+          <Button kind="primary" type="submit">
+            {t('catalogue.continue')}
+          </Button>
+        </>
+      }
+    >
+      <p className="muted">{text(props.entry.description)}</p>
+      <div className="form">
+        {props.entry.values.map((value) => (
+          <Field
+            key={value.id}
+            label={`${text(value.label)}${value.required ? ' *' : ` (${t('catalogue.optional')})`}`}
+            error={submitted && missing.includes(value) ? t('servers.error.required') : undefined}
+            {...(value.hint ? { hint: text(value.hint) } : {})}
+          >
+            {(id) => (
+              <input
+                id={id}
+                className={value.kind === 'text' ? undefined : 'mono'}
+                type={value.kind === 'secret' ? 'password' : value.kind === 'url' ? 'url' : 'text'}
+                autoComplete="off"
+                spellCheck={false}
+                value={values[value.id] ?? ''}
+                onChange={(e) => setValues({ ...values, [value.id]: e.target.value })}
+              />
+            )}
+          </Field>
+        ))}
+      </div>
+      <p className="small muted">
+        <a href={props.entry.homepage} target="_blank" rel="noreferrer noopener">
+          {t('catalogue.homepage')}
+        </a>{' '}
+        · {t('catalogue.nothingRuns')}
+      </p>
+    </Dialog>
+  );
+}

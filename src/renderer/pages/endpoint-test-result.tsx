@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import type { EndpointTest } from '../../shared/endpoint-test';
+import { useApp } from '../app-context';
+import { ProblemText } from '../components/problem-text';
+import { Button } from '../components/ui';
+import { formatDuration } from '../format';
+
+/** Runs "Test connection" and shows each step: reachable, token accepted, tools listed, time. */
+export function useEndpointTest(run: () => Promise<EndpointTest>) {
+  const { toast } = useApp();
+  const [result, setResult] = useState<EndpointTest | undefined>();
+  const [testing, setTesting] = useState(false);
+  const start = async () => {
+    setTesting(true);
+    setResult(undefined);
+    try {
+      setResult(await run());
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    } finally {
+      setTesting(false);
+    }
+  };
+  return { result, testing, start, clear: () => setResult(undefined) };
+}
+
+export function TestButton(props: { testing: boolean; onClick: () => void; disabled?: boolean; small?: boolean }) {
+  const { t } = useApp();
+  return (
+    <Button small={props.small} onClick={props.onClick} disabled={props.testing || props.disabled}>
+      {props.testing ? t('endpoints.testing') : t('endpoints.test')}
+    </Button>
+  );
+}
+
+export function EndpointTestResult({ result }: { result: EndpointTest }) {
+  const { t } = useApp();
+  const step = (ok: boolean | undefined, text: string) => (
+    <li className={ok === undefined ? 'step-skipped' : ok ? 'step-ok' : 'step-bad'}>
+      <span className="step-mark" aria-hidden="true">
+        {ok === undefined ? '–' : ok ? '✓' : '✕'}
+      </span>
+      {text}
+    </li>
+  );
+  const listed = result.toolsListed;
+  return (
+    <section className="test-result" aria-label={t('endpoints.testTitle')} aria-live="polite">
+      <ul className="steps">
+        {step(result.reachable, result.reachable ? t('endpoints.test.reachable') : t('endpoints.test.unreachable'))}
+        {step(result.reachable ? result.accepted : undefined, result.reachable ? (result.accepted ? t('endpoints.test.accepted') : t('endpoints.test.refused')) : t('endpoints.test.skipped'))}
+        {step(
+          result.accepted ? listed !== undefined : undefined,
+          !result.accepted ? t('endpoints.test.skipped') : listed !== undefined ? t('endpoints.test.listed', { count: listed }) : t('endpoints.test.notListed', { seconds: result.waitedSeconds }),
+        )}
+      </ul>
+      <div className="small muted">{t('endpoints.test.time', { duration: formatDuration(result.durationMs) })}</div>
+      <ProblemText problem={result.error} text={result.errorText} />
+    </section>
+  );
+}

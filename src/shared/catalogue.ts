@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+/**
+ * The catalogue of servers a user can add in one click: shipped with the app as data
+ * (src/main/core/catalogue/catalogue.json, validated by this schema in a test) and refreshed from
+ * the official MCP registry when online. An entry is a template: `{id}` placeholders in its
+ * arguments, environment, URL and headers are filled with the values the user is asked for.
+ */
+
+const Text = z.object({ en: z.string().min(1), zh: z.string().min(1) });
+
+export const CatalogueCategorySchema = z.enum([
+  'maps',
+  'weather',
+  'search',
+  'time',
+  'calculator',
+  'memory',
+  'files',
+  'fetch',
+  'browser',
+  'home',
+  'music',
+  'calendar',
+  'travel',
+  'food',
+  'modelscope',
+  'developer',
+  'other',
+]);
+
+const Placeholder = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+
+export const CatalogueValueSchema = z.object({
+  /** What `{id}` stands for in the run template. */
+  id: z.string().regex(Placeholder),
+  label: Text,
+  hint: Text.optional(),
+  kind: z.enum(['secret', 'text', 'path', 'url']),
+  required: z.boolean(),
+  default: z.string().optional(),
+});
+
+const StdioRun = z.object({
+  transport: z.literal('stdio'),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+});
+
+const RemoteRun = z.object({
+  transport: z.enum(['streamable-http', 'sse']),
+  url: z.string().min(1),
+  headers: z.record(z.string(), z.string()).default({}),
+});
+
+export const CatalogueEntrySchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/),
+  /** The server's name once added (the user may change it). */
+  name: z.string().min(1).max(64),
+  title: Text,
+  description: Text,
+  category: CatalogueCategorySchema,
+  homepage: z.string().url(),
+  run: z.discriminatedUnion('transport', [StdioRun, RemoteRun]),
+  values: z.array(CatalogueValueSchema).default([]),
+  /** Where the entry came from: shipped with the app, or the MCP registry. */
+  source: z.enum(['shipped', 'registry']).default('shipped'),
+  keywords: z.array(z.string()).default([]),
+});
+
+export const CatalogueFileSchema = z.object({
+  version: z.literal(1),
+  entries: z.array(CatalogueEntrySchema),
+});
+
+export const CatalogueSchema = z.object({
+  entries: z.array(CatalogueEntrySchema),
+  /** When the registry was last read successfully (ms), if ever. */
+  refreshedAt: z.number().optional(),
+  /** Why the last refresh failed, in English (for logs); the UI shows `refreshProblem`. */
+  refreshError: z.string().optional(),
+});
+
+export type CatalogueCategory = z.infer<typeof CatalogueCategorySchema>;
+export type CatalogueValue = z.infer<typeof CatalogueValueSchema>;
+export type CatalogueEntry = z.infer<typeof CatalogueEntrySchema>;
+export type CatalogueEntryInput = z.input<typeof CatalogueEntrySchema>;
+export type Catalogue = z.infer<typeof CatalogueSchema>;
+
+/** Every `{id}` the entry's run template uses. */
+export function placeholdersOf(entry: CatalogueEntry): string[] {
+  const texts =
+    entry.run.transport === 'stdio'
+      ? [entry.run.command, ...entry.run.args, ...Object.values(entry.run.env)]
+      : [entry.run.url, ...Object.values(entry.run.headers)];
+  const found = new Set<string>();
+  for (const text of texts) for (const m of text.matchAll(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g)) found.add(m[1] as string);
+  return [...found];
+}
+
+const fill = (text: string, values: Record<string, string>) => text.replace(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g, (whole, id: string) => values[id] ?? whole);
+
+/**
+ * The server settings an entry makes with these values. An argument, environment variable or header
+ * whose value was left empty is dropped (optional values).
+ */
+export function serverFromEntry(entry: CatalogueEntry, values: Record<string, string>, name = entry.name) {
+  const given = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()]));
+  const empty = (text: string) => [...text.matchAll(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g)].some((m) => !given[m[1] as string]);
+  if (entry.run.transport === 'stdio') {
+    return {
+      name,
+      enabled: true,
+      transport: 'stdio' as const,
+      command: entry.run.command,
+      args: entry.run.args.filter((a) => !empty(a)).map((a) => fill(a, given)),
+      env: Object.fromEntries(Object.entries(entry.run.env).filter(([, v]) => !empty(v)).map(([k, v]) => [k, fill(v, given)])),
+    };
+  }
+  return {
+    name,
+    enabled: true,
+    transport: entry.run.transport,
+    url: fill(entry.run.url, given),
+    headers: Object.fromEntries(Object.entries(entry.run.headers).filter(([, v]) => !empty(v)).map(([k, v]) => [k, fill(v, given)])),
+  };
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * Why something failed, as a code with parameters, so each UI words it in its own language (the
+ * English text stays in `lastError` for logs and the CLI). Codes are open strings on the wire: a UI
+ * that does not know a code shows the English text instead.
+ */
+export const ProblemSchema = z.object({
+  code: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+});
+
+export type Problem = z.infer<typeof ProblemSchema>;
+
+/** The codes the engine sends today; `problem.<code>` (and `.hint`) exist in every dictionary. */
+export const PROBLEM_CODES = [
+  'net.dns',
+  'net.refused',
+  'net.timeout',
+  'net.reset',
+  'net.unreachable',
+  'net.tls',
+  'http.unauthorized',
+  'http.forbidden',
+  'http.notFound',
+  'http.status',
+  'endpoint.closed',
+  'endpoint.idle',
+  'endpoint.noPong',
+  'server.notFound',
+  'server.exitedEarly',
+  'server.startTimeout',
+  'server.closed',
+  'server.pingFailed',
+  'call.unknownTool',
+  'call.toolOff',
+  'call.notConfigured',
+  'call.unavailable',
+  'call.cancelled',
+  'call.timeout',
+  'call.failed',
+  'other',
+] as const;
+
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+export const problem = (code: ProblemCode, params: Record<string, string | number> = {}): Problem => ({ code, params });

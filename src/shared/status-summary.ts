@@ -1,0 +1,71 @@
+import type { MessageKey } from './i18n/translate';
+import type { BridgeState } from './status';
+
+export type SummaryTone = 'ok' | 'warn' | 'busy' | 'off' | 'bad';
+export type SummaryIcon = 'connected' | 'partial' | 'connecting' | 'stopped' | 'error';
+
+export interface SummaryLine {
+  key: MessageKey;
+  params: Record<string, number | string>;
+  tone: SummaryTone;
+}
+
+/** The one status the sidebar, the overview and the tray tooltip all say. */
+export interface StatusSummary {
+  tone: SummaryTone;
+  icon: SummaryIcon;
+  /** The worst thing first; it is what a glance should read. */
+  headline: SummaryLine;
+  /** One line for the endpoints, one for the servers (none while stopped). */
+  lines: SummaryLine[];
+}
+
+/** After this many failed tries in a row, an endpoint counts as "cannot connect", not "connecting". */
+export const FAILING_ATTEMPTS = 3;
+
+const rank: Record<SummaryTone, number> = { bad: 4, warn: 3, busy: 2, ok: 1, off: 0 };
+
+function endpointsLine(state: BridgeState): SummaryLine {
+  const endpoints = state.endpoints.filter((e) => e.enabled);
+  const total = endpoints.length;
+  const connected = endpoints.filter((e) => e.state === 'connected').length;
+  if (connected === total) return { key: 'summary.endpoints.connected', params: { connected, total }, tone: 'ok' };
+  if (connected > 0) return { key: 'summary.endpoints.partial', params: { connected, total }, tone: 'warn' };
+  const waiting = endpoints.filter((e) => e.state === 'waiting');
+  const attempts = Math.max(0, ...waiting.map((e) => e.attempts));
+  if (waiting.length > 0 && attempts >= FAILING_ATTEMPTS) return { key: 'summary.endpoints.failing', params: { attempts, total }, tone: 'bad' };
+  if (waiting.length > 0) return { key: 'summary.endpoints.retrying', params: { attempts, total }, tone: 'busy' };
+  return { key: 'summary.endpoints.connecting', params: { total }, tone: 'busy' };
+}
+
+function serversLine(state: BridgeState): SummaryLine {
+  const servers = state.servers.filter((s) => s.enabled);
+  const total = servers.length;
+  const running = servers.filter((s) => s.state === 'running').length;
+  const count = (s: string) => servers.filter((x) => x.state === s).length;
+  const tools = state.catalog.toolCount;
+  if (count('failed') > 0) return { key: 'summary.servers.failed', params: { count: count('failed'), running, total }, tone: 'bad' };
+  if (count('restarting') > 0) return { key: 'summary.servers.restarting', params: { count: count('restarting'), running, total }, tone: 'warn' };
+  if (count('starting') > 0) return { key: 'summary.servers.starting', params: { count: count('starting'), running, total }, tone: 'busy' };
+  return { key: 'summary.servers.running', params: { running, total, tools }, tone: total === 0 ? 'off' : 'ok' };
+}
+
+export function summarizeStatus(state: BridgeState): StatusSummary {
+  if (!state.running) {
+    const line: SummaryLine = { key: 'summary.stopped', params: {}, tone: 'off' };
+    return { tone: 'off', icon: 'stopped', headline: line, lines: [] };
+  }
+  // No server yet is not news worth a line.
+  const servers = state.servers.some((s) => s.enabled) ? [serversLine(state)] : [];
+  if (!state.endpoints.some((e) => e.enabled)) {
+    const line: SummaryLine = { key: 'summary.noEndpoint', params: {}, tone: 'off' };
+    return { tone: 'off', icon: 'stopped', headline: line, lines: [line, ...servers] };
+  }
+  const endpoints = endpointsLine(state);
+  const lines = [endpoints, ...servers];
+  // A server that is merely absent (no servers yet) does not make the endpoints' news worse.
+  const worst = lines.reduce((a, b) => (rank[b.tone] > rank[a.tone] ? b : a));
+  const tone = worst.tone === 'off' ? endpoints.tone : worst.tone;
+  const icon: SummaryIcon = tone === 'bad' ? 'error' : tone === 'warn' ? 'partial' : tone === 'busy' ? 'connecting' : 'connected';
+  return { tone, icon, headline: worst, lines };
+}

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import data from '../../../../src/main/core/catalogue/catalogue.json';
+import { CatalogueEntrySchema, CatalogueFileSchema, placeholdersOf, serverFromEntry } from '../../../../src/shared/catalogue';
+import { ServerSettingsSchema } from '../../../../src/shared/settings';
+import { makeBridge, fastSupervision, type Harness } from '../../../helpers/bridge-harness';
+import { startRegistryStandIn, type RegistryStandIn } from '../../../helpers/registry-standin';
+
+let harness: Harness | undefined;
+let registry: RegistryStandIn | undefined;
+let dir = '';
+afterEach(async () => {
+  await harness?.bridge.stop();
+  await registry?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  harness = undefined;
+  registry = undefined;
+  dir = '';
+});
+
+const shipped = CatalogueFileSchema.parse(data).entries;
+
+describe('the shipped catalogue', () => {
+  it('is valid, entry by entry, with what users of xiaozhi ask for', () => {
+    expect(CatalogueFileSchema.safeParse(data).success).toBe(true);
+    const ids = new Set<string>();
+    for (const raw of (data as { entries: unknown[] }).entries) {
+      const entry = CatalogueEntrySchema.parse(raw);
+      expect(ids.has(entry.id), `duplicate id ${entry.id}`).toBe(false);
+      ids.add(entry.id);
+      // Every placeholder is a value it asks for, and every value it asks for is used.
+      expect(placeholdersOf(entry).sort(), entry.id).toEqual(entry.values.map((v) => v.id).sort());
+      // Chinese and English both, and different where the language differs.
+      expect(entry.description.zh, entry.id).toMatch(/[\u4e00-\u9fff]/);
+      expect(entry.homepage, entry.id).toMatch(/^https:\/\//);
+      // Filled with sample values, it is a server our settings accept.
+      const values = Object.fromEntries(entry.values.map((v) => [v.id, v.kind === 'url' ? 'https://example.com/sse' : 'sample']));
+      expect(ServerSettingsSchema.safeParse(serverFromEntry(entry, values)).success, entry.id).toBe(true);
+      if (entry.run.transport === 'stdio') expect(['npx', 'uvx']).toContain(entry.run.command);
+    }
+    const categories = new Set(shipped.map((e) => e.category));
+    for (const wanted of ['maps', 'weather', 'search', 'time', 'calculator', 'memory', 'files', 'fetch', 'browser', 'home', 'music', 'calendar', 'travel', 'modelscope']) {
+      expect(categories, wanted).toContain(wanted);
+    }
+    expect(shipped.some((e) => e.id === 'amap-maps') && shipped.some((e) => e.id === 'baidu-map') && shipped.some((e) => e.id === '12306')).toBe(true);
+  });
+
+  it('fills a template: values go where they belong, optional ones left empty are dropped', () => {
+    const memory = shipped.find((e) => e.id === 'memory')!;
+    expect(serverFromEntry(memory, {})).toMatchObject({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: {} });
+    expect(serverFromEntry(memory, { memoryFile: '/tmp/m.json' }).env).toEqual({ MEMORY_FILE_PATH: '/tmp/m.json' });
+    const ha = shipped.find((e) => e.id === 'home-assistant')!;
+    expect(serverFromEntry(ha, { haUrl: 'http://ha.local:8123', haToken: 'tok' })).toMatchObject({ transport: 'sse', url: 'http://ha.local:8123/mcp_server/sse', headers: { Authorization: 'Bearer tok' } });
+  });
+});
+
+describe('the catalogue from the MCP registry', () => {
+  it('reads every page of a local stand-in, keeps what it can run, and caches it', async () => {
+    registry = await startRegistryStandIn();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cat-'));
+    harness = makeBridge({}, fastSupervision, { registryUrl: registry.url, cacheDir: dir });
+    const before = await harness.bridge.api.getCatalogue({});
+    expect(before.refreshedAt).toBeUndefined();
+    expect(registry.requests).toHaveLength(0);
+
+    const catalogue = await harness.bridge.api.getCatalogue({ refresh: 'now' });
+    expect(registry.requests.length).toBe(3);
+    expect(registry.requests[0]).toMatch(/^\/v0\/servers\?limit=100&version=latest$/);
+    const fromRegistry = catalogue.entries.filter((e) => e.source === 'registry');
+    expect(fromRegistry.map((e) => e.id).sort()).toEqual(['registry/com.example/remote', 'registry/io.github.example/notes', 'registry/io.github.example/weather']);
+    const weather = fromRegistry.find((e) => e.id.endsWith('weather'))!;
+    expect(weather).toMatchObject({ title: { en: 'Example Weather' }, homepage: 'https://github.com/example/weather', run: { command: 'npx', args: ['-y', '@example/weather-mcp@1.2.0'], env: { WEATHER_API_KEY: '{WEATHER_API_KEY}' } } });
+    expect(weather.values[0]).toMatchObject({ kind: 'secret', required: true });
+    const notes = fromRegistry.find((e) => e.id.endsWith('notes'))!;
+    expect(notes.run).toMatchObject({ command: 'uvx', args: ['notes-mcp==0.3.0', '{notes_dir}'] });
+    const remote = fromRegistry.find((e) => e.id.endsWith('remote'))!;
+    expect(serverFromEntry(remote, { Authorization: 'abc' })).toMatchObject({ transport: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer abc' } });
+    // The shipped memory entry stays the only memory entry.
+    expect(catalogue.entries.filter((e) => e.run.transport === 'stdio' && e.run.args.includes('@modelcontextprotocol/server-memory'))).toHaveLength(1);
+    expect(catalogue.refreshedAt).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(dir, 'registry-catalogue.json'))).toBe(true);
+
+    // A new bridge (the next start) has it from the cache, without asking the registry.
+    await registry.close();
+    registry = undefined;
+    const again = makeBridge({}, fastSupervision, { registryUrl: (JSON.parse(fs.readFileSync(path.join(dir, 'registry-catalogue.json'), 'utf8')) as { registry: string }).registry, cacheDir: dir });
+    const cached = await again.bridge.api.getCatalogue({ refresh: 'ifStale' });
+    expect(cached.entries.filter((e) => e.source === 'registry')).toHaveLength(3);
+    expect(cached.refreshError).toBeUndefined();
+    await again.bridge.stop();
+  });
+
+  it('falls back to the shipped list (and says why) when the registry cannot be read', async () => {
+    registry = await startRegistryStandIn();
+    registry.failWith(503);
+    harness = makeBridge({}, fastSupervision, { registryUrl: registry.url });
+    const catalogue = await harness.bridge.api.getCatalogue({ refresh: 'now' });
+    expect(catalogue.entries).toHaveLength(shipped.length);
+    expect(catalogue.refreshError).toContain('HTTP 503');
+  });
+});

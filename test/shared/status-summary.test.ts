@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { summarizeStatus } from '../../src/shared/status-summary';
+import { translate, translator } from '../../src/shared/i18n/translate';
+import type { BridgeState } from '../../src/shared/status';
+
+const state = (partial: Partial<BridgeState> = {}): BridgeState => ({ running: true, endpoints: [], servers: [], catalog: { toolCount: 4, bytes: 1, pages: 1 }, ...partial });
+const endpoint = (s: BridgeState['endpoints'][number]['state'], attempts = 0) => ({ id: 'e', name: 'home', url: 'wss://x', enabled: true, state: s, since: 0, attempts });
+const server = (s: BridgeState['servers'][number]['state']) => ({ name: 'py', transport: 'stdio' as const, enabled: true, state: s, since: 0, toolCount: 0, restarts: 2, stderrTail: [] });
+const en = translator('en');
+
+describe('one truthful status summary (sidebar, overview, tray)', () => {
+  it('is not green while a server crash-loops, even with every endpoint connected', () => {
+    const s = summarizeStatus(state({ endpoints: [endpoint('connected')], servers: [server('restarting')] }));
+    expect(s.tone).toBe('warn');
+    expect(en(s.headline.key, s.headline.params)).toBe('1 server is restarting after a failure');
+    expect(s.lines.map((l) => en(l.key, l.params))).toContain('1/1 endpoints connected');
+  });
+
+  it('says it cannot reach xiaozhi after repeated refusals, not "Connecting"', () => {
+    const s = summarizeStatus(state({ endpoints: [endpoint('waiting', 10)] }));
+    expect(s).toMatchObject({ tone: 'bad', icon: 'error' });
+    expect(en(s.headline.key, s.headline.params)).toBe('Cannot reach xiaozhi (10 failed tries)');
+  });
+
+  it('says "retrying", as the endpoint card does, while an endpoint waits to retry', () => {
+    const s = summarizeStatus(state({ endpoints: [endpoint('waiting', 1)] }));
+    expect(en(s.headline.key, s.headline.params)).toBe('Retrying to connect (attempt 1)');
+    expect(s.icon).toBe('connecting');
+  });
+
+  it('is green when all is well, and off when stopped', () => {
+    const ok = summarizeStatus(state({ endpoints: [endpoint('connected')], servers: [server('running')] }));
+    expect(ok).toMatchObject({ tone: 'ok', icon: 'connected' });
+    expect(ok.lines.map((l) => en(l.key, l.params))).toEqual(['1/1 endpoints connected', '1/1 servers running · 4 tools']);
+    expect(summarizeStatus(state({ running: false }))).toMatchObject({ tone: 'off', icon: 'stopped' });
+  });
+});
+
+describe('plurals and numbers through Intl', () => {
+  it('picks the form for the number in each language', () => {
+    expect(translate('en', 'tools.calls', { count: 1 })).toBe('1 call');
+    expect(translate('en', 'tools.calls', { count: 1200 })).toBe('1,200 calls');
+    expect(translate('zh-CN', 'tools.calls', { count: 1 })).toBe('1 次调用');
+    expect(translate('en', 'import.summary', { count: 0 })).toBe('Nothing will be added.');
+    expect(translate('en', 'overview.toolsSize', { size: '1 KB', pages: 1, limit: '8 KB' })).toBe('1 KB in 1 page of ≤ 8 KB');
+  });
+});
