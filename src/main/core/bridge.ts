@@ -196,6 +196,7 @@ export class Bridge {
       naming: this.settings.naming,
       tools: this.settings.tools,
       maxMessageBytes: this.settings.limits.maxMessageBytes,
+      argumentChecksOff: new Set(this.settings.servers.filter((s) => s.checkArguments === false).map((s) => s.name)),
     };
   }
 
