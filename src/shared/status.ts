@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServedSummarySchema } from './served';
 
 export const EndpointStateSchema = z.enum(['disabled', 'disconnected', 'connecting', 'connected', 'waiting']);
 
@@ -16,6 +17,8 @@ export const EndpointStatusSchema = z.object({
   lastError: z.string().optional(),
   /** Failed attempts since the last stable session. */
   attempts: z.number().int(),
+  /** What this endpoint is served (tool mode, tools, bytes). */
+  served: ServedSummarySchema.optional(),
 });
 
 export const ServerStateSchema = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed']);
@@ -44,6 +47,8 @@ export const CatalogToolSchema = z.object({
   enabled: z.boolean(),
   /** Bytes this tool takes in tools/list. */
   bytes: z.number().int(),
+  /** The server's own description, when the user replaced it with an override. */
+  originalDescription: z.string().optional(),
 });
 
 export const CatalogSummarySchema = z.object({

@@ -11,6 +11,7 @@ import {
   SettingsSchema,
   type ServerSettings,
   type Settings,
+  type ToolMode,
 } from '../../shared/settings';
 import type { BridgeState } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
@@ -26,6 +27,7 @@ import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type Supervision } from './servers/child-server';
 import { ImportSessions } from './import/import-sessions';
+import { EndpointCatalogs, type EndpointMode } from './router/endpoint-catalogs';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
@@ -48,6 +50,8 @@ export interface BridgeOptions {
   version?: string;
   /** Catalog changes within this window become one `list_changed`. */
   listChangedDebounceMs?: number;
+  /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
+  toolMode?: ToolMode;
 }
 
 type Listener = (payload: never) => void;
@@ -64,6 +68,7 @@ export class Bridge {
   private readonly log: Logger;
   private readonly history = new CallHistory();
   private readonly hub: ToolHub;
+  private readonly catalogs: EndpointCatalogs;
   private readonly servers = new Map<string, ChildServer>();
   private readonly links = new Map<string, EndpointLink>();
   private readonly listeners = new Map<EventName, Set<Listener>>();
@@ -84,6 +89,7 @@ export class Bridge {
     this.logBook.setSecrets(secretValues(this.settings));
     this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
+    this.catalogs = new EndpointCatalogs({ hub: this.hub, history: this.history, mode: (id) => this.endpointMode(id), maxMessageBytes: () => this.settings.limits.maxMessageBytes });
     this.logBook.subscribe((entry) => this.emit('log', entry));
     for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
     for (const endpoint of this.settings.endpoints) this.links.set(endpoint.id, this.makeLink(endpoint));
@@ -135,7 +141,7 @@ export class Bridge {
   state(): BridgeState {
     return {
       running: this.running,
-      endpoints: [...this.links.values()].map((l) => l.status()),
+      endpoints: [...this.links.values()].map((l) => ({ ...l.status(), served: this.catalogs.summary(l.id) })),
       servers: [...this.servers.values()].map((s) => s.status()),
       catalog: this.hub.summary(),
     };
@@ -143,6 +149,16 @@ export class Bridge {
 
   get toolHub(): ToolHub {
     return this.hub;
+  }
+
+  /** What each endpoint is served, by tool mode. */
+  get endpointCatalogs(): EndpointCatalogs {
+    return this.catalogs;
+  }
+
+  private endpointMode(id: string): EndpointMode {
+    const endpoint = this.settings.endpoints.find((e) => e.id === id);
+    return { toolMode: this.options.toolMode ?? endpoint?.toolMode ?? 'all', pinned: endpoint?.pinned ?? [] };
   }
 
   on<K extends EventName>(event: K, listener: (payload: EventPayload<K>) => void): () => void {
@@ -224,7 +240,7 @@ export class Bridge {
     return new EndpointLink({
       endpoint,
       connection: this.settings.connection,
-      hub: this.hub,
+      hub: this.catalogs.forEndpoint(endpoint.id),
       log: this.logBook.logger(`endpoint:${endpoint.name}`),
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
       onStatus: () => this.queueStatus(),
@@ -324,6 +340,16 @@ export class Bridge {
         await this.replaceLink(input.id);
       },
       revealEndpointUrl: async (input: { id: string }) => this.requireEndpoint(input.id).url,
+      setEndpointTools: async (input: { id: string; toolMode?: ToolMode; pinned?: string[] }) => {
+        const current = this.requireEndpoint(input.id);
+        const updated = { ...current, ...(input.toolMode ? { toolMode: input.toolMode } : {}), ...(input.pinned ? { pinned: input.pinned } : {}) };
+        this.commit({ ...this.settings, endpoints: this.settings.endpoints.map((e) => (e.id === input.id ? updated : e)) });
+        // The session stays up: the endpoint hears list_changed and reads the new list.
+        this.links.get(input.id)?.notifyToolsChanged();
+      },
+      getServedTools: async (input: { id: string }) => this.catalogs.preview(this.requireEndpoint(input.id).id),
+      searchTools: async (input: { query: string; limit?: number }) =>
+        this.catalogs.router.search(input.query, input.limit).map(({ entry, score }) => ({ name: entry.name, server: entry.server, description: entry.description, score })),
 
       addServer: async (input: ServerSettings) => {
         if (this.servers.has(input.name)) throw new Error(`A server called "${input.name}" already exists.`);

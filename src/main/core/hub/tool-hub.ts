@@ -32,6 +32,8 @@ interface Entry {
   enabled: boolean;
   prepared: PreparedTool;
   inputSchema: Record<string, unknown>;
+  /** The server's description, when an override replaces it. */
+  originalDescription?: string;
 }
 
 export interface CallContext {
@@ -103,6 +105,7 @@ export class ToolHub {
         enabled: toolSettings?.enabled !== false,
         prepared: prepareTool(served),
         inputSchema: tool.inputSchema as Record<string, unknown>,
+        ...(toolSettings?.description !== undefined ? { originalDescription: tool.description ?? '' } : {}),
       };
     });
     entries.sort((a, b) => (a.exposed < b.exposed ? -1 : a.exposed > b.exposed ? 1 : 0));
@@ -133,6 +136,7 @@ export class ToolHub {
       inputSchema: e.inputSchema,
       enabled: e.enabled,
       bytes: e.prepared.bytes,
+      ...(e.originalDescription !== undefined ? { originalDescription: e.originalDescription } : {}),
     }));
   }
 
