@@ -23,23 +23,35 @@ export interface ServerSummary {
   examples: string[];
 }
 
+/** Verbs every kind of server uses: they say nothing about what a server is for. */
+const GENERIC = new Set(['get', 'list', 'set', 'create', 'add', 'delete', 'remove', 'update', 'search', 'find', 'read', 'write', 'query', 'fetch', 'by', 'of', 'to', 'in', 'all', 'new', 'hass']);
+
 /**
- * Picks tool names that together say the most: each next pick adds the most words not yet seen,
- * so `github` shows list_issues, create_pull_request, run_workflow… rather than five get_pull_request_*.
+ * Picks a few tool names that between them say what a server is for: each pick covers the most
+ * themes of the server not yet covered (a word counts by how many of its tools share it; words in
+ * most of them, like a `maps_` prefix, and generic verbs count for nothing), per word of the name.
+ * So `github` shows issues, pull requests, workflows… rather than five get_pull_request_*.
  */
 export function representativeNames(names: readonly string[], count = EXAMPLES_PER_SERVER): string[] {
-  const words = new Map(names.map((name) => [name, new Set(splitWords(name).map((w) => w.toLowerCase()))]));
+  const words = new Map(names.map((name) => [name, [...new Set(splitWords(name).map((w) => w.toLowerCase()))]]));
+  const frequency = new Map<string, number>();
+  for (const list of words.values()) for (const word of list) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const weight = (word: string) => {
+    const f = frequency.get(word) ?? 0;
+    return GENERIC.has(word) || (names.length > 3 && f > names.length / 2) ? 0 : f;
+  };
   const seen = new Set<string>();
   const picked: string[] = [];
-  const left = [...names].sort();
+  const left = [...names].sort((a, b) => a.length - b.length || a.localeCompare(b));
   while (picked.length < count && left.length > 0) {
     let best = 0;
-    let bestGain = -1;
+    let bestScore = -1;
     left.forEach((name, index) => {
-      const gain = [...(words.get(name) ?? [])].filter((w) => !seen.has(w)).length;
-      if (gain > bestGain) {
+      const list = words.get(name) ?? [];
+      const score = list.filter((w) => !seen.has(w)).reduce((sum, w) => sum + weight(w), 0) / Math.max(1, list.length);
+      if (score > bestScore) {
         best = index;
-        bestGain = gain;
+        bestScore = score;
       }
     });
     const [name] = left.splice(best, 1) as [string];
