@@ -126,6 +126,8 @@ function parseGroup(line: string): Group {
 /** A question asks for something to be looked up: tools that search, list or read answer it. */
 const QUESTION = /\b(what|which|who|whose|where|when|how|is there|are there|do i have|any)\b|什么|哪些|哪个|哪里|哪儿|吗|多少|几|谁|有没有|是否/i;
 const LOOK_UP = ['search', 'find', 'list', 'read', 'open', 'query', '查询', '查看', '获取'].flatMap(searchTerms);
+/** A statement or request that is not a question usually wants something stored, added or set. */
+const STORE = ['create', 'add', 'save', 'set', '添加', '创建', '保存', '设置'].flatMap(searchTerms);
 
 export interface Expansion {
   /** Terms for the same things the query names, in other words or the other language. */
@@ -143,6 +145,6 @@ export function expandQuery(query: string, queryTerms: readonly string[]): Expan
     if (!hit) continue;
     for (const term of group.terms) if (!have.has(term)) added.add(term);
   }
-  const intent = QUESTION.test(query) ? LOOK_UP.filter((t) => !have.has(t) && !added.has(t)) : [];
+  const intent = (QUESTION.test(query) ? LOOK_UP : STORE).filter((t) => !have.has(t) && !added.has(t));
   return { related: [...added], intent };
 }

@@ -67,7 +67,9 @@ const stemCache = new Map<string, string>();
 export function englishTerm(word: string): string | undefined {
   const lower = word.toLowerCase().replace(/'s$/, '');
   if (ENGLISH_STOP.has(lower) || lower.length === 0) return undefined;
-  if (/^[0-9]+$/.test(lower) || KEEP_WHOLE.has(lower)) return lower;
+  // Short numbers are values (3 o'clock, 24 degrees), not what a tool does; 12306 is a name.
+  if (/^[0-9]+$/.test(lower)) return lower.length >= 4 ? lower : undefined;
+  if (KEEP_WHOLE.has(lower)) return lower;
   let stem = stemCache.get(lower);
   if (stem === undefined) {
     stem = stemmer(lower);

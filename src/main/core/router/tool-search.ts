@@ -74,13 +74,14 @@ export class ToolSearch<E extends SearchEntry> {
     const { related, intent } = expandQuery(query, terms);
     if (terms.length === 0 && related.length === 0) return [];
     const weights = new Map<string, number>([...intent.map((t) => [t, INTENT_WEIGHT] as const), ...related.map((t) => [t, RELATED_WEIGHT] as const)]);
-    const results = this.index.search([...terms, ...related, ...intent].join(' '), {
+    const said = new Set(terms);
+    const results = this.index.search([...new Set([...terms, ...related, ...intent])].join(' '), {
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term,
       boost: BOOST,
       boostTerm: (term) => weights.get(term) ?? 1,
-      // "remind" finds "reminders"; short words and Chinese bigrams must match whole.
-      prefix: (term) => term.length >= 5 && !isHan(term),
+      // "remind" finds "reminders"; short words, Chinese bigrams and added words must match whole.
+      prefix: (term) => term.length >= 5 && said.has(term) && !isHan(term),
       combineWith: 'OR',
     });
     return results.slice(0, limit).map((r) => ({ entry: this.entries[r.id as number] as E, score: r.score }));

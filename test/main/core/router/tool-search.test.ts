@@ -41,7 +41,8 @@ describe('search terms', () => {
     expect(expandQuery('把客厅的灯关掉', searchTerms('把客厅的灯关掉')).related).toEqual(expect.arrayContaining(['light', 'turn', 'off']));
     expect(expandQuery('remind me to call mom', searchTerms('remind me to call mom')).related).toContain('提醒');
     expect(expandQuery('what do you remember', searchTerms('what do you remember')).intent).toContain('search');
-    expect(expandQuery('turn off the lights', searchTerms('turn off the lights')).intent).toEqual([]);
+    expect(expandQuery('remember my wife likes tulips', searchTerms('remember my wife likes tulips')).intent).toContain('add');
+    expect(expandQuery('what do you remember', searchTerms('what do you remember')).intent).not.toContain('add');
   });
 });
 
