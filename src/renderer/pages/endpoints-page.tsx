@@ -5,6 +5,7 @@ import { RemoveButton } from '../components/confirm-dialog';
 import { useCommand } from '../components/use-command';
 import { endpointLabel, endpointTone } from '../components/status-tone';
 import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
+import { EndpointServing } from '../components/endpoint-serving';
 import { useStore } from '../store/bridge-store';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
@@ -101,6 +102,7 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         </div>
         <div className="mono small muted break">{revealed ?? endpoint.url}</div>
         {endpoint.lastError && endpoint.state !== 'connected' ? <div className="small error-text">{endpoint.lastError}</div> : null}
+        <EndpointServing endpoint={endpoint} />
       </div>
       <div className="list-actions">
         <Switch label={t('endpoints.enabled')} checked={endpoint.enabled} onChange={(enabled) => void run(() => store.api.updateEndpoint({ id: endpoint.id, enabled }))} />

@@ -131,6 +131,10 @@ export function ServerEditor(props: { server?: ServerSettings; existingNames: st
               <Switch label={t('servers.enabled')} checked={draft.enabled} onChange={(enabled) => set({ enabled })} />
             </div>
           </div>
+          <div className="field">
+            <Switch showLabel label={t('servers.checkArguments')} checked={draft.checkArguments} onChange={(checkArguments) => set({ checkArguments })} />
+            <div className="field-hint">{t('servers.checkArgumentsHint')}</div>
+          </div>
           {submitted && errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
         </div>
       )}

@@ -6,6 +6,7 @@ import { formatBytes } from '../format';
 import { useStore } from '../store/bridge-store';
 import { useCommand } from '../components/use-command';
 import { TryToolDialog } from './try-tool-dialog';
+import { ToolDescriptionDialog } from './tool-description-dialog';
 
 function CallCount({ count }: { count: { ok: number; failed: number } | undefined }) {
   const { t } = useApp();
@@ -26,6 +27,7 @@ export function ToolsPage() {
   const counts = useStore(store, (d) => d.counts);
   const [query, setQuery] = useState('');
   const [trying, setTrying] = useState<CatalogTool | undefined>();
+  const [describing, setDescribing] = useState<CatalogTool | undefined>();
   const groups = useMemo(() => {
     const q = query.trim().toLowerCase();
     const match = (tool: CatalogTool) => !q || [tool.name, tool.originalName, tool.description, tool.server].some((s) => s.toLowerCase().includes(q));
@@ -64,9 +66,13 @@ export function ToolsPage() {
                       {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
                       <span className="small muted">{formatBytes(tool.bytes)}</span>
                       <CallCount count={counts[tool.server]?.[tool.originalName]} />
+                      {tool.originalDescription !== undefined ? <span className="tag">{t('tools.edited')}</span> : null}
                     </div>
                     <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>
                   </div>
+                  <Button small kind="ghost" onClick={() => setDescribing(tool)} aria-label={t('tools.editDescriptionNamed', { name: tool.name })}>
+                    {t('tools.editDescription')}
+                  </Button>
                   <Button small onClick={() => setTrying(tool)} disabled={!tool.enabled} aria-label={t('tools.tryNamed', { name: tool.name })}>
                     {t('tools.try')}
                   </Button>
@@ -77,6 +83,7 @@ export function ToolsPage() {
         );
       })}
       {trying ? <TryToolDialog tool={trying} onClose={() => setTrying(undefined)} /> : null}
+      {describing ? <ToolDescriptionDialog tool={describing} onClose={() => setDescribing(undefined)} /> : null}
     </div>
   );
 }
