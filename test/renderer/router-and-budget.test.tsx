@@ -72,6 +72,7 @@ describe('the endpoint budget and router mode', () => {
 
   it('a bigger budget in Settings removes the warning', async () => {
     const h = await bigBridge();
+    await h.bridge.api.updatePreferences({ limits: { ...(await h.bridge.api.getSettings()).limits, maxMessageBytes: 16384 } });
     await renderWithBridge(h, <><BudgetSettings /><EndpointsPage /></>);
     expect(await screen.findByText('Over budget')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Tools'), { target: { value: '0' } });
@@ -80,7 +81,8 @@ describe('the endpoint budget and router mode', () => {
     fireEvent.change(screen.getByLabelText('Bytes'), { target: { value: '200000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByText('Over budget')).toBeNull());
-    expect(h.store.load().limits).toMatchObject({ budgetTools: 100, budgetBytes: 200000 });
+    // The other limits are kept as they were.
+    expect(h.store.load().limits).toEqual({ maxMessageBytes: 16384, callTimeoutMs: 60000, budgetTools: 100, budgetBytes: 200000 });
   });
 });
 

@@ -19,7 +19,8 @@ export function BudgetSettings() {
   const toolsError = !Number.isInteger(tools) || tools < 1 ? t('settings.budgetError', { min: 1 }) : undefined;
   const bytesError = !Number.isInteger(bytes) || bytes < 1024 ? t('settings.budgetError', { min: 1024 }) : undefined;
   const save = () =>
-    void run(() => store.api.updatePreferences({ limits: { budgetTools: tools, budgetBytes: bytes } })).then((ok) => {
+    // Every limit is sent: a partial one would be completed with defaults on the way in.
+    void run(() => store.api.updatePreferences({ limits: { ...limits, budgetTools: tools, budgetBytes: bytes } })).then((ok) => {
       if (!ok) return;
       setToolsText(undefined);
       setBytesText(undefined);
@@ -28,7 +29,7 @@ export function BudgetSettings() {
   return (
     <section className="panel form">
       <h2>{t('settings.budget')}</h2>
-      <p className="small muted">{t('settings.budgetHint')}</p>
+      <div className="small muted">{t('settings.budgetHint')}</div>
       <div className="form-row">
         <Field label={t('settings.budgetTools')} error={toolsError}>
           {(id) => <input id={id} type="number" min="1" step="1" value={toolsValue} onChange={(e) => setToolsText(e.target.value)} />}

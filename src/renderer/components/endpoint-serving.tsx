@@ -32,13 +32,15 @@ export function EndpointServing({ endpoint }: { endpoint: EndpointStatus }) {
     <div className="serving">
       <div className="serving-row">
         <ModeSwitch mode={mode} onChange={setMode} />
-        <ServedCount endpoint={endpoint} />
         <span className="spacer" />
-        <Button small kind="ghost" onClick={() => setPreviewing(true)}>
+        <Button small onClick={() => setPreviewing(true)}>
           {t('served.preview')}
         </Button>
       </div>
-      <div className="small muted">{mode === 'router' ? t('served.modeHint.router', { count: served.searchable }) : t('served.modeHint.all')}</div>
+      <div className="serving-row">
+        <ServedCount endpoint={endpoint} />
+        <span className="small muted">{mode === 'router' ? t('served.modeHint.router', { count: served.searchable }) : t('served.modeHint.all')}</span>
+      </div>
       {over ? (
         <Notice kind="warn">
           <span className="budget-warning">

@@ -78,7 +78,7 @@ export function SettingsPage() {
             kind="primary"
             disabled={Boolean(limitError || timeoutError) || (limitText === undefined && timeoutText === undefined)}
             onClick={() =>
-              void update({ limits: { maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) } }).then((ok) => {
+              void update({ limits: { ...settings.limits, maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) } }).then((ok) => {
                 if (!ok) return;
                 setLimitText(undefined);
                 setTimeoutText(undefined);

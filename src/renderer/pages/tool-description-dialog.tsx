@@ -23,6 +23,9 @@ export function ToolDescriptionDialog({ tool, onClose }: { tool: CatalogTool; on
       onClose();
     });
   const unchanged = text === tool.description;
+  // What this tool will take in tools/list with the new text.
+  const jsonBytes = (value: string) => new TextEncoder().encode(JSON.stringify(value)).length;
+  const bytes = tool.bytes - jsonBytes(tool.description) + jsonBytes(text);
   return (
     <Dialog
       wide
@@ -44,7 +47,7 @@ export function ToolDescriptionDialog({ tool, onClose }: { tool: CatalogTool; on
       }
     >
       <div className="form">
-        <Field label={t('describe.label')} hint={`${t('describe.hint')} ${t('describe.size', { size: formatBytes(new TextEncoder().encode(JSON.stringify(text)).length) })}`}>
+        <Field label={t('describe.label')} hint={`${t('describe.hint')} ${t('describe.size', { size: formatBytes(bytes) })}`}>
           {(id) => <textarea id={id} rows={5} value={text} onChange={(e) => setText(e.target.value)} />}
         </Field>
         <div>
