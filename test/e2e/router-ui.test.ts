@@ -132,7 +132,7 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
       await shot('settings');
       await go('servers');
       await page.getByRole('button', { name: language === 'en' ? 'Edit' : '编辑' }).first().click();
-      await page.getByRole('switch', { name: language === 'en' ? 'Check arguments before calling' : '调用前检查参数' }).waitFor();
+      await page.getByRole('switch', { name: language === 'en' ? 'Check each call against the tool’s schema' : '调用前按工具的参数定义检查' }).waitFor();
       await shot('server-editor');
       await page.keyboard.press('Escape');
       await go('overview');

@@ -268,7 +268,7 @@ export const en = {
   'tray.launchAtLogin': 'Launch at login',
   'tray.openLogs': 'Open logs folder',
   'tray.quit': 'Quit',
-  'servers.checkArguments': 'Check arguments before calling',
+  'servers.checkArguments': 'Check each call against the tool’s schema',
   'servers.checkArgumentsHint': 'A call whose arguments do not fit the tool\'s schema is answered at once with what to fix. Turn it off for a server that publishes wrong schemas.',
   'tools.editDescription': 'Describe',
   'tools.editDescriptionNamed': 'Edit the description of {name}',

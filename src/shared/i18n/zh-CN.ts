@@ -271,7 +271,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tray.openLogs': '打开日志文件夹',
   'tray.quit': '退出',
 
-  'servers.checkArguments': '调用前检查参数',
+  'servers.checkArguments': '调用前按工具的参数定义检查',
   'servers.checkArgumentsHint': '参数与工具的参数定义不符的调用会立即得到说明，告诉模型该怎么改。如果某个服务的参数定义本身有误，请关闭。',
   'tools.editDescription': '描述',
   'tools.editDescriptionNamed': '编辑 {name} 的描述',

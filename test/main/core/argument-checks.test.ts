@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi, type FakeSession } from '../../helpers/fake-xiaozhi';
-import { logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { logText, makeBridge, patientConnection, type Harness } from '../../helpers/bridge-harness';
 import { catalogServer } from '../../helpers/catalogs';
 
 /** Arguments are checked against the tool's schema in the bridge; what fails never reaches the server. */
@@ -19,6 +19,7 @@ beforeEach(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-args-'));
   xiaozhi = await FakeXiaozhi.start();
   harness = makeBridge({
+    connection: patientConnection,
     endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }],
     servers: [
       catalogServer('weather', { callLog: logOf('weather') }),

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeXiaozhi, type FakeSession } from '../../helpers/fake-xiaozhi';
-import { makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { makeBridge, patientConnection, type Harness } from '../../helpers/bridge-harness';
 import { catalogNames, catalogServer, loadQueries } from '../../helpers/catalogs';
 
 /**
@@ -22,6 +22,7 @@ beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-router-'));
   xiaozhi = await FakeXiaozhi.start();
   harness = makeBridge({
+    connection: patientConnection,
     endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url(), toolMode: 'router', pinned: ['get_current_time'] }],
     servers: catalogNames().map((name) => catalogServer(name, { callLog: callLog(name), env: { CATALOG_LARGE_REPLY: 'read_text_file' } })),
   });
