@@ -1,14 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { catalogServer } from '../helpers/catalogs';
+import { runCli } from '../helpers/cli-process';
 import { waitFor } from '../helpers/wait';
 
 /** `--tool-mode router` switches every endpoint of a headless run (and the `tools` listing) to router mode. */
-const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 let xiaozhi: FakeXiaozhi | undefined;
@@ -33,16 +33,7 @@ function config(endpoints: unknown[]): string {
   return file;
 }
 
-function cli(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, MCP_ENDPOINT: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { stdout: () => out, stderr: () => err, exit };
-}
+const cli = (args: string[]) => runCli(args, {}, children);
 
 describe('--tool-mode', () => {
   it('tools --tool-mode router prints what xiaozhi gets in router mode', async () => {

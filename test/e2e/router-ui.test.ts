@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,19 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
 import { catalogServer } from '../helpers/catalogs';
+import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
 import { waitFor } from '../helpers/wait';
 
 /**
  * Router mode and the tool budget in the real window (Chromium, headless bridge, real servers):
  * one endpoint over budget with every tool, one in router mode; screenshots in both languages and themes.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
 const ROOT = path.resolve(__dirname, '../..');
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 let xiaozhi: FakeXiaozhi;
-let bridge: ChildProcess;
+let bridge: WindowBridge;
 let browser: Browser;
 let page: Page;
 let home: FakeSession;
@@ -53,33 +51,15 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
         ui: { language: 'en' },
       }),
     );
-    bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '' } });
-    let out = '';
-    bridge.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    bridge.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/.test(out), 15_000, 'the web UI URL');
-    const url = (out.match(/http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/) as RegExpMatchArray)[0];
+    bridge = await startWindowBridge(config);
     await xiaozhi.connection(1);
     for (const session of xiaozhi.sessions) await session.initialize();
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
-    page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    await page.goto(url);
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    ({ browser, page } = await openWindow(bridge.url, 860));
     await waitFor(async () => (await page.getByText(/^142 tools · /).count()) > 0, 20_000, 'all four servers served');
     fs.mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (bridge && bridge.exitCode === null) {
-      const exited = new Promise((resolve) => bridge.once('exit', resolve));
-      bridge.kill('SIGTERM');
-      await exited;
-    }
-    await xiaozhi?.close();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll({ browser, bridge, xiaozhi, work }));
 
   it('shows each endpoint’s mode and what it is served, and warns past the budget', async () => {
     await go('endpoints');
