@@ -10,6 +10,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ArgumentCheck } from '../src/main/core/hub/argument-check';
+import { LogBook } from '../src/main/core/logs/log-book';
+import { CallHistory } from '../src/main/core/logs/call-history';
+import { ToolRouter, type RouterEntry } from '../src/main/core/router/tool-router';
 import { FakeXiaozhi, type FakeSession } from '../test/helpers/fake-xiaozhi';
 import { waitFor } from '../test/helpers/wait';
 
@@ -381,6 +385,60 @@ async function faults(): Promise<void> {
   await target.close();
 }
 
+/** The realistic catalogs of the tests, copied under other names until there are `count` tools. */
+function bigCatalogEntries(count: number): RouterEntry[] {
+  const dir = path.join(ROOT, 'test', 'fixtures', 'catalogs', 'servers');
+  const base: RouterEntry[] = [];
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const catalog = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { name: string; tools: { name: string; description: string; inputSchema: Record<string, unknown> }[] };
+    for (const tool of catalog.tools) base.push({ ...tool, server: catalog.name, enabled: true });
+  }
+  const out: RouterEntry[] = [];
+  for (let copy = 0; out.length < count; copy++) {
+    for (const entry of base) {
+      if (out.length >= count) break;
+      out.push(copy === 0 ? entry : { ...entry, name: `${entry.name}_${copy}`, server: `${entry.server}-${copy}` });
+    }
+  }
+  return out;
+}
+
+/** Router mode in-process: find_tools over 2,000 tools, and the argument check of a call. */
+async function router(): Promise<void> {
+  const entries = bigCatalogEntries(2000);
+  const queries = (JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'catalogs', 'queries.json'), 'utf8')) as { queries: { query: string }[] }).queries.map((q) => q.query);
+  const source = { version: 1, catalog: () => entries, call: async () => ({ content: [] }) };
+  const toolRouter = new ToolRouter({ source, history: new CallHistory(), maxMessageBytes: () => 8192 });
+  let t = performance.now();
+  toolRouter.search('warm up the index', 1);
+  const buildMs = performance.now() - t;
+  const context = { caller: 'bench', idJson: '1' };
+  for (let i = 0; i < 200; i++) await toolRouter.call('find_tools', { query: queries[i % queries.length] }, context);
+  const times: number[] = [];
+  const rounds = quick ? 500 : 4000;
+  for (let i = 0; i < rounds; i++) {
+    t = performance.now();
+    await toolRouter.call('find_tools', { query: queries[i % queries.length] }, context);
+    times.push(performance.now() - t);
+  }
+  rows.push({ scenario: '7 router', metric: `find_tools over ${entries.length} tools, p50 (${queries.length} queries, en + zh)`, bridge: percentile(times, 50), baseline: null, unit: 'ms', target: '< 2 ms', pass: percentile(times, 50) < 2, note: `p90 ${percentile(times, 90).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms; index built in ${buildMs.toFixed(0)} ms` });
+
+  const check = new ArgumentCheck(new LogBook().logger('bench'));
+  const tickets = entries.find((e) => e.name === 'get-tickets') as RouterEntry;
+  const tool = { name: tickets.name, server: tickets.server, inputSchema: tickets.inputSchema };
+  const good = { date: '2025-05-03', fromStation: 'BJP', toStation: 'SHH', trainFilterFlags: 'G', limitedNum: 5 };
+  const bad = { date: 20250503, fromStation: 'BJP' };
+  check.check(tool, good);
+  const n = quick ? 50_000 : 500_000;
+  t = performance.now();
+  for (let i = 0; i < n; i++) check.check(tool, good);
+  const perCallUs = ((performance.now() - t) * 1000) / n;
+  t = performance.now();
+  for (let i = 0; i < n / 10; i++) check.check(tool, bad);
+  const rejectUs = ((performance.now() - t) * 1000) / (n / 10);
+  rows.push({ scenario: '7 router', metric: 'argument check per call, cached schema', bridge: perCallUs, baseline: null, unit: 'µs', target: '< 20 µs', pass: perCallUs < 20, note: `a rejected call (message written): ${rejectUs.toFixed(1)} µs` });
+}
+
 function printTable(): void {
   const header = ['scenario', 'metric', 'bridge', 'baseline', 'target', 'ok', 'note'];
   const body = rows.map((r) => [
@@ -409,6 +467,7 @@ async function main(): Promise<void> {
     ['memory', memory],
     ['hostile', hostile],
     ['faults', faults],
+    ['router', router],
   ];
   const started = performance.now();
   for (const [name, run] of scenarios) {

@@ -8,7 +8,7 @@ import { startWebUi } from '../main/core/web/web-ui-server';
 import { defaultCacheDir } from '../main/core/catalogue/catalogue-service';
 import type { LogLevel } from '../shared/status';
 import fs from 'node:fs';
-import { defaultSettings } from '../shared/settings';
+import { defaultSettings, type ToolMode } from '../shared/settings';
 import { describePreview } from '../main/core/import/import-preview';
 import { exportConfig } from '../main/core/import/export-config';
 import { ImportSessions } from '../main/core/import/import-sessions';
@@ -37,6 +37,7 @@ the official example's mcp_config.json. MCP_ENDPOINT in the environment always a
 Options:
   --log-level debug|info|warn|error   what run prints (default info)
   --json                              tools: print JSON instead of a table
+  --tool-mode all|router              run, tools: serve every endpoint all tools, or find_tools + call_tool
   --version, --help
 `;
 
@@ -71,12 +72,12 @@ interface UiOptions {
   host?: string;
 }
 
-async function run(file: string, loaded: LoadedConfig, level: LogLevel, ui: UiOptions): Promise<number> {
+async function run(file: string, loaded: LoadedConfig, level: LogLevel, ui: UiOptions, toolMode?: ToolMode): Promise<number> {
   const logBook = new LogBook({ sinks: [streamSink(process.stdout, level)] });
   const log = logBook.logger('app');
   for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
   if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: set one in the file or in MCP_ENDPOINT');
-  const bridge = new Bridge({ store: storeFor(file, loaded), logBook, version: VERSION, cacheDir: defaultCacheDir() });
+  const bridge = new Bridge({ store: storeFor(file, loaded), logBook, version: VERSION, cacheDir: defaultCacheDir(), ...(toolMode ? { toolMode } : {}) });
   let stopping = false;
   let closeUi: (() => Promise<void>) | undefined;
   const done = new Promise<number>((resolve) => {
@@ -121,7 +122,7 @@ async function run(file: string, loaded: LoadedConfig, level: LogLevel, ui: UiOp
   return done;
 }
 
-async function tools(file: string, loaded: LoadedConfig, json: boolean): Promise<number> {
+async function tools(file: string, loaded: LoadedConfig, json: boolean, toolMode: ToolMode = 'all'): Promise<number> {
   const logBook = new LogBook({ sinks: [streamSink(process.stderr, 'warn')] });
   // Listing needs no endpoint: serve nothing, only start the servers.
   const settings = { ...loaded.settings, endpoints: [] };
@@ -129,8 +130,9 @@ async function tools(file: string, loaded: LoadedConfig, json: boolean): Promise
   bridge.start();
   await bridge.whenServersSettled();
   const state = bridge.state();
-  const pages = bridge.toolHub.pages();
-  out(printCatalog(state, pages, settings.limits.maxMessageBytes, json));
+  const served = bridge.endpointCatalogs.summaryFor({ toolMode, pinned: [] });
+  out(printCatalog({ ...state, catalog: served }, bridge.endpointCatalogs.pagesFor({ toolMode, pinned: [] }), settings.limits.maxMessageBytes, json));
+  if (toolMode === 'router' && !json) out(`router mode: find_tools searches ${served.searchable} tools`);
   await bridge.stop();
   return state.servers.some((s) => s.enabled && s.state !== 'running') ? 1 : 0;
 }
@@ -180,7 +182,7 @@ function importCommand(source: string | undefined, target: string | undefined, y
 export async function main(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, new Set(['config', 'log-level', 'port', 'host', 'input', 'format']));
+    args = parseArgs(argv, new Set(['config', 'log-level', 'port', 'host', 'input', 'format', 'tool-mode']));
   } catch (error) {
     err(String((error as Error).message));
     return 2;
@@ -194,6 +196,11 @@ export async function main(argv: string[]): Promise<number> {
     return args.command || args.options.help ? 0 : 2;
   }
   const file = typeof args.options.config === 'string' ? args.options.config : args.positionals[0];
+  const toolMode = args.options['tool-mode'] as ToolMode | undefined;
+  if (toolMode !== undefined && toolMode !== 'all' && toolMode !== 'router') {
+    err(`--tool-mode must be all or router, not "${String(toolMode)}"`);
+    return 2;
+  }
   switch (args.command) {
     case 'check': {
       const loaded = loadOrExplain(file);
@@ -217,12 +224,12 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const host = typeof args.options.host === 'string' ? args.options.host : undefined;
-      return run(file as string, loaded, level, { enabled: args.options.ui === true || port !== undefined || host !== undefined, ...(port !== undefined ? { port } : {}), ...(host ? { host } : {}) });
+      return run(file as string, loaded, level, { enabled: args.options.ui === true || port !== undefined || host !== undefined, ...(port !== undefined ? { port } : {}), ...(host ? { host } : {}) }, toolMode);
     }
     case 'tools': {
       const loaded = loadOrExplain(file);
       if (!loaded) return 1;
-      return tools(file as string, loaded, args.options.json === true);
+      return tools(file as string, loaded, args.options.json === true, toolMode);
     }
     case 'import':
       return importCommand(args.positionals[0], typeof args.options.config === 'string' ? args.options.config : undefined, args.options.yes === true, args.inputs);

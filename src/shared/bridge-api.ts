@@ -6,7 +6,9 @@ import {
   NamingPolicySchema,
   LimitsSchema,
   ConnectionSettingsSchema,
+  ToolModeSchema,
 } from './settings';
+import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
 import {
   BridgeStateSchema,
   CallRecordSchema,
@@ -62,6 +64,15 @@ export const bridgeCommands = {
     z.object({ id: z.string().min(1).optional(), url: z.string().min(1).max(4096).optional() }).refine((v) => v.id !== undefined || v.url !== undefined, 'give an endpoint id or a url'),
     EndpointTestSchema,
   ),
+  /** Serve every tool, or find_tools and call_tool (router mode) with these tools pinned beside them; no reconnect. */
+  setEndpointTools: command(
+    EndpointId.extend({ toolMode: ToolModeSchema.optional(), pinned: EndpointSettingsSchema.shape.pinned }),
+    Void,
+  ),
+  /** Exactly what this endpoint's model sees in tools/list, page by page. */
+  getServedTools: command(EndpointId, ServedCatalogSchema),
+  /** The router's search over the enabled tools, as find_tools would answer it. */
+  searchTools: command(z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(10).optional() }), z.array(ToolSearchHitSchema)),
 
   addServer: command(ServerSettingsSchema, Void),
   /** Replaces the server called `name` (which may be renamed by `server.name`). */

@@ -33,6 +33,7 @@ export const PROBLEM_CODES = [
   'server.closed',
   'server.pingFailed',
   'call.unknownTool',
+  'call.badArguments',
   'call.toolOff',
   'call.notConfigured',
   'call.unavailable',

@@ -31,11 +31,17 @@ const HttpUrlSchema = z
     }
   }, 'must be an http:// or https:// URL');
 
+export const ToolModeSchema = z.enum(['all', 'router']);
+
 export const EndpointSettingsSchema = z.object({
   id: z.string().min(1),
   name: NameSchema,
   url: WsUrlSchema,
   enabled: z.boolean().default(true),
+  /** `all` (when absent): every enabled tool is served. `router`: find_tools and call_tool (plus pinned tools) stand in for them. */
+  toolMode: ToolModeSchema.optional(),
+  /** Exposed names of tools served as themselves in router mode, beside find_tools and call_tool (absent: none). */
+  pinned: z.array(z.string().min(1).max(64)).max(100).optional(),
 });
 
 const ServerCommon = {
@@ -43,6 +49,8 @@ const ServerCommon = {
   enabled: z.boolean().default(true),
   /** Per-call timeout toward this server; falls back to limits.callTimeoutMs. */
   callTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+  /** Check call arguments against the tool's input schema before sending (absent: yes). Off for servers that publish wrong schemas. */
+  checkArguments: z.boolean().optional(),
 };
 
 export const StdioServerSettingsSchema = z.object({
@@ -87,6 +95,12 @@ export const LimitsSchema = z.object({
   startGraceMs: z.number().int().min(0).max(120_000).default(20_000),
   /** Largest frame accepted from an endpoint; a bigger one ends that connection (WebSocket 1009). */
   maxIncomingBytes: z.number().int().min(16 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
+  /**
+   * What an endpoint can be served before xiaozhi struggles: a self-hosted server hung past ~25
+   * tools, and 8 KB is one tools/list message; past either the window warns and suggests router mode.
+   */
+  budgetTools: z.number().int().min(1).max(10_000).default(25),
+  budgetBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(8192),
 });
 
 export const ConnectionSettingsSchema = z.object({
@@ -143,6 +157,7 @@ export type RemoteServerSettings = z.infer<typeof RemoteServerSettingsSchema>;
 export type ServerSettings = z.infer<typeof ServerSettingsSchema>;
 export type ToolSettings = z.infer<typeof ToolSettingsSchema>;
 export type NamingPolicy = z.infer<typeof NamingPolicySchema>;
+export type ToolMode = z.infer<typeof ToolModeSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
 export type ConnectionSettings = z.infer<typeof ConnectionSettingsSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProblemSchema } from './problem';
+import { ServedSummarySchema } from './served';
 
 export const EndpointStateSchema = z.enum(['disabled', 'disconnected', 'connecting', 'connected', 'waiting']);
 
@@ -19,6 +20,8 @@ export const EndpointStatusSchema = z.object({
   lastErrorCause: ProblemSchema.optional(),
   /** Failed attempts since the last stable session. */
   attempts: z.number().int(),
+  /** What this endpoint is served (tool mode, tools, bytes). */
+  served: ServedSummarySchema.optional(),
 });
 
 export const ServerStateSchema = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed']);
@@ -48,6 +51,8 @@ export const CatalogToolSchema = z.object({
   enabled: z.boolean(),
   /** Bytes this tool takes in tools/list. */
   bytes: z.number().int(),
+  /** The server's own description, when the user replaced it with an override. */
+  originalDescription: z.string().optional(),
 });
 
 export const CatalogSummarySchema = z.object({

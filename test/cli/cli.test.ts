@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/main/core/servers/process-tree';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
+import { runCli, type CliRun } from '../helpers/cli-process';
 import { waitFor } from '../helpers/wait';
 
-const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjbGkifQ.Y2xpLXNlY3JldC1zaWduYXR1cmU';
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -29,22 +29,8 @@ function writeConfig(value: unknown, name = 'config.json'): string {
   return file;
 }
 
-interface Run {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, MCP_ENDPOINT: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exit };
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): CliRun {
+  return runCli(args, env, children);
 }
 
 const fixtureEntry = (extra: Record<string, string> = {}) => ({ command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'fx', ...extra } });

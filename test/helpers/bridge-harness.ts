@@ -22,6 +22,12 @@ export const fastConnection = {
   stableAfterMs: 60_000,
 };
 
+/**
+ * For tests that start many servers in the test process: a busy event loop must not look like a
+ * dead socket (fastConnection's 200 ms pong deadline would reconnect mid-test).
+ */
+export const patientConnection = { ...fastConnection, heartbeatIntervalMs: 5000, heartbeatTimeoutMs: 5000 };
+
 export const fastSupervision: Partial<Supervision> = {
   restartBaseMs: 50,
   restartMaxMs: 200,

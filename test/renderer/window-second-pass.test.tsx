@@ -161,9 +161,10 @@ describe('counts, plurals and empty searches', () => {
     const group = screen.getByRole('checkbox', { name: 'All tools of fx' });
     expect(group.getAttribute('aria-checked')).toBe('mixed');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Edit description: echo' }));
-    fireEvent.change(screen.getByLabelText('Description of echo that xiaozhi reads'), { target: { value: '复读一句话' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit the description of echo' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '复读一句话' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(store.snapshot.catalog.find((t) => t.name === 'echo')?.description).toBe('复读一句话'));
     expect(harness.store.load().tools.fx?.echo?.description).toBe('复读一句话');
 
@@ -208,8 +209,9 @@ describe('settings and import', () => {
   it('keeps a ModelScope key, masked', async () => {
     harness = makeBridge({});
     await renderWithBridge(harness, <SettingsPage />);
-    fireEvent.change(screen.getByLabelText('ModelScope API key'), { target: { value: 'ms-1234567890abcdef' } });
-    fireEvent.click(screen.getAllByRole('button', { name: 'Save' }).at(-1) as HTMLElement);
+    const field = screen.getByLabelText('ModelScope API key');
+    fireEvent.change(field, { target: { value: 'ms-1234567890abcdef' } });
+    fireEvent.click(within(field.closest('form') as HTMLElement).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(harness!.store.load().modelscope.apiKey).toBe('ms-1234567890abcdef'));
     expect(await screen.findByText(/A key is set \(ms-1…\(redacted\)\)/)).toBeTruthy();
     expect(document.body.textContent).not.toContain('ms-1234567890abcdef');

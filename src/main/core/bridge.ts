@@ -11,6 +11,7 @@ import {
   SettingsSchema,
   type ServerSettings,
   type Settings,
+  type ToolMode,
 } from '../../shared/settings';
 import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
@@ -32,6 +33,7 @@ import { ImportSessions } from './import/import-sessions';
 import { StartGrace } from './servers/start-grace';
 import { probeEndpoint } from './endpoint/endpoint-probe';
 import { CatalogueService } from './catalogue/catalogue-service';
+import { EndpointCatalogs, type EndpointMode } from './router/endpoint-catalogs';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
@@ -60,6 +62,8 @@ export interface BridgeOptions {
   registryUrl?: string;
   /** How long "Test connection" waits for xiaozhi to ask for the tools. */
   testListWaitMs?: number;
+  /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
+  toolMode?: ToolMode;
 }
 
 type Listener = (payload: never) => void;
@@ -76,6 +80,7 @@ export class Bridge {
   private readonly log: Logger;
   private readonly history: CallHistory;
   private readonly hub: ToolHub;
+  private readonly catalogs: EndpointCatalogs;
   private readonly servers = new Map<string, ChildServer>();
   private readonly links = new Map<string, EndpointLink>();
   private readonly listeners = new Map<EventName, Set<Listener>>();
@@ -99,6 +104,7 @@ export class Bridge {
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
     this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
+    this.catalogs = new EndpointCatalogs({ hub: this.hub, history: this.history, mode: (id) => this.endpointMode(id), maxMessageBytes: () => this.settings.limits.maxMessageBytes });
     this.logBook.subscribe((entry) => this.emit('log', entry));
     for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
     for (const endpoint of this.settings.endpoints) this.links.set(endpoint.id, this.makeLink(endpoint));
@@ -164,7 +170,7 @@ export class Bridge {
     return {
       running: this.running,
       endpoints: [...this.links.values()].map((l) => {
-        const status = withCause(l.status());
+        const status = { ...withCause(l.status()), served: this.catalogs.summary(l.id) };
         return {
           ...status,
           ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
@@ -186,6 +192,16 @@ export class Bridge {
 
   get toolHub(): ToolHub {
     return this.hub;
+  }
+
+  /** What each endpoint is served, by tool mode. */
+  get endpointCatalogs(): EndpointCatalogs {
+    return this.catalogs;
+  }
+
+  private endpointMode(id: string): EndpointMode {
+    const endpoint = this.settings.endpoints.find((e) => e.id === id);
+    return { toolMode: this.options.toolMode ?? endpoint?.toolMode ?? 'all', pinned: endpoint?.pinned ?? [] };
   }
 
   on<K extends EventName>(event: K, listener: (payload: EventPayload<K>) => void): () => void {
@@ -239,6 +255,7 @@ export class Bridge {
       naming: this.settings.naming,
       tools: this.settings.tools,
       maxMessageBytes: this.settings.limits.maxMessageBytes,
+      argumentChecksOff: new Set(this.settings.servers.filter((s) => s.checkArguments === false).map((s) => s.name)),
     };
   }
 
@@ -267,7 +284,7 @@ export class Bridge {
     return new EndpointLink({
       endpoint,
       connection: this.settings.connection,
-      hub: this.hub,
+      hub: this.catalogs.forEndpoint(endpoint.id),
       catalogSettled: () => this.startGrace.settled(),
       log: this.logBook.logger(`endpoint:${endpoint.name}`),
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
@@ -382,6 +399,16 @@ export class Bridge {
           listWaitMs: this.options.testListWaitMs ?? 10_000,
         });
       },
+      setEndpointTools: async (input: { id: string; toolMode?: ToolMode; pinned?: string[] }) => {
+        const current = this.requireEndpoint(input.id);
+        const updated = { ...current, ...(input.toolMode ? { toolMode: input.toolMode } : {}), ...(input.pinned ? { pinned: input.pinned } : {}) };
+        this.commit({ ...this.settings, endpoints: this.settings.endpoints.map((e) => (e.id === input.id ? updated : e)) });
+        // The session stays up: the endpoint hears list_changed and reads the new list.
+        this.links.get(input.id)?.notifyToolsChanged();
+      },
+      getServedTools: async (input: { id: string }) => this.catalogs.preview(this.requireEndpoint(input.id).id),
+      searchTools: async (input: { query: string; limit?: number }) =>
+        this.catalogs.router.search(input.query, input.limit).map(({ entry, score }) => ({ name: entry.name, server: entry.server, description: entry.description, score })),
 
       addServer: async (input: ServerSettings) => {
         if (this.servers.has(input.name)) throw new Error(`A server called "${input.name}" already exists.`);

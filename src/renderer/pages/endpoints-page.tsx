@@ -5,6 +5,7 @@ import { RemoveButton } from '../components/confirm-dialog';
 import { useCommand } from '../components/use-command';
 import { endpointLabel, endpointTone } from '../components/status-tone';
 import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
+import { EndpointServing } from '../components/endpoint-serving';
 import { useStore } from '../store/bridge-store';
 import { ProblemText } from '../components/problem-text';
 import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test-result';
@@ -119,6 +120,7 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         <div className="mono small muted break">{revealed ?? endpoint.url}</div>
         {endpoint.state !== 'connected' ? <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} /> : null}
         {test.result ? <EndpointTestResult result={test.result} /> : null}
+        <EndpointServing endpoint={endpoint} />
       </div>
       <div className="list-actions">
         <Switch showLabel label={t('endpoints.enabled')} checked={endpoint.enabled} onChange={(enabled) => void run(() => store.api.updateEndpoint({ id: endpoint.id, enabled }))} />

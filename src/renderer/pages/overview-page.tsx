@@ -4,6 +4,7 @@ import { endpointLabel, endpointTone } from '../components/status-tone';
 import { HostNotices } from '../components/host-notices';
 import { ProblemText } from '../components/problem-text';
 import { SummaryLines } from '../components/status-summary-view';
+import { ServedCount } from '../components/served-count';
 import { StatusBadge } from '../components/ui';
 import { useNow } from '../components/use-now';
 import { formatBytes, formatDuration, formatSince, formatTime, formatDateTime } from '../format';
@@ -43,6 +44,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
               <StatusBadge tone={endpointTone[e.state]}>{t(endpointLabel[e.state])}</StatusBadge>
             </div>
             <div className="muted mono small break">{e.url}</div>
+            <ServedCount endpoint={e} />
             {e.state === 'connected' ? <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div> : null}
             {e.state === 'waiting' && e.retryAt ? (
               <div className="small">{t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}</div>

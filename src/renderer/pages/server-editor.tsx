@@ -143,6 +143,10 @@ export function ServerEditor(props: { server?: ServerSettings; initial?: ServerS
               <Switch label={t('servers.enabled')} checked={draft.enabled} onChange={(enabled) => set({ enabled })} />
             </div>
           </div>
+          <div className="field">
+            <Switch showLabel label={t('servers.checkArguments')} checked={draft.checkArguments} onChange={(checkArguments) => set({ checkArguments })} />
+            <div className="field-hint">{t('servers.checkArgumentsHint')}</div>
+          </div>
           {submitted && errors.form ? <Notice kind="error">{t(`servers.error.${errors.form}`)}</Notice> : null}
           {props.initial ? <p className="small muted">{t('catalogue.nothingRuns')}</p> : null}
         </div>

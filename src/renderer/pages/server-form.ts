@@ -13,10 +13,11 @@ export interface ServerDraft {
   headers: [string, string][];
   enabled: boolean;
   callTimeoutSeconds: string;
+  checkArguments: boolean;
 }
 
 export function emptyDraft(): ServerDraft {
-  return { name: '', transport: 'stdio', command: '', args: '', env: [], cwd: '', url: '', headers: [], enabled: true, callTimeoutSeconds: '' };
+  return { name: '', transport: 'stdio', command: '', args: '', env: [], cwd: '', url: '', headers: [], enabled: true, callTimeoutSeconds: '', checkArguments: true };
 }
 
 export function draftFromServer(server: ServerSettings): ServerDraft {
@@ -26,6 +27,7 @@ export function draftFromServer(server: ServerSettings): ServerDraft {
     transport: server.transport,
     enabled: server.enabled,
     callTimeoutSeconds: server.callTimeoutMs ? String(server.callTimeoutMs / 1000) : '',
+    checkArguments: server.checkArguments !== false,
     ...(server.transport === 'stdio'
       ? { command: server.command, args: server.args.join('\n'), env: Object.entries(server.env), cwd: server.cwd ?? '' }
       : { url: server.url, headers: Object.entries(server.headers) }),
@@ -34,7 +36,7 @@ export function draftFromServer(server: ServerSettings): ServerDraft {
 
 export function serverFromDraft(draft: ServerDraft): unknown {
   const timeout = draft.callTimeoutSeconds.trim() ? Math.round(Number(draft.callTimeoutSeconds) * 1000) : undefined;
-  const common = { name: draft.name.trim(), enabled: draft.enabled, ...(timeout !== undefined ? { callTimeoutMs: timeout } : {}) };
+  const common = { name: draft.name.trim(), enabled: draft.enabled, ...(timeout !== undefined ? { callTimeoutMs: timeout } : {}), ...(draft.checkArguments ? {} : { checkArguments: false }) };
   const record = (pairs: [string, string][]) => Object.fromEntries(pairs.filter(([k]) => k.trim()).map(([k, v]) => [k.trim(), v]));
   if (draft.transport === 'stdio') {
     return {

@@ -4,6 +4,7 @@ import { Button, Field, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { HostNotices } from '../components/host-notices';
 import { useCommand } from '../components/use-command';
+import { BudgetSettings } from '../components/budget-settings';
 
 export function SettingsPage() {
   const { store, t, toast } = useApp();
@@ -79,7 +80,7 @@ export function SettingsPage() {
             kind="primary"
             disabled={Boolean(limitError || timeoutError) || (limitText === undefined && timeoutText === undefined)}
             onClick={() =>
-              void update({ limits: { maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) } }).then((ok) => {
+              void update({ limits: { ...settings.limits, maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) } }).then((ok) => {
                 if (!ok) return;
                 setLimitText(undefined);
                 setTimeoutText(undefined);
@@ -128,6 +129,7 @@ export function SettingsPage() {
           </div>
         </form>
       </section>
+      <BudgetSettings />
 
       <section className="panel">
         <h2>{t('settings.about')}</h2>

@@ -6,6 +6,7 @@ import { formatBytes } from '../format';
 import { useStore } from '../store/bridge-store';
 import { useCommand } from '../components/use-command';
 import { TryToolDialog } from './try-tool-dialog';
+import { ToolDescriptionDialog } from './tool-description-dialog';
 
 function CallCount({ count }: { count: { ok: number; failed: number } | undefined }) {
   const { t } = useApp();
@@ -18,67 +19,10 @@ function CallCount({ count }: { count: { ok: number; failed: number } | undefine
   );
 }
 
-/** The description xiaozhi reads, editable in place (the server's own comes back with "reset"). */
-function ToolDescription({ tool, custom }: { tool: CatalogTool; custom: boolean }) {
-  const { store, t, toast } = useApp();
-  const [editing, setEditing] = useState<string | undefined>();
-  const command = useCommand();
-  const save = async (description: string | null) => {
-    if (await command(() => store.api.setToolDescription({ server: tool.server, tool: tool.originalName, description }))) {
-      setEditing(undefined);
-      toast(t('tools.descriptionSaved'));
-    }
-  };
-  if (editing === undefined) {
-    return (
-      <div className="tool-description-row">
-        <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>
-        {custom ? <span className="tag">{t('tools.edited')}</span> : null}
-        <Button small kind="ghost" aria-label={`${t('tools.editDescription')}: ${tool.name}`} onClick={() => setEditing(tool.description)}>
-          {t('tools.editDescription')}
-        </Button>
-      </div>
-    );
-  }
-  return (
-    <form
-      className="description-editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save(editing);
-      }}
-    >
-      <textarea
-        aria-label={t('tools.descriptionLabel', { name: tool.name })}
-        rows={3}
-        autoFocus
-        value={editing}
-        onChange={(e) => setEditing(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            setEditing(undefined);
-          } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault();
-            void save(editing);
-          }
-        }}
-      />
-      <div className="toolbar">
-        <Button small kind="primary" type="submit">
-          {t('common.save')}
-        </Button>
-        {custom ? (
-          <Button small onClick={() => void save(null)}>
-            {t('tools.resetDescription')}
-          </Button>
-        ) : null}
-        <Button small kind="ghost" onClick={() => setEditing(undefined)}>
-          {t('common.cancel')}
-        </Button>
-      </div>
-    </form>
-  );
+/** The description xiaozhi reads (edited in the description dialog). */
+function ToolDescription({ tool }: { tool: CatalogTool }) {
+  const { t } = useApp();
+  return <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>;
 }
 
 export function ToolsPage() {
@@ -87,9 +31,9 @@ export function ToolsPage() {
   const summary = useStore(store, (d) => d.state.catalog);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const counts = useStore(store, (d) => d.counts);
-  const toolSettings = useStore(store, (d) => d.settings?.tools ?? {});
   const [query, setQuery] = useState('');
   const [trying, setTrying] = useState<CatalogTool | undefined>();
+  const [describing, setDescribing] = useState<CatalogTool | undefined>();
   const groups = useMemo(() => {
     const q = query.trim().toLowerCase();
     const match = (tool: CatalogTool) => !q || [tool.name, tool.originalName, tool.description, tool.server].some((s) => s.toLowerCase().includes(q));
@@ -130,9 +74,13 @@ export function ToolsPage() {
                       {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
                       <span className="small muted">{formatBytes(tool.bytes)}</span>
                       <CallCount count={counts[tool.server]?.[tool.originalName]} />
+                      {tool.originalDescription !== undefined ? <span className="tag">{t('tools.edited')}</span> : null}
                     </div>
-                    <ToolDescription tool={tool} custom={toolSettings[tool.server]?.[tool.originalName]?.description !== undefined} />
+                    <ToolDescription tool={tool} />
                   </div>
+                  <Button small kind="ghost" onClick={() => setDescribing(tool)} aria-label={t('tools.editDescriptionNamed', { name: tool.name })}>
+                    {t('tools.editDescription')}
+                  </Button>
                   <Button small onClick={() => setTrying(tool)} disabled={!tool.enabled} aria-label={t('tools.tryNamed', { name: tool.name })}>
                     {t('tools.try')}
                   </Button>
@@ -143,6 +91,7 @@ export function ToolsPage() {
         );
       })}
       {trying ? <TryToolDialog tool={trying} onClose={() => setTrying(undefined)} /> : null}
+      {describing ? <ToolDescriptionDialog tool={describing} onClose={() => setDescribing(undefined)} /> : null}
     </div>
   );
 }

@@ -4,15 +4,16 @@ import WebSocket from 'ws';
 import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
 import type { EndpointState, EndpointStatus } from '../../../shared/status';
 import { Backoff } from '../backoff';
-import type { ToolHub } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
+import type { EndpointTools } from '../router/endpoint-catalogs';
 import { WsServerTransport } from './ws-server-transport';
 
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
   connection: ConnectionSettings;
-  hub: ToolHub;
+  /** What this endpoint serves: the hub's catalog, or router mode over it. */
+  hub: EndpointTools;
   /** Resolves when servers still starting are ready (or out of grace): lists wait for it. */
   catalogSettled: () => Promise<void>;
   log: Logger;

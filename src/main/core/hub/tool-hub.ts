@@ -4,6 +4,7 @@ import type { CallOutcome, CatalogSummary, CatalogTool } from '../../../shared/s
 import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError, errorText } from '../servers/child-server';
+import { ArgumentCheck } from './argument-check';
 import { resultText, shapeResult, textResult, responseBytes } from './result-shaping';
 import { assignExposedNames, toolKey } from './tool-names';
 import { problem, type Problem } from '../../../shared/problem';
@@ -21,6 +22,8 @@ export interface HubSettings {
   naming: NamingPolicy;
   tools: Record<string, Record<string, ToolSettings>>;
   maxMessageBytes: number;
+  /** Servers whose calls are sent without checking their arguments against the tool's schema. */
+  argumentChecksOff?: ReadonlySet<string>;
 }
 
 interface Entry {
@@ -30,6 +33,8 @@ interface Entry {
   enabled: boolean;
   prepared: PreparedTool;
   inputSchema: Record<string, unknown>;
+  /** The server's description, when an override replaces it. */
+  originalDescription?: string;
 }
 
 export interface CallContext {
@@ -53,13 +58,16 @@ export class ToolHub {
   private catalogVersion = 0;
   private summaryCache: CatalogSummary = { toolCount: 0, bytes: 0, pages: 1 };
   private readonly listeners = new Set<() => void>();
+  private readonly argumentCheck: ArgumentCheck;
 
   constructor(
     private readonly sources: () => Iterable<ToolSource>,
     private settings: HubSettings,
     private readonly history: CallHistory,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.argumentCheck = new ArgumentCheck(log);
+  }
 
   updateSettings(settings: HubSettings): void {
     this.settings = settings;
@@ -102,6 +110,7 @@ export class ToolHub {
         enabled: toolSettings?.enabled !== false,
         prepared: prepareTool(served),
         inputSchema: tool.inputSchema as Record<string, unknown>,
+        ...(toolSettings?.description !== undefined ? { originalDescription: tool.description ?? '' } : {}),
       };
     });
     entries.sort((a, b) => (a.exposed < b.exposed ? -1 : a.exposed > b.exposed ? 1 : 0));
@@ -137,6 +146,7 @@ export class ToolHub {
       inputSchema: e.inputSchema,
       enabled: e.enabled,
       bytes: e.prepared.bytes,
+      ...(e.originalDescription !== undefined ? { originalDescription: e.originalDescription } : {}),
     }));
   }
 
@@ -183,6 +193,10 @@ export class ToolHub {
     if (!entry.enabled) return finish(textResult(`The tool "${name}" is turned off in Xiaozhi Tray.`, true), 'error', problem('call.toolOff', { tool: name }));
     const source = [...this.sources()].find((s) => s.name === entry.server);
     if (!source) return finish(textResult(`The server "${entry.server}" of tool "${name}" is not configured.`, true), 'error', problem('call.notConfigured', { tool: name, server: entry.server }));
+    if (!this.settings.argumentChecksOff?.has(entry.server)) {
+      const invalid = this.argumentCheck.check({ name, server: entry.server, inputSchema: entry.inputSchema }, args);
+      if (invalid) return finish(textResult(invalid, true), 'error', problem('call.badArguments', { tool: name, detail: invalid }));
+    }
     try {
       const result = await source.callTool(entry.original, args, context.signal ? { signal: context.signal } : {});
       return finish(result, result.isError ? 'error' : 'ok');
@@ -216,7 +230,7 @@ function timeoutDetail(error: McpError): string {
 }
 
 /** xiaozhi keeps only type, properties and required of a schema; sending more costs bytes for nothing. */
-function servedSchema(schema: Tool['inputSchema']): ServedTool['inputSchema'] {
+export function servedSchema(schema: Tool['inputSchema']): ServedTool['inputSchema'] {
   const out: ServedTool['inputSchema'] = { type: 'object' };
   if (schema.properties) out.properties = schema.properties as Record<string, unknown>;
   if (Array.isArray(schema.required) && schema.required.length > 0) out.required = schema.required;

@@ -1,0 +1,191 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
+import type { Logger } from '../logs/log-book';
+
+/**
+ * Checks a call's arguments against the tool's input schema before the call leaves the bridge,
+ * so a model that sent the wrong thing hears at once, in plain words, what to fix (instead of a
+ * server's stack trace, or a wrong answer). Each schema is compiled the first time its tool is
+ * called and kept as long as the server keeps that tool; a schema that does not compile is
+ * reported once and not enforced (some servers publish broken schemas; their tools still work).
+ */
+
+type Validator = ValidateFunction | 'broken';
+
+const MAX_PROBLEMS = 5;
+const MAX_EXPECTED_CHARS = 600;
+
+interface Property {
+  type?: unknown;
+  description?: unknown;
+  enum?: unknown;
+}
+
+export interface CheckedTool {
+  /** The exposed name (what the model called). */
+  name: string;
+  server: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export class ArgumentCheck {
+  /** Keyed by the schema object a server listed: a new tool list brings new objects. */
+  private readonly validators = new WeakMap<object, Validator>();
+  private readonly reported = new Set<string>();
+  private draft7: Ajv | undefined;
+  private draft2020: Ajv2020 | undefined;
+
+  constructor(private readonly log: Logger) {}
+
+  /** Undefined when the arguments fit the schema; otherwise the text to answer the model with. */
+  check(tool: CheckedTool, args: Record<string, unknown>): string | undefined {
+    const validate = this.validator(tool);
+    if (validate === 'broken' || validate(args)) return undefined;
+    return explain(tool, validate.errors ?? [], args);
+  }
+
+  private validator(tool: CheckedTool): Validator {
+    const schema = tool.inputSchema;
+    const known = this.validators.get(schema);
+    if (known) return known;
+    let validator: Validator;
+    try {
+      validator = this.compile(schema);
+    } catch (error) {
+      validator = 'broken';
+      const key = `${tool.server}\u0000${tool.name}`;
+      if (!this.reported.has(key)) {
+        this.reported.add(key);
+        this.log.warn(`the input schema of tool "${tool.name}" (server "${tool.server}") is not valid JSON Schema, so its arguments are not checked: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    this.validators.set(schema, validator);
+    return validator;
+  }
+
+  private compile(schema: Record<string, unknown>): ValidateFunction {
+    const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+    // Servers name all sorts of dialects (or none); compile the draft they name where we can.
+    const ajv = /2019-09|2020-12/.test(dialect) ? (this.draft2020 ??= new Ajv2020(OPTIONS)) : (this.draft7 ??= new Ajv(OPTIONS));
+    const { $schema: _ignored, ...rest } = schema;
+    const copy = { type: 'object', ...rest };
+    const validate = ajv.compile(copy);
+    // Ajv keeps every compiled schema; the WeakMap above is the cache that may forget.
+    ajv.removeSchema(copy);
+    return validate;
+  }
+}
+
+const OPTIONS = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true, logger: false } as const;
+
+/** `/stops/0/station` → `stops[0].station` */
+function argumentPath(instancePath: string, extra?: string): string {
+  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (extra !== undefined) parts.push(extra);
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+function typeWords(type: unknown): string {
+  const one = (t: string) =>
+    ({ string: 'a string', number: 'a number', integer: 'a whole number (integer)', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' })[t] ?? t;
+  if (Array.isArray(type)) return type.map((t) => one(String(t))).join(' or ');
+  return one(String(type));
+}
+
+function valueWords(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const kind = typeof value;
+  const shown = JSON.stringify(value) ?? String(value);
+  const short = shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
+  if (kind === 'object') return 'an object';
+  return `${kind === 'string' ? 'a string' : kind === 'number' ? 'a number' : kind === 'boolean' ? 'a boolean' : kind} (${short})`;
+}
+
+/** The value the error is about, found by its path in the arguments. */
+function valueAt(args: unknown, instancePath: string): unknown {
+  let value = args;
+  for (const part of instancePath.split('/').slice(1)) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return value;
+}
+
+function describeProperty(property: Property | undefined): string {
+  if (!property) return '';
+  const parts: string[] = [];
+  if (Array.isArray(property.enum)) parts.push(`one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`);
+  else if (property.type !== undefined) parts.push(Array.isArray(property.type) ? property.type.join(' | ') : String(property.type));
+  if (typeof property.description === 'string' && property.description) parts.push(property.description.length > 80 ? `${property.description.slice(0, 79)}…` : property.description);
+  return parts.join(': ');
+}
+
+function problem(error: ErrorObject, args: unknown, schema: Record<string, unknown>): string {
+  const params = error.params as Record<string, unknown>;
+  const at = argumentPath(error.instancePath);
+  const name = at ? `"${at}"` : 'the arguments';
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String(params.missingProperty);
+      const property = error.instancePath === '' ? ((schema.properties as Record<string, Property> | undefined)?.[missing]) : undefined;
+      const detail = describeProperty(property);
+      return `missing required argument "${argumentPath(error.instancePath, missing)}"${detail ? ` (${detail})` : ''}`;
+    }
+    case 'type':
+      return `${name} must be ${typeWords(params.type)}, not ${valueWords(valueAt(args, error.instancePath))}`;
+    case 'enum':
+      return `${name} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(valueAt(args, error.instancePath))}`;
+    case 'const':
+      return `${name} must be ${JSON.stringify(params.allowedValue)}`;
+    case 'additionalProperties':
+      return `unknown argument "${argumentPath(error.instancePath, String(params.additionalProperty))}"`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `${name} must be ${String(params.comparison)} ${String(params.limit)}, not ${JSON.stringify(valueAt(args, error.instancePath))}`;
+    case 'minLength':
+      return `${name} must be at least ${String(params.limit)} characters long`;
+    case 'maxLength':
+      return `${name} must be at most ${String(params.limit)} characters long`;
+    case 'minItems':
+      return `${name} must have at least ${String(params.limit)} items`;
+    case 'maxItems':
+      return `${name} must have at most ${String(params.limit)} items`;
+    case 'pattern':
+      return `${name} must match the pattern ${String(params.pattern)}`;
+    case 'anyOf':
+    case 'oneOf':
+      return `${name} does not match any allowed form`;
+    default:
+      return `${name} ${error.message ?? 'is not valid'}`;
+  }
+}
+
+/** What the tool takes, in one line: `city (string, required), days (one of "3d", "7d")`. */
+export function expectedArguments(schema: Record<string, unknown>): string {
+  const properties = (schema.properties ?? {}) as Record<string, Property>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const names = Object.keys(properties);
+  if (names.length === 0) return 'no arguments';
+  let text = names
+    .map((name) => {
+      const property = properties[name];
+      const kind = Array.isArray(property?.enum) ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}` : property?.type !== undefined ? String(property.type) : 'any';
+      return `${name} (${kind}${required.has(name) ? ', required' : ''})`;
+    })
+    .join(', ');
+  if (text.length > MAX_EXPECTED_CHARS) text = `${text.slice(0, MAX_EXPECTED_CHARS - 1)}…`;
+  return text;
+}
+
+function explain(tool: CheckedTool, errors: ErrorObject[], args: unknown): string {
+  const problems = [...new Set(errors.map((e) => problem(e, args, tool.inputSchema)))].slice(0, MAX_PROBLEMS);
+  return [
+    `The arguments for "${tool.name}" are not valid, so it was not called:`,
+    ...problems.map((p) => `- ${p}`),
+    `It takes: ${expectedArguments(tool.inputSchema)}.`,
+    `Fix the arguments and call "${tool.name}" again.`,
+  ].join('\n');
+}

@@ -1,0 +1,162 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallOutcome } from '../../../shared/status';
+import type { CallContext } from '../hub/tool-hub';
+import { servedSchema } from '../hub/tool-hub';
+import { responseBytes, resultText, shapeResult, textResult } from '../hub/result-shaping';
+import { prepareTool, type PreparedTool } from '../hub/tool-pages';
+import type { CallHistory } from '../logs/call-history';
+import { CALL_TOOL, DEFAULT_LIMIT, FIND_TOOLS, MAX_LIMIT, callToolTool, findToolsTool, summarizeServers } from './router-tools';
+import { ToolSearch, type SearchEntry, type SearchHit } from './tool-search';
+
+/** A tool of the set the router searches: what the hub's catalog says of it. */
+export interface RouterEntry extends SearchEntry {
+  enabled: boolean;
+}
+
+/** Where the router's tools come from and go to: the hub (or, later, one tool set of it). */
+export interface RouterSource {
+  /** Bumped whenever what `catalog()` returns changes. */
+  readonly version: number;
+  catalog(): RouterEntry[];
+  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+}
+
+export interface ToolRouterOptions {
+  source: RouterSource;
+  history: CallHistory;
+  maxMessageBytes: () => number;
+}
+
+interface Built {
+  version: number;
+  entries: RouterEntry[];
+  byName: Map<string, RouterEntry>;
+  find: PreparedTool;
+  /** Built on the first search: status and paging need only the names. */
+  search?: ToolSearch<RouterEntry>;
+}
+
+/**
+ * Router mode: serves `find_tools` and `call_tool` (plus pinned tools) in place of a catalog too
+ * big for xiaozhi, searches the catalog for the model, and passes calls on through the hub's one
+ * call path (names, switches, argument checks, timeouts, shaping, history). The search index is
+ * rebuilt the first time it is needed after the catalog changed.
+ */
+export class ToolRouter {
+  private built: Built | undefined;
+
+  constructor(private readonly options: ToolRouterOptions) {}
+
+  /** Tools the router can find (the enabled tools of the catalog). */
+  get searchable(): number {
+    return this.current().entries.length;
+  }
+
+  /** What an endpoint in router mode is served, sorted by name: find_tools, call_tool and the pinned tools that exist. */
+  served(pinned: readonly string[]): PreparedTool[] {
+    const built = this.current();
+    const tools = [built.find, CALL_PREPARED];
+    for (const name of new Set(pinned)) {
+      const entry = built.byName.get(name);
+      if (!entry || name === FIND_TOOLS || name === CALL_TOOL) continue;
+      tools.push(prepareTool({ name, description: entry.description, inputSchema: servedSchema(entry.inputSchema as Tool['inputSchema']) }));
+    }
+    return tools.sort((a, b) => (a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0));
+  }
+
+  /** The best tools for a query (for find_tools, and for the window's "try a search"). */
+  search(query: string, limit = DEFAULT_LIMIT): SearchHit<RouterEntry>[] {
+    const built = this.current();
+    built.search ??= new ToolSearch(built.entries);
+    return built.search.search(query, Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit))));
+  }
+
+  /** A tools/call in router mode: find_tools and call_tool here, anything else straight to the hub. */
+  async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+    if (name === FIND_TOOLS) return this.findTools(args, context);
+    if (name === CALL_TOOL) return this.callTool(args, context);
+    return this.options.source.call(name, args, context);
+  }
+
+  private current(): Built {
+    const version = this.options.source.version;
+    if (this.built?.version === version) return this.built;
+    const entries = this.options.source.catalog().filter((e) => e.enabled);
+    this.built = {
+      version,
+      entries,
+      byName: new Map(entries.map((e) => [e.name, e])),
+      find: prepareTool(findToolsTool(summarizeServers(entries), entries.length)),
+    };
+    return this.built;
+  }
+
+  private findTools(args: Record<string, unknown>, context: CallContext): CallToolResult {
+    const started = performance.now();
+    const query = typeof args.query === 'string' ? args.query.trim() : '';
+    if (!query) {
+      return this.record(context, FIND_TOOLS, args, started, textResult('find_tools needs "query": a few keywords for what the tool should do, e.g. {"query": "明天 天气"}.', true));
+    }
+    const limit = typeof args.limit === 'number' && Number.isFinite(args.limit) ? args.limit : DEFAULT_LIMIT;
+    const hits = this.search(query, limit);
+    if (hits.length === 0) {
+      const servers = summarizeServers([...this.current().byName.values()]).map((s) => s.server);
+      return this.record(context, FIND_TOOLS, args, started, textResult(`No tool matches "${query}". Try other or fewer keywords, in Chinese or English.${servers.length ? ` The servers are: ${servers.join(', ')}.` : ' No tools are available right now.'}`));
+    }
+    return this.record(context, FIND_TOOLS, args, started, this.fitHits(query, hits, context.idJson ?? '0'));
+  }
+
+  /** The hits as JSON the model can act on, dropping the weakest ones if the answer would not fit. */
+  private fitHits(query: string, hits: SearchHit<RouterEntry>[], idJson: string): CallToolResult {
+    const maxBytes = this.options.maxMessageBytes();
+    for (let count = hits.length; ; count--) {
+      const tools = hits.slice(0, count).map(({ entry }) => ({ name: entry.name, server: entry.server, description: entry.description, inputSchema: servedSchema(entry.inputSchema as Tool['inputSchema']) }));
+      const result = textResult(JSON.stringify({ query, tools, next: 'Call call_tool with {"name": <one of these names>, "arguments": {…matching its inputSchema}}.' }));
+      if (count === 1 || responseBytes(result, idJson) <= maxBytes) return result;
+    }
+  }
+
+  private async callTool(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+    const started = performance.now();
+    const name = typeof args.name === 'string' ? args.name.trim() : '';
+    if (!name) return this.record(context, CALL_TOOL, args, started, textResult('call_tool needs "name": the exact name of a tool that find_tools returned.', true));
+    let inner: unknown = args.arguments ?? {};
+    // Models sometimes send the arguments object as a JSON string.
+    if (typeof inner === 'string') {
+      try {
+        inner = JSON.parse(inner || '{}');
+      } catch {
+        return this.record(context, name, args, started, textResult(`call_tool's "arguments" must be an object of ${name}'s arguments, not text that is not JSON.`, true));
+      }
+    }
+    if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
+      return this.record(context, name, args, started, textResult(`call_tool's "arguments" must be an object of ${name}'s arguments.`, true));
+    }
+    if (name === FIND_TOOLS) return this.findTools(inner as Record<string, unknown>, context);
+    if (name === CALL_TOOL) return this.record(context, name, args, started, textResult('call_tool cannot call itself: give the name of the tool to call.', true));
+    if (!this.current().byName.has(name)) {
+      const like = this.search(name.replace(/[_-]+/g, ' '), 3).map((h) => h.entry.name);
+      return this.record(context, name, inner, started, textResult(`There is no tool called "${name}".${like.length ? ` Did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : ''} Use find_tools to search, then call the exact name it returns.`, true));
+    }
+    return this.options.source.call(name, inner as Record<string, unknown>, context);
+  }
+
+  /** The router's own answers are shaped and recorded like every call. */
+  private record(context: CallContext, tool: string, args: unknown, started: number, result: CallToolResult): CallToolResult {
+    const shaped = shapeResult(result, this.options.maxMessageBytes(), context.idJson ?? '0');
+    const outcome: CallOutcome = shaped.isError ? 'error' : 'ok';
+    this.options.history.add({
+      caller: context.caller,
+      tool,
+      originalTool: tool,
+      server: '',
+      arguments: args,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      outcome,
+      result: resultText(shaped),
+    });
+    return shaped;
+  }
+}
+
+const CALL_PREPARED = prepareTool(callToolTool);

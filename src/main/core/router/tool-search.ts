@@ -1,0 +1,89 @@
+import MiniSearch from 'minisearch';
+import { expandQuery } from './search-glossary';
+import { isHan, searchTerms } from './search-text';
+
+/** What the search knows of a tool: what the model would see, and where it comes from. */
+export interface SearchEntry {
+  /** The exposed name. */
+  name: string;
+  server: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface SearchHit<E extends SearchEntry> {
+  entry: E;
+  score: number;
+}
+
+/** Field weights: a tool's name says most, then what it says it does, then its server and arguments. */
+const BOOST = { name: 2, description: 1, server: 1.2, args: 0.6 };
+/** Words the query did not say but stands for (see search-glossary) count for less. */
+const RELATED_WEIGHT = 0.7;
+/** What a question wants done counts for less still: it mostly breaks ties between a server's tools. */
+const INTENT_WEIGHT = 0.25;
+
+/** Names, descriptions and enum values of a schema's arguments, nested ones included (bounded). */
+export function argumentText(schema: unknown, depth = 0): string {
+  if (depth > 3 || typeof schema !== 'object' || schema === null) return '';
+  const s = schema as { properties?: unknown; items?: unknown; description?: unknown; enum?: unknown };
+  const parts: string[] = [];
+  if (depth > 0 && typeof s.description === 'string') parts.push(s.description);
+  if (Array.isArray(s.enum)) parts.push(s.enum.filter((v) => typeof v === 'string').join(' '));
+  if (typeof s.properties === 'object' && s.properties !== null) {
+    for (const [name, property] of Object.entries(s.properties as Record<string, unknown>)) {
+      parts.push(name, argumentText(property, depth + 1));
+    }
+  }
+  if (s.items !== undefined) parts.push(argumentText(s.items, depth + 1));
+  return parts.filter(Boolean).join(' ');
+}
+
+/**
+ * A BM25 ranking (MiniSearch's BM25+) of tools by what a query says: over names split into words,
+ * descriptions, argument names and descriptions, and server names, in English and Chinese.
+ * Built once per catalog; searching does not touch the entries.
+ */
+export class ToolSearch<E extends SearchEntry> {
+  private readonly index: MiniSearch<{ id: number }>;
+
+  constructor(private readonly entries: readonly E[]) {
+    this.index = new MiniSearch<{ id: number }>({
+      fields: ['name', 'description', 'args', 'server'],
+      tokenize: (text) => searchTerms(text),
+      processTerm: (term) => term,
+    });
+    this.index.addAll(
+      entries.map((entry, id) => ({
+        id,
+        name: entry.name,
+        description: entry.description,
+        args: argumentText(entry.inputSchema),
+        server: entry.server,
+      })),
+    );
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** The best `limit` tools for the query, best first; none when nothing in it matches. */
+  search(query: string, limit: number): SearchHit<E>[] {
+    const terms = searchTerms(query);
+    const { related, intent } = expandQuery(query, terms);
+    if (terms.length === 0 && related.length === 0) return [];
+    const weights = new Map<string, number>([...intent.map((t) => [t, INTENT_WEIGHT] as const), ...related.map((t) => [t, RELATED_WEIGHT] as const)]);
+    const said = new Set(terms);
+    const results = this.index.search([...new Set([...terms, ...related, ...intent])].join(' '), {
+      tokenize: (text) => text.split(' '),
+      processTerm: (term) => term,
+      boost: BOOST,
+      boostTerm: (term) => weights.get(term) ?? 1,
+      // "remind" finds "reminders"; short words, Chinese bigrams and added words must match whole.
+      prefix: (term) => term.length >= 5 && said.has(term) && !isHan(term),
+      combineWith: 'OR',
+    });
+    return results.slice(0, limit).map((r) => ({ entry: this.entries[r.id as number] as E, score: r.score }));
+  }
+}

@@ -1,0 +1,132 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { ToolMode } from '../../shared/settings';
+import type { EndpointStatus } from '../../shared/status';
+import { useApp } from '../app-context';
+import { formatBytes } from '../format';
+import { useStore } from '../store/bridge-store';
+import { overBudget } from './budget';
+import { ServedCount } from './served-count';
+import { ServedPreviewDialog } from './served-preview-dialog';
+import { Button, Notice } from './ui';
+import { useCommand } from './use-command';
+import './serving.css';
+
+/**
+ * Per endpoint: which tools it is served (all, or router mode with pinned tools), how much that is
+ * against the budget, and a look at exactly what the model sees.
+ */
+export function EndpointServing({ endpoint }: { endpoint: EndpointStatus }) {
+  const { store, t } = useApp();
+  const settings = useStore(store, (d) => d.settings);
+  const run = useCommand();
+  const [previewing, setPreviewing] = useState(false);
+  const served = endpoint.served;
+  if (!served || !settings) return null;
+  const configured = settings.endpoints.find((e) => e.id === endpoint.id);
+  const pinned = configured?.pinned ?? [];
+  const mode = served.mode;
+  const over = overBudget(served, settings.limits);
+  const setMode = (toolMode: ToolMode) => void run(() => store.api.setEndpointTools({ id: endpoint.id, toolMode }));
+
+  return (
+    <div className="serving">
+      <div className="serving-row">
+        <ModeSwitch mode={mode} onChange={setMode} />
+        <span className="spacer" />
+        <Button small onClick={() => setPreviewing(true)}>
+          {t('served.preview')}
+        </Button>
+      </div>
+      <div className="serving-row">
+        <ServedCount endpoint={endpoint} />
+        <span className="small muted">{mode === 'router' ? t('served.modeHint.router', { count: served.searchable }) : t('served.modeHint.all')}</span>
+      </div>
+      {over ? (
+        <Notice kind="warn">
+          <span className="budget-warning">
+            <span>{t('served.overBudget', { tools: settings.limits.budgetTools, size: formatBytes(settings.limits.budgetBytes) })}</span>
+            {mode === 'all' ? (
+              <Button small kind="primary" onClick={() => setMode('router')}>
+                {t('served.useRouter')}
+              </Button>
+            ) : null}
+          </span>
+        </Notice>
+      ) : null}
+      {mode === 'router' ? <PinnedTools endpointId={endpoint.id} pinned={pinned} /> : null}
+      {previewing ? <ServedPreviewDialog endpoint={endpoint} onClose={() => setPreviewing(false)} /> : null}
+    </div>
+  );
+}
+
+function ModeSwitch({ mode, onChange }: { mode: ToolMode; onChange: (mode: ToolMode) => void }) {
+  const { t } = useApp();
+  const label = useId();
+  return (
+    <>
+      <span className="label-like small" id={label}>
+        {t('served.mode')}
+      </span>
+      <div className="segmented" role="radiogroup" aria-labelledby={label}>
+        {(['all', 'router'] as const).map((value) => (
+          <button key={value} type="button" role="radio" aria-checked={mode === value} onClick={() => mode !== value && onChange(value)}>
+            {t(value === 'all' ? 'served.mode.all' : 'served.mode.router')}
+          </button>
+        ))}
+      </div>
+    </>
+  );
+}
+
+/** Tools served as themselves beside find_tools: chips to remove, a name box (with suggestions) to add. */
+function PinnedTools({ endpointId, pinned }: { endpointId: string; pinned: string[] }) {
+  const { store, t, toast } = useApp();
+  const catalog = useStore(store, (d) => d.catalog);
+  const run = useCommand();
+  const [name, setName] = useState('');
+  const listId = useId();
+  const served = new Set(catalog.filter((tool) => tool.enabled).map((tool) => tool.name));
+  const save = (next: string[]) => run(() => store.api.setEndpointTools({ id: endpointId, pinned: next }));
+  const add = (e: FormEvent) => {
+    e.preventDefault();
+    const value = name.trim();
+    if (!value) return;
+    if (!catalog.some((tool) => tool.name === value)) {
+      toast(t('served.pinUnknown', { name: value }), 'error');
+      return;
+    }
+    void save([...new Set([...pinned, value])]).then((ok) => ok && setName(''));
+  };
+  return (
+    <div className="serving-row">
+      <span className="label-like small" title={t('served.pinnedHint')}>
+        {t('served.pinned')}
+      </span>
+      <span className="pins">
+        {pinned.map((tool) => (
+          <span key={tool} className={`pin mono${served.has(tool) ? '' : ' is-missing'}`} title={served.has(tool) ? undefined : t('served.notServed')}>
+            {tool}
+            <button type="button" aria-label={t('served.unpin', { name: tool })} onClick={() => void save(pinned.filter((p) => p !== tool))}>
+              ✕
+            </button>
+          </span>
+        ))}
+      </span>
+      <form className="pin-form" onSubmit={add}>
+        <input list={listId} aria-label={t('served.pinned')} placeholder={t('served.pinPlaceholder')} value={name} onChange={(e) => setName(e.target.value)} spellCheck={false} />
+        <datalist id={listId}>
+          {catalog
+            .filter((tool) => tool.enabled && !pinned.includes(tool.name))
+            .map((tool) => (
+              <option key={tool.name} value={tool.name}>
+                {tool.server}
+              </option>
+            ))}
+        </datalist>
+        <Button small type="submit" disabled={!name.trim()}>
+          {t('served.pin')}
+        </Button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { catalogServer } from '../helpers/catalogs';
+import { runCli } from '../helpers/cli-process';
+import { waitFor } from '../helpers/wait';
+
+/** `--tool-mode router` switches every endpoint of a headless run (and the `tools` listing) to router mode. */
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+let xiaozhi: FakeXiaozhi | undefined;
+
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await xiaozhi?.close();
+  xiaozhi = undefined;
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function config(endpoints: unknown[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cli-mode-'));
+  dirs.push(dir);
+  const file = path.join(dir, 'xiaozhi-tray.json');
+  fs.writeFileSync(file, JSON.stringify({ endpoints, servers: [catalogServer('weather'), catalogServer('memory')] }));
+  return file;
+}
+
+const cli = (args: string[]) => runCli(args, {}, children);
+
+describe('--tool-mode', () => {
+  it('tools --tool-mode router prints what xiaozhi gets in router mode', async () => {
+    const run = cli(['tools', '--config', config([]), '--tool-mode', 'router']);
+    expect(await run.exit).toBe(0);
+    const out = run.stdout();
+    expect(out).toMatch(/^ {2}call_tool /m);
+    expect(out).toMatch(/^ {2}find_tools /m);
+    expect(out).not.toMatch(/^ {2}get_daily_forecast /m);
+    expect(out).toMatch(/^2 tools, \d+ bytes in 1 page\(s\)/m);
+    expect(out).toContain('router mode: find_tools searches 20 tools');
+  });
+
+  it('run --tool-mode router serves every endpoint find_tools and call_tool, whatever the file says', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    const run = cli(['run', '--config', config([{ id: 'a', name: 'a', url: xiaozhi.url(), toolMode: 'all' }]), '--tool-mode', 'router']);
+    const session = await xiaozhi.connection(0, 20_000);
+    await session.initialize();
+    const { tools } = await session.listAllTools();
+    expect(tools.map((t) => t.name)).toEqual(['call_tool', 'find_tools']);
+    let id = 1;
+    let text = '';
+    // The servers may still be starting: ask until the memory server's tool is there.
+    await waitFor(async () => {
+      const called = await session.request(id++, 'tools/call', { name: 'call_tool', arguments: { name: 'search_nodes', arguments: { query: 'wife' } } });
+      text = called.result?.content?.[0]?.text ?? '';
+      return !text.startsWith('There is no tool');
+    }, 20_000, 'the memory server');
+    expect(text).toBe('memory/search_nodes: {"query":"wife"}');
+    expect(run.stderr()).toBe('');
+  });
+
+  it('refuses an unknown mode', async () => {
+    const run = cli(['run', '--config', config([]), '--tool-mode', 'smart']);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toContain('--tool-mode must be all or router, not "smart"');
+  });
+});

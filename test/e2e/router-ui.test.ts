@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
+import { catalogServer } from '../helpers/catalogs';
+import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * Router mode and the tool budget in the real window (Chromium, headless bridge, real servers):
+ * one endpoint over budget with every tool, one in router mode; screenshots in both languages and themes.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
+
+let xiaozhi: FakeXiaozhi;
+let bridge: WindowBridge;
+let browser: Browser;
+let page: Page;
+let home: FakeSession;
+let work = '';
+
+async function go(name: string): Promise<void> {
+  await page.evaluate((n) => (window.location.hash = `#/${n}`), name);
+  await page.locator('h1').first().waitFor();
+}
+
+/** The theme follows the system (emulated); the language is chosen in Settings. */
+async function setLook(language: 'en' | 'zh-CN', theme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await go('settings');
+  await page.locator('select').nth(0).selectOption(language);
+  await page.waitForFunction(([l, th]) => document.documentElement.lang === l && document.documentElement.dataset.theme === th, [language, theme] as const);
+}
+
+describe.skipIf(!haveChromium)('router mode and the tool budget in the window', () => {
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-e2e-router-'));
+    xiaozhi = await FakeXiaozhi.start();
+    const config = path.join(work, 'xiaozhi-tray.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        endpoints: [
+          { id: 'home', name: '家里', url: xiaozhi.url('home.token.sig') },
+          { id: 'office', name: 'office', url: xiaozhi.url('office.token.sig'), toolMode: 'router', pinned: ['get_current_weather'] },
+        ],
+        servers: ['github', 'weather', 'home-assistant', 'netease-music'].map((name) => catalogServer(name)),
+        ui: { language: 'en' },
+      }),
+    );
+    bridge = await startWindowBridge(config);
+    await xiaozhi.connection(1);
+    for (const session of xiaozhi.sessions) await session.initialize();
+    ({ browser, page } = await openWindow(bridge.url, 860));
+    await waitFor(async () => (await page.getByText(/^142 tools · /).count()) > 0, 20_000, 'all four servers served');
+    fs.mkdirSync(SHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(() => closeAll({ browser, bridge, xiaozhi, work }));
+
+  it('shows each endpoint’s mode and what it is served, and warns past the budget', async () => {
+    await go('endpoints');
+    const homeRow = page.getByRole('listitem').filter({ hasText: '家里' });
+    await homeRow.getByText('Over budget').waitFor();
+    await homeRow.getByRole('button', { name: 'Switch to router mode' }).waitFor();
+    const officeRow = page.getByRole('listitem').filter({ hasText: 'office' });
+    await officeRow.getByText(/^3 tools · /).waitFor();
+    expect(await officeRow.getByRole('radio', { name: 'Router (search)' }).getAttribute('aria-checked')).toBe('true');
+    await officeRow.getByText('get_current_weather').waitFor();
+  });
+
+  it('switching an endpoint to router mode in the window sends it list_changed and the small list', async () => {
+    // Which fake session is 家里: the one whose tools/list has 142 tools.
+    let homeSession: FakeSession | undefined;
+    for (const session of xiaozhi.sessions) if ((await session.listAllTools(100 + xiaozhi.sessions.indexOf(session) * 100)).tools.length === 142) homeSession = session;
+    home = homeSession as FakeSession;
+    const mark = home.mark();
+    await go('endpoints');
+    await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('button', { name: 'Switch to router mode' }).click();
+    await home.waitForNotification('notifications/tools/list_changed', mark);
+    expect((await home.listAllTools(5000)).tools.map((t) => t.name)).toEqual(['call_tool', 'find_tools']);
+    await page.getByRole('listitem').filter({ hasText: '家里' }).getByText(/^2 tools · /).waitFor();
+    // And back, so the screenshots show both modes.
+    await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('radio', { name: 'All tools' }).click();
+    await page.getByRole('listitem').filter({ hasText: '家里' }).getByText('Over budget').waitFor();
+  });
+
+  it('screenshots: endpoints, preview with a search, description editor, budget settings (en and zh-CN, light and dark)', async () => {
+    for (const [language, theme] of [['en', 'light'], ['en', 'dark'], ['zh-CN', 'light'], ['zh-CN', 'dark']] as const) {
+      await setLook(language, theme);
+      const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `router-${language}-${theme}-${name}.png`) });
+      await go('endpoints');
+      await page.getByRole('radiogroup').first().waitFor();
+      await shot('endpoints');
+      await page.getByRole('listitem').filter({ hasText: 'office' }).getByRole('button', { name: language === 'en' ? 'What the model sees' : '模型看到的内容' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('find_tools', { exact: true }).waitFor();
+      await dialog.getByRole('searchbox').fill(language === 'en' ? 'turn off the living room lights' : '明天北京天气怎么样');
+      await dialog.getByRole('list', { name: language === 'en' ? 'Try a search' : '试试搜索' }).waitFor();
+      await shot('preview');
+      await page.keyboard.press('Escape');
+      await go('tools');
+      await page.getByRole('button', { name: language === 'en' ? 'Edit the description of get_sun_moon' : '编辑 get_sun_moon 的描述' }).click();
+      await page.getByRole('dialog').waitFor();
+      await shot('describe');
+      await page.keyboard.press('Escape');
+      await go('settings');
+      await page.getByRole('heading', { name: language === 'en' ? 'Tool budget per endpoint' : '每个接入点的工具预算' }).scrollIntoViewIfNeeded();
+      await shot('settings');
+      await go('servers');
+      await page.getByRole('button', { name: language === 'en' ? 'Edit' : '编辑' }).first().click();
+      await page.getByRole('switch', { name: language === 'en' ? 'Check each call against the tool’s schema' : '调用前按工具的参数定义检查' }).waitFor();
+      await shot('server-editor');
+      await page.keyboard.press('Escape');
+      await go('overview');
+      await shot('overview');
+    }
+  }, 180_000);
+});

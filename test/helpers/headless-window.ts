@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { waitFor } from './wait';
+
+/** The real window in Debian's Chromium, served by the real headless bridge (`run --ui`). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const haveChromium = fs.existsSync(CHROMIUM);
+const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
+const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/;
+
+export interface WindowBridge {
+  child: ChildProcess;
+  /** The window's address, access token included. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Runs the headless bridge with its window on a free port; resolves once it printed the window's URL. */
+export async function startWindowBridge(config: string, env: NodeJS.ProcessEnv = {}): Promise<WindowBridge> {
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '', ...env } });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  await waitFor(() => URL_PATTERN.test(out), 15_000, 'the web UI URL');
+  return {
+    child,
+    url: (out.match(URL_PATTERN) as RegExpMatchArray)[0],
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
+
+/** Chromium on the window's overview page, token taken (the page drops it from the address bar). */
+export async function openWindow(url: string, height = 800): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1180, height } });
+  await page.goto(url);
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  return { browser, page };
+}
+
+/** Closes whatever of an end-to-end setup was started, in order: browser, bridge, fake endpoint, files. */
+export async function closeAll(parts: { browser?: Browser; bridge?: WindowBridge; xiaozhi?: { close(): Promise<void> }; work?: string }): Promise<void> {
+  await parts.browser?.close();
+  await parts.bridge?.stop();
+  await parts.xiaozhi?.close();
+  if (parts.work) fs.rmSync(parts.work, { recursive: true, force: true });
+}

@@ -1,0 +1,96 @@
+import Ajv from 'ajv';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ArgumentCheck, expectedArguments } from '../../../../src/main/core/hub/argument-check';
+import { LogBook } from '../../../../src/main/core/logs/log-book';
+
+const weather = {
+  name: 'get_daily_forecast',
+  server: 'weather',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      location: { type: 'string', description: '城市名称、LocationID 或“经度,纬度”' },
+      days: { type: 'string', enum: ['3d', '7d', '10d'], description: '预报天数' },
+      hours: { type: 'integer', minimum: 1, maximum: 168 },
+      stops: { type: 'array', items: { type: 'object', properties: { station: { type: 'string' } }, required: ['station'] } },
+    },
+    required: ['location'],
+    additionalProperties: false,
+  },
+};
+
+function checker() {
+  const logBook = new LogBook();
+  return { check: new ArgumentCheck(logBook.logger('app')), logBook };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('argument check', () => {
+  it('lets arguments that fit through', () => {
+    const { check } = checker();
+    expect(check.check(weather, { location: '北京', days: '7d' })).toBeUndefined();
+    expect(check.check(weather, { location: '北京', stops: [{ station: 'BJP' }] })).toBeUndefined();
+  });
+
+  it('says which argument is missing and what it is', () => {
+    const text = checker().check.check(weather, { days: '3d' }) as string;
+    expect(text).toContain('The arguments for "get_daily_forecast" are not valid, so it was not called');
+    expect(text).toContain('- missing required argument "location" (string: 城市名称、LocationID 或“经度,纬度”)');
+    expect(text).toContain('It takes: location (string, required), days (one of "3d", "7d", "10d"), hours (integer), stops (array).');
+  });
+
+  it('says which argument has the wrong type, value or range, in plain words', () => {
+    const text = checker().check.check(weather, { location: 42, days: '5d', hours: 1.5, extra: true }) as string;
+    expect(text).toContain('- "location" must be a string, not a number (42)');
+    expect(text).toContain('- "days" must be one of "3d", "7d", "10d", not "5d"');
+    expect(text).toContain('- "hours" must be a whole number (integer), not a number (1.5)');
+    expect(text).toContain('- unknown argument "extra"');
+    expect(checker().check.check(weather, { location: 'x', hours: 0 })).toContain('- "hours" must be >= 1, not 0');
+  });
+
+  it('names nested arguments by their path', () => {
+    const text = checker().check.check(weather, { location: 'x', stops: [{ station: 'A' }, { station: 7 }, {}] }) as string;
+    expect(text).toContain('- "stops[1].station" must be a string, not a number (7)');
+    expect(text).toContain('- missing required argument "stops[2].station"');
+  });
+
+  it('compiles a schema once and keeps it for the next calls', () => {
+    const compile = vi.spyOn(Ajv.prototype, 'compile');
+    const { check } = checker();
+    check.check(weather, { location: 'a' });
+    check.check(weather, { location: 'b' });
+    check.check(weather, { days: 'x' });
+    expect(compile).toHaveBeenCalledTimes(1);
+  });
+
+  it('understands draft 2020-12 schemas with $defs, and schemas with an $id seen twice', () => {
+    const { check } = checker();
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'urn:example:order',
+      type: 'object',
+      $defs: { item: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] } },
+      properties: { items: { type: 'array', items: { $ref: '#/$defs/item' } } },
+      required: ['items'],
+    };
+    expect(check.check({ name: 'order', server: 's', inputSchema: schema }, { items: [{ sku: 'a' }] })).toBeUndefined();
+    expect(check.check({ name: 'order', server: 's', inputSchema: { ...schema } }, { items: [{}] })).toContain('missing required argument "items[0].sku"');
+  });
+
+  it('does not enforce a schema that does not compile, and says so once', () => {
+    const { check, logBook } = checker();
+    const broken = { name: 'bad', server: 'legacy', inputSchema: { type: 'object', properties: { a: { type: 'strnig' } } } };
+    for (let i = 0; i < 3; i++) expect(check.check(broken, { a: 1 })).toBeUndefined();
+    // A server that lists its tools again hands over new schema objects: still one warning.
+    expect(check.check({ ...broken, inputSchema: structuredClone(broken.inputSchema) }, {})).toBeUndefined();
+    const warnings = logBook.entries().filter((e) => e.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(/the input schema of tool "bad" \(server "legacy"\) is not valid JSON Schema, so its arguments are not checked/);
+  });
+
+  it('describes a tool without arguments', () => {
+    expect(expectedArguments({ type: 'object' })).toBe('no arguments');
+    expect(checker().check.check({ name: 'ping', server: 's', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }, { x: 1 })).toContain('It takes: no arguments.');
+  });
+});

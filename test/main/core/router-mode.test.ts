@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeXiaozhi, type FakeSession } from '../../helpers/fake-xiaozhi';
+import { makeBridge, patientConnection, type Harness } from '../../helpers/bridge-harness';
+import { catalogNames, catalogServer, loadQueries } from '../../helpers/catalogs';
+
+/**
+ * Router mode end to end: 10 real servers with 300 realistic tools behind one endpoint that is
+ * served only find_tools and call_tool; the model finds and calls tools through them.
+ */
+let xiaozhi: FakeXiaozhi;
+let harness: Harness;
+let session: FakeSession;
+let work: string;
+/** `server/tool` → the name it is served under. */
+const exposed = new Map<string, string>();
+const callLog = (server: string) => path.join(work, `${server}.calls`);
+
+beforeAll(async () => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-router-'));
+  xiaozhi = await FakeXiaozhi.start();
+  harness = makeBridge({
+    connection: patientConnection,
+    endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url(), toolMode: 'router', pinned: ['get_current_time'] }],
+    servers: catalogNames().map((name) => catalogServer(name, { callLog: callLog(name), env: { CATALOG_LARGE_REPLY: 'read_text_file' } })),
+  });
+  harness.bridge.start();
+  await harness.bridge.whenServersSettled();
+  for (const tool of await harness.bridge.api.getCatalog()) exposed.set(`${tool.server}/${tool.originalName}`, tool.name);
+  session = await xiaozhi.connection(0);
+  await session.initialize();
+}, 60_000);
+
+afterAll(async () => {
+  await harness?.bridge.stop();
+  await xiaozhi?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+let id = 1;
+async function call(name: string, args: Record<string, unknown>) {
+  const response = await session.request(id++, 'tools/call', { name, arguments: args });
+  return { text: response.result?.content?.[0]?.text ?? '', isError: response.result?.isError === true, content: response.result?.content ?? [], raw: JSON.stringify(response) };
+}
+
+describe('router mode with 300 tools from 10 servers', () => {
+  it('serves one small page: find_tools, call_tool and the pinned tool', async () => {
+    expect(exposed.size).toBe(300);
+    const { tools, pages } = await session.listAllTools();
+    expect(pages).toHaveLength(1);
+    expect(tools.map((t) => t.name)).toEqual(['call_tool', 'find_tools', 'get_current_time']);
+    expect(Buffer.byteLength(JSON.stringify(pages[0]))).toBeLessThanOrEqual(8192);
+    const state = await harness.bridge.api.getState();
+    expect(state.endpoints[0]?.served).toMatchObject({ mode: 'router', toolCount: 3, pages: 1, searchable: 300 });
+  });
+
+  it("find_tools' description names every server with what it does and says how to phrase a query", async () => {
+    const { tools } = await session.listAllTools();
+    const description = tools.find((t) => t.name === 'find_tools')?.description ?? '';
+    for (const server of catalogNames()) expect(description).toContain(`- ${server} (`);
+    expect(description).toMatch(/- memory \(9 tools\): [a-z_, ]+/);
+    expect(description).toContain("Searches the user's 300 tools");
+    expect(description).toMatch(/Query: the task in a few keywords/);
+  });
+
+  it.each(loadQueries().map((q) => [q.query, q] as const))('find_tools ranks a right tool in its top 3 for "%s"', async (_text, query) => {
+    const result = await call('find_tools', { query: query.query, limit: 3 });
+    expect(result.isError).toBe(false);
+    const answer = JSON.parse(result.text) as { tools: { name: string; server: string; description: string; inputSchema: { type: string } }[] };
+    expect(answer.tools.length).toBeLessThanOrEqual(3);
+    const right = query.expect.map((key) => exposed.get(key));
+    expect(answer.tools.map((t) => t.name).some((name) => right.includes(name)), `got ${answer.tools.map((t) => `${t.server}/${t.name}`).join(', ')}`).toBe(true);
+    for (const tool of answer.tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.description.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('call_tool reaches the tool through the hub: argument check, shaping and history as usual', async () => {
+    const ok = await call('call_tool', { name: 'get-tickets', arguments: { date: '2025-05-03', fromStation: 'BJP', toStation: 'SHH' } });
+    expect(ok).toMatchObject({ text: '12306-mcp/get-tickets: {"date":"2025-05-03","fromStation":"BJP","toStation":"SHH"}', isError: false });
+    // Arguments given as a JSON string (models do that) are understood too.
+    const asText = await call('call_tool', { name: 'get_air_quality', arguments: '{"location":"北京"}' });
+    expect(asText.text).toBe('weather/get_air_quality: {"location":"北京"}');
+    // Shaped: one text item within the limit, the image described, the cut marked.
+    const big = await call('call_tool', { name: 'read_text_file', arguments: { path: '/notes.txt' } });
+    expect(big.content).toHaveLength(1);
+    expect(big.text).toMatch(/…\[truncated: showing \d+ of \d+ bytes\]$/);
+    expect(Buffer.byteLength(big.raw)).toBeLessThanOrEqual(8192);
+    // Checked: wrong arguments never reach the server.
+    const wrong = await call('call_tool', { name: 'get-tickets', arguments: { date: '2025-05-03' } });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.text).toContain('missing required argument "fromStation"');
+    const tickets = fs.readFileSync(callLog('12306-mcp'), 'utf8').trim().split('\n');
+    expect(tickets).toHaveLength(1);
+    // History records the tool itself, from this endpoint.
+    const history = await harness.bridge.api.getHistory();
+    expect(history.filter((h) => h.tool === 'get-tickets').map((h) => [h.caller, h.server, h.outcome])).toEqual([
+      ['home', '12306-mcp', 'ok'],
+      ['home', '12306-mcp', 'error'],
+    ]);
+    expect(history.some((h) => h.tool === 'find_tools' && h.caller === 'home')).toBe(true);
+  });
+
+  it('answers an unknown name or missing arguments with what to do next', async () => {
+    const unknown = await call('call_tool', { name: 'get_weather', arguments: { city: '北京' } });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/^There is no tool called "get_weather"\. Did you mean "[^"]+", /);
+    expect(unknown.text).toContain('Use find_tools to search');
+    expect((await call('call_tool', {})).text).toContain('call_tool needs "name"');
+    expect((await call('find_tools', {})).text).toContain('find_tools needs "query"');
+    expect((await call('find_tools', { query: 'the of' })).text).toMatch(/^No tool matches "the of"\. .*The servers are: 12306-mcp, amap-maps/);
+    // A pinned tool is called directly.
+    expect((await call('get_current_time', { timezone: 'Asia/Shanghai' })).text).toBe('daily-tools/get_current_time: {"timezone":"Asia/Shanghai"}');
+  });
+
+  it('switching the endpoint to all tools needs no reconnect: list_changed, then the whole catalog', async () => {
+    const mark = session.mark();
+    await harness.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'all' });
+    await session.waitForNotification('notifications/tools/list_changed', mark);
+    const { tools, pages } = await session.listAllTools(50_000);
+    expect(tools).toHaveLength(300);
+    expect(pages.length).toBeGreaterThan(1);
+    expect((await harness.bridge.api.getState()).endpoints[0]?.served).toMatchObject({ mode: 'all', toolCount: 300 });
+    // And back, with another pinned tool.
+    const again = session.mark();
+    await harness.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'router', pinned: ['HassTurnOff'] });
+    await session.waitForNotification('notifications/tools/list_changed', again);
+    expect((await session.listAllTools(60_000)).tools.map((t) => t.name)).toEqual(['HassTurnOff', 'call_tool', 'find_tools']);
+    expect(xiaozhi.sessions).toHaveLength(1);
+  });
+
+  it('the window sees what the model sees and can try the search', async () => {
+    const preview = await harness.bridge.api.getServedTools({ id: 'e1' });
+    expect(preview.summary).toMatchObject({ mode: 'router', toolCount: 3, searchable: 300 });
+    expect(preview.pages[0]?.tools.map((t) => t.name)).toEqual(['HassTurnOff', 'call_tool', 'find_tools']);
+    const hits = await harness.bridge.api.searchTools({ query: '明天北京天气怎么样', limit: 3 });
+    expect(hits.map((h) => h.name)).toContain('get_daily_forecast');
+  });
+});

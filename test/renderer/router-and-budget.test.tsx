@@ -1,0 +1,120 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BudgetSettings } from '../../src/renderer/components/budget-settings';
+import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
+import { draftFromServer, serverFromDraft } from '../../src/renderer/pages/server-form';
+import { ToolsPage } from '../../src/renderer/pages/tools-page';
+import { makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
+import { catalogServer } from '../helpers/catalogs';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { renderWithBridge } from '../helpers/render-app';
+
+let harness: Harness | undefined;
+let xiaozhi: FakeXiaozhi | undefined;
+afterEach(async () => {
+  cleanup();
+  await harness?.bridge.stop();
+  await xiaozhi?.close();
+  harness = undefined;
+  xiaozhi = undefined;
+});
+
+/** A bridge serving 71 tools (github and weather) to one endpoint: well over the default budget of 25. */
+async function bigBridge(): Promise<Harness> {
+  xiaozhi = await FakeXiaozhi.start();
+  harness = makeBridge({ connection: patientConnection, endpoints: [{ id: 'e1', name: '家里', url: xiaozhi.url() }], servers: [catalogServer('github'), catalogServer('weather')] });
+  harness.bridge.start();
+  await harness.bridge.whenServersSettled();
+  return harness;
+}
+
+describe('the endpoint budget and router mode', () => {
+  it('warns past the budget, switches to router mode, and pins tools', async () => {
+    const h = await bigBridge();
+    await renderWithBridge(h, <EndpointsPage />);
+    expect(await screen.findByText(/^71 tools · [\d.]+ KB in \d+ page\(s\)/)).toBeTruthy();
+    expect(screen.getByText('Over budget')).toBeTruthy();
+    expect(screen.getByText(/More than xiaozhi handles well \(25 tools or 8\.0 KB\)/)).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'All tools' }).getAttribute('aria-checked')).toBe('true');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to router mode' }));
+    expect(await screen.findByText('xiaozhi sees find_tools and call_tool: it searches your 71 tools and calls the one it needs.')).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Router (search)' }).getAttribute('aria-checked')).toBe('true');
+    expect(await screen.findByText(/^2 tools · /)).toBeTruthy();
+    expect(screen.queryByText('Over budget')).toBeNull();
+    expect(h.store.load().endpoints[0]?.toolMode).toBe('router');
+
+    fireEvent.change(screen.getByLabelText('Pinned tools'), { target: { value: 'get_current_weather' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Pin' }));
+    await waitFor(() => expect(h.store.load().endpoints[0]?.pinned).toEqual(['get_current_weather']));
+    expect(await screen.findByText(/^3 tools · /)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Pinned tools'), { target: { value: 'no_such_tool' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Pin' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Unpin get_current_weather' }));
+    await waitFor(() => expect(h.store.load().endpoints[0]?.pinned).toEqual([]));
+  });
+
+  it('shows what the model sees, and lets the user try the search', async () => {
+    const h = await bigBridge();
+    await h.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'router' });
+    await renderWithBridge(h, <EndpointsPage />, 'zh-CN');
+    fireEvent.click(await screen.findByRole('button', { name: '模型看到的内容' }));
+    const dialog = await screen.findByRole('dialog', { name: '家里 看到的内容' });
+    expect(await within(dialog).findByText('find_tools')).toBeTruthy();
+    expect(within(dialog).getByText('call_tool')).toBeTruthy();
+    expect(within(dialog).getByText(/^第 1\/1 页/)).toBeTruthy();
+    expect(within(dialog).getByText(/- github \(60 tools\)/)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('试试搜索'), { target: { value: '明天北京天气怎么样' } });
+    const hits = await within(dialog).findByRole('list', { name: '试试搜索' }, { timeout: 3000 });
+    expect(within(hits).getByText('get_daily_forecast')).toBeTruthy();
+  });
+
+  it('a bigger budget in Settings removes the warning', async () => {
+    const h = await bigBridge();
+    await h.bridge.api.updatePreferences({ limits: { ...(await h.bridge.api.getSettings()).limits, maxMessageBytes: 16384 } });
+    await renderWithBridge(h, <><BudgetSettings /><EndpointsPage /></>);
+    expect(await screen.findByText('Over budget')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Tools'), { target: { value: '0' } });
+    expect(screen.getByText('Enter a whole number of at least 1.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Tools'), { target: { value: '100' } });
+    fireEvent.change(screen.getByLabelText('Bytes'), { target: { value: '200000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByText('Over budget')).toBeNull());
+    // The other limits are kept as they were.
+    expect(h.store.load().limits).toMatchObject({ maxMessageBytes: 16384, callTimeoutMs: 60000, startGraceMs: 20000, budgetTools: 100, budgetBytes: 200000 });
+  });
+});
+
+describe('tool description overrides', () => {
+  it('edits a description in the Tools page; the model and the search both use it; reset restores it', async () => {
+    const h = await bigBridge();
+    const { toasts } = await renderWithBridge(h, <ToolsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit the description of get_sun_moon' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Description of get_sun_moon' });
+    expect(within(dialog).getByText('查询日出日落、月升月落时间和月相', { selector: '.description-original' })).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Description xiaozhi sees'), { target: { value: '查询几点天亮、几点天黑（日出日落时间）' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(toasts.at(-1)?.message).toBe('Description of get_sun_moon saved.'));
+    expect(h.store.load().tools.weather?.get_sun_moon?.description).toBe('查询几点天亮、几点天黑（日出日落时间）');
+    expect(await screen.findByText('edited')).toBeTruthy();
+    const hits = await h.bridge.api.searchTools({ query: '明天几点天亮', limit: 1 });
+    expect(hits[0]?.name).toBe('get_sun_moon');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit the description of get_sun_moon' }));
+    fireEvent.click(await screen.findByRole('button', { name: "Use the server's description" }));
+    await waitFor(() => expect(h.store.load().tools.weather?.get_sun_moon?.description).toBeUndefined());
+    await waitFor(() => expect(screen.queryByText('edited')).toBeNull());
+  });
+});
+
+describe('the server form', () => {
+  it('keeps "check arguments" off only when switched off', () => {
+    const base = { name: 's', transport: 'stdio' as const, command: 'node', args: [], env: {}, enabled: true };
+    expect(draftFromServer(base).checkArguments).toBe(true);
+    expect(serverFromDraft(draftFromServer(base))).not.toHaveProperty('checkArguments');
+    const off = draftFromServer({ ...base, checkArguments: false });
+    expect(off.checkArguments).toBe(false);
+    expect(serverFromDraft(off)).toMatchObject({ checkArguments: false });
+  });
+});
