@@ -6,6 +6,7 @@ import { useFileDrop } from './components/file-drop';
 import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
 import { trayLikeTone } from './components/summary-tone';
+import { UpdateBanner } from './components/update-banner';
 import { EndpointsPage } from './pages/endpoints-page';
 import { HistoryPage } from './pages/history-page';
 import { LogsPage } from './pages/logs-page';
@@ -108,6 +109,7 @@ export function App({ store }: { store: BridgeStore }) {
         </nav>
         <main className="content">
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
+          {ready ? <UpdateBanner /> : null}
           {!ready ? (
             <p className="muted">{t('app.loading')}</p>
           ) : page === 'overview' ? (

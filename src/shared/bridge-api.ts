@@ -6,6 +6,7 @@ import {
   NamingPolicySchema,
   LimitsSchema,
   ConnectionSettingsSchema,
+  UpdateSettingsSchema,
 } from './settings';
 import {
   BridgeStateSchema,
@@ -14,6 +15,7 @@ import {
   LogEntrySchema,
 } from './status';
 import { HostInfoSchema } from './host';
+import { UpdateStatusSchema } from './updates';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 
 /**
@@ -72,6 +74,8 @@ export const bridgeCommands = {
       limits: LimitsSchema.partial().optional(),
       connection: ConnectionSettingsSchema.partial().optional(),
       ui: SettingsSchema.shape.ui.unwrap().partial().optional(),
+      /** `mirrorUrl: null` goes back to the default feed. */
+      updates: UpdateSettingsSchema.extend({ mirrorUrl: UpdateSettingsSchema.shape.mirrorUrl.unwrap().nullable() }).partial().optional(),
     }),
     Void,
   ),
@@ -86,6 +90,13 @@ export const bridgeCommands = {
   getHostInfo: command(Void, HostInfoSchema),
   setLaunchAtLogin: command(z.object({ enabled: z.boolean() }), Void),
   openLogsFolder: command(Void, Void),
+
+  /** The desktop app's updater ("unsupported" headless and in development runs). */
+  getUpdateStatus: command(Void, UpdateStatusSchema),
+  /** Checks now (even with automatic checks off); a newer version downloads in the background. */
+  checkForUpdates: command(Void, UpdateStatusSchema),
+  /** Stops every server, then quits and installs the downloaded update. */
+  installUpdate: command(Void, Void),
 
   /** What importing this file's text would do; changes nothing. `source` is the file name shown. */
   previewImport: command(z.object({ source: z.string().max(1000), text: z.string().max(4 * 1024 * 1024) }), ImportPreviewSchema),
@@ -105,6 +116,8 @@ export const bridgeEvents = {
   call: CallRecordSchema,
   /** A file was handed to the app (dropped on the tray, opened with it): here is its preview. */
   importPreview: ImportPreviewSchema,
+  /** The updater's status changed (checking, downloading, ready to restart, a problem). */
+  update: UpdateStatusSchema,
 } as const;
 
 export type BridgeCommands = typeof bridgeCommands;

@@ -14,6 +14,7 @@ import {
 } from '../../shared/settings';
 import type { BridgeState } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
+import type { UpdateStatus } from '../../shared/updates';
 import { firstIssue } from '../../shared/zod-issue';
 import { restoreMasked, redactSettings, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
@@ -32,6 +33,16 @@ export interface BridgeHost {
   info(): Omit<HostInfo, 'version' | 'readOnlyConfig'>;
   setLaunchAtLogin?(enabled: boolean): Promise<void> | void;
   openLogsFolder?(): Promise<void> | void;
+  /** The desktop app's updater; the headless bridge has none. */
+  updates?: UpdatesHost;
+}
+
+export interface UpdatesHost {
+  status(): UpdateStatus;
+  check(): Promise<UpdateStatus>;
+  install(): Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (status: UpdateStatus) => void): () => void;
 }
 
 export const headlessHost: BridgeHost = {
@@ -85,6 +96,7 @@ export class Bridge {
     this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
     this.logBook.subscribe((entry) => this.emit('log', entry));
+    this.host.updates?.subscribe((status) => this.emit('update', status));
     for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
     for (const endpoint of this.settings.endpoints) this.links.set(endpoint.id, this.makeLink(endpoint));
     this.api = this.makeApi();
@@ -386,6 +398,7 @@ export class Bridge {
         limits?: Partial<Settings['limits']>;
         connection?: Partial<Settings['connection']>;
         ui?: Partial<Settings['ui']>;
+        updates?: { enabled?: boolean; mirrorUrl?: string | null };
       }) => {
         const next: Settings = {
           ...this.settings,
@@ -393,6 +406,7 @@ export class Bridge {
           limits: { ...this.settings.limits, ...input.limits },
           connection: { ...this.settings.connection, ...input.connection },
           ui: { ...this.settings.ui, ...input.ui },
+          updates: mergeUpdates(this.settings.updates, input.updates),
         };
         this.commit(next);
         if (input.connection) for (const id of [...this.links.keys()]) await this.replaceLink(id);
@@ -440,6 +454,15 @@ export class Bridge {
         if (!this.host.openLogsFolder) throw new Error('There is no logs folder to open here.');
         await this.host.openLogsFolder();
       },
+      getUpdateStatus: async () => this.host.updates?.status() ?? { state: 'unsupported', currentVersion: this.options.version ?? '0.1.0' },
+      checkForUpdates: async () => {
+        if (!this.host.updates) throw new Error('Updates are managed by the desktop app only.');
+        return this.host.updates.check();
+      },
+      installUpdate: async () => {
+        if (!this.host.updates) throw new Error('Updates are managed by the desktop app only.');
+        await this.host.updates.install();
+      },
     };
 
     const api = {} as Record<string, unknown>;
@@ -458,4 +481,13 @@ export class Bridge {
     api.on = this.on.bind(this);
     return api as BridgeApi;
   }
+}
+
+/** `mirrorUrl: null` removes the user's mirror (back to the default feed). */
+function mergeUpdates(current: Settings['updates'], patch: { enabled?: boolean; mirrorUrl?: string | null } | undefined): Settings['updates'] {
+  if (!patch) return current;
+  const next: Settings['updates'] = { ...current, ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}) };
+  if (patch.mirrorUrl === null) delete next.mirrorUrl;
+  else if (patch.mirrorUrl !== undefined) next.mirrorUrl = patch.mirrorUrl;
+  return next;
 }

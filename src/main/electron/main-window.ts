@@ -1,4 +1,5 @@
 import { BrowserWindow, shell, type BrowserWindowConstructorOptions } from 'electron';
+import { guardContents } from './content-guards';
 
 /** The only web preferences our window ever gets: isolated, sandboxed, no Node. */
 export function secureWebPreferences(preload: string): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
@@ -18,7 +19,7 @@ export function secureWebPreferences(preload: string): NonNullable<BrowserWindow
 
 export interface MainWindowOptions {
   preload: string;
-  /** file:// URL of the renderer's index.html */
+  /** The renderer's index.html on the app:// protocol. */
   pageUrl: string;
   icon?: string;
   show: boolean;
@@ -26,8 +27,6 @@ export interface MainWindowOptions {
   isQuitting: () => boolean;
   title: string;
 }
-
-const isExternal = (url: string) => /^https?:\/\//i.test(url);
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
@@ -41,20 +40,8 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     autoHideMenuBar: true,
     webPreferences: secureWebPreferences(options.preload),
   });
-  const contents = window.webContents;
-
   // Never navigate away from our page; links to the web open in the user's browser.
-  contents.on('will-navigate', (event, url) => {
-    if (url !== options.pageUrl) {
-      event.preventDefault();
-      if (isExternal(url)) void shell.openExternal(url);
-    }
-  });
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isExternal(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  contents.on('will-attach-webview', (event) => event.preventDefault());
+  guardContents(window.webContents, options.pageUrl, (url) => void shell.openExternal(url));
 
   window.on('close', (event) => {
     if (!options.isQuitting()) {

@@ -19,7 +19,15 @@ export interface QuitOptions {
  * Quit in layers: the first `before-quit` is held until the bridge has stopped (or the deadline
  * passed), then the app exits for real. SIGINT/SIGTERM and OS session end take the same path.
  */
-export function installQuitHandling(options: QuitOptions): { isQuitting(): boolean; quitNow(): Promise<void> } {
+export interface QuitHandling {
+  isQuitting(): boolean;
+  /** For OS session end and the crash guard: stop now, then exit. */
+  quitNow(): Promise<void>;
+  /** Before the updater quits the app: stop everything now; the quit that follows is not held. */
+  stopBeforeQuit(): Promise<void>;
+}
+
+export function installQuitHandling(options: QuitOptions): QuitHandling {
   let quitting = false;
   let stopped: Promise<void> | undefined;
 
@@ -44,11 +52,15 @@ export function installQuitHandling(options: QuitOptions): { isQuitting(): boole
 
   return {
     isQuitting: () => quitting,
-    /** For OS session end: stop now, synchronously as far as possible, then exit. */
     quitNow: async () => {
       quitting = true;
       await stopWithDeadline();
       options.app.exit(0);
+    },
+    stopBeforeQuit: async () => {
+      if (!quitting) options.onQuitting?.();
+      quitting = true;
+      await stopWithDeadline();
     },
   };
 }

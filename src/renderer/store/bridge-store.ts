@@ -3,6 +3,7 @@ import type { BridgeApi } from '../../shared/bridge-api';
 import type { HostInfo } from '../../shared/host';
 import type { Settings } from '../../shared/settings';
 import type { BridgeState, CallRecord, CatalogTool, LogEntry } from '../../shared/status';
+import type { UpdateStatus } from '../../shared/updates';
 
 export interface StoreData {
   ready: boolean;
@@ -16,6 +17,7 @@ export interface StoreData {
   /** Calls per tool since the bridge started: counts[server][originalTool]. */
   counts: Record<string, Record<string, { ok: number; failed: number }>>;
   host: HostInfo | undefined;
+  update: UpdateStatus | undefined;
 }
 
 const MAX_LOGS = 10_000;
@@ -36,6 +38,7 @@ export class BridgeStore {
     history: [],
     counts: {},
     host: undefined,
+    update: undefined,
   };
   private readonly listeners = new Set<() => void>();
   private pendingLogs: LogEntry[] = [];
@@ -44,6 +47,7 @@ export class BridgeStore {
   constructor(readonly api: BridgeApi) {
     api.on('status', (state) => this.set({ state }));
     api.on('catalog', (catalog) => this.set({ catalog }));
+    api.on('update', (update) => this.set({ update }));
     api.on('call', (record) => {
       const forServer = this.data.counts[record.server] ?? {};
       const count = forServer[record.originalTool] ?? { ok: 0, failed: 0 };
@@ -59,7 +63,7 @@ export class BridgeStore {
   }
 
   async load(): Promise<void> {
-    const [state, settings, catalog, logs, history, counts, host] = await Promise.all([
+    const [state, settings, catalog, logs, history, counts, host, update] = await Promise.all([
       this.api.getState(),
       this.api.getSettings(),
       this.api.getCatalog(),
@@ -67,8 +71,9 @@ export class BridgeStore {
       this.api.getHistory(),
       this.api.getToolCounts(),
       this.api.getHostInfo(),
+      this.api.getUpdateStatus(),
     ]);
-    this.set({ ready: true, state, settings, catalog, logs, history, counts, host });
+    this.set({ ready: true, state, settings, catalog, logs, history, counts, host, update });
   }
 
   setConnected(connected: boolean): void {
@@ -79,6 +84,11 @@ export class BridgeStore {
   async refreshSettings(): Promise<void> {
     const [settings, host] = await Promise.all([this.api.getSettings(), this.api.getHostInfo()]);
     this.set({ settings, host });
+  }
+
+  /** A check's answer arrives before (or without) its event. */
+  setUpdate(update: UpdateStatus): void {
+    this.set({ update });
   }
 
   clearLogs(): void {
