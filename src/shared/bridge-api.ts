@@ -6,7 +6,7 @@ import {
   NamingPolicySchema,
   LimitsSchema,
   ConnectionSettingsSchema,
-  UpdateSettingsSchema,
+  UpdateMirrorSchema,
 } from './settings';
 import {
   BridgeStateSchema,
@@ -74,8 +74,8 @@ export const bridgeCommands = {
       limits: LimitsSchema.partial().optional(),
       connection: ConnectionSettingsSchema.partial().optional(),
       ui: SettingsSchema.shape.ui.unwrap().partial().optional(),
-      /** `mirrorUrl: null` goes back to the default feed. */
-      updates: UpdateSettingsSchema.extend({ mirrorUrl: UpdateSettingsSchema.shape.mirrorUrl.unwrap().nullable() }).partial().optional(),
+      /** Only what is given changes (no defaults here); `mirrorUrl: null` goes back to the default feed. */
+      updates: z.object({ enabled: z.boolean().optional(), mirrorUrl: UpdateMirrorSchema.nullable().optional() }).optional(),
     }),
     Void,
   ),

@@ -32,7 +32,7 @@ const HttpUrlSchema = z
   }, 'must be an http:// or https:// URL');
 
 /** Update feeds: https, or http only on this machine (a local test feed). */
-const UpdateMirrorSchema = z
+export const UpdateMirrorSchema = z
   .string()
   .trim()
   .refine((value) => {

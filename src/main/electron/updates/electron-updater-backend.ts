@@ -34,10 +34,15 @@ export function installKind(options: { isPackaged: boolean; platform: NodeJS.Pla
  */
 export async function loadElectronUpdater(log: Logger): Promise<UpdaterBackend> {
   const { autoUpdater } = await import('electron-updater');
-  autoUpdater.logger = {
+  return logTo(autoUpdater, log);
+}
+
+/** electron-updater logs to the console unless given a logger: send its lines to our log book. */
+export function logTo<T extends { logger: unknown }>(updater: T, log: Logger): T {
+  updater.logger = {
     info: (message?: unknown) => log.info(String(message)),
     warn: (message?: unknown) => log.warn(String(message)),
     error: (message?: unknown) => log.error(String(message)),
   };
-  return autoUpdater;
+  return updater;
 }

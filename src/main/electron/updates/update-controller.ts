@@ -62,6 +62,11 @@ export class UpdateController {
     return this.current;
   }
 
+  /** A check is scheduled (false once quitting, switched off, or stopped). */
+  get scheduled(): boolean {
+    return this.timer !== undefined;
+  }
+
   subscribe(listener: (status: UpdateStatus) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
