@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import yaml from 'js-yaml';
 import { listPackage, extractFile } from '@electron/asar';
+import { FuseV1Options, FuseVersion, getCurrentFuseWire } from '@electron/fuses';
 import { trayIconPath } from '../../src/main/electron/tray-status';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -25,6 +26,24 @@ describe('packaging', () => {
     expect(config).toMatchObject({ mac: { extendInfo: { LSUIElement: true } }, nsis: { perMachine: false, allowToChangeInstallationDirectory: true } });
   });
 
+  it('locks the runtime down with fuses, updates from GitHub, and has the .deb recommend a CJK font', () => {
+    const config = yaml.load(fs.readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8')) as Record<string, never>;
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+    expect(config.publish).toMatchObject({ provider: 'github', owner: 'xiaozhi-tray', repo: 'xiaozhi-tray' });
+    expect((config.deb as { recommends: string[] }).recommends).toEqual(expect.arrayContaining(['fonts-noto-cjk', 'gnome-shell-extension-appindicator']));
+    // electron-updater on macOS installs from the zip (Squirrel.Mac); the DMG is for people.
+    const macTargets = (config.mac as { target: { target: string }[] }).target.map((t) => t.target);
+    expect(macTargets).toEqual(expect.arrayContaining(['dmg', 'zip']));
+  });
+
   it('has a release workflow that builds installers on Windows, macOS and Linux for a version tag', () => {
     const workflow = yaml.load(fs.readFileSync(path.join(ROOT, '.github/workflows/release.yml'), 'utf8')) as {
       on: { push: { tags: string[] } };
@@ -38,10 +57,13 @@ describe('packaging', () => {
   describe('electron-builder --dir with a stand-in Electron', () => {
     beforeAll(() => {
         work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-pack-'));
-      // Electron cannot be downloaded here: a folder shaped like its Linux distribution stands in.
+      // Electron cannot be downloaded here: a folder shaped like its Linux distribution stands in. Its
+      // "binary" carries a fuse wire laid out as Electron's (sentinel, version, length, one byte per
+      // fuse) with Electron's defaults, so electron-builder really flips the fuses in it.
       const dist = path.join(work, 'electron-dist');
       fs.mkdirSync(path.join(dist, 'locales'), { recursive: true });
-      fs.writeFileSync(path.join(dist, 'electron'), '#!/bin/sh\necho stand-in\n', { mode: 0o755 });
+      const wire = Buffer.concat([Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'), Buffer.from([1, 8]), Buffer.from('10110001')]);
+      fs.writeFileSync(path.join(dist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho stand-in\nexit 0\n# '), wire, Buffer.from('\n')]), { mode: 0o755 });
       for (const locale of ['en-US', 'zh-CN', 'de']) fs.writeFileSync(path.join(dist, 'locales', `${locale}.pak`), '');
       execFileSync(
         process.execPath,
@@ -69,6 +91,38 @@ describe('packaging', () => {
       expect(files.some((f) => f.startsWith('/node_modules/'))).toBe(false);
       expect(files.some((f) => f.endsWith('.map'))).toBe(false);
       expect(files.some((f) => f.startsWith('/src/') || f.startsWith('/test/'))).toBe(false);
+    });
+
+    it('flips the fuses in the packaged binary', async () => {
+      const fuses = await getCurrentFuseWire(path.join(work, 'out', 'linux-unpacked', 'xiaozhi-tray'));
+      const on = 49;
+      const off = 48;
+      expect(fuses.version).toBe(FuseVersion.V1);
+      expect(fuses[FuseV1Options.RunAsNode]).toBe(off);
+      expect(fuses[FuseV1Options.EnableCookieEncryption]).toBe(on);
+      expect(fuses[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(off);
+      expect(fuses[FuseV1Options.EnableNodeCliInspectArguments]).toBe(off);
+      expect(fuses[FuseV1Options.EnableEmbeddedAsarIntegrityValidation]).toBe(on);
+      expect(fuses[FuseV1Options.OnlyLoadAppFromAsar]).toBe(on);
+      expect(fuses[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(off);
+    });
+
+    it('loads the window from app:// and serves it from the archive; the updater is bundled and finds its feed', () => {
+      const main = extractFile(asar, 'out/main/index.js').toString();
+      expect(main).toContain('registerSchemesAsPrivileged');
+      expect(main).toMatch(/APP_SCHEME = "app";\s+var APP_HOST = "xiaozhi-tray";/);
+      expect(main).toMatch(/protocol\.handle\(APP_SCHEME, appProtocolHandler\(RENDERER\)\)/);
+      expect(main).toMatch(/pageUrl: PAGE_URL/);
+      expect(main).not.toMatch(/pathToFileURL\([^)]*renderer/);
+      // The protocol serves out/renderer from inside app.asar: the page and what it references are there.
+      expect(files).toContain('/out/renderer/index.html');
+      // electron-updater and its dependencies are in the bundle (nothing is required from node_modules).
+      expect(main).toContain('ERR_UPDATER_CHANNEL_FILE_NOT_FOUND');
+      for (const dependency of ['electron-updater', 'builder-util-runtime', 'fs-extra', 'js-yaml', 'semver', 'lazy-val']) {
+        expect(main, dependency).not.toContain(`require("${dependency}")`);
+      }
+      const feed = yaml.load(fs.readFileSync(path.join(work, 'out', 'linux-unpacked', 'resources', 'app-update.yml'), 'utf8'));
+      expect(feed).toMatchObject({ provider: 'github', owner: 'xiaozhi-tray', repo: 'xiaozhi-tray', updaterCacheDirName: expect.any(String) });
     });
 
     it("points package.json's main inside the archive", () => {
