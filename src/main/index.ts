@@ -26,6 +26,7 @@ const APP_ROOT = app.getAppPath();
 const ASSETS = path.join(APP_ROOT, 'assets');
 const PRELOAD = path.join(APP_ROOT, 'out', 'preload', 'index.js');
 const RENDERER = path.join(APP_ROOT, 'out', 'renderer');
+const QUIT_ARG = '--quit';
 
 // Before ready: app:// gets an origin of its own (the page never loads from file://).
 registerAppScheme(protocol);
@@ -33,7 +34,10 @@ registerAppScheme(protocol);
 if (process.env.XIAOZHI_TRAY_DATA_DIR) app.setPath('userData', path.resolve(process.env.XIAOZHI_TRAY_DATA_DIR));
 
 if (!app.requestSingleInstanceLock()) {
-  // Another instance runs: it gets our arguments (and shows its window); we leave.
+  // Another instance runs: it gets our arguments (and shows its window, or quits for --quit); we leave.
+  app.quit();
+} else if (process.argv.includes(QUIT_ARG)) {
+  // Asked to quit, and nothing runs.
   app.quit();
 } else {
   const dataDir = app.getPath('userData');
@@ -148,7 +152,7 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
 
   const showWindow = () => {
     if (!window || window.isDestroyed()) {
-      window = createMainWindow({ preload: PRELOAD, pageUrl: PAGE_URL, icon: path.join(ASSETS, 'icon.png'), show: true, isQuitting: quit.isQuitting, title: translator(language())('app.name') });
+      window = createMainWindow({ preload: PRELOAD, pageUrl: PAGE_URL, icon: path.join(ASSETS, 'icon.png'), show: true, isQuitting: quit.isQuitting, title: translator(language())('app.name'), log: (level, message) => log[level](message) });
       // Windows logs off / shuts down: stop the children before the OS kills us.
       window.on('session-end', () => void quit.quitNow());
     } else revealWindow(window);
@@ -205,8 +209,16 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
   });
   updates.subscribe(() => tray.update(bridge.state()));
   tray.update(bridge.state());
+  // The end-to-end tests read the tray through this (Electron has no API that lists trays).
+  if (process.env.XIAOZHI_TRAY_E2E === '1') Object.assign(globalThis, { xiaozhiTrayE2E: { tray: () => tray.shown() } });
 
   app.on('second-instance', (_event, argv) => {
+    // `xiaozhi-tray --quit` asks the running app to quit cleanly (the smoke script, scripts, Windows).
+    if (argv.includes(QUIT_ARG)) {
+      log.info('asked to quit by a second launch');
+      app.quit();
+      return;
+    }
     showWindow();
     const files = configFilesIn(argv);
     if (files.length > 0) importFiles(files);

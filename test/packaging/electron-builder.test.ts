@@ -27,7 +27,7 @@ describe('packaging', () => {
   });
 
   it('locks the runtime down with fuses, updates from GitHub, and has the .deb recommend a CJK font', () => {
-    const config = yaml.load(fs.readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8')) as Record<string, never>;
+    const config = yaml.load(fs.readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
     expect(config.electronFuses).toEqual({
       runAsNode: false,
       enableCookieEncryption: true,

@@ -26,6 +26,8 @@ export interface MainWindowOptions {
   /** While false, closing the window only hides it (the app lives on in the tray). */
   isQuitting: () => boolean;
   title: string;
+  /** Page loads and failures, for the log (the smoke test reads it). */
+  log?: (level: 'info' | 'error', message: string) => void;
 }
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
@@ -42,6 +44,11 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   });
   // Never navigate away from our page; links to the web open in the user's browser.
   guardContents(window.webContents, options.pageUrl, (url) => void shell.openExternal(url));
+
+  const log = options.log ?? (() => undefined);
+  window.webContents.on('did-finish-load', () => log('info', `window: loaded ${options.pageUrl}`));
+  window.webContents.on('did-fail-load', (_event, code, description, url) => log('error', `window: could not load ${url} (${code} ${description})`));
+  window.webContents.on('render-process-gone', (_event, details) => log('error', `window: the page's process is gone (${details.reason})`));
 
   window.on('close', (event) => {
     if (!options.isQuitting()) {

@@ -43,6 +43,7 @@ export class TrayController {
   private lastIcon: TrayIconState | undefined;
   private lastTooltip = '';
   private lastMenu = '';
+  private lastItems: TrayMenuItem[] = [];
 
   constructor(
     private readonly assetsDir: string,
@@ -79,7 +80,13 @@ export class TrayController {
     if (key !== this.lastMenu) {
       this.tray.setContextMenu(Menu.buildFromTemplate(toElectronMenu(items, this.actions)));
       this.lastMenu = key;
+      this.lastItems = items;
     }
+  }
+
+  /** What the tray shows now: its tooltip and menu (the end-to-end tests read it; Electron cannot). */
+  shown(): { tooltip: string; menu: TrayMenuItem[] } {
+    return { tooltip: this.lastTooltip, menu: this.lastItems };
   }
 
   destroy(): void {
