@@ -36,6 +36,7 @@ describe('packaging', () => {
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
+      resetAdHocDarwinSignature: true,
     });
     expect(config.publish).toMatchObject({ provider: 'github', owner: 'xiaozhi-tray', repo: 'xiaozhi-tray' });
     expect((config.deb as { recommends: string[] }).recommends).toEqual(expect.arrayContaining(['fonts-noto-cjk', 'gnome-shell-extension-appindicator']));
