@@ -5,9 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import yaml from 'js-yaml';
-import { listPackage, extractFile } from '@electron/asar';
+import { spawn } from 'node:child_process';
+import { extractAll, listPackage, extractFile } from '@electron/asar';
 import { FuseV1Options, FuseVersion, getCurrentFuseWire } from '@electron/fuses';
 import { trayIconPath } from '../../src/main/electron/tray-status';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { fixtureServer } from '../helpers/bridge-harness';
+import { startFeed, yml, type Feed } from '../helpers/update-feed';
+import { waitFor } from '../helpers/wait';
 
 const ROOT = path.resolve(__dirname, '../..');
 let work = '';
@@ -125,6 +130,83 @@ describe('packaging', () => {
       const feed = yaml.load(fs.readFileSync(path.join(work, 'out', 'linux-unpacked', 'resources', 'app-update.yml'), 'utf8'));
       expect(feed).toMatchObject({ provider: 'github', owner: 'xiaozhi-tray', repo: 'xiaozhi-tray', updaterCacheDirName: expect.any(String) });
     });
+
+    it('boots from the archive under a stand-in Electron: app:// page, connected endpoint, the bundled updater downloads from a mirror, clean quit', async () => {
+      // The packaged main bundle, run by plain Node with Electron's API stood in for
+      // (test/fixtures/stand-in-electron.cjs): what only Electron can do is not checked here.
+      const resources = path.join(work, 'out', 'linux-unpacked', 'resources');
+      const appRoot = path.join(work, 'extracted', 'app');
+      extractAll(asar, appRoot);
+      const dataDir = path.join(work, 'data');
+      const pidFile = path.join(work, 'pids.txt');
+      fs.mkdirSync(dataDir, { recursive: true });
+      fs.writeFileSync(path.join(work, 'current.AppImage'), 'old');
+      let xiaozhi: FakeXiaozhi | undefined;
+      let feed: Feed | undefined;
+      try {
+        xiaozhi = await FakeXiaozhi.start();
+        feed = await startFeed(yml('0.2.0'));
+        const settings = {
+          version: 1,
+          endpoints: [{ id: 'pack', name: 'pack', url: xiaozhi.url(), enabled: true }],
+          servers: [fixtureServer('packed', { FIXTURE_PID_FILE: pidFile })],
+          updates: { enabled: true, mirrorUrl: feed.url },
+        };
+        fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
+        const child = spawn(process.execPath, ['--require', path.join(ROOT, 'test', 'fixtures', 'stand-in-electron.cjs'), path.join(appRoot, 'out', 'main', 'index.js')], {
+          cwd: work,
+          stdio: ['pipe', 'pipe', 'pipe'],
+          env: {
+            ...process.env,
+            STANDIN_APP_ROOT: appRoot,
+            STANDIN_RESOURCES_PATH: resources,
+            STANDIN_PACKAGED: '1',
+            XIAOZHI_TRAY_DATA_DIR: dataDir,
+            APPIMAGE: path.join(work, 'current.AppImage'),
+            XDG_CACHE_HOME: path.join(work, 'cache'),
+            XDG_CONFIG_HOME: path.join(work, 'config'),
+          },
+        });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+        const logFile = path.join(dataDir, 'logs', 'xiaozhi-tray.log');
+        const log = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '');
+        const session = await xiaozhi.connection(0, 20_000);
+        await session.initialize();
+        await waitFor(() => log().includes('[endpoint:pack] connected'), 20_000, `"connected" in the log\n${out}`);
+        expect(out).toContain('[stand-in electron] privileged: app\n');
+        await waitFor(() => log().includes('window: loaded app://xiaozhi-tray/index.html'), 10_000, `the page from app://\n${log()}`);
+
+        child.stdin.write('invoke checkForUpdates\n');
+        await waitFor(() => out.includes('→ checkForUpdates'), 20_000, `the check's answer\n${out}`);
+        const answer = (command: string) => JSON.parse(out.split('\n').find((l) => l.startsWith(`→ ${command} `))!.slice(command.length + 3)) as unknown;
+        expect(answer('checkForUpdates')).toMatchObject({ state: 'downloading', currentVersion: '0.1.0', version: '0.2.0' });
+        await waitFor(() => log().includes('version 0.2.0 is downloaded'), 20_000, `the download\n${log()}`);
+        child.stdin.write('invoke getUpdateStatus\n');
+        await waitFor(() => out.includes('→ getUpdateStatus'), 10_000, 'the update status');
+        expect(answer('getUpdateStatus')).toMatchObject({ state: 'ready', version: '0.2.0' });
+
+        await waitFor(() => fs.existsSync(pidFile), 20_000, 'the server to start');
+        const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+        child.stdin.write('quit\n');
+        expect(await exited).toBe(0);
+        const alive = (pid: number) => {
+          try {
+            process.kill(pid, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        await waitFor(() => !pids.some(alive), 10_000, 'the server process to be gone');
+        expect(log()).not.toMatch(/ERROR \[app\]/);
+      } finally {
+        await xiaozhi?.close();
+        await feed?.close();
+      }
+    }, 90_000);
 
     it("points package.json's main inside the archive", () => {
       const pkg = JSON.parse(extractFile(asar, 'package.json').toString());

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -12,6 +12,7 @@ import { logTo } from '../../../src/main/electron/updates/electron-updater-backe
 import type { UpdateSettings } from '../../../src/shared/settings';
 import type { UpdateStatus } from '../../../src/shared/updates';
 import { waitFor } from '../../helpers/wait';
+import { FILE, sha512, startFeed, yml, type Feed } from '../../helpers/update-feed';
 
 /**
  * electron-updater itself, against a real HTTP server on 127.0.0.1 serving real latest*.yml files.
@@ -44,44 +45,6 @@ stub.loaded = true;
 stub.exports = fakeElectron;
 requireHere.cache[electronPath] = stub;
 const { AppImageUpdater } = requireHere('electron-updater') as typeof import('electron-updater');
-
-// A new "AppImage" and its real sha512, as electron-builder writes them into latest-linux.yml.
-const payload = randomBytes(256 * 1024);
-const sha512 = createHash('sha512').update(payload).digest('base64');
-const FILE = 'xiaozhi-tray-0.2.0-linux-x86_64.AppImage';
-const yml = (version: string, hash = sha512) =>
-  [`version: ${version}`, 'files:', `  - url: ${FILE}`, `    sha512: ${hash}`, `    size: ${payload.length}`, `path: ${FILE}`, `sha512: ${hash}`, "releaseDate: '2026-11-01T00:00:00.000Z'", ''].join('\n');
-
-interface Feed {
-  url: string;
-  requests: string[];
-  close(): Promise<void>;
-}
-
-/**
- * A mirror: every latest*.yml name (latest.yml, latest-mac.yml, latest-linux*.yml) gets `channel`;
- * `reset`: every connection is cut at once, as a filtering firewall does.
- */
-async function startFeed(channel: string | undefined, reset = false): Promise<Feed> {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    requests.push(pathname);
-    if (reset) return void req.socket.destroy();
-    if (/^\/feed\/latest[\w-]*\.yml$/.test(pathname) && channel !== undefined) res.writeHead(200, { 'Content-Type': 'text/yaml' }).end(channel);
-    else if (pathname === `/feed/${FILE}`) res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': payload.length }).end(payload);
-    else res.writeHead(404).end('not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`,
-    requests,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 let feed: Feed | undefined;
 let controller: UpdateController | undefined;
