@@ -62,7 +62,7 @@ export function UpdateSettings() {
     <section className="panel form">
       <h2>{t('updates.title')}</h2>
       <Switch showLabel label={t('updates.auto')} checked={settings.updates.enabled} onChange={(enabled) => void run(() => store.api.updatePreferences({ updates: { enabled } }))} />
-      <p className="small muted">{t('updates.autoHint')}</p>
+      <div className="field-hint">{t('updates.autoHint')}</div>
       <Field label={t('updates.mirror')} error={mirrorError} hint={t('updates.mirrorHint', { source })}>
         {(id) => <input id={id} type="url" inputMode="url" spellCheck={false} placeholder={update.defaultMirror ?? 'https://'} value={mirror} onChange={(e) => setMirrorText(e.target.value)} />}
       </Field>
