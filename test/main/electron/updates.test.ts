@@ -188,7 +188,8 @@ describe('the update schedule', () => {
     controller.start();
     await waitFor(() => channelRequests() >= 3, 10_000, 'three scheduled checks');
     quitting = true;
-    await waitFor(() => !controller.scheduled, 5000, 'the schedule to end');
+    // No check scheduled and none under way (a check says "checking" from its first moment).
+    await waitFor(() => !controller.scheduled && controller.status().state !== 'checking', 5000, 'the schedule to end');
     const seen = channelRequests();
     expect(controller.scheduled).toBe(false);
     expect(channelRequests()).toBe(seen);
@@ -210,6 +211,8 @@ describe('the update schedule', () => {
     controller.settingsChanged();
     expect(controller.scheduled).toBe(true);
     await waitFor(() => feed!.requests.filter((p) => p.endsWith('.yml')).length >= 2, 5000, 'the check after switching on');
+    // That check ends, and the next one is scheduled.
+    await waitFor(() => controller.status().state === 'up-to-date' && controller.scheduled, 5000, 'the next check to be scheduled');
     settings.enabled = false;
     controller.settingsChanged();
     expect(controller.status().state).toBe('disabled');

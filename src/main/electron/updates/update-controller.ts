@@ -84,15 +84,17 @@ export class UpdateController {
 
   /** The update settings changed: follow the switch, and check again soon with the new feed. */
   settingsChanged(): void {
-    if (!this.options.backend || this.busy()) return;
+    if (!this.options.backend) return;
     if (!this.options.settings().enabled) {
       this.stop();
-      this.set(this.base('disabled'));
+      // A check under way finishes and says its outcome; nothing is scheduled after it.
+      if (!this.busy() && this.current.state !== 'manual') this.set(this.base('disabled'));
       return;
     }
     if (this.current.state === 'disabled') this.set(this.base('idle'));
     this.lastAnnounced = undefined;
-    this.schedule(this.options.firstCheckDelayMs ?? 30_000);
+    // A check under way schedules the next one when it ends.
+    if (!this.busy()) this.schedule(this.options.firstCheckDelayMs ?? 30_000);
   }
 
   /** `manual`: the user asked (Settings, the tray), so the outcome is shown whatever it is. */
