@@ -8,6 +8,7 @@ import { findElectron } from '../../scripts/electron-binary.mjs';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { fixtureServer } from '../helpers/bridge-harness';
 import { waitFor } from '../helpers/wait';
+import { isAlive } from '../../src/main/core/servers/process-tree';
 
 /**
  * The real app in the real Electron (playwright-core's `_electron`), against a stand-in xiaozhi
@@ -43,14 +44,6 @@ const env = () => ({
   ELECTRON_ENABLE_LOGGING: '1',
 });
 const tray = () => app.evaluate(() => (globalThis as unknown as { xiaozhiTrayE2E: { tray(): TrayShown } }).xiaozhiTrayE2E.tray()) as Promise<TrayShown>;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe.skipIf(!electron.binary)('the desktop app in the real Electron', () => {
   beforeAll(async () => {
@@ -134,11 +127,11 @@ describe.skipIf(!electron.binary)('the desktop app in the real Electron', () => 
   it('quits leaving no child process behind', async () => {
     const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
     expect(pids.length).toBeGreaterThanOrEqual(2);
-    expect(pids.every(alive)).toBe(true);
+    expect(pids.every(isAlive)).toBe(true);
     const proc = app.process();
     const exited = new Promise<number | null>((resolve) => proc.on('exit', resolve));
     await app.evaluate(({ app: electronApp }) => electronApp.quit());
     expect(await exited).toBe(0);
-    await waitFor(() => !pids.some(alive), 10_000, 'every server process (and its child) to be gone');
+    await waitFor(() => !pids.some(isAlive), 10_000, 'every server process (and its child) to be gone');
   }, 60_000);
 });

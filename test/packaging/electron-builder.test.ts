@@ -13,6 +13,7 @@ import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { fixtureServer } from '../helpers/bridge-harness';
 import { startFeed, yml, type Feed } from '../helpers/update-feed';
 import { waitFor } from '../helpers/wait';
+import { isAlive } from '../../src/main/core/servers/process-tree';
 
 const ROOT = path.resolve(__dirname, '../..');
 let work = '';
@@ -192,15 +193,7 @@ describe('packaging', () => {
         const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
         child.stdin.write('quit\n');
         expect(await exited).toBe(0);
-        const alive = (pid: number) => {
-          try {
-            process.kill(pid, 0);
-            return true;
-          } catch {
-            return false;
-          }
-        };
-        await waitFor(() => !pids.some(alive), 10_000, 'the server process to be gone');
+        await waitFor(() => !pids.some(isAlive), 10_000, 'the server process to be gone');
         expect(log()).not.toMatch(/ERROR \[app\]/);
       } finally {
         await xiaozhi?.close();
