@@ -54,21 +54,28 @@ const alive = (pid) => {
   }
 };
 
-/** The xiaozhi side: accepts the app's WebSocket, initializes, lists the tools. */
+/** The xiaozhi side: accepts the app's WebSocket, initializes, lists the tools (again when they change). */
 async function standInEndpoint() {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((resolve) => wss.once('listening', resolve));
   const state = { connected: false, tools: [] };
   wss.on('connection', (ws) => {
     state.connected = true;
+    let nextId = 1;
+    const lists = new Set();
     const send = (message) => ws.send(JSON.stringify({ jsonrpc: '2.0', ...message }));
+    const listTools = () => {
+      const id = nextId++;
+      lists.add(id);
+      send({ id, method: 'tools/list', params: {} });
+    };
     ws.on('message', (data) => {
       const message = JSON.parse(data.toString());
       if (message.id === 0) {
         send({ method: 'notifications/initialized' });
-        send({ id: 1, method: 'tools/list', params: {} });
-      }
-      if (message.id === 1) state.tools = (message.result?.tools ?? []).map((tool) => tool.name);
+        listTools();
+      } else if (message.method === 'notifications/tools/list_changed') listTools();
+      else if (lists.has(message.id)) state.tools = (message.result?.tools ?? []).map((tool) => tool.name);
     });
     send({ id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } } });
   });

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import yaml from 'js-yaml';
-import { spawn } from 'node:child_process';
-import { extractAll, listPackage, extractFile } from '@electron/asar';
+import { execFile, spawn } from 'node:child_process';
+import { listPackage, extractFile } from '@electron/asar';
 import { FuseV1Options, FuseVersion, getCurrentFuseWire } from '@electron/fuses';
 import { trayIconPath } from '../../src/main/electron/tray-status';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
@@ -16,6 +16,7 @@ import { waitFor } from '../helpers/wait';
 import { isAlive } from '../../src/main/core/servers/process-tree';
 
 const ROOT = path.resolve(__dirname, '../..');
+const STAND_IN = path.join(ROOT, 'test', 'fixtures', 'stand-in-electron.cjs');
 let work = '';
 let asar = '';
 let files: string[] = [];
@@ -70,7 +71,9 @@ describe('packaging', () => {
       const dist = path.join(work, 'electron-dist');
       fs.mkdirSync(path.join(dist, 'locales'), { recursive: true });
       const wire = Buffer.concat([Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'), Buffer.from([1, 8]), Buffer.from('10110001')]);
-      fs.writeFileSync(path.join(dist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho stand-in\nexit 0\n# '), wire, Buffer.from('\n')]), { mode: 0o755 });
+      // Run, it is the stand-in Electron of test/fixtures/stand-in-electron.cjs on this Node.
+      const script = `#!/bin/sh\nexec "${process.execPath}" "${STAND_IN}" "$(dirname "$0")/resources" "$@"\n# `;
+      fs.writeFileSync(path.join(dist, 'electron'), Buffer.concat([Buffer.from(script), wire, Buffer.from('\n')]), { mode: 0o755 });
       for (const locale of ['en-US', 'zh-CN', 'de']) fs.writeFileSync(path.join(dist, 'locales', `${locale}.pak`), '');
       execFileSync(
         process.execPath,
@@ -136,8 +139,6 @@ describe('packaging', () => {
       // The packaged main bundle, run by plain Node with Electron's API stood in for
       // (test/fixtures/stand-in-electron.cjs): what only Electron can do is not checked here.
       const resources = path.join(work, 'out', 'linux-unpacked', 'resources');
-      const appRoot = path.join(work, 'extracted', 'app');
-      extractAll(asar, appRoot);
       const dataDir = path.join(work, 'data');
       const pidFile = path.join(work, 'pids.txt');
       fs.mkdirSync(dataDir, { recursive: true });
@@ -154,14 +155,11 @@ describe('packaging', () => {
           updates: { enabled: true, mirrorUrl: feed.url },
         };
         fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
-        const child = spawn(process.execPath, ['--require', path.join(ROOT, 'test', 'fixtures', 'stand-in-electron.cjs'), path.join(appRoot, 'out', 'main', 'index.js')], {
+        const child = spawn(process.execPath, [STAND_IN, resources], {
           cwd: work,
           stdio: ['pipe', 'pipe', 'pipe'],
           env: {
             ...process.env,
-            STANDIN_APP_ROOT: appRoot,
-            STANDIN_RESOURCES_PATH: resources,
-            STANDIN_PACKAGED: '1',
             XIAOZHI_TRAY_DATA_DIR: dataDir,
             APPIMAGE: path.join(work, 'current.AppImage'),
             XDG_CACHE_HOME: path.join(work, 'cache'),
@@ -200,6 +198,20 @@ describe('packaging', () => {
         await feed?.close();
       }
     }, 90_000);
+
+    // The packaged executable is a shell script standing in for Electron: POSIX only.
+    it.skipIf(process.platform === 'win32')('passes npm run smoke (the release-candidate check) under the stand-in Electron', async () => {
+      const app = path.join(work, 'out', 'linux-unpacked', 'xiaozhi-tray');
+      const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        execFile(process.execPath, [path.join(ROOT, 'scripts', 'smoke.mjs'), '--app', app], { cwd: ROOT, timeout: 120_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+        );
+      });
+      expect(result.out, result.out).toMatch(/smoke: \d+ passed, 0 failed/);
+      expect(result.code, result.out).toBe(0);
+      expect(result.out).toContain('ok   the window loaded from app://');
+      expect(result.out).toContain('ok   no server process is left');
+    }, 150_000);
 
     it("points package.json's main inside the archive", () => {
       const pkg = JSON.parse(extractFile(asar, 'package.json').toString());
