@@ -15,10 +15,6 @@ export interface QuitOptions {
   process?: Pick<NodeJS.Process, 'on'>;
 }
 
-/**
- * Quit in layers: the first `before-quit` is held until the bridge has stopped (or the deadline
- * passed), then the app exits for real. SIGINT/SIGTERM and OS session end take the same path.
- */
 export interface QuitHandling {
   isQuitting(): boolean;
   /** For OS session end and the crash guard: stop now, then exit. */
@@ -27,6 +23,10 @@ export interface QuitHandling {
   stopBeforeQuit(): Promise<void>;
 }
 
+/**
+ * Quit in layers: the first `before-quit` is held until the bridge has stopped (or the deadline
+ * passed), then the app quits for real. SIGINT/SIGTERM and OS session end take the same path.
+ */
 export function installQuitHandling(options: QuitOptions): QuitHandling {
   let quitting = false;
   let stopped: Promise<void> | undefined;
@@ -44,7 +44,12 @@ export function installQuitHandling(options: QuitOptions): QuitHandling {
       event.preventDefault();
       quitting = true;
       options.onQuitting?.();
-      void stopWithDeadline().then(() => options.app.exit(0));
+      // Then quit for real: this time nothing holds it, and Electron's quit events run (a
+      // downloaded update installs on the way out). Should anything still hold it, exit anyway.
+      void stopWithDeadline().then(() => {
+        setTimeout(() => options.app.exit(0), options.deadlineMs).unref();
+        options.app.quit();
+      });
     }
   });
   const proc = options.process ?? process;

@@ -30,6 +30,7 @@ class FakeApp extends EventEmitter {
   quit = () => {
     const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
     this.emit('before-quit', event);
+    if (!event.defaultPrevented) this.exit(0);
   };
   exit = (code = 0) => {
     this.exitCode = code;
