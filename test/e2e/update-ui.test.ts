@@ -143,4 +143,10 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     expect(await link.getAttribute('href')).toBe('https://github.com/xiaozhi-tray/xiaozhi-tray/releases/tag/v0.2.0');
     await page.screenshot({ path: path.join(SHOTS, 'en-updates-deb.png') });
   });
+
+  it('says so where the app cannot update itself (a development run, an unpacked folder)', async () => {
+    updates.set({ state: 'unsupported', currentVersion: '0.1.0' });
+    await page.getByText('This copy does not update itself (a development run or an unpacked folder).').waitFor();
+    expect(await page.getByRole('button', { name: 'Check for updates' }).isDisabled()).toBe(true);
+  });
 });

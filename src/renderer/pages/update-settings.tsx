@@ -38,10 +38,13 @@ export function UpdateSettings() {
   const { store, t, language, toast } = useApp();
   const settings = useStore(store, (d) => d.settings);
   const update = useStore(store, (d) => d.update);
+  const host = useStore(store, (d) => d.host);
   const run = useCommand();
   const [mirrorText, setMirrorText] = useState<string | undefined>();
   const [checking, setChecking] = useState(false);
-  if (!settings || !update || update.state === 'unsupported') return null;
+  // The desktop app updates itself; the headless bridge is updated by whoever runs it.
+  if (!settings || !update || host?.carrier !== 'electron') return null;
+  const unsupported = update.state === 'unsupported';
   const mirror = mirrorText ?? settings.updates.mirrorUrl ?? '';
   const mirrorError = mirror.trim() !== '' && !MIRROR.test(mirror.trim()) ? t('updates.mirrorError') : undefined;
   const source = update.defaultMirror ?? t('updates.github');
@@ -79,7 +82,7 @@ export function UpdateSettings() {
         >
           {t('common.save')}
         </Button>
-        <Button kind="primary" disabled={checking || update.state === 'checking' || update.state === 'downloading'} onClick={() => void check()}>
+        <Button kind="primary" disabled={unsupported || checking || update.state === 'checking' || update.state === 'downloading'} onClick={() => void check()}>
           {t('updates.check')}
         </Button>
         {update.state === 'ready' ? (
