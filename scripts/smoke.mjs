@@ -138,8 +138,14 @@ async function main() {
     check(!/ERROR \[app\] (uncaught|unhandled)/.test(log()), 'no uncaught error in the log');
   } catch (error) {
     check(false, error.message);
-    if (exitCode === undefined) child.kill();
     console.log(log().split('\n').slice(-30).join('\n'));
+    // Leave nothing running: the app (SIGTERM quits it cleanly), then any server it left.
+    if (exitCode === undefined) {
+      child.kill();
+      await until(() => exitCode !== undefined, 'the app to stop').catch(() => child.kill('SIGKILL'));
+    }
+    const left = fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number).filter(alive) : [];
+    for (const pid of left) process.kill(pid, 'SIGKILL');
   } finally {
     await endpoint.close();
     fs.rmSync(work, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import yaml from 'js-yaml';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { listPackage, extractFile } from '@electron/asar';
 import { FuseV1Options, FuseVersion, getCurrentFuseWire } from '@electron/fuses';
 import { trayIconPath } from '../../src/main/electron/tray-status';
@@ -145,6 +145,7 @@ describe('packaging', () => {
       fs.writeFileSync(path.join(work, 'current.AppImage'), 'old');
       let xiaozhi: FakeXiaozhi | undefined;
       let feed: Feed | undefined;
+      let child: ChildProcess | undefined;
       try {
         xiaozhi = await FakeXiaozhi.start();
         feed = await startFeed(yml('0.2.0'));
@@ -155,7 +156,7 @@ describe('packaging', () => {
           updates: { enabled: true, mirrorUrl: feed.url },
         };
         fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
-        const child = spawn(process.execPath, [STAND_IN, resources], {
+        const app = spawn(process.execPath, [STAND_IN, resources], {
           cwd: work,
           stdio: ['pipe', 'pipe', 'pipe'],
           env: {
@@ -166,10 +167,11 @@ describe('packaging', () => {
             XDG_CONFIG_HOME: path.join(work, 'config'),
           },
         });
+        child = app;
         let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-        const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+        app.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        app.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        const exited = new Promise<number | null>((resolve) => app.on('exit', resolve));
         const logFile = path.join(dataDir, 'logs', 'xiaozhi-tray.log');
         const log = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '');
         const session = await xiaozhi.connection(0, 20_000);
@@ -178,22 +180,28 @@ describe('packaging', () => {
         expect(out).toContain('[stand-in electron] privileged: app\n');
         await waitFor(() => log().includes('window: loaded app://xiaozhi-tray/index.html'), 10_000, `the page from app://\n${log()}`);
 
-        child.stdin.write('invoke checkForUpdates\n');
+        app.stdin.write('invoke checkForUpdates\n');
         await waitFor(() => out.includes('→ checkForUpdates'), 20_000, `the check's answer\n${out}`);
         const answer = (command: string) => JSON.parse(out.split('\n').find((l) => l.startsWith(`→ ${command} `))!.slice(command.length + 3)) as unknown;
         expect(answer('checkForUpdates')).toMatchObject({ state: 'downloading', currentVersion: '0.1.0', version: '0.2.0' });
         await waitFor(() => log().includes('version 0.2.0 is downloaded'), 20_000, `the download\n${log()}`);
-        child.stdin.write('invoke getUpdateStatus\n');
+        app.stdin.write('invoke getUpdateStatus\n');
         await waitFor(() => out.includes('→ getUpdateStatus'), 10_000, 'the update status');
         expect(answer('getUpdateStatus')).toMatchObject({ state: 'ready', version: '0.2.0' });
 
         await waitFor(() => fs.existsSync(pidFile), 20_000, 'the server to start');
         const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
-        child.stdin.write('quit\n');
+        app.stdin.write('quit\n');
         expect(await exited).toBe(0);
         await waitFor(() => !pids.some(isAlive), 10_000, 'the server process to be gone');
         expect(log()).not.toMatch(/ERROR \[app\]/);
       } finally {
+        // A failed run leaves nothing behind: SIGTERM quits the app, which stops its server.
+        if (child && child.exitCode === null) {
+          const gone = new Promise((resolve) => child!.once('exit', resolve));
+          child.kill();
+          await gone;
+        }
         await xiaozhi?.close();
         await feed?.close();
       }
