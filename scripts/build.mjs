@@ -17,9 +17,22 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
+// A build for users who cannot reach GitHub can carry an update mirror (https, serving the same
+// latest*.yml files and installers as the GitHub releases): XIAOZHI_TRAY_UPDATE_MIRROR=https://… npm run dist
+const mirror = process.env.XIAOZHI_TRAY_UPDATE_MIRROR ?? '';
+if (mirror && !/^https:\/\/[^/\s]+/.test(mirror)) throw new Error(`XIAOZHI_TRAY_UPDATE_MIRROR must be an https:// URL, not "${mirror}"`);
+
 await Promise.all([
   build({ ...common, entryPoints: ['src/cli/index.ts'], outfile: 'out/cli/index.js' }),
-  existsSync('src/main/index.ts') && build({ ...common, entryPoints: ['src/main/index.ts'], outfile: 'out/main/index.js' }),
+  // Electron 45 runs the main process on its own Node 22 (electron-store 12 and conf need it).
+  existsSync('src/main/index.ts') &&
+    build({
+      ...common,
+      entryPoints: ['src/main/index.ts'],
+      outfile: 'out/main/index.js',
+      target: 'node22',
+      define: { 'process.env.XIAOZHI_TRAY_UPDATE_MIRROR': JSON.stringify(mirror) },
+    }),
   existsSync('src/preload/index.ts') &&
     build({ ...common, entryPoints: ['src/preload/index.ts'], outfile: 'out/preload/index.js', platform: 'node', target: 'chrome130' }),
 ]);

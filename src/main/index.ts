@@ -1,43 +1,88 @@
 // The desktop app's composition root: builds one Bridge and the shell around it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, net, powerMonitor, safeStorage, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
 import { Bridge } from './core/bridge';
 import { LogBook, rotatingFileSink } from './core/logs/log-book';
 import { mergePath, readLoginShellPath } from './core/servers/login-shell-path';
-import { resolveLanguage, translator } from '../shared/i18n/translate';
+import { resolveLanguage, translator, type Language } from '../shared/i18n/translate';
+import type { UpdateStatus } from '../shared/updates';
+import { APP_ORIGIN, APP_SCHEME, PAGE_URL, appProtocolHandler, registerAppScheme } from './electron/app-protocol';
+import { guardContents } from './electron/content-guards';
+import { installCrashGuard, type CrashChoice } from './electron/crash-guard';
 import { ElectronSettingsStore } from './electron/electron-settings-store';
 import { bindIpc, trustedSender } from './electron/ipc-bridge';
 import { getLaunchAtLogin, HIDDEN_ARG, setLaunchAtLogin, type LoginItemContext } from './electron/login-item';
 import { createMainWindow, revealWindow } from './electron/main-window';
 import { watchWake } from './electron/wake-watch';
-import { installQuitHandling } from './electron/quit-handling';
+import { lockPermissions } from './electron/permissions';
+import { installQuitHandling, type QuitHandling } from './electron/quit-handling';
 import { configFilesIn } from './electron/launch-args';
 import { secretCodec } from './electron/secret-codec';
 import { TrayController } from './electron/tray-icon';
+import { installKind, loadElectronUpdater } from './electron/updates/electron-updater-backend';
+import { UpdateController } from './electron/updates/update-controller';
 
 const APP_ROOT = app.getAppPath();
 const ASSETS = path.join(APP_ROOT, 'assets');
 const PRELOAD = path.join(APP_ROOT, 'out', 'preload', 'index.js');
-const PAGE_URL = pathToFileURL(path.join(APP_ROOT, 'out', 'renderer', 'index.html')).toString();
+const RENDERER = path.join(APP_ROOT, 'out', 'renderer');
+const QUIT_ARG = '--quit';
+
+// Before ready: app:// gets an origin of its own (the page never loads from file://).
+registerAppScheme(protocol);
+// The end-to-end tests and the smoke script run the app with a data folder of their own.
+if (process.env.XIAOZHI_TRAY_DATA_DIR) app.setPath('userData', path.resolve(process.env.XIAOZHI_TRAY_DATA_DIR));
 
 if (!app.requestSingleInstanceLock()) {
-  // Another instance runs: it gets our arguments (and shows its window); we leave.
+  // Another instance runs: it gets our arguments (and shows its window, or quits for --quit); we leave.
+  app.quit();
+} else if (process.argv.includes(QUIT_ARG)) {
+  // Asked to quit, and nothing runs.
   app.quit();
 } else {
-  void main();
-}
-
-async function main(): Promise<void> {
-  app.setAppUserModelId('me.xiaozhi.tray');
-  if (process.platform === 'darwin') app.dock?.hide();
-  await app.whenReady();
-
   const dataDir = app.getPath('userData');
   const logsDir = path.join(dataDir, 'logs');
   const logBook = new LogBook({ sinks: [rotatingFileSink(logsDir)] });
+  const runtime = { language: resolveLanguage(undefined, 'en') as Language, quit: undefined as QuitHandling | undefined };
+
+  const showCrash = async (text: string, fatal: boolean): Promise<CrashChoice> => {
+    await app.whenReady();
+    const t = translator(runtime.language);
+    const buttons = fatal ? [t('crash.quit')] : [t('crash.keepRunning'), t('crash.quit')];
+    const { response } = await dialog.showMessageBox({
+      type: 'error',
+      title: t('app.name'),
+      message: fatal ? t('crash.fatal') : t('crash.message'),
+      detail: t('crash.detail', { error: text.split('\n').slice(0, 4).join('\n'), file: path.join(logsDir, 'xiaozhi-tray.log') }),
+      buttons,
+      defaultId: 0,
+      cancelId: 0,
+      noLink: true,
+    });
+    return fatal || response === 1 ? 'quit' : 'keep-running';
+  };
+  const crash = installCrashGuard({
+    log: (message) => logBook.add('error', 'app', message).message,
+    show: showCrash,
+    // Every process tree is stopped first; before the bridge exists there is none.
+    quit: async () => (runtime.quit ? runtime.quit.quitNow() : app.exit(1)),
+    isQuitting: () => runtime.quit?.isQuitting() === true,
+  });
+  main(dataDir, logsDir, logBook, runtime).catch((error: unknown) => crash.report('start-up failed', error, true));
+}
+
+async function main(dataDir: string, logsDir: string, logBook: LogBook, shellState: { language: Language; quit: QuitHandling | undefined }): Promise<void> {
+  app.setAppUserModelId('me.xiaozhi.tray');
+  if (process.platform === 'darwin') app.dock?.hide();
+  shellState.language = resolveLanguage(undefined, app.getLocale());
+  await app.whenReady();
   const log = logBook.logger('app');
+
+  // Locked down before any page exists: our protocol, our page only, no permissions but the clipboard.
+  protocol.handle(APP_SCHEME, appProtocolHandler(RENDERER));
+  lockPermissions(session.defaultSession, APP_ORIGIN);
+  app.on('web-contents-created', (_event, contents) => guardContents(contents, PAGE_URL, (url) => void shell.openExternal(url)));
 
   // A GUI app started at login has a poor PATH; ask the login shell once so npx/uvx are found.
   const env = { ...process.env };
@@ -47,6 +92,8 @@ async function main(): Promise<void> {
   const store = new ElectronSettingsStore(dataDir, codec);
   if (store.recovered) log.error(`settings could not be read (${store.recovered.reason}); moved to ${store.recovered.movedTo}`);
   if (!codec.encrypted) log.warn(`secrets are stored unencrypted (${codec.storage})`);
+  const language = () => resolveLanguage(store.load().ui.language, app.getLocale());
+  shellState.language = language();
 
   const loginContext: LoginItemContext = { app, platform: process.platform, execPath: process.execPath, env: process.env };
   const launchAtLogin = () => {
@@ -56,6 +103,18 @@ async function main(): Promise<void> {
       return null;
     }
   };
+
+  const kind = installKind({ isPackaged: app.isPackaged, platform: process.platform, resourcesPath: process.resourcesPath, env: process.env });
+  const updateLog = logBook.logger('updates');
+  const updates = new UpdateController({
+    backend: kind.updatable ? await loadElectronUpdater(updateLog) : undefined,
+    manualInstall: kind.manualInstall,
+    currentVersion: app.getVersion(),
+    settings: () => store.load().updates,
+    log: updateLog,
+    isQuitting: () => quit.isQuitting(),
+    prepareQuit: () => quit.stopBeforeQuit(),
+  });
 
   let window: BrowserWindow | undefined;
   const bridge = new Bridge({
@@ -78,18 +137,24 @@ async function main(): Promise<void> {
         fs.mkdirSync(logsDir, { recursive: true });
         await shell.openPath(logsDir);
       },
+      updates: {
+        status: () => updates.status(),
+        check: () => updates.check(true),
+        install: () => updates.install(),
+        subscribe: (listener) => updates.subscribe(listener),
+      },
     },
   });
 
-  const quit = installQuitHandling({ app, stop: () => bridge.stop(), deadlineMs: 10_000 });
-  const language = () => resolveLanguage(store.load().ui.language, app.getLocale());
+  const quit = installQuitHandling({ app, stop: () => bridge.stop(), deadlineMs: 10_000, onQuitting: () => updates.stop() });
+  shellState.quit = quit;
   // macOS may drop login-item arguments; it says instead whether we were opened at login.
   const openedAtLogin = process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin === true;
   const startHidden = process.argv.includes(HIDDEN_ARG) || openedAtLogin || store.load().ui.startHidden;
 
   const showWindow = () => {
     if (!window || window.isDestroyed()) {
-      window = createMainWindow({ preload: PRELOAD, pageUrl: PAGE_URL, icon: path.join(ASSETS, 'icon.png'), show: true, isQuitting: quit.isQuitting, title: translator(language())('app.name') });
+      window = createMainWindow({ preload: PRELOAD, pageUrl: PAGE_URL, icon: path.join(ASSETS, 'icon.png'), show: true, isQuitting: quit.isQuitting, title: translator(language())('app.name'), log: (level, message) => log[level](message) });
       // Windows logs off / shuts down: stop the children before the OS kills us.
       window.on('session-end', () => void quit.quitNow());
     } else revealWindow(window);
@@ -100,8 +165,11 @@ async function main(): Promise<void> {
     for (const file of files) void bridge.offerImportFile(file);
   };
 
-  bindIpc(ipcMain, bridge.api, trustedSender(() => window, PAGE_URL), () => window?.webContents);
+  bindIpc(ipcMain, bridge.api, trustedSender(() => window, `${APP_ORIGIN}/`), () => window?.webContents);
 
+  const openUpdatePage = (status: UpdateStatus) => {
+    if (status.downloadUrl) void shell.openExternal(status.downloadUrl);
+  };
   const tray = new TrayController(
     ASSETS,
     process.platform,
@@ -116,23 +184,43 @@ async function main(): Promise<void> {
         tray.update(bridge.state());
       },
       importFiles,
+      checkUpdates: () => void updates.check(true),
+      installUpdate: () => void updates.install().catch((error: unknown) => updateLog.error(String(error))),
+      openUpdatePage: () => openUpdatePage(updates.status()),
     },
     translator(language()),
     launchAtLogin,
+    () => updates.status(),
   );
 
   let trayLanguage = language();
+  let updateSettings = JSON.stringify(store.load().updates);
   bridge.on('status', (state) => {
-    // The language setting may have changed (settings changes come with a status event).
+    // Settings changes come with a status event: the language, and the update switch and mirror.
     if (language() !== trayLanguage) {
       trayLanguage = language();
+      shellState.language = trayLanguage;
       tray.setTranslate(translator(trayLanguage));
+    }
+    const nextUpdates = JSON.stringify(store.load().updates);
+    if (nextUpdates !== updateSettings) {
+      updateSettings = nextUpdates;
+      updates.settingsChanged();
     }
     tray.update(state);
   });
+  updates.subscribe(() => tray.update(bridge.state()));
   tray.update(bridge.state());
+  // The end-to-end tests read the tray through this (Electron has no API that lists trays).
+  if (process.env.XIAOZHI_TRAY_E2E === '1') Object.assign(globalThis, { xiaozhiTrayE2E: { tray: () => tray.shown() } });
 
   app.on('second-instance', (_event, argv) => {
+    // `xiaozhi-tray --quit` asks the running app to quit cleanly (the smoke script, scripts, Windows).
+    if (argv.includes(QUIT_ARG)) {
+      log.info('asked to quit by a second launch');
+      app.quit();
+      return;
+    }
     showWindow();
     const files = configFilesIn(argv);
     if (files.length > 0) importFiles(files);
@@ -144,6 +232,7 @@ async function main(): Promise<void> {
   watchWake({ powerMonitor, isOnline: () => net.isOnline() }, () => bridge.wake());
 
   bridge.start();
+  updates.start();
   const opened = configFilesIn(process.argv);
   if (opened.length > 0) importFiles(opened);
   // On Linux a panel without a tray would leave no way in; show the window unless asked not to.

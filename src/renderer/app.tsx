@@ -7,6 +7,7 @@ import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
 import { summarizeStatus } from '../shared/status-summary';
 import { SummaryLines } from './components/status-summary-view';
+import { UpdateBanner } from './components/update-banner';
 import { EndpointsPage } from './pages/endpoints-page';
 import { HistoryPage } from './pages/history-page';
 import { LogsPage } from './pages/logs-page';
@@ -107,6 +108,7 @@ export function App({ store }: { store: BridgeStore }) {
         </nav>
         <main className="content">
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
+          {ready ? <UpdateBanner /> : null}
           {!ready ? (
             <p className="muted">{t('app.loading')}</p>
           ) : page === 'overview' ? (

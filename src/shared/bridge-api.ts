@@ -7,6 +7,7 @@ import {
   LimitsSchema,
   ConnectionSettingsSchema,
   ToolModeSchema,
+  UpdateMirrorSchema,
 } from './settings';
 import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
 import {
@@ -20,6 +21,7 @@ import { patchOf } from './patch-schema';
 import { ProblemSchema } from './problem';
 import { CatalogueSchema } from './catalogue';
 import { EndpointTestSchema } from './endpoint-test';
+import { UpdateStatusSchema } from './updates';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 
 /**
@@ -94,6 +96,8 @@ export const bridgeCommands = {
       limits: patchOf(LimitsSchema).optional(),
       connection: patchOf(ConnectionSettingsSchema).optional(),
       ui: patchOf(SettingsSchema.shape.ui.unwrap()).optional(),
+      /** Only what is given changes (no defaults here); `mirrorUrl: null` goes back to the default feed. */
+      updates: z.object({ enabled: z.boolean().optional(), mirrorUrl: UpdateMirrorSchema.nullable().optional() }).optional(),
     }),
     Void,
   ),
@@ -114,6 +118,13 @@ export const bridgeCommands = {
   setLaunchAtLogin: command(z.object({ enabled: z.boolean() }), Void),
   openLogsFolder: command(Void, Void),
 
+  /** The desktop app's updater ("unsupported" headless and in development runs). */
+  getUpdateStatus: command(Void, UpdateStatusSchema),
+  /** Checks now (even with automatic checks off); a newer version downloads in the background. */
+  checkForUpdates: command(Void, UpdateStatusSchema),
+  /** Stops every server, then quits and installs the downloaded update. */
+  installUpdate: command(Void, Void),
+
   /** What importing this file's text would do; changes nothing. `source` is the file name shown. */
   previewImport: command(z.object({ source: z.string().max(1000), text: z.string().max(4 * 1024 * 1024) }), ImportPreviewSchema),
   /** The same for a file on the bridge's machine (a client found by discoverClients). */
@@ -132,6 +143,8 @@ export const bridgeEvents = {
   call: CallRecordSchema,
   /** A file was handed to the app (dropped on the tray, opened with it): here is its preview. */
   importPreview: ImportPreviewSchema,
+  /** The updater's status changed (checking, downloading, ready to restart, a problem). */
+  update: UpdateStatusSchema,
 } as const;
 
 export type BridgeCommands = typeof bridgeCommands;

@@ -33,6 +33,29 @@ const HttpUrlSchema = z
 
 export const ToolModeSchema = z.enum(['all', 'router']);
 
+/** Update feeds: https, or http only on this machine (a local test feed). */
+export const UpdateMirrorSchema = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+    } catch {
+      return false;
+    }
+  }, 'must be an https:// URL');
+
+export const UpdateSettingsSchema = z.object({
+  /** Check at start and every few hours, and download in the background. */
+  enabled: z.boolean().default(true),
+  /**
+   * A server with the same latest*.yml files and installers as the GitHub releases (for users who
+   * cannot reach GitHub). Unset: the build's default mirror, or GitHub.
+   */
+  mirrorUrl: UpdateMirrorSchema.optional(),
+});
+
 export const EndpointSettingsSchema = z.object({
   id: z.string().min(1),
   name: NameSchema,
@@ -124,6 +147,7 @@ export const SettingsSchema = z.object({
   limits: LimitsSchema.default(LimitsSchema.parse({})),
   connection: ConnectionSettingsSchema.default(ConnectionSettingsSchema.parse({})),
   modelscope: z.object({ apiKey: z.string().optional() }).default({}),
+  updates: UpdateSettingsSchema.default({ enabled: true }),
   ui: z
     .object({
       language: z.enum(['system', 'zh-CN', 'en']).default('system'),
@@ -160,6 +184,7 @@ export type NamingPolicy = z.infer<typeof NamingPolicySchema>;
 export type ToolMode = z.infer<typeof ToolModeSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
 export type ConnectionSettings = z.infer<typeof ConnectionSettingsSchema>;
+export type UpdateSettings = z.infer<typeof UpdateSettingsSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 export type SettingsInput = z.input<typeof SettingsSchema>;
 

@@ -77,6 +77,30 @@ export class FakeBrowserWindow extends EventEmitter {
   }
 }
 
+/** A session that records the permission handlers the shell installs. */
+export class FakeSession {
+  requestHandler: ((contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string; isMainFrame: boolean }) => void) | null = null;
+  checkHandler: ((contents: unknown, permission: string, origin: string, details: unknown) => boolean) | null = null;
+  setPermissionRequestHandler(handler: FakeSession['requestHandler']) {
+    this.requestHandler = handler;
+  }
+  setPermissionCheckHandler(handler: FakeSession['checkHandler']) {
+    this.checkHandler = handler;
+  }
+}
+
+/** Electron's protocol module: what was registered, and the handler for app:// requests. */
+export const fakeProtocol = {
+  privileged: [] as { scheme: string; privileges: Record<string, boolean> }[],
+  handlers: new Map<string, (request: Request) => Promise<Response> | Response>(),
+  registerSchemesAsPrivileged(schemes: { scheme: string; privileges: Record<string, boolean> }[]) {
+    this.privileged.push(...schemes);
+  },
+  handle(scheme: string, handler: (request: Request) => Promise<Response> | Response) {
+    this.handlers.set(scheme, handler);
+  },
+};
+
 export const electronMock = {
   Tray: FakeTray,
   BrowserWindow: FakeBrowserWindow,
@@ -89,6 +113,9 @@ export const electronMock = {
   ipcMain: undefined,
   contextBridge: { exposeInMainWorld: vi.fn() },
   ipcRenderer: Object.assign(new EventEmitter(), { invoke: vi.fn(async () => undefined) }),
+  protocol: fakeProtocol,
+  session: { defaultSession: new FakeSession() },
+  dialog: { showMessageBox: vi.fn(async () => ({ response: 0, checkboxChecked: false })), showErrorBox: vi.fn() },
 };
 
 /** The module shape: named exports plus the default export electron-store imports. */

@@ -26,6 +26,7 @@ function slowApi() {
     getHistory: () => answer(snapshot.history),
     getToolCounts: () => answer(snapshot.counts),
     getHostInfo: () => answer({ carrier: 'web', platform: 'linux', version: '0', secretStorage: 'config-file', launchAtLogin: null }),
+    getUpdateStatus: () => answer({ state: 'unsupported', currentVersion: '0' }),
     on: (event: EventName, listener: (p: unknown) => void) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);

@@ -15,6 +15,7 @@ import {
 } from '../../shared/settings';
 import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
+import type { UpdateStatus } from '../../shared/updates';
 import { firstIssue } from '../../shared/zod-issue';
 import type { Problem } from '../../shared/problem';
 import { forbiddenKeyPaths, formatKeyPath } from '../../shared/forbidden-keys';
@@ -40,6 +41,16 @@ export interface BridgeHost {
   info(): Omit<HostInfo, 'version' | 'readOnlyConfig'>;
   setLaunchAtLogin?(enabled: boolean): Promise<void> | void;
   openLogsFolder?(): Promise<void> | void;
+  /** The desktop app's updater; the headless bridge has none. */
+  updates?: UpdatesHost;
+}
+
+export interface UpdatesHost {
+  status(): UpdateStatus;
+  check(): Promise<UpdateStatus>;
+  install(): Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (status: UpdateStatus) => void): () => void;
 }
 
 export const headlessHost: BridgeHost = {
@@ -106,6 +117,7 @@ export class Bridge {
     this.hub.onChange(() => this.onCatalogChanged());
     this.catalogs = new EndpointCatalogs({ hub: this.hub, history: this.history, mode: (id) => this.endpointMode(id), maxMessageBytes: () => this.settings.limits.maxMessageBytes });
     this.logBook.subscribe((entry) => this.emit('log', entry));
+    this.host.updates?.subscribe((status) => this.emit('update', status));
     for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
     for (const endpoint of this.settings.endpoints) this.links.set(endpoint.id, this.makeLink(endpoint));
     const registryUrl = options.registryUrl ?? options.env?.XIAOZHI_TRAY_REGISTRY_URL ?? process.env.XIAOZHI_TRAY_REGISTRY_URL;
@@ -469,6 +481,7 @@ export class Bridge {
         limits?: Partial<Settings['limits']>;
         connection?: Partial<Settings['connection']>;
         ui?: Partial<Settings['ui']>;
+        updates?: { enabled?: boolean; mirrorUrl?: string | null };
       }) => {
         const next: Settings = {
           ...this.settings,
@@ -476,6 +489,7 @@ export class Bridge {
           limits: { ...this.settings.limits, ...input.limits },
           connection: { ...this.settings.connection, ...input.connection },
           ui: { ...this.settings.ui, ...input.ui },
+          updates: mergeUpdates(this.settings.updates, input.updates),
         };
         this.commit(next);
         if (input.connection) for (const id of [...this.links.keys()]) await this.replaceLink(id);
@@ -529,6 +543,15 @@ export class Bridge {
         if (!this.host.openLogsFolder) throw new Error('There is no logs folder to open here.');
         await this.host.openLogsFolder();
       },
+      getUpdateStatus: async () => this.host.updates?.status() ?? { state: 'unsupported', currentVersion: this.options.version ?? '0.1.0' },
+      checkForUpdates: async () => {
+        if (!this.host.updates) throw new Error('Updates are managed by the desktop app only.');
+        return this.host.updates.check();
+      },
+      installUpdate: async () => {
+        if (!this.host.updates) throw new Error('Updates are managed by the desktop app only.');
+        await this.host.updates.install();
+      },
     };
 
     const api = {} as Record<string, unknown>;
@@ -556,12 +579,21 @@ export class Bridge {
   }
 }
 
-/** An endpoint's failure as a code with parameters, read from the text the link logged. */
 /** A cause's parameters carry text from outside (a stderr line, an error's detail): redacted like it. */
 function redactProblem(problem: Problem, redact: (text: string) => string): Problem {
   return { ...problem, params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) };
 }
 
+/** An endpoint's failure as a code with parameters, read from the text the link logged. */
 function withCause(status: EndpointStatus): EndpointStatus {
   return status.lastError && !status.lastErrorCause ? { ...status, lastErrorCause: failureCause(new Error(status.lastError), { url: status.url }) } : status;
+}
+
+/** `mirrorUrl: null` removes the user's mirror (back to the default feed). */
+function mergeUpdates(current: Settings['updates'], patch: { enabled?: boolean; mirrorUrl?: string | null } | undefined): Settings['updates'] {
+  if (!patch) return current;
+  const next: Settings['updates'] = { ...current, ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}) };
+  if (patch.mirrorUrl === null) delete next.mirrorUrl;
+  else if (patch.mirrorUrl !== undefined) next.mirrorUrl = patch.mirrorUrl;
+  return next;
 }

@@ -1,4 +1,5 @@
 import { BrowserWindow, shell, type BrowserWindowConstructorOptions } from 'electron';
+import { guardContents } from './content-guards';
 
 /** The only web preferences our window ever gets: isolated, sandboxed, no Node. */
 export function secureWebPreferences(preload: string): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
@@ -18,16 +19,16 @@ export function secureWebPreferences(preload: string): NonNullable<BrowserWindow
 
 export interface MainWindowOptions {
   preload: string;
-  /** file:// URL of the renderer's index.html */
+  /** The renderer's index.html on the app:// protocol. */
   pageUrl: string;
   icon?: string;
   show: boolean;
   /** While false, closing the window only hides it (the app lives on in the tray). */
   isQuitting: () => boolean;
   title: string;
+  /** Page loads and failures, for the log (the smoke test reads it). */
+  log?: (level: 'info' | 'error', message: string) => void;
 }
-
-const isExternal = (url: string) => /^https?:\/\//i.test(url);
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
@@ -41,20 +42,13 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     autoHideMenuBar: true,
     webPreferences: secureWebPreferences(options.preload),
   });
-  const contents = window.webContents;
-
   // Never navigate away from our page; links to the web open in the user's browser.
-  contents.on('will-navigate', (event, url) => {
-    if (url !== options.pageUrl) {
-      event.preventDefault();
-      if (isExternal(url)) void shell.openExternal(url);
-    }
-  });
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isExternal(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  contents.on('will-attach-webview', (event) => event.preventDefault());
+  guardContents(window.webContents, options.pageUrl, (url) => void shell.openExternal(url));
+
+  const log = options.log ?? (() => undefined);
+  window.webContents.on('did-finish-load', () => log('info', `window: loaded ${options.pageUrl}`));
+  window.webContents.on('did-fail-load', (_event, code, description, url) => log('error', `window: could not load ${url} (${code} ${description})`));
+  window.webContents.on('render-process-gone', (_event, details) => log('error', `window: the page's process is gone (${details.reason})`));
 
   window.on('close', (event) => {
     if (!options.isQuitting()) {

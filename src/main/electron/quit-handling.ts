@@ -15,11 +15,19 @@ export interface QuitOptions {
   process?: Pick<NodeJS.Process, 'on'>;
 }
 
+export interface QuitHandling {
+  isQuitting(): boolean;
+  /** For OS session end and the crash guard: stop now, then exit. */
+  quitNow(): Promise<void>;
+  /** Before the updater quits the app: stop everything now; the quit that follows is not held. */
+  stopBeforeQuit(): Promise<void>;
+}
+
 /**
  * Quit in layers: the first `before-quit` is held until the bridge has stopped (or the deadline
- * passed), then the app exits for real. SIGINT/SIGTERM and OS session end take the same path.
+ * passed), then the app quits for real. SIGINT/SIGTERM and OS session end take the same path.
  */
-export function installQuitHandling(options: QuitOptions): { isQuitting(): boolean; quitNow(): Promise<void> } {
+export function installQuitHandling(options: QuitOptions): QuitHandling {
   let quitting = false;
   let stopped: Promise<void> | undefined;
 
@@ -36,7 +44,12 @@ export function installQuitHandling(options: QuitOptions): { isQuitting(): boole
       event.preventDefault();
       quitting = true;
       options.onQuitting?.();
-      void stopWithDeadline().then(() => options.app.exit(0));
+      // Then quit for real: this time nothing holds it, and Electron's quit events run (a
+      // downloaded update installs on the way out). Should anything still hold it, exit anyway.
+      void stopWithDeadline().then(() => {
+        setTimeout(() => options.app.exit(0), options.deadlineMs).unref();
+        options.app.quit();
+      });
     }
   });
   const proc = options.process ?? process;
@@ -44,11 +57,15 @@ export function installQuitHandling(options: QuitOptions): { isQuitting(): boole
 
   return {
     isQuitting: () => quitting,
-    /** For OS session end: stop now, synchronously as far as possible, then exit. */
     quitNow: async () => {
       quitting = true;
       await stopWithDeadline();
       options.app.exit(0);
+    },
+    stopBeforeQuit: async () => {
+      if (!quitting) options.onQuitting?.();
+      quitting = true;
+      await stopWithDeadline();
     },
   };
 }

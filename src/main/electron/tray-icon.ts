@@ -1,6 +1,7 @@
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron';
 import type { BridgeState } from '../../shared/status';
 import type { Translate } from '../../shared/i18n/translate';
+import type { UpdateStatus } from '../../shared/updates';
 import { trayIconPath, trayIconState, trayMenu, trayTooltip, type TrayIconState, type TrayMenuItem } from './tray-status';
 
 export { trayIconPath };
@@ -14,6 +15,11 @@ export interface TrayActions {
   setLaunchAtLogin(enabled: boolean): void;
   /** Files dropped on the tray icon (macOS). */
   importFiles(paths: string[]): void;
+  checkUpdates(): void;
+  /** "Restart to update to x.y.z". */
+  installUpdate(): void;
+  /** Where a .deb user gets the new package. */
+  openUpdatePage(): void;
 }
 
 export function toElectronMenu(items: TrayMenuItem[], actions: TrayActions): MenuItemConstructorOptions[] {
@@ -37,6 +43,7 @@ export class TrayController {
   private lastIcon: TrayIconState | undefined;
   private lastTooltip = '';
   private lastMenu = '';
+  private lastItems: TrayMenuItem[] = [];
 
   constructor(
     private readonly assetsDir: string,
@@ -44,6 +51,7 @@ export class TrayController {
     private readonly actions: TrayActions,
     private translate: Translate,
     private readonly launchAtLogin: () => boolean | null,
+    private readonly updateStatus: () => UpdateStatus | undefined = () => undefined,
   ) {
     this.tray = new Tray(this.image('stopped'));
     if (platform !== 'darwin') this.tray.on('click', () => actions.open());
@@ -67,12 +75,18 @@ export class TrayController {
       this.tray.setToolTip(tooltip);
       this.lastTooltip = tooltip;
     }
-    const items = trayMenu(state, this.launchAtLogin(), this.translate);
+    const items = trayMenu(state, this.launchAtLogin(), this.translate, this.updateStatus());
     const key = JSON.stringify(items);
     if (key !== this.lastMenu) {
       this.tray.setContextMenu(Menu.buildFromTemplate(toElectronMenu(items, this.actions)));
       this.lastMenu = key;
+      this.lastItems = items;
     }
+  }
+
+  /** What the tray shows now: its tooltip and menu (the end-to-end tests read it; Electron cannot). */
+  shown(): { tooltip: string; menu: TrayMenuItem[] } {
+    return { tooltip: this.lastTooltip, menu: this.lastItems };
   }
 
   destroy(): void {

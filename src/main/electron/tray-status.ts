@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { Translate } from '../../shared/i18n/translate';
 import { summarizeStatus, type SummaryIcon } from '../../shared/status-summary';
+import type { UpdateStatus } from '../../shared/updates';
 
 export type TrayIconState = SummaryIcon;
 
@@ -36,11 +37,32 @@ export function endpointLine(endpoint: EndpointStatus, t: Translate, now = Date.
 export type TrayMenuItem =
   | { kind: 'label'; label: string }
   | { kind: 'separator' }
-  | { kind: 'action'; id: 'start' | 'stop' | 'open' | 'openLogs' | 'quit'; label: string }
+  | { kind: 'action'; id: 'start' | 'stop' | 'open' | 'openLogs' | 'quit' | 'checkUpdates' | 'installUpdate' | 'openUpdatePage'; label: string }
   | { kind: 'checkbox'; id: 'launchAtLogin'; label: string; checked: boolean; enabled: boolean };
 
+/** What the menu says about updates: the action the status calls for, and a line when there is news. */
+export function updateItems(update: UpdateStatus | undefined, t: Translate): TrayMenuItem[] {
+  if (!update || update.state === 'unsupported') return [];
+  switch (update.state) {
+    case 'ready':
+      return [{ kind: 'action', id: 'installUpdate', label: t('updates.restartTo', { version: update.version ?? '' }) }];
+    case 'manual':
+      return [{ kind: 'action', id: 'openUpdatePage', label: t('updates.getVersion', { version: update.version ?? '' }) }];
+    case 'downloading':
+      return [{ kind: 'label', label: t('updates.downloading', { version: update.version ?? '', percent: update.percent ?? 0 }) }];
+    case 'checking':
+      return [{ kind: 'label', label: t('updates.checking') }];
+    default:
+      return [
+        ...(update.state === 'up-to-date' ? [{ kind: 'label' as const, label: t('updates.upToDate', { version: update.currentVersion }) }] : []),
+        ...(update.state === 'error' ? [{ kind: 'label' as const, label: t('updates.failedShort') }] : []),
+        { kind: 'action', id: 'checkUpdates', label: t('updates.check') },
+      ];
+  }
+}
+
 /** The menu as data (so it can be tested without Electron): one line per endpoint, then actions. */
-export function trayMenu(state: BridgeState, launchAtLogin: boolean | null, t: Translate): TrayMenuItem[] {
+export function trayMenu(state: BridgeState, launchAtLogin: boolean | null, t: Translate, update?: UpdateStatus): TrayMenuItem[] {
   const items: TrayMenuItem[] = [];
   if (state.endpoints.length === 0) items.push({ kind: 'label', label: t('tray.noEndpoints') });
   for (const endpoint of state.endpoints) items.push({ kind: 'label', label: endpointLine(endpoint, t) });
@@ -52,6 +74,7 @@ export function trayMenu(state: BridgeState, launchAtLogin: boolean | null, t: T
   items.push({ kind: 'separator' });
   items.push({ kind: 'checkbox', id: 'launchAtLogin', label: t('tray.launchAtLogin'), checked: launchAtLogin === true, enabled: launchAtLogin !== null });
   items.push({ kind: 'action', id: 'openLogs', label: t('tray.openLogs') });
+  items.push(...updateItems(update, t));
   items.push({ kind: 'separator' });
   items.push({ kind: 'action', id: 'quit', label: t('tray.quit') });
   return items;

@@ -5,6 +5,7 @@ import { useStore } from '../store/bridge-store';
 import { HostNotices } from '../components/host-notices';
 import { useCommand } from '../components/use-command';
 import { BudgetSettings } from '../components/budget-settings';
+import { UpdateSettings } from './update-settings';
 
 export function SettingsPage() {
   const { store, t, toast } = useApp();
@@ -130,6 +131,7 @@ export function SettingsPage() {
         </form>
       </section>
       <BudgetSettings />
+      <UpdateSettings />
 
       <section className="panel">
         <h2>{t('settings.about')}</h2>

@@ -3,6 +3,7 @@ import type { BridgeApi } from '../../shared/bridge-api';
 import type { HostInfo } from '../../shared/host';
 import type { Settings } from '../../shared/settings';
 import type { BridgeState, CallRecord, CatalogTool, LogEntry } from '../../shared/status';
+import type { UpdateStatus } from '../../shared/updates';
 
 export interface StoreData {
   ready: boolean;
@@ -16,6 +17,7 @@ export interface StoreData {
   /** Calls per tool since the bridge started: counts[server][originalTool]. */
   counts: Record<string, Record<string, { ok: number; failed: number }>>;
   host: HostInfo | undefined;
+  update: UpdateStatus | undefined;
 }
 
 const MAX_LOGS = 10_000;
@@ -37,6 +39,7 @@ export class BridgeStore {
     history: [],
     counts: {},
     host: undefined,
+    update: undefined,
   };
   private readonly listeners = new Set<() => void>();
   private pendingLogs: LogEntry[] = [];
@@ -49,6 +52,7 @@ export class BridgeStore {
   constructor(readonly api: BridgeApi) {
     api.on('status', (state) => (this.loading ? (this.loading.state = state) : this.set({ state })));
     api.on('catalog', (catalog) => (this.loading ? (this.loading.catalog = catalog) : this.set({ catalog })));
+    api.on('update', (update) => this.set({ update }));
     api.on('call', (record) => {
       if (this.loading) this.loading.calls.push(record);
       else this.addCall(record);
@@ -69,7 +73,7 @@ export class BridgeStore {
     const loading: NonNullable<BridgeStore['loading']> = { calls: [] };
     this.loading = loading;
     try {
-      const [state, settings, catalog, logs, history, counts, host] = await Promise.all([
+      const [state, settings, catalog, logs, history, counts, host, update] = await Promise.all([
         this.api.getState(),
         this.api.getSettings(),
         this.api.getCatalog(),
@@ -77,6 +81,7 @@ export class BridgeStore {
         this.api.getHistory(),
         this.api.getToolCounts(),
         this.api.getHostInfo(),
+        this.api.getUpdateStatus(),
       ]);
       const seenLogs = new Set(logs.map((l) => l.seq));
       const seenCalls = new Set(history.map((h) => h.id));
@@ -93,6 +98,7 @@ export class BridgeStore {
         history,
         counts,
         host,
+        update,
       });
       for (const record of loading.calls) if (!seenCalls.has(record.id)) this.addCall(record);
     } finally {
@@ -108,6 +114,11 @@ export class BridgeStore {
   async refreshSettings(): Promise<void> {
     const [settings, host] = await Promise.all([this.api.getSettings(), this.api.getHostInfo()]);
     this.set({ settings, host });
+  }
+
+  /** A check's answer arrives before (or without) its event. */
+  setUpdate(update: UpdateStatus): void {
+    this.set({ update });
   }
 
   /** Clears the window's view; a later reload does not bring those lines back. */

@@ -9,7 +9,7 @@ const { bindIpc, trustedSender } = await import('../../../src/main/electron/ipc-
 const { createMainWindow } = await import('../../../src/main/electron/main-window');
 const { commandChannel, eventChannel } = await import('../../../src/shared/bridge-client');
 
-const PAGE = 'file:///app/out/renderer/index.html';
+const PAGE = 'app://xiaozhi-tray/index.html';
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.bridge.stop();
@@ -38,17 +38,35 @@ describe('the window', () => {
     expect(win.loadedUrl).toBe(PAGE);
   });
 
-  it('denies navigation and new windows, sending web links to the browser', () => {
+  it('denies navigation, redirects, webviews and new windows, sending web links to the browser', () => {
     const win = openWindow();
-    const event = { preventDefault: vi.fn() };
-    win.webContents.emit('will-navigate', event, 'https://evil.example/');
-    expect(event.preventDefault).toHaveBeenCalled();
+    const navigate = (url: string, isMainFrame = true) => {
+      const details = { url, isMainFrame, preventDefault: vi.fn() };
+      win.webContents.emit('will-frame-navigate', details);
+      return details.preventDefault;
+    };
+    electronMock.shell.openExternal.mockClear();
+    expect(navigate('https://evil.example/')).toHaveBeenCalled();
     expect(electronMock.shell.openExternal).toHaveBeenCalledWith('https://evil.example/');
-    const fileNav = { preventDefault: vi.fn() };
-    win.webContents.emit('will-navigate', fileNav, 'file:///etc/passwd');
-    expect(fileNav.preventDefault).toHaveBeenCalled();
+    expect(navigate('file:///etc/passwd')).toHaveBeenCalled();
+    expect(navigate('app://other-host/index.html')).toHaveBeenCalled();
+    // A subframe's web link is refused without opening anything.
+    expect(navigate('https://ads.example/', false)).toHaveBeenCalled();
+    expect(electronMock.shell.openExternal).toHaveBeenCalledTimes(1);
+    // Reloading our own page (any hash route) is fine.
+    expect(navigate('app://xiaozhi-tray/index.html#/settings')).not.toHaveBeenCalled();
+
+    const redirect = { url: 'https://evil.example/', preventDefault: vi.fn() };
+    win.webContents.emit('will-redirect', redirect);
+    expect(redirect.preventDefault).toHaveBeenCalled();
+    const webview = { preventDefault: vi.fn() };
+    win.webContents.emit('will-attach-webview', webview);
+    expect(webview.preventDefault).toHaveBeenCalled();
+
     expect(win.webContents.windowOpenHandler!({ url: 'https://xiaozhi.me/console' })).toEqual({ action: 'deny' });
     expect(electronMock.shell.openExternal).toHaveBeenCalledWith('https://xiaozhi.me/console');
+    expect(win.webContents.windowOpenHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
+    expect(electronMock.shell.openExternal).toHaveBeenCalledTimes(2);
   });
 
   it('hides on close until the app is quitting', () => {

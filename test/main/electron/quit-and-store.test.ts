@@ -52,6 +52,23 @@ describe('quitting', () => {
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
   });
 
+  it('quits for real after the stop (Electron runs its quit events), and exits if that quit is held too', async () => {
+    const prevented: boolean[] = [];
+    const app = new FakeApp();
+    app.on('before-quit', (event: { defaultPrevented: boolean }) => setImmediate(() => prevented.push(event.defaultPrevented)));
+    installQuitHandling({ app, stop: async () => undefined, deadlineMs: 50, process: new EventEmitter() as never });
+    app.quit();
+    await waitFor(() => app.exitCode === 0, 2000, 'the second quit');
+    expect(prevented).toEqual([true, false]);
+
+    // Something holds the second quit as well: the app still exits.
+    const stuck = new FakeApp();
+    stuck.quit = () => void stuck.emit('before-quit', { preventDefault() {} });
+    installQuitHandling({ app: stuck, stop: async () => undefined, deadlineMs: 50, process: new EventEmitter() as never });
+    stuck.quit();
+    await waitFor(() => stuck.exitCode === 0, 2000, 'the exit after a held quit');
+  });
+
   it('exits at the deadline even if stopping hangs', async () => {
     const app = new FakeApp();
     installQuitHandling({ app, stop: () => new Promise(() => undefined), deadlineMs: 50, process: new EventEmitter() as never });

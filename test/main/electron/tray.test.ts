@@ -53,7 +53,7 @@ describe('tray status mapping', () => {
 });
 
 describe('tray controller', () => {
-  const actions = () => ({ start: vi.fn(), stop: vi.fn(), open: vi.fn(), openLogs: vi.fn(), quit: vi.fn(), setLaunchAtLogin: vi.fn(), importFiles: vi.fn() });
+  const actions = () => ({ start: vi.fn(), stop: vi.fn(), open: vi.fn(), openLogs: vi.fn(), quit: vi.fn(), setLaunchAtLogin: vi.fn(), importFiles: vi.fn(), checkUpdates: vi.fn(), installUpdate: vi.fn(), openUpdatePage: vi.fn() });
 
   it('uses template images on macOS and coloured ones elsewhere', () => {
     expect(trayIconPath('/a', 'partial', 'darwin')).toBe('/a/tray/partialTemplate.png');

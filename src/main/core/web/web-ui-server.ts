@@ -5,6 +5,7 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { commandNames, eventNames, type BridgeApi, type CommandName } from '../../../shared/bridge-api';
 import type { Logger } from '../logs/log-book';
+import { staticFileFor, staticHeaders } from './static-files';
 
 export interface WebUiOptions {
   api: BridgeApi;
@@ -23,19 +24,6 @@ export interface WebUi {
   token: string;
   close(): Promise<void>;
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
-
-export const WEB_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -85,23 +73,17 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    const pathname = decodedPath(req.url);
-    if (pathname === undefined) {
+    const url = parseRequestUrl(req.url);
+    if (!url || !decodable(url.pathname)) {
       res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad request');
       return;
     }
-    const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : pathname}`);
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    const file = staticFileFor(root, url.pathname);
+    if (!file) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
       return;
     }
-    res.writeHead(200, {
-      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'Content-Security-Policy': WEB_CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': file.endsWith('index.html') ? 'no-store' : 'max-age=31536000, immutable',
-    });
+    res.writeHead(200, staticHeaders(file));
     if (req.method === 'HEAD') {
       res.end();
       return;
@@ -156,14 +138,13 @@ function parseRequestUrl(target: string | undefined): URL | undefined {
   }
 }
 
-/** The decoded path of a request, or undefined when it does not decode (`/%C0`, `/%`). */
-function decodedPath(target: string | undefined): string | undefined {
-  const url = parseRequestUrl(target);
-  if (!url) return undefined;
+/** False for paths that do not percent-decode (`/%C0`, `/%`): a bad request, not a missing file. */
+function decodable(pathname: string): boolean {
   try {
-    return decodeURIComponent(url.pathname);
+    decodeURIComponent(pathname);
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
 }
 

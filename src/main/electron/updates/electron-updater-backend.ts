@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../../core/logs/log-book';
+import type { UpdaterBackend } from './update-controller';
+
+export interface InstallKind {
+  /** The app can check and update itself here. */
+  updatable: boolean;
+  /** A .deb: checks, but the user installs the new package by hand. */
+  manualInstall: boolean;
+}
+
+/**
+ * What kind of install this is. Only installers electron-builder made update themselves: NSIS on
+ * Windows, the app in a DMG's folder on macOS, an AppImage; a .deb says so in resources/package-type.
+ * A development run or an unpacked folder does not update.
+ */
+export function installKind(options: { isPackaged: boolean; platform: NodeJS.Platform; resourcesPath: string; env: NodeJS.ProcessEnv }): InstallKind {
+  if (!options.isPackaged) return { updatable: false, manualInstall: false };
+  if (options.platform !== 'linux') return { updatable: true, manualInstall: false };
+  if (options.env.APPIMAGE) return { updatable: true, manualInstall: false };
+  let packageType = '';
+  try {
+    packageType = fs.readFileSync(path.join(options.resourcesPath, 'package-type'), 'utf8').trim();
+  } catch {
+    // No package-type: an unpacked folder.
+  }
+  return packageType === 'deb' ? { updatable: true, manualInstall: true } : { updatable: false, manualInstall: false };
+}
+
+/**
+ * electron-updater's own updater for this platform (NSIS, Squirrel.Mac, AppImage, deb), its log
+ * lines in ours. Loaded only when the app can update, so development runs never touch it.
+ */
+export async function loadElectronUpdater(log: Logger): Promise<UpdaterBackend> {
+  const { autoUpdater } = await import('electron-updater');
+  return logTo(autoUpdater, log);
+}
+
+/** electron-updater logs to the console unless given a logger: send its lines to our log book. */
+export function logTo<T extends { logger: unknown }>(updater: T, log: Logger): T {
+  updater.logger = {
+    info: (message?: unknown) => log.info(String(message)),
+    warn: (message?: unknown) => log.warn(String(message)),
+    error: (message?: unknown) => log.error(String(message)),
+  };
+  return updater;
+}

@@ -1,0 +1,224 @@
+import type { UpdateSettings } from '../../../shared/settings';
+import type { UpdateStatus } from '../../../shared/updates';
+import type { Logger } from '../../core/logs/log-book';
+import { classifyUpdateError, shortMessage } from './update-errors';
+import { BUILD_MIRROR, feedPage, manualDownloadUrl, updateFeed, type UpdateFeed } from './update-feed';
+
+/** The part of electron-updater's AppUpdater we drive (its real updaters fit; a seam for tests). */
+export interface UpdaterBackend {
+  autoDownload: boolean;
+  autoInstallOnAppQuit: boolean;
+  setFeedURL(options: UpdateFeed): void;
+  checkForUpdates(): Promise<{ isUpdateAvailable: boolean; updateInfo: { version: string; files: { url: string }[] } } | null>;
+  downloadUpdate(): Promise<unknown>;
+  quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
+  on(event: 'download-progress', listener: (info: { percent: number }) => void): unknown;
+}
+
+export interface UpdateControllerOptions {
+  /** Undefined where the app cannot update itself (a development run, an unpacked folder). */
+  backend: UpdaterBackend | undefined;
+  currentVersion: string;
+  settings: () => UpdateSettings;
+  buildMirror?: string | undefined;
+  /** This install cannot replace itself (a .deb): say where the new package is instead of downloading it. */
+  manualInstall?: boolean;
+  log: Logger;
+  isQuitting: () => boolean;
+  /** Stops every server (their whole process trees) before the updater quits the app. */
+  prepareQuit: () => Promise<void>;
+  /** The check at start waits this long, so that start-up is not slowed down. */
+  firstCheckDelayMs?: number;
+  intervalMs?: number;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * Checks at start and every few hours (never while quitting), downloads in the background, and
+ * waits for the user to restart. A problem is announced once: the same one again on a scheduled
+ * check stays quiet until a check succeeds or the user asks.
+ */
+export class UpdateController {
+  private current: UpdateStatus;
+  private readonly listeners = new Set<(status: UpdateStatus) => void>();
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<UpdateStatus> | undefined;
+  private lastAnnounced: string | undefined;
+  private lastPercent = -1;
+
+  constructor(private readonly options: UpdateControllerOptions) {
+    this.current = { state: 'idle', currentVersion: options.currentVersion };
+    this.current = this.base(options.backend ? (options.settings().enabled ? 'idle' : 'disabled') : 'unsupported');
+    if (options.backend) {
+      // We download ourselves (to see the outcome), and a downloaded update installs on quit too.
+      options.backend.autoDownload = false;
+      options.backend.autoInstallOnAppQuit = true;
+      options.backend.on('download-progress', (info) => this.onProgress(info.percent));
+    }
+  }
+
+  status(): UpdateStatus {
+    return this.current;
+  }
+
+  /** A check is scheduled (false once quitting, switched off, or stopped). */
+  get scheduled(): boolean {
+    return this.timer !== undefined;
+  }
+
+  subscribe(listener: (status: UpdateStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Starts the schedule: a first check soon, then one every `intervalMs`. */
+  start(): void {
+    this.schedule(this.options.firstCheckDelayMs ?? 30_000);
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The update settings changed: follow the switch, and check again soon with the new feed. */
+  settingsChanged(): void {
+    if (!this.options.backend) return;
+    if (!this.options.settings().enabled) {
+      this.stop();
+      // A check under way finishes and says its outcome; nothing is scheduled after it.
+      if (!this.busy() && this.current.state !== 'manual') this.set(this.base('disabled'));
+      return;
+    }
+    if (this.current.state === 'disabled') this.set(this.base('idle'));
+    this.lastAnnounced = undefined;
+    // A check under way schedules the next one when it ends.
+    if (!this.busy()) this.schedule(this.options.firstCheckDelayMs ?? 30_000);
+  }
+
+  /** `manual`: the user asked (Settings, the tray), so the outcome is shown whatever it is. */
+  check(manual = true): Promise<UpdateStatus> {
+    this.checking ??= this.runCheck(manual).finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  /** "Restart to update": stop the servers first, then let the updater quit and install. */
+  async install(): Promise<void> {
+    const backend = this.options.backend;
+    if (!backend || this.current.state !== 'ready') throw new Error('No update has been downloaded yet.');
+    this.stop();
+    this.options.log.info(`restarting to install version ${this.current.version}`);
+    await this.options.prepareQuit();
+    // Silent (no installer wizard), and start the app again afterwards.
+    backend.quitAndInstall(true, true);
+  }
+
+  private busy(): boolean {
+    return this.current.state === 'checking' || this.current.state === 'downloading' || this.current.state === 'ready';
+  }
+
+  private schedule(delayMs: number): void {
+    this.stop();
+    if (!this.options.backend) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.scheduledCheck();
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  private async scheduledCheck(): Promise<void> {
+    if (this.options.isQuitting()) return;
+    if (this.options.settings().enabled && !this.busy()) await this.check(false);
+    if (!this.options.isQuitting() && this.options.settings().enabled) this.schedule(this.options.intervalMs ?? 4 * HOUR);
+  }
+
+  private feed(): UpdateFeed {
+    return updateFeed(this.options.settings(), this.options.buildMirror === undefined ? BUILD_MIRROR : this.options.buildMirror);
+  }
+
+  private base(state: UpdateStatus['state']): UpdateStatus {
+    const mirror = this.options.buildMirror === undefined ? BUILD_MIRROR : this.options.buildMirror;
+    return {
+      state,
+      currentVersion: this.options.currentVersion,
+      ...(this.options.backend ? { feedUrl: feedPage(this.feed()) } : {}),
+      ...(mirror ? { defaultMirror: mirror } : {}),
+      ...(this.current.checkedAt !== undefined ? { checkedAt: this.current.checkedAt } : {}),
+    };
+  }
+
+  private async runCheck(manual: boolean): Promise<UpdateStatus> {
+    const backend = this.options.backend;
+    if (!backend) return this.current;
+    if (this.current.state === 'downloading' || this.current.state === 'ready') return this.current;
+    const feed = this.feed();
+    this.set(this.base('checking'));
+    try {
+      backend.setFeedURL(feed);
+      const result = await backend.checkForUpdates();
+      const checked = { ...this.base('idle'), checkedAt: Date.now() };
+      if (!result) return this.set({ ...checked, state: 'unsupported' });
+      this.lastAnnounced = undefined;
+      if (!result.isUpdateAvailable) {
+        this.options.log.info(`up to date (${this.options.currentVersion}; the feed has ${result.updateInfo.version})`);
+        return this.set({ ...checked, state: 'up-to-date' });
+      }
+      const version = result.updateInfo.version;
+      if (this.options.manualInstall) {
+        this.options.log.info(`version ${version} is available; this package is updated by hand`);
+        return this.set({ ...checked, state: 'manual', version, downloadUrl: manualDownloadUrl(feed, version, result.updateInfo.files) });
+      }
+      this.options.log.info(`downloading version ${version}`);
+      this.lastPercent = -1;
+      this.set({ ...checked, state: 'downloading', version, percent: 0 });
+      void this.download(version, manual);
+      return this.current;
+    } catch (error) {
+      return this.fail(error, manual);
+    }
+  }
+
+  private async download(version: string, manual: boolean): Promise<void> {
+    try {
+      await this.options.backend!.downloadUpdate();
+      this.options.log.info(`version ${version} is downloaded; it installs on restart`);
+      this.set({ ...this.base('ready'), version });
+    } catch (error) {
+      this.fail(error, manual);
+    }
+  }
+
+  private onProgress(percent: number): void {
+    if (this.current.state !== 'downloading') return;
+    const rounded = Math.max(0, Math.min(100, Math.floor(percent)));
+    // One status per whole percent, not one per network chunk.
+    if (rounded === this.lastPercent) return;
+    this.lastPercent = rounded;
+    this.set({ ...this.current, percent: rounded });
+  }
+
+  private fail(error: unknown, manual: boolean): UpdateStatus {
+    const code = classifyUpdateError(error);
+    const message = shortMessage(error);
+    const announce = manual || this.lastAnnounced !== code;
+    if (announce) this.lastAnnounced = code;
+    this.options.log.warn(`update ${code}: ${message}`);
+    return this.set({ ...this.base('error'), checkedAt: Date.now(), error: { code, message, announce } });
+  }
+
+  private set(status: UpdateStatus): UpdateStatus {
+    this.current = status;
+    for (const listener of this.listeners) {
+      try {
+        listener(status);
+      } catch (error) {
+        this.options.log.warn(`an update listener failed: ${String(error)}`);
+      }
+    }
+    return status;
+  }
+}

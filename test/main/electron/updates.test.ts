@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import http from 'node:http';
+import Module, { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LogBook } from '../../../src/main/core/logs/log-book';
+import { UpdateController, type UpdaterBackend } from '../../../src/main/electron/updates/update-controller';
+import { logTo } from '../../../src/main/electron/updates/electron-updater-backend';
+import type { UpdateSettings } from '../../../src/shared/settings';
+import type { UpdateStatus } from '../../../src/shared/updates';
+import { waitFor } from '../../helpers/wait';
+import { FILE, sha512, startFeed, yml, type Feed } from '../../helpers/update-feed';
+
+/**
+ * electron-updater itself, against a real HTTP server on 127.0.0.1 serving real latest*.yml files.
+ * Only Electron's boundary is stood in for: `app` (version, paths, ready) and `net.request`, which
+ * here goes out through Node's http to the same server.
+ */
+const requireHere = createRequire(import.meta.url);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-updates-'));
+const fakeApp = Object.assign(new EventEmitter(), {
+  isPackaged: true,
+  getVersion: () => '0.1.0',
+  getName: () => 'Xiaozhi Tray',
+  getPath: () => path.join(work, 'user-data'),
+  getAppPath: () => work,
+  whenReady: () => Promise.resolve(),
+  quit: vi.fn(),
+  relaunch: vi.fn(),
+});
+const fakeElectron = {
+  app: fakeApp,
+  net: { request: (options: http.RequestOptions) => http.request(options) },
+  session: { fromPartition: () => ({}) },
+  autoUpdater: new EventEmitter(),
+};
+const electronPath = createRequire(requireHere.resolve('electron-updater')).resolve('electron');
+const previousElectron = requireHere.cache[electronPath];
+const stub = new Module(electronPath);
+stub.filename = electronPath;
+stub.loaded = true;
+stub.exports = fakeElectron;
+requireHere.cache[electronPath] = stub;
+const { AppImageUpdater } = requireHere('electron-updater') as typeof import('electron-updater');
+
+let feed: Feed | undefined;
+let controller: UpdateController | undefined;
+const envBefore = { APPIMAGE: process.env.APPIMAGE, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, LOCALAPPDATA: process.env.LOCALAPPDATA };
+
+beforeAll(() => {
+  // The running "AppImage" and the cache the download goes to.
+  fs.writeFileSync(path.join(work, 'current.AppImage'), 'old');
+  process.env.APPIMAGE = path.join(work, 'current.AppImage');
+  process.env.XDG_CACHE_HOME = path.join(work, 'cache');
+  process.env.LOCALAPPDATA = path.join(work, 'cache');
+});
+afterEach(async () => {
+  controller?.stop();
+  controller = undefined;
+  await feed?.close();
+  feed = undefined;
+});
+afterAll(() => {
+  if (previousElectron) requireHere.cache[electronPath] = previousElectron;
+  else delete requireHere.cache[electronPath];
+  for (const [key, value] of Object.entries(envBefore)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+function makeController(settings: UpdateSettings, extra: Partial<ConstructorParameters<typeof UpdateController>[0]> = {}) {
+  const updater = new AppImageUpdater();
+  // electron-builder writes this next to app.asar; the download cache is named in it.
+  const config = path.join(work, 'app-update.yml');
+  fs.writeFileSync(config, 'provider: generic\nurl: http://127.0.0.1:9/\nupdaterCacheDirName: xiaozhi-tray-updater-test\n');
+  updater.updateConfigPath = config;
+  const logBook = new LogBook();
+  logTo(updater, logBook.logger('updates'));
+  const statuses: UpdateStatus[] = [];
+  const prepareQuit = vi.fn(async () => undefined);
+  controller = new UpdateController({
+    backend: updater as unknown as UpdaterBackend,
+    currentVersion: '0.1.0',
+    settings: () => settings,
+    buildMirror: '',
+    log: logBook.logger('updates'),
+    isQuitting: () => false,
+    prepareQuit,
+    ...extra,
+  });
+  controller.subscribe((status) => statuses.push(status));
+  return { controller, updater, statuses, logBook, prepareQuit };
+}
+
+describe('updates from a mirror', () => {
+  it('downloads a newer version in the background and restarts into it only when asked, servers stopped first', async () => {
+    feed = await startFeed(yml('0.2.0'));
+    const { controller, updater, statuses, prepareQuit } = makeController({ enabled: true, mirrorUrl: feed.url });
+    const first = await controller.check();
+    expect(first).toMatchObject({ state: 'downloading', version: '0.2.0', feedUrl: `${feed.url}/` });
+    await waitFor(() => controller.status().state !== 'downloading', 20_000, 'the download to finish');
+    expect(controller.status()).toMatchObject({ state: 'ready', version: '0.2.0', currentVersion: '0.1.0' });
+    expect(feed.requests.some((p) => /\/feed\/latest[\w-]*\.yml$/.test(p))).toBe(true);
+    expect(feed.requests).toContain(`/feed/${FILE}`);
+    expect(statuses.map((s) => s.state)).toEqual(expect.arrayContaining(['checking', 'downloading', 'ready']));
+    expect(statuses.some((s) => s.state === 'downloading' && s.percent === 100) || statuses.at(-1)?.state === 'ready').toBe(true);
+    // The downloaded file is the one the feed described (its sha512 was checked).
+    const pending = path.join(work, 'cache', 'xiaozhi-tray-updater-test', 'pending', FILE);
+    expect(createHash('sha512').update(fs.readFileSync(pending)).digest('base64')).toBe(sha512);
+    // Nothing is installed until the user restarts.
+    const order: string[] = [];
+    prepareQuit.mockImplementation(async () => void order.push('servers stopped'));
+    const quitAndInstall = vi.spyOn(updater, 'quitAndInstall').mockImplementation(() => void order.push('quit and install'));
+    expect(quitAndInstall).not.toHaveBeenCalled();
+    await controller.install();
+    expect(order).toEqual(['servers stopped', 'quit and install']);
+    expect(quitAndInstall).toHaveBeenCalledWith(true, true);
+  });
+
+  it('says it is up to date when the feed has the same version', async () => {
+    feed = await startFeed(yml('0.1.0'));
+    const { controller } = makeController({ enabled: true, mirrorUrl: feed.url });
+    expect(await controller.check()).toMatchObject({ state: 'up-to-date', currentVersion: '0.1.0' });
+    expect(controller.status().checkedAt).toBeTypeOf('number');
+    expect(feed.requests).not.toContain(`/feed/${FILE}`);
+  });
+
+  it('refuses a download whose checksum does not match, and installs nothing', async () => {
+    feed = await startFeed(yml('0.2.0', createHash('sha512').update('something else').digest('base64')));
+    const { controller } = makeController({ enabled: true, mirrorUrl: feed.url });
+    await controller.check();
+    await waitFor(() => controller.status().state !== 'downloading', 20_000, 'the download to fail');
+    expect(controller.status()).toMatchObject({ state: 'error', error: { code: 'integrity', announce: true } });
+    await expect(controller.install()).rejects.toThrow(/No update has been downloaded/);
+  });
+
+  it.each([
+    ['a feed that is not YAML', '{{{ this: is: not yaml', 'feed-invalid'],
+    ['a feed without a version', 'files: []\n', 'feed-invalid'],
+    ['a mirror without the files', undefined, 'feed-missing'],
+  ] as const)('reports %s', async (_name, channel, code) => {
+    feed = await startFeed(channel);
+    const { controller } = makeController({ enabled: true, mirrorUrl: feed.url });
+    expect(await controller.check()).toMatchObject({ state: 'error', error: { code, announce: true } });
+  });
+
+  it('reports a mirror that nothing listens on as offline', async () => {
+    feed = await startFeed(undefined);
+    const closed = feed.url;
+    await feed.close();
+    feed = undefined;
+    // (electron-updater itself retries a refused connection three times before it gives up.)
+    const { controller, logBook } = makeController({ enabled: true, mirrorUrl: closed });
+    expect(await controller.check(false)).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
+    expect(logBook.entries().some((e) => e.source === 'updates' && /update offline/.test(e.message))).toBe(true);
+  });
+
+  it('announces a problem once on scheduled checks, again when the user asks, and anew after a success', async () => {
+    feed = await startFeed(undefined, true);
+    const settings: UpdateSettings = { enabled: true, mirrorUrl: feed.url };
+    const { controller } = makeController(settings);
+    expect(await controller.check(false)).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
+    expect(await controller.check(false)).toMatchObject({ state: 'error', error: { code: 'offline', announce: false } });
+    expect(await controller.check(true)).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
+    const good = await startFeed(yml('0.1.0'));
+    try {
+      settings.mirrorUrl = good.url;
+      expect(await controller.check(false)).toMatchObject({ state: 'up-to-date' });
+    } finally {
+      await good.close();
+    }
+    settings.mirrorUrl = feed.url;
+    expect(await controller.check(false)).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
+  });
+});
+
+describe('the update schedule', () => {
+  it('checks at start and again every interval, and stops checking once the app is quitting', async () => {
+    feed = await startFeed(yml('0.1.0'));
+    let quitting = false;
+    const { controller } = makeController({ enabled: true, mirrorUrl: feed.url }, { firstCheckDelayMs: 0, intervalMs: 10, isQuitting: () => quitting });
+    const channelRequests = () => feed!.requests.filter((p) => p.endsWith('.yml')).length;
+    controller.start();
+    await waitFor(() => channelRequests() >= 3, 10_000, 'three scheduled checks');
+    quitting = true;
+    // No check scheduled and none under way (a check says "checking" from its first moment).
+    await waitFor(() => !controller.scheduled && controller.status().state !== 'checking', 5000, 'the schedule to end');
+    const seen = channelRequests();
+    expect(controller.scheduled).toBe(false);
+    expect(channelRequests()).toBe(seen);
+    expect(controller.status().state).toBe('up-to-date');
+  });
+
+  it('follows the off switch: no schedule while off, a check soon after switching back on', async () => {
+    feed = await startFeed(yml('0.1.0'));
+    const settings: UpdateSettings = { enabled: false, mirrorUrl: '' };
+    settings.mirrorUrl = feed.url;
+    const { controller } = makeController(settings, { firstCheckDelayMs: 0 });
+    expect(controller.status().state).toBe('disabled');
+    controller.start();
+    await waitFor(() => !controller.scheduled, 5000, 'the first tick');
+    expect(feed.requests).toEqual([]);
+    // Checking by hand still works with automatic checks off.
+    expect(await controller.check()).toMatchObject({ state: 'up-to-date' });
+    settings.enabled = true;
+    controller.settingsChanged();
+    expect(controller.scheduled).toBe(true);
+    await waitFor(() => feed!.requests.filter((p) => p.endsWith('.yml')).length >= 2, 5000, 'the check after switching on');
+    // That check ends, and the next one is scheduled.
+    await waitFor(() => controller.status().state === 'up-to-date' && controller.scheduled, 5000, 'the next check to be scheduled');
+    settings.enabled = false;
+    controller.settingsChanged();
+    expect(controller.status().state).toBe('disabled');
+    expect(controller.scheduled).toBe(false);
+  });
+
+  it('is "unsupported" where the app cannot update itself', async () => {
+    const logBook = new LogBook();
+    const plain = new UpdateController({ backend: undefined, currentVersion: '0.1.0', settings: () => ({ enabled: true }), log: logBook.logger('updates'), isQuitting: () => false, prepareQuit: async () => undefined });
+    expect(plain.status()).toEqual({ state: 'unsupported', currentVersion: '0.1.0' });
+    expect(await plain.check()).toMatchObject({ state: 'unsupported' });
+    await expect(plain.install()).rejects.toThrow();
+  });
+});
