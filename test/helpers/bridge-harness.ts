@@ -41,7 +41,8 @@ export function makeBridge(input: SettingsInput, supervision: Partial<Supervisio
   const settings = SettingsSchema.parse({ connection: fastConnection, ...input });
   const store = new MemorySettingsStore(settings);
   const logBook = new LogBook();
-  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20 });
+  // No state file: a test must never touch the user's own app folder.
+  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20, stateDir: null });
   return { bridge, logBook, store, settings };
 }
 

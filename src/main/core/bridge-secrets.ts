@@ -16,6 +16,7 @@ export function secretValues(settings: Settings): string[] {
     for (const [key, value] of Object.entries(record)) if (looksSecret(key)) values.push(value.replace(/^(bearer|basic|token)\s+/i, ''));
   }
   if (settings.modelscope.apiKey) values.push(settings.modelscope.apiKey);
+  if (settings.localServer.token) values.push(settings.localServer.token);
   return values.filter((v) => v.length >= 4);
 }
 
@@ -30,6 +31,8 @@ export function redactSettings(settings: Settings): Settings {
     s.transport === 'stdio' ? { ...s, env: maskRecord(s.env) } : { ...s, headers: maskRecord(s.headers) },
   );
   if (copy.modelscope.apiKey) copy.modelscope.apiKey = maskSecret(copy.modelscope.apiKey);
+  // The window asks for the local server's token by its own command, when the user wants it.
+  if (copy.localServer.token) copy.localServer.token = maskSecret(copy.localServer.token);
   return copy;
 }
 

@@ -7,6 +7,7 @@ import {
   type EventPayload,
 } from '../../shared/bridge-api';
 import {
+  DEFAULT_TOOL_SET,
   EndpointSettingsSchema,
   SettingsSchema,
   type ServerSettings,
@@ -26,12 +27,21 @@ import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type Supervision } from './servers/child-server';
 import { ImportSessions } from './import/import-sessions';
+import { forgetServerInSets, renameServerInSets, withServerTools, withToolSetting } from './hub/tool-set-edits';
+import { LocalServerController, type LocalServerOverrides } from './local-server/local-server-controller';
+import { appStateDir } from './local-server/state-file';
+import type { ConnectCommand } from './local-server/client-entries';
+import { toolSetCommandHandlers } from './tool-set-commands';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
   info(): Omit<HostInfo, 'version' | 'readOnlyConfig'>;
   setLaunchAtLogin?(enabled: boolean): Promise<void> | void;
   openLogsFolder?(): Promise<void> | void;
+  /** Opens a link in its app (Cherry Studio's install link); the desktop shell only. */
+  openExternal?(url: string): Promise<void> | void;
+  /** How a stdio-only client starts `xiaozhi-tray connect` with this install. */
+  connectCommand?(): ConnectCommand;
 }
 
 export const headlessHost: BridgeHost = {
@@ -48,6 +58,10 @@ export interface BridgeOptions {
   version?: string;
   /** Catalog changes within this window become one `list_changed`. */
   listChangedDebounceMs?: number;
+  /** This run's local MCP server flags (`run --mcp-port N --mcp-token T`); never saved. */
+  localServer?: LocalServerOverrides;
+  /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
+  stateDir?: string | null;
 }
 
 type Listener = (payload: never) => void;
@@ -74,6 +88,7 @@ export class Bridge {
   private unsubscribeHistory: (() => void) | undefined;
   private readonly imports = new ImportSessions();
   private readonly host: BridgeHost;
+  private readonly localServer: LocalServerController;
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
@@ -84,6 +99,20 @@ export class Bridge {
     this.logBook.setSecrets(secretValues(this.settings));
     this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
+    this.localServer = new LocalServerController({
+      hub: this.hub,
+      settings: () => this.settings,
+      log: this.logBook.logger('local-server'),
+      version: options.version ?? '0.1.0',
+      stateDir: options.stateDir === null ? undefined : (options.stateDir ?? appStateDir()),
+      ...(options.localServer ? { overrides: options.localServer } : {}),
+      saveToken: (token) => {
+        if (this.store.readOnly) return false;
+        this.commit({ ...this.settings, localServer: { ...this.settings.localServer, token } });
+        return true;
+      },
+      onStatus: () => this.queueStatus(),
+    });
     this.logBook.subscribe((entry) => this.emit('log', entry));
     for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
     for (const endpoint of this.settings.endpoints) this.links.set(endpoint.id, this.makeLink(endpoint));
@@ -101,6 +130,7 @@ export class Bridge {
     this.log.info(`starting: ${this.settings.servers.length} servers, ${this.settings.endpoints.length} endpoints`);
     for (const server of this.servers.values()) if (server.config.enabled) this.startServer(server);
     for (const link of this.links.values()) if (this.endpointEnabled(link.id)) link.start();
+    void this.localServer.sync(true);
     this.queueStatus();
   }
 
@@ -109,6 +139,7 @@ export class Bridge {
     this.running = false;
     if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
     this.listChangedTimer = undefined;
+    await this.localServer.stop();
     await Promise.all([...this.links.values()].map((link) => link.stop()));
     await Promise.all([...this.servers.values()].map((server) => server.stop()));
     this.log.info('stopped');
@@ -135,9 +166,11 @@ export class Bridge {
   state(): BridgeState {
     return {
       running: this.running,
-      endpoints: [...this.links.values()].map((l) => l.status()),
+      endpoints: [...this.links.values()].map((l) => ({ ...l.status(), toolSet: this.hub.forSet(this.settings.endpoints.find((e) => e.id === l.id)?.toolSet).id })),
       servers: [...this.servers.values()].map((s) => s.status()),
       catalog: this.hub.summary(),
+      toolSets: this.hub.summaries(),
+      localServer: this.localServer.status(),
     };
   }
 
@@ -187,14 +220,16 @@ export class Bridge {
     if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
+      // Each consumer compares its own set's version: only those whose set changed hear about it.
       for (const link of this.links.values()) link.notifyToolsChanged();
+      this.localServer.refreshSessions();
     }, this.options.listChangedDebounceMs ?? 300);
   }
 
   private hubSettings() {
     return {
       naming: this.settings.naming,
-      tools: this.settings.tools,
+      toolSets: this.settings.toolSets,
       maxMessageBytes: this.settings.limits.maxMessageBytes,
     };
   }
@@ -223,7 +258,7 @@ export class Bridge {
     return new EndpointLink({
       endpoint,
       connection: this.settings.connection,
-      hub: this.hub,
+      hub: this.hub.forSet(endpoint.toolSet),
       log: this.logBook.logger(`endpoint:${endpoint.name}`),
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
       onStatus: () => this.queueStatus(),
@@ -242,6 +277,7 @@ export class Bridge {
     this.settings = valid;
     this.logBook.setSecrets(secretValues(valid));
     this.hub.updateSettings(this.hubSettings());
+    void this.localServer.sync(this.running);
     this.queueStatus();
   }
 
@@ -281,17 +317,6 @@ export class Bridge {
     this.queueStatus();
   }
 
-  private setToolSetting(server: string, tool: string, patch: { enabled?: boolean; description?: string | null }): void {
-    const next = structuredClone(this.settings);
-    const forServer = (next.tools[server] ??= {});
-    const current = forServer[tool] ?? { enabled: true };
-    const updated: { enabled: boolean; description?: string } = { enabled: patch.enabled ?? current.enabled };
-    const description = patch.description === undefined ? current.description : patch.description ?? undefined;
-    if (description !== undefined) updated.description = description;
-    forServer[tool] = updated;
-    this.commit(next);
-  }
-
   private makeApi(): BridgeApi {
     const impl: { [K in CommandName]: (input: never) => Promise<unknown> } = {
       getState: async () => this.state(),
@@ -306,13 +331,15 @@ export class Bridge {
         await this.replaceLink(endpoint.id);
         return { id: endpoint.id, name: endpoint.name, enabled: endpoint.enabled };
       },
-      updateEndpoint: async (input: { id: string; name?: string; url?: string; enabled?: boolean }) => {
+      updateEndpoint: async (input: { id: string; name?: string; url?: string; enabled?: boolean; toolSet?: string }) => {
         const current = this.requireEndpoint(input.id);
         const updated = {
           ...current,
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.url !== undefined ? { url: input.url } : {}),
           ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+          // A new set reconnects the endpoint: xiaozhi may only read the tool list when a session starts.
+          ...(input.toolSet !== undefined ? { toolSet: input.toolSet } : {}),
         };
         this.commit({ ...this.settings, endpoints: this.settings.endpoints.map((e) => (e.id === input.id ? updated : e)) });
         await this.replaceLink(input.id);
@@ -339,20 +366,14 @@ export class Bridge {
           input.server.transport === 'stdio'
             ? { ...input.server, env: restoreMasked(input.server.env, existing.transport === 'stdio' ? existing.env : undefined) }
             : { ...input.server, headers: restoreMasked(input.server.headers, existing.transport !== 'stdio' ? existing.headers : undefined) };
-        const next = { ...this.settings, servers: this.settings.servers.map((s) => (s.name === input.name ? server : s)) };
-        if (server.name !== input.name && next.tools[input.name]) {
-          next.tools = { ...next.tools, [server.name]: next.tools[input.name] as Settings['tools'][string] };
-          delete next.tools[input.name];
-        }
+        const next = renameServerInSets({ ...this.settings, servers: this.settings.servers.map((s) => (s.name === input.name ? server : s)) }, input.name, server.name);
         this.commit(next);
         await this.replaceServer(input.name, this.settings.servers.find((s) => s.name === server.name));
       },
       removeServer: async (input: { name: string }) => {
         this.requireServer(input.name);
-        // Its tool switches go with it: a new server of the same name starts fresh.
-        const tools = { ...this.settings.tools };
-        delete tools[input.name];
-        this.commit({ ...this.settings, servers: this.settings.servers.filter((s) => s.name !== input.name), tools });
+        // Its tool switches go with it, from every set: a new server of the same name starts fresh.
+        this.commit(forgetServerInSets({ ...this.settings, servers: this.settings.servers.filter((s) => s.name !== input.name) }, input.name));
         await this.replaceServer(input.name, undefined);
       },
       startServer: async (input: { name: string }) => {
@@ -368,19 +389,14 @@ export class Bridge {
         await this.serverStarts.get(input.name);
       },
 
-      setToolEnabled: async (input: { server: string; tool: string; enabled: boolean }) =>
-        this.setToolSetting(input.server, input.tool, { enabled: input.enabled }),
-      setServerToolsEnabled: async (input: { server: string; enabled: boolean }) => {
-        const server = this.requireServer(input.server);
-        const next = structuredClone(this.settings);
-        const forServer = (next.tools[input.server] ??= {});
-        for (const tool of server.currentTools) {
-          forServer[tool.name] = { ...(forServer[tool.name] ?? {}), enabled: input.enabled };
-        }
-        this.commit(next);
+      setToolEnabled: async (input: { server: string; tool: string; enabled: boolean; toolSet?: string }) =>
+        this.commit(withToolSetting(this.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, input.tool, { enabled: input.enabled })),
+      setServerToolsEnabled: async (input: { server: string; enabled: boolean; toolSet?: string }) => {
+        const tools = this.requireServer(input.server).currentTools.map((tool) => tool.name);
+        this.commit(withServerTools(this.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, tools, input.enabled));
       },
-      setToolDescription: async (input: { server: string; tool: string; description: string | null }) =>
-        this.setToolSetting(input.server, input.tool, { description: input.description }),
+      setToolDescription: async (input: { server: string; tool: string; description: string | null; toolSet?: string }) =>
+        this.commit(withToolSetting(this.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, input.tool, { description: input.description })),
       updatePreferences: async (input: {
         naming?: Settings['naming'];
         limits?: Partial<Settings['limits']>;
@@ -440,6 +456,18 @@ export class Bridge {
         if (!this.host.openLogsFolder) throw new Error('There is no logs folder to open here.');
         await this.host.openLogsFolder();
       },
+
+      ...toolSetCommandHandlers({
+        settings: () => this.settings,
+        commit: (next) => this.commit(next),
+        relink: async (ids) => {
+          for (const id of ids) await this.replaceLink(id);
+        },
+        hub: this.hub,
+        localServer: this.localServer,
+        history: this.history,
+        host: this.host,
+      }),
     };
 
     const api = {} as Record<string, unknown>;

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
 import type { EndpointState, EndpointStatus } from '../../../shared/status';
 import { Backoff } from '../backoff';
-import type { ToolHub } from '../hub/tool-hub';
+import type { CatalogView } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
 import { WsServerTransport } from './ws-server-transport';
@@ -12,7 +12,8 @@ import { WsServerTransport } from './ws-server-transport';
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
   connection: ConnectionSettings;
-  hub: ToolHub;
+  /** The tool set this endpoint serves. */
+  hub: CatalogView;
   log: Logger;
   maxMessageBytes: () => number;
   onStatus: () => void;

@@ -1,5 +1,5 @@
 import type { ExportFormat } from '../../../shared/import';
-import type { ServerSettings, Settings } from '../../../shared/settings';
+import { defaultToolSwitches, type ServerSettings, type Settings } from '../../../shared/settings';
 
 function entry(server: ServerSettings): Record<string, unknown> {
   // `timeout` in seconds is what Cline and others read.
@@ -30,7 +30,7 @@ export function exportConfig(settings: Settings, format: ExportFormat): { fileNa
   if (format === 'mcp-servers') return { fileName: 'mcp.json', text: `${JSON.stringify({ mcpServers }, null, 2)}\n` };
   const endpoints = settings.endpoints.filter((e) => e.enabled).map((e) => e.url);
   const mcpServerConfig = Object.fromEntries(
-    Object.entries(settings.tools)
+    Object.entries(defaultToolSwitches(settings))
       .filter(([, tools]) => Object.keys(tools).length > 0)
       .map(([server, tools]) => [
         server,

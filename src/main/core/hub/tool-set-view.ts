@@ -1,0 +1,235 @@
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { NamingPolicy, ToolSet } from '../../../shared/settings';
+import type { CallOutcome, CatalogSummary, CatalogTool } from '../../../shared/status';
+import type { CallHistory } from '../logs/call-history';
+import type { Logger } from '../logs/log-book';
+import { ServerUnavailableError, errorText } from '../servers/child-server';
+import { resultText, shapeResult, textResult } from './result-shaping';
+import { assignExposedNames, toolKey } from './tool-names';
+import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
+
+/** What the hub needs of a server: its tools and a way to call them. */
+export interface ToolSource {
+  readonly name: string;
+  readonly isRunning: boolean;
+  readonly currentTools: readonly Tool[];
+  callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<CallToolResult>;
+}
+
+export interface CallContext {
+  /** The endpoint's name, the local client's name, or `ui`. */
+  caller: string;
+  signal?: AbortSignal;
+  /** The request id as JSON, so the shaped response fits the limit exactly. */
+  idJson?: string;
+  /**
+   * false for local clients: they get every content item and no size limit. Shaping (one text
+   * item that fits the message limit) is for xiaozhi, which reads only the first text.
+   */
+  shape?: boolean;
+}
+
+/** A running server's tool, before any set has chosen or named it. */
+export interface ToolRef {
+  server: string;
+  tool: Tool;
+}
+
+/** What every view shares: the servers, the history, the log and the message limit. */
+export interface ViewContext {
+  sources(): Iterable<ToolSource>;
+  history: CallHistory;
+  log: Logger;
+  maxMessageBytes(): number;
+}
+
+/** The catalog one consumer sees: what an endpoint link or a local client session talks to. */
+export interface CatalogView {
+  readonly id: string;
+  readonly version: number;
+  page(cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string };
+  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+}
+
+interface Entry {
+  exposed: string;
+  server: string;
+  original: Tool;
+  enabled: boolean;
+  prepared: PreparedTool;
+}
+
+/** xiaozhi keeps only type, properties and required of a schema; sending more costs bytes for nothing. */
+const servedSchemas = new WeakMap<Tool, ServedTool['inputSchema']>();
+function servedSchema(tool: Tool): ServedTool['inputSchema'] {
+  let out = servedSchemas.get(tool);
+  if (!out) {
+    const schema = tool.inputSchema;
+    out = { type: 'object' };
+    if (schema.properties) out.properties = schema.properties as Record<string, unknown>;
+    if (Array.isArray(schema.required) && schema.required.length > 0) out.required = schema.required;
+    servedSchemas.set(tool, out);
+  }
+  return out;
+}
+
+export function setIncludesServer(set: ToolSet, server: string): boolean {
+  return set.servers === 'all' || set.servers.includes(server);
+}
+
+/**
+ * One tool set as served: which tools, under which names (assigned among the set's own tools, so a
+ * name only gets a server prefix when it clashes within the set), paged by bytes, and the routing
+ * of a call. A call for a tool outside the set is refused exactly like an unknown tool.
+ */
+export class ToolSetView implements CatalogView {
+  private entries: Entry[] = [];
+  private byName = new Map<string, Entry>();
+  /** Enabled tools, sorted by exposed name: the catalog as served. */
+  private served: PreparedTool[] = [];
+  private signature = '';
+  private catalogVersion = 0;
+  private summaryCache: CatalogSummary = { toolCount: 0, bytes: 0, pages: 1 };
+  private setName: string;
+
+  constructor(
+    readonly id: string,
+    name: string,
+    private readonly context: ViewContext,
+  ) {
+    this.setName = name;
+  }
+
+  get name(): string {
+    return this.setName;
+  }
+
+  /** Bumped whenever what this set serves changes. */
+  get version(): number {
+    return this.catalogVersion;
+  }
+
+  /** Recomputes the set from the running servers' tools; true when what is served changed. */
+  rebuild(refs: ToolRef[], set: ToolSet, naming: NamingPolicy): boolean {
+    this.setName = set.name;
+    const mine = refs.filter((ref) => setIncludesServer(set, ref.server));
+    const names = assignExposedNames(
+      mine.map((r) => ({ server: r.server, tool: r.tool.name })),
+      naming === 'always-prefix',
+    );
+    const entries: Entry[] = mine.map(({ server, tool }) => {
+      const toolSettings = set.tools[server]?.[tool.name];
+      const exposed = names.get(toolKey(server, tool.name)) as string;
+      const served: ServedTool = {
+        name: exposed,
+        description: toolSettings?.description ?? tool.description ?? '',
+        inputSchema: servedSchema(tool),
+      };
+      return { exposed, server, original: tool, enabled: toolSettings?.enabled !== false, prepared: prepareTool(served) };
+    });
+    entries.sort((a, b) => (a.exposed < b.exposed ? -1 : a.exposed > b.exposed ? 1 : 0));
+    this.entries = entries;
+    this.byName = new Map(entries.map((e) => [e.exposed, e]));
+    this.served = entries.filter((e) => e.enabled).map((e) => e.prepared);
+    // Status events read this often; paging the whole catalog each time would be wasted work.
+    this.summaryCache = {
+      toolCount: this.served.length,
+      bytes: this.served.reduce((sum, p) => sum + p.bytes, 0),
+      pages: this.pages().length,
+    };
+    const signature = this.served.map((p) => p.json).join('\n');
+    if (signature === this.signature) return false;
+    this.signature = signature;
+    this.catalogVersion++;
+    return true;
+  }
+
+  /** Every tool of the set's running servers, enabled or not (for the UI). */
+  catalog(): CatalogTool[] {
+    return this.entries.map((e) => ({
+      name: e.exposed,
+      server: e.server,
+      originalName: e.original.name,
+      description: e.prepared.tool.description,
+      inputSchema: e.original.inputSchema as Record<string, unknown>,
+      enabled: e.enabled,
+      bytes: e.prepared.bytes,
+    }));
+  }
+
+  summary(): CatalogSummary {
+    return this.summaryCache;
+  }
+
+  /** One `tools/list` page as served to an endpoint. */
+  page(cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string } {
+    const page = pageAt(this.served, this.context.maxMessageBytes(), idJson, cursor);
+    return page.nextCursor === undefined
+      ? { tools: page.tools.map((p) => p.tool) }
+      : { tools: page.tools.map((p) => p.tool), nextCursor: page.nextCursor };
+  }
+
+  pages(idJson = '1'): Page[] {
+    return allPages(this.served, this.context.maxMessageBytes(), idJson);
+  }
+
+  /**
+   * The set's tools for a local client: no byte limit, so the server's own schema (with its
+   * definitions and constraints), title, annotations and output schema go through as they are.
+   */
+  fullTools(): Tool[] {
+    return this.entries
+      .filter((e) => e.enabled)
+      .map((e) => {
+        const { name: _name, description: _description, ...rest } = e.original;
+        return { ...rest, name: e.exposed, description: e.prepared.tool.description };
+      });
+  }
+
+  /**
+   * Routes a call to the owning server. Whatever the model should know about (unknown or disabled
+   * tool, server down, timeout, the tool's own failure) comes back as an `isError` result it can read.
+   */
+  async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+    const started = performance.now();
+    const entry = this.byName.get(name);
+    const shape = context.shape !== false;
+    const finish = (result: CallToolResult, outcome: CallOutcome): CallToolResult => {
+      const out = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0') : result;
+      this.context.history.add({
+        caller: context.caller,
+        tool: name,
+        originalTool: entry?.original.name ?? name,
+        server: entry?.server ?? '',
+        arguments: args,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        outcome,
+        result: resultText(out),
+      });
+      return out;
+    };
+    if (!entry) return finish(textResult(`Unknown tool "${name}". It may have been removed; ask for the tool list again.`, true), 'error');
+    if (!entry.enabled) return finish(textResult(`The tool "${name}" is turned off in Xiaozhi Tray.`, true), 'error');
+    const source = [...this.context.sources()].find((s) => s.name === entry.server);
+    if (!source) return finish(textResult(`The server "${entry.server}" of tool "${name}" is not configured.`, true), 'error');
+    try {
+      const result = await source.callTool(entry.original.name, args, context.signal ? { signal: context.signal } : {});
+      return finish(result, result.isError ? 'error' : 'ok');
+    } catch (error) {
+      if (error instanceof ServerUnavailableError) {
+        return finish(textResult(`The tool "${name}" is unavailable: ${error.message}.`, true), 'error');
+      }
+      if (context.signal?.aborted) return finish(textResult(`The call to "${name}" was cancelled.`, true), 'cancelled');
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        return finish(textResult(`The tool "${name}" did not finish in time and was cancelled. ${timeoutDetail(error)}`.trim(), true), 'timeout');
+      }
+      this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
+      return finish(textResult(`The tool "${name}" failed: ${errorText(error)}`, true), 'error');
+    }
+  }
+}
+
+function timeoutDetail(error: McpError): string {
+  const timeout = (error.data as { timeout?: number } | undefined)?.timeout;
+  return typeof timeout === 'number' ? `(limit: ${Math.round(timeout / 1000)} s)` : '';
+}
