@@ -21,7 +21,6 @@ import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
 import { resultText } from './hub/result-shaping';
 import { discoverClients } from './import/discover-clients';
-import { exportConfig } from './import/export-config';
 import { ToolHub } from './hub/tool-hub';
 import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
@@ -441,7 +440,6 @@ export class Bridge {
         return applied.result;
       },
       discoverClients: async () => discoverClients(),
-      exportConfig: async (input: { format: 'mcp-servers' | 'xiaozhi-client' }) => exportConfig(this.settings, input.format),
 
       getHostInfo: async () => {
         const readOnly = this.store.readOnly;

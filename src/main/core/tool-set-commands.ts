@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { z } from 'zod';
 import type { BridgeCommands, CommandOutput } from '../../shared/bridge-api';
 import type { Settings } from '../../shared/settings';
@@ -8,11 +7,12 @@ import { addToolSet, removeToolSet, updateToolSet } from './hub/tool-set-edits';
 import { knownConfigPaths } from './import/discover-clients';
 import type { CallHistory } from './logs/call-history';
 import { AddToClientSessions } from './local-server/add-to-client';
-import { cherryStudioLink, clientEntry, type ConnectCommand } from './local-server/client-entries';
+import { cherryStudioLink, clientEntry, defaultConnectCommand, type ConnectCommand, type EntryContext } from './local-server/client-entries';
+import { exportConfig } from './import/export-config';
 import { newLocalServerToken, type LocalServerController } from './local-server/local-server-controller';
 import type { AddToClient } from '../../shared/tool-set-api';
 
-type Name = keyof typeof toolSetCommands;
+type Name = keyof typeof toolSetCommands | 'exportConfig';
 type Handlers = { [K in Name]: (input: z.output<BridgeCommands[K]['input']>) => Promise<CommandOutput<K>> };
 
 /** What the tool-set commands need of the bridge. */
@@ -28,12 +28,6 @@ export interface ToolSetCommandContext {
   host: { openExternal?(url: string): Promise<void> | void; connectCommand?(): ConnectCommand };
 }
 
-/** How this install starts `connect`: the desktop app says; headless, it is this very script. */
-function defaultConnectCommand(): ConnectCommand {
-  const script = process.argv[1] ? fs.realpathSync(process.argv[1]) : 'xiaozhi-tray';
-  return { command: process.execPath, args: [script] };
-}
-
 /** The BridgeApi commands for tool sets, the local MCP server and "Add to …". */
 export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers {
   const { hub, localServer } = context;
@@ -45,8 +39,8 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
     context.commit({ ...current, localServer: { ...current.localServer, ...patch } });
     await localServer.settled();
   };
-  const entryFor = (client: AddToClient) =>
-    clientEntry(client, { url: localServer.baseUrl(), token: localServer.token(), connect: context.host.connectCommand?.() ?? defaultConnectCommand() });
+  const entryContext = (): EntryContext => ({ url: localServer.baseUrl(), token: localServer.token(), connect: context.host.connectCommand?.() ?? defaultConnectCommand() });
+  const entryFor = (client: AddToClient) => clientEntry(client, entryContext());
 
   return {
     getToolSetCatalog: async ({ id }) => hub.forSet(id).catalog(),
@@ -117,5 +111,7 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
     },
 
     getCallerCounts: async () => context.history.countsByCaller(),
+    /** Our servers for other tools, or this app's local server as an entry of a client's file. */
+    exportConfig: async ({ format }) => exportConfig(context.settings(), format, entryContext),
   };
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { AddToClient } from '../../../shared/tool-set-api';
 
 /** How a stdio-only client starts `xiaozhi-tray connect` with this install. */
@@ -5,6 +6,12 @@ export interface ConnectCommand {
   command: string;
   args: string[];
   env?: Record<string, string>;
+}
+
+/** Headless, `connect` is started the way this very process was: node and the CLI script. */
+export function defaultConnectCommand(): ConnectCommand {
+  const script = process.argv[1] ? fs.realpathSync(process.argv[1]) : 'xiaozhi-tray';
+  return { command: process.execPath, args: [script] };
 }
 
 /** The key our entry has in every client's list of servers. */
