@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import { ConfigError, JsonDocument, formatProblem } from '../config/json-text';
 import type { AddToClient, AddToClientPreview } from '../../../shared/tool-set-api';
 import { MAX_CONFIG_BYTES } from '../config/load-config';
 import { writeFileAtomic } from '../config/settings-store';
@@ -18,17 +19,43 @@ export interface FilePlan {
   text: string;
 }
 
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset).split('\n');
-  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+/** The file's own indentation unit, so our edit looks like the rest of it. */
+function indentUnit(text: string): string {
+  const match = /\n([ \t]+)\S/.exec(text);
+  if (!match) return '  ';
+  const indent = match[1] as string;
+  return indent.startsWith('\t') ? '\t' : indent;
 }
 
-/** The file's own indentation, so our edit looks like the rest of it. */
-function indentOf(text: string): { insertSpaces: boolean; tabSize: number } {
-  const match = /\n([ \t]+)\S/.exec(text);
-  if (!match) return { insertSpaces: true, tabSize: 2 };
-  const indent = match[1] as string;
-  return indent.startsWith('\t') ? { insertSpaces: false, tabSize: 1 } : { insertSpaces: true, tabSize: indent.length };
+/** The whitespace that starts the line `offset` is on. */
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
+}
+
+interface Style {
+  unit: string;
+  eol: string;
+}
+
+/** `value` pretty-printed for a place whose line starts with `indent`. */
+const pretty = (value: unknown, indent: string, style: Style) => JSON.stringify(value, null, style.unit).split('\n').join(`${style.eol}${indent}`);
+
+/**
+ * `"key": value` added as the last property of an object, each other byte of the file untouched
+ * (jsonc-parser's own formatter would re-indent the neighbours).
+ */
+function insertProperty(text: string, object: Node, key: string, value: unknown, style: Style): string {
+  const last = object.children?.at(-1);
+  const close = object.offset + object.length - 1;
+  if (!last) {
+    const outer = lineIndent(text, object.offset);
+    const inner = outer + style.unit;
+    return `${text.slice(0, object.offset + 1)}${style.eol}${inner}${JSON.stringify(key)}: ${pretty(value, inner, style)}${style.eol}${outer}${text.slice(close)}`;
+  }
+  const indent = lineIndent(text, last.offset);
+  const end = last.offset + last.length;
+  return `${text.slice(0, end)},${style.eol}${indent}${JSON.stringify(key)}: ${pretty(value, indent, style)}${text.slice(end)}`;
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -43,19 +70,33 @@ export function planFileEdit(client: AddToClient, file: string, current: string 
   if (current === undefined || current.trim() === '') {
     return { action: 'add', exists: current !== undefined, otherServers: [], text: `${JSON.stringify({ [key]: { [ENTRY_NAME]: entry } }, null, 2)}\n` };
   }
-  const errors: ParseError[] = [];
-  const root: unknown = parse(current, errors, { allowTrailingComma: true, disallowComments: false });
-  const first = errors[0];
-  if (first) throw new AddToClientError(`${file} is not valid JSON (${lineColumn(current, first.offset)}: ${printParseErrorCode(first.error)}); fix it first. Nothing was written.`);
-  if (!isRecord(root)) throw new AddToClientError(`${file} does not hold a JSON object; nothing was written.`);
+  // A byte-order mark stays where it was; positions are found in the text after it.
+  const bom = current.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
+  const body = current.slice(bom.length);
+  let root: unknown;
+  try {
+    root = JsonDocument.parse(file, body).value;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new AddToClientError(`${file}: ${formatProblem(error.problems[0] ?? { path: '', message: 'invalid JSON' })}; fix it first. Nothing was written.`);
+    throw error;
+  }
+  const tree = parseTree(body, [], { allowTrailingComma: true, disallowComments: false });
+  if (!tree || !isRecord(root)) throw new AddToClientError(`${file} does not hold a JSON object; nothing was written.`);
   const servers = root[key];
   if (servers !== undefined && !isRecord(servers)) throw new AddToClientError(`"${key}" in ${file} is not an object of servers; nothing was written.`);
   const existing = servers?.[ENTRY_NAME];
   const otherServers = Object.keys(servers ?? {}).filter((name) => name !== ENTRY_NAME);
   if (existing !== undefined && sameJson(existing, entry)) return { action: 'unchanged', exists: true, otherServers, text: current };
-  const eol = current.includes('\r\n') ? '\r\n' : '\n';
-  const edits = modify(current, [key, ENTRY_NAME], entry, { formattingOptions: { ...indentOf(current), eol } });
-  return { action: existing === undefined ? 'add' : 'replace', exists: true, otherServers, text: applyEdits(current, edits) };
+  const style = { unit: indentUnit(body), eol: body.includes('\r\n') ? '\r\n' : '\n' };
+  const serversNode = findNodeAtLocation(tree, [key]);
+  const ours = findNodeAtLocation(tree, [key, ENTRY_NAME]);
+  let text: string;
+  if (ours) {
+    const indent = lineIndent(body, ours.parent?.offset ?? ours.offset);
+    text = `${body.slice(0, ours.offset)}${pretty(entry, indent, style)}${body.slice(ours.offset + ours.length)}`;
+  } else if (serversNode) text = insertProperty(body, serversNode, ENTRY_NAME, entry, style);
+  else text = insertProperty(body, tree, key, { [ENTRY_NAME]: entry }, style);
+  return { action: ours ? 'replace' : 'add', exists: true, otherServers, text: bom + text };
 }
 
 function readIfThere(file: string): string | undefined {
