@@ -124,8 +124,8 @@ export const LocalServerSettingsSchema = z.object({
   port: z.number().int().min(0).max(65535).default(DEFAULT_LOCAL_SERVER_PORT),
   /** Loopback unless the user explicitly asks otherwise. */
   host: z.string().trim().min(1).default('127.0.0.1'),
-  /** The bearer token clients must send; generated when the server is first turned on. */
-  token: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** The bearer token clients must send; generated when the server is first turned on. (A short one is warned about, not refused: the window sees it masked.) */
+  token: z.string().min(1).optional(),
   /** The set served to clients without a choice of their own (and at /mcp). */
   toolSet: ToolSetIdSchema.default(DEFAULT_TOOL_SET),
   /** Each local client's own set, by client id. */

@@ -162,6 +162,7 @@ export class LocalServerController {
     this.server = server;
     this.running = wanted;
     this.lastError = undefined;
+    if (wanted.token.length < 16) this.opts.log.warn('the local MCP server token is shorter than 16 characters: easy to guess; make a new one in Settings');
     if (!isLoopbackHost(wanted.host)) this.opts.log.warn(`the local MCP server listens on ${wanted.host}: anyone who can reach it and has the token can call your tools`);
     this.opts.log.info(`local MCP server listening at ${server.url}`);
     if (this.opts.stateDir) {
