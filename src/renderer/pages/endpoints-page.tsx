@@ -6,6 +6,7 @@ import { useCommand } from '../components/use-command';
 import { endpointLabel, endpointTone } from '../components/status-tone';
 import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
+import { ToolSetPicker } from '../components/tool-set-picker';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
 export function validateEndpointUrl(url: string): 'empty' | 'scheme' | 'invalid' | undefined {
@@ -101,6 +102,10 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         </div>
         <div className="mono small muted break">{revealed ?? endpoint.url}</div>
         {endpoint.lastError && endpoint.state !== 'connected' ? <div className="small error-text">{endpoint.lastError}</div> : null}
+        <label className="card-row small muted">
+          {t('toolSets.pick')}
+          <ToolSetPicker label={t('toolSets.pick')} value={endpoint.toolSet ?? 'all'} onChange={(toolSet) => void run(() => store.api.updateEndpoint({ id: endpoint.id, toolSet }))} />
+        </label>
       </div>
       <div className="list-actions">
         <Switch label={t('endpoints.enabled')} checked={endpoint.enabled} onChange={(enabled) => void run(() => store.api.updateEndpoint({ id: endpoint.id, enabled }))} />

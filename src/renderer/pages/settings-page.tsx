@@ -4,6 +4,7 @@ import { Button, Field, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { HostNotices } from '../components/host-notices';
 import { useCommand } from '../components/use-command';
+import { LocalServerSection } from './local-server-section';
 
 export function SettingsPage() {
   const { store, t, toast } = useApp();
@@ -89,6 +90,8 @@ export function SettingsPage() {
           </Button>
         </div>
       </section>
+
+      <LocalServerSection />
 
       <section className="panel">
         <h2>{t('settings.about')}</h2>
