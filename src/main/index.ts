@@ -62,6 +62,8 @@ async function main(): Promise<void> {
     logBook,
     env,
     version: app.getVersion(),
+    // The local MCP server's state file goes here, where `xiaozhi-tray connect` looks for it.
+    stateDir: dataDir,
     host: {
       info: () => ({
         carrier: 'electron',
@@ -76,6 +78,9 @@ async function main(): Promise<void> {
         fs.mkdirSync(logsDir, { recursive: true });
         await shell.openPath(logsDir);
       },
+      openExternal: (url) => shell.openExternal(url),
+      // Claude Desktop starts this app's own binary as Node on the bundled CLI: `… connect`.
+      connectCommand: () => ({ command: process.execPath, args: [path.join(APP_ROOT, 'out', 'cli', 'index.js')], env: { ELECTRON_RUN_AS_NODE: '1' } }),
     },
   });
 
