@@ -65,7 +65,7 @@ export class StdioRelay {
     const target = this.opts.target();
     const remote = this.opts.remote
       ? this.opts.remote(target)
-      : new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: { Authorization: `Bearer ${target.token}` } } });
+      : new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: { Authorization: `Bearer ${target.token}` } }, fetch: isolatedSignalFetch });
     remote.onmessage = (message: JSONRPCMessage) => this.fromApp(message);
     // The notification stream reconnects by itself; its failures are not the client's business.
     remote.onerror = () => undefined;
@@ -133,6 +133,29 @@ export class StdioRelay {
       this.reopening = undefined;
     });
     return this.reopening;
+  }
+}
+
+/**
+ * The SDK's client transport hands one shared AbortSignal to every fetch, and undici leaves a
+ * listener on it per request until garbage collection: over a long relay that piles up (and
+ * warns on stderr). Each request gets its own signal, tied to the shared one only while it runs
+ * (for a notification stream, as long as the stream lives).
+ */
+export async function isolatedSignalFetch(url: string | URL, init?: RequestInit): Promise<Response> {
+  const parent = init?.signal;
+  if (!parent) return fetch(url, init);
+  const own = new AbortController();
+  const forward = () => own.abort(parent.reason);
+  if (parent.aborted) own.abort(parent.reason);
+  else parent.addEventListener('abort', forward, { once: true });
+  try {
+    const response = await fetch(url, { ...init, signal: own.signal });
+    if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) parent.removeEventListener('abort', forward);
+    return response;
+  } catch (error) {
+    parent.removeEventListener('abort', forward);
+    throw error;
   }
 }
 
