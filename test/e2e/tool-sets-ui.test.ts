@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,20 +6,20 @@ import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { waitFor } from '../helpers/wait';
+import { CHROMIUM, openWindow, startWebApp, type WebApp } from '../helpers/web-app';
 
 /**
  * The tool-set UI end to end: Chromium drives the window of the real headless bridge; the checks
  * look at what the endpoints and the local clients then get, and screenshots are taken in both
  * languages, light and dark.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = fs.existsSync(CHROMIUM);
 const ROOT = path.resolve(__dirname, '../..');
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 const TOKEN = 'ui-local-token-0123456789abcdefgh';
 
 let xiaozhi: FakeXiaozhi;
-let bridge: ChildProcess;
+let bridge: WebApp | undefined;
 let browser: Browser;
 let page: Page;
 let work = '';
@@ -67,33 +66,16 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
         2,
       ),
     );
-    bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MCP_ENDPOINT: '', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XIAOZHI_TRAY_STATE_DIR: work },
-    });
-    let out = '';
-    bridge.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    bridge.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/.test(out), 20_000, 'the web UI URL');
-    await waitFor(() => (out.match(/\] running \(pid/g) ?? []).length >= 2, 20_000, 'both servers');
-    const url = (out.match(/http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/) as RegExpMatchArray)[0];
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
-    const context = await browser.newContext({ viewport: { width: 1240, height: 860 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    page = await context.newPage();
-    await page.goto(url);
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const app = await startWebApp(config, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XIAOZHI_TRAY_STATE_DIR: work });
+    bridge = app;
+    await waitFor(() => (app.output().match(/\] running \(pid/g) ?? []).length >= 2, 20_000, 'both servers');
+    ({ browser, page } = await openWindow(app.url, { width: 1240, height: 860 }, ['clipboard-read', 'clipboard-write']));
     fs.mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (bridge && bridge.exitCode === null) {
-      const exited = new Promise((resolve) => bridge.once('exit', resolve));
-      bridge.kill('SIGTERM');
-      await exited;
-    }
+    await bridge?.stop();
     await xiaozhi?.close();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,19 +6,19 @@ import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { waitFor } from '../helpers/wait';
+import { CHROMIUM, openWindow, startWebApp, type WebApp } from '../helpers/web-app';
 
 /**
  * End to end: Debian's Chromium drives the real window served by the real headless bridge, which
  * serves a fake xiaozhi endpoint and runs real child servers.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = fs.existsSync(CHROMIUM);
 if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);
 const ROOT = path.resolve(__dirname, '../..');
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 let xiaozhi: FakeXiaozhi;
-let bridge: ChildProcess;
+let bridge: WebApp | undefined;
 let browser: Browser;
 let page: Page;
 let session: FakeSession;
@@ -41,35 +40,17 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     const home = path.join(work, 'home');
     fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
     fs.writeFileSync(path.join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-remote': { url: 'https://mcp.example.com/mcp' } } }));
-    bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MCP_ENDPOINT: '', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
-    });
-    let out = '';
-    bridge.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    bridge.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/.test(out), 15_000, 'the web UI URL');
-    url = (out.match(/http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/) as RegExpMatchArray)[0];
+    bridge = await startWebApp(config, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') });
+    url = bridge.url;
     session = await xiaozhi.connection(0);
     await session.initialize();
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1180, height: 800 } });
-    await page.goto(url);
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    ({ browser, page } = await openWindow(url, { width: 1180, height: 800 }));
     fs.mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (bridge && bridge.exitCode === null) {
-      const exited = new Promise((resolve) => bridge.once('exit', resolve));
-      bridge.kill('SIGTERM');
-      await exited;
-    }
+    await bridge?.stop();
     await xiaozhi?.close();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });

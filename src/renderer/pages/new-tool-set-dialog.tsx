@@ -2,11 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { useApp } from '../app-context';
 import { toolSetName } from '../components/tool-set-picker';
 import { Button, Dialog, Field } from '../components/ui';
+import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
 
 /** Name a new set, and start it empty or as a copy of another. */
 export function NewToolSetDialog(props: { onClose: () => void; onCreated: (id: string) => void }) {
   const { store, t, toast } = useApp();
+  const run = useCommand();
   const sets = useStore(store, (d) => d.settings?.toolSets);
   const [name, setName] = useState('');
   const [from, setFrom] = useState('');
@@ -19,17 +21,13 @@ export function NewToolSetDialog(props: { onClose: () => void; onCreated: (id: s
     setTouched(true);
     if (problem) return;
     setBusy(true);
-    try {
-      const set = await store.api.addToolSet({ name: trimmed, ...(from ? { copyFrom: from } : {}) });
-      await store.refreshSettings();
-      toast(t('toolSets.created', { name: set.name }));
-      props.onCreated(set.id);
-      props.onClose();
-    } catch (error) {
-      toast((error as Error).message, 'error');
-    } finally {
-      setBusy(false);
-    }
+    let created: { id: string; name: string } | undefined;
+    const ok = await run(async () => (created = await store.api.addToolSet({ name: trimmed, ...(from ? { copyFrom: from } : {}) })));
+    setBusy(false);
+    if (!ok || !created) return;
+    toast(t('toolSets.created', { name: created.name }));
+    props.onCreated(created.id);
+    props.onClose();
   };
   return (
     <Dialog
