@@ -43,19 +43,16 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
   const entryFor = (client: AddToClient) => clientEntry(client, entryContext());
 
   return {
-    getToolSetCatalog: async ({ id }) => hub.forSet(id).catalog(),
+    getToolSetCatalog: async ({ id }) => {
+      if (!context.settings().toolSets.some((set) => set.id === id)) throw new Error(`No tool set has the id "${id}".`);
+      return hub.forSet(id).catalog();
+    },
     addToolSet: async (input) => {
-      const added = addToolSet(context.settings(), {
-        name: input.name,
-        ...(input.servers !== undefined ? { servers: input.servers } : {}),
-        ...(input.copyFrom !== undefined ? { copyFrom: input.copyFrom } : {}),
-      });
+      const added = addToolSet(context.settings(), input);
       context.commit(added.settings);
       return added.set;
     },
-    updateToolSet: async (input) => {
-      context.commit(updateToolSet(context.settings(), input.name !== undefined || input.servers !== undefined ? input : { id: input.id }));
-    },
+    updateToolSet: async (input) => context.commit(updateToolSet(context.settings(), input)),
     removeToolSet: async ({ id }) => {
       const removed = removeToolSet(context.settings(), id);
       context.commit(removed.settings);

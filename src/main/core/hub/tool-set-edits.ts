@@ -96,7 +96,7 @@ export function addToolSet(settings: Settings, input: { name: string; servers?: 
 }
 
 /** Renames a set or changes its servers. The default set keeps every server. */
-export function updateToolSet(settings: Settings, input: { id: string; name?: string; servers?: 'all' | string[] }): Settings {
+export function updateToolSet(settings: Settings, input: { id: string; name?: string | undefined; servers?: 'all' | string[] | undefined }): Settings {
   requireSet(settings, input.id);
   if (input.id === DEFAULT_TOOL_SET && input.servers !== undefined && input.servers !== 'all') {
     throw new ToolSetError('The default tool set serves every server.');
