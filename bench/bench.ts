@@ -14,6 +14,7 @@ import { ArgumentCheck } from '../src/main/core/hub/argument-check';
 import { LogBook } from '../src/main/core/logs/log-book';
 import { CallHistory } from '../src/main/core/logs/call-history';
 import { ToolRouter, type RouterEntry } from '../src/main/core/router/tool-router';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FakeXiaozhi, type FakeSession } from '../test/helpers/fake-xiaozhi';
 import { waitFor } from '../test/helpers/wait';
 
@@ -68,13 +69,13 @@ interface RunningBridge {
   stop(): Promise<void>;
 }
 
-async function startBridge(name: string, endpoint: FakeXiaozhi | string, servers: unknown[], connection: Record<string, number> = {}): Promise<RunningBridge> {
+async function startBridge(name: string, endpoint: FakeXiaozhi | string, servers: unknown[], connection: Record<string, number> = {}, extraArgs: string[] = []): Promise<RunningBridge> {
   const config = path.join(work, `${name}.json`);
   const url = typeof endpoint === 'string' ? endpoint : endpoint.url();
   fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'bench', name: 'bench', url }], servers, connection, limits: { maxMessageBytes: 8192, callTimeoutMs: 60_000 } }));
   // BENCH_BRIDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the bridge process.
   const nodeArgs = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'run', '--config', config, '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '' } });
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'run', '--config', config, '--log-level', 'info', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: work } });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -134,6 +135,43 @@ async function latency(): Promise<void> {
     const d = percentile(straight, p);
     rows.push({ scenario: '1 latency', metric: `p${p} per call`, bridge: b, baseline: d, unit: 'ms', target: target === null ? '' : `+${target} ms`, pass: target === null ? null : b - d <= target, note: `added ${((b - d) * 1000).toFixed(0)} µs` });
   }
+  await direct.close();
+  await bridge.stop();
+  await xiaozhi.close();
+}
+
+/** A local client (Cursor, VS Code) through the local MCP server over streamable HTTP, against the server called directly. */
+async function localServer(): Promise<void> {
+  const n = quick ? 300 : 2000;
+  const token = 'bench-local-token-0123456789abcdef';
+  const xiaozhi = await FakeXiaozhi.start();
+  const bridge = await startBridge('local', xiaozhi, [fixtureServer('fx')], {}, ['--mcp-port', '0', '--mcp-token', token]);
+  await servedSession(xiaozhi, 0, 10);
+  await waitFor(() => /Local MCP server[^\n]*\n\s+http:\/\/\S+/.test(bridge.output()), 30_000, 'the local MCP server');
+  const url = (/Local MCP server[^\n]*\n\s+(http:\/\/\S+)/.exec(bridge.output()) as RegExpExecArray)[1] as string;
+  const local = new Client({ name: 'bench-local', version: '1' }, { capabilities: {} });
+  await local.connect(new StreamableHTTPClientTransport(new URL(`${url}/cursor`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  const direct = await directClient();
+  const through: number[] = [];
+  const straight: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    await local.callTool({ name: 'echo', arguments: { text: 'warm' } });
+    await direct.callTool({ name: 'echo', arguments: { text: 'warm' } });
+  }
+  for (let i = 0; i < n; i++) {
+    let t = performance.now();
+    await local.callTool({ name: 'echo', arguments: { text: `x${i}` } });
+    through.push(performance.now() - t);
+    t = performance.now();
+    await direct.callTool({ name: 'echo', arguments: { text: `x${i}` } });
+    straight.push(performance.now() - t);
+  }
+  for (const [p, target] of [[50, 2], [99, null]] as const) {
+    const b = percentile(through, p);
+    const d = percentile(straight, p);
+    rows.push({ scenario: '7 local server', metric: `p${p} per call, streamable HTTP`, bridge: b, baseline: d, unit: 'ms', target: target === null ? '' : `+${target} ms`, pass: target === null ? null : b - d <= target, note: `added ${((b - d) * 1000).toFixed(0)} µs` });
+  }
+  await local.close();
   await direct.close();
   await bridge.stop();
   await xiaozhi.close();
@@ -468,6 +506,7 @@ async function main(): Promise<void> {
     ['hostile', hostile],
     ['faults', faults],
     ['router', router],
+    ['local', localServer],
   ];
   const started = performance.now();
   for (const [name, run] of scenarios) {

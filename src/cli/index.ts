@@ -10,11 +10,12 @@ import type { LogLevel } from '../shared/status';
 import fs from 'node:fs';
 import { defaultSettings, type ToolMode } from '../shared/settings';
 import { describePreview } from '../main/core/import/import-preview';
-import { exportConfig } from '../main/core/import/export-config';
 import { ImportSessions } from '../main/core/import/import-sessions';
 import { parseArgs } from './args';
 import { commandWarnings } from '../main/core/config/command-warnings';
 import { printCatalog } from './print-catalog';
+import { CONNECT_HELP, connectCommand } from './connect-command';
+import { LOCAL_SERVER_HELP, announceLocalServer, exportCommand, localServerOverrides, type LocalServerOverrides } from './local-server-flags';
 
 const VERSION = '0.1.0';
 
@@ -23,6 +24,8 @@ const HELP = `xiaozhi-tray ${VERSION} — serve your MCP servers' tools to xiaoz
 Usage:
   xiaozhi-tray run --config FILE      run the bridge in the foreground (Ctrl+C stops it and every server)
       [--ui] [--port N] [--host ADDR]  also serve the window as a web page on 127.0.0.1 (token in the URL)
+${LOCAL_SERVER_HELP}
+${CONNECT_HELP}
   xiaozhi-tray check --config FILE    validate a config; prints each problem with where it is
   xiaozhi-tray tools --config FILE    start the servers and print the tools exactly as xiaozhi gets them
   xiaozhi-tray import FILE --config TARGET [--yes] [--input ID=VALUE]…
@@ -30,6 +33,8 @@ Usage:
                                       Cline, Codex, xiaozhi-client…) into TARGET; writes only with --yes
   xiaozhi-tray export --config FILE [--format mcp-servers|xiaozhi-client]
                                       print the servers as a file other tools read
+      [--format cursor|claude-desktop|vscode|cherry-studio]
+                                      or the local MCP server as an entry of that client's config
 
 FILE may be a Xiaozhi Tray config, xiaozhi-client's xiaozhi.config.json or an mcpServers file such as
 the official example's mcp_config.json. MCP_ENDPOINT in the environment always adds an endpoint.
@@ -72,12 +77,12 @@ interface UiOptions {
   host?: string;
 }
 
-async function run(file: string, loaded: LoadedConfig, level: LogLevel, ui: UiOptions, toolMode?: ToolMode): Promise<number> {
+async function run(file: string, loaded: LoadedConfig, level: LogLevel, ui: UiOptions, toolMode?: ToolMode, localServer?: LocalServerOverrides): Promise<number> {
   const logBook = new LogBook({ sinks: [streamSink(process.stdout, level)] });
   const log = logBook.logger('app');
   for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
   if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: set one in the file or in MCP_ENDPOINT');
-  const bridge = new Bridge({ store: storeFor(file, loaded), logBook, version: VERSION, cacheDir: defaultCacheDir(), ...(toolMode ? { toolMode } : {}) });
+  const bridge = new Bridge({ store: storeFor(file, loaded), logBook, version: VERSION, cacheDir: defaultCacheDir(), ...(toolMode ? { toolMode } : {}), ...(localServer ? { localServer } : {}) });
   let stopping = false;
   let closeUi: (() => Promise<void>) | undefined;
   const done = new Promise<number>((resolve) => {
@@ -102,6 +107,9 @@ async function run(file: string, loaded: LoadedConfig, level: LogLevel, ui: UiOp
   });
   log.info(`xiaozhi-tray ${VERSION}, config ${file} (${loaded.format})`);
   bridge.start();
+  if (localServer?.enabled || loaded.settings.localServer.enabled) {
+    await announceLocalServer(bridge, Boolean(localServer?.token ?? loaded.settings.localServer.token), (text) => process.stdout.write(text));
+  }
   if (ui.enabled) {
     try {
       const web = await startWebUi({
@@ -182,7 +190,7 @@ function importCommand(source: string | undefined, target: string | undefined, y
 export async function main(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, new Set(['config', 'log-level', 'port', 'host', 'input', 'format', 'tool-mode']));
+    args = parseArgs(argv, new Set(['config', 'log-level', 'port', 'host', 'input', 'format', 'tool-mode', 'mcp-port', 'mcp-token', 'url', 'token', 'client']));
   } catch (error) {
     err(String((error as Error).message));
     return 2;
@@ -224,7 +232,12 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const host = typeof args.options.host === 'string' ? args.options.host : undefined;
-      return run(file as string, loaded, level, { enabled: args.options.ui === true || port !== undefined || host !== undefined, ...(port !== undefined ? { port } : {}), ...(host ? { host } : {}) }, toolMode);
+      const local = localServerOverrides(args.options);
+      if (!local.ok) {
+        err(local.message);
+        return 2;
+      }
+      return run(file as string, loaded, level, { enabled: args.options.ui === true || port !== undefined || host !== undefined, ...(port !== undefined ? { port } : {}), ...(host ? { host } : {}) }, toolMode, local.overrides);
     }
     case 'tools': {
       const loaded = loadOrExplain(file);
@@ -236,10 +249,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'export': {
       const loaded = loadOrExplain(file);
       if (!loaded) return 1;
-      const format = args.options.format === 'xiaozhi-client' ? 'xiaozhi-client' : 'mcp-servers';
-      process.stdout.write(exportConfig(loaded.settings, format).text);
-      return 0;
+      return exportCommand(loaded.settings, args.options);
     }
+    case 'connect':
+      return connectCommand(args.options);
     default:
       err(`Unknown command "${args.command}".\n\n${HELP}`);
       return 2;

@@ -123,6 +123,8 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
     env,
     version: app.getVersion(),
     cacheDir: path.join(dataDir, 'Cache'),
+    // The local MCP server's state file goes here, where `xiaozhi-tray connect` looks for it.
+    stateDir: dataDir,
     host: {
       info: () => ({
         carrier: 'electron',
@@ -143,6 +145,9 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
         install: () => updates.install(),
         subscribe: (listener) => updates.subscribe(listener),
       },
+      openExternal: (url) => shell.openExternal(url),
+      // Claude Desktop starts this app's own binary as Node on the bundled CLI: `… connect`.
+      connectCommand: () => ({ command: process.execPath, args: [path.join(APP_ROOT, 'out', 'cli', 'index.js')], env: { ELECTRON_RUN_AS_NODE: '1' } }),
     },
   });
 

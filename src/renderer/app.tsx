@@ -15,9 +15,10 @@ import { OverviewPage } from './pages/overview-page';
 import { ServersPage } from './pages/servers-page';
 import { SettingsPage } from './pages/settings-page';
 import { ToolsPage } from './pages/tools-page';
+import { ToolSetsPage } from './pages/tool-sets-page';
 import { useStore, type BridgeStore } from './store/bridge-store';
 
-const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'logs', 'history', 'settings'] as const;
+const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'logs', 'history', 'settings'] as const;
 type Page = (typeof PAGES)[number];
 
 const pageFromHash = (): Page => {
@@ -119,6 +120,8 @@ export function App({ store }: { store: BridgeStore }) {
             <ServersPage />
           ) : page === 'tools' ? (
             <ToolsPage />
+          ) : page === 'toolSets' ? (
+            <ToolSetsPage />
           ) : page === 'logs' ? (
             <LogsPage />
           ) : page === 'history' ? (

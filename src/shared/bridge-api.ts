@@ -23,6 +23,7 @@ import { CatalogueSchema } from './catalogue';
 import { EndpointTestSchema } from './endpoint-test';
 import { UpdateStatusSchema } from './updates';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
+import { toolSetCommands } from './tool-set-api';
 
 /**
  * The one contract between the engine and any UI. Each command has a zod schema for its input and
@@ -33,6 +34,8 @@ const command = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) 
 const Void = z.void();
 const ServerName = z.object({ name: z.string().min(1) });
 const EndpointId = z.object({ id: z.string().min(1) });
+/** Which tool set a switch belongs to; the default set when absent. */
+const InSet = { toolSet: z.string().min(1).optional() };
 
 export const ToolCallOutputSchema = z.object({
   /** The text xiaozhi reads: the first (and only) text item, shaped to fit. */
@@ -55,7 +58,7 @@ export const bridgeCommands = {
 
   addEndpoint: command(z.object({ name: z.string().min(1), url: z.string().min(1) }), EndpointSettingsSchema.omit({ url: true })),
   updateEndpoint: command(
-    EndpointId.extend({ name: z.string().min(1).optional(), url: z.string().min(1).optional(), enabled: z.boolean().optional() }),
+    EndpointId.extend({ name: z.string().min(1).optional(), url: z.string().min(1).optional(), enabled: z.boolean().optional(), toolSet: z.string().min(1).optional() }),
     Void,
   ),
   removeEndpoint: command(EndpointId, Void),
@@ -84,10 +87,10 @@ export const bridgeCommands = {
   stopServer: command(ServerName, Void),
   restartServer: command(ServerName, Void),
 
-  setToolEnabled: command(z.object({ server: z.string(), tool: z.string(), enabled: z.boolean() }), Void),
-  setServerToolsEnabled: command(z.object({ server: z.string(), enabled: z.boolean() }), Void),
+  setToolEnabled: command(z.object({ server: z.string(), tool: z.string(), enabled: z.boolean(), ...InSet }), Void),
+  setServerToolsEnabled: command(z.object({ server: z.string(), enabled: z.boolean(), ...InSet }), Void),
   setToolDescription: command(
-    z.object({ server: z.string(), tool: z.string(), description: z.string().nullable() }),
+    z.object({ server: z.string(), tool: z.string(), description: z.string().nullable(), ...InSet }),
     Void,
   ),
   updatePreferences: command(
@@ -134,6 +137,8 @@ export const bridgeCommands = {
   discoverClients: command(Void, z.array(KnownClientSchema)),
   /** Our servers as a file other tools read; it contains the real secrets. */
   exportConfig: command(z.object({ format: ExportFormatSchema }), z.object({ fileName: z.string(), text: z.string() })),
+
+  ...toolSetCommands,
 } as const;
 
 export const bridgeEvents = {

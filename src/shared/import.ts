@@ -96,7 +96,11 @@ export const KnownClientSchema = z.object({
   exists: z.boolean(),
 });
 
-export const ExportFormatSchema = z.enum(['mcp-servers', 'xiaozhi-client']);
+/**
+ * `mcp-servers` and `xiaozhi-client` carry our servers; the client formats carry one entry, for
+ * this app's local MCP server, as that client writes it.
+ */
+export const ExportFormatSchema = z.enum(['mcp-servers', 'xiaozhi-client', 'cursor', 'claude-desktop', 'vscode', 'cherry-studio']);
 
 export type ImportFormat = z.infer<typeof ImportFormatSchema>;
 export type ConflictAction = z.infer<typeof ConflictActionSchema>;

@@ -56,6 +56,11 @@ export const UpdateSettingsSchema = z.object({
   mirrorUrl: UpdateMirrorSchema.optional(),
 });
 
+/** The default tool set: every tool of every server, as the app served before tool sets existed. */
+export const DEFAULT_TOOL_SET = 'all';
+
+const ToolSetIdSchema = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+
 export const EndpointSettingsSchema = z.object({
   id: z.string().min(1),
   name: NameSchema,
@@ -65,6 +70,8 @@ export const EndpointSettingsSchema = z.object({
   toolMode: ToolModeSchema.optional(),
   /** Exposed names of tools served as themselves in router mode, beside find_tools and call_tool (absent: none). */
   pinned: z.array(z.string().min(1).max(64)).max(100).optional(),
+  /** The id of the tool set this endpoint serves; absent means the default set. */
+  toolSet: ToolSetIdSchema.optional(),
 });
 
 const ServerCommon = {
@@ -103,6 +110,63 @@ export const ToolSettingsSchema = z.object({
   description: z.string().optional(),
 });
 
+/** Per-tool switches and description overrides: tools[serverName][toolName]. A tool without an entry is on. */
+const ToolSwitchesSchema = z.record(z.string(), z.record(z.string(), ToolSettingsSchema));
+
+/**
+ * A named choice of servers and tools. Every consumer (an endpoint, a local client) sees the
+ * catalog through one. `id` defaults to the name, so a hand-written config can name sets only.
+ */
+export const ToolSetSchema = z.object({
+  id: ToolSetIdSchema.optional(),
+  name: NameSchema,
+  /** Every server (now and later), or only the servers named. */
+  servers: z.union([z.literal('all'), z.array(z.string())]).default('all'),
+  tools: ToolSwitchesSchema.default({}),
+});
+
+interface ToolSetShape {
+  id: string;
+  name: string;
+  servers: 'all' | string[];
+  tools: z.infer<typeof ToolSwitchesSchema>;
+}
+
+const defaultToolSet = (): ToolSetShape => ({ id: DEFAULT_TOOL_SET, name: DEFAULT_TOOL_SET, servers: 'all', tools: {} });
+
+/** Sets with their ids filled in, and the default set always present (first). */
+const ToolSetsSchema = z
+  .array(ToolSetSchema)
+  .default([])
+  .transform((sets): ToolSetShape[] => {
+    const withIds = sets.map((set) => ({ ...set, id: set.id ?? set.name }));
+    return withIds.some((set) => set.id === DEFAULT_TOOL_SET) ? withIds : [defaultToolSet(), ...withIds];
+  });
+
+/** The default port of the local MCP server: fixed, so the entries written into clients keep working. */
+export const DEFAULT_LOCAL_SERVER_PORT = 18790;
+
+/** `/mcp/<id>` names a local client (cursor, claude-desktop, …) so it can have its own tool set. */
+export const LOCAL_CLIENT_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+export const LocalServerSettingsSchema = z.object({
+  /** Off by default: serving tools to other programs is the user's choice. */
+  enabled: z.boolean().default(false),
+  port: z.number().int().min(0).max(65535).default(DEFAULT_LOCAL_SERVER_PORT),
+  /** Loopback unless the user explicitly asks otherwise. */
+  host: z.string().trim().min(1).default('127.0.0.1'),
+  /** The bearer token clients must send; generated when the server is first turned on. (A short one is warned about, not refused: the window sees it masked.) */
+  token: z.string().min(1).optional(),
+  /** The set served to clients without a choice of their own (and at /mcp). */
+  toolSet: ToolSetIdSchema.default(DEFAULT_TOOL_SET),
+  /** Each local client's own set, by client id. */
+  clients: z
+    .record(z.string().regex(LOCAL_CLIENT_ID, 'must be lowercase letters, digits, - or _'), z.object({ toolSet: ToolSetIdSchema }))
+    .default({}),
+  /** A session with no request and no open stream for this long is released (its client vanished). */
+  sessionIdleMs: z.number().int().min(50).max(86_400_000).default(600_000),
+});
+
 export const NamingPolicySchema = z.enum(['auto', 'always-prefix']);
 
 export const LimitsSchema = z.object({
@@ -138,11 +202,12 @@ export const ConnectionSettingsSchema = z.object({
 });
 
 export const SettingsSchema = z.object({
-  version: z.literal(1).default(1),
+  version: z.literal(2).default(2),
   endpoints: z.array(EndpointSettingsSchema).default([]),
   servers: z.array(ServerSettingsSchema).default([]),
-  /** tools[serverName][toolName] */
-  tools: z.record(z.string(), z.record(z.string(), ToolSettingsSchema)).default({}),
+  /** The default set ("all") is always there; its switches are the Tools page's. */
+  toolSets: ToolSetsSchema,
+  localServer: LocalServerSettingsSchema.default(LocalServerSettingsSchema.parse({})),
   naming: NamingPolicySchema.default('auto'),
   limits: LimitsSchema.default(LimitsSchema.parse({})),
   connection: ConnectionSettingsSchema.default(ConnectionSettingsSchema.parse({})),
@@ -171,15 +236,53 @@ export const SettingsSchema = z.object({
     };
     duplicates(settings.servers, 'name', 'servers', 'name');
     duplicates(settings.endpoints, 'id', 'endpoints', 'id');
+    // The tool set checks read deeper: only once the shapes they read are right.
+    const objects = (v: unknown) => Array.isArray(v) && v.every((item) => typeof item === 'object' && item !== null);
+    const local = settings.localServer as unknown as { clients?: unknown } | undefined;
+    if (objects(settings.toolSets) && objects(settings.endpoints) && typeof local?.clients === 'object' && local.clients !== null) checkToolSets(settings, ctx);
   },
   { when: () => true },
 );
+
+type ToolSetOutput = z.output<typeof ToolSetsSchema>[number];
+
+/** Set ids and names are unique, the default set serves every server, and every reference names a set. */
+function checkToolSets(
+  settings: { toolSets: ToolSetOutput[]; endpoints: { toolSet?: string | undefined }[]; localServer: z.output<typeof LocalServerSettingsSchema> },
+  ctx: z.RefinementCtx,
+): void {
+  const setIds = new Map<string, number>();
+  const setNames = new Map<string, number>();
+  settings.toolSets.forEach((set, index) => {
+    const previousId = setIds.get(set.id);
+    if (previousId !== undefined) ctx.addIssue({ code: 'custom', path: ['toolSets', index, 'id'], message: `duplicates the id of toolSets[${previousId}]` });
+    const previousName = setNames.get(set.name);
+    if (previousName !== undefined) ctx.addIssue({ code: 'custom', path: ['toolSets', index, 'name'], message: `duplicates the name of toolSets[${previousName}]` });
+    setIds.set(set.id, index);
+    setNames.set(set.name, index);
+    if (set.id === DEFAULT_TOOL_SET && set.servers !== 'all') {
+      ctx.addIssue({ code: 'custom', path: ['toolSets', index, 'servers'], message: 'the default set "all" serves every server' });
+    }
+  });
+  const known = (id: string | undefined) => id === undefined || setIds.has(id);
+  const unknown = (id: string) => `no tool set has the id "${id}"`;
+  settings.endpoints.forEach((endpoint, index) => {
+    if (!known(endpoint.toolSet)) ctx.addIssue({ code: 'custom', path: ['endpoints', index, 'toolSet'], message: unknown(endpoint.toolSet as string) });
+  });
+  if (!known(settings.localServer.toolSet)) ctx.addIssue({ code: 'custom', path: ['localServer', 'toolSet'], message: unknown(settings.localServer.toolSet) });
+  for (const [client, choice] of Object.entries(settings.localServer.clients)) {
+    if (!known(choice.toolSet)) ctx.addIssue({ code: 'custom', path: ['localServer', 'clients', client, 'toolSet'], message: unknown(choice.toolSet) });
+  }
+}
 
 export type EndpointSettings = z.infer<typeof EndpointSettingsSchema>;
 export type StdioServerSettings = z.infer<typeof StdioServerSettingsSchema>;
 export type RemoteServerSettings = z.infer<typeof RemoteServerSettingsSchema>;
 export type ServerSettings = z.infer<typeof ServerSettingsSchema>;
 export type ToolSettings = z.infer<typeof ToolSettingsSchema>;
+export type ToolSwitches = z.infer<typeof ToolSwitchesSchema>;
+export type ToolSet = ToolSetOutput;
+export type LocalServerSettings = z.infer<typeof LocalServerSettingsSchema>;
 export type NamingPolicy = z.infer<typeof NamingPolicySchema>;
 export type ToolMode = z.infer<typeof ToolModeSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
@@ -190,4 +293,15 @@ export type SettingsInput = z.input<typeof SettingsSchema>;
 
 export function defaultSettings(): Settings {
   return SettingsSchema.parse({});
+}
+
+/** The set an endpoint or client serves, by id; the default set when the id names none. */
+export function findToolSet(settings: Pick<Settings, 'toolSets'>, id: string | undefined): ToolSet {
+  return (settings.toolSets.find((set) => set.id === (id ?? DEFAULT_TOOL_SET)) ??
+    settings.toolSets.find((set) => set.id === DEFAULT_TOOL_SET)) as ToolSet;
+}
+
+/** The default set's switches: the Tools page's, and xiaozhi-client's `mcpServerConfig`. */
+export function defaultToolSwitches(settings: Pick<Settings, 'toolSets'>): ToolSwitches {
+  return findToolSet(settings, DEFAULT_TOOL_SET).tools;
 }

@@ -22,6 +22,8 @@ export const EndpointStatusSchema = z.object({
   attempts: z.number().int(),
   /** What this endpoint is served (tool mode, tools, bytes). */
   served: ServedSummarySchema.optional(),
+  /** The id of the tool set it serves. */
+  toolSet: z.string().optional(),
 });
 
 export const ServerStateSchema = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed']);
@@ -61,11 +63,40 @@ export const CatalogSummarySchema = z.object({
   pages: z.number().int(),
 });
 
+export const ToolSetSummarySchema = CatalogSummarySchema.extend({
+  id: z.string(),
+  name: z.string(),
+});
+
+export const LocalSessionSchema = z.object({
+  /** The first characters of the session id (enough to tell sessions apart). */
+  id: z.string(),
+  /** The client id from the URL path (`/mcp/cursor`), or '' for `/mcp`. */
+  client: z.string(),
+  /** What the client called itself when it initialised (clientInfo.name). */
+  clientInfo: z.string(),
+  toolSet: z.string(),
+  since: z.number(),
+  calls: z.number().int(),
+});
+
+export const LocalServerStatusSchema = z.object({
+  state: z.enum(['off', 'starting', 'listening', 'failed']),
+  /** The base URL clients use, e.g. http://127.0.0.1:18790/mcp (no token). */
+  url: z.string().optional(),
+  lastError: z.string().optional(),
+  sessions: z.array(LocalSessionSchema),
+});
+
 export const BridgeStateSchema = z.object({
   running: z.boolean(),
   endpoints: z.array(EndpointStatusSchema),
   servers: z.array(ServerStatusSchema),
+  /** The default set's catalog. */
   catalog: CatalogSummarySchema,
+  /** Every tool set's size (the default set first). */
+  toolSets: z.array(ToolSetSummarySchema).optional(),
+  localServer: LocalServerStatusSchema.optional(),
 });
 
 export const LogLevelSchema = z.enum(['debug', 'info', 'warn', 'error']);
@@ -84,7 +115,7 @@ export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled'])
 export const CallRecordSchema = z.object({
   id: z.number().int(),
   time: z.number(),
-  /** Endpoint name, or `ui` for a call made from the window. */
+  /** Endpoint name, local client name, or `ui` for a call made from the window. */
   caller: z.string(),
   tool: z.string(),
   originalTool: z.string(),
@@ -102,6 +133,9 @@ export type ServerStatus = z.infer<typeof ServerStatusSchema>;
 export type CatalogTool = z.infer<typeof CatalogToolSchema>;
 export type CatalogSummary = z.infer<typeof CatalogSummarySchema>;
 export type BridgeState = z.infer<typeof BridgeStateSchema>;
+export type ToolSetSummary = z.infer<typeof ToolSetSummarySchema>;
+export type LocalSession = z.infer<typeof LocalSessionSchema>;
+export type LocalServerStatus = z.infer<typeof LocalServerStatusSchema>;
 export type LogLevel = z.infer<typeof LogLevelSchema>;
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 export type CallOutcome = z.infer<typeof CallOutcomeSchema>;

@@ -48,8 +48,14 @@ export function makeBridge(input: SettingsInput, supervision: Partial<Supervisio
   const settings = SettingsSchema.parse({ connection: fastConnection, ...input });
   const store = new MemorySettingsStore(settings);
   const logBook = new LogBook();
-  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20, ...options });
+  // No state file: a test must never touch the user's own app folder.
+  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20, stateDir: null, ...options });
   return { bridge, logBook, store, settings };
+}
+
+/** The per-tool switches and descriptions of the default set ("all"), as tests used to read `settings.tools`. */
+export function defaultSetTools(settings: Settings): Settings['toolSets'][number]['tools'] {
+  return settings.toolSets.find((set) => set.id === 'all')?.tools ?? {};
 }
 
 export function logText(logBook: LogBook): string {

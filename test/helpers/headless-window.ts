@@ -14,12 +14,14 @@ export interface WindowBridge {
   child: ChildProcess;
   /** The window's address, access token included. */
   url: string;
+  /** Everything it printed so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
 /** Runs the headless bridge with its window on a free port; resolves once it printed the window's URL. */
-export async function startWindowBridge(config: string, env: NodeJS.ProcessEnv = {}): Promise<WindowBridge> {
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '', ...env } });
+export async function startWindowBridge(config: string, env: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<WindowBridge> {
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '', ...env } });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -27,6 +29,7 @@ export async function startWindowBridge(config: string, env: NodeJS.ProcessEnv =
   return {
     child,
     url: (out.match(URL_PATTERN) as RegExpMatchArray)[0],
+    output: () => out,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -45,9 +48,11 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** Chromium on the window's overview page, token taken (the page drops it from the address bar). */
-export async function openWindow(url: string, height = 800): Promise<{ browser: Browser; page: Page }> {
+export async function openWindow(url: string, height = 800, options: { width?: number; permissions?: string[] } = {}): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1180, height } });
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1180, height } });
+  if (options.permissions?.length) await context.grantPermissions(options.permissions);
+  const page = await context.newPage();
   await page.goto(url);
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   return { browser, page };

@@ -96,6 +96,7 @@ describe('packaging', () => {
     it('puts the main, preload and renderer bundles and the assets in app.asar, and nothing else', () => {
       expect(files).toContain('/out/main/index.js');
       expect(files).toContain('/out/preload/index.js');
+      expect(files).toContain('/out/cli/index.js');
       expect(files).toContain('/out/renderer/index.html');
       expect(files.some((f) => /^\/out\/renderer\/assets\/index-.*\.js$/.test(f))).toBe(true);
       expect(files.some((f) => f.startsWith('/node_modules/'))).toBe(false);

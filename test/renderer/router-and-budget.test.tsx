@@ -5,7 +5,7 @@ import { BudgetSettings } from '../../src/renderer/components/budget-settings';
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { draftFromServer, serverFromDraft } from '../../src/renderer/pages/server-form';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
-import { makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
+import { defaultSetTools, makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
 import { catalogServer } from '../helpers/catalogs';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
@@ -96,14 +96,14 @@ describe('tool description overrides', () => {
     fireEvent.change(within(dialog).getByLabelText('Description xiaozhi sees'), { target: { value: '查询几点天亮、几点天黑（日出日落时间）' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(toasts.at(-1)?.message).toBe('Description of get_sun_moon saved.'));
-    expect(h.store.load().tools.weather?.get_sun_moon?.description).toBe('查询几点天亮、几点天黑（日出日落时间）');
+    expect(defaultSetTools(h.store.load()).weather?.get_sun_moon?.description).toBe('查询几点天亮、几点天黑（日出日落时间）');
     expect(await screen.findByText('edited')).toBeTruthy();
     const hits = await h.bridge.api.searchTools({ query: '明天几点天亮', limit: 1 });
     expect(hits[0]?.name).toBe('get_sun_moon');
 
     fireEvent.click(screen.getByRole('button', { name: 'Edit the description of get_sun_moon' }));
     fireEvent.click(await screen.findByRole('button', { name: "Use the server's description" }));
-    await waitFor(() => expect(h.store.load().tools.weather?.get_sun_moon?.description).toBeUndefined());
+    await waitFor(() => expect(defaultSetTools(h.store.load()).weather?.get_sun_moon?.description).toBeUndefined());
     await waitFor(() => expect(screen.queryByText('edited')).toBeNull());
   });
 });

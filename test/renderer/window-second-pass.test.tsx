@@ -12,7 +12,7 @@ import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { SettingsPage } from '../../src/renderer/pages/settings-page';
 import { ImportDialog } from '../../src/renderer/pages/import-dialog';
 import { Menu } from '../../src/renderer/components/menu';
-import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
+import { defaultSetTools, fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import type { CatalogTool } from '../../src/shared/status';
@@ -152,7 +152,7 @@ describe('the try dialog', () => {
 
 describe('counts, plurals and empty searches', () => {
   it('says "1 call", marks a partly-on server as mixed, edits a description, and explains an empty search', async () => {
-    harness = makeBridge({ servers: [fixtureServer('fx')], tools: { fx: { fail: { enabled: false } } } });
+    harness = makeBridge({ servers: [fixtureServer('fx')], toolSets: [{ id: 'all', name: 'all', servers: 'all', tools: { fx: { fail: { enabled: false } } } }] });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
@@ -166,7 +166,7 @@ describe('counts, plurals and empty searches', () => {
     fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '复读一句话' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(store.snapshot.catalog.find((t) => t.name === 'echo')?.description).toBe('复读一句话'));
-    expect(harness.store.load().tools.fx?.echo?.description).toBe('复读一句话');
+    expect(defaultSetTools(harness.store.load()).fx?.echo?.description).toBe('复读一句话');
 
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search tools' }), { target: { value: 'zzz-nothing' } });
     expect(screen.getByText('No tool matches "zzz-nothing".')).toBeTruthy();

@@ -28,6 +28,7 @@ export function secretValues(settings: Settings, env: NodeJS.ProcessEnv = {}): s
   if (settings.modelscope.apiKey) values.push(settings.modelscope.apiKey);
   if (env.MODELSCOPE_API_TOKEN) values.push(env.MODELSCOPE_API_TOKEN);
   if (env.MCP_ENDPOINT) values.push(...secretQueryValues(env.MCP_ENDPOINT.trim()));
+  if (settings.localServer.token) values.push(settings.localServer.token);
   return values.filter((v) => v.length >= 4);
 }
 
@@ -44,6 +45,8 @@ export function redactSettings(settings: Settings): Settings {
   copy.endpoints = copy.endpoints.map((e) => ({ ...e, url: redactUrl(e.url) }));
   copy.servers = copy.servers.map(maskServer);
   if (copy.modelscope.apiKey) copy.modelscope.apiKey = maskSecret(copy.modelscope.apiKey);
+  // The window asks for the local server's token by its own command, when the user wants it.
+  if (copy.localServer.token) copy.localServer.token = maskSecret(copy.localServer.token);
   return copy;
 }
 

@@ -7,6 +7,7 @@ import {
   type EventPayload,
 } from '../../shared/bridge-api';
 import {
+  DEFAULT_TOOL_SET,
   EndpointSettingsSchema,
   SettingsSchema,
   type ServerSettings,
@@ -24,7 +25,6 @@ import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
 import { resultText } from './hub/result-shaping';
 import { discoverClients } from './import/discover-clients';
-import { exportConfig } from './import/export-config';
 import { ToolHub, callProblem } from './hub/tool-hub';
 import { failureCause } from './servers/failure-cause';
 import { CallHistory } from './logs/call-history';
@@ -35,12 +35,21 @@ import { StartGrace } from './servers/start-grace';
 import { probeEndpoint } from './endpoint/endpoint-probe';
 import { CatalogueService } from './catalogue/catalogue-service';
 import { EndpointCatalogs, type EndpointMode } from './router/endpoint-catalogs';
+import { forgetServerInSets, renameServerInSets, withServerTools, withToolSetting } from './hub/tool-set-edits';
+import { LocalServerController, type LocalServerOverrides } from './local-server/local-server-controller';
+import { appStateDir } from './local-server/state-file';
+import type { ConnectCommand } from './local-server/client-entries';
+import { toolSetCommandHandlers } from './tool-set-commands';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
   info(): Omit<HostInfo, 'version' | 'readOnlyConfig'>;
   setLaunchAtLogin?(enabled: boolean): Promise<void> | void;
   openLogsFolder?(): Promise<void> | void;
+  /** Opens a link in its app (Cherry Studio's install link); the desktop shell only. */
+  openExternal?(url: string): Promise<void> | void;
+  /** How a stdio-only client starts `xiaozhi-tray connect` with this install. */
+  connectCommand?(): ConnectCommand;
   /** The desktop app's updater; the headless bridge has none. */
   updates?: UpdatesHost;
 }
@@ -75,6 +84,10 @@ export interface BridgeOptions {
   testListWaitMs?: number;
   /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
   toolMode?: ToolMode;
+  /** This run's local MCP server flags (`run --mcp-port N --mcp-token T`); never saved. */
+  localServer?: LocalServerOverrides;
+  /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
+  stateDir?: string | null;
 }
 
 type Listener = (payload: never) => void;
@@ -104,6 +117,7 @@ export class Bridge {
   private readonly imports = new ImportSessions();
   private readonly host: BridgeHost;
   private readonly catalogue: CatalogueService;
+  private readonly localServer: LocalServerController;
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
@@ -116,6 +130,20 @@ export class Bridge {
     this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
     this.catalogs = new EndpointCatalogs({ hub: this.hub, history: this.history, mode: (id) => this.endpointMode(id), maxMessageBytes: () => this.settings.limits.maxMessageBytes });
+    this.localServer = new LocalServerController({
+      hub: this.hub,
+      settings: () => this.settings,
+      log: this.logBook.logger('local-server'),
+      version: options.version ?? '0.1.0',
+      stateDir: options.stateDir === null ? undefined : (options.stateDir ?? appStateDir()),
+      ...(options.localServer ? { overrides: options.localServer } : {}),
+      saveToken: (token) => {
+        if (this.store.readOnly) return false;
+        this.commit({ ...this.settings, localServer: { ...this.settings.localServer, token } });
+        return true;
+      },
+      onStatus: () => this.queueStatus(),
+    });
     this.logBook.subscribe((entry) => this.emit('log', entry));
     this.host.updates?.subscribe((status) => this.emit('update', status));
     for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
@@ -140,6 +168,7 @@ export class Bridge {
     this.log.info(`starting: ${this.settings.servers.length} servers, ${this.settings.endpoints.length} endpoints`);
     for (const server of this.servers.values()) if (server.config.enabled) this.startServer(server);
     for (const link of this.links.values()) if (this.endpointEnabled(link.id)) link.start();
+    void this.localServer.sync(true);
     this.queueStatus();
   }
 
@@ -148,6 +177,7 @@ export class Bridge {
     this.running = false;
     if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
     this.listChangedTimer = undefined;
+    await this.localServer.stop();
     await Promise.all([...this.links.values()].map((link) => link.stop()));
     await Promise.all([...this.servers.values()].map((server) => server.stop()));
     this.log.info('stopped');
@@ -182,7 +212,7 @@ export class Bridge {
     return {
       running: this.running,
       endpoints: [...this.links.values()].map((l) => {
-        const status = { ...withCause(l.status()), served: this.catalogs.summary(l.id) };
+        const status = { ...withCause(l.status()), served: this.catalogs.summary(l.id), toolSet: this.hub.forSet(this.settings.endpoints.find((e) => e.id === l.id)?.toolSet).id };
         return {
           ...status,
           ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
@@ -199,6 +229,8 @@ export class Bridge {
         };
       }),
       catalog: this.hub.summary(),
+      toolSets: this.hub.summaries(),
+      localServer: this.localServer.status(),
     };
   }
 
@@ -213,7 +245,7 @@ export class Bridge {
 
   private endpointMode(id: string): EndpointMode {
     const endpoint = this.settings.endpoints.find((e) => e.id === id);
-    return { toolMode: this.options.toolMode ?? endpoint?.toolMode ?? 'all', pinned: endpoint?.pinned ?? [] };
+    return { toolMode: this.options.toolMode ?? endpoint?.toolMode ?? 'all', pinned: endpoint?.pinned ?? [], toolSet: endpoint?.toolSet };
   }
 
   on<K extends EventName>(event: K, listener: (payload: EventPayload<K>) => void): () => void {
@@ -258,14 +290,16 @@ export class Bridge {
     if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
+      // Each consumer compares its own set's version: only those whose set changed hear about it.
       for (const link of this.links.values()) link.notifyToolsChanged();
+      this.localServer.refreshSessions();
     }, this.options.listChangedDebounceMs ?? 300);
   }
 
   private hubSettings() {
     return {
       naming: this.settings.naming,
-      tools: this.settings.tools,
+      toolSets: this.settings.toolSets,
       maxMessageBytes: this.settings.limits.maxMessageBytes,
       argumentChecksOff: new Set(this.settings.servers.filter((s) => s.checkArguments === false).map((s) => s.name)),
     };
@@ -317,6 +351,7 @@ export class Bridge {
     this.settings = valid;
     this.logBook.setSecrets(secretValues(valid, this.options.env ?? process.env));
     this.hub.updateSettings(this.hubSettings());
+    void this.localServer.sync(this.running);
     this.queueStatus();
   }
 
@@ -357,17 +392,6 @@ export class Bridge {
     this.queueStatus();
   }
 
-  private setToolSetting(server: string, tool: string, patch: { enabled?: boolean; description?: string | null }): void {
-    const next = structuredClone(this.settings);
-    const forServer = (next.tools[server] ??= {});
-    const current = forServer[tool] ?? { enabled: true };
-    const updated: { enabled: boolean; description?: string } = { enabled: patch.enabled ?? current.enabled };
-    const description = patch.description === undefined ? current.description : patch.description ?? undefined;
-    if (description !== undefined) updated.description = description;
-    forServer[tool] = updated;
-    this.commit(next);
-  }
-
   private makeApi(): BridgeApi {
     const impl: { [K in CommandName]: (input: never) => Promise<unknown> } = {
       getState: async () => this.state(),
@@ -382,13 +406,15 @@ export class Bridge {
         await this.replaceLink(endpoint.id);
         return { id: endpoint.id, name: endpoint.name, enabled: endpoint.enabled };
       },
-      updateEndpoint: async (input: { id: string; name?: string; url?: string; enabled?: boolean }) => {
+      updateEndpoint: async (input: { id: string; name?: string; url?: string; enabled?: boolean; toolSet?: string }) => {
         const current = this.requireEndpoint(input.id);
         const updated = {
           ...current,
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.url !== undefined ? { url: input.url } : {}),
           ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+          // A new set reconnects the endpoint: xiaozhi may only read the tool list when a session starts.
+          ...(input.toolSet !== undefined ? { toolSet: input.toolSet } : {}),
         };
         this.commit({ ...this.settings, endpoints: this.settings.endpoints.map((e) => (e.id === input.id ? updated : e)) });
         await this.replaceLink(input.id);
@@ -420,7 +446,7 @@ export class Bridge {
       },
       getServedTools: async (input: { id: string }) => this.catalogs.preview(this.requireEndpoint(input.id).id),
       searchTools: async (input: { query: string; limit?: number }) =>
-        this.catalogs.router.search(input.query, input.limit).map(({ entry, score }) => ({ name: entry.name, server: entry.server, description: entry.description, score })),
+        this.catalogs.router().search(input.query, input.limit).map(({ entry, score }) => ({ name: entry.name, server: entry.server, description: entry.description, score })),
 
       addServer: async (input: ServerSettings) => {
         if (this.servers.has(input.name)) throw new Error(`A server called "${input.name}" already exists.`);
@@ -434,20 +460,14 @@ export class Bridge {
           throw new Error(`A server called "${input.server.name}" already exists.`);
         }
         const server = restoreMaskedServer(input.server, existing);
-        const next = { ...this.settings, servers: this.settings.servers.map((s) => (s.name === input.name ? server : s)) };
-        if (server.name !== input.name && next.tools[input.name]) {
-          next.tools = { ...next.tools, [server.name]: next.tools[input.name] as Settings['tools'][string] };
-          delete next.tools[input.name];
-        }
+        const next = renameServerInSets({ ...this.settings, servers: this.settings.servers.map((s) => (s.name === input.name ? server : s)) }, input.name, server.name);
         this.commit(next);
         await this.replaceServer(input.name, this.settings.servers.find((s) => s.name === server.name));
       },
       removeServer: async (input: { name: string }) => {
         this.requireServer(input.name);
-        // Its tool switches go with it: a new server of the same name starts fresh.
-        const tools = { ...this.settings.tools };
-        delete tools[input.name];
-        this.commit({ ...this.settings, servers: this.settings.servers.filter((s) => s.name !== input.name), tools });
+        // Its tool switches go with it, from every set: a new server of the same name starts fresh.
+        this.commit(forgetServerInSets({ ...this.settings, servers: this.settings.servers.filter((s) => s.name !== input.name) }, input.name));
         await this.replaceServer(input.name, undefined);
       },
       startServer: async (input: { name: string }) => {
@@ -463,19 +483,14 @@ export class Bridge {
         await this.serverStarts.get(input.name);
       },
 
-      setToolEnabled: async (input: { server: string; tool: string; enabled: boolean }) =>
-        this.setToolSetting(input.server, input.tool, { enabled: input.enabled }),
-      setServerToolsEnabled: async (input: { server: string; enabled: boolean }) => {
-        const server = this.requireServer(input.server);
-        const next = structuredClone(this.settings);
-        const forServer = (next.tools[input.server] ??= {});
-        for (const tool of server.currentTools) {
-          forServer[tool.name] = { ...(forServer[tool.name] ?? {}), enabled: input.enabled };
-        }
-        this.commit(next);
+      setToolEnabled: async (input: { server: string; tool: string; enabled: boolean; toolSet?: string }) =>
+        this.commit(withToolSetting(this.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, input.tool, { enabled: input.enabled })),
+      setServerToolsEnabled: async (input: { server: string; enabled: boolean; toolSet?: string }) => {
+        const tools = this.requireServer(input.server).currentTools.map((tool) => tool.name);
+        this.commit(withServerTools(this.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, tools, input.enabled));
       },
-      setToolDescription: async (input: { server: string; tool: string; description: string | null }) =>
-        this.setToolSetting(input.server, input.tool, { description: input.description }),
+      setToolDescription: async (input: { server: string; tool: string; description: string | null; toolSet?: string }) =>
+        this.commit(withToolSetting(this.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, input.tool, { description: input.description })),
       updatePreferences: async (input: {
         naming?: Settings['naming'];
         limits?: Partial<Settings['limits']>;
@@ -523,7 +538,6 @@ export class Bridge {
         return applied.result;
       },
       discoverClients: async () => discoverClients(),
-      exportConfig: async (input: { format: 'mcp-servers' | 'xiaozhi-client' }) => exportConfig(this.settings, input.format),
 
       getCatalogue: async (input: { refresh?: 'never' | 'ifStale' | 'now' }) => this.catalogue.get(input.refresh),
       setModelscopeKey: async (input: { apiKey: string | null }) => {
@@ -552,6 +566,18 @@ export class Bridge {
         if (!this.host.updates) throw new Error('Updates are managed by the desktop app only.');
         await this.host.updates.install();
       },
+
+      ...toolSetCommandHandlers({
+        settings: () => this.settings,
+        commit: (next) => this.commit(next),
+        relink: async (ids) => {
+          for (const id of ids) await this.replaceLink(id);
+        },
+        hub: this.hub,
+        localServer: this.localServer,
+        history: this.history,
+        host: this.host,
+      }),
     };
 
     const api = {} as Record<string, unknown>;

@@ -37,12 +37,13 @@ export function secretCodec(storage: SafeStorageLike, platform: NodeJS.Platform)
 const mapSecrets = (record: Record<string, string>, fn: (v: string) => string) =>
   Object.fromEntries(Object.entries(record).map(([k, v]) => [k, looksSecret(k) ? fn(v) : v]));
 
-/** Applies `fn` to every secret of the settings: endpoint URLs, secret env/header values, API keys. */
+/** Applies `fn` to every secret of the settings: endpoint URLs, secret env/header values, API keys, the local server's token. */
 export function mapSettingsSecrets(settings: Settings, fn: (value: string) => string): Settings {
   return {
     ...settings,
     endpoints: settings.endpoints.map((e) => ({ ...e, url: fn(e.url) })),
     servers: settings.servers.map((s) => (s.transport === 'stdio' ? { ...s, env: mapSecrets(s.env, fn) } : { ...s, headers: mapSecrets(s.headers, fn) })),
     modelscope: settings.modelscope.apiKey ? { ...settings.modelscope, apiKey: fn(settings.modelscope.apiKey) } : settings.modelscope,
+    localServer: settings.localServer?.token ? { ...settings.localServer, token: fn(settings.localServer.token) } : settings.localServer,
   };
 }

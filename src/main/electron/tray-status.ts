@@ -3,6 +3,7 @@ import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { Translate } from '../../shared/i18n/translate';
 import { summarizeStatus, type SummaryIcon } from '../../shared/status-summary';
 import type { UpdateStatus } from '../../shared/updates';
+import { DEFAULT_TOOL_SET } from '../../shared/settings';
 
 export type TrayIconState = SummaryIcon;
 
@@ -32,6 +33,13 @@ export function endpointLine(endpoint: EndpointStatus, t: Translate, now = Date.
     default:
       return t('tray.endpoint.disconnected', { name });
   }
+}
+
+/** "kitchen: connected · tools: Kitchen": which set an endpoint serves (the default set by its translated name). */
+function withToolSet(line: string, endpoint: EndpointStatus, state: BridgeState, t: Translate): string {
+  const set = state.toolSets?.find((s) => s.id === endpoint.toolSet);
+  if (!set) return line;
+  return t('tray.endpoint.toolSet', { line, set: set.id === DEFAULT_TOOL_SET ? t('toolSets.default') : set.name });
 }
 
 export type TrayMenuItem =
@@ -65,7 +73,7 @@ export function updateItems(update: UpdateStatus | undefined, t: Translate): Tra
 export function trayMenu(state: BridgeState, launchAtLogin: boolean | null, t: Translate, update?: UpdateStatus): TrayMenuItem[] {
   const items: TrayMenuItem[] = [];
   if (state.endpoints.length === 0) items.push({ kind: 'label', label: t('tray.noEndpoints') });
-  for (const endpoint of state.endpoints) items.push({ kind: 'label', label: endpointLine(endpoint, t) });
+  for (const endpoint of state.endpoints) items.push({ kind: 'label', label: withToolSet(endpointLine(endpoint, t), endpoint, state, t) });
   const failed = state.servers.filter((s) => s.enabled && s.state === 'failed').length;
   if (failed > 0) items.push({ kind: 'label', label: t('tray.serversFailed', { count: failed }) });
   items.push({ kind: 'separator' });

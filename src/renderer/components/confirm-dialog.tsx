@@ -3,7 +3,7 @@ import { useApp } from '../app-context';
 import { Button, Dialog } from './ui';
 
 /** "Remove X?" with Cancel and a red confirm button. */
-export function ConfirmRemoveDialog(props: { title: string; body: string; onCancel: () => void; onConfirm: () => void }) {
+export function ConfirmRemoveDialog(props: { title: string; body: string; onCancel: () => void; onConfirm: () => void; confirmLabel?: string }) {
   const { t } = useApp();
   return (
     <Dialog
@@ -13,7 +13,7 @@ export function ConfirmRemoveDialog(props: { title: string; body: string; onCanc
         <>
           <Button onClick={props.onCancel}>{t('common.cancel')}</Button>
           <Button kind="danger" onClick={props.onConfirm}>
-            {t('common.remove')}
+            {props.confirmLabel ?? t('common.remove')}
           </Button>
         </>
       }

@@ -9,6 +9,7 @@ import { EndpointServing } from '../components/endpoint-serving';
 import { useStore } from '../store/bridge-store';
 import { ProblemText } from '../components/problem-text';
 import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test-result';
+import { ToolSetPicker } from '../components/tool-set-picker';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
 export function validateEndpointUrl(url: string): 'empty' | 'scheme' | 'invalid' | undefined {
@@ -121,6 +122,10 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         {endpoint.state !== 'connected' ? <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} /> : null}
         {test.result ? <EndpointTestResult result={test.result} /> : null}
         <EndpointServing endpoint={endpoint} />
+        <label className="card-row small muted">
+          {t('toolSets.pick')}
+          <ToolSetPicker label={t('toolSets.pick')} value={endpoint.toolSet ?? 'all'} onChange={(toolSet) => void run(() => store.api.updateEndpoint({ id: endpoint.id, toolSet }))} />
+        </label>
       </div>
       <div className="list-actions">
         <Switch showLabel label={t('endpoints.enabled')} checked={endpoint.enabled} onChange={(enabled) => void run(() => store.api.updateEndpoint({ id: endpoint.id, enabled }))} />

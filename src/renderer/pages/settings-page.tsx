@@ -6,6 +6,7 @@ import { HostNotices } from '../components/host-notices';
 import { useCommand } from '../components/use-command';
 import { BudgetSettings } from '../components/budget-settings';
 import { UpdateSettings } from './update-settings';
+import { LocalServerSection } from './local-server-section';
 
 export function SettingsPage() {
   const { store, t, toast } = useApp();
@@ -132,6 +133,7 @@ export function SettingsPage() {
       </section>
       <BudgetSettings />
       <UpdateSettings />
+      <LocalServerSection />
 
       <section className="panel">
         <h2>{t('settings.about')}</h2>

@@ -137,6 +137,6 @@ describe('the settings store', () => {
     fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ mcpEndpoint: 'wss://api.xiaozhi.me/mcp/?token=abc', mcpServers: { m: { command: 'npx', args: ['-y', 'x'] } } }));
     const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(false), 'darwin'));
     expect(store.recovered).toBeUndefined();
-    expect(store.load()).toMatchObject({ version: 1, endpoints: [{ url: 'wss://api.xiaozhi.me/mcp/?token=abc' }], servers: [{ name: 'm', transport: 'stdio', command: 'npx' }] });
+    expect(store.load()).toMatchObject({ version: 2, endpoints: [{ url: 'wss://api.xiaozhi.me/mcp/?token=abc' }], servers: [{ name: 'm', transport: 'stdio', command: 'npx' }] });
   });
 });

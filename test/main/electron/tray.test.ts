@@ -50,6 +50,13 @@ describe('tray status mapping', () => {
     expect(stopped.map((i) => ('label' in i ? i.label : '—'))).toContain('启动');
     expect(stopped.find((i) => i.kind === 'checkbox')).toMatchObject({ enabled: false });
   });
+
+  it('says which tool set each endpoint serves', () => {
+    const sets = [{ id: 'all', name: 'all', toolCount: 9, bytes: 1, pages: 1 }, { id: 'kitchen', name: '厨房', toolCount: 2, bytes: 1, pages: 1 }];
+    const s = state({ endpoints: [endpoint('speaker', 'connected', { toolSet: 'kitchen' }), endpoint('desk', 'disconnected', { toolSet: 'all' })], toolSets: sets });
+    expect(trayMenu(s, null, en).slice(0, 2).map((i) => ('label' in i ? i.label : ''))).toEqual(['speaker: connected · tools: 厨房', 'desk: disconnected · tools: All tools']);
+    expect(trayMenu(s, null, zh).slice(0, 2).map((i) => ('label' in i ? i.label : ''))).toEqual(['speaker：已连接 · 工具集：厨房', 'desk：未连接 · 工具集：全部工具']);
+  });
 });
 
 describe('tray controller', () => {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import type { ImportFormat } from '../../../shared/import';
-import { SettingsSchema, type Settings } from '../../../shared/settings';
+import { DEFAULT_TOOL_SET, SettingsSchema, type Settings } from '../../../shared/settings';
 import { isPlaceholderEndpoint, parseMcpConfig } from '../import/parse-config';
 import { ENV_ENDPOINT_ID } from './settings-store';
 import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './json-text';
+import { upgradeNativeConfig } from './migrations';
 import { isRecord } from '../../../shared/is-record';
 
 export { isPlaceholderEndpoint };
@@ -47,8 +48,8 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
   const trimmed = text.trimStart().replace(/^\uFEFF/, '');
   const doc = trimmed.startsWith('{') ? JsonDocument.parse(file, text) : undefined;
   if (doc && isNative(doc.value) && !('mcpServers' in (doc.value as object))) {
-    const parsed = SettingsSchema.safeParse(doc.value);
-    if (!parsed.success) throw new ConfigError(file, zodProblems(doc, parsed.error.issues));
+    const parsed = SettingsSchema.safeParse(upgradeNativeConfig(doc.value as Record<string, unknown>));
+    if (!parsed.success) throw new ConfigError(file, zodProblems(doc, parsed.error.issues, legacyToolsPath(doc.value)));
     loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings: [] };
   } else {
     loaded = readForeign(file, text, env, doc);
@@ -70,6 +71,12 @@ function zodProblems(doc: JsonDocument | undefined, issues: { path: PropertyKey[
   });
 }
 
+/** A version 1 file keeps its switches under `tools`; problems found in the default set stand there. */
+function legacyToolsPath(value: unknown): ((p: JsonPath) => JsonPath) | undefined {
+  if (!isRecord(value) || !isRecord(value.tools) || 'toolSets' in value) return undefined;
+  return (p) => (p[0] === 'toolSets' && p[1] === 0 && p[2] === 'tools' ? ['tools', ...p.slice(3)] : p);
+}
+
 function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: JsonDocument | undefined): LoadedConfig {
   // Every problem in one pass: entries that could not be read, values they need, and what the
   // settings schema finds in the rest.
@@ -81,7 +88,8 @@ function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: Js
   const settingsInput = {
     servers: parsed.servers,
     endpoints: parsed.endpoints.map((e, i) => ({ id: `endpoint-${i + 1}`, name: e.name, url: e.url, enabled: true })),
-    tools: parsed.tools,
+    // xiaozhi-client's mcpServerConfig switches are the default set's.
+    toolSets: [{ id: DEFAULT_TOOL_SET, name: DEFAULT_TOOL_SET, servers: 'all' as const, tools: parsed.tools }],
     ...(parsed.modelscopeApiKey ? { modelscope: { apiKey: parsed.modelscopeApiKey } } : {}),
     ...(parsed.connection ? { connection: parsed.connection } : {}),
   };

@@ -1,7 +1,7 @@
-import { SettingsSchema, type Settings } from '../../../shared/settings';
+import { DEFAULT_TOOL_SET, SettingsSchema, type Settings } from '../../../shared/settings';
 import { firstIssue } from '../../../shared/zod-issue';
 
-export const CURRENT_SETTINGS_VERSION = 1;
+export const CURRENT_SETTINGS_VERSION = 2;
 
 type Raw = Record<string, unknown>;
 
@@ -25,24 +25,48 @@ const steps: Record<number, (raw: Raw) => Raw> = {
       servers,
     };
   },
+  /** Tool sets: today's per-tool switches become the default set, which every endpoint serves. */
+  1: (raw) => {
+    const { tools, ...rest } = raw;
+    const sets = Array.isArray(raw.toolSets) ? (raw.toolSets as unknown[]) : [];
+    const hasDefault = sets.some((set) => typeof set === 'object' && set !== null && ((set as Raw).id ?? (set as Raw).name) === DEFAULT_TOOL_SET);
+    const defaultSet = { id: DEFAULT_TOOL_SET, name: DEFAULT_TOOL_SET, servers: 'all', tools: tools ?? {} };
+    return { ...rest, version: 2, toolSets: hasDefault ? sets : [defaultSet, ...sets] };
+  },
 };
+
+/**
+ * Lifts stored settings to the current version without validating them (a config file's loader
+ * validates afterwards, to say where each problem stands). Unknown or newer versions pass as they are.
+ */
+export function upgradeRawSettings(stored: Raw): Raw {
+  let raw = stored;
+  let version = typeof raw.version === 'number' ? raw.version : 0;
+  while (version < CURRENT_SETTINGS_VERSION) {
+    const step = steps[version];
+    if (!step) return raw;
+    raw = step(raw);
+    version++;
+  }
+  return raw;
+}
+
+/** A native config file written by hand often has no `version`: its shape is that of version 1 or later. */
+export function upgradeNativeConfig(value: Raw): Raw {
+  return upgradeRawSettings(typeof value.version === 'number' ? value : { ...value, version: 1 });
+}
 
 export class SettingsMigrationError extends Error {}
 
 /** Brings stored settings up to the current version, then validates them. Throws if it cannot. */
 export function migrateSettings(stored: unknown): Settings {
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) throw new SettingsMigrationError('the stored settings are not an object');
-  let raw = stored as Raw;
-  let version = typeof raw.version === 'number' ? raw.version : 0;
+  const version = typeof (stored as Raw).version === 'number' ? ((stored as Raw).version as number) : 0;
   if (version > CURRENT_SETTINGS_VERSION) {
     throw new SettingsMigrationError(`the stored settings are version ${version}, newer than this app understands (${CURRENT_SETTINGS_VERSION})`);
   }
-  while (version < CURRENT_SETTINGS_VERSION) {
-    const step = steps[version];
-    if (!step) throw new SettingsMigrationError(`no migration from settings version ${version}`);
-    raw = step(raw);
-    version++;
-  }
+  if (!Number.isInteger(version) || version < 0) throw new SettingsMigrationError(`no migration from settings version ${version}`);
+  const raw = upgradeRawSettings(stored as Raw);
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = firstIssue(parsed.error);

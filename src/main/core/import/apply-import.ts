@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConflictAction, ImportChoices, ImportPreview, ImportResult } from '../../../shared/import';
 import { ImportChoicesSchema } from '../../../shared/import';
-import { SettingsSchema, type ServerSettings, type Settings } from '../../../shared/settings';
+import { SettingsSchema, defaultToolSwitches, type ServerSettings, type Settings } from '../../../shared/settings';
 import { firstIssue } from '../../../shared/zod-issue';
 import type { ParsedConfig } from './parse-config';
 import { fillInputs } from './placeholders';
@@ -45,8 +45,10 @@ export function applyImport(current: Settings, parsed: ParsedConfig, preview: Im
       next.servers.push(server);
       result.addedServers.push(server.name);
     }
+    // Imported switches (xiaozhi-client's mcpServerConfig) belong to the default set.
     const tools = parsed.tools[original.name];
-    if (tools) next.tools[server.name] = { ...next.tools[server.name], ...tools };
+    const switches = defaultToolSwitches(next);
+    if (tools) switches[server.name] = { ...switches[server.name], ...tools };
   });
 
   parsed.endpoints.forEach((endpoint, index) => {

@@ -9,16 +9,24 @@ export interface DiscoveryContext {
   home?: string;
 }
 
+const joinFor = (platform: NodeJS.Platform) => (platform === 'win32' ? path.win32.join : path.posix.join);
+
+/** The per-user application data folder (where Electron's userData folders live). */
+export function appDataDir(context: DiscoveryContext): string {
+  const home = context.home ?? os.homedir();
+  const join = joinFor(context.platform);
+  return context.platform === 'win32'
+    ? context.env.APPDATA ?? join(home, 'AppData', 'Roaming')
+    : context.platform === 'darwin'
+      ? join(home, 'Library', 'Application Support')
+      : context.env.XDG_CONFIG_HOME ?? join(home, '.config');
+}
+
 /** Where each MCP client keeps its config on this OS (documented locations). */
 export function knownConfigPaths(context: DiscoveryContext): { client: KnownClient['client']; path: string }[] {
   const home = context.home ?? os.homedir();
-  const appData =
-    context.platform === 'win32'
-      ? context.env.APPDATA ?? path.join(home, 'AppData', 'Roaming')
-      : context.platform === 'darwin'
-        ? path.join(home, 'Library', 'Application Support')
-        : context.env.XDG_CONFIG_HOME ?? path.join(home, '.config');
-  const join = context.platform === 'win32' ? path.win32.join : path.posix.join;
+  const appData = appDataDir(context);
+  const join = joinFor(context.platform);
   const code = join(appData, 'Code', 'User');
   return [
     { client: 'claude-desktop', path: join(appData, 'Claude', 'claude_desktop_config.json') },

@@ -1,5 +1,6 @@
 import type { ExportFormat } from '../../../shared/import';
-import type { ServerSettings, Settings } from '../../../shared/settings';
+import { exportClientConfig, type EntryContext } from '../local-server/client-entries';
+import { defaultToolSwitches, type ServerSettings, type Settings } from '../../../shared/settings';
 
 function entry(server: ServerSettings): Record<string, unknown> {
   // `timeout` in seconds is what Cline and others read.
@@ -23,14 +24,20 @@ function entry(server: ServerSettings): Record<string, unknown> {
 
 /**
  * Our servers as a file other tools read: an `mcpServers` file (Claude Desktop, Cursor) or
- * xiaozhi-client's `xiaozhi.config.json`. It holds the real values: it is the user's own file.
+ * xiaozhi-client's `xiaozhi.config.json`; or, in a client's format (cursor, claude-desktop, vscode,
+ * cherry-studio), one entry for this app's local MCP server. It holds the real values: it is the
+ * user's own file.
  */
-export function exportConfig(settings: Settings, format: ExportFormat): { fileName: string; text: string } {
+export function exportConfig(settings: Settings, format: ExportFormat, localServer?: () => EntryContext): { fileName: string; text: string } {
+  if (format !== 'mcp-servers' && format !== 'xiaozhi-client') {
+    if (!localServer) throw new Error(`The ${format} format needs the local MCP server's address and token.`);
+    return exportClientConfig(format, localServer());
+  }
   const mcpServers = Object.fromEntries(settings.servers.map((s) => [s.name, entry(s)]));
   if (format === 'mcp-servers') return { fileName: 'mcp.json', text: `${JSON.stringify({ mcpServers }, null, 2)}\n` };
   const endpoints = settings.endpoints.filter((e) => e.enabled).map((e) => e.url);
   const mcpServerConfig = Object.fromEntries(
-    Object.entries(settings.tools)
+    Object.entries(defaultToolSwitches(settings))
       .filter(([, tools]) => Object.keys(tools).length > 0)
       .map(([server, tools]) => [
         server,

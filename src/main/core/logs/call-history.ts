@@ -28,6 +28,8 @@ export class CallHistory {
   private head = 0;
   /** counts[server][originalTool]: keyed by the tool itself, since exposed names can change. */
   private readonly counts = new Map<string, Map<string, { ok: number; failed: number }>>();
+  /** Calls per caller (endpoint, local client, `ui`): who uses the tools, beyond the ring too. */
+  private readonly byCaller = new Map<string, { ok: number; failed: number }>();
   private readonly listeners = new Set<(record: CallRecord) => void>();
   private nextId = 1;
 
@@ -68,6 +70,10 @@ export class CallHistory {
     else count.failed++;
     forServer.set(input.originalTool, count);
     this.counts.set(input.server, forServer);
+    const callerCount = this.byCaller.get(input.caller) ?? { ok: 0, failed: 0 };
+    if (input.outcome === 'ok') callerCount.ok++;
+    else callerCount.failed++;
+    this.byCaller.set(input.caller, callerCount);
     if (this.listeners.size > 0) {
       const shown = this.redacted(record);
       for (const listener of this.listeners) listener(shown);
@@ -92,6 +98,10 @@ export class CallHistory {
 
   countsByTool(): Record<string, Record<string, { ok: number; failed: number }>> {
     return Object.fromEntries([...this.counts].map(([server, tools]) => [server, Object.fromEntries(tools)]));
+  }
+
+  countsByCaller(): Record<string, { ok: number; failed: number }> {
+    return Object.fromEntries(this.byCaller);
   }
 
   subscribe(listener: (record: CallRecord) => void): () => void {

@@ -1,16 +1,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from '../../../shared/settings';
 import type { ServedCatalog, ServedSummary } from '../../../shared/served';
-import type { CallContext, ToolHub } from '../hub/tool-hub';
+import type { CallContext, ToolHub, ToolSetView } from '../hub/tool-hub';
 import { allPages, pageAt, type Page, type ServedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
 import { ToolRouter } from './tool-router';
 
 /**
  * The one seam between an endpoint link and the tools it serves: what `tools/list` pages and
- * `tools/call` reach for this endpoint. In `all` mode that is the hub itself; in `router` mode,
- * find_tools and call_tool (plus pinned tools) over the same catalog. When tool sets arrive, an
- * endpoint's set takes the place of the hub here and nothing else changes.
+ * `tools/call` reach for this endpoint. In `all` mode that is the endpoint's tool set; in `router`
+ * mode, find_tools and call_tool (plus pinned tools) over that same set.
  */
 export interface EndpointTools {
   /** Bumped whenever what this endpoint is served changes (mode switch included). */
@@ -24,6 +23,8 @@ export interface EndpointTools {
 export interface EndpointMode {
   toolMode: ToolMode;
   pinned: readonly string[];
+  /** The tool set it serves (absent: the default set). */
+  toolSet?: string | undefined;
 }
 
 export interface EndpointCatalogsOptions {
@@ -35,18 +36,32 @@ export interface EndpointCatalogsOptions {
 }
 
 export class EndpointCatalogs {
-  readonly router: ToolRouter;
+  /** One router per tool set, made when an endpoint on that set first needs it. */
+  private readonly routers = new Map<string, ToolRouter>();
 
-  constructor(private readonly options: EndpointCatalogsOptions) {
-    const { hub } = options;
-    this.router = new ToolRouter({
-      source: { get version() { return hub.version; }, catalog: () => hub.catalog(), call: (name, args, context) => hub.call(name, args, context) },
-      history: options.history,
-      maxMessageBytes: options.maxMessageBytes,
-    });
+  constructor(private readonly options: EndpointCatalogsOptions) {}
+
+  /** The router over a set (the default set when none is named): find_tools' search. */
+  router(toolSet?: string): ToolRouter {
+    const view = this.options.hub.forSet(toolSet);
+    let router = this.routers.get(view.id);
+    if (!router) {
+      router = new ToolRouter({
+        source: { get version() { return view.version; }, catalog: () => view.catalog(), call: (name, args, context) => view.call(name, args, context) },
+        history: this.options.history,
+        maxMessageBytes: this.options.maxMessageBytes,
+      });
+      this.routers.set(view.id, router);
+    }
+    return router;
   }
 
-  /** What the link of this endpoint serves, following its mode as it changes. */
+  /** Routers of sets that no longer exist go (a new set of the same id starts fresh). */
+  forgetRemovedSets(ids: ReadonlySet<string>): void {
+    for (const id of [...this.routers.keys()]) if (!ids.has(id)) this.routers.delete(id);
+  }
+
+  /** What the link of this endpoint serves, following its mode and set as they change. */
   forEndpoint(endpointId: string): EndpointTools {
     let key = '';
     let version = 0;
@@ -63,8 +78,11 @@ export class EndpointCatalogs {
         return currentVersion();
       },
       page: (cursor, idJson) => this.page(endpointId, cursor, idJson),
-      has: (name) => this.options.hub.has(name),
-      call: (name, args, context) => (this.modeOf(endpointId).toolMode === 'router' ? this.router.call(name, args, context) : this.options.hub.call(name, args, context)),
+      has: (name) => this.viewOf(this.modeOf(endpointId)).has(name),
+      call: (name, args, context) => {
+        const mode = this.modeOf(endpointId);
+        return mode.toolMode === 'router' ? this.router(mode.toolSet).call(name, args, context) : this.viewOf(mode).call(name, args, context);
+      },
     };
   }
 
@@ -75,20 +93,21 @@ export class EndpointCatalogs {
 
   /** The same for a mode (the CLI's `tools --tool-mode`). */
   summaryFor(mode: EndpointMode): ServedSummary {
-    if (mode.toolMode === 'all') return { mode: 'all', ...this.options.hub.summary(), searchable: 0 };
-    const served = this.router.served(mode.pinned);
+    if (mode.toolMode === 'all') return { mode: 'all', ...this.viewOf(mode).summary(), searchable: 0 };
+    const router = this.router(mode.toolSet);
+    const served = router.served(mode.pinned);
     return {
       mode: 'router',
       toolCount: served.length,
       bytes: served.reduce((sum, p) => sum + p.bytes, 0),
       pages: allPages(served, this.options.maxMessageBytes()).length,
-      searchable: this.router.searchable,
+      searchable: router.searchable,
     };
   }
 
   /** Every tools/list page in a mode. */
   pagesFor(mode: EndpointMode): Page[] {
-    return mode.toolMode === 'all' ? this.options.hub.pages() : allPages(this.router.served(mode.pinned), this.options.maxMessageBytes());
+    return mode.toolMode === 'all' ? this.viewOf(mode).pages() : allPages(this.router(mode.toolSet).served(mode.pinned), this.options.maxMessageBytes());
   }
 
   /** Exactly what the model sees in tools/list, page by page. */
@@ -104,16 +123,21 @@ export class EndpointCatalogs {
     return this.options.mode(endpointId);
   }
 
+  private viewOf(mode: EndpointMode): ToolSetView {
+    return this.options.hub.forSet(mode.toolSet);
+  }
+
   private key(endpointId: string): string {
     const mode = this.modeOf(endpointId);
-    if (mode.toolMode === 'all') return `all:${this.options.hub.version}`;
-    return `router:${this.router.served(mode.pinned).map((p) => p.json).join('\n')}`;
+    const view = this.viewOf(mode);
+    if (mode.toolMode === 'all') return `all:${view.id}:${view.version}`;
+    return `router:${view.id}:${this.router(mode.toolSet).served(mode.pinned).map((p) => p.json).join('\n')}`;
   }
 
   private page(endpointId: string, cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string } {
     const mode = this.modeOf(endpointId);
-    if (mode.toolMode === 'all') return this.options.hub.page(cursor, idJson);
-    const page = pageAt(this.router.served(mode.pinned), this.options.maxMessageBytes(), idJson, cursor);
+    if (mode.toolMode === 'all') return this.viewOf(mode).page(cursor, idJson);
+    const page = pageAt(this.router(mode.toolSet).served(mode.pinned), this.options.maxMessageBytes(), idJson, cursor);
     const tools = page.tools.map((p) => p.tool);
     return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
   }

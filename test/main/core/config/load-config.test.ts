@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { problems } from '../../../helpers/config-problems';
 import { loadConfigFile, parseConfigText } from '../../../../src/main/core/config/load-config';
 import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
-import { defaultSettings } from '../../../../src/shared/settings';
+import { defaultSettings, defaultToolSwitches } from '../../../../src/shared/settings';
 
 const configs = path.resolve(__dirname, '../../../fixtures/configs');
 
@@ -21,7 +21,7 @@ describe('loading the configs users already have', () => {
     expect(byName.amap).toMatchObject({ transport: 'streamable-http' });
     expect(byName['legacy-sse']).toMatchObject({ transport: 'sse' });
     expect(byName['plain-http']).toMatchObject({ transport: 'streamable-http' });
-    expect(settings.tools).toEqual({ calculator: { calculator: { enabled: true, description: '计算器' }, sqrt: { enabled: false } } });
+    expect(defaultToolSwitches(settings)).toEqual({ calculator: { calculator: { enabled: true, description: '计算器' }, sqrt: { enabled: false } } });
     expect(settings.modelscope.apiKey).toBe('ms-0123456789abcdef');
     expect(settings.connection).toMatchObject({ heartbeatIntervalMs: 30000, heartbeatTimeoutMs: 10000, reconnectBaseMs: 5000 });
   });

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { discoverClients, knownConfigPaths } from '../../../../src/main/core/import/discover-clients';
 import { exportConfig } from '../../../../src/main/core/import/export-config';
 import { parseMcpConfig } from '../../../../src/main/core/import/parse-config';
-import { defaultSettings } from '../../../../src/shared/settings';
+import { defaultSettings, defaultToolSwitches } from '../../../../src/shared/settings';
 import { FIXTURE, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 
@@ -96,7 +96,7 @@ describe('import: apply through the BridgeApi', () => {
     await harness.bridge.api.applyImport({ id: preview.id, servers: { calculator: { action: 'add' }, datetime: { action: 'skip' }, amap: { action: 'skip' }, 'legacy-sse': { action: 'skip' }, 'plain-http': { action: 'skip' } } });
     const settings = harness.store.load();
     expect(settings.endpoints).toHaveLength(1);
-    expect(settings.tools.calculator).toEqual({ calculator: { enabled: true, description: '计算器' }, sqrt: { enabled: false } });
+    expect(defaultToolSwitches(settings).calculator).toEqual({ calculator: { enabled: true, description: '计算器' }, sqrt: { enabled: false } });
     expect(settings.modelscope.apiKey).toBe('ms-0123456789abcdef');
   });
 });
@@ -118,7 +118,11 @@ describe('import: round trips', () => {
     const settings = {
       ...defaultSettings(),
       endpoints: [{ id: 'a', name: 'xiaozhi', url: 'wss://api.xiaozhi.me/mcp/?token=abc', enabled: true }],
-      tools: { s: { t: { enabled: false, description: '描述' } } },
+      // The default set's switches are xiaozhi-client's mcpServerConfig; other sets stay ours.
+      toolSets: [
+        { id: 'all', name: 'all', servers: 'all' as const, tools: { s: { t: { enabled: false, description: '描述' } } } },
+        { id: 'kitchen', name: 'kitchen', servers: ['s'], tools: { s: { t: { enabled: true } } } },
+      ],
     };
     const parsed = parseMcpConfig('x', exportConfig(settings, 'xiaozhi-client').text, {});
     expect(parsed.endpoints).toEqual([{ name: 'xiaozhi', url: 'wss://api.xiaozhi.me/mcp/?token=abc' }]);

@@ -1,0 +1,87 @@
+import type { Bridge } from '../main/core/bridge';
+import { exportConfig } from '../main/core/import/export-config';
+import { ExportFormatSchema } from '../shared/import';
+import { defaultConnectCommand, type EntryContext } from '../main/core/local-server/client-entries';
+import type { LocalServerOverrides } from '../main/core/local-server/local-server-controller';
+
+export type { LocalServerOverrides };
+import { hostWithPort, isWildcardHost } from '../main/core/local-server/request-checks';
+import { appStateDir, readStateFile } from '../main/core/local-server/state-file';
+import type { Settings } from '../shared/settings';
+
+export const LOCAL_SERVER_HELP = `      [--mcp-port N] [--mcp-token T]  also serve the tools as a local MCP server on 127.0.0.1:N
+                                      (streamable HTTP at /mcp; clients send "Authorization: Bearer T")`;
+
+export type Flags = Record<string, string | true>;
+
+/** `--mcp-port N` turns the local server on for this run; `--mcp-token T` fixes its token. */
+export function localServerOverrides(options: Flags): { ok: true; overrides?: LocalServerOverrides } | { ok: false; message: string } {
+  const overrides: LocalServerOverrides = {};
+  if (options['mcp-port'] !== undefined) {
+    const port = Number(options['mcp-port']);
+    if (!(Number.isInteger(port) && port >= 0 && port < 65536)) return { ok: false, message: `--mcp-port must be a port number, not "${String(options['mcp-port'])}"` };
+    overrides.enabled = true;
+    overrides.port = port;
+  }
+  if (options['mcp-token'] !== undefined) {
+    const token = options['mcp-token'];
+    if (typeof token !== 'string' || token.length < 16) return { ok: false, message: '--mcp-token must be at least 16 characters' };
+    overrides.token = token;
+  }
+  return Object.keys(overrides).length > 0 ? { ok: true, overrides } : { ok: true };
+}
+
+/**
+ * Once the local server listens (or fails), says where, on stdout: the log book would rightly
+ * redact a token, and a token made up for this run is one the user needs to see.
+ */
+export async function announceLocalServer(bridge: Bridge, tokenKnown: boolean, write: (text: string) => void): Promise<void> {
+  const settled = () => ['listening', 'failed'].includes(bridge.state().localServer?.state ?? '');
+  if (!settled()) {
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        off();
+        resolve();
+      };
+      const timer = setTimeout(finish, 10_000);
+      const off = bridge.on('status', () => settled() && finish());
+    });
+  }
+  const status = bridge.state().localServer;
+  if (status?.state !== 'listening' || !status.url) return;
+  const token = tokenKnown ? '(the token from the config or --mcp-token)' : await bridge.api.revealLocalServerToken();
+  write(`\nLocal MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${status.url}\n  Authorization: Bearer ${token}\n\n`);
+}
+
+/**
+ * The local server's address and token for `export --format <client>`: the flags, then the config,
+ * then the running app's state file (which knows a token generated for its run).
+ */
+export function exportEntryContext(settings: Settings, options: Flags): EntryContext {
+  const running = readStateFile(appStateDir());
+  const flags = localServerOverrides(options);
+  const overrides = flags.ok ? (flags.overrides ?? {}) : {};
+  const port = overrides.port ?? settings.localServer.port;
+  const host = isWildcardHost(settings.localServer.host) ? '127.0.0.1' : settings.localServer.host;
+  const url = overrides.port === undefined && running.ok ? running.state.url : `http://${hostWithPort(host, port)}/mcp`;
+  const token = overrides.token ?? settings.localServer.token ?? (running.ok ? running.state.token : undefined);
+  if (!token) throw new Error('No token for the local MCP server: set localServer.token in the config, pass --mcp-token, or start the app first.');
+  return { url, token, connect: defaultConnectCommand() };
+}
+
+/** `export [--format F]`: our servers, or the local server as an entry of a client's config. */
+export function exportCommand(settings: Settings, options: Flags): number {
+  const format = ExportFormatSchema.safeParse(options.format ?? 'mcp-servers');
+  if (!format.success) {
+    process.stderr.write(`--format must be one of ${ExportFormatSchema.options.join(', ')}\n`);
+    return 2;
+  }
+  try {
+    process.stdout.write(exportConfig(settings, format.data, () => exportEntryContext(settings, options)).text);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { LocalSession } from '../../../shared/status';
+import { LOCAL_CLIENT_ID } from '../../../shared/settings';
+import type { ToolSetView } from '../hub/tool-set-view';
+import type { Logger } from '../logs/log-book';
+import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from './request-checks';
+
+export interface LocalMcpServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  token: string;
+  /** The set a client gets, by the client id of its path ('' for /mcp); asked again whenever sets change. */
+  viewFor(client: string): ToolSetView;
+  /** The name history records for a call: the client's name, or what it called itself. */
+  callerName(client: string, clientInfo: string | undefined): string;
+  log: Logger;
+  version: string;
+  /** A session with no request and no open stream for this long is released. */
+  sessionIdleMs: number;
+  onSessionsChanged(): void;
+}
+
+interface Session {
+  id: string;
+  client: string;
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  view: ToolSetView;
+  announced: number;
+  since: number;
+  lastSeen: number;
+  /** Requests (and GET streams) still open: a session with one is not idle. */
+  open: number;
+  calls: number;
+  clientInfo: string | undefined;
+}
+
+/** Sessions past this many are a misbehaving client: the least recently seen one goes. */
+const MAX_SESSIONS = 100;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    /** The JSON-RPC error code of the answer's body. */
+    readonly code = -32000,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The app's tools as a streamable-HTTP MCP server on this machine, for Cursor, VS Code, Claude
+ * Desktop (through `xiaozhi-tray connect`) and Cherry Studio. Every request passes the Host, Origin
+ * and bearer-token checks before it reaches the SDK's own server transport; each client session
+ * gets its own SDK `Server` over the tool set its path names. Results are not shaped: local clients
+ * get every content item, whatever its size.
+ */
+export class LocalMcpServer {
+  private readonly server: http.Server;
+  private readonly sessions = new Map<string, Session>();
+  private sweeper: NodeJS.Timeout | undefined;
+  private boundPort = 0;
+
+  constructor(private readonly opts: LocalMcpServerOptions) {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    // A client that keeps a stream open for hours is normal; only dead sockets should go.
+    this.server.requestTimeout = 0;
+    this.server.keepAliveTimeout = 5000;
+  }
+
+  /** Listens; rejects with a readable error when the port is taken or the address is not ours. */
+  async start(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        reject(new Error(error.code === 'EADDRINUSE' ? `port ${this.opts.port} is already in use` : error.code === 'EADDRNOTAVAIL' ? `${this.opts.host} is not an address of this machine` : error.message));
+      };
+      this.server.once('error', onError);
+      this.server.listen(this.opts.port, this.opts.host, () => {
+        this.server.off('error', onError);
+        resolve();
+      });
+    });
+    this.boundPort = (this.server.address() as { port: number }).port;
+    const every = Math.max(25, Math.min(30_000, Math.floor(this.opts.sessionIdleMs / 2)));
+    this.sweeper = setInterval(() => this.sweep(), every);
+    this.sweeper.unref();
+    return this.boundPort;
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** The URL clients use (without a client path). */
+  get url(): string {
+    const shown = isWildcardHost(this.opts.host) ? '127.0.0.1' : this.opts.host;
+    return `http://${hostWithPort(shown, this.boundPort)}/mcp`;
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    await Promise.all([...this.sessions.values()].map((session) => this.release(session, 'the local server stopped')));
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server.listening ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  sessionList(): LocalSession[] {
+    return [...this.sessions.values()].map((s) => ({
+      id: s.id.slice(0, 8),
+      client: s.client,
+      clientInfo: s.clientInfo ?? '',
+      toolSet: s.view.id,
+      since: s.since,
+      calls: s.calls,
+    }));
+  }
+
+  /**
+   * Sets or their catalogs changed: each session follows its client's set, and hears
+   * `list_changed` when what it is served is different from what it last learned.
+   */
+  refreshSessions(): void {
+    for (const session of this.sessions.values()) {
+      const view = this.opts.viewFor(session.client);
+      const moved = view !== session.view;
+      session.view = view;
+      if (moved || view.version !== session.announced) {
+        session.announced = view.version;
+        session.server.sendToolListChanged().catch(() => undefined);
+      }
+    }
+    this.opts.onSessionsChanged();
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    let session: Session | undefined;
+    try {
+      const bound = { host: this.opts.host, port: this.boundPort };
+      if (!hostAllowed(req.headers.host, bound)) throw new HttpRefusal(403, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
+      const origin = req.headers.origin;
+      if (!originAllowed(origin, bound)) throw new HttpRefusal(403, `Invalid Origin header: ${origin}`);
+      if (origin) {
+        // A page on an allowed (loopback) origin, such as the MCP Inspector, needs CORS to read answers.
+        res.setHeader('Access-Control-Allow-Origin', origin);
+        res.setHeader('Vary', 'Origin');
+        res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate');
+      }
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, {
+          'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+          'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+          'Access-Control-Max-Age': '600',
+        });
+        res.end();
+        return;
+      }
+      const path = new URL(req.url ?? '/', 'http://local').pathname.replace(/\/+$/, '');
+      const route = /^\/mcp(?:\/([^/]+))?$/.exec(path);
+      if (path !== '/status' && !route) throw new HttpRefusal(404, `Nothing at ${path || '/'}: the MCP endpoint is /mcp`);
+      if (!bearerMatches(req.headers.authorization, this.opts.token)) {
+        throw new HttpRefusal(401, 'Missing or wrong bearer token: copy it from Xiaozhi Tray (Settings → Local MCP server)', { 'WWW-Authenticate': 'Bearer realm="xiaozhi-tray"' });
+      }
+      if (path === '/status') {
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name: 'xiaozhi-tray', version: this.opts.version, sessions: this.sessions.size }));
+        return;
+      }
+      const client = decodeURIComponent(route?.[1] ?? '');
+      if (client !== '' && !LOCAL_CLIENT_ID.test(client)) throw new HttpRefusal(404, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
+
+      const sessionId = req.headers['mcp-session-id'];
+      let body: unknown;
+      if (req.method === 'POST') body = await readJson(req);
+      if (typeof sessionId === 'string' && sessionId !== '') {
+        session = this.sessions.get(sessionId);
+        // A session belongs to the path that made it; a vanished session's client must initialise again.
+        if (!session || session.client !== client) throw new HttpRefusal(404, 'Session not found', {}, -32001);
+      } else if (req.method === 'POST' && isInitializeRequest(body)) {
+        session = await this.open(client);
+      } else {
+        throw new HttpRefusal(400, 'Bad Request: Mcp-Session-Id header is required');
+      }
+      session.open++;
+      session.lastSeen = Date.now();
+      const current = session;
+      res.once('close', () => {
+        current.open--;
+        current.lastSeen = Date.now();
+      });
+      await session.transport.handleRequest(req, res, body);
+    } catch (error) {
+      if (error instanceof HttpRefusal) {
+        if (error.status === 401 || error.status === 403) this.opts.log.warn(`refused a request from ${req.socket.remoteAddress ?? '?'}: ${error.message}`);
+        if (!res.headersSent) {
+          res.writeHead(error.status, { 'Content-Type': 'application/json', ...error.headers });
+          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: null }));
+        }
+        return;
+      }
+      this.opts.log.warn(`a local request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+    }
+  }
+
+  /** A new session for a client: its own SDK server over the set its path names. */
+  private async open(client: string): Promise<Session> {
+    if (this.sessions.size >= MAX_SESSIONS) {
+      const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0] as Session;
+      await this.release(oldest, 'too many sessions');
+    }
+    const id = randomUUID();
+    const view = this.opts.viewFor(client);
+    const server = new Server({ name: 'xiaozhi-tray', version: this.opts.version }, { capabilities: { tools: { listChanged: true } } });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true });
+    const now = Date.now();
+    const session: Session = { id, client, transport, server, view, announced: view.version, since: now, lastSeen: now, open: 0, calls: 0, clientInfo: undefined };
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      session.announced = session.view.version;
+      return { tools: session.view.fullTools() };
+    });
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      session.calls++;
+      return session.view.call(request.params.name, request.params.arguments ?? {}, {
+        caller: this.opts.callerName(client, session.clientInfo),
+        signal: extra.signal,
+        shape: false,
+      });
+    });
+    server.oninitialized = () => {
+      const info = server.getClientVersion();
+      session.clientInfo = info?.name;
+      this.opts.log.info(`session ${id.slice(0, 8)} opened by ${info?.name ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.id})`);
+      this.opts.onSessionsChanged();
+    };
+    transport.onclose = () => {
+      if (this.sessions.delete(id)) this.opts.onSessionsChanged();
+    };
+    server.onerror = (error) => this.opts.log.debug(`session ${id.slice(0, 8)}: ${error.message}`);
+    await server.connect(transport);
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  private async release(session: Session, why: string): Promise<void> {
+    if (!this.sessions.delete(session.id)) return;
+    this.opts.log.info(`session ${session.id.slice(0, 8)} released (${why})`);
+    await session.server.close().catch(() => undefined);
+    this.opts.onSessionsChanged();
+  }
+
+  /** A client that vanished without saying goodbye leaves an idle session: release it. */
+  private sweep(): void {
+    const cutoff = Date.now() - this.opts.sessionIdleMs;
+    for (const session of this.sessions.values()) {
+      if (session.open <= 0 && session.lastSeen < cutoff) void this.release(session, 'its client went quiet');
+    }
+  }
+}
+
+/** The request body as JSON, bounded; a body that is not JSON is the client's error (400). */
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpRefusal(413, `Request body over ${MAX_BODY_BYTES / 1048576} MB`);
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpRefusal(400, 'Parse error: the body is not JSON', {}, -32700);
+  }
+}

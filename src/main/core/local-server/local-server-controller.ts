@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import type { LocalServerSettings, Settings } from '../../../shared/settings';
+import type { LocalServerStatus } from '../../../shared/status';
+import { localClientName } from '../../../shared/tool-set-api';
+import type { ToolHub } from '../hub/tool-hub';
+import type { ToolSetView } from '../hub/tool-set-view';
+import type { Logger } from '../logs/log-book';
+import { LocalMcpServer } from './local-mcp-server';
+import { hostWithPort, isLoopbackHost, isWildcardHost } from './request-checks';
+import { removeStateFile, writeStateFile } from './state-file';
+
+/** What the command line says for this run only (`run --mcp-port N --mcp-token T`); never saved. */
+export interface LocalServerOverrides {
+  enabled?: boolean;
+  port?: number;
+  token?: string;
+  host?: string;
+}
+
+export interface LocalServerControllerOptions {
+  hub: ToolHub;
+  settings(): Settings;
+  log: Logger;
+  version: string;
+  /** Where the state file for `xiaozhi-tray connect` goes; none when undefined. */
+  stateDir: string | undefined;
+  overrides?: LocalServerOverrides;
+  /** Saves a newly generated token; false when the settings cannot be saved (it then lasts this run). */
+  saveToken(token: string): boolean;
+  onStatus(): void;
+}
+
+interface Wanted {
+  host: string;
+  port: number;
+  token: string;
+}
+
+export const newLocalServerToken = (): string => randomBytes(24).toString('base64url');
+
+/**
+ * Runs the local MCP server as the settings (and this run's flags) say: starts, moves or stops it,
+ * keeps the state file in step, and points each session at its client's tool set.
+ */
+export class LocalServerController {
+  private server: LocalMcpServer | undefined;
+  private running: Wanted | undefined;
+  private state: LocalServerStatus['state'] = 'off';
+  private lastError: string | undefined;
+  private runToken: string | undefined;
+  private readonly overrides: LocalServerOverrides;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: LocalServerControllerOptions) {
+    this.overrides = { ...opts.overrides };
+  }
+
+  /** The settings with this run's flags applied. */
+  effective(): LocalServerSettings & { enabled: boolean } {
+    const base = this.opts.settings().localServer;
+    const token = this.overrides.token ?? base.token ?? this.runToken;
+    return {
+      ...base,
+      enabled: this.overrides.enabled ?? base.enabled,
+      port: this.overrides.port ?? base.port,
+      host: this.overrides.host ?? base.host,
+      ...(token !== undefined ? { token } : {}),
+    };
+  }
+
+  /** The user changed this in the window: from now on the settings decide it, not the command line. */
+  dropOverride(key: keyof LocalServerOverrides): void {
+    delete this.overrides[key];
+    if (key === 'token') this.runToken = undefined;
+  }
+
+  /** The token clients must send (generated if there is none yet). */
+  token(): string {
+    return this.ensureToken();
+  }
+
+  /** The base URL clients are given: the listening port, or the configured one while off. */
+  baseUrl(): string {
+    if (this.server) return this.server.url;
+    const { host, port } = this.effective();
+    return `http://${hostWithPort(isWildcardHost(host) ? '127.0.0.1' : host, port)}/mcp`;
+  }
+
+  status(): LocalServerStatus {
+    return {
+      state: this.state,
+      ...(this.server ? { url: this.server.url } : {}),
+      ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+      sessions: this.server?.sessionList() ?? [],
+    };
+  }
+
+  /** Brings the server in line with the settings; calls are queued so restarts never overlap. */
+  sync(bridgeRunning: boolean): Promise<void> {
+    this.queue = this.queue.then(() => this.apply(bridgeRunning)).catch((error: unknown) => this.opts.log.error(`local MCP server: ${String(error)}`));
+    return this.queue;
+  }
+
+  /** Resolves when every change asked for so far has been applied. */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
+  /** Catalogs or set choices changed: sessions follow their sets and hear `list_changed`. */
+  refreshSessions(): void {
+    this.server?.refreshSessions();
+  }
+
+  stop(): Promise<void> {
+    return this.sync(false);
+  }
+
+  private viewFor(client: string): ToolSetView {
+    const local = this.opts.settings().localServer;
+    return this.opts.hub.forSet(local.clients[client]?.toolSet ?? local.toolSet);
+  }
+
+  private ensureToken(): string {
+    const existing = this.effective().token;
+    if (existing) return existing;
+    const token = newLocalServerToken();
+    if (!this.opts.saveToken(token)) this.runToken = token;
+    return token;
+  }
+
+  private async apply(bridgeRunning: boolean): Promise<void> {
+    const settings = this.effective();
+    const wanted: Wanted | undefined = bridgeRunning && settings.enabled ? { host: settings.host, port: settings.port, token: this.ensureToken() } : undefined;
+    const same = wanted && this.running && wanted.host === this.running.host && wanted.port === this.running.port && wanted.token === this.running.token;
+    if (same && this.server) {
+      this.server.refreshSessions();
+      return;
+    }
+    await this.shutdown();
+    if (!wanted) {
+      this.setState('off');
+      return;
+    }
+    this.setState('starting');
+    const server = new LocalMcpServer({
+      ...wanted,
+      viewFor: (client) => this.viewFor(client),
+      callerName: (client, clientInfo) => localClientName(client) ?? clientInfo ?? 'local client',
+      log: this.opts.log,
+      version: this.opts.version,
+      sessionIdleMs: settings.sessionIdleMs,
+      onSessionsChanged: () => this.opts.onStatus(),
+    });
+    try {
+      await server.start();
+    } catch (error) {
+      this.lastError = error instanceof Error ? error.message : String(error);
+      this.opts.log.error(`the local MCP server could not listen on ${hostWithPort(wanted.host, wanted.port)}: ${this.lastError}`);
+      this.setState('failed');
+      return;
+    }
+    this.server = server;
+    this.running = wanted;
+    this.lastError = undefined;
+    if (wanted.token.length < 16) this.opts.log.warn('the local MCP server token is shorter than 16 characters: easy to guess; make a new one in Settings');
+    if (!isLoopbackHost(wanted.host)) this.opts.log.warn(`the local MCP server listens on ${wanted.host}: anyone who can reach it and has the token can call your tools`);
+    this.opts.log.info(`local MCP server listening at ${server.url}`);
+    if (this.opts.stateDir) {
+      try {
+        writeStateFile(this.opts.stateDir, { pid: process.pid, url: server.url, token: wanted.token, version: this.opts.version, startedAt: Date.now() });
+      } catch (error) {
+        this.opts.log.warn(`could not write the state file for "xiaozhi-tray connect": ${String(error)}`);
+      }
+    }
+    this.setState('listening');
+  }
+
+  private async shutdown(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    this.running = undefined;
+    if (!server) return;
+    await server.stop();
+    if (this.opts.stateDir) removeStateFile(this.opts.stateDir);
+    this.opts.log.info('local MCP server stopped');
+  }
+
+  private setState(state: LocalServerStatus['state']): void {
+    this.state = state;
+    this.opts.onStatus();
+  }
+}

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../config/settings-store';
+import { appDataDir, type DiscoveryContext } from '../import/discover-clients';
+import { isAlive } from '../servers/process-tree';
+
+/**
+ * While the local MCP server listens, the app says where (and with which token) in a small file
+ * only this user can read, so `xiaozhi-tray connect` finds it with no flags.
+ */
+export const STATE_FILE_NAME = 'local-server.json';
+
+/** The app's folder: Electron's userData for "Xiaozhi Tray"; `XIAOZHI_TRAY_STATE_DIR` moves it (tests, portable setups). */
+export function appStateDir(context: DiscoveryContext = { platform: process.platform, env: process.env }): string {
+  const override = context.env.XIAOZHI_TRAY_STATE_DIR?.trim();
+  if (override) return override;
+  return (context.platform === 'win32' ? path.win32.join : path.posix.join)(appDataDir(context), 'Xiaozhi Tray');
+}
+
+export const LocalServerStateSchema = z.object({
+  pid: z.number().int(),
+  /** The base URL, e.g. http://127.0.0.1:18790/mcp */
+  url: z.string().url(),
+  token: z.string().min(1),
+  version: z.string(),
+  startedAt: z.number(),
+});
+
+export type LocalServerState = z.infer<typeof LocalServerStateSchema>;
+
+export function writeStateFile(dir: string, state: LocalServerState): void {
+  writeFileAtomic(path.join(dir, STATE_FILE_NAME), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Removes the file if it is still ours (another instance may have written its own since). */
+export function removeStateFile(dir: string, pid = process.pid): void {
+  const file = path.join(dir, STATE_FILE_NAME);
+  try {
+    const current = LocalServerStateSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    if (current.success && current.data.pid !== pid) return;
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Nothing there, or unreadable: nothing of ours to remove.
+  }
+}
+
+export type StateLookup = { ok: true; state: LocalServerState } | { ok: false; reason: 'missing' | 'invalid' | 'stale'; file: string };
+
+/** The running app's local server, if the state file names one whose process is alive. */
+export function readStateFile(dir: string): StateLookup {
+  const file = path.join(dir, STATE_FILE_NAME);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { ok: false, reason: 'missing', file };
+  }
+  let parsed: ReturnType<typeof LocalServerStateSchema.safeParse>;
+  try {
+    parsed = LocalServerStateSchema.safeParse(JSON.parse(text));
+  } catch {
+    return { ok: false, reason: 'invalid', file };
+  }
+  if (!parsed.success) return { ok: false, reason: 'invalid', file };
+  if (!isAlive(parsed.data.pid)) return { ok: false, reason: 'stale', file };
+  return { ok: true, state: parsed.data };
+}

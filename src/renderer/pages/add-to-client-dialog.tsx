@@ -1,0 +1,100 @@
+import { useEffect, useState } from 'react';
+import { LOCAL_CLIENT_NAMES, type AddToClient, type AddToClientPreview } from '../../shared/tool-set-api';
+import { useApp } from '../app-context';
+import { ToolSetPicker } from '../components/tool-set-picker';
+import { Button, Dialog, Field, Notice } from '../components/ui';
+
+/** Copies text, saying so (or that it could not). */
+export function useCopy(): (text: string) => void {
+  const { t, toast } = useApp();
+  return (text) =>
+    void navigator.clipboard.writeText(text).then(
+      () => toast(t('localServer.copied')),
+      () => toast(t('localServer.copyFailed'), 'error'),
+    );
+}
+
+/**
+ * "Add to Cursor / Claude Desktop / VS Code / Cherry Studio": which set, which file, what changes
+ * (the entry shown with its token masked), then the write. Cherry Studio gets a link and JSON.
+ */
+export function AddToClientDialog(props: { client: AddToClient; toolSet: string; onClose: () => void }) {
+  const { store, t, toast } = useApp();
+  const copy = useCopy();
+  const [toolSet, setToolSet] = useState(props.toolSet);
+  const [preview, setPreview] = useState<AddToClientPreview | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const client = LOCAL_CLIENT_NAMES[props.client];
+
+  useEffect(() => {
+    let live = true;
+    setError(undefined);
+    store.api.previewAddToClient({ client: props.client, toolSet }).then(
+      (p) => live && setPreview(p),
+      (e: Error) => live && setError(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [store, props.client, toolSet]);
+
+  const apply = async () => {
+    if (!preview) return;
+    setBusy(true);
+    try {
+      const result = await store.api.applyAddToClient({ id: preview.id });
+      await store.refreshSettings();
+      // Headless in a browser: the page itself hands the link to Cherry Studio.
+      if (preview.link && !result.opened) window.location.assign(preview.link);
+      toast(preview.link ? t('addTo.opened') : t('addTo.done', { client }));
+      props.onClose();
+    } catch (e) {
+      toast((e as Error).message, 'error');
+      setBusy(false);
+    }
+  };
+
+  const isCherry = props.client === 'cherry-studio';
+  return (
+    <Dialog
+      wide
+      title={t('addTo.title', { client })}
+      onClose={props.onClose}
+      footer={
+        <>
+          <Button kind="primary" disabled={!preview || busy || preview.action === 'unchanged'} onClick={() => void apply()}>
+            {isCherry ? t('addTo.openCherry') : t('addTo.apply')}
+          </Button>
+          {isCherry && preview?.copyText ? <Button onClick={() => copy(preview.copyText as string)}>{t('addTo.copyJson')}</Button> : null}
+          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
+        </>
+      }
+    >
+      <div className="form">
+        <Field label={t('toolSets.pick')}>{(id) => <ToolSetPicker id={id} label={t('toolSets.pick')} value={toolSet} onChange={setToolSet} />}</Field>
+        {error ? <Notice kind="error">{error}</Notice> : null}
+        {preview ? (
+          <>
+            {preview.turnsServerOn ? <Notice kind="info">{t('addTo.turnsOn')}</Notice> : null}
+            {isCherry ? (
+              <p className="small">{t('addTo.cherryHint')}</p>
+            ) : (
+              <div>
+                <div className="label-like">{t('addTo.file')}</div>
+                <div className="mono small break">{preview.path}</div>
+                <p className="small">
+                  {preview.exists ? t(`addTo.action.${preview.action}`, { name: preview.entryName, count: preview.otherServers.length }) : t('addTo.newFile')}
+                </p>
+              </div>
+            )}
+            <div>
+              <div className="label-like">{t('addTo.entry')}</div>
+              <pre className="mono small code-block">{`"${preview.entryName}": ${preview.entry}`}</pre>
+            </div>
+          </>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,176 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import { DEFAULT_TOOL_SET, type ServerSettings, type ToolSet } from '../../shared/settings';
+import type { CatalogTool } from '../../shared/status';
+import { useApp } from '../app-context';
+import { useCommand } from '../components/use-command';
+import { Button, EmptyState, Switch } from '../components/ui';
+import { formatBytes } from '../format';
+import { useStore } from '../store/bridge-store';
+
+const NO_SERVERS: ServerSettings[] = [];
+
+/** One set's catalog, fetched again whenever tools or settings change. */
+function useToolSetCatalog(id: string): CatalogTool[] {
+  const { store } = useApp();
+  const tick = useStore(store, (d) => d.catalog);
+  const settings = useStore(store, (d) => d.settings);
+  const [catalog, setCatalog] = useState<CatalogTool[]>([]);
+  useEffect(() => {
+    let live = true;
+    store.api.getToolSetCatalog({ id }).then(
+      (tools) => live && setCatalog(tools),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [store, id, tick, settings]);
+  return catalog;
+}
+
+/** Which servers a set serves: all of them (now and later), or the ones ticked. */
+function ServerChoice({ set }: { set: ToolSet }) {
+  const { store, t } = useApp();
+  const run = useCommand();
+  const servers = useStore(store, (d) => d.settings?.servers ?? NO_SERVERS);
+  const states = useStore(store, (d) => d.state.servers);
+  const name = useId();
+  const chosen = set.servers === 'all' ? servers.map((s) => s.name) : set.servers;
+  const update = (next: 'all' | string[]) => void run(() => store.api.updateToolSet({ id: set.id, servers: next }));
+  if (set.id === DEFAULT_TOOL_SET) return <p className="small muted">{t('toolSets.defaultHint')}</p>;
+  return (
+    <div className="toolset-servers">
+      <label className="radio">
+        <input type="radio" name={name} checked={set.servers === 'all'} onChange={() => update('all')} />
+        {t('toolSets.allServers')}
+      </label>
+      <label className="radio">
+        <input type="radio" name={name} checked={set.servers !== 'all'} onChange={() => update(chosen)} />
+        {t('toolSets.someServers')}
+      </label>
+      {servers.length === 0 ? <p className="small muted">{t('toolSets.noServers')}</p> : null}
+      <ul className="toolset-server-list">
+        {servers.map((server) => {
+          const running = states.find((s) => s.name === server.name)?.state === 'running';
+          return (
+            <li key={server.name}>
+              <label className={set.servers === 'all' ? 'check is-implied' : 'check'}>
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(server.name)}
+                  disabled={set.servers === 'all'}
+                  onChange={(e) => update(e.target.checked ? [...chosen, server.name] : chosen.filter((n) => n !== server.name))}
+                />
+                <span>{server.name}</span>
+                {running ? null : <span className="small muted">· {t('toolSets.notRunning')}</span>}
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+/** A tool's description in this set: the server's, or the set's own wording. */
+function DescriptionEditor({ set, tool, onDone }: { set: ToolSet; tool: CatalogTool; onDone: () => void }) {
+  const { store, t } = useApp();
+  const run = useCommand();
+  const [text, setText] = useState(tool.description);
+  const custom = set.tools[tool.server]?.[tool.originalName]?.description !== undefined;
+  const save = (description: string | null) =>
+    void run(() => store.api.setToolDescription({ toolSet: set.id, server: tool.server, tool: tool.originalName, description })).then((ok) => ok && onDone());
+  return (
+    <div className="description-editor">
+      <textarea aria-label={t('toolSets.description', { name: tool.name })} rows={3} value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+      <div className="toolbar">
+        <Button small kind="primary" onClick={() => save(text)}>
+          {t('common.save')}
+        </Button>
+        <Button small onClick={onDone}>
+          {t('common.cancel')}
+        </Button>
+        {custom ? (
+          <Button small kind="ghost" onClick={() => save(null)}>
+            {t('toolSets.resetDescription')}
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** Per-tool switches of one set, grouped by server. */
+function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }) {
+  const { store, t } = useApp();
+  const run = useCommand();
+  const [editing, setEditing] = useState<string | undefined>();
+  const groups = useMemo(() => {
+    const byServer = new Map<string, CatalogTool[]>();
+    for (const tool of catalog) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
+    return [...byServer.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }, [catalog]);
+  if (catalog.length === 0) return <EmptyState title={t('toolSets.noTools')} />;
+  return (
+    <>
+      {groups.map(([server, tools]) => (
+        <section className="tool-group" key={server} aria-label={server}>
+          <header className="tool-group-header">
+            <h4>{server}</h4>
+            <span className="muted small">{t('tools.enabledCount', { on: tools.filter((x) => x.enabled).length, total: tools.length })}</span>
+            <span className="spacer" />
+            <Switch
+              showLabel
+              label={t('tools.allOn', { server })}
+              checked={tools.every((tool) => tool.enabled)}
+              onChange={(enabled) => void run(() => store.api.setServerToolsEnabled({ toolSet: set.id, server, enabled }))}
+            />
+          </header>
+          <ul className="tool-list">
+            {tools.map((tool) => (
+              <li key={tool.name} className={`tool${tool.enabled ? '' : ' is-off'}`}>
+                <Switch
+                  label={t('tools.toggle', { name: tool.name })}
+                  checked={tool.enabled}
+                  onChange={(enabled) => void run(() => store.api.setToolEnabled({ toolSet: set.id, server: tool.server, tool: tool.originalName, enabled }))}
+                />
+                <div className="tool-main">
+                  <div className="card-row">
+                    <span className="mono tool-name">{tool.name}</span>
+                    {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
+                    <span className="small muted">{formatBytes(tool.bytes)}</span>
+                    {set.tools[tool.server]?.[tool.originalName]?.description !== undefined ? <span className="tag">{t('toolSets.customDescription')}</span> : null}
+                  </div>
+                  {editing === tool.name ? (
+                    <DescriptionEditor set={set} tool={tool} onDone={() => setEditing(undefined)} />
+                  ) : (
+                    <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>
+                  )}
+                </div>
+                {editing === tool.name ? null : (
+                  <Button small kind="ghost" onClick={() => setEditing(tool.name)} aria-label={`${t('toolSets.editDescription')}: ${tool.name}`} title={t('toolSets.editDescription')}>
+                    ✎
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}
+
+/** Fill a set: its servers, then the switches and descriptions of their tools. */
+export function ToolSetEditor({ set }: { set: ToolSet }) {
+  const { t } = useApp();
+  const catalog = useToolSetCatalog(set.id);
+  return (
+    <>
+      <h3>{t('toolSets.servers')}</h3>
+      <ServerChoice set={set} />
+      <h3 className="toolset-tools-title">{t('toolSets.tools')}</h3>
+      <ToolSwitches set={set} catalog={catalog} />
+    </>
+  );
+}

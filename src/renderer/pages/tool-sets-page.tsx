@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { DEFAULT_TOOL_SET, type ToolSet } from '../../shared/settings';
+import { useApp } from '../app-context';
+import { RemoveButton } from '../components/confirm-dialog';
+import { toolSetName, toolSetUsers } from '../components/tool-set-picker';
+import { useCommand } from '../components/use-command';
+import { Button } from '../components/ui';
+import { formatBytes } from '../format';
+import { useStore } from '../store/bridge-store';
+import { NewToolSetDialog } from './new-tool-set-dialog';
+import { ToolSetEditor } from './tool-set-editor';
+import '../tool-sets.css';
+
+/** The selected set's name, renamable (except the default set's) and removable. */
+function ToolSetHeader({ set, users }: { set: ToolSet; users: string[] }) {
+  const { store, t } = useApp();
+  const run = useCommand();
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(set.name);
+  const isDefault = set.id === DEFAULT_TOOL_SET;
+  return (
+    <>
+      <header className="toolset-header">
+        {renaming ? (
+          <form
+            className="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void run(() => store.api.updateToolSet({ id: set.id, name: name.trim() || set.name })).then((ok) => ok && setRenaming(false));
+            }}
+          >
+            <input aria-label={t('toolSets.name')} value={name} maxLength={64} autoFocus onChange={(e) => setName(e.target.value)} />
+            <Button small type="submit" kind="primary">
+              {t('common.save')}
+            </Button>
+            <Button small onClick={() => setRenaming(false)}>
+              {t('common.cancel')}
+            </Button>
+          </form>
+        ) : (
+          <h2>{toolSetName(set, t)}</h2>
+        )}
+        <span className="spacer" />
+        {isDefault || renaming ? null : (
+          <>
+            <Button
+              small
+              onClick={() => {
+                setName(set.name);
+                setRenaming(true);
+              }}
+            >
+              {t('common.rename')}
+            </Button>
+            <RemoveButton title={t('toolSets.removeTitle', { name: set.name })} body={t('toolSets.removeBody')} onConfirm={() => run(() => store.api.removeToolSet({ id: set.id }))} />
+          </>
+        )}
+      </header>
+      <p className="small muted">{users.length > 0 ? t('toolSets.usedBy', { names: users.join(', ') }) : t('toolSets.unused')}</p>
+    </>
+  );
+}
+
+/** Tool sets: create, rename, remove and fill them; see who serves each. */
+export function ToolSetsPage() {
+  const { store, t } = useApp();
+  const settings = useStore(store, (d) => d.settings);
+  const summaries = useStore(store, (d) => d.state.toolSets);
+  const [selected, setSelected] = useState(DEFAULT_TOOL_SET);
+  const [creating, setCreating] = useState(false);
+  if (!settings) return null;
+  const set = settings.toolSets.find((s) => s.id === selected) ?? (settings.toolSets[0] as ToolSet);
+  return (
+    <div className="page page-wide">
+      <div className="page-header">
+        <h1>{t('nav.toolSets')}</h1>
+        <Button kind="primary" onClick={() => setCreating(true)}>
+          + {t('toolSets.new')}
+        </Button>
+      </div>
+      <p className="muted small toolset-intro">{t('toolSets.intro')}</p>
+      <div className="toolsets">
+        <nav className="toolset-list" aria-label={t('toolSets.list')}>
+          <ul>
+            {settings.toolSets.map((s) => {
+              const summary = summaries?.find((x) => x.id === s.id);
+              const users = toolSetUsers(settings, s.id);
+              return (
+                <li key={s.id}>
+                  <button type="button" className={s.id === set.id ? 'active' : undefined} aria-current={s.id === set.id ? 'true' : undefined} onClick={() => setSelected(s.id)}>
+                    <span className="toolset-name">{toolSetName(s, t)}</span>
+                    <span className="small toolset-meta">{t('toolSets.size', { count: summary?.toolCount ?? 0, size: formatBytes(summary?.bytes ?? 0) })}</span>
+                    <span className="small toolset-meta">{users.length > 0 ? users.join(', ') : t('toolSets.unused')}</span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <section className="panel toolset-detail" aria-label={toolSetName(set, t)}>
+          <ToolSetHeader key={set.id} set={set} users={toolSetUsers(settings, set.id)} />
+          <ToolSetEditor set={set} />
+        </section>
+      </div>
+      {creating ? <NewToolSetDialog onClose={() => setCreating(false)} onCreated={setSelected} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURE } from '../helpers/bridge-harness';
+import { waitFor } from '../helpers/wait';
+
+const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
+const TOKEN = 'connect-test-token-0123456789abcdef';
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-connect-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const fixture = (name: string) => ({ name, transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name } });
+
+interface App {
+  child: ChildProcess;
+  output: () => string;
+  url: string;
+}
+
+/** The headless app with the local server on (`run --mcp-port`), its state file in `stateDir`. */
+async function startApp(stateDir: string, port = 0): Promise<App> {
+  const config = path.join(stateDir, 'config.json');
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      servers: [fixture('weather'), fixture('notes')],
+      toolSets: [{ name: 'desk', servers: ['notes'] }],
+      localServer: { clients: { 'claude-desktop': { toolSet: 'desk' } } },
+    }),
+  );
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', String(port), '--mcp-token', TOKEN], {
+    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  await waitFor(() => /Local MCP server[^\n]*\n\s+(http:\/\/127\.0\.0\.1:\d+\/mcp)/.test(out), 20_000, 'the local MCP server to listen');
+  const url = (/Local MCP server[^\n]*\n\s+(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out) as RegExpExecArray)[1] as string;
+  // Both servers up, so their tools are served (the first tools/list waiting for them is issue 9's).
+  await waitFor(() => (out.match(/\] running \(pid/g) ?? []).length >= 2, 20_000, 'both servers to run');
+  return { child, output: () => out, url };
+}
+
+async function stopApp(app: App): Promise<void> {
+  const exited = new Promise((resolve) => app.child.once('exit', resolve));
+  app.child.kill('SIGTERM');
+  await exited;
+}
+
+/** `xiaozhi-tray connect`, as Claude Desktop starts it, driven by the SDK's own stdio Client. */
+async function connectClient(stateDir: string, args: string[] = ['--client', 'claude-desktop']): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'connect', ...args], env: { ...(process.env as Record<string, string>), XIAOZHI_TRAY_STATE_DIR: stateDir }, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'claude-ai', version: '0.1.0' }, { capabilities: {} });
+  clients.push(client);
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+/** `connect` run by hand: its exit code and what it said. */
+function connectOnce(stateDir: string, args: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'connect', ...args], { env: { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('exit', (code) => resolve({ code, stderr, stdout }));
+  });
+}
+
+const sessionsOf = async (url: string) => ((await (await fetch(new URL('/status', url), { headers: { Authorization: `Bearer ${TOKEN}` } })).json()) as { sessions: number }).sessions;
+
+describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
+  it("finds the running app by its state file, lists the client's set and calls its tools", async () => {
+    const stateDir = tempDir();
+    const app = await startApp(stateDir);
+    const { client } = await connectClient(stateDir);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('echo');
+    expect(names).toContain('big');
+    expect(names.some((n) => n.startsWith('weather_') && n !== 'weather_get')).toBe(false);
+    const result = (await client.callTool({ name: 'echo', arguments: { text: '克劳德' } })) as CallToolResult;
+    expect(result.content).toEqual([{ type: 'text', text: 'notes: 克劳德' }]);
+    // Unshaped through the relay too: every content item.
+    const picture = (await client.callTool({ name: 'picture', arguments: {} })) as CallToolResult;
+    expect(picture.content.map((c) => c.type)).toEqual(['text', 'image', 'resource']);
+    expect(await sessionsOf(app.url)).toBe(1);
+    // The client quits: connect ends the app's session and exits.
+    await client.close();
+    await waitFor(async () => (await sessionsOf(app.url)) === 0, 10_000, 'the session to be released');
+  });
+
+  it('takes --url and --token instead of the state file', async () => {
+    const app = await startApp(tempDir());
+    const { client } = await connectClient(tempDir(), ['--url', app.url, '--token', TOKEN, '--client', 'claude-desktop']);
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'x' } })) as CallToolResult).toMatchObject({ content: [{ text: 'notes: x' }] });
+  });
+
+  it('says in one line, exiting non-zero, when the app is not running or refuses the token', async () => {
+    const nothing = await connectOnce(tempDir());
+    expect(nothing.code).toBe(1);
+    expect(nothing.stdout).toBe('');
+    expect(nothing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(nothing.stderr).toMatch(/^xiaozhi-tray connect: Xiaozhi Tray is not running, or its local MCP server is off/);
+
+    const stateDir = tempDir();
+    const app = await startApp(stateDir);
+    const wrong = await connectOnce(stateDir, ['--url', app.url, '--token', 'not-the-token-0123456789']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^xiaozhi-tray connect: Xiaozhi Tray refused the token/);
+    await stopApp(app);
+    const gone = await connectOnce(stateDir);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr.trim().split('\n')).toHaveLength(1);
+    const closed = await connectOnce(tempDir(), ['--url', app.url, '--token', TOKEN]);
+    expect(closed.stderr).toMatch(/Xiaozhi Tray is not running at http:\/\/127\.0\.0\.1:\d+ \(nothing listens there\)/);
+  });
+
+  it('answers with a readable error while the app is away, and carries on when it is back', async () => {
+    const stateDir = tempDir();
+    const first = await startApp(stateDir);
+    const { client } = await connectClient(stateDir);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await stopApp(first);
+    await expect(client.callTool({ name: 'echo', arguments: { text: 'away' } })).rejects.toThrow(/Xiaozhi Tray is not reachable/);
+    // Back on the same port (as the app's fixed port would be): a new session, opened by the relay.
+    await startApp(stateDir, Number(new URL(first.url).port));
+    const result = (await client.callTool({ name: 'echo', arguments: { text: 'back' } })) as CallToolResult;
+    expect(result.content).toEqual([{ type: 'text', text: 'notes: back' }]);
+  });
+});
+
+describe('export in the clients formats', () => {
+  it("prints this app's local server as an entry of each client's config", async () => {
+    const dir = tempDir();
+    const config = path.join(dir, 'config.json');
+    fs.writeFileSync(config, JSON.stringify({ servers: [], localServer: { port: 18799, token: TOKEN } }));
+    const exportAs = (format: string) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'export', '--config', config, '--format', format], { env: { ...process.env, XIAOZHI_TRAY_STATE_DIR: dir, MCP_ENDPOINT: '' } });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('exit', (code) => resolve({ code, out }));
+      });
+    const cursor = await exportAs('cursor');
+    expect(cursor.code).toBe(0);
+    expect(JSON.parse(cursor.out)).toEqual({ mcpServers: { 'xiaozhi-tray': { url: 'http://127.0.0.1:18799/mcp/cursor', headers: { Authorization: `Bearer ${TOKEN}` } } } });
+    expect(JSON.parse((await exportAs('vscode')).out)).toEqual({ servers: { 'xiaozhi-tray': { type: 'http', url: 'http://127.0.0.1:18799/mcp/vscode', headers: { Authorization: `Bearer ${TOKEN}` } } } });
+    const claude = JSON.parse((await exportAs('claude-desktop')).out).mcpServers['xiaozhi-tray'];
+    expect(claude.command).toBe(process.execPath);
+    expect(claude.args.slice(-3)).toEqual(['connect', '--client', 'claude-desktop']);
+    expect(JSON.stringify(claude)).not.toContain(TOKEN);
+    expect(JSON.parse((await exportAs('cherry-studio')).out).mcpServers['xiaozhi-tray']).toMatchObject({ type: 'streamableHttp', baseUrl: 'http://127.0.0.1:18799/mcp/cherry-studio' });
+    expect((await exportAs('zed')).code).toBe(2);
+  });
+});

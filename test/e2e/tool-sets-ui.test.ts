@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { FIXTURE } from '../helpers/bridge-harness';
+import { waitFor } from '../helpers/wait';
+import { haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+
+/**
+ * The tool-set UI end to end: Chromium drives the window of the real headless bridge; the checks
+ * look at what the endpoints and the local clients then get, and screenshots are taken in both
+ * languages, light and dark.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
+const TOKEN = 'ui-local-token-0123456789abcdefgh';
+
+let xiaozhi: FakeXiaozhi;
+let bridge: WindowBridge | undefined;
+let browser: Browser;
+let page: Page;
+let work = '';
+let home = '';
+
+const fixture = (name: string) => ({ name, transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name } });
+
+async function go(name: string): Promise<void> {
+  await page.evaluate((n) => (window.location.hash = `#/${n}`), name);
+  await page.locator('h1').first().waitFor();
+}
+
+/** The language through the window; the theme as the system's (the window follows it). */
+async function setLanguage(language: 'en' | 'zh-CN', theme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await go('settings');
+  await page.locator('select').nth(0).selectOption(language);
+  await page.getByRole('heading', { name: language === 'en' ? 'Settings' : '设置' }).waitFor();
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+}
+
+describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => {
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-sets-e2e-'));
+    home = path.join(work, 'home');
+    fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.cursor', 'mcp.json'), `{\n  // Cursor's own file\n  "mcpServers": {\n    "github": { "command": "npx", "args": ["-y", "gh"] }\n  }\n}\n`);
+    xiaozhi = await FakeXiaozhi.start();
+    const config = path.join(work, 'xiaozhi-tray.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify(
+        {
+          endpoints: [
+            { id: 'kitchen', name: '厨房音箱', url: xiaozhi.url('kitchen-token-0123456789'), toolSet: '厨房' },
+            { id: 'desk', name: '书房', url: xiaozhi.url('desk-token-0123456789') },
+          ],
+          servers: [fixture('weather'), fixture('notes')],
+          toolSets: [{ name: '厨房', servers: ['weather'], tools: { weather: { big: { enabled: false }, crash: { enabled: false }, echo: { enabled: true, description: '重复你说的话' } } } }],
+          localServer: { enabled: true, port: 0, token: TOKEN, clients: { cursor: { toolSet: '厨房' } } },
+          ui: { language: 'en', theme: 'system' },
+        },
+        null,
+        2,
+      ),
+    );
+    const app = await startWindowBridge(config, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XIAOZHI_TRAY_STATE_DIR: work });
+    bridge = app;
+    await waitFor(() => (app.output().match(/\] running \(pid/g) ?? []).length >= 2, 20_000, 'both servers');
+    ({ browser, page } = await openWindow(app.url, 860, { width: 1240, permissions: ['clipboard-read', 'clipboard-write'] }));
+    fs.mkdirSync(SHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bridge?.stop();
+    await xiaozhi?.close();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('creates a set, fills it, and an endpoint moved onto it serves exactly that', async () => {
+    await go('toolSets');
+    await page.getByRole('button', { name: /^厨房/ }).waitFor();
+    await page.getByRole('button', { name: '+ New set' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Study desk');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const detail = page.getByRole('region', { name: 'Study desk' });
+    await detail.getByRole('heading', { name: 'Study desk' }).waitFor();
+    await detail.getByText('No tools here yet').waitFor();
+    // The box follows the saved settings: it turns on once the change is made.
+    await detail.getByRole('checkbox', { name: 'notes' }).click();
+    await waitFor(() => detail.getByRole('checkbox', { name: 'notes' }).isChecked(), 5000, 'notes to be chosen');
+    await detail.getByRole('switch', { name: 'Serve weather_get' }).waitFor();
+    await detail.getByRole('switch', { name: 'Serve stderr' }).click({ force: true });
+    await waitFor(async () => !(await detail.getByRole('switch', { name: 'Serve stderr' }).isChecked()), 5000, 'the switch to turn off');
+
+    await go('endpoints');
+    const before = xiaozhi.sessions.length;
+    await page.getByRole('listitem').filter({ hasText: '书房' }).getByRole('combobox', { name: 'Tool set' }).selectOption({ label: 'Study desk' });
+    const session = await xiaozhi.connection(before, 15_000);
+    await session.initialize();
+    const names = (await session.listAllTools(100)).tools.map((t) => t.name);
+    expect(names).toContain('echo');
+    expect(names).not.toContain('stderr');
+    expect((await session.request(5, 'tools/call', { name: 'echo', arguments: { text: 'hi' } })).result?.content?.[0]?.text).toBe('notes: hi');
+  });
+
+  it('shows the local server with its address and token, and adds it to Cursor keeping the rest of its file', async () => {
+    await go('settings');
+    const section = page.getByRole('region', { name: 'Local MCP server' });
+    await section.getByText('Listening').waitFor();
+    const address = await section.getByLabel('Address').inputValue();
+    expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(await section.getByLabel('Token').inputValue()).not.toContain(TOKEN);
+    await section.getByRole('button', { name: 'Show' }).click();
+    await waitFor(async () => (await section.getByLabel('Token').inputValue()) === TOKEN, 5000, 'the token to show');
+    await section.getByRole('button', { name: 'Hide' }).click();
+
+    await section.getByRole('button', { name: 'Add to Cursor' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(path.join(home, '.cursor', 'mcp.json')).waitFor();
+    await dialog.getByText('The other 1 server(s) in the file stay as they are.', { exact: false }).waitFor();
+    expect(await dialog.locator('pre').textContent()).not.toContain(TOKEN);
+    await page.screenshot({ path: path.join(SHOTS, 'toolsets-en-light-add-to-cursor.png') });
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const written = fs.readFileSync(path.join(home, '.cursor', 'mcp.json'), 'utf8');
+    expect(written).toContain("// Cursor's own file");
+    expect(written).toContain('"github": { "command": "npx", "args": ["-y", "gh"] }');
+    expect(written).toContain(`"url": "${address}/cursor"`);
+    expect(written).toContain(`"Authorization": "Bearer ${TOKEN}"`);
+  });
+
+  it('renders the tool-set UI in both languages, light and dark (screenshots)', async () => {
+    for (const language of ['en', 'zh-CN'] as const) {
+      for (const theme of ['light', 'dark'] as const) {
+        await setLanguage(language, theme);
+        const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `toolsets-${language}-${theme}-${name}.png`), fullPage: name !== 'add-to' && name !== 'new-set', animations: 'disabled' });
+        await go('toolSets');
+        await page.getByRole('heading', { name: language === 'en' ? 'Tool sets' : '工具集' }).waitFor();
+        await page.getByRole('button', { name: /^厨房/ }).click();
+        await page.getByRole('region', { name: '厨房' }).getByRole('switch').first().waitFor();
+        expect(await page.getByText(language === 'en' ? 'Used by 厨房音箱, Cursor' : '使用者：厨房音箱, Cursor').count()).toBe(1);
+        await shot('sets');
+        await page.getByRole('button', { name: language === 'en' ? '+ New set' : '+ 新建工具集' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: language === 'en' ? 'Create' : '创建' }).click();
+        await page.getByRole('dialog').getByText(language === 'en' ? 'Give the set a name.' : '请为工具集命名。').waitFor();
+        await shot('new-set');
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        await page.getByRole('button', { name: language === 'en' ? /^All tools/ : /^全部工具/ }).click();
+        await page.getByText(language === 'en' ? 'The default set: every tool' : '默认工具集：所有服务的全部工具').waitFor();
+        await go('endpoints');
+        await shot('endpoints');
+        await go('settings');
+        const section = page.getByRole('region', { name: language === 'en' ? 'Local MCP server' : '本机 MCP 服务' });
+        await section.scrollIntoViewIfNeeded();
+        await shot('settings');
+        await section.getByRole('button', { name: language === 'en' ? 'Add to Claude Desktop' : '添加到 Claude Desktop' }).click();
+        await page.getByRole('dialog').getByText(language === 'en' ? 'The file does not exist yet' : '该文件尚不存在').waitFor();
+        await shot('add-to');
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+      }
+    }
+    await setLanguage('en', 'light');
+  }, 180_000);
+});

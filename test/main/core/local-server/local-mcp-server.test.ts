@@ -1,0 +1,243 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Bridge } from '../../../../src/main/core/bridge';
+import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
+import { readStateFile } from '../../../../src/main/core/local-server/state-file';
+import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
+import { fastConnection, fastSupervision, fixtureServer, logText } from '../../../helpers/bridge-harness';
+import { waitFor } from '../../../helpers/wait';
+
+const TOKEN = 'local-test-token-0123456789abcdef';
+const ROOT = path.resolve(__dirname, '../../../..');
+
+let bridge: Bridge | undefined;
+let logBook: LogBook | undefined;
+const clients: Client[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+  await bridge?.stop();
+  bridge = undefined;
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-local-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A bridge with two servers, two sets and the local server on (port 0, a known token). */
+async function start(extra: SettingsInput = {}): Promise<{ bridge: Bridge; url: string; stateDir: string }> {
+  const stateDir = tempDir();
+  const settings = SettingsSchema.parse({
+    connection: fastConnection,
+    servers: [fixtureServer('weather'), fixtureServer('notes')],
+    toolSets: [
+      { name: 'kitchen', servers: ['weather'], tools: { weather: { crash: { enabled: false } } } },
+      { name: 'study', servers: ['notes'] },
+    ],
+    localServer: { enabled: true, port: 0, token: TOKEN, clients: { cursor: { toolSet: 'kitchen' }, vscode: { toolSet: 'study' } } },
+    ...extra,
+  });
+  logBook = new LogBook();
+  bridge = new Bridge({ store: new MemorySettingsStore(settings), logBook, supervision: fastSupervision, listChangedDebounceMs: 20, stateDir });
+  bridge.start();
+  await bridge.whenServersSettled();
+  await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
+  return { bridge, url: bridge.state().localServer?.url as string, stateDir };
+}
+
+async function connect(url: string, options: { token?: string | null; headers?: Record<string, string> } = {}): Promise<Client> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== null) headers.Authorization = `Bearer ${options.token ?? TOKEN}`;
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: {} });
+  clients.push(client);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+/** A raw request, for what fetch will not send (a foreign Host header). */
+function rawRequest(url: string, headers: Record<string, string>, body = '{}'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => {
+  it("lists the client's set with the servers' own schemas, and calls tools with results unshaped", async () => {
+    const { url } = await start();
+    const client = await connect(`${url}/cursor`);
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toContain('echo');
+    expect(names).not.toContain('crash');
+    expect(tools.find((t) => t.name === 'weather_get')?.inputSchema).toEqual({ type: 'object', properties: { city: { type: 'string', description: '城市' } } });
+    expect(((await client.callTool({ name: 'echo', arguments: { text: '本地' } })) as CallToolResult).content).toEqual([{ type: 'text', text: 'weather: 本地' }]);
+    // Every content item, at full size: shaping is for xiaozhi only.
+    const picture = (await client.callTool({ name: 'picture', arguments: {} })) as CallToolResult;
+    expect(picture.content.map((c) => c.type)).toEqual(['text', 'image', 'resource']);
+    const big = (await client.callTool({ name: 'big', arguments: { n: 50_000 } })) as CallToolResult;
+    expect((big.content[0] as { text: string }).text).toHaveLength(50_000);
+    // Outside the set: refused like an unknown tool.
+    const outside = (await client.callTool({ name: 'notes_echo', arguments: {} })) as CallToolResult;
+    expect(outside.isError).toBe(true);
+    expect((outside.content[0] as { text: string }).text).toMatch(/^Unknown tool "notes_echo"/);
+    const history = await bridge!.api.getHistory();
+    expect(new Set(history.map((h) => h.caller))).toEqual(new Set(['Cursor']));
+  });
+
+  it('refuses a request without the token, or with a wrong one', async () => {
+    const { url } = await start();
+    await expect(connect(`${url}/cursor`, { token: null })).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/Missing or wrong bearer token/) });
+    await expect(connect(`${url}/cursor`, { token: 'wrong-token-0123456789abcdef-xx' })).rejects.toMatchObject({ code: 401 });
+    const raw = await rawRequest(url, {}, initialize);
+    expect(raw.status).toBe(401);
+    expect(JSON.parse(raw.body).error.message).toMatch(/bearer token/);
+    expect(bridge!.state().localServer?.sessions).toEqual([]);
+    expect(logText(logBook!)).toMatch(/refused a request from 127\.0\.0\.1: Missing or wrong bearer token/);
+    expect(logText(logBook!)).not.toContain(TOKEN);
+  });
+
+  it('refuses a foreign Origin and a foreign Host (DNS rebinding), token or not', async () => {
+    const { url } = await start();
+    await expect(connect(`${url}/cursor`, { headers: { Origin: 'http://evil.example' } })).rejects.toMatchObject({ code: 403, message: expect.stringMatching(/Invalid Origin header: http:\/\/evil\.example/) });
+    const port = new URL(url).port;
+    const foreignHost = await rawRequest(url, { Host: `evil.example:${port}`, Authorization: `Bearer ${TOKEN}` }, initialize);
+    expect(foreignHost.status).toBe(403);
+    expect(JSON.parse(foreignHost.body).error.message).toMatch(/Invalid Host header: evil\.example/);
+    const wrongPort = await rawRequest(url, { Host: '127.0.0.1:1', Authorization: `Bearer ${TOKEN}` }, initialize);
+    expect(wrongPort.status).toBe(403);
+    // A page on a loopback origin (a local tool like the MCP Inspector) may talk, with the token.
+    const inspector = await connect(`${url}/cursor`, { headers: { Origin: 'http://localhost:6274' } });
+    expect((await inspector.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it('serves two sessions at once, each on its own set, and records which client called', async () => {
+    const { url } = await start();
+    const [cursor, vscode] = await Promise.all([connect(`${url}/cursor`), connect(`${url}/vscode`)]);
+    const [a, b] = await Promise.all([
+      cursor.callTool({ name: 'echo', arguments: { text: 'one' } }),
+      vscode.callTool({ name: 'echo', arguments: { text: 'two' } }),
+    ]);
+    expect((a as CallToolResult).content[0]).toEqual({ type: 'text', text: 'weather: one' });
+    expect((b as CallToolResult).content[0]).toEqual({ type: 'text', text: 'notes: two' });
+    const sessions = bridge!.state().localServer?.sessions ?? [];
+    expect(sessions.map((s) => [s.client, s.toolSet, s.clientInfo]).sort()).toEqual([
+      ['cursor', 'kitchen', 'test-client'],
+      ['vscode', 'study', 'test-client'],
+    ]);
+    expect(await bridge!.api.getCallerCounts()).toEqual({ Cursor: { ok: 1, failed: 0 }, 'VS Code': { ok: 1, failed: 0 } });
+    // A client without a path of its own gets the shared choice (the default set here).
+    const other = await connect(url);
+    expect((await other.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['weather_echo', 'notes_echo']));
+  });
+
+  it("moves a client's sessions to its new set and tells them with list_changed", async () => {
+    const { url } = await start();
+    const client = await connect(`${url}/cursor`);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changed++;
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('crash');
+    await bridge!.api.updateLocalServer({ clients: { cursor: 'study' } });
+    await waitFor(() => changed > 0, 10_000, 'list_changed');
+    const echo = (await client.callTool({ name: 'echo', arguments: { text: 'moved' } })) as CallToolResult;
+    expect(echo.content[0]).toEqual({ type: 'text', text: 'notes: moved' });
+  });
+
+  it('releases the session of a client that goes away: at once when it says so, after a quiet spell when it vanishes', async () => {
+    const { url } = await start({ localServer: { enabled: true, port: 0, token: TOKEN, sessionIdleMs: 300 } });
+    const polite = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });
+    const client = new Client({ name: 'polite', version: '1' }, { capabilities: {} });
+    await client.connect(polite);
+    expect(bridge!.state().localServer?.sessions).toHaveLength(1);
+    await polite.terminateSession();
+    await client.close();
+    await waitFor(() => bridge!.state().localServer?.sessions.length === 0, 5000, 'the session released on DELETE');
+
+    // A client process killed mid-session: its socket closes, then the session goes quiet and is released.
+    const script = `
+      const { Client } = await import(${JSON.stringify(path.join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'))});
+      const { StreamableHTTPClientTransport } = await import(${JSON.stringify(path.join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js'))});
+      const client = new Client({ name: 'doomed', version: '1' }, { capabilities: {} });
+      await client.connect(new StreamableHTTPClientTransport(new URL(${JSON.stringify(url)}), { requestInit: { headers: { Authorization: 'Bearer ${TOKEN}' } } }));
+      await client.listTools();
+      process.stdout.write('ready\\n');
+      setInterval(() => {}, 1000);`;
+    const doomed = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    doomed.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await waitFor(() => out.includes('ready'), 10_000, 'the doomed client');
+    await waitFor(() => bridge!.state().localServer?.sessions.some((s) => s.clientInfo === 'doomed') === true, 5000, 'its session');
+    doomed.kill('SIGKILL');
+    await waitFor(() => bridge!.state().localServer?.sessions.length === 0, 10_000, 'the vanished session to be released');
+    expect(logText(logBook!)).toMatch(/released \(its client went quiet\)/);
+  });
+
+  it('writes the state file for `connect` while listening, and removes it when stopped', async () => {
+    const { url, stateDir } = await start();
+    const found = readStateFile(stateDir);
+    expect(found).toEqual({ ok: true, state: expect.objectContaining({ pid: process.pid, url, token: TOKEN }) });
+    expect(fs.statSync(path.join(stateDir, 'local-server.json')).mode & 0o077).toBe(0);
+    await bridge!.api.updateLocalServer({ enabled: false });
+    expect(bridge!.state().localServer?.state).toBe('off');
+    expect(readStateFile(stateDir)).toMatchObject({ ok: false, reason: 'missing' });
+  });
+
+  it('says so when its port is taken, and answers 404 off its path', async () => {
+    const { url } = await start();
+    expect((await rawRequest(url.replace(/\/mcp$/, '/other'), { Authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+    const port = Number(new URL(url).port);
+    await bridge!.api.updateLocalServer({ port });
+    expect(bridge!.state().localServer?.state).toBe('listening');
+    const second = new Bridge({
+      store: new MemorySettingsStore(SettingsSchema.parse({ localServer: { enabled: true, port, token: TOKEN } })),
+      logBook: new LogBook(),
+      stateDir: null,
+    });
+    second.start();
+    await waitFor(() => second.state().localServer?.state === 'failed', 10_000, 'the second server to fail');
+    expect(second.state().localServer?.lastError).toBe(`port ${port} is already in use`);
+    await second.stop();
+  });
+
+  it('generates a token when turned on without one, keeps it secret in settings and logs, and reveals it on request', async () => {
+    const settings = SettingsSchema.parse({ localServer: { enabled: false, port: 0 } });
+    const store = new MemorySettingsStore(settings);
+    logBook = new LogBook();
+    bridge = new Bridge({ store, logBook, stateDir: null });
+    bridge.start();
+    await bridge.api.updateLocalServer({ enabled: true });
+    const token = await bridge.api.revealLocalServerToken();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(store.load().localServer.token).toBe(token);
+    expect((await bridge.api.getSettings()).localServer.token).not.toBe(token);
+    logBook.logger('test').info(`the token is ${token}`);
+    expect(logText(logBook)).not.toContain(token);
+    const url = bridge.state().localServer?.url as string;
+    expect((await (await connect(url, { token })).listTools()).tools).toEqual([]);
+    await bridge.api.regenerateLocalServerToken();
+    expect(await bridge.api.revealLocalServerToken()).not.toBe(token);
+    // Port 0 picks a new port on restart; the old token is refused there.
+    await expect(connect(bridge.state().localServer?.url as string, { token })).rejects.toMatchObject({ code: 401 });
+  });
+});
