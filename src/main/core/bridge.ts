@@ -143,6 +143,7 @@ export class Bridge {
         return true;
       },
       onStatus: () => this.queueStatus(),
+      catalogSettled: () => this.startGrace.settled(),
     });
     this.logBook.subscribe((entry) => this.emit('log', entry));
     this.host.updates?.subscribe((status) => this.emit('update', status));

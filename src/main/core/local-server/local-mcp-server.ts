@@ -23,6 +23,8 @@ export interface LocalMcpServerOptions {
   /** A session with no request and no open stream for this long is released. */
   sessionIdleMs: number;
   onSessionsChanged(): void;
+  /** Resolves when servers still starting are ready (or out of grace): a list waits for it. */
+  catalogSettled?(): Promise<void>;
 }
 
 interface Session {
@@ -222,11 +224,13 @@ export class LocalMcpServer {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true });
     const now = Date.now();
     const session: Session = { id, client, transport, server, view, announced: view.version, since: now, lastSeen: now, open: 0, calls: 0, clientInfo: undefined };
-    server.setRequestHandler(ListToolsRequestSchema, () => {
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      await this.opts.catalogSettled?.();
       session.announced = session.view.version;
       return { tools: session.view.fullTools() };
     });
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      if (!session.view.has(request.params.name)) await this.opts.catalogSettled?.();
       session.calls++;
       return session.view.call(request.params.name, request.params.arguments ?? {}, {
         caller: this.opts.callerName(client, session.clientInfo),

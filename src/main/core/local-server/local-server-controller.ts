@@ -28,6 +28,8 @@ export interface LocalServerControllerOptions {
   /** Saves a newly generated token; false when the settings cannot be saved (it then lasts this run). */
   saveToken(token: string): boolean;
   onStatus(): void;
+  /** Servers still starting: lists wait for them (see StartGrace). */
+  catalogSettled?(): Promise<void>;
 }
 
 interface Wanted {
@@ -150,6 +152,7 @@ export class LocalServerController {
       version: this.opts.version,
       sessionIdleMs: settings.sessionIdleMs,
       onSessionsChanged: () => this.opts.onStatus(),
+      ...(this.opts.catalogSettled ? { catalogSettled: this.opts.catalogSettled } : {}),
     });
     try {
       await server.start();

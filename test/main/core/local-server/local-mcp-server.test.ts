@@ -82,6 +82,21 @@ function rawRequest(url: string, headers: Record<string, string>, body = '{}'): 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
 describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => {
+  it('answers the first tools/list with servers still starting once they are ready', async () => {
+    const settings = SettingsSchema.parse({
+      connection: fastConnection,
+      servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' })],
+      localServer: { enabled: true, port: 0, token: TOKEN },
+    });
+    logBook = new LogBook();
+    bridge = new Bridge({ store: new MemorySettingsStore(settings), logBook, supervision: fastSupervision, listChangedDebounceMs: 20, stateDir: tempDir() });
+    bridge.start();
+    await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
+    expect(bridge.state().servers[0]?.state).toBe('starting');
+    const client = await connect(bridge.state().localServer?.url as string);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
+  });
+
   it("lists the client's set with the servers' own schemas, and calls tools with results unshaped", async () => {
     const { url } = await start();
     const client = await connect(`${url}/cursor`);
