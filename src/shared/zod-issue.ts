@@ -52,7 +52,7 @@ export function readableIssueMessage(issue: RawIssue): string | undefined {
     case 'invalid_union': {
       if (issue.discriminator && 'options' in issue && issue.options) {
         const given = (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator];
-        return `${given === undefined ? 'is required and ' : ''}must be one of ${listOf(issue.options)}`;
+        return `${given === undefined ? 'is required and ' : ''}must be one of ${listOf(issue.options as readonly unknown[])}`;
       }
       return 'does not match any of the allowed forms';
     }
