@@ -31,7 +31,7 @@ const SHORT: Record<string, string> = { '-h': 'help', '-v': 'version' };
 
 /** A small, strict parser: `--name value`, `--name=value`, switches, positionals, `--` ends options. */
 export function parseArgs(argv: string[], specs: OptionSpec[], command: string): ParsedArgs {
-  const known = new Map([...COMMON_OPTIONS, ...specs].map((spec) => [spec.name, spec]));
+  const known = new Map([...specs, ...COMMON_OPTIONS].map((spec) => [spec.name, spec]));
   const positionals: string[] = [];
   const options: Record<string, string | true> = {};
   const lists: Record<string, string[]> = {};

@@ -6,7 +6,8 @@ import { isAlive } from '../../src/main/core/servers/process-tree';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { waitFor } from '../helpers/wait';
 
-export const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
+/** The CLI under test (XT_CLI_BIN runs these tests against another build, e.g. an older one). */
+export const BIN = process.env.XT_CLI_BIN ?? path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 export const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjbGkifQ.Y2xpLXNlY3JldC1zaWduYXR1cmU';
 
 /** A running (or finished) CLI process with what it printed. */

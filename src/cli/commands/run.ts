@@ -46,6 +46,8 @@ export const runCommand: Command = {
       log: { stream: process.stdout, level, format },
       alsoStop: () => closeUi?.(),
     });
+    // A bridge with nothing to serve yet still runs (servers and endpoints can be added in the web UI).
+    const keepAlive = setInterval(() => undefined, 2 ** 30);
     try {
       for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
       if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT');
@@ -72,6 +74,7 @@ export const runCommand: Command = {
       }
       return await guard.stopped;
     } finally {
+      clearInterval(keepAlive);
       guard.dispose();
     }
   },

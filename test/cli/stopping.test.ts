@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
+import { waitFor } from '../helpers/wait';
+import { BIN, CliHarness, TOKEN, allGone, fixtureEntry, fixturePids, waitForText } from './cli-harness';
+
+const h = new CliHarness();
+let xiaozhi: FakeXiaozhi | undefined;
+
+afterEach(async () => {
+  h.cleanup();
+  await xiaozhi?.close();
+  xiaozhi = undefined;
+});
+
+const WRAPPER = path.resolve(__dirname, 'fixtures/no-forward-wrapper.cjs');
+const INJECT = path.resolve(__dirname, 'fixtures/inject-fault.cjs');
+
+/**
+ * A bridge serving the fake endpoint with a fixture server that has a grandchild and does not exit
+ * when its stdin closes (so a clean stop has to wait, then kill it). Resolves once a call works.
+ */
+async function servingBridge(command?: string[], env: NodeJS.ProcessEnv = {}) {
+  xiaozhi = await FakeXiaozhi.start();
+  const dir = h.tempDir();
+  const pidFile = path.join(dir, 'pids');
+  const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json', dir);
+  const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN), ...env }, ...(command ? { command } : {}) });
+  const session = await xiaozhi.connection(0, 15_000);
+  await session.initialize();
+  await expectEcho(session, 'ready');
+  const pids = await fixturePids(pidFile, 2);
+  h.track(pids);
+  return { run, pids, session };
+}
+
+let callId = 1;
+async function expectEcho(session: FakeSession, text: string): Promise<void> {
+  await waitFor(async () => (await session.listAllTools(callId++ * 1000)).tools.some((t) => t.name === 'echo'), 15_000, 'echo to be served');
+  const call = await session.request(`call-${callId++}`, 'tools/call', { name: 'echo', arguments: { text } });
+  expect(call.result?.content?.[0]?.text).toBe(`fx: ${text}`);
+}
+
+describe('stopping the headless bridge leaves nothing behind', () => {
+  it('stops every server when its parent goes away without passing SIGTERM on (npx does that)', async () => {
+    const { run, pids } = await servingBridge([process.execPath, WRAPPER, BIN]);
+    const bridgePid = Number(/wrapper: child pid (\d+)/.exec(run.stdout())?.[1]);
+    expect(bridgePid).toBeGreaterThan(0);
+    h.track([bridgePid]);
+
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(143);
+    await allGone([bridgePid, ...pids]);
+    expect(run.stdout()).toMatch(/the parent process \(pid \d+\) went away: stopping every server/);
+    expect(run.stdout()).toContain('[app] stopped');
+  });
+
+  it('Ctrl+C stops every server cleanly and exits 130', async () => {
+    const { run, pids } = await servingBridge();
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(130);
+    await allGone(pids);
+    expect(run.stdout()).toContain('SIGINT: stopping every server');
+    expect(run.stdout()).toContain('[app] stopped');
+  });
+
+  it('a second Ctrl+C exits at once, and kills every server tree before it does', async () => {
+    const { run, pids } = await servingBridge();
+    run.child.kill('SIGINT');
+    // The server ignores its closed stdin, so the clean stop is still waiting for it here.
+    await waitForText(run.stdout, 'SIGINT: stopping every server');
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(130);
+    await allGone(pids, 5000);
+    expect(run.stdout()).toContain('SIGINT again: killing every server now');
+    expect(run.stdout()).not.toContain('[app] stopped');
+  });
+
+  it('logs an unhandled rejection and keeps serving', async () => {
+    const { run, session } = await servingBridge([process.execPath, '--require', INJECT, BIN], { INJECT_FAULT: 'rejection' });
+    run.child.kill('SIGUSR2');
+    await waitForText(run.stdout, /ERROR \[app\] unhandled promise rejection \(the bridge keeps running\): Error: injected rejection/);
+    await expectEcho(session, 'still here');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('after an uncaught exception, logs it, stops every server and exits 1', async () => {
+    const { run, pids } = await servingBridge([process.execPath, '--require', INJECT, BIN], { INJECT_FAULT: 'exception' });
+    run.child.kill('SIGUSR2');
+    expect(await run.exit).toBe(1);
+    await allGone(pids, 5000);
+    expect(run.stdout()).toMatch(/ERROR \[app\] unexpected error: Error: injected crash/);
+    expect(run.stdout()).toContain('stopping after an unexpected error: stopping every server');
+    expect(run.stdout()).toContain('[app] stopped');
+  });
+});
