@@ -31,7 +31,8 @@ export function systemdUnit(spec: ServiceSpec): string {
     '[Service]',
     'Type=simple',
     `ExecStart=${command}`,
-    `WorkingDirectory=${systemdWord(spec.workingDirectory)}`,
+    // A path setting takes the rest of the line as it is: no quotes, only specifiers escaped.
+    `WorkingDirectory=${spec.workingDirectory.replace(/%/g, '%%')}`,
     `Environment=${systemdWord(`PATH=${spec.path}`, false)}`,
     'Restart=on-failure',
     'RestartSec=5',
