@@ -92,3 +92,14 @@ describe('CLI usage: help, version, and mistakes', () => {
     expect(fs.readFileSync(empty, 'utf8')).toBe('{}\n');
   });
 });
+
+describe('the README', () => {
+  it('shows a config example that check accepts as it is', async () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### The config file'));
+    const example = /```json\n([\s\S]*?)```/.exec(section)?.[1] as string;
+    const run = await finished(['check', '--config', h.writeConfig(example)]);
+    expect(run.err).toBe('');
+    expect(run.out).toContain('valid xiaozhi-tray config: 1 endpoint(s), 3 server(s)');
+  });
+});
