@@ -3,8 +3,12 @@ import { MemorySettingsStore, type SettingsStore } from '../main/core/config/set
 import { LogBook, type Logger } from '../main/core/logs/log-book';
 import type { Settings } from '../shared/settings';
 import type { LogLevel } from '../shared/status';
-import type { CliContext } from './command';
-import { logSink, type LogFormat } from './log-output';
+import type { ParsedArgs } from './args';
+import { CONFIG_OPTION, JSON_OPTION, configArg, logOptions, type CliContext } from './command';
+import { loadOrExplain } from './config-file';
+import type { LoadedConfig } from '../main/core/config/load-config';
+import { logChoice, logSink, type LogFormat } from './log-output';
+import { launcherPids } from './launcher-watch';
 import { ShutdownGuard } from './shutdown-guard';
 
 export interface HeadlessOptions {
@@ -23,7 +27,7 @@ export interface Headless {
 
 /**
  * The composition root of a headless process: one log book, one bridge, and the guard that makes
- * sure whatever ends the process (signals, a vanished parent, a crash) stops every server first.
+ * sure whatever ends the process (signals, a vanished launcher, a crash) stops every server first.
  */
 export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headless {
   const logBook = new LogBook({ sinks: [logSink(options.log.stream, options.log.level, options.log.format)] });
@@ -35,6 +39,7 @@ export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headle
       await Promise.all([bridge.stop(), options.alsoStop?.()]);
     },
     killNow: () => bridge.killAllNow(),
+    watch: launcherPids(ctx.env, ctx.platform),
   }).install();
   return { bridge, logBook, log, guard };
 }
@@ -64,4 +69,14 @@ export async function withServers(
     else await bridge.stop();
     guard.dispose();
   }
+}
+
+/** The options of the commands that start the servers to look at them: the config, --json, the log options. */
+export const LOOK_OPTIONS = [CONFIG_OPTION, JSON_OPTION, ...logOptions('warn', 'stderr')];
+
+/** Loads the command's config (or explains what is wrong with it), then runs `work` with its servers started. */
+export function lookAtServers(args: ParsedArgs, ctx: CliContext, command: string, work: (headless: Headless, loaded: LoadedConfig) => Promise<number>): Promise<number> {
+  const loaded = loadOrExplain(ctx, configArg(args), command);
+  if (!loaded) return Promise.resolve(1);
+  return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded));
 }

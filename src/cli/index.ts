@@ -5,7 +5,7 @@ import { version } from '../../package.json';
 import type { CliContext } from './command';
 import { main } from './main';
 
-// A closed pipe on stdout or stderr (`xiaozhi-tray tools | head`, a parent that went away) is not a
+// A closed pipe on stdout or stderr (`xiaozhi-tray tools | head`, a launcher that went away) is not a
 // reason to crash mid-stop: the writes are dropped, the shutdown goes on.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {

@@ -8,7 +8,9 @@ export interface ShutdownGuardOptions {
   stop: () => Promise<void>;
   /** Kills every known process tree before returning: the last thing done before exiting at once. */
   killNow: () => void;
-  /** How often to look whether the parent process is still there. */
+  /** Processes whose exit stops the bridge (the launcher: see launcher-watch.ts); the first is the parent. */
+  watch?: number[];
+  /** How often to look whether they are still there. */
   parentPollMs?: number;
   /** A stop that takes longer than this (after a crash) is cut short by `killNow`. */
   crashStopMs?: number;
@@ -25,7 +27,7 @@ const describe = (error: unknown) => (error instanceof Error ? (error.stack ?? e
  * - Ctrl+C (SIGINT) stops cleanly and exits 130, as shells expect of an interrupted program;
  *   SIGTERM (kill, systemd, `docker stop`) and SIGHUP stop cleanly and exit 0.
  * - A second signal while stopping kills every known process tree synchronously, then exits at once.
- * - The parent going away (`npx` does not pass SIGTERM on; a closed terminal) stops cleanly.
+ * - The launcher going away (`npx` does not pass SIGTERM on) stops cleanly.
  * - An uncaught exception is logged, then everything is stopped and the process exits 1 (a service
  *   manager restarts it). An unhandled rejection is logged and the bridge keeps running.
  */
@@ -34,7 +36,6 @@ export class ShutdownGuard {
   readonly stopped: Promise<number>;
   private resolveStopped!: (code: number) => void;
   private stopping = false;
-  private readonly parent = process.ppid;
   private parentTimer: NodeJS.Timeout | undefined;
   private readonly listeners: [string, (...args: never[]) => void][] = [];
 
@@ -52,10 +53,12 @@ export class ShutdownGuard {
     this.listen('unhandledRejection', (reason: unknown) => {
       this.options.log.error(`unhandled promise rejection (the bridge keeps running): ${describe(reason)}`);
     });
-    // Orphaned processes are re-parented (to init, or a subreaper); on Windows the old pid just dies.
-    if (this.parent > 1) {
+    // An orphan is re-parented (to init, or a subreaper); on Windows its parent's pid just dies.
+    const [parent, ...others] = this.options.watch ?? [];
+    if (parent !== undefined) {
       this.parentTimer = setInterval(() => {
-        if (process.ppid !== this.parent || !isAlive(this.parent)) this.begin(`the parent process (pid ${this.parent}) went away`, 0);
+        const gone = process.ppid !== parent || !isAlive(parent) ? parent : others.find((pid) => !isAlive(pid));
+        if (gone !== undefined) this.begin(`the process that started the bridge (pid ${gone}) went away`, 0);
       }, this.options.parentPollMs ?? 1000);
       this.parentTimer.unref();
     }

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isAlive } from '../../src/main/core/servers/process-tree';
+import { isRunning } from '../helpers/processes';
 import { FIXTURE } from '../helpers/bridge-harness';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { waitFor } from '../helpers/wait';
 
 /** The CLI under test (XT_CLI_BIN runs these tests against another build, e.g. an older one). */
@@ -20,11 +22,21 @@ export interface Run {
   signal: () => NodeJS.Signals | null;
 }
 
-/** Temporary folders, processes and pids of one test file; `cleanup()` in afterEach. */
+export type SpawnOptions = { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string; command?: string[]; detached?: boolean };
+
+/** Temporary folders, processes, pids and fake endpoints of one test file; `cleanup()` in afterEach. */
 export class CliHarness {
   private readonly dirs: string[] = [];
   private readonly children: ChildProcess[] = [];
   private readonly pids: number[] = [];
+  private readonly endpoints: FakeXiaozhi[] = [];
+
+  /** A fake xiaozhi endpoint, closed by `cleanup()`. */
+  async fakeXiaozhi(): Promise<FakeXiaozhi> {
+    const xiaozhi = await FakeXiaozhi.start();
+    this.endpoints.push(xiaozhi);
+    return xiaozhi;
+  }
 
   tempDir(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cli-'));
@@ -39,7 +51,7 @@ export class CliHarness {
   }
 
   /** Runs `node [nodeArgs] bin/xiaozhi-tray.js args` (or another `command`), MCP_ENDPOINT cleared unless given. */
-  spawn(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string; command?: string[]; detached?: boolean } = {}): Run {
+  spawn(args: string[], options: SpawnOptions = {}): Run {
     const [program, ...pre] = options.command ?? [process.execPath, BIN];
     const child = spawn(program as string, [...pre, ...args], {
       env: { ...process.env, MCP_ENDPOINT: '', ...options.env },
@@ -63,15 +75,23 @@ export class CliHarness {
     return { child, stdout: () => out, stderr: () => err, exit, signal: () => signal };
   }
 
+  /** Runs the CLI to its end: exit code and what it printed. */
+  async finished(args: string[], options: SpawnOptions = {}): Promise<{ code: number | null; out: string; err: string }> {
+    const run = this.spawn(args, options);
+    const code = await run.exit;
+    return { code, out: run.stdout(), err: run.stderr() };
+  }
+
   /** Pids to kill after the test if a failed assertion left them running. */
   track(pids: number[]): void {
     this.pids.push(...pids);
   }
 
-  cleanup(): void {
+  async cleanup(): Promise<void> {
     for (const child of this.children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     for (const pid of this.pids.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     for (const dir of this.dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    for (const endpoint of this.endpoints.splice(0)) await endpoint.close();
   }
 }
 
@@ -87,7 +107,7 @@ export async function waitForText(read: () => string, text: string | RegExp, tim
   await waitFor(() => (typeof text === 'string' ? read().includes(text) : text.test(read())), timeoutMs, `output to contain ${String(text)}`);
 }
 
-/** Resolves once none of `pids` is alive (fails the test after the timeout). */
+/** Resolves once none of `pids` runs any more (fails the test after the timeout). */
 export async function allGone(pids: number[], timeoutMs = 15_000): Promise<void> {
-  await waitFor(() => pids.every((pid) => !isAlive(pid)), timeoutMs, `pids ${pids.join(', ')} to exit`);
+  await waitFor(() => pids.every((pid) => !isRunning(pid)), timeoutMs, `pids ${pids.join(', ')} to exit`);
 }

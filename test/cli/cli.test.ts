@@ -1,19 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from '../../src/main/core/servers/process-tree';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { waitFor } from '../helpers/wait';
-import { CliHarness, TOKEN, fixtureEntry, fixturePids } from './cli-harness';
+import { CliHarness, TOKEN, allGone, fixtureEntry, fixturePids } from './cli-harness';
 
 const h = new CliHarness();
-let xiaozhi: FakeXiaozhi | undefined;
-
-afterEach(async () => {
-  h.cleanup();
-  await xiaozhi?.close();
-  xiaozhi = undefined;
-});
+afterEach(() => h.cleanup());
 
 describe('the headless CLI', () => {
   it('check: accepts a valid file and summarises it', async () => {
@@ -55,7 +47,7 @@ describe('the headless CLI', () => {
   });
 
   it('run: serves the endpoint, and on SIGTERM stops every server and exits 0', async () => {
-    xiaozhi = await FakeXiaozhi.start();
+    const xiaozhi = await h.fakeXiaozhi();
     const dir = h.tempDir();
     const pidFile = path.join(dir, 'pids');
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json', dir);
@@ -73,7 +65,7 @@ describe('the headless CLI', () => {
 
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
-    for (const pid of pids) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    await allGone(pids);
     expect(run.stdout()).toContain('SIGTERM: stopping every server');
     expect(run.stdout()).toContain('token=eyJh…(redacted)');
     expect(run.stdout()).not.toContain(TOKEN);

@@ -1,27 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { startStreamableHttpFixture, type HttpFixture } from '../helpers/http-fixtures';
 import { CliHarness, TOKEN, fixtureEntry, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 let remote: HttpFixture | undefined;
-let xiaozhi: FakeXiaozhi | undefined;
 
 afterEach(async () => {
-  h.cleanup();
+  await h.cleanup();
   await remote?.close();
   remote = undefined;
-  await xiaozhi?.close();
-  xiaozhi = undefined;
 });
 
 const API_KEY = 'sk-cli-test-0123456789abcdef';
 
-async function finished(args: string[], options: Parameters<CliHarness['spawn']>[1] = {}) {
-  const run = h.spawn(args, options);
-  const code = await run.exit;
-  return { code, out: run.stdout(), err: run.stderr() };
-}
+const finished = h.finished.bind(h);
 
 describe('servers: the configured servers and their state, without serving xiaozhi', () => {
   it('shows each server with what it runs, its state and tools; errors and secrets as they should be', async () => {
@@ -66,7 +58,7 @@ describe('servers: the configured servers and their state, without serving xiaoz
 describe('call: one tool, the way xiaozhi calls it', () => {
   it('does the four steps of a client and prints the text xiaozhi reads', async () => {
     // The config's own endpoint must not be contacted: call talks to its stand-in only.
-    xiaozhi = await FakeXiaozhi.start();
+    const xiaozhi = await h.fakeXiaozhi();
     const file = h.writeConfig({ mcpEndpoint: xiaozhi.url(TOKEN), mcpServers: { fx: fixtureEntry() } });
     const run = await finished(['call', '--config', file, 'echo', '--args', '{"text":"命令行"}']);
     expect(run).toMatchObject({ code: 0, out: 'fx: 命令行\n' });

@@ -12,7 +12,7 @@ const h = new CliHarness();
 afterEach(() => h.cleanup());
 
 /** The command in this process, as it would run on another OS (only the platform and home differ). */
-async function runOn(platform: NodeJS.Platform, argv: string[], home: string) {
+async function runOn(platform: NodeJS.Platform, argv: string[], home: string, entryScript?: string) {
   const out: string[] = [];
   const err: string[] = [];
   const ctx: CliContext = {
@@ -25,7 +25,7 @@ async function runOn(platform: NodeJS.Platform, argv: string[], home: string) {
     home,
     stdin: process.stdin,
     execPath: platform === 'win32' ? 'C:\\Program Files\\nodejs\\node.exe' : '/usr/local/bin/node',
-    entryScript: platform === 'win32' ? 'C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\xiaozhi-tray\\bin\\xiaozhi-tray.js' : '/usr/local/lib/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js',
+    entryScript: entryScript ?? (platform === 'win32' ? 'C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\xiaozhi-tray\\bin\\xiaozhi-tray.js' : '/usr/local/lib/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js'),
   };
   const code = await serviceCommand.run(parseArgs(argv, serviceCommand.options, 'service'), ctx);
   return { code, out: out.join('\n'), err: err.join('\n') };
@@ -62,5 +62,14 @@ describe('service on macOS and Windows', () => {
     expect(run.out).toContain(`schtasks /Create /TN "xiaozhi-tray" /SC ONLOGON /RL LIMITED /F /TR "\\"C:\\Program Files\\nodejs\\node.exe\\" \\"C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\xiaozhi-tray\\bin\\xiaozhi-tray.js\\" run --config ${config}"`);
     expect(fs.readdirSync(home)).toEqual(['tray.json']);
     expect((await runOn('win32', ['status'], home)).out).toContain('schtasks /Delete /TN "xiaozhi-tray" /F');
+  });
+
+  it('warns when the CLI runs from npx\'s cache, whose path a service must not depend on', async () => {
+    const home = h.tempDir();
+    const config = h.writeConfig({}, 'tray.json', home);
+    const run = await runOn('darwin', ['install', '--config', config, '--no-start'], home, '/Users/me/.npm/_npx/1a2b3c/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js');
+    expect(run.code).toBe(0);
+    expect(run.err).toContain("warning: this copy of xiaozhi-tray runs from npx's cache");
+    expect(run.err).toContain('npm install -g xiaozhi-tray');
   });
 });

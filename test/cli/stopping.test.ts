@@ -1,17 +1,11 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
+import type { FakeSession } from '../helpers/fake-xiaozhi';
 import { waitFor } from '../helpers/wait';
 import { BIN, CliHarness, TOKEN, allGone, fixtureEntry, fixturePids, waitForText } from './cli-harness';
 
 const h = new CliHarness();
-let xiaozhi: FakeXiaozhi | undefined;
-
-afterEach(async () => {
-  h.cleanup();
-  await xiaozhi?.close();
-  xiaozhi = undefined;
-});
+afterEach(() => h.cleanup());
 
 const WRAPPER = path.resolve(__dirname, 'fixtures/no-forward-wrapper.cjs');
 const INJECT = path.resolve(__dirname, 'fixtures/inject-fault.cjs');
@@ -21,7 +15,7 @@ const INJECT = path.resolve(__dirname, 'fixtures/inject-fault.cjs');
  * when its stdin closes (so a clean stop has to wait, then kill it). Resolves once a call works.
  */
 async function servingBridge(command?: string[], env: NodeJS.ProcessEnv = {}) {
-  xiaozhi = await FakeXiaozhi.start();
+  const xiaozhi = await h.fakeXiaozhi();
   const dir = h.tempDir();
   const pidFile = path.join(dir, 'pids');
   const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json', dir);
@@ -42,17 +36,19 @@ async function expectEcho(session: FakeSession, text: string): Promise<void> {
 }
 
 describe('stopping the headless bridge leaves nothing behind', () => {
-  it('stops every server when its parent goes away without passing SIGTERM on (npx does that)', async () => {
-    const { run, pids } = await servingBridge([process.execPath, WRAPPER, BIN]);
-    const bridgePid = Number(/wrapper: child pid (\d+)/.exec(run.stdout())?.[1]);
-    expect(bridgePid).toBeGreaterThan(0);
-    h.track([bridgePid]);
+  it('stops every server when the package manager that launched it goes away without passing SIGTERM on', async () => {
+    const { run, pids } = await servingBridge([process.execPath, WRAPPER, process.execPath, BIN]);
+    const shellPid = Number(/wrapper: shell pid (\d+)/.exec(run.stdout())?.[1]);
+    const bridgePid = Number(/xiaozhi-tray \S+ \(pid (\d+)\), config/.exec(run.stdout())?.[1]);
+    expect(bridgePid).not.toBe(shellPid);
+    h.track([bridgePid, shellPid]);
 
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(143);
-    await allGone([bridgePid, ...pids]);
-    expect(run.stdout()).toMatch(/the parent process \(pid \d+\) went away: stopping every server/);
-    expect(run.stdout()).toContain('[app] stopped');
+    // The shell between them outlives the wrapper (it waits for the bridge): the bridge watches the wrapper too.
+    await allGone([bridgePid, shellPid, ...pids]);
+    await waitForText(run.stdout, `the process that started the bridge (pid ${run.child.pid}) went away: stopping every server`);
+    await waitForText(run.stdout, '[app] stopped');
   });
 
   it('Ctrl+C stops every server cleanly and exits 130', async () => {

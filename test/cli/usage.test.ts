@@ -9,11 +9,7 @@ afterEach(() => h.cleanup());
 
 const COMMANDS = ['init', 'run', 'check', 'tools', 'servers', 'call', 'import', 'export', 'service'];
 
-async function finished(args: string[], options: Parameters<CliHarness['spawn']>[1] = {}) {
-  const run = h.spawn(args, options);
-  const code = await run.exit;
-  return { code, out: run.stdout(), err: run.stderr() };
-}
+const finished = h.finished.bind(h);
 
 describe('CLI usage: help, version, and mistakes', () => {
   it('prints the version for --version and -v, alone and after every command', async () => {

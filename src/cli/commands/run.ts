@@ -23,8 +23,8 @@ export const runCommand: Command = {
   ],
   details: [
     'Stopping: Ctrl+C (SIGINT) stops every server and exits 130; SIGTERM (kill, systemd, docker stop) stops',
-    'every server and exits 0. A second signal kills every server at once. When the process that started',
-    'the bridge goes away (npx passes no SIGTERM on), the bridge stops too. Under a service manager, run',
+    'every server and exits 0. A second signal kills every server at once. Started by npx or npm, which do',
+    'not pass SIGTERM on, the bridge stops when they go away. Under a service manager, run',
     '`node …/bin/xiaozhi-tray.js run …` rather than npx (see "xiaozhi-tray help service").',
     '',
     'MCP_ENDPOINT in the environment always adds an endpoint. A Xiaozhi Tray config is updated when you',
@@ -51,7 +51,7 @@ export const runCommand: Command = {
     try {
       for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
       if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT');
-      log.info(`xiaozhi-tray ${ctx.version}, config ${file} (${loaded.format})`);
+      log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
       bridge.start();
       if (args.options.ui === true || port !== undefined || host !== undefined) {
         try {

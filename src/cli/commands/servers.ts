@@ -2,10 +2,8 @@ import { secretValues } from '../../main/core/bridge-secrets';
 import { redactText } from '../../main/core/logs/redact';
 import type { ServerSettings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
-import { CONFIG_OPTION, JSON_OPTION, configArg, logOptions, type Command } from '../command';
-import { loadOrExplain } from '../config-file';
-import { withServers } from '../headless-bridge';
-import { logChoice } from '../log-output';
+import type { Command } from '../command';
+import { LOOK_OPTIONS, lookAtServers } from '../headless-bridge';
 
 /** What a server runs or where it is: `npx -y pkg`, `streamable-http https://…` (secrets masked). */
 export function serverTarget(server: ServerSettings): string {
@@ -21,13 +19,11 @@ export const serversCommand: Command = {
   name: 'servers',
   summary: 'start the configured servers and show the state of each, without serving xiaozhi',
   usage: ['servers --config FILE [--json]'],
-  options: [CONFIG_OPTION, JSON_OPTION, ...logOptions('warn', 'stderr')],
+  options: LOOK_OPTIONS,
   details: 'Each server is started, given time to come up (or fail), then stopped. Exits 1 when an enabled server did not start.',
-  async run(args, ctx) {
-    const loaded = loadOrExplain(ctx, configArg(args), 'servers');
-    if (!loaded) return 1;
-    const secrets = secretValues(loaded.settings);
-    return withServers(ctx, loaded.settings, logChoice(args, 'warn'), async ({ bridge }) => {
+  run: (args, ctx) =>
+    lookAtServers(args, ctx, 'servers', async ({ bridge }, loaded) => {
+      const secrets = secretValues(loaded.settings);
       const statuses = new Map(bridge.state().servers.map((s) => [s.name, s]));
       const clean = (text: string) => redactText(text, secrets);
       const describe = (server: ServerSettings, status: ServerStatus | undefined) => ({
@@ -57,6 +53,5 @@ export const serversCommand: Command = {
         }
       }
       return rows.some((r) => r.enabled && r.state !== 'running') ? 1 : 0;
-    });
-  },
+    }),
 };

@@ -99,6 +99,9 @@ function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manag
   if (ctx.env.MCP_ENDPOINT && !loaded.settings.endpoints.some((e) => e.url === ctx.env.MCP_ENDPOINT)) {
     ctx.err('warning: MCP_ENDPOINT is set in this shell, but the service will not see it. Put the endpoint in the config (xiaozhi-tray init, or the web UI).');
   }
+  if (/[\\/]_npx[\\/]/.test(spec.script)) {
+    ctx.err(`warning: this copy of xiaozhi-tray runs from npx's cache (${spec.script}), which npm may clear. Install it for good first (npm install -g xiaozhi-tray), then run "xiaozhi-tray service install" again.`);
+  }
   const existed = fs.existsSync(manager.file);
   writeFileAtomic(manager.file, manager.write(spec));
   ctx.out(`${existed ? 'Updated' : 'Wrote'} ${manager.file}`);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from '../../../src/main/core/servers/process-tree';
+import { isRunning } from '../../helpers/processes';
 import { fastSupervision, fixtureServer, makeBridge, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
@@ -34,7 +34,7 @@ describe('Bridge.killAllNow: every process tree, at once', () => {
   it('kills running servers and their grandchildren', async () => {
     const pids = await runningBridge();
     harness?.bridge.killAllNow();
-    await waitFor(() => pids.every((pid) => !isAlive(pid)), 5000, 'every server process to die');
+    await waitFor(() => pids.every((pid) => !isRunning(pid)), 5000, 'every server process to die');
   });
 
   it('reaches the trees a clean stop is still waiting for', async () => {
@@ -45,7 +45,7 @@ describe('Bridge.killAllNow: every process tree, at once', () => {
     // The stop has taken the servers' pids out of their status: it is tearing them down.
     await waitFor(() => bridge?.state().servers.every((s) => s.pid === undefined) === true, 5000, 'the stop to begin');
     bridge?.killAllNow();
-    await waitFor(() => pids.every((pid) => !isAlive(pid)), 5000, 'every server process to die');
+    await waitFor(() => pids.every((pid) => !isRunning(pid)), 5000, 'every server process to die');
     expect(stopped).toBe(false);
     // Killed before the stop's own schedule got as far as a SIGTERM.
     expect(fs.existsSync(path.join(dir, 'sigterm'))).toBe(false);
