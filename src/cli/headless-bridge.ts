@@ -8,7 +8,7 @@ import { CONFIG_OPTION, JSON_OPTION, configArg, logOptions, type CliContext } fr
 import { loadOrExplain } from './config-file';
 import type { LoadedConfig } from '../main/core/config/load-config';
 import { logChoice, logSink, type LogFormat } from './log-output';
-import { launcherPids } from './launcher-watch';
+import { findLauncher } from './launcher-watch';
 import { ShutdownGuard } from './shutdown-guard';
 
 export interface HeadlessOptions {
@@ -33,13 +33,15 @@ export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headle
   const logBook = new LogBook({ sinks: [logSink(options.log.stream, options.log.level, options.log.format)] });
   const log = logBook.logger('app');
   const bridge = new Bridge({ store: options.store, logBook, version: ctx.version, env: ctx.env });
+  const launcher = findLauncher(ctx.env, ctx.platform);
   const guard = new ShutdownGuard({
     log,
     stop: async () => {
       await Promise.all([bridge.stop(), options.alsoStop?.()]);
     },
     killNow: () => bridge.killAllNow(),
-    watch: launcherPids(ctx.env, ctx.platform),
+    watch: launcher.pids,
+    launcherGone: launcher.goneAtStart,
   }).install();
   return { bridge, logBook, log, guard };
 }

@@ -10,17 +10,23 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
+/** What to watch: the launcher's pids (the parent first), or that it had gone before we looked. */
+export interface Launcher {
+  pids: number[];
+  goneAtStart: boolean;
+}
+
 /**
  * The processes whose going away should stop the bridge: the package manager that launched it.
  * npx, `npm exec` and `npm run` (pnpm and yarn likewise) do not pass SIGTERM on, and run us through
  * `sh -c`, which may outlive them: so both the parent and its parent are watched. Only under a
  * package manager (it leaves npm_* variables): a bridge started with `nohup … &` from a shell that
- * then exits must keep running.
+ * then exits must keep running. Orphaned already (npx killed while we started) means it is gone.
  */
-export function launcherPids(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): number[] {
+export function findLauncher(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Launcher {
+  if (!env.npm_execpath && !env.npm_command && !env.npm_lifecycle_event) return { pids: [], goneAtStart: false };
   const parent = process.ppid;
-  if (parent <= 1) return [];
-  if (!env.npm_execpath && !env.npm_command && !env.npm_lifecycle_event) return [];
+  if (parent <= 1) return { pids: [], goneAtStart: true };
   const grandparent = platform === 'win32' ? undefined : parentOf(parent);
-  return grandparent === undefined ? [parent] : [parent, grandparent];
+  return { pids: grandparent === undefined ? [parent] : [parent, grandparent], goneAtStart: false };
 }

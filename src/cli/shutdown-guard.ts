@@ -10,6 +10,8 @@ export interface ShutdownGuardOptions {
   killNow: () => void;
   /** Processes whose exit stops the bridge (the launcher: see launcher-watch.ts); the first is the parent. */
   watch?: number[];
+  /** The launcher had gone before the guard was made: stop as soon as the caller has started. */
+  launcherGone?: boolean;
   /** How often to look whether they are still there. */
   parentPollMs?: number;
   /** A stop that takes longer than this (after a crash) is cut short by `killNow`. */
@@ -62,6 +64,7 @@ export class ShutdownGuard {
       }, this.options.parentPollMs ?? 1000);
       this.parentTimer.unref();
     }
+    if (this.options.launcherGone) setTimeout(() => this.begin('the process that started the bridge had gone before it started', 0), 0);
     return this;
   }
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeSession } from '../helpers/fake-xiaozhi';
@@ -49,6 +50,23 @@ describe('stopping the headless bridge leaves nothing behind', () => {
     await allGone([bridgePid, shellPid, ...pids]);
     await waitForText(run.stdout, `the process that started the bridge (pid ${run.child.pid}) went away: stopping every server`);
     await waitForText(run.stdout, '[app] stopped');
+  });
+
+  it('stops at once when npm had already gone before it started (npx killed during start-up)', async () => {
+    const dir = h.tempDir();
+    const log = path.join(dir, 'out.log');
+    const file = h.writeConfig({}, 'empty.json', dir);
+    // A subshell that backgrounds the bridge and exits: the bridge is an orphan from its first moment.
+    const quoted = [process.execPath, BIN, 'run', '--config', file].map((a) => `'${a}'`).join(' ');
+    const sh = h.spawn([], { command: ['/bin/sh', '-c', `(${quoted} > '${log}' 2>&1 &)`], env: { npm_command: 'exec' } });
+    expect(await sh.exit).toBe(0);
+    const read = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '');
+    await waitForText(read, /\(pid \d+\), config/);
+    const bridgePid = Number(/\(pid (\d+)\), config/.exec(read())?.[1]);
+    h.track([bridgePid]);
+    await waitForText(read, /the process that started the bridge (had gone before it started|\(pid \d+\) went away): stopping every server/);
+    await allGone([bridgePid]);
+    expect(read()).toContain('[app] stopped');
   });
 
   it('Ctrl+C stops every server cleanly and exits 130', async () => {
