@@ -16,7 +16,7 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
-  // The layering of DESIGN.md, enforced: arrows point down only.
+  // The layering of docs/ARCHITECTURE.md, enforced: arrows point down only.
   layer(['src/main/core/**', 'src/cli/**'], ['electron', 'electron/*', '**/main/electron/**', '**/renderer/**', '**/preload/**'],
     'The engine runs headless: it must not import Electron or the UI.'),
   layer(['src/shared/**'], ['electron', '**/main/**', '**/renderer/**', '**/preload/**', 'node:*'],

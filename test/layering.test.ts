@@ -13,7 +13,7 @@ function files(dir: string): string[] {
 
 const importsOf = (file: string) => [...fs.readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
 
-describe('layering (DESIGN.md)', () => {
+describe('layering (docs/ARCHITECTURE.md)', () => {
   it('keeps the engine and the CLI free of Electron, so they run headless', () => {
     for (const file of [...files(path.join(root, 'main/core')), ...files(path.join(root, 'cli'))]) {
       for (const spec of importsOf(file)) {

@@ -3,10 +3,6 @@ import { LOCAL_CLIENT_ID } from '../shared/settings';
 import { appStateDir, readStateFile, type StateLookup } from '../main/core/local-server/state-file';
 import { StdioRelay, type RelayTarget } from '../main/core/local-server/stdio-relay';
 
-export const CONNECT_HELP = `  xiaozhi-tray connect [--client ID] [--url URL --token TOKEN]
-                                      a stdio MCP server relaying to the running app's local MCP
-                                      server (for Claude Desktop and other stdio-only clients)`;
-
 export interface ConnectOptions {
   url?: string;
   token?: string;

@@ -1,6 +1,4 @@
 import type { Bridge } from '../main/core/bridge';
-import { exportConfig } from '../main/core/import/export-config';
-import { ExportFormatSchema } from '../shared/import';
 import { defaultConnectCommand, type EntryContext } from '../main/core/local-server/client-entries';
 import type { LocalServerOverrides } from '../main/core/local-server/local-server-controller';
 
@@ -8,9 +6,6 @@ export type { LocalServerOverrides };
 import { hostWithPort, isWildcardHost } from '../main/core/local-server/request-checks';
 import { appStateDir, readStateFile } from '../main/core/local-server/state-file';
 import type { Settings } from '../shared/settings';
-
-export const LOCAL_SERVER_HELP = `      [--mcp-port N] [--mcp-token T]  also serve the tools as a local MCP server on 127.0.0.1:N
-                                      (streamable HTTP at /mcp; clients send "Authorization: Bearer T")`;
 
 export type Flags = Record<string, string | true>;
 
@@ -68,20 +63,4 @@ export function exportEntryContext(settings: Settings, options: Flags): EntryCon
   const token = overrides.token ?? settings.localServer.token ?? (running.ok ? running.state.token : undefined);
   if (!token) throw new Error('No token for the local MCP server: set localServer.token in the config, pass --mcp-token, or start the app first.');
   return { url, token, connect: defaultConnectCommand() };
-}
-
-/** `export [--format F]`: our servers, or the local server as an entry of a client's config. */
-export function exportCommand(settings: Settings, options: Flags): number {
-  const format = ExportFormatSchema.safeParse(options.format ?? 'mcp-servers');
-  if (!format.success) {
-    process.stderr.write(`--format must be one of ${ExportFormatSchema.options.join(', ')}\n`);
-    return 2;
-  }
-  try {
-    process.stdout.write(exportConfig(settings, format.data, () => exportEntryContext(settings, options)).text);
-    return 0;
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
-    return 1;
-  }
 }

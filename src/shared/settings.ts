@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { useReadableZodMessages } from './zod-issue';
+
+// Schema errors read like the rest of the app ("must be one of stdio, sse, streamable-http").
+useReadableZodMessages();
 
 /** Names we route by: shown to users, keys in maps, so keep them printable and bounded. */
 const NameSchema = z

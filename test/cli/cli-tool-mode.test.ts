@@ -1,43 +1,17 @@
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { catalogServer } from '../helpers/catalogs';
-import { runCli } from '../helpers/cli-process';
 import { waitFor } from '../helpers/wait';
+import { CliHarness } from './cli-harness';
 
 /** `--tool-mode router` switches every endpoint of a headless run (and the `tools` listing) to router mode. */
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-let xiaozhi: FakeXiaozhi | undefined;
+const h = new CliHarness();
+afterEach(() => h.cleanup());
 
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  await xiaozhi?.close();
-  xiaozhi = undefined;
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function config(endpoints: unknown[]): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cli-mode-'));
-  dirs.push(dir);
-  const file = path.join(dir, 'xiaozhi-tray.json');
-  fs.writeFileSync(file, JSON.stringify({ endpoints, servers: [catalogServer('weather'), catalogServer('memory')] }));
-  return file;
-}
-
-const cli = (args: string[]) => runCli(args, {}, children);
+const config = (endpoints: unknown[]) => h.writeConfig({ endpoints, servers: [catalogServer('weather'), catalogServer('memory')] }, 'xiaozhi-tray.json');
 
 describe('--tool-mode', () => {
   it('tools --tool-mode router prints what xiaozhi gets in router mode', async () => {
-    const run = cli(['tools', '--config', config([]), '--tool-mode', 'router']);
+    const run = h.spawn(['tools', '--config', config([]), '--tool-mode', 'router']);
     expect(await run.exit).toBe(0);
     const out = run.stdout();
     expect(out).toMatch(/^ {2}call_tool /m);
@@ -48,8 +22,8 @@ describe('--tool-mode', () => {
   });
 
   it('run --tool-mode router serves every endpoint find_tools and call_tool, whatever the file says', async () => {
-    xiaozhi = await FakeXiaozhi.start();
-    const run = cli(['run', '--config', config([{ id: 'a', name: 'a', url: xiaozhi.url(), toolMode: 'all' }]), '--tool-mode', 'router']);
+    const xiaozhi = await h.fakeXiaozhi();
+    const run = h.spawn(['run', '--config', config([{ id: 'a', name: 'a', url: xiaozhi.url(), toolMode: 'all' }]), '--tool-mode', 'router']);
     const session = await xiaozhi.connection(0, 20_000);
     await session.initialize();
     const { tools } = await session.listAllTools();
@@ -67,8 +41,8 @@ describe('--tool-mode', () => {
   });
 
   it('refuses an unknown mode', async () => {
-    const run = cli(['run', '--config', config([]), '--tool-mode', 'smart']);
+    const run = h.spawn(['run', '--config', config([]), '--tool-mode', 'smart']);
     expect(await run.exit).toBe(2);
-    expect(run.stderr()).toContain('--tool-mode must be all or router, not "smart"');
+    expect(run.stderr()).toMatch(/--tool-mode.*"smart"/);
   });
 });

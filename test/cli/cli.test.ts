@@ -1,76 +1,57 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from '../../src/main/core/servers/process-tree';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
-import { FIXTURE } from '../helpers/bridge-harness';
-import { runCli, type CliRun } from '../helpers/cli-process';
 import { waitFor } from '../helpers/wait';
+import { CliHarness, TOKEN, allGone, fixtureEntry, fixturePids } from './cli-harness';
 
-const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjbGkifQ.Y2xpLXNlY3JldC1zaWduYXR1cmU';
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-let xiaozhi: FakeXiaozhi | undefined;
-
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  await xiaozhi?.close();
-  xiaozhi = undefined;
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function writeConfig(value: unknown, name = 'config.json'): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cli-'));
-  dirs.push(dir);
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
-  return file;
-}
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): CliRun {
-  return runCli(args, env, children);
-}
-
-const fixtureEntry = (extra: Record<string, string> = {}) => ({ command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'fx', ...extra } });
+const h = new CliHarness();
+afterEach(() => h.cleanup());
 
 describe('the headless CLI', () => {
   it('check: accepts a valid file and summarises it', async () => {
-    const file = writeConfig({ mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`, mcpServers: { fx: fixtureEntry() } });
-    const run = cli(['check', '--config', file]);
+    const file = h.writeConfig({ mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`, mcpServers: { fx: fixtureEntry() } });
+    const run = h.spawn(['check', '--config', file]);
     expect(await run.exit).toBe(0);
     expect(run.stdout()).toContain('valid xiaozhi-client config: 1 endpoint(s), 1 server(s)');
   });
 
-  it('check: lists each problem with its line and JSON path, exits 1, and leaves the file alone', async () => {
+  it('check: lists each problem with its line and JSON path in readable words, exits 1, and leaves the file alone', async () => {
     const text = JSON.stringify({ endpoints: [{ id: 'a', name: 'home', url: `https://api.xiaozhi.me/mcp/?token=${TOKEN}` }], servers: [{ name: 'x', transport: 'pipe' }] }, null, 2);
-    const file = writeConfig(text);
-    const run = cli(['check', '--config', file]);
+    const file = h.writeConfig(text);
+    const run = h.spawn(['check', '--config', file]);
     expect(await run.exit).toBe(1);
     expect(run.stderr()).toMatch(/line \d+, column \d+, at endpoints\[0\]\.url: must be a ws:\/\/ or wss:\/\/ URL/);
-    expect(run.stderr()).toMatch(/at servers\[0\]\.transport/);
+    expect(run.stderr()).toMatch(/line \d+, column \d+, at servers\[0\]\.transport: must be one of stdio, sse, streamable-http\n/);
+    expect(run.stderr()).not.toContain('Invalid');
     expect(run.stderr()).not.toContain(TOKEN);
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
 
-  it('tools: prints the catalog as xiaozhi gets it, with sizes and pages', async () => {
-    const file = writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_EXTRA_TOOLS: '100' }) } });
-    const run = cli(['tools', '--config', file]);
+  it('tools: prints the catalog as xiaozhi gets it, with the server of each tool, sizes and pages', async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_EXTRA_TOOLS: '100' }), other: fixtureEntry({ FIXTURE_NAME: 'other' }) } });
+    const run = h.spawn(['tools', '--config', file]);
     expect(await run.exit).toBe(0);
     const out = run.stdout();
     expect(out).toContain('server fx (stdio): 112 tools');
-    expect(out).toMatch(/weather_get\s+\d+ B {2}查询天气/);
-    expect(out).toMatch(/112 tools, \d+ bytes in [2-9] page\(s\) of at most 8192 bytes/);
+    // Both servers have echo: each is served under its server's prefix, and says where it comes from.
+    expect(out).toMatch(/ fx_echo\s+\d+ B {2}fx:echo\s+Echoes its text \(fx\)/);
+    expect(out).toMatch(/ other_echo\s+\d+ B {2}other:echo\s+Echoes its text \(other\)/);
+    expect(out).toMatch(/ extra_0000\s+\d+ B {2}fx\s+Extra tool number 0/);
+    expect(out).toMatch(/fx_weather_get\s+\d+ B {2}fx:weather\.get\s+查询天气/);
+    expect(out).toMatch(/124 tools, \d+ bytes in [2-9] page\(s\) of at most 8192 bytes/);
+
+    const json = h.spawn(['tools', '--config', file, '--json']);
+    expect(await json.exit).toBe(0);
+    const parsed = JSON.parse(json.stdout()) as { pages: { tools: { name: string; server: string; originalName: string }[] }[] };
+    expect(parsed.pages.flatMap((p) => p.tools).find((t) => t.name === 'other_echo')).toMatchObject({ server: 'other', originalName: 'echo' });
   });
 
   it('run: serves the endpoint, and on SIGTERM stops every server and exits 0', async () => {
-    xiaozhi = await FakeXiaozhi.start();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cli-'));
-    dirs.push(dir);
+    const xiaozhi = await h.fakeXiaozhi();
+    const dir = h.tempDir();
     const pidFile = path.join(dir, 'pids');
-    const file = writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json');
-    const run = cli(['run', '--config', file], { MCP_ENDPOINT: xiaozhi.url(TOKEN) });
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json', dir);
+    const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) } });
     const session = await xiaozhi.connection(0, 15_000);
     await session.initialize();
     await waitFor(async () => {
@@ -79,23 +60,14 @@ describe('the headless CLI', () => {
     }, 15_000, 'the fixture tools to be served');
     const call = await session.request('call-1', 'tools/call', { name: 'echo', arguments: { text: '命令行' } });
     expect(call.result?.content?.[0]?.text).toBe('fx: 命令行');
-    await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length === 2, 5000, 'pids');
-    const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+    const pids = await fixturePids(pidFile, 2);
+    h.track(pids);
 
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
-    for (const pid of pids) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    await allGone(pids);
     expect(run.stdout()).toContain('SIGTERM: stopping every server');
     expect(run.stdout()).toContain('token=eyJh…(redacted)');
     expect(run.stdout()).not.toContain(TOKEN);
-  });
-
-  it('explains a missing --config and an unknown command', async () => {
-    const missing = cli(['run']);
-    expect(await missing.exit).toBe(1);
-    expect(missing.stderr()).toContain('Missing --config FILE');
-    const unknown = cli(['fly']);
-    expect(await unknown.exit).toBe(2);
-    expect(unknown.stderr()).toContain('Unknown command "fly"');
   });
 });

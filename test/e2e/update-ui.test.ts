@@ -102,12 +102,12 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     await page.getByText('Settings saved.').waitFor();
     expect(store.load().updates).toEqual({ enabled: true, mirrorUrl: 'https://mirror.example.cn/xiaozhi-tray/' });
     await page.getByRole('switch', { name: 'Check for updates automatically' }).click({ force: true });
-    await expect.poll(() => store.load().updates.enabled).toBe(false);
+    await expect.poll(() => store.load().updates.enabled, { timeout: 10_000 }).toBe(false);
     await page.getByRole('switch', { name: 'Check for updates automatically' }).click({ force: true });
-    await expect.poll(() => store.load().updates.enabled).toBe(true);
+    await expect.poll(() => store.load().updates.enabled, { timeout: 10_000 }).toBe(true);
     await mirror.fill('');
     await page.locator('.update-status').getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => store.load().updates).toEqual({ enabled: true });
+    await expect.poll(() => store.load().updates, { timeout: 10_000 }).toEqual({ enabled: true });
   });
 
   it('toasts a problem once, not at every check', async () => {
@@ -135,7 +135,7 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     }
     await settingsPage('en', 'light');
     await page.getByRole('button', { name: 'Restart to update to 0.2.0' }).first().click();
-    await expect.poll(() => updates.installs).toBe(1);
+    await expect.poll(() => updates.installs, { timeout: 10_000 }).toBe(1);
     // A .deb is told where to get the package instead.
     updates.set({ state: 'manual', currentVersion: '0.1.0', version: '0.2.0', downloadUrl: 'https://github.com/xiaozhi-tray/xiaozhi-tray/releases/tag/v0.2.0' });
     const link = page.getByRole('link', { name: 'Download version 0.2.0…' });

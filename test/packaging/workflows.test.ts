@@ -28,7 +28,7 @@ interface Job {
 describe('GitHub workflows', () => {
   it('are valid workflow files', () => {
     const files = fs.readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
-    expect(files.sort()).toEqual(['ci.yml', 'release.yml']);
+    expect(files.sort()).toEqual(['ci.yml', 'docker.yml', 'release.yml']);
     for (const file of files) {
       const state = validateWorkflow(read(file));
       expect(state.errors, `${file}: ${JSON.stringify(state.errors, null, 2)}`).toEqual([]);

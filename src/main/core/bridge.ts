@@ -191,6 +191,14 @@ export class Bridge {
   }
 
   /**
+   * Kills every server's process tree now, synchronously. For the moment a process must exit
+   * without waiting for `stop()` (a second Ctrl+C, a crash): nothing it started may outlive it.
+   */
+  killAllNow(): void {
+    for (const server of this.servers.values()) server.killNow();
+  }
+
+  /**
    * A file handed to the app outside the window (dropped on the tray, opened with the app): its
    * preview goes to the UI as an event, so the user reviews it before anything changes.
    */

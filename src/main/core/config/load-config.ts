@@ -40,8 +40,9 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
   return parseConfigText(file, fs.readFileSync(file, 'utf8'), env);
 }
 
+/** Ours: it has our keys, or nothing at all (`{}` is a valid empty config). */
 const isNative = (value: unknown) =>
-  isRecord(value) && (Array.isArray(value.endpoints) || Array.isArray(value.servers) || 'version' in value);
+  isRecord(value) && (Array.isArray(value.endpoints) || Array.isArray(value.servers) || 'version' in value || Object.keys(value).length === 0);
 
 export function parseConfigText(file: string, text: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   let loaded: LoadedConfig;

@@ -16,7 +16,7 @@ import type { Logger } from '../logs/log-book';
 import { LineDecoder } from './line-decoder';
 import { StderrLog } from './stderr-log';
 import { spawnFailure } from './spawn-failure';
-import { isAlive, killTree, listDescendants, signalAll, waitForExit } from './process-tree';
+import { isAlive, killTree, killTreesSync, listDescendants, signalAll, waitForExit } from './process-tree';
 import { remoteHeaders } from './remote-headers';
 import { corkUntilNextTick, type Corkable } from '../io/cork';
 import type { Problem } from '../../../shared/problem';
@@ -90,6 +90,8 @@ export class ChildServer {
   private transport: Transport | undefined;
   private pid: number | undefined;
   private knownDescendants: number[] = [];
+  /** Processes of an old client still being torn down (so that `killNow` can reach them too). */
+  private dying = new Set<number>();
   /** Bumped on every (re)connect and on stop, so late events of an old client are ignored. */
   private generation = 0;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -156,6 +158,12 @@ export class ChildServer {
     await this.teardown();
     this.setState('stopped');
     if (hadTools) this.opts.onTools();
+  }
+
+  /** Kills this server's process trees now, synchronously: for a process that must exit at once. */
+  killNow(): void {
+    const pid = this.pid ?? stdioPid(this.transport);
+    killTreesSync([...(pid !== undefined ? [pid] : []), ...this.knownDescendants, ...this.dying]);
   }
 
   async restart(): Promise<void> {
@@ -395,9 +403,25 @@ export class ChildServer {
     this.pid = undefined;
     this.tools = [];
     if (!client) return;
-    let descendants = this.knownDescendants;
+    const descendants = this.knownDescendants;
     this.knownDescendants = [];
-    if (pid !== undefined && isAlive(pid)) descendants = [...new Set([...descendants, ...(await listDescendants(pid))])];
+    const spawned = pid ?? stdioPid(transport);
+    const dying = new Set([...(spawned !== undefined ? [spawned] : []), ...descendants]);
+    const remember = (pids: number[]) => pids.forEach((p) => (dying.add(p), this.dying.add(p)));
+    remember([...dying]);
+    try {
+      await this.closeClient(client, transport, pid, descendants, remember);
+    } finally {
+      for (const p of dying) this.dying.delete(p);
+    }
+  }
+
+  private async closeClient(client: Client, transport: Transport | undefined, pid: number | undefined, known: number[], remember: (pids: number[]) => void): Promise<void> {
+    let descendants = known;
+    if (pid !== undefined && isAlive(pid)) {
+      descendants = [...new Set([...descendants, ...(await listDescendants(pid))])];
+      remember(descendants);
+    }
 
     client.onclose = undefined;
     if (transport instanceof StdioClientTransport && pid !== undefined) {
@@ -440,6 +464,11 @@ async function listAllTools(client: Client): Promise<Tool[]> {
     }
   } while (cursor !== undefined);
   return tools;
+}
+
+/** The pid of a stdio child as soon as it is spawned (before `initialize` has been answered). */
+function stdioPid(transport: Transport | undefined): number | undefined {
+  return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
 }
 
 export function errorText(error: unknown): string {

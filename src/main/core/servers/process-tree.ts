@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 
 /**
  * npx / uvx / cmd wrappers start grandchildren; killing only the direct child leaves them running.
@@ -83,6 +83,33 @@ export async function killTree(root: number, knownDescendants: number[] = []): P
   }
   const pids = new Set([...knownDescendants, ...(await listDescendants(root))]);
   signalAll([root, ...pids], 'SIGKILL');
+}
+
+/**
+ * Kills each of `pids` and everything below them before returning: for a process that must exit
+ * now (a second Ctrl+C, a crash) and cannot wait for the asynchronous path.
+ */
+export function killTreesSync(pids: Iterable<number>): void {
+  const roots = [...new Set(pids)].filter(isAlive);
+  if (roots.length === 0) return;
+  if (process.platform === 'win32') {
+    for (const root of roots) {
+      try {
+        execFileSync('taskkill', ['/pid', String(root), '/T', '/F'], { windowsHide: true, stdio: 'ignore', timeout: 5000 });
+      } catch {
+        // already gone, or taskkill failed: the direct kill below still applies
+      }
+    }
+    signalAll(roots, 'SIGKILL');
+    return;
+  }
+  let table = '';
+  try {
+    table = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000, maxBuffer: 8 * 1024 * 1024 });
+  } catch {
+    // no ps: the pids we know of are all we can kill
+  }
+  signalAll(new Set([...roots, ...roots.flatMap((root) => descendantsFromTable(table, root))]), 'SIGKILL');
 }
 
 /** Resolves once none of `pids` is alive, or after `timeoutMs`; returns the survivors. */

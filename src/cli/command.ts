@@ -1,0 +1,69 @@
+import type { OptionSpec, ParsedArgs } from './args';
+import { COMMON_OPTIONS } from './args';
+
+/** What a command may use of the process it runs in; built once by the entry (index.ts). */
+export interface CliContext {
+  version: string;
+  /** Writes a line to stdout. */
+  out(text: string): void;
+  /** Writes a line to stderr. */
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  platform: NodeJS.Platform;
+  home: string;
+  stdin: NodeJS.ReadableStream;
+  /** `node` itself, and the script that starts this CLI (what a service runs). */
+  execPath: string;
+  entryScript: string;
+}
+
+export interface Command {
+  name: string;
+  /** One line in the general help. */
+  summary: string;
+  /** The usage lines, without the program name. */
+  usage: string[];
+  /** Paragraphs after the options in the command's own help. */
+  details?: string;
+  options: OptionSpec[];
+  run(args: ParsedArgs, ctx: CliContext): Promise<number>;
+}
+
+export const CONFIG_OPTION: OptionSpec = { name: 'config', value: 'FILE', help: 'the config to use (a Xiaozhi Tray config, xiaozhi.config.json or an mcpServers file)' };
+export const JSON_OPTION: OptionSpec = { name: 'json', help: 'print JSON instead of text' };
+export const TOOL_MODE_OPTION: OptionSpec = {
+  name: 'tool-mode',
+  value: 'MODE',
+  choices: ['all', 'router'],
+  help: 'all (default: every endpoint is served every tool), or router: find_tools and call_tool stand in for them',
+};
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export const LOG_FORMATS = ['text', 'json'] as const;
+export const logOptions = (defaultLevel: string, where: string): OptionSpec[] => [
+  { name: 'log-level', value: 'LEVEL', choices: LOG_LEVELS, help: `the least important log lines shown on ${where}: debug, info, warn or error (default ${defaultLevel})` },
+  { name: 'log-format', value: 'FORMAT', choices: LOG_FORMATS, help: 'text (default), or json: one JSON object a line, for log collectors' },
+];
+
+export function commandHelp(command: Command, version: string): string {
+  const options = [...command.options, ...COMMON_OPTIONS];
+  const labels = options.map((o) => `--${o.name}${o.value ? ` ${o.value}` : ''}`);
+  const width = Math.max(...labels.map((l) => l.length)) + 2;
+  const lines = [
+    `xiaozhi-tray ${version} — ${command.name}: ${command.summary}`,
+    '',
+    'Usage:',
+    ...command.usage.map((u) => `  xiaozhi-tray ${u}`),
+    '',
+    'Options:',
+    ...options.map((o, i) => `  ${(labels[i] as string).padEnd(width)}${o.help}${o.repeatable ? ' (repeatable)' : ''}`),
+  ];
+  if (command.details) lines.push('', command.details);
+  return lines.join('\n');
+}
+
+/** The config file of a command: `--config FILE`, or the first positional. */
+export function configArg(args: ParsedArgs): string | undefined {
+  const option = args.options.config;
+  return typeof option === 'string' ? option : args.positionals[0];
+}

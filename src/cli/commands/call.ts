@@ -1,0 +1,104 @@
+import { secretValues } from '../../main/core/bridge-secrets';
+import { maskSecret } from '../../main/core/logs/redact';
+import { isRecord } from '../../shared/is-record';
+import { orList, stringOption, UsageError } from '../args';
+import { CONFIG_OPTION, JSON_OPTION, logOptions, type Command } from '../command';
+import { loadOrExplain } from '../config-file';
+import { withServers } from '../headless-bridge';
+import { logChoice } from '../log-output';
+import { LoopbackXiaozhi, type LoopbackSession } from '../loopback-xiaozhi';
+import { closest } from '../suggest';
+
+const STEP_TIMEOUT_MS = 30_000;
+
+function parseArguments(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--args must be a JSON object, e.g. --args '{"city":"北京"}': ${(error as Error).message}`);
+  }
+  if (!isRecord(value)) throw new UsageError(`--args must be a JSON object, e.g. --args '{"city":"北京"}', not ${Array.isArray(value) ? 'a list' : typeof value}`);
+  return value;
+}
+
+/** Every page of `tools/list`, following `nextCursor` as the xiaozhi firmware does. */
+async function listAll(session: LoopbackSession): Promise<{ names: string[]; pages: number }> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const { message } = await session.request('tools/list', cursor === undefined ? {} : { cursor }, STEP_TIMEOUT_MS);
+    if (message.error) throw new Error(`tools/list failed: ${message.error.message}`);
+    pages++;
+    const tools = Array.isArray(message.result?.tools) ? (message.result.tools as { name: string }[]) : [];
+    names.push(...tools.map((t) => t.name));
+    cursor = typeof message.result?.nextCursor === 'string' ? message.result.nextCursor : undefined;
+  } while (cursor !== undefined && pages < 1000);
+  return { names, pages };
+}
+
+export const callCommand: Command = {
+  name: 'call',
+  summary: 'call one tool exactly as xiaozhi would, and print what xiaozhi gets back',
+  usage: ['call --config FILE TOOL [--args JSON] [--json]'],
+  options: [
+    CONFIG_OPTION,
+    { name: 'args', value: 'JSON', help: 'the tool\'s arguments as a JSON object (default {})' },
+    { ...JSON_OPTION, help: 'print the whole tools/call response frame, byte for byte as sent to xiaozhi' },
+    ...logOptions('warn', 'stderr'),
+  ],
+  details: [
+    'The servers start, and the bridge connects to a stand-in for xiaozhi on 127.0.0.1 (never to your real',
+    'endpoint) that does what xiaozhi does: initialize, notifications/initialized, tools/list (every page),',
+    'tools/call. TOOL is the name xiaozhi sees (see "xiaozhi-tray tools"). Prints the text of the first',
+    'content item, which is all xiaozhi reads; exits 1 when the result is an error.',
+  ].join('\n'),
+  async run(args, ctx) {
+    const tool = args.positionals[0];
+    const file = stringOption(args, 'config');
+    if (!tool) throw new UsageError('call needs the name of a tool: xiaozhi-tray call --config FILE TOOL [--args JSON]');
+    const toolArgs = parseArguments(stringOption(args, 'args'));
+    const loaded = loadOrExplain(ctx, file, 'call');
+    if (!loaded) return 1;
+    // Only the secrets of this config are masked: the rest is printed exactly as xiaozhi gets it.
+    const secrets = secretValues(loaded.settings);
+    const clean = (text: string) => secrets.reduce((out, secret) => out.split(secret).join(maskSecret(secret)), text);
+    const callTimeout = Math.max(loaded.settings.limits.callTimeoutMs, ...loaded.settings.servers.map((s) => s.callTimeoutMs ?? 0)) + 5_000;
+    const loopback = await LoopbackXiaozhi.start();
+    const endpoint = { id: 'cli-call', name: 'call', url: loopback.url, enabled: true };
+    try {
+      return await withServers(ctx, loaded.settings, logChoice(args, 'warn'), async () => {
+        const session = await loopback.connection(STEP_TIMEOUT_MS);
+        const init = await session.request('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-tray-call', version: ctx.version } }, STEP_TIMEOUT_MS);
+        const serverInfo = init.message.result?.serverInfo as { name?: string; version?: string } | undefined;
+        ctx.err(`1. initialize → ${serverInfo?.name ?? '?'} ${serverInfo?.version ?? ''} (protocol ${String(init.message.result?.protocolVersion ?? '?')})`);
+        session.notify('notifications/initialized');
+        ctx.err('2. notifications/initialized');
+        const listed = await listAll(session);
+        ctx.err(`3. tools/list → ${listed.names.length} tools in ${listed.pages} page(s)`);
+        if (!listed.names.includes(tool)) {
+          // A tool served with its server's prefix (two servers have it) is the likeliest meaning.
+          const prefixed = listed.names.filter((n) => n.endsWith(`_${tool}`));
+          const near = prefixed.length > 0 ? prefixed : [closest(tool, listed.names)].filter((n): n is string => n !== undefined);
+          ctx.err(`xiaozhi would not see a tool called "${tool}".${near.length ? ` Did you mean ${orList(near.map((n) => `"${n}"`))}?` : ''} Run "xiaozhi-tray tools --config ${file}" for the list.`);
+          return 1;
+        }
+        const started = performance.now();
+        const { text, message } = await session.request('tools/call', { name: tool, arguments: toolArgs }, callTimeout);
+        const ms = Math.round(performance.now() - started);
+        ctx.err(`4. tools/call ${tool} → ${Buffer.byteLength(text)} bytes in ${ms} ms${message.result?.isError === true ? ', isError: true' : ''}`);
+        if (args.options.json === true) ctx.out(clean(text));
+        else if (message.error) ctx.out(clean(`JSON-RPC error ${message.error.code}: ${message.error.message}`));
+        else {
+          const first = (message.result?.content as { type?: string; text?: string }[] | undefined)?.[0];
+          ctx.out(clean(first?.type === 'text' && typeof first.text === 'string' ? first.text : ''));
+        }
+        return message.error || message.result?.isError === true ? 1 : 0;
+      }, [endpoint]);
+    } finally {
+      await loopback.close();
+    }
+  },
+};

@@ -1,0 +1,21 @@
+import { formatProblem } from '../../main/core/config/json-text';
+import { CONFIG_OPTION, configArg, type Command } from '../command';
+import { loadOrExplain } from '../config-file';
+import { commandWarnings } from '../../main/core/config/command-warnings';
+
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'validate a config; prints each problem with its line and JSON path',
+  usage: ['check --config FILE'],
+  options: [CONFIG_OPTION],
+  details: 'Exits 0 when the config is valid (warnings are printed), 1 when it is not.',
+  async run(args, ctx) {
+    const file = configArg(args);
+    const loaded = loadOrExplain(ctx, file, 'check');
+    if (!loaded) return 1;
+    for (const warning of [...loaded.warnings, ...commandWarnings(loaded.settings, ctx.env)]) ctx.out(`warning: ${formatProblem(warning)}`);
+    const s = loaded.settings;
+    ctx.out(`${file}: valid ${loaded.format} config: ${s.endpoints.length} endpoint(s), ${s.servers.length} server(s)`);
+    return 0;
+  },
+};

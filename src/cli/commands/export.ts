@@ -1,0 +1,36 @@
+import { exportConfig } from '../../main/core/import/export-config';
+import { ExportFormatSchema, type ExportFormat } from '../../shared/import';
+import { stringOption } from '../args';
+import { CONFIG_OPTION, configArg, type Command } from '../command';
+import { loadOrExplain } from '../config-file';
+import { exportEntryContext } from '../local-server-flags';
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'print the servers as a file other tools read, or this app as an entry of a client\'s config',
+  usage: ['export --config FILE [--format mcp-servers|xiaozhi-client] > OUT.json', 'export --config FILE --format cursor|claude-desktop|vscode|cherry-studio [--mcp-port N --mcp-token T]'],
+  options: [
+    CONFIG_OPTION,
+    {
+      name: 'format',
+      value: 'FORMAT',
+      choices: ExportFormatSchema.options,
+      help: 'mcp-servers (default: Claude Desktop, Cursor…), xiaozhi-client (xiaozhi.config.json), or cursor, claude-desktop, vscode, cherry-studio: the local MCP server as that client\'s entry',
+    },
+    { name: 'mcp-port', value: 'N', help: 'the local MCP server\'s port for a client entry (default: the config\'s, or the running app\'s)' },
+    { name: 'mcp-token', value: 'T', help: 'its token (default: the config\'s, or the running app\'s)' },
+  ],
+  details: 'The output holds the real values (keys, tokens): it is your own file.',
+  async run(args, ctx) {
+    const loaded = loadOrExplain(ctx, configArg(args), 'export');
+    if (!loaded) return 1;
+    const format = (stringOption(args, 'format') ?? 'mcp-servers') as ExportFormat;
+    try {
+      process.stdout.write(exportConfig(loaded.settings, format, () => exportEntryContext(loaded.settings, args.options)).text);
+      return 0;
+    } catch (error) {
+      ctx.err(error instanceof Error ? error.message : String(error));
+      return 1;
+    }
+  },
+};

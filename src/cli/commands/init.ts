@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, formatProblem } from '../../main/core/config/json-text';
+import { loadConfigFile } from '../../main/core/config/load-config';
+import { FileSettingsStore } from '../../main/core/config/settings-store';
+import { discoverClients } from '../../main/core/import/discover-clients';
+import { ImportSessions } from '../../main/core/import/import-sessions';
+import { redactUrl } from '../../main/core/logs/redact';
+import { translate } from '../../shared/i18n/translate';
+import type { ImportPreview, KnownClient } from '../../shared/import';
+import { EndpointSettingsSchema, defaultSettings, type Settings } from '../../shared/settings';
+import { orList, stringOption, UsageError } from '../args';
+import type { CliContext, Command } from '../command';
+import { inputValues, INPUT_OPTION } from '../import-inputs';
+import { Prompter } from '../prompt';
+import { closest } from '../suggest';
+
+const DEFAULT_FILE = 'xiaozhi-tray.json';
+
+interface Found {
+  client: KnownClient['client'];
+  label: string;
+  path: string;
+  preview: ImportPreview;
+}
+
+/** Thrown when a question gets no answer (stdin closed): nothing is written. */
+class NoAnswer extends Error {}
+
+const clientLabel = (client: KnownClient['client']) => translate('en', `format.${client}`);
+
+function endpointProblem(url: string): string | undefined {
+  const parsed = EndpointSettingsSchema.shape.url.safeParse(url);
+  return parsed.success ? undefined : (parsed.error.issues[0]?.message ?? 'is not valid');
+}
+
+/** The MCP clients on this machine whose config could be read, with what importing each would add. */
+function findClients(ctx: CliContext, sessions: ImportSessions): Found[] {
+  const found: Found[] = [];
+  for (const known of discoverClients({ platform: ctx.platform, env: ctx.env, home: ctx.home })) {
+    if (!known.exists) continue;
+    try {
+      found.push({ client: known.client, label: clientLabel(known.client), path: known.path, preview: sessions.previewFile(known.path, defaultSettings()) });
+    } catch (error) {
+      ctx.err(`  (skipped ${clientLabel(known.client)}, ${known.path}: ${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  return found;
+}
+
+function describeFound(found: Found): string {
+  const names = found.preview.servers.map((s) => s.server.name);
+  const shown = names.length > 6 ? `${names.slice(0, 6).join(', ')}, …` : names.join(', ');
+  return `${found.label} — ${found.path}: ${names.length} server(s)${names.length ? ` (${shown})` : ''}`;
+}
+
+/** `--import all|none|claude-desktop,cursor`, against what was found. */
+function chooseByFlag(value: string, found: Found[], ctx: CliContext): Found[] {
+  if (value === 'none') return [];
+  if (value === 'all') return found;
+  const ids = ['claude-desktop', 'cursor', 'vscode', 'windsurf', 'cline', 'codex', 'xiaozhi-client'];
+  const chosen: Found[] = [];
+  for (const id of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!ids.includes(id)) {
+      const near = closest(id, [...ids, 'all', 'none']);
+      throw new UsageError(`--import takes all, none or a list of ${ids.join(', ')}; "${id}" is none of them${near ? `. Did you mean ${near}?` : ''}`);
+    }
+    const match = found.find((f) => f.client === id);
+    if (match) chosen.push(match);
+    else ctx.err(`warning: no ${clientLabel(id as KnownClient['client'])} config was found on this machine`);
+  }
+  return chosen;
+}
+
+async function chooseByPrompt(prompter: Prompter, found: Found[], ctx: CliContext): Promise<Found[]> {
+  ctx.out('\nMCP clients found on this machine / 在本机找到的 MCP 客户端:');
+  found.forEach((f, i) => ctx.out(`  ${i + 1}) ${describeFound(f)}`));
+  for (;;) {
+    const answer = await prompter.ask(`Import their servers? all, none, or numbers like 1,3 / 导入哪些？all（全部）、none（不导入）或编号 [all]: `);
+    if (answer === undefined) throw new NoAnswer();
+    const text = answer.toLowerCase();
+    if (text === '' || text === 'all') return found;
+    if (text === 'none') return [];
+    const picks = text.split(/[\s,，]+/).filter(Boolean).map(Number);
+    if (picks.every((n) => Number.isInteger(n) && n >= 1 && n <= found.length)) return [...new Set(picks)].map((n) => found[n - 1] as Found);
+    ctx.out(`  Please answer all, none, or numbers from 1 to ${found.length}.`);
+  }
+}
+
+async function askEndpoint(prompter: Prompter, ctx: CliContext): Promise<string | undefined> {
+  ctx.out('Copy the MCP endpoint from the xiaozhi console (xiaozhi.me → 控制台 → MCP 接入点).');
+  for (;;) {
+    const answer = await prompter.ask('xiaozhi MCP endpoint URL / 小智 MCP 接入点地址 (wss://…; empty to skip 留空跳过): ');
+    if (answer === undefined) throw new NoAnswer();
+    if (answer === '') return undefined;
+    const problem = endpointProblem(answer);
+    if (!problem) return answer;
+    ctx.out(`  The endpoint URL ${problem} / 接入点地址必须以 ws:// 或 wss:// 开头.`);
+  }
+}
+
+/**
+ * Adds the chosen clients' servers one file after another, each against what is already there (so
+ * the same server in two apps is added once). A server that needs a value nobody gave is skipped.
+ */
+async function importChosen(chosen: Found[], start: Settings, inputs: Record<string, string>, prompter: Prompter | undefined, ctx: CliContext): Promise<Settings> {
+  let settings = start;
+  const sessions = new ImportSessions(ctx.env);
+  for (const found of chosen) {
+    const preview = sessions.previewFile(found.path, settings);
+    const servers: Record<string, { action: 'skip' }> = {};
+    for (const item of preview.servers) {
+      for (const id of item.needs) {
+        if (inputs[id] !== undefined || item.action === 'skip') continue;
+        const description = preview.inputs.find((i) => i.id === id)?.description ?? id;
+        const answer = prompter ? await prompter.ask(`  Server "${item.server.name}" needs ${id} (${description}); value, or empty to skip the server / 请输入值，留空则跳过: `) : '';
+        if (answer === undefined) throw new NoAnswer();
+        if (answer) inputs[id] = answer;
+      }
+      const missing = item.needs.filter((id) => !inputs[id]);
+      if (missing.length > 0 && item.action !== 'skip') {
+        servers[item.server.name] = { action: 'skip' };
+        ctx.err(`warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing)} (give it with --input ${missing[0]}=VALUE)`);
+      }
+    }
+    const applied = sessions.apply({ id: preview.id, servers, inputs }, settings);
+    const r = applied.result;
+    ctx.out(`${found.label}: ${r.addedServers.length} server(s) added${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? `, ${r.skipped} skipped (already there, or not usable)` : ''}`);
+    settings = applied.settings;
+  }
+  return settings;
+}
+
+export const initCommand: Command = {
+  name: 'init',
+  summary: 'write a working config: your endpoint, and the MCP servers your other apps already use',
+  usage: [
+    'init [--config FILE]                          asks for the endpoint and which apps to import from',
+    'init --config FILE --endpoint URL [--import all|none|APP,…] --yes   without questions (scripts)',
+  ],
+  options: [
+    { name: 'config', value: 'FILE', help: `the config to write (default ${DEFAULT_FILE} in this folder)` },
+    { name: 'endpoint', value: 'URL', help: 'your xiaozhi MCP endpoint (wss://api.xiaozhi.me/mcp/?token=…)' },
+    { name: 'import', value: 'WHICH', help: 'all, none (default with --yes), or apps: claude-desktop, cursor, vscode, windsurf, cline, codex, xiaozhi-client' },
+    INPUT_OPTION,
+    { name: 'yes', help: 'ask nothing: use the flags (and defaults) as they are' },
+    { name: 'force', help: 'replace FILE if it exists' },
+  ],
+  details: [
+    'The apps are found where they keep their configs (Claude Desktop, Cursor, VS Code, Windsurf, Cline,',
+    'Codex, xiaozhi-client). The file is written atomically, then loaded again to check it. Without an',
+    'endpoint the config is still valid: set MCP_ENDPOINT, or add one later in the web UI (run --ui).',
+  ].join('\n'),
+  async run(args, ctx) {
+    const file = stringOption(args, 'config') ?? DEFAULT_FILE;
+    const target = path.resolve(ctx.cwd, file);
+    const interactive = args.options.yes !== true;
+    const endpointFlag = stringOption(args, 'endpoint');
+    const importFlag = stringOption(args, 'import');
+    const inputs = inputValues(args);
+    if (endpointFlag !== undefined && endpointProblem(endpointFlag)) throw new UsageError(`--endpoint ${endpointProblem(endpointFlag)}`);
+    const prompter = interactive ? new Prompter(ctx.stdin, process.stdout) : undefined;
+    try {
+      if (fs.existsSync(target) && args.options.force !== true) {
+        const replace = prompter ? await prompter.confirm(`${file} exists. Replace it? / 文件已存在，要覆盖吗？`, false) : false;
+        if (replace === undefined) throw new NoAnswer();
+        if (!replace) {
+          ctx.err(`${file} exists and was left as it is. Use --force to replace it, or "xiaozhi-tray import FILE --config ${file}" to add to it.`);
+          return 1;
+        }
+      }
+      let settings = defaultSettings();
+      const endpoint = endpointFlag ?? (prompter ? await askEndpoint(prompter, ctx) : undefined);
+      if (endpoint) settings = { ...settings, endpoints: [{ id: randomUUID(), name: 'xiaozhi', url: endpoint, enabled: true }] };
+
+      const found = findClients(ctx, new ImportSessions(ctx.env));
+      let chosen: Found[] = [];
+      if (importFlag !== undefined) chosen = chooseByFlag(importFlag, found, ctx);
+      else if (prompter && found.length > 0) chosen = await chooseByPrompt(prompter, found, ctx);
+      else if (found.length > 0) ctx.out(`Found ${found.length} MCP client config(s) (${found.map((f) => f.label).join(', ')}); add --import all to import them.`);
+      settings = await importChosen(chosen, settings, inputs, prompter, ctx);
+
+      new FileSettingsStore(target, settings).save(settings);
+      // Read back exactly as `run` will read it (without MCP_ENDPOINT, so the file is judged alone).
+      const check = loadConfigFile(target, { ...ctx.env, MCP_ENDPOINT: '' });
+      const s = check.settings;
+      ctx.out(`\nWrote ${file}: valid, ${s.endpoints.length} endpoint(s)${s.endpoints[0] ? ` (${redactUrl(s.endpoints[0].url)})` : ''}, ${s.servers.length} server(s).`);
+      if (s.endpoints.length === 0) ctx.out('No endpoint yet: set MCP_ENDPOINT, or add it in the web UI (xiaozhi-tray run --config … --ui).');
+      ctx.out(['', 'Next / 下一步:', `  xiaozhi-tray tools --config ${file}             the tools xiaozhi will get`, `  xiaozhi-tray run --config ${file}               serve them (add --ui for the web page)`, `  xiaozhi-tray service install --config ${file}   keep serving in the background`].join('\n'));
+      return 0;
+    } catch (error) {
+      if (error instanceof NoAnswer) {
+        ctx.err(`\nNo answer (the input ended), so nothing was written. Without a terminal, give everything as flags:\n  xiaozhi-tray init --config ${file} --endpoint URL --import all --yes`);
+        return 1;
+      }
+      if (error instanceof ConfigError) {
+        ctx.err(`${file} was written but does not load back: ${error.problems.map(formatProblem).join('; ')}`);
+        return 1;
+      }
+      throw error;
+    } finally {
+      prompter?.close();
+    }
+  },
+};

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { formatProblem } from '../../main/core/config/json-text';
+import { startWebUi } from '../../main/core/web/web-ui-server';
+import { stringOption } from '../args';
+import { CONFIG_OPTION, TOOL_MODE_OPTION, configArg, logOptions, type Command } from '../command';
+import { announceLocalServer, localServerOverrides } from '../local-server-flags';
+import type { ToolMode } from '../../shared/settings';
+import { loadOrExplain, storeFor } from '../config-file';
+import { startHeadless } from '../headless-bridge';
+import { jsonLogLine, logChoice } from '../log-output';
+import { UsageError } from '../args';
+
+const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'serve your tools to xiaozhi until stopped (Ctrl+C, or SIGTERM from a service manager)',
+  usage: ['run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token T]] [--tool-mode all|router] [--log-level LEVEL] [--log-format text|json]'],
+  options: [
+    CONFIG_OPTION,
+    { name: 'ui', help: 'also serve the window as a web page on 127.0.0.1 (the printed URL carries an access token)' },
+    { name: 'port', value: 'N', help: 'the web page\'s port (implies --ui; default: any free port)' },
+    { name: 'host', value: 'ADDR', help: 'listen on ADDR instead of 127.0.0.1, e.g. 0.0.0.0 for the LAN or in Docker (implies --ui)' },
+    { name: 'mcp-port', value: 'N', help: 'also serve the tools as a local MCP server (streamable HTTP at 127.0.0.1:N/mcp) for Cursor, VS Code, Cherry Studio' },
+    { name: 'mcp-token', value: 'T', help: 'the bearer token local clients must send (default: the config\'s, or one made for this run)' },
+    TOOL_MODE_OPTION,
+    ...logOptions('info', 'stdout'),
+  ],
+  details: [
+    'Stopping: Ctrl+C (SIGINT) stops every server and exits 130; SIGTERM (kill, systemd, docker stop) stops',
+    'every server and exits 0. A second signal kills every server at once. Started by npx or npm, which do',
+    'not pass SIGTERM on, the bridge stops when they go away. Under a service manager, run',
+    '`node …/bin/xiaozhi-tray.js run …` rather than npx (see "xiaozhi-tray help service").',
+    '',
+    'MCP_ENDPOINT in the environment always adds an endpoint. A Xiaozhi Tray config is updated when you',
+    'change settings in the web UI; another program\'s file is never rewritten.',
+  ].join('\n'),
+  async run(args, ctx) {
+    const portText = stringOption(args, 'port');
+    const port = portText === undefined ? undefined : Number(portText);
+    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError(`--port must be a port number (0-65535), not "${portText}"`);
+    const host = stringOption(args, 'host');
+    const file = configArg(args);
+    const loaded = loadOrExplain(ctx, file, 'run');
+    if (!loaded || !file) return 1;
+    const resolved = path.resolve(ctx.cwd, file);
+    const { level, format } = logChoice(args, 'info');
+    const local = localServerOverrides(args.options);
+    if (!local.ok) throw new UsageError(local.message);
+    const toolMode = stringOption(args, 'tool-mode') as ToolMode | undefined;
+    let closeUi: (() => Promise<void>) | undefined;
+    const { bridge, logBook, log, guard } = startHeadless(ctx, {
+      store: storeFor(resolved, loaded),
+      log: { stream: process.stdout, level, format },
+      alsoStop: () => closeUi?.(),
+      bridge: { ...(toolMode ? { toolMode } : {}), ...(local.overrides ? { localServer: local.overrides } : {}) },
+    });
+    // A bridge with nothing to serve yet still runs (servers and endpoints can be added in the web UI).
+    const keepAlive = setInterval(() => undefined, 2 ** 30);
+    try {
+      for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
+      if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT');
+      log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
+      bridge.start();
+      if (local.overrides?.enabled || loaded.settings.localServer.enabled) {
+        await announceLocalServer(bridge, Boolean(local.overrides?.token ?? loaded.settings.localServer.token), (text) => process.stdout.write(text));
+      }
+      if (args.options.ui === true || port !== undefined || host !== undefined) {
+        try {
+          const web = await startWebUi({
+            api: bridge.api,
+            rendererDir: path.join(__dirname, '..', 'renderer'),
+            log: logBook.logger('web'),
+            ...(host ? { host } : {}),
+            ...(port !== undefined ? { port } : {}),
+          });
+          closeUi = web.close;
+          // Written past the log book on purpose: it would (rightly) redact the access token.
+          const message = 'open the window in a browser on this machine';
+          if (format === 'json') process.stdout.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'web', message }, { url: web.url })}\n`);
+          else process.stdout.write(`\nOpen the window in a browser on this machine:\n  ${web.url}\n\n`);
+          if (host && !LOOPBACK.includes(host)) log.warn(`the web UI listens on ${host}: anyone who can reach it and has the URL can control the bridge`);
+        } catch (error) {
+          log.error(`web UI: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      return await guard.stopped;
+    } finally {
+      clearInterval(keepAlive);
+      guard.dispose();
+    }
+  },
+};

@@ -1,0 +1,57 @@
+import { secretValues } from '../../main/core/bridge-secrets';
+import { redactText } from '../../main/core/logs/redact';
+import type { ServerSettings } from '../../shared/settings';
+import type { ServerStatus } from '../../shared/status';
+import type { Command } from '../command';
+import { LOOK_OPTIONS, lookAtServers } from '../headless-bridge';
+
+/** What a server runs or where it is: `npx -y pkg`, `streamable-http https://…` (secrets masked). */
+export function serverTarget(server: ServerSettings): string {
+  return server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+}
+
+export const serversCommand: Command = {
+  name: 'servers',
+  summary: 'start the configured servers and show the state of each, without serving xiaozhi',
+  usage: ['servers --config FILE [--json]'],
+  options: LOOK_OPTIONS,
+  details: 'Each server is started, given time to come up (or fail), then stopped. Exits 1 when an enabled server did not start.',
+  run: (args, ctx) =>
+    lookAtServers(args, ctx, 'servers', async ({ bridge }, loaded) => {
+      const secrets = secretValues(loaded.settings);
+      const statuses = new Map(bridge.state().servers.map((s) => [s.name, s]));
+      const clean = (text: string) => redactText(text, secrets);
+      const describe = (server: ServerSettings, status: ServerStatus | undefined) => ({
+        name: server.name,
+        transport: server.transport,
+        enabled: server.enabled,
+        state: server.enabled ? (status?.state ?? 'stopped') : 'disabled',
+        tools: status?.toolCount ?? 0,
+        target: clean(serverTarget(server)),
+        ...(status?.pid !== undefined ? { pid: status.pid } : {}),
+        ...(status?.lastError ? { error: clean(status.lastError) } : {}),
+        ...(status?.stderrTail.length && status.state !== 'running' ? { stderr: status.stderrTail.slice(-5).map(clean) } : {}),
+      });
+      const rows = loaded.settings.servers.map((server) => describe(server, statuses.get(server.name)));
+      if (args.options.json === true) ctx.out(JSON.stringify({ servers: rows }, null, 2));
+      else if (rows.length === 0) ctx.out('No servers are configured. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).');
+      else {
+        const lines = table([
+          ['NAME', 'TRANSPORT', 'STATE', 'TOOLS', 'RUNS'],
+          ...rows.map((r) => [r.name, r.transport, r.state, r.state === 'running' ? String(r.tools) : '-', r.target]),
+        ]);
+        for (const [i, line] of lines.entries()) {
+          ctx.out(line);
+          const row = rows[i - 1];
+          if (row?.error) ctx.out(`    error: ${row.error}`);
+          for (const stderr of row?.stderr ?? []) ctx.out(`    stderr: ${stderr}`);
+        }
+      }
+      return rows.some((r) => r.enabled && r.state !== 'running') ? 1 : 0;
+    }),
+};

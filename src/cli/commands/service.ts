@@ -1,0 +1,199 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../../main/core/config/settings-store';
+import { stringOption, UsageError, type ParsedArgs } from '../args';
+import { LOG_FORMATS, LOG_LEVELS, type CliContext, type Command } from '../command';
+import { loadOrExplain } from '../config-file';
+import { closest } from '../suggest';
+import { launchdPlist, systemdUnit, windowsAdvice, type ServiceSpec } from '../service/unit-files';
+
+const ACTIONS = ['install', 'uninstall', 'status'] as const;
+type Action = (typeof ACTIONS)[number];
+
+/** Where a service manager keeps a user's service, and how to drive it. */
+interface Manager {
+  file: string;
+  write(spec: ServiceSpec): string;
+  /** Commands that load and start it (after writing), unload it (before removing), and ask its state. */
+  start: string[][];
+  stop: string[][];
+  state: string[];
+  /** Where its output goes, and anything else worth knowing afterwards. */
+  notes: string[];
+}
+
+function managerFor(ctx: CliContext, name: string): Manager | undefined {
+  if (ctx.platform === 'linux') {
+    const unit = `${name}.service`;
+    const linger = ctx.env.USER ? fs.existsSync(`/var/lib/systemd/linger/${ctx.env.USER}`) : false;
+    return {
+      file: path.join(ctx.env.XDG_CONFIG_HOME || path.join(ctx.home, '.config'), 'systemd', 'user', unit),
+      write: systemdUnit,
+      start: [['systemctl', '--user', 'daemon-reload'], ['systemctl', '--user', 'enable', unit], ['systemctl', '--user', 'restart', unit]],
+      stop: [['systemctl', '--user', 'disable', '--now', unit]],
+      state: ['systemctl', '--user', 'is-active', unit],
+      notes: [
+        `Logs:  journalctl --user -u ${name} -f`,
+        ...(linger ? [] : ['To keep it running when you are not logged in (a server, a Raspberry Pi), once:  sudo loginctl enable-linger $USER']),
+      ],
+    };
+  }
+  if (ctx.platform === 'darwin') {
+    const label = `me.xiaozhi.tray.${name}`;
+    const domain = `gui/${process.getuid?.() ?? 501}`;
+    const log = path.join(ctx.home, 'Library', 'Logs', 'xiaozhi-tray', `${name}.log`);
+    const file = path.join(ctx.home, 'Library', 'LaunchAgents', `${label}.plist`);
+    return {
+      file,
+      write: (spec) => {
+        fs.mkdirSync(path.dirname(log), { recursive: true });
+        return launchdPlist(spec, label, log);
+      },
+      start: [['launchctl', 'bootout', `${domain}/${label}`], ['launchctl', 'bootstrap', domain, file]],
+      stop: [['launchctl', 'bootout', `${domain}/${label}`]],
+      state: ['launchctl', 'print', `${domain}/${label}`],
+      notes: [`Logs:  tail -f "${log}"`],
+    };
+  }
+  return undefined;
+}
+
+/** Runs a service manager command; its failure is reported, never thrown. */
+function runTool(command: string[]): { ok: boolean; output: string } {
+  const [program, ...rest] = command as [string, ...string[]];
+  const result = spawnSync(program, rest, { encoding: 'utf8', timeout: 30_000 });
+  if (result.error) return { ok: false, output: (result.error as NodeJS.ErrnoException).code === 'ENOENT' ? `${program} is not available here` : result.error.message };
+  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
+}
+
+/** `run --config FILE` plus the run options given to `service install`. */
+function runArgs(args: ParsedArgs, config: string): string[] {
+  const out = ['run', '--config', config];
+  for (const name of ['log-level', 'log-format', 'port', 'host']) {
+    const value = stringOption(args, name);
+    if (value !== undefined) out.push(`--${name}`, value);
+  }
+  if (args.options.ui === true) out.push('--ui');
+  return out;
+}
+
+function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manager | undefined): number {
+  const config = stringOption(args, 'config');
+  if (!config) throw new UsageError('service install needs --config FILE: the config the service runs');
+  const loaded = loadOrExplain(ctx, config, 'service install');
+  if (!loaded) return 1;
+  const resolved = path.resolve(ctx.cwd, config);
+  const spec: ServiceSpec = {
+    name,
+    execPath: ctx.execPath,
+    script: ctx.entryScript,
+    args: runArgs(args, resolved),
+    workingDirectory: path.dirname(resolved),
+    path: ctx.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+  };
+  if (!manager) {
+    ctx.out(windowsAdvice(spec));
+    return 1;
+  }
+  if (ctx.env.MCP_ENDPOINT && !loaded.settings.endpoints.some((e) => e.url === ctx.env.MCP_ENDPOINT)) {
+    ctx.err('warning: MCP_ENDPOINT is set in this shell, but the service will not see it. Put the endpoint in the config (xiaozhi-tray init, or the web UI).');
+  }
+  if (/[\\/]_npx[\\/]/.test(spec.script)) {
+    ctx.err(`warning: this copy of xiaozhi-tray runs from npx's cache (${spec.script}), which npm may clear. Install it for good first (npm install -g xiaozhi-tray), then run "xiaozhi-tray service install" again.`);
+  }
+  const existed = fs.existsSync(manager.file);
+  writeFileAtomic(manager.file, manager.write(spec));
+  ctx.out(`${existed ? 'Updated' : 'Wrote'} ${manager.file}`);
+  ctx.out(`It runs: ${[spec.execPath, spec.script, ...spec.args].join(' ')}`);
+  if (args.options['no-start'] === true) {
+    ctx.out(`Not started (--no-start). To start it:\n${manager.start.map((c) => `  ${c.join(' ')}`).join('\n')}`);
+    return 0;
+  }
+  for (const [index, command] of manager.start.entries()) {
+    const result = runTool(command);
+    // Unloading an agent that is not loaded yet is expected to fail.
+    if (!result.ok && !(ctx.platform === 'darwin' && index === 0)) {
+      ctx.err(`Could not start the service: ${command.join(' ')}: ${result.output || 'failed'}`);
+      ctx.err(`The file is in place; once the problem is solved, start it with:\n${manager.start.map((c) => `  ${c.join(' ')}`).join('\n')}`);
+      return 1;
+    }
+  }
+  ctx.out(`Started; it restarts on failure and starts again when you log in.\n${manager.notes.join('\n')}`);
+  return 0;
+}
+
+function uninstall(ctx: CliContext, manager: Manager): number {
+  if (!fs.existsSync(manager.file)) {
+    ctx.out(`Not installed (${manager.file} does not exist).`);
+    return 0;
+  }
+  for (const command of manager.stop) {
+    const result = runTool(command);
+    if (!result.ok) ctx.err(`note: ${command.join(' ')}: ${result.output || 'failed'}`);
+  }
+  fs.rmSync(manager.file, { force: true });
+  if (ctx.platform === 'linux') runTool(['systemctl', '--user', 'daemon-reload']);
+  ctx.out(`Stopped and removed ${manager.file}.`);
+  return 0;
+}
+
+function status(ctx: CliContext, manager: Manager): number {
+  if (!fs.existsSync(manager.file)) {
+    ctx.out(`Not installed (${manager.file} does not exist). Install it with: xiaozhi-tray service install --config FILE`);
+    return 1;
+  }
+  const text = fs.readFileSync(manager.file, 'utf8');
+  const runs = ctx.platform === 'linux' ? /^ExecStart=(.*)$/m.exec(text)?.[1] : [...text.matchAll(/^ {4}<string>(.*)<\/string>$/gm)].map((m) => m[1]).join(' ');
+  ctx.out(`Installed: ${manager.file}`);
+  ctx.out(`Runs: ${runs ?? '?'}`);
+  const result = runTool(manager.state);
+  const state = ctx.platform === 'darwin' ? (/^\s*state = (.*)$/m.exec(result.output)?.[1] ?? (result.ok ? 'loaded' : 'not loaded')) : result.output || 'unknown';
+  ctx.out(`State: ${state}`);
+  ctx.out(manager.notes[0] ?? '');
+  return 0;
+}
+
+export const serviceCommand: Command = {
+  name: 'service',
+  summary: 'run the bridge in the background: a systemd user service (Linux) or a launchd agent (macOS)',
+  usage: ['service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR]', 'service uninstall [--name NAME]', 'service status [--name NAME]'],
+  options: [
+    { name: 'config', value: 'FILE', help: 'install: the config the service runs (its full path is written)' },
+    { name: 'name', value: 'NAME', help: 'the service\'s name, to run more than one (default xiaozhi-tray)' },
+    { name: 'no-start', help: 'install: write the file only; start nothing' },
+    { name: 'log-level', value: 'LEVEL', choices: LOG_LEVELS, help: 'install: passed on to run' },
+    { name: 'log-format', value: 'FORMAT', choices: LOG_FORMATS, help: 'install: passed on to run' },
+    { name: 'ui', help: 'install: passed on to run (the URL with its token is in the service\'s log)' },
+    { name: 'port', value: 'N', help: 'install: passed on to run' },
+    { name: 'host', value: 'ADDR', help: 'install: passed on to run' },
+  ],
+  details: [
+    'The service runs `node …/bin/xiaozhi-tray.js run --config FILE` directly (not through npx, which',
+    'does not pass SIGTERM on), with the PATH of the shell you install it from, so that npx, uvx and',
+    'python servers are found. It restarts on failure. Linux: ~/.config/systemd/user/NAME.service (add',
+    '`sudo loginctl enable-linger $USER` to run without a login). macOS: ~/Library/LaunchAgents/',
+    'me.xiaozhi.tray.NAME.plist, logs in ~/Library/Logs/xiaozhi-tray/. Windows: explains the alternatives.',
+  ].join('\n'),
+  async run(args, ctx) {
+    const action = args.positionals[0];
+    if (!action || !(ACTIONS as readonly string[]).includes(action)) {
+      const near = action ? closest(action, ACTIONS) : undefined;
+      throw new UsageError(`service needs install, uninstall or status${action ? `, not "${action}"` : ''}${near ? `. Did you mean ${near}?` : ''}`);
+    }
+    const name = stringOption(args, 'name') ?? 'xiaozhi-tray';
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw new UsageError('--name may hold letters, digits, "-", "_" and "." only');
+    const manager = managerFor(ctx, name);
+    switch (action as Action) {
+      case 'install':
+        return install(args, ctx, name, manager);
+      case 'uninstall':
+      case 'status':
+        if (!manager) {
+          ctx.out(windowsAdvice({ name, execPath: ctx.execPath, script: ctx.entryScript, args: ['run', '--config', 'FILE'], workingDirectory: ctx.cwd, path: '' }));
+          return 1;
+        }
+        return action === 'status' ? status(ctx, manager) : uninstall(ctx, manager);
+    }
+  },
+};

@@ -1,0 +1,87 @@
+import { Bridge, type BridgeOptions } from '../main/core/bridge';
+import { defaultCacheDir } from '../main/core/catalogue/catalogue-service';
+import { MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
+import { LogBook, type Logger } from '../main/core/logs/log-book';
+import type { Settings } from '../shared/settings';
+import type { LogLevel } from '../shared/status';
+import type { ParsedArgs } from './args';
+import { CONFIG_OPTION, JSON_OPTION, configArg, logOptions, type CliContext } from './command';
+import { loadOrExplain } from './config-file';
+import type { LoadedConfig } from '../main/core/config/load-config';
+import { logChoice, logSink, type LogFormat } from './log-output';
+import { findLauncher } from './launcher-watch';
+import { ShutdownGuard } from './shutdown-guard';
+
+export interface HeadlessOptions {
+  store: SettingsStore;
+  log: { stream: NodeJS.WritableStream; level: LogLevel; format: LogFormat };
+  /** More to stop with the bridge (the web UI). */
+  alsoStop?: () => Promise<void> | undefined;
+  /** This run's choices that are never saved (`--tool-mode`, `--mcp-port`). */
+  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer'>;
+}
+
+export interface Headless {
+  bridge: Bridge;
+  logBook: LogBook;
+  log: Logger;
+  guard: ShutdownGuard;
+}
+
+/**
+ * The composition root of a headless process: one log book, one bridge, and the guard that makes
+ * sure whatever ends the process (signals, a vanished launcher, a crash) stops every server first.
+ */
+export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headless {
+  const logBook = new LogBook({ sinks: [logSink(options.log.stream, options.log.level, options.log.format)] });
+  const log = logBook.logger('app');
+  const bridge = new Bridge({ store: options.store, logBook, version: ctx.version, env: ctx.env, cacheDir: defaultCacheDir(ctx.env, ctx.platform, ctx.home), ...options.bridge });
+  const launcher = findLauncher(ctx.env, ctx.platform);
+  const guard = new ShutdownGuard({
+    log,
+    stop: async () => {
+      await Promise.all([bridge.stop(), options.alsoStop?.()]);
+    },
+    killNow: () => bridge.killAllNow(),
+    watch: launcher.pids,
+    launcherGone: launcher.goneAtStart,
+  }).install();
+  return { bridge, logBook, log, guard };
+}
+
+/**
+ * For the commands that look at servers without serving xiaozhi (tools, servers, call): start the
+ * servers of `settings` (endpoints replaced by `endpoints`), wait until each is up or has failed,
+ * run `work`, stop everything. Ctrl+C meanwhile stops the servers and ends the command (130).
+ */
+export async function withServers(
+  ctx: CliContext,
+  settings: Settings,
+  log: { level: LogLevel; format: LogFormat },
+  work: (headless: Headless) => Promise<number>,
+  endpoints: Settings['endpoints'] = [],
+): Promise<number> {
+  const headless = startHeadless(ctx, { store: new MemorySettingsStore({ ...settings, endpoints }), log: { stream: process.stderr, ...log } });
+  const { bridge, guard } = headless;
+  try {
+    bridge.start();
+    const interrupted = await Promise.race([bridge.whenServersSettled().then(() => undefined), guard.stopped]);
+    if (interrupted !== undefined) return interrupted;
+    const done = await Promise.race([work(headless), guard.stopped]);
+    return guard.isStopping ? await guard.stopped : done;
+  } finally {
+    if (guard.isStopping) await guard.stopped;
+    else await bridge.stop();
+    guard.dispose();
+  }
+}
+
+/** The options of the commands that start the servers to look at them: the config, --json, the log options. */
+export const LOOK_OPTIONS = [CONFIG_OPTION, JSON_OPTION, ...logOptions('warn', 'stderr')];
+
+/** Loads the command's config (or explains what is wrong with it), then runs `work` with its servers started. */
+export function lookAtServers(args: ParsedArgs, ctx: CliContext, command: string, work: (headless: Headless, loaded: LoadedConfig) => Promise<number>): Promise<number> {
+  const loaded = loadOrExplain(ctx, configArg(args), command);
+  if (!loaded) return Promise.resolve(1);
+  return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded));
+}

@@ -1,0 +1,34 @@
+import { formatLogLine, type LogSink } from '../main/core/logs/log-book';
+import type { LogEntry, LogLevel } from '../shared/status';
+import type { ParsedArgs } from './args';
+import { stringOption } from './args';
+
+export type LogFormat = 'text' | 'json';
+
+const ORDER: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/**
+ * One line per entry on `stream`: the readable text line, or (`json`) one object per line with
+ * `time` (ISO 8601), `level`, `source` and `message`, a format that stays the same for log collectors.
+ */
+export function logSink(stream: NodeJS.WritableStream, minLevel: LogLevel, format: LogFormat): LogSink {
+  const min = ORDER.indexOf(minLevel);
+  return {
+    write(entry) {
+      if (ORDER.indexOf(entry.level) < min) return;
+      stream.write(`${format === 'json' ? jsonLogLine(entry) : formatLogLine(entry)}\n`);
+    },
+  };
+}
+
+export function jsonLogLine(entry: Pick<LogEntry, 'time' | 'level' | 'source' | 'message'>, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ time: new Date(entry.time).toISOString(), level: entry.level, source: entry.source, message: entry.message, ...extra });
+}
+
+/** `--log-level` and `--log-format` (already checked against their choices by the parser). */
+export function logChoice(args: ParsedArgs, defaultLevel: LogLevel): { level: LogLevel; format: LogFormat } {
+  return {
+    level: (stringOption(args, 'log-level') ?? defaultLevel) as LogLevel,
+    format: (stringOption(args, 'log-format') ?? 'text') as LogFormat,
+  };
+}

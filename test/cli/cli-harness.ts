@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isAlive } from '../../src/main/core/servers/process-tree';
+import { isRunning } from '../helpers/processes';
+import { FIXTURE } from '../helpers/bridge-harness';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { waitFor } from '../helpers/wait';
+
+/** The CLI under test (XT_CLI_BIN runs these tests against another build, e.g. an older one). */
+export const BIN = process.env.XT_CLI_BIN ?? path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
+export const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjbGkifQ.Y2xpLXNlY3JldC1zaWduYXR1cmU';
+
+/** A running (or finished) CLI process with what it printed. */
+export interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+  /** The signal that ended it, once it has exited. */
+  signal: () => NodeJS.Signals | null;
+}
+
+export type SpawnOptions = { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string; command?: string[]; detached?: boolean };
+
+/** Temporary folders, processes, pids and fake endpoints of one test file; `cleanup()` in afterEach. */
+export class CliHarness {
+  private readonly dirs: string[] = [];
+  private readonly children: ChildProcess[] = [];
+  private readonly pids: number[] = [];
+  private readonly endpoints: FakeXiaozhi[] = [];
+
+  /** A fake xiaozhi endpoint, closed by `cleanup()`. */
+  async fakeXiaozhi(): Promise<FakeXiaozhi> {
+    const xiaozhi = await FakeXiaozhi.start();
+    this.endpoints.push(xiaozhi);
+    return xiaozhi;
+  }
+
+  tempDir(): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cli-'));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  writeConfig(value: unknown, name = 'config.json', dir = this.tempDir()): string {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+    return file;
+  }
+
+  /** Runs `node [nodeArgs] bin/xiaozhi-tray.js args` (or another `command`), MCP_ENDPOINT cleared unless given. */
+  spawn(args: string[], options: SpawnOptions = {}): Run {
+    const [program, ...pre] = options.command ?? [process.execPath, BIN];
+    const child = spawn(program as string, [...pre, ...args], {
+      env: { ...process.env, MCP_ENDPOINT: '', ...options.env },
+      cwd: options.cwd ?? process.cwd(),
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: options.detached ?? false,
+    });
+    this.children.push(child);
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+    let out = '';
+    let err = '';
+    let signal: NodeJS.Signals | null = null;
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const exit = new Promise<number | null>((resolve) =>
+      child.on('exit', (code, sig) => {
+        signal = sig;
+        resolve(code);
+      }),
+    );
+    return { child, stdout: () => out, stderr: () => err, exit, signal: () => signal };
+  }
+
+  /** Runs the CLI to its end: exit code and what it printed. */
+  async finished(args: string[], options: SpawnOptions = {}): Promise<{ code: number | null; out: string; err: string }> {
+    const run = this.spawn(args, options);
+    const code = await run.exit;
+    // 'exit' can come before the last of stdout and stderr is read: wait for the pipes to close.
+    if (run.child.stdout && !run.child.stdout.closed) await new Promise((resolve) => run.child.once('close', resolve));
+    return { code, out: run.stdout(), err: run.stderr() };
+  }
+
+  /** Pids to kill after the test if a failed assertion left them running. */
+  track(pids: number[]): void {
+    this.pids.push(...pids);
+  }
+
+  async cleanup(): Promise<void> {
+    for (const child of this.children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const pid of this.pids.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (const dir of this.dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    for (const endpoint of this.endpoints.splice(0)) await endpoint.close();
+  }
+}
+
+export const fixtureEntry = (extra: Record<string, string> = {}) => ({ command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'fx', ...extra } });
+
+/** The pids a fixture server (and its grandchild) wrote to `pidFile`, once there are `count`. */
+export async function fixturePids(pidFile: string, count: number): Promise<number[]> {
+  await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length >= count, 15_000, `${count} pids in ${pidFile}`);
+  return fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+}
+
+export async function waitForText(read: () => string, text: string | RegExp, timeoutMs = 15_000): Promise<void> {
+  await waitFor(() => (typeof text === 'string' ? read().includes(text) : text.test(read())), timeoutMs, `output to contain ${String(text)}`);
+}
+
+/** Resolves once none of `pids` runs any more (fails the test after the timeout). */
+export async function allGone(pids: number[], timeoutMs = 15_000): Promise<void> {
+  await waitFor(() => pids.every((pid) => !isRunning(pid)), timeoutMs, `pids ${pids.join(', ')} to exit`);
+}

@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startStreamableHttpFixture, type HttpFixture } from '../helpers/http-fixtures';
+import { CliHarness, TOKEN, fixtureEntry, waitForText } from './cli-harness';
+
+const h = new CliHarness();
+let remote: HttpFixture | undefined;
+
+afterEach(async () => {
+  await h.cleanup();
+  await remote?.close();
+  remote = undefined;
+});
+
+const API_KEY = 'sk-cli-test-0123456789abcdef';
+
+const finished = h.finished.bind(h);
+
+describe('servers: the configured servers and their state, without serving xiaozhi', () => {
+  it('shows each server with what it runs, its state and tools; errors and secrets as they should be', async () => {
+    remote = await startStreamableHttpFixture();
+    const file = h.writeConfig({
+      mcpServers: {
+        fx: fixtureEntry(),
+        web: { type: 'http', url: `${remote.url}?api_key=${API_KEY}`, headers: { Authorization: `Bearer ${API_KEY}` } },
+        broken: { command: 'xt-no-such-program-here', args: ['--token', API_KEY], env: { API_TOKEN: API_KEY } },
+        off: { command: 'npx', args: ['-y', 'something'], disabled: true },
+      },
+    });
+    const run = await finished(['servers', '--config', file]);
+    expect(run.code).toBe(1);
+    const lines = run.out.split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+TRANSPORT\s+STATE\s+TOOLS\s+RUNS$/);
+    expect(run.out).toMatch(new RegExp(`\\nfx\\s+stdio\\s+running\\s+12\\s+${process.execPath.replace(/[/.]/g, '\\$&')} .*fixture-server\\.mjs\\n`));
+    expect(run.out).toMatch(/\nweb\s+streamable-http\s+running\s+1\s+http:\/\/127\.0\.0\.1:\d+\/mcp\?api_key=sk-c…\(redacted\)\n/);
+    expect(run.out).toMatch(/\nbroken\s+stdio\s+(restarting|failed)\s+-\s+xt-no-such-program-here --token sk-c…\(redacted\)\n {4}error: .*xt-no-such-program-here/);
+    expect(run.out).toMatch(/\noff\s+stdio\s+disabled\s+-\s+npx -y something/);
+    expect(run.out + run.err).not.toContain(API_KEY);
+
+    const json = await finished(['servers', '--config', file, '--json']);
+    const parsed = JSON.parse(json.out) as { servers: { name: string; state: string; tools: number; pid?: number }[] };
+    expect(parsed.servers.map((s) => [s.name, s.state === 'running' || s.state === 'disabled' ? s.state : 'down', s.tools])).toEqual([
+      ['fx', 'running', 12],
+      ['web', 'running', 1],
+      ['broken', 'down', 0],
+      ['off', 'disabled', 0],
+    ]);
+    expect(parsed.servers[0]?.pid).toBeGreaterThan(0);
+    expect(json.out).not.toContain(API_KEY);
+  });
+
+  it('says how to add servers when there are none, and exits 0', async () => {
+    const run = await finished(['servers', '--config', h.writeConfig({})]);
+    expect(run).toMatchObject({ code: 0 });
+    expect(run.out).toContain('No servers are configured.');
+  });
+});
+
+describe('call: one tool, the way xiaozhi calls it', () => {
+  it('does the four steps of a client and prints the text xiaozhi reads', async () => {
+    // The config's own endpoint must not be contacted: call talks to its stand-in only.
+    const xiaozhi = await h.fakeXiaozhi();
+    const file = h.writeConfig({ mcpEndpoint: xiaozhi.url(TOKEN), mcpServers: { fx: fixtureEntry() } });
+    const run = await finished(['call', '--config', file, 'echo', '--args', '{"text":"命令行"}']);
+    expect(run).toMatchObject({ code: 0, out: 'fx: 命令行\n' });
+    expect(run.err).toMatch(/^1\. initialize → xiaozhi-tray \S+ \(protocol 2024-11-05\)\n2\. notifications\/initialized\n3\. tools\/list → 12 tools in 1 page\(s\)\n4\. tools\/call echo → \d+ bytes in \d+ ms\n$/);
+    expect(xiaozhi.sessions).toHaveLength(0);
+
+    const picture = await finished(['call', '--config', file, 'picture']);
+    expect(picture.out).toBe('Here is the chart.\n[image: image/png, 2.9 KB]\n[resource: file:///tmp/report.pdf, application/pdf]\n');
+  });
+
+  it('--json prints the response frame as sent, cut to the endpoint\'s size limit like a real call', async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
+    const run = await finished(['call', '--config', file, 'big', '--args', '{"n":20000}', '--json']);
+    expect(run.code).toBe(0);
+    const frame = run.out.trimEnd();
+    expect(Buffer.byteLength(frame)).toBeLessThanOrEqual(8192);
+    const message = JSON.parse(frame) as { jsonrpc: string; id: number; result: { content: { type: string; text: string }[] } };
+    expect(message).toMatchObject({ jsonrpc: '2.0', id: 2 });
+    expect(message.result.content).toHaveLength(1);
+    expect(message.result.content[0]?.text).toMatch(/^x{1000,}[\s\S]*truncated/);
+  });
+
+  it('exits 1 with the text of an error result, and names the tool meant when the name is wrong', async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry(), other: fixtureEntry({ FIXTURE_NAME: 'other' }) } });
+    const failed = await finished(['call', '--config', file, 'fx_fail']);
+    expect(failed).toMatchObject({ code: 1, out: 'it went wrong\n' });
+    expect(failed.err).toContain('isError: true');
+    const ambiguous = await finished(['call', '--config', file, 'echo']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.err).toContain('xiaozhi would not see a tool called "echo". Did you mean "fx_echo" or "other_echo"?');
+    const typo = await finished(['call', '--config', file, 'fx_ecoh']);
+    expect(typo.err).toContain('Did you mean "fx_echo"?');
+    const badArgs = await finished(['call', '--config', file, 'fx_echo', '--args', '[1]']);
+    expect(badArgs.code).toBe(2);
+    expect(badArgs.err).toContain('--args must be a JSON object');
+    expect((await finished(['call', '--config', file])).err).toContain('call needs the name of a tool');
+  });
+});
+
+describe('logs for collectors: --log-format json and --log-level', () => {
+  it('writes one JSON object a line with time, level, source and message', async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
+    const run = h.spawn(['run', '--config', file, '--log-format', 'json', '--ui']);
+    await waitForText(run.stdout, 'running (pid');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    const lines = run.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const line of lines) {
+      expect(Object.keys(line).slice(0, 4)).toEqual(['time', 'level', 'source', 'message']);
+      expect(new Date(line.time as string).toISOString()).toBe(line.time);
+    }
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'info', source: 'server:fx', message: expect.stringMatching(/^running \(pid \d+\)/) }));
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'info', source: 'server:fx', message: 'fixture fx started, 中文输出正常' }));
+    expect(lines).toContainEqual(expect.objectContaining({ source: 'web', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=/) }));
+  });
+
+  it('shows only what is at least as important as --log-level', async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
+    const quiet = h.spawn(['run', '--config', file, '--log-level', 'warn']);
+    await waitForText(quiet.stdout, 'no endpoint configured');
+    const debug = h.spawn(['run', '--config', file, '--log-level', 'debug']);
+    await waitForText(debug.stdout, /INFO {2}\[server:fx\] running/);
+    quiet.child.kill('SIGTERM');
+    debug.child.kill('SIGTERM');
+    expect(await quiet.exit).toBe(0);
+    expect(await debug.exit).toBe(0);
+    expect(quiet.stdout()).not.toMatch(/ INFO /);
+    expect(quiet.stdout()).toMatch(/ WARN {2}\[app\] no endpoint configured/);
+    expect(debug.stdout()).toMatch(/ INFO {2}\[app\] starting/);
+  });
+});

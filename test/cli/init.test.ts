@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Settings } from '../../src/shared/settings';
+import { CliHarness, TOKEN } from './cli-harness';
+
+const h = new CliHarness();
+afterEach(() => h.cleanup());
+
+const IMPORTS = path.resolve(__dirname, '../fixtures/import');
+const ENDPOINT = `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`;
+
+/** A home folder with Claude Desktop's, Cursor's and VS Code's configs where they keep them on Linux. */
+function fakeHome(): { home: string; env: NodeJS.ProcessEnv } {
+  const home = h.tempDir();
+  const place = (fixture: string, ...at: string[]) => {
+    fs.mkdirSync(path.join(home, ...at.slice(0, -1)), { recursive: true });
+    fs.copyFileSync(path.join(IMPORTS, fixture), path.join(home, ...at));
+  };
+  place('claude_desktop_config.json', '.config', 'Claude', 'claude_desktop_config.json');
+  place('cursor-mcp.json', '.cursor', 'mcp.json');
+  place('vscode-mcp.json', '.config', 'Code', 'User', 'mcp.json');
+  // Discovery must look only here: every variable that could point elsewhere is unset.
+  return { home, env: { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined, CODEX_HOME: undefined, XIAOZHI_CONFIG_DIR: undefined } };
+}
+
+async function init(args: string[], env: NodeJS.ProcessEnv, stdin?: string) {
+  const cwd = h.tempDir();
+  const run = h.spawn(['init', ...args], { env, cwd, ...(stdin !== undefined ? { stdin } : {}) });
+  const code = await run.exit;
+  const file = path.join(cwd, 'xiaozhi-tray.json');
+  const written = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Settings) : undefined;
+  return { code, out: run.stdout(), err: run.stderr(), file, cwd, written };
+}
+
+describe('init: a working config from nothing', () => {
+  it('without questions: endpoint, every app found, values given as --input; the file checks and runs', async () => {
+    const { env } = fakeHome();
+    const run = await init(['--endpoint', ENDPOINT, '--import', 'all', '--input', 'input:perplexity-key=pplx-0123456789', '--yes'], env);
+    expect(run.code, run.err).toBe(0);
+    expect(run.written?.endpoints).toEqual([expect.objectContaining({ name: 'xiaozhi', url: ENDPOINT, enabled: true })]);
+    expect(run.written?.servers.map((s) => s.name)).toEqual(['filesystem', 'github', 'server-name', 'remote-server', 'legacy-sse', 'Perplexity', 'fetch', 'my-remote']);
+    expect(run.written?.servers.find((s) => s.name === 'Perplexity')).toMatchObject({ env: { PERPLEXITY_API_KEY: 'pplx-0123456789' } });
+    // ${workspaceFolder} was not given: that server is left out, and the user is told how to add it.
+    expect(run.err).toContain('skipped server "files" of VS Code: it needs workspaceFolder (give it with --input workspaceFolder=VALUE)');
+    expect(run.out).toContain('Claude Desktop: 2 server(s) added (filesystem, github)');
+    expect(run.out).toContain('Wrote xiaozhi-tray.json: valid, 1 endpoint(s) (wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)), 8 server(s).');
+    expect(run.out + run.err).not.toContain(TOKEN);
+
+    const check = h.spawn(['check', '--config', run.file]);
+    expect(await check.exit).toBe(0);
+    expect(check.stdout()).toContain('valid xiaozhi-tray config: 1 endpoint(s), 8 server(s)');
+  });
+
+  it('imports only the apps named, tells about the others, and refuses an app it does not know', async () => {
+    const { env } = fakeHome();
+    const cursor = await init(['--import', 'cursor', '--yes'], env);
+    expect(cursor.code).toBe(0);
+    expect(cursor.written?.servers.map((s) => s.name)).toEqual(['server-name', 'remote-server', 'legacy-sse']);
+    expect(cursor.written?.endpoints).toEqual([]);
+    expect(cursor.out).toContain('No endpoint yet: set MCP_ENDPOINT, or add it in the web UI');
+
+    const none = await init(['--yes'], env);
+    expect(none.written).toMatchObject({ endpoints: [], servers: [] });
+    expect(none.out).toContain('Found 3 MCP client config(s) (Claude Desktop, Cursor, VS Code); add --import all to import them.');
+
+    const typo = await init(['--import', 'curser', '--yes'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('"curser" is none of them. Did you mean cursor?');
+    expect(typo.written).toBeUndefined();
+    const badUrl = await init(['--endpoint', 'https://api.xiaozhi.me/mcp/', '--yes'], env);
+    expect(badUrl).toMatchObject({ code: 2, written: undefined });
+    expect(badUrl.err).toContain('--endpoint must be a ws:// or wss:// URL');
+  });
+
+  it('asks on stdin: the endpoint (again when it is wrong), which apps, the values they need', async () => {
+    const { env } = fakeHome();
+    const answers = ['https://wrong.example/mcp', ENDPOINT, '1, 3', 'pplx-typed-value', ''].join('\n');
+    const run = await init([], env, `${answers}\n`);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain('The endpoint URL must be a ws:// or wss:// URL');
+    expect(run.out).toMatch(/1\) Claude Desktop — .*claude_desktop_config\.json: 2 server\(s\) \(filesystem, github\)/);
+    expect(run.out).toMatch(/3\) VS Code — .*mcp\.json: 4 server\(s\)/);
+    expect(run.written?.endpoints[0]?.url).toBe(ENDPOINT);
+    expect(run.written?.servers.map((s) => s.name)).toEqual(['filesystem', 'github', 'Perplexity', 'fetch', 'my-remote']);
+    expect(run.written?.servers.find((s) => s.name === 'Perplexity')).toMatchObject({ env: { PERPLEXITY_API_KEY: 'pplx-typed-value' } });
+    expect(run.out).not.toContain(TOKEN);
+  });
+
+  it('writes nothing when the answers run out, and never replaces a file unless told to', async () => {
+    const { env } = fakeHome();
+    const cut = await init([], env, `${ENDPOINT}\n`);
+    expect(cut.code).toBe(1);
+    expect(cut.err).toContain('No answer (the input ended), so nothing was written.');
+    expect(cut.written).toBeUndefined();
+
+    const cwd = h.tempDir();
+    const file = path.join(cwd, 'mine.json');
+    fs.writeFileSync(file, '{"servers": []}\n');
+    const refused = h.spawn(['init', '--config', 'mine.json', '--yes'], { env, cwd });
+    expect(await refused.exit).toBe(1);
+    expect(refused.stderr()).toContain('mine.json exists and was left as it is. Use --force to replace it');
+    const declined = h.spawn(['init', '--config', 'mine.json'], { env, cwd, stdin: 'n\n' });
+    expect(await declined.exit).toBe(1);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"servers": []}\n');
+    const forced = h.spawn(['init', '--config', 'mine.json', '--endpoint', ENDPOINT, '--force', '--yes'], { env, cwd });
+    expect(await forced.exit).toBe(0);
+    expect((JSON.parse(fs.readFileSync(file, 'utf8')) as Settings).endpoints).toHaveLength(1);
+  });
+});

@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { systemdUnit, systemdWord } from '../../src/cli/service/unit-files';
+import { BIN, CliHarness, fixtureEntry } from './cli-harness';
+
+const h = new CliHarness();
+afterEach(() => h.cleanup());
+
+/** Splits a systemd command line the way systemd does: double quotes, backslash escapes, `%%` and `$$`. */
+function systemdWords(line: string): string[] {
+  const words: string[] = [];
+  const pattern = /"((?:[^"\\]|\\.)*)"|(\S+)/g;
+  for (const m of line.matchAll(pattern)) {
+    const raw = m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] as string);
+    words.push(raw.replace(/%%/g, '%').replace(/\$\$/g, '$'));
+  }
+  return words;
+}
+
+function unitKeys(text: string): Record<string, string> {
+  const keys: Record<string, string> = {};
+  let section = '';
+  for (const line of text.split('\n')) {
+    const header = /^\[(\w+)\]$/.exec(line);
+    if (header) section = header[1] as string;
+    const pair = /^(\w+)=(.*)$/.exec(line);
+    if (pair) keys[`${section}.${pair[1]}`] = pair[2] as string;
+  }
+  return keys;
+}
+
+function linuxEnv() {
+  const home = h.tempDir();
+  return { home, configHome: path.join(home, 'cfg'), env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'cfg') } };
+}
+
+describe('service on Linux: a systemd user unit', () => {
+  it('install writes a unit that runs node on this CLI with the config, restarts on failure, stops gracefully', async () => {
+    const { configHome, env } = linuxEnv();
+    const dir = path.join(h.tempDir(), 'my configs 100%');
+    fs.mkdirSync(dir);
+    const config = h.writeConfig({ mcpServers: { fx: fixtureEntry() } }, 'tray $HOME.json', dir);
+    const run = h.spawn(['service', 'install', '--config', config, '--no-start', '--log-format', 'json'], { env: { ...env, PATH: `/opt/my tools%/bin:${process.env.PATH}` } });
+    expect(await run.exit, run.stderr()).toBe(0);
+    const unitFile = path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service');
+    expect(run.stdout()).toContain(`Wrote ${unitFile}`);
+    expect(run.stdout()).toContain('Not started (--no-start). To start it:\n  systemctl --user daemon-reload\n  systemctl --user enable xiaozhi-tray.service\n  systemctl --user restart xiaozhi-tray.service');
+
+    const keys = unitKeys(fs.readFileSync(unitFile, 'utf8'));
+    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual([process.execPath, fs.realpathSync(BIN), 'run', '--config', config, '--log-format', 'json']);
+    expect(keys['Service.WorkingDirectory']?.replace(/%%/g, '%')).toBe(dir);
+    expect(systemdWords(keys['Service.Environment'] as string)).toEqual([`PATH=/opt/my tools%/bin:${process.env.PATH}`]);
+    expect(keys).toMatchObject({ 'Service.Type': 'simple', 'Service.Restart': 'on-failure', 'Service.KillMode': 'mixed', 'Install.WantedBy': 'default.target' });
+    // systemd's own parser, where it is installed (it cannot load the unit here, but it can read it).
+    const verify = spawnSync('systemd-analyze', ['verify', unitFile], { encoding: 'utf8' });
+    if (!verify.error) expect(`${verify.stdout}${verify.stderr}`.trim()).toBe('');
+
+    const status = h.spawn(['service', 'status'], { env });
+    expect(await status.exit).toBe(0);
+    expect(status.stdout()).toContain(`Installed: ${unitFile}`);
+    expect(status.stdout()).toMatch(/\nState: .+\n/);
+    expect(status.stdout()).toContain('journalctl --user -u xiaozhi-tray -f');
+
+    const removed = h.spawn(['service', 'uninstall'], { env: { ...env, PATH: h.tempDir() } });
+    expect(await removed.exit).toBe(0);
+    expect(fs.existsSync(unitFile)).toBe(false);
+    const again = h.spawn(['service', 'uninstall'], { env });
+    expect(await again.exit).toBe(0);
+    expect(again.stdout()).toContain('Not installed');
+    const none = h.spawn(['service', 'status'], { env });
+    expect(await none.exit).toBe(1);
+  });
+
+  it('says so when it cannot start the service, and leaves the unit in place', async () => {
+    const { configHome, env } = linuxEnv();
+    const config = h.writeConfig({});
+    // No systemctl on this PATH (there is no systemd to talk to here either way).
+    const run = h.spawn(['service', 'install', '--config', config, '--name', 'work'], { env: { ...env, PATH: h.tempDir() } });
+    expect(await run.exit).toBe(1);
+    expect(run.stderr()).toContain('Could not start the service: systemctl --user daemon-reload: systemctl is not available here');
+    expect(fs.existsSync(path.join(configHome, 'systemd', 'user', 'work.service'))).toBe(true);
+  });
+
+  it('refuses a config that does not load, a missing --config, and an unknown action', async () => {
+    const { configHome, env } = linuxEnv();
+    const broken = h.writeConfig({ servers: [{ name: 'x', transport: 'pipe' }] });
+    const bad = h.spawn(['service', 'install', '--config', broken, '--no-start'], { env });
+    expect(await bad.exit).toBe(1);
+    expect(bad.stderr()).toContain('must be one of stdio, sse, streamable-http');
+    expect(fs.existsSync(path.join(configHome, 'systemd'))).toBe(false);
+    const missing = h.spawn(['service', 'install'], { env });
+    expect(await missing.exit).toBe(2);
+    expect(missing.stderr()).toContain('service install needs --config FILE');
+    const typo = h.spawn(['service', 'instal'], { env });
+    expect(await typo.exit).toBe(2);
+    expect(typo.stderr()).toContain('Did you mean install?');
+  });
+
+  it('quotes what systemd would otherwise expand or split', () => {
+    expect(systemdWord('/usr/bin/node')).toBe('/usr/bin/node');
+    expect(systemdWord('/a b/c"d\\e')).toBe('"/a b/c\\"d\\\\e"');
+    expect(systemdWord('50%$X')).toBe('"50%%$$X"');
+    expect(systemdWord('PATH=/a:$B', false)).toBe('"PATH=/a:$B"');
+    expect(systemdUnit({ name: 'n', execPath: '/n', script: '/s.js', args: ['run'], workingDirectory: '/', path: '/bin' })).toContain('ExecStart=/n /s.js run\n');
+  });
+});

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeSession } from '../helpers/fake-xiaozhi';
+import { waitFor } from '../helpers/wait';
+import { BIN, CliHarness, TOKEN, allGone, fixtureEntry, fixturePids, waitForText } from './cli-harness';
+
+const h = new CliHarness();
+afterEach(() => h.cleanup());
+
+const WRAPPER = path.resolve(__dirname, 'fixtures/no-forward-wrapper.cjs');
+const INJECT = path.resolve(__dirname, 'fixtures/inject-fault.cjs');
+
+/**
+ * A bridge serving the fake endpoint with a fixture server that has a grandchild and does not exit
+ * when its stdin closes (so a clean stop has to wait, then kill it). Resolves once a call works.
+ */
+async function servingBridge(command?: string[], env: NodeJS.ProcessEnv = {}) {
+  const xiaozhi = await h.fakeXiaozhi();
+  const dir = h.tempDir();
+  const pidFile = path.join(dir, 'pids');
+  const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json', dir);
+  const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN), ...env }, ...(command ? { command } : {}) });
+  const session = await xiaozhi.connection(0, 15_000);
+  await session.initialize();
+  await expectEcho(session, 'ready');
+  const pids = await fixturePids(pidFile, 2);
+  h.track(pids);
+  return { run, pids, session };
+}
+
+let callId = 1;
+async function expectEcho(session: FakeSession, text: string): Promise<void> {
+  await waitFor(async () => (await session.listAllTools(callId++ * 1000)).tools.some((t) => t.name === 'echo'), 15_000, 'echo to be served');
+  const call = await session.request(`call-${callId++}`, 'tools/call', { name: 'echo', arguments: { text } });
+  expect(call.result?.content?.[0]?.text).toBe(`fx: ${text}`);
+}
+
+describe('stopping the headless bridge leaves nothing behind', () => {
+  it('stops every server when the package manager that launched it goes away without passing SIGTERM on', async () => {
+    const { run, pids } = await servingBridge([process.execPath, WRAPPER, process.execPath, BIN]);
+    const shellPid = Number(/wrapper: shell pid (\d+)/.exec(run.stdout())?.[1]);
+    const bridgePid = Number(/xiaozhi-tray \S+ \(pid (\d+)\), config/.exec(run.stdout())?.[1]);
+    expect(bridgePid).not.toBe(shellPid);
+    h.track([bridgePid, shellPid]);
+
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(143);
+    // The shell between them outlives the wrapper (it waits for the bridge): the bridge watches the wrapper too.
+    await allGone([bridgePid, shellPid, ...pids]);
+    await waitForText(run.stdout, `the process that started the bridge (pid ${run.child.pid}) went away: stopping every server`);
+    await waitForText(run.stdout, '[app] stopped');
+  });
+
+  it('stops at once when npm had already gone before it started (npx killed during start-up)', async () => {
+    const dir = h.tempDir();
+    const log = path.join(dir, 'out.log');
+    const file = h.writeConfig({}, 'empty.json', dir);
+    // A subshell that backgrounds the bridge and exits: the bridge is an orphan from its first moment.
+    const quoted = [process.execPath, BIN, 'run', '--config', file].map((a) => `'${a}'`).join(' ');
+    const sh = h.spawn([], { command: ['/bin/sh', '-c', `(${quoted} > '${log}' 2>&1 &)`], env: { npm_command: 'exec' } });
+    expect(await sh.exit).toBe(0);
+    const read = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '');
+    await waitForText(read, /\(pid \d+\), config/);
+    const bridgePid = Number(/\(pid (\d+)\), config/.exec(read())?.[1]);
+    h.track([bridgePid]);
+    await waitForText(read, /the process that started the bridge (had gone before it started|\(pid \d+\) went away): stopping every server/);
+    await allGone([bridgePid]);
+    expect(read()).toContain('[app] stopped');
+  });
+
+  it('Ctrl+C stops every server cleanly and exits 130', async () => {
+    const { run, pids } = await servingBridge();
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(130);
+    await allGone(pids);
+    expect(run.stdout()).toContain('SIGINT: stopping every server');
+    expect(run.stdout()).toContain('[app] stopped');
+  });
+
+  it('a second Ctrl+C exits at once, and kills every server tree before it does', async () => {
+    const { run, pids } = await servingBridge();
+    run.child.kill('SIGINT');
+    // The server ignores its closed stdin, so the clean stop is still waiting for it here.
+    await waitForText(run.stdout, 'SIGINT: stopping every server');
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(130);
+    await allGone(pids, 5000);
+    expect(run.stdout()).toContain('SIGINT again: killing every server now');
+    expect(run.stdout()).not.toContain('[app] stopped');
+  });
+
+  it('logs an unhandled rejection and keeps serving', async () => {
+    const { run, session } = await servingBridge([process.execPath, '--require', INJECT, BIN], { INJECT_FAULT: 'rejection' });
+    run.child.kill('SIGUSR2');
+    await waitForText(run.stdout, /ERROR \[app\] unhandled promise rejection \(the bridge keeps running\): Error: injected rejection/);
+    await expectEcho(session, 'still here');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('after an uncaught exception, logs it, stops every server and exits 1', async () => {
+    const { run, pids } = await servingBridge([process.execPath, '--require', INJECT, BIN], { INJECT_FAULT: 'exception' });
+    run.child.kill('SIGUSR2');
+    expect(await run.exit).toBe(1);
+    await allGone(pids, 5000);
+    expect(run.stdout()).toMatch(/ERROR \[app\] unexpected error: Error: injected crash/);
+    expect(run.stdout()).toContain('stopping after an unexpected error: stopping every server');
+    expect(run.stdout()).toContain('[app] stopped');
+  });
+});

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { version } from '../../package.json';
+import { CliHarness, fixtureEntry, waitForText } from './cli-harness';
+
+const h = new CliHarness();
+afterEach(() => h.cleanup());
+
+const COMMANDS = ['init', 'run', 'check', 'tools', 'servers', 'call', 'import', 'export', 'connect', 'service'];
+
+const finished = h.finished.bind(h);
+
+describe('CLI usage: help, version, and mistakes', () => {
+  it('prints the version for --version and -v, alone and after every command', async () => {
+    const runs = await Promise.all([['--version'], ['-v'], ...COMMANDS.map((c) => [c, '--version']), ['run', '-v']].map((a) => finished(a)));
+    for (const run of runs) expect(run).toEqual({ code: 0, out: `${version}\n`, err: '' });
+  });
+
+  it('has help for every command: help COMMAND, COMMAND --help and COMMAND -h say the same', async () => {
+    await Promise.all(
+      COMMANDS.map(async (command) => {
+        const [viaHelp, viaFlag, viaShort] = await Promise.all([finished(['help', command]), finished([command, '--help']), finished([command, '-h'])]);
+        expect(viaHelp.code, command).toBe(0);
+        expect(viaHelp.out).toContain(`Usage:\n  xiaozhi-tray ${command}`);
+        expect(viaHelp.out).toContain('--help');
+        expect(viaFlag.out).toBe(viaHelp.out);
+        expect(viaShort.out).toBe(viaHelp.out);
+      }),
+    );
+    const general = await finished(['help']);
+    for (const command of COMMANDS) expect(general.out).toMatch(new RegExp(`\\n  ${command} +\\S`));
+    expect((await finished(['-h'])).out).toBe(general.out);
+    const bare = await finished([]);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toBe(general.out);
+  });
+
+  it('refuses unknown options and commands, naming the closest one', async () => {
+    const file = h.writeConfig({});
+    const typo = await finished(['run', '--cofnig', file]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toBe('xiaozhi-tray: unknown option --cofnig. Did you mean --config?\n');
+    expect((await finished(['tools', '--config', file, '--jsn'])).err).toContain('unknown option --jsn. Did you mean --json?');
+    const far = await finished(['check', '--colour']);
+    expect(far.code).toBe(2);
+    expect(far.err).toContain('unknown option --colour for "check". Options: --config, --help, --version\n');
+    expect((await finished(['check', '-x'])).err).toContain('unknown option -x');
+    expect((await finished(['tols'])).err).toContain('Unknown command "tols". Did you mean "tools"?');
+    const unknown = await finished(['fly']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe('xiaozhi-tray: Unknown command "fly". Run "xiaozhi-tray help" for the list.\n');
+    expect((await finished(['help', 'srevers'])).err).toContain('Did you mean "servers"?');
+  });
+
+  it('checks option values: export --format yaml is an error, not a silent fallback', async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
+    const yaml = await finished(['export', '--config', file, '--format', 'yaml']);
+    expect(yaml).toMatchObject({ code: 2, out: '' });
+    expect(yaml.err).toBe('xiaozhi-tray: --format must be mcp-servers, xiaozhi-client, cursor, claude-desktop, vscode or cherry-studio, not "yaml"\n');
+    const client = await finished(['export', '--config', file, '--format=xiaozhi-client']);
+    expect(client.code).toBe(0);
+    expect(JSON.parse(client.out)).toHaveProperty('mcpServers.fx.command', process.execPath);
+    expect((await finished(['run', '--config', file, '--log-level', 'loud'])).err).toContain('--log-level must be debug, info, warn or error, not "loud"');
+    expect((await finished(['run', '--config', file, '--log-format', 'xml'])).err).toContain('--log-format must be text or json, not "xml"');
+    expect((await finished(['run', '--config', file, '--port', 'abc'])).err).toContain('--port must be a port number (0-65535), not "abc"');
+    expect((await finished(['run', '--config'])).err).toContain('--config needs a value: --config FILE');
+    expect((await finished(['tools', '--json=yes', '--config', file])).err).toContain('--json is a switch and takes no value');
+  });
+
+  it('run on a missing file says how to create one; {} is a valid empty config', async () => {
+    const dir = h.tempDir();
+    const missing = await finished(['run', '--config', 'new.json'], { cwd: dir });
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('new.json does not exist. Create one with:\n  xiaozhi-tray init --config new.json');
+    expect(missing.err).toContain(`echo '{}' > new.json`);
+    expect(fs.existsSync(path.join(dir, 'new.json'))).toBe(false);
+    expect((await finished(['run'])).err).toContain('Missing --config FILE');
+
+    const empty = h.writeConfig('{}\n', 'empty.json', dir);
+    const check = await finished(['check', '--config', empty]);
+    expect(check).toMatchObject({ code: 0, err: '' });
+    expect(check.out).toContain('valid xiaozhi-tray config: 0 endpoint(s), 0 server(s)');
+    const run = h.spawn(['run', '--config', empty]);
+    await waitForText(run.stdout, 'no endpoint configured');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(fs.readFileSync(empty, 'utf8')).toBe('{}\n');
+  });
+});
+
+describe('the README', () => {
+  it('shows a config example that check accepts as it is', async () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### The config file'));
+    const example = /```json\n([\s\S]*?)```/.exec(section)?.[1] as string;
+    const run = await finished(['check', '--config', h.writeConfig(example)]);
+    expect(run.err).toBe('');
+    expect(run.out).toContain('valid xiaozhi-tray config: 1 endpoint(s), 3 server(s)');
+  });
+});
