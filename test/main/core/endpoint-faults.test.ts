@@ -138,6 +138,8 @@ describe('endpoint link: faults', () => {
     });
     harness.bridge.start();
     const first = await xiaozhi.connection(0);
+    // The server side sees the connection before the bridge's socket opens: wake once it has.
+    await waitFor(() => endpointState().state === 'connected', 5000, 'the bridge to be connected');
     harness.bridge.wake();
     await waitFor(() => first.isClosed, 4000, 'the dead socket to be dropped');
     await xiaozhi.connection(1);
