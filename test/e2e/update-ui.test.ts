@@ -101,9 +101,12 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     await page.locator('.update-status').getByRole('button', { name: 'Save' }).click();
     await page.getByText('Settings saved.').waitFor();
     expect(store.load().updates).toEqual({ enabled: true, mirrorUrl: 'https://mirror.example.cn/xiaozhi-tray/' });
-    await page.getByRole('switch', { name: 'Check for updates automatically' }).click({ force: true });
+    const auto = page.getByRole('switch', { name: 'Check for updates automatically' });
+    await auto.click({ force: true });
     await expect.poll(() => store.load().updates.enabled, { timeout: 10_000 }).toBe(false);
-    await page.getByRole('switch', { name: 'Check for updates automatically' }).click({ force: true });
+    // Click again once the window shows the saved state (as a person would), not before.
+    await page.getByRole('switch', { name: 'Check for updates automatically', checked: false }).waitFor();
+    await auto.click({ force: true });
     await expect.poll(() => store.load().updates.enabled, { timeout: 10_000 }).toBe(true);
     await mirror.fill('');
     await page.locator('.update-status').getByRole('button', { name: 'Save' }).click();
