@@ -17,7 +17,7 @@ import { stopChild } from '../helpers/stop-child';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = path.resolve(__dirname, '../..');
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
-const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'logs', 'history', 'settings'];
+const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'logs', 'history', 'settings'];
 
 let xiaozhi: FakeXiaozhi;
 let registry: RegistryStandIn;

@@ -123,6 +123,7 @@ function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }
               showLabel
               label={t('tools.allOn', { server })}
               checked={tools.every((tool) => tool.enabled)}
+              mixed={tools.some((tool) => tool.enabled) && !tools.every((tool) => tool.enabled)}
               onChange={(enabled) => void run(() => store.api.setServerToolsEnabled({ toolSet: set.id, server, enabled }))}
             />
           </header>
