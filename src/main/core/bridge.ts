@@ -520,14 +520,16 @@ export class Bridge {
       },
 
       callTool: async (input: { name: string; arguments?: Record<string, unknown> }) => {
+        if (!this.hub.has(input.name)) await this.startGrace.settled();
         const started = performance.now();
         const result = await this.hub.call(input.name, input.arguments ?? {}, { caller: 'ui' });
         return {
-          text: resultText(result),
+          // What the window shows is redacted like everything else (the endpoint gets the tool's text as is).
+          text: this.logBook.redact(resultText(result)),
           isError: result.isError === true,
           durationMs: Math.round((performance.now() - started) * 100) / 100,
           bytes: this.hub.responseBytes(result),
-          ...(callProblem(result) ? { error: callProblem(result) } : {}),
+          ...(callProblem(result) ? { error: redactProblem(callProblem(result) as Problem, (text) => this.logBook.redact(text)) } : {}),
         };
       },
       getLogs: async (input: { limit?: number } | undefined) => this.logBook.entries(input?.limit),

@@ -76,3 +76,55 @@ describe('remote servers', () => {
     expect(remoteHeaders(new URL('https://notmodelscope.cn/mcp'), {}, 'ms-key')).toEqual({});
   });
 });
+
+describe('remote servers that misbehave', () => {
+  it('drops a server whose event stream sends an endless line, and the others keep serving', async () => {
+    const { randomUUID } = await import('node:crypto');
+    const http = await import('node:http');
+    const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
+    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+    const { ListToolsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const transports = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>();
+    let streamed = 0;
+    const server = http.createServer(async (req, res) => {
+      const id = req.headers['mcp-session-id'];
+      if (req.method === 'GET') {
+        // The notification stream: one line that never ends.
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        res.write('data: ');
+        const chunk = 'x'.repeat(64 * 1024);
+        const pump = () => {
+          let more = true;
+          while (!res.destroyed && more) {
+            more = res.write(chunk);
+            streamed += chunk.length;
+          }
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+        return;
+      }
+      const existing = typeof id === 'string' ? transports.get(id) : undefined;
+      if (existing) return existing.handleRequest(req, res);
+      const transport: InstanceType<typeof StreamableHTTPServerTransport> = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void transports.set(sid, transport) });
+      const mcp = new Server({ name: 'endless', version: '1' }, { capabilities: { tools: {} } });
+      mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'noop', inputSchema: { type: 'object' } }] }));
+      await mcp.connect(transport);
+      await transport.handleRequest(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    fixtures.push({ url: '', requests: [], forgetSessions: () => undefined, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
+    const port = (server.address() as { port: number }).port;
+    const { fixtureServer } = await import('../../helpers/bridge-harness');
+    harness = makeBridge(
+      { servers: [{ name: 'endless', transport: 'streamable-http', url: `http://127.0.0.1:${port}/mcp`, headers: {} }, fixtureServer('fx')] },
+      { restartBaseMs: 5000, restartMaxMs: 5000, maxRemoteMessageBytes: 1024 * 1024, healthIntervalMs: 0 },
+    );
+    harness.bridge.start();
+    await waitFor(() => /more than 1 MB/.test(server_('endless').lastError ?? ''), 20_000, 'the endless stream to be dropped');
+    expect(server_('endless').state).toBe('restarting');
+    expect(streamed).toBeGreaterThan(1024 * 1024);
+    expect((await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'fine' } })).text).toBe('fx: fine');
+  });
+});
+const server_ = (name: string) => harness!.bridge.state().servers.find((s) => s.name === name)!;

@@ -69,7 +69,8 @@ describe('no secret leaves the engine', () => {
     // A server that prints every secret it knows, and a call whose arguments and result carry them.
     const line = `${OPENAI} ${DB_PASS} ${PASSPHRASE} ${TOKEN} ${HEADER_KEY} ${ARG_KEY} ${ARG_TOKEN}`;
     await harness.bridge.api.callTool({ name: 'stderr', arguments: { text: line } });
-    await harness.bridge.api.callTool({ name: 'echo', arguments: { text: line } });
+    const tried = await harness.bridge.api.callTool({ name: 'echo', arguments: { text: line } });
+    expectNoSecret(tried.text);
     await waitFor(() => harness!.bridge.state().servers[0]!.stderrTail.some((l) => l.includes('redacted')), 5000, 'the stderr line');
     await waitFor(() => harness!.bridge.state().servers[1]!.lastError !== undefined, 10_000, 'the remote failure');
 

@@ -18,6 +18,7 @@ import { StderrLog } from './stderr-log';
 import { spawnFailure } from './spawn-failure';
 import { isAlive, killTree, killTreesSync, listDescendants, signalAll, waitForExit } from './process-tree';
 import { remoteHeaders } from './remote-headers';
+import { boundedFetch } from './bounded-fetch';
 import { corkUntilNextTick, type Corkable } from '../io/cork';
 import type { Problem } from '../../../shared/problem';
 import { failureCause, failureText } from './failure-cause';
@@ -34,6 +35,8 @@ export interface Supervision {
   healthIntervalMs: number;
   /** Grace given to a stdio server to exit after its stdin closes, before it is killed. */
   stopGraceMs: number;
+  /** A remote server's response or event past this size drops its connection (memory stays bounded). */
+  maxRemoteMessageBytes: number;
 }
 
 export const defaultSupervision: Supervision = {
@@ -44,6 +47,7 @@ export const defaultSupervision: Supervision = {
   crashWindowMs: 60_000,
   healthIntervalMs: 30_000,
   stopGraceMs: 2_000,
+  maxRemoteMessageBytes: 16 * 1024 * 1024,
 };
 
 export interface ChildServerOptions {
@@ -244,9 +248,15 @@ export class ChildServer {
     }
     const url = new URL(s.url);
     const headers = remoteHeaders(url, s.headers, this.opts.defaults().modelscopeApiKey);
+    const generation = this.generation;
+    const fetch = boundedFetch(this.supervision.maxRemoteMessageBytes, (message) => {
+      // The transport would only retry its stream: drop this server's connection, as for a crash.
+      if (generation === this.generation && this.state === 'running') void this.onLost(message);
+      else this.transportFault = message;
+    });
     return s.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit: { headers } })
-      : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+      ? new SSEClientTransport(url, { requestInit: { headers }, fetch })
+      : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
   }
 
   private async connect(state: 'starting' | 'restarting'): Promise<void> {
@@ -300,7 +310,7 @@ export class ChildServer {
         return;
       }
       const closed = /Connection closed/i.test(errorText(error));
-      const reason = closed && this.settings.transport === 'stdio' ? (this.transportFault ?? 'the program exited before it was ready') : failureText(error);
+      const reason = this.transportFault ?? (closed && this.settings.transport === 'stdio' ? 'the program exited before it was ready' : failureText(error));
       const s = this.settings;
       await this.onLost(reason, closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
       return;
