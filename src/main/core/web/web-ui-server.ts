@@ -148,28 +148,59 @@ function decodable(pathname: string): boolean {
   }
 }
 
+/** A window that stops reading must not make the bridge hold its events in memory without end. */
+const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
+/** Windows are pinged this often; one that did not answer the last ping is gone (a closed lid). */
+const API_PING_MS = 30_000;
+
 function serveApi(ws: WebSocket, api: BridgeApi, log: Logger): void {
   const send = (message: unknown) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_UNSENT_BYTES) {
+      // Closed first: the warning below is itself an event this window would be sent.
+      ws.terminate();
+      log.warn('web UI: a window stopped reading its updates; closed it (reloading the page reconnects)');
+      return;
+    }
+    ws.send(JSON.stringify(message));
   };
   const unsubscribe = eventNames.map((event) => api.on(event, (payload) => send({ event, payload })));
-  ws.on('close', () => unsubscribe.forEach((off) => off()));
+  let alive = true;
+  ws.on('pong', () => (alive = true));
+  const pinger = setInterval(() => {
+    if (!alive) {
+      ws.terminate();
+      return;
+    }
+    alive = false;
+    ws.ping();
+  }, API_PING_MS);
+  pinger.unref();
+  ws.on('close', () => {
+    clearInterval(pinger);
+    unsubscribe.forEach((off) => off());
+  });
   ws.on('error', () => undefined);
   ws.on('message', async (data) => {
-    let request: { id?: unknown; command?: unknown; input?: unknown };
+    let request: unknown;
     try {
-      request = JSON.parse(data.toString()) as typeof request;
+      request = JSON.parse(data.toString());
     } catch {
       log.warn('web UI: dropped a message that is not JSON');
       return;
     }
-    const id = typeof request.id === 'number' ? request.id : -1;
-    if (!commandNames.includes(request.command as CommandName)) {
-      send({ id, error: `Unknown command ${JSON.stringify(request.command)}` });
+    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+      log.warn('web UI: dropped a message that is not a command object');
+      return;
+    }
+    const { id: rawId, command, input } = request as { id?: unknown; command?: unknown; input?: unknown };
+    const id = typeof rawId === 'number' && Number.isSafeInteger(rawId) ? rawId : -1;
+    if (!commandNames.includes(command as CommandName)) {
+      send({ id, error: `Unknown command ${JSON.stringify(command)?.slice(0, 100)}` });
       return;
     }
     try {
-      const output = await (api[request.command as CommandName] as (i: unknown) => Promise<unknown>)(request.input);
+      const output = await (api[command as CommandName] as (i: unknown) => Promise<unknown>)(input);
       // An undefined output (void commands) is simply left out of the JSON.
       send({ id, output });
     } catch (error) {

@@ -65,11 +65,11 @@ describe('the headless web UI server', () => {
 
     const ws = new WebSocket(`${base}?token=${ui.token}`, { origin });
     await new Promise((resolve) => ws.once('open', resolve));
-    const reply = (request: unknown) =>
+    const reply = (request: { id: number }) =>
       new Promise<Record<string, unknown>>((resolve) => {
         const onMessage = (data: WebSocket.RawData) => {
           const message = JSON.parse(data.toString());
-          if ('id' in message) {
+          if (message.id === request.id) {
             ws.off('message', onMessage);
             resolve(message);
           }
@@ -81,6 +81,9 @@ describe('the headless web UI server', () => {
     expect(await reply({ id: 2, command: 'start' })).toEqual({ id: 2 });
     expect(await reply({ id: 3, command: 'rm -rf' })).toEqual({ id: 3, error: 'Unknown command "rm -rf"' });
     expect((await reply({ id: 4, command: 'addServer', input: { name: 'x' } })).error).toMatch(/transport/);
+    // Messages that are JSON but not command objects are dropped; the connection and the bridge stay.
+    for (const junk of ['null', '[]', '5', '"getState"', '{"id":{"x":1},"command":"getState"}']) ws.send(junk);
+    expect(await reply({ id: 5, command: 'getState' })).toMatchObject({ id: 5, output: { running: true } });
     ws.close();
   });
 
@@ -122,5 +125,24 @@ describe('the headless web UI server under hostile request lines', () => {
     expect(await rawRequest(ui.port, `GET http://[ HTTP/1.1\r\n${host}${upgrade}\r\n`)).toBe(400);
     expect(await rawRequest(ui.port, `GET /api?token=%ZZ HTTP/1.1\r\n${host}${upgrade}Origin: http://127.0.0.1:${ui.port}\r\n\r\n`)).toBe(401);
     expect((await get(ui.port, '/')).status).toBe(200);
+  });
+});
+
+describe('the web UI API with a window that stops reading', () => {
+  it('closes that window instead of holding its updates in memory', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const ws = new WebSocket(`ws://127.0.0.1:${ui.port}/api?token=${ui.token}`, { origin: `http://127.0.0.1:${ui.port}` });
+    await new Promise((resolve) => ws.once('open', resolve));
+    // A laptop lid closing: the socket stays, nothing is read any more.
+    (ws as unknown as { _socket: net.Socket })._socket.pause();
+    const closed = new Promise((resolve) => ws.once('close', resolve));
+    for (let i = 0; i < 10_000 && ws.readyState === WebSocket.OPEN; i++) {
+      harness.logBook.add('info', 'test', `line ${i} ${'z'.repeat(3900)}`);
+      if (i % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    (ws as unknown as { _socket: net.Socket })._socket.resume();
+    await closed;
+    expect(harness.logBook.entries().filter((e) => e.message.includes('stopped reading'))).toHaveLength(1);
   });
 });
