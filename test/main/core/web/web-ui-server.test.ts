@@ -65,7 +65,7 @@ describe('the headless web UI server', () => {
 
     const ws = new WebSocket(`${base}?token=${ui.token}`, { origin });
     await new Promise((resolve) => ws.once('open', resolve));
-    const reply = (request: { id: number }) =>
+    const reply = (request: { id: number; command: string; input?: unknown }) =>
       new Promise<Record<string, unknown>>((resolve) => {
         const onMessage = (data: WebSocket.RawData) => {
           const message = JSON.parse(data.toString());
