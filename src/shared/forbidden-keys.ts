@@ -9,16 +9,28 @@ export type KeyPath = (string | number)[];
 /** Where forbidden keys stand in a parsed JSON value (at most `limit` of them); [] when none. */
 export function forbiddenKeyPaths(value: unknown, limit = 20): KeyPath[] {
   const found: KeyPath[] = [];
-  // Iterative: a hostile document may nest deeper than the call stack allows.
-  const stack: { value: unknown; path: KeyPath }[] = [{ value, path: [] }];
+  // Iterative (a hostile document may nest deeper than the call stack allows), and each node keeps
+  // only a link to its parent: a path is built only for what is found, so depth costs linear time.
+  interface Node {
+    value: unknown;
+    key: string | number | undefined;
+    parent: Node | undefined;
+  }
+  const pathOf = (node: Node | undefined, last: string): KeyPath => {
+    const path: KeyPath = [last];
+    for (let at = node; at && at.key !== undefined; at = at.parent) path.push(at.key);
+    return path.reverse();
+  };
+  const stack: Node[] = [{ value, key: undefined, parent: undefined }];
   while (stack.length > 0 && found.length < limit) {
-    const { value: current, path } = stack.pop() as { value: unknown; path: KeyPath };
+    const node = stack.pop() as Node;
+    const current = node.value;
     if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: [...path, i] });
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: node });
     } else if (typeof current === 'object' && current !== null) {
       for (const key of Object.keys(current)) {
-        if (FORBIDDEN_KEYS.has(key)) found.push([...path, key]);
-        else stack.push({ value: (current as Record<string, unknown>)[key], path: [...path, key] });
+        if (FORBIDDEN_KEYS.has(key)) found.push(pathOf(node, key));
+        else stack.push({ value: (current as Record<string, unknown>)[key], key, parent: node });
       }
     }
   }

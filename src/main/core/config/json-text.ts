@@ -56,6 +56,9 @@ export class JsonDocument {
    */
   static parse(file: string, raw: string): JsonDocument {
     const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    // Before the parser (which recurses): a config is never this deep, a hostile file may be.
+    const tooDeep = offsetPastDepth(text, MAX_DEPTH);
+    if (tooDeep !== undefined) throw new ConfigError(file, [{ path: '', ...lineColumn(text, tooDeep), message: `the JSON is nested more than ${MAX_DEPTH} levels deep` }]);
     const errors: ParseError[] = [];
     const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length > 0 || tree === undefined) {
@@ -67,9 +70,7 @@ export class JsonDocument {
       throw new ConfigError(file, problems);
     }
     const refused: ConfigProblem[] = [];
-    const value = nodeValue(tree, [], (path, offset) =>
-      refused.push({ path: formatPath(path), ...lineColumn(text, offset), message: `the key "${String(path[path.length - 1])}" is not allowed (it could change what other keys mean)` }),
-    );
+    const value = nodeValue(tree, [], (path, offset, message) => refused.push({ path: formatPath(path), ...lineColumn(text, offset), message }));
     if (refused.length > 0) throw new ConfigError(file, refused);
     return new JsonDocument(text, value, tree);
   }
@@ -84,17 +85,42 @@ export class JsonDocument {
   }
 }
 
-function nodeValue(node: Node, path: JsonPath, refuse: (path: JsonPath, offset: number) => void): unknown {
+/** Deeper than any config needs. */
+const MAX_DEPTH = 64;
+
+/** Where the brackets (outside strings) first nest deeper than `max`, or undefined. */
+function offsetPastDepth(text: string, max: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return i;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return undefined;
+}
+
+type Refuse = (path: JsonPath, offset: number, message: string) => void;
+
+function nodeValue(node: Node, path: JsonPath, refuse: Refuse): unknown {
   switch (node.type) {
     case 'object': {
       const out: Record<string, unknown> = {};
+      const seen = new Set<string>();
       for (const property of node.children ?? []) {
         const [key, value] = property.children ?? [];
         if (!key || !value) continue;
         const name = String(key.value);
         // Assigning "__proto__" would set the prototype: a hidden object other keys are read through.
-        if (FORBIDDEN_KEYS.has(name)) refuse([...path, name], key.offset);
+        if (FORBIDDEN_KEYS.has(name)) refuse([...path, name], key.offset, `the key "${name}" is not allowed (it could change what other keys mean)`);
+        else if (seen.has(name)) refuse([...path, name], key.offset, `the key "${name}" appears twice in this object; only one can count, so remove the other`);
         else out[name] = nodeValue(value, [...path, name], refuse);
+        seen.add(name);
       }
       return out;
     }

@@ -70,3 +70,15 @@ describe('check reports every problem in one pass', () => {
     expect(found).toMatch(/mcpEndpoint/);
   });
 });
+
+describe('config files that are deep or ambiguous', () => {
+  it('refuses a file nested deeper than any config is, with where', () => {
+    const deep = `{"servers": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    expect(problems(() => parseConfigText('tray.json', deep, {}))[0]).toMatch(/^line 1, column \d+: the JSON is nested more than 64 levels deep$/);
+  });
+
+  it('refuses a key that appears twice in one object (the hidden one would be dropped)', () => {
+    const text = '{\n  "servers": [],\n  "endpoints": [],\n  "servers": [{"name": "a", "transport": "stdio", "command": "x"}]\n}';
+    expect(problems(() => parseConfigText('tray.json', text, {}))).toEqual(['line 4, column 3, at servers: the key "servers" appears twice in this object; only one can count, so remove the other']);
+  });
+});
