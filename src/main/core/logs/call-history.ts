@@ -2,6 +2,9 @@ import type { CallOutcome, CallRecord } from '../../../shared/status';
 import { redactText } from './redact';
 
 const MAX_TEXT = 2000;
+const MAX_NAME = 200;
+/** The counts' key for calls of tools that do not exist. */
+export const UNKNOWN_TOOL = '(unknown tool)';
 
 export function trimText(text: string, max = MAX_TEXT): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
@@ -50,8 +53,9 @@ export class CallHistory {
       id: this.nextId++,
       time: Date.now(),
       caller: input.caller,
-      tool: input.tool,
-      originalTool: input.originalTool,
+      // Names come from the caller: an unknown tool's may be anything, of any length.
+      tool: trimText(input.tool, MAX_NAME),
+      originalTool: trimText(input.originalTool, MAX_NAME),
       server: input.server,
       arguments: trimText(args),
       durationMs: input.durationMs,
@@ -65,10 +69,12 @@ export class CallHistory {
       this.head = (this.head + 1) % this.capacity;
     }
     const forServer = this.counts.get(input.server) ?? new Map<string, { ok: number; failed: number }>();
-    const count = forServer.get(input.originalTool) ?? { ok: 0, failed: 0 };
+    // Calls of tools no server has are counted together: one key per made-up name would grow forever.
+    const key = input.server === '' ? UNKNOWN_TOOL : input.originalTool;
+    const count = forServer.get(key) ?? { ok: 0, failed: 0 };
     if (input.outcome === 'ok') count.ok++;
     else count.failed++;
-    forServer.set(input.originalTool, count);
+    forServer.set(key, count);
     this.counts.set(input.server, forServer);
     const callerCount = this.byCaller.get(input.caller) ?? { ok: 0, failed: 0 };
     if (input.outcome === 'ok') callerCount.ok++;

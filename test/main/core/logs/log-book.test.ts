@@ -64,6 +64,17 @@ describe('call history', () => {
   });
 });
 
+describe('call history', () => {
+  it('keeps bounded names and one count for every unknown tool, whatever the callers make up', () => {
+    const history = new CallHistory(10);
+    for (let i = 0; i < 500; i++) {
+      history.add({ caller: 'x', tool: `${i}-${'n'.repeat(100_000)}`, originalTool: `${i}-${'n'.repeat(100_000)}`, server: '', arguments: {}, durationMs: 1, outcome: 'error', result: 'Unknown tool' });
+    }
+    for (const record of history.list()) expect(record.tool.length).toBeLessThan(300);
+    expect(history.countsByTool()).toEqual({ '': { '(unknown tool)': { ok: 0, failed: 500 } } });
+  });
+});
+
 describe('backoff', () => {
   it('grows exponentially up to the cap with full jitter, and resets', () => {
     const max = new Backoff(1000, 60_000, () => 1);
