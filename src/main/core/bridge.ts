@@ -112,6 +112,7 @@ export class Bridge {
   private statusQueued = false;
   private listChangedTimer: NodeJS.Timeout | undefined;
   private serverStarts = new Map<string, Promise<void>>();
+  private replacing: Promise<void> = Promise.resolve();
   private readonly startGrace = new StartGrace(() => this.settings.limits.startGraceMs);
   private unsubscribeHistory: (() => void) | undefined;
   private readonly imports = new ImportSessions();
@@ -330,6 +331,8 @@ export class Bridge {
   }
 
   private startServer(server: ChildServer): void {
+    // A server replaced or removed meanwhile (a save during a restart) must not come back to life.
+    if (this.servers.get(server.name) !== server) return;
     const started = server.start().catch((error: unknown) => this.log.error(`server ${server.name}: ${String(error)}`));
     this.serverStarts.set(server.name, started);
     this.startGrace.track(server.name, started);
@@ -376,29 +379,48 @@ export class Bridge {
     return endpoint;
   }
 
-  private async replaceLink(id: string): Promise<void> {
-    await this.links.get(id)?.stop();
-    this.links.delete(id);
-    const endpoint = this.settings.endpoints.find((e) => e.id === id);
-    if (!endpoint) return;
-    const link = this.makeLink(endpoint);
-    this.links.set(id, link);
-    if (this.running && endpoint.enabled) link.start();
+  /**
+   * Replacing links and servers runs one at a time: two saves at once (a double click) would
+   * otherwise both stop the old one and both start a new one, leaving one running unowned.
+   */
+  private exclusive(work: () => Promise<void>): Promise<void> {
+    const turn = this.replacing.then(work);
+    this.replacing = turn.catch(() => undefined);
+    return turn;
   }
 
-  private async replaceServer(oldName: string, settings: ServerSettings | undefined): Promise<void> {
-    const old = this.servers.get(oldName);
-    this.servers.delete(oldName);
-    this.serverStarts.delete(oldName);
-    this.startGrace.forget(oldName);
-    if (old) await old.stop();
-    if (settings) {
-      const server = this.makeServer(settings);
-      this.servers.set(settings.name, server);
-      if (this.running && settings.enabled) this.startServer(server);
-    }
-    this.hub.rebuild();
-    this.queueStatus();
+  private replaceLink(id: string): Promise<void> {
+    return this.exclusive(async () => {
+      await this.links.get(id)?.stop();
+      this.links.delete(id);
+      const endpoint = this.settings.endpoints.find((e) => e.id === id);
+      if (!endpoint) return;
+      const link = this.makeLink(endpoint);
+      this.links.set(id, link);
+      if (this.running && endpoint.enabled) link.start();
+    });
+  }
+
+  /** Stops the server `oldName` and starts `newName` (the same name, or a rename) as the settings now say. */
+  private replaceServer(oldName: string, newName: string | undefined): Promise<void> {
+    return this.exclusive(async () => {
+      for (const name of new Set([oldName, ...(newName ? [newName] : [])])) {
+        const old = this.servers.get(name);
+        this.servers.delete(name);
+        this.serverStarts.delete(name);
+        this.startGrace.forget(name);
+        if (old) await old.stop();
+      }
+      // Read at this turn, not when asked: a later save may have changed it meanwhile.
+      const settings = newName === undefined ? undefined : this.settings.servers.find((s) => s.name === newName);
+      if (settings) {
+        const server = this.makeServer(settings);
+        this.servers.set(settings.name, server);
+        if (this.running && settings.enabled) this.startServer(server);
+      }
+      this.hub.rebuild();
+      this.queueStatus();
+    });
   }
 
   private makeApi(): BridgeApi {
@@ -460,7 +482,7 @@ export class Bridge {
       addServer: async (input: ServerSettings) => {
         if (this.servers.has(input.name)) throw new Error(`A server called "${input.name}" already exists.`);
         this.commit({ ...this.settings, servers: [...this.settings.servers, input] });
-        await this.replaceServer(input.name, this.settings.servers.find((s) => s.name === input.name));
+        await this.replaceServer(input.name, input.name);
       },
       updateServer: async (input: { name: string; server: ServerSettings }) => {
         const existing = this.settings.servers.find((s) => s.name === input.name);
@@ -471,7 +493,7 @@ export class Bridge {
         const server = restoreMaskedServer(input.server, existing);
         const next = renameServerInSets({ ...this.settings, servers: this.settings.servers.map((s) => (s.name === input.name ? server : s)) }, input.name, server.name);
         this.commit(next);
-        await this.replaceServer(input.name, this.settings.servers.find((s) => s.name === server.name));
+        await this.replaceServer(input.name, server.name);
       },
       removeServer: async (input: { name: string }) => {
         this.requireServer(input.name);
@@ -542,7 +564,7 @@ export class Bridge {
         const applied = this.imports.apply(input, this.settings);
         this.commit(applied.settings);
         for (const name of applied.changedServers) {
-          await this.replaceServer(name, this.settings.servers.find((s) => s.name === name));
+          await this.replaceServer(name, name);
         }
         for (const endpoint of this.settings.endpoints) if (!this.links.has(endpoint.id)) await this.replaceLink(endpoint.id);
         this.log.info(`imported: ${applied.result.addedServers.length} server(s) added, ${applied.result.replacedServers.length} replaced, ${applied.result.addedEndpoints.length} endpoint(s), ${applied.result.skipped} skipped`);

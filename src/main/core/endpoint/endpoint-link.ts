@@ -58,6 +58,7 @@ export class EndpointLink {
   private pongTimer: NodeJS.Timeout | undefined;
   private connectedAt = 0;
   private running = false;
+  private stopping: Promise<void> | undefined;
   private initialized = false;
   /** The catalog version this session last learned of; only newer changes are announced. */
   private announcedVersion = -1;
@@ -101,7 +102,14 @@ export class EndpointLink {
   }
 
   /** Closes the socket and stops retrying. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    // Two stops at once (the app quitting during a save) share one: a second would detach the
+    // first one's close listener and leave it waiting forever.
+    this.stopping ??= this.closeAndDetach().finally(() => (this.stopping = undefined));
+    return this.stopping;
+  }
+
+  private async closeAndDetach(): Promise<void> {
     this.running = false;
     this.clearRetry();
     const socket = this.socket;
