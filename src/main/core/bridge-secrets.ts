@@ -60,19 +60,66 @@ export function restoreMasked(incoming: Record<string, string>, existing: Record
   return out;
 }
 
+const MASKED = '…(redacted)';
+
+/**
+ * A URL the window sent back: query values and credentials it got masked take the existing URL's
+ * values of the same name, whatever else changed (the host, another parameter).
+ */
+export function restoreMaskedUrl(incoming: string, existing: string | undefined): string {
+  if (existing === undefined || incoming === existing) return incoming;
+  if (incoming === redactUrl(existing)) return existing;
+  let before: URL;
+  let head: URL;
+  const at = incoming.indexOf('?');
+  try {
+    before = new URL(existing);
+    head = new URL(at === -1 ? incoming : incoming.slice(0, at));
+  } catch {
+    return incoming;
+  }
+  const ellipsis = (part: string) => part === '…' || part === '%E2%80%A6';
+  if (ellipsis(head.username)) head.username = before.username;
+  if (ellipsis(head.password)) head.password = before.password;
+  const pairs = (at === -1 ? '' : incoming.slice(at + 1)).split('&').filter(Boolean).map((pair) => {
+    const eq = pair.indexOf('=');
+    const key = eq === -1 ? pair : pair.slice(0, eq);
+    const previous = before.searchParams.get(key);
+    return previous !== null && pair.slice(eq + 1) === maskSecret(previous) ? `${key}=${encodeURIComponent(previous)}` : pair;
+  });
+  head.search = '';
+  return pairs.length > 0 ? `${head.toString()}?${pairs.join('&')}` : head.toString();
+}
+
+/** Masked arguments take their real values: at the same place first, else the one they can only be. */
+function restoreArgs(incoming: string[], existing: string[]): string[] {
+  const shown = maskArgs(existing);
+  return incoming.map((arg, i) => {
+    if (shown[i] === arg && arg !== existing[i]) return existing[i] as string;
+    const reals = new Set(shown.flatMap((s, j) => (s === arg && s !== existing[j] ? [existing[j] as string] : [])));
+    if (reals.size === 1) return [...reals][0] as string;
+    if (reals.size > 1) throw new Error(`args[${i}] is still masked and could be more than one of the secrets it had; type it again`);
+    return arg.includes(MASKED) && existing[i] !== undefined ? restoreMaskedUrl(arg, existing[i]) : arg;
+  });
+}
+
+/** A value still masked after restoring would be saved as the literal mask: refuse it, saying where. */
+function refuseMasks(server: ServerSettings): ServerSettings {
+  const values: [string, string][] =
+    server.transport === 'stdio'
+      ? [...server.args.map((a, i): [string, string] => [`args[${i}]`, a]), ...Object.entries(server.env).map(([k, v]): [string, string] => [`env.${k}`, v])]
+      : [['url', server.url], ...Object.entries(server.headers).map(([k, v]): [string, string] => [`headers.${k}`, v])];
+  const masked = values.find(([, value]) => value.includes(MASKED));
+  if (masked) throw new Error(`${masked[0]} of server "${server.name}" is still masked; type its value again`);
+  return server;
+}
+
 /** The same for a whole server: env, headers, URL and arguments that come back masked keep their real values. */
 export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSettings | undefined): ServerSettings {
   if (incoming.transport === 'stdio') {
     const before = existing?.transport === 'stdio' ? existing : undefined;
-    // Masked argument → real argument, wherever the user moved it.
-    const real = new Map<string, string>();
-    if (before) maskArgs(before.args).forEach((shown, i) => shown !== before.args[i] && real.set(shown, before.args[i] as string));
-    return { ...incoming, env: restoreMasked(incoming.env, before?.env), args: incoming.args.map((arg) => real.get(arg) ?? arg) };
+    return refuseMasks({ ...incoming, env: restoreMasked(incoming.env, before?.env), args: before ? restoreArgs(incoming.args, before.args) : incoming.args });
   }
   const before = existing && existing.transport !== 'stdio' ? existing : undefined;
-  return {
-    ...incoming,
-    headers: restoreMasked(incoming.headers, before?.headers),
-    url: before && incoming.url === redactUrl(before.url) ? before.url : incoming.url,
-  };
+  return refuseMasks({ ...incoming, headers: restoreMasked(incoming.headers, before?.headers), url: restoreMaskedUrl(incoming.url, before?.url) });
 }

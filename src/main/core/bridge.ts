@@ -20,7 +20,7 @@ import type { UpdateStatus } from '../../shared/updates';
 import { firstIssue } from '../../shared/zod-issue';
 import type { Problem } from '../../shared/problem';
 import { forbiddenKeyPaths, formatKeyPath } from '../../shared/forbidden-keys';
-import { restoreMaskedServer, redactSettings, secretValues } from './bridge-secrets';
+import { restoreMaskedServer, restoreMaskedUrl, redactSettings, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
 import { resultText } from './hub/result-shaping';
@@ -442,7 +442,8 @@ export class Bridge {
         const updated = {
           ...current,
           ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.url !== undefined ? { url: input.url } : {}),
+          // A URL shown masked and sent back keeps its real token.
+          ...(input.url !== undefined ? { url: restoreMaskedUrl(input.url, current.url) } : {}),
           ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
           // A new set reconnects the endpoint: xiaozhi may only read the tool list when a session starts.
           ...(input.toolSet !== undefined ? { toolSet: input.toolSet } : {}),

@@ -110,6 +110,32 @@ describe('no secret leaves the engine', () => {
     expect(savedRemote.transport !== 'stdio' && savedRemote.url).toBe(`https://mcp.example.com/sse?key=${URL_KEY}&token=${ARG_TOKEN}&api_key=${ARG_KEY}&region=cn`);
   });
 
+  it('keeps two secrets that look alike when masked apart, and a URL key when its host changes', async () => {
+    const a = 'sk-proj-AAAA1111aaaa';
+    const b = 'sk-proj-BBBB2222bbbb';
+    harness = makeBridge({
+      servers: [
+        fixtureServer('fx', {}, { args: ['server.js', '--api-key', a, '--admin-token', b, '--db-pass', 'hunter22', '--pin', 'abc12345'] }),
+        { name: 'remote', transport: 'sse', url: `https://old.example.com/sse?key=${URL_KEY}&region=cn`, headers: {} },
+      ],
+    });
+    const shown = (await harness.bridge.api.getSettings()).servers;
+    const fx = shown[0]!;
+    const remote = shown[1]!;
+    if (fx.transport !== 'stdio' || remote.transport === 'stdio') throw new Error('unexpected transports');
+    // Both show as sk-p…(redacted): only their places tell them apart.
+    expect(fx.args[2]).toBe(fx.args[4]);
+    await harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, callTimeoutMs: 5000 } });
+    await harness.bridge.api.updateServer({ name: 'remote', server: { ...remote, url: remote.url.replace('old.example.com', 'new.example.com') } });
+    const saved = harness.store.load().servers;
+    expect(saved[0]!.transport === 'stdio' && saved[0]!.args).toEqual(['server.js', '--api-key', a, '--admin-token', b, '--db-pass', 'hunter22', '--pin', 'abc12345']);
+    expect(saved[1]!.transport !== 'stdio' && saved[1]!.url).toBe(`https://new.example.com/sse?key=${URL_KEY}&region=cn`);
+    // A masked value that cannot be told apart is refused, never saved as the mask.
+    await expect(harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, args: ['server.js', fx.args[4]!, fx.args[2]!] } })).rejects.toThrow(/could be more than one/);
+    await expect(harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, args: ['--x', 'zzzz…(redacted)'] } })).rejects.toThrow(/args\[1\] of server "fx" is still masked/);
+    expect(JSON.stringify(harness.store.load())).not.toContain('(redacted)');
+  });
+
   it('never writes MCP_ENDPOINT from the environment into the config file', () => {
     const dir = tempDir();
     const file = path.join(dir, 'tray.json');
