@@ -1,13 +1,18 @@
 import type { ServerSettings, Settings } from '../../shared/settings';
-import { looksSecret, maskArgs, maskSecret, redactRecord, redactUrl, secretArgValues, secretQueryValues } from './logs/redact';
+import { looksSecret, maskArgs, maskSecret, maskValue, redactRecord, redactUrl, secretArgValues, secretQueryValues, urlPassword } from './logs/redact';
+
+const optional = (value: string | undefined): string[] => (value === undefined ? [] : [value]);
 
 /** The secrets one server's settings hold: env and header values by name, URL queries, options. */
 function serverSecrets(server: ServerSettings): string[] {
   const values: string[] = [];
   const record = server.transport === 'stdio' ? server.env : server.headers;
-  for (const [key, value] of Object.entries(record)) if (looksSecret(key)) values.push(value.replace(/^(bearer|basic|token)\s+/i, ''));
+  for (const [key, value] of Object.entries(record)) {
+    if (looksSecret(key)) values.push(value.replace(/^(bearer|basic|token)\s+/i, ''));
+    else values.push(...optional(urlPassword(value)));
+  }
   if (server.transport === 'stdio') values.push(...secretArgValues(server.args));
-  else values.push(...secretQueryValues(server.url));
+  else values.push(...secretQueryValues(server.url), ...optional(urlPassword(server.url)));
   return values;
 }
 
@@ -20,6 +25,7 @@ export function secretValues(settings: Settings, env: NodeJS.ProcessEnv = {}): s
   for (const endpoint of settings.endpoints) {
     try {
       for (const [key, value] of new URL(endpoint.url).searchParams) if (looksSecret(key) || value.length > 16) values.push(value);
+      values.push(...optional(urlPassword(endpoint.url)));
     } catch {
       // invalid URLs never got past the schema
     }
@@ -55,7 +61,7 @@ export function restoreMasked(incoming: Record<string, string>, existing: Record
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(incoming)) {
     const previous = existing?.[key];
-    out[key] = previous !== undefined && value === maskSecret(previous) ? previous : value;
+    out[key] = previous !== undefined && value === maskValue(key, previous) && value !== previous ? previous : value;
   }
   return out;
 }
@@ -78,9 +84,8 @@ export function restoreMaskedUrl(incoming: string, existing: string | undefined)
   } catch {
     return incoming;
   }
-  const ellipsis = (part: string) => part === '…' || part === '%E2%80%A6';
-  if (ellipsis(head.username)) head.username = before.username;
-  if (ellipsis(head.password)) head.password = before.password;
+  const shownPassword = decodeURIComponent(head.password);
+  if (before.password && shownPassword === maskSecret(decodeURIComponent(before.password))) head.password = before.password;
   const pairs = (at === -1 ? '' : incoming.slice(at + 1)).split('&').filter(Boolean).map((pair) => {
     const eq = pair.indexOf('=');
     const key = eq === -1 ? pair : pair.slice(0, eq);

@@ -361,6 +361,8 @@ export class Bridge {
     const valid = SettingsSchema.parse(next);
     this.store.save(valid);
     this.settings = valid;
+    // Calls recorded so far are masked with the secrets they were made with, before those change.
+    this.history.redactAll();
     this.logBook.setSecrets(secretValues(valid, this.options.env ?? process.env));
     this.hub.updateSettings(this.hubSettings());
     void this.localServer.sync(this.running);

@@ -136,6 +136,39 @@ describe('no secret leaves the engine', () => {
     expect(JSON.stringify(harness.store.load())).not.toContain('(redacted)');
   });
 
+  it('masks URL passwords (args, env, remote URLs) and header arguments everywhere, and history keeps a rotated key masked', async () => {
+    const dbPassword = 'Pg-S3cretPassw0rd';
+    const headerKey = 'hdr-abcdef1234567890';
+    const oldKey = 'old-key-1234567890abcd';
+    harness = makeBridge({
+      servers: [
+        fixtureServer('fx', { OPENAI_KEY: oldKey, DATABASE_URL: `postgresql://admin:${dbPassword}@db.local/app` }, { args: [path.resolve(__dirname, '../../fixtures/fixture-server.mjs'), `postgresql://admin:${dbPassword}@db.local/app`, '--header', `Authorization: Bearer ${headerKey}`] }),
+        { name: 'remote', transport: 'streamable-http', url: `http://user:${dbPassword}@127.0.0.1:1/mcp`, headers: {} },
+      ],
+    });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    // xiaozhi calls a tool with the key in its arguments while no window listens.
+    await harness.bridge.toolHub.call('echo', { text: `key ${oldKey} and ${dbPassword}` }, { caller: 'home' });
+    await harness.bridge.api.callTool({ name: 'stderr', arguments: { text: `dsn postgresql://admin:${dbPassword}@db.local/app header ${headerKey}` } });
+    await waitFor(() => harness!.bridge.state().servers[0]!.stderrTail.some((l) => l.startsWith('dsn')), 5000, 'the stderr line');
+    // The user rotates the key: the old one is no longer known, yet must stay masked.
+    const fx = (await harness.bridge.api.getSettings()).servers[0]!;
+    if (fx.transport !== 'stdio') throw new Error('stdio expected');
+    await harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, env: { ...fx.env, OPENAI_KEY: 'new-key-0987654321zyxw' } } });
+    const everything = JSON.stringify({
+      settings: await harness.bridge.api.getSettings(),
+      state: harness.bridge.state(),
+      history: await harness.bridge.api.getHistory(),
+      logs: harness.logBook.entries(),
+    });
+    for (const secret of [dbPassword, headerKey, oldKey, 'new-key-0987654321zyxw']) expect(everything, secret).not.toContain(secret);
+    const saved = harness.store.load().servers[0]!;
+    expect(saved.transport === 'stdio' && saved.env.DATABASE_URL).toBe(`postgresql://admin:${dbPassword}@db.local/app`);
+    expect(saved.transport === 'stdio' && saved.args[1]).toBe(`postgresql://admin:${dbPassword}@db.local/app`);
+    expect(saved.transport === 'stdio' && saved.args[3]).toBe(`Authorization: Bearer ${headerKey}`);
+  });
+
   it('never writes MCP_ENDPOINT from the environment into the config file', () => {
     const dir = tempDir();
     const file = path.join(dir, 'tray.json');

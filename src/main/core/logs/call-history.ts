@@ -93,6 +93,14 @@ export class CallHistory {
     return ordered.map((r) => this.redacted(r));
   }
 
+  /**
+   * Redacts every record not redacted yet, with the secrets known now: called before the known
+   * secrets change (a rotated key must still be masked in calls made while it was the key).
+   */
+  redactAll(): void {
+    for (const record of this.records) this.redacted(record);
+  }
+
   private redacted(record: CallRecord): CallRecord {
     if (!this.clean.has(record)) {
       record.arguments = this.redact(record.arguments);

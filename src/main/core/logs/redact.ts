@@ -4,15 +4,44 @@
  */
 
 /**
- * Names that usually hold a secret. `key` and `pass` count as words of a name (`OPENAI_KEY`,
- * `DB_PASS`, `api_key`, `x-key`), not inside other words (`MONKEY`, `KEYBOARD`).
+ * Names that usually hold a secret. `key`, `pass`, `ak`/`sk` and `dsn` count as words of a name
+ * (`OPENAI_KEY`, `DB_PASS`, `ALIYUN_AK`, `SENTRY_DSN`), not inside other words (`MONKEY`, `ASK`).
  */
 const SECRET_NAME =
-  /(token|secret|passw(or)?d|passphrase|pwd|api[-_]?key|apikey|auth|credential|private[-_]?key|session|cookie|bearer|signature|(^|[-_.])(key|pass|pat|sig)($|[-_.]))/i;
+  /(token|secret|passw(or)?d|passphrase|pwd|api[-_]?key|apikey|auth|credential|private[-_]?key|session|cookie|bearer|signature|webhook|(^|[-_.])(key|pass|pat|sig|ak|sk|dsn)($|[-_.]))/i;
 
 /** True for env var / header / query / option names that usually hold a secret. */
 export function looksSecret(name: string): boolean {
   return SECRET_NAME.test(name);
+}
+
+/** Keeps the first few characters so users can tell two secrets apart. */
+export function maskSecret(value: string): string {
+  if (value.length <= 8) return '…(redacted)';
+  return `${value.slice(0, 4)}…(redacted)`;
+}
+
+/** `scheme://user:PASSWORD@host`: the password of a URL, wherever it stands in a text. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"']*:)([^\s@/"']+)(@)/gi;
+
+/** The password in a URL (`postgresql://admin:PASS@db/app`), or undefined. */
+export function urlPassword(value: string): string | undefined {
+  URL_PASSWORD.lastIndex = 0;
+  const match = URL_PASSWORD.exec(value);
+  return match && !(match[2] as string).includes('(redacted)') ? decodeURIComponentSafe(match[2] as string) : undefined;
+}
+
+/** The same value with a URL password in it masked, and nothing else changed. */
+export function maskUrlPassword(value: string): string {
+  return value.replace(URL_PASSWORD, (whole, head: string, password: string, at: string) => (password.includes('(redacted)') ? whole : `${head}${maskSecret(password)}${at}`));
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Query values of a URL whose names look secret (`?key=`, `?token=`, `api_key=`). */
@@ -24,69 +53,89 @@ export function secretQueryValues(raw: string): string[] {
   }
 }
 
-/** `--api-key=VALUE`, `--token VALUE`, `API_KEY=VALUE`: the option and where its value sits. */
-function secretArgs(args: readonly string[]): { index: number; prefix: string; value: string }[] {
-  const found: { index: number; prefix: string; value: string }[] = [];
+interface SecretArg {
+  index: number;
+  /** How the argument is shown masked. */
+  shown: string;
+  values: string[];
+}
+
+/**
+ * Secrets on a command line: `--api-key=VALUE`, `--token VALUE`, `API_KEY=VALUE`, a header given as
+ * `"Authorization: Bearer X"` (mcp-remote's `--header`), a URL with a secret query or a password.
+ */
+function secretArgs(args: readonly string[]): SecretArg[] {
+  const found: SecretArg[] = [];
   args.forEach((arg, index) => {
     const inline = /^(-{0,2}[A-Za-z][\w.-]*=)(.+)$/.exec(arg);
     if (inline && looksSecret((inline[1] as string).replace(/^-+|=$/g, ''))) {
-      found.push({ index, prefix: inline[1] as string, value: inline[2] as string });
+      found.push({ index, shown: `${inline[1]}${maskSecret(inline[2] as string)}`, values: [inline[2] as string] });
+      return;
+    }
+    const header = /^([A-Za-z][\w-]*\s*:\s*)((?:bearer|basic|token)\s+)?(\S.*)$/i.exec(arg);
+    if (header && looksSecret((header[1] as string).replace(/\s*:\s*$/, ''))) {
+      found.push({ index, shown: `${header[1]}${header[2] ?? ''}${maskSecret(header[3] as string)}`, values: [header[3] as string] });
       return;
     }
     const previous = args[index - 1];
     if (previous && /^--?[A-Za-z][\w-]*$/.test(previous) && looksSecret(previous.replace(/^-+/, '')) && !arg.startsWith('-')) {
-      found.push({ index, prefix: '', value: arg });
+      found.push({ index, shown: maskSecret(arg), values: [arg] });
       return;
     }
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) for (const value of secretQueryValues(arg)) found.push({ index, prefix: '', value });
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) {
+      const values = [...secretQueryValues(arg), ...[urlPassword(arg)].filter((v): v is string => v !== undefined)];
+      if (values.length > 0) found.push({ index, shown: maskUrlPassword(redactUrlQuery(arg)), values });
+    }
   });
   return found;
 }
 
 /** Secret values given on a command line (for known-value redaction). */
 export function secretArgValues(args: readonly string[]): string[] {
-  return secretArgs(args).map((a) => a.value);
+  return secretArgs(args).flatMap((a) => a.values);
 }
 
-/** A command line as a UI may show it: secret option values masked, secret URL queries masked. */
+/** A command line as a UI may show it: secret option values, headers, URL queries and passwords masked. */
 export function maskArgs(args: readonly string[]): string[] {
   const out = args.slice();
-  for (const { index, prefix, value } of secretArgs(args)) {
-    const arg = out[index] as string;
-    out[index] = prefix ? `${prefix}${maskSecret(value)}` : arg === value ? maskSecret(value) : redactUrl(arg);
-  }
+  for (const { index, shown } of secretArgs(args)) out[index] = shown;
   return out;
 }
 
-/** Keeps the first few characters so users can tell two secrets apart. */
-export function maskSecret(value: string): string {
-  if (value.length <= 8) return '…(redacted)';
-  return `${value.slice(0, 4)}…(redacted)`;
+/** A URL's query values with secret-looking names masked; the rest of the text unchanged. */
+function redactUrlQuery(raw: string): string {
+  const at = raw.indexOf('?');
+  if (at === -1) return raw;
+  const [query, fragment] = raw.slice(at + 1).split('#', 2) as [string, string | undefined];
+  const pairs = query.split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq === -1 || !looksSecret(decodeURIComponentSafe(pair.slice(0, eq)))) return pair;
+    const value = pair.slice(eq + 1);
+    return value.includes('(redacted)') ? pair : `${pair.slice(0, eq)}=${maskSecret(decodeURIComponentSafe(value))}`;
+  });
+  return `${raw.slice(0, at)}?${pairs.join('&')}${fragment === undefined ? '' : `#${fragment}`}`;
 }
 
-/** `wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)`: query values with secret-looking names masked. */
+/** `wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)`: secret query values and passwords masked. */
 export function redactUrl(raw: string): string {
-  let url: URL;
   try {
-    url = new URL(raw);
+    new URL(raw);
   } catch {
     return redactText(raw);
   }
-  if (url.username) url.username = '…';
-  if (url.password) url.password = '…';
-  // Build by hand: URLSearchParams would percent-encode the ellipsis.
-  const query = [...url.searchParams.entries()]
-    .map(([key, value]) => `${key}=${looksSecret(key) ? maskSecret(value) : value}`)
-    .join('&');
-  url.search = '';
-  const base = url.toString();
-  return query ? `${base}?${query}` : base;
+  return maskUrlPassword(redactUrlQuery(raw));
 }
 
 const SECRET_QUERY = /([?&;](?:[a-z_-]*(?:token|key|secret|password|auth|sig|signature)[a-z_-]*)=)([^&\s"'#]+)/gi;
 const AUTH_HEADER = /\b(authorization|proxy-authorization|x-api-key|api-key)(\s*["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+|token\s+)?([^\s"',;}]+)/gi;
 const BEARER = /\b(bearer\s+)([a-z0-9._~+/=-]{8,})/gi;
 const JWT = /\beyJ[a-zA-Z0-9_-]{6,}\.[a-zA-Z0-9_-]{6,}\.[a-zA-Z0-9_-]*/g;
+/** `password=…`, `"apiKey": "…"`, `secret: …` in free text (config dumps, error messages). */
+const SECRET_ASSIGNMENT = /\b((?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?token|client[_-]?secret)["']?\s*[:=]\s*["']?)([^\s"',;}&]{4,})/gi;
+/** Key formats that are secrets by their look alone: OpenAI/Anthropic, GitHub, AWS, Slack, Google. */
+const KNOWN_KEY_FORMATS = /\b(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})/g;
+
+const masked = (value: string) => value.includes('(redacted)');
 
 /** Scrubs free text (log lines, error messages, a child's stderr) of anything that looks like a secret. */
 export function redactText(text: string, knownSecrets: Iterable<string> = []): string {
@@ -95,17 +144,25 @@ export function redactText(text: string, knownSecrets: Iterable<string> = []): s
     if (secret.length >= 4) out = out.split(secret).join(maskSecret(secret));
   }
   return out
-    .replace(SECRET_QUERY, (_m, head: string, value: string) => `${head}${value.startsWith('…') || value.includes('…(redacted)') ? value : maskSecret(value)}`)
+    .replace(SECRET_QUERY, (_m, head: string, value: string) => `${head}${value.startsWith('…') || masked(value) ? value : maskSecret(value)}`)
     .replace(AUTH_HEADER, (_m, name: string, sep: string, scheme: string | undefined, value: string) =>
-      value.includes('(redacted)') ? `${name}${sep}${scheme ?? ''}${value}` : `${name}${sep}${scheme ?? ''}…(redacted)`,
+      masked(value) ? `${name}${sep}${scheme ?? ''}${value}` : `${name}${sep}${scheme ?? ''}…(redacted)`,
     )
     .replace(BEARER, (_m, head: string) => `${head}…(redacted)`)
-    .replace(JWT, (token) => maskSecret(token));
+    .replace(JWT, (token) => maskSecret(token))
+    .replace(URL_PASSWORD, (whole, head: string, password: string, at: string) => (masked(password) ? whole : `${head}…(redacted)${at}`))
+    .replace(SECRET_ASSIGNMENT, (whole, head: string, value: string) => (masked(value) || value.startsWith('…') ? whole : `${head}${maskSecret(value)}`))
+    .replace(KNOWN_KEY_FORMATS, (key) => maskSecret(key));
+}
+
+/** A value as a UI may see it under this name: masked whole when the name looks secret, else its URL password. */
+export function maskValue(name: string, value: string): string {
+  return looksSecret(name) ? maskSecret(value) : maskUrlPassword(value);
 }
 
 /** A copy of a name→value map with secret-looking values masked (env, headers). */
 export function redactRecord(record: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(record)) out[key] = looksSecret(key) ? maskSecret(value) : value;
+  for (const [key, value] of Object.entries(record)) out[key] = maskValue(key, value);
   return out;
 }

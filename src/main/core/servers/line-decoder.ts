@@ -22,17 +22,24 @@ export class LineDecoder {
     let data = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
     let newline = data.indexOf(0x0a);
     while (newline !== -1) {
-      this.emit(data.subarray(0, newline));
+      if (this.skipping) this.skipping = false;
+      else this.emit(data.subarray(0, newline));
       data = data.subarray(newline + 1);
       newline = data.indexOf(0x0a);
     }
-    // A runaway line without a newline is cut rather than held forever.
+    if (this.skipping) data = Buffer.alloc(0);
+    // A runaway line is cut rather than held forever, and the rest of it is skipped: emitting it as
+    // more lines would start one with the second half of whatever the cut split (a key, say).
     if (data.length > this.maxLineBytes) {
-      this.emit(data);
+      this.emit(Buffer.concat([data.subarray(0, this.maxLineBytes), Buffer.from(' …(line cut)')]));
       data = Buffer.alloc(0);
+      this.skipping = true;
     }
     this.pending = Buffer.from(data);
   }
+
+  /** Inside a runaway line, until its newline. */
+  private skipping = false;
 
   /** Emits whatever is left (the stream ended without a final newline). */
   flush(): void {

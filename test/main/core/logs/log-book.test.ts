@@ -107,6 +107,16 @@ describe('backoff', () => {
   });
 });
 
+describe('stderr line decoding of runaway lines', () => {
+  it('cuts a line past the limit and skips the rest of it, instead of starting lines with its middle', () => {
+    const lines: string[] = [];
+    const decoder = new LineDecoder((l) => lines.push(l), { maxLineBytes: 100 });
+    decoder.push(Buffer.from(`${'a'.repeat(95)}SECRETKEY123456`));
+    decoder.push(Buffer.from(`${'b'.repeat(300)}\nnext line\n`));
+    expect(lines).toEqual([`${'a'.repeat(95)}SECRE …(line cut)`, 'next line']);
+  });
+});
+
 describe('stderr line decoding', () => {
   it('keeps a character split across chunks whole, and falls back to GBK', () => {
     const lines: string[] = [];

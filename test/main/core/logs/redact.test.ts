@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactText, redactUrl } from '../../../../src/main/core/logs/redact';
+import { looksSecret, maskArgs, redactText, redactUrl, secretArgValues } from '../../../../src/main/core/logs/redact';
 
 const JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VySWQiOjEyMzQ1fQ.abcdefghijklmnop';
 
@@ -23,5 +23,32 @@ describe('redaction', () => {
     expect(out).not.toContain('supersecretvalue123');
     expect(out).not.toContain('ms-1234567890');
     expect(out).toContain('wss://api.xiaozhi.me/mcp/?token=');
+  });
+});
+
+describe('redaction of what the first pass missed', () => {
+  it('masks passwords in URLs, key formats known by their look, and secret assignments in free text', () => {
+    const text = [
+      'connect postgresql://admin:S3cretPassw0rd@db.local/app failed',
+      'using sk-proj-abcdefghijklmnop1234 and sk-ant-api03-abcdefghijklmnopqrst',
+      'token ghp_abcdefghijklmnopqrstuvwxyz0123 and AKIAABCDEFGHIJKLMNOP',
+      'config {"apiKey":"k-1234567890abc","password": "hunter2hunter2"} secret=topsecretvalue',
+    ].join('\n');
+    const out = redactText(text);
+    for (const secret of ['S3cretPassw0rd', 'abcdefghijklmnop1234', 'api03-abcdefghijklmnopqrst', 'ghp_abcdefghijklmnopqrstuvwxyz0123', 'AKIAABCDEFGHIJKLMNOP', 'k-1234567890abc', 'hunter2hunter2', 'topsecretvalue']) {
+      expect(out, secret).not.toContain(secret);
+    }
+    expect(out).toContain('postgresql://admin:…(redacted)@db.local/app');
+  });
+
+  it('masks header arguments and URL passwords on a command line, and finds their values', () => {
+    const args = ['-y', 'mcp-remote', 'https://mcp.example.com/sse', '--header', 'Authorization: Bearer abcdef123456789', '-H', 'X-API-Key: key-987654321', 'postgresql://admin:S3cretPassw0rd@db/app'];
+    expect(maskArgs(args)).toEqual(['-y', 'mcp-remote', 'https://mcp.example.com/sse', '--header', 'Authorization: Bearer abcd…(redacted)', '-H', 'X-API-Key: key-…(redacted)', 'postgresql://admin:S3cr…(redacted)@db/app']);
+    expect(secretArgValues(args).sort()).toEqual(['S3cretPassw0rd', 'abcdef123456789', 'key-987654321']);
+  });
+
+  it('counts names like ALIYUN_AK, TENCENT_SK, SENTRY_DSN and SLACK_WEBHOOK_URL as secret, not MONKEY or TASK', () => {
+    for (const name of ['ALIYUN_AK', 'TENCENT_SK', 'SENTRY_DSN', 'SLACK_WEBHOOK_URL', 'OPENAI_KEY', 'DB_PASS']) expect(looksSecret(name), name).toBe(true);
+    for (const name of ['MONKEY', 'TASK', 'DISK', 'LANGUAGE', 'PATH']) expect(looksSecret(name), name).toBe(false);
   });
 });
