@@ -16,9 +16,9 @@ export function findElectron(root = ROOT) {
   const binary = override ? path.join(override, relative || 'electron') : relative ? path.join(pkg, 'dist', relative) : '';
   if (binary && fs.existsSync(binary)) return { binary };
   return {
-    reason: `the Electron binary is not installed (${path.relative(root, path.join(pkg, 'dist')) || 'node_modules/electron/dist'} is missing: installed with ELECTRON_SKIP_BINARY_DOWNLOAD, or its download failed)`,
+    reason: `the Electron binary is not installed (${path.relative(root, path.join(pkg, 'dist')) || 'node_modules/electron/dist'} is missing${process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ? ': ELECTRON_SKIP_BINARY_DOWNLOAD is set' : ''})`,
   };
 }
 
 /** What to do about it, in the same line. */
-export const ELECTRON_HINT = 'get it with `npx install-electron`, or run the headless app instead: npx xiaozhi-tray run --config FILE --ui';
+export const ELECTRON_HINT = 'get it with `npx install-electron`, or run the headless app instead: npm run build && npx xiaozhi-tray run --config FILE --ui';

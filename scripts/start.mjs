@@ -1,10 +1,18 @@
 // `npm start`: build, then run the desktop app in the project's Electron. Without the Electron
 // binary it says so in one line (and how to run the headless app) instead of a stack trace.
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { ELECTRON_HINT, findElectron, ROOT } from './electron-binary.mjs';
 
-const electron = findElectron();
+let electron = findElectron();
+// Electron fetches its binary on first use, not at install: fetch it now (unless told not to).
+if (!electron.binary && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD && fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'install.js'))) {
+  console.log('Downloading the Electron binary (once)…');
+  const fetched = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron', 'install.js')], { cwd: ROOT, stdio: 'inherit' });
+  electron = findElectron();
+  if (!electron.binary && fetched.status !== 0) electron = { reason: 'the Electron binary could not be downloaded (offline, or a proxy in the way; ELECTRON_MIRROR names a mirror)' };
+}
 if (!electron.binary) {
   console.error(`Cannot start the desktop app: ${electron.reason}; ${ELECTRON_HINT}`);
   process.exit(1);
