@@ -40,6 +40,7 @@ import { LocalServerController, type LocalServerOverrides } from './local-server
 import { appStateDir } from './local-server/state-file';
 import type { ConnectCommand } from './local-server/client-entries';
 import { toolSetCommandHandlers } from './tool-set-commands';
+import { isOwnEntry } from './local-server/own-entry';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
@@ -381,6 +382,15 @@ export class Bridge {
     return endpoint;
   }
 
+  /** A server that is this app itself would serve its own tools back to it, in a loop. */
+  private refuseOwnEntry(server: ServerSettings): void {
+    const running = this.localServer.status().url;
+    const ports = [this.settings.localServer.port, ...(running ? [Number(new URL(running).port)] : [])];
+    if (ports.some((port) => isOwnEntry(server, port))) {
+      throw new Error(`"${server.name}" is Xiaozhi Tray's own local MCP server; adding it would serve the app's tools back to itself.`);
+    }
+  }
+
   /**
    * Replacing links and servers runs one at a time: two saves at once (a double click) would
    * otherwise both stop the old one and both start a new one, leaving one running unowned.
@@ -483,6 +493,7 @@ export class Bridge {
         this.catalogs.router().search(input.query, input.limit).map(({ entry, score }) => ({ name: entry.name, server: entry.server, description: entry.description, score })),
 
       addServer: async (input: ServerSettings) => {
+        this.refuseOwnEntry(input);
         if (this.servers.has(input.name)) throw new Error(`A server called "${input.name}" already exists.`);
         this.commit({ ...this.settings, servers: [...this.settings.servers, input] });
         await this.replaceServer(input.name, input.name);
@@ -494,6 +505,7 @@ export class Bridge {
           throw new Error(`A server called "${input.server.name}" already exists.`);
         }
         const server = restoreMaskedServer(input.server, existing);
+        this.refuseOwnEntry(server);
         const next = renameServerInSets({ ...this.settings, servers: this.settings.servers.map((s) => (s.name === input.name ? server : s)) }, input.name, server.name);
         this.commit(next);
         await this.replaceServer(input.name, server.name);

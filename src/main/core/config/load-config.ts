@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { ImportFormat } from '../../../shared/import';
-import { DEFAULT_TOOL_SET, SettingsSchema, type Settings } from '../../../shared/settings';
-import { isPlaceholderEndpoint, parseMcpConfig } from '../import/parse-config';
+import { DEFAULT_LOCAL_SERVER_PORT, DEFAULT_TOOL_SET, SettingsSchema, type Settings } from '../../../shared/settings';
+import { isPlaceholderEndpoint, parseMcpConfig, withoutOwnEntries } from '../import/parse-config';
+import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../local-server/own-entry';
 import { ENV_ENDPOINT_ID } from './settings-store';
 import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './json-text';
 import { upgradeNativeConfig } from './migrations';
@@ -81,7 +82,7 @@ function legacyToolsPath(value: unknown): ((p: JsonPath) => JsonPath) | undefine
 function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: JsonDocument | undefined): LoadedConfig {
   // Every problem in one pass: entries that could not be read, values they need, and what the
   // settings schema finds in the rest.
-  const parsed = parseMcpConfig(file, text, env, { keepGoing: true });
+  const parsed = withoutOwnEntries(parseMcpConfig(file, text, env, { keepGoing: true }), (server) => isOwnEntry(server, DEFAULT_LOCAL_SERVER_PORT), OWN_ENTRY_SKIPPED);
   const problems = [...parsed.problems];
   if (parsed.inputs.length > 0) {
     problems.push({ path: '', message: `needs values for ${parsed.inputs.map((i) => i.placeholder).join(', ')}; set the environment variables, or import the file with "xiaozhi-tray import"` });

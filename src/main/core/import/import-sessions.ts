@@ -6,7 +6,8 @@ import { checkConfigSize } from '../config/load-config';
 import { ConfigError, formatProblem } from '../config/json-text';
 import { applyImport, ImportError } from './apply-import';
 import { buildPreview } from './import-preview';
-import { parseMcpConfig, type ParsedConfig } from './parse-config';
+import { parseMcpConfig, withoutOwnEntries, type ParsedConfig } from './parse-config';
+import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../local-server/own-entry';
 
 const KEEP_MS = 30 * 60_000;
 
@@ -23,7 +24,7 @@ export class ImportSessions {
     checkConfigSize(source, Buffer.byteLength(text));
     let parsed: ParsedConfig;
     try {
-      parsed = parseMcpConfig(source, text, this.env);
+      parsed = withoutOwnEntries(parseMcpConfig(source, text, this.env), (server) => isOwnEntry(server, current.localServer.port), OWN_ENTRY_SKIPPED);
     } catch (error) {
       if (error instanceof ConfigError) throw new ImportError(`${path.basename(source)}: ${error.problems.map(formatProblem).join('; ')}`);
       throw error;

@@ -281,3 +281,20 @@ function fromCodex(file: string, root: Record<string, unknown>, env: NodeJS.Proc
   const withInputs = collectInputs(servers, {}, env);
   return { format: 'codex', servers: withInputs.servers, needs: withInputs.needs, sourcePaths, endpoints: [], endpointPaths: [], tools: {}, inputs: withInputs.inputs, warnings, problems };
 }
+
+/**
+ * The config without the servers `isOwn` recognises as this app itself (its local MCP server, or
+ * `xiaozhi-tray connect`), each left out with a warning: running one would serve our own tools
+ * back to us, in a loop.
+ */
+export function withoutOwnEntries(parsed: ParsedConfig, isOwn: (server: ServerSettings) => boolean, skipped: (name: string) => string): ParsedConfig {
+  const keep = parsed.servers.map((server) => !isOwn(server));
+  if (keep.every(Boolean)) return parsed;
+  return {
+    ...parsed,
+    servers: parsed.servers.filter((_, i) => keep[i]),
+    needs: parsed.needs.filter((_, i) => keep[i]),
+    sourcePaths: parsed.sourcePaths.filter((_, i) => keep[i]),
+    warnings: [...parsed.warnings, ...parsed.servers.flatMap((server, i) => (keep[i] ? [] : [{ path: formatPath(parsed.sourcePaths[i] ?? []), message: skipped(server.name) }]))],
+  };
+}
