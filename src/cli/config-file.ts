@@ -39,6 +39,10 @@ export function loadOrExplain(ctx: CliContext, file: string | undefined, command
 
 /** Ours is written back when settings change; another program's file never is (changes stay in memory). */
 export function storeFor(file: string, loaded: LoadedConfig): SettingsStore {
-  if (loaded.format === 'xiaozhi-tray') return new FileSettingsStore(file, loaded.settings);
+  if (loaded.format === 'xiaozhi-tray') {
+    return new FileSettingsStore(file, loaded.settings, {
+      onExternalChange: (backup) => process.stderr.write(`xiaozhi-tray: ${file} was changed by another program while running; that version is kept in ${backup}\n`),
+    });
+  }
   return new MemorySettingsStore(loaded.settings, { file, format: loaded.format });
 }

@@ -1,3 +1,4 @@
+import { loadConfigFile } from '../../src/main/core/config/load-config';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,7 +30,8 @@ async function init(args: string[], env: NodeJS.ProcessEnv, stdin?: string) {
   const run = h.spawn(['init', ...args], { env, cwd, ...(stdin !== undefined ? { stdin } : {}) });
   const code = await run.exit;
   const file = path.join(cwd, 'xiaozhi-tray.json');
-  const written = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Settings) : undefined;
+  // What the file means to the app (written minimal: defaults are left out).
+  const written = fs.existsSync(file) ? loadConfigFile(file, {}).settings : undefined;
   return { code, out: run.stdout(), err: run.stderr(), file, cwd, written };
 }
 

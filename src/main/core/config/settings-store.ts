@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
+import { configFileText } from './config-file-writer';
 
 /** Where settings live: electron-store in the app, a file for the CLI, memory in tests. */
 export interface SettingsStore {
@@ -57,8 +58,16 @@ export function writeFileAtomic(file: string, text: string): void {
   const dir = path.dirname(target);
   fs.mkdirSync(dir, { recursive: true });
   const temp = path.join(dir, `${tempPrefix(target)}${process.pid}.${Date.now()}${TEMP_SUFFIX}`);
+  // The file keeps its own permissions; a new one (it may hold secrets) is the owner's alone.
+  let mode = 0o600;
+  try {
+    mode = fs.statSync(target).mode & 0o777;
+  } catch {
+    // a new file
+  }
   const handle = fs.openSync(temp, 'w', 0o600);
   try {
+    if (process.platform !== 'win32') fs.fchmodSync(handle, mode);
     fs.writeFileSync(handle, text);
     fs.fsyncSync(handle);
   } finally {
@@ -115,51 +124,23 @@ function isRunning(pid: number): boolean {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Keys of `before` that `after` does not have, kept (our schema drops what it does not know). */
-function keepUnknown(after: Record<string, unknown>, before: unknown): Record<string, unknown> {
-  if (!isObject(before)) return after;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(before)) if (!(key in after)) out[key] = value;
-  return { ...out, ...after };
-}
-
-/** The settings as written: with what the file had that the schema does not know. */
-function mergeUnknownKeys(settings: Settings, previous: unknown): Record<string, unknown> {
-  const prev = isObject(previous) ? previous : {};
-  const byKey = (list: unknown, key: string) =>
-    new Map((Array.isArray(list) ? list : []).filter(isObject).map((item) => [item[key], item] as const));
-  const endpoints = byKey(prev.endpoints, 'id');
-  const servers = byKey(prev.servers, 'name');
-  return keepUnknown(
-    {
-      ...settings,
-      endpoints: settings.endpoints.map((e) => keepUnknown({ ...e }, endpoints.get(e.id))),
-      servers: settings.servers.map((s) => keepUnknown({ ...s }, servers.get(s.name))),
-    },
-    prev,
-  );
-}
-
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
-  } catch {
-    return undefined;
-  }
-}
-
 /** Our own settings format in a JSON file (the headless CLI's native config). */
 export class FileSettingsStore implements SettingsStore {
   private settings: Settings;
+  /** The file as we last read or wrote it: anything else there was changed by someone else. */
+  private lastText: string | undefined;
 
   constructor(
     private readonly file: string,
     initial: Settings,
+    private readonly options: {
+      /** Told when the file was changed by another program since we read it (its text was kept in `backup`). */
+      onExternalChange?: (backup: string) => void;
+    } = {},
   ) {
     this.settings = initial;
     removeOrphanedTempFiles(file);
+    this.lastText = readText(file);
   }
 
   load(): Settings {
@@ -169,7 +150,24 @@ export class FileSettingsStore implements SettingsStore {
   save(settings: Settings): void {
     const valid = SettingsSchema.parse(settings);
     const written = { ...valid, endpoints: valid.endpoints.filter((e) => e.id !== ENV_ENDPOINT_ID) };
-    writeFileAtomic(this.file, `${JSON.stringify(mergeUnknownKeys(written, readJson(this.file)), null, 2)}\n`);
+    const current = readText(this.file);
+    if (current !== undefined && this.lastText !== undefined && current !== this.lastText) {
+      // Changed behind our back (an import from a terminal, an editor): keep that version whole.
+      const backup = `${this.file}.${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
+      fs.writeFileSync(backup, current, { mode: 0o600 });
+      this.options.onExternalChange?.(backup);
+    }
+    const text = configFileText(written, current);
+    writeFileAtomic(this.file, text);
+    this.lastText = text;
     this.settings = structuredClone(valid);
+  }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }

@@ -98,3 +98,62 @@ describe('the config file store', () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual(['tray.json']);
   });
 });
+
+describe('writing back a config the user edits by hand', () => {
+  it('keeps comments, layout and unknown keys at every level, and its permissions', () => {
+    const file = path.join(tempDir(), 'tray.jsonc');
+    const original = `{
+  // my bridge, see README
+  "$schema": "./schema.json",
+  "servers": [
+    { "name": "fx", "transport": "stdio", "command": "node", "owner": "me" }, // the fixture
+  ],
+  "limits": { "callTimeoutMs": 30000, "note": "slow servers" },
+  "ui": { "theme": "light", "fontSize": 14 },
+}
+`;
+    fs.writeFileSync(file, original, { mode: 0o644 });
+    const store = storeFor(file);
+    const settings = store.load();
+    settings.ui.theme = 'dark';
+    store.save(settings);
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).toContain('// my bridge, see README');
+    expect(text).toContain('// the fixture');
+    expect(text).toContain('"$schema": "./schema.json"');
+    expect(text).toMatch(/"owner": "me"/);
+    expect(text).toMatch(/"note": "slow servers"/);
+    expect(text).toMatch(/"fontSize": 14/);
+    expect(text).toMatch(/"theme": "dark"/);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o644);
+    // Still a config we read the same way.
+    expect(loadConfigFile(file, {}).settings.ui.theme).toBe('dark');
+  });
+
+  it('does not bring back a field the user removed in the window', () => {
+    const file = path.join(tempDir(), 'tray.json');
+    fs.writeFileSync(file, JSON.stringify({ servers: [{ name: 'fx', transport: 'stdio', command: 'node', cwd: '/tmp', callTimeoutMs: 5000 }] }));
+    const store = storeFor(file);
+    const settings = store.load();
+    const fx = settings.servers[0]!;
+    if (fx.transport !== 'stdio') throw new Error('stdio expected');
+    delete fx.cwd;
+    delete fx.callTimeoutMs;
+    store.save(settings);
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(written.servers[0].cwd).toBeUndefined();
+    expect(written.servers[0].callTimeoutMs).toBeUndefined();
+  });
+
+  it('keeps a copy of what another program wrote meanwhile, and says where', () => {
+    const file = path.join(tempDir(), 'tray.json');
+    fs.writeFileSync(file, '{"servers": []}');
+    const backups: string[] = [];
+    const store = new FileSettingsStore(file, loadConfigFile(file, {}).settings, { onExternalChange: (backup) => backups.push(backup) });
+    const imported = '{"servers": [{"name": "imported", "transport": "stdio", "command": "node"}]}';
+    fs.writeFileSync(file, imported);
+    store.save(store.load());
+    expect(backups).toHaveLength(1);
+    expect(fs.readFileSync(backups[0]!, 'utf8')).toBe(imported);
+  });
+});

@@ -1,0 +1,146 @@
+import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import type { z } from 'zod';
+import {
+  ConnectionSettingsSchema,
+  EndpointSettingsSchema,
+  LimitsSchema,
+  LocalServerSettingsSchema,
+  RemoteServerSettingsSchema,
+  ServerSettingsSchema,
+  SettingsSchema,
+  StdioServerSettingsSchema,
+  ToolSetSchema,
+  UpdateSettingsSchema,
+  type Settings,
+} from '../../../shared/settings';
+import { isRecord } from '../../../shared/is-record';
+
+/**
+ * How a config file is written back: only what our settings say changes. Keys the schema does not
+ * know (a "$schema", a "comment", someone's own notes), at any level we can match up, stay as
+ * they were; a JSONC file keeps its comments and layout wherever its values did not change.
+ */
+
+type Known = {
+  keys: ReadonlySet<string>;
+  /** Fills in what is absent: a value equal to what it would fill in need not be written. */
+  schema?: z.ZodType;
+  nested?: Record<string, Known>;
+  list?: Record<string, { by: string; item: Known }>;
+};
+
+const keysOf = (...shapes: object[]): Set<string> => new Set(shapes.flatMap((shape) => Object.keys(shape)));
+const leaf = (schema: z.ZodType, ...shapes: object[]): Known => ({ keys: keysOf(...shapes), schema });
+
+/** What the schema knows, level by level; arrays are matched item to item by a key. */
+const KNOWN: Known = {
+  keys: keysOf(SettingsSchema.shape),
+  schema: SettingsSchema,
+  nested: {
+    limits: leaf(LimitsSchema, LimitsSchema.shape),
+    connection: leaf(ConnectionSettingsSchema, ConnectionSettingsSchema.shape),
+    localServer: leaf(LocalServerSettingsSchema, LocalServerSettingsSchema.shape),
+    updates: leaf(UpdateSettingsSchema, UpdateSettingsSchema.shape),
+    modelscope: { keys: new Set(['apiKey']) },
+    ui: leaf(SettingsSchema.shape.ui, SettingsSchema.shape.ui.unwrap().shape),
+  },
+  list: {
+    endpoints: { by: 'id', item: leaf(EndpointSettingsSchema, EndpointSettingsSchema.shape) },
+    servers: { by: 'name', item: leaf(ServerSettingsSchema, StdioServerSettingsSchema.shape, RemoteServerSettingsSchema.shape) },
+    toolSets: { by: 'id', item: leaf(ToolSetSchema, ToolSetSchema.shape) },
+  },
+};
+
+/** Always written: it says which format (and which migrations) the file is in. */
+const ALWAYS = new Set(['version']);
+
+/**
+ * `value` without the keys the file did not have and the schema would fill in the same anyway.
+ * Judged on `whole` (the level before its own levels were trimmed), written from `value`.
+ */
+function withoutFilledDefaults(value: Record<string, unknown>, whole: Record<string, unknown>, before: Record<string, unknown> | undefined, known: Known): Record<string, unknown> {
+  if (!known.schema) return value;
+  const out = { ...value };
+  const probe = { ...whole };
+  for (const key of Object.keys(whole)) {
+    if ((before && key in before) || ALWAYS.has(key)) continue;
+    const without = { ...probe };
+    delete without[key];
+    const filled = known.schema.safeParse(without);
+    if (filled.success && isRecord(filled.data) && same(filled.data[key], whole[key])) {
+      delete out[key];
+      delete probe[key];
+    }
+  }
+  return out;
+}
+
+/** `after`, plus the keys of `before` the schema does not know (a removed known key stays removed). */
+function keepUnknown(after: Record<string, unknown>, before: unknown, known: Known): Record<string, unknown> {
+  if (!isRecord(before)) return withoutFilledDefaultsDeep(after, undefined, known);
+  const out: Record<string, unknown> = {};
+  // The file's own order first, so an unchanged file writes back unchanged.
+  for (const [key, value] of Object.entries(before)) {
+    if (key in after) out[key] = after[key];
+    else if (!known.keys.has(key)) out[key] = value;
+  }
+  for (const [key, value] of Object.entries(after)) if (!(key in out)) out[key] = value;
+  for (const [key, inner] of Object.entries(known.nested ?? {})) {
+    if (isRecord(out[key])) out[key] = keepUnknown(out[key] as Record<string, unknown>, before[key], inner);
+  }
+  for (const [key, { by, item }] of Object.entries(known.list ?? {})) {
+    const list = out[key];
+    const previous = new Map((Array.isArray(before[key]) ? (before[key] as unknown[]) : []).filter(isRecord).map((entry) => [entry[by] ?? entry.name, entry] as const));
+    if (Array.isArray(list)) out[key] = list.map((entry) => (isRecord(entry) ? keepUnknown(entry, previous.get(entry[by]), item) : entry));
+  }
+  return withoutFilledDefaults(out, { ...before, ...after }, before, known);
+}
+
+/** The same for a level the file did not have at all (a new file, a new server). */
+function withoutFilledDefaultsDeep(after: Record<string, unknown>, before: undefined, known: Known): Record<string, unknown> {
+  const out = { ...after };
+  const whole = { ...after };
+  for (const [key, inner] of Object.entries(known.nested ?? {})) if (isRecord(out[key])) out[key] = withoutFilledDefaultsDeep(out[key] as Record<string, unknown>, undefined, inner);
+  for (const [key, { item }] of Object.entries(known.list ?? {})) {
+    const list = out[key];
+    if (Array.isArray(list)) out[key] = list.map((entry) => (isRecord(entry) ? withoutFilledDefaultsDeep(entry, undefined, item) : entry));
+  }
+  return withoutFilledDefaults(out, whole, before, known);
+}
+
+/** The text of a JSON(C) file, as an object; undefined when it is not one. */
+export function parseConfigObject(text: string): Record<string, unknown> | undefined {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text.replace(/^\uFEFF/, ''), errors, { allowTrailingComma: true });
+  return errors.length === 0 && isRecord(value) ? value : undefined;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The new text of a config file holding `settings`: the previous text edited in place where it
+ * parses (comments kept), or fresh JSON.
+ */
+export function configFileText(settings: Settings | Record<string, unknown>, previousText: string | undefined): string {
+  const before = previousText === undefined ? undefined : parseConfigObject(previousText);
+  const merged = keepUnknown(settings as Record<string, unknown>, before, KNOWN);
+  if (!before || previousText === undefined) return `${JSON.stringify(merged, null, 2)}\n`;
+  let text = previousText;
+  const formattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
+  // Edits as deep as the values differ: a comment beside an unchanged value is never touched.
+  const edit = (path: (string | number)[], was: unknown, now: unknown): void => {
+    if (same(was, now)) return;
+    if (isRecord(was) && isRecord(now)) {
+      for (const [key, value] of Object.entries(now)) edit([...path, key], was[key], value);
+      for (const key of Object.keys(was)) if (!(key in now)) text = applyEdits(text, modify(text, [...path, key], undefined, { formattingOptions }));
+      return;
+    }
+    if (Array.isArray(was) && Array.isArray(now) && was.length === now.length) {
+      now.forEach((value, i) => edit([...path, i], was[i], value));
+      return;
+    }
+    text = applyEdits(text, modify(text, path, now, { formattingOptions }));
+  };
+  edit([], before, merged);
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
