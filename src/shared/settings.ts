@@ -11,9 +11,13 @@ const NameSchema = z
   .min(1, 'must not be empty')
   .max(64, 'must be at most 64 characters');
 
+/** A URL as typed or pasted: no spaces or control characters inside (the URL parser would drop some silently). */
+const PLAIN_URL = /^[^\s\u0000-\u001f\u007f]+$/;
+
 const WsUrlSchema = z
   .string()
   .trim()
+  .refine((value) => PLAIN_URL.test(value), 'must not contain spaces or line breaks')
   .refine((value) => {
     try {
       const url = new URL(value);
@@ -26,6 +30,7 @@ const WsUrlSchema = z
 const HttpUrlSchema = z
   .string()
   .trim()
+  .refine((value) => PLAIN_URL.test(value), 'must not contain spaces or line breaks')
   .refine((value) => {
     try {
       const url = new URL(value);
@@ -33,7 +38,15 @@ const HttpUrlSchema = z
     } catch {
       return false;
     }
-  }, 'must be an http:// or https:// URL');
+  }, 'must be an http:// or https:// URL')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return !url.username && !url.password;
+    } catch {
+      return true;
+    }
+  }, 'must not contain a user name or password (fetch refuses them): put the credentials in headers, e.g. Authorization');
 
 export const ToolModeSchema = z.enum(['all', 'router']);
 
@@ -183,7 +196,7 @@ export const LimitsSchema = z.object({
    * broker that lists once (the self-hosted server) gets every tool. Kept well inside xiaozhi's
    * own request timeout (30 s self-hosted).
    */
-  startGraceMs: z.number().int().min(0).max(120_000).default(20_000),
+  startGraceMs: z.number().int().min(0).max(60_000).default(20_000),
   /** Largest frame accepted from an endpoint; a bigger one ends that connection (WebSocket 1009). */
   maxIncomingBytes: z.number().int().min(16 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
   /**
@@ -196,13 +209,14 @@ export const LimitsSchema = z.object({
 
 export const ConnectionSettingsSchema = z.object({
   // A half-open socket is found within interval + timeout (30 s), well inside 45 s.
-  heartbeatIntervalMs: z.number().int().min(50).default(20_000),
-  heartbeatTimeoutMs: z.number().int().min(50).default(10_000),
-  connectTimeoutMs: z.number().int().min(50).default(15_000),
-  reconnectBaseMs: z.number().int().min(10).default(500),
-  reconnectMaxMs: z.number().int().min(10).default(60_000),
+  // Upper bounds keep timers sane: past 2^31 ms, Node fires them at once (a ping storm).
+  heartbeatIntervalMs: z.number().int().min(50).max(600_000).default(20_000),
+  heartbeatTimeoutMs: z.number().int().min(50).max(120_000).default(10_000),
+  connectTimeoutMs: z.number().int().min(50).max(120_000).default(15_000),
+  reconnectBaseMs: z.number().int().min(10).max(600_000).default(500),
+  reconnectMaxMs: z.number().int().min(10).max(3_600_000).default(60_000),
   /** A session that stayed up this long resets the backoff. */
-  stableAfterMs: z.number().int().min(0).default(60_000),
+  stableAfterMs: z.number().int().min(0).max(86_400_000).default(60_000),
 });
 
 export const SettingsSchema = z.object({

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Bridge } from '../../../src/main/core/bridge';
 import { loadConfigFile } from '../../../src/main/core/config/load-config';
 import { FileSettingsStore } from '../../../src/main/core/config/settings-store';
+import { exportConfig } from '../../../src/main/core/import/export-config';
 import { LogBook } from '../../../src/main/core/logs/log-book';
 import { fixtureServer, makeBridge, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
@@ -167,6 +168,14 @@ describe('no secret leaves the engine', () => {
     expect(saved.transport === 'stdio' && saved.env.DATABASE_URL).toBe(`postgresql://admin:${dbPassword}@db.local/app`);
     expect(saved.transport === 'stdio' && saved.args[1]).toBe(`postgresql://admin:${dbPassword}@db.local/app`);
     expect(saved.transport === 'stdio' && saved.args[3]).toBe(`Authorization: Bearer ${headerKey}`);
+  });
+
+  it('never exports the endpoint MCP_ENDPOINT added for the run', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'tray.json');
+    fs.writeFileSync(file, JSON.stringify({ servers: [] }));
+    const loaded = loadConfigFile(file, { MCP_ENDPOINT: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}` });
+    expect(exportConfig(loaded.settings, 'xiaozhi-client').text).not.toContain(TOKEN);
   });
 
   it('never writes MCP_ENDPOINT from the environment into the config file', () => {

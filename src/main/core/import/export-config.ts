@@ -1,4 +1,5 @@
 import type { ExportFormat } from '../../../shared/import';
+import { ENV_ENDPOINT_ID } from '../config/settings-store';
 import { exportClientConfig, type EntryContext } from '../local-server/client-entries';
 import { defaultToolSwitches, type ServerSettings, type Settings } from '../../../shared/settings';
 
@@ -35,7 +36,8 @@ export function exportConfig(settings: Settings, format: ExportFormat, localServ
   }
   const mcpServers = Object.fromEntries(settings.servers.map((s) => [s.name, entry(s)]));
   if (format === 'mcp-servers') return { fileName: 'mcp.json', text: `${JSON.stringify({ mcpServers }, null, 2)}\n` };
-  const endpoints = settings.endpoints.filter((e) => e.enabled).map((e) => e.url);
+  // The endpoint MCP_ENDPOINT added for this run is the environment's, not the user's to export.
+  const endpoints = settings.endpoints.filter((e) => e.enabled && e.id !== ENV_ENDPOINT_ID).map((e) => e.url);
   const mcpServerConfig = Object.fromEntries(
     Object.entries(defaultToolSwitches(settings))
       .filter(([, tools]) => Object.keys(tools).length > 0)

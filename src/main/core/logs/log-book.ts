@@ -97,8 +97,16 @@ function boundedMessage(message: string, secrets: Iterable<string>): string {
   return `${redacted.slice(0, MAX_LOG_MESSAGE)}… (${message.length - MAX_LOG_MESSAGE} more characters not kept)`;
 }
 
+/**
+ * Control characters in a line of text written for people: a newline in a message (a close reason
+ * from the endpoint, a client's name) would forge a log line, an escape code would drive the terminal.
+ */
+const CONTROL = /[\u0000-\u001f\u007f\u0080-\u009f]/g;
+const escapeControl = (text: string) =>
+  text.replace(CONTROL, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+
 export function formatLogLine(entry: LogEntry): string {
-  return `${new Date(entry.time).toISOString()} ${entry.level.toUpperCase().padEnd(5)} [${entry.source}] ${entry.message}`;
+  return `${new Date(entry.time).toISOString()} ${entry.level.toUpperCase().padEnd(5)} [${escapeControl(entry.source)}] ${escapeControl(entry.message)}`;
 }
 
 /** Writes entries to stdout, one line each (the headless CLI). */

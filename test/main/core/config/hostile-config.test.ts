@@ -82,3 +82,18 @@ describe('config files that are deep or ambiguous', () => {
     expect(problems(() => parseConfigText('tray.json', text, {}))).toEqual(['line 4, column 3, at servers: the key "servers" appears twice in this object; only one can count, so remove the other']);
   });
 });
+
+describe('values no config should hold', () => {
+  it('refuses URLs with line breaks or credentials inside, and timers past what Node can run', () => {
+    const text = JSON.stringify({
+      endpoints: [{ id: 'e', name: 'home', url: 'wss://api.xiaozhi.me/mcp/?token=abc\nExecStart=/bin/sh' }],
+      servers: [{ name: 'db', transport: 'sse', url: 'http://alice:S3cret@127.0.0.1:8080/sse' }],
+      connection: { heartbeatIntervalMs: 3_000_000_000 },
+    });
+    const found = problems(() => parseConfigText('tray.json', text, {})).join('\n');
+    expect(found).toMatch(/endpoints\[0\]\.url: must not contain spaces or line breaks/);
+    expect(found).toMatch(/servers\[0\]\.url: must not contain a user name or password/);
+    expect(found).toMatch(/connection\.heartbeatIntervalMs: must be at most 600000/);
+    expect(found).not.toContain('S3cret');
+  });
+});

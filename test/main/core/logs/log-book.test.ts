@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LogBook, MAX_LOG_MESSAGE, rotatingFileSink } from '../../../../src/main/core/logs/log-book';
+import { LogBook, MAX_LOG_MESSAGE, formatLogLine, rotatingFileSink } from '../../../../src/main/core/logs/log-book';
 import { CallHistory } from '../../../../src/main/core/logs/call-history';
 import { Backoff } from '../../../../src/main/core/backoff';
 import { LineDecoder } from '../../../../src/main/core/servers/line-decoder';
@@ -52,6 +52,15 @@ describe('log book', () => {
   });
 });
 
+describe('log lines written as text', () => {
+  it('cannot forge another line or drive the terminal', () => {
+    const line = formatLogLine({ seq: 1, time: 0, level: 'warn', source: 'endpoint:x', message: 'closed: bye\n1970-01-01T00:00:00.000Z ERROR [app] FORGED\u001b[2J\r' });
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toContain('bye\\n1970');
+    expect(line).not.toContain('\u001b');
+  });
+});
+
 describe('call history', () => {
   it('is bounded, trims arguments, and counts per tool beyond the ring', () => {
     const history = new CallHistory(2);
@@ -61,6 +70,15 @@ describe('call history', () => {
     expect(history.list()).toHaveLength(2);
     expect(history.list()[0]!.arguments.length).toBeLessThan(2100);
     expect(history.countsByTool()).toEqual({ s: { t: { ok: 2, failed: 1 } } });
+  });
+});
+
+describe('log lines written as text', () => {
+  it('cannot forge another line or drive the terminal', () => {
+    const line = formatLogLine({ seq: 1, time: 0, level: 'warn', source: 'endpoint:x', message: 'closed: bye\n1970-01-01T00:00:00.000Z ERROR [app] FORGED\u001b[2J\r' });
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toContain('bye\\n1970');
+    expect(line).not.toContain('\u001b');
   });
 });
 
