@@ -137,14 +137,13 @@ describe('no secret leaves the engine', () => {
     expect(JSON.stringify(harness.store.load())).not.toContain('(redacted)');
   });
 
-  it('masks URL passwords (args, env, remote URLs) and header arguments everywhere, and history keeps a rotated key masked', async () => {
+  it('masks URL passwords (args, env) and header arguments everywhere, and history keeps a rotated key masked', async () => {
     const dbPassword = 'Pg-S3cretPassw0rd';
     const headerKey = 'hdr-abcdef1234567890';
     const oldKey = 'old-key-1234567890abcd';
     harness = makeBridge({
       servers: [
         fixtureServer('fx', { OPENAI_KEY: oldKey, DATABASE_URL: `postgresql://admin:${dbPassword}@db.local/app` }, { args: [path.resolve(__dirname, '../../fixtures/fixture-server.mjs'), `postgresql://admin:${dbPassword}@db.local/app`, '--header', `Authorization: Bearer ${headerKey}`] }),
-        { name: 'remote', transport: 'streamable-http', url: `http://user:${dbPassword}@127.0.0.1:1/mcp`, headers: {} },
       ],
     });
     harness.bridge.start();
