@@ -62,3 +62,14 @@ describe('endpoint link: hostile frames', () => {
     expect(logText(ctx.harness!.logBook)).toMatch(/1009|too big|over the/i);
   });
 });
+
+describe('endpoint link: frames JSON-RPC does not allow', () => {
+  it('answers requests with a null, boolean or object id, batches, and a bad progress token', async () => {
+    const session = await setup();
+    for (const frame of ['{"jsonrpc":"2.0","id":null,"method":"ping"}', '{"jsonrpc":"2.0","id":true,"method":"ping"}', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]']) session.sendRaw(frame);
+    await waitFor(() => session.received.filter((m) => m.id === null && m.error?.code === -32600).length === 4, 5000, 'four Invalid Request errors');
+    const bad = await session.request(7, 'tools/call', { name: 'echo', arguments: { text: 'x' }, _meta: { progressToken: { a: 1 } } });
+    expect(bad.error?.code).toBe(-32602);
+    expect(await echo(session, 8, 'fine')).toBe('fx: fine');
+  });
+});

@@ -112,6 +112,14 @@ export class WsServerTransport implements Transport {
     }
     const id = idOf(parsed);
     if (id === undefined) {
+      // A request whose id JSON-RPC does not allow (null, true, an object), or a batch: the error
+      // goes back with a null id, as the spec says for a request whose id cannot be read.
+      const unanswerable = Array.isArray(parsed) ? 'batches are not supported: send one message per frame' : isRecord(parsed) && 'id' in parsed && 'method' in parsed ? 'the id must be a string or an integer' : undefined;
+      if (unanswerable) {
+        this.log.warn(`answered a frame with an error (${unanswerable}): ${preview(text)}`);
+        void this.send({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${unanswerable}` } } as unknown as JSONRPCMessage).catch(() => undefined);
+        return;
+      }
       this.log.warn(`dropped a frame that is not a JSON-RPC message: ${preview(text)}`);
       return;
     }
@@ -157,7 +165,11 @@ function invalidParams(message: JSONRPCMessage): { id: string | number; method: 
   if (!('method' in message) || !('id' in message)) return undefined;
   const params = (message.params ?? {}) as Record<string, unknown>;
   let problem: string | undefined;
-  switch (message.method) {
+  const meta = params._meta;
+  if (meta !== undefined && (!isRecord(meta) || (meta.progressToken !== undefined && typeof meta.progressToken !== 'string' && typeof meta.progressToken !== 'number'))) {
+    problem = 'params._meta.progressToken must be a string or a number';
+  }
+  switch (problem ? '' : message.method) {
     case 'tools/call':
       if (typeof params.name !== 'string') problem = 'params.name must be a string';
       else if (params.arguments !== undefined && !isRecord(params.arguments)) problem = 'params.arguments must be an object';
