@@ -196,3 +196,25 @@ describe('child servers: hostile or broken output', () => {
     expect(await read('given_getenv', 'MODELSCOPE_API_TOKEN')).toBe('ms-configured');
   });
 });
+
+describe('child servers: programs that cannot start at all', () => {
+  it('names a missing #! interpreter and a working folder that is a file, at once and as codes', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xiaozhi-tray-test-'));
+    tempDirs.push(dir);
+    const script = path.join(dir, 'server.sh');
+    fs.writeFileSync(script, '#!/no/such/interpreter\necho hi\n', { mode: 0o755 });
+    const notAFolder = path.join(dir, 'file.txt');
+    fs.writeFileSync(notAFolder, 'x');
+    harness = makeBridge({
+      servers: [
+        { name: 'shebang', transport: 'stdio', command: script, args: [] },
+        { name: 'cwd', transport: 'stdio', command: process.execPath, args: ['-e', '1'], cwd: notAFolder },
+      ],
+    });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(server('shebang')).toMatchObject({ state: 'failed', restarts: 0, lastErrorCause: { code: 'server.interpreterMissing' } });
+    expect(server('shebang').lastError).toMatch(/interpreter on its first line/);
+    expect(server('cwd')).toMatchObject({ state: 'failed', restarts: 0, lastErrorCause: { code: 'server.cwdMissing' } });
+  });
+});

@@ -306,7 +306,7 @@ export class ChildServer {
       const notRunnable = this.settings.transport === 'stdio' ? spawnFailure(error, this.settings) : undefined;
       if (notRunnable) {
         // Retrying cannot help a program that is not there: say so at once.
-        await this.giveUp(notRunnable);
+        await this.giveUp(notRunnable.message, notRunnable.cause);
         return;
       }
       const closed = /Connection closed/i.test(errorText(error));
@@ -356,11 +356,12 @@ export class ChildServer {
   }
 
   /** A failure no retry can fix (the program is not there): failed now, until the user acts. */
-  private async giveUp(reason: string): Promise<void> {
+  private async giveUp(reason: string, cause: Problem): Promise<void> {
     ++this.generation;
     this.clearTimers();
     await this.teardown();
     this.lastError = reason;
+    this.lastErrorCause = cause;
     this.opts.log.error(`${reason}; not retrying until it is restarted`);
     this.setState('failed');
   }
