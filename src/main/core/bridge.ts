@@ -328,6 +328,8 @@ export class Bridge {
       ...(this.options.supervision ? { supervision: this.options.supervision } : {}),
       onStatus: () => this.queueStatus(),
       onTools: () => this.hub.rebuild(),
+      // A list asked while a server restarts waits for that attempt too (bounded by the grace).
+      onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
     });
   }
 

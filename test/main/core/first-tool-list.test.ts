@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../helpers/bridge-harness';
+import { waitFor } from '../../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);
 
@@ -73,5 +74,23 @@ describe('a tools/call while servers start', () => {
     await session.initialize();
     const answer = await session.request(5, 'tools/call', { name: 'echo', arguments: { text: 'early' } }, 20_000);
     expect(answer.result?.content?.[0]?.text).toBe('slow: early');
+  });
+});
+
+describe('a tools/list while a server restarts after a crash', () => {
+  it('waits for the restart attempt under way, so the list is complete', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_START_DELAY_MS: '800' })] });
+    const { bridge, logBook } = ctx.harness;
+    bridge.start();
+    await bridge.whenServersSettled();
+    const session = await ctx.xiaozhi.connection(0);
+    await session.initialize();
+    const before = logBook.entries().filter((e) => e.message.includes('starting slowly')).length;
+    await session.request(1, 'tools/call', { name: 'crash', arguments: {} });
+    // The restart attempt has begun (the program printed its first line) but is not ready yet.
+    await waitFor(() => logBook.entries().filter((e) => e.message.includes('starting slowly')).length > before, 10_000, 'the restart attempt');
+    const list = await session.request(2, 'tools/list', {}, 20_000);
+    expect(list.result?.tools?.map((t) => t.name)).toContain('echo');
   });
 });

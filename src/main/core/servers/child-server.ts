@@ -60,6 +60,8 @@ export interface ChildServerOptions {
   supervision?: Partial<Supervision>;
   onStatus: () => void;
   onTools: () => void;
+  /** A restart attempt began (after a crash or a lost connection); it settles when up or failed. */
+  onAttempt?: (attempt: Promise<void>) => void;
 }
 
 export interface CallOptions {
@@ -203,7 +205,9 @@ export class ChildServer {
     this.generation++;
     this.clearTimers();
     await this.teardown();
-    await this.connect('restarting');
+    const attempt = this.connect('restarting');
+    this.opts.onAttempt?.(attempt);
+    await attempt;
   }
 
   private setState(state: ServerState): void {
@@ -400,7 +404,7 @@ export class ChildServer {
     this.setState('restarting');
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      if (generation === this.generation) void this.connect('restarting');
+      if (generation === this.generation) this.opts.onAttempt?.(this.connect('restarting'));
     }, delay);
   }
 
