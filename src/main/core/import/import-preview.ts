@@ -19,12 +19,27 @@ function sameValue(fromFile: string, held: string): boolean {
 }
 
 const sameList = (fromFile: string[], held: string[]) => fromFile.length === held.length && fromFile.every((v, i) => sameValue(v, held[i] as string));
+
+/** A URL as compared: host in lower case, no trailing slash (the same server however it was typed). */
+function comparableUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+  } catch {
+    return raw.replace(/\/+$/, '');
+  }
+}
 const sameUrl = (fromFile: ServerSettings, held: ServerSettings) =>
-  fromFile.transport !== 'stdio' && held.transport !== 'stdio' && sameValue(fromFile.url.replace(/\/+$/, ''), held.url.replace(/\/+$/, ''));
+  fromFile.transport !== 'stdio' && held.transport !== 'stdio' && sameValue(comparableUrl(fromFile.url), comparableUrl(held.url));
+
+/** npx's "-y/--yes" (do not ask before installing) does not change which program runs. */
+const programArgs = (server: ServerSettings & { transport: 'stdio' }) =>
+  /(^|[\\/])npx(\.cmd)?$/i.test(server.command) ? server.args.filter((arg) => arg !== '-y' && arg !== '--yes') : server.args;
+
 /** Runs the same program: same command and arguments, or the same URL. */
 const sameTarget = (fromFile: ServerSettings, held: ServerSettings) =>
   fromFile.transport === 'stdio'
-    ? held.transport === 'stdio' && sameValue(fromFile.command, held.command) && sameList(fromFile.args, held.args)
+    ? held.transport === 'stdio' && sameValue(fromFile.command, held.command) && sameList(programArgs(fromFile), programArgs(held))
     : sameUrl(fromFile, held);
 
 /** `name`, or `name-2`, `name-3`… whichever is free. */

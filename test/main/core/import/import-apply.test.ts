@@ -76,6 +76,21 @@ describe('import: apply through the BridgeApi', () => {
     expect(harness.store.load().servers.map((s) => s.name).sort()).toEqual(['Perplexity', 'fetch', 'my-files', 'my-remote']);
   });
 
+  it('knows a server it holds however the file spells it: npx -y or not, a host in capitals, a trailing slash', async () => {
+    harness = makeBridge({
+      servers: [
+        { name: 'memory', transport: 'stdio', command: 'npx', args: ['@modelcontextprotocol/server-memory'] },
+        { name: 'remote', transport: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: {} },
+      ],
+    });
+    const text = JSON.stringify({ mcpServers: { mem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }, far: { url: 'https://MCP.Example.com/mcp/' } } });
+    const preview = await harness.bridge.api.previewImport({ source: 'mcp.json', text });
+    expect(preview.servers.map((s) => [s.server.name, s.action, s.conflict?.existing])).toEqual([
+      ['mem', 'skip', 'memory'],
+      ['far', 'skip', 'remote'],
+    ]);
+  });
+
   it('applies rename and replace choices, and refuses an expired preview', async () => {
     harness = makeBridge({ servers: [{ name: 'github', transport: 'stdio', command: 'npx', args: ['old'], enabled: false }] });
     const text = read('claude_desktop_config.json');
