@@ -57,13 +57,43 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
     loaded = readForeign(file, text, env, doc);
   }
   const endpointFromEnv = env.MCP_ENDPOINT?.trim();
-  if (endpointFromEnv && !isPlaceholderEndpoint(endpointFromEnv) && !loaded.settings.endpoints.some((e) => e.url === endpointFromEnv)) {
+  if (endpointFromEnv && !isPlaceholderEndpoint(endpointFromEnv) && !loaded.settings.endpoints.some((e) => sameEndpoint(e.url, endpointFromEnv))) {
     const candidate = { id: ENV_ENDPOINT_ID, name: 'MCP_ENDPOINT', url: endpointFromEnv, enabled: true };
     const parsed = SettingsSchema.safeParse({ ...loaded.settings, endpoints: [...loaded.settings.endpoints, candidate] });
     if (!parsed.success) throw new ConfigError('MCP_ENDPOINT', [{ path: '', message: 'the MCP_ENDPOINT environment variable must be a ws:// or wss:// URL' }]);
     loaded.settings = parsed.data;
   }
+  loaded.warnings.push(...duplicateEndpointWarnings(loaded.settings));
   return loaded;
+}
+
+/** An endpoint's identity: its host and token (`/mcp?token=` and `/mcp/?token=` are one endpoint). */
+function endpointKey(raw: string): string {
+  try {
+    const url = new URL(raw);
+    const token = url.searchParams.get('token');
+    return token ? `${url.host.toLowerCase()} ${token}` : `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+  } catch {
+    return raw;
+  }
+}
+
+const sameEndpoint = (a: string, b: string) => endpointKey(a) === endpointKey(b);
+
+/**
+ * Two connections with one token replace each other on older self-hosted relays (they flap forever)
+ * and are merged by xiaozhi.me: one endpoint per token is what works.
+ */
+function duplicateEndpointWarnings(settings: Settings): ConfigProblem[] {
+  const seen = new Map<string, number>();
+  const warnings: ConfigProblem[] = [];
+  settings.endpoints.forEach((endpoint, index) => {
+    const key = endpointKey(endpoint.url);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, index);
+    else warnings.push({ path: `endpoints[${index}]`, message: `"${endpoint.name}" uses the same endpoint and token as endpoints[${first}]; two connections with one token replace each other, so keep one` });
+  });
+  return warnings;
 }
 
 function zodProblems(doc: JsonDocument | undefined, issues: { path: PropertyKey[]; message: string }[], pathOf: (p: JsonPath) => JsonPath = (p) => p): ConfigProblem[] {

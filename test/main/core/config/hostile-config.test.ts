@@ -97,3 +97,13 @@ describe('values no config should hold', () => {
     expect(found).not.toContain('S3cret');
   });
 });
+
+describe('one endpoint twice', () => {
+  it('is one endpoint when MCP_ENDPOINT differs only by a slash, and a warning when the file has it twice', () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0d2ljZSJ9.c2ln';
+    const once = parseConfigText('mcp.json', JSON.stringify({ mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${token}`, mcpServers: {} }), { MCP_ENDPOINT: `wss://api.xiaozhi.me/mcp?token=${token}` });
+    expect(once.settings.endpoints).toHaveLength(1);
+    const twice = parseConfigText('xiaozhi.config.json', JSON.stringify({ mcpEndpoint: [`wss://api.xiaozhi.me/mcp/?token=${token}`, `wss://API.xiaozhi.me/mcp/?token=${token}`] }), {});
+    expect(twice.warnings.map((w) => w.message)).toEqual([expect.stringContaining('uses the same endpoint and token as endpoints[0]')]);
+  });
+});
