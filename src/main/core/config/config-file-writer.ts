@@ -14,6 +14,7 @@ import {
   type Settings,
 } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
+import { closest } from '../../../shared/suggest';
 
 /**
  * How a config file is written back: only what our settings say changes. Keys the schema does not
@@ -106,6 +107,27 @@ function withoutFilledDefaultsDeep(after: Record<string, unknown>, before: undef
     if (Array.isArray(list)) out[key] = list.map((entry) => (isRecord(entry) ? withoutFilledDefaultsDeep(entry, undefined, item) : entry));
   }
   return withoutFilledDefaults(out, whole, before, known);
+}
+
+/** Keys of a native config the schema does not know, with the known key nearest to each (a typo). */
+export function unknownKeys(value: unknown): { path: (string | number)[]; key: string; suggestion?: string }[] {
+  const found: { path: (string | number)[]; key: string; suggestion?: string }[] = [];
+  const walk = (node: unknown, known: Known, path: (string | number)[]) => {
+    if (!isRecord(node)) return;
+    for (const key of Object.keys(node)) {
+      if (!known.keys.has(key) && !key.startsWith('$')) {
+        const suggestion = closest(key, [...known.keys]);
+        found.push({ path: [...path, key], key, ...(suggestion ? { suggestion } : {}) });
+      }
+    }
+    for (const [key, inner] of Object.entries(known.nested ?? {})) walk(node[key], inner, [...path, key]);
+    for (const [key, { item }] of Object.entries(known.list ?? {})) {
+      const list = node[key];
+      if (Array.isArray(list)) list.forEach((entry, i) => walk(entry, item, [...path, key, i]));
+    }
+  };
+  walk(value, KNOWN, []);
+  return found;
 }
 
 /** The text of a JSON(C) file, as an object; undefined when it is not one. */

@@ -4,6 +4,7 @@ import { DEFAULT_LOCAL_SERVER_PORT, DEFAULT_TOOL_SET, SettingsSchema, type Setti
 import { isPlaceholderEndpoint, parseMcpConfig, withoutOwnEntries } from '../import/parse-config';
 import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../local-server/own-entry';
 import { ENV_ENDPOINT_ID } from './settings-store';
+import { unknownKeys } from './config-file-writer';
 import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './json-text';
 import { upgradeNativeConfig } from './migrations';
 import { isRecord } from '../../../shared/is-record';
@@ -52,7 +53,11 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
   if (doc && isNative(doc.value) && !('mcpServers' in (doc.value as object))) {
     const parsed = SettingsSchema.safeParse(upgradeNativeConfig(doc.value as Record<string, unknown>));
     if (!parsed.success) throw new ConfigError(file, zodProblems(doc, parsed.error.issues, legacyToolsPath(doc.value)));
-    loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings: [] };
+    // A key the schema does not know is kept in the file but does nothing: often a typo.
+    const warnings = unknownKeys(doc.value).map(({ path, key, suggestion }) =>
+      doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
+    );
+    loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings };
   } else {
     loaded = readForeign(file, text, env, doc);
   }

@@ -107,3 +107,16 @@ describe('one endpoint twice', () => {
     expect(twice.warnings.map((w) => w.message)).toEqual([expect.stringContaining('uses the same endpoint and token as endpoints[0]')]);
   });
 });
+
+describe('keys a native config does not know', () => {
+  it('are warnings, with the setting meant when it is a typo', () => {
+    const text = JSON.stringify({ endpoint: [], servers: [{ name: 'a', transport: 'stdio', command: 'x', arg: ['y'], evn: {} }], mcpEndpoint: 'wss://x', $schema: './s.json' }, null, 2);
+    const warnings = parseConfigText('tray.json', text, {}).warnings.map((w) => `${w.path}: ${w.message}`);
+    expect(warnings).toEqual([
+      'endpoint: "endpoint" is not a setting and is ignored; did you mean "endpoints"?',
+      'mcpEndpoint: "mcpEndpoint" is not a setting and is ignored',
+      'servers[0].arg: "arg" is not a setting and is ignored; did you mean "args"?',
+      'servers[0].evn: "evn" is not a setting and is ignored; did you mean "env"?',
+    ]);
+  });
+});
