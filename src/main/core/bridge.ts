@@ -114,6 +114,8 @@ export class Bridge {
   private listChangedTimer: NodeJS.Timeout | undefined;
   private serverStarts = new Map<string, Promise<void>>();
   private replacing: Promise<void> = Promise.resolve();
+  /** Endpoints already warned of being past their tool budget. */
+  private readonly overBudget = new Set<string>();
   private readonly startGrace = new StartGrace(() => this.settings.limits.startGraceMs);
   private unsubscribeHistory: (() => void) | undefined;
   private readonly imports = new ImportSessions();
@@ -304,7 +306,27 @@ export class Bridge {
       // Each consumer compares its own set's version: only those whose set changed hear about it.
       for (const link of this.links.values()) link.notifyToolsChanged();
       this.localServer.refreshSessions();
+      this.warnOverBudget();
     }, this.options.listChangedDebounceMs ?? 300);
+  }
+
+  /**
+   * The window shows an endpoint past its tool budget; a headless user reads the log. Said once
+   * per endpoint each time it goes over, not at every change.
+   */
+  private warnOverBudget(): void {
+    const { budgetTools, budgetBytes } = this.settings.limits;
+    for (const link of this.links.values()) {
+      const served = this.catalogs.summary(link.id);
+      const over = served.toolCount > budgetTools || served.bytes > budgetBytes;
+      if (over && !this.overBudget.has(link.id)) {
+        this.logBook.logger(`endpoint:${link.name}`).warn(
+          `serves ${served.toolCount} tools (${served.bytes} bytes in ${served.pages} page(s)), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
+        );
+      }
+      if (over) this.overBudget.add(link.id);
+      else this.overBudget.delete(link.id);
+    }
   }
 
   private hubSettings() {

@@ -94,3 +94,23 @@ describe('a tools/list while a server restarts after a crash', () => {
     expect(list.result?.tools?.map((t) => t.name)).toContain('echo');
   });
 });
+
+describe('the tool budget, for headless users', () => {
+  it('is said once in the log when an endpoint is served past it, with router mode as the way out', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '30' })] });
+    const { bridge, logBook } = ctx.harness;
+    bridge.start();
+    await bridge.whenServersSettled();
+    const warnings = () => logBook.entries().filter((e) => e.message.includes('past the budget'));
+    await waitFor(() => warnings().length > 0, 5000, 'the budget warning');
+    expect(warnings()[0]?.message).toMatch(/serves 42 tools .* router mode/);
+    const session = await ctx.xiaozhi.connection(0);
+    await session.initialize();
+    const mark = session.mark();
+    await bridge.api.setToolEnabled({ server: 'fx', tool: 'echo', enabled: false });
+    // The list_changed goes out from the same debounced turn that judges the budget again.
+    await session.waitForNotification('notifications/tools/list_changed', mark);
+    expect(warnings()).toHaveLength(1);
+  });
+});
