@@ -107,6 +107,8 @@ describe('the tool budget, for headless users', () => {
     expect(warnings()[0]?.message).toMatch(/serves 42 tools .* router mode/);
     const session = await ctx.xiaozhi.connection(0);
     await session.initialize();
+    // Once a list is answered, the session has been set up: a later change is announced to it.
+    await session.request(9, 'tools/list');
     const mark = session.mark();
     await bridge.api.setToolEnabled({ server: 'fx', tool: 'echo', enabled: false });
     // The list_changed goes out from the same debounced turn that judges the budget again.
