@@ -57,11 +57,12 @@ export const UpdateMirrorSchema = z
   .refine((value) => {
     try {
       const url = new URL(value);
+      if (url.username || url.password) return false;
       return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
     } catch {
       return false;
     }
-  }, 'must be an https:// URL');
+  }, 'must be an https:// URL, without a user name or password');
 
 export const UpdateSettingsSchema = z.object({
   /** Check at start and every few hours, and download in the background. */
