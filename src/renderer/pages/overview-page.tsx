@@ -10,6 +10,7 @@ import { useNow } from '../components/use-now';
 import { formatBytes, formatDuration, formatSince, formatTime, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
+import { shownMasked } from '../masked';
 
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
@@ -43,7 +44,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
               <strong className="card-title">{e.name}</strong>
               <StatusBadge tone={endpointTone[e.state]}>{t(endpointLabel[e.state])}</StatusBadge>
             </div>
-            <div className="muted mono small break">{e.url}</div>
+            <div className="muted mono small break">{shownMasked(e.url, t)}</div>
             <ServedCount endpoint={e} />
             {e.state === 'connected' ? <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div> : null}
             {e.state === 'waiting' && e.retryAt ? (

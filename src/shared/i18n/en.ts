@@ -496,6 +496,8 @@ export const en = {
   'common.show': 'Show',
   'common.hide': 'Hide',
   'common.back': 'Back',
+  /** Shown where a secret was masked (the engine writes …(redacted); the window shows this). */
+  'common.masked': '…(redacted)',
   'servers.checkArguments': 'Check each call against the tool’s schema',
   'servers.checkArgumentsHint': 'A call whose arguments do not fit the tool\'s schema is answered at once with what to fix. Turn it off for a server that publishes wrong schemas.',
   'tools.editDescription': 'Describe',
