@@ -53,11 +53,11 @@ export const en = {
 
   'overview.connectedFor': 'Connected for {time}',
   'overview.retryIn': 'Next try in {seconds} s (attempt {attempts})',
-  'overview.serversRunning': 'servers running',
+  'overview.serversRunning': '{running}/{total} servers running',
   'overview.serversFailed': '{count} failed',
-  'overview.toolsServed': 'tools served',
+  'overview.toolsServed': '{count, plural, one {# tool served} other {# tools served}}',
   'overview.toolsSize': '{size} in {pages, plural, one {# page} other {# pages}} of ≤ {limit}',
-  'overview.callsToday': 'calls today',
+  'overview.callsToday': '{count, plural, one {# call today} other {# calls today}}',
   'overview.recentCalls': 'Recent calls',
   'overview.noCalls': 'No calls yet. Ask xiaozhi to use one of your tools.',
 
