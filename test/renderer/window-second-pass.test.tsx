@@ -161,6 +161,8 @@ describe('counts, plurals and empty searches', () => {
     const group = screen.getByRole('checkbox', { name: 'All tools of fx' });
     expect(group.getAttribute('aria-checked')).toBe('mixed');
 
+    // "Describe" and "Try" are buttons of the same kind, side by side: both bordered.
+    expect(screen.getByRole('button', { name: 'Edit the description of echo' }).className).toBe(screen.getByRole('button', { name: 'Try echo' }).className);
     fireEvent.click(screen.getByRole('button', { name: 'Edit the description of echo' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '复读一句话' } });
