@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeXiaozhi, type FakeSession } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, makeBridge, patientConnection, type Harness } from '../../helpers/bridge-harness';
+import type { FakeSession } from '../../helpers/fake-xiaozhi';
+import { fixtureServer, type Harness } from '../../helpers/bridge-harness';
 import { EVERYDAY_PUBLISHED, catalogServer, loadPublished } from '../../helpers/catalogs';
+import { startRouterRun, type RouterRun } from '../../helpers/router-run';
 
 /**
  * Router mode over a new user's modest catalog, with the real servers running: our fixture server,
@@ -13,34 +12,22 @@ import { EVERYDAY_PUBLISHED, catalogServer, loadPublished } from '../../helpers/
  * and that find_tools and call_tool work on what the servers really say.
  */
 const pkg = (name: string) => path.resolve(__dirname, `../../../node_modules/@modelcontextprotocol/${name}/dist/index.js`);
-let xiaozhi: FakeXiaozhi;
+let run: RouterRun | undefined;
 let harness: Harness;
 let session: FakeSession;
-let work: string;
 
 beforeAll(async () => {
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-everyday-'));
-  xiaozhi = await FakeXiaozhi.start();
-  harness = makeBridge({
-    connection: patientConnection,
-    endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url(), toolMode: 'router' }],
-    servers: [
-      fixtureServer('fixture'),
-      { name: 'everything', transport: 'stdio', command: process.execPath, args: [pkg('server-everything'), 'stdio'] },
-      { name: 'memory', transport: 'stdio', command: process.execPath, args: [pkg('server-memory')], env: { MEMORY_FILE_PATH: path.join(work, 'memory.jsonl') } },
-      catalogServer('filesystem'),
-    ],
-  });
-  harness.bridge.start();
-  await harness.bridge.whenServersSettled();
-  session = await xiaozhi.connection(0);
-  await session.initialize();
+  run = await startRouterRun((work) => [
+    fixtureServer('fixture'),
+    { name: 'everything', transport: 'stdio', command: process.execPath, args: [pkg('server-everything'), 'stdio'] },
+    { name: 'memory', transport: 'stdio', command: process.execPath, args: [pkg('server-memory')], env: { MEMORY_FILE_PATH: path.join(work, 'memory.jsonl') } },
+    catalogServer('filesystem'),
+  ]);
+  ({ harness, session } = run);
 }, 60_000);
 
 afterAll(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  if (work) fs.rmSync(work, { recursive: true, force: true });
+  await run?.stop();
 });
 
 let id = 1;
