@@ -25,6 +25,7 @@ let bridge: ChildProcess;
 let browser: Browser;
 let page: Page;
 let work = '';
+let importFile = '';
 
 describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screenshots of every page', () => {
   beforeAll(async () => {
@@ -32,6 +33,17 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
     xiaozhi = await FakeXiaozhi.start();
     registry = await startRegistryStandIn();
     const crashing = "process.stderr.write('Traceback (most recent call last):\\n  File \"server.py\", line 3\\nValueError: missing API key\\n'); process.exit(1)";
+    importFile = path.join(work, 'xiaozhi.config.json');
+    fs.writeFileSync(
+      importFile,
+      JSON.stringify({
+        mcpEndpoint: 'wss://api.xiaozhi.me/mcp/?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ5In0.c2ln',
+        mcpServers: {
+          fixture: { command: 'npx', args: ['-y', 'fixture-mcp'] },
+          'amap-maps': { command: 'npx', args: ['-y', '@amap/amap-maps-mcp-server'], env: { AMAP_MAPS_API_KEY: 'amap-0123456789abcdef' } },
+        },
+      }),
+    );
     const config = path.join(work, 'xiaozhi-tray.json');
     fs.writeFileSync(
       config,
@@ -110,6 +122,18 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
           await page.locator('dialog .catalogue-pick').first().click();
           await page.waitForTimeout(150);
           await shot(`${tag}-catalogue-values`);
+          await page.keyboard.press('Escape');
+          // The filesystem entry: its value has a hint with a Windows path in it.
+          await page.locator('.page-header').getByRole('button').last().click();
+          await page.locator('dialog .catalogue-entry').first().waitFor();
+          await page.locator('dialog .catalogue-entry', { has: page.locator('#filesystem-desc') }).locator('.catalogue-pick').click();
+          await page.waitForTimeout(150);
+          await shot(`${tag}-catalogue-filesystem`);
+          await page.keyboard.press('Escape');
+          // An import with a conflicting server (rename, replace), a new one and an endpoint.
+          await page.locator('input[type=file]').setInputFiles(importFile);
+          await page.locator('dialog .import-list').first().waitFor();
+          await shot(`${tag}-import`);
           await page.keyboard.press('Escape');
           await go('tools');
           await page.locator('.tool').first().getByRole('button').last().click();

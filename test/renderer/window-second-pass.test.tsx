@@ -161,6 +161,8 @@ describe('counts, plurals and empty searches', () => {
     const group = screen.getByRole('checkbox', { name: 'All tools of fx' });
     expect(group.getAttribute('aria-checked')).toBe('mixed');
 
+    // "Describe" and "Try" are buttons of the same kind, side by side: both bordered.
+    expect(screen.getByRole('button', { name: 'Edit the description of echo' }).className).toBe(screen.getByRole('button', { name: 'Try echo' }).className);
     fireEvent.click(screen.getByRole('button', { name: 'Edit the description of echo' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '复读一句话' } });
@@ -182,6 +184,19 @@ describe('counts, plurals and empty searches', () => {
     const stat = screen.getByText('calls today').parentElement as HTMLElement;
     expect(within(stat).getByText('2')).toBeTruthy();
     expect(screen.getAllByText('This window')).toHaveLength(2);
+  });
+
+  it('the overview\'s counts read as sentences in each language, the number where the language puts it', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')], endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
+    const figures = () => [...document.querySelectorAll('.stat-figure')].map((el) => el.textContent?.replace(/\s+/g, ' ').trim());
+    expect(figures()).toEqual(['1/1 个服务运行中', '已提供 12 个工具', '今日调用 1 次']);
+    cleanup();
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'en');
+    expect(figures()).toEqual(['1/1 servers running', '12 tools served', '1 call today']);
   });
 
   it('the off switch is visible: at least 3:1 against its background in both themes', () => {

@@ -3,6 +3,7 @@ import { LOCAL_CLIENT_NAMES, type AddToClient, type AddToClientPreview } from '.
 import { useApp } from '../app-context';
 import { ToolSetPicker } from '../components/tool-set-picker';
 import { Button, Dialog, Field, Notice } from '../components/ui';
+import { shownMasked } from '../masked';
 
 /** Copies text, saying so (or that it could not). */
 export function useCopy(): (text: string) => void {
@@ -90,7 +91,7 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
             )}
             <div>
               <div className="label-like">{t('addTo.entry')}</div>
-              <pre className="mono small code-block">{`"${preview.entryName}": ${preview.entry}`}</pre>
+              <pre className="mono small code-block">{`"${preview.entryName}": ${shownMasked(preview.entry, t)}`}</pre>
             </div>
           </>
         ) : null}

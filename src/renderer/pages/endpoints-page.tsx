@@ -10,6 +10,7 @@ import { useStore } from '../store/bridge-store';
 import { ProblemText } from '../components/problem-text';
 import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test-result';
 import { ToolSetPicker } from '../components/tool-set-picker';
+import { shownMasked } from '../masked';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
 export function validateEndpointUrl(url: string): 'empty' | 'scheme' | 'invalid' | undefined {
@@ -118,7 +119,7 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
           )}
           <StatusBadge tone={endpointTone[endpoint.state]}>{t(endpointLabel[endpoint.state])}</StatusBadge>
         </div>
-        <div className="mono small muted break">{revealed ?? endpoint.url}</div>
+        <div className="mono small muted break">{revealed ?? shownMasked(endpoint.url, t)}</div>
         {endpoint.state !== 'connected' ? <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} /> : null}
         {test.result ? <EndpointTestResult result={test.result} /> : null}
         <EndpointServing endpoint={endpoint} />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ConflictAction, ImportPreview } from '../../shared/import';
 import { useApp } from '../app-context';
 import { Button, Dialog, Field, Notice } from '../components/ui';
+import { shownMasked } from '../masked';
 
 type Choice = { action: ConflictAction; name: string };
 
@@ -39,7 +40,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
         {Object.entries(pairs).map(([name, value]) => (
           <div key={name} className="pair">
             <dt className="mono">{name}</dt>
-            <dd className="mono muted">{value}</dd>
+            <dd className="mono muted">{shownMasked(value, t)}</dd>
           </div>
         ))}
       </dl>
@@ -89,7 +90,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                       <span className="tag">{t(`servers.transport.${s.transport === 'streamable-http' ? 'http' : s.transport}`)}</span>
                       {!s.enabled ? <span className="tag">{t('import.disabled')}</span> : null}
                     </div>
-                    <div className="mono small muted break">{s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url}</div>
+                    <div className="mono small muted break">{shownMasked(s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url, t)}</div>
                     <Pairs label={s.transport === 'stdio' ? t('import.env') : t('import.headers')} pairs={s.transport === 'stdio' ? s.env : s.headers} />
                     {item.conflict ? <div className="small warn-text">{t(`import.conflict.${item.conflict.kind}`, { existing: item.conflict.existing })}</div> : null}
                   </div>
@@ -108,7 +109,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
               <li key={e.name}>
                 <div className="import-main">
                   <strong>{e.name}</strong>
-                  <div className="mono small muted break">{e.url}</div>
+                  <div className="mono small muted break">{shownMasked(e.url, t)}</div>
                   {e.conflict ? <div className="small warn-text">{t(`import.conflict.${e.conflict.kind}`, { existing: e.conflict.existing })}</div> : null}
                 </div>
                 {actionSelect(e.name, endpoints[e.name] as Choice, Boolean(e.conflict), (c) => setEndpoints({ ...endpoints, [e.name]: c }))}

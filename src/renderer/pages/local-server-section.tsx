@@ -10,6 +10,7 @@ import { useCommand } from '../components/use-command';
 import { Button, Field, Notice, StatusBadge, Switch, type Tone } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { AddToClientDialog, useCopy } from './add-to-client-dialog';
+import { shownMasked } from '../masked';
 import '../tool-sets.css';
 
 const stateTone: Record<LocalServerStatus['state'], Tone> = { off: 'off', starting: 'busy', listening: 'ok', failed: 'bad' };
@@ -139,7 +140,7 @@ export function LocalServerSection() {
           )}
         </Field>
       </div>
-      {local.token ? <TokenRow masked={local.token} /> : null}
+      {local.token ? <TokenRow masked={shownMasked(local.token, t)} /> : null}
       <div>
         <h3>{t('localServer.clients')}</h3>
         <p className="small muted">{t('localServer.clientsHint')}</p>

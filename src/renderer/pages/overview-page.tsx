@@ -10,6 +10,8 @@ import { useNow } from '../components/use-now';
 import { formatBytes, formatDuration, formatSince, formatTime, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
+import { StatFigure } from '../components/stat-figure';
+import { shownMasked } from '../masked';
 
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
@@ -43,7 +45,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
               <strong className="card-title">{e.name}</strong>
               <StatusBadge tone={endpointTone[e.state]}>{t(endpointLabel[e.state])}</StatusBadge>
             </div>
-            <div className="muted mono small break">{e.url}</div>
+            <div className="muted mono small break">{shownMasked(e.url, t)}</div>
             <ServedCount endpoint={e} />
             {e.state === 'connected' ? <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div> : null}
             {e.state === 'waiting' && e.retryAt ? (
@@ -56,21 +58,16 @@ export function OverviewPage(props: { go: (page: string) => void }) {
 
       <section className="stats">
         <div className="stat">
-          <div className="stat-value">
-            {running}/{enabled.length}
-          </div>
-          <div className="stat-label">{t('overview.serversRunning')}</div>
+          <StatFigure text={t('overview.serversRunning', { running, total: enabled.length })} value={`${running}/${enabled.length}`} />
           {failed > 0 ? <div className="small error-text">{t('summary.servers.failed', { count: failed })}</div> : null}
           {restarting > 0 ? <div className="small warn-text">{t('summary.servers.restarting', { count: restarting })}</div> : null}
         </div>
         <div className="stat">
-          <div className="stat-value">{state.catalog.toolCount}</div>
-          <div className="stat-label">{t('overview.toolsServed')}</div>
+          <StatFigure text={t('overview.toolsServed', { count: state.catalog.toolCount })} value={state.catalog.toolCount.toLocaleString(language)} />
           <div className="small muted">{t('overview.toolsSize', { size: formatBytes(state.catalog.bytes), pages: state.catalog.pages, limit: formatBytes(limit) })}</div>
         </div>
         <div className="stat">
-          <div className="stat-value">{callsToday}</div>
-          <div className="stat-label">{t('overview.callsToday')}</div>
+          <StatFigure text={t('overview.callsToday', { count: callsToday })} value={callsToday.toLocaleString(language)} />
         </div>
       </section>
 

@@ -5,6 +5,7 @@ import { useApp } from '../app-context';
 import { Button, Dialog, Field, KeyValueEditor, Notice, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
+import { shownMaskedIn, wireMasked } from '../masked';
 
 /** Add or edit a server: a form for stdio or remote servers, or the raw JSON. */
 export function ServerEditor(props: { server?: ServerSettings; initial?: ServerSettings; existingNames: string[]; onClose: () => void; onBack?: () => void }) {
@@ -12,7 +13,7 @@ export function ServerEditor(props: { server?: ServerSettings; initial?: ServerS
   const modelscopeKey = useStore(store, (d) => d.settings?.modelscope.apiKey);
   const [draft, setDraft] = useState<ServerDraft>(() => {
     const from = props.server ?? props.initial;
-    return from ? draftFromServer(from) : emptyDraft();
+    return from ? draftFromServer(shownMaskedIn(from, t)) : emptyDraft();
   });
   const [raw, setRaw] = useState<string | undefined>();
   const [rawError, setRawError] = useState<string | undefined>();
@@ -56,8 +57,8 @@ export function ServerEditor(props: { server?: ServerSettings; initial?: ServerS
     if (!server) return;
     setBusy(true);
     try {
-      if (props.server) await store.api.updateServer({ name: props.server.name, server });
-      else await store.api.addServer(server);
+      if (props.server) await store.api.updateServer({ name: props.server.name, server: wireMasked(server, t) });
+      else await store.api.addServer(wireMasked(server, t));
       await store.refreshSettings();
       toast(props.server ? t('servers.saved', { name: server.name }) : t('servers.added', { name: server.name }));
       props.onClose();

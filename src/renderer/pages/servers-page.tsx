@@ -12,13 +12,14 @@ import { CatalogueDialog } from './catalogue-dialog';
 import { useStore } from '../store/bridge-store';
 import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
+import { shownMasked } from '../masked';
 
 function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
   const { store, t } = useApp();
   const showOutput = status.stderrTail.length > 0 && (status.state === 'failed' || status.state === 'restarting' || status.state === 'starting');
   const [editing, setEditing] = useState(false);
   const run = useCommand();
-  const target = settings ? (settings.transport === 'stdio' ? [settings.command, ...settings.args].join(' ') : settings.url) : '';
+  const target = shownMasked(settings ? (settings.transport === 'stdio' ? [settings.command, ...settings.args].join(' ') : settings.url) : '', t);
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   return (
     <li className="list-item">

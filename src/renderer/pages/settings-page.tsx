@@ -7,6 +7,7 @@ import { useCommand } from '../components/use-command';
 import { BudgetSettings } from '../components/budget-settings';
 import { UpdateSettings } from './update-settings';
 import { LocalServerSection } from './local-server-section';
+import { shownMasked } from '../masked';
 
 export function SettingsPage() {
   const { store, t, toast } = useApp();
@@ -109,7 +110,7 @@ export function SettingsPage() {
             });
           }}
         >
-          <Field label={t('settings.modelscope')} hint={settings.modelscope.apiKey ? t('settings.modelscopeSet', { masked: settings.modelscope.apiKey }) : t('settings.modelscopeHint')}>
+          <Field label={t('settings.modelscope')} hint={settings.modelscope.apiKey ? t('settings.modelscopeSet', { masked: shownMasked(settings.modelscope.apiKey, t) }) : t('settings.modelscopeHint')}>
             {(id) => (
               <div className="input-with-button">
                 <input id={id} className="mono" type={keyShown ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={modelscopeKey} onChange={(e) => setModelscopeKey(e.target.value)} />

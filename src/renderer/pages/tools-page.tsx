@@ -78,7 +78,7 @@ export function ToolsPage() {
                     </div>
                     <ToolDescription tool={tool} />
                   </div>
-                  <Button small kind="ghost" onClick={() => setDescribing(tool)} aria-label={t('tools.editDescriptionNamed', { name: tool.name })}>
+                  <Button small onClick={() => setDescribing(tool)} aria-label={t('tools.editDescriptionNamed', { name: tool.name })}>
                     {t('tools.editDescription')}
                   </Button>
                   <Button small onClick={() => setTrying(tool)} disabled={!tool.enabled} aria-label={t('tools.tryNamed', { name: tool.name })}>

@@ -53,11 +53,11 @@ export const en = {
 
   'overview.connectedFor': 'Connected for {time}',
   'overview.retryIn': 'Next try in {seconds} s (attempt {attempts})',
-  'overview.serversRunning': 'servers running',
+  'overview.serversRunning': '{running}/{total} servers running',
   'overview.serversFailed': '{count} failed',
-  'overview.toolsServed': 'tools served',
+  'overview.toolsServed': '{count, plural, one {# tool served} other {# tools served}}',
   'overview.toolsSize': '{size} in {pages, plural, one {# page} other {# pages}} of ≤ {limit}',
-  'overview.callsToday': 'calls today',
+  'overview.callsToday': '{count, plural, one {# call today} other {# calls today}}',
   'overview.recentCalls': 'Recent calls',
   'overview.noCalls': 'No calls yet. Ask xiaozhi to use one of your tools.',
 
@@ -502,6 +502,8 @@ export const en = {
   'common.show': 'Show',
   'common.hide': 'Hide',
   'common.back': 'Back',
+  /** Shown where a secret was masked (the engine writes …(redacted); the window shows this). */
+  'common.masked': '…(redacted)',
   'servers.checkArguments': 'Check each call against the tool’s schema',
   'servers.checkArgumentsHint': 'A call whose arguments do not fit the tool\'s schema is answered at once with what to fix. Turn it off for a server that publishes wrong schemas.',
   'tools.editDescription': 'Describe',

@@ -55,11 +55,11 @@ export const zhCN: Record<keyof typeof en, string> = {
 
   'overview.connectedFor': '已连接 {time}',
   'overview.retryIn': '{seconds} 秒后重试（第 {attempts} 次）',
-  'overview.serversRunning': '个服务运行中',
+  'overview.serversRunning': '{running}/{total} 个服务运行中',
   'overview.serversFailed': '{count} 个失败',
-  'overview.toolsServed': '个工具已提供',
+  'overview.toolsServed': '{count, plural, other {已提供 # 个工具}}',
   'overview.toolsSize': '共 {size}，分 {pages} 页，每页不超过 {limit}',
-  'overview.callsToday': '次今日调用',
+  'overview.callsToday': '{count, plural, other {今日调用 # 次}}',
   'overview.recentCalls': '最近调用',
   'overview.noCalls': '还没有调用。试着让小智使用你的工具吧。',
 
@@ -504,6 +504,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'common.show': '显示',
   'common.hide': '隐藏',
   'common.back': '返回',
+  'common.masked': '…(已隐藏)',
   'servers.checkArguments': '调用前按工具的参数定义检查',
   'servers.checkArgumentsHint': '参数与工具的参数定义不符的调用会立即得到说明，告诉模型该怎么改。如果某个服务的参数定义本身有误，请关闭。',
   'tools.editDescription': '描述',

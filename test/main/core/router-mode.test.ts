@@ -1,42 +1,33 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeXiaozhi, type FakeSession } from '../../helpers/fake-xiaozhi';
-import { makeBridge, patientConnection, type Harness } from '../../helpers/bridge-harness';
+import type { FakeSession } from '../../helpers/fake-xiaozhi';
+import type { Harness } from '../../helpers/bridge-harness';
 import { catalogNames, catalogServer, loadQueries } from '../../helpers/catalogs';
+import { startRouterRun, type RouterRun } from '../../helpers/router-run';
 
 /**
  * Router mode end to end: 10 real servers with 300 realistic tools behind one endpoint that is
  * served only find_tools and call_tool; the model finds and calls tools through them.
  */
-let xiaozhi: FakeXiaozhi;
+let run: RouterRun | undefined;
 let harness: Harness;
 let session: FakeSession;
-let work: string;
 /** `server/tool` → the name it is served under. */
 const exposed = new Map<string, string>();
-const callLog = (server: string) => path.join(work, `${server}.calls`);
+const callLog = (server: string) => path.join(run?.work ?? '', `${server}.calls`);
 
 beforeAll(async () => {
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-router-'));
-  xiaozhi = await FakeXiaozhi.start();
-  harness = makeBridge({
-    connection: patientConnection,
-    endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url(), toolMode: 'router', pinned: ['get_current_time'] }],
-    servers: catalogNames().map((name) => catalogServer(name, { callLog: callLog(name), env: { CATALOG_LARGE_REPLY: 'read_text_file' } })),
-  });
-  harness.bridge.start();
-  await harness.bridge.whenServersSettled();
+  run = await startRouterRun(
+    (work) => catalogNames().map((name) => catalogServer(name, { callLog: path.join(work, `${name}.calls`), env: { CATALOG_LARGE_REPLY: 'read_text_file' } })),
+    { pinned: ['get_current_time'] },
+  );
+  ({ harness, session } = run);
   for (const tool of await harness.bridge.api.getCatalog()) exposed.set(`${tool.server}/${tool.originalName}`, tool.name);
-  session = await xiaozhi.connection(0);
-  await session.initialize();
 }, 60_000);
 
 afterAll(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  if (work) fs.rmSync(work, { recursive: true, force: true });
+  await run?.stop();
 });
 
 let id = 1;
@@ -129,7 +120,7 @@ describe('router mode with 300 tools from 10 servers', () => {
     await harness.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'router', pinned: ['HassTurnOff'] });
     await session.waitForNotification('notifications/tools/list_changed', again);
     expect((await session.listAllTools(60_000)).tools.map((t) => t.name)).toEqual(['HassTurnOff', 'call_tool', 'find_tools']);
-    expect(xiaozhi.sessions).toHaveLength(1);
+    expect(run?.xiaozhi.sessions).toHaveLength(1);
   });
 
   it('the window sees what the model sees and can try the search', async () => {

@@ -4,16 +4,17 @@ import { isHan, searchTerms } from './search-text';
  * Words that mean the same thing to a tool search, across English and Chinese. Users speak
  * Chinese to xiaozhi while many MCP servers describe their tools in English (and the other way
  * round), and people say "remember" where a server says "memory": a query that uses one word of a
- * group also looks, with less weight, for the others. General concepts of what people ask a voice
- * assistant for, not tuned to any one server.
+ * group also looks, with less weight, for the others. After ` > `, what the group is a kind of
+ * (rain is weather): looked for with less weight again, and never a reason to use the group.
+ * General concepts of what people ask a voice assistant for, not tuned to any one server.
  */
 const GROUPS = [
   // weather
   'weather|forecast|天气|预报|天气预报',
-  'outside|outdoors|outdoor|外面|室外|户外|出门',
+  'outside|outdoors|outdoor|外面|室外|户外|出门 > weather|天气',
   'now|current|currently|real-time|现在|当前|实时|目前|此刻',
-  'rain|snow|precipitation|umbrella|下雨|降雨|降水|下雪|带伞',
-  'temperature|degrees|温度|气温|多少度|冷不冷|热不热',
+  'rain|snow|precipitation|umbrella|下雨|降雨|降水|下雪|带伞 > weather|天气',
+  'temperature|degrees|温度|气温|多少度|冷不冷|热不热 > weather|天气',
   'air quality|aqi|pollution|smog|haze|空气|空气质量|雾霾|污染',
   'warning|alert|typhoon|storm|预警|警报|台风|暴雨',
   'sunrise|sunset|日出|日落',
@@ -64,7 +65,10 @@ const GROUPS = [
   'air conditioner|thermostat|climate|heater|hvac|空调|暖气|地暖|温控',
   'fan|风扇|电扇',
   'vacuum|robot vacuum|扫地机|扫地|吸尘器|拖地',
-  'lock|unlock|door lock|门锁|锁门|开锁',
+  // locking and unlocking are opposite things done to the same door lock
+  'door lock|smart lock|门锁|智能锁',
+  'lock|锁门|上锁|锁上',
+  'unlock|开锁|解锁',
   'timer|countdown|计时|计时器|倒计时|定时',
   'alarm|wake up|闹钟|叫醒',
   'brightness|亮度|调亮|调暗',
@@ -78,7 +82,7 @@ const GROUPS = [
   'translate|translation|翻译|英文|英语|日语|日文|中文|韩语',
   'time|clock|timezone|时间|几点|时区|钟点',
   'date|日期|几号|星期几',
-  'calculate|calculator|math|compute|multiply|multiplied|divided|plus|minus|计算|算一下|乘以|除以|加上|减去',
+  'calculate|calculator|math|arithmetic|compute|sum|multiply|multiplied|divided|plus|minus|计算|算一下|求和|相加|乘以|除以|加上|减去',
   'convert|conversion|unit|换算|转换|单位',
   'holiday|vacation|放假|假期|节假日',
   'lunar|农历|阴历',
@@ -87,7 +91,8 @@ const GROUPS = [
   'poem|poetry|诗|古诗|诗词',
   'recipe|cook|cooking|dish|菜谱|做法|怎么做|食谱',
   'web|internet|online|website|网上|上网|网页|网址|网站',
-  'image|picture|photo|图片|照片',
+  'image|picture|photo|jpg|jpeg|png|图片|照片',
+  'text|txt|plain text|文本|文字',
   'price|cost|how much|价格|多少钱|价钱',
   // files and code
   'file|files|document|文件|文档',
@@ -102,7 +107,7 @@ const GROUPS = [
   'search|find|look up|lookup|query|搜索|查找|找|查|查询|搜',
   'list|show|display|有哪些|哪些|列出|所有',
   'create|add|new|创建|新建|添加|加到|加入|增加',
-  'delete|remove|删除|删掉|去掉|移除',
+  'delete|remove|forget|erase|删除|删掉|去掉|移除|忘掉',
   'set|adjust|change|调到|调成|设置|设为|调节|改成',
 ].map(parseGroup);
 
@@ -113,15 +118,30 @@ interface Group {
   english: string[][];
   /** The terms the group adds. */
   terms: string[];
+  /** The terms of what the group is a kind of. */
+  broader: string[];
 }
 
 function parseGroup(line: string): Group {
-  const members = line.split('|');
+  const [own = '', kindOf = ''] = line.split(' > ');
+  const members = own.split('|');
   const han = members.filter(isHan);
   const english = members.filter((m) => !isHan(m)).map(searchTerms).filter((t) => t.length > 0);
   const terms = [...new Set(members.flatMap(searchTerms))];
-  return { han, english, terms };
+  const broader = [...new Set(kindOf.split('|').flatMap(searchTerms))];
+  return { han, english, terms, broader };
 }
+
+/**
+ * Numbers with an operator between them ("17 plus 25", "17加25", "128 + 256"), or adding that is about
+ * numbers ("add two numbers", "add these up"), ask for arithmetic; "add" alone means storing something.
+ */
+const NUMBER = '(?:[0-9]+(?:\\.[0-9]+)?|[零一二两三四五六七八九十百千万]+)';
+const ARITHMETIC = new RegExp(
+  `${NUMBER}\\s*(?:[+*×÷^]|\\s[-/]\\s|加上?|减去?|乘以?|除以|\\b(?:plus|minus|times|multiplied by|divided by)\\b)\\s*${NUMBER}|\\badd(?:ing)?\\s+(?:\\S+\\s+){0,3}(?:numbers?|digits|figures|up|together)\\b`,
+  'i',
+);
+const CALCULATE = GROUPS.find((g) => g.terms.includes('calcul')) as Group;
 
 /** A question asks for something to be looked up: tools that search, list or read answer it. */
 const QUESTION = /\b(what|which|who|whose|where|when|how|is there|are there|do i have|any)\b|什么|哪些|哪个|哪里|哪儿|吗|多少|几|谁|有没有|是否/i;
@@ -132,6 +152,8 @@ const STORE = ['create', 'add', 'save', 'set', '添加', '创建', '保存', '�
 export interface Expansion {
   /** Terms for the same things the query names, in other words or the other language. */
   related: string[];
+  /** Terms for what those things are a kind of. */
+  broader: string[];
   /** Terms for what a question wants done (look something up). */
   intent: string[];
 }
@@ -140,11 +162,15 @@ export interface Expansion {
 export function expandQuery(query: string, queryTerms: readonly string[]): Expansion {
   const have = new Set(queryTerms);
   const added = new Set<string>();
+  const kinds = new Set<string>();
   for (const group of GROUPS) {
-    const hit = group.han.some((word) => query.includes(word)) || group.english.some((terms) => terms.every((t) => have.has(t)));
+    const hit =
+      group.han.some((word) => query.includes(word)) || group.english.some((terms) => terms.every((t) => have.has(t))) || (group === CALCULATE && ARITHMETIC.test(query));
     if (!hit) continue;
     for (const term of group.terms) if (!have.has(term)) added.add(term);
+    for (const term of group.broader) kinds.add(term);
   }
-  const intent = (QUESTION.test(query) ? LOOK_UP : STORE).filter((t) => !have.has(t) && !added.has(t));
-  return { related: [...added], intent };
+  const broader = [...kinds].filter((t) => !have.has(t) && !added.has(t));
+  const intent = (QUESTION.test(query) ? LOOK_UP : STORE).filter((t) => !have.has(t) && !added.has(t) && !kinds.has(t));
+  return { related: [...added], broader, intent };
 }

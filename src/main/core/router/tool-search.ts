@@ -20,8 +20,12 @@ export interface SearchHit<E extends SearchEntry> {
 const BOOST = { name: 2, description: 1, server: 1.2, args: 0.6 };
 /** Words the query did not say but stands for (see search-glossary) count for less. */
 const RELATED_WEIGHT = 0.7;
+/** What the things it names are a kind of (rain → weather) count for less again. */
+const BROADER_WEIGHT = 0.5;
 /** What a question wants done counts for less still: it mostly breaks ties between a server's tools. */
 const INTENT_WEIGHT = 0.25;
+/** A hit scoring under this share of the best one is noise next to it, and is left out. */
+const CUTOFF = 0.35;
 
 /** Names, descriptions and enum values of a schema's arguments, nested ones included (bounded). */
 export function argumentText(schema: unknown, depth = 0): string {
@@ -41,8 +45,9 @@ export function argumentText(schema: unknown, depth = 0): string {
 
 /**
  * A BM25 ranking (MiniSearch's BM25+) of tools by what a query says: over names split into words,
- * descriptions, argument names and descriptions, and server names, in English and Chinese.
- * Built once per catalog; searching does not touch the entries.
+ * descriptions, argument names and descriptions, and server names, in English and Chinese. A score
+ * counts the query's words by how directly they were said; what scores far below the best match
+ * is left out rather than padding the answer. Built once per catalog; searching does not touch the entries.
  */
 export class ToolSearch<E extends SearchEntry> {
   private readonly index: MiniSearch<{ id: number }>;
@@ -68,14 +73,18 @@ export class ToolSearch<E extends SearchEntry> {
     return this.entries.length;
   }
 
-  /** The best `limit` tools for the query, best first; none when nothing in it matches. */
+  /** The best `limit` tools for the query, best first, without weak ones; none when nothing in it matches. */
   search(query: string, limit: number): SearchHit<E>[] {
     const terms = searchTerms(query);
-    const { related, intent } = expandQuery(query, terms);
+    const { related, broader, intent } = expandQuery(query, terms);
     if (terms.length === 0 && related.length === 0) return [];
-    const weights = new Map<string, number>([...intent.map((t) => [t, INTENT_WEIGHT] as const), ...related.map((t) => [t, RELATED_WEIGHT] as const)]);
+    const weights = new Map<string, number>([
+      ...intent.map((t) => [t, INTENT_WEIGHT] as const),
+      ...broader.map((t) => [t, BROADER_WEIGHT] as const),
+      ...related.map((t) => [t, RELATED_WEIGHT] as const),
+    ]);
     const said = new Set(terms);
-    const results = this.index.search([...new Set([...terms, ...related, ...intent])].join(' '), {
+    const results = this.index.search([...new Set([...terms, ...related, ...broader, ...intent])].join(' '), {
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term,
       boost: BOOST,
@@ -84,6 +93,22 @@ export class ToolSearch<E extends SearchEntry> {
       prefix: (term) => term.length >= 5 && said.has(term) && !isHan(term),
       combineWith: 'OR',
     });
-    return results.slice(0, limit).map((r) => ({ entry: this.entries[r.id as number] as E, score: r.score }));
+    // MiniSearch multiplies a score by how many query terms matched, counting a word the query
+    // only implies like one it says: a tool that shares only "search" and "query" with what a
+    // question implies beat the one tool that does what it says. Count each by its weight instead.
+    const intents = new Set(intent);
+    let scored = results.map((r) => ({
+      id: r.id as number,
+      score: (r.score / Math.max(1, r.queryTerms.length)) * r.queryTerms.reduce((sum, term) => sum + (weights.get(term) ?? 1), 0),
+      onlyIntent: r.queryTerms.every((term) => intents.has(term)),
+    }));
+    // What a question wants done only breaks ties: it makes no tool a match when others match what it says.
+    if (scored.some((r) => !r.onlyIntent)) scored = scored.filter((r) => !r.onlyIntent);
+    scored.sort((a, b) => b.score - a.score || a.id - b.id);
+    const best = scored[0]?.score ?? 0;
+    return scored
+      .filter((r) => r.score >= best * CUTOFF)
+      .slice(0, limit)
+      .map((r) => ({ entry: this.entries[r.id] as E, score: r.score }));
   }
 }

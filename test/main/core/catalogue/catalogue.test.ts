@@ -23,6 +23,15 @@ afterEach(async () => {
 const shipped = CatalogueFileSchema.parse(data).entries;
 
 describe('the shipped catalogue', () => {
+  it('shows Windows paths with one backslash: no text was JSON-escaped twice', () => {
+    const texts = (value: unknown): string[] =>
+      typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(texts) : typeof value === 'object' && value !== null ? Object.values(value).flatMap(texts) : [];
+    const doubled = shipped.flatMap((entry) => texts(entry).filter((text) => text.includes('\\\\')).map((text) => `${entry.id}: ${text}`));
+    expect(doubled).toEqual([]);
+    const folder = shipped.flatMap((entry) => entry.values).find((v) => v.hint?.zh.includes('笔记'));
+    expect(folder?.hint?.zh).toBe('例如 /Users/me/Documents 或 D:\\笔记。');
+  });
+
   it('is valid, entry by entry, with what users of xiaozhi ask for', () => {
     expect(CatalogueFileSchema.safeParse(data).success).toBe(true);
     const ids = new Set<string>();

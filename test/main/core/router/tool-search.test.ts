@@ -2,13 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { expandQuery } from '../../../../src/main/core/router/search-glossary';
 import { searchTerms, splitWords } from '../../../../src/main/core/router/search-text';
 import { ToolSearch, argumentText } from '../../../../src/main/core/router/tool-search';
-import { catalogEntries, loadQueries, type Query } from '../../../helpers/catalogs';
+import { catalogEntries, everydayCatalogEntries, loadQueries, type Query } from '../../../helpers/catalogs';
 
 const search = new ToolSearch(catalogEntries());
+/** A new user's 47 tools: the published servers' own tool lists (see capture-published.mjs). */
+const everyday = new ToolSearch(everydayCatalogEntries());
 
-function rankOf(query: Query): { rank: number; top: string[] } {
-  const top = search.search(query.query, 5).map((hit) => `${hit.entry.server}/${hit.entry.name}`);
+/** Where the first right tool is among the top 5 (-1: not there), and the top 5 as `server/tool`. */
+function rankOf(query: Query, over: ToolSearch<{ name: string; server: string; description: string; inputSchema: Record<string, unknown>; original?: string }> = search): { rank: number; top: string[] } {
+  const top = over.search(query.query, 5).map((hit) => `${hit.entry.server}/${hit.entry.original ?? hit.entry.name}`);
   return { rank: top.findIndex((key) => query.expect.includes(key)), top };
+}
+
+/** The share of queries whose right tool is first. */
+function firstRate(queries: Query[], over?: Parameters<typeof rankOf>[1]): number {
+  return queries.filter((q) => rankOf(q, over).rank === 0).length / queries.length;
 }
 
 describe('search terms', () => {
@@ -44,6 +52,28 @@ describe('search terms', () => {
     expect(expandQuery('remember my wife likes tulips', searchTerms('remember my wife likes tulips')).intent).toContain('add');
     expect(expandQuery('what do you remember', searchTerms('what do you remember')).intent).not.toContain('add');
   });
+
+  it('reads numbers with an operator between them, or adding numbers, as arithmetic; "add" alone as storing', () => {
+    const related = (query: string) => expandQuery(query, searchTerms(query)).related;
+    for (const query of ['what is 17 plus 25', '17加25等于多少', '十七加二十五', '帮我计算 128 + 256', '3 * 4', '12 - 5', 'add two numbers', 'add these up']) {
+      expect(related(query), query).toEqual(expect.arrayContaining(['sum', 'calcul']));
+    }
+    for (const query of ['add milk to my shopping list', '2025-05-03 的火车票', '一百美元等于多少人民币', '把会议加到日历', 'set a timer for 10 minutes']) {
+      expect(related(query), query).not.toContain('sum');
+    }
+  });
+
+  it('looks for what a thing is a kind of with less weight (rain is weather), and never the other way round', () => {
+    const rain = expandQuery('明天会下雨吗', searchTerms('明天会下雨吗'));
+    expect(rain.broader).toEqual(expect.arrayContaining(['weather', '天气']));
+    expect(rain.related).toContain('rain');
+    expect(expandQuery('weather tomorrow', searchTerms('weather tomorrow')).related).not.toContain('rain');
+  });
+
+  it('keeps opposite actions apart: locking a door does not look for unlocking it', () => {
+    expect(expandQuery('lock the front door', searchTerms('lock the front door')).related).not.toContain('unlock');
+    expect(expandQuery('把门锁上', searchTerms('把门锁上')).related).toContain('lock');
+  });
 });
 
 describe('tool search over 300 realistic tools', () => {
@@ -58,6 +88,10 @@ describe('tool search over 300 realistic tools', () => {
     expect(rank).toBeLessThan(3);
   });
 
+  it('ranks the right tool first for most of those queries (85% when this was written)', () => {
+    expect(firstRate(loadQueries())).toBeGreaterThanOrEqual(0.8);
+  });
+
   it('generalises to queries it was never tuned on (held-out set, at least 80% in the top 3)', () => {
     const queries = loadQueries('queries-heldout.json');
     const misses = queries.filter((q) => {
@@ -65,6 +99,7 @@ describe('tool search over 300 realistic tools', () => {
       return rank < 0 || rank > 2;
     });
     expect(misses.length / queries.length, `missed: ${misses.map((q) => q.query).join(' | ')}`).toBeLessThanOrEqual(0.2);
+    expect(firstRate(queries)).toBeGreaterThanOrEqual(0.75);
   });
 
   it('finds nothing for a query with no meaningful word, and ranks a description override', () => {
@@ -75,5 +110,63 @@ describe('tool search over 300 realistic tools', () => {
       { name: 'tool_b', server: 's', description: '查询家里的电表读数', inputSchema: {} },
     ]);
     expect(custom.search('电表读数是多少', 1)[0]?.entry.name).toBe('tool_b');
+  });
+});
+
+describe("tool search over a new user's modest catalog (the published servers' own tool lists)", () => {
+  const top = (query: string) => everyday.search(query, 5).map((hit) => `${hit.entry.server}/${hit.entry.original}`);
+
+  it('has the 47 tools of the fixture server, server-everything, server-memory and a filesystem server, as served', () => {
+    expect(everyday.size).toBe(47);
+    const names = everydayCatalogEntries().map((e) => e.name);
+    expect(names).toEqual(expect.arrayContaining(['fixture_echo', 'everything_echo', 'weather_get', 'get-sum', 'search_nodes', 'create_directory']));
+  });
+
+  it('"add two numbers" finds get-sum first, not the tools that add observations or create directories', () => {
+    const hits = top('add two numbers');
+    expect(hits[0]).toBe('everything/get-sum');
+    expect(hits).not.toContain('filesystem/create_directory');
+  });
+
+  it('"what is 17 plus 25" finds get-sum first, and nothing that only shares a question word with it', () => {
+    expect(top('what is 17 plus 25')).toEqual(['everything/get-sum']);
+    expect(top('17加25等于多少')).toEqual(['everything/get-sum']);
+  });
+
+  it('"明天北京会下雨吗" finds the weather tool, and no memory or file tools next to it', () => {
+    const hits = top('明天北京会下雨吗');
+    expect(hits[0]).toBe('fixture/weather.get');
+    expect(hits.filter((key) => key.startsWith('memory/') || key.startsWith('filesystem/'))).toEqual([]);
+  });
+
+  it.each(loadQueries('queries-everyday.json').map((q) => [q.query, q] as const))('finds the right tool in its top 3 for "%s"', (_text, query) => {
+    const { rank, top: hits } = rankOf(query, everyday);
+    expect(rank, `top 5 was: ${hits.join(', ')}`).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(3);
+  });
+
+  it('ranks the right tool first for at least 90% of them (23 of 24 when this was written)', () => {
+    expect(firstRate(loadQueries('queries-everyday.json'), everyday)).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('the score cut-off', () => {
+  const tools = new ToolSearch([
+    { name: 'get_weather', server: 'weather', description: 'Current weather and forecast for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
+    { name: 'get_weather_alerts', server: 'weather', description: 'Weather warnings for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
+    { name: 'list_files', server: 'files', description: 'List the files of a folder, including their size and the city of the photo', inputSchema: { type: 'object', properties: {} } },
+    { name: 'search_notes', server: 'notes', description: 'Search notes by a query', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } },
+  ]);
+
+  it('leaves out weak matches next to strong ones, keeping every strong one', () => {
+    const names = tools.search('weather forecast for my city', 5).map((hit) => hit.entry.name);
+    expect(names.slice(0, 2).sort()).toEqual(['get_weather', 'get_weather_alerts']);
+    expect(names).not.toContain('list_files');
+  });
+
+  it('keeps the best match when all are weak, and leaves out tools that share only a question word', () => {
+    expect(tools.search('what is in my notes', 5).map((hit) => hit.entry.name)).toEqual(['search_notes']);
+    // Nothing says "photo of a cat" but list_files' description, weakly: it is still the answer.
+    expect(tools.search('is there a photo', 5).map((hit) => hit.entry.name)[0]).toBe('list_files');
   });
 });
