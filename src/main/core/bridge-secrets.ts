@@ -1,4 +1,5 @@
 import type { ServerSettings, Settings } from '../../shared/settings';
+import { MASK_MARKER } from '../../shared/masked';
 import { looksSecret, maskArgs, maskSecret, maskValue, redactRecord, redactUrl, secretArgValues, secretQueryValues, urlPassword } from './logs/redact';
 
 const optional = (value: string | undefined): string[] => (value === undefined ? [] : [value]);
@@ -66,7 +67,7 @@ export function restoreMasked(incoming: Record<string, string>, existing: Record
   return out;
 }
 
-const MASKED = '…(redacted)';
+const MASKED = MASK_MARKER;
 
 /**
  * A URL the window sent back: query values and credentials it got masked take the existing URL's

@@ -1,3 +1,5 @@
+import { MASK_MARKER } from '../../../shared/masked';
+
 /**
  * Secret hygiene. Endpoint tokens, API keys and Authorization headers must never reach logs, errors
  * or the UI, so everything that prints goes through here.
@@ -17,8 +19,8 @@ export function looksSecret(name: string): boolean {
 
 /** Keeps the first few characters so users can tell two secrets apart. */
 export function maskSecret(value: string): string {
-  if (value.length <= 8) return '…(redacted)';
-  return `${value.slice(0, 4)}…(redacted)`;
+  if (value.length <= 8) return MASK_MARKER;
+  return `${value.slice(0, 4)}${MASK_MARKER}`;
 }
 
 /** `scheme://user:PASSWORD@host`: the password of a URL, wherever it stands in a text. */
@@ -146,11 +148,11 @@ export function redactText(text: string, knownSecrets: Iterable<string> = []): s
   return out
     .replace(SECRET_QUERY, (_m, head: string, value: string) => `${head}${value.startsWith('…') || masked(value) ? value : maskSecret(value)}`)
     .replace(AUTH_HEADER, (_m, name: string, sep: string, scheme: string | undefined, value: string) =>
-      masked(value) ? `${name}${sep}${scheme ?? ''}${value}` : `${name}${sep}${scheme ?? ''}…(redacted)`,
+      masked(value) ? `${name}${sep}${scheme ?? ''}${value}` : `${name}${sep}${scheme ?? ''}${MASK_MARKER}`,
     )
-    .replace(BEARER, (_m, head: string) => `${head}…(redacted)`)
+    .replace(BEARER, (_m, head: string) => `${head}${MASK_MARKER}`)
     .replace(JWT, (token) => maskSecret(token))
-    .replace(URL_PASSWORD, (whole, head: string, password: string, at: string) => (masked(password) ? whole : `${head}…(redacted)${at}`))
+    .replace(URL_PASSWORD, (whole, head: string, password: string, at: string) => (masked(password) ? whole : `${head}${MASK_MARKER}${at}`))
     .replace(SECRET_ASSIGNMENT, (whole, head: string, value: string) => (masked(value) || value.startsWith('…') ? whole : `${head}${maskSecret(value)}`))
     .replace(KNOWN_KEY_FORMATS, (key) => maskSecret(key));
 }
