@@ -63,7 +63,13 @@ export const runCommand: Command = {
       log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
       bridge.start();
       if (local.overrides?.enabled || loaded.settings.localServer.enabled) {
-        await announceLocalServer(bridge, Boolean(local.overrides?.token ?? loaded.settings.localServer.token), (text) => process.stdout.write(text));
+        await announceLocalServer(bridge, {
+          tokenKnown: Boolean(local.overrides?.token ?? loaded.settings.localServer.token),
+          format,
+          terminal: process.stdout.isTTY === true,
+          config: file,
+          write: (text) => process.stdout.write(text),
+        });
       }
       if (args.options.ui === true || port !== undefined || host !== undefined) {
         try {
