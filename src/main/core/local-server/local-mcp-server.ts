@@ -45,6 +45,8 @@ interface Session {
 /** Sessions past this many are a misbehaving client: the least recently seen one goes. */
 const MAX_SESSIONS = 100;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Characters of a client's own name that are kept. */
+export const MAX_CLIENT_NAME = 64;
 
 class HttpRefusal extends Error {
   constructor(
@@ -239,9 +241,8 @@ export class LocalMcpServer {
       });
     });
     server.oninitialized = () => {
-      const info = server.getClientVersion();
-      session.clientInfo = info?.name;
-      this.opts.log.info(`session ${id.slice(0, 8)} opened by ${info?.name ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.id})`);
+      session.clientInfo = clientName(server.getClientVersion()?.name);
+      this.opts.log.info(`session ${id.slice(0, 8)} opened by ${session.clientInfo ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.id})`);
       this.opts.onSessionsChanged();
     };
     transport.onclose = () => {
@@ -267,6 +268,20 @@ export class LocalMcpServer {
       if (session.open <= 0 && session.lastSeen < cutoff) void this.release(session, 'its client went quiet');
     }
   }
+}
+
+/**
+ * What a client calls itself, as history, status and logs keep it: any client can send megabytes
+ * there, and every session's name is kept. Control characters go, the length is capped.
+ */
+export function clientName(name: unknown): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  // Only the head is looked at (a few characters per code point at most): never the whole of it.
+  const head = name.slice(0, MAX_CLIENT_NAME * 4);
+  const chars = [...head.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim()];
+  if (chars.length === 0) return undefined;
+  const cut = chars.length > MAX_CLIENT_NAME || head.length < name.length;
+  return cut ? `${chars.slice(0, MAX_CLIENT_NAME - 1).join('')}…` : chars.join('');
 }
 
 /** The request body as JSON, bounded; a body that is not JSON is the client's error (400). */

@@ -11,6 +11,8 @@ import { Bridge } from '../../../../src/main/core/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { readStateFile } from '../../../../src/main/core/local-server/state-file';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { CallHistory, MAX_CALLERS, OTHER_CALLERS } from '../../../../src/main/core/logs/call-history';
+import { MAX_CLIENT_NAME, clientName } from '../../../../src/main/core/local-server/local-mcp-server';
 import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
 import { fastConnection, fastSupervision, fixtureServer, logText } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
@@ -254,5 +256,40 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     expect(await bridge.api.revealLocalServerToken()).not.toBe(token);
     // Port 0 picks a new port on restart; the old token is refused there.
     await expect(connect(bridge.state().localServer?.url as string, { token })).rejects.toMatchObject({ code: 401 });
+  });
+});
+
+describe('what local clients say about themselves is bounded', () => {
+  it("caps a client's own name where the server takes it: status, history and counts keep 64 characters", async () => {
+    const { url } = await start();
+    const huge = `${'名'.repeat(200_000)}\n\u0000tail`;
+    const client = new Client({ name: huge, version: '1' }, { capabilities: {} });
+    clients.push(client);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await client.callTool({ name: 'weather_echo', arguments: { text: 'x' } });
+    const shown = bridge!.state().localServer?.sessions[0]?.clientInfo as string;
+    expect([...shown]).toHaveLength(MAX_CLIENT_NAME);
+    expect(shown).toBe(`${'名'.repeat(MAX_CLIENT_NAME - 1)}…`);
+    const counts = await bridge!.api.getCallerCounts();
+    expect(Object.keys(counts)).toEqual([shown]);
+    expect((await bridge!.api.getHistory()).map((h) => h.caller)).toEqual([shown]);
+    expect(logText(logBook!).length).toBeLessThan(20_000);
+    expect(clientName(' a\u0007b\u200b ')).toBe('a b');
+    expect(clientName('\n')).toBeUndefined();
+    expect(clientName(42)).toBeUndefined();
+  });
+
+  it('counts calls one caller at a time up to a bound, and the rest together', () => {
+    const history = new CallHistory();
+    for (let i = 0; i < MAX_CALLERS + 50; i++) {
+      history.add({ caller: `client ${i}`, tool: 't', originalTool: 't', server: 's', arguments: {}, durationMs: 1, outcome: i % 2 ? 'ok' : 'error', result: '' });
+    }
+    const counts = history.countsByCaller();
+    expect(Object.keys(counts)).toHaveLength(MAX_CALLERS + 1);
+    expect(counts['client 0']).toEqual({ ok: 0, failed: 1 });
+    expect(counts[OTHER_CALLERS]).toEqual({ ok: 25, failed: 25 });
+    // A caller already counted keeps its own count.
+    history.add({ caller: 'client 1', tool: 't', originalTool: 't', server: 's', arguments: {}, durationMs: 1, outcome: 'ok', result: '' });
+    expect(history.countsByCaller()['client 1']).toEqual({ ok: 2, failed: 0 });
   });
 });
