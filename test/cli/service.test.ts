@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemdUnit, systemdWord } from '../../src/cli/service/unit-files';
+import { launchdPlist, systemdUnit, systemdWord } from '../../src/cli/service/unit-files';
 import { BIN, CliHarness, fixtureEntry } from './cli-harness';
 
 const h = new CliHarness();
@@ -96,6 +96,27 @@ describe('service on Linux: a systemd user unit', () => {
     const typo = h.spawn(['service', 'instal'], { env });
     expect(await typo.exit).toBe(2);
     expect(typo.stderr()).toContain('Did you mean install?');
+  });
+
+  it('refuses a config path or --host with a line break or another control character, naming it, and writes nothing', async () => {
+    const { configHome, env } = linuxEnv();
+    const dir = path.join(h.tempDir(), 'evil\nExecStartPre=touch pwned');
+    fs.mkdirSync(dir);
+    const config = h.writeConfig({}, 'tray.json', dir);
+    const newline = h.spawn(['service', 'install', '--config', config, '--no-start'], { env });
+    expect(await newline.exit).toBe(1);
+    expect(newline.stderr()).toContain(`service install: the config path (${JSON.stringify(config)}) contains a line break, which a service file cannot hold. Nothing was written.`);
+    const host = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--host', '0.0.0.0\rExecStartPre=/bin/sh', '--no-start'], { env });
+    expect(await host.exit).toBe(1);
+    expect(host.stderr()).toContain('the value of --host ("0.0.0.0\\rExecStartPre=/bin/sh") contains a line break');
+    const bell = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--no-start'], { env: { ...env, PATH: `/usr/bin\u0007:${process.env.PATH}` } });
+    expect(await bell.exit).toBe(1);
+    expect(bell.stderr()).toContain('PATH ("/usr/bin\\u0007:');
+    expect(bell.stderr()).toContain('contains the control character U+0007');
+    expect(fs.existsSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'))).toBe(false);
+    // The plist, written on macOS, is refused the same way (XML cannot hold most control characters).
+    const spec = { name: 'n', execPath: '/n', script: '/s.js', args: ['run', '--config', '/a\u0001b.json'], workingDirectory: '/', path: '/bin' };
+    expect(() => launchdPlist(spec, 'me.xiaozhi.tray.n', '/log')).toThrow('the config path ("/a\\u0001b.json") contains the control character U+0001');
   });
 
   it('quotes what systemd would otherwise expand or split', () => {

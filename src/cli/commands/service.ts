@@ -6,7 +6,7 @@ import { stringOption, UsageError, type ParsedArgs } from '../args';
 import { LOG_FORMATS, LOG_LEVELS, type CliContext, type Command } from '../command';
 import { loadOrExplain } from '../config-file';
 import { closest } from '../suggest';
-import { launchdPlist, systemdUnit, windowsAdvice, type ServiceSpec } from '../service/unit-files';
+import { ServiceValueError, launchdPlist, systemdUnit, windowsAdvice, type ServiceSpec } from '../service/unit-files';
 
 const ACTIONS = ['install', 'uninstall', 'status'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -47,8 +47,9 @@ function managerFor(ctx: CliContext, name: string): Manager | undefined {
     return {
       file,
       write: (spec) => {
+        const text = launchdPlist(spec, label, log);
         fs.mkdirSync(path.dirname(log), { recursive: true });
-        return launchdPlist(spec, label, log);
+        return text;
       },
       start: [['launchctl', 'bootout', `${domain}/${label}`], ['launchctl', 'bootstrap', domain, file]],
       stop: [['launchctl', 'bootout', `${domain}/${label}`]],
@@ -103,7 +104,15 @@ function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manag
     ctx.err(`warning: this copy of xiaozhi-tray runs from npx's cache (${spec.script}), which npm may clear. Install it for good first (npm install -g xiaozhi-tray), then run "xiaozhi-tray service install" again.`);
   }
   const existed = fs.existsSync(manager.file);
-  writeFileAtomic(manager.file, manager.write(spec));
+  let text: string;
+  try {
+    text = manager.write(spec);
+  } catch (error) {
+    if (!(error instanceof ServiceValueError)) throw error;
+    ctx.err(`service install: ${error.message}`);
+    return 1;
+  }
+  writeFileAtomic(manager.file, text);
   ctx.out(`${existed ? 'Updated' : 'Wrote'} ${manager.file}`);
   ctx.out(`It runs: ${[spec.execPath, spec.script, ...spec.args].join(' ')}`);
   if (args.options['no-start'] === true) {
