@@ -21,7 +21,8 @@ import { configFilesIn } from './electron/launch-args';
 import { connectModeArgs, desktopConnectCommand, runConnectMode } from './electron/connect-mode';
 import { secretCodec } from './electron/secret-codec';
 import { TrayController } from './electron/tray-icon';
-import { installKind, loadElectronUpdater } from './electron/updates/electron-updater-backend';
+import { installKind, loadElectronUpdater, newCancellationToken } from './electron/updates/electron-updater-backend';
+import { isSafeDownloadUrl } from './electron/updates/update-feed';
 import { UpdateController } from './electron/updates/update-controller';
 
 const APP_ROOT = app.getAppPath();
@@ -119,6 +120,7 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
     log: updateLog,
     isQuitting: () => quit.isQuitting(),
     prepareQuit: () => quit.stopBeforeQuit(),
+    newCancellation: newCancellationToken,
   });
 
   let window: BrowserWindow | undefined;
@@ -178,7 +180,8 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
   bindIpc(ipcMain, bridge.api, trustedSender(() => window, `${APP_ORIGIN}/`), () => window?.webContents);
 
   const openUpdatePage = (status: UpdateStatus) => {
-    if (status.downloadUrl) void shell.openExternal(status.downloadUrl);
+    // The link comes from the feed: only https (or http on this machine) is opened.
+    if (status.downloadUrl && isSafeDownloadUrl(status.downloadUrl)) void shell.openExternal(status.downloadUrl);
   };
   const tray = new TrayController(
     ASSETS,
