@@ -19,6 +19,8 @@ function notRunning(lookup: Exclude<StateLookup, { ok: true }>): string {
       return `Xiaozhi Tray is not running (${lookup.file} is left from a process that has ended).`;
     case 'invalid':
       return `cannot read ${lookup.file}; start Xiaozhi Tray again, or pass --url and --token.`;
+    case 'untrusted':
+      return `not using ${lookup.file}: ${lookup.why}. Remove it and start Xiaozhi Tray again, or pass --url and --token.`;
     default:
       return 'Xiaozhi Tray is not running, or its local MCP server is off (turn it on in Settings, or run: xiaozhi-tray run --config FILE --mcp-port 18790).';
   }
