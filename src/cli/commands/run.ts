@@ -27,7 +27,7 @@ export const runCommand: Command = {
     ...logOptions('info', 'stdout'),
   ],
   details: [
-    'Stopping: Ctrl+C (SIGINT) stops every server and exits 130; SIGTERM (kill, systemd, docker stop) stops',
+    'Stopping: Ctrl+C (SIGINT) stops every server and exits 130 (Ctrl+\\, SIGQUIT: 131); SIGTERM (kill, systemd, docker stop) stops',
     'every server and exits 0. A second signal kills every server at once. Started by npx or npm, which do',
     'not pass SIGTERM on, the bridge stops when they go away. Under a service manager, run',
     '`node …/bin/xiaozhi-tray.js run …` rather than npx (see "xiaozhi-tray help service").',
