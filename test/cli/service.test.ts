@@ -31,6 +31,15 @@ function unitKeys(text: string): Record<string, string> {
   return keys;
 }
 
+/** A folder whose `systemctl` runs `script` (sh), for what this machine's systemd cannot show. */
+function fakeSystemctl(script: string): string {
+  const dir = h.tempDir();
+  fs.writeFileSync(path.join(dir, 'systemctl'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  return dir;
+}
+
+const BUS_ERROR = 'echo "Failed to connect to bus: No medium found" >&2; exit 1';
+
 function linuxEnv() {
   const home = h.tempDir();
   return { home, configHome: path.join(home, 'cfg'), env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'cfg') } };
@@ -57,10 +66,10 @@ describe('service on Linux: a systemd user unit', () => {
     const verify = spawnSync('systemd-analyze', ['verify', unitFile], { encoding: 'utf8' });
     if (!verify.error) expect(`${verify.stdout}${verify.stderr}`.trim()).toBe('');
 
-    const status = h.spawn(['service', 'status'], { env });
+    const status = h.spawn(['service', 'status'], { env: { ...env, PATH: fakeSystemctl('echo active') } });
     expect(await status.exit).toBe(0);
     expect(status.stdout()).toContain(`Installed: ${unitFile}`);
-    expect(status.stdout()).toMatch(/\nState: .+\n/);
+    expect(status.stdout()).toContain('\nState: active\n');
     expect(status.stdout()).toContain('journalctl --user -u xiaozhi-tray -f');
 
     const removed = h.spawn(['service', 'uninstall'], { env: { ...env, PATH: h.tempDir() } });
@@ -71,6 +80,23 @@ describe('service on Linux: a systemd user unit', () => {
     expect(again.stdout()).toContain('Not installed');
     const none = h.spawn(['service', 'status'], { env });
     expect(await none.exit).toBe(1);
+  });
+
+  it("says plainly when systemd's user manager cannot be reached: status and uninstall exit non-zero", async () => {
+    const { configHome, env } = linuxEnv();
+    const config = h.writeConfig({});
+    expect(await h.spawn(['service', 'install', '--config', config, '--no-start'], { env }).exit).toBe(0);
+    const unitFile = path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service');
+    const status = h.spawn(['service', 'status'], { env: { ...env, PATH: fakeSystemctl(BUS_ERROR) } });
+    expect(await status.exit).toBe(1);
+    expect(status.stdout()).toContain("State: unknown: systemd's user manager is not reachable from this shell");
+    expect(status.stdout()).not.toContain('Failed to connect to bus');
+    const removed = h.spawn(['service', 'uninstall'], { env: { ...env, PATH: fakeSystemctl(BUS_ERROR) } });
+    expect(await removed.exit).toBe(1);
+    expect(removed.stdout()).not.toContain('Stopped and removed');
+    expect(removed.stderr()).toContain("Could not stop the service (systemctl --user disable --now xiaozhi-tray.service): systemd's user manager is not reachable from this shell");
+    expect(removed.stderr()).toContain(`Removed ${unitFile}, but the service may still be running. Once that works, stop it with:\n  systemctl --user disable --now xiaozhi-tray.service`);
+    expect(fs.existsSync(unitFile)).toBe(false);
   });
 
   it('says so when it cannot start the service, and leaves the unit in place', async () => {
