@@ -13,10 +13,11 @@ import { EndpointSettingsSchema, defaultSettings, type Settings } from '../../sh
 import { orList, stringOption, UsageError } from '../args';
 import type { CliContext, Command } from '../command';
 import { inputValues, INPUT_OPTION } from '../import-inputs';
+import { DEFAULT_CONFIG } from '../config-file';
 import { Prompter } from '../prompt';
 import { closest } from '../suggest';
 
-const DEFAULT_FILE = 'xiaozhi-tray.json';
+const DEFAULT_FILE = DEFAULT_CONFIG;
 
 interface Found {
   client: KnownClient['client'];

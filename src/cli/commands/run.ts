@@ -5,7 +5,7 @@ import { stringOption } from '../args';
 import { CONFIG_OPTION, TOOL_MODE_OPTION, configArg, logOptions, type Command } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import type { ToolMode } from '../../shared/settings';
-import { loadOrExplain, storeFor } from '../config-file';
+import { configFileOr, loadOrExplain, storeFor } from '../config-file';
 import { startHeadless } from '../headless-bridge';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../args';
@@ -40,7 +40,7 @@ export const runCommand: Command = {
     const port = portText === undefined ? undefined : Number(portText);
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError(`--port must be a port number (0-65535), not "${portText}"`);
     const host = stringOption(args, 'host');
-    const file = configArg(args);
+    const file = configFileOr(configArg(args), ctx);
     const loaded = loadOrExplain(ctx, file, 'run');
     if (!loaded || !file) return 1;
     const resolved = path.resolve(ctx.cwd, file);
