@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectModeArgs, desktopConnectCommand } from '../../../src/main/electron/connect-mode';
 import { clientEntry } from '../../../src/main/core/local-server/client-entries';
 import { startLocalServerApp } from '../../helpers/local-server-app';
+import { stopChild } from '../../helpers/stop-child';
 import { waitFor } from '../../helpers/wait';
 
 /**
@@ -25,12 +26,8 @@ const clients: Client[] = [];
 
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  // SIGTERM: the app stops its servers before it exits.
+  for (const child of children.splice(0)) await stopChild(child);
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
