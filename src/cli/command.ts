@@ -30,7 +30,7 @@ export interface Command {
   run(args: ParsedArgs, ctx: CliContext): Promise<number>;
 }
 
-export const CONFIG_OPTION: OptionSpec = { name: 'config', value: 'FILE', help: 'the config to use (a Xiaozhi Tray config, xiaozhi.config.json or an mcpServers file)' };
+export const CONFIG_OPTION: OptionSpec = { name: 'config', value: 'FILE', help: 'the config to use (a Xiaozhi Tray config, xiaozhi.config.json or an mcpServers file; default: xiaozhi-tray.json in this folder, when it is there)' };
 export const JSON_OPTION: OptionSpec = { name: 'json', help: 'print JSON instead of text' };
 export const TOOL_MODE_OPTION: OptionSpec = {
   name: 'tool-mode',

@@ -5,25 +5,46 @@ import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-conf
 import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
 import type { CliContext } from './command';
 
-/** What to type to get a config, said wherever one is missing. */
-export function howToCreate(file: string): string {
+/** The config a command uses when none is named: this one, in the current folder. */
+export const DEFAULT_CONFIG = 'xiaozhi-tray.json';
+
+/**
+ * What to type to get a config, said wherever one is missing. Never `echo '{}' > FILE` for a file
+ * that is there (it would be emptied).
+ */
+export function howToCreate(file: string, exists = false): string {
   return [
     'Create one with:',
     `  xiaozhi-tray init --config ${file}`,
-    'or start from an empty config (no endpoint, no servers) and add them in the web UI (run --ui):',
-    `  echo '{}' > ${file}`,
+    ...(exists ? [] : ['or start from an empty config (no endpoint, no servers) and add them in the web UI (run --ui):', `  echo '{}' > ${file}`]),
   ].join('\n');
+}
+
+/**
+ * The config a command was given (`named`); without one, ./xiaozhi-tray.json when it is there,
+ * said on stderr (stdout may be JSON).
+ */
+export function configFileOr(named: string | undefined, ctx: CliContext): string | undefined {
+  if (named !== undefined) return named;
+  if (!fs.existsSync(path.join(ctx.cwd, DEFAULT_CONFIG))) return undefined;
+  ctx.err(`Using ${DEFAULT_CONFIG} in this folder (no --config given).`);
+  return DEFAULT_CONFIG;
 }
 
 /** Loads the config a command was given, or explains on stderr what is wrong with it. */
 export function loadOrExplain(ctx: CliContext, file: string | undefined, command: string): LoadedConfig | undefined {
   if (!file) {
-    ctx.err(`Missing --config FILE. Try: xiaozhi-tray ${command} --config xiaozhi-tray.json\n${howToCreate('xiaozhi-tray.json')}`);
+    ctx.err(`Missing --config FILE, and there is no ${DEFAULT_CONFIG} in this folder. Try: xiaozhi-tray ${command} --config ${DEFAULT_CONFIG}\n${howToCreate(DEFAULT_CONFIG, fs.existsSync(path.join(ctx.cwd, DEFAULT_CONFIG)))}`);
     return undefined;
   }
   const resolved = path.resolve(ctx.cwd, file);
   if (!fs.existsSync(resolved)) {
-    ctx.err(`${file} does not exist. ${howToCreate(file)}`);
+    // A dangling link "does not exist" too, and must not be replaced by echo.
+    ctx.err(`${file} does not exist. ${howToCreate(file, isLink(resolved))}`);
+    return undefined;
+  }
+  if (fs.statSync(resolved).isDirectory()) {
+    ctx.err(`${file} is a folder, not a config file. Name the file, e.g. --config ${path.join(file, DEFAULT_CONFIG)}`);
     return undefined;
   }
   try {
@@ -34,6 +55,14 @@ export function loadOrExplain(ctx: CliContext, file: string | undefined, command
       for (const problem of error.problems) ctx.err(`  - ${formatProblem(problem)}`);
     } else ctx.err(`${file}: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
+  }
+}
+
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -7,6 +7,8 @@ export interface ConnectOptions {
   url?: string;
   token?: string;
   client?: string;
+  /** Where the running app's state file is (default: the app's folder, or XIAOZHI_TRAY_STATE_DIR). */
+  stateDir?: string;
 }
 
 const say = (line: string) => process.stderr.write(`xiaozhi-tray connect: ${line}\n`);
@@ -17,6 +19,8 @@ function notRunning(lookup: Exclude<StateLookup, { ok: true }>): string {
       return `Xiaozhi Tray is not running (${lookup.file} is left from a process that has ended).`;
     case 'invalid':
       return `cannot read ${lookup.file}; start Xiaozhi Tray again, or pass --url and --token.`;
+    case 'untrusted':
+      return `not using ${lookup.file}: ${lookup.why}. Remove it and start Xiaozhi Tray again, or pass --url and --token.`;
     default:
       return 'Xiaozhi Tray is not running, or its local MCP server is off (turn it on in Settings, or run: xiaozhi-tray run --config FILE --mcp-port 18790).';
   }
@@ -39,7 +43,7 @@ function findTarget(options: ConnectOptions): { ok: true; target: RelayTarget } 
     const url = /\/mcp\/[^/]+$/.test(path) ? base : /\/mcp$/.test(path) ? `${base}${client}` : `${base}/mcp${client}`;
     return { ok: true, target: { url, token } };
   }
-  const lookup = readStateFile(appStateDir());
+  const lookup = readStateFile(options.stateDir ?? appStateDir());
   if (!lookup.ok) return { ok: false, message: notRunning(lookup) };
   return { ok: true, target: { url: `${lookup.state.url}${client}`, token: options.token ?? lookup.state.token } };
 }
@@ -65,8 +69,8 @@ async function probe(target: RelayTarget): Promise<string | undefined> {
  * running app's local MCP server until the client closes stdin. Exits 1 with one line on stderr
  * when the app is not there; stdout carries MCP messages only.
  */
-export async function connectCommand(flags: Record<string, string | true>): Promise<number> {
-  const options: ConnectOptions = {};
+export async function connectCommand(flags: Record<string, string | true>, where: { stateDir?: string } = {}): Promise<number> {
+  const options: ConnectOptions = { ...where };
   for (const key of ['url', 'token', 'client'] as const) if (typeof flags[key] === 'string') options[key] = flags[key];
   if (options.client !== undefined && !LOCAL_CLIENT_ID.test(options.client)) {
     say(`--client must be lowercase letters, digits, - or _ (like claude-desktop), not "${options.client}".`);

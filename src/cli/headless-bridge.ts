@@ -6,7 +6,7 @@ import type { Settings } from '../shared/settings';
 import type { LogLevel } from '../shared/status';
 import type { ParsedArgs } from './args';
 import { CONFIG_OPTION, JSON_OPTION, configArg, logOptions, type CliContext } from './command';
-import { loadOrExplain } from './config-file';
+import { configFileOr, loadOrExplain } from './config-file';
 import type { LoadedConfig } from '../main/core/config/load-config';
 import { logChoice, logSink, type LogFormat } from './log-output';
 import { findLauncher } from './launcher-watch';
@@ -81,7 +81,7 @@ export const LOOK_OPTIONS = [CONFIG_OPTION, JSON_OPTION, ...logOptions('warn', '
 
 /** Loads the command's config (or explains what is wrong with it), then runs `work` with its servers started. */
 export function lookAtServers(args: ParsedArgs, ctx: CliContext, command: string, work: (headless: Headless, loaded: LoadedConfig) => Promise<number>): Promise<number> {
-  const loaded = loadOrExplain(ctx, configArg(args), command);
+  const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), command);
   if (!loaded) return Promise.resolve(1);
   return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded));
 }

@@ -6,6 +6,7 @@ export type { LocalServerOverrides };
 import { hostWithPort, isWildcardHost } from '../main/core/local-server/request-checks';
 import { appStateDir, readStateFile } from '../main/core/local-server/state-file';
 import type { Settings } from '../shared/settings';
+import { jsonLogLine, type LogFormat } from './log-output';
 
 export type Flags = Record<string, string | true>;
 
@@ -26,11 +27,23 @@ export function localServerOverrides(options: Flags): { ok: true; overrides?: Lo
   return Object.keys(overrides).length > 0 ? { ok: true, overrides } : { ok: true };
 }
 
+export interface Announcement {
+  /** The token comes from the config or --mcp-token (the user has it); else it was made for this run. */
+  tokenKnown: boolean;
+  format: LogFormat;
+  /** stdout is a terminal: a person reads it, not a service manager's journal. */
+  terminal: boolean;
+  /** The config file, for the command that prints the token. */
+  config: string;
+  write(text: string): void;
+}
+
 /**
- * Once the local server listens (or fails), says where, on stdout: the log book would rightly
- * redact a token, and a token made up for this run is one the user needs to see.
+ * Once the local server listens (or fails), says where, on stdout: in `--log-format json`, as one
+ * log line. A token made up for this run is printed only to a terminal (under a service manager
+ * the line would be kept in its journal); elsewhere the line says where to read it.
  */
-export async function announceLocalServer(bridge: Bridge, tokenKnown: boolean, write: (text: string) => void): Promise<void> {
+export async function announceLocalServer(bridge: Bridge, how: Announcement): Promise<void> {
   const settled = () => ['listening', 'failed'].includes(bridge.state().localServer?.state ?? '');
   if (!settled()) {
     await new Promise<void>((resolve) => {
@@ -45,8 +58,16 @@ export async function announceLocalServer(bridge: Bridge, tokenKnown: boolean, w
   }
   const status = bridge.state().localServer;
   if (status?.state !== 'listening' || !status.url) return;
-  const token = tokenKnown ? '(the token from the config or --mcp-token)' : await bridge.api.revealLocalServerToken();
-  write(`\nLocal MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${status.url}\n  Authorization: Bearer ${token}\n\n`);
+  const shown = !how.tokenKnown && how.terminal ? await bridge.api.revealLocalServerToken() : undefined;
+  const where = how.tokenKnown
+    ? 'the token from the config or --mcp-token'
+    : `a token made for this run, not printed here: see it with: xiaozhi-tray export --config ${/\s/.test(how.config) ? `"${how.config}"` : how.config} --format cursor, or set one with --mcp-token or localServer.token`;
+  if (how.format === 'json') {
+    const message = 'local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect)';
+    how.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'local-server', message }, { url: status.url, ...(shown ? { token: shown } : { tokenNote: where }) })}\n`);
+    return;
+  }
+  how.write(`\nLocal MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${status.url}\n  Authorization: Bearer ${shown ?? `(${where})`}\n\n`);
 }
 
 /**

@@ -1,10 +1,7 @@
 import type { Page } from '../main/core/hub/tool-pages';
 import type { BridgeState, CatalogTool } from '../shared/status';
+import { displayWidth, padDisplay, shortenDisplay as shorten } from './display-width';
 
-const shorten = (text: string, max: number) => {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
 
 /** The catalog as xiaozhi receives it: names, the server each tool comes from, sizes, pages. */
 export function printCatalog(state: BridgeState, pages: Page[], catalog: CatalogTool[], maxBytes: number, json: boolean): string {
@@ -34,13 +31,13 @@ export function printCatalog(state: BridgeState, pages: Page[], catalog: Catalog
   }
   // Where each tool comes from: its server, and its own name there when xiaozhi sees another.
   const origin = (t: CatalogTool) => shorten(`${t.server}${t.originalName !== t.name ? `:${t.originalName}` : ''}`, 32);
-  const originWidth = Math.max(6, ...catalog.map((t) => origin(t).length));
+  const originWidth = Math.max(6, ...catalog.map((t) => displayWidth(origin(t))));
   lines.push('');
   pages.forEach((page, index) => {
     lines.push(`page ${index + 1} of ${pages.length}${page.nextCursor ? ` (next: ${page.nextCursor})` : ''}`);
     for (const { tool, bytes } of page.tools) {
       const source = byName.get(tool.name);
-      lines.push(`  ${tool.name.padEnd(32)} ${String(bytes).padStart(6)} B  ${(source ? origin(source) : '').padEnd(originWidth)}  ${shorten(tool.description, 60)}`);
+      lines.push(`  ${padDisplay(tool.name, 32)} ${String(bytes).padStart(6)} B  ${padDisplay(source ? origin(source) : '', originWidth)}  ${shorten(tool.description, 60)}`);
     }
   });
   const off = catalog.filter((t) => !t.enabled);

@@ -18,15 +18,18 @@ export interface ShutdownGuardOptions {
   crashStopMs?: number;
 }
 
-const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
 type ExitSignal = (typeof EXIT_SIGNALS)[number];
+/** Typed at the terminal (Ctrl+C, Ctrl+\): the exit code says so, 128 + the signal's number, as shells expect. */
+const INTERRUPTS: ReadonlySet<ExitSignal> = new Set(['SIGINT', 'SIGQUIT']);
 
 const describe = (error: unknown) => (error instanceof Error ? (error.stack ?? error.message) : String(error));
 
 /**
  * Everything that can end a headless bridge, in one place, so that whichever it is, no child
  * process outlives it:
- * - Ctrl+C (SIGINT) stops cleanly and exits 130, as shells expect of an interrupted program;
+ * - Ctrl+C (SIGINT) stops cleanly and exits 130, as shells expect of an interrupted program (Ctrl+\,
+ *   SIGQUIT, the same with 131: by default it would end the bridge and leave every server running);
  *   SIGTERM (kill, systemd, `docker stop`) and SIGHUP stop cleanly and exit 0.
  * - A second signal while stopping kills every known process tree synchronously, then exits at once.
  * - The launcher going away (`npx` does not pass SIGTERM on) stops cleanly.
@@ -50,7 +53,7 @@ export class ShutdownGuard {
   }
 
   install(): this {
-    for (const signal of EXIT_SIGNALS) this.listen(signal, () => this.onSignal(signal));
+    for (const signal of EXIT_SIGNALS) if (signal !== 'SIGQUIT' || process.platform !== 'win32') this.listen(signal, () => this.onSignal(signal));
     this.listen('uncaughtException', (error: unknown) => this.onCrash(error));
     this.listen('unhandledRejection', (reason: unknown) => {
       this.options.log.error(`unhandled promise rejection (the bridge keeps running): ${describe(reason)}`);
@@ -99,7 +102,7 @@ export class ShutdownGuard {
       this.options.log.warn(`${signal} again: killing every server now`);
       this.exitNow(128 + (os.constants.signals[signal] ?? 2));
     }
-    this.begin(signal, signal === 'SIGINT' ? 130 : 0);
+    this.begin(signal, INTERRUPTS.has(signal) ? 128 + (os.constants.signals[signal] ?? 2) : 0);
   }
 
   private onCrash(error: unknown): void {

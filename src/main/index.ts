@@ -18,9 +18,11 @@ import { watchWake } from './electron/wake-watch';
 import { lockPermissions } from './electron/permissions';
 import { installQuitHandling, type QuitHandling } from './electron/quit-handling';
 import { configFilesIn } from './electron/launch-args';
+import { connectModeArgs, desktopConnectCommand, runConnectMode } from './electron/connect-mode';
 import { secretCodec } from './electron/secret-codec';
 import { TrayController } from './electron/tray-icon';
-import { installKind, loadElectronUpdater } from './electron/updates/electron-updater-backend';
+import { installKind, loadElectronUpdater, newCancellationToken } from './electron/updates/electron-updater-backend';
+import { isSafeDownloadUrl } from './electron/updates/update-feed';
 import { UpdateController } from './electron/updates/update-controller';
 
 const APP_ROOT = app.getAppPath();
@@ -29,18 +31,22 @@ const PRELOAD = path.join(APP_ROOT, 'out', 'preload', 'index.js');
 const RENDERER = path.join(APP_ROOT, 'out', 'renderer');
 const QUIT_ARG = '--quit';
 
-// Before ready: app:// gets an origin of its own (the page never loads from file://).
-registerAppScheme(protocol);
 // The end-to-end tests and the smoke script run the app with a data folder of their own.
 if (process.env.XIAOZHI_TRAY_DATA_DIR) app.setPath('userData', path.resolve(process.env.XIAOZHI_TRAY_DATA_DIR));
+// Started by Claude Desktop as `<app> connect …`: a stdio relay to the running app, nothing else.
+const connectArgs = connectModeArgs(process.argv, process.defaultApp === true);
 
-if (!app.requestSingleInstanceLock()) {
+if (connectArgs) {
+  void runConnectMode(app, connectArgs, app.getPath('userData'));
+} else if (!app.requestSingleInstanceLock()) {
   // Another instance runs: it gets our arguments (and shows its window, or quits for --quit); we leave.
   app.quit();
 } else if (process.argv.includes(QUIT_ARG)) {
   // Asked to quit, and nothing runs.
   app.quit();
 } else {
+  // Before ready: app:// gets an origin of its own (the page never loads from file://).
+  registerAppScheme(protocol);
   const dataDir = app.getPath('userData');
   const logsDir = path.join(dataDir, 'logs');
   const logBook = new LogBook({ sinks: [rotatingFileSink(logsDir)] });
@@ -114,6 +120,7 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
     log: updateLog,
     isQuitting: () => quit.isQuitting(),
     prepareQuit: () => quit.stopBeforeQuit(),
+    newCancellation: newCancellationToken,
   });
 
   let window: BrowserWindow | undefined;
@@ -146,8 +153,8 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
         subscribe: (listener) => updates.subscribe(listener),
       },
       openExternal: (url) => shell.openExternal(url),
-      // Claude Desktop starts this app's own binary as Node on the bundled CLI: `… connect`.
-      connectCommand: () => ({ command: process.execPath, args: [path.join(APP_ROOT, 'out', 'cli', 'index.js')], env: { ELECTRON_RUN_AS_NODE: '1' } }),
+      // Claude Desktop starts this app's own binary in its connect mode: `<app> connect`.
+      connectCommand: () => desktopConnectCommand(app, process.execPath),
     },
   });
 
@@ -173,7 +180,8 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
   bindIpc(ipcMain, bridge.api, trustedSender(() => window, `${APP_ORIGIN}/`), () => window?.webContents);
 
   const openUpdatePage = (status: UpdateStatus) => {
-    if (status.downloadUrl) void shell.openExternal(status.downloadUrl);
+    // The link comes from the feed: only https (or http on this machine) is opened.
+    if (status.downloadUrl && isSafeDownloadUrl(status.downloadUrl)) void shell.openExternal(status.downloadUrl);
   };
   const tray = new TrayController(
     ASSETS,

@@ -10,6 +10,8 @@ export const UpdateErrorCodeSchema = z.enum([
   'feed-invalid',
   /** The download does not match its checksum, or the installer is not signed by us. */
   'integrity',
+  /** The download made no progress for minutes: given up, tried again at the next check. */
+  'stalled',
   /** Anything else. */
   'failed',
 ]);

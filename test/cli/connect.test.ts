@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE } from '../helpers/bridge-harness';
+import { stateDistrust } from '../../src/main/core/local-server/state-file';
 import { waitFor } from '../helpers/wait';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
@@ -142,6 +144,51 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     expect(gone.stderr.trim().split('\n')).toHaveLength(1);
     const closed = await connectOnce(tempDir(), ['--url', app.url, '--token', TOKEN]);
     expect(closed.stderr).toMatch(/Xiaozhi Tray is not running at http:\/\/127\.0\.0\.1:\d+ \(nothing listens there\)/);
+  });
+
+  it('trusts a state file only when it names a loopback URL and (Linux, macOS) is the user\'s own and not writable by others', async () => {
+    // A server that would collect the token, were connect to trust the file.
+    const thief = http.createServer((_req, res) => {
+      stolen++;
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+    let stolen = 0;
+    await new Promise<void>((resolve) => thief.listen(0, '0.0.0.0', () => resolve()));
+    const port = (thief.address() as { port: number }).port;
+    const write = (url: string, mode = 0o600) => {
+      const dir = tempDir();
+      fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url, token: TOKEN, version: '0.1.0', startedAt: Date.now() }), { mode });
+      fs.chmodSync(path.join(dir, 'local-server.json'), mode);
+      return dir;
+    };
+    try {
+      // (0.0.0.0 reaches this machine too, but is no loopback name: as a LAN address would be, it is refused.)
+      const remote = await connectOnce(write(`http://0.0.0.0:${port}/mcp`));
+      expect(remote.code).toBe(1);
+      expect(remote.stderr.trim().split('\n')).toHaveLength(1);
+      expect(remote.stderr).toContain(`local-server.json: it names http://0.0.0.0:${port}, which is not a server on this machine`);
+      const file = path.join(write(`http://127.0.0.1:${port}/mcp`), 'local-server.json');
+      expect(stateDistrust(file, 'http://evil.example/mcp')).toMatch(/^it names http:\/\/evil\.example, which is not a server on this machine/);
+      expect(stateDistrust(file, 'https://127.0.0.1:1/mcp')).toMatch(/which is not a server on this machine/);
+      expect(stateDistrust(file, 'http://[::1]:1/mcp')).toBeUndefined();
+      expect(stateDistrust(file, 'http://localhost:1/mcp')).toBeUndefined();
+      if (process.platform !== 'win32') {
+        const writable = await connectOnce(write(`http://127.0.0.1:${port}/mcp`, 0o666));
+        expect(writable.code).toBe(1);
+        expect(writable.stderr).toContain('others can write to it (mode 666)');
+        if (process.getuid?.() === 0) {
+          const dir = write(`http://127.0.0.1:${port}/mcp`);
+          fs.chownSync(path.join(dir, 'local-server.json'), 65534, 65534);
+          const foreign = await connectOnce(dir);
+          expect(foreign.code).toBe(1);
+          expect(foreign.stderr).toContain('it belongs to another user (uid 65534)');
+        }
+      }
+      expect(stolen).toBe(0);
+    } finally {
+      thief.closeAllConnections();
+      await new Promise((resolve) => thief.close(resolve));
+    }
   });
 
   it('answers with a readable error while the app is away, and carries on when it is back', async () => {

@@ -75,6 +75,33 @@ describe('init: a working config from nothing', () => {
     expect(badUrl.err).toContain('--endpoint must be a ws:// or wss:// URL');
   });
 
+  it('refuses an endpoint with a line break or a space inside, and trims one around it', async () => {
+    const { env } = fakeHome();
+    for (const bad of [`${ENDPOINT}\nwss://second.example/mcp/`, ENDPOINT.replace('?token=', '? token='), `${ENDPOINT.slice(0, 30)}\t${ENDPOINT.slice(30)}`]) {
+      const refused = await init(['--endpoint', bad, '--import', 'none', '--yes'], env);
+      expect(refused, bad).toMatchObject({ code: 2, written: undefined });
+      expect(refused.err).toContain('--endpoint has a line break, a tab or a space inside; copy it again as one line');
+    }
+    const padded = await init(['--endpoint', `  ${ENDPOINT}\n`, '--import', 'none', '--yes'], env);
+    expect(padded.code, padded.err).toBe(0);
+    expect(padded.written?.endpoints[0]?.url).toBe(ENDPOINT);
+    const typed = await init(['--import', 'none'], env, `${ENDPOINT.replace('?token=', '?token= ')}\n  ${ENDPOINT}  \n`);
+    expect(typed.code, typed.err).toBe(0);
+    expect(typed.out).toContain('The endpoint URL has a line break, a tab or a space inside');
+    expect(typed.written?.endpoints[0]?.url).toBe(ENDPOINT);
+  });
+
+  it('says plainly that --config names a folder, with or without --force', async () => {
+    const { env } = fakeHome();
+    const cwd = h.tempDir();
+    fs.mkdirSync(path.join(cwd, 'configs'));
+    for (const extra of [[], ['--force']]) {
+      const run = h.spawn(['init', '--config', 'configs', '--endpoint', ENDPOINT, '--yes', ...extra], { env, cwd });
+      expect(await run.exit).toBe(1);
+      expect(run.stderr()).toBe(`configs is a folder, not a file. Name the file to write, e.g. --config ${path.join('configs', 'xiaozhi-tray.json')}\n`);
+    }
+  });
+
   it('asks on stdin: the endpoint (again when it is wrong), which apps, the values they need', async () => {
     const { env } = fakeHome();
     const answers = ['https://wrong.example/mcp', ENDPOINT, '1, 3', 'pplx-typed-value', ''].join('\n');

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemdUnit, systemdWord } from '../../src/cli/service/unit-files';
+import { launchdPlist, systemdUnit, systemdWord } from '../../src/cli/service/unit-files';
 import { BIN, CliHarness, fixtureEntry } from './cli-harness';
 
 const h = new CliHarness();
@@ -31,6 +31,15 @@ function unitKeys(text: string): Record<string, string> {
   return keys;
 }
 
+/** A folder whose `systemctl` runs `script` (sh), for what this machine's systemd cannot show. */
+function fakeSystemctl(script: string): string {
+  const dir = h.tempDir();
+  fs.writeFileSync(path.join(dir, 'systemctl'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  return dir;
+}
+
+const BUS_ERROR = 'echo "Failed to connect to bus: No medium found" >&2; exit 1';
+
 function linuxEnv() {
   const home = h.tempDir();
   return { home, configHome: path.join(home, 'cfg'), env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'cfg') } };
@@ -57,10 +66,10 @@ describe('service on Linux: a systemd user unit', () => {
     const verify = spawnSync('systemd-analyze', ['verify', unitFile], { encoding: 'utf8' });
     if (!verify.error) expect(`${verify.stdout}${verify.stderr}`.trim()).toBe('');
 
-    const status = h.spawn(['service', 'status'], { env });
+    const status = h.spawn(['service', 'status'], { env: { ...env, PATH: fakeSystemctl('echo active') } });
     expect(await status.exit).toBe(0);
     expect(status.stdout()).toContain(`Installed: ${unitFile}`);
-    expect(status.stdout()).toMatch(/\nState: .+\n/);
+    expect(status.stdout()).toContain('\nState: active\n');
     expect(status.stdout()).toContain('journalctl --user -u xiaozhi-tray -f');
 
     const removed = h.spawn(['service', 'uninstall'], { env: { ...env, PATH: h.tempDir() } });
@@ -71,6 +80,23 @@ describe('service on Linux: a systemd user unit', () => {
     expect(again.stdout()).toContain('Not installed');
     const none = h.spawn(['service', 'status'], { env });
     expect(await none.exit).toBe(1);
+  });
+
+  it("says plainly when systemd's user manager cannot be reached: status and uninstall exit non-zero", async () => {
+    const { configHome, env } = linuxEnv();
+    const config = h.writeConfig({});
+    expect(await h.spawn(['service', 'install', '--config', config, '--no-start'], { env }).exit).toBe(0);
+    const unitFile = path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service');
+    const status = h.spawn(['service', 'status'], { env: { ...env, PATH: fakeSystemctl(BUS_ERROR) } });
+    expect(await status.exit).toBe(1);
+    expect(status.stdout()).toContain("State: unknown: systemd's user manager is not reachable from this shell");
+    expect(status.stdout()).not.toContain('Failed to connect to bus');
+    const removed = h.spawn(['service', 'uninstall'], { env: { ...env, PATH: fakeSystemctl(BUS_ERROR) } });
+    expect(await removed.exit).toBe(1);
+    expect(removed.stdout()).not.toContain('Stopped and removed');
+    expect(removed.stderr()).toContain("Could not stop the service (systemctl --user disable --now xiaozhi-tray.service): systemd's user manager is not reachable from this shell");
+    expect(removed.stderr()).toContain(`Removed ${unitFile}, but the service may still be running. Once that works, stop it with:\n  systemctl --user disable --now xiaozhi-tray.service`);
+    expect(fs.existsSync(unitFile)).toBe(false);
   });
 
   it('says so when it cannot start the service, and leaves the unit in place', async () => {
@@ -96,6 +122,27 @@ describe('service on Linux: a systemd user unit', () => {
     const typo = h.spawn(['service', 'instal'], { env });
     expect(await typo.exit).toBe(2);
     expect(typo.stderr()).toContain('Did you mean install?');
+  });
+
+  it('refuses a config path or --host with a line break or another control character, naming it, and writes nothing', async () => {
+    const { configHome, env } = linuxEnv();
+    const dir = path.join(h.tempDir(), 'evil\nExecStartPre=touch pwned');
+    fs.mkdirSync(dir);
+    const config = h.writeConfig({}, 'tray.json', dir);
+    const newline = h.spawn(['service', 'install', '--config', config, '--no-start'], { env });
+    expect(await newline.exit).toBe(1);
+    expect(newline.stderr()).toContain(`service install: the config path (${JSON.stringify(config)}) contains a line break, which a service file cannot hold. Nothing was written.`);
+    const host = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--host', '0.0.0.0\rExecStartPre=/bin/sh', '--no-start'], { env });
+    expect(await host.exit).toBe(1);
+    expect(host.stderr()).toContain('the value of --host ("0.0.0.0\\rExecStartPre=/bin/sh") contains a line break');
+    const bell = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--no-start'], { env: { ...env, PATH: `/usr/bin\u0007:${process.env.PATH}` } });
+    expect(await bell.exit).toBe(1);
+    expect(bell.stderr()).toContain('PATH ("/usr/bin\\u0007:');
+    expect(bell.stderr()).toContain('contains the control character U+0007');
+    expect(fs.existsSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'))).toBe(false);
+    // The plist, written on macOS, is refused the same way (XML cannot hold most control characters).
+    const spec = { name: 'n', execPath: '/n', script: '/s.js', args: ['run', '--config', '/a\u0001b.json'], workingDirectory: '/', path: '/bin' };
+    expect(() => launchdPlist(spec, 'me.xiaozhi.tray.n', '/log')).toThrow('the config path ("/a\\u0001b.json") contains the control character U+0001');
   });
 
   it('quotes what systemd would otherwise expand or split', () => {

@@ -78,6 +78,15 @@ describe('stopping the headless bridge leaves nothing behind', () => {
     expect(run.stdout()).toContain('[app] stopped');
   });
 
+  it.skipIf(process.platform === 'win32')('Ctrl+\\ (SIGQUIT) stops every server cleanly too, and exits 131', async () => {
+    const { run, pids } = await servingBridge();
+    run.child.kill('SIGQUIT');
+    expect(await run.exit).toBe(131);
+    await allGone(pids);
+    expect(run.stdout()).toContain('SIGQUIT: stopping every server');
+    expect(run.stdout()).toContain('[app] stopped');
+  });
+
   it('a second Ctrl+C exits at once, and kills every server tree before it does', async () => {
     const { run, pids } = await servingBridge();
     run.child.kill('SIGINT');

@@ -89,6 +89,41 @@ describe('CLI usage: help, version, and mistakes', () => {
   });
 });
 
+describe('without --config', () => {
+  it('run, tools and check use ./xiaozhi-tray.json when it is there, and say so', async () => {
+    const dir = h.tempDir();
+    h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }] }, 'xiaozhi-tray.json', dir);
+    const check = await finished(['check'], { cwd: dir });
+    expect(check.code, check.err).toBe(0);
+    expect(check.err).toBe('Using xiaozhi-tray.json in this folder (no --config given).\n');
+    expect(check.out).toContain('xiaozhi-tray.json: valid xiaozhi-tray config: 0 endpoint(s), 1 server(s)');
+    const tools = await finished(['tools', '--json'], { cwd: dir });
+    expect(tools.code, tools.err).toBe(0);
+    expect(tools.err).toContain('Using xiaozhi-tray.json in this folder');
+    expect(JSON.stringify(JSON.parse(tools.out))).toContain('"echo"');
+    const run = h.spawn(['run'], { cwd: dir });
+    await waitForText(run.stdout, 'config xiaozhi-tray.json (xiaozhi-tray)');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(run.stderr()).toContain('Using xiaozhi-tray.json in this folder');
+  });
+
+  it("never suggests echo '{}' > FILE for a file that is there", async () => {
+    const dir = h.tempDir();
+    // A dangling link "does not exist", but echo would write through it.
+    fs.symlinkSync(path.join(dir, 'elsewhere', 'mine.json'), path.join(dir, 'mine.json'));
+    const dangling = await finished(['run', '--config', 'mine.json'], { cwd: dir });
+    expect(dangling.code).toBe(1);
+    expect(dangling.err).toContain('mine.json does not exist. Create one with:\n  xiaozhi-tray init --config mine.json');
+    expect(dangling.err).not.toContain('echo');
+    const none = await finished(['check'], { cwd: dir });
+    expect(none.err).toContain('Missing --config FILE, and there is no xiaozhi-tray.json in this folder.');
+    fs.mkdirSync(path.join(dir, 'configs'));
+    const folder = await finished(['check', '--config', 'configs'], { cwd: dir });
+    expect(folder.err).toBe(`configs is a folder, not a config file. Name the file, e.g. --config ${path.join('configs', 'xiaozhi-tray.json')}\n`);
+  });
+});
+
 describe('the README', () => {
   it('shows a config example that check accepts as it is', async () => {
     const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');

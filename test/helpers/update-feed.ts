@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { FEED_CHECK_AGENT } from '../../src/main/electron/updates/update-feed';
 
 /** A new "AppImage" and its real sha512, as electron-builder writes them into latest-linux.yml. */
 export const payload = randomBytes(256 * 1024);
@@ -10,7 +11,10 @@ export const yml = (version: string, hash = sha512) =>
 
 export interface Feed {
   url: string;
+  /** The paths electron-updater asked for. */
   requests: string[];
+  /** The channel files the app's own size check read first. */
+  sizeChecks: string[];
   close(): Promise<void>;
 }
 
@@ -20,9 +24,10 @@ export interface Feed {
  */
 export async function startFeed(channel: string | undefined, reset = false): Promise<Feed> {
   const requests: string[] = [];
+  const sizeChecks: string[] = [];
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    requests.push(pathname);
+    (req.headers['user-agent'] === FEED_CHECK_AGENT ? sizeChecks : requests).push(pathname);
     if (reset) return void req.socket.destroy();
     if (/^\/feed\/latest[\w-]*\.yml$/.test(pathname) && channel !== undefined) res.writeHead(200, { 'Content-Type': 'text/yaml' }).end(channel);
     else if (pathname === `/feed/${FILE}`) res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': payload.length }).end(payload);
@@ -32,6 +37,7 @@ export async function startFeed(channel: string | undefined, reset = false): Pro
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`,
     requests,
+    sizeChecks,
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));

@@ -13,7 +13,11 @@ import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { fixtureServer } from '../helpers/bridge-harness';
 import { startFeed, yml, type Feed } from '../helpers/update-feed';
 import { waitFor } from '../helpers/wait';
-import { isAlive } from '../../src/main/core/servers/process-tree';
+import { isRunning } from '../helpers/processes';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startLocalServerApp } from '../helpers/local-server-app';
+import { stopChild } from '../helpers/stop-child';
 
 const ROOT = path.resolve(__dirname, '../..');
 const STAND_IN = path.join(ROOT, 'test', 'fixtures', 'stand-in-electron.cjs');
@@ -96,7 +100,8 @@ describe('packaging', () => {
     it('puts the main, preload and renderer bundles and the assets in app.asar, and nothing else', () => {
       expect(files).toContain('/out/main/index.js');
       expect(files).toContain('/out/preload/index.js');
-      expect(files).toContain('/out/cli/index.js');
+      // Claude Desktop's `connect` runs in the main bundle (the runAsNode fuse is off): no CLI bundle.
+      expect(files).not.toContain('/out/cli/index.js');
       expect(files).toContain('/out/renderer/index.html');
       expect(files.some((f) => /^\/out\/renderer\/assets\/index-.*\.js$/.test(f))).toBe(true);
       expect(files.some((f) => f.startsWith('/node_modules/'))).toBe(false);
@@ -194,7 +199,8 @@ describe('packaging', () => {
         const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
         app.stdin.write('quit\n');
         expect(await exited).toBe(0);
-        await waitFor(() => !pids.some(isAlive), 10_000, 'the server process to be gone');
+        // A zombie waiting for this container's init to reap it is gone all the same (see isRunning).
+        await waitFor(() => !pids.some(isRunning), 10_000, 'the server process to be gone');
         expect(log()).not.toMatch(/ERROR \[app\]/);
       } finally {
         // A failed run leaves nothing behind: SIGTERM quits the app, which stops its server.
@@ -207,6 +213,31 @@ describe('packaging', () => {
         await feed?.close();
       }
     }, 90_000);
+
+    it("relays a real MCP client to a running local server in the packaged app's connect mode, with no tray or window", async () => {
+      const dataDir = fs.mkdtempSync(path.join(work, 'connect-'));
+      const server = await startLocalServerApp(dataDir, 'packaged-connect-token-0123456789');
+      const client = new Client({ name: 'claude-ai', version: '0.1.0' }, { capabilities: {} });
+      let stderr = '';
+      try {
+        // As Claude Desktop starts it: the app's binary, `connect`, no ELECTRON_RUN_AS_NODE.
+        const transport = new StdioClientTransport({
+          command: path.join(work, 'out', 'linux-unpacked', 'xiaozhi-tray'),
+          args: ['connect', '--client', 'claude-desktop'],
+          env: { ...(process.env as Record<string, string>), XIAOZHI_TRAY_DATA_DIR: dataDir, XIAOZHI_TRAY_STATE_DIR: '' },
+          stderr: 'pipe',
+        });
+        transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+        await client.connect(transport);
+        expect((await client.listTools()).tools.map((t) => t.name), stderr).toContain('echo');
+        await client.close();
+        await waitFor(() => stderr.includes('[stand-in electron] exit 0'), 10_000, `the relay to exit\n${stderr}`);
+        expect(stderr).not.toMatch(/tray created|window created|single-instance lock/);
+      } finally {
+        await client.close().catch(() => undefined);
+        await stopChild(server);
+      }
+    }, 60_000);
 
     // The packaged executable is a shell script standing in for Electron: POSIX only.
     it.skipIf(process.platform === 'win32')('passes npm run smoke (the release-candidate check) under the stand-in Electron', async () => {

@@ -3,7 +3,7 @@ import { maskSecret } from '../../main/core/logs/redact';
 import { isRecord } from '../../shared/is-record';
 import { orList, stringOption, UsageError } from '../args';
 import { CONFIG_OPTION, JSON_OPTION, logOptions, type Command } from '../command';
-import { loadOrExplain } from '../config-file';
+import { configFileOr, loadOrExplain } from '../config-file';
 import { withServers } from '../headless-bridge';
 import { logChoice } from '../log-output';
 import { LoopbackXiaozhi, type LoopbackSession } from '../loopback-xiaozhi';
@@ -57,7 +57,7 @@ export const callCommand: Command = {
   ].join('\n'),
   async run(args, ctx) {
     const tool = args.positionals[0];
-    const file = stringOption(args, 'config');
+    const file = configFileOr(stringOption(args, 'config'), ctx);
     if (!tool) throw new UsageError('call needs the name of a tool: xiaozhi-tray call --config FILE TOOL [--args JSON]');
     const toolArgs = parseArguments(stringOption(args, 'args'));
     const loaded = loadOrExplain(ctx, file, 'call');

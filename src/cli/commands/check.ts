@@ -1,6 +1,6 @@
 import { formatProblem } from '../../main/core/config/json-text';
 import { CONFIG_OPTION, configArg, type Command } from '../command';
-import { loadOrExplain } from '../config-file';
+import { configFileOr, loadOrExplain } from '../config-file';
 import { commandWarnings } from '../../main/core/config/command-warnings';
 
 export const checkCommand: Command = {
@@ -10,7 +10,7 @@ export const checkCommand: Command = {
   options: [CONFIG_OPTION],
   details: 'Exits 0 when the config is valid (warnings are printed), 1 when it is not.',
   async run(args, ctx) {
-    const file = configArg(args);
+    const file = configFileOr(configArg(args), ctx);
     const loaded = loadOrExplain(ctx, file, 'check');
     if (!loaded) return 1;
     for (const warning of [...loaded.warnings, ...commandWarnings(loaded.settings, ctx.env)]) ctx.out(`warning: ${formatProblem(warning)}`);

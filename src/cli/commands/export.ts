@@ -2,7 +2,7 @@ import { exportConfig } from '../../main/core/import/export-config';
 import { ExportFormatSchema, type ExportFormat } from '../../shared/import';
 import { stringOption } from '../args';
 import { CONFIG_OPTION, configArg, type Command } from '../command';
-import { loadOrExplain } from '../config-file';
+import { configFileOr, loadOrExplain } from '../config-file';
 import { exportEntryContext } from '../local-server-flags';
 
 export const exportCommand: Command = {
@@ -22,7 +22,7 @@ export const exportCommand: Command = {
   ],
   details: 'The output holds the real values (keys, tokens): it is your own file.',
   async run(args, ctx) {
-    const loaded = loadOrExplain(ctx, configArg(args), 'export');
+    const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), 'export');
     if (!loaded) return 1;
     const format = (stringOption(args, 'format') ?? 'mcp-servers') as ExportFormat;
     try {

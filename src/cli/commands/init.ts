@@ -13,10 +13,11 @@ import { EndpointSettingsSchema, defaultSettings, type Settings } from '../../sh
 import { orList, stringOption, UsageError } from '../args';
 import type { CliContext, Command } from '../command';
 import { inputValues, INPUT_OPTION } from '../import-inputs';
+import { DEFAULT_CONFIG } from '../config-file';
 import { Prompter } from '../prompt';
 import { closest } from '../suggest';
 
-const DEFAULT_FILE = 'xiaozhi-tray.json';
+const DEFAULT_FILE = DEFAULT_CONFIG;
 
 interface Found {
   client: KnownClient['client'];
@@ -30,9 +31,26 @@ class NoAnswer extends Error {}
 
 const clientLabel = (client: KnownClient['client']) => translate('en', `format.${client}`);
 
-function endpointProblem(url: string): string | undefined {
+/**
+ * The endpoint as typed or pasted, trimmed; or what is wrong with it. A line break, a tab or a space
+ * inside is refused: the URL parser would quietly drop or encode it into the token (a paste that
+ * wrapped, or two URLs on one line).
+ */
+function checkEndpoint(typed: string): { url: string } | { problem: string } {
+  const url = typed.trim();
+  if (/[\s\u0000-\u001f\u007f]/u.test(url)) return { problem: 'has a line break, a tab or a space inside; copy it again as one line' };
   const parsed = EndpointSettingsSchema.shape.url.safeParse(url);
-  return parsed.success ? undefined : (parsed.error.issues[0]?.message ?? 'is not valid');
+  return parsed.success ? { url } : { problem: parsed.error.issues[0]?.message ?? 'is not valid' };
+}
+
+/** A config path that names a folder gets a sentence, not EISDIR. */
+function folderProblem(file: string, target: string): string | undefined {
+  try {
+    if (!fs.statSync(target).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return `${file} is a folder, not a file. Name the file to write, e.g. --config ${path.join(file, DEFAULT_FILE)}`;
 }
 
 /** The MCP clients on this machine whose config could be read, with what importing each would add. */
@@ -93,10 +111,10 @@ async function askEndpoint(prompter: Prompter, ctx: CliContext): Promise<string 
   for (;;) {
     const answer = await prompter.ask('xiaozhi MCP endpoint URL / 小智 MCP 接入点地址 (wss://…; empty to skip 留空跳过): ');
     if (answer === undefined) throw new NoAnswer();
-    if (answer === '') return undefined;
-    const problem = endpointProblem(answer);
-    if (!problem) return answer;
-    ctx.out(`  The endpoint URL ${problem} / 接入点地址必须以 ws:// 或 wss:// 开头.`);
+    if (answer.trim() === '') return undefined;
+    const checked = checkEndpoint(answer);
+    if ('url' in checked) return checked.url;
+    ctx.out(`  The endpoint URL ${checked.problem} / 接入点地址必须以 ws:// 或 wss:// 开头，且中间不能有空格或换行.`);
   }
 }
 
@@ -156,10 +174,16 @@ export const initCommand: Command = {
     const file = stringOption(args, 'config') ?? DEFAULT_FILE;
     const target = path.resolve(ctx.cwd, file);
     const interactive = args.options.yes !== true;
-    const endpointFlag = stringOption(args, 'endpoint');
+    const endpointChecked = stringOption(args, 'endpoint') === undefined ? undefined : checkEndpoint(stringOption(args, 'endpoint') as string);
     const importFlag = stringOption(args, 'import');
     const inputs = inputValues(args);
-    if (endpointFlag !== undefined && endpointProblem(endpointFlag)) throw new UsageError(`--endpoint ${endpointProblem(endpointFlag)}`);
+    if (endpointChecked && 'problem' in endpointChecked) throw new UsageError(`--endpoint ${endpointChecked.problem}`);
+    const endpointFlag = endpointChecked?.url;
+    const folder = folderProblem(file, target);
+    if (folder) {
+      ctx.err(folder);
+      return 1;
+    }
     const prompter = interactive ? new Prompter(ctx.stdin, process.stdout) : undefined;
     try {
       if (fs.existsSync(target) && args.options.force !== true) {

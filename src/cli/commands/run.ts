@@ -5,7 +5,7 @@ import { stringOption } from '../args';
 import { CONFIG_OPTION, TOOL_MODE_OPTION, configArg, logOptions, type Command } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import type { ToolMode } from '../../shared/settings';
-import { loadOrExplain, storeFor } from '../config-file';
+import { configFileOr, loadOrExplain, storeFor } from '../config-file';
 import { startHeadless } from '../headless-bridge';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../args';
@@ -27,7 +27,7 @@ export const runCommand: Command = {
     ...logOptions('info', 'stdout'),
   ],
   details: [
-    'Stopping: Ctrl+C (SIGINT) stops every server and exits 130; SIGTERM (kill, systemd, docker stop) stops',
+    'Stopping: Ctrl+C (SIGINT) stops every server and exits 130 (Ctrl+\\, SIGQUIT: 131); SIGTERM (kill, systemd, docker stop) stops',
     'every server and exits 0. A second signal kills every server at once. Started by npx or npm, which do',
     'not pass SIGTERM on, the bridge stops when they go away. Under a service manager, run',
     '`node …/bin/xiaozhi-tray.js run …` rather than npx (see "xiaozhi-tray help service").',
@@ -40,7 +40,7 @@ export const runCommand: Command = {
     const port = portText === undefined ? undefined : Number(portText);
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError(`--port must be a port number (0-65535), not "${portText}"`);
     const host = stringOption(args, 'host');
-    const file = configArg(args);
+    const file = configFileOr(configArg(args), ctx);
     const loaded = loadOrExplain(ctx, file, 'run');
     if (!loaded || !file) return 1;
     const resolved = path.resolve(ctx.cwd, file);
@@ -63,7 +63,13 @@ export const runCommand: Command = {
       log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
       bridge.start();
       if (local.overrides?.enabled || loaded.settings.localServer.enabled) {
-        await announceLocalServer(bridge, Boolean(local.overrides?.token ?? loaded.settings.localServer.token), (text) => process.stdout.write(text));
+        await announceLocalServer(bridge, {
+          tokenKnown: Boolean(local.overrides?.token ?? loaded.settings.localServer.token),
+          format,
+          terminal: process.stdout.isTTY === true,
+          config: file,
+          write: (text) => process.stdout.write(text),
+        });
       }
       if (args.options.ui === true || port !== undefined || host !== undefined) {
         try {

@@ -3,6 +3,7 @@ import { redactText } from '../../main/core/logs/redact';
 import type { ServerSettings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
 import type { Command } from '../command';
+import { displayWidth, padDisplay } from '../display-width';
 import { LOOK_OPTIONS, lookAtServers } from '../headless-bridge';
 
 /** What a server runs or where it is: `npx -y pkg`, `streamable-http https://…` (secrets masked). */
@@ -10,9 +11,10 @@ export function serverTarget(server: ServerSettings): string {
   return server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
 }
 
+/** Columns lined up as a terminal shows them (a Chinese name takes two columns a character). */
 function table(rows: string[][]): string[] {
-  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => displayWidth(r[i] ?? ''))));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : padDisplay(cell, widths[i] ?? 0))).join('  ').trimEnd());
 }
 
 export const serversCommand: Command = {

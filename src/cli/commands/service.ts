@@ -6,7 +6,7 @@ import { stringOption, UsageError, type ParsedArgs } from '../args';
 import { LOG_FORMATS, LOG_LEVELS, type CliContext, type Command } from '../command';
 import { loadOrExplain } from '../config-file';
 import { closest } from '../suggest';
-import { launchdPlist, systemdUnit, windowsAdvice, type ServiceSpec } from '../service/unit-files';
+import { ServiceValueError, launchdPlist, systemdUnit, windowsAdvice, type ServiceSpec } from '../service/unit-files';
 
 const ACTIONS = ['install', 'uninstall', 'status'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -47,8 +47,9 @@ function managerFor(ctx: CliContext, name: string): Manager | undefined {
     return {
       file,
       write: (spec) => {
+        const text = launchdPlist(spec, label, log);
         fs.mkdirSync(path.dirname(log), { recursive: true });
-        return launchdPlist(spec, label, log);
+        return text;
       },
       start: [['launchctl', 'bootout', `${domain}/${label}`], ['launchctl', 'bootstrap', domain, file]],
       stop: [['launchctl', 'bootout', `${domain}/${label}`]],
@@ -59,12 +60,26 @@ function managerFor(ctx: CliContext, name: string): Manager | undefined {
   return undefined;
 }
 
-/** Runs a service manager command; its failure is reported, never thrown. */
-function runTool(command: string[]): { ok: boolean; output: string } {
+/** Runs a service manager command; its failure is reported, never thrown. `missing`: the program is not there. */
+function runTool(command: string[]): { ok: boolean; output: string; missing?: boolean } {
   const [program, ...rest] = command as [string, ...string[]];
   const result = spawnSync(program, rest, { encoding: 'utf8', timeout: 30_000 });
-  if (result.error) return { ok: false, output: (result.error as NodeJS.ErrnoException).code === 'ENOENT' ? `${program} is not available here` : result.error.message };
+  if (result.error) {
+    const missing = (result.error as NodeJS.ErrnoException).code === 'ENOENT';
+    return { ok: false, output: missing ? `${program} is not available here` : result.error.message, ...(missing ? { missing } : {}) };
+  }
   return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
+}
+
+/** systemctl --user from a shell without a user session (su, sudo, some ssh setups, containers). */
+const NO_USER_MANAGER = /Failed to connect to (the )?bus|DBUS_SESSION_BUS_ADDRESS|XDG_RUNTIME_DIR|No medium found|Failed to connect to user scope bus/i;
+
+/** The tool's failure in plain words. */
+function explain(output: string): string {
+  if (NO_USER_MANAGER.test(output)) {
+    return "systemd's user manager is not reachable from this shell (log in as this user, or set XDG_RUNTIME_DIR=/run/user/$(id -u))";
+  }
+  return output || 'it failed';
 }
 
 /** `run --config FILE` plus the run options given to `service install`. */
@@ -103,7 +118,15 @@ function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manag
     ctx.err(`warning: this copy of xiaozhi-tray runs from npx's cache (${spec.script}), which npm may clear. Install it for good first (npm install -g xiaozhi-tray), then run "xiaozhi-tray service install" again.`);
   }
   const existed = fs.existsSync(manager.file);
-  writeFileAtomic(manager.file, manager.write(spec));
+  let text: string;
+  try {
+    text = manager.write(spec);
+  } catch (error) {
+    if (!(error instanceof ServiceValueError)) throw error;
+    ctx.err(`service install: ${error.message}`);
+    return 1;
+  }
+  writeFileAtomic(manager.file, text);
   ctx.out(`${existed ? 'Updated' : 'Wrote'} ${manager.file}`);
   ctx.out(`It runs: ${[spec.execPath, spec.script, ...spec.args].join(' ')}`);
   if (args.options['no-start'] === true) {
@@ -128,12 +151,22 @@ function uninstall(ctx: CliContext, manager: Manager): number {
     ctx.out(`Not installed (${manager.file} does not exist).`);
     return 0;
   }
+  let stopped = true;
   for (const command of manager.stop) {
     const result = runTool(command);
-    if (!result.ok) ctx.err(`note: ${command.join(' ')}: ${result.output || 'failed'}`);
+    // Without the program, no service of it can be running: removing the file is all there is to do.
+    if (result.ok || result.missing) continue;
+    // launchd: an agent that is not loaded has nothing to stop.
+    if (ctx.platform === 'darwin' && /No such process|Could not find service/i.test(result.output)) continue;
+    stopped = false;
+    ctx.err(`Could not stop the service (${command.join(' ')}): ${explain(result.output)}.`);
   }
   fs.rmSync(manager.file, { force: true });
   if (ctx.platform === 'linux') runTool(['systemctl', '--user', 'daemon-reload']);
+  if (!stopped) {
+    ctx.err(`Removed ${manager.file}, but the service may still be running. Once that works, stop it with:\n${manager.stop.map((c) => `  ${c.join(' ')}`).join('\n')}`);
+    return 1;
+  }
   ctx.out(`Stopped and removed ${manager.file}.`);
   return 0;
 }
@@ -148,7 +181,12 @@ function status(ctx: CliContext, manager: Manager): number {
   ctx.out(`Installed: ${manager.file}`);
   ctx.out(`Runs: ${runs ?? '?'}`);
   const result = runTool(manager.state);
-  const state = ctx.platform === 'darwin' ? (/^\s*state = (.*)$/m.exec(result.output)?.[1] ?? (result.ok ? 'loaded' : 'not loaded')) : result.output || 'unknown';
+  if (result.missing || NO_USER_MANAGER.test(result.output)) {
+    ctx.out(`State: unknown: ${result.missing ? result.output : explain(result.output)}`);
+    return 1;
+  }
+  // is-active answers one word (active, inactive, failed…) and exits non-zero for all but active.
+  const state = ctx.platform === 'darwin' ? (/^\s*state = (.*)$/m.exec(result.output)?.[1] ?? (result.ok ? 'loaded' : 'not loaded')) : /^[a-z-]+$/.test(result.output) ? result.output : `unknown (${explain(result.output)})`;
   ctx.out(`State: ${state}`);
   ctx.out(manager.notes[0] ?? '');
   return 0;

@@ -9,6 +9,38 @@ export interface ServiceSpec {
   path: string;
 }
 
+/** A value a service file cannot hold: a line break would start a new line of the unit (a new setting). */
+export class ServiceValueError extends Error {}
+
+/** The first control character of `value`, named, or undefined. */
+function controlCharacter(value: string): string | undefined {
+  const found = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.exec(value)?.[0];
+  if (found === undefined) return undefined;
+  if (found === '\n' || found === '\r' || found === '\u2028' || found === '\u2029') return 'a line break';
+  if (found === '\t') return 'a tab';
+  return `the control character U+${found.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Each value of `spec` with the name a user knows it by: an option's value by its option. */
+function namedValues(spec: ServiceSpec, extra: [string, string][]): [string, string][] {
+  const args = spec.args.map((arg, i): [string, string] => {
+    const option = spec.args[i - 1];
+    return [option?.startsWith('--') ? (option === '--config' ? 'the config path' : `the value of ${option}`) : `the argument "${arg}"`, arg];
+  });
+  return [['node\'s path', spec.execPath], ["this CLI's path", spec.script], ...args, ['the working folder', spec.workingDirectory], ['PATH', spec.path], ...extra];
+}
+
+/**
+ * Refuses a value with a control character: written into a unit it would add lines of its own
+ * (`--host "x\nExecStartPre=…"`), and XML 1.0 cannot hold most of them at all (an invalid plist).
+ */
+export function refuseControlCharacters(spec: ServiceSpec, extra: [string, string][] = []): void {
+  for (const [name, value] of namedValues(spec, extra)) {
+    const found = controlCharacter(value);
+    if (found) throw new ServiceValueError(`${name} (${JSON.stringify(value)}) contains ${found}, which a service file cannot hold. Nothing was written.`);
+  }
+}
+
 /**
  * One word of a unit file, quoted when needed, with `%` (specifiers) escaped, and `$` too where
  * systemd expands variables (command lines, not `Environment=`).
@@ -21,6 +53,7 @@ export function systemdWord(word: string, variables = true): string {
 
 /** A systemd user unit: restarts on failure; SIGTERM to the bridge alone, so it stops its servers itself. */
 export function systemdUnit(spec: ServiceSpec): string {
+  refuseControlCharacters(spec);
   const command = [spec.execPath, spec.script, ...spec.args].map((word) => systemdWord(word)).join(' ');
   return [
     '# Written by "xiaozhi-tray service install"; remove with "xiaozhi-tray service uninstall".',
@@ -51,6 +84,7 @@ const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 
 /** A launchd agent: starts at login, restarted when it exits with an error, output to a log file. */
 export function launchdPlist(spec: ServiceSpec, label: string, logFile: string): string {
+  refuseControlCharacters(spec, [['the label', label], ['the log file', logFile]]);
   const string = (value: string) => `<string>${xml(value)}</string>`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -129,7 +129,6 @@ export class Bridge {
     this.logBook = options.logBook;
     this.log = options.logBook.logger('app');
     this.settings = SettingsSchema.parse(options.store.load());
-    this.logBook.setSecrets(secretValues(this.settings, this.options.env ?? process.env));
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
     this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
@@ -147,8 +146,10 @@ export class Bridge {
         return true;
       },
       onStatus: () => this.queueStatus(),
+      onTokenChanged: () => this.updateSecrets(),
       catalogSettled: () => this.startGrace.settled(),
     });
+    this.updateSecrets();
     this.logBook.subscribe((entry) => this.emit('log', entry));
     this.host.updates?.subscribe((status) => this.emit('update', status));
     for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
@@ -388,10 +389,16 @@ export class Bridge {
     this.settings = valid;
     // Calls recorded so far are masked with the secrets they were made with, before those change.
     this.history.redactAll();
-    this.logBook.setSecrets(secretValues(valid, this.options.env ?? process.env));
+    this.updateSecrets();
     this.hub.updateSettings(this.hubSettings());
     void this.localServer.sync(this.running);
     this.queueStatus();
+  }
+
+  /** The settings' secrets, and the local server's token of this run (`--mcp-token`, or one made for it). */
+  private updateSecrets(): void {
+    const token = this.localServer.currentToken();
+    this.logBook.setSecrets([...secretValues(this.settings, this.options.env ?? process.env), ...(token ? [token] : [])]);
   }
 
   private requireServer(name: string): ChildServer {

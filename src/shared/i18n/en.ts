@@ -570,6 +570,7 @@ export const en = {
   'updates.error.feed-missing': 'The update server has no update for this system. Check the mirror address.',
   'updates.error.feed-invalid': 'The update server sent an unreadable update file.',
   'updates.error.integrity': 'The downloaded update failed its integrity check and was not installed.',
+  'updates.error.stalled': 'The update download stopped making progress and was given up. It is tried again at the next check.',
   'updates.error.failed': 'The update failed: {message}',
   'crash.message': 'Something went wrong in Xiaozhi Tray.',
   'crash.fatal': 'Xiaozhi Tray could not start and will quit.',

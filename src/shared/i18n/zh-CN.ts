@@ -571,6 +571,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'updates.error.feed-missing': '更新服务器上没有适用于本系统的更新。请检查镜像地址。',
   'updates.error.feed-invalid': '更新服务器返回的更新文件无法读取。',
   'updates.error.integrity': '下载的更新未通过完整性校验，已放弃安装。',
+  'updates.error.stalled': '更新下载长时间没有进展，已放弃。下次检查时会重新下载。',
   'updates.error.failed': '更新失败：{message}',
   'crash.message': '小智托盘出现了错误。',
   'crash.fatal': '小智托盘无法启动，即将退出。',

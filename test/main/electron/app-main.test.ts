@@ -87,6 +87,9 @@ describe('the desktop app, wired', () => {
     const fromWindow = { sender: win.webContents, senderFrame: win.webContents.mainFrame };
     const host = (await handlers.get(commandChannel('getHostInfo'))!(fromWindow, undefined)) as { carrier: string; secretStorage: string; logsFolder: string };
     expect(host).toMatchObject({ carrier: 'electron', secretStorage: 'no-keyring', logsFolder: path.join(userData, 'logs') });
+    // Claude Desktop is given this app's own binary in its connect mode (a checkout: electron <folder>), no env.
+    const claude = (await handlers.get(commandChannel('previewAddToClient'))!(fromWindow, { client: 'claude-desktop' })) as { entry: string };
+    expect(JSON.parse(claude.entry)).toEqual({ command: process.execPath, args: [path.resolve(__dirname, '../../..'), 'connect', '--client', 'claude-desktop'] });
 
     // A second launch with a config file: the window shows again and gets the import preview.
     const file = path.join(userData, 'claude_desktop_config.json');

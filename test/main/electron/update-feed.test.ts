@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { feedPage, GITHUB_RELEASES, manualDownloadUrl, updateFeed } from '../../../src/main/electron/updates/update-feed';
+import { channelFileName, feedPage, GITHUB_RELEASES, isSafeDownloadUrl, manualDownloadUrl, updateFeed } from '../../../src/main/electron/updates/update-feed';
 import { classifyUpdateError } from '../../../src/main/electron/updates/update-errors';
 import { installKind } from '../../../src/main/electron/updates/electron-updater-backend';
 import { trayMenu } from '../../../src/main/electron/tray-status';
@@ -28,6 +28,26 @@ describe('the update feed', () => {
     expect(manualDownloadUrl({ provider: 'generic', url: 'https://m.example/xt' }, '0.2.0', files)).toBe('https://m.example/xt/xiaozhi-tray-0.2.0-linux-amd64.deb');
     expect(manualDownloadUrl({ provider: 'generic', url: 'https://m.example/xt' }, '0.2.0', [])).toBe('https://m.example/xt/');
     expect(manualDownloadUrl({ provider: 'github', ...GITHUB_RELEASES }, '0.2.0', files)).toBe('https://github.com/xiaozhi-tray/xiaozhi-tray/releases/tag/v0.2.0');
+  });
+
+  it('never offers a .deb link from the feed that is not https (http only on this machine)', () => {
+    const feed = { provider: 'generic', url: 'https://m.example/xt' } as const;
+    const page = 'https://m.example/xt/';
+    for (const url of ['file:///etc/passwd.deb', 'smb://host/share/x.deb', '//evil.example/x.deb', '\\\\evil\\share\\x.deb', 'http://evil.example/x.deb', 'javascript:alert(1)//.deb', 'https://user:pw@evil.example/x.deb']) {
+      expect(manualDownloadUrl(feed, '0.2.0', [{ url }]), url).toBe(page);
+    }
+    expect(manualDownloadUrl(feed, '0.2.0', [{ url: 'https://cdn.example/xt/x.deb' }])).toBe('https://cdn.example/xt/x.deb');
+    expect(manualDownloadUrl({ provider: 'generic', url: 'http://127.0.0.1:8080/feed' }, '0.2.0', [{ url: 'x.deb' }])).toBe('http://127.0.0.1:8080/feed/x.deb');
+    expect(isSafeDownloadUrl('https://github.com/x')).toBe(true);
+    expect(isSafeDownloadUrl('http://localhost:1/x.deb')).toBe(true);
+    for (const url of ['file:///x', 'smb://h/x', 'http://192.168.1.2/x.deb', 'not a url', 'ms-settings:']) expect(isSafeDownloadUrl(url), url).toBe(false);
+  });
+
+  it('names the channel file electron-updater reads on each platform', () => {
+    expect(channelFileName('linux', 'x64')).toBe('latest-linux.yml');
+    expect(channelFileName('linux', 'arm64')).toBe('latest-linux-arm64.yml');
+    expect(channelFileName('darwin', 'arm64')).toBe('latest-mac.yml');
+    expect(channelFileName('win32', 'x64')).toBe('latest.yml');
   });
 
   it('only accepts an https mirror (http only on this machine)', () => {

@@ -8,11 +8,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LogBook } from '../../../src/main/core/logs/log-book';
 import { UpdateController, type UpdaterBackend } from '../../../src/main/electron/updates/update-controller';
-import { logTo } from '../../../src/main/electron/updates/electron-updater-backend';
+import { logTo, newCancellationToken } from '../../../src/main/electron/updates/electron-updater-backend';
 import type { UpdateSettings } from '../../../src/shared/settings';
 import type { UpdateStatus } from '../../../src/shared/updates';
 import { waitFor } from '../../helpers/wait';
-import { FILE, sha512, startFeed, yml, type Feed } from '../../helpers/update-feed';
+import { FILE, payload, sha512, startFeed, yml, type Feed } from '../../helpers/update-feed';
 
 /**
  * electron-updater itself, against a real HTTP server on 127.0.0.1 serving real latest*.yml files.
@@ -176,6 +176,78 @@ describe('updates from a mirror', () => {
     }
     settings.mirrorUrl = feed.url;
     expect(await controller.check(false)).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
+  });
+});
+
+/** A mirror whose download starts, then sends nothing more. */
+async function stallingFeed(): Promise<Feed & { downloads: () => number }> {
+  let downloads = 0;
+  const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    if (/latest[\w-]*\.yml$/.test(pathname)) return void res.writeHead(200).end(yml('0.2.0'));
+    if (!pathname.endsWith(FILE)) return void res.writeHead(404).end();
+    downloads++;
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': payload.length });
+    res.write(payload.subarray(0, 1024));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`,
+    requests: [],
+    sizeChecks: [],
+    downloads: () => downloads,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('updates that go wrong on the way', () => {
+  it('gives up a download that makes no progress (announced once), and checks and downloads again later', async () => {
+    const stalling = await stallingFeed();
+    feed = stalling;
+    const { controller, statuses } = makeController({ enabled: true, mirrorUrl: stalling.url }, { stallMs: 300, newCancellation: newCancellationToken, firstCheckDelayMs: 0, intervalMs: 50 });
+    controller.start();
+    await waitFor(() => statuses.filter((s) => s.error?.code === 'stalled').length >= 2, 20_000, 'two stalled downloads');
+    controller.stop();
+    const stalled = statuses.filter((s) => s.error?.code === 'stalled');
+    expect(stalled[0]).toMatchObject({ state: 'error', error: { code: 'stalled', announce: true, message: 'the download of version 0.2.0 made no progress for 0 s' } });
+    expect(stalled[1]?.error?.announce).toBe(false);
+    // The stalled download was cancelled in electron-updater (which otherwise hands every later
+    // downloadUpdate() the same pending promise), so the next check downloaded anew.
+    expect(stalling.downloads()).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses a feed file far larger than an update feed before electron-updater reads it', async () => {
+    let sent = 0;
+    const server = http.createServer((req, res) => {
+      if (!/latest[\w-]*\.yml$/.test(req.url ?? '')) return void res.writeHead(404).end();
+      // An endless feed (bounded here at 64 MB), without a length: only the reader can stop it.
+      res.writeHead(200, { 'Content-Type': 'text/yaml' });
+      const line = Buffer.from(`version: 0.2.0 # ${'x'.repeat(1000)}\n`);
+      const pump = () => {
+        while (sent < 64 * 1024 * 1024) {
+          sent += line.length;
+          if (!res.write(line)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`;
+      const { controller } = makeController({ enabled: true, mirrorUrl: url });
+      const status = await controller.check();
+      expect(status).toMatchObject({ state: 'error', error: { code: 'feed-invalid', announce: true } });
+      expect(status.error?.message).toMatch(/latest-linux[\w-]*\.yml is larger than 1 MB: not an update feed$/);
+      expect(sent).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

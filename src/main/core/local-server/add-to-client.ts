@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import { ConfigError, JsonDocument, formatProblem } from '../config/json-text';
 import type { AddToClient, AddToClientPreview } from '../../../shared/tool-set-api';
@@ -99,6 +100,26 @@ export function planFileEdit(client: AddToClient, file: string, current: string 
   return { action: ours ? 'replace' : 'add', exists: true, otherServers, text: bom + text };
 }
 
+/**
+ * Where writing `file` lands: itself, or what its links point to, a dangling link's target too
+ * (a client's config kept in a dotfiles folder). The link itself is never replaced by a file.
+ */
+function writeTarget(file: string): string {
+  let target = file;
+  for (let hops = 0; hops < 40; hops++) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(target);
+    } catch {
+      break;
+    }
+    if (!stat.isSymbolicLink()) return target;
+    target = path.resolve(path.dirname(target), fs.readlinkSync(target));
+  }
+  if (target !== file && !fs.existsSync(path.dirname(target))) throw new AddToClientError(`${file} is a link to ${target}, whose folder does not exist; nothing was written.`);
+  return target;
+}
+
 function readIfThere(file: string): string | undefined {
   let stat: fs.Stats;
   try {
@@ -109,6 +130,14 @@ function readIfThere(file: string): string | undefined {
   if (!stat.isFile()) throw new AddToClientError(`${file} is not a file; nothing was written.`);
   if (stat.size > MAX_CONFIG_BYTES) throw new AddToClientError(`${file} is too large to be a config file; nothing was written.`);
   return fs.readFileSync(file, 'utf8');
+}
+
+function existingMode(file: string): number | undefined {
+  try {
+    return fs.statSync(file).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The entry as the window shows it: the token masked wherever it appears. */
@@ -140,7 +169,7 @@ export class AddToClientSessions {
       const copyText = `${JSON.stringify({ mcpServers: { [ENTRY_NAME]: input.entry } }, null, 2)}\n`;
       preview = { ...base, exists: false, action: 'add', otherServers: [], link: cherryStudioLink(input.entry), copyText };
     } else {
-      const plan = planFileEdit(input.client, input.path, readIfThere(input.path), input.entry);
+      const plan = planFileEdit(input.client, input.path, readIfThere(writeTarget(input.path)), input.entry);
       preview = { ...base, path: input.path, exists: plan.exists, action: plan.action, otherServers: plan.otherServers };
     }
     this.prune();
@@ -159,8 +188,13 @@ export class AddToClientSessions {
   /** Writes the entry into the file as it is now, atomically. */
   static write(pending: PendingAddTo, entry: Record<string, unknown>): string {
     const file = pending.path as string;
-    const plan = planFileEdit(pending.client, file, readIfThere(file), entry);
-    if (plan.action !== 'unchanged') writeFileAtomic(file, plan.text);
+    const target = writeTarget(file);
+    const plan = planFileEdit(pending.client, file, readIfThere(target), entry);
+    if (plan.action === 'unchanged') return file;
+    const mode = existingMode(target);
+    writeFileAtomic(target, plan.text);
+    // The new file is made private; one that was there keeps the mode its owner gave it.
+    if (mode !== undefined) fs.chmodSync(target, mode);
     return file;
   }
 

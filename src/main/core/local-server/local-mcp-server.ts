@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
 import type { LocalSession } from '../../../shared/status';
 import { LOCAL_CLIENT_ID } from '../../../shared/settings';
 import type { ToolSetView } from '../hub/tool-set-view';
@@ -25,6 +26,11 @@ export interface LocalMcpServerOptions {
   onSessionsChanged(): void;
   /** Resolves when servers still starting are ready (or out of grace): a list waits for it. */
   catalogSettled?(): Promise<void>;
+  /** Refused requests after the first are counted and logged together once per this long (default a minute). */
+  refusalLogMs?: number;
+  /** How long a client may take to send its headers, and its whole request (tests shorten them). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 interface Session {
@@ -45,6 +51,8 @@ interface Session {
 /** Sessions past this many are a misbehaving client: the least recently seen one goes. */
 const MAX_SESSIONS = 100;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Characters of a client's own name that are kept. */
+export const MAX_CLIENT_NAME = 64;
 
 class HttpRefusal extends Error {
   constructor(
@@ -53,6 +61,8 @@ class HttpRefusal extends Error {
     readonly headers: Record<string, string> = {},
     /** The JSON-RPC error code of the answer's body. */
     readonly code = -32000,
+    /** The request's id, when it has one. */
+    readonly id: string | number | null = null,
   ) {
     super(message);
   }
@@ -70,12 +80,16 @@ export class LocalMcpServer {
   private readonly sessions = new Map<string, Session>();
   private sweeper: NodeJS.Timeout | undefined;
   private boundPort = 0;
+  private readonly refusals: RefusalLog;
 
   constructor(private readonly opts: LocalMcpServerOptions) {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    // A client that keeps a stream open for hours is normal; only dead sockets should go.
-    this.server.requestTimeout = 0;
+    const headersTimeout = opts.headersTimeoutMs ?? 10_000;
+    const requestTimeout = Math.max(headersTimeout, opts.requestTimeoutMs ?? 60_000);
+    // Receiving the request is bounded (a connection with unfinished headers was kept for ever);
+    // the answer is not: a client that keeps a stream open for hours is normal.
+    this.server = http.createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeout / 2)) }, (req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 5000;
+    this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000);
   }
 
   /** Listens; rejects with a readable error when the port is taken or the address is not ours. */
@@ -110,6 +124,7 @@ export class LocalMcpServer {
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
+    this.refusals.flush();
     await Promise.all([...this.sessions.values()].map((session) => this.release(session, 'the local server stopped')));
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => (this.server.listening ? this.server.close(() => resolve()) : resolve()));
@@ -175,7 +190,12 @@ export class LocalMcpServer {
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name: 'xiaozhi-tray', version: this.opts.version, sessions: this.sessions.size }));
         return;
       }
-      const client = decodeURIComponent(route?.[1] ?? '');
+      let client: string;
+      try {
+        client = decodeURIComponent(route?.[1] ?? '');
+      } catch {
+        throw new HttpRefusal(400, `${path} is not a valid path (a bad %-escape)`);
+      }
       if (client !== '' && !LOCAL_CLIENT_ID.test(client)) throw new HttpRefusal(404, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
 
       const sessionId = req.headers['mcp-session-id'];
@@ -193,17 +213,21 @@ export class LocalMcpServer {
       session.open++;
       session.lastSeen = Date.now();
       const current = session;
+      const asked = requestIds(body);
       res.once('close', () => {
         current.open--;
         current.lastSeen = Date.now();
+        // The client went away before its answer: its calls are cancelled now, not when the
+        // session is released (the SDK hears a cancellation as if the client had sent it).
+        if (!res.writableFinished) for (const id of asked) current.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the request' } });
       });
       await session.transport.handleRequest(req, res, body);
     } catch (error) {
       if (error instanceof HttpRefusal) {
-        if (error.status === 401 || error.status === 403) this.opts.log.warn(`refused a request from ${req.socket.remoteAddress ?? '?'}: ${error.message}`);
+        if (error.status === 401 || error.status === 403) this.refusals.add(`refused a request from ${req.socket.remoteAddress ?? '?'}: ${error.message}`);
         if (!res.headersSent) {
           res.writeHead(error.status, { 'Content-Type': 'application/json', ...error.headers });
-          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: null }));
+          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: error.id }));
         }
         return;
       }
@@ -239,9 +263,8 @@ export class LocalMcpServer {
       });
     });
     server.oninitialized = () => {
-      const info = server.getClientVersion();
-      session.clientInfo = info?.name;
-      this.opts.log.info(`session ${id.slice(0, 8)} opened by ${info?.name ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.id})`);
+      session.clientInfo = clientName(server.getClientVersion()?.name);
+      this.opts.log.info(`session ${id.slice(0, 8)} opened by ${session.clientInfo ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.id})`);
       this.opts.onSessionsChanged();
     };
     transport.onclose = () => {
@@ -269,6 +292,20 @@ export class LocalMcpServer {
   }
 }
 
+/**
+ * What a client calls itself, as history, status and logs keep it: any client can send megabytes
+ * there, and every session's name is kept. Control characters go, the length is capped.
+ */
+export function clientName(name: unknown): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  // Only the head is looked at (a few characters per code point at most): never the whole of it.
+  const head = name.slice(0, MAX_CLIENT_NAME * 4);
+  const chars = [...head.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim()];
+  if (chars.length === 0) return undefined;
+  const cut = chars.length > MAX_CLIENT_NAME || head.length < name.length;
+  return cut ? `${chars.slice(0, MAX_CLIENT_NAME - 1).join('')}…` : chars.join('');
+}
+
 /** The request body as JSON, bounded; a body that is not JSON is the client's error (400). */
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -278,9 +315,67 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw new HttpRefusal(413, `Request body over ${MAX_BODY_BYTES / 1048576} MB`);
     chunks.push(chunk as Buffer);
   }
+  const text = Buffer.concat(chunks).toString('utf8');
+  let body: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     throw new HttpRefusal(400, 'Parse error: the body is not JSON', {}, -32700);
+  }
+  // As the endpoint does: `__proto__`, `constructor` and `prototype` would reach an object's prototype.
+  const refused = mayHaveForbiddenKey(text) ? forbiddenKeyPaths(body, 1)[0] : undefined;
+  if (refused) throw new HttpRefusal(400, `Invalid params: the key at ${formatKeyPath(refused)} is not allowed`, {}, ErrorCode.InvalidParams, requestIds(body)[0] ?? null);
+  return body;
+}
+
+/** The ids of the requests in a body (one message, or a batch). */
+function requestIds(body: unknown): (string | number)[] {
+  return (Array.isArray(body) ? body : [body]).filter((m) => isJSONRPCRequest(m)).map((m) => (m as { id: string | number }).id);
+}
+
+/**
+ * Refused requests, logged without letting any web page flood the log: the first at once, the
+ * ones that follow counted and said in one line per interval.
+ */
+class RefusalLog {
+  private count = 0;
+  private latest = '';
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly everyMs: number,
+  ) {}
+
+  add(line: string): void {
+    if (!this.timer) {
+      this.log.warn(line);
+      this.timer = setTimeout(() => this.tick(), this.everyMs);
+      this.timer.unref();
+      return;
+    }
+    this.count++;
+    this.latest = line;
+  }
+
+  /** Says what was counted; the interval ends when nothing was. */
+  private tick(): void {
+    this.timer = undefined;
+    if (this.count === 0) return;
+    this.say();
+    this.timer = setTimeout(() => this.tick(), this.everyMs);
+    this.timer.unref();
+  }
+
+  private say(): void {
+    this.log.warn(`refused ${this.count} more request${this.count === 1 ? '' : 's'} in the last ${Math.round(this.everyMs / 1000)} s; the last: ${this.latest}`);
+    this.count = 0;
+  }
+
+  /** Stopping: say what is still counted. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.count > 0) this.say();
   }
 }

@@ -25,8 +25,13 @@ export interface LocalServerControllerOptions {
   /** Where the state file for `xiaozhi-tray connect` goes; none when undefined. */
   stateDir: string | undefined;
   overrides?: LocalServerOverrides;
-  /** Saves a newly generated token; false when the settings cannot be saved (it then lasts this run). */
+  /**
+   * Saves a newly generated token; false when the settings cannot be saved (it then lasts this run).
+   * Never asked while this run's flags turn the server on: flags do not write the config.
+   */
   saveToken(token: string): boolean;
+  /** The token clients must send changed without a settings change (one made for this run): mask it too. */
+  onTokenChanged?(): void;
   onStatus(): void;
   /** Servers still starting: lists wait for them (see StartGrace). */
   catalogSettled?(): Promise<void>;
@@ -81,6 +86,11 @@ export class LocalServerController {
     return this.ensureToken();
   }
 
+  /** The token as it is now (the flag's, the settings', or one made for this run), for the known secrets. */
+  currentToken(): string | undefined {
+    return this.effective().token;
+  }
+
   /** The base URL clients are given: the listening port, or the configured one while off. */
   baseUrl(): string {
     if (this.server) return this.server.url;
@@ -126,7 +136,12 @@ export class LocalServerController {
     const existing = this.effective().token;
     if (existing) return existing;
     const token = newLocalServerToken();
-    if (!this.opts.saveToken(token)) this.runToken = token;
+    // On because of `--mcp-port`: the token lives as long as the run (and its state file, for `connect`).
+    const byFlags = this.overrides.enabled !== undefined || this.overrides.port !== undefined || this.overrides.host !== undefined;
+    if (byFlags || !this.opts.saveToken(token)) {
+      this.runToken = token;
+      this.opts.onTokenChanged?.();
+    }
     return token;
   }
 

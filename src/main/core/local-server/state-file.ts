@@ -45,7 +45,34 @@ export function removeStateFile(dir: string, pid = process.pid): void {
   }
 }
 
-export type StateLookup = { ok: true; state: LocalServerState } | { ok: false; reason: 'missing' | 'invalid' | 'stale'; file: string };
+export type StateLookup =
+  | { ok: true; state: LocalServerState }
+  | { ok: false; reason: 'missing' | 'invalid' | 'stale'; file: string }
+  /** A file `connect` must not trust: someone else's, writable by others, or naming a server off this machine. */
+  | { ok: false; reason: 'untrusted'; file: string; why: string };
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
+
+/**
+ * Whether the file can be trusted to say where our server is: the token goes to the URL it names.
+ * The URL must be plain http on this machine; on Linux and macOS the file must be this user's and
+ * writable by nobody else. Undefined when it can.
+ */
+export function stateDistrust(file: string, url: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `it names "${url}", which is not a URL`;
+  }
+  if (parsed.protocol !== 'http:' || !LOOPBACK.test(parsed.hostname)) return `it names ${parsed.origin}, which is not a server on this machine (only 127.0.0.1, localhost or [::1] are taken from it)`;
+  if (platform === 'win32') return undefined;
+  const stat = fs.statSync(file);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) return `it belongs to another user (uid ${stat.uid})`;
+  if ((stat.mode & 0o022) !== 0) return `others can write to it (mode ${(stat.mode & 0o777).toString(8)})`;
+  return undefined;
+}
 
 /** The running app's local server, if the state file names one whose process is alive. */
 export function readStateFile(dir: string): StateLookup {
@@ -63,6 +90,13 @@ export function readStateFile(dir: string): StateLookup {
     return { ok: false, reason: 'invalid', file };
   }
   if (!parsed.success) return { ok: false, reason: 'invalid', file };
+  let distrust: string | undefined;
+  try {
+    distrust = stateDistrust(file, parsed.data.url);
+  } catch {
+    return { ok: false, reason: 'missing', file };
+  }
+  if (distrust) return { ok: false, reason: 'untrusted', file, why: distrust };
   if (!isAlive(parsed.data.pid)) return { ok: false, reason: 'stale', file };
   return { ok: true, state: parsed.data };
 }

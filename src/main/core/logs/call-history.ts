@@ -5,6 +5,9 @@ const MAX_TEXT = 2000;
 const MAX_NAME = 200;
 /** The counts' key for calls of tools that do not exist. */
 export const UNKNOWN_TOOL = '(unknown tool)';
+/** Callers counted one by one; calls of any further caller are counted together under OTHER_CALLERS. */
+export const MAX_CALLERS = 100;
+export const OTHER_CALLERS = '(other callers)';
 
 export function trimText(text: string, max = MAX_TEXT): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
@@ -52,7 +55,7 @@ export class CallHistory {
     const record: CallRecord = {
       id: this.nextId++,
       time: Date.now(),
-      caller: input.caller,
+      caller: trimText(input.caller, MAX_NAME),
       // Names come from the caller: an unknown tool's may be anything, of any length.
       tool: trimText(input.tool, MAX_NAME),
       originalTool: trimText(input.originalTool, MAX_NAME),
@@ -76,10 +79,12 @@ export class CallHistory {
     else count.failed++;
     forServer.set(key, count);
     this.counts.set(input.server, forServer);
-    const callerCount = this.byCaller.get(input.caller) ?? { ok: 0, failed: 0 };
+    // Local clients name themselves: past MAX_CALLERS names, one key would be made per made-up name.
+    const callerKey = this.byCaller.has(record.caller) || this.byCaller.size < MAX_CALLERS ? record.caller : OTHER_CALLERS;
+    const callerCount = this.byCaller.get(callerKey) ?? { ok: 0, failed: 0 };
     if (input.outcome === 'ok') callerCount.ok++;
     else callerCount.failed++;
-    this.byCaller.set(input.caller, callerCount);
+    this.byCaller.set(callerKey, callerCount);
     if (this.listeners.size > 0) {
       const shown = this.redacted(record);
       for (const listener of this.listeners) listener(shown);

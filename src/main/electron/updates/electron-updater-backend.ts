@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../core/logs/log-book';
-import type { UpdaterBackend } from './update-controller';
+import { CancellationToken } from 'builder-util-runtime';
+import type { Cancellation, UpdaterBackend } from './update-controller';
 
 export interface InstallKind {
   /** The app can check and update itself here. */
@@ -46,3 +47,6 @@ export function logTo<T extends { logger: unknown }>(updater: T, log: Logger): T
   };
   return updater;
 }
+
+/** electron-updater's own token (the package it uses), so that a stalled download's request is aborted. */
+export const newCancellationToken = (): Cancellation => new CancellationToken();

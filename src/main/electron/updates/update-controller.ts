@@ -2,7 +2,7 @@ import type { UpdateSettings } from '../../../shared/settings';
 import type { UpdateStatus } from '../../../shared/updates';
 import type { Logger } from '../../core/logs/log-book';
 import { classifyUpdateError, shortMessage } from './update-errors';
-import { BUILD_MIRROR, feedPage, manualDownloadUrl, updateFeed, type UpdateFeed } from './update-feed';
+import { BUILD_MIRROR, channelFileName, checkFeedFileSize, feedPage, manualDownloadUrl, updateFeed, type UpdateFeed } from './update-feed';
 
 /** The part of electron-updater's AppUpdater we drive (its real updaters fit; a seam for tests). */
 export interface UpdaterBackend {
@@ -10,9 +10,15 @@ export interface UpdaterBackend {
   autoInstallOnAppQuit: boolean;
   setFeedURL(options: UpdateFeed): void;
   checkForUpdates(): Promise<{ isUpdateAvailable: boolean; updateInfo: { version: string; files: { url: string }[] } } | null>;
-  downloadUpdate(): Promise<unknown>;
+  /** electron-updater takes its CancellationToken here (see `newCancellation`). */
+  downloadUpdate(cancellation?: Cancellation): Promise<unknown>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
   on(event: 'download-progress', listener: (info: { percent: number }) => void): unknown;
+}
+
+/** Cancels a download under way (electron-updater's CancellationToken). */
+export interface Cancellation {
+  cancel(): void;
 }
 
 export interface UpdateControllerOptions {
@@ -30,6 +36,19 @@ export interface UpdateControllerOptions {
   /** The check at start waits this long, so that start-up is not slowed down. */
   firstCheckDelayMs?: number;
   intervalMs?: number;
+  /** A download with no progress for this long is given up (an error, announced once); checks go on. */
+  stallMs?: number;
+  /** A token to cancel a download with; without it a stalled download is only left behind. */
+  newCancellation?: () => Cancellation;
+  /** Refuses an absurd feed file before the updater reads it (default: a bounded GET of a mirror's channel file). */
+  checkFeed?: (feed: UpdateFeed) => Promise<void>;
+}
+
+const STALL_MS = 5 * 60_000;
+
+/** A mirror's channel file must be of a sane size; GitHub's releases are not checked (they are ours). */
+async function checkMirrorFeed(feed: UpdateFeed): Promise<void> {
+  if (feed.provider === 'generic') await checkFeedFileSize(`${feed.url}/${channelFileName(process.platform, process.arch)}`);
 }
 
 const HOUR = 3_600_000;
@@ -46,6 +65,8 @@ export class UpdateController {
   private checking: Promise<UpdateStatus> | undefined;
   private lastAnnounced: string | undefined;
   private lastPercent = -1;
+  /** The download under way: its watchdog and cancellation; a download given up is no longer it. */
+  private downloading: { watchdog: NodeJS.Timeout; cancellation: Cancellation | undefined } | undefined;
 
   constructor(private readonly options: UpdateControllerOptions) {
     this.current = { state: 'idle', currentVersion: options.currentVersion };
@@ -77,7 +98,13 @@ export class UpdateController {
     this.schedule(this.options.firstCheckDelayMs ?? 30_000);
   }
 
+  /** No more checks, and no watchdog left running (the app quits). */
   stop(): void {
+    this.unschedule();
+    if (this.downloading) clearTimeout(this.downloading.watchdog);
+  }
+
+  private unschedule(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -86,7 +113,7 @@ export class UpdateController {
   settingsChanged(): void {
     if (!this.options.backend) return;
     if (!this.options.settings().enabled) {
-      this.stop();
+      this.unschedule();
       // A check under way finishes and says its outcome; nothing is scheduled after it.
       if (!this.busy() && this.current.state !== 'manual') this.set(this.base('disabled'));
       return;
@@ -121,7 +148,7 @@ export class UpdateController {
   }
 
   private schedule(delayMs: number): void {
-    this.stop();
+    this.unschedule();
     if (!this.options.backend) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -158,17 +185,19 @@ export class UpdateController {
     const feed = this.feed();
     this.set(this.base('checking'));
     try {
+      await (this.options.checkFeed ?? checkMirrorFeed)(feed);
       backend.setFeedURL(feed);
       const result = await backend.checkForUpdates();
       const checked = { ...this.base('idle'), checkedAt: Date.now() };
       if (!result) return this.set({ ...checked, state: 'unsupported' });
-      this.lastAnnounced = undefined;
       if (!result.isUpdateAvailable) {
+        this.lastAnnounced = undefined;
         this.options.log.info(`up to date (${this.options.currentVersion}; the feed has ${result.updateInfo.version})`);
         return this.set({ ...checked, state: 'up-to-date' });
       }
       const version = result.updateInfo.version;
       if (this.options.manualInstall) {
+        this.lastAnnounced = undefined;
         this.options.log.info(`version ${version} is available; this package is updated by hand`);
         return this.set({ ...checked, state: 'manual', version, downloadUrl: manualDownloadUrl(feed, version, result.updateInfo.files) });
       }
@@ -183,17 +212,38 @@ export class UpdateController {
   }
 
   private async download(version: string, manual: boolean): Promise<void> {
+    const stallMs = this.options.stallMs ?? STALL_MS;
+    const cancellation = this.options.newCancellation?.();
+    const watchdog = setTimeout(() => {
+      if (this.downloading !== current) return;
+      this.downloading = undefined;
+      cancellation?.cancel();
+      // Scheduled checks stay quiet about the same stall; the next one downloads again.
+      this.fail(Object.assign(new Error(`the download of version ${version} made no progress for ${Math.round(stallMs / 1000)} s`), { code: 'ERR_UPDATE_STALLED' }), manual);
+    }, stallMs);
+    watchdog.unref?.();
+    const current = { watchdog, cancellation };
+    this.downloading = current;
     try {
-      await this.options.backend!.downloadUpdate();
+      await this.options.backend!.downloadUpdate(cancellation);
+      if (this.downloading !== current) return;
+      // A success: the next problem is news again. (Not at "available": a download that stalls
+      // every time is announced once.)
+      this.lastAnnounced = undefined;
       this.options.log.info(`version ${version} is downloaded; it installs on restart`);
       this.set({ ...this.base('ready'), version });
     } catch (error) {
-      this.fail(error, manual);
+      if (this.downloading === current) this.fail(error, manual);
+    } finally {
+      clearTimeout(watchdog);
+      if (this.downloading === current) this.downloading = undefined;
     }
   }
 
   private onProgress(percent: number): void {
     if (this.current.state !== 'downloading') return;
+    // Bytes arrive: the watchdog starts over.
+    this.downloading?.watchdog.refresh();
     const rounded = Math.max(0, Math.min(100, Math.floor(percent)));
     // One status per whole percent, not one per network chunk.
     if (rounded === this.lastPercent) return;

@@ -12,6 +12,7 @@ export function classifyUpdateError(error: unknown): UpdateErrorCode {
   if (/ERR_CHECKSUM_MISMATCH|checksum mismatch|ERR_UPDATER_INVALID_SIGNATURE|not signed by the application owner|[Cc]ode signature/.test(text)) return 'integrity';
   if (/ERR_UPDATER_CHANNEL_FILE_NOT_FOUND|ERR_UPDATER_LATEST_VERSION_NOT_FOUND|ERR_UPDATER_NO_PUBLISHED_VERSIONS|ERR_UPDATER_ZIP_FILE_NOT_FOUND|ERR_UPDATER_NO_FILES_PROVIDED|HttpError: 404|\b404\b/.test(text)) return 'feed-missing';
   if (/ERR_UPDATER_INVALID_UPDATE_INFO|ERR_UPDATER_INVALID_VERSION|YAMLException|ERR_UPDATER_INVALID_RELEASE_FEED/.test(text)) return 'feed-invalid';
+  if (/ERR_UPDATE_STALLED/.test(text)) return 'stalled';
   if (OFFLINE.test(text)) return 'offline';
   return 'failed';
 }

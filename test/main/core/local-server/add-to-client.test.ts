@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
-import { planFileEdit } from '../../../../src/main/core/local-server/add-to-client';
+import { AddToClientSessions, planFileEdit } from '../../../../src/main/core/local-server/add-to-client';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { SettingsSchema } from '../../../../src/shared/settings';
 
@@ -41,6 +41,49 @@ describe('"Add to …": editing a client\'s file', () => {
     expect(() => planFileEdit('cursor', '/x/mcp.json', '{\n  "mcpServers": {\n    "a": 1,,\n  }\n}', entry)).toThrow(/^\/x\/mcp\.json: line 3, column 12: invalid JSON: expected a property name in double quotes; fix it first\. Nothing was written\.$/);
     expect(() => planFileEdit('cursor', 'mcp.json', '[1, 2]', entry)).toThrow(/does not hold a JSON object/);
     expect(() => planFileEdit('cursor', 'mcp.json', '{"mcpServers": []}', entry)).toThrow(/"mcpServers" in mcp\.json is not an object/);
+  });
+});
+
+describe('"Add to …": the file itself', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const tempDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-addfile-'));
+    dirs.push(dir);
+    return dir;
+  };
+  const pending = (file: string) => ({ client: 'cursor' as const, path: file, toolSet: 'default', at: Date.now() });
+
+  it('refuses a file with "mcpServers" twice (JSON readers use the last one), naming its line', () => {
+    const text = '{\n  "mcpServers": { "a": { "command": "x" } },\n  "theme": "dark",\n  "mcpServers": { "b": { "command": "y" } }\n}\n';
+    expect(() => planFileEdit('cursor', '/x/mcp.json', text, entry)).toThrow(/^\/x\/mcp\.json: line 4, column 3, .*"mcpServers" appears twice.*Nothing was written\.$/);
+  });
+
+  it.skipIf(process.platform === 'win32')("keeps the file's own mode", () => {
+    const file = path.join(tempDir(), 'mcp.json');
+    fs.writeFileSync(file, '{ "mcpServers": {} }\n');
+    fs.chmodSync(file, 0o664);
+    AddToClientSessions.write(pending(file), entry);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o664);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers['xiaozhi-tray']).toEqual(entry);
+  });
+
+  it.skipIf(process.platform === 'win32')('writes through a symlink, a dangling one too, and keeps the link', () => {
+    const dir = tempDir();
+    const dotfiles = path.join(dir, 'dotfiles');
+    fs.mkdirSync(dotfiles);
+    const link = path.join(dir, 'mcp.json');
+    fs.symlinkSync(path.join('dotfiles', 'cursor-mcp.json'), link);
+    AddToClientSessions.write(pending(link), entry);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(dotfiles, 'cursor-mcp.json'), 'utf8')).mcpServers['xiaozhi-tray']).toEqual(entry);
+    // A link to a folder that is not there: said plainly, nothing written.
+    const nowhere = path.join(dir, 'nowhere.json');
+    fs.symlinkSync(path.join(dir, 'gone', 'mcp.json'), nowhere);
+    expect(() => AddToClientSessions.write(pending(nowhere), entry)).toThrow(`${nowhere} is a link to ${path.join(dir, 'gone', 'mcp.json')}, whose folder does not exist; nothing was written.`);
+    expect(fs.lstatSync(nowhere).isSymbolicLink()).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +12,8 @@ import { Bridge } from '../../../../src/main/core/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { readStateFile } from '../../../../src/main/core/local-server/state-file';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { CallHistory, MAX_CALLERS, OTHER_CALLERS } from '../../../../src/main/core/logs/call-history';
+import { LocalMcpServer, MAX_CLIENT_NAME, clientName, type LocalMcpServerOptions } from '../../../../src/main/core/local-server/local-mcp-server';
 import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
 import { fastConnection, fastSupervision, fixtureServer, logText } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
@@ -254,5 +257,116 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     expect(await bridge.api.revealLocalServerToken()).not.toBe(token);
     // Port 0 picks a new port on restart; the old token is refused there.
     await expect(connect(bridge.state().localServer?.url as string, { token })).rejects.toMatchObject({ code: 401 });
+  });
+});
+
+describe('what local clients say about themselves is bounded', () => {
+  it("caps a client's own name where the server takes it: status, history and counts keep 64 characters", async () => {
+    const { url } = await start();
+    const huge = `${'名'.repeat(200_000)}\n\u0000tail`;
+    const client = new Client({ name: huge, version: '1' }, { capabilities: {} });
+    clients.push(client);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await client.callTool({ name: 'weather_echo', arguments: { text: 'x' } });
+    const shown = bridge!.state().localServer?.sessions[0]?.clientInfo as string;
+    expect([...shown]).toHaveLength(MAX_CLIENT_NAME);
+    expect(shown).toBe(`${'名'.repeat(MAX_CLIENT_NAME - 1)}…`);
+    const counts = await bridge!.api.getCallerCounts();
+    expect(Object.keys(counts)).toEqual([shown]);
+    expect((await bridge!.api.getHistory()).map((h) => h.caller)).toEqual([shown]);
+    expect(logText(logBook!).length).toBeLessThan(20_000);
+    expect(clientName(' a\u0007b\u200b ')).toBe('a b');
+    expect(clientName('\n')).toBeUndefined();
+    expect(clientName(42)).toBeUndefined();
+  });
+
+  it('counts calls one caller at a time up to a bound, and the rest together', () => {
+    const history = new CallHistory();
+    for (let i = 0; i < MAX_CALLERS + 50; i++) {
+      history.add({ caller: `client ${i}`, tool: 't', originalTool: 't', server: 's', arguments: {}, durationMs: 1, outcome: i % 2 ? 'ok' : 'error', result: '' });
+    }
+    const counts = history.countsByCaller();
+    expect(Object.keys(counts)).toHaveLength(MAX_CALLERS + 1);
+    expect(counts['client 0']).toEqual({ ok: 0, failed: 1 });
+    expect(counts[OTHER_CALLERS]).toEqual({ ok: 25, failed: 25 });
+    // A caller already counted keeps its own count.
+    history.add({ caller: 'client 1', tool: 't', originalTool: 't', server: 's', arguments: {}, durationMs: 1, outcome: 'ok', result: '' });
+    expect(history.countsByCaller()['client 1']).toEqual({ ok: 2, failed: 0 });
+  });
+});
+
+/** A local server alone (no sessions needed): for what is refused before a request reaches one. */
+async function bareServer(options: Partial<LocalMcpServerOptions> = {}): Promise<{ server: LocalMcpServer; url: string; book: LogBook }> {
+  const book = new LogBook();
+  const server = new LocalMcpServer({
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    viewFor: () => {
+      throw new Error('no session in this test');
+    },
+    callerName: () => 'test',
+    log: book.logger('local-server'),
+    version: '0.0.0',
+    sessionIdleMs: 60_000,
+    onSessionsChanged: () => undefined,
+    ...options,
+  });
+  await server.start();
+  bare.push(server);
+  return { server, url: server.url, book };
+}
+const bare: LocalMcpServer[] = [];
+afterEach(async () => {
+  for (const server of bare.splice(0)) await server.stop();
+});
+
+describe('the local MCP server against hostile clients', () => {
+  it('closes a connection whose headers never end', async () => {
+    const { server } = await bareServer({ headersTimeoutMs: 300, requestTimeoutMs: 300 });
+    const socket = net.connect(server.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Slow: `);
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('logs the first refused request at once and the rest counted, once per interval', async () => {
+    const { url, book } = await bareServer({ refusalLogMs: 300 });
+    for (let i = 0; i < 30; i++) expect((await rawRequest(url, { Origin: `https://evil${i}.example`, Authorization: `Bearer ${TOKEN}` }, initialize)).status).toBe(403);
+    const refusals = () => book.entries().filter((e) => e.level === 'warn' && e.message.includes('refused'));
+    expect(refusals().map((e) => e.message)).toEqual(['refused a request from 127.0.0.1: Invalid Origin header: https://evil0.example']);
+    await waitFor(() => refusals().length === 2, 5000, 'the count of the others');
+    expect(refusals()[1]?.message).toBe('refused 29 more requests in the last 0 s; the last: refused a request from 127.0.0.1: Invalid Origin header: https://evil29.example');
+  });
+
+  it('answers 400 to a path with a bad %-escape, and refuses __proto__, constructor and prototype keys with the request id', async () => {
+    const { url } = await bareServer();
+    const bad = await rawRequest(`${url}/%`, { Authorization: `Bearer ${TOKEN}` }, initialize);
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body)).toMatchObject({ error: { message: expect.stringContaining('bad %-escape') } });
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"a":{"${key}":{"polluted":true}}}}}`;
+      const refused = await rawRequest(url, { Authorization: `Bearer ${TOKEN}`, 'Mcp-Session-Id': 'x' }, body);
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: `Invalid params: the key at params.arguments.a.${key} is not allowed` } });
+    }
+  });
+
+  it('cancels a call when its client closes the request, before the session is released', async () => {
+    const { url } = await start();
+    const client = await connect(url);
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 'slow-1', method: 'tools/call', params: { name: 'weather_slow', arguments: { ms: 60_000 } } });
+    const request = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${TOKEN}`, 'Mcp-Session-Id': sessionId, 'Mcp-Protocol-Version': '2025-06-18' } });
+    request.on('error', () => undefined);
+    request.end(call);
+    await waitFor(() => logText(logBook!).includes('slow call started'), 10_000, 'the call to start');
+    request.destroy();
+    await waitFor(() => logText(logBook!).includes('slow call cancelled'), 10_000, 'the child to see the cancel');
+    await waitFor(async () => (await bridge!.api.getHistory()).some((r) => r.tool === 'weather_slow' && r.outcome === 'cancelled'), 10_000, 'the cancelled call in history');
+    expect(bridge!.state().localServer?.sessions).toHaveLength(1);
   });
 });

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, CliHarness, fixtureEntry, waitForText, type Run } from './cli-harness';
+import { waitFor } from '../helpers/wait';
+
+/** `run --mcp-port N`: what it says about the local server, what it writes, and what it masks. */
+const h = new CliHarness();
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+  await h.cleanup();
+});
+
+const GIVEN = 'given-mcp-token-0123456789abcdef';
+
+/** A run with the local server on, its state file in its own folder; resolves once it listens. */
+async function runWithLocalServer(extra: string[], config = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }] })) {
+  const stateDir = h.tempDir();
+  const before = fs.readFileSync(config);
+  const run = h.spawn(['run', '--config', config, '--mcp-port', '0', ...extra], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+  const stateFile = path.join(stateDir, 'local-server.json');
+  await waitFor(() => fs.existsSync(stateFile), 20_000, `the state file\n${run.stdout()}${run.stderr()}`);
+  await waitForText(run.stdout, 'running (pid');
+  const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { url: string; token: string };
+  return { run, config, before, state, stateDir };
+}
+
+async function stop(run: Run): Promise<void> {
+  run.child.kill('SIGTERM');
+  expect(await run.exit).toBe(0);
+}
+
+/** Has the fixture server print `text` on its stderr (which the bridge logs), through the local server. */
+async function printOnServerStderr(url: string, token: string, text: string): Promise<void> {
+  const client = new Client({ name: 'test', version: '1' }, { capabilities: {} });
+  clients.push(client);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.callTool({ name: 'stderr', arguments: { text } });
+}
+
+describe('run --mcp-port', () => {
+  it('in --log-format json, says where the server is in one JSON line, and never prints a token made for the run when stdout is not a terminal', async () => {
+    const { run, state } = await runWithLocalServer(['--log-format', 'json']);
+    await waitForText(run.stdout, '"source":"local-server"');
+    await stop(run);
+    const lines = run.stdout().trimEnd().split('\n');
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const announced = parsed.find((line) => line.source === 'local-server' && line.url !== undefined);
+    expect(announced).toMatchObject({ level: 'info', url: state.url, tokenNote: expect.stringContaining('--format cursor') });
+    expect(announced).not.toHaveProperty('token');
+    expect(run.stdout()).not.toContain(state.token);
+  });
+
+  it('in text, says where to read a token made for the run instead of printing it to a pipe or a journal', async () => {
+    const { run, state } = await runWithLocalServer([]);
+    await waitForText(run.stdout, 'Authorization: Bearer');
+    await stop(run);
+    expect(run.stdout()).toContain(`Local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${state.url}\n  Authorization: Bearer (a token made for this run, not printed here`);
+    expect(run.stdout()).not.toContain(state.token);
+  });
+
+  it('prints a token made for the run to a terminal', async () => {
+    const config = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }] });
+    const stateDir = h.tempDir();
+    // script(1) gives the run a terminal; Ctrl+C typed into it stops the run.
+    const command = [process.execPath, BIN, 'run', '--config', config, '--mcp-port', '0'].map((w) => `'${w}'`).join(' ');
+    const run = h.spawn(['-qefc', command, '/dev/null'], { command: ['script'], env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+    const stateFile = path.join(stateDir, 'local-server.json');
+    await waitFor(() => fs.existsSync(stateFile), 20_000, `the state file\n${run.stdout()}`);
+    const { token } = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { token: string };
+    await waitForText(run.stdout, `Authorization: Bearer ${token}`);
+    run.child.kill('SIGTERM');
+    await run.exit;
+  });
+
+  it('keeps a token made for the run in memory and the state file: the config file is not rewritten', async () => {
+    const config = h.writeConfig('{\n  // mine\n  "servers": [{ "name": "fx", "transport": "stdio", "command": ' + JSON.stringify(process.execPath) + ', "args": [' + JSON.stringify(fixtureEntry().args[0]) + '] }]\n}\n', 'tray.json');
+    const { run, before, state, stateDir } = await runWithLocalServer([], config);
+    expect(state.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    // `export`, which reads the state file, knows it (the line that does not print it says so).
+    const exported = await h.finished(['export', '--config', config, '--format', 'cursor'], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+    expect(exported.out).toContain(`Bearer ${state.token}`);
+    await stop(run);
+    expect(fs.readFileSync(config)).toEqual(before);
+  });
+
+  it('masks --mcp-token and a token made for the run wherever they would be logged', async () => {
+    const given = await runWithLocalServer(['--mcp-token', GIVEN]);
+    await printOnServerStderr(given.state.url, GIVEN, `leak one ${GIVEN}`);
+    await waitForText(given.run.stdout, 'leak one');
+    await stop(given.run);
+    expect(given.run.stdout()).not.toContain(GIVEN);
+
+    const made = await runWithLocalServer([]);
+    await printOnServerStderr(made.state.url, made.state.token, `leak two ${made.state.token}`);
+    await waitForText(made.run.stdout, 'leak two');
+    await stop(made.run);
+    expect(made.run.stdout()).not.toContain(made.state.token);
+  });
+});
