@@ -16,6 +16,15 @@ export function sanitizeToolName(raw: string): string {
   return name;
 }
 
+/**
+ * A server's name as a tool name prefix: its letters and digits, runs of anything else as one `_`.
+ * A name with none of them (天气) gets a short stable code instead of a row of underscores.
+ */
+export function serverPrefix(server: string): string {
+  const ascii = server.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^[_-]+|[_-]+$/g, '');
+  return ascii.length > 0 ? ascii : `s${shortHash(server).slice(0, 6)}`;
+}
+
 export interface ToolRef {
   server: string;
   tool: string;
@@ -29,7 +38,7 @@ const key = (ref: ToolRef) => `${ref.server}\u0000${ref.tool}`;
  * never on the order servers started in, so names are stable across restarts.
  */
 export function assignExposedNames(refs: ToolRef[], alwaysPrefix: boolean): Map<string, string> {
-  const prefixed = (ref: ToolRef) => sanitizeToolName(`${ref.server}_${ref.tool}`);
+  const prefixed = (ref: ToolRef) => sanitizeToolName(`${serverPrefix(ref.server)}_${ref.tool}`);
   const firstChoice = new Map<string, string>();
   const counts = new Map<string, number>();
   for (const ref of refs) {

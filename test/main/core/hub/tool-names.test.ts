@@ -10,6 +10,14 @@ describe('exposed tool names', () => {
     expect(sanitizeToolName('查询天气')).not.toBe(sanitizeToolName('查询新闻'));
   });
 
+  it('prefixes a colliding tool of a server with a Chinese name by a short code, not a row of underscores', () => {
+    const names = assignExposedNames([{ server: '天气', tool: 'echo' }, { server: '新闻', tool: 'echo' }, { server: 'home-助手', tool: 'echo' }], false);
+    const weather = names.get(toolKey('天气', 'echo')) as string;
+    expect(weather).toMatch(/^s[0-9a-f]{6}_echo$/);
+    expect(names.get(toolKey('新闻', 'echo'))).not.toBe(weather);
+    expect(names.get(toolKey('home-助手', 'echo'))).toBe('home_echo');
+  });
+
   it('keeps unique names and prefixes only colliding ones, whatever the order', () => {
     const refs = [
       { server: 'a', tool: 'search' },
