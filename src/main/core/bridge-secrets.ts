@@ -1,5 +1,6 @@
 import type { ServerSettings, Settings } from '../../shared/settings';
 import { MASK_MARKER } from '../../shared/masked';
+import type { Problem } from '../../shared/problem';
 import { looksSecret, maskArgs, maskSecret, maskValue, redactRecord, redactUrl, secretArgValues, secretQueryValues, urlPassword } from './logs/redact';
 
 const optional = (value: string | undefined): string[] => (value === undefined ? [] : [value]);
@@ -128,4 +129,9 @@ export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSe
   }
   const before = existing && existing.transport !== 'stdio' ? existing : undefined;
   return refuseMasks({ ...incoming, headers: restoreMasked(incoming.headers, before?.headers), url: restoreMaskedUrl(incoming.url, before?.url) });
+}
+
+/** A cause's parameters carry text from outside (a stderr line, an error's detail): redacted like it. */
+export function redactProblem(problem: Problem, redact: (text: string) => string): Problem {
+  return { ...problem, params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   bridgeCommands,
   type BridgeApi,
@@ -7,8 +6,6 @@ import {
   type EventPayload,
 } from '../../shared/bridge-api';
 import {
-  DEFAULT_TOOL_SET,
-  EndpointSettingsSchema,
   SettingsSchema,
   type ServerSettings,
   type Settings,
@@ -18,29 +15,24 @@ import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
 import type { UpdateStatus } from '../../shared/updates';
 import { firstIssue } from '../../shared/zod-issue';
-import type { Problem } from '../../shared/problem';
 import { forbiddenKeyPaths, formatKeyPath } from '../../shared/forbidden-keys';
-import { restoreMaskedServer, restoreMaskedUrl, redactSettings, secretValues } from './bridge-secrets';
+import { redactProblem, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
-import { resultText } from './hub/result-shaping';
-import { discoverClients } from './import/discover-clients';
-import { ToolHub, callProblem } from './hub/tool-hub';
+import { ToolHub } from './hub/tool-hub';
 import { failureCause } from './servers/failure-cause';
 import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type Supervision } from './servers/child-server';
 import { ImportSessions } from './import/import-sessions';
 import { StartGrace } from './servers/start-grace';
-import { probeEndpoint } from './endpoint/endpoint-probe';
 import { CatalogueService } from './catalogue/catalogue-service';
 import { EndpointCatalogs, type EndpointMode } from './router/endpoint-catalogs';
-import { forgetServerInSets, renameServerInSets, withServerTools, withToolSetting } from './hub/tool-set-edits';
 import { LocalServerController, type LocalServerOverrides } from './local-server/local-server-controller';
 import { appStateDir } from './local-server/state-file';
 import type { ConnectCommand } from './local-server/client-entries';
-import { toolSetCommandHandlers } from './tool-set-commands';
 import { isOwnEntry } from './local-server/own-entry';
+import { bridgeCommandHandlers, type BridgeInternals } from './bridge-commands';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
@@ -466,198 +458,45 @@ export class Bridge {
     });
   }
 
-  private makeApi(): BridgeApi {
-    const impl: { [K in CommandName]: (input: never) => Promise<unknown> } = {
-      getState: async () => this.state(),
-      getSettings: async () => redactSettings(this.settings),
-      getCatalog: async () => this.hub.catalog(),
-      start: async () => this.start(),
-      stop: async () => this.stop(),
-
-      addEndpoint: async (input: { name: string; url: string }) => {
-        const endpoint = EndpointSettingsSchema.parse({ id: randomUUID(), name: input.name, url: input.url, enabled: true });
-        this.commit({ ...this.settings, endpoints: [...this.settings.endpoints, endpoint] });
-        await this.replaceLink(endpoint.id);
-        return { id: endpoint.id, name: endpoint.name, enabled: endpoint.enabled };
+  /** What the commands (bridge-commands.ts) may use of this bridge. */
+  private internals(): BridgeInternals {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const bridge = this;
+    return {
+      get settings() {
+        return bridge.settings;
       },
-      updateEndpoint: async (input: { id: string; name?: string; url?: string; enabled?: boolean; toolSet?: string }) => {
-        const current = this.requireEndpoint(input.id);
-        const updated = {
-          ...current,
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          // A URL shown masked and sent back keeps its real token.
-          ...(input.url !== undefined ? { url: restoreMaskedUrl(input.url, current.url) } : {}),
-          ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-          // A new set reconnects the endpoint: xiaozhi may only read the tool list when a session starts.
-          ...(input.toolSet !== undefined ? { toolSet: input.toolSet } : {}),
-        };
-        this.commit({ ...this.settings, endpoints: this.settings.endpoints.map((e) => (e.id === input.id ? updated : e)) });
-        await this.replaceLink(input.id);
-      },
-      removeEndpoint: async (input: { id: string }) => {
-        this.requireEndpoint(input.id);
-        this.commit({ ...this.settings, endpoints: this.settings.endpoints.filter((e) => e.id !== input.id) });
-        await this.replaceLink(input.id);
-      },
-      revealEndpointUrl: async (input: { id: string }) => this.requireEndpoint(input.id).url,
-      testEndpoint: async (input: { id?: string; url?: string }) => {
-        const url = input.url !== undefined ? EndpointSettingsSchema.shape.url.parse(input.url) : this.requireEndpoint(input.id as string).url;
-        return probeEndpoint({
-          url,
-          hub: this.hub,
-          log: this.logBook.logger('app'),
-          maxMessageBytes: () => this.settings.limits.maxMessageBytes,
-          version: this.options.version ?? '0.1.0',
-          connectTimeoutMs: this.settings.connection.connectTimeoutMs,
-          listWaitMs: this.options.testListWaitMs ?? 10_000,
-        });
-      },
-      setEndpointTools: async (input: { id: string; toolMode?: ToolMode; pinned?: string[] }) => {
-        const current = this.requireEndpoint(input.id);
-        const updated = { ...current, ...(input.toolMode ? { toolMode: input.toolMode } : {}), ...(input.pinned ? { pinned: input.pinned } : {}) };
-        this.commit({ ...this.settings, endpoints: this.settings.endpoints.map((e) => (e.id === input.id ? updated : e)) });
-        // The session stays up: the endpoint hears list_changed and reads the new list.
-        this.links.get(input.id)?.notifyToolsChanged();
-      },
-      getServedTools: async (input: { id: string }) => this.catalogs.preview(this.requireEndpoint(input.id).id),
-      searchTools: async (input: { query: string; limit?: number }) =>
-        this.catalogs.router().search(input.query, input.limit).map(({ entry, score }) => ({ name: entry.name, server: entry.server, description: entry.description, score })),
-
-      addServer: async (input: ServerSettings) => {
-        this.refuseOwnEntry(input);
-        if (this.servers.has(input.name)) throw new Error(`A server called "${input.name}" already exists.`);
-        this.commit({ ...this.settings, servers: [...this.settings.servers, input] });
-        await this.replaceServer(input.name, input.name);
-      },
-      updateServer: async (input: { name: string; server: ServerSettings }) => {
-        const existing = this.settings.servers.find((s) => s.name === input.name);
-        if (!existing) throw new Error(`No server is called "${input.name}".`);
-        if (input.server.name !== input.name && this.servers.has(input.server.name)) {
-          throw new Error(`A server called "${input.server.name}" already exists.`);
-        }
-        const server = restoreMaskedServer(input.server, existing);
-        this.refuseOwnEntry(server);
-        const next = renameServerInSets({ ...this.settings, servers: this.settings.servers.map((s) => (s.name === input.name ? server : s)) }, input.name, server.name);
-        this.commit(next);
-        await this.replaceServer(input.name, server.name);
-      },
-      removeServer: async (input: { name: string }) => {
-        this.requireServer(input.name);
-        // Its tool switches go with it, from every set: a new server of the same name starts fresh.
-        this.commit(forgetServerInSets({ ...this.settings, servers: this.settings.servers.filter((s) => s.name !== input.name) }, input.name));
-        await this.replaceServer(input.name, undefined);
-      },
-      startServer: async (input: { name: string }) => {
-        const server = this.requireServer(input.name);
-        this.startServer(server);
-        await this.serverStarts.get(input.name);
-      },
-      stopServer: async (input: { name: string }) => this.requireServer(input.name).stop(),
-      restartServer: async (input: { name: string }) => {
-        const server = this.requireServer(input.name);
-        await server.stop();
-        this.startServer(server);
-        await this.serverStarts.get(input.name);
-      },
-
-      setToolEnabled: async (input: { server: string; tool: string; enabled: boolean; toolSet?: string }) =>
-        this.commit(withToolSetting(this.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, input.tool, { enabled: input.enabled })),
-      setServerToolsEnabled: async (input: { server: string; enabled: boolean; toolSet?: string }) => {
-        const tools = this.requireServer(input.server).currentTools.map((tool) => tool.name);
-        this.commit(withServerTools(this.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, tools, input.enabled));
-      },
-      setToolDescription: async (input: { server: string; tool: string; description: string | null; toolSet?: string }) =>
-        this.commit(withToolSetting(this.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, input.tool, { description: input.description })),
-      updatePreferences: async (input: {
-        naming?: Settings['naming'];
-        limits?: Partial<Settings['limits']>;
-        connection?: Partial<Settings['connection']>;
-        ui?: Partial<Settings['ui']>;
-        updates?: { enabled?: boolean; mirrorUrl?: string | null };
-      }) => {
-        const next: Settings = {
-          ...this.settings,
-          naming: input.naming ?? this.settings.naming,
-          limits: { ...this.settings.limits, ...input.limits },
-          connection: { ...this.settings.connection, ...input.connection },
-          ui: { ...this.settings.ui, ...input.ui },
-          updates: mergeUpdates(this.settings.updates, input.updates),
-        };
-        this.commit(next);
-        if (input.connection) for (const id of [...this.links.keys()]) await this.replaceLink(id);
-      },
-
-      callTool: async (input: { name: string; arguments?: Record<string, unknown> }) => {
-        if (!this.hub.has(input.name)) await this.startGrace.settled();
-        const started = performance.now();
-        const result = await this.hub.call(input.name, input.arguments ?? {}, { caller: 'ui' });
-        return {
-          // What the window shows is redacted like everything else (the endpoint gets the tool's text as is).
-          text: this.logBook.redact(resultText(result)),
-          isError: result.isError === true,
-          durationMs: Math.round((performance.now() - started) * 100) / 100,
-          bytes: this.hub.responseBytes(result),
-          ...(callProblem(result) ? { error: redactProblem(callProblem(result) as Problem, (text) => this.logBook.redact(text)) } : {}),
-        };
-      },
-      getLogs: async (input: { limit?: number } | undefined) => this.logBook.entries(input?.limit),
-      getHistory: async () => this.history.list(),
-      getToolCounts: async () => this.history.countsByTool(),
-
-      previewImport: async (input: { source: string; text: string }) => this.imports.preview(input.source, input.text, this.settings),
-      previewImportFile: async (input: { path: string }) => this.imports.previewFile(input.path, this.settings),
-      applyImport: async (input: Parameters<BridgeApi['applyImport']>[0]) => {
-        const applied = this.imports.apply(input, this.settings);
-        this.commit(applied.settings);
-        for (const name of applied.changedServers) {
-          await this.replaceServer(name, name);
-        }
-        for (const endpoint of this.settings.endpoints) if (!this.links.has(endpoint.id)) await this.replaceLink(endpoint.id);
-        this.log.info(`imported: ${applied.result.addedServers.length} server(s) added, ${applied.result.replacedServers.length} replaced, ${applied.result.addedEndpoints.length} endpoint(s), ${applied.result.skipped} skipped`);
-        return applied.result;
-      },
-      discoverClients: async () => discoverClients(),
-
-      getCatalogue: async (input: { refresh?: 'never' | 'ifStale' | 'now' }) => this.catalogue.get(input.refresh),
-      setModelscopeKey: async (input: { apiKey: string | null }) => {
-        this.commit({ ...this.settings, modelscope: input.apiKey === null ? {} : { apiKey: input.apiKey } });
-      },
-
-      getHostInfo: async () => {
-        const readOnly = this.store.readOnly;
-        return { ...this.host.info(), version: this.options.version ?? '0.1.0', ...(readOnly ? { readOnlyConfig: readOnly } : {}) };
-      },
-      setLaunchAtLogin: async (input: { enabled: boolean }) => {
-        if (!this.host.setLaunchAtLogin) throw new Error('Launching at login is managed by the desktop app only.');
-        await this.host.setLaunchAtLogin(input.enabled);
-        this.queueStatus();
-      },
-      openLogsFolder: async () => {
-        if (!this.host.openLogsFolder) throw new Error('There is no logs folder to open here.');
-        await this.host.openLogsFolder();
-      },
-      getUpdateStatus: async () => this.host.updates?.status() ?? { state: 'unsupported', currentVersion: this.options.version ?? '0.1.0' },
-      checkForUpdates: async () => {
-        if (!this.host.updates) throw new Error('Updates are managed by the desktop app only.');
-        return this.host.updates.check();
-      },
-      installUpdate: async () => {
-        if (!this.host.updates) throw new Error('Updates are managed by the desktop app only.');
-        await this.host.updates.install();
-      },
-
-      ...toolSetCommandHandlers({
-        settings: () => this.settings,
-        commit: (next) => this.commit(next),
-        relink: async (ids) => {
-          for (const id of ids) await this.replaceLink(id);
-        },
-        hub: this.hub,
-        localServer: this.localServer,
-        history: this.history,
-        host: this.host,
-      }),
+      commit: (next) => this.commit(next),
+      state: () => this.state(),
+      start: () => this.start(),
+      stop: () => this.stop(),
+      hub: this.hub,
+      history: this.history,
+      logBook: this.logBook,
+      log: this.log,
+      imports: this.imports,
+      catalogs: this.catalogs,
+      catalogue: this.catalogue,
+      localServer: this.localServer,
+      startGrace: this.startGrace,
+      store: this.store,
+      host: this.host,
+      options: this.options,
+      links: this.links,
+      servers: this.servers,
+      serverStarts: this.serverStarts,
+      requireEndpoint: (id) => this.requireEndpoint(id),
+      requireServer: (name) => this.requireServer(name),
+      replaceLink: (id) => this.replaceLink(id),
+      replaceServer: (oldName, newName) => this.replaceServer(oldName, newName),
+      startServer: (server) => this.startServer(server),
+      refuseOwnEntry: (server) => this.refuseOwnEntry(server),
+      queueStatus: () => this.queueStatus(),
     };
+  }
+
+  private makeApi(): BridgeApi {
+    const impl = bridgeCommandHandlers(this.internals());
 
     const api = {} as Record<string, unknown>;
     for (const name of Object.keys(bridgeCommands) as CommandName[]) {
@@ -684,21 +523,7 @@ export class Bridge {
   }
 }
 
-/** A cause's parameters carry text from outside (a stderr line, an error's detail): redacted like it. */
-function redactProblem(problem: Problem, redact: (text: string) => string): Problem {
-  return { ...problem, params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) };
-}
-
 /** An endpoint's failure as a code with parameters, read from the text the link logged. */
 function withCause(status: EndpointStatus): EndpointStatus {
   return status.lastError && !status.lastErrorCause ? { ...status, lastErrorCause: failureCause(new Error(status.lastError), { url: status.url }) } : status;
-}
-
-/** `mirrorUrl: null` removes the user's mirror (back to the default feed). */
-function mergeUpdates(current: Settings['updates'], patch: { enabled?: boolean; mirrorUrl?: string | null } | undefined): Settings['updates'] {
-  if (!patch) return current;
-  const next: Settings['updates'] = { ...current, ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}) };
-  if (patch.mirrorUrl === null) delete next.mirrorUrl;
-  else if (patch.mirrorUrl !== undefined) next.mirrorUrl = patch.mirrorUrl;
-  return next;
 }
