@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import WebSocket from 'ws';
 import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
 import type { EndpointState, EndpointStatus } from '../../../shared/status';
@@ -8,6 +8,7 @@ import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import { WsServerTransport } from './ws-server-transport';
+import { EndpointCalls } from './endpoint-calls';
 
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
@@ -53,6 +54,7 @@ export class EndpointLink {
 
   private socket: WebSocket | undefined;
   private server: Server | undefined;
+  private calls: EndpointCalls | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private pongTimer: NodeJS.Timeout | undefined;
@@ -233,15 +235,6 @@ export class EndpointLink {
       if (request.params?.cursor === undefined && this.initialized) this.announcedVersion = this.opts.hub.version;
       return this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      // A tool of a server still starting (a broker calling from a list it kept) waits like a list.
-      if (!this.opts.hub.has(request.params.name)) await this.opts.catalogSettled();
-      return this.opts.hub.call(request.params.name, request.params.arguments ?? {}, {
-        caller: this.opts.endpoint.name,
-        signal: extra.signal,
-        idJson: JSON.stringify(extra.requestId),
-      });
-    });
     server.oninitialized = () => {
       this.initialized = true;
       this.announcedVersion = this.opts.hub.version;
@@ -250,6 +243,11 @@ export class EndpointLink {
     };
     server.onerror = (error) => log.debug(`protocol: ${error.message}`);
     const transport = new WsServerTransport(socket, log, this.opts.maxMessageBytes);
+    // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
+    const calls = new EndpointCalls({ tools: this.opts.hub, catalogSettled: this.opts.catalogSettled, caller: this.opts.endpoint.name, send: (message) => transport.send(message), log });
+    transport.ontoolcall = (request) => calls.handle(request);
+    transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
+    this.calls = calls;
     this.server = server;
     server.connect(transport).catch((error: unknown) => log.error(`could not start the MCP session: ${String(error)}`));
     this.startHeartbeat(socket);
@@ -291,6 +289,8 @@ export class EndpointLink {
     this.pongTimer = undefined;
     const server = this.server;
     this.server = undefined;
+    this.calls?.abortAll();
+    this.calls = undefined;
     this.initialized = false;
     this.connectedAt = 0;
     if (server) {

@@ -5,6 +5,7 @@ import type { Logger } from '../logs/log-book';
 import { corkUntilNextTick, type Corkable } from '../io/cork';
 import { isRecord } from '../../../shared/is-record';
 import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
+import type { ToolCallRequest } from './endpoint-calls';
 
 /**
  * The SDK's `Transport` over a client `ws` socket: one JSON-RPC message per text frame.
@@ -15,6 +16,10 @@ export class WsServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** `tools/call` requests go here instead of to the SDK (the relay fast path), when set. */
+  ontoolcall?: (request: ToolCallRequest) => void;
+  /** A `notifications/cancelled`: true when the call it names was one of `ontoolcall`'s. */
+  oncancelled?: (requestId: unknown, reason: unknown) => boolean;
 
   private closed = false;
   /** Ids of requests we sent; a response to anything else is unsolicited and dropped. */
@@ -106,6 +111,13 @@ export class WsServerTransport implements Transport {
         this.log.warn(`answered a ${invalid.method} request with invalid params (id ${JSON.stringify(invalid.id)}): ${invalid.message}`);
         void this.send({ jsonrpc: '2.0', id: invalid.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${invalid.message}` } }).catch(() => undefined);
         return;
+      }
+      if ('method' in parsed) {
+        if (this.ontoolcall && parsed.method === 'tools/call' && 'id' in parsed) {
+          this.ontoolcall(parsed as unknown as ToolCallRequest);
+          return;
+        }
+        if (this.oncancelled && parsed.method === 'notifications/cancelled' && this.oncancelled(parsed.params?.requestId, parsed.params?.reason)) return;
       }
       this.onmessage?.(parsed);
       return;

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { NamingPolicy, ToolSet } from '../../../shared/settings';
 import type { CallOutcome, CatalogSummary, CatalogTool } from '../../../shared/status';
 import type { CallHistory } from '../logs/call-history';
@@ -15,7 +15,7 @@ export interface ToolSource {
   readonly name: string;
   readonly isRunning: boolean;
   readonly currentTools: readonly Tool[];
-  callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<CallToolResult>;
+  callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal | undefined; onProgress?: ((progress: Progress) => void) | undefined }): Promise<CallToolResult>;
 }
 
 export interface CallContext {
@@ -29,6 +29,8 @@ export interface CallContext {
    * item that fits the message limit) is for xiaozhi, which reads only the first text.
    */
   shape?: boolean;
+  /** The caller asked for progress (a progressToken): the server's progress of this call goes here. */
+  onProgress?: (progress: Progress) => void;
 }
 
 /** A running server's tool, before any set has chosen or named it. */
@@ -240,7 +242,7 @@ export class ToolSetView implements CatalogView {
       if (invalid) return finish(textResult(invalid, true), 'error', problem('call.badArguments', { tool: name, detail: invalid }));
     }
     try {
-      const result = await source.callTool(entry.original.name, args, context.signal ? { signal: context.signal } : {});
+      const result = await source.callTool(entry.original.name, args, { signal: context.signal, onProgress: context.onProgress });
       return finish(result, result.isError ? 'error' : 'ok');
     } catch (error) {
       if (error instanceof ServerUnavailableError) {

@@ -256,10 +256,13 @@ export class LocalMcpServer {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       if (!session.view.has(request.params.name)) await this.opts.catalogSettled?.();
       session.calls++;
+      const progressToken = request.params._meta?.progressToken;
       return session.view.call(request.params.name, request.params.arguments ?? {}, {
         caller: this.opts.callerName(client, session.clientInfo),
         signal: extra.signal,
         shape: false,
+        // The server's progress reaches the client that asked for it.
+        ...(progressToken !== undefined ? { onProgress: (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } }).catch(() => undefined) } : {}),
       });
     });
     server.oninitialized = () => {

@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSettings } from '../../../shared/settings';
@@ -22,6 +23,8 @@ import { boundedFetch } from './bounded-fetch';
 import { corkUntilNextTick, type Corkable } from '../io/cork';
 import type { Problem } from '../../../shared/problem';
 import { failureCause, failureText } from './failure-cause';
+import { CallRelay } from './call-relay';
+import { useLeanReadBuffer } from './lean-read-buffer';
 
 export interface Supervision {
   /** How long `initialize` + the first `tools/list` may take. */
@@ -65,8 +68,10 @@ export interface ChildServerOptions {
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   timeoutMs?: number;
+  /** The caller asked for progress: the server's progress notifications of this call come here. */
+  onProgress?: ((progress: Progress) => void) | undefined;
 }
 
 /** The bridge's own secrets in its environment: a child gets them only if configured for it. */
@@ -94,6 +99,8 @@ export class ChildServer {
 
   private client: Client | undefined;
   private transport: Transport | undefined;
+  /** stdio servers: tools/call relayed below the SDK's Protocol (see call-relay.ts). */
+  private relay: CallRelay | undefined;
   private pid: number | undefined;
   private knownDescendants: number[] = [];
   /** Processes of an old client still being torn down (so that `killNow` can reach them too). */
@@ -182,8 +189,11 @@ export class ChildServer {
       const client = this.client;
       if (!client || this.state !== 'running') throw new ServerUnavailableError(this.name, this.state);
       const timeout = options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
+      if (this.relay) return this.relay.call(name, args, { timeoutMs: timeout, signal: options.signal, onProgress: options.onProgress });
+      // Remote servers stay on the SDK's path: HTTP costs far more than the Protocol does there.
       return (await client.callTool({ name, arguments: args }, undefined, {
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
         timeout,
         maxTotalTimeout: timeout,
       })) as CallToolResult;
@@ -239,6 +249,7 @@ export class ChildServer {
         stderr: 'pipe',
         ...(s.cwd ? { cwd: s.cwd } : {}),
       });
+      useLeanReadBuffer(transport, STDIO_MAX_BUFFER);
       const decoder = new LineDecoder((line) => this.stderr.push(line), { gbkFallback: process.platform === 'win32' });
       transport.stderr?.on('data', (chunk: Buffer) => decoder.push(chunk));
       transport.stderr?.on('end', () => decoder.flush());
@@ -300,7 +311,10 @@ export class ChildServer {
       await Promise.race([
         (async () => {
           await client.connect(transport);
-          if (transport instanceof StdioClientTransport) this.pid = transport.pid ?? undefined;
+          if (transport instanceof StdioClientTransport) {
+            this.pid = transport.pid ?? undefined;
+            if (generation === this.generation) this.relay = new CallRelay(transport, this.opts.log);
+          }
           this.tools = await listAllTools(client);
         })(),
         timeout,
@@ -415,6 +429,7 @@ export class ChildServer {
     const pid = this.pid;
     this.client = undefined;
     this.transport = undefined;
+    this.relay = undefined;
     this.pid = undefined;
     this.tools = [];
     if (!client) return;

@@ -1,0 +1,150 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from '../../../shared/is-record';
+import type { Logger } from '../logs/log-book';
+
+/**
+ * Relay ids start far above the SDK client's own, which count up from 0 on the same transport
+ * (a billion requests apart), and stay within 32 bits for servers that keep ids as int32.
+ */
+export const FIRST_RELAY_ID = 1_000_000_000;
+
+export interface RelayCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Set when the caller asked for progress: the server's progress notifications come here. */
+  onProgress?: ((progress: Progress) => void) | undefined;
+}
+
+interface Pending {
+  resolve: (result: CallToolResult) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  onProgress: ((progress: Progress) => void) | undefined;
+}
+
+/**
+ * `tools/call` below the SDK's `Protocol`: a call is written to the server's transport with an id
+ * of its own and its response taken off the transport before the SDK sees it, parsed once. The
+ * SDK's `Client` keeps everything else on the same transport (handshake, lists, pings,
+ * notifications). What the SDK's request path gives a call is kept: a timeout that cancels,
+ * cancellation both ways, progress, and every failure as an error the hub words for the model.
+ */
+export class CallRelay {
+  private nextId = FIRST_RELAY_ID;
+  private readonly pending = new Map<number, Pending>();
+  private closed = false;
+
+  /** Call after the SDK client has connected: it wraps the handlers the client installed. */
+  constructor(
+    private readonly transport: Transport,
+    private readonly log: Logger,
+  ) {
+    const sdkMessage = transport.onmessage;
+    const sdkClose = transport.onclose;
+    transport.onmessage = (message, extra) => {
+      if (!this.take(message)) sdkMessage?.(message, extra);
+    };
+    transport.onclose = () => {
+      this.closeAll();
+      sdkClose?.();
+    };
+  }
+
+  /** Calls in flight (for tests and the bench). */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  call(name: string, args: Record<string, unknown>, options: RelayCallOptions): Promise<CallToolResult> {
+    if (this.closed) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    const { signal, onProgress, timeoutMs } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const id = this.nextId++;
+    if (this.nextId > 2_000_000_000) this.nextId = FIRST_RELAY_ID;
+    return new Promise<CallToolResult>((resolve, reject) => {
+      const pending: Pending = {
+        resolve,
+        reject,
+        signal,
+        onProgress,
+        onAbort: undefined,
+        timer: setTimeout(() => this.fail(id, new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs),
+      };
+      if (signal) {
+        pending.onAbort = () => this.fail(id, signal.reason);
+        signal.addEventListener('abort', pending.onAbort, { once: true });
+      }
+      this.pending.set(id, pending);
+      const params: Record<string, unknown> = { name, arguments: args };
+      if (onProgress) params._meta = { progressToken: id };
+      this.transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage).catch((error: unknown) => {
+        if (this.settle(id)) reject(error);
+      });
+    });
+  }
+
+  /** The server went away: every call in flight fails as the SDK's would ("Connection closed"). */
+  closeAll(): void {
+    this.closed = true;
+    const error = new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+    for (const [id, pending] of [...this.pending]) {
+      this.settle(id);
+      pending.reject(error);
+    }
+  }
+
+  /** A timeout or a cancel: the server is told to stop (it may still answer; that answer is dropped). */
+  private fail(id: number, error: unknown): void {
+    const pending = this.settle(id);
+    if (!pending) return;
+    this.transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(error) } } as JSONRPCMessage).catch(() => undefined);
+    pending.reject(error);
+  }
+
+  /** Forgets a call (its timer and abort listener); the pending entry, if it was still there. */
+  private settle(id: number): Pending | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort);
+    return pending;
+  }
+
+  /** True when the message was the relay's (a response to its call, or progress of one). */
+  private take(message: JSONRPCMessage): boolean {
+    const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown; params?: unknown };
+    if (m.method === undefined) {
+      if (typeof m.id !== 'number' || m.id < FIRST_RELAY_ID) return false;
+      const pending = this.settle(m.id);
+      // Late (after a timeout or cancel) or made up: nothing waits for it.
+      if (!pending) {
+        this.log.debug(`dropped a response to call ${m.id}, which no longer waits`);
+        return true;
+      }
+      if (isRecord(m.error)) {
+        const { code, message: text, data } = m.error;
+        pending.reject(new McpError(typeof code === 'number' ? code : ErrorCode.InternalError, typeof text === 'string' ? text : 'the server answered with an error', data));
+      } else if (isRecord(m.result) && (m.result.content === undefined || Array.isArray(m.result.content))) {
+        const result = m.result as CallToolResult;
+        if (result.content === undefined) result.content = [];
+        pending.resolve(result);
+      } else pending.reject(new Error('the server answered the call with a malformed result'));
+      return true;
+    }
+    if (m.method === 'notifications/progress' && isRecord(m.params)) {
+      const token = m.params.progressToken;
+      if (typeof token !== 'number' || token < FIRST_RELAY_ID) return false;
+      const pending = this.pending.get(token);
+      if (pending?.onProgress && typeof m.params.progress === 'number') {
+        const { progress, total, message: text } = m.params;
+        pending.onProgress({ progress, ...(typeof total === 'number' ? { total } : {}), ...(typeof text === 'string' ? { message: text } : {}) });
+      }
+      return true;
+    }
+    return false;
+  }
+}

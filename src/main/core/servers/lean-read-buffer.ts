@@ -1,0 +1,59 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from '../../../shared/is-record';
+
+/**
+ * A stand-in for the SDK's stdio `ReadBuffer` that parses each line once: JSON.parse and a check
+ * of the envelope, without the SDK's zod parse of every message (the relay reads call responses
+ * itself; the SDK's `Protocol` validates what it routes again anyway). It also scans each byte for
+ * a newline once, where the SDK's scans the whole buffer again for every chunk of a long line.
+ */
+export class LeanReadBuffer {
+  private buffer: Buffer | undefined;
+  /** Bytes of `buffer` already known to hold no newline. */
+  private scanned = 0;
+
+  constructor(private readonly maxBufferSize: number) {}
+
+  append(chunk: Buffer): void {
+    const size = (this.buffer?.length ?? 0) + chunk.length;
+    if (size > this.maxBufferSize) {
+      this.clear();
+      // The same words as the SDK's, which ChildServer recognises to tell the user why.
+      throw new Error(`ReadBuffer exceeded maximum size of ${this.maxBufferSize} bytes`);
+    }
+    this.buffer = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
+  }
+
+  readMessage(): JSONRPCMessage | null {
+    const buffer = this.buffer;
+    if (!buffer) return null;
+    const index = buffer.indexOf(10, this.scanned);
+    if (index === -1) {
+      this.scanned = buffer.length;
+      return null;
+    }
+    const end = index > 0 && buffer[index - 1] === 13 ? index - 1 : index;
+    const line = buffer.toString('utf8', 0, end);
+    this.buffer = index + 1 < buffer.length ? buffer.subarray(index + 1) : undefined;
+    this.scanned = 0;
+    const message: unknown = JSON.parse(line);
+    if (!isRecord(message) || message.jsonrpc !== '2.0') throw new Error(`not a JSON-RPC 2.0 message: ${line.slice(0, 120)}`);
+    return message as JSONRPCMessage;
+  }
+
+  clear(): void {
+    this.buffer = undefined;
+    this.scanned = 0;
+  }
+}
+
+/**
+ * Puts a lean buffer in place of the stdio transport's own, before it starts. The field is the
+ * SDK's private one (the version is pinned; a test fails if it moves): without it, nothing changes.
+ */
+export function useLeanReadBuffer(transport: object, maxBufferSize: number): boolean {
+  const holder = transport as { _readBuffer?: { readMessage?: unknown } };
+  if (typeof holder._readBuffer?.readMessage !== 'function') return false;
+  (holder as { _readBuffer: unknown })._readBuffer = new LeanReadBuffer(maxBufferSize);
+  return true;
+}

@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { FakeXiaozhi, type JsonMessage } from '../../helpers/fake-xiaozhi';
+import { FIXTURE, fixtureServer, logText, makeBridge, patientConnection, type Harness } from '../../helpers/bridge-harness';
+import { waitFor } from '../../helpers/wait';
+import { useLeanReadBuffer } from '../../../src/main/core/servers/lean-read-buffer';
+
+// tools/call relayed below the SDK's Protocol (call-relay.ts on the server side, endpoint-calls.ts
+// on the endpoint side): the cases of its own, against a real endpoint socket and a real child.
+
+let xiaozhi: FakeXiaozhi | undefined;
+let harness: Harness | undefined;
+
+afterEach(async () => {
+  await harness?.bridge.stop();
+  await xiaozhi?.close();
+  harness = undefined;
+  xiaozhi = undefined;
+});
+
+async function setup() {
+  xiaozhi = await FakeXiaozhi.start();
+  // A thousand calls at once keep the event loop busy: that is not a dead socket.
+  harness = makeBridge({ connection: patientConnection, endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_RELAY_TOOLS: '1' })] });
+  harness.bridge.start();
+  await harness.bridge.whenServersSettled();
+  const session = await xiaozhi.connection(0);
+  await session.initialize();
+  return session;
+}
+
+const textOf = (message: JsonMessage) => message.result?.content?.[0]?.text;
+const serverStatus = async () => (await harness!.bridge.api.getState()).servers.find((s) => s.name === 'fx');
+
+describe('the tools/call relay', () => {
+  it('swaps in its lean line reader where the SDK keeps its own (fails if the SDK moves the field)', () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE] });
+    expect(useLeanReadBuffer(transport, 1024)).toBe(true);
+    expect(useLeanReadBuffer({}, 1024)).toBe(false);
+  });
+
+  it('answers 1,000 concurrent calls, each with its own id and its own result', async () => {
+    const session = await setup();
+    const ids: (string | number)[] = Array.from({ length: 1000 }, (_, i) => (i % 3 === 0 ? `3f2a-uuid_n_${i}` : i % 3 === 1 ? i : i * 1_000_003));
+    ids[0] = 0;
+    const answers = ids.map((id) => session.response(id, 30_000));
+    ids.forEach((id, i) => session.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `call ${i}` } } }));
+    const responses = await Promise.all(answers);
+    responses.forEach((response, i) => {
+      expect(response.id).toStrictEqual(ids[i]);
+      expect(textOf(response)).toBe(`fx: call ${i}`);
+    });
+    // Exactly one answer per request.
+    const answered = session.received.filter((m) => m.result !== undefined && typeof textOf(m) === 'string' && textOf(m)?.startsWith('fx: call'));
+    expect(answered).toHaveLength(1000);
+  });
+
+  it('drops responses for ids nobody waits for, and the server keeps running', async () => {
+    const session = await setup();
+    const response = await session.request(1, 'tools/call', { name: 'stray', arguments: {} });
+    expect(textOf(response)).toBe('answered');
+    expect(textOf(await session.request(2, 'tools/call', { name: 'echo', arguments: { text: 'after' } }))).toBe('fx: after');
+    const status = await serverStatus();
+    expect(status).toMatchObject({ state: 'running', restarts: 0 });
+    // Nothing of the stray answers reached the endpoint.
+    expect(session.rawFrames.some((f) => f.includes('stray'))).toBe(false);
+  });
+
+  it('answers every call in flight readably when the server dies, then serves again once it is back', async () => {
+    const session = await setup();
+    const slow = Array.from({ length: 20 }, (_, i) => session.request(100 + i, 'tools/call', { name: 'slow', arguments: { ms: 20_000 } }, 20_000));
+    await waitFor(() => (logText(harness!.logBook).match(/slow call started/g) ?? []).length >= 20, 10_000, 'the calls to reach the server');
+    await session.request(99, 'tools/call', { name: 'crash', arguments: {} });
+    for (const response of await Promise.all(slow)) {
+      expect(response.result?.isError).toBe(true);
+      expect(textOf(response)).toMatch(/^The tool "slow" failed: .*Connection closed/);
+    }
+    await waitFor(async () => (await serverStatus())?.state === 'running' && (await serverStatus())!.restarts > 0, 10_000, 'the restart');
+    expect(textOf(await session.request(200, 'tools/call', { name: 'echo', arguments: { text: 'back' } }))).toBe('fx: back');
+  });
+
+  it('never answers a call cancelled before its response, and always answers one cancelled too late', async () => {
+    const session = await setup();
+    // The cancel follows the call at once, so it crosses the server's (immediate) response.
+    for (let i = 0; i < 40; i++) {
+      session.send({ jsonrpc: '2.0', id: 1000 + i, method: 'tools/call', params: { name: 'echo', arguments: { text: `race ${i}` } } });
+      session.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1000 + i, reason: 'crossed' } });
+    }
+    // A slow call sent after them: once it is answered, every earlier answer has arrived.
+    await session.request(2000, 'tools/call', { name: 'slow', arguments: { ms: 300 } });
+    await waitFor(async () => (await harness!.bridge.api.getHistory()).filter((r) => r.tool === 'echo').length === 40, 5000, 'every race in the history');
+    const history = await harness!.bridge.api.getHistory();
+    for (let i = 0; i < 40; i++) {
+      const answers = session.received.filter((m) => m.id === 1000 + i);
+      const record = history.find((r) => r.tool === 'echo' && r.arguments.includes(`"race ${i}"`));
+      expect(answers.length).toBeLessThanOrEqual(1);
+      // Answered exactly when the call finished before the cancel arrived.
+      expect(record?.outcome).toBe(answers.length === 1 ? 'ok' : 'cancelled');
+    }
+    expect(textOf(await session.request(3000, 'tools/call', { name: 'echo', arguments: { text: 'still fine' } }))).toBe('fx: still fine');
+  });
+
+  it('passes the server progress on to the endpoint under the endpoint own token', async () => {
+    const session = await setup();
+    const mark = session.mark();
+    const response = await session.request(7, 'tools/call', { name: 'progress', arguments: { steps: 3 }, _meta: { progressToken: 'tok-1' } });
+    expect(textOf(response)).toBe('progressed 3');
+    const progress = session.received.slice(mark).filter((m) => m.method === 'notifications/progress');
+    expect(progress.map((m) => m.params)).toEqual([1, 2, 3].map((i) => ({ progressToken: 'tok-1', progress: i, total: 3, message: `step ${i}` })));
+    // Without a token, the server is not asked for progress.
+    expect(textOf(await session.request(8, 'tools/call', { name: 'progress', arguments: { steps: 3 } }))).toBe('no progress asked');
+  });
+
+  it('cancels the server call when the endpoint connection closes mid-call', async () => {
+    const session = await setup();
+    session.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow', arguments: { ms: 20_000 } } });
+    await waitFor(() => logText(harness!.logBook).includes('slow call started'), 5000, 'the call to reach the server');
+    session.close();
+    await waitFor(() => logText(harness!.logBook).includes('slow call cancelled'), 5000, 'the server to see the cancel');
+    await waitFor(async () => (await harness!.bridge.api.getHistory()).some((r) => r.tool === 'slow' && r.outcome === 'cancelled'), 5000, 'the cancelled call in the history');
+  });
+});
