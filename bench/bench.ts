@@ -3,7 +3,7 @@
  * drift on shared machines). The bridge runs as its own process (the headless CLI), exactly as
  * users run it; the bench process plays xiaozhi and the direct client.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,6 +108,30 @@ async function servedSession(xiaozhi: FakeXiaozhi, index: number, expectTools: n
 let nextId = 1;
 const call = (session: FakeSession, name: string, args: Record<string, unknown>) => session.request(nextId++, 'tools/call', { name, arguments: args }, 60_000);
 
+/** A Python with the websockets package, for the pipe built like the official mcp_pipe.py. */
+function findPython(): string | undefined {
+  for (const python of ['python3', '/usr/bin/python3', 'python']) {
+    if (spawnSync(python, ['-c', 'import websockets'], { stdio: 'ignore' }).status === 0) return python;
+  }
+  return undefined;
+}
+
+/** The official-style pipe in front of the same server: it passes initialize through to it. */
+async function startPipe(python: string, xiaozhi: FakeXiaozhi): Promise<{ session: FakeSession; stop(): Promise<void> }> {
+  const child = spawn(python, [path.join(ROOT, 'bench', 'python-pipe.py'), xiaozhi.url(), process.execPath, FIXTURE], { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, FIXTURE_NAME: 'fx' } });
+  const session = await xiaozhi.connection(xiaozhi.sessions.length, 30_000);
+  await session.initialize();
+  return {
+    session,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 async function latency(): Promise<void> {
   const n = quick ? 300 : 2000;
   const xiaozhi = await FakeXiaozhi.start();
@@ -115,13 +139,18 @@ async function latency(): Promise<void> {
   const session = await servedSession(xiaozhi, 0, 10);
   session.record = false;
   const direct = await directClient();
+  const python = findPython();
+  const pipe = python ? await startPipe(python, xiaozhi) : undefined;
+  if (pipe) pipe.session.record = false;
   const through: number[] = [];
   const straight: number[] = [];
+  const piped: number[] = [];
   for (let i = 0; i < 200; i++) {
     await call(session, 'echo', { text: 'warm' });
     await direct.callTool({ name: 'echo', arguments: { text: 'warm' } });
+    if (pipe) await call(pipe.session, 'echo', { text: 'warm' });
   }
-  // Interleaved, so both see the same machine at the same moments.
+  // Interleaved, so all see the same machine at the same moments.
   for (let i = 0; i < n; i++) {
     let t = performance.now();
     await call(session, 'echo', { text: `x${i}` });
@@ -129,12 +158,23 @@ async function latency(): Promise<void> {
     t = performance.now();
     await direct.callTool({ name: 'echo', arguments: { text: `x${i}` } });
     straight.push(performance.now() - t);
+    if (pipe) {
+      t = performance.now();
+      await call(pipe.session, 'echo', { text: `x${i}` });
+      piped.push(performance.now() - t);
+    }
   }
   for (const [p, target] of [[50, 0.3], [90, null], [99, 2]] as const) {
     const b = percentile(through, p);
     const d = percentile(straight, p);
     rows.push({ scenario: '1 latency', metric: `p${p} per call`, bridge: b, baseline: d, unit: 'ms', target: target === null ? '' : `+${target} ms`, pass: target === null ? null : b - d <= target, note: `added ${((b - d) * 1000).toFixed(0)} µs` });
   }
+  if (pipe) {
+    const added = percentile(through, 50) - percentile(straight, 50);
+    const pipeAdded = percentile(piped, 50) - percentile(straight, 50);
+    rows.push({ scenario: '1 latency', metric: 'p50 added by the bridge vs by an official-style pipe (python-pipe.py)', bridge: added * 1000, baseline: pipeAdded * 1000, unit: 'µs', target: '≤ 0.5× the pipe', pass: added <= 0.5 * pipeAdded, note: `pipe p50 ${percentile(piped, 50).toFixed(2)} ms; bridge adds ${((added / pipeAdded) * 100).toFixed(0)}% of what the pipe adds` });
+    await pipe.stop();
+  } else console.log('(no Python with the websockets package: the official-style pipe row is skipped)');
   await direct.close();
   await bridge.stop();
   await xiaozhi.close();

@@ -1,6 +1,7 @@
 import { ErrorCode, type CallToolResult, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logs/log-book';
 import type { EndpointTools } from '../router/endpoint-catalogs';
+import { CallAbort } from '../hub/call-signal';
 
 export interface ToolCallRequest {
   id: string | number;
@@ -17,20 +18,20 @@ export interface EndpointCallsOptions {
 
 /**
  * The endpoint's `tools/call` requests, answered below the SDK's `Protocol` (the frame was
- * checked by hand in the transport): one abort controller per call in flight, cancellation by
+ * checked by hand in the transport): a light abort signal per call in flight, cancellation by
  * `notifications/cancelled`, the server's progress passed on, and no answer to a cancelled call
  * (as the MCP spec asks, and as the SDK's `Server` did).
  */
 export class EndpointCalls {
-  private readonly inFlight = new Map<string | number, AbortController>();
+  private readonly inFlight = new Map<string | number, CallAbort>();
 
   constructor(private readonly opts: EndpointCallsOptions) {}
 
   handle(request: ToolCallRequest): void {
-    const controller = new AbortController();
+    const controller = new CallAbort();
     const { id } = request;
     this.inFlight.set(id, controller);
-    this.answer(request, controller.signal).then(
+    this.answer(request, controller).then(
       (result) => this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage),
       (error: unknown) => {
         this.opts.log.warn(`call ${request.params.name} failed inside the bridge: ${error instanceof Error ? error.message : String(error)}`);
@@ -56,7 +57,7 @@ export class EndpointCalls {
     for (const controller of controllers) controller.abort('the endpoint connection closed');
   }
 
-  private async answer(request: ToolCallRequest, signal: AbortSignal): Promise<CallToolResult> {
+  private async answer(request: ToolCallRequest, signal: CallAbort): Promise<CallToolResult> {
     const { name, arguments: args, _meta } = request.params;
     const { tools } = this.opts;
     // A tool of a server still starting (a broker calling from a list it kept) waits like a list.
@@ -70,13 +71,13 @@ export class EndpointCalls {
     });
   }
 
-  private progress(progressToken: string | number, progress: Progress, signal: AbortSignal): void {
+  private progress(progressToken: string | number, progress: Progress, signal: CallAbort): void {
     if (signal.aborted) return;
     this.opts.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, ...progress } }).catch(() => undefined);
   }
 
-  private finish(id: string | number, controller: AbortController, message: JSONRPCMessage): void {
-    if (controller.signal.aborted) return;
+  private finish(id: string | number, controller: CallAbort, message: JSONRPCMessage): void {
+    if (controller.aborted) return;
     if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
     this.opts.send(message).catch(() => undefined);
   }

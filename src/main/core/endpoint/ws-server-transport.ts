@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type WebSocket from 'ws';
 import type { Logger } from '../logs/log-book';
-import { corkUntilNextTick, type Corkable } from '../io/cork';
+import { corkForThisTurn, type Corkable } from '../io/cork';
 import { isRecord } from '../../../shared/is-record';
 import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
 import type { ToolCallRequest } from './endpoint-calls';
@@ -40,18 +40,18 @@ export class WsServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if ('method' in message && 'id' in message) this.outgoing.add(message.id);
-    const text = JSON.stringify(message);
-    const bytes = Buffer.byteLength(text);
-    if (bytes > this.maxMessageBytes()) {
-      this.log.warn(`sending a ${bytes}-byte message, over the ${this.maxMessageBytes()}-byte limit; the endpoint may drop it`);
+    // Encoded once: its size is the buffer's length, and ws sends the buffer as it is.
+    const data = Buffer.from(JSON.stringify(message));
+    if (data.length > this.maxMessageBytes()) {
+      this.log.warn(`sending a ${data.length}-byte message, over the ${this.maxMessageBytes()}-byte limit; the endpoint may drop it`);
     }
     return new Promise((resolve, reject) => {
       if (this.socket.readyState !== this.socket.OPEN) {
         reject(new Error('not connected'));
         return;
       }
-      corkUntilNextTick((this.socket as unknown as { _socket?: Corkable })._socket);
-      this.socket.send(text, (error) => (error ? reject(error) : resolve()));
+      corkForThisTurn((this.socket as unknown as { _socket?: Corkable })._socket);
+      this.socket.send(data, { binary: false }, (error) => (error ? reject(error) : resolve()));
     });
   }
 

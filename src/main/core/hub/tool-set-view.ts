@@ -9,19 +9,20 @@ import { assignExposedNames, toolKey } from './tool-names';
 import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
 import { problem, type Problem } from '../../../shared/problem';
 import type { ArgumentCheck } from './argument-check';
+import type { CallSignal } from './call-signal';
 
 /** What the hub needs of a server: its tools and a way to call them. */
 export interface ToolSource {
   readonly name: string;
   readonly isRunning: boolean;
   readonly currentTools: readonly Tool[];
-  callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal | undefined; onProgress?: ((progress: Progress) => void) | undefined }): Promise<CallToolResult>;
+  callTool(name: string, args: Record<string, unknown>, options: { signal?: CallSignal | undefined; onProgress?: ((progress: Progress) => void) | undefined }): Promise<CallToolResult>;
 }
 
 export interface CallContext {
   /** The endpoint's name, the local client's name, or `ui`. */
   caller: string;
-  signal?: AbortSignal;
+  signal?: CallSignal;
   /** The request id as JSON, so the shaped response fits the limit exactly. */
   idJson?: string;
   /**
@@ -235,7 +236,13 @@ export class ToolSetView implements CatalogView {
     };
     if (!entry) return finish(textResult(`Unknown tool "${name}". It may have been removed; ask for the tool list again.`, true), 'error', problem('call.unknownTool', { tool: name }));
     if (!entry.enabled) return finish(textResult(`The tool "${name}" is turned off in Xiaozhi Tray.`, true), 'error', problem('call.toolOff', { tool: name }));
-    const source = [...this.context.sources()].find((s) => s.name === entry.server);
+    let source: ToolSource | undefined;
+    for (const s of this.context.sources()) {
+      if (s.name === entry.server) {
+        source = s;
+        break;
+      }
+    }
     if (!source) return finish(textResult(`The server "${entry.server}" of tool "${name}" is not configured.`, true), 'error', problem('call.notConfigured', { tool: name, server: entry.server }));
     if (!this.context.argumentChecksOff()?.has(entry.server)) {
       const invalid = this.context.argumentCheck.check({ name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> }, args);

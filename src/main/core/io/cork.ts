@@ -7,14 +7,15 @@ export interface Corkable {
 const corked = new WeakSet<Corkable>();
 
 /**
- * Under load many answers leave in the same tick: holding the stream corked until the next tick
- * sends them in one write instead of a system call each. Alone, a message waits no longer than a tick.
+ * Under load many answers leave in the same turn of the event loop: holding the stream corked until
+ * the loop has run this turn's I/O callbacks (setImmediate) sends them in one write instead of a
+ * system call each. Alone, a message waits no longer than that turn (no timer is involved).
  */
-export function corkUntilNextTick(stream: Corkable | undefined | null): void {
+export function corkForThisTurn(stream: Corkable | undefined | null): void {
   if (!stream || typeof stream.cork !== 'function' || corked.has(stream)) return;
   corked.add(stream);
   stream.cork();
-  process.nextTick(() => {
+  setImmediate(() => {
     corked.delete(stream);
     stream.uncork();
   });

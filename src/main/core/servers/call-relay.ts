@@ -2,6 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../../shared/is-record';
 import type { Logger } from '../logs/log-book';
+import type { CallSignal } from '../hub/call-signal';
 
 /**
  * Relay ids start far above the SDK client's own, which count up from 0 on the same transport
@@ -11,7 +12,7 @@ export const FIRST_RELAY_ID = 1_000_000_000;
 
 export interface RelayCallOptions {
   timeoutMs: number;
-  signal?: AbortSignal | undefined;
+  signal?: CallSignal | undefined;
   /** Set when the caller asked for progress: the server's progress notifications come here. */
   onProgress?: ((progress: Progress) => void) | undefined;
 }
@@ -20,7 +21,7 @@ interface Pending {
   resolve: (result: CallToolResult) => void;
   reject: (error: unknown) => void;
   timer: NodeJS.Timeout;
-  signal: AbortSignal | undefined;
+  signal: CallSignal | undefined;
   onAbort: (() => void) | undefined;
   onProgress: ((progress: Progress) => void) | undefined;
 }
@@ -75,7 +76,7 @@ export class CallRelay {
       };
       if (signal) {
         pending.onAbort = () => this.fail(id, signal.reason);
-        signal.addEventListener('abort', pending.onAbort, { once: true });
+        signal.addEventListener('abort', pending.onAbort);
       }
       this.pending.set(id, pending);
       const params: Record<string, unknown> = { name, arguments: args };

@@ -20,11 +20,12 @@ import { spawnFailure } from './spawn-failure';
 import { isAlive, killTree, killTreesSync, listDescendants, signalAll, waitForExit } from './process-tree';
 import { remoteHeaders } from './remote-headers';
 import { boundedFetch } from './bounded-fetch';
-import { corkUntilNextTick, type Corkable } from '../io/cork';
+import { corkForThisTurn, type Corkable } from '../io/cork';
 import type { Problem } from '../../../shared/problem';
 import { failureCause, failureText } from './failure-cause';
 import { CallRelay } from './call-relay';
 import { useLeanReadBuffer } from './lean-read-buffer';
+import { toAbortSignal, type CallSignal } from '../hub/call-signal';
 
 export interface Supervision {
   /** How long `initialize` + the first `tools/list` may take. */
@@ -68,7 +69,7 @@ export interface ChildServerOptions {
 }
 
 export interface CallOptions {
-  signal?: AbortSignal | undefined;
+  signal?: CallSignal | undefined;
   timeoutMs?: number;
   /** The caller asked for progress: the server's progress notifications of this call come here. */
   onProgress?: ((progress: Progress) => void) | undefined;
@@ -184,15 +185,23 @@ export class ChildServer {
     await this.start();
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    // The relay's path, without the SDK path's retry wrapper (stdio has no sessions to expire).
+    if (this.relay && this.state === 'running') {
+      const timeoutMs = options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
+      return this.relay.call(name, args, { timeoutMs, signal: options.signal, onProgress: options.onProgress });
+    }
+    return this.callThroughSdk(name, args, options);
+  }
+
+  private async callThroughSdk(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const attempt = async (): Promise<CallToolResult> => {
       const client = this.client;
       if (!client || this.state !== 'running') throw new ServerUnavailableError(this.name, this.state);
       const timeout = options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
-      if (this.relay) return this.relay.call(name, args, { timeoutMs: timeout, signal: options.signal, onProgress: options.onProgress });
       // Remote servers stay on the SDK's path: HTTP costs far more than the Protocol does there.
       return (await client.callTool({ name, arguments: args }, undefined, {
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.signal ? { signal: toAbortSignal(options.signal) } : {}),
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
         timeout,
         maxTotalTimeout: timeout,
@@ -253,10 +262,10 @@ export class ChildServer {
       const decoder = new LineDecoder((line) => this.stderr.push(line), { gbkFallback: process.platform === 'win32' });
       transport.stderr?.on('data', (chunk: Buffer) => decoder.push(chunk));
       transport.stderr?.on('end', () => decoder.flush());
-      // Batch writes to the child's stdin per tick (see corkUntilNextTick); the SDK keeps the process private.
+      // Batch writes to the child's stdin per turn of the event loop (see corkForThisTurn); the SDK keeps the process private.
       const send = transport.send.bind(transport);
       transport.send = (message) => {
-        corkUntilNextTick((transport as unknown as { _process?: { stdin?: Corkable } })._process?.stdin);
+        corkForThisTurn((transport as unknown as { _process?: { stdin?: Corkable } })._process?.stdin);
         return send(message);
       };
       return transport;
