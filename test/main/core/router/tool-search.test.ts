@@ -111,6 +111,16 @@ describe('tool search over 300 realistic tools', () => {
     ]);
     expect(custom.search('电表读数是多少', 1)[0]?.entry.name).toBe('tool_b');
   });
+
+  it('reads a yes/no question as a question: "did anyone open new issues" lists issues rather than creating one', () => {
+    const { rank, top } = rankOf({ query: 'did anyone open new issues on my github repo', expect: ['github/list_issues', 'github/search_issues'] });
+    expect(rank, `top 5 was: ${top.join(', ')}`).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(3);
+    expect(expandQuery('do you remember my birthday', searchTerms('do you remember my birthday')).intent).toContain('search');
+    expect(expandQuery('is the front door locked', searchTerms('is the front door locked')).intent).toContain('search');
+    // An instruction is not a question.
+    expect(expandQuery('turn off the light', searchTerms('turn off the light')).intent).not.toContain('search');
+  });
 });
 
 describe("tool search over a new user's modest catalog (the published servers' own tool lists)", () => {
