@@ -132,9 +132,11 @@ export class ToolRouter {
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
       return this.record(context, name, args, started, textResult(`call_tool's "arguments" must be an object of ${name}'s arguments.`, true));
     }
-    if (name === FIND_TOOLS) return this.findTools(inner as Record<string, unknown>, context);
-    if (name === CALL_TOOL) return this.record(context, name, args, started, textResult('call_tool cannot call itself: give the name of the tool to call.', true));
-    if (!this.current().byName.has(name)) {
+    const known = this.current().byName.has(name);
+    // A server's own find_tools or call_tool (a gateway with a search of its own) goes to that server.
+    if (name === FIND_TOOLS && !known) return this.findTools(inner as Record<string, unknown>, context);
+    if (name === CALL_TOOL && !known) return this.record(context, name, args, started, textResult('call_tool cannot call itself: give the name of the tool to call.', true));
+    if (!known) {
       const like = this.search(name.replace(/[_-]+/g, ' '), 3).map((h) => h.entry.name);
       return this.record(context, name, inner, started, textResult(`There is no tool called "${name}".${like.length ? ` Did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : ''} Use find_tools to search, then call the exact name it returns.`, true));
     }
