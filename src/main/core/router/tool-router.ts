@@ -101,7 +101,7 @@ export class ToolRouter {
     const hits = this.search(query, limit);
     if (hits.length === 0) {
       const servers = summarizeServers([...this.current().byName.values()]).map((s) => s.server);
-      return this.record(context, FIND_TOOLS, args, started, textResult(`No tool matches "${query}". Try other or fewer keywords, in Chinese or English.${servers.length ? ` The servers are: ${servers.join(', ')}.` : ' No tools are available right now.'}`));
+      return this.record(context, FIND_TOOLS, args, started, textResult(`No tool matches "${echoed(query)}". Try other or fewer keywords, in Chinese or English.${servers.length ? ` The servers are: ${servers.join(', ')}.` : ' No tools are available right now.'}`));
     }
     return this.record(context, FIND_TOOLS, args, started, this.fitHits(query, hits, context.idJson ?? '0'));
   }
@@ -111,7 +111,7 @@ export class ToolRouter {
     const maxBytes = this.options.maxMessageBytes();
     for (let count = hits.length; ; count--) {
       const tools = hits.slice(0, count).map(({ entry }) => ({ name: entry.name, server: entry.server, description: entry.description, inputSchema: servedSchema(entry.inputSchema as Tool['inputSchema']) }));
-      const result = textResult(JSON.stringify({ query, tools, next: 'Call call_tool with {"name": <one of these names>, "arguments": {…matching its inputSchema}}.' }));
+      const result = textResult(JSON.stringify({ query: echoed(query), tools, next: 'Call call_tool with {"name": <one of these names>, "arguments": {…matching its inputSchema}}.' }));
       if (count === 1 || responseBytes(result, idJson) <= maxBytes) return result;
     }
   }
@@ -162,3 +162,11 @@ export class ToolRouter {
 }
 
 const CALL_PREPARED = prepareTool(callToolTool);
+
+/** Characters of the query said back in find_tools' answer: a long one must not crowd out the tools. */
+const MAX_ECHOED_QUERY = 200;
+
+function echoed(query: string): string {
+  const chars = [...query];
+  return chars.length > MAX_ECHOED_QUERY ? `${chars.slice(0, MAX_ECHOED_QUERY - 1).join('')}…` : query;
+}
