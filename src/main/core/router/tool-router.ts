@@ -31,6 +31,8 @@ interface Built {
   version: number;
   entries: RouterEntry[];
   byName: Map<string, RouterEntry>;
+  /** Tools of the catalog the user switched off: not found, but named as off when called. */
+  off: Set<string>;
   find: PreparedTool;
   /** Built on the first search: status and paging need only the names. */
   search?: ToolSearch<RouterEntry>;
@@ -81,11 +83,13 @@ export class ToolRouter {
   private current(): Built {
     const version = this.options.source.version;
     if (this.built?.version === version) return this.built;
-    const entries = this.options.source.catalog().filter((e) => e.enabled);
+    const catalog = this.options.source.catalog();
+    const entries = catalog.filter((e) => e.enabled);
     this.built = {
       version,
       entries,
       byName: new Map(entries.map((e) => [e.name, e])),
+      off: new Set(catalog.filter((e) => !e.enabled).map((e) => e.name)),
       find: prepareTool(findToolsTool(summarizeServers(entries), entries.length)),
     };
     return this.built;
@@ -132,10 +136,13 @@ export class ToolRouter {
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
       return this.record(context, name, args, started, textResult(`call_tool's "arguments" must be an object of ${name}'s arguments.`, true));
     }
-    const known = this.current().byName.has(name);
+    const built = this.current();
+    const known = built.byName.has(name);
     // A server's own find_tools or call_tool (a gateway with a search of its own) goes to that server.
     if (name === FIND_TOOLS && !known) return this.findTools(inner as Record<string, unknown>, context);
     if (name === CALL_TOOL && !known) return this.record(context, name, args, started, textResult('call_tool cannot call itself: give the name of the tool to call.', true));
+    // The hub says it is switched off (and records that), rather than suggest other tools for the job.
+    if (built.off.has(name)) return this.options.source.call(name, inner as Record<string, unknown>, context);
     if (!known) {
       const like = this.search(name.replace(/[_-]+/g, ' '), 3).map((h) => h.entry.name);
       return this.record(context, name, inner, started, textResult(`There is no tool called "${name}".${like.length ? ` Did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : ''} Use find_tools to search, then call the exact name it returns.`, true));
