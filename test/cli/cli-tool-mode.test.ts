@@ -21,6 +21,16 @@ describe('--tool-mode', () => {
     expect(out).toContain('router mode: find_tools searches 20 tools');
   });
 
+  it('tools says when the listing is past the budget xiaozhi handles, and how to see router mode', async () => {
+    const over = h.spawn(['tools', '--config', h.writeConfig({ servers: [catalogServer('home-assistant')] }, 'home.json')]);
+    expect(await over.exit).toBe(0);
+    expect(over.stdout()).toMatch(/^past the budget of 25 tools \/ 8192 bytes \(limits\.budgetTools, limits\.budgetBytes\): xiaozhi may drop or fail the list\. Switch tools off, or see router mode with --tool-mode router$/m);
+    const file = h.writeConfig({ servers: [catalogServer('weather')], limits: { budgetBytes: 1_000_000 } }, 'roomy.json');
+    const within = h.spawn(['tools', '--config', file]);
+    expect(await within.exit).toBe(0);
+    expect(within.stdout()).not.toContain('budget');
+  });
+
   it('run --tool-mode router serves every endpoint find_tools and call_tool, whatever the file says', async () => {
     const xiaozhi = await h.fakeXiaozhi();
     const run = h.spawn(['run', '--config', config([{ id: 'a', name: 'a', url: xiaozhi.url(), toolMode: 'all' }]), '--tool-mode', 'router']);

@@ -17,6 +17,10 @@ export const toolsCommand: Command = {
       const served = bridge.endpointCatalogs.summaryFor(mode);
       ctx.out(printCatalog({ ...state, catalog: served }, bridge.endpointCatalogs.pagesFor(mode), bridge.toolHub.catalog(), loaded.settings.limits.maxMessageBytes, args.options.json === true));
       if (mode.toolMode === 'router' && args.options.json !== true) ctx.out(`router mode: find_tools searches ${served.searchable} tools`);
+      const { budgetTools, budgetBytes } = loaded.settings.limits;
+      if (mode.toolMode === 'all' && args.options.json !== true && (served.toolCount > budgetTools || served.bytes > budgetBytes)) {
+        ctx.out(`past the budget of ${budgetTools} tools / ${budgetBytes} bytes (limits.budgetTools, limits.budgetBytes): xiaozhi may drop or fail the list. Switch tools off, or see router mode with --tool-mode router`);
+      }
       return state.servers.some((s) => s.enabled && s.state !== 'running') ? 1 : 0;
     }),
 };

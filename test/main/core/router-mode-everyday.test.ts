@@ -63,4 +63,16 @@ describe("router mode over a new user's 47 tools, with the published servers run
     expect(response.result?.isError).not.toBe(true);
     expect(response.result?.content?.[0]?.text).toMatch(/\b42\b/);
   });
+
+  it('call_tool on a tool the user switched off says it is off, rather than suggest other tools for the job', async () => {
+    await harness.bridge.api.setToolEnabled({ server: 'everything', tool: 'get-sum', enabled: false });
+    try {
+      const response = await session.request(id++, 'tools/call', { name: 'call_tool', arguments: { name: 'get-sum', arguments: { a: 1, b: 2 } } });
+      expect(response.result?.isError).toBe(true);
+      expect(response.result?.content?.[0]?.text).toBe('The tool "get-sum" is turned off in Xiaozhi Tray.');
+      expect(await findTools('add two numbers')).not.toContain('everything/get-sum');
+    } finally {
+      await harness.bridge.api.setToolEnabled({ server: 'everything', tool: 'get-sum', enabled: true });
+    }
+  });
 });

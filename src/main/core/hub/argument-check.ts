@@ -92,14 +92,22 @@ function typeWords(type: unknown): string {
   return one(String(type));
 }
 
+/**
+ * A value as the model sent it, cut short; an object or array only by its kind (it may be huge, or
+ * nested too deep to stringify).
+ */
+function shortValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? value.slice(0, 40) : value) : (JSON.stringify(value) ?? String(value));
+  return shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
+}
+
 function valueWords(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
   const kind = typeof value;
-  const shown = JSON.stringify(value) ?? String(value);
-  const short = shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
-  if (kind === 'object') return 'an object';
-  return `${kind === 'string' ? 'a string' : kind === 'number' ? 'a number' : kind === 'boolean' ? 'a boolean' : kind} (${short})`;
+  if (kind === 'object') return shortValue(value);
+  return `${kind === 'string' ? 'a string' : kind === 'number' ? 'a number' : kind === 'boolean' ? 'a boolean' : kind} (${shortValue(value)})`;
 }
 
 /** The value the error is about, found by its path in the arguments. */
@@ -135,7 +143,7 @@ function problem(error: ErrorObject, args: unknown, schema: Record<string, unkno
     case 'type':
       return `${name} must be ${typeWords(params.type)}, not ${valueWords(valueAt(args, error.instancePath))}`;
     case 'enum':
-      return `${name} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(valueAt(args, error.instancePath))}`;
+      return `${name} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, not ${shortValue(valueAt(args, error.instancePath))}`;
     case 'const':
       return `${name} must be ${JSON.stringify(params.allowedValue)}`;
     case 'additionalProperties':
@@ -144,7 +152,7 @@ function problem(error: ErrorObject, args: unknown, schema: Record<string, unkno
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return `${name} must be ${String(params.comparison)} ${String(params.limit)}, not ${JSON.stringify(valueAt(args, error.instancePath))}`;
+      return `${name} must be ${String(params.comparison)} ${String(params.limit)}, not ${shortValue(valueAt(args, error.instancePath))}`;
     case 'minLength':
       return `${name} must be at least ${String(params.limit)} characters long`;
     case 'maxLength':

@@ -143,8 +143,11 @@ const ARITHMETIC = new RegExp(
 );
 const CALCULATE = GROUPS.find((g) => g.terms.includes('calcul')) as Group;
 
-/** A question asks for something to be looked up: tools that search, list or read answer it. */
-const QUESTION = /\b(what|which|who|whose|where|when|how|is there|are there|do i have|any)\b|什么|哪些|哪个|哪里|哪儿|吗|多少|几|谁|有没有|是否/i;
+/**
+ * A question asks for something to be looked up: tools that search, list or read answer it. A yes/no
+ * question is one that starts with its verb ("did anyone…", "is the door…", "do you remember…").
+ */
+const QUESTION = /\b(what|which|who|whose|where|when|how|is there|are there|do i have|any)\b|^\s*(?:did|do|does|is|are|was|were|has|have|had)\s+(?:i|you|we|they|he|she|it|there|anyone|anybody|someone|somebody|the|my)\b|什么|哪|吗|多少|几|谁|有没有|是否/i;
 const LOOK_UP = ['search', 'find', 'list', 'read', 'open', 'query', '查询', '查看', '获取'].flatMap(searchTerms);
 /** A statement or request that is not a question usually wants something stored, added or set. */
 const STORE = ['create', 'add', 'save', 'set', '添加', '创建', '保存', '设置'].flatMap(searchTerms);

@@ -31,6 +31,8 @@ interface Built {
   version: number;
   entries: RouterEntry[];
   byName: Map<string, RouterEntry>;
+  /** Tools of the catalog the user switched off: not found, but named as off when called. */
+  off: Set<string>;
   find: PreparedTool;
   /** Built on the first search: status and paging need only the names. */
   search?: ToolSearch<RouterEntry>;
@@ -81,11 +83,13 @@ export class ToolRouter {
   private current(): Built {
     const version = this.options.source.version;
     if (this.built?.version === version) return this.built;
-    const entries = this.options.source.catalog().filter((e) => e.enabled);
+    const catalog = this.options.source.catalog();
+    const entries = catalog.filter((e) => e.enabled);
     this.built = {
       version,
       entries,
       byName: new Map(entries.map((e) => [e.name, e])),
+      off: new Set(catalog.filter((e) => !e.enabled).map((e) => e.name)),
       find: prepareTool(findToolsTool(summarizeServers(entries), entries.length)),
     };
     return this.built;
@@ -101,7 +105,7 @@ export class ToolRouter {
     const hits = this.search(query, limit);
     if (hits.length === 0) {
       const servers = summarizeServers([...this.current().byName.values()]).map((s) => s.server);
-      return this.record(context, FIND_TOOLS, args, started, textResult(`No tool matches "${query}". Try other or fewer keywords, in Chinese or English.${servers.length ? ` The servers are: ${servers.join(', ')}.` : ' No tools are available right now.'}`));
+      return this.record(context, FIND_TOOLS, args, started, textResult(`No tool matches "${echoed(query)}". Try other or fewer keywords, in Chinese or English.${servers.length ? ` The servers are: ${servers.join(', ')}.` : ' No tools are available right now.'}`));
     }
     return this.record(context, FIND_TOOLS, args, started, this.fitHits(query, hits, context.idJson ?? '0'));
   }
@@ -111,7 +115,7 @@ export class ToolRouter {
     const maxBytes = this.options.maxMessageBytes();
     for (let count = hits.length; ; count--) {
       const tools = hits.slice(0, count).map(({ entry }) => ({ name: entry.name, server: entry.server, description: entry.description, inputSchema: servedSchema(entry.inputSchema as Tool['inputSchema']) }));
-      const result = textResult(JSON.stringify({ query, tools, next: 'Call call_tool with {"name": <one of these names>, "arguments": {…matching its inputSchema}}.' }));
+      const result = textResult(JSON.stringify({ query: echoed(query), tools, next: 'Call call_tool with {"name": <one of these names>, "arguments": {…matching its inputSchema}}.' }));
       if (count === 1 || responseBytes(result, idJson) <= maxBytes) return result;
     }
   }
@@ -132,9 +136,14 @@ export class ToolRouter {
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
       return this.record(context, name, args, started, textResult(`call_tool's "arguments" must be an object of ${name}'s arguments.`, true));
     }
-    if (name === FIND_TOOLS) return this.findTools(inner as Record<string, unknown>, context);
-    if (name === CALL_TOOL) return this.record(context, name, args, started, textResult('call_tool cannot call itself: give the name of the tool to call.', true));
-    if (!this.current().byName.has(name)) {
+    const built = this.current();
+    const known = built.byName.has(name);
+    // A server's own find_tools or call_tool (a gateway with a search of its own) goes to that server.
+    if (name === FIND_TOOLS && !known) return this.findTools(inner as Record<string, unknown>, context);
+    if (name === CALL_TOOL && !known) return this.record(context, name, args, started, textResult('call_tool cannot call itself: give the name of the tool to call.', true));
+    // The hub says it is switched off (and records that), rather than suggest other tools for the job.
+    if (built.off.has(name)) return this.options.source.call(name, inner as Record<string, unknown>, context);
+    if (!known) {
       const like = this.search(name.replace(/[_-]+/g, ' '), 3).map((h) => h.entry.name);
       return this.record(context, name, inner, started, textResult(`There is no tool called "${name}".${like.length ? ` Did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : ''} Use find_tools to search, then call the exact name it returns.`, true));
     }
@@ -160,3 +169,11 @@ export class ToolRouter {
 }
 
 const CALL_PREPARED = prepareTool(callToolTool);
+
+/** Characters of the query said back in find_tools' answer: a long one must not crowd out the tools. */
+const MAX_ECHOED_QUERY = 200;
+
+function echoed(query: string): string {
+  const chars = [...query];
+  return chars.length > MAX_ECHOED_QUERY ? `${chars.slice(0, MAX_ECHOED_QUERY - 1).join('')}…` : query;
+}

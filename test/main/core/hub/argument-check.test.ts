@@ -55,6 +55,18 @@ describe('argument check', () => {
     expect(text).toContain('- missing required argument "stops[2].station"');
   });
 
+  it('explains a wrong value that is deeply nested or huge without choking on it', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const { check } = checker();
+    expect(check.check(weather, { location: deep })).toContain('- "location" must be a string, not an object');
+    expect(check.check(weather, { location: 'x', days: deep })).toContain('- "days" must be one of "3d", "7d", "10d", not an object');
+    expect(check.check(weather, { location: 'x', hours: deep })).toContain('- "hours" must be a whole number (integer), not an object');
+    const huge = check.check(weather, { location: 'x', days: 'd'.repeat(1_000_000) }) as string;
+    expect(huge).toContain('- "days" must be one of "3d", "7d", "10d", not "ddd');
+    expect(huge.length).toBeLessThan(1000);
+  });
+
   it('compiles a schema once and keeps it for the next calls', () => {
     const compile = vi.spyOn(Ajv.prototype, 'compile');
     const { check } = checker();

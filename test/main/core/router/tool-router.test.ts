@@ -55,6 +55,15 @@ describe('tool router', () => {
     expect(Buffer.byteLength(JSON.stringify({ result, jsonrpc: '2.0', id: 7 }))).toBeLessThanOrEqual(1800);
   });
 
+  it('answers a very long query with tools, not with the query echoed back until the message is full', async () => {
+    const router = new ToolRouter({ source: source(all()), history: new CallHistory(), maxMessageBytes: () => 8192 });
+    const query = '北京明天天气 '.repeat(1500);
+    const result = await router.call('find_tools', { query }, { caller: 't', idJson: '7' });
+    const answer = JSON.parse((result.content[0] as { text: string }).text) as { query: string; tools: { name: string }[] };
+    expect(answer.tools.map((t) => t.name)).toContain('get_daily_forecast');
+    expect(answer.query.length).toBeLessThan(300);
+  });
+
   it('passes call_tool and other names on to the source; records its own answers in the history', async () => {
     const src = source(all());
     const history = new CallHistory();

@@ -111,6 +111,20 @@ describe('tool search over 300 realistic tools', () => {
     ]);
     expect(custom.search('电表读数是多少', 1)[0]?.entry.name).toBe('tool_b');
   });
+
+  it('reads a yes/no question as a question: "did anyone open new issues" lists issues rather than creating one', () => {
+    const { rank, top } = rankOf({ query: 'did anyone open new issues on my github repo', expect: ['github/list_issues', 'github/search_issues'] });
+    expect(rank, `top 5 was: ${top.join(', ')}`).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(3);
+    expect(expandQuery('do you remember my birthday', searchTerms('do you remember my birthday')).intent).toContain('search');
+    expect(expandQuery('is the front door locked', searchTerms('is the front door locked')).intent).toContain('search');
+    // 哪 asks where or which, however it is joined: 放哪了, 去哪, 哪天, 哪家.
+    expect(expandQuery('我的钥匙放哪了', searchTerms('我的钥匙放哪了')).intent).toContain('search');
+    expect(everyday.search('我的钥匙放哪了', 3).map((hit) => hit.entry.name)).toContain('search_nodes');
+    expect(search.search('周末去哪玩', 5).map((hit) => hit.entry.name)).not.toContain('add_to_playlist');
+    // An instruction is not a question.
+    expect(expandQuery('turn off the light', searchTerms('turn off the light')).intent).not.toContain('search');
+  });
 });
 
 describe("tool search over a new user's modest catalog (the published servers' own tool lists)", () => {
