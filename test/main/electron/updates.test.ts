@@ -227,6 +227,24 @@ describe('updates that go wrong on the way', () => {
     expect(stalling.downloads()).toBeGreaterThanOrEqual(2);
   });
 
+  it('downloads anew when checked right after a stalled download, not the abandoned download\'s "cancelled"', async () => {
+    const stalling = await stallingFeed();
+    feed = stalling;
+    const { controller, statuses } = makeController({ enabled: true, mirrorUrl: stalling.url }, { stallMs: 300, newCancellation: newCancellationToken });
+    // The user asks again the moment the stall is shown.
+    let again: Promise<UpdateStatus> | undefined;
+    controller.subscribe((status) => {
+      if (status.error?.code === 'stalled' && !again) again = controller.check();
+    });
+    await controller.check();
+    await waitFor(() => again !== undefined, 10_000, 'the stall');
+    await again;
+    await waitFor(() => statuses.filter((s) => s.state === 'error').length >= 2, 10_000, 'the second download to end');
+    controller.stop();
+    expect(statuses.filter((s) => s.state === 'error').map((s) => s.error?.code)).toEqual(['stalled', 'stalled']);
+    expect(stalling.downloads()).toBe(2);
+  });
+
   it('gives up a check that the mirror accepts and never answers, and the next check works', async () => {
     let answer: 'nothing' | 'half' | 'all' = 'nothing';
     const held: http.ServerResponse[] = [];
