@@ -326,6 +326,20 @@ describe('the update schedule', () => {
     expect(controller.status().state).toBe('up-to-date');
   });
 
+  it('checks nothing once the app is quitting, not even when asked (the tray stays clickable while servers stop)', async () => {
+    feed = await startFeed(yml('0.2.0'));
+    let quitting = false;
+    const settings: UpdateSettings = { enabled: true, mirrorUrl: feed.url };
+    const { controller } = makeController(settings, { isQuitting: () => quitting });
+    quitting = true;
+    expect(await controller.check(true)).toMatchObject({ state: 'idle' });
+    settings.mirrorUrl = `${feed.url}/`;
+    controller.settingsChanged();
+    expect(controller.scheduled).toBe(false);
+    expect(feed.requests).toEqual([]);
+    expect(feed.sizeChecks).toEqual([]);
+  });
+
   it('follows the off switch: no schedule while off, a check soon after switching back on', async () => {
     feed = await startFeed(yml('0.1.0'));
     const settings: UpdateSettings = { enabled: false, mirrorUrl: '' };

@@ -152,7 +152,7 @@ export class UpdateController {
 
   private schedule(delayMs: number): void {
     this.unschedule();
-    if (!this.options.backend) return;
+    if (!this.options.backend || this.options.isQuitting()) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.scheduledCheck();
@@ -183,7 +183,8 @@ export class UpdateController {
 
   private async runCheck(manual: boolean): Promise<UpdateStatus> {
     const backend = this.options.backend;
-    if (!backend) return this.current;
+    // Never while quitting: the tray's "Check for updates" stays clickable while the servers stop.
+    if (!backend || this.options.isQuitting()) return this.current;
     if (this.current.state === 'downloading' || this.current.state === 'ready') return this.current;
     const feed = this.feed();
     this.set(this.base('checking'));
@@ -204,6 +205,8 @@ export class UpdateController {
         this.options.log.info(`version ${version} is available; this package is updated by hand`);
         return this.set({ ...checked, state: 'manual', version, downloadUrl: manualDownloadUrl(feed, version, result.updateInfo.files) });
       }
+      // The app began quitting during the check: no download (it would install on the way out).
+      if (this.options.isQuitting()) return this.set({ ...checked, state: 'idle' });
       this.options.log.info(`downloading version ${version}`);
       this.lastPercent = -1;
       this.set({ ...checked, state: 'downloading', version, percent: 0 });
