@@ -88,7 +88,8 @@ function makeController(settings: UpdateSettings, extra: Partial<ConstructorPara
   fs.writeFileSync(config, 'provider: generic\nurl: http://127.0.0.1:9/\nupdaterCacheDirName: xiaozhi-tray-updater-test\n');
   updater.updateConfigPath = config;
   const logBook = new LogBook();
-  logTo(updater, logBook.logger('updates'));
+  // As loadElectronUpdater() makes it for the app.
+  logTo(timeOutUnanswered(updater), logBook.logger('updates'));
   const statuses: UpdateStatus[] = [];
   const prepareQuit = vi.fn(async () => undefined);
   controller = new UpdateController({
