@@ -250,6 +250,10 @@ describe('packaging', () => {
       expect(result.out, result.out).toMatch(/smoke: \d+ passed, 0 failed/);
       expect(result.code, result.out).toBe(0);
       expect(result.out).toContain('ok   the window loaded from app://');
+      // Every fuse electron-builder.yml sets, read from the packaged binary.
+      for (const fuse of ['ELECTRON_RUN_AS_NODE is ignored', 'NODE_OPTIONS is ignored', '--inspect is ignored', 'the app loads only from app.asar', 'cookies are encrypted', "app.asar's integrity is validated", 'file:// has no extra privileges']) {
+        expect(result.out).toContain(`ok   fuse: ${fuse}`);
+      }
       expect(result.out).toContain('ok   no server process is left');
     }, 150_000);
 
