@@ -96,6 +96,10 @@ async function main() {
   check(fuses[FuseV1Options.EnableNodeOptionsEnvironmentVariable] !== on, 'fuse: NODE_OPTIONS is ignored');
   check(fuses[FuseV1Options.EnableNodeCliInspectArguments] !== on, 'fuse: --inspect is ignored');
   check(fuses[FuseV1Options.OnlyLoadAppFromAsar] === on, 'fuse: the app loads only from app.asar');
+  check(fuses[FuseV1Options.EnableCookieEncryption] === on, 'fuse: cookies are encrypted');
+  // (Enforced by Electron on macOS and Windows; the bit is set for every platform.)
+  check(fuses[FuseV1Options.EnableEmbeddedAsarIntegrityValidation] === on, "fuse: app.asar's integrity is validated");
+  check(fuses[FuseV1Options.GrantFileProtocolExtraPrivileges] !== on, 'fuse: file:// has no extra privileges');
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'xiaozhi-tray-smoke-'));
   const dataDir = path.join(work, 'data');

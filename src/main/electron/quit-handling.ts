@@ -58,6 +58,7 @@ export function installQuitHandling(options: QuitOptions): QuitHandling {
   return {
     isQuitting: () => quitting,
     quitNow: async () => {
+      if (!quitting) options.onQuitting?.();
       quitting = true;
       await stopWithDeadline();
       options.app.exit(0);

@@ -10,6 +10,7 @@ import { waitFor } from '../../helpers/wait';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
 const { installQuitHandling } = await import('../../../src/main/electron/quit-handling');
+const { installCrashGuard } = await import('../../../src/main/electron/crash-guard');
 const { ElectronSettingsStore } = await import('../../../src/main/electron/electron-settings-store');
 const { secretCodec } = await import('../../../src/main/electron/secret-codec');
 
@@ -50,6 +51,26 @@ describe('quitting', () => {
     await waitFor(() => app.exitCode !== undefined, 10_000, 'the app to exit');
     expect(app.exitCode).toBe(0);
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
+  });
+
+  it("a crash answered with Quit stops every server's whole process tree, ends the update checks, then exits", async () => {
+    const pidFile = path.join(tempDir(), 'pids.txt');
+    const { bridge } = makeBridge({ servers: [fixtureServer('a', { FIXTURE_PID_FILE: pidFile, FIXTURE_GRANDCHILD: '1' })] });
+    bridge.start();
+    await bridge.whenServersSettled();
+    await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length >= 2, 10_000, 'the server and its child');
+    const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+    const app = new FakeApp();
+    const onQuitting = vi.fn();
+    const quit = installQuitHandling({ app, stop: () => bridge.stop(), deadlineMs: 10_000, onQuitting, process: new EventEmitter() as never });
+    const proc = new EventEmitter();
+    // As the composition root wires it (src/main/index.ts).
+    installCrashGuard({ log: (m) => m, show: async () => 'quit', quit: () => quit.quitNow(), isQuitting: () => quit.isQuitting(), process: proc as never });
+    proc.emit('uncaughtException', new Error('boom'));
+    await waitFor(() => app.exitCode !== undefined, 10_000, 'the app to exit');
+    expect(app.exitCode).toBe(0);
+    for (const pid of pids) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    expect(onQuitting).toHaveBeenCalledTimes(1);
   });
 
   it('quits for real after the stop (Electron runs its quit events), and exits if that quit is held too', async () => {

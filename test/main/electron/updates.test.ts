@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LogBook } from '../../../src/main/core/logs/log-book';
 import { UpdateController, type UpdaterBackend } from '../../../src/main/electron/updates/update-controller';
-import { logTo, newCancellationToken } from '../../../src/main/electron/updates/electron-updater-backend';
+import { logTo, newCancellationToken, timeOutUnanswered } from '../../../src/main/electron/updates/electron-updater-backend';
+import { channelFileName, checkFeedFileSize } from '../../../src/main/electron/updates/update-feed';
 import type { UpdateSettings } from '../../../src/shared/settings';
 import type { UpdateStatus } from '../../../src/shared/updates';
 import { waitFor } from '../../helpers/wait';
@@ -31,9 +32,16 @@ const fakeApp = Object.assign(new EventEmitter(), {
   quit: vi.fn(),
   relaunch: vi.fn(),
 });
+/** Electron's net.request, stood in by Node's http: like Electron's ClientRequest, it never emits 'socket'. */
+function electronNetRequest(options: http.RequestOptions): http.ClientRequest {
+  const request = http.request(options);
+  const on = request.on.bind(request);
+  request.on = ((event: string, listener: (...args: unknown[]) => void) => (event === 'socket' ? request : on(event, listener))) as typeof request.on;
+  return request;
+}
 const fakeElectron = {
   app: fakeApp,
-  net: { request: (options: http.RequestOptions) => http.request(options) },
+  net: { request: electronNetRequest },
   session: { fromPartition: () => ({}) },
   autoUpdater: new EventEmitter(),
 };
@@ -80,7 +88,8 @@ function makeController(settings: UpdateSettings, extra: Partial<ConstructorPara
   fs.writeFileSync(config, 'provider: generic\nurl: http://127.0.0.1:9/\nupdaterCacheDirName: xiaozhi-tray-updater-test\n');
   updater.updateConfigPath = config;
   const logBook = new LogBook();
-  logTo(updater, logBook.logger('updates'));
+  // As loadElectronUpdater() makes it for the app.
+  logTo(timeOutUnanswered(updater), logBook.logger('updates'));
   const statuses: UpdateStatus[] = [];
   const prepareQuit = vi.fn(async () => undefined);
   controller = new UpdateController({
@@ -219,6 +228,56 @@ describe('updates that go wrong on the way', () => {
     expect(stalling.downloads()).toBeGreaterThanOrEqual(2);
   });
 
+  it('downloads anew when checked right after a stalled download, not the abandoned download\'s "cancelled"', async () => {
+    const stalling = await stallingFeed();
+    feed = stalling;
+    const { controller, statuses } = makeController({ enabled: true, mirrorUrl: stalling.url }, { stallMs: 300, newCancellation: newCancellationToken });
+    // The user asks again the moment the stall is shown.
+    let again: Promise<UpdateStatus> | undefined;
+    controller.subscribe((status) => {
+      if (status.error?.code === 'stalled' && !again) again = controller.check();
+    });
+    await controller.check();
+    await waitFor(() => again !== undefined, 10_000, 'the stall');
+    await again;
+    await waitFor(() => statuses.filter((s) => s.state === 'error').length >= 2, 10_000, 'the second download to end');
+    controller.stop();
+    expect(statuses.filter((s) => s.state === 'error').map((s) => s.error?.code)).toEqual(['stalled', 'stalled']);
+    expect(stalling.downloads()).toBe(2);
+  });
+
+  it('gives up a check that the mirror accepts and never answers, and the next check works', async () => {
+    let answer: 'nothing' | 'half' | 'all' = 'nothing';
+    const held: http.ServerResponse[] = [];
+    const server = http.createServer((req, res) => {
+      if (answer === 'nothing') return void held.push(res);
+      // The answer starts, then stops.
+      if (answer === 'half') {
+        res.writeHead(200, { 'Content-Type': 'text/yaml', 'Content-Length': 500 }).write('version: 0.2.0\n');
+        return void held.push(res);
+      }
+      if (/latest[\w-]*\.yml$/.test(new URL(req.url ?? '/', 'http://x').pathname)) return void res.writeHead(200, { 'Content-Type': 'text/yaml' }).end(yml('0.1.0'));
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`;
+      const channel = `${url}/${channelFileName(process.platform, process.arch)}`;
+      const { controller, updater } = makeController({ enabled: true, mirrorUrl: url }, { checkFeed: () => checkFeedFileSize(channel, 300) });
+      timeOutUnanswered(updater, 300);
+      const first = await Promise.race([controller.check(), new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref())]);
+      expect(first).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
+      answer = 'half';
+      expect(await controller.check()).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
+      answer = 'all';
+      expect(await controller.check()).toMatchObject({ state: 'up-to-date' });
+      expect(held.length).toBeGreaterThanOrEqual(4);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('refuses a feed file far larger than an update feed before electron-updater reads it', async () => {
     let sent = 0;
     const server = http.createServer((req, res) => {
@@ -266,6 +325,20 @@ describe('the update schedule', () => {
     expect(controller.scheduled).toBe(false);
     expect(channelRequests()).toBe(seen);
     expect(controller.status().state).toBe('up-to-date');
+  });
+
+  it('checks nothing once the app is quitting, not even when asked (the tray stays clickable while servers stop)', async () => {
+    feed = await startFeed(yml('0.2.0'));
+    let quitting = false;
+    const settings: UpdateSettings = { enabled: true, mirrorUrl: feed.url };
+    const { controller } = makeController(settings, { isQuitting: () => quitting });
+    quitting = true;
+    expect(await controller.check(true)).toMatchObject({ state: 'idle' });
+    settings.mirrorUrl = `${feed.url}/`;
+    controller.settingsChanged();
+    expect(controller.scheduled).toBe(false);
+    expect(feed.requests).toEqual([]);
+    expect(feed.sizeChecks).toEqual([]);
   });
 
   it('follows the off switch: no schedule while off, a check soon after switching back on', async () => {

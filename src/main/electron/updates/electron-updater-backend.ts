@@ -35,7 +35,7 @@ export function installKind(options: { isPackaged: boolean; platform: NodeJS.Pla
  */
 export async function loadElectronUpdater(log: Logger): Promise<UpdaterBackend> {
   const { autoUpdater } = await import('electron-updater');
-  return logTo(autoUpdater, log);
+  return logTo(timeOutUnanswered(autoUpdater), log);
 }
 
 /** electron-updater logs to the console unless given a logger: send its lines to our log book. */
@@ -44,6 +44,39 @@ export function logTo<T extends { logger: unknown }>(updater: T, log: Logger): T
     info: (message?: unknown) => log.info(String(message)),
     warn: (message?: unknown) => log.warn(String(message)),
     error: (message?: unknown) => log.error(String(message)),
+  };
+  return updater;
+}
+
+/** What the timeout needs of a request and its response (Electron's ClientRequest and IncomingMessage fit). */
+interface TimedRequest {
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  abort(): void;
+}
+
+/**
+ * electron-updater times a request out when its socket idles, but Electron's net.request has no
+ * 'socket' event: a mirror that accepts the connection and never answers held a check for ever
+ * (the status stuck at "checking", no scheduled check after it, and electron-updater handing every
+ * later check the same pending promise). Here a request without an answer, or without a byte of
+ * it, for `timeoutMs` is aborted and fails as ETIMEDOUT (shown as "could not reach").
+ */
+export function timeOutUnanswered<T extends object>(updater: T, timeoutMs = 60_000): T {
+  const executor = (updater as { httpExecutor?: { addTimeOutHandler?: unknown } }).httpExecutor;
+  if (!executor || typeof executor.addTimeOutHandler !== 'function') throw new Error('electron-updater has no request timeout to replace');
+  executor.addTimeOutHandler = (request: TimedRequest, callback: (error: Error) => void) => {
+    const timer = setTimeout(() => {
+      request.abort();
+      callback(Object.assign(new Error(`no answer from the update server within ${Math.round(timeoutMs / 1000)} s`), { code: 'ETIMEDOUT' }));
+    }, timeoutMs);
+    timer.unref?.();
+    const done = () => clearTimeout(timer);
+    request.on('response', (response: TimedRequest) => {
+      timer.refresh();
+      response.on('data', () => timer.refresh());
+      for (const end of ['end', 'error', 'aborted']) response.on(end, done);
+    });
+    for (const end of ['error', 'abort', 'close']) request.on(end, done);
   };
   return updater;
 }

@@ -45,6 +45,7 @@ export interface UpdateControllerOptions {
 }
 
 const STALL_MS = 5 * 60_000;
+const noop = () => undefined;
 
 /** A mirror's channel file must be of a sane size; GitHub's releases are not checked (they are ours). */
 async function checkMirrorFeed(feed: UpdateFeed): Promise<void> {
@@ -67,6 +68,8 @@ export class UpdateController {
   private lastPercent = -1;
   /** The download under way: its watchdog and cancellation; a download given up is no longer it. */
   private downloading: { watchdog: NodeJS.Timeout; cancellation: Cancellation | undefined } | undefined;
+  /** A cancelled download until it has settled: electron-updater hands it to every downloadUpdate() till then. */
+  private abandoned: Promise<void> | undefined;
 
   constructor(private readonly options: UpdateControllerOptions) {
     this.current = { state: 'idle', currentVersion: options.currentVersion };
@@ -149,7 +152,7 @@ export class UpdateController {
 
   private schedule(delayMs: number): void {
     this.unschedule();
-    if (!this.options.backend) return;
+    if (!this.options.backend || this.options.isQuitting()) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.scheduledCheck();
@@ -180,7 +183,8 @@ export class UpdateController {
 
   private async runCheck(manual: boolean): Promise<UpdateStatus> {
     const backend = this.options.backend;
-    if (!backend) return this.current;
+    // Never while quitting: the tray's "Check for updates" stays clickable while the servers stop.
+    if (!backend || this.options.isQuitting()) return this.current;
     if (this.current.state === 'downloading' || this.current.state === 'ready') return this.current;
     const feed = this.feed();
     this.set(this.base('checking'));
@@ -201,6 +205,8 @@ export class UpdateController {
         this.options.log.info(`version ${version} is available; this package is updated by hand`);
         return this.set({ ...checked, state: 'manual', version, downloadUrl: manualDownloadUrl(feed, version, result.updateInfo.files) });
       }
+      // The app began quitting during the check: no download (it would install on the way out).
+      if (this.options.isQuitting()) return this.set({ ...checked, state: 'idle' });
       this.options.log.info(`downloading version ${version}`);
       this.lastPercent = -1;
       this.set({ ...checked, state: 'downloading', version, percent: 0 });
@@ -213,10 +219,23 @@ export class UpdateController {
 
   private async download(version: string, manual: boolean): Promise<void> {
     const stallMs = this.options.stallMs ?? STALL_MS;
+    // Else this download would be the one given up, and fail as "cancelled".
+    await this.abandoned;
     const cancellation = this.options.newCancellation?.();
+    let pending: Promise<unknown> | undefined;
     const watchdog = setTimeout(() => {
       if (this.downloading !== current) return;
       this.downloading = undefined;
+      if (cancellation && pending) {
+        // (Bounded: should electron-updater never settle it, the next download is not held for ever.)
+        const bound = new Promise<void>((resolve) => {
+          setTimeout(resolve, stallMs).unref?.();
+        });
+        const abandoned: Promise<void> = Promise.race([pending.then(noop, noop), bound]).then(() => {
+          if (this.abandoned === abandoned) this.abandoned = undefined;
+        });
+        this.abandoned = abandoned;
+      }
       cancellation?.cancel();
       // Scheduled checks stay quiet about the same stall; the next one downloads again.
       this.fail(Object.assign(new Error(`the download of version ${version} made no progress for ${Math.round(stallMs / 1000)} s`), { code: 'ERR_UPDATE_STALLED' }), manual);
@@ -225,7 +244,8 @@ export class UpdateController {
     const current = { watchdog, cancellation };
     this.downloading = current;
     try {
-      await this.options.backend!.downloadUpdate(cancellation);
+      pending = this.options.backend!.downloadUpdate(cancellation);
+      await pending;
       if (this.downloading !== current) return;
       // A success: the next problem is news again. (Not at "available": a download that stalls
       // every time is announced once.)

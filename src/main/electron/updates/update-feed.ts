@@ -92,7 +92,14 @@ export async function checkFeedFileSize(url: string, timeoutMs = 30_000): Promis
     if (!response.ok) return;
     if (Number(response.headers.get('content-length')) > MAX_FEED_FILE_BYTES) throw tooLarge();
     for (let size = 0; reader; ) {
-      const { done, value } = await reader.read();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        // Cut off or stalled (the timeout): electron-updater's own request reports it.
+        return;
+      }
+      const { done, value } = chunk;
       if (done) return;
       size += value.byteLength;
       if (size > MAX_FEED_FILE_BYTES) throw tooLarge();
