@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -188,6 +188,27 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     } finally {
       thief.closeAllConnections();
       await new Promise((resolve) => thief.close(resolve));
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('says so at once when the state file is a device, a FIFO or huge, rather than read it for ever', async () => {
+    const settled = (dir: string) =>
+      Promise.race([
+        connectOnce(dir),
+        new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('connect still reading the state file after 10 s')), 10_000)),
+      ]);
+    const device = tempDir();
+    fs.symlinkSync('/dev/zero', path.join(device, 'local-server.json'));
+    const fifo = tempDir();
+    execFileSync('mkfifo', ['-m', '600', path.join(fifo, 'local-server.json')]);
+    const huge = tempDir();
+    fs.writeFileSync(path.join(huge, 'local-server.json'), `{"pid": ${process.pid}, "pad": "${'x'.repeat(2 * 1024 * 1024)}"}`, { mode: 0o600 });
+    for (const dir of [device, fifo, huge]) {
+      const result = await settled(dir);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(path.join(dir, 'local-server.json'));
     }
   });
 
