@@ -212,6 +212,18 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     }
   });
 
+  it('never prints the token when it cannot be sent in a header', async () => {
+    const secret = 'first-half-of-the-token\nsecond-half-of-the-token';
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: secret, version: '0.1.0', startedAt: Date.now() }), { mode: 0o600 });
+    for (const result of [await connectOnce(dir), await connectOnce(tempDir(), ['--url', 'http://127.0.0.1:9/mcp', '--token', secret])]) {
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).not.toContain('first-half-of-the-token');
+      expect(result.stderr).not.toContain('second-half-of-the-token');
+    }
+  });
+
   it('answers with a readable error while the app is away, and carries on when it is back', async () => {
     const stateDir = tempDir();
     const first = await startApp(stateDir);
