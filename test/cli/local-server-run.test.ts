@@ -100,4 +100,22 @@ describe('run --mcp-port', () => {
     await stop(made.run);
     expect(made.run.stdout()).not.toContain(made.state.token);
   });
+
+  it("tools, servers and call never start the local server of their config: they would take over the running app's state file, or fail on its port", async () => {
+    const { run, stateDir } = await runWithLocalServer([]);
+    const stateFile = path.join(stateDir, 'local-server.json');
+    const before = fs.readFileSync(stateFile, 'utf8');
+    const port = Number(new URL((JSON.parse(before) as { url: string }).url).port);
+    // Another config with the local server on: a free port, and the running app's port.
+    for (const localServer of [{ enabled: true, port: 0 }, { enabled: true, port }]) {
+      const other = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }], localServer });
+      for (const args of [['tools'], ['servers'], ['call', 'echo', '--args', '{"text":"hi"}']]) {
+        const looked = await h.finished([...args, '--config', other], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+        expect(looked.code, `${args[0]}: ${looked.err}`).toBe(0);
+        expect(looked.err).not.toMatch(/local[- ]MCP server|local-server/i);
+        expect(fs.readFileSync(stateFile, 'utf8')).toBe(before);
+      }
+    }
+    await stop(run);
+  });
 });
