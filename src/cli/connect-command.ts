@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { LOCAL_CLIENT_ID } from '../shared/settings';
+import { LOCAL_CLIENT_ID, SENDABLE_TOKEN } from '../shared/settings';
 import { STATE_FILE_NAME, appStateDir, readStateFile, type StateLookup } from '../main/core/local-server/state-file';
 import { StdioRelay, type RelayTarget } from '../main/core/local-server/stdio-relay';
 
@@ -28,7 +28,7 @@ function notRunning(lookup: Exclude<StateLookup, { ok: true }>): string {
 }
 
 /** A token an Authorization header can carry; the error fetch gives for any other quotes the token. */
-const sendable = (token: string) => /^[\x21-\x7e]+$/.test(token);
+const sendable = (token: string) => SENDABLE_TOKEN.test(token);
 const UNSENDABLE = 'has a space, a line break or another character an HTTP header cannot carry';
 
 /** The app's base URL (…/mcp), from the flags or the running app's state file. */

@@ -118,4 +118,18 @@ describe('run --mcp-port', () => {
     }
     await stop(run);
   });
+
+  it('refuses a token no client could send (a space, a line break, a Chinese character) in the config and in --mcp-token, instead of serving with it and answering 401 to everyone', async () => {
+    for (const token of ['my secret token 0123456789', '令牌令牌令牌令牌令牌令牌令牌令牌']) {
+      const config = h.writeConfig({ servers: [], localServer: { enabled: true, port: 0, token } });
+      const checked = await h.finished(['check', '--config', config]);
+      expect(checked.code).toBe(1);
+      expect(checked.err + checked.out).toMatch(/localServer\.token: must be letters, digits and punctuation without spaces/);
+      expect(checked.err + checked.out).not.toContain(token);
+      const flagged = await h.finished(['run', '--config', h.writeConfig({ servers: [] }), '--mcp-port', '0', '--mcp-token', token]);
+      expect(flagged.code).toBe(2);
+      expect(flagged.err).toMatch(/--mcp-token must be letters, digits and punctuation without spaces/);
+      expect(flagged.err).not.toContain(token);
+    }
+  });
 });
