@@ -132,4 +132,16 @@ describe('run --mcp-port', () => {
       expect(flagged.err).not.toContain(token);
     }
   });
+
+  it.skipIf(process.platform === 'win32')('stops at once when its state file was replaced by a link to a device', async () => {
+    const { run, stateDir } = await runWithLocalServer([]);
+    const stateFile = path.join(stateDir, 'local-server.json');
+    fs.rmSync(stateFile);
+    fs.symlinkSync('/dev/zero', stateFile);
+    run.child.kill('SIGTERM');
+    const exited = await Promise.race([run.exit, new Promise<string>((resolve) => setTimeout(() => resolve('still stopping after 10 s'), 10_000))]);
+    expect(exited).toBe(0);
+    // Not ours: left where it is.
+    expect(fs.lstatSync(stateFile).isSymbolicLink()).toBe(true);
+  });
 });

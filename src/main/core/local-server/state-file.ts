@@ -37,8 +37,11 @@ export function writeStateFile(dir: string, state: LocalServerState): void {
 /** Removes the file if it is still ours (another instance may have written its own since). */
 export function removeStateFile(dir: string, pid = process.pid): void {
   const file = path.join(dir, STATE_FILE_NAME);
+  // Read as `connect` reads it: a link to a device or a FIFO put there would hang the app's stop.
+  const read = readSmall(file);
+  if (!read || 'refused' in read) return;
   try {
-    const current = LocalServerStateSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const current = LocalServerStateSchema.safeParse(JSON.parse(read.text));
     if (current.success && current.data.pid !== pid) return;
     fs.rmSync(file, { force: true });
   } catch {
