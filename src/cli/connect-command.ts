@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { LOCAL_CLIENT_ID } from '../shared/settings';
-import { appStateDir, readStateFile, type StateLookup } from '../main/core/local-server/state-file';
+import { LOCAL_CLIENT_ID, SENDABLE_TOKEN } from '../shared/settings';
+import { STATE_FILE_NAME, appStateDir, readStateFile, type StateLookup } from '../main/core/local-server/state-file';
 import { StdioRelay, type RelayTarget } from '../main/core/local-server/stdio-relay';
 
 export interface ConnectOptions {
@@ -26,6 +27,10 @@ function notRunning(lookup: Exclude<StateLookup, { ok: true }>): string {
   }
 }
 
+/** A token an Authorization header can carry; the error fetch gives for any other quotes the token. */
+const sendable = (token: string) => SENDABLE_TOKEN.test(token);
+const UNSENDABLE = 'has a space, a line break or another character an HTTP header cannot carry';
+
 /** The app's base URL (…/mcp), from the flags or the running app's state file. */
 function findTarget(options: ConnectOptions): { ok: true; target: RelayTarget } | { ok: false; message: string } {
   const client = options.client ? `/${options.client}` : '';
@@ -33,6 +38,7 @@ function findTarget(options: ConnectOptions): { ok: true; target: RelayTarget } 
     const base = options.url.replace(/\/+$/, '');
     const token = options.token ?? process.env.XIAOZHI_TRAY_TOKEN ?? '';
     if (!token) return { ok: false, message: '--url needs --token (or XIAOZHI_TRAY_TOKEN): copy it from Xiaozhi Tray, Settings → Local MCP server.' };
+    if (!sendable(token)) return { ok: false, message: `the token ${UNSENDABLE}: copy it again from Xiaozhi Tray, Settings → Local MCP server.` };
     // Accepted: the server (http://127.0.0.1:18790), its /mcp, or a client's own /mcp/<id>.
     let path: string;
     try {
@@ -43,9 +49,12 @@ function findTarget(options: ConnectOptions): { ok: true; target: RelayTarget } 
     const url = /\/mcp\/[^/]+$/.test(path) ? base : /\/mcp$/.test(path) ? `${base}${client}` : `${base}/mcp${client}`;
     return { ok: true, target: { url, token } };
   }
-  const lookup = readStateFile(options.stateDir ?? appStateDir());
+  const dir = options.stateDir ?? appStateDir();
+  const lookup = readStateFile(dir);
   if (!lookup.ok) return { ok: false, message: notRunning(lookup) };
-  return { ok: true, target: { url: `${lookup.state.url}${client}`, token: options.token ?? lookup.state.token } };
+  const token = options.token ?? lookup.state.token;
+  if (!sendable(token)) return { ok: false, message: `the token ${options.token === undefined ? `in ${path.join(dir, STATE_FILE_NAME)}` : 'given'} ${UNSENDABLE}; start Xiaozhi Tray again, or pass --url and --token.` };
+  return { ok: true, target: { url: `${lookup.state.url}${client}`, token } };
 }
 
 /** Is the app there, and does it take our token? One clear sentence when not. */

@@ -61,7 +61,9 @@ export async function withServers(
   work: (headless: Headless) => Promise<number>,
   endpoints: Settings['endpoints'] = [],
 ): Promise<number> {
-  const headless = startHeadless(ctx, { store: new MemorySettingsStore({ ...settings, endpoints }), log: { stream: process.stderr, ...log } });
+  // Never the local MCP server: it would fail on the running app's port, or write (then remove)
+  // the state file `connect` reads to find the running app.
+  const headless = startHeadless(ctx, { store: new MemorySettingsStore({ ...settings, endpoints }), log: { stream: process.stderr, ...log }, bridge: { localServer: { enabled: false } } });
   const { bridge, guard } = headless;
   try {
     bridge.start();

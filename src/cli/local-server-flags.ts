@@ -5,7 +5,7 @@ import type { LocalServerOverrides } from '../main/core/local-server/local-serve
 export type { LocalServerOverrides };
 import { hostWithPort, isWildcardHost } from '../main/core/local-server/request-checks';
 import { appStateDir, readStateFile } from '../main/core/local-server/state-file';
-import type { Settings } from '../shared/settings';
+import { SENDABLE_TOKEN, SENDABLE_TOKEN_RULE, type Settings } from '../shared/settings';
 import { jsonLogLine, type LogFormat } from './log-output';
 
 export type Flags = Record<string, string | true>;
@@ -22,6 +22,7 @@ export function localServerOverrides(options: Flags): { ok: true; overrides?: Lo
   if (options['mcp-token'] !== undefined) {
     const token = options['mcp-token'];
     if (typeof token !== 'string' || token.length < 16) return { ok: false, message: '--mcp-token must be at least 16 characters' };
+    if (!SENDABLE_TOKEN.test(token)) return { ok: false, message: `--mcp-token ${SENDABLE_TOKEN_RULE}` };
     overrides.token = token;
   }
   return Object.keys(overrides).length > 0 ? { ok: true, overrides } : { ok: true };

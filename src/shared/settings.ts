@@ -164,6 +164,10 @@ const ToolSetsSchema = z
 /** The default port of the local MCP server: fixed, so the entries written into clients keep working. */
 export const DEFAULT_LOCAL_SERVER_PORT = 18790;
 
+/** A bearer token a client can send: an HTTP header carries printable ASCII, and `Bearer T` ends at a space. */
+export const SENDABLE_TOKEN = /^[\x21-\x7e]+$/;
+export const SENDABLE_TOKEN_RULE = 'must be letters, digits and punctuation without spaces (clients send it in an HTTP header)';
+
 /** `/mcp/<id>` names a local client (cursor, claude-desktop, …) so it can have its own tool set. */
 export const LOCAL_CLIENT_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
@@ -174,7 +178,7 @@ export const LocalServerSettingsSchema = z.object({
   /** Loopback unless the user explicitly asks otherwise. */
   host: z.string().trim().min(1).default('127.0.0.1'),
   /** The bearer token clients must send; generated when the server is first turned on. (A short one is warned about, not refused: the window sees it masked.) */
-  token: z.string().min(1).optional(),
+  token: z.string().min(1).regex(SENDABLE_TOKEN, SENDABLE_TOKEN_RULE).optional(),
   /** The set served to clients without a choice of their own (and at /mcp). */
   toolSet: ToolSetIdSchema.default(DEFAULT_TOOL_SET),
   /** Each local client's own set, by client id. */

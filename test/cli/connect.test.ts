@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -188,6 +188,39 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     } finally {
       thief.closeAllConnections();
       await new Promise((resolve) => thief.close(resolve));
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('says so at once when the state file is a device, a FIFO or huge, rather than read it for ever', async () => {
+    const settled = (dir: string) =>
+      Promise.race([
+        connectOnce(dir),
+        new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('connect still reading the state file after 10 s')), 10_000)),
+      ]);
+    const device = tempDir();
+    fs.symlinkSync('/dev/zero', path.join(device, 'local-server.json'));
+    const fifo = tempDir();
+    execFileSync('mkfifo', ['-m', '600', path.join(fifo, 'local-server.json')]);
+    const huge = tempDir();
+    fs.writeFileSync(path.join(huge, 'local-server.json'), `{"pid": ${process.pid}, "pad": "${'x'.repeat(2 * 1024 * 1024)}"}`, { mode: 0o600 });
+    for (const dir of [device, fifo, huge]) {
+      const result = await settled(dir);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(path.join(dir, 'local-server.json'));
+    }
+  });
+
+  it('never prints the token when it cannot be sent in a header', async () => {
+    const secret = 'first-half-of-the-token\nsecond-half-of-the-token';
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: secret, version: '0.1.0', startedAt: Date.now() }), { mode: 0o600 });
+    for (const result of [await connectOnce(dir), await connectOnce(tempDir(), ['--url', 'http://127.0.0.1:9/mcp', '--token', secret])]) {
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).not.toContain('first-half-of-the-token');
+      expect(result.stderr).not.toContain('second-half-of-the-token');
     }
   });
 

@@ -100,4 +100,48 @@ describe('run --mcp-port', () => {
     await stop(made.run);
     expect(made.run.stdout()).not.toContain(made.state.token);
   });
+
+  it("tools, servers and call never start the local server of their config: they would take over the running app's state file, or fail on its port", async () => {
+    const { run, stateDir } = await runWithLocalServer([]);
+    const stateFile = path.join(stateDir, 'local-server.json');
+    const before = fs.readFileSync(stateFile, 'utf8');
+    const port = Number(new URL((JSON.parse(before) as { url: string }).url).port);
+    // Another config with the local server on: a free port, and the running app's port.
+    for (const localServer of [{ enabled: true, port: 0 }, { enabled: true, port }]) {
+      const other = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }], localServer });
+      for (const args of [['tools'], ['servers'], ['call', 'echo', '--args', '{"text":"hi"}']]) {
+        const looked = await h.finished([...args, '--config', other], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+        expect(looked.code, `${args[0]}: ${looked.err}`).toBe(0);
+        expect(looked.err).not.toMatch(/local[- ]MCP server|local-server/i);
+        expect(fs.readFileSync(stateFile, 'utf8')).toBe(before);
+      }
+    }
+    await stop(run);
+  });
+
+  it('refuses a token no client could send (a space, a line break, a Chinese character) in the config and in --mcp-token, instead of serving with it and answering 401 to everyone', async () => {
+    for (const token of ['my secret token 0123456789', '令牌令牌令牌令牌令牌令牌令牌令牌']) {
+      const config = h.writeConfig({ servers: [], localServer: { enabled: true, port: 0, token } });
+      const checked = await h.finished(['check', '--config', config]);
+      expect(checked.code).toBe(1);
+      expect(checked.err + checked.out).toMatch(/localServer\.token: must be letters, digits and punctuation without spaces/);
+      expect(checked.err + checked.out).not.toContain(token);
+      const flagged = await h.finished(['run', '--config', h.writeConfig({ servers: [] }), '--mcp-port', '0', '--mcp-token', token]);
+      expect(flagged.code).toBe(2);
+      expect(flagged.err).toMatch(/--mcp-token must be letters, digits and punctuation without spaces/);
+      expect(flagged.err).not.toContain(token);
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('stops at once when its state file was replaced by a link to a device', async () => {
+    const { run, stateDir } = await runWithLocalServer([]);
+    const stateFile = path.join(stateDir, 'local-server.json');
+    fs.rmSync(stateFile);
+    fs.symlinkSync('/dev/zero', stateFile);
+    run.child.kill('SIGTERM');
+    const exited = await Promise.race([run.exit, new Promise<string>((resolve) => setTimeout(() => resolve('still stopping after 10 s'), 10_000))]);
+    expect(exited).toBe(0);
+    // Not ours: left where it is.
+    expect(fs.lstatSync(stateFile).isSymbolicLink()).toBe(true);
+  });
 });

@@ -376,7 +376,13 @@ export class Bridge {
 
   /** Validates and persists new settings; throws (and keeps the old ones) when they are invalid. */
   private commit(next: Settings): void {
-    const valid = SettingsSchema.parse(next);
+    const parsed = SettingsSchema.safeParse(next);
+    if (!parsed.success) {
+      // Zod's own message is a JSON dump of every issue: the window and the CLI get the first, in words.
+      const issue = firstIssue(parsed.error);
+      throw new Error(`Invalid settings${issue.path ? ` at ${issue.path}` : ''}: ${issue.message}`);
+    }
+    const valid = parsed.data;
     this.store.save(valid);
     this.settings = valid;
     // Calls recorded so far are masked with the secrets they were made with, before those change.

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
 import { closest } from '../../../shared/suggest';
+import { nativeMigratedKeys } from './migrations';
 
 /**
  * How a config file is written back: only what our settings say changes. Keys the schema does not
@@ -145,7 +146,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export function configFileText(settings: Settings | Record<string, unknown>, previousText: string | undefined): string {
   const before = previousText === undefined ? undefined : parseConfigObject(previousText);
-  const merged = keepUnknown(settings as Record<string, unknown>, before, KNOWN);
+  // What the migrations moved (version 1's `tools`, now the default set's) is not kept as well.
+  const kept = before && Object.fromEntries(Object.entries(before).filter(([key]) => !nativeMigratedKeys(before).includes(key)));
+  const merged = keepUnknown(settings as Record<string, unknown>, kept, KNOWN);
   if (!before || previousText === undefined) return `${JSON.stringify(merged, null, 2)}\n`;
   let text = previousText;
   const formattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };

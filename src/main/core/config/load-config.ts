@@ -6,7 +6,7 @@ import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../local-server/own-entry';
 import { ENV_ENDPOINT_ID } from './settings-store';
 import { unknownKeys } from './config-file-writer';
 import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './json-text';
-import { upgradeNativeConfig } from './migrations';
+import { nativeMigratedKeys, upgradeNativeConfig } from './migrations';
 import { isRecord } from '../../../shared/is-record';
 
 export { isPlaceholderEndpoint };
@@ -54,7 +54,8 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
     const parsed = SettingsSchema.safeParse(upgradeNativeConfig(doc.value as Record<string, unknown>));
     if (!parsed.success) throw new ConfigError(file, zodProblems(doc, parsed.error.issues, legacyToolsPath(doc.value)));
     // A key the schema does not know is kept in the file but does nothing: often a typo.
-    const warnings = unknownKeys(doc.value).map(({ path, key, suggestion }) =>
+    const migrated = new Set(nativeMigratedKeys(doc.value as Record<string, unknown>));
+    const warnings = unknownKeys(doc.value).filter(({ path }) => !(path.length === 1 && migrated.has(path[0] as string))).map(({ path, key, suggestion }) =>
       doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
     );
     loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings };

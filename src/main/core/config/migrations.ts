@@ -56,6 +56,20 @@ export function upgradeNativeConfig(value: Raw): Raw {
   return upgradeRawSettings(typeof value.version === 'number' ? value : { ...value, version: 1 });
 }
 
+/** The top-level keys each step moves elsewhere (a file of that version has them; later ones do not). */
+const consumedKeys: Record<number, string[]> = { 0: ['mcpEndpoint', 'mcpServers'], 1: ['tools'] };
+
+/**
+ * The top-level keys of a native config file that the migrations read and move (version 1's
+ * `tools`): they are settings, not unknown keys, and the file written back no longer has them.
+ */
+export function nativeMigratedKeys(value: Raw): string[] {
+  const version = typeof value.version === 'number' ? value.version : 1;
+  const keys: string[] = [];
+  for (let v = version; v < CURRENT_SETTINGS_VERSION; v++) keys.push(...(consumedKeys[v] ?? []).filter((key) => key in value));
+  return keys;
+}
+
 export class SettingsMigrationError extends Error {}
 
 /** Brings stored settings up to the current version, then validates them. Throws if it cannot. */

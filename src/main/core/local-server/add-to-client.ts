@@ -42,9 +42,12 @@ interface Style {
 /** `value` pretty-printed for a place whose line starts with `indent`. */
 const pretty = (value: unknown, indent: string, style: Style) => JSON.stringify(value, null, style.unit).split('\n').join(`${style.eol}${indent}`);
 
+/** A comment that ends the line after `offset` (`"a": 1 // note`): it belongs to what is before it. */
+const TRAILING_COMMENT = /^[ \t]*(?:\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/[ \t]*)(?=\r?\n)/;
+
 /**
  * `"key": value` added as the last property of an object, each other byte of the file untouched
- * (jsonc-parser's own formatter would re-indent the neighbours).
+ * (jsonc-parser's own formatter would re-indent the neighbours), comments included.
  */
 function insertProperty(text: string, object: Node, key: string, value: unknown, style: Style): string {
   const last = object.children?.at(-1);
@@ -52,11 +55,17 @@ function insertProperty(text: string, object: Node, key: string, value: unknown,
   if (!last) {
     const outer = lineIndent(text, object.offset);
     const inner = outer + style.unit;
-    return `${text.slice(0, object.offset + 1)}${style.eol}${inner}${JSON.stringify(key)}: ${pretty(value, inner, style)}${style.eol}${outer}${text.slice(close)}`;
+    const property = `${style.eol}${inner}${JSON.stringify(key)}: ${pretty(value, inner, style)}`;
+    const inside = text.slice(object.offset + 1, close);
+    // An empty object may still hold comments ("// add your servers here"): they stay, after ours.
+    if (inside.trim() !== '') return `${text.slice(0, object.offset + 1)}${property}${inside}${text.slice(close)}`;
+    return `${text.slice(0, object.offset + 1)}${property}${style.eol}${outer}${text.slice(close)}`;
   }
   const indent = lineIndent(text, last.offset);
   const end = last.offset + last.length;
-  return `${text.slice(0, end)},${style.eol}${indent}${JSON.stringify(key)}: ${pretty(value, indent, style)}${text.slice(end)}`;
+  const comment = TRAILING_COMMENT.exec(text.slice(end))?.[0] ?? '';
+  const after = end + comment.length;
+  return `${text.slice(0, end)},${comment}${style.eol}${indent}${JSON.stringify(key)}: ${pretty(value, indent, style)}${text.slice(after)}`;
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -19,7 +19,8 @@ export function appStateDir(context: DiscoveryContext = { platform: process.plat
 }
 
 export const LocalServerStateSchema = z.object({
-  pid: z.number().int(),
+  // 0 and negative numbers name process groups (or every process): never the app.
+  pid: z.number().int().positive(),
   /** The base URL, e.g. http://127.0.0.1:18790/mcp */
   url: z.string().url(),
   token: z.string().min(1),
@@ -36,8 +37,11 @@ export function writeStateFile(dir: string, state: LocalServerState): void {
 /** Removes the file if it is still ours (another instance may have written its own since). */
 export function removeStateFile(dir: string, pid = process.pid): void {
   const file = path.join(dir, STATE_FILE_NAME);
+  // Read as `connect` reads it: a link to a device or a FIFO put there would hang the app's stop.
+  const read = readSmall(file);
+  if (!read || 'refused' in read) return;
   try {
-    const current = LocalServerStateSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const current = LocalServerStateSchema.safeParse(JSON.parse(read.text));
     if (current.success && current.data.pid !== pid) return;
     fs.rmSync(file, { force: true });
   } catch {
@@ -74,15 +78,43 @@ export function stateDistrust(file: string, url: string, platform: NodeJS.Platfo
   return undefined;
 }
 
+/** The app writes a couple of hundred bytes; a file much bigger is not the app's. */
+const MAX_STATE_BYTES = 64 * 1024;
+
+/**
+ * The file's text, read only when it is a small regular file: a FIFO, a device (a link to
+ * /dev/zero) or a huge file would keep `connect` reading for ever, before any other check.
+ */
+function readSmall(file: string): { text: string } | { refused: string } | undefined {
+  let fd: number;
+  try {
+    // Non-blocking, so opening a FIFO with no writer does not wait for one.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { refused: 'it is not a regular file' };
+    if (stat.size > MAX_STATE_BYTES) return { refused: `it is ${stat.size} bytes long, far more than the app writes` };
+    const buffer = Buffer.alloc(MAX_STATE_BYTES + 1);
+    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    if (length > MAX_STATE_BYTES) return { refused: `it is longer than ${MAX_STATE_BYTES} bytes, far more than the app writes` };
+    return { text: buffer.toString('utf8', 0, length) };
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** The running app's local server, if the state file names one whose process is alive. */
 export function readStateFile(dir: string): StateLookup {
   const file = path.join(dir, STATE_FILE_NAME);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return { ok: false, reason: 'missing', file };
-  }
+  const read = readSmall(file);
+  if (!read) return { ok: false, reason: 'missing', file };
+  if ('refused' in read) return { ok: false, reason: 'untrusted', file, why: read.refused };
+  const text = read.text;
   let parsed: ReturnType<typeof LocalServerStateSchema.safeParse>;
   try {
     parsed = LocalServerStateSchema.safeParse(JSON.parse(text));

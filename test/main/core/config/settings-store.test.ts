@@ -44,6 +44,33 @@ describe('the config file store', () => {
     expect(written.ui.theme).toBe('dark');
   });
 
+  it("moves a version 1 file's `tools` into the default set when it saves, instead of leaving a dead copy that check calls ignored", () => {
+    const file = path.join(tempDir(), 'tray.json');
+    const text = '{\n  // mine\n  "version": 1,\n  "servers": [{ "name": "fx", "transport": "stdio", "command": "node" }],\n  "tools": { "fx": { "echo": { "enabled": false } } }\n}\n';
+    fs.writeFileSync(file, text);
+    const store = storeFor(file);
+    const settings = store.load();
+    (settings.toolSets[0] as { tools: Record<string, Record<string, { enabled: boolean }>> }).tools.fx = { echo: { enabled: false }, big: { enabled: false } };
+    store.save(settings);
+    const written = fs.readFileSync(file, 'utf8');
+    expect(written).toContain('// mine');
+    const parsed = JSON.parse(written.replace('// mine', ''));
+    expect(parsed.version).toBe(2);
+    expect(parsed).not.toHaveProperty('tools');
+    expect(parsed.toolSets[0].tools).toEqual({ fx: { echo: { enabled: false }, big: { enabled: false } } });
+    expect(loadConfigFile(file, {}).warnings ?? []).toEqual([]);
+    // A file with no version is a version 1 file too (as the loader reads it).
+    const bare = path.join(tempDir(), 'bare.json');
+    fs.writeFileSync(bare, JSON.stringify({ servers: [], tools: { fx: { echo: { enabled: false } } } }));
+    const bareStore = storeFor(bare);
+    const loaded = bareStore.load();
+    loaded.ui.theme = 'dark';
+    bareStore.save(loaded);
+    const bareWritten = JSON.parse(fs.readFileSync(bare, 'utf8'));
+    expect(bareWritten).not.toHaveProperty('tools');
+    expect(bareWritten.toolSets[0].tools).toEqual({ fx: { echo: { enabled: false } } });
+  });
+
   it('writes through a symlinked config instead of replacing the link', () => {
     const dir = tempDir();
     const real = path.join(dir, 'real.json');

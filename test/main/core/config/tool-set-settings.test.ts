@@ -59,6 +59,9 @@ describe('settings version 2: tool sets', () => {
   it("reads a version 1 config file: its switches stay the default set's, and problems point into `tools`", () => {
     const good = JSON.stringify({ endpoints: [], servers: [], tools: { s: { t: { enabled: false } } } });
     expect(defaultToolSwitches(parseConfigText('mine.json', good, {}).settings)).toEqual({ s: { t: { enabled: false } } });
+    // They are read: no warning calls them ignored (a version 2 file's `tools` is, and says so).
+    expect(parseConfigText('mine.json', good, {}).warnings).toEqual([]);
+    expect(parseConfigText('mine.json', JSON.stringify({ version: 2, tools: {} }), {}).warnings.map((w) => w.message)).toEqual(['"tools" is not a setting and is ignored']);
     const bad = JSON.stringify({ servers: [], tools: { s: { t: { enabled: 'no' } } } }, null, 2);
     expect(problems(() => parseConfigText('mine.json', bad, {}))).toContainEqual(expect.stringMatching(/^line 6, column \d+, at tools\.s\.t\.enabled: /));
   });

@@ -125,6 +125,13 @@ describe('tool sets: two endpoints, two sets, the same servers', () => {
     await waitFor(async () => (await back.listAllTools(800 + Math.floor(Math.random() * 1e5))).tools.some((t) => t.name === 'weather_echo'), 10_000, 'the default set');
   });
 
+  it('refuses a set id that names no set in words, not as a dump of the validator\'s issues', async () => {
+    const { harness } = await twoAgents();
+    await expect(harness.bridge.api.updateEndpoint({ id: 'k', toolSet: 'nope' })).rejects.toThrow(/^Invalid settings at endpoints\.0\.toolSet: no tool set has the id "nope"$/);
+    await expect(harness.bridge.api.updateLocalServer({ clients: { cursor: 'nope' } })).rejects.toThrow(/^Invalid settings at localServer\.clients\.cursor\.toolSet: no tool set has the id "nope"$/);
+    expect((await harness.bridge.api.getSettings()).endpoints[0]?.toolSet).toBe('kitchen');
+  });
+
   it('keeps one running copy of each server, whatever the number of sets', async () => {
     const { harness } = await twoAgents();
     const pids = harness.bridge.state().servers.map((s) => s.pid);

@@ -31,6 +31,19 @@ describe('"Add to …": editing a client\'s file', () => {
     expect(moved.text).not.toContain('18790');
   });
 
+  it('keeps the comments of an empty servers object (or file), and a comment that ends the last server\'s line stays on that line', () => {
+    const template = planFileEdit('cursor', 'mcp.json', '{\n  "mcpServers": {\n    // add your servers here\n  }\n}\n', entry);
+    expect(template.text).toBe(
+      '{\n  "mcpServers": {\n    "xiaozhi-tray": {\n      "url": "http://127.0.0.1:18790/mcp/cursor",\n      "headers": {\n        "Authorization": "Bearer add-to-test-token-0123456789abcdef"\n      }\n    }\n    // add your servers here\n  }\n}\n',
+    );
+    expect(planFileEdit('cursor', 'mcp.json', '{ "mcpServers": { /* none yet */ } }', entry).text).toContain('/* none yet */');
+    const root = planFileEdit('claude-desktop', 'c.json', '{\n  // written by hand\n}\n', { command: 'x' });
+    expect(root.text).toContain('// written by hand');
+    expect(JSON.parse(root.text.replace('// written by hand', ''))).toEqual({ mcpServers: { 'xiaozhi-tray': { command: 'x' } } });
+    const noted = planFileEdit('cursor', 'mcp.json', '{\n  "mcpServers": {\n    "github": { "command": "gh" } // the work account\n  }\n}\n', entry);
+    expect(noted.text).toMatch(/^\{\n {2}"mcpServers": \{\n {4}"github": \{ "command": "gh" \}, \/\/ the work account\n {4}"xiaozhi-tray": \{\n/);
+  });
+
   it('writes VS Code entries under "servers", and a new file when there is none', () => {
     expect(JSON.parse(planFileEdit('vscode', 'mcp.json', undefined, { type: 'http', url: 'u' }).text)).toEqual({ servers: { 'xiaozhi-tray': { type: 'http', url: 'u' } } });
     const withInputs = planFileEdit('vscode', 'mcp.json', '{ "inputs": [], "servers": {} }', { type: 'http', url: 'u' });
