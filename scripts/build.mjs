@@ -1,7 +1,7 @@
 // Builds the Node-side bundles (Electron main, preload, headless CLI) with esbuild.
 // The renderer is built by Vite (vite.config.ts) when it exists.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 const common = {
@@ -36,6 +36,17 @@ await Promise.all([
   existsSync('src/preload/index.ts') &&
     build({ ...common, entryPoints: ['src/preload/index.ts'], outfile: 'out/preload/index.js', platform: 'node', target: 'chrome130' }),
 ]);
+
+// V8 keeps a script with any character past U+00FF as two bytes per character: one "—" in a kept
+// comment or "小" in a regex doubled the CLI's 2 MB of source in memory. esbuild escapes strings
+// but not regex literals or comments; the same \u escapes mean the same there (String.raw aside,
+// which the bundles use only on ASCII text).
+for (const bundle of ['out/cli/index.js', 'out/main/index.js']) {
+  if (!existsSync(bundle)) continue;
+  const code = readFileSync(bundle, 'utf8');
+  const ascii = code.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii !== code) writeFileSync(bundle, ascii);
+}
 
 if (existsSync('vite.config.mts') && process.argv[2] !== '--node-only') {
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });

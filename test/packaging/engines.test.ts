@@ -27,6 +27,13 @@ describe('Node versions', () => {
     }
   });
 
+  it('the Node bundles are ASCII, so V8 holds their source at one byte per character', () => {
+    for (const bundle of ['cli', 'main']) {
+      const code = fs.readFileSync(path.join(ROOT, 'out', bundle, 'index.js'), 'utf8');
+      expect(code.match(/[^\x00-\x7f]/g) ?? [], bundle).toEqual([]);
+    }
+  });
+
   it('the README and CI name Node 22 for development', () => {
     expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toMatch(/Node\.js 22/);
     for (const workflow of ['ci.yml', 'release.yml']) {

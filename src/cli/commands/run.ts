@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { formatProblem } from '../../main/core/config/json-text';
-import { startWebUi } from '../../main/core/web/web-ui-server';
 import { stringOption } from '../args';
 import { CONFIG_OPTION, TOOL_MODE_OPTION, configArg, logOptions, type Command } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
@@ -73,6 +72,7 @@ export const runCommand: Command = {
       }
       if (args.options.ui === true || port !== undefined || host !== undefined) {
         try {
+          const { startWebUi } = await import('../../main/core/web/web-ui-server');
           const web = await startWebUi({
             api: bridge.api,
             rendererDir: path.join(__dirname, '..', 'renderer'),

@@ -1,5 +1,6 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type Ajv2020 from 'ajv/dist/2020';
 import type { Logger } from '../logs/log-book';
 
 /**
@@ -66,7 +67,10 @@ export class ArgumentCheck {
   private compile(schema: Record<string, unknown>): ValidateFunction {
     const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
     // Servers name all sorts of dialects (or none); compile the draft they name where we can.
-    const ajv = /2019-09|2020-12/.test(dialect) ? (this.draft2020 ??= new Ajv2020(OPTIONS)) : (this.draft7 ??= new Ajv(OPTIONS));
+    // Required at the first check: a bridge that is never called needs none of ajv in memory.
+    const ajv = /2019-09|2020-12/.test(dialect)
+      ? (this.draft2020 ??= new (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default(OPTIONS))
+      : (this.draft7 ??= new (require('ajv') as { default: typeof Ajv }).default(OPTIONS));
     const { $schema: _ignored, ...rest } = schema;
     const copy = { type: 'object', ...rest };
     const validate = ajv.compile(copy);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parse as parseToml, TomlError } from 'smol-toml';
+import type * as SmolToml from 'smol-toml';
 import type { ImportFormat, ImportInput } from '../../../shared/import';
 import type { ConnectionSettings, ServerSettings, ToolSettings } from '../../../shared/settings';
 import { forbiddenKeyPaths } from '../../../shared/forbidden-keys';
@@ -71,11 +71,13 @@ export function nameForSnippet(entry: Record<string, unknown>): string {
 }
 
 function parseTomlText(file: string, text: string): Record<string, unknown> {
+  // Required for Codex's TOML only, the one format that needs it.
+  const toml = require('smol-toml') as typeof SmolToml;
   let parsed: Record<string, unknown>;
   try {
-    parsed = parseToml(text) as Record<string, unknown>;
+    parsed = toml.parse(text) as Record<string, unknown>;
   } catch (error) {
-    if (error instanceof TomlError) {
+    if (error instanceof toml.TomlError) {
       throw new ConfigError(file, [{ path: '', line: error.line, column: error.column, message: `invalid TOML: ${error.message.split('\n')[0]}` }]);
     }
     throw error;

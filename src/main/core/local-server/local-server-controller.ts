@@ -5,7 +5,7 @@ import { localClientName } from '../../../shared/tool-set-api';
 import type { ToolHub } from '../hub/tool-hub';
 import type { ToolSetView } from '../hub/tool-set-view';
 import type { Logger } from '../logs/log-book';
-import { LocalMcpServer } from './local-mcp-server';
+import type { LocalMcpServer } from './local-mcp-server';
 import { hostWithPort, isLoopbackHost, isWildcardHost } from './request-checks';
 import { removeStateFile, writeStateFile } from './state-file';
 
@@ -159,6 +159,8 @@ export class LocalServerController {
       return;
     }
     this.setState('starting');
+    // Loaded when first turned on: the SDK's HTTP server side is memory most users never need.
+    const { LocalMcpServer } = await import('./local-mcp-server');
     const server = new LocalMcpServer({
       ...wanted,
       viewFor: (client) => this.viewFor(client),
