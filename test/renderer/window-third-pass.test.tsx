@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
-import { cleanup, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { en } from '../../src/shared/i18n/en';
 import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
@@ -29,5 +30,25 @@ describe('English counts go through plurals', () => {
       // "{count} tools", "{servers} servers": a bare number before a noun in the plural reads "1 tools".
       expect(text, key).not.toMatch(/\{(count|servers|tools|pages|n)\} (tools|servers|pages|calls|lines|items|endpoints)\b/);
     }
+  });
+});
+
+describe('the catalogue asks for what an entry needs in words that read in each language', () => {
+  const open = async (language: 'en' | 'zh-CN', title: string) => {
+    harness = makeBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
+    await renderWithBridge(harness, <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />, language);
+    fireEvent.click(await screen.findByRole('button', { name: title }));
+    return screen.getByRole('dialog');
+  };
+
+  it('the heading names the entry as a title, not inside "What … needs" (en)', async () => {
+    const dialog = await open('en', 'ModelScope-hosted server');
+    expect(within(dialog).getByRole('heading').textContent).toBe('Set up ModelScope-hosted server');
+  });
+
+  it('an optional value is marked with full-width brackets in Chinese', async () => {
+    const dialog = await open('zh-CN', '时间与时区');
+    expect(within(dialog).getByRole('heading').textContent).toBe('配置“时间与时区”');
+    expect(within(dialog).getByLabelText('你的时区（可选）')).toBeTruthy();
   });
 });

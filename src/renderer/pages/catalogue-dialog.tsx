@@ -190,7 +190,7 @@ function ValuesStep(props: { entry: CatalogueEntry; onBack: () => void; onClose:
         {props.entry.values.map((value) => (
           <Field
             key={value.id}
-            label={`${text(value.label)}${value.required ? ' *' : ` (${t('catalogue.optional')})`}`}
+            label={value.required ? `${text(value.label)} *` : t('catalogue.optional', { label: text(value.label) })}
             error={submitted && missing.includes(value) ? t('servers.error.required') : undefined}
             {...(value.hint ? { hint: text(value.hint) } : {})}
           >
