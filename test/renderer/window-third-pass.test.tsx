@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
-import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
+import { AddEndpointForm, EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { en } from '../../src/shared/i18n/en';
 import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
@@ -50,5 +50,26 @@ describe('the catalogue asks for what an entry needs in words that read in each 
     const dialog = await open('zh-CN', '时间与时区');
     expect(within(dialog).getByRole('heading').textContent).toBe('配置“时间与时区”');
     expect(within(dialog).getByLabelText('你的时区（可选）')).toBeTruthy();
+  });
+});
+
+describe('the add-endpoint form', () => {
+  it('drops the connection test result once the endpoint is added (it would describe a URL no longer in the form)', async () => {
+    // A port that was free a moment ago: nothing listens, the test says "refused".
+    const net = await import('node:net');
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    harness = makeBridge({});
+    harness.bridge.start();
+    await renderWithBridge(harness, <AddEndpointForm />);
+    fireEvent.change(screen.getByLabelText('Endpoint URL'), { target: { value: `ws://127.0.0.1:${port}/mcp/?token=abc` } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByRole('region', { name: 'Connection test' }, { timeout: 5000 })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    await waitFor(() => expect(harness?.store.load().endpoints).toHaveLength(1));
+    await waitFor(() => expect((screen.getByLabelText('Endpoint URL') as HTMLInputElement).value).toBe(''));
+    expect(screen.queryByRole('region', { name: 'Connection test' })).toBeNull();
   });
 });

@@ -45,6 +45,7 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
       setName('');
       setUrl('');
       setTouched(false);
+      test.clear();
       toast(t('endpoints.added'));
       props.onDone?.();
     } catch (error) {
