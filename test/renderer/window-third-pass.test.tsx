@@ -73,3 +73,23 @@ describe('the add-endpoint form', () => {
     expect(screen.queryByRole('region', { name: 'Connection test' })).toBeNull();
   });
 });
+
+describe('the catalogue search', () => {
+  it('lists the entries whose name or category matches first, then those that only mention the word', async () => {
+    harness = makeBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
+    await renderWithBridge(harness, <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />, 'zh-CN');
+    await screen.findByRole('button', { name: '高德地图' });
+    const titles = () => [...document.querySelectorAll('.catalogue-title')].map((el) => el.textContent);
+    fireEvent.change(screen.getByRole('searchbox', { name: '搜索服务' }), { target: { value: '天气' } });
+    // Amap and Baidu mention weather in their descriptions: they come after the weather servers.
+    expect(titles().slice(0, 2)).toEqual(['Open-Meteo 天气', '和风天气']);
+    expect(titles()).toContain('高德地图');
+    fireEvent.change(screen.getByRole('searchbox', { name: '搜索服务' }), { target: { value: '计算' } });
+    expect(titles()[0]).toBe('计算器');
+    cleanup();
+    await renderWithBridge(harness, <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />, 'en');
+    await screen.findByRole('button', { name: 'Tavily web search' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search servers' }), { target: { value: 'search' } });
+    expect(titles().slice(0, 3)).toEqual(['Tavily web search', 'Brave Search', 'DuckDuckGo search']);
+  });
+});
