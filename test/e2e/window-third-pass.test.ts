@@ -7,14 +7,14 @@ import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
 
-/** How the window lays out in Chromium at the sizes the screenshots check (1100×720, 800×600). */
+/** The window in Chromium: its layout at the sizes the screenshots check (1100×720, 800×600), and the keyboard. */
 let xiaozhi: FakeXiaozhi;
 let bridge: WindowBridge;
 let browser: Browser;
 let page: Page;
 let work = '';
 
-describe.skipIf(!haveChromium)('the window layout, in Chromium', () => {
+describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-layout-'));
     xiaozhi = await FakeXiaozhi.start();
@@ -36,6 +36,25 @@ describe.skipIf(!haveChromium)('the window layout, in Chromium', () => {
 
   afterAll(async () => {
     await closeAll({ browser, bridge, xiaozhi, work });
+  });
+
+  it('logs: a long line opens whole from the keyboard too (Tab to it, Enter)', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.evaluate(() => (window.location.hash = '#/logs'));
+    const filter = page.getByLabel('Filter text');
+    await filter.fill('giving up');
+    const row = page.locator('.log-row', { hasText: 'giving up' }).first();
+    await row.waitFor({ timeout: 20_000 });
+    const closed = (await row.boundingBox()) as { height: number };
+    await filter.focus();
+    for (let i = 0; i < 12 && !(await row.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    expect(await row.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await row.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row.getAttribute('aria-expanded')).toBe('true');
+    expect(((await row.boundingBox()) as { height: number }).height).toBeGreaterThan(closed.height * 1.5);
+    // The focus ring shows where the keyboard is.
+    expect(await row.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
   });
 
   for (const [width, height] of [
