@@ -122,7 +122,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     await section.getByRole('button', { name: 'Add to Cursor' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText(path.join(home, '.cursor', 'mcp.json')).waitFor();
-    await dialog.getByText('The other 1 server(s) in the file stay as they are.', { exact: false }).waitFor();
+    await dialog.getByText('The other server in the file stays as it is.', { exact: false }).waitFor();
     expect(await dialog.locator('pre').textContent()).not.toContain(TOKEN);
     await page.screenshot({ path: path.join(SHOTS, 'toolsets-en-light-add-to-cursor.png') });
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();

@@ -70,12 +70,19 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
 
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return (catalogue?.entries ?? []).filter(
-      (e) =>
-        (!category || e.category === category) &&
-        (!q || [e.name, e.title.en, e.title.zh, e.description.en, e.description.zh, ...e.keywords].some((s) => s.toLowerCase().includes(q))),
-    );
-  }, [catalogue, query, category]);
+    const inCategory = (catalogue?.entries ?? []).filter((e) => !category || e.category === category);
+    if (!q) return inCategory;
+    // What it is (name, title, category) ranks before what it merely mentions (keywords, description):
+    // "天气" lists the weather servers before the maps that can also tell the weather.
+    const has = (texts: string[]) => texts.some((s) => s.toLowerCase().includes(q));
+    const rank = (e: CatalogueEntry) =>
+      has([e.name, e.title.en, e.title.zh, e.category, t(`catalogue.category.${e.category}`)]) ? 0 : has(e.keywords) ? 1 : has([e.description.en, e.description.zh]) ? 2 : 3;
+    return inCategory
+      .map((e) => ({ e, r: rank(e) }))
+      .filter((x) => x.r < 3)
+      .sort((a, b) => a.r - b.r)
+      .map((x) => x.e);
+  }, [catalogue, query, category, t]);
 
   if (chosen) {
     return (
@@ -190,7 +197,7 @@ function ValuesStep(props: { entry: CatalogueEntry; onBack: () => void; onClose:
         {props.entry.values.map((value) => (
           <Field
             key={value.id}
-            label={`${text(value.label)}${value.required ? ' *' : ` (${t('catalogue.optional')})`}`}
+            label={value.required ? `${text(value.label)} *` : t('catalogue.optional', { label: text(value.label) })}
             error={submitted && missing.includes(value) ? t('servers.error.required') : undefined}
             {...(value.hint ? { hint: text(value.hint) } : {})}
           >

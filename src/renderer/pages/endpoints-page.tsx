@@ -45,6 +45,7 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
       setName('');
       setUrl('');
       setTouched(false);
+      test.clear();
       toast(t('endpoints.added'));
       props.onDone?.();
     } catch (error) {
@@ -121,6 +122,9 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         </div>
         <div className="mono small muted break">{revealed ?? shownMasked(endpoint.url, t)}</div>
         {endpoint.state !== 'connected' ? <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} /> : null}
+      </div>
+      {/* Below the name and the buttons, across the whole card: the serving controls need the room. */}
+      <div className="list-wide">
         {test.result ? <EndpointTestResult result={test.result} /> : null}
         <EndpointServing endpoint={endpoint} />
         <label className="card-row small muted">

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { LogEntry, LogLevel } from '../../shared/status';
 import { useApp } from '../app-context';
 import { Button, EmptyState, Switch } from '../components/ui';
@@ -142,6 +142,19 @@ export function LogsPage() {
                 style={{ transform: `translateY(${item.start}px)` }}
                 title={open ? undefined : t('logs.expand')}
                 onClick={() => !wrap && toggle(e.seq)}
+                // The keyboard opens a line too: Tab to it, Enter or Space (not needed while every line wraps).
+                {...(wrap
+                  ? {}
+                  : {
+                      tabIndex: 0,
+                      'aria-expanded': open,
+                      onFocus: () => setFollow(false),
+                      onKeyDown: (event: KeyboardEvent<HTMLDivElement>) => {
+                        if (event.key !== 'Enter' && event.key !== ' ') return;
+                        event.preventDefault();
+                        toggle(e.seq);
+                      },
+                    })}
               >
                 <span className="log-time">{formatClock(e.time)}</span>
                 <span className="log-level">{e.level}</span>

@@ -32,6 +32,8 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
           {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
         </div>
+      </div>
+      <div className="list-wide">
         <div className="mono small muted break">{target}</div>
         {status.state !== 'running' && status.state !== 'stopped' ? <ProblemText problem={status.lastErrorCause} text={status.lastError} /> : null}
         {showOutput ? (

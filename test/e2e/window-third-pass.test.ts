@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { FIXTURE } from '../helpers/bridge-harness';
+import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+
+/** The window in Chromium: its layout at the sizes the screenshots check (1100×720, 800×600), and the keyboard. */
+let xiaozhi: FakeXiaozhi;
+let bridge: WindowBridge;
+let browser: Browser;
+let page: Page;
+let work = '';
+
+describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', () => {
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-layout-'));
+    xiaozhi = await FakeXiaozhi.start();
+    const config = path.join(work, 'xiaozhi-tray.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        endpoints: [{ id: 'home', name: 'home', url: xiaozhi.url() }],
+        servers: [
+          { name: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE] },
+          { name: 'crashy', transport: 'stdio', command: process.execPath, args: ['-e', "process.stderr.write('Traceback (most recent call last):\\nValueError: missing API key\\n'); process.exit(1)"] },
+        ],
+        ui: { language: 'en' },
+      }),
+    );
+    bridge = await startWindowBridge(config, { HOME: work, XDG_CONFIG_HOME: path.join(work, '.config'), XDG_CACHE_HOME: path.join(work, '.cache'), XIAOZHI_TRAY_REGISTRY_URL: 'http://127.0.0.1:9/' });
+    ({ browser, page } = await openWindow(bridge.url, 720, { width: 1100 }));
+  }, 60_000);
+
+  afterAll(async () => {
+    await closeAll({ browser, bridge, xiaozhi, work });
+  });
+
+  it('logs: a long line opens whole from the keyboard too (Tab to it, Enter)', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.evaluate(() => (window.location.hash = '#/logs'));
+    const filter = page.getByLabel('Filter text');
+    await filter.fill('giving up');
+    const row = page.locator('.log-row', { hasText: 'giving up' }).first();
+    await row.waitFor({ timeout: 20_000 });
+    const closed = (await row.boundingBox()) as { height: number };
+    await filter.focus();
+    for (let i = 0; i < 12 && !(await row.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    expect(await row.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await row.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row.getAttribute('aria-expanded')).toBe('true');
+    expect(((await row.boundingBox()) as { height: number }).height).toBeGreaterThan(closed.height * 1.5);
+    // The focus ring shows where the keyboard is.
+    expect(await row.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
+  });
+
+  for (const [width, height] of [
+    [1100, 720],
+    [800, 600],
+  ] as const) {
+    it(`an endpoint's serving section takes the card's width, not what the buttons leave (${width}×${height})`, async () => {
+      await page.setViewportSize({ width, height });
+      await page.evaluate(() => (window.location.hash = '#/endpoints'));
+      const card = page.getByRole('listitem').filter({ hasText: 'Tools served' });
+      await card.getByText(/^\d+ tools · /).waitFor();
+      const cardBox = (await card.boundingBox()) as { width: number };
+      const serving = (await card.locator('.serving').boundingBox()) as { width: number };
+      expect(serving.width / cardBox.width).toBeGreaterThan(0.85);
+      // The mode switch and "What the model sees" share one row.
+      const mode = (await card.getByRole('radio', { name: 'All tools' }).boundingBox()) as { y: number };
+      const preview = (await card.getByRole('button', { name: 'What the model sees' }).boundingBox()) as { y: number };
+      expect(Math.abs(mode.y - preview.y)).toBeLessThan(8);
+    });
+
+    it(`a server's command, error and last output take the card's width (${width}×${height})`, async () => {
+      await page.setViewportSize({ width, height });
+      await page.evaluate(() => (window.location.hash = '#/servers'));
+      const card = page.getByRole('listitem').filter({ hasText: 'crashy' });
+      const output = card.locator('.stderr pre');
+      await output.getByText('ValueError: missing API key').waitFor({ timeout: 15_000 });
+      const cardBox = (await card.boundingBox()) as { width: number };
+      expect(((await output.boundingBox()) as { width: number }).width / cardBox.width).toBeGreaterThan(0.85);
+      // The name, its state and its restarts stay on one row beside the buttons.
+      const name = (await card.getByText('crashy', { exact: true }).boundingBox()) as { y: number };
+      const restarts = (await card.getByText(/^restarted \d+×$/).boundingBox()) as { y: number };
+      expect(Math.abs(name.y - restarts.y)).toBeLessThan(8);
+    });
+  }
+});
