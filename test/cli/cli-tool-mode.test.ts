@@ -50,6 +50,25 @@ describe('--tool-mode', () => {
     expect(run.stderr()).toBe('');
   });
 
+  it('tools --endpoint lists what that endpoint is served: its tool set and mode', async () => {
+    const file = h.writeConfig({
+      endpoints: [{ id: 'k', name: 'kitchen', url: 'ws://127.0.0.1:9/mcp/?token=t', toolSet: 'cooking' }, { id: 's', name: 'study', url: 'ws://127.0.0.1:9/mcp/?token=u', toolMode: 'router' }],
+      toolSets: [{ id: 'cooking', name: 'Cooking', servers: ['weather'] }],
+      servers: [catalogServer('weather'), catalogServer('memory')],
+    }, 'two.json');
+    const kitchen = h.spawn(['tools', '--config', file, '--endpoint', 'kitchen']);
+    expect(await kitchen.exit).toBe(0);
+    expect(kitchen.stdout()).toMatch(/^endpoint kitchen: tool set Cooking, every tool that is on$/m);
+    expect(kitchen.stdout()).toMatch(/^ {2}get_daily_forecast /m);
+    expect(kitchen.stdout()).not.toMatch(/^ {2}search_nodes /m);
+    const study = h.spawn(['tools', '--config', file, '--endpoint', 's']);
+    expect(await study.exit).toBe(0);
+    expect(study.stdout()).toMatch(/^ {2}find_tools /m);
+    const unknown = h.spawn(['tools', '--config', file, '--endpoint', 'garage']);
+    expect(await unknown.exit).toBe(2);
+    expect(unknown.stderr()).toContain('--endpoint "garage" names no endpoint of the config (its endpoints: kitchen, study)');
+  });
+
   it('refuses an unknown mode', async () => {
     const run = h.spawn(['run', '--config', config([]), '--tool-mode', 'smart']);
     expect(await run.exit).toBe(2);

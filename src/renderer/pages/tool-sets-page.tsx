@@ -56,7 +56,7 @@ function ToolSetHeader({ set, users }: { set: ToolSet; users: string[] }) {
           </>
         )}
       </header>
-      <p className="small muted">{users.length > 0 ? t('toolSets.usedBy', { names: users.join(', ') }) : t('toolSets.unused')}</p>
+      <p className="small muted" title={users.length > 0 ? users.join(', ') : undefined}>{users.length > 0 ? t('toolSets.usedBy', { names: users.join(', ') }) : t('toolSets.unused')}</p>
     </>
   );
 }

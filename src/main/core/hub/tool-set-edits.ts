@@ -101,6 +101,10 @@ export function updateToolSet(settings: Settings, input: { id: string; name?: st
   if (input.id === DEFAULT_TOOL_SET && input.servers !== undefined && input.servers !== 'all') {
     throw new ToolSetError('The default tool set serves every server.');
   }
+  // The window shows the default set by its own words in each language ("All tools", 全部工具).
+  if (input.id === DEFAULT_TOOL_SET && input.name !== undefined && input.name.trim() !== settings.toolSets.find((s) => s.id === DEFAULT_TOOL_SET)?.name) {
+    throw new ToolSetError('The default tool set cannot be renamed: make a new set to give a choice of tools a name.');
+  }
   const name = input.name !== undefined ? checkName(settings, input.name, input.id) : undefined;
   return mapSets(settings, (set) =>
     set.id !== input.id ? set : { ...set, ...(name !== undefined ? { name } : {}), ...(input.servers !== undefined ? { servers: input.servers } : {}) },

@@ -132,6 +132,15 @@ describe('tool sets: two endpoints, two sets, the same servers', () => {
     expect((await harness.bridge.api.getSettings()).endpoints[0]?.toolSet).toBe('kitchen');
   });
 
+  it('refuses to rename the default set, which the window names in each language', async () => {
+    const { harness } = await twoAgents();
+    const name = (await harness.bridge.api.getSettings()).toolSets.find((s) => s.id === 'all')?.name;
+    await expect(harness.bridge.api.updateToolSet({ id: 'all', name: 'mine' })).rejects.toThrow(/default tool set cannot be renamed/);
+    expect((await harness.bridge.api.getSettings()).toolSets.find((s) => s.id === 'all')?.name).toBe(name);
+    await harness.bridge.api.updateToolSet({ id: 'kitchen', name: '厨房' });
+    expect((await harness.bridge.api.getSettings()).toolSets.find((s) => s.id === 'kitchen')?.name).toBe('厨房');
+  });
+
   it('keeps one running copy of each server, whatever the number of sets', async () => {
     const { harness } = await twoAgents();
     const pids = harness.bridge.state().servers.map((s) => s.pid);
