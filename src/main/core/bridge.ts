@@ -175,6 +175,8 @@ export class Bridge {
     this.running = false;
     if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
     this.listChangedTimer = undefined;
+    // Servers are stopped last, but a child that exits meanwhile (Ctrl+C) is no crash to restart.
+    for (const server of this.servers.values()) server.windDown();
     await this.localServer.stop();
     await Promise.all([...this.links.values()].map((link) => link.stop()));
     await Promise.all([...this.servers.values()].map((server) => server.stop()));
