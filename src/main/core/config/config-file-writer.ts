@@ -52,6 +52,14 @@ const KNOWN: Known = {
   },
 };
 
+/**
+ * A file from before tool sets (no version, or version 1) keeps its switches under `tools`; the
+ * migration moved them into the default set, so on save that key goes rather than staying behind
+ * as a stale copy nobody reads.
+ */
+const isLegacy = (value: Record<string, unknown>) => !(typeof value.version === 'number' && value.version >= 2);
+const LEGACY_KNOWN: Known = { ...KNOWN, keys: new Set([...KNOWN.keys, 'tools']) };
+
 /** Always written: it says which format (and which migrations) the file is in. */
 const ALWAYS = new Set(['version']);
 
@@ -145,7 +153,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export function configFileText(settings: Settings | Record<string, unknown>, previousText: string | undefined): string {
   const before = previousText === undefined ? undefined : parseConfigObject(previousText);
-  const merged = keepUnknown(settings as Record<string, unknown>, before, KNOWN);
+  const merged = keepUnknown(settings as Record<string, unknown>, before, before && isLegacy(before) ? LEGACY_KNOWN : KNOWN);
   if (!before || previousText === undefined) return `${JSON.stringify(merged, null, 2)}\n`;
   let text = previousText;
   const formattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };

@@ -42,6 +42,8 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
   return parseConfigText(file, fs.readFileSync(file, 'utf8'), env);
 }
 
+const MOVED_TOOLS = `: in a version 2 file a tool's switches live in the default tool set, "toolSets": [{ "name": "all", "tools": { SERVER: { TOOL: { "enabled": false } } } }]`;
+
 /** Ours: it has our keys, or nothing at all (`{}` is a valid empty config). */
 const isNative = (value: unknown) =>
   isRecord(value) && (Array.isArray(value.endpoints) || Array.isArray(value.servers) || 'version' in value || Object.keys(value).length === 0);
@@ -53,9 +55,10 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
   if (doc && isNative(doc.value) && !('mcpServers' in (doc.value as object))) {
     const parsed = SettingsSchema.safeParse(upgradeNativeConfig(doc.value as Record<string, unknown>));
     if (!parsed.success) throw new ConfigError(file, zodProblems(doc, parsed.error.issues, legacyToolsPath(doc.value)));
-    // A key the schema does not know is kept in the file but does nothing: often a typo.
-    const warnings = unknownKeys(doc.value).map(({ path, key, suggestion }) =>
-      doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
+    // A key the schema does not know is kept in the file but does nothing: often a typo. (Judged
+    // after the migration: a version 1 file's `tools` is read, as the default set's switches.)
+    const warnings = unknownKeys(upgradeNativeConfig(doc.value as Record<string, unknown>)).map(({ path, key, suggestion }) =>
+      doc.problemAt(path, `"${key}" is not a setting and is ignored${path.length === 1 && key === 'tools' ? MOVED_TOOLS : suggestion ? `; did you mean "${suggestion}"?` : ''}`),
     );
     loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings };
   } else {

@@ -44,6 +44,23 @@ describe('the config file store', () => {
     expect(written.ui.theme).toBe('dark');
   });
 
+  it("moves a hand-written file's top-level `tools` into the default tool set when it saves, leaving no stale copy behind", () => {
+    const file = path.join(tempDir(), 'tray.json');
+    // The README's shape: no version, the switches under `tools`.
+    fs.writeFileSync(file, JSON.stringify({ servers: [{ name: 'fx', transport: 'stdio', command: 'node' }], tools: { fx: { echo: { enabled: false } } } }, null, 2));
+    const store = storeFor(file);
+    const settings = store.load();
+    settings.ui.theme = 'dark';
+    store.save(settings);
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(written.version).toBe(2);
+    expect('tools' in written).toBe(false);
+    expect(written.toolSets).toMatchObject([{ id: 'all', tools: { fx: { echo: { enabled: false } } } }]);
+    const again = loadConfigFile(file, {});
+    expect(again.warnings).toEqual([]);
+    expect(again.settings.toolSets[0]?.tools).toEqual({ fx: { echo: { enabled: false } } });
+  });
+
   it('writes through a symlinked config instead of replacing the link', () => {
     const dir = tempDir();
     const real = path.join(dir, 'real.json');

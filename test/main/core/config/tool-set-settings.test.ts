@@ -59,6 +59,12 @@ describe('settings version 2: tool sets', () => {
   it("reads a version 1 config file: its switches stay the default set's, and problems point into `tools`", () => {
     const good = JSON.stringify({ endpoints: [], servers: [], tools: { s: { t: { enabled: false } } } });
     expect(defaultToolSwitches(parseConfigText('mine.json', good, {}).settings)).toEqual({ s: { t: { enabled: false } } });
+    expect(parseConfigText('mine.json', good, {}).warnings).toEqual([]);
+    // In a version 2 file (what init and the app write) the switches live in the default set: say where.
+    const v2 = JSON.stringify({ version: 2, servers: [], tools: { s: { t: { enabled: false } } } });
+    expect(parseConfigText('mine.json', v2, {}).warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^"tools" is not a setting and is ignored: in a version 2 file a tool's switches live in the default tool set, "toolSets": \[\{ "name": "all", "tools": /),
+    ]);
     const bad = JSON.stringify({ servers: [], tools: { s: { t: { enabled: 'no' } } } }, null, 2);
     expect(problems(() => parseConfigText('mine.json', bad, {}))).toContainEqual(expect.stringMatching(/^line 6, column \d+, at tools\.s\.t\.enabled: /));
   });
