@@ -8,10 +8,14 @@ import { ELECTRON_HINT, findElectron, ROOT } from './electron-binary.mjs';
 let electron = findElectron();
 // Electron fetches its binary on first use, not at install: fetch it now (unless told not to).
 if (!electron.binary && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD && fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'install.js'))) {
-  console.log('Downloading the Electron binary (once)…');
-  const fetched = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron', 'install.js')], { cwd: ROOT, stdio: 'inherit' });
+  console.log('Downloading the Electron binary (once, about 100 MB; this can take a few minutes)…');
+  // Its stack trace is no help to the user: only the error's first line goes into ours.
+  const fetched = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron', 'install.js')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
   electron = findElectron();
-  if (!electron.binary && fetched.status !== 0) electron = { reason: 'the Electron binary could not be downloaded (offline, or a proxy in the way; ELECTRON_MIRROR names a mirror)' };
+  if (!electron.binary && fetched.status !== 0) {
+    const error = (fetched.stderr ?? '').split('\n').map((line) => line.trim()).find((line) => line !== '');
+    electron = { reason: `the Electron binary could not be downloaded (${error ? `${error}: ` : ''}offline, or a proxy in the way; ELECTRON_MIRROR names a mirror)` };
+  }
 }
 if (!electron.binary) {
   console.error(`Cannot start the desktop app: ${electron.reason}; ${ELECTRON_HINT}`);
