@@ -301,7 +301,10 @@ export class Bridge {
       // Each consumer compares its own set's version: only those whose set changed hear about it.
       for (const link of this.links.values()) link.notifyToolsChanged();
       this.localServer.refreshSessions();
-      this.warnOverBudget();
+      // Judged once the servers starting now are up (or failed): a count taken halfway is not what xiaozhi gets.
+      void this.startGrace.settled().then(() => {
+        if (this.running) this.warnOverBudget();
+      });
     }, this.options.listChangedDebounceMs ?? 300);
   }
 

@@ -96,6 +96,24 @@ describe('a tools/list while a server restarts after a crash', () => {
 });
 
 describe('the tool budget, for headless users', () => {
+  it('is judged once the servers starting together are up, so the count it gives is the one xiaozhi gets', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }],
+      servers: [fixtureServer('fast', { FIXTURE_EXTRA_TOOLS: '30' }, { name: 'fast' }), fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' }, { name: 'slow' })],
+    });
+    const { bridge, logBook } = ctx.harness;
+    bridge.start();
+    await bridge.whenServersSettled();
+    const warnings = () => logBook.entries().filter((e) => e.message.includes('past the budget'));
+    await waitFor(() => warnings().length > 0, 5000, 'the budget warning');
+    const session = await ctx.xiaozhi.connection(0);
+    await session.initialize();
+    const { tools } = await session.listAllTools();
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]?.message).toMatch(new RegExp(`^serves ${tools.length} tools `));
+  });
+
   it('is said once in the log when an endpoint is served past it, with router mode as the way out', async () => {
     ctx.xiaozhi = await FakeXiaozhi.start();
     ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '30' })] });
