@@ -115,6 +115,20 @@ describe('logs for collectors: --log-format json and --log-level', () => {
     expect(lines).toContainEqual(expect.objectContaining({ source: 'web', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=/) }));
   });
 
+  it('with --host for the LAN, says how to open the page from another machine, not only "on this machine"', async () => {
+    const run = h.spawn(['run', '--config', h.writeConfig({}), '--host', '0.0.0.0']);
+    await waitForText(run.stdout, /token=\S+\n/);
+    const port = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(run.stdout())?.[1];
+    expect(run.stdout()).toContain(`From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${port})`);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    const local = h.spawn(['run', '--config', h.writeConfig({}), '--ui']);
+    await waitForText(local.stdout, /token=\S+\n/);
+    expect(local.stdout()).not.toContain('From another machine');
+    local.child.kill('SIGTERM');
+    expect(await local.exit).toBe(0);
+  });
+
   it('shows only what is at least as important as --log-level', async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const quiet = h.spawn(['run', '--config', file, '--log-level', 'warn']);
