@@ -48,6 +48,29 @@ describe('servers: the configured servers and their state, without serving xiaoz
     expect(json.out).not.toContain(API_KEY);
   });
 
+  it('waits for a server that hangs at start only as long as xiaozhi\'s first tools/list would (the start grace), not its whole start timeout', async () => {
+    const file = h.writeConfig({
+      servers: [
+        { name: 'ok', transport: 'stdio', ...fixtureEntry() },
+        { name: 'stuck', transport: 'stdio', ...fixtureEntry({ FIXTURE_HANG: '1' }) },
+      ],
+      limits: { startGraceMs: 1500 },
+    });
+    for (const command of [['servers'], ['tools'], ['call', 'echo', '--args', '{"text":"hi"}']]) {
+      const started = Date.now();
+      const { code, out } = await h.finished([command[0] as string, '--config', file, ...command.slice(1)]);
+      // Well inside the 60 s start timeout (slack for a loaded machine).
+      expect(Date.now() - started, command.join(' ')).toBeLessThan(20_000);
+      if (command[0] === 'call') {
+        expect(code).toBe(0);
+        expect(out).toBe('fx: hi\n');
+      } else {
+        expect(code).toBe(1);
+        expect(out).toMatch(/stuck[^\n]*starting/);
+      }
+    }
+  });
+
   it('says how to add servers when there are none, and exits 0', async () => {
     const run = await finished(['servers', '--config', h.writeConfig({})]);
     expect(run).toMatchObject({ code: 0 });

@@ -214,6 +214,14 @@ export class Bridge {
     await Promise.allSettled([...this.serverStarts.values()]);
   }
 
+  /**
+   * Resolves when an endpoint's tools/list would be answered: every start settled, or the start
+   * grace over (a server that hangs at start holds nobody past it).
+   */
+  async whenCatalogSettled(): Promise<void> {
+    await this.startGrace.settled();
+  }
+
   /** The state as any UI sees it: what servers printed or failed with is redacted like a log line. */
   state(): BridgeState {
     const redact = (text: string) => this.logBook.redact(text);
