@@ -8,7 +8,7 @@ import { ELECTRON_HINT, findElectron, ROOT } from './electron-binary.mjs';
 let electron = findElectron();
 // Electron fetches its binary on first use, not at install: fetch it now (unless told not to).
 if (!electron.binary && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD && fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'install.js'))) {
-  console.log('Downloading the Electron binary (once)…');
+  console.log('Downloading the Electron binary (once, about 100 MB; this can take a few minutes)…');
   // Its errors are kept: a failure is a stack trace, whose first line goes into our one line.
   const fetched = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron', 'install.js')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
   electron = findElectron();

@@ -51,7 +51,7 @@ export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headle
 
 /**
  * For the commands that look at servers without serving xiaozhi (tools, servers, call): start the
- * servers of `settings` (endpoints replaced by `endpoints`), wait until each is up or has failed,
+ * servers of `settings` (endpoints replaced by `endpoints`), wait until each is up or has failed (at most the start grace, as a tools/list would),
  * run `work`, stop everything. Ctrl+C meanwhile stops the servers and ends the command (130).
  */
 export async function withServers(
@@ -67,7 +67,8 @@ export async function withServers(
   const { bridge, guard } = headless;
   try {
     bridge.start();
-    const interrupted = await Promise.race([bridge.whenServersSettled().then(() => undefined), guard.stopped]);
+    // As long as xiaozhi's first tools/list would wait, no longer: a server that hangs at start is shown as starting.
+    const interrupted = await Promise.race([bridge.whenCatalogSettled().then(() => undefined), guard.stopped]);
     if (interrupted !== undefined) return interrupted;
     const done = await Promise.race([work(headless), guard.stopped]);
     return guard.isStopping ? await guard.stopped : done;

@@ -48,6 +48,29 @@ describe('servers: the configured servers and their state, without serving xiaoz
     expect(json.out).not.toContain(API_KEY);
   });
 
+  it('waits for a server that hangs at start only as long as xiaozhi\'s first tools/list would (the start grace), not its whole start timeout', async () => {
+    const file = h.writeConfig({
+      servers: [
+        { name: 'ok', transport: 'stdio', ...fixtureEntry() },
+        { name: 'stuck', transport: 'stdio', ...fixtureEntry({ FIXTURE_HANG: '1' }) },
+      ],
+      limits: { startGraceMs: 1500 },
+    });
+    for (const command of [['servers'], ['tools'], ['call', 'echo', '--args', '{"text":"hi"}']]) {
+      const started = Date.now();
+      const { code, out } = await h.finished([command[0] as string, '--config', file, ...command.slice(1)]);
+      // Well inside the 60 s start timeout (slack for a loaded machine).
+      expect(Date.now() - started, command.join(' ')).toBeLessThan(20_000);
+      if (command[0] === 'call') {
+        expect(code).toBe(0);
+        expect(out).toBe('fx: hi\n');
+      } else {
+        expect(code).toBe(1);
+        expect(out).toMatch(/stuck[^\n]*starting/);
+      }
+    }
+  });
+
   it('says how to add servers when there are none, and exits 0', async () => {
     const run = await finished(['servers', '--config', h.writeConfig({})]);
     expect(run).toMatchObject({ code: 0 });
@@ -113,6 +136,20 @@ describe('logs for collectors: --log-format json and --log-level', () => {
     expect(lines).toContainEqual(expect.objectContaining({ level: 'info', source: 'server:fx', message: expect.stringMatching(/^running \(pid \d+\)/) }));
     expect(lines).toContainEqual(expect.objectContaining({ level: 'info', source: 'server:fx', message: 'fixture fx started, 中文输出正常' }));
     expect(lines).toContainEqual(expect.objectContaining({ source: 'web', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=/) }));
+  });
+
+  it('with --host for the LAN, says how to open the page from another machine, not only "on this machine"', async () => {
+    const run = h.spawn(['run', '--config', h.writeConfig({}), '--host', '0.0.0.0']);
+    await waitForText(run.stdout, /token=\S+\n/);
+    const port = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(run.stdout())?.[1];
+    expect(run.stdout()).toContain(`From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${port})`);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    const local = h.spawn(['run', '--config', h.writeConfig({}), '--ui']);
+    await waitForText(local.stdout, /token=\S+\n/);
+    expect(local.stdout()).not.toContain('From another machine');
+    local.child.kill('SIGTERM');
+    expect(await local.exit).toBe(0);
   });
 
   it('shows only what is at least as important as --log-level', async () => {

@@ -42,7 +42,9 @@ const BUS_ERROR = 'echo "Failed to connect to bus: No medium found" >&2; exit 1'
 
 function linuxEnv() {
   const home = h.tempDir();
-  return { home, configHome: path.join(home, 'cfg'), env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'cfg') } };
+  // A plain shell, even when the tests run under `npm test` (npm's variables say it is npm's shell).
+  const plainShell = { npm_command: '', npm_execpath: '', npm_lifecycle_event: '' };
+  return { home, configHome: path.join(home, 'cfg'), env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'cfg'), ...plainShell } };
 }
 
 describe('service on Linux: a systemd user unit', () => {
@@ -80,6 +82,26 @@ describe('service on Linux: a systemd user unit', () => {
     expect(again.stdout()).toContain('Not installed');
     const none = h.spawn(['service', 'status'], { env });
     expect(await none.exit).toBe(1);
+  });
+
+  it('installed through npx, the unit gets the PATH of the shell, without what npm put in front of it', async () => {
+    const { configHome, env } = linuxEnv();
+    const config = h.writeConfig({});
+    const shell = '/opt/tools/bin:/usr/local/bin:/usr/bin:/bin';
+    // What npm exec / npx puts in front: node_modules/.bin of this folder and of every folder above it
+    // (/tmp/node_modules/.bin among them, which anyone may create), npx's cache, and its node-gyp shim.
+    const npmPath = [
+      path.join(path.dirname(config), 'node_modules', '.bin'),
+      '/tmp/node_modules/.bin',
+      '/node_modules/.bin',
+      '/home/pi/.npm/_npx/0123abcd/node_modules/.bin',
+      '/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin',
+      shell,
+    ].join(':');
+    const run = h.spawn(['service', 'install', '--config', config, '--no-start'], { env: { ...env, PATH: npmPath, npm_command: 'exec', npm_lifecycle_event: 'npx' } });
+    expect(await run.exit, run.stderr()).toBe(0);
+    const keys = unitKeys(fs.readFileSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'), 'utf8'));
+    expect(systemdWords(keys['Service.Environment'] as string)).toEqual([`PATH=${shell}`]);
   });
 
   it("says plainly when systemd's user manager cannot be reached: status and uninstall exit non-zero", async () => {

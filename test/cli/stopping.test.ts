@@ -78,6 +78,26 @@ describe('stopping the headless bridge leaves nothing behind', () => {
     expect(run.stdout()).toContain('[app] stopped');
   });
 
+  it.skipIf(process.platform === 'win32')("Ctrl+C in a terminal (the whole process group) stops every server without reporting them as crashed and restarting", async () => {
+    const xiaozhi = await h.fakeXiaozhi();
+    const dir = h.tempDir();
+    const pidFile = path.join(dir, 'pids');
+    const servers = Object.fromEntries(['a', 'b', 'c'].map((name) => [name, fixtureEntry({ FIXTURE_NAME: name, FIXTURE_PID_FILE: pidFile })]));
+    const file = h.writeConfig({ mcpServers: servers }, 'mcp_config.json', dir);
+    // Its own process group, as a terminal's foreground job: the terminal signals every process in it.
+    const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) }, detached: true });
+    const session = await xiaozhi.connection(0, 15_000);
+    await session.initialize();
+    await waitForText(run.stdout, /running \(pid \d+\)[^\n]*\n[\s\S]*running \(pid \d+\)[^\n]*\n[\s\S]*running \(pid \d+\)/);
+    const pids = await fixturePids(pidFile, 3);
+    h.track(pids);
+    process.kill(-(run.child.pid as number), 'SIGINT');
+    expect(await run.exit).toBe(130);
+    await allGone(pids);
+    expect(run.stdout()).toContain('[app] stopped');
+    expect(run.stdout()).not.toMatch(/restarting in|the connection closed/);
+  });
+
   it.skipIf(process.platform === 'win32')('Ctrl+\\ (SIGQUIT) stops every server cleanly too, and exits 131', async () => {
     const { run, pids } = await servingBridge();
     run.child.kill('SIGQUIT');

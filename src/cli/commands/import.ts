@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FileSettingsStore } from '../../main/core/config/settings-store';
-import { describePreview } from '../../main/core/import/import-preview';
+import { describePreview, missingInputs } from '../../main/core/import/import-preview';
 import { ImportSessions } from '../../main/core/import/import-sessions';
 import { defaultSettings, type Settings } from '../../shared/settings';
 import { stringOption, UsageError } from '../args';
@@ -49,13 +49,19 @@ export const importCommand: Command = {
       ctx.err(error instanceof Error ? error.message : String(error));
       return 1;
     }
-    ctx.out(describePreview(preview));
+    const inputs = inputValues(args);
+    ctx.out(describePreview(preview, inputs));
     if (args.options.yes !== true) {
-      ctx.out(`\nNothing was written. Run again with --yes to import into ${target}.`);
+      const missing = missingInputs(preview, inputs);
+      ctx.out(
+        missing.length > 0
+          ? `\nNothing was written. Give the missing values with --input (${missing.map((id) => `${id}=…`).join(' ')}), then run again with --yes to import into ${target}.`
+          : `\nNothing was written. Run again with --yes to import into ${target}.`,
+      );
       return 0;
     }
     try {
-      const applied = sessions.apply({ id: preview.id, inputs: inputValues(args) }, current);
+      const applied = sessions.apply({ id: preview.id, inputs }, current);
       new FileSettingsStore(path.resolve(ctx.cwd, target), current).save(applied.settings);
       const r = applied.result;
       ctx.out(`\nImported into ${target}: ${r.addedServers.length} server(s) added, ${r.replacedServers.length} replaced, ${r.addedEndpoints.length} endpoint(s), ${r.skipped} skipped.`);

@@ -10,6 +10,7 @@ import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../args';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
+const WILDCARD = ['0.0.0.0', '::'];
 
 export const runCommand: Command = {
   name: 'run',
@@ -84,7 +85,11 @@ export const runCommand: Command = {
           // Written past the log book on purpose: it would (rightly) redact the access token.
           const message = 'open the window in a browser on this machine';
           if (format === 'json') process.stdout.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'web', message }, { url: web.url })}\n`);
-          else process.stdout.write(`\nOpen the window in a browser on this machine:\n  ${web.url}\n\n`);
+          else {
+            // Listening on every interface (the LAN, Docker), the URL still names 127.0.0.1: say what to use elsewhere.
+            const elsewhere = host && WILDCARD.includes(host) ? `From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${web.port}).\n` : '';
+            process.stdout.write(`\nOpen the window in a browser on this machine:\n  ${web.url}\n${elsewhere}\n`);
+          }
           if (host && !LOOPBACK.includes(host)) log.warn(`the web UI listens on ${host}: anyone who can reach it and has the URL can control the bridge`);
         } catch (error) {
           log.error(`web UI: ${error instanceof Error ? error.message : String(error)}`);

@@ -82,6 +82,20 @@ function explain(output: string): string {
   return output || 'it failed';
 }
 
+/**
+ * The PATH of the shell the user installs from. Through npx or npm it starts with npm's additions:
+ * node_modules/.bin of this folder and of every folder above it (/tmp/node_modules/.bin too, which
+ * anyone may create), npx's cache and npm's node-gyp shim. They are npm's, not the shell's: a
+ * service must not look its servers' commands up there.
+ */
+export function shellPath(env: NodeJS.ProcessEnv): string {
+  const value = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+  if (!env.npm_execpath && !env.npm_command && !env.npm_lifecycle_event) return value;
+  const npmAdded = (dir: string) => /[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir) || /[\\/]node-gyp-bin[\\/]?$/.test(dir);
+  const kept = value.split(path.delimiter).filter((dir) => !npmAdded(dir));
+  return kept.some((dir) => dir !== '') ? kept.join(path.delimiter) : value;
+}
+
 /** `run --config FILE` plus the run options given to `service install`. */
 function runArgs(args: ParsedArgs, config: string): string[] {
   const out = ['run', '--config', config];
@@ -105,7 +119,7 @@ function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manag
     script: ctx.entryScript,
     args: runArgs(args, resolved),
     workingDirectory: path.dirname(resolved),
-    path: ctx.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    path: shellPath(ctx.env),
   };
   if (!manager) {
     ctx.out(windowsAdvice(spec));

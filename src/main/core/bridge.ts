@@ -175,6 +175,8 @@ export class Bridge {
     this.running = false;
     if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
     this.listChangedTimer = undefined;
+    // Servers are stopped last, but a child that exits meanwhile (Ctrl+C) is no crash to restart.
+    for (const server of this.servers.values()) server.windDown();
     await this.localServer.stop();
     await Promise.all([...this.links.values()].map((link) => link.stop()));
     await Promise.all([...this.servers.values()].map((server) => server.stop()));
@@ -210,6 +212,14 @@ export class Bridge {
   /** Resolves when every server started so far has either come up or failed its first attempt. */
   async whenServersSettled(): Promise<void> {
     await Promise.allSettled([...this.serverStarts.values()]);
+  }
+
+  /**
+   * Resolves when an endpoint's tools/list would be answered: every start settled, or the start
+   * grace over (a server that hangs at start holds nobody past it).
+   */
+  async whenCatalogSettled(): Promise<void> {
+    await this.startGrace.settled();
   }
 
   /** The state as any UI sees it: what servers printed or failed with is redacted like a log line. */
@@ -299,7 +309,10 @@ export class Bridge {
       // Each consumer compares its own set's version: only those whose set changed hear about it.
       for (const link of this.links.values()) link.notifyToolsChanged();
       this.localServer.refreshSessions();
-      this.warnOverBudget();
+      // Judged once the servers starting now are up (or failed): a count taken halfway is not what xiaozhi gets.
+      void this.startGrace.settled().then(() => {
+        if (this.running) this.warnOverBudget();
+      });
     }, this.options.listChangedDebounceMs ?? 300);
   }
 

@@ -55,6 +55,27 @@ describe('the first tools/list of a session', () => {
     expect(waited).toBeLessThan(8000);
   });
 
+  it('announces no list_changed while that list waits: its answer already shows what changed meanwhile', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }],
+      servers: [fixtureServer('fast', {}, { name: 'fast' }), fixtureServer('slow', { FIXTURE_START_DELAY_MS: '2500' }, { name: 'slow' })],
+    });
+    const { bridge } = ctx.harness!;
+    bridge.start();
+    const session = await ctx.xiaozhi!.connection(0);
+    await session.initialize();
+    const mark = session.mark();
+    // The fast server comes up (a catalog change) while this list waits for the slow one.
+    const { tools } = await session.listAllTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['fast_echo', 'slow_echo']));
+    // A change after the answer is announced; nothing before it was.
+    await bridge.api.setToolEnabled({ server: 'fast', tool: 'big', enabled: false });
+    await session.waitForNotification('notifications/tools/list_changed', mark);
+    const answered = session.received.findIndex((m, i) => i >= mark && m.result?.tools !== undefined);
+    expect(session.received.slice(mark, answered).filter((m) => m.method === 'notifications/tools/list_changed')).toEqual([]);
+  });
+
   it('answers at once when nothing is starting', async () => {
     ctx.xiaozhi = await FakeXiaozhi.start();
     ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }], servers: [fixtureServer('fx')] });
@@ -96,6 +117,24 @@ describe('a tools/list while a server restarts after a crash', () => {
 });
 
 describe('the tool budget, for headless users', () => {
+  it('is judged once the servers starting together are up, so the count it gives is the one xiaozhi gets', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }],
+      servers: [fixtureServer('fast', { FIXTURE_EXTRA_TOOLS: '30' }, { name: 'fast' }), fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' }, { name: 'slow' })],
+    });
+    const { bridge, logBook } = ctx.harness;
+    bridge.start();
+    await bridge.whenServersSettled();
+    const warnings = () => logBook.entries().filter((e) => e.message.includes('past the budget'));
+    await waitFor(() => warnings().length > 0, 5000, 'the budget warning');
+    const session = await ctx.xiaozhi.connection(0);
+    await session.initialize();
+    const { tools } = await session.listAllTools();
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]?.message).toMatch(new RegExp(`^serves ${tools.length} tools `));
+  });
+
   it('is said once in the log when an endpoint is served past it, with router mode as the way out', async () => {
     ctx.xiaozhi = await FakeXiaozhi.start();
     ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '30' })] });

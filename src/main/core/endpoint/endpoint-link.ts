@@ -64,6 +64,8 @@ export class EndpointLink {
   private initialized = false;
   /** The catalog version this session last learned of; only newer changes are announced. */
   private announcedVersion = -1;
+  /** First pages of tools/list being held until the servers that are starting are up. */
+  private listsWaiting = 0;
 
   constructor(opts: EndpointLinkOptions) {
     this.opts = opts;
@@ -141,7 +143,9 @@ export class EndpointLink {
 
   /** Tells the endpoint the catalog changed (cheap; xiaozhi may only re-read per conversation). */
   notifyToolsChanged(): void {
-    if (!this.server || !this.initialized || this.opts.hub.version === this.announcedVersion) return;
+    // A list waiting for servers to start will show the change itself: announcing it too would only
+    // have the broker list again (and wait again).
+    if (!this.server || !this.initialized || this.listsWaiting > 0 || this.opts.hub.version === this.announcedVersion) return;
     this.announcedVersion = this.opts.hub.version;
     this.server.sendToolListChanged().catch(() => undefined);
   }
@@ -230,7 +234,13 @@ export class EndpointLink {
       { capabilities: { tools: { listChanged: true } } },
     );
     server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-      await this.opts.catalogSettled();
+      const first = request.params?.cursor === undefined;
+      if (first) this.listsWaiting++;
+      try {
+        await this.opts.catalogSettled();
+      } finally {
+        if (first) this.listsWaiting--;
+      }
       // What this answer shows needs no list_changed later (the first page fixes the version).
       if (request.params?.cursor === undefined && this.initialized) this.announcedVersion = this.opts.hub.version;
       return this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));

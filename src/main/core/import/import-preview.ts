@@ -93,8 +93,13 @@ export function buildPreview(source: string, parsed: ParsedConfig, current: Sett
   };
 }
 
-/** The preview as text, for the CLI. */
-export function describePreview(preview: ImportPreview): string {
+/** The values a preview still needs once `given` (the CLI's --input values, by id) are counted. */
+export function missingInputs(preview: ImportPreview, given: Record<string, string> = {}): string[] {
+  return [...new Set(preview.servers.flatMap((item) => item.needs.filter((id) => !(id in given))))];
+}
+
+/** The preview as text, for the CLI; a value in `given` is not listed as needed. */
+export function describePreview(preview: ImportPreview, given: Record<string, string> = {}): string {
   const lines = [`${preview.source}: ${preview.format} config`];
   for (const item of preview.servers) {
     const s = item.server;
@@ -102,7 +107,8 @@ export function describePreview(preview: ImportPreview): string {
     const conflict = item.conflict ? ` (${item.conflict.kind.replace('-', ' ')} as "${item.conflict.existing}")` : '';
     const action = item.action === 'rename' ? `rename to "${item.suggestedName}"` : item.action;
     lines.push(`  server ${s.name}: ${target}${s.enabled ? '' : ' [disabled]'}${conflict} → ${action}`);
-    if (item.needs.length > 0) lines.push(`    needs a value for ${item.needs.join(', ')}`);
+    const needs = item.needs.filter((id) => !(id in given));
+    if (needs.length > 0) lines.push(`    needs a value for ${needs.join(', ')}`);
   }
   for (const e of preview.endpoints) lines.push(`  endpoint ${e.name}: ${e.url}${e.conflict ? ` (${e.conflict.kind.replace('-', ' ')} as "${e.conflict.existing}")` : ''} → ${e.action}`);
   const switches = Object.values(preview.tools).reduce((n, t) => n + Object.keys(t).length, 0);

@@ -165,6 +165,16 @@ export class ChildServer {
     await this.connect('starting');
   }
 
+  /**
+   * The bridge is about to stop this server: from now on a lost connection is neither reported as
+   * a crash nor restarted (a terminal's Ctrl+C reaches the whole process group, so the children
+   * often exit before `stop()` gets to them). Synchronous, so nothing can slip in between.
+   */
+  windDown(): void {
+    this.generation++;
+    this.clearTimers();
+  }
+
   async stop(): Promise<void> {
     this.generation++;
     this.clearTimers();

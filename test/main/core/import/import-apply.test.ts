@@ -184,4 +184,18 @@ describe('import: the CLI', () => {
     const check = spawnSync(process.execPath, [BIN, 'check', '--config', target], { encoding: 'utf8' });
     expect(check.status).toBe(0);
   });
+
+  it('the preview counts the values given with --input, and says how to give the ones still missing', () => {
+    const target = path.join(tempDir(), 'xiaozhi-tray.json');
+    const source = path.join(dir, 'vscode-mcp.json');
+    const dry = spawnSync(process.execPath, [BIN, 'import', source, '--config', target, '--input', 'input:perplexity-key=k-123'], { encoding: 'utf8' });
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).not.toContain('input:perplexity-key');
+    expect(dry.stdout).not.toContain('k-123');
+    expect(dry.stdout).toContain('needs a value for workspaceFolder');
+    expect(dry.stdout).toContain('Nothing was written. Give the missing values with --input (workspaceFolder=…), then run again with --yes');
+    const ready = spawnSync(process.execPath, [BIN, 'import', source, '--config', target, '--input', 'input:perplexity-key=k-123', '--input', 'workspaceFolder=/w'], { encoding: 'utf8' });
+    expect(ready.stdout).not.toContain('needs a value');
+    expect(ready.stdout).toContain(`Nothing was written. Run again with --yes to import into ${target}.`);
+  });
 });
