@@ -72,14 +72,18 @@ export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
     socket.on('open', () => {
       const ws = socket as WebSocket;
       server = new Server({ name: 'xiaozhi-tray', version: opts.version }, { capabilities: { tools: { listChanged: true } } });
+      let listed: string | number | undefined;
       server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
-        const page = opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
-        // Answer first, then report: the other side gets its list either way.
-        setImmediate(() => finish({ reachable: true, accepted: true, toolsListed: opts.hub.summary().toolCount }));
-        return page;
+        listed = extra.requestId;
+        return opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
       });
       server.onerror = (error) => opts.log.debug(`connection test: ${error.message}`);
-      server.connect(new WsServerTransport(ws, opts.log, opts.maxMessageBytes)).catch(() => undefined);
+      const transport = new WsServerTransport(ws, opts.log, opts.maxMessageBytes);
+      // Answer first, then report (and close): the other side gets its list either way.
+      transport.onsent = (message) => {
+        if (listed !== undefined && 'id' in message && message.id === listed) finish({ reachable: true, accepted: true, toolsListed: opts.hub.summary().toolCount });
+      };
+      server.connect(transport).catch(() => undefined);
       timer = setTimeout(() => finish({ reachable: true, accepted: true }), opts.listWaitMs);
     });
   });

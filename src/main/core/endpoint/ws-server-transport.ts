@@ -18,6 +18,8 @@ export class WsServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** `tools/call` requests go here instead of to the SDK (the relay fast path), when set. */
   ontoolcall?: (request: ToolCallRequest) => void;
+  /** A message has been written to the socket (sends are corked for a turn of the event loop). */
+  onsent?: (message: JSONRPCMessage) => void;
   /** A `notifications/cancelled`: true when the call it names was one of `ontoolcall`'s. */
   oncancelled?: (requestId: unknown, reason: unknown) => boolean;
 
@@ -51,7 +53,13 @@ export class WsServerTransport implements Transport {
         return;
       }
       corkForThisTurn((this.socket as unknown as { _socket?: Corkable })._socket);
-      this.socket.send(data, { binary: false }, (error) => (error ? reject(error) : resolve()));
+      this.socket.send(data, { binary: false }, (error) => {
+        if (error) reject(error);
+        else {
+          this.onsent?.(message);
+          resolve();
+        }
+      });
     });
   }
 

@@ -6,7 +6,7 @@ import { responseBytes, resultText, shapeResult, textResult } from '../hub/resul
 import { prepareTool, type PreparedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
 import { CALL_TOOL, DEFAULT_LIMIT, FIND_TOOLS, MAX_LIMIT, callToolTool, findToolsTool, summarizeServers } from './router-tools';
-import type { ToolSearch, SearchEntry, SearchHit } from './tool-search';
+import { ToolSearch, type SearchEntry, type SearchHit } from './tool-search';
 
 /** A tool of the set the router searches: what the hub's catalog says of it. */
 export interface RouterEntry extends SearchEntry {
@@ -69,8 +69,7 @@ export class ToolRouter {
   /** The best tools for a query (for find_tools, and for the window's "try a search"). */
   search(query: string, limit = DEFAULT_LIMIT): SearchHit<RouterEntry>[] {
     const built = this.current();
-    // Required at the first search: the index (MiniSearch, the glossary) is for router mode only.
-    built.search ??= new (require('./tool-search') as typeof import('./tool-search')).ToolSearch(built.entries);
+    built.search ??= new ToolSearch(built.entries);
     return built.search.search(query, Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit))));
   }
 
