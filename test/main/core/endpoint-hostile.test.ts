@@ -61,6 +61,21 @@ describe('endpoint link: hostile frames', () => {
     expect(await echo(next, 6, 'back')).toBe('fx: back');
     expect(logText(ctx.harness!.logBook)).toMatch(/1009|too big|over the/i);
   });
+
+  it('closes a connection that stops reading its answers instead of holding them in memory without end, then reconnects', async () => {
+    // 60 extra tools: each tools/list answer is a full page of about 8 KB, for a 70-byte request.
+    const session = await setup({ servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '60' })] });
+    session.record = false;
+    (session.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    // About 50 MB of answers to 400 KB of requests (well past what the loopback socket buffers).
+    for (let i = 0; i < 6000; i++) session.sendRaw(`{"jsonrpc":"2.0","id":${10_000 + i},"method":"tools/list","params":{}}`);
+    await waitFor(() => /stopped reading/.test(logText(ctx.harness!.logBook)), 20_000, 'the bridge to give up on the reader');
+    (session.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await waitFor(() => session.isClosed, 10_000, 'the connection to be closed');
+    const next = await ctx.xiaozhi!.connection(1);
+    await next.initialize();
+    expect(await echo(next, 6, 'back')).toBe('fx: back');
+  }, 40_000);
 });
 
 describe('endpoint link: frames JSON-RPC does not allow', () => {
