@@ -51,8 +51,8 @@ export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headle
 
 /**
  * For the commands that look at servers without serving xiaozhi (tools, servers, call): start the
- * servers of `settings` (endpoints replaced by `endpoints`), wait until each is up or has failed,
- * run `work`, stop everything. Ctrl+C meanwhile stops the servers and ends the command (130).
+ * servers of `settings` (endpoints replaced by `endpoints`), wait until each is up or has failed
+ * (at most the start grace), run `work`, stop everything. Ctrl+C meanwhile stops the servers and ends the command (130).
  */
 export async function withServers(
   ctx: CliContext,
@@ -65,7 +65,12 @@ export async function withServers(
   const { bridge, guard } = headless;
   try {
     bridge.start();
-    const interrupted = await Promise.race([bridge.whenServersSettled().then(() => undefined), guard.stopped]);
+    // No longer than xiaozhi's own tools/list would wait: a server that hangs at start must not
+    // hold the command until its initialize times out (callTimeoutMs, a minute by default).
+    let grace: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => (grace = setTimeout(resolve, settings.limits.startGraceMs)));
+    const interrupted = await Promise.race([Promise.race([bridge.whenServersSettled(), graceOver]).then(() => undefined), guard.stopped]);
+    clearTimeout(grace);
     if (interrupted !== undefined) return interrupted;
     const done = await Promise.race([work(headless), guard.stopped]);
     return guard.isStopping ? await guard.stopped : done;
