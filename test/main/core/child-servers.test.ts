@@ -160,6 +160,24 @@ describe('child servers: hostile or broken output', () => {
     expect(logged).toBeGreaterThan(50);
   });
 
+  it('says how much it left out of a lasting flood at most once a second, not before every line it lets through', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const started = Date.now();
+    // Three seconds of 3,000 lines a second: the log takes 50 a second once the burst is spent.
+    for (let i = 0; i < 30; i++) {
+      await harness.bridge.api.callTool({ name: 'stderr', arguments: { text: `wave ${i}`, count: 300 } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await waitFor(() => server('fx').stderrTail.at(-1) === 'wave 29 300', 10_000, 'the last line in the tail');
+    await waitFor(() => Date.now() - started > 4500, 6000, 'the last summary');
+    const seconds = (Date.now() - started) / 1000;
+    const summaries = harness.logBook.entries().filter((e) => e.source === 'server:fx' && e.message.includes('were not logged')).length;
+    expect(summaries).toBeGreaterThan(0);
+    expect(summaries).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+  }, 20_000);
+
   it('fails at once, without retrying, when the command is not found on PATH', async () => {
     harness = makeBridge({ servers: [{ name: 'typo', transport: 'stdio', command: 'npx-typo-does-not-exist', args: [] }] });
     harness.bridge.start();
