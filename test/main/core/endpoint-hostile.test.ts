@@ -62,6 +62,25 @@ describe('endpoint link: hostile frames', () => {
     expect(logText(ctx.harness!.logBook)).toMatch(/1009|too big|over the/i);
   });
 
+  it('refuses calls past a bound on those in progress at once, instead of holding every one (and the server holding it too)', async () => {
+    const session = await setup();
+    session.record = false;
+    // 20,000 slow calls took the bridge from 85 to 253 MB and its server from 66 to 199 MB.
+    const answers = Array.from({ length: 300 }, (_, i) => session.request(1000 + i, 'tools/call', { name: 'slow', arguments: { ms: 4000 } }, 15_000));
+    const refused = await Promise.race([
+      Promise.all(answers.slice(200)),
+      new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 2000)),
+    ]);
+    expect(refused).not.toBe('still waiting');
+    for (const answer of refused as Awaited<(typeof answers)[number]>[]) {
+      expect(answer.result?.isError).toBe(true);
+      expect(answer.result?.content?.[0]?.text).toMatch(/calls are in progress/);
+    }
+    const done = await Promise.all(answers.slice(0, 64));
+    expect(done.every((a) => a.result?.content?.[0]?.text === 'done')).toBe(true);
+    expect(await echo(session, 6, 'after')).toBe('fx: after');
+  }, 30_000);
+
   it('closes a connection that stops reading its answers instead of holding them in memory without end, then reconnects', async () => {
     // 60 extra tools: each tools/list answer is a full page of about 8 KB, for a 70-byte request.
     const session = await setup({ servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '60' })] });

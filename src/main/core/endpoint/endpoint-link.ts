@@ -9,6 +9,9 @@ import { redactText, redactUrl } from '../logs/redact';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import { WsServerTransport } from './ws-server-transport';
 
+/** Tool calls one connection may have in progress at once; more are answered with an error result. */
+export const MAX_CALLS_IN_PROGRESS = 64;
+
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
   connection: ConnectionSettings;
@@ -233,14 +236,29 @@ export class EndpointLink {
       if (request.params?.cursor === undefined && this.initialized) this.announcedVersion = this.opts.hub.version;
       return this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
     });
+    let callsInProgress = 0;
+    let refusing = false;
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      // A tool of a server still starting (a broker calling from a list it kept) waits like a list.
-      if (!this.opts.hub.has(request.params.name)) await this.opts.catalogSettled();
-      return this.opts.hub.call(request.params.name, request.params.arguments ?? {}, {
-        caller: this.opts.endpoint.name,
-        signal: extra.signal,
-        idJson: JSON.stringify(extra.requestId),
-      });
+      // xiaozhi calls a tool or two at a time; a peer that sends thousands at once would have
+      // this process and the server hold every one of them.
+      if (callsInProgress >= MAX_CALLS_IN_PROGRESS) {
+        if (!refusing) log.warn(`refusing tool calls: ${MAX_CALLS_IN_PROGRESS} calls are already in progress on this connection`);
+        refusing = true;
+        return { content: [{ type: 'text', text: `${MAX_CALLS_IN_PROGRESS} calls are in progress already; try again when one has finished.` }], isError: true };
+      }
+      refusing = false;
+      callsInProgress++;
+      try {
+        // A tool of a server still starting (a broker calling from a list it kept) waits like a list.
+        if (!this.opts.hub.has(request.params.name)) await this.opts.catalogSettled();
+        return await this.opts.hub.call(request.params.name, request.params.arguments ?? {}, {
+          caller: this.opts.endpoint.name,
+          signal: extra.signal,
+          idJson: JSON.stringify(extra.requestId),
+        });
+      } finally {
+        callsInProgress--;
+      }
     });
     server.oninitialized = () => {
       this.initialized = true;
