@@ -81,6 +81,25 @@ describe('endpoint link: hostile frames', () => {
     expect(await echo(session, 6, 'after')).toBe('fx: after');
   }, 30_000);
 
+  it('lets a bounded number of tool lists wait for starting servers; the rest are answered at once with what is there', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e1', name: 'home', url: ctx.xiaozhi.url() }],
+      servers: [fixtureServer('fx'), fixtureServer('stuck', { FIXTURE_HANG: '1' })],
+      limits: { startGraceMs: 8000 },
+    });
+    ctx.harness.bridge.start();
+    const session = await ctx.xiaozhi.connection(0);
+    await session.initialize();
+    session.record = false;
+    // 50,000 lists waiting on a server that hangs took the CLI from 85 to 372 MB for the grace.
+    const lists = Array.from({ length: 300 }, (_, i) => session.request(5000 + i, 'tools/list', {}, 15_000));
+    const early = await Promise.race([Promise.all(lists.slice(200)), new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 3000))]);
+    expect(early).not.toBe('still waiting');
+    const waited = await Promise.all(lists.slice(0, 64));
+    expect(waited.every((page) => page.result?.tools?.some((t) => t.name === 'echo'))).toBe(true);
+  }, 30_000);
+
   it('closes a connection that stops reading its answers instead of holding them in memory without end, then reconnects', async () => {
     // 60 extra tools: each tools/list answer is a full page of about 8 KB, for a 70-byte request.
     const session = await setup({ servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '60' })] });

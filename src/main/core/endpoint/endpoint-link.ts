@@ -9,7 +9,10 @@ import { redactText, redactUrl } from '../logs/redact';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import { WsServerTransport } from './ws-server-transport';
 
-/** Tool calls one connection may have in progress at once; more are answered with an error result. */
+/**
+ * Tool calls one connection may have in progress at once (more are answered with an error
+ * result), and tool lists that may wait for starting servers (more are answered at once).
+ */
 export const MAX_CALLS_IN_PROGRESS = 64;
 
 export interface EndpointLinkOptions {
@@ -230,8 +233,18 @@ export class EndpointLink {
       { name: 'xiaozhi-tray', version: this.opts.version },
       { capabilities: { tools: { listChanged: true } } },
     );
+    let listsWaiting = 0;
     server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-      await this.opts.catalogSettled();
+      // A broker lists once or twice; thousands of lists held for the start grace would be
+      // held in memory: past the bound, a list is answered at once with what is there.
+      if (listsWaiting < MAX_CALLS_IN_PROGRESS) {
+        listsWaiting++;
+        try {
+          await this.opts.catalogSettled();
+        } finally {
+          listsWaiting--;
+        }
+      }
       // What this answer shows needs no list_changed later (the first page fixes the version).
       if (request.params?.cursor === undefined && this.initialized) this.announcedVersion = this.opts.hub.version;
       return this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
