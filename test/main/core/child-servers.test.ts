@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../../../src/main/core/servers/process-tree';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { FIXTURE, fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;
@@ -177,6 +178,18 @@ describe('child servers: hostile or broken output', () => {
     expect(summaries).toBeGreaterThan(0);
     expect(summaries).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
   }, 20_000);
+
+  it('warns once when a server prints text that is not JSON on stdout, and does not log every such line', async () => {
+    // A banner printed with print() before serving (common in Python servers), then 2,000 more lines.
+    const banner = `process.stdout.write('Welcome to my server\\n' + 'not json\\n'.repeat(2000)); import(${JSON.stringify(pathToFileURL(FIXTURE).href)})`;
+    harness = makeBridge({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: ['-e', banner], env: {} }] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(server('fx').state).toBe('running');
+    const mentions = harness.logBook.entries().filter((e) => e.source === 'server:fx' && /not (valid )?JSON/i.test(e.message));
+    expect(mentions.find((e) => e.level === 'warn')?.message).toMatch(/stdout.*Welcome to my server/);
+    expect(mentions.length).toBeLessThanOrEqual(12);
+  });
 
   it('fails at once, without retrying, when the command is not found on PATH', async () => {
     harness = makeBridge({ servers: [{ name: 'typo', transport: 'stdio', command: 'npx-typo-does-not-exist', args: [] }] });
