@@ -92,6 +92,23 @@ describe('call: one tool, the way xiaozhi calls it', () => {
     expect(picture.out).toBe('Here is the chart.\n[image: image/png, 2.9 KB]\n[resource: file:///tmp/report.pdf, application/pdf]\n');
   });
 
+  it('waits for a server that hangs at start no longer than the start grace, like a tools/list from xiaozhi', async () => {
+    const file = h.writeConfig({
+      limits: { startGraceMs: 1500 },
+      servers: [
+        { name: 'fx', transport: 'stdio', ...fixtureEntry() },
+        { name: 'stuck', transport: 'stdio', ...fixtureEntry({ FIXTURE_HANG: '1' }) },
+      ],
+    });
+    const started = Date.now();
+    const call = h.spawn(['call', '--config', file, 'echo', '--args', '{"text":"hi"}']);
+    // Without the grace it waited for the stuck server's initialize to time out (callTimeoutMs, 60 s).
+    const code = await Promise.race([call.exit, new Promise((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+    expect(code).toBe(0);
+    expect(call.stdout()).toBe('fx: hi\n');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
+
   it('--json prints the response frame as sent, cut to the endpoint\'s size limit like a real call', async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const run = await finished(['call', '--config', file, 'big', '--args', '{"n":20000}', '--json']);

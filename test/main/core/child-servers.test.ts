@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../../../src/main/core/servers/process-tree';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { FIXTURE, fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;
@@ -158,6 +159,36 @@ describe('child servers: hostile or broken output', () => {
     const logged = harness.logBook.entries().filter((e) => e.source === 'server:fx' && e.message.startsWith('flood')).length;
     expect(logged).toBeLessThan(1000);
     expect(logged).toBeGreaterThan(50);
+  });
+
+  it('says how much it left out of a lasting flood at most once a second, not before every line it lets through', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const started = Date.now();
+    // Three seconds of 3,000 lines a second: the log takes 50 a second once the burst is spent.
+    for (let i = 0; i < 30; i++) {
+      await harness.bridge.api.callTool({ name: 'stderr', arguments: { text: `wave ${i}`, count: 300 } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await waitFor(() => server('fx').stderrTail.at(-1) === 'wave 29 300', 10_000, 'the last line in the tail');
+    await waitFor(() => Date.now() - started > 4500, 6000, 'the last summary');
+    const seconds = (Date.now() - started) / 1000;
+    const summaries = harness.logBook.entries().filter((e) => e.source === 'server:fx' && e.message.includes('were not logged')).length;
+    expect(summaries).toBeGreaterThan(0);
+    expect(summaries).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+  }, 20_000);
+
+  it('warns once when a server prints text that is not JSON on stdout, and does not log every such line', async () => {
+    // A banner printed with print() before serving (common in Python servers), then 2,000 more lines.
+    const banner = `process.stdout.write('Welcome to my server\\n' + 'not json\\n'.repeat(2000)); import(${JSON.stringify(pathToFileURL(FIXTURE).href)})`;
+    harness = makeBridge({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: ['-e', banner], env: {} }] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(server('fx').state).toBe('running');
+    const mentions = harness.logBook.entries().filter((e) => e.source === 'server:fx' && /not (valid )?JSON/i.test(e.message));
+    expect(mentions.find((e) => e.level === 'warn')?.message).toMatch(/stdout.*Welcome to my server/);
+    expect(mentions.length).toBeLessThanOrEqual(12);
   });
 
   it('fails at once, without retrying, when the command is not found on PATH', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../helpers/bridge-harness';
+import { CALL_LIMITS } from '../../../src/main/core/endpoint/endpoint-calls';
 import { waitFor } from '../../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);
@@ -61,6 +62,43 @@ describe('endpoint link: hostile frames', () => {
     expect(await echo(next, 6, 'back')).toBe('fx: back');
     expect(logText(ctx.harness!.logBook)).toMatch(/1009|too big|over the/i);
   });
+
+  it('holds at most 64 calls in progress, lets 1,024 more wait their turn, and refuses the rest at once', async () => {
+    const session = await setup();
+    session.record = false;
+    // 20,000 slow calls took the bridge from 85 to 253 MB and its server from 66 to 199 MB.
+    const total = CALL_LIMITS.inProgress + CALL_LIMITS.waiting + 40;
+    const answers = Array.from({ length: total }, (_, i) => session.request(1000 + i, 'tools/call', { name: 'slow', arguments: { ms: 3000 } }, 20_000));
+    const refused = await Promise.race([
+      Promise.all(answers.slice(total - 40)),
+      new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 2500)),
+    ]);
+    expect(refused).not.toBe('still waiting');
+    for (const answer of refused as Awaited<(typeof answers)[number]>[]) {
+      expect(answer.result?.isError).toBe(true);
+      expect(answer.result?.content?.[0]?.text).toMatch(/calls are in progress already/);
+    }
+    const done = await Promise.all(answers.slice(0, CALL_LIMITS.inProgress));
+    expect(done.every((a) => a.result?.content?.[0]?.text === 'done')).toBe(true);
+    // The first of those waiting gets its turn as soon as a place is free.
+    expect((await answers[CALL_LIMITS.inProgress])?.result?.content?.[0]?.text).toBe('done');
+    for (const answer of answers) answer.catch(() => undefined);
+  }, 30_000);
+
+  it('closes a connection that stops reading its answers instead of holding them in memory without end, then reconnects', async () => {
+    // 60 extra tools: each tools/list answer is a full page of about 8 KB, for a 70-byte request.
+    const session = await setup({ servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '60' })] });
+    session.record = false;
+    (session.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    // About 50 MB of answers to 400 KB of requests (well past what the loopback socket buffers).
+    for (let i = 0; i < 6000; i++) session.sendRaw(`{"jsonrpc":"2.0","id":${10_000 + i},"method":"tools/list","params":{}}`);
+    await waitFor(() => /stopped reading/.test(logText(ctx.harness!.logBook)), 20_000, 'the bridge to give up on the reader');
+    (session.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await waitFor(() => session.isClosed, 10_000, 'the connection to be closed');
+    const next = await ctx.xiaozhi!.connection(1);
+    await next.initialize();
+    expect(await echo(next, 6, 'back')).toBe('fx: back');
+  }, 40_000);
 });
 
 describe('endpoint link: frames JSON-RPC does not allow', () => {

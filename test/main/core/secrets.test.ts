@@ -86,6 +86,32 @@ describe('no secret leaves the engine', () => {
     expectNoSecret(String(failure));
   });
 
+  it('redacts a known secret with quotes, backslashes or spaces also where it stands JSON-escaped or percent-encoded', async () => {
+    const quoted = 'pas"s\\word-with-quote';
+    const spaced = 'two words and ünïcode';
+    harness = makeBridge({ servers: [fixtureServer('fx', { DB_PASS: quoted, PASSPHRASE: spaced })] });
+    const calls: { arguments: string; result: string }[] = [];
+    harness.bridge.on('call', (record) => calls.push(record));
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    // Call records keep the arguments as JSON text: the secret stands there escaped.
+    await harness.bridge.api.callTool({ name: 'echo', arguments: { text: quoted } });
+    await harness.bridge.api.callTool({ name: 'stderr', arguments: { text: `next=/login?q=${encodeURIComponent(spaced)}` } });
+    await waitFor(() => harness!.bridge.state().servers[0]!.stderrTail.some((l) => l.includes('next=')), 5000, 'the stderr line');
+    await waitFor(() => calls.length === 2, 5000, 'two call events');
+    const shown = [
+      ...calls.flatMap((c) => [c.arguments, c.result]),
+      ...(await harness.bridge.api.getHistory()).flatMap((c) => [c.arguments, c.result]),
+      ...harness.bridge.state().servers[0]!.stderrTail,
+      ...harness.logBook.entries().map((e) => e.message),
+    ];
+    for (const text of shown) {
+      for (const form of [quoted, JSON.stringify(quoted).slice(1, -1), encodeURIComponent(spaced)]) expect(text, `shows ${form}`).not.toContain(form);
+    }
+    // What the window parses out of the arguments is masked too.
+    expect(JSON.parse(calls[0]!.arguments).text).not.toContain(quoted);
+  });
+
   it('masks secret env names the old heuristic missed, URL query keys and --api-key style arguments, and keeps them on save', async () => {
     harness = makeBridge({
       servers: [

@@ -22,7 +22,8 @@ export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export function checkConfigSize(file: string, bytes: number): void {
   if (bytes > MAX_CONFIG_BYTES) {
-    throw new ConfigError(file, [{ path: '', message: `the file is ${(bytes / 1048576).toFixed(1)} MB; a config is at most ${MAX_CONFIG_BYTES / 1048576} MB` }]);
+    const size = bytes === MAX_CONFIG_BYTES + 1 ? `over ${MAX_CONFIG_BYTES / 1048576}` : (bytes / 1048576).toFixed(1);
+    throw new ConfigError(file, [{ path: '', message: `the file is ${size} MB; a config is at most ${MAX_CONFIG_BYTES / 1048576} MB` }]);
   }
 }
 
@@ -39,7 +40,24 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
     throw new ConfigError(file, [{ path: '', message: 'the file does not exist or cannot be read' }]);
   }
   checkConfigSize(file, stat.size);
-  return parseConfigText(file, fs.readFileSync(file, 'utf8'), env);
+  return parseConfigText(file, readConfigText(file), env);
+}
+
+/**
+ * A config file's text, read no further than a config may be long: a pipe or a device says its
+ * size is 0, so the size check alone let `--config /dev/zero` read until memory ran out.
+ */
+export function readConfigText(file: string): string {
+  const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+  let length = 0;
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+  } finally {
+    fs.closeSync(fd);
+  }
+  checkConfigSize(file, length);
+  return buffer.subarray(0, length).toString('utf8');
 }
 
 /** Ours: it has our keys, or nothing at all (`{}` is a valid empty config). */

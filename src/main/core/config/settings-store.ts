@@ -36,6 +36,8 @@ export class MemorySettingsStore implements SettingsStore {
 export const ENV_ENDPOINT_ID = 'env-mcp-endpoint';
 
 const TEMP_SUFFIX = '.tmp';
+/** When this process started (ms): temporary files stamped earlier were not written by it. */
+const PROCESS_STARTED = Date.now() - process.uptime() * 1000;
 const tempPrefix = (file: string) => `.${path.basename(file)}.`;
 
 /** Blocks this thread briefly: saves are synchronous, and Windows' locks last milliseconds. */
@@ -109,8 +111,12 @@ export function removeOrphanedTempFiles(file: string): void {
   }
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue;
-    const pid = Number(name.slice(prefix.length).split('.')[0]);
-    if (!Number.isInteger(pid) || isRunning(pid)) continue;
+    const [pid, stamp] = name.slice(prefix.length).split('.').map(Number) as [number, number];
+    if (!Number.isInteger(pid)) continue;
+    // Our own pid is an earlier process's when the file is older than we are: in a container the
+    // bridge is PID 1 at every start, so its killed save would otherwise be kept for ever.
+    const earlierOfOurPid = pid === process.pid && stamp < PROCESS_STARTED;
+    if (isRunning(pid) && !earlierOfOurPid) continue;
     fs.rmSync(path.join(path.dirname(target), name), { force: true });
   }
 }

@@ -8,6 +8,13 @@ export interface ToolCallRequest {
   params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
 }
 
+/**
+ * xiaozhi calls a tool or two at a time. A peer that sends thousands at once would have this
+ * process and the server hold every one: at most this many are in progress, the next ones wait
+ * their turn (up to a count and a size), and past that a call is refused with an error result.
+ */
+export const CALL_LIMITS = { inProgress: 64, waiting: 1024, waitingBytes: 16 * 1024 * 1024 };
+
 export interface EndpointCallsOptions {
   tools: EndpointTools;
   catalogSettled: () => Promise<void>;
@@ -24,13 +31,37 @@ export interface EndpointCallsOptions {
  */
 export class EndpointCalls {
   private readonly inFlight = new Map<string | number, CallAbort>();
+  private running = 0;
+  private readonly waiting: { request: ToolCallRequest; bytes: number; controller: CallAbort }[] = [];
+  private waitingBytes = 0;
+  private refusing = false;
 
   constructor(private readonly opts: EndpointCallsOptions) {}
 
-  handle(request: ToolCallRequest): void {
+  /** A tools/call from the endpoint; `bytes`, the size of its frame (what waiting holds). */
+  handle(request: ToolCallRequest, bytes = 0): void {
     const controller = new CallAbort();
+    if (this.running < CALL_LIMITS.inProgress) {
+      this.inFlight.set(request.id, controller);
+      this.run(request, controller);
+      return;
+    }
+    if (this.waiting.length >= CALL_LIMITS.waiting || this.waitingBytes + bytes > CALL_LIMITS.waitingBytes) {
+      if (!this.refusing) this.opts.log.warn(`refusing tool calls: ${CALL_LIMITS.inProgress} are in progress and ${this.waiting.length} waiting on this connection`);
+      this.refusing = true;
+      const text = `${CALL_LIMITS.inProgress} calls are in progress already and ${this.waiting.length} are waiting; try again when one has finished.`;
+      this.opts.send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text }], isError: true } } as unknown as JSONRPCMessage).catch(() => undefined);
+      return;
+    }
+    // Cancellable while it waits, like one in progress.
+    this.inFlight.set(request.id, controller);
+    this.waiting.push({ request, bytes, controller });
+    this.waitingBytes += bytes;
+  }
+
+  private run(request: ToolCallRequest, controller: CallAbort): void {
     const { id } = request;
-    this.inFlight.set(id, controller);
+    this.running++;
     this.answer(request, controller).then(
       (result) => this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage),
       (error: unknown) => {
@@ -54,6 +85,8 @@ export class EndpointCalls {
   abortAll(): void {
     const controllers = [...this.inFlight.values()];
     this.inFlight.clear();
+    this.waiting.length = 0;
+    this.waitingBytes = 0;
     for (const controller of controllers) controller.abort('the endpoint connection closed');
   }
 
@@ -77,8 +110,21 @@ export class EndpointCalls {
   }
 
   private finish(id: string | number, controller: CallAbort, message: JSONRPCMessage): void {
+    this.running--;
+    this.next();
     if (controller.aborted) return;
     if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
     this.opts.send(message).catch(() => undefined);
+  }
+
+  /** The next waiting call that was not cancelled meanwhile takes the free place. */
+  private next(): void {
+    while (this.running < CALL_LIMITS.inProgress && this.waiting.length > 0) {
+      const { request, bytes, controller } = this.waiting.shift()!;
+      this.waitingBytes -= bytes;
+      if (controller.aborted) continue;
+      this.refusing = false;
+      this.run(request, controller);
+    }
   }
 }

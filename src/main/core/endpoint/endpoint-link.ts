@@ -10,6 +10,9 @@ import type { EndpointTools } from '../router/endpoint-catalogs';
 import { WsServerTransport } from './ws-server-transport';
 import { EndpointCalls } from './endpoint-calls';
 
+/** Tool lists one connection may have waiting for starting servers (more are answered at once). */
+export const MAX_CALLS_IN_PROGRESS = 64;
+
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
   connection: ConnectionSettings;
@@ -233,13 +236,20 @@ export class EndpointLink {
       { name: 'xiaozhi-tray', version: this.opts.version },
       { capabilities: { tools: { listChanged: true } } },
     );
+    let listsHeld = 0;
     server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-      const first = request.params?.cursor === undefined;
-      if (first) this.listsWaiting++;
-      try {
-        await this.opts.catalogSettled();
-      } finally {
-        if (first) this.listsWaiting--;
+      // A broker lists once or twice; thousands of lists held for the start grace would be
+      // held in memory: past the bound, a list is answered at once with what is there.
+      if (listsHeld < MAX_CALLS_IN_PROGRESS) {
+        const first = request.params?.cursor === undefined;
+        listsHeld++;
+        if (first) this.listsWaiting++;
+        try {
+          await this.opts.catalogSettled();
+        } finally {
+          listsHeld--;
+          if (first) this.listsWaiting--;
+        }
       }
       // What this answer shows needs no list_changed later (the first page fixes the version).
       if (request.params?.cursor === undefined && this.initialized) this.announcedVersion = this.opts.hub.version;
@@ -255,7 +265,7 @@ export class EndpointLink {
     const transport = new WsServerTransport(socket, log, this.opts.maxMessageBytes);
     // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
     const calls = new EndpointCalls({ tools: this.opts.hub, catalogSettled: this.opts.catalogSettled, caller: this.opts.endpoint.name, send: (message) => transport.send(message), log });
-    transport.ontoolcall = (request) => calls.handle(request);
+    transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
     transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
     this.calls = calls;
     this.server = server;

@@ -7,6 +7,9 @@ import { isRecord } from '../../../shared/is-record';
 import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
 import type { ToolCallRequest } from './endpoint-calls';
 
+/** Answers not yet sent past which the other side is taken to have stopped reading (xiaozhi reads at once). */
+const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
+
 /**
  * The SDK's `Transport` over a client `ws` socket: one JSON-RPC message per text frame.
  * Whatever the other side sends that is not a valid message is answered or dropped here,
@@ -17,7 +20,7 @@ export class WsServerTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   /** `tools/call` requests go here instead of to the SDK (the relay fast path), when set. */
-  ontoolcall?: (request: ToolCallRequest) => void;
+  ontoolcall?: (request: ToolCallRequest, bytes: number) => void;
   /** A message has been written to the socket (sends are corked for a turn of the event loop). */
   onsent?: (message: JSONRPCMessage) => void;
   /** A `notifications/cancelled`: true when the call it names was one of `ontoolcall`'s. */
@@ -49,6 +52,16 @@ export class WsServerTransport implements Transport {
     }
     return new Promise((resolve, reject) => {
       if (this.socket.readyState !== this.socket.OPEN) {
+        reject(new Error('not connected'));
+        return;
+      }
+      if (this.socket.bufferedAmount > MAX_UNSENT_BYTES) {
+        // A peer that sends requests but stops reading the answers would have us hold every
+        // answer in memory without end (an 8 KB page for each 70-byte tools/list). Closed first:
+        // the link reconnects, and the warning is not sent to a socket that is going.
+        const megabytes = Math.round(this.socket.bufferedAmount / (1024 * 1024));
+        this.socket.terminate();
+        this.log.warn(`the endpoint stopped reading: ${megabytes} MB of answers were waiting to be sent; closed the connection (it reconnects)`);
         reject(new Error('not connected'));
         return;
       }
@@ -122,7 +135,7 @@ export class WsServerTransport implements Transport {
       }
       if ('method' in parsed) {
         if (this.ontoolcall && parsed.method === 'tools/call' && 'id' in parsed) {
-          this.ontoolcall(parsed as unknown as ToolCallRequest);
+          this.ontoolcall(parsed as unknown as ToolCallRequest, text.length);
           return;
         }
         if (this.oncancelled && parsed.method === 'notifications/cancelled' && this.oncancelled(parsed.params?.requestId, parsed.params?.reason)) return;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ImportChoices, ImportPreview } from '../../../shared/import';
 import type { Settings } from '../../../shared/settings';
-import { checkConfigSize } from '../config/load-config';
+import { checkConfigSize, readConfigText } from '../config/load-config';
 import { ConfigError, formatProblem } from '../config/json-text';
 import { applyImport, ImportError } from './apply-import';
 import { buildPreview } from './import-preview';
@@ -42,8 +42,10 @@ export class ImportSessions {
     } catch {
       throw new ImportError(`${file} does not exist or cannot be read.`);
     }
+    // A pipe would block the whole bridge in open() until someone writes to it; a device never ends.
+    if (!stat.isFile()) throw new ImportError(`${file} is not a regular file.`);
     checkConfigSize(file, stat.size);
-    return this.preview(file, fs.readFileSync(file, 'utf8'), current);
+    return this.preview(file, readConfigText(file), current);
   }
 
   apply(choices: ImportChoices, current: Settings): ReturnType<typeof applyImport> {

@@ -38,6 +38,14 @@ export function maskUrlPassword(value: string): string {
   return value.replace(URL_PASSWORD, (whole, head: string, password: string, at: string) => (password.includes('(redacted)') ? whole : `${head}${maskSecret(password)}${at}`));
 }
 
+function encodeURIComponentSafe(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return text; // a lone surrogate
+  }
+}
+
 function decodeURIComponentSafe(text: string): string {
   try {
     return decodeURIComponent(text);
@@ -143,7 +151,11 @@ const masked = (value: string) => value.includes('(redacted)');
 export function redactText(text: string, knownSecrets: Iterable<string> = []): string {
   let out = text;
   for (const secret of knownSecrets) {
-    if (secret.length >= 4) out = out.split(secret).join(maskSecret(secret));
+    if (secret.length < 4) continue;
+    out = out.split(secret).join(maskSecret(secret));
+    // Also as it stands inside JSON text (call arguments, a result) and percent-encoded in a URL:
+    // masked whole there, since its first characters could cut an escape in two.
+    for (const form of [JSON.stringify(secret).slice(1, -1), encodeURIComponentSafe(secret)]) if (form !== secret) out = out.split(form).join(MASK_MARKER);
   }
   return out
     .replace(SECRET_QUERY, (_m, head: string, value: string) => `${head}${value.startsWith('…') || masked(value) ? value : maskSecret(value)}`)

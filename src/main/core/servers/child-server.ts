@@ -75,6 +75,9 @@ export interface CallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
+/** Lines of stdout that are not JSON logged (at debug level) per attempt, after the warning. */
+const NOT_JSON_DEBUG_LINES = 10;
+
 /** The bridge's own secrets in its environment: a child gets them only if configured for it. */
 const PRIVATE_ENV = ['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN'];
 const CLIENT_INFO = { name: 'xiaozhi-tray', version: '0.1.0' };
@@ -302,12 +305,18 @@ export class ChildServer {
     this.client = client;
     this.transport = transport;
     this.transportFault = undefined;
+    let notJson = 0;
     client.onerror = (error) => {
       if (generation !== this.generation) return;
       if (/ReadBuffer exceeded/.test(error.message)) {
         // The SDK drops the stream and closes: say why, where the user looks (status, not debug).
         this.transportFault = `its output overflowed: it printed more than ${Math.round(STDIO_MAX_BUFFER / 1048576)} MB on stdout without a newline (a message too big, or logging on stdout instead of stderr)`;
         this.opts.log.warn(this.transportFault);
+      } else if (error instanceof SyntaxError) {
+        // A line of stdout that is not JSON (a banner, print() logging): said once where the user
+        // looks, then a few at debug level, not one log line per line of a flood.
+        if (notJson++ === 0) this.opts.log.warn(`printed text that is not JSON on stdout (it was skipped; logs belong on stderr): ${error.message}`);
+        else if (notJson <= NOT_JSON_DEBUG_LINES) this.opts.log.debug(`transport: ${error.message}`);
       } else this.opts.log.debug(`transport: ${error.message}`);
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {

@@ -77,7 +77,8 @@ export class StderrLog {
       return;
     }
     this.tokens--;
-    this.flushSummary();
+    // The summary waits for its timer: said before every line let through, a lasting flood
+    // logged as many summaries as lines.
     this.log.info(line);
   }
 

@@ -91,13 +91,25 @@ describe('the config file store', () => {
     fs.writeFileSync(file, '{"servers": []}');
     // pid 2^22+1 is above Linux's pid_max default: no process has it.
     const orphan = path.join(dir, `.tray.json.${2 ** 22 + 1}.1700000000000.tmp`);
-    const ours = path.join(dir, `.tray.json.${process.pid}.1700000000001.tmp`);
+    // A process that is running (this test's parent) may be saving right now.
+    const live = path.join(dir, `.tray.json.${process.ppid}.1700000000001.tmp`);
     const other = path.join(dir, '.other.json.1.2.tmp');
-    for (const f of [orphan, ours, other]) fs.writeFileSync(f, '{"secret": true}');
+    for (const f of [orphan, live, other]) fs.writeFileSync(f, '{"secret": true}');
     storeFor(file);
     expect(fs.existsSync(orphan)).toBe(false);
-    expect(fs.existsSync(ours)).toBe(true);
+    expect(fs.existsSync(live)).toBe(true);
     expect(fs.existsSync(other)).toBe(true);
+  });
+
+  it('removes the temporary file of an earlier process that had this same pid (PID 1 in a container, every start)', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'tray.json');
+    fs.writeFileSync(file, '{"servers": []}');
+    const started = Date.now() - process.uptime() * 1000;
+    const before = path.join(dir, `.tray.json.${process.pid}.${Math.floor(started - 60_000)}.tmp`);
+    fs.writeFileSync(before, '{"secret": true}');
+    storeFor(file);
+    expect(fs.existsSync(before)).toBe(false);
   });
 
   it('retries a rename that Windows refuses for a moment (antivirus holding the file)', () => {
