@@ -124,6 +124,14 @@ describe('the tools/call relay', () => {
     expect((await session.request(id++, 'tools/call', { name: 'answer_raw', arguments: { result: { structuredContent: { n: 1 } } } })).result?.content).toEqual([{ type: 'text', text: '{"n":1}' }]);
   });
 
+  it('takes an answer whose id (and progress token) the server echoes as a string, as the SDK does', async () => {
+    const session = await setup();
+    const mark = session.mark();
+    const response = await session.request(11, 'tools/call', { name: 'answer_raw', arguments: { stringId: true, result: { content: [{ type: 'text', text: 'string id' }] } }, _meta: { progressToken: 'tok-s' } }, 5000);
+    expect(textOf(response)).toBe('string id');
+    expect(session.received.slice(mark).filter((m) => m.method === 'notifications/progress').map((m) => m.params)).toEqual([{ progressToken: 'tok-s', progress: 1, total: 1 }]);
+  });
+
   it('passes the server progress on to the endpoint under the endpoint own token', async () => {
     const session = await setup();
     const mark = session.mark();

@@ -119,11 +119,12 @@ export class CallRelay {
   private take(message: JSONRPCMessage): boolean {
     const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown; params?: unknown };
     if (m.method === undefined) {
-      if (typeof m.id !== 'number' || m.id < FIRST_RELAY_ID) return false;
-      const pending = this.settle(m.id);
+      const id = relayId(m.id);
+      if (id === undefined) return false;
+      const pending = this.settle(id);
       // Late (after a timeout or cancel) or made up: nothing waits for it.
       if (!pending) {
-        this.log.debug(`dropped a response to call ${m.id}, which no longer waits`);
+        this.log.debug(`dropped a response to call ${id}, which no longer waits`);
         return true;
       }
       if (isRecord(m.error)) {
@@ -137,8 +138,8 @@ export class CallRelay {
       return true;
     }
     if (m.method === 'notifications/progress' && isRecord(m.params)) {
-      const token = m.params.progressToken;
-      if (typeof token !== 'number' || token < FIRST_RELAY_ID) return false;
+      const token = relayId(m.params.progressToken);
+      if (token === undefined) return false;
       const pending = this.pending.get(token);
       if (pending?.onProgress && typeof m.params.progress === 'number') {
         const { progress, total, message: text } = m.params;
@@ -148,6 +149,15 @@ export class CallRelay {
     }
     return false;
   }
+}
+
+/**
+ * One of the relay's ids, from a response id or a progress token. A server may echo it as a string
+ * ("1000000007"): the SDK reads ids with Number() too, so such a server worked before the relay.
+ */
+function relayId(value: unknown): number | undefined {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Number(value) : Number.NaN;
+  return id >= FIRST_RELAY_ID ? id : undefined;
 }
 
 /**
