@@ -100,6 +100,38 @@ describe('the tools/call relay', () => {
     expect(textOf(await session.request(3000, 'tools/call', { name: 'echo', arguments: { text: 'still fine' } }))).toBe('fx: still fine');
   });
 
+  it('answers a result the SDK would refuse (bad content items, isError not a boolean) as a readable error, as the SDK path did', async () => {
+    const session = await setup();
+    const malformed: [unknown, RegExp][] = [
+      [{ content: [{ type: 'text', text: 5 }] }, /content\[0\] is not a text, image, audio, resource_link or resource item/],
+      [{ content: [{ text: 'no type' }] }, /content\[0\] is not a text/],
+      [{ content: [{ type: 'text', text: 'fine' }, null] }, /content\[1\] is not a text/],
+      [{ content: [{ type: 'resource' }] }, /content\[0\] is not a text/],
+      [{ content: [{ type: 'text', text: 'yes?' }], isError: 'yes' }, /isError/],
+    ];
+    let id = 10;
+    for (const [result, why] of malformed) {
+      const response = await session.request(id++, 'tools/call', { name: 'answer_raw', arguments: { result } });
+      expect(response.result?.isError).toBe(true);
+      expect(textOf(response)).toMatch(/^The tool "answer_raw" failed: the server answered the call with a malformed result: /);
+      expect(textOf(response)).toMatch(why);
+    }
+    const history = (await harness!.bridge.api.getHistory()).filter((r) => r.tool === 'answer_raw');
+    expect(history.map((r) => r.outcome)).toEqual(malformed.map(() => 'error'));
+    // What the SDK accepts still goes through: every kind of item, extra keys, no content at all.
+    const fine = { content: [{ type: 'text', text: 'a', annotations: { priority: 1 } }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'resource_link', uri: 'file:///x', name: 'x' }], extra: 1 };
+    expect(textOf(await session.request(id++, 'tools/call', { name: 'answer_raw', arguments: { result: fine } }))).toBe('a\n[image: image/png, 3 bytes]\n[link: x file:///x]');
+    expect((await session.request(id++, 'tools/call', { name: 'answer_raw', arguments: { result: { structuredContent: { n: 1 } } } })).result?.content).toEqual([{ type: 'text', text: '{"n":1}' }]);
+  });
+
+  it('takes an answer whose id (and progress token) the server echoes as a string, as the SDK does', async () => {
+    const session = await setup();
+    const mark = session.mark();
+    const response = await session.request(11, 'tools/call', { name: 'answer_raw', arguments: { stringId: true, result: { content: [{ type: 'text', text: 'string id' }] } }, _meta: { progressToken: 'tok-s' } }, 5000);
+    expect(textOf(response)).toBe('string id');
+    expect(session.received.slice(mark).filter((m) => m.method === 'notifications/progress').map((m) => m.params)).toEqual([{ progressToken: 'tok-s', progress: 1, total: 1 }]);
+  });
+
   it('passes the server progress on to the endpoint under the endpoint own token', async () => {
     const session = await setup();
     const mark = session.mark();

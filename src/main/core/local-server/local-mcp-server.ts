@@ -245,7 +245,9 @@ export class LocalMcpServer {
     const id = randomUUID();
     const view = this.opts.viewFor(client);
     const server = new Server({ name: 'xiaozhi-tray', version: this.opts.version }, { capabilities: { tools: { listChanged: true } } });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true });
+    // Answers as an event stream (what the SDK does by default): a JSON answer has no room for the
+    // progress notifications a call sends before its result, and the transport would drop them.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     const now = Date.now();
     const session: Session = { id, client, transport, server, view, announced: view.version, since: now, lastSeen: now, open: 0, calls: 0, clientInfo: undefined };
     server.setRequestHandler(ListToolsRequestSchema, async () => {

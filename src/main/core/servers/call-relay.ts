@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../../shared/is-record';
 import type { Logger } from '../logs/log-book';
 import type { CallSignal } from '../hub/call-signal';
@@ -119,26 +119,27 @@ export class CallRelay {
   private take(message: JSONRPCMessage): boolean {
     const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown; params?: unknown };
     if (m.method === undefined) {
-      if (typeof m.id !== 'number' || m.id < FIRST_RELAY_ID) return false;
-      const pending = this.settle(m.id);
+      const id = relayId(m.id);
+      if (id === undefined) return false;
+      const pending = this.settle(id);
       // Late (after a timeout or cancel) or made up: nothing waits for it.
       if (!pending) {
-        this.log.debug(`dropped a response to call ${m.id}, which no longer waits`);
+        this.log.debug(`dropped a response to call ${id}, which no longer waits`);
         return true;
       }
       if (isRecord(m.error)) {
         const { code, message: text, data } = m.error;
         pending.reject(new McpError(typeof code === 'number' ? code : ErrorCode.InternalError, typeof text === 'string' ? text : 'the server answered with an error', data));
-      } else if (isRecord(m.result) && (m.result.content === undefined || Array.isArray(m.result.content))) {
-        const result = m.result as CallToolResult;
-        if (result.content === undefined) result.content = [];
-        pending.resolve(result);
+      } else if (isRecord(m.result)) {
+        const checked = checkResult(m.result);
+        if (typeof checked === 'string') pending.reject(new Error(`the server answered the call with a malformed result: ${checked}`));
+        else pending.resolve(checked);
       } else pending.reject(new Error('the server answered the call with a malformed result'));
       return true;
     }
     if (m.method === 'notifications/progress' && isRecord(m.params)) {
-      const token = m.params.progressToken;
-      if (typeof token !== 'number' || token < FIRST_RELAY_ID) return false;
+      const token = relayId(m.params.progressToken);
+      if (token === undefined) return false;
       const pending = this.pending.get(token);
       if (pending?.onProgress && typeof m.params.progress === 'number') {
         const { progress, total, message: text } = m.params;
@@ -148,4 +149,39 @@ export class CallRelay {
     }
     return false;
   }
+}
+
+/**
+ * One of the relay's ids, from a response id or a progress token. A server may echo it as a string
+ * ("1000000007"): the SDK reads ids with Number() too, so such a server worked before the relay.
+ */
+function relayId(value: unknown): number | undefined {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Number(value) : Number.NaN;
+  return id >= FIRST_RELAY_ID ? id : undefined;
+}
+
+/**
+ * The result as the SDK's `CallToolResultSchema` accepts it (what the SDK path checked, and what a
+ * local client's session checks again before it answers), or what is wrong with it, in words. Text
+ * items alone, the usual answer, are checked by hand; anything else goes through the schema.
+ */
+function checkResult(result: Record<string, unknown>): CallToolResult | string {
+  if (isPlainText(result)) return result as CallToolResult;
+  const parsed = CallToolResultSchema.safeParse(result);
+  if (parsed.success) return parsed.data as CallToolResult;
+  const issue = parsed.error.issues[0];
+  const where = (issue?.path ?? []).map((key, i) => (typeof key === 'number' ? `[${key}]` : i > 0 ? `.${String(key)}` : String(key))).join('');
+  if (issue?.code === 'invalid_union' && issue.path.length === 2 && issue.path[0] === 'content') return `${where} is not a text, image, audio, resource_link or resource item`;
+  return `${where || 'the result'}: ${issue?.message ?? 'not a tool result'}`;
+}
+
+function isPlainText(result: Record<string, unknown>): boolean {
+  const { content, isError, structuredContent } = result;
+  if (!Array.isArray(content) || result._meta !== undefined) return false;
+  if (isError !== undefined && typeof isError !== 'boolean') return false;
+  if (structuredContent !== undefined && !isRecord(structuredContent)) return false;
+  for (const item of content as unknown[]) {
+    if (!isRecord(item) || item.type !== 'text' || typeof item.text !== 'string' || item.annotations !== undefined || item._meta !== undefined) return false;
+  }
+  return true;
 }

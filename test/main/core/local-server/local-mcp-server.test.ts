@@ -122,6 +122,24 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     expect(new Set(history.map((h) => h.caller))).toEqual(new Set(['Cursor']));
   });
 
+  it('answers a server result the SDK would refuse with a readable error result, not a protocol error', async () => {
+    const { url } = await start({ servers: [fixtureServer('weather', { FIXTURE_RELAY_TOOLS: '1' }), fixtureServer('notes')] });
+    const client = await connect(`${url}/cursor`);
+    const answer = (await client.callTool({ name: 'answer_raw', arguments: { result: { content: [{ type: 'text', text: 5 }] } } })) as CallToolResult;
+    expect(answer.isError).toBe(true);
+    expect((answer.content[0] as { text: string }).text).toMatch(/^The tool "answer_raw" failed: the server answered the call with a malformed result: content\[0\]/);
+    expect((await bridge!.api.getHistory()).find((h) => h.tool === 'answer_raw')?.outcome).toBe('error');
+  });
+
+  it("passes the server's progress on to a client that asked for it", async () => {
+    const { url } = await start({ servers: [fixtureServer('weather', { FIXTURE_RELAY_TOOLS: '1' }), fixtureServer('notes')] });
+    const client = await connect(`${url}/cursor`);
+    const progress: unknown[] = [];
+    const result = (await client.callTool({ name: 'progress', arguments: { steps: 3 } }, undefined, { onprogress: (p) => progress.push(p) })) as CallToolResult;
+    expect(result.content).toEqual([{ type: 'text', text: 'progressed 3' }]);
+    expect(progress).toEqual([1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` })));
+  });
+
   it('refuses a request without the token, or with a wrong one', async () => {
     const { url } = await start();
     await expect(connect(`${url}/cursor`, { token: null })).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/Missing or wrong bearer token/) });
