@@ -139,6 +139,11 @@ describe('the tools/call relay', () => {
     expect(textOf(response)).toBe('progressed 3');
     const progress = session.received.slice(mark).filter((m) => m.method === 'notifications/progress');
     expect(progress.map((m) => m.params)).toEqual([1, 2, 3].map((i) => ({ progressToken: 'tok-1', progress: i, total: 3, message: `step ${i}` })));
+    // A long message is cut, so the frame stays within the endpoint's limit.
+    const longMark = session.mark();
+    await session.request(9, 'tools/call', { name: 'progress', arguments: { steps: 1, message: '进'.repeat(5000) }, _meta: { progressToken: 2 } });
+    const long = session.received.slice(longMark).find((m) => m.method === 'notifications/progress');
+    expect(long?.params).toMatchObject({ progressToken: 2, progress: 1, message: `${'进'.repeat(200)}…` });
     // Without a token, the server is not asked for progress.
     expect(textOf(await session.request(8, 'tools/call', { name: 'progress', arguments: { steps: 3 } }))).toBe('no progress asked');
   });

@@ -106,7 +106,10 @@ export class EndpointCalls {
 
   private progress(progressToken: string | number, progress: Progress, signal: CallAbort): void {
     if (signal.aborted) return;
-    this.opts.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, ...progress } }).catch(() => undefined);
+    // A server's progress message is for a person; a long one would push the frame past the endpoint's limit.
+    const message = typeof progress.message === 'string' && progress.message.length > 200 ? `${progress.message.slice(0, 200)}…` : progress.message;
+    const params = { progressToken, ...progress, ...(message !== undefined ? { message } : {}) };
+    this.opts.send({ jsonrpc: '2.0', method: 'notifications/progress', params }).catch(() => undefined);
   }
 
   private finish(id: string | number, controller: CallAbort, message: JSONRPCMessage): void {
