@@ -48,13 +48,15 @@ export class JsonDocument {
     readonly text: string,
     readonly value: unknown,
     private readonly tree: Node | undefined,
+    /** Keys refused where they stood (`__proto__`, a key given twice), left out of `value`. */
+    readonly refused: ConfigProblem[] = [],
   ) {}
 
   /**
    * Parses JSON, tolerating what people paste from docs: comments, trailing commas, a UTF-8 BOM.
    * Throws a ConfigError with line and column for anything else.
    */
-  static parse(file: string, raw: string): JsonDocument {
+  static parse(file: string, raw: string, options: { keepRefused?: boolean } = {}): JsonDocument {
     const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     // Before the parser (which recurses): a config is never this deep, a hostile file may be.
     const tooDeep = offsetPastDepth(text, MAX_DEPTH);
@@ -71,8 +73,9 @@ export class JsonDocument {
     }
     const refused: ConfigProblem[] = [];
     const value = nodeValue(tree, [], (path, offset, message) => refused.push({ path: formatPath(path), ...lineColumn(text, offset), message }));
-    if (refused.length > 0) throw new ConfigError(file, refused);
-    return new JsonDocument(text, value, tree);
+    // keepRefused: the caller reports them beside every other problem of the file, in one pass.
+    if (refused.length > 0 && !options.keepRefused) throw new ConfigError(file, refused);
+    return new JsonDocument(text, value, tree, refused);
   }
 
   /** The problem, placed at the line and column of `path` (or its nearest existing parent). */

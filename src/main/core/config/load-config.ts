@@ -65,12 +65,14 @@ const isNative = (value: unknown) =>
   isRecord(value) && (Array.isArray(value.endpoints) || Array.isArray(value.servers) || 'version' in value || Object.keys(value).length === 0);
 
 export function parseConfigText(file: string, text: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  let loaded: LoadedConfig;
   const trimmed = text.trimStart().replace(/^\uFEFF/, '');
-  const doc = trimmed.startsWith('{') ? JsonDocument.parse(file, text) : undefined;
+  // Refused keys (__proto__, a key twice) are reported with every other problem, not instead of them.
+  const doc = trimmed.startsWith('{') ? JsonDocument.parse(file, text, { keepRefused: true }) : undefined;
+  let loaded: LoadedConfig;
   if (doc && isNative(doc.value) && !('mcpServers' in (doc.value as object))) {
     const parsed = SettingsSchema.safeParse(upgradeNativeConfig(doc.value as Record<string, unknown>));
-    if (!parsed.success) throw new ConfigError(file, zodProblems(doc, parsed.error.issues, legacyToolsPath(doc.value)));
+    const problems = [...doc.refused, ...(parsed.success ? [] : zodProblems(doc, parsed.error.issues, legacyToolsPath(doc.value)))];
+    if (!parsed.success || problems.length > 0) throw new ConfigError(file, problems);
     // A key the schema does not know is kept in the file but does nothing: often a typo.
     const migrated = new Set(nativeMigratedKeys(doc.value as Record<string, unknown>));
     const warnings = unknownKeys(doc.value).filter(({ path }) => !(path.length === 1 && migrated.has(path[0] as string))).map(({ path, key, suggestion }) =>

@@ -105,11 +105,12 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
   const looksToml = /^\s*\[mcp_servers[.\]]/m.test(text) || (/\.toml$/i.test(file) && !/^\s*[{[]/.test(trimmed));
   if (looksToml) return fromCodex(file, parseTomlText(file, text), env, options);
 
-  const doc = JsonDocument.parse(file, text);
+  // keepGoing: refused keys are reported with the other problems of the file, in one pass.
+  const doc = JsonDocument.parse(file, text, { keepRefused: options.keepGoing === true });
   const root = doc.value;
   if (!isRecord(root)) throw new ConfigError(file, [{ path: '', message: NOT_A_CONFIG }]);
 
-  const problems: ConfigProblem[] = [];
+  const problems: ConfigProblem[] = [...doc.refused];
   const warnings: ConfigProblem[] = [];
   const servers: ServerSettings[] = [];
   const sourcePaths: JsonPath[] = [];

@@ -17,6 +17,20 @@ describe('keys that reach a prototype', () => {
     ]);
   });
 
+  it('are reported with every other problem of the file in one pass, not instead of them', () => {
+    const text = `{
+  "__proto__": {},
+  "servers": [{ "name": "a", "transport": "pigeon", "command": "node" }, { "name": "b", "transport": "stdio", "command": "node", "constructor": 1 }],
+  "endpoints": [{ "id": "e", "name": "home", "url": "http://not-a-socket" }]
+}`;
+    const found = problems(() => parseConfigText('tray.json', text, {}));
+    expect(found.filter((p) => /is not allowed/.test(p))).toHaveLength(2);
+    expect(found.some((p) => /servers\[0\]\.transport/.test(p))).toBe(true);
+    expect(found.some((p) => /endpoints\[0\]\.url/.test(p))).toBe(true);
+    const foreign = problems(() => parseConfigText('mcp.json', '{"mcpServers": {"a": {"command": "x", "prototype": {}}, "b": {"url": 5}}}', {}));
+    expect(foreign.some((p) => /prototype/.test(p)) && foreign.some((p) => /mcpServers\.b/.test(p))).toBe(true);
+  });
+
   it('are refused in foreign formats too (JSON and TOML)', () => {
     expect(problems(() => parseConfigText('mcp.json', '{"mcpServers": {"a": {"command": "x", "prototype": {}}}}', {}))[0]).toMatch(/mcpServers\.a\.prototype: the key "prototype" is not allowed/);
     expect(problems(() => parseConfigText('config.toml', '[mcp_servers.a]\ncommand = "x"\n[mcp_servers.a.env]\n__proto__ = "y"\n', {}))[0]).toMatch(/__proto__/);
