@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MASK_MARKER } from './masked';
 import { useReadableZodMessages } from './zod-issue';
 
 // Schema errors read like the rest of the app ("must be one of stdio, sse, streamable-http").
@@ -178,7 +179,8 @@ export const LocalServerSettingsSchema = z.object({
   /** Loopback unless the user explicitly asks otherwise. */
   host: z.string().trim().min(1).default('127.0.0.1'),
   /** The bearer token clients must send; generated when the server is first turned on. (A short one is warned about, not refused: the window sees it masked.) */
-  token: z.string().min(1).regex(SENDABLE_TOKEN, SENDABLE_TOKEN_RULE).optional(),
+  // The window gets it masked ("abcd…(redacted)"), which must still parse there; the engine never keeps a masked value.
+  token: z.string().min(1).refine((t) => SENDABLE_TOKEN.test(t) || t.endsWith(MASK_MARKER), SENDABLE_TOKEN_RULE).optional(),
   /** The set served to clients without a choice of their own (and at /mcp). */
   toolSet: ToolSetIdSchema.default(DEFAULT_TOOL_SET),
   /** Each local client's own set, by client id. */
