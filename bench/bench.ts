@@ -254,7 +254,7 @@ async function throughput(): Promise<void> {
 }
 
 async function manyServers(): Promise<void> {
-  const count = quick ? 6 : 20;
+  const count = quick ? 6 : 10;
   // Baseline: the slowest of the servers started alone, one after another.
   let slowestAlone = 0;
   for (let i = 0; i < Math.min(count, 5); i++) {
