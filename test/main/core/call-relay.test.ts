@@ -148,6 +148,18 @@ describe('the tools/call relay', () => {
     expect(textOf(await session.request(8, 'tools/call', { name: 'progress', arguments: { steps: 3 } }))).toBe('no progress asked');
   });
 
+  it('refuses a result that its tool output schema does not allow, as the SDK client did', async () => {
+    const session = await setup();
+    expect(textOf(await session.request(1, 'tools/call', { name: 'structured', arguments: { mode: 'ok' } }))).toBe('five');
+    const missing = await session.request(2, 'tools/call', { name: 'structured', arguments: { mode: 'missing' } });
+    expect(missing.result?.isError).toBe(true);
+    expect(textOf(missing)).toBe('The tool "structured" failed: it has an output schema but returned no structured content.');
+    const wrong = await session.request(3, 'tools/call', { name: 'structured', arguments: { mode: 'wrong' } });
+    expect(textOf(wrong)).toMatch(/^The tool "structured" failed: its structured content does not match its output schema \(n must be number\)\.$/);
+    const history = await harness!.bridge.api.getHistory();
+    expect(history.filter((r) => r.tool === 'structured').map((r) => r.outcome).sort()).toEqual(['error', 'error', 'ok']);
+  });
+
   it('cancels the server call when the endpoint connection closes mid-call', async () => {
     const session = await setup();
     session.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow', arguments: { ms: 20_000 } } });

@@ -45,6 +45,18 @@ export class ArgumentCheck {
     return explain(tool, validate.errors ?? [], args);
   }
 
+  /**
+   * A result's structured content against the tool's output schema, as the SDK's client checks it
+   * (the relay reads results below the SDK): undefined when it fits (or the schema is broken).
+   */
+  checkOutput(tool: { name: string; server: string; outputSchema: Record<string, unknown> }, structured: unknown): string | undefined {
+    if (structured === undefined) return 'it has an output schema but returned no structured content';
+    const validate = this.validator({ name: tool.name, server: tool.server, inputSchema: tool.outputSchema });
+    if (validate === 'broken' || validate(structured)) return undefined;
+    const first = validate.errors?.[0];
+    return `its structured content does not match its output schema${first ? ` (${argumentPath(first.instancePath) || 'the result'} ${first.message ?? 'is wrong'})` : ''}`;
+  }
+
   private validator(tool: CheckedTool): Validator {
     const schema = tool.inputSchema;
     const known = this.validators.get(schema);

@@ -250,6 +250,12 @@ export class ToolSetView implements CatalogView {
     }
     try {
       const result = await source.callTool(entry.original.name, args, { signal: context.signal, onProgress: context.onProgress });
+      const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
+      if (outputSchema && !result.isError) {
+        // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
+        const wrong = this.context.argumentCheck.checkOutput({ name, server: entry.server, outputSchema }, result.structuredContent);
+        if (wrong) return finish(textResult(`The tool "${name}" failed: ${wrong}.`, true), 'error', problem('call.failed', { tool: name, detail: wrong }));
+      }
       return finish(result, result.isError ? 'error' : 'ok');
     } catch (error) {
       if (error instanceof ServerUnavailableError) {
