@@ -4,7 +4,7 @@ import { MemorySettingsStore, type SettingsStore } from '../main/core/config/set
 import { LogBook, type Logger } from '../main/core/logs/log-book';
 import type { Settings } from '../shared/settings';
 import type { LogLevel } from '../shared/status';
-import type { ParsedArgs } from './args';
+import { stringOption, UsageError, type ParsedArgs } from './args';
 import { CONFIG_OPTION, JSON_OPTION, configArg, logOptions, type CliContext } from './command';
 import { configFileOr, loadOrExplain } from './config-file';
 import type { LoadedConfig } from '../main/core/config/load-config';
@@ -77,6 +77,16 @@ export async function withServers(
     else await bridge.stop();
     guard.dispose();
   }
+}
+
+/** The endpoint `--endpoint NAME` names (its name or id); undefined without the option. */
+export function endpointOption(args: ParsedArgs, settings: Settings): Settings['endpoints'][number] | undefined {
+  const wanted = stringOption(args, 'endpoint');
+  if (wanted === undefined) return undefined;
+  const endpoint = settings.endpoints.find((e) => e.id === wanted || e.name === wanted);
+  if (endpoint) return endpoint;
+  const names = settings.endpoints.map((e) => e.name);
+  throw new UsageError(`--endpoint "${wanted}" names no endpoint of the config${names.length ? ` (its endpoints: ${names.join(', ')})` : ''}`);
 }
 
 /** The options of the commands that start the servers to look at them: the config, --json, the log options. */

@@ -136,6 +136,28 @@ describe('call: one tool, the way xiaozhi calls it', () => {
     expect(badArgs.err).toContain('--args must be a JSON object');
     expect((await finished(['call', '--config', file])).err).toContain('call needs the name of a tool');
   });
+
+  it('--endpoint calls through that endpoint\'s tool set, under the names "tools --endpoint" shows', async () => {
+    const file = h.writeConfig({
+      endpoints: [{ id: 'k', name: 'kitchen', url: 'ws://127.0.0.1:9/mcp/?token=t', toolSet: 'one' }],
+      servers: [
+        { name: 'fx', transport: 'stdio', ...fixtureEntry() },
+        { name: 'other', transport: 'stdio', ...fixtureEntry({ FIXTURE_NAME: 'other' }) },
+      ],
+      toolSets: [{ name: 'one', servers: ['fx'], tools: { fx: { fail: { enabled: false } } } }],
+    });
+    // In the set, fx's echo has no rival, so the endpoint sees it unprefixed (the default set says fx_echo).
+    const run = await finished(['call', '--config', file, '--endpoint', 'kitchen', 'echo', '--args', '{"text":"hi"}']);
+    expect(run).toMatchObject({ code: 0, out: 'fx: hi\n' });
+    expect(run.err).toContain('3. tools/list → 11 tools in 1 page(s)');
+    const off = await finished(['call', '--config', file, '--endpoint', 'k', 'fail']);
+    expect(off.code).toBe(1);
+    expect(off.err).toContain('xiaozhi would not see a tool called "fail".');
+    expect(off.err).toContain(`Run "xiaozhi-tray tools --config ${file} --endpoint k" for the list.`);
+    const unknown = await finished(['call', '--config', file, '--endpoint', 'garage', 'echo']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('--endpoint "garage" names no endpoint of the config (its endpoints: kitchen)');
+  });
 });
 
 describe('logs for collectors: --log-format json and --log-level', () => {

@@ -4,7 +4,7 @@ import { isRecord } from '../../shared/is-record';
 import { orList, stringOption, UsageError } from '../args';
 import { CONFIG_OPTION, JSON_OPTION, logOptions, type Command } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
-import { withServers } from '../headless-bridge';
+import { endpointOption, withServers } from '../headless-bridge';
 import { logChoice } from '../log-output';
 import { LoopbackXiaozhi, type LoopbackSession } from '../loopback-xiaozhi';
 import { closest } from '../suggest';
@@ -42,11 +42,12 @@ async function listAll(session: LoopbackSession): Promise<{ names: string[]; pag
 export const callCommand: Command = {
   name: 'call',
   summary: 'call one tool exactly as xiaozhi would, and print what xiaozhi gets back',
-  usage: ['call --config FILE TOOL [--args JSON] [--json]'],
+  usage: ['call --config FILE TOOL [--args JSON] [--json] [--endpoint NAME]'],
   options: [
     CONFIG_OPTION,
     { name: 'args', value: 'JSON', help: 'the tool\'s arguments as a JSON object (default {})' },
     { ...JSON_OPTION, help: 'print the whole tools/call response frame, byte for byte as sent to xiaozhi' },
+    { name: 'endpoint', value: 'NAME', help: 'call as this endpoint (its name or id) would: through its tool set, mode and pinned tools (default: the default set)' },
     ...logOptions('warn', 'stderr'),
   ],
   details: [
@@ -62,12 +63,14 @@ export const callCommand: Command = {
     const toolArgs = parseArguments(stringOption(args, 'args'));
     const loaded = loadOrExplain(ctx, file, 'call');
     if (!loaded) return 1;
+    const chosen = endpointOption(args, loaded.settings);
     // Only the secrets of this config are masked: the rest is printed exactly as xiaozhi gets it.
     const secrets = secretValues(loaded.settings);
     const clean = (text: string) => secrets.reduce((out, secret) => out.split(secret).join(maskSecret(secret)), text);
     const callTimeout = Math.max(loaded.settings.limits.callTimeoutMs, ...loaded.settings.servers.map((s) => s.callTimeoutMs ?? 0)) + 5_000;
     const loopback = await LoopbackXiaozhi.start();
-    const endpoint = { id: 'cli-call', name: 'call', url: loopback.url, enabled: true };
+    // The stand-in is served what the chosen endpoint is: the same set, mode and pinned tools, so the same names.
+    const endpoint = { id: 'cli-call', name: 'call', url: loopback.url, enabled: true, toolSet: chosen?.toolSet, toolMode: chosen?.toolMode, pinned: chosen?.pinned };
     try {
       return await withServers(ctx, loaded.settings, logChoice(args, 'warn'), async () => {
         const session = await loopback.connection(STEP_TIMEOUT_MS);
@@ -82,7 +85,7 @@ export const callCommand: Command = {
           // A tool served with its server's prefix (two servers have it) is the likeliest meaning.
           const prefixed = listed.names.filter((n) => n.endsWith(`_${tool}`));
           const near = prefixed.length > 0 ? prefixed : [closest(tool, listed.names)].filter((n): n is string => n !== undefined);
-          ctx.err(`xiaozhi would not see a tool called "${tool}".${near.length ? ` Did you mean ${orList(near.map((n) => `"${n}"`))}?` : ''} Run "xiaozhi-tray tools --config ${file}" for the list.`);
+          ctx.err(`xiaozhi would not see a tool called "${tool}".${near.length ? ` Did you mean ${orList(near.map((n) => `"${n}"`))}?` : ''} Run "xiaozhi-tray tools --config ${file}${chosen ? ` --endpoint ${stringOption(args, 'endpoint') as string}` : ''}" for the list.`);
           return 1;
         }
         const started = performance.now();

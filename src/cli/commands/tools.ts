@@ -1,7 +1,7 @@
-import { UsageError, stringOption } from '../args';
+import { stringOption } from '../args';
 import { TOOL_MODE_OPTION, type Command } from '../command';
 import type { ToolMode } from '../../shared/settings';
-import { LOOK_OPTIONS, lookAtServers } from '../headless-bridge';
+import { LOOK_OPTIONS, endpointOption, lookAtServers } from '../headless-bridge';
 import { printCatalog } from '../print-catalog';
 
 export const toolsCommand: Command = {
@@ -11,14 +11,9 @@ export const toolsCommand: Command = {
   options: [...LOOK_OPTIONS, TOOL_MODE_OPTION, { name: 'endpoint', value: 'NAME', help: "list what this endpoint (its name or id) is served: its tool set, mode and pinned tools (default: the default set)" }],
   details: 'Nothing is served to xiaozhi. Exits 1 when an enabled server did not start.',
   run: (args, ctx) => {
-    const wanted = stringOption(args, 'endpoint');
     return lookAtServers(args, ctx, 'tools', async ({ bridge }, loaded) => {
       const state = bridge.state();
-      const endpoint = wanted === undefined ? undefined : loaded.settings.endpoints.find((e) => e.id === wanted || e.name === wanted);
-      if (wanted !== undefined && !endpoint) {
-        const names = loaded.settings.endpoints.map((e) => e.name);
-        throw new UsageError(`--endpoint "${wanted}" names no endpoint of the config${names.length ? ` (its endpoints: ${names.join(', ')})` : ''}`);
-      }
+      const endpoint = endpointOption(args, loaded.settings);
       const mode = { toolMode: (stringOption(args, 'tool-mode') ?? endpoint?.toolMode ?? 'all') as ToolMode, pinned: endpoint?.pinned ?? [], toolSet: endpoint?.toolSet };
       const served = bridge.endpointCatalogs.summaryFor(mode);
       const set = bridge.toolHub.forSet(mode.toolSet);
