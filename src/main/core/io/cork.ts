@@ -4,19 +4,27 @@ export interface Corkable {
   writableCorked?: number;
 }
 
-const corked = new WeakSet<Corkable>();
+/** Streams written to in this turn of the event loop: 'sent' after one write, 'corked' after more. */
+const turn = new WeakMap<Corkable, 'sent' | 'corked'>();
 
 /**
- * Under load many answers leave in the same turn of the event loop: holding the stream corked until
- * the loop has run this turn's I/O callbacks (setImmediate) sends them in one write instead of a
- * system call each. Alone, a message waits no longer than that turn (no timer is involved).
+ * Call before each write. The first write of a turn of the event loop goes out at once (a lone
+ * answer waits for nothing); from the second on, the stream is held corked until the loop has run
+ * this turn's I/O callbacks (setImmediate), so a burst of answers leaves in one system call
+ * instead of one each.
  */
 export function corkForThisTurn(stream: Corkable | undefined | null): void {
-  if (!stream || typeof stream.cork !== 'function' || corked.has(stream)) return;
-  corked.add(stream);
-  stream.cork();
+  if (!stream || typeof stream.cork !== 'function') return;
+  const state = turn.get(stream);
+  if (state === 'corked') return;
+  if (state === 'sent') {
+    turn.set(stream, 'corked');
+    stream.cork();
+    return;
+  }
+  turn.set(stream, 'sent');
   setImmediate(() => {
-    corked.delete(stream);
-    stream.uncork();
+    if (turn.get(stream) === 'corked') stream.uncork();
+    turn.delete(stream);
   });
 }
