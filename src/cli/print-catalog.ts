@@ -1,4 +1,5 @@
 import type { Page } from '../main/core/hub/tool-pages';
+import { countOf } from '../shared/count-words';
 import type { BridgeState, CatalogTool } from '../shared/status';
 import { displayWidth, padDisplay, shortenDisplay as shorten } from './display-width';
 
@@ -43,6 +44,6 @@ export function printCatalog(state: BridgeState, pages: Page[], catalog: Catalog
   const off = catalog.filter((t) => !t.enabled);
   if (off.length > 0) lines.push('', `turned off (not served): ${off.map((t) => `${t.name} (${t.server})`).join(', ')}`);
   lines.push('');
-  lines.push(`${state.catalog.toolCount} tools, ${state.catalog.bytes} bytes in ${pages.length} page(s) of at most ${maxBytes} bytes`);
+  lines.push(`${countOf(state.catalog.toolCount, 'tool')}, ${state.catalog.bytes} bytes in ${countOf(pages.length, 'page')} of at most ${maxBytes} bytes`);
   return lines.join('\n');
 }

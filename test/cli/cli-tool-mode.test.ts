@@ -17,7 +17,7 @@ describe('--tool-mode', () => {
     expect(out).toMatch(/^ {2}call_tool /m);
     expect(out).toMatch(/^ {2}find_tools /m);
     expect(out).not.toMatch(/^ {2}get_daily_forecast /m);
-    expect(out).toMatch(/^2 tools, \d+ bytes in 1 page\(s\)/m);
+    expect(out).toMatch(/^2 tools, \d+ bytes in 1 page /m);
     expect(out).toContain('router mode: find_tools searches 20 tools');
   });
 

@@ -12,7 +12,7 @@ describe('the headless CLI', () => {
     const file = h.writeConfig({ mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`, mcpServers: { fx: fixtureEntry() } });
     const run = h.spawn(['check', '--config', file]);
     expect(await run.exit).toBe(0);
-    expect(run.stdout()).toContain('valid xiaozhi-client config: 1 endpoint(s), 1 server(s)');
+    expect(run.stdout()).toContain('valid xiaozhi-client config: 1 endpoint, 1 server');
   });
 
   it('check: lists each problem with its line and JSON path in readable words, exits 1, and leaves the file alone', async () => {
@@ -38,7 +38,7 @@ describe('the headless CLI', () => {
     expect(out).toMatch(/ other_echo\s+\d+ B {2}other:echo\s+Echoes its text \(other\)/);
     expect(out).toMatch(/ extra_0000\s+\d+ B {2}fx\s+Extra tool number 0/);
     expect(out).toMatch(/fx_weather_get\s+\d+ B {2}fx:weather\.get\s+查询天气/);
-    expect(out).toMatch(/124 tools, \d+ bytes in [2-9] page\(s\) of at most 8192 bytes/);
+    expect(out).toMatch(/124 tools, \d+ bytes in [2-9] pages of at most 8192 bytes/);
 
     const json = h.spawn(['tools', '--config', file, '--json']);
     expect(await json.exit).toBe(0);

@@ -85,7 +85,7 @@ describe('call: one tool, the way xiaozhi calls it', () => {
     const file = h.writeConfig({ mcpEndpoint: xiaozhi.url(TOKEN), mcpServers: { fx: fixtureEntry() } });
     const run = await finished(['call', '--config', file, 'echo', '--args', '{"text":"命令行"}']);
     expect(run).toMatchObject({ code: 0, out: 'fx: 命令行\n' });
-    expect(run.err).toMatch(/^1\. initialize → xiaozhi-tray \S+ \(protocol 2024-11-05\)\n2\. notifications\/initialized\n3\. tools\/list → 12 tools in 1 page\(s\)\n4\. tools\/call echo → \d+ bytes in \d+ ms\n$/);
+    expect(run.err).toMatch(/^1\. initialize → xiaozhi-tray \S+ \(protocol 2024-11-05\)\n2\. notifications\/initialized\n3\. tools\/list → 12 tools in 1 page\n4\. tools\/call echo → \d+ bytes in \d+ ms\n$/);
     expect(xiaozhi.sessions).toHaveLength(0);
 
     const picture = await finished(['call', '--config', file, 'picture']);
@@ -149,7 +149,7 @@ describe('call: one tool, the way xiaozhi calls it', () => {
     // In the set, fx's echo has no rival, so the endpoint sees it unprefixed (the default set says fx_echo).
     const run = await finished(['call', '--config', file, '--endpoint', 'kitchen', 'echo', '--args', '{"text":"hi"}']);
     expect(run).toMatchObject({ code: 0, out: 'fx: hi\n' });
-    expect(run.err).toContain('3. tools/list → 11 tools in 1 page(s)');
+    expect(run.err).toContain('3. tools/list → 11 tools in 1 page');
     const off = await finished(['call', '--config', file, '--endpoint', 'k', 'fail']);
     expect(off.code).toBe(1);
     expect(off.err).toContain('xiaozhi would not see a tool called "fail".');

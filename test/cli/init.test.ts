@@ -45,13 +45,13 @@ describe('init: a working config from nothing', () => {
     expect(run.written?.servers.find((s) => s.name === 'Perplexity')).toMatchObject({ env: { PERPLEXITY_API_KEY: 'pplx-0123456789' } });
     // ${workspaceFolder} was not given: that server is left out, and the user is told how to add it.
     expect(run.err).toContain('skipped server "files" of VS Code: it needs workspaceFolder (give it with --input workspaceFolder=VALUE)');
-    expect(run.out).toContain('Claude Desktop: 2 server(s) added (filesystem, github)');
-    expect(run.out).toContain('Wrote xiaozhi-tray.json: valid, 1 endpoint(s) (wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)), 8 server(s).');
+    expect(run.out).toContain('Claude Desktop: 2 servers added (filesystem, github)');
+    expect(run.out).toContain('Wrote xiaozhi-tray.json: valid, 1 endpoint (wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)), 8 servers.');
     expect(run.out + run.err).not.toContain(TOKEN);
 
     const check = h.spawn(['check', '--config', run.file]);
     expect(await check.exit).toBe(0);
-    expect(check.stdout()).toContain('valid xiaozhi-tray config: 1 endpoint(s), 8 server(s)');
+    expect(check.stdout()).toContain('valid xiaozhi-tray config: 1 endpoint, 8 servers');
   });
 
   it('imports only the apps named, tells about the others, and refuses an app it does not know', async () => {
@@ -64,7 +64,7 @@ describe('init: a working config from nothing', () => {
 
     const none = await init(['--yes'], env);
     expect(none.written).toMatchObject({ endpoints: [], servers: [] });
-    expect(none.out).toContain('Found 3 MCP client config(s) (Claude Desktop, Cursor, VS Code); add --import all to import them.');
+    expect(none.out).toContain('Found 3 MCP client configs (Claude Desktop, Cursor, VS Code); add --import all to import them.');
 
     const typo = await init(['--import', 'curser', '--yes'], env);
     expect(typo.code).toBe(2);
@@ -108,8 +108,8 @@ describe('init: a working config from nothing', () => {
     const run = await init([], env, `${answers}\n`);
     expect(run.code, run.err).toBe(0);
     expect(run.out).toContain('The endpoint URL must be a ws:// or wss:// URL');
-    expect(run.out).toMatch(/1\) Claude Desktop — .*claude_desktop_config\.json: 2 server\(s\) \(filesystem, github\)/);
-    expect(run.out).toMatch(/3\) VS Code — .*mcp\.json: 4 server\(s\)/);
+    expect(run.out).toMatch(/1\) Claude Desktop — .*claude_desktop_config\.json: 2 servers \(filesystem, github\)/);
+    expect(run.out).toMatch(/3\) VS Code — .*mcp\.json: 4 servers/);
     expect(run.written?.endpoints[0]?.url).toBe(ENDPOINT);
     expect(run.written?.servers.map((s) => s.name)).toEqual(['filesystem', 'github', 'Perplexity', 'fetch', 'my-remote']);
     expect(run.written?.servers.find((s) => s.name === 'Perplexity')).toMatchObject({ env: { PERPLEXITY_API_KEY: 'pplx-typed-value' } });

@@ -80,7 +80,7 @@ describe('CLI usage: help, version, and mistakes', () => {
     const empty = h.writeConfig('{}\n', 'empty.json', dir);
     const check = await finished(['check', '--config', empty]);
     expect(check).toMatchObject({ code: 0, err: '' });
-    expect(check.out).toContain('valid xiaozhi-tray config: 0 endpoint(s), 0 server(s)');
+    expect(check.out).toContain('valid xiaozhi-tray config: 0 endpoints, 0 servers');
     const run = h.spawn(['run', '--config', empty]);
     await waitForText(run.stdout, 'no endpoint configured');
     run.child.kill('SIGTERM');
@@ -96,7 +96,7 @@ describe('without --config', () => {
     const check = await finished(['check'], { cwd: dir });
     expect(check.code, check.err).toBe(0);
     expect(check.err).toBe('Using xiaozhi-tray.json in this folder (no --config given).\n');
-    expect(check.out).toContain('xiaozhi-tray.json: valid xiaozhi-tray config: 0 endpoint(s), 1 server(s)');
+    expect(check.out).toContain('xiaozhi-tray.json: valid xiaozhi-tray config: 0 endpoints, 1 server');
     const tools = await finished(['tools', '--json'], { cwd: dir });
     expect(tools.code, tools.err).toBe(0);
     expect(tools.err).toContain('Using xiaozhi-tray.json in this folder');
@@ -131,6 +131,6 @@ describe('the README', () => {
     const example = /```json\n([\s\S]*?)```/.exec(section)?.[1] as string;
     const run = await finished(['check', '--config', h.writeConfig(example)]);
     expect(run.err).toBe('');
-    expect(run.out).toContain('valid xiaozhi-tray config: 1 endpoint(s), 3 server(s)');
+    expect(run.out).toContain('valid xiaozhi-tray config: 1 endpoint, 3 servers');
   });
 });

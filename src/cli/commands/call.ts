@@ -1,4 +1,5 @@
 import { secretValues } from '../../main/core/bridge-secrets';
+import { countOf } from '../../shared/count-words';
 import { maskSecret } from '../../main/core/logs/redact';
 import { isRecord } from '../../shared/is-record';
 import { orList, stringOption, UsageError } from '../args';
@@ -80,7 +81,7 @@ export const callCommand: Command = {
         session.notify('notifications/initialized');
         ctx.err('2. notifications/initialized');
         const listed = await listAll(session);
-        ctx.err(`3. tools/list → ${listed.names.length} tools in ${listed.pages} page(s)`);
+        ctx.err(`3. tools/list → ${countOf(listed.names.length, 'tool')} in ${countOf(listed.pages, 'page')}`);
         if (!listed.names.includes(tool)) {
           // A tool served with its server's prefix (two servers have it) is the likeliest meaning.
           const prefixed = listed.names.filter((n) => n.endsWith(`_${tool}`));

@@ -1,4 +1,5 @@
 import { formatProblem } from '../../main/core/config/json-text';
+import { countOf } from '../../shared/count-words';
 import { CONFIG_OPTION, configArg, type Command } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
 import { commandWarnings } from '../../main/core/config/command-warnings';
@@ -15,7 +16,7 @@ export const checkCommand: Command = {
     if (!loaded) return 1;
     for (const warning of [...loaded.warnings, ...commandWarnings(loaded.settings, ctx.env)]) ctx.out(`warning: ${formatProblem(warning)}`);
     const s = loaded.settings;
-    ctx.out(`${file}: valid ${loaded.format} config: ${s.endpoints.length} endpoint(s), ${s.servers.length} server(s)`);
+    ctx.out(`${file}: valid ${loaded.format} config: ${countOf(s.endpoints.length, 'endpoint')}, ${countOf(s.servers.length, 'server')}`);
     return 0;
   },
 };

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { countOf } from '../../shared/count-words';
 import path from 'node:path';
 import { FileSettingsStore } from '../../main/core/config/settings-store';
 import { describePreview, missingInputs } from '../../main/core/import/import-preview';
@@ -64,7 +65,7 @@ export const importCommand: Command = {
       const applied = sessions.apply({ id: preview.id, inputs }, current);
       new FileSettingsStore(path.resolve(ctx.cwd, target), current).save(applied.settings);
       const r = applied.result;
-      ctx.out(`\nImported into ${target}: ${r.addedServers.length} server(s) added, ${r.replacedServers.length} replaced, ${r.addedEndpoints.length} endpoint(s), ${r.skipped} skipped.`);
+      ctx.out(`\nImported into ${target}: ${countOf(r.addedServers.length, 'server')} added, ${r.replacedServers.length} replaced, ${countOf(r.addedEndpoints.length, 'endpoint')}, ${r.skipped} skipped.`);
       return 0;
     } catch (error) {
       ctx.err(error instanceof Error ? error.message : String(error));

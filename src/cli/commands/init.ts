@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { countOf } from '../../shared/count-words';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, formatProblem } from '../../main/core/config/json-text';
@@ -70,7 +71,7 @@ function findClients(ctx: CliContext, sessions: ImportSessions): Found[] {
 function describeFound(found: Found): string {
   const names = found.preview.servers.map((s) => s.server.name);
   const shown = names.length > 6 ? `${names.slice(0, 6).join(', ')}, …` : names.join(', ');
-  return `${found.label} — ${found.path}: ${names.length} server(s)${names.length ? ` (${shown})` : ''}`;
+  return `${found.label} — ${found.path}: ${countOf(names.length, 'server')}${names.length ? ` (${shown})` : ''}`;
 }
 
 /** `--import all|none|claude-desktop,cursor`, against what was found. */
@@ -144,7 +145,7 @@ async function importChosen(chosen: Found[], start: Settings, inputs: Record<str
     }
     const applied = sessions.apply({ id: preview.id, servers, inputs }, settings);
     const r = applied.result;
-    ctx.out(`${found.label}: ${r.addedServers.length} server(s) added${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? `, ${r.skipped} skipped (already there, or not usable)` : ''}`);
+    ctx.out(`${found.label}: ${countOf(r.addedServers.length, 'server')} added${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? `, ${r.skipped} skipped (already there, or not usable)` : ''}`);
     settings = applied.settings;
   }
   return settings;
@@ -202,14 +203,14 @@ export const initCommand: Command = {
       let chosen: Found[] = [];
       if (importFlag !== undefined) chosen = chooseByFlag(importFlag, found, ctx);
       else if (prompter && found.length > 0) chosen = await chooseByPrompt(prompter, found, ctx);
-      else if (found.length > 0) ctx.out(`Found ${found.length} MCP client config(s) (${found.map((f) => f.label).join(', ')}); add --import all to import them.`);
+      else if (found.length > 0) ctx.out(`Found ${countOf(found.length, 'MCP client config')} (${found.map((f) => f.label).join(', ')}); add --import all to import them.`);
       settings = await importChosen(chosen, settings, inputs, prompter, ctx);
 
       new FileSettingsStore(target, settings).save(settings);
       // Read back exactly as `run` will read it (without MCP_ENDPOINT, so the file is judged alone).
       const check = loadConfigFile(target, { ...ctx.env, MCP_ENDPOINT: '' });
       const s = check.settings;
-      ctx.out(`\nWrote ${file}: valid, ${s.endpoints.length} endpoint(s)${s.endpoints[0] ? ` (${redactUrl(s.endpoints[0].url)})` : ''}, ${s.servers.length} server(s).`);
+      ctx.out(`\nWrote ${file}: valid, ${countOf(s.endpoints.length, 'endpoint')}${s.endpoints[0] ? ` (${redactUrl(s.endpoints[0].url)})` : ''}, ${countOf(s.servers.length, 'server')}.`);
       if (s.endpoints.length === 0) ctx.out('No endpoint yet: set MCP_ENDPOINT, or add it in the web UI (xiaozhi-tray run --config … --ui).');
       ctx.out(['', 'Next / 下一步:', `  xiaozhi-tray tools --config ${file}             the tools xiaozhi will get`, `  xiaozhi-tray run --config ${file}               serve them (add --ui for the web page)`, `  xiaozhi-tray service install --config ${file}   keep serving in the background`].join('\n'));
       return 0;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { countOf } from '../../shared/count-words';
 import type { BridgeApi, CommandName } from '../../shared/bridge-api';
 import { DEFAULT_TOOL_SET, EndpointSettingsSchema, type ServerSettings, type Settings, type ToolMode } from '../../shared/settings';
 import type { BridgeState } from '../../shared/status';
@@ -204,7 +205,7 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
         await b.replaceServer(name, name);
       }
       for (const endpoint of b.settings.endpoints) if (!b.links.has(endpoint.id)) await b.replaceLink(endpoint.id);
-      b.log.info(`imported: ${applied.result.addedServers.length} server(s) added, ${applied.result.replacedServers.length} replaced, ${applied.result.addedEndpoints.length} endpoint(s), ${applied.result.skipped} skipped`);
+      b.log.info(`imported: ${countOf(applied.result.addedServers.length, 'server')} added, ${applied.result.replacedServers.length} replaced, ${countOf(applied.result.addedEndpoints.length, 'endpoint')}, ${applied.result.skipped} skipped`);
       return applied.result;
     },
     discoverClients: async () => discoverClients(),

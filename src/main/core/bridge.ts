@@ -1,3 +1,4 @@
+import { countOf } from '../../shared/count-words';
 import {
   bridgeCommands,
   type BridgeApi,
@@ -327,7 +328,7 @@ export class Bridge {
       const over = served.toolCount > budgetTools || served.bytes > budgetBytes;
       if (over && !this.overBudget.has(link.id)) {
         this.logBook.logger(`endpoint:${link.name}`).warn(
-          `serves ${served.toolCount} tools (${served.bytes} bytes in ${served.pages} page(s)), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
+          `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
         );
       }
       if (over) this.overBudget.add(link.id);

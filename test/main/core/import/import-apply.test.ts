@@ -176,7 +176,7 @@ describe('import: the CLI', () => {
     const wet = spawnSync(process.execPath, [BIN, 'import', source, '--config', target, '--yes', '--input', 'input:perplexity-key=k-123', '--input', 'workspaceFolder=/w'], { encoding: 'utf8' });
     expect(wet.stderr).toBe('');
     expect(wet.status).toBe(0);
-    expect(wet.stdout).toContain('4 server(s) added');
+    expect(wet.stdout).toContain('4 servers added');
     const written = JSON.parse(fs.readFileSync(target, 'utf8'));
     expect(written.servers.map((s: { name: string }) => s.name)).toEqual(['Perplexity', 'fetch', 'my-remote', 'files']);
     expect(createHash('sha256').update(fs.readFileSync(source)).digest('hex')).toBe(before);
