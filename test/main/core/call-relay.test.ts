@@ -1,27 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { FakeXiaozhi, type JsonMessage } from '../../helpers/fake-xiaozhi';
-import { FIXTURE, fixtureServer, logText, makeBridge, patientConnection, type Harness } from '../../helpers/bridge-harness';
+import { FIXTURE, fixtureServer, logText, makeBridge, patientConnection, withEndpointTeardown } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 import { useLeanReadBuffer } from '../../../src/main/core/servers/lean-read-buffer';
 
 // tools/call relayed below the SDK's Protocol (call-relay.ts on the server side, endpoint-calls.ts
 // on the endpoint side): the cases of its own, against a real endpoint socket and a real child.
 
-let xiaozhi: FakeXiaozhi | undefined;
-let harness: Harness | undefined;
-
-afterEach(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
-});
+const ctx = withEndpointTeardown(afterEach);
 
 async function setup() {
-  xiaozhi = await FakeXiaozhi.start();
+  const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
   // A thousand calls at once keep the event loop busy: that is not a dead socket.
-  harness = makeBridge({ connection: patientConnection, endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_RELAY_TOOLS: '1' })] });
+  const harness = (ctx.harness = makeBridge({ connection: patientConnection, endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_RELAY_TOOLS: '1' })] }));
   harness.bridge.start();
   await harness.bridge.whenServersSettled();
   const session = await xiaozhi.connection(0);
@@ -30,7 +22,7 @@ async function setup() {
 }
 
 const textOf = (message: JsonMessage) => message.result?.content?.[0]?.text;
-const serverStatus = async () => (await harness!.bridge.api.getState()).servers.find((s) => s.name === 'fx');
+const serverStatus = async () => (await ctx.harness!.bridge.api.getState()).servers.find((s) => s.name === 'fx');
 
 describe('the tools/call relay', () => {
   it('swaps in its lean line reader where the SDK keeps its own (fails if the SDK moves the field)', () => {
@@ -69,7 +61,7 @@ describe('the tools/call relay', () => {
   it('answers every call in flight readably when the server dies, then serves again once it is back', async () => {
     const session = await setup();
     const slow = Array.from({ length: 20 }, (_, i) => session.request(100 + i, 'tools/call', { name: 'slow', arguments: { ms: 20_000 } }, 20_000));
-    await waitFor(() => (logText(harness!.logBook).match(/slow call started/g) ?? []).length >= 20, 10_000, 'the calls to reach the server');
+    await waitFor(() => (logText(ctx.harness!.logBook).match(/slow call started/g) ?? []).length >= 20, 10_000, 'the calls to reach the server');
     await session.request(99, 'tools/call', { name: 'crash', arguments: {} });
     for (const response of await Promise.all(slow)) {
       expect(response.result?.isError).toBe(true);
@@ -88,8 +80,8 @@ describe('the tools/call relay', () => {
     }
     // A slow call sent after them: once it is answered, every earlier answer has arrived.
     await session.request(2000, 'tools/call', { name: 'slow', arguments: { ms: 300 } });
-    await waitFor(async () => (await harness!.bridge.api.getHistory()).filter((r) => r.tool === 'echo').length === 40, 5000, 'every race in the history');
-    const history = await harness!.bridge.api.getHistory();
+    await waitFor(async () => (await ctx.harness!.bridge.api.getHistory()).filter((r) => r.tool === 'echo').length === 40, 5000, 'every race in the history');
+    const history = await ctx.harness!.bridge.api.getHistory();
     for (let i = 0; i < 40; i++) {
       const answers = session.received.filter((m) => m.id === 1000 + i);
       const record = history.find((r) => r.tool === 'echo' && r.arguments.includes(`"race ${i}"`));
@@ -116,7 +108,7 @@ describe('the tools/call relay', () => {
       expect(textOf(response)).toMatch(/^The tool "answer_raw" failed: the server answered the call with a malformed result: /);
       expect(textOf(response)).toMatch(why);
     }
-    const history = (await harness!.bridge.api.getHistory()).filter((r) => r.tool === 'answer_raw');
+    const history = (await ctx.harness!.bridge.api.getHistory()).filter((r) => r.tool === 'answer_raw');
     expect(history.map((r) => r.outcome)).toEqual(malformed.map(() => 'error'));
     // What the SDK accepts still goes through: every kind of item, extra keys, no content at all.
     const fine = { content: [{ type: 'text', text: 'a', annotations: { priority: 1 } }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'resource_link', uri: 'file:///x', name: 'x' }], extra: 1 };
@@ -156,16 +148,16 @@ describe('the tools/call relay', () => {
     expect(textOf(missing)).toBe('The tool "structured" failed: it has an output schema but returned no structured content.');
     const wrong = await session.request(3, 'tools/call', { name: 'structured', arguments: { mode: 'wrong' } });
     expect(textOf(wrong)).toMatch(/^The tool "structured" failed: its structured content does not match its output schema \(n must be number\)\.$/);
-    const history = await harness!.bridge.api.getHistory();
+    const history = await ctx.harness!.bridge.api.getHistory();
     expect(history.filter((r) => r.tool === 'structured').map((r) => r.outcome).sort()).toEqual(['error', 'error', 'ok']);
   });
 
   it('cancels the server call when the endpoint connection closes mid-call', async () => {
     const session = await setup();
     session.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow', arguments: { ms: 20_000 } } });
-    await waitFor(() => logText(harness!.logBook).includes('slow call started'), 5000, 'the call to reach the server');
+    await waitFor(() => logText(ctx.harness!.logBook).includes('slow call started'), 5000, 'the call to reach the server');
     session.close();
-    await waitFor(() => logText(harness!.logBook).includes('slow call cancelled'), 5000, 'the server to see the cancel');
-    await waitFor(async () => (await harness!.bridge.api.getHistory()).some((r) => r.tool === 'slow' && r.outcome === 'cancelled'), 5000, 'the cancelled call in the history');
+    await waitFor(() => logText(ctx.harness!.logBook).includes('slow call cancelled'), 5000, 'the server to see the cancel');
+    await waitFor(async () => (await ctx.harness!.bridge.api.getHistory()).some((r) => r.tool === 'slow' && r.outcome === 'cancelled'), 5000, 'the cancelled call in the history');
   });
 });

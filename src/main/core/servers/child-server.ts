@@ -201,17 +201,21 @@ export class ChildServer {
   callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     // The relay's path, without the SDK path's retry wrapper (stdio has no sessions to expire).
     if (this.relay && this.state === 'running') {
-      const timeoutMs = options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
-      return this.relay.call(name, args, { timeoutMs, signal: options.signal, onProgress: options.onProgress });
+      return this.relay.call(name, args, { timeoutMs: this.callTimeout(options), signal: options.signal, onProgress: options.onProgress });
     }
     return this.callThroughSdk(name, args, options);
+  }
+
+  /** Read at each call, so a change in Settings applies without a restart. */
+  private callTimeout(options: CallOptions): number {
+    return options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
   }
 
   private async callThroughSdk(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const attempt = async (): Promise<CallToolResult> => {
       const client = this.client;
       if (!client || this.state !== 'running') throw new ServerUnavailableError(this.name, this.state);
-      const timeout = options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
+      const timeout = this.callTimeout(options);
       // Remote servers stay on the SDK's path: HTTP costs far more than the Protocol does there.
       return (await client.callTool({ name, arguments: args }, undefined, {
         ...(options.signal ? { signal: toAbortSignal(options.signal) } : {}),
