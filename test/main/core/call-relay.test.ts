@@ -161,3 +161,33 @@ describe('the tools/call relay', () => {
     await waitFor(async () => (await ctx.harness!.bridge.api.getHistory()).some((r) => r.tool === 'slow' && r.outcome === 'cancelled'), 5000, 'the cancelled call in the history');
   });
 });
+
+describe('the relay timeouts', () => {
+  it('times out a call with a shorter limit than one already waiting, at its own limit', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { CallRelay } = await import('../../../src/main/core/servers/call-relay');
+    const { LogBook } = await import('../../../src/main/core/logs/log-book');
+    const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx' }, stderr: 'pipe' });
+    const client = new Client({ name: 'relay-test', version: '1' }, { capabilities: {} });
+    await client.connect(transport);
+    try {
+      const relay = new CallRelay(transport, new LogBook().logger('test'));
+      const long = relay.call('slow', { ms: 20_000 }, { timeoutMs: 30_000 });
+      long.catch(() => undefined);
+      const short = relay.call('slow', { ms: 20_000 }, { timeoutMs: 200 });
+      const error = await short.then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as InstanceType<typeof McpError>).code).toBe(ErrorCode.RequestTimeout);
+      expect((error as InstanceType<typeof McpError>).data).toEqual({ timeout: 200 });
+      // The long one still waits: only the call past its own limit was failed.
+      expect(relay.inFlight).toBe(1);
+      // And the relay still answers a quick call after a timeout.
+      expect((await relay.call('echo', { text: 'after' }, { timeoutMs: 5_000 })).content).toEqual([{ type: 'text', text: 'fx: after' }]);
+      relay.closeAll();
+      await expect(long).rejects.toThrow('Connection closed');
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -20,7 +20,9 @@ export interface RelayCallOptions {
 interface Pending {
   resolve: (result: CallToolResult) => void;
   reject: (error: unknown) => void;
-  timer: NodeJS.Timeout;
+  /** performance.now() past which the call has timed out. */
+  deadline: number;
+  timeoutMs: number;
   signal: CallSignal | undefined;
   onAbort: (() => void) | undefined;
   onProgress: ((progress: Progress) => void) | undefined;
@@ -37,6 +39,12 @@ export class CallRelay {
   private nextId = FIRST_RELAY_ID;
   private readonly pending = new Map<number, Pending>();
   private closed = false;
+  /**
+   * One timer for every call's timeout, set for the earliest deadline when it fires: a timer per
+   * call (made, listed and cleared for each) cost more than the rest of the relay's bookkeeping.
+   */
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweepAt = Number.POSITIVE_INFINITY;
 
   /** Call after the SDK client has connected: it wraps the handlers the client installed. */
   constructor(
@@ -66,14 +74,9 @@ export class CallRelay {
     const id = this.nextId++;
     if (this.nextId > 2_000_000_000) this.nextId = FIRST_RELAY_ID;
     return new Promise<CallToolResult>((resolve, reject) => {
-      const pending: Pending = {
-        resolve,
-        reject,
-        signal,
-        onProgress,
-        onAbort: undefined,
-        timer: setTimeout(() => this.fail(id, new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs),
-      };
+      const deadline = performance.now() + timeoutMs;
+      const pending: Pending = { resolve, reject, signal, onProgress, onAbort: undefined, deadline, timeoutMs };
+      if (deadline < this.sweepAt) this.sweepAfter(timeoutMs, deadline);
       if (signal) {
         pending.onAbort = () => this.fail(id, signal.reason);
         signal.addEventListener('abort', pending.onAbort);
@@ -90,11 +93,38 @@ export class CallRelay {
   /** The server went away: every call in flight fails as the SDK's would ("Connection closed"). */
   closeAll(): void {
     this.closed = true;
+    clearTimeout(this.sweepTimer);
+    this.sweepTimer = undefined;
+    this.sweepAt = Number.POSITIVE_INFINITY;
     const error = new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
     for (const [id, pending] of [...this.pending]) {
       this.settle(id);
       pending.reject(error);
     }
+  }
+
+  /** Times out the calls past their deadline, then waits for the earliest of the others. */
+  private sweep(): void {
+    this.sweepTimer = undefined;
+    this.sweepAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, pending] of [...this.pending]) {
+      if (pending.deadline <= now) this.fail(id, new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: pending.timeoutMs }));
+      else next = Math.min(next, pending.deadline);
+    }
+    if (next !== Number.POSITIVE_INFINITY && !this.closed) this.sweepAfter(Math.max(1, Math.ceil(next - now)), next);
+  }
+
+  /**
+   * Not holding the process open: a call in flight has its server's pipes for that. Left set when
+   * the calls finish (a sequential caller would otherwise make and clear one per call).
+   */
+  private sweepAfter(ms: number, at: number): void {
+    clearTimeout(this.sweepTimer);
+    this.sweepAt = at;
+    this.sweepTimer = setTimeout(() => this.sweep(), ms);
+    this.sweepTimer.unref();
   }
 
   /** A timeout or a cancel: the server is told to stop (it may still answer; that answer is dropped). */
@@ -110,7 +140,6 @@ export class CallRelay {
     const pending = this.pending.get(id);
     if (!pending) return undefined;
     this.pending.delete(id);
-    clearTimeout(pending.timer);
     if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort);
     return pending;
   }
