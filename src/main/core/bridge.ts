@@ -93,6 +93,7 @@ type Listener = (payload: never) => void;
 export class Bridge {
   readonly api: BridgeApi;
   private settings: Settings;
+  private modes: { settings: Settings | undefined; byId: Map<string, EndpointMode> } = { settings: undefined, byId: new Map() };
   private readonly store: SettingsStore;
   private readonly logBook: LogBook;
   private readonly log: Logger;
@@ -164,7 +165,7 @@ export class Bridge {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.log.info(`starting: ${this.settings.servers.length} servers, ${this.settings.endpoints.length} endpoints`);
+    this.log.info(`starting: ${countOf(this.settings.servers.length, 'server')}, ${countOf(this.settings.endpoints.length, 'endpoint')}`);
     for (const server of this.servers.values()) if (server.config.enabled) this.startServer(server);
     for (const link of this.links.values()) if (this.endpointEnabled(link.id)) link.start();
     void this.localServer.sync(true);
@@ -260,9 +261,16 @@ export class Bridge {
     return this.catalogs;
   }
 
+  /** Read for every call (twice): kept per settings object, which a change replaces. */
   private endpointMode(id: string): EndpointMode {
-    const endpoint = this.settings.endpoints.find((e) => e.id === id);
-    return { toolMode: this.options.toolMode ?? endpoint?.toolMode ?? 'all', pinned: endpoint?.pinned ?? [], toolSet: endpoint?.toolSet };
+    if (this.modes.settings !== this.settings) this.modes = { settings: this.settings, byId: new Map() };
+    let mode = this.modes.byId.get(id);
+    if (!mode) {
+      const endpoint = this.settings.endpoints.find((e) => e.id === id);
+      mode = { toolMode: this.options.toolMode ?? endpoint?.toolMode ?? 'all', pinned: endpoint?.pinned ?? [], toolSet: endpoint?.toolSet };
+      this.modes.byId.set(id, mode);
+    }
+    return mode;
   }
 
   on<K extends EventName>(event: K, listener: (payload: EventPayload<K>) => void): () => void {

@@ -19,7 +19,8 @@ export interface EndpointCallsOptions {
   tools: EndpointTools;
   catalogSettled: () => Promise<void>;
   caller: string;
-  send: (message: JSONRPCMessage) => Promise<void>;
+  /** Sends to the endpoint; nothing waits for it (a message that cannot go is lost with the link). */
+  send: (message: JSONRPCMessage) => void;
   log: Logger;
 }
 
@@ -50,7 +51,7 @@ export class EndpointCalls {
       if (!this.refusing) this.opts.log.warn(`refusing tool calls: ${CALL_LIMITS.inProgress} are in progress and ${this.waiting.length} waiting on this connection`);
       this.refusing = true;
       const text = `${CALL_LIMITS.inProgress} calls are in progress already and ${this.waiting.length} are waiting; try again when one has finished.`;
-      this.opts.send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text }], isError: true } } as unknown as JSONRPCMessage).catch(() => undefined);
+      this.opts.send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text }], isError: true } } as unknown as JSONRPCMessage);
       return;
     }
     // Cancellable while it waits, like one in progress.
@@ -62,7 +63,13 @@ export class EndpointCalls {
   private run(request: ToolCallRequest, controller: CallAbort): void {
     const { id } = request;
     this.running++;
-    this.answer(request, controller).then(
+    let answer: Promise<CallToolResult>;
+    try {
+      answer = this.answer(request, controller);
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    answer.then(
       (result) => this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage),
       (error: unknown) => {
         this.opts.log.warn(`call ${request.params.name} failed inside the bridge: ${error instanceof Error ? error.message : String(error)}`);
@@ -90,13 +97,17 @@ export class EndpointCalls {
     for (const controller of controllers) controller.abort('the endpoint connection closed');
   }
 
-  private async answer(request: ToolCallRequest, signal: CallAbort): Promise<CallToolResult> {
-    const { name, arguments: args, _meta } = request.params;
-    const { tools } = this.opts;
+  /** Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks). */
+  private answer(request: ToolCallRequest, signal: CallAbort): Promise<CallToolResult> {
     // A tool of a server still starting (a broker calling from a list it kept) waits like a list.
-    if (!tools.has(name)) await this.opts.catalogSettled();
+    if (!this.opts.tools.has(request.params.name)) return this.opts.catalogSettled().then(() => this.callTool(request, signal));
+    return this.callTool(request, signal);
+  }
+
+  private callTool(request: ToolCallRequest, signal: CallAbort): Promise<CallToolResult> {
+    const { name, arguments: args, _meta } = request.params;
     const token = _meta?.progressToken;
-    return tools.call(name, args ?? {}, {
+    return this.opts.tools.call(name, args ?? {}, {
       caller: this.opts.caller,
       signal,
       idJson: JSON.stringify(request.id),
@@ -109,7 +120,7 @@ export class EndpointCalls {
     // A server's progress message is for a person; a long one would push the frame past the endpoint's limit.
     const message = typeof progress.message === 'string' && progress.message.length > 200 ? `${progress.message.slice(0, 200)}…` : progress.message;
     const params = { progressToken, ...progress, ...(message !== undefined ? { message } : {}) };
-    this.opts.send({ jsonrpc: '2.0', method: 'notifications/progress', params }).catch(() => undefined);
+    this.opts.send({ jsonrpc: '2.0', method: 'notifications/progress', params });
   }
 
   private finish(id: string | number, controller: CallAbort, message: JSONRPCMessage): void {
@@ -117,7 +128,7 @@ export class EndpointCalls {
     this.next();
     if (controller.aborted) return;
     if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
-    this.opts.send(message).catch(() => undefined);
+    this.opts.send(message);
   }
 
   /** The next waiting call that was not cancelled meanwhile takes the free place. */

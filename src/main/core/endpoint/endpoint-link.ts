@@ -264,7 +264,7 @@ export class EndpointLink {
     server.onerror = (error) => log.debug(`protocol: ${error.message}`);
     const transport = new WsServerTransport(socket, log, this.opts.maxMessageBytes);
     // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
-    const calls = new EndpointCalls({ tools: this.opts.hub, catalogSettled: this.opts.catalogSettled, caller: this.opts.endpoint.name, send: (message) => transport.send(message), log });
+    const calls = new EndpointCalls({ tools: this.opts.hub, catalogSettled: this.opts.catalogSettled, caller: this.opts.endpoint.name, send: (message) => void transport.post(message), log });
     transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
     transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
     this.calls = calls;

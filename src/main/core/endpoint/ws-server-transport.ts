@@ -9,6 +9,7 @@ import type { ToolCallRequest } from './endpoint-calls';
 
 /** Answers not yet sent past which the other side is taken to have stopped reading (xiaozhi reads at once). */
 const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
+const TEXT_FRAME = { binary: false } as const;
 
 /**
  * The SDK's `Transport` over a client `ws` socket: one JSON-RPC message per text frame.
@@ -44,36 +45,45 @@ export class WsServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (!this.post(message, (error) => (error ? reject(error) : resolve()))) reject(new Error('not connected'));
+    });
+  }
+
+  /**
+   * `send` without a promise, for answers nobody waits on (the relay's): false when the message
+   * could not be sent. `done` is called once the socket has taken it.
+   */
+  post(message: JSONRPCMessage, done?: (error?: Error) => void): boolean {
     if ('method' in message && 'id' in message) this.outgoing.add(message.id);
     // Encoded once: its size is the buffer's length, and ws sends the buffer as it is.
     const data = Buffer.from(JSON.stringify(message));
     if (data.length > this.maxMessageBytes()) {
       this.log.warn(`sending a ${data.length}-byte message, over the ${this.maxMessageBytes()}-byte limit; the endpoint may drop it`);
     }
-    return new Promise((resolve, reject) => {
-      if (this.socket.readyState !== this.socket.OPEN) {
-        reject(new Error('not connected'));
-        return;
-      }
-      if (this.socket.bufferedAmount > MAX_UNSENT_BYTES) {
-        // A peer that sends requests but stops reading the answers would have us hold every
-        // answer in memory without end (an 8 KB page for each 70-byte tools/list). Closed first:
-        // the link reconnects, and the warning is not sent to a socket that is going.
-        const megabytes = Math.round(this.socket.bufferedAmount / (1024 * 1024));
-        this.socket.terminate();
-        this.log.warn(`the endpoint stopped reading: ${megabytes} MB of answers were waiting to be sent; closed the connection (it reconnects)`);
-        reject(new Error('not connected'));
-        return;
-      }
-      corkForThisTurn((this.socket as unknown as { _socket?: Corkable })._socket);
-      this.socket.send(data, { binary: false }, (error) => {
-        if (error) reject(error);
-        else {
-          this.onsent?.(message);
-          resolve();
-        }
-      });
-    });
+    if (this.socket.readyState !== this.socket.OPEN) return false;
+    if (this.socket.bufferedAmount > MAX_UNSENT_BYTES) {
+      // A peer that sends requests but stops reading the answers would have us hold every
+      // answer in memory without end (an 8 KB page for each 70-byte tools/list). Closed first:
+      // the link reconnects, and the warning is not sent to a socket that is going.
+      const megabytes = Math.round(this.socket.bufferedAmount / (1024 * 1024));
+      this.socket.terminate();
+      this.log.warn(`the endpoint stopped reading: ${megabytes} MB of answers were waiting to be sent; closed the connection (it reconnects)`);
+      return false;
+    }
+    corkForThisTurn((this.socket as unknown as { _socket?: Corkable })._socket);
+    const onsent = this.onsent;
+    this.socket.send(
+      data,
+      TEXT_FRAME,
+      done || onsent
+        ? (error) => {
+            if (!error) onsent?.(message);
+            done?.(error);
+          }
+        : undefined,
+    );
+    return true;
   }
 
   async close(): Promise<void> {
