@@ -116,13 +116,14 @@ function findPython(): string | undefined {
   return undefined;
 }
 
-/** The official-style pipe in front of the same server: it passes initialize through to it. */
-async function startPipe(python: string, xiaozhi: FakeXiaozhi): Promise<{ session: FakeSession; stop(): Promise<void> }> {
-  const child = spawn(python, [path.join(ROOT, 'bench', 'python-pipe.py'), xiaozhi.url(), process.execPath, FIXTURE], { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, FIXTURE_NAME: 'fx' } });
+/** A pipe in front of the same server (it passes initialize through): the official-style one in Python, or the Node floor. */
+async function startPipe(xiaozhi: FakeXiaozhi, command: string, script: string, env: Record<string, string> = {}): Promise<{ session: FakeSession; pid: number; stop(): Promise<void> }> {
+  const child = spawn(command, [script, xiaozhi.url(), process.execPath, FIXTURE], { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, FIXTURE_NAME: 'fx', ...env } });
   const session = await xiaozhi.connection(xiaozhi.sessions.length, 30_000);
   await session.initialize();
   return {
     session,
+    pid: child.pid as number,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -132,6 +133,10 @@ async function startPipe(python: string, xiaozhi: FakeXiaozhi): Promise<{ sessio
   };
 }
 
+/** A WebSocket <-> stdio pipe in Node that parses nothing: what any relay in Node costs at least. */
+const NODE_PIPE = path.join(ROOT, 'bench', 'node-pipe.cjs');
+const startNodePipe = (xiaozhi: FakeXiaozhi, env: Record<string, string> = {}) => startPipe(xiaozhi, process.execPath, NODE_PIPE, env);
+
 async function latency(): Promise<void> {
   const n = quick ? 300 : 2000;
   const xiaozhi = await FakeXiaozhi.start();
@@ -140,17 +145,21 @@ async function latency(): Promise<void> {
   session.record = false;
   const direct = await directClient();
   const python = findPython();
-  const pipe = python ? await startPipe(python, xiaozhi) : undefined;
+  const pipe = python ? await startPipe(xiaozhi, python, path.join(ROOT, 'bench', 'python-pipe.py')) : undefined;
   if (pipe) pipe.session.record = false;
+  const floor = await startNodePipe(xiaozhi);
+  floor.session.record = false;
   const through: number[] = [];
   const straight: number[] = [];
   const piped: number[] = [];
+  const floored: number[] = [];
   // Every path warmed the same: with 200 calls the bridge's JIT was still warming (it added
   // about twice what it adds in a bridge that has been serving for a while).
   for (let i = 0; i < (quick ? 500 : 2000); i++) {
     await call(session, 'echo', { text: 'warm' });
     await direct.callTool({ name: 'echo', arguments: { text: 'warm' } });
     if (pipe) await call(pipe.session, 'echo', { text: 'warm' });
+    await call(floor.session, 'echo', { text: 'warm' });
   }
   // Interleaved, so all see the same machine at the same moments.
   for (let i = 0; i < n; i++) {
@@ -165,6 +174,9 @@ async function latency(): Promise<void> {
       await call(pipe.session, 'echo', { text: `x${i}` });
       piped.push(performance.now() - t);
     }
+    t = performance.now();
+    await call(floor.session, 'echo', { text: `x${i}` });
+    floored.push(performance.now() - t);
   }
   for (const [p, target] of [[50, 0.3], [90, null], [99, 2]] as const) {
     const b = percentile(through, p);
@@ -177,6 +189,9 @@ async function latency(): Promise<void> {
     rows.push({ scenario: '1 latency', metric: 'p50 added by the bridge vs by an official-style pipe (python-pipe.py)', bridge: added * 1000, baseline: pipeAdded * 1000, unit: 'µs', target: '≤ 0.5× the pipe', pass: added <= 0.5 * pipeAdded, note: `pipe p50 ${percentile(piped, 50).toFixed(2)} ms; bridge adds ${((added / pipeAdded) * 100).toFixed(0)}% of what the pipe adds` });
     await pipe.stop();
   } else console.log('(no Python with the websockets package: the official-style pipe row is skipped)');
+  const floorAdded = percentile(floored, 50) - percentile(straight, 50);
+  rows.push({ scenario: '1 latency', metric: 'floor: p50 added by a Node pipe that parses nothing (node-pipe.cjs)', bridge: (percentile(through, 50) - percentile(straight, 50)) * 1000, baseline: floorAdded * 1000, unit: 'µs', target: '', pass: null, note: `bridge vs floor; the floor pipe adds ${(floorAdded * 1000).toFixed(0)} µs` });
+  await floor.stop();
   await direct.close();
   await bridge.stop();
   await xiaozhi.close();
@@ -251,6 +266,16 @@ async function throughput(): Promise<void> {
   // Where the time goes: CPU of each process while calls went through the bridge.
   const bridgePerCall = (bridgeCpuMs * 1000) / (viaBridge * seconds);
   const childPerCall = ((procStats(childPid).cpuMs - cpu0.child) * 1000) / (viaBridge * seconds);
+  // The floor: the same load through a Node pipe that parses nothing, in front of its own child.
+  const floor = await startNodePipe(xiaozhi);
+  floor.session.record = false;
+  const floorChild = Number(fs.readFileSync(`/proc/${floor.pid}/task/${floor.pid}/children`, 'utf8').trim().split(' ')[0]);
+  const floor0 = { pipe: procStats(floor.pid).cpuMs, child: procStats(floorChild).cpuMs };
+  const viaFloor = await run(() => call(floor.session, 'echo', { text: 't' }));
+  const floorPerCall = ((procStats(floor.pid).cpuMs - floor0.pipe) * 1000) / (viaFloor * seconds);
+  const floorChildPerCall = ((procStats(floorChild).cpuMs - floor0.child) * 1000) / (viaFloor * seconds);
+  await floor.stop();
+  rows.push({ scenario: '2 throughput', metric: 'floor: CPU per call of a Node pipe that parses nothing (its child)', bridge: floorPerCall, baseline: floorChildPerCall, unit: 'µs', target: '', pass: null, note: `${(floorPerCall / floorChildPerCall).toFixed(2)}× its child; ${Math.round(viaFloor)} calls/s, ${((viaFloor / viaDirect) * 100).toFixed(0)}% of direct` });
   rows.push({ scenario: '2 throughput', metric: 'bridge CPU per call (bench client, child)', bridge: bridgePerCall, baseline: childPerCall, unit: 'µs', target: '≤ 0.6× the child', pass: bridgePerCall <= 0.6 * childPerCall, note: `client ${(((benchCpu.user + benchCpu.system) / 1000) * 1000 / (viaBridge * seconds)).toFixed(0)} µs, child ${childPerCall.toFixed(0)} µs; bridge busy ${((bridgeCpuMs / (seconds * 1000)) * 100).toFixed(0)}% of a core` });
   await direct.close();
   await bridge.stop();
@@ -373,6 +398,14 @@ async function memory(): Promise<void> {
   await hammer(calls);
   const after = procStats(pid).rssMb;
   rows.push({ scenario: '6 memory', metric: 'bridge RSS idle, 10 servers', bridge: idle, baseline: null, unit: 'MB', target: '≤ 60 MB', pass: idle <= 60 });
+  // The floors: a Node process holding the socket and 10 servers on stdio that parses nothing, then
+  // the same with the SDK's Client and Server loaded (the bridge needs both, for the handshake and lists).
+  for (const [what, env] of [['a Node pipe with 10 servers, parsing nothing', {}], ['the same with the MCP SDK client and server loaded', { PIPE_LOAD_SDK: '1' }]] as const) {
+    const floor = await startNodePipe(xiaozhi, { PIPE_SERVERS: '10', ...env });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    rows.push({ scenario: '6 memory', metric: `floor: RSS idle of ${what}`, bridge: idle, baseline: procStats(floor.pid).rssMb, unit: 'MB', target: '', pass: null, note: 'bridge vs floor' });
+    await floor.stop();
+  }
   rows.push({ scenario: '6 memory', metric: 'bridge RSS after 5,000 calls', bridge: early, baseline: idle, unit: 'MB', target: '≤ +25% over idle', pass: early <= idle * 1.25, note: `+${(((early - idle) / idle) * 100).toFixed(0)}% over idle` });
   rows.push({ scenario: '6 memory', metric: `bridge RSS after ${(quick ? 10_000 : 50_000).toLocaleString('en')} more calls (working set)`, bridge: warm, baseline: idle, unit: 'MB', target: '', pass: null, note: `+${(((warm - idle) / idle) * 100).toFixed(0)}% over idle` });
   rows.push({ scenario: '6 memory', metric: `bridge RSS after ${calls.toLocaleString('en')} more calls`, bridge: after, baseline: warm, unit: 'MB', target: '≤ +10%', pass: after <= warm * 1.1, note: `${(((after - warm) / warm) * 100).toFixed(1)}% over the working set` });
