@@ -190,4 +190,36 @@ describe('the relay timeouts', () => {
       await client.close();
     }
   });
+
+  it('times out calls of mixed limits, made at different times, each at its own limit and never before it; an answered one is not timed out', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { CallRelay } = await import('../../../src/main/core/servers/call-relay');
+    const { LogBook } = await import('../../../src/main/core/logs/log-book');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx' }, stderr: 'pipe' });
+    const client = new Client({ name: 'relay-test', version: '1' }, { capabilities: {} });
+    await client.connect(transport);
+    try {
+      const relay = new CallRelay(transport, new LogBook().logger('test'));
+      const timed = (limit: number) => {
+        const started = performance.now();
+        return relay.call('slow', { ms: 20_000 }, { timeoutMs: limit }).then(
+          () => ({ limit, outcome: 'answered', after: performance.now() - started }),
+          (error: { data?: { timeout?: number } }) => ({ limit, outcome: `timeout ${error.data?.timeout}`, after: performance.now() - started }),
+        );
+      };
+      const first = [400, 150, 250, 150, 400].map(timed);
+      // Made after the first ones have waited a while, with a shorter limit than some of them.
+      await relay.call('slow', { ms: 50 }, { timeoutMs: 5_000 });
+      const later = [100, 250].map(timed);
+      const quick = relay.call('slow', { ms: 50 }, { timeoutMs: 400 });
+      expect((await quick).content).toEqual([{ type: 'text', text: 'done' }]);
+      for (const result of await Promise.all([...first, ...later])) {
+        expect(result.outcome).toBe(`timeout ${result.limit}`);
+        expect(result.after).toBeGreaterThanOrEqual(result.limit - 1);
+      }
+      expect(relay.inFlight).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -38,6 +38,14 @@ interface Pending {
 export class CallRelay {
   private nextId = FIRST_RELAY_ID;
   private readonly pending = new Map<number, Pending>();
+  /**
+   * The same calls by time limit, each in the order made, which for one limit is the order of their
+   * deadlines: a sweep reads the calls past due and the first of each limit that is not, where a
+   * scan of every call at each deadline made a stream of timeouts cost calls in flight × timeouts.
+   * A limit's group stays when it empties (there are few limits; a sequential caller would
+   * otherwise make one per call).
+   */
+  private readonly byLimit = new Map<number, Map<number, Pending>>();
   private closed = false;
   /**
    * One timer for every call's timeout, set for the earliest deadline when it fires: a timer per
@@ -82,6 +90,9 @@ export class CallRelay {
         signal.addEventListener('abort', pending.onAbort);
       }
       this.pending.set(id, pending);
+      let group = this.byLimit.get(timeoutMs);
+      if (!group) this.byLimit.set(timeoutMs, (group = new Map()));
+      group.set(id, pending);
       const params: Record<string, unknown> = { name, arguments: args };
       if (onProgress) params._meta = { progressToken: id };
       this.transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage).catch((error: unknown) => {
@@ -109,9 +120,15 @@ export class CallRelay {
     this.sweepAt = Number.POSITIVE_INFINITY;
     const now = performance.now();
     let next = Number.POSITIVE_INFINITY;
-    for (const [id, pending] of [...this.pending]) {
-      if (pending.deadline <= now) this.fail(id, new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: pending.timeoutMs }));
-      else next = Math.min(next, pending.deadline);
+    for (const group of this.byLimit.values()) {
+      // Failing a call deletes it from its group, which a Map's iteration allows.
+      for (const [id, pending] of group) {
+        if (pending.deadline > now) {
+          next = Math.min(next, pending.deadline);
+          break;
+        }
+        this.fail(id, new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: pending.timeoutMs }));
+      }
     }
     if (next !== Number.POSITIVE_INFINITY && !this.closed) this.sweepAfter(Math.max(1, Math.ceil(next - now)), next);
   }
@@ -140,6 +157,7 @@ export class CallRelay {
     const pending = this.pending.get(id);
     if (!pending) return undefined;
     this.pending.delete(id);
+    this.byLimit.get(pending.timeoutMs)?.delete(id);
     if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort);
     return pending;
   }
