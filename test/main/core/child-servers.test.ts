@@ -92,6 +92,20 @@ describe('child servers: supervision', () => {
     expect(await harness.bridge.api.getToolCounts()).toEqual({ fx: { slow: { ok: 0, failed: 1 } } });
   });
 
+  it('says a timeout under a second, or not whole, as it was set (0.3 s, 1.5 s), not rounded to 0 s or 2 s', async () => {
+    harness = makeBridge({ servers: [fixtureServer('short', {}, { callTimeoutMs: 300 }), fixtureServer('half', {}, { callTimeoutMs: 1500 })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const [short, half] = await Promise.all([
+      harness.bridge.api.callTool({ name: 'short_slow', arguments: { ms: 10_000 } }),
+      harness.bridge.api.callTool({ name: 'half_slow', arguments: { ms: 10_000 } }),
+    ]);
+    expect(short.text).toBe('The tool "short_slow" did not finish in time and was cancelled. (limit: 0.3 s)');
+    expect(short.error).toEqual({ code: 'call.timeout', params: { tool: 'short_slow', seconds: 0.3 } });
+    expect(half.text).toBe('The tool "half_slow" did not finish in time and was cancelled. (limit: 1.5 s)');
+    expect(half.error).toEqual({ code: 'call.timeout', params: { tool: 'half_slow', seconds: 1.5 } });
+  });
+
   it('applies a new default call timeout from Settings to running servers', async () => {
     harness = makeBridge({ servers: [fixtureServer('fx')] });
     harness.bridge.start();
