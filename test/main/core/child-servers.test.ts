@@ -48,6 +48,28 @@ describe('child servers: supervision', () => {
     expect(call.result?.content?.[0]?.text).toBe('fx: again');
   });
 
+  it('says how a stdio server ended: its exit code, or the signal that killed it (not "the connection closed")', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx'), { name: 'early', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(2)'] }] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await waitFor(() => server('early').lastError !== undefined, 10_000, 'the early exit');
+    expect(server('early').lastError).toBe('the program exited before it was ready, with exit code 2');
+    expect(server('early').lastErrorCause).toMatchObject({ code: 'server.exitedEarly' });
+
+    const firstPid = server('fx').pid;
+    await harness.bridge.api.callTool({ name: 'crash', arguments: {} });
+    await waitFor(() => server('fx').restarts === 1, 10_000, 'the crash');
+    expect(server('fx').lastError).toBe('the program exited with code 7');
+    expect(server('fx').lastErrorCause).toEqual({ code: 'server.exited', params: { code: 7 } });
+    expect(logText(harness.logBook)).toMatch(/\[server:fx\] the program exited with code 7 \(last stderr: .*\); restarting in/);
+
+    await waitFor(() => server('fx').state === 'running' && server('fx').pid !== firstPid, 10_000, 'the restart');
+    process.kill(server('fx').pid!, 'SIGKILL');
+    await waitFor(() => server('fx').restarts === 2, 10_000, 'the kill');
+    expect(server('fx').lastError).toBe('the program was killed by SIGKILL');
+    expect(server('fx').lastErrorCause).toEqual({ code: 'server.killed', params: { signal: 'SIGKILL' } });
+  });
+
   it('marks a crash-looping server failed with its last stderr lines, and the others keep serving', async () => {
     harness = makeBridge({ servers: [fixtureServer('broken', { FIXTURE_EXIT_ON_START: '1' }), fixtureServer('good')] });
     harness.bridge.start();
