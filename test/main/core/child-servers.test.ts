@@ -70,6 +70,31 @@ describe('child servers: supervision', () => {
     expect(server('fx').lastErrorCause).toEqual({ code: 'server.killed', params: { signal: 'SIGKILL' } });
   });
 
+  it('restarts a server that crashed while a process it started still holds its stdout open', async () => {
+    // A helper that inherited the server's stdio (a subprocess started without redirecting its
+    // output) keeps the pipe open after the server dies: the bridge must not wait for it to close.
+    const pidFile = tempFile('orphan');
+    const wrapper = [
+      `const helper = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'inherit' });`,
+      `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(helper.pid));`,
+      `import(${JSON.stringify(pathToFileURL(FIXTURE).href)});`,
+    ].join('\n');
+    harness = makeBridge({ servers: [{ name: 'held', transport: 'stdio', command: process.execPath, args: ['-e', wrapper], env: { FIXTURE_NAME: 'held' } }] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(server('held').state).toBe('running');
+    const helper = Number(fs.readFileSync(pidFile, 'utf8'));
+    expect(isAlive(helper)).toBe(true);
+    const firstPid = server('held').pid;
+    await harness.bridge.api.callTool({ name: 'crash', arguments: {} });
+    await waitFor(() => server('held').restarts === 1, 5000, 'the crash to be noticed (the helper lives 30 s)');
+    expect(server('held').lastError).toBe('the program exited with code 7');
+    await waitFor(() => server('held').state === 'running' && server('held').pid !== firstPid, 10_000, 'the restart');
+    const call = await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'back' } });
+    expect(call.text).toBe('held: back');
+    await waitFor(() => !isAlive(helper), 5000, 'the helper of the crashed server to be stopped');
+  });
+
   it('marks a crash-looping server failed with its last stderr lines, and the others keep serving', async () => {
     harness = makeBridge({ servers: [fixtureServer('broken', { FIXTURE_EXIT_ON_START: '1' }), fixtureServer('good')] });
     harness.bridge.start();

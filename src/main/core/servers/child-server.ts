@@ -76,6 +76,9 @@ export interface CallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
+/** After a stdio server's process exits, how long its pipes may stay open (held by a process it started) before they are closed. */
+const HELD_PIPE_GRACE_MS = 500;
+
 /** Lines of stdout that are not JSON logged (at debug level) per attempt, after the warning. */
 const NOT_JSON_DEBUG_LINES = 10;
 
@@ -292,6 +295,15 @@ export class ChildServer {
         const child = (transport as unknown as { _process?: ChildProcess })._process;
         child?.once('exit', (code, signal) => {
           if (generation === this.generation) this.exitedHow = code !== null ? `exited with code ${code}` : `was killed by ${signal ?? 'a signal'}`;
+          // A process it started with its stdio (a helper whose output was not redirected) can hold
+          // the pipes open after it died: they would never close, and the server would look alive,
+          // its calls timing out, until that process ends. Close our ends, which ends the connection.
+          const held = setTimeout(() => {
+            if (generation === this.generation) this.opts.log.warn(`it ${this.exitedHow ?? 'exited'}, but a process it started still holds its output open; closing the connection`);
+            for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+          }, HELD_PIPE_GRACE_MS);
+          held.unref();
+          child.once('close', () => clearTimeout(held));
         });
       };
       // Batch writes to the child's stdin per turn of the event loop (see corkForThisTurn); the SDK keeps the process private.
