@@ -5,18 +5,22 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../../../src/main/core/servers/process-tree';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { FIXTURE, fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { ChildServer } from '../../../src/main/core/servers/child-server';
+import { LogBook } from '../../../src/main/core/logs/log-book';
+import { FIXTURE, fastSupervision, fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;
 let harness: Harness | undefined;
 const tempDirs: string[] = [];
+const children: ChildServer[] = [];
 
 afterEach(async () => {
   await harness?.bridge.stop();
   await xiaozhi?.close();
   harness = undefined;
   xiaozhi = undefined;
+  for (const child of children.splice(0)) await child.stop();
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -93,6 +97,32 @@ describe('child servers: supervision', () => {
     const call = await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'back' } });
     expect(call.text).toBe('held: back');
     await waitFor(() => !isAlive(helper), 5000, 'the helper of the crashed server to be stopped');
+  });
+
+  it('is restarting, not running, from the moment its loss is noticed: a call meanwhile is told so', async () => {
+    const child = new ChildServer({
+      settings: fixtureServer('fx'),
+      log: new LogBook().logger('server:fx'),
+      baseEnv: process.env,
+      defaults: () => ({ callTimeoutMs: 10_000 }),
+      supervision: fastSupervision,
+      onStatus: () => {},
+      onTools: () => {},
+    });
+    children.push(child);
+    await child.start();
+    // What a call finds while the lost server's processes are cleaned up (which can take seconds).
+    const seen: string[] = [];
+    const inner = child as unknown as { teardown: () => Promise<void> };
+    const teardown = inner.teardown.bind(child);
+    inner.teardown = async () => {
+      seen.push(child.status().state);
+      seen.push(await child.callTool('echo', { text: 'x' }).then(() => 'answered', (error: Error) => error.message));
+      return teardown();
+    };
+    await child.callTool('crash', {});
+    await waitFor(() => child.status().restarts === 1, 10_000, 'the crash');
+    expect(seen).toEqual(['restarting', 'server "fx" is restarting']);
   });
 
   it('marks a crash-looping server failed with its last stderr lines, and the others keep serving', async () => {

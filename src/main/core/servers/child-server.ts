@@ -454,6 +454,9 @@ export class ChildServer {
     const hadTools = this.tools.length > 0;
     const wasRunningFor = this.runningSince ? Date.now() - this.runningSince : 0;
     this.runningSince = 0;
+    // Not running from now on: a call during the clean-up (seconds, with processes to stop) is
+    // told the server is restarting, not that a "running" server is unavailable.
+    this.setState('restarting');
     await this.teardown();
     if (generation !== this.generation) return;
     if (hadTools) this.opts.onTools();
