@@ -32,6 +32,8 @@ export const PROBLEM_CODES = [
   'server.notExecutable',
   'server.cwdMissing',
   'server.exitedEarly',
+  'server.exited',
+  'server.killed',
   'server.startTimeout',
   'server.closed',
   'server.pingFailed',

@@ -75,6 +75,12 @@ describe('servers: the configured servers and their state, without serving xiaoz
     const run = await finished(['servers', '--config', h.writeConfig({})]);
     expect(run).toMatchObject({ code: 0 });
     expect(run.out).toContain('No servers are configured.');
+    // tools too: it printed an empty "page 1 of 1" and "0 tools, 0 bytes in 1 page".
+    const tools = await finished(['tools', '--config', h.writeConfig({})]);
+    expect(tools).toMatchObject({ code: 0 });
+    expect(tools.out).toBe('No servers are configured, so xiaozhi gets no tools. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).\n');
+    const json = await finished(['tools', '--config', h.writeConfig({}), '--json']);
+    expect(JSON.parse(json.out)).toMatchObject({ servers: [], toolCount: 0 });
   });
 });
 

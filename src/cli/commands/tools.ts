@@ -13,6 +13,10 @@ export const toolsCommand: Command = {
   run: (args, ctx) => {
     return lookAtServers(args, ctx, 'tools', async ({ bridge }, loaded) => {
       const state = bridge.state();
+      if (state.servers.length === 0 && args.options.json !== true) {
+        ctx.out('No servers are configured, so xiaozhi gets no tools. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).');
+        return 0;
+      }
       const endpoint = endpointOption(args, loaded.settings);
       const mode = { toolMode: (stringOption(args, 'tool-mode') ?? endpoint?.toolMode ?? 'all') as ToolMode, pinned: endpoint?.pinned ?? [], toolSet: endpoint?.toolSet };
       const served = bridge.endpointCatalogs.summaryFor(mode);

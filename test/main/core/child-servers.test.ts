@@ -5,18 +5,22 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../../../src/main/core/servers/process-tree';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { FIXTURE, fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { ChildServer } from '../../../src/main/core/servers/child-server';
+import { LogBook } from '../../../src/main/core/logs/log-book';
+import { FIXTURE, fastSupervision, fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;
 let harness: Harness | undefined;
 const tempDirs: string[] = [];
+const children: ChildServer[] = [];
 
 afterEach(async () => {
   await harness?.bridge.stop();
   await xiaozhi?.close();
   harness = undefined;
   xiaozhi = undefined;
+  for (const child of children.splice(0)) await child.stop();
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -46,6 +50,79 @@ describe('child servers: supervision', () => {
     expect(isAlive(firstPid!)).toBe(false);
     const call = await session.request(2, 'tools/call', { name: 'echo', arguments: { text: 'again' } });
     expect(call.result?.content?.[0]?.text).toBe('fx: again');
+  });
+
+  it('says how a stdio server ended: its exit code, or the signal that killed it (not "the connection closed")', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx'), { name: 'early', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(2)'] }] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await waitFor(() => server('early').lastError !== undefined, 10_000, 'the early exit');
+    expect(server('early').lastError).toBe('the program exited before it was ready, with exit code 2');
+    expect(server('early').lastErrorCause).toMatchObject({ code: 'server.exitedEarly' });
+
+    const firstPid = server('fx').pid;
+    await harness.bridge.api.callTool({ name: 'crash', arguments: {} });
+    await waitFor(() => server('fx').restarts === 1, 10_000, 'the crash');
+    expect(server('fx').lastError).toBe('the program exited with code 7');
+    expect(server('fx').lastErrorCause).toEqual({ code: 'server.exited', params: { code: 7 } });
+    expect(logText(harness.logBook)).toMatch(/\[server:fx\] the program exited with code 7 \(last stderr: .*\); restarting in/);
+
+    await waitFor(() => server('fx').state === 'running' && server('fx').pid !== firstPid, 10_000, 'the restart');
+    process.kill(server('fx').pid!, 'SIGKILL');
+    await waitFor(() => server('fx').restarts === 2, 10_000, 'the kill');
+    expect(server('fx').lastError).toBe('the program was killed by SIGKILL');
+    expect(server('fx').lastErrorCause).toEqual({ code: 'server.killed', params: { signal: 'SIGKILL' } });
+  });
+
+  it('restarts a server that crashed while a process it started still holds its stdout open', async () => {
+    // A helper that inherited the server's stdio (a subprocess started without redirecting its
+    // output) keeps the pipe open after the server dies: the bridge must not wait for it to close.
+    const pidFile = tempFile('orphan');
+    const wrapper = [
+      `const helper = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'inherit' });`,
+      `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(helper.pid));`,
+      `import(${JSON.stringify(pathToFileURL(FIXTURE).href)});`,
+    ].join('\n');
+    harness = makeBridge({ servers: [{ name: 'held', transport: 'stdio', command: process.execPath, args: ['-e', wrapper], env: { FIXTURE_NAME: 'held' } }] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(server('held').state).toBe('running');
+    const helper = Number(fs.readFileSync(pidFile, 'utf8'));
+    expect(isAlive(helper)).toBe(true);
+    const firstPid = server('held').pid;
+    await harness.bridge.api.callTool({ name: 'crash', arguments: {} });
+    await waitFor(() => server('held').restarts === 1, 5000, 'the crash to be noticed (the helper lives 30 s)');
+    expect(server('held').lastError).toBe('the program exited with code 7');
+    await waitFor(() => server('held').state === 'running' && server('held').pid !== firstPid, 10_000, 'the restart');
+    const call = await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'back' } });
+    expect(call.text).toBe('held: back');
+    await waitFor(() => !isAlive(helper), 5000, 'the helper of the crashed server to be stopped');
+  });
+
+  it('is restarting, not running, from the moment its loss is noticed: a call meanwhile is told so', async () => {
+    const child = new ChildServer({
+      settings: fixtureServer('fx'),
+      log: new LogBook().logger('server:fx'),
+      baseEnv: process.env,
+      defaults: () => ({ callTimeoutMs: 10_000 }),
+      supervision: fastSupervision,
+      onStatus: () => {},
+      onTools: () => {},
+    });
+    children.push(child);
+    await child.start();
+    // What a call finds while the lost server's processes are cleaned up (which can take seconds).
+    const seen: string[] = [];
+    const inner = child as unknown as { teardown: () => Promise<void> };
+    const teardown = inner.teardown.bind(child);
+    inner.teardown = async () => {
+      seen.push(child.status().state);
+      seen.push(await child.callTool('echo', { text: 'x' }).then(() => 'answered', (error: Error) => error.message));
+      return teardown();
+    };
+    await child.callTool('crash', {});
+    await waitFor(() => child.status().restarts === 1, 10_000, 'the crash');
+    expect(seen).toEqual(['restarting', 'server "fx" is restarting']);
   });
 
   it('marks a crash-looping server failed with its last stderr lines, and the others keep serving', async () => {
@@ -90,6 +167,20 @@ describe('child servers: supervision', () => {
     const history = await harness.bridge.api.getHistory();
     expect(history.at(-1)).toMatchObject({ tool: 'slow', outcome: 'timeout', caller: 'ui' });
     expect(await harness.bridge.api.getToolCounts()).toEqual({ fx: { slow: { ok: 0, failed: 1 } } });
+  });
+
+  it('says a timeout under a second, or not whole, as it was set (0.3 s, 1.5 s), not rounded to 0 s or 2 s', async () => {
+    harness = makeBridge({ servers: [fixtureServer('short', {}, { callTimeoutMs: 300 }), fixtureServer('half', {}, { callTimeoutMs: 1500 })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const [short, half] = await Promise.all([
+      harness.bridge.api.callTool({ name: 'short_slow', arguments: { ms: 10_000 } }),
+      harness.bridge.api.callTool({ name: 'half_slow', arguments: { ms: 10_000 } }),
+    ]);
+    expect(short.text).toBe('The tool "short_slow" did not finish in time and was cancelled. (limit: 0.3 s)');
+    expect(short.error).toEqual({ code: 'call.timeout', params: { tool: 'short_slow', seconds: 0.3 } });
+    expect(half.text).toBe('The tool "half_slow" did not finish in time and was cancelled. (limit: 1.5 s)');
+    expect(half.error).toEqual({ code: 'call.timeout', params: { tool: 'half_slow', seconds: 1.5 } });
   });
 
   it('applies a new default call timeout from Settings to running servers', async () => {

@@ -271,9 +271,10 @@ export class ToolSetView implements CatalogView {
   }
 }
 
+/** The limit in seconds to a tenth (0.3, 1.5, 60): whole seconds would say 0 s for a limit under half a second. */
 function timeoutSeconds(error: McpError): number | undefined {
   const timeout = (error.data as { timeout?: number } | undefined)?.timeout;
-  return typeof timeout === 'number' ? Math.round(timeout / 1000) : undefined;
+  return typeof timeout === 'number' ? Math.round(timeout / 100) / 10 : undefined;
 }
 
 function timeoutDetail(error: McpError): string {

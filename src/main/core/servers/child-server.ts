@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE as STDIO_MAX_BUFFER } from '@modelcontextprotocol/sdk/shared/stdio.js';
@@ -75,6 +76,9 @@ export interface CallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
+/** After a stdio server's process exits, how long its pipes may stay open (held by a process it started) before they are closed. */
+const HELD_PIPE_GRACE_MS = 500;
+
 /** Lines of stdout that are not JSON logged (at debug level) per attempt, after the warning. */
 const NOT_JSON_DEBUG_LINES = 10;
 
@@ -99,6 +103,8 @@ export class ChildServer {
   private readonly stderr: StderrLog;
   /** Why the transport broke, when it knows better than "the connection closed". */
   private transportFault: string | undefined;
+  /** How this attempt's stdio process ended ("exited with code 7", "was killed by SIGKILL"), once it has. */
+  private exitedHow: string | undefined;
   private crashTimes: number[] = [];
 
   private client: Client | undefined;
@@ -279,6 +285,27 @@ export class ChildServer {
       const decoder = new LineDecoder((line) => this.stderr.push(line), { gbkFallback: process.platform === 'win32' });
       transport.stderr?.on('data', (chunk: Buffer) => decoder.push(chunk));
       transport.stderr?.on('end', () => decoder.flush());
+      // How the process ended: the SDK closes on 'close' and drops the code, which a user needs to
+      // tell a crash (exit code 1), a kill (SIGKILL: out of memory?) and a clean exit apart. 'exit'
+      // comes before 'close', so the reason is known when the connection is reported lost.
+      const generation = this.generation;
+      const start = transport.start.bind(transport);
+      transport.start = async () => {
+        await start();
+        const child = (transport as unknown as { _process?: ChildProcess })._process;
+        child?.once('exit', (code, signal) => {
+          if (generation === this.generation) this.exitedHow = code !== null ? `exited with code ${code}` : `was killed by ${signal ?? 'a signal'}`;
+          // A process it started with its stdio (a helper whose output was not redirected) can hold
+          // the pipes open after it died: they would never close, and the server would look alive,
+          // its calls timing out, until that process ends. Close our ends, which ends the connection.
+          const held = setTimeout(() => {
+            if (generation === this.generation) this.opts.log.warn(`it ${this.exitedHow ?? 'exited'}, but a process it started still holds its output open; closing the connection`);
+            for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+          }, HELD_PIPE_GRACE_MS);
+          held.unref();
+          child.once('close', () => clearTimeout(held));
+        });
+      };
       // Batch writes to the child's stdin per turn of the event loop (see corkForThisTurn); the SDK keeps the process private.
       const send = transport.send.bind(transport);
       transport.send = (message) => {
@@ -304,6 +331,7 @@ export class ChildServer {
     const generation = ++this.generation;
     this.setState(state);
     this.stderr.newAttempt();
+    this.exitedHow = undefined;
     const transport = this.makeTransport();
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     this.client = client;
@@ -360,7 +388,10 @@ export class ChildServer {
         return;
       }
       const closed = /Connection closed/i.test(errorText(error));
-      const reason = this.transportFault ?? (closed && this.settings.transport === 'stdio' ? 'the program exited before it was ready' : failureText(error));
+      // Set by the process's 'exit' during the await above (TypeScript still sees the reset to undefined).
+      const exitedHow = this.exitedHow as string | undefined;
+      const how = exitedHow ? `, ${exitedHow.replace(/^exited with code/, 'with exit code').replace(/^was killed/, 'killed')}` : '';
+      const reason = this.transportFault ?? (closed && this.settings.transport === 'stdio' ? `the program exited before it was ready${how}` : failureText(error));
       const s = this.settings;
       await this.onLost(reason, closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
       return;
@@ -370,7 +401,7 @@ export class ChildServer {
     if (generation !== this.generation) return;
     // Only now: a failure during connect is reported by the connect itself, with its real cause.
     client.onclose = () => {
-      if (generation === this.generation) void this.onLost(this.transportFault ?? 'the connection closed');
+      if (generation === this.generation) void this.onLost(this.transportFault ?? (this.exitedHow ? `the program ${this.exitedHow}` : 'the connection closed'));
     };
 
     this.runningSince = Date.now();
@@ -423,6 +454,9 @@ export class ChildServer {
     const hadTools = this.tools.length > 0;
     const wasRunningFor = this.runningSince ? Date.now() - this.runningSince : 0;
     this.runningSince = 0;
+    // Not running from now on: a call during the clean-up (seconds, with processes to stop) is
+    // told the server is restarting, not that a "running" server is unavailable.
+    this.setState('restarting');
     await this.teardown();
     if (generation !== this.generation) return;
     if (hadTools) this.opts.onTools();

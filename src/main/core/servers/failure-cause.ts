@@ -91,6 +91,10 @@ export function failureCause(error: unknown, context: { url?: string; command?: 
   if (/no answer to a ping/i.test(text)) return problem('endpoint.noPong');
   const lastLine = /last stderr: (.*)\)\s*$/.exec(failureText(error))?.[1] ?? '';
   if (/exited before it was ready/i.test(text)) return problem('server.exitedEarly', { lastLine });
+  const exited = /^the program exited with code (-?\d+)/.exec(failureText(error));
+  if (exited) return problem('server.exited', { code: Number(exited[1]) });
+  const killed = /^the program was killed by (SIG[A-Z0-9]+)/.exec(failureText(error));
+  if (killed) return problem('server.killed', { signal: killed[1] as string });
   const initTimeout = /did not answer initialize within (\d+) ms/.exec(text);
   if (initTimeout) return problem('server.startTimeout', { seconds: Math.round(Number(initTimeout[1]) / 1000) });
   if (/^ping failed/i.test(text)) return problem('server.pingFailed', { detail: failureText(error).replace(/^ping failed:\s*/i, '') });

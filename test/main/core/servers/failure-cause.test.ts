@@ -60,6 +60,9 @@ describe('failure causes: what failed, as a code the UI can word', () => {
     expect(failureCause(new Error('spawn npx-typo ENOENT'))).toEqual({ code: 'server.notFound', params: { command: 'npx-typo' } });
     expect(failureCause(new Error('closed with code 4004 (xiaozhi internal server error)'))).toEqual({ code: 'endpoint.idle', params: { code: 4004 } });
     expect(failureCause(new Error('the program exited before it was ready (last stderr: ValueError: bad key)'))).toEqual({ code: 'server.exitedEarly', params: { lastLine: 'ValueError: bad key' } });
+    expect(failureCause(new Error('the program exited before it was ready, with exit code 2 (last stderr: ValueError: bad key)'))).toEqual({ code: 'server.exitedEarly', params: { lastLine: 'ValueError: bad key' } });
+    expect(failureCause(new Error('the program exited with code 7 (last stderr: Traceback (most recent call last):)'))).toEqual({ code: 'server.exited', params: { code: 7 } });
+    expect(failureCause(new Error('the program was killed by SIGKILL'))).toEqual({ code: 'server.killed', params: { signal: 'SIGKILL' } });
     expect(failureCause(new Error('something else entirely'))).toEqual({ code: 'other', params: { detail: 'something else entirely' } });
   });
 });
