@@ -211,4 +211,19 @@ describe('logs for collectors: --log-format json and --log-level', () => {
     expect(quiet.stdout()).toMatch(/ WARN {2}\[app\] no endpoint configured/);
     expect(debug.stdout()).toMatch(/ INFO {2}\[app\] starting/);
   });
+
+  it('at --log-level debug, prints a line for each call: tool, server, caller, outcome and time (never the arguments)', async () => {
+    const xiaozhi = await h.fakeXiaozhi();
+    const file = h.writeConfig({ mcpEndpoint: xiaozhi.url(TOKEN), mcpServers: { fx: fixtureEntry() } });
+    const run = h.spawn(['run', '--config', file, '--log-level', 'debug']);
+    const session = await xiaozhi.connection(0, 30_000);
+    await session.initialize();
+    await waitForText(run.stdout, /INFO {2}\[server:fx\] running/);
+    const answer = await session.request(7, 'tools/call', { name: 'echo', arguments: { text: 'private words' } });
+    expect(answer.result?.content?.[0]?.text).toBe('fx: private words');
+    await waitForText(run.stdout, /DEBUG \[calls\] echo \(server "fx"\) from \S+: ok in [\d.]+ ms/);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(run.stdout()).not.toContain('private words');
+  });
 });

@@ -55,6 +55,11 @@ export const runCommand: Command = {
       alsoStop: () => closeUi?.(),
       bridge: { ...(toolMode ? { toolMode } : {}), ...(local.overrides ? { localServer: local.overrides } : {}) },
     });
+    if (level === 'debug') {
+      // Headless, the log is the only place a call shows; the arguments and result stay in the history.
+      const calls = logBook.logger('calls');
+      bridge.on('call', (r) => calls.debug(`${r.tool}${r.server ? ` (server "${r.server}")` : ''} from ${r.caller}: ${r.outcome} in ${r.durationMs} ms`));
+    }
     // A bridge with nothing to serve yet still runs (servers and endpoints can be added in the web UI).
     const keepAlive = setInterval(() => undefined, 2 ** 30);
     try {

@@ -167,6 +167,8 @@ describe('child servers: supervision', () => {
     const history = await harness.bridge.api.getHistory();
     expect(history.at(-1)).toMatchObject({ tool: 'slow', outcome: 'timeout', caller: 'ui' });
     expect(await harness.bridge.api.getToolCounts()).toEqual({ fx: { slow: { ok: 0, failed: 1 } } });
+    // Headless, the log is where a user sees it: the tool, its server and the limit.
+    expect(logText(harness.logBook)).toMatch(/call slow \(server "fx"\) did not finish within 0\.3 s; the server was told to cancel it/);
   });
 
   it('says a timeout under a second, or not whole, as it was set (0.3 s, 1.5 s), not rounded to 0 s or 2 s', async () => {

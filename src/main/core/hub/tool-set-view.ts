@@ -263,6 +263,7 @@ export class ToolSetView implements CatalogView {
       }
       if (context.signal?.aborted) return finish(textResult(`The call to "${name}" was cancelled.`, true), 'cancelled', problem('call.cancelled', { tool: name }));
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        this.context.log.warn(`call ${name} (server "${entry.server}") did not finish within ${timeoutSeconds(error) ?? '?'} s; the server was told to cancel it`);
         return finish(textResult(`The tool "${name}" did not finish in time and was cancelled. ${timeoutDetail(error)}`.trim(), true), 'timeout', problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }));
       }
       this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
