@@ -76,6 +76,14 @@ export interface CallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
+interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** "exited with code 7", "was killed by SIGKILL": what a user needs to tell a crash, a kill (out of memory?) and a clean exit apart. */
+const endedHow = (exit: ProcessExit) => (exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal ?? 'a signal'}`);
+
 /** After a stdio server's process exits, how long its pipes may stay open (held by a process it started) before they are closed. */
 const HELD_PIPE_GRACE_MS = 500;
 
@@ -103,8 +111,8 @@ export class ChildServer {
   private readonly stderr: StderrLog;
   /** Why the transport broke, when it knows better than "the connection closed". */
   private transportFault: string | undefined;
-  /** How this attempt's stdio process ended ("exited with code 7", "was killed by SIGKILL"), once it has. */
-  private exitedHow: string | undefined;
+  /** How this attempt's stdio process ended, once it has. */
+  private exit: ProcessExit | undefined;
   private crashTimes: number[] = [];
 
   private client: Client | undefined;
@@ -294,12 +302,12 @@ export class ChildServer {
         await start();
         const child = (transport as unknown as { _process?: ChildProcess })._process;
         child?.once('exit', (code, signal) => {
-          if (generation === this.generation) this.exitedHow = code !== null ? `exited with code ${code}` : `was killed by ${signal ?? 'a signal'}`;
+          if (generation === this.generation) this.exit = { code, signal };
           // A process it started with its stdio (a helper whose output was not redirected) can hold
           // the pipes open after it died: they would never close, and the server would look alive,
           // its calls timing out, until that process ends. Close our ends, which ends the connection.
           const held = setTimeout(() => {
-            if (generation === this.generation) this.opts.log.warn(`it ${this.exitedHow ?? 'exited'}, but a process it started still holds its output open; closing the connection`);
+            if (generation === this.generation) this.opts.log.warn(`it ${this.exit ? endedHow(this.exit) : 'exited'}, but a process it started still holds its output open; closing the connection`);
             for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
           }, HELD_PIPE_GRACE_MS);
           held.unref();
@@ -331,7 +339,7 @@ export class ChildServer {
     const generation = ++this.generation;
     this.setState(state);
     this.stderr.newAttempt();
-    this.exitedHow = undefined;
+    this.exit = undefined;
     const transport = this.makeTransport();
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     this.client = client;
@@ -389,8 +397,8 @@ export class ChildServer {
       }
       const closed = /Connection closed/i.test(errorText(error));
       // Set by the process's 'exit' during the await above (TypeScript still sees the reset to undefined).
-      const exitedHow = this.exitedHow as string | undefined;
-      const how = exitedHow ? `, ${exitedHow.replace(/^exited with code/, 'with exit code').replace(/^was killed/, 'killed')}` : '';
+      const exit = this.exit as ProcessExit | undefined;
+      const how = exit ? `, ${exit.code !== null ? `with exit code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`}` : '';
       const reason = this.transportFault ?? (closed && this.settings.transport === 'stdio' ? `the program exited before it was ready${how}` : failureText(error));
       const s = this.settings;
       await this.onLost(reason, closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
@@ -401,7 +409,7 @@ export class ChildServer {
     if (generation !== this.generation) return;
     // Only now: a failure during connect is reported by the connect itself, with its real cause.
     client.onclose = () => {
-      if (generation === this.generation) void this.onLost(this.transportFault ?? (this.exitedHow ? `the program ${this.exitedHow}` : 'the connection closed'));
+      if (generation === this.generation) void this.onLost(this.transportFault ?? (this.exit ? `the program ${endedHow(this.exit)}` : 'the connection closed'));
     };
 
     this.runningSince = Date.now();
