@@ -360,6 +360,36 @@ describe('the local MCP server against hostile clients', () => {
     expect(refusals()[1]?.message).toBe('refused 29 more requests in the last 0 s; the last: refused a request from 127.0.0.1: Invalid Origin header: https://evil29.example');
   });
 
+  it('answers 400 to request targets that are not URLs, and logs 300 of them as one line and a count', async () => {
+    const { server, book } = await bareServer();
+    const host = `Host: 127.0.0.1:${server.port}\r\n`;
+    const targets = ['http://[', '//[', 'http://x:99999/', 'http://[/mcp'];
+    for (let i = 0; i < 300; i++) expect(await statusOf(server.port, `POST ${targets[i % targets.length]} HTTP/1.1\r\n${host}Content-Length: 0\r\n\r\n`)).toBe(400);
+    const warnings = () => book.entries().filter((e) => e.level === 'warn').map((e) => e.message);
+    expect(warnings()).toEqual(['refused a request from 127.0.0.1: the request target is not a URL']);
+    await server.stop();
+    expect(warnings()).toEqual(['refused a request from 127.0.0.1: the request target is not a URL', 'refused 299 more requests in the last 60 s; the last: refused a request from 127.0.0.1: the request target is not a URL']);
+  });
+
+  it('drops a connection that sends its headers one byte at a time, within seconds', async () => {
+    const { server } = await bareServer();
+    const slow = await dribble(server.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Slow: ${'a'.repeat(10_000)}\r\n\r\n`, 100);
+    expect(slow.answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(slow.bytesSent).toBeLessThan(300);
+  }, 60_000);
+
+  it('takes at most 256 connections at once, and serves again once they close', async () => {
+    const { server, book } = await bareServer();
+    const port = server.port;
+    const held: net.Socket[] = [];
+    for (let i = 0; i < 256; i++) held.push(await heldSocket(port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`));
+    expect(await statusOf(port, `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`)).toBe(0);
+    await waitFor(() => book.entries().some((e) => e.message === 'refused a connection: 256 are open, the most the local server takes'), 5000, 'the refusal in the log');
+    held.pop()?.destroy();
+    await waitFor(async () => (await statusOf(port, `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`)) === 200, 5000, 'a connection to be taken again');
+    for (const socket of held) socket.destroy();
+  });
+
   it('answers 400 to a path with a bad %-escape, and refuses __proto__, constructor and prototype keys with the request id', async () => {
     const { url } = await bareServer();
     const bad = await rawRequest(`${url}/%`, { Authorization: `Bearer ${TOKEN}` }, initialize);
@@ -388,3 +418,47 @@ describe('the local MCP server against hostile clients', () => {
     expect(bridge!.state().localServer?.sessions).toHaveLength(1);
   });
 });
+
+/** Sends `head` as it is on a new connection; the answer's status, or 0 when the server closed without one. */
+function statusOf(port: number, head: string): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
+    let text = '';
+    socket.on('data', (d: Buffer) => {
+      text += d.toString('latin1');
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      if (match) socket.destroy();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+  });
+}
+
+/** Writes `head` one byte at a time, `everyMs` apart, until the server closes the socket. */
+function dribble(port: number, head: string, everyMs: number): Promise<{ answer: string; bytesSent: number }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent < head.length && socket.writable) socket.write(head[sent++] as string);
+    }, everyMs);
+    socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ answer, bytesSent: sent });
+    });
+  });
+}
+
+/** A connection that sent the start of a request and holds it open. */
+function heldSocket(port: number, start: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(start);
+      resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+}

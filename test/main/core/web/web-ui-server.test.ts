@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebUi, type WebUi } from '../../../../src/main/core/web/web-ui-server';
 import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { waitFor } from '../../../helpers/wait';
 
 const RENDERER = path.resolve(__dirname, '../../../../out/renderer');
 let ui: WebUi | undefined;
@@ -144,5 +145,97 @@ describe('the web UI API with a window that stops reading', () => {
     (ws as unknown as { _socket: net.Socket })._socket.resume();
     await closed;
     expect(harness.logBook.entries().filter((e) => e.message.includes('stopped reading'))).toHaveLength(1);
+  });
+});
+
+/** Writes `head` one byte at a time, `everyMs` apart, until the server closes the socket; resolves with what it answered. */
+function dribble(port: number, head: string, everyMs: number): Promise<{ answer: string; bytesSent: number }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent < head.length && socket.writable) socket.write(head[sent++] as string);
+    }, everyMs);
+    socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ answer, bytesSent: sent });
+    });
+  });
+}
+
+/** A socket that connected and sent the start of a request, held open; resolves once it is connected. */
+function heldSocket(port: number, start: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(start);
+      resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** Resolves with the status of a GET of / on a new connection, or 'closed' when the server drops it without an answer. */
+function answerOrDrop(port: number): Promise<number | 'closed'> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      resolve(match ? Number(match[1]) : 'closed');
+    });
+  });
+}
+
+describe('the headless web UI server against floods', () => {
+  const refusedLines = () => harness!.logBook.entries().filter((e) => e.level === 'warn' && e.message.includes('refused'));
+
+  it('logs the first of 300 foreign-origin API connections at once, and the rest as one count', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const base = `ws://127.0.0.1:${ui.port}/api?token=${ui.token}`;
+    for (let i = 0; i < 300; i++) expect(await connect(base, `https://evil${i}.example`)).toBe(403);
+    expect(refusedLines().map((e) => e.message)).toEqual(['web UI: refused an API connection (foreign origin https://evil0.example)']);
+    // Stopping says what is still counted.
+    await ui.close();
+    ui = undefined;
+    expect(refusedLines().map((e) => e.message)).toEqual([
+      'web UI: refused an API connection (foreign origin https://evil0.example)',
+      'refused 299 more connections in the last 60 s; the last: web UI: refused an API connection (foreign origin https://evil299.example)',
+    ]);
+  });
+
+  it('drops a connection that sends its headers one byte at a time, within seconds (not the minute Node allows)', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const head = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${ui.port}\r\nX-Slow: ${'a'.repeat(10_000)}\r\n\r\n`;
+    const slow = await dribble(ui.port, head, 100);
+    expect(slow.answer).toMatch(/^HTTP\/1\.1 408/);
+    // At 10 bytes a second: closed after about 10 s (the check runs every 5 s), far from the whole header.
+    expect(slow.bytesSent).toBeLessThan(300);
+  }, 60_000);
+
+  it('takes at most 64 connections at once, WebSockets included, and serves again once they close', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const port = ui.port;
+    const windows: WebSocket[] = [];
+    for (let i = 0; i < 4; i++) {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/api?token=${ui.token}`, { origin: `http://127.0.0.1:${port}` });
+      await new Promise((resolve) => ws.once('open', resolve));
+      windows.push(ws);
+    }
+    const held: net.Socket[] = [];
+    for (let i = 0; i < 60; i++) held.push(await heldSocket(port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`));
+    expect(await answerOrDrop(port)).toBe('closed');
+    await waitFor(() => refusedLines().some((e) => e.message === 'web UI: refused a connection: 64 are open, the most it takes'), 5000, 'the refusal in the log');
+    held.pop()?.destroy();
+    await waitFor(async () => (await answerOrDrop(port)) === 200, 5000, 'a connection to be taken again');
+    for (const socket of held) socket.destroy();
+    for (const ws of windows) ws.close();
   });
 });
