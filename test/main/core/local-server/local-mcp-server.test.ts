@@ -16,6 +16,7 @@ import { CallHistory, MAX_CALLERS, OTHER_CALLERS } from '../../../../src/main/co
 import { LocalMcpServer, MAX_CLIENT_NAME, clientName, type LocalMcpServerOptions } from '../../../../src/main/core/local-server/local-mcp-server';
 import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
 import { fastConnection, fastSupervision, fixtureServer, logText } from '../../../helpers/bridge-harness';
+import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
 
 const TOKEN = 'local-test-token-0123456789abcdef';
@@ -418,47 +419,3 @@ describe('the local MCP server against hostile clients', () => {
     expect(bridge!.state().localServer?.sessions).toHaveLength(1);
   });
 });
-
-/** Sends `head` as it is on a new connection; the answer's status, or 0 when the server closed without one. */
-function statusOf(port: number, head: string): Promise<number> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
-    let text = '';
-    socket.on('data', (d: Buffer) => {
-      text += d.toString('latin1');
-      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      if (match) socket.destroy();
-    });
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
-  });
-}
-
-/** Writes `head` one byte at a time, `everyMs` apart, until the server closes the socket. */
-function dribble(port: number, head: string, everyMs: number): Promise<{ answer: string; bytesSent: number }> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let answer = '';
-    let sent = 0;
-    const timer = setInterval(() => {
-      if (sent < head.length && socket.writable) socket.write(head[sent++] as string);
-    }, everyMs);
-    socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearInterval(timer);
-      resolve({ answer, bytesSent: sent });
-    });
-  });
-}
-
-/** A connection that sent the start of a request and holds it open. */
-function heldSocket(port: number, start: string): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(start);
-      resolve(socket);
-    });
-    socket.on('error', reject);
-  });
-}

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebUi, type WebUi } from '../../../../src/main/core/web/web-ui-server';
 import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
 
 const RENDERER = path.resolve(__dirname, '../../../../out/renderer');
@@ -96,35 +97,17 @@ describe('the headless web UI server', () => {
   });
 });
 
-/** Sends a request line exactly as given (no client library would send these) and returns the status. */
-function rawRequest(port: number, head: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
-    let text = '';
-    socket.on('data', (d: Buffer) => {
-      text += d.toString('latin1');
-      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      if (match) {
-        socket.destroy();
-        resolve(Number(match[1]));
-      }
-    });
-    socket.on('error', reject);
-    socket.on('close', () => resolve(0));
-  });
-}
-
 describe('the headless web UI server under hostile request lines', () => {
   it('answers 400 to undecodable paths and upgrade URLs, and keeps serving', async () => {
     harness = makeBridge({});
     ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
     const host = `Host: 127.0.0.1:${ui.port}\r\n`;
-    expect(await rawRequest(ui.port, `GET /%C0 HTTP/1.1\r\n${host}\r\n`)).toBe(400);
-    expect(await rawRequest(ui.port, `GET /% HTTP/1.1\r\n${host}\r\n`)).toBe(400);
-    expect(await rawRequest(ui.port, `GET /assets/%E0%A4%A HTTP/1.1\r\n${host}\r\n`)).toBe(400);
+    expect(await statusOf(ui.port, `GET /%C0 HTTP/1.1\r\n${host}\r\n`)).toBe(400);
+    expect(await statusOf(ui.port, `GET /% HTTP/1.1\r\n${host}\r\n`)).toBe(400);
+    expect(await statusOf(ui.port, `GET /assets/%E0%A4%A HTTP/1.1\r\n${host}\r\n`)).toBe(400);
     const upgrade = `Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`;
-    expect(await rawRequest(ui.port, `GET http://[ HTTP/1.1\r\n${host}${upgrade}\r\n`)).toBe(400);
-    expect(await rawRequest(ui.port, `GET /api?token=%ZZ HTTP/1.1\r\n${host}${upgrade}Origin: http://127.0.0.1:${ui.port}\r\n\r\n`)).toBe(401);
+    expect(await statusOf(ui.port, `GET http://[ HTTP/1.1\r\n${host}${upgrade}\r\n`)).toBe(400);
+    expect(await statusOf(ui.port, `GET /api?token=%ZZ HTTP/1.1\r\n${host}${upgrade}Origin: http://127.0.0.1:${ui.port}\r\n\r\n`)).toBe(401);
     expect((await get(ui.port, '/')).status).toBe(200);
   });
 });
@@ -148,48 +131,6 @@ describe('the web UI API with a window that stops reading', () => {
   });
 });
 
-/** Writes `head` one byte at a time, `everyMs` apart, until the server closes the socket; resolves with what it answered. */
-function dribble(port: number, head: string, everyMs: number): Promise<{ answer: string; bytesSent: number }> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let answer = '';
-    let sent = 0;
-    const timer = setInterval(() => {
-      if (sent < head.length && socket.writable) socket.write(head[sent++] as string);
-    }, everyMs);
-    socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearInterval(timer);
-      resolve({ answer, bytesSent: sent });
-    });
-  });
-}
-
-/** A socket that connected and sent the start of a request, held open; resolves once it is connected. */
-function heldSocket(port: number, start: string): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(start);
-      resolve(socket);
-    });
-    socket.on('error', reject);
-  });
-}
-
-/** Resolves with the status of a GET of / on a new connection, or 'closed' when the server drops it without an answer. */
-function answerOrDrop(port: number): Promise<number | 'closed'> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
-    let text = '';
-    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      resolve(match ? Number(match[1]) : 'closed');
-    });
-  });
-}
 
 describe('the headless web UI server against floods', () => {
   const refusedLines = () => harness!.logBook.entries().filter((e) => e.level === 'warn' && e.message.includes('refused'));
@@ -223,6 +164,7 @@ describe('the headless web UI server against floods', () => {
     harness = makeBridge({});
     ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
     const port = ui.port;
+    const get200 = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`;
     const windows: WebSocket[] = [];
     for (let i = 0; i < 4; i++) {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/api?token=${ui.token}`, { origin: `http://127.0.0.1:${port}` });
@@ -231,10 +173,10 @@ describe('the headless web UI server against floods', () => {
     }
     const held: net.Socket[] = [];
     for (let i = 0; i < 60; i++) held.push(await heldSocket(port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`));
-    expect(await answerOrDrop(port)).toBe('closed');
+    expect(await statusOf(port, get200)).toBe(0);
     await waitFor(() => refusedLines().some((e) => e.message === 'web UI: refused a connection: 64 are open, the most it takes'), 5000, 'the refusal in the log');
     held.pop()?.destroy();
-    await waitFor(async () => (await answerOrDrop(port)) === 200, 5000, 'a connection to be taken again');
+    await waitFor(async () => (await statusOf(port, get200)) === 200, 5000, 'a connection to be taken again');
     for (const socket of held) socket.destroy();
     for (const ws of windows) ws.close();
   });
