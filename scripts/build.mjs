@@ -44,6 +44,8 @@ if (mirror && !/^https:\/\/[^/\s]+/.test(mirror)) throw new Error(`XIAOZHI_TRAY_
 
 await Promise.all([
   build({ ...common, entryPoints: ['src/cli/index.ts'], outfile: 'out/cli/index.js' }),
+  // The watchdog the headless bridge starts with `node`: a few KB, not the CLI's 2 MB.
+  build({ ...common, entryPoints: ['src/cli/watchdog.ts'], outfile: 'out/cli/watchdog.js' }),
   // Electron 45 runs the main process on its own Node 22 (electron-store 12 and conf need it).
   existsSync('src/main/index.ts') &&
     build({
@@ -61,7 +63,7 @@ await Promise.all([
 // comment or "小" in a regex doubled the CLI's 2 MB of source in memory. esbuild escapes strings
 // but not regex literals or comments; the same \u escapes mean the same there (String.raw aside,
 // which the bundles use only on ASCII text).
-for (const bundle of ['out/cli/index.js', 'out/main/index.js']) {
+for (const bundle of ['out/cli/index.js', 'out/cli/watchdog.js', 'out/main/index.js']) {
   if (!existsSync(bundle)) continue;
   const code = readFileSync(bundle, 'utf8');
   const ascii = code.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

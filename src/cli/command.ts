@@ -1,5 +1,6 @@
 import type { OptionSpec, ParsedArgs } from './args';
 import { COMMON_OPTIONS } from './args';
+import type { WatchdogCommand } from '../main/core/servers/server-watchdog';
 
 /** What a command may use of the process it runs in; built once by the entry (index.ts). */
 export interface CliContext {
@@ -16,6 +17,8 @@ export interface CliContext {
   /** `node` itself, and the script that starts this CLI (what a service runs). */
   execPath: string;
   entryScript: string;
+  /** How a bridge starts the watchdog that stops its servers if it is killed (none: not built). */
+  watchdog?: WatchdogCommand;
 }
 
 export interface Command {

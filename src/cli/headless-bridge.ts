@@ -11,6 +11,7 @@ import type { LoadedConfig } from '../main/core/config/load-config';
 import { logChoice, logSink, type LogFormat } from './log-output';
 import { findLauncher } from './launcher-watch';
 import { ShutdownGuard } from './shutdown-guard';
+import { startServerWatchdog, type ServerWatchdog } from '../main/core/servers/server-watchdog';
 
 export interface HeadlessOptions {
   store: SettingsStore;
@@ -26,6 +27,8 @@ export interface Headless {
   logBook: LogBook;
   log: Logger;
   guard: ShutdownGuard;
+  /** Stops the servers if this process is killed; `close()` once they are stopped. */
+  watchdog: ServerWatchdog | undefined;
 }
 
 /**
@@ -37,16 +40,19 @@ export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headle
   const log = logBook.logger('app');
   const bridge = new Bridge({ store: options.store, logBook, version: ctx.version, env: ctx.env, cacheDir: defaultCacheDir(ctx.env, ctx.platform, ctx.home), ...options.bridge });
   const launcher = findLauncher(ctx.env, ctx.platform);
+  // Whatever the guard cannot catch (kill -9, the OOM killer), the watchdog does.
+  const watchdog = ctx.watchdog ? startServerWatchdog(bridge, ctx.watchdog, log) : undefined;
   const guard = new ShutdownGuard({
     log,
     stop: async () => {
       await Promise.all([bridge.stop(), options.alsoStop?.()]);
+      watchdog?.close();
     },
     killNow: () => bridge.killAllNow(),
     watch: launcher.pids,
     launcherGone: launcher.goneAtStart,
   }).install();
-  return { bridge, logBook, log, guard };
+  return { bridge, logBook, log, guard, watchdog };
 }
 
 /**
@@ -75,6 +81,7 @@ export async function withServers(
   } finally {
     if (guard.isStopping) await guard.stopped;
     else await bridge.stop();
+    headless.watchdog?.close();
     guard.dispose();
   }
 }

@@ -16,6 +16,9 @@ for (const stream of [process.stdout, process.stderr]) {
 // The bundle lives in out/cli/; the script a service should run is bin/xiaozhi-tray.js next to it.
 const bin = path.resolve(__dirname, '..', '..', 'bin', 'xiaozhi-tray.js');
 
+// Built beside this bundle (scripts/build.mjs); the watchdog stops the servers if the bridge is killed.
+const watchdog = path.join(__dirname, 'watchdog.js');
+
 const ctx: CliContext = {
   version,
   out: (text) => process.stdout.write(`${text}\n`),
@@ -27,6 +30,7 @@ const ctx: CliContext = {
   stdin: process.stdin,
   execPath: process.execPath,
   entryScript: fs.existsSync(bin) ? bin : fs.realpathSync(process.argv[1] ?? bin),
+  ...(fs.existsSync(watchdog) ? { watchdog: { command: process.execPath, args: [watchdog] } } : {}),
 };
 
 main(process.argv.slice(2), ctx).then(

@@ -19,6 +19,8 @@ import { lockPermissions } from './electron/permissions';
 import { installQuitHandling, type QuitHandling } from './electron/quit-handling';
 import { configFilesIn } from './electron/launch-args';
 import { connectModeArgs, desktopConnectCommand, runConnectMode } from './electron/connect-mode';
+import { desktopWatchdogCommand, isWatchdogLaunch, runWatchdogMode } from './electron/watchdog-mode';
+import { startServerWatchdog } from './core/servers/server-watchdog';
 import { secretCodec } from './electron/secret-codec';
 import { TrayController } from './electron/tray-icon';
 import { installKind, loadElectronUpdater, newCancellationToken } from './electron/updates/electron-updater-backend';
@@ -36,7 +38,10 @@ if (process.env.XIAOZHI_TRAY_DATA_DIR) app.setPath('userData', path.resolve(proc
 // Started by Claude Desktop as `<app> connect …`: a stdio relay to the running app, nothing else.
 const connectArgs = connectModeArgs(process.argv, process.defaultApp === true);
 
-if (connectArgs) {
+if (isWatchdogLaunch(process.argv)) {
+  // Started by the app itself: stops the servers' trees if the app is killed (watchdog-mode.ts).
+  void runWatchdogMode(app, process.stdin);
+} else if (connectArgs) {
   void runConnectMode(app, connectArgs, app.getPath('userData'));
 } else if (!app.requestSingleInstanceLock()) {
   // Another instance runs: it gets our arguments (and shows its window, or quits for --quit); we leave.
@@ -158,7 +163,13 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
     },
   });
 
-  const quit = installQuitHandling({ app, stop: () => bridge.stop(), deadlineMs: 10_000, onQuitting: () => updates.stop() });
+  // Whatever quit handling cannot catch (kill -9, a crash of the process), the watchdog does.
+  const watchdog = startServerWatchdog(bridge, desktopWatchdogCommand(app, app.getPath('exe'), process.env), log);
+  const stopBridge = async () => {
+    await bridge.stop();
+    watchdog.close();
+  };
+  const quit = installQuitHandling({ app, stop: stopBridge, deadlineMs: 10_000, onQuitting: () => updates.stop() });
   shellState.quit = quit;
   // macOS may drop login-item arguments; it says instead whether we were opened at login.
   const openedAtLogin = process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin === true;

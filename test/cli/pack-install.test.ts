@@ -44,7 +44,8 @@ const npx = (args: string[], options: Parameters<CliHarness['spawn']>[1] = {}) =
 describe('the published CLI package', () => {
   it('holds the CLI bundle, the web page and nothing of the repository; installs with no dependency, Electron least of all', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
-    expect(files).toEqual(expect.arrayContaining(['package/bin/xiaozhi-tray.js', 'package/out/cli/index.js', 'package/out/renderer/index.html', 'package/package.json', 'package/README.md']));
+    // The watchdog too: without it a bridge that is killed would leave its servers running.
+    expect(files).toEqual(expect.arrayContaining(['package/bin/xiaozhi-tray.js', 'package/out/cli/index.js', 'package/out/cli/watchdog.js', 'package/out/renderer/index.html', 'package/package.json', 'package/README.md']));
     expect(files.filter((f) => /^package\/(src|test|node_modules|scripts|bench)\//.test(f) || f.endsWith('.map'))).toEqual([]);
     const installed = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'xiaozhi-tray', 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(installed.dependencies ?? {}).toEqual({});

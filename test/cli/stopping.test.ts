@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,6 +29,18 @@ async function servingBridge(command?: string[], env: NodeJS.ProcessEnv = {}) {
   h.track(pids);
   return { run, pids, session };
 }
+
+/** Every process with its parent and command line (POSIX `ps`). */
+function processes(): { pid: number; ppid: number; args: string }[] {
+  return execFileSync('ps', ['-A', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] as string }));
+}
+
+/** The watchdog a bridge started (`xiaozhi-tray watchdog` in ps). */
+const watchdogOf = (bridgePid: number) => processes().find((p) => p.ppid === bridgePid && p.args.includes('watchdog'))?.pid;
 
 let callId = 1;
 async function expectEcho(session: FakeSession, text: string): Promise<void> {
@@ -117,6 +130,45 @@ describe('stopping the headless bridge leaves nothing behind', () => {
     await allGone(pids, 5000);
     expect(run.stdout()).toContain('SIGINT again: killing every server now');
     expect(run.stdout()).not.toContain('[app] stopped');
+  });
+
+  it.skipIf(process.platform === 'win32')('kill -9 of the bridge: its watchdog stops every server tree, even servers that ignore a closed stdin and SIGTERM, then exits itself', async () => {
+    const xiaozhi = await h.fakeXiaozhi();
+    const dir = h.tempDir();
+    const pidFile = path.join(dir, 'pids');
+    const termFile = path.join(dir, 'terms');
+    const fixture = (name: string, extra: Record<string, string> = {}) => fixtureEntry({ FIXTURE_NAME: name, FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile, FIXTURE_TERM_FILE: termFile, ...extra });
+    // Two running, and one still starting (it never answers initialize: a first npx download, say).
+    const file = h.writeConfig({ mcpServers: { a: fixture('a'), b: fixture('b'), stuck: fixture('stuck', { FIXTURE_HANG: '1' }) } }, 'mcp_config.json', dir);
+    const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) } });
+    const session = await xiaozhi.connection(0, 15_000);
+    await session.initialize();
+    await waitForText(run.stdout, /running \(pid \d+\)[^\n]*\n[\s\S]*running \(pid \d+\)/);
+    await waitForText(run.stdout, 'fixture stuck hangs');
+    const pids = await fixturePids(pidFile, 6);
+    h.track(pids);
+    const bridgePid = run.child.pid as number;
+    await waitFor(() => watchdogOf(bridgePid) !== undefined, 15_000, 'the watchdog to start');
+    const watchdogPid = watchdogOf(bridgePid) as number;
+    h.track([watchdogPid]);
+    process.kill(bridgePid, 'SIGKILL');
+    await run.exit;
+    // The servers' trees, then the watchdog itself: its job done, it does not linger.
+    await allGone(pids, 20_000);
+    await allGone([watchdogPid], 10_000);
+  });
+
+  it.skipIf(process.platform === 'win32')('SIGTERM to every process of the bridge (systemd stopping its unit): a clean stop, and the watchdog leaves with it', async () => {
+    const { run, pids } = await servingBridge();
+    const bridgePid = run.child.pid as number;
+    await waitFor(() => watchdogOf(bridgePid) !== undefined, 15_000, 'the watchdog to start');
+    const watchdog = watchdogOf(bridgePid) as number;
+    h.track([watchdog]);
+    for (const pid of [bridgePid, watchdog, ...pids]) process.kill(pid, 'SIGTERM');
+    expect(await run.exit).toBe(0);
+    await allGone([...pids, watchdog]);
+    expect(run.stdout()).toContain('[app] stopped');
+    expect(run.stdout()).not.toContain('watchdog');
   });
 
   it('logs an unhandled rejection and keeps serving', async () => {

@@ -8,6 +8,8 @@ import type { LocalSession } from '../../../shared/status';
 import { LOCAL_CLIENT_ID } from '../../../shared/settings';
 import type { ToolSetView } from '../hub/tool-set-view';
 import type { Logger } from '../logs/log-book';
+import { RefusalLog } from '../logs/refusal-log';
+import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from './request-checks';
 
 export interface LocalMcpServerOptions {
@@ -31,6 +33,8 @@ export interface LocalMcpServerOptions {
   /** How long a client may take to send its headers, and its whole request (tests shorten them). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Connections open at once past which new ones are dropped (default 256: 100 sessions with a stream and a request each). */
+  maxConnections?: number;
 }
 
 interface Session {
@@ -51,6 +55,8 @@ interface Session {
 /** Sessions past this many are a misbehaving client: the least recently seen one goes. */
 const MAX_SESSIONS = 100;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Refused (and logged, counted) like a wrong token: no client sends such a request line. */
+const NOT_A_URL = 'the request target is not a URL';
 /** Characters of a client's own name that are kept. */
 export const MAX_CLIENT_NAME = 64;
 
@@ -83,13 +89,16 @@ export class LocalMcpServer {
   private readonly refusals: RefusalLog;
 
   constructor(private readonly opts: LocalMcpServerOptions) {
-    const headersTimeout = opts.headersTimeoutMs ?? 10_000;
-    const requestTimeout = Math.max(headersTimeout, opts.requestTimeoutMs ?? 60_000);
+    this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000, 'request');
     // Receiving the request is bounded (a connection with unfinished headers was kept for ever);
     // the answer is not: a client that keeps a stream open for hours is normal.
-    this.server = http.createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeout / 2)) }, (req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 5000;
-    this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000);
+    const maxConnections = opts.maxConnections ?? 256;
+    this.server = guardedHttpServer(
+      { headersTimeoutMs: opts.headersTimeoutMs, requestTimeoutMs: opts.requestTimeoutMs, maxConnections },
+      this.refusals,
+      `refused a connection: ${maxConnections} are open, the most the local server takes`,
+      (req, res) => void this.handle(req, res),
+    );
   }
 
   /** Listens; rejects with a readable error when the port is taken or the address is not ours. */
@@ -180,7 +189,9 @@ export class LocalMcpServer {
         res.end();
         return;
       }
-      const path = new URL(req.url ?? '/', 'http://local').pathname.replace(/\/+$/, '');
+      const target = requestTarget(req.url);
+      if (!target) throw new HttpRefusal(400, NOT_A_URL);
+      const path = target.pathname.replace(/\/+$/, '');
       const route = /^\/mcp(?:\/([^/]+))?$/.exec(path);
       if (path !== '/status' && !route) throw new HttpRefusal(404, `Nothing at ${path || '/'}: the MCP endpoint is /mcp`);
       if (!bearerMatches(req.headers.authorization, this.opts.token)) {
@@ -224,7 +235,7 @@ export class LocalMcpServer {
       await session.transport.handleRequest(req, res, body);
     } catch (error) {
       if (error instanceof HttpRefusal) {
-        if (error.status === 401 || error.status === 403) this.refusals.add(`refused a request from ${req.socket.remoteAddress ?? '?'}: ${error.message}`);
+        if (error.status === 401 || error.status === 403 || error.message === NOT_A_URL) this.refusals.add(`refused a request from ${req.socket.remoteAddress ?? '?'}: ${error.message}`);
         if (!res.headersSent) {
           res.writeHead(error.status, { 'Content-Type': 'application/json', ...error.headers });
           res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: error.id }));
@@ -336,51 +347,4 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 /** The ids of the requests in a body (one message, or a batch). */
 function requestIds(body: unknown): (string | number)[] {
   return (Array.isArray(body) ? body : [body]).filter((m) => isJSONRPCRequest(m)).map((m) => (m as { id: string | number }).id);
-}
-
-/**
- * Refused requests, logged without letting any web page flood the log: the first at once, the
- * ones that follow counted and said in one line per interval.
- */
-class RefusalLog {
-  private count = 0;
-  private latest = '';
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly log: Logger,
-    private readonly everyMs: number,
-  ) {}
-
-  add(line: string): void {
-    if (!this.timer) {
-      this.log.warn(line);
-      this.timer = setTimeout(() => this.tick(), this.everyMs);
-      this.timer.unref();
-      return;
-    }
-    this.count++;
-    this.latest = line;
-  }
-
-  /** Says what was counted; the interval ends when nothing was. */
-  private tick(): void {
-    this.timer = undefined;
-    if (this.count === 0) return;
-    this.say();
-    this.timer = setTimeout(() => this.tick(), this.everyMs);
-    this.timer.unref();
-  }
-
-  private say(): void {
-    this.log.warn(`refused ${this.count} more request${this.count === 1 ? '' : 's'} in the last ${Math.round(this.everyMs / 1000)} s; the last: ${this.latest}`);
-    this.count = 0;
-  }
-
-  /** Stopping: say what is still counted. */
-  flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.count > 0) this.say();
-  }
 }

@@ -156,6 +156,8 @@ export class ChildServer {
   }
 
   status(): ServerStatus {
+    // From the spawn on: a server still starting has a process too (the watchdog must know it).
+    const pid = this.pid ?? stdioPid(this.transport);
     return {
       name: this.name,
       transport: this.settings.transport,
@@ -167,7 +169,7 @@ export class ChildServer {
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
       ...(this.lastErrorCause !== undefined ? { lastErrorCause: this.lastErrorCause } : {}),
       stderrTail: this.stderr.lines(),
-      ...(this.pid !== undefined ? { pid: this.pid } : {}),
+      ...(pid !== undefined ? { pid } : {}),
     };
   }
 
@@ -300,6 +302,7 @@ export class ChildServer {
       const start = transport.start.bind(transport);
       transport.start = async () => {
         await start();
+        this.opts.onStatus();
         const child = (transport as unknown as { _process?: ChildProcess })._process;
         child?.once('exit', (code, signal) => {
           if (generation === this.generation) this.exit = { code, signal };

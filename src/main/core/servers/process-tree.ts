@@ -15,16 +15,21 @@ function run(command: string, args: string[]): Promise<string> {
 
 /** Every descendant pid of `root` (not `root` itself), deepest last. */
 export async function listDescendants(root: number): Promise<number[]> {
+  return descendantsFromTable(await processTable(), root);
+}
+
+/** Every descendant of any of `roots` (not the roots themselves), from one reading of the process table. */
+export async function listDescendantsOfAll(roots: number[]): Promise<number[]> {
+  const table = await processTable();
+  return [...new Set(roots.flatMap((root) => descendantsFromTable(table, root)))];
+}
+
+/** "pid ppid" lines of every process on the machine ('' when they cannot be read). */
+function processTable(): Promise<string> {
   if (process.platform === 'win32') {
-    const out = await run('powershell.exe', [
-      '-NoProfile',
-      '-Command',
-      'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }',
-    ]);
-    return descendantsFromTable(out, root);
+    return run('powershell.exe', ['-NoProfile', '-Command', 'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }']);
   }
-  const out = await run('ps', ['-A', '-o', 'pid=,ppid=']);
-  return descendantsFromTable(out, root);
+  return run('ps', ['-A', '-o', 'pid=,ppid=']);
 }
 
 /** Parses "pid ppid" lines and walks the tree below `root`. */

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { commandNames, eventNames, type BridgeApi, type CommandName } from '../../../shared/bridge-api';
 import type { Logger } from '../logs/log-book';
+import { RefusalLog } from '../logs/refusal-log';
+import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { staticFileFor, staticHeaders } from './static-files';
 
 export interface WebUiOptions {
@@ -16,6 +18,12 @@ export interface WebUiOptions {
   port?: number;
   token?: string;
   log: Logger;
+  /** Refused connections after the first are counted and logged together once per this long (default a minute). */
+  refusalLogMs?: number;
+  /** How long a client may take to send its headers (tests shorten it). */
+  headersTimeoutMs?: number;
+  /** Connections open at once, WebSockets included (default 64: a few windows with a browser's 6 each). */
+  maxConnections?: number;
 }
 
 export interface WebUi {
@@ -53,7 +61,10 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       ? header.endsWith(`:${port}`)
       : [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host.includes(':') ? `[${host}]` : host}:${port}`].includes(header));
 
-  const server = http.createServer((req, res) => {
+  const refusals = new RefusalLog(options.log, options.refusalLogMs ?? 60_000, 'connection');
+  const maxConnections = options.maxConnections ?? 64;
+  const limits = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: 30_000, maxConnections };
+  const server = guardedHttpServer(limits, refusals, `web UI: refused a connection: ${maxConnections} are open, the most it takes`, (req, res) => {
     try {
       serveFile(req, res);
     } catch (error) {
@@ -73,7 +84,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    const url = parseRequestUrl(req.url);
+    const url = requestTarget(req.url);
     if (!url || !decodable(url.pathname)) {
       res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad request');
       return;
@@ -98,10 +109,10 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
     const refuse = (status: number, why: string) => {
-      options.log.warn(`web UI: refused an API connection (${why})`);
+      refusals.add(`web UI: refused an API connection (${why})`);
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`);
     };
-    const url = parseRequestUrl(req.url);
+    const url = requestTarget(req.url);
     if (!url) return refuse(400, 'malformed request URL');
     if (url.pathname !== '/api') return refuse(404, 'unknown path');
     if (!hostAllowed(req.headers.host)) return refuse(421, 'unexpected Host header');
@@ -121,21 +132,13 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     port,
     token,
     close: async () => {
+      refusals.flush();
       for (const client of wss.clients) client.terminate();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** The request target as a URL, or undefined for targets no browser sends (`http://[`). */
-function parseRequestUrl(target: string | undefined): URL | undefined {
-  try {
-    return new URL(target ?? '/', 'http://x');
-  } catch {
-    return undefined;
-  }
 }
 
 /** False for paths that do not percent-decode (`/%C0`, `/%`): a bad request, not a missing file. */

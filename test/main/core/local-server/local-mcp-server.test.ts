@@ -16,6 +16,7 @@ import { CallHistory, MAX_CALLERS, OTHER_CALLERS } from '../../../../src/main/co
 import { LocalMcpServer, MAX_CLIENT_NAME, clientName, type LocalMcpServerOptions } from '../../../../src/main/core/local-server/local-mcp-server';
 import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
 import { fastConnection, fastSupervision, fixtureServer, logText } from '../../../helpers/bridge-harness';
+import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
 
 const TOKEN = 'local-test-token-0123456789abcdef';
@@ -358,6 +359,36 @@ describe('the local MCP server against hostile clients', () => {
     expect(refusals().map((e) => e.message)).toEqual(['refused a request from 127.0.0.1: Invalid Origin header: https://evil0.example']);
     await waitFor(() => refusals().length === 2, 5000, 'the count of the others');
     expect(refusals()[1]?.message).toBe('refused 29 more requests in the last 0 s; the last: refused a request from 127.0.0.1: Invalid Origin header: https://evil29.example');
+  });
+
+  it('answers 400 to request targets that are not URLs, and logs 300 of them as one line and a count', async () => {
+    const { server, book } = await bareServer();
+    const host = `Host: 127.0.0.1:${server.port}\r\n`;
+    const targets = ['http://[', '//[', 'http://x:99999/', 'http://[/mcp'];
+    for (let i = 0; i < 300; i++) expect(await statusOf(server.port, `POST ${targets[i % targets.length]} HTTP/1.1\r\n${host}Content-Length: 0\r\n\r\n`)).toBe(400);
+    const warnings = () => book.entries().filter((e) => e.level === 'warn').map((e) => e.message);
+    expect(warnings()).toEqual(['refused a request from 127.0.0.1: the request target is not a URL']);
+    await server.stop();
+    expect(warnings()).toEqual(['refused a request from 127.0.0.1: the request target is not a URL', 'refused 299 more requests in the last 60 s; the last: refused a request from 127.0.0.1: the request target is not a URL']);
+  });
+
+  it('drops a connection that sends its headers one byte at a time, within seconds', async () => {
+    const { server } = await bareServer();
+    const slow = await dribble(server.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Slow: ${'a'.repeat(10_000)}\r\n\r\n`, 100);
+    expect(slow.answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(slow.bytesSent).toBeLessThan(300);
+  }, 60_000);
+
+  it('takes at most 256 connections at once, and serves again once they close', async () => {
+    const { server, book } = await bareServer();
+    const port = server.port;
+    const held: net.Socket[] = [];
+    for (let i = 0; i < 256; i++) held.push(await heldSocket(port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`));
+    expect(await statusOf(port, `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`)).toBe(0);
+    await waitFor(() => book.entries().some((e) => e.message === 'refused a connection: 256 are open, the most the local server takes'), 5000, 'the refusal in the log');
+    held.pop()?.destroy();
+    await waitFor(async () => (await statusOf(port, `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`)) === 200, 5000, 'a connection to be taken again');
+    for (const socket of held) socket.destroy();
   });
 
   it('answers 400 to a path with a bad %-escape, and refuses __proto__, constructor and prototype keys with the request id', async () => {

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebUi, type WebUi } from '../../../../src/main/core/web/web-ui-server';
 import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
+import { waitFor } from '../../../helpers/wait';
 
 const RENDERER = path.resolve(__dirname, '../../../../out/renderer');
 let ui: WebUi | undefined;
@@ -95,35 +97,17 @@ describe('the headless web UI server', () => {
   });
 });
 
-/** Sends a request line exactly as given (no client library would send these) and returns the status. */
-function rawRequest(port: number, head: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
-    let text = '';
-    socket.on('data', (d: Buffer) => {
-      text += d.toString('latin1');
-      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      if (match) {
-        socket.destroy();
-        resolve(Number(match[1]));
-      }
-    });
-    socket.on('error', reject);
-    socket.on('close', () => resolve(0));
-  });
-}
-
 describe('the headless web UI server under hostile request lines', () => {
   it('answers 400 to undecodable paths and upgrade URLs, and keeps serving', async () => {
     harness = makeBridge({});
     ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
     const host = `Host: 127.0.0.1:${ui.port}\r\n`;
-    expect(await rawRequest(ui.port, `GET /%C0 HTTP/1.1\r\n${host}\r\n`)).toBe(400);
-    expect(await rawRequest(ui.port, `GET /% HTTP/1.1\r\n${host}\r\n`)).toBe(400);
-    expect(await rawRequest(ui.port, `GET /assets/%E0%A4%A HTTP/1.1\r\n${host}\r\n`)).toBe(400);
+    expect(await statusOf(ui.port, `GET /%C0 HTTP/1.1\r\n${host}\r\n`)).toBe(400);
+    expect(await statusOf(ui.port, `GET /% HTTP/1.1\r\n${host}\r\n`)).toBe(400);
+    expect(await statusOf(ui.port, `GET /assets/%E0%A4%A HTTP/1.1\r\n${host}\r\n`)).toBe(400);
     const upgrade = `Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`;
-    expect(await rawRequest(ui.port, `GET http://[ HTTP/1.1\r\n${host}${upgrade}\r\n`)).toBe(400);
-    expect(await rawRequest(ui.port, `GET /api?token=%ZZ HTTP/1.1\r\n${host}${upgrade}Origin: http://127.0.0.1:${ui.port}\r\n\r\n`)).toBe(401);
+    expect(await statusOf(ui.port, `GET http://[ HTTP/1.1\r\n${host}${upgrade}\r\n`)).toBe(400);
+    expect(await statusOf(ui.port, `GET /api?token=%ZZ HTTP/1.1\r\n${host}${upgrade}Origin: http://127.0.0.1:${ui.port}\r\n\r\n`)).toBe(401);
     expect((await get(ui.port, '/')).status).toBe(200);
   });
 });
@@ -144,5 +128,56 @@ describe('the web UI API with a window that stops reading', () => {
     (ws as unknown as { _socket: net.Socket })._socket.resume();
     await closed;
     expect(harness.logBook.entries().filter((e) => e.message.includes('stopped reading'))).toHaveLength(1);
+  });
+});
+
+
+describe('the headless web UI server against floods', () => {
+  const refusedLines = () => harness!.logBook.entries().filter((e) => e.level === 'warn' && e.message.includes('refused'));
+
+  it('logs the first of 300 foreign-origin API connections at once, and the rest as one count', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const base = `ws://127.0.0.1:${ui.port}/api?token=${ui.token}`;
+    for (let i = 0; i < 300; i++) expect(await connect(base, `https://evil${i}.example`)).toBe(403);
+    expect(refusedLines().map((e) => e.message)).toEqual(['web UI: refused an API connection (foreign origin https://evil0.example)']);
+    // Stopping says what is still counted.
+    await ui.close();
+    ui = undefined;
+    expect(refusedLines().map((e) => e.message)).toEqual([
+      'web UI: refused an API connection (foreign origin https://evil0.example)',
+      'refused 299 more connections in the last 60 s; the last: web UI: refused an API connection (foreign origin https://evil299.example)',
+    ]);
+  });
+
+  it('drops a connection that sends its headers one byte at a time, within seconds (not the minute Node allows)', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const head = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${ui.port}\r\nX-Slow: ${'a'.repeat(10_000)}\r\n\r\n`;
+    const slow = await dribble(ui.port, head, 100);
+    expect(slow.answer).toMatch(/^HTTP\/1\.1 408/);
+    // At 10 bytes a second: closed after about 10 s (the check runs every 5 s), far from the whole header.
+    expect(slow.bytesSent).toBeLessThan(300);
+  }, 60_000);
+
+  it('takes at most 64 connections at once, WebSockets included, and serves again once they close', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const port = ui.port;
+    const get200 = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`;
+    const windows: WebSocket[] = [];
+    for (let i = 0; i < 4; i++) {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/api?token=${ui.token}`, { origin: `http://127.0.0.1:${port}` });
+      await new Promise((resolve) => ws.once('open', resolve));
+      windows.push(ws);
+    }
+    const held: net.Socket[] = [];
+    for (let i = 0; i < 60; i++) held.push(await heldSocket(port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`));
+    expect(await statusOf(port, get200)).toBe(0);
+    await waitFor(() => refusedLines().some((e) => e.message === 'web UI: refused a connection: 64 are open, the most it takes'), 5000, 'the refusal in the log');
+    held.pop()?.destroy();
+    await waitFor(async () => (await statusOf(port, get200)) === 200, 5000, 'a connection to be taken again');
+    for (const socket of held) socket.destroy();
+    for (const ws of windows) ws.close();
   });
 });
