@@ -20,7 +20,7 @@ export interface RawMcpHttp {
  * gets each POSTed message and writes the whole response itself (status, headers, body), or returns
  * false for the usual answer (initialize, tools/list with one tool `noop`, 202 for notifications).
  */
-export async function startRawMcpHttp(answer: (message: RawMessage, res: http.ServerResponse) => boolean = () => false): Promise<RawMcpHttp> {
+export async function startRawMcpHttp(answer: (message: RawMessage, res: http.ServerResponse) => boolean): Promise<RawMcpHttp> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     if (req.method !== 'POST') {

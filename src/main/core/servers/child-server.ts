@@ -24,6 +24,7 @@ import { boundedFetch } from './bounded-fetch';
 import { corkForThisTurn, type Corkable } from '../io/cork';
 import type { Problem } from '../../../shared/problem';
 import { failureCause, failureText } from './failure-cause';
+import { checkHeaders, permanentFailure, serverUrl, watchInitialize } from './permanent-failure';
 import { CallRelay } from './call-relay';
 import { useLeanReadBuffer } from './lean-read-buffer';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
@@ -322,8 +323,9 @@ export class ChildServer {
       };
       return transport;
     }
-    const url = new URL(s.url);
+    const url = serverUrl(s.url);
     const headers = remoteHeaders(url, s.headers, this.opts.defaults().modelscopeApiKey);
+    checkHeaders(headers);
     const generation = this.generation;
     const fetch = boundedFetch(this.supervision.maxRemoteMessageBytes, (message) => {
       // The transport would only retry its stream: drop this server's connection, as for a crash.
@@ -340,8 +342,17 @@ export class ChildServer {
     this.setState(state);
     this.stderr.newAttempt();
     this.exit = undefined;
-    const transport = this.makeTransport();
+    let transport: Transport;
+    try {
+      transport = this.makeTransport();
+    } catch (error) {
+      // The same settings would fail the same way at every attempt.
+      const bad = permanentFailure(error);
+      await this.giveUp(bad?.message ?? errorText(error), bad?.cause ?? failureCause(error));
+      return;
+    }
     const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const initialize = watchInitialize(client);
     this.client = client;
     this.transport = transport;
     this.transportFault = undefined;
@@ -389,9 +400,9 @@ export class ChildServer {
       ]);
     } catch (error) {
       if (generation !== this.generation) return;
-      const notRunnable = this.settings.transport === 'stdio' ? spawnFailure(error, this.settings) : undefined;
+      const notRunnable = (this.settings.transport === 'stdio' ? spawnFailure(error, this.settings) : undefined) ?? permanentFailure(error, initialize);
       if (notRunnable) {
-        // Retrying cannot help a program that is not there: say so at once.
+        // Retrying cannot help a program that is not there, refused credentials or a protocol we do not speak: say so once.
         await this.giveUp(notRunnable.message, notRunnable.cause);
         return;
       }
@@ -444,7 +455,7 @@ export class ChildServer {
     this.opts.onStatus();
   }
 
-  /** A failure no retry can fix (the program is not there): failed now, until the user acts. */
+  /** A failure no retry can fix (the program is not there, credentials refused…): failed now, until the user acts. */
   private async giveUp(reason: string, cause: Problem): Promise<void> {
     ++this.generation;
     this.clearTimers();
