@@ -41,6 +41,7 @@ export const PROBLEM_CODES = [
   'server.protocolUnsupported',
   'server.badUrl',
   'server.badHeader',
+  'server.crashed',
   'call.unknownTool',
   'call.badArguments',
   'call.toolOff',

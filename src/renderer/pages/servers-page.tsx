@@ -37,9 +37,10 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <div className="mono small muted break">{target}</div>
         {status.state !== 'running' && status.state !== 'stopped' ? <ProblemText problem={status.lastErrorCause} text={status.lastError} /> : null}
         {showOutput ? (
-          <details className="stderr" open={status.state !== 'starting'}>
-            <summary>{t('servers.stderr')}</summary>
-            <pre className="mono small">{status.stderrTail.slice(-12).join('\n')}</pre>
+          // Open while its output is the only clue; a click away once the line that tells why is shown above.
+          <details className="stderr" open={status.state !== 'starting' && status.lastErrorCause?.code !== 'server.crashed'}>
+            <summary>{t('servers.stderrLines', { count: status.stderrTail.length })}</summary>
+            <pre className="mono small">{status.stderrTail.join('\n')}</pre>
           </details>
         ) : null}
       </div>

@@ -118,7 +118,7 @@ export const en = {
   'servers.restart': 'Restart',
   'servers.toolCount': '{count, plural, one {# tool} other {# tools}}',
   'servers.restarts': 'restarted {count}×',
-  'servers.stderr': 'Last output',
+  'servers.stderrLines': 'Last output ({count, plural, one {# line} other {# lines}})',
   'servers.removeTitle': 'Remove server "{name}"?',
   'servers.removeBody': 'It is stopped and its tools are no longer served.',
 
@@ -407,6 +407,8 @@ export const en = {
   'problem.server.badUrl.hint': 'Fix the URL in the server\'s settings (for example https://example.com/mcp).',
   'problem.server.badHeader': 'The header "{name}" cannot be sent: its name or value has characters HTTP does not allow.',
   'problem.server.badHeader.hint': 'Fix it in the server\'s settings: no spaces in a header name, no line breaks in a value.',
+  'problem.server.crashed': 'The program stopped with an error: {line}',
+  'problem.server.crashed.hint': 'It is restarted, but the same error usually comes back: fix what it names (a missing package or module, a key, a setting). Its full output is under "Last output".',
   'problem.call.unknownTool': 'No tool is called "{tool}" any more.',
   'problem.call.badArguments': 'The arguments do not fit the tool: {detail}',
   'problem.call.badArguments.hint': 'The model is told what is wrong and can try again; turn the check off for this server if its schema is wrong.',

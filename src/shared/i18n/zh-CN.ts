@@ -120,7 +120,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.restart': '重启',
   'servers.toolCount': '{count} 个工具',
   'servers.restarts': '已重启 {count} 次',
-  'servers.stderr': '最近输出',
+  'servers.stderrLines': '最近输出（{count} 行）',
   'servers.removeTitle': '删除服务“{name}”？',
   'servers.removeBody': '该服务会被停止，它的工具将不再提供。',
 
@@ -409,6 +409,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.badUrl.hint': '请在该服务的设置中修正 URL（例如 https://example.com/mcp）。',
   'problem.server.badHeader': '请求头“{name}”无法发送：其名称或值含有 HTTP 不允许的字符。',
   'problem.server.badHeader.hint': '请在该服务的设置中修正：请求头名称不能含空格，值不能含换行。',
+  'problem.server.crashed': '程序因错误停止：{line}',
+  'problem.server.crashed.hint': '它会被重启，但同样的错误通常会再次出现：请解决错误中提到的问题（缺少的软件包或模块、密钥、设置）。完整输出见“最近输出”。',
   'problem.call.unknownTool': '已没有名为“{tool}”的工具。',
   'problem.call.badArguments': '参数与工具不符：{detail}',
   'problem.call.badArguments.hint': '模型会收到错误说明并可重试；若该服务的参数定义有误，可为它关闭参数检查。',

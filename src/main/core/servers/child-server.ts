@@ -22,7 +22,7 @@ import { isAlive, killTree, killTreesSync, listDescendants, signalAll, waitForEx
 import { remoteHeaders } from './remote-headers';
 import { boundedFetch } from './bounded-fetch';
 import { corkForThisTurn, type Corkable } from '../io/cork';
-import type { Problem } from '../../../shared/problem';
+import { problem, type Problem } from '../../../shared/problem';
 import { failureCause, failureText } from './failure-cause';
 import { checkHeaders, permanentFailure, serverUrl, watchInitialize } from './permanent-failure';
 import { CallRelay } from './call-relay';
@@ -410,9 +410,11 @@ export class ChildServer {
       // Set by the process's 'exit' during the await above (TypeScript still sees the reset to undefined).
       const exit = this.exit as ProcessExit | undefined;
       const how = exit ? `, ${exit.code !== null ? `with exit code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`}` : '';
-      const reason = this.transportFault ?? (closed && this.settings.transport === 'stdio' ? `the program exited before it was ready${how}` : failureText(error));
+      const early = closed && this.settings.transport === 'stdio' && this.transportFault === undefined;
+      const said = early ? this.errorLineOf(exit) : undefined;
+      const reason = this.transportFault ?? (early ? `the program exited before it was ready${how}${said ? `: ${said}` : ''}` : failureText(error));
       const s = this.settings;
-      await this.onLost(reason, closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
+      await this.onLost(reason, said ? problem('server.crashed', { line: said }) : closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
       return;
     } finally {
       clearTimeout(timer);
@@ -420,7 +422,13 @@ export class ChildServer {
     if (generation !== this.generation) return;
     // Only now: a failure during connect is reported by the connect itself, with its real cause.
     client.onclose = () => {
-      if (generation === this.generation) void this.onLost(this.transportFault ?? (this.exit ? `the program ${endedHow(this.exit)}` : 'the connection closed'));
+      if (generation !== this.generation) return;
+      const exit = this.transportFault === undefined ? this.exit : undefined;
+      const said = this.errorLineOf(exit);
+      void this.onLost(
+        this.transportFault ?? (exit ? `the program ${endedHow(exit)}${said ? `: ${said}` : ''}` : 'the connection closed'),
+        said ? problem('server.crashed', { line: said }) : undefined,
+      );
     };
 
     this.runningSince = Date.now();
@@ -440,6 +448,11 @@ export class ChildServer {
         });
       }, this.supervision.healthIntervalMs);
     }
+  }
+
+  /** The line its stderr gave as the reason it ended (not for a SIGKILL: the system's doing, whatever it printed before). */
+  private errorLineOf(exit: ProcessExit | undefined): string | undefined {
+    return exit && exit.signal !== 'SIGKILL' ? this.stderr.errorLine : undefined;
   }
 
   private async snapshotDescendants(generation: number): Promise<void> {
@@ -481,7 +494,8 @@ export class ChildServer {
     if (hadTools) this.opts.onTools();
 
     const lastLine = this.stderr.last;
-    const exit = lastLine !== undefined ? ` (last stderr: ${lastLine})` : '';
+    // A crash already says the line that tells why; otherwise the last one may help.
+    const exit = lastLine !== undefined && cause?.code !== 'server.crashed' ? ` (last stderr: ${lastLine})` : '';
     this.lastError = reason;
     this.lastErrorCause = cause ?? failureCause(new Error(`${reason}${exit}`));
     if (wasRunningFor > this.supervision.crashWindowMs) {
