@@ -42,6 +42,7 @@ export const PROBLEM_CODES = [
   'server.badUrl',
   'server.badHeader',
   'server.crashed',
+  'server.systemLimit',
   'call.unknownTool',
   'call.badArguments',
   'call.toolOff',

@@ -409,6 +409,8 @@ export const en = {
   'problem.server.badHeader.hint': 'Fix it in the server\'s settings: no spaces in a header name, no line breaks in a value.',
   'problem.server.crashed': 'The program stopped with an error: {line}',
   'problem.server.crashed.hint': 'It is restarted, but the same error usually comes back: fix what it names (a missing package or module, a key, a setting). Its full output is under "Last output".',
+  'problem.server.systemLimit': 'The system could not start the program for now ({code}: too many open files or processes, or too little memory).',
+  'problem.server.systemLimit.hint': 'It is tried again shortly. If this keeps happening, close programs you do not need, or raise the limit on open files (ulimit -n).',
   'problem.call.unknownTool': 'No tool is called "{tool}" any more.',
   'problem.call.badArguments': 'The arguments do not fit the tool: {detail}',
   'problem.call.badArguments.hint': 'The model is told what is wrong and can try again; turn the check off for this server if its schema is wrong.',

@@ -411,6 +411,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.badHeader.hint': '请在该服务的设置中修正：请求头名称不能含空格，值不能含换行。',
   'problem.server.crashed': '程序因错误停止：{line}',
   'problem.server.crashed.hint': '它会被重启，但同样的错误通常会再次出现：请解决错误中提到的问题（缺少的软件包或模块、密钥、设置）。完整输出见“最近输出”。',
+  'problem.server.systemLimit': '系统暂时无法启动该程序（{code}：打开的文件或进程过多，或内存不足）。',
+  'problem.server.systemLimit.hint': '稍后会自动重试。若一直出现，请关闭不需要的程序，或调高打开文件数的上限（ulimit -n）。',
   'problem.call.unknownTool': '已没有名为“{tool}”的工具。',
   'problem.call.badArguments': '参数与工具不符：{detail}',
   'problem.call.badArguments.hint': '模型会收到错误说明并可重试；若该服务的参数定义有误，可为它关闭参数检查。',

@@ -17,7 +17,7 @@ import { Backoff } from '../backoff';
 import type { Logger } from '../logs/log-book';
 import { LineDecoder } from './line-decoder';
 import { StderrLog } from './stderr-log';
-import { spawnFailure } from './spawn-failure';
+import { spawnFailure, systemLimit } from './spawn-failure';
 import { isAlive, killTree, killTreesSync, listDescendants, signalAll, waitForExit } from './process-tree';
 import { remoteHeaders } from './remote-headers';
 import { boundedFetch } from './bounded-fetch';
@@ -406,6 +406,11 @@ export class ChildServer {
         await this.giveUp(notRunnable.message, notRunnable.cause);
         return;
       }
+      const busy = this.settings.transport === 'stdio' ? systemLimit(error) : undefined;
+      if (busy) {
+        await this.onLost(busy.message, busy.cause, { crashed: false });
+        return;
+      }
       const closed = /Connection closed/i.test(errorText(error));
       // Set by the process's 'exit' during the await above (TypeScript still sees the reset to undefined).
       const exit = this.exit as ProcessExit | undefined;
@@ -479,8 +484,12 @@ export class ChildServer {
     this.setState('failed');
   }
 
-  /** The server went away (crash, network, failed start): clean up and decide whether to try again. */
-  private async onLost(reason: string, cause?: Problem): Promise<void> {
+  /**
+   * The server went away (crash, network, failed start): clean up and decide whether to try again.
+   * `crashed: false` for a failure that is not the server's (a spawn refused for lack of resources):
+   * it is retried with backoff but never counts towards giving up.
+   */
+  private async onLost(reason: string, cause?: Problem, { crashed = true }: { crashed?: boolean } = {}): Promise<void> {
     const generation = ++this.generation;
     this.clearTimers();
     const hadTools = this.tools.length > 0;
@@ -503,7 +512,7 @@ export class ChildServer {
       this.crashTimes = [];
     }
     const now = Date.now();
-    this.crashTimes = [...this.crashTimes.filter((t) => now - t < this.supervision.crashWindowMs), now];
+    this.crashTimes = [...this.crashTimes.filter((t) => now - t < this.supervision.crashWindowMs), ...(crashed ? [now] : [])];
     if (this.settings.transport === 'stdio' && this.crashTimes.length >= this.supervision.maxCrashes) {
       this.opts.log.error(
         `failed ${this.crashTimes.length} times within ${Math.round(this.supervision.crashWindowMs / 1000)} s; giving up until restarted. Last error: ${reason}${exit}`,
@@ -517,7 +526,10 @@ export class ChildServer {
     this.setState('restarting');
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      if (generation === this.generation) this.opts.onAttempt?.(this.connect('restarting'));
+      if (generation !== this.generation) return;
+      // Not `onAttempt?.(this.connect())`: without a listener that would never connect.
+      const attempt = this.connect('restarting');
+      this.opts.onAttempt?.(attempt);
     }, delay);
   }
 
