@@ -11,6 +11,7 @@ import type { LoadedConfig } from '../main/core/config/load-config';
 import { logChoice, logSink, type LogFormat } from './log-output';
 import { findLauncher } from './launcher-watch';
 import { ShutdownGuard } from './shutdown-guard';
+import { waitForFirstRuns } from './first-runs';
 
 export interface HeadlessOptions {
   store: SettingsStore;
@@ -68,7 +69,8 @@ export async function withServers(
   try {
     bridge.start();
     // As long as xiaozhi's first tools/list would wait, no longer: a server that hangs at start is shown as starting.
-    const interrupted = await Promise.race([bridge.whenCatalogSettled().then(() => undefined), guard.stopped]);
+    // A first run seen downloading its package is waited for (and said): it is not stuck.
+    const interrupted = await Promise.race([bridge.whenCatalogSettled().then(() => waitForFirstRuns(bridge, ctx.err)).then(() => undefined), guard.stopped]);
     if (interrupted !== undefined) return interrupted;
     const done = await Promise.race([work(headless), guard.stopped]);
     return guard.isStopping ? await guard.stopped : done;

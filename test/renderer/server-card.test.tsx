@@ -3,13 +3,17 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { fakeNpx, type FakeNpx } from '../helpers/fake-npx';
 import { renderWithBridge } from '../helpers/render-app';
 
 let harness: Harness | undefined;
+let npx: FakeNpx | undefined;
 afterEach(async () => {
   cleanup();
   await harness?.bridge.stop();
+  npx?.remove();
   harness = undefined;
+  npx = undefined;
 });
 
 const slowRestarts = { restartBaseMs: 30_000, restartMaxMs: 30_000, maxCrashes: 5, crashWindowMs: 60_000, startTimeoutMs: 10_000, stopGraceMs: 500 };
@@ -30,6 +34,22 @@ describe('the server card of a server that crashed at start', () => {
       expect(details.open).toBe(false);
       // The whole tail, not its last 12 lines (a Node crash is ~14 lines: the Error line was cut off).
       expect(details.querySelector('pre')!.textContent).toMatch(/^\[eval\]:1\n[\s\S]*\nError: FOO_TOKEN is not set\n[\s\S]*Node\.js v\d+/);
+    });
+  }
+});
+
+describe.skipIf(process.platform === 'win32')('the server card of a first run', () => {
+  for (const [language, badge, sentence] of [
+    ['en', 'Installing (first run)', 'npx is downloading and installing @acme/weather-mcp for its first run. This can take a few minutes; its tools appear when it is ready.'],
+    ['zh-CN', '首次运行：安装中', 'npx 正在为首次运行下载并安装 @acme/weather-mcp，可能需要几分钟；完成后它的工具会自动出现。'],
+  ] as const) {
+    it(`says it is downloading and installing, not just "starting" (${language})`, async () => {
+      npx = fakeNpx();
+      harness = makeBridge({ servers: [{ name: 'weather', transport: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp'], env: npx.env({ FAKE_NPX_SECONDS: '30' }) }] }, { ...slowRestarts, startTimeoutMs: 60_000 });
+      harness.bridge.start();
+      await renderWithBridge(harness, <ServersPage />, language);
+      expect(await screen.findByText(badge, {}, { timeout: 10_000 })).toBeTruthy();
+      expect(screen.getByText(sentence)).toBeTruthy();
     });
   }
 });

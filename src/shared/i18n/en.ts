@@ -25,6 +25,7 @@ export const en = {
   'state.disabled': 'Off',
   'state.running': 'Running',
   'state.starting': 'Starting',
+  'state.installing': 'Installing (first run)',
   'state.restarting': 'Restarting',
   'state.failed': 'Failed',
   'state.stopped': 'Stopped',
@@ -119,6 +120,7 @@ export const en = {
   'servers.toolCount': '{count, plural, one {# tool} other {# tools}}',
   'servers.restarts': 'restarted {count}×',
   'servers.stderrLines': 'Last output ({count, plural, one {# line} other {# lines}})',
+  'servers.installing': '{runner} is downloading and installing {package} for its first run. This can take a few minutes; its tools appear when it is ready.',
   'servers.removeTitle': 'Remove server "{name}"?',
   'servers.removeBody': 'It is stopped and its tools are no longer served.',
 

@@ -27,6 +27,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'state.disabled': '已关闭',
   'state.running': '运行中',
   'state.starting': '启动中',
+  'state.installing': '首次运行：安装中',
   'state.restarting': '重启中',
   'state.failed': '失败',
   'state.stopped': '已停止',
@@ -121,6 +122,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.toolCount': '{count} 个工具',
   'servers.restarts': '已重启 {count} 次',
   'servers.stderrLines': '最近输出（{count} 行）',
+  'servers.installing': '{runner} 正在为首次运行下载并安装 {package}，可能需要几分钟；完成后它的工具会自动出现。',
   'servers.removeTitle': '删除服务“{name}”？',
   'servers.removeBody': '该服务会被停止，它的工具将不再提供。',
 

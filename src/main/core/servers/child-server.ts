@@ -25,6 +25,7 @@ import { corkForThisTurn, type Corkable } from '../io/cork';
 import { problem, type Problem } from '../../../shared/problem';
 import { failureCause, failureText } from './failure-cause';
 import { checkHeaders, permanentFailure, serverUrl, watchInitialize } from './permanent-failure';
+import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './first-run';
 import { CallRelay } from './call-relay';
 import { useLeanReadBuffer } from './lean-read-buffer';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
@@ -32,6 +33,8 @@ import { toAbortSignal, type CallSignal } from '../hub/call-signal';
 export interface Supervision {
   /** How long `initialize` + the first `tools/list` may take. */
   startTimeoutMs: number;
+  /** The same, for a first run seen downloading or installing its package (`npx`, `uvx`…). */
+  installTimeoutMs: number;
   restartBaseMs: number;
   restartMaxMs: number;
   /** This many crashes within `crashWindowMs` and a stdio server stays failed. */
@@ -47,6 +50,7 @@ export interface Supervision {
 
 export const defaultSupervision: Supervision = {
   startTimeoutMs: 60_000,
+  installTimeoutMs: 600_000,
   restartBaseMs: 1_000,
   restartMaxMs: 30_000,
   maxCrashes: 5,
@@ -115,6 +119,10 @@ export class ChildServer {
   /** How this attempt's stdio process ended, once it has. */
   private exit: ProcessExit | undefined;
   private crashTimes: number[] = [];
+  /** The attempt under way of a server started by a package runner: what it runs, and how to give it longer. */
+  private startWatch: { generation: number; run: PackageRun; giveLonger: () => void } | undefined;
+  /** Set while a first run downloads or installs its package. */
+  private installing: PackageRun | undefined;
 
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -138,7 +146,8 @@ export class ChildServer {
     this.backoff = new Backoff(this.supervision.restartBaseMs, this.supervision.restartMaxMs);
     // A server that crash-loops shows why while it loops, not only once it is marked failed.
     this.stderr = new StderrLog(opts.log, {
-      onLine: () => {
+      onLine: (line) => {
+        if (this.startWatch && !this.installing && saysInstalling(line)) this.markInstalling(this.startWatch.generation);
         if (this.state === 'restarting' || this.state === 'starting') this.opts.onStatus();
       },
     });
@@ -168,6 +177,7 @@ export class ChildServer {
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
       ...(this.lastErrorCause !== undefined ? { lastErrorCause: this.lastErrorCause } : {}),
       stderrTail: this.stderr.lines(),
+      ...(this.installing ? { installing: { ...this.installing } } : {}),
       ...(this.pid !== undefined ? { pid: this.pid } : {}),
     };
   }
@@ -380,12 +390,15 @@ export class ChildServer {
     });
 
     let timer: NodeJS.Timeout | undefined;
+    const startedAt = Date.now();
     try {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`did not answer initialize within ${this.supervision.startTimeoutMs} ms`)),
-          this.supervision.startTimeoutMs,
-        );
+        const arm = (ms: number) => {
+          clearTimeout(timer);
+          timer = setTimeout(() => reject(new Error(`did not answer initialize within ${ms} ms`)), Math.max(0, startedAt + ms - Date.now()));
+        };
+        arm(this.supervision.startTimeoutMs);
+        this.watchFirstRun(generation, () => arm(Math.max(this.supervision.startTimeoutMs, this.supervision.installTimeoutMs)));
       });
       await Promise.race([
         (async () => {
@@ -423,6 +436,7 @@ export class ChildServer {
       return;
     } finally {
       clearTimeout(timer);
+      if (this.startWatch?.generation === generation) this.startWatch = undefined;
     }
     if (generation !== this.generation) return;
     // Only now: a failure during connect is reported by the connect itself, with its real cause.
@@ -439,6 +453,7 @@ export class ChildServer {
     this.runningSince = Date.now();
     this.lastError = undefined;
     this.lastErrorCause = undefined;
+    this.installing = undefined;
     const version = client.getServerVersion();
     this.opts.log.info(
       `running${this.pid ? ` (pid ${this.pid})` : ''}: ${version?.name ?? 'server'} ${version?.version ?? ''}, ${this.tools.length} tools`.replace(/\s+,/, ','),
@@ -453,6 +468,32 @@ export class ChildServer {
         });
       }, this.supervision.healthIntervalMs);
     }
+  }
+
+  /** For a server started by a package runner: notices a first run (runner output, package not cached) while this attempt starts. */
+  private watchFirstRun(generation: number, giveLonger: () => void): void {
+    const s = this.settings;
+    if (s.transport !== 'stdio') return;
+    const run = packageRun(s.command, s.args);
+    if (!run) return;
+    this.startWatch = { generation, run, giveLonger };
+    void notYetInstalled(run, { ...this.opts.baseEnv, ...s.env }, s.cwd).then(
+      (missing) => {
+        if (missing) this.markInstalling(generation);
+      },
+      () => undefined,
+    );
+  }
+
+  /** The attempt `generation` is a first run downloading its package: say so, and wait for it longer. */
+  private markInstalling(generation: number): void {
+    const watch = this.startWatch;
+    if (!watch || watch.generation !== generation || generation !== this.generation || this.installing) return;
+    this.installing = watch.run;
+    watch.giveLonger();
+    const minutes = Math.round(Math.max(this.supervision.startTimeoutMs, this.supervision.installTimeoutMs) / 60_000);
+    this.opts.log.info(`first run: ${watch.run.runner} is downloading and installing ${watch.run.package ?? 'the server'}; it is given up to ${minutes} min to start`);
+    this.opts.onStatus();
   }
 
   /** The line its stderr gave as the reason it ended (not for a SIGKILL: the system's doing, whatever it printed before). */
@@ -543,6 +584,10 @@ export class ChildServer {
     this.relay = undefined;
     this.pid = undefined;
     this.tools = [];
+    if (this.installing) {
+      this.installing = undefined;
+      this.opts.onStatus();
+    }
     if (!client) return;
     const descendants = this.knownDescendants;
     this.knownDescendants = [];
