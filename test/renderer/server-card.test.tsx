@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { makeBridge, type Harness } from '../helpers/bridge-harness';
 import { fakeNpx, type FakeNpx } from '../helpers/fake-npx';
+import { startRawMcpHttp } from '../helpers/raw-mcp-http';
 import { renderWithBridge } from '../helpers/render-app';
 
 let harness: Harness | undefined;
@@ -50,6 +51,31 @@ describe.skipIf(process.platform === 'win32')('the server card of a first run', 
       await renderWithBridge(harness, <ServersPage />, language);
       expect(await screen.findByText(badge, {}, { timeout: 10_000 })).toBeTruthy();
       expect(screen.getByText(sentence)).toBeTruthy();
+    });
+  }
+});
+
+describe('the server card of a remote server that refused the credentials', () => {
+  for (const [language, message, hint] of [
+    ['en', 'The server refused the credentials (HTTP 401).', /^Check the token or API key in this server's headers/],
+    ['zh-CN', '服务器拒绝了凭据（HTTP 401）。', /^请检查该服务请求头中的令牌或 API 密钥/],
+  ] as const) {
+    it(`says it failed, why and what to do (${language})`, async () => {
+      const refusing = await startRawMcpHttp((_message, res) => {
+        res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"invalid_token"}');
+        return true;
+      });
+      try {
+        harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: refusing.url }] }, { ...slowRestarts, restartBaseMs: 50, restartMaxMs: 100 });
+        harness.bridge.start();
+        const { store } = await renderWithBridge(harness, <ServersPage />, language);
+        await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 10_000 });
+        expect(await screen.findByText(message)).toBeTruthy();
+        expect(screen.getByText(hint)).toBeTruthy();
+        expect(screen.queryByText(/invalid_token/)).toBeNull();
+      } finally {
+        await refusing.close();
+      }
     });
   }
 });

@@ -63,10 +63,12 @@ export function permanentFailure(error: unknown, initialize: InitializeAnswer = 
   const answered = initialize.version;
   if (answered !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(answered)) return unsupported(answered);
   const refusal = initialize.refusal;
-  // The spec's answer to a version a server does not support: -32602, with the versions it does.
+  // The spec's answer to a version a server does not support: -32602, with the versions it does
+  // (or at least saying so: some servers leave the data out).
   if (refusal instanceof McpError && refusal.code === ErrorCode.InvalidParams) {
     const supported = (refusal.data as { supported?: unknown } | undefined)?.supported;
-    return unsupported(Array.isArray(supported) ? supported.filter((v) => typeof v === 'string').join(', ') : '?');
+    if (Array.isArray(supported)) return unsupported(supported.filter((v) => typeof v === 'string').join(', '));
+    if (/protocol.?version/i.test(refusal.message)) return unsupported('?');
   }
   return undefined;
 }
