@@ -12,6 +12,7 @@ import { logChoice, logSink, type LogFormat } from './log-output';
 import { findLauncher } from './launcher-watch';
 import { ShutdownGuard } from './shutdown-guard';
 import { startServerWatchdog, type ServerWatchdog } from '../main/core/servers/server-watchdog';
+import { waitForFirstRuns } from './first-runs';
 
 export interface HeadlessOptions {
   store: SettingsStore;
@@ -74,7 +75,8 @@ export async function withServers(
   try {
     bridge.start();
     // As long as xiaozhi's first tools/list would wait, no longer: a server that hangs at start is shown as starting.
-    const interrupted = await Promise.race([bridge.whenCatalogSettled().then(() => undefined), guard.stopped]);
+    // A first run seen downloading its package is waited for (and said): it is not stuck.
+    const interrupted = await Promise.race([bridge.whenCatalogSettled().then(() => waitForFirstRuns(bridge, ctx.err)).then(() => undefined), guard.stopped]);
     if (interrupted !== undefined) return interrupted;
     const done = await Promise.race([work(headless), guard.stopped]);
     return guard.isStopping ? await guard.stopped : done;

@@ -40,6 +40,8 @@ export const ServerStatusSchema = z.object({
   lastErrorCause: ProblemSchema.optional(),
   /** Last lines the server printed on stderr during its latest attempt (for a failing server, why). */
   stderrTail: z.array(z.string()),
+  /** While it starts: a first run of a package runner (npx, uvx…) downloading and installing its package. */
+  installing: z.object({ runner: z.string(), package: z.string().optional() }).optional(),
   pid: z.number().int().optional(),
 });
 

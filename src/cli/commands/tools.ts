@@ -9,7 +9,7 @@ export const toolsCommand: Command = {
   summary: 'start the servers and print the tools exactly as xiaozhi gets them, with the server of each',
   usage: ['tools --config FILE [--json] [--tool-mode all|router] [--endpoint NAME]'],
   options: [...LOOK_OPTIONS, TOOL_MODE_OPTION, { name: 'endpoint', value: 'NAME', help: "list what this endpoint (its name or id) is served: its tool set, mode and pinned tools (default: the default set)" }],
-  details: 'Nothing is served to xiaozhi. Exits 1 when an enabled server did not start.',
+  details: 'Nothing is served to xiaozhi. A server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
   run: (args, ctx) => {
     return lookAtServers(args, ctx, 'tools', async ({ bridge }, loaded) => {
       const state = bridge.state();

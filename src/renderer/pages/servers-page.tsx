@@ -27,7 +27,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <div className="card-row">
           <strong>{status.name}</strong>
           {!status.enabled ? <span className="tag">{t('servers.disabled')}</span> : null}
-          <StatusBadge tone={serverTone[status.state]}>{t(serverLabel[status.state])}</StatusBadge>
+          <StatusBadge tone={serverTone[status.state]}>{t(status.installing ? 'state.installing' : serverLabel[status.state])}</StatusBadge>
           <span className="tag">{t(`servers.transport.${status.transport === 'streamable-http' ? 'http' : status.transport}`)}</span>
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
           {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
@@ -35,11 +35,13 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
       </div>
       <div className="list-wide">
         <div className="mono small muted break">{target}</div>
+        {status.installing ? <div className="small muted">{t('servers.installing', { runner: status.installing.runner, package: status.installing.package ?? status.name })}</div> : null}
         {status.state !== 'running' && status.state !== 'stopped' ? <ProblemText problem={status.lastErrorCause} text={status.lastError} /> : null}
         {showOutput ? (
-          <details className="stderr" open={status.state !== 'starting'}>
-            <summary>{t('servers.stderr')}</summary>
-            <pre className="mono small">{status.stderrTail.slice(-12).join('\n')}</pre>
+          // Open while its output is the only clue; a click away once the line that tells why is shown above.
+          <details className="stderr" open={status.state !== 'starting' && status.lastErrorCause?.code !== 'server.crashed'}>
+            <summary>{t('servers.stderrLines', { count: status.stderrTail.length })}</summary>
+            <pre className="mono small">{status.stderrTail.join('\n')}</pre>
           </details>
         ) : null}
       </div>

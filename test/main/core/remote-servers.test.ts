@@ -128,3 +128,33 @@ describe('remote servers that misbehave', () => {
   });
 });
 const server_ = (name: string) => harness!.bridge.state().servers.find((s) => s.name === name)!;
+
+describe('a remote server\'s whole answer is bounded', () => {
+  it('drops a server whose JSON answer passes the limit in pieces separated by blank lines, and says why', async () => {
+    const { startRawMcpHttp, pump } = await import('../../helpers/raw-mcp-http');
+    const entry = `{"type":"text","text":"${'x'.repeat(256 * 1024)}"}`;
+    let sent = 0;
+    const raw = await startRawMcpHttp((message, res) => {
+      if (message.method !== 'tools/call') return false;
+      // Valid JSON: blank lines are whitespace between the entries, and each piece is under the limit.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[${entry}`);
+      pump(res, `,\n\n${entry}`, 40, (n) => (sent += n), ']}}');
+      return true;
+    });
+    fixtures.push({ url: raw.url, requests: [], forgetSessions: () => undefined, close: raw.close });
+    harness = makeBridge(
+      { servers: [{ name: 'huge', transport: 'streamable-http', url: raw.url }] },
+      { restartBaseMs: 5000, restartMaxMs: 5000, maxRemoteMessageBytes: 1024 * 1024, healthIntervalMs: 0 },
+    );
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(server_('huge').state).toBe('running');
+    const result = await harness.bridge.api.callTool({ name: 'noop', arguments: {} });
+    // Before: the 10 MB answer was taken whole (a 300 MB one took the bridge to 1.3 GB).
+    expect(result.isError).toBe(true);
+    await waitFor(() => /answer of more than 1 MB/.test(server_('huge').lastError ?? ''), 20_000, 'the server to be dropped');
+    expect(server_('huge').state).toBe('restarting');
+    expect(sent).toBeGreaterThan(1024 * 1024);
+  });
+});

@@ -17,13 +17,15 @@ import { Backoff } from '../backoff';
 import type { Logger } from '../logs/log-book';
 import { LineDecoder } from './line-decoder';
 import { StderrLog } from './stderr-log';
-import { spawnFailure } from './spawn-failure';
+import { spawnFailure, systemLimit } from './spawn-failure';
 import { isAlive, killTree, killTreesSync, listDescendants, signalAll, waitForExit } from './process-tree';
 import { remoteHeaders } from './remote-headers';
 import { boundedFetch } from './bounded-fetch';
 import { corkForThisTurn, type Corkable } from '../io/cork';
-import type { Problem } from '../../../shared/problem';
+import { problem, type Problem } from '../../../shared/problem';
 import { failureCause, failureText } from './failure-cause';
+import { checkHeaders, permanentFailure, serverUrl, watchInitialize } from './permanent-failure';
+import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './first-run';
 import { CallRelay } from './call-relay';
 import { useLeanReadBuffer } from './lean-read-buffer';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
@@ -31,6 +33,8 @@ import { toAbortSignal, type CallSignal } from '../hub/call-signal';
 export interface Supervision {
   /** How long `initialize` + the first `tools/list` may take. */
   startTimeoutMs: number;
+  /** The same, for a first run seen downloading or installing its package (`npx`, `uvx`…). */
+  installTimeoutMs: number;
   restartBaseMs: number;
   restartMaxMs: number;
   /** This many crashes within `crashWindowMs` and a stdio server stays failed. */
@@ -46,6 +50,7 @@ export interface Supervision {
 
 export const defaultSupervision: Supervision = {
   startTimeoutMs: 60_000,
+  installTimeoutMs: 600_000,
   restartBaseMs: 1_000,
   restartMaxMs: 30_000,
   maxCrashes: 5,
@@ -114,6 +119,10 @@ export class ChildServer {
   /** How this attempt's stdio process ended, once it has. */
   private exit: ProcessExit | undefined;
   private crashTimes: number[] = [];
+  /** The attempt under way of a server started by a package runner: what it runs, and how to give it longer. */
+  private startWatch: { generation: number; run: PackageRun; giveLonger: () => void } | undefined;
+  /** Set while a first run downloads or installs its package. */
+  private installing: PackageRun | undefined;
 
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -137,7 +146,8 @@ export class ChildServer {
     this.backoff = new Backoff(this.supervision.restartBaseMs, this.supervision.restartMaxMs);
     // A server that crash-loops shows why while it loops, not only once it is marked failed.
     this.stderr = new StderrLog(opts.log, {
-      onLine: () => {
+      onLine: (line) => {
+        if (this.startWatch && !this.installing && saysInstalling(line)) this.markInstalling(this.startWatch.generation);
         if (this.state === 'restarting' || this.state === 'starting') this.opts.onStatus();
       },
     });
@@ -169,6 +179,7 @@ export class ChildServer {
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
       ...(this.lastErrorCause !== undefined ? { lastErrorCause: this.lastErrorCause } : {}),
       stderrTail: this.stderr.lines(),
+      ...(this.installing ? { installing: { ...this.installing } } : {}),
       ...(pid !== undefined ? { pid } : {}),
     };
   }
@@ -325,8 +336,9 @@ export class ChildServer {
       };
       return transport;
     }
-    const url = new URL(s.url);
+    const url = serverUrl(s.url);
     const headers = remoteHeaders(url, s.headers, this.opts.defaults().modelscopeApiKey);
+    checkHeaders(headers);
     const generation = this.generation;
     const fetch = boundedFetch(this.supervision.maxRemoteMessageBytes, (message) => {
       // The transport would only retry its stream: drop this server's connection, as for a crash.
@@ -343,8 +355,17 @@ export class ChildServer {
     this.setState(state);
     this.stderr.newAttempt();
     this.exit = undefined;
-    const transport = this.makeTransport();
+    let transport: Transport;
+    try {
+      transport = this.makeTransport();
+    } catch (error) {
+      // The same settings would fail the same way at every attempt.
+      const bad = permanentFailure(error);
+      await this.giveUp(bad?.message ?? errorText(error), bad?.cause ?? failureCause(error));
+      return;
+    }
     const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const initialize = watchInitialize(client);
     this.client = client;
     this.transport = transport;
     this.transportFault = undefined;
@@ -372,12 +393,15 @@ export class ChildServer {
     });
 
     let timer: NodeJS.Timeout | undefined;
+    const startedAt = Date.now();
     try {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`did not answer initialize within ${this.supervision.startTimeoutMs} ms`)),
-          this.supervision.startTimeoutMs,
-        );
+        const arm = (ms: number) => {
+          clearTimeout(timer);
+          timer = setTimeout(() => reject(new Error(`did not answer initialize within ${ms} ms`)), Math.max(0, startedAt + ms - Date.now()));
+        };
+        arm(this.supervision.startTimeoutMs);
+        this.watchFirstRun(generation, () => arm(Math.max(this.supervision.startTimeoutMs, this.supervision.installTimeoutMs)));
       });
       await Promise.race([
         (async () => {
@@ -392,32 +416,47 @@ export class ChildServer {
       ]);
     } catch (error) {
       if (generation !== this.generation) return;
-      const notRunnable = this.settings.transport === 'stdio' ? spawnFailure(error, this.settings) : undefined;
+      const notRunnable = (this.settings.transport === 'stdio' ? spawnFailure(error, this.settings) : undefined) ?? permanentFailure(error, initialize);
       if (notRunnable) {
-        // Retrying cannot help a program that is not there: say so at once.
+        // Retrying cannot help a program that is not there, refused credentials or a protocol we do not speak: say so once.
         await this.giveUp(notRunnable.message, notRunnable.cause);
+        return;
+      }
+      const busy = this.settings.transport === 'stdio' ? systemLimit(error) : undefined;
+      if (busy) {
+        await this.onLost(busy.message, busy.cause, { crashed: false });
         return;
       }
       const closed = /Connection closed/i.test(errorText(error));
       // Set by the process's 'exit' during the await above (TypeScript still sees the reset to undefined).
       const exit = this.exit as ProcessExit | undefined;
       const how = exit ? `, ${exit.code !== null ? `with exit code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`}` : '';
-      const reason = this.transportFault ?? (closed && this.settings.transport === 'stdio' ? `the program exited before it was ready${how}` : failureText(error));
+      const early = closed && this.settings.transport === 'stdio' && this.transportFault === undefined;
+      const said = early ? this.errorLineOf(exit) : undefined;
+      const reason = this.transportFault ?? (early ? `the program exited before it was ready${how}${said ? `: ${said}` : ''}` : failureText(error));
       const s = this.settings;
-      await this.onLost(reason, closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
+      await this.onLost(reason, said ? problem('server.crashed', { line: said }) : closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
       return;
     } finally {
       clearTimeout(timer);
+      if (this.startWatch?.generation === generation) this.startWatch = undefined;
     }
     if (generation !== this.generation) return;
     // Only now: a failure during connect is reported by the connect itself, with its real cause.
     client.onclose = () => {
-      if (generation === this.generation) void this.onLost(this.transportFault ?? (this.exit ? `the program ${endedHow(this.exit)}` : 'the connection closed'));
+      if (generation !== this.generation) return;
+      const exit = this.transportFault === undefined ? this.exit : undefined;
+      const said = this.errorLineOf(exit);
+      void this.onLost(
+        this.transportFault ?? (exit ? `the program ${endedHow(exit)}${said ? `: ${said}` : ''}` : 'the connection closed'),
+        said ? problem('server.crashed', { line: said }) : undefined,
+      );
     };
 
     this.runningSince = Date.now();
     this.lastError = undefined;
     this.lastErrorCause = undefined;
+    this.installing = undefined;
     const version = client.getServerVersion();
     this.opts.log.info(
       `running${this.pid ? ` (pid ${this.pid})` : ''}: ${version?.name ?? 'server'} ${version?.version ?? ''}, ${this.tools.length} tools`.replace(/\s+,/, ','),
@@ -434,6 +473,37 @@ export class ChildServer {
     }
   }
 
+  /** For a server started by a package runner: notices a first run (runner output, package not cached) while this attempt starts. */
+  private watchFirstRun(generation: number, giveLonger: () => void): void {
+    const s = this.settings;
+    if (s.transport !== 'stdio') return;
+    const run = packageRun(s.command, s.args);
+    if (!run) return;
+    this.startWatch = { generation, run, giveLonger };
+    void notYetInstalled(run, { ...this.opts.baseEnv, ...s.env }, s.cwd).then(
+      (missing) => {
+        if (missing) this.markInstalling(generation);
+      },
+      () => undefined,
+    );
+  }
+
+  /** The attempt `generation` is a first run downloading its package: say so, and wait for it longer. */
+  private markInstalling(generation: number): void {
+    const watch = this.startWatch;
+    if (!watch || watch.generation !== generation || generation !== this.generation || this.installing) return;
+    this.installing = watch.run;
+    watch.giveLonger();
+    const minutes = Math.round(Math.max(this.supervision.startTimeoutMs, this.supervision.installTimeoutMs) / 60_000);
+    this.opts.log.info(`first run: ${watch.run.runner} is downloading and installing ${watch.run.package ?? 'the server'}; it is given up to ${minutes} min to start`);
+    this.opts.onStatus();
+  }
+
+  /** The line its stderr gave as the reason it ended (not for a SIGKILL: the system's doing, whatever it printed before). */
+  private errorLineOf(exit: ProcessExit | undefined): string | undefined {
+    return exit && exit.signal !== 'SIGKILL' ? this.stderr.errorLine : undefined;
+  }
+
   private async snapshotDescendants(generation: number): Promise<void> {
     if (this.pid === undefined) return;
     const pids = await listDescendants(this.pid);
@@ -447,7 +517,7 @@ export class ChildServer {
     this.opts.onStatus();
   }
 
-  /** A failure no retry can fix (the program is not there): failed now, until the user acts. */
+  /** A failure no retry can fix (the program is not there, credentials refused…): failed now, until the user acts. */
   private async giveUp(reason: string, cause: Problem): Promise<void> {
     ++this.generation;
     this.clearTimers();
@@ -458,8 +528,12 @@ export class ChildServer {
     this.setState('failed');
   }
 
-  /** The server went away (crash, network, failed start): clean up and decide whether to try again. */
-  private async onLost(reason: string, cause?: Problem): Promise<void> {
+  /**
+   * The server went away (crash, network, failed start): clean up and decide whether to try again.
+   * `crashed: false` for a failure that is not the server's (a spawn refused for lack of resources):
+   * it is retried with backoff but never counts towards giving up.
+   */
+  private async onLost(reason: string, cause?: Problem, { crashed = true }: { crashed?: boolean } = {}): Promise<void> {
     const generation = ++this.generation;
     this.clearTimers();
     const hadTools = this.tools.length > 0;
@@ -473,7 +547,8 @@ export class ChildServer {
     if (hadTools) this.opts.onTools();
 
     const lastLine = this.stderr.last;
-    const exit = lastLine !== undefined ? ` (last stderr: ${lastLine})` : '';
+    // A crash already says the line that tells why; otherwise the last one may help.
+    const exit = lastLine !== undefined && cause?.code !== 'server.crashed' ? ` (last stderr: ${lastLine})` : '';
     this.lastError = reason;
     this.lastErrorCause = cause ?? failureCause(new Error(`${reason}${exit}`));
     if (wasRunningFor > this.supervision.crashWindowMs) {
@@ -481,7 +556,7 @@ export class ChildServer {
       this.crashTimes = [];
     }
     const now = Date.now();
-    this.crashTimes = [...this.crashTimes.filter((t) => now - t < this.supervision.crashWindowMs), now];
+    this.crashTimes = [...this.crashTimes.filter((t) => now - t < this.supervision.crashWindowMs), ...(crashed ? [now] : [])];
     if (this.settings.transport === 'stdio' && this.crashTimes.length >= this.supervision.maxCrashes) {
       this.opts.log.error(
         `failed ${this.crashTimes.length} times within ${Math.round(this.supervision.crashWindowMs / 1000)} s; giving up until restarted. Last error: ${reason}${exit}`,
@@ -495,7 +570,10 @@ export class ChildServer {
     this.setState('restarting');
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      if (generation === this.generation) this.opts.onAttempt?.(this.connect('restarting'));
+      if (generation !== this.generation) return;
+      // Not `onAttempt?.(this.connect())`: without a listener that would never connect.
+      const attempt = this.connect('restarting');
+      this.opts.onAttempt?.(attempt);
     }, delay);
   }
 
@@ -509,6 +587,10 @@ export class ChildServer {
     this.relay = undefined;
     this.pid = undefined;
     this.tools = [];
+    if (this.installing) {
+      this.installing = undefined;
+      this.opts.onStatus();
+    }
     if (!client) return;
     const descendants = this.knownDescendants;
     this.knownDescendants = [];

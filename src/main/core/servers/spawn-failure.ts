@@ -27,6 +27,23 @@ export function spawnFailure(error: unknown, settings: StdioServerSettings, env:
   return undefined;
 }
 
+const LIMITS: Record<string, string> = {
+  EMFILE: 'the bridge has too many files open to start it (EMFILE)',
+  ENFILE: 'the system has too many files open to start it (ENFILE)',
+  EAGAIN: 'the system refused a new process for now (EAGAIN: too many processes)',
+  ENOMEM: 'there was not enough memory to start it (ENOMEM)',
+};
+
+/**
+ * A spawn refused for lack of resources (file descriptors, processes, memory): nothing wrong with
+ * the server, so it is tried again later, and these attempts do not count as crashes.
+ */
+export function systemLimit(error: unknown): { message: string; cause: Problem } | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = code !== undefined ? LIMITS[code] : undefined;
+  return code !== undefined && message !== undefined ? { message: `${message}; trying again`, cause: problem('server.systemLimit', { code }) } : undefined;
+}
+
 function isFolder(dir: string): boolean {
   try {
     return fs.statSync(dir).isDirectory();

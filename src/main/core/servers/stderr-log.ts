@@ -1,4 +1,5 @@
 import type { Logger } from '../logs/log-book';
+import { TellingLine } from './telling-line';
 
 export interface StderrLogOptions {
   /** Lines logged in a burst before the rate applies. */
@@ -10,7 +11,7 @@ export interface StderrLogOptions {
   /** Characters kept of one line. */
   maxLineChars?: number;
   /** Called after each line (the tail changed). */
-  onLine?: () => void;
+  onLine?: (line: string) => void;
 }
 
 /**
@@ -29,7 +30,8 @@ export class StderrLog {
   private dropped = 0;
   private summaryTimer: NodeJS.Timeout | undefined;
   private attemptStarts = false;
-  private readonly onLine: (() => void) | undefined;
+  private readonly onLine: ((line: string) => void) | undefined;
+  private readonly telling = new TellingLine();
 
   constructor(
     private readonly log: Logger,
@@ -46,6 +48,7 @@ export class StderrLog {
   /** A new run of the program: its first line replaces the tail (no traceback repeated per attempt). */
   newAttempt(): void {
     this.attemptStarts = true;
+    this.telling.reset();
   }
 
   /** The last lines, oldest first. */
@@ -57,6 +60,11 @@ export class StderrLog {
     return this.tail[this.tail.length - 1];
   }
 
+  /** The line of this attempt that says why it failed (an `Error:` line, a traceback's end), if one did. */
+  get errorLine(): string | undefined {
+    return this.telling.line;
+  }
+
   push(raw: string): void {
     const line = raw.length > this.maxLineChars ? `${raw.slice(0, this.maxLineChars)}… (${raw.length - this.maxLineChars} more characters)` : raw;
     if (this.attemptStarts) {
@@ -65,7 +73,8 @@ export class StderrLog {
     }
     this.tail.push(line);
     if (this.tail.length > this.tailLines) this.tail.shift();
-    this.onLine?.();
+    this.telling.push(line);
+    this.onLine?.(line);
     this.refill();
     if (this.tokens < 1) {
       this.dropped++;

@@ -106,6 +106,6 @@ describe('failures reach the status as codes', () => {
     expect(seenWhileRestarting.some((tail) => tail.join('\n').includes('ValueError: bad key'))).toBe(true);
     const tail = harness.bridge.state().servers[0]!.stderrTail.join('\n');
     expect(tail.match(/Traceback/g)).toHaveLength(1);
-    expect(harness.bridge.state().servers[0]!.lastErrorCause).toMatchObject({ code: 'server.exitedEarly', params: { lastLine: 'ValueError: bad key' } });
+    expect(harness.bridge.state().servers[0]!.lastErrorCause).toEqual({ code: 'server.crashed', params: { line: 'ValueError: bad key' } });
   });
 });

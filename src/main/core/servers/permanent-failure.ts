@@ -1,0 +1,102 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { problem, type Problem } from '../../../shared/problem';
+
+/**
+ * Failures no retry can fix until the user changes something: the server refused the credentials
+ * (HTTP 401/403), it speaks a protocol version we do not, or a setting can never be sent. Told
+ * apart by the error objects where they happen (never by reading our own text back), so such a
+ * server is failed once with what to do, instead of retried with backoff for ever.
+ */
+export interface PermanentFailure {
+  message: string;
+  cause: Problem;
+}
+
+/** A setting of a remote server that can never work (a URL that does not parse, a header HTTP refuses). */
+export class BadServerSetting extends Error {
+  constructor(
+    message: string,
+    readonly problem: Problem,
+  ) {
+    super(message);
+  }
+}
+
+/** What a server answered to `initialize`, watched while the client connects. */
+export interface InitializeAnswer {
+  /** The protocol version it answered with. */
+  version?: string;
+  /** Its error, when it refused. */
+  refusal?: unknown;
+}
+
+/** Watches the `initialize` of `client` (the SDK throws a plain Error for a version it does not speak). */
+export function watchInitialize(client: Client): InitializeAnswer {
+  const answer: InitializeAnswer = {};
+  const request = client.request.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  const watched = async (...args: unknown[]) => {
+    const initialize = (args[0] as { method?: unknown } | undefined)?.method === 'initialize';
+    try {
+      const result = await request(...args);
+      const version = (result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      if (initialize && typeof version === 'string') answer.version = version;
+      return result;
+    } catch (error) {
+      if (initialize) answer.refusal = error;
+      throw error;
+    }
+  };
+  client.request = watched as unknown as Client['request'];
+  return answer;
+}
+
+/** The failure as one that will not go away by itself, or undefined for any other (network, 5xx, crash). */
+export function permanentFailure(error: unknown, initialize: InitializeAnswer = {}): PermanentFailure | undefined {
+  if (error instanceof BadServerSetting) return { message: error.message, cause: error.problem };
+  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : error instanceof UnauthorizedError ? 401 : undefined;
+  if (status === 401) return { message: 'the server refused the credentials (HTTP 401): check the token or headers of this server', cause: problem('server.authRefused', { status }) };
+  if (status === 403) return { message: "the server refused access (HTTP 403): check the token's permissions or the headers of this server", cause: problem('server.authRefused', { status }) };
+  const answered = initialize.version;
+  if (answered !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(answered)) return unsupported(answered);
+  const refusal = initialize.refusal;
+  // The spec's answer to a version a server does not support: -32602, with the versions it does
+  // (or at least saying so: some servers leave the data out).
+  if (refusal instanceof McpError && refusal.code === ErrorCode.InvalidParams) {
+    const supported = (refusal.data as { supported?: unknown } | undefined)?.supported;
+    if (Array.isArray(supported)) return unsupported(supported.filter((v) => typeof v === 'string').join(', '));
+    if (/protocol.?version/i.test(refusal.message)) return unsupported('?');
+  }
+  return undefined;
+}
+
+function unsupported(version: string): PermanentFailure {
+  return {
+    message: `the server speaks MCP protocol version ${version}, which this app does not: update the server (or this app)`,
+    cause: problem('server.protocolUnsupported', { version }),
+  };
+}
+
+/** The URL of a remote server, or a setting to fix. */
+export function serverUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new BadServerSetting('the URL of this server is not a valid address', problem('server.badUrl'));
+  }
+}
+
+/** Headers HTTP can send, or a setting to fix (fetch would refuse them at every attempt). */
+export function checkHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      // The value is never said: it is often a key.
+      throw new BadServerSetting(`the header "${name}" cannot be sent: its name or value has characters HTTP does not allow (a space in the name, a line break)`, problem('server.badHeader', { name }));
+    }
+  }
+}

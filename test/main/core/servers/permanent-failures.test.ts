@@ -1,0 +1,111 @@
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { startRawMcpHttp, type RawMcpHttp } from '../../../helpers/raw-mcp-http';
+import { waitFor } from '../../../helpers/wait';
+
+let harness: Harness | undefined;
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await harness?.bridge.stop();
+  harness = undefined;
+  for (const close of closers.splice(0)) await close();
+});
+
+const supervision = { restartBaseMs: 50, restartMaxMs: 100, healthIntervalMs: 0, startTimeoutMs: 10_000, stopGraceMs: 500 };
+const server = () => harness!.bridge.state().servers[0]!;
+
+async function raw(answer: Parameters<typeof startRawMcpHttp>[0]): Promise<RawMcpHttp> {
+  const fixture = await startRawMcpHttp(answer);
+  closers.push(fixture.close);
+  return fixture;
+}
+
+async function refusingSse(status: number): Promise<string> {
+  const requests: string[] = [];
+  const sse = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end('{"error":"forbidden"}');
+  });
+  await new Promise<void>((resolve) => sse.listen(0, '127.0.0.1', () => resolve()));
+  closers.push(() => new Promise<void>((resolve) => (sse.closeAllConnections(), sse.close(() => resolve()))));
+  return `http://127.0.0.1:${(sse.address() as { port: number }).port}/sse`;
+}
+
+describe('remote servers that can never work as configured fail once, with what to do', () => {
+  it('a streamable-HTTP server that answers 401 is failed at once (not retried for ever), with a plain reason', async () => {
+    const refusing = await raw((_message, res) => {
+      res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"invalid_token","error_description":"The access token expired"}');
+      return true;
+    });
+    harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: refusing.url, headers: { Authorization: 'Bearer expired-token-123' } }] }, supervision);
+    harness.bridge.start();
+    await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
+    expect(server().restarts).toBe(0);
+    expect(server().lastErrorCause).toEqual({ code: 'server.authRefused', params: { status: 401 } });
+    expect(server().lastError).toBe('the server refused the credentials (HTTP 401): check the token or headers of this server');
+    const requests = refusing.requests.length;
+    // Not retried: a restart would be 50 ms away.
+    await harness.bridge.whenServersSettled();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(refusing.requests.length).toBe(requests);
+    expect(logText(harness.logBook).match(/refused the credentials/g)).toHaveLength(1);
+    expect(logText(harness.logBook)).not.toContain('expired-token-123');
+  });
+
+  it('an SSE server that answers 403 is failed at once too', async () => {
+    harness = makeBridge({ servers: [{ name: 'remote', transport: 'sse', url: await refusingSse(403) }] }, supervision);
+    harness.bridge.start();
+    await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
+    expect(server().lastErrorCause).toEqual({ code: 'server.authRefused', params: { status: 403 } });
+    expect(server().restarts).toBe(0);
+  });
+
+  it('a server that answers initialize with a protocol version this app does not speak is failed, naming the version', async () => {
+    const old = await raw((message, res) => {
+      if (message.method !== 'initialize') return false;
+      const result = { protocolVersion: '1999-01-01', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0.1' } };
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      return true;
+    });
+    harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: old.url }] }, supervision);
+    harness.bridge.start();
+    await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
+    expect(server().lastErrorCause).toEqual({ code: 'server.protocolUnsupported', params: { version: '1999-01-01' } });
+    expect(server().restarts).toBe(0);
+  });
+
+  it('a server that refuses our protocol version (JSON-RPC -32602 to initialize) is failed, naming the versions it speaks', async () => {
+    const script = [
+      "let buf = '';",
+      "process.stdin.on('data', (d) => { buf += d; let i; while ((i = buf.indexOf('\\n')) >= 0) { const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);",
+      "  if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'Unsupported protocol version', data: { supported: ['2099-01-01'], requested: m.params.protocolVersion } } }) + '\\n'); } });",
+    ].join('\n');
+    harness = makeBridge({ servers: [{ name: 'future', transport: 'stdio', command: process.execPath, args: ['-e', script] }] }, { ...supervision, maxCrashes: 5 });
+    harness.bridge.start();
+    await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
+    expect(server().lastErrorCause).toEqual({ code: 'server.protocolUnsupported', params: { version: '2099-01-01' } });
+    expect(server().restarts).toBe(0);
+  });
+
+  it('a header that cannot be sent (a space in its name) is failed at once as a setting to fix', async () => {
+    const fine = await raw(() => false);
+    harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: fine.url, headers: { 'X Api Key': 'k' } }] }, supervision);
+    harness.bridge.start();
+    await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
+    expect(server().lastErrorCause).toEqual({ code: 'server.badHeader', params: { name: 'X Api Key' } });
+    expect(fine.requests).toEqual([]);
+  });
+
+  it('a server error (HTTP 503) is still retried with backoff: it may come back', async () => {
+    const busy = await raw((_message, res) => {
+      res.writeHead(503).end('{"error":"overloaded"}');
+      return true;
+    });
+    harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: busy.url }] }, supervision);
+    harness.bridge.start();
+    await waitFor(() => server().restarts >= 2, 10_000, 'retries');
+    expect(server().state).toBe('restarting');
+    expect(server().lastErrorCause).toEqual({ code: 'http.status', params: { status: 503 } });
+  });
+});

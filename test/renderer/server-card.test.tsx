@@ -1,0 +1,81 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServersPage } from '../../src/renderer/pages/servers-page';
+import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { fakeNpx, type FakeNpx } from '../helpers/fake-npx';
+import { startRawMcpHttp } from '../helpers/raw-mcp-http';
+import { renderWithBridge } from '../helpers/render-app';
+
+let harness: Harness | undefined;
+let npx: FakeNpx | undefined;
+afterEach(async () => {
+  cleanup();
+  await harness?.bridge.stop();
+  npx?.remove();
+  harness = undefined;
+  npx = undefined;
+});
+
+const slowRestarts = { restartBaseMs: 30_000, restartMaxMs: 30_000, maxCrashes: 5, crashWindowMs: 60_000, startTimeoutMs: 10_000, stopGraceMs: 500 };
+const throwing = "throw new Error('FOO_TOKEN is not set')";
+
+describe('the server card of a server that crashed at start', () => {
+  for (const [language, message, summary] of [
+    ['en', 'The program stopped with an error: Error: FOO_TOKEN is not set', /^Last output \(\d+ lines\)$/],
+    ['zh-CN', '程序因错误停止：Error: FOO_TOKEN is not set', /^最近输出（\d+ 行）$/],
+  ] as const) {
+    it(`shows the line that says why, and its whole output a click away (${language})`, async () => {
+      harness = makeBridge({ servers: [{ name: 'node', transport: 'stdio', command: process.execPath, args: ['-e', throwing] }] }, slowRestarts);
+      harness.bridge.start();
+      const { store } = await renderWithBridge(harness, <ServersPage />, language);
+      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('restarting'), { timeout: 10_000 });
+      expect(await screen.findByText(message)).toBeTruthy();
+      const details = screen.getByText(summary).closest('details')!;
+      expect(details.open).toBe(false);
+      // The whole tail, not its last 12 lines (a Node crash is ~14 lines: the Error line was cut off).
+      expect(details.querySelector('pre')!.textContent).toMatch(/^\[eval\]:1\n[\s\S]*\nError: FOO_TOKEN is not set\n[\s\S]*Node\.js v\d+/);
+    });
+  }
+});
+
+describe.skipIf(process.platform === 'win32')('the server card of a first run', () => {
+  for (const [language, badge, sentence] of [
+    ['en', 'Installing (first run)', 'npx is downloading and installing @acme/weather-mcp for its first run. This can take a few minutes; its tools appear when it is ready.'],
+    ['zh-CN', '首次运行：安装中', 'npx 正在为首次运行下载并安装 @acme/weather-mcp，可能需要几分钟；完成后它的工具会自动出现。'],
+  ] as const) {
+    it(`says it is downloading and installing, not just "starting" (${language})`, async () => {
+      npx = fakeNpx();
+      harness = makeBridge({ servers: [{ name: 'weather', transport: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp'], env: npx.env({ FAKE_NPX_SECONDS: '30' }) }] }, { ...slowRestarts, startTimeoutMs: 60_000 });
+      harness.bridge.start();
+      await renderWithBridge(harness, <ServersPage />, language);
+      expect(await screen.findByText(badge, {}, { timeout: 10_000 })).toBeTruthy();
+      expect(screen.getByText(sentence)).toBeTruthy();
+    });
+  }
+});
+
+describe('the server card of a remote server that refused the credentials', () => {
+  for (const [language, message, hint] of [
+    ['en', 'The server refused the credentials (HTTP 401).', /^Check the token or API key in this server's headers/],
+    ['zh-CN', '服务器拒绝了凭据（HTTP 401）。', /^请检查该服务请求头中的令牌或 API 密钥/],
+  ] as const) {
+    it(`says it failed, why and what to do (${language})`, async () => {
+      const refusing = await startRawMcpHttp((_message, res) => {
+        res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"invalid_token"}');
+        return true;
+      });
+      try {
+        harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: refusing.url }] }, { ...slowRestarts, restartBaseMs: 50, restartMaxMs: 100 });
+        harness.bridge.start();
+        const { store } = await renderWithBridge(harness, <ServersPage />, language);
+        await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 10_000 });
+        expect(await screen.findByText(message)).toBeTruthy();
+        expect(screen.getByText(hint)).toBeTruthy();
+        expect(screen.queryByText(/invalid_token/)).toBeNull();
+      } finally {
+        await refusing.close();
+      }
+    });
+  }
+});
