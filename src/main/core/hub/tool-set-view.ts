@@ -7,6 +7,7 @@ import { ServerUnavailableError, errorText } from '../servers/child-server';
 import { resultText, shapeResult, textResult } from './result-shaping';
 import { assignExposedNames, toolKey } from './tool-names';
 import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
+import { servedSchema } from './served-schema';
 import { problem, type Problem } from '../../../shared/problem';
 import type { ArgumentCheck } from './argument-check';
 import type { CallSignal } from './call-signal';
@@ -73,25 +74,6 @@ interface Entry {
   prepared: PreparedTool;
 }
 
-/** xiaozhi keeps only type, properties and required of a schema; sending more costs bytes for nothing. */
-export function servedSchema(schema: Tool['inputSchema']): ServedTool['inputSchema'] {
-  const out: ServedTool['inputSchema'] = { type: 'object' };
-  if (schema.properties) out.properties = schema.properties as Record<string, unknown>;
-  if (Array.isArray(schema.required) && schema.required.length > 0) out.required = schema.required;
-  return out;
-}
-
-const servedSchemas = new WeakMap<Tool, ServedTool['inputSchema']>();
-/** The same, computed once per tool object (every set shares the servers' tool objects). */
-function servedSchemaOf(tool: Tool): ServedTool['inputSchema'] {
-  let out = servedSchemas.get(tool);
-  if (!out) {
-    out = servedSchema(tool.inputSchema);
-    servedSchemas.set(tool, out);
-  }
-  return out;
-}
-
 export function setIncludesServer(set: ToolSet, server: string): boolean {
   return set.servers === 'all' || set.servers.includes(server);
 }
@@ -142,7 +124,7 @@ export class ToolSetView implements CatalogView {
       const served: ServedTool = {
         name: exposed,
         description: toolSettings?.description ?? tool.description ?? '',
-        inputSchema: servedSchemaOf(tool),
+        inputSchema: servedSchema(tool.inputSchema),
       };
       return { exposed, server, original: tool, enabled: toolSettings?.enabled !== false, prepared: prepareTool(served) };
     });
