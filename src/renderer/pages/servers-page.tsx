@@ -8,6 +8,7 @@ import { Menu } from '../components/menu';
 import { serverLabel, serverTone } from '../components/status-tone';
 import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
 import { ProblemText } from '../components/problem-text';
+import { SkippedTools } from '../components/skipped-tools';
 import { CatalogueDialog } from './catalogue-dialog';
 import { useStore } from '../store/bridge-store';
 import { ImportMenu } from './import-menu';
@@ -36,6 +37,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
       <div className="list-wide">
         <div className="mono small muted break">{target}</div>
         {status.state !== 'running' && status.state !== 'stopped' ? <ProblemText problem={status.lastErrorCause} text={status.lastError} /> : null}
+        <SkippedTools status={status} />
         {showOutput ? (
           <details className="stderr" open={status.state !== 'starting'}>
             <summary>{t('servers.stderr')}</summary>
