@@ -28,6 +28,20 @@ export const EndpointStatusSchema = z.object({
 
 export const ServerStateSchema = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed']);
 
+/** A tool a server listed that is not served, and why: a code the window words (open, like a Problem's). */
+export const SkippedToolSchema = z.object({
+  /** Its name, when it has one that is text. */
+  name: z.string().optional(),
+  /** Where it is in the server's list, from 1 (how to find a tool without a usable name). */
+  position: z.number().int(),
+  /** duplicate, noName, badName, notTool, badSchema, notObject, tooDeep or invalid. */
+  reason: z.string(),
+  /** For `invalid`: where in the tool's definition (a dotted path). */
+  path: z.string().optional(),
+  /** For `duplicate`: how many times the server listed the name. */
+  times: z.number().int().optional(),
+});
+
 export const ServerStatusSchema = z.object({
   name: z.string(),
   transport: z.enum(['stdio', 'sse', 'streamable-http']),
@@ -43,6 +57,9 @@ export const ServerStatusSchema = z.object({
   /** While it starts: a first run of a package runner (npx, uvx…) downloading and installing its package. */
   installing: z.object({ runner: z.string(), package: z.string().optional() }).optional(),
   pid: z.number().int().optional(),
+  /** Tools it listed that are not served (the first few), and how many there were in all. */
+  skippedTools: z.array(SkippedToolSchema).optional(),
+  skippedToolCount: z.number().int().optional(),
 });
 
 export const CatalogToolSchema = z.object({
@@ -132,6 +149,7 @@ export type EndpointState = z.infer<typeof EndpointStateSchema>;
 export type EndpointStatus = z.infer<typeof EndpointStatusSchema>;
 export type ServerState = z.infer<typeof ServerStateSchema>;
 export type ServerStatus = z.infer<typeof ServerStatusSchema>;
+export type SkippedTool = z.infer<typeof SkippedToolSchema>;
 export type CatalogTool = z.infer<typeof CatalogToolSchema>;
 export type CatalogSummary = z.infer<typeof CatalogSummarySchema>;
 export type BridgeState = z.infer<typeof BridgeStateSchema>;

@@ -5,11 +5,14 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-/** A small MCP server (one `remote_echo` tool) for each session of the HTTP fixtures. */
-function makeServer(label: string): Server {
+/** A tool as a server lists it, right or wrong (the SDK's server does not check its own list). */
+export type ListedTool = Record<string, unknown>;
+
+/** A small MCP server (one `remote_echo` tool, or the tools given) for each session of the HTTP fixtures. */
+function makeServer(label: string, tools?: ListedTool[]): Server {
   const server = new Server({ name: `remote-${label}`, version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [{ name: 'remote_echo', description: `Echo over ${label}`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
+    tools: (tools ?? [{ name: 'remote_echo', description: `Echo over ${label}`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }]) as never,
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => ({
     content: [{ type: 'text', text: `${label}: ${String(request.params.arguments?.text)}` }],
@@ -31,7 +34,7 @@ async function listen(server: http.Server, port = 0): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-export async function startStreamableHttpFixture(port = 0): Promise<HttpFixture> {
+export async function startStreamableHttpFixture(port = 0, tools?: ListedTool[]): Promise<HttpFixture> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: http.IncomingHttpHeaders[] = [];
   const httpServer = http.createServer(async (req, res) => {
@@ -52,7 +55,7 @@ export async function startStreamableHttpFixture(port = 0): Promise<HttpFixture>
         sessions.set(id, transport);
       },
     });
-    await makeServer('http').connect(transport);
+    await makeServer('http', tools).connect(transport);
     await transport.handleRequest(req, res);
   });
   const bound = await listen(httpServer, port);

@@ -1,3 +1,5 @@
+import { inlineProperties, isNode } from '../../shared/schema-refs';
+
 /** The subset of JSON Schema a tool form understands; anything else is edited as JSON. */
 export interface PropertySchema {
   type?: string | string[];
@@ -28,7 +30,8 @@ export interface FormField {
 const isPrimitive = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 
 export function fieldsOf(schema: Record<string, unknown>): FormField[] {
-  const properties = (schema.properties ?? {}) as Record<string, PropertySchema>;
+  // An argument defined by a `$ref` reads as its definition (a choice, a number…), not as "JSON".
+  const properties = (isNode(schema.properties) ? inlineProperties(schema, schema.properties) : {}) as Record<string, PropertySchema>;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   return Object.entries(properties).map(([name, prop]) => {
     const type = Array.isArray(prop.type) ? prop.type.find((t) => t !== 'null') : prop.type;

@@ -8,6 +8,7 @@ import { Menu } from '../components/menu';
 import { serverLabel, serverTone } from '../components/status-tone';
 import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
 import { ProblemText } from '../components/problem-text';
+import { SkippedTools } from '../components/skipped-tools';
 import { CatalogueDialog } from './catalogue-dialog';
 import { useStore } from '../store/bridge-store';
 import { ImportMenu } from './import-menu';
@@ -37,6 +38,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <div className="mono small muted break">{target}</div>
         {status.installing ? <div className="small muted">{t('servers.installing', { runner: status.installing.runner, package: status.installing.package ?? status.name })}</div> : null}
         {status.state !== 'running' && status.state !== 'stopped' ? <ProblemText problem={status.lastErrorCause} text={status.lastError} /> : null}
+        <SkippedTools status={status} />
         {showOutput ? (
           // Open while its output is the only clue; a click away once the line that tells why is shown above.
           <details className="stderr" open={status.state !== 'starting' && status.lastErrorCause?.code !== 'server.crashed'}>

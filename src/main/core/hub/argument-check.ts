@@ -2,6 +2,8 @@ import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { Logger } from '../logs/log-book';
+import { DATA_KEYS, MAP_KEYS, isNode, resolveLocalRef } from '../../../shared/schema-refs';
+import { servedSchema } from './served-schema';
 
 /**
  * Checks a call's arguments against the tool's input schema before the call leaves the bridge,
@@ -18,6 +20,7 @@ const MAX_EXPECTED_CHARS = 600;
 
 interface Property {
   type?: unknown;
+  default?: unknown;
   description?: unknown;
   enum?: unknown;
 }
@@ -42,7 +45,8 @@ export class ArgumentCheck {
   check(tool: CheckedTool, args: Record<string, unknown>): string | undefined {
     const validate = this.validator(tool);
     if (validate === 'broken' || validate(args)) return undefined;
-    return explain(tool, validate.errors ?? [], args);
+    // Explained with references resolved, so an argument defined by a `$ref` says what it takes.
+    return explain({ ...tool, inputSchema: servedSchema(tool.inputSchema) }, validate.errors ?? [], args);
   }
 
   /**
@@ -84,12 +88,51 @@ export class ArgumentCheck {
       ? (this.draft2020 ??= new (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default(OPTIONS))
       : (this.draft7 ??= new (require('ajv') as { default: typeof Ajv }).default(OPTIONS));
     const { $schema: _ignored, ...rest } = schema;
-    const copy = { type: 'object', ...rest };
+    const copy = defaultsOptional({ type: 'object', ...rest });
     const validate = ajv.compile(copy);
     // Ajv keeps every compiled schema; the WeakMap above is the cache that may forget.
     ajv.removeSchema(copy);
     return validate;
   }
+}
+
+type Node = Record<string, unknown>;
+/** Nesting the rewrite below follows; the tool list leaves out schemas deeper than this. */
+const MAX_WALK_DEPTH = 64;
+
+/** True when the property schema (or the definition it refers to) gives a default. */
+function hasDefault(property: unknown, root: Node): boolean {
+  let schema = property;
+  for (let hops = 0; hops < 8 && isNode(schema); hops++) {
+    if (Object.prototype.hasOwnProperty.call(schema, 'default')) return true;
+    if (typeof schema.$ref !== 'string') return false;
+    schema = resolveLocalRef(root, schema.$ref);
+  }
+  return false;
+}
+
+/**
+ * The schema as the check reads it: a field that is required but has a default is optional, as
+ * the server treats it (@playwright/mcp, mcp-framework servers list such fields). The arguments
+ * are not touched: the server gets what the model sent and fills in its own default. The same
+ * objects where nothing changes.
+ */
+export function defaultsOptional(schema: Node, root: Node = schema, depth = 0, map = false): Node {
+  if (depth > MAX_WALK_DEPTH) return schema;
+  let out: Node | undefined;
+  for (const [key, child] of Object.entries(schema)) {
+    if ((!map && DATA_KEYS.has(key)) || typeof child !== 'object' || child === null) continue;
+    const next = Array.isArray(child)
+      ? child.map((item) => (isNode(item) ? defaultsOptional(item, root, depth + 1) : item))
+      : defaultsOptional(child as Node, root, depth + 1, !map && MAP_KEYS.has(key));
+    if (Array.isArray(child) ? (next as unknown[]).some((item, i) => item !== child[i]) : next !== child) (out ??= { ...schema })[key] = next;
+  }
+  const properties = schema.properties;
+  if (!map && Array.isArray(schema.required) && isNode(properties)) {
+    const required = (schema.required as unknown[]).filter((name) => !(typeof name === 'string' && hasDefault(properties[name], root)));
+    if (required.length !== schema.required.length) (out ??= { ...schema }).required = required;
+  }
+  return out ?? schema;
 }
 
 const OPTIONS = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true, logger: false } as const;
@@ -197,7 +240,7 @@ export function expectedArguments(schema: Record<string, unknown>): string {
     .map((name) => {
       const property = properties[name];
       const kind = Array.isArray(property?.enum) ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}` : property?.type !== undefined ? String(property.type) : 'any';
-      return `${name} (${kind}${required.has(name) ? ', required' : ''})`;
+      return `${name} (${kind}${required.has(name) && property?.default === undefined ? ', required' : ''})`;
     })
     .join(', ');
   if (text.length > MAX_EXPECTED_CHARS) text = `${text.slice(0, MAX_EXPECTED_CHARS - 1)}…`;

@@ -9,7 +9,8 @@ import { ArgumentCheck } from './argument-check';
 import { ToolSetView, type CallContext, type ToolRef, type ToolSource, type ViewContext } from './tool-set-view';
 
 export type { CallContext, CatalogView, ToolSource } from './tool-set-view';
-export { ToolSetView, callProblem, servedSchema } from './tool-set-view';
+export { ToolSetView, callProblem } from './tool-set-view';
+export { servedSchema } from './served-schema';
 
 export interface HubSettings {
   naming: NamingPolicy;

@@ -56,7 +56,9 @@ export function assignExposedNames(refs: ToolRef[], alwaysPrefix: boolean): Map<
   const byName = new Map<string, ToolRef[]>();
   for (const ref of refs) {
     const name = names.get(key(ref)) as string;
-    byName.set(name, [...(byName.get(name) ?? []), ref]);
+    const clash = byName.get(name);
+    if (clash) clash.push(ref);
+    else byName.set(name, [ref]);
   }
   for (const [name, clash] of byName) {
     if (clash.length < 2) continue;

@@ -27,75 +27,121 @@ function envelopeBytes(idJson: string, cursor: string | undefined): number {
   return Buffer.byteLength(`{"result":{"tools":[]${cursorPart}},"jsonrpc":"2.0","id":${idJson}}`);
 }
 
-/** A tool too large for a page on its own loses description text until it fits. */
+/** Rounds of shortening a description: each scales it to the room left, so two or three suffice. */
+const FIT_ROUNDS = 8;
+
+/** The first `keep` characters, never ending in half a surrogate pair. */
+function cutAt(text: string, keep: number): string {
+  const code = text.charCodeAt(keep - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? keep - 1 : keep);
+}
+
+/**
+ * A tool too large for a page on its own loses description text until it fits; if its schema alone
+ * is still too large, the descriptions inside it go too. The result may still be over the budget:
+ * such a tool cannot be listed at all.
+ */
 export function fitTool(prepared: PreparedTool, budget: number): PreparedTool {
   if (prepared.bytes <= budget) return prepared;
-  const over = prepared.bytes - budget;
+  const bare = prepareTool({ ...prepared.tool, description: '' });
   const description = prepared.tool.description;
-  let keep = Math.max(0, description.length - over - 1);
-  while (keep > 0) {
-    const candidate = prepareTool({ ...prepared.tool, description: `${description.slice(0, keep)}…` });
+  let keep = description.length;
+  let bytes = prepared.bytes;
+  for (let round = 0; round < FIT_ROUNDS && bare.bytes < budget; round++) {
+    // Characters take 1 to 6 bytes in JSON: scale the text to the room left, then measure again.
+    keep = Math.min(keep - 1, Math.floor((keep * (budget - bare.bytes)) / (bytes - bare.bytes)));
+    if (keep <= 0) break;
+    const candidate = prepareTool({ ...prepared.tool, description: `${cutAt(description, keep)}…` });
     if (candidate.bytes <= budget) return candidate;
-    keep = Math.max(0, keep - Math.max(1, candidate.bytes - budget));
+    bytes = candidate.bytes;
   }
-  return prepareTool({ ...prepared.tool, description: '' });
+  if (bare.bytes <= budget) return bare;
+  const properties = prepared.tool.inputSchema.properties;
+  if (!properties) return bare;
+  return prepareTool({ ...bare.tool, inputSchema: { ...bare.tool.inputSchema, properties: withoutDescriptions(properties) as Record<string, unknown> } });
+}
+
+/** A schema without its `description` texts (names, types and structure stay). */
+function withoutDescriptions(value: unknown, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => withoutDescriptions(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'description' && typeof child === 'string') continue;
+    out[key] = key === 'enum' || key === 'const' || key === 'default' ? child : withoutDescriptions(child, depth + 1);
+  }
+  return out;
 }
 
 export interface Page {
   tools: PreparedTool[];
   nextCursor?: string;
+  /** Tools too large for any page even when shrunk: left out of the list (the view says so). */
+  unlisted?: string[];
+}
+
+/** Index of the first tool whose name is >= `cursor`. */
+function lowerBound(sorted: PreparedTool[], cursor: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as PreparedTool).tool.name < cursor) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
  * One page starting at `cursor` (the first tool whose name is >= it, in sorted order).
  * `sorted` must be sorted by name. `idJson` is the request id as JSON, since it counts too.
+ * Whatever the input, the next cursor is past every name on this page, so paging always ends: of
+ * tools that share a name (which a name cursor cannot tell apart) only the first is served.
  */
 export function pageAt(sorted: PreparedTool[], maxBytes: number, idJson: string, cursor?: string): Page {
-  let start = 0;
-  if (cursor !== undefined) {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((sorted[mid] as PreparedTool).tool.name < cursor) lo = mid + 1;
-      else hi = mid;
-    }
-    start = lo;
-  }
   const tools: PreparedTool[] = [];
+  const unlisted: string[] = [];
   let used = 0;
-  let index = start;
-  for (; index < sorted.length; index++) {
+  let index = cursor === undefined ? 0 : lowerBound(sorted, cursor);
+  while (index < sorted.length) {
     const item = sorted[index] as PreparedTool;
-    const nextName = sorted[index + 1]?.tool.name;
+    let after = index + 1;
+    while (after < sorted.length && (sorted[after] as PreparedTool).tool.name === item.tool.name) after++;
     // Reserve room for a cursor naming the following tool, in case this page ends after it.
-    const reserve = envelopeBytes(idJson, nextName);
+    const reserve = envelopeBytes(idJson, sorted[after]?.tool.name);
     const cost = item.bytes + (tools.length > 0 ? 1 : 0);
     if (used + cost + reserve <= maxBytes) {
       tools.push(item);
       used += cost;
+      index = after;
       continue;
     }
-    if (tools.length === 0) {
-      // Alone and still too big: shrink it rather than make it unreachable.
-      tools.push(fitTool(item, maxBytes - reserve));
-      index++;
+    if (tools.length > 0) break;
+    // Alone and still too big: shrink it rather than make it unreachable; past shrinking, leave it out.
+    const fitted = fitTool(item, maxBytes - reserve);
+    index = after;
+    if (fitted.bytes <= maxBytes - reserve) {
+      tools.push(fitted);
+      break;
     }
-    break;
+    unlisted.push(item.tool.name);
   }
   const next = sorted[index];
-  return next ? { tools, nextCursor: next.tool.name } : { tools };
+  const page: Page = next ? { tools, nextCursor: next.tool.name } : { tools };
+  if (unlisted.length > 0) page.unlisted = unlisted;
+  return page;
 }
 
 /** Every page, for counting and for the CLI's view of what xiaozhi gets. */
 export function allPages(sorted: PreparedTool[], maxBytes: number, idJson = '1'): Page[] {
   const pages: Page[] = [];
   let cursor: string | undefined;
-  do {
+  // Each page moves the cursor past at least one tool; the bound only guards that promise.
+  for (let round = 0; round <= sorted.length; round++) {
     const page = pageAt(sorted, maxBytes, idJson, cursor);
     pages.push(page);
+    if (page.nextCursor === undefined || (cursor !== undefined && page.nextCursor <= cursor)) break;
     cursor = page.nextCursor;
-    if (page.tools.length === 0) break;
-  } while (cursor !== undefined);
+  }
   return pages;
 }

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { NamingPolicy, ToolSet } from '../../../shared/settings';
+import { DEFAULT_TOOL_SET, type NamingPolicy, type ToolSet } from '../../../shared/settings';
 import type { CallOutcome, CatalogSummary, CatalogTool } from '../../../shared/status';
 import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
@@ -7,6 +7,7 @@ import { ServerUnavailableError, errorText } from '../servers/child-server';
 import { resultText, shapeResult, textResult } from './result-shaping';
 import { assignExposedNames, toolKey } from './tool-names';
 import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
+import { servedSchema } from './served-schema';
 import { problem, type Problem } from '../../../shared/problem';
 import type { ArgumentCheck } from './argument-check';
 import type { CallSignal } from './call-signal';
@@ -73,21 +74,19 @@ interface Entry {
   prepared: PreparedTool;
 }
 
-/** xiaozhi keeps only type, properties and required of a schema; sending more costs bytes for nothing. */
-export function servedSchema(schema: Tool['inputSchema']): ServedTool['inputSchema'] {
-  const out: ServedTool['inputSchema'] = { type: 'object' };
-  if (schema.properties) out.properties = schema.properties as Record<string, unknown>;
-  if (Array.isArray(schema.required) && schema.required.length > 0) out.required = schema.required;
-  return out;
-}
-
-const servedSchemas = new WeakMap<Tool, ServedTool['inputSchema']>();
-/** The same, computed once per tool object (every set shares the servers' tool objects). */
-function servedSchemaOf(tool: Tool): ServedTool['inputSchema'] {
-  let out = servedSchemas.get(tool);
-  if (!out) {
-    out = servedSchema(tool.inputSchema);
-    servedSchemas.set(tool, out);
+/**
+ * Entries (sorted by exposed name) with each name once: names are assigned to be unique, so a repeat
+ * is a defect; serving it would make the name route to one tool and list two.
+ */
+function withoutSameNames(sorted: Entry[], log: Logger): Entry[] {
+  const out: Entry[] = [];
+  for (const entry of sorted) {
+    const previous = out[out.length - 1];
+    if (previous?.exposed === entry.exposed) {
+      log.warn(`two tools got the name "${entry.exposed}" (servers "${previous.server}" and "${entry.server}"); only the first is served`);
+      continue;
+    }
+    out.push(entry);
   }
   return out;
 }
@@ -110,6 +109,7 @@ export class ToolSetView implements CatalogView {
   private catalogVersion = 0;
   private summaryCache: CatalogSummary = { toolCount: 0, bytes: 0, pages: 1 };
   private setName: string;
+  private unlistedWarned = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -142,25 +142,40 @@ export class ToolSetView implements CatalogView {
       const served: ServedTool = {
         name: exposed,
         description: toolSettings?.description ?? tool.description ?? '',
-        inputSchema: servedSchemaOf(tool),
+        inputSchema: servedSchema(tool.inputSchema),
       };
       return { exposed, server, original: tool, enabled: toolSettings?.enabled !== false, prepared: prepareTool(served) };
     });
     entries.sort((a, b) => (a.exposed < b.exposed ? -1 : a.exposed > b.exposed ? 1 : 0));
-    this.entries = entries;
-    this.byName = new Map(entries.map((e) => [e.exposed, e]));
-    this.served = entries.filter((e) => e.enabled).map((e) => e.prepared);
+    this.entries = withoutSameNames(entries, this.context.log);
+    this.byName = new Map(this.entries.map((e) => [e.exposed, e]));
+    this.served = this.entries.filter((e) => e.enabled).map((e) => e.prepared);
     // Status events read this often; paging the whole catalog each time would be wasted work.
+    const pages = this.pages();
     this.summaryCache = {
       toolCount: this.served.length,
       bytes: this.served.reduce((sum, p) => sum + p.bytes, 0),
-      pages: this.pages().length,
+      pages: pages.length,
     };
+    this.warnUnlisted(pages.flatMap((page) => page.unlisted ?? []));
     const signature = this.served.map((p) => p.json).join('\n');
     if (signature === this.signature) return false;
     this.signature = signature;
     this.catalogVersion++;
     return true;
+  }
+
+  /** Said once per tool while it stays too large to list (a new limit or a new schema may change that). */
+  private warnUnlisted(names: string[]): void {
+    const now = new Set(names);
+    for (const name of now) {
+      if (this.unlistedWarned.has(name)) continue;
+      const entry = this.byName.get(name);
+      this.context.log.warn(
+        `tool "${name}"${entry ? ` (server "${entry.server}")` : ''} is too large for a tools/list message of ${this.context.maxMessageBytes()} bytes even without its descriptions, so xiaozhi is not sent it${this.id === DEFAULT_TOOL_SET ? '' : ` (tool set "${this.setName}")`}`,
+      );
+    }
+    this.unlistedWarned = now;
   }
 
   /** Every tool of the set's running servers, enabled or not (for the UI). */

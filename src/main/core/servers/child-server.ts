@@ -12,7 +12,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSettings } from '../../../shared/settings';
-import type { ServerState, ServerStatus } from '../../../shared/status';
+import type { ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
 import { Backoff } from '../backoff';
 import type { Logger } from '../logs/log-book';
 import { LineDecoder } from './line-decoder';
@@ -29,6 +29,7 @@ import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './
 import { CallRelay } from './call-relay';
 import { useLeanReadBuffer } from './lean-read-buffer';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
+import { listAllTools, skippedWarning, type ToolList } from './tool-list';
 
 export interface Supervision {
   /** How long `initialize` + the first `tools/list` may take. */
@@ -92,6 +93,9 @@ const endedHow = (exit: ProcessExit) => (exit.code !== null ? `exited with code 
 /** After a stdio server's process exits, how long its pipes may stay open (held by a process it started) before they are closed. */
 const HELD_PIPE_GRACE_MS = 500;
 
+/** Skipped tools the status carries (the count says how many there were in all). */
+const MAX_SKIPPED_SHOWN = 20;
+
 /** Lines of stdout that are not JSON logged (at debug level) per attempt, after the warning. */
 const NOT_JSON_DEBUG_LINES = 10;
 
@@ -110,6 +114,9 @@ export class ChildServer {
   private state: ServerState = 'stopped';
   private since = Date.now();
   private tools: Tool[] = [];
+  /** Tools the server listed that are not served, and the warning last logged about them (said once). */
+  private skipped: SkippedTool[] = [];
+  private skippedSaid = '';
   private restarts = 0;
   private lastError: string | undefined;
   private lastErrorCause: Problem | undefined;
@@ -181,6 +188,7 @@ export class ChildServer {
       stderrTail: this.stderr.lines(),
       ...(this.installing ? { installing: { ...this.installing } } : {}),
       ...(pid !== undefined ? { pid } : {}),
+      ...(this.skipped.length > 0 ? { skippedTools: this.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedToolCount: this.skipped.length } : {}),
     };
   }
 
@@ -410,7 +418,9 @@ export class ChildServer {
             this.pid = transport.pid ?? undefined;
             if (generation === this.generation) this.relay = new CallRelay(transport, this.opts.log);
           }
-          this.tools = await listAllTools(client);
+          const list = await listAllTools(client);
+          // A start that timed out may still finish listing: its tools are no longer this server's.
+          if (generation === this.generation) this.takeTools(list);
         })(),
         timeout,
       ]);
@@ -510,8 +520,18 @@ export class ChildServer {
     if (generation === this.generation) this.knownDescendants = pids;
   }
 
+  /** The listed tools as served; what was left out is said once (again only when it changes). */
+  private takeTools(list: ToolList): void {
+    this.tools = list.tools;
+    this.skipped = list.skipped;
+    const said = JSON.stringify([list.skipped, list.cutShort]);
+    const warning = skippedWarning(list);
+    if (warning && said !== this.skippedSaid) this.opts.log.warn(warning);
+    this.skippedSaid = said;
+  }
+
   private async refreshTools(client: Client): Promise<void> {
-    this.tools = await listAllTools(client);
+    this.takeTools(await listAllTools(client));
     this.opts.log.info(`tool list changed: ${this.tools.length} tools`);
     this.opts.onTools();
     this.opts.onStatus();
@@ -587,6 +607,7 @@ export class ChildServer {
     this.relay = undefined;
     this.pid = undefined;
     this.tools = [];
+    this.skipped = [];
     if (this.installing) {
       this.installing = undefined;
       this.opts.onStatus();
@@ -635,24 +656,6 @@ export class ServerUnavailableError extends Error {
   ) {
     super(`server "${server}" is ${state}`);
   }
-}
-
-async function listAllTools(client: Client): Promise<Tool[]> {
-  if (!client.getServerCapabilities()?.tools) return [];
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  const seenCursors = new Set<string>();
-  do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-    // A server that repeats a cursor would page forever.
-    if (cursor !== undefined) {
-      if (seenCursors.has(cursor)) break;
-      seenCursors.add(cursor);
-    }
-  } while (cursor !== undefined);
-  return tools;
 }
 
 /** The pid of a stdio child as soon as it is spawned (before `initialize` has been answered). */

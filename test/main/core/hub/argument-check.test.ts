@@ -106,3 +106,50 @@ describe('argument check', () => {
     expect(checker().check.check({ name: 'ping', server: 's', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }, { x: 1 })).toContain('It takes: no arguments.');
   });
 });
+
+describe('the argument check is not stricter than the server', () => {
+  const screenshot = {
+    name: 'browser_take_screenshot',
+    server: 'playwright',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        scale: { type: 'string', enum: ['css', 'device'], default: 'css' },
+        mode: { $ref: '#/$defs/Mode' },
+        legacy: { allOf: [{ $ref: '#/$defs/Mode' }], default: 'slow' },
+        options: { $ref: '#/$defs/Options' },
+        file: { type: 'string' },
+      },
+      required: ['scale', 'mode', 'legacy', 'file'],
+      $defs: {
+        Mode: { type: 'string', enum: ['fast', 'slow'], default: 'fast' },
+        Options: { type: 'object', properties: { quality: { type: 'integer', default: 80 }, path: { type: 'string' } }, required: ['quality', 'path'] },
+      },
+    },
+  };
+
+  it('lets out a required field that has a default (own, behind a $ref, or nested in a definition)', () => {
+    const { check } = checker();
+    const args = { file: 'a.png', options: { path: '/tmp' } };
+    expect(check.check(screenshot, args)).toBeUndefined();
+    // The arguments themselves are not filled in: the server applies its own defaults.
+    expect(args).toEqual({ file: 'a.png', options: { path: '/tmp' } });
+    expect(screenshot.inputSchema.required).toEqual(['scale', 'mode', 'legacy', 'file']);
+  });
+
+  it('still refuses a required field without a default, and a wrong value of one with a default', () => {
+    const { check } = checker();
+    const missing = check.check(screenshot, { options: { quality: 90 } }) as string;
+    expect(missing).toContain('- missing required argument "file" (string)');
+    expect(missing).toContain('- missing required argument "options.path"');
+    expect(missing).not.toContain('"scale"');
+    const wrong = check.check(screenshot, { file: 'a', mode: 'warp' }) as string;
+    expect(wrong).toContain('"mode" must be one of "fast", "slow", not "warp"');
+  });
+
+  it('says what an argument defined by a $ref takes, instead of "any"', () => {
+    const text = checker().check.check(screenshot, { file: 3 }) as string;
+    expect(text).toContain('It takes: scale (one of "css", "device"), mode (one of "fast", "slow"), legacy (one of "fast", "slow"), options (object), file (string, required).');
+    expect(text).not.toMatch(/mode \(any/);
+  });
+});

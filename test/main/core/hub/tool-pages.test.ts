@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { allPages, pageAt, prepareTool } from '../../../../src/main/core/hub/tool-pages';
+import { allPages, fitTool, pageAt, prepareTool, type Page, type PreparedTool } from '../../../../src/main/core/hub/tool-pages';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 
@@ -74,5 +74,81 @@ describe('tools/list paging by bytes', () => {
     const withoutFirst = sorted.filter((t) => t.tool.name !== first.tools[0]!.tool.name);
     const second = pageAt(withoutFirst, 400, '2', first.nextCursor);
     expect(second.tools[0]!.tool.name).toBe(first.nextCursor);
+  });
+});
+
+/** Follows nextCursor as xiaozhi does, but gives up (and fails) instead of looping for ever. */
+function followCursors(sorted: PreparedTool[], maxBytes: number) {
+  const pages = [];
+  let cursor: string | undefined;
+  for (let n = 0; n <= sorted.length + 1; n++) {
+    const page = pageAt(sorted, maxBytes, String(n), cursor);
+    pages.push(page);
+    if (page.nextCursor === undefined) return pages;
+    if (cursor !== undefined) expect(page.nextCursor > cursor, `cursor ${page.nextCursor} after ${cursor}`).toBe(true);
+    cursor = page.nextCursor;
+  }
+  throw new Error(`paging did not end after ${pages.length} pages (last cursor ${String(cursor)})`);
+}
+
+function pageBytes(page: Page, id: string): number {
+  return Buffer.byteLength(`{"result":{"tools":[${page.tools.map((t) => t.json).join(',')}]${page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : ''}},"jsonrpc":"2.0","id":${id}}`);
+}
+
+describe('paging whatever the catalog holds', () => {
+  it('always moves on past tools that share a name, serving the name once (it hung the bridge)', () => {
+    const twins = Array.from({ length: 50 }, (_, i) => tool('twin', `copy ${i} ${'x'.repeat(5000)}`));
+    const sorted = [tool('alpha'), ...twins, tool('zulu')];
+    const pages = followCursors(sorted, 8192);
+    const names = pages.flatMap((p) => p.tools.map((t) => t.tool.name));
+    expect(names).toEqual(['alpha', 'twin', 'zulu']);
+    pages.forEach((page, n) => expect(pageBytes(page, String(n))).toBeLessThanOrEqual(8192));
+    expect(allPages(sorted, 8192).flatMap((p) => p.tools.map((t) => t.tool.name))).toEqual(['alpha', 'twin', 'zulu']);
+  });
+
+  it('ends on a catalog of 20,000 copies of one name', () => {
+    const sorted = new Array<PreparedTool>(20_000).fill(tool('same', 'y'.repeat(3000)));
+    expect(followCursors(sorted, 8192)).toHaveLength(1);
+    const pages = allPages(sorted, 8192);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]?.tools.map((t) => t.tool.name)).toEqual(['same']);
+  });
+
+  it('leaves out a tool whose schema alone is larger than a page, and serves the others', () => {
+    const properties = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`field_${i}`, { type: 'string' }]));
+    const giant = prepareTool({ name: 'giant', description: 'd'.repeat(100_000), inputSchema: { type: 'object', properties } });
+    const sorted = [tool('a'), giant, tool('z')];
+    const pages = followCursors(sorted, 8192);
+    expect(pages.flatMap((p) => p.tools.map((t) => t.tool.name))).toEqual(['a', 'z']);
+    expect(pages.flatMap((p) => p.unlisted ?? [])).toEqual(['giant']);
+    pages.forEach((page, n) => expect(pageBytes(page, String(n))).toBeLessThanOrEqual(8192));
+  });
+
+  it('drops the descriptions inside a schema before leaving a tool out', () => {
+    const properties = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field_${i}`, { type: 'string', description: `What field ${i} holds, at length. `.repeat(10) }]));
+    const wordy = prepareTool({ name: 'wordy', description: 'Long. '.repeat(2000), inputSchema: { type: 'object', properties, required: ['field_0'] } });
+    const pages = followCursors([wordy], 8192);
+    const served = pages[0]?.tools[0];
+    expect(served?.tool.name).toBe('wordy');
+    expect(Object.keys(served?.tool.inputSchema.properties ?? {})).toHaveLength(40);
+    expect(served?.tool.inputSchema.required).toEqual(['field_0']);
+    expect(pageBytes(pages[0] as Page, '0')).toBeLessThanOrEqual(8192);
+  });
+
+  it('shrinks a description of escapes and surrogate pairs in a few rounds', () => {
+    const nasty = tool('nasty', '"\\\u0001😀'.repeat(50_000));
+    const fitted = fitTool(nasty, 1000);
+    expect(fitted.bytes).toBeLessThanOrEqual(1000);
+    expect(fitted.bytes).toBeGreaterThan(900);
+    // Never half of an emoji: JSON would carry it as a lone surrogate escape.
+    expect(fitted.json).not.toMatch(/\\ud83d/i);
+  });
+
+  it('ends when every tool is too large to list', () => {
+    const properties = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, { type: 'number' }]));
+    const sorted = ['a', 'b', 'c'].map((name) => prepareTool({ name, description: '', inputSchema: { type: 'object', properties } }));
+    const pages = followCursors(sorted, 2048);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toEqual({ tools: [], unlisted: ['a', 'b', 'c'] });
   });
 });

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliHarness, fixtureEntry } from './cli-harness';
+
+const h = new CliHarness();
+afterEach(() => h.cleanup());
+
+/** The run's exit, or null when it has not ended within `ms` (a hung process; cleanup kills it). */
+async function exitWithin(run: ReturnType<CliHarness['spawn']>, ms: number): Promise<number | null | 'hung'> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), ms)));
+  const code = await Promise.race([run.exit, hung]);
+  clearTimeout(timer);
+  if (code !== 'hung' && run.child.stdout && !run.child.stdout.closed) await new Promise((resolve) => run.child.once('close', resolve));
+  return code;
+}
+
+describe('tools: a server that lists a tool name twice', () => {
+  it('prints the list and exits (it never returned, growing past 1 GB and ignoring SIGTERM)', async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_DUPLICATES: '2' }) } });
+    const run = h.spawn(['tools', '--config', file, '--json']);
+    expect(await exitWithin(run, 60_000)).toBe(0);
+    const listed = JSON.parse(run.stdout()) as { pages: { tools: { name: string }[] }[]; toolCount: number };
+    const names = listed.pages.flatMap((page) => page.tools.map((tool) => tool.name));
+    expect(names.filter((name) => name === 'twin')).toEqual(['twin']);
+    expect(listed.toolCount).toBe(13);
+    expect(run.stderr()).toContain('tool "twin": listed 2 times (only the first is served)');
+  });
+});
