@@ -9,6 +9,21 @@ import { stringOption, UsageError } from '../args';
 import type { Command, CliContext } from '../command';
 import { loadOrExplain } from '../config-file';
 import { inputValues, INPUT_OPTION } from '../import-inputs';
+import { checkEndpoint } from './init';
+import { redactText, secretQueryValues } from '../../main/core/logs/redact';
+import type { ImportPreview } from '../../shared/import';
+import type { ImportSessions as Sessions } from '../../main/core/import/import-sessions';
+
+/** `import wss://…`: FILE is the endpoint itself, never a path to look for. */
+const ENDPOINT_URL = /^\s*wss?:\/\//i;
+
+/** The preview of FILE: a file, or an endpoint URL (shown as "endpoint URL", its token never printed). */
+function previewSource(sessions: Sessions, source: string, ctx: CliContext, current: Settings): ImportPreview {
+  if (!ENDPOINT_URL.test(source)) return sessions.previewFile(path.resolve(ctx.cwd, source), current);
+  const checked = checkEndpoint(source);
+  if ('problem' in checked) throw new Error(`The endpoint URL ${checked.problem}.`);
+  return sessions.preview('endpoint URL', checked.url, current);
+}
 
 /** The settings already in TARGET (a new file starts empty), or undefined after explaining why not. */
 export function targetSettings(ctx: CliContext, target: string): Settings | undefined {
@@ -33,11 +48,15 @@ export const importCommand: Command = {
   ],
   details: [
     'FILE may be Claude Desktop\'s, Cursor\'s, VS Code\'s, Windsurf\'s, Cline\'s or Codex\'s config, xiaozhi-client\'s',
-    'xiaozhi.config.json, the official example\'s mcp_config.json, a bare server snippet or an endpoint URL.',
+    'xiaozhi.config.json, the official example\'s mcp_config.json, a bare server snippet or an endpoint URL',
+    '(wss://api.xiaozhi.me/mcp/?token=…, quoted; it is added as an endpoint and its token is never printed).',
     'Conflicts (same name, same command, same URL) are shown with what will happen to each.',
   ].join('\n'),
-  async run(args, ctx) {
+  async run(args, ctxIn) {
     const source = args.positionals[0];
+    // The token of an endpoint given as FILE is known now: nothing printed below may show it.
+    const secrets = source && ENDPOINT_URL.test(source) ? secretQueryValues(source.trim()) : [];
+    const ctx: CliContext = { ...ctxIn, out: (text) => ctxIn.out(redactText(text, secrets)), err: (text) => ctxIn.err(redactText(text, secrets)) };
     const target = stringOption(args, 'config');
     if (!source || !target) throw new UsageError('import needs a FILE to import and --config TARGET: xiaozhi-tray import FILE --config TARGET [--yes]');
     const current = targetSettings(ctx, target);
@@ -45,7 +64,7 @@ export const importCommand: Command = {
     const sessions = new ImportSessions(ctx.env);
     let preview;
     try {
-      preview = sessions.previewFile(path.resolve(ctx.cwd, source), current);
+      preview = previewSource(sessions, source, ctx, current);
     } catch (error) {
       ctx.err(error instanceof Error ? error.message : String(error));
       return 1;

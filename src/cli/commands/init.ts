@@ -37,7 +37,7 @@ const clientLabel = (client: KnownClient['client']) => translate('en', `format.$
  * inside is refused: the URL parser would quietly drop or encode it into the token (a paste that
  * wrapped, or two URLs on one line).
  */
-function checkEndpoint(typed: string): { url: string } | { problem: string } {
+export function checkEndpoint(typed: string): { url: string } | { problem: string } {
   const url = typed.trim();
   if (/[\s\u0000-\u001f\u007f]/u.test(url)) return { problem: 'has a line break, a tab or a space inside; copy it again as one line' };
   const parsed = EndpointSettingsSchema.shape.url.safeParse(url);

@@ -185,6 +185,30 @@ describe('import: the CLI', () => {
     expect(check.status).toBe(0);
   });
 
+  it('imports an endpoint URL given as FILE (as its help says), and never prints its token', () => {
+    const work = tempDir();
+    const target = path.join(work, 'xiaozhi-tray.json');
+    const token = 'eyJhbGciOiJFUzI1NiJ9.import-url-secret-part';
+    const url = `wss://api.xiaozhi.me/mcp/?token=${token}`;
+    // Before: "<cwd>/wss:/api.xiaozhi.me/mcp/?token=<the token> does not exist or cannot be read.", exit 1.
+    const dry = spawnSync(process.execPath, [BIN, 'import', url, '--config', target], { encoding: 'utf8', cwd: work });
+    expect(dry.stderr).toBe('');
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toContain('  endpoint xiaozhi: wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted) → add');
+    expect(fs.existsSync(target)).toBe(false);
+    const wet = spawnSync(process.execPath, [BIN, 'import', url, '--config', target, '--yes'], { encoding: 'utf8', cwd: work });
+    expect(wet.status).toBe(0);
+    expect(wet.stdout).toContain('1 endpoint');
+    expect(JSON.parse(fs.readFileSync(target, 'utf8')).endpoints).toEqual([expect.objectContaining({ name: 'xiaozhi', url })]);
+    const again = spawnSync(process.execPath, [BIN, 'import', url, '--config', target], { encoding: 'utf8', cwd: work });
+    expect(again.stdout).toContain('(same url as "xiaozhi") → skip');
+    const broken = spawnSync(process.execPath, [BIN, 'import', `wss://api.xiaozhi.me/mcp/?token=${token.slice(0, 10)} ${token.slice(10)}`, '--config', target], { encoding: 'utf8', cwd: work });
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain('The endpoint URL has a line break, a tab or a space inside');
+    for (const run of [dry, wet, again, broken]) expect(run.stdout + run.stderr).not.toContain(token.slice(10));
+    expect(spawnSync(process.execPath, [BIN, 'check', '--config', target], { encoding: 'utf8' }).status).toBe(0);
+  });
+
   it('the preview counts the values given with --input, and says how to give the ones still missing', () => {
     const target = path.join(tempDir(), 'xiaozhi-tray.json');
     const source = path.join(dir, 'vscode-mcp.json');
