@@ -40,8 +40,15 @@ const WRITES_A_KEY: [string, Run][] = [
   ['setServerToolsEnabled', (b, name) => b.api.setServerToolsEnabled({ server: name, enabled: false })],
 ];
 
-/** Commands that take a name kept as a value: they may accept it, but what they save must pass `check`. */
+/**
+ * Commands that take a name kept as a value, or a key the input check already refuses (env and
+ * header names, local client ids): they may accept it, but what they save must pass `check`.
+ */
 const WRITES_A_VALUE: [string, Run][] = [
+  ['addServer (env name)', (b, name) => b.api.addServer({ ...stdio('with-env'), env: { [name]: 'x' } })],
+  ['addServer (header name)', (b, name) => b.api.addServer({ name: 'with-header', transport: 'streamable-http', url: 'http://127.0.0.1:9/mcp', headers: { [name]: 'x' }, enabled: false })],
+  ['updateLocalServer (client id)', (b, name) => b.api.updateLocalServer({ clients: { [name]: 'all' } })],
+  ['setEndpointTools (pinned)', (b, name) => b.api.addEndpoint({ name: 'x', url: 'wss://127.0.0.1:9/mcp/?token=names-test-token' }).then((e) => b.api.setEndpointTools({ id: e.id, toolMode: 'router', pinned: [name] }))],
   ['addToolSet', (b, name) => b.api.addToolSet({ name })],
   ['updateToolSet', (b, name) => b.api.addToolSet({ name: 'mine' }).then((set) => b.api.updateToolSet({ id: set.id, name, servers: [name] }))],
   ['addEndpoint', (b, name) => b.api.addEndpoint({ name, url: 'wss://127.0.0.1:9/mcp/?token=names-test-token' })],
