@@ -146,14 +146,16 @@ function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: Js
   // Every problem in one pass: entries that could not be read, values they need, and what the
   // settings schema finds in the rest.
   const parsed = withoutOwnEntries(parseMcpConfig(file, text, { keepGoing: true }), (server) => isOwnEntry(server, DEFAULT_LOCAL_SERVER_PORT), OWN_ENTRY_SKIPPED);
-  const filled = placeholderValues(parsed, env, allowEnv);
+  const endpoints = parsed.endpoints.map((e, i) => ({ id: `endpoint-${i + 1}`, name: e.name, url: e.url, enabled: true }));
+  const modelscope = parsed.modelscopeApiKey ? { modelscope: { apiKey: parsed.modelscopeApiKey } } : {};
+  const filled = placeholderValues(parsed, env, allowEnv, secretValues({ ...defaultSettings(), endpoints, ...modelscope }, env));
   const problems = [...parsed.problems, ...filled.problems];
   const settingsInput = {
     servers: parsed.servers.map((server) => fillInputs(server, filled.values)),
-    endpoints: parsed.endpoints.map((e, i) => ({ id: `endpoint-${i + 1}`, name: e.name, url: e.url, enabled: true })),
+    endpoints,
     // xiaozhi-client's mcpServerConfig switches are the default set's.
     toolSets: [{ id: DEFAULT_TOOL_SET, name: DEFAULT_TOOL_SET, servers: 'all' as const, tools: parsed.tools }],
-    ...(parsed.modelscopeApiKey ? { modelscope: { apiKey: parsed.modelscopeApiKey } } : {}),
+    ...modelscope,
     ...(parsed.connection ? { connection: parsed.connection } : {}),
   };
   const valid = SettingsSchema.safeParse(settingsInput);
@@ -176,17 +178,10 @@ function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: Js
  * have put the same value: a stdio server's env (the server inherits the environment anyway).
  * Anywhere else (a URL, a header, an argument, the command) it would send this computer's
  * environment wherever the file says: refused, unless the user allows NAME (`--allow-env NAME`).
- * Xiaozhi Tray's own secrets fill none. `${input:…}` and `${workspaceFolder}` need the import.
+ * Xiaozhi Tray's own secrets (and values holding one of the `known` secrets) fill none.
+ * `${input:…}` and `${workspaceFolder}` need the import.
  */
-function placeholderValues(parsed: ParsedConfig, env: NodeJS.ProcessEnv, allowEnv: ReadonlySet<string>): { values: Record<string, string>; problems: ConfigProblem[] } {
-  const known = secretValues(
-    {
-      ...defaultSettings(),
-      endpoints: parsed.endpoints.map((e, i) => ({ id: `endpoint-${i + 1}`, name: e.name, url: e.url, enabled: true })),
-      modelscope: parsed.modelscopeApiKey ? { apiKey: parsed.modelscopeApiKey } : {},
-    },
-    env,
-  );
+function placeholderValues(parsed: ParsedConfig, env: NodeJS.ProcessEnv, allowEnv: ReadonlySet<string>, known: readonly string[]): { values: Record<string, string>; problems: ConfigProblem[] } {
   const values: Record<string, string> = {};
   const problems: ConfigProblem[] = [];
   const toImport = new Set<string>();
