@@ -34,6 +34,14 @@ export interface Command {
 }
 
 export const CONFIG_OPTION: OptionSpec = { name: 'config', value: 'FILE', help: 'the config to use (a Xiaozhi Tray config, xiaozhi.config.json or an mcpServers file; default: xiaozhi-tray.json in this folder, when it is there)' };
+export const ALLOW_ENV_OPTION: OptionSpec = {
+  name: 'allow-env',
+  value: 'NAME',
+  repeatable: true,
+  help: "let another app's config fill ${env:NAME} outside a stdio server's env (a URL, a header, an argument): NAME's value goes wherever that file says",
+};
+/** The `--allow-env` names given. */
+export const allowEnvArg = (args: ParsedArgs): string[] => args.lists['allow-env'] ?? [];
 export const JSON_OPTION: OptionSpec = { name: 'json', help: 'print JSON instead of text' };
 export const TOOL_MODE_OPTION: OptionSpec = {
   name: 'tool-mode',

@@ -32,7 +32,7 @@ export function configFileOr(named: string | undefined, ctx: CliContext): string
 }
 
 /** Loads the config a command was given, or explains on stderr what is wrong with it. */
-export function loadOrExplain(ctx: CliContext, file: string | undefined, command: string): LoadedConfig | undefined {
+export function loadOrExplain(ctx: CliContext, file: string | undefined, command: string, allowEnv: readonly string[] = []): LoadedConfig | undefined {
   if (!file) {
     ctx.err(`Missing --config FILE, and there is no ${DEFAULT_CONFIG} in this folder. Try: xiaozhi-tray ${command} --config ${DEFAULT_CONFIG}\n${howToCreate(DEFAULT_CONFIG, fs.existsSync(path.join(ctx.cwd, DEFAULT_CONFIG)))}`);
     return undefined;
@@ -48,7 +48,7 @@ export function loadOrExplain(ctx: CliContext, file: string | undefined, command
     return undefined;
   }
   try {
-    return loadConfigFile(resolved, ctx.env);
+    return loadConfigFile(resolved, ctx.env, { allowEnv });
   } catch (error) {
     if (error instanceof ConfigError) {
       ctx.err(`${error.file}: the config is not valid:`);

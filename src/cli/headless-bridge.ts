@@ -5,7 +5,7 @@ import { LogBook, type Logger } from '../main/core/logs/log-book';
 import type { Settings } from '../shared/settings';
 import type { LogLevel } from '../shared/status';
 import { stringOption, UsageError, type ParsedArgs } from './args';
-import { CONFIG_OPTION, JSON_OPTION, configArg, logOptions, type CliContext } from './command';
+import { ALLOW_ENV_OPTION, CONFIG_OPTION, JSON_OPTION, allowEnvArg, configArg, logOptions, type CliContext } from './command';
 import { configFileOr, loadOrExplain } from './config-file';
 import type { LoadedConfig } from '../main/core/config/load-config';
 import { logChoice, logSink, type LogFormat } from './log-output';
@@ -99,11 +99,11 @@ export function endpointOption(args: ParsedArgs, settings: Settings): Settings['
 }
 
 /** The options of the commands that start the servers to look at them: the config, --json, the log options. */
-export const LOOK_OPTIONS = [CONFIG_OPTION, JSON_OPTION, ...logOptions('warn', 'stderr')];
+export const LOOK_OPTIONS = [CONFIG_OPTION, ALLOW_ENV_OPTION, JSON_OPTION, ...logOptions('warn', 'stderr')];
 
 /** Loads the command's config (or explains what is wrong with it), then runs `work` with its servers started. */
 export function lookAtServers(args: ParsedArgs, ctx: CliContext, command: string, work: (headless: Headless, loaded: LoadedConfig) => Promise<number>): Promise<number> {
-  const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), command);
+  const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), command, allowEnvArg(args));
   if (!loaded) return Promise.resolve(1);
   return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded));
 }

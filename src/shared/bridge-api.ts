@@ -3,6 +3,7 @@ import {
   EndpointSettingsSchema,
   ServerSettingsSchema,
   SettingsSchema,
+  KeyNameSchema,
   NamingPolicySchema,
   LimitsSchema,
   ConnectionSettingsSchema,
@@ -87,10 +88,10 @@ export const bridgeCommands = {
   stopServer: command(ServerName, Void),
   restartServer: command(ServerName, Void),
 
-  setToolEnabled: command(z.object({ server: z.string(), tool: z.string(), enabled: z.boolean(), ...InSet }), Void),
-  setServerToolsEnabled: command(z.object({ server: z.string(), enabled: z.boolean(), ...InSet }), Void),
+  setToolEnabled: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
+  setServerToolsEnabled: command(z.object({ server: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
   setToolDescription: command(
-    z.object({ server: z.string(), tool: z.string(), description: z.string().nullable(), ...InSet }),
+    z.object({ server: KeyNameSchema, tool: KeyNameSchema, description: z.string().nullable(), ...InSet }),
     Void,
   ),
   updatePreferences: command(

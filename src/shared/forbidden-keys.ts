@@ -4,6 +4,13 @@
  */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
+/**
+ * Names that a saved config writes as keys (server and tool names: `toolSets[].tools[server][tool]`)
+ * follow the same rule as the file's keys, so the window can never save a config `check` refuses.
+ */
+export const isAllowedKey = (name: string): boolean => !FORBIDDEN_KEYS.has(name);
+export const KEY_NAME_RULE = 'cannot be __proto__, constructor or prototype (a config file refuses these as keys)';
+
 export type KeyPath = (string | number)[];
 
 /** Where forbidden keys stand in a parsed JSON value (at most `limit` of them); [] when none. */

@@ -41,6 +41,8 @@ export const ImportServerItemSchema = z.object({
   suggestedName: z.string(),
   /** Ids of inputs this server needs a value for. */
   needs: z.array(z.string()),
+  /** Environment variables it sets that can run other code before the server does (NODE_OPTIONS, LD_PRELOAD…). */
+  codeEnv: z.array(z.string()).default([]),
 });
 
 export const ImportEndpointItemSchema = z.object({
@@ -60,6 +62,12 @@ export const ImportInputSchema = z.object({
   /** Where the value goes, e.g. "${input:api-key}" or "${workspaceFolder}". */
   placeholder: z.string(),
   defaultValue: z.string().optional(),
+  /** Where the value goes, per server: "fetch: headers.Authorization". */
+  where: z.array(z.string()).default([]),
+  /** `${env:NAME}`: this computer's environment has a value (shown masked); it is used only if the user confirms it. */
+  fromEnvironment: z.string().optional(),
+  /** `${env:NAME}` names one of Xiaozhi Tray's own secrets (its endpoint, tokens, keys): never taken from the environment. */
+  ownSecret: z.boolean().optional(),
 });
 
 export const ImportPreviewSchema = z.object({
@@ -81,6 +89,8 @@ export const ImportChoicesSchema = z.object({
   endpoints: z.record(z.string(), z.object({ action: ConflictActionSchema, name: z.string().optional() })).default({}),
   /** Values for the inputs, by id. */
   inputs: z.record(z.string(), z.string()).default({}),
+  /** Ids of `${env:…}` inputs the user confirmed to take from the environment (a value given in `inputs` wins). */
+  fromEnvironment: z.array(z.string()).default([]),
 });
 
 export const ImportResultSchema = z.object({

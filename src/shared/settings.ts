@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MASK_MARKER } from './masked';
 import { useReadableZodMessages } from './zod-issue';
+import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
 
 // Schema errors read like the rest of the app ("must be one of stdio, sse, streamable-http").
 useReadableZodMessages();
@@ -11,6 +12,9 @@ const NameSchema = z
   .trim()
   .min(1, 'must not be empty')
   .max(64, 'must be at most 64 characters');
+
+/** A server or tool name: a key in the saved config (tool switches), so a name a config file refuses as a key is refused. */
+export const KeyNameSchema = z.string().refine(isAllowedKey, KEY_NAME_RULE);
 
 /** A URL as typed or pasted: no spaces or control characters inside (the URL parser would drop some silently). */
 const PLAIN_URL = /^[^\s\u0000-\u001f\u007f]+$/;
@@ -94,7 +98,7 @@ export const EndpointSettingsSchema = z.object({
 });
 
 const ServerCommon = {
-  name: NameSchema,
+  name: NameSchema.refine(isAllowedKey, KEY_NAME_RULE),
   enabled: z.boolean().default(true),
   /** Per-call timeout toward this server; falls back to limits.callTimeoutMs. */
   callTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
@@ -130,7 +134,7 @@ export const ToolSettingsSchema = z.object({
 });
 
 /** Per-tool switches and description overrides: tools[serverName][toolName]. A tool without an entry is on. */
-const ToolSwitchesSchema = z.record(z.string(), z.record(z.string(), ToolSettingsSchema));
+const ToolSwitchesSchema = z.record(KeyNameSchema, z.record(KeyNameSchema, ToolSettingsSchema));
 
 /**
  * A named choice of servers and tools. Every consumer (an endpoint, a local client) sees the

@@ -116,6 +116,28 @@ describe('init: a working config from nothing', () => {
     expect(run.out).not.toContain(TOKEN);
   });
 
+  it('fills an app\'s ${env:…} only with --use-env (or an answer of "env"), never silently from the shell', async () => {
+    const { home, env } = fakeHome();
+    fs.mkdirSync(path.join(home, '.codeium', 'windsurf'), { recursive: true });
+    fs.copyFileSync(path.join(IMPORTS, 'windsurf-mcp_config.json'), path.join(home, '.codeium', 'windsurf', 'mcp_config.json'));
+    const shell = { ...env, XT_TEST_GITHUB_TOKEN: 'ghp_from_the_shell_0123456789' };
+    // Before: github was added with the shell's token, unasked.
+    const quiet = await init(['--import', 'windsurf', '--yes'], shell);
+    expect(quiet.code, quiet.err).toBe(0);
+    expect(quiet.err).toContain('skipped server "github" of Windsurf: it needs env:XT_TEST_GITHUB_TOKEN (give it with --input env:XT_TEST_GITHUB_TOKEN=VALUE, or --use-env XT_TEST_GITHUB_TOKEN)');
+    expect(quiet.written?.servers ?? []).toEqual([]);
+
+    const used = await init(['--import', 'windsurf', '--use-env', 'XT_TEST_GITHUB_TOKEN', '--input', 'env:XT_TEST_UNSET_FIGMA_TOKEN=figma-typed', '--yes'], shell);
+    expect(used.code, used.err).toBe(0);
+    expect(used.written?.servers.find((s) => s.name === 'github')).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_from_the_shell_0123456789' } });
+
+    const asked = await init(['--import', 'windsurf'], shell, `${ENDPOINT}\nenv\n\n`);
+    expect(asked.code, asked.err).toBe(0);
+    expect(asked.out).toContain('Server "github" needs env:XT_TEST_GITHUB_TOKEN (Environment variable XT_TEST_GITHUB_TOKEN, for github: env.GITHUB_PERSONAL_ACCESS_TOKEN); value; "env" takes the one set here (ghp_…(redacted))');
+    expect(asked.written?.servers.map((s) => s.name)).toEqual(['github']);
+    expect(asked.out + asked.err).not.toContain('ghp_from_the_shell_0123456789');
+  });
+
   it('writes nothing when the answers run out, and never replaces a file unless told to', async () => {
     const { env } = fakeHome();
     const cut = await init([], env, `${ENDPOINT}\n`);

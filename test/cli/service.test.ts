@@ -48,6 +48,19 @@ function linuxEnv() {
 }
 
 describe('service on Linux: a systemd user unit', () => {
+  it('install passes --allow-env on to run, and refuses a file whose ${env:…} would leave the machine without it', async () => {
+    const { configHome, env } = linuxEnv();
+    const config = h.writeConfig({ mcpServers: { remote: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${env:REMOTE_TOKEN}' } } } }, 'mcp.json');
+    const shell = { ...env, REMOTE_TOKEN: 'remote-token-0123456789' };
+    const refused = h.spawn(['service', 'install', '--config', config, '--no-start'], { env: shell });
+    expect(await refused.exit).toBe(1);
+    expect(refused.stderr()).toContain('--allow-env REMOTE_TOKEN');
+    const run = h.spawn(['service', 'install', '--config', config, '--no-start', '--allow-env', 'REMOTE_TOKEN'], { env: shell });
+    expect(await run.exit, run.stderr()).toBe(0);
+    const keys = unitKeys(fs.readFileSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'), 'utf8'));
+    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual([process.execPath, fs.realpathSync(BIN), 'run', '--config', config, '--allow-env', 'REMOTE_TOKEN']);
+  });
+
   it('install writes a unit that runs node on this CLI with the config, restarts on failure, stops gracefully', async () => {
     const { configHome, env } = linuxEnv();
     const dir = path.join(h.tempDir(), 'my configs 100%');

@@ -44,7 +44,7 @@ describe('CLI usage: help, version, and mistakes', () => {
     expect((await finished(['tools', '--config', file, '--jsn'])).err).toContain('unknown option --jsn. Did you mean --json?');
     const far = await finished(['check', '--colour']);
     expect(far.code).toBe(2);
-    expect(far.err).toContain('unknown option --colour for "check". Options: --config, --help, --version\n');
+    expect(far.err).toContain('unknown option --colour for "check". Options: --config, --allow-env, --help, --version\n');
     expect((await finished(['check', '-x'])).err).toContain('unknown option -x');
     expect((await finished(['tols'])).err).toContain('Unknown command "tols". Did you mean "tools"?');
     const unknown = await finished(['fly']);

@@ -3,7 +3,7 @@ import { countOf } from '../../shared/count-words';
 import { maskSecret } from '../../main/core/logs/redact';
 import { isRecord } from '../../shared/is-record';
 import { orList, stringOption, UsageError } from '../args';
-import { CONFIG_OPTION, JSON_OPTION, logOptions, type Command } from '../command';
+import { ALLOW_ENV_OPTION, CONFIG_OPTION, JSON_OPTION, allowEnvArg, logOptions, type Command } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
 import { endpointOption, withServers } from '../headless-bridge';
 import { logChoice } from '../log-output';
@@ -46,6 +46,7 @@ export const callCommand: Command = {
   usage: ['call --config FILE TOOL [--args JSON] [--json] [--endpoint NAME]'],
   options: [
     CONFIG_OPTION,
+    ALLOW_ENV_OPTION,
     { name: 'args', value: 'JSON', help: 'the tool\'s arguments as a JSON object (default {})' },
     { ...JSON_OPTION, help: 'print the whole tools/call response frame, byte for byte as sent to xiaozhi' },
     { name: 'endpoint', value: 'NAME', help: 'call as this endpoint (its name or id) would: through its tool set, mode and pinned tools (default: the default set)' },
@@ -62,7 +63,7 @@ export const callCommand: Command = {
     const file = configFileOr(stringOption(args, 'config'), ctx);
     if (!tool) throw new UsageError('call needs the name of a tool: xiaozhi-tray call --config FILE TOOL [--args JSON]');
     const toolArgs = parseArguments(stringOption(args, 'args'));
-    const loaded = loadOrExplain(ctx, file, 'call');
+    const loaded = loadOrExplain(ctx, file, 'call', allowEnvArg(args));
     if (!loaded) return 1;
     const chosen = endpointOption(args, loaded.settings);
     // Only the secrets of this config are masked: the rest is printed exactly as xiaozhi gets it.

@@ -1,6 +1,6 @@
 import { formatProblem } from '../../main/core/config/json-text';
 import { countOf } from '../../shared/count-words';
-import { CONFIG_OPTION, configArg, type Command } from '../command';
+import { ALLOW_ENV_OPTION, CONFIG_OPTION, allowEnvArg, configArg, type Command } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
 import { commandWarnings } from '../../main/core/config/command-warnings';
 
@@ -8,11 +8,11 @@ export const checkCommand: Command = {
   name: 'check',
   summary: 'validate a config; prints each problem with its line and JSON path',
   usage: ['check --config FILE'],
-  options: [CONFIG_OPTION],
+  options: [CONFIG_OPTION, ALLOW_ENV_OPTION],
   details: 'Exits 0 when the config is valid (warnings are printed), 1 when it is not.',
   async run(args, ctx) {
     const file = configFileOr(configArg(args), ctx);
-    const loaded = loadOrExplain(ctx, file, 'check');
+    const loaded = loadOrExplain(ctx, file, 'check', allowEnvArg(args));
     if (!loaded) return 1;
     for (const warning of [...loaded.warnings, ...commandWarnings(loaded.settings, ctx.env)]) ctx.out(`warning: ${formatProblem(warning)}`);
     const s = loaded.settings;

@@ -1,7 +1,7 @@
 import { exportConfig } from '../../main/core/import/export-config';
 import { ExportFormatSchema, type ExportFormat } from '../../shared/import';
 import { stringOption } from '../args';
-import { CONFIG_OPTION, configArg, type Command } from '../command';
+import { ALLOW_ENV_OPTION, CONFIG_OPTION, allowEnvArg, configArg, type Command } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
 import { exportEntryContext } from '../local-server-flags';
 
@@ -11,6 +11,7 @@ export const exportCommand: Command = {
   usage: ['export --config FILE [--format mcp-servers|xiaozhi-client] > OUT.json', 'export --config FILE --format cursor|claude-desktop|vscode|cherry-studio [--mcp-port N --mcp-token T]'],
   options: [
     CONFIG_OPTION,
+    ALLOW_ENV_OPTION,
     {
       name: 'format',
       value: 'FORMAT',
@@ -22,7 +23,7 @@ export const exportCommand: Command = {
   ],
   details: 'The output holds the real values (keys, tokens): it is your own file.',
   async run(args, ctx) {
-    const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), 'export');
+    const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), 'export', allowEnvArg(args));
     if (!loaded) return 1;
     const format = (stringOption(args, 'format') ?? 'mcp-servers') as ExportFormat;
     try {

@@ -2,13 +2,28 @@ import fs from 'node:fs';
 import { countOf } from '../../shared/count-words';
 import path from 'node:path';
 import { FileSettingsStore } from '../../main/core/config/settings-store';
-import { describePreview, missingInputs } from '../../main/core/import/import-preview';
+import { codeEnvServers, describePreview, missingInputs } from '../import-preview-text';
 import { ImportSessions } from '../../main/core/import/import-sessions';
 import { defaultSettings, type Settings } from '../../shared/settings';
 import { stringOption, UsageError } from '../args';
 import type { Command, CliContext } from '../command';
 import { loadOrExplain } from '../config-file';
-import { inputValues, INPUT_OPTION } from '../import-inputs';
+import { inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
+import { checkEndpoint } from './init';
+import { redactText, secretQueryValues } from '../../main/core/logs/redact';
+import type { ImportPreview } from '../../shared/import';
+import type { ImportSessions as Sessions } from '../../main/core/import/import-sessions';
+
+/** `import wss://…`: FILE is the endpoint itself, never a path to look for. */
+const ENDPOINT_URL = /^\s*wss?:\/\//i;
+
+/** The preview of FILE: a file, or an endpoint URL (shown as "endpoint URL", its token never printed). */
+function previewSource(sessions: Sessions, source: string, ctx: CliContext, current: Settings): ImportPreview {
+  if (!ENDPOINT_URL.test(source)) return sessions.previewFile(path.resolve(ctx.cwd, source), current);
+  const checked = checkEndpoint(source);
+  if ('problem' in checked) throw new Error(`The endpoint URL ${checked.problem}.`);
+  return sessions.preview('endpoint URL', checked.url, current);
+}
 
 /** The settings already in TARGET (a new file starts empty), or undefined after explaining why not. */
 export function targetSettings(ctx: CliContext, target: string): Settings | undefined {
@@ -25,19 +40,27 @@ export function targetSettings(ctx: CliContext, target: string): Settings | unde
 export const importCommand: Command = {
   name: 'import',
   summary: 'preview importing another app\'s MCP config into yours; writes only with --yes',
-  usage: ['import FILE --config TARGET [--yes] [--input ID=VALUE]…'],
+  usage: ['import FILE --config TARGET [--yes] [--input ID=VALUE]… [--use-env NAME]… [--allow-code-env]'],
   options: [
     { name: 'config', value: 'TARGET', help: 'the Xiaozhi Tray config to import into (created if missing)' },
     { name: 'yes', help: 'write the result (atomically); without it nothing is written' },
     INPUT_OPTION,
+    USE_ENV_OPTION,
+    { name: 'allow-code-env', help: 'with --yes: import servers that set NODE_OPTIONS, LD_PRELOAD, PYTHONPATH… (they can run other code before the server starts)' },
   ],
   details: [
     'FILE may be Claude Desktop\'s, Cursor\'s, VS Code\'s, Windsurf\'s, Cline\'s or Codex\'s config, xiaozhi-client\'s',
-    'xiaozhi.config.json, the official example\'s mcp_config.json, a bare server snippet or an endpoint URL.',
-    'Conflicts (same name, same command, same URL) are shown with what will happen to each.',
+    'xiaozhi.config.json, the official example\'s mcp_config.json, a bare server snippet or an endpoint URL',
+    '(wss://api.xiaozhi.me/mcp/?token=…, quoted; it is added as an endpoint and its token is never printed).',
+    'Conflicts (same name, same command, same URL) are shown with what will happen to each, and every',
+    'server\'s env, headers and folder (secrets masked). A ${env:NAME} in the file is never filled from your',
+    'environment unasked: give --use-env NAME (its value is shown masked) or --input env:NAME=VALUE.',
   ].join('\n'),
-  async run(args, ctx) {
+  async run(args, ctxIn) {
     const source = args.positionals[0];
+    // The token of an endpoint given as FILE is known now: nothing printed below may show it.
+    const secrets = source && ENDPOINT_URL.test(source) ? secretQueryValues(source.trim()) : [];
+    const ctx: CliContext = { ...ctxIn, out: (text) => ctxIn.out(redactText(text, secrets)), err: (text) => ctxIn.err(redactText(text, secrets)) };
     const target = stringOption(args, 'config');
     if (!source || !target) throw new UsageError('import needs a FILE to import and --config TARGET: xiaozhi-tray import FILE --config TARGET [--yes]');
     const current = targetSettings(ctx, target);
@@ -45,24 +68,33 @@ export const importCommand: Command = {
     const sessions = new ImportSessions(ctx.env);
     let preview;
     try {
-      preview = sessions.previewFile(path.resolve(ctx.cwd, source), current);
+      preview = previewSource(sessions, source, ctx, current);
     } catch (error) {
       ctx.err(error instanceof Error ? error.message : String(error));
       return 1;
     }
     const inputs = inputValues(args);
-    ctx.out(describePreview(preview, inputs));
+    const fromEnvironment = useEnvIds(args);
+    const given = new Set([...Object.keys(inputs), ...fromEnvironment]);
+    ctx.out(describePreview(preview, given));
     if (args.options.yes !== true) {
-      const missing = missingInputs(preview, inputs);
+      const missing = missingInputs(preview, given);
+      const inEnvironment = preview.inputs.filter((i) => missing.includes(i.id) && i.fromEnvironment !== undefined).map((i) => i.id.slice(4));
       ctx.out(
         missing.length > 0
-          ? `\nNothing was written. Give the missing values with --input (${missing.map((id) => `${id}=…`).join(' ')}), then run again with --yes to import into ${target}.`
+          ? `\nNothing was written. Give the missing values with --input (${missing.map((id) => `${id}=…`).join(' ')})${inEnvironment.length > 0 ? ` or take them from this shell with ${inEnvironment.map((name) => `--use-env ${name}`).join(' ')}` : ''}, then run again with --yes to import into ${target}.`
           : `\nNothing was written. Run again with --yes to import into ${target}.`,
       );
       return 0;
     }
+    const runsCode = codeEnvServers(preview);
+    if (runsCode.length > 0 && args.options['allow-code-env'] !== true) {
+      const which = runsCode.map((item) => `"${item.server.name}" sets ${item.codeEnv.join(', ')}`).join('; ');
+      ctx.err(`\nNothing was written: ${which}, which can run other code before the server starts. If you trust the values shown above, run again with --allow-code-env.`);
+      return 1;
+    }
     try {
-      const applied = sessions.apply({ id: preview.id, inputs }, current);
+      const applied = sessions.apply({ id: preview.id, inputs, fromEnvironment }, current);
       new FileSettingsStore(path.resolve(ctx.cwd, target), current).save(applied.settings);
       const r = applied.result;
       ctx.out(`\nImported into ${target}: ${countOf(r.addedServers.length, 'server')} added, ${r.replacedServers.length} replaced, ${countOf(r.addedEndpoints.length, 'endpoint')}, ${r.skipped} skipped.`);

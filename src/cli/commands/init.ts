@@ -13,7 +13,7 @@ import type { ImportPreview, KnownClient } from '../../shared/import';
 import { EndpointSettingsSchema, defaultSettings, type Settings } from '../../shared/settings';
 import { orList, stringOption, UsageError } from '../args';
 import type { CliContext, Command } from '../command';
-import { inputValues, INPUT_OPTION } from '../import-inputs';
+import { inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
 import { DEFAULT_CONFIG } from '../config-file';
 import { Prompter } from '../prompt';
 import { closest } from '../suggest';
@@ -37,7 +37,7 @@ const clientLabel = (client: KnownClient['client']) => translate('en', `format.$
  * inside is refused: the URL parser would quietly drop or encode it into the token (a paste that
  * wrapped, or two URLs on one line).
  */
-function checkEndpoint(typed: string): { url: string } | { problem: string } {
+export function checkEndpoint(typed: string): { url: string } | { problem: string } {
   const url = typed.trim();
   if (/[\s\u0000-\u001f\u007f]/u.test(url)) return { problem: 'has a line break, a tab or a space inside; copy it again as one line' };
   const parsed = EndpointSettingsSchema.shape.url.safeParse(url);
@@ -123,27 +123,34 @@ async function askEndpoint(prompter: Prompter, ctx: CliContext): Promise<string 
  * Adds the chosen clients' servers one file after another, each against what is already there (so
  * the same server in two apps is added once). A server that needs a value nobody gave is skipped.
  */
-async function importChosen(chosen: Found[], start: Settings, inputs: Record<string, string>, prompter: Prompter | undefined, ctx: CliContext): Promise<Settings> {
+async function importChosen(chosen: Found[], start: Settings, inputs: Record<string, string>, fromEnvironment: Set<string>, prompter: Prompter | undefined, ctx: CliContext): Promise<Settings> {
   let settings = start;
   const sessions = new ImportSessions(ctx.env);
   for (const found of chosen) {
     const preview = sessions.previewFile(found.path, settings);
     const servers: Record<string, { action: 'skip' }> = {};
+    // --use-env NAME counts where the environment offers NAME (set, and not one of our own secrets).
+    const offered = new Set(preview.inputs.filter((i) => i.fromEnvironment !== undefined).map((i) => i.id));
+    const has = (id: string) => Boolean(inputs[id]) || (fromEnvironment.has(id) && offered.has(id));
     for (const item of preview.servers) {
       for (const id of item.needs) {
-        if (inputs[id] !== undefined || item.action === 'skip') continue;
-        const description = preview.inputs.find((i) => i.id === id)?.description ?? id;
-        const answer = prompter ? await prompter.ask(`  Server "${item.server.name}" needs ${id} (${description}); value, or empty to skip the server / 请输入值，留空则跳过: `) : '';
+        if (has(id) || inputs[id] !== undefined || item.action === 'skip') continue;
+        const input = preview.inputs.find((i) => i.id === id);
+        // A value in this shell's environment is offered masked; it is used only when the user says so.
+        const offer = input?.fromEnvironment !== undefined ? `; "env" takes the one set here (${input.fromEnvironment})` : '';
+        const answer = prompter ? await prompter.ask(`  Server "${item.server.name}" needs ${id} (${input?.description ?? id}${input?.where.length ? `, for ${input.where.join(', ')}` : ''}); value${offer}, or empty to skip the server / 请输入值，留空则跳过: `) : '';
         if (answer === undefined) throw new NoAnswer();
-        if (answer) inputs[id] = answer;
+        if (offer && answer === 'env') fromEnvironment.add(id);
+        else if (answer) inputs[id] = answer;
       }
-      const missing = item.needs.filter((id) => !inputs[id]);
+      const missing = item.needs.filter((id) => !has(id));
       if (missing.length > 0 && item.action !== 'skip') {
         servers[item.server.name] = { action: 'skip' };
-        ctx.err(`warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing)} (give it with --input ${missing[0]}=VALUE)`);
+        const hint = missing[0]?.startsWith('env:') ? `--input ${missing[0]}=VALUE, or --use-env ${missing[0].slice(4)}` : `--input ${missing[0]}=VALUE`;
+        ctx.err(`warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing)} (give it with ${hint})`);
       }
     }
-    const applied = sessions.apply({ id: preview.id, servers, inputs }, settings);
+    const applied = sessions.apply({ id: preview.id, servers, inputs, fromEnvironment: [...fromEnvironment].filter((id) => offered.has(id)) }, settings);
     const r = applied.result;
     ctx.out(`${found.label}: ${countOf(r.addedServers.length, 'server')} added${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? `, ${r.skipped} skipped (already there, or not usable)` : ''}`);
     settings = applied.settings;
@@ -163,6 +170,7 @@ export const initCommand: Command = {
     { name: 'endpoint', value: 'URL', help: 'your xiaozhi MCP endpoint (wss://api.xiaozhi.me/mcp/?token=…)' },
     { name: 'import', value: 'WHICH', help: 'all, none (default with --yes), or apps: claude-desktop, cursor, vscode, windsurf, cline, codex, xiaozhi-client' },
     INPUT_OPTION,
+    USE_ENV_OPTION,
     { name: 'yes', help: 'ask nothing: use the flags (and defaults) as they are' },
     { name: 'force', help: 'replace FILE if it exists' },
   ],
@@ -204,7 +212,7 @@ export const initCommand: Command = {
       if (importFlag !== undefined) chosen = chooseByFlag(importFlag, found, ctx);
       else if (prompter && found.length > 0) chosen = await chooseByPrompt(prompter, found, ctx);
       else if (found.length > 0) ctx.out(`Found ${countOf(found.length, 'MCP client config')} (${found.map((f) => f.label).join(', ')}); add --import all to import them.`);
-      settings = await importChosen(chosen, settings, inputs, prompter, ctx);
+      settings = await importChosen(chosen, settings, inputs, new Set(useEnvIds(args)), prompter, ctx);
 
       new FileSettingsStore(target, settings).save(settings);
       // Read back exactly as `run` will read it (without MCP_ENDPOINT, so the file is judged alone).

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { formatProblem } from '../../main/core/config/json-text';
 import { stringOption } from '../args';
-import { CONFIG_OPTION, TOOL_MODE_OPTION, configArg, logOptions, type Command } from '../command';
+import { ALLOW_ENV_OPTION, CONFIG_OPTION, TOOL_MODE_OPTION, allowEnvArg, configArg, logOptions, type Command } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import type { ToolMode } from '../../shared/settings';
 import { configFileOr, loadOrExplain, storeFor } from '../config-file';
@@ -18,6 +18,7 @@ export const runCommand: Command = {
   usage: ['run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token T]] [--tool-mode all|router] [--log-level LEVEL] [--log-format text|json]'],
   options: [
     CONFIG_OPTION,
+    ALLOW_ENV_OPTION,
     { name: 'ui', help: 'also serve the window as a web page on 127.0.0.1 (the printed URL carries an access token)' },
     { name: 'port', value: 'N', help: 'the web page\'s port (implies --ui; default: any free port)' },
     { name: 'host', value: 'ADDR', help: 'listen on ADDR instead of 127.0.0.1, e.g. 0.0.0.0 for the LAN or in Docker (implies --ui)' },
@@ -41,7 +42,7 @@ export const runCommand: Command = {
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError(`--port must be a port number (0-65535), not "${portText}"`);
     const host = stringOption(args, 'host');
     const file = configFileOr(configArg(args), ctx);
-    const loaded = loadOrExplain(ctx, file, 'run');
+    const loaded = loadOrExplain(ctx, file, 'run', allowEnvArg(args));
     if (!loaded || !file) return 1;
     const resolved = path.resolve(ctx.cwd, file);
     const { level, format } = logChoice(args, 'info');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../main/core/config/settings-store';
 import { stringOption, UsageError, type ParsedArgs } from '../args';
-import { LOG_FORMATS, LOG_LEVELS, type CliContext, type Command } from '../command';
+import { ALLOW_ENV_OPTION, LOG_FORMATS, LOG_LEVELS, allowEnvArg, type CliContext, type Command } from '../command';
 import { loadOrExplain } from '../config-file';
 import { closest } from '../suggest';
 import { ServiceValueError, launchdPlist, systemdUnit, windowsAdvice, type ServiceSpec } from '../service/unit-files';
@@ -104,13 +104,14 @@ function runArgs(args: ParsedArgs, config: string): string[] {
     if (value !== undefined) out.push(`--${name}`, value);
   }
   if (args.options.ui === true) out.push('--ui');
+  for (const name of allowEnvArg(args)) out.push('--allow-env', name);
   return out;
 }
 
 function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manager | undefined): number {
   const config = stringOption(args, 'config');
   if (!config) throw new UsageError('service install needs --config FILE: the config the service runs');
-  const loaded = loadOrExplain(ctx, config, 'service install');
+  const loaded = loadOrExplain(ctx, config, 'service install', allowEnvArg(args));
   if (!loaded) return 1;
   const resolved = path.resolve(ctx.cwd, config);
   const spec: ServiceSpec = {
@@ -219,6 +220,7 @@ export const serviceCommand: Command = {
     { name: 'ui', help: 'install: passed on to run (the URL with its token is in the service\'s log)' },
     { name: 'port', value: 'N', help: 'install: passed on to run' },
     { name: 'host', value: 'ADDR', help: 'install: passed on to run' },
+    { ...ALLOW_ENV_OPTION, help: `install: passed on to run (${ALLOW_ENV_OPTION.help})` },
   ],
   details: [
     'The service runs `node …/bin/xiaozhi-tray.js run --config FILE` directly (not through npx, which',

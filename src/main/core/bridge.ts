@@ -112,7 +112,7 @@ export class Bridge {
   private readonly overBudget = new Set<string>();
   private readonly startGrace = new StartGrace(() => this.settings.limits.startGraceMs);
   private unsubscribeHistory: (() => void) | undefined;
-  private readonly imports = new ImportSessions();
+  private readonly imports: ImportSessions;
   private readonly host: BridgeHost;
   private readonly catalogue: CatalogueService;
   private readonly localServer: LocalServerController;
@@ -120,6 +120,8 @@ export class Bridge {
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
     this.host = options.host ?? headlessHost;
+    // The environment a file's ${env:…} may be filled from (when the user confirms it).
+    this.imports = new ImportSessions(options.env ?? process.env);
     this.logBook = options.logBook;
     this.log = options.logBook.logger('app');
     this.settings = SettingsSchema.parse(options.store.load());

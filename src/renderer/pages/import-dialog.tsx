@@ -14,6 +14,8 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
   );
   const [endpoints, setEndpoints] = useState<Record<string, Choice>>(() => Object.fromEntries(preview.endpoints.map((e) => [e.name, { action: e.action, name: e.suggestedName }])));
   const [inputs, setInputs] = useState<Record<string, string>>(() => Object.fromEntries(preview.inputs.map((i) => [i.id, i.defaultValue ?? ''])));
+  // ${env:…} values the user chose to take from this computer's environment: never without asking.
+  const [fromEnvironment, setFromEnvironment] = useState<Set<string>>(() => new Set());
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const needed = new Set(preview.servers.filter((s) => servers[s.server.name]?.action !== 'skip').flatMap((s) => s.needs));
@@ -23,7 +25,13 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
     setBusy(true);
     setError(undefined);
     try {
-      const result = await store.api.applyImport({ id: preview.id, servers, endpoints, inputs: Object.fromEntries(Object.entries(inputs).filter(([id]) => needed.has(id))) });
+      const result = await store.api.applyImport({
+        id: preview.id,
+        servers,
+        endpoints,
+        inputs: Object.fromEntries(Object.entries(inputs).filter(([id]) => needed.has(id) && !fromEnvironment.has(id))),
+        fromEnvironment: [...fromEnvironment].filter((id) => needed.has(id)),
+      });
       await store.refreshSettings();
       toast(t('import.done', { servers: result.addedServers.length + result.replacedServers.length, endpoints: result.addedEndpoints.length }));
       onClose();
@@ -92,6 +100,12 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                     </div>
                     <div className="mono small muted break">{shownMasked(s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url, t)}</div>
                     <Pairs label={s.transport === 'stdio' ? t('import.env') : t('import.headers')} pairs={s.transport === 'stdio' ? s.env : s.headers} />
+                    {s.transport === 'stdio' && s.cwd !== undefined ? <div className="mono small muted break">{t('import.cwd', { dir: s.cwd })}</div> : null}
+                    {item.codeEnv.length > 0 ? (
+                      <div className="small warn-text" role="note">
+                        {t('import.codeEnv', { names: item.codeEnv.join(', '), count: item.codeEnv.length })}
+                      </div>
+                    ) : null}
                     {item.conflict ? <div className="small warn-text">{t(`import.conflict.${item.conflict.kind}`, { existing: item.conflict.existing })}</div> : null}
                   </div>
                   {actionSelect(s.name, choice, Boolean(item.conflict), (c) => setServers({ ...servers, [s.name]: c }))}
@@ -124,8 +138,35 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
           {preview.inputs
             .filter((i) => needed.has(i.id))
             .map((input) => (
-              <Field key={input.id} label={input.description} hint={input.placeholder}>
-                {(id) => <input id={id} type={input.password ? 'password' : 'text'} autoComplete="off" value={inputs[input.id] ?? ''} onChange={(e) => setInputs({ ...inputs, [input.id]: e.target.value })} />}
+              <Field key={input.id} label={input.id.startsWith('env:') ? t('import.envVariable', { name: input.id.slice(4) }) : input.description} hint={[input.placeholder, input.where.length > 0 ? t('import.usedIn', { where: input.where.join(', ') }) : ''].filter(Boolean).join(' · ')}>
+                {(id) => (
+                  <>
+                    <input
+                      id={id}
+                      type={input.password ? 'password' : 'text'}
+                      autoComplete="off"
+                      disabled={fromEnvironment.has(input.id)}
+                      value={fromEnvironment.has(input.id) ? '' : (inputs[input.id] ?? '')}
+                      onChange={(e) => setInputs({ ...inputs, [input.id]: e.target.value })}
+                    />
+                    {input.fromEnvironment !== undefined ? (
+                      <label className="check small">
+                        <input
+                          type="checkbox"
+                          checked={fromEnvironment.has(input.id)}
+                          onChange={(e) => {
+                            const next = new Set(fromEnvironment);
+                            if (e.target.checked) next.add(input.id);
+                            else next.delete(input.id);
+                            setFromEnvironment(next);
+                          }}
+                        />{' '}
+                        {t('import.fromEnvironment', { name: input.id.slice(4), masked: input.fromEnvironment })}
+                      </label>
+                    ) : null}
+                    {input.ownSecret ? <div className="small warn-text">{t('import.ownSecret', { name: input.id.slice(4) })}</div> : null}
+                  </>
+                )}
               </Field>
             ))}
         </section>

@@ -147,6 +147,49 @@ export interface RegistryFetchOptions {
 }
 
 const MAX_PAGE_BYTES = 8 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+
+const pageTooLarge = () => new Error(`the MCP registry sent a page larger than ${MAX_PAGE_BYTES / 1048576} MB`);
+
+/**
+ * A page's text, read no further than MAX_PAGE_BYTES: counted as it streams, so a registry (or a
+ * proxy in front of it) sending an endless body is cut off at the cap instead of held whole.
+ */
+async function readPage(response: Response): Promise<string> {
+  if (Number(response.headers.get('content-length')) > MAX_PAGE_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    throw pageTooLarge();
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.byteLength;
+      if (size > MAX_PAGE_BYTES) throw pageTooLarge();
+      chunks.push(read.value);
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Follows redirects within the registry's own origin only: the catalogue decides what users run. */
+async function fetchWithinOrigin(doFetch: typeof fetch, url: URL, init: RequestInit): Promise<Response> {
+  let at = url;
+  for (let hop = 0; ; hop++) {
+    const response = await doFetch(at, { ...init, redirect: 'manual' });
+    if (response.status < 300 || response.status > 399 || response.status === 304) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const next = URL.parse(response.headers.get('location') ?? '', at);
+    if (!response.headers.has('location') || !next) throw new Error(`the MCP registry answered HTTP ${response.status} with no usable address to go to`);
+    if (next.origin !== url.origin) throw new Error(`the MCP registry redirected to another site (${next.origin}); only ${url.origin} is read`);
+    if (hop >= MAX_REDIRECTS) throw new Error(`the MCP registry redirected more than ${MAX_REDIRECTS} times`);
+    at = next;
+  }
+}
 
 /** Every runnable, active, latest server of the registry, page by page, bounded. */
 export async function fetchRegistry(options: RegistryFetchOptions): Promise<CatalogueEntry[]> {
@@ -159,10 +202,12 @@ export async function fetchRegistry(options: RegistryFetchOptions): Promise<Cata
     url.searchParams.set('limit', '100');
     url.searchParams.set('version', 'latest');
     if (cursor) url.searchParams.set('cursor', cursor);
-    const response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/json' } });
-    if (!response.ok) throw new Error(`the MCP registry answered HTTP ${response.status} for ${url.pathname}`);
-    const text = await response.text();
-    if (text.length > MAX_PAGE_BYTES) throw new Error('the MCP registry sent a page larger than 8 MB');
+    const response = await fetchWithinOrigin(doFetch, url, { signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/json' } });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new Error(`the MCP registry answered HTTP ${response.status} for ${url.pathname}`);
+    }
+    const text = await readPage(response);
     const list = ListResponse.safeParse(JSON.parse(text));
     if (!list.success) throw new Error('the MCP registry sent a page this app does not understand');
     for (const item of list.data.servers) {

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import type { ImportFormat } from '../../../shared/import';
-import { DEFAULT_LOCAL_SERVER_PORT, DEFAULT_TOOL_SET, SettingsSchema, type Settings } from '../../../shared/settings';
-import { isPlaceholderEndpoint, parseMcpConfig, withoutOwnEntries } from '../import/parse-config';
+import { DEFAULT_LOCAL_SERVER_PORT, DEFAULT_TOOL_SET, SettingsSchema, defaultSettings, type Settings } from '../../../shared/settings';
+import { isPlaceholderEndpoint, parseMcpConfig, withoutOwnEntries, type ParsedConfig } from '../import/parse-config';
+import { environmentValue, fillInputs } from '../import/placeholders';
+import { secretValues } from '../bridge-secrets';
 import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../local-server/own-entry';
 import { ENV_ENDPOINT_ID } from './settings-store';
 import { unknownKeys } from './config-file-writer';
@@ -10,6 +12,11 @@ import { nativeMigratedKeys, upgradeNativeConfig } from './migrations';
 import { isRecord } from '../../../shared/is-record';
 
 export { isPlaceholderEndpoint };
+
+export interface LoadOptions {
+  /** Environment variables a foreign file may put anywhere (`--allow-env NAME`), not only in a stdio server's env. */
+  allowEnv?: readonly string[];
+}
 
 export interface LoadedConfig {
   settings: Settings;
@@ -32,7 +39,7 @@ export function checkConfigSize(file: string, bytes: number): void {
  * (xiaozhi-client's `xiaozhi.config.json`, the official example's `mcp_config.json`, Claude
  * Desktop, Cursor, VS Code…). `MCP_ENDPOINT` in `env` always adds an endpoint. Never writes.
  */
-export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): LoadedConfig {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -40,7 +47,7 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
     throw new ConfigError(file, [{ path: '', message: 'the file does not exist or cannot be read' }]);
   }
   checkConfigSize(file, stat.size);
-  return parseConfigText(file, readConfigText(file), env);
+  return parseConfigText(file, readConfigText(file), env, options);
 }
 
 /**
@@ -64,7 +71,7 @@ export function readConfigText(file: string): string {
 const isNative = (value: unknown) =>
   isRecord(value) && (Array.isArray(value.endpoints) || Array.isArray(value.servers) || 'version' in value || Object.keys(value).length === 0);
 
-export function parseConfigText(file: string, text: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+export function parseConfigText(file: string, text: string, env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): LoadedConfig {
   const trimmed = text.trimStart().replace(/^\uFEFF/, '');
   // Refused keys (__proto__, a key twice) are reported with every other problem, not instead of them.
   const doc = trimmed.startsWith('{') ? JsonDocument.parse(file, text, { keepRefused: true }) : undefined;
@@ -80,7 +87,7 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
     );
     loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings };
   } else {
-    loaded = readForeign(file, text, env, doc);
+    loaded = readForeign(file, text, env, doc, new Set(options.allowEnv ?? []));
   }
   const endpointFromEnv = env.MCP_ENDPOINT?.trim();
   if (endpointFromEnv && !isPlaceholderEndpoint(endpointFromEnv) && !loaded.settings.endpoints.some((e) => sameEndpoint(e.url, endpointFromEnv))) {
@@ -135,20 +142,20 @@ function legacyToolsPath(value: unknown): ((p: JsonPath) => JsonPath) | undefine
   return (p) => (p[0] === 'toolSets' && p[1] === 0 && p[2] === 'tools' ? ['tools', ...p.slice(3)] : p);
 }
 
-function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: JsonDocument | undefined): LoadedConfig {
+function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: JsonDocument | undefined, allowEnv: ReadonlySet<string>): LoadedConfig {
   // Every problem in one pass: entries that could not be read, values they need, and what the
   // settings schema finds in the rest.
-  const parsed = withoutOwnEntries(parseMcpConfig(file, text, env, { keepGoing: true }), (server) => isOwnEntry(server, DEFAULT_LOCAL_SERVER_PORT), OWN_ENTRY_SKIPPED);
-  const problems = [...parsed.problems];
-  if (parsed.inputs.length > 0) {
-    problems.push({ path: '', message: `needs values for ${parsed.inputs.map((i) => i.placeholder).join(', ')}; set the environment variables, or import the file with "xiaozhi-tray import"` });
-  }
+  const parsed = withoutOwnEntries(parseMcpConfig(file, text, { keepGoing: true }), (server) => isOwnEntry(server, DEFAULT_LOCAL_SERVER_PORT), OWN_ENTRY_SKIPPED);
+  const endpoints = parsed.endpoints.map((e, i) => ({ id: `endpoint-${i + 1}`, name: e.name, url: e.url, enabled: true }));
+  const modelscope = parsed.modelscopeApiKey ? { modelscope: { apiKey: parsed.modelscopeApiKey } } : {};
+  const filled = placeholderValues(parsed, env, allowEnv, secretValues({ ...defaultSettings(), endpoints, ...modelscope }, env));
+  const problems = [...parsed.problems, ...filled.problems];
   const settingsInput = {
-    servers: parsed.servers,
-    endpoints: parsed.endpoints.map((e, i) => ({ id: `endpoint-${i + 1}`, name: e.name, url: e.url, enabled: true })),
+    servers: parsed.servers.map((server) => fillInputs(server, filled.values)),
+    endpoints,
     // xiaozhi-client's mcpServerConfig switches are the default set's.
     toolSets: [{ id: DEFAULT_TOOL_SET, name: DEFAULT_TOOL_SET, servers: 'all' as const, tools: parsed.tools }],
-    ...(parsed.modelscopeApiKey ? { modelscope: { apiKey: parsed.modelscopeApiKey } } : {}),
+    ...modelscope,
     ...(parsed.connection ? { connection: parsed.connection } : {}),
   };
   const valid = SettingsSchema.safeParse(settingsInput);
@@ -163,4 +170,38 @@ function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: Js
   }
   if (problems.length > 0 || !valid.success) throw new ConfigError(file, problems);
   return { settings: valid.data, format: parsed.format, warnings: parsed.warnings };
+}
+
+/**
+ * The values a foreign file run as it is (`--config`, not imported) gets for its placeholders. It
+ * decides where each value goes, so `${env:NAME}` is filled only where the user's own shell would
+ * have put the same value: a stdio server's env (the server inherits the environment anyway).
+ * Anywhere else (a URL, a header, an argument, the command) it would send this computer's
+ * environment wherever the file says: refused, unless the user allows NAME (`--allow-env NAME`).
+ * Xiaozhi Tray's own secrets (and values holding one of the `known` secrets) fill none.
+ * `${input:…}` and `${workspaceFolder}` need the import.
+ */
+function placeholderValues(parsed: ParsedConfig, env: NodeJS.ProcessEnv, allowEnv: ReadonlySet<string>, known: readonly string[]): { values: Record<string, string>; problems: ConfigProblem[] } {
+  const values: Record<string, string> = {};
+  const problems: ConfigProblem[] = [];
+  const toImport = new Set<string>();
+  for (const use of parsed.placeholders.flat()) {
+    if (!use.id.startsWith('env:')) {
+      toImport.add(use.id === 'workspaceFolder' ? '${workspaceFolder}' : `\${${use.id}}`);
+      continue;
+    }
+    const name = use.id.slice(4);
+    const offer = environmentValue(use.id, env, known);
+    if (offer === 'own') {
+      problems.push({ ...use.at, message: `\${env:${name}} would hand a server ${name}, one of Xiaozhi Tray's own secrets (or a value holding one); these never fill a placeholder` });
+    } else if (use.field[0] !== 'env' && !allowEnv.has(name)) {
+      problems.push({
+        ...use.at,
+        message: `\${env:${name}} would send this computer's environment variable ${name} wherever this file says; a file run with --config fills \${env:…} only in a stdio server's env. If you trust the file, allow it with --allow-env ${name}, or import it (xiaozhi-tray import) to confirm the value`,
+      });
+    } else if (offer === undefined) problems.push({ ...use.at, message: `needs the environment variable ${name}, which is not set` });
+    else values[use.id] = offer.value;
+  }
+  if (toImport.size > 0) problems.push({ path: '', message: `needs values for ${[...toImport].join(', ')}; import the file with "xiaozhi-tray import" to give them` });
+  return { values, problems };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOOL_SET, type Settings, type ToolSet, type ToolSettings } from '../../../shared/settings';
+import { isAllowedKey, KEY_NAME_RULE } from '../../../shared/forbidden-keys';
 
 /**
  * Changes to tool sets as pure functions of the settings: each returns new settings (which the
@@ -14,11 +15,19 @@ function requireSet(settings: Settings, id: string): ToolSet {
   return set;
 }
 
+/** Server and tool names become keys of `tools`: one a config file refuses would be lost, or refused by `check`. */
+function requireKeyNames(what: string, names: readonly string[]): void {
+  const refused = names.find((name) => !isAllowedKey(name));
+  if (refused !== undefined) throw new ToolSetError(`The ${what} "${refused}" ${KEY_NAME_RULE}; its switches cannot be saved.`);
+}
+
 const mapSets = (settings: Settings, fn: (set: ToolSet) => ToolSet): Settings => ({ ...settings, toolSets: settings.toolSets.map(fn) });
 
 /** A per-tool switch or description override in one set. `description: null` removes the override. */
 export function withToolSetting(settings: Settings, setId: string, server: string, tool: string, patch: { enabled?: boolean; description?: string | null }): Settings {
   requireSet(settings, setId);
+  requireKeyNames('server name', [server]);
+  requireKeyNames('tool name', [tool]);
   return mapSets(settings, (set) => {
     if (set.id !== setId) return set;
     const current = set.tools[server]?.[tool] ?? { enabled: true };
@@ -32,6 +41,8 @@ export function withToolSetting(settings: Settings, setId: string, server: strin
 /** Every listed tool of a server on or off in one set. */
 export function withServerTools(settings: Settings, setId: string, server: string, tools: readonly string[], enabled: boolean): Settings {
   requireSet(settings, setId);
+  requireKeyNames('server name', [server]);
+  requireKeyNames('tool name', tools);
   return mapSets(settings, (set) => {
     if (set.id !== setId) return set;
     const forServer = { ...set.tools[server] };

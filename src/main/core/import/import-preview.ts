@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ImportConflict, ImportEndpointItem, ImportPreview, ImportServerItem } from '../../../shared/import';
 import type { ServerSettings, Settings } from '../../../shared/settings';
-import { formatProblem } from '../config/json-text';
 import { redactUrl } from '../logs/redact';
 import { maskServer } from '../bridge-secrets';
 import type { ParsedConfig } from './parse-config';
+import { codeEnvOf } from './code-env';
 
 /**
  * A value of the file against a value we hold: equal, or equal once the file's placeholders
@@ -70,7 +70,7 @@ export function buildPreview(source: string, parsed: ParsedConfig, current: Sett
     }
     const suggestedName = freeName(server.name, taken);
     if (action !== 'skip') taken.add(action === 'rename' ? suggestedName : server.name);
-    return { server: maskServer(server), ...(conflict ? { conflict } : {}), action, suggestedName, needs: parsed.needs[index] ?? [] };
+    return { server: maskServer(server), ...(conflict ? { conflict } : {}), action, suggestedName, needs: parsed.needs[index] ?? [], codeEnv: codeEnvOf(server) };
   });
   const endpointNames = new Set(current.endpoints.map((e) => e.name));
   const endpoints: ImportEndpointItem[] = parsed.endpoints.map((endpoint) => {
@@ -91,28 +91,4 @@ export function buildPreview(source: string, parsed: ParsedConfig, current: Sett
     inputs: parsed.inputs,
     warnings: parsed.warnings.map((w) => ({ path: w.path, ...(w.line !== undefined ? { line: w.line } : {}), ...(w.column !== undefined ? { column: w.column } : {}), message: w.message })),
   };
-}
-
-/** The values a preview still needs once `given` (the CLI's --input values, by id) are counted. */
-export function missingInputs(preview: ImportPreview, given: Record<string, string> = {}): string[] {
-  return [...new Set(preview.servers.flatMap((item) => item.needs.filter((id) => !(id in given))))];
-}
-
-/** The preview as text, for the CLI; a value in `given` is not listed as needed. */
-export function describePreview(preview: ImportPreview, given: Record<string, string> = {}): string {
-  const lines = [`${preview.source}: ${preview.format} config`];
-  for (const item of preview.servers) {
-    const s = item.server;
-    const target = s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : `${s.transport} ${s.url}`;
-    const conflict = item.conflict ? ` (${item.conflict.kind.replace('-', ' ')} as "${item.conflict.existing}")` : '';
-    const action = item.action === 'rename' ? `rename to "${item.suggestedName}"` : item.action;
-    lines.push(`  server ${s.name}: ${target}${s.enabled ? '' : ' [disabled]'}${conflict} → ${action}`);
-    const needs = item.needs.filter((id) => !(id in given));
-    if (needs.length > 0) lines.push(`    needs a value for ${needs.join(', ')}`);
-  }
-  for (const e of preview.endpoints) lines.push(`  endpoint ${e.name}: ${e.url}${e.conflict ? ` (${e.conflict.kind.replace('-', ' ')} as "${e.conflict.existing}")` : ''} → ${e.action}`);
-  const switches = Object.values(preview.tools).reduce((n, t) => n + Object.keys(t).length, 0);
-  if (switches > 0) lines.push(`  ${switches} tool setting(s)`);
-  for (const w of preview.warnings) lines.push(`  warning: ${formatProblem(w)}`);
-  return lines.join('\n');
 }

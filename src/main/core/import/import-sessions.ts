@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ImportChoices, ImportPreview } from '../../../shared/import';
+import { ImportChoicesSchema, type ImportChoices, type ImportPreview } from '../../../shared/import';
 import type { Settings } from '../../../shared/settings';
 import { checkConfigSize, readConfigText } from '../config/load-config';
 import { ConfigError, formatProblem } from '../config/json-text';
@@ -8,6 +8,8 @@ import { applyImport, ImportError } from './apply-import';
 import { buildPreview } from './import-preview';
 import { parseMcpConfig, withoutOwnEntries, type ParsedConfig } from './parse-config';
 import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../local-server/own-entry';
+import { secretValues } from '../bridge-secrets';
+import { environmentValue, withEnvironmentOffers } from './placeholders';
 
 const KEEP_MS = 30 * 60_000;
 
@@ -24,11 +26,13 @@ export class ImportSessions {
     checkConfigSize(source, Buffer.byteLength(text));
     let parsed: ParsedConfig;
     try {
-      parsed = withoutOwnEntries(parseMcpConfig(source, text, this.env), (server) => isOwnEntry(server, current.localServer.port), OWN_ENTRY_SKIPPED);
+      parsed = withoutOwnEntries(parseMcpConfig(source, text), (server) => isOwnEntry(server, current.localServer.port), OWN_ENTRY_SKIPPED);
     } catch (error) {
       if (error instanceof ConfigError) throw new ImportError(`${path.basename(source)}: ${error.problems.map(formatProblem).join('; ')}`);
       throw error;
     }
+    // What the environment holds for each ${env:…} is offered masked, for the user to confirm.
+    parsed = { ...parsed, inputs: withEnvironmentOffers(parsed.inputs, this.env, secretValues(current, this.env)) };
     const preview = buildPreview(path.basename(source), parsed, current);
     this.prune();
     this.pending.set(preview.id, { parsed, preview, at: Date.now() });
@@ -51,9 +55,28 @@ export class ImportSessions {
   apply(choices: ImportChoices, current: Settings): ReturnType<typeof applyImport> {
     const session = this.pending.get(choices.id);
     if (!session) throw new ImportError('This import preview has expired; drop the file again.');
-    const applied = applyImport(current, session.parsed, session.preview, choices);
+    const given = ImportChoicesSchema.parse(choices);
+    // A value the user typed wins over the environment's.
+    const typed = Object.fromEntries(Object.entries(given.inputs).filter(([, value]) => value.trim() !== ''));
+    const inputs = { ...this.fromEnvironment(given.fromEnvironment, session.preview, current), ...typed };
+    const applied = applyImport(current, session.parsed, session.preview, { ...given, inputs });
     this.pending.delete(choices.id);
     return applied;
+  }
+
+  /** The values of the `${env:…}` inputs the user confirmed; never one of our own secrets. */
+  private fromEnvironment(ids: readonly string[], preview: ImportPreview, current: Settings): Record<string, string> {
+    const known = secretValues(current, this.env);
+    const values: Record<string, string> = {};
+    for (const id of ids) {
+      const name = id.slice(4);
+      if (!id.startsWith('env:') || !preview.inputs.some((input) => input.id === id)) throw new ImportError(`This file asks for no environment variable "${id}".`);
+      const offer = environmentValue(id, this.env, known);
+      if (offer === 'own') throw new ImportError(`${name} is one of Xiaozhi Tray's own secrets (or holds one), which are never passed to a server from the environment; type the value if this server really needs it.`);
+      if (offer === undefined) throw new ImportError(`${name} is not set in this environment; type its value instead.`);
+      values[id] = offer.value;
+    }
+    return values;
   }
 
   private prune(): void {

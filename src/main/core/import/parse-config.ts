@@ -5,8 +5,13 @@ import type { ConnectionSettings, ServerSettings, ToolSettings } from '../../../
 import { forbiddenKeyPaths } from '../../../shared/forbidden-keys';
 import { ConfigError, JsonDocument, formatPath, type ConfigProblem, type JsonPath } from '../config/json-text';
 import { convertServerEntry } from '../config/server-entry';
-import { collectInputs, type InputDeclaration } from './placeholders';
+import { collectInputs, type InputDeclaration, type PlaceholderUse } from './placeholders';
 import { isRecord } from '../../../shared/is-record';
+
+/** A placeholder where it stands: its field in the server's settings, and its place in the file. */
+export interface PlacedPlaceholder extends PlaceholderUse {
+  at: Omit<ConfigProblem, 'message'>;
+}
 
 /** A config file of any supported client, normalised to our settings' pieces. */
 export interface ParsedConfig {
@@ -14,6 +19,8 @@ export interface ParsedConfig {
   servers: ServerSettings[];
   /** For each server, the inputs it needs before it can run. */
   needs: string[][];
+  /** For each server, every placeholder it holds (`${userHome}` excepted), and where. */
+  placeholders: PlacedPlaceholder[][];
   /** For each server, where it stands in the source file. */
   sourcePaths: JsonPath[];
   endpoints: { name: string; url: string }[];
@@ -96,14 +103,14 @@ const NOT_A_CONFIG =
  * Reads the config files people already have. Detects the format by content, and by the file's name
  * and place where clients share a shape; says where anything is wrong. Never touches the source file.
  */
-export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv = process.env, options: { keepGoing?: boolean } = {}): ParsedConfig {
+export function parseMcpConfig(file: string, raw: string, options: { keepGoing?: boolean } = {}): ParsedConfig {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   const trimmed = text.trim();
   if (/^wss?:\/\/\S+$/i.test(trimmed)) {
-    return { format: 'endpoint-url', servers: [], needs: [], sourcePaths: [], endpoints: [{ name: 'xiaozhi', url: trimmed }], endpointPaths: [[]], tools: {}, inputs: [], warnings: [], problems: [] };
+    return { format: 'endpoint-url', servers: [], needs: [], placeholders: [], sourcePaths: [], endpoints: [{ name: 'xiaozhi', url: trimmed }], endpointPaths: [[]], tools: {}, inputs: [], warnings: [], problems: [] };
   }
   const looksToml = /^\s*\[mcp_servers[.\]]/m.test(text) || (/\.toml$/i.test(file) && !/^\s*[{[]/.test(trimmed));
-  if (looksToml) return fromCodex(file, parseTomlText(file, text), env, options);
+  if (looksToml) return fromCodex(file, parseTomlText(file, text), options);
 
   // keepGoing: refused keys are reported with the other problems of the file, in one pass.
   const doc = JsonDocument.parse(file, text, { keepRefused: options.keepGoing === true });
@@ -114,6 +121,7 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
   const warnings: ConfigProblem[] = [];
   const servers: ServerSettings[] = [];
   const sourcePaths: JsonPath[] = [];
+  const sourceEntries: unknown[] = [];
   const endpoints: { name: string; url: string }[] = [];
   const endpointPaths: JsonPath[] = [];
   const tools: ParsedConfig['tools'] = {};
@@ -219,17 +227,23 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
       if (format === 'xiaozhi-tray' && isRecord(entry) && typeof entry.callTimeoutMs === 'number') result.server.callTimeoutMs = entry.callTimeoutMs;
       servers.push(result.server);
       sourcePaths.push(at);
+      sourceEntries.push(entry);
     }
   }
   if (problems.length > 0 && !options.keepGoing) throw new ConfigError(file, problems);
   if (problems.length === 0 && servers.length === 0 && endpoints.length === 0 && format !== 'xiaozhi-client' && format !== 'xiaozhi-tray') {
     throw new ConfigError(file, [{ path: '', message: `found a ${format} config with no servers in it` }]);
   }
-  const withInputs = collectInputs(servers, declared, env);
+  const withInputs = collectInputs(servers, declared);
+  const place = (index: number, field: JsonPath) => {
+    const { message: _none, ...at } = doc.problemAt([...(sourcePaths[index] ?? []), ...sourceField(sourceEntries[index], field, format)], '');
+    return at;
+  };
   return {
     format,
     servers: withInputs.servers,
     needs: withInputs.needs,
+    placeholders: withInputs.uses.map((uses, index) => uses.map((use) => ({ ...use, at: place(index, use.field) }))),
     sourcePaths,
     endpoints,
     endpointPaths,
@@ -243,11 +257,12 @@ export function parseMcpConfig(file: string, raw: string, env: NodeJS.ProcessEnv
 }
 
 /** Codex `config.toml`: `[mcp_servers.<name>]` tables. */
-function fromCodex(file: string, root: Record<string, unknown>, env: NodeJS.ProcessEnv, options: { keepGoing?: boolean }): ParsedConfig {
+function fromCodex(file: string, root: Record<string, unknown>, options: { keepGoing?: boolean }): ParsedConfig {
   const table = root.mcp_servers;
   if (!isRecord(table)) throw new ConfigError(file, [{ path: '', message: NOT_A_CONFIG }]);
   const servers: ServerSettings[] = [];
   const sourcePaths: JsonPath[] = [];
+  const sourceEntries: unknown[] = [];
   const problems: ConfigProblem[] = [];
   const warnings: ConfigProblem[] = [];
   for (const [name, entry] of Object.entries(table)) {
@@ -278,11 +293,26 @@ function fromCodex(file: string, root: Record<string, unknown>, env: NodeJS.Proc
     if (converted.server) {
       servers.push(converted.server);
       sourcePaths.push(at);
+      sourceEntries.push(entry);
     }
   }
   if (problems.length > 0 && !options.keepGoing) throw new ConfigError(file, problems);
-  const withInputs = collectInputs(servers, {}, env);
-  return { format: 'codex', servers: withInputs.servers, needs: withInputs.needs, sourcePaths, endpoints: [], endpointPaths: [], tools: {}, inputs: withInputs.inputs, warnings, problems };
+  const withInputs = collectInputs(servers, {});
+  const placeholders = withInputs.uses.map((uses, index) =>
+    uses.map((use) => ({ ...use, at: { path: formatPath([...(sourcePaths[index] ?? []), ...sourceField(sourceEntries[index], use.field, 'codex')]) } })),
+  );
+  return { format: 'codex', servers: withInputs.servers, needs: withInputs.needs, placeholders, sourcePaths, endpoints: [], endpointPaths: [], tools: {}, inputs: withInputs.inputs, warnings, problems };
+}
+
+/** Where a field of our server settings came from in the client's entry (Windsurf's serverUrl, Codex's http_headers…). */
+function sourceField(entry: unknown, field: JsonPath, format: ImportFormat): JsonPath {
+  const raw = isRecord(entry) ? entry : {};
+  if (field[0] === 'url' && !('url' in raw) && 'serverUrl' in raw) return ['serverUrl'];
+  if (format === 'codex' && field[0] === 'headers') {
+    const inTable = isRecord(raw.http_headers) && typeof field[1] === 'string' && field[1] in raw.http_headers;
+    return inTable ? ['http_headers', ...field.slice(1)] : typeof raw.bearer_token_env_var === 'string' ? ['bearer_token_env_var'] : ['http_headers', ...field.slice(1)];
+  }
+  return field;
 }
 
 /**
@@ -297,6 +327,7 @@ export function withoutOwnEntries(parsed: ParsedConfig, isOwn: (server: ServerSe
     ...parsed,
     servers: parsed.servers.filter((_, i) => keep[i]),
     needs: parsed.needs.filter((_, i) => keep[i]),
+    placeholders: parsed.placeholders.filter((_, i) => keep[i]),
     sourcePaths: parsed.sourcePaths.filter((_, i) => keep[i]),
     warnings: [...parsed.warnings, ...parsed.servers.flatMap((server, i) => (keep[i] ? [] : [{ path: formatPath(parsed.sourcePaths[i] ?? []), message: skipped(server.name) }]))],
   };

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,14 +7,21 @@ import data from '../../../../src/main/core/catalogue/catalogue.json';
 import { CatalogueEntrySchema, CatalogueFileSchema, placeholdersOf, serverFromEntry } from '../../../../src/shared/catalogue';
 import { ServerSettingsSchema } from '../../../../src/shared/settings';
 import { makeBridge, fastSupervision, type Harness } from '../../../helpers/bridge-harness';
-import { startRegistryStandIn, type RegistryStandIn } from '../../../helpers/registry-standin';
+import { registryServers, startRegistryStandIn, type RegistryStandIn } from '../../../helpers/registry-standin';
+import { waitFor } from '../../../helpers/wait';
+import { fetchRegistry } from '../../../../src/main/core/catalogue/registry-catalogue';
 
 let harness: Harness | undefined;
 let registry: RegistryStandIn | undefined;
 let dir = '';
+const servers: http.Server[] = [];
 afterEach(async () => {
   await harness?.bridge.stop();
   await registry?.close();
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
   harness = undefined;
   registry = undefined;
@@ -108,5 +116,74 @@ describe('the catalogue from the MCP registry', () => {
     const catalogue = await harness.bridge.api.getCatalogue({ refresh: 'now' });
     expect(catalogue.entries).toHaveLength(shipped.length);
     expect(catalogue.refreshError).toContain('HTTP 503');
+  });
+});
+
+/** A plain HTTP server on 127.0.0.1 with this handler, closed after the test. */
+async function serve(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+describe('the registry answer is bounded and stays on the registry', () => {
+  it('stops reading a page past 8 MB as it streams: a 64 MB body is never read to its end', async () => {
+    const total = 64 * 1024 * 1024;
+    let sent = 0;
+    let finished = false;
+    let closed = false;
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.on('finish', () => (finished = true));
+      res.on('close', () => (closed = true));
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (sent < total && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (sent >= total) res.end();
+      };
+      res.write('{"servers":[');
+      pump();
+    });
+    harness = makeBridge({}, fastSupervision, { registryUrl: url });
+    const catalogue = await harness.bridge.api.getCatalogue({ refresh: 'now' });
+    expect(catalogue.refreshError).toBe('the MCP registry sent a page larger than 8 MB');
+    expect(catalogue.entries).toHaveLength(shipped.length);
+    await waitFor(() => closed, 30_000, 'the registry connection to close');
+    // Read to its end before: the whole body was buffered, then measured.
+    expect(finished).toBe(false);
+    expect(sent).toBeLessThan(total / 2);
+  });
+
+  it('refuses a page that says it is larger than 8 MB without waiting for it', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(600 * 1024 * 1024) });
+      res.write('{"servers":[');
+    });
+    await expect(fetchRegistry({ baseUrl: url, maxPages: 1, timeoutMs: 20_000 })).rejects.toThrow('the MCP registry sent a page larger than 8 MB');
+  });
+
+  it('follows no redirect to another origin (another port), and says where it was sent', async () => {
+    registry = await startRegistryStandIn();
+    const elsewhere = registry.url;
+    const url = await serve((req, res) => void res.writeHead(302, { location: `${elsewhere}${req.url}` }).end());
+    harness = makeBridge({}, fastSupervision, { registryUrl: url });
+    const catalogue = await harness.bridge.api.getCatalogue({ refresh: 'now' });
+    expect(catalogue.refreshError).toBe(`the MCP registry redirected to another site (${elsewhere}); only ${url} is read`);
+    expect(catalogue.entries.filter((e) => e.source === 'registry')).toHaveLength(0);
+    expect(registry.requests).toEqual([]);
+  });
+
+  it('follows a redirect within the registry itself', async () => {
+    const url = await serve((req, res) => {
+      const at = new URL(req.url ?? '/', 'http://localhost');
+      if (at.pathname === '/v0/servers') return void res.writeHead(301, { location: `/moved/v0/servers${at.search}` }).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ servers: registryServers, metadata: {} }));
+    });
+    const entries = await fetchRegistry({ baseUrl: url, maxPages: 2, timeoutMs: 30_000 });
+    expect(entries.map((e) => e.id)).toContain('registry/io.github.example/weather');
   });
 });

@@ -9,7 +9,7 @@ import { defaultSettings, type ServerSettings, type Settings } from '../../../..
 
 const dir = path.resolve(__dirname, '../../../fixtures/import');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
-const parse = (name: string, env: NodeJS.ProcessEnv = {}) => parseMcpConfig(name, read(name), env);
+const parse = (name: string) => parseMcpConfig(name, read(name));
 const byName = (servers: ServerSettings[]) => Object.fromEntries(servers.map((s) => [s.name, s]));
 
 
@@ -36,21 +36,27 @@ describe('import: formats, detected by content', () => {
     expect(parsed.servers.map((s) => s.name)).toEqual(['Perplexity', 'fetch', 'my-remote', 'files']);
     expect(byName(parsed.servers)['my-remote']).toMatchObject({ transport: 'streamable-http' });
     expect(parsed.inputs).toEqual([
-      { id: 'input:perplexity-key', placeholder: '${input:perplexity-key}', description: 'Perplexity API Key', password: true },
-      { id: 'workspaceFolder', placeholder: '${workspaceFolder}', description: 'The folder to use as ${workspaceFolder}', password: false },
+      { id: 'input:perplexity-key', placeholder: '${input:perplexity-key}', description: 'Perplexity API Key', password: true, where: ['Perplexity: env.PERPLEXITY_API_KEY'] },
+      { id: 'workspaceFolder', placeholder: '${workspaceFolder}', description: 'The folder to use as ${workspaceFolder}', password: false, where: ['files: args[0]'] },
     ]);
     expect(parsed.needs).toEqual([['input:perplexity-key'], [], [], ['workspaceFolder']]);
     expect(parsed.warnings.map(formatProblem)).toContainEqual(expect.stringMatching(/servers\.files\.envFile: "envFile" is not read/));
   });
 
-  it('Windsurf, with serverUrl and ${env:…} taken from the environment when set', () => {
-    const parsed = parse('windsurf-mcp_config.json', { XT_TEST_GITHUB_TOKEN: 'ghp_fromenv' });
+  it('Windsurf, with serverUrl, and every ${env:…} an input (never read from the environment while parsing), placed in the file', () => {
+    const parsed = parse('windsurf-mcp_config.json');
     expect(parsed.format).toBe('windsurf');
     const s = byName(parsed.servers);
-    expect(s.github).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_fromenv' } });
+    expect(s.github).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${env:XT_TEST_GITHUB_TOKEN}' } });
     expect(s.figma).toMatchObject({ transport: 'streamable-http', url: 'https://mcp.figma.example/mcp' });
-    expect(parsed.inputs.map((i) => i.id)).toEqual(['env:XT_TEST_UNSET_FIGMA_TOKEN']);
-    expect(parsed.inputs[0]!.password).toBe(true);
+    expect(parsed.inputs.map((i) => [i.id, i.password, i.where])).toEqual([
+      ['env:XT_TEST_GITHUB_TOKEN', true, ['github: env.GITHUB_PERSONAL_ACCESS_TOKEN']],
+      ['env:XT_TEST_UNSET_FIGMA_TOKEN', true, ['figma: headers.Authorization']],
+    ]);
+    expect(parsed.placeholders.flat().map((p) => formatProblem({ ...p.at, message: p.id }))).toEqual([
+      'line 6, column 48, at mcpServers.github.env.GITHUB_PERSONAL_ACCESS_TOKEN: env:XT_TEST_GITHUB_TOKEN',
+      'line 10, column 37, at mcpServers.figma.headers.Authorization: env:XT_TEST_UNSET_FIGMA_TOKEN',
+    ]);
   });
 
   it('Cline: a url without type is SSE; disabled stays disabled; timeout is seconds', () => {
@@ -62,12 +68,13 @@ describe('import: formats, detected by content', () => {
     expect(s.local).toMatchObject({ enabled: true, command: 'python' });
   });
 
-  it('Codex config.toml', () => {
-    const parsed = parse('codex-config.toml', { XT_TEST_FIGMA_OAUTH_TOKEN: 'figma-oauth' });
+  it('Codex config.toml: bearer_token_env_var is an ${env:…} input, placed at that key', () => {
+    const parsed = parse('codex-config.toml');
     expect(parsed.format).toBe('codex');
     const s = byName(parsed.servers);
     expect(s.context7).toMatchObject({ command: 'npx', args: ['-y', '@upstash/context7-mcp'], env: { MY_ENV_VAR: 'MY_ENV_VALUE' } });
-    expect(s.figma).toMatchObject({ transport: 'streamable-http', enabled: false, headers: { Authorization: 'Bearer figma-oauth' } });
+    expect(s.figma).toMatchObject({ transport: 'streamable-http', enabled: false, headers: { Authorization: 'Bearer ${env:XT_TEST_FIGMA_OAUTH_TOKEN}' } });
+    expect(parsed.placeholders.flat().map((p) => [p.id, p.at.path])).toEqual([['env:XT_TEST_FIGMA_OAUTH_TOKEN', 'mcp_servers.figma.bearer_token_env_var']]);
   });
 
   it('bare snippets and a bare endpoint URL', () => {
@@ -85,23 +92,23 @@ describe('import: formats, detected by content', () => {
 
   it("xiaozhi-client and the official example's files", () => {
     const configs = path.resolve(__dirname, '../../../fixtures/configs');
-    const client = parseMcpConfig('x', fs.readFileSync(path.join(configs, 'xiaozhi.config.json'), 'utf8'), {});
+    const client = parseMcpConfig('x', fs.readFileSync(path.join(configs, 'xiaozhi.config.json'), 'utf8'));
     expect(client.format).toBe('xiaozhi-client');
     expect(client.tools.calculator).toEqual({ calculator: { enabled: true, description: '计算器' }, sqrt: { enabled: false } });
-    const example = parseMcpConfig('x', fs.readFileSync(path.join(configs, 'mcp_config.json'), 'utf8'), {});
+    const example = parseMcpConfig('x', fs.readFileSync(path.join(configs, 'mcp_config.json'), 'utf8'));
     expect(example.format).toBe('xiaozhi-example');
   });
 });
 
 describe('import: bad input', () => {
   it('reports invalid JSON and TOML by line and column', () => {
-    expect(problems(() => parseMcpConfig('a.json', '{\n  "mcpServers": {\n    "x": { "command": "npx" \n  }\n', {}))[0]).toMatch(/^line \d+, column \d+: invalid JSON/);
-    expect(problems(() => parseMcpConfig('config.toml', '[mcp_servers.x]\ncommand = "npx\n', {}))[0]).toMatch(/^line 2, column \d+: invalid TOML/);
+    expect(problems(() => parseMcpConfig('a.json', '{\n  "mcpServers": {\n    "x": { "command": "npx" \n  }\n'))[0]).toMatch(/^line \d+, column \d+: invalid JSON/);
+    expect(problems(() => parseMcpConfig('config.toml', '[mcp_servers.x]\ncommand = "npx\n'))[0]).toMatch(/^line 2, column \d+: invalid TOML/);
   });
 
   it('says what it looked for when the file is not an MCP config', () => {
-    expect(problems(() => parseMcpConfig('package.json', '{"name": "left-pad", "version": "1.0.0"}', {}))[0]).toMatch(/looked for "mcpServers".*"servers" \(VS Code\).*\[mcp_servers\] \(Codex\)/);
-    expect(problems(() => parseMcpConfig('list.json', '[1,2]', {}))[0]).toMatch(/not an MCP config/);
+    expect(problems(() => parseMcpConfig('package.json', '{"name": "left-pad", "version": "1.0.0"}'))[0]).toMatch(/looked for "mcpServers".*"servers" \(VS Code\).*\[mcp_servers\] \(Codex\)/);
+    expect(problems(() => parseMcpConfig('list.json', '[1,2]'))[0]).toMatch(/not an MCP config/);
   });
 });
 
@@ -129,15 +136,15 @@ describe('import: preview', () => {
 describe('import: which client wrote it, by file name and place when the shape is shared', () => {
   const withRemote = JSON.stringify({ mcpServers: { remote: { url: 'https://mcp.example.com/mcp' }, local: { command: 'npx', args: ['-y', 'x'] } } });
   it('a claude_desktop_config.json with a remote server is Claude Desktop, not Cursor', () => {
-    expect(parseMcpConfig('claude_desktop_config.json', withRemote, {}).format).toBe('claude-desktop');
-    expect(parseMcpConfig('/home/me/.config/Claude/claude_desktop_config.json', withRemote, {}).format).toBe('claude-desktop');
+    expect(parseMcpConfig('claude_desktop_config.json', withRemote).format).toBe('claude-desktop');
+    expect(parseMcpConfig('/home/me/.config/Claude/claude_desktop_config.json', withRemote).format).toBe('claude-desktop');
   });
   it('the same shape in ~/.cursor/mcp.json is Cursor, and in Windsurf or Cline files theirs', () => {
     const local = JSON.stringify({ mcpServers: { local: { command: 'npx', args: ['-y', 'x'] } } });
-    expect(parseMcpConfig('/home/me/.cursor/mcp.json', local, {}).format).toBe('cursor');
-    expect(parseMcpConfig('C:\\Users\\me\\.codeium\\windsurf\\mcp_config.json', local, {}).format).toBe('windsurf');
-    expect(parseMcpConfig('cline_mcp_settings.json', withRemote, {}).format).toBe('cline');
+    expect(parseMcpConfig('/home/me/.cursor/mcp.json', local).format).toBe('cursor');
+    expect(parseMcpConfig('C:\\Users\\me\\.codeium\\windsurf\\mcp_config.json', local).format).toBe('windsurf');
+    expect(parseMcpConfig('cline_mcp_settings.json', withRemote).format).toBe('cline');
     // A name that says nothing keeps the judgement by content.
-    expect(parseMcpConfig('servers.json', withRemote, {}).format).toBe('cursor');
+    expect(parseMcpConfig('servers.json', withRemote).format).toBe('cursor');
   });
 });

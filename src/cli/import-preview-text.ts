@@ -1,0 +1,57 @@
+import type { ImportPreview, ImportServerItem } from '../shared/import';
+import { formatProblem } from '../main/core/config/json-text';
+
+/** What the user gave on the command line: `--input ID=…` values and `--use-env NAME` names, as input ids. */
+export type GivenInputs = ReadonlySet<string>;
+
+const CODE_NOTE = 'can run other code before the server starts';
+
+/** The inputs still needed by the servers that will be imported, once `given` is counted. */
+export function missingInputs(preview: ImportPreview, given: GivenInputs): string[] {
+  return [...new Set(preview.servers.filter((item) => item.action !== 'skip').flatMap((item) => item.needs.filter((id) => !given.has(id))))];
+}
+
+/** Servers that set variables which run code before them (NODE_OPTIONS, LD_PRELOAD…), with those names. */
+export function codeEnvServers(preview: ImportPreview): ImportServerItem[] {
+  return preview.servers.filter((item) => item.action !== 'skip' && item.codeEnv.length > 0);
+}
+
+/** Everything the window's preview shows of a server: its env (flagged where it runs code), headers and folder; secrets masked. */
+function serverDetails(item: ImportServerItem): string[] {
+  const s = item.server;
+  if (s.transport !== 'stdio') return Object.entries(s.headers).map(([name, value]) => `    header ${name}: ${value}`);
+  return [
+    ...Object.entries(s.env).map(([name, value]) => `    env ${name}=${value}${item.codeEnv.includes(name) ? `   <- ${CODE_NOTE}` : ''}`),
+    ...(s.cwd !== undefined ? [`    cwd ${s.cwd}`] : []),
+  ];
+}
+
+/** The preview as text, for the CLI; a value in `given` is not listed as needed. */
+export function describePreview(preview: ImportPreview, given: GivenInputs = new Set()): string {
+  const lines = [`${preview.source}: ${preview.format} config`];
+  for (const item of preview.servers) {
+    const s = item.server;
+    const target = s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : `${s.transport} ${s.url}`;
+    const conflict = item.conflict ? ` (${item.conflict.kind.replace('-', ' ')} as "${item.conflict.existing}")` : '';
+    const action = item.action === 'rename' ? `rename to "${item.suggestedName}"` : item.action;
+    lines.push(`  server ${s.name}: ${target}${s.enabled ? '' : ' [disabled]'}${conflict} → ${action}`);
+    lines.push(...serverDetails(item));
+    const needs = item.needs.filter((id) => !given.has(id));
+    if (needs.length > 0) lines.push(`    needs a value for ${needs.join(', ')}`);
+  }
+  for (const e of preview.endpoints) lines.push(`  endpoint ${e.name}: ${e.url}${e.conflict ? ` (${e.conflict.kind.replace('-', ' ')} as "${e.conflict.existing}")` : ''} → ${e.action}`);
+  const missing = new Set(missingInputs(preview, given));
+  for (const input of preview.inputs.filter((i) => missing.has(i.id))) {
+    lines.push(`  value ${input.id}: ${input.description}; goes into ${input.where.join(', ')}`);
+    const name = input.id.slice(4);
+    if (input.ownSecret) lines.push(`    ${name} is one of Xiaozhi Tray's own secrets (or holds one): it is never taken from the environment; give a value with --input ${input.id}=… only if this server really needs it`);
+    else if (input.fromEnvironment !== undefined) lines.push(`    set in this environment (${input.fromEnvironment}): --use-env ${name} sends it to that server; or give another with --input ${input.id}=…`);
+  }
+  for (const item of codeEnvServers(preview)) {
+    lines.push(`  warning: server "${item.server.name}" sets ${item.codeEnv.join(', ')}, which ${CODE_NOTE}; check the value${item.codeEnv.length > 1 ? 's' : ''} above`);
+  }
+  const switches = Object.values(preview.tools).reduce((n, t) => n + Object.keys(t).length, 0);
+  if (switches > 0) lines.push(`  ${switches} tool setting(s)`);
+  for (const w of preview.warnings) lines.push(`  warning: ${formatProblem(w)}`);
+  return lines.join('\n');
+}
