@@ -84,5 +84,5 @@ export function exportEntryContext(settings: Settings, options: Flags): EntryCon
   const url = overrides.port === undefined && running.ok ? running.state.url : `http://${hostWithPort(host, port)}/mcp`;
   const token = overrides.token ?? settings.localServer.token ?? (running.ok ? running.state.token : undefined);
   if (!token) throw new Error('No token for the local MCP server: set localServer.token in the config, pass --mcp-token, or start the app first.');
-  return { url, token, connect: defaultConnectCommand() };
+  return { url, appToken: token, connect: defaultConnectCommand() };
 }

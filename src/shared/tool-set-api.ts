@@ -55,8 +55,8 @@ export const toolSetCommands = {
     }),
     z.void(),
   ),
-  /** The bearer token, only when the user asks to see or copy it. */
-  revealLocalServerToken: command(z.void(), z.string()),
+  /** The bearer token, only when the user asks to see or copy it: a client's own (for /mcp/<client>), or the app's (for /mcp). */
+  revealLocalServerToken: command(z.union([z.void(), z.object({ client: z.string().regex(LOCAL_CLIENT_ID).optional() })]), z.string()),
   /** A new token: every client entry written before stops working. */
   regenerateLocalServerToken: command(z.void(), z.void()),
 

@@ -415,10 +415,9 @@ export class Bridge {
     this.queueStatus();
   }
 
-  /** The settings' secrets, and the local server's token of this run (`--mcp-token`, or one made for it). */
+  /** The settings' secrets, and the local server's tokens of this run (`--mcp-token`, or one made for it; each client's own). */
   private updateSecrets(): void {
-    const token = this.localServer.currentToken();
-    this.logBook.setSecrets([...secretValues(this.settings, this.options.env ?? process.env), ...(token ? [token] : [])]);
+    this.logBook.setSecrets([...secretValues(this.settings, this.options.env ?? process.env), ...this.localServer.currentTokens()]);
   }
 
   private requireServer(name: string): ChildServer {

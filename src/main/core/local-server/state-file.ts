@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/settings-store';
 import { appDataDir, type DiscoveryContext } from '../import/discover-clients';
-import { isAlive } from '../servers/process-tree';
+import { isOwnProcess } from '../servers/process-tree';
 
 /**
  * While the local MCP server listens, the app says where (and with which token) in a small file
@@ -58,6 +58,14 @@ export type StateLookup =
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
 
 /**
+ * A plain http URL naming this machine by a loopback name: 127.x.x.x, localhost or [::1]. Not
+ * 0.0.0.0 (which reaches every interface) nor an IPv4-mapped address ([::ffff:7f00:1]).
+ */
+export function isLoopbackUrl(url: URL): boolean {
+  return url.protocol === 'http:' && LOOPBACK.test(url.hostname);
+}
+
+/**
  * Whether the file can be trusted to say where our server is: the token goes to the URL it names.
  * The URL must be plain http on this machine; on Linux and macOS the file must be this user's and
  * writable by nobody else. Undefined when it can.
@@ -69,7 +77,7 @@ export function stateDistrust(file: string, url: string, platform: NodeJS.Platfo
   } catch {
     return `it names "${url}", which is not a URL`;
   }
-  if (parsed.protocol !== 'http:' || !LOOPBACK.test(parsed.hostname)) return `it names ${parsed.origin}, which is not a server on this machine (only 127.0.0.1, localhost or [::1] are taken from it)`;
+  if (!isLoopbackUrl(parsed)) return `it names ${parsed.origin}, which is not a server on this machine (only 127.0.0.1, localhost or [::1] are taken from it)`;
   if (platform === 'win32') return undefined;
   const stat = fs.statSync(file);
   const uid = process.getuid?.();
@@ -129,6 +137,7 @@ export function readStateFile(dir: string): StateLookup {
     return { ok: false, reason: 'missing', file };
   }
   if (distrust) return { ok: false, reason: 'untrusted', file, why: distrust };
-  if (!isAlive(parsed.data.pid)) return { ok: false, reason: 'stale', file };
+  // Another user's process (EPERM) that got the pid of an app that has ended is no app of ours.
+  if (!isOwnProcess(parsed.data.pid)) return { ok: false, reason: 'stale', file };
   return { ok: true, state: parsed.data };
 }
