@@ -14,7 +14,7 @@ import { EndpointSettingsSchema, defaultSettings, type Settings } from '../../sh
 import { orList, stringOption, UsageError } from '../args';
 import type { CliContext, Command } from '../command';
 import { inputValues, INPUT_OPTION } from '../import-inputs';
-import { DEFAULT_CONFIG } from '../config-file';
+import { DEFAULT_CONFIG, madePrivate } from '../config-file';
 import { Prompter } from '../prompt';
 import { closest } from '../suggest';
 
@@ -206,7 +206,7 @@ export const initCommand: Command = {
       else if (found.length > 0) ctx.out(`Found ${countOf(found.length, 'MCP client config')} (${found.map((f) => f.label).join(', ')}); add --import all to import them.`);
       settings = await importChosen(chosen, settings, inputs, prompter, ctx);
 
-      new FileSettingsStore(target, settings).save(settings);
+      new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous)) }).save(settings);
       // Read back exactly as `run` will read it (without MCP_ENDPOINT, so the file is judged alone).
       const check = loadConfigFile(target, { ...ctx.env, MCP_ENDPOINT: '' });
       const s = check.settings;

@@ -4,7 +4,7 @@ import { stringOption } from '../args';
 import { CONFIG_OPTION, TOOL_MODE_OPTION, configArg, logOptions, type Command } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import type { ToolMode } from '../../shared/settings';
-import { configFileOr, loadOrExplain, storeFor } from '../config-file';
+import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../config-file';
 import { startHeadless } from '../headless-bridge';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../args';
@@ -49,8 +49,10 @@ export const runCommand: Command = {
     if (!local.ok) throw new UsageError(local.message);
     const toolMode = stringOption(args, 'tool-mode') as ToolMode | undefined;
     let closeUi: (() => Promise<void>) | undefined;
+    // What a save has to say goes to the log, once there is one (saves happen after the bridge starts).
+    let say = (line: string): void => void process.stderr.write(`xiaozhi-tray: ${line}\n`);
     const { bridge, logBook, log, guard } = startHeadless(ctx, {
-      store: storeFor(resolved, loaded),
+      store: storeFor(resolved, loaded, (line) => say(line)),
       log: { stream: process.stdout, level, format },
       alsoStop: () => closeUi?.(),
       bridge: { ...(toolMode ? { toolMode } : {}), ...(local.overrides ? { localServer: local.overrides } : {}) },
@@ -62,8 +64,11 @@ export const runCommand: Command = {
     }
     // A bridge with nothing to serve yet still runs (servers and endpoints can be added in the web UI).
     const keepAlive = setInterval(() => undefined, 2 ** 30);
+    say = (line) => log.warn(line);
     try {
       for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
+      const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
+      if (exposed) log.warn(exposed);
       if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT');
       log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
       bridge.start();

@@ -92,7 +92,7 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
       const path = client === 'cherry-studio' ? undefined : knownConfigPaths({ platform: process.platform, env: process.env }).find((known) => known.client === client)?.path;
       return addTo.preview({ client, path, entry: entryFor(client), token: clientToken(localServer.token(), client), toolSet: chosen, turnsServerOn: !localServer.effective().enabled });
     },
-    applyAddToClient: async ({ id }) => {
+    applyAddToClient: async ({ id, makePrivate }) => {
       const pending = addTo.take(id);
       // The client serves the set chosen in the preview, and the server must be on for it to connect.
       const clients = { ...context.settings().localServer.clients, [pending.client]: { toolSet: pending.toolSet } };
@@ -105,7 +105,7 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
         await context.host.openExternal(cherryStudioLink(entry));
         return { opened: true };
       }
-      return { path: AddToClientSessions.write(pending, entry), opened: false };
+      return { path: AddToClientSessions.write(pending, entry, makePrivate === true), opened: false };
     },
 
     getCallerCounts: async () => context.history.countsByCaller(),

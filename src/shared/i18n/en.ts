@@ -203,6 +203,8 @@ export const en = {
   'addTo.action.replace': 'Replaces the entry "{name}". {count, plural, =0 {No other server is in the file.} one {The other server in the file stays as it is.} other {The other # servers in the file stay as they are.}}',
   'addTo.action.unchanged': 'The entry is already there: nothing to change.',
   'addTo.newFile': 'The file does not exist yet; it will be created.',
+  'addTo.openToOthers': 'Other users of this computer can read this file (mode {mode}), and the entry holds a token that calls your tools.',
+  'addTo.makePrivate': 'Make the file readable only by me (600)',
   'addTo.turnsOn': 'The local MCP server is off: adding turns it on.',
   'addTo.entry': 'Entry (token hidden)',
   'addTo.apply': 'Add',

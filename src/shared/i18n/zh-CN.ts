@@ -205,6 +205,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'addTo.action.replace': '将替换条目“{name}”。文件中其他 {count} 个服务保持不变。',
   'addTo.action.unchanged': '条目已存在，无需更改。',
   'addTo.newFile': '该文件尚不存在，将会创建。',
+  'addTo.openToOthers': '本机的其他用户可以读取这个文件（权限 {mode}），而条目里的令牌可以调用你的工具。',
+  'addTo.makePrivate': '改为只有我能读写（600）',
   'addTo.turnsOn': '本机 MCP 服务已关闭：添加时会开启它。',
   'addTo.entry': '条目（令牌已隐藏）',
   'addTo.apply': '添加',

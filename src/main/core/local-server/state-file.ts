@@ -30,8 +30,33 @@ export const LocalServerStateSchema = z.object({
 
 export type LocalServerState = z.infer<typeof LocalServerStateSchema>;
 
+/**
+ * Why a folder cannot hold the state file (undefined when it can): on Linux and macOS, a folder
+ * another user owns or can write to lets them swap the file for their own address. A folder its
+ * group can write to passes when that group is the user's own (Ubuntu's umask 002 gives every
+ * user a group of their own, and folders mode 775).
+ */
+export function stateDirDistrust(dir: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform === 'win32') return undefined;
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    return undefined;
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid && stat.uid !== 0) return `its folder ${dir} belongs to another user (uid ${stat.uid})`;
+  const groupWrites = (stat.mode & 0o020) !== 0 && stat.gid !== process.getgid?.();
+  if ((stat.mode & 0o002) !== 0 || groupWrites) return `other users can write to its folder ${dir} (mode ${(stat.mode & 0o7777).toString(8)})`;
+  return undefined;
+}
+
+/** Writes the file, the user's alone (0600); refuses a folder others could write to. */
 export function writeStateFile(dir: string, state: LocalServerState): void {
-  writeFileAtomic(path.join(dir, STATE_FILE_NAME), `${JSON.stringify(state, null, 2)}\n`);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const distrust = stateDirDistrust(dir);
+  if (distrust) throw new Error(`${distrust}: anyone there could replace the file and receive the token. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`);
+  writeFileAtomic(path.join(dir, STATE_FILE_NAME), `${JSON.stringify(state, null, 2)}\n`, { private: true });
 }
 
 /** Removes the file if it is still ours (another instance may have written its own since). */
@@ -122,6 +147,8 @@ export function readStateFile(dir: string): StateLookup {
   const read = readSmall(file);
   if (!read) return { ok: false, reason: 'missing', file };
   if ('refused' in read) return { ok: false, reason: 'untrusted', file, why: read.refused };
+  const folder = stateDirDistrust(dir);
+  if (folder) return { ok: false, reason: 'untrusted', file, why: folder };
   const text = read.text;
   let parsed: ReturnType<typeof LocalServerStateSchema.safeParse>;
   try {
