@@ -5,6 +5,7 @@ import { LOCAL_CLIENT_ID, SENDABLE_TOKEN } from '../shared/settings';
 import { clientToken, proofMatches } from '../main/core/local-server/client-tokens';
 import { STATE_FILE_NAME, appStateDir, isLoopbackUrl, readStateFile, type StateLookup } from '../main/core/local-server/state-file';
 import { StdioRelay, type RelayTarget } from '../main/core/local-server/stdio-relay';
+import { secretOption } from './secret-input';
 
 export interface ConnectOptions {
   url?: string;
@@ -21,9 +22,9 @@ function notRunning(lookup: Exclude<StateLookup, { ok: true }>): string {
     case 'stale':
       return `Xiaozhi Tray is not running (${lookup.file} is left from a process that has ended).`;
     case 'invalid':
-      return `cannot read ${lookup.file}; start Xiaozhi Tray again, or pass --url and --token.`;
+      return `cannot read ${lookup.file}; start Xiaozhi Tray again, or pass --url with --token-file (or XIAOZHI_TRAY_TOKEN).`;
     case 'untrusted':
-      return `not using ${lookup.file}: ${lookup.why}. Remove it and start Xiaozhi Tray again, or pass --url and --token.`;
+      return `not using ${lookup.file}: ${lookup.why}. Remove it and start Xiaozhi Tray again, or pass --url with --token-file (or XIAOZHI_TRAY_TOKEN).`;
     default:
       return 'Xiaozhi Tray is not running, or its local MCP server is off (turn it on in Settings, or run: xiaozhi-tray run --config FILE --mcp-port 18790).';
   }
@@ -140,7 +141,10 @@ async function findTarget(options: ConnectOptions): Promise<{ ok: true; target: 
  */
 export async function connectCommand(flags: Record<string, string | true>, where: { stateDir?: string } = {}): Promise<number> {
   const options: ConnectOptions = { ...where };
-  for (const key of ['url', 'token', 'client'] as const) if (typeof flags[key] === 'string') options[key] = flags[key];
+  for (const key of ['url', 'client'] as const) if (typeof flags[key] === 'string') options[key] = flags[key];
+  // XIAOZHI_TRAY_TOKEN is read with --url only (locate): beside the state file it would replace the app's own.
+  const token = secretOption(flags, { flag: 'token', fileFlag: 'token-file' }, { env: process.env, cwd: process.cwd(), warn: (line) => say(`warning: ${line}`) });
+  if (token !== undefined) options.token = token;
   if (options.client !== undefined && !LOCAL_CLIENT_ID.test(options.client)) {
     say(`--client must be lowercase letters, digits, - or _ (like claude-desktop), not "${options.client}".`);
     return 2;

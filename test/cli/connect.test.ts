@@ -55,8 +55,9 @@ async function startApp(stateDir: string, port = 0, token = TOKEN): Promise<App>
       localServer: { clients: { 'claude-desktop': { toolSet: 'desk' } } },
     }),
   );
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', String(port), '--mcp-token', token], {
-    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir },
+  // The token from the environment, as the README says (on the command line, every user sees it).
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', String(port)], {
+    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -77,8 +78,9 @@ async function stopApp(app: App): Promise<void> {
 }
 
 /** `xiaozhi-tray connect`, as Claude Desktop starts it, driven by the SDK's own stdio Client. */
-async function connectClient(stateDir: string, args: string[] = ['--client', 'claude-desktop']): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'connect', ...args], env: { ...(process.env as Record<string, string>), XIAOZHI_TRAY_STATE_DIR: stateDir }, stderr: 'pipe' });
+async function connectClient(stateDir: string, args: string[] = ['--client', 'claude-desktop'], token?: string): Promise<{ client: Client; stderr: () => string }> {
+  const env = { ...(process.env as Record<string, string>), XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) };
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'connect', ...args], env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'claude-ai', version: '0.1.0' }, { capabilities: {} });
@@ -88,9 +90,10 @@ async function connectClient(stateDir: string, args: string[] = ['--client', 'cl
 }
 
 /** `connect` run by hand: its exit code and what it said. */
-function connectOnce(stateDir: string, args: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function connectOnce(stateDir: string, args: string[] = [], token?: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'connect', ...args], { env: { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) };
+    const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';
     let stdout = '';
@@ -122,9 +125,9 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     await waitFor(async () => (await sessionsOf(app.url)) === 0, 10_000, 'the session to be released');
   });
 
-  it('takes --url and --token instead of the state file', async () => {
+  it('takes --url and XIAOZHI_TRAY_TOKEN instead of the state file', async () => {
     const app = await startApp(tempDir());
-    const { client } = await connectClient(tempDir(), ['--url', app.url, '--token', TOKEN, '--client', 'claude-desktop']);
+    const { client } = await connectClient(tempDir(), ['--url', app.url, '--client', 'claude-desktop'], TOKEN);
     expect((await client.callTool({ name: 'echo', arguments: { text: 'x' } })) as CallToolResult).toMatchObject({ content: [{ text: 'notes: x' }] });
   });
 
@@ -137,14 +140,14 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
 
     const stateDir = tempDir();
     const app = await startApp(stateDir);
-    const wrong = await connectOnce(stateDir, ['--url', app.url, '--token', 'not-the-token-0123456789']);
+    const wrong = await connectOnce(stateDir, ['--url', app.url], 'not-the-token-0123456789');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/^xiaozhi-tray connect: what listens at http:\/\/127\.0\.0\.1:\d+ could not show that it knows the token, so the token was not sent to it\. Was the token regenerated\?/);
     await stopApp(app);
     const gone = await connectOnce(stateDir);
     expect(gone.code).toBe(1);
     expect(gone.stderr.trim().split('\n')).toHaveLength(1);
-    const closed = await connectOnce(tempDir(), ['--url', app.url, '--token', TOKEN]);
+    const closed = await connectOnce(tempDir(), ['--url', app.url], TOKEN);
     expect(closed.stderr).toMatch(/Xiaozhi Tray is not running at http:\/\/127\.0\.0\.1:\d+ \(nothing listens there\)/);
   });
 
@@ -218,7 +221,7 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     const secret = 'first-half-of-the-token\nsecond-half-of-the-token';
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: secret, version: '0.1.0', startedAt: Date.now() }), { mode: 0o600 });
-    for (const result of [await connectOnce(dir), await connectOnce(tempDir(), ['--url', 'http://127.0.0.1:9/mcp', '--token', secret])]) {
+    for (const result of [await connectOnce(dir), await connectOnce(tempDir(), ['--url', 'http://127.0.0.1:9/mcp'], secret)]) {
       expect(result.code).toBe(1);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).not.toContain('first-half-of-the-token');
@@ -292,7 +295,7 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     const port = (thief.address() as { port: number }).port;
     try {
       for (const url of [`http://0.0.0.0:${port}/mcp`, `http://[::ffff:127.0.0.1]:${port}/mcp`, `http://[::]:${port}/mcp`, `https://127.0.0.1:${port}/mcp`, `http://192.0.2.1:${port}/mcp`]) {
-        const result = await connectOnce(tempDir(), ['--url', url, '--token', TOKEN]);
+        const result = await connectOnce(tempDir(), ['--url', url], TOKEN);
         expect(result.code).toBe(1);
         expect(result.stderr).toMatch(/^xiaozhi-tray connect: --url must name this machine \(http:\/\/127\.0\.0\.1, http:\/\/localhost or http:\/\/\[::1\]\), not \S+: the token is sent there\.\n$/);
       }

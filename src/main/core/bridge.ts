@@ -78,7 +78,7 @@ export interface BridgeOptions {
   testListWaitMs?: number;
   /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
   toolMode?: ToolMode;
-  /** This run's local MCP server flags (`run --mcp-port N --mcp-token T`); never saved. */
+  /** This run's local MCP server flags (`run --mcp-port N --mcp-token-file FILE`); never saved. */
   localServer?: LocalServerOverrides;
   /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
   stateDir?: string | null;

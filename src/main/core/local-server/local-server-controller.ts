@@ -10,7 +10,7 @@ import type { LocalMcpServer } from './local-mcp-server';
 import { hostWithPort, isLoopbackHost, isWildcardHost } from './request-checks';
 import { removeStateFile, writeStateFile } from './state-file';
 
-/** What the command line says for this run only (`run --mcp-port N --mcp-token T`); never saved. */
+/** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
 export interface LocalServerOverrides {
   enabled?: boolean;
   port?: number;
