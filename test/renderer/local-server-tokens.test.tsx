@@ -50,32 +50,32 @@ describe("the window's local server panel: each app's own token", () => {
 });
 
 describe.skipIf(process.platform === 'win32')('"Add to …" into a file other users can read, in the window', () => {
-  it('warns in the preview and makes the file 600 by default (zh-CN)', async () => {
+  /** Cursor's file, mode 644, and the dialog that adds our entry to it. */
+  async function openDialog(language: 'en' | 'zh-CN'): Promise<{ file: string; closed: () => boolean }> {
     const file = path.join(home, '.cursor', 'mcp.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, '{ "mcpServers": {} }');
     fs.chmodSync(file, 0o644);
     harness = makeBridge({ localServer: { port: 0, token: TOKEN } });
     let closed = false;
-    await renderWithBridge(harness, <AddToClientDialog client="cursor" toolSet="all" onClose={() => (closed = true)} />, 'zh-CN');
+    await renderWithBridge(harness, <AddToClientDialog client="cursor" toolSet="all" onClose={() => (closed = true)} />, language);
+    return { file, closed: () => closed };
+  }
+
+  it('warns in the preview and makes the file 600 by default (zh-CN)', async () => {
+    const { file, closed } = await openDialog('zh-CN');
     await screen.findByText('本机的其他用户可以读取这个文件（权限 644），而条目里的令牌可以调用你的工具。');
     expect((screen.getByRole('switch', { name: '改为只有我能读写（600）' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: '添加' }));
-    await waitFor(() => expect(closed).toBe(true));
+    await waitFor(() => expect(closed()).toBe(true));
     expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
   });
 
   it('keeps the mode when the user unticks it (en)', async () => {
-    const file = path.join(home, '.cursor', 'mcp.json');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, '{ "mcpServers": {} }');
-    fs.chmodSync(file, 0o644);
-    harness = makeBridge({ localServer: { port: 0, token: TOKEN } });
-    let closed = false;
-    await renderWithBridge(harness, <AddToClientDialog client="cursor" toolSet="all" onClose={() => (closed = true)} />, 'en');
+    const { file, closed } = await openDialog('en');
     fireEvent.click(await screen.findByRole('switch', { name: 'Make the file readable only by me (600)' }));
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
-    await waitFor(() => expect(closed).toBe(true));
+    await waitFor(() => expect(closed()).toBe(true));
     expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('644');
   });
 });
