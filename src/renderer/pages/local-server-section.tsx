@@ -80,17 +80,19 @@ function ClientRow({ client, settings, status, onAdd }: { client: string; settin
       </td>
       <td className="small">{sessions > 0 ? <StatusBadge tone="ok">{t('localServer.sessions', { count: sessions })}</StatusBadge> : null}</td>
       <td className="align-end">
-        {/* Each app's own token opens its own address only; Claude Desktop's connect finds it by itself. */}
-        {client !== '' && client !== 'claude-desktop' && settings.localServer.token ? (
-          <Button small onClick={() => void store.api.revealLocalServerToken({ client }).then(copy, (e: Error) => toast(e.message, 'error'))}>
-            {t('localServer.copyToken')}
-          </Button>
-        ) : null}
-        {known.success ? (
-          <Button small onClick={() => onAdd(known.data)}>
-            {t('localServer.addTo', { client: name })}
-          </Button>
-        ) : null}
+        <div className="list-actions">
+          {/* Each app's own token opens its own address only; Claude Desktop's connect finds it by itself. */}
+          {client !== '' && client !== 'claude-desktop' && settings.localServer.token ? (
+            <Button small onClick={() => void store.api.revealLocalServerToken({ client }).then(copy, (e: Error) => toast(e.message, 'error'))}>
+              {t('localServer.copyToken')}
+            </Button>
+          ) : null}
+          {known.success ? (
+            <Button small onClick={() => onAdd(known.data)}>
+              {t('localServer.addTo', { client: name })}
+            </Button>
+          ) : null}
+        </div>
       </td>
     </tr>
   );
