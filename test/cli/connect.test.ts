@@ -291,7 +291,8 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
       reached++;
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
-    await new Promise<void>((resolve) => thief.listen(0, '::', () => resolve()));
+    // Every IPv4 address, the mapped ones included (where an IPv6 stack exists).
+    await new Promise<void>((resolve) => thief.listen(0, '0.0.0.0', () => resolve()));
     const port = (thief.address() as { port: number }).port;
     try {
       for (const url of [`http://0.0.0.0:${port}/mcp`, `http://[::ffff:127.0.0.1]:${port}/mcp`, `http://[::]:${port}/mcp`, `https://127.0.0.1:${port}/mcp`, `http://192.0.2.1:${port}/mcp`]) {
@@ -318,6 +319,11 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     const result = (await client.callTool({ name: 'echo', arguments: { text: 'after' } })) as CallToolResult;
     expect(result.content).toEqual([{ type: 'text', text: 'notes: after' }]);
     expect(stderr()).toContain('Xiaozhi Tray restarted: opened a new session');
+    // Back on the same port with yet another token: the old one is refused (401), the new one proven and used.
+    await stopApp(second);
+    await startApp(stateDir, Number(new URL(second.url).port), 'a-third-token-after-restart-0123456789');
+    const again = (await client.callTool({ name: 'echo', arguments: { text: 'again' } })) as CallToolResult;
+    expect(again.content).toEqual([{ type: 'text', text: 'notes: again' }]);
   });
 
   it('answers with a readable error while the app is away, and carries on when it is back', async () => {
