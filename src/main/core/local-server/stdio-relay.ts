@@ -190,5 +190,6 @@ function worthReopening(error: unknown): boolean {
 function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: string } }).cause?.code;
   if (cause === 'ECONNREFUSED') return 'nothing listens at its address';
-  return error instanceof Error ? error.message : String(error);
+  // Said inside parentheses: a sentence of connect's own ("… has ended.") loses its full stop.
+  return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 }
