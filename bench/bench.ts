@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ArgumentCheck } from '../src/main/core/hub/argument-check';
+import { clientToken } from '../src/main/core/local-server/client-tokens';
 import { LogBook } from '../src/main/core/logs/log-book';
 import { CallHistory } from '../src/main/core/logs/call-history';
 import { ToolRouter, type RouterEntry } from '../src/main/core/router/tool-router';
@@ -202,12 +203,15 @@ async function localServer(): Promise<void> {
   const n = quick ? 300 : 2000;
   const token = 'bench-local-token-0123456789abcdef';
   const xiaozhi = await FakeXiaozhi.start();
-  const bridge = await startBridge('local', xiaozhi, [fixtureServer('fx')], {}, ['--mcp-port', '0', '--mcp-token', token]);
+  const tokenFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'xt-bench-token-')), 'token');
+  fs.writeFileSync(tokenFile, token, { mode: 0o600 });
+  const bridge = await startBridge('local', xiaozhi, [fixtureServer('fx')], {}, ['--mcp-port', '0', '--mcp-token-file', tokenFile]);
   await servedSession(xiaozhi, 0, 10);
   await waitFor(() => /Local MCP server[^\n]*\n\s+http:\/\/\S+/.test(bridge.output()), 30_000, 'the local MCP server');
   const url = (/Local MCP server[^\n]*\n\s+(http:\/\/\S+)/.exec(bridge.output()) as RegExpExecArray)[1] as string;
   const local = new Client({ name: 'bench-local', version: '1' }, { capabilities: {} });
-  await local.connect(new StreamableHTTPClientTransport(new URL(`${url}/cursor`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  // Cursor's own token: the app's opens /mcp only.
+  await local.connect(new StreamableHTTPClientTransport(new URL(`${url}/cursor`), { requestInit: { headers: { Authorization: `Bearer ${clientToken(token, 'cursor')}` } } }));
   const direct = await directClient();
   const through: number[] = [];
   const straight: number[] = [];

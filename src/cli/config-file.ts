@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, formatProblem } from '../main/core/config/json-text';
 import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
-import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
+import { FileSettingsStore, MemorySettingsStore, octalMode, othersMode, type SettingsStore } from '../main/core/config/settings-store';
+import { secretValues } from '../main/core/bridge-secrets';
 import type { CliContext } from './command';
 
 /** The config a command uses when none is named: this one, in the current folder. */
@@ -66,11 +67,26 @@ function isLink(file: string): boolean {
   }
 }
 
-/** Ours is written back when settings change; another program's file never is (changes stay in memory). */
-export function storeFor(file: string, loaded: LoadedConfig): SettingsStore {
+/** Said when a save made the config 0600: it holds secrets others could read. */
+export const madePrivate = (file: string, previousMode: number): string =>
+  `${file} holds tokens or keys, and other users of this computer could ${previousMode & 0o022 ? 'change' : 'read'} it (mode ${octalMode(previousMode)}): it is now ${octalMode(0o600)}, for you only`;
+
+/** Said at start when our config holds secrets others can read (a save would tighten it; this run may never save). */
+export function readableByOthers(file: string, resolved: string, settings: LoadedConfig['settings']): string | undefined {
+  const others = othersMode(resolved);
+  if (others === 0 || secretValues(settings).length === 0) return undefined;
+  return `${file} holds tokens or keys, and other users of this computer can ${others & 0o022 ? 'change' : 'read'} it (mode ${octalMode(fs.statSync(resolved).mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`;
+}
+
+/**
+ * Ours is written back when settings change; another program's file never is (changes stay in
+ * memory). `say` gets what the user should know of a save (default: stderr).
+ */
+export function storeFor(file: string, loaded: LoadedConfig, say: (line: string) => void = (line) => process.stderr.write(`xiaozhi-tray: ${line}\n`)): SettingsStore {
   if (loaded.format === 'xiaozhi-tray') {
     return new FileSettingsStore(file, loaded.settings, {
-      onExternalChange: (backup) => process.stderr.write(`xiaozhi-tray: ${file} was changed by another program while running; that version is kept in ${backup}\n`),
+      onExternalChange: (backup) => say(`${file} was changed by another program while running; that version is kept in ${backup}`),
+      onMadePrivate: (previous) => say(madePrivate(file, previous)),
     });
   }
   return new MemorySettingsStore(loaded.settings, { file, format: loaded.format });

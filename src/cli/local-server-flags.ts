@@ -7,11 +7,25 @@ import { hostWithPort, isWildcardHost } from '../main/core/local-server/request-
 import { appStateDir, readStateFile } from '../main/core/local-server/state-file';
 import { SENDABLE_TOKEN, SENDABLE_TOKEN_RULE, type Settings } from '../shared/settings';
 import { jsonLogLine, type LogFormat } from './log-output';
+import { secretOption } from './secret-input';
 
 export type Flags = Record<string, string | true>;
 
-/** `--mcp-port N` turns the local server on for this run; `--mcp-token T` fixes its token. */
-export function localServerOverrides(options: Flags): { ok: true; overrides?: LocalServerOverrides } | { ok: false; message: string } {
+/** Where a secret flag's file is found, what the environment holds, and where warnings go. */
+export interface SecretContext {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  warn(line: string): void;
+}
+
+/** The local server's token of this run: `--mcp-token-file FILE`, `--mcp-token T` (warned about) or XIAOZHI_TRAY_MCP_TOKEN. */
+export const MCP_TOKEN_ENV = 'XIAOZHI_TRAY_MCP_TOKEN';
+
+/**
+ * `--mcp-port N` turns the local server on for this run; `--mcp-token-file FILE` (or
+ * XIAOZHI_TRAY_MCP_TOKEN, or `--mcp-token T`, which every user sees in `ps`) fixes its token.
+ */
+export function localServerOverrides(options: Flags, secrets: SecretContext): { ok: true; overrides?: LocalServerOverrides } | { ok: false; message: string } {
   const overrides: LocalServerOverrides = {};
   if (options['mcp-port'] !== undefined) {
     const port = Number(options['mcp-port']);
@@ -19,17 +33,18 @@ export function localServerOverrides(options: Flags): { ok: true; overrides?: Lo
     overrides.enabled = true;
     overrides.port = port;
   }
-  if (options['mcp-token'] !== undefined) {
-    const token = options['mcp-token'];
-    if (typeof token !== 'string' || token.length < 16) return { ok: false, message: '--mcp-token must be at least 16 characters' };
-    if (!SENDABLE_TOKEN.test(token)) return { ok: false, message: `--mcp-token ${SENDABLE_TOKEN_RULE}` };
+  const token = secretOption(options, { flag: 'mcp-token', fileFlag: 'mcp-token-file', env: MCP_TOKEN_ENV }, secrets);
+  if (token !== undefined) {
+    const from = options['mcp-token-file'] !== undefined ? `the token in ${String(options['mcp-token-file'])}` : options['mcp-token'] !== undefined ? '--mcp-token' : MCP_TOKEN_ENV;
+    if (token.length < 16) return { ok: false, message: `${from} must be at least 16 characters` };
+    if (!SENDABLE_TOKEN.test(token)) return { ok: false, message: `${from} ${SENDABLE_TOKEN_RULE}` };
     overrides.token = token;
   }
   return Object.keys(overrides).length > 0 ? { ok: true, overrides } : { ok: true };
 }
 
 export interface Announcement {
-  /** The token comes from the config or --mcp-token (the user has it); else it was made for this run. */
+  /** The token comes from the config, a file or the environment (the user has it); else it was made for this run. */
   tokenKnown: boolean;
   format: LogFormat;
   /** stdout is a terminal: a person reads it, not a service manager's journal. */
@@ -61,8 +76,8 @@ export async function announceLocalServer(bridge: Bridge, how: Announcement): Pr
   if (status?.state !== 'listening' || !status.url) return;
   const shown = !how.tokenKnown && how.terminal ? await bridge.api.revealLocalServerToken() : undefined;
   const where = how.tokenKnown
-    ? 'the token from the config or --mcp-token'
-    : `a token made for this run, not printed here: see it with: xiaozhi-tray export --config ${/\s/.test(how.config) ? `"${how.config}"` : how.config} --format cursor, or set one with --mcp-token or localServer.token`;
+    ? 'the token from the config, --mcp-token-file or XIAOZHI_TRAY_MCP_TOKEN'
+    : `a token made for this run, not printed here: see it with: xiaozhi-tray export --config ${/\s/.test(how.config) ? `"${how.config}"` : how.config} --format cursor, or set one with --mcp-token-file, ${MCP_TOKEN_ENV} or localServer.token`;
   if (how.format === 'json') {
     const message = 'local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect)';
     how.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'local-server', message }, { url: status.url, ...(shown ? { token: shown } : { tokenNote: where }) })}\n`);
@@ -75,14 +90,15 @@ export async function announceLocalServer(bridge: Bridge, how: Announcement): Pr
  * The local server's address and token for `export --format <client>`: the flags, then the config,
  * then the running app's state file (which knows a token generated for its run).
  */
-export function exportEntryContext(settings: Settings, options: Flags): EntryContext {
+export function exportEntryContext(settings: Settings, options: Flags, secrets: SecretContext): EntryContext {
   const running = readStateFile(appStateDir());
-  const flags = localServerOverrides(options);
-  const overrides = flags.ok ? (flags.overrides ?? {}) : {};
+  const flags = localServerOverrides(options, secrets);
+  if (!flags.ok) throw new Error(flags.message);
+  const overrides = flags.overrides ?? {};
   const port = overrides.port ?? settings.localServer.port;
   const host = isWildcardHost(settings.localServer.host) ? '127.0.0.1' : settings.localServer.host;
   const url = overrides.port === undefined && running.ok ? running.state.url : `http://${hostWithPort(host, port)}/mcp`;
   const token = overrides.token ?? settings.localServer.token ?? (running.ok ? running.state.token : undefined);
-  if (!token) throw new Error('No token for the local MCP server: set localServer.token in the config, pass --mcp-token, or start the app first.');
-  return { url, token, connect: defaultConnectCommand() };
+  if (!token) throw new Error(`No token for the local MCP server: set localServer.token in the config, pass --mcp-token-file FILE (or set ${MCP_TOKEN_ENV}), or start the app first.`);
+  return { url, appToken: token, connect: defaultConnectCommand() };
 }

@@ -30,6 +30,11 @@ export const AddToClientPreviewSchema = z.object({
   toolSet: z.string(),
   /** The local server is off: adding turns it on. */
   turnsServerOn: z.boolean(),
+  /**
+   * The file is there and other users of this computer can read (or change) it, while the entry
+   * holds a token: its mode (e.g. "644"); the window offers to make it the user's alone (600).
+   */
+  openToOthers: z.string().optional(),
   /** Cherry Studio: its install link, and the JSON its "import from JSON" takes (both hold the token). */
   link: z.string().optional(),
   copyText: z.string().optional(),
@@ -55,15 +60,15 @@ export const toolSetCommands = {
     }),
     z.void(),
   ),
-  /** The bearer token, only when the user asks to see or copy it. */
-  revealLocalServerToken: command(z.void(), z.string()),
+  /** The bearer token, only when the user asks to see or copy it: a client's own (for /mcp/<client>), or the app's (for /mcp). */
+  revealLocalServerToken: command(z.union([z.void(), z.object({ client: z.string().regex(LOCAL_CLIENT_ID).optional() })]), z.string()),
   /** A new token: every client entry written before stops working. */
   regenerateLocalServerToken: command(z.void(), z.void()),
 
   /** What "Add to …" would write, where; changes nothing. */
   previewAddToClient: command(z.object({ client: AddToClientSchema, toolSet: SetId.optional() }), AddToClientPreviewSchema),
-  /** Writes the previewed entry (atomically, keeping the rest of the file), or opens Cherry Studio's link. */
-  applyAddToClient: command(z.object({ id: z.string().min(1) }), z.object({ path: z.string().optional(), opened: z.boolean() })),
+  /** Writes the previewed entry (atomically, keeping the rest of the file; `makePrivate`: mode 600), or opens Cherry Studio's link. */
+  applyAddToClient: command(z.object({ id: z.string().min(1), makePrivate: z.boolean().optional() }), z.object({ path: z.string().optional(), opened: z.boolean() })),
 
   /** Calls per caller (endpoint, local client, or `ui`) since the bridge started. */
   getCallerCounts: command(z.void(), z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() }))),

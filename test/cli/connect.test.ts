@@ -9,6 +9,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { stateDistrust } from '../../src/main/core/local-server/state-file';
+import { clientToken } from '../../src/main/core/local-server/client-tokens';
+import { isOwnProcess } from '../../src/main/core/servers/process-tree';
 import { waitFor } from '../helpers/wait';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
@@ -43,7 +45,7 @@ interface App {
 }
 
 /** The headless app with the local server on (`run --mcp-port`), its state file in `stateDir`. */
-async function startApp(stateDir: string, port = 0): Promise<App> {
+async function startApp(stateDir: string, port = 0, token = TOKEN): Promise<App> {
   const config = path.join(stateDir, 'config.json');
   fs.writeFileSync(
     config,
@@ -53,8 +55,9 @@ async function startApp(stateDir: string, port = 0): Promise<App> {
       localServer: { clients: { 'claude-desktop': { toolSet: 'desk' } } },
     }),
   );
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', String(port), '--mcp-token', TOKEN], {
-    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir },
+  // The token from the environment, as the README says (on the command line, every user sees it).
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', String(port)], {
+    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -75,8 +78,9 @@ async function stopApp(app: App): Promise<void> {
 }
 
 /** `xiaozhi-tray connect`, as Claude Desktop starts it, driven by the SDK's own stdio Client. */
-async function connectClient(stateDir: string, args: string[] = ['--client', 'claude-desktop']): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'connect', ...args], env: { ...(process.env as Record<string, string>), XIAOZHI_TRAY_STATE_DIR: stateDir }, stderr: 'pipe' });
+async function connectClient(stateDir: string, args: string[] = ['--client', 'claude-desktop'], token?: string): Promise<{ client: Client; stderr: () => string }> {
+  const env = { ...(process.env as Record<string, string>), XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) };
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'connect', ...args], env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'claude-ai', version: '0.1.0' }, { capabilities: {} });
@@ -86,9 +90,10 @@ async function connectClient(stateDir: string, args: string[] = ['--client', 'cl
 }
 
 /** `connect` run by hand: its exit code and what it said. */
-function connectOnce(stateDir: string, args: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function connectOnce(stateDir: string, args: string[] = [], token?: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'connect', ...args], { env: { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) };
+    const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';
     let stdout = '';
@@ -120,9 +125,9 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     await waitFor(async () => (await sessionsOf(app.url)) === 0, 10_000, 'the session to be released');
   });
 
-  it('takes --url and --token instead of the state file', async () => {
+  it('takes --url and XIAOZHI_TRAY_TOKEN instead of the state file', async () => {
     const app = await startApp(tempDir());
-    const { client } = await connectClient(tempDir(), ['--url', app.url, '--token', TOKEN, '--client', 'claude-desktop']);
+    const { client } = await connectClient(tempDir(), ['--url', app.url, '--client', 'claude-desktop'], TOKEN);
     expect((await client.callTool({ name: 'echo', arguments: { text: 'x' } })) as CallToolResult).toMatchObject({ content: [{ text: 'notes: x' }] });
   });
 
@@ -135,14 +140,14 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
 
     const stateDir = tempDir();
     const app = await startApp(stateDir);
-    const wrong = await connectOnce(stateDir, ['--url', app.url, '--token', 'not-the-token-0123456789']);
+    const wrong = await connectOnce(stateDir, ['--url', app.url], 'not-the-token-0123456789');
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/^xiaozhi-tray connect: Xiaozhi Tray refused the token/);
+    expect(wrong.stderr).toMatch(/^xiaozhi-tray connect: what listens at http:\/\/127\.0\.0\.1:\d+ could not show that it knows the token, so the token was not sent to it\. Was the token regenerated\?/);
     await stopApp(app);
     const gone = await connectOnce(stateDir);
     expect(gone.code).toBe(1);
     expect(gone.stderr.trim().split('\n')).toHaveLength(1);
-    const closed = await connectOnce(tempDir(), ['--url', app.url, '--token', TOKEN]);
+    const closed = await connectOnce(tempDir(), ['--url', app.url], TOKEN);
     expect(closed.stderr).toMatch(/Xiaozhi Tray is not running at http:\/\/127\.0\.0\.1:\d+ \(nothing listens there\)/);
   });
 
@@ -216,12 +221,109 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     const secret = 'first-half-of-the-token\nsecond-half-of-the-token';
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: secret, version: '0.1.0', startedAt: Date.now() }), { mode: 0o600 });
-    for (const result of [await connectOnce(dir), await connectOnce(tempDir(), ['--url', 'http://127.0.0.1:9/mcp', '--token', secret])]) {
+    for (const result of [await connectOnce(dir), await connectOnce(tempDir(), ['--url', 'http://127.0.0.1:9/mcp'], secret)]) {
       expect(result.code).toBe(1);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).not.toContain('first-half-of-the-token');
       expect(result.stderr).not.toContain('second-half-of-the-token');
     }
+  });
+
+  it('sends the token only to a listener that proves it knows it: a stale state file whose port (and pid) someone else took gets nothing', async () => {
+    // What the issue found: the app gone, its state file left, another program on its port.
+    const seen: string[] = [];
+    const thief = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)} ${body}`);
+        // Says yes to everything, as a listener collecting tokens would.
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name: 'xiaozhi-tray', proof: 'x'.repeat(43), sessions: 0 }));
+      });
+    });
+    await new Promise<void>((resolve) => thief.listen(0, '127.0.0.1', () => resolve()));
+    const port = (thief.address() as { port: number }).port;
+    try {
+      const dir = tempDir();
+      fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}/mcp`, token: TOKEN, version: '0.1.0', startedAt: Date.now() }), { mode: 0o600 });
+      for (const args of [['--client', 'claude-desktop'], []]) {
+        const result = await connectOnce(dir, args);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toBe(`xiaozhi-tray connect: what listens at http://127.0.0.1:${port} could not show that it knows the token, so the token was not sent to it. Was the token regenerated? Copy the new one from Xiaozhi Tray, Settings → Local MCP server (or start the app again).\n`);
+      }
+      expect(seen.length).toBeGreaterThan(0);
+      for (const request of seen) {
+        expect(request).not.toContain(TOKEN);
+        expect(request).not.toContain(clientToken(TOKEN, 'claude-desktop'));
+      }
+    } finally {
+      thief.closeAllConnections();
+      await new Promise((resolve) => thief.close(resolve));
+    }
+  });
+
+  it('counts a pid it may not signal (another user\'s process), and pid 1, as no app of ours', () => {
+    expect(isOwnProcess(process.pid)).toBe(true);
+    expect(isOwnProcess(1)).toBe(false);
+    expect(isOwnProcess(0)).toBe(false);
+  });
+
+  it.skipIf(process.platform === 'win32' || process.getuid?.() !== 0)("treats a state file naming another user's process as left over (EPERM is not ours), run as that other user", async () => {
+    // connect runs as uid 65534; the pid in its state file is this (root's) process, as a pid used again would be.
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: TOKEN, version: '0.1.0', startedAt: Date.now() }), { mode: 0o600 });
+    fs.chownSync(dir, 65534, 65534);
+    fs.chownSync(path.join(dir, 'local-server.json'), 65534, 65534);
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'connect'], { uid: 65534, gid: 65534, env: { PATH: process.env.PATH ?? '', HOME: dir, XIAOZHI_TRAY_STATE_DIR: dir }, stdio: ['pipe', 'pipe', 'pipe'] });
+      children.push(child);
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('exit', (code) => resolve({ code, stderr }));
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`xiaozhi-tray connect: Xiaozhi Tray is not running (${path.join(dir, 'local-server.json')} is left from a process that has ended).\n`);
+  });
+
+  it('takes --url on this machine only, by a loopback name: not 0.0.0.0, not an IPv4-mapped address', async () => {
+    let reached = 0;
+    const thief = http.createServer((_req, res) => {
+      reached++;
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+    // Every IPv4 address, the mapped ones included (where an IPv6 stack exists).
+    await new Promise<void>((resolve) => thief.listen(0, '0.0.0.0', () => resolve()));
+    const port = (thief.address() as { port: number }).port;
+    try {
+      for (const url of [`http://0.0.0.0:${port}/mcp`, `http://[::ffff:127.0.0.1]:${port}/mcp`, `http://[::]:${port}/mcp`, `https://127.0.0.1:${port}/mcp`, `http://192.0.2.1:${port}/mcp`]) {
+        const result = await connectOnce(tempDir(), ['--url', url], TOKEN);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toMatch(/^xiaozhi-tray connect: --url must name this machine \(http:\/\/127\.0\.0\.1, http:\/\/localhost or http:\/\/\[::1\]\), not \S+: the token is sent there\.\n$/);
+      }
+      expect(reached).toBe(0);
+    } finally {
+      thief.closeAllConnections();
+      await new Promise((resolve) => thief.close(resolve));
+    }
+  });
+
+  it('picks up the new port and token of a restarted app: reads the state file again and has it prove the new token', async () => {
+    const stateDir = tempDir();
+    const first = await startApp(stateDir);
+    const { client, stderr } = await connectClient(stateDir);
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'before' } })) as CallToolResult).toMatchObject({ content: [{ text: 'notes: before' }] });
+    await stopApp(first);
+    // Back with another token, on another port (a token made for the run, port 0).
+    const second = await startApp(stateDir, 0, 'a-new-token-after-restart-0123456789');
+    expect(second.url).not.toBe(first.url);
+    const result = (await client.callTool({ name: 'echo', arguments: { text: 'after' } })) as CallToolResult;
+    expect(result.content).toEqual([{ type: 'text', text: 'notes: after' }]);
+    expect(stderr()).toContain('Xiaozhi Tray restarted: opened a new session');
+    // Back on the same port with yet another token: the old one is refused (401), the new one proven and used.
+    await stopApp(second);
+    await startApp(stateDir, Number(new URL(second.url).port), 'a-third-token-after-restart-0123456789');
+    const again = (await client.callTool({ name: 'echo', arguments: { text: 'again' } })) as CallToolResult;
+    expect(again.content).toEqual([{ type: 'text', text: 'notes: again' }]);
   });
 
   it('answers with a readable error while the app is away, and carries on when it is back', async () => {
@@ -252,8 +354,10 @@ describe('export in the clients formats', () => {
       });
     const cursor = await exportAs('cursor');
     expect(cursor.code).toBe(0);
-    expect(JSON.parse(cursor.out)).toEqual({ mcpServers: { 'xiaozhi-tray': { url: 'http://127.0.0.1:18799/mcp/cursor', headers: { Authorization: `Bearer ${TOKEN}` } } } });
-    expect(JSON.parse((await exportAs('vscode')).out)).toEqual({ servers: { 'xiaozhi-tray': { type: 'http', url: 'http://127.0.0.1:18799/mcp/vscode', headers: { Authorization: `Bearer ${TOKEN}` } } } });
+    // Each client's entry carries its own token, which opens its own path only.
+    expect(JSON.parse(cursor.out)).toEqual({ mcpServers: { 'xiaozhi-tray': { url: 'http://127.0.0.1:18799/mcp/cursor', headers: { Authorization: `Bearer ${clientToken(TOKEN, 'cursor')}` } } } });
+    expect(JSON.parse((await exportAs('vscode')).out)).toEqual({ servers: { 'xiaozhi-tray': { type: 'http', url: 'http://127.0.0.1:18799/mcp/vscode', headers: { Authorization: `Bearer ${clientToken(TOKEN, 'vscode')}` } } } });
+    expect(cursor.out).not.toContain(TOKEN);
     const claude = JSON.parse((await exportAs('claude-desktop')).out).mcpServers['xiaozhi-tray'];
     expect(claude.command).toBe(process.execPath);
     expect(claude.args.slice(-3)).toEqual(['connect', '--client', 'claude-desktop']);

@@ -95,8 +95,9 @@ describe('init: a working config from nothing', () => {
     const { env } = fakeHome();
     const cwd = h.tempDir();
     fs.mkdirSync(path.join(cwd, 'configs'));
+    fs.writeFileSync(path.join(cwd, 'endpoint.txt'), ENDPOINT, { mode: 0o600 });
     for (const extra of [[], ['--force']]) {
-      const run = h.spawn(['init', '--config', 'configs', '--endpoint', ENDPOINT, '--yes', ...extra], { env, cwd });
+      const run = h.spawn(['init', '--config', 'configs', '--endpoint-file', 'endpoint.txt', '--yes', ...extra], { env, cwd });
       expect(await run.exit).toBe(1);
       expect(run.stderr()).toBe(`configs is a folder, not a file. Name the file to write, e.g. --config ${path.join('configs', 'xiaozhi-tray.json')}\n`);
     }

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, CliHarness, fixtureEntry, waitForText, type Run } from './cli-harness';
 import { waitFor } from '../helpers/wait';
+import { clientToken } from '../../src/main/core/local-server/client-tokens';
 
 /** `run --mcp-port N`: what it says about the local server, what it writes, and what it masks. */
 const h = new CliHarness();
@@ -82,9 +83,33 @@ describe('run --mcp-port', () => {
     expect(state.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     // `export`, which reads the state file, knows it (the line that does not print it says so).
     const exported = await h.finished(['export', '--config', config, '--format', 'cursor'], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
-    expect(exported.out).toContain(`Bearer ${state.token}`);
+    expect(exported.out).toContain(`Bearer ${clientToken(state.token, 'cursor')}`);
     await stop(run);
     expect(fs.readFileSync(config)).toEqual(before);
+  });
+
+  it.skipIf(process.platform === 'win32')("makes a config other users could read 600 when it writes the token it made into it, and says so in the log", async () => {
+    // As the issue found it: run on a 644 config whose local server is on without a token yet.
+    const config = h.writeConfig({ servers: [], localServer: { enabled: true, port: 0 } }, 'tray.json');
+    fs.chmodSync(config, 0o644);
+    const stateDir = h.tempDir();
+    const run = h.spawn(['run', '--config', config], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+    await waitFor(() => fs.existsSync(path.join(stateDir, 'local-server.json')), 20_000, `the state file\n${run.stdout()}${run.stderr()}`);
+    const token = (JSON.parse(fs.readFileSync(path.join(stateDir, 'local-server.json'), 'utf8')) as { token: string }).token;
+    expect(JSON.parse(fs.readFileSync(config, 'utf8')).localServer.token).toBe(token);
+    expect((fs.statSync(config).mode & 0o777).toString(8)).toBe('600');
+    await waitForText(run.stdout, 'it is now 600');
+    expect(run.stdout()).toContain(`${config} holds tokens or keys, and other users of this computer could read it (mode 644): it is now 600, for you only`);
+    await stop(run);
+  });
+
+  it.skipIf(process.platform === 'win32')('warns at start when its config holds tokens other users can read', async () => {
+    const config = h.writeConfig({ servers: [], endpoints: [{ id: 'e', name: 'home', url: 'wss://127.0.0.1:9/mcp/?token=eyJhbGciOiJIUzI1NiJ9.readable', enabled: false }] }, 'tray.json');
+    fs.chmodSync(config, 0o644);
+    const run = h.spawn(['run', '--config', config], { env: { XIAOZHI_TRAY_STATE_DIR: h.tempDir() } });
+    await waitForText(run.stdout, 'chmod 600');
+    expect(run.stdout()).toContain(`${config} holds tokens or keys, and other users of this computer can read it (mode 644): make it yours only with: chmod 600 ${config}`);
+    await stop(run);
   });
 
   it('masks --mcp-token and a token made for the run wherever they would be logged', async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
+import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { waitFor } from '../helpers/wait';
 import { haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
 
@@ -131,7 +132,9 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     expect(written).toContain("// Cursor's own file");
     expect(written).toContain('"github": { "command": "npx", "args": ["-y", "gh"] }');
     expect(written).toContain(`"url": "${address}/cursor"`);
-    expect(written).toContain(`"Authorization": "Bearer ${TOKEN}"`);
+    // Cursor's own token, which opens /mcp/cursor only; the file (644 here) was made the user's alone, as the dialog offered.
+    expect(written).toContain(`"Authorization": "Bearer ${clientToken(TOKEN, 'cursor')}"`);
+    if (process.platform !== 'win32') expect(fs.statSync(path.join(home, '.cursor', 'mcp.json')).mode & 0o077).toBe(0);
   });
 
   it('renders the tool-set UI in both languages, light and dark (screenshots)', async () => {

@@ -7,15 +7,15 @@ import { waitFor } from './wait';
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 
 /**
- * The headless app (`run --mcp-port 0 --mcp-token TOKEN`) serving one fixture server ("notes") as a
+ * The headless app (`run --mcp-port 0`, XIAOZHI_TRAY_MCP_TOKEN=TOKEN) serving one fixture server ("notes") as a
  * local MCP server, its state file in `stateDir` (where the desktop app keeps it), for `connect`
  * tests. Resolves once the state file is written and the server runs; stop the child when done.
  */
 export async function startLocalServerApp(stateDir: string, token: string): Promise<ChildProcess> {
   const config = path.join(stateDir, 'config.json');
   fs.writeFileSync(config, JSON.stringify({ servers: [{ name: 'notes', transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'notes' } }] }));
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', '0', '--mcp-token', token], {
-    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir },
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', '0'], {
+    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

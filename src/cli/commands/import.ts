@@ -7,7 +7,7 @@ import { ImportSessions } from '../../main/core/import/import-sessions';
 import { defaultSettings, type Settings } from '../../shared/settings';
 import { stringOption, UsageError } from '../args';
 import type { Command, CliContext } from '../command';
-import { loadOrExplain } from '../config-file';
+import { loadOrExplain, madePrivate } from '../config-file';
 import { inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
 import { checkEndpoint } from './init';
 import { redactText, secretQueryValues } from '../../main/core/logs/redact';
@@ -95,7 +95,7 @@ export const importCommand: Command = {
     }
     try {
       const applied = sessions.apply({ id: preview.id, inputs, fromEnvironment }, current);
-      new FileSettingsStore(path.resolve(ctx.cwd, target), current).save(applied.settings);
+      new FileSettingsStore(path.resolve(ctx.cwd, target), current, { onMadePrivate: (previous) => ctx.err(madePrivate(target, previous)) }).save(applied.settings);
       const r = applied.result;
       ctx.out(`\nImported into ${target}: ${countOf(r.addedServers.length, 'server')} added, ${r.replacedServers.length} replaced, ${countOf(r.addedEndpoints.length, 'endpoint')}, ${r.skipped} skipped.`);
       return 0;

@@ -7,15 +7,16 @@ import { loadConfigFile } from '../../main/core/config/load-config';
 import { FileSettingsStore } from '../../main/core/config/settings-store';
 import { discoverClients } from '../../main/core/import/discover-clients';
 import { ImportSessions } from '../../main/core/import/import-sessions';
-import { redactUrl } from '../../main/core/logs/redact';
+import { redactUrl, secretQueryValues } from '../../main/core/logs/redact';
 import { translate } from '../../shared/i18n/translate';
 import type { ImportPreview, KnownClient } from '../../shared/import';
 import { EndpointSettingsSchema, defaultSettings, type Settings } from '../../shared/settings';
 import { orList, stringOption, UsageError } from '../args';
 import type { CliContext, Command } from '../command';
 import { inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
-import { DEFAULT_CONFIG } from '../config-file';
+import { DEFAULT_CONFIG, madePrivate } from '../config-file';
 import { Prompter } from '../prompt';
+import { secretOption } from '../secret-input';
 import { closest } from '../suggest';
 
 const DEFAULT_FILE = DEFAULT_CONFIG;
@@ -163,11 +164,12 @@ export const initCommand: Command = {
   summary: 'write a working config: your endpoint, and the MCP servers your other apps already use',
   usage: [
     'init [--config FILE]                          asks for the endpoint and which apps to import from',
-    'init --config FILE --endpoint URL [--import all|none|APP,…] --yes   without questions (scripts)',
+    'init --config FILE --endpoint-file FILE|- [--import all|none|APP,…] --yes   without questions (scripts)',
   ],
   options: [
     { name: 'config', value: 'FILE', help: `the config to write (default ${DEFAULT_FILE} in this folder)` },
-    { name: 'endpoint', value: 'URL', help: 'your xiaozhi MCP endpoint (wss://api.xiaozhi.me/mcp/?token=…)' },
+    { name: 'endpoint-file', value: 'FILE', help: 'a file holding your xiaozhi MCP endpoint (wss://api.xiaozhi.me/mcp/?token=…); - reads it from stdin (with --yes)' },
+    { name: 'endpoint', value: 'URL', help: 'the endpoint on the command line, where other users of this computer see its token: prefer --endpoint-file, or the question' },
     { name: 'import', value: 'WHICH', help: 'all, none (default with --yes), or apps: claude-desktop, cursor, vscode, windsurf, cline, codex, xiaozhi-client' },
     INPUT_OPTION,
     USE_ENV_OPTION,
@@ -183,10 +185,17 @@ export const initCommand: Command = {
     const file = stringOption(args, 'config') ?? DEFAULT_FILE;
     const target = path.resolve(ctx.cwd, file);
     const interactive = args.options.yes !== true;
-    const endpointChecked = stringOption(args, 'endpoint') === undefined ? undefined : checkEndpoint(stringOption(args, 'endpoint') as string);
+    if (args.options['endpoint-file'] === '-' && interactive) throw new UsageError('--endpoint-file - reads the endpoint from stdin, which the questions need too: add --yes (and --import …)');
+    // The endpoint URL carries its token: on the command line, other users see it.
+    const endpointGiven = secretOption(
+      args.options,
+      { flag: 'endpoint', fileFlag: 'endpoint-file', holdsSecret: (url) => secretQueryValues(url).length > 0 },
+      { env: ctx.env, cwd: ctx.cwd, warn: (line) => ctx.err(`warning: ${line}`) },
+    );
+    const endpointChecked = endpointGiven === undefined ? undefined : checkEndpoint(endpointGiven);
     const importFlag = stringOption(args, 'import');
     const inputs = inputValues(args);
-    if (endpointChecked && 'problem' in endpointChecked) throw new UsageError(`--endpoint ${endpointChecked.problem}`);
+    if (endpointChecked && 'problem' in endpointChecked) throw new UsageError(`${args.options['endpoint-file'] !== undefined ? 'the endpoint in --endpoint-file' : '--endpoint'} ${endpointChecked.problem}`);
     const endpointFlag = endpointChecked?.url;
     const folder = folderProblem(file, target);
     if (folder) {
@@ -214,7 +223,7 @@ export const initCommand: Command = {
       else if (found.length > 0) ctx.out(`Found ${countOf(found.length, 'MCP client config')} (${found.map((f) => f.label).join(', ')}); add --import all to import them.`);
       settings = await importChosen(chosen, settings, inputs, new Set(useEnvIds(args)), prompter, ctx);
 
-      new FileSettingsStore(target, settings).save(settings);
+      new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous)) }).save(settings);
       // Read back exactly as `run` will read it (without MCP_ENDPOINT, so the file is judged alone).
       const check = loadConfigFile(target, { ...ctx.env, MCP_ENDPOINT: '' });
       const s = check.settings;
@@ -224,7 +233,7 @@ export const initCommand: Command = {
       return 0;
     } catch (error) {
       if (error instanceof NoAnswer) {
-        ctx.err(`\nNo answer (the input ended), so nothing was written. Without a terminal, give everything as flags:\n  xiaozhi-tray init --config ${file} --endpoint URL --import all --yes`);
+        ctx.err(`\nNo answer (the input ended), so nothing was written. Without a terminal, give everything as flags:\n  xiaozhi-tray init --config ${file} --endpoint-file FILE --import all --yes   (FILE holds the endpoint URL; - reads it from stdin)`);
         return 1;
       }
       if (error instanceof ConfigError) {

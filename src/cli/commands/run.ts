@@ -4,7 +4,7 @@ import { stringOption } from '../args';
 import { ALLOW_ENV_OPTION, CONFIG_OPTION, TOOL_MODE_OPTION, allowEnvArg, configArg, logOptions, type Command } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import type { ToolMode } from '../../shared/settings';
-import { configFileOr, loadOrExplain, storeFor } from '../config-file';
+import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../config-file';
 import { startHeadless } from '../headless-bridge';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../args';
@@ -15,7 +15,7 @@ const WILDCARD = ['0.0.0.0', '::'];
 export const runCommand: Command = {
   name: 'run',
   summary: 'serve your tools to xiaozhi until stopped (Ctrl+C, or SIGTERM from a service manager)',
-  usage: ['run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token T]] [--tool-mode all|router] [--log-level LEVEL] [--log-format text|json]'],
+  usage: ['run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--log-level LEVEL] [--log-format text|json]'],
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
@@ -23,7 +23,8 @@ export const runCommand: Command = {
     { name: 'port', value: 'N', help: 'the web page\'s port (implies --ui; default: any free port)' },
     { name: 'host', value: 'ADDR', help: 'listen on ADDR instead of 127.0.0.1, e.g. 0.0.0.0 for the LAN or in Docker (implies --ui)' },
     { name: 'mcp-port', value: 'N', help: 'also serve the tools as a local MCP server (streamable HTTP at 127.0.0.1:N/mcp) for Cursor, VS Code, Cherry Studio' },
-    { name: 'mcp-token', value: 'T', help: 'the bearer token local clients must send (default: the config\'s, or one made for this run)' },
+    { name: 'mcp-token-file', value: 'FILE', help: 'a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config\'s, or one made for this run); each app\'s own is derived from it' },
+    { name: 'mcp-token', value: 'T', help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file' },
     TOOL_MODE_OPTION,
     ...logOptions('info', 'stdout'),
   ],
@@ -46,12 +47,16 @@ export const runCommand: Command = {
     if (!loaded || !file) return 1;
     const resolved = path.resolve(ctx.cwd, file);
     const { level, format } = logChoice(args, 'info');
-    const local = localServerOverrides(args.options);
+    // Said once the log is there (a secret on the command line, a token file others can read).
+    const secretWarnings: string[] = [];
+    const local = localServerOverrides(args.options, { env: ctx.env, cwd: ctx.cwd, warn: (line) => secretWarnings.push(line) });
     if (!local.ok) throw new UsageError(local.message);
     const toolMode = stringOption(args, 'tool-mode') as ToolMode | undefined;
     let closeUi: (() => Promise<void>) | undefined;
+    // What a save has to say goes to the log, once there is one (saves happen after the bridge starts).
+    let say = (line: string): void => void process.stderr.write(`xiaozhi-tray: ${line}\n`);
     const { bridge, logBook, log, guard } = startHeadless(ctx, {
-      store: storeFor(resolved, loaded),
+      store: storeFor(resolved, loaded, (line) => say(line)),
       log: { stream: process.stdout, level, format },
       alsoStop: () => closeUi?.(),
       bridge: { ...(toolMode ? { toolMode } : {}), ...(local.overrides ? { localServer: local.overrides } : {}) },
@@ -63,8 +68,12 @@ export const runCommand: Command = {
     }
     // A bridge with nothing to serve yet still runs (servers and endpoints can be added in the web UI).
     const keepAlive = setInterval(() => undefined, 2 ** 30);
+    say = (line) => log.warn(line);
     try {
       for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
+      for (const warning of secretWarnings) log.warn(warning);
+      const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
+      if (exposed) log.warn(exposed);
       if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT');
       log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
       bridge.start();

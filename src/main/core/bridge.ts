@@ -78,7 +78,7 @@ export interface BridgeOptions {
   testListWaitMs?: number;
   /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
   toolMode?: ToolMode;
-  /** This run's local MCP server flags (`run --mcp-port N --mcp-token T`); never saved. */
+  /** This run's local MCP server flags (`run --mcp-port N --mcp-token-file FILE`); never saved. */
   localServer?: LocalServerOverrides;
   /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
   stateDir?: string | null;
@@ -417,10 +417,9 @@ export class Bridge {
     this.queueStatus();
   }
 
-  /** The settings' secrets, and the local server's token of this run (`--mcp-token`, or one made for it). */
+  /** The settings' secrets, and the local server's tokens of this run (`--mcp-token`, or one made for it; each client's own). */
   private updateSecrets(): void {
-    const token = this.localServer.currentToken();
-    this.logBook.setSecrets([...secretValues(this.settings, this.options.env ?? process.env), ...(token ? [token] : [])]);
+    this.logBook.setSecrets([...secretValues(this.settings, this.options.env ?? process.env), ...this.localServer.currentTokens()]);
   }
 
   private requireServer(name: string): ChildServer {

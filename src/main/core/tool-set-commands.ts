@@ -10,6 +10,7 @@ import { AddToClientSessions } from './local-server/add-to-client';
 import { cherryStudioLink, clientEntry, defaultConnectCommand, type ConnectCommand, type EntryContext } from './local-server/client-entries';
 import { exportConfig } from './import/export-config';
 import { newLocalServerToken, type LocalServerController } from './local-server/local-server-controller';
+import { clientToken } from './local-server/client-tokens';
 import type { AddToClient } from '../../shared/tool-set-api';
 
 type Name = keyof typeof toolSetCommands | 'exportConfig';
@@ -39,7 +40,7 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
     context.commit({ ...current, localServer: { ...current.localServer, ...patch } });
     await localServer.settled();
   };
-  const entryContext = (): EntryContext => ({ url: localServer.baseUrl(), token: localServer.token(), connect: context.host.connectCommand?.() ?? defaultConnectCommand() });
+  const entryContext = (): EntryContext => ({ url: localServer.baseUrl(), appToken: localServer.token(), connect: context.host.connectCommand?.() ?? defaultConnectCommand() });
   const entryFor = (client: AddToClient) => clientEntry(client, entryContext());
 
   return {
@@ -78,7 +79,7 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
         clients,
       });
     },
-    revealLocalServerToken: async () => localServer.token(),
+    revealLocalServerToken: async (input) => clientToken(localServer.token(), input?.client ?? ''),
     regenerateLocalServerToken: async () => {
       localServer.dropOverride('token');
       await updateLocal({ token: newLocalServerToken() });
@@ -89,9 +90,9 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
       const chosen = toolSet ?? settings.localServer.clients[client]?.toolSet ?? settings.localServer.toolSet;
       if (!settings.toolSets.some((set) => set.id === chosen)) throw new Error(`No tool set has the id "${chosen}".`);
       const path = client === 'cherry-studio' ? undefined : knownConfigPaths({ platform: process.platform, env: process.env }).find((known) => known.client === client)?.path;
-      return addTo.preview({ client, path, entry: entryFor(client), token: localServer.token(), toolSet: chosen, turnsServerOn: !localServer.effective().enabled });
+      return addTo.preview({ client, path, entry: entryFor(client), token: clientToken(localServer.token(), client), toolSet: chosen, turnsServerOn: !localServer.effective().enabled });
     },
-    applyAddToClient: async ({ id }) => {
+    applyAddToClient: async ({ id, makePrivate }) => {
       const pending = addTo.take(id);
       // The client serves the set chosen in the preview, and the server must be on for it to connect.
       const clients = { ...context.settings().localServer.clients, [pending.client]: { toolSet: pending.toolSet } };
@@ -104,7 +105,7 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
         await context.host.openExternal(cherryStudioLink(entry));
         return { opened: true };
       }
-      return { path: AddToClientSessions.write(pending, entry), opened: false };
+      return { path: AddToClientSessions.write(pending, entry, makePrivate === true), opened: false };
     },
 
     getCallerCounts: async () => context.history.countsByCaller(),

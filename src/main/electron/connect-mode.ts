@@ -25,7 +25,7 @@ export function desktopConnectCommand(app: { isPackaged: boolean; getAppPath(): 
 }
 
 /**
- * `<app> connect [--client ID] [--url URL --token TOKEN]`: the same relay as `xiaozhi-tray connect`,
+ * `<app> connect [--client ID] [--url URL --token-file FILE]`: the same relay as `xiaozhi-tray connect`,
  * on this process's stdin and stdout, until stdin ends; then the process exits with its code. No
  * single-instance lock, window, tray or dock icon: the tray app (if running) is the one it talks to.
  */

@@ -36,7 +36,8 @@ export class ElectronSettingsStore implements SettingsStore {
         moveAside(`invalid JSON: ${(error as Error).message}`);
       }
     }
-    this.store = new Store<Record<string, unknown>>({ name: NAME, cwd: dir, clearInvalidConfig: false });
+    // The user's alone, on every write: on Linux without a keyring the secrets in it are plain text.
+    this.store = new Store<Record<string, unknown>>({ name: NAME, cwd: dir, clearInvalidConfig: false, configFileMode: 0o600 });
     let settings: Settings;
     try {
       const stored = this.store.store;

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { LOCAL_CLIENT_NAMES, type AddToClient, type AddToClientPreview } from '../../shared/tool-set-api';
 import { useApp } from '../app-context';
 import { ToolSetPicker } from '../components/tool-set-picker';
-import { Button, Dialog, Field, Notice } from '../components/ui';
+import { Button, Dialog, Field, Notice, Switch } from '../components/ui';
 import { shownMasked } from '../masked';
 
 /** Copies text, saying so (or that it could not). */
@@ -26,6 +26,8 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
   const [preview, setPreview] = useState<AddToClientPreview | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  // A file others can read gets the token only if the user keeps it theirs: offered, on by default.
+  const [makePrivate, setMakePrivate] = useState(true);
   const client = LOCAL_CLIENT_NAMES[props.client];
 
   useEffect(() => {
@@ -44,7 +46,7 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
     if (!preview) return;
     setBusy(true);
     try {
-      const result = await store.api.applyAddToClient({ id: preview.id });
+      const result = await store.api.applyAddToClient({ id: preview.id, ...(preview.openToOthers ? { makePrivate } : {}) });
       await store.refreshSettings();
       // Headless in a browser: the page itself hands the link to Cherry Studio.
       if (preview.link && !result.opened) window.location.assign(preview.link);
@@ -64,7 +66,7 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
       onClose={props.onClose}
       footer={
         <>
-          <Button kind="primary" disabled={!preview || busy || preview.action === 'unchanged'} onClick={() => void apply()}>
+          <Button kind="primary" disabled={!preview || busy || (preview.action === 'unchanged' && !(preview.openToOthers && makePrivate))} onClick={() => void apply()}>
             {isCherry ? t('addTo.openCherry') : t('addTo.apply')}
           </Button>
           {isCherry && preview?.copyText ? <Button onClick={() => copy(preview.copyText as string)}>{t('addTo.copyJson')}</Button> : null}
@@ -87,6 +89,12 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
                 <p className="small">
                   {preview.exists ? t(`addTo.action.${preview.action}`, { name: preview.entryName, count: preview.otherServers.length }) : t('addTo.newFile')}
                 </p>
+                {preview.openToOthers ? (
+                  <>
+                    <Notice kind="warn">{t('addTo.openToOthers', { mode: preview.openToOthers })}</Notice>
+                    <Switch showLabel label={t('addTo.makePrivate')} checked={makePrivate} onChange={setMakePrivate} />
+                  </>
+                ) : null}
               </div>
             )}
             <div>

@@ -57,10 +57,11 @@ function TokenRow({ masked }: { masked: string }) {
   );
 }
 
-/** One app: its address, its set, how many sessions it has, and "Add to …". */
+/** One app: its address, its set, how many sessions it has, its own token, and "Add to …". */
 function ClientRow({ client, settings, status, onAdd }: { client: string; settings: Settings; status: LocalServerStatus | undefined; onAdd: (client: AddToClient) => void }) {
-  const { store, t } = useApp();
+  const { store, t, toast } = useApp();
   const run = useCommand();
+  const copy = useCopy();
   const known = AddToClientSchema.safeParse(client);
   const name = known.success ? LOCAL_CLIENT_NAMES[known.data] : client === '' ? t('localServer.otherClients') : client;
   const base = status?.url;
@@ -79,11 +80,19 @@ function ClientRow({ client, settings, status, onAdd }: { client: string; settin
       </td>
       <td className="small">{sessions > 0 ? <StatusBadge tone="ok">{t('localServer.sessions', { count: sessions })}</StatusBadge> : null}</td>
       <td className="align-end">
-        {known.success ? (
-          <Button small onClick={() => onAdd(known.data)}>
-            {t('localServer.addTo', { client: name })}
-          </Button>
-        ) : null}
+        <div className="list-actions">
+          {/* Each app's own token opens its own address only; Claude Desktop's connect finds it by itself. */}
+          {client !== '' && client !== 'claude-desktop' && settings.localServer.token ? (
+            <Button small onClick={() => void store.api.revealLocalServerToken({ client }).then(copy, (e: Error) => toast(e.message, 'error'))}>
+              {t('localServer.copyToken')}
+            </Button>
+          ) : null}
+          {known.success ? (
+            <Button small onClick={() => onAdd(known.data)}>
+              {t('localServer.addTo', { client: name })}
+            </Button>
+          ) : null}
+        </div>
       </td>
     </tr>
   );

@@ -56,10 +56,10 @@ describe("the desktop app's connect mode", () => {
 
   it("writes Claude Desktop's entry as the app's own binary with `connect`, and no environment variable", () => {
     const packaged = desktopConnectCommand({ isPackaged: true, getAppPath: () => '/opt/x/resources/app.asar' }, '/opt/x/xiaozhi-tray');
-    const entry = clientEntry('claude-desktop', { url: 'http://127.0.0.1:1/mcp', token: 't', connect: packaged });
+    const entry = clientEntry('claude-desktop', { url: 'http://127.0.0.1:1/mcp', appToken: 't', connect: packaged });
     expect(entry).toEqual({ command: '/opt/x/xiaozhi-tray', args: ['connect', '--client', 'claude-desktop'] });
     const checkout = desktopConnectCommand({ isPackaged: false, getAppPath: () => '/src/xt' }, '/node_modules/electron/dist/electron');
-    expect(clientEntry('claude-desktop', { url: 'http://127.0.0.1:1/mcp', token: 't', connect: checkout })).toEqual({
+    expect(clientEntry('claude-desktop', { url: 'http://127.0.0.1:1/mcp', appToken: 't', connect: checkout })).toEqual({
       command: '/node_modules/electron/dist/electron',
       args: ['/src/xt', 'connect', '--client', 'claude-desktop'],
     });

@@ -128,6 +128,15 @@ describe('the settings store', () => {
     expect(again.recovered).toBeUndefined();
   });
 
+  it.skipIf(process.platform === 'win32')('keeps the settings file readable by its user only, one that was 644 included (secrets are in clear without a keyring)', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ version: 2 }), { mode: 0o644 });
+    fs.chmodSync(path.join(dir, 'settings.json'), 0o644);
+    const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(true, 'basic_text'), 'linux'));
+    store.save(settingsWithSecrets());
+    expect((fs.statSync(path.join(dir, 'settings.json')).mode & 0o777).toString(8)).toBe('600');
+  });
+
   it('says plainly when Linux has no keyring, and stores in clear', () => {
     const codec = secretCodec(fakeSafeStorage(true, 'basic_text'), 'linux');
     expect(codec.encrypted).toBe(false);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
 import { configFileText } from './config-file-writer';
+import { secretValues } from '../bridge-secrets';
 
 /** Where settings live: electron-store in the app, a file for the CLI, memory in tests. */
 export interface SettingsStore {
@@ -45,12 +46,34 @@ function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** What other users may do with a file: its mode bits for group and others (0 on Windows, where modes mean nothing). */
+export function othersMode(file: string): number {
+  if (process.platform === 'win32') return 0;
+  try {
+    return fs.statSync(file).mode & 0o077;
+  } catch {
+    return 0;
+  }
+}
+
+/** A mode as `ls -l` users know it: 644. */
+export const octalMode = (mode: number): string => (mode & 0o777).toString(8);
+
+export interface WriteOptions {
+  /**
+   * The text holds secrets: the file is made the owner's alone (0600), whatever mode it had. Its
+   * previous mode is returned when that took something away from others.
+   */
+  private?: boolean;
+}
+
 /**
  * Writes the whole file to a temporary sibling, then renames: never a half-written config. A
  * symlinked config is written through its link. A rename refused for a moment (antivirus or an
  * indexer holding the file on Windows: EPERM, EBUSY, EACCES) is retried for about a second.
+ * Returns the mode the file had when `private` made it 0600 (undefined when nothing changed).
  */
-export function writeFileAtomic(file: string, text: string): void {
+export function writeFileAtomic(file: string, text: string, options: WriteOptions = {}): number | undefined {
   let target = file;
   try {
     target = fs.realpathSync(file);
@@ -67,6 +90,8 @@ export function writeFileAtomic(file: string, text: string): void {
   } catch {
     // a new file
   }
+  const tightened = options.private && (mode & 0o077) !== 0 && process.platform !== 'win32' ? mode : undefined;
+  if (tightened !== undefined) mode = 0o600;
   const handle = fs.openSync(temp, 'w', 0o600);
   try {
     if (process.platform !== 'win32') fs.fchmodSync(handle, mode);
@@ -78,7 +103,7 @@ export function writeFileAtomic(file: string, text: string): void {
   for (let attempt = 0; ; attempt++) {
     try {
       fs.renameSync(temp, target);
-      return;
+      return tightened;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (attempt < 10 && (code === 'EPERM' || code === 'EBUSY' || code === 'EACCES')) {
@@ -142,6 +167,8 @@ export class FileSettingsStore implements SettingsStore {
     private readonly options: {
       /** Told when the file was changed by another program since we read it (its text was kept in `backup`). */
       onExternalChange?: (backup: string) => void;
+      /** Told when a save that holds secrets made the file 0600, with the mode that let others read or write it. */
+      onMadePrivate?: (previousMode: number) => void;
     } = {},
   ) {
     this.settings = initial;
@@ -164,7 +191,9 @@ export class FileSettingsStore implements SettingsStore {
       this.options.onExternalChange?.(backup);
     }
     const text = configFileText(written, current);
-    writeFileAtomic(this.file, text);
+    // Endpoint tokens, API keys, the local server's token: other users of this computer must not read them.
+    const previous = writeFileAtomic(this.file, text, { private: secretValues(written).length > 0 });
+    if (previous !== undefined) this.options.onMadePrivate?.(previous);
     this.lastText = text;
     this.settings = structuredClone(valid);
   }

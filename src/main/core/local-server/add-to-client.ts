@@ -5,7 +5,7 @@ import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import { ConfigError, JsonDocument, formatProblem } from '../config/json-text';
 import type { AddToClient, AddToClientPreview } from '../../../shared/tool-set-api';
 import { MAX_CONFIG_BYTES } from '../config/load-config';
-import { writeFileAtomic } from '../config/settings-store';
+import { octalMode, othersMode, writeFileAtomic } from '../config/settings-store';
 import { isRecord } from '../../../shared/is-record';
 import { maskSecret } from '../logs/redact';
 import { ENTRY_NAME, cherryStudioLink, serversKey } from './client-entries';
@@ -178,8 +178,12 @@ export class AddToClientSessions {
       const copyText = `${JSON.stringify({ mcpServers: { [ENTRY_NAME]: input.entry } }, null, 2)}\n`;
       preview = { ...base, exists: false, action: 'add', otherServers: [], link: cherryStudioLink(input.entry), copyText };
     } else {
-      const plan = planFileEdit(input.client, input.path, readIfThere(writeTarget(input.path)), input.entry);
-      preview = { ...base, path: input.path, exists: plan.exists, action: plan.action, otherServers: plan.otherServers };
+      const target = writeTarget(input.path);
+      const plan = planFileEdit(input.client, input.path, readIfThere(target), input.entry);
+      const mode = existingMode(target);
+      // Claude Desktop's entry holds no token (connect finds it): nothing of ours to keep from others.
+      const open = mode !== undefined && othersMode(target) !== 0 && JSON.stringify(input.entry).includes(input.token);
+      preview = { ...base, path: input.path, exists: plan.exists, action: plan.action, otherServers: plan.otherServers, ...(open ? { openToOthers: octalMode(mode) } : {}) };
     }
     this.prune();
     this.pending.set(id, { client: input.client, path: input.path, toolSet: input.toolSet, at: Date.now() });
@@ -194,16 +198,22 @@ export class AddToClientSessions {
     return pending;
   }
 
-  /** Writes the entry into the file as it is now, atomically. */
-  static write(pending: PendingAddTo, entry: Record<string, unknown>): string {
+  /**
+   * Writes the entry into the file as it is now, atomically. A new file is the user's alone; one
+   * that was there keeps the mode its owner gave it, unless `makePrivate` (the user's choice in the
+   * preview) makes it 0600.
+   */
+  static write(pending: PendingAddTo, entry: Record<string, unknown>, makePrivate = false): string {
     const file = pending.path as string;
     const target = writeTarget(file);
     const plan = planFileEdit(pending.client, file, readIfThere(target), entry);
-    if (plan.action === 'unchanged') return file;
+    if (plan.action === 'unchanged') {
+      if (makePrivate && process.platform !== 'win32') fs.chmodSync(target, 0o600);
+      return file;
+    }
     const mode = existingMode(target);
-    writeFileAtomic(target, plan.text);
-    // The new file is made private; one that was there keeps the mode its owner gave it.
-    if (mode !== undefined) fs.chmodSync(target, mode);
+    writeFileAtomic(target, plan.text, { private: makePrivate });
+    if (mode !== undefined && !makePrivate) fs.chmodSync(target, mode);
     return file;
   }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { AddToClient } from '../../../shared/tool-set-api';
+import { clientToken } from './client-tokens';
 
 /** How a stdio-only client starts `xiaozhi-tray connect` with this install. */
 export interface ConnectCommand {
@@ -20,7 +21,8 @@ export const ENTRY_NAME = 'xiaozhi-tray';
 export interface EntryContext {
   /** The local server's base URL, e.g. http://127.0.0.1:18790/mcp */
   url: string;
-  token: string;
+  /** The app's token: each client's entry carries its own, derived from it. */
+  appToken: string;
   connect: ConnectCommand;
 }
 
@@ -33,11 +35,12 @@ export const serversKey = (client: AddToClient): 'servers' | 'mcpServers' => (cl
 /**
  * This app's local server as an entry of the client's config: Cursor, VS Code and Cherry Studio
  * speak streamable HTTP with a bearer header; Claude Desktop runs stdio servers only, so it starts
- * `xiaozhi-tray connect`, which finds the running app by itself (no token in Claude's file).
+ * `xiaozhi-tray connect`, which finds the running app by itself (no token in Claude's file). Each
+ * entry carries its own client's token, which opens that client's path only.
  */
 export function clientEntry(client: AddToClient, context: EntryContext): Record<string, unknown> {
   const url = clientUrl(context.url, client);
-  const headers = { Authorization: `Bearer ${context.token}` };
+  const headers = { Authorization: `Bearer ${clientToken(context.appToken, client)}` };
   switch (client) {
     case 'cursor':
       return { url, headers };

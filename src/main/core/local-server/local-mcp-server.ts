@@ -6,16 +6,19 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, isInitializeR
 import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
 import type { LocalSession } from '../../../shared/status';
 import { LOCAL_CLIENT_ID } from '../../../shared/settings';
+import { localClientName } from '../../../shared/tool-set-api';
 import type { ToolSetView } from '../hub/tool-set-view';
 import type { Logger } from '../logs/log-book';
 import { RefusalLog } from '../logs/refusal-log';
 import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
+import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
 import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from './request-checks';
 
 export interface LocalMcpServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** The app's token: it opens /mcp; each client's own (derived from it) opens /mcp/<client>. */
   token: string;
   /** The set a client gets, by the client id of its path ('' for /mcp); asked again whenever sets change. */
   viewFor(client: string): ToolSetView;
@@ -57,6 +60,8 @@ const MAX_SESSIONS = 100;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Refused (and logged, counted) like a wrong token: no client sends such a request line. */
 const NOT_A_URL = 'the request target is not a URL';
+/** Client ids a shared-token warning is remembered for (only a holder of the app's token can add more). */
+const MAX_SHARED_TOKEN_WARNINGS = 64;
 /** Characters of a client's own name that are kept. */
 export const MAX_CLIENT_NAME = 64;
 
@@ -87,6 +92,8 @@ export class LocalMcpServer {
   private sweeper: NodeJS.Timeout | undefined;
   private boundPort = 0;
   private readonly refusals: RefusalLog;
+  /** Clients already told (in the log) that their entry still carries the app's shared token. */
+  private readonly sharedTokenWarned = new Set<string>();
 
   constructor(private readonly opts: LocalMcpServerOptions) {
     this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000, 'request');
@@ -189,18 +196,15 @@ export class LocalMcpServer {
         res.end();
         return;
       }
-      const target = requestTarget(req.url);
-      if (!target) throw new HttpRefusal(400, NOT_A_URL);
-      const path = target.pathname.replace(/\/+$/, '');
-      const route = /^\/mcp(?:\/([^/]+))?$/.exec(path);
-      if (path !== '/status' && !route) throw new HttpRefusal(404, `Nothing at ${path || '/'}: the MCP endpoint is /mcp`);
-      if (!bearerMatches(req.headers.authorization, this.opts.token)) {
-        throw new HttpRefusal(401, 'Missing or wrong bearer token: copy it from Xiaozhi Tray (Settings → Local MCP server)', { 'WWW-Authenticate': 'Bearer realm="xiaozhi-tray"' });
-      }
-      if (path === '/status') {
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name: 'xiaozhi-tray', version: this.opts.version, sessions: this.sessions.size }));
+      const url = requestTarget(req.url);
+      if (!url) throw new HttpRefusal(400, NOT_A_URL);
+      const path = url.pathname.replace(/\/+$/, '');
+      if (path === '/proof') {
+        this.answerProof(req, res, url);
         return;
       }
+      const route = /^\/mcp(?:\/([^/]+))?$/.exec(path);
+      if (path !== '/status' && !route) throw new HttpRefusal(404, `Nothing at ${path || '/'}: the MCP endpoint is /mcp`);
       let client: string;
       try {
         client = decodeURIComponent(route?.[1] ?? '');
@@ -208,6 +212,11 @@ export class LocalMcpServer {
         throw new HttpRefusal(400, `${path} is not a valid path (a bad %-escape)`);
       }
       if (client !== '' && !LOCAL_CLIENT_ID.test(client)) throw new HttpRefusal(404, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
+      this.checkBearer(req.headers.authorization, client);
+      if (path === '/status') {
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name: 'xiaozhi-tray', version: this.opts.version, sessions: this.sessions.size }));
+        return;
+      }
 
       const sessionId = req.headers['mcp-session-id'];
       let body: unknown;
@@ -245,6 +254,40 @@ export class LocalMcpServer {
       this.opts.log.warn(`a local request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
     }
+  }
+
+  /**
+   * Each path takes its own client's token only (the app's token opens /mcp and /status). An entry
+   * written before clients had their own tokens still sends the app's token at its client's path:
+   * it is told (and the log says once per client) how to get the client's own.
+   */
+  private checkBearer(header: string | undefined, client: string): void {
+    if (bearerMatches(header, clientToken(this.opts.token, client))) return;
+    const challenge = { 'WWW-Authenticate': 'Bearer realm="xiaozhi-tray"' };
+    if (client !== '' && bearerMatches(header, this.opts.token)) {
+      const name = localClientName(client) ?? client;
+      if (this.sharedTokenWarned.size < MAX_SHARED_TOKEN_WARNINGS && !this.sharedTokenWarned.has(client)) {
+        this.sharedTokenWarned.add(client);
+        this.opts.log.warn(`${name} sent the app's shared token at /mcp/${client}; each app now has its own token: choose "Add to ${name}" again in Settings → Local MCP server (or run: xiaozhi-tray export --format ${client})`);
+      }
+      throw new HttpRefusal(401, `This entry carries Xiaozhi Tray's shared token, which opens /mcp only: each app now has its own. In Xiaozhi Tray choose "Add to ${name}" again (Settings → Local MCP server), or run: xiaozhi-tray export --format ${client}`, challenge);
+    }
+    throw new HttpRefusal(401, 'Missing or wrong bearer token: copy it from Xiaozhi Tray (Settings → Local MCP server)', challenge);
+  }
+
+  /**
+   * `GET /proof?client=ID&nonce=N`, open to anyone on this machine: an HMAC of the nonce (and this
+   * port) under the client's token. `connect` asks before it sends the token, so a listener that
+   * took our address after the app stopped learns nothing.
+   */
+  private answerProof(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
+    if (req.method !== 'GET') throw new HttpRefusal(405, 'Use GET /proof?client=ID&nonce=N', { Allow: 'GET' });
+    const nonce = url.searchParams.get('nonce') ?? '';
+    const client = url.searchParams.get('client') ?? '';
+    if (!PROOF_NONCE.test(nonce)) throw new HttpRefusal(400, 'nonce must be 16 to 128 letters, digits, - or _');
+    if (client !== '' && !LOCAL_CLIENT_ID.test(client)) throw new HttpRefusal(400, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
+    const proof = tokenProof(clientToken(this.opts.token, client), nonce, this.boundPort);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify({ name: 'xiaozhi-tray', proof }));
   }
 
   /** A new session for a client: its own SDK server over the set its path names. */

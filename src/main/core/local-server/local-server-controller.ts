@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { LocalServerSettings, Settings } from '../../../shared/settings';
 import type { LocalServerStatus } from '../../../shared/status';
-import { localClientName } from '../../../shared/tool-set-api';
+import { AddToClientSchema, localClientName } from '../../../shared/tool-set-api';
 import type { ToolHub } from '../hub/tool-hub';
 import type { ToolSetView } from '../hub/tool-set-view';
 import type { Logger } from '../logs/log-book';
+import { clientToken } from './client-tokens';
 import type { LocalMcpServer } from './local-mcp-server';
 import { hostWithPort, isLoopbackHost, isWildcardHost } from './request-checks';
 import { removeStateFile, writeStateFile } from './state-file';
 
-/** What the command line says for this run only (`run --mcp-port N --mcp-token T`); never saved. */
+/** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
 export interface LocalServerOverrides {
   enabled?: boolean;
   port?: number;
@@ -89,6 +90,17 @@ export class LocalServerController {
   /** The token as it is now (the flag's, the settings', or one made for this run), for the known secrets. */
   currentToken(): string | undefined {
     return this.effective().token;
+  }
+
+  /**
+   * The tokens clients may send now, for the known secrets: the app's, and each client's own
+   * (derived from it) for the clients "Add to …" knows and those with a set of their own.
+   */
+  currentTokens(): string[] {
+    const token = this.currentToken();
+    if (token === undefined) return [];
+    const clients = new Set([...AddToClientSchema.options, ...Object.keys(this.opts.settings().localServer.clients)]);
+    return [token, ...[...clients].map((client) => clientToken(token, client))];
   }
 
   /** The base URL clients are given: the listening port, or the configured one while off. */

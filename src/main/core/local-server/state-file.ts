@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/settings-store';
 import { appDataDir, type DiscoveryContext } from '../import/discover-clients';
-import { isAlive } from '../servers/process-tree';
+import { isOwnProcess } from '../servers/process-tree';
 
 /**
  * While the local MCP server listens, the app says where (and with which token) in a small file
@@ -30,8 +30,33 @@ export const LocalServerStateSchema = z.object({
 
 export type LocalServerState = z.infer<typeof LocalServerStateSchema>;
 
+/**
+ * Why a folder cannot hold the state file (undefined when it can): on Linux and macOS, a folder
+ * another user owns or can write to lets them swap the file for their own address. A folder its
+ * group can write to passes when that group is the user's own (Ubuntu's umask 002 gives every
+ * user a group of their own, and folders mode 775).
+ */
+export function stateDirDistrust(dir: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform === 'win32') return undefined;
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    return undefined;
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid && stat.uid !== 0) return `its folder ${dir} belongs to another user (uid ${stat.uid})`;
+  const groupWrites = (stat.mode & 0o020) !== 0 && stat.gid !== process.getgid?.();
+  if ((stat.mode & 0o002) !== 0 || groupWrites) return `other users can write to its folder ${dir} (mode ${(stat.mode & 0o7777).toString(8)})`;
+  return undefined;
+}
+
+/** Writes the file, the user's alone (0600); refuses a folder others could write to. */
 export function writeStateFile(dir: string, state: LocalServerState): void {
-  writeFileAtomic(path.join(dir, STATE_FILE_NAME), `${JSON.stringify(state, null, 2)}\n`);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const distrust = stateDirDistrust(dir);
+  if (distrust) throw new Error(`${distrust}: anyone there could replace the file and receive the token. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`);
+  writeFileAtomic(path.join(dir, STATE_FILE_NAME), `${JSON.stringify(state, null, 2)}\n`, { private: true });
 }
 
 /** Removes the file if it is still ours (another instance may have written its own since). */
@@ -58,6 +83,14 @@ export type StateLookup =
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
 
 /**
+ * A plain http URL naming this machine by a loopback name: 127.x.x.x, localhost or [::1]. Not
+ * 0.0.0.0 (which reaches every interface) nor an IPv4-mapped address ([::ffff:7f00:1]).
+ */
+export function isLoopbackUrl(url: URL): boolean {
+  return url.protocol === 'http:' && LOOPBACK.test(url.hostname);
+}
+
+/**
  * Whether the file can be trusted to say where our server is: the token goes to the URL it names.
  * The URL must be plain http on this machine; on Linux and macOS the file must be this user's and
  * writable by nobody else. Undefined when it can.
@@ -69,7 +102,7 @@ export function stateDistrust(file: string, url: string, platform: NodeJS.Platfo
   } catch {
     return `it names "${url}", which is not a URL`;
   }
-  if (parsed.protocol !== 'http:' || !LOOPBACK.test(parsed.hostname)) return `it names ${parsed.origin}, which is not a server on this machine (only 127.0.0.1, localhost or [::1] are taken from it)`;
+  if (!isLoopbackUrl(parsed)) return `it names ${parsed.origin}, which is not a server on this machine (only 127.0.0.1, localhost or [::1] are taken from it)`;
   if (platform === 'win32') return undefined;
   const stat = fs.statSync(file);
   const uid = process.getuid?.();
@@ -114,6 +147,8 @@ export function readStateFile(dir: string): StateLookup {
   const read = readSmall(file);
   if (!read) return { ok: false, reason: 'missing', file };
   if ('refused' in read) return { ok: false, reason: 'untrusted', file, why: read.refused };
+  const folder = stateDirDistrust(dir);
+  if (folder) return { ok: false, reason: 'untrusted', file, why: folder };
   const text = read.text;
   let parsed: ReturnType<typeof LocalServerStateSchema.safeParse>;
   try {
@@ -129,6 +164,7 @@ export function readStateFile(dir: string): StateLookup {
     return { ok: false, reason: 'missing', file };
   }
   if (distrust) return { ok: false, reason: 'untrusted', file, why: distrust };
-  if (!isAlive(parsed.data.pid)) return { ok: false, reason: 'stale', file };
+  // Another user's process (EPERM) that got the pid of an app that has ended is no app of ours.
+  if (!isOwnProcess(parsed.data.pid)) return { ok: false, reason: 'stale', file };
   return { ok: true, state: parsed.data };
 }

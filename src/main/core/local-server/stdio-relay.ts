@@ -11,7 +11,13 @@ export interface RelayTarget {
 export interface RelayOptions {
   /** The stdio side: the client (Claude Desktop) that started `connect`. */
   local: Transport;
-  target: () => RelayTarget;
+  /** Where the app is at the start (already proven to know the token). */
+  initial: RelayTarget;
+  /**
+   * Where the app is now, asked again when it stops answering or refuses the token (it restarted,
+   * maybe on a new port with a new token). Rejects with a readable error when it is not there.
+   */
+  target: () => Promise<RelayTarget>;
   /** One line for the client's log (stderr). */
   say(line: string): void;
   /** A transport toward the app; tests may pass their own. */
@@ -23,8 +29,9 @@ const REOPEN_ID = 'xiaozhi-tray-connect-reopen';
 /**
  * Relays MCP messages between a stdio client and the app's streamable-HTTP server, unchanged: the
  * app sees the client's own `initialize` (and name), the client sees the app's answers and
- * `list_changed`. When the app restarted (its session is gone), the relay opens a new session with
- * the client's first `initialize` and goes on; while the app is down, requests get a readable error.
+ * `list_changed`. When the app restarted (its session is gone, its token or port changed), the relay
+ * finds it again, opens a new session with the client's first `initialize` and goes on; while the
+ * app is down, requests get a readable error.
  */
 export class StdioRelay {
   private remote: ReturnType<NonNullable<RelayOptions['remote']>>;
@@ -33,6 +40,8 @@ export class StdioRelay {
   private initialized: Promise<void> = Promise.resolve();
   private onInitialized: (() => void) | undefined;
   private reopening: Promise<void> | undefined;
+  /** Counts the remotes opened: a request that failed on an earlier one is only sent again. */
+  private generation = 0;
   private readonly pendingInternal = new Map<string | number, (message: JSONRPCMessage) => void>();
   private closed = false;
   private closeResolve: (() => void) | undefined;
@@ -40,7 +49,7 @@ export class StdioRelay {
 
   constructor(private readonly opts: RelayOptions) {
     this.done = new Promise((resolve) => (this.closeResolve = resolve));
-    this.remote = this.openRemote();
+    this.remote = this.openRemote(opts.initial);
   }
 
   async start(): Promise<void> {
@@ -61,8 +70,8 @@ export class StdioRelay {
     this.closeResolve?.();
   }
 
-  private openRemote(): ReturnType<NonNullable<RelayOptions['remote']>> {
-    const target = this.opts.target();
+  private openRemote(target: RelayTarget): ReturnType<NonNullable<RelayOptions['remote']>> {
+    this.generation++;
     const remote = this.opts.remote
       ? this.opts.remote(target)
       : new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: { Authorization: `Bearer ${target.token}` } }, fetch: isolatedSignalFetch });
@@ -92,13 +101,17 @@ export class StdioRelay {
       this.initialize = message as JSONRPCRequest;
       this.initialized = new Promise((resolve) => (this.onInitialized = resolve));
     } else await this.initialized;
+    let generation = this.generation;
     try {
       await this.reopening;
+      generation = this.generation;
       await this.remote.send(message);
     } catch (error) {
-      if (sessionGone(error) && this.initialize && message !== this.initialize) {
+      if (worthReopening(error) && this.initialize) {
         try {
-          await this.reopen();
+          // Another request found the app again meanwhile: this one only goes again.
+          if (generation === this.generation) await this.reopen(message !== this.initialize);
+          else await this.reopening;
           await this.remote.send(message);
           return;
         } catch (again) {
@@ -115,12 +128,17 @@ export class StdioRelay {
     }
   }
 
-  /** A new session on the (restarted) app, opened with the client's own initialize. */
-  private reopen(): Promise<void> {
+  /**
+   * A new session on the (restarted) app: where the state file says it is now, with the token it
+   * proves to know, opened with the client's own initialize (unless that is what is being sent).
+   */
+  private reopen(initialize: boolean): Promise<void> {
     this.reopening ??= (async () => {
+      const target = await this.opts.target();
       await this.remote.close().catch(() => undefined);
-      this.remote = this.openRemote();
+      this.remote = this.openRemote(target);
       await this.remote.start();
+      if (!initialize) return;
       const init = this.initialize as JSONRPCRequest;
       const answered = new Promise<JSONRPCMessage>((resolve) => this.pendingInternal.set(REOPEN_ID, resolve));
       await this.remote.send({ ...init, id: REOPEN_ID });
@@ -159,12 +177,19 @@ export async function isolatedSignalFetch(url: string | URL, init?: RequestInit)
   }
 }
 
-function sessionGone(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && (error.code === 404 || error.code === 400);
+/**
+ * The app lost our session (404, 400), no longer takes the token (401: it restarted with a new one),
+ * or is not at its address any more: worth finding it again.
+ */
+function worthReopening(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === 400 || error.code === 401;
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
 function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: string } }).cause?.code;
   if (cause === 'ECONNREFUSED') return 'nothing listens at its address';
-  return error instanceof Error ? error.message : String(error);
+  // Said inside parentheses: a sentence of connect's own ("… has ended.") loses its full stop.
+  return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 }

@@ -100,7 +100,7 @@ const MAX_SKIPPED_SHOWN = 20;
 const NOT_JSON_DEBUG_LINES = 10;
 
 /** The bridge's own secrets in its environment: a child gets them only if configured for it. */
-const PRIVATE_ENV = ['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN'];
+const PRIVATE_ENV = ['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN', 'XIAOZHI_TRAY_TOKEN', 'XIAOZHI_TRAY_MCP_TOKEN'];
 const CLIENT_INFO = { name: 'xiaozhi-tray', version: '0.1.0' };
 
 /** One configured MCP server: spawns or connects to it, lists its tools, keeps it alive. */

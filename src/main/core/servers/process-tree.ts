@@ -68,6 +68,21 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether `pid` runs as this user, as the writer of a state file must: a process we may not signal
+ * (EPERM) is someone else's, whatever it listens on, and pid 1 is the system's init, never the app.
+ * (`isAlive` counts both as alive: right for a child we are waiting to see gone.)
+ */
+export function isOwnProcess(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 1) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Sends `signal` to each pid that is still there; ignores the ones already gone. */
 export function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
   for (const pid of pids) {

@@ -6,6 +6,7 @@ import { Bridge } from '../../../../src/main/core/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { AddToClientSessions, planFileEdit } from '../../../../src/main/core/local-server/add-to-client';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { SettingsSchema } from '../../../../src/shared/settings';
 
 const TOKEN = 'add-to-test-token-0123456789abcdef';
@@ -142,7 +143,8 @@ describe('"Add to …" through the bridge', () => {
     const preview = await b.api.previewAddToClient({ client: 'cursor', toolSet: 'coding' });
     expect(preview).toMatchObject({ client: 'cursor', path: cursorFile, exists: true, action: 'add', otherServers: ['other'], toolSet: 'coding', turnsServerOn: true, entryName: 'xiaozhi-tray' });
     expect(preview.entry).not.toContain(TOKEN);
-    expect(preview.entry).toContain('Bearer add-…(redacted)');
+    expect(preview.entry).not.toContain(clientToken(TOKEN, 'cursor'));
+    expect(preview.entry).toContain(`Bearer ${clientToken(TOKEN, 'cursor').slice(0, 4)}…(redacted)`);
     // A preview changes nothing.
     expect(JSON.parse(fs.readFileSync(cursorFile, 'utf8'))).toEqual({ mcpServers: { other: { url: 'https://example.com/mcp' } } });
 
@@ -151,7 +153,8 @@ describe('"Add to …" through the bridge', () => {
     const written = JSON.parse(fs.readFileSync(cursorFile, 'utf8'));
     const url = b.state().localServer?.url as string;
     expect(written.mcpServers.other).toEqual({ url: 'https://example.com/mcp' });
-    expect(written.mcpServers['xiaozhi-tray']).toEqual({ url: `${url}/cursor`, headers: { Authorization: `Bearer ${TOKEN}` } });
+    // Cursor's own token, which opens /mcp/cursor only.
+    expect(written.mcpServers['xiaozhi-tray']).toEqual({ url: `${url}/cursor`, headers: { Authorization: `Bearer ${clientToken(TOKEN, 'cursor')}` } });
     expect(fs.readdirSync(path.dirname(cursorFile))).toEqual(['mcp.json']);
     const settings = await b.api.getSettings();
     expect(settings.localServer).toMatchObject({ enabled: true, clients: { cursor: { toolSet: 'coding' } } });
@@ -179,7 +182,7 @@ describe('"Add to …" through the bridge', () => {
     expect(cherry.path).toBeUndefined();
     expect(cherry.link).toMatch(/^cherrystudio:\/\/mcp\/install\?servers=/);
     const decoded = JSON.parse(Buffer.from(decodeURIComponent((cherry.link as string).split('servers=')[1] as string), 'base64').toString('utf8'));
-    expect(decoded.mcpServers['xiaozhi-tray']).toMatchObject({ type: 'streamableHttp', baseUrl: expect.stringMatching(/\/mcp\/cherry-studio$/), headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(decoded.mcpServers['xiaozhi-tray']).toMatchObject({ type: 'streamableHttp', baseUrl: expect.stringMatching(/\/mcp\/cherry-studio$/), headers: { Authorization: `Bearer ${clientToken(TOKEN, 'cherry-studio')}` } });
     expect(JSON.parse(cherry.copyText as string)).toEqual(decoded);
     expect(await b.api.applyAddToClient({ id: cherry.id })).toEqual({ opened: true });
     expect(opened).toHaveLength(1);

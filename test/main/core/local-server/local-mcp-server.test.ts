@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { readStateFile } from '../../../../src/main/core/local-server/state-file';
+import { clientToken, tokenProof } from '../../../../src/main/core/local-server/client-tokens';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { CallHistory, MAX_CALLERS, OTHER_CALLERS } from '../../../../src/main/core/logs/call-history';
 import { LocalMcpServer, MAX_CLIENT_NAME, clientName, type LocalMcpServerOptions } from '../../../../src/main/core/local-server/local-mcp-server';
@@ -61,9 +62,12 @@ async function start(extra: SettingsInput = {}): Promise<{ bridge: Bridge; url: 
   return { bridge, url: bridge.state().localServer?.url as string, stateDir };
 }
 
+/** The token of a URL's path: a client's own at /mcp/<client>, the app's at /mcp. */
+const tokenOf = (url: string) => clientToken(TOKEN, /\/mcp\/([^/]+)$/.exec(new URL(url).pathname)?.[1] ?? '');
+
 async function connect(url: string, options: { token?: string | null; headers?: Record<string, string> } = {}): Promise<Client> {
   const headers: Record<string, string> = { ...options.headers };
-  if (options.token !== null) headers.Authorization = `Bearer ${options.token ?? TOKEN}`;
+  if (options.token !== null) headers.Authorization = `Bearer ${options.token ?? tokenOf(url)}`;
   const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: {} });
   clients.push(client);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
@@ -151,6 +155,49 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     expect(bridge!.state().localServer?.sessions).toEqual([]);
     expect(logText(logBook!)).toMatch(/refused a request from 127\.0\.0\.1: Missing or wrong bearer token/);
     expect(logText(logBook!)).not.toContain(TOKEN);
+  });
+
+  it("takes each client's own token at its own path only: the token in Cursor's file does not open /mcp/vscode", async () => {
+    const { url } = await start();
+    const cursorToken = clientToken(TOKEN, 'cursor');
+    expect(cursorToken).not.toBe(TOKEN);
+    expect(cursorToken).not.toBe(clientToken(TOKEN, 'vscode'));
+    expect((await (await connect(`${url}/cursor`, { token: cursorToken })).listTools()).tools.map((t) => t.name)).toContain('echo');
+    // One path edit away: refused, as any wrong token is.
+    await expect(connect(`${url}/vscode`, { token: cursorToken })).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/Missing or wrong bearer token/) });
+    await expect(connect(url, { token: cursorToken })).rejects.toMatchObject({ code: 401 });
+    expect((await rawRequest(url.replace(/\/mcp$/, '/status'), { Authorization: `Bearer ${cursorToken}` })).status).toBe(401);
+    // The app's own token still opens /mcp (configs and entries with one token keep working there)…
+    expect((await (await connect(url, { token: TOKEN })).listTools()).tools.length).toBeGreaterThan(0);
+    // …but an entry written before, with it at a client's path, is told how to get the client's own.
+    await expect(connect(`${url}/vscode`, { token: TOKEN })).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/shared token, which opens \/mcp only: each app now has its own\. In Xiaozhi Tray choose \\?"Add to VS Code\\?" again/) });
+    await expect(connect(`${url}/vscode`, { token: TOKEN })).rejects.toMatchObject({ code: 401 });
+    const warnings = logText(logBook!).split('\n').filter((line) => line.includes("sent the app's shared token"));
+    expect(warnings).toEqual([expect.stringContaining('VS Code sent the app\'s shared token at /mcp/vscode; each app now has its own token: choose "Add to VS Code" again')]);
+    expect(bridge!.state().localServer?.sessions.map((s) => s.client).sort()).toEqual(['', 'cursor']);
+    // The window reveals each client's own token, and logs mask it like the app's.
+    expect(await bridge!.api.revealLocalServerToken({ client: 'cursor' })).toBe(cursorToken);
+    expect(await bridge!.api.revealLocalServerToken()).toBe(TOKEN);
+    logBook!.logger('test').info(`cursor's token is ${cursorToken}`);
+    expect(logText(logBook!)).not.toContain(cursorToken);
+  });
+
+  it('proves it knows a path\'s token without sending it: an HMAC of the nonce and its port, at /proof, without a token', async () => {
+    const { url } = await start();
+    const port = Number(new URL(url).port);
+    const proofAt = (query: string) => fetch(new URL(`/proof?${query}`, url));
+    const nonce = 'n'.repeat(32);
+    const answer = await proofAt(`client=cursor&nonce=${nonce}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ name: 'xiaozhi-tray', proof: tokenProof(clientToken(TOKEN, 'cursor'), nonce, port) });
+    expect(((await (await proofAt(`nonce=${nonce}`)).json()) as { proof: string }).proof).toBe(tokenProof(TOKEN, nonce, port));
+    // Neither the token nor anything it is derived from: the proof differs for another port or nonce.
+    expect(tokenProof(TOKEN, nonce, port + 1)).not.toBe(tokenProof(TOKEN, nonce, port));
+    expect((await proofAt('nonce=short')).status).toBe(400);
+    expect((await proofAt(`client=Bad%20Name&nonce=${nonce}`)).status).toBe(400);
+    expect((await fetch(new URL(`/proof?nonce=${nonce}`, url), { method: 'POST' })).status).toBe(405);
+    // A foreign page still cannot ask.
+    expect((await fetch(new URL(`/proof?nonce=${nonce}`, url), { headers: { Origin: 'http://evil.example' } })).status).toBe(403);
   });
 
   it('refuses a foreign Origin and a foreign Host (DNS rebinding), token or not', async () => {

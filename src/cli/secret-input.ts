@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { octalMode } from '../main/core/config/settings-store';
+import { UsageError } from './args';
+
+/**
+ * Secrets the CLI takes (the local server's token, an endpoint URL with its token) come from a
+ * file, stdin or the environment: on the command line every user of this computer sees them in
+ * `ps` (and the shell keeps them in its history). A secret flag still works, with a warning.
+ */
+
+/** The warning a secret given on the command line gets: why, and what to use instead. */
+export const onCommandLine = (flag: string, instead: string): string =>
+  `${flag} puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use ${instead} instead`;
+
+/** A token or URL is a line; a file much longer is not one (a device, a log file named by mistake). */
+const MAX_SECRET_BYTES = 16 * 1024;
+
+/** Bytes read from an open file, at most `max + 1` (one more says it was longer). */
+function readBounded(fd: number, max: number): Buffer {
+  const buffer = Buffer.alloc(max + 1);
+  let length = 0;
+  for (;;) {
+    let read: number;
+    try {
+      read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    } catch (error) {
+      // stdin that is a non-blocking pipe with nothing yet: wait a moment rather than spin.
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      throw error;
+    }
+    if (read === 0) return buffer.subarray(0, length);
+    length += read;
+    if (length > max) return buffer.subarray(0, length);
+  }
+}
+
+/**
+ * The secret in `file` (`-`: stdin), surrounding white space (the final line break) removed. Says
+ * plainly what is wrong (missing, empty, too long), and warns when others can read the file.
+ */
+export function readSecretFile(flag: string, file: string, cwd: string, warn: (line: string) => void): string {
+  const shown = file === '-' ? 'stdin' : file;
+  let buffer: Buffer;
+  if (file === '-') buffer = readBounded(0, MAX_SECRET_BYTES);
+  else {
+    const resolved = path.resolve(cwd, file);
+    let fd: number;
+    try {
+      fd = fs.openSync(resolved, 'r');
+    } catch (error) {
+      throw new UsageError(`${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    try {
+      const stat = fs.fstatSync(fd);
+      if (stat.isDirectory()) throw new UsageError(`${flag}: ${file} is a folder, not a file`);
+      if (stat.isFile() && process.platform !== 'win32' && (stat.mode & 0o044) !== 0) {
+        warn(`${file} can be read by other users of this computer (mode ${octalMode(stat.mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`);
+      }
+      buffer = readBounded(fd, MAX_SECRET_BYTES);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  if (buffer.length > MAX_SECRET_BYTES) throw new UsageError(`${flag}: ${shown} is longer than ${MAX_SECRET_BYTES / 1024} KB; it should hold one line`);
+  const value = buffer.toString('utf8').replace(/^\uFEFF/, '').trim();
+  if (value === '') throw new UsageError(`${flag}: ${shown} is empty`);
+  return value;
+}
+
+/**
+ * A secret from `--NAME-file FILE`, `--NAME VALUE` (warned about) or the environment, in that
+ * order; both flags at once are refused. Undefined when none is given.
+ */
+export function secretOption(
+  options: Record<string, string | true>,
+  names: {
+    flag: string;
+    fileFlag: string;
+    env?: string;
+    /** Whether a value given on the command line is secret (default: always); only then is it warned about. */
+    holdsSecret?: (value: string) => boolean;
+  },
+  context: { env: NodeJS.ProcessEnv; cwd: string; warn: (line: string) => void },
+): string | undefined {
+  const direct = options[names.flag];
+  const file = options[names.fileFlag];
+  if (direct !== undefined && file !== undefined) throw new UsageError(`give --${names.flag} or --${names.fileFlag}, not both`);
+  if (typeof file === 'string') return readSecretFile(`--${names.fileFlag}`, file, context.cwd, context.warn);
+  if (typeof direct === 'string') {
+    if (names.holdsSecret && !names.holdsSecret(direct)) return direct;
+    context.warn(onCommandLine(`--${names.flag}`, `--${names.fileFlag} FILE${names.env ? ` or the ${names.env} environment variable` : ''}`));
+    return direct;
+  }
+  const fromEnv = names.env ? context.env[names.env] : undefined;
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
+}

@@ -1,0 +1,81 @@
+// @vitest-environment jsdom
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clientToken } from '../../src/main/core/local-server/client-tokens';
+import { AddToClientDialog } from '../../src/renderer/pages/add-to-client-dialog';
+import { LocalServerSection } from '../../src/renderer/pages/local-server-section';
+import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { renderWithBridge } from '../helpers/render-app';
+
+const TOKEN = 'window-local-token-0123456789abcdef';
+let harness: Harness | undefined;
+let copied: string[] = [];
+let home: string;
+const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+
+beforeEach(() => {
+  copied = [];
+  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void copied.push(text) } });
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-window-tokens-'));
+  process.env.HOME = home;
+  process.env.XDG_CONFIG_HOME = path.join(home, '.config');
+});
+afterEach(async () => {
+  cleanup();
+  await harness?.bridge.stop();
+  harness = undefined;
+  process.env.HOME = saved.HOME;
+  process.env.XDG_CONFIG_HOME = saved.XDG_CONFIG_HOME;
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+describe("the window's local server panel: each app's own token", () => {
+  it("copies Cursor's own token from Cursor's row, and the app's token from the token field (zh-CN)", async () => {
+    harness = makeBridge({ localServer: { port: 0, token: TOKEN } });
+    await renderWithBridge(harness, <LocalServerSection />, 'zh-CN');
+    const cursorRow = (await screen.findByText('Cursor')).closest('tr') as HTMLElement;
+    fireEvent.click(within(cursorRow).getByRole('button', { name: '复制令牌' }));
+    await waitFor(() => expect(copied).toEqual([clientToken(TOKEN, 'cursor')]));
+    // Claude Desktop's entry runs connect, which finds its token by itself: nothing to copy there.
+    const claudeRow = screen.getByText('Claude Desktop').closest('tr') as HTMLElement;
+    expect(within(claudeRow).queryByRole('button', { name: '复制令牌' })).toBeNull();
+    expect(document.body.textContent).toContain('下方每个应用都有自己的令牌');
+    const tokenRow = (screen.getByLabelText('令牌') as HTMLElement).closest('.copy-row') as HTMLElement;
+    fireEvent.click(within(tokenRow).getByRole('button', { name: '复制' }));
+    await waitFor(() => expect(copied).toEqual([clientToken(TOKEN, 'cursor'), TOKEN]));
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('"Add to …" into a file other users can read, in the window', () => {
+  /** Cursor's file, mode 644, and the dialog that adds our entry to it. */
+  async function openDialog(language: 'en' | 'zh-CN'): Promise<{ file: string; closed: () => boolean }> {
+    const file = path.join(home, '.cursor', 'mcp.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '{ "mcpServers": {} }');
+    fs.chmodSync(file, 0o644);
+    harness = makeBridge({ localServer: { port: 0, token: TOKEN } });
+    let closed = false;
+    await renderWithBridge(harness, <AddToClientDialog client="cursor" toolSet="all" onClose={() => (closed = true)} />, language);
+    return { file, closed: () => closed };
+  }
+
+  it('warns in the preview and makes the file 600 by default (zh-CN)', async () => {
+    const { file, closed } = await openDialog('zh-CN');
+    await screen.findByText('本机的其他用户可以读取这个文件（权限 644），而条目里的令牌可以调用你的工具。');
+    expect((screen.getByRole('switch', { name: '改为只有我能读写（600）' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: '添加' }));
+    await waitFor(() => expect(closed()).toBe(true));
+    expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('keeps the mode when the user unticks it (en)', async () => {
+    const { file, closed } = await openDialog('en');
+    fireEvent.click(await screen.findByRole('switch', { name: 'Make the file readable only by me (600)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(closed()).toBe(true));
+    expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('644');
+  });
+});
