@@ -80,6 +80,10 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
       await page.evaluate(() => (window.location.hash = '#/servers'));
       const card = page.getByRole('listitem').filter({ hasText: 'crashy' });
       const output = card.locator('.stderr pre');
+      // The error line is shown above the output, which is then folded: open it, as a user would.
+      await card.getByText(/ValueError: missing API key/).first().waitFor({ timeout: 15_000 });
+      const stderr = card.locator('details.stderr');
+      if ((await stderr.getAttribute('open')) === null) await stderr.locator('summary').click();
       await output.getByText('ValueError: missing API key').waitFor({ timeout: 15_000 });
       const cardBox = (await card.boundingBox()) as { width: number };
       expect(((await output.boundingBox()) as { width: number }).width / cardBox.width).toBeGreaterThan(0.85);
