@@ -70,13 +70,30 @@ interface RunningBridge {
   stop(): Promise<void>;
 }
 
-async function startBridge(name: string, endpoint: FakeXiaozhi | string, servers: unknown[], connection: Record<string, number> = {}, extraArgs: string[] = []): Promise<RunningBridge> {
+async function startBridge(
+  name: string,
+  endpoint: FakeXiaozhi | string,
+  servers: unknown[],
+  connection: Record<string, number> = {},
+  extraArgs: string[] = [],
+): Promise<RunningBridge> {
   const config = path.join(work, `${name}.json`);
   const url = typeof endpoint === 'string' ? endpoint : endpoint.url();
-  fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'bench', name: 'bench', url }], servers, connection, limits: { maxMessageBytes: 8192, callTimeoutMs: 60_000 } }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      endpoints: [{ id: 'bench', name: 'bench', url }],
+      servers,
+      connection,
+      limits: { maxMessageBytes: 8192, callTimeoutMs: 60_000 },
+    }),
+  );
   // BENCH_BRIDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the bridge process.
   const nodeArgs = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'run', '--config', config, '--log-level', 'info', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: work } });
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'run', '--config', config, '--log-level', 'info', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: work },
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -94,7 +111,14 @@ async function startBridge(name: string, endpoint: FakeXiaozhi | string, servers
 
 async function directClient(extraTools = 0): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1' }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx', FIXTURE_EXTRA_TOOLS: String(extraTools) }, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [FIXTURE],
+      env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx', FIXTURE_EXTRA_TOOLS: String(extraTools) },
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 
@@ -102,12 +126,17 @@ async function servedSession(xiaozhi: FakeXiaozhi, index: number, expectTools: n
   const session = await xiaozhi.connection(index, timeoutMs);
   await session.initialize();
   let id = 1_000_000;
-  await waitFor(async () => (await session.listAllTools((id += 1000))).tools.length >= expectTools, timeoutMs, `${expectTools} tools served`);
+  await waitFor(
+    async () => (await session.listAllTools((id += 1000))).tools.length >= expectTools,
+    timeoutMs,
+    `${expectTools} tools served`,
+  );
   return session;
 }
 
 let nextId = 1;
-const call = (session: FakeSession, name: string, args: Record<string, unknown>) => session.request(nextId++, 'tools/call', { name, arguments: args }, 60_000);
+const call = (session: FakeSession, name: string, args: Record<string, unknown>) =>
+  session.request(nextId++, 'tools/call', { name, arguments: args }, 60_000);
 
 /** A Python with the websockets package, for the pipe built like the official mcp_pipe.py. */
 function findPython(): string | undefined {
@@ -118,8 +147,16 @@ function findPython(): string | undefined {
 }
 
 /** A pipe in front of the same server (it passes initialize through): the official-style one in Python, or the Node floor. */
-async function startPipe(xiaozhi: FakeXiaozhi, command: string, script: string, env: Record<string, string> = {}): Promise<{ session: FakeSession; pid: number; stop(): Promise<void> }> {
-  const child = spawn(command, [script, xiaozhi.url(), process.execPath, FIXTURE], { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, FIXTURE_NAME: 'fx', ...env } });
+async function startPipe(
+  xiaozhi: FakeXiaozhi,
+  command: string,
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ session: FakeSession; pid: number; stop(): Promise<void> }> {
+  const child = spawn(command, [script, xiaozhi.url(), process.execPath, FIXTURE], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+    env: { ...process.env, FIXTURE_NAME: 'fx', ...env },
+  });
   const session = await xiaozhi.connection(xiaozhi.sessions.length, 30_000);
   await session.initialize();
   return {
@@ -179,19 +216,50 @@ async function latency(): Promise<void> {
     await call(floor.session, 'echo', { text: `x${i}` });
     floored.push(performance.now() - t);
   }
-  for (const [p, target] of [[50, 0.3], [90, null], [99, 2]] as const) {
+  for (const [p, target] of [
+    [50, 0.3],
+    [90, null],
+    [99, 2],
+  ] as const) {
     const b = percentile(through, p);
     const d = percentile(straight, p);
-    rows.push({ scenario: '1 latency', metric: `p${p} per call`, bridge: b, baseline: d, unit: 'ms', target: target === null ? '' : `+${target} ms`, pass: target === null ? null : b - d <= target, note: `added ${((b - d) * 1000).toFixed(0)} µs` });
+    rows.push({
+      scenario: '1 latency',
+      metric: `p${p} per call`,
+      bridge: b,
+      baseline: d,
+      unit: 'ms',
+      target: target === null ? '' : `+${target} ms`,
+      pass: target === null ? null : b - d <= target,
+      note: `added ${((b - d) * 1000).toFixed(0)} µs`,
+    });
   }
   if (pipe) {
     const added = percentile(through, 50) - percentile(straight, 50);
     const pipeAdded = percentile(piped, 50) - percentile(straight, 50);
-    rows.push({ scenario: '1 latency', metric: 'p50 added by the bridge vs by an official-style pipe (python-pipe.py)', bridge: added * 1000, baseline: pipeAdded * 1000, unit: 'µs', target: '≤ 0.5× the pipe', pass: added <= 0.5 * pipeAdded, note: `pipe p50 ${percentile(piped, 50).toFixed(2)} ms; bridge adds ${((added / pipeAdded) * 100).toFixed(0)}% of what the pipe adds` });
+    rows.push({
+      scenario: '1 latency',
+      metric: 'p50 added by the bridge vs by an official-style pipe (python-pipe.py)',
+      bridge: added * 1000,
+      baseline: pipeAdded * 1000,
+      unit: 'µs',
+      target: '≤ 0.5× the pipe',
+      pass: added <= 0.5 * pipeAdded,
+      note: `pipe p50 ${percentile(piped, 50).toFixed(2)} ms; bridge adds ${((added / pipeAdded) * 100).toFixed(0)}% of what the pipe adds`,
+    });
     await pipe.stop();
   } else console.log('(no Python with the websockets package: the official-style pipe row is skipped)');
   const floorAdded = percentile(floored, 50) - percentile(straight, 50);
-  rows.push({ scenario: '1 latency', metric: 'floor: p50 added by a Node pipe that parses nothing (node-pipe.cjs)', bridge: (percentile(through, 50) - percentile(straight, 50)) * 1000, baseline: floorAdded * 1000, unit: 'µs', target: '', pass: null, note: `bridge vs floor; the floor pipe adds ${(floorAdded * 1000).toFixed(0)} µs` });
+  rows.push({
+    scenario: '1 latency',
+    metric: 'floor: p50 added by a Node pipe that parses nothing (node-pipe.cjs)',
+    bridge: (percentile(through, 50) - percentile(straight, 50)) * 1000,
+    baseline: floorAdded * 1000,
+    unit: 'µs',
+    target: '',
+    pass: null,
+    note: `bridge vs floor; the floor pipe adds ${(floorAdded * 1000).toFixed(0)} µs`,
+  });
   await floor.stop();
   await direct.close();
   await bridge.stop();
@@ -211,7 +279,11 @@ async function localServer(): Promise<void> {
   const url = (/Local MCP server[^\n]*\n\s+(http:\/\/\S+)/.exec(bridge.output()) as RegExpExecArray)[1] as string;
   const local = new Client({ name: 'bench-local', version: '1' }, { capabilities: {} });
   // Cursor's own token: the app's opens /mcp only.
-  await local.connect(new StreamableHTTPClientTransport(new URL(`${url}/cursor`), { requestInit: { headers: { Authorization: `Bearer ${clientToken(token, 'cursor')}` } } }));
+  await local.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/cursor`), {
+      requestInit: { headers: { Authorization: `Bearer ${clientToken(token, 'cursor')}` } },
+    }),
+  );
   const direct = await directClient();
   const through: number[] = [];
   const straight: number[] = [];
@@ -227,10 +299,22 @@ async function localServer(): Promise<void> {
     await direct.callTool({ name: 'echo', arguments: { text: `x${i}` } });
     straight.push(performance.now() - t);
   }
-  for (const [p, target] of [[50, 2], [99, null]] as const) {
+  for (const [p, target] of [
+    [50, 2],
+    [99, null],
+  ] as const) {
     const b = percentile(through, p);
     const d = percentile(straight, p);
-    rows.push({ scenario: '7 local server', metric: `p${p} per call, streamable HTTP`, bridge: b, baseline: d, unit: 'ms', target: target === null ? '' : `+${target} ms`, pass: target === null ? null : b - d <= target, note: `added ${((b - d) * 1000).toFixed(0)} µs` });
+    rows.push({
+      scenario: '7 local server',
+      metric: `p${p} per call, streamable HTTP`,
+      bridge: b,
+      baseline: d,
+      unit: 'ms',
+      target: target === null ? '' : `+${target} ms`,
+      pass: target === null ? null : b - d <= target,
+      note: `added ${((b - d) * 1000).toFixed(0)} µs`,
+    });
   }
   await local.close();
   await direct.close();
@@ -266,7 +350,16 @@ async function throughput(): Promise<void> {
   const benchCpu = process.cpuUsage(cpu0.bench);
   const bridgeCpuMs = procStats(pid).cpuMs - cpu0.bridge;
   const viaDirect = await run(() => direct.callTool({ name: 'echo', arguments: { text: 't' } }));
-  rows.push({ scenario: '2 throughput', metric: `${inFlight} in flight, ${seconds} s`, bridge: viaBridge, baseline: viaDirect, unit: 'calls/s', target: '≥ 70% of direct', pass: viaBridge >= 0.7 * viaDirect, note: `${((viaBridge / viaDirect) * 100).toFixed(0)}% of direct` });
+  rows.push({
+    scenario: '2 throughput',
+    metric: `${inFlight} in flight, ${seconds} s`,
+    bridge: viaBridge,
+    baseline: viaDirect,
+    unit: 'calls/s',
+    target: '≥ 70% of direct',
+    pass: viaBridge >= 0.7 * viaDirect,
+    note: `${((viaBridge / viaDirect) * 100).toFixed(0)}% of direct`,
+  });
   // Where the time goes: CPU of each process while calls went through the bridge.
   const bridgePerCall = (bridgeCpuMs * 1000) / (viaBridge * seconds);
   const childPerCall = ((procStats(childPid).cpuMs - cpu0.child) * 1000) / (viaBridge * seconds);
@@ -279,8 +372,26 @@ async function throughput(): Promise<void> {
   const floorPerCall = ((procStats(floor.pid).cpuMs - floor0.pipe) * 1000) / (viaFloor * seconds);
   const floorChildPerCall = ((procStats(floorChild).cpuMs - floor0.child) * 1000) / (viaFloor * seconds);
   await floor.stop();
-  rows.push({ scenario: '2 throughput', metric: 'floor: CPU per call of a Node pipe that parses nothing (its child)', bridge: floorPerCall, baseline: floorChildPerCall, unit: 'µs', target: '', pass: null, note: `${(floorPerCall / floorChildPerCall).toFixed(2)}× its child; ${Math.round(viaFloor)} calls/s, ${((viaFloor / viaDirect) * 100).toFixed(0)}% of direct` });
-  rows.push({ scenario: '2 throughput', metric: 'bridge CPU per call (bench client, child)', bridge: bridgePerCall, baseline: childPerCall, unit: 'µs', target: '≤ 0.6× the child', pass: bridgePerCall <= 0.6 * childPerCall, note: `client ${(((benchCpu.user + benchCpu.system) / 1000) * 1000 / (viaBridge * seconds)).toFixed(0)} µs, child ${childPerCall.toFixed(0)} µs; bridge busy ${((bridgeCpuMs / (seconds * 1000)) * 100).toFixed(0)}% of a core` });
+  rows.push({
+    scenario: '2 throughput',
+    metric: 'floor: CPU per call of a Node pipe that parses nothing (its child)',
+    bridge: floorPerCall,
+    baseline: floorChildPerCall,
+    unit: 'µs',
+    target: '',
+    pass: null,
+    note: `${(floorPerCall / floorChildPerCall).toFixed(2)}× its child; ${Math.round(viaFloor)} calls/s, ${((viaFloor / viaDirect) * 100).toFixed(0)}% of direct`,
+  });
+  rows.push({
+    scenario: '2 throughput',
+    metric: 'bridge CPU per call (bench client, child)',
+    bridge: bridgePerCall,
+    baseline: childPerCall,
+    unit: 'µs',
+    target: '≤ 0.6× the child',
+    pass: bridgePerCall <= 0.6 * childPerCall,
+    note: `client ${((((benchCpu.user + benchCpu.system) / 1000) * 1000) / (viaBridge * seconds)).toFixed(0)} µs, child ${childPerCall.toFixed(0)} µs; bridge busy ${((bridgeCpuMs / (seconds * 1000)) * 100).toFixed(0)}% of a core`,
+  });
   await direct.close();
   await bridge.stop();
   await xiaozhi.close();
@@ -299,7 +410,11 @@ async function manyServers(): Promise<void> {
   }
   const xiaozhi = await FakeXiaozhi.start();
   const started = performance.now();
-  const bridge = await startBridge('many', xiaozhi, Array.from({ length: count }, (_, i) => fixtureServer(`s${String(i).padStart(2, '0')}`, 40)));
+  const bridge = await startBridge(
+    'many',
+    xiaozhi,
+    Array.from({ length: count }, (_, i) => fixtureServer(`s${String(i).padStart(2, '0')}`, 40)),
+  );
   const readyTimes: number[] = [];
   const watcher = setInterval(() => {
     const ready = (bridge.output().match(/\] running \(pid/g) ?? []).length;
@@ -309,15 +424,36 @@ async function manyServers(): Promise<void> {
   await session.initialize();
   let id = 5_000_000;
   let complete = 0;
-  await waitFor(async () => {
-    const { tools } = await session.listAllTools((id += 1000));
-    if (tools.length >= count * 50) complete = performance.now();
-    return complete > 0;
-  }, 120_000, 'the complete catalog');
+  await waitFor(
+    async () => {
+      const { tools } = await session.listAllTools((id += 1000));
+      if (tools.length >= count * 50) complete = performance.now();
+      return complete > 0;
+    },
+    120_000,
+    'the complete catalog',
+  );
   clearInterval(watcher);
   const lastReady = readyTimes[count - 1] ?? complete;
-  rows.push({ scenario: '3 many servers', metric: `${count} servers × 50 tools: start → complete catalog`, bridge: complete - started, baseline: slowestAlone, unit: 'ms', target: '', pass: null, note: 'baseline: slowest server alone, start + list' });
-  rows.push({ scenario: '3 many servers', metric: 'complete catalog after the slowest server was ready', bridge: complete - lastReady, baseline: null, unit: 'ms', target: '≤ 300 ms', pass: complete - lastReady <= 300 });
+  rows.push({
+    scenario: '3 many servers',
+    metric: `${count} servers × 50 tools: start → complete catalog`,
+    bridge: complete - started,
+    baseline: slowestAlone,
+    unit: 'ms',
+    target: '',
+    pass: null,
+    note: 'baseline: slowest server alone, start + list',
+  });
+  rows.push({
+    scenario: '3 many servers',
+    metric: 'complete catalog after the slowest server was ready',
+    bridge: complete - lastReady,
+    baseline: null,
+    unit: 'ms',
+    target: '≤ 300 ms',
+    pass: complete - lastReady <= 300,
+  });
   await bridge.stop();
   await xiaozhi.close();
 }
@@ -342,8 +478,25 @@ async function bigCatalog(): Promise<void> {
   const t = performance.now();
   await direct.listTools();
   const directMs = performance.now() - t;
-  rows.push({ scenario: '4 big catalog', metric: `${tools} tools, ${pages} pages: full tools/list (median of 10)`, bridge: percentile(times, 50), baseline: directMs, unit: 'ms', target: '< 100 ms', pass: percentile(times, 50) < 100, note: 'baseline: one unpaged list from the server directly' });
-  rows.push({ scenario: '4 big catalog', metric: 'bridge CPU time for it (median, 10 ms resolution)', bridge: percentile(cpu, 50), baseline: null, unit: 'ms', target: '', pass: null });
+  rows.push({
+    scenario: '4 big catalog',
+    metric: `${tools} tools, ${pages} pages: full tools/list (median of 10)`,
+    bridge: percentile(times, 50),
+    baseline: directMs,
+    unit: 'ms',
+    target: '< 100 ms',
+    pass: percentile(times, 50) < 100,
+    note: 'baseline: one unpaged list from the server directly',
+  });
+  rows.push({
+    scenario: '4 big catalog',
+    metric: 'bridge CPU time for it (median, 10 ms resolution)',
+    bridge: percentile(cpu, 50),
+    baseline: null,
+    unit: 'ms',
+    target: '',
+    pass: null,
+  });
   await direct.close();
   await bridge.stop();
   await xiaozhi.close();
@@ -353,7 +506,11 @@ async function reconnect(): Promise<void> {
   const trials = quick ? 3 : 8;
   let xiaozhi = await FakeXiaozhi.start();
   const port = xiaozhi.port;
-  const bridge = await startBridge('reconnect', xiaozhi, [fixtureServer('fx')], { stableAfterMs: 500, reconnectBaseMs: 1000, reconnectMaxMs: 60_000 });
+  const bridge = await startBridge('reconnect', xiaozhi, [fixtureServer('fx')], {
+    stableAfterMs: 500,
+    reconnectBaseMs: 1000,
+    reconnectMaxMs: 60_000,
+  });
   await servedSession(xiaozhi, 0, 10);
   const times: number[] = [];
   for (let i = 0; i < trials; i++) {
@@ -368,7 +525,16 @@ async function reconnect(): Promise<void> {
     await session.request(1, 'tools/list', {});
     times.push(performance.now() - back);
   }
-  rows.push({ scenario: '5 reconnect', metric: `endpoint back → serving again (median of ${trials})`, bridge: percentile(times, 50), baseline: null, unit: 'ms', target: '< 1000 ms', pass: percentile(times, 50) < 1000, note: `max ${Math.max(...times).toFixed(0)} ms` });
+  rows.push({
+    scenario: '5 reconnect',
+    metric: `endpoint back → serving again (median of ${trials})`,
+    bridge: percentile(times, 50),
+    baseline: null,
+    unit: 'ms',
+    target: '< 1000 ms',
+    pass: percentile(times, 50) < 1000,
+    note: `max ${Math.max(...times).toFixed(0)} ms`,
+  });
   await bridge.stop();
   await xiaozhi.close();
 }
@@ -376,7 +542,11 @@ async function reconnect(): Promise<void> {
 async function memory(): Promise<void> {
   const calls = quick ? 10_000 : 100_000;
   const xiaozhi = await FakeXiaozhi.start();
-  const bridge = await startBridge('memory', xiaozhi, Array.from({ length: 10 }, (_, i) => fixtureServer(`m${i}`)));
+  const bridge = await startBridge(
+    'memory',
+    xiaozhi,
+    Array.from({ length: 10 }, (_, i) => fixtureServer(`m${i}`)),
+  );
   const session = await servedSession(xiaozhi, 0, 100);
   session.record = false;
   const pid = bridge.child.pid as number;
@@ -405,18 +575,65 @@ async function memory(): Promise<void> {
   const early = procStats(pid).rssMb;
   const warm = await hammer(quick ? 10_000 : 50_000);
   const after = await hammer(calls);
-  rows.push({ scenario: '6 memory', metric: 'bridge RSS idle, 10 servers', bridge: idle, baseline: null, unit: 'MB', target: '≤ 60 MB', pass: idle <= 60 });
+  rows.push({
+    scenario: '6 memory',
+    metric: 'bridge RSS idle, 10 servers',
+    bridge: idle,
+    baseline: null,
+    unit: 'MB',
+    target: '≤ 60 MB',
+    pass: idle <= 60,
+  });
   // The floors: a Node process holding the socket and 10 servers on stdio that parses nothing, then
   // the same with the SDK's Client and Server loaded (the bridge needs both, for the handshake and lists).
-  for (const [what, env] of [['a Node pipe with 10 servers, parsing nothing', {}], ['the same with the MCP SDK client and server loaded', { PIPE_LOAD_SDK: '1' }]] as const) {
+  for (const [what, env] of [
+    ['a Node pipe with 10 servers, parsing nothing', {}],
+    ['the same with the MCP SDK client and server loaded', { PIPE_LOAD_SDK: '1' }],
+  ] as const) {
     const floor = await startNodePipe(xiaozhi, { PIPE_SERVERS: '10', ...env });
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    rows.push({ scenario: '6 memory', metric: `floor: RSS idle of ${what}`, bridge: idle, baseline: procStats(floor.pid).rssMb, unit: 'MB', target: '', pass: null, note: 'bridge vs floor' });
+    rows.push({
+      scenario: '6 memory',
+      metric: `floor: RSS idle of ${what}`,
+      bridge: idle,
+      baseline: procStats(floor.pid).rssMb,
+      unit: 'MB',
+      target: '',
+      pass: null,
+      note: 'bridge vs floor',
+    });
     await floor.stop();
   }
-  rows.push({ scenario: '6 memory', metric: 'bridge RSS after 5,000 calls', bridge: early, baseline: idle, unit: 'MB', target: '≤ +25% over idle', pass: early <= idle * 1.25, note: `+${(((early - idle) / idle) * 100).toFixed(0)}% over idle` });
-  rows.push({ scenario: '6 memory', metric: `bridge RSS, highest during ${(quick ? 10_000 : 50_000).toLocaleString('en')} more calls (working set)`, bridge: warm, baseline: idle, unit: 'MB', target: '', pass: null, note: `+${(((warm - idle) / idle) * 100).toFixed(0)}% over idle` });
-  rows.push({ scenario: '6 memory', metric: `bridge RSS, highest during ${calls.toLocaleString('en')} more calls`, bridge: after, baseline: warm, unit: 'MB', target: '≤ +10%', pass: after <= warm * 1.1, note: `${(((after - warm) / warm) * 100).toFixed(1)}% over the working set` });
+  rows.push({
+    scenario: '6 memory',
+    metric: 'bridge RSS after 5,000 calls',
+    bridge: early,
+    baseline: idle,
+    unit: 'MB',
+    target: '≤ +25% over idle',
+    pass: early <= idle * 1.25,
+    note: `+${(((early - idle) / idle) * 100).toFixed(0)}% over idle`,
+  });
+  rows.push({
+    scenario: '6 memory',
+    metric: `bridge RSS, highest during ${(quick ? 10_000 : 50_000).toLocaleString('en')} more calls (working set)`,
+    bridge: warm,
+    baseline: idle,
+    unit: 'MB',
+    target: '',
+    pass: null,
+    note: `+${(((warm - idle) / idle) * 100).toFixed(0)}% over idle`,
+  });
+  rows.push({
+    scenario: '6 memory',
+    metric: `bridge RSS, highest during ${calls.toLocaleString('en')} more calls`,
+    bridge: after,
+    baseline: warm,
+    unit: 'MB',
+    target: '≤ +10%',
+    pass: after <= warm * 1.1,
+    note: `${(((after - warm) / warm) * 100).toFixed(1)}% over the working set`,
+  });
   await bridge.stop();
   await xiaozhi.close();
 }
@@ -441,7 +658,16 @@ async function hostile(): Promise<void> {
   await call(session, 'echo', { text: 'after' });
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const after = procStats(pid).rssMb;
-  rows.push({ scenario: '7 hostile', metric: 'bridge RSS after 150 MB of junk frames', bridge: after, baseline: idle, unit: 'MB', target: '< 150 MB', pass: after < 150, note: `idle ${idle.toFixed(0)} MB` });
+  rows.push({
+    scenario: '7 hostile',
+    metric: 'bridge RSS after 150 MB of junk frames',
+    bridge: after,
+    baseline: idle,
+    unit: 'MB',
+    target: '< 150 MB',
+    pass: after < 150,
+    note: `idle ${idle.toFixed(0)} MB`,
+  });
   await bridge.stop();
   await xiaozhi.close();
 }
@@ -491,7 +717,16 @@ async function faults(): Promise<void> {
     outages.push(performance.now() - back);
   }
   const worst = Math.max(...outages);
-  rows.push({ scenario: '8 faults', metric: 'after a 5 s outage: endpoint back → serving (worst)', bridge: worst, baseline: null, unit: 'ms', target: '≤ 5000 ms', pass: worst <= 5000, note: outages.map((t) => t.toFixed(0)).join(', ') });
+  rows.push({
+    scenario: '8 faults',
+    metric: 'after a 5 s outage: endpoint back → serving (worst)',
+    bridge: worst,
+    baseline: null,
+    unit: 'ms',
+    target: '≤ 5000 ms',
+    pass: worst <= 5000,
+    note: outages.map((t) => t.toFixed(0)).join(', '),
+  });
   await bridge.stop();
   await xiaozhi.close();
 
@@ -505,7 +740,15 @@ async function faults(): Promise<void> {
   await session.initialize();
   await session.request(1, 'tools/list', {});
   const detected = performance.now() - silent;
-  rows.push({ scenario: '8 faults', metric: 'socket goes silent (half-open) → serving again', bridge: detected, baseline: null, unit: 'ms', target: '≤ 45000 ms', pass: detected <= 45_000 });
+  rows.push({
+    scenario: '8 faults',
+    metric: 'socket goes silent (half-open) → serving again',
+    bridge: detected,
+    baseline: null,
+    unit: 'ms',
+    target: '≤ 45000 ms',
+    pass: detected <= 45_000,
+  });
   await halfOpen.stop();
   relay.close();
   await target.close();
@@ -516,7 +759,10 @@ function bigCatalogEntries(count: number): RouterEntry[] {
   const dir = path.join(ROOT, 'test', 'fixtures', 'catalogs', 'servers');
   const base: RouterEntry[] = [];
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const catalog = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { name: string; tools: { name: string; description: string; inputSchema: Record<string, unknown> }[] };
+    const catalog = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as {
+      name: string;
+      tools: { name: string; description: string; inputSchema: Record<string, unknown> }[];
+    };
     for (const tool of catalog.tools) base.push({ ...tool, server: catalog.name, enabled: true });
   }
   const out: RouterEntry[] = [];
@@ -532,7 +778,9 @@ function bigCatalogEntries(count: number): RouterEntry[] {
 /** Router mode in-process: find_tools over 2,000 tools, and the argument check of a call. */
 async function router(): Promise<void> {
   const entries = bigCatalogEntries(2000);
-  const queries = (JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'catalogs', 'queries.json'), 'utf8')) as { queries: { query: string }[] }).queries.map((q) => q.query);
+  const queries = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'catalogs', 'queries.json'), 'utf8')) as { queries: { query: string }[] }
+  ).queries.map((q) => q.query);
   const source = { version: 1, catalog: () => entries, call: async () => ({ content: [] }) };
   const toolRouter = new ToolRouter({ source, history: new CallHistory(), maxMessageBytes: () => 8192 });
   let t = performance.now();
@@ -547,7 +795,16 @@ async function router(): Promise<void> {
     await toolRouter.call('find_tools', { query: queries[i % queries.length] }, context);
     times.push(performance.now() - t);
   }
-  rows.push({ scenario: '7 router', metric: `find_tools over ${entries.length} tools, p50 (${queries.length} queries, en + zh)`, bridge: percentile(times, 50), baseline: null, unit: 'ms', target: '< 2 ms', pass: percentile(times, 50) < 2, note: `p90 ${percentile(times, 90).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms; index built in ${buildMs.toFixed(0)} ms` });
+  rows.push({
+    scenario: '7 router',
+    metric: `find_tools over ${entries.length} tools, p50 (${queries.length} queries, en + zh)`,
+    bridge: percentile(times, 50),
+    baseline: null,
+    unit: 'ms',
+    target: '< 2 ms',
+    pass: percentile(times, 50) < 2,
+    note: `p90 ${percentile(times, 90).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms; index built in ${buildMs.toFixed(0)} ms`,
+  });
 
   const check = new ArgumentCheck(new LogBook().logger('bench'));
   const tickets = entries.find((e) => e.name === 'get-tickets') as RouterEntry;
@@ -562,7 +819,16 @@ async function router(): Promise<void> {
   t = performance.now();
   for (let i = 0; i < n / 10; i++) check.check(tool, bad);
   const rejectUs = ((performance.now() - t) * 1000) / (n / 10);
-  rows.push({ scenario: '7 router', metric: 'argument check per call, cached schema', bridge: perCallUs, baseline: null, unit: 'µs', target: '< 20 µs', pass: perCallUs < 20, note: `a rejected call (message written): ${rejectUs.toFixed(1)} µs` });
+  rows.push({
+    scenario: '7 router',
+    metric: 'argument check per call, cached schema',
+    bridge: perCallUs,
+    baseline: null,
+    unit: 'µs',
+    target: '< 20 µs',
+    pass: perCallUs < 20,
+    note: `a rejected call (message written): ${rejectUs.toFixed(1)} µs`,
+  });
 }
 
 function printTable(): void {
@@ -583,7 +849,10 @@ function printTable(): void {
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',');
   const scenarios: [string, () => Promise<void>][] = [
     ['latency', latency],
     ['throughput', throughput],
@@ -605,7 +874,13 @@ async function main(): Promise<void> {
     console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   printTable();
-  const results = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: process.platform }, quick, totalSeconds: (performance.now() - started) / 1000, rows };
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: process.platform },
+    quick,
+    totalSeconds: (performance.now() - started) / 1000,
+    rows,
+  };
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwritten to bench/results/latest.json (${results.totalSeconds.toFixed(0)} s)`);

@@ -7,7 +7,9 @@ const { spawn } = require('node:child_process');
 const WebSocket = require('ws');
 
 const [url, command, ...args] = process.argv.slice(2);
-const children = Array.from({ length: Number(process.env.PIPE_SERVERS ?? 1) }, () => spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] }));
+const children = Array.from({ length: Number(process.env.PIPE_SERVERS ?? 1) }, () =>
+  spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] }),
+);
 if (process.env.PIPE_LOAD_SDK === '1') {
   require('@modelcontextprotocol/sdk/client/index.js');
   require('@modelcontextprotocol/sdk/server/index.js');

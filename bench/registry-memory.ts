@@ -52,7 +52,9 @@ async function main(): Promise<void> {
   server.kill();
   if (!(globalThis as { gc?: () => void }).gc) console.log('(run with --expose-gc for steadier numbers)');
   console.log(`${megabytes} MB page: ${outcome}`);
-  console.log(`RSS before ${before.toFixed(0)} MB, highest ${peak.toFixed(0)} MB, kept after ${after.toFixed(0)} MB (+${(after - before).toFixed(0)} MB)`);
+  console.log(
+    `RSS before ${before.toFixed(0)} MB, highest ${peak.toFixed(0)} MB, kept after ${after.toFixed(0)} MB (+${(after - before).toFixed(0)} MB)`,
+  );
 }
 
 void main();

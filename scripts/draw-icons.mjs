@@ -33,7 +33,12 @@ function png(size, rgba) {
     raw[y * (size * 4 + 1)] = 0;
     rgba.copy(raw, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
   }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 // ---- shapes (16-unit space) ----
@@ -49,10 +54,15 @@ const ring = (cx, cy, r0, r1) => (x, y) => {
 };
 const triangle = (ax, ay, bx, by, cx, cy) => (x, y) => {
   const s = (px, py, qx, qy) => (x - qx) * (py - qy) - (px - qx) * (y - qy);
-  const d1 = s(ax, ay, bx, by), d2 = s(bx, by, cx, cy), d3 = s(cx, cy, ax, ay);
+  const d1 = s(ax, ay, bx, by),
+    d2 = s(bx, by, cx, cy),
+    d3 = s(cx, cy, ax, ay);
   return !((d1 < 0 || d2 < 0 || d3 < 0) && (d1 > 0 || d2 > 0 || d3 > 0));
 };
-const union = (...fs) => (x, y) => fs.some((f) => f(x, y));
+const union =
+  (...fs) =>
+  (x, y) =>
+    fs.some((f) => f(x, y));
 const minus = (a, b) => (x, y) => a(x, y) && !b(x, y);
 
 const bubble = union(roundRect(1, 1.5, 15, 11.5, 3.6), triangle(3.2, 10.5, 3.2, 14.8, 7.8, 10.5));
@@ -73,7 +83,10 @@ function render(size, layers) {
   const ss = 8;
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < ss; sy++) {
         for (let sx = 0; sx < ss; sx++) {
           const x = ((px + (sx + 0.5) / ss) * 16) / size;
@@ -108,21 +121,63 @@ const BADGE = { connected: hex('#16A34A'), partial: hex('#F59E0B'), connecting: 
 
 // Colour icons (Windows, Linux): a brand bubble with sound bars; a badge says the state.
 const colour = {
-  connected: [[bubble, BRAND], [bars, 'clear'], [badgeGap, 'clear'], [badge, BADGE.connected]],
-  partial: [[bubble, BRAND], [bars, 'clear'], [badgeGap, 'clear'], [badge, BADGE.partial]],
-  connecting: [[bubble, BRAND], [bars, 'clear'], [badgeGap, 'clear'], [badgeRing, BADGE.connecting]],
-  stopped: [[bubble, GRAY], [bars, 'clear']],
-  error: [[bubble, BRAND], [bars, 'clear'], [warnGap, 'clear'], [warn, BADGE.error]],
+  connected: [
+    [bubble, BRAND],
+    [bars, 'clear'],
+    [badgeGap, 'clear'],
+    [badge, BADGE.connected],
+  ],
+  partial: [
+    [bubble, BRAND],
+    [bars, 'clear'],
+    [badgeGap, 'clear'],
+    [badge, BADGE.partial],
+  ],
+  connecting: [
+    [bubble, BRAND],
+    [bars, 'clear'],
+    [badgeGap, 'clear'],
+    [badgeRing, BADGE.connecting],
+  ],
+  stopped: [
+    [bubble, GRAY],
+    [bars, 'clear'],
+  ],
+  error: [
+    [bubble, BRAND],
+    [bars, 'clear'],
+    [warnGap, 'clear'],
+    [warn, BADGE.error],
+  ],
 };
 // macOS template images: black and alpha only, so the state is told by shape.
 const BLACK = hex('#000000');
 const FAINT = hex('#000000', 0.45);
 const template = {
-  connected: [[bubble, BLACK], [bars, 'clear']],
-  partial: [[bubble, BLACK], [bars, 'clear'], [badgeGap, 'clear'], [badgeRing, BLACK]],
-  connecting: [[bubbleOutline, BLACK], [bars, BLACK]],
-  stopped: [[bubbleOutline, FAINT], [bars, FAINT]],
-  error: [[bubbleOutline, BLACK], [bars, BLACK], [warnGap, 'clear'], [warn, BLACK]],
+  connected: [
+    [bubble, BLACK],
+    [bars, 'clear'],
+  ],
+  partial: [
+    [bubble, BLACK],
+    [bars, 'clear'],
+    [badgeGap, 'clear'],
+    [badgeRing, BLACK],
+  ],
+  connecting: [
+    [bubbleOutline, BLACK],
+    [bars, BLACK],
+  ],
+  stopped: [
+    [bubbleOutline, FAINT],
+    [bars, FAINT],
+  ],
+  error: [
+    [bubbleOutline, BLACK],
+    [bars, BLACK],
+    [warnGap, 'clear'],
+    [warn, BLACK],
+  ],
 };
 
 mkdirSync('assets/tray', { recursive: true });
@@ -138,5 +193,15 @@ for (const [state, layers] of Object.entries(template)) {
 const tile = roundRect(0.6, 0.6, 15.4, 15.4, 3.4);
 const appBubble = union(roundRect(3, 3.6, 13, 10.8, 2.6), triangle(4.6, 10, 4.6, 13.2, 8, 10));
 const appBars = union(roundRect(5.5, 6.2, 6.6, 8.2, 0.55), roundRect(7.45, 5, 8.55, 9.4, 0.55), roundRect(9.4, 6.2, 10.5, 8.2, 0.55));
-writeFileSync('assets/icon.png', png(512, render(512, [[tile, BRAND], [appBubble, WHITE], [appBars, BRAND]])));
+writeFileSync(
+  'assets/icon.png',
+  png(
+    512,
+    render(512, [
+      [tile, BRAND],
+      [appBubble, WHITE],
+      [appBars, BRAND],
+    ]),
+  ),
+);
 console.log('icons written to assets/');

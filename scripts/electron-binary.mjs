@@ -21,4 +21,5 @@ export function findElectron(root = ROOT) {
 }
 
 /** What to do about it, in the same line. */
-export const ELECTRON_HINT = 'get it with `npx install-electron`, or run the headless app instead: npm run build && npx xiaozhi-tray run --config FILE --ui';
+export const ELECTRON_HINT =
+  'get it with `npx install-electron`, or run the headless app instead: npm run build && npx xiaozhi-tray run --config FILE --ui';

@@ -24,11 +24,12 @@ function packagedApp() {
   const flag = process.argv.indexOf('--app');
   if (flag > 0 && process.argv[flag + 1]) return path.resolve(process.argv[flag + 1]);
   const release = path.join(ROOT, 'release');
-  const candidates = {
-    linux: ['linux-unpacked/xiaozhi-tray', 'linux-arm64-unpacked/xiaozhi-tray'],
-    win32: ['win-unpacked/Xiaozhi Tray.exe', 'win-arm64-unpacked/Xiaozhi Tray.exe'],
-    darwin: ['mac-arm64/Xiaozhi Tray.app/Contents/MacOS/Xiaozhi Tray', 'mac/Xiaozhi Tray.app/Contents/MacOS/Xiaozhi Tray'],
-  }[process.platform] ?? [];
+  const candidates =
+    {
+      linux: ['linux-unpacked/xiaozhi-tray', 'linux-arm64-unpacked/xiaozhi-tray'],
+      win32: ['win-unpacked/Xiaozhi Tray.exe', 'win-arm64-unpacked/Xiaozhi Tray.exe'],
+      darwin: ['mac-arm64/Xiaozhi Tray.app/Contents/MacOS/Xiaozhi Tray', 'mac/Xiaozhi Tray.app/Contents/MacOS/Xiaozhi Tray'],
+    }[process.platform] ?? [];
   return candidates.map((c) => path.join(release, c)).find((c) => fs.existsSync(c));
 }
 
@@ -77,9 +78,17 @@ async function standInEndpoint() {
       } else if (message.method === 'notifications/tools/list_changed') listTools();
       else if (lists.has(message.id)) state.tools = (message.result?.tools ?? []).map((tool) => tool.name);
     });
-    send({ id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } } });
+    send({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } },
+    });
   });
-  return { url: `ws://127.0.0.1:${wss.address().port}/mcp/?token=smoke-token`, state, close: () => new Promise((resolve) => wss.close(resolve)) };
+  return {
+    url: `ws://127.0.0.1:${wss.address().port}/mcp/?token=smoke-token`,
+    state,
+    close: () => new Promise((resolve) => wss.close(resolve)),
+  };
 }
 
 async function main() {
@@ -114,7 +123,10 @@ async function main() {
     env: { FIXTURE_NAME: 'smoke', FIXTURE_PID_FILE: pidFile, FIXTURE_GRANDCHILD: '1' },
     enabled: true,
   };
-  fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ version: 1, endpoints: [{ id: 'smoke', name: 'smoke', url: endpoint.url, enabled: true }], servers: [server] }));
+  fs.writeFileSync(
+    path.join(dataDir, 'settings.json'),
+    JSON.stringify({ version: 1, endpoints: [{ id: 'smoke', name: 'smoke', url: endpoint.url, enabled: true }], servers: [server] }),
+  );
   const env = { ...process.env, XIAOZHI_TRAY_DATA_DIR: dataDir, XDG_CONFIG_HOME: path.join(work, 'config') };
   const logFile = path.join(dataDir, 'logs', 'xiaozhi-tray.log');
   const log = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '');

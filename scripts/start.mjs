@@ -7,14 +7,28 @@ import { ELECTRON_HINT, findElectron, ROOT } from './electron-binary.mjs';
 
 let electron = findElectron();
 // Electron fetches its binary on first use, not at install: fetch it now (unless told not to).
-if (!electron.binary && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD && fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'install.js'))) {
+if (
+  !electron.binary &&
+  !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD &&
+  fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'install.js'))
+) {
   console.log('Downloading the Electron binary (once, about 100 MB; this can take a few minutes)…');
   // Its errors are kept: a failure is a stack trace, whose first line goes into our one line.
-  const fetched = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron', 'install.js')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  const fetched = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron', 'install.js')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'pipe'],
+    encoding: 'utf8',
+  });
   electron = findElectron();
   if (!electron.binary && fetched.status !== 0) {
-    const why = (fetched.stderr ?? '').split('\n').find((line) => line.trim() !== '')?.trim() ?? `exit code ${fetched.status}`;
-    electron = { reason: `the Electron binary could not be downloaded (${why}: offline, or a proxy in the way; ELECTRON_MIRROR names a mirror)` };
+    const why =
+      (fetched.stderr ?? '')
+        .split('\n')
+        .find((line) => line.trim() !== '')
+        ?.trim() ?? `exit code ${fetched.status}`;
+    electron = {
+      reason: `the Electron binary could not be downloaded (${why}: offline, or a proxy in the way; ELECTRON_MIRROR names a mirror)`,
+    };
   }
 }
 if (!electron.binary) {

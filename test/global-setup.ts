@@ -6,5 +6,8 @@ import path from 'node:path';
  * file runs (building inside tests would race when files run in parallel).
  */
 export default function setup(): void {
-  execFileSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'build.mjs')], { cwd: path.join(__dirname, '..'), stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'build.mjs')], {
+    cwd: path.join(__dirname, '..'),
+    stdio: 'inherit',
+  });
 }

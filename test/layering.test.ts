@@ -11,13 +11,17 @@ function files(dir: string): string[] {
   });
 }
 
-const importsOf = (file: string) => [...fs.readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
+const importsOf = (file: string) =>
+  [...fs.readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
 
 describe('layering (docs/ARCHITECTURE.md)', () => {
   it('keeps the engine and the CLI free of Electron, so they run headless', () => {
     for (const file of [...files(path.join(root, 'main/core')), ...files(path.join(root, 'cli'))]) {
       for (const spec of importsOf(file)) {
-        expect(spec === 'electron' || spec.startsWith('electron/') || /main\/electron|renderer|preload/.test(spec), `${path.relative(root, file)} imports ${spec}`).toBe(false);
+        expect(
+          spec === 'electron' || spec.startsWith('electron/') || /main\/electron|renderer|preload/.test(spec),
+          `${path.relative(root, file)} imports ${spec}`,
+        ).toBe(false);
       }
     }
   });
@@ -25,7 +29,10 @@ describe('layering (docs/ARCHITECTURE.md)', () => {
   it('keeps the shared contract free of our other layers and of Node APIs', () => {
     for (const file of files(path.join(root, 'shared'))) {
       for (const spec of importsOf(file)) {
-        expect(spec.startsWith('node:') || spec === 'electron' || /\.\.\/(main|renderer|preload)/.test(spec), `${path.relative(root, file)} imports ${spec}`).toBe(false);
+        expect(
+          spec.startsWith('node:') || spec === 'electron' || /\.\.\/(main|renderer|preload)/.test(spec),
+          `${path.relative(root, file)} imports ${spec}`,
+        ).toBe(false);
       }
     }
   });

@@ -58,7 +58,8 @@ export function parseArgs(argv: string[], specs: OptionSpec[], command: string):
       if (eq !== -1) value = arg.slice(eq + 1);
       else {
         const next = argv[i + 1];
-        if (next === undefined || (next.startsWith('--') && next.length > 2)) throw new UsageError(`--${name} needs a value: --${name} ${spec.value}`);
+        if (next === undefined || (next.startsWith('--') && next.length > 2))
+          throw new UsageError(`--${name} needs a value: --${name} ${spec.value}`);
         value = next;
         i++;
       }
@@ -81,7 +82,9 @@ function suggestion(word: string, candidates: readonly string[], prefix: string)
 function unknownOption(arg: string, names: string[], command: string): string {
   const bare = arg.replace(/^-+/, '');
   const near = closest(bare, names);
-  return near ? `unknown option ${arg}. Did you mean --${near}?` : `unknown option ${arg} for "${command}". Options: ${names.map((n) => `--${n}`).join(', ')}`;
+  return near
+    ? `unknown option ${arg}. Did you mean --${near}?`
+    : `unknown option ${arg} for "${command}". Options: ${names.map((n) => `--${n}`).join(', ')}`;
 }
 
 /** `a, b or c` */

@@ -33,7 +33,11 @@ export interface Command {
   run(args: ParsedArgs, ctx: CliContext): Promise<number>;
 }
 
-export const CONFIG_OPTION: OptionSpec = { name: 'config', value: 'FILE', help: 'the config to use (a Xiaozhi Tray config, xiaozhi.config.json or an mcpServers file; default: xiaozhi-tray.json in this folder, when it is there)' };
+export const CONFIG_OPTION: OptionSpec = {
+  name: 'config',
+  value: 'FILE',
+  help: 'the config to use (a Xiaozhi Tray config, xiaozhi.config.json or an mcpServers file; default: xiaozhi-tray.json in this folder, when it is there)',
+};
 export const ALLOW_ENV_OPTION: OptionSpec = {
   name: 'allow-env',
   value: 'NAME',
@@ -52,8 +56,18 @@ export const TOOL_MODE_OPTION: OptionSpec = {
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const LOG_FORMATS = ['text', 'json'] as const;
 export const logOptions = (defaultLevel: string, where: string): OptionSpec[] => [
-  { name: 'log-level', value: 'LEVEL', choices: LOG_LEVELS, help: `the least important log lines shown on ${where}: debug, info, warn or error (default ${defaultLevel})` },
-  { name: 'log-format', value: 'FORMAT', choices: LOG_FORMATS, help: 'text (default), or json: one JSON object a line, for log collectors' },
+  {
+    name: 'log-level',
+    value: 'LEVEL',
+    choices: LOG_LEVELS,
+    help: `the least important log lines shown on ${where}: debug, info, warn or error (default ${defaultLevel})`,
+  },
+  {
+    name: 'log-format',
+    value: 'FORMAT',
+    choices: LOG_FORMATS,
+    help: 'text (default), or json: one JSON object a line, for log collectors',
+  },
 ];
 
 export function commandHelp(command: Command, version: string): string {

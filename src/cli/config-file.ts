@@ -17,7 +17,9 @@ export function howToCreate(file: string, exists = false): string {
   return [
     'Create one with:',
     `  xiaozhi-tray init --config ${file}`,
-    ...(exists ? [] : ['or start from an empty config (no endpoint, no servers) and add them in the web UI (run --ui):', `  echo '{}' > ${file}`]),
+    ...(exists
+      ? []
+      : ['or start from an empty config (no endpoint, no servers) and add them in the web UI (run --ui):', `  echo '{}' > ${file}`]),
   ].join('\n');
 }
 
@@ -33,9 +35,16 @@ export function configFileOr(named: string | undefined, ctx: CliContext): string
 }
 
 /** Loads the config a command was given, or explains on stderr what is wrong with it. */
-export function loadOrExplain(ctx: CliContext, file: string | undefined, command: string, allowEnv: readonly string[] = []): LoadedConfig | undefined {
+export function loadOrExplain(
+  ctx: CliContext,
+  file: string | undefined,
+  command: string,
+  allowEnv: readonly string[] = [],
+): LoadedConfig | undefined {
   if (!file) {
-    ctx.err(`Missing --config FILE, and there is no ${DEFAULT_CONFIG} in this folder. Try: xiaozhi-tray ${command} --config ${DEFAULT_CONFIG}\n${howToCreate(DEFAULT_CONFIG, fs.existsSync(path.join(ctx.cwd, DEFAULT_CONFIG)))}`);
+    ctx.err(
+      `Missing --config FILE, and there is no ${DEFAULT_CONFIG} in this folder. Try: xiaozhi-tray ${command} --config ${DEFAULT_CONFIG}\n${howToCreate(DEFAULT_CONFIG, fs.existsSync(path.join(ctx.cwd, DEFAULT_CONFIG)))}`,
+    );
     return undefined;
   }
   const resolved = path.resolve(ctx.cwd, file);
@@ -82,7 +91,11 @@ export function readableByOthers(file: string, resolved: string, settings: Loade
  * Ours is written back when settings change; another program's file never is (changes stay in
  * memory). `say` gets what the user should know of a save (default: stderr).
  */
-export function storeFor(file: string, loaded: LoadedConfig, say: (line: string) => void = (line) => process.stderr.write(`xiaozhi-tray: ${line}\n`)): SettingsStore {
+export function storeFor(
+  file: string,
+  loaded: LoadedConfig,
+  say: (line: string) => void = (line) => process.stderr.write(`xiaozhi-tray: ${line}\n`),
+): SettingsStore {
   if (loaded.format === 'xiaozhi-tray') {
     return new FileSettingsStore(file, loaded.settings, {
       onExternalChange: (backup) => say(`${file} was changed by another program while running; that version is kept in ${backup}`),

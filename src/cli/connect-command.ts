@@ -43,8 +43,14 @@ function locate(options: ConnectOptions): Located {
   if (options.url) {
     const base = options.url.replace(/\/+$/, '');
     const token = options.token ?? process.env.XIAOZHI_TRAY_TOKEN ?? '';
-    if (!token) return { ok: false, message: '--url needs a token: set XIAOZHI_TRAY_TOKEN, or pass --token-file FILE (copy it from Xiaozhi Tray, Settings → Local MCP server).' };
-    if (!sendable(token)) return { ok: false, message: `the token ${UNSENDABLE}: copy it again from Xiaozhi Tray, Settings → Local MCP server.` };
+    if (!token)
+      return {
+        ok: false,
+        message:
+          '--url needs a token: set XIAOZHI_TRAY_TOKEN, or pass --token-file FILE (copy it from Xiaozhi Tray, Settings → Local MCP server).',
+      };
+    if (!sendable(token))
+      return { ok: false, message: `the token ${UNSENDABLE}: copy it again from Xiaozhi Tray, Settings → Local MCP server.` };
     let parsed: URL;
     try {
       parsed = new URL(base);
@@ -52,7 +58,11 @@ function locate(options: ConnectOptions): Located {
       return { ok: false, message: `--url must be an http:// URL like http://127.0.0.1:18790/mcp, not "${options.url}".` };
     }
     // The token goes where the URL says: only to this machine, by a loopback name.
-    if (!isLoopbackUrl(parsed)) return { ok: false, message: `--url must name this machine (http://127.0.0.1, http://localhost or http://[::1]), not ${parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : `"${options.url}"`}: the token is sent there.` };
+    if (!isLoopbackUrl(parsed))
+      return {
+        ok: false,
+        message: `--url must name this machine (http://127.0.0.1, http://localhost or http://[::1]), not ${parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : `"${options.url}"`}: the token is sent there.`,
+      };
     // Accepted: the server (http://127.0.0.1:18790), its /mcp, or a client's own /mcp/<id>.
     const own = /\/mcp\/([^/]+)$/.exec(parsed.pathname);
     const suffix = client ? `/${client}` : '';
@@ -66,7 +76,11 @@ function locate(options: ConnectOptions): Located {
   const lookup = readStateFile(dir);
   if (!lookup.ok) return { ok: false, message: notRunning(lookup) };
   const appToken = options.token ?? lookup.state.token;
-  if (!sendable(appToken)) return { ok: false, message: `the token ${options.token === undefined ? `in ${path.join(dir, STATE_FILE_NAME)}` : 'given'} ${UNSENDABLE}; start Xiaozhi Tray again, or pass --url and --token-file.` };
+  if (!sendable(appToken))
+    return {
+      ok: false,
+      message: `the token ${options.token === undefined ? `in ${path.join(dir, STATE_FILE_NAME)}` : 'given'} ${UNSENDABLE}; start Xiaozhi Tray again, or pass --url and --token-file.`,
+    };
   return { ok: true, url: `${lookup.state.url}${client ? `/${client}` : ''}`, client, tokens: [clientToken(appToken, client)] };
 }
 
@@ -98,7 +112,11 @@ async function boundedText(response: Response, max: number): Promise<string | un
  * address after it stopped (a stale state file, a pid used again) cannot, and gets nothing.
  * Returns the proven token, or one sentence saying why none was sent.
  */
-export async function proveListener(url: string, client: string, tokens: string[]): Promise<{ ok: true; token: string } | { ok: false; message: string }> {
+export async function proveListener(
+  url: string,
+  client: string,
+  tokens: string[],
+): Promise<{ ok: true; token: string } | { ok: false; message: string }> {
   const target = new URL(url);
   const port = Number(target.port || 80);
   const nonce = randomBytes(24).toString('base64url');
@@ -108,7 +126,13 @@ export async function proveListener(url: string, client: string, tokens: string[
     response = await fetch(ask, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    return { ok: false, message: code === 'ECONNREFUSED' ? `Xiaozhi Tray is not running at ${target.origin} (nothing listens there).` : `cannot reach Xiaozhi Tray at ${target.origin}: ${(error as Error).message}.` };
+    return {
+      ok: false,
+      message:
+        code === 'ECONNREFUSED'
+          ? `Xiaozhi Tray is not running at ${target.origin} (nothing listens there).`
+          : `cannot reach Xiaozhi Tray at ${target.origin}: ${(error as Error).message}.`,
+    };
   }
   let proof: unknown;
   try {
@@ -120,9 +144,14 @@ export async function proveListener(url: string, client: string, tokens: string[
     await response.body?.cancel().catch(() => undefined);
   }
   const notOurs = `what listens at ${target.origin} could not show that it knows the token, so the token was not sent to it`;
-  if (typeof proof !== 'string') return { ok: false, message: `${notOurs}: it is not Xiaozhi Tray (or a version older than this one; update it).` };
+  if (typeof proof !== 'string')
+    return { ok: false, message: `${notOurs}: it is not Xiaozhi Tray (or a version older than this one; update it).` };
   const token = tokens.find((candidate) => proofMatches(proof, candidate, nonce, port));
-  if (token === undefined) return { ok: false, message: `${notOurs}. Was the token regenerated? Copy the new one from Xiaozhi Tray, Settings → Local MCP server (or start the app again).` };
+  if (token === undefined)
+    return {
+      ok: false,
+      message: `${notOurs}. Was the token regenerated? Copy the new one from Xiaozhi Tray, Settings → Local MCP server (or start the app again).`,
+    };
   return { ok: true, token };
 }
 
@@ -143,7 +172,11 @@ export async function connectCommand(flags: Record<string, string | true>, where
   const options: ConnectOptions = { ...where };
   for (const key of ['url', 'client'] as const) if (typeof flags[key] === 'string') options[key] = flags[key];
   // XIAOZHI_TRAY_TOKEN is read with --url only (locate): beside the state file it would replace the app's own.
-  const token = secretOption(flags, { flag: 'token', fileFlag: 'token-file' }, { env: process.env, cwd: process.cwd(), warn: (line) => say(`warning: ${line}`) });
+  const token = secretOption(
+    flags,
+    { flag: 'token', fileFlag: 'token-file' },
+    { env: process.env, cwd: process.cwd(), warn: (line) => say(`warning: ${line}`) },
+  );
   if (token !== undefined) options.token = token;
   if (options.client !== undefined && !LOCAL_CLIENT_ID.test(options.client)) {
     say(`--client must be lowercase letters, digits, - or _ (like claude-desktop), not "${options.client}".`);

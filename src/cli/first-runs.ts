@@ -13,7 +13,9 @@ export async function waitForFirstRuns(bridge: Bridge, say: (text: string) => vo
   const minutes = Math.round(defaultSupervision.installTimeoutMs / 60_000);
   for (const server of waiting) {
     const { runner, package: name } = server.installing ?? { runner: '' };
-    say(`${server.name}: ${runner} is downloading and installing ${name ?? 'it'} for its first run; waiting for it (at most ${minutes} min; Ctrl+C stops)`);
+    say(
+      `${server.name}: ${runner} is downloading and installing ${name ?? 'it'} for its first run; waiting for it (at most ${minutes} min; Ctrl+C stops)`,
+    );
   }
   await new Promise<void>((resolve) => {
     const stop = bridge.on('status', () => {

@@ -39,7 +39,14 @@ export interface Headless {
 export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headless {
   const logBook = new LogBook({ sinks: [logSink(options.log.stream, options.log.level, options.log.format)] });
   const log = logBook.logger('app');
-  const bridge = new Bridge({ store: options.store, logBook, version: ctx.version, env: ctx.env, cacheDir: defaultCacheDir(ctx.env, ctx.platform, ctx.home), ...options.bridge });
+  const bridge = new Bridge({
+    store: options.store,
+    logBook,
+    version: ctx.version,
+    env: ctx.env,
+    cacheDir: defaultCacheDir(ctx.env, ctx.platform, ctx.home),
+    ...options.bridge,
+  });
   const launcher = findLauncher(ctx.env, ctx.platform);
   // Whatever the guard cannot catch (kill -9, the OOM killer), the watchdog does.
   const watchdog = ctx.watchdog ? startServerWatchdog(bridge, ctx.watchdog, log) : undefined;
@@ -70,13 +77,23 @@ export async function withServers(
 ): Promise<number> {
   // Never the local MCP server: it would fail on the running app's port, or write (then remove)
   // the state file `connect` reads to find the running app.
-  const headless = startHeadless(ctx, { store: new MemorySettingsStore({ ...settings, endpoints }), log: { stream: process.stderr, ...log }, bridge: { localServer: { enabled: false } } });
+  const headless = startHeadless(ctx, {
+    store: new MemorySettingsStore({ ...settings, endpoints }),
+    log: { stream: process.stderr, ...log },
+    bridge: { localServer: { enabled: false } },
+  });
   const { bridge, guard } = headless;
   try {
     bridge.start();
     // As long as xiaozhi's first tools/list would wait, no longer: a server that hangs at start is shown as starting.
     // A first run seen downloading its package is waited for (and said): it is not stuck.
-    const interrupted = await Promise.race([bridge.whenCatalogSettled().then(() => waitForFirstRuns(bridge, ctx.err)).then(() => undefined), guard.stopped]);
+    const interrupted = await Promise.race([
+      bridge
+        .whenCatalogSettled()
+        .then(() => waitForFirstRuns(bridge, ctx.err))
+        .then(() => undefined),
+      guard.stopped,
+    ]);
     if (interrupted !== undefined) return interrupted;
     const done = await Promise.race([work(headless), guard.stopped]);
     return guard.isStopping ? await guard.stopped : done;
@@ -95,14 +112,21 @@ export function endpointOption(args: ParsedArgs, settings: Settings): Settings['
   const endpoint = settings.endpoints.find((e) => e.id === wanted || e.name === wanted);
   if (endpoint) return endpoint;
   const names = settings.endpoints.map((e) => e.name);
-  throw new UsageError(`--endpoint "${wanted}" names no endpoint of the config${names.length ? ` (its endpoints: ${names.join(', ')})` : ''}`);
+  throw new UsageError(
+    `--endpoint "${wanted}" names no endpoint of the config${names.length ? ` (its endpoints: ${names.join(', ')})` : ''}`,
+  );
 }
 
 /** The options of the commands that start the servers to look at them: the config, --json, the log options. */
 export const LOOK_OPTIONS = [CONFIG_OPTION, ALLOW_ENV_OPTION, JSON_OPTION, ...logOptions('warn', 'stderr')];
 
 /** Loads the command's config (or explains what is wrong with it), then runs `work` with its servers started. */
-export function lookAtServers(args: ParsedArgs, ctx: CliContext, command: string, work: (headless: Headless, loaded: LoadedConfig) => Promise<number>): Promise<number> {
+export function lookAtServers(
+  args: ParsedArgs,
+  ctx: CliContext,
+  command: string,
+  work: (headless: Headless, loaded: LoadedConfig) => Promise<number>,
+): Promise<number> {
   const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), command, allowEnvArg(args));
   if (!loaded) return Promise.resolve(1);
   return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded));

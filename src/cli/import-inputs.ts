@@ -1,11 +1,16 @@
 import { UsageError, type OptionSpec, type ParsedArgs } from './args';
 
-export const INPUT_OPTION: OptionSpec = { name: 'input', value: 'ID=VALUE', repeatable: true, help: 'a value the file asks for: input:ID=…, env:NAME=… or workspaceFolder=DIR' };
+export const INPUT_OPTION: OptionSpec = {
+  name: 'input',
+  value: 'ID=VALUE',
+  repeatable: true,
+  help: 'a value the file asks for: input:ID=…, env:NAME=… or workspaceFolder=DIR',
+};
 export const USE_ENV_OPTION: OptionSpec = {
   name: 'use-env',
   value: 'NAME',
   repeatable: true,
-  help: 'fill the file\'s ${env:NAME} with NAME from this shell (the preview shows it masked, and where it goes)',
+  help: "fill the file's ${env:NAME} with NAME from this shell (the preview shows it masked, and where it goes)",
 };
 
 /** Every `--input ID=VALUE`, by id. */

@@ -8,7 +8,9 @@ const CODE_NOTE = 'can run other code before the server starts';
 
 /** The inputs still needed by the servers that will be imported, once `given` is counted. */
 export function missingInputs(preview: ImportPreview, given: GivenInputs): string[] {
-  return [...new Set(preview.servers.filter((item) => item.action !== 'skip').flatMap((item) => item.needs.filter((id) => !given.has(id))))];
+  return [
+    ...new Set(preview.servers.filter((item) => item.action !== 'skip').flatMap((item) => item.needs.filter((id) => !given.has(id)))),
+  ];
 }
 
 /** Servers that set variables which run code before them (NODE_OPTIONS, LD_PRELOAD…), with those names. */
@@ -39,16 +41,27 @@ export function describePreview(preview: ImportPreview, given: GivenInputs = new
     const needs = item.needs.filter((id) => !given.has(id));
     if (needs.length > 0) lines.push(`    needs a value for ${needs.join(', ')}`);
   }
-  for (const e of preview.endpoints) lines.push(`  endpoint ${e.name}: ${e.url}${e.conflict ? ` (${e.conflict.kind.replace('-', ' ')} as "${e.conflict.existing}")` : ''} → ${e.action}`);
+  for (const e of preview.endpoints)
+    lines.push(
+      `  endpoint ${e.name}: ${e.url}${e.conflict ? ` (${e.conflict.kind.replace('-', ' ')} as "${e.conflict.existing}")` : ''} → ${e.action}`,
+    );
   const missing = new Set(missingInputs(preview, given));
   for (const input of preview.inputs.filter((i) => missing.has(i.id))) {
     lines.push(`  value ${input.id}: ${input.description}; goes into ${input.where.join(', ')}`);
     const name = input.id.slice(4);
-    if (input.ownSecret) lines.push(`    ${name} is one of Xiaozhi Tray's own secrets (or holds one): it is never taken from the environment; give a value with --input ${input.id}=… only if this server really needs it`);
-    else if (input.fromEnvironment !== undefined) lines.push(`    set in this environment (${input.fromEnvironment}): --use-env ${name} sends it to that server; or give another with --input ${input.id}=…`);
+    if (input.ownSecret)
+      lines.push(
+        `    ${name} is one of Xiaozhi Tray's own secrets (or holds one): it is never taken from the environment; give a value with --input ${input.id}=… only if this server really needs it`,
+      );
+    else if (input.fromEnvironment !== undefined)
+      lines.push(
+        `    set in this environment (${input.fromEnvironment}): --use-env ${name} sends it to that server; or give another with --input ${input.id}=…`,
+      );
   }
   for (const item of codeEnvServers(preview)) {
-    lines.push(`  warning: server "${item.server.name}" sets ${item.codeEnv.join(', ')}, which ${CODE_NOTE}; check the value${item.codeEnv.length > 1 ? 's' : ''} above`);
+    lines.push(
+      `  warning: server "${item.server.name}" sets ${item.codeEnv.join(', ')}, which ${CODE_NOTE}; check the value${item.codeEnv.length > 1 ? 's' : ''} above`,
+    );
   }
   const switches = Object.values(preview.tools).reduce((n, t) => n + Object.keys(t).length, 0);
   if (switches > 0) lines.push(`  ${switches} tool setting(s)`);

@@ -3,7 +3,13 @@ import { execFileSync } from 'node:child_process';
 /** The parent of `pid`, asked of `ps` once (undefined when it cannot be told). */
 function parentOf(pid: number): number | undefined {
   try {
-    const ppid = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim());
+    const ppid = Number(
+      execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 5000,
+      }).trim(),
+    );
     return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
   } catch {
     return undefined;

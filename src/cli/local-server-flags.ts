@@ -25,17 +25,26 @@ export const MCP_TOKEN_ENV = 'XIAOZHI_TRAY_MCP_TOKEN';
  * `--mcp-port N` turns the local server on for this run; `--mcp-token-file FILE` (or
  * XIAOZHI_TRAY_MCP_TOKEN, or `--mcp-token T`, which every user sees in `ps`) fixes its token.
  */
-export function localServerOverrides(options: Flags, secrets: SecretContext): { ok: true; overrides?: LocalServerOverrides } | { ok: false; message: string } {
+export function localServerOverrides(
+  options: Flags,
+  secrets: SecretContext,
+): { ok: true; overrides?: LocalServerOverrides } | { ok: false; message: string } {
   const overrides: LocalServerOverrides = {};
   if (options['mcp-port'] !== undefined) {
     const port = Number(options['mcp-port']);
-    if (!(Number.isInteger(port) && port >= 0 && port < 65536)) return { ok: false, message: `--mcp-port must be a port number, not "${String(options['mcp-port'])}"` };
+    if (!(Number.isInteger(port) && port >= 0 && port < 65536))
+      return { ok: false, message: `--mcp-port must be a port number, not "${String(options['mcp-port'])}"` };
     overrides.enabled = true;
     overrides.port = port;
   }
   const token = secretOption(options, { flag: 'mcp-token', fileFlag: 'mcp-token-file', env: MCP_TOKEN_ENV }, secrets);
   if (token !== undefined) {
-    const from = options['mcp-token-file'] !== undefined ? `the token in ${String(options['mcp-token-file'])}` : options['mcp-token'] !== undefined ? '--mcp-token' : MCP_TOKEN_ENV;
+    const from =
+      options['mcp-token-file'] !== undefined
+        ? `the token in ${String(options['mcp-token-file'])}`
+        : options['mcp-token'] !== undefined
+          ? '--mcp-token'
+          : MCP_TOKEN_ENV;
     if (token.length < 16) return { ok: false, message: `${from} must be at least 16 characters` };
     if (!SENDABLE_TOKEN.test(token)) return { ok: false, message: `${from} ${SENDABLE_TOKEN_RULE}` };
     overrides.token = token;
@@ -80,10 +89,14 @@ export async function announceLocalServer(bridge: Bridge, how: Announcement): Pr
     : `a token made for this run, not printed here: see it with: xiaozhi-tray export --config ${/\s/.test(how.config) ? `"${how.config}"` : how.config} --format cursor, or set one with --mcp-token-file, ${MCP_TOKEN_ENV} or localServer.token`;
   if (how.format === 'json') {
     const message = 'local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect)';
-    how.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'local-server', message }, { url: status.url, ...(shown ? { token: shown } : { tokenNote: where }) })}\n`);
+    how.write(
+      `${jsonLogLine({ time: Date.now(), level: 'info', source: 'local-server', message }, { url: status.url, ...(shown ? { token: shown } : { tokenNote: where }) })}\n`,
+    );
     return;
   }
-  how.write(`\nLocal MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${status.url}\n  Authorization: Bearer ${shown ?? `(${where})`}\n\n`);
+  how.write(
+    `\nLocal MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${status.url}\n  Authorization: Bearer ${shown ?? `(${where})`}\n\n`,
+  );
 }
 
 /**
@@ -99,6 +112,9 @@ export function exportEntryContext(settings: Settings, options: Flags, secrets: 
   const host = isWildcardHost(settings.localServer.host) ? '127.0.0.1' : settings.localServer.host;
   const url = overrides.port === undefined && running.ok ? running.state.url : `http://${hostWithPort(host, port)}/mcp`;
   const token = overrides.token ?? settings.localServer.token ?? (running.ok ? running.state.token : undefined);
-  if (!token) throw new Error(`No token for the local MCP server: set localServer.token in the config, pass --mcp-token-file FILE (or set ${MCP_TOKEN_ENV}), or start the app first.`);
+  if (!token)
+    throw new Error(
+      `No token for the local MCP server: set localServer.token in the config, pass --mcp-token-file FILE (or set ${MCP_TOKEN_ENV}), or start the app first.`,
+    );
   return { url, appToken: token, connect: defaultConnectCommand() };
 }

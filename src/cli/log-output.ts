@@ -22,7 +22,13 @@ export function logSink(stream: NodeJS.WritableStream, minLevel: LogLevel, forma
 }
 
 export function jsonLogLine(entry: Pick<LogEntry, 'time' | 'level' | 'source' | 'message'>, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ time: new Date(entry.time).toISOString(), level: entry.level, source: entry.source, message: entry.message, ...extra });
+  return JSON.stringify({
+    time: new Date(entry.time).toISOString(),
+    level: entry.level,
+    source: entry.source,
+    message: entry.message,
+    ...extra,
+  });
 }
 
 /** `--log-level` and `--log-format` (already checked against their choices by the parser). */

@@ -29,10 +29,10 @@ export function generalHelp(version: string): string {
   }
   lines.push(
     '',
-    'xiaozhi-tray help COMMAND (or COMMAND --help, -h) shows a command\'s options; --version (-v) prints the version.',
+    "xiaozhi-tray help COMMAND (or COMMAND --help, -h) shows a command's options; --version (-v) prints the version.",
     '',
-    'FILE may be a Xiaozhi Tray config ({} is an empty one), xiaozhi-client\'s xiaozhi.config.json, or an',
-    'mcpServers file such as the official example\'s mcp_config.json. MCP_ENDPOINT in the environment always',
+    "FILE may be a Xiaozhi Tray config ({} is an empty one), xiaozhi-client's xiaozhi.config.json, or an",
+    "mcpServers file such as the official example's mcp_config.json. MCP_ENDPOINT in the environment always",
     'adds an endpoint.',
   );
   return lines.join('\n');
@@ -65,7 +65,8 @@ export async function main(argv: string[], ctx: CliContext): Promise<number> {
       }
       return 0;
     }
-    if (first.startsWith('-')) throw new UsageError(`${first} comes after a command: xiaozhi-tray COMMAND [options]. Run "xiaozhi-tray help".`);
+    if (first.startsWith('-'))
+      throw new UsageError(`${first} comes after a command: xiaozhi-tray COMMAND [options]. Run "xiaozhi-tray help".`);
     const command = COMMANDS.get(first);
     if (!command) throw unknownCommand(first);
     const args = parseArgs(rest, command.options, command.name);

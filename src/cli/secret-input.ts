@@ -58,15 +58,21 @@ export function readSecretFile(flag: string, file: string, cwd: string, warn: (l
       const stat = fs.fstatSync(fd);
       if (stat.isDirectory()) throw new UsageError(`${flag}: ${file} is a folder, not a file`);
       if (stat.isFile() && process.platform !== 'win32' && (stat.mode & 0o044) !== 0) {
-        warn(`${file} can be read by other users of this computer (mode ${octalMode(stat.mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`);
+        warn(
+          `${file} can be read by other users of this computer (mode ${octalMode(stat.mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`,
+        );
       }
       buffer = readBounded(fd, MAX_SECRET_BYTES);
     } finally {
       fs.closeSync(fd);
     }
   }
-  if (buffer.length > MAX_SECRET_BYTES) throw new UsageError(`${flag}: ${shown} is longer than ${MAX_SECRET_BYTES / 1024} KB; it should hold one line`);
-  const value = buffer.toString('utf8').replace(/^\uFEFF/, '').trim();
+  if (buffer.length > MAX_SECRET_BYTES)
+    throw new UsageError(`${flag}: ${shown} is longer than ${MAX_SECRET_BYTES / 1024} KB; it should hold one line`);
+  const value = buffer
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trim();
   if (value === '') throw new UsageError(`${flag}: ${shown} is empty`);
   return value;
 }
@@ -92,7 +98,9 @@ export function secretOption(
   if (typeof file === 'string') return readSecretFile(`--${names.fileFlag}`, file, context.cwd, context.warn);
   if (typeof direct === 'string') {
     if (names.holdsSecret && !names.holdsSecret(direct)) return direct;
-    context.warn(onCommandLine(`--${names.flag}`, `--${names.fileFlag} FILE${names.env ? ` or the ${names.env} environment variable` : ''}`));
+    context.warn(
+      onCommandLine(`--${names.flag}`, `--${names.fileFlag} FILE${names.env ? ` or the ${names.env} environment variable` : ''}`),
+    );
     return direct;
   }
   const fromEnv = names.env ? context.env[names.env] : undefined;

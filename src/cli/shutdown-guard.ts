@@ -53,7 +53,8 @@ export class ShutdownGuard {
   }
 
   install(): this {
-    for (const signal of EXIT_SIGNALS) if (signal !== 'SIGQUIT' || process.platform !== 'win32') this.listen(signal, () => this.onSignal(signal));
+    for (const signal of EXIT_SIGNALS)
+      if (signal !== 'SIGQUIT' || process.platform !== 'win32') this.listen(signal, () => this.onSignal(signal));
     this.listen('uncaughtException', (error: unknown) => this.onCrash(error));
     this.listen('unhandledRejection', (reason: unknown) => {
       this.options.log.error(`unhandled promise rejection (the bridge keeps running): ${describe(reason)}`);

@@ -83,7 +83,12 @@ if (isWatchdogLaunch(process.argv)) {
   main(dataDir, logsDir, logBook, runtime).catch((error: unknown) => crash.report('start-up failed', error, true));
 }
 
-async function main(dataDir: string, logsDir: string, logBook: LogBook, shellState: { language: Language; quit: QuitHandling | undefined }): Promise<void> {
+async function main(
+  dataDir: string,
+  logsDir: string,
+  logBook: LogBook,
+  shellState: { language: Language; quit: QuitHandling | undefined },
+): Promise<void> {
   app.setAppUserModelId('me.xiaozhi.tray');
   if (process.platform === 'darwin') app.dock?.hide();
   shellState.language = resolveLanguage(undefined, app.getLocale());
@@ -115,7 +120,12 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
     }
   };
 
-  const kind = installKind({ isPackaged: app.isPackaged, platform: process.platform, resourcesPath: process.resourcesPath, env: process.env });
+  const kind = installKind({
+    isPackaged: app.isPackaged,
+    platform: process.platform,
+    resourcesPath: process.resourcesPath,
+    env: process.env,
+  });
   const updateLog = logBook.logger('updates');
   const updates = new UpdateController({
     backend: kind.updatable ? await loadElectronUpdater(updateLog) : undefined,
@@ -177,7 +187,15 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
 
   const showWindow = () => {
     if (!window || window.isDestroyed()) {
-      window = createMainWindow({ preload: PRELOAD, pageUrl: PAGE_URL, icon: path.join(ASSETS, 'icon.png'), show: true, isQuitting: quit.isQuitting, title: translator(language())('app.name'), log: (level, message) => log[level](message) });
+      window = createMainWindow({
+        preload: PRELOAD,
+        pageUrl: PAGE_URL,
+        icon: path.join(ASSETS, 'icon.png'),
+        show: true,
+        isQuitting: quit.isQuitting,
+        title: translator(language())('app.name'),
+        log: (level, message) => log[level](message),
+      });
       // Windows logs off / shuts down: stop the children before the OS kills us.
       window.on('session-end', () => void quit.quitNow());
     } else revealWindow(window);
@@ -188,7 +206,12 @@ async function main(dataDir: string, logsDir: string, logBook: LogBook, shellSta
     for (const file of files) void bridge.offerImportFile(file);
   };
 
-  bindIpc(ipcMain, bridge.api, trustedSender(() => window, `${APP_ORIGIN}/`), () => window?.webContents);
+  bindIpc(
+    ipcMain,
+    bridge.api,
+    trustedSender(() => window, `${APP_ORIGIN}/`),
+    () => window?.webContents,
+  );
 
   const openUpdatePage = (status: UpdateStatus) => {
     // The link comes from the feed: only https (or http on this machine) is opened.

@@ -89,7 +89,9 @@ export function App({ store }: { store: BridgeStore }) {
               <li key={name}>
                 <a href={`#/${name}`} aria-current={page === name ? 'page' : undefined} className={page === name ? 'active' : undefined}>
                   {t(`nav.${name}` as MessageKey)}
-                  {name === 'servers' && state.servers.some((s) => s.state === 'failed') ? <span className="nav-alert" aria-label={t('state.failed')} /> : null}
+                  {name === 'servers' && state.servers.some((s) => s.state === 'failed') ? (
+                    <span className="nav-alert" aria-label={t('state.failed')} />
+                  ) : null}
                 </a>
               </li>
             ))}

@@ -15,7 +15,10 @@ declare global {
 /** Under Electron the preload gave us the API; in a browser we talk to the headless bridge. */
 function connect(): { api: BridgeApi; onConnection: (cb: (c: boolean) => void) => void } {
   if (window.xiaozhi) return { api: window.xiaozhi, onConnection: () => undefined };
-  const token = new URLSearchParams(window.location.hash.split('?')[1] ?? window.location.search.slice(1)).get('token') ?? sessionStorage.getItem('xiaozhi-token') ?? '';
+  const token =
+    new URLSearchParams(window.location.hash.split('?')[1] ?? window.location.search.slice(1)).get('token') ??
+    sessionStorage.getItem('xiaozhi-token') ??
+    '';
   // Keep the token out of the address bar (and screenshots) once read.
   if (token) sessionStorage.setItem('xiaozhi-token', token);
   if (window.location.hash.includes('token=')) history.replaceState(null, '', window.location.pathname + '#/overview');

@@ -23,6 +23,7 @@ function replaceIn<T>(value: T, from: string, to: string): T {
   if (from === to) return value;
   if (typeof value === 'string') return (value.includes(from) ? value.split(from).join(to) : value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => replaceIn(item, from, to)) as T;
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceIn(v, from, to)])) as T;
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceIn(v, from, to)])) as T;
   return value;
 }

@@ -11,12 +11,7 @@ import {
   UpdateMirrorSchema,
 } from './settings';
 import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
-import {
-  BridgeStateSchema,
-  CallRecordSchema,
-  CatalogToolSchema,
-  LogEntrySchema,
-} from './status';
+import { BridgeStateSchema, CallRecordSchema, CatalogToolSchema, LogEntrySchema } from './status';
 import { HostInfoSchema } from './host';
 import { patchOf } from './patch-schema';
 import { ProblemSchema } from './problem';
@@ -59,7 +54,12 @@ export const bridgeCommands = {
 
   addEndpoint: command(z.object({ name: z.string().min(1), url: z.string().min(1) }), EndpointSettingsSchema.omit({ url: true })),
   updateEndpoint: command(
-    EndpointId.extend({ name: z.string().min(1).optional(), url: z.string().min(1).optional(), enabled: z.boolean().optional(), toolSet: z.string().min(1).optional() }),
+    EndpointId.extend({
+      name: z.string().min(1).optional(),
+      url: z.string().min(1).optional(),
+      enabled: z.boolean().optional(),
+      toolSet: z.string().min(1).optional(),
+    }),
     Void,
   ),
   removeEndpoint: command(EndpointId, Void),
@@ -67,18 +67,20 @@ export const bridgeCommands = {
   revealEndpointUrl: command(EndpointId, z.string()),
   /** Connects once (to a saved endpoint, or to a URL not saved yet) and reports each step. */
   testEndpoint: command(
-    z.object({ id: z.string().min(1).optional(), url: z.string().min(1).max(4096).optional() }).refine((v) => v.id !== undefined || v.url !== undefined, 'give an endpoint id or a url'),
+    z
+      .object({ id: z.string().min(1).optional(), url: z.string().min(1).max(4096).optional() })
+      .refine((v) => v.id !== undefined || v.url !== undefined, 'give an endpoint id or a url'),
     EndpointTestSchema,
   ),
   /** Serve every tool, or find_tools and call_tool (router mode) with these tools pinned beside them; no reconnect. */
-  setEndpointTools: command(
-    EndpointId.extend({ toolMode: ToolModeSchema.optional(), pinned: EndpointSettingsSchema.shape.pinned }),
-    Void,
-  ),
+  setEndpointTools: command(EndpointId.extend({ toolMode: ToolModeSchema.optional(), pinned: EndpointSettingsSchema.shape.pinned }), Void),
   /** Exactly what this endpoint's model sees in tools/list, page by page. */
   getServedTools: command(EndpointId, ServedCatalogSchema),
   /** The router's search over the enabled tools, as find_tools would answer it. */
-  searchTools: command(z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(10).optional() }), z.array(ToolSearchHitSchema)),
+  searchTools: command(
+    z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(10).optional() }),
+    z.array(ToolSearchHitSchema),
+  ),
 
   addServer: command(ServerSettingsSchema, Void),
   /** Replaces the server called `name` (which may be renamed by `server.name`). */
@@ -90,10 +92,7 @@ export const bridgeCommands = {
 
   setToolEnabled: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
   setServerToolsEnabled: command(z.object({ server: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
-  setToolDescription: command(
-    z.object({ server: KeyNameSchema, tool: KeyNameSchema, description: z.string().nullable(), ...InSet }),
-    Void,
-  ),
+  setToolDescription: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, description: z.string().nullable(), ...InSet }), Void),
   updatePreferences: command(
     z.object({
       naming: NamingPolicySchema.optional(),

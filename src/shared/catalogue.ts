@@ -99,7 +99,8 @@ export function placeholdersOf(entry: CatalogueEntry): string[] {
   return [...found];
 }
 
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g, (whole, id: string) => values[id] ?? whole);
+const fill = (text: string, values: Record<string, string>) =>
+  text.replace(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g, (whole, id: string) => values[id] ?? whole);
 
 /**
  * The server settings an entry makes with these values. An argument, environment variable or header
@@ -115,7 +116,11 @@ export function serverFromEntry(entry: CatalogueEntry, values: Record<string, st
       transport: 'stdio' as const,
       command: entry.run.command,
       args: entry.run.args.filter((a) => !empty(a)).map((a) => fill(a, given)),
-      env: Object.fromEntries(Object.entries(entry.run.env).filter(([, v]) => !empty(v)).map(([k, v]) => [k, fill(v, given)])),
+      env: Object.fromEntries(
+        Object.entries(entry.run.env)
+          .filter(([, v]) => !empty(v))
+          .map(([k, v]) => [k, fill(v, given)]),
+      ),
     };
   }
   return {
@@ -123,6 +128,10 @@ export function serverFromEntry(entry: CatalogueEntry, values: Record<string, st
     enabled: true,
     transport: entry.run.transport,
     url: fill(entry.run.url, given),
-    headers: Object.fromEntries(Object.entries(entry.run.headers).filter(([, v]) => !empty(v)).map(([k, v]) => [k, fill(v, given)])),
+    headers: Object.fromEntries(
+      Object.entries(entry.run.headers)
+        .filter(([, v]) => !empty(v))
+        .map(([k, v]) => [k, fill(v, given)]),
+    ),
   };
 }

@@ -56,7 +56,12 @@ function cut(target: Json, siblings: Node, text: string): Node {
   const out: Node = {};
   const type = isNode(target) ? target.type : undefined;
   if (typeof type === 'string' || Array.isArray(type)) out.type = type;
-  const own = typeof siblings.description === 'string' ? siblings.description : isNode(target) && typeof target.description === 'string' ? target.description : '';
+  const own =
+    typeof siblings.description === 'string'
+      ? siblings.description
+      : isNode(target) && typeof target.description === 'string'
+        ? target.description
+        : '';
   out.description = own ? `${own} (${text})` : text;
   return out;
 }
@@ -123,7 +128,8 @@ class Inliner {
     const expanded = this.walk(target, depth, [...stack, ref]);
     const merged: Node = isNode(expanded) ? { ...expanded } : {};
     // What the referring schema says itself (a description, a default) wins over the definition's.
-    for (const [key, child] of Object.entries(siblings)) merged[key] = DATA_KEYS.has(key) ? child : this.walk(child, depth + 1, stack, MAP_KEYS.has(key));
+    for (const [key, child] of Object.entries(siblings))
+      merged[key] = DATA_KEYS.has(key) ? child : this.walk(child, depth + 1, stack, MAP_KEYS.has(key));
     return merged;
   }
 }

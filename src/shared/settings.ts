@@ -7,11 +7,7 @@ import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
 useReadableZodMessages();
 
 /** Names we route by: shown to users, keys in maps, so keep them printable and bounded. */
-const NameSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(64, 'must be at most 64 characters');
+const NameSchema = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
 
 /** A server or tool name: a key in the saved config (tool switches), so a name a config file refuses as a key is refused. */
 export const KeyNameSchema = z.string().refine(isAllowedKey, KEY_NAME_RULE);
@@ -122,10 +118,7 @@ export const RemoteServerSettingsSchema = z.object({
   headers: z.record(z.string(), z.string()).default({}),
 });
 
-export const ServerSettingsSchema = z.discriminatedUnion('transport', [
-  StdioServerSettingsSchema,
-  RemoteServerSettingsSchema,
-]);
+export const ServerSettingsSchema = z.discriminatedUnion('transport', [StdioServerSettingsSchema, RemoteServerSettingsSchema]);
 
 export const ToolSettingsSchema = z.object({
   enabled: z.boolean().default(true),
@@ -184,7 +177,11 @@ export const LocalServerSettingsSchema = z.object({
   host: z.string().trim().min(1).default('127.0.0.1'),
   /** The bearer token clients must send; generated when the server is first turned on. (A short one is warned about, not refused: the window sees it masked.) */
   // The window gets it masked ("abcd…(redacted)"), which must still parse there; the engine never keeps a masked value.
-  token: z.string().min(1).refine((t) => SENDABLE_TOKEN.test(t) || t.endsWith(MASK_MARKER), SENDABLE_TOKEN_RULE).optional(),
+  token: z
+    .string()
+    .min(1)
+    .refine((t) => SENDABLE_TOKEN.test(t) || t.endsWith(MASK_MARKER), SENDABLE_TOKEN_RULE)
+    .optional(),
   /** The set served to clients without a choice of their own (and at /mcp). */
   toolSet: ToolSetIdSchema.default(DEFAULT_TOOL_SET),
   /** Each local client's own set, by client id. */
@@ -199,7 +196,12 @@ export const NamingPolicySchema = z.enum(['auto', 'always-prefix']);
 
 export const LimitsSchema = z.object({
   /** Largest JSON-RPC message we send to an endpoint, in bytes (xiaozhi: 8192). */
-  maxMessageBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(8192),
+  maxMessageBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(8192),
   /** Default per-call timeout toward a server. */
   callTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
   /**
@@ -209,13 +211,23 @@ export const LimitsSchema = z.object({
    */
   startGraceMs: z.number().int().min(0).max(60_000).default(20_000),
   /** Largest frame accepted from an endpoint; a bigger one ends that connection (WebSocket 1009). */
-  maxIncomingBytes: z.number().int().min(16 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
+  maxIncomingBytes: z
+    .number()
+    .int()
+    .min(16 * 1024)
+    .max(256 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
   /**
    * What an endpoint can be served before xiaozhi struggles: a self-hosted server hung past ~25
    * tools, and 8 KB is one tools/list message; past either the window warns and suggests router mode.
    */
   budgetTools: z.number().int().min(1).max(10_000).default(25),
-  budgetBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(8192),
+  budgetBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(8192),
 });
 
 export const ConnectionSettingsSchema = z.object({
@@ -230,63 +242,73 @@ export const ConnectionSettingsSchema = z.object({
   stableAfterMs: z.number().int().min(0).max(86_400_000).default(60_000),
 });
 
-export const SettingsSchema = z.object({
-  version: z.literal(2).default(2),
-  endpoints: z.array(EndpointSettingsSchema).default([]),
-  servers: z.array(ServerSettingsSchema).default([]),
-  /** The default set ("all") is always there; its switches are the Tools page's. */
-  toolSets: ToolSetsSchema,
-  localServer: LocalServerSettingsSchema.default(LocalServerSettingsSchema.parse({})),
-  naming: NamingPolicySchema.default('auto'),
-  limits: LimitsSchema.default(LimitsSchema.parse({})),
-  connection: ConnectionSettingsSchema.default(ConnectionSettingsSchema.parse({})),
-  modelscope: z.object({ apiKey: z.string().optional() }).default({}),
-  updates: UpdateSettingsSchema.default({ enabled: true }),
-  ui: z
-    .object({
-      language: z.enum(['system', 'zh-CN', 'en']).default('system'),
-      theme: z.enum(['system', 'light', 'dark']).default('system'),
-      startHidden: z.boolean().default(false),
-    })
-    .default({ language: 'system', theme: 'system', startHidden: false }),
-}).superRefine(
-  (settings, ctx) => {
-    // Runs even when other fields are invalid (`when`), so one pass reports every problem; the
-    // values may then be anything, hence the guards.
-    const duplicates = (list: unknown, key: 'name' | 'id', where: 'servers' | 'endpoints', what: string) => {
-      const seen = new Map<unknown, number>();
-      (Array.isArray(list) ? list : []).forEach((item: unknown, index) => {
-        const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
-        if (typeof value !== 'string') return;
-        const previous = seen.get(value);
-        if (previous !== undefined) ctx.addIssue({ code: 'custom', path: [where, index, key], message: `duplicates the ${what} of ${where}[${previous}]` });
-        else seen.set(value, index);
-      });
-    };
-    duplicates(settings.servers, 'name', 'servers', 'name');
-    duplicates(settings.endpoints, 'id', 'endpoints', 'id');
-    // The tool set checks read deeper: only once the shapes they read are right.
-    const objects = (v: unknown) => Array.isArray(v) && v.every((item) => typeof item === 'object' && item !== null);
-    const local = settings.localServer as unknown as { clients?: unknown } | undefined;
-    if (objects(settings.toolSets) && objects(settings.endpoints) && typeof local?.clients === 'object' && local.clients !== null) checkToolSets(settings, ctx);
-  },
-  { when: () => true },
-);
+export const SettingsSchema = z
+  .object({
+    version: z.literal(2).default(2),
+    endpoints: z.array(EndpointSettingsSchema).default([]),
+    servers: z.array(ServerSettingsSchema).default([]),
+    /** The default set ("all") is always there; its switches are the Tools page's. */
+    toolSets: ToolSetsSchema,
+    localServer: LocalServerSettingsSchema.default(LocalServerSettingsSchema.parse({})),
+    naming: NamingPolicySchema.default('auto'),
+    limits: LimitsSchema.default(LimitsSchema.parse({})),
+    connection: ConnectionSettingsSchema.default(ConnectionSettingsSchema.parse({})),
+    modelscope: z.object({ apiKey: z.string().optional() }).default({}),
+    updates: UpdateSettingsSchema.default({ enabled: true }),
+    ui: z
+      .object({
+        language: z.enum(['system', 'zh-CN', 'en']).default('system'),
+        theme: z.enum(['system', 'light', 'dark']).default('system'),
+        startHidden: z.boolean().default(false),
+      })
+      .default({ language: 'system', theme: 'system', startHidden: false }),
+  })
+  .superRefine(
+    (settings, ctx) => {
+      // Runs even when other fields are invalid (`when`), so one pass reports every problem; the
+      // values may then be anything, hence the guards.
+      const duplicates = (list: unknown, key: 'name' | 'id', where: 'servers' | 'endpoints', what: string) => {
+        const seen = new Map<unknown, number>();
+        (Array.isArray(list) ? list : []).forEach((item: unknown, index) => {
+          const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
+          if (typeof value !== 'string') return;
+          const previous = seen.get(value);
+          if (previous !== undefined)
+            ctx.addIssue({ code: 'custom', path: [where, index, key], message: `duplicates the ${what} of ${where}[${previous}]` });
+          else seen.set(value, index);
+        });
+      };
+      duplicates(settings.servers, 'name', 'servers', 'name');
+      duplicates(settings.endpoints, 'id', 'endpoints', 'id');
+      // The tool set checks read deeper: only once the shapes they read are right.
+      const objects = (v: unknown) => Array.isArray(v) && v.every((item) => typeof item === 'object' && item !== null);
+      const local = settings.localServer as unknown as { clients?: unknown } | undefined;
+      if (objects(settings.toolSets) && objects(settings.endpoints) && typeof local?.clients === 'object' && local.clients !== null)
+        checkToolSets(settings, ctx);
+    },
+    { when: () => true },
+  );
 
 type ToolSetOutput = z.output<typeof ToolSetsSchema>[number];
 
 /** Set ids and names are unique, the default set serves every server, and every reference names a set. */
 function checkToolSets(
-  settings: { toolSets: ToolSetOutput[]; endpoints: { toolSet?: string | undefined }[]; localServer: z.output<typeof LocalServerSettingsSchema> },
+  settings: {
+    toolSets: ToolSetOutput[];
+    endpoints: { toolSet?: string | undefined }[];
+    localServer: z.output<typeof LocalServerSettingsSchema>;
+  },
   ctx: z.RefinementCtx,
 ): void {
   const setIds = new Map<string, number>();
   const setNames = new Map<string, number>();
   settings.toolSets.forEach((set, index) => {
     const previousId = setIds.get(set.id);
-    if (previousId !== undefined) ctx.addIssue({ code: 'custom', path: ['toolSets', index, 'id'], message: `duplicates the id of toolSets[${previousId}]` });
+    if (previousId !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['toolSets', index, 'id'], message: `duplicates the id of toolSets[${previousId}]` });
     const previousName = setNames.get(set.name);
-    if (previousName !== undefined) ctx.addIssue({ code: 'custom', path: ['toolSets', index, 'name'], message: `duplicates the name of toolSets[${previousName}]` });
+    if (previousName !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['toolSets', index, 'name'], message: `duplicates the name of toolSets[${previousName}]` });
     setIds.set(set.id, index);
     setNames.set(set.name, index);
     if (set.id === DEFAULT_TOOL_SET && set.servers !== 'all') {
@@ -296,11 +318,14 @@ function checkToolSets(
   const known = (id: string | undefined) => id === undefined || setIds.has(id);
   const unknown = (id: string) => `no tool set has the id "${id}"`;
   settings.endpoints.forEach((endpoint, index) => {
-    if (!known(endpoint.toolSet)) ctx.addIssue({ code: 'custom', path: ['endpoints', index, 'toolSet'], message: unknown(endpoint.toolSet as string) });
+    if (!known(endpoint.toolSet))
+      ctx.addIssue({ code: 'custom', path: ['endpoints', index, 'toolSet'], message: unknown(endpoint.toolSet as string) });
   });
-  if (!known(settings.localServer.toolSet)) ctx.addIssue({ code: 'custom', path: ['localServer', 'toolSet'], message: unknown(settings.localServer.toolSet) });
+  if (!known(settings.localServer.toolSet))
+    ctx.addIssue({ code: 'custom', path: ['localServer', 'toolSet'], message: unknown(settings.localServer.toolSet) });
   for (const [client, choice] of Object.entries(settings.localServer.clients)) {
-    if (!known(choice.toolSet)) ctx.addIssue({ code: 'custom', path: ['localServer', 'clients', client, 'toolSet'], message: unknown(choice.toolSet) });
+    if (!known(choice.toolSet))
+      ctx.addIssue({ code: 'custom', path: ['localServer', 'clients', client, 'toolSet'], message: unknown(choice.toolSet) });
   }
 }
 

@@ -33,7 +33,8 @@ function endpointsLine(state: BridgeState): SummaryLine {
   if (connected > 0) return { key: 'summary.endpoints.partial', params: { connected, total }, tone: 'warn' };
   const waiting = endpoints.filter((e) => e.state === 'waiting');
   const attempts = Math.max(0, ...waiting.map((e) => e.attempts));
-  if (waiting.length > 0 && attempts >= FAILING_ATTEMPTS) return { key: 'summary.endpoints.failing', params: { attempts, total }, tone: 'bad' };
+  if (waiting.length > 0 && attempts >= FAILING_ATTEMPTS)
+    return { key: 'summary.endpoints.failing', params: { attempts, total }, tone: 'bad' };
   if (waiting.length > 0) return { key: 'summary.endpoints.retrying', params: { attempts, total }, tone: 'busy' };
   return { key: 'summary.endpoints.connecting', params: { total }, tone: 'busy' };
 }
@@ -45,7 +46,8 @@ function serversLine(state: BridgeState): SummaryLine {
   const count = (s: string) => servers.filter((x) => x.state === s).length;
   const tools = state.catalog.toolCount;
   if (count('failed') > 0) return { key: 'summary.servers.failed', params: { count: count('failed'), running, total }, tone: 'bad' };
-  if (count('restarting') > 0) return { key: 'summary.servers.restarting', params: { count: count('restarting'), running, total }, tone: 'warn' };
+  if (count('restarting') > 0)
+    return { key: 'summary.servers.restarting', params: { count: count('restarting'), running, total }, tone: 'warn' };
   if (count('starting') > 0) return { key: 'summary.servers.starting', params: { count: count('starting'), running, total }, tone: 'busy' };
   return { key: 'summary.servers.running', params: { running, total, tools }, tone: total === 0 ? 'off' : 'ok' };
 }

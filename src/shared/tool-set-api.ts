@@ -44,7 +44,10 @@ export const toolSetCommands = {
   /** One set's catalog: the tools of its servers, with that set's switches, names and sizes. */
   getToolSetCatalog: command(z.object({ id: SetId }), z.array(CatalogToolSchema)),
   /** A new set: empty unless `servers` or `copyFrom` (another set's id) says otherwise. */
-  addToolSet: command(z.object({ name: z.string().min(1).max(64), servers: ServerChoice.optional(), copyFrom: SetId.optional() }), ToolSetSchema.required({ id: true })),
+  addToolSet: command(
+    z.object({ name: z.string().min(1).max(64), servers: ServerChoice.optional(), copyFrom: SetId.optional() }),
+    ToolSetSchema.required({ id: true }),
+  ),
   updateToolSet: command(z.object({ id: SetId, name: z.string().min(1).max(64).optional(), servers: ServerChoice.optional() }), z.void()),
   /** Endpoints and local clients that served it serve the default set again. */
   removeToolSet: command(z.object({ id: SetId }), z.void()),
@@ -68,7 +71,10 @@ export const toolSetCommands = {
   /** What "Add to …" would write, where; changes nothing. */
   previewAddToClient: command(z.object({ client: AddToClientSchema, toolSet: SetId.optional() }), AddToClientPreviewSchema),
   /** Writes the previewed entry (atomically, keeping the rest of the file; `makePrivate`: mode 600), or opens Cherry Studio's link. */
-  applyAddToClient: command(z.object({ id: z.string().min(1), makePrivate: z.boolean().optional() }), z.object({ path: z.string().optional(), opened: z.boolean() })),
+  applyAddToClient: command(
+    z.object({ id: z.string().min(1), makePrivate: z.boolean().optional() }),
+    z.object({ path: z.string().optional(), opened: z.boolean() }),
+  ),
 
   /** Calls per caller (endpoint, local client, or `ui`) since the bridge started. */
   getCallerCounts: command(z.void(), z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() }))),

@@ -11,7 +11,9 @@ const specs: OptionSpec[] = [
 
 describe('the argument parser', () => {
   it('reads values, switches, repeatable options, positionals and everything after --', () => {
-    expect(parseArgs(['x', '--config', 'f.json', '--json', '--input', 'a=1', '--input=b=2', '--format=b', '--', '--not-an-option'], specs, 't')).toEqual({
+    expect(
+      parseArgs(['x', '--config', 'f.json', '--json', '--input', 'a=1', '--input=b=2', '--format=b', '--', '--not-an-option'], specs, 't'),
+    ).toEqual({
       positionals: ['x', '--not-an-option'],
       options: { config: 'f.json', json: true, input: 'b=2', format: 'b' },
       lists: { input: ['a=1', 'b=2'] },

@@ -26,7 +26,9 @@ describe('check: commands on PATH', () => {
   it('warns about a command that is not on PATH, and not about one that is', async () => {
     const result = await check({ mcpServers: { typo: { command: 'npx-typo-not-installed' }, node: { command: 'node', args: ['x.js'] } } });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('warning: servers[0].command: server "typo": the command "npx-typo-not-installed" was not found on PATH');
+    expect(result.stdout).toContain(
+      'warning: servers[0].command: server "typo": the command "npx-typo-not-installed" was not found on PATH',
+    );
     expect(result.stdout).not.toContain('"node" was not found');
   });
 });

@@ -27,7 +27,10 @@ describe('tables with Chinese names line up in a terminal', () => {
     const header = rows[0] as string;
     const chinese = rows.find((r) => r.startsWith('天气服务')) as string;
     const latin = rows.find((r) => r.startsWith('fx ')) as string;
-    for (const [column, chineseCell, latinCell] of [['TRANSPORT', 'stdio', 'stdio'], ['STATE', 'running', 'running']] as const) {
+    for (const [column, chineseCell, latinCell] of [
+      ['TRANSPORT', 'stdio', 'stdio'],
+      ['STATE', 'running', 'running'],
+    ] as const) {
       expect(columnOf(chinese, chineseCell), chinese).toBe(columnOf(header, column));
       expect(columnOf(latin, latinCell), latin).toBe(columnOf(header, column));
     }

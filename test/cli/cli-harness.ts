@@ -97,16 +97,28 @@ export class CliHarness {
   }
 }
 
-export const fixtureEntry = (extra: Record<string, string> = {}) => ({ command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'fx', ...extra } });
+export const fixtureEntry = (extra: Record<string, string> = {}) => ({
+  command: process.execPath,
+  args: [FIXTURE],
+  env: { FIXTURE_NAME: 'fx', ...extra },
+});
 
 /** The pids a fixture server (and its grandchild) wrote to `pidFile`, once there are `count`. */
 export async function fixturePids(pidFile: string, count: number): Promise<number[]> {
-  await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length >= count, 15_000, `${count} pids in ${pidFile}`);
+  await waitFor(
+    () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length >= count,
+    15_000,
+    `${count} pids in ${pidFile}`,
+  );
   return fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
 }
 
 export async function waitForText(read: () => string, text: string | RegExp, timeoutMs = 15_000): Promise<void> {
-  await waitFor(() => (typeof text === 'string' ? read().includes(text) : text.test(read())), timeoutMs, `output to contain ${String(text)}`);
+  await waitFor(
+    () => (typeof text === 'string' ? read().includes(text) : text.test(read())),
+    timeoutMs,
+    `output to contain ${String(text)}`,
+  );
 }
 
 /** Resolves once none of `pids` runs any more (fails the test after the timeout). */

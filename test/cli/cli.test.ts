@@ -16,7 +16,14 @@ describe('the headless CLI', () => {
   });
 
   it('check: lists each problem with its line and JSON path in readable words, exits 1, and leaves the file alone', async () => {
-    const text = JSON.stringify({ endpoints: [{ id: 'a', name: 'home', url: `https://api.xiaozhi.me/mcp/?token=${TOKEN}` }], servers: [{ name: 'x', transport: 'pipe' }] }, null, 2);
+    const text = JSON.stringify(
+      {
+        endpoints: [{ id: 'a', name: 'home', url: `https://api.xiaozhi.me/mcp/?token=${TOKEN}` }],
+        servers: [{ name: 'x', transport: 'pipe' }],
+      },
+      null,
+      2,
+    );
     const file = h.writeConfig(text);
     const run = h.spawn(['check', '--config', file]);
     expect(await run.exit).toBe(1);
@@ -28,7 +35,9 @@ describe('the headless CLI', () => {
   });
 
   it('tools: prints the catalog as xiaozhi gets it, with the server of each tool, sizes and pages', async () => {
-    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_EXTRA_TOOLS: '100' }), other: fixtureEntry({ FIXTURE_NAME: 'other' }) } });
+    const file = h.writeConfig({
+      mcpServers: { fx: fixtureEntry({ FIXTURE_EXTRA_TOOLS: '100' }), other: fixtureEntry({ FIXTURE_NAME: 'other' }) },
+    });
     const run = h.spawn(['tools', '--config', file]);
     expect(await run.exit).toBe(0);
     const out = run.stdout();
@@ -43,21 +52,32 @@ describe('the headless CLI', () => {
     const json = h.spawn(['tools', '--config', file, '--json']);
     expect(await json.exit).toBe(0);
     const parsed = JSON.parse(json.stdout()) as { pages: { tools: { name: string; server: string; originalName: string }[] }[] };
-    expect(parsed.pages.flatMap((p) => p.tools).find((t) => t.name === 'other_echo')).toMatchObject({ server: 'other', originalName: 'echo' });
+    expect(parsed.pages.flatMap((p) => p.tools).find((t) => t.name === 'other_echo')).toMatchObject({
+      server: 'other',
+      originalName: 'echo',
+    });
   });
 
   it('run: serves the endpoint, and on SIGTERM stops every server and exits 0', async () => {
     const xiaozhi = await h.fakeXiaozhi();
     const dir = h.tempDir();
     const pidFile = path.join(dir, 'pids');
-    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json', dir);
+    const file = h.writeConfig(
+      { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
+      'mcp_config.json',
+      dir,
+    );
     const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) } });
     const session = await xiaozhi.connection(0, 15_000);
     await session.initialize();
-    await waitFor(async () => {
-      const { tools } = await session.listAllTools(Math.floor(Math.random() * 1e6) + 1000);
-      return tools.some((t) => t.name === 'echo');
-    }, 15_000, 'the fixture tools to be served');
+    await waitFor(
+      async () => {
+        const { tools } = await session.listAllTools(Math.floor(Math.random() * 1e6) + 1000);
+        return tools.some((t) => t.name === 'echo');
+      },
+      15_000,
+      'the fixture tools to be served',
+    );
     const call = await session.request('call-1', 'tools/call', { name: 'echo', arguments: { text: '命令行' } });
     expect(call.result?.content?.[0]?.text).toBe('fx: 命令行');
     const pids = await fixturePids(pidFile, 2);

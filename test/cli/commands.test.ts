@@ -30,9 +30,13 @@ describe('servers: the configured servers and their state, without serving xiaoz
     expect(run.code).toBe(1);
     const lines = run.out.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+TRANSPORT\s+STATE\s+TOOLS\s+RUNS$/);
-    expect(run.out).toMatch(new RegExp(`\\nfx\\s+stdio\\s+running\\s+12\\s+${process.execPath.replace(/[/.]/g, '\\$&')} .*fixture-server\\.mjs\\n`));
+    expect(run.out).toMatch(
+      new RegExp(`\\nfx\\s+stdio\\s+running\\s+12\\s+${process.execPath.replace(/[/.]/g, '\\$&')} .*fixture-server\\.mjs\\n`),
+    );
     expect(run.out).toMatch(/\nweb\s+streamable-http\s+running\s+1\s+http:\/\/127\.0\.0\.1:\d+\/mcp\?api_key=sk-c…\(redacted\)\n/);
-    expect(run.out).toMatch(/\nbroken\s+stdio\s+(restarting|failed)\s+-\s+xt-no-such-program-here --token sk-c…\(redacted\)\n {4}error: .*xt-no-such-program-here/);
+    expect(run.out).toMatch(
+      /\nbroken\s+stdio\s+(restarting|failed)\s+-\s+xt-no-such-program-here --token sk-c…\(redacted\)\n {4}error: .*xt-no-such-program-here/,
+    );
     expect(run.out).toMatch(/\noff\s+stdio\s+disabled\s+-\s+npx -y something/);
     expect(run.out + run.err).not.toContain(API_KEY);
 
@@ -48,7 +52,7 @@ describe('servers: the configured servers and their state, without serving xiaoz
     expect(json.out).not.toContain(API_KEY);
   });
 
-  it('waits for a server that hangs at start only as long as xiaozhi\'s first tools/list would (the start grace), not its whole start timeout', async () => {
+  it("waits for a server that hangs at start only as long as xiaozhi's first tools/list would (the start grace), not its whole start timeout", async () => {
     const file = h.writeConfig({
       servers: [
         { name: 'ok', transport: 'stdio', ...fixtureEntry() },
@@ -78,7 +82,9 @@ describe('servers: the configured servers and their state, without serving xiaoz
     // tools too: it printed an empty "page 1 of 1" and "0 tools, 0 bytes in 1 page".
     const tools = await finished(['tools', '--config', h.writeConfig({})]);
     expect(tools).toMatchObject({ code: 0 });
-    expect(tools.out).toBe('No servers are configured, so xiaozhi gets no tools. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).\n');
+    expect(tools.out).toBe(
+      'No servers are configured, so xiaozhi gets no tools. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).\n',
+    );
     const json = await finished(['tools', '--config', h.writeConfig({}), '--json']);
     expect(JSON.parse(json.out)).toMatchObject({ servers: [], toolCount: 0 });
   });
@@ -91,7 +97,9 @@ describe('call: one tool, the way xiaozhi calls it', () => {
     const file = h.writeConfig({ mcpEndpoint: xiaozhi.url(TOKEN), mcpServers: { fx: fixtureEntry() } });
     const run = await finished(['call', '--config', file, 'echo', '--args', '{"text":"命令行"}']);
     expect(run).toMatchObject({ code: 0, out: 'fx: 命令行\n' });
-    expect(run.err).toMatch(/^1\. initialize → xiaozhi-tray \S+ \(protocol 2024-11-05\)\n2\. notifications\/initialized\n3\. tools\/list → 12 tools in 1 page\n4\. tools\/call echo → \d+ bytes in \d+ ms\n$/);
+    expect(run.err).toMatch(
+      /^1\. initialize → xiaozhi-tray \S+ \(protocol 2024-11-05\)\n2\. notifications\/initialized\n3\. tools\/list → 12 tools in 1 page\n4\. tools\/call echo → \d+ bytes in \d+ ms\n$/,
+    );
     expect(xiaozhi.sessions).toHaveLength(0);
 
     const picture = await finished(['call', '--config', file, 'picture']);
@@ -115,7 +123,7 @@ describe('call: one tool, the way xiaozhi calls it', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   }, 30_000);
 
-  it('--json prints the response frame as sent, cut to the endpoint\'s size limit like a real call', async () => {
+  it("--json prints the response frame as sent, cut to the endpoint's size limit like a real call", async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const run = await finished(['call', '--config', file, 'big', '--args', '{"n":20000}', '--json']);
     expect(run.code).toBe(0);
@@ -173,21 +181,33 @@ describe('logs for collectors: --log-format json and --log-level', () => {
     await waitForText(run.stdout, 'running (pid');
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
-    const lines = run.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = run
+      .stdout()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     for (const line of lines) {
       expect(Object.keys(line).slice(0, 4)).toEqual(['time', 'level', 'source', 'message']);
       expect(new Date(line.time as string).toISOString()).toBe(line.time);
     }
-    expect(lines).toContainEqual(expect.objectContaining({ level: 'info', source: 'server:fx', message: expect.stringMatching(/^running \(pid \d+\)/) }));
-    expect(lines).toContainEqual(expect.objectContaining({ level: 'info', source: 'server:fx', message: 'fixture fx started, 中文输出正常' }));
-    expect(lines).toContainEqual(expect.objectContaining({ source: 'web', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=/) }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'info', source: 'server:fx', message: expect.stringMatching(/^running \(pid \d+\)/) }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'info', source: 'server:fx', message: 'fixture fx started, 中文输出正常' }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ source: 'web', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=/) }),
+    );
   });
 
   it('with --host for the LAN, says how to open the page from another machine, not only "on this machine"', async () => {
     const run = h.spawn(['run', '--config', h.writeConfig({}), '--host', '0.0.0.0']);
     await waitForText(run.stdout, /token=\S+\n/);
     const port = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(run.stdout())?.[1];
-    expect(run.stdout()).toContain(`From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${port})`);
+    expect(run.stdout()).toContain(
+      `From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${port})`,
+    );
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
     const local = h.spawn(['run', '--config', h.writeConfig({}), '--ui']);

@@ -78,8 +78,16 @@ async function stopApp(app: App): Promise<void> {
 }
 
 /** `xiaozhi-tray connect`, as Claude Desktop starts it, driven by the SDK's own stdio Client. */
-async function connectClient(stateDir: string, args: string[] = ['--client', 'claude-desktop'], token?: string): Promise<{ client: Client; stderr: () => string }> {
-  const env = { ...(process.env as Record<string, string>), XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) };
+async function connectClient(
+  stateDir: string,
+  args: string[] = ['--client', 'claude-desktop'],
+  token?: string,
+): Promise<{ client: Client; stderr: () => string }> {
+  const env = {
+    ...(process.env as Record<string, string>),
+    XIAOZHI_TRAY_STATE_DIR: stateDir,
+    ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}),
+  };
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'connect', ...args], env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -90,7 +98,11 @@ async function connectClient(stateDir: string, args: string[] = ['--client', 'cl
 }
 
 /** `connect` run by hand: its exit code and what it said. */
-function connectOnce(stateDir: string, args: string[] = [], token?: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function connectOnce(
+  stateDir: string,
+  args: string[] = [],
+  token?: string,
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) };
     const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -103,7 +115,9 @@ function connectOnce(stateDir: string, args: string[] = [], token?: string): Pro
   });
 }
 
-const sessionsOf = async (url: string) => ((await (await fetch(new URL('/status', url), { headers: { Authorization: `Bearer ${TOKEN}` } })).json()) as { sessions: number }).sessions;
+const sessionsOf = async (url: string) =>
+  ((await (await fetch(new URL('/status', url), { headers: { Authorization: `Bearer ${TOKEN}` } })).json()) as { sessions: number })
+    .sessions;
 
 describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
   it("finds the running app by its state file, lists the client's set and calls its tools", async () => {
@@ -128,7 +142,9 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
   it('takes --url and XIAOZHI_TRAY_TOKEN instead of the state file', async () => {
     const app = await startApp(tempDir());
     const { client } = await connectClient(tempDir(), ['--url', app.url, '--client', 'claude-desktop'], TOKEN);
-    expect((await client.callTool({ name: 'echo', arguments: { text: 'x' } })) as CallToolResult).toMatchObject({ content: [{ text: 'notes: x' }] });
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'x' } })) as CallToolResult).toMatchObject({
+      content: [{ text: 'notes: x' }],
+    });
   });
 
   it('says in one line, exiting non-zero, when the app is not running or refuses the token', async () => {
@@ -142,7 +158,9 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     const app = await startApp(stateDir);
     const wrong = await connectOnce(stateDir, ['--url', app.url], 'not-the-token-0123456789');
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/^xiaozhi-tray connect: what listens at http:\/\/127\.0\.0\.1:\d+ could not show that it knows the token, so the token was not sent to it\. Was the token regenerated\?/);
+    expect(wrong.stderr).toMatch(
+      /^xiaozhi-tray connect: what listens at http:\/\/127\.0\.0\.1:\d+ could not show that it knows the token, so the token was not sent to it\. Was the token regenerated\?/,
+    );
     await stopApp(app);
     const gone = await connectOnce(stateDir);
     expect(gone.code).toBe(1);
@@ -151,7 +169,7 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     expect(closed.stderr).toMatch(/Xiaozhi Tray is not running at http:\/\/127\.0\.0\.1:\d+ \(nothing listens there\)/);
   });
 
-  it('trusts a state file only when it names a loopback URL and (Linux, macOS) is the user\'s own and not writable by others', async () => {
+  it("trusts a state file only when it names a loopback URL and (Linux, macOS) is the user's own and not writable by others", async () => {
     // A server that would collect the token, were connect to trust the file.
     const thief = http.createServer((_req, res) => {
       stolen++;
@@ -162,7 +180,11 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     const port = (thief.address() as { port: number }).port;
     const write = (url: string, mode = 0o600) => {
       const dir = tempDir();
-      fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url, token: TOKEN, version: '0.1.0', startedAt: Date.now() }), { mode });
+      fs.writeFileSync(
+        path.join(dir, 'local-server.json'),
+        JSON.stringify({ pid: process.pid, url, token: TOKEN, version: '0.1.0', startedAt: Date.now() }),
+        { mode },
+      );
       fs.chmodSync(path.join(dir, 'local-server.json'), mode);
       return dir;
     };
@@ -173,7 +195,9 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
       expect(remote.stderr.trim().split('\n')).toHaveLength(1);
       expect(remote.stderr).toContain(`local-server.json: it names http://0.0.0.0:${port}, which is not a server on this machine`);
       const file = path.join(write(`http://127.0.0.1:${port}/mcp`), 'local-server.json');
-      expect(stateDistrust(file, 'http://evil.example/mcp')).toMatch(/^it names http:\/\/evil\.example, which is not a server on this machine/);
+      expect(stateDistrust(file, 'http://evil.example/mcp')).toMatch(
+        /^it names http:\/\/evil\.example, which is not a server on this machine/,
+      );
       expect(stateDistrust(file, 'https://127.0.0.1:1/mcp')).toMatch(/which is not a server on this machine/);
       expect(stateDistrust(file, 'http://[::1]:1/mcp')).toBeUndefined();
       expect(stateDistrust(file, 'http://localhost:1/mcp')).toBeUndefined();
@@ -196,31 +220,42 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     }
   });
 
-  it.skipIf(process.platform === 'win32')('says so at once when the state file is a device, a FIFO or huge, rather than read it for ever', async () => {
-    const settled = (dir: string) =>
-      Promise.race([
-        connectOnce(dir),
-        new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('connect still reading the state file after 10 s')), 10_000)),
-      ]);
-    const device = tempDir();
-    fs.symlinkSync('/dev/zero', path.join(device, 'local-server.json'));
-    const fifo = tempDir();
-    execFileSync('mkfifo', ['-m', '600', path.join(fifo, 'local-server.json')]);
-    const huge = tempDir();
-    fs.writeFileSync(path.join(huge, 'local-server.json'), `{"pid": ${process.pid}, "pad": "${'x'.repeat(2 * 1024 * 1024)}"}`, { mode: 0o600 });
-    for (const dir of [device, fifo, huge]) {
-      const result = await settled(dir);
-      expect(result.code).toBe(1);
-      expect(result.stdout).toBe('');
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain(path.join(dir, 'local-server.json'));
-    }
-  });
+  it.skipIf(process.platform === 'win32')(
+    'says so at once when the state file is a device, a FIFO or huge, rather than read it for ever',
+    async () => {
+      const settled = (dir: string) =>
+        Promise.race([
+          connectOnce(dir),
+          new Promise<never>((_resolve, reject) =>
+            setTimeout(() => reject(new Error('connect still reading the state file after 10 s')), 10_000),
+          ),
+        ]);
+      const device = tempDir();
+      fs.symlinkSync('/dev/zero', path.join(device, 'local-server.json'));
+      const fifo = tempDir();
+      execFileSync('mkfifo', ['-m', '600', path.join(fifo, 'local-server.json')]);
+      const huge = tempDir();
+      fs.writeFileSync(path.join(huge, 'local-server.json'), `{"pid": ${process.pid}, "pad": "${'x'.repeat(2 * 1024 * 1024)}"}`, {
+        mode: 0o600,
+      });
+      for (const dir of [device, fifo, huge]) {
+        const result = await settled(dir);
+        expect(result.code).toBe(1);
+        expect(result.stdout).toBe('');
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        expect(result.stderr).toContain(path.join(dir, 'local-server.json'));
+      }
+    },
+  );
 
   it('never prints the token when it cannot be sent in a header', async () => {
     const secret = 'first-half-of-the-token\nsecond-half-of-the-token';
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: secret, version: '0.1.0', startedAt: Date.now() }), { mode: 0o600 });
+    fs.writeFileSync(
+      path.join(dir, 'local-server.json'),
+      JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: secret, version: '0.1.0', startedAt: Date.now() }),
+      { mode: 0o600 },
+    );
     for (const result of [await connectOnce(dir), await connectOnce(tempDir(), ['--url', 'http://127.0.0.1:9/mcp'], secret)]) {
       expect(result.code).toBe(1);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -238,18 +273,26 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
       req.on('end', () => {
         seen.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)} ${body}`);
         // Says yes to everything, as a listener collecting tokens would.
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name: 'xiaozhi-tray', proof: 'x'.repeat(43), sessions: 0 }));
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ name: 'xiaozhi-tray', proof: 'x'.repeat(43), sessions: 0 }));
       });
     });
     await new Promise<void>((resolve) => thief.listen(0, '127.0.0.1', () => resolve()));
     const port = (thief.address() as { port: number }).port;
     try {
       const dir = tempDir();
-      fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}/mcp`, token: TOKEN, version: '0.1.0', startedAt: Date.now() }), { mode: 0o600 });
+      fs.writeFileSync(
+        path.join(dir, 'local-server.json'),
+        JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}/mcp`, token: TOKEN, version: '0.1.0', startedAt: Date.now() }),
+        { mode: 0o600 },
+      );
       for (const args of [['--client', 'claude-desktop'], []]) {
         const result = await connectOnce(dir, args);
         expect(result.code).toBe(1);
-        expect(result.stderr).toBe(`xiaozhi-tray connect: what listens at http://127.0.0.1:${port} could not show that it knows the token, so the token was not sent to it. Was the token regenerated? Copy the new one from Xiaozhi Tray, Settings → Local MCP server (or start the app again).\n`);
+        expect(result.stderr).toBe(
+          `xiaozhi-tray connect: what listens at http://127.0.0.1:${port} could not show that it knows the token, so the token was not sent to it. Was the token regenerated? Copy the new one from Xiaozhi Tray, Settings → Local MCP server (or start the app again).\n`,
+        );
       }
       expect(seen.length).toBeGreaterThan(0);
       for (const request of seen) {
@@ -262,28 +305,42 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     }
   });
 
-  it('counts a pid it may not signal (another user\'s process), and pid 1, as no app of ours', () => {
+  it("counts a pid it may not signal (another user's process), and pid 1, as no app of ours", () => {
     expect(isOwnProcess(process.pid)).toBe(true);
     expect(isOwnProcess(1)).toBe(false);
     expect(isOwnProcess(0)).toBe(false);
   });
 
-  it.skipIf(process.platform === 'win32' || process.getuid?.() !== 0)("treats a state file naming another user's process as left over (EPERM is not ours), run as that other user", async () => {
-    // connect runs as uid 65534; the pid in its state file is this (root's) process, as a pid used again would be.
-    const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: TOKEN, version: '0.1.0', startedAt: Date.now() }), { mode: 0o600 });
-    fs.chownSync(dir, 65534, 65534);
-    fs.chownSync(path.join(dir, 'local-server.json'), 65534, 65534);
-    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'connect'], { uid: 65534, gid: 65534, env: { PATH: process.env.PATH ?? '', HOME: dir, XIAOZHI_TRAY_STATE_DIR: dir }, stdio: ['pipe', 'pipe', 'pipe'] });
-      children.push(child);
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('exit', (code) => resolve({ code, stderr }));
-    });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`xiaozhi-tray connect: Xiaozhi Tray is not running (${path.join(dir, 'local-server.json')} is left from a process that has ended).\n`);
-  });
+  it.skipIf(process.platform === 'win32' || process.getuid?.() !== 0)(
+    "treats a state file naming another user's process as left over (EPERM is not ours), run as that other user",
+    async () => {
+      // connect runs as uid 65534; the pid in its state file is this (root's) process, as a pid used again would be.
+      const dir = tempDir();
+      fs.writeFileSync(
+        path.join(dir, 'local-server.json'),
+        JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: TOKEN, version: '0.1.0', startedAt: Date.now() }),
+        { mode: 0o600 },
+      );
+      fs.chownSync(dir, 65534, 65534);
+      fs.chownSync(path.join(dir, 'local-server.json'), 65534, 65534);
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'connect'], {
+          uid: 65534,
+          gid: 65534,
+          env: { PATH: process.env.PATH ?? '', HOME: dir, XIAOZHI_TRAY_STATE_DIR: dir },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        children.push(child);
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('exit', (code) => resolve({ code, stderr }));
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `xiaozhi-tray connect: Xiaozhi Tray is not running (${path.join(dir, 'local-server.json')} is left from a process that has ended).\n`,
+      );
+    },
+  );
 
   it('takes --url on this machine only, by a loopback name: not 0.0.0.0, not an IPv4-mapped address', async () => {
     let reached = 0;
@@ -295,10 +352,18 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     await new Promise<void>((resolve) => thief.listen(0, '0.0.0.0', () => resolve()));
     const port = (thief.address() as { port: number }).port;
     try {
-      for (const url of [`http://0.0.0.0:${port}/mcp`, `http://[::ffff:127.0.0.1]:${port}/mcp`, `http://[::]:${port}/mcp`, `https://127.0.0.1:${port}/mcp`, `http://192.0.2.1:${port}/mcp`]) {
+      for (const url of [
+        `http://0.0.0.0:${port}/mcp`,
+        `http://[::ffff:127.0.0.1]:${port}/mcp`,
+        `http://[::]:${port}/mcp`,
+        `https://127.0.0.1:${port}/mcp`,
+        `http://192.0.2.1:${port}/mcp`,
+      ]) {
         const result = await connectOnce(tempDir(), ['--url', url], TOKEN);
         expect(result.code).toBe(1);
-        expect(result.stderr).toMatch(/^xiaozhi-tray connect: --url must name this machine \(http:\/\/127\.0\.0\.1, http:\/\/localhost or http:\/\/\[::1\]\), not \S+: the token is sent there\.\n$/);
+        expect(result.stderr).toMatch(
+          /^xiaozhi-tray connect: --url must name this machine \(http:\/\/127\.0\.0\.1, http:\/\/localhost or http:\/\/\[::1\]\), not \S+: the token is sent there\.\n$/,
+        );
       }
       expect(reached).toBe(0);
     } finally {
@@ -311,7 +376,9 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     const stateDir = tempDir();
     const first = await startApp(stateDir);
     const { client, stderr } = await connectClient(stateDir);
-    expect((await client.callTool({ name: 'echo', arguments: { text: 'before' } })) as CallToolResult).toMatchObject({ content: [{ text: 'notes: before' }] });
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'before' } })) as CallToolResult).toMatchObject({
+      content: [{ text: 'notes: before' }],
+    });
     await stopApp(first);
     // Back with another token, on another port (a token made for the run, port 0).
     const second = await startApp(stateDir, 0, 'a-new-token-after-restart-0123456789');
@@ -347,7 +414,9 @@ describe('export in the clients formats', () => {
     fs.writeFileSync(config, JSON.stringify({ servers: [], localServer: { port: 18799, token: TOKEN } }));
     const exportAs = (format: string) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'export', '--config', config, '--format', format], { env: { ...process.env, XIAOZHI_TRAY_STATE_DIR: dir, MCP_ENDPOINT: '' } });
+        const child = spawn(process.execPath, [BIN, 'export', '--config', config, '--format', format], {
+          env: { ...process.env, XIAOZHI_TRAY_STATE_DIR: dir, MCP_ENDPOINT: '' },
+        });
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d.toString()));
         child.on('exit', (code) => resolve({ code, out }));
@@ -355,14 +424,29 @@ describe('export in the clients formats', () => {
     const cursor = await exportAs('cursor');
     expect(cursor.code).toBe(0);
     // Each client's entry carries its own token, which opens its own path only.
-    expect(JSON.parse(cursor.out)).toEqual({ mcpServers: { 'xiaozhi-tray': { url: 'http://127.0.0.1:18799/mcp/cursor', headers: { Authorization: `Bearer ${clientToken(TOKEN, 'cursor')}` } } } });
-    expect(JSON.parse((await exportAs('vscode')).out)).toEqual({ servers: { 'xiaozhi-tray': { type: 'http', url: 'http://127.0.0.1:18799/mcp/vscode', headers: { Authorization: `Bearer ${clientToken(TOKEN, 'vscode')}` } } } });
+    expect(JSON.parse(cursor.out)).toEqual({
+      mcpServers: {
+        'xiaozhi-tray': { url: 'http://127.0.0.1:18799/mcp/cursor', headers: { Authorization: `Bearer ${clientToken(TOKEN, 'cursor')}` } },
+      },
+    });
+    expect(JSON.parse((await exportAs('vscode')).out)).toEqual({
+      servers: {
+        'xiaozhi-tray': {
+          type: 'http',
+          url: 'http://127.0.0.1:18799/mcp/vscode',
+          headers: { Authorization: `Bearer ${clientToken(TOKEN, 'vscode')}` },
+        },
+      },
+    });
     expect(cursor.out).not.toContain(TOKEN);
     const claude = JSON.parse((await exportAs('claude-desktop')).out).mcpServers['xiaozhi-tray'];
     expect(claude.command).toBe(process.execPath);
     expect(claude.args.slice(-3)).toEqual(['connect', '--client', 'claude-desktop']);
     expect(JSON.stringify(claude)).not.toContain(TOKEN);
-    expect(JSON.parse((await exportAs('cherry-studio')).out).mcpServers['xiaozhi-tray']).toMatchObject({ type: 'streamableHttp', baseUrl: 'http://127.0.0.1:18799/mcp/cherry-studio' });
+    expect(JSON.parse((await exportAs('cherry-studio')).out).mcpServers['xiaozhi-tray']).toMatchObject({
+      type: 'streamableHttp',
+      baseUrl: 'http://127.0.0.1:18799/mcp/cherry-studio',
+    });
     expect((await exportAs('zed')).code).toBe(2);
   });
 });

@@ -39,27 +39,69 @@ function prng(seed: number): () => number {
 
 /** One malformed (or hostile but well-formed) frame from the endpoint. */
 function junkFrame(random: () => number, n: number): string | Buffer {
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const text = (length: number) => Array.from({ length }, () => String.fromCharCode(32 + Math.floor(random() * 95))).join('');
   const call = (extra: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', ...extra });
   const makers: (() => string | Buffer)[] = [
     () => text(1 + Math.floor(random() * 300)),
-    () => JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } }).slice(0, 1 + Math.floor(random() * 60)),
+    () =>
+      JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } }).slice(
+        0,
+        1 + Math.floor(random() * 60),
+      ),
     () => pick(['1', '"str"', 'null', 'true', '[]', '[1,2,{}]', '{}', '""']),
     () => JSON.stringify({ id: n, method: 'ping' }),
     () => JSON.stringify({ jsonrpc: '1.0', id: n, method: 'ping' }),
-    () => `{"jsonrpc":"2.0","id":${pick(['{}', '[]', 'true', '1.5', '1e308', '-0', '9007199254740993', `"${'i'.repeat(5000)}"`])},"method":"ping"}`,
+    () =>
+      `{"jsonrpc":"2.0","id":${pick(['{}', '[]', 'true', '1.5', '1e308', '-0', '9007199254740993', `"${'i'.repeat(5000)}"`])},"method":"ping"}`,
     () => JSON.stringify({ jsonrpc: '2.0', id: n, method: pick([42, null, '', 'tools/unknown', 'x'.repeat(2000), 'rpc.discover']) }),
-    () => JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/list', params: pick([[], 'p', 7, { cursor: 12 }, { cursor: 'z'.repeat(3000) }, { cursor: '\u0000' }]) }),
-    () => call({ id: n, params: pick([{}, { name: 5 }, { name: 'n'.repeat(10_000) }, { name: 'echo', arguments: [1] }, { name: 'echo', arguments: 'a' }, { name: 'nope' }]) }),
+    () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: n,
+        method: 'tools/list',
+        params: pick([[], 'p', 7, { cursor: 12 }, { cursor: 'z'.repeat(3000) }, { cursor: '\u0000' }]),
+      }),
+    () =>
+      call({
+        id: n,
+        params: pick([
+          {},
+          { name: 5 },
+          { name: 'n'.repeat(10_000) },
+          { name: 'echo', arguments: [1] },
+          { name: 'echo', arguments: 'a' },
+          { name: 'nope' },
+        ]),
+      }),
     () => `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
     () => `{"jsonrpc":"2.0","id":${n},"method":"tools/call","params":{"name":"echo","arguments":{"__proto__":{"text":"polluted"}}}}`,
     () => JSON.stringify({ jsonrpc: '2.0', id: 100_000 + n, result: { blob: 'b'.repeat(Math.floor(random() * 300_000)) } }),
     () => JSON.stringify({ jsonrpc: '2.0', id: n, error: { code: 'x', message: 5 } }),
     () => Buffer.from(Array.from({ length: 1 + Math.floor(random() * 200) }, () => Math.floor(random() * 256))),
-    () => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: pick([{}, { requestId: {} }, { requestId: n * 7 }, { requestId: 'r'.repeat(1000) }]) }),
-    () => JSON.stringify({ jsonrpc: '2.0', id: n, method: 'initialize', params: pick([{}, { protocolVersion: 1 }, { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'again', version: '1' } }]) }),
-    () => JSON.stringify({ jsonrpc: '2.0', method: pick(['notifications/initialized', 'notifications/unknown', 'notifications/progress']), params: pick([undefined, {}, { progressToken: n }]) }),
+    () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: pick([{}, { requestId: {} }, { requestId: n * 7 }, { requestId: 'r'.repeat(1000) }]),
+      }),
+    () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: n,
+        method: 'initialize',
+        params: pick([
+          {},
+          { protocolVersion: 1 },
+          { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'again', version: '1' } },
+        ]),
+      }),
+    () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: pick(['notifications/initialized', 'notifications/unknown', 'notifications/progress']),
+        params: pick([undefined, {}, { progressToken: n }]),
+      }),
     () => JSON.stringify({ jsonrpc: '2.0', id: n, method: 'ping', params: { pad: 'p'.repeat(Math.floor(random() * 1_000_000)) } }),
   ];
   return pick(makers)();
@@ -94,12 +136,36 @@ function rawHttp(port: number, request: string | Buffer): Promise<number> {
 }
 
 function junkRequest(random: () => number, port: number): string | Buffer {
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const host = `Host: 127.0.0.1:${port}\r\n`;
-  const upgrade = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
-  const target = pick(['/%', '/%C0', '/%E0%A4%A', '/%00', 'http://[', '//x', '/..%2f..%2fetc/passwd', '/assets/%ff', `/${'a'.repeat(9000)}`, '*', '/api?token=%ZZ', 'http://[::1', '/\u00ff\u00fe', '/api']);
+  const upgrade =
+    'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
+  const target = pick([
+    '/%',
+    '/%C0',
+    '/%E0%A4%A',
+    '/%00',
+    'http://[',
+    '//x',
+    '/..%2f..%2fetc/passwd',
+    '/assets/%ff',
+    `/${'a'.repeat(9000)}`,
+    '*',
+    '/api?token=%ZZ',
+    'http://[::1',
+    '/\u00ff\u00fe',
+    '/api',
+  ]);
   const method = pick(['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS', 'BREW', 'G\u00c9T', '']);
-  const extra = pick(['', upgrade, `${upgrade}Origin: http://evil.example\r\n`, `${upgrade}Origin: http://127.0.0.1:${port}\r\n`, 'Content-Length: -1\r\n', 'Transfer-Encoding: chunked\r\n', `X-Big: ${'h'.repeat(20_000)}\r\n`]);
+  const extra = pick([
+    '',
+    upgrade,
+    `${upgrade}Origin: http://evil.example\r\n`,
+    `${upgrade}Origin: http://127.0.0.1:${port}\r\n`,
+    'Content-Length: -1\r\n',
+    'Transfer-Encoding: chunked\r\n',
+    `X-Big: ${'h'.repeat(20_000)}\r\n`,
+  ]);
   return pick([
     `${method} ${target} HTTP/1.1\r\n${host}${extra}\r\n`,
     `${method} ${target} HTTP/1.1\r\n${extra}\r\n`,
@@ -131,7 +197,10 @@ describe('the running CLI under hostile input', () => {
         servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'fx' } }],
       }),
     );
-    const proc = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--log-level', 'error'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '' } });
+    const proc = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--log-level', 'error'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MCP_ENDPOINT: '' },
+    });
     child = proc;
     let stdout = '';
     let stdoutBytes = 0;

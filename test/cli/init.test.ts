@@ -22,7 +22,17 @@ function fakeHome(): { home: string; env: NodeJS.ProcessEnv } {
   place('cursor-mcp.json', '.cursor', 'mcp.json');
   place('vscode-mcp.json', '.config', 'Code', 'User', 'mcp.json');
   // Discovery must look only here: every variable that could point elsewhere is unset.
-  return { home, env: { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined, CODEX_HOME: undefined, XIAOZHI_CONFIG_DIR: undefined } };
+  return {
+    home,
+    env: {
+      HOME: home,
+      USERPROFILE: home,
+      XDG_CONFIG_HOME: undefined,
+      APPDATA: undefined,
+      CODEX_HOME: undefined,
+      XIAOZHI_CONFIG_DIR: undefined,
+    },
+  };
 }
 
 async function init(args: string[], env: NodeJS.ProcessEnv, stdin?: string) {
@@ -41,7 +51,16 @@ describe('init: a working config from nothing', () => {
     const run = await init(['--endpoint', ENDPOINT, '--import', 'all', '--input', 'input:perplexity-key=pplx-0123456789', '--yes'], env);
     expect(run.code, run.err).toBe(0);
     expect(run.written?.endpoints).toEqual([expect.objectContaining({ name: 'xiaozhi', url: ENDPOINT, enabled: true })]);
-    expect(run.written?.servers.map((s) => s.name)).toEqual(['filesystem', 'github', 'server-name', 'remote-server', 'legacy-sse', 'Perplexity', 'fetch', 'my-remote']);
+    expect(run.written?.servers.map((s) => s.name)).toEqual([
+      'filesystem',
+      'github',
+      'server-name',
+      'remote-server',
+      'legacy-sse',
+      'Perplexity',
+      'fetch',
+      'my-remote',
+    ]);
     expect(run.written?.servers.find((s) => s.name === 'Perplexity')).toMatchObject({ env: { PERPLEXITY_API_KEY: 'pplx-0123456789' } });
     // ${workspaceFolder} was not given: that server is left out, and the user is told how to add it.
     expect(run.err).toContain('skipped server "files" of VS Code: it needs workspaceFolder (give it with --input workspaceFolder=VALUE)');
@@ -77,7 +96,11 @@ describe('init: a working config from nothing', () => {
 
   it('refuses an endpoint with a line break or a space inside, and trims one around it', async () => {
     const { env } = fakeHome();
-    for (const bad of [`${ENDPOINT}\nwss://second.example/mcp/`, ENDPOINT.replace('?token=', '? token='), `${ENDPOINT.slice(0, 30)}\t${ENDPOINT.slice(30)}`]) {
+    for (const bad of [
+      `${ENDPOINT}\nwss://second.example/mcp/`,
+      ENDPOINT.replace('?token=', '? token='),
+      `${ENDPOINT.slice(0, 30)}\t${ENDPOINT.slice(30)}`,
+    ]) {
       const refused = await init(['--endpoint', bad, '--import', 'none', '--yes'], env);
       expect(refused, bad).toMatchObject({ code: 2, written: undefined });
       expect(refused.err).toContain('--endpoint has a line break, a tab or a space inside; copy it again as one line');
@@ -99,7 +122,9 @@ describe('init: a working config from nothing', () => {
     for (const extra of [[], ['--force']]) {
       const run = h.spawn(['init', '--config', 'configs', '--endpoint-file', 'endpoint.txt', '--yes', ...extra], { env, cwd });
       expect(await run.exit).toBe(1);
-      expect(run.stderr()).toBe(`configs is a folder, not a file. Name the file to write, e.g. --config ${path.join('configs', 'xiaozhi-tray.json')}\n`);
+      expect(run.stderr()).toBe(
+        `configs is a folder, not a file. Name the file to write, e.g. --config ${path.join('configs', 'xiaozhi-tray.json')}\n`,
+      );
     }
   });
 
@@ -125,16 +150,25 @@ describe('init: a working config from nothing', () => {
     // Before: github was added with the shell's token, unasked.
     const quiet = await init(['--import', 'windsurf', '--yes'], shell);
     expect(quiet.code, quiet.err).toBe(0);
-    expect(quiet.err).toContain('skipped server "github" of Windsurf: it needs env:XT_TEST_GITHUB_TOKEN (give it with --input env:XT_TEST_GITHUB_TOKEN=VALUE, or --use-env XT_TEST_GITHUB_TOKEN)');
+    expect(quiet.err).toContain(
+      'skipped server "github" of Windsurf: it needs env:XT_TEST_GITHUB_TOKEN (give it with --input env:XT_TEST_GITHUB_TOKEN=VALUE, or --use-env XT_TEST_GITHUB_TOKEN)',
+    );
     expect(quiet.written?.servers ?? []).toEqual([]);
 
-    const used = await init(['--import', 'windsurf', '--use-env', 'XT_TEST_GITHUB_TOKEN', '--input', 'env:XT_TEST_UNSET_FIGMA_TOKEN=figma-typed', '--yes'], shell);
+    const used = await init(
+      ['--import', 'windsurf', '--use-env', 'XT_TEST_GITHUB_TOKEN', '--input', 'env:XT_TEST_UNSET_FIGMA_TOKEN=figma-typed', '--yes'],
+      shell,
+    );
     expect(used.code, used.err).toBe(0);
-    expect(used.written?.servers.find((s) => s.name === 'github')).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_from_the_shell_0123456789' } });
+    expect(used.written?.servers.find((s) => s.name === 'github')).toMatchObject({
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_from_the_shell_0123456789' },
+    });
 
     const asked = await init(['--import', 'windsurf'], shell, `${ENDPOINT}\nenv\n\n`);
     expect(asked.code, asked.err).toBe(0);
-    expect(asked.out).toContain('Server "github" needs env:XT_TEST_GITHUB_TOKEN (Environment variable XT_TEST_GITHUB_TOKEN, for github: env.GITHUB_PERSONAL_ACCESS_TOKEN); value; "env" takes the one set here (ghp_…(redacted))');
+    expect(asked.out).toContain(
+      'Server "github" needs env:XT_TEST_GITHUB_TOKEN (Environment variable XT_TEST_GITHUB_TOKEN, for github: env.GITHUB_PERSONAL_ACCESS_TOKEN); value; "env" takes the one set here (ghp_…(redacted))',
+    );
     expect(asked.written?.servers.map((s) => s.name)).toEqual(['github']);
     expect(asked.out + asked.err).not.toContain('ghp_from_the_shell_0123456789');
   });

@@ -7,7 +7,7 @@ describe('which processes the bridge watches', () => {
     expect(findLauncher({ PATH: '/usr/bin' })).toEqual({ pids: [], goneAtStart: false });
   });
 
-  it('under npm, npx, pnpm or yarn: the parent and the parent\'s parent (npm runs us through sh -c)', () => {
+  it("under npm, npx, pnpm or yarn: the parent and the parent's parent (npm runs us through sh -c)", () => {
     const grandparent = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(process.ppid)], { encoding: 'utf8' }).trim());
     const expected = grandparent > 1 ? [process.ppid, grandparent] : [process.ppid];
     expect(findLauncher({ npm_command: 'exec' }, 'linux')).toEqual({ pids: expected, goneAtStart: false });

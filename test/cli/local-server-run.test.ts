@@ -18,7 +18,10 @@ afterEach(async () => {
 const GIVEN = 'given-mcp-token-0123456789abcdef';
 
 /** A run with the local server on, its state file in its own folder; resolves once it listens. */
-async function runWithLocalServer(extra: string[], config = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }] })) {
+async function runWithLocalServer(
+  extra: string[],
+  config = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }] }),
+) {
   const stateDir = h.tempDir();
   const before = fs.readFileSync(config);
   const run = h.spawn(['run', '--config', config, '--mcp-port', '0', ...extra], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
@@ -59,7 +62,9 @@ describe('run --mcp-port', () => {
     const { run, state } = await runWithLocalServer([]);
     await waitForText(run.stdout, 'Authorization: Bearer');
     await stop(run);
-    expect(run.stdout()).toContain(`Local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${state.url}\n  Authorization: Bearer (a token made for this run, not printed here`);
+    expect(run.stdout()).toContain(
+      `Local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${state.url}\n  Authorization: Bearer (a token made for this run, not printed here`,
+    );
     expect(run.stdout()).not.toContain(state.token);
   });
 
@@ -78,7 +83,14 @@ describe('run --mcp-port', () => {
   });
 
   it('keeps a token made for the run in memory and the state file: the config file is not rewritten', async () => {
-    const config = h.writeConfig('{\n  // mine\n  "servers": [{ "name": "fx", "transport": "stdio", "command": ' + JSON.stringify(process.execPath) + ', "args": [' + JSON.stringify(fixtureEntry().args[0]) + '] }]\n}\n', 'tray.json');
+    const config = h.writeConfig(
+      '{\n  // mine\n  "servers": [{ "name": "fx", "transport": "stdio", "command": ' +
+        JSON.stringify(process.execPath) +
+        ', "args": [' +
+        JSON.stringify(fixtureEntry().args[0]) +
+        '] }]\n}\n',
+      'tray.json',
+    );
     const { run, before, state, stateDir } = await runWithLocalServer([], config);
     expect(state.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     // `export`, which reads the state file, knows it (the line that does not print it says so).
@@ -88,27 +100,44 @@ describe('run --mcp-port', () => {
     expect(fs.readFileSync(config)).toEqual(before);
   });
 
-  it.skipIf(process.platform === 'win32')("makes a config other users could read 600 when it writes the token it made into it, and says so in the log", async () => {
-    // As the issue found it: run on a 644 config whose local server is on without a token yet.
-    const config = h.writeConfig({ servers: [], localServer: { enabled: true, port: 0 } }, 'tray.json');
-    fs.chmodSync(config, 0o644);
-    const stateDir = h.tempDir();
-    const run = h.spawn(['run', '--config', config], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
-    await waitFor(() => fs.existsSync(path.join(stateDir, 'local-server.json')), 20_000, `the state file\n${run.stdout()}${run.stderr()}`);
-    const token = (JSON.parse(fs.readFileSync(path.join(stateDir, 'local-server.json'), 'utf8')) as { token: string }).token;
-    expect(JSON.parse(fs.readFileSync(config, 'utf8')).localServer.token).toBe(token);
-    expect((fs.statSync(config).mode & 0o777).toString(8)).toBe('600');
-    await waitForText(run.stdout, 'it is now 600');
-    expect(run.stdout()).toContain(`${config} holds tokens or keys, and other users of this computer could read it (mode 644): it is now 600, for you only`);
-    await stop(run);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'makes a config other users could read 600 when it writes the token it made into it, and says so in the log',
+    async () => {
+      // As the issue found it: run on a 644 config whose local server is on without a token yet.
+      const config = h.writeConfig({ servers: [], localServer: { enabled: true, port: 0 } }, 'tray.json');
+      fs.chmodSync(config, 0o644);
+      const stateDir = h.tempDir();
+      const run = h.spawn(['run', '--config', config], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+      await waitFor(
+        () => fs.existsSync(path.join(stateDir, 'local-server.json')),
+        20_000,
+        `the state file\n${run.stdout()}${run.stderr()}`,
+      );
+      const token = (JSON.parse(fs.readFileSync(path.join(stateDir, 'local-server.json'), 'utf8')) as { token: string }).token;
+      expect(JSON.parse(fs.readFileSync(config, 'utf8')).localServer.token).toBe(token);
+      expect((fs.statSync(config).mode & 0o777).toString(8)).toBe('600');
+      await waitForText(run.stdout, 'it is now 600');
+      expect(run.stdout()).toContain(
+        `${config} holds tokens or keys, and other users of this computer could read it (mode 644): it is now 600, for you only`,
+      );
+      await stop(run);
+    },
+  );
 
   it.skipIf(process.platform === 'win32')('warns at start when its config holds tokens other users can read', async () => {
-    const config = h.writeConfig({ servers: [], endpoints: [{ id: 'e', name: 'home', url: 'wss://127.0.0.1:9/mcp/?token=eyJhbGciOiJIUzI1NiJ9.readable', enabled: false }] }, 'tray.json');
+    const config = h.writeConfig(
+      {
+        servers: [],
+        endpoints: [{ id: 'e', name: 'home', url: 'wss://127.0.0.1:9/mcp/?token=eyJhbGciOiJIUzI1NiJ9.readable', enabled: false }],
+      },
+      'tray.json',
+    );
     fs.chmodSync(config, 0o644);
     const run = h.spawn(['run', '--config', config], { env: { XIAOZHI_TRAY_STATE_DIR: h.tempDir() } });
     await waitForText(run.stdout, 'chmod 600');
-    expect(run.stdout()).toContain(`${config} holds tokens or keys, and other users of this computer can read it (mode 644): make it yours only with: chmod 600 ${config}`);
+    expect(run.stdout()).toContain(
+      `${config} holds tokens or keys, and other users of this computer can read it (mode 644): make it yours only with: chmod 600 ${config}`,
+    );
     await stop(run);
   });
 
@@ -132,7 +161,10 @@ describe('run --mcp-port', () => {
     const before = fs.readFileSync(stateFile, 'utf8');
     const port = Number(new URL((JSON.parse(before) as { url: string }).url).port);
     // Another config with the local server on: a free port, and the running app's port.
-    for (const localServer of [{ enabled: true, port: 0 }, { enabled: true, port }]) {
+    for (const localServer of [
+      { enabled: true, port: 0 },
+      { enabled: true, port },
+    ]) {
       const other = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }], localServer });
       for (const args of [['tools'], ['servers'], ['call', 'echo', '--args', '{"text":"hi"}']]) {
         const looked = await h.finished([...args, '--config', other], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
@@ -164,7 +196,10 @@ describe('run --mcp-port', () => {
     fs.rmSync(stateFile);
     fs.symlinkSync('/dev/zero', stateFile);
     run.child.kill('SIGTERM');
-    const exited = await Promise.race([run.exit, new Promise<string>((resolve) => setTimeout(() => resolve('still stopping after 10 s'), 10_000))]);
+    const exited = await Promise.race([
+      run.exit,
+      new Promise<string>((resolve) => setTimeout(() => resolve('still stopping after 10 s'), 10_000)),
+    ]);
     expect(exited).toBe(0);
     // Not ours: left where it is.
     expect(fs.lstatSync(stateFile).isSymbolicLink()).toBe(true);

@@ -18,11 +18,20 @@ let work = '';
 let app = '';
 let tarball = '';
 
-const npmEnv = () => ({ ...process.env, npm_config_cache: path.join(work, 'npm-cache'), npm_config_offline: 'true', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
+const npmEnv = () => ({
+  ...process.env,
+  npm_config_cache: path.join(work, 'npm-cache'),
+  npm_config_offline: 'true',
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+});
 
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-pack-cli-'));
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, env: npmEnv(), encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, env: npmEnv(), encoding: 'utf8' }),
+  ) as { filename: string; files: { path: string }[] }[];
   tarball = path.join(work, (packed[0] as { filename: string }).filename);
   app = path.join(work, 'app');
   fs.mkdirSync(app);
@@ -39,15 +48,28 @@ afterEach(() => h.cleanup());
 /** The bridge's own pid, from its first log line (npx runs it as a grandchild). */
 const bridgePid = (stdout: string) => Number(/xiaozhi-tray \S+ \(pid (\d+)\), config/.exec(stdout)?.[1]);
 
-const npx = (args: string[], options: Parameters<CliHarness['spawn']>[1] = {}) => h.spawn(args, { command: ['npx', 'xiaozhi-tray'], cwd: app, ...options, env: { ...npmEnv(), ...options.env } });
+const npx = (args: string[], options: Parameters<CliHarness['spawn']>[1] = {}) =>
+  h.spawn(args, { command: ['npx', 'xiaozhi-tray'], cwd: app, ...options, env: { ...npmEnv(), ...options.env } });
 
 describe('the published CLI package', () => {
   it('holds the CLI bundle, the web page and nothing of the repository; installs with no dependency, Electron least of all', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
     // The watchdog too: without it a bridge that is killed would leave its servers running.
-    expect(files).toEqual(expect.arrayContaining(['package/bin/xiaozhi-tray.js', 'package/out/cli/index.js', 'package/out/cli/watchdog.js', 'package/out/renderer/index.html', 'package/package.json', 'package/README.md']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package/bin/xiaozhi-tray.js',
+        'package/out/cli/index.js',
+        'package/out/cli/watchdog.js',
+        'package/out/renderer/index.html',
+        'package/package.json',
+        'package/README.md',
+      ]),
+    );
     expect(files.filter((f) => /^package\/(src|test|node_modules|scripts|bench)\//.test(f) || f.endsWith('.map'))).toEqual([]);
-    const installed = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'xiaozhi-tray', 'package.json'), 'utf8')) as Record<string, unknown>;
+    const installed = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'xiaozhi-tray', 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(installed.dependencies ?? {}).toEqual({});
     expect(installed.private).toBeUndefined();
     expect(fs.readdirSync(path.join(app, 'node_modules')).sort()).toEqual(['.bin', '.package-lock.json', 'xiaozhi-tray']);
@@ -66,12 +88,20 @@ describe('the published CLI package', () => {
     const xiaozhi = await h.fakeXiaozhi();
     const dir = h.tempDir();
     const pidFile = path.join(dir, 'pids');
-    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json', dir);
+    const file = h.writeConfig(
+      { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
+      'mcp_config.json',
+      dir,
+    );
     // Its own process group, as a terminal's foreground job: Ctrl+C goes to all of it.
     const run = npx(['run', '--config', file, '--ui'], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) }, detached: true });
     const session = await xiaozhi.connection(0, 20_000);
     await session.initialize();
-    await waitFor(async () => (await session.listAllTools(Math.floor(Math.random() * 1e6))).tools.some((t) => t.name === 'echo'), 15_000, 'echo');
+    await waitFor(
+      async () => (await session.listAllTools(Math.floor(Math.random() * 1e6))).tools.some((t) => t.name === 'echo'),
+      15_000,
+      'echo',
+    );
     const call = await session.request('c1', 'tools/call', { name: 'echo', arguments: { text: '安装包' } });
     expect(call.result?.content?.[0]?.text).toBe('fx: 安装包');
     await waitForText(run.stdout, /http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/);
@@ -93,7 +123,11 @@ describe('the published CLI package', () => {
     const xiaozhi = await h.fakeXiaozhi();
     const dir = h.tempDir();
     const pidFile = path.join(dir, 'pids');
-    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json', dir);
+    const file = h.writeConfig(
+      { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
+      'mcp_config.json',
+      dir,
+    );
     const run = npx(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) } });
     const session = await xiaozhi.connection(0, 20_000);
     await session.initialize();

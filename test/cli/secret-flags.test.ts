@@ -62,7 +62,9 @@ describe('run: the local server token from a file or the environment', () => {
     const { run, token } = await runLocal(['--mcp-token', MCP_TOKEN]);
     expect(token).toBe(MCP_TOKEN);
     await waitForText(run.stdout, 'puts a secret on the command line');
-    expect(run.stdout()).toContain('--mcp-token puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use --mcp-token-file FILE or the XIAOZHI_TRAY_MCP_TOKEN environment variable instead');
+    expect(run.stdout()).toContain(
+      '--mcp-token puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use --mcp-token-file FILE or the XIAOZHI_TRAY_MCP_TOKEN environment variable instead',
+    );
     expect(run.stdout()).not.toContain(MCP_TOKEN);
     run.child.kill('SIGTERM');
     await run.exit;
@@ -70,7 +72,15 @@ describe('run: the local server token from a file or the environment', () => {
 
   it('says what is wrong with a token file: missing, empty, both flags, others can read it', async () => {
     const config = h.writeConfig({ servers: [] });
-    const missing = await h.finished(['run', '--config', config, '--mcp-port', '0', '--mcp-token-file', path.join(h.tempDir(), 'nope.txt')]);
+    const missing = await h.finished([
+      'run',
+      '--config',
+      config,
+      '--mcp-port',
+      '0',
+      '--mcp-token-file',
+      path.join(h.tempDir(), 'nope.txt'),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/--mcp-token-file: cannot read \S+nope\.txt \(ENOENT\)/);
     const empty = await h.finished(['run', '--config', config, '--mcp-port', '0', '--mcp-token-file', secretFile('\n')]);
@@ -83,7 +93,9 @@ describe('run: the local server token from a file or the environment', () => {
       const file = secretFile(MCP_TOKEN, 0o644);
       const { run } = await runLocal(['--mcp-token-file', file]);
       await waitForText(run.stdout, 'chmod 600');
-      expect(run.stdout()).toContain(`${file} can be read by other users of this computer (mode 644): make it yours only with: chmod 600 ${file}`);
+      expect(run.stdout()).toContain(
+        `${file} can be read by other users of this computer (mode 644): make it yours only with: chmod 600 ${file}`,
+      );
       run.child.kill('SIGTERM');
       await run.exit;
     }
@@ -91,7 +103,9 @@ describe('run: the local server token from a file or the environment', () => {
 
   it('export --format cursor takes the token file too', async () => {
     const config = h.writeConfig({ servers: [], localServer: { port: 18799 } });
-    const result = await h.finished(['export', '--config', config, '--format', 'cursor', '--mcp-token-file', secretFile(MCP_TOKEN)], { env: { XIAOZHI_TRAY_STATE_DIR: h.tempDir() } });
+    const result = await h.finished(['export', '--config', config, '--format', 'cursor', '--mcp-token-file', secretFile(MCP_TOKEN)], {
+      env: { XIAOZHI_TRAY_STATE_DIR: h.tempDir() },
+    });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.out).mcpServers['xiaozhi-tray'].headers.Authorization).toBe(`Bearer ${clientToken(MCP_TOKEN, 'cursor')}`);
     expect(result.err).toBe('');
@@ -102,7 +116,11 @@ describe('init: the endpoint (and its token) from a file or stdin', () => {
   async function init(args: string[], stdin?: string) {
     const cwd = h.tempDir();
     const home = h.tempDir();
-    const result = await h.finished(['init', ...args], { cwd, env: { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined }, ...(stdin !== undefined ? { stdin } : {}) });
+    const result = await h.finished(['init', ...args], {
+      cwd,
+      env: { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined },
+      ...(stdin !== undefined ? { stdin } : {}),
+    });
     const file = path.join(cwd, 'xiaozhi-tray.json');
     return { ...result, written: fs.existsSync(file) ? loadConfigFile(file, {}).settings : undefined };
   }
@@ -125,7 +143,9 @@ describe('init: the endpoint (and its token) from a file or stdin', () => {
     const given = await init(['--endpoint', ENDPOINT, '--import', 'none', '--yes']);
     expect(given.code).toBe(0);
     expect(given.written?.endpoints[0]?.url).toBe(ENDPOINT);
-    expect(given.err).toContain('warning: --endpoint puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use --endpoint-file FILE instead');
+    expect(given.err).toContain(
+      'warning: --endpoint puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use --endpoint-file FILE instead',
+    );
     expect(given.err).not.toContain(TOKEN);
     // A URL with no token in it is no secret.
     const plain = await init(['--endpoint', 'ws://127.0.0.1:8004/mcp', '--import', 'none', '--yes']);
@@ -148,7 +168,9 @@ describe('connect: the token from a file', () => {
     expect(fromFile.err).toBe(`xiaozhi-tray connect: Xiaozhi Tray is not running at http://127.0.0.1:${closed} (nothing listens there).\n`);
     const onArgv = await h.finished(['connect', '--url', url, '--token', MCP_TOKEN]);
     expect(onArgv.code).toBe(1);
-    expect(onArgv.err.split('\n')[0]).toBe('xiaozhi-tray connect: warning: --token puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use --token-file FILE instead');
+    expect(onArgv.err.split('\n')[0]).toBe(
+      'xiaozhi-tray connect: warning: --token puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use --token-file FILE instead',
+    );
     expect(onArgv.err).not.toContain(MCP_TOKEN);
   });
 });

@@ -25,7 +25,11 @@ async function runOn(platform: NodeJS.Platform, argv: string[], home: string, en
     home,
     stdin: process.stdin,
     execPath: platform === 'win32' ? 'C:\\Program Files\\nodejs\\node.exe' : '/usr/local/bin/node',
-    entryScript: entryScript ?? (platform === 'win32' ? 'C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\xiaozhi-tray\\bin\\xiaozhi-tray.js' : '/usr/local/lib/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js'),
+    entryScript:
+      entryScript ??
+      (platform === 'win32'
+        ? 'C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\xiaozhi-tray\\bin\\xiaozhi-tray.js'
+        : '/usr/local/lib/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js'),
   };
   const code = await serviceCommand.run(parseArgs(argv, serviceCommand.options, 'service'), ctx);
   return { code, out: out.join('\n'), err: err.join('\n') };
@@ -43,9 +47,16 @@ describe('service on macOS and Windows', () => {
     const doc = new DOMParser().parseFromString(fs.readFileSync(file, 'utf8'), 'text/xml');
     expect(doc.querySelector('parsererror')).toBeNull();
     const dict = doc.querySelector('plist > dict') as Element;
-    const value = (key: string) => [...dict.children].find((el, i, all) => all[i - 1]?.tagName === 'key' && all[i - 1]?.textContent === key && el.tagName !== 'key');
+    const value = (key: string) =>
+      [...dict.children].find((el, i, all) => all[i - 1]?.tagName === 'key' && all[i - 1]?.textContent === key && el.tagName !== 'key');
     expect(value('Label')?.textContent).toBe('me.xiaozhi.tray.xiaozhi-tray');
-    expect([...(value('ProgramArguments')?.children ?? [])].map((s) => s.textContent)).toEqual(['/usr/local/bin/node', '/usr/local/lib/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js', 'run', '--config', config]);
+    expect([...(value('ProgramArguments')?.children ?? [])].map((s) => s.textContent)).toEqual([
+      '/usr/local/bin/node',
+      '/usr/local/lib/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js',
+      'run',
+      '--config',
+      config,
+    ]);
     expect(value('RunAtLoad')?.tagName).toBe('true');
     expect(value('KeepAlive')?.innerHTML.replace(/\s/g, '')).toBe('<key>SuccessfulExit</key><false/>');
     expect(value('StandardOutPath')?.textContent).toBe(path.join(home, 'Library', 'Logs', 'xiaozhi-tray', 'xiaozhi-tray.log'));
@@ -53,21 +64,28 @@ describe('service on macOS and Windows', () => {
     expect(fs.existsSync(path.join(home, 'Library', 'Logs', 'xiaozhi-tray'))).toBe(true);
   });
 
-  it('Windows: explains the alternatives with this machine\'s paths, and writes nothing', async () => {
+  it("Windows: explains the alternatives with this machine's paths, and writes nothing", async () => {
     const home = h.tempDir();
     const config = h.writeConfig({}, 'tray.json', home);
     const run = await runOn('win32', ['install', '--config', config], home);
     expect(run.code).toBe(1);
     expect(run.out).toContain('The desktop app is the way to keep the bridge running');
-    expect(run.out).toContain(`schtasks /Create /TN "xiaozhi-tray" /SC ONLOGON /RL LIMITED /F /TR "\\"C:\\Program Files\\nodejs\\node.exe\\" \\"C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\xiaozhi-tray\\bin\\xiaozhi-tray.js\\" run --config ${config}"`);
+    expect(run.out).toContain(
+      `schtasks /Create /TN "xiaozhi-tray" /SC ONLOGON /RL LIMITED /F /TR "\\"C:\\Program Files\\nodejs\\node.exe\\" \\"C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\xiaozhi-tray\\bin\\xiaozhi-tray.js\\" run --config ${config}"`,
+    );
     expect(fs.readdirSync(home)).toEqual(['tray.json']);
     expect((await runOn('win32', ['status'], home)).out).toContain('schtasks /Delete /TN "xiaozhi-tray" /F');
   });
 
-  it('warns when the CLI runs from npx\'s cache, whose path a service must not depend on', async () => {
+  it("warns when the CLI runs from npx's cache, whose path a service must not depend on", async () => {
     const home = h.tempDir();
     const config = h.writeConfig({}, 'tray.json', home);
-    const run = await runOn('darwin', ['install', '--config', config, '--no-start'], home, '/Users/me/.npm/_npx/1a2b3c/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js');
+    const run = await runOn(
+      'darwin',
+      ['install', '--config', config, '--no-start'],
+      home,
+      '/Users/me/.npm/_npx/1a2b3c/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js',
+    );
     expect(run.code).toBe(0);
     expect(run.err).toContain("warning: this copy of xiaozhi-tray runs from npx's cache");
     expect(run.err).toContain('npm install -g xiaozhi-tray');

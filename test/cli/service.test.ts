@@ -50,7 +50,10 @@ function linuxEnv() {
 describe('service on Linux: a systemd user unit', () => {
   it('install passes --allow-env on to run, and refuses a file whose ${env:…} would leave the machine without it', async () => {
     const { configHome, env } = linuxEnv();
-    const config = h.writeConfig({ mcpServers: { remote: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${env:REMOTE_TOKEN}' } } } }, 'mcp.json');
+    const config = h.writeConfig(
+      { mcpServers: { remote: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${env:REMOTE_TOKEN}' } } } },
+      'mcp.json',
+    );
     const shell = { ...env, REMOTE_TOKEN: 'remote-token-0123456789' };
     const refused = h.spawn(['service', 'install', '--config', config, '--no-start'], { env: shell });
     expect(await refused.exit).toBe(1);
@@ -58,7 +61,15 @@ describe('service on Linux: a systemd user unit', () => {
     const run = h.spawn(['service', 'install', '--config', config, '--no-start', '--allow-env', 'REMOTE_TOKEN'], { env: shell });
     expect(await run.exit, run.stderr()).toBe(0);
     const keys = unitKeys(fs.readFileSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'), 'utf8'));
-    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual([process.execPath, fs.realpathSync(BIN), 'run', '--config', config, '--allow-env', 'REMOTE_TOKEN']);
+    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual([
+      process.execPath,
+      fs.realpathSync(BIN),
+      'run',
+      '--config',
+      config,
+      '--allow-env',
+      'REMOTE_TOKEN',
+    ]);
   });
 
   it('install writes a unit that runs node on this CLI with the config, restarts on failure, stops gracefully', async () => {
@@ -66,17 +77,34 @@ describe('service on Linux: a systemd user unit', () => {
     const dir = path.join(h.tempDir(), 'my configs 100%');
     fs.mkdirSync(dir);
     const config = h.writeConfig({ mcpServers: { fx: fixtureEntry() } }, 'tray $HOME.json', dir);
-    const run = h.spawn(['service', 'install', '--config', config, '--no-start', '--log-format', 'json'], { env: { ...env, PATH: `/opt/my tools%/bin:${process.env.PATH}` } });
+    const run = h.spawn(['service', 'install', '--config', config, '--no-start', '--log-format', 'json'], {
+      env: { ...env, PATH: `/opt/my tools%/bin:${process.env.PATH}` },
+    });
     expect(await run.exit, run.stderr()).toBe(0);
     const unitFile = path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service');
     expect(run.stdout()).toContain(`Wrote ${unitFile}`);
-    expect(run.stdout()).toContain('Not started (--no-start). To start it:\n  systemctl --user daemon-reload\n  systemctl --user enable xiaozhi-tray.service\n  systemctl --user restart xiaozhi-tray.service');
+    expect(run.stdout()).toContain(
+      'Not started (--no-start). To start it:\n  systemctl --user daemon-reload\n  systemctl --user enable xiaozhi-tray.service\n  systemctl --user restart xiaozhi-tray.service',
+    );
 
     const keys = unitKeys(fs.readFileSync(unitFile, 'utf8'));
-    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual([process.execPath, fs.realpathSync(BIN), 'run', '--config', config, '--log-format', 'json']);
+    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual([
+      process.execPath,
+      fs.realpathSync(BIN),
+      'run',
+      '--config',
+      config,
+      '--log-format',
+      'json',
+    ]);
     expect(keys['Service.WorkingDirectory']?.replace(/%%/g, '%')).toBe(dir);
     expect(systemdWords(keys['Service.Environment'] as string)).toEqual([`PATH=/opt/my tools%/bin:${process.env.PATH}`]);
-    expect(keys).toMatchObject({ 'Service.Type': 'simple', 'Service.Restart': 'on-failure', 'Service.KillMode': 'mixed', 'Install.WantedBy': 'default.target' });
+    expect(keys).toMatchObject({
+      'Service.Type': 'simple',
+      'Service.Restart': 'on-failure',
+      'Service.KillMode': 'mixed',
+      'Install.WantedBy': 'default.target',
+    });
     // systemd's own parser, where it is installed (it cannot load the unit here, but it can read it).
     const verify = spawnSync('systemd-analyze', ['verify', unitFile], { encoding: 'utf8' });
     if (!verify.error) expect(`${verify.stdout}${verify.stderr}`.trim()).toBe('');
@@ -111,7 +139,9 @@ describe('service on Linux: a systemd user unit', () => {
       '/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin',
       shell,
     ].join(':');
-    const run = h.spawn(['service', 'install', '--config', config, '--no-start'], { env: { ...env, PATH: npmPath, npm_command: 'exec', npm_lifecycle_event: 'npx' } });
+    const run = h.spawn(['service', 'install', '--config', config, '--no-start'], {
+      env: { ...env, PATH: npmPath, npm_command: 'exec', npm_lifecycle_event: 'npx' },
+    });
     expect(await run.exit, run.stderr()).toBe(0);
     const keys = unitKeys(fs.readFileSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'), 'utf8'));
     expect(systemdWords(keys['Service.Environment'] as string)).toEqual([`PATH=${shell}`]);
@@ -129,8 +159,12 @@ describe('service on Linux: a systemd user unit', () => {
     const removed = h.spawn(['service', 'uninstall'], { env: { ...env, PATH: fakeSystemctl(BUS_ERROR) } });
     expect(await removed.exit).toBe(1);
     expect(removed.stdout()).not.toContain('Stopped and removed');
-    expect(removed.stderr()).toContain("Could not stop the service (systemctl --user disable --now xiaozhi-tray.service): systemd's user manager is not reachable from this shell");
-    expect(removed.stderr()).toContain(`Removed ${unitFile}, but the service may still be running. Once that works, stop it with:\n  systemctl --user disable --now xiaozhi-tray.service`);
+    expect(removed.stderr()).toContain(
+      "Could not stop the service (systemctl --user disable --now xiaozhi-tray.service): systemd's user manager is not reachable from this shell",
+    );
+    expect(removed.stderr()).toContain(
+      `Removed ${unitFile}, but the service may still be running. Once that works, stop it with:\n  systemctl --user disable --now xiaozhi-tray.service`,
+    );
     expect(fs.existsSync(unitFile)).toBe(false);
   });
 
@@ -166,18 +200,33 @@ describe('service on Linux: a systemd user unit', () => {
     const config = h.writeConfig({}, 'tray.json', dir);
     const newline = h.spawn(['service', 'install', '--config', config, '--no-start'], { env });
     expect(await newline.exit).toBe(1);
-    expect(newline.stderr()).toContain(`service install: the config path (${JSON.stringify(config)}) contains a line break, which a service file cannot hold. Nothing was written.`);
-    const host = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--host', '0.0.0.0\rExecStartPre=/bin/sh', '--no-start'], { env });
+    expect(newline.stderr()).toContain(
+      `service install: the config path (${JSON.stringify(config)}) contains a line break, which a service file cannot hold. Nothing was written.`,
+    );
+    const host = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--host', '0.0.0.0\rExecStartPre=/bin/sh', '--no-start'], {
+      env,
+    });
     expect(await host.exit).toBe(1);
     expect(host.stderr()).toContain('the value of --host ("0.0.0.0\\rExecStartPre=/bin/sh") contains a line break');
-    const bell = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--no-start'], { env: { ...env, PATH: `/usr/bin\u0007:${process.env.PATH}` } });
+    const bell = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--no-start'], {
+      env: { ...env, PATH: `/usr/bin\u0007:${process.env.PATH}` },
+    });
     expect(await bell.exit).toBe(1);
     expect(bell.stderr()).toContain('PATH ("/usr/bin\\u0007:');
     expect(bell.stderr()).toContain('contains the control character U+0007');
     expect(fs.existsSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'))).toBe(false);
     // The plist, written on macOS, is refused the same way (XML cannot hold most control characters).
-    const spec = { name: 'n', execPath: '/n', script: '/s.js', args: ['run', '--config', '/a\u0001b.json'], workingDirectory: '/', path: '/bin' };
-    expect(() => launchdPlist(spec, 'me.xiaozhi.tray.n', '/log')).toThrow('the config path ("/a\\u0001b.json") contains the control character U+0001');
+    const spec = {
+      name: 'n',
+      execPath: '/n',
+      script: '/s.js',
+      args: ['run', '--config', '/a\u0001b.json'],
+      workingDirectory: '/',
+      path: '/bin',
+    };
+    expect(() => launchdPlist(spec, 'me.xiaozhi.tray.n', '/log')).toThrow(
+      'the config path ("/a\\u0001b.json") contains the control character U+0001',
+    );
   });
 
   it('quotes what systemd would otherwise expand or split', () => {
@@ -185,6 +234,8 @@ describe('service on Linux: a systemd user unit', () => {
     expect(systemdWord('/a b/c"d\\e')).toBe('"/a b/c\\"d\\\\e"');
     expect(systemdWord('50%$X')).toBe('"50%%$$X"');
     expect(systemdWord('PATH=/a:$B', false)).toBe('"PATH=/a:$B"');
-    expect(systemdUnit({ name: 'n', execPath: '/n', script: '/s.js', args: ['run'], workingDirectory: '/', path: '/bin' })).toContain('ExecStart=/n /s.js run\n');
+    expect(systemdUnit({ name: 'n', execPath: '/n', script: '/s.js', args: ['run'], workingDirectory: '/', path: '/bin' })).toContain(
+      'ExecStart=/n /s.js run\n',
+    );
   });
 });

@@ -20,7 +20,11 @@ async function servingBridge(command?: string[], env: NodeJS.ProcessEnv = {}) {
   const xiaozhi = await h.fakeXiaozhi();
   const dir = h.tempDir();
   const pidFile = path.join(dir, 'pids');
-  const file = h.writeConfig({ mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } }, 'mcp_config.json', dir);
+  const file = h.writeConfig(
+    { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
+    'mcp_config.json',
+    dir,
+  );
   const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN), ...env }, ...(command ? { command } : {}) });
   const session = await xiaozhi.connection(0, 15_000);
   await session.initialize();
@@ -44,7 +48,11 @@ const watchdogOf = (bridgePid: number) => processes().find((p) => p.ppid === bri
 
 let callId = 1;
 async function expectEcho(session: FakeSession, text: string): Promise<void> {
-  await waitFor(async () => (await session.listAllTools(callId++ * 1000)).tools.some((t) => t.name === 'echo'), 15_000, 'echo to be served');
+  await waitFor(
+    async () => (await session.listAllTools(callId++ * 1000)).tools.some((t) => t.name === 'echo'),
+    15_000,
+    'echo to be served',
+  );
   const call = await session.request(`call-${callId++}`, 'tools/call', { name: 'echo', arguments: { text } });
   expect(call.result?.content?.[0]?.text).toBe(`fx: ${text}`);
 }
@@ -77,7 +85,10 @@ describe('stopping the headless bridge leaves nothing behind', () => {
     await waitForText(read, /\(pid \d+\), config/);
     const bridgePid = Number(/\(pid (\d+)\), config/.exec(read())?.[1]);
     h.track([bridgePid]);
-    await waitForText(read, /the process that started the bridge (had gone before it started|\(pid \d+\) went away): stopping every server/);
+    await waitForText(
+      read,
+      /the process that started the bridge (had gone before it started|\(pid \d+\) went away): stopping every server/,
+    );
     await allGone([bridgePid]);
     expect(read()).toContain('[app] stopped');
   });
@@ -91,25 +102,30 @@ describe('stopping the headless bridge leaves nothing behind', () => {
     expect(run.stdout()).toContain('[app] stopped');
   });
 
-  it.skipIf(process.platform === 'win32')("Ctrl+C in a terminal (the whole process group) stops every server without reporting them as crashed and restarting", async () => {
-    const xiaozhi = await h.fakeXiaozhi();
-    const dir = h.tempDir();
-    const pidFile = path.join(dir, 'pids');
-    const servers = Object.fromEntries(['a', 'b', 'c'].map((name) => [name, fixtureEntry({ FIXTURE_NAME: name, FIXTURE_PID_FILE: pidFile })]));
-    const file = h.writeConfig({ mcpServers: servers }, 'mcp_config.json', dir);
-    // Its own process group, as a terminal's foreground job: the terminal signals every process in it.
-    const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) }, detached: true });
-    const session = await xiaozhi.connection(0, 15_000);
-    await session.initialize();
-    await waitForText(run.stdout, /running \(pid \d+\)[^\n]*\n[\s\S]*running \(pid \d+\)[^\n]*\n[\s\S]*running \(pid \d+\)/);
-    const pids = await fixturePids(pidFile, 3);
-    h.track(pids);
-    process.kill(-(run.child.pid as number), 'SIGINT');
-    expect(await run.exit).toBe(130);
-    await allGone(pids);
-    expect(run.stdout()).toContain('[app] stopped');
-    expect(run.stdout()).not.toMatch(/restarting in|the connection closed/);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'Ctrl+C in a terminal (the whole process group) stops every server without reporting them as crashed and restarting',
+    async () => {
+      const xiaozhi = await h.fakeXiaozhi();
+      const dir = h.tempDir();
+      const pidFile = path.join(dir, 'pids');
+      const servers = Object.fromEntries(
+        ['a', 'b', 'c'].map((name) => [name, fixtureEntry({ FIXTURE_NAME: name, FIXTURE_PID_FILE: pidFile })]),
+      );
+      const file = h.writeConfig({ mcpServers: servers }, 'mcp_config.json', dir);
+      // Its own process group, as a terminal's foreground job: the terminal signals every process in it.
+      const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) }, detached: true });
+      const session = await xiaozhi.connection(0, 15_000);
+      await session.initialize();
+      await waitForText(run.stdout, /running \(pid \d+\)[^\n]*\n[\s\S]*running \(pid \d+\)[^\n]*\n[\s\S]*running \(pid \d+\)/);
+      const pids = await fixturePids(pidFile, 3);
+      h.track(pids);
+      process.kill(-(run.child.pid as number), 'SIGINT');
+      expect(await run.exit).toBe(130);
+      await allGone(pids);
+      expect(run.stdout()).toContain('[app] stopped');
+      expect(run.stdout()).not.toMatch(/restarting in|the connection closed/);
+    },
+  );
 
   it.skipIf(process.platform === 'win32')('Ctrl+\\ (SIGQUIT) stops every server cleanly too, and exits 131', async () => {
     const { run, pids } = await servingBridge();
@@ -132,44 +148,55 @@ describe('stopping the headless bridge leaves nothing behind', () => {
     expect(run.stdout()).not.toContain('[app] stopped');
   });
 
-  it.skipIf(process.platform === 'win32')('kill -9 of the bridge: its watchdog stops every server tree, even servers that ignore a closed stdin and SIGTERM, then exits itself', async () => {
-    const xiaozhi = await h.fakeXiaozhi();
-    const dir = h.tempDir();
-    const pidFile = path.join(dir, 'pids');
-    const termFile = path.join(dir, 'terms');
-    const fixture = (name: string, extra: Record<string, string> = {}) => fixtureEntry({ FIXTURE_NAME: name, FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile, FIXTURE_TERM_FILE: termFile, ...extra });
-    // Two running, and one still starting (it never answers initialize: a first npx download, say).
-    const file = h.writeConfig({ mcpServers: { a: fixture('a'), b: fixture('b'), stuck: fixture('stuck', { FIXTURE_HANG: '1' }) } }, 'mcp_config.json', dir);
-    const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) } });
-    const session = await xiaozhi.connection(0, 15_000);
-    await session.initialize();
-    await waitForText(run.stdout, /running \(pid \d+\)[^\n]*\n[\s\S]*running \(pid \d+\)/);
-    await waitForText(run.stdout, 'fixture stuck hangs');
-    const pids = await fixturePids(pidFile, 6);
-    h.track(pids);
-    const bridgePid = run.child.pid as number;
-    await waitFor(() => watchdogOf(bridgePid) !== undefined, 15_000, 'the watchdog to start');
-    const watchdogPid = watchdogOf(bridgePid) as number;
-    h.track([watchdogPid]);
-    process.kill(bridgePid, 'SIGKILL');
-    await run.exit;
-    // The servers' trees, then the watchdog itself: its job done, it does not linger.
-    await allGone(pids, 20_000);
-    await allGone([watchdogPid], 10_000);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'kill -9 of the bridge: its watchdog stops every server tree, even servers that ignore a closed stdin and SIGTERM, then exits itself',
+    async () => {
+      const xiaozhi = await h.fakeXiaozhi();
+      const dir = h.tempDir();
+      const pidFile = path.join(dir, 'pids');
+      const termFile = path.join(dir, 'terms');
+      const fixture = (name: string, extra: Record<string, string> = {}) =>
+        fixtureEntry({ FIXTURE_NAME: name, FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile, FIXTURE_TERM_FILE: termFile, ...extra });
+      // Two running, and one still starting (it never answers initialize: a first npx download, say).
+      const file = h.writeConfig(
+        { mcpServers: { a: fixture('a'), b: fixture('b'), stuck: fixture('stuck', { FIXTURE_HANG: '1' }) } },
+        'mcp_config.json',
+        dir,
+      );
+      const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) } });
+      const session = await xiaozhi.connection(0, 15_000);
+      await session.initialize();
+      await waitForText(run.stdout, /running \(pid \d+\)[^\n]*\n[\s\S]*running \(pid \d+\)/);
+      await waitForText(run.stdout, 'fixture stuck hangs');
+      const pids = await fixturePids(pidFile, 6);
+      h.track(pids);
+      const bridgePid = run.child.pid as number;
+      await waitFor(() => watchdogOf(bridgePid) !== undefined, 15_000, 'the watchdog to start');
+      const watchdogPid = watchdogOf(bridgePid) as number;
+      h.track([watchdogPid]);
+      process.kill(bridgePid, 'SIGKILL');
+      await run.exit;
+      // The servers' trees, then the watchdog itself: its job done, it does not linger.
+      await allGone(pids, 20_000);
+      await allGone([watchdogPid], 10_000);
+    },
+  );
 
-  it.skipIf(process.platform === 'win32')('SIGTERM to every process of the bridge (systemd stopping its unit): a clean stop, and the watchdog leaves with it', async () => {
-    const { run, pids } = await servingBridge();
-    const bridgePid = run.child.pid as number;
-    await waitFor(() => watchdogOf(bridgePid) !== undefined, 15_000, 'the watchdog to start');
-    const watchdog = watchdogOf(bridgePid) as number;
-    h.track([watchdog]);
-    for (const pid of [bridgePid, watchdog, ...pids]) process.kill(pid, 'SIGTERM');
-    expect(await run.exit).toBe(0);
-    await allGone([...pids, watchdog]);
-    expect(run.stdout()).toContain('[app] stopped');
-    expect(run.stdout()).not.toContain('watchdog');
-  });
+  it.skipIf(process.platform === 'win32')(
+    'SIGTERM to every process of the bridge (systemd stopping its unit): a clean stop, and the watchdog leaves with it',
+    async () => {
+      const { run, pids } = await servingBridge();
+      const bridgePid = run.child.pid as number;
+      await waitFor(() => watchdogOf(bridgePid) !== undefined, 15_000, 'the watchdog to start');
+      const watchdog = watchdogOf(bridgePid) as number;
+      h.track([watchdog]);
+      for (const pid of [bridgePid, watchdog, ...pids]) process.kill(pid, 'SIGTERM');
+      expect(await run.exit).toBe(0);
+      await allGone([...pids, watchdog]);
+      expect(run.stdout()).toContain('[app] stopped');
+      expect(run.stdout()).not.toContain('watchdog');
+    },
+  );
 
   it('logs an unhandled rejection and keeps serving', async () => {
     const { run, session } = await servingBridge([process.execPath, '--require', INJECT, BIN], { INJECT_FAULT: 'rejection' });

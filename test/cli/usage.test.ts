@@ -13,14 +13,20 @@ const finished = h.finished.bind(h);
 
 describe('CLI usage: help, version, and mistakes', () => {
   it('prints the version for --version and -v, alone and after every command', async () => {
-    const runs = await Promise.all([['--version'], ['-v'], ...COMMANDS.map((c) => [c, '--version']), ['run', '-v']].map((a) => finished(a)));
+    const runs = await Promise.all(
+      [['--version'], ['-v'], ...COMMANDS.map((c) => [c, '--version']), ['run', '-v']].map((a) => finished(a)),
+    );
     for (const run of runs) expect(run).toEqual({ code: 0, out: `${version}\n`, err: '' });
   });
 
   it('has help for every command: help COMMAND, COMMAND --help and COMMAND -h say the same', async () => {
     await Promise.all(
       COMMANDS.map(async (command) => {
-        const [viaHelp, viaFlag, viaShort] = await Promise.all([finished(['help', command]), finished([command, '--help']), finished([command, '-h'])]);
+        const [viaHelp, viaFlag, viaShort] = await Promise.all([
+          finished(['help', command]),
+          finished([command, '--help']),
+          finished([command, '-h']),
+        ]);
         expect(viaHelp.code, command).toBe(0);
         expect(viaHelp.out).toContain(`Usage:\n  xiaozhi-tray ${command}`);
         expect(viaHelp.out).toContain('--help');
@@ -57,12 +63,18 @@ describe('CLI usage: help, version, and mistakes', () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const yaml = await finished(['export', '--config', file, '--format', 'yaml']);
     expect(yaml).toMatchObject({ code: 2, out: '' });
-    expect(yaml.err).toBe('xiaozhi-tray: --format must be mcp-servers, xiaozhi-client, cursor, claude-desktop, vscode or cherry-studio, not "yaml"\n');
+    expect(yaml.err).toBe(
+      'xiaozhi-tray: --format must be mcp-servers, xiaozhi-client, cursor, claude-desktop, vscode or cherry-studio, not "yaml"\n',
+    );
     const client = await finished(['export', '--config', file, '--format=xiaozhi-client']);
     expect(client.code).toBe(0);
     expect(JSON.parse(client.out)).toHaveProperty('mcpServers.fx.command', process.execPath);
-    expect((await finished(['run', '--config', file, '--log-level', 'loud'])).err).toContain('--log-level must be debug, info, warn or error, not "loud"');
-    expect((await finished(['run', '--config', file, '--log-format', 'xml'])).err).toContain('--log-format must be text or json, not "xml"');
+    expect((await finished(['run', '--config', file, '--log-level', 'loud'])).err).toContain(
+      '--log-level must be debug, info, warn or error, not "loud"',
+    );
+    expect((await finished(['run', '--config', file, '--log-format', 'xml'])).err).toContain(
+      '--log-format must be text or json, not "xml"',
+    );
     expect((await finished(['run', '--config', file, '--port', 'abc'])).err).toContain('--port must be a port number (0-65535), not "abc"');
     expect((await finished(['run', '--config'])).err).toContain('--config needs a value: --config FILE');
     expect((await finished(['tools', '--json=yes', '--config', file])).err).toContain('--json is a switch and takes no value');
@@ -120,7 +132,9 @@ describe('without --config', () => {
     expect(none.err).toContain('Missing --config FILE, and there is no xiaozhi-tray.json in this folder.');
     fs.mkdirSync(path.join(dir, 'configs'));
     const folder = await finished(['check', '--config', 'configs'], { cwd: dir });
-    expect(folder.err).toBe(`configs is a folder, not a config file. Name the file, e.g. --config ${path.join('configs', 'xiaozhi-tray.json')}\n`);
+    expect(folder.err).toBe(
+      `configs is a folder, not a config file. Name the file, e.g. --config ${path.join('configs', 'xiaozhi-tray.json')}\n`,
+    );
   });
 });
 

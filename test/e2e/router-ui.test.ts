@@ -32,7 +32,10 @@ async function setLook(language: 'en' | 'zh-CN', theme: 'light' | 'dark'): Promi
   await page.emulateMedia({ colorScheme: theme });
   await go('settings');
   await page.locator('select').nth(0).selectOption(language);
-  await page.waitForFunction(([l, th]) => document.documentElement.lang === l && document.documentElement.dataset.theme === th, [language, theme] as const);
+  await page.waitForFunction(([l, th]) => document.documentElement.lang === l && document.documentElement.dataset.theme === th, [
+    language,
+    theme,
+  ] as const);
 }
 
 describe.skipIf(!haveChromium)('router mode and the tool budget in the window', () => {
@@ -75,27 +78,41 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
   it('switching an endpoint to router mode in the window sends it list_changed and the small list', async () => {
     // Which fake session is 家里: the one whose tools/list has 142 tools.
     let homeSession: FakeSession | undefined;
-    for (const session of xiaozhi.sessions) if ((await session.listAllTools(100 + xiaozhi.sessions.indexOf(session) * 100)).tools.length === 142) homeSession = session;
+    for (const session of xiaozhi.sessions)
+      if ((await session.listAllTools(100 + xiaozhi.sessions.indexOf(session) * 100)).tools.length === 142) homeSession = session;
     home = homeSession as FakeSession;
     const mark = home.mark();
     await go('endpoints');
     await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('button', { name: 'Switch to router mode' }).click();
     await home.waitForNotification('notifications/tools/list_changed', mark);
     expect((await home.listAllTools(5000)).tools.map((t) => t.name)).toEqual(['call_tool', 'find_tools']);
-    await page.getByRole('listitem').filter({ hasText: '家里' }).getByText(/^2 tools · /).waitFor();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: '家里' })
+      .getByText(/^2 tools · /)
+      .waitFor();
     // And back, so the screenshots show both modes.
     await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('radio', { name: 'All tools' }).click();
     await page.getByRole('listitem').filter({ hasText: '家里' }).getByText('Over budget').waitFor();
   });
 
   it('screenshots: endpoints, preview with a search, description editor, budget settings (en and zh-CN, light and dark)', async () => {
-    for (const [language, theme] of [['en', 'light'], ['en', 'dark'], ['zh-CN', 'light'], ['zh-CN', 'dark']] as const) {
+    for (const [language, theme] of [
+      ['en', 'light'],
+      ['en', 'dark'],
+      ['zh-CN', 'light'],
+      ['zh-CN', 'dark'],
+    ] as const) {
       await setLook(language, theme);
       const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `router-${language}-${theme}-${name}.png`) });
       await go('endpoints');
       await page.getByRole('radiogroup').first().waitFor();
       await shot('endpoints');
-      await page.getByRole('listitem').filter({ hasText: 'office' }).getByRole('button', { name: language === 'en' ? 'What the model sees' : '模型看到的内容' }).click();
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: 'office' })
+        .getByRole('button', { name: language === 'en' ? 'What the model sees' : '模型看到的内容' })
+        .click();
       const dialog = page.getByRole('dialog');
       await dialog.getByText('find_tools', { exact: true }).waitFor();
       await dialog.getByRole('searchbox').fill(language === 'en' ? 'turn off the living room lights' : '明天北京天气怎么样');
@@ -103,16 +120,25 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
       await shot('preview');
       await page.keyboard.press('Escape');
       await go('tools');
-      await page.getByRole('button', { name: language === 'en' ? 'Edit the description of get_sun_moon' : '编辑 get_sun_moon 的描述' }).click();
+      await page
+        .getByRole('button', { name: language === 'en' ? 'Edit the description of get_sun_moon' : '编辑 get_sun_moon 的描述' })
+        .click();
       await page.getByRole('dialog').waitFor();
       await shot('describe');
       await page.keyboard.press('Escape');
       await go('settings');
-      await page.getByRole('heading', { name: language === 'en' ? 'Tool budget per endpoint' : '每个接入点的工具预算' }).scrollIntoViewIfNeeded();
+      await page
+        .getByRole('heading', { name: language === 'en' ? 'Tool budget per endpoint' : '每个接入点的工具预算' })
+        .scrollIntoViewIfNeeded();
       await shot('settings');
       await go('servers');
-      await page.getByRole('button', { name: language === 'en' ? 'Edit' : '编辑' }).first().click();
-      await page.getByRole('switch', { name: language === 'en' ? 'Check each call against the tool’s schema' : '调用前按工具的参数定义检查' }).waitFor();
+      await page
+        .getByRole('button', { name: language === 'en' ? 'Edit' : '编辑' })
+        .first()
+        .click();
+      await page
+        .getByRole('switch', { name: language === 'en' ? 'Check each call against the tool’s schema' : '调用前按工具的参数定义检查' })
+        .waitFor();
       await shot('server-editor');
       await page.keyboard.press('Escape');
       await go('overview');

@@ -32,7 +32,8 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-shots-'));
     xiaozhi = await FakeXiaozhi.start();
     registry = await startRegistryStandIn();
-    const crashing = "process.stderr.write('Traceback (most recent call last):\\n  File \"server.py\", line 3\\nValueError: missing API key\\n'); process.exit(1)";
+    const crashing =
+      'process.stderr.write(\'Traceback (most recent call last):\\n  File "server.py", line 3\\nValueError: missing API key\\n\'); process.exit(1)';
     importFile = path.join(work, 'xiaozhi.config.json');
     fs.writeFileSync(
       importFile,
@@ -53,7 +54,13 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
           { id: 'office', name: 'office', url: 'ws://127.0.0.1:39998/mcp/?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln' },
         ],
         servers: [
-          { name: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'fixture', API_TOKEN: 'tok-1234567890' } },
+          {
+            name: 'fixture',
+            transport: 'stdio',
+            command: process.execPath,
+            args: [FIXTURE],
+            env: { FIXTURE_NAME: 'fixture', API_TOKEN: 'tok-1234567890' },
+          },
           { name: 'weather-py', transport: 'stdio', command: process.execPath, args: ['-e', crashing] },
           { name: 'remote', transport: 'streamable-http', url: 'http://127.0.0.1:39999/mcp' },
         ],
@@ -63,7 +70,13 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
     );
     bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MCP_ENDPOINT: '', HOME: work, XDG_CACHE_HOME: path.join(work, 'cache'), XIAOZHI_TRAY_REGISTRY_URL: registry.url },
+      env: {
+        ...process.env,
+        MCP_ENDPOINT: '',
+        HOME: work,
+        XDG_CACHE_HOME: path.join(work, 'cache'),
+        XIAOZHI_TRAY_REGISTRY_URL: registry.url,
+      },
     });
     let out = '';
     bridge.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -72,7 +85,8 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
     const session = await xiaozhi.connection(0);
     await session.initialize();
     await session.listAllTools();
-    for (const [i, text] of ['上海', '北京'].entries()) await session.request(`w${i}`, 'tools/call', { name: 'weather_get', arguments: { city: text } });
+    for (const [i, text] of ['上海', '北京'].entries())
+      await session.request(`w${i}`, 'tools/call', { name: 'weather_get', arguments: { city: text } });
     await session.request('f', 'tools/call', { name: 'fail', arguments: {} });
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
@@ -126,7 +140,10 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
           // The filesystem entry: its value has a hint with a Windows path in it.
           await page.locator('.page-header').getByRole('button').last().click();
           await page.locator('dialog .catalogue-entry').first().waitFor();
-          await page.locator('dialog .catalogue-entry', { has: page.locator('#filesystem-desc') }).locator('.catalogue-pick').click();
+          await page
+            .locator('dialog .catalogue-entry', { has: page.locator('#filesystem-desc') })
+            .locator('.catalogue-pick')
+            .click();
           await page.waitForTimeout(150);
           await shot(`${tag}-catalogue-filesystem`);
           await page.keyboard.press('Escape');

@@ -46,7 +46,10 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-sets-e2e-'));
     home = path.join(work, 'home');
     fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
-    fs.writeFileSync(path.join(home, '.cursor', 'mcp.json'), `{\n  // Cursor's own file\n  "mcpServers": {\n    "github": { "command": "npx", "args": ["-y", "gh"] }\n  }\n}\n`);
+    fs.writeFileSync(
+      path.join(home, '.cursor', 'mcp.json'),
+      `{\n  // Cursor's own file\n  "mcpServers": {\n    "github": { "command": "npx", "args": ["-y", "gh"] }\n  }\n}\n`,
+    );
     xiaozhi = await FakeXiaozhi.start();
     const config = path.join(work, 'xiaozhi-tray.json');
     fs.writeFileSync(
@@ -58,7 +61,15 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
             { id: 'desk', name: '书房', url: xiaozhi.url('desk-token-0123456789') },
           ],
           servers: [fixture('weather'), fixture('notes')],
-          toolSets: [{ name: '厨房', servers: ['weather'], tools: { weather: { big: { enabled: false }, crash: { enabled: false }, echo: { enabled: true, description: '重复你说的话' } } } }],
+          toolSets: [
+            {
+              name: '厨房',
+              servers: ['weather'],
+              tools: {
+                weather: { big: { enabled: false }, crash: { enabled: false }, echo: { enabled: true, description: '重复你说的话' } },
+              },
+            },
+          ],
           localServer: { enabled: true, port: 0, token: TOKEN, clients: { cursor: { toolSet: '厨房' } } },
           ui: { language: 'en', theme: 'system' },
         },
@@ -100,13 +111,19 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
 
     await go('endpoints');
     const before = xiaozhi.sessions.length;
-    await page.getByRole('listitem').filter({ hasText: '书房' }).getByRole('combobox', { name: 'Tool set' }).selectOption({ label: 'Study desk' });
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: '书房' })
+      .getByRole('combobox', { name: 'Tool set' })
+      .selectOption({ label: 'Study desk' });
     const session = await xiaozhi.connection(before, 15_000);
     await session.initialize();
     const names = (await session.listAllTools(100)).tools.map((t) => t.name);
     expect(names).toContain('echo');
     expect(names).not.toContain('stderr');
-    expect((await session.request(5, 'tools/call', { name: 'echo', arguments: { text: 'hi' } })).result?.content?.[0]?.text).toBe('notes: hi');
+    expect((await session.request(5, 'tools/call', { name: 'echo', arguments: { text: 'hi' } })).result?.content?.[0]?.text).toBe(
+      'notes: hi',
+    );
   });
 
   it('shows the local server with its address and token, and adds it to Cursor keeping the rest of its file', async () => {
@@ -141,7 +158,12 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     for (const language of ['en', 'zh-CN'] as const) {
       for (const theme of ['light', 'dark'] as const) {
         await setLanguage(language, theme);
-        const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `toolsets-${language}-${theme}-${name}.png`), fullPage: name !== 'add-to' && name !== 'new-set', animations: 'disabled' });
+        const shot = (name: string) =>
+          page.screenshot({
+            path: path.join(SHOTS, `toolsets-${language}-${theme}-${name}.png`),
+            fullPage: name !== 'add-to' && name !== 'new-set',
+            animations: 'disabled',
+          });
         await go('toolSets');
         await page.getByRole('heading', { name: language === 'en' ? 'Tool sets' : '工具集' }).waitFor();
         await page.getByRole('button', { name: /^厨房/ }).click();
@@ -149,8 +171,14 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
         expect(await page.getByText(language === 'en' ? 'Used by 厨房音箱, Cursor' : '使用者：厨房音箱, Cursor').count()).toBe(1);
         await shot('sets');
         await page.getByRole('button', { name: language === 'en' ? '+ New set' : '+ 新建工具集' }).click();
-        await page.getByRole('dialog').getByRole('button', { name: language === 'en' ? 'Create' : '创建' }).click();
-        await page.getByRole('dialog').getByText(language === 'en' ? 'Give the set a name.' : '请为工具集命名。').waitFor();
+        await page
+          .getByRole('dialog')
+          .getByRole('button', { name: language === 'en' ? 'Create' : '创建' })
+          .click();
+        await page
+          .getByRole('dialog')
+          .getByText(language === 'en' ? 'Give the set a name.' : '请为工具集命名。')
+          .waitFor();
         await shot('new-set');
         await page.keyboard.press('Escape');
         await page.getByRole('dialog').waitFor({ state: 'detached' });
@@ -163,7 +191,10 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
         await section.scrollIntoViewIfNeeded();
         await shot('settings');
         await section.getByRole('button', { name: language === 'en' ? 'Add to Claude Desktop' : '添加到 Claude Desktop' }).click();
-        await page.getByRole('dialog').getByText(language === 'en' ? 'The file does not exist yet' : '该文件尚不存在').waitFor();
+        await page
+          .getByRole('dialog')
+          .getByText(language === 'en' ? 'The file does not exist yet' : '该文件尚不存在')
+          .waitFor();
         await shot('add-to');
         await page.keyboard.press('Escape');
         await page.getByRole('dialog').waitFor({ state: 'detached' });

@@ -71,7 +71,10 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     });
     web = await startWebUi({ api: bridge.api, rendererDir: path.join(ROOT, 'out', 'renderer'), log: logBook.logger('web') });
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'],
+    });
     page = await browser.newPage({ viewport: { width: 1180, height: 900 } });
     await page.goto(web.url);
     // No endpoint yet: the first-run guide.
@@ -115,9 +118,19 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
 
   it('toasts a problem once, not at every check', async () => {
     const offline = 'Could not reach the update server. Check your network, or set an update mirror.';
-    updates.set({ state: 'error', currentVersion: '0.1.0', checkedAt: Date.now(), error: { code: 'offline', message: 'net::ERR_INTERNET_DISCONNECTED', announce: true } });
+    updates.set({
+      state: 'error',
+      currentVersion: '0.1.0',
+      checkedAt: Date.now(),
+      error: { code: 'offline', message: 'net::ERR_INTERNET_DISCONNECTED', announce: true },
+    });
     await page.getByRole('alert').filter({ hasText: offline }).waitFor();
-    updates.set({ state: 'error', currentVersion: '0.1.0', checkedAt: Date.now(), error: { code: 'offline', message: 'net::ERR_INTERNET_DISCONNECTED', announce: false } });
+    updates.set({
+      state: 'error',
+      currentVersion: '0.1.0',
+      checkedAt: Date.now(),
+      error: { code: 'offline', message: 'net::ERR_INTERNET_DISCONNECTED', announce: false },
+    });
     // The status line says it; the toast is not repeated.
     await page.getByRole('status').filter({ hasText: offline }).waitFor();
     expect(await page.locator('.toast').filter({ hasText: offline }).count()).toBe(1);
@@ -131,7 +144,10 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     for (const language of ['en', 'zh-CN'] as const) {
       for (const theme of ['light', 'dark'] as const) {
         await settingsPage(language, theme);
-        await page.getByRole('button', { name: language === 'en' ? 'Restart to update to 0.2.0' : '重启以更新到 0.2.0' }).first().waitFor();
+        await page
+          .getByRole('button', { name: language === 'en' ? 'Restart to update to 0.2.0' : '重启以更新到 0.2.0' })
+          .first()
+          .waitFor();
         await page.locator('.update-status').scrollIntoViewIfNeeded();
         await page.screenshot({ path: path.join(SHOTS, `${language}-updates-${theme}.png`) });
       }
@@ -140,7 +156,12 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     await page.getByRole('button', { name: 'Restart to update to 0.2.0' }).first().click();
     await expect.poll(() => updates.installs, { timeout: 10_000 }).toBe(1);
     // A .deb is told where to get the package instead.
-    updates.set({ state: 'manual', currentVersion: '0.1.0', version: '0.2.0', downloadUrl: 'https://github.com/xiaozhi-tray/xiaozhi-tray/releases/tag/v0.2.0' });
+    updates.set({
+      state: 'manual',
+      currentVersion: '0.1.0',
+      version: '0.2.0',
+      downloadUrl: 'https://github.com/xiaozhi-tray/xiaozhi-tray/releases/tag/v0.2.0',
+    });
     const link = page.getByRole('link', { name: 'Download version 0.2.0…' });
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe('https://github.com/xiaozhi-tray/xiaozhi-tray/releases/tag/v0.2.0');

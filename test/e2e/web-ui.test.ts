@@ -37,12 +37,23 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     xiaozhi = await FakeXiaozhi.start();
     registry = await startRegistryStandIn();
     const config = path.join(work, 'xiaozhi-tray.json');
-    fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'home', name: '家里', url: xiaozhi.url() }], servers: [], ui: { language: 'en' } }, null, 2));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ endpoints: [{ id: 'home', name: '家里', url: xiaozhi.url() }], servers: [], ui: { language: 'en' } }, null, 2),
+    );
     // A home folder where Cursor keeps a config, for "Import from…".
     const home = path.join(work, 'home');
     fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
-    fs.writeFileSync(path.join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-remote': { url: 'https://mcp.example.com/mcp' } } }));
-    bridge = await startWindowBridge(config, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache'), XIAOZHI_TRAY_REGISTRY_URL: registry.url });
+    fs.writeFileSync(
+      path.join(home, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { 'cursor-remote': { url: 'https://mcp.example.com/mcp' } } }),
+    );
+    bridge = await startWindowBridge(config, {
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XIAOZHI_TRAY_REGISTRY_URL: registry.url,
+    });
     url = bridge.url;
     session = await xiaozhi.connection(0);
     await session.initialize();
@@ -128,16 +139,19 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     expect(await page.locator('.log-row').count()).toBeLessThan(100);
     await page.getByLabel('Filter text').fill('flood 500');
     await page.getByText(/: flood 5000$/).waitFor();
-    expect(await page.getByText(/^\d+ of \d+ lines$/).textContent()).toBe("11 of 10000 lines");
+    expect(await page.getByText(/^\d+ of \d+ lines$/).textContent()).toBe('11 of 10000 lines');
     await page.getByLabel('Filter text').fill('');
   });
 
   it('imports a dropped Claude Desktop config', async () => {
-    const config = JSON.stringify({ mcpServers: { second: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'second' } } } });
+    const config = JSON.stringify({
+      mcpServers: { second: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'second' } } },
+    });
     await page.evaluate((text) => {
       const transfer = new DataTransfer();
       transfer.items.add(new File([text], 'claude_desktop_config.json', { type: 'application/json' }));
-      for (const type of ['dragenter', 'dragover', 'drop']) window.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        window.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
     }, config);
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Detected: Claude Desktop').waitFor();

@@ -25,12 +25,22 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
         endpoints: [{ id: 'home', name: 'home', url: xiaozhi.url() }],
         servers: [
           { name: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE] },
-          { name: 'crashy', transport: 'stdio', command: process.execPath, args: ['-e', "process.stderr.write('Traceback (most recent call last):\\nValueError: missing API key\\n'); process.exit(1)"] },
+          {
+            name: 'crashy',
+            transport: 'stdio',
+            command: process.execPath,
+            args: ['-e', "process.stderr.write('Traceback (most recent call last):\\nValueError: missing API key\\n'); process.exit(1)"],
+          },
         ],
         ui: { language: 'en' },
       }),
     );
-    bridge = await startWindowBridge(config, { HOME: work, XDG_CONFIG_HOME: path.join(work, '.config'), XDG_CACHE_HOME: path.join(work, '.cache'), XIAOZHI_TRAY_REGISTRY_URL: 'http://127.0.0.1:9/' });
+    bridge = await startWindowBridge(config, {
+      HOME: work,
+      XDG_CONFIG_HOME: path.join(work, '.config'),
+      XDG_CACHE_HOME: path.join(work, '.cache'),
+      XIAOZHI_TRAY_REGISTRY_URL: 'http://127.0.0.1:9/',
+    });
     ({ browser, page } = await openWindow(bridge.url, 720, { width: 1100 }));
   }, 60_000);
 
@@ -81,7 +91,10 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
       const card = page.getByRole('listitem').filter({ hasText: 'crashy' });
       const output = card.locator('.stderr pre');
       // The error line is shown above the output, which is then folded: open it, as a user would.
-      await card.getByText(/ValueError: missing API key/).first().waitFor({ timeout: 15_000 });
+      await card
+        .getByText(/ValueError: missing API key/)
+        .first()
+        .waitFor({ timeout: 15_000 });
       const stderr = card.locator('details.stderr');
       if ((await stderr.getAttribute('open')) === null) await stderr.locator('summary').click();
       await output.getByText('ValueError: missing API key').waitFor({ timeout: 15_000 });

@@ -43,7 +43,8 @@ const env = () => ({
   MCP_ENDPOINT: '',
   ELECTRON_ENABLE_LOGGING: '1',
 });
-const tray = () => app.evaluate(() => (globalThis as unknown as { xiaozhiTrayE2E: { tray(): TrayShown } }).xiaozhiTrayE2E.tray()) as Promise<TrayShown>;
+const tray = () =>
+  app.evaluate(() => (globalThis as unknown as { xiaozhiTrayE2E: { tray(): TrayShown } }).xiaozhiTrayE2E.tray()) as Promise<TrayShown>;
 
 describe.skipIf(!electron.binary)('the desktop app in the real Electron', () => {
   beforeAll(async () => {
@@ -55,7 +56,11 @@ describe.skipIf(!electron.binary)('the desktop app in the real Electron', () => 
     // Settings as the app keeps them (secrets in plain text are read as they are).
     fs.writeFileSync(
       path.join(dataDir, 'settings.json'),
-      JSON.stringify({ version: 1, endpoints: [{ id: 'home', name: 'home', url: xiaozhi.url(), enabled: true }], ui: { language: 'en', theme: 'light', startHidden: false } }),
+      JSON.stringify({
+        version: 1,
+        endpoints: [{ id: 'home', name: 'home', url: xiaozhi.url(), enabled: true }],
+        ui: { language: 'en', theme: 'light', startHidden: false },
+      }),
     );
     const { _electron } = await import('playwright-core');
     app = await _electron.launch({ executablePath: electron.binary!, args: [ROOT], cwd: ROOT, env: env(), timeout: 60_000 });
@@ -71,7 +76,12 @@ describe.skipIf(!electron.binary)('the desktop app in the real Electron', () => 
   it('loads the window from app:// with no Node in it, and shows the overview from real IPC', async () => {
     expect(page.url()).toMatch(/^app:\/\/xiaozhi-tray\/index\.html/);
     await page.getByRole('heading', { name: 'Overview' }).waitFor({ timeout: 30_000 });
-    expect(await page.evaluate(() => [typeof (globalThis as { require?: unknown }).require, typeof (globalThis as { process?: unknown }).process])).toEqual(['undefined', 'undefined']);
+    expect(
+      await page.evaluate(() => [
+        typeof (globalThis as { require?: unknown }).require,
+        typeof (globalThis as { process?: unknown }).process,
+      ]),
+    ).toEqual(['undefined', 'undefined']);
     expect(await page.evaluate(() => typeof (window as unknown as { xiaozhi: { getState: unknown } }).xiaozhi.getState)).toBe('function');
     // The endpoint connects: xiaozhi's side gets the handshake, the window says so.
     const session = await xiaozhi.connection(0, 30_000);

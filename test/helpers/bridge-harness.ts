@@ -9,7 +9,15 @@ import { SettingsSchema, type ServerSettings, type Settings, type SettingsInput 
 export const FIXTURE = path.resolve(__dirname, '../fixtures/fixture-server.mjs');
 
 export function fixtureServer(name: string, env: Record<string, string> = {}, extra: Partial<ServerSettings> = {}): ServerSettings {
-  return { name, transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name, ...env }, enabled: true, ...extra } as ServerSettings;
+  return {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [FIXTURE],
+    env: { FIXTURE_NAME: name, ...env },
+    enabled: true,
+    ...extra,
+  } as ServerSettings;
 }
 
 /** Fast timings so fault tests finish in well under a second each. */
@@ -44,7 +52,11 @@ export interface Harness {
   settings: Settings;
 }
 
-export function makeBridge(input: SettingsInput, supervision: Partial<Supervision> = fastSupervision, options: Partial<BridgeOptions> = {}): Harness {
+export function makeBridge(
+  input: SettingsInput,
+  supervision: Partial<Supervision> = fastSupervision,
+  options: Partial<BridgeOptions> = {},
+): Harness {
   const settings = SettingsSchema.parse({ connection: fastConnection, ...input });
   const store = new MemorySettingsStore(settings);
   const logBook = new LogBook();
@@ -59,7 +71,10 @@ export function defaultSetTools(settings: Settings): Settings['toolSets'][number
 }
 
 export function logText(logBook: LogBook): string {
-  return logBook.entries().map((e) => `[${e.source}] ${e.message}`).join('\n');
+  return logBook
+    .entries()
+    .map((e) => `[${e.source}] ${e.message}`)
+    .join('\n');
 }
 
 export interface EndpointContext {

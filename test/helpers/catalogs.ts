@@ -62,16 +62,29 @@ export function loadPublished(name: (typeof EVERYDAY_PUBLISHED)[number]): Catalo
   return JSON.parse(fs.readFileSync(path.join(DIR, 'published', `${name}.json`), 'utf8')) as Catalog;
 }
 
-export function everydayCatalogEntries(): { name: string; original: string; server: string; description: string; inputSchema: Record<string, unknown> }[] {
-  const tools = [...EVERYDAY_PUBLISHED.map((server) => ({ server, catalog: loadPublished(server) })), { server: 'filesystem', catalog: loadCatalog('filesystem') }].flatMap(({ server, catalog }) =>
-    catalog.tools.map((tool) => ({ ...tool, server })),
+export function everydayCatalogEntries(): {
+  name: string;
+  original: string;
+  server: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}[] {
+  const tools = [
+    ...EVERYDAY_PUBLISHED.map((server) => ({ server, catalog: loadPublished(server) })),
+    { server: 'filesystem', catalog: loadCatalog('filesystem') },
+  ].flatMap(({ server, catalog }) => catalog.tools.map((tool) => ({ ...tool, server })));
+  const names = assignExposedNames(
+    tools.map((t) => ({ server: t.server, tool: t.name })),
+    false,
   );
-  const names = assignExposedNames(tools.map((t) => ({ server: t.server, tool: t.name })), false);
   return tools.map((tool) => ({ ...tool, name: names.get(toolKey(tool.server, tool.name)) as string, original: tool.name }));
 }
 
 /** A server running the catalog-server fixture with one catalog; `callLog` records every call it receives. */
-export function catalogServer(name: string, options: { callLog?: string; env?: Record<string, string>; extra?: Partial<ServerSettings> } = {}): ServerSettings {
+export function catalogServer(
+  name: string,
+  options: { callLog?: string; env?: Record<string, string>; extra?: Partial<ServerSettings> } = {},
+): ServerSettings {
   return {
     name,
     transport: 'stdio',

@@ -79,7 +79,14 @@ export class FakeBrowserWindow extends EventEmitter {
 
 /** A session that records the permission handlers the shell installs. */
 export class FakeSession {
-  requestHandler: ((contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string; isMainFrame: boolean }) => void) | null = null;
+  requestHandler:
+    | ((
+        contents: unknown,
+        permission: string,
+        callback: (granted: boolean) => void,
+        details: { requestingUrl: string; isMainFrame: boolean },
+      ) => void)
+    | null = null;
   checkHandler: ((contents: unknown, permission: string, origin: string, details: unknown) => boolean) | null = null;
   setPermissionRequestHandler(handler: FakeSession['requestHandler']) {
     this.requestHandler = handler;
@@ -106,7 +113,13 @@ export const electronMock = {
   BrowserWindow: FakeBrowserWindow,
   Menu: { buildFromTemplate: (template: unknown[]) => ({ template }) },
   nativeImage: {
-    createFromPath: (p: string) => ({ path: p, template: false, setTemplateImage(this: { template: boolean }, v: boolean) { this.template = v; } }),
+    createFromPath: (p: string) => ({
+      path: p,
+      template: false,
+      setTemplateImage(this: { template: boolean }, v: boolean) {
+        this.template = v;
+      },
+    }),
   },
   shell: { openExternal: vi.fn(async () => undefined), openPath: vi.fn(async () => '') },
   app: undefined,

@@ -27,7 +27,13 @@ export function fakeNpx(): FakeNpx {
   fs.mkdirSync(cache);
   fs.writeFileSync(
     path.join(bin, 'npx'),
-    ['#!/bin/sh', 'if [ -n "$FAKE_NPX_SAYS" ]; then echo "$FAKE_NPX_SAYS" >&2; fi', 'sleep "${FAKE_NPX_SECONDS:-3}"', 'exec "$FAKE_NPX_NODE" "$FAKE_NPX_SERVER"', ''].join('\n'),
+    [
+      '#!/bin/sh',
+      'if [ -n "$FAKE_NPX_SAYS" ]; then echo "$FAKE_NPX_SAYS" >&2; fi',
+      'sleep "${FAKE_NPX_SECONDS:-3}"',
+      'exec "$FAKE_NPX_NODE" "$FAKE_NPX_SERVER"',
+      '',
+    ].join('\n'),
     { mode: 0o755 },
   );
   return {

@@ -7,7 +7,12 @@ export interface JsonMessage {
   id?: string | number | null;
   method?: string;
   params?: Record<string, unknown>;
-  result?: Record<string, unknown> & { tools?: { name: string; description?: string; inputSchema?: unknown }[]; nextCursor?: string; content?: { type: string; text?: string }[]; isError?: boolean };
+  result?: Record<string, unknown> & {
+    tools?: { name: string; description?: string; inputSchema?: unknown }[];
+    nextCursor?: string;
+    content?: { type: string; text?: string }[];
+    isError?: boolean;
+  };
   error?: { code: number; message: string };
 }
 

@@ -21,7 +21,10 @@ export interface WindowBridge {
 
 /** Runs the headless bridge with its window on a free port; resolves once it printed the window's URL. */
 export async function startWindowBridge(config: string, env: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<WindowBridge> {
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_ENDPOINT: '', ...env } });
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--port', '0', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MCP_ENDPOINT: '', ...env },
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -43,12 +46,24 @@ export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }
 
 /** Chromium on the window's overview page, token taken (the page drops it from the address bar). */
-export async function openWindow(url: string, height = 800, options: { width?: number; permissions?: string[] } = {}): Promise<{ browser: Browser; page: Page }> {
+export async function openWindow(
+  url: string,
+  height = 800,
+  options: { width?: number; permissions?: string[] } = {},
+): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: options.width ?? 1180, height } });
   if (options.permissions?.length) await context.grantPermissions(options.permissions);
@@ -59,7 +74,12 @@ export async function openWindow(url: string, height = 800, options: { width?: n
 }
 
 /** Closes whatever of an end-to-end setup was started, in order: browser, bridge, fake endpoint, files. */
-export async function closeAll(parts: { browser?: Browser; bridge?: WindowBridge; xiaozhi?: { close(): Promise<void> }; work?: string }): Promise<void> {
+export async function closeAll(parts: {
+  browser?: Browser;
+  bridge?: WindowBridge;
+  xiaozhi?: { close(): Promise<void> };
+  work?: string;
+}): Promise<void> {
   await parts.browser?.close();
   await parts.bridge?.stop();
   await parts.xiaozhi?.close();

@@ -12,7 +12,9 @@ export type ListedTool = Record<string, unknown>;
 function makeServer(label: string, tools?: ListedTool[]): Server {
   const server = new Server({ name: `remote-${label}`, version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (tools ?? [{ name: 'remote_echo', description: `Echo over ${label}`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }]) as never,
+    tools: (tools ?? [
+      { name: 'remote_echo', description: `Echo over ${label}`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+    ]) as never,
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => ({
     content: [{ type: 'text', text: `${label}: ${String(request.params.arguments?.text)}` }],

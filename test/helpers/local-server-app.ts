@@ -13,7 +13,12 @@ const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
  */
 export async function startLocalServerApp(stateDir: string, token: string): Promise<ChildProcess> {
   const config = path.join(stateDir, 'config.json');
-  fs.writeFileSync(config, JSON.stringify({ servers: [{ name: 'notes', transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'notes' } }] }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      servers: [{ name: 'notes', transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'notes' } }],
+    }),
+  );
   const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', '0'], {
     env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -22,7 +27,11 @@ export async function startLocalServerApp(stateDir: string, token: string): Prom
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   try {
-    await waitFor(() => fs.existsSync(path.join(stateDir, 'local-server.json')) && /\] running \(pid/.test(out), 20_000, `the local server\n${out}`);
+    await waitFor(
+      () => fs.existsSync(path.join(stateDir, 'local-server.json')) && /\] running \(pid/.test(out),
+      20_000,
+      `the local server\n${out}`,
+    );
   } catch (error) {
     child.kill();
     throw error;

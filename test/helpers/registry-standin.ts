@@ -12,7 +12,9 @@ export interface RegistryStandIn {
   close(): Promise<void>;
 }
 
-const official = (status = 'active', isLatest = true) => ({ 'io.modelcontextprotocol.registry/official': { status, isLatest, publishedAt: '2025-09-01T00:00:00Z' } });
+const official = (status = 'active', isLatest = true) => ({
+  'io.modelcontextprotocol.registry/official': { status, isLatest, publishedAt: '2025-09-01T00:00:00Z' },
+});
 
 /** Registry entries of every kind the catalogue must handle (and some it must skip). */
 export const registryServers = [
@@ -46,7 +48,9 @@ export const registryServers = [
           identifier: 'notes-mcp',
           version: '0.3.0',
           transport: { type: 'stdio' },
-          packageArguments: [{ type: 'positional', valueHint: 'notes_dir', description: 'Folder of notes', isRequired: true, format: 'filepath' }],
+          packageArguments: [
+            { type: 'positional', valueHint: 'notes_dir', description: 'Folder of notes', isRequired: true, format: 'filepath' },
+          ],
         },
       ],
     },
@@ -58,19 +62,56 @@ export const registryServers = [
       description: 'A hosted server',
       version: '2.0.0',
       websiteUrl: 'https://example.com/mcp-docs',
-      remotes: [{ type: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer {token}', isSecret: true, isRequired: true, description: 'API token' }] }],
+      remotes: [
+        {
+          type: 'streamable-http',
+          url: 'https://mcp.example.com/mcp',
+          headers: [{ name: 'Authorization', value: 'Bearer {token}', isSecret: true, isRequired: true, description: 'API token' }],
+        },
+      ],
     },
     _meta: official(),
   },
   // Already in the shipped list (same npm package): the shipped entry wins.
   {
-    server: { name: 'io.github.modelcontextprotocol/memory', description: 'Memory', version: '1.0.0', packages: [{ registryType: 'npm', identifier: '@modelcontextprotocol/server-memory', version: '1.0.0', transport: { type: 'stdio' } }] },
+    server: {
+      name: 'io.github.modelcontextprotocol/memory',
+      description: 'Memory',
+      version: '1.0.0',
+      packages: [
+        { registryType: 'npm', identifier: '@modelcontextprotocol/server-memory', version: '1.0.0', transport: { type: 'stdio' } },
+      ],
+    },
     _meta: official(),
   },
   // Not runnable here, deleted, or an old version: skipped.
-  { server: { name: 'com.example/docker-only', description: 'Docker', version: '1.0.0', packages: [{ registryType: 'oci', identifier: 'ghcr.io/example/x:1', transport: { type: 'stdio' } }] }, _meta: official() },
-  { server: { name: 'com.example/deleted', description: 'Gone', version: '1.0.0', packages: [{ registryType: 'npm', identifier: 'gone-mcp', version: '1.0.0', transport: { type: 'stdio' } }] }, _meta: official('deleted') },
-  { server: { name: 'com.example/old', description: 'Old', version: '0.1.0', packages: [{ registryType: 'npm', identifier: 'old-mcp', version: '0.1.0', transport: { type: 'stdio' } }] }, _meta: official('active', false) },
+  {
+    server: {
+      name: 'com.example/docker-only',
+      description: 'Docker',
+      version: '1.0.0',
+      packages: [{ registryType: 'oci', identifier: 'ghcr.io/example/x:1', transport: { type: 'stdio' } }],
+    },
+    _meta: official(),
+  },
+  {
+    server: {
+      name: 'com.example/deleted',
+      description: 'Gone',
+      version: '1.0.0',
+      packages: [{ registryType: 'npm', identifier: 'gone-mcp', version: '1.0.0', transport: { type: 'stdio' } }],
+    },
+    _meta: official('deleted'),
+  },
+  {
+    server: {
+      name: 'com.example/old',
+      description: 'Old',
+      version: '0.1.0',
+      packages: [{ registryType: 'npm', identifier: 'old-mcp', version: '0.1.0', transport: { type: 'stdio' } }],
+    },
+    _meta: official('active', false),
+  },
   { not: 'a server' },
 ];
 
@@ -86,7 +127,9 @@ export async function startRegistryStandIn(servers: unknown[] = registryServers,
     const limit = Math.min(pageSize, Number(url.searchParams.get('limit') ?? pageSize));
     const page = servers.slice(start, start + limit);
     const next = start + limit < servers.length ? String(start + limit) : undefined;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ servers: page, metadata: { count: page.length, ...(next ? { nextCursor: next } : {}) } }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ servers: page, metadata: { count: page.length, ...(next ? { nextCursor: next } : {}) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.address() as { port: number }).port;

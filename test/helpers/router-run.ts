@@ -21,7 +21,11 @@ type ServerInput = NonNullable<SettingsInput['servers']>[number];
 export async function startRouterRun(servers: (work: string) => ServerInput[], endpoint: Partial<EndpointInput> = {}): Promise<RouterRun> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-router-'));
   const xiaozhi = await FakeXiaozhi.start();
-  const harness = makeBridge({ connection: patientConnection, endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url(), toolMode: 'router', ...endpoint }], servers: servers(work) });
+  const harness = makeBridge({
+    connection: patientConnection,
+    endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url(), toolMode: 'router', ...endpoint }],
+    servers: servers(work),
+  });
   harness.bridge.start();
   await harness.bridge.whenServersSettled();
   const session = await xiaozhi.connection(0);

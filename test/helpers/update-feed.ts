@@ -7,7 +7,17 @@ export const payload = randomBytes(256 * 1024);
 export const sha512 = createHash('sha512').update(payload).digest('base64');
 export const FILE = 'xiaozhi-tray-0.2.0-linux-x86_64.AppImage';
 export const yml = (version: string, hash = sha512) =>
-  [`version: ${version}`, 'files:', `  - url: ${FILE}`, `    sha512: ${hash}`, `    size: ${payload.length}`, `path: ${FILE}`, `sha512: ${hash}`, "releaseDate: '2026-11-01T00:00:00.000Z'", ''].join('\n');
+  [
+    `version: ${version}`,
+    'files:',
+    `  - url: ${FILE}`,
+    `    sha512: ${hash}`,
+    `    size: ${payload.length}`,
+    `path: ${FILE}`,
+    `sha512: ${hash}`,
+    "releaseDate: '2026-11-01T00:00:00.000Z'",
+    '',
+  ].join('\n');
 
 export interface Feed {
   url: string;
@@ -29,8 +39,10 @@ export async function startFeed(channel: string | undefined, reset = false): Pro
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     (req.headers['user-agent'] === FEED_CHECK_AGENT ? sizeChecks : requests).push(pathname);
     if (reset) return void req.socket.destroy();
-    if (/^\/feed\/latest[\w-]*\.yml$/.test(pathname) && channel !== undefined) res.writeHead(200, { 'Content-Type': 'text/yaml' }).end(channel);
-    else if (pathname === `/feed/${FILE}`) res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': payload.length }).end(payload);
+    if (/^\/feed\/latest[\w-]*\.yml$/.test(pathname) && channel !== undefined)
+      res.writeHead(200, { 'Content-Type': 'text/yaml' }).end(channel);
+    else if (pathname === `/feed/${FILE}`)
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': payload.length }).end(payload);
     else res.writeHead(404).end('not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -12,7 +12,11 @@ const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 /** Instructions of a Dockerfile, continuation lines joined, comments dropped, grouped by stage. */
 function stages(text: string): { from: string; lines: string[] }[] {
-  const joined = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const joined = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const out: { from: string; lines: string[] }[] = [];
   for (const line of joined) {
     if (/^FROM\s/i.test(line)) out.push({ from: line, lines: [] });
@@ -47,12 +51,23 @@ describe('the Docker image', () => {
   });
 
   it('keeps config and caches in the /data volume, runs as a normal user, serves with the config there', () => {
-    expect(final.lines).toEqual(expect.arrayContaining(['ENV HOME=/data', 'USER node', 'WORKDIR /data', 'VOLUME ["/data"]', 'CMD ["run", "--config", "/data/xiaozhi-tray.json"]']));
+    expect(final.lines).toEqual(
+      expect.arrayContaining([
+        'ENV HOME=/data',
+        'USER node',
+        'WORKDIR /data',
+        'VOLUME ["/data"]',
+        'CMD ["run", "--config", "/data/xiaozhi-tray.json"]',
+      ]),
+    );
     expect(final.lines.join('\n')).toContain('chown node:node /data');
   });
 
   it('compose: the volume, a restart policy, and the web UI only when uncommented, on loopback', () => {
-    const compose = yaml.load(read('compose.yaml')) as { services: Record<string, { volumes: string[]; restart: string; ports?: string[]; command?: string[] }>; volumes: Record<string, unknown> };
+    const compose = yaml.load(read('compose.yaml')) as {
+      services: Record<string, { volumes: string[]; restart: string; ports?: string[]; command?: string[] }>;
+      volumes: Record<string, unknown>;
+    };
     const service = compose.services['xiaozhi-tray'];
     expect(service?.volumes).toEqual(['xiaozhi-tray-data:/data']);
     expect(service?.restart).toBe('unless-stopped');
@@ -76,6 +91,6 @@ describe('the Docker image', () => {
     expect(builds[1]?.with?.push).toBe("${{ startsWith(github.ref, 'refs/tags/v') }}");
     const smoke = steps.find((s) => s.run?.includes('docker stop'))?.run ?? '';
     expect(smoke).toContain('--version');
-    expect(smoke).toContain("test \"$(docker inspect -f '{{.State.ExitCode}}' xt)\" = 0");
+    expect(smoke).toContain('test "$(docker inspect -f \'{{.State.ExitCode}}\' xt)" = 0');
   });
 });

@@ -34,7 +34,10 @@ describe('packaging', () => {
     const valid = validate(config);
     expect(validate.errors ?? [], JSON.stringify(validate.errors, null, 2)).toEqual([]);
     expect(valid).toBe(true);
-    expect(config).toMatchObject({ mac: { extendInfo: { LSUIElement: true } }, nsis: { perMachine: false, allowToChangeInstallationDirectory: true } });
+    expect(config).toMatchObject({
+      mac: { extendInfo: { LSUIElement: true } },
+      nsis: { perMachine: false, allowToChangeInstallationDirectory: true },
+    });
   });
 
   it('locks the runtime down with fuses, updates from GitHub, and has the .deb recommend a CJK font', () => {
@@ -50,7 +53,9 @@ describe('packaging', () => {
       resetAdHocDarwinSignature: true,
     });
     expect(config.publish).toMatchObject({ provider: 'github', owner: 'xiaozhi-tray', repo: 'xiaozhi-tray' });
-    expect((config.deb as { recommends: string[] }).recommends).toEqual(expect.arrayContaining(['fonts-noto-cjk', 'gnome-shell-extension-appindicator']));
+    expect((config.deb as { recommends: string[] }).recommends).toEqual(
+      expect.arrayContaining(['fonts-noto-cjk', 'gnome-shell-extension-appindicator']),
+    );
     // electron-updater on macOS installs from the zip (Squirrel.Mac); the DMG is for people.
     const macTargets = (config.mac as { target: { target: string }[] }).target.map((t) => t.target);
     expect(macTargets).toEqual(expect.arrayContaining(['dmg', 'zip']));
@@ -62,13 +67,17 @@ describe('packaging', () => {
       jobs: { installers: { strategy: { matrix: { include: { os: string; target: string }[] } }; steps: { run?: string }[] } };
     };
     expect(workflow.on.push.tags).toEqual(['v*']);
-    expect(workflow.jobs.installers.strategy.matrix.include.map((m) => m.os).sort()).toEqual(['macos-latest', 'ubuntu-latest', 'windows-latest']);
+    expect(workflow.jobs.installers.strategy.matrix.include.map((m) => m.os).sort()).toEqual([
+      'macos-latest',
+      'ubuntu-latest',
+      'windows-latest',
+    ]);
     expect(workflow.jobs.installers.steps.some((s) => s.run?.includes('electron-builder'))).toBe(true);
   });
 
   describe('electron-builder --dir with a stand-in Electron', () => {
     beforeAll(() => {
-        work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-pack-'));
+      work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-pack-'));
       // Electron cannot be downloaded here: a folder shaped like its Linux distribution stands in. Its
       // "binary" carries a fuse wire laid out as Electron's (sentinel, version, length, one byte per
       // fuse) with Electron's defaults, so electron-builder really flips the fuses in it.
@@ -81,7 +90,16 @@ describe('packaging', () => {
       for (const locale of ['en-US', 'zh-CN', 'de']) fs.writeFileSync(path.join(dist, 'locales', `${locale}.pak`), '');
       execFileSync(
         process.execPath,
-        [path.join(ROOT, 'node_modules/electron-builder/cli.js'), '--dir', '--linux', '--x64', '--publish', 'never', `-c.electronDist=${dist}`, `-c.directories.output=${path.join(work, 'out')}`],
+        [
+          path.join(ROOT, 'node_modules/electron-builder/cli.js'),
+          '--dir',
+          '--linux',
+          '--x64',
+          '--publish',
+          'never',
+          `-c.electronDist=${dist}`,
+          `-c.directories.output=${path.join(work, 'out')}`,
+        ],
         { cwd: ROOT, stdio: 'pipe', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } },
       );
       asar = path.join(work, 'out', 'linux-unpacked', 'resources', 'app.asar');
@@ -138,7 +156,12 @@ describe('packaging', () => {
         expect(main, dependency).not.toContain(`require("${dependency}")`);
       }
       const feed = yaml.load(fs.readFileSync(path.join(work, 'out', 'linux-unpacked', 'resources', 'app-update.yml'), 'utf8'));
-      expect(feed).toMatchObject({ provider: 'github', owner: 'xiaozhi-tray', repo: 'xiaozhi-tray', updaterCacheDirName: expect.any(String) });
+      expect(feed).toMatchObject({
+        provider: 'github',
+        owner: 'xiaozhi-tray',
+        repo: 'xiaozhi-tray',
+        updaterCacheDirName: expect.any(String),
+      });
     });
 
     it('boots from the archive under a stand-in Electron: app:// page, connected endpoint, the bundled updater downloads from a mirror, clean quit', async () => {
@@ -188,7 +211,13 @@ describe('packaging', () => {
 
         app.stdin.write('invoke checkForUpdates\n');
         await waitFor(() => out.includes('→ checkForUpdates'), 20_000, `the check's answer\n${out}`);
-        const answer = (command: string) => JSON.parse(out.split('\n').find((l) => l.startsWith(`→ ${command} `))!.slice(command.length + 3)) as unknown;
+        const answer = (command: string) =>
+          JSON.parse(
+            out
+              .split('\n')
+              .find((l) => l.startsWith(`→ ${command} `))!
+              .slice(command.length + 3),
+          ) as unknown;
         expect(answer('checkForUpdates')).toMatchObject({ state: 'downloading', currentVersion: '0.1.0', version: '0.2.0' });
         await waitFor(() => log().includes('version 0.2.0 is downloaded'), 20_000, `the download\n${log()}`);
         app.stdin.write('invoke getUpdateStatus\n');
@@ -216,48 +245,70 @@ describe('packaging', () => {
 
     // The packaged executable is a shell script standing in for Electron: POSIX only (Windows
     // cannot start an extensionless script; cross-spawn hands it to cmd.exe, which refuses it).
-    it.skipIf(process.platform === 'win32')("relays a real MCP client to a running local server in the packaged app's connect mode, with no tray or window", async () => {
-      const dataDir = fs.mkdtempSync(path.join(work, 'connect-'));
-      const server = await startLocalServerApp(dataDir, 'packaged-connect-token-0123456789');
-      const client = new Client({ name: 'claude-ai', version: '0.1.0' }, { capabilities: {} });
-      let stderr = '';
-      try {
-        // As Claude Desktop starts it: the app's binary, `connect`, no ELECTRON_RUN_AS_NODE.
-        const transport = new StdioClientTransport({
-          command: path.join(work, 'out', 'linux-unpacked', 'xiaozhi-tray'),
-          args: ['connect', '--client', 'claude-desktop'],
-          env: { ...(process.env as Record<string, string>), XIAOZHI_TRAY_DATA_DIR: dataDir, XIAOZHI_TRAY_STATE_DIR: '' },
-          stderr: 'pipe',
-        });
-        transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-        await client.connect(transport);
-        expect((await client.listTools()).tools.map((t) => t.name), stderr).toContain('echo');
-        await client.close();
-        await waitFor(() => stderr.includes('[stand-in electron] exit 0'), 10_000, `the relay to exit\n${stderr}`);
-        expect(stderr).not.toMatch(/tray created|window created|single-instance lock/);
-      } finally {
-        await client.close().catch(() => undefined);
-        await stopChild(server);
-      }
-    }, 60_000);
+    it.skipIf(process.platform === 'win32')(
+      "relays a real MCP client to a running local server in the packaged app's connect mode, with no tray or window",
+      async () => {
+        const dataDir = fs.mkdtempSync(path.join(work, 'connect-'));
+        const server = await startLocalServerApp(dataDir, 'packaged-connect-token-0123456789');
+        const client = new Client({ name: 'claude-ai', version: '0.1.0' }, { capabilities: {} });
+        let stderr = '';
+        try {
+          // As Claude Desktop starts it: the app's binary, `connect`, no ELECTRON_RUN_AS_NODE.
+          const transport = new StdioClientTransport({
+            command: path.join(work, 'out', 'linux-unpacked', 'xiaozhi-tray'),
+            args: ['connect', '--client', 'claude-desktop'],
+            env: { ...(process.env as Record<string, string>), XIAOZHI_TRAY_DATA_DIR: dataDir, XIAOZHI_TRAY_STATE_DIR: '' },
+            stderr: 'pipe',
+          });
+          transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+          await client.connect(transport);
+          expect(
+            (await client.listTools()).tools.map((t) => t.name),
+            stderr,
+          ).toContain('echo');
+          await client.close();
+          await waitFor(() => stderr.includes('[stand-in electron] exit 0'), 10_000, `the relay to exit\n${stderr}`);
+          expect(stderr).not.toMatch(/tray created|window created|single-instance lock/);
+        } finally {
+          await client.close().catch(() => undefined);
+          await stopChild(server);
+        }
+      },
+      60_000,
+    );
 
     // The packaged executable is a shell script standing in for Electron: POSIX only.
-    it.skipIf(process.platform === 'win32')('passes npm run smoke (the release-candidate check) under the stand-in Electron', async () => {
-      const app = path.join(work, 'out', 'linux-unpacked', 'xiaozhi-tray');
-      const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        execFile(process.execPath, [path.join(ROOT, 'scripts', 'smoke.mjs'), '--app', app], { cwd: ROOT, timeout: 120_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
-        );
-      });
-      expect(result.out, result.out).toMatch(/smoke: \d+ passed, 0 failed/);
-      expect(result.code, result.out).toBe(0);
-      expect(result.out).toContain('ok   the window loaded from app://');
-      // Every fuse electron-builder.yml sets, read from the packaged binary.
-      for (const fuse of ['ELECTRON_RUN_AS_NODE is ignored', 'NODE_OPTIONS is ignored', '--inspect is ignored', 'the app loads only from app.asar', 'cookies are encrypted', "app.asar's integrity is validated", 'file:// has no extra privileges']) {
-        expect(result.out).toContain(`ok   fuse: ${fuse}`);
-      }
-      expect(result.out).toContain('ok   no server process is left');
-    }, 150_000);
+    it.skipIf(process.platform === 'win32')(
+      'passes npm run smoke (the release-candidate check) under the stand-in Electron',
+      async () => {
+        const app = path.join(work, 'out', 'linux-unpacked', 'xiaozhi-tray');
+        const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+          execFile(
+            process.execPath,
+            [path.join(ROOT, 'scripts', 'smoke.mjs'), '--app', app],
+            { cwd: ROOT, timeout: 120_000 },
+            (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+          );
+        });
+        expect(result.out, result.out).toMatch(/smoke: \d+ passed, 0 failed/);
+        expect(result.code, result.out).toBe(0);
+        expect(result.out).toContain('ok   the window loaded from app://');
+        // Every fuse electron-builder.yml sets, read from the packaged binary.
+        for (const fuse of [
+          'ELECTRON_RUN_AS_NODE is ignored',
+          'NODE_OPTIONS is ignored',
+          '--inspect is ignored',
+          'the app loads only from app.asar',
+          'cookies are encrypted',
+          "app.asar's integrity is validated",
+          'file:// has no extra privileges',
+        ]) {
+          expect(result.out).toContain(`ok   fuse: ${fuse}`);
+        }
+        expect(result.out).toContain('ok   no server process is left');
+      },
+      150_000,
+    );
 
     it("points package.json's main inside the archive", () => {
       const pkg = JSON.parse(extractFile(asar, 'package.json').toString());

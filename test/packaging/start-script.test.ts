@@ -8,7 +8,10 @@ const ROOT = path.resolve(__dirname, '../..');
 
 function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '', ...env } });
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
+      cwd: ROOT,
+      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -32,6 +35,8 @@ describe.skipIf(findElectron(ROOT).binary !== undefined)('npm start without the 
     const { code, stdout, stderr } = await start({ ELECTRON_SKIP_BINARY_DOWNLOAD: '1' });
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr.trim().split('\n'), stderr).toEqual([expect.stringMatching(/^Cannot start the desktop app: .*ELECTRON_SKIP_BINARY_DOWNLOAD is set.*npx xiaozhi-tray run/)]);
+    expect(stderr.trim().split('\n'), stderr).toEqual([
+      expect.stringMatching(/^Cannot start the desktop app: .*ELECTRON_SKIP_BINARY_DOWNLOAD is set.*npx xiaozhi-tray run/),
+    ]);
   });
 });

@@ -21,7 +21,9 @@ describe('preload', () => {
     expect(electronMock.ipcRenderer.invoke).toHaveBeenLastCalledWith('xiaozhi:command:getHistory', undefined);
     electronMock.ipcRenderer.invoke.mockResolvedValueOnce('not a list' as never);
     await expect(api.getLogs({})).rejects.toThrow();
-    electronMock.ipcRenderer.invoke.mockRejectedValueOnce(new Error("Error invoking remote method 'xiaozhi:command:stop': Error: No server is called \"x\".") as never);
+    electronMock.ipcRenderer.invoke.mockRejectedValueOnce(
+      new Error('Error invoking remote method \'xiaozhi:command:stop\': Error: No server is called "x".') as never,
+    );
     await expect(api.getLogs({})).rejects.toThrow(/^No server is called "x"\.$/);
   });
 

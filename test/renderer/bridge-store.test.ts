@@ -11,7 +11,18 @@ function slowApi() {
   const gate = new Promise<void>((resolve) => (release = resolve));
   const state = (running: boolean): BridgeState => ({ running, endpoints: [], servers: [], catalog: { toolCount: 0, bytes: 0, pages: 1 } });
   const log = (seq: number): LogEntry => ({ seq, time: seq, level: 'info', source: 'app', message: `line ${seq}` });
-  const call = (id: number): CallRecord => ({ id, time: id, caller: 'x', tool: 't', originalTool: 't', server: 's', arguments: '{}', durationMs: 1, outcome: 'ok', result: '' });
+  const call = (id: number): CallRecord => ({
+    id,
+    time: id,
+    caller: 'x',
+    tool: 't',
+    originalTool: 't',
+    server: 's',
+    arguments: '{}',
+    durationMs: 1,
+    outcome: 'ok',
+    result: '',
+  });
   // What the snapshot says when it is taken (before the events below happened).
   const snapshot = { state: state(false), logs: [log(1)], history: [call(1)], counts: { s: { t: { ok: 1, failed: 0 } } } };
   const answer = async <T>(value: T): Promise<T> => {

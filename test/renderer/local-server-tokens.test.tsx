@@ -18,7 +18,10 @@ const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_
 
 beforeEach(() => {
   copied = [];
-  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void copied.push(text) } });
+  Object.defineProperty(navigator, 'clipboard', {
+    configurable: true,
+    value: { writeText: async (text: string) => void copied.push(text) },
+  });
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-window-tokens-'));
   process.env.HOME = home;
   process.env.XDG_CONFIG_HOME = path.join(home, '.config');

@@ -28,15 +28,29 @@ const API_KEY = 'sk-live-0123456789abcdef';
 const secrets: SettingsInput = {
   endpoints: [{ id: 'e1', name: 'home', url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`, enabled: false }],
   servers: [
-    { name: 'search', transport: 'stdio', command: 'npx', args: ['-y', 'search-mcp', `--api-key=${API_KEY}`], env: { SEARCH_API_KEY: API_KEY }, enabled: false },
-    { name: 'remote', transport: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: { Authorization: `Bearer ${API_KEY}` }, enabled: false },
+    {
+      name: 'search',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', 'search-mcp', `--api-key=${API_KEY}`],
+      env: { SEARCH_API_KEY: API_KEY },
+      enabled: false,
+    },
+    {
+      name: 'remote',
+      transport: 'streamable-http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: `Bearer ${API_KEY}` },
+      enabled: false,
+    },
   ],
   localServer: { token: 'local-token-0123456789' },
   modelscope: { apiKey: 'ms-0123456789abcdef' },
 };
 
 /** Everything the window shows as text or in a field. */
-const shownText = () => `${document.body.textContent ?? ''}\n${[...document.querySelectorAll('input, textarea')].map((el) => (el as HTMLInputElement).value).join('\n')}`;
+const shownText = () =>
+  `${document.body.textContent ?? ''}\n${[...document.querySelectorAll('input, textarea')].map((el) => (el as HTMLInputElement).value).join('\n')}`;
 
 describe('masked values in the window', () => {
   it('the marker is the one the engine writes, shown in the window language and sent back as written', () => {
@@ -67,7 +81,11 @@ describe('masked values in the window', () => {
     harness = makeBridge(secrets);
     const masked = (await harness.bridge.api.getSettings()).servers;
     const onClose = vi.fn();
-    await renderWithBridge(harness, <ServerEditor server={masked[0]} existingNames={masked.map((s) => s.name)} onClose={onClose} />, 'zh-CN');
+    await renderWithBridge(
+      harness,
+      <ServerEditor server={masked[0]} existingNames={masked.map((s) => s.name)} onClose={onClose} />,
+      'zh-CN',
+    );
     expect((screen.getByLabelText('值 1') as HTMLInputElement).value).toBe('sk-l…(已隐藏)');
     expect(shownText()).not.toContain('(redacted)');
     fireEvent.change(screen.getByLabelText('命令'), { target: { value: 'uvx' } });
@@ -87,7 +105,10 @@ describe('masked values in the window', () => {
 
   it('the import preview shows masked env values and endpoint tokens in Chinese', async () => {
     harness = makeBridge({});
-    const text = JSON.stringify({ mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`, mcpServers: { search: { command: 'npx', args: ['search-mcp'], env: { SEARCH_API_KEY: API_KEY } } } });
+    const text = JSON.stringify({
+      mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`,
+      mcpServers: { search: { command: 'npx', args: ['search-mcp'], env: { SEARCH_API_KEY: API_KEY } } },
+    });
     const preview = await harness.bridge.api.previewImport({ source: 'xiaozhi.config.json', text });
     await renderWithBridge(harness, <ImportDialog preview={preview} onClose={() => undefined} />, 'zh-CN');
     expect(shownText()).toContain('…(已隐藏)');

@@ -23,7 +23,11 @@ afterEach(async () => {
 /** A bridge serving 71 tools (github and weather) to one endpoint: well over the default budget of 25. */
 async function bigBridge(): Promise<Harness> {
   xiaozhi = await FakeXiaozhi.start();
-  harness = makeBridge({ connection: patientConnection, endpoints: [{ id: 'e1', name: '家里', url: xiaozhi.url() }], servers: [catalogServer('github'), catalogServer('weather')] });
+  harness = makeBridge({
+    connection: patientConnection,
+    endpoints: [{ id: 'e1', name: '家里', url: xiaozhi.url() }],
+    servers: [catalogServer('github'), catalogServer('weather')],
+  });
   harness.bridge.start();
   await harness.bridge.whenServersSettled();
   return harness;
@@ -39,7 +43,9 @@ describe('the endpoint budget and router mode', () => {
     expect(screen.getByRole('radio', { name: 'All tools' }).getAttribute('aria-checked')).toBe('true');
 
     fireEvent.click(screen.getByRole('button', { name: 'Switch to router mode' }));
-    expect(await screen.findByText('xiaozhi sees find_tools and call_tool: it searches your 71 tools and calls the one it needs.')).toBeTruthy();
+    expect(
+      await screen.findByText('xiaozhi sees find_tools and call_tool: it searches your 71 tools and calls the one it needs.'),
+    ).toBeTruthy();
     expect(screen.getByRole('radio', { name: 'Router (search)' }).getAttribute('aria-checked')).toBe('true');
     expect(await screen.findByText(/^2 tools · /)).toBeTruthy();
     expect(screen.queryByText('Over budget')).toBeNull();
@@ -73,7 +79,13 @@ describe('the endpoint budget and router mode', () => {
   it('a bigger budget in Settings removes the warning', async () => {
     const h = await bigBridge();
     await h.bridge.api.updatePreferences({ limits: { ...(await h.bridge.api.getSettings()).limits, maxMessageBytes: 16384 } });
-    await renderWithBridge(h, <><BudgetSettings /><EndpointsPage /></>);
+    await renderWithBridge(
+      h,
+      <>
+        <BudgetSettings />
+        <EndpointsPage />
+      </>,
+    );
     expect(await screen.findByText('Over budget')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Tools'), { target: { value: '0' } });
     expect(screen.getByText('Enter a whole number of at least 1.')).toBeTruthy();
@@ -82,7 +94,13 @@ describe('the endpoint budget and router mode', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByText('Over budget')).toBeNull());
     // The other limits are kept as they were.
-    expect(h.store.load().limits).toMatchObject({ maxMessageBytes: 16384, callTimeoutMs: 60000, startGraceMs: 20000, budgetTools: 100, budgetBytes: 200000 });
+    expect(h.store.load().limits).toMatchObject({
+      maxMessageBytes: 16384,
+      callTimeoutMs: 60000,
+      startGraceMs: 20000,
+      budgetTools: 100,
+      budgetBytes: 200000,
+    });
   });
 });
 
@@ -93,7 +111,9 @@ describe('tool description overrides', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Edit the description of get_sun_moon' }));
     const dialog = await screen.findByRole('dialog', { name: 'Description of get_sun_moon' });
     expect(within(dialog).getByText('查询日出日落、月升月落时间和月相', { selector: '.description-original' })).toBeTruthy();
-    fireEvent.change(within(dialog).getByLabelText('Description xiaozhi sees'), { target: { value: '查询几点天亮、几点天黑（日出日落时间）' } });
+    fireEvent.change(within(dialog).getByLabelText('Description xiaozhi sees'), {
+      target: { value: '查询几点天亮、几点天黑（日出日落时间）' },
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(toasts.at(-1)?.message).toBe('Description of get_sun_moon saved.'));
     expect(defaultSetTools(h.store.load()).weather?.get_sun_moon?.description).toBe('查询几点天亮、几点天黑（日出日落时间）');

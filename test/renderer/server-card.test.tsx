@@ -17,7 +17,14 @@ afterEach(async () => {
   npx = undefined;
 });
 
-const slowRestarts = { restartBaseMs: 30_000, restartMaxMs: 30_000, maxCrashes: 5, crashWindowMs: 60_000, startTimeoutMs: 10_000, stopGraceMs: 500 };
+const slowRestarts = {
+  restartBaseMs: 30_000,
+  restartMaxMs: 30_000,
+  maxCrashes: 5,
+  crashWindowMs: 60_000,
+  startTimeoutMs: 10_000,
+  stopGraceMs: 500,
+};
 const throwing = "throw new Error('FOO_TOKEN is not set')";
 
 describe('the server card of a server that crashed at start', () => {
@@ -26,7 +33,10 @@ describe('the server card of a server that crashed at start', () => {
     ['zh-CN', '程序因错误停止：Error: FOO_TOKEN is not set', /^最近输出（\d+ 行）$/],
   ] as const) {
     it(`shows the line that says why, and its whole output a click away (${language})`, async () => {
-      harness = makeBridge({ servers: [{ name: 'node', transport: 'stdio', command: process.execPath, args: ['-e', throwing] }] }, slowRestarts);
+      harness = makeBridge(
+        { servers: [{ name: 'node', transport: 'stdio', command: process.execPath, args: ['-e', throwing] }] },
+        slowRestarts,
+      );
       harness.bridge.start();
       const { store } = await renderWithBridge(harness, <ServersPage />, language);
       await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('restarting'), { timeout: 10_000 });
@@ -41,12 +51,29 @@ describe('the server card of a server that crashed at start', () => {
 
 describe.skipIf(process.platform === 'win32')('the server card of a first run', () => {
   for (const [language, badge, sentence] of [
-    ['en', 'Installing (first run)', 'npx is downloading and installing @acme/weather-mcp for its first run. This can take a few minutes; its tools appear when it is ready.'],
+    [
+      'en',
+      'Installing (first run)',
+      'npx is downloading and installing @acme/weather-mcp for its first run. This can take a few minutes; its tools appear when it is ready.',
+    ],
     ['zh-CN', '首次运行：安装中', 'npx 正在为首次运行下载并安装 @acme/weather-mcp，可能需要几分钟；完成后它的工具会自动出现。'],
   ] as const) {
     it(`says it is downloading and installing, not just "starting" (${language})`, async () => {
       npx = fakeNpx();
-      harness = makeBridge({ servers: [{ name: 'weather', transport: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp'], env: npx.env({ FAKE_NPX_SECONDS: '30' }) }] }, { ...slowRestarts, startTimeoutMs: 60_000 });
+      harness = makeBridge(
+        {
+          servers: [
+            {
+              name: 'weather',
+              transport: 'stdio',
+              command: 'npx',
+              args: ['-y', '@acme/weather-mcp'],
+              env: npx.env({ FAKE_NPX_SECONDS: '30' }),
+            },
+          ],
+        },
+        { ...slowRestarts, startTimeoutMs: 60_000 },
+      );
       harness.bridge.start();
       await renderWithBridge(harness, <ServersPage />, language);
       expect(await screen.findByText(badge, {}, { timeout: 10_000 })).toBeTruthy();
@@ -66,7 +93,10 @@ describe('the server card of a remote server that refused the credentials', () =
         return true;
       });
       try {
-        harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: refusing.url }] }, { ...slowRestarts, restartBaseMs: 50, restartMaxMs: 100 });
+        harness = makeBridge(
+          { servers: [{ name: 'remote', transport: 'streamable-http', url: refusing.url }] },
+          { ...slowRestarts, restartBaseMs: 50, restartMaxMs: 100 },
+        );
         harness.bridge.start();
         const { store } = await renderWithBridge(harness, <ServersPage />, language);
         await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 10_000 });

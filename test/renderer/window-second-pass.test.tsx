@@ -31,14 +31,17 @@ const crashing = "process.stderr.write('Traceback (most recent call last):\\nVal
 
 describe('failures are explained, in the language of the window', () => {
   it('a crash-looping server shows its output and why while it loops (zh-CN)', async () => {
-    harness = makeBridge({ servers: [{ name: 'py', transport: 'stdio', command: process.execPath, args: ['-e', crashing] }] }, {
-      restartBaseMs: 30_000,
-      restartMaxMs: 30_000,
-      maxCrashes: 5,
-      crashWindowMs: 60_000,
-      startTimeoutMs: 10_000,
-      stopGraceMs: 500,
-    });
+    harness = makeBridge(
+      { servers: [{ name: 'py', transport: 'stdio', command: process.execPath, args: ['-e', crashing] }] },
+      {
+        restartBaseMs: 30_000,
+        restartMaxMs: 30_000,
+        maxCrashes: 5,
+        crashWindowMs: 60_000,
+        startTimeoutMs: 10_000,
+        stopGraceMs: 500,
+      },
+    );
     harness.bridge.start();
     const { store } = await renderWithBridge(harness, <ServersPage />, 'zh-CN');
     await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('restarting'), { timeout: 10_000 });
@@ -66,7 +69,9 @@ describe('failures are explained, in the language of the window', () => {
     const server = http.createServer((_req, res) => res.writeHead(401).end());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     try {
-      harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${(server.address() as { port: number }).port}/mcp/?token=abc` }] });
+      harness = makeBridge({
+        endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${(server.address() as { port: number }).port}/mcp/?token=abc` }],
+      });
       harness.bridge.start();
       await renderWithBridge(harness, <EndpointsPage />, 'zh-CN');
       expect(await screen.findByText('凭据被拒绝（HTTP 401）。', {}, { timeout: 5000 })).toBeTruthy();
@@ -152,7 +157,10 @@ describe('the try dialog', () => {
 
 describe('counts, plurals and empty searches', () => {
   it('says "1 call", marks a partly-on server as mixed, edits a description, and explains an empty search', async () => {
-    harness = makeBridge({ servers: [fixtureServer('fx')], toolSets: [{ id: 'all', name: 'all', servers: 'all', tools: { fx: { fail: { enabled: false } } } }] });
+    harness = makeBridge({
+      servers: [fixtureServer('fx')],
+      toolSets: [{ id: 'all', name: 'all', servers: 'all', tools: { fx: { fail: { enabled: false } } } }],
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
@@ -162,7 +170,9 @@ describe('counts, plurals and empty searches', () => {
     expect(group.getAttribute('aria-checked')).toBe('mixed');
 
     // "Describe" and "Try" are buttons of the same kind, side by side: both bordered.
-    expect(screen.getByRole('button', { name: 'Edit the description of echo' }).className).toBe(screen.getByRole('button', { name: 'Try echo' }).className);
+    expect(screen.getByRole('button', { name: 'Edit the description of echo' }).className).toBe(
+      screen.getByRole('button', { name: 'Try echo' }).className,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Edit the description of echo' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '复读一句话' } });
@@ -174,8 +184,11 @@ describe('counts, plurals and empty searches', () => {
     expect(screen.getByText('No tool matches "zzz-nothing".')).toBeTruthy();
   });
 
-  it('counts today\'s calls the way the list shows them (calls from the window too)', async () => {
-    harness = makeBridge({ servers: [fixtureServer('fx')], endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }] });
+  it("counts today's calls the way the list shows them (calls from the window too)", async () => {
+    harness = makeBridge({
+      servers: [fixtureServer('fx')],
+      endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }],
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
@@ -186,8 +199,11 @@ describe('counts, plurals and empty searches', () => {
     expect(screen.getAllByText('This window')).toHaveLength(2);
   });
 
-  it('the overview\'s counts read as sentences in each language, the number where the language puts it', async () => {
-    harness = makeBridge({ servers: [fixtureServer('fx')], endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }] });
+  it("the overview's counts read as sentences in each language, the number where the language puts it", async () => {
+    harness = makeBridge({
+      servers: [fixtureServer('fx')],
+      endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }],
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
@@ -205,7 +221,9 @@ describe('counts, plurals and empty searches', () => {
     const light = css.slice(css.indexOf(':root {'), css.indexOf(":root[data-theme='dark']"));
     const dark = css.slice(css.indexOf(":root[data-theme='dark']"));
     const luminance = (hex: string) => {
-      const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+      const [r, g, b] = [1, 3, 5]
+        .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+        .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
     const contrast = (a: string, b: string) => {
@@ -251,7 +269,14 @@ describe('menus take the keyboard', () => {
     const picked = vi.fn();
     await renderWithBridge(
       harness,
-      <Menu label="Export" items={[{ label: 'One', onSelect: () => picked('one') }, { label: 'Two', onSelect: () => picked('two') }, { label: 'Three', onSelect: () => picked('three') }]} />,
+      <Menu
+        label="Export"
+        items={[
+          { label: 'One', onSelect: () => picked('one') },
+          { label: 'Two', onSelect: () => picked('two') },
+          { label: 'Three', onSelect: () => picked('three') },
+        ]}
+      />,
     );
     const button = screen.getByRole('button', { name: 'Export' });
     expect(button.getAttribute('aria-haspopup')).toBe('menu');

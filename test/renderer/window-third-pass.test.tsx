@@ -16,7 +16,10 @@ afterEach(async () => {
 
 describe('English counts go through plurals', () => {
   it('the endpoint card says "1 page", not "page(s)"', async () => {
-    harness = makeBridge({ servers: [fixtureServer('fx')], endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }] });
+    harness = makeBridge({
+      servers: [fixtureServer('fx')],
+      endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }],
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     await renderWithBridge(harness, <EndpointsPage />);
@@ -36,7 +39,11 @@ describe('English counts go through plurals', () => {
 describe('the catalogue asks for what an entry needs in words that read in each language', () => {
   const open = async (language: 'en' | 'zh-CN', title: string) => {
     harness = makeBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
-    await renderWithBridge(harness, <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />, language);
+    await renderWithBridge(
+      harness,
+      <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />,
+      language,
+    );
     fireEvent.click(await screen.findByRole('button', { name: title }));
     return screen.getByRole('dialog');
   };
@@ -77,7 +84,11 @@ describe('the add-endpoint form', () => {
 describe('the catalogue search', () => {
   it('lists the entries whose name or category matches first, then those that only mention the word', async () => {
     harness = makeBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
-    await renderWithBridge(harness, <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />, 'zh-CN');
+    await renderWithBridge(
+      harness,
+      <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />,
+      'zh-CN',
+    );
     await screen.findByRole('button', { name: '高德地图' });
     const titles = () => [...document.querySelectorAll('.catalogue-title')].map((el) => el.textContent);
     fireEvent.change(screen.getByRole('searchbox', { name: '搜索服务' }), { target: { value: '天气' } });
@@ -87,7 +98,11 @@ describe('the catalogue search', () => {
     fireEvent.change(screen.getByRole('searchbox', { name: '搜索服务' }), { target: { value: '计算' } });
     expect(titles()[0]).toBe('计算器');
     cleanup();
-    await renderWithBridge(harness, <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />, 'en');
+    await renderWithBridge(
+      harness,
+      <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />,
+      'en',
+    );
     await screen.findByRole('button', { name: 'Tavily web search' });
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search servers' }), { target: { value: 'search' } });
     expect(titles().slice(0, 3)).toEqual(['Tavily web search', 'Brave Search', 'DuckDuckGo search']);

@@ -26,7 +26,11 @@ describe('local $ref in served schemas', () => {
       required: ['size'],
       $defs: {
         Size: { type: 'string', enum: ['small', 'large'] },
-        Address: { type: 'object', description: 'A postal address', properties: { street: { type: 'string' }, city: { $ref: '#/$defs/City' } } },
+        Address: {
+          type: 'object',
+          description: 'A postal address',
+          properties: { street: { type: 'string' }, city: { $ref: '#/$defs/City' } },
+        },
         City: { type: 'string', description: 'City name' },
         Unused: { type: 'object', description: 'never referenced' },
       },
@@ -37,7 +41,11 @@ describe('local $ref in served schemas', () => {
       properties: {
         size: { type: 'string', enum: ['small', 'large'] },
         // The referring schema's own description wins over the model's.
-        address: { type: 'object', description: 'Where to deliver', properties: { street: { type: 'string' }, city: { type: 'string', description: 'City name' } } },
+        address: {
+          type: 'object',
+          description: 'Where to deliver',
+          properties: { street: { type: 'string' }, city: { type: 'string', description: 'City name' } },
+        },
       },
       required: ['size'],
     });
@@ -49,17 +57,38 @@ describe('local $ref in served schemas', () => {
   it('reads #/definitions (zod-to-json-schema, draft-07) and escaped pointers', () => {
     const schema = {
       type: 'object',
-      properties: { when: { $ref: '#/definitions/When' }, slash: { $ref: '#/definitions/a~1b' }, tilde: { $ref: '#/definitions/c~0d' }, spaced: { $ref: '#/definitions/with%20space' } },
-      definitions: { When: { enum: ['now', 'later'] }, 'a/b': { type: 'integer' }, 'c~d': { type: 'boolean' }, 'with space': { type: 'number' } },
+      properties: {
+        when: { $ref: '#/definitions/When' },
+        slash: { $ref: '#/definitions/a~1b' },
+        tilde: { $ref: '#/definitions/c~0d' },
+        spaced: { $ref: '#/definitions/with%20space' },
+      },
+      definitions: {
+        When: { enum: ['now', 'later'] },
+        'a/b': { type: 'integer' },
+        'c~d': { type: 'boolean' },
+        'with space': { type: 'number' },
+      },
     };
-    expect(properties(schema)).toEqual({ when: { enum: ['now', 'later'] }, slash: { type: 'integer' }, tilde: { type: 'boolean' }, spaced: { type: 'number' } });
+    expect(properties(schema)).toEqual({
+      when: { enum: ['now', 'later'] },
+      slash: { type: 'integer' },
+      tilde: { type: 'boolean' },
+      spaced: { type: 'number' },
+    });
   });
 
   it('expands a recursive definition once and cuts the recursion with a plain description', () => {
     const schema = {
       type: 'object',
       properties: { root: { $ref: '#/$defs/Node' } },
-      $defs: { Node: { type: 'object', title: 'Node', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } },
+      $defs: {
+        Node: {
+          type: 'object',
+          title: 'Node',
+          properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+        },
+      },
     };
     const root = properties(schema).root as { properties: { children: { items: Schema } } };
     expect(root.properties.children.items).toEqual({ type: 'object', description: 'Node: the same structure again, nested' });
@@ -70,12 +99,20 @@ describe('local $ref in served schemas', () => {
     const schema = {
       type: 'object',
       properties: { a: { $ref: '#/$defs/A' }, again: { $ref: '#', description: 'The same arguments' } },
-      $defs: { A: { type: 'object', properties: { b: { $ref: '#/$defs/B' } } }, B: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } } },
+      $defs: {
+        A: { type: 'object', properties: { b: { $ref: '#/$defs/B' } } },
+        B: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } },
+      },
     };
     const served = properties(schema);
     expect(JSON.stringify(served)).not.toContain('$ref');
-    expect(served.again).toEqual({ type: 'object', description: 'The same arguments (the whole argument object: the same structure again, nested)' });
-    expect(((served.a as { properties: { b: { properties: { a: Schema } } } }).properties.b.properties.a)).toMatchObject({ description: 'A: the same structure again, nested' });
+    expect(served.again).toEqual({
+      type: 'object',
+      description: 'The same arguments (the whole argument object: the same structure again, nested)',
+    });
+    expect((served.a as { properties: { b: { properties: { a: Schema } } } }).properties.b.properties.a).toMatchObject({
+      description: 'A: the same structure again, nested',
+    });
   });
 
   it('drops a reference to a definition that is not there (or outside the schema), keeping what is said beside it', () => {
@@ -94,7 +131,10 @@ describe('local $ref in served schemas', () => {
   it('reads an allOf of one schema (pydantic v1 giving a $ref a default) as that schema', () => {
     const schema = {
       type: 'object',
-      properties: { mode: { allOf: [{ $ref: '#/definitions/Mode' }], default: 'slow', description: 'How fast' }, both: { allOf: [{ type: 'string' }, { minLength: 2 }] } },
+      properties: {
+        mode: { allOf: [{ $ref: '#/definitions/Mode' }], default: 'slow', description: 'How fast' },
+        both: { allOf: [{ type: 'string' }, { minLength: 2 }] },
+      },
       definitions: { Mode: { title: 'Mode', enum: ['fast', 'slow'], type: 'string' } },
     };
     expect(properties(schema)).toEqual({
@@ -123,7 +163,12 @@ describe('local $ref in served schemas', () => {
   it('stays small when definitions refer to each other many times (no exponential blow-up)', () => {
     // D0 refers to D1 twice, D1 to D2 twice…: expanded fully it would be 2^30 copies.
     const $defs: Record<string, Schema> = {};
-    for (let i = 0; i < 30; i++) $defs[`D${i}`] = { type: 'object', description: `level ${i} `.repeat(5), properties: { left: { $ref: `#/$defs/D${i + 1}` }, right: { $ref: `#/$defs/D${i + 1}` } } };
+    for (let i = 0; i < 30; i++)
+      $defs[`D${i}`] = {
+        type: 'object',
+        description: `level ${i} `.repeat(5),
+        properties: { left: { $ref: `#/$defs/D${i + 1}` }, right: { $ref: `#/$defs/D${i + 1}` } },
+      };
     $defs.D30 = { type: 'string' };
     const schema = { type: 'object', properties: { top: { $ref: '#/$defs/D0' }, also: { $ref: '#/$defs/D0' } }, $defs };
     const json = JSON.stringify(servedSchema(schema));

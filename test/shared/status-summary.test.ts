@@ -3,9 +3,32 @@ import { summarizeStatus } from '../../src/shared/status-summary';
 import { translate, translator } from '../../src/shared/i18n/translate';
 import type { BridgeState } from '../../src/shared/status';
 
-const state = (partial: Partial<BridgeState> = {}): BridgeState => ({ running: true, endpoints: [], servers: [], catalog: { toolCount: 4, bytes: 1, pages: 1 }, ...partial });
-const endpoint = (s: BridgeState['endpoints'][number]['state'], attempts = 0) => ({ id: 'e', name: 'home', url: 'wss://x', enabled: true, state: s, since: 0, attempts });
-const server = (s: BridgeState['servers'][number]['state']) => ({ name: 'py', transport: 'stdio' as const, enabled: true, state: s, since: 0, toolCount: 0, restarts: 2, stderrTail: [] });
+const state = (partial: Partial<BridgeState> = {}): BridgeState => ({
+  running: true,
+  endpoints: [],
+  servers: [],
+  catalog: { toolCount: 4, bytes: 1, pages: 1 },
+  ...partial,
+});
+const endpoint = (s: BridgeState['endpoints'][number]['state'], attempts = 0) => ({
+  id: 'e',
+  name: 'home',
+  url: 'wss://x',
+  enabled: true,
+  state: s,
+  since: 0,
+  attempts,
+});
+const server = (s: BridgeState['servers'][number]['state']) => ({
+  name: 'py',
+  transport: 'stdio' as const,
+  enabled: true,
+  state: s,
+  since: 0,
+  toolCount: 0,
+  restarts: 2,
+  stderrTail: [],
+});
 const en = translator('en');
 
 describe('one truthful status summary (sidebar, overview, tray)', () => {

@@ -38,7 +38,7 @@ describe('schema errors in readable words', () => {
     expect(JSON.stringify(found)).not.toContain('yes-secret-value');
   });
 
-  it("keeps the messages a schema sets itself, and reaches schemas outside settings", () => {
+  it('keeps the messages a schema sets itself, and reaches schemas outside settings', () => {
     expect(messages({ endpoints: [{ id: '1', name: '', url: 'http://x' }] })).toEqual({
       'endpoints.0.name': 'must not be empty',
       'endpoints.0.url': 'must be a ws:// or wss:// URL',

@@ -20,7 +20,10 @@ function parseArguments(text: string | undefined): Record<string, unknown> {
   } catch (error) {
     throw new UsageError(`--args must be a JSON object, e.g. --args '{"city":"北京"}': ${(error as Error).message}`);
   }
-  if (!isRecord(value)) throw new UsageError(`--args must be a JSON object, e.g. --args '{"city":"北京"}', not ${Array.isArray(value) ? 'a list' : typeof value}`);
+  if (!isRecord(value))
+    throw new UsageError(
+      `--args must be a JSON object, e.g. --args '{"city":"北京"}', not ${Array.isArray(value) ? 'a list' : typeof value}`,
+    );
   return value;
 }
 
@@ -47,9 +50,13 @@ export const callCommand: Command = {
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
-    { name: 'args', value: 'JSON', help: 'the tool\'s arguments as a JSON object (default {})' },
+    { name: 'args', value: 'JSON', help: "the tool's arguments as a JSON object (default {})" },
     { ...JSON_OPTION, help: 'print the whole tools/call response frame, byte for byte as sent to xiaozhi' },
-    { name: 'endpoint', value: 'NAME', help: 'call as this endpoint (its name or id) would: through its tool set, mode and pinned tools (default: the default set)' },
+    {
+      name: 'endpoint',
+      value: 'NAME',
+      help: 'call as this endpoint (its name or id) would: through its tool set, mode and pinned tools (default: the default set)',
+    },
     ...logOptions('warn', 'stderr'),
   ],
   details: [
@@ -72,36 +79,60 @@ export const callCommand: Command = {
     const callTimeout = Math.max(loaded.settings.limits.callTimeoutMs, ...loaded.settings.servers.map((s) => s.callTimeoutMs ?? 0)) + 5_000;
     const loopback = await LoopbackXiaozhi.start();
     // The stand-in is served what the chosen endpoint is: the same set, mode and pinned tools, so the same names.
-    const endpoint = { id: 'cli-call', name: 'call', url: loopback.url, enabled: true, toolSet: chosen?.toolSet, toolMode: chosen?.toolMode, pinned: chosen?.pinned };
+    const endpoint = {
+      id: 'cli-call',
+      name: 'call',
+      url: loopback.url,
+      enabled: true,
+      toolSet: chosen?.toolSet,
+      toolMode: chosen?.toolMode,
+      pinned: chosen?.pinned,
+    };
     try {
-      return await withServers(ctx, loaded.settings, logChoice(args, 'warn'), async () => {
-        const session = await loopback.connection(STEP_TIMEOUT_MS);
-        const init = await session.request('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-tray-call', version: ctx.version } }, STEP_TIMEOUT_MS);
-        const serverInfo = init.message.result?.serverInfo as { name?: string; version?: string } | undefined;
-        ctx.err(`1. initialize → ${serverInfo?.name ?? '?'} ${serverInfo?.version ?? ''} (protocol ${String(init.message.result?.protocolVersion ?? '?')})`);
-        session.notify('notifications/initialized');
-        ctx.err('2. notifications/initialized');
-        const listed = await listAll(session);
-        ctx.err(`3. tools/list → ${countOf(listed.names.length, 'tool')} in ${countOf(listed.pages, 'page')}`);
-        if (!listed.names.includes(tool)) {
-          // A tool served with its server's prefix (two servers have it) is the likeliest meaning.
-          const prefixed = listed.names.filter((n) => n.endsWith(`_${tool}`));
-          const near = prefixed.length > 0 ? prefixed : [closest(tool, listed.names)].filter((n): n is string => n !== undefined);
-          ctx.err(`xiaozhi would not see a tool called "${tool}".${near.length ? ` Did you mean ${orList(near.map((n) => `"${n}"`))}?` : ''} Run "xiaozhi-tray tools --config ${file}${chosen ? ` --endpoint ${stringOption(args, 'endpoint') as string}` : ''}" for the list.`);
-          return 1;
-        }
-        const started = performance.now();
-        const { text, message } = await session.request('tools/call', { name: tool, arguments: toolArgs }, callTimeout);
-        const ms = Math.round(performance.now() - started);
-        ctx.err(`4. tools/call ${tool} → ${Buffer.byteLength(text)} bytes in ${ms} ms${message.result?.isError === true ? ', isError: true' : ''}`);
-        if (args.options.json === true) ctx.out(clean(text));
-        else if (message.error) ctx.out(clean(`JSON-RPC error ${message.error.code}: ${message.error.message}`));
-        else {
-          const first = (message.result?.content as { type?: string; text?: string }[] | undefined)?.[0];
-          ctx.out(clean(first?.type === 'text' && typeof first.text === 'string' ? first.text : ''));
-        }
-        return message.error || message.result?.isError === true ? 1 : 0;
-      }, [endpoint]);
+      return await withServers(
+        ctx,
+        loaded.settings,
+        logChoice(args, 'warn'),
+        async () => {
+          const session = await loopback.connection(STEP_TIMEOUT_MS);
+          const init = await session.request(
+            'initialize',
+            { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-tray-call', version: ctx.version } },
+            STEP_TIMEOUT_MS,
+          );
+          const serverInfo = init.message.result?.serverInfo as { name?: string; version?: string } | undefined;
+          ctx.err(
+            `1. initialize → ${serverInfo?.name ?? '?'} ${serverInfo?.version ?? ''} (protocol ${String(init.message.result?.protocolVersion ?? '?')})`,
+          );
+          session.notify('notifications/initialized');
+          ctx.err('2. notifications/initialized');
+          const listed = await listAll(session);
+          ctx.err(`3. tools/list → ${countOf(listed.names.length, 'tool')} in ${countOf(listed.pages, 'page')}`);
+          if (!listed.names.includes(tool)) {
+            // A tool served with its server's prefix (two servers have it) is the likeliest meaning.
+            const prefixed = listed.names.filter((n) => n.endsWith(`_${tool}`));
+            const near = prefixed.length > 0 ? prefixed : [closest(tool, listed.names)].filter((n): n is string => n !== undefined);
+            ctx.err(
+              `xiaozhi would not see a tool called "${tool}".${near.length ? ` Did you mean ${orList(near.map((n) => `"${n}"`))}?` : ''} Run "xiaozhi-tray tools --config ${file}${chosen ? ` --endpoint ${stringOption(args, 'endpoint') as string}` : ''}" for the list.`,
+            );
+            return 1;
+          }
+          const started = performance.now();
+          const { text, message } = await session.request('tools/call', { name: tool, arguments: toolArgs }, callTimeout);
+          const ms = Math.round(performance.now() - started);
+          ctx.err(
+            `4. tools/call ${tool} → ${Buffer.byteLength(text)} bytes in ${ms} ms${message.result?.isError === true ? ', isError: true' : ''}`,
+          );
+          if (args.options.json === true) ctx.out(clean(text));
+          else if (message.error) ctx.out(clean(`JSON-RPC error ${message.error.code}: ${message.error.message}`));
+          else {
+            const first = (message.result?.content as { type?: string; text?: string }[] | undefined)?.[0];
+            ctx.out(clean(first?.type === 'text' && typeof first.text === 'string' ? first.text : ''));
+          }
+          return message.error || message.result?.isError === true ? 1 : 0;
+        },
+        [endpoint],
+      );
     } finally {
       await loopback.close();
     }

@@ -8,8 +8,16 @@ export const connectCommand: Command = {
   options: [
     { name: 'client', value: 'ID', help: 'the client this is (claude-desktop…): it gets the tool set chosen for it' },
     { name: 'url', value: 'URL', help: "the app's local MCP server on this machine (default: read from the running app's state file)" },
-    { name: 'token-file', value: 'FILE', help: 'a file holding its bearer token (default: from the state file; with --url, XIAOZHI_TRAY_TOKEN)' },
-    { name: 'token', value: 'TOKEN', help: 'the same token on the command line, where every user of this computer sees it: prefer --token-file or XIAOZHI_TRAY_TOKEN' },
+    {
+      name: 'token-file',
+      value: 'FILE',
+      help: 'a file holding its bearer token (default: from the state file; with --url, XIAOZHI_TRAY_TOKEN)',
+    },
+    {
+      name: 'token',
+      value: 'TOKEN',
+      help: 'the same token on the command line, where every user of this computer sees it: prefer --token-file or XIAOZHI_TRAY_TOKEN',
+    },
   ],
   details: 'stdout carries MCP messages only; when the app is not running, one line on stderr says so and it exits 1.',
   run: (args) => relay(args.options),

@@ -7,8 +7,11 @@ import { exportEntryContext } from '../local-server-flags';
 
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'print the servers as a file other tools read, or this app as an entry of a client\'s config',
-  usage: ['export --config FILE [--format mcp-servers|xiaozhi-client] > OUT.json', 'export --config FILE --format cursor|claude-desktop|vscode|cherry-studio [--mcp-port N --mcp-token-file FILE]'],
+  summary: "print the servers as a file other tools read, or this app as an entry of a client's config",
+  usage: [
+    'export --config FILE [--format mcp-servers|xiaozhi-client] > OUT.json',
+    'export --config FILE --format cursor|claude-desktop|vscode|cherry-studio [--mcp-port N --mcp-token-file FILE]',
+  ],
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
@@ -16,11 +19,19 @@ export const exportCommand: Command = {
       name: 'format',
       value: 'FORMAT',
       choices: ExportFormatSchema.options,
-      help: 'mcp-servers (default: Claude Desktop, Cursor…), xiaozhi-client (xiaozhi.config.json), or cursor, claude-desktop, vscode, cherry-studio: the local MCP server as that client\'s entry',
+      help: "mcp-servers (default: Claude Desktop, Cursor…), xiaozhi-client (xiaozhi.config.json), or cursor, claude-desktop, vscode, cherry-studio: the local MCP server as that client's entry",
     },
-    { name: 'mcp-port', value: 'N', help: 'the local MCP server\'s port for a client entry (default: the config\'s, or the running app\'s)' },
-    { name: 'mcp-token-file', value: 'FILE', help: 'a file holding its token (default: XIAOZHI_TRAY_MCP_TOKEN, the config\'s, or the running app\'s)' },
-    { name: 'mcp-token', value: 'T', help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file' },
+    { name: 'mcp-port', value: 'N', help: "the local MCP server's port for a client entry (default: the config's, or the running app's)" },
+    {
+      name: 'mcp-token-file',
+      value: 'FILE',
+      help: "a file holding its token (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the running app's)",
+    },
+    {
+      name: 'mcp-token',
+      value: 'T',
+      help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file',
+    },
   ],
   details: 'The output holds the real values (keys, tokens): it is your own file.',
   async run(args, ctx) {

@@ -39,30 +39,38 @@ export function targetSettings(ctx: CliContext, target: string): Settings | unde
 
 export const importCommand: Command = {
   name: 'import',
-  summary: 'preview importing another app\'s MCP config into yours; writes only with --yes',
+  summary: "preview importing another app's MCP config into yours; writes only with --yes",
   usage: ['import FILE --config TARGET [--yes] [--input ID=VALUE]… [--use-env NAME]… [--allow-code-env]'],
   options: [
     { name: 'config', value: 'TARGET', help: 'the Xiaozhi Tray config to import into (created if missing)' },
     { name: 'yes', help: 'write the result (atomically); without it nothing is written' },
     INPUT_OPTION,
     USE_ENV_OPTION,
-    { name: 'allow-code-env', help: 'with --yes: import servers that set NODE_OPTIONS, LD_PRELOAD, PYTHONPATH… (they can run other code before the server starts)' },
+    {
+      name: 'allow-code-env',
+      help: 'with --yes: import servers that set NODE_OPTIONS, LD_PRELOAD, PYTHONPATH… (they can run other code before the server starts)',
+    },
   ],
   details: [
-    'FILE may be Claude Desktop\'s, Cursor\'s, VS Code\'s, Windsurf\'s, Cline\'s or Codex\'s config, xiaozhi-client\'s',
-    'xiaozhi.config.json, the official example\'s mcp_config.json, a bare server snippet or an endpoint URL',
+    "FILE may be Claude Desktop's, Cursor's, VS Code's, Windsurf's, Cline's or Codex's config, xiaozhi-client's",
+    "xiaozhi.config.json, the official example's mcp_config.json, a bare server snippet or an endpoint URL",
     '(wss://api.xiaozhi.me/mcp/?token=…, quoted; it is added as an endpoint and its token is never printed).',
     'Conflicts (same name, same command, same URL) are shown with what will happen to each, and every',
-    'server\'s env, headers and folder (secrets masked). A ${env:NAME} in the file is never filled from your',
+    "server's env, headers and folder (secrets masked). A ${env:NAME} in the file is never filled from your",
     'environment unasked: give --use-env NAME (its value is shown masked) or --input env:NAME=VALUE.',
   ].join('\n'),
   async run(args, ctxIn) {
     const source = args.positionals[0];
     // The token of an endpoint given as FILE is known now: nothing printed below may show it.
     const secrets = source && ENDPOINT_URL.test(source) ? secretQueryValues(source.trim()) : [];
-    const ctx: CliContext = { ...ctxIn, out: (text) => ctxIn.out(redactText(text, secrets)), err: (text) => ctxIn.err(redactText(text, secrets)) };
+    const ctx: CliContext = {
+      ...ctxIn,
+      out: (text) => ctxIn.out(redactText(text, secrets)),
+      err: (text) => ctxIn.err(redactText(text, secrets)),
+    };
     const target = stringOption(args, 'config');
-    if (!source || !target) throw new UsageError('import needs a FILE to import and --config TARGET: xiaozhi-tray import FILE --config TARGET [--yes]');
+    if (!source || !target)
+      throw new UsageError('import needs a FILE to import and --config TARGET: xiaozhi-tray import FILE --config TARGET [--yes]');
     const current = targetSettings(ctx, target);
     if (!current) return 1;
     const sessions = new ImportSessions(ctx.env);
@@ -79,7 +87,9 @@ export const importCommand: Command = {
     ctx.out(describePreview(preview, given));
     if (args.options.yes !== true) {
       const missing = missingInputs(preview, given);
-      const inEnvironment = preview.inputs.filter((i) => missing.includes(i.id) && i.fromEnvironment !== undefined).map((i) => i.id.slice(4));
+      const inEnvironment = preview.inputs
+        .filter((i) => missing.includes(i.id) && i.fromEnvironment !== undefined)
+        .map((i) => i.id.slice(4));
       ctx.out(
         missing.length > 0
           ? `\nNothing was written. Give the missing values with --input (${missing.map((id) => `${id}=…`).join(' ')})${inEnvironment.length > 0 ? ` or take them from this shell with ${inEnvironment.map((name) => `--use-env ${name}`).join(' ')}` : ''}, then run again with --yes to import into ${target}.`
@@ -90,14 +100,20 @@ export const importCommand: Command = {
     const runsCode = codeEnvServers(preview);
     if (runsCode.length > 0 && args.options['allow-code-env'] !== true) {
       const which = runsCode.map((item) => `"${item.server.name}" sets ${item.codeEnv.join(', ')}`).join('; ');
-      ctx.err(`\nNothing was written: ${which}, which can run other code before the server starts. If you trust the values shown above, run again with --allow-code-env.`);
+      ctx.err(
+        `\nNothing was written: ${which}, which can run other code before the server starts. If you trust the values shown above, run again with --allow-code-env.`,
+      );
       return 1;
     }
     try {
       const applied = sessions.apply({ id: preview.id, inputs, fromEnvironment }, current);
-      new FileSettingsStore(path.resolve(ctx.cwd, target), current, { onMadePrivate: (previous) => ctx.err(madePrivate(target, previous)) }).save(applied.settings);
+      new FileSettingsStore(path.resolve(ctx.cwd, target), current, {
+        onMadePrivate: (previous) => ctx.err(madePrivate(target, previous)),
+      }).save(applied.settings);
       const r = applied.result;
-      ctx.out(`\nImported into ${target}: ${countOf(r.addedServers.length, 'server')} added, ${r.replacedServers.length} replaced, ${countOf(r.addedEndpoints.length, 'endpoint')}, ${r.skipped} skipped.`);
+      ctx.out(
+        `\nImported into ${target}: ${countOf(r.addedServers.length, 'server')} added, ${r.replacedServers.length} replaced, ${countOf(r.addedEndpoints.length, 'endpoint')}, ${r.skipped} skipped.`,
+      );
       return 0;
     } catch (error) {
       ctx.err(error instanceof Error ? error.message : String(error));

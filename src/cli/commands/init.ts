@@ -61,7 +61,12 @@ function findClients(ctx: CliContext, sessions: ImportSessions): Found[] {
   for (const known of discoverClients({ platform: ctx.platform, env: ctx.env, home: ctx.home })) {
     if (!known.exists) continue;
     try {
-      found.push({ client: known.client, label: clientLabel(known.client), path: known.path, preview: sessions.previewFile(known.path, defaultSettings()) });
+      found.push({
+        client: known.client,
+        label: clientLabel(known.client),
+        path: known.path,
+        preview: sessions.previewFile(known.path, defaultSettings()),
+      });
     } catch (error) {
       ctx.err(`  (skipped ${clientLabel(known.client)}, ${known.path}: ${error instanceof Error ? error.message : String(error)})`);
     }
@@ -81,10 +86,15 @@ function chooseByFlag(value: string, found: Found[], ctx: CliContext): Found[] {
   if (value === 'all') return found;
   const ids = ['claude-desktop', 'cursor', 'vscode', 'windsurf', 'cline', 'codex', 'xiaozhi-client'];
   const chosen: Found[] = [];
-  for (const id of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const id of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (!ids.includes(id)) {
       const near = closest(id, [...ids, 'all', 'none']);
-      throw new UsageError(`--import takes all, none or a list of ${ids.join(', ')}; "${id}" is none of them${near ? `. Did you mean ${near}?` : ''}`);
+      throw new UsageError(
+        `--import takes all, none or a list of ${ids.join(', ')}; "${id}" is none of them${near ? `. Did you mean ${near}?` : ''}`,
+      );
     }
     const match = found.find((f) => f.client === id);
     if (match) chosen.push(match);
@@ -97,13 +107,19 @@ async function chooseByPrompt(prompter: Prompter, found: Found[], ctx: CliContex
   ctx.out('\nMCP clients found on this machine / 在本机找到的 MCP 客户端:');
   found.forEach((f, i) => ctx.out(`  ${i + 1}) ${describeFound(f)}`));
   for (;;) {
-    const answer = await prompter.ask(`Import their servers? all, none, or numbers like 1,3 / 导入哪些？all（全部）、none（不导入）或编号 [all]: `);
+    const answer = await prompter.ask(
+      `Import their servers? all, none, or numbers like 1,3 / 导入哪些？all（全部）、none（不导入）或编号 [all]: `,
+    );
     if (answer === undefined) throw new NoAnswer();
     const text = answer.toLowerCase();
     if (text === '' || text === 'all') return found;
     if (text === 'none') return [];
-    const picks = text.split(/[\s,，]+/).filter(Boolean).map(Number);
-    if (picks.every((n) => Number.isInteger(n) && n >= 1 && n <= found.length)) return [...new Set(picks)].map((n) => found[n - 1] as Found);
+    const picks = text
+      .split(/[\s,，]+/)
+      .filter(Boolean)
+      .map(Number);
+    if (picks.every((n) => Number.isInteger(n) && n >= 1 && n <= found.length))
+      return [...new Set(picks)].map((n) => found[n - 1] as Found);
     ctx.out(`  Please answer all, none, or numbers from 1 to ${found.length}.`);
   }
 }
@@ -124,7 +140,14 @@ async function askEndpoint(prompter: Prompter, ctx: CliContext): Promise<string 
  * Adds the chosen clients' servers one file after another, each against what is already there (so
  * the same server in two apps is added once). A server that needs a value nobody gave is skipped.
  */
-async function importChosen(chosen: Found[], start: Settings, inputs: Record<string, string>, fromEnvironment: Set<string>, prompter: Prompter | undefined, ctx: CliContext): Promise<Settings> {
+async function importChosen(
+  chosen: Found[],
+  start: Settings,
+  inputs: Record<string, string>,
+  fromEnvironment: Set<string>,
+  prompter: Prompter | undefined,
+  ctx: CliContext,
+): Promise<Settings> {
   let settings = start;
   const sessions = new ImportSessions(ctx.env);
   for (const found of chosen) {
@@ -139,7 +162,11 @@ async function importChosen(chosen: Found[], start: Settings, inputs: Record<str
         const input = preview.inputs.find((i) => i.id === id);
         // A value in this shell's environment is offered masked; it is used only when the user says so.
         const offer = input?.fromEnvironment !== undefined ? `; "env" takes the one set here (${input.fromEnvironment})` : '';
-        const answer = prompter ? await prompter.ask(`  Server "${item.server.name}" needs ${id} (${input?.description ?? id}${input?.where.length ? `, for ${input.where.join(', ')}` : ''}); value${offer}, or empty to skip the server / 请输入值，留空则跳过: `) : '';
+        const answer = prompter
+          ? await prompter.ask(
+              `  Server "${item.server.name}" needs ${id} (${input?.description ?? id}${input?.where.length ? `, for ${input.where.join(', ')}` : ''}); value${offer}, or empty to skip the server / 请输入值，留空则跳过: `,
+            )
+          : '';
         if (answer === undefined) throw new NoAnswer();
         if (offer && answer === 'env') fromEnvironment.add(id);
         else if (answer) inputs[id] = answer;
@@ -147,13 +174,20 @@ async function importChosen(chosen: Found[], start: Settings, inputs: Record<str
       const missing = item.needs.filter((id) => !has(id));
       if (missing.length > 0 && item.action !== 'skip') {
         servers[item.server.name] = { action: 'skip' };
-        const hint = missing[0]?.startsWith('env:') ? `--input ${missing[0]}=VALUE, or --use-env ${missing[0].slice(4)}` : `--input ${missing[0]}=VALUE`;
+        const hint = missing[0]?.startsWith('env:')
+          ? `--input ${missing[0]}=VALUE, or --use-env ${missing[0].slice(4)}`
+          : `--input ${missing[0]}=VALUE`;
         ctx.err(`warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing)} (give it with ${hint})`);
       }
     }
-    const applied = sessions.apply({ id: preview.id, servers, inputs, fromEnvironment: [...fromEnvironment].filter((id) => offered.has(id)) }, settings);
+    const applied = sessions.apply(
+      { id: preview.id, servers, inputs, fromEnvironment: [...fromEnvironment].filter((id) => offered.has(id)) },
+      settings,
+    );
     const r = applied.result;
-    ctx.out(`${found.label}: ${countOf(r.addedServers.length, 'server')} added${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? `, ${r.skipped} skipped (already there, or not usable)` : ''}`);
+    ctx.out(
+      `${found.label}: ${countOf(r.addedServers.length, 'server')} added${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? `, ${r.skipped} skipped (already there, or not usable)` : ''}`,
+    );
     settings = applied.settings;
   }
   return settings;
@@ -168,9 +202,21 @@ export const initCommand: Command = {
   ],
   options: [
     { name: 'config', value: 'FILE', help: `the config to write (default ${DEFAULT_FILE} in this folder)` },
-    { name: 'endpoint-file', value: 'FILE', help: 'a file holding your xiaozhi MCP endpoint (wss://api.xiaozhi.me/mcp/?token=…); - reads it from stdin (with --yes)' },
-    { name: 'endpoint', value: 'URL', help: 'the endpoint on the command line, where other users of this computer see its token: prefer --endpoint-file, or the question' },
-    { name: 'import', value: 'WHICH', help: 'all, none (default with --yes), or apps: claude-desktop, cursor, vscode, windsurf, cline, codex, xiaozhi-client' },
+    {
+      name: 'endpoint-file',
+      value: 'FILE',
+      help: 'a file holding your xiaozhi MCP endpoint (wss://api.xiaozhi.me/mcp/?token=…); - reads it from stdin (with --yes)',
+    },
+    {
+      name: 'endpoint',
+      value: 'URL',
+      help: 'the endpoint on the command line, where other users of this computer see its token: prefer --endpoint-file, or the question',
+    },
+    {
+      name: 'import',
+      value: 'WHICH',
+      help: 'all, none (default with --yes), or apps: claude-desktop, cursor, vscode, windsurf, cline, codex, xiaozhi-client',
+    },
     INPUT_OPTION,
     USE_ENV_OPTION,
     { name: 'yes', help: 'ask nothing: use the flags (and defaults) as they are' },
@@ -185,7 +231,8 @@ export const initCommand: Command = {
     const file = stringOption(args, 'config') ?? DEFAULT_FILE;
     const target = path.resolve(ctx.cwd, file);
     const interactive = args.options.yes !== true;
-    if (args.options['endpoint-file'] === '-' && interactive) throw new UsageError('--endpoint-file - reads the endpoint from stdin, which the questions need too: add --yes (and --import …)');
+    if (args.options['endpoint-file'] === '-' && interactive)
+      throw new UsageError('--endpoint-file - reads the endpoint from stdin, which the questions need too: add --yes (and --import …)');
     // The endpoint URL carries its token: on the command line, other users see it.
     const endpointGiven = secretOption(
       args.options,
@@ -195,7 +242,10 @@ export const initCommand: Command = {
     const endpointChecked = endpointGiven === undefined ? undefined : checkEndpoint(endpointGiven);
     const importFlag = stringOption(args, 'import');
     const inputs = inputValues(args);
-    if (endpointChecked && 'problem' in endpointChecked) throw new UsageError(`${args.options['endpoint-file'] !== undefined ? 'the endpoint in --endpoint-file' : '--endpoint'} ${endpointChecked.problem}`);
+    if (endpointChecked && 'problem' in endpointChecked)
+      throw new UsageError(
+        `${args.options['endpoint-file'] !== undefined ? 'the endpoint in --endpoint-file' : '--endpoint'} ${endpointChecked.problem}`,
+      );
     const endpointFlag = endpointChecked?.url;
     const folder = folderProblem(file, target);
     if (folder) {
@@ -208,7 +258,9 @@ export const initCommand: Command = {
         const replace = prompter ? await prompter.confirm(`${file} exists. Replace it? / 文件已存在，要覆盖吗？`, false) : false;
         if (replace === undefined) throw new NoAnswer();
         if (!replace) {
-          ctx.err(`${file} exists and was left as it is. Use --force to replace it, or "xiaozhi-tray import FILE --config ${file}" to add to it.`);
+          ctx.err(
+            `${file} exists and was left as it is. Use --force to replace it, or "xiaozhi-tray import FILE --config ${file}" to add to it.`,
+          );
           return 1;
         }
       }
@@ -220,20 +272,36 @@ export const initCommand: Command = {
       let chosen: Found[] = [];
       if (importFlag !== undefined) chosen = chooseByFlag(importFlag, found, ctx);
       else if (prompter && found.length > 0) chosen = await chooseByPrompt(prompter, found, ctx);
-      else if (found.length > 0) ctx.out(`Found ${countOf(found.length, 'MCP client config')} (${found.map((f) => f.label).join(', ')}); add --import all to import them.`);
+      else if (found.length > 0)
+        ctx.out(
+          `Found ${countOf(found.length, 'MCP client config')} (${found.map((f) => f.label).join(', ')}); add --import all to import them.`,
+        );
       settings = await importChosen(chosen, settings, inputs, new Set(useEnvIds(args)), prompter, ctx);
 
       new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous)) }).save(settings);
       // Read back exactly as `run` will read it (without MCP_ENDPOINT, so the file is judged alone).
       const check = loadConfigFile(target, { ...ctx.env, MCP_ENDPOINT: '' });
       const s = check.settings;
-      ctx.out(`\nWrote ${file}: valid, ${countOf(s.endpoints.length, 'endpoint')}${s.endpoints[0] ? ` (${redactUrl(s.endpoints[0].url)})` : ''}, ${countOf(s.servers.length, 'server')}.`);
-      if (s.endpoints.length === 0) ctx.out('No endpoint yet: set MCP_ENDPOINT, or add it in the web UI (xiaozhi-tray run --config … --ui).');
-      ctx.out(['', 'Next / 下一步:', `  xiaozhi-tray tools --config ${file}             the tools xiaozhi will get`, `  xiaozhi-tray run --config ${file}               serve them (add --ui for the web page)`, `  xiaozhi-tray service install --config ${file}   keep serving in the background`].join('\n'));
+      ctx.out(
+        `\nWrote ${file}: valid, ${countOf(s.endpoints.length, 'endpoint')}${s.endpoints[0] ? ` (${redactUrl(s.endpoints[0].url)})` : ''}, ${countOf(s.servers.length, 'server')}.`,
+      );
+      if (s.endpoints.length === 0)
+        ctx.out('No endpoint yet: set MCP_ENDPOINT, or add it in the web UI (xiaozhi-tray run --config … --ui).');
+      ctx.out(
+        [
+          '',
+          'Next / 下一步:',
+          `  xiaozhi-tray tools --config ${file}             the tools xiaozhi will get`,
+          `  xiaozhi-tray run --config ${file}               serve them (add --ui for the web page)`,
+          `  xiaozhi-tray service install --config ${file}   keep serving in the background`,
+        ].join('\n'),
+      );
       return 0;
     } catch (error) {
       if (error instanceof NoAnswer) {
-        ctx.err(`\nNo answer (the input ended), so nothing was written. Without a terminal, give everything as flags:\n  xiaozhi-tray init --config ${file} --endpoint-file FILE --import all --yes   (FILE holds the endpoint URL; - reads it from stdin)`);
+        ctx.err(
+          `\nNo answer (the input ended), so nothing was written. Without a terminal, give everything as flags:\n  xiaozhi-tray init --config ${file} --endpoint-file FILE --import all --yes   (FILE holds the endpoint URL; - reads it from stdin)`,
+        );
         return 1;
       }
       if (error instanceof ConfigError) {

@@ -15,16 +15,30 @@ const WILDCARD = ['0.0.0.0', '::'];
 export const runCommand: Command = {
   name: 'run',
   summary: 'serve your tools to xiaozhi until stopped (Ctrl+C, or SIGTERM from a service manager)',
-  usage: ['run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--log-level LEVEL] [--log-format text|json]'],
+  usage: [
+    'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--log-level LEVEL] [--log-format text|json]',
+  ],
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
     { name: 'ui', help: 'also serve the window as a web page on 127.0.0.1 (the printed URL carries an access token)' },
-    { name: 'port', value: 'N', help: 'the web page\'s port (implies --ui; default: any free port)' },
+    { name: 'port', value: 'N', help: "the web page's port (implies --ui; default: any free port)" },
     { name: 'host', value: 'ADDR', help: 'listen on ADDR instead of 127.0.0.1, e.g. 0.0.0.0 for the LAN or in Docker (implies --ui)' },
-    { name: 'mcp-port', value: 'N', help: 'also serve the tools as a local MCP server (streamable HTTP at 127.0.0.1:N/mcp) for Cursor, VS Code, Cherry Studio' },
-    { name: 'mcp-token-file', value: 'FILE', help: 'a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config\'s, or one made for this run); each app\'s own is derived from it' },
-    { name: 'mcp-token', value: 'T', help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file' },
+    {
+      name: 'mcp-port',
+      value: 'N',
+      help: 'also serve the tools as a local MCP server (streamable HTTP at 127.0.0.1:N/mcp) for Cursor, VS Code, Cherry Studio',
+    },
+    {
+      name: 'mcp-token-file',
+      value: 'FILE',
+      help: "a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or one made for this run); each app's own is derived from it",
+    },
+    {
+      name: 'mcp-token',
+      value: 'T',
+      help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file',
+    },
     TOOL_MODE_OPTION,
     ...logOptions('info', 'stdout'),
   ],
@@ -35,12 +49,13 @@ export const runCommand: Command = {
     '`node …/bin/xiaozhi-tray.js run …` rather than npx (see "xiaozhi-tray help service").',
     '',
     'MCP_ENDPOINT in the environment always adds an endpoint. A Xiaozhi Tray config is updated when you',
-    'change settings in the web UI; another program\'s file is never rewritten.',
+    "change settings in the web UI; another program's file is never rewritten.",
   ].join('\n'),
   async run(args, ctx) {
     const portText = stringOption(args, 'port');
     const port = portText === undefined ? undefined : Number(portText);
-    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError(`--port must be a port number (0-65535), not "${portText}"`);
+    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+      throw new UsageError(`--port must be a port number (0-65535), not "${portText}"`);
     const host = stringOption(args, 'host');
     const file = configFileOr(configArg(args), ctx);
     const loaded = loadOrExplain(ctx, file, 'run', allowEnvArg(args));
@@ -64,7 +79,9 @@ export const runCommand: Command = {
     if (level === 'debug') {
       // Headless, the log is the only place a call shows; the arguments and result stay in the history.
       const calls = logBook.logger('calls');
-      bridge.on('call', (r) => calls.debug(`${r.tool}${r.server ? ` (server "${r.server}")` : ''} from ${r.caller}: ${r.outcome} in ${r.durationMs} ms`));
+      bridge.on('call', (r) =>
+        calls.debug(`${r.tool}${r.server ? ` (server "${r.server}")` : ''} from ${r.caller}: ${r.outcome} in ${r.durationMs} ms`),
+      );
     }
     // A bridge with nothing to serve yet still runs (servers and endpoints can be added in the web UI).
     const keepAlive = setInterval(() => undefined, 2 ** 30);
@@ -74,7 +91,8 @@ export const runCommand: Command = {
       for (const warning of secretWarnings) log.warn(warning);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
       if (exposed) log.warn(exposed);
-      if (loaded.settings.endpoints.length === 0) log.warn('no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT');
+      if (loaded.settings.endpoints.length === 0)
+        log.warn('no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT');
       log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
       bridge.start();
       if (local.overrides?.enabled || loaded.settings.localServer.enabled) {
@@ -99,13 +117,18 @@ export const runCommand: Command = {
           closeUi = web.close;
           // Written past the log book on purpose: it would (rightly) redact the access token.
           const message = 'open the window in a browser on this machine';
-          if (format === 'json') process.stdout.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'web', message }, { url: web.url })}\n`);
+          if (format === 'json')
+            process.stdout.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'web', message }, { url: web.url })}\n`);
           else {
             // Listening on every interface (the LAN, Docker), the URL still names 127.0.0.1: say what to use elsewhere.
-            const elsewhere = host && WILDCARD.includes(host) ? `From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${web.port}).\n` : '';
+            const elsewhere =
+              host && WILDCARD.includes(host)
+                ? `From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${web.port}).\n`
+                : '';
             process.stdout.write(`\nOpen the window in a browser on this machine:\n  ${web.url}\n${elsewhere}\n`);
           }
-          if (host && !LOOPBACK.includes(host)) log.warn(`the web UI listens on ${host}: anyone who can reach it and has the URL can control the bridge`);
+          if (host && !LOOPBACK.includes(host))
+            log.warn(`the web UI listens on ${host}: anyone who can reach it and has the URL can control the bridge`);
         } catch (error) {
           log.error(`web UI: ${error instanceof Error ? error.message : String(error)}`);
         }

@@ -14,7 +14,12 @@ export function serverTarget(server: ServerSettings): string {
 /** Columns lined up as a terminal shows them (a Chinese name takes two columns a character). */
 function table(rows: string[][]): string[] {
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => displayWidth(r[i] ?? ''))));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : padDisplay(cell, widths[i] ?? 0))).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : padDisplay(cell, widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export const serversCommand: Command = {
@@ -22,7 +27,8 @@ export const serversCommand: Command = {
   summary: 'start the configured servers and show the state of each, without serving xiaozhi',
   usage: ['servers --config FILE [--json]'],
   options: LOOK_OPTIONS,
-  details: 'Each server is started, given time to come up or fail (at most the start grace, limits.startGraceMs: 20 s), then stopped; a server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
+  details:
+    'Each server is started, given time to come up or fail (at most the start grace, limits.startGraceMs: 20 s), then stopped; a server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
   run: (args, ctx) =>
     lookAtServers(args, ctx, 'servers', async ({ bridge }, loaded) => {
       const secrets = secretValues(loaded.settings);
@@ -41,7 +47,8 @@ export const serversCommand: Command = {
       });
       const rows = loaded.settings.servers.map((server) => describe(server, statuses.get(server.name)));
       if (args.options.json === true) ctx.out(JSON.stringify({ servers: rows }, null, 2));
-      else if (rows.length === 0) ctx.out('No servers are configured. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).');
+      else if (rows.length === 0)
+        ctx.out('No servers are configured. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).');
       else {
         const lines = table([
           ['NAME', 'TRANSPORT', 'STATE', 'TOOLS', 'RUNS'],

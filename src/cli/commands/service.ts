@@ -30,12 +30,18 @@ function managerFor(ctx: CliContext, name: string): Manager | undefined {
     return {
       file: path.join(ctx.env.XDG_CONFIG_HOME || path.join(ctx.home, '.config'), 'systemd', 'user', unit),
       write: systemdUnit,
-      start: [['systemctl', '--user', 'daemon-reload'], ['systemctl', '--user', 'enable', unit], ['systemctl', '--user', 'restart', unit]],
+      start: [
+        ['systemctl', '--user', 'daemon-reload'],
+        ['systemctl', '--user', 'enable', unit],
+        ['systemctl', '--user', 'restart', unit],
+      ],
       stop: [['systemctl', '--user', 'disable', '--now', unit]],
       state: ['systemctl', '--user', 'is-active', unit],
       notes: [
         `Logs:  journalctl --user -u ${name} -f`,
-        ...(linger ? [] : ['To keep it running when you are not logged in (a server, a Raspberry Pi), once:  sudo loginctl enable-linger $USER']),
+        ...(linger
+          ? []
+          : ['To keep it running when you are not logged in (a server, a Raspberry Pi), once:  sudo loginctl enable-linger $USER']),
       ],
     };
   }
@@ -51,7 +57,10 @@ function managerFor(ctx: CliContext, name: string): Manager | undefined {
         fs.mkdirSync(path.dirname(log), { recursive: true });
         return text;
       },
-      start: [['launchctl', 'bootout', `${domain}/${label}`], ['launchctl', 'bootstrap', domain, file]],
+      start: [
+        ['launchctl', 'bootout', `${domain}/${label}`],
+        ['launchctl', 'bootstrap', domain, file],
+      ],
       stop: [['launchctl', 'bootout', `${domain}/${label}`]],
       state: ['launchctl', 'print', `${domain}/${label}`],
       notes: [`Logs:  tail -f "${log}"`],
@@ -72,7 +81,8 @@ function runTool(command: string[]): { ok: boolean; output: string; missing?: bo
 }
 
 /** systemctl --user from a shell without a user session (su, sudo, some ssh setups, containers). */
-const NO_USER_MANAGER = /Failed to connect to (the )?bus|DBUS_SESSION_BUS_ADDRESS|XDG_RUNTIME_DIR|No medium found|Failed to connect to user scope bus/i;
+const NO_USER_MANAGER =
+  /Failed to connect to (the )?bus|DBUS_SESSION_BUS_ADDRESS|XDG_RUNTIME_DIR|No medium found|Failed to connect to user scope bus/i;
 
 /** The tool's failure in plain words. */
 function explain(output: string): string {
@@ -127,10 +137,14 @@ function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manag
     return 1;
   }
   if (ctx.env.MCP_ENDPOINT && !loaded.settings.endpoints.some((e) => e.url === ctx.env.MCP_ENDPOINT)) {
-    ctx.err('warning: MCP_ENDPOINT is set in this shell, but the service will not see it. Put the endpoint in the config (xiaozhi-tray init, or the web UI).');
+    ctx.err(
+      'warning: MCP_ENDPOINT is set in this shell, but the service will not see it. Put the endpoint in the config (xiaozhi-tray init, or the web UI).',
+    );
   }
   if (/[\\/]_npx[\\/]/.test(spec.script)) {
-    ctx.err(`warning: this copy of xiaozhi-tray runs from npx's cache (${spec.script}), which npm may clear. Install it for good first (npm install -g xiaozhi-tray), then run "xiaozhi-tray service install" again.`);
+    ctx.err(
+      `warning: this copy of xiaozhi-tray runs from npx's cache (${spec.script}), which npm may clear. Install it for good first (npm install -g xiaozhi-tray), then run "xiaozhi-tray service install" again.`,
+    );
   }
   const existed = fs.existsSync(manager.file);
   let text: string;
@@ -153,7 +167,9 @@ function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manag
     // Unloading an agent that is not loaded yet is expected to fail.
     if (!result.ok && !(ctx.platform === 'darwin' && index === 0)) {
       ctx.err(`Could not start the service: ${command.join(' ')}: ${result.output || 'failed'}`);
-      ctx.err(`The file is in place; once the problem is solved, start it with:\n${manager.start.map((c) => `  ${c.join(' ')}`).join('\n')}`);
+      ctx.err(
+        `The file is in place; once the problem is solved, start it with:\n${manager.start.map((c) => `  ${c.join(' ')}`).join('\n')}`,
+      );
       return 1;
     }
   }
@@ -179,7 +195,9 @@ function uninstall(ctx: CliContext, manager: Manager): number {
   fs.rmSync(manager.file, { force: true });
   if (ctx.platform === 'linux') runTool(['systemctl', '--user', 'daemon-reload']);
   if (!stopped) {
-    ctx.err(`Removed ${manager.file}, but the service may still be running. Once that works, stop it with:\n${manager.stop.map((c) => `  ${c.join(' ')}`).join('\n')}`);
+    ctx.err(
+      `Removed ${manager.file}, but the service may still be running. Once that works, stop it with:\n${manager.stop.map((c) => `  ${c.join(' ')}`).join('\n')}`,
+    );
     return 1;
   }
   ctx.out(`Stopped and removed ${manager.file}.`);
@@ -192,7 +210,10 @@ function status(ctx: CliContext, manager: Manager): number {
     return 1;
   }
   const text = fs.readFileSync(manager.file, 'utf8');
-  const runs = ctx.platform === 'linux' ? /^ExecStart=(.*)$/m.exec(text)?.[1] : [...text.matchAll(/^ {4}<string>(.*)<\/string>$/gm)].map((m) => m[1]).join(' ');
+  const runs =
+    ctx.platform === 'linux'
+      ? /^ExecStart=(.*)$/m.exec(text)?.[1]
+      : [...text.matchAll(/^ {4}<string>(.*)<\/string>$/gm)].map((m) => m[1]).join(' ');
   ctx.out(`Installed: ${manager.file}`);
   ctx.out(`Runs: ${runs ?? '?'}`);
   const result = runTool(manager.state);
@@ -201,7 +222,12 @@ function status(ctx: CliContext, manager: Manager): number {
     return 1;
   }
   // is-active answers one word (active, inactive, failed…) and exits non-zero for all but active.
-  const state = ctx.platform === 'darwin' ? (/^\s*state = (.*)$/m.exec(result.output)?.[1] ?? (result.ok ? 'loaded' : 'not loaded')) : /^[a-z-]+$/.test(result.output) ? result.output : `unknown (${explain(result.output)})`;
+  const state =
+    ctx.platform === 'darwin'
+      ? (/^\s*state = (.*)$/m.exec(result.output)?.[1] ?? (result.ok ? 'loaded' : 'not loaded'))
+      : /^[a-z-]+$/.test(result.output)
+        ? result.output
+        : `unknown (${explain(result.output)})`;
   ctx.out(`State: ${state}`);
   ctx.out(manager.notes[0] ?? '');
   return 0;
@@ -210,14 +236,18 @@ function status(ctx: CliContext, manager: Manager): number {
 export const serviceCommand: Command = {
   name: 'service',
   summary: 'run the bridge in the background: a systemd user service (Linux) or a launchd agent (macOS)',
-  usage: ['service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR]', 'service uninstall [--name NAME]', 'service status [--name NAME]'],
+  usage: [
+    'service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR]',
+    'service uninstall [--name NAME]',
+    'service status [--name NAME]',
+  ],
   options: [
     { name: 'config', value: 'FILE', help: 'install: the config the service runs (its full path is written)' },
-    { name: 'name', value: 'NAME', help: 'the service\'s name, to run more than one (default xiaozhi-tray)' },
+    { name: 'name', value: 'NAME', help: "the service's name, to run more than one (default xiaozhi-tray)" },
     { name: 'no-start', help: 'install: write the file only; start nothing' },
     { name: 'log-level', value: 'LEVEL', choices: LOG_LEVELS, help: 'install: passed on to run' },
     { name: 'log-format', value: 'FORMAT', choices: LOG_FORMATS, help: 'install: passed on to run' },
-    { name: 'ui', help: 'install: passed on to run (the URL with its token is in the service\'s log)' },
+    { name: 'ui', help: "install: passed on to run (the URL with its token is in the service's log)" },
     { name: 'port', value: 'N', help: 'install: passed on to run' },
     { name: 'host', value: 'ADDR', help: 'install: passed on to run' },
     { ...ALLOW_ENV_OPTION, help: `install: passed on to run (${ALLOW_ENV_OPTION.help})` },
@@ -233,7 +263,9 @@ export const serviceCommand: Command = {
     const action = args.positionals[0];
     if (!action || !(ACTIONS as readonly string[]).includes(action)) {
       const near = action ? closest(action, ACTIONS) : undefined;
-      throw new UsageError(`service needs install, uninstall or status${action ? `, not "${action}"` : ''}${near ? `. Did you mean ${near}?` : ''}`);
+      throw new UsageError(
+        `service needs install, uninstall or status${action ? `, not "${action}"` : ''}${near ? `. Did you mean ${near}?` : ''}`,
+      );
     }
     const name = stringOption(args, 'name') ?? 'xiaozhi-tray';
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw new UsageError('--name may hold letters, digits, "-", "_" and "." only');
@@ -244,7 +276,16 @@ export const serviceCommand: Command = {
       case 'uninstall':
       case 'status':
         if (!manager) {
-          ctx.out(windowsAdvice({ name, execPath: ctx.execPath, script: ctx.entryScript, args: ['run', '--config', 'FILE'], workingDirectory: ctx.cwd, path: '' }));
+          ctx.out(
+            windowsAdvice({
+              name,
+              execPath: ctx.execPath,
+              script: ctx.entryScript,
+              args: ['run', '--config', 'FILE'],
+              workingDirectory: ctx.cwd,
+              path: '',
+            }),
+          );
           return 1;
         }
         return action === 'status' ? status(ctx, manager) : uninstall(ctx, manager);

@@ -25,9 +25,19 @@ function controlCharacter(value: string): string | undefined {
 function namedValues(spec: ServiceSpec, extra: [string, string][]): [string, string][] {
   const args = spec.args.map((arg, i): [string, string] => {
     const option = spec.args[i - 1];
-    return [option?.startsWith('--') ? (option === '--config' ? 'the config path' : `the value of ${option}`) : `the argument "${arg}"`, arg];
+    return [
+      option?.startsWith('--') ? (option === '--config' ? 'the config path' : `the value of ${option}`) : `the argument "${arg}"`,
+      arg,
+    ];
   });
-  return [['node\'s path', spec.execPath], ["this CLI's path", spec.script], ...args, ['the working folder', spec.workingDirectory], ['PATH', spec.path], ...extra];
+  return [
+    ["node's path", spec.execPath],
+    ["this CLI's path", spec.script],
+    ...args,
+    ['the working folder', spec.workingDirectory],
+    ['PATH', spec.path],
+    ...extra,
+  ];
 }
 
 /**
@@ -37,7 +47,10 @@ function namedValues(spec: ServiceSpec, extra: [string, string][]): [string, str
 export function refuseControlCharacters(spec: ServiceSpec, extra: [string, string][] = []): void {
   for (const [name, value] of namedValues(spec, extra)) {
     const found = controlCharacter(value);
-    if (found) throw new ServiceValueError(`${name} (${JSON.stringify(value)}) contains ${found}, which a service file cannot hold. Nothing was written.`);
+    if (found)
+      throw new ServiceValueError(
+        `${name} (${JSON.stringify(value)}) contains ${found}, which a service file cannot hold. Nothing was written.`,
+      );
   }
 }
 
@@ -84,7 +97,10 @@ const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 
 /** A launchd agent: starts at login, restarted when it exits with an error, output to a log file. */
 export function launchdPlist(spec: ServiceSpec, label: string, logFile: string): string {
-  refuseControlCharacters(spec, [['the label', label], ['the log file', logFile]]);
+  refuseControlCharacters(spec, [
+    ['the label', label],
+    ['the log file', logFile],
+  ]);
   const string = (value: string) => `<string>${xml(value)}</string>`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -106,14 +106,21 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
     },
     setEndpointTools: async (input: { id: string; toolMode?: ToolMode; pinned?: string[] }) => {
       const current = b.requireEndpoint(input.id);
-      const updated = { ...current, ...(input.toolMode ? { toolMode: input.toolMode } : {}), ...(input.pinned ? { pinned: input.pinned } : {}) };
+      const updated = {
+        ...current,
+        ...(input.toolMode ? { toolMode: input.toolMode } : {}),
+        ...(input.pinned ? { pinned: input.pinned } : {}),
+      };
       b.commit({ ...b.settings, endpoints: b.settings.endpoints.map((e) => (e.id === input.id ? updated : e)) });
       // The session stays up: the endpoint hears list_changed and reads the new list.
       b.links.get(input.id)?.notifyToolsChanged();
     },
     getServedTools: async (input: { id: string }) => b.catalogs.preview(b.requireEndpoint(input.id).id),
     searchTools: async (input: { query: string; limit?: number }) =>
-      b.catalogs.router().search(input.query, input.limit).map(({ entry, score }) => ({ name: entry.name, server: entry.server, description: entry.description, score })),
+      b.catalogs
+        .router()
+        .search(input.query, input.limit)
+        .map(({ entry, score }) => ({ name: entry.name, server: entry.server, description: entry.description, score })),
 
     addServer: async (input: ServerSettings) => {
       b.refuseOwnEntry(input);
@@ -129,7 +136,11 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
       }
       const server = restoreMaskedServer(input.server, existing);
       b.refuseOwnEntry(server);
-      const next = renameServerInSets({ ...b.settings, servers: b.settings.servers.map((s) => (s.name === input.name ? server : s)) }, input.name, server.name);
+      const next = renameServerInSets(
+        { ...b.settings, servers: b.settings.servers.map((s) => (s.name === input.name ? server : s)) },
+        input.name,
+        server.name,
+      );
       b.commit(next);
       await b.replaceServer(input.name, server.name);
     },
@@ -159,7 +170,9 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
       b.commit(withServerTools(b.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, tools, input.enabled));
     },
     setToolDescription: async (input: { server: string; tool: string; description: string | null; toolSet?: string }) =>
-      b.commit(withToolSetting(b.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, input.tool, { description: input.description })),
+      b.commit(
+        withToolSetting(b.settings, input.toolSet ?? DEFAULT_TOOL_SET, input.server, input.tool, { description: input.description }),
+      ),
     updatePreferences: async (input: {
       naming?: Settings['naming'];
       limits?: Partial<Settings['limits']>;
@@ -205,7 +218,9 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
         await b.replaceServer(name, name);
       }
       for (const endpoint of b.settings.endpoints) if (!b.links.has(endpoint.id)) await b.replaceLink(endpoint.id);
-      b.log.info(`imported: ${countOf(applied.result.addedServers.length, 'server')} added, ${applied.result.replacedServers.length} replaced, ${countOf(applied.result.addedEndpoints.length, 'endpoint')}, ${applied.result.skipped} skipped`);
+      b.log.info(
+        `imported: ${countOf(applied.result.addedServers.length, 'server')} added, ${applied.result.replacedServers.length} replaced, ${countOf(applied.result.addedEndpoints.length, 'endpoint')}, ${applied.result.skipped} skipped`,
+      );
       return applied.result;
     },
     discoverClients: async () => discoverClients(),
@@ -253,7 +268,10 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
 }
 
 /** `mirrorUrl: null` removes the user's mirror (back to the default feed). */
-function mergeUpdates(current: Settings['updates'], patch: { enabled?: boolean; mirrorUrl?: string | null } | undefined): Settings['updates'] {
+function mergeUpdates(
+  current: Settings['updates'],
+  patch: { enabled?: boolean; mirrorUrl?: string | null } | undefined,
+): Settings['updates'] {
   if (!patch) return current;
   const next: Settings['updates'] = { ...current, ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}) };
   if (patch.mirrorUrl === null) delete next.mirrorUrl;

@@ -1,7 +1,17 @@
 import type { ServerSettings, Settings } from '../../shared/settings';
 import { MASK_MARKER } from '../../shared/masked';
 import type { Problem } from '../../shared/problem';
-import { looksSecret, maskArgs, maskSecret, maskValue, redactRecord, redactUrl, secretArgValues, secretQueryValues, urlPassword } from './logs/redact';
+import {
+  looksSecret,
+  maskArgs,
+  maskSecret,
+  maskValue,
+  redactRecord,
+  redactUrl,
+  secretArgValues,
+  secretQueryValues,
+  urlPassword,
+} from './logs/redact';
 
 const optional = (value: string | undefined): string[] => (value === undefined ? [] : [value]);
 
@@ -88,12 +98,15 @@ export function restoreMaskedUrl(incoming: string, existing: string | undefined)
   }
   const shownPassword = decodeURIComponent(head.password);
   if (before.password && shownPassword === maskSecret(decodeURIComponent(before.password))) head.password = before.password;
-  const pairs = (at === -1 ? '' : incoming.slice(at + 1)).split('&').filter(Boolean).map((pair) => {
-    const eq = pair.indexOf('=');
-    const key = eq === -1 ? pair : pair.slice(0, eq);
-    const previous = before.searchParams.get(key);
-    return previous !== null && pair.slice(eq + 1) === maskSecret(previous) ? `${key}=${encodeURIComponent(previous)}` : pair;
-  });
+  const pairs = (at === -1 ? '' : incoming.slice(at + 1))
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const key = eq === -1 ? pair : pair.slice(0, eq);
+      const previous = before.searchParams.get(key);
+      return previous !== null && pair.slice(eq + 1) === maskSecret(previous) ? `${key}=${encodeURIComponent(previous)}` : pair;
+    });
   head.search = '';
   return pairs.length > 0 ? `${head.toString()}?${pairs.join('&')}` : head.toString();
 }
@@ -114,7 +127,10 @@ function restoreArgs(incoming: string[], existing: string[]): string[] {
 function refuseMasks(server: ServerSettings): ServerSettings {
   const values: [string, string][] =
     server.transport === 'stdio'
-      ? [...server.args.map((a, i): [string, string] => [`args[${i}]`, a]), ...Object.entries(server.env).map(([k, v]): [string, string] => [`env.${k}`, v])]
+      ? [
+          ...server.args.map((a, i): [string, string] => [`args[${i}]`, a]),
+          ...Object.entries(server.env).map(([k, v]): [string, string] => [`env.${k}`, v]),
+        ]
       : [['url', server.url], ...Object.entries(server.headers).map(([k, v]): [string, string] => [`headers.${k}`, v])];
   const masked = values.find(([, value]) => value.includes(MASKED));
   if (masked) throw new Error(`${masked[0]} of server "${server.name}" is still masked; type its value again`);
@@ -125,13 +141,24 @@ function refuseMasks(server: ServerSettings): ServerSettings {
 export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSettings | undefined): ServerSettings {
   if (incoming.transport === 'stdio') {
     const before = existing?.transport === 'stdio' ? existing : undefined;
-    return refuseMasks({ ...incoming, env: restoreMasked(incoming.env, before?.env), args: before ? restoreArgs(incoming.args, before.args) : incoming.args });
+    return refuseMasks({
+      ...incoming,
+      env: restoreMasked(incoming.env, before?.env),
+      args: before ? restoreArgs(incoming.args, before.args) : incoming.args,
+    });
   }
   const before = existing && existing.transport !== 'stdio' ? existing : undefined;
-  return refuseMasks({ ...incoming, headers: restoreMasked(incoming.headers, before?.headers), url: restoreMaskedUrl(incoming.url, before?.url) });
+  return refuseMasks({
+    ...incoming,
+    headers: restoreMasked(incoming.headers, before?.headers),
+    url: restoreMaskedUrl(incoming.url, before?.url),
+  });
 }
 
 /** A cause's parameters carry text from outside (a stderr line, an error's detail): redacted like it. */
 export function redactProblem(problem: Problem, redact: (text: string) => string): Problem {
-  return { ...problem, params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) };
+  return {
+    ...problem,
+    params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])),
+  };
 }

@@ -1,17 +1,6 @@
 import { countOf } from '../../shared/count-words';
-import {
-  bridgeCommands,
-  type BridgeApi,
-  type CommandName,
-  type EventName,
-  type EventPayload,
-} from '../../shared/bridge-api';
-import {
-  SettingsSchema,
-  type ServerSettings,
-  type Settings,
-  type ToolMode,
-} from '../../shared/settings';
+import { bridgeCommands, type BridgeApi, type CommandName, type EventName, type EventPayload } from '../../shared/bridge-api';
+import { SettingsSchema, type ServerSettings, type Settings, type ToolMode } from '../../shared/settings';
 import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
 import type { UpdateStatus } from '../../shared/updates';
@@ -128,7 +117,12 @@ export class Bridge {
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
     this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
-    this.catalogs = new EndpointCatalogs({ hub: this.hub, history: this.history, mode: (id) => this.endpointMode(id), maxMessageBytes: () => this.settings.limits.maxMessageBytes });
+    this.catalogs = new EndpointCatalogs({
+      hub: this.hub,
+      history: this.history,
+      mode: (id) => this.endpointMode(id),
+      maxMessageBytes: () => this.settings.limits.maxMessageBytes,
+    });
     this.localServer = new LocalServerController({
       hub: this.hub,
       settings: () => this.settings,
@@ -232,7 +226,11 @@ export class Bridge {
     return {
       running: this.running,
       endpoints: [...this.links.values()].map((l) => {
-        const status = { ...withCause(l.status()), served: this.catalogs.summary(l.id), toolSet: this.hub.forSet(this.settings.endpoints.find((e) => e.id === l.id)?.toolSet).id };
+        const status = {
+          ...withCause(l.status()),
+          served: this.catalogs.summary(l.id),
+          toolSet: this.hub.forSet(this.settings.endpoints.find((e) => e.id === l.id)?.toolSet).id,
+        };
         return {
           ...status,
           ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
@@ -337,9 +335,11 @@ export class Bridge {
       const served = this.catalogs.summary(link.id);
       const over = served.toolCount > budgetTools || served.bytes > budgetBytes;
       if (over && !this.overBudget.has(link.id)) {
-        this.logBook.logger(`endpoint:${link.name}`).warn(
-          `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
-        );
+        this.logBook
+          .logger(`endpoint:${link.name}`)
+          .warn(
+            `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
+          );
       }
       if (over) this.overBudget.add(link.id);
       else this.overBudget.delete(link.id);
@@ -554,5 +554,7 @@ export class Bridge {
 
 /** An endpoint's failure as a code with parameters, read from the text the link logged. */
 function withCause(status: EndpointStatus): EndpointStatus {
-  return status.lastError && !status.lastErrorCause ? { ...status, lastErrorCause: failureCause(new Error(status.lastError), { url: status.url }) } : status;
+  return status.lastError && !status.lastErrorCause
+    ? { ...status, lastErrorCause: failureCause(new Error(status.lastError), { url: status.url }) }
+    : status;
 }

@@ -7,7 +7,13 @@ import { addToolSet, removeToolSet, updateToolSet } from './hub/tool-set-edits';
 import { knownConfigPaths } from './import/discover-clients';
 import type { CallHistory } from './logs/call-history';
 import { AddToClientSessions } from './local-server/add-to-client';
-import { cherryStudioLink, clientEntry, defaultConnectCommand, type ConnectCommand, type EntryContext } from './local-server/client-entries';
+import {
+  cherryStudioLink,
+  clientEntry,
+  defaultConnectCommand,
+  type ConnectCommand,
+  type EntryContext,
+} from './local-server/client-entries';
 import { exportConfig } from './import/export-config';
 import { newLocalServerToken, type LocalServerController } from './local-server/local-server-controller';
 import { clientToken } from './local-server/client-tokens';
@@ -40,7 +46,11 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
     context.commit({ ...current, localServer: { ...current.localServer, ...patch } });
     await localServer.settled();
   };
-  const entryContext = (): EntryContext => ({ url: localServer.baseUrl(), appToken: localServer.token(), connect: context.host.connectCommand?.() ?? defaultConnectCommand() });
+  const entryContext = (): EntryContext => ({
+    url: localServer.baseUrl(),
+    appToken: localServer.token(),
+    connect: context.host.connectCommand?.() ?? defaultConnectCommand(),
+  });
   const entryFor = (client: AddToClient) => clientEntry(client, entryContext());
 
   return {
@@ -89,8 +99,18 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
       const settings = context.settings();
       const chosen = toolSet ?? settings.localServer.clients[client]?.toolSet ?? settings.localServer.toolSet;
       if (!settings.toolSets.some((set) => set.id === chosen)) throw new Error(`No tool set has the id "${chosen}".`);
-      const path = client === 'cherry-studio' ? undefined : knownConfigPaths({ platform: process.platform, env: process.env }).find((known) => known.client === client)?.path;
-      return addTo.preview({ client, path, entry: entryFor(client), token: clientToken(localServer.token(), client), toolSet: chosen, turnsServerOn: !localServer.effective().enabled });
+      const path =
+        client === 'cherry-studio'
+          ? undefined
+          : knownConfigPaths({ platform: process.platform, env: process.env }).find((known) => known.client === client)?.path;
+      return addTo.preview({
+        client,
+        path,
+        entry: entryFor(client),
+        token: clientToken(localServer.token(), client),
+        toolSet: chosen,
+        turnsServerOn: !localServer.effective().enabled,
+      });
     },
     applyAddToClient: async ({ id, makePrivate }) => {
       const pending = addTo.take(id);

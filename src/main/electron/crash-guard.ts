@@ -55,7 +55,10 @@ export function installCrashGuard(options: CrashGuardOptions): CrashGuard {
       if (!fatal) options.log(`${recent.length} errors within ${Math.round(windowMs / 1000)} s: quitting`);
       if (!shown) {
         shown = true;
-        void options.show(shownText, true).catch(() => undefined).finally(quit);
+        void options
+          .show(shownText, true)
+          .catch(() => undefined)
+          .finally(quit);
       } else quit();
       return;
     }

@@ -41,7 +41,8 @@ export class ElectronSettingsStore implements SettingsStore {
     let settings: Settings;
     try {
       const stored = this.store.store;
-      settings = Object.keys(stored).length === 0 ? defaultSettings() : migrateSettings(mapSettingsSecretsRaw(stored, (v) => codec.decode(v)));
+      settings =
+        Object.keys(stored).length === 0 ? defaultSettings() : migrateSettings(mapSettingsSecretsRaw(stored, (v) => codec.decode(v)));
     } catch (error) {
       moveAside((error as Error).message);
       this.store.clear();

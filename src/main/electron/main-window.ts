@@ -47,7 +47,9 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
 
   const log = options.log ?? (() => undefined);
   window.webContents.on('did-finish-load', () => log('info', `window: loaded ${options.pageUrl}`));
-  window.webContents.on('did-fail-load', (_event, code, description, url) => log('error', `window: could not load ${url} (${code} ${description})`));
+  window.webContents.on('did-fail-load', (_event, code, description, url) =>
+    log('error', `window: could not load ${url} (${code} ${description})`),
+  );
   window.webContents.on('render-process-gone', (_event, details) => log('error', `window: the page's process is gone (${details.reason})`));
 
   window.on('close', (event) => {

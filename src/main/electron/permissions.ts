@@ -13,7 +13,10 @@ export function permitted(permission: string, origin: string | undefined, appOri
  * Denies every permission request and check (camera, notifications, geolocation, HID…) except the
  * ones the app uses, from its own origin.
  */
-export function lockPermissions(session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>, appOrigin: string): void {
+export function lockPermissions(
+  session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>,
+  appOrigin: string,
+): void {
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
     callback(permitted(permission, details.requestingUrl, appOrigin));
   });

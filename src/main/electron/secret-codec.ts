@@ -42,7 +42,9 @@ export function mapSettingsSecrets(settings: Settings, fn: (value: string) => st
   return {
     ...settings,
     endpoints: settings.endpoints.map((e) => ({ ...e, url: fn(e.url) })),
-    servers: settings.servers.map((s) => (s.transport === 'stdio' ? { ...s, env: mapSecrets(s.env, fn) } : { ...s, headers: mapSecrets(s.headers, fn) })),
+    servers: settings.servers.map((s) =>
+      s.transport === 'stdio' ? { ...s, env: mapSecrets(s.env, fn) } : { ...s, headers: mapSecrets(s.headers, fn) },
+    ),
     modelscope: settings.modelscope.apiKey ? { ...settings.modelscope, apiKey: fn(settings.modelscope.apiKey) } : settings.modelscope,
     localServer: settings.localServer?.token ? { ...settings.localServer, token: fn(settings.localServer.token) } : settings.localServer,
   };

@@ -30,7 +30,13 @@ export function toElectronMenu(items: TrayMenuItem[], actions: TrayActions): Men
       case 'label':
         return { label: item.label, enabled: false };
       case 'checkbox':
-        return { label: item.label, type: 'checkbox', checked: item.checked, enabled: item.enabled, click: (menuItem) => actions.setLaunchAtLogin(menuItem.checked) };
+        return {
+          label: item.label,
+          type: 'checkbox',
+          checked: item.checked,
+          enabled: item.enabled,
+          click: (menuItem) => actions.setLaunchAtLogin(menuItem.checked),
+        };
       case 'action':
         return { label: item.label, click: () => actions[item.id]() };
     }

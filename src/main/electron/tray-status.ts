@@ -45,7 +45,11 @@ function withToolSet(line: string, endpoint: EndpointStatus, state: BridgeState,
 export type TrayMenuItem =
   | { kind: 'label'; label: string }
   | { kind: 'separator' }
-  | { kind: 'action'; id: 'start' | 'stop' | 'open' | 'openLogs' | 'quit' | 'checkUpdates' | 'installUpdate' | 'openUpdatePage'; label: string }
+  | {
+      kind: 'action';
+      id: 'start' | 'stop' | 'open' | 'openLogs' | 'quit' | 'checkUpdates' | 'installUpdate' | 'openUpdatePage';
+      label: string;
+    }
   | { kind: 'checkbox'; id: 'launchAtLogin'; label: string; checked: boolean; enabled: boolean };
 
 /** What the menu says about updates: the action the status calls for, and a line when there is news. */
@@ -62,7 +66,9 @@ export function updateItems(update: UpdateStatus | undefined, t: Translate): Tra
       return [{ kind: 'label', label: t('updates.checking') }];
     default:
       return [
-        ...(update.state === 'up-to-date' ? [{ kind: 'label' as const, label: t('updates.upToDate', { version: update.currentVersion }) }] : []),
+        ...(update.state === 'up-to-date'
+          ? [{ kind: 'label' as const, label: t('updates.upToDate', { version: update.currentVersion }) }]
+          : []),
         ...(update.state === 'error' ? [{ kind: 'label' as const, label: t('updates.failedShort') }] : []),
         { kind: 'action', id: 'checkUpdates', label: t('updates.check') },
       ];
@@ -77,10 +83,18 @@ export function trayMenu(state: BridgeState, launchAtLogin: boolean | null, t: T
   const failed = state.servers.filter((s) => s.enabled && s.state === 'failed').length;
   if (failed > 0) items.push({ kind: 'label', label: t('tray.serversFailed', { count: failed }) });
   items.push({ kind: 'separator' });
-  items.push(state.running ? { kind: 'action', id: 'stop', label: t('tray.stop') } : { kind: 'action', id: 'start', label: t('tray.start') });
+  items.push(
+    state.running ? { kind: 'action', id: 'stop', label: t('tray.stop') } : { kind: 'action', id: 'start', label: t('tray.start') },
+  );
   items.push({ kind: 'action', id: 'open', label: t('tray.open') });
   items.push({ kind: 'separator' });
-  items.push({ kind: 'checkbox', id: 'launchAtLogin', label: t('tray.launchAtLogin'), checked: launchAtLogin === true, enabled: launchAtLogin !== null });
+  items.push({
+    kind: 'checkbox',
+    id: 'launchAtLogin',
+    label: t('tray.launchAtLogin'),
+    checked: launchAtLogin === true,
+    enabled: launchAtLogin !== null,
+  });
   items.push({ kind: 'action', id: 'openLogs', label: t('tray.openLogs') });
   items.push(...updateItems(update, t));
   items.push({ kind: 'separator' });

@@ -16,7 +16,11 @@ export const isWatchdogLaunch = (argv: string[]): boolean => argv.includes(WATCH
  * How the app starts its watchdog: its own binary with the switch (a checkout: `electron <app
  * folder>`). An AppImage runs from a mount that goes away with the app: the AppImage file starts one of its own.
  */
-export function desktopWatchdogCommand(app: { isPackaged: boolean; getAppPath(): string }, exePath: string, env: NodeJS.ProcessEnv): WatchdogCommand {
+export function desktopWatchdogCommand(
+  app: { isPackaged: boolean; getAppPath(): string },
+  exePath: string,
+  env: NodeJS.ProcessEnv,
+): WatchdogCommand {
   const base = desktopConnectCommand(app, env.APPIMAGE || exePath);
   return { command: base.command, args: [...base.args, WATCHDOG_ARG] };
 }
@@ -25,7 +29,10 @@ export function desktopWatchdogCommand(app: { isPackaged: boolean; getAppPath():
  * `<app> --bridge-watchdog`: reads the pids of the app's servers on stdin until it ends (the app
  * is gone), stops their trees, exits. No single-instance lock, window, tray or dock icon.
  */
-export async function runWatchdogMode(app: { exit(code?: number): void; dock?: { hide(): void } }, input: NodeJS.ReadableStream): Promise<void> {
+export async function runWatchdogMode(
+  app: { exit(code?: number): void; dock?: { hide(): void } },
+  input: NodeJS.ReadableStream,
+): Promise<void> {
   app.dock?.hide();
   ignoreStopSignals();
   await runWatchdog(input).catch(() => undefined);

@@ -39,7 +39,11 @@ export function BudgetSettings() {
         </Field>
       </div>
       <div>
-        <Button kind="primary" disabled={Boolean(toolsError || bytesError) || (toolsText === undefined && bytesText === undefined)} onClick={save}>
+        <Button
+          kind="primary"
+          disabled={Boolean(toolsError || bytesError) || (toolsText === undefined && bytesText === undefined)}
+          onClick={save}
+        >
           {t('common.save')}
         </Button>
       </div>

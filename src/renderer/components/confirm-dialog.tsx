@@ -3,7 +3,13 @@ import { useApp } from '../app-context';
 import { Button, Dialog } from './ui';
 
 /** "Remove X?" with Cancel and a red confirm button. */
-export function ConfirmRemoveDialog(props: { title: string; body: string; onCancel: () => void; onConfirm: () => void; confirmLabel?: string }) {
+export function ConfirmRemoveDialog(props: {
+  title: string;
+  body: string;
+  onCancel: () => void;
+  onConfirm: () => void;
+  confirmLabel?: string;
+}) {
   const { t } = useApp();
   return (
     <Dialog
@@ -32,7 +38,14 @@ export function RemoveButton(props: { title: string; body: string; onConfirm: ()
       <Button small kind="danger" onClick={() => setAsking(true)}>
         {t('common.remove')}
       </Button>
-      {asking ? <ConfirmRemoveDialog title={props.title} body={props.body} onCancel={() => setAsking(false)} onConfirm={() => void props.onConfirm().then(() => setAsking(false))} /> : null}
+      {asking ? (
+        <ConfirmRemoveDialog
+          title={props.title}
+          body={props.body}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => void props.onConfirm().then(() => setAsking(false))}
+        />
+      ) : null}
     </>
   );
 }

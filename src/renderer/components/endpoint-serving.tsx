@@ -39,7 +39,9 @@ export function EndpointServing({ endpoint }: { endpoint: EndpointStatus }) {
       </div>
       <div className="serving-row">
         <ServedCount endpoint={endpoint} />
-        <span className="small muted">{mode === 'router' ? t('served.modeHint.router', { count: served.searchable }) : t('served.modeHint.all')}</span>
+        <span className="small muted">
+          {mode === 'router' ? t('served.modeHint.router', { count: served.searchable }) : t('served.modeHint.all')}
+        </span>
       </div>
       {over ? (
         <Notice kind="warn">
@@ -104,16 +106,31 @@ function PinnedTools({ endpointId, pinned }: { endpointId: string; pinned: strin
       </span>
       <span className="pins">
         {pinned.map((tool) => (
-          <span key={tool} className={`pin mono${served.has(tool) ? '' : ' is-missing'}`} title={served.has(tool) ? undefined : t('served.notServed')}>
+          <span
+            key={tool}
+            className={`pin mono${served.has(tool) ? '' : ' is-missing'}`}
+            title={served.has(tool) ? undefined : t('served.notServed')}
+          >
             {tool}
-            <button type="button" aria-label={t('served.unpin', { name: tool })} onClick={() => void save(pinned.filter((p) => p !== tool))}>
+            <button
+              type="button"
+              aria-label={t('served.unpin', { name: tool })}
+              onClick={() => void save(pinned.filter((p) => p !== tool))}
+            >
               ✕
             </button>
           </span>
         ))}
       </span>
       <form className="pin-form" onSubmit={add}>
-        <input list={listId} aria-label={t('served.pinned')} placeholder={t('served.pinPlaceholder')} value={name} onChange={(e) => setName(e.target.value)} spellCheck={false} />
+        <input
+          list={listId}
+          aria-label={t('served.pinned')}
+          placeholder={t('served.pinPlaceholder')}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          spellCheck={false}
+        />
         <datalist id={listId}>
           {catalog
             .filter((tool) => tool.enabled && !pinned.includes(tool.name))

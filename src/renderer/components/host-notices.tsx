@@ -9,8 +9,14 @@ export function HostNotices() {
   if (!host) return null;
   return (
     <>
-      {host.settingsRecovered ? <Notice kind="error">{t('notice.settingsRecovered', { path: host.settingsRecovered.movedTo, reason: host.settingsRecovered.reason })}</Notice> : null}
-      {host.readOnlyConfig ? <Notice kind="warn">{t('notice.readOnly', { file: host.readOnlyConfig.file, format: host.readOnlyConfig.format })}</Notice> : null}
+      {host.settingsRecovered ? (
+        <Notice kind="error">
+          {t('notice.settingsRecovered', { path: host.settingsRecovered.movedTo, reason: host.settingsRecovered.reason })}
+        </Notice>
+      ) : null}
+      {host.readOnlyConfig ? (
+        <Notice kind="warn">{t('notice.readOnly', { file: host.readOnlyConfig.file, format: host.readOnlyConfig.format })}</Notice>
+      ) : null}
       {host.secretStorage !== 'encrypted' ? <Notice kind="warn">{t(`notice.secrets.${host.secretStorage}`)}</Notice> : null}
     </>
   );

@@ -48,7 +48,12 @@ export function Menu(props: { label: string; items: MenuItem[]; onOpen?: () => v
   };
   const onMenuKey = (e: ReactKeyboardEvent) => {
     const last = props.items.length - 1;
-    const moves: Record<string, number> = { ArrowDown: focusIndex >= last ? 0 : focusIndex + 1, ArrowUp: focusIndex <= 0 ? last : focusIndex - 1, Home: 0, End: last };
+    const moves: Record<string, number> = {
+      ArrowDown: focusIndex >= last ? 0 : focusIndex + 1,
+      ArrowUp: focusIndex <= 0 ? last : focusIndex - 1,
+      Home: 0,
+      End: last,
+    };
     if (e.key in moves) {
       e.preventDefault();
       setFocusIndex(moves[e.key] as number);
@@ -94,7 +99,11 @@ export function Menu(props: { label: string; items: MenuItem[]; onOpen?: () => v
               </button>
             </li>
           ))}
-          {props.footer ? <li className="small muted menu-note" role="none">{props.footer}</li> : null}
+          {props.footer ? (
+            <li className="small muted menu-note" role="none">
+              {props.footer}
+            </li>
+          ) : null}
         </ul>
       ) : null}
     </div>

@@ -3,7 +3,11 @@ import type { Problem } from '../../shared/problem';
 import { useApp } from '../app-context';
 
 /** A failure in the UI's language: the engine's code and parameters, or its English text when the code is new to us. */
-export function problemMessage(t: Translate, problem: Problem | undefined, fallback: string | undefined): { message: string; hint?: string } | undefined {
+export function problemMessage(
+  t: Translate,
+  problem: Problem | undefined,
+  fallback: string | undefined,
+): { message: string; hint?: string } | undefined {
   const key = problem ? `problem.${problem.code}` : '';
   if (problem && hasMessage(key)) {
     const hintKey = `${key}.hint`;

@@ -22,7 +22,8 @@ export function SkippedTools({ status }: { status: ServerStatus }) {
       <ul>
         {shown.map((skipped) => (
           <li key={skipped.position}>
-            <span className="mono">{skipped.name ?? t('servers.skipped.unnamed', { position: skipped.position })}</span>: {skippedReason(t, skipped)}
+            <span className="mono">{skipped.name ?? t('servers.skipped.unnamed', { position: skipped.position })}</span>:{' '}
+            {skippedReason(t, skipped)}
           </li>
         ))}
         {count > shown.length ? <li className="muted">…</li> : null}

@@ -2,7 +2,13 @@ import type { EndpointState, ServerState } from '../../shared/status';
 import type { MessageKey } from '../../shared/i18n/translate';
 import type { Tone } from './ui';
 
-export const endpointTone: Record<EndpointState, Tone> = { connected: 'ok', connecting: 'busy', waiting: 'warn', disconnected: 'off', disabled: 'off' };
+export const endpointTone: Record<EndpointState, Tone> = {
+  connected: 'ok',
+  connecting: 'busy',
+  waiting: 'warn',
+  disconnected: 'off',
+  disabled: 'off',
+};
 export const endpointLabel: Record<EndpointState, MessageKey> = {
   connected: 'state.connected',
   connecting: 'state.connecting',

@@ -36,7 +36,14 @@ export function ToolSetPicker(props: { value: string; onChange: (id: string) => 
   const { store, t } = useApp();
   const sets = useStore(store, (d) => d.settings?.toolSets ?? NO_SETS);
   return (
-    <select id={props.id} className="toolset-picker" aria-label={props.id ? undefined : props.label} value={props.value} disabled={props.disabled} onChange={(e) => props.onChange(e.target.value)}>
+    <select
+      id={props.id}
+      className="toolset-picker"
+      aria-label={props.id ? undefined : props.label}
+      value={props.value}
+      disabled={props.disabled}
+      onChange={(e) => props.onChange(e.target.value)}
+    >
       {sets.map((set) => (
         <option key={set.id} value={set.id}>
           {toolSetName(set, t)}

@@ -48,10 +48,17 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
     <section className="test-result" aria-label={t('endpoints.testTitle')} aria-live="polite">
       <ul className="steps">
         {step(result.reachable, result.reachable ? t('endpoints.test.reachable') : t('endpoints.test.unreachable'))}
-        {step(result.reachable ? result.accepted : undefined, result.reachable ? (result.accepted ? t('endpoints.test.accepted') : t('endpoints.test.refused')) : t('endpoints.test.skipped'))}
+        {step(
+          result.reachable ? result.accepted : undefined,
+          result.reachable ? (result.accepted ? t('endpoints.test.accepted') : t('endpoints.test.refused')) : t('endpoints.test.skipped'),
+        )}
         {step(
           result.accepted ? listed !== undefined : undefined,
-          !result.accepted ? t('endpoints.test.skipped') : listed !== undefined ? t('endpoints.test.listed', { count: listed }) : t('endpoints.test.notListed', { seconds: result.waitedSeconds }),
+          !result.accepted
+            ? t('endpoints.test.skipped')
+            : listed !== undefined
+              ? t('endpoints.test.listed', { count: listed })
+              : t('endpoints.test.notListed', { seconds: result.waitedSeconds }),
         )}
       </ul>
       <div className="small muted">{t('endpoints.test.time', { duration: formatDuration(result.durationMs) })}</div>

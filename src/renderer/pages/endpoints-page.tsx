@@ -56,7 +56,11 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
   };
   return (
     <form className="form add-endpoint" onSubmit={submit} noValidate>
-      <Field label={t('endpoints.url')} error={touched && problem ? t(`endpoints.urlError.${problem}`) : undefined} hint={t('endpoints.urlHint')}>
+      <Field
+        label={t('endpoints.url')}
+        error={touched && problem ? t(`endpoints.urlError.${problem}`) : undefined}
+        hint={t('endpoints.urlHint')}
+      >
         {(id) => (
           <div className="input-with-button">
             <input
@@ -78,7 +82,9 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
           </div>
         )}
       </Field>
-      <Field label={t('endpoints.name')}>{(id) => <input id={id} placeholder={t('endpoints.defaultName')} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+      <Field label={t('endpoints.name')}>
+        {(id) => <input id={id} placeholder={t('endpoints.defaultName')} value={name} onChange={(e) => setName(e.target.value)} />}
+      </Field>
       <div className="form-actions">
         <Button kind="primary" type="submit" disabled={busy}>
           {t('endpoints.add')}
@@ -129,19 +135,35 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         <EndpointServing endpoint={endpoint} />
         <label className="card-row small muted">
           {t('toolSets.pick')}
-          <ToolSetPicker label={t('toolSets.pick')} value={endpoint.toolSet ?? 'all'} onChange={(toolSet) => void run(() => store.api.updateEndpoint({ id: endpoint.id, toolSet }))} />
+          <ToolSetPicker
+            label={t('toolSets.pick')}
+            value={endpoint.toolSet ?? 'all'}
+            onChange={(toolSet) => void run(() => store.api.updateEndpoint({ id: endpoint.id, toolSet }))}
+          />
         </label>
       </div>
       <div className="list-actions">
-        <Switch showLabel label={t('endpoints.enabled')} checked={endpoint.enabled} onChange={(enabled) => void run(() => store.api.updateEndpoint({ id: endpoint.id, enabled }))} />
+        <Switch
+          showLabel
+          label={t('endpoints.enabled')}
+          checked={endpoint.enabled}
+          onChange={(enabled) => void run(() => store.api.updateEndpoint({ id: endpoint.id, enabled }))}
+        />
         <TestButton small testing={test.testing} onClick={() => void test.start()} />
-        <Button small onClick={() => (revealed ? setRevealed(undefined) : void store.api.revealEndpointUrl({ id: endpoint.id }).then(setRevealed))}>
+        <Button
+          small
+          onClick={() => (revealed ? setRevealed(undefined) : void store.api.revealEndpointUrl({ id: endpoint.id }).then(setRevealed))}
+        >
           {revealed ? t('endpoints.hide') : t('endpoints.reveal')}
         </Button>
         <Button small onClick={() => setRenaming(true)}>
           {t('common.rename')}
         </Button>
-        <RemoveButton title={t('endpoints.removeTitle', { name: endpoint.name })} body={t('endpoints.removeBody')} onConfirm={() => run(() => store.api.removeEndpoint({ id: endpoint.id }))} />
+        <RemoveButton
+          title={t('endpoints.removeTitle', { name: endpoint.name })}
+          body={t('endpoints.removeBody')}
+          onConfirm={() => run(() => store.api.removeEndpoint({ id: endpoint.id }))}
+        />
       </div>
     </li>
   );

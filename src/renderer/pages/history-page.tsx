@@ -28,7 +28,13 @@ export function HistoryPage() {
           <tbody>
             {rows.map((h) => (
               <Fragment key={h.id}>
-                <tr className="clickable" tabIndex={0} aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? undefined : h.id)} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && setOpen(open === h.id ? undefined : h.id)}>
+                <tr
+                  className="clickable"
+                  tabIndex={0}
+                  aria-expanded={open === h.id}
+                  onClick={() => setOpen(open === h.id ? undefined : h.id)}
+                  onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && setOpen(open === h.id ? undefined : h.id)}
+                >
                   <td className="small nowrap">{formatDateTime(h.time, language)}</td>
                   <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
                   <td>
@@ -37,7 +43,9 @@ export function HistoryPage() {
                   </td>
                   <td className="small">{formatDuration(h.durationMs)}</td>
                   <td>
-                    <StatusBadge tone={h.outcome === 'ok' ? 'ok' : h.outcome === 'cancelled' ? 'off' : 'bad'}>{t(`outcome.${h.outcome}`)}</StatusBadge>
+                    <StatusBadge tone={h.outcome === 'ok' ? 'ok' : h.outcome === 'cancelled' ? 'off' : 'bad'}>
+                      {t(`outcome.${h.outcome}`)}
+                    </StatusBadge>
                   </td>
                 </tr>
                 {open === h.id ? (

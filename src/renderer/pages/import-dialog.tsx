@@ -12,14 +12,19 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
   const [servers, setServers] = useState<Record<string, Choice>>(() =>
     Object.fromEntries(preview.servers.map((s) => [s.server.name, { action: s.action, name: s.suggestedName }])),
   );
-  const [endpoints, setEndpoints] = useState<Record<string, Choice>>(() => Object.fromEntries(preview.endpoints.map((e) => [e.name, { action: e.action, name: e.suggestedName }])));
-  const [inputs, setInputs] = useState<Record<string, string>>(() => Object.fromEntries(preview.inputs.map((i) => [i.id, i.defaultValue ?? ''])));
+  const [endpoints, setEndpoints] = useState<Record<string, Choice>>(() =>
+    Object.fromEntries(preview.endpoints.map((e) => [e.name, { action: e.action, name: e.suggestedName }])),
+  );
+  const [inputs, setInputs] = useState<Record<string, string>>(() =>
+    Object.fromEntries(preview.inputs.map((i) => [i.id, i.defaultValue ?? ''])),
+  );
   // ${env:…} values the user chose to take from this computer's environment: never without asking.
   const [fromEnvironment, setFromEnvironment] = useState<Set<string>>(() => new Set());
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const needed = new Set(preview.servers.filter((s) => servers[s.server.name]?.action !== 'skip').flatMap((s) => s.needs));
-  const count = Object.values(servers).filter((c) => c.action !== 'skip').length + Object.values(endpoints).filter((c) => c.action !== 'skip').length;
+  const count =
+    Object.values(servers).filter((c) => c.action !== 'skip').length + Object.values(endpoints).filter((c) => c.action !== 'skip').length;
 
   const apply = async () => {
     setBusy(true);
@@ -33,7 +38,9 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
         fromEnvironment: [...fromEnvironment].filter((id) => needed.has(id)),
       });
       await store.refreshSettings();
-      toast(t('import.done', { servers: result.addedServers.length + result.replacedServers.length, endpoints: result.addedEndpoints.length }));
+      toast(
+        t('import.done', { servers: result.addedServers.length + result.replacedServers.length, endpoints: result.addedEndpoints.length }),
+      );
       onClose();
     } catch (e) {
       setError((e as Error).message);
@@ -60,7 +67,13 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
         <option value="skip">{t('import.action.skip')}</option>
         {conflict ? <option value="replace">{t('import.action.replace')}</option> : null}
       </select>
-      {choice.action === 'rename' ? <input aria-label={t('import.newName', { name: label })} value={choice.name} onChange={(e) => set({ ...choice, name: e.target.value })} /> : null}
+      {choice.action === 'rename' ? (
+        <input
+          aria-label={t('import.newName', { name: label })}
+          value={choice.name}
+          onChange={(e) => set({ ...choice, name: e.target.value })}
+        />
+      ) : null}
     </div>
   );
 
@@ -82,7 +95,9 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
       }
     >
       <p className="muted small">{t('import.detected', { format: t(`format.${preview.format}`) })}</p>
-      {preview.servers.some((x) => Object.keys(x.server.transport === 'stdio' ? x.server.env : x.server.headers).length > 0) ? <p className="muted small">{t('import.masked')}</p> : null}
+      {preview.servers.some((x) => Object.keys(x.server.transport === 'stdio' ? x.server.env : x.server.headers).length > 0) ? (
+        <p className="muted small">{t('import.masked')}</p>
+      ) : null}
       {preview.servers.length > 0 ? (
         <section>
           <h3>{t('import.servers')}</h3>
@@ -98,15 +113,26 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                       <span className="tag">{t(`servers.transport.${s.transport === 'streamable-http' ? 'http' : s.transport}`)}</span>
                       {!s.enabled ? <span className="tag">{t('import.disabled')}</span> : null}
                     </div>
-                    <div className="mono small muted break">{shownMasked(s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url, t)}</div>
-                    <Pairs label={s.transport === 'stdio' ? t('import.env') : t('import.headers')} pairs={s.transport === 'stdio' ? s.env : s.headers} />
-                    {s.transport === 'stdio' && s.cwd !== undefined ? <div className="mono small muted break">{t('import.cwd', { dir: s.cwd })}</div> : null}
+                    <div className="mono small muted break">
+                      {shownMasked(s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url, t)}
+                    </div>
+                    <Pairs
+                      label={s.transport === 'stdio' ? t('import.env') : t('import.headers')}
+                      pairs={s.transport === 'stdio' ? s.env : s.headers}
+                    />
+                    {s.transport === 'stdio' && s.cwd !== undefined ? (
+                      <div className="mono small muted break">{t('import.cwd', { dir: s.cwd })}</div>
+                    ) : null}
                     {item.codeEnv.length > 0 ? (
                       <div className="small warn-text" role="note">
                         {t('import.codeEnv', { names: item.codeEnv.join(', '), count: item.codeEnv.length })}
                       </div>
                     ) : null}
-                    {item.conflict ? <div className="small warn-text">{t(`import.conflict.${item.conflict.kind}`, { existing: item.conflict.existing })}</div> : null}
+                    {item.conflict ? (
+                      <div className="small warn-text">
+                        {t(`import.conflict.${item.conflict.kind}`, { existing: item.conflict.existing })}
+                      </div>
+                    ) : null}
                   </div>
                   {actionSelect(s.name, choice, Boolean(item.conflict), (c) => setServers({ ...servers, [s.name]: c }))}
                 </li>
@@ -124,7 +150,9 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                 <div className="import-main">
                   <strong>{e.name}</strong>
                   <div className="mono small muted break">{shownMasked(e.url, t)}</div>
-                  {e.conflict ? <div className="small warn-text">{t(`import.conflict.${e.conflict.kind}`, { existing: e.conflict.existing })}</div> : null}
+                  {e.conflict ? (
+                    <div className="small warn-text">{t(`import.conflict.${e.conflict.kind}`, { existing: e.conflict.existing })}</div>
+                  ) : null}
                 </div>
                 {actionSelect(e.name, endpoints[e.name] as Choice, Boolean(e.conflict), (c) => setEndpoints({ ...endpoints, [e.name]: c }))}
               </li>
@@ -138,7 +166,13 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
           {preview.inputs
             .filter((i) => needed.has(i.id))
             .map((input) => (
-              <Field key={input.id} label={input.id.startsWith('env:') ? t('import.envVariable', { name: input.id.slice(4) }) : input.description} hint={[input.placeholder, input.where.length > 0 ? t('import.usedIn', { where: input.where.join(', ') }) : ''].filter(Boolean).join(' · ')}>
+              <Field
+                key={input.id}
+                label={input.id.startsWith('env:') ? t('import.envVariable', { name: input.id.slice(4) }) : input.description}
+                hint={[input.placeholder, input.where.length > 0 ? t('import.usedIn', { where: input.where.join(', ') }) : '']
+                  .filter(Boolean)
+                  .join(' · ')}
+              >
                 {(id) => (
                   <>
                     <input
@@ -171,7 +205,11 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
             ))}
         </section>
       ) : null}
-      {Object.keys(preview.tools).length > 0 ? <p className="small muted">{t('import.tools', { count: Object.values(preview.tools).reduce((n, x) => n + Object.keys(x).length, 0) })}</p> : null}
+      {Object.keys(preview.tools).length > 0 ? (
+        <p className="small muted">
+          {t('import.tools', { count: Object.values(preview.tools).reduce((n, x) => n + Object.keys(x).length, 0) })}
+        </p>
+      ) : null}
       {preview.warnings.length > 0 ? (
         <details className="import-warnings">
           <summary>{t('import.warnings', { count: preview.warnings.length })}</summary>

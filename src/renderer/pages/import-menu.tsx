@@ -16,7 +16,11 @@ export function ImportMenu({ onPreview }: { onPreview: (preview: ImportPreview) 
         label={t('import.from')}
         onOpen={() => void store.api.discoverClients().then(setClients, (e: Error) => toast(e.message, 'error'))}
         items={[
-          ...found.map((c) => ({ label: t(`format.${c.client}`), title: c.path, onSelect: () => void preview(() => store.api.previewImportFile({ path: c.path })) })),
+          ...found.map((c) => ({
+            label: t(`format.${c.client}`),
+            title: c.path,
+            onSelect: () => void preview(() => store.api.previewImportFile({ path: c.path })),
+          })),
           { label: t('import.chooseFile'), onSelect: () => picker.current?.click() },
         ]}
         footer={clients === undefined ? t('app.loading') : found.length === 0 ? t('import.noneFound') : undefined}

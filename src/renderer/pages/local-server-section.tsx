@@ -28,7 +28,10 @@ function TokenRow({ masked }: { masked: string }) {
       {(id) => (
         <div className="copy-row">
           <input id={id} className="mono" readOnly value={shown ?? masked} />
-          <Button small onClick={() => (shown ? setShown(undefined) : void reveal().then(setShown, (e: Error) => toast(e.message, 'error')))}>
+          <Button
+            small
+            onClick={() => (shown ? setShown(undefined) : void reveal().then(setShown, (e: Error) => toast(e.message, 'error')))}
+          >
             {shown ? t('localServer.hide') : t('localServer.show')}
           </Button>
           <Button small onClick={() => void reveal().then(copy, (e: Error) => toast(e.message, 'error'))}>
@@ -58,7 +61,17 @@ function TokenRow({ masked }: { masked: string }) {
 }
 
 /** One app: its address, its set, how many sessions it has, its own token, and "Add to …". */
-function ClientRow({ client, settings, status, onAdd }: { client: string; settings: Settings; status: LocalServerStatus | undefined; onAdd: (client: AddToClient) => void }) {
+function ClientRow({
+  client,
+  settings,
+  status,
+  onAdd,
+}: {
+  client: string;
+  settings: Settings;
+  status: LocalServerStatus | undefined;
+  onAdd: (client: AddToClient) => void;
+}) {
   const { store, t, toast } = useApp();
   const run = useCommand();
   const copy = useCopy();
@@ -76,14 +89,23 @@ function ClientRow({ client, settings, status, onAdd }: { client: string; settin
         <div className="mono small muted break">{address}</div>
       </td>
       <td>
-        <ToolSetPicker label={`${t('toolSets.pick')}: ${name}`} value={client === '' ? settings.localServer.toolSet : clientToolSet(settings, client)} onChange={setToolSet} />
+        <ToolSetPicker
+          label={`${t('toolSets.pick')}: ${name}`}
+          value={client === '' ? settings.localServer.toolSet : clientToolSet(settings, client)}
+          onChange={setToolSet}
+        />
       </td>
-      <td className="small">{sessions > 0 ? <StatusBadge tone="ok">{t('localServer.sessions', { count: sessions })}</StatusBadge> : null}</td>
+      <td className="small">
+        {sessions > 0 ? <StatusBadge tone="ok">{t('localServer.sessions', { count: sessions })}</StatusBadge> : null}
+      </td>
       <td className="align-end">
         <div className="list-actions">
           {/* Each app's own token opens its own address only; Claude Desktop's connect finds it by itself. */}
           {client !== '' && client !== 'claude-desktop' && settings.localServer.token ? (
-            <Button small onClick={() => void store.api.revealLocalServerToken({ client }).then(copy, (e: Error) => toast(e.message, 'error'))}>
+            <Button
+              small
+              onClick={() => void store.api.revealLocalServerToken({ client }).then(copy, (e: Error) => toast(e.message, 'error'))}
+            >
               {t('localServer.copyToken')}
             </Button>
           ) : null}
@@ -112,10 +134,16 @@ export function LocalServerSection() {
   const portValue = portText ?? String(local.port);
   const port = Number(portValue);
   // Only what the user types is checked: a config may say 0 (any free port).
-  const portError = portText !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535) ? t('localServer.portError') : undefined;
+  const portError =
+    portText !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535) ? t('localServer.portError') : undefined;
   const state = status?.state ?? 'off';
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(local.host);
-  const clients = [...localClientIds(settings), ...new Set((status?.sessions ?? []).map((s) => s.client).filter((c) => c !== '' && !(c in LOCAL_CLIENT_NAMES) && !(c in local.clients)))];
+  const clients = [
+    ...localClientIds(settings),
+    ...new Set(
+      (status?.sessions ?? []).map((s) => s.client).filter((c) => c !== '' && !(c in LOCAL_CLIENT_NAMES) && !(c in local.clients)),
+    ),
+  ];
 
   return (
     <section className="panel form local-server" aria-labelledby="local-server-title">
@@ -124,7 +152,12 @@ export function LocalServerSection() {
         <StatusBadge tone={stateTone[state]}>{t(`localServer.state.${state}` as MessageKey)}</StatusBadge>
       </div>
       <p className="small muted">{t('localServer.intro')}</p>
-      <Switch showLabel label={t('localServer.enabled')} checked={local.enabled} onChange={(enabled) => void run(() => store.api.updateLocalServer({ enabled }))} />
+      <Switch
+        showLabel
+        label={t('localServer.enabled')}
+        checked={local.enabled}
+        onChange={(enabled) => void run(() => store.api.updateLocalServer({ enabled }))}
+      />
       {status?.lastError ? <Notice kind="error">{status.lastError}</Notice> : null}
       {!loopback ? <Notice kind="warn">{t('localServer.exposed', { host: local.host })}</Notice> : null}
       <div className="form-row">
@@ -132,7 +165,12 @@ export function LocalServerSection() {
           {(id) => (
             <div className="copy-row">
               <input id={id} type="number" min="1" max="65535" value={portValue} onChange={(e) => setPortText(e.target.value)} />
-              <Button small kind="primary" disabled={Boolean(portError) || portText === undefined} onClick={() => void run(() => store.api.updateLocalServer({ port })).then((ok) => ok && setPortText(undefined))}>
+              <Button
+                small
+                kind="primary"
+                disabled={Boolean(portError) || portText === undefined}
+                onClick={() => void run(() => store.api.updateLocalServer({ port })).then((ok) => ok && setPortText(undefined))}
+              >
                 {t('common.save')}
               </Button>
             </div>

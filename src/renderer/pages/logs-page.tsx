@@ -36,7 +36,9 @@ export function LogsPage() {
   const shown = useMemo(() => {
     const min = LEVELS.indexOf(level);
     const needle = text.trim().toLowerCase();
-    return logs.filter((e) => LEVELS.indexOf(e.level) >= min && (!source || e.source === source) && (!needle || e.message.toLowerCase().includes(needle)));
+    return logs.filter(
+      (e) => LEVELS.indexOf(e.level) >= min && (!source || e.source === source) && (!needle || e.message.toLowerCase().includes(needle)),
+    );
   }, [logs, level, source, text]);
 
   useEffect(() => {
@@ -57,7 +59,11 @@ export function LogsPage() {
   }, [shown.length, follow, rows]);
 
   const text_ = () => shown.map(logLine).join('\n');
-  const copy = () => navigator.clipboard.writeText(text_()).then(() => toast(t('logs.copied', { count: shown.length })), () => toast(t('logs.copyFailed'), 'error'));
+  const copy = () =>
+    navigator.clipboard.writeText(text_()).then(
+      () => toast(t('logs.copied', { count: shown.length })),
+      () => toast(t('logs.copyFailed'), 'error'),
+    );
   const save = () => {
     const url = URL.createObjectURL(new Blob([text_() + '\n'], { type: 'text/plain;charset=utf-8' }));
     const a = document.createElement('a');
@@ -93,7 +99,13 @@ export function LogsPage() {
               </option>
             ))}
           </select>
-          <input type="search" aria-label={t('logs.filter')} placeholder={t('logs.filter')} value={text} onChange={(e) => setText(e.target.value)} />
+          <input
+            type="search"
+            aria-label={t('logs.filter')}
+            placeholder={t('logs.filter')}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
           <Switch showLabel label={t('logs.wrap')} checked={wrap} onChange={setWrap} />
           <Button small onClick={() => setPaused(paused ? undefined : live)}>
             {paused ? t('logs.resume') : t('logs.pause')}

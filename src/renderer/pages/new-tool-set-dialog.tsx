@@ -15,7 +15,11 @@ export function NewToolSetDialog(props: { onClose: () => void; onCreated: (id: s
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const trimmed = name.trim();
-  const problem = !trimmed ? t('toolSets.nameEmpty') : sets?.some((s) => s.name === trimmed || toolSetName(s, t) === trimmed) ? t('toolSets.nameTaken') : undefined;
+  const problem = !trimmed
+    ? t('toolSets.nameEmpty')
+    : sets?.some((s) => s.name === trimmed || toolSetName(s, t) === trimmed)
+      ? t('toolSets.nameTaken')
+      : undefined;
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     setTouched(true);
@@ -44,7 +48,15 @@ export function NewToolSetDialog(props: { onClose: () => void; onCreated: (id: s
     >
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
         <Field label={t('toolSets.name')} error={touched ? problem : undefined}>
-          {(id) => <input id={id} placeholder={t('toolSets.namePlaceholder')} value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              placeholder={t('toolSets.namePlaceholder')}
+              value={name}
+              maxLength={64}
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
         </Field>
         <Field label={t('toolSets.startFrom')}>
           {(id) => (

@@ -47,9 +47,13 @@ export function OverviewPage(props: { go: (page: string) => void }) {
             </div>
             <div className="muted mono small break">{shownMasked(e.url, t)}</div>
             <ServedCount endpoint={e} />
-            {e.state === 'connected' ? <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div> : null}
+            {e.state === 'connected' ? (
+              <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div>
+            ) : null}
             {e.state === 'waiting' && e.retryAt ? (
-              <div className="small">{t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}</div>
+              <div className="small">
+                {t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}
+              </div>
             ) : null}
             {e.state !== 'connected' ? <ProblemText problem={e.lastErrorCause} text={e.lastError} /> : null}
           </article>
@@ -63,8 +67,13 @@ export function OverviewPage(props: { go: (page: string) => void }) {
           {restarting > 0 ? <div className="small warn-text">{t('summary.servers.restarting', { count: restarting })}</div> : null}
         </div>
         <div className="stat">
-          <StatFigure text={t('overview.toolsServed', { count: state.catalog.toolCount })} value={state.catalog.toolCount.toLocaleString(language)} />
-          <div className="small muted">{t('overview.toolsSize', { size: formatBytes(state.catalog.bytes), pages: state.catalog.pages, limit: formatBytes(limit) })}</div>
+          <StatFigure
+            text={t('overview.toolsServed', { count: state.catalog.toolCount })}
+            value={state.catalog.toolCount.toLocaleString(language)}
+          />
+          <div className="small muted">
+            {t('overview.toolsSize', { size: formatBytes(state.catalog.bytes), pages: state.catalog.pages, limit: formatBytes(limit) })}
+          </div>
         </div>
         <div className="stat">
           <StatFigure text={t('overview.callsToday', { count: callsToday })} value={callsToday.toLocaleString(language)} />
@@ -86,12 +95,16 @@ export function OverviewPage(props: { go: (page: string) => void }) {
                 .reverse()
                 .map((h) => (
                   <tr key={h.id}>
-                    <td className="small nowrap">{h.time >= startOfDay ? formatTime(h.time, language) : formatDateTime(h.time, language)}</td>
+                    <td className="small nowrap">
+                      {h.time >= startOfDay ? formatTime(h.time, language) : formatDateTime(h.time, language)}
+                    </td>
                     <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
                     <td className="mono">{h.tool}</td>
                     <td className="small">{formatDuration(h.durationMs)}</td>
                     <td>
-                      <StatusBadge tone={h.outcome === 'ok' ? 'ok' : h.outcome === 'cancelled' ? 'off' : 'bad'}>{t(`outcome.${h.outcome}`)}</StatusBadge>
+                      <StatusBadge tone={h.outcome === 'ok' ? 'ok' : h.outcome === 'cancelled' ? 'off' : 'bad'}>
+                        {t(`outcome.${h.outcome}`)}
+                      </StatusBadge>
                     </td>
                   </tr>
                 ))}

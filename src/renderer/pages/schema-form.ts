@@ -73,7 +73,10 @@ export function initialValues(fields: FormField[]): FormValues {
 export type FieldErrorCode = 'required' | 'number' | 'integer' | 'json' | 'min' | 'max';
 
 /** Turns the form's text into arguments; says which field is wrong when it cannot. */
-export function argumentsFrom(fields: FormField[], values: FormValues): { args?: Record<string, unknown>; errors: Record<string, FieldErrorCode> } {
+export function argumentsFrom(
+  fields: FormField[],
+  values: FormValues,
+): { args?: Record<string, unknown>; errors: Record<string, FieldErrorCode> } {
   const args: Record<string, unknown> = {};
   const errors: Record<string, FieldErrorCode> = {};
   for (const field of fields) {

@@ -8,7 +8,13 @@ import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type Serve
 import { shownMaskedIn, wireMasked } from '../masked';
 
 /** Add or edit a server: a form for stdio or remote servers, or the raw JSON. */
-export function ServerEditor(props: { server?: ServerSettings; initial?: ServerSettings; existingNames: string[]; onClose: () => void; onBack?: () => void }) {
+export function ServerEditor(props: {
+  server?: ServerSettings;
+  initial?: ServerSettings;
+  existingNames: string[];
+  onClose: () => void;
+  onBack?: () => void;
+}) {
   const { store, t, toast } = useApp();
   const modelscopeKey = useStore(store, (d) => d.settings?.modelscope.apiKey);
   const [draft, setDraft] = useState<ServerDraft>(() => {
@@ -77,7 +83,11 @@ export function ServerEditor(props: { server?: ServerSettings; initial?: ServerS
       onSubmit={() => void save()}
       footer={
         <>
-          {props.onBack ? <Button kind="ghost" onClick={props.onBack}>{t('common.back')}</Button> : null}
+          {props.onBack ? (
+            <Button kind="ghost" onClick={props.onBack}>
+              {t('common.back')}
+            </Button>
+          ) : null}
           <Button kind="ghost" onClick={() => (raw === undefined ? toRaw() : void fromRaw())}>
             {raw === undefined ? t('servers.rawMode') : t('servers.formMode')}
           </Button>
@@ -91,7 +101,16 @@ export function ServerEditor(props: { server?: ServerSettings; initial?: ServerS
     >
       {raw !== undefined ? (
         <Field label={t('servers.rawLabel')} error={rawError}>
-          {(id) => <textarea id={id} className="mono code-input" rows={16} spellCheck={false} value={raw} onChange={(e) => setRaw(e.target.value)} />}
+          {(id) => (
+            <textarea
+              id={id}
+              className="mono code-input"
+              rows={16}
+              spellCheck={false}
+              value={raw}
+              onChange={(e) => setRaw(e.target.value)}
+            />
+          )}
         </Field>
       ) : (
         <div className="form">
@@ -112,40 +131,96 @@ export function ServerEditor(props: { server?: ServerSettings; initial?: ServerS
           {draft.transport === 'stdio' ? (
             <>
               <Field label={t('servers.command')} error={shown('command')} hint={t('servers.commandHint')}>
-                {(id) => <input id={id} className="mono" value={draft.command} spellCheck={false} onChange={(e) => set({ command: e.target.value })} />}
+                {(id) => (
+                  <input
+                    id={id}
+                    className="mono"
+                    value={draft.command}
+                    spellCheck={false}
+                    onChange={(e) => set({ command: e.target.value })}
+                  />
+                )}
               </Field>
               <Field label={t('servers.args')} hint={t('servers.argsHint')}>
-                {(id) => <textarea id={id} className="mono" rows={3} spellCheck={false} value={draft.args} onChange={(e) => set({ args: e.target.value })} />}
+                {(id) => (
+                  <textarea
+                    id={id}
+                    className="mono"
+                    rows={3}
+                    spellCheck={false}
+                    value={draft.args}
+                    onChange={(e) => set({ args: e.target.value })}
+                  />
+                )}
               </Field>
               <fieldset className="fieldset">
                 <legend>{t('servers.env')}</legend>
-                <KeyValueEditor value={draft.env} onChange={(env) => set({ env })} keyLabel={t('kv.name')} valueLabel={t('kv.value')} addLabel={t('kv.add')} removeLabel={t('common.remove')} />
+                <KeyValueEditor
+                  value={draft.env}
+                  onChange={(env) => set({ env })}
+                  keyLabel={t('kv.name')}
+                  valueLabel={t('kv.value')}
+                  addLabel={t('kv.add')}
+                  removeLabel={t('common.remove')}
+                />
               </fieldset>
-              <Field label={t('servers.cwd')}>{(id) => <input id={id} className="mono" value={draft.cwd} spellCheck={false} onChange={(e) => set({ cwd: e.target.value })} />}</Field>
+              <Field label={t('servers.cwd')}>
+                {(id) => (
+                  <input id={id} className="mono" value={draft.cwd} spellCheck={false} onChange={(e) => set({ cwd: e.target.value })} />
+                )}
+              </Field>
             </>
           ) : (
             <>
               <Field label={t('servers.url')} error={shown('url')} hint={t('servers.urlHint')}>
-                {(id) => <input id={id} className="mono" value={draft.url} spellCheck={false} onChange={(e) => set({ url: e.target.value })} />}
+                {(id) => (
+                  <input id={id} className="mono" value={draft.url} spellCheck={false} onChange={(e) => set({ url: e.target.value })} />
+                )}
               </Field>
-              {modelscope ? <Notice kind={modelscopeKey ? 'info' : 'warn'}>{modelscopeKey ? t('servers.modelscopeHint') : t('servers.modelscopeMissing')}</Notice> : null}
+              {modelscope ? (
+                <Notice kind={modelscopeKey ? 'info' : 'warn'}>
+                  {modelscopeKey ? t('servers.modelscopeHint') : t('servers.modelscopeMissing')}
+                </Notice>
+              ) : null}
               <fieldset className="fieldset">
                 <legend>{t('servers.headers')}</legend>
-                <KeyValueEditor value={draft.headers} onChange={(headers) => set({ headers })} keyLabel={t('kv.name')} valueLabel={t('kv.value')} addLabel={t('kv.add')} removeLabel={t('common.remove')} />
+                <KeyValueEditor
+                  value={draft.headers}
+                  onChange={(headers) => set({ headers })}
+                  keyLabel={t('kv.name')}
+                  valueLabel={t('kv.value')}
+                  addLabel={t('kv.add')}
+                  removeLabel={t('common.remove')}
+                />
               </fieldset>
             </>
           )}
           <div className="form-row">
             <Field label={t('servers.timeout')} error={shown('callTimeoutSeconds')} hint={t('servers.timeoutHint')}>
-              {(id) => <input id={id} type="number" min="1" value={draft.callTimeoutSeconds} onChange={(e) => set({ callTimeoutSeconds: e.target.value })} />}
+              {(id) => (
+                <input
+                  id={id}
+                  type="number"
+                  min="1"
+                  value={draft.callTimeoutSeconds}
+                  onChange={(e) => set({ callTimeoutSeconds: e.target.value })}
+                />
+              )}
             </Field>
             <div className="field">
-              <span className="label-like" aria-hidden="true">{t('servers.enabled')}</span>
+              <span className="label-like" aria-hidden="true">
+                {t('servers.enabled')}
+              </span>
               <Switch label={t('servers.enabled')} checked={draft.enabled} onChange={(enabled) => set({ enabled })} />
             </div>
           </div>
           <div className="field">
-            <Switch showLabel label={t('servers.checkArguments')} checked={draft.checkArguments} onChange={(checkArguments) => set({ checkArguments })} />
+            <Switch
+              showLabel
+              label={t('servers.checkArguments')}
+              checked={draft.checkArguments}
+              onChange={(checkArguments) => set({ checkArguments })}
+            />
             <div className="field-hint">{t('servers.checkArgumentsHint')}</div>
           </div>
           {submitted && errors.form ? <Notice kind="error">{t(`servers.error.${errors.form}`)}</Notice> : null}

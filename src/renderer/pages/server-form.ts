@@ -17,7 +17,19 @@ export interface ServerDraft {
 }
 
 export function emptyDraft(): ServerDraft {
-  return { name: '', transport: 'stdio', command: '', args: '', env: [], cwd: '', url: '', headers: [], enabled: true, callTimeoutSeconds: '', checkArguments: true };
+  return {
+    name: '',
+    transport: 'stdio',
+    command: '',
+    args: '',
+    env: [],
+    cwd: '',
+    url: '',
+    headers: [],
+    enabled: true,
+    callTimeoutSeconds: '',
+    checkArguments: true,
+  };
 }
 
 export function draftFromServer(server: ServerSettings): ServerDraft {
@@ -36,14 +48,22 @@ export function draftFromServer(server: ServerSettings): ServerDraft {
 
 export function serverFromDraft(draft: ServerDraft): unknown {
   const timeout = draft.callTimeoutSeconds.trim() ? Math.round(Number(draft.callTimeoutSeconds) * 1000) : undefined;
-  const common = { name: draft.name.trim(), enabled: draft.enabled, ...(timeout !== undefined ? { callTimeoutMs: timeout } : {}), ...(draft.checkArguments ? {} : { checkArguments: false }) };
+  const common = {
+    name: draft.name.trim(),
+    enabled: draft.enabled,
+    ...(timeout !== undefined ? { callTimeoutMs: timeout } : {}),
+    ...(draft.checkArguments ? {} : { checkArguments: false }),
+  };
   const record = (pairs: [string, string][]) => Object.fromEntries(pairs.filter(([k]) => k.trim()).map(([k, v]) => [k.trim(), v]));
   if (draft.transport === 'stdio') {
     return {
       ...common,
       transport: 'stdio',
       command: draft.command.trim(),
-      args: draft.args.split('\n').map((a) => a.trim()).filter(Boolean),
+      args: draft.args
+        .split('\n')
+        .map((a) => a.trim())
+        .filter(Boolean),
       env: record(draft.env),
       ...(draft.cwd.trim() ? { cwd: draft.cwd.trim() } : {}),
     };

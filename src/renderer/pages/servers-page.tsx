@@ -17,10 +17,14 @@ import { shownMasked } from '../masked';
 
 function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
   const { store, t } = useApp();
-  const showOutput = status.stderrTail.length > 0 && (status.state === 'failed' || status.state === 'restarting' || status.state === 'starting');
+  const showOutput =
+    status.stderrTail.length > 0 && (status.state === 'failed' || status.state === 'restarting' || status.state === 'starting');
   const [editing, setEditing] = useState(false);
   const run = useCommand();
-  const target = shownMasked(settings ? (settings.transport === 'stdio' ? [settings.command, ...settings.args].join(' ') : settings.url) : '', t);
+  const target = shownMasked(
+    settings ? (settings.transport === 'stdio' ? [settings.command, ...settings.args].join(' ') : settings.url) : '',
+    t,
+  );
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   return (
     <li className="list-item">
@@ -36,8 +40,14 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
       </div>
       <div className="list-wide">
         <div className="mono small muted break">{target}</div>
-        {status.installing ? <div className="small muted">{t('servers.installing', { runner: status.installing.runner, package: status.installing.package ?? status.name })}</div> : null}
-        {status.state !== 'running' && status.state !== 'stopped' ? <ProblemText problem={status.lastErrorCause} text={status.lastError} /> : null}
+        {status.installing ? (
+          <div className="small muted">
+            {t('servers.installing', { runner: status.installing.runner, package: status.installing.package ?? status.name })}
+          </div>
+        ) : null}
+        {status.state !== 'running' && status.state !== 'stopped' ? (
+          <ProblemText problem={status.lastErrorCause} text={status.lastError} />
+        ) : null}
         <SkippedTools status={status} />
         {showOutput ? (
           // Open while its output is the only clue; a click away once the line that tells why is shown above.
@@ -73,7 +83,11 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <Button small onClick={() => setEditing(true)} disabled={!settings}>
           {t('common.edit')}
         </Button>
-        <RemoveButton title={t('servers.removeTitle', { name: status.name })} body={t('servers.removeBody')} onConfirm={() => run(() => store.api.removeServer({ name: status.name }))} />
+        <RemoveButton
+          title={t('servers.removeTitle', { name: status.name })}
+          body={t('servers.removeBody')}
+          onConfirm={() => run(() => store.api.removeServer({ name: status.name }))}
+        />
       </div>
       {editing && settings ? <ServerEditor server={settings} existingNames={names} onClose={() => setEditing(false)} /> : null}
     </li>
@@ -112,7 +126,9 @@ export function ServersPage() {
   const { store, t, showImport } = useApp();
   const servers = useStore(store, (d) => d.state.servers);
   const settings = useStore(store, (d) => d.settings?.servers ?? []);
-  const [adding, setAdding] = useState<{ step: 'catalogue' } | { step: 'form'; initial?: ServerSettings; fromCatalogue: boolean } | undefined>();
+  const [adding, setAdding] = useState<
+    { step: 'catalogue' } | { step: 'form'; initial?: ServerSettings; fromCatalogue: boolean } | undefined
+  >();
   const names = settings.map((s) => s.name);
   return (
     <div className="page">

@@ -35,13 +35,29 @@ export function SettingsPage() {
       <section className="panel form">
         <h2>{t('settings.general')}</h2>
         {host.launchAtLogin !== null ? (
-          <Switch showLabel label={t('settings.launchAtLogin')} checked={host.launchAtLogin} onChange={(enabled) => void run(() => store.api.setLaunchAtLogin({ enabled }))} />
+          <Switch
+            showLabel
+            label={t('settings.launchAtLogin')}
+            checked={host.launchAtLogin}
+            onChange={(enabled) => void run(() => store.api.setLaunchAtLogin({ enabled }))}
+          />
         ) : null}
-        {host.carrier === 'electron' ? <Switch showLabel label={t('settings.startHidden')} checked={settings.ui.startHidden} onChange={(startHidden) => void update({ ui: { startHidden } })} /> : null}
+        {host.carrier === 'electron' ? (
+          <Switch
+            showLabel
+            label={t('settings.startHidden')}
+            checked={settings.ui.startHidden}
+            onChange={(startHidden) => void update({ ui: { startHidden } })}
+          />
+        ) : null}
         <div className="form-row">
           <Field label={t('settings.language')}>
             {(id) => (
-              <select id={id} value={settings.ui.language} onChange={(e) => void update({ ui: { language: e.target.value as 'system' | 'zh-CN' | 'en' } })}>
+              <select
+                id={id}
+                value={settings.ui.language}
+                onChange={(e) => void update({ ui: { language: e.target.value as 'system' | 'zh-CN' | 'en' } })}
+              >
                 <option value="system">{t('settings.language.system')}</option>
                 <option value="zh-CN">简体中文</option>
                 <option value="en">English</option>
@@ -50,7 +66,11 @@ export function SettingsPage() {
           </Field>
           <Field label={t('settings.theme')}>
             {(id) => (
-              <select id={id} value={settings.ui.theme} onChange={(e) => void update({ ui: { theme: e.target.value as 'system' | 'light' | 'dark' } })}>
+              <select
+                id={id}
+                value={settings.ui.theme}
+                onChange={(e) => void update({ ui: { theme: e.target.value as 'system' | 'light' | 'dark' } })}
+              >
                 <option value="system">{t('settings.theme.system')}</option>
                 <option value="light">{t('settings.theme.light')}</option>
                 <option value="dark">{t('settings.theme.dark')}</option>
@@ -83,7 +103,9 @@ export function SettingsPage() {
             kind="primary"
             disabled={Boolean(limitError || timeoutError) || (limitText === undefined && timeoutText === undefined)}
             onClick={() =>
-              void update({ limits: { ...settings.limits, maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) } }).then((ok) => {
+              void update({
+                limits: { ...settings.limits, maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) },
+              }).then((ok) => {
                 if (!ok) return;
                 setLimitText(undefined);
                 setTimeoutText(undefined);
@@ -110,10 +132,25 @@ export function SettingsPage() {
             });
           }}
         >
-          <Field label={t('settings.modelscope')} hint={settings.modelscope.apiKey ? t('settings.modelscopeSet', { masked: shownMasked(settings.modelscope.apiKey, t) }) : t('settings.modelscopeHint')}>
+          <Field
+            label={t('settings.modelscope')}
+            hint={
+              settings.modelscope.apiKey
+                ? t('settings.modelscopeSet', { masked: shownMasked(settings.modelscope.apiKey, t) })
+                : t('settings.modelscopeHint')
+            }
+          >
             {(id) => (
               <div className="input-with-button">
-                <input id={id} className="mono" type={keyShown ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={modelscopeKey} onChange={(e) => setModelscopeKey(e.target.value)} />
+                <input
+                  id={id}
+                  className="mono"
+                  type={keyShown ? 'text' : 'password'}
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={modelscopeKey}
+                  onChange={(e) => setModelscopeKey(e.target.value)}
+                />
                 <Button small aria-label={keyShown ? t('common.hide') : t('common.show')} onClick={() => setKeyShown(!keyShown)}>
                   {keyShown ? t('common.hide') : t('common.show')}
                 </Button>
@@ -125,7 +162,12 @@ export function SettingsPage() {
               {t('common.save')}
             </Button>
             {settings.modelscope.apiKey ? (
-              <Button kind="danger" onClick={() => void run(() => store.api.setModelscopeKey({ apiKey: null })).then((ok) => ok && toast(t('settings.modelscopeRemoved')))}>
+              <Button
+                kind="danger"
+                onClick={() =>
+                  void run(() => store.api.setModelscopeKey({ apiKey: null })).then((ok) => ok && toast(t('settings.modelscopeRemoved')))
+                }
+              >
                 {t('settings.modelscopeRemove')}
               </Button>
             ) : null}
@@ -142,7 +184,11 @@ export function SettingsPage() {
           {t('app.name')} {host.version} · {host.platform}
           {host.logsFolder ? ` · ${host.logsFolder}` : ''}
         </p>
-        {host.logsFolder ? <Button small onClick={() => void store.api.openLogsFolder().catch((e: Error) => toast(e.message, 'error'))}>{t('tray.openLogs')}</Button> : null}
+        {host.logsFolder ? (
+          <Button small onClick={() => void store.api.openLogsFolder().catch((e: Error) => toast(e.message, 'error'))}>
+            {t('tray.openLogs')}
+          </Button>
+        ) : null}
       </section>
     </div>
   );

@@ -79,10 +79,18 @@ function DescriptionEditor({ set, tool, onDone }: { set: ToolSet; tool: CatalogT
   const [text, setText] = useState(tool.description);
   const custom = set.tools[tool.server]?.[tool.originalName]?.description !== undefined;
   const save = (description: string | null) =>
-    void run(() => store.api.setToolDescription({ toolSet: set.id, server: tool.server, tool: tool.originalName, description })).then((ok) => ok && onDone());
+    void run(() => store.api.setToolDescription({ toolSet: set.id, server: tool.server, tool: tool.originalName, description })).then(
+      (ok) => ok && onDone(),
+    );
   return (
     <div className="description-editor">
-      <textarea aria-label={t('toolSets.description', { name: tool.name })} rows={3} value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+      <textarea
+        aria-label={t('toolSets.description', { name: tool.name })}
+        rows={3}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        autoFocus
+      />
       <div className="toolbar">
         <Button small kind="primary" onClick={() => save(text)}>
           {t('common.save')}
@@ -117,7 +125,9 @@ function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }
         <section className="tool-group" key={server} aria-label={server}>
           <header className="tool-group-header">
             <h4>{server}</h4>
-            <span className="muted small">{t('tools.enabledCount', { on: tools.filter((x) => x.enabled).length, total: tools.length })}</span>
+            <span className="muted small">
+              {t('tools.enabledCount', { on: tools.filter((x) => x.enabled).length, total: tools.length })}
+            </span>
             <span className="spacer" />
             <Switch
               showLabel
@@ -133,23 +143,35 @@ function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }
                 <Switch
                   label={t('tools.toggle', { name: tool.name })}
                   checked={tool.enabled}
-                  onChange={(enabled) => void run(() => store.api.setToolEnabled({ toolSet: set.id, server: tool.server, tool: tool.originalName, enabled }))}
+                  onChange={(enabled) =>
+                    void run(() => store.api.setToolEnabled({ toolSet: set.id, server: tool.server, tool: tool.originalName, enabled }))
+                  }
                 />
                 <div className="tool-main">
                   <div className="card-row">
                     <span className="mono tool-name">{tool.name}</span>
                     {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
                     <span className="small muted">{formatBytes(tool.bytes)}</span>
-                    {set.tools[tool.server]?.[tool.originalName]?.description !== undefined ? <span className="tag">{t('toolSets.customDescription')}</span> : null}
+                    {set.tools[tool.server]?.[tool.originalName]?.description !== undefined ? (
+                      <span className="tag">{t('toolSets.customDescription')}</span>
+                    ) : null}
                   </div>
                   {editing === tool.name ? (
                     <DescriptionEditor set={set} tool={tool} onDone={() => setEditing(undefined)} />
                   ) : (
-                    <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>
+                    <div className="small tool-description">
+                      {tool.description || <span className="muted">{t('tools.noDescription')}</span>}
+                    </div>
                   )}
                 </div>
                 {editing === tool.name ? null : (
-                  <Button small kind="ghost" onClick={() => setEditing(tool.name)} aria-label={`${t('toolSets.editDescription')}: ${tool.name}`} title={t('toolSets.editDescription')}>
+                  <Button
+                    small
+                    kind="ghost"
+                    onClick={() => setEditing(tool.name)}
+                    aria-label={`${t('toolSets.editDescription')}: ${tool.name}`}
+                    title={t('toolSets.editDescription')}
+                  >
                     ✎
                   </Button>
                 )}

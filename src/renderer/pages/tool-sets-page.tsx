@@ -52,11 +52,17 @@ function ToolSetHeader({ set, users }: { set: ToolSet; users: string[] }) {
             >
               {t('common.rename')}
             </Button>
-            <RemoveButton title={t('toolSets.removeTitle', { name: set.name })} body={t('toolSets.removeBody')} onConfirm={() => run(() => store.api.removeToolSet({ id: set.id }))} />
+            <RemoveButton
+              title={t('toolSets.removeTitle', { name: set.name })}
+              body={t('toolSets.removeBody')}
+              onConfirm={() => run(() => store.api.removeToolSet({ id: set.id }))}
+            />
           </>
         )}
       </header>
-      <p className="small muted" title={users.length > 0 ? users.join(', ') : undefined}>{users.length > 0 ? t('toolSets.usedBy', { names: users.join(', ') }) : t('toolSets.unused')}</p>
+      <p className="small muted" title={users.length > 0 ? users.join(', ') : undefined}>
+        {users.length > 0 ? t('toolSets.usedBy', { names: users.join(', ') }) : t('toolSets.unused')}
+      </p>
     </>
   );
 }
@@ -87,9 +93,16 @@ export function ToolSetsPage() {
               const users = toolSetUsers(settings, s.id);
               return (
                 <li key={s.id}>
-                  <button type="button" className={s.id === set.id ? 'active' : undefined} aria-current={s.id === set.id ? 'true' : undefined} onClick={() => setSelected(s.id)}>
+                  <button
+                    type="button"
+                    className={s.id === set.id ? 'active' : undefined}
+                    aria-current={s.id === set.id ? 'true' : undefined}
+                    onClick={() => setSelected(s.id)}
+                  >
                     <span className="toolset-name">{toolSetName(s, t)}</span>
-                    <span className="small toolset-meta">{t('toolSets.size', { count: summary?.toolCount ?? 0, size: formatBytes(summary?.bytes ?? 0) })}</span>
+                    <span className="small toolset-meta">
+                      {t('toolSets.size', { count: summary?.toolCount ?? 0, size: formatBytes(summary?.bytes ?? 0) })}
+                    </span>
                     <span className="small toolset-meta">{users.length > 0 ? users.join(', ') : t('toolSets.unused')}</span>
                   </button>
                 </li>

@@ -36,7 +36,8 @@ export function ToolsPage() {
   const [describing, setDescribing] = useState<CatalogTool | undefined>();
   const groups = useMemo(() => {
     const q = query.trim().toLowerCase();
-    const match = (tool: CatalogTool) => !q || [tool.name, tool.originalName, tool.description, tool.server].some((s) => s.toLowerCase().includes(q));
+    const match = (tool: CatalogTool) =>
+      !q || [tool.name, tool.originalName, tool.description, tool.server].some((s) => s.toLowerCase().includes(q));
     const byServer = new Map<string, CatalogTool[]>();
     for (const tool of catalog) if (match(tool)) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
     return [...byServer.entries()].sort(([a], [b]) => a.localeCompare(b));
@@ -48,9 +49,24 @@ export function ToolsPage() {
     <div className="page">
       <div className="page-header">
         <h1>{t('nav.tools')}</h1>
-        <input type="search" className="search" placeholder={t('tools.search')} aria-label={t('tools.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          type="search"
+          className="search"
+          placeholder={t('tools.search')}
+          aria-label={t('tools.search')}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
       </div>
-      <p className="muted small">{t('tools.summary', { count: summary.toolCount, total: catalog.length, size: formatBytes(summary.bytes), pages: summary.pages, limit: formatBytes(limit) })}</p>
+      <p className="muted small">
+        {t('tools.summary', {
+          count: summary.toolCount,
+          total: catalog.length,
+          size: formatBytes(summary.bytes),
+          pages: summary.pages,
+          limit: formatBytes(limit),
+        })}
+      </p>
       {catalog.length === 0 ? <EmptyState title={t('tools.none')} /> : null}
       {catalog.length > 0 && groups.length === 0 ? <EmptyState title={t('tools.noMatch', { query: query.trim() })} /> : null}
       {groups.map(([server, tools]) => {
@@ -62,12 +78,22 @@ export function ToolsPage() {
               <h2>{server}</h2>
               <span className="muted small">{t('tools.enabledCount', { on, total: tools.length })}</span>
               <span className="spacer" />
-              <Switch showLabel label={t('tools.allOn', { server })} checked={allOn} mixed={on > 0 && !allOn} onChange={(enabled) => void run(store.api.setServerToolsEnabled({ server, enabled }))} />
+              <Switch
+                showLabel
+                label={t('tools.allOn', { server })}
+                checked={allOn}
+                mixed={on > 0 && !allOn}
+                onChange={(enabled) => void run(store.api.setServerToolsEnabled({ server, enabled }))}
+              />
             </header>
             <ul className="tool-list">
               {tools.map((tool) => (
                 <li key={tool.name} className={`tool${tool.enabled ? '' : ' is-off'}`}>
-                  <Switch label={t('tools.toggle', { name: tool.name })} checked={tool.enabled} onChange={(enabled) => void run(store.api.setToolEnabled({ server: tool.server, tool: tool.originalName, enabled }))} />
+                  <Switch
+                    label={t('tools.toggle', { name: tool.name })}
+                    checked={tool.enabled}
+                    onChange={(enabled) => void run(store.api.setToolEnabled({ server: tool.server, tool: tool.originalName, enabled }))}
+                  />
                   <div className="tool-main">
                     <div className="card-row">
                       <span className="mono tool-name">{tool.name}</span>
@@ -81,7 +107,12 @@ export function ToolsPage() {
                   <Button small onClick={() => setDescribing(tool)} aria-label={t('tools.editDescriptionNamed', { name: tool.name })}>
                     {t('tools.editDescription')}
                   </Button>
-                  <Button small onClick={() => setTrying(tool)} disabled={!tool.enabled} aria-label={t('tools.tryNamed', { name: tool.name })}>
+                  <Button
+                    small
+                    onClick={() => setTrying(tool)}
+                    disabled={!tool.enabled}
+                    aria-label={t('tools.tryNamed', { name: tool.name })}
+                  >
                     {t('tools.try')}
                   </Button>
                 </li>

@@ -52,7 +52,10 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
     const code = errors[field.name];
     return code ? t(`tryTool.error.${code}`, { min: field.min ?? '', max: field.max ?? '' }) : undefined;
   };
-  const hint = (field: FormField) => [field.description, field.default !== undefined ? t('tryTool.default', { value: JSON.stringify(field.default) }) : ''].filter(Boolean).join(' · ');
+  const hint = (field: FormField) =>
+    [field.description, field.default !== undefined ? t('tryTool.default', { value: JSON.stringify(field.default) }) : '']
+      .filter(Boolean)
+      .join(' · ');
 
   return (
     <Dialog
@@ -62,7 +65,10 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
       onSubmit={() => void run()}
       footer={
         <>
-          <Button kind="ghost" onClick={() => setRaw(raw === undefined ? JSON.stringify(argumentsFrom(fields, values).args ?? {}, null, 2) : undefined)}>
+          <Button
+            kind="ghost"
+            onClick={() => setRaw(raw === undefined ? JSON.stringify(argumentsFrom(fields, values).args ?? {}, null, 2) : undefined)}
+          >
             {raw === undefined ? t('tryTool.rawMode') : t('tryTool.formMode')}
           </Button>
           <span className="spacer" />
@@ -76,7 +82,16 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
       <p className="muted">{tool.description}</p>
       {raw !== undefined ? (
         <Field label={t('tryTool.arguments')} error={rawError}>
-          {(id) => <textarea id={id} className="mono code-input" rows={8} spellCheck={false} value={raw} onChange={(e) => setRaw(e.target.value)} />}
+          {(id) => (
+            <textarea
+              id={id}
+              className="mono code-input"
+              rows={8}
+              spellCheck={false}
+              value={raw}
+              onChange={(e) => setRaw(e.target.value)}
+            />
+          )}
         </Field>
       ) : fields.length === 0 ? (
         <p className="muted">{t('tryTool.noArguments')}</p>
@@ -86,9 +101,18 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
             <Field key={field.name} label={`${field.name}${field.required ? ' *' : ''}`} error={errorText(field)} hint={hint(field)}>
               {(id) =>
                 field.kind === 'boolean' ? (
-                  <Switch id={id} label={field.name} checked={values[field.name] === true} onChange={(v) => setValues({ ...values, [field.name]: v })} />
+                  <Switch
+                    id={id}
+                    label={field.name}
+                    checked={values[field.name] === true}
+                    onChange={(v) => setValues({ ...values, [field.name]: v })}
+                  />
                 ) : field.kind === 'enum' ? (
-                  <select id={id} value={String(values[field.name] ?? '')} onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}>
+                  <select
+                    id={id}
+                    value={String(values[field.name] ?? '')}
+                    onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
+                  >
                     <option value="">{t('tryTool.unset')}</option>
                     {field.options?.map((o, index) => (
                       <option key={index} value={String(index)}>
@@ -97,7 +121,14 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
                     ))}
                   </select>
                 ) : field.kind === 'json' ? (
-                  <textarea id={id} className="mono" rows={3} placeholder="JSON" value={String(values[field.name] ?? '')} onChange={(e) => setValues({ ...values, [field.name]: e.target.value })} />
+                  <textarea
+                    id={id}
+                    className="mono"
+                    rows={3}
+                    placeholder="JSON"
+                    value={String(values[field.name] ?? '')}
+                    onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
+                  />
                 ) : (
                   <input
                     id={id}
@@ -118,7 +149,9 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
         <section className="result" aria-live="polite">
           <div className="card-row small">
             <strong>{result.isError ? t('tryTool.resultError') : t('tryTool.result')}</strong>
-            <span className="muted">{t('tryTool.meta', { duration: formatDuration(result.durationMs), size: formatBytes(result.bytes) })}</span>
+            <span className="muted">
+              {t('tryTool.meta', { duration: formatDuration(result.durationMs), size: formatBytes(result.bytes) })}
+            </span>
           </div>
           <pre className={`mono result-text${result.isError ? ' is-error' : ''}`} data-testid="tool-result">
             {result.text}

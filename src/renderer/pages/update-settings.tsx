@@ -64,25 +64,46 @@ export function UpdateSettings() {
   return (
     <section className="panel form">
       <h2>{t('updates.title')}</h2>
-      <Switch showLabel label={t('updates.auto')} checked={settings.updates.enabled} onChange={(enabled) => void run(() => store.api.updatePreferences({ updates: { enabled } }))} />
+      <Switch
+        showLabel
+        label={t('updates.auto')}
+        checked={settings.updates.enabled}
+        onChange={(enabled) => void run(() => store.api.updatePreferences({ updates: { enabled } }))}
+      />
       <div className="field-hint">{t('updates.autoHint')}</div>
       <Field label={t('updates.mirror')} error={mirrorError} hint={t('updates.mirrorHint', { source })}>
-        {(id) => <input id={id} type="url" inputMode="url" spellCheck={false} placeholder={update.defaultMirror ?? 'https://'} value={mirror} onChange={(e) => setMirrorText(e.target.value)} />}
+        {(id) => (
+          <input
+            id={id}
+            type="url"
+            inputMode="url"
+            spellCheck={false}
+            placeholder={update.defaultMirror ?? 'https://'}
+            value={mirror}
+            onChange={(e) => setMirrorText(e.target.value)}
+          />
+        )}
       </Field>
       <div className="update-status">
         <Button
           disabled={Boolean(mirrorError) || mirrorText === undefined}
           onClick={() =>
-            void run(() => store.api.updatePreferences({ updates: { mirrorUrl: mirror.trim() === '' ? null : mirror.trim() } })).then((ok) => {
-              if (!ok) return;
-              setMirrorText(undefined);
-              toast(t('settings.saved'));
-            })
+            void run(() => store.api.updatePreferences({ updates: { mirrorUrl: mirror.trim() === '' ? null : mirror.trim() } })).then(
+              (ok) => {
+                if (!ok) return;
+                setMirrorText(undefined);
+                toast(t('settings.saved'));
+              },
+            )
           }
         >
           {t('common.save')}
         </Button>
-        <Button kind="primary" disabled={unsupported || checking || update.state === 'checking' || update.state === 'downloading'} onClick={() => void check()}>
+        <Button
+          kind="primary"
+          disabled={unsupported || checking || update.state === 'checking' || update.state === 'downloading'}
+          onClick={() => void check()}
+        >
           {t('updates.check')}
         </Button>
         {update.state === 'ready' ? (

@@ -124,7 +124,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.stderrLines': '最近输出（{count} 行）',
   'servers.installing': '{runner} 正在为首次运行下载并安装 {package}，可能需要几分钟；完成后它的工具会自动出现。',
   'servers.skipped': '{count} 个工具未提供',
-  'servers.skipped.hint': '该服务列出的这些工具格式有误，无法提供给小智；它的其他工具正常可用。如果需要其中某个工具，请把这里显示的内容告诉服务的作者。',
+  'servers.skipped.hint':
+    '该服务列出的这些工具格式有误，无法提供给小智；它的其他工具正常可用。如果需要其中某个工具，请把这里显示的内容告诉服务的作者。',
   'servers.skipped.unnamed': '第 {position} 个工具',
   'servers.skipped.duplicate': '同一名称列出了 {times} 次，只提供第一个',
   'servers.skipped.notTool': '不是工具定义',
@@ -149,7 +150,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tools.try': '试用',
   'tools.tryNamed': '试用 {name}',
 
-  'toolSets.intro': '工具集是选定的一组服务和工具。每个小智接入点和本机的每个应用（Cursor、Claude Desktop 等）各使用一个工具集；每个服务仍然只运行一份。',
+  'toolSets.intro':
+    '工具集是选定的一组服务和工具。每个小智接入点和本机的每个应用（Cursor、Claude Desktop 等）各使用一个工具集；每个服务仍然只运行一份。',
   'toolSets.default': '全部工具',
   'toolSets.defaultHint': '默认工具集：所有服务的全部工具，开关与“工具”页相同。',
   'toolSets.list': '工具集列表',
@@ -182,7 +184,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'toolSets.resetDescription': '恢复服务自带的',
   'toolSets.customDescription': '自定义描述',
   'localServer.title': '本机 MCP 服务',
-  'localServer.intro': '通过 Streamable HTTP 把工具集提供给本机的 AI 应用（Cursor、VS Code、Claude Desktop、Cherry Studio）。只有本机能连接，并且必须带上令牌。',
+  'localServer.intro':
+    '通过 Streamable HTTP 把工具集提供给本机的 AI 应用（Cursor、VS Code、Claude Desktop、Cherry Studio）。只有本机能连接，并且必须带上令牌。',
   'localServer.enabled': '在本机提供服务',
   'localServer.state.off': '已关闭',
   'localServer.state.starting': '正在启动',
@@ -193,7 +196,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'localServer.portHint': '请保持固定：写入各应用的地址包含这个端口。',
   'localServer.portError': '端口范围为 1–65535。',
   'localServer.token': '令牌',
-  'localServer.tokenHint': '用于 /mcp，即下方未列出的应用：它们以“Authorization: Bearer …”发送它。下方每个应用都有自己的令牌，只能用于它自己的地址（点“复制令牌”或“添加到…”）。请妥善保密。',
+  'localServer.tokenHint':
+    '用于 /mcp，即下方未列出的应用：它们以“Authorization: Bearer …”发送它。下方每个应用都有自己的令牌，只能用于它自己的地址（点“复制令牌”或“添加到…”）。请妥善保密。',
   'localServer.copyToken': '复制令牌',
   'localServer.show': '显示',
   'localServer.hide': '隐藏',
@@ -418,7 +422,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.pingFailed': '服务不再响应。',
   'problem.server.pingFailed.hint': '会自动重新连接。',
   'problem.server.authRefused': '服务器拒绝了凭据（HTTP {status}）。',
-  'problem.server.authRefused.hint': '请检查该服务请求头中的令牌或 API 密钥（Authorization 等）是否正确、是否有权使用此服务，然后重新启动它。在此之前不会自动重试。',
+  'problem.server.authRefused.hint':
+    '请检查该服务请求头中的令牌或 API 密钥（Authorization 等）是否正确、是否有权使用此服务，然后重新启动它。在此之前不会自动重试。',
   'problem.server.protocolUnsupported': '该服务使用的 MCP 协议版本本应用不支持（{version}）。',
   'problem.server.protocolUnsupported.hint': '请更新该服务（或本应用），然后重新启动它。在此之前不会自动重试。',
   'problem.server.badUrl': '该服务的地址不是有效的 URL。',
@@ -426,7 +431,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.badHeader': '请求头“{name}”无法发送：其名称或值含有 HTTP 不允许的字符。',
   'problem.server.badHeader.hint': '请在该服务的设置中修正：请求头名称不能含空格，值不能含换行。',
   'problem.server.crashed': '程序因错误停止：{line}',
-  'problem.server.crashed.hint': '它会被重启，但同样的错误通常会再次出现：请解决错误中提到的问题（缺少的软件包或模块、密钥、设置）。完整输出见“最近输出”。',
+  'problem.server.crashed.hint':
+    '它会被重启，但同样的错误通常会再次出现：请解决错误中提到的问题（缺少的软件包或模块、密钥、设置）。完整输出见“最近输出”。',
   'problem.server.systemLimit': '系统暂时无法启动该程序（{code}：打开的文件或进程过多，或内存不足）。',
   'problem.server.systemLimit.hint': '稍后会自动重试。若一直出现，请关闭不需要的程序，或调高打开文件数的上限（ulimit -n）。',
   'problem.call.unknownTool': '已没有名为“{tool}”的工具。',
@@ -580,7 +586,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'preview.searchPlaceholder': '例如：明天北京天气怎么样',
   'preview.searchNone': '没有匹配的工具。',
   'settings.budget': '每个接入点的工具预算',
-  'settings.budgetHint': '接入点提供的工具超过这个范围时，窗口会提醒并建议使用路由模式。xiaozhi.me 在几十个工具以上就会吃力；自建服务端在约 25 个工具以上会卡住；8192 字节正好是一条 tools/list 消息。',
+  'settings.budgetHint':
+    '接入点提供的工具超过这个范围时，窗口会提醒并建议使用路由模式。xiaozhi.me 在几十个工具以上就会吃力；自建服务端在约 25 个工具以上会卡住；8192 字节正好是一条 tools/list 消息。',
   'settings.budgetTools': '工具数',
   'settings.budgetBytes': '字节数',
   'settings.budgetError': '请输入不小于 {min} 的整数。',

@@ -13,7 +13,14 @@ let session: FakeSession;
 let work: string;
 const logOf = (server: string) => path.join(work, `${server}.calls`);
 const received = (server: string): { tool: string; arguments: Record<string, unknown> }[] =>
-  fs.existsSync(logOf(server)) ? fs.readFileSync(logOf(server), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  fs.existsSync(logOf(server))
+    ? fs
+        .readFileSync(logOf(server), 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 
 beforeEach(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-args-'));

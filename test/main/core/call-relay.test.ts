@@ -13,7 +13,11 @@ const ctx = withEndpointTeardown(afterEach);
 async function setup() {
   const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
   // A thousand calls at once keep the event loop busy: that is not a dead socket.
-  const harness = (ctx.harness = makeBridge({ connection: patientConnection, endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_RELAY_TOOLS: '1' })] }));
+  const harness = (ctx.harness = makeBridge({
+    connection: patientConnection,
+    endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }],
+    servers: [fixtureServer('fx', { FIXTURE_RELAY_TOOLS: '1' })],
+  }));
   harness.bridge.start();
   await harness.bridge.whenServersSettled();
   const session = await xiaozhi.connection(0);
@@ -33,17 +37,23 @@ describe('the tools/call relay', () => {
 
   it('answers 1,000 concurrent calls, each with its own id and its own result', async () => {
     const session = await setup();
-    const ids: (string | number)[] = Array.from({ length: 1000 }, (_, i) => (i % 3 === 0 ? `3f2a-uuid_n_${i}` : i % 3 === 1 ? i : i * 1_000_003));
+    const ids: (string | number)[] = Array.from({ length: 1000 }, (_, i) =>
+      i % 3 === 0 ? `3f2a-uuid_n_${i}` : i % 3 === 1 ? i : i * 1_000_003,
+    );
     ids[0] = 0;
     const answers = ids.map((id) => session.response(id, 30_000));
-    ids.forEach((id, i) => session.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `call ${i}` } } }));
+    ids.forEach((id, i) =>
+      session.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `call ${i}` } } }),
+    );
     const responses = await Promise.all(answers);
     responses.forEach((response, i) => {
       expect(response.id).toStrictEqual(ids[i]);
       expect(textOf(response)).toBe(`fx: call ${i}`);
     });
     // Exactly one answer per request.
-    const answered = session.received.filter((m) => m.result !== undefined && typeof textOf(m) === 'string' && textOf(m)?.startsWith('fx: call'));
+    const answered = session.received.filter(
+      (m) => m.result !== undefined && typeof textOf(m) === 'string' && textOf(m)?.startsWith('fx: call'),
+    );
     expect(answered).toHaveLength(1000);
   });
 
@@ -60,8 +70,14 @@ describe('the tools/call relay', () => {
 
   it('answers every call in flight readably when the server dies, then serves again once it is back', async () => {
     const session = await setup();
-    const slow = Array.from({ length: 20 }, (_, i) => session.request(100 + i, 'tools/call', { name: 'slow', arguments: { ms: 20_000 } }, 20_000));
-    await waitFor(() => (logText(ctx.harness!.logBook).match(/slow call started/g) ?? []).length >= 20, 10_000, 'the calls to reach the server');
+    const slow = Array.from({ length: 20 }, (_, i) =>
+      session.request(100 + i, 'tools/call', { name: 'slow', arguments: { ms: 20_000 } }, 20_000),
+    );
+    await waitFor(
+      () => (logText(ctx.harness!.logBook).match(/slow call started/g) ?? []).length >= 20,
+      10_000,
+      'the calls to reach the server',
+    );
     await session.request(99, 'tools/call', { name: 'crash', arguments: {} });
     for (const response of await Promise.all(slow)) {
       expect(response.result?.isError).toBe(true);
@@ -80,7 +96,11 @@ describe('the tools/call relay', () => {
     }
     // A slow call sent after them: once it is answered, every earlier answer has arrived.
     await session.request(2000, 'tools/call', { name: 'slow', arguments: { ms: 300 } });
-    await waitFor(async () => (await ctx.harness!.bridge.api.getHistory()).filter((r) => r.tool === 'echo').length === 40, 5000, 'every race in the history');
+    await waitFor(
+      async () => (await ctx.harness!.bridge.api.getHistory()).filter((r) => r.tool === 'echo').length === 40,
+      5000,
+      'every race in the history',
+    );
     const history = await ctx.harness!.bridge.api.getHistory();
     for (let i = 0; i < 40; i++) {
       const answers = session.received.filter((m) => m.id === 1000 + i);
@@ -111,29 +131,65 @@ describe('the tools/call relay', () => {
     const history = (await ctx.harness!.bridge.api.getHistory()).filter((r) => r.tool === 'answer_raw');
     expect(history.map((r) => r.outcome)).toEqual(malformed.map(() => 'error'));
     // What the SDK accepts still goes through: every kind of item, extra keys, no content at all.
-    const fine = { content: [{ type: 'text', text: 'a', annotations: { priority: 1 } }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'resource_link', uri: 'file:///x', name: 'x' }], extra: 1 };
-    expect(textOf(await session.request(id++, 'tools/call', { name: 'answer_raw', arguments: { result: fine } }))).toBe('a\n[image: image/png, 3 bytes]\n[link: x file:///x]');
-    expect((await session.request(id++, 'tools/call', { name: 'answer_raw', arguments: { result: { structuredContent: { n: 1 } } } })).result?.content).toEqual([{ type: 'text', text: '{"n":1}' }]);
+    const fine = {
+      content: [
+        { type: 'text', text: 'a', annotations: { priority: 1 } },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'file:///x', name: 'x' },
+      ],
+      extra: 1,
+    };
+    expect(textOf(await session.request(id++, 'tools/call', { name: 'answer_raw', arguments: { result: fine } }))).toBe(
+      'a\n[image: image/png, 3 bytes]\n[link: x file:///x]',
+    );
+    expect(
+      (await session.request(id++, 'tools/call', { name: 'answer_raw', arguments: { result: { structuredContent: { n: 1 } } } })).result
+        ?.content,
+    ).toEqual([{ type: 'text', text: '{"n":1}' }]);
   });
 
   it('takes an answer whose id (and progress token) the server echoes as a string, as the SDK does', async () => {
     const session = await setup();
     const mark = session.mark();
-    const response = await session.request(11, 'tools/call', { name: 'answer_raw', arguments: { stringId: true, result: { content: [{ type: 'text', text: 'string id' }] } }, _meta: { progressToken: 'tok-s' } }, 5000);
+    const response = await session.request(
+      11,
+      'tools/call',
+      {
+        name: 'answer_raw',
+        arguments: { stringId: true, result: { content: [{ type: 'text', text: 'string id' }] } },
+        _meta: { progressToken: 'tok-s' },
+      },
+      5000,
+    );
     expect(textOf(response)).toBe('string id');
-    expect(session.received.slice(mark).filter((m) => m.method === 'notifications/progress').map((m) => m.params)).toEqual([{ progressToken: 'tok-s', progress: 1, total: 1 }]);
+    expect(
+      session.received
+        .slice(mark)
+        .filter((m) => m.method === 'notifications/progress')
+        .map((m) => m.params),
+    ).toEqual([{ progressToken: 'tok-s', progress: 1, total: 1 }]);
   });
 
   it('passes the server progress on to the endpoint under the endpoint own token', async () => {
     const session = await setup();
     const mark = session.mark();
-    const response = await session.request(7, 'tools/call', { name: 'progress', arguments: { steps: 3 }, _meta: { progressToken: 'tok-1' } });
+    const response = await session.request(7, 'tools/call', {
+      name: 'progress',
+      arguments: { steps: 3 },
+      _meta: { progressToken: 'tok-1' },
+    });
     expect(textOf(response)).toBe('progressed 3');
     const progress = session.received.slice(mark).filter((m) => m.method === 'notifications/progress');
-    expect(progress.map((m) => m.params)).toEqual([1, 2, 3].map((i) => ({ progressToken: 'tok-1', progress: i, total: 3, message: `step ${i}` })));
+    expect(progress.map((m) => m.params)).toEqual(
+      [1, 2, 3].map((i) => ({ progressToken: 'tok-1', progress: i, total: 3, message: `step ${i}` })),
+    );
     // A long message is cut, so the frame stays within the endpoint's limit.
     const longMark = session.mark();
-    await session.request(9, 'tools/call', { name: 'progress', arguments: { steps: 1, message: '进'.repeat(5000) }, _meta: { progressToken: 2 } });
+    await session.request(9, 'tools/call', {
+      name: 'progress',
+      arguments: { steps: 1, message: '进'.repeat(5000) },
+      _meta: { progressToken: 2 },
+    });
     const long = session.received.slice(longMark).find((m) => m.method === 'notifications/progress');
     expect(long?.params).toMatchObject({ progressToken: 2, progress: 1, message: `${'进'.repeat(200)}…` });
     // Without a token, the server is not asked for progress.
@@ -147,9 +203,16 @@ describe('the tools/call relay', () => {
     expect(missing.result?.isError).toBe(true);
     expect(textOf(missing)).toBe('The tool "structured" failed: it has an output schema but returned no structured content.');
     const wrong = await session.request(3, 'tools/call', { name: 'structured', arguments: { mode: 'wrong' } });
-    expect(textOf(wrong)).toMatch(/^The tool "structured" failed: its structured content does not match its output schema \(n must be number\)\.$/);
+    expect(textOf(wrong)).toMatch(
+      /^The tool "structured" failed: its structured content does not match its output schema \(n must be number\)\.$/,
+    );
     const history = await ctx.harness!.bridge.api.getHistory();
-    expect(history.filter((r) => r.tool === 'structured').map((r) => r.outcome).sort()).toEqual(['error', 'error', 'ok']);
+    expect(
+      history
+        .filter((r) => r.tool === 'structured')
+        .map((r) => r.outcome)
+        .sort(),
+    ).toEqual(['error', 'error', 'ok']);
   });
 
   it('cancels the server call when the endpoint connection closes mid-call', async () => {
@@ -158,7 +221,11 @@ describe('the tools/call relay', () => {
     await waitFor(() => logText(ctx.harness!.logBook).includes('slow call started'), 5000, 'the call to reach the server');
     session.close();
     await waitFor(() => logText(ctx.harness!.logBook).includes('slow call cancelled'), 5000, 'the server to see the cancel');
-    await waitFor(async () => (await ctx.harness!.bridge.api.getHistory()).some((r) => r.tool === 'slow' && r.outcome === 'cancelled'), 5000, 'the cancelled call in the history');
+    await waitFor(
+      async () => (await ctx.harness!.bridge.api.getHistory()).some((r) => r.tool === 'slow' && r.outcome === 'cancelled'),
+      5000,
+      'the cancelled call in the history',
+    );
   });
 });
 
@@ -168,7 +235,12 @@ describe('the relay timeouts', () => {
     const { CallRelay } = await import('../../../src/main/core/servers/call-relay');
     const { LogBook } = await import('../../../src/main/core/logs/log-book');
     const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx' }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [FIXTURE],
+      env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx' },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'relay-test', version: '1' }, { capabilities: {} });
     await client.connect(transport);
     try {
@@ -176,7 +248,10 @@ describe('the relay timeouts', () => {
       const long = relay.call('slow', { ms: 20_000 }, { timeoutMs: 30_000 });
       long.catch(() => undefined);
       const short = relay.call('slow', { ms: 20_000 }, { timeoutMs: 200 });
-      const error = await short.then(() => undefined, (e: unknown) => e);
+      const error = await short.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(McpError);
       expect((error as InstanceType<typeof McpError>).code).toBe(ErrorCode.RequestTimeout);
       expect((error as InstanceType<typeof McpError>).data).toEqual({ timeout: 200 });
@@ -195,7 +270,12 @@ describe('the relay timeouts', () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { CallRelay } = await import('../../../src/main/core/servers/call-relay');
     const { LogBook } = await import('../../../src/main/core/logs/log-book');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx' }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [FIXTURE],
+      env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx' },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'relay-test', version: '1' }, { capabilities: {} });
     await client.connect(transport);
     try {
@@ -204,7 +284,11 @@ describe('the relay timeouts', () => {
         const started = performance.now();
         return relay.call('slow', { ms: 20_000 }, { timeoutMs: limit }).then(
           () => ({ limit, outcome: 'answered', after: performance.now() - started }),
-          (error: { data?: { timeout?: number } }) => ({ limit, outcome: `timeout ${error.data?.timeout}`, after: performance.now() - started }),
+          (error: { data?: { timeout?: number } }) => ({
+            limit,
+            outcome: `timeout ${error.data?.timeout}`,
+            after: performance.now() - started,
+          }),
         );
       };
       const first = [400, 150, 250, 150, 400].map(timed);

@@ -53,7 +53,9 @@ describe('child servers: supervision', () => {
   });
 
   it('says how a stdio server ended: its exit code, or the signal that killed it (not "the connection closed")', async () => {
-    harness = makeBridge({ servers: [fixtureServer('fx'), { name: 'early', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(2)'] }] });
+    harness = makeBridge({
+      servers: [fixtureServer('fx'), { name: 'early', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(2)'] }],
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     await waitFor(() => server('early').lastError !== undefined, 10_000, 'the early exit');
@@ -83,7 +85,9 @@ describe('child servers: supervision', () => {
       `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(helper.pid));`,
       `import(${JSON.stringify(pathToFileURL(FIXTURE).href)});`,
     ].join('\n');
-    harness = makeBridge({ servers: [{ name: 'held', transport: 'stdio', command: process.execPath, args: ['-e', wrapper], env: { FIXTURE_NAME: 'held' } }] });
+    harness = makeBridge({
+      servers: [{ name: 'held', transport: 'stdio', command: process.execPath, args: ['-e', wrapper], env: { FIXTURE_NAME: 'held' } }],
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     expect(server('held').state).toBe('running');
@@ -117,7 +121,12 @@ describe('child servers: supervision', () => {
     const teardown = inner.teardown.bind(child);
     inner.teardown = async () => {
       seen.push(child.status().state);
-      seen.push(await child.callTool('echo', { text: 'x' }).then(() => 'answered', (error: Error) => error.message));
+      seen.push(
+        await child.callTool('echo', { text: 'x' }).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
+      );
       return teardown();
     };
     await child.callTool('crash', {});
@@ -172,7 +181,9 @@ describe('child servers: supervision', () => {
   });
 
   it('says a timeout under a second, or not whole, as it was set (0.3 s, 1.5 s), not rounded to 0 s or 2 s', async () => {
-    harness = makeBridge({ servers: [fixtureServer('short', {}, { callTimeoutMs: 300 }), fixtureServer('half', {}, { callTimeoutMs: 1500 })] });
+    harness = makeBridge({
+      servers: [fixtureServer('short', {}, { callTimeoutMs: 300 }), fixtureServer('half', {}, { callTimeoutMs: 1500 })],
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     const [short, half] = await Promise.all([
@@ -210,7 +221,12 @@ describe('child servers: supervision', () => {
 
   it('leaves no process behind on stop, grandchildren included', async () => {
     const pidFile = tempFile('pids');
-    harness = makeBridge({ servers: [fixtureServer('a', { FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }), fixtureServer('b', { FIXTURE_PID_FILE: pidFile })] });
+    harness = makeBridge({
+      servers: [
+        fixtureServer('a', { FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }),
+        fixtureServer('b', { FIXTURE_PID_FILE: pidFile }),
+      ],
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     await waitFor(() => fs.existsSync(pidFile) && readPids(pidFile).length === 3, 5000, 'three pids');
@@ -223,18 +239,24 @@ describe('child servers: supervision', () => {
 
   it('gives stdio servers their env and cwd, and reads their Chinese stderr intact', async () => {
     const cwdDir = path.dirname(tempFile('x'));
-    harness = makeBridge({
-      servers: [
-        {
-          name: 'env',
-          transport: 'stdio',
-          command: process.execPath,
-          args: ['-e', "process.stderr.write('目录=' + process.cwd() + ' 值=' + process.env.MY_VALUE + ' py=' + process.env.PYTHONIOENCODING + '\\n'); setInterval(() => {}, 1000)"],
-          env: { MY_VALUE: '测试' },
-          cwd: cwdDir,
-        },
-      ],
-    }, { startTimeoutMs: 10_000 });
+    harness = makeBridge(
+      {
+        servers: [
+          {
+            name: 'env',
+            transport: 'stdio',
+            command: process.execPath,
+            args: [
+              '-e',
+              "process.stderr.write('目录=' + process.cwd() + ' 值=' + process.env.MY_VALUE + ' py=' + process.env.PYTHONIOENCODING + '\\n'); setInterval(() => {}, 1000)",
+            ],
+            env: { MY_VALUE: '测试' },
+            cwd: cwdDir,
+          },
+        ],
+      },
+      { startTimeoutMs: 10_000 },
+    );
     harness.bridge.start();
     await waitFor(() => server('env').stderrTail.length > 0, 5000, 'stderr');
     expect(server('env').stderrTail[0]).toBe(`目录=${fs.realpathSync(cwdDir)} 值=测试 py=utf-8`);
@@ -313,7 +335,8 @@ describe('child servers: hostile or broken output', () => {
     bridge.start();
     await bridge.whenServersSettled();
     // Through the hub, as an endpoint gets it (the window's copy is redacted).
-    const read = async (tool: string, name: string) => ((await bridge.toolHub.call(tool, { name }, { caller: 'test' })).content[0] as { text: string }).text;
+    const read = async (tool: string, name: string) =>
+      ((await bridge.toolHub.call(tool, { name }, { caller: 'test' })).content[0] as { text: string }).text;
     expect(await read('fx_getenv', 'MCP_ENDPOINT')).toBe('(unset)');
     expect(await read('fx_getenv', 'MODELSCOPE_API_TOKEN')).toBe('(unset)');
     expect(await read('fx_getenv', 'PATH')).not.toBe('(unset)');

@@ -153,7 +153,11 @@ describe('endpoint link: faults', () => {
     await session.initialize();
     session.close(4004, `bad token ${TOKEN}`);
     await xiaozhi.connection(1);
-    const everything = JSON.stringify({ logs: harness.logBook.entries(), state: harness.bridge.state(), settings: await harness.bridge.api.getSettings() });
+    const everything = JSON.stringify({
+      logs: harness.logBook.entries(),
+      state: harness.bridge.state(),
+      settings: await harness.bridge.api.getSettings(),
+    });
     expect(everything).not.toContain(TOKEN);
     expect(everything).not.toContain('c2VjcmV0LXNpZ25hdHVyZQ');
     expect(everything).toContain('token=eyJh…(redacted)');

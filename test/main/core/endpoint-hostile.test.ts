@@ -68,7 +68,9 @@ describe('endpoint link: hostile frames', () => {
     session.record = false;
     // 20,000 slow calls took the bridge from 85 to 253 MB and its server from 66 to 199 MB.
     const total = CALL_LIMITS.inProgress + CALL_LIMITS.waiting + 40;
-    const answers = Array.from({ length: total }, (_, i) => session.request(1000 + i, 'tools/call', { name: 'slow', arguments: { ms: 3000 } }, 20_000));
+    const answers = Array.from({ length: total }, (_, i) =>
+      session.request(1000 + i, 'tools/call', { name: 'slow', arguments: { ms: 3000 } }, 20_000),
+    );
     const refused = await Promise.race([
       Promise.all(answers.slice(total - 40)),
       new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 2500)),
@@ -104,8 +106,18 @@ describe('endpoint link: hostile frames', () => {
 describe('endpoint link: frames JSON-RPC does not allow', () => {
   it('answers requests with a null, boolean or object id, batches, and a bad progress token', async () => {
     const session = await setup();
-    for (const frame of ['{"jsonrpc":"2.0","id":null,"method":"ping"}', '{"jsonrpc":"2.0","id":true,"method":"ping"}', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]']) session.sendRaw(frame);
-    await waitFor(() => session.received.filter((m) => m.id === null && m.error?.code === -32600).length === 4, 5000, 'four Invalid Request errors');
+    for (const frame of [
+      '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":true,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}',
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+    ])
+      session.sendRaw(frame);
+    await waitFor(
+      () => session.received.filter((m) => m.id === null && m.error?.code === -32600).length === 4,
+      5000,
+      'four Invalid Request errors',
+    );
     const bad = await session.request(7, 'tools/call', { name: 'echo', arguments: { text: 'x' }, _meta: { progressToken: { a: 1 } } });
     expect(bad.error?.code).toBe(-32602);
     expect(await echo(session, 8, 'fine')).toBe('fx: fine');

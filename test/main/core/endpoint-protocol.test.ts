@@ -39,7 +39,12 @@ describe('endpoint link: the MCP server side, as xiaozhi talks to it', () => {
 
   it('handles back-to-back initialize, initialized and tools/list without waiting (self-hosted server)', async () => {
     const session = await setup();
-    session.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } } });
+    session.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } },
+    });
     session.send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
     session.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
     const list = await session.response(2);
@@ -136,7 +141,11 @@ describe('endpoint link: the MCP server side, as xiaozhi talks to it', () => {
   it('keeps every tools/call response within the size limit, with a visible truncation marker', async () => {
     const session = await setup();
     await session.initialize();
-    for (const [id, char] of [[1, 'x'], [2, '汉'], [3, '"']] as const) {
+    for (const [id, char] of [
+      [1, 'x'],
+      [2, '汉'],
+      [3, '"'],
+    ] as const) {
       const response = await session.request(id, 'tools/call', { name: 'big', arguments: { n: 50_000, char } });
       const frame = session.rawFrames.find((f) => JSON.parse(f).id === id) as string;
       expect(Buffer.byteLength(frame)).toBeLessThanOrEqual(8192);

@@ -7,7 +7,12 @@ const ctx = withEndpointTeardown(afterEach);
 
 /** What xiaozhi-esp32-server does: initialize, initialized and one tools/list, back to back; it never re-lists. */
 async function listOnce(session: Awaited<ReturnType<FakeXiaozhi['connection']>>) {
-  session.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } } });
+  session.send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } },
+  });
   session.send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
   const list = await session.request(2, 'tools/list', {}, 20_000);
   return (list.result?.tools ?? []).map((t) => t.name);
@@ -89,7 +94,10 @@ describe('the first tools/list of a session', () => {
 describe('a tools/call while servers start', () => {
   it('waits for the server of that tool instead of answering "unknown tool"', async () => {
     ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }], servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1000' })] });
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }],
+      servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1000' })],
+    });
     ctx.harness!.bridge.start();
     const session = await ctx.xiaozhi!.connection(0);
     await session.initialize();
@@ -101,7 +109,10 @@ describe('a tools/call while servers start', () => {
 describe('a tools/list while a server restarts after a crash', () => {
   it('waits for the restart attempt under way, so the list is complete', async () => {
     ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_START_DELAY_MS: '800' })] });
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }],
+      servers: [fixtureServer('fx', { FIXTURE_START_DELAY_MS: '800' })],
+    });
     const { bridge, logBook } = ctx.harness;
     bridge.start();
     await bridge.whenServersSettled();
@@ -110,7 +121,11 @@ describe('a tools/list while a server restarts after a crash', () => {
     const before = logBook.entries().filter((e) => e.message.includes('starting slowly')).length;
     await session.request(1, 'tools/call', { name: 'crash', arguments: {} });
     // The restart attempt has begun (the program printed its first line) but is not ready yet.
-    await waitFor(() => logBook.entries().filter((e) => e.message.includes('starting slowly')).length > before, 10_000, 'the restart attempt');
+    await waitFor(
+      () => logBook.entries().filter((e) => e.message.includes('starting slowly')).length > before,
+      10_000,
+      'the restart attempt',
+    );
     const list = await session.request(2, 'tools/list', {}, 20_000);
     expect(list.result?.tools?.map((t) => t.name)).toContain('echo');
   });
@@ -121,7 +136,10 @@ describe('the tool budget, for headless users', () => {
     ctx.xiaozhi = await FakeXiaozhi.start();
     ctx.harness = makeBridge({
       endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }],
-      servers: [fixtureServer('fast', { FIXTURE_EXTRA_TOOLS: '30' }, { name: 'fast' }), fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' }, { name: 'slow' })],
+      servers: [
+        fixtureServer('fast', { FIXTURE_EXTRA_TOOLS: '30' }, { name: 'fast' }),
+        fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' }, { name: 'slow' }),
+      ],
     });
     const { bridge, logBook } = ctx.harness;
     bridge.start();
@@ -137,7 +155,10 @@ describe('the tool budget, for headless users', () => {
 
   it('is said once in the log when an endpoint is served past it, with router mode as the way out', async () => {
     ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '30' })] });
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }],
+      servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '30' })],
+    });
     const { bridge, logBook } = ctx.harness;
     bridge.start();
     await bridge.whenServersSettled();

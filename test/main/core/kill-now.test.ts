@@ -23,7 +23,10 @@ async function runningBridge(): Promise<number[]> {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-kill-now-'));
   const pidFile = path.join(dir, 'pids');
   const stubborn = { FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile, FIXTURE_TERM_FILE: path.join(dir, 'sigterm') };
-  harness = makeBridge({ servers: [fixtureServer('a', stubborn), fixtureServer('b', { FIXTURE_PID_FILE: pidFile })] }, { ...fastSupervision, stopGraceMs: 20_000 });
+  harness = makeBridge(
+    { servers: [fixtureServer('a', stubborn), fixtureServer('b', { FIXTURE_PID_FILE: pidFile })] },
+    { ...fastSupervision, stopGraceMs: 20_000 },
+  );
   harness.bridge.start();
   await harness.bridge.whenServersSettled();
   await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length === 3, 5000, 'three pids');

@@ -15,7 +15,11 @@ describe('the login shell PATH (GUI apps start with a poor one)', () => {
     dirs.push(dir);
     const shell = path.join(dir, 'fake-shell');
     // A real shell script standing in for the user's zsh/bash with a chatty rc file.
-    fs.writeFileSync(shell, '#!/bin/sh\necho "Welcome back!"\nPATH=/opt/homebrew/bin:/home/u/.local/bin:/usr/bin\nexport PATH\nshift\neval "$1"\necho "bye"\n', { mode: 0o755 });
+    fs.writeFileSync(
+      shell,
+      '#!/bin/sh\necho "Welcome back!"\nPATH=/opt/homebrew/bin:/home/u/.local/bin:/usr/bin\nexport PATH\nshift\neval "$1"\necho "bye"\n',
+      { mode: 0o755 },
+    );
     expect(await readLoginShellPath(shell)).toBe('/opt/homebrew/bin:/home/u/.local/bin:/usr/bin');
   });
 

@@ -24,7 +24,13 @@ describe('published MCP servers through the bridge', () => {
       endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
       servers: [
         { name: 'everything', transport: 'stdio', command: process.execPath, args: [pkg('server-everything'), 'stdio'] },
-        { name: 'memory', transport: 'stdio', command: process.execPath, args: [pkg('server-memory')], env: { MEMORY_FILE_PATH: memoryFile } },
+        {
+          name: 'memory',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [pkg('server-memory')],
+          env: { MEMORY_FILE_PATH: memoryFile },
+        },
       ],
     });
     harness.bridge.start();
@@ -42,7 +48,10 @@ describe('published MCP servers through the bridge', () => {
     expect(image.result?.content).toHaveLength(1);
     expect(image.result?.content?.[0]?.text).toMatch(/\[image: image\/png/);
 
-    await session.request(3, 'tools/call', { name: 'create_entities', arguments: { entities: [{ name: '小智', entityType: 'assistant', observations: ['说中文'] }] } });
+    await session.request(3, 'tools/call', {
+      name: 'create_entities',
+      arguments: { entities: [{ name: '小智', entityType: 'assistant', observations: ['说中文'] }] },
+    });
     const graph = await session.request(4, 'tools/call', { name: 'read_graph', arguments: {} });
     expect(graph.result?.content?.[0]?.text).toContain('小智');
   });

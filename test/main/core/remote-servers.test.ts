@@ -31,7 +31,10 @@ describe('remote servers', () => {
     expect(server('over-sse').state).toBe('running');
     expect(server('over-http').state).toBe('running');
     // Same tool name on both: both get prefixed.
-    const names = harness.bridge.toolHub.catalog().map((t) => t.name).sort();
+    const names = harness.bridge.toolHub
+      .catalog()
+      .map((t) => t.name)
+      .sort();
     expect(names).toEqual(['over-http_remote_echo', 'over-sse_remote_echo']);
     expect((await harness.bridge.api.callTool({ name: 'over-sse_remote_echo', arguments: { text: 'a' } })).text).toBe('sse: a');
     expect((await harness.bridge.api.callTool({ name: 'over-http_remote_echo', arguments: { text: 'b' } })).text).toBe('http: b');
@@ -70,8 +73,12 @@ describe('remote servers', () => {
   });
 
   it('adds the ModelScope token only to ModelScope URLs without their own Authorization', () => {
-    expect(remoteHeaders(new URL('https://mcp.api-inference.modelscope.net/abc/sse'), {}, 'ms-key')).toEqual({ Authorization: 'Bearer ms-key' });
-    expect(remoteHeaders(new URL('https://modelscope.cn/x'), { authorization: 'Bearer mine' }, 'ms-key')).toEqual({ authorization: 'Bearer mine' });
+    expect(remoteHeaders(new URL('https://mcp.api-inference.modelscope.net/abc/sse'), {}, 'ms-key')).toEqual({
+      Authorization: 'Bearer ms-key',
+    });
+    expect(remoteHeaders(new URL('https://modelscope.cn/x'), { authorization: 'Bearer mine' }, 'ms-key')).toEqual({
+      authorization: 'Bearer mine',
+    });
     expect(remoteHeaders(new URL('https://example.com/mcp'), {}, 'ms-key')).toEqual({});
     expect(remoteHeaders(new URL('https://notmodelscope.cn/mcp'), {}, 'ms-key')).toEqual({});
   });
@@ -106,18 +113,32 @@ describe('remote servers that misbehave', () => {
       }
       const existing = typeof id === 'string' ? transports.get(id) : undefined;
       if (existing) return existing.handleRequest(req, res);
-      const transport: InstanceType<typeof StreamableHTTPServerTransport> = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void transports.set(sid, transport) });
+      const transport: InstanceType<typeof StreamableHTTPServerTransport> = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void transports.set(sid, transport),
+      });
       const mcp = new Server({ name: 'endless', version: '1' }, { capabilities: { tools: {} } });
       mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'noop', inputSchema: { type: 'object' } }] }));
       await mcp.connect(transport);
       await transport.handleRequest(req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    fixtures.push({ url: '', requests: [], forgetSessions: () => undefined, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
+    fixtures.push({
+      url: '',
+      requests: [],
+      forgetSessions: () => undefined,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    });
     const port = (server.address() as { port: number }).port;
     const { fixtureServer } = await import('../../helpers/bridge-harness');
     harness = makeBridge(
-      { servers: [{ name: 'endless', transport: 'streamable-http', url: `http://127.0.0.1:${port}/mcp`, headers: {} }, fixtureServer('fx')] },
+      {
+        servers: [{ name: 'endless', transport: 'streamable-http', url: `http://127.0.0.1:${port}/mcp`, headers: {} }, fixtureServer('fx')],
+      },
       { restartBaseMs: 5000, restartMaxMs: 5000, maxRemoteMessageBytes: 1024 * 1024, healthIntervalMs: 0 },
     );
     harness.bridge.start();
@@ -129,7 +150,7 @@ describe('remote servers that misbehave', () => {
 });
 const server_ = (name: string) => harness!.bridge.state().servers.find((s) => s.name === name)!;
 
-describe('a remote server\'s whole answer is bounded', () => {
+describe("a remote server's whole answer is bounded", () => {
   it('drops a server whose JSON answer passes the limit in pieces separated by blank lines, and says why', async () => {
     const { startRawMcpHttp, pump } = await import('../../helpers/raw-mcp-http');
     const entry = `{"type":"text","text":"${'x'.repeat(256 * 1024)}"}`;

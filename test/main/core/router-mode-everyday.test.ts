@@ -20,7 +20,13 @@ beforeAll(async () => {
   run = await startRouterRun((work) => [
     fixtureServer('fixture'),
     { name: 'everything', transport: 'stdio', command: process.execPath, args: [pkg('server-everything'), 'stdio'] },
-    { name: 'memory', transport: 'stdio', command: process.execPath, args: [pkg('server-memory')], env: { MEMORY_FILE_PATH: path.join(work, 'memory.jsonl') } },
+    {
+      name: 'memory',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [pkg('server-memory')],
+      env: { MEMORY_FILE_PATH: path.join(work, 'memory.jsonl') },
+    },
     catalogServer('filesystem'),
   ]);
   ({ harness, session } = run);
@@ -43,7 +49,9 @@ describe("router mode over a new user's 47 tools, with the published servers run
     expect(catalog).toHaveLength(47);
     for (const server of EVERYDAY_PUBLISHED) {
       const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
-      const live = catalog.filter((t) => t.server === server).map((t) => ({ name: t.originalName, description: t.description, inputSchema: t.inputSchema }));
+      const live = catalog
+        .filter((t) => t.server === server)
+        .map((t) => ({ name: t.originalName, description: t.description, inputSchema: t.inputSchema }));
       // Re-capture with `node test/fixtures/catalogs/capture-published.mjs` after upgrading a server.
       expect(live.sort(byName), `${server} changed its tools`).toEqual([...loadPublished(server).tools].sort(byName));
     }
@@ -59,7 +67,10 @@ describe("router mode over a new user's 47 tools, with the published servers run
   });
 
   it('call_tool then reaches the real server', async () => {
-    const response = await session.request(id++, 'tools/call', { name: 'call_tool', arguments: { name: 'get-sum', arguments: { a: 17, b: 25 } } });
+    const response = await session.request(id++, 'tools/call', {
+      name: 'call_tool',
+      arguments: { name: 'get-sum', arguments: { a: 17, b: 25 } },
+    });
     expect(response.result?.isError).not.toBe(true);
     expect(response.result?.content?.[0]?.text).toMatch(/\b42\b/);
   });
@@ -67,7 +78,10 @@ describe("router mode over a new user's 47 tools, with the published servers run
   it('call_tool on a tool the user switched off says it is off, rather than suggest other tools for the job', async () => {
     await harness.bridge.api.setToolEnabled({ server: 'everything', tool: 'get-sum', enabled: false });
     try {
-      const response = await session.request(id++, 'tools/call', { name: 'call_tool', arguments: { name: 'get-sum', arguments: { a: 1, b: 2 } } });
+      const response = await session.request(id++, 'tools/call', {
+        name: 'call_tool',
+        arguments: { name: 'get-sum', arguments: { a: 1, b: 2 } },
+      });
       expect(response.result?.isError).toBe(true);
       expect(response.result?.content?.[0]?.text).toBe('The tool "get-sum" is turned off in Xiaozhi Tray.');
       expect(await findTools('add two numbers')).not.toContain('everything/get-sum');

@@ -19,7 +19,10 @@ const callLog = (server: string) => path.join(run?.work ?? '', `${server}.calls`
 
 beforeAll(async () => {
   run = await startRouterRun(
-    (work) => catalogNames().map((name) => catalogServer(name, { callLog: path.join(work, `${name}.calls`), env: { CATALOG_LARGE_REPLY: 'read_text_file' } })),
+    (work) =>
+      catalogNames().map((name) =>
+        catalogServer(name, { callLog: path.join(work, `${name}.calls`), env: { CATALOG_LARGE_REPLY: 'read_text_file' } }),
+      ),
     { pinned: ['get_current_time'] },
   );
   ({ harness, session } = run);
@@ -33,7 +36,12 @@ afterAll(async () => {
 let id = 1;
 async function call(name: string, args: Record<string, unknown>) {
   const response = await session.request(id++, 'tools/call', { name, arguments: args });
-  return { text: response.result?.content?.[0]?.text ?? '', isError: response.result?.isError === true, content: response.result?.content ?? [], raw: JSON.stringify(response) };
+  return {
+    text: response.result?.content?.[0]?.text ?? '',
+    isError: response.result?.isError === true,
+    content: response.result?.content ?? [],
+    raw: JSON.stringify(response),
+  };
 }
 
 describe('router mode with 300 tools from 10 servers', () => {
@@ -59,10 +67,15 @@ describe('router mode with 300 tools from 10 servers', () => {
   it.each(loadQueries().map((q) => [q.query, q] as const))('find_tools ranks a right tool in its top 3 for "%s"', async (_text, query) => {
     const result = await call('find_tools', { query: query.query, limit: 3 });
     expect(result.isError).toBe(false);
-    const answer = JSON.parse(result.text) as { tools: { name: string; server: string; description: string; inputSchema: { type: string } }[] };
+    const answer = JSON.parse(result.text) as {
+      tools: { name: string; server: string; description: string; inputSchema: { type: string } }[];
+    };
     expect(answer.tools.length).toBeLessThanOrEqual(3);
     const right = query.expect.map((key) => exposed.get(key));
-    expect(answer.tools.map((t) => t.name).some((name) => right.includes(name)), `got ${answer.tools.map((t) => `${t.server}/${t.name}`).join(', ')}`).toBe(true);
+    expect(
+      answer.tools.map((t) => t.name).some((name) => right.includes(name)),
+      `got ${answer.tools.map((t) => `${t.server}/${t.name}`).join(', ')}`,
+    ).toBe(true);
     for (const tool of answer.tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.description.length).toBeGreaterThan(0);
@@ -71,7 +84,10 @@ describe('router mode with 300 tools from 10 servers', () => {
 
   it('call_tool reaches the tool through the hub: argument check, shaping and history as usual', async () => {
     const ok = await call('call_tool', { name: 'get-tickets', arguments: { date: '2025-05-03', fromStation: 'BJP', toStation: 'SHH' } });
-    expect(ok).toMatchObject({ text: '12306-mcp/get-tickets: {"date":"2025-05-03","fromStation":"BJP","toStation":"SHH"}', isError: false });
+    expect(ok).toMatchObject({
+      text: '12306-mcp/get-tickets: {"date":"2025-05-03","fromStation":"BJP","toStation":"SHH"}',
+      isError: false,
+    });
     // Arguments given as a JSON string (models do that) are understood too.
     const asText = await call('call_tool', { name: 'get_air_quality', arguments: '{"location":"北京"}' });
     expect(asText.text).toBe('weather/get_air_quality: {"location":"北京"}');
@@ -102,9 +118,13 @@ describe('router mode with 300 tools from 10 servers', () => {
     expect(unknown.text).toContain('Use find_tools to search');
     expect((await call('call_tool', {})).text).toContain('call_tool needs "name"');
     expect((await call('find_tools', {})).text).toContain('find_tools needs "query"');
-    expect((await call('find_tools', { query: 'the of' })).text).toMatch(/^No tool matches "the of"\. .*The servers are: 12306-mcp, amap-maps/);
+    expect((await call('find_tools', { query: 'the of' })).text).toMatch(
+      /^No tool matches "the of"\. .*The servers are: 12306-mcp, amap-maps/,
+    );
     // A pinned tool is called directly.
-    expect((await call('get_current_time', { timezone: 'Asia/Shanghai' })).text).toBe('daily-tools/get_current_time: {"timezone":"Asia/Shanghai"}');
+    expect((await call('get_current_time', { timezone: 'Asia/Shanghai' })).text).toBe(
+      'daily-tools/get_current_time: {"timezone":"Asia/Shanghai"}',
+    );
   });
 
   it('switching the endpoint to all tools needs no reconnect: list_changed, then the whole catalog', async () => {

@@ -21,13 +21,38 @@ beforeAll(async () => {
         name: 'gateway',
         instructions: '',
         tools: [
-          { name: 'search_tools', description: 'Search the tools of the gateway', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
-          { name: 'call_tool', description: 'Call a tool of the gateway', inputSchema: { type: 'object', properties: { toolName: { type: 'string' }, arguments: { type: 'object' } }, required: ['toolName'] } },
-          { name: 'find_tools', description: 'Find tools of the gateway', inputSchema: { type: 'object', properties: { keywords: { type: 'string' } }, required: ['keywords'] } },
+          {
+            name: 'search_tools',
+            description: 'Search the tools of the gateway',
+            inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+          },
+          {
+            name: 'call_tool',
+            description: 'Call a tool of the gateway',
+            inputSchema: {
+              type: 'object',
+              properties: { toolName: { type: 'string' }, arguments: { type: 'object' } },
+              required: ['toolName'],
+            },
+          },
+          {
+            name: 'find_tools',
+            description: 'Find tools of the gateway',
+            inputSchema: { type: 'object', properties: { keywords: { type: 'string' } }, required: ['keywords'] },
+          },
         ],
       }),
     );
-    return [{ name: 'gateway', transport: 'stdio', command: process.execPath, args: [CATALOG_SERVER], env: { CATALOG_FILE: catalog, CATALOG_CALL_LOG: path.join(work, 'gateway.calls') }, enabled: true }];
+    return [
+      {
+        name: 'gateway',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [CATALOG_SERVER],
+        env: { CATALOG_FILE: catalog, CATALOG_CALL_LOG: path.join(work, 'gateway.calls') },
+        enabled: true,
+      },
+    ];
   });
 }, 60_000);
 
@@ -48,7 +73,11 @@ describe('router mode over a server with tools called call_tool and find_tools',
     expect(inner).toEqual({ text: 'gateway/call_tool: {"toolName":"lights_on","arguments":{}}', isError: false });
     const search = await call('call_tool', { name: 'find_tools', arguments: { keywords: 'lights' } });
     expect(search).toEqual({ text: 'gateway/find_tools: {"keywords":"lights"}', isError: false });
-    const calls = fs.readFileSync(path.join((run as RouterRun).work, 'gateway.calls'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool: string });
+    const calls = fs
+      .readFileSync(path.join((run as RouterRun).work, 'gateway.calls'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { tool: string });
     expect(calls.map((c) => c.tool)).toEqual(['call_tool', 'find_tools']);
   });
 });

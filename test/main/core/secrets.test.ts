@@ -59,7 +59,11 @@ describe('no secret leaves the engine', () => {
     harness = makeBridge({
       endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:1/mcp/?token=${TOKEN}`, enabled: false }],
       servers: [
-        fixtureServer('fx', { OPENAI_KEY: OPENAI, DB_PASS, PASSPHRASE }, { args: [path.resolve(__dirname, '../../fixtures/fixture-server.mjs'), `--api-key=${ARG_KEY}`, '--token', ARG_TOKEN] }),
+        fixtureServer(
+          'fx',
+          { OPENAI_KEY: OPENAI, DB_PASS, PASSPHRASE },
+          { args: [path.resolve(__dirname, '../../fixtures/fixture-server.mjs'), `--api-key=${ARG_KEY}`, '--token', ARG_TOKEN] },
+        ),
         { name: 'remote', transport: 'streamable-http', url, headers: { 'X-Api-Key': HEADER_KEY } },
       ],
     });
@@ -82,7 +86,9 @@ describe('no secret leaves the engine', () => {
     expectNoSecret(calls.join('\n'));
     expectNoSecret(JSON.stringify(harness.logBook.entries()));
     // A command that fails on a value the user gave: its error is redacted too.
-    const failure = await harness.bridge.api.updateEndpoint({ id: 'e', url: `http://127.0.0.1/?x=${OPENAI}` }).catch((error: Error) => error.message);
+    const failure = await harness.bridge.api
+      .updateEndpoint({ id: 'e', url: `http://127.0.0.1/?x=${OPENAI}` })
+      .catch((error: Error) => error.message);
     expectNoSecret(String(failure));
   });
 
@@ -106,7 +112,8 @@ describe('no secret leaves the engine', () => {
       ...harness.logBook.entries().map((e) => e.message),
     ];
     for (const text of shown) {
-      for (const form of [quoted, JSON.stringify(quoted).slice(1, -1), encodeURIComponent(spaced)]) expect(text, `shows ${form}`).not.toContain(form);
+      for (const form of [quoted, JSON.stringify(quoted).slice(1, -1), encodeURIComponent(spaced)])
+        expect(text, `shows ${form}`).not.toContain(form);
     }
     // What the window parses out of the arguments is masked too.
     expect(JSON.parse(calls[0]!.arguments).text).not.toContain(quoted);
@@ -115,8 +122,17 @@ describe('no secret leaves the engine', () => {
   it('masks secret env names the old heuristic missed, URL query keys and --api-key style arguments, and keeps them on save', async () => {
     harness = makeBridge({
       servers: [
-        fixtureServer('fx', { OPENAI_KEY: OPENAI, DB_PASS, PASSPHRASE, LANGUAGE: 'zh-CN' }, { args: ['server.js', `--api-key=${ARG_KEY}`, '--token', ARG_TOKEN, '--port', '8080'] }),
-        { name: 'remote', transport: 'sse', url: `https://mcp.example.com/sse?key=${URL_KEY}&token=${ARG_TOKEN}&api_key=${ARG_KEY}&region=cn`, headers: {} },
+        fixtureServer(
+          'fx',
+          { OPENAI_KEY: OPENAI, DB_PASS, PASSPHRASE, LANGUAGE: 'zh-CN' },
+          { args: ['server.js', `--api-key=${ARG_KEY}`, '--token', ARG_TOKEN, '--port', '8080'] },
+        ),
+        {
+          name: 'remote',
+          transport: 'sse',
+          url: `https://mcp.example.com/sse?key=${URL_KEY}&token=${ARG_TOKEN}&api_key=${ARG_KEY}&region=cn`,
+          headers: {},
+        },
       ],
     });
     const shown = await harness.bridge.api.getSettings();
@@ -132,9 +148,18 @@ describe('no secret leaves the engine', () => {
     const saved = harness.store.load();
     const savedFx = saved.servers.find((s) => s.name === 'fx')!;
     expect(savedFx.transport === 'stdio' && savedFx.env).toMatchObject({ OPENAI_KEY: OPENAI, DB_PASS, PASSPHRASE });
-    expect(savedFx.transport === 'stdio' && savedFx.args).toEqual(['server.js', `--api-key=${ARG_KEY}`, '--token', ARG_TOKEN, '--port', '8080']);
+    expect(savedFx.transport === 'stdio' && savedFx.args).toEqual([
+      'server.js',
+      `--api-key=${ARG_KEY}`,
+      '--token',
+      ARG_TOKEN,
+      '--port',
+      '8080',
+    ]);
     const savedRemote = saved.servers.find((s) => s.name === 'remote')!;
-    expect(savedRemote.transport !== 'stdio' && savedRemote.url).toBe(`https://mcp.example.com/sse?key=${URL_KEY}&token=${ARG_TOKEN}&api_key=${ARG_KEY}&region=cn`);
+    expect(savedRemote.transport !== 'stdio' && savedRemote.url).toBe(
+      `https://mcp.example.com/sse?key=${URL_KEY}&token=${ARG_TOKEN}&api_key=${ARG_KEY}&region=cn`,
+    );
   });
 
   it('keeps two secrets that look alike when masked apart, and a URL key when its host changes', async () => {
@@ -153,13 +178,30 @@ describe('no secret leaves the engine', () => {
     // Both show as sk-p…(redacted): only their places tell them apart.
     expect(fx.args[2]).toBe(fx.args[4]);
     await harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, callTimeoutMs: 5000 } });
-    await harness.bridge.api.updateServer({ name: 'remote', server: { ...remote, url: remote.url.replace('old.example.com', 'new.example.com') } });
+    await harness.bridge.api.updateServer({
+      name: 'remote',
+      server: { ...remote, url: remote.url.replace('old.example.com', 'new.example.com') },
+    });
     const saved = harness.store.load().servers;
-    expect(saved[0]!.transport === 'stdio' && saved[0]!.args).toEqual(['server.js', '--api-key', a, '--admin-token', b, '--db-pass', 'hunter22', '--pin', 'abc12345']);
+    expect(saved[0]!.transport === 'stdio' && saved[0]!.args).toEqual([
+      'server.js',
+      '--api-key',
+      a,
+      '--admin-token',
+      b,
+      '--db-pass',
+      'hunter22',
+      '--pin',
+      'abc12345',
+    ]);
     expect(saved[1]!.transport !== 'stdio' && saved[1]!.url).toBe(`https://new.example.com/sse?key=${URL_KEY}&region=cn`);
     // A masked value that cannot be told apart is refused, never saved as the mask.
-    await expect(harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, args: ['server.js', fx.args[4]!, fx.args[2]!] } })).rejects.toThrow(/could be more than one/);
-    await expect(harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, args: ['--x', 'zzzz…(redacted)'] } })).rejects.toThrow(/args\[1\] of server "fx" is still masked/);
+    await expect(
+      harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, args: ['server.js', fx.args[4]!, fx.args[2]!] } }),
+    ).rejects.toThrow(/could be more than one/);
+    await expect(harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, args: ['--x', 'zzzz…(redacted)'] } })).rejects.toThrow(
+      /args\[1\] of server "fx" is still masked/,
+    );
     expect(JSON.stringify(harness.store.load())).not.toContain('(redacted)');
   });
 
@@ -169,14 +211,28 @@ describe('no secret leaves the engine', () => {
     const oldKey = 'old-key-1234567890abcd';
     harness = makeBridge({
       servers: [
-        fixtureServer('fx', { OPENAI_KEY: oldKey, DATABASE_URL: `postgresql://admin:${dbPassword}@db.local/app` }, { args: [path.resolve(__dirname, '../../fixtures/fixture-server.mjs'), `postgresql://admin:${dbPassword}@db.local/app`, '--header', `Authorization: Bearer ${headerKey}`] }),
+        fixtureServer(
+          'fx',
+          { OPENAI_KEY: oldKey, DATABASE_URL: `postgresql://admin:${dbPassword}@db.local/app` },
+          {
+            args: [
+              path.resolve(__dirname, '../../fixtures/fixture-server.mjs'),
+              `postgresql://admin:${dbPassword}@db.local/app`,
+              '--header',
+              `Authorization: Bearer ${headerKey}`,
+            ],
+          },
+        ),
       ],
     });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     // xiaozhi calls a tool with the key in its arguments while no window listens.
     await harness.bridge.toolHub.call('echo', { text: `key ${oldKey} and ${dbPassword}` }, { caller: 'home' });
-    await harness.bridge.api.callTool({ name: 'stderr', arguments: { text: `dsn postgresql://admin:${dbPassword}@db.local/app header ${headerKey}` } });
+    await harness.bridge.api.callTool({
+      name: 'stderr',
+      arguments: { text: `dsn postgresql://admin:${dbPassword}@db.local/app header ${headerKey}` },
+    });
     await waitFor(() => harness!.bridge.state().servers[0]!.stderrTail.some((l) => l.startsWith('dsn')), 5000, 'the stderr line');
     // The user rotates the key: the old one is no longer known, yet must stay masked.
     const fx = (await harness.bridge.api.getSettings()).servers[0]!;

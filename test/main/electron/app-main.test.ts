@@ -28,7 +28,12 @@ class FakeApp extends EventEmitter {
   setLoginItemSettings = () => undefined;
   dock = { hide: () => undefined };
   quit = () => {
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     this.emit('before-quit', event);
     if (!event.defaultPrevented) this.exit(0);
   };
@@ -43,8 +48,17 @@ vi.mock('electron', async () => {
   const mock = {
     ...electronMock,
     app,
-    ipcMain: { on: () => undefined, handle: (channel: string, fn: (event: unknown, input: unknown) => Promise<unknown>) => void handlers.set(channel, fn), removeHandler: (c: string) => void handlers.delete(c) },
-    safeStorage: { isEncryptionAvailable: () => false, encryptString: (s: string) => Buffer.from(s), decryptString: (b: Buffer) => b.toString(), getSelectedStorageBackend: () => 'basic_text' },
+    ipcMain: {
+      on: () => undefined,
+      handle: (channel: string, fn: (event: unknown, input: unknown) => Promise<unknown>) => void handlers.set(channel, fn),
+      removeHandler: (c: string) => void handlers.delete(c),
+    },
+    safeStorage: {
+      isEncryptionAvailable: () => false,
+      encryptString: (s: string) => Buffer.from(s),
+      decryptString: (b: Buffer) => b.toString(),
+      getSelectedStorageBackend: () => 'basic_text',
+    },
     powerMonitor: new EventEmitter(),
     net: { isOnline: () => true },
   };
@@ -85,15 +99,27 @@ describe('the desktop app, wired', () => {
 
     // IPC from our window reaches the engine; the host info says secrets are not encrypted here.
     const fromWindow = { sender: win.webContents, senderFrame: win.webContents.mainFrame };
-    const host = (await handlers.get(commandChannel('getHostInfo'))!(fromWindow, undefined)) as { carrier: string; secretStorage: string; logsFolder: string };
+    const host = (await handlers.get(commandChannel('getHostInfo'))!(fromWindow, undefined)) as {
+      carrier: string;
+      secretStorage: string;
+      logsFolder: string;
+    };
     expect(host).toMatchObject({ carrier: 'electron', secretStorage: 'no-keyring', logsFolder: path.join(userData, 'logs') });
     // Claude Desktop is given this app's own binary in its connect mode (a checkout: electron <folder>), no env.
-    const claude = (await handlers.get(commandChannel('previewAddToClient'))!(fromWindow, { client: 'claude-desktop' })) as { entry: string };
-    expect(JSON.parse(claude.entry)).toEqual({ command: process.execPath, args: [path.resolve(__dirname, '../../..'), 'connect', '--client', 'claude-desktop'] });
+    const claude = (await handlers.get(commandChannel('previewAddToClient'))!(fromWindow, { client: 'claude-desktop' })) as {
+      entry: string;
+    };
+    expect(JSON.parse(claude.entry)).toEqual({
+      command: process.execPath,
+      args: [path.resolve(__dirname, '../../..'), 'connect', '--client', 'claude-desktop'],
+    });
 
     // A second launch with a config file: the window shows again and gets the import preview.
     const file = path.join(userData, 'claude_desktop_config.json');
-    fs.writeFileSync(file, JSON.stringify({ mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } }),
+    );
     app.emit('second-instance', {}, ['/opt/xiaozhi-tray/xiaozhi-tray', file]);
     await waitFor(() => win.webContents.sent.some((m) => m.channel === 'xiaozhi:event:importPreview'), 5000, 'the import preview event');
     const preview = win.webContents.sent.find((m) => m.channel === 'xiaozhi:event:importPreview')!.payload as { format: string };

@@ -46,7 +46,10 @@ function resources(): string {
 
 describe("the desktop app's connect mode", () => {
   it('finds `connect` as the first argument a packaged app or a checkout is given', () => {
-    expect(connectModeArgs(['/opt/Xiaozhi Tray/xiaozhi-tray', 'connect', '--client', 'claude-desktop'], false)).toEqual(['--client', 'claude-desktop']);
+    expect(connectModeArgs(['/opt/Xiaozhi Tray/xiaozhi-tray', 'connect', '--client', 'claude-desktop'], false)).toEqual([
+      '--client',
+      'claude-desktop',
+    ]);
     expect(connectModeArgs(['/usr/bin/electron', '/src/xiaozhi-tray', 'connect'], true)).toEqual([]);
     expect(connectModeArgs(['/opt/Xiaozhi Tray/xiaozhi-tray'], false)).toBeUndefined();
     expect(connectModeArgs(['/opt/Xiaozhi Tray/xiaozhi-tray', '--hidden', 'connect'], false)).toBeUndefined();
@@ -81,7 +84,9 @@ describe("the desktop app's connect mode", () => {
     await client.connect(transport);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names, stderr).toContain('echo');
-    expect(await client.callTool({ name: 'echo', arguments: { text: '你好' } })).toMatchObject({ content: [{ type: 'text', text: 'notes: 你好' }] });
+    expect(await client.callTool({ name: 'echo', arguments: { text: '你好' } })).toMatchObject({
+      content: [{ type: 'text', text: 'notes: 你好' }],
+    });
     const pid = transport.pid as number;
     await client.close();
     await waitFor(() => stderr.includes('[stand-in electron] exit 0'), 10_000, `the relay to exit\n${stderr}`);
@@ -92,7 +97,10 @@ describe("the desktop app's connect mode", () => {
 
   it('says in one line on stderr, exiting 1, when the app is not running; stdout stays empty', async () => {
     const dataDir = tempDir();
-    const child = spawn(process.execPath, [STAND_IN, resources(), 'connect'], { env: { ...process.env, XIAOZHI_TRAY_DATA_DIR: dataDir, XIAOZHI_TRAY_STATE_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [STAND_IN, resources(), 'connect'], {
+      env: { ...process.env, XIAOZHI_TRAY_DATA_DIR: dataDir, XIAOZHI_TRAY_STATE_DIR: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     let err = '';

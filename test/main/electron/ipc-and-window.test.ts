@@ -26,7 +26,13 @@ function fakeIpcMain() {
 }
 
 function openWindow(quitting = false) {
-  const win = createMainWindow({ preload: '/app/out/preload/index.js', pageUrl: PAGE, show: true, isQuitting: () => quitting, title: 'Xiaozhi Tray' });
+  const win = createMainWindow({
+    preload: '/app/out/preload/index.js',
+    pageUrl: PAGE,
+    show: true,
+    isQuitting: () => quitting,
+    title: 'Xiaozhi Tray',
+  });
   return win as unknown as FakeBrowserWindow;
 }
 
@@ -34,7 +40,14 @@ describe('the window', () => {
   it('is isolated, sandboxed and has no Node integration', () => {
     const win = openWindow();
     const prefs = win.options.webPreferences as Record<string, unknown>;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, preload: '/app/out/preload/index.js' });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      preload: '/app/out/preload/index.js',
+    });
     expect(win.loadedUrl).toBe(PAGE);
   });
 
@@ -88,9 +101,15 @@ describe('IPC binding', () => {
     harness = makeBridge({ servers: [fixtureServer('fx')] });
     const win = openWindow();
     const ipc = fakeIpcMain();
-    const binding = bindIpc(ipc, harness.bridge.api, trustedSender(() => win as never, PAGE), () => win.webContents as never);
+    const binding = bindIpc(
+      ipc,
+      harness.bridge.api,
+      trustedSender(() => win as never, PAGE),
+      () => win.webContents as never,
+    );
     const ours = { sender: win.webContents, senderFrame: win.webContents.mainFrame } as unknown as IpcMainInvokeEvent;
-    const call = (event: IpcMainInvokeEvent, name: string, input?: unknown) => ipc.handlers.get(commandChannel(name as never))!(event, input);
+    const call = (event: IpcMainInvokeEvent, name: string, input?: unknown) =>
+      ipc.handlers.get(commandChannel(name as never))!(event, input);
 
     await expect(call(ours, 'getState')).resolves.toMatchObject({ running: false });
 
@@ -100,7 +119,9 @@ describe('IPC binding', () => {
     const subframe = { sender: win.webContents, senderFrame: { url: PAGE } } as unknown as IpcMainInvokeEvent;
     await expect(call(subframe, 'getState')).rejects.toThrow(/Refused/);
 
-    await expect(call(ours, 'addServer', { name: '', transport: 'stdio', command: 'x' })).rejects.toThrow(/Invalid input for "addServer" at name/);
+    await expect(call(ours, 'addServer', { name: '', transport: 'stdio', command: 'x' })).rejects.toThrow(
+      /Invalid input for "addServer" at name/,
+    );
     await expect(call(ours, 'setToolEnabled', { server: 'fx', tool: 'echo', enabled: 'yes' })).rejects.toThrow(/at enabled/);
 
     harness.bridge.start();

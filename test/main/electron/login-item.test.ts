@@ -24,7 +24,13 @@ describe('launch at login', () => {
   it('writes and removes an XDG autostart entry on Linux, pointing at the AppImage', () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-home-'));
     dirs.push(home);
-    const context = { app: fakeLoginApp(), platform: 'linux' as const, execPath: '/tmp/.mount_x/xiaozhi-tray', env: { APPIMAGE: '/home/u/Apps/Xiaozhi Tray.AppImage' }, homeDir: home };
+    const context = {
+      app: fakeLoginApp(),
+      platform: 'linux' as const,
+      execPath: '/tmp/.mount_x/xiaozhi-tray',
+      env: { APPIMAGE: '/home/u/Apps/Xiaozhi Tray.AppImage' },
+      homeDir: home,
+    };
     expect(getLaunchAtLogin(context)).toBe(false);
     setLaunchAtLogin(context, true);
     const file = path.join(home, '.config/autostart/xiaozhi-tray.desktop');
@@ -40,7 +46,12 @@ describe('launch at login', () => {
   it('honours XDG_CONFIG_HOME and a user who disabled the entry', () => {
     const config = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-xdg-'));
     dirs.push(config);
-    const context = { app: fakeLoginApp(), platform: 'linux' as const, execPath: '/opt/xiaozhi-tray/xiaozhi-tray', env: { XDG_CONFIG_HOME: config } };
+    const context = {
+      app: fakeLoginApp(),
+      platform: 'linux' as const,
+      execPath: '/opt/xiaozhi-tray/xiaozhi-tray',
+      env: { XDG_CONFIG_HOME: config },
+    };
     setLaunchAtLogin(context, true);
     const file = path.join(config, 'autostart/xiaozhi-tray.desktop');
     expect(fs.readFileSync(file, 'utf8')).toContain('Exec=/opt/xiaozhi-tray/xiaozhi-tray --hidden');
@@ -69,7 +80,14 @@ describe('config files on the command line', () => {
   it('offers existing config files named on a second launch, and nothing else', async () => {
     const { configFilesIn } = await import('../../../src/main/electron/launch-args');
     const present = new Set(['/home/u/claude_desktop_config.json', '/home/u/config.toml']);
-    const argv = ['/opt/xiaozhi-tray/xiaozhi-tray', '--hidden', '/home/u/claude_desktop_config.json', '/home/u/missing.json', '/home/u/notes.txt', '/home/u/config.toml'];
+    const argv = [
+      '/opt/xiaozhi-tray/xiaozhi-tray',
+      '--hidden',
+      '/home/u/claude_desktop_config.json',
+      '/home/u/missing.json',
+      '/home/u/notes.txt',
+      '/home/u/config.toml',
+    ];
     expect(configFilesIn(argv, (f) => present.has(f))).toEqual(['/home/u/claude_desktop_config.json', '/home/u/config.toml']);
   });
 });

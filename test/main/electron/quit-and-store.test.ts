@@ -27,7 +27,12 @@ const tempDir = () => {
 class FakeApp extends EventEmitter {
   exitCode: number | undefined;
   quit() {
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     this.emit('before-quit', event);
     if (!event.defaultPrevented) this.exit(0);
   }
@@ -58,14 +63,30 @@ describe('quitting', () => {
     const { bridge } = makeBridge({ servers: [fixtureServer('a', { FIXTURE_PID_FILE: pidFile, FIXTURE_GRANDCHILD: '1' })] });
     bridge.start();
     await bridge.whenServersSettled();
-    await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length >= 2, 10_000, 'the server and its child');
+    await waitFor(
+      () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length >= 2,
+      10_000,
+      'the server and its child',
+    );
     const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
     const app = new FakeApp();
     const onQuitting = vi.fn();
-    const quit = installQuitHandling({ app, stop: () => bridge.stop(), deadlineMs: 10_000, onQuitting, process: new EventEmitter() as never });
+    const quit = installQuitHandling({
+      app,
+      stop: () => bridge.stop(),
+      deadlineMs: 10_000,
+      onQuitting,
+      process: new EventEmitter() as never,
+    });
     const proc = new EventEmitter();
     // As the composition root wires it (src/main/index.ts).
-    installCrashGuard({ log: (m) => m, show: async () => 'quit', quit: () => quit.quitNow(), isQuitting: () => quit.isQuitting(), process: proc as never });
+    installCrashGuard({
+      log: (m) => m,
+      show: async () => 'quit',
+      quit: () => quit.quitNow(),
+      isQuitting: () => quit.isQuitting(),
+      process: proc as never,
+    });
     proc.emit('uncaughtException', new Error('boom'));
     await waitFor(() => app.exitCode !== undefined, 10_000, 'the app to exit');
     expect(app.exitCode).toBe(0);
@@ -111,7 +132,16 @@ describe('the settings store', () => {
   const settingsWithSecrets = () => ({
     ...defaultSettings(),
     endpoints: [{ id: 'e', name: 'home', url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`, enabled: true }],
-    servers: [{ name: 's', transport: 'stdio' as const, command: 'node', args: [], env: { API_KEY: 'sk-very-secret', LANG: 'zh_CN' }, enabled: true }],
+    servers: [
+      {
+        name: 's',
+        transport: 'stdio' as const,
+        command: 'node',
+        args: [],
+        env: { API_KEY: 'sk-very-secret', LANG: 'zh_CN' },
+        enabled: true,
+      },
+    ],
   });
 
   it('encrypts endpoint URLs and secret values at rest and reads them back', () => {
@@ -128,14 +158,17 @@ describe('the settings store', () => {
     expect(again.recovered).toBeUndefined();
   });
 
-  it.skipIf(process.platform === 'win32')('keeps the settings file readable by its user only, one that was 644 included (secrets are in clear without a keyring)', () => {
-    const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ version: 2 }), { mode: 0o644 });
-    fs.chmodSync(path.join(dir, 'settings.json'), 0o644);
-    const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(true, 'basic_text'), 'linux'));
-    store.save(settingsWithSecrets());
-    expect((fs.statSync(path.join(dir, 'settings.json')).mode & 0o777).toString(8)).toBe('600');
-  });
+  it.skipIf(process.platform === 'win32')(
+    'keeps the settings file readable by its user only, one that was 644 included (secrets are in clear without a keyring)',
+    () => {
+      const dir = tempDir();
+      fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ version: 2 }), { mode: 0o644 });
+      fs.chmodSync(path.join(dir, 'settings.json'), 0o644);
+      const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(true, 'basic_text'), 'linux'));
+      store.save(settingsWithSecrets());
+      expect((fs.statSync(path.join(dir, 'settings.json')).mode & 0o777).toString(8)).toBe('600');
+    },
+  );
 
   it('says plainly when Linux has no keyring, and stores in clear', () => {
     const codec = secretCodec(fakeSafeStorage(true, 'basic_text'), 'linux');
@@ -157,16 +190,26 @@ describe('the settings store', () => {
 
   it('moves aside settings that are valid JSON but not valid settings', () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ version: 1, endpoints: [{ id: 'x', name: 'x', url: 'http://nope' }] }));
+    fs.writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({ version: 1, endpoints: [{ id: 'x', name: 'x', url: 'http://nope' }] }),
+    );
     const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(), 'linux'));
     expect(store.recovered?.reason).toMatch(/invalid at endpoints\.0\.url/);
   });
 
   it('migrates settings of an early version', () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ mcpEndpoint: 'wss://api.xiaozhi.me/mcp/?token=abc', mcpServers: { m: { command: 'npx', args: ['-y', 'x'] } } }));
+    fs.writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({ mcpEndpoint: 'wss://api.xiaozhi.me/mcp/?token=abc', mcpServers: { m: { command: 'npx', args: ['-y', 'x'] } } }),
+    );
     const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(false), 'darwin'));
     expect(store.recovered).toBeUndefined();
-    expect(store.load()).toMatchObject({ version: 2, endpoints: [{ url: 'wss://api.xiaozhi.me/mcp/?token=abc' }], servers: [{ name: 'm', transport: 'stdio', command: 'npx' }] });
+    expect(store.load()).toMatchObject({
+      version: 2,
+      endpoints: [{ url: 'wss://api.xiaozhi.me/mcp/?token=abc' }],
+      servers: [{ name: 'm', transport: 'stdio', command: 'npx' }],
+    });
   });
 });

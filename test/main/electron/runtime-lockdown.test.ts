@@ -35,7 +35,14 @@ describe('the app:// protocol', () => {
   });
 
   it('refuses paths outside the renderer, other hosts, other methods and missing files', async () => {
-    for (const url of [`${APP_ORIGIN}/../secret.txt`, `${APP_ORIGIN}/%2e%2e/secret.txt`, `${APP_ORIGIN}/assets/..%2f..%2fsecret.txt`, `${APP_ORIGIN}/%E0%A4%A`, `${APP_ORIGIN}/nothing.js`, `${APP_ORIGIN}/assets`]) {
+    for (const url of [
+      `${APP_ORIGIN}/../secret.txt`,
+      `${APP_ORIGIN}/%2e%2e/secret.txt`,
+      `${APP_ORIGIN}/assets/..%2f..%2fsecret.txt`,
+      `${APP_ORIGIN}/%E0%A4%A`,
+      `${APP_ORIGIN}/nothing.js`,
+      `${APP_ORIGIN}/assets`,
+    ]) {
       const response = await serve(new Request(url));
       expect(response.status, url).toBe(404);
       expect(await response.text()).not.toContain('not for the page');

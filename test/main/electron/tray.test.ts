@@ -14,9 +14,25 @@ function state(partial: Partial<BridgeState> = {}): BridgeState {
   return { running: true, endpoints: [], servers: [], catalog: { toolCount: 0, bytes: 0, pages: 1 }, ...partial };
 }
 const endpoint = (name: string, s: BridgeState['endpoints'][number]['state'], extra: Partial<BridgeState['endpoints'][number]> = {}) => ({
-  id: name, name, url: 'wss://x/?token=…', enabled: true, state: s, since: 0, attempts: 0, ...extra,
+  id: name,
+  name,
+  url: 'wss://x/?token=…',
+  enabled: true,
+  state: s,
+  since: 0,
+  attempts: 0,
+  ...extra,
 });
-const server = (name: string, s: BridgeState['servers'][number]['state']) => ({ name, transport: 'stdio' as const, enabled: true, state: s, since: 0, toolCount: 3, restarts: 0, stderrTail: [] });
+const server = (name: string, s: BridgeState['servers'][number]['state']) => ({
+  name,
+  transport: 'stdio' as const,
+  enabled: true,
+  state: s,
+  since: 0,
+  toolCount: 3,
+  restarts: 0,
+  stderrTail: [],
+});
 
 describe('tray status mapping', () => {
   it('maps every bridge state to its icon', () => {
@@ -29,11 +45,17 @@ describe('tray status mapping', () => {
     expect(trayIconState(state({ endpoints: [endpoint('a', 'waiting', { attempts: 5 })] }))).toBe('error');
     expect(trayIconState(state({ endpoints: [endpoint('a', 'connected')], servers: [server('s', 'failed')] }))).toBe('error');
     // A disabled endpoint does not count.
-    expect(trayIconState(state({ endpoints: [endpoint('a', 'connected'), { ...endpoint('b', 'disabled'), enabled: false }] }))).toBe('connected');
+    expect(trayIconState(state({ endpoints: [endpoint('a', 'connected'), { ...endpoint('b', 'disabled'), enabled: false }] }))).toBe(
+      'connected',
+    );
   });
 
   it('summarises in the tooltip, in both languages', () => {
-    const s = state({ endpoints: [endpoint('a', 'connected'), endpoint('b', 'waiting')], servers: [server('x', 'running'), server('y', 'running'), server('z', 'failed')], catalog: { toolCount: 27, bytes: 1, pages: 1 } });
+    const s = state({
+      endpoints: [endpoint('a', 'connected'), endpoint('b', 'waiting')],
+      servers: [server('x', 'running'), server('y', 'running'), server('z', 'failed')],
+      catalog: { toolCount: 27, bytes: 1, pages: 1 },
+    });
     // The worst news first: the same summary the window's sidebar shows.
     expect(trayTooltip(s, en)).toBe('Xiaozhi Tray · 1 server failed · 1/2 endpoints connected');
     expect(trayTooltip(s, zh)).toBe('小智托盘 · 1 个服务已失败 · 1/2 个接入点已连接');
@@ -42,9 +64,28 @@ describe('tray status mapping', () => {
 
   it('builds the menu: a line per endpoint, start/stop, open, login item, logs, quit', () => {
     const now = Date.now();
-    const items = trayMenu(state({ endpoints: [endpoint('家里', 'connected'), endpoint('office', 'waiting', { retryAt: now + 4200 })], servers: [server('z', 'failed')] }), true, en);
+    const items = trayMenu(
+      state({
+        endpoints: [endpoint('家里', 'connected'), endpoint('office', 'waiting', { retryAt: now + 4200 })],
+        servers: [server('z', 'failed')],
+      }),
+      true,
+      en,
+    );
     const labels = items.map((i) => ('label' in i ? i.label : '—'));
-    expect(labels).toEqual(['家里: connected', 'office: retrying in 5 s', '1 server failed', '—', 'Stop', 'Open Xiaozhi Tray', '—', 'Launch at login', 'Open logs folder', '—', 'Quit']);
+    expect(labels).toEqual([
+      '家里: connected',
+      'office: retrying in 5 s',
+      '1 server failed',
+      '—',
+      'Stop',
+      'Open Xiaozhi Tray',
+      '—',
+      'Launch at login',
+      'Open logs folder',
+      '—',
+      'Quit',
+    ]);
     expect(items.find((i) => i.kind === 'checkbox')).toMatchObject({ checked: true, enabled: true });
     const stopped = trayMenu(state({ running: false }), null, zh);
     expect(stopped.map((i) => ('label' in i ? i.label : '—'))).toContain('启动');
@@ -52,15 +93,40 @@ describe('tray status mapping', () => {
   });
 
   it('says which tool set each endpoint serves', () => {
-    const sets = [{ id: 'all', name: 'all', toolCount: 9, bytes: 1, pages: 1 }, { id: 'kitchen', name: '厨房', toolCount: 2, bytes: 1, pages: 1 }];
-    const s = state({ endpoints: [endpoint('speaker', 'connected', { toolSet: 'kitchen' }), endpoint('desk', 'disconnected', { toolSet: 'all' })], toolSets: sets });
-    expect(trayMenu(s, null, en).slice(0, 2).map((i) => ('label' in i ? i.label : ''))).toEqual(['speaker: connected · tools: 厨房', 'desk: disconnected · tools: All tools']);
-    expect(trayMenu(s, null, zh).slice(0, 2).map((i) => ('label' in i ? i.label : ''))).toEqual(['speaker：已连接 · 工具集：厨房', 'desk：未连接 · 工具集：全部工具']);
+    const sets = [
+      { id: 'all', name: 'all', toolCount: 9, bytes: 1, pages: 1 },
+      { id: 'kitchen', name: '厨房', toolCount: 2, bytes: 1, pages: 1 },
+    ];
+    const s = state({
+      endpoints: [endpoint('speaker', 'connected', { toolSet: 'kitchen' }), endpoint('desk', 'disconnected', { toolSet: 'all' })],
+      toolSets: sets,
+    });
+    expect(
+      trayMenu(s, null, en)
+        .slice(0, 2)
+        .map((i) => ('label' in i ? i.label : '')),
+    ).toEqual(['speaker: connected · tools: 厨房', 'desk: disconnected · tools: All tools']);
+    expect(
+      trayMenu(s, null, zh)
+        .slice(0, 2)
+        .map((i) => ('label' in i ? i.label : '')),
+    ).toEqual(['speaker：已连接 · 工具集：厨房', 'desk：未连接 · 工具集：全部工具']);
   });
 });
 
 describe('tray controller', () => {
-  const actions = () => ({ start: vi.fn(), stop: vi.fn(), open: vi.fn(), openLogs: vi.fn(), quit: vi.fn(), setLaunchAtLogin: vi.fn(), importFiles: vi.fn(), checkUpdates: vi.fn(), installUpdate: vi.fn(), openUpdatePage: vi.fn() });
+  const actions = () => ({
+    start: vi.fn(),
+    stop: vi.fn(),
+    open: vi.fn(),
+    openLogs: vi.fn(),
+    quit: vi.fn(),
+    setLaunchAtLogin: vi.fn(),
+    importFiles: vi.fn(),
+    checkUpdates: vi.fn(),
+    installUpdate: vi.fn(),
+    openUpdatePage: vi.fn(),
+  });
 
   it('uses template images on macOS and coloured ones elsewhere', () => {
     expect(trayIconPath('/a', 'partial', 'darwin')).toBe('/a/tray/partialTemplate.png');
@@ -101,7 +167,8 @@ describe('tray controller', () => {
   it('wires menu items to actions', () => {
     const acts = actions();
     const template = toElectronMenu(trayMenu(state(), false, en), acts);
-    const click = (label: string) => (template.find((i) => i.label === label)?.click as (item: { checked: boolean }) => void)({ checked: true });
+    const click = (label: string) =>
+      (template.find((i) => i.label === label)?.click as (item: { checked: boolean }) => void)({ checked: true });
     click('Stop');
     click('Quit');
     click('Launch at login');

@@ -36,7 +36,8 @@ const fakeApp = Object.assign(new EventEmitter(), {
 function electronNetRequest(options: http.RequestOptions): http.ClientRequest {
   const request = http.request(options);
   const on = request.on.bind(request);
-  request.on = ((event: string, listener: (...args: unknown[]) => void) => (event === 'socket' ? request : on(event, listener))) as typeof request.on;
+  request.on = ((event: string, listener: (...args: unknown[]) => void) =>
+    event === 'socket' ? request : on(event, listener)) as typeof request.on;
   return request;
 }
 const fakeElectron = {
@@ -216,12 +217,18 @@ describe('updates that go wrong on the way', () => {
   it('gives up a download that makes no progress (announced once), and checks and downloads again later', async () => {
     const stalling = await stallingFeed();
     feed = stalling;
-    const { controller, statuses } = makeController({ enabled: true, mirrorUrl: stalling.url }, { stallMs: 300, newCancellation: newCancellationToken, firstCheckDelayMs: 0, intervalMs: 50 });
+    const { controller, statuses } = makeController(
+      { enabled: true, mirrorUrl: stalling.url },
+      { stallMs: 300, newCancellation: newCancellationToken, firstCheckDelayMs: 0, intervalMs: 50 },
+    );
     controller.start();
     await waitFor(() => statuses.filter((s) => s.error?.code === 'stalled').length >= 2, 20_000, 'two stalled downloads');
     controller.stop();
     const stalled = statuses.filter((s) => s.error?.code === 'stalled');
-    expect(stalled[0]).toMatchObject({ state: 'error', error: { code: 'stalled', announce: true, message: 'the download of version 0.2.0 made no progress for 0 s' } });
+    expect(stalled[0]).toMatchObject({
+      state: 'error',
+      error: { code: 'stalled', announce: true, message: 'the download of version 0.2.0 made no progress for 0 s' },
+    });
     expect(stalled[1]?.error?.announce).toBe(false);
     // The stalled download was cancelled in electron-updater (which otherwise hands every later
     // downloadUpdate() the same pending promise), so the next check downloaded anew.
@@ -231,7 +238,10 @@ describe('updates that go wrong on the way', () => {
   it('downloads anew when checked right after a stalled download, not the abandoned download\'s "cancelled"', async () => {
     const stalling = await stallingFeed();
     feed = stalling;
-    const { controller, statuses } = makeController({ enabled: true, mirrorUrl: stalling.url }, { stallMs: 300, newCancellation: newCancellationToken });
+    const { controller, statuses } = makeController(
+      { enabled: true, mirrorUrl: stalling.url },
+      { stallMs: 300, newCancellation: newCancellationToken },
+    );
     // The user asks again the moment the stall is shown.
     let again: Promise<UpdateStatus> | undefined;
     controller.subscribe((status) => {
@@ -256,16 +266,23 @@ describe('updates that go wrong on the way', () => {
         res.writeHead(200, { 'Content-Type': 'text/yaml', 'Content-Length': 500 }).write('version: 0.2.0\n');
         return void held.push(res);
       }
-      if (/latest[\w-]*\.yml$/.test(new URL(req.url ?? '/', 'http://x').pathname)) return void res.writeHead(200, { 'Content-Type': 'text/yaml' }).end(yml('0.1.0'));
+      if (/latest[\w-]*\.yml$/.test(new URL(req.url ?? '/', 'http://x').pathname))
+        return void res.writeHead(200, { 'Content-Type': 'text/yaml' }).end(yml('0.1.0'));
       res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     try {
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`;
       const channel = `${url}/${channelFileName(process.platform, process.arch)}`;
-      const { controller, updater } = makeController({ enabled: true, mirrorUrl: url }, { checkFeed: () => checkFeedFileSize(channel, 300) });
+      const { controller, updater } = makeController(
+        { enabled: true, mirrorUrl: url },
+        { checkFeed: () => checkFeedFileSize(channel, 300) },
+      );
       timeOutUnanswered(updater, 300);
-      const first = await Promise.race([controller.check(), new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref())]);
+      const first = await Promise.race([
+        controller.check(),
+        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref()),
+      ]);
       expect(first).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
       answer = 'half';
       expect(await controller.check()).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
@@ -314,7 +331,10 @@ describe('the update schedule', () => {
   it('checks at start and again every interval, and stops checking once the app is quitting', async () => {
     feed = await startFeed(yml('0.1.0'));
     let quitting = false;
-    const { controller } = makeController({ enabled: true, mirrorUrl: feed.url }, { firstCheckDelayMs: 0, intervalMs: 10, isQuitting: () => quitting });
+    const { controller } = makeController(
+      { enabled: true, mirrorUrl: feed.url },
+      { firstCheckDelayMs: 0, intervalMs: 10, isQuitting: () => quitting },
+    );
     const channelRequests = () => feed!.requests.filter((p) => p.endsWith('.yml')).length;
     controller.start();
     await waitFor(() => channelRequests() >= 3, 10_000, 'three scheduled checks');
@@ -366,7 +386,14 @@ describe('the update schedule', () => {
 
   it('is "unsupported" where the app cannot update itself', async () => {
     const logBook = new LogBook();
-    const plain = new UpdateController({ backend: undefined, currentVersion: '0.1.0', settings: () => ({ enabled: true }), log: logBook.logger('updates'), isQuitting: () => false, prepareQuit: async () => undefined });
+    const plain = new UpdateController({
+      backend: undefined,
+      currentVersion: '0.1.0',
+      settings: () => ({ enabled: true }),
+      log: logBook.logger('updates'),
+      isQuitting: () => false,
+      prepareQuit: async () => undefined,
+    });
     expect(plain.status()).toEqual({ state: 'unsupported', currentVersion: '0.1.0' });
     expect(await plain.check()).toMatchObject({ state: 'unsupported' });
     await expect(plain.install()).rejects.toThrow();

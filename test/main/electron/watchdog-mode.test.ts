@@ -50,48 +50,67 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): { ch
 describe("the desktop app's watchdog", () => {
   it('is the app binary with --bridge-watchdog (a checkout: electron and its folder; an AppImage: the AppImage file)', () => {
     const packaged = { isPackaged: true, getAppPath: () => '/opt/x/resources/app.asar' };
-    expect(desktopWatchdogCommand(packaged, '/opt/x/xiaozhi-tray', {})).toEqual({ command: '/opt/x/xiaozhi-tray', args: ['--bridge-watchdog'] });
+    expect(desktopWatchdogCommand(packaged, '/opt/x/xiaozhi-tray', {})).toEqual({
+      command: '/opt/x/xiaozhi-tray',
+      args: ['--bridge-watchdog'],
+    });
     expect(desktopWatchdogCommand({ isPackaged: false, getAppPath: () => '/src/xt' }, '/node_modules/electron/dist/electron', {})).toEqual({
       command: '/node_modules/electron/dist/electron',
       args: ['/src/xt', '--bridge-watchdog'],
     });
     // The mount an AppImage runs from goes away with the app that mounted it.
-    expect(desktopWatchdogCommand(packaged, '/tmp/.mount_xzAbc/xiaozhi-tray', { APPIMAGE: '/home/u/Xiaozhi.AppImage' })).toEqual({ command: '/home/u/Xiaozhi.AppImage', args: ['--bridge-watchdog'] });
+    expect(desktopWatchdogCommand(packaged, '/tmp/.mount_xzAbc/xiaozhi-tray', { APPIMAGE: '/home/u/Xiaozhi.AppImage' })).toEqual({
+      command: '/home/u/Xiaozhi.AppImage',
+      args: ['--bridge-watchdog'],
+    });
   });
 
-  it.skipIf(process.platform === 'win32')('kill -9 of the app: the watchdog it started (its own binary again, not stopped by the single-instance lock) stops every server tree, then exits', async () => {
-    const { dir, exe } = packagedApp();
-    const dataDir = path.join(dir, 'data');
-    const pidFile = path.join(dir, 'pids');
-    fs.mkdirSync(dataDir);
-    const servers = ['a', 'b'].map((name) => fixtureServer(name, { FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile, FIXTURE_TERM_FILE: path.join(dir, 'terms') }));
-    fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ version: 1, servers, ui: { startHidden: true } }));
-    const app = run(exe, [], { XIAOZHI_TRAY_DATA_DIR: dataDir });
-    const log = () => fs.readFileSync(path.join(dataDir, 'logs', 'xiaozhi-tray.log'), 'utf8');
-    await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length >= 4, 30_000, `the servers to start\n${app.output()}`);
-    const servers4 = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
-    pids.push(...servers4);
-    await waitFor(() => /\[server:a\] running/.test(log()) && /\[server:b\] running/.test(log()), 30_000, 'both servers running');
-    // The watchdog: the app's own binary again, a child of the app.
-    const watchdogPid = () => {
-      const found = fs
-        .readdirSync('/proc')
-        .filter((p) => /^\d+$/.test(p))
-        .find((p) => {
-          try {
-            return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--bridge-watchdog') && fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(app.child.pid);
-          } catch {
-            return false;
-          }
-        });
-      return found === undefined ? undefined : Number(found);
-    };
-    await waitFor(() => watchdogPid() !== undefined, 15_000, `the watchdog to start\n${app.output()}`);
-    const watchdog = watchdogPid() as number;
-    pids.push(watchdog);
-    app.child.kill('SIGKILL');
-    await waitFor(() => !servers4.some(isRunning), 20_000, 'every server tree to be gone');
-    await waitFor(() => !isRunning(watchdog), 10_000, 'the watchdog to exit');
-    expect(log()).not.toMatch(/watchdog/);
-  }, 90_000);
+  it.skipIf(process.platform === 'win32')(
+    'kill -9 of the app: the watchdog it started (its own binary again, not stopped by the single-instance lock) stops every server tree, then exits',
+    async () => {
+      const { dir, exe } = packagedApp();
+      const dataDir = path.join(dir, 'data');
+      const pidFile = path.join(dir, 'pids');
+      fs.mkdirSync(dataDir);
+      const servers = ['a', 'b'].map((name) =>
+        fixtureServer(name, { FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile, FIXTURE_TERM_FILE: path.join(dir, 'terms') }),
+      );
+      fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ version: 1, servers, ui: { startHidden: true } }));
+      const app = run(exe, [], { XIAOZHI_TRAY_DATA_DIR: dataDir });
+      const log = () => fs.readFileSync(path.join(dataDir, 'logs', 'xiaozhi-tray.log'), 'utf8');
+      await waitFor(
+        () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().split('\n').length >= 4,
+        30_000,
+        `the servers to start\n${app.output()}`,
+      );
+      const servers4 = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+      pids.push(...servers4);
+      await waitFor(() => /\[server:a\] running/.test(log()) && /\[server:b\] running/.test(log()), 30_000, 'both servers running');
+      // The watchdog: the app's own binary again, a child of the app.
+      const watchdogPid = () => {
+        const found = fs
+          .readdirSync('/proc')
+          .filter((p) => /^\d+$/.test(p))
+          .find((p) => {
+            try {
+              return (
+                fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--bridge-watchdog') &&
+                fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(app.child.pid)
+              );
+            } catch {
+              return false;
+            }
+          });
+        return found === undefined ? undefined : Number(found);
+      };
+      await waitFor(() => watchdogPid() !== undefined, 15_000, `the watchdog to start\n${app.output()}`);
+      const watchdog = watchdogPid() as number;
+      pids.push(watchdog);
+      app.child.kill('SIGKILL');
+      await waitFor(() => !servers4.some(isRunning), 20_000, 'every server tree to be gone');
+      await waitFor(() => !isRunning(watchdog), 10_000, 'the watchdog to exit');
+      expect(log()).not.toMatch(/watchdog/);
+    },
+    90_000,
+  );
 });

@@ -57,14 +57,20 @@ export class CatalogueService {
   private refresh(): Promise<void> {
     this.refreshing ??= (async () => {
       try {
-        const entries = await fetchRegistry({ baseUrl: this.registryUrl, maxPages: this.options.maxPages ?? 30, timeoutMs: this.options.timeoutMs ?? 15_000 });
+        const entries = await fetchRegistry({
+          baseUrl: this.registryUrl,
+          maxPages: this.options.maxPages ?? 30,
+          timeoutMs: this.options.timeoutMs ?? 15_000,
+        });
         this.cache = { fetchedAt: Date.now(), registry: this.registryUrl, entries };
         this.refreshError = undefined;
         this.writeCache();
         this.options.log.info(`catalogue: ${entries.length} runnable servers read from the MCP registry`);
       } catch (error) {
         this.refreshError = failureText(error);
-        this.options.log.warn(`catalogue: could not read the MCP registry (${this.refreshError}); using the ${this.cache ? 'cached and ' : ''}shipped list`);
+        this.options.log.warn(
+          `catalogue: could not read the MCP registry (${this.refreshError}); using the ${this.cache ? 'cached and ' : ''}shipped list`,
+        );
       } finally {
         this.refreshing = undefined;
       }
@@ -106,11 +112,18 @@ export class CatalogueService {
 function identity(entry: CatalogueEntry): string {
   if (entry.run.transport !== 'stdio') return `url:${entry.run.url.replace(/\/+$/, '').toLowerCase()}`;
   const pkg = entry.run.args.find((a) => !a.startsWith('-')) ?? entry.run.command;
-  return `pkg:${entry.run.command}:${pkg.replace(/(?<=.)@[^/@]*$/, '').replace(/==.*$/, '').toLowerCase()}`;
+  return `pkg:${entry.run.command}:${pkg
+    .replace(/(?<=.)@[^/@]*$/, '')
+    .replace(/==.*$/, '')
+    .toLowerCase()}`;
 }
 
 /** Where a headless bridge keeps caches: the platform's cache folder, under xiaozhi-tray. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = env.HOME ?? env.USERPROFILE ?? '.'): string {
+export function defaultCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = env.HOME ?? env.USERPROFILE ?? '.',
+): string {
   if (platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'xiaozhi-tray', 'Cache');
   if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'xiaozhi-tray');
   return path.join(env.XDG_CACHE_HOME ?? path.join(home, '.cache'), 'xiaozhi-tray');

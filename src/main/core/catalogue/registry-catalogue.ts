@@ -45,7 +45,12 @@ const RegistryServer = z.object({
 const ServerResponse = z.object({
   server: RegistryServer,
   _meta: z
-    .object({ 'io.modelcontextprotocol.registry/official': z.object({ status: z.string().optional(), isLatest: z.boolean().optional() }).partial().optional() })
+    .object({
+      'io.modelcontextprotocol.registry/official': z
+        .object({ status: z.string().optional(), isLatest: z.boolean().optional() })
+        .partial()
+        .optional(),
+    })
     .partial()
     .optional(),
 });
@@ -77,9 +82,11 @@ export function entryFromRegistry(server: RegistryServerData): CatalogueEntry | 
   const short = server.name.split('/').pop() ?? server.name;
   const name = short.replace(/[^a-zA-Z0-9._-]/g, '-').slice(0, 64) || 'server';
   const title = server.title ?? short;
-  const homepage = [server.websiteUrl, server.repository?.url, `https://registry.modelcontextprotocol.io/v0/servers?search=${encodeURIComponent(server.name)}`].find(
-    (u) => typeof u === 'string' && /^https?:\/\//.test(u),
-  ) as string;
+  const homepage = [
+    server.websiteUrl,
+    server.repository?.url,
+    `https://registry.modelcontextprotocol.io/v0/servers?search=${encodeURIComponent(server.name)}`,
+  ].find((u) => typeof u === 'string' && /^https?:\/\//.test(u)) as string;
   const description = server.description || title;
   const base = {
     id: `registry/${server.name.toLowerCase().replace(/[^a-z0-9._/-]/g, '-')}`,
@@ -96,7 +103,11 @@ export function entryFromRegistry(server: RegistryServerData): CatalogueEntry | 
     if (pkg.transport?.type && pkg.transport.type !== 'stdio') continue;
     const runner = pkg.registryType === 'npm' ? 'npx' : pkg.registryType === 'pypi' ? 'uvx' : undefined;
     if (!runner) continue;
-    const spec = pkg.version ? (runner === 'npx' ? `${pkg.identifier}@${pkg.version}` : `${pkg.identifier}==${pkg.version}`) : pkg.identifier;
+    const spec = pkg.version
+      ? runner === 'npx'
+        ? `${pkg.identifier}@${pkg.version}`
+        : `${pkg.identifier}==${pkg.version}`
+      : pkg.identifier;
     const args = runner === 'npx' ? ['-y', spec] : [spec];
     for (const arg of pkg.packageArguments ?? []) {
       if (arg.value !== undefined && !/\{/.test(arg.value)) {
@@ -126,7 +137,8 @@ export function entryFromRegistry(server: RegistryServerData): CatalogueEntry | 
       if (!header.name) continue;
       const value = valueFrom(header, header.name);
       values.push(value);
-      headers[header.name] = header.value && /\{/.test(header.value) ? header.value.replace(/\{([^}]+)\}/g, () => `{${value.id}}`) : `{${value.id}}`;
+      headers[header.name] =
+        header.value && /\{/.test(header.value) ? header.value.replace(/\{([^}]+)\}/g, () => `{${value.id}}`) : `{${value.id}}`;
     }
     return parse({ ...base, run: { transport, url: remote.url, headers }, values });
   }
@@ -184,8 +196,10 @@ async function fetchWithinOrigin(doFetch: typeof fetch, url: URL, init: RequestI
     if (response.status < 300 || response.status > 399 || response.status === 304) return response;
     await response.body?.cancel().catch(() => undefined);
     const next = URL.parse(response.headers.get('location') ?? '', at);
-    if (!response.headers.has('location') || !next) throw new Error(`the MCP registry answered HTTP ${response.status} with no usable address to go to`);
-    if (next.origin !== url.origin) throw new Error(`the MCP registry redirected to another site (${next.origin}); only ${url.origin} is read`);
+    if (!response.headers.has('location') || !next)
+      throw new Error(`the MCP registry answered HTTP ${response.status} with no usable address to go to`);
+    if (next.origin !== url.origin)
+      throw new Error(`the MCP registry redirected to another site (${next.origin}); only ${url.origin} is read`);
     if (hop >= MAX_REDIRECTS) throw new Error(`the MCP registry redirected more than ${MAX_REDIRECTS} times`);
     at = next;
   }
@@ -202,7 +216,10 @@ export async function fetchRegistry(options: RegistryFetchOptions): Promise<Cata
     url.searchParams.set('limit', '100');
     url.searchParams.set('version', 'latest');
     if (cursor) url.searchParams.set('cursor', cursor);
-    const response = await fetchWithinOrigin(doFetch, url, { signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/json' } });
+    const response = await fetchWithinOrigin(doFetch, url, {
+      signal: AbortSignal.timeout(options.timeoutMs),
+      headers: { accept: 'application/json' },
+    });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new Error(`the MCP registry answered HTTP ${response.status} for ${url.pathname}`);

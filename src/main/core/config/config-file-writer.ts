@@ -60,7 +60,12 @@ const ALWAYS = new Set(['version']);
  * `value` without the keys the file did not have and the schema would fill in the same anyway.
  * Judged on `whole` (the level before its own levels were trimmed), written from `value`.
  */
-function withoutFilledDefaults(value: Record<string, unknown>, whole: Record<string, unknown>, before: Record<string, unknown> | undefined, known: Known): Record<string, unknown> {
+function withoutFilledDefaults(
+  value: Record<string, unknown>,
+  whole: Record<string, unknown>,
+  before: Record<string, unknown> | undefined,
+  known: Known,
+): Record<string, unknown> {
   if (!known.schema) return value;
   const out = { ...value };
   const probe = { ...whole };
@@ -92,7 +97,11 @@ function keepUnknown(after: Record<string, unknown>, before: unknown, known: Kno
   }
   for (const [key, { by, item }] of Object.entries(known.list ?? {})) {
     const list = out[key];
-    const previous = new Map((Array.isArray(before[key]) ? (before[key] as unknown[]) : []).filter(isRecord).map((entry) => [entry[by] ?? entry.name, entry] as const));
+    const previous = new Map(
+      (Array.isArray(before[key]) ? (before[key] as unknown[]) : [])
+        .filter(isRecord)
+        .map((entry) => [entry[by] ?? entry.name, entry] as const),
+    );
     if (Array.isArray(list)) out[key] = list.map((entry) => (isRecord(entry) ? keepUnknown(entry, previous.get(entry[by]), item) : entry));
   }
   return withoutFilledDefaults(out, { ...before, ...after }, before, known);
@@ -102,7 +111,8 @@ function keepUnknown(after: Record<string, unknown>, before: unknown, known: Kno
 function withoutFilledDefaultsDeep(after: Record<string, unknown>, before: undefined, known: Known): Record<string, unknown> {
   const out = { ...after };
   const whole = { ...after };
-  for (const [key, inner] of Object.entries(known.nested ?? {})) if (isRecord(out[key])) out[key] = withoutFilledDefaultsDeep(out[key] as Record<string, unknown>, undefined, inner);
+  for (const [key, inner] of Object.entries(known.nested ?? {}))
+    if (isRecord(out[key])) out[key] = withoutFilledDefaultsDeep(out[key] as Record<string, unknown>, undefined, inner);
   for (const [key, { item }] of Object.entries(known.list ?? {})) {
     const list = out[key];
     if (Array.isArray(list)) out[key] = list.map((entry) => (isRecord(entry) ? withoutFilledDefaultsDeep(entry, undefined, item) : entry));
@@ -157,7 +167,8 @@ export function configFileText(settings: Settings | Record<string, unknown>, pre
     if (same(was, now)) return;
     if (isRecord(was) && isRecord(now)) {
       for (const [key, value] of Object.entries(now)) edit([...path, key], was[key], value);
-      for (const key of Object.keys(was)) if (!(key in now)) text = applyEdits(text, modify(text, [...path, key], undefined, { formattingOptions }));
+      for (const key of Object.keys(was))
+        if (!(key in now)) text = applyEdits(text, modify(text, [...path, key], undefined, { formattingOptions }));
       return;
     }
     if (Array.isArray(was) && Array.isArray(now) && was.length === now.length) {

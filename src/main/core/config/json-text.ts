@@ -60,7 +60,10 @@ export class JsonDocument {
     const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     // Before the parser (which recurses): a config is never this deep, a hostile file may be.
     const tooDeep = offsetPastDepth(text, MAX_DEPTH);
-    if (tooDeep !== undefined) throw new ConfigError(file, [{ path: '', ...lineColumn(text, tooDeep), message: `the JSON is nested more than ${MAX_DEPTH} levels deep` }]);
+    if (tooDeep !== undefined)
+      throw new ConfigError(file, [
+        { path: '', ...lineColumn(text, tooDeep), message: `the JSON is nested more than ${MAX_DEPTH} levels deep` },
+      ]);
     const errors: ParseError[] = [];
     const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length > 0 || tree === undefined) {
@@ -72,7 +75,9 @@ export class JsonDocument {
       throw new ConfigError(file, problems);
     }
     const refused: ConfigProblem[] = [];
-    const value = nodeValue(tree, [], (path, offset, message) => refused.push({ path: formatPath(path), ...lineColumn(text, offset), message }));
+    const value = nodeValue(tree, [], (path, offset, message) =>
+      refused.push({ path: formatPath(path), ...lineColumn(text, offset), message }),
+    );
     // keepRefused: the caller reports them beside every other problem of the file, in one pass.
     if (refused.length > 0 && !options.keepRefused) throw new ConfigError(file, refused);
     return new JsonDocument(text, value, tree, refused);
@@ -120,8 +125,10 @@ function nodeValue(node: Node, path: JsonPath, refuse: Refuse): unknown {
         if (!key || !value) continue;
         const name = String(key.value);
         // Assigning "__proto__" would set the prototype: a hidden object other keys are read through.
-        if (FORBIDDEN_KEYS.has(name)) refuse([...path, name], key.offset, `the key "${name}" is not allowed (it could change what other keys mean)`);
-        else if (seen.has(name)) refuse([...path, name], key.offset, `the key "${name}" appears twice in this object; only one can count, so remove the other`);
+        if (FORBIDDEN_KEYS.has(name))
+          refuse([...path, name], key.offset, `the key "${name}" is not allowed (it could change what other keys mean)`);
+        else if (seen.has(name))
+          refuse([...path, name], key.offset, `the key "${name}" appears twice in this object; only one can count, so remove the other`);
         else out[name] = nodeValue(value, [...path, name], refuse);
         seen.add(name);
       }

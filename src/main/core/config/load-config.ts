@@ -59,7 +59,8 @@ export function readConfigText(file: string): string {
   let length = 0;
   const fd = fs.openSync(file, 'r');
   try {
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      read = fs.readSync(fd, buffer, length, buffer.length - length, null);
   } finally {
     fs.closeSync(fd);
   }
@@ -69,7 +70,8 @@ export function readConfigText(file: string): string {
 
 /** Ours: it has our keys, or nothing at all (`{}` is a valid empty config). */
 const isNative = (value: unknown) =>
-  isRecord(value) && (Array.isArray(value.endpoints) || Array.isArray(value.servers) || 'version' in value || Object.keys(value).length === 0);
+  isRecord(value) &&
+  (Array.isArray(value.endpoints) || Array.isArray(value.servers) || 'version' in value || Object.keys(value).length === 0);
 
 export function parseConfigText(file: string, text: string, env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): LoadedConfig {
   const trimmed = text.trimStart().replace(/^\uFEFF/, '');
@@ -82,18 +84,25 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
     if (!parsed.success || problems.length > 0) throw new ConfigError(file, problems);
     // A key the schema does not know is kept in the file but does nothing: often a typo.
     const migrated = new Set(nativeMigratedKeys(doc.value as Record<string, unknown>));
-    const warnings = unknownKeys(doc.value).filter(({ path }) => !(path.length === 1 && migrated.has(path[0] as string))).map(({ path, key, suggestion }) =>
-      doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
-    );
+    const warnings = unknownKeys(doc.value)
+      .filter(({ path }) => !(path.length === 1 && migrated.has(path[0] as string)))
+      .map(({ path, key, suggestion }) =>
+        doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
+      );
     loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings };
   } else {
     loaded = readForeign(file, text, env, doc, new Set(options.allowEnv ?? []));
   }
   const endpointFromEnv = env.MCP_ENDPOINT?.trim();
-  if (endpointFromEnv && !isPlaceholderEndpoint(endpointFromEnv) && !loaded.settings.endpoints.some((e) => sameEndpoint(e.url, endpointFromEnv))) {
+  if (
+    endpointFromEnv &&
+    !isPlaceholderEndpoint(endpointFromEnv) &&
+    !loaded.settings.endpoints.some((e) => sameEndpoint(e.url, endpointFromEnv))
+  ) {
     const candidate = { id: ENV_ENDPOINT_ID, name: 'MCP_ENDPOINT', url: endpointFromEnv, enabled: true };
     const parsed = SettingsSchema.safeParse({ ...loaded.settings, endpoints: [...loaded.settings.endpoints, candidate] });
-    if (!parsed.success) throw new ConfigError('MCP_ENDPOINT', [{ path: '', message: 'the MCP_ENDPOINT environment variable must be a ws:// or wss:// URL' }]);
+    if (!parsed.success)
+      throw new ConfigError('MCP_ENDPOINT', [{ path: '', message: 'the MCP_ENDPOINT environment variable must be a ws:// or wss:// URL' }]);
     loaded.settings = parsed.data;
   }
   loaded.warnings.push(...duplicateEndpointWarnings(loaded.settings));
@@ -124,12 +133,20 @@ function duplicateEndpointWarnings(settings: Settings): ConfigProblem[] {
     const key = endpointKey(endpoint.url);
     const first = seen.get(key);
     if (first === undefined) seen.set(key, index);
-    else warnings.push({ path: `endpoints[${index}]`, message: `"${endpoint.name}" uses the same endpoint and token as endpoints[${first}]; two connections with one token replace each other, so keep one` });
+    else
+      warnings.push({
+        path: `endpoints[${index}]`,
+        message: `"${endpoint.name}" uses the same endpoint and token as endpoints[${first}]; two connections with one token replace each other, so keep one`,
+      });
   });
   return warnings;
 }
 
-function zodProblems(doc: JsonDocument | undefined, issues: { path: PropertyKey[]; message: string }[], pathOf: (p: JsonPath) => JsonPath = (p) => p): ConfigProblem[] {
+function zodProblems(
+  doc: JsonDocument | undefined,
+  issues: { path: PropertyKey[]; message: string }[],
+  pathOf: (p: JsonPath) => JsonPath = (p) => p,
+): ConfigProblem[] {
   return issues.map((issue) => {
     const path = pathOf(issue.path.filter((p): p is string | number => typeof p !== 'symbol'));
     return doc ? doc.problemAt(path, issue.message) : { path: path.join('.'), message: issue.message };
@@ -142,10 +159,20 @@ function legacyToolsPath(value: unknown): ((p: JsonPath) => JsonPath) | undefine
   return (p) => (p[0] === 'toolSets' && p[1] === 0 && p[2] === 'tools' ? ['tools', ...p.slice(3)] : p);
 }
 
-function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: JsonDocument | undefined, allowEnv: ReadonlySet<string>): LoadedConfig {
+function readForeign(
+  file: string,
+  text: string,
+  env: NodeJS.ProcessEnv,
+  doc: JsonDocument | undefined,
+  allowEnv: ReadonlySet<string>,
+): LoadedConfig {
   // Every problem in one pass: entries that could not be read, values they need, and what the
   // settings schema finds in the rest.
-  const parsed = withoutOwnEntries(parseMcpConfig(file, text, { keepGoing: true }), (server) => isOwnEntry(server, DEFAULT_LOCAL_SERVER_PORT), OWN_ENTRY_SKIPPED);
+  const parsed = withoutOwnEntries(
+    parseMcpConfig(file, text, { keepGoing: true }),
+    (server) => isOwnEntry(server, DEFAULT_LOCAL_SERVER_PORT),
+    OWN_ENTRY_SKIPPED,
+  );
   const endpoints = parsed.endpoints.map((e, i) => ({ id: `endpoint-${i + 1}`, name: e.name, url: e.url, enabled: true }));
   const modelscope = parsed.modelscopeApiKey ? { modelscope: { apiKey: parsed.modelscopeApiKey } } : {};
   const filled = placeholderValues(parsed, env, allowEnv, secretValues({ ...defaultSettings(), endpoints, ...modelscope }, env));
@@ -181,7 +208,12 @@ function readForeign(file: string, text: string, env: NodeJS.ProcessEnv, doc: Js
  * Xiaozhi Tray's own secrets (and values holding one of the `known` secrets) fill none.
  * `${input:…}` and `${workspaceFolder}` need the import.
  */
-function placeholderValues(parsed: ParsedConfig, env: NodeJS.ProcessEnv, allowEnv: ReadonlySet<string>, known: readonly string[]): { values: Record<string, string>; problems: ConfigProblem[] } {
+function placeholderValues(
+  parsed: ParsedConfig,
+  env: NodeJS.ProcessEnv,
+  allowEnv: ReadonlySet<string>,
+  known: readonly string[],
+): { values: Record<string, string>; problems: ConfigProblem[] } {
   const values: Record<string, string> = {};
   const problems: ConfigProblem[] = [];
   const toImport = new Set<string>();
@@ -193,7 +225,10 @@ function placeholderValues(parsed: ParsedConfig, env: NodeJS.ProcessEnv, allowEn
     const name = use.id.slice(4);
     const offer = environmentValue(use.id, env, known);
     if (offer === 'own') {
-      problems.push({ ...use.at, message: `\${env:${name}} would hand a server ${name}, one of Xiaozhi Tray's own secrets (or a value holding one); these never fill a placeholder` });
+      problems.push({
+        ...use.at,
+        message: `\${env:${name}} would hand a server ${name}, one of Xiaozhi Tray's own secrets (or a value holding one); these never fill a placeholder`,
+      });
     } else if (use.field[0] !== 'env' && !allowEnv.has(name)) {
       problems.push({
         ...use.at,
@@ -202,6 +237,10 @@ function placeholderValues(parsed: ParsedConfig, env: NodeJS.ProcessEnv, allowEn
     } else if (offer === undefined) problems.push({ ...use.at, message: `needs the environment variable ${name}, which is not set` });
     else values[use.id] = offer.value;
   }
-  if (toImport.size > 0) problems.push({ path: '', message: `needs values for ${[...toImport].join(', ')}; import the file with "xiaozhi-tray import" to give them` });
+  if (toImport.size > 0)
+    problems.push({
+      path: '',
+      message: `needs values for ${[...toImport].join(', ')}; import the file with "xiaozhi-tray import" to give them`,
+    });
   return { values, problems };
 }

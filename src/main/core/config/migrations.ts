@@ -21,7 +21,12 @@ const steps: Record<number, (raw: Raw) => Raw> = {
     return {
       ...rest,
       version: 1,
-      endpoints: endpoints.map((url, i) => ({ id: `endpoint-${i + 1}`, name: i === 0 ? 'xiaozhi' : `xiaozhi-${i + 1}`, url, enabled: true })),
+      endpoints: endpoints.map((url, i) => ({
+        id: `endpoint-${i + 1}`,
+        name: i === 0 ? 'xiaozhi' : `xiaozhi-${i + 1}`,
+        url,
+        enabled: true,
+      })),
       servers,
     };
   },
@@ -29,7 +34,9 @@ const steps: Record<number, (raw: Raw) => Raw> = {
   1: (raw) => {
     const { tools, ...rest } = raw;
     const sets = Array.isArray(raw.toolSets) ? (raw.toolSets as unknown[]) : [];
-    const hasDefault = sets.some((set) => typeof set === 'object' && set !== null && ((set as Raw).id ?? (set as Raw).name) === DEFAULT_TOOL_SET);
+    const hasDefault = sets.some(
+      (set) => typeof set === 'object' && set !== null && ((set as Raw).id ?? (set as Raw).name) === DEFAULT_TOOL_SET,
+    );
     const defaultSet = { id: DEFAULT_TOOL_SET, name: DEFAULT_TOOL_SET, servers: 'all', tools: tools ?? {} };
     return { ...rest, version: 2, toolSets: hasDefault ? sets : [defaultSet, ...sets] };
   },
@@ -74,10 +81,13 @@ export class SettingsMigrationError extends Error {}
 
 /** Brings stored settings up to the current version, then validates them. Throws if it cannot. */
 export function migrateSettings(stored: unknown): Settings {
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) throw new SettingsMigrationError('the stored settings are not an object');
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored))
+    throw new SettingsMigrationError('the stored settings are not an object');
   const version = typeof (stored as Raw).version === 'number' ? ((stored as Raw).version as number) : 0;
   if (version > CURRENT_SETTINGS_VERSION) {
-    throw new SettingsMigrationError(`the stored settings are version ${version}, newer than this app understands (${CURRENT_SETTINGS_VERSION})`);
+    throw new SettingsMigrationError(
+      `the stored settings are version ${version}, newer than this app understands (${CURRENT_SETTINGS_VERSION})`,
+    );
   }
   if (!Number.isInteger(version) || version < 0) throw new SettingsMigrationError(`no migration from settings version ${version}`);
   const raw = upgradeRawSettings(stored as Raw);

@@ -23,8 +23,25 @@ const TRANSPORT_ALIASES: Record<string, ServerSettings['transport']> = {
 };
 
 /** Fields that some client uses and that we knowingly have no use for. */
-const IGNORED = new Set(['autoApprove', 'alwaysAllow', 'description', 'icon', 'name', 'transportType', 'type', 'disabled', 'enabled', 'timeout', 'serverUrl', 'url', 'command', 'args', 'env', 'cwd', 'headers']);
-
+const IGNORED = new Set([
+  'autoApprove',
+  'alwaysAllow',
+  'description',
+  'icon',
+  'name',
+  'transportType',
+  'type',
+  'disabled',
+  'enabled',
+  'timeout',
+  'serverUrl',
+  'url',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'headers',
+]);
 
 function stringRecord(value: unknown, path: JsonPath, problems: EntryIssue[]): Record<string, string> {
   if (value === undefined || value === null) return {};
@@ -54,7 +71,12 @@ export function guessRemoteTransport(url: string): 'sse' | 'streamable-http' {
  * One entry of an `mcpServers` map as Claude Desktop, Cursor, the official xiaozhi example,
  * xiaozhi-client and others write it, turned into our server settings.
  */
-export function convertServerEntry(name: string, entry: unknown, path: JsonPath, options: { urlWithoutTypeIs?: 'guess' | 'sse' } = {}): EntryResult {
+export function convertServerEntry(
+  name: string,
+  entry: unknown,
+  path: JsonPath,
+  options: { urlWithoutTypeIs?: 'guess' | 'sse' } = {},
+): EntryResult {
   const warnings: EntryIssue[] = [];
   const problems: EntryIssue[] = [];
   if (!isRecord(entry)) return { warnings, problems: [{ path, message: 'must be an object describing the server' }] };
@@ -64,7 +86,10 @@ export function convertServerEntry(name: string, entry: unknown, path: JsonPath,
   if (declared !== undefined) {
     transport = typeof declared === 'string' ? TRANSPORT_ALIASES[declared.toLowerCase()] : undefined;
     if (!transport) {
-      problems.push({ path: [...path, entry.type !== undefined ? 'type' : 'transportType'], message: `unknown transport ${JSON.stringify(declared)} (expected stdio, sse or http)` });
+      problems.push({
+        path: [...path, entry.type !== undefined ? 'type' : 'transportType'],
+        message: `unknown transport ${JSON.stringify(declared)} (expected stdio, sse or http)`,
+      });
       return { warnings, problems };
     }
   }
@@ -78,9 +103,13 @@ export function convertServerEntry(name: string, entry: unknown, path: JsonPath,
     }
   }
   const enabled = entry.disabled === true ? false : entry.enabled === false ? false : true;
-  const callTimeoutMs = typeof entry.timeout === 'number' && entry.timeout > 0 ? Math.round(entry.timeout < 3600 ? entry.timeout * 1000 : entry.timeout) : undefined;
+  const callTimeoutMs =
+    typeof entry.timeout === 'number' && entry.timeout > 0
+      ? Math.round(entry.timeout < 3600 ? entry.timeout * 1000 : entry.timeout)
+      : undefined;
   for (const key of Object.keys(entry)) {
-    if (!IGNORED.has(key) && !(key === 'transport')) warnings.push({ path: [...path, key], message: `"${key}" is not supported and was ignored` });
+    if (!IGNORED.has(key) && !(key === 'transport'))
+      warnings.push({ path: [...path, key], message: `"${key}" is not supported and was ignored` });
   }
 
   if (transport === 'stdio') {
@@ -90,7 +119,8 @@ export function convertServerEntry(name: string, entry: unknown, path: JsonPath,
     }
     let args: string[] = [];
     if (entry.args !== undefined) {
-      if (Array.isArray(entry.args) && entry.args.every((a) => typeof a === 'string' || typeof a === 'number')) args = entry.args.map(String);
+      if (Array.isArray(entry.args) && entry.args.every((a) => typeof a === 'string' || typeof a === 'number'))
+        args = entry.args.map(String);
       else problems.push({ path: [...path, 'args'], message: 'must be a list of text arguments' });
     }
     const env = stringRecord(entry.env, [...path, 'env'], problems);

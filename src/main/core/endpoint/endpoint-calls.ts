@@ -48,10 +48,17 @@ export class EndpointCalls {
       return;
     }
     if (this.waiting.length >= CALL_LIMITS.waiting || this.waitingBytes + bytes > CALL_LIMITS.waitingBytes) {
-      if (!this.refusing) this.opts.log.warn(`refusing tool calls: ${CALL_LIMITS.inProgress} are in progress and ${this.waiting.length} waiting on this connection`);
+      if (!this.refusing)
+        this.opts.log.warn(
+          `refusing tool calls: ${CALL_LIMITS.inProgress} are in progress and ${this.waiting.length} waiting on this connection`,
+        );
       this.refusing = true;
       const text = `${CALL_LIMITS.inProgress} calls are in progress already and ${this.waiting.length} are waiting; try again when one has finished.`;
-      this.opts.send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text }], isError: true } } as unknown as JSONRPCMessage);
+      this.opts.send({
+        jsonrpc: '2.0',
+        id: request.id,
+        result: { content: [{ type: 'text', text }], isError: true },
+      } as unknown as JSONRPCMessage);
       return;
     }
     // Cancellable while it waits, like one in progress.
@@ -72,7 +79,9 @@ export class EndpointCalls {
     answer.then(
       (result) => this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage),
       (error: unknown) => {
-        this.opts.log.warn(`call ${request.params.name} failed inside the bridge: ${error instanceof Error ? error.message : String(error)}`);
+        this.opts.log.warn(
+          `call ${request.params.name} failed inside the bridge: ${error instanceof Error ? error.message : String(error)}`,
+        );
         this.finish(id, controller, { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } });
       },
     );
@@ -118,7 +127,8 @@ export class EndpointCalls {
   private progress(progressToken: string | number, progress: Progress, signal: CallAbort): void {
     if (signal.aborted) return;
     // A server's progress message is for a person; a long one would push the frame past the endpoint's limit.
-    const message = typeof progress.message === 'string' && progress.message.length > 200 ? `${progress.message.slice(0, 200)}…` : progress.message;
+    const message =
+      typeof progress.message === 'string' && progress.message.length > 200 ? `${progress.message.slice(0, 200)}…` : progress.message;
     const params = { progressToken, ...progress, ...(message !== undefined ? { message } : {}) };
     this.opts.send({ jsonrpc: '2.0', method: 'notifications/progress', params });
   }

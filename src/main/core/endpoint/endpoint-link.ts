@@ -232,10 +232,7 @@ export class EndpointLink {
     const { log } = this.opts;
     this.connectedAt = Date.now();
     this.lastError = undefined;
-    const server = new Server(
-      { name: 'xiaozhi-tray', version: this.opts.version },
-      { capabilities: { tools: { listChanged: true } } },
-    );
+    const server = new Server({ name: 'xiaozhi-tray', version: this.opts.version }, { capabilities: { tools: { listChanged: true } } });
     let listsHeld = 0;
     server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
       // A broker lists once or twice; thousands of lists held for the start grace would be
@@ -264,7 +261,13 @@ export class EndpointLink {
     server.onerror = (error) => log.debug(`protocol: ${error.message}`);
     const transport = new WsServerTransport(socket, log, this.opts.maxMessageBytes);
     // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
-    const calls = new EndpointCalls({ tools: this.opts.hub, catalogSettled: this.opts.catalogSettled, caller: this.opts.endpoint.name, send: (message) => void transport.post(message), log });
+    const calls = new EndpointCalls({
+      tools: this.opts.hub,
+      catalogSettled: this.opts.catalogSettled,
+      caller: this.opts.endpoint.name,
+      send: (message) => void transport.post(message),
+      log,
+    });
     transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
     transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
     this.calls = calls;

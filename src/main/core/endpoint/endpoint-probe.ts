@@ -46,7 +46,9 @@ export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
         else socket.terminate();
       }
       const text = result.errorText ? redactText(result.errorText, [opts.url]) : undefined;
-      opts.log.info(`connection test: ${result.reachable ? 'reachable' : 'not reachable'}, ${result.accepted ? 'token accepted' : 'token not accepted'}, ${result.toolsListed !== undefined ? `${result.toolsListed} tools listed` : 'tools not listed'}, ${durationMs} ms${text ? ` (${text})` : ''}`);
+      opts.log.info(
+        `connection test: ${result.reachable ? 'reachable' : 'not reachable'}, ${result.accepted ? 'token accepted' : 'token not accepted'}, ${result.toolsListed !== undefined ? `${result.toolsListed} tools listed` : 'tools not listed'}, ${durationMs} ms${text ? ` (${text})` : ''}`,
+      );
       resolve({ ...result, ...(text ? { errorText: text } : {}), durationMs, waitedSeconds });
     };
     try {
@@ -64,7 +66,9 @@ export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
         errorText: `the endpoint answered HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`,
       });
     });
-    socket.on('error', (error) => finish({ reachable: false, accepted: false, error: failureCause(error, { url: opts.url }), errorText: failureText(error) }));
+    socket.on('error', (error) =>
+      finish({ reachable: false, accepted: false, error: failureCause(error, { url: opts.url }), errorText: failureText(error) }),
+    );
     socket.on('close', (code, reason) => {
       const text = `closed with code ${code}${reason.length ? `: ${reason.toString()}` : ''}`;
       finish({ reachable: true, accepted: true, error: failureCause(new Error(text)), errorText: text });
@@ -81,7 +85,8 @@ export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
       const transport = new WsServerTransport(ws, opts.log, opts.maxMessageBytes);
       // Answer first, then report (and close): the other side gets its list either way.
       transport.onsent = (message) => {
-        if (listed !== undefined && 'id' in message && message.id === listed) finish({ reachable: true, accepted: true, toolsListed: opts.hub.summary().toolCount });
+        if (listed !== undefined && 'id' in message && message.id === listed)
+          finish({ reachable: true, accepted: true, toolsListed: opts.hub.summary().toolCount });
       };
       server.connect(transport).catch(() => undefined);
       timer = setTimeout(() => finish({ reachable: true, accepted: true }), opts.listWaitMs);

@@ -68,7 +68,9 @@ export class WsServerTransport implements Transport {
       // the link reconnects, and the warning is not sent to a socket that is going.
       const megabytes = Math.round(this.socket.bufferedAmount / (1024 * 1024));
       this.socket.terminate();
-      this.log.warn(`the endpoint stopped reading: ${megabytes} MB of answers were waiting to be sent; closed the connection (it reconnects)`);
+      this.log.warn(
+        `the endpoint stopped reading: ${megabytes} MB of answers were waiting to be sent; closed the connection (it reconnects)`,
+      );
       return false;
     }
     corkForThisTurn((this.socket as unknown as { _socket?: Corkable })._socket);
@@ -102,7 +104,11 @@ export class WsServerTransport implements Transport {
   }
 
   private receive(data: WebSocket.RawData, isBinary: boolean): void {
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data).toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -117,7 +123,11 @@ export class WsServerTransport implements Transport {
         const id = idOf(parsed);
         this.log.warn(`refused a frame with the key "${String(refused[refused.length - 1])}" at ${where}`);
         if (id !== undefined && invalidId(parsed) === undefined) {
-          void this.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: the key at ${where} is not allowed` } }).catch(() => undefined);
+          void this.send({
+            jsonrpc: '2.0',
+            id,
+            error: { code: ErrorCode.InvalidParams, message: `Invalid params: the key at ${where} is not allowed` },
+          }).catch(() => undefined);
         }
         return;
       }
@@ -125,7 +135,11 @@ export class WsServerTransport implements Transport {
     const badId = invalidId(parsed);
     if (badId) {
       this.log.warn(`answered a frame with ${badId.why} with an error`);
-      void this.send({ jsonrpc: '2.0', id: badId.echo, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${badId.why}` } } as unknown as JSONRPCMessage).catch(() => undefined);
+      void this.send({
+        jsonrpc: '2.0',
+        id: badId.echo,
+        error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${badId.why}` },
+      } as unknown as JSONRPCMessage).catch(() => undefined);
       return;
     }
     if (isMessage(parsed)) {
@@ -140,7 +154,11 @@ export class WsServerTransport implements Transport {
       const invalid = invalidParams(parsed);
       if (invalid) {
         this.log.warn(`answered a ${invalid.method} request with invalid params (id ${JSON.stringify(invalid.id)}): ${invalid.message}`);
-        void this.send({ jsonrpc: '2.0', id: invalid.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${invalid.message}` } }).catch(() => undefined);
+        void this.send({
+          jsonrpc: '2.0',
+          id: invalid.id,
+          error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${invalid.message}` },
+        }).catch(() => undefined);
         return;
       }
       if ('method' in parsed) {
@@ -148,7 +166,12 @@ export class WsServerTransport implements Transport {
           this.ontoolcall(parsed as unknown as ToolCallRequest, text.length);
           return;
         }
-        if (this.oncancelled && parsed.method === 'notifications/cancelled' && this.oncancelled(parsed.params?.requestId, parsed.params?.reason)) return;
+        if (
+          this.oncancelled &&
+          parsed.method === 'notifications/cancelled' &&
+          this.oncancelled(parsed.params?.requestId, parsed.params?.reason)
+        )
+          return;
       }
       this.onmessage?.(parsed);
       return;
@@ -157,10 +180,18 @@ export class WsServerTransport implements Transport {
     if (id === undefined) {
       // A request whose id JSON-RPC does not allow (null, true, an object), or a batch: the error
       // goes back with a null id, as the spec says for a request whose id cannot be read.
-      const unanswerable = Array.isArray(parsed) ? 'batches are not supported: send one message per frame' : isRecord(parsed) && 'id' in parsed && 'method' in parsed ? 'the id must be a string or an integer' : undefined;
+      const unanswerable = Array.isArray(parsed)
+        ? 'batches are not supported: send one message per frame'
+        : isRecord(parsed) && 'id' in parsed && 'method' in parsed
+          ? 'the id must be a string or an integer'
+          : undefined;
       if (unanswerable) {
         this.log.warn(`answered a frame with an error (${unanswerable}): ${preview(text)}`);
-        void this.send({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${unanswerable}` } } as unknown as JSONRPCMessage).catch(() => undefined);
+        void this.send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${unanswerable}` },
+        } as unknown as JSONRPCMessage).catch(() => undefined);
         return;
       }
       this.log.warn(`dropped a frame that is not a JSON-RPC message: ${preview(text)}`);
@@ -187,8 +218,10 @@ const isId = (v: unknown): v is string | number => typeof v === 'string' || (typ
 function invalidId(value: unknown): { why: string; echo: string | number | null } | undefined {
   if (!isRecord(value) || !('id' in value)) return undefined;
   const id = value.id;
-  if (typeof id === 'number' && !Number.isSafeInteger(id)) return { why: `the id ${preview(String(id), 40)} is not an integer JSON-RPC can carry`, echo: Number.isFinite(id) ? id : null };
-  if (typeof id === 'string' && id.length > MAX_ID_LENGTH) return { why: `an id of ${id.length} characters (at most ${MAX_ID_LENGTH})`, echo: null };
+  if (typeof id === 'number' && !Number.isSafeInteger(id))
+    return { why: `the id ${preview(String(id), 40)} is not an integer JSON-RPC can carry`, echo: Number.isFinite(id) ? id : null };
+  if (typeof id === 'string' && id.length > MAX_ID_LENGTH)
+    return { why: `an id of ${id.length} characters (at most ${MAX_ID_LENGTH})`, echo: null };
   return undefined;
 }
 
@@ -209,7 +242,11 @@ function invalidParams(message: JSONRPCMessage): { id: string | number; method: 
   const params = (message.params ?? {}) as Record<string, unknown>;
   let problem: string | undefined;
   const meta = params._meta;
-  if (meta !== undefined && (!isRecord(meta) || (meta.progressToken !== undefined && typeof meta.progressToken !== 'string' && typeof meta.progressToken !== 'number'))) {
+  if (
+    meta !== undefined &&
+    (!isRecord(meta) ||
+      (meta.progressToken !== undefined && typeof meta.progressToken !== 'string' && typeof meta.progressToken !== 'number'))
+  ) {
     problem = 'params._meta.progressToken must be a string or a number';
   }
   switch (problem ? '' : message.method) {
@@ -224,7 +261,8 @@ function invalidParams(message: JSONRPCMessage): { id: string | number; method: 
       const info = params.clientInfo;
       if (typeof params.protocolVersion !== 'string') problem = 'params.protocolVersion must be a string';
       else if (!isRecord(params.capabilities)) problem = 'params.capabilities must be an object';
-      else if (!isRecord(info) || typeof info.name !== 'string' || typeof info.version !== 'string') problem = 'params.clientInfo must have a name and a version';
+      else if (!isRecord(info) || typeof info.name !== 'string' || typeof info.version !== 'string')
+        problem = 'params.clientInfo must have a name and a version';
       break;
     }
   }

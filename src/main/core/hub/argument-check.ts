@@ -73,7 +73,9 @@ export class ArgumentCheck {
       const key = `${tool.server}\u0000${tool.name}`;
       if (!this.reported.has(key)) {
         this.reported.add(key);
-        this.log.warn(`the input schema of tool "${tool.name}" (server "${tool.server}") is not valid JSON Schema, so its arguments are not checked: ${error instanceof Error ? error.message : String(error)}`);
+        this.log.warn(
+          `the input schema of tool "${tool.name}" (server "${tool.server}") is not valid JSON Schema, so its arguments are not checked: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     this.validators.set(schema, validator);
@@ -125,7 +127,8 @@ export function defaultsOptional(schema: Node, root: Node = schema, depth = 0, m
     const next = Array.isArray(child)
       ? child.map((item) => (isNode(item) ? defaultsOptional(item, root, depth + 1) : item))
       : defaultsOptional(child as Node, root, depth + 1, !map && MAP_KEYS.has(key));
-    if (Array.isArray(child) ? (next as unknown[]).some((item, i) => item !== child[i]) : next !== child) (out ??= { ...schema })[key] = next;
+    if (Array.isArray(child) ? (next as unknown[]).some((item, i) => item !== child[i]) : next !== child)
+      (out ??= { ...schema })[key] = next;
   }
   const properties = schema.properties;
   if (!map && Array.isArray(schema.required) && isNode(properties)) {
@@ -139,14 +142,25 @@ const OPTIONS = { allErrors: true, strict: false, validateFormats: false, allowU
 
 /** `/stops/0/station` → `stops[0].station` */
 function argumentPath(instancePath: string, extra?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 
 function typeWords(type: unknown): string {
   const one = (t: string) =>
-    ({ string: 'a string', number: 'a number', integer: 'a whole number (integer)', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' })[t] ?? t;
+    ({
+      string: 'a string',
+      number: 'a number',
+      integer: 'a whole number (integer)',
+      boolean: 'true or false',
+      object: 'an object',
+      array: 'an array',
+      null: 'null',
+    })[t] ?? t;
   if (Array.isArray(type)) return type.map((t) => one(String(t))).join(' or ');
   return one(String(type));
 }
@@ -158,7 +172,8 @@ function typeWords(type: unknown): string {
 function shortValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object' && value !== null) return 'an object';
-  const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? value.slice(0, 40) : value) : (JSON.stringify(value) ?? String(value));
+  const shown =
+    typeof value === 'string' ? JSON.stringify(value.length > 40 ? value.slice(0, 40) : value) : (JSON.stringify(value) ?? String(value));
   return shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
 }
 
@@ -184,7 +199,8 @@ function describeProperty(property: Property | undefined): string {
   const parts: string[] = [];
   if (Array.isArray(property.enum)) parts.push(`one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`);
   else if (property.type !== undefined) parts.push(Array.isArray(property.type) ? property.type.join(' | ') : String(property.type));
-  if (typeof property.description === 'string' && property.description) parts.push(property.description.length > 80 ? `${property.description.slice(0, 79)}…` : property.description);
+  if (typeof property.description === 'string' && property.description)
+    parts.push(property.description.length > 80 ? `${property.description.slice(0, 79)}…` : property.description);
   return parts.join(': ');
 }
 
@@ -195,7 +211,7 @@ function problem(error: ErrorObject, args: unknown, schema: Record<string, unkno
   switch (error.keyword) {
     case 'required': {
       const missing = String(params.missingProperty);
-      const property = error.instancePath === '' ? ((schema.properties as Record<string, Property> | undefined)?.[missing]) : undefined;
+      const property = error.instancePath === '' ? (schema.properties as Record<string, Property> | undefined)?.[missing] : undefined;
       const detail = describeProperty(property);
       return `missing required argument "${argumentPath(error.instancePath, missing)}"${detail ? ` (${detail})` : ''}`;
     }
@@ -239,7 +255,11 @@ export function expectedArguments(schema: Record<string, unknown>): string {
   let text = names
     .map((name) => {
       const property = properties[name];
-      const kind = Array.isArray(property?.enum) ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}` : property?.type !== undefined ? String(property.type) : 'any';
+      const kind = Array.isArray(property?.enum)
+        ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`
+        : property?.type !== undefined
+          ? String(property.type)
+          : 'any';
       return `${name} (${kind}${required.has(name) && property?.default === undefined ? ', required' : ''})`;
     })
     .join(', ');

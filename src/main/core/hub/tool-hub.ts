@@ -131,7 +131,9 @@ export class ToolHub {
     const ids = new Set(this.settings.toolSets.map((set) => set.id));
     ids.add(DEFAULT_TOOL_SET);
     for (const id of [...this.views.keys()]) if (!ids.has(id)) this.views.delete(id);
-    for (const set of this.settings.toolSets) if (!this.views.has(set.id)) this.views.set(set.id, new ToolSetView(set.id, set.name, this.context));
-    if (!this.views.has(DEFAULT_TOOL_SET)) this.views.set(DEFAULT_TOOL_SET, new ToolSetView(DEFAULT_TOOL_SET, DEFAULT_TOOL_SET, this.context));
+    for (const set of this.settings.toolSets)
+      if (!this.views.has(set.id)) this.views.set(set.id, new ToolSetView(set.id, set.name, this.context));
+    if (!this.views.has(DEFAULT_TOOL_SET))
+      this.views.set(DEFAULT_TOOL_SET, new ToolSetView(DEFAULT_TOOL_SET, DEFAULT_TOOL_SET, this.context));
   }
 }

@@ -58,7 +58,10 @@ export function fitTool(prepared: PreparedTool, budget: number): PreparedTool {
   if (bare.bytes <= budget) return bare;
   const properties = prepared.tool.inputSchema.properties;
   if (!properties) return bare;
-  return prepareTool({ ...bare.tool, inputSchema: { ...bare.tool.inputSchema, properties: withoutDescriptions(properties) as Record<string, unknown> } });
+  return prepareTool({
+    ...bare.tool,
+    inputSchema: { ...bare.tool.inputSchema, properties: withoutDescriptions(properties) as Record<string, unknown> },
+  });
 }
 
 /** A schema without its `description` texts (names, types and structure stay). */

@@ -24,7 +24,13 @@ function requireKeyNames(what: string, names: readonly string[]): void {
 const mapSets = (settings: Settings, fn: (set: ToolSet) => ToolSet): Settings => ({ ...settings, toolSets: settings.toolSets.map(fn) });
 
 /** A per-tool switch or description override in one set. `description: null` removes the override. */
-export function withToolSetting(settings: Settings, setId: string, server: string, tool: string, patch: { enabled?: boolean; description?: string | null }): Settings {
+export function withToolSetting(
+  settings: Settings,
+  setId: string,
+  server: string,
+  tool: string,
+  patch: { enabled?: boolean; description?: string | null },
+): Settings {
   requireSet(settings, setId);
   requireKeyNames('server name', [server]);
   requireKeyNames('tool name', [tool]);
@@ -89,12 +95,16 @@ function newSetId(settings: Settings, name: string): string {
 function checkName(settings: Settings, name: string, except?: string): string {
   const trimmed = name.trim();
   if (!trimmed) throw new ToolSetError('A tool set needs a name.');
-  if (settings.toolSets.some((s) => s.name === trimmed && s.id !== except)) throw new ToolSetError(`A tool set called "${trimmed}" already exists.`);
+  if (settings.toolSets.some((s) => s.name === trimmed && s.id !== except))
+    throw new ToolSetError(`A tool set called "${trimmed}" already exists.`);
   return trimmed;
 }
 
 /** A new set: empty, every server, or a copy of another set's choice and switches. */
-export function addToolSet(settings: Settings, input: { name: string; servers?: 'all' | string[]; copyFrom?: string }): { settings: Settings; set: ToolSet } {
+export function addToolSet(
+  settings: Settings,
+  input: { name: string; servers?: 'all' | string[]; copyFrom?: string },
+): { settings: Settings; set: ToolSet } {
   const name = checkName(settings, input.name);
   const source = input.copyFrom !== undefined ? requireSet(settings, input.copyFrom) : undefined;
   const set: ToolSet = {
@@ -107,18 +117,27 @@ export function addToolSet(settings: Settings, input: { name: string; servers?: 
 }
 
 /** Renames a set or changes its servers. The default set keeps every server. */
-export function updateToolSet(settings: Settings, input: { id: string; name?: string | undefined; servers?: 'all' | string[] | undefined }): Settings {
+export function updateToolSet(
+  settings: Settings,
+  input: { id: string; name?: string | undefined; servers?: 'all' | string[] | undefined },
+): Settings {
   requireSet(settings, input.id);
   if (input.id === DEFAULT_TOOL_SET && input.servers !== undefined && input.servers !== 'all') {
     throw new ToolSetError('The default tool set serves every server.');
   }
   // The window shows the default set by its own words in each language ("All tools", 全部工具).
-  if (input.id === DEFAULT_TOOL_SET && input.name !== undefined && input.name.trim() !== settings.toolSets.find((s) => s.id === DEFAULT_TOOL_SET)?.name) {
+  if (
+    input.id === DEFAULT_TOOL_SET &&
+    input.name !== undefined &&
+    input.name.trim() !== settings.toolSets.find((s) => s.id === DEFAULT_TOOL_SET)?.name
+  ) {
     throw new ToolSetError('The default tool set cannot be renamed: make a new set to give a choice of tools a name.');
   }
   const name = input.name !== undefined ? checkName(settings, input.name, input.id) : undefined;
   return mapSets(settings, (set) =>
-    set.id !== input.id ? set : { ...set, ...(name !== undefined ? { name } : {}), ...(input.servers !== undefined ? { servers: input.servers } : {}) },
+    set.id !== input.id
+      ? set
+      : { ...set, ...(name !== undefined ? { name } : {}), ...(input.servers !== undefined ? { servers: input.servers } : {}) },
   );
 }
 

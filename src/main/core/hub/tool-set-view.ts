@@ -17,7 +17,11 @@ export interface ToolSource {
   readonly name: string;
   readonly isRunning: boolean;
   readonly currentTools: readonly Tool[];
-  callTool(name: string, args: Record<string, unknown>, options: { signal?: CallSignal | undefined; onProgress?: ((progress: Progress) => void) | undefined }): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: CallSignal | undefined; onProgress?: ((progress: Progress) => void) | undefined },
+  ): Promise<CallToolResult>;
 }
 
 export interface CallContext {
@@ -249,8 +253,18 @@ export class ToolSetView implements CatalogView {
       if (cause) causes.set(out, cause);
       return out;
     };
-    if (!entry) return finish(textResult(`Unknown tool "${name}". It may have been removed; ask for the tool list again.`, true), 'error', problem('call.unknownTool', { tool: name }));
-    if (!entry.enabled) return finish(textResult(`The tool "${name}" is turned off in Xiaozhi Tray.`, true), 'error', problem('call.toolOff', { tool: name }));
+    if (!entry)
+      return finish(
+        textResult(`Unknown tool "${name}". It may have been removed; ask for the tool list again.`, true),
+        'error',
+        problem('call.unknownTool', { tool: name }),
+      );
+    if (!entry.enabled)
+      return finish(
+        textResult(`The tool "${name}" is turned off in Xiaozhi Tray.`, true),
+        'error',
+        problem('call.toolOff', { tool: name }),
+      );
     let source: ToolSource | undefined;
     for (const s of this.context.sources()) {
       if (s.name === entry.server) {
@@ -258,9 +272,17 @@ export class ToolSetView implements CatalogView {
         break;
       }
     }
-    if (!source) return finish(textResult(`The server "${entry.server}" of tool "${name}" is not configured.`, true), 'error', problem('call.notConfigured', { tool: name, server: entry.server }));
+    if (!source)
+      return finish(
+        textResult(`The server "${entry.server}" of tool "${name}" is not configured.`, true),
+        'error',
+        problem('call.notConfigured', { tool: name, server: entry.server }),
+      );
     if (!this.context.argumentChecksOff()?.has(entry.server)) {
-      const invalid = this.context.argumentCheck.check({ name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> }, args);
+      const invalid = this.context.argumentCheck.check(
+        { name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> },
+        args,
+      );
       if (invalid) return finish(textResult(invalid, true), 'error', problem('call.badArguments', { tool: name, detail: invalid }));
     }
     try {
@@ -269,20 +291,40 @@ export class ToolSetView implements CatalogView {
       if (outputSchema && !result.isError) {
         // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
         const wrong = this.context.argumentCheck.checkOutput({ name, server: entry.server, outputSchema }, result.structuredContent);
-        if (wrong) return finish(textResult(`The tool "${name}" failed: ${wrong}.`, true), 'error', problem('call.failed', { tool: name, detail: wrong }));
+        if (wrong)
+          return finish(
+            textResult(`The tool "${name}" failed: ${wrong}.`, true),
+            'error',
+            problem('call.failed', { tool: name, detail: wrong }),
+          );
       }
       return finish(result, result.isError ? 'error' : 'ok');
     } catch (error) {
       if (error instanceof ServerUnavailableError) {
-        return finish(textResult(`The tool "${name}" is unavailable: ${error.message}.`, true), 'error', problem('call.unavailable', { tool: name, server: entry.server, state: error.state }));
+        return finish(
+          textResult(`The tool "${name}" is unavailable: ${error.message}.`, true),
+          'error',
+          problem('call.unavailable', { tool: name, server: entry.server, state: error.state }),
+        );
       }
-      if (context.signal?.aborted) return finish(textResult(`The call to "${name}" was cancelled.`, true), 'cancelled', problem('call.cancelled', { tool: name }));
+      if (context.signal?.aborted)
+        return finish(textResult(`The call to "${name}" was cancelled.`, true), 'cancelled', problem('call.cancelled', { tool: name }));
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        this.context.log.warn(`call ${name} (server "${entry.server}") did not finish within ${timeoutSeconds(error) ?? '?'} s; the server was told to cancel it`);
-        return finish(textResult(`The tool "${name}" did not finish in time and was cancelled. ${timeoutDetail(error)}`.trim(), true), 'timeout', problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }));
+        this.context.log.warn(
+          `call ${name} (server "${entry.server}") did not finish within ${timeoutSeconds(error) ?? '?'} s; the server was told to cancel it`,
+        );
+        return finish(
+          textResult(`The tool "${name}" did not finish in time and was cancelled. ${timeoutDetail(error)}`.trim(), true),
+          'timeout',
+          problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }),
+        );
       }
       this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
-      return finish(textResult(`The tool "${name}" failed: ${errorText(error)}`, true), 'error', problem('call.failed', { tool: name, detail: errorText(error) }));
+      return finish(
+        textResult(`The tool "${name}" failed: ${errorText(error)}`, true),
+        'error',
+        problem('call.failed', { tool: name, detail: errorText(error) }),
+      );
     }
   }
 }

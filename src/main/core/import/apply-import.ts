@@ -12,7 +12,12 @@ export class ImportError extends Error {}
  * The settings after an import, computed whole and validated before anything is saved: either all
  * of the user's choices apply, or none.
  */
-export function applyImport(current: Settings, parsed: ParsedConfig, preview: ImportPreview, rawChoices: ImportChoices): { settings: Settings; result: ImportResult; changedServers: string[]; removedServers: string[] } {
+export function applyImport(
+  current: Settings,
+  parsed: ParsedConfig,
+  preview: ImportPreview,
+  rawChoices: ImportChoices,
+): { settings: Settings; result: ImportResult; changedServers: string[]; removedServers: string[] } {
   const choices = ImportChoicesSchema.parse(rawChoices);
   const next: Settings = structuredClone(current);
   const result: ImportResult = { addedServers: [], replacedServers: [], addedEndpoints: [], skipped: 0 };
@@ -33,7 +38,8 @@ export function applyImport(current: Settings, parsed: ParsedConfig, preview: Im
     if (action === 'rename') {
       const name = (choice.name ?? item.suggestedName).trim();
       if (!name) throw new ImportError(`Server "${original.name}" needs a new name.`);
-      if (next.servers.some((s) => s.name === name)) throw new ImportError(`A server called "${name}" already exists; choose another name for "${original.name}".`);
+      if (next.servers.some((s) => s.name === name))
+        throw new ImportError(`A server called "${name}" already exists; choose another name for "${original.name}".`);
       server = { ...server, name };
     }
     const existing = next.servers.findIndex((s) => s.name === server.name);

@@ -16,10 +16,10 @@ export function appDataDir(context: DiscoveryContext): string {
   const home = context.home ?? os.homedir();
   const join = joinFor(context.platform);
   return context.platform === 'win32'
-    ? context.env.APPDATA ?? join(home, 'AppData', 'Roaming')
+    ? (context.env.APPDATA ?? join(home, 'AppData', 'Roaming'))
     : context.platform === 'darwin'
       ? join(home, 'Library', 'Application Support')
-      : context.env.XDG_CONFIG_HOME ?? join(home, '.config');
+      : (context.env.XDG_CONFIG_HOME ?? join(home, '.config'));
 }
 
 /** Where each MCP client keeps its config on this OS (documented locations). */

@@ -5,7 +5,10 @@ import { defaultToolSwitches, type ServerSettings, type Settings } from '../../.
 
 function entry(server: ServerSettings): Record<string, unknown> {
   // `timeout` in seconds is what Cline and others read.
-  const common = { ...(server.enabled ? {} : { disabled: true }), ...(server.callTimeoutMs ? { timeout: server.callTimeoutMs / 1000 } : {}) };
+  const common = {
+    ...(server.enabled ? {} : { disabled: true }),
+    ...(server.callTimeoutMs ? { timeout: server.callTimeoutMs / 1000 } : {}),
+  };
   if (server.transport === 'stdio') {
     return {
       command: server.command,
@@ -29,7 +32,11 @@ function entry(server: ServerSettings): Record<string, unknown> {
  * cherry-studio), one entry for this app's local MCP server. It holds the real values: it is the
  * user's own file.
  */
-export function exportConfig(settings: Settings, format: ExportFormat, localServer?: () => EntryContext): { fileName: string; text: string } {
+export function exportConfig(
+  settings: Settings,
+  format: ExportFormat,
+  localServer?: () => EntryContext,
+): { fileName: string; text: string } {
   if (format !== 'mcp-servers' && format !== 'xiaozhi-client') {
     if (!localServer) throw new Error(`The ${format} format needs the local MCP server's address and token.`);
     return exportClientConfig(format, localServer());
@@ -43,7 +50,14 @@ export function exportConfig(settings: Settings, format: ExportFormat, localServ
       .filter(([, tools]) => Object.keys(tools).length > 0)
       .map(([server, tools]) => [
         server,
-        { tools: Object.fromEntries(Object.entries(tools).map(([name, t]) => [name, { enable: t.enabled, ...(t.description ? { description: t.description } : {}) }])) },
+        {
+          tools: Object.fromEntries(
+            Object.entries(tools).map(([name, t]) => [
+              name,
+              { enable: t.enabled, ...(t.description ? { description: t.description } : {}) },
+            ]),
+          ),
+        },
       ]),
   );
   const config = {

@@ -14,11 +14,15 @@ import { codeEnvOf } from './code-env';
 function sameValue(fromFile: string, held: string): boolean {
   if (fromFile === held) return true;
   if (!fromFile.includes('${')) return false;
-  const pattern = fromFile.split(/\$\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const pattern = fromFile
+    .split(/\$\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${pattern}$`, 's').test(held);
 }
 
-const sameList = (fromFile: string[], held: string[]) => fromFile.length === held.length && fromFile.every((v, i) => sameValue(v, held[i] as string));
+const sameList = (fromFile: string[], held: string[]) =>
+  fromFile.length === held.length && fromFile.every((v, i) => sameValue(v, held[i] as string));
 
 /** A URL as compared: host in lower case, no trailing slash (the same server however it was typed). */
 function comparableUrl(raw: string): string {
@@ -59,10 +63,14 @@ export function buildPreview(source: string, parsed: ParsedConfig, current: Sett
     let action: ImportServerItem['action'] = 'add';
     // Against every server we hold, not only the one of the same name: a server imported before
     // (perhaps renamed since) is already there.
-    const same = current.servers.find((s) => s.name === server.name && sameTarget(server, s)) ?? current.servers.find((s) => sameTarget(server, s));
+    const same =
+      current.servers.find((s) => s.name === server.name && sameTarget(server, s)) ?? current.servers.find((s) => sameTarget(server, s));
     const byName = current.servers.find((s) => s.name === server.name);
     if (same) {
-      conflict = { kind: same.name === server.name ? 'same-name' : server.transport === 'stdio' ? 'same-command' : 'same-url', existing: same.name };
+      conflict = {
+        kind: same.name === server.name ? 'same-name' : server.transport === 'stdio' ? 'same-command' : 'same-url',
+        existing: same.name,
+      };
       action = 'skip';
     } else if (byName) {
       conflict = { kind: 'same-name', existing: byName.name };
@@ -70,16 +78,33 @@ export function buildPreview(source: string, parsed: ParsedConfig, current: Sett
     }
     const suggestedName = freeName(server.name, taken);
     if (action !== 'skip') taken.add(action === 'rename' ? suggestedName : server.name);
-    return { server: maskServer(server), ...(conflict ? { conflict } : {}), action, suggestedName, needs: parsed.needs[index] ?? [], codeEnv: codeEnvOf(server) };
+    return {
+      server: maskServer(server),
+      ...(conflict ? { conflict } : {}),
+      action,
+      suggestedName,
+      needs: parsed.needs[index] ?? [],
+      codeEnv: codeEnvOf(server),
+    };
   });
   const endpointNames = new Set(current.endpoints.map((e) => e.name));
   const endpoints: ImportEndpointItem[] = parsed.endpoints.map((endpoint) => {
     const byUrl = current.endpoints.find((e) => e.url === endpoint.url);
     const byName = current.endpoints.find((e) => e.name === endpoint.name);
-    const conflict: ImportConflict | undefined = byUrl ? { kind: 'same-url', existing: byUrl.name } : byName ? { kind: 'same-name', existing: byName.name } : undefined;
+    const conflict: ImportConflict | undefined = byUrl
+      ? { kind: 'same-url', existing: byUrl.name }
+      : byName
+        ? { kind: 'same-name', existing: byName.name }
+        : undefined;
     const suggestedName = freeName(endpoint.name, endpointNames);
     endpointNames.add(suggestedName);
-    return { name: endpoint.name, url: redactUrl(endpoint.url), ...(conflict ? { conflict } : {}), action: byUrl ? 'skip' : byName ? 'rename' : 'add', suggestedName };
+    return {
+      name: endpoint.name,
+      url: redactUrl(endpoint.url),
+      ...(conflict ? { conflict } : {}),
+      action: byUrl ? 'skip' : byName ? 'rename' : 'add',
+      suggestedName,
+    };
   });
   return {
     id,
@@ -89,6 +114,11 @@ export function buildPreview(source: string, parsed: ParsedConfig, current: Sett
     endpoints,
     tools: parsed.tools,
     inputs: parsed.inputs,
-    warnings: parsed.warnings.map((w) => ({ path: w.path, ...(w.line !== undefined ? { line: w.line } : {}), ...(w.column !== undefined ? { column: w.column } : {}), message: w.message })),
+    warnings: parsed.warnings.map((w) => ({
+      path: w.path,
+      ...(w.line !== undefined ? { line: w.line } : {}),
+      ...(w.column !== undefined ? { column: w.column } : {}),
+      message: w.message,
+    })),
   };
 }

@@ -70,9 +70,13 @@ export class ImportSessions {
     const values: Record<string, string> = {};
     for (const id of ids) {
       const name = id.slice(4);
-      if (!id.startsWith('env:') || !preview.inputs.some((input) => input.id === id)) throw new ImportError(`This file asks for no environment variable "${id}".`);
+      if (!id.startsWith('env:') || !preview.inputs.some((input) => input.id === id))
+        throw new ImportError(`This file asks for no environment variable "${id}".`);
       const offer = environmentValue(id, this.env, known);
-      if (offer === 'own') throw new ImportError(`${name} is one of Xiaozhi Tray's own secrets (or holds one), which are never passed to a server from the environment; type the value if this server really needs it.`);
+      if (offer === 'own')
+        throw new ImportError(
+          `${name} is one of Xiaozhi Tray's own secrets (or holds one), which are never passed to a server from the environment; type the value if this server really needs it.`,
+        );
       if (offer === undefined) throw new ImportError(`${name} is not set in this environment; type its value instead.`);
       values[id] = offer.value;
     }

@@ -35,7 +35,8 @@ export interface ParsedConfig {
   problems: ConfigProblem[];
 }
 
-const isServerLike = (v: unknown) => isRecord(v) && (typeof v.command === 'string' || typeof v.url === 'string' || typeof v.serverUrl === 'string');
+const isServerLike = (v: unknown) =>
+  isRecord(v) && (typeof v.command === 'string' || typeof v.url === 'string' || typeof v.serverUrl === 'string');
 
 /** xiaozhi-client writes placeholder text containing 请填写 ("please fill in") for an unset endpoint. */
 export function isPlaceholderEndpoint(value: string): boolean {
@@ -71,7 +72,9 @@ function mcpServersFlavour(file: string, servers: Record<string, unknown>): Impo
 /** A name for a bare `{ "command": … }` snippet: the package it runs, without scope and "mcp-server-". */
 export function nameForSnippet(entry: Record<string, unknown>): string {
   const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
-  const candidate = args.find((a) => !a.startsWith('-') && /[a-z]/i.test(a)) ?? (typeof entry.url === 'string' ? new URL(entry.url).hostname : String(entry.command ?? 'server'));
+  const candidate =
+    args.find((a) => !a.startsWith('-') && /[a-z]/i.test(a)) ??
+    (typeof entry.url === 'string' ? new URL(entry.url).hostname : String(entry.command ?? 'server'));
   const base = path.basename(candidate.replace(/@[^/@]*$/, '').replace(/^@[^/]+\//, ''));
   const name = base.replace(/\.(py|js|mjs|ts)$/, '').replace(/^(mcp-server-|server-)|(-mcp-server|-mcp)$/g, '');
   return name || 'server';
@@ -85,13 +88,21 @@ function parseTomlText(file: string, text: string): Record<string, unknown> {
     parsed = toml.parse(text) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof toml.TomlError) {
-      throw new ConfigError(file, [{ path: '', line: error.line, column: error.column, message: `invalid TOML: ${error.message.split('\n')[0]}` }]);
+      throw new ConfigError(file, [
+        { path: '', line: error.line, column: error.column, message: `invalid TOML: ${error.message.split('\n')[0]}` },
+      ]);
     }
     throw error;
   }
   const refused = forbiddenKeyPaths(parsed);
   if (refused.length > 0) {
-    throw new ConfigError(file, refused.map((p) => ({ path: formatPath(p), message: `the key "${String(p[p.length - 1])}" is not allowed (it could change what other keys mean)` })));
+    throw new ConfigError(
+      file,
+      refused.map((p) => ({
+        path: formatPath(p),
+        message: `the key "${String(p[p.length - 1])}" is not allowed (it could change what other keys mean)`,
+      })),
+    );
   }
   return parsed;
 }
@@ -107,7 +118,19 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   const trimmed = text.trim();
   if (/^wss?:\/\/\S+$/i.test(trimmed)) {
-    return { format: 'endpoint-url', servers: [], needs: [], placeholders: [], sourcePaths: [], endpoints: [{ name: 'xiaozhi', url: trimmed }], endpointPaths: [[]], tools: {}, inputs: [], warnings: [], problems: [] };
+    return {
+      format: 'endpoint-url',
+      servers: [],
+      needs: [],
+      placeholders: [],
+      sourcePaths: [],
+      endpoints: [{ name: 'xiaozhi', url: trimmed }],
+      endpointPaths: [[]],
+      tools: {},
+      inputs: [],
+      warnings: [],
+      problems: [],
+    };
   }
   const looksToml = /^\s*\[mcp_servers[.\]]/m.test(text) || (/\.toml$/i.test(file) && !/^\s*[{[]/.test(trimmed));
   if (looksToml) return fromCodex(file, parseTomlText(file, text), options);
@@ -175,14 +198,16 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
     }
   } else if (format !== 'server-snippet') {
     const map = isRecord(root.mcpServers) ? root.mcpServers : {};
-    if (root.mcpServers !== undefined && !isRecord(root.mcpServers)) problems.push(doc.problemAt(['mcpServers'], 'must be an object of server names to servers'));
+    if (root.mcpServers !== undefined && !isRecord(root.mcpServers))
+      problems.push(doc.problemAt(['mcpServers'], 'must be an object of server names to servers'));
     entries = Object.entries(map).map(([name, entry]) => [name, entry, ['mcpServers', name]]);
     if (format === 'cline') urlWithoutTypeIs = 'sse';
   }
 
   if (format === 'xiaozhi-client') {
     const rawEndpoint = root.mcpEndpoint;
-    const list = typeof rawEndpoint === 'string' ? [rawEndpoint] : Array.isArray(rawEndpoint) ? rawEndpoint : rawEndpoint === undefined ? [] : null;
+    const list =
+      typeof rawEndpoint === 'string' ? [rawEndpoint] : Array.isArray(rawEndpoint) ? rawEndpoint : rawEndpoint === undefined ? [] : null;
     if (list === null) problems.push(doc.problemAt(['mcpEndpoint'], 'must be a URL or a list of URLs'));
     (list ?? []).forEach((url, index) => {
       const at = typeof rawEndpoint === 'string' ? ['mcpEndpoint'] : ['mcpEndpoint', index];
@@ -198,12 +223,14 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
         for (const [toolName, toolConfig] of Object.entries(toolMap)) {
           if (!isRecord(toolConfig)) continue;
           const entry: ToolSettings = { enabled: toolConfig.enable !== false };
-          if (typeof toolConfig.description === 'string' && toolConfig.description.trim() !== '') entry.description = toolConfig.description;
+          if (typeof toolConfig.description === 'string' && toolConfig.description.trim() !== '')
+            entry.description = toolConfig.description;
           (tools[serverName] ??= {})[toolName] = entry;
         }
       }
     }
-    if (isRecord(root.modelscope) && typeof root.modelscope.apiKey === 'string' && root.modelscope.apiKey.trim()) modelscopeApiKey = root.modelscope.apiKey.trim();
+    if (isRecord(root.modelscope) && typeof root.modelscope.apiKey === 'string' && root.modelscope.apiKey.trim())
+      modelscopeApiKey = root.modelscope.apiKey.trim();
     if (isRecord(root.connection)) {
       const ms = (v: unknown) => (typeof v === 'number' && v > 0 ? Math.round(v) : undefined);
       const c: Partial<ConnectionSettings> = {};
@@ -218,13 +245,21 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
   }
 
   for (const [name, entry, at] of entries) {
-    if (isRecord(entry) && 'envFile' in entry) warnings.push(doc.problemAt([...at, 'envFile'], '"envFile" is not read; add its variables under env'));
-    const cleaned = isRecord(entry) ? Object.fromEntries(Object.entries(entry).filter(([k]) => k !== 'envFile' && !(format === 'xiaozhi-tray' && (k === 'transport' || k === 'callTimeoutMs')))) : entry;
+    if (isRecord(entry) && 'envFile' in entry)
+      warnings.push(doc.problemAt([...at, 'envFile'], '"envFile" is not read; add its variables under env'));
+    const cleaned = isRecord(entry)
+      ? Object.fromEntries(
+          Object.entries(entry).filter(
+            ([k]) => k !== 'envFile' && !(format === 'xiaozhi-tray' && (k === 'transport' || k === 'callTimeoutMs')),
+          ),
+        )
+      : entry;
     const result = convertServerEntry(name, cleaned, at, { urlWithoutTypeIs });
     for (const w of result.warnings) warnings.push(doc.problemAt(w.path, w.message));
     for (const p of result.problems) problems.push(doc.problemAt(p.path, p.message));
     if (result.server) {
-      if (format === 'xiaozhi-tray' && isRecord(entry) && typeof entry.callTimeoutMs === 'number') result.server.callTimeoutMs = entry.callTimeoutMs;
+      if (format === 'xiaozhi-tray' && isRecord(entry) && typeof entry.callTimeoutMs === 'number')
+        result.server.callTimeoutMs = entry.callTimeoutMs;
       servers.push(result.server);
       sourcePaths.push(at);
       sourceEntries.push(entry);
@@ -236,7 +271,10 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
   }
   const withInputs = collectInputs(servers, declared);
   const place = (index: number, field: JsonPath) => {
-    const { message: _none, ...at } = doc.problemAt([...(sourcePaths[index] ?? []), ...sourceField(sourceEntries[index], field, format)], '');
+    const { message: _none, ...at } = doc.problemAt(
+      [...(sourcePaths[index] ?? []), ...sourceField(sourceEntries[index], field, format)],
+      '',
+    );
     return at;
   };
   return {
@@ -271,7 +309,9 @@ function fromCodex(file: string, root: Record<string, unknown>, options: { keepG
       problems.push({ path: formatPath(at), message: 'must be a table describing the server' });
       continue;
     }
-    const headers: Record<string, string> = isRecord(entry.http_headers) ? Object.fromEntries(Object.entries(entry.http_headers).map(([k, v]) => [k, String(v)])) : {};
+    const headers: Record<string, string> = isRecord(entry.http_headers)
+      ? Object.fromEntries(Object.entries(entry.http_headers).map(([k, v]) => [k, String(v)]))
+      : {};
     if (typeof entry.bearer_token_env_var === 'string') headers.Authorization = `Bearer \${env:${entry.bearer_token_env_var}}`;
     const converted = convertServerEntry(
       name,
@@ -285,7 +325,20 @@ function fromCodex(file: string, root: Record<string, unknown>, options: { keepG
       at,
     );
     for (const key of Object.keys(entry)) {
-      if (!['command', 'args', 'env', 'url', 'http_headers', 'bearer_token_env_var', 'cwd', 'enabled', 'tool_timeout_sec', 'startup_timeout_sec'].includes(key)) {
+      if (
+        ![
+          'command',
+          'args',
+          'env',
+          'url',
+          'http_headers',
+          'bearer_token_env_var',
+          'cwd',
+          'enabled',
+          'tool_timeout_sec',
+          'startup_timeout_sec',
+        ].includes(key)
+      ) {
         warnings.push({ path: formatPath([...at, key]), message: `"${key}" is not supported and was ignored` });
       }
     }
@@ -299,9 +352,24 @@ function fromCodex(file: string, root: Record<string, unknown>, options: { keepG
   if (problems.length > 0 && !options.keepGoing) throw new ConfigError(file, problems);
   const withInputs = collectInputs(servers, {});
   const placeholders = withInputs.uses.map((uses, index) =>
-    uses.map((use) => ({ ...use, at: { path: formatPath([...(sourcePaths[index] ?? []), ...sourceField(sourceEntries[index], use.field, 'codex')]) } })),
+    uses.map((use) => ({
+      ...use,
+      at: { path: formatPath([...(sourcePaths[index] ?? []), ...sourceField(sourceEntries[index], use.field, 'codex')]) },
+    })),
   );
-  return { format: 'codex', servers: withInputs.servers, needs: withInputs.needs, placeholders, sourcePaths, endpoints: [], endpointPaths: [], tools: {}, inputs: withInputs.inputs, warnings, problems };
+  return {
+    format: 'codex',
+    servers: withInputs.servers,
+    needs: withInputs.needs,
+    placeholders,
+    sourcePaths,
+    endpoints: [],
+    endpointPaths: [],
+    tools: {},
+    inputs: withInputs.inputs,
+    warnings,
+    problems,
+  };
 }
 
 /** Where a field of our server settings came from in the client's entry (Windsurf's serverUrl, Codex's http_headers…). */
@@ -310,7 +378,11 @@ function sourceField(entry: unknown, field: JsonPath, format: ImportFormat): Jso
   if (field[0] === 'url' && !('url' in raw) && 'serverUrl' in raw) return ['serverUrl'];
   if (format === 'codex' && field[0] === 'headers') {
     const inTable = isRecord(raw.http_headers) && typeof field[1] === 'string' && field[1] in raw.http_headers;
-    return inTable ? ['http_headers', ...field.slice(1)] : typeof raw.bearer_token_env_var === 'string' ? ['bearer_token_env_var'] : ['http_headers', ...field.slice(1)];
+    return inTable
+      ? ['http_headers', ...field.slice(1)]
+      : typeof raw.bearer_token_env_var === 'string'
+        ? ['bearer_token_env_var']
+        : ['http_headers', ...field.slice(1)];
   }
   return field;
 }
@@ -320,7 +392,11 @@ function sourceField(entry: unknown, field: JsonPath, format: ImportFormat): Jso
  * `xiaozhi-tray connect`), each left out with a warning: running one would serve our own tools
  * back to us, in a loop.
  */
-export function withoutOwnEntries(parsed: ParsedConfig, isOwn: (server: ServerSettings) => boolean, skipped: (name: string) => string): ParsedConfig {
+export function withoutOwnEntries(
+  parsed: ParsedConfig,
+  isOwn: (server: ServerSettings) => boolean,
+  skipped: (name: string) => string,
+): ParsedConfig {
   const keep = parsed.servers.map((server) => !isOwn(server));
   if (keep.every(Boolean)) return parsed;
   return {
@@ -329,6 +405,11 @@ export function withoutOwnEntries(parsed: ParsedConfig, isOwn: (server: ServerSe
     needs: parsed.needs.filter((_, i) => keep[i]),
     placeholders: parsed.placeholders.filter((_, i) => keep[i]),
     sourcePaths: parsed.sourcePaths.filter((_, i) => keep[i]),
-    warnings: [...parsed.warnings, ...parsed.servers.flatMap((server, i) => (keep[i] ? [] : [{ path: formatPath(parsed.sourcePaths[i] ?? []), message: skipped(server.name) }]))],
+    warnings: [
+      ...parsed.warnings,
+      ...parsed.servers.flatMap((server, i) =>
+        keep[i] ? [] : [{ path: formatPath(parsed.sourcePaths[i] ?? []), message: skipped(server.name) }],
+      ),
+    ],
   };
 }

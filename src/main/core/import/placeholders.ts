@@ -49,7 +49,10 @@ export function placeholderUses(server: ServerSettings): PlaceholderUse[] {
  * a header), so the bridge's own environment is never read into it unasked: the session offers what
  * the environment holds, masked, for the user to confirm (`withEnvironmentOffers`).
  */
-export function collectInputs(servers: ServerSettings[], declared: Record<string, InputDeclaration>): { servers: ServerSettings[]; inputs: ImportInput[]; needs: string[][]; uses: PlaceholderUse[][] } {
+export function collectInputs(
+  servers: ServerSettings[],
+  declared: Record<string, InputDeclaration>,
+): { servers: ServerSettings[]; inputs: ImportInput[]; needs: string[][]; uses: PlaceholderUse[][] } {
   const inputs = new Map<string, ImportInput>();
   const needs: string[][] = [];
   const uses: PlaceholderUse[][] = [];
@@ -72,7 +75,13 @@ export function collectInputs(servers: ServerSettings[], declared: Record<string
         inputs.set(name, {
           id: name,
           placeholder: whole,
-          description: declaration?.description ?? (envName ? `Environment variable ${envName}` : name === 'workspaceFolder' ? 'The folder to use as ${workspaceFolder}' : name.slice(6)),
+          description:
+            declaration?.description ??
+            (envName
+              ? `Environment variable ${envName}`
+              : name === 'workspaceFolder'
+                ? 'The folder to use as ${workspaceFolder}'
+                : name.slice(6)),
           password: declaration?.password ?? (envName ? /key|token|secret|password/i.test(envName) : false),
           ...(declaration?.default !== undefined ? { defaultValue: declaration.default } : {}),
           where: [where],
@@ -105,7 +114,11 @@ export function isOwnEnvName(name: string): boolean {
  * What the environment holds for an `${env:NAME}` input: its value; `own` when NAME is one of ours or
  * the value carries a secret the config already knows (an endpoint token, a key); undefined if unset.
  */
-export function environmentValue(id: string, env: NodeJS.ProcessEnv, knownSecrets: readonly string[]): { value: string } | 'own' | undefined {
+export function environmentValue(
+  id: string,
+  env: NodeJS.ProcessEnv,
+  knownSecrets: readonly string[],
+): { value: string } | 'own' | undefined {
   if (!id.startsWith('env:')) return undefined;
   const name = id.slice(4);
   if (isOwnEnvName(name)) return 'own';

@@ -19,7 +19,10 @@ export interface HttpLimits {
 export function guardedHttpServer(limits: HttpLimits, refusals: RefusalLog, dropped: string, handler: http.RequestListener): http.Server {
   const headersTimeout = limits.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(headersTimeout, limits.requestTimeoutMs ?? 60_000);
-  const server = http.createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeout / 2)) }, handler);
+  const server = http.createServer(
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeout / 2)) },
+    handler,
+  );
   server.keepAliveTimeout = 5000;
   // Each connection holds a file descriptor and memory: a program opening thousands would exhaust
   // them (and no server could be spawned any more).

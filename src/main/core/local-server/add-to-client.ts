@@ -40,7 +40,8 @@ interface Style {
 }
 
 /** `value` pretty-printed for a place whose line starts with `indent`. */
-const pretty = (value: unknown, indent: string, style: Style) => JSON.stringify(value, null, style.unit).split('\n').join(`${style.eol}${indent}`);
+const pretty = (value: unknown, indent: string, style: Style) =>
+  JSON.stringify(value, null, style.unit).split('\n').join(`${style.eol}${indent}`);
 
 /** A comment that ends the line after `offset` (`"a": 1 // note`): it belongs to what is before it. */
 const TRAILING_COMMENT = /^[ \t]*(?:\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/[ \t]*)(?=\r?\n)/;
@@ -78,7 +79,12 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 export function planFileEdit(client: AddToClient, file: string, current: string | undefined, entry: Record<string, unknown>): FilePlan {
   const key = serversKey(client);
   if (current === undefined || current.trim() === '') {
-    return { action: 'add', exists: current !== undefined, otherServers: [], text: `${JSON.stringify({ [key]: { [ENTRY_NAME]: entry } }, null, 2)}\n` };
+    return {
+      action: 'add',
+      exists: current !== undefined,
+      otherServers: [],
+      text: `${JSON.stringify({ [key]: { [ENTRY_NAME]: entry } }, null, 2)}\n`,
+    };
   }
   // A byte-order mark stays where it was; positions are found in the text after it.
   const bom = current.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
@@ -87,13 +93,17 @@ export function planFileEdit(client: AddToClient, file: string, current: string 
   try {
     root = JsonDocument.parse(file, body).value;
   } catch (error) {
-    if (error instanceof ConfigError) throw new AddToClientError(`${file}: ${formatProblem(error.problems[0] ?? { path: '', message: 'invalid JSON' })}; fix it first. Nothing was written.`);
+    if (error instanceof ConfigError)
+      throw new AddToClientError(
+        `${file}: ${formatProblem(error.problems[0] ?? { path: '', message: 'invalid JSON' })}; fix it first. Nothing was written.`,
+      );
     throw error;
   }
   const tree = parseTree(body, [], { allowTrailingComma: true, disallowComments: false });
   if (!tree || !isRecord(root)) throw new AddToClientError(`${file} does not hold a JSON object; nothing was written.`);
   const servers = root[key];
-  if (servers !== undefined && !isRecord(servers)) throw new AddToClientError(`"${key}" in ${file} is not an object of servers; nothing was written.`);
+  if (servers !== undefined && !isRecord(servers))
+    throw new AddToClientError(`"${key}" in ${file} is not an object of servers; nothing was written.`);
   const existing = servers?.[ENTRY_NAME];
   const otherServers = Object.keys(servers ?? {}).filter((name) => name !== ENTRY_NAME);
   if (existing !== undefined && sameJson(existing, entry)) return { action: 'unchanged', exists: true, otherServers, text: current };
@@ -125,7 +135,8 @@ function writeTarget(file: string): string {
     if (!stat.isSymbolicLink()) return target;
     target = path.resolve(path.dirname(target), fs.readlinkSync(target));
   }
-  if (target !== file && !fs.existsSync(path.dirname(target))) throw new AddToClientError(`${file} is a link to ${target}, whose folder does not exist; nothing was written.`);
+  if (target !== file && !fs.existsSync(path.dirname(target)))
+    throw new AddToClientError(`${file} is a link to ${target}, whose folder does not exist; nothing was written.`);
   return target;
 }
 
@@ -170,9 +181,23 @@ const KEEP_MS = 30 * 60_000;
 export class AddToClientSessions {
   private readonly pending = new Map<string, PendingAddTo>();
 
-  preview(input: { client: AddToClient; path: string | undefined; entry: Record<string, unknown>; token: string; toolSet: string; turnsServerOn: boolean }): AddToClientPreview {
+  preview(input: {
+    client: AddToClient;
+    path: string | undefined;
+    entry: Record<string, unknown>;
+    token: string;
+    toolSet: string;
+    turnsServerOn: boolean;
+  }): AddToClientPreview {
     const id = randomUUID();
-    const base = { id, client: input.client, entryName: ENTRY_NAME, entry: shownEntry(input.entry, input.token), toolSet: input.toolSet, turnsServerOn: input.turnsServerOn };
+    const base = {
+      id,
+      client: input.client,
+      entryName: ENTRY_NAME,
+      entry: shownEntry(input.entry, input.token),
+      toolSet: input.toolSet,
+      turnsServerOn: input.turnsServerOn,
+    };
     let preview: AddToClientPreview;
     if (input.path === undefined) {
       const copyText = `${JSON.stringify({ mcpServers: { [ENTRY_NAME]: input.entry } }, null, 2)}\n`;
@@ -183,7 +208,14 @@ export class AddToClientSessions {
       const mode = existingMode(target);
       // Claude Desktop's entry holds no token (connect finds it): nothing of ours to keep from others.
       const open = mode !== undefined && othersMode(target) !== 0 && JSON.stringify(input.entry).includes(input.token);
-      preview = { ...base, path: input.path, exists: plan.exists, action: plan.action, otherServers: plan.otherServers, ...(open ? { openToOthers: octalMode(mode) } : {}) };
+      preview = {
+        ...base,
+        path: input.path,
+        exists: plan.exists,
+        action: plan.action,
+        otherServers: plan.otherServers,
+        ...(open ? { openToOthers: octalMode(mode) } : {}),
+      };
     }
     this.prune();
     this.pending.set(id, { client: input.client, path: input.path, toolSet: input.toolSet, at: Date.now() });

@@ -59,7 +59,12 @@ export function clientEntry(client: AddToClient, context: EntryContext): Record<
 
 /** A whole config file holding only our entry, as `export --format <client>` prints it. */
 export function exportClientConfig(client: AddToClient, context: EntryContext): { fileName: string; text: string } {
-  const fileName = { cursor: 'mcp.json', vscode: 'mcp.json', 'claude-desktop': 'claude_desktop_config.json', 'cherry-studio': 'cherry-studio-mcp.json' }[client];
+  const fileName = {
+    cursor: 'mcp.json',
+    vscode: 'mcp.json',
+    'claude-desktop': 'claude_desktop_config.json',
+    'cherry-studio': 'cherry-studio-mcp.json',
+  }[client];
   const config = { [serversKey(client)]: { [ENTRY_NAME]: clientEntry(client, context) } };
   return { fileName, text: `${JSON.stringify(config, null, 2)}\n` };
 }

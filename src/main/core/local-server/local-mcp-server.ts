@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  isInitializeRequest,
+  isJSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
 import type { LocalSession } from '../../../shared/status';
 import { LOCAL_CLIENT_ID } from '../../../shared/settings';
@@ -112,7 +118,15 @@ export class LocalMcpServer {
   async start(): Promise<number> {
     await new Promise<void>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException) => {
-        reject(new Error(error.code === 'EADDRINUSE' ? `port ${this.opts.port} is already in use` : error.code === 'EADDRNOTAVAIL' ? `${this.opts.host} is not an address of this machine` : error.message));
+        reject(
+          new Error(
+            error.code === 'EADDRINUSE'
+              ? `port ${this.opts.port} is already in use`
+              : error.code === 'EADDRNOTAVAIL'
+                ? `${this.opts.host} is not an address of this machine`
+                : error.message,
+          ),
+        );
       };
       this.server.once('error', onError);
       this.server.listen(this.opts.port, this.opts.host, () => {
@@ -211,10 +225,13 @@ export class LocalMcpServer {
       } catch {
         throw new HttpRefusal(400, `${path} is not a valid path (a bad %-escape)`);
       }
-      if (client !== '' && !LOCAL_CLIENT_ID.test(client)) throw new HttpRefusal(404, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
+      if (client !== '' && !LOCAL_CLIENT_ID.test(client))
+        throw new HttpRefusal(404, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
       this.checkBearer(req.headers.authorization, client);
       if (path === '/status') {
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name: 'xiaozhi-tray', version: this.opts.version, sessions: this.sessions.size }));
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ name: 'xiaozhi-tray', version: this.opts.version, sessions: this.sessions.size }));
         return;
       }
 
@@ -239,12 +256,19 @@ export class LocalMcpServer {
         current.lastSeen = Date.now();
         // The client went away before its answer: its calls are cancelled now, not when the
         // session is released (the SDK hears a cancellation as if the client had sent it).
-        if (!res.writableFinished) for (const id of asked) current.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the request' } });
+        if (!res.writableFinished)
+          for (const id of asked)
+            current.transport.onmessage?.({
+              jsonrpc: '2.0',
+              method: 'notifications/cancelled',
+              params: { requestId: id, reason: 'the client closed the request' },
+            });
       });
       await session.transport.handleRequest(req, res, body);
     } catch (error) {
       if (error instanceof HttpRefusal) {
-        if (error.status === 401 || error.status === 403 || error.message === NOT_A_URL) this.refusals.add(`refused a request from ${req.socket.remoteAddress ?? '?'}: ${error.message}`);
+        if (error.status === 401 || error.status === 403 || error.message === NOT_A_URL)
+          this.refusals.add(`refused a request from ${req.socket.remoteAddress ?? '?'}: ${error.message}`);
         if (!res.headersSent) {
           res.writeHead(error.status, { 'Content-Type': 'application/json', ...error.headers });
           res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: error.id }));
@@ -252,7 +276,10 @@ export class LocalMcpServer {
         return;
       }
       this.opts.log.warn(`a local request failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+      if (!res.headersSent)
+        res
+          .writeHead(500, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
     }
   }
 
@@ -268,9 +295,15 @@ export class LocalMcpServer {
       const name = localClientName(client) ?? client;
       if (this.sharedTokenWarned.size < MAX_SHARED_TOKEN_WARNINGS && !this.sharedTokenWarned.has(client)) {
         this.sharedTokenWarned.add(client);
-        this.opts.log.warn(`${name} sent the app's shared token at /mcp/${client}; each app now has its own token: choose "Add to ${name}" again in Settings → Local MCP server (or run: xiaozhi-tray export --format ${client})`);
+        this.opts.log.warn(
+          `${name} sent the app's shared token at /mcp/${client}; each app now has its own token: choose "Add to ${name}" again in Settings → Local MCP server (or run: xiaozhi-tray export --format ${client})`,
+        );
       }
-      throw new HttpRefusal(401, `This entry carries Xiaozhi Tray's shared token, which opens /mcp only: each app now has its own. In Xiaozhi Tray choose "Add to ${name}" again (Settings → Local MCP server), or run: xiaozhi-tray export --format ${client}`, challenge);
+      throw new HttpRefusal(
+        401,
+        `This entry carries Xiaozhi Tray's shared token, which opens /mcp only: each app now has its own. In Xiaozhi Tray choose "Add to ${name}" again (Settings → Local MCP server), or run: xiaozhi-tray export --format ${client}`,
+        challenge,
+      );
     }
     throw new HttpRefusal(401, 'Missing or wrong bearer token: copy it from Xiaozhi Tray (Settings → Local MCP server)', challenge);
   }
@@ -285,9 +318,12 @@ export class LocalMcpServer {
     const nonce = url.searchParams.get('nonce') ?? '';
     const client = url.searchParams.get('client') ?? '';
     if (!PROOF_NONCE.test(nonce)) throw new HttpRefusal(400, 'nonce must be 16 to 128 letters, digits, - or _');
-    if (client !== '' && !LOCAL_CLIENT_ID.test(client)) throw new HttpRefusal(400, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
+    if (client !== '' && !LOCAL_CLIENT_ID.test(client))
+      throw new HttpRefusal(400, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
     const proof = tokenProof(clientToken(this.opts.token, client), nonce, this.boundPort);
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify({ name: 'xiaozhi-tray', proof }));
+    res
+      .writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+      .end(JSON.stringify({ name: 'xiaozhi-tray', proof }));
   }
 
   /** A new session for a client: its own SDK server over the set its path names. */
@@ -303,7 +339,19 @@ export class LocalMcpServer {
     // progress notifications a call sends before its result, and the transport would drop them.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     const now = Date.now();
-    const session: Session = { id, client, transport, server, view, announced: view.version, since: now, lastSeen: now, open: 0, calls: 0, clientInfo: undefined };
+    const session: Session = {
+      id,
+      client,
+      transport,
+      server,
+      view,
+      announced: view.version,
+      since: now,
+      lastSeen: now,
+      open: 0,
+      calls: 0,
+      clientInfo: undefined,
+    };
     server.setRequestHandler(ListToolsRequestSchema, async () => {
       await this.opts.catalogSettled?.();
       session.announced = session.view.version;
@@ -318,12 +366,21 @@ export class LocalMcpServer {
         signal: extra.signal,
         shape: false,
         // The server's progress reaches the client that asked for it.
-        ...(progressToken !== undefined ? { onProgress: (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } }).catch(() => undefined) } : {}),
+        ...(progressToken !== undefined
+          ? {
+              onProgress: (progress) =>
+                void extra
+                  .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
+                  .catch(() => undefined),
+            }
+          : {}),
       });
     });
     server.oninitialized = () => {
       session.clientInfo = clientName(server.getClientVersion()?.name);
-      this.opts.log.info(`session ${id.slice(0, 8)} opened by ${session.clientInfo ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.id})`);
+      this.opts.log.info(
+        `session ${id.slice(0, 8)} opened by ${session.clientInfo ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.id})`,
+      );
       this.opts.onSessionsChanged();
     };
     transport.onclose = () => {
@@ -383,7 +440,14 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
   }
   // As the endpoint does: `__proto__`, `constructor` and `prototype` would reach an object's prototype.
   const refused = mayHaveForbiddenKey(text) ? forbiddenKeyPaths(body, 1)[0] : undefined;
-  if (refused) throw new HttpRefusal(400, `Invalid params: the key at ${formatKeyPath(refused)} is not allowed`, {}, ErrorCode.InvalidParams, requestIds(body)[0] ?? null);
+  if (refused)
+    throw new HttpRefusal(
+      400,
+      `Invalid params: the key at ${formatKeyPath(refused)} is not allowed`,
+      {},
+      ErrorCode.InvalidParams,
+      requestIds(body)[0] ?? null,
+    );
   return body;
 }
 

@@ -121,7 +121,9 @@ export class LocalServerController {
 
   /** Brings the server in line with the settings; calls are queued so restarts never overlap. */
   sync(bridgeRunning: boolean): Promise<void> {
-    this.queue = this.queue.then(() => this.apply(bridgeRunning)).catch((error: unknown) => this.opts.log.error(`local MCP server: ${String(error)}`));
+    this.queue = this.queue
+      .then(() => this.apply(bridgeRunning))
+      .catch((error: unknown) => this.opts.log.error(`local MCP server: ${String(error)}`));
     return this.queue;
   }
 
@@ -159,8 +161,14 @@ export class LocalServerController {
 
   private async apply(bridgeRunning: boolean): Promise<void> {
     const settings = this.effective();
-    const wanted: Wanted | undefined = bridgeRunning && settings.enabled ? { host: settings.host, port: settings.port, token: this.ensureToken() } : undefined;
-    const same = wanted && this.running && wanted.host === this.running.host && wanted.port === this.running.port && wanted.token === this.running.token;
+    const wanted: Wanted | undefined =
+      bridgeRunning && settings.enabled ? { host: settings.host, port: settings.port, token: this.ensureToken() } : undefined;
+    const same =
+      wanted &&
+      this.running &&
+      wanted.host === this.running.host &&
+      wanted.port === this.running.port &&
+      wanted.token === this.running.token;
     if (same && this.server) {
       this.server.refreshSessions();
       return;
@@ -194,12 +202,20 @@ export class LocalServerController {
     this.server = server;
     this.running = wanted;
     this.lastError = undefined;
-    if (wanted.token.length < 16) this.opts.log.warn('the local MCP server token is shorter than 16 characters: easy to guess; make a new one in Settings');
-    if (!isLoopbackHost(wanted.host)) this.opts.log.warn(`the local MCP server listens on ${wanted.host}: anyone who can reach it and has the token can call your tools`);
+    if (wanted.token.length < 16)
+      this.opts.log.warn('the local MCP server token is shorter than 16 characters: easy to guess; make a new one in Settings');
+    if (!isLoopbackHost(wanted.host))
+      this.opts.log.warn(`the local MCP server listens on ${wanted.host}: anyone who can reach it and has the token can call your tools`);
     this.opts.log.info(`local MCP server listening at ${server.url}`);
     if (this.opts.stateDir) {
       try {
-        writeStateFile(this.opts.stateDir, { pid: process.pid, url: server.url, token: wanted.token, version: this.opts.version, startedAt: Date.now() });
+        writeStateFile(this.opts.stateDir, {
+          pid: process.pid,
+          url: server.url,
+          token: wanted.token,
+          version: this.opts.version,
+          startedAt: Date.now(),
+        });
       } catch (error) {
         this.opts.log.warn(`could not write the state file for "xiaozhi-tray connect": ${String(error)}`);
       }

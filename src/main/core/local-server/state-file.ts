@@ -47,7 +47,8 @@ export function stateDirDistrust(dir: string, platform: NodeJS.Platform = proces
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid && stat.uid !== 0) return `its folder ${dir} belongs to another user (uid ${stat.uid})`;
   const groupWrites = (stat.mode & 0o020) !== 0 && stat.gid !== process.getgid?.();
-  if ((stat.mode & 0o002) !== 0 || groupWrites) return `other users can write to its folder ${dir} (mode ${(stat.mode & 0o7777).toString(8)})`;
+  if ((stat.mode & 0o002) !== 0 || groupWrites)
+    return `other users can write to its folder ${dir} (mode ${(stat.mode & 0o7777).toString(8)})`;
   return undefined;
 }
 
@@ -55,7 +56,10 @@ export function stateDirDistrust(dir: string, platform: NodeJS.Platform = proces
 export function writeStateFile(dir: string, state: LocalServerState): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const distrust = stateDirDistrust(dir);
-  if (distrust) throw new Error(`${distrust}: anyone there could replace the file and receive the token. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`);
+  if (distrust)
+    throw new Error(
+      `${distrust}: anyone there could replace the file and receive the token. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`,
+    );
   writeFileAtomic(path.join(dir, STATE_FILE_NAME), `${JSON.stringify(state, null, 2)}\n`, { private: true });
 }
 
@@ -102,7 +106,8 @@ export function stateDistrust(file: string, url: string, platform: NodeJS.Platfo
   } catch {
     return `it names "${url}", which is not a URL`;
   }
-  if (!isLoopbackUrl(parsed)) return `it names ${parsed.origin}, which is not a server on this machine (only 127.0.0.1, localhost or [::1] are taken from it)`;
+  if (!isLoopbackUrl(parsed))
+    return `it names ${parsed.origin}, which is not a server on this machine (only 127.0.0.1, localhost or [::1] are taken from it)`;
   if (platform === 'win32') return undefined;
   const stat = fs.statSync(file);
   const uid = process.getuid?.();

@@ -1,6 +1,12 @@
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /** Where the running app's local server is, asked again when the app may have restarted. */
 export interface RelayTarget {
@@ -74,7 +80,10 @@ export class StdioRelay {
     this.generation++;
     const remote = this.opts.remote
       ? this.opts.remote(target)
-      : new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: { Authorization: `Bearer ${target.token}` } }, fetch: isolatedSignalFetch });
+      : new StreamableHTTPClientTransport(new URL(target.url), {
+          requestInit: { headers: { Authorization: `Bearer ${target.token}` } },
+          fetch: isolatedSignalFetch,
+        });
     remote.onmessage = (message: JSONRPCMessage) => this.fromApp(message);
     // The notification stream reconnects by itself; its failures are not the client's business.
     remote.onerror = () => undefined;
@@ -90,7 +99,8 @@ export class StdioRelay {
       return;
     }
     if (this.initialize && id === this.initialize.id) {
-      if ('result' in message) this.remote.setProtocolVersion?.(String((message.result as { protocolVersion?: unknown }).protocolVersion ?? ''));
+      if ('result' in message)
+        this.remote.setProtocolVersion?.(String((message.result as { protocolVersion?: unknown }).protocolVersion ?? ''));
       this.onInitialized?.();
     }
     void this.opts.local.send(message).catch(() => undefined);
@@ -122,7 +132,14 @@ export class StdioRelay {
       this.opts.say(`could not reach Xiaozhi Tray: ${describe(error)}`);
       if (isJSONRPCRequest(message)) {
         await this.opts.local
-          .send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.ConnectionClosed, message: `Xiaozhi Tray is not reachable (${describe(error)}). Start it, then try again.` } })
+          .send({
+            jsonrpc: '2.0',
+            id: message.id,
+            error: {
+              code: ErrorCode.ConnectionClosed,
+              message: `Xiaozhi Tray is not reachable (${describe(error)}). Start it, then try again.`,
+            },
+          })
           .catch(() => undefined);
       }
     }

@@ -76,7 +76,8 @@ export class LogBook {
 
   /** Oldest first; the last `limit` entries. */
   entries(limit = this.capacity): LogEntry[] {
-    const ordered = this.ring.length < this.capacity ? this.ring.slice() : [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
+    const ordered =
+      this.ring.length < this.capacity ? this.ring.slice() : [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
     return ordered.slice(Math.max(0, ordered.length - limit));
   }
 
@@ -103,7 +104,9 @@ function boundedMessage(message: string, secrets: Iterable<string>): string {
  */
 const CONTROL = /[\u0000-\u001f\u007f\u0080-\u009f]/g;
 const escapeControl = (text: string) =>
-  text.replace(CONTROL, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  text.replace(CONTROL, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 
 export function formatLogLine(entry: LogEntry): string {
   return `${new Date(entry.time).toISOString()} ${entry.level.toUpperCase().padEnd(5)} [${escapeControl(entry.source)}] ${escapeControl(entry.message)}`;

@@ -35,7 +35,9 @@ export function urlPassword(value: string): string | undefined {
 
 /** The same value with a URL password in it masked, and nothing else changed. */
 export function maskUrlPassword(value: string): string {
-  return value.replace(URL_PASSWORD, (whole, head: string, password: string, at: string) => (password.includes('(redacted)') ? whole : `${head}${maskSecret(password)}${at}`));
+  return value.replace(URL_PASSWORD, (whole, head: string, password: string, at: string) =>
+    password.includes('(redacted)') ? whole : `${head}${maskSecret(password)}${at}`,
+  );
 }
 
 function encodeURIComponentSafe(text: string): string {
@@ -137,13 +139,16 @@ export function redactUrl(raw: string): string {
 }
 
 const SECRET_QUERY = /([?&;](?:[a-z_-]*(?:token|key|secret|password|auth|sig|signature)[a-z_-]*)=)([^&\s"'#]+)/gi;
-const AUTH_HEADER = /\b(authorization|proxy-authorization|x-api-key|api-key)(\s*["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+|token\s+)?([^\s"',;}]+)/gi;
+const AUTH_HEADER =
+  /\b(authorization|proxy-authorization|x-api-key|api-key)(\s*["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+|token\s+)?([^\s"',;}]+)/gi;
 const BEARER = /\b(bearer\s+)([a-z0-9._~+/=-]{8,})/gi;
 const JWT = /\beyJ[a-zA-Z0-9_-]{6,}\.[a-zA-Z0-9_-]{6,}\.[a-zA-Z0-9_-]*/g;
 /** `password=…`, `"apiKey": "…"`, `secret: …` in free text (config dumps, error messages). */
-const SECRET_ASSIGNMENT = /\b((?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?token|client[_-]?secret)["']?\s*[:=]\s*["']?)([^\s"',;}&]{4,})/gi;
+const SECRET_ASSIGNMENT =
+  /\b((?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?token|client[_-]?secret)["']?\s*[:=]\s*["']?)([^\s"',;}&]{4,})/gi;
 /** Key formats that are secrets by their look alone: OpenAI/Anthropic, GitHub, AWS, Slack, Google. */
-const KNOWN_KEY_FORMATS = /\b(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})/g;
+const KNOWN_KEY_FORMATS =
+  /\b(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})/g;
 
 const masked = (value: string) => value.includes('(redacted)');
 
@@ -155,17 +160,23 @@ export function redactText(text: string, knownSecrets: Iterable<string> = []): s
     out = out.split(secret).join(maskSecret(secret));
     // Also as it stands inside JSON text (call arguments, a result) and percent-encoded in a URL:
     // masked whole there, since its first characters could cut an escape in two.
-    for (const form of [JSON.stringify(secret).slice(1, -1), encodeURIComponentSafe(secret)]) if (form !== secret) out = out.split(form).join(MASK_MARKER);
+    for (const form of [JSON.stringify(secret).slice(1, -1), encodeURIComponentSafe(secret)])
+      if (form !== secret) out = out.split(form).join(MASK_MARKER);
   }
   return out
-    .replace(SECRET_QUERY, (_m, head: string, value: string) => `${head}${value.startsWith('…') || masked(value) ? value : maskSecret(value)}`)
+    .replace(
+      SECRET_QUERY,
+      (_m, head: string, value: string) => `${head}${value.startsWith('…') || masked(value) ? value : maskSecret(value)}`,
+    )
     .replace(AUTH_HEADER, (_m, name: string, sep: string, scheme: string | undefined, value: string) =>
       masked(value) ? `${name}${sep}${scheme ?? ''}${value}` : `${name}${sep}${scheme ?? ''}${MASK_MARKER}`,
     )
     .replace(BEARER, (_m, head: string) => `${head}${MASK_MARKER}`)
     .replace(JWT, (token) => maskSecret(token))
     .replace(URL_PASSWORD, (whole, head: string, password: string, at: string) => (masked(password) ? whole : `${head}${MASK_MARKER}${at}`))
-    .replace(SECRET_ASSIGNMENT, (whole, head: string, value: string) => (masked(value) || value.startsWith('…') ? whole : `${head}${maskSecret(value)}`))
+    .replace(SECRET_ASSIGNMENT, (whole, head: string, value: string) =>
+      masked(value) || value.startsWith('…') ? whole : `${head}${maskSecret(value)}`,
+    )
     .replace(KNOWN_KEY_FORMATS, (key) => maskSecret(key));
 }
 

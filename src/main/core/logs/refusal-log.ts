@@ -39,7 +39,9 @@ export class RefusalLog {
   }
 
   private say(): void {
-    this.log.warn(`refused ${this.count} more ${this.noun}${this.count === 1 ? '' : 's'} in the last ${Math.round(this.everyMs / 1000)} s; the last: ${this.latest}`);
+    this.log.warn(
+      `refused ${this.count} more ${this.noun}${this.count === 1 ? '' : 's'} in the last ${Math.round(this.everyMs / 1000)} s; the last: ${this.latest}`,
+    );
     this.count = 0;
   }
 

@@ -47,7 +47,13 @@ export class EndpointCatalogs {
     let router = this.routers.get(view.id);
     if (!router) {
       router = new ToolRouter({
-        source: { get version() { return view.version; }, catalog: () => view.catalog(), call: (name, args, context) => view.call(name, args, context) },
+        source: {
+          get version() {
+            return view.version;
+          },
+          catalog: () => view.catalog(),
+          call: (name, args, context) => view.call(name, args, context),
+        },
         history: this.options.history,
         maxMessageBytes: this.options.maxMessageBytes,
       });
@@ -81,7 +87,9 @@ export class EndpointCatalogs {
       has: (name) => this.viewOf(this.modeOf(endpointId)).has(name),
       call: (name, args, context) => {
         const mode = this.modeOf(endpointId);
-        return mode.toolMode === 'router' ? this.router(mode.toolSet).call(name, args, context) : this.viewOf(mode).call(name, args, context);
+        return mode.toolMode === 'router'
+          ? this.router(mode.toolSet).call(name, args, context)
+          : this.viewOf(mode).call(name, args, context);
       },
     };
   }
@@ -107,7 +115,9 @@ export class EndpointCatalogs {
 
   /** Every tools/list page in a mode. */
   pagesFor(mode: EndpointMode): Page[] {
-    return mode.toolMode === 'all' ? this.viewOf(mode).pages() : allPages(this.router(mode.toolSet).served(mode.pinned), this.options.maxMessageBytes());
+    return mode.toolMode === 'all'
+      ? this.viewOf(mode).pages()
+      : allPages(this.router(mode.toolSet).served(mode.pinned), this.options.maxMessageBytes());
   }
 
   /** Exactly what the model sees in tools/list, page by page. */
@@ -115,7 +125,10 @@ export class EndpointCatalogs {
     const mode = this.modeOf(endpointId);
     return {
       summary: this.summaryFor(mode),
-      pages: this.pagesFor(mode).map((page) => ({ tools: page.tools.map((p) => ({ ...p.tool, bytes: p.bytes })), bytes: page.tools.reduce((sum, p) => sum + p.bytes, 0) })),
+      pages: this.pagesFor(mode).map((page) => ({
+        tools: page.tools.map((p) => ({ ...p.tool, bytes: p.bytes })),
+        bytes: page.tools.reduce((sum, p) => sum + p.bytes, 0),
+      })),
     };
   }
 
@@ -131,7 +144,10 @@ export class EndpointCatalogs {
     const mode = this.modeOf(endpointId);
     const view = this.viewOf(mode);
     if (mode.toolMode === 'all') return `all:${view.id}:${view.version}`;
-    return `router:${view.id}:${this.router(mode.toolSet).served(mode.pinned).map((p) => p.json).join('\n')}`;
+    return `router:${view.id}:${this.router(mode.toolSet)
+      .served(mode.pinned)
+      .map((p) => p.json)
+      .join('\n')}`;
   }
 
   private page(endpointId: string, cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string } {

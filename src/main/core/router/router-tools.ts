@@ -24,7 +24,29 @@ export interface ServerSummary {
 }
 
 /** Verbs every kind of server uses: they say nothing about what a server is for. */
-const GENERIC = new Set(['get', 'list', 'set', 'create', 'add', 'delete', 'remove', 'update', 'search', 'find', 'read', 'write', 'query', 'fetch', 'by', 'of', 'to', 'in', 'all', 'new', 'hass']);
+const GENERIC = new Set([
+  'get',
+  'list',
+  'set',
+  'create',
+  'add',
+  'delete',
+  'remove',
+  'update',
+  'search',
+  'find',
+  'read',
+  'write',
+  'query',
+  'fetch',
+  'by',
+  'of',
+  'to',
+  'in',
+  'all',
+  'new',
+  'hass',
+]);
 
 /**
  * Picks a few tool names that between them say what a server is for: each pick covers the most
@@ -70,7 +92,12 @@ export function summarizeServers(tools: readonly { name: string; server: string 
 }
 
 export function findToolsTool(servers: readonly ServerSummary[], searchable: number): ServedTool {
-  const listed = servers.slice(0, MAX_SERVERS_LISTED).map((s) => `- ${s.server} (${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}): ${s.examples.join(', ')}${s.toolCount > s.examples.length ? ', …' : ''}`);
+  const listed = servers
+    .slice(0, MAX_SERVERS_LISTED)
+    .map(
+      (s) =>
+        `- ${s.server} (${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}): ${s.examples.join(', ')}${s.toolCount > s.examples.length ? ', …' : ''}`,
+    );
   if (servers.length > MAX_SERVERS_LISTED) listed.push(`- and ${servers.length - MAX_SERVERS_LISTED} more servers`);
   const description = [
     `Searches the user's ${searchable} tools and returns the best matches with their exact names and arguments. Use it first whenever the user asks for something these servers might do, before saying you cannot.`,

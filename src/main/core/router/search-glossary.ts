@@ -126,7 +126,10 @@ function parseGroup(line: string): Group {
   const [own = '', kindOf = ''] = line.split(' > ');
   const members = own.split('|');
   const han = members.filter(isHan);
-  const english = members.filter((m) => !isHan(m)).map(searchTerms).filter((t) => t.length > 0);
+  const english = members
+    .filter((m) => !isHan(m))
+    .map(searchTerms)
+    .filter((t) => t.length > 0);
   const terms = [...new Set(members.flatMap(searchTerms))];
   const broader = [...new Set(kindOf.split('|').flatMap(searchTerms))];
   return { han, english, terms, broader };
@@ -147,7 +150,8 @@ const CALCULATE = GROUPS.find((g) => g.terms.includes('calcul')) as Group;
  * A question asks for something to be looked up: tools that search, list or read answer it. A yes/no
  * question is one that starts with its verb ("did anyone…", "is the door…", "do you remember…").
  */
-const QUESTION = /\b(what|which|who|whose|where|when|how|is there|are there|do i have|any)\b|^\s*(?:did|do|does|is|are|was|were|has|have|had)\s+(?:i|you|we|they|he|she|it|there|anyone|anybody|someone|somebody|the|my)\b|什么|哪|吗|多少|几|谁|有没有|是否/i;
+const QUESTION =
+  /\b(what|which|who|whose|where|when|how|is there|are there|do i have|any)\b|^\s*(?:did|do|does|is|are|was|were|has|have|had)\s+(?:i|you|we|they|he|she|it|there|anyone|anybody|someone|somebody|the|my)\b|什么|哪|吗|多少|几|谁|有没有|是否/i;
 const LOOK_UP = ['search', 'find', 'list', 'read', 'open', 'query', '查询', '查看', '获取'].flatMap(searchTerms);
 /** A statement or request that is not a question usually wants something stored, added or set. */
 const STORE = ['create', 'add', 'save', 'set', '添加', '创建', '保存', '设置'].flatMap(searchTerms);
@@ -168,7 +172,9 @@ export function expandQuery(query: string, queryTerms: readonly string[]): Expan
   const kinds = new Set<string>();
   for (const group of GROUPS) {
     const hit =
-      group.han.some((word) => query.includes(word)) || group.english.some((terms) => terms.every((t) => have.has(t))) || (group === CALCULATE && ARITHMETIC.test(query));
+      group.han.some((word) => query.includes(word)) ||
+      group.english.some((terms) => terms.every((t) => have.has(t))) ||
+      (group === CALCULATE && ARITHMETIC.test(query));
     if (!hit) continue;
     for (const term of group.terms) if (!have.has(term)) added.add(term);
     for (const term of group.broader) kinds.add(term);

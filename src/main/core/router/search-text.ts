@@ -27,7 +27,9 @@ const ENGLISH_STOP = new Set(
 
 /** Chinese function words (as bigrams or single characters) that carry no intent. */
 const CHINESE_STOP = new Set(
-  '的 了 吗 呢 吧 啊 呀 是 我 你 他 她 它 们 在 和 与 及 把 被 给 帮 请 一下 一个 帮我 给我 我的 你的 我们 什么 怎么 怎样 多少 现在 可以 能不 不能 是不 有没 没有 一些 这个 那个 有什 么样'.split(' '),
+  '的 了 吗 呢 吧 啊 呀 是 我 你 他 她 它 们 在 和 与 及 把 被 给 帮 请 一下 一个 帮我 给我 我的 你的 我们 什么 怎么 怎样 多少 现在 可以 能不 不能 是不 有没 没有 一些 这个 那个 有什 么样'.split(
+    ' ',
+  ),
 );
 
 /** The parts of one camelCase or letters-and-digits word: `HassTurnOff` → Hass, Turn, Off. */

@@ -61,7 +61,9 @@ export class ToolRouter {
     for (const name of new Set(pinned)) {
       const entry = built.byName.get(name);
       if (!entry || name === FIND_TOOLS || name === CALL_TOOL) continue;
-      tools.push(prepareTool({ name, description: entry.description, inputSchema: servedSchema(entry.inputSchema as Tool['inputSchema']) }));
+      tools.push(
+        prepareTool({ name, description: entry.description, inputSchema: servedSchema(entry.inputSchema as Tool['inputSchema']) }),
+      );
     }
     return tools.sort((a, b) => (a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0));
   }
@@ -99,13 +101,27 @@ export class ToolRouter {
     const started = performance.now();
     const query = typeof args.query === 'string' ? args.query.trim() : '';
     if (!query) {
-      return this.record(context, FIND_TOOLS, args, started, textResult('find_tools needs "query": a few keywords for what the tool should do, e.g. {"query": "明天 天气"}.', true));
+      return this.record(
+        context,
+        FIND_TOOLS,
+        args,
+        started,
+        textResult('find_tools needs "query": a few keywords for what the tool should do, e.g. {"query": "明天 天气"}.', true),
+      );
     }
     const limit = typeof args.limit === 'number' && Number.isFinite(args.limit) ? args.limit : DEFAULT_LIMIT;
     const hits = this.search(query, limit);
     if (hits.length === 0) {
       const servers = summarizeServers([...this.current().byName.values()]).map((s) => s.server);
-      return this.record(context, FIND_TOOLS, args, started, textResult(`No tool matches "${echoed(query)}". Try other or fewer keywords, in Chinese or English.${servers.length ? ` The servers are: ${servers.join(', ')}.` : ' No tools are available right now.'}`));
+      return this.record(
+        context,
+        FIND_TOOLS,
+        args,
+        started,
+        textResult(
+          `No tool matches "${echoed(query)}". Try other or fewer keywords, in Chinese or English.${servers.length ? ` The servers are: ${servers.join(', ')}.` : ' No tools are available right now.'}`,
+        ),
+      );
     }
     return this.record(context, FIND_TOOLS, args, started, this.fitHits(query, hits, context.idJson ?? '0'));
   }
@@ -114,8 +130,19 @@ export class ToolRouter {
   private fitHits(query: string, hits: SearchHit<RouterEntry>[], idJson: string): CallToolResult {
     const maxBytes = this.options.maxMessageBytes();
     for (let count = hits.length; ; count--) {
-      const tools = hits.slice(0, count).map(({ entry }) => ({ name: entry.name, server: entry.server, description: entry.description, inputSchema: servedSchema(entry.inputSchema as Tool['inputSchema']) }));
-      const result = textResult(JSON.stringify({ query: echoed(query), tools, next: 'Call call_tool with {"name": <one of these names>, "arguments": {…matching its inputSchema}}.' }));
+      const tools = hits.slice(0, count).map(({ entry }) => ({
+        name: entry.name,
+        server: entry.server,
+        description: entry.description,
+        inputSchema: servedSchema(entry.inputSchema as Tool['inputSchema']),
+      }));
+      const result = textResult(
+        JSON.stringify({
+          query: echoed(query),
+          tools,
+          next: 'Call call_tool with {"name": <one of these names>, "arguments": {…matching its inputSchema}}.',
+        }),
+      );
       if (count === 1 || responseBytes(result, idJson) <= maxBytes) return result;
     }
   }
@@ -123,29 +150,64 @@ export class ToolRouter {
   private async callTool(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
     const started = performance.now();
     const name = typeof args.name === 'string' ? args.name.trim() : '';
-    if (!name) return this.record(context, CALL_TOOL, args, started, textResult('call_tool needs "name": the exact name of a tool that find_tools returned.', true));
+    if (!name)
+      return this.record(
+        context,
+        CALL_TOOL,
+        args,
+        started,
+        textResult('call_tool needs "name": the exact name of a tool that find_tools returned.', true),
+      );
     let inner: unknown = args.arguments ?? {};
     // Models sometimes send the arguments object as a JSON string.
     if (typeof inner === 'string') {
       try {
         inner = JSON.parse(inner || '{}');
       } catch {
-        return this.record(context, name, args, started, textResult(`call_tool's "arguments" must be an object of ${name}'s arguments, not text that is not JSON.`, true));
+        return this.record(
+          context,
+          name,
+          args,
+          started,
+          textResult(`call_tool's "arguments" must be an object of ${name}'s arguments, not text that is not JSON.`, true),
+        );
       }
     }
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
-      return this.record(context, name, args, started, textResult(`call_tool's "arguments" must be an object of ${name}'s arguments.`, true));
+      return this.record(
+        context,
+        name,
+        args,
+        started,
+        textResult(`call_tool's "arguments" must be an object of ${name}'s arguments.`, true),
+      );
     }
     const built = this.current();
     const known = built.byName.has(name);
     // A server's own find_tools or call_tool (a gateway with a search of its own) goes to that server.
     if (name === FIND_TOOLS && !known) return this.findTools(inner as Record<string, unknown>, context);
-    if (name === CALL_TOOL && !known) return this.record(context, name, args, started, textResult('call_tool cannot call itself: give the name of the tool to call.', true));
+    if (name === CALL_TOOL && !known)
+      return this.record(
+        context,
+        name,
+        args,
+        started,
+        textResult('call_tool cannot call itself: give the name of the tool to call.', true),
+      );
     // The hub says it is switched off (and records that), rather than suggest other tools for the job.
     if (built.off.has(name)) return this.options.source.call(name, inner as Record<string, unknown>, context);
     if (!known) {
       const like = this.search(name.replace(/[_-]+/g, ' '), 3).map((h) => h.entry.name);
-      return this.record(context, name, inner, started, textResult(`There is no tool called "${name}".${like.length ? ` Did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : ''} Use find_tools to search, then call the exact name it returns.`, true));
+      return this.record(
+        context,
+        name,
+        inner,
+        started,
+        textResult(
+          `There is no tool called "${name}".${like.length ? ` Did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : ''} Use find_tools to search, then call the exact name it returns.`,
+          true,
+        ),
+      );
     }
     return this.options.source.call(name, inner as Record<string, unknown>, context);
   }

@@ -19,7 +19,9 @@ export function boundedFetch(maxBytes: number, onOverflow: (message: string) => 
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           if (past(chunk)) {
-            const message = stream ? `the server sent a message of more than ${megabytes} MB` : `the server sent an answer of more than ${megabytes} MB`;
+            const message = stream
+              ? `the server sent a message of more than ${megabytes} MB`
+              : `the server sent an answer of more than ${megabytes} MB`;
             onOverflow(message);
             controller.error(new Error(message));
             return;

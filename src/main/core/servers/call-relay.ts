@@ -1,5 +1,12 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../../shared/is-record';
 import type { Logger } from '../logs/log-book';
 import type { CallSignal } from '../hub/call-signal';
@@ -148,7 +155,9 @@ export class CallRelay {
   private fail(id: number, error: unknown): void {
     const pending = this.settle(id);
     if (!pending) return;
-    this.transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(error) } } as JSONRPCMessage).catch(() => undefined);
+    this.transport
+      .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(error) } } as JSONRPCMessage)
+      .catch(() => undefined);
     pending.reject(error);
   }
 
@@ -176,7 +185,13 @@ export class CallRelay {
       }
       if (isRecord(m.error)) {
         const { code, message: text, data } = m.error;
-        pending.reject(new McpError(typeof code === 'number' ? code : ErrorCode.InternalError, typeof text === 'string' ? text : 'the server answered with an error', data));
+        pending.reject(
+          new McpError(
+            typeof code === 'number' ? code : ErrorCode.InternalError,
+            typeof text === 'string' ? text : 'the server answered with an error',
+            data,
+          ),
+        );
       } else if (isRecord(m.result)) {
         const checked = checkResult(m.result);
         if (typeof checked === 'string') pending.reject(new Error(`the server answered the call with a malformed result: ${checked}`));
@@ -190,7 +205,11 @@ export class CallRelay {
       const pending = this.pending.get(token);
       if (pending?.onProgress && typeof m.params.progress === 'number') {
         const { progress, total, message: text } = m.params;
-        pending.onProgress({ progress, ...(typeof total === 'number' ? { total } : {}), ...(typeof text === 'string' ? { message: text } : {}) });
+        pending.onProgress({
+          progress,
+          ...(typeof total === 'number' ? { total } : {}),
+          ...(typeof text === 'string' ? { message: text } : {}),
+        });
       }
       return true;
     }
@@ -217,8 +236,11 @@ function checkResult(result: Record<string, unknown>): CallToolResult | string {
   const parsed = CallToolResultSchema.safeParse(result);
   if (parsed.success) return parsed.data as CallToolResult;
   const issue = parsed.error.issues[0];
-  const where = (issue?.path ?? []).map((key, i) => (typeof key === 'number' ? `[${key}]` : i > 0 ? `.${String(key)}` : String(key))).join('');
-  if (issue?.code === 'invalid_union' && issue.path.length === 2 && issue.path[0] === 'content') return `${where} is not a text, image, audio, resource_link or resource item`;
+  const where = (issue?.path ?? [])
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : i > 0 ? `.${String(key)}` : String(key)))
+    .join('');
+  if (issue?.code === 'invalid_union' && issue.path.length === 2 && issue.path[0] === 'content')
+    return `${where} is not a text, image, audio, resource_link or resource item`;
   return `${where || 'the result'}: ${issue?.message ?? 'not a tool result'}`;
 }
 
@@ -228,7 +250,14 @@ function isPlainText(result: Record<string, unknown>): boolean {
   if (isError !== undefined && typeof isError !== 'boolean') return false;
   if (structuredContent !== undefined && !isRecord(structuredContent)) return false;
   for (const item of content as unknown[]) {
-    if (!isRecord(item) || item.type !== 'text' || typeof item.text !== 'string' || item.annotations !== undefined || item._meta !== undefined) return false;
+    if (
+      !isRecord(item) ||
+      item.type !== 'text' ||
+      typeof item.text !== 'string' ||
+      item.annotations !== undefined ||
+      item._meta !== undefined
+    )
+      return false;
   }
   return true;
 }

@@ -5,12 +5,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE as STDIO_MAX_BUFFER } from '@modelcontext
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Progress,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSettings } from '../../../shared/settings';
 import type { ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
 import { Backoff } from '../backoff';
@@ -88,7 +83,8 @@ interface ProcessExit {
 }
 
 /** "exited with code 7", "was killed by SIGKILL": what a user needs to tell a crash, a kill (out of memory?) and a clean exit apart. */
-const endedHow = (exit: ProcessExit) => (exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal ?? 'a signal'}`);
+const endedHow = (exit: ProcessExit) =>
+  exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal ?? 'a signal'}`;
 
 /** After a stdio server's process exits, how long its pipes may stay open (held by a process it started) before they are closed. */
 const HELD_PIPE_GRACE_MS = 500;
@@ -329,7 +325,10 @@ export class ChildServer {
           // the pipes open after it died: they would never close, and the server would look alive,
           // its calls timing out, until that process ends. Close our ends, which ends the connection.
           const held = setTimeout(() => {
-            if (generation === this.generation) this.opts.log.warn(`it ${this.exit ? endedHow(this.exit) : 'exited'}, but a process it started still holds its output open; closing the connection`);
+            if (generation === this.generation)
+              this.opts.log.warn(
+                `it ${this.exit ? endedHow(this.exit) : 'exited'}, but a process it started still holds its output open; closing the connection`,
+              );
             for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
           }, HELD_PIPE_GRACE_MS);
           held.unref();
@@ -387,7 +386,8 @@ export class ChildServer {
       } else if (error instanceof SyntaxError) {
         // A line of stdout that is not JSON (a banner, print() logging): said once where the user
         // looks, then a few at debug level, not one log line per line of a flood.
-        if (notJson++ === 0) this.opts.log.warn(`printed text that is not JSON on stdout (it was skipped; logs belong on stderr): ${error.message}`);
+        if (notJson++ === 0)
+          this.opts.log.warn(`printed text that is not JSON on stdout (it was skipped; logs belong on stderr): ${error.message}`);
         else if (notJson <= NOT_JSON_DEBUG_LINES) this.opts.log.debug(`transport: ${error.message}`);
       } else this.opts.log.debug(`transport: ${error.message}`);
     };
@@ -406,7 +406,10 @@ export class ChildServer {
       const timeout = new Promise<never>((_, reject) => {
         const arm = (ms: number) => {
           clearTimeout(timer);
-          timer = setTimeout(() => reject(new Error(`did not answer initialize within ${ms} ms`)), Math.max(0, startedAt + ms - Date.now()));
+          timer = setTimeout(
+            () => reject(new Error(`did not answer initialize within ${ms} ms`)),
+            Math.max(0, startedAt + ms - Date.now()),
+          );
         };
         arm(this.supervision.startTimeoutMs);
         this.watchFirstRun(generation, () => arm(Math.max(this.supervision.startTimeoutMs, this.supervision.installTimeoutMs)));
@@ -426,7 +429,8 @@ export class ChildServer {
       ]);
     } catch (error) {
       if (generation !== this.generation) return;
-      const notRunnable = (this.settings.transport === 'stdio' ? spawnFailure(error, this.settings) : undefined) ?? permanentFailure(error, initialize);
+      const notRunnable =
+        (this.settings.transport === 'stdio' ? spawnFailure(error, this.settings) : undefined) ?? permanentFailure(error, initialize);
       if (notRunnable) {
         // Retrying cannot help a program that is not there, refused credentials or a protocol we do not speak: say so once.
         await this.giveUp(notRunnable.message, notRunnable.cause);
@@ -443,9 +447,17 @@ export class ChildServer {
       const how = exit ? `, ${exit.code !== null ? `with exit code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`}` : '';
       const early = closed && this.settings.transport === 'stdio' && this.transportFault === undefined;
       const said = early ? this.errorLineOf(exit) : undefined;
-      const reason = this.transportFault ?? (early ? `the program exited before it was ready${how}${said ? `: ${said}` : ''}` : failureText(error));
+      const reason =
+        this.transportFault ?? (early ? `the program exited before it was ready${how}${said ? `: ${said}` : ''}` : failureText(error));
       const s = this.settings;
-      await this.onLost(reason, said ? problem('server.crashed', { line: said }) : closed ? undefined : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }));
+      await this.onLost(
+        reason,
+        said
+          ? problem('server.crashed', { line: said })
+          : closed
+            ? undefined
+            : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }),
+      );
       return;
     } finally {
       clearTimeout(timer);
@@ -469,7 +481,10 @@ export class ChildServer {
     this.installing = undefined;
     const version = client.getServerVersion();
     this.opts.log.info(
-      `running${this.pid ? ` (pid ${this.pid})` : ''}: ${version?.name ?? 'server'} ${version?.version ?? ''}, ${this.tools.length} tools`.replace(/\s+,/, ','),
+      `running${this.pid ? ` (pid ${this.pid})` : ''}: ${version?.name ?? 'server'} ${version?.version ?? ''}, ${this.tools.length} tools`.replace(
+        /\s+,/,
+        ',',
+      ),
     );
     this.setState('running');
     this.opts.onTools();
@@ -505,7 +520,9 @@ export class ChildServer {
     this.installing = watch.run;
     watch.giveLonger();
     const minutes = Math.round(Math.max(this.supervision.startTimeoutMs, this.supervision.installTimeoutMs) / 60_000);
-    this.opts.log.info(`first run: ${watch.run.runner} is downloading and installing ${watch.run.package ?? 'the server'}; it is given up to ${minutes} min to start`);
+    this.opts.log.info(
+      `first run: ${watch.run.runner} is downloading and installing ${watch.run.package ?? 'the server'}; it is given up to ${minutes} min to start`,
+    );
     this.opts.onStatus();
   }
 
@@ -626,7 +643,13 @@ export class ChildServer {
     }
   }
 
-  private async closeClient(client: Client, transport: Transport | undefined, pid: number | undefined, known: number[], remember: (pids: number[]) => void): Promise<void> {
+  private async closeClient(
+    client: Client,
+    transport: Transport | undefined,
+    pid: number | undefined,
+    known: number[],
+    remember: (pids: number[]) => void,
+  ): Promise<void> {
     let descendants = known;
     if (pid !== undefined && isAlive(pid)) {
       descendants = [...new Set([...descendants, ...(await listDescendants(pid))])];

@@ -71,7 +71,9 @@ export function failureCause(error: unknown, context: { url?: string; command?: 
   const has = (pattern: RegExp) => codes.some((c) => pattern.test(c)) || pattern.test(text);
   const { host, port } = where(links, context.url);
 
-  const status = Number(codes.find((c) => /^[1-5]\d\d$/.test(c)) ?? /(?:HTTP|status code|server response:?)\s*\(?(\d{3})\)?/i.exec(text)?.[1] ?? NaN);
+  const status = Number(
+    codes.find((c) => /^[1-5]\d\d$/.test(c)) ?? /(?:HTTP|status code|server response:?)\s*\(?(\d{3})\)?/i.exec(text)?.[1] ?? NaN,
+  );
   if (status === 401) return problem('http.unauthorized', { status });
   if (status === 403) return problem('http.forbidden', { status });
   if (status === 404) return problem('http.notFound', { status });
@@ -82,7 +84,8 @@ export function failureCause(error: unknown, context: { url?: string; command?: 
   if (has(/\b(ENOTFOUND|EAI_AGAIN|EAI_NONAME)\b/)) return problem('net.dns', { host });
   if (has(/\bECONNREFUSED\b/)) return problem('net.refused', { host, port });
   if (TLS.test(text)) return problem('net.tls', { host, detail: tlsDetail(text) });
-  if (has(/\b(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|ESOCKETTIMEDOUT)\b|handshake has timed out|timed out/i)) return problem('net.timeout', { host });
+  if (has(/\b(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|ESOCKETTIMEDOUT)\b|handshake has timed out|timed out/i))
+    return problem('net.timeout', { host });
   if (has(/\b(ECONNRESET|EPIPE)\b|socket hang up|other side closed/i)) return problem('net.reset', { host });
   if (has(/\b(EHOSTUNREACH|ENETUNREACH|ENETDOWN|EADDRNOTAVAIL)\b/)) return problem('net.unreachable', { host });
 

@@ -6,7 +6,11 @@ import path from 'node:path';
  * spawn does: a name with a path part is taken as is; a bare name is looked up in PATH (with
  * PATHEXT's extensions on Windows).
  */
-export function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+export function findOnPath(
+  command: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   const windows = platform === 'win32';
   const extensions = windows ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
   const isFile = (candidate: string) => {

@@ -25,7 +25,25 @@ interface Runner {
 }
 
 /** Options of the runners that take a value (the package comes after them). */
-const VALUE_OPTIONS = new Set(['-p', '--package', '-c', '--call', '--registry', '--cache', '--userconfig', '--from', '--with', '--python', '--index', '--index-url', '--extra-index-url', '--with-requirements', '--with-editable', '--directory', '--spec']);
+const VALUE_OPTIONS = new Set([
+  '-p',
+  '--package',
+  '-c',
+  '--call',
+  '--registry',
+  '--cache',
+  '--userconfig',
+  '--from',
+  '--with',
+  '--python',
+  '--index',
+  '--index-url',
+  '--extra-index-url',
+  '--with-requirements',
+  '--with-editable',
+  '--directory',
+  '--spec',
+]);
 
 function runnerOf(command: string, args: readonly string[]): Runner | undefined {
   // Either separator: a config written on Windows names `C:\…\npx.cmd`.
@@ -49,7 +67,8 @@ function packageOf(args: readonly string[]): string | undefined {
     const arg = args[i] as string;
     if (arg === '--') return args[i + 1];
     const [name, value] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    if ((name === '-p' || name === '--package' || name === '--from' || name === '--spec') && (value ?? args[i + 1])) return value ?? args[i + 1];
+    if ((name === '-p' || name === '--package' || name === '--from' || name === '--spec') && (value ?? args[i + 1]))
+      return value ?? args[i + 1];
     if (arg.startsWith('-')) {
       if (value === undefined && VALUE_OPTIONS.has(name)) i++;
       continue;
@@ -103,7 +122,10 @@ export async function notYetInstalled(run: PackageRun, env: NodeJS.ProcessEnv, c
   if (run.runner === 'npx' || run.runner === 'npm exec' || run.runner === 'npm x') {
     const name = spec.replace(/(?!^)@.*$/, '');
     if (await exists(path.join(cwd ?? process.cwd(), 'node_modules', name, 'package.json'))) return false;
-    const cache = env.npm_config_cache || env.NPM_CONFIG_CACHE || (process.platform === 'win32' && env.LOCALAPPDATA ? path.join(env.LOCALAPPDATA, 'npm-cache') : path.join(home, '.npm'));
+    const cache =
+      env.npm_config_cache ||
+      env.NPM_CONFIG_CACHE ||
+      (process.platform === 'win32' && env.LOCALAPPDATA ? path.join(env.LOCALAPPDATA, 'npm-cache') : path.join(home, '.npm'));
     const npx = path.join(cache, '_npx');
     let entries: string[];
     try {
@@ -115,7 +137,11 @@ export async function notYetInstalled(run: PackageRun, env: NodeJS.ProcessEnv, c
     return true;
   }
   if (run.runner === 'uvx' || run.runner === 'uv tool run') {
-    const cache = env.UV_CACHE_DIR || (process.platform === 'win32' && env.LOCALAPPDATA ? path.join(env.LOCALAPPDATA, 'uv', 'cache') : path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'uv'));
+    const cache =
+      env.UV_CACHE_DIR ||
+      (process.platform === 'win32' && env.LOCALAPPDATA
+        ? path.join(env.LOCALAPPDATA, 'uv', 'cache')
+        : path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'uv'));
     return !(await exists(cache));
   }
   return false;

@@ -57,9 +57,18 @@ export function watchInitialize(client: Client): InitializeAnswer {
 /** The failure as one that will not go away by itself, or undefined for any other (network, 5xx, crash). */
 export function permanentFailure(error: unknown, initialize: InitializeAnswer = {}): PermanentFailure | undefined {
   if (error instanceof BadServerSetting) return { message: error.message, cause: error.problem };
-  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : error instanceof UnauthorizedError ? 401 : undefined;
-  if (status === 401) return { message: 'the server refused the credentials (HTTP 401): check the token or headers of this server', cause: problem('server.authRefused', { status }) };
-  if (status === 403) return { message: "the server refused access (HTTP 403): check the token's permissions or the headers of this server", cause: problem('server.authRefused', { status }) };
+  const status =
+    error instanceof StreamableHTTPError || error instanceof SseError ? error.code : error instanceof UnauthorizedError ? 401 : undefined;
+  if (status === 401)
+    return {
+      message: 'the server refused the credentials (HTTP 401): check the token or headers of this server',
+      cause: problem('server.authRefused', { status }),
+    };
+  if (status === 403)
+    return {
+      message: "the server refused access (HTTP 403): check the token's permissions or the headers of this server",
+      cause: problem('server.authRefused', { status }),
+    };
   const answered = initialize.version;
   if (answered !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(answered)) return unsupported(answered);
   const refusal = initialize.refusal;
@@ -96,7 +105,10 @@ export function checkHeaders(headers: Record<string, string>): void {
       new Headers([[name, value]]);
     } catch {
       // The value is never said: it is often a key.
-      throw new BadServerSetting(`the header "${name}" cannot be sent: its name or value has characters HTTP does not allow (a space in the name, a line break)`, problem('server.badHeader', { name }));
+      throw new BadServerSetting(
+        `the header "${name}" cannot be sent: its name or value has characters HTTP does not allow (a space in the name, a line break)`,
+        problem('server.badHeader', { name }),
+      );
     }
   }
 }

@@ -27,7 +27,11 @@ export async function listDescendantsOfAll(roots: number[]): Promise<number[]> {
 /** "pid ppid" lines of every process on the machine ('' when they cannot be read). */
 function processTable(): Promise<string> {
   if (process.platform === 'win32') {
-    return run('powershell.exe', ['-NoProfile', '-Command', 'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }']);
+    return run('powershell.exe', [
+      '-NoProfile',
+      '-Command',
+      'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }',
+    ]);
   }
   return run('ps', ['-A', '-o', 'pid=,ppid=']);
 }
@@ -125,7 +129,12 @@ export function killTreesSync(pids: Iterable<number>): void {
   }
   let table = '';
   try {
-    table = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000, maxBuffer: 8 * 1024 * 1024 });
+    table = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+      maxBuffer: 8 * 1024 * 1024,
+    });
   } catch {
     // no ps: the pids we know of are all we can kill
   }

@@ -92,7 +92,12 @@ export class ServerWatchdog {
     for (const [key, value] of Object.entries(process.env)) if (!PRIVATE_ENV.has(key)) env[key] = value;
     let child: ChildProcess;
     try {
-      child = spawn(this.command.command, this.command.args, { detached: true, stdio: ['pipe', 'ignore', 'ignore'], windowsHide: true, env });
+      child = spawn(this.command.command, this.command.args, {
+        detached: true,
+        stdio: ['pipe', 'ignore', 'ignore'],
+        windowsHide: true,
+        env,
+      });
     } catch (error) {
       this.lost(`could not be started: ${error instanceof Error ? error.message : String(error)}`);
       return false;
@@ -112,13 +117,19 @@ export class ServerWatchdog {
     this.child = undefined;
     if (this.closed) return;
     const again = this.starts < MAX_STARTS;
-    this.log.warn(`the watchdog that stops the servers if the bridge is killed ${how}${again ? '; starting it again' : '; servers may outlive a kill -9 of the bridge'}`);
+    this.log.warn(
+      `the watchdog that stops the servers if the bridge is killed ${how}${again ? '; starting it again' : '; servers may outlive a kill -9 of the bridge'}`,
+    );
     if (again) setImmediate(() => this.report());
   }
 }
 
 /** Keeps a watchdog told of the pids of `bridge`'s servers (from its status events). */
-export function startServerWatchdog(bridge: { on(event: 'status', listener: (state: BridgeState) => void): () => void }, command: WatchdogCommand, log: Logger): ServerWatchdog {
+export function startServerWatchdog(
+  bridge: { on(event: 'status', listener: (state: BridgeState) => void): () => void },
+  command: WatchdogCommand,
+  log: Logger,
+): ServerWatchdog {
   const watchdog = new ServerWatchdog(command, log);
   bridge.on('status', (state) => watchdog.watch(state.servers.flatMap((server) => (server.pid !== undefined ? [server.pid] : []))));
   return watchdog;

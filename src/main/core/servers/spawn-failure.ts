@@ -9,21 +9,40 @@ import { findOnPath } from './find-on-path';
  * not executable, a working folder that is not there): a plain sentence and its code, or undefined
  * for any other failure. Retrying these only repeats the same error, so the server fails at once.
  */
-export function spawnFailure(error: unknown, settings: StdioServerSettings, env: NodeJS.ProcessEnv = process.env): { message: string; cause: Problem } | undefined {
+export function spawnFailure(
+  error: unknown,
+  settings: StdioServerSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): { message: string; cause: Problem } | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const command = settings.command;
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     // spawn reports a working folder that is missing (or a file) the same way.
     if (settings.cwd && !isFolder(settings.cwd)) {
-      return { message: `the working folder "${settings.cwd}" does not exist or is not a folder`, cause: problem('server.cwdMissing', { cwd: settings.cwd }) };
+      return {
+        message: `the working folder "${settings.cwd}" does not exist or is not a folder`,
+        cause: problem('server.cwdMissing', { cwd: settings.cwd }),
+      };
     }
-    const found = findOnPath(command, settings.env.PATH ? { ...env, PATH: settings.env.PATH } : env) ?? (settings.cwd ? findOnPath(path.resolve(settings.cwd, command), env) : undefined);
+    const found =
+      findOnPath(command, settings.env.PATH ? { ...env, PATH: settings.env.PATH } : env) ??
+      (settings.cwd ? findOnPath(path.resolve(settings.cwd, command), env) : undefined);
     if (found) {
-      return { message: `"${command}" was found (${found}) but could not be started: the interpreter on its first line (#!) is missing`, cause: problem('server.interpreterMissing', { command }) };
+      return {
+        message: `"${command}" was found (${found}) but could not be started: the interpreter on its first line (#!) is missing`,
+        cause: problem('server.interpreterMissing', { command }),
+      };
     }
-    return { message: `the command "${command}" was not found on PATH; install it, or give its full path`, cause: problem('server.notFound', { command }) };
+    return {
+      message: `the command "${command}" was not found on PATH; install it, or give its full path`,
+      cause: problem('server.notFound', { command }),
+    };
   }
-  if (code === 'EACCES') return { message: `the command "${command}" is not executable (permission denied)`, cause: problem('server.notExecutable', { command }) };
+  if (code === 'EACCES')
+    return {
+      message: `the command "${command}" is not executable (permission denied)`,
+      cause: problem('server.notExecutable', { command }),
+    };
   return undefined;
 }
 
@@ -41,7 +60,9 @@ const LIMITS: Record<string, string> = {
 export function systemLimit(error: unknown): { message: string; cause: Problem } | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = code !== undefined ? LIMITS[code] : undefined;
-  return code !== undefined && message !== undefined ? { message: `${message}; trying again`, cause: problem('server.systemLimit', { code }) } : undefined;
+  return code !== undefined && message !== undefined
+    ? { message: `${message}; trying again`, cause: problem('server.systemLimit', { code }) }
+    : undefined;
 }
 
 function isFolder(dir: string): boolean {

@@ -66,7 +66,8 @@ export class StderrLog {
   }
 
   push(raw: string): void {
-    const line = raw.length > this.maxLineChars ? `${raw.slice(0, this.maxLineChars)}… (${raw.length - this.maxLineChars} more characters)` : raw;
+    const line =
+      raw.length > this.maxLineChars ? `${raw.slice(0, this.maxLineChars)}… (${raw.length - this.maxLineChars} more characters)` : raw;
     if (this.attemptStarts) {
       this.attemptStarts = false;
       this.tail.length = 0;
@@ -106,7 +107,9 @@ export class StderrLog {
 
   private flushSummary(): void {
     if (this.dropped === 0) return;
-    this.log.warn(`${this.dropped} lines of stderr were not logged (more than ${this.perSecond} lines/s); the last ${this.tailLines} lines are kept in the server's status`);
+    this.log.warn(
+      `${this.dropped} lines of stderr were not logged (more than ${this.perSecond} lines/s); the last ${this.tailLines} lines are kept in the server's status`,
+    );
     this.dropped = 0;
   }
 }

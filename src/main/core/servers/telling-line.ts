@@ -52,4 +52,3 @@ function lineWeight(raw: string): number {
   if (NPM.test(line)) return NPM_AFTERWORD.test(line) ? 0 : 2;
   return HINTS.test(line) ? 1 : 0;
 }
-

@@ -76,7 +76,8 @@ function nestingOver(value: unknown, limit: number): boolean {
     const { value: next, depth } = stack.pop() as { value: unknown; depth: number };
     if (typeof next !== 'object' || next === null) continue;
     if (depth > limit) return true;
-    for (const child of Array.isArray(next) ? next : Object.values(next)) if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+    for (const child of Array.isArray(next) ? next : Object.values(next))
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
   }
   return false;
 }

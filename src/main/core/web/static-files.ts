@@ -13,7 +13,8 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-export const WEB_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const WEB_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * The file under `root` that a URL path names (`/` is index.html), or undefined when it is outside

@@ -64,16 +64,23 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   const refusals = new RefusalLog(options.log, options.refusalLogMs ?? 60_000, 'connection');
   const maxConnections = options.maxConnections ?? 64;
   const limits = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: 30_000, maxConnections };
-  const server = guardedHttpServer(limits, refusals, `web UI: refused a connection: ${maxConnections} are open, the most it takes`, (req, res) => {
-    try {
-      serveFile(req, res);
-    } catch (error) {
-      // Last line of defence: a request must never take the bridge down.
-      options.log.warn(`web UI: failed to answer ${String(req.method).slice(0, 10)} request: ${error instanceof Error ? error.message : String(error)}`);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
-      res.end();
-    }
-  });
+  const server = guardedHttpServer(
+    limits,
+    refusals,
+    `web UI: refused a connection: ${maxConnections} are open, the most it takes`,
+    (req, res) => {
+      try {
+        serveFile(req, res);
+      } catch (error) {
+        // Last line of defence: a request must never take the bridge down.
+        options.log.warn(
+          `web UI: failed to answer ${String(req.method).slice(0, 10)} request: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+        res.end();
+      }
+    },
+  );
 
   const serveFile = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (!hostAllowed(req.headers.host)) {

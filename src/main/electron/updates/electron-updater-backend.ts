@@ -16,7 +16,12 @@ export interface InstallKind {
  * Windows, the app in a DMG's folder on macOS, an AppImage; a .deb says so in resources/package-type.
  * A development run or an unpacked folder does not update.
  */
-export function installKind(options: { isPackaged: boolean; platform: NodeJS.Platform; resourcesPath: string; env: NodeJS.ProcessEnv }): InstallKind {
+export function installKind(options: {
+  isPackaged: boolean;
+  platform: NodeJS.Platform;
+  resourcesPath: string;
+  env: NodeJS.ProcessEnv;
+}): InstallKind {
   if (!options.isPackaged) return { updatable: false, manualInstall: false };
   if (options.platform !== 'linux') return { updatable: true, manualInstall: false };
   if (options.env.APPIMAGE) return { updatable: true, manualInstall: false };
@@ -67,7 +72,9 @@ export function timeOutUnanswered<T extends object>(updater: T, timeoutMs = 60_0
   executor.addTimeOutHandler = (request: TimedRequest, callback: (error: Error) => void) => {
     const timer = setTimeout(() => {
       request.abort();
-      callback(Object.assign(new Error(`no answer from the update server within ${Math.round(timeoutMs / 1000)} s`), { code: 'ETIMEDOUT' }));
+      callback(
+        Object.assign(new Error(`no answer from the update server within ${Math.round(timeoutMs / 1000)} s`), { code: 'ETIMEDOUT' }),
+      );
     }, timeoutMs);
     timer.unref?.();
     const done = () => clearTimeout(timer);

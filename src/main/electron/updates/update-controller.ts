@@ -238,7 +238,12 @@ export class UpdateController {
       }
       cancellation?.cancel();
       // Scheduled checks stay quiet about the same stall; the next one downloads again.
-      this.fail(Object.assign(new Error(`the download of version ${version} made no progress for ${Math.round(stallMs / 1000)} s`), { code: 'ERR_UPDATE_STALLED' }), manual);
+      this.fail(
+        Object.assign(new Error(`the download of version ${version} made no progress for ${Math.round(stallMs / 1000)} s`), {
+          code: 'ERR_UPDATE_STALLED',
+        }),
+        manual,
+      );
     }, stallMs);
     watchdog.unref?.();
     const current = { watchdog, cancellation };

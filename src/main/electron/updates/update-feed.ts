@@ -9,9 +9,7 @@ export const GITHUB_RELEASES = { owner: 'xiaozhi-tray', repo: 'xiaozhi-tray' } a
  */
 export const BUILD_MIRROR = process.env.XIAOZHI_TRAY_UPDATE_MIRROR || undefined;
 
-export type UpdateFeed =
-  | { provider: 'github'; owner: string; repo: string }
-  | { provider: 'generic'; url: string };
+export type UpdateFeed = { provider: 'github'; owner: string; repo: string } | { provider: 'generic'; url: string };
 
 /** The user's mirror, else the build's, else the GitHub releases. */
 export function updateFeed(settings: UpdateSettings, buildMirror: string | undefined = BUILD_MIRROR): UpdateFeed {
@@ -82,16 +80,23 @@ export function channelFileName(platform: NodeJS.Platform, arch: string): string
 export async function checkFeedFileSize(url: string, timeoutMs = 30_000): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow', headers: { 'User-Agent': FEED_CHECK_AGENT } });
+    response = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'follow',
+      headers: { 'User-Agent': FEED_CHECK_AGENT },
+    });
   } catch {
     return;
   }
-  const tooLarge = () => Object.assign(new Error(`the update file ${url} is larger than ${MAX_FEED_FILE_BYTES / 1024 / 1024} MB: not an update feed`), { code: 'ERR_UPDATER_INVALID_UPDATE_INFO' });
+  const tooLarge = () =>
+    Object.assign(new Error(`the update file ${url} is larger than ${MAX_FEED_FILE_BYTES / 1024 / 1024} MB: not an update feed`), {
+      code: 'ERR_UPDATER_INVALID_UPDATE_INFO',
+    });
   const reader = response.body?.getReader();
   try {
     if (!response.ok) return;
     if (Number(response.headers.get('content-length')) > MAX_FEED_FILE_BYTES) throw tooLarge();
-    for (let size = 0; reader; ) {
+    for (let size = 0; reader;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();

@@ -33,8 +33,18 @@ const shipped = CatalogueFileSchema.parse(data).entries;
 describe('the shipped catalogue', () => {
   it('shows Windows paths with one backslash: no text was JSON-escaped twice', () => {
     const texts = (value: unknown): string[] =>
-      typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(texts) : typeof value === 'object' && value !== null ? Object.values(value).flatMap(texts) : [];
-    const doubled = shipped.flatMap((entry) => texts(entry).filter((text) => text.includes('\\\\')).map((text) => `${entry.id}: ${text}`));
+      typeof value === 'string'
+        ? [value]
+        : Array.isArray(value)
+          ? value.flatMap(texts)
+          : typeof value === 'object' && value !== null
+            ? Object.values(value).flatMap(texts)
+            : [];
+    const doubled = shipped.flatMap((entry) =>
+      texts(entry)
+        .filter((text) => text.includes('\\\\'))
+        .map((text) => `${entry.id}: ${text}`),
+    );
     expect(doubled).toEqual([]);
     const folder = shipped.flatMap((entry) => entry.values).find((v) => v.hint?.zh.includes('笔记'));
     expect(folder?.hint?.zh).toBe('例如 /Users/me/Documents 或 D:\\笔记。');
@@ -58,10 +68,27 @@ describe('the shipped catalogue', () => {
       if (entry.run.transport === 'stdio') expect(['npx', 'uvx']).toContain(entry.run.command);
     }
     const categories = new Set(shipped.map((e) => e.category));
-    for (const wanted of ['maps', 'weather', 'search', 'time', 'calculator', 'memory', 'files', 'fetch', 'browser', 'home', 'music', 'calendar', 'travel', 'modelscope']) {
+    for (const wanted of [
+      'maps',
+      'weather',
+      'search',
+      'time',
+      'calculator',
+      'memory',
+      'files',
+      'fetch',
+      'browser',
+      'home',
+      'music',
+      'calendar',
+      'travel',
+      'modelscope',
+    ]) {
       expect(categories, wanted).toContain(wanted);
     }
-    expect(shipped.some((e) => e.id === 'amap-maps') && shipped.some((e) => e.id === 'baidu-map') && shipped.some((e) => e.id === '12306')).toBe(true);
+    expect(
+      shipped.some((e) => e.id === 'amap-maps') && shipped.some((e) => e.id === 'baidu-map') && shipped.some((e) => e.id === '12306'),
+    ).toBe(true);
   });
 
   it('fills a template: values go where they belong, optional ones left empty are dropped', () => {
@@ -69,7 +96,11 @@ describe('the shipped catalogue', () => {
     expect(serverFromEntry(memory, {})).toMatchObject({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: {} });
     expect(serverFromEntry(memory, { memoryFile: '/tmp/m.json' }).env).toEqual({ MEMORY_FILE_PATH: '/tmp/m.json' });
     const ha = shipped.find((e) => e.id === 'home-assistant')!;
-    expect(serverFromEntry(ha, { haUrl: 'http://ha.local:8123', haToken: 'tok' })).toMatchObject({ transport: 'sse', url: 'http://ha.local:8123/mcp_server/sse', headers: { Authorization: 'Bearer tok' } });
+    expect(serverFromEntry(ha, { haUrl: 'http://ha.local:8123', haToken: 'tok' })).toMatchObject({
+      transport: 'sse',
+      url: 'http://ha.local:8123/mcp_server/sse',
+      headers: { Authorization: 'Bearer tok' },
+    });
   });
 });
 
@@ -86,23 +117,40 @@ describe('the catalogue from the MCP registry', () => {
     expect(registry.requests.length).toBe(3);
     expect(registry.requests[0]).toMatch(/^\/v0\/servers\?limit=100&version=latest$/);
     const fromRegistry = catalogue.entries.filter((e) => e.source === 'registry');
-    expect(fromRegistry.map((e) => e.id).sort()).toEqual(['registry/com.example/remote', 'registry/io.github.example/notes', 'registry/io.github.example/weather']);
+    expect(fromRegistry.map((e) => e.id).sort()).toEqual([
+      'registry/com.example/remote',
+      'registry/io.github.example/notes',
+      'registry/io.github.example/weather',
+    ]);
     const weather = fromRegistry.find((e) => e.id.endsWith('weather'))!;
-    expect(weather).toMatchObject({ title: { en: 'Example Weather' }, homepage: 'https://github.com/example/weather', run: { command: 'npx', args: ['-y', '@example/weather-mcp@1.2.0'], env: { WEATHER_API_KEY: '{WEATHER_API_KEY}' } } });
+    expect(weather).toMatchObject({
+      title: { en: 'Example Weather' },
+      homepage: 'https://github.com/example/weather',
+      run: { command: 'npx', args: ['-y', '@example/weather-mcp@1.2.0'], env: { WEATHER_API_KEY: '{WEATHER_API_KEY}' } },
+    });
     expect(weather.values[0]).toMatchObject({ kind: 'secret', required: true });
     const notes = fromRegistry.find((e) => e.id.endsWith('notes'))!;
     expect(notes.run).toMatchObject({ command: 'uvx', args: ['notes-mcp==0.3.0', '{notes_dir}'] });
     const remote = fromRegistry.find((e) => e.id.endsWith('remote'))!;
-    expect(serverFromEntry(remote, { Authorization: 'abc' })).toMatchObject({ transport: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer abc' } });
+    expect(serverFromEntry(remote, { Authorization: 'abc' })).toMatchObject({
+      transport: 'streamable-http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: 'Bearer abc' },
+    });
     // The shipped memory entry stays the only memory entry.
-    expect(catalogue.entries.filter((e) => e.run.transport === 'stdio' && e.run.args.includes('@modelcontextprotocol/server-memory'))).toHaveLength(1);
+    expect(
+      catalogue.entries.filter((e) => e.run.transport === 'stdio' && e.run.args.includes('@modelcontextprotocol/server-memory')),
+    ).toHaveLength(1);
     expect(catalogue.refreshedAt).toBeGreaterThan(0);
     expect(fs.existsSync(path.join(dir, 'registry-catalogue.json'))).toBe(true);
 
     // A new bridge (the next start) has it from the cache, without asking the registry.
     await registry.close();
     registry = undefined;
-    const again = makeBridge({}, fastSupervision, { registryUrl: (JSON.parse(fs.readFileSync(path.join(dir, 'registry-catalogue.json'), 'utf8')) as { registry: string }).registry, cacheDir: dir });
+    const again = makeBridge({}, fastSupervision, {
+      registryUrl: (JSON.parse(fs.readFileSync(path.join(dir, 'registry-catalogue.json'), 'utf8')) as { registry: string }).registry,
+      cacheDir: dir,
+    });
     const cached = await again.bridge.api.getCatalogue({ refresh: 'ifStale' });
     expect(cached.entries.filter((e) => e.source === 'registry')).toHaveLength(3);
     expect(cached.refreshError).toBeUndefined();
@@ -163,7 +211,9 @@ describe('the registry answer is bounded and stays on the registry', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(600 * 1024 * 1024) });
       res.write('{"servers":[');
     });
-    await expect(fetchRegistry({ baseUrl: url, maxPages: 1, timeoutMs: 20_000 })).rejects.toThrow('the MCP registry sent a page larger than 8 MB');
+    await expect(fetchRegistry({ baseUrl: url, maxPages: 1, timeoutMs: 20_000 })).rejects.toThrow(
+      'the MCP registry sent a page larger than 8 MB',
+    );
   });
 
   it('follows no redirect to another origin (another port), and says where it was sent', async () => {

@@ -27,13 +27,19 @@ describe('keys that reach a prototype', () => {
     expect(found.filter((p) => /is not allowed/.test(p))).toHaveLength(2);
     expect(found.some((p) => /servers\[0\]\.transport/.test(p))).toBe(true);
     expect(found.some((p) => /endpoints\[0\]\.url/.test(p))).toBe(true);
-    const foreign = problems(() => parseConfigText('mcp.json', '{"mcpServers": {"a": {"command": "x", "prototype": {}}, "b": {"url": 5}}}', {}));
+    const foreign = problems(() =>
+      parseConfigText('mcp.json', '{"mcpServers": {"a": {"command": "x", "prototype": {}}, "b": {"url": 5}}}', {}),
+    );
     expect(foreign.some((p) => /prototype/.test(p)) && foreign.some((p) => /mcpServers\.b/.test(p))).toBe(true);
   });
 
   it('are refused in foreign formats too (JSON and TOML)', () => {
-    expect(problems(() => parseConfigText('mcp.json', '{"mcpServers": {"a": {"command": "x", "prototype": {}}}}', {}))[0]).toMatch(/mcpServers\.a\.prototype: the key "prototype" is not allowed/);
-    expect(problems(() => parseConfigText('config.toml', '[mcp_servers.a]\ncommand = "x"\n[mcp_servers.a.env]\n__proto__ = "y"\n', {}))[0]).toMatch(/__proto__/);
+    expect(problems(() => parseConfigText('mcp.json', '{"mcpServers": {"a": {"command": "x", "prototype": {}}}}', {}))[0]).toMatch(
+      /mcpServers\.a\.prototype: the key "prototype" is not allowed/,
+    );
+    expect(
+      problems(() => parseConfigText('config.toml', '[mcp_servers.a]\ncommand = "x"\n[mcp_servers.a.env]\n__proto__ = "y"\n', {}))[0],
+    ).toMatch(/__proto__/);
   });
 
   it('are refused in commands from any window, naming where', async () => {
@@ -88,12 +94,16 @@ describe('check reports every problem in one pass', () => {
 describe('config files that are deep or ambiguous', () => {
   it('refuses a file nested deeper than any config is, with where', () => {
     const deep = `{"servers": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
-    expect(problems(() => parseConfigText('tray.json', deep, {}))[0]).toMatch(/^line 1, column \d+: the JSON is nested more than 64 levels deep$/);
+    expect(problems(() => parseConfigText('tray.json', deep, {}))[0]).toMatch(
+      /^line 1, column \d+: the JSON is nested more than 64 levels deep$/,
+    );
   });
 
   it('refuses a key that appears twice in one object (the hidden one would be dropped)', () => {
     const text = '{\n  "servers": [],\n  "endpoints": [],\n  "servers": [{"name": "a", "transport": "stdio", "command": "x"}]\n}';
-    expect(problems(() => parseConfigText('tray.json', text, {}))).toEqual(['line 4, column 3, at servers: the key "servers" appears twice in this object; only one can count, so remove the other']);
+    expect(problems(() => parseConfigText('tray.json', text, {}))).toEqual([
+      'line 4, column 3, at servers: the key "servers" appears twice in this object; only one can count, so remove the other',
+    ]);
   });
 });
 
@@ -115,16 +125,31 @@ describe('values no config should hold', () => {
 describe('one endpoint twice', () => {
   it('is one endpoint when MCP_ENDPOINT differs only by a slash, and a warning when the file has it twice', () => {
     const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0d2ljZSJ9.c2ln';
-    const once = parseConfigText('mcp.json', JSON.stringify({ mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${token}`, mcpServers: {} }), { MCP_ENDPOINT: `wss://api.xiaozhi.me/mcp?token=${token}` });
+    const once = parseConfigText('mcp.json', JSON.stringify({ mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${token}`, mcpServers: {} }), {
+      MCP_ENDPOINT: `wss://api.xiaozhi.me/mcp?token=${token}`,
+    });
     expect(once.settings.endpoints).toHaveLength(1);
-    const twice = parseConfigText('xiaozhi.config.json', JSON.stringify({ mcpEndpoint: [`wss://api.xiaozhi.me/mcp/?token=${token}`, `wss://API.xiaozhi.me/mcp/?token=${token}`] }), {});
+    const twice = parseConfigText(
+      'xiaozhi.config.json',
+      JSON.stringify({ mcpEndpoint: [`wss://api.xiaozhi.me/mcp/?token=${token}`, `wss://API.xiaozhi.me/mcp/?token=${token}`] }),
+      {},
+    );
     expect(twice.warnings.map((w) => w.message)).toEqual([expect.stringContaining('uses the same endpoint and token as endpoints[0]')]);
   });
 });
 
 describe('keys a native config does not know', () => {
   it('are warnings, with the setting meant when it is a typo', () => {
-    const text = JSON.stringify({ endpoint: [], servers: [{ name: 'a', transport: 'stdio', command: 'x', arg: ['y'], evn: {} }], mcpEndpoint: 'wss://x', $schema: './s.json' }, null, 2);
+    const text = JSON.stringify(
+      {
+        endpoint: [],
+        servers: [{ name: 'a', transport: 'stdio', command: 'x', arg: ['y'], evn: {} }],
+        mcpEndpoint: 'wss://x',
+        $schema: './s.json',
+      },
+      null,
+      2,
+    );
     const warnings = parseConfigText('tray.json', text, {}).warnings.map((w) => `${w.path}: ${w.message}`);
     expect(warnings).toEqual([
       'endpoint: "endpoint" is not a setting and is ignored; did you mean "endpoints"?',

@@ -9,19 +9,22 @@ import { defaultSettings, defaultToolSwitches } from '../../../../src/shared/set
 
 const configs = path.resolve(__dirname, '../../../fixtures/configs');
 
-
 describe('loading the configs users already have', () => {
   it("reads xiaozhi-client's xiaozhi.config.json as it is", () => {
     const { settings, format } = loadConfigFile(path.join(configs, 'xiaozhi.config.json'), {});
     expect(format).toBe('xiaozhi-client');
-    expect(settings.endpoints).toEqual([{ id: 'endpoint-1', name: 'xiaozhi', url: expect.stringContaining('wss://api.xiaozhi.me/mcp/?token='), enabled: true }]);
+    expect(settings.endpoints).toEqual([
+      { id: 'endpoint-1', name: 'xiaozhi', url: expect.stringContaining('wss://api.xiaozhi.me/mcp/?token='), enabled: true },
+    ]);
     const byName = Object.fromEntries(settings.servers.map((s) => [s.name, s]));
     expect(byName.calculator).toMatchObject({ transport: 'stdio', command: 'node', args: ['./mcpServers/calculator.js'] });
     expect(byName.datetime).toMatchObject({ env: { TZ: 'Asia/Shanghai' } });
     expect(byName.amap).toMatchObject({ transport: 'streamable-http' });
     expect(byName['legacy-sse']).toMatchObject({ transport: 'sse' });
     expect(byName['plain-http']).toMatchObject({ transport: 'streamable-http' });
-    expect(defaultToolSwitches(settings)).toEqual({ calculator: { calculator: { enabled: true, description: '计算器' }, sqrt: { enabled: false } } });
+    expect(defaultToolSwitches(settings)).toEqual({
+      calculator: { calculator: { enabled: true, description: '计算器' }, sqrt: { enabled: false } },
+    });
     expect(settings.modelscope.apiKey).toBe('ms-0123456789abcdef');
     expect(settings.connection).toMatchObject({ heartbeatIntervalMs: 30000, heartbeatTimeoutMs: 10000, reconnectBaseMs: 5000 });
   });
@@ -49,7 +52,11 @@ describe('loading the configs users already have', () => {
   });
 
   it('says which value is wrong in our own format, by JSON path and line', () => {
-    const text = JSON.stringify({ endpoints: [{ id: 'a', name: 'home', url: 'https://not-a-websocket' }], servers: [{ name: 'x', transport: 'stdio', command: '' }] }, null, 2);
+    const text = JSON.stringify(
+      { endpoints: [{ id: 'a', name: 'home', url: 'https://not-a-websocket' }], servers: [{ name: 'x', transport: 'stdio', command: '' }] },
+      null,
+      2,
+    );
     const found = problems(() => parseConfigText('mine.json', text, {}));
     expect(found).toContainEqual(expect.stringMatching(/^line 6, column \d+, at endpoints\[0\]\.url: must be a ws:\/\/ or wss:\/\/ URL$/));
     expect(found).toContainEqual(expect.stringMatching(/at servers\[0\]\.command: must name a program to run/));
@@ -58,7 +65,9 @@ describe('loading the configs users already have', () => {
   it('says which server entry of a foreign file is wrong', () => {
     const text = '{\n  "mcpServers": {\n    "bad": { "type": "carrier-pigeon" },\n    "nothing": {}\n  }\n}';
     const found = problems(() => parseConfigText('mcp.json', text, {}));
-    expect(found).toContainEqual('line 3, column 22, at mcpServers.bad.type: unknown transport "carrier-pigeon" (expected stdio, sse or http)');
+    expect(found).toContainEqual(
+      'line 3, column 22, at mcpServers.bad.type: unknown transport "carrier-pigeon" (expected stdio, sse or http)',
+    );
     expect(found).toContainEqual(expect.stringContaining('at mcpServers.nothing: has neither "command"'));
   });
 

@@ -24,7 +24,14 @@ const KEY_NAMES = ['__proto__', 'constructor', 'prototype'];
 /** Names `check` refuses for other reasons (empty, blank, too long). */
 const OTHER_BAD_NAMES = ['', '   ', 'x'.repeat(65)];
 
-const stdio = (name: string) => ({ name, transport: 'stdio' as const, command: process.execPath, args: ['-e', '0'], env: {}, enabled: false });
+const stdio = (name: string) => ({
+  name,
+  transport: 'stdio' as const,
+  command: process.execPath,
+  args: ['-e', '0'],
+  env: {},
+  enabled: false,
+});
 
 type Run = (b: Bridge, name: string) => Promise<unknown>;
 
@@ -36,7 +43,11 @@ const WRITES_A_KEY: [string, Run][] = [
   ['setToolEnabled (tool)', (b, name) => b.api.setToolEnabled({ server: 'existing', tool: name, enabled: false })],
   ['setToolDescription (server)', (b, name) => b.api.setToolDescription({ server: name, tool: 'read', description: 'Reads.' })],
   ['setToolDescription (tool)', (b, name) => b.api.setToolDescription({ server: 'existing', tool: name, description: 'Reads.' })],
-  ['setToolEnabled in another set', (b, name) => b.api.addToolSet({ name: 'mine' }).then((set) => b.api.setToolEnabled({ server: name, tool: name, enabled: true, toolSet: set.id }))],
+  [
+    'setToolEnabled in another set',
+    (b, name) =>
+      b.api.addToolSet({ name: 'mine' }).then((set) => b.api.setToolEnabled({ server: name, tool: name, enabled: true, toolSet: set.id })),
+  ],
   ['setServerToolsEnabled', (b, name) => b.api.setServerToolsEnabled({ server: name, enabled: false })],
 ];
 
@@ -46,13 +57,38 @@ const WRITES_A_KEY: [string, Run][] = [
  */
 const WRITES_A_VALUE: [string, Run][] = [
   ['addServer (env name)', (b, name) => b.api.addServer({ ...stdio('with-env'), env: { [name]: 'x' } })],
-  ['addServer (header name)', (b, name) => b.api.addServer({ name: 'with-header', transport: 'streamable-http', url: 'http://127.0.0.1:9/mcp', headers: { [name]: 'x' }, enabled: false })],
+  [
+    'addServer (header name)',
+    (b, name) =>
+      b.api.addServer({
+        name: 'with-header',
+        transport: 'streamable-http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { [name]: 'x' },
+        enabled: false,
+      }),
+  ],
   ['updateLocalServer (client id)', (b, name) => b.api.updateLocalServer({ clients: { [name]: 'all' } })],
-  ['setEndpointTools (pinned)', (b, name) => b.api.addEndpoint({ name: 'x', url: 'wss://127.0.0.1:9/mcp/?token=names-test-token' }).then((e) => b.api.setEndpointTools({ id: e.id, toolMode: 'router', pinned: [name] }))],
+  [
+    'setEndpointTools (pinned)',
+    (b, name) =>
+      b.api
+        .addEndpoint({ name: 'x', url: 'wss://127.0.0.1:9/mcp/?token=names-test-token' })
+        .then((e) => b.api.setEndpointTools({ id: e.id, toolMode: 'router', pinned: [name] })),
+  ],
   ['addToolSet', (b, name) => b.api.addToolSet({ name })],
-  ['updateToolSet', (b, name) => b.api.addToolSet({ name: 'mine' }).then((set) => b.api.updateToolSet({ id: set.id, name, servers: [name] }))],
+  [
+    'updateToolSet',
+    (b, name) => b.api.addToolSet({ name: 'mine' }).then((set) => b.api.updateToolSet({ id: set.id, name, servers: [name] })),
+  ],
   ['addEndpoint', (b, name) => b.api.addEndpoint({ name, url: 'wss://127.0.0.1:9/mcp/?token=names-test-token' })],
-  ['updateEndpoint', (b, name) => b.api.addEndpoint({ name: 'x', url: 'wss://127.0.0.1:9/mcp/?token=names-test-token' }).then((e) => b.api.updateEndpoint({ id: e.id, name, enabled: false }))],
+  [
+    'updateEndpoint',
+    (b, name) =>
+      b.api
+        .addEndpoint({ name: 'x', url: 'wss://127.0.0.1:9/mcp/?token=names-test-token' })
+        .then((e) => b.api.updateEndpoint({ id: e.id, name, enabled: false })),
+  ],
 ];
 
 let count = 0;
@@ -98,7 +134,9 @@ describe('names the window saves are names check accepts', () => {
 
   it('a server whose tool is called "constructor" cannot have its switches saved (instead of a file check refuses)', () => {
     const settings = SettingsSchema.parse({ servers: [stdio('s')] });
-    expect(() => withServerTools(settings, 'all', 's', ['read', 'constructor'], false)).toThrow(/tool name "constructor" cannot be __proto__, constructor or prototype/);
+    expect(() => withServerTools(settings, 'all', 's', ['read', 'constructor'], false)).toThrow(
+      /tool name "constructor" cannot be __proto__, constructor or prototype/,
+    );
   });
 
   it('check refuses a server named like a forbidden key, with the same rule and where it stands', () => {
@@ -112,6 +150,8 @@ describe('names the window saves are names check accepts', () => {
         return (error as ConfigError).problems.map(formatProblem);
       }
     })();
-    expect(problems).toEqual(['line 4, column 15, at servers[0].name: cannot be __proto__, constructor or prototype (a config file refuses these as keys)']);
+    expect(problems).toEqual([
+      'line 4, column 15, at servers[0].name: cannot be __proto__, constructor or prototype (a config file refuses these as keys)',
+    ]);
   });
 });

@@ -46,11 +46,15 @@ describe('the config file store', () => {
 
   it("moves a version 1 file's `tools` into the default set when it saves, instead of leaving a dead copy that check calls ignored", () => {
     const file = path.join(tempDir(), 'tray.json');
-    const text = '{\n  // mine\n  "version": 1,\n  "servers": [{ "name": "fx", "transport": "stdio", "command": "node" }],\n  "tools": { "fx": { "echo": { "enabled": false } } }\n}\n';
+    const text =
+      '{\n  // mine\n  "version": 1,\n  "servers": [{ "name": "fx", "transport": "stdio", "command": "node" }],\n  "tools": { "fx": { "echo": { "enabled": false } } }\n}\n';
     fs.writeFileSync(file, text);
     const store = storeFor(file);
     const settings = store.load();
-    (settings.toolSets[0] as { tools: Record<string, Record<string, { enabled: boolean }>> }).tools.fx = { echo: { enabled: false }, big: { enabled: false } };
+    (settings.toolSets[0] as { tools: Record<string, Record<string, { enabled: boolean }>> }).tools.fx = {
+      echo: { enabled: false },
+      big: { enabled: false },
+    };
     store.save(settings);
     const written = fs.readFileSync(file, 'utf8');
     expect(written).toContain('// mine');
@@ -171,7 +175,10 @@ describe('writing back a config the user edits by hand', () => {
 
   it('does not bring back a field the user removed in the window', () => {
     const file = path.join(tempDir(), 'tray.json');
-    fs.writeFileSync(file, JSON.stringify({ servers: [{ name: 'fx', transport: 'stdio', command: 'node', cwd: '/tmp', callTimeoutMs: 5000 }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ servers: [{ name: 'fx', transport: 'stdio', command: 'node', cwd: '/tmp', callTimeoutMs: 5000 }] }),
+    );
     const store = storeFor(file);
     const settings = store.load();
     const fx = settings.servers[0]!;

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { problems } from '../../../helpers/config-problems';
 import { parseConfigText } from '../../../../src/main/core/config/load-config';
 import { migrateSettings } from '../../../../src/main/core/config/migrations';
-import { addToolSet, forgetServerInSets, removeToolSet, renameServerInSets, updateToolSet, withServerTools, withToolSetting } from '../../../../src/main/core/hub/tool-set-edits';
+import {
+  addToolSet,
+  forgetServerInSets,
+  removeToolSet,
+  renameServerInSets,
+  updateToolSet,
+  withServerTools,
+  withToolSetting,
+} from '../../../../src/main/core/hub/tool-set-edits';
 import { SettingsSchema, defaultSettings, defaultToolSwitches, findToolSet } from '../../../../src/shared/settings';
 import { firstIssue } from '../../../../src/shared/zod-issue';
 
@@ -28,7 +36,12 @@ describe('settings version 2: tool sets', () => {
 
   it('migrates the earliest shape (xiaozhi-client fields) all the way', () => {
     const migrated = migrateSettings({ mcpEndpoint: URL, mcpServers: { m: { command: 'npx' } } });
-    expect(migrated).toMatchObject({ version: 2, endpoints: [{ url: URL }], servers: [{ name: 'm' }], toolSets: [{ id: 'all', servers: 'all', tools: {} }] });
+    expect(migrated).toMatchObject({
+      version: 2,
+      endpoints: [{ url: URL }],
+      servers: [{ name: 'm' }],
+      toolSets: [{ id: 'all', servers: 'all', tools: {} }],
+    });
   });
 
   it('refuses settings newer than this app', () => {
@@ -49,10 +62,19 @@ describe('settings version 2: tool sets', () => {
       const parsed = SettingsSchema.safeParse(input);
       return parsed.success ? undefined : firstIssue(parsed.error);
     };
-    expect(issue({ endpoints: [{ id: 'e', name: 'e', url: URL, toolSet: 'nope' }] })).toEqual({ path: 'endpoints.0.toolSet', message: 'no tool set has the id "nope"' });
-    expect(issue({ localServer: { clients: { cursor: { toolSet: 'nope' } } } })).toEqual({ path: 'localServer.clients.cursor.toolSet', message: 'no tool set has the id "nope"' });
+    expect(issue({ endpoints: [{ id: 'e', name: 'e', url: URL, toolSet: 'nope' }] })).toEqual({
+      path: 'endpoints.0.toolSet',
+      message: 'no tool set has the id "nope"',
+    });
+    expect(issue({ localServer: { clients: { cursor: { toolSet: 'nope' } } } })).toEqual({
+      path: 'localServer.clients.cursor.toolSet',
+      message: 'no tool set has the id "nope"',
+    });
     expect(issue({ toolSets: [{ name: 'a' }, { id: 'b', name: 'a' }] })?.message).toBe('duplicates the name of toolSets[1]');
-    expect(issue({ toolSets: [{ id: 'all', name: 'all', servers: ['x'] }] })).toEqual({ path: 'toolSets.0.servers', message: 'the default set "all" serves every server' });
+    expect(issue({ toolSets: [{ id: 'all', name: 'all', servers: ['x'] }] })).toEqual({
+      path: 'toolSets.0.servers',
+      message: 'the default set "all" serves every server',
+    });
     expect(issue({ localServer: { clients: { 'Not Ok': { toolSet: 'all' } } } })?.path).toBe('localServer.clients.Not Ok');
   });
 
@@ -61,9 +83,13 @@ describe('settings version 2: tool sets', () => {
     expect(defaultToolSwitches(parseConfigText('mine.json', good, {}).settings)).toEqual({ s: { t: { enabled: false } } });
     // They are read: no warning calls them ignored (a version 2 file's `tools` is, and says so).
     expect(parseConfigText('mine.json', good, {}).warnings).toEqual([]);
-    expect(parseConfigText('mine.json', JSON.stringify({ version: 2, tools: {} }), {}).warnings.map((w) => w.message)).toEqual(['"tools" is not a setting and is ignored']);
+    expect(parseConfigText('mine.json', JSON.stringify({ version: 2, tools: {} }), {}).warnings.map((w) => w.message)).toEqual([
+      '"tools" is not a setting and is ignored',
+    ]);
     const bad = JSON.stringify({ servers: [], tools: { s: { t: { enabled: 'no' } } } }, null, 2);
-    expect(problems(() => parseConfigText('mine.json', bad, {}))).toContainEqual(expect.stringMatching(/^line 6, column \d+, at tools\.s\.t\.enabled: /));
+    expect(problems(() => parseConfigText('mine.json', bad, {}))).toContainEqual(
+      expect.stringMatching(/^line 6, column \d+, at tools\.s\.t\.enabled: /),
+    );
   });
 
   it('reads toolSets and an endpoint toolSet from a config file, naming sets by name', () => {
@@ -73,20 +99,37 @@ describe('settings version 2: tool sets', () => {
       toolSets: [{ name: 'kitchen', servers: ['weather'], tools: { weather: { alerts: { enabled: false } } } }],
     });
     const { settings } = parseConfigText('mine.json', text, {});
-    expect(findToolSet(settings, settings.endpoints[0]?.toolSet)).toEqual({ id: 'kitchen', name: 'kitchen', servers: ['weather'], tools: { weather: { alerts: { enabled: false } } } });
+    expect(findToolSet(settings, settings.endpoints[0]?.toolSet)).toEqual({
+      id: 'kitchen',
+      name: 'kitchen',
+      servers: ['weather'],
+      tools: { weather: { alerts: { enabled: false } } },
+    });
     const wrong = JSON.stringify({ endpoints: [{ id: 'k', name: 'kitchen', url: URL, toolSet: 'study' }], servers: [] }, null, 2);
-    expect(problems(() => parseConfigText('mine.json', wrong, {}))).toContainEqual(expect.stringMatching(/at endpoints\[0\]\.toolSet: no tool set has the id "study"/));
+    expect(problems(() => parseConfigText('mine.json', wrong, {}))).toContainEqual(
+      expect.stringMatching(/at endpoints\[0\]\.toolSet: no tool set has the id "study"/),
+    );
   });
 
   it("keeps xiaozhi-client's mcpServerConfig switches meaning the default set", () => {
-    const text = JSON.stringify({ mcpEndpoint: URL, mcpServers: { calc: { command: 'node' } }, mcpServerConfig: { calc: { tools: { sqrt: { enable: false } } } } });
+    const text = JSON.stringify({
+      mcpEndpoint: URL,
+      mcpServers: { calc: { command: 'node' } },
+      mcpServerConfig: { calc: { tools: { sqrt: { enable: false } } } },
+    });
     const { settings } = parseConfigText('xiaozhi.config.json', text, {});
     expect(settings.toolSets).toEqual([{ id: 'all', name: 'all', servers: 'all', tools: { calc: { sqrt: { enabled: false } } } }]);
   });
 });
 
 describe('editing tool sets', () => {
-  const base = () => SettingsSchema.parse({ servers: [{ name: 'weather', transport: 'stdio', command: 'node' }, { name: 'notes', transport: 'stdio', command: 'node' }] });
+  const base = () =>
+    SettingsSchema.parse({
+      servers: [
+        { name: 'weather', transport: 'stdio', command: 'node' },
+        { name: 'notes', transport: 'stdio', command: 'node' },
+      ],
+    });
 
   it('adds a set (empty, or a copy), renames it, chooses its servers, and refuses clashing names', () => {
     const empty = addToolSet(base(), { name: 'Kitchen speaker' });
@@ -128,7 +171,10 @@ describe('editing tool sets', () => {
     const { settings } = addToolSet(base(), { name: 'kitchen' });
     const using = SettingsSchema.parse({
       ...settings,
-      endpoints: [{ id: 'e1', name: 'speaker', url: URL, toolSet: 'kitchen' }, { id: 'e2', name: 'desk', url: URL }],
+      endpoints: [
+        { id: 'e1', name: 'speaker', url: URL, toolSet: 'kitchen' },
+        { id: 'e2', name: 'desk', url: URL },
+      ],
       localServer: { toolSet: 'kitchen', clients: { cursor: { toolSet: 'kitchen' }, vscode: { toolSet: 'all' } } },
     });
     const removed = removeToolSet(using, 'kitchen');

@@ -36,7 +36,9 @@ describe('Test connection', () => {
     try {
       harness = makeBridge({});
       const port = (server.address() as { port: number }).port;
-      const result = await harness.bridge.api.testEndpoint({ url: `ws://127.0.0.1:${port}/mcp/?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln` });
+      const result = await harness.bridge.api.testEndpoint({
+        url: `ws://127.0.0.1:${port}/mcp/?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln`,
+      });
       expect(result).toMatchObject({ reachable: true, accepted: false, error: { code: 'http.unauthorized' } });
       expect(result.errorText).toContain('HTTP 401');
       expect(JSON.stringify(result)).not.toContain('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln');

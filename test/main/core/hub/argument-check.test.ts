@@ -87,7 +87,9 @@ describe('argument check', () => {
       required: ['items'],
     };
     expect(check.check({ name: 'order', server: 's', inputSchema: schema }, { items: [{ sku: 'a' }] })).toBeUndefined();
-    expect(check.check({ name: 'order', server: 's', inputSchema: { ...schema } }, { items: [{}] })).toContain('missing required argument "items[0].sku"');
+    expect(check.check({ name: 'order', server: 's', inputSchema: { ...schema } }, { items: [{}] })).toContain(
+      'missing required argument "items[0].sku"',
+    );
   });
 
   it('does not enforce a schema that does not compile, and says so once', () => {
@@ -98,12 +100,19 @@ describe('argument check', () => {
     expect(check.check({ ...broken, inputSchema: structuredClone(broken.inputSchema) }, {})).toBeUndefined();
     const warnings = logBook.entries().filter((e) => e.level === 'warn');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.message).toMatch(/the input schema of tool "bad" \(server "legacy"\) is not valid JSON Schema, so its arguments are not checked/);
+    expect(warnings[0]?.message).toMatch(
+      /the input schema of tool "bad" \(server "legacy"\) is not valid JSON Schema, so its arguments are not checked/,
+    );
   });
 
   it('describes a tool without arguments', () => {
     expect(expectedArguments({ type: 'object' })).toBe('no arguments');
-    expect(checker().check.check({ name: 'ping', server: 's', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }, { x: 1 })).toContain('It takes: no arguments.');
+    expect(
+      checker().check.check(
+        { name: 'ping', server: 's', inputSchema: { type: 'object', properties: {}, additionalProperties: false } },
+        { x: 1 },
+      ),
+    ).toContain('It takes: no arguments.');
   });
 });
 
@@ -123,7 +132,11 @@ describe('the argument check is not stricter than the server', () => {
       required: ['scale', 'mode', 'legacy', 'file'],
       $defs: {
         Mode: { type: 'string', enum: ['fast', 'slow'], default: 'fast' },
-        Options: { type: 'object', properties: { quality: { type: 'integer', default: 80 }, path: { type: 'string' } }, required: ['quality', 'path'] },
+        Options: {
+          type: 'object',
+          properties: { quality: { type: 'integer', default: 80 }, path: { type: 'string' } },
+          required: ['quality', 'path'],
+        },
       },
     },
   };
@@ -149,7 +162,9 @@ describe('the argument check is not stricter than the server', () => {
 
   it('says what an argument defined by a $ref takes, instead of "any"', () => {
     const text = checker().check.check(screenshot, { file: 3 }) as string;
-    expect(text).toContain('It takes: scale (one of "css", "device"), mode (one of "fast", "slow"), legacy (one of "fast", "slow"), options (object), file (string, required).');
+    expect(text).toContain(
+      'It takes: scale (one of "css", "device"), mode (one of "fast", "slow"), legacy (one of "fast", "slow"), options (object), file (string, required).',
+    );
     expect(text).not.toMatch(/mode \(any/);
   });
 });

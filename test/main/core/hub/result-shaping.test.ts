@@ -8,7 +8,10 @@ describe('result shaping for xiaozhi', () => {
   });
 
   it('keeps isError', () => {
-    expect(shapeResult({ content: [{ type: 'text', text: 'no' }], isError: true }, 8192)).toEqual({ content: [{ type: 'text', text: 'no' }], isError: true });
+    expect(shapeResult({ content: [{ type: 'text', text: 'no' }], isError: true }, 8192)).toEqual({
+      content: [{ type: 'text', text: 'no' }],
+      isError: true,
+    });
   });
 
   it('falls back to structured content when there is no content', () => {

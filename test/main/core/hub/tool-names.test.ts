@@ -11,7 +11,14 @@ describe('exposed tool names', () => {
   });
 
   it('prefixes a colliding tool of a server with a Chinese name by a short code, not a row of underscores', () => {
-    const names = assignExposedNames([{ server: '天气', tool: 'echo' }, { server: '新闻', tool: 'echo' }, { server: 'home-助手', tool: 'echo' }], false);
+    const names = assignExposedNames(
+      [
+        { server: '天气', tool: 'echo' },
+        { server: '新闻', tool: 'echo' },
+        { server: 'home-助手', tool: 'echo' },
+      ],
+      false,
+    );
     const weather = names.get(toolKey('天气', 'echo')) as string;
     expect(weather).toMatch(/^s[0-9a-f]{6}_echo$/);
     expect(names.get(toolKey('新闻', 'echo'))).not.toBe(weather);

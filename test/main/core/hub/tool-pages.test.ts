@@ -17,7 +17,10 @@ const tool = (name: string, description = 'd') => prepareTool({ name, descriptio
 describe('tools/list paging by bytes', () => {
   it('serves 300 tools in pages that all fit 8192 bytes and together hold every tool', async () => {
     xiaozhi = await FakeXiaozhi.start();
-    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '300' })] });
+    harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
+      servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '300' })],
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     const session = await xiaozhi.connection(0);
@@ -35,7 +38,11 @@ describe('tools/list paging by bytes', () => {
 
   it('honours a smaller configured limit, with string ids', async () => {
     xiaozhi = await FakeXiaozhi.start();
-    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '40' })], limits: { maxMessageBytes: 2048 } });
+    harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
+      servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '40' })],
+      limits: { maxMessageBytes: 2048 },
+    });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     const session = await xiaozhi.connection(0);
@@ -92,7 +99,9 @@ function followCursors(sorted: PreparedTool[], maxBytes: number) {
 }
 
 function pageBytes(page: Page, id: string): number {
-  return Buffer.byteLength(`{"result":{"tools":[${page.tools.map((t) => t.json).join(',')}]${page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : ''}},"jsonrpc":"2.0","id":${id}}`);
+  return Buffer.byteLength(
+    `{"result":{"tools":[${page.tools.map((t) => t.json).join(',')}]${page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : ''}},"jsonrpc":"2.0","id":${id}}`,
+  );
 }
 
 describe('paging whatever the catalog holds', () => {
@@ -125,8 +134,17 @@ describe('paging whatever the catalog holds', () => {
   });
 
   it('drops the descriptions inside a schema before leaving a tool out', () => {
-    const properties = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field_${i}`, { type: 'string', description: `What field ${i} holds, at length. `.repeat(10) }]));
-    const wordy = prepareTool({ name: 'wordy', description: 'Long. '.repeat(2000), inputSchema: { type: 'object', properties, required: ['field_0'] } });
+    const properties = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        `field_${i}`,
+        { type: 'string', description: `What field ${i} holds, at length. `.repeat(10) },
+      ]),
+    );
+    const wordy = prepareTool({
+      name: 'wordy',
+      description: 'Long. '.repeat(2000),
+      inputSchema: { type: 'object', properties, required: ['field_0'] },
+    });
     const pages = followCursors([wordy], 8192);
     const served = pages[0]?.tools[0];
     expect(served?.tool.name).toBe('wordy');

@@ -23,7 +23,11 @@ async function twoAgents(): Promise<{ kitchen: FakeSession; study: FakeSession; 
     ],
     servers: [fixtureServer('weather'), fixtureServer('notes')],
     toolSets: [
-      { name: 'kitchen', servers: ['weather'], tools: { weather: { big: { enabled: false }, echo: { enabled: true, description: '厨房回声' } } } },
+      {
+        name: 'kitchen',
+        servers: ['weather'],
+        tools: { weather: { big: { enabled: false }, echo: { enabled: true, description: '厨房回声' } } },
+      },
       { name: 'study', servers: ['notes'] },
     ],
   });
@@ -64,7 +68,7 @@ describe('tool sets: two endpoints, two sets, the same servers', () => {
     ]);
   });
 
-  it('routes the same name to each set\'s own server, and refuses a tool outside the set like an unknown tool', async () => {
+  it("routes the same name to each set's own server, and refuses a tool outside the set like an unknown tool", async () => {
     const { kitchen, study, harness } = await twoAgents();
     const inKitchen = await kitchen.request(1, 'tools/call', { name: 'echo', arguments: { text: '你好' } });
     expect(inKitchen.result?.content?.[0]?.text).toBe('weather: 你好');
@@ -85,7 +89,10 @@ describe('tool sets: two endpoints, two sets, the same servers', () => {
       ['kitchen-speaker', 'notes_echo', ''],
       ['kitchen-speaker', 'big', 'weather'],
     ]);
-    expect(await harness.bridge.api.getCallerCounts()).toEqual({ 'kitchen-speaker': { ok: 1, failed: 2 }, 'study-desk': { ok: 1, failed: 0 } });
+    expect(await harness.bridge.api.getCallerCounts()).toEqual({
+      'kitchen-speaker': { ok: 1, failed: 2 },
+      'study-desk': { ok: 1, failed: 0 },
+    });
   });
 
   it('announces list_changed only to the endpoints whose set changed', async () => {
@@ -122,13 +129,21 @@ describe('tool sets: two endpoints, two sets, the same servers', () => {
     await waitFor(() => xiaozhi!.sessions.length >= before + 3, 10_000, 'both endpoints to reconnect');
     const back = xiaozhi!.sessions.at(-1) as FakeSession;
     await back.initialize();
-    await waitFor(async () => (await back.listAllTools(800 + Math.floor(Math.random() * 1e5))).tools.some((t) => t.name === 'weather_echo'), 10_000, 'the default set');
+    await waitFor(
+      async () => (await back.listAllTools(800 + Math.floor(Math.random() * 1e5))).tools.some((t) => t.name === 'weather_echo'),
+      10_000,
+      'the default set',
+    );
   });
 
-  it('refuses a set id that names no set in words, not as a dump of the validator\'s issues', async () => {
+  it("refuses a set id that names no set in words, not as a dump of the validator's issues", async () => {
     const { harness } = await twoAgents();
-    await expect(harness.bridge.api.updateEndpoint({ id: 'k', toolSet: 'nope' })).rejects.toThrow(/^Invalid settings at endpoints\.0\.toolSet: no tool set has the id "nope"$/);
-    await expect(harness.bridge.api.updateLocalServer({ clients: { cursor: 'nope' } })).rejects.toThrow(/^Invalid settings at localServer\.clients\.cursor\.toolSet: no tool set has the id "nope"$/);
+    await expect(harness.bridge.api.updateEndpoint({ id: 'k', toolSet: 'nope' })).rejects.toThrow(
+      /^Invalid settings at endpoints\.0\.toolSet: no tool set has the id "nope"$/,
+    );
+    await expect(harness.bridge.api.updateLocalServer({ clients: { cursor: 'nope' } })).rejects.toThrow(
+      /^Invalid settings at localServer\.clients\.cursor\.toolSet: no tool set has the id "nope"$/,
+    );
     expect((await harness.bridge.api.getSettings()).endpoints[0]?.toolSet).toBe('kitchen');
   });
 

@@ -57,20 +57,33 @@ describe('a server that lists the same tool name more than once', () => {
     expect(names).toContain('echo');
     expect(await call(session, 200, 'twin', { text: 'x' })).toEqual({ text: 'twin: {"text":"x"}', isError: false });
     expect(await call(session, 201, 'echo', { text: 'still here' })).toEqual({ text: 'fx: still here', isError: false });
-    expect(server('fx')).toMatchObject({ state: 'running', toolCount: 113, skippedToolCount: 1, skippedTools: [{ name: 'twin', position: 114, reason: 'duplicate', times: 3 }] });
+    expect(server('fx')).toMatchObject({
+      state: 'running',
+      toolCount: 113,
+      skippedToolCount: 1,
+      skippedTools: [{ name: 'twin', position: 114, reason: 'duplicate', times: 3 }],
+    });
     // The tool list changes (and is read again): the same duplicates are not warned about again.
     const mark = session.mark();
     await call(session, 202, 'add_tool', { name: 'added_later' });
     await session.waitForNotification('notifications/tools/list_changed', mark);
     await waitFor(() => ctx.harness!.bridge.toolHub.has('added_later'), 10_000, 'the new tool');
-    const warnings = logText(ctx.harness!.logBook).split('\n').filter((line) => line.includes('listed 3 times'));
-    expect(warnings).toEqual(['[server:fx] some tools it listed are left out (113 tools served): tool "twin": listed 3 times (only the first is served)']);
+    const warnings = logText(ctx.harness!.logBook)
+      .split('\n')
+      .filter((line) => line.includes('listed 3 times'));
+    expect(warnings).toEqual([
+      '[server:fx] some tools it listed are left out (113 tools served): tool "twin": listed 3 times (only the first is served)',
+    ]);
     expect(server('fx').skippedTools).toHaveLength(1);
     expect(ctx.harness!.bridge.state().catalog.toolCount).toBe(114);
   });
 
   it('serves the name once from a streamable-HTTP server that lists it 21 times', async () => {
-    const twin = (i: number) => ({ name: 'dup', description: `Copy ${i}. ${'Very long text. '.repeat(300)}`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+    const twin = (i: number) => ({
+      name: 'dup',
+      description: `Copy ${i}. ${'Very long text. '.repeat(300)}`,
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    });
     remote = await startStreamableHttpFixture(0, [
       { name: 'first', description: 'A tool before the copies', inputSchema: { type: 'object' } },
       ...Array.from({ length: 21 }, (_, i) => twin(i)),
@@ -79,7 +92,11 @@ describe('a server that lists the same tool name more than once', () => {
     const { names } = await listEveryPage(session, 100);
     expect(names).toEqual(['dup', 'first']);
     expect(await call(session, 200, 'dup', { text: 'over http' })).toEqual({ text: 'http: over http', isError: false });
-    expect(server('web')).toMatchObject({ state: 'running', toolCount: 2, skippedTools: [{ name: 'dup', reason: 'duplicate', times: 21 }] });
+    expect(server('web')).toMatchObject({
+      state: 'running',
+      toolCount: 2,
+      skippedTools: [{ name: 'dup', reason: 'duplicate', times: 21 }],
+    });
   });
 });
 
@@ -112,16 +129,27 @@ describe('schemas built of $ref', () => {
     const session = await connectXiaozhi([fixtureServer('fx', { FIXTURE_REF_TOOLS: '1' })]);
     const { tools, pages } = await listEveryPage(session, 100);
     for (const page of pages) expect(JSON.stringify(page.result)).not.toContain('$ref');
-    const schemaOf = (name: string) => tools.find((t) => t.name === name)?.inputSchema as { properties: Record<string, Record<string, unknown>> };
+    const schemaOf = (name: string) =>
+      tools.find((t) => t.name === name)?.inputSchema as { properties: Record<string, Record<string, unknown>> };
     expect(schemaOf('order_pizza').properties.size).toEqual({ type: 'string', enum: ['small', 'large'], title: 'Size' });
-    expect(schemaOf('order_pizza').properties.address).toMatchObject({ type: 'object', description: 'Where to deliver', properties: { city: { type: 'string', description: 'City name' } } });
+    expect(schemaOf('order_pizza').properties.address).toMatchObject({
+      type: 'object',
+      description: 'Where to deliver',
+      properties: { city: { type: 'string', description: 'City name' } },
+    });
     expect(JSON.stringify(schemaOf('order_pizza'))).not.toContain('Never referenced');
     expect(schemaOf('legacy_definitions').properties.when).toEqual({ type: 'string', enum: ['now', 'later'] });
-    expect(schemaOf('make_tree').properties.root).toMatchObject({ type: 'object', properties: { children: { items: { type: 'object', description: 'Node: the same structure again, nested' } } } });
+    expect(schemaOf('make_tree').properties.root).toMatchObject({
+      type: 'object',
+      properties: { children: { items: { type: 'object', description: 'Node: the same structure again, nested' } } },
+    });
     expect(schemaOf('missing_ref').properties.thing).toEqual({ description: 'A thing' });
 
     // Required fields with defaults, left out: the server gets exactly what was sent.
-    expect(await call(session, 200, 'take_screenshot', { file: 'a.png' })).toEqual({ text: 'take_screenshot: {"file":"a.png"}', isError: false });
+    expect(await call(session, 200, 'take_screenshot', { file: 'a.png' })).toEqual({
+      text: 'take_screenshot: {"file":"a.png"}',
+      isError: false,
+    });
     // A value its $ref'd definition refuses is still refused, in words that say what it takes.
     const wrong = await call(session, 201, 'order_pizza', { size: 'huge', address: { street: 'Main' } });
     expect(wrong.isError).toBe(true);

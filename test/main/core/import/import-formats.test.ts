@@ -12,13 +12,16 @@ const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 const parse = (name: string) => parseMcpConfig(name, read(name));
 const byName = (servers: ServerSettings[]) => Object.fromEntries(servers.map((s) => [s.name, s]));
 
-
 describe('import: formats, detected by content', () => {
   it('Claude Desktop', () => {
     const parsed = parse('claude_desktop_config.json');
     expect(parsed.format).toBe('claude-desktop');
     const s = byName(parsed.servers);
-    expect(s.filesystem).toMatchObject({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/username/Desktop', '/Users/username/Downloads'] });
+    expect(s.filesystem).toMatchObject({
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/username/Desktop', '/Users/username/Downloads'],
+    });
     expect(s.github).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_exampletoken1234567890' } });
   });
 
@@ -26,7 +29,11 @@ describe('import: formats, detected by content', () => {
     const parsed = parse('cursor-mcp.json');
     expect(parsed.format).toBe('cursor');
     const s = byName(parsed.servers);
-    expect(s['remote-server']).toMatchObject({ transport: 'streamable-http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer cursor-remote-token' } });
+    expect(s['remote-server']).toMatchObject({
+      transport: 'streamable-http',
+      url: 'https://api.example.com/mcp',
+      headers: { Authorization: 'Bearer cursor-remote-token' },
+    });
     expect(s['legacy-sse']).toMatchObject({ transport: 'sse' });
   });
 
@@ -36,8 +43,20 @@ describe('import: formats, detected by content', () => {
     expect(parsed.servers.map((s) => s.name)).toEqual(['Perplexity', 'fetch', 'my-remote', 'files']);
     expect(byName(parsed.servers)['my-remote']).toMatchObject({ transport: 'streamable-http' });
     expect(parsed.inputs).toEqual([
-      { id: 'input:perplexity-key', placeholder: '${input:perplexity-key}', description: 'Perplexity API Key', password: true, where: ['Perplexity: env.PERPLEXITY_API_KEY'] },
-      { id: 'workspaceFolder', placeholder: '${workspaceFolder}', description: 'The folder to use as ${workspaceFolder}', password: false, where: ['files: args[0]'] },
+      {
+        id: 'input:perplexity-key',
+        placeholder: '${input:perplexity-key}',
+        description: 'Perplexity API Key',
+        password: true,
+        where: ['Perplexity: env.PERPLEXITY_API_KEY'],
+      },
+      {
+        id: 'workspaceFolder',
+        placeholder: '${workspaceFolder}',
+        description: 'The folder to use as ${workspaceFolder}',
+        password: false,
+        where: ['files: args[0]'],
+      },
     ]);
     expect(parsed.needs).toEqual([['input:perplexity-key'], [], [], ['workspaceFolder']]);
     expect(parsed.warnings.map(formatProblem)).toContainEqual(expect.stringMatching(/servers\.files\.envFile: "envFile" is not read/));
@@ -73,8 +92,14 @@ describe('import: formats, detected by content', () => {
     expect(parsed.format).toBe('codex');
     const s = byName(parsed.servers);
     expect(s.context7).toMatchObject({ command: 'npx', args: ['-y', '@upstash/context7-mcp'], env: { MY_ENV_VAR: 'MY_ENV_VALUE' } });
-    expect(s.figma).toMatchObject({ transport: 'streamable-http', enabled: false, headers: { Authorization: 'Bearer ${env:XT_TEST_FIGMA_OAUTH_TOKEN}' } });
-    expect(parsed.placeholders.flat().map((p) => [p.id, p.at.path])).toEqual([['env:XT_TEST_FIGMA_OAUTH_TOKEN', 'mcp_servers.figma.bearer_token_env_var']]);
+    expect(s.figma).toMatchObject({
+      transport: 'streamable-http',
+      enabled: false,
+      headers: { Authorization: 'Bearer ${env:XT_TEST_FIGMA_OAUTH_TOKEN}' },
+    });
+    expect(parsed.placeholders.flat().map((p) => [p.id, p.at.path])).toEqual([
+      ['env:XT_TEST_FIGMA_OAUTH_TOKEN', 'mcp_servers.figma.bearer_token_env_var'],
+    ]);
   });
 
   it('bare snippets and a bare endpoint URL', () => {
@@ -102,12 +127,18 @@ describe('import: formats, detected by content', () => {
 
 describe('import: bad input', () => {
   it('reports invalid JSON and TOML by line and column', () => {
-    expect(problems(() => parseMcpConfig('a.json', '{\n  "mcpServers": {\n    "x": { "command": "npx" \n  }\n'))[0]).toMatch(/^line \d+, column \d+: invalid JSON/);
-    expect(problems(() => parseMcpConfig('config.toml', '[mcp_servers.x]\ncommand = "npx\n'))[0]).toMatch(/^line 2, column \d+: invalid TOML/);
+    expect(problems(() => parseMcpConfig('a.json', '{\n  "mcpServers": {\n    "x": { "command": "npx" \n  }\n'))[0]).toMatch(
+      /^line \d+, column \d+: invalid JSON/,
+    );
+    expect(problems(() => parseMcpConfig('config.toml', '[mcp_servers.x]\ncommand = "npx\n'))[0]).toMatch(
+      /^line 2, column \d+: invalid TOML/,
+    );
   });
 
   it('says what it looked for when the file is not an MCP config', () => {
-    expect(problems(() => parseMcpConfig('package.json', '{"name": "left-pad", "version": "1.0.0"}'))[0]).toMatch(/looked for "mcpServers".*"servers" \(VS Code\).*\[mcp_servers\] \(Codex\)/);
+    expect(problems(() => parseMcpConfig('package.json', '{"name": "left-pad", "version": "1.0.0"}'))[0]).toMatch(
+      /looked for "mcpServers".*"servers" \(VS Code\).*\[mcp_servers\] \(Codex\)/,
+    );
     expect(problems(() => parseMcpConfig('list.json', '[1,2]'))[0]).toMatch(/not an MCP config/);
   });
 });
@@ -117,8 +148,22 @@ describe('import: preview', () => {
     const current: Settings = {
       ...defaultSettings(),
       servers: [
-        { name: 'github', transport: 'stdio' as const, command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_exampletoken1234567890' }, enabled: true },
-        { name: 'files', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/username/Desktop', '/Users/username/Downloads'], env: {}, enabled: true },
+        {
+          name: 'github',
+          transport: 'stdio' as const,
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-github'],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_exampletoken1234567890' },
+          enabled: true,
+        },
+        {
+          name: 'files',
+          transport: 'stdio',
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/username/Desktop', '/Users/username/Downloads'],
+          env: {},
+          enabled: true,
+        },
       ],
     };
     const preview = buildPreview('claude_desktop_config.json', parse('claude_desktop_config.json'), current);
@@ -127,14 +172,19 @@ describe('import: preview', () => {
     expect(github).toMatchObject({ action: 'skip', conflict: { kind: 'same-name', existing: 'github' } });
     expect(JSON.stringify(preview)).not.toContain('ghp_exampletoken1234567890');
 
-    const changed: Settings = { ...current, servers: [{ ...(current.servers[0] as ServerSettings & { transport: 'stdio' }), args: ['-y', 'other'] }] };
+    const changed: Settings = {
+      ...current,
+      servers: [{ ...(current.servers[0] as ServerSettings & { transport: 'stdio' }), args: ['-y', 'other'] }],
+    };
     const renamed = buildPreview('c.json', parse('claude_desktop_config.json'), changed).servers[1]!;
     expect(renamed).toMatchObject({ action: 'rename', suggestedName: 'github-2' });
   });
 });
 
 describe('import: which client wrote it, by file name and place when the shape is shared', () => {
-  const withRemote = JSON.stringify({ mcpServers: { remote: { url: 'https://mcp.example.com/mcp' }, local: { command: 'npx', args: ['-y', 'x'] } } });
+  const withRemote = JSON.stringify({
+    mcpServers: { remote: { url: 'https://mcp.example.com/mcp' }, local: { command: 'npx', args: ['-y', 'x'] } },
+  });
   it('a claude_desktop_config.json with a remote server is Claude Desktop, not Cursor', () => {
     expect(parseMcpConfig('claude_desktop_config.json', withRemote).format).toBe('claude-desktop');
     expect(parseMcpConfig('/home/me/.config/Claude/claude_desktop_config.json', withRemote).format).toBe('claude-desktop');

@@ -17,7 +17,11 @@ const cursorFile = JSON.stringify({
 });
 const claudeFile = JSON.stringify({
   mcpServers: {
-    'xiaozhi-tray': { command: '/Applications/Xiaozhi Tray.app/Contents/MacOS/Xiaozhi Tray', args: ['/Applications/Xiaozhi Tray.app/Contents/Resources/app.asar/out/cli/index.js', 'connect', '--client', 'claude-desktop'], env: { ELECTRON_RUN_AS_NODE: '1' } },
+    'xiaozhi-tray': {
+      command: '/Applications/Xiaozhi Tray.app/Contents/MacOS/Xiaozhi Tray',
+      args: ['/Applications/Xiaozhi Tray.app/Contents/Resources/app.asar/out/cli/index.js', 'connect', '--client', 'claude-desktop'],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    },
     npxConnect: { command: 'npx', args: ['xiaozhi-tray', 'connect'] },
   },
 });
@@ -27,7 +31,9 @@ describe("this app's own entries in other apps' configs", () => {
     harness = makeBridge({});
     const preview = await harness.bridge.api.previewImport({ source: 'mcp.json', text: cursorFile });
     expect(preview.servers.map((s) => s.server.name)).toEqual(['memory']);
-    expect(preview.warnings.map((w) => w.message)).toEqual([expect.stringContaining('skipped "xiaozhi-tray": it is Xiaozhi Tray\'s own local MCP server')]);
+    expect(preview.warnings.map((w) => w.message)).toEqual([
+      expect.stringContaining('skipped "xiaozhi-tray": it is Xiaozhi Tray\'s own local MCP server'),
+    ]);
     const claude = await harness.bridge.api.previewImport({ source: 'claude_desktop_config.json', text: claudeFile });
     expect(claude.servers).toEqual([]);
     expect(claude.warnings).toHaveLength(2);
@@ -38,7 +44,21 @@ describe("this app's own entries in other apps' configs", () => {
     expect(loaded.settings.servers.map((s) => s.name)).toEqual(['memory']);
     expect(loaded.warnings[0]?.message).toContain('own local MCP server');
     harness = makeBridge({});
-    await expect(harness.bridge.api.addServer({ name: 'loop', transport: 'streamable-http', url: 'http://localhost:18790/mcp', headers: {}, enabled: true })).rejects.toThrow(/own local MCP server/);
-    await harness.bridge.api.addServer({ name: 'other', transport: 'streamable-http', url: 'http://localhost:18791/mcp', headers: {}, enabled: false });
+    await expect(
+      harness.bridge.api.addServer({
+        name: 'loop',
+        transport: 'streamable-http',
+        url: 'http://localhost:18790/mcp',
+        headers: {},
+        enabled: true,
+      }),
+    ).rejects.toThrow(/own local MCP server/);
+    await harness.bridge.api.addServer({
+      name: 'other',
+      transport: 'streamable-http',
+      url: 'http://localhost:18791/mcp',
+      headers: {},
+      enabled: false,
+    });
   });
 });

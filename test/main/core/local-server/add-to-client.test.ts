@@ -14,7 +14,8 @@ const entry = { url: 'http://127.0.0.1:18790/mcp/cursor', headers: { Authorizati
 
 describe('"Add to …": editing a client\'s file', () => {
   it('adds our entry and keeps everything else: other servers, settings, comments, indentation', () => {
-    const text = '{\n    // my servers\n    "mcpServers": {\n        "github": { "command": "npx", "args": ["-y", "gh"] }\n    },\n    "theme": "dark"\n}\n';
+    const text =
+      '{\n    // my servers\n    "mcpServers": {\n        "github": { "command": "npx", "args": ["-y", "gh"] }\n    },\n    "theme": "dark"\n}\n';
     const plan = planFileEdit('cursor', 'mcp.json', text, entry);
     expect(plan.action).toBe('add');
     expect(plan.otherServers).toEqual(['github']);
@@ -32,7 +33,7 @@ describe('"Add to …": editing a client\'s file', () => {
     expect(moved.text).not.toContain('18790');
   });
 
-  it('keeps the comments of an empty servers object (or file), and a comment that ends the last server\'s line stays on that line', () => {
+  it("keeps the comments of an empty servers object (or file), and a comment that ends the last server's line stays on that line", () => {
     const template = planFileEdit('cursor', 'mcp.json', '{\n  "mcpServers": {\n    // add your servers here\n  }\n}\n', entry);
     expect(template.text).toBe(
       '{\n  "mcpServers": {\n    "xiaozhi-tray": {\n      "url": "http://127.0.0.1:18790/mcp/cursor",\n      "headers": {\n        "Authorization": "Bearer add-to-test-token-0123456789abcdef"\n      }\n    }\n    // add your servers here\n  }\n}\n',
@@ -41,18 +42,29 @@ describe('"Add to …": editing a client\'s file', () => {
     const root = planFileEdit('claude-desktop', 'c.json', '{\n  // written by hand\n}\n', { command: 'x' });
     expect(root.text).toContain('// written by hand');
     expect(JSON.parse(root.text.replace('// written by hand', ''))).toEqual({ mcpServers: { 'xiaozhi-tray': { command: 'x' } } });
-    const noted = planFileEdit('cursor', 'mcp.json', '{\n  "mcpServers": {\n    "github": { "command": "gh" } // the work account\n  }\n}\n', entry);
-    expect(noted.text).toMatch(/^\{\n {2}"mcpServers": \{\n {4}"github": \{ "command": "gh" \}, \/\/ the work account\n {4}"xiaozhi-tray": \{\n/);
+    const noted = planFileEdit(
+      'cursor',
+      'mcp.json',
+      '{\n  "mcpServers": {\n    "github": { "command": "gh" } // the work account\n  }\n}\n',
+      entry,
+    );
+    expect(noted.text).toMatch(
+      /^\{\n {2}"mcpServers": \{\n {4}"github": \{ "command": "gh" \}, \/\/ the work account\n {4}"xiaozhi-tray": \{\n/,
+    );
   });
 
   it('writes VS Code entries under "servers", and a new file when there is none', () => {
-    expect(JSON.parse(planFileEdit('vscode', 'mcp.json', undefined, { type: 'http', url: 'u' }).text)).toEqual({ servers: { 'xiaozhi-tray': { type: 'http', url: 'u' } } });
+    expect(JSON.parse(planFileEdit('vscode', 'mcp.json', undefined, { type: 'http', url: 'u' }).text)).toEqual({
+      servers: { 'xiaozhi-tray': { type: 'http', url: 'u' } },
+    });
     const withInputs = planFileEdit('vscode', 'mcp.json', '{ "inputs": [], "servers": {} }', { type: 'http', url: 'u' });
     expect(JSON.parse(withInputs.text)).toEqual({ inputs: [], servers: { 'xiaozhi-tray': { type: 'http', url: 'u' } } });
   });
 
   it('refuses a file that is not valid JSON, saying where, rather than overwrite it', () => {
-    expect(() => planFileEdit('cursor', '/x/mcp.json', '{\n  "mcpServers": {\n    "a": 1,,\n  }\n}', entry)).toThrow(/^\/x\/mcp\.json: line 3, column 12: invalid JSON: expected a property name in double quotes; fix it first\. Nothing was written\.$/);
+    expect(() => planFileEdit('cursor', '/x/mcp.json', '{\n  "mcpServers": {\n    "a": 1,,\n  }\n}', entry)).toThrow(
+      /^\/x\/mcp\.json: line 3, column 12: invalid JSON: expected a property name in double quotes; fix it first\. Nothing was written\.$/,
+    );
     expect(() => planFileEdit('cursor', 'mcp.json', '[1, 2]', entry)).toThrow(/does not hold a JSON object/);
     expect(() => planFileEdit('cursor', 'mcp.json', '{"mcpServers": []}', entry)).toThrow(/"mcpServers" in mcp\.json is not an object/);
   });
@@ -72,7 +84,9 @@ describe('"Add to …": the file itself', () => {
 
   it('refuses a file with "mcpServers" twice (JSON readers use the last one), naming its line', () => {
     const text = '{\n  "mcpServers": { "a": { "command": "x" } },\n  "theme": "dark",\n  "mcpServers": { "b": { "command": "y" } }\n}\n';
-    expect(() => planFileEdit('cursor', '/x/mcp.json', text, entry)).toThrow(/^\/x\/mcp\.json: line 4, column 3, .*"mcpServers" appears twice.*Nothing was written\.$/);
+    expect(() => planFileEdit('cursor', '/x/mcp.json', text, entry)).toThrow(
+      /^\/x\/mcp\.json: line 4, column 3, .*"mcpServers" appears twice.*Nothing was written\.$/,
+    );
   });
 
   it.skipIf(process.platform === 'win32')("keeps the file's own mode", () => {
@@ -96,7 +110,9 @@ describe('"Add to …": the file itself', () => {
     // A link to a folder that is not there: said plainly, nothing written.
     const nowhere = path.join(dir, 'nowhere.json');
     fs.symlinkSync(path.join(dir, 'gone', 'mcp.json'), nowhere);
-    expect(() => AddToClientSessions.write(pending(nowhere), entry)).toThrow(`${nowhere} is a link to ${path.join(dir, 'gone', 'mcp.json')}, whose folder does not exist; nothing was written.`);
+    expect(() => AddToClientSessions.write(pending(nowhere), entry)).toThrow(
+      `${nowhere} is a link to ${path.join(dir, 'gone', 'mcp.json')}, whose folder does not exist; nothing was written.`,
+    );
     expect(fs.lstatSync(nowhere).isSymbolicLink()).toBe(true);
   });
 });
@@ -127,7 +143,11 @@ describe('"Add to …" through the bridge', () => {
       stateDir: null,
       host: {
         info: () => ({ carrier: 'electron', platform: 'linux', secretStorage: 'encrypted', launchAtLogin: false }),
-        connectCommand: () => ({ command: '/opt/Xiaozhi Tray/xiaozhi-tray', args: ['/opt/Xiaozhi Tray/resources/app.asar/out/cli/index.js'], env: { ELECTRON_RUN_AS_NODE: '1' } }),
+        connectCommand: () => ({
+          command: '/opt/Xiaozhi Tray/xiaozhi-tray',
+          args: ['/opt/Xiaozhi Tray/resources/app.asar/out/cli/index.js'],
+          env: { ELECTRON_RUN_AS_NODE: '1' },
+        }),
         ...(openExternal ? { openExternal } : {}),
       },
     });
@@ -141,7 +161,16 @@ describe('"Add to …" through the bridge', () => {
     fs.writeFileSync(cursorFile, JSON.stringify({ mcpServers: { other: { url: 'https://example.com/mcp' } } }, null, 2));
     const b = makeBridge();
     const preview = await b.api.previewAddToClient({ client: 'cursor', toolSet: 'coding' });
-    expect(preview).toMatchObject({ client: 'cursor', path: cursorFile, exists: true, action: 'add', otherServers: ['other'], toolSet: 'coding', turnsServerOn: true, entryName: 'xiaozhi-tray' });
+    expect(preview).toMatchObject({
+      client: 'cursor',
+      path: cursorFile,
+      exists: true,
+      action: 'add',
+      otherServers: ['other'],
+      toolSet: 'coding',
+      turnsServerOn: true,
+      entryName: 'xiaozhi-tray',
+    });
     expect(preview.entry).not.toContain(TOKEN);
     expect(preview.entry).not.toContain(clientToken(TOKEN, 'cursor'));
     expect(preview.entry).toContain(`Bearer ${clientToken(TOKEN, 'cursor').slice(0, 4)}…(redacted)`);
@@ -154,7 +183,10 @@ describe('"Add to …" through the bridge', () => {
     const url = b.state().localServer?.url as string;
     expect(written.mcpServers.other).toEqual({ url: 'https://example.com/mcp' });
     // Cursor's own token, which opens /mcp/cursor only.
-    expect(written.mcpServers['xiaozhi-tray']).toEqual({ url: `${url}/cursor`, headers: { Authorization: `Bearer ${clientToken(TOKEN, 'cursor')}` } });
+    expect(written.mcpServers['xiaozhi-tray']).toEqual({
+      url: `${url}/cursor`,
+      headers: { Authorization: `Bearer ${clientToken(TOKEN, 'cursor')}` },
+    });
     expect(fs.readdirSync(path.dirname(cursorFile))).toEqual(['mcp.json']);
     const settings = await b.api.getSettings();
     expect(settings.localServer).toMatchObject({ enabled: true, clients: { cursor: { toolSet: 'coding' } } });
@@ -181,8 +213,14 @@ describe('"Add to …" through the bridge', () => {
     const cherry = await b.api.previewAddToClient({ client: 'cherry-studio' });
     expect(cherry.path).toBeUndefined();
     expect(cherry.link).toMatch(/^cherrystudio:\/\/mcp\/install\?servers=/);
-    const decoded = JSON.parse(Buffer.from(decodeURIComponent((cherry.link as string).split('servers=')[1] as string), 'base64').toString('utf8'));
-    expect(decoded.mcpServers['xiaozhi-tray']).toMatchObject({ type: 'streamableHttp', baseUrl: expect.stringMatching(/\/mcp\/cherry-studio$/), headers: { Authorization: `Bearer ${clientToken(TOKEN, 'cherry-studio')}` } });
+    const decoded = JSON.parse(
+      Buffer.from(decodeURIComponent((cherry.link as string).split('servers=')[1] as string), 'base64').toString('utf8'),
+    );
+    expect(decoded.mcpServers['xiaozhi-tray']).toMatchObject({
+      type: 'streamableHttp',
+      baseUrl: expect.stringMatching(/\/mcp\/cherry-studio$/),
+      headers: { Authorization: `Bearer ${clientToken(TOKEN, 'cherry-studio')}` },
+    });
     expect(JSON.parse(cherry.copyText as string)).toEqual(decoded);
     expect(await b.api.applyAddToClient({ id: cherry.id })).toEqual({ opened: true });
     expect(opened).toHaveLength(1);

@@ -14,7 +14,12 @@ import { readStateFile } from '../../../../src/main/core/local-server/state-file
 import { clientToken, tokenProof } from '../../../../src/main/core/local-server/client-tokens';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { CallHistory, MAX_CALLERS, OTHER_CALLERS } from '../../../../src/main/core/logs/call-history';
-import { LocalMcpServer, MAX_CLIENT_NAME, clientName, type LocalMcpServerOptions } from '../../../../src/main/core/local-server/local-mcp-server';
+import {
+  LocalMcpServer,
+  MAX_CLIENT_NAME,
+  clientName,
+  type LocalMcpServerOptions,
+} from '../../../../src/main/core/local-server/local-mcp-server';
 import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
 import { fastConnection, fastSupervision, fixtureServer, logText } from '../../../helpers/bridge-harness';
 import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
@@ -55,7 +60,13 @@ async function start(extra: SettingsInput = {}): Promise<{ bridge: Bridge; url: 
     ...extra,
   });
   logBook = new LogBook();
-  bridge = new Bridge({ store: new MemorySettingsStore(settings), logBook, supervision: fastSupervision, listChangedDebounceMs: 20, stateDir });
+  bridge = new Bridge({
+    store: new MemorySettingsStore(settings),
+    logBook,
+    supervision: fastSupervision,
+    listChangedDebounceMs: 20,
+    stateDir,
+  });
   bridge.start();
   await bridge.whenServersSettled();
   await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
@@ -77,17 +88,26 @@ async function connect(url: string, options: { token?: string | null; headers?: 
 /** A raw request, for what fetch will not send (a foreign Host header). */
 function rawRequest(url: string, headers: Record<string, string>, body = '{}'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
 }
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => {
   it('answers the first tools/list with servers still starting once they are ready', async () => {
@@ -97,7 +117,13 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
       localServer: { enabled: true, port: 0, token: TOKEN },
     });
     logBook = new LogBook();
-    bridge = new Bridge({ store: new MemorySettingsStore(settings), logBook, supervision: fastSupervision, listChangedDebounceMs: 20, stateDir: tempDir() });
+    bridge = new Bridge({
+      store: new MemorySettingsStore(settings),
+      logBook,
+      supervision: fastSupervision,
+      listChangedDebounceMs: 20,
+      stateDir: tempDir(),
+    });
     bridge.start();
     await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
     expect(bridge.state().servers[0]?.state).toBe('starting');
@@ -112,8 +138,13 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     const names = tools.map((t) => t.name);
     expect(names).toContain('echo');
     expect(names).not.toContain('crash');
-    expect(tools.find((t) => t.name === 'weather_get')?.inputSchema).toEqual({ type: 'object', properties: { city: { type: 'string', description: '城市' } } });
-    expect(((await client.callTool({ name: 'echo', arguments: { text: '本地' } })) as CallToolResult).content).toEqual([{ type: 'text', text: 'weather: 本地' }]);
+    expect(tools.find((t) => t.name === 'weather_get')?.inputSchema).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string', description: '城市' } },
+    });
+    expect(((await client.callTool({ name: 'echo', arguments: { text: '本地' } })) as CallToolResult).content).toEqual([
+      { type: 'text', text: 'weather: 本地' },
+    ]);
     // Every content item, at full size: shaping is for xiaozhi only.
     const picture = (await client.callTool({ name: 'picture', arguments: {} })) as CallToolResult;
     expect(picture.content.map((c) => c.type)).toEqual(['text', 'image', 'resource']);
@@ -130,9 +161,14 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
   it('answers a server result the SDK would refuse with a readable error result, not a protocol error', async () => {
     const { url } = await start({ servers: [fixtureServer('weather', { FIXTURE_RELAY_TOOLS: '1' }), fixtureServer('notes')] });
     const client = await connect(`${url}/cursor`);
-    const answer = (await client.callTool({ name: 'answer_raw', arguments: { result: { content: [{ type: 'text', text: 5 }] } } })) as CallToolResult;
+    const answer = (await client.callTool({
+      name: 'answer_raw',
+      arguments: { result: { content: [{ type: 'text', text: 5 }] } },
+    })) as CallToolResult;
     expect(answer.isError).toBe(true);
-    expect((answer.content[0] as { text: string }).text).toMatch(/^The tool "answer_raw" failed: the server answered the call with a malformed result: content\[0\]/);
+    expect((answer.content[0] as { text: string }).text).toMatch(
+      /^The tool "answer_raw" failed: the server answered the call with a malformed result: content\[0\]/,
+    );
     expect((await bridge!.api.getHistory()).find((h) => h.tool === 'answer_raw')?.outcome).toBe('error');
   });
 
@@ -140,14 +176,19 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     const { url } = await start({ servers: [fixtureServer('weather', { FIXTURE_RELAY_TOOLS: '1' }), fixtureServer('notes')] });
     const client = await connect(`${url}/cursor`);
     const progress: unknown[] = [];
-    const result = (await client.callTool({ name: 'progress', arguments: { steps: 3 } }, undefined, { onprogress: (p) => progress.push(p) })) as CallToolResult;
+    const result = (await client.callTool({ name: 'progress', arguments: { steps: 3 } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    })) as CallToolResult;
     expect(result.content).toEqual([{ type: 'text', text: 'progressed 3' }]);
     expect(progress).toEqual([1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` })));
   });
 
   it('refuses a request without the token, or with a wrong one', async () => {
     const { url } = await start();
-    await expect(connect(`${url}/cursor`, { token: null })).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/Missing or wrong bearer token/) });
+    await expect(connect(`${url}/cursor`, { token: null })).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringMatching(/Missing or wrong bearer token/),
+    });
     await expect(connect(`${url}/cursor`, { token: 'wrong-token-0123456789abcdef-xx' })).rejects.toMatchObject({ code: 401 });
     const raw = await rawRequest(url, {}, initialize);
     expect(raw.status).toBe(401);
@@ -164,17 +205,36 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     expect(cursorToken).not.toBe(clientToken(TOKEN, 'vscode'));
     expect((await (await connect(`${url}/cursor`, { token: cursorToken })).listTools()).tools.map((t) => t.name)).toContain('echo');
     // One path edit away: refused, as any wrong token is.
-    await expect(connect(`${url}/vscode`, { token: cursorToken })).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/Missing or wrong bearer token/) });
+    await expect(connect(`${url}/vscode`, { token: cursorToken })).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringMatching(/Missing or wrong bearer token/),
+    });
     await expect(connect(url, { token: cursorToken })).rejects.toMatchObject({ code: 401 });
     expect((await rawRequest(url.replace(/\/mcp$/, '/status'), { Authorization: `Bearer ${cursorToken}` })).status).toBe(401);
     // The app's own token still opens /mcp (configs and entries with one token keep working there)…
     expect((await (await connect(url, { token: TOKEN })).listTools()).tools.length).toBeGreaterThan(0);
     // …but an entry written before, with it at a client's path, is told how to get the client's own.
-    await expect(connect(`${url}/vscode`, { token: TOKEN })).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/shared token, which opens \/mcp only: each app now has its own\. In Xiaozhi Tray choose \\?"Add to VS Code\\?" again/) });
+    await expect(connect(`${url}/vscode`, { token: TOKEN })).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringMatching(
+        /shared token, which opens \/mcp only: each app now has its own\. In Xiaozhi Tray choose \\?"Add to VS Code\\?" again/,
+      ),
+    });
     await expect(connect(`${url}/vscode`, { token: TOKEN })).rejects.toMatchObject({ code: 401 });
-    const warnings = logText(logBook!).split('\n').filter((line) => line.includes("sent the app's shared token"));
-    expect(warnings).toEqual([expect.stringContaining('VS Code sent the app\'s shared token at /mcp/vscode; each app now has its own token: choose "Add to VS Code" again')]);
-    expect(bridge!.state().localServer?.sessions.map((s) => s.client).sort()).toEqual(['', 'cursor']);
+    const warnings = logText(logBook!)
+      .split('\n')
+      .filter((line) => line.includes("sent the app's shared token"));
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        'VS Code sent the app\'s shared token at /mcp/vscode; each app now has its own token: choose "Add to VS Code" again',
+      ),
+    ]);
+    expect(
+      bridge!
+        .state()
+        .localServer?.sessions.map((s) => s.client)
+        .sort(),
+    ).toEqual(['', 'cursor']);
     // The window reveals each client's own token, and logs mask it like the app's.
     expect(await bridge!.api.revealLocalServerToken({ client: 'cursor' })).toBe(cursorToken);
     expect(await bridge!.api.revealLocalServerToken()).toBe(TOKEN);
@@ -182,7 +242,7 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     expect(logText(logBook!)).not.toContain(cursorToken);
   });
 
-  it('proves it knows a path\'s token without sending it: an HMAC of the nonce and its port, at /proof, without a token', async () => {
+  it("proves it knows a path's token without sending it: an HMAC of the nonce and its port, at /proof, without a token", async () => {
     const { url } = await start();
     const port = Number(new URL(url).port);
     const proofAt = (query: string) => fetch(new URL(`/proof?${query}`, url));
@@ -202,7 +262,10 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
 
   it('refuses a foreign Origin and a foreign Host (DNS rebinding), token or not', async () => {
     const { url } = await start();
-    await expect(connect(`${url}/cursor`, { headers: { Origin: 'http://evil.example' } })).rejects.toMatchObject({ code: 403, message: expect.stringMatching(/Invalid Origin header: http:\/\/evil\.example/) });
+    await expect(connect(`${url}/cursor`, { headers: { Origin: 'http://evil.example' } })).rejects.toMatchObject({
+      code: 403,
+      message: expect.stringMatching(/Invalid Origin header: http:\/\/evil\.example/),
+    });
     const port = new URL(url).port;
     const foreignHost = await rawRequest(url, { Host: `evil.example:${port}`, Authorization: `Bearer ${TOKEN}` }, initialize);
     expect(foreignHost.status).toBe(403);
@@ -332,7 +395,9 @@ describe('what local clients say about themselves is bounded', () => {
     const huge = `${'名'.repeat(200_000)}\n\u0000tail`;
     const client = new Client({ name: huge, version: '1' }, { capabilities: {} });
     clients.push(client);
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+    );
     await client.callTool({ name: 'weather_echo', arguments: { text: 'x' } });
     const shown = bridge!.state().localServer?.sessions[0]?.clientInfo as string;
     expect([...shown]).toHaveLength(MAX_CLIENT_NAME);
@@ -349,7 +414,16 @@ describe('what local clients say about themselves is bounded', () => {
   it('counts calls one caller at a time up to a bound, and the rest together', () => {
     const history = new CallHistory();
     for (let i = 0; i < MAX_CALLERS + 50; i++) {
-      history.add({ caller: `client ${i}`, tool: 't', originalTool: 't', server: 's', arguments: {}, durationMs: 1, outcome: i % 2 ? 'ok' : 'error', result: '' });
+      history.add({
+        caller: `client ${i}`,
+        tool: 't',
+        originalTool: 't',
+        server: 's',
+        arguments: {},
+        durationMs: 1,
+        outcome: i % 2 ? 'ok' : 'error',
+        result: '',
+      });
     }
     const counts = history.countsByCaller();
     expect(Object.keys(counts)).toHaveLength(MAX_CALLERS + 1);
@@ -401,27 +475,44 @@ describe('the local MCP server against hostile clients', () => {
 
   it('logs the first refused request at once and the rest counted, once per interval', async () => {
     const { url, book } = await bareServer({ refusalLogMs: 300 });
-    for (let i = 0; i < 30; i++) expect((await rawRequest(url, { Origin: `https://evil${i}.example`, Authorization: `Bearer ${TOKEN}` }, initialize)).status).toBe(403);
+    for (let i = 0; i < 30; i++)
+      expect((await rawRequest(url, { Origin: `https://evil${i}.example`, Authorization: `Bearer ${TOKEN}` }, initialize)).status).toBe(
+        403,
+      );
     const refusals = () => book.entries().filter((e) => e.level === 'warn' && e.message.includes('refused'));
     expect(refusals().map((e) => e.message)).toEqual(['refused a request from 127.0.0.1: Invalid Origin header: https://evil0.example']);
     await waitFor(() => refusals().length === 2, 5000, 'the count of the others');
-    expect(refusals()[1]?.message).toBe('refused 29 more requests in the last 0 s; the last: refused a request from 127.0.0.1: Invalid Origin header: https://evil29.example');
+    expect(refusals()[1]?.message).toBe(
+      'refused 29 more requests in the last 0 s; the last: refused a request from 127.0.0.1: Invalid Origin header: https://evil29.example',
+    );
   });
 
   it('answers 400 to request targets that are not URLs, and logs 300 of them as one line and a count', async () => {
     const { server, book } = await bareServer();
     const host = `Host: 127.0.0.1:${server.port}\r\n`;
     const targets = ['http://[', '//[', 'http://x:99999/', 'http://[/mcp'];
-    for (let i = 0; i < 300; i++) expect(await statusOf(server.port, `POST ${targets[i % targets.length]} HTTP/1.1\r\n${host}Content-Length: 0\r\n\r\n`)).toBe(400);
-    const warnings = () => book.entries().filter((e) => e.level === 'warn').map((e) => e.message);
+    for (let i = 0; i < 300; i++)
+      expect(await statusOf(server.port, `POST ${targets[i % targets.length]} HTTP/1.1\r\n${host}Content-Length: 0\r\n\r\n`)).toBe(400);
+    const warnings = () =>
+      book
+        .entries()
+        .filter((e) => e.level === 'warn')
+        .map((e) => e.message);
     expect(warnings()).toEqual(['refused a request from 127.0.0.1: the request target is not a URL']);
     await server.stop();
-    expect(warnings()).toEqual(['refused a request from 127.0.0.1: the request target is not a URL', 'refused 299 more requests in the last 60 s; the last: refused a request from 127.0.0.1: the request target is not a URL']);
+    expect(warnings()).toEqual([
+      'refused a request from 127.0.0.1: the request target is not a URL',
+      'refused 299 more requests in the last 60 s; the last: refused a request from 127.0.0.1: the request target is not a URL',
+    ]);
   });
 
   it('drops a connection that sends its headers one byte at a time, within seconds', async () => {
     const { server } = await bareServer();
-    const slow = await dribble(server.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Slow: ${'a'.repeat(10_000)}\r\n\r\n`, 100);
+    const slow = await dribble(
+      server.port,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Slow: ${'a'.repeat(10_000)}\r\n\r\n`,
+      100,
+    );
     expect(slow.answer).toMatch(/^HTTP\/1\.1 408/);
     expect(slow.bytesSent).toBeLessThan(300);
   }, 60_000);
@@ -431,10 +522,27 @@ describe('the local MCP server against hostile clients', () => {
     const port = server.port;
     const held: net.Socket[] = [];
     for (let i = 0; i < 256; i++) held.push(await heldSocket(port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`));
-    expect(await statusOf(port, `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`)).toBe(0);
-    await waitFor(() => book.entries().some((e) => e.message === 'refused a connection: 256 are open, the most the local server takes'), 5000, 'the refusal in the log');
+    expect(
+      await statusOf(
+        port,
+        `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`,
+      ),
+    ).toBe(0);
+    await waitFor(
+      () => book.entries().some((e) => e.message === 'refused a connection: 256 are open, the most the local server takes'),
+      5000,
+      'the refusal in the log',
+    );
     held.pop()?.destroy();
-    await waitFor(async () => (await statusOf(port, `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`)) === 200, 5000, 'a connection to be taken again');
+    await waitFor(
+      async () =>
+        (await statusOf(
+          port,
+          `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`,
+        )) === 200,
+      5000,
+      'a connection to be taken again',
+    );
     for (const socket of held) socket.destroy();
   });
 
@@ -447,7 +555,11 @@ describe('the local MCP server against hostile clients', () => {
       const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"a":{"${key}":{"polluted":true}}}}}`;
       const refused = await rawRequest(url, { Authorization: `Bearer ${TOKEN}`, 'Mcp-Session-Id': 'x' }, body);
       expect(refused.status).toBe(400);
-      expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: `Invalid params: the key at params.arguments.a.${key} is not allowed` } });
+      expect(JSON.parse(refused.body)).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32602, message: `Invalid params: the key at params.arguments.a.${key} is not allowed` },
+      });
     }
   });
 
@@ -455,14 +567,32 @@ describe('the local MCP server against hostile clients', () => {
     const { url } = await start();
     const client = await connect(url);
     const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 'slow-1', method: 'tools/call', params: { name: 'weather_slow', arguments: { ms: 60_000 } } });
-    const request = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${TOKEN}`, 'Mcp-Session-Id': sessionId, 'Mcp-Protocol-Version': '2025-06-18' } });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'slow-1',
+      method: 'tools/call',
+      params: { name: 'weather_slow', arguments: { ms: 60_000 } },
+    });
+    const request = http.request(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        Authorization: `Bearer ${TOKEN}`,
+        'Mcp-Session-Id': sessionId,
+        'Mcp-Protocol-Version': '2025-06-18',
+      },
+    });
     request.on('error', () => undefined);
     request.end(call);
     await waitFor(() => logText(logBook!).includes('slow call started'), 10_000, 'the call to start');
     request.destroy();
     await waitFor(() => logText(logBook!).includes('slow call cancelled'), 10_000, 'the child to see the cancel');
-    await waitFor(async () => (await bridge!.api.getHistory()).some((r) => r.tool === 'weather_slow' && r.outcome === 'cancelled'), 10_000, 'the cancelled call in history');
+    await waitFor(
+      async () => (await bridge!.api.getHistory()).some((r) => r.tool === 'weather_slow' && r.outcome === 'cancelled'),
+      10_000,
+      'the cancelled call in history',
+    );
     expect(bridge!.state().localServer?.sessions).toHaveLength(1);
   });
 });

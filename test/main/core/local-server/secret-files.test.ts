@@ -43,7 +43,11 @@ describe.skipIf(!posix)('our config file holds secrets: 0600 once it does', () =
     expect(told).toEqual([]);
     // The local server's token (made by the app) and an endpoint's token are written: the file is the user's alone.
     const settings = store.load();
-    store.save({ ...settings, localServer: { ...settings.localServer, token: TOKEN }, endpoints: [{ id: 'e', name: 'home', url: 'wss://api.xiaozhi.me/mcp/?token=eyJhbGciOiJIUzI1NiJ9.endpoint', enabled: true }] });
+    store.save({
+      ...settings,
+      localServer: { ...settings.localServer, token: TOKEN },
+      endpoints: [{ id: 'e', name: 'home', url: 'wss://api.xiaozhi.me/mcp/?token=eyJhbGciOiJIUzI1NiJ9.endpoint', enabled: true }],
+    });
     expect(modeOf(file)).toBe('600');
     expect(told).toEqual([0o644]);
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).localServer.token).toBe(TOKEN);
@@ -68,13 +72,24 @@ describe.skipIf(!posix)('the state file for connect', () => {
     const b = start(stateDir);
     await waitFor(() => b.state().localServer?.state === 'listening', 10_000, 'the local server');
     await waitFor(() => /could not write the state file/.test(logText(logBook)), 5000, 'the warning');
-    expect(logText(logBook)).toContain(`other users can write to its folder ${stateDir} (mode 777): anyone there could replace the file and receive the token. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`);
+    expect(logText(logBook)).toContain(
+      `other users can write to its folder ${stateDir} (mode 777): anyone there could replace the file and receive the token. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`,
+    );
     expect(fs.readdirSync(stateDir)).toEqual([]);
     expect(logText(logBook)).not.toContain(TOKEN);
 
     // A state file someone left there is not trusted either.
-    fs.writeFileSync(path.join(stateDir, 'local-server.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: TOKEN, version: '0', startedAt: 0 }), { mode: 0o600 });
-    expect(readStateFile(stateDir)).toEqual({ ok: false, reason: 'untrusted', file: path.join(stateDir, 'local-server.json'), why: `other users can write to its folder ${stateDir} (mode 777)` });
+    fs.writeFileSync(
+      path.join(stateDir, 'local-server.json'),
+      JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/mcp', token: TOKEN, version: '0', startedAt: 0 }),
+      { mode: 0o600 },
+    );
+    expect(readStateFile(stateDir)).toEqual({
+      ok: false,
+      reason: 'untrusted',
+      file: path.join(stateDir, 'local-server.json'),
+      why: `other users can write to its folder ${stateDir} (mode 777)`,
+    });
   });
 
   it("is the user's alone even when an old one was left readable by others", async () => {
@@ -111,7 +126,11 @@ describe.skipIf(!posix)('"Add to …" into a file other users can read', () => {
   }
 
   function makeBridge(): Bridge {
-    bridge = new Bridge({ store: new MemorySettingsStore(SettingsSchema.parse({ localServer: { port: 0, token: TOKEN } })), logBook: new LogBook(), stateDir: null });
+    bridge = new Bridge({
+      store: new MemorySettingsStore(SettingsSchema.parse({ localServer: { port: 0, token: TOKEN } })),
+      logBook: new LogBook(),
+      stateDir: null,
+    });
     bridge.start();
     return bridge;
   }
@@ -123,7 +142,9 @@ describe.skipIf(!posix)('"Add to …" into a file other users can read', () => {
     expect(preview.openToOthers).toBe('644');
     await b.api.applyAddToClient({ id: preview.id, makePrivate: true });
     expect(modeOf(file)).toBe('600');
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers['xiaozhi-tray'].headers.Authorization).toBe(`Bearer ${clientToken(TOKEN, 'cursor')}`);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers['xiaozhi-tray'].headers.Authorization).toBe(
+      `Bearer ${clientToken(TOKEN, 'cursor')}`,
+    );
     // Now private: nothing to warn about.
     expect((await b.api.previewAddToClient({ client: 'cursor' })).openToOthers).toBeUndefined();
   });

@@ -54,7 +54,13 @@ describe('log book', () => {
 
 describe('log lines written as text', () => {
   it('cannot forge another line or drive the terminal', () => {
-    const line = formatLogLine({ seq: 1, time: 0, level: 'warn', source: 'endpoint:x', message: 'closed: bye\n1970-01-01T00:00:00.000Z ERROR [app] FORGED\u001b[2J\r' });
+    const line = formatLogLine({
+      seq: 1,
+      time: 0,
+      level: 'warn',
+      source: 'endpoint:x',
+      message: 'closed: bye\n1970-01-01T00:00:00.000Z ERROR [app] FORGED\u001b[2J\r',
+    });
     expect(line.split('\n')).toHaveLength(1);
     expect(line).toContain('bye\\n1970');
     expect(line).not.toContain('\u001b');
@@ -65,7 +71,16 @@ describe('call history', () => {
   it('is bounded, trims arguments, and counts per tool beyond the ring', () => {
     const history = new CallHistory(2);
     for (let i = 0; i < 3; i++) {
-      history.add({ caller: 'home', tool: 't', originalTool: 't', server: 's', arguments: { v: 'x'.repeat(5000) }, durationMs: 1, outcome: i === 0 ? 'error' : 'ok', result: 'r' });
+      history.add({
+        caller: 'home',
+        tool: 't',
+        originalTool: 't',
+        server: 's',
+        arguments: { v: 'x'.repeat(5000) },
+        durationMs: 1,
+        outcome: i === 0 ? 'error' : 'ok',
+        result: 'r',
+      });
     }
     expect(history.list()).toHaveLength(2);
     expect(history.list()[0]!.arguments.length).toBeLessThan(2100);
@@ -75,7 +90,13 @@ describe('call history', () => {
 
 describe('log lines written as text', () => {
   it('cannot forge another line or drive the terminal', () => {
-    const line = formatLogLine({ seq: 1, time: 0, level: 'warn', source: 'endpoint:x', message: 'closed: bye\n1970-01-01T00:00:00.000Z ERROR [app] FORGED\u001b[2J\r' });
+    const line = formatLogLine({
+      seq: 1,
+      time: 0,
+      level: 'warn',
+      source: 'endpoint:x',
+      message: 'closed: bye\n1970-01-01T00:00:00.000Z ERROR [app] FORGED\u001b[2J\r',
+    });
     expect(line.split('\n')).toHaveLength(1);
     expect(line).toContain('bye\\n1970');
     expect(line).not.toContain('\u001b');
@@ -86,7 +107,16 @@ describe('call history', () => {
   it('keeps bounded names and one count for every unknown tool, whatever the callers make up', () => {
     const history = new CallHistory(10);
     for (let i = 0; i < 500; i++) {
-      history.add({ caller: 'x', tool: `${i}-${'n'.repeat(100_000)}`, originalTool: `${i}-${'n'.repeat(100_000)}`, server: '', arguments: {}, durationMs: 1, outcome: 'error', result: 'Unknown tool' });
+      history.add({
+        caller: 'x',
+        tool: `${i}-${'n'.repeat(100_000)}`,
+        originalTool: `${i}-${'n'.repeat(100_000)}`,
+        server: '',
+        arguments: {},
+        durationMs: 1,
+        outcome: 'error',
+        result: 'Unknown tool',
+      });
     }
     for (const record of history.list()) expect(record.tool.length).toBeLessThan(300);
     expect(history.countsByTool()).toEqual({ '': { '(unknown tool)': { ok: 0, failed: 500 } } });

@@ -6,7 +6,9 @@ const JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VySWQiOjEyMzQ1fQ.abcdefg
 describe('redaction', () => {
   it('masks the endpoint token but keeps the URL recognisable', () => {
     expect(redactUrl(`wss://api.xiaozhi.me/mcp/?token=${JWT}`)).toBe('wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)');
-    expect(redactUrl('ws://192.168.1.2:8004/mcp_endpoint/mcp/?token=abc123def456ghi')).toBe('ws://192.168.1.2:8004/mcp_endpoint/mcp/?token=abc1…(redacted)');
+    expect(redactUrl('ws://192.168.1.2:8004/mcp_endpoint/mcp/?token=abc123def456ghi')).toBe(
+      'ws://192.168.1.2:8004/mcp_endpoint/mcp/?token=abc1…(redacted)',
+    );
   });
 
   it('scrubs free text: query tokens, Authorization headers, bearer tokens, JWTs, known secrets', () => {
@@ -35,20 +37,48 @@ describe('redaction of what the first pass missed', () => {
       'config {"apiKey":"k-1234567890abc","password": "hunter2hunter2"} secret=topsecretvalue',
     ].join('\n');
     const out = redactText(text);
-    for (const secret of ['S3cretPassw0rd', 'abcdefghijklmnop1234', 'api03-abcdefghijklmnopqrst', 'ghp_abcdefghijklmnopqrstuvwxyz0123', 'AKIAABCDEFGHIJKLMNOP', 'k-1234567890abc', 'hunter2hunter2', 'topsecretvalue']) {
+    for (const secret of [
+      'S3cretPassw0rd',
+      'abcdefghijklmnop1234',
+      'api03-abcdefghijklmnopqrst',
+      'ghp_abcdefghijklmnopqrstuvwxyz0123',
+      'AKIAABCDEFGHIJKLMNOP',
+      'k-1234567890abc',
+      'hunter2hunter2',
+      'topsecretvalue',
+    ]) {
       expect(out, secret).not.toContain(secret);
     }
     expect(out).toContain('postgresql://admin:…(redacted)@db.local/app');
   });
 
   it('masks header arguments and URL passwords on a command line, and finds their values', () => {
-    const args = ['-y', 'mcp-remote', 'https://mcp.example.com/sse', '--header', 'Authorization: Bearer abcdef123456789', '-H', 'X-API-Key: key-987654321', 'postgresql://admin:S3cretPassw0rd@db/app'];
-    expect(maskArgs(args)).toEqual(['-y', 'mcp-remote', 'https://mcp.example.com/sse', '--header', 'Authorization: Bearer abcd…(redacted)', '-H', 'X-API-Key: key-…(redacted)', 'postgresql://admin:S3cr…(redacted)@db/app']);
+    const args = [
+      '-y',
+      'mcp-remote',
+      'https://mcp.example.com/sse',
+      '--header',
+      'Authorization: Bearer abcdef123456789',
+      '-H',
+      'X-API-Key: key-987654321',
+      'postgresql://admin:S3cretPassw0rd@db/app',
+    ];
+    expect(maskArgs(args)).toEqual([
+      '-y',
+      'mcp-remote',
+      'https://mcp.example.com/sse',
+      '--header',
+      'Authorization: Bearer abcd…(redacted)',
+      '-H',
+      'X-API-Key: key-…(redacted)',
+      'postgresql://admin:S3cr…(redacted)@db/app',
+    ]);
     expect(secretArgValues(args).sort()).toEqual(['S3cretPassw0rd', 'abcdef123456789', 'key-987654321']);
   });
 
   it('counts names like ALIYUN_AK, TENCENT_SK, SENTRY_DSN and SLACK_WEBHOOK_URL as secret, not MONKEY or TASK', () => {
-    for (const name of ['ALIYUN_AK', 'TENCENT_SK', 'SENTRY_DSN', 'SLACK_WEBHOOK_URL', 'OPENAI_KEY', 'DB_PASS']) expect(looksSecret(name), name).toBe(true);
+    for (const name of ['ALIYUN_AK', 'TENCENT_SK', 'SENTRY_DSN', 'SLACK_WEBHOOK_URL', 'OPENAI_KEY', 'DB_PASS'])
+      expect(looksSecret(name), name).toBe(true);
     for (const name of ['MONKEY', 'TASK', 'DISK', 'LANGUAGE', 'PATH']) expect(looksSecret(name), name).toBe(false);
   });
 });

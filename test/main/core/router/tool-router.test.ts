@@ -39,7 +39,10 @@ describe('tool router', () => {
     const router = new ToolRouter({ source: src, history: new CallHistory(), maxMessageBytes: () => 8192 });
     const names = () => router.search('电表读数', 3).map((h) => h.entry.name);
     expect(names()).not.toContain('read_meter');
-    src.entries = [...src.entries, { name: 'read_meter', server: 'home', description: '查询家里的电表读数', inputSchema: { type: 'object' }, enabled: true }];
+    src.entries = [
+      ...src.entries,
+      { name: 'read_meter', server: 'home', description: '查询家里的电表读数', inputSchema: { type: 'object' }, enabled: true },
+    ];
     expect(names()).not.toContain('read_meter');
     src.version++;
     expect(router.search('电表读数', 3)[0]?.entry.name).toBe('read_meter');

@@ -9,7 +9,10 @@ const search = new ToolSearch(catalogEntries());
 const everyday = new ToolSearch(everydayCatalogEntries());
 
 /** Where the first right tool is among the top 5 (-1: not there), and the top 5 as `server/tool`. */
-function rankOf(query: Query, over: ToolSearch<{ name: string; server: string; description: string; inputSchema: Record<string, unknown>; original?: string }> = search): { rank: number; top: string[] } {
+function rankOf(
+  query: Query,
+  over: ToolSearch<{ name: string; server: string; description: string; inputSchema: Record<string, unknown>; original?: string }> = search,
+): { rank: number; top: string[] } {
   const top = over.search(query.query, 5).map((hit) => `${hit.entry.server}/${hit.entry.original ?? hit.entry.name}`);
   return { rank: top.findIndex((key) => query.expect.includes(key)), top };
 }
@@ -41,7 +44,14 @@ describe('search terms', () => {
   });
 
   it('reads argument names, descriptions and enum values of nested schemas', () => {
-    const text = argumentText({ type: 'object', properties: { city: { type: 'string', description: '城市名称' }, unit: { enum: ['celsius', 'fahrenheit'] }, stops: { type: 'array', items: { type: 'object', properties: { station: { description: 'station code' } } } } } });
+    const text = argumentText({
+      type: 'object',
+      properties: {
+        city: { type: 'string', description: '城市名称' },
+        unit: { enum: ['celsius', 'fahrenheit'] },
+        stops: { type: 'array', items: { type: 'object', properties: { station: { description: 'station code' } } } },
+      },
+    });
     for (const word of ['city', '城市名称', 'celsius', 'fahrenheit', 'stops', 'station', 'station code']) expect(text).toContain(word);
   });
 
@@ -55,10 +65,25 @@ describe('search terms', () => {
 
   it('reads numbers with an operator between them, or adding numbers, as arithmetic; "add" alone as storing', () => {
     const related = (query: string) => expandQuery(query, searchTerms(query)).related;
-    for (const query of ['what is 17 plus 25', '17加25等于多少', '十七加二十五', '帮我计算 128 + 256', '3 * 4', '12 - 5', 'add two numbers', 'add these up']) {
+    for (const query of [
+      'what is 17 plus 25',
+      '17加25等于多少',
+      '十七加二十五',
+      '帮我计算 128 + 256',
+      '3 * 4',
+      '12 - 5',
+      'add two numbers',
+      'add these up',
+    ]) {
       expect(related(query), query).toEqual(expect.arrayContaining(['sum', 'calcul']));
     }
-    for (const query of ['add milk to my shopping list', '2025-05-03 的火车票', '一百美元等于多少人民币', '把会议加到日历', 'set a timer for 10 minutes']) {
+    for (const query of [
+      'add milk to my shopping list',
+      '2025-05-03 的火车票',
+      '一百美元等于多少人民币',
+      '把会议加到日历',
+      'set a timer for 10 minutes',
+    ]) {
       expect(related(query), query).not.toContain('sum');
     }
   });
@@ -113,7 +138,10 @@ describe('tool search over 300 realistic tools', () => {
   });
 
   it('reads a yes/no question as a question: "did anyone open new issues" lists issues rather than creating one', () => {
-    const { rank, top } = rankOf({ query: 'did anyone open new issues on my github repo', expect: ['github/list_issues', 'github/search_issues'] });
+    const { rank, top } = rankOf({
+      query: 'did anyone open new issues on my github repo',
+      expect: ['github/list_issues', 'github/search_issues'],
+    });
     expect(rank, `top 5 was: ${top.join(', ')}`).toBeGreaterThanOrEqual(0);
     expect(rank).toBeLessThan(3);
     expect(expandQuery('do you remember my birthday', searchTerms('do you remember my birthday')).intent).toContain('search');
@@ -133,7 +161,9 @@ describe("tool search over a new user's modest catalog (the published servers' o
   it('has the 47 tools of the fixture server, server-everything, server-memory and a filesystem server, as served', () => {
     expect(everyday.size).toBe(47);
     const names = everydayCatalogEntries().map((e) => e.name);
-    expect(names).toEqual(expect.arrayContaining(['fixture_echo', 'everything_echo', 'weather_get', 'get-sum', 'search_nodes', 'create_directory']));
+    expect(names).toEqual(
+      expect.arrayContaining(['fixture_echo', 'everything_echo', 'weather_get', 'get-sum', 'search_nodes', 'create_directory']),
+    );
   });
 
   it('"add two numbers" finds get-sum first, not the tools that add observations or create directories', () => {
@@ -153,11 +183,14 @@ describe("tool search over a new user's modest catalog (the published servers' o
     expect(hits.filter((key) => key.startsWith('memory/') || key.startsWith('filesystem/'))).toEqual([]);
   });
 
-  it.each(loadQueries('queries-everyday.json').map((q) => [q.query, q] as const))('finds the right tool in its top 3 for "%s"', (_text, query) => {
-    const { rank, top: hits } = rankOf(query, everyday);
-    expect(rank, `top 5 was: ${hits.join(', ')}`).toBeGreaterThanOrEqual(0);
-    expect(rank).toBeLessThan(3);
-  });
+  it.each(loadQueries('queries-everyday.json').map((q) => [q.query, q] as const))(
+    'finds the right tool in its top 3 for "%s"',
+    (_text, query) => {
+      const { rank, top: hits } = rankOf(query, everyday);
+      expect(rank, `top 5 was: ${hits.join(', ')}`).toBeGreaterThanOrEqual(0);
+      expect(rank).toBeLessThan(3);
+    },
+  );
 
   it('ranks the right tool first for at least 90% of them (23 of 24 when this was written)', () => {
     expect(firstRate(loadQueries('queries-everyday.json'), everyday)).toBeGreaterThanOrEqual(0.9);
@@ -166,10 +199,30 @@ describe("tool search over a new user's modest catalog (the published servers' o
 
 describe('the score cut-off', () => {
   const tools = new ToolSearch([
-    { name: 'get_weather', server: 'weather', description: 'Current weather and forecast for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
-    { name: 'get_weather_alerts', server: 'weather', description: 'Weather warnings for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
-    { name: 'list_files', server: 'files', description: 'List the files of a folder, including their size and the city of the photo', inputSchema: { type: 'object', properties: {} } },
-    { name: 'search_notes', server: 'notes', description: 'Search notes by a query', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } },
+    {
+      name: 'get_weather',
+      server: 'weather',
+      description: 'Current weather and forecast for a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+    {
+      name: 'get_weather_alerts',
+      server: 'weather',
+      description: 'Weather warnings for a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+    {
+      name: 'list_files',
+      server: 'files',
+      description: 'List the files of a folder, including their size and the city of the photo',
+      inputSchema: { type: 'object', properties: {} },
+    },
+    {
+      name: 'search_notes',
+      server: 'notes',
+      description: 'Search notes by a query',
+      inputSchema: { type: 'object', properties: { query: { type: 'string' } } },
+    },
   ]);
 
   it('leaves out weak matches next to strong ones, keeping every strong one', () => {

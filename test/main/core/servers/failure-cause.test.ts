@@ -38,30 +38,58 @@ const wsError = (url: string) =>
       ws.terminate();
     });
   });
-const fetchError = (url: string) => fetch(url).then(() => new Error('no error'), (e: Error) => e);
+const fetchError = (url: string) =>
+  fetch(url).then(
+    () => new Error('no error'),
+    (e: Error) => e,
+  );
 
 describe('failure causes: what failed, as a code the UI can word', () => {
   it('tells refused, DNS, TLS and HTTP refusals apart, from real failures', async () => {
     const port = await closedPort();
-    expect(failureCause(await fetchError(`http://127.0.0.1:${port}/mcp`))).toEqual({ code: 'net.refused', params: { host: '127.0.0.1', port: String(port) } });
+    expect(failureCause(await fetchError(`http://127.0.0.1:${port}/mcp`))).toEqual({
+      code: 'net.refused',
+      params: { host: '127.0.0.1', port: String(port) },
+    });
     expect(failureText(await fetchError(`http://127.0.0.1:${port}/mcp`))).toMatch(/^fetch failed: connect ECONNREFUSED/);
     expect(failureCause(await wsError(`ws://127.0.0.1:${port}/`)).code).toBe('net.refused');
 
     const dns = await fetchError('http://no-such-host.invalid/mcp');
-    expect(failureCause(dns, { url: 'http://no-such-host.invalid/mcp' })).toEqual({ code: 'net.dns', params: { host: 'no-such-host.invalid' } });
+    expect(failureCause(dns, { url: 'http://no-such-host.invalid/mcp' })).toEqual({
+      code: 'net.dns',
+      params: { host: 'no-such-host.invalid' },
+    });
 
     const plain = await listen(http.createServer((_req, res) => res.writeHead(401).end()));
-    expect(failureCause(await fetchError(`https://127.0.0.1:${plain}/`), { url: `https://127.0.0.1:${plain}/` })).toMatchObject({ code: 'net.tls', params: { host: '127.0.0.1', detail: 'not-tls' } });
+    expect(failureCause(await fetchError(`https://127.0.0.1:${plain}/`), { url: `https://127.0.0.1:${plain}/` })).toMatchObject({
+      code: 'net.tls',
+      params: { host: '127.0.0.1', detail: 'not-tls' },
+    });
     expect(failureCause(await wsError(`ws://127.0.0.1:${plain}/`))).toEqual({ code: 'http.unauthorized', params: { status: 401 } });
   });
 
   it('words our own engine texts: start timeouts, early exits, missing programs, close codes', () => {
-    expect(failureCause(new Error('did not answer initialize within 60000 ms'))).toEqual({ code: 'server.startTimeout', params: { seconds: 60 } });
+    expect(failureCause(new Error('did not answer initialize within 60000 ms'))).toEqual({
+      code: 'server.startTimeout',
+      params: { seconds: 60 },
+    });
     expect(failureCause(new Error('spawn npx-typo ENOENT'))).toEqual({ code: 'server.notFound', params: { command: 'npx-typo' } });
-    expect(failureCause(new Error('closed with code 4004 (xiaozhi internal server error)'))).toEqual({ code: 'endpoint.idle', params: { code: 4004 } });
-    expect(failureCause(new Error('the program exited before it was ready (last stderr: ValueError: bad key)'))).toEqual({ code: 'server.exitedEarly', params: { lastLine: 'ValueError: bad key' } });
-    expect(failureCause(new Error('the program exited before it was ready, with exit code 2 (last stderr: ValueError: bad key)'))).toEqual({ code: 'server.exitedEarly', params: { lastLine: 'ValueError: bad key' } });
-    expect(failureCause(new Error('the program exited with code 7 (last stderr: Traceback (most recent call last):)'))).toEqual({ code: 'server.exited', params: { code: 7 } });
+    expect(failureCause(new Error('closed with code 4004 (xiaozhi internal server error)'))).toEqual({
+      code: 'endpoint.idle',
+      params: { code: 4004 },
+    });
+    expect(failureCause(new Error('the program exited before it was ready (last stderr: ValueError: bad key)'))).toEqual({
+      code: 'server.exitedEarly',
+      params: { lastLine: 'ValueError: bad key' },
+    });
+    expect(failureCause(new Error('the program exited before it was ready, with exit code 2 (last stderr: ValueError: bad key)'))).toEqual({
+      code: 'server.exitedEarly',
+      params: { lastLine: 'ValueError: bad key' },
+    });
+    expect(failureCause(new Error('the program exited with code 7 (last stderr: Traceback (most recent call last):)'))).toEqual({
+      code: 'server.exited',
+      params: { code: 7 },
+    });
     expect(failureCause(new Error('the program was killed by SIGKILL'))).toEqual({ code: 'server.killed', params: { signal: 'SIGKILL' } });
     expect(failureCause(new Error('something else entirely'))).toEqual({ code: 'other', params: { detail: 'something else entirely' } });
   });
@@ -87,15 +115,19 @@ describe('failures reach the status as codes', () => {
   });
 
   it('a crash-looping server shows its output while it loops, one attempt at a time (no repeated traceback)', async () => {
-    const script = "process.stderr.write('Traceback (most recent call last):\\n  File \"server.py\", line 3\\nValueError: bad key\\n'); process.exit(1)";
-    harness = makeBridge({ servers: [{ name: 'py', transport: 'stdio', command: process.execPath, args: ['-e', script] }] }, {
-      restartBaseMs: 50,
-      restartMaxMs: 100,
-      crashWindowMs: 10_000,
-      maxCrashes: 3,
-      startTimeoutMs: 10_000,
-      stopGraceMs: 500,
-    });
+    const script =
+      'process.stderr.write(\'Traceback (most recent call last):\\n  File "server.py", line 3\\nValueError: bad key\\n\'); process.exit(1)';
+    harness = makeBridge(
+      { servers: [{ name: 'py', transport: 'stdio', command: process.execPath, args: ['-e', script] }] },
+      {
+        restartBaseMs: 50,
+        restartMaxMs: 100,
+        crashWindowMs: 10_000,
+        maxCrashes: 3,
+        startTimeoutMs: 10_000,
+        stopGraceMs: 500,
+      },
+    );
     const seenWhileRestarting: string[][] = [];
     harness.bridge.on('status', (s) => {
       const py = s.servers[0];

@@ -27,7 +27,20 @@ describe.skipIf(process.platform === 'win32')('the first run of an npx server', 
     npx = fakeNpx();
     // Another version in the cache: only what npm prints tells this run apart.
     npx.cachePackage('@acme/weather-mcp');
-    harness = makeBridge({ servers: [{ name: 'weather', transport: 'stdio', command: 'npx', args: ['@acme/weather-mcp'], env: npx.env({ FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '4' }) }] }, supervision);
+    harness = makeBridge(
+      {
+        servers: [
+          {
+            name: 'weather',
+            transport: 'stdio',
+            command: 'npx',
+            args: ['@acme/weather-mcp'],
+            env: npx.env({ FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '4' }),
+          },
+        ],
+      },
+      supervision,
+    );
     const seen: string[] = [];
     harness.bridge.on('status', (s) => {
       const w = s.servers[0];
@@ -44,7 +57,20 @@ describe.skipIf(process.platform === 'win32')('the first run of an npx server', 
 
   it('tells a first run of `npx -y` (npm says nothing) by the package missing from the npx cache', async () => {
     npx = fakeNpx();
-    harness = makeBridge({ servers: [{ name: 'weather', transport: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp@latest', '--units', 'metric'], env: npx.env({ FAKE_NPX_SECONDS: '3' }) }] }, supervision);
+    harness = makeBridge(
+      {
+        servers: [
+          {
+            name: 'weather',
+            transport: 'stdio',
+            command: 'npx',
+            args: ['-y', '@acme/weather-mcp@latest', '--units', 'metric'],
+            env: npx.env({ FAKE_NPX_SECONDS: '3' }),
+          },
+        ],
+      },
+      supervision,
+    );
     harness.bridge.start();
     await waitFor(() => server().installing !== undefined || server().state !== 'starting', 10_000, 'the first run to be noticed');
     expect(server().installing).toEqual({ runner: 'npx', package: '@acme/weather-mcp@latest' });
@@ -58,7 +84,15 @@ describe.skipIf(process.platform === 'win32')('the first run of an npx server', 
     harness = makeBridge(
       {
         endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
-        servers: [{ name: 'weather', transport: 'stdio', command: 'npx', args: ['@acme/weather-mcp'], env: npx.env({ FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '5' }) }],
+        servers: [
+          {
+            name: 'weather',
+            transport: 'stdio',
+            command: 'npx',
+            args: ['@acme/weather-mcp'],
+            env: npx.env({ FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '5' }),
+          },
+        ],
         limits: { startGraceMs: 1000 },
       },
       supervision,
@@ -79,10 +113,22 @@ describe.skipIf(process.platform === 'win32')('the first run of an npx server', 
 
 describe('what tells a first run', () => {
   it('knows the package runners and the package each runs, and never reports a URL or a path as a package', () => {
-    expect(packageRun('npx', ['-y', '@modelcontextprotocol/server-memory'])).toEqual({ runner: 'npx', package: '@modelcontextprotocol/server-memory' });
-    expect(packageRun('/usr/local/bin/npx', ['--yes', '--package=@acme/tools@2', 'acme-mcp'])).toEqual({ runner: 'npx', package: '@acme/tools@2' });
-    expect(packageRun('C:\\Program Files\\nodejs\\npx.cmd', ['-y', 'mcp-remote', 'https://example.com/sse'])).toEqual({ runner: 'npx', package: 'mcp-remote' });
-    expect(packageRun('uvx', ['--python', '3.12', 'mcp-server-fetch==2025.1'])).toEqual({ runner: 'uvx', package: 'mcp-server-fetch==2025.1' });
+    expect(packageRun('npx', ['-y', '@modelcontextprotocol/server-memory'])).toEqual({
+      runner: 'npx',
+      package: '@modelcontextprotocol/server-memory',
+    });
+    expect(packageRun('/usr/local/bin/npx', ['--yes', '--package=@acme/tools@2', 'acme-mcp'])).toEqual({
+      runner: 'npx',
+      package: '@acme/tools@2',
+    });
+    expect(packageRun('C:\\Program Files\\nodejs\\npx.cmd', ['-y', 'mcp-remote', 'https://example.com/sse'])).toEqual({
+      runner: 'npx',
+      package: 'mcp-remote',
+    });
+    expect(packageRun('uvx', ['--python', '3.12', 'mcp-server-fetch==2025.1'])).toEqual({
+      runner: 'uvx',
+      package: 'mcp-server-fetch==2025.1',
+    });
     expect(packageRun('uvx', ['--from', 'git+https://user:tok@github.com/acme/mcp', 'acme-mcp'])).toEqual({ runner: 'uvx' });
     expect(packageRun('pnpm', ['dlx', '@acme/mcp'])).toEqual({ runner: 'pnpm dlx', package: '@acme/mcp' });
     expect(packageRun('bunx', ['acme-mcp'])).toEqual({ runner: 'bunx', package: 'acme-mcp' });
@@ -106,7 +152,12 @@ describe('what tells a first run', () => {
     ]) {
       expect(saysInstalling(line), line).toBe(true);
     }
-    for (const line of ['Weather MCP server running on stdio', 'Installed tools: 12', 'npm warn config production Use `--omit=dev` instead.', 'Error: Cannot find module x']) {
+    for (const line of [
+      'Weather MCP server running on stdio',
+      'Installed tools: 12',
+      'npm warn config production Use `--omit=dev` instead.',
+      'Error: Cannot find module x',
+    ]) {
       expect(saysInstalling(line), line).toBe(false);
     }
   });

@@ -35,10 +35,19 @@ async function refusingSse(status: number): Promise<string> {
 describe('remote servers that can never work as configured fail once, with what to do', () => {
   it('a streamable-HTTP server that answers 401 is failed at once (not retried for ever), with a plain reason', async () => {
     const refusing = await raw((_message, res) => {
-      res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"invalid_token","error_description":"The access token expired"}');
+      res
+        .writeHead(401, { 'Content-Type': 'application/json' })
+        .end('{"error":"invalid_token","error_description":"The access token expired"}');
       return true;
     });
-    harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: refusing.url, headers: { Authorization: 'Bearer expired-token-123' } }] }, supervision);
+    harness = makeBridge(
+      {
+        servers: [
+          { name: 'remote', transport: 'streamable-http', url: refusing.url, headers: { Authorization: 'Bearer expired-token-123' } },
+        ],
+      },
+      supervision,
+    );
     harness.bridge.start();
     await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
     expect(server().restarts).toBe(0);
@@ -81,7 +90,10 @@ describe('remote servers that can never work as configured fail once, with what 
       "process.stdin.on('data', (d) => { buf += d; let i; while ((i = buf.indexOf('\\n')) >= 0) { const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);",
       "  if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'Unsupported protocol version', data: { supported: ['2099-01-01'], requested: m.params.protocolVersion } } }) + '\\n'); } });",
     ].join('\n');
-    harness = makeBridge({ servers: [{ name: 'future', transport: 'stdio', command: process.execPath, args: ['-e', script] }] }, { ...supervision, maxCrashes: 5 });
+    harness = makeBridge(
+      { servers: [{ name: 'future', transport: 'stdio', command: process.execPath, args: ['-e', script] }] },
+      { ...supervision, maxCrashes: 5 },
+    );
     harness.bridge.start();
     await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
     expect(server().lastErrorCause).toEqual({ code: 'server.protocolUnsupported', params: { version: '2099-01-01' } });
@@ -90,7 +102,10 @@ describe('remote servers that can never work as configured fail once, with what 
 
   it('a header that cannot be sent (a space in its name) is failed at once as a setting to fix', async () => {
     const fine = await raw(() => false);
-    harness = makeBridge({ servers: [{ name: 'remote', transport: 'streamable-http', url: fine.url, headers: { 'X Api Key': 'k' } }] }, supervision);
+    harness = makeBridge(
+      { servers: [{ name: 'remote', transport: 'streamable-http', url: fine.url, headers: { 'X Api Key': 'k' } }] },
+      supervision,
+    );
     harness.bridge.start();
     await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
     expect(server().lastErrorCause).toEqual({ code: 'server.badHeader', params: { name: 'X Api Key' } });

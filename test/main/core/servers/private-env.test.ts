@@ -24,7 +24,11 @@ describe("the app's own secrets stay out of the servers it starts", () => {
       MCP_ENDPOINT: 'wss://api.xiaozhi.me/mcp/?token=eyJsecret',
       MODELSCOPE_API_TOKEN: 'ms-from-env',
     };
-    harness = makeBridge({ servers: [fixtureServer('fx'), fixtureServer('given', { XIAOZHI_TRAY_TOKEN: 'configured-for-it' })] }, undefined, { env });
+    harness = makeBridge(
+      { servers: [fixtureServer('fx'), fixtureServer('given', { XIAOZHI_TRAY_TOKEN: 'configured-for-it' })] },
+      undefined,
+      { env },
+    );
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     for (const name of ['XIAOZHI_TRAY_TOKEN', 'XIAOZHI_TRAY_MCP_TOKEN', 'MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN']) {

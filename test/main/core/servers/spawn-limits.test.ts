@@ -29,29 +29,39 @@ function release(): void {
 }
 
 describe('a server that could not be spawned for lack of resources', () => {
-  it.skipIf(process.platform === 'win32')('is retried (EMFILE), not marked failed for good, and comes up once descriptors are free', async () => {
-    const log = new LogBook();
-    child = new ChildServer({
-      settings: fixtureServer('fx'),
-      log: log.logger('server:fx'),
-      baseEnv: process.env,
-      defaults: () => ({ callTimeoutMs: 10_000 }),
-      supervision: { restartBaseMs: 20, restartMaxMs: 50, maxCrashes: 2, crashWindowMs: 60_000, startTimeoutMs: 15_000, stopGraceMs: 500 },
-      onStatus: () => undefined,
-      onTools: () => undefined,
-    });
-    expect(exhaustDescriptors()).toBe(true);
-    const server = child;
-    try {
-      void server.start();
-      // Twice the crashes that make a server failed: a crash loop would have given up by now.
-      await waitFor(() => server.status().restarts >= 4 || server.status().state === 'failed', 10_000, 'several attempts');
-      expect(server.status().state).toBe('restarting');
-      expect(server.status().lastErrorCause).toEqual({ code: 'server.systemLimit', params: { code: 'EMFILE' } });
-    } finally {
-      release();
-    }
-    await waitFor(() => server.status().state === 'running', 15_000, 'the server to come up');
-    expect(server.currentTools.some((t) => t.name === 'echo')).toBe(true);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'is retried (EMFILE), not marked failed for good, and comes up once descriptors are free',
+    async () => {
+      const log = new LogBook();
+      child = new ChildServer({
+        settings: fixtureServer('fx'),
+        log: log.logger('server:fx'),
+        baseEnv: process.env,
+        defaults: () => ({ callTimeoutMs: 10_000 }),
+        supervision: {
+          restartBaseMs: 20,
+          restartMaxMs: 50,
+          maxCrashes: 2,
+          crashWindowMs: 60_000,
+          startTimeoutMs: 15_000,
+          stopGraceMs: 500,
+        },
+        onStatus: () => undefined,
+        onTools: () => undefined,
+      });
+      expect(exhaustDescriptors()).toBe(true);
+      const server = child;
+      try {
+        void server.start();
+        // Twice the crashes that make a server failed: a crash loop would have given up by now.
+        await waitFor(() => server.status().restarts >= 4 || server.status().state === 'failed', 10_000, 'several attempts');
+        expect(server.status().state).toBe('restarting');
+        expect(server.status().lastErrorCause).toEqual({ code: 'server.systemLimit', params: { code: 'EMFILE' } });
+      } finally {
+        release();
+      }
+      await waitFor(() => server.status().state === 'running', 15_000, 'the server to come up');
+      expect(server.currentTools.some((t) => t.name === 'echo')).toBe(true);
+    },
+  );
 });

@@ -8,17 +8,40 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const supervision = { restartBaseMs: 30_000, restartMaxMs: 30_000, maxCrashes: 5, crashWindowMs: 60_000, startTimeoutMs: 10_000, stopGraceMs: 500 };
+const supervision = {
+  restartBaseMs: 30_000,
+  restartMaxMs: 30_000,
+  maxCrashes: 5,
+  crashWindowMs: 60_000,
+  startTimeoutMs: 10_000,
+  stopGraceMs: 500,
+};
 const server = () => harness!.bridge.state().servers[0]!;
 
 describe('a server that crashes at start says why', () => {
   it('shows the Error line of a Node server that throws, in its status, its error and the log (not "Node.js v20")', async () => {
-    harness = makeBridge({ servers: [{ name: 'node', transport: 'stdio', command: process.execPath, args: ['-e', "throw new Error('FOO_TOKEN is not set: export it first')"] }] }, supervision);
+    harness = makeBridge(
+      {
+        servers: [
+          {
+            name: 'node',
+            transport: 'stdio',
+            command: process.execPath,
+            args: ['-e', "throw new Error('FOO_TOKEN is not set: export it first')"],
+          },
+        ],
+      },
+      supervision,
+    );
     harness.bridge.start();
     await waitFor(() => server().state === 'restarting' && server().lastError !== undefined, 10_000, 'the crash');
-    expect(server().lastError).toBe('the program exited before it was ready, with exit code 1: Error: FOO_TOKEN is not set: export it first');
+    expect(server().lastError).toBe(
+      'the program exited before it was ready, with exit code 1: Error: FOO_TOKEN is not set: export it first',
+    );
     expect(server().lastErrorCause).toEqual({ code: 'server.crashed', params: { line: 'Error: FOO_TOKEN is not set: export it first' } });
-    expect(logText(harness.logBook)).toContain('[server:node] the program exited before it was ready, with exit code 1: Error: FOO_TOKEN is not set: export it first; restarting in');
+    expect(logText(harness.logBook)).toContain(
+      '[server:node] the program exited before it was ready, with exit code 1: Error: FOO_TOKEN is not set: export it first; restarting in',
+    );
     expect(logText(harness.logBook)).not.toMatch(/last stderr: Node\.js v/);
     // The whole output stays there for whoever wants it.
     expect(server().stderrTail.join('\n')).toMatch(/Error: FOO_TOKEN[\s\S]*Node\.js v\d+/);
@@ -37,10 +60,16 @@ describe('a server that crashes at start says why', () => {
     harness = makeBridge({ servers: [fixtureServer('fx')] }, supervision);
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
-    await harness.bridge.api.callTool({ name: 'stderr', arguments: { text: "TypeError: Cannot read properties of undefined (reading 'city')" } });
+    await harness.bridge.api.callTool({
+      name: 'stderr',
+      arguments: { text: "TypeError: Cannot read properties of undefined (reading 'city')" },
+    });
     await harness.bridge.api.callTool({ name: 'crash', arguments: {} });
     await waitFor(() => server().lastError !== undefined, 10_000, 'the crash');
     expect(server().lastError).toBe("the program exited with code 7: TypeError: Cannot read properties of undefined (reading 'city')");
-    expect(server().lastErrorCause).toEqual({ code: 'server.crashed', params: { line: "TypeError: Cannot read properties of undefined (reading 'city')" } });
+    expect(server().lastErrorCause).toEqual({
+      code: 'server.crashed',
+      params: { line: "TypeError: Cannot read properties of undefined (reading 'city')" },
+    });
   });
 });

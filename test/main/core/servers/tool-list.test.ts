@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkTools, MAX_SCHEMA_DEPTH, skippedText, skippedWarning } from '../../../../src/main/core/servers/tool-list';
 
-const good = (name: string) => ({ name, description: `${name} tool`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+const good = (name: string) => ({
+  name,
+  description: `${name} tool`,
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+});
 
 describe('checking a tools/list tool by tool', () => {
   it('keeps the good tools and says which bad one is wrong, and how', () => {

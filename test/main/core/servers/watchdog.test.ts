@@ -53,7 +53,7 @@ describe('the watchdog process (what it does once the bridge is gone)', () => {
     await gone([...a.pids, ...b.pids], 'both trees to be gone');
   });
 
-  it("reaches the children of a server that exits on its closed stdin, which init would otherwise keep", async () => {
+  it('reaches the children of a server that exits on its closed stdin, which init would otherwise keep', async () => {
     const t = await tree(1000);
     const input = new PassThrough();
     const done = runWatchdog(input, 5000);
@@ -106,7 +106,9 @@ describe("the bridge's side of the watchdog", () => {
     process.kill(first, 'SIGKILL');
     await waitFor(() => watchdog.pid !== undefined && watchdog.pid !== first, 10_000, 'a new watchdog');
     started.push(watchdog.pid as number);
-    expect(logBook.entries().map((e) => e.message)).toContain('the watchdog that stops the servers if the bridge is killed exited (SIGKILL); starting it again');
+    expect(logBook.entries().map((e) => e.message)).toContain(
+      'the watchdog that stops the servers if the bridge is killed exited (SIGKILL); starting it again',
+    );
     // The new one knows the servers: its input ending (as if the bridge died) stops them.
     (watchdog as unknown as { child: ChildProcess }).child.stdin?.end();
     await gone(t.pids, 'the tree, stopped by the second watchdog');

@@ -18,7 +18,11 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function get(port: number, pathname: string, host = `127.0.0.1:${port}`): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  port: number,
+  pathname: string,
+  host = `127.0.0.1:${port}`,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: pathname, headers: { Host: host } }, (res) => {
       let body = '';
@@ -107,7 +111,9 @@ describe('the headless web UI server under hostile request lines', () => {
     expect(await statusOf(ui.port, `GET /assets/%E0%A4%A HTTP/1.1\r\n${host}\r\n`)).toBe(400);
     const upgrade = `Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`;
     expect(await statusOf(ui.port, `GET http://[ HTTP/1.1\r\n${host}${upgrade}\r\n`)).toBe(400);
-    expect(await statusOf(ui.port, `GET /api?token=%ZZ HTTP/1.1\r\n${host}${upgrade}Origin: http://127.0.0.1:${ui.port}\r\n\r\n`)).toBe(401);
+    expect(await statusOf(ui.port, `GET /api?token=%ZZ HTTP/1.1\r\n${host}${upgrade}Origin: http://127.0.0.1:${ui.port}\r\n\r\n`)).toBe(
+      401,
+    );
     expect((await get(ui.port, '/')).status).toBe(200);
   });
 });
@@ -130,7 +136,6 @@ describe('the web UI API with a window that stops reading', () => {
     expect(harness.logBook.entries().filter((e) => e.message.includes('stopped reading'))).toHaveLength(1);
   });
 });
-
 
 describe('the headless web UI server against floods', () => {
   const refusedLines = () => harness!.logBook.entries().filter((e) => e.level === 'warn' && e.message.includes('refused'));
@@ -174,7 +179,11 @@ describe('the headless web UI server against floods', () => {
     const held: net.Socket[] = [];
     for (let i = 0; i < 60; i++) held.push(await heldSocket(port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`));
     expect(await statusOf(port, get200)).toBe(0);
-    await waitFor(() => refusedLines().some((e) => e.message === 'web UI: refused a connection: 64 are open, the most it takes'), 5000, 'the refusal in the log');
+    await waitFor(
+      () => refusedLines().some((e) => e.message === 'web UI: refused a connection: 64 are open, the most it takes'),
+      5000,
+      'the refusal in the log',
+    );
     held.pop()?.destroy();
     await waitFor(async () => (await statusOf(port, get200)) === 200, 5000, 'a connection to be taken again');
     for (const socket of held) socket.destroy();
