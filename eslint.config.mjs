@@ -1,4 +1,5 @@
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const layer = (files, patterns, message) => ({
   files,
@@ -16,11 +17,31 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
+  // Effects and hooks checked as React's own rules say (a missing dependency is a stale-UI bug).
+  {
+    files: ['src/renderer/**/*.{ts,tsx}', 'test/renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    // No React Compiler here: its note about libraries it cannot memoize (TanStack Virtual) says nothing to us.
+    rules: {
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      'react-hooks/exhaustive-deps': 'error',
+      'react-hooks/incompatible-library': 'off',
+    },
+  },
   // The layering of docs/ARCHITECTURE.md, enforced: arrows point down only.
-  layer(['src/main/core/**', 'src/cli/**'], ['electron', 'electron/*', '**/main/electron/**', '**/renderer/**', '**/preload/**'],
-    'The engine runs headless: it must not import Electron or the UI.'),
-  layer(['src/shared/**'], ['electron', '**/main/**', '**/renderer/**', '**/preload/**', 'node:*'],
-    'src/shared is the contract: it imports nothing of ours and no Node or Electron API.'),
-  layer(['src/renderer/**'], ['electron', '**/main/**', '**/preload/**', 'node:*'],
-    'The renderer talks only to the BridgeApi client it is given.'),
+  layer(
+    ['src/main/core/**', 'src/cli/**'],
+    ['electron', 'electron/*', '**/main/electron/**', '**/renderer/**', '**/preload/**'],
+    'The engine runs headless: it must not import Electron or the UI.',
+  ),
+  layer(
+    ['src/shared/**'],
+    ['electron', '**/main/**', '**/renderer/**', '**/preload/**', 'node:*'],
+    'src/shared is the contract: it imports nothing of ours and no Node or Electron API.',
+  ),
+  layer(
+    ['src/renderer/**'],
+    ['electron', '**/main/**', '**/preload/**', 'node:*'],
+    'The renderer talks only to the BridgeApi client it is given.',
+  ),
 );

@@ -62,17 +62,16 @@ export function ServedPreviewDialog({ endpoint, onClose }: { endpoint: EndpointS
 function SearchTry() {
   const { store, t } = useApp();
   const [query, setQuery] = useState('');
-  const [hits, setHits] = useState<ToolSearchHit[] | undefined>();
+  const [found, setFound] = useState<{ query: string; hits: ToolSearchHit[] } | undefined>();
+  // Hits belong to the query they answer: an emptied or changed query shows none until its own arrive.
+  const hits = query.trim() && found?.query === query ? found.hits : undefined;
   useEffect(() => {
-    if (!query.trim()) {
-      setHits(undefined);
-      return;
-    }
+    if (!query.trim()) return;
     let live = true;
     const timer = setTimeout(() => {
       store.api.searchTools({ query, limit: 5 }).then(
-        (found) => live && setHits(found),
-        () => live && setHits([]),
+        (answer) => live && setFound({ query, hits: answer }),
+        () => live && setFound({ query, hits: [] }),
       );
     }, 150);
     return () => {
@@ -83,7 +82,15 @@ function SearchTry() {
   return (
     <div className="search-box">
       <Field label={t('preview.search')} hint={t('preview.searchHint')}>
-        {(id) => <input id={id} type="search" placeholder={t('preview.searchPlaceholder')} value={query} onChange={(e) => setQuery(e.target.value)} />}
+        {(id) => (
+          <input
+            id={id}
+            type="search"
+            placeholder={t('preview.searchPlaceholder')}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        )}
       </Field>
       {hits && hits.length === 0 ? <div className="small muted">{t('preview.searchNone')}</div> : null}
       {hits && hits.length > 0 ? (

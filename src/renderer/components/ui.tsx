@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from 'react';
 import { useApp } from '../app-context';
 
 export function Button(props: {
@@ -15,7 +15,15 @@ export function Button(props: {
 }) {
   const { kind = 'default', small, ...rest } = props;
   return (
-    <button data-autofocus={props.autoFocus ? '' : undefined} type={props.type ?? 'button'} className={`btn btn-${kind}${small ? ' btn-small' : ''}`} onClick={rest.onClick} disabled={rest.disabled} title={rest.title} aria-label={rest['aria-label']}>
+    <button
+      data-autofocus={props.autoFocus ? '' : undefined}
+      type={props.type ?? 'button'}
+      className={`btn btn-${kind}${small ? ' btn-small' : ''}`}
+      onClick={rest.onClick}
+      disabled={rest.disabled}
+      title={rest.title}
+      aria-label={rest['aria-label']}
+    >
       {props.children}
     </button>
   );
@@ -25,7 +33,15 @@ export function Button(props: {
  * An accessible on/off switch (a checkbox underneath, so keyboards and screen readers know it).
  * `mixed`: some of what it stands for are on (a group switch); turning it on turns them all on.
  */
-export function Switch(props: { checked: boolean; onChange: (checked: boolean) => void; label: string; disabled?: boolean; showLabel?: boolean; mixed?: boolean; id?: string }) {
+export function Switch(props: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  label: string;
+  disabled?: boolean;
+  showLabel?: boolean;
+  mixed?: boolean;
+  id?: string;
+}) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = props.mixed === true;
@@ -92,12 +108,19 @@ export function Notice(props: { kind?: 'info' | 'warn' | 'error'; children: Reac
  * page behind inert; Escape closes it; focus returns where it was. With `onSubmit`, the body is a
  * form, so Enter in a field submits it (the footer's submit button runs the same).
  */
-export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean; onSubmit?: () => void }) {
+export function Dialog(props: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  wide?: boolean;
+  onSubmit?: () => void;
+}) {
   const { t } = useApp();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const close = useRef(props.onClose);
-  close.current = props.onClose;
+  // The latest onClose, read when the dialog is dismissed (not a ref written during render).
+  const close = useEffectEvent(() => props.onClose());
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -105,17 +128,22 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
     if (typeof dialog.showModal === 'function' && !dialog.open) dialog.showModal();
     else dialog.setAttribute('open', '');
     // What asked for the focus; else the first field; with none, the action Enter would take, then any button.
-    const first = ['[data-autofocus], [autofocus]', '.dialog-body input:not([type=hidden]), .dialog-body textarea, .dialog-body select', 'button[type=submit]', '.dialog-body button, .dialog-footer button']
+    const first = [
+      '[data-autofocus], [autofocus]',
+      '.dialog-body input:not([type=hidden]), .dialog-body textarea, .dialog-body select',
+      'button[type=submit]',
+      '.dialog-body button, .dialog-footer button',
+    ]
       .map((selector) => dialog.querySelector<HTMLElement>(selector))
       .find((element) => element !== null);
     first?.focus();
     const onCancel = (e: Event) => {
       e.preventDefault();
-      close.current();
+      close();
     };
     // jsdom has no showModal: Escape is handled here too.
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && typeof dialog.showModal !== 'function') close.current();
+      if (e.key === 'Escape' && typeof dialog.showModal !== 'function') close();
     };
     dialog.addEventListener('cancel', onCancel);
     dialog.addEventListener('keydown', onKey);
@@ -177,9 +205,26 @@ export function KeyValueEditor(props: {
     <div className="kv">
       {props.value.map(([key, value], index) => (
         <div className="kv-row" key={index}>
-          <input aria-label={`${props.keyLabel} ${index + 1}`} placeholder={props.keyLabel} value={key} onChange={(e) => update(index, [e.target.value, value])} spellCheck={false} />
-          <input aria-label={`${props.valueLabel} ${index + 1}`} placeholder={props.valueLabel} value={value} onChange={(e) => update(index, [key, e.target.value])} spellCheck={false} />
-          <Button kind="ghost" small aria-label={`${props.removeLabel} ${key || index + 1}`} onClick={() => props.onChange(props.value.filter((_, i) => i !== index))}>
+          <input
+            aria-label={`${props.keyLabel} ${index + 1}`}
+            placeholder={props.keyLabel}
+            value={key}
+            onChange={(e) => update(index, [e.target.value, value])}
+            spellCheck={false}
+          />
+          <input
+            aria-label={`${props.valueLabel} ${index + 1}`}
+            placeholder={props.valueLabel}
+            value={value}
+            onChange={(e) => update(index, [key, e.target.value])}
+            spellCheck={false}
+          />
+          <Button
+            kind="ghost"
+            small
+            aria-label={`${props.removeLabel} ${key || index + 1}`}
+            onClick={() => props.onChange(props.value.filter((_, i) => i !== index))}
+          >
             ✕
           </Button>
         </div>

@@ -32,9 +32,12 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
 
   useEffect(() => {
     let live = true;
-    setError(undefined);
     store.api.previewAddToClient({ client: props.client, toolSet }).then(
-      (p) => live && setPreview(p),
+      (p) => {
+        if (!live) return;
+        setError(undefined);
+        setPreview(p);
+      },
       (e: Error) => live && setError(e.message),
     );
     return () => {
@@ -66,7 +69,11 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
       onClose={props.onClose}
       footer={
         <>
-          <Button kind="primary" disabled={!preview || busy || (preview.action === 'unchanged' && !(preview.openToOthers && makePrivate))} onClick={() => void apply()}>
+          <Button
+            kind="primary"
+            disabled={!preview || busy || (preview.action === 'unchanged' && !(preview.openToOthers && makePrivate))}
+            onClick={() => void apply()}
+          >
             {isCherry ? t('addTo.openCherry') : t('addTo.apply')}
           </Button>
           {isCherry && preview?.copyText ? <Button onClick={() => copy(preview.copyText as string)}>{t('addTo.copyJson')}</Button> : null}
@@ -75,7 +82,9 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
       }
     >
       <div className="form">
-        <Field label={t('toolSets.pick')}>{(id) => <ToolSetPicker id={id} label={t('toolSets.pick')} value={toolSet} onChange={setToolSet} />}</Field>
+        <Field label={t('toolSets.pick')}>
+          {(id) => <ToolSetPicker id={id} label={t('toolSets.pick')} value={toolSet} onChange={setToolSet} />}
+        </Field>
         {error ? <Notice kind="error">{error}</Notice> : null}
         {preview ? (
           <>
@@ -87,7 +96,9 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
                 <div className="label-like">{t('addTo.file')}</div>
                 <div className="mono small break">{preview.path}</div>
                 <p className="small">
-                  {preview.exists ? t(`addTo.action.${preview.action}`, { name: preview.entryName, count: preview.otherServers.length }) : t('addTo.newFile')}
+                  {preview.exists
+                    ? t(`addTo.action.${preview.action}`, { name: preview.entryName, count: preview.otherServers.length })
+                    : t('addTo.newFile')}
                 </p>
                 {preview.openToOthers ? (
                   <>

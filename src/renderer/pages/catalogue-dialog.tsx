@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { CatalogueCategorySchema, serverFromEntry, type Catalogue, type CatalogueEntry } from '../../shared/catalogue';
 import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
@@ -11,7 +11,13 @@ export function isAdded(entry: CatalogueEntry, servers: ServerSettings[]): boole
   if (entry.run.transport === 'stdio') {
     const pkg = entry.run.args.find((a) => !a.startsWith('-') && !a.includes('{'));
     const base = (p: string) => p.replace(/(?<=.)@[^/@]*$/, '').replace(/==.*$/, '');
-    return pkg !== undefined && servers.some((s) => s.transport === 'stdio' && s.command === (entry.run as { command: string }).command && s.args.some((a) => base(a) === base(pkg)));
+    return (
+      pkg !== undefined &&
+      servers.some(
+        (s) =>
+          s.transport === 'stdio' && s.command === (entry.run as { command: string }).command && s.args.some((a) => base(a) === base(pkg)),
+      )
+    );
   }
   const fixed = entry.run.url.split('{')[0] as string;
   if (!/^https?:\/\/[^/]+/.test(fixed)) return false;
@@ -24,7 +30,10 @@ function freeName(name: string, taken: string[]): string {
   for (let i = 2; ; i++) if (!taken.includes(`${name}-${i}`)) return `${name}-${i}`;
 }
 
-function runsWith(entry: CatalogueEntry): { key: 'catalogue.runs.npx' | 'catalogue.runs.uvx' | 'catalogue.runs.remote' | 'catalogue.runs.other'; command?: string } {
+function runsWith(entry: CatalogueEntry): {
+  key: 'catalogue.runs.npx' | 'catalogue.runs.uvx' | 'catalogue.runs.remote' | 'catalogue.runs.other';
+  command?: string;
+} {
   if (entry.run.transport !== 'stdio') return { key: 'catalogue.runs.remote' };
   if (entry.run.command === 'npx') return { key: 'catalogue.runs.npx' };
   if (entry.run.command === 'uvx') return { key: 'catalogue.runs.uvx' };
@@ -56,17 +65,18 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
       setRefreshing(false);
     }
   };
+  const refreshIfStale = useEffectEvent(() => void refresh('ifStale'));
   useEffect(() => {
     let live = true;
     void store.api.getCatalogue({}).then((c) => {
       if (!live) return;
       setCatalogue(c);
-      void refresh('ifStale');
+      refreshIfStale();
     });
     return () => {
       live = false;
     };
-  }, []);
+  }, [store]);
 
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
@@ -76,7 +86,13 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
     // "天气" lists the weather servers before the maps that can also tell the weather.
     const has = (texts: string[]) => texts.some((s) => s.toLowerCase().includes(q));
     const rank = (e: CatalogueEntry) =>
-      has([e.name, e.title.en, e.title.zh, e.category, t(`catalogue.category.${e.category}`)]) ? 0 : has(e.keywords) ? 1 : has([e.description.en, e.description.zh]) ? 2 : 3;
+      has([e.name, e.title.en, e.title.zh, e.category, t(`catalogue.category.${e.category}`)])
+        ? 0
+        : has(e.keywords)
+          ? 1
+          : has([e.description.en, e.description.zh])
+            ? 2
+            : 3;
     return inCategory
       .map((e) => ({ e, r: rank(e) }))
       .filter((x) => x.r < 3)
@@ -90,7 +106,18 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
         entry={chosen}
         onBack={() => setChosen(undefined)}
         onClose={props.onClose}
-        onDone={(values) => props.onPick(serverFromEntry(chosen, values, freeName(chosen.name, servers.map((s) => s.name))) as ServerSettings)}
+        onDone={(values) =>
+          props.onPick(
+            serverFromEntry(
+              chosen,
+              values,
+              freeName(
+                chosen.name,
+                servers.map((s) => s.name),
+              ),
+            ) as ServerSettings,
+          )
+        }
       />
     );
   }
@@ -112,7 +139,14 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
       }
     >
       <div className="catalogue-filters">
-        <input type="search" autoFocus aria-label={t('catalogue.search')} placeholder={t('catalogue.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          type="search"
+          autoFocus
+          aria-label={t('catalogue.search')}
+          placeholder={t('catalogue.search')}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <select aria-label={t('catalogue.categories')} value={category} onChange={(e) => setCategory(e.target.value)}>
           <option value="">{t('catalogue.category.all')}</option>
           {CatalogueCategorySchema.options.map((c) => (
@@ -127,7 +161,11 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
         {catalogue?.refreshedAt ? ` · ${t('catalogue.refreshed', { time: formatAgo(catalogue.refreshedAt, language) })}` : ''}
       </p>
       {catalogue?.refreshError ? <Notice kind="warn">{t('catalogue.refreshFailed')}</Notice> : null}
-      {catalogue && shown.length === 0 ? <EmptyState title={t('catalogue.none', { query: query.trim() || t(`catalogue.category.${category || 'all'}` as 'catalogue.category.all') })} /> : null}
+      {catalogue && shown.length === 0 ? (
+        <EmptyState
+          title={t('catalogue.none', { query: query.trim() || t(`catalogue.category.${category || 'all'}` as 'catalogue.category.all') })}
+        />
+      ) : null}
       <ul className="catalogue-list" aria-label={t('catalogue.list')}>
         {shown.map((entry) => {
           const added = isAdded(entry, servers);
@@ -145,7 +183,9 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
               </div>
               <div className="small muted catalogue-meta">
                 <span>{t(runs.key, runs.command ? { command: runs.command } : {})}</span>
-                <span>{needs.length > 0 ? t('catalogue.needs', { values: needs.join(zh ? '、' : ', ') }) : t('catalogue.needsNothing')}</span>
+                <span>
+                  {needs.length > 0 ? t('catalogue.needs', { values: needs.join(zh ? '、' : ', ') }) : t('catalogue.needsNothing')}
+                </span>
                 <a href={entry.homepage} target="_blank" rel="noreferrer noopener">
                   {t('catalogue.homepage')}
                 </a>
@@ -159,19 +199,29 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
 }
 
 /** The values an entry needs (keys, folders, addresses), asked for before the form opens. */
-function ValuesStep(props: { entry: CatalogueEntry; onBack: () => void; onClose: () => void; onDone: (values: Record<string, string>) => void }) {
+function ValuesStep(props: {
+  entry: CatalogueEntry;
+  onBack: () => void;
+  onClose: () => void;
+  onDone: (values: Record<string, string>) => void;
+}) {
   const { t, language } = useApp();
   const text = (x: { en: string; zh: string }) => (language === 'zh-CN' ? x.zh : x.en);
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(props.entry.values.map((v) => [v.id, v.default ?? ''])));
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(props.entry.values.map((v) => [v.id, v.default ?? ''])),
+  );
   const [submitted, setSubmitted] = useState(false);
   const missing = props.entry.values.filter((v) => v.required && !values[v.id]?.trim());
   const done = () => {
     setSubmitted(true);
     if (missing.length === 0) props.onDone(values);
   };
+  // An entry that needs no values is done at once, once per entry.
+  const doneWithNothing = useEffectEvent(() => props.onDone({}));
+  const needsNothing = props.entry.values.length === 0;
   useEffect(() => {
-    if (props.entry.values.length === 0) props.onDone({});
-  }, []);
+    if (needsNothing) doneWithNothing();
+  }, [needsNothing]);
   if (props.entry.values.length === 0) return null;
   return (
     <Dialog
