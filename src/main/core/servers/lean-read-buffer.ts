@@ -1,5 +1,18 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../../shared/is-record';
+import { problem } from '../../../shared/problem';
+import { ProblemError } from './server-problems';
+
+/**
+ * A server printed more than the buffer holds without a newline. Thrown where the SDK's buffer
+ * throws (its transport then reports it and closes), carrying the problem as a value: the SDK's
+ * own overflow is a plain Error with only its wording to tell it by.
+ */
+export class ReadBufferOverflow extends ProblemError {
+  constructor(maxBufferSize: number) {
+    super(problem('server.outputOverflow', { megabytes: Math.round(maxBufferSize / 1048576) }));
+  }
+}
 
 /**
  * A stand-in for the SDK's stdio `ReadBuffer` that parses each line once: JSON.parse and a check
@@ -18,8 +31,7 @@ export class LeanReadBuffer {
     const size = (this.buffer?.length ?? 0) + chunk.length;
     if (size > this.maxBufferSize) {
       this.clear();
-      // The same words as the SDK's, which ChildServer recognises to tell the user why.
-      throw new Error(`ReadBuffer exceeded maximum size of ${this.maxBufferSize} bytes`);
+      throw new ReadBufferOverflow(this.maxBufferSize);
     }
     this.buffer = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
   }
