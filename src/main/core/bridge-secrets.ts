@@ -1,6 +1,5 @@
 import type { ServerSettings, Settings } from '../../shared/settings';
 import { MASK_MARKER } from '../../shared/masked';
-import type { Problem } from '../../shared/problem';
 import {
   looksSecret,
   maskArgs,
@@ -155,10 +154,4 @@ export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSe
   });
 }
 
-/** A cause's parameters carry text from outside (a stderr line, an error's detail): redacted like it. */
-export function redactProblem(problem: Problem, redact: (text: string) => string): Problem {
-  return {
-    ...problem,
-    params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])),
-  };
-}
+export { redactProblem } from './logs/redact';
