@@ -361,7 +361,7 @@ export class LocalMcpServer {
       if (!session.view.has(request.params.name)) await this.opts.catalogSettled?.();
       session.calls++;
       const progressToken = request.params._meta?.progressToken;
-      return session.view.call(request.params.name, request.params.arguments ?? {}, {
+      const { result } = await session.view.call(request.params.name, request.params.arguments ?? {}, {
         caller: this.opts.callerName(client, session.clientInfo),
         signal: extra.signal,
         shape: false,
@@ -375,6 +375,7 @@ export class LocalMcpServer {
             }
           : {}),
       });
+      return result;
     });
     server.oninitialized = () => {
       session.clientInfo = clientName(server.getClientVersion()?.name);

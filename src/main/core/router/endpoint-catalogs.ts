@@ -1,7 +1,6 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from '../../../shared/settings';
 import type { ServedCatalog, ServedSummary } from '../../../shared/served';
-import type { CallContext, ToolHub, ToolSetView } from '../hub/tool-hub';
+import type { CallAnswer, CallContext, ToolHub, ToolSetView } from '../hub/tool-hub';
 import { allPages, pageAt, type Page, type ServedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
 import { ToolRouter } from './tool-router';
@@ -17,7 +16,7 @@ export interface EndpointTools {
   page(cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string };
   /** True for a concrete tool of the catalog (router mode's own find_tools and call_tool are not). */
   has(name: string): boolean;
-  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer>;
 }
 
 export interface EndpointMode {
