@@ -192,9 +192,9 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
     },
 
     callTool: async (input: { name: string; arguments?: Record<string, unknown> }) => {
-      if (!b.hub.has(input.name)) await b.startGrace.settled();
       const started = performance.now();
-      const { result, problem } = await b.hub.call(input.name, input.arguments ?? {}, { caller: 'ui' });
+      // Through the default set, waiting (like xiaozhi's calls) for a tool whose server is still starting.
+      const { result, problem } = await b.catalogs.forSet().call(input.name, input.arguments ?? {}, { caller: 'ui' });
       return {
         // What the window shows is redacted like everything else (the endpoint gets the tool's text as is).
         text: b.logBook.redact(resultText(result)),

@@ -122,9 +122,10 @@ export class Bridge {
       history: this.history,
       mode: (id) => this.endpointMode(id),
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
+      startSettled: () => this.startGrace.settled(),
     });
     this.localServer = new LocalServerController({
-      hub: this.hub,
+      toolSet: (id) => this.catalogs.forSet(id),
       settings: () => this.settings,
       log: this.logBook.logger('local-server'),
       version: options.version ?? '0.1.0',
@@ -137,7 +138,6 @@ export class Bridge {
       },
       onStatus: () => this.queueStatus(),
       onTokenChanged: () => this.updateSecrets(),
-      catalogSettled: () => this.startGrace.settled(),
     });
     this.updateSecrets();
     this.logBook.subscribe((entry) => this.emit('log', entry));
@@ -385,7 +385,6 @@ export class Bridge {
       endpoint,
       connection: this.settings.connection,
       hub: this.catalogs.forEndpoint(endpoint.id),
-      catalogSettled: () => this.startGrace.settled(),
       log: this.logBook.logger(`endpoint:${endpoint.name}`),
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
       maxIncomingBytes: this.settings.limits.maxIncomingBytes,

@@ -7,19 +7,15 @@ import { Backoff } from '../backoff';
 import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
 import type { EndpointTools } from '../router/endpoint-catalogs';
+import type { SettlingTools } from '../router/settling-tools';
 import { WsServerTransport } from './ws-server-transport';
 import { EndpointCalls } from './endpoint-calls';
-
-/** Tool lists one connection may have waiting for starting servers (more are answered at once). */
-export const MAX_CALLS_IN_PROGRESS = 64;
 
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
   connection: ConnectionSettings;
-  /** What this endpoint serves: the hub's catalog, or router mode over it. */
-  hub: EndpointTools;
-  /** Resolves when servers still starting are ready (or out of grace): lists wait for it. */
-  catalogSettled: () => Promise<void>;
+  /** What this endpoint serves (the hub's catalog, or router mode over it), waiting for servers still starting. */
+  hub: SettlingTools<EndpointTools>;
   log: Logger;
   maxMessageBytes: () => number;
   /** Frames from the endpoint past this size end the connection instead of filling memory. */
@@ -67,8 +63,6 @@ export class EndpointLink {
   private initialized = false;
   /** The catalog version this session last learned of; only newer changes are announced. */
   private announcedVersion = -1;
-  /** First pages of tools/list being held until the servers that are starting are up. */
-  private listsWaiting = 0;
 
   constructor(opts: EndpointLinkOptions) {
     this.opts = opts;
@@ -148,8 +142,9 @@ export class EndpointLink {
   notifyToolsChanged(): void {
     // A list waiting for servers to start will show the change itself: announcing it too would only
     // have the broker list again (and wait again).
-    if (!this.server || !this.initialized || this.listsWaiting > 0 || this.opts.hub.version === this.announcedVersion) return;
-    this.announcedVersion = this.opts.hub.version;
+    const { hub } = this.opts;
+    if (!this.server || !this.initialized || hub.listsWaiting > 0 || hub.current.version === this.announcedVersion) return;
+    this.announcedVersion = hub.current.version;
     this.server.sendToolListChanged().catch(() => undefined);
   }
 
@@ -233,28 +228,17 @@ export class EndpointLink {
     this.connectedAt = Date.now();
     this.lastError = undefined;
     const server = new Server({ name: 'xiaozhi-tray', version: this.opts.version }, { capabilities: { tools: { listChanged: true } } });
-    let listsHeld = 0;
-    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-      // A broker lists once or twice; thousands of lists held for the start grace would be
-      // held in memory: past the bound, a list is answered at once with what is there.
-      if (listsHeld < MAX_CALLS_IN_PROGRESS) {
-        const first = request.params?.cursor === undefined;
-        listsHeld++;
-        if (first) this.listsWaiting++;
-        try {
-          await this.opts.catalogSettled();
-        } finally {
-          listsHeld--;
-          if (first) this.listsWaiting--;
-        }
-      }
-      // What this answer shows needs no list_changed later (the first page fixes the version).
-      if (request.params?.cursor === undefined && this.initialized) this.announcedVersion = this.opts.hub.version;
-      return this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
+    server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
+      const cursor = request.params?.cursor;
+      return this.opts.hub.list((served) => {
+        // What this answer shows needs no list_changed later (the first page fixes the version).
+        if (cursor === undefined && this.initialized) this.announcedVersion = served.version;
+        return served.page(cursor, JSON.stringify(extra.requestId));
+      }, cursor === undefined);
     });
     server.oninitialized = () => {
       this.initialized = true;
-      this.announcedVersion = this.opts.hub.version;
+      this.announcedVersion = this.opts.hub.current.version;
       const client = server.getClientVersion();
       log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
     };
@@ -263,7 +247,6 @@ export class EndpointLink {
     // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
     const calls = new EndpointCalls({
       tools: this.opts.hub,
-      catalogSettled: this.opts.catalogSettled,
       caller: this.opts.endpoint.name,
       send: (message) => void transport.post(message),
       log,
