@@ -1,5 +1,3 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import WebSocket from 'ws';
 import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
 import type { EndpointState, EndpointStatus } from '../../../shared/status';
@@ -8,8 +6,7 @@ import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import type { SettlingTools } from '../router/settling-tools';
-import { WsServerTransport } from './ws-server-transport';
-import { EndpointCalls } from './endpoint-calls';
+import { EndpointSession } from './endpoint-session';
 
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
@@ -38,7 +35,7 @@ const CLOSE_MEANINGS: Record<number, string> = {
 };
 
 /**
- * One xiaozhi endpoint: holds its WebSocket, plays the MCP server over it with the hub's tools,
+ * One xiaozhi endpoint: holds its WebSocket (an `EndpointSession` plays the MCP server over it),
  * detects dead sockets and reconnects forever. Children are not touched when it drops.
  */
 export class EndpointLink {
@@ -52,17 +49,13 @@ export class EndpointLink {
   private failures = 0;
 
   private socket: WebSocket | undefined;
-  private server: Server | undefined;
-  private calls: EndpointCalls | undefined;
+  private session: EndpointSession | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private pongTimer: NodeJS.Timeout | undefined;
   private connectedAt = 0;
   private running = false;
   private stopping: Promise<void> | undefined;
-  private initialized = false;
-  /** The catalog version this session last learned of; only newer changes are announced. */
-  private announcedVersion = -1;
 
   constructor(opts: EndpointLinkOptions) {
     this.opts = opts;
@@ -140,12 +133,7 @@ export class EndpointLink {
 
   /** Tells the endpoint the catalog changed (cheap; xiaozhi may only re-read per conversation). */
   notifyToolsChanged(): void {
-    // A list waiting for servers to start will show the change itself: announcing it too would only
-    // have the broker list again (and wait again).
-    const { hub } = this.opts;
-    if (!this.server || !this.initialized || hub.listsWaiting > 0 || hub.current.version === this.announcedVersion) return;
-    this.announcedVersion = hub.current.version;
-    this.server.sendToolListChanged().catch(() => undefined);
+    this.session?.notifyToolsChanged();
   }
 
   private setState(state: EndpointState): void {
@@ -208,7 +196,7 @@ export class EndpointLink {
       const described = `closed with code ${code}${meaning ? ` (${meaning})` : ''}${reason ? `: ${reason}` : ''}`;
       const wasConnected = this.connectedAt > 0;
       const upFor = wasConnected ? Date.now() - this.connectedAt : 0;
-      const wasInitialized = this.initialized;
+      const wasInitialized = this.session?.initialized === true;
       this.detach();
       if (!this.running) return;
       if (wasConnected) log.warn(`${described} after ${formatDuration(upFor)}`);
@@ -224,38 +212,10 @@ export class EndpointLink {
   }
 
   private onOpen(socket: WebSocket): void {
-    const { log } = this.opts;
+    const { endpoint, log, maxMessageBytes, version } = this.opts;
     this.connectedAt = Date.now();
     this.lastError = undefined;
-    const server = new Server({ name: 'xiaozhi-tray', version: this.opts.version }, { capabilities: { tools: { listChanged: true } } });
-    server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
-      const cursor = request.params?.cursor;
-      return this.opts.hub.list((served) => {
-        // What this answer shows needs no list_changed later (the first page fixes the version).
-        if (cursor === undefined && this.initialized) this.announcedVersion = served.version;
-        return served.page(cursor, JSON.stringify(extra.requestId));
-      }, cursor === undefined);
-    });
-    server.oninitialized = () => {
-      this.initialized = true;
-      this.announcedVersion = this.opts.hub.current.version;
-      const client = server.getClientVersion();
-      log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
-    };
-    server.onerror = (error) => log.debug(`protocol: ${error.message}`);
-    const transport = new WsServerTransport(socket, log, this.opts.maxMessageBytes);
-    // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
-    const calls = new EndpointCalls({
-      tools: this.opts.hub,
-      caller: this.opts.endpoint.name,
-      send: (message) => void transport.post(message),
-      log,
-    });
-    transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
-    transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
-    this.calls = calls;
-    this.server = server;
-    server.connect(transport).catch((error: unknown) => log.error(`could not start the MCP session: ${String(error)}`));
+    this.session = new EndpointSession(socket, { tools: this.opts.hub, caller: endpoint.name, log, maxMessageBytes, version });
     this.startHeartbeat(socket);
     log.info('connected');
     this.setState('connected');
@@ -293,16 +253,9 @@ export class EndpointLink {
     if (this.pongTimer) clearTimeout(this.pongTimer);
     this.heartbeatTimer = undefined;
     this.pongTimer = undefined;
-    const server = this.server;
-    this.server = undefined;
-    this.calls?.abortAll();
-    this.calls = undefined;
-    this.initialized = false;
+    this.session?.close();
+    this.session = undefined;
     this.connectedAt = 0;
-    if (server) {
-      server.onclose = undefined;
-      void server.close().catch(() => undefined);
-    }
     const socket = this.socket;
     this.socket = undefined;
     if (socket) {
