@@ -2,10 +2,12 @@ import WebSocket from 'ws';
 import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
 import type { EndpointState, EndpointStatus } from '../../../shared/status';
 import { Backoff } from '../backoff';
+import { redactProblem } from '../bridge-secrets';
 import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import type { SettlingTools } from '../router/settling-tools';
+import { closedWith, failureLine, noPong, refusedWith, socketFailed, tooBig, type EndpointFailure } from './endpoint-failure';
 import { EndpointSession } from './endpoint-session';
 
 export interface EndpointLinkOptions {
@@ -24,16 +26,6 @@ export interface EndpointLinkOptions {
 /** An initialised session that lasted this long shows the endpoint works (see the close handler). */
 const WORKING_SESSION_MS = 1000;
 
-/** Close codes worth a word in the log. 4004 is what xiaozhi.me sends idle or broken sessions. */
-const CLOSE_MEANINGS: Record<number, string> = {
-  1000: 'normal closure',
-  1001: 'going away',
-  1006: 'connection lost without a close frame',
-  1009: 'a message was too big',
-  1011: 'server error',
-  4004: 'xiaozhi internal server error (idle or broken session)',
-};
-
 /**
  * One xiaozhi endpoint: holds its WebSocket (an `EndpointSession` plays the MCP server over it),
  * detects dead sockets and reconnects forever. Children are not touched when it drops.
@@ -45,7 +37,10 @@ export class EndpointLink {
   private state: EndpointState = 'disconnected';
   private since = Date.now();
   private retryAt: number | undefined;
-  private lastError: string | undefined;
+  /** Why the last attempt failed or the last connection ended (shown until the next one opens). */
+  private lastFailure: EndpointFailure | undefined;
+  /** The first thing that went wrong with the current socket: later errors are consequences of tearing it down. */
+  private socketFailure: EndpointFailure | undefined;
   private failures = 0;
 
   private socket: WebSocket | undefined;
@@ -74,6 +69,8 @@ export class EndpointLink {
   }
 
   status(): EndpointStatus {
+    const redact = (text: string) => redactText(text, [this.opts.endpoint.url]);
+    const failure = this.lastFailure;
     return {
       id: this.id,
       name: this.opts.endpoint.name,
@@ -82,7 +79,7 @@ export class EndpointLink {
       state: this.opts.endpoint.enabled || this.running ? this.state : 'disabled',
       since: this.since,
       ...(this.retryAt !== undefined ? { retryAt: this.retryAt } : {}),
-      ...(this.lastError !== undefined ? { lastError: redactText(this.lastError, [this.opts.endpoint.url]) } : {}),
+      ...(failure ? { lastError: redact(failureLine(failure)), lastErrorCause: redactProblem(failure.problem, redact) } : {}),
       attempts: this.failures,
     };
   }
@@ -169,21 +166,19 @@ export class EndpointLink {
         skipUTF8Validation: true,
       });
     } catch (error) {
-      this.scheduleRetry(error instanceof Error ? error.message : String(error));
+      this.scheduleRetry(socketFailed(error, endpoint.url));
       return;
     }
     this.socket = socket;
-    let failure: string | undefined;
+    this.socketFailure = undefined;
     socket.on('open', () => this.onOpen(socket));
     socket.on('error', (error: Error & { code?: string }) => {
       // The first error is the cause; later ones are consequences of tearing the socket down.
-      failure ??=
-        error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
-          ? `the endpoint sent a message over the ${Math.round(this.opts.maxIncomingBytes / 1024)} KB limit (limits.maxIncomingBytes)`
-          : error.message;
+      this.socketFailure ??=
+        error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? tooBig(this.opts.maxIncomingBytes) : socketFailed(error, endpoint.url);
     });
     socket.on('unexpected-response', (_request, response) => {
-      failure = describeRefusal(response.statusCode ?? 0, response.statusMessage);
+      this.socketFailure = refusedWith(response.statusCode ?? 0, response.statusMessage);
       socket.terminate();
     });
     socket.on('pong', () => this.onAlive());
@@ -191,15 +186,14 @@ export class EndpointLink {
     socket.on('message', () => this.onAlive());
     socket.on('close', (code, reasonBuffer) => {
       if (socket !== this.socket) return;
-      const reason = reasonBuffer.toString();
-      const meaning = CLOSE_MEANINGS[code];
-      const described = `closed with code ${code}${meaning ? ` (${meaning})` : ''}${reason ? `: ${reason}` : ''}`;
+      const closed = closedWith(code, reasonBuffer.toString());
+      const failure = this.socketFailure ?? closed;
       const wasConnected = this.connectedAt > 0;
       const upFor = wasConnected ? Date.now() - this.connectedAt : 0;
       const wasInitialized = this.session?.initialized === true;
       this.detach();
       if (!this.running) return;
-      if (wasConnected) log.warn(`${described} after ${formatDuration(upFor)}`);
+      if (wasConnected) log.warn(`${failureLine(closed)} after ${formatDuration(upFor)}`);
       // The endpoint works if it stayed up a while, or if the other side set up a session that
       // lasted a moment: start the backoff over. (A session closed at once counts as a failure, so
       // an endpoint that accepts and drops in a loop is not hammered.)
@@ -207,14 +201,14 @@ export class EndpointLink {
         this.backoff.reset();
         this.failures = 0;
       }
-      this.scheduleRetry(failure ?? described);
+      this.scheduleRetry(failure);
     });
   }
 
   private onOpen(socket: WebSocket): void {
     const { endpoint, log, maxMessageBytes, version } = this.opts;
     this.connectedAt = Date.now();
-    this.lastError = undefined;
+    this.lastFailure = undefined;
     this.session = new EndpointSession(socket, { tools: this.opts.hub, caller: endpoint.name, log, maxMessageBytes, version });
     this.startHeartbeat(socket);
     log.info('connected');
@@ -237,7 +231,10 @@ export class EndpointLink {
     socket.ping();
     this.pongTimer = setTimeout(() => {
       this.pongTimer = undefined;
-      this.opts.log.warn(`no answer to a ping within ${heartbeatTimeoutMs} ms; the connection is dead`);
+      const failure = noPong(heartbeatTimeoutMs);
+      // The close that follows (1006) is our own doing: the silence is the cause.
+      if (socket === this.socket) this.socketFailure ??= failure;
+      this.opts.log.warn(`${failureLine(failure)}; the connection is dead`);
       socket.terminate();
     }, heartbeatTimeoutMs);
   }
@@ -272,25 +269,16 @@ export class EndpointLink {
     }
   }
 
-  private scheduleRetry(reason: string): void {
+  private scheduleRetry(failure: EndpointFailure): void {
     if (!this.running) return;
     this.failures++;
-    this.lastError = reason;
+    this.lastFailure = failure;
     const delay = this.backoff.next();
-    this.opts.log.warn(`${reason}; retrying in ${(delay / 1000).toFixed(1)} s`);
+    this.opts.log.warn(`${failureLine(failure)}; retrying in ${(delay / 1000).toFixed(1)} s`);
     this.retryAt = Date.now() + delay;
     this.setState('waiting');
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
-}
-
-/** An HTTP answer instead of a WebSocket: for 401/403, what the user should do about it. */
-function describeRefusal(status: number, message: string | undefined): string {
-  const answered = `the endpoint answered HTTP ${status}${message ? ` ${message}` : ''}`;
-  if (status === 401 || status === 403) {
-    return `${answered}: the token in the endpoint URL is probably wrong or expired; copy the MCP endpoint URL again from the xiaozhi console`;
-  }
-  return answered;
 }
 
 function formatDuration(ms: number): string {

@@ -68,16 +68,12 @@ describe('failure causes: what failed, as a code the UI can word', () => {
     expect(failureCause(await wsError(`ws://127.0.0.1:${plain}/`))).toEqual({ code: 'http.unauthorized', params: { status: 401 } });
   });
 
-  it('words our own engine texts: start timeouts, early exits, missing programs, close codes', () => {
+  it('words our own engine texts: start timeouts, early exits, missing programs', () => {
     expect(failureCause(new Error('did not answer initialize within 60000 ms'))).toEqual({
       code: 'server.startTimeout',
       params: { seconds: 60 },
     });
     expect(failureCause(new Error('spawn npx-typo ENOENT'))).toEqual({ code: 'server.notFound', params: { command: 'npx-typo' } });
-    expect(failureCause(new Error('closed with code 4004 (xiaozhi internal server error)'))).toEqual({
-      code: 'endpoint.idle',
-      params: { code: 4004 },
-    });
     expect(failureCause(new Error('the program exited before it was ready (last stderr: ValueError: bad key)'))).toEqual({
       code: 'server.exitedEarly',
       params: { lastLine: 'ValueError: bad key' },
