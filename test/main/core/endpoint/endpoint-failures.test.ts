@@ -33,27 +33,27 @@ async function listen(server: http.Server): Promise<number> {
 }
 
 describe('why an endpoint connection ended, recorded where it happened', () => {
-  it('xiaozhi closing with 4004: the idle-session cause, and the close in the English text', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    await bridgeTo(ctx.xiaozhi.url());
-    const session = await ctx.xiaozhi.connection(0);
-    await session.initialize();
-    session.socket.close(4004, 'Internal server error');
-    const status = await waiting('the retry after 4004');
-    expect(status.lastErrorCause).toEqual({ code: 'endpoint.idle', params: { code: 4004 } });
-    expect(status.lastError).toBe('closed with code 4004 (xiaozhi internal server error (idle or broken session)): Internal server error');
-  });
-
-  it('another close code: the plain "closed" cause with its code', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    await bridgeTo(ctx.xiaozhi.url());
-    const session = await ctx.xiaozhi.connection(0);
-    await session.initialize();
-    session.socket.close(4100, 'bye');
-    const status = await waiting('the retry after 4100');
-    expect(status.lastErrorCause).toEqual({ code: 'endpoint.closed', params: { code: 4100 } });
-    expect(status.lastError).toBe('closed with code 4100: bye');
-  });
+  it.each([
+    {
+      code: 4004,
+      reason: 'Internal server error',
+      cause: 'endpoint.idle',
+      text: 'closed with code 4004 (xiaozhi internal server error (idle or broken session)): Internal server error',
+    },
+    { code: 4100, reason: 'bye', cause: 'endpoint.closed', text: 'closed with code 4100: bye' },
+  ])(
+    'xiaozhi closing with $code: the $cause cause with its code, and the close in the English text',
+    async ({ code, reason, cause, text }) => {
+      ctx.xiaozhi = await FakeXiaozhi.start();
+      await bridgeTo(ctx.xiaozhi.url());
+      const session = await ctx.xiaozhi.connection(0);
+      await session.initialize();
+      session.socket.close(code, reason);
+      const status = await waiting(`the retry after ${code}`);
+      expect(status.lastErrorCause).toEqual({ code: cause, params: { code } });
+      expect(status.lastError).toBe(text);
+    },
+  );
 
   it('an endpoint that stops answering pings: "no answer to a ping", not the 1006 close it led to', async () => {
     ctx.xiaozhi = await FakeXiaozhi.start({ autoPong: false });
