@@ -47,7 +47,19 @@ export function tooBig(maxIncomingBytes: number): EndpointFailure {
 
 /** The socket failed (DNS, refused, TLS, a handshake timeout…): told from the error object, not its text. */
 export function socketFailed(error: unknown, url: string): EndpointFailure {
-  return { problem: failureCause(error, { url }), error: failureText(error) };
+  const cause = failureCause(error, { url });
+  // The host as the user's URL names it (api.xiaozhi.me), not the address it resolved to.
+  const host = hostOf(url);
+  const problem = host && typeof cause.params.host === 'string' ? { ...cause, params: { ...cause.params, host } } : cause;
+  return { problem, error: failureText(error) };
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The failure in English: the log line, the status's `lastError` and the CLI's text. */

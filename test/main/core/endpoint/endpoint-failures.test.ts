@@ -97,4 +97,13 @@ describe('why an endpoint connection ended, recorded where it happened', () => {
     expect(status.lastError).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
     expect(logText(ctx.harness!.logBook)).toMatch(new RegExp(`connect ECONNREFUSED 127\\.0\\.0\\.1:${port}; retrying in \\d+\\.\\d s`));
   });
+
+  it('names the host as the endpoint URL has it, not the address it resolved to', async () => {
+    const probe = await FakeXiaozhi.start();
+    const port = probe.port;
+    await probe.close();
+    await bridgeTo(`ws://localhost:${port}/mcp/?token=abc`);
+    const status = await waiting('the refused attempt');
+    expect(status.lastErrorCause).toEqual({ code: 'net.refused', params: { host: 'localhost', port: String(port) } });
+  });
 });
