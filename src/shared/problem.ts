@@ -27,6 +27,7 @@ export const PROBLEM_CODES = [
   'endpoint.closed',
   'endpoint.idle',
   'endpoint.noPong',
+  'endpoint.tooBig',
   'server.notFound',
   'server.interpreterMissing',
   'server.notExecutable',

@@ -3,13 +3,12 @@ import { countOf } from '../../shared/count-words';
 import type { BridgeApi, CommandName } from '../../shared/bridge-api';
 import { DEFAULT_TOOL_SET, EndpointSettingsSchema, type ServerSettings, type Settings, type ToolMode } from '../../shared/settings';
 import type { BridgeState } from '../../shared/status';
-import type { Problem } from '../../shared/problem';
 import { redactProblem, restoreMaskedServer, restoreMaskedUrl, redactSettings } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
 import type { EndpointLink } from './endpoint/endpoint-link';
 import { probeEndpoint } from './endpoint/endpoint-probe';
 import { resultText } from './hub/result-shaping';
-import { callProblem, type ToolHub } from './hub/tool-hub';
+import type { ToolHub } from './hub/tool-hub';
 import { forgetServerInSets, renameServerInSets, withServerTools, withToolSetting } from './hub/tool-set-edits';
 import { discoverClients } from './import/discover-clients';
 import type { ImportSessions } from './import/import-sessions';
@@ -193,16 +192,16 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
     },
 
     callTool: async (input: { name: string; arguments?: Record<string, unknown> }) => {
-      if (!b.hub.has(input.name)) await b.startGrace.settled();
       const started = performance.now();
-      const result = await b.hub.call(input.name, input.arguments ?? {}, { caller: 'ui' });
+      // Through the default set, waiting (like xiaozhi's calls) for a tool whose server is still starting.
+      const { result, problem } = await b.catalogs.forSet().call(input.name, input.arguments ?? {}, { caller: 'ui' });
       return {
         // What the window shows is redacted like everything else (the endpoint gets the tool's text as is).
         text: b.logBook.redact(resultText(result)),
         isError: result.isError === true,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         bytes: b.hub.responseBytes(result),
-        ...(callProblem(result) ? { error: redactProblem(callProblem(result) as Problem, (text) => b.logBook.redact(text)) } : {}),
+        ...(problem ? { error: redactProblem(problem, (text) => b.logBook.redact(text)) } : {}),
       };
     },
     getLogs: async (input: { limit?: number } | undefined) => b.logBook.entries(input?.limit),

@@ -1,7 +1,7 @@
 import { countOf } from '../../shared/count-words';
 import { bridgeCommands, type BridgeApi, type CommandName, type EventName, type EventPayload } from '../../shared/bridge-api';
 import { SettingsSchema, type ServerSettings, type Settings, type ToolMode } from '../../shared/settings';
-import type { BridgeState, EndpointStatus } from '../../shared/status';
+import type { BridgeState } from '../../shared/status';
 import type { HostInfo } from '../../shared/host';
 import type { UpdateStatus } from '../../shared/updates';
 import { firstIssue } from '../../shared/zod-issue';
@@ -10,7 +10,6 @@ import { redactProblem, secretValues } from './bridge-secrets';
 import type { SettingsStore } from './config/settings-store';
 import { EndpointLink } from './endpoint/endpoint-link';
 import { ToolHub } from './hub/tool-hub';
-import { failureCause } from './servers/failure-cause';
 import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type Supervision } from './servers/child-server';
@@ -122,9 +121,10 @@ export class Bridge {
       history: this.history,
       mode: (id) => this.endpointMode(id),
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
+      startSettled: () => this.startGrace.settled(),
     });
     this.localServer = new LocalServerController({
-      hub: this.hub,
+      toolSet: (id) => this.catalogs.forSet(id),
       settings: () => this.settings,
       log: this.logBook.logger('local-server'),
       version: options.version ?? '0.1.0',
@@ -137,7 +137,6 @@ export class Bridge {
       },
       onStatus: () => this.queueStatus(),
       onTokenChanged: () => this.updateSecrets(),
-      catalogSettled: () => this.startGrace.settled(),
     });
     this.updateSecrets();
     this.logBook.subscribe((entry) => this.emit('log', entry));
@@ -227,7 +226,7 @@ export class Bridge {
       running: this.running,
       endpoints: [...this.links.values()].map((l) => {
         const status = {
-          ...withCause(l.status()),
+          ...l.status(),
           served: this.catalogs.summary(l.id),
           toolSet: this.hub.forSet(this.settings.endpoints.find((e) => e.id === l.id)?.toolSet).id,
         };
@@ -385,7 +384,6 @@ export class Bridge {
       endpoint,
       connection: this.settings.connection,
       hub: this.catalogs.forEndpoint(endpoint.id),
-      catalogSettled: () => this.startGrace.settled(),
       log: this.logBook.logger(`endpoint:${endpoint.name}`),
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
       maxIncomingBytes: this.settings.limits.maxIncomingBytes,
@@ -550,11 +548,4 @@ export class Bridge {
     api.on = this.on.bind(this);
     return api as BridgeApi;
   }
-}
-
-/** An endpoint's failure as a code with parameters, read from the text the link logged. */
-function withCause(status: EndpointStatus): EndpointStatus {
-  return status.lastError && !status.lastErrorCause
-    ? { ...status, lastErrorCause: failureCause(new Error(status.lastError), { url: status.url }) }
-    : status;
 }

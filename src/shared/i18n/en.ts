@@ -410,6 +410,8 @@ export const en = {
   'problem.endpoint.idle.hint': 'This happens now and then; it reconnects by itself.',
   'problem.endpoint.noPong': 'The connection went silent (no answer to a ping).',
   'problem.endpoint.noPong.hint': 'The network dropped it; it reconnects by itself.',
+  'problem.endpoint.tooBig': 'xiaozhi sent a message over the {kb} KB limit, so the connection was closed.',
+  'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
   'problem.server.notFound': 'The program "{command}" was not found.',
   'problem.server.notFound.hint': 'Install it (Node.js brings npx, uv brings uvx) or enter its full path.',
   'problem.server.interpreterMissing': '"{command}" exists, but the interpreter named on its first line (#!) is missing.',

@@ -401,6 +401,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.idle.hint': '偶尔会发生，会自动重新连接。',
   'problem.endpoint.noPong': '连接没有响应（心跳无应答）。',
   'problem.endpoint.noPong.hint': '网络中断了连接，会自动重新连接。',
+  'problem.endpoint.tooBig': '小智发来的消息超过 {kb} KB 的上限，连接已关闭。',
+  'problem.endpoint.tooBig.hint': '会自动重新连接；如果反复出现，请在配置文件中调大 limits.maxIncomingBytes。',
   'problem.server.notFound': '找不到程序“{command}”。',
   'problem.server.notFound.hint': '请先安装（Node.js 提供 npx，uv 提供 uvx），或填写完整路径。',
   'problem.server.interpreterMissing': '“{command}”存在，但其首行（#!）指定的解释器找不到。',

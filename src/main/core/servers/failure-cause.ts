@@ -91,9 +91,6 @@ export function failureCause(error: unknown, context: { url?: string; command?: 
   if (has(/\b(ECONNRESET|EPIPE)\b|socket hang up|other side closed/i)) return problem('net.reset', { host });
   if (has(/\b(EHOSTUNREACH|ENETUNREACH|ENETDOWN|EADDRNOTAVAIL)\b/)) return problem('net.unreachable', { host });
 
-  const closedWith = /closed with code (\d+)/.exec(text);
-  if (closedWith) return problem(closedWith[1] === '4004' ? 'endpoint.idle' : 'endpoint.closed', { code: Number(closedWith[1]) });
-  if (/no answer to a ping/i.test(text)) return problem('endpoint.noPong');
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return problem('server.closed');
   return problem('other', { detail: failureText(error) });
 }

@@ -71,10 +71,6 @@ describe('failure causes: what failed, as a code the UI can word', () => {
 
   it('classifies foreign errors by their codes and classes, and leaves our own failures alone (they are problems from the start)', () => {
     expect(failureCause(new Error('spawn npx-typo ENOENT'))).toEqual({ code: 'server.notFound', params: { command: 'npx-typo' } });
-    expect(failureCause(new Error('closed with code 4004 (xiaozhi internal server error)'))).toEqual({
-      code: 'endpoint.idle',
-      params: { code: 4004 },
-    });
     expect(failureCause(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'))).toEqual({ code: 'server.closed', params: {} });
     // The SDK's words without its class are not read as a closed connection.
     expect(failureCause(new Error('Connection closed')).code).toBe('other');
@@ -85,6 +81,8 @@ describe('failure causes: what failed, as a code the UI can word', () => {
       'the program exited with code 7',
       'the program was killed by SIGKILL',
       'ping failed: socket closed',
+      'closed with code 4004 (xiaozhi internal server error)',
+      'no answer to a ping within 200 ms',
     ]) {
       expect(failureCause(new Error(ours))).toEqual({ code: 'other', params: { detail: ours } });
     }
