@@ -162,3 +162,12 @@ export function redactProblem(problem: Problem, redact: (text: string) => string
     params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])),
   };
 }
+
+/** A server's or an endpoint's failure as the window sees it: its text and its cause's parameters redacted. */
+export function redactFailure<T extends { lastError?: string; lastErrorCause?: Problem }>(status: T, redact: (text: string) => string): T {
+  return {
+    ...status,
+    ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
+    ...(status.lastErrorCause ? { lastErrorCause: redactProblem(status.lastErrorCause, redact) } : {}),
+  };
+}
