@@ -68,6 +68,16 @@ export class Bridge {
     });
     this.hub = new ToolHub(() => this.servers.all(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
+    this.endpoints = new EndpointFleet({
+      ...fleet,
+      hub: this.hub,
+      history: this.history,
+      toolMode: options.toolMode,
+      catalogSettled: () => this.servers.graceSettled(),
+      onToolsNotified: () => this.localServer.refreshSessions(),
+      version: options.version,
+      listChangedDebounceMs: options.listChangedDebounceMs,
+    });
     this.localServer = new LocalServerController({
       hub: this.hub,
       settings,
@@ -87,16 +97,6 @@ export class Bridge {
     this.updateSecrets();
     this.logBook.subscribe((entry) => this.events.emit('log', entry));
     this.host.updates?.subscribe((status) => this.events.emit('update', status));
-    this.endpoints = new EndpointFleet({
-      ...fleet,
-      hub: this.hub,
-      history: this.history,
-      toolMode: options.toolMode,
-      catalogSettled: () => this.servers.graceSettled(),
-      onToolsNotified: () => this.localServer.refreshSessions(),
-      version: options.version,
-      listChangedDebounceMs: options.listChangedDebounceMs,
-    });
     this.api = commands.validatedApi(this.handlers(), (text) => this.logBook.redact(text), this.on.bind(this));
   }
 

@@ -30,19 +30,19 @@ type ImportExport = ReturnType<typeof commands.importExportCommandHandlers>;
 type All = CommandHandlers<BridgeCommands>;
 
 // @ts-expect-error getState answers a BridgeState, not a number
-export const wrongOutput: State['getState'] = async () => 42;
+const _wrongOutput: State['getState'] = async () => 42;
 // @ts-expect-error revealEndpointUrl takes an endpoint id that is a string
-export const wrongInput: Endpoints['revealEndpointUrl'] = async (input: { id: number }) => String(input.id);
+const _wrongInput: Endpoints['revealEndpointUrl'] = async (input: { id: number }) => String(input.id);
 // @ts-expect-error revealEndpointUrl answers the URL, a string
-export const wrongUrl: Endpoints['revealEndpointUrl'] = async () => ({ url: 'wss://example.test' });
+const _wrongUrl: Endpoints['revealEndpointUrl'] = async () => ({ url: 'wss://example.test' });
 // @ts-expect-error startServer takes a server's name
-export const wrongName: Servers['startServer'] = async (input: { id: string }) => void input.id;
+const _wrongName: Servers['startServer'] = async (input: { id: string }) => void input.id;
 // @ts-expect-error addToolSet answers the set it made, with its id
-export const wrongSet: ToolSets['addToolSet'] = async () => ({ name: 'set' });
+const _wrongSet: ToolSets['addToolSet'] = async () => ({ name: 'set' });
 // @ts-expect-error exportConfig answers a file name and its text
-export const wrongExport: ImportExport['exportConfig'] = async () => 'text';
+const _wrongExport: ImportExport['exportConfig'] = async () => 'text';
 // @ts-expect-error the whole table is typed too: callTool answers text, isError, durationMs and bytes
-export const wrongCall: All['callTool'] = async () => ({ text: 'ok' });
+const _wrongCall: All['callTool'] = async () => ({ text: 'ok' });
 
 describe('the command handlers are typed from the contract', () => {
   it('gives each group its own slice of the contract, input as validated and output as declared', () => {
