@@ -1,5 +1,6 @@
 import type { ServerSettings, Settings } from '../../shared/settings';
 import { MASK_MARKER } from '../../shared/masked';
+import type { Problem } from '../../shared/problem';
 import {
   looksSecret,
   maskArgs,
@@ -154,4 +155,15 @@ export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSe
   });
 }
 
-export { redactProblem } from './logs/redact';
+import { redactProblem } from './logs/redact';
+
+export { redactProblem };
+
+/** A server's or an endpoint's failure as the window sees it: its text and its cause's parameters redacted. */
+export function redactFailure<T extends { lastError?: string; lastErrorCause?: Problem }>(status: T, redact: (text: string) => string): T {
+  return {
+    ...status,
+    ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
+    ...(status.lastErrorCause ? { lastErrorCause: redactProblem(status.lastErrorCause, redact) } : {}),
+  };
+}
