@@ -22,6 +22,7 @@ import type { StartGrace } from './servers/start-grace';
 import type { LocalServerController } from './local-server/local-server-controller';
 import type { BridgeHost } from './bridge';
 import { toolSetCommandHandlers } from './tool-set-commands';
+import { APP_VERSION } from './version';
 
 /**
  * What the commands need of the bridge: its settings and the rooms it owns, and the few
@@ -99,7 +100,7 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
         hub: b.hub,
         log: b.logBook.logger('app'),
         maxMessageBytes: () => b.settings.limits.maxMessageBytes,
-        version: b.options.version ?? '0.1.0',
+        version: b.options.version ?? APP_VERSION,
         connectTimeoutMs: b.settings.connection.connectTimeoutMs,
         listWaitMs: b.options.testListWaitMs ?? 10_000,
       });
@@ -232,7 +233,7 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
 
     getHostInfo: async () => {
       const readOnly = b.store.readOnly;
-      return { ...b.host.info(), version: b.options.version ?? '0.1.0', ...(readOnly ? { readOnlyConfig: readOnly } : {}) };
+      return { ...b.host.info(), version: b.options.version ?? APP_VERSION, ...(readOnly ? { readOnlyConfig: readOnly } : {}) };
     },
     setLaunchAtLogin: async (input: { enabled: boolean }) => {
       if (!b.host.setLaunchAtLogin) throw new Error('Launching at login is managed by the desktop app only.');
@@ -243,7 +244,7 @@ export function bridgeCommandHandlers(b: BridgeInternals): { [K in CommandName]:
       if (!b.host.openLogsFolder) throw new Error('There is no logs folder to open here.');
       await b.host.openLogsFolder();
     },
-    getUpdateStatus: async () => b.host.updates?.status() ?? { state: 'unsupported', currentVersion: b.options.version ?? '0.1.0' },
+    getUpdateStatus: async () => b.host.updates?.status() ?? { state: 'unsupported', currentVersion: b.options.version ?? APP_VERSION },
     checkForUpdates: async () => {
       if (!b.host.updates) throw new Error('Updates are managed by the desktop app only.');
       return b.host.updates.check();

@@ -23,6 +23,7 @@ import { appStateDir } from './local-server/state-file';
 import type { ConnectCommand } from './local-server/client-entries';
 import { isOwnEntry } from './local-server/own-entry';
 import { bridgeCommandHandlers, type BridgeInternals } from './bridge-commands';
+import { APP_VERSION } from './version';
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
 export interface BridgeHost {
@@ -127,7 +128,7 @@ export class Bridge {
       hub: this.hub,
       settings: () => this.settings,
       log: this.logBook.logger('local-server'),
-      version: options.version ?? '0.1.0',
+      version: options.version ?? APP_VERSION,
       stateDir: options.stateDir === null ? undefined : (options.stateDir ?? appStateDir()),
       ...(options.localServer ? { overrides: options.localServer } : {}),
       saveToken: (token) => {
@@ -390,7 +391,7 @@ export class Bridge {
       maxMessageBytes: () => this.settings.limits.maxMessageBytes,
       maxIncomingBytes: this.settings.limits.maxIncomingBytes,
       onStatus: () => this.queueStatus(),
-      version: this.options.version ?? '0.1.0',
+      version: this.options.version ?? APP_VERSION,
     });
   }
 

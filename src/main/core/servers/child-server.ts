@@ -25,6 +25,7 @@ import { CallRelay } from './call-relay';
 import { useLeanReadBuffer } from './lean-read-buffer';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
 import { listAllTools, skippedWarning, type ToolList } from './tool-list';
+import { APP_VERSION } from '../version';
 
 export interface Supervision {
   /** How long `initialize` + the first `tools/list` may take. */
@@ -97,7 +98,7 @@ const NOT_JSON_DEBUG_LINES = 10;
 
 /** The bridge's own secrets in its environment: a child gets them only if configured for it. */
 const PRIVATE_ENV = ['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN', 'XIAOZHI_TRAY_TOKEN', 'XIAOZHI_TRAY_MCP_TOKEN'];
-const CLIENT_INFO = { name: 'xiaozhi-tray', version: '0.1.0' };
+const CLIENT_INFO = { name: 'xiaozhi-tray', version: APP_VERSION };
 
 /** One configured MCP server: spawns or connects to it, lists its tools, keeps it alive. */
 export class ChildServer {
