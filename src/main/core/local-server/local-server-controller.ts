@@ -7,7 +7,7 @@ import type { ToolSetView } from '../hub/tool-set-view';
 import type { Logger } from '../logs/log-book';
 import { clientToken } from './client-tokens';
 import type { LocalMcpServer } from './local-mcp-server';
-import { hostWithPort, isLoopbackHost, isWildcardHost } from './request-checks';
+import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
 import { removeStateFile, writeStateFile } from './state-file';
 
 /** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
