@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/settings-store';
+import { isLoopbackHost } from '../io/http-gate';
 import { appDataDir, type DiscoveryContext } from '../import/discover-clients';
 import { isOwnProcess } from '../servers/process-tree';
 
@@ -84,14 +85,12 @@ export type StateLookup =
   /** A file `connect` must not trust: someone else's, writable by others, or naming a server off this machine. */
   | { ok: false; reason: 'untrusted'; file: string; why: string };
 
-const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
-
 /**
  * A plain http URL naming this machine by a loopback name: 127.x.x.x, localhost or [::1]. Not
  * 0.0.0.0 (which reaches every interface) nor an IPv4-mapped address ([::ffff:7f00:1]).
  */
 export function isLoopbackUrl(url: URL): boolean {
-  return url.protocol === 'http:' && LOOPBACK.test(url.hostname);
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
 /**

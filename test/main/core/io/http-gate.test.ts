@@ -78,7 +78,16 @@ describe('the HTTP gate', () => {
   it('knows loopback however it is written', () => {
     for (const host of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1', '127.9.9.9', '::1', '[::1]', 'localhost.'])
       expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'localhost.evil.com', '127.0.0.1.evil.com', '128.0.0.1'])
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '[::]',
+      '[::ffff:127.0.0.1]',
+      '192.168.1.20',
+      'localhost.evil.com',
+      '127.0.0.1.evil.com',
+      '128.0.0.1',
+    ])
       expect(isLoopbackHost(host), host).toBe(false);
   });
 
