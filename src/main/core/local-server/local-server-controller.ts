@@ -209,7 +209,7 @@ export class LocalServerController {
     this.opts.log.info(`local MCP server listening at ${server.url}`);
     if (this.opts.stateDir) {
       try {
-        writeStateFile(this.opts.stateDir, {
+        await writeStateFile(this.opts.stateDir, {
           pid: process.pid,
           url: server.url,
           token: wanted.token,
