@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { nodeBundle } from '../../scripts/bundle-options.mjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APP_VERSION } from '../../src/main/core/version';
 import { CliHarness, fixtureEntry } from './cli-harness';
 import { waitFor } from '../helpers/wait';
 
 /**
- * One source for the version: package.json. The CLI is bundled here as scripts/build.mjs does, but
+ * One source for the version: package.json. The CLI is bundled here as scripts/build.mjs does (its options), but
  * with package.json saying another version, so a version written anywhere else in the code shows.
  */
 const ROOT = path.resolve(__dirname, '../..');
@@ -24,14 +25,11 @@ beforeAll(async () => {
   await build({
     entryPoints: [path.join(ROOT, 'src/cli/index.ts')],
     outfile: cli,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['electron'],
-    mainFields: ['module', 'main'],
+    ...nodeBundle,
+    sourcemap: false,
     logLevel: 'error',
     plugins: [
+      ...(nodeBundle.plugins ?? []),
       {
         name: 'another-version',
         setup(b) {
