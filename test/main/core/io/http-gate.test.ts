@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerMatches, hostAllowed, isLoopbackHost, originAllowed, secretsEqual } from '../../../../src/main/core/io/http-gate';
-import { LocalMcpServer } from '../../../../src/main/core/local-server/local-mcp-server';
-import { LogBook } from '../../../../src/main/core/logs/log-book';
+import type { LocalMcpServer } from '../../../../src/main/core/local-server/local-mcp-server';
 import { startWebUi, type WebUi } from '../../../../src/main/core/web/web-ui-server';
 import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { statusOf } from '../../../helpers/raw-http';
+import { startBareLocalServer } from '../../../helpers/bare-local-server';
 
 const TOKEN = 'gate-test-token-0123456789abcdef';
 const RENDERER = path.resolve(__dirname, '../../../../out/renderer');
@@ -124,21 +124,7 @@ describe('the local MCP server and the web UI behind the same gate', () => {
   let web: WebUi;
   let harness: Harness;
   beforeAll(async () => {
-    const book = new LogBook();
-    local = new LocalMcpServer({
-      host: '127.0.0.1',
-      port: 0,
-      token: TOKEN,
-      viewFor: () => {
-        throw new Error('no session in this test');
-      },
-      callerName: () => 'test',
-      log: book.logger('local-server'),
-      version: '0.0.0',
-      sessionIdleMs: 60_000,
-      onSessionsChanged: () => undefined,
-    });
-    await local.start();
+    ({ server: local } = await startBareLocalServer(TOKEN));
     harness = makeBridge({});
     web = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web'), token: TOKEN });
   });
