@@ -19,6 +19,7 @@ import { ChangeQueue } from './change-queue';
 import { ServerFleet } from './server-fleet';
 import { EndpointFleet } from './endpoint-fleet';
 import * as commands from './commands';
+import { APP_VERSION } from './version';
 
 export type { BridgeOptions } from './bridge-host';
 
@@ -82,7 +83,7 @@ export class Bridge {
       toolSet: (id) => this.endpoints.catalogs.forSet(id),
       settings,
       log: this.logBook.logger('local-server'),
-      version: options.version ?? '0.1.0',
+      version: options.version ?? APP_VERSION,
       stateDir: options.stateDir === null ? undefined : (options.stateDir ?? appStateDir()),
       ...(options.localServer ? { overrides: options.localServer } : {}),
       saveToken: (token) => {

@@ -7,6 +7,7 @@ import type { ToolHub } from './hub/tool-hub';
 import type { CallHistory } from './logs/call-history';
 import type { LogBook } from './logs/log-book';
 import { EndpointCatalogs, type EndpointMode } from './router/endpoint-catalogs';
+import { APP_VERSION } from './version';
 
 export interface EndpointFleetOptions {
   settings(): Settings;
@@ -155,7 +156,7 @@ export class EndpointFleet {
       maxMessageBytes: () => options.settings().limits.maxMessageBytes,
       maxIncomingBytes: options.settings().limits.maxIncomingBytes,
       onStatus: () => options.onStatus(),
-      version: options.version ?? '0.1.0',
+      version: options.version ?? APP_VERSION,
     });
   }
 

@@ -8,6 +8,7 @@ import type { ToolHub } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
 import type { EndpointCatalogs } from '../router/endpoint-catalogs';
 import { requireEndpoint, type CommandHandlers, type SettingsAccess } from './command-handlers';
+import { APP_VERSION } from '../version';
 
 /** What the endpoint commands need of the bridge. */
 export interface EndpointCommandContext extends SettingsAccess {
@@ -58,7 +59,7 @@ export function endpointCommandHandlers(c: EndpointCommandContext): CommandHandl
         hub: c.hub,
         log: c.log,
         maxMessageBytes: () => c.settings().limits.maxMessageBytes,
-        version: c.version ?? '0.1.0',
+        version: c.version ?? APP_VERSION,
         connectTimeoutMs: c.settings().connection.connectTimeoutMs,
         listWaitMs: c.testListWaitMs ?? 10_000,
       });

@@ -2,6 +2,7 @@ import type { hostCommands } from '../../../shared/bridge-api';
 import type { BridgeHost } from '../bridge-host';
 import type { SettingsStore } from '../config/settings-store';
 import type { CommandHandlers } from './command-handlers';
+import { APP_VERSION } from '../version';
 
 /** What the host commands need of the bridge. */
 export interface HostCommandContext {
@@ -18,7 +19,7 @@ export function hostCommandHandlers(c: HostCommandContext): CommandHandlers<type
   return {
     getHostInfo: async () => {
       const readOnly = c.store.readOnly;
-      return { ...c.host.info(), version: c.version ?? '0.1.0', ...(readOnly ? { readOnlyConfig: readOnly } : {}) };
+      return { ...c.host.info(), version: c.version ?? APP_VERSION, ...(readOnly ? { readOnlyConfig: readOnly } : {}) };
     },
     setLaunchAtLogin: async (input) => {
       if (!c.host.setLaunchAtLogin) throw new Error('Launching at login is managed by the desktop app only.');
@@ -29,7 +30,7 @@ export function hostCommandHandlers(c: HostCommandContext): CommandHandlers<type
       if (!c.host.openLogsFolder) throw new Error('There is no logs folder to open here.');
       await c.host.openLogsFolder();
     },
-    getUpdateStatus: async () => c.host.updates?.status() ?? { state: 'unsupported', currentVersion: c.version ?? '0.1.0' },
+    getUpdateStatus: async () => c.host.updates?.status() ?? { state: 'unsupported', currentVersion: c.version ?? APP_VERSION },
     checkForUpdates: async () => {
       if (!c.host.updates) throw new Error('Updates are managed by the desktop app only.');
       return c.host.updates.check();

@@ -110,7 +110,7 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): CommandH
         await context.host.openExternal(cherryStudioLink(entry));
         return { opened: true };
       }
-      return { path: AddToClientSessions.write(pending, entry, makePrivate === true), opened: false };
+      return { path: await AddToClientSessions.write(pending, entry, makePrivate === true), opened: false };
     },
 
     getCallerCounts: async () => context.history.countsByCaller(),

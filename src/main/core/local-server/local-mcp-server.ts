@@ -19,7 +19,7 @@ import type { Logger } from '../logs/log-book';
 import { RefusalLog } from '../logs/refusal-log';
 import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
-import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from './request-checks';
+import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
 
 export interface LocalMcpServerOptions {
   host: string;
@@ -196,7 +196,7 @@ export class LocalMcpServer {
       const bound = { host: this.opts.host, port: this.boundPort };
       if (!hostAllowed(req.headers.host, bound)) throw new HttpRefusal(403, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
       const origin = req.headers.origin;
-      if (!originAllowed(origin, bound)) throw new HttpRefusal(403, `Invalid Origin header: ${origin}`);
+      if (!originAllowed(origin, req.headers.host, bound, 'loopback')) throw new HttpRefusal(403, `Invalid Origin header: ${origin}`);
       if (origin) {
         // A page on an allowed (loopback) origin, such as the MCP Inspector, needs CORS to read answers.
         res.setHeader('Access-Control-Allow-Origin', origin);

@@ -7,7 +7,7 @@ import type { SettlingTools } from '../router/settling-tools';
 import type { Logger } from '../logs/log-book';
 import { clientToken } from './client-tokens';
 import type { LocalMcpServer } from './local-mcp-server';
-import { hostWithPort, isLoopbackHost, isWildcardHost } from './request-checks';
+import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
 import { removeStateFile, writeStateFile } from './state-file';
 
 /** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
@@ -207,7 +207,7 @@ export class LocalServerController {
     this.opts.log.info(`local MCP server listening at ${server.url}`);
     if (this.opts.stateDir) {
       try {
-        writeStateFile(this.opts.stateDir, {
+        await writeStateFile(this.opts.stateDir, {
           pid: process.pid,
           url: server.url,
           token: wanted.token,
