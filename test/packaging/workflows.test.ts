@@ -83,7 +83,7 @@ describe('GitHub workflows', () => {
 
   it('the README claims no published package: its install line installs a release tarball or a checkout', () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const install = readme.split('\n').filter((line) => /npm (install|i) -g/.test(line));
+    const install = readme.split('\n').filter((line) => /^\s*npm (install|i) -g/.test(line));
     expect(install.length).toBeGreaterThan(0);
     // The command itself, not its comment, names the tarball.
     for (const line of install) expect(line.split('#')[0], line).toMatch(/\.tgz/);
