@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { SkippedTool } from '../../../shared/status';
 import { firstIssue } from '../../../shared/zod-issue';
 import { isNode } from '../../../shared/schema-refs';
+import { servedSchema } from '../hub/served-schema';
 
 /**
  * A server's `tools/list`, read page by page and checked tool by tool: one tool the MCP schema
@@ -18,6 +19,8 @@ export const MAX_LIST_PAGES = 100;
 export const MAX_SERVER_TOOLS = 2_000;
 /** Deeper schemas break whatever walks them recursively (JSON, ajv, our own); none of use is this deep. */
 export const MAX_SCHEMA_DEPTH = 64;
+/** A tool's schema as served (references copied in) past this is an attack or a bug: xiaozhi's pages hold 8 KB. */
+export const MAX_SERVED_SCHEMA_BYTES = 256 * 1024;
 
 export interface ToolList {
   tools: Tool[];
@@ -95,7 +98,18 @@ function checkTool(raw: unknown, position: number): { tool: Tool } | { skipped: 
   if (nestingOver(raw, MAX_SCHEMA_DEPTH)) return skip({ name, position, reason: 'tooDeep' });
   const parsed = ToolSchema.safeParse(raw);
   if (!parsed.success) return skip({ name, position, reason: 'invalid', path: firstIssue(parsed.error).path });
+  // Served here first (and kept, per schema object), so a schema that cannot be served is this tool's problem only.
+  if (!servable(parsed.data.inputSchema)) return skip({ name, position, reason: 'schemaTooLarge' });
   return { tool: parsed.data };
+}
+
+/** True when the schema as served is within bounds (and building it did not fail). */
+function servable(schema: Tool['inputSchema']): boolean {
+  try {
+    return JSON.stringify(servedSchema(schema)).length <= MAX_SERVED_SCHEMA_BYTES;
+  } catch {
+    return false;
+  }
 }
 
 /** The tools fit to serve, in the order listed, and those left out with why. */
@@ -138,6 +152,7 @@ export function skippedText(skipped: SkippedTool): string {
     badSchema: 'its inputSchema is not an object',
     notObject: 'its inputSchema does not say "type": "object", which MCP requires',
     tooDeep: `its schema nests more than ${MAX_SCHEMA_DEPTH} levels deep`,
+    schemaTooLarge: `its argument schema, with the definitions it refers to copied in, is larger than ${MAX_SERVED_SCHEMA_BYTES / 1024} KB`,
     invalid: `its definition is not valid MCP${skipped.path ? ` at ${skipped.path}` : ''}`,
   };
   return `${who}: ${why[skipped.reason] ?? skipped.reason}`;
