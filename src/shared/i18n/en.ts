@@ -457,6 +457,9 @@ export const en = {
   'problem.server.eventTooBig.hint': 'The connection is dropped and made again; the limit keeps the app from running out of memory.',
   'problem.server.answerTooBig': 'The server sent an answer of more than {megabytes} MB.',
   'problem.server.answerTooBig.hint': 'The connection is dropped and made again; the limit keeps the app from running out of memory.',
+  'problem.server.notReading': 'The program stopped reading its input: more than {megabytes} MB the app sent it is waiting.',
+  'problem.server.notReading.hint':
+    'It is restarted; the limit keeps the app from running out of memory. If this repeats, tell its author.',
   'problem.server.outputHeld': 'The program ended, but a process it started still holds its output open; the connection is closed.',
   'problem.server.outputHeld.hint': 'That process was started without its own output; it is stopped with the server.',
   'problem.server.running': 'Running: {name} {version}, {tools, plural, one {# tool} other {# tools}}',
