@@ -134,6 +134,7 @@ export const en = {
   'servers.skipped.notObject': 'its argument schema does not say "type": "object", which MCP requires',
   'servers.skipped.tooDeep': 'its argument schema is nested too deeply',
   'servers.skipped.schemaTooLarge': 'its argument schema is too large once the definitions it refers to are copied in',
+  'servers.skipped.listTooLarge': 'the whole tool list of this server passed 16 MB before it; the rest is left out',
   'servers.skipped.invalid': 'its definition is not valid MCP (at {path})',
   'servers.removeTitle': 'Remove server "{name}"?',
   'servers.removeBody': 'It is stopped and its tools are no longer served.',

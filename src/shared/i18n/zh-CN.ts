@@ -135,6 +135,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.skipped.notObject': '参数定义没有写明 "type": "object"（MCP 要求必须有）',
   'servers.skipped.tooDeep': '参数定义嵌套层数过多',
   'servers.skipped.schemaTooLarge': '参数定义展开引用后过大',
+  'servers.skipped.listTooLarge': '该服务的工具列表在它之前已超过 16 MB，其余部分未提供',
   'servers.skipped.invalid': '定义不符合 MCP 规范（位置：{path}）',
   'servers.removeTitle': '删除服务“{name}”？',
   'servers.removeBody': '该服务会被停止，它的工具将不再提供。',
