@@ -48,6 +48,7 @@ export const PROBLEM_CODES = [
   'server.eventTooBig',
   'server.answerTooBig',
   'server.outputHeld',
+  'server.notReading',
   // What a server's log lines say happened (worded in the logs page like a problem; no hint).
   'server.running',
   'server.installing',

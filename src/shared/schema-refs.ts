@@ -4,7 +4,8 @@
  * fastmcp, zod-to-json-schema) reaches its model pointing at nothing; the window's tool form reads
  * the same properties. Pure (the engine and the renderer both use it). Only what is referenced is
  * copied in, and every expansion is bounded: a definition already being expanded on the same path
- * (a recursive one), too deep a nesting, or a spent budget is cut with a plain description instead.
+ * (a recursive one), too deep a nesting, or a spent budget (of nodes, and of characters copied) is
+ * cut with a plain description instead.
  */
 
 type Json = unknown;
@@ -16,6 +17,13 @@ const MAX_DEPTH = 24;
 const MAX_REF_NESTING = 4;
 /** Nodes copied in by expansions for one schema (a definition used many times costs each time). */
 const EXPANSION_BUDGET = 2_000;
+/**
+ * Characters of JSON copied in by expansions for one schema: a few nodes may hold long texts (a
+ * definition with a 1 MB description used 900 times made 1.6 GB of schema, past what a string can hold).
+ */
+export const EXPANSION_BYTES = 256 * 1024;
+/** A description kept at a cut: the definition's own may be as long as the server likes. */
+const CUT_DESCRIPTION_CHARS = 200;
 
 /** Values that are data, not subschemas: a `$ref` key inside them is not a reference. */
 export const DATA_KEYS = new Set(['enum', 'const', 'default', 'examples', 'example']);
@@ -62,16 +70,39 @@ function cut(target: Json, siblings: Node, text: string): Node {
       : isNode(target) && typeof target.description === 'string'
         ? target.description
         : '';
-  out.description = own ? `${own} (${text})` : text;
+  const short = own.length > CUT_DESCRIPTION_CHARS ? `${own.slice(0, CUT_DESCRIPTION_CHARS - 1)}…` : own;
+  out.description = short ? `${short} (${text})` : text;
   return out;
 }
 
 /** Keys whose value maps names to subschemas (a map cut short is empty, not a description). */
 export const MAP_KEYS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
+/** About how many characters of JSON `value` takes; counting stops once past `limit`. */
+export function jsonCharsOver(value: Json, limit: number): number {
+  let chars = 0;
+  const stack: Json[] = [value];
+  while (stack.length > 0 && chars <= limit) {
+    const next = stack.pop();
+    if (typeof next === 'string') chars += next.length + 2;
+    else if (typeof next !== 'object' || next === null) chars += 8;
+    else if (Array.isArray(next)) {
+      chars += 2 + next.length;
+      for (const item of next) stack.push(item);
+    } else
+      for (const [key, child] of Object.entries(next)) {
+        chars += key.length + 4;
+        stack.push(child);
+      }
+  }
+  return chars;
+}
+
 class Inliner {
   /** Nodes copied in by expansions so far may not pass this; past it, references are cut. */
   private budget = EXPANSION_BUDGET;
+  /** Nor may the characters they hold: past this, references are cut too. */
+  private bytes = EXPANSION_BYTES;
 
   constructor(private readonly root: Node) {}
 
@@ -80,7 +111,10 @@ class Inliner {
    * the value maps names to subschemas; `stack` holds the references being expanded on this path.
    */
   walk(value: Json, depth: number, stack: readonly string[], map = false): Json {
-    if (typeof value !== 'object' || value === null) return value;
+    if (typeof value !== 'object' || value === null) {
+      if (stack.length > 0) this.bytes -= typeof value === 'string' ? value.length + 2 : 8;
+      return value;
+    }
     if (stack.length > 0) this.budget--;
     if (Array.isArray(value)) {
       // Deep enough: keep a list of plain values (a type list, a required list), drop what nests on.
@@ -103,7 +137,10 @@ class Inliner {
         changed = true;
         continue;
       }
-      const next = !map && DATA_KEYS.has(key) ? child : this.walk(child, depth + 1, stack, !map && MAP_KEYS.has(key));
+      if (stack.length > 0) this.bytes -= key.length + 4;
+      const data = !map && DATA_KEYS.has(key);
+      if (data && stack.length > 0) this.bytes -= jsonCharsOver(child, Math.max(0, this.bytes));
+      const next = data ? child : this.walk(child, depth + 1, stack, !map && MAP_KEYS.has(key));
       if (next !== child) changed = true;
       out[key] = next;
     }
@@ -124,7 +161,8 @@ class Inliner {
     if (!isNode(target)) return this.walk(siblings, depth, stack);
     const label = refLabel(ref, target);
     if (stack.includes(ref) || target === this.root) return cut(target, siblings, `${label}: the same structure again, nested`);
-    if (stack.length >= MAX_REF_NESTING || this.budget <= 0) return cut(target, siblings, `${label}: nested further, not shown`);
+    if (stack.length >= MAX_REF_NESTING || this.budget <= 0 || this.bytes <= 0)
+      return cut(target, siblings, `${label}: nested further, not shown`);
     const expanded = this.walk(target, depth, [...stack, ref]);
     const merged: Node = isNode(expanded) ? { ...expanded } : {};
     // What the referring schema says itself (a description, a default) wins over the definition's.

@@ -34,7 +34,7 @@ export const SkippedToolSchema = z.object({
   name: z.string().optional(),
   /** Where it is in the server's list, from 1 (how to find a tool without a usable name). */
   position: z.number().int(),
-  /** duplicate, noName, badName, notTool, badSchema, notObject, tooDeep or invalid. */
+  /** duplicate, noName, badName, notTool, badSchema, notObject, tooDeep, schemaTooLarge, listTooLarge or invalid. */
   reason: z.string(),
   /** For `invalid`: where in the tool's definition (a dotted path). */
   path: z.string().optional(),

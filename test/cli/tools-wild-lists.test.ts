@@ -1,5 +1,8 @@
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliHarness, fixtureEntry } from './cli-harness';
+
+const HOSTILE = path.resolve(__dirname, '../fixtures/hostile-server.mjs');
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());
@@ -25,4 +28,29 @@ describe('tools: a server that lists a tool name twice', () => {
     expect(listed.toolCount).toBe(13);
     expect(run.stderr()).toContain('tool "twin": listed 2 times (only the first is served)');
   });
+});
+
+describe('tools: a server whose tools/list is many large pages', () => {
+  it("holds a bounded number of bytes of one server's list, and says the rest was left out", async () => {
+    // 12 pages of one tool with a 4 MB description (48 MB); the start grace raised so reading them fits in it on a loaded machine.
+    const file = h.writeConfig({
+      limits: { startGraceMs: 60_000 },
+      servers: [
+        {
+          name: 'big',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [HOSTILE],
+          env: { HOSTILE_PAGES: '12', HOSTILE_DESC_BYTES: '4000000' },
+        },
+      ],
+    });
+    const { code, out, err } = await h.finished(['tools', '--config', file, '--json']);
+    expect(code, err).toBe(0);
+    const listed = JSON.parse(out) as { toolCount: number; bytes: number };
+    // Before: 15 tools, 48,000,000+ bytes of tools held (and served whole to local clients).
+    expect(listed.bytes).toBeLessThan(32 * 1024 * 1024);
+    expect(listed.toolCount).toBeGreaterThanOrEqual(4);
+    expect(err).toMatch(/its tools\/list answer passed 16 MB/);
+  }, 120_000);
 });

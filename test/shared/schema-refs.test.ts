@@ -177,6 +177,22 @@ describe('local $ref in served schemas', () => {
     expect(json).toContain('nested further, not shown');
   });
 
+  it('stays small in bytes when references repeat a long definition (a $ref bomb)', () => {
+    // 200 properties of type E; E has 10 properties of type F; F has a 20 KB description.
+    const properties: Schema = {};
+    for (let i = 0; i < 200; i++) properties[`p${i}`] = { $ref: '#/$defs/E' };
+    const e: Schema = { type: 'object', properties: {} as Schema };
+    for (let i = 0; i < 10; i++) (e.properties as Schema)[`f${i}`] = { $ref: '#/$defs/F' };
+    const schema = { type: 'object', properties, $defs: { E: e, F: { type: 'string', description: 'd'.repeat(20_000) } } };
+    // Before: 18,247,623 characters (about 900 copies of the description) from 25 KB of schema.
+    const json = JSON.stringify(servedSchema(schema));
+    expect(json.length).toBeLessThan(1024 * 1024);
+    // A cut keeps the start of a long description, not all of it.
+    expect(json).toContain('nested further, not shown');
+    const cuts = Object.values(servedSchema(schema).properties as Record<string, Schema>).filter((p) => !('properties' in p));
+    for (const cut of cuts) expect(String(cut.description).length).toBeLessThan(400);
+  });
+
   it('cuts deep nesting without overflowing the stack (10,000 levels)', () => {
     let inner: Schema = { type: 'string' };
     for (let i = 0; i < 10_000; i++) inner = { type: 'object', properties: { next: inner } };

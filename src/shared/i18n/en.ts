@@ -133,6 +133,8 @@ export const en = {
   'servers.skipped.badSchema': 'its argument schema (inputSchema) is missing or not an object',
   'servers.skipped.notObject': 'its argument schema does not say "type": "object", which MCP requires',
   'servers.skipped.tooDeep': 'its argument schema is nested too deeply',
+  'servers.skipped.schemaTooLarge': 'its argument schema is too large once the definitions it refers to are copied in',
+  'servers.skipped.listTooLarge': 'the whole tool list of this server passed 16 MB before it; the rest is left out',
   'servers.skipped.invalid': 'its definition is not valid MCP (at {path})',
   'servers.removeTitle': 'Remove server "{name}"?',
   'servers.removeBody': 'It is stopped and its tools are no longer served.',
@@ -456,6 +458,9 @@ export const en = {
   'problem.server.eventTooBig.hint': 'The connection is dropped and made again; the limit keeps the app from running out of memory.',
   'problem.server.answerTooBig': 'The server sent an answer of more than {megabytes} MB.',
   'problem.server.answerTooBig.hint': 'The connection is dropped and made again; the limit keeps the app from running out of memory.',
+  'problem.server.notReading': 'The program stopped reading its input: more than {megabytes} MB the app sent it is waiting.',
+  'problem.server.notReading.hint':
+    'It is restarted; the limit keeps the app from running out of memory. If this repeats, tell its author.',
   'problem.server.outputHeld': 'The program ended, but a process it started still holds its output open; the connection is closed.',
   'problem.server.outputHeld.hint': 'That process was started without its own output; it is stopped with the server.',
   'problem.server.running': 'Running: {name} {version}, {tools, plural, one {# tool} other {# tools}}',

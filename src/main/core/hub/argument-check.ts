@@ -11,6 +11,7 @@ import { servedSchema } from './served-schema';
  * server's stack trace, or a wrong answer). Each schema is compiled the first time its tool is
  * called and kept as long as the server keeps that tool; a schema that does not compile is
  * reported once and not enforced (some servers publish broken schemas; their tools still work).
+ * Regular expressions (`pattern`, `patternProperties`) and `format`s are left to the server.
  */
 
 type Validator = ValidateFunction | 'broken';
@@ -90,7 +91,7 @@ export class ArgumentCheck {
       ? (this.draft2020 ??= new (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default(OPTIONS))
       : (this.draft7 ??= new (require('ajv') as { default: typeof Ajv }).default(OPTIONS));
     const { $schema: _ignored, ...rest } = schema;
-    const copy = defaultsOptional({ type: 'object', ...rest });
+    const copy = withoutPatterns(defaultsOptional({ type: 'object', ...rest }));
     const validate = ajv.compile(copy);
     // Ajv keeps every compiled schema; the WeakMap above is the cache that may forget.
     ajv.removeSchema(copy);
@@ -114,28 +115,54 @@ function hasDefault(property: unknown, root: Node): boolean {
 }
 
 /**
- * The schema as the check reads it: a field that is required but has a default is optional, as
- * the server treats it (@playwright/mcp, mcp-framework servers list such fields). The arguments
- * are not touched: the server gets what the model sent and fills in its own default. The same
- * objects where nothing changes.
+ * The schema with `visit` applied to every subschema, innermost first (`visit` answers the node, or
+ * a changed copy). The same objects where nothing changes.
  */
-export function defaultsOptional(schema: Node, root: Node = schema, depth = 0, map = false): Node {
+function rewriteSchema(schema: Node, visit: (node: Node) => Node, depth = 0, map = false): Node {
   if (depth > MAX_WALK_DEPTH) return schema;
   let out: Node | undefined;
   for (const [key, child] of Object.entries(schema)) {
     if ((!map && DATA_KEYS.has(key)) || typeof child !== 'object' || child === null) continue;
     const next = Array.isArray(child)
-      ? child.map((item) => (isNode(item) ? defaultsOptional(item, root, depth + 1) : item))
-      : defaultsOptional(child as Node, root, depth + 1, !map && MAP_KEYS.has(key));
+      ? child.map((item) => (isNode(item) ? rewriteSchema(item, visit, depth + 1) : item))
+      : rewriteSchema(child as Node, visit, depth + 1, !map && MAP_KEYS.has(key));
     if (Array.isArray(child) ? (next as unknown[]).some((item, i) => item !== child[i]) : next !== child)
       (out ??= { ...schema })[key] = next;
   }
-  const properties = schema.properties;
-  if (!map && Array.isArray(schema.required) && isNode(properties)) {
-    const required = (schema.required as unknown[]).filter((name) => !(typeof name === 'string' && hasDefault(properties[name], root)));
-    if (required.length !== schema.required.length) (out ??= { ...schema }).required = required;
-  }
-  return out ?? schema;
+  return map ? (out ?? schema) : visit(out ?? schema);
+}
+
+/**
+ * The schema as the check reads it: a field that is required but has a default is optional, as
+ * the server treats it (@playwright/mcp, mcp-framework servers list such fields). The arguments
+ * are not touched: the server gets what the model sent and fills in its own default.
+ */
+export function defaultsOptional(schema: Node, root: Node = schema): Node {
+  return rewriteSchema(schema, (node) => {
+    const properties = node.properties;
+    if (!Array.isArray(node.required) || !isNode(properties)) return node;
+    const required = (node.required as unknown[]).filter((name) => !(typeof name === 'string' && hasDefault(properties[name], root)));
+    return required.length === node.required.length ? node : { ...node, required };
+  });
+}
+
+/**
+ * The schema without its regular expressions: JavaScript's RegExp backtracks, and a server's
+ * pattern such as "^(a+)+$" against 40 a's and a "!" runs for days in the bridge's one thread.
+ * Patterns are left to the server, which checks its own anyway. Keys matched by
+ * `patternProperties` cannot be told from unknown ones without them, so `additionalProperties`
+ * (and `unevaluatedProperties`) beside them go too: never stricter than the server.
+ */
+export function withoutPatterns(schema: Node): Node {
+  return rewriteSchema(schema, (node) => {
+    const hasPattern = typeof node.pattern === 'string';
+    const hasPatternProperties = node.patternProperties !== undefined;
+    if (!hasPattern && !hasPatternProperties) return node;
+    const { pattern: _pattern, ...rest } = node;
+    if (!hasPatternProperties) return rest;
+    const { patternProperties: _map, additionalProperties: _more, unevaluatedProperties: _unevaluated, ...left } = rest;
+    return left;
+  });
 }
 
 const OPTIONS = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true, logger: false } as const;
@@ -236,8 +263,6 @@ function problem(error: ErrorObject, args: unknown, schema: Record<string, unkno
       return `${name} must have at least ${String(params.limit)} items`;
     case 'maxItems':
       return `${name} must have at most ${String(params.limit)} items`;
-    case 'pattern':
-      return `${name} must match the pattern ${String(params.pattern)}`;
     case 'anyOf':
     case 'oneOf':
       return `${name} does not match any allowed form`;

@@ -119,6 +119,7 @@ export class ToolSetView implements CatalogView {
   private summaryCache: CatalogSummary = { toolCount: 0, bytes: 0, pages: 1 };
   private setName: string;
   private unlistedWarned = new Set<string>();
+  private unservableWarned = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -145,16 +146,27 @@ export class ToolSetView implements CatalogView {
       mine.map((r) => ({ server: r.server, tool: r.tool.name })),
       naming === 'always-prefix',
     );
-    const entries: Entry[] = mine.map(({ server, tool }) => {
+    const entries: Entry[] = [];
+    const unservable = new Set<string>();
+    for (const { server, tool } of mine) {
       const toolSettings = set.tools[server]?.[tool.name];
       const exposed = names.get(toolKey(server, tool.name)) as string;
-      const served: ServedTool = {
-        name: exposed,
-        description: toolSettings?.description ?? tool.description ?? '',
-        inputSchema: servedSchema(tool.inputSchema),
-      };
-      return { exposed, server, original: tool, enabled: toolSettings?.enabled !== false, prepared: prepareTool(served) };
-    });
+      // One tool that cannot be served (its schema past what a string holds…) is left out, not the catalog.
+      let prepared: PreparedTool;
+      try {
+        const served: ServedTool = {
+          name: exposed,
+          description: toolSettings?.description ?? tool.description ?? '',
+          inputSchema: servedSchema(tool.inputSchema),
+        };
+        prepared = prepareTool(served);
+      } catch (error) {
+        this.warnUnservable(unservable, server, tool.name, error);
+        continue;
+      }
+      entries.push({ exposed, server, original: tool, enabled: toolSettings?.enabled !== false, prepared });
+    }
+    this.unservableWarned = unservable;
     entries.sort((a, b) => (a.exposed < b.exposed ? -1 : a.exposed > b.exposed ? 1 : 0));
     this.entries = withoutSameNames(entries, this.context.log);
     this.byName = new Map(this.entries.map((e) => [e.exposed, e]));
@@ -172,6 +184,14 @@ export class ToolSetView implements CatalogView {
     this.signature = signature;
     this.catalogVersion++;
     return true;
+  }
+
+  /** Said once per tool while it stays unservable. */
+  private warnUnservable(now: Set<string>, server: string, tool: string, error: unknown): void {
+    const key = `${server}\u0000${tool}`;
+    now.add(key);
+    if (this.unservableWarned.has(key)) return;
+    this.context.log.warn(`tool "${tool}" (server "${server}") cannot be served, so it is left out: ${errorText(error)}`);
   }
 
   /** Said once per tool while it stays too large to list (a new limit or a new schema may change that). */

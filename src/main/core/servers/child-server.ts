@@ -114,6 +114,11 @@ export class ChildServer {
   private restartTimer: NodeJS.Timeout | undefined;
   private healthTimer: NodeJS.Timeout | undefined;
   private runningSince = 0;
+  /** Lists asked for, and the order of the latest taken: an older list never replaces a newer one. */
+  private listsAsked = 0;
+  private listTaken = 0;
+  /** The tools refresh under way for a connection, and whether another was announced meanwhile. */
+  private refresh: { generation: number; again: boolean } | undefined;
 
   constructor(opts: ChildServerOptions) {
     this.opts = opts;
@@ -318,13 +323,8 @@ export class ChildServer {
         else if (notJson <= NOT_JSON_DEBUG_LINES) this.opts.log.debug(`transport: ${error.message}`);
       } else this.opts.log.debug(`transport: ${error.message}`);
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      if (generation !== this.generation) return;
-      try {
-        await this.refreshTools(client);
-      } catch (error) {
-        this.opts.log.warn(`could not refresh tools: ${errorText(error)}`);
-      }
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (generation === this.generation) this.refreshSoon(client, generation);
     });
 
     let timer: NodeJS.Timeout | undefined;
@@ -348,7 +348,7 @@ export class ChildServer {
             this.pid = stdioPid(transport);
             if (generation === this.generation) this.relay = new CallRelay(transport, this.opts.log);
           }
-          const list = await listAllTools(client);
+          const list = await this.readTools(client);
           // A start that timed out may still finish listing: its tools are no longer this server's.
           if (generation === this.generation) this.takeTools(list);
         })(),
@@ -468,8 +468,43 @@ export class ChildServer {
     if (generation === this.generation) this.knownDescendants = pids;
   }
 
+  /** The server's tools/list, or undefined when a list asked for later has been taken meanwhile. */
+  private async readTools(client: Client): Promise<ToolList | undefined> {
+    const order = ++this.listsAsked;
+    const list = await listAllTools(client);
+    if (order < this.listTaken) return undefined;
+    this.listTaken = order;
+    return list;
+  }
+
+  /**
+   * Refreshes the tools after a `list_changed`: one refresh in flight, and one more after it for
+   * whatever was announced meanwhile, however many announcements came (a storm of 10,000 made as
+   * many lists at once, and as many log lines).
+   */
+  private refreshSoon(client: Client, generation: number): void {
+    if (this.refresh?.generation === generation) {
+      this.refresh.again = true;
+      return;
+    }
+    const refresh = { generation, again: false };
+    this.refresh = refresh;
+    void (async () => {
+      do {
+        refresh.again = false;
+        try {
+          await this.refreshTools(client, generation);
+        } catch (error) {
+          if (generation === this.generation) this.opts.log.warn(`could not refresh tools: ${errorText(error)}`);
+        }
+      } while (refresh.again && generation === this.generation);
+      if (this.refresh === refresh) this.refresh = undefined;
+    })();
+  }
+
   /** The listed tools as served; what was left out is said once (again only when it changes). */
-  private takeTools(list: ToolList): void {
+  private takeTools(list: ToolList | undefined): void {
+    if (!list) return;
     this.tools = list.tools;
     this.skipped = list.skipped;
     const said = JSON.stringify([list.skipped, list.cutShort]);
@@ -482,8 +517,10 @@ export class ChildServer {
     this.skippedSaid = said;
   }
 
-  private async refreshTools(client: Client): Promise<void> {
-    this.takeTools(await listAllTools(client));
+  private async refreshTools(client: Client, generation: number): Promise<void> {
+    const list = await this.readTools(client);
+    if (!list || generation !== this.generation) return;
+    this.takeTools(list);
     this.opts.log.info(`tool list changed: ${this.tools.length} tools`);
     this.opts.onTools();
     this.opts.onStatus();

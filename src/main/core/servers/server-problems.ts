@@ -101,6 +101,7 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
     `its output overflowed: it printed more than ${megabytes(p)} on stdout without a newline (a message too big, or logging on stdout instead of stderr)`,
   'server.eventTooBig': (p) => `the server sent a message of more than ${megabytes(p)}`,
   'server.answerTooBig': (p) => `the server sent an answer of more than ${megabytes(p)}`,
+  'server.notReading': (p) => `it stopped reading its input: more than ${megabytes(p)} the bridge sent it is waiting`,
   'server.outputHeld': (p) => `it ${endedHow(p)}, but a process it started still holds its output open; closing the connection`,
   'server.running': (p) =>
     `running${p.pid !== undefined ? ` (pid ${p.pid})` : ''}: ${p.name || 'server'} ${p.version ?? ''}, ${p.tools} tools`.replace(

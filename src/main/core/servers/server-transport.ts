@@ -4,7 +4,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Problem } from '../../../shared/problem';
+import { problem, type Problem } from '../../../shared/problem';
 import type { ServerSettings, StdioServerSettings } from '../../../shared/settings';
 import { corkForThisTurn } from '../io/cork';
 import { boundedFetch } from './bounded-fetch';
@@ -12,7 +12,7 @@ import { useLeanReadBuffer } from './lean-read-buffer';
 import { LineDecoder } from './line-decoder';
 import { checkHeaders, serverUrl } from './permanent-failure';
 import { remoteHeaders } from './remote-headers';
-import type { ProcessExit } from './server-problems';
+import { ProblemError, type ProcessExit } from './server-problems';
 
 /**
  * The transport to one configured server: a spawned program over stdio, or a remote one over SSE
@@ -25,6 +25,12 @@ export const STDIO_MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
 /** The bridge's own secrets in its environment: a child gets them only if configured for it. */
 const PRIVATE_ENV = ['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN', 'XIAOZHI_TRAY_TOKEN', 'XIAOZHI_TRAY_MCP_TOKEN'];
+
+/**
+ * What may wait in memory for a stdio server to read it: past this, it has stopped reading (and
+ * anything more it is sent, such as answers to its own requests, would be held without end).
+ */
+export const STDIO_MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
 /** After a stdio server's process exits, how long its pipes may stay open (held by a process it started) before they are closed. */
 const HELD_PIPE_GRACE_MS = 500;
@@ -43,7 +49,7 @@ export interface TransportContext {
   onExit: (exit: ProcessExit) => void;
   /** It ended, but a process it started holds its pipes open: they are closed now, which ends the connection. */
   onHeldOutput: () => void;
-  /** A remote server's response or event passed the bound. */
+  /** A bound was passed (a remote server's response or event, a stdio server's unread input): drop the connection. */
   onTooBig: (tooBig: Problem) => void;
 }
 
@@ -94,7 +100,13 @@ function stdioTransport(s: StdioServerSettings, context: TransportContext): Stdi
   // Batch writes to the child's stdin per turn of the event loop (see corkForThisTurn).
   const send = transport.send.bind(transport);
   transport.send = (message) => {
-    corkForThisTurn(stdioProcess(transport)?.stdin ?? undefined);
+    const stdin = stdioProcess(transport)?.stdin ?? undefined;
+    if (stdin && stdin.writableLength > STDIO_MAX_UNREAD_BYTES) {
+      const notReading = problem('server.notReading', { megabytes: STDIO_MAX_UNREAD_BYTES / 1024 / 1024 });
+      context.onTooBig(notReading);
+      return Promise.reject(new ProblemError(notReading));
+    }
+    corkForThisTurn(stdin);
     return send(message);
   };
   return transport;

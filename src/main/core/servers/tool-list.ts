@@ -3,21 +3,30 @@ import { PaginatedResultSchema, ToolSchema, type Tool } from '@modelcontextproto
 import { z } from 'zod';
 import type { SkippedTool } from '../../../shared/status';
 import { firstIssue } from '../../../shared/zod-issue';
-import { isNode } from '../../../shared/schema-refs';
+import { isNode, jsonCharsOver } from '../../../shared/schema-refs';
+import { servedSchema } from '../hub/served-schema';
 
 /**
  * A server's `tools/list`, read page by page and checked tool by tool: one tool the MCP schema
  * refuses (no `"type": "object"`, no name…) is left out with its reason instead of failing the
  * whole list (the SDK's `listTools` validates the list as one), and a name listed twice is served
- * once. Everything here is bounded: pages, tools and the nesting of a schema.
+ * once. Everything here is bounded: pages, tools, bytes and the nesting of a schema.
  */
 
 /** More pages than this is a server paging in circles (or for ever). */
 export const MAX_LIST_PAGES = 100;
 /** More tools than any assistant can choose from; past it, the rest is left out. */
 export const MAX_SERVER_TOOLS = 2_000;
+/**
+ * Characters of JSON of one server's tools, all pages together: a page may be 10 MB (16 MB over
+ * HTTP) and a list kept whole until it ends, for what xiaozhi is sent a few KB of. Past it, the
+ * rest is left out.
+ */
+export const MAX_LIST_BYTES = 16 * 1024 * 1024;
 /** Deeper schemas break whatever walks them recursively (JSON, ajv, our own); none of use is this deep. */
 export const MAX_SCHEMA_DEPTH = 64;
+/** A tool's schema as served (references copied in) past this is an attack or a bug: xiaozhi's pages hold 8 KB. */
+export const MAX_SERVED_SCHEMA_BYTES = 256 * 1024;
 
 export interface ToolList {
   tools: Tool[];
@@ -36,13 +45,24 @@ export async function listAllTools(client: Client): Promise<ToolList> {
   let cursor: string | undefined;
   const seenCursors = new Set<string>();
   let cutShort: string | undefined;
+  let bytes = 0;
+  /** Tools of the page that passed MAX_LIST_BYTES, from the first that did: listed, not kept. */
+  const overBytes: SkippedTool[] = [];
   for (let pages = 0; ; pages++) {
     if (pages === MAX_LIST_PAGES) {
       cutShort = `it answered tools/list with more than ${MAX_LIST_PAGES} pages; only the first ${MAX_LIST_PAGES} are read`;
       break;
     }
     const page = await readPage(client, cursor);
-    for (const tool of page.tools) raw.push(tool);
+    for (const tool of page.tools) {
+      if (overBytes.length === 0) bytes += jsonCharsOver(tool, MAX_LIST_BYTES - bytes);
+      if (overBytes.length === 0 && bytes <= MAX_LIST_BYTES) raw.push(tool);
+      else overBytes.push(leftOut(tool, raw.length + overBytes.length + 1, 'listTooLarge'));
+    }
+    if (overBytes.length > 0) {
+      cutShort = `its tools/list answer passed ${MAX_LIST_BYTES / 1024 / 1024} MB; the rest of it is left out`;
+      break;
+    }
     if (raw.length > MAX_SERVER_TOOLS) {
       cutShort = `it listed more than ${MAX_SERVER_TOOLS} tools; only the first ${MAX_SERVER_TOOLS} are read`;
       raw.length = MAX_SERVER_TOOLS;
@@ -53,7 +73,14 @@ export async function listAllTools(client: Client): Promise<ToolList> {
     if (cursor === undefined || seenCursors.has(cursor)) break;
     seenCursors.add(cursor);
   }
-  return { ...checkTools(raw), ...(cutShort ? { cutShort } : {}) };
+  const checked = checkTools(raw);
+  return { tools: checked.tools, skipped: [...checked.skipped, ...overBytes], ...(cutShort ? { cutShort } : {}) };
+}
+
+/** A tool left out before it is checked: its name when it has one that is text. */
+function leftOut(raw: unknown, position: number, reason: string): SkippedTool {
+  const name = isNode(raw) ? raw.name : undefined;
+  return typeof name === 'string' ? { name, position, reason } : { position, reason };
 }
 
 async function readPage(client: Client, cursor: string | undefined): Promise<{ tools: unknown[]; nextCursor?: string | undefined }> {
@@ -95,7 +122,18 @@ function checkTool(raw: unknown, position: number): { tool: Tool } | { skipped: 
   if (nestingOver(raw, MAX_SCHEMA_DEPTH)) return skip({ name, position, reason: 'tooDeep' });
   const parsed = ToolSchema.safeParse(raw);
   if (!parsed.success) return skip({ name, position, reason: 'invalid', path: firstIssue(parsed.error).path });
+  // Served here first (and kept, per schema object), so a schema that cannot be served is this tool's problem only.
+  if (!servable(parsed.data.inputSchema)) return skip({ name, position, reason: 'schemaTooLarge' });
   return { tool: parsed.data };
+}
+
+/** True when the schema as served is within bounds (and building it did not fail). */
+function servable(schema: Tool['inputSchema']): boolean {
+  try {
+    return JSON.stringify(servedSchema(schema)).length <= MAX_SERVED_SCHEMA_BYTES;
+  } catch {
+    return false;
+  }
 }
 
 /** The tools fit to serve, in the order listed, and those left out with why. */
@@ -138,6 +176,8 @@ export function skippedText(skipped: SkippedTool): string {
     badSchema: 'its inputSchema is not an object',
     notObject: 'its inputSchema does not say "type": "object", which MCP requires',
     tooDeep: `its schema nests more than ${MAX_SCHEMA_DEPTH} levels deep`,
+    listTooLarge: `its server's tools/list passed ${MAX_LIST_BYTES / 1024 / 1024} MB before it`,
+    schemaTooLarge: `its argument schema, with the definitions it refers to copied in, is larger than ${MAX_SERVED_SCHEMA_BYTES / 1024} KB`,
     invalid: `its definition is not valid MCP${skipped.path ? ` at ${skipped.path}` : ''}`,
   };
   return `${who}: ${why[skipped.reason] ?? skipped.reason}`;

@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerSettings } from '../../../../src/shared/settings';
 import { FakeXiaozhi, type FakeSession } from '../../../helpers/fake-xiaozhi';
 import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { startStreamableHttpFixture, type HttpFixture } from '../../../helpers/http-fixtures';
@@ -11,10 +15,41 @@ import { waitFor } from '../../../helpers/wait';
  */
 const ctx = withEndpointTeardown(afterEach);
 let remote: HttpFixture | undefined;
+let tempDir: string | undefined;
 afterEach(async () => {
   await remote?.close();
   remote = undefined;
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  tempDir = undefined;
 });
+
+const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-server.mjs');
+
+/** A server that breaks the rules on purpose (test/fixtures/hostile-server.mjs), listing `tools` besides its own. */
+function hostileServer(name: string, tools: unknown[]): ServerSettings {
+  tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'xt-wild-'));
+  const toolsFile = path.join(tempDir, `${name}-tools.json`);
+  fs.writeFileSync(toolsFile, JSON.stringify(tools));
+  return {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [HOSTILE],
+    env: { HOSTILE_TOOLS_FILE: toolsFile },
+    enabled: true,
+  } as ServerSettings;
+}
+
+type Schema = Record<string, unknown>;
+
+/** 200 properties of type E; E has 10 properties of type F; F has a description of `bytes`. */
+function refBomb(bytes: number): Schema {
+  const properties: Schema = {};
+  for (let i = 0; i < 200; i++) properties[`p${i}`] = { $ref: '#/$defs/E' };
+  const e: Schema = { type: 'object', properties: {} as Schema };
+  for (let i = 0; i < 10; i++) (e.properties as Schema)[`f${i}`] = { $ref: '#/$defs/F' };
+  return { type: 'object', properties, $defs: { E: e, F: { type: 'string', description: 'd'.repeat(bytes) } } };
+}
 
 async function connectXiaozhi(servers: Parameters<typeof makeBridge>[0]['servers']): Promise<FakeSession> {
   ctx.xiaozhi = await FakeXiaozhi.start();
@@ -160,4 +195,21 @@ describe('schemas built of $ref', () => {
       isError: false,
     });
   });
+});
+
+describe('a tool whose schema is a $ref bomb (a small schema whose references repeat a long definition)', () => {
+  it('is left out and said, and every other tool, of its server and the others, is served', async () => {
+    // Before: every rebuild blocked the bridge ~40 s and threw "RangeError: Invalid string length"; xiaozhi got no tools at all.
+    const bomb = { name: 'bomb', description: 'a $ref bomb', inputSchema: refBomb(1_000_000) };
+    const session = await connectXiaozhi([hostileServer('hostile', [bomb]), fixtureServer('innocent')]);
+    const { names } = await listEveryPage(session, 100);
+    expect(names).toContain('innocent_echo');
+    expect(names).toContain('hostile_echo');
+    expect(names).not.toContain('bomb');
+    expect(await call(session, 200, 'innocent_echo', { text: 'still here' })).toEqual({ text: 'innocent: still here', isError: false });
+    expect(server('hostile').skippedTools).toEqual([{ name: 'bomb', position: 4, reason: 'schemaTooLarge' }]);
+    const log = logText(ctx.harness!.logBook);
+    expect(log).toContain('tool "bomb": its argument schema');
+    expect(log).not.toContain('RangeError');
+  }, 60_000);
 });
