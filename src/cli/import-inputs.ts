@@ -13,6 +13,11 @@ export const USE_ENV_OPTION: OptionSpec = {
   help: "fill the file's ${env:NAME} with NAME from this shell (the preview shows it masked, and where it goes)",
 };
 
+export const CODE_ENV_OPTION: OptionSpec = {
+  name: 'allow-code-env',
+  help: 'with --yes: import servers that set NODE_OPTIONS, LD_PRELOAD, PYTHONPATH… (they can run other code before the server starts)',
+};
+
 /** Every `--input ID=VALUE`, by id. */
 export function inputValues(args: ParsedArgs): Record<string, string> {
   const values: Record<string, string> = {};

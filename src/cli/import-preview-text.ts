@@ -4,7 +4,7 @@ import { formatProblem } from '../main/core/config/json-text';
 /** What the user gave on the command line: `--input ID=…` values and `--use-env NAME` names, as input ids. */
 export type GivenInputs = ReadonlySet<string>;
 
-const CODE_NOTE = 'can run other code before the server starts';
+export const CODE_NOTE = 'can run other code before the server starts';
 
 /** The inputs still needed by the servers that will be imported, once `given` is counted. */
 export function missingInputs(preview: ImportPreview, given: GivenInputs): string[] {
@@ -18,8 +18,12 @@ export function codeEnvServers(preview: ImportPreview): ImportServerItem[] {
   return preview.servers.filter((item) => item.action !== 'skip' && item.codeEnv.length > 0);
 }
 
+/** Why nothing was written under --yes: `which` names each server and the variables it sets. */
+export const codeEnvRefusal = (which: string[]): string =>
+  `Nothing was written: ${which.join('; ')}, which ${CODE_NOTE}. If you trust the values shown above, run again with --allow-code-env.`;
+
 /** Everything the window's preview shows of a server: its env (flagged where it runs code), headers and folder; secrets masked. */
-function serverDetails(item: ImportServerItem): string[] {
+export function serverDetails(item: ImportServerItem): string[] {
   const s = item.server;
   if (s.transport !== 'stdio') return Object.entries(s.headers).map(([name, value]) => `    header ${name}: ${value}`);
   return [

@@ -4,7 +4,7 @@ import type { LocalServerOverrides } from '../main/core/local-server/local-serve
 
 export type { LocalServerOverrides };
 import { hostWithPort, isWildcardHost } from '../main/core/io/http-gate';
-import { appStateDir, readStateFile } from '../main/core/local-server/state-file';
+import { appStateDir, readStateFile, rememberedToken } from '../main/core/local-server/state-file';
 import { SENDABLE_TOKEN, SENDABLE_TOKEN_RULE, type Settings } from '../shared/settings';
 import { jsonLogLine, type LogFormat } from './log-output';
 import { secretOption } from './secret-input';
@@ -86,7 +86,7 @@ export async function announceLocalServer(bridge: Bridge, how: Announcement): Pr
   const shown = !how.tokenKnown && how.terminal ? await bridge.api.revealLocalServerToken() : undefined;
   const where = how.tokenKnown
     ? 'the token from the config, --mcp-token-file or XIAOZHI_TRAY_MCP_TOKEN'
-    : `a token made for this run, not printed here: see it with: xiaozhi-tray export --config ${/\s/.test(how.config) ? `"${how.config}"` : how.config} --format cursor, or set one with --mcp-token-file, ${MCP_TOKEN_ENV} or localServer.token`;
+    : `a token this app made (kept for later runs), not printed here: see it with: xiaozhi-tray export --config ${/\s/.test(how.config) ? `"${how.config}"` : how.config} --format cursor, or set one with --mcp-token-file, ${MCP_TOKEN_ENV} or localServer.token`;
   if (how.format === 'json') {
     const message = 'local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect)';
     how.write(
@@ -101,17 +101,20 @@ export async function announceLocalServer(bridge: Bridge, how: Announcement): Pr
 
 /**
  * The local server's address and token for `export --format <client>`: the flags, then the config,
- * then the running app's state file (which knows a token generated for its run).
+ * then the running app's state file (which knows a token generated for its run), then the token the
+ * last run kept.
  */
 export function exportEntryContext(settings: Settings, options: Flags, secrets: SecretContext): EntryContext {
-  const running = readStateFile(appStateDir());
+  const stateDir = appStateDir();
+  const running = readStateFile(stateDir);
   const flags = localServerOverrides(options, secrets);
   if (!flags.ok) throw new Error(flags.message);
   const overrides = flags.overrides ?? {};
   const port = overrides.port ?? settings.localServer.port;
   const host = isWildcardHost(settings.localServer.host) ? '127.0.0.1' : settings.localServer.host;
   const url = overrides.port === undefined && running.ok ? running.state.url : `http://${hostWithPort(host, port)}/mcp`;
-  const token = overrides.token ?? settings.localServer.token ?? (running.ok ? running.state.token : undefined);
+  // Nothing running: the token the last run listened with, which the next run takes again.
+  const token = overrides.token ?? settings.localServer.token ?? (running.ok ? running.state.token : rememberedToken(stateDir));
   if (!token)
     throw new Error(
       `No token for the local MCP server: set localServer.token in the config, pass --mcp-token-file FILE (or set ${MCP_TOKEN_ENV}), or start the app first.`,

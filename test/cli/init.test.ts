@@ -193,4 +193,39 @@ describe('init: a working config from nothing', () => {
     expect(await forced.exit).toBe(0);
     expect((JSON.parse(fs.readFileSync(file, 'utf8')) as Settings).endpoints).toHaveLength(1);
   });
+  it("refuses, under --yes, an app's server that sets NODE_OPTIONS unless --allow-code-env; asks about it when interactive", async () => {
+    const { home, env } = fakeHome();
+    const hook = path.join(home, 'hook.js');
+    fs.writeFileSync(
+      path.join(home, '.cursor', 'mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          plain: { command: 'node', args: ['plain.js'] },
+          hooked: { command: 'node', args: ['server.js'], env: { NODE_OPTIONS: `--require ${hook}` } },
+        },
+      }),
+    );
+    // Before: both were written, the hook with them, and nothing was said.
+    const refused = await init(['--import', 'cursor', '--yes'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.written).toBeUndefined();
+    expect(refused.out).toContain(`env NODE_OPTIONS=--require ${hook}   <- can run other code before the server starts`);
+    expect(refused.err).toContain(
+      'Nothing was written: "hooked" of Cursor sets NODE_OPTIONS, which can run other code before the server starts. If you trust the values shown above, run again with --allow-code-env.',
+    );
+
+    const allowed = await init(['--import', 'cursor', '--allow-code-env', '--yes'], env);
+    expect(allowed.code, allowed.err).toBe(0);
+    expect(allowed.written?.servers.map((s) => s.name)).toEqual(['plain', 'hooked']);
+
+    // Interactive: the values are shown and the choice is the user's (no by default).
+    const declined = await init(['--import', 'cursor'], env, `${ENDPOINT}\n\n`);
+    expect(declined.code, declined.err).toBe(0);
+    expect(declined.out).toContain(`env NODE_OPTIONS=--require ${hook}`);
+    expect(declined.out).toContain('Import "hooked" anyway?');
+    expect(declined.written?.servers.map((s) => s.name)).toEqual(['plain']);
+    const accepted = await init(['--import', 'cursor'], env, `${ENDPOINT}\ny\n`);
+    expect(accepted.code, accepted.err).toBe(0);
+    expect(accepted.written?.servers.map((s) => s.name)).toEqual(['plain', 'hooked']);
+  });
 });

@@ -21,8 +21,8 @@ const GIVEN = 'given-mcp-token-0123456789abcdef';
 async function runWithLocalServer(
   extra: string[],
   config = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }] }),
+  stateDir = h.tempDir(),
 ) {
-  const stateDir = h.tempDir();
   const before = fs.readFileSync(config);
   const run = h.spawn(['run', '--config', config, '--mcp-port', '0', ...extra], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
   const stateFile = path.join(stateDir, 'local-server.json');
@@ -63,7 +63,7 @@ describe('run --mcp-port', () => {
     await waitForText(run.stdout, 'Authorization: Bearer');
     await stop(run);
     expect(run.stdout()).toContain(
-      `Local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${state.url}\n  Authorization: Bearer (a token made for this run, not printed here`,
+      `Local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${state.url}\n  Authorization: Bearer (a token this app made (kept for later runs), not printed here`,
     );
     expect(run.stdout()).not.toContain(state.token);
   });
@@ -99,6 +99,34 @@ describe('run --mcp-port', () => {
     await stop(run);
     expect(fs.readFileSync(config)).toEqual(before);
   });
+
+  it('keeps the token from one run to the next, whether it was made or given, so a client entry made once keeps working', async () => {
+    const stateDir = h.tempDir();
+    const config = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }] }, 'tray.json');
+    // Before: each run without a token made a new one, and the Cursor entry exported before was refused (401).
+    const first = await runWithLocalServer([], config, stateDir);
+    await stop(first.run);
+    const second = await runWithLocalServer([], config, stateDir);
+    await stop(second.run);
+    expect(second.state.token).toBe(first.state.token);
+    // A token given once (the README's --mcp-token-file) is kept for a later run without it, as the config's own.
+    const tokenFile = path.join(h.tempDir(), 'token');
+    fs.writeFileSync(tokenFile, `${GIVEN}\n`, { mode: 0o600 });
+    const given = await runWithLocalServer(['--mcp-token-file', tokenFile], config, stateDir);
+    await stop(given.run);
+    const enabled = h.writeConfig({ servers: [], localServer: { enabled: true, port: 0 } }, 'enabled.json');
+    const later = h.spawn(['run', '--config', enabled], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+    await waitFor(
+      () => fs.existsSync(path.join(stateDir, 'local-server.json')),
+      20_000,
+      `the state file\n${later.stdout()}${later.stderr()}`,
+    );
+    expect(JSON.parse(fs.readFileSync(enabled, 'utf8')).localServer.token).toBe(GIVEN);
+    await stop(later);
+    // With nothing running, export gives the entry with that token.
+    const exported = await h.finished(['export', '--config', config, '--format', 'cursor'], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+    expect(exported.out, exported.err).toContain(`Bearer ${clientToken(GIVEN, 'cursor')}`);
+  }, 120_000);
 
   it.skipIf(process.platform === 'win32')(
     'makes a config other users could read 600 when it writes the token it made into it, and says so in the log',

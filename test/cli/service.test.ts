@@ -72,6 +72,52 @@ describe('service on Linux: a systemd user unit', () => {
     ]);
   });
 
+  it('install takes the options run takes (local server, its token file, tool mode) and passes them on, the token file by its full path', async () => {
+    const { configHome, env } = linuxEnv();
+    const cwd = h.tempDir();
+    const config = h.writeConfig({ servers: [] }, 'tray.json', cwd);
+    fs.writeFileSync(path.join(cwd, 'token'), 'service-token-0123456789abcdef\n', { mode: 0o600 });
+    // Before: "unknown option --mcp-port" (exit 2), so a service could not serve Cursor or use the router.
+    const run = h.spawn(
+      [
+        'service',
+        'install',
+        '--config',
+        'tray.json',
+        '--no-start',
+        '--mcp-port',
+        '18791',
+        '--mcp-token-file',
+        'token',
+        '--tool-mode',
+        'router',
+      ],
+      { env, cwd },
+    );
+    expect(await run.exit, run.stderr()).toBe(0);
+    const keys = unitKeys(fs.readFileSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'), 'utf8'));
+    expect(systemdWords(keys['Service.ExecStart'] as string).slice(2)).toEqual([
+      'run',
+      '--config',
+      config,
+      '--mcp-port',
+      '18791',
+      '--mcp-token-file',
+      path.join(cwd, 'token'),
+      '--tool-mode',
+      'router',
+    ]);
+    // The token itself is never written into the unit (every user can read it): only its file.
+    const inline = h.spawn(['service', 'install', '--config', config, '--no-start', '--mcp-token', 'service-token-0123456789abcdef'], {
+      env,
+    });
+    expect(await inline.exit).toBe(2);
+    expect(inline.stderr()).toContain('--mcp-token-file');
+    const wrong = h.spawn(['service', 'install', '--config', config, '--no-start', '--mcp-port', 'x'], { env });
+    expect(await wrong.exit).toBe(2);
+    expect(wrong.stderr()).toContain('--mcp-port must be a port number, not "x"');
+  });
+
   it('install writes a unit that runs node on this CLI with the config, restarts on failure, stops gracefully', async () => {
     const { configHome, env } = linuxEnv();
     const dir = path.join(h.tempDir(), 'my configs 100%');

@@ -66,6 +66,10 @@ describe('CLI usage: help, version, and mistakes', () => {
     expect(yaml.err).toBe(
       'xiaozhi-tray: --format must be mcp-servers, xiaozhi-client, cursor, claude-desktop, vscode or cherry-studio, not "yaml"\n',
     );
+    // Before: the local server's flags were ignored without a word when the format is not a client entry.
+    const ignored = await finished(['export', '--config', file, '--mcp-port', '18791']);
+    expect(ignored).toMatchObject({ code: 2, out: '' });
+    expect(ignored.err).toContain('--mcp-port is for a client entry: add --format cursor, claude-desktop, vscode or cherry-studio');
     const client = await finished(['export', '--config', file, '--format=xiaozhi-client']);
     expect(client.code).toBe(0);
     expect(JSON.parse(client.out)).toHaveProperty('mcpServers.fx.command', process.execPath);

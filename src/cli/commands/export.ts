@@ -1,6 +1,6 @@
 import { exportConfig } from '../../main/core/import/export-config';
 import { ExportFormatSchema, type ExportFormat } from '../../shared/import';
-import { stringOption } from '../args';
+import { stringOption, UsageError } from '../args';
 import { ALLOW_ENV_OPTION, CONFIG_OPTION, allowEnvArg, configArg, type Command } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
 import { exportEntryContext } from '../local-server-flags';
@@ -35,9 +35,12 @@ export const exportCommand: Command = {
   ],
   details: 'The output holds the real values (keys, tokens): it is your own file.',
   async run(args, ctx) {
+    const format = (stringOption(args, 'format') ?? 'mcp-servers') as ExportFormat;
+    const localFlag = ['mcp-port', 'mcp-token-file', 'mcp-token'].find((name) => args.options[name] !== undefined);
+    if (localFlag && (format === 'mcp-servers' || format === 'xiaozhi-client'))
+      throw new UsageError(`--${localFlag} is for a client entry: add --format cursor, claude-desktop, vscode or cherry-studio`);
     const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), 'export', allowEnvArg(args));
     if (!loaded) return 1;
-    const format = (stringOption(args, 'format') ?? 'mcp-servers') as ExportFormat;
     try {
       const secrets = { env: ctx.env, cwd: ctx.cwd, warn: (line: string) => ctx.err(`warning: ${line}`) };
       process.stdout.write(exportConfig(loaded.settings, format, () => exportEntryContext(loaded.settings, args.options, secrets)).text);

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import { countOf } from '../../shared/count-words';
 import path from 'node:path';
 import { FileSettingsStore } from '../../main/core/config/settings-store';
-import { codeEnvServers, describePreview, missingInputs } from '../import-preview-text';
+import { codeEnvRefusal, codeEnvServers, describePreview, missingInputs } from '../import-preview-text';
 import { ImportSessions } from '../../main/core/import/import-sessions';
 import { defaultSettings, type Settings } from '../../shared/settings';
 import { stringOption, UsageError } from '../args';
 import type { Command, CliContext } from '../command';
 import { loadOrExplain, madePrivate } from '../config-file';
-import { inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
+import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
 import { checkEndpoint } from './init';
 import { redactText, secretQueryValues } from '../../main/core/logs/redact';
 import type { ImportPreview } from '../../shared/import';
@@ -46,10 +46,7 @@ export const importCommand: Command = {
     { name: 'yes', help: 'write the result (atomically); without it nothing is written' },
     INPUT_OPTION,
     USE_ENV_OPTION,
-    {
-      name: 'allow-code-env',
-      help: 'with --yes: import servers that set NODE_OPTIONS, LD_PRELOAD, PYTHONPATH… (they can run other code before the server starts)',
-    },
+    CODE_ENV_OPTION,
   ],
   details: [
     "FILE may be Claude Desktop's, Cursor's, VS Code's, Windsurf's, Cline's or Codex's config, xiaozhi-client's",
@@ -99,10 +96,7 @@ export const importCommand: Command = {
     }
     const runsCode = codeEnvServers(preview);
     if (runsCode.length > 0 && args.options['allow-code-env'] !== true) {
-      const which = runsCode.map((item) => `"${item.server.name}" sets ${item.codeEnv.join(', ')}`).join('; ');
-      ctx.err(
-        `\nNothing was written: ${which}, which can run other code before the server starts. If you trust the values shown above, run again with --allow-code-env.`,
-      );
+      ctx.err(`\n${codeEnvRefusal(runsCode.map((item) => `"${item.server.name}" sets ${item.codeEnv.join(', ')}`))}`);
       return 1;
     }
     try {

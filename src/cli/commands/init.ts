@@ -13,7 +13,8 @@ import type { ImportPreview, KnownClient } from '../../shared/import';
 import { EndpointSettingsSchema, defaultSettings, type Settings } from '../../shared/settings';
 import { orList, stringOption, UsageError } from '../args';
 import type { CliContext, Command } from '../command';
-import { inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
+import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
+import { CODE_NOTE, codeEnvRefusal, serverDetails } from '../import-preview-text';
 import { DEFAULT_CONFIG, madePrivate } from '../config-file';
 import { Prompter } from '../prompt';
 import { secretOption } from '../secret-input';
@@ -30,6 +31,9 @@ interface Found {
 
 /** Thrown when a question gets no answer (stdin closed): nothing is written. */
 class NoAnswer extends Error {}
+
+/** Thrown under --yes when a chosen server sets env that runs code, without --allow-code-env: nothing is written. */
+class CodeEnvRefused extends Error {}
 
 const clientLabel = (client: KnownClient['client']) => translate('en', `format.${client}`);
 
@@ -147,9 +151,11 @@ async function importChosen(
   fromEnvironment: Set<string>,
   prompter: Prompter | undefined,
   ctx: CliContext,
+  allowCodeEnv: boolean,
 ): Promise<Settings> {
   let settings = start;
   const sessions = new ImportSessions(ctx.env);
+  const runsCode: string[] = [];
   for (const found of chosen) {
     const preview = sessions.previewFile(found.path, settings);
     const servers: Record<string, { action: 'skip' }> = {};
@@ -157,6 +163,18 @@ async function importChosen(
     const offered = new Set(preview.inputs.filter((i) => i.fromEnvironment !== undefined).map((i) => i.id));
     const has = (id: string) => Boolean(inputs[id]) || (fromEnvironment.has(id) && offered.has(id));
     for (const item of preview.servers) {
+      // As `import` does: env that runs code before the server (NODE_OPTIONS…) is shown, and taken only when the user says so.
+      if (item.action !== 'skip' && item.codeEnv.length > 0 && !allowCodeEnv) {
+        ctx.out(`  ${found.label}, server "${item.server.name}" sets ${item.codeEnv.join(', ')}, which ${CODE_NOTE}:`);
+        ctx.out(serverDetails(item).join('\n'));
+        const trusted = prompter ? await prompter.confirm(`  Import "${item.server.name}" anyway? / 仍要导入吗？`, false) : false;
+        if (trusted === undefined) throw new NoAnswer();
+        if (!trusted) {
+          if (!prompter) runsCode.push(`"${item.server.name}" of ${found.label} sets ${item.codeEnv.join(', ')}`);
+          servers[item.server.name] = { action: 'skip' };
+          continue;
+        }
+      }
       for (const id of item.needs) {
         if (has(id) || inputs[id] !== undefined || item.action === 'skip') continue;
         const input = preview.inputs.find((i) => i.id === id);
@@ -190,6 +208,7 @@ async function importChosen(
     );
     settings = applied.settings;
   }
+  if (runsCode.length > 0) throw new CodeEnvRefused(codeEnvRefusal(runsCode));
   return settings;
 }
 
@@ -198,7 +217,7 @@ export const initCommand: Command = {
   summary: 'write a working config: your endpoint, and the MCP servers your other apps already use',
   usage: [
     'init [--config FILE]                          asks for the endpoint and which apps to import from',
-    'init --config FILE --endpoint-file FILE|- [--import all|none|APP,…] --yes   without questions (scripts)',
+    'init --config FILE --endpoint-file FILE|- [--import all|none|APP,…] [--allow-code-env] --yes   without questions (scripts)',
   ],
   options: [
     { name: 'config', value: 'FILE', help: `the config to write (default ${DEFAULT_FILE} in this folder)` },
@@ -219,6 +238,7 @@ export const initCommand: Command = {
     },
     INPUT_OPTION,
     USE_ENV_OPTION,
+    CODE_ENV_OPTION,
     { name: 'yes', help: 'ask nothing: use the flags (and defaults) as they are' },
     { name: 'force', help: 'replace FILE if it exists' },
   ],
@@ -276,7 +296,15 @@ export const initCommand: Command = {
         ctx.out(
           `Found ${countOf(found.length, 'MCP client config')} (${found.map((f) => f.label).join(', ')}); add --import all to import them.`,
         );
-      settings = await importChosen(chosen, settings, inputs, new Set(useEnvIds(args)), prompter, ctx);
+      settings = await importChosen(
+        chosen,
+        settings,
+        inputs,
+        new Set(useEnvIds(args)),
+        prompter,
+        ctx,
+        args.options['allow-code-env'] === true,
+      );
 
       const store = new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous)) });
       store.save(settings);
@@ -300,6 +328,10 @@ export const initCommand: Command = {
       );
       return 0;
     } catch (error) {
+      if (error instanceof CodeEnvRefused) {
+        ctx.err(`\n${error.message}`);
+        return 1;
+      }
       if (error instanceof NoAnswer) {
         ctx.err(
           `\nNo answer (the input ended), so nothing was written. Without a terminal, give everything as flags:\n  xiaozhi-tray init --config ${file} --endpoint-file FILE --import all --yes   (FILE holds the endpoint URL; - reads it from stdin)`,

@@ -30,7 +30,7 @@ export const runCommand: Command = {
     {
       name: 'mcp-token-file',
       value: 'FILE',
-      help: "a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or one made for this run); each app's own is derived from it",
+      help: "a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the one the last run used: made once, then kept); each app's own is derived from it",
     },
     {
       name: 'mcp-token',

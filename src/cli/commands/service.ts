@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../main/core/config/atomic-write';
 import { stringOption, UsageError, type ParsedArgs } from '../args';
-import { ALLOW_ENV_OPTION, LOG_FORMATS, LOG_LEVELS, allowEnvArg, type CliContext, type Command } from '../command';
+import { ALLOW_ENV_OPTION, LOG_FORMATS, LOG_LEVELS, TOOL_MODE_OPTION, allowEnvArg, type CliContext, type Command } from '../command';
+import { localServerOverrides } from '../local-server-flags';
 import { loadOrExplain } from '../config-file';
 import { closest } from '../suggest';
 import { ServiceValueError, launchdPlist, systemdUnit, windowsAdvice, type ServiceSpec } from '../service/unit-files';
@@ -106,12 +107,12 @@ export function shellPath(env: NodeJS.ProcessEnv): string {
   return kept.some((dir) => dir !== '') ? kept.join(path.delimiter) : value;
 }
 
-/** `run --config FILE` plus the run options given to `service install`. */
-function runArgs(args: ParsedArgs, config: string): string[] {
+/** `run --config FILE` plus the run options given to `service install` (a token file by its full path: the service starts elsewhere). */
+function runArgs(args: ParsedArgs, config: string, cwd: string): string[] {
   const out = ['run', '--config', config];
-  for (const name of ['log-level', 'log-format', 'port', 'host']) {
+  for (const name of ['log-level', 'log-format', 'port', 'host', 'mcp-port', 'mcp-token-file', 'tool-mode']) {
     const value = stringOption(args, name);
-    if (value !== undefined) out.push(`--${name}`, value);
+    if (value !== undefined) out.push(`--${name}`, name === 'mcp-token-file' ? path.resolve(cwd, value) : value);
   }
   if (args.options.ui === true) out.push('--ui');
   for (const name of allowEnvArg(args)) out.push('--allow-env', name);
@@ -121,6 +122,13 @@ function runArgs(args: ParsedArgs, config: string): string[] {
 async function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manager | undefined): Promise<number> {
   const config = stringOption(args, 'config');
   if (!config) throw new UsageError('service install needs --config FILE: the config the service runs');
+  if (args.options['mcp-token'] !== undefined)
+    throw new UsageError(
+      '--mcp-token would be written into the service file, where other users of this computer can read it: give --mcp-token-file FILE (the service reads it when it starts)',
+    );
+  // Checked now, as run will check them (a port, a readable token file of 16 characters or more).
+  const local = localServerOverrides(args.options, { env: {}, cwd: ctx.cwd, warn: (line) => ctx.err(`warning: ${line}`) });
+  if (!local.ok) throw new UsageError(local.message);
   const loaded = loadOrExplain(ctx, config, 'service install', allowEnvArg(args));
   if (!loaded) return 1;
   const resolved = path.resolve(ctx.cwd, config);
@@ -128,7 +136,7 @@ async function install(args: ParsedArgs, ctx: CliContext, name: string, manager:
     name,
     execPath: ctx.execPath,
     script: ctx.entryScript,
-    args: runArgs(args, resolved),
+    args: runArgs(args, resolved, ctx.cwd),
     workingDirectory: path.dirname(resolved),
     path: shellPath(ctx.env),
   };
@@ -237,7 +245,7 @@ export const serviceCommand: Command = {
   name: 'service',
   summary: 'run the bridge in the background: a systemd user service (Linux) or a launchd agent (macOS)',
   usage: [
-    'service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR]',
+    'service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR] [--mcp-port N --mcp-token-file FILE] [--tool-mode all|router]',
     'service uninstall [--name NAME]',
     'service status [--name NAME]',
   ],
@@ -251,6 +259,10 @@ export const serviceCommand: Command = {
     { name: 'port', value: 'N', help: 'install: passed on to run' },
     { name: 'host', value: 'ADDR', help: 'install: passed on to run' },
     { ...ALLOW_ENV_OPTION, help: `install: passed on to run (${ALLOW_ENV_OPTION.help})` },
+    { name: 'mcp-port', value: 'N', help: 'install: passed on to run (the local MCP server for Cursor, VS Code, Cherry Studio)' },
+    { name: 'mcp-token-file', value: 'FILE', help: "install: passed on to run by its full path (the local server's token)" },
+    { name: 'mcp-token', value: 'T', help: 'refused: the service file is readable by others; use --mcp-token-file' },
+    { ...TOOL_MODE_OPTION, help: `install: passed on to run (${TOOL_MODE_OPTION.help})` },
   ],
   details: [
     'The service runs `node …/bin/xiaozhi-tray.js run --config FILE` directly (not through npx, which',

@@ -8,7 +8,7 @@ import type { Logger } from '../logs/log-book';
 import { clientToken } from './client-tokens';
 import type { LocalMcpServer } from './local-mcp-server';
 import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
-import { removeStateFile, writeStateFile } from './state-file';
+import { rememberedToken, rememberToken, removeStateFile, writeStateFile } from './state-file';
 
 /** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
 export interface LocalServerOverrides {
@@ -148,7 +148,8 @@ export class LocalServerController {
   private ensureToken(): string {
     const existing = this.effective().token;
     if (existing) return existing;
-    const token = newLocalServerToken();
+    // The one an earlier run listened with, if any: a client entry made then keeps working.
+    const token = (this.opts.stateDir ? rememberedToken(this.opts.stateDir) : undefined) ?? newLocalServerToken();
     // On because of `--mcp-port`: the token lives as long as the run (and its state file, for `connect`).
     const byFlags = this.overrides.enabled !== undefined || this.overrides.port !== undefined || this.overrides.host !== undefined;
     if (byFlags || !this.opts.saveToken(token)) {
@@ -214,6 +215,7 @@ export class LocalServerController {
           version: this.opts.version,
           startedAt: Date.now(),
         });
+        await rememberToken(this.opts.stateDir, wanted.token);
       } catch (error) {
         this.opts.log.warn(`could not write the state file for "xiaozhi-tray connect": ${String(error)}`);
       }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { SENDABLE_TOKEN } from '../../../shared/settings';
 import { writeFileAtomic } from '../config/atomic-write';
 import { isLoopbackHost } from '../io/http-gate';
 import { appDataDir, type DiscoveryContext } from '../import/discover-clients';
@@ -171,4 +172,34 @@ export function readStateFile(dir: string): StateLookup {
   // Another user's process (EPERM) that got the pid of an app that has ended is no app of ours.
   if (!isOwnProcess(parsed.data.pid)) return { ok: false, reason: 'stale', file };
   return { ok: true, state: parsed.data };
+}
+
+/**
+ * The token the local server last listened with, kept beside the state file (0600) after it stops:
+ * a run that has no token of its own takes it again instead of making a new one, so a client entry
+ * made once (Cursor's, Claude Desktop's) keeps working across restarts.
+ */
+export const LAST_TOKEN_FILE_NAME = 'local-server-token';
+
+/** Keeps `token` for the next run; a folder others could write to is refused (as for the state file). */
+export async function rememberToken(dir: string, token: string): Promise<void> {
+  if (rememberedToken(dir) === token) return;
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const distrust = stateDirDistrust(dir);
+  if (distrust) throw new Error(`${distrust}: the token is not kept there`);
+  await writeFileAtomic(path.join(dir, LAST_TOKEN_FILE_NAME), `${token}\n`, { private: true });
+}
+
+/** The token kept by an earlier run, when the file is this user's alone and holds a token a client can send. */
+export function rememberedToken(dir: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  const file = path.join(dir, LAST_TOKEN_FILE_NAME);
+  const read = readSmall(file);
+  if (!read || 'refused' in read || stateDirDistrust(dir, platform)) return undefined;
+  if (platform !== 'win32') {
+    const stat = fs.statSync(file);
+    // Someone else who could write it would choose the token our server accepts.
+    if ((process.getuid && stat.uid !== process.getuid()) || (stat.mode & 0o022) !== 0) return undefined;
+  }
+  const token = read.text.trim();
+  return token.length >= 16 && SENDABLE_TOKEN.test(token) ? token : undefined;
 }
