@@ -311,8 +311,8 @@ export class LocalMcpServer {
   }
 
   /**
-   * `GET /proof?client=ID&nonce=N`, open to anyone on this machine: an HMAC of the nonce (and this
-   * port) under the client's token. `connect` asks before it sends the token, so a listener that
+   * `GET /proof?client=ID&nonce=N`, open to anyone on this machine: an HMAC of the nonce (and the
+   * address and port it reached) under the client's token. `connect` asks before it sends the token, so a listener that
    * took our address after the app stopped learns nothing.
    */
   private answerProof(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
@@ -322,7 +322,13 @@ export class LocalMcpServer {
     if (!PROOF_NONCE.test(nonce)) throw new HttpRefusal(400, 'nonce must be 16 to 128 letters, digits, - or _');
     if (client !== '' && !LOCAL_CLIENT_ID.test(client))
       throw new HttpRefusal(400, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
-    const proof = tokenProof(clientToken(this.opts.token, client), nonce, this.boundPort);
+    // The address and port this request reached: a listener at another one relaying it gets a proof that does not fit.
+    const proof = tokenProof(
+      clientToken(this.opts.token, client),
+      nonce,
+      req.socket.localAddress ?? '',
+      req.socket.localPort ?? this.boundPort,
+    );
     res
       .writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
       .end(JSON.stringify({ name: 'xiaozhi-tray', proof }));

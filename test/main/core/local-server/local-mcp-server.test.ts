@@ -243,17 +243,24 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     expect(logText(logBook!)).not.toContain(cursorToken);
   });
 
-  it("proves it knows a path's token without sending it: an HMAC of the nonce and its port, at /proof, without a token", async () => {
+  it("proves it knows a path's token without sending it: an HMAC of the nonce and the address and port asked, at /proof, without a token", async () => {
     const { url } = await start();
     const port = Number(new URL(url).port);
     const proofAt = (query: string) => fetch(new URL(`/proof?${query}`, url));
     const nonce = 'n'.repeat(32);
     const answer = await proofAt(`client=cursor&nonce=${nonce}`);
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toEqual({ name: 'xiaozhi-tray', proof: tokenProof(clientToken(TOKEN, 'cursor'), nonce, port) });
-    expect(((await (await proofAt(`nonce=${nonce}`)).json()) as { proof: string }).proof).toBe(tokenProof(TOKEN, nonce, port));
-    // Neither the token nor anything it is derived from: the proof differs for another port or nonce.
-    expect(tokenProof(TOKEN, nonce, port + 1)).not.toBe(tokenProof(TOKEN, nonce, port));
+    expect(await answer.json()).toEqual({
+      name: 'xiaozhi-tray',
+      proof: tokenProof(clientToken(TOKEN, 'cursor'), nonce, '127.0.0.1', port),
+    });
+    expect(((await (await proofAt(`nonce=${nonce}`)).json()) as { proof: string }).proof).toBe(tokenProof(TOKEN, nonce, '127.0.0.1', port));
+    // Neither the token nor anything it is derived from: the proof differs for another port, address or nonce.
+    expect(tokenProof(TOKEN, nonce, '127.0.0.1', port + 1)).not.toBe(tokenProof(TOKEN, nonce, '127.0.0.1', port));
+    expect(tokenProof(TOKEN, nonce, '::1', port)).not.toBe(tokenProof(TOKEN, nonce, '127.0.0.1', port));
+    // The same address however a socket names it.
+    expect(tokenProof(TOKEN, nonce, '::ffff:127.0.0.1', port)).toBe(tokenProof(TOKEN, nonce, '127.0.0.1', port));
+    expect(tokenProof(TOKEN, nonce, '[::1]', port)).toBe(tokenProof(TOKEN, nonce, '::1', port));
     expect((await proofAt('nonce=short')).status).toBe(400);
     expect((await proofAt(`client=Bad%20Name&nonce=${nonce}`)).status).toBe(400);
     expect((await fetch(new URL(`/proof?nonce=${nonce}`, url), { method: 'POST' })).status).toBe(405);
