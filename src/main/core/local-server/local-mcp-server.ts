@@ -44,6 +44,8 @@ export interface LocalMcpServerOptions {
   /** How long a client may take to send its headers, and its whole request (tests shorten them). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** How long a request's body may take once its headers are in (tests shorten it). */
+  bodyTimeoutMs?: number;
   /** Connections open at once past which new ones are dropped (default 256: 100 sessions with a stream and a request each). */
   maxConnections?: number;
 }
@@ -109,7 +111,12 @@ export class LocalMcpServer {
     // the answer is not: a client that keeps a stream open for hours is normal.
     const maxConnections = opts.maxConnections ?? 256;
     this.server = guardedHttpServer(
-      { headersTimeoutMs: opts.headersTimeoutMs, requestTimeoutMs: opts.requestTimeoutMs, maxConnections },
+      {
+        headersTimeoutMs: opts.headersTimeoutMs,
+        requestTimeoutMs: opts.requestTimeoutMs,
+        bodyTimeoutMs: opts.bodyTimeoutMs,
+        maxConnections,
+      },
       this.refusals,
       `refused a connection: ${maxConnections} are open, the most the local server takes`,
       (req, res) => void this.handle(req, res),
@@ -272,11 +279,14 @@ export class LocalMcpServer {
         if (error.status === 401 || error.status === 403 || error.message === NOT_A_URL)
           this.refusals.add(`refused a request from ${req.socket.remoteAddress ?? '?'}: ${error.message}`);
         if (!res.headersSent) {
-          res.writeHead(error.status, { 'Content-Type': 'application/json', ...error.headers });
+          // Closed after: a refused client's body is not drained for as long as it comes.
+          res.writeHead(error.status, { 'Content-Type': 'application/json', Connection: 'close', ...error.headers });
           res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: error.id }));
         }
         return;
       }
+      // Answered already by the server's guard (a body that did not arrive in time): the client's doing.
+      if (res.writableEnded) return;
       this.opts.log.warn(`a local request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent)
         res
