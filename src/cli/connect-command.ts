@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LOCAL_CLIENT_ID, SENDABLE_TOKEN } from '../shared/settings';
-import { clientToken, proofMatches } from '../main/core/local-server/client-tokens';
+import { clientToken, proofAddress, proofMatches } from '../main/core/local-server/client-tokens';
 import { STATE_FILE_NAME, appStateDir, isLoopbackUrl, readStateFile, type StateLookup } from '../main/core/local-server/state-file';
+import { isLoopbackHost } from '../main/core/io/http-gate';
 import { StdioRelay, type RelayTarget } from '../main/core/local-server/stdio-relay';
 import { secretOption } from './secret-input';
 
@@ -11,6 +14,8 @@ export interface ConnectOptions {
   url?: string;
   token?: string;
   client?: string;
+  /** Send the token to --url even when the running app's state file names another address. */
+  forceUrl?: boolean;
   /** Where the running app's state file is (default: the app's folder, or XIAOZHI_TRAY_STATE_DIR). */
   stateDir?: string;
 }
@@ -64,6 +69,8 @@ function locate(options: ConnectOptions): Located {
         message: `--url must name this machine (http://127.0.0.1, http://localhost or http://[::1]), not ${parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : `"${options.url}"`}: the token is sent there.`,
       };
     // Accepted: the server (http://127.0.0.1:18790), its /mcp, or a client's own /mcp/<id>.
+    const elsewhere = options.forceUrl ? undefined : notTheAppsAddress(parsed, options.stateDir ?? appStateDir());
+    if (elsewhere) return { ok: false, message: elsewhere };
     const own = /\/mcp\/([^/]+)$/.exec(parsed.pathname);
     const suffix = client ? `/${client}` : '';
     const url = own ? base : /\/mcp$/.test(parsed.pathname) ? `${base}${suffix}` : `${base}/mcp${suffix}`;
@@ -82,6 +89,37 @@ function locate(options: ConnectOptions): Located {
       message: `the token ${options.token === undefined ? `in ${path.join(dir, STATE_FILE_NAME)}` : 'given'} ${UNSENDABLE}; start Xiaozhi Tray again, or pass --url and --token-file.`,
     };
   return { ok: true, url: `${lookup.state.url}${client ? `/${client}` : ''}`, client, tokens: [clientToken(appToken, client)] };
+}
+
+/**
+ * When the running app's state file says where it listens and --url names another address or port,
+ * why the token is not sent there: another user's program can listen on the app's port at another
+ * loopback address (the app on 127.0.0.1, it on [::1]). A name (localhost) passes on the app's
+ * port: each address it resolves to must prove it knows the token (proveListener).
+ */
+function notTheAppsAddress(given: URL, stateDir: string): string | undefined {
+  const running = readStateFile(stateDir);
+  if (!running.ok) return undefined;
+  const app = new URL(running.state.url);
+  const samePort = (given.port || '80') === (app.port || '80');
+  const sameHost =
+    isIP(bare(given.hostname)) === 0 || isIP(bare(app.hostname)) === 0 || proofAddress(given.hostname) === proofAddress(app.hostname);
+  if (samePort && sameHost) return undefined;
+  return `--url names ${given.origin}, but Xiaozhi Tray listens at ${app.origin} (${path.join(stateDir, STATE_FILE_NAME)}): leave out --url, or add --force-url to send the token there anyway.`;
+}
+
+const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
+
+/** The addresses a loopback URL's host names, in the order the system gives (localhost: often ::1 first). */
+async function loopbackAddresses(hostname: string): Promise<string[]> {
+  if (isIP(bare(hostname)) !== 0) return [bare(hostname)];
+  try {
+    const found = await lookup(hostname, { all: true, verbatim: true });
+    const addresses = found.map((entry) => entry.address).filter((address) => isLoopbackHost(address));
+    return addresses.length > 0 ? addresses : ['127.0.0.1'];
+  } catch {
+    return ['127.0.0.1'];
+  }
 }
 
 /** The most of a proof answer read: the app's is under 100 bytes. */
@@ -108,31 +146,60 @@ async function boundedText(response: Response, max: number): Promise<string | un
 
 /**
  * Before any token leaves this process: asks what listens at the URL to prove it knows the path's
- * token (an HMAC of a fresh nonce and its port, `GET /proof`). A listener that took the app's
- * address after it stopped (a stale state file, a pid used again) cannot, and gets nothing.
- * Returns the proven token, or one sentence saying why none was sent.
+ * token (an HMAC of a fresh nonce and the address and port it was reached at, `GET /proof`). A
+ * listener that took the app's address after it stopped (a stale state file, a pid used again), or
+ * listens on the app's port at another loopback address and relays the question to the app,
+ * cannot. A name (localhost) is tried address by address; the URL returned names the address that
+ * proved it, so no later request goes to another one. Returns the proven token, or one sentence
+ * saying why none was sent.
  */
 export async function proveListener(
   url: string,
   client: string,
   tokens: string[],
-): Promise<{ ok: true; token: string } | { ok: false; message: string }> {
+): Promise<{ ok: true; token: string; url: string } | { ok: false; message: string }> {
   const target = new URL(url);
   const port = Number(target.port || 80);
+  let failure: string | undefined;
+  for (const address of await loopbackAddresses(target.hostname)) {
+    const at = new URL(target);
+    at.hostname = address.includes(':') ? `[${address}]` : address;
+    const asked = await askProof(at, client);
+    if (!asked.ok) {
+      // Nothing at one of the name's addresses: the next may be the app's.
+      failure ??= asked.message;
+      if (asked.refused) continue;
+      return asked;
+    }
+    const notOurs = `what listens at ${target.origin} could not show that it knows the token, so the token was not sent to it`;
+    if (typeof asked.proof !== 'string') {
+      failure = `${notOurs}: it is not Xiaozhi Tray (or a version older than this one; update it).`;
+      continue;
+    }
+    const proof = asked.proof;
+    const token = tokens.find((candidate) => proofMatches(proof, candidate, asked.nonce, address, port));
+    if (token !== undefined) return { ok: true, token, url: at.href.replace(/\/+$/, '') };
+    failure = `${notOurs}. Was the token regenerated? Copy the new one from Xiaozhi Tray, Settings → Local MCP server (or start the app again).`;
+  }
+  return { ok: false, message: failure ?? `Xiaozhi Tray is not running at ${target.origin} (nothing listens there).` };
+}
+
+/** `GET /proof` at one address with a fresh nonce: the proof it answered (anything), or why none came. */
+async function askProof(
+  at: URL,
+  client: string,
+): Promise<{ ok: true; nonce: string; proof: unknown } | { ok: false; refused: boolean; message: string }> {
   const nonce = randomBytes(24).toString('base64url');
-  const ask = new URL(`/proof?client=${encodeURIComponent(client)}&nonce=${nonce}`, target);
+  const ask = new URL(`/proof?client=${encodeURIComponent(client)}&nonce=${nonce}`, at);
   let response: Response;
   try {
     response = await fetch(ask, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    return {
-      ok: false,
-      message:
-        code === 'ECONNREFUSED'
-          ? `Xiaozhi Tray is not running at ${target.origin} (nothing listens there).`
-          : `cannot reach Xiaozhi Tray at ${target.origin}: ${(error as Error).message}.`,
-    };
+    const origin = new URL(at).origin;
+    return code === 'ECONNREFUSED'
+      ? { ok: false, refused: true, message: `Xiaozhi Tray is not running at ${origin} (nothing listens there).` }
+      : { ok: false, refused: false, message: `cannot reach Xiaozhi Tray at ${origin}: ${(error as Error).message}.` };
   }
   let proof: unknown;
   try {
@@ -143,16 +210,7 @@ export async function proveListener(
   } finally {
     await response.body?.cancel().catch(() => undefined);
   }
-  const notOurs = `what listens at ${target.origin} could not show that it knows the token, so the token was not sent to it`;
-  if (typeof proof !== 'string')
-    return { ok: false, message: `${notOurs}: it is not Xiaozhi Tray (or a version older than this one; update it).` };
-  const token = tokens.find((candidate) => proofMatches(proof, candidate, nonce, port));
-  if (token === undefined)
-    return {
-      ok: false,
-      message: `${notOurs}. Was the token regenerated? Copy the new one from Xiaozhi Tray, Settings → Local MCP server (or start the app again).`,
-    };
-  return { ok: true, token };
+  return { ok: true, nonce, proof };
 }
 
 /** Where the app is now, with a token it has proven to know; one sentence when not. */
@@ -160,7 +218,7 @@ async function findTarget(options: ConnectOptions): Promise<{ ok: true; target: 
   const located = locate(options);
   if (!located.ok) return located;
   const proven = await proveListener(located.url, located.client, located.tokens);
-  return proven.ok ? { ok: true, target: { url: located.url, token: proven.token } } : proven;
+  return proven.ok ? { ok: true, target: { url: proven.url, token: proven.token } } : proven;
 }
 
 /**
@@ -171,6 +229,7 @@ async function findTarget(options: ConnectOptions): Promise<{ ok: true; target: 
 export async function connectCommand(flags: Record<string, string | true>, where: { stateDir?: string } = {}): Promise<number> {
   const options: ConnectOptions = { ...where };
   for (const key of ['url', 'client'] as const) if (typeof flags[key] === 'string') options[key] = flags[key];
+  if (flags['force-url'] === true) options.forceUrl = true;
   // XIAOZHI_TRAY_TOKEN is read with --url only (locate): beside the state file it would replace the app's own.
   const token = secretOption(
     flags,

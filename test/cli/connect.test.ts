@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -114,6 +115,35 @@ function connectOnce(
     child.on('exit', (code) => resolve({ code, stderr, stdout }));
   });
 }
+
+/**
+ * `connect` as a client starts it, sending initialize at once; ends its stdin when it exits or
+ * `sent()` says the request went out, so a connect that relays does not wait for ever.
+ */
+async function connectAndInitialize(
+  stateDir: string,
+  args: string[],
+  token: string,
+  sent: () => boolean,
+): Promise<{ code: number | null; stderr: string }> {
+  const env = { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_TOKEN: token };
+  const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const initialize = { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'claude-ai', version: '1' } };
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize })}\n`);
+  await waitFor(() => sent() || child.exitCode !== null, 20_000, 'connect to refuse or to send');
+  child.stdin.end();
+  return { code: await exited, stderr };
+}
+
+const ipv6Loopback = await new Promise<boolean>((resolve) => {
+  const probe = net.createServer();
+  probe.once('error', () => resolve(false));
+  probe.listen(0, '::1', () => probe.close(() => resolve(true)));
+});
 
 const sessionsOf = async (url: string) =>
   ((await (await fetch(new URL('/status', url), { headers: { Authorization: `Bearer ${TOKEN}` } })).json()) as { sessions: number })
@@ -305,6 +335,59 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     }
   });
 
+  it.skipIf(!ipv6Loopback)(
+    "sends no token to a listener at another loopback address on the app's port that passes the app's proof on as its own",
+    async () => {
+      // Another user's program on [::1]:P while the app listens on 127.0.0.1:P (localhost is ::1 first on most desktops).
+      const stateDir = tempDir();
+      const app = await startApp(stateDir);
+      const port = Number(new URL(app.url).port);
+      const seen: string[] = [];
+      const thief = http.createServer((req, res) => {
+        seen.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
+        if (req.url?.startsWith('/proof')) {
+          void fetch(`http://127.0.0.1:${port}${req.url}`).then(async (answer) =>
+            res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(await answer.text()),
+          );
+          return;
+        }
+        res.writeHead(500).end();
+      });
+      await new Promise<void>((resolve) => thief.listen(port, '::1', () => resolve()));
+      try {
+        // Beside the app's state file, an address that is not the app's is refused before anything is sent.
+        const posted = () => seen.some((line) => line.startsWith('POST'));
+        const beside = await connectAndInitialize(stateDir, ['--url', `http://[::1]:${port}/mcp`], TOKEN, posted);
+        expect(beside.code).toBe(1);
+        expect(beside.stderr).toBe(
+          `xiaozhi-tray connect: --url names http://[::1]:${port}, but Xiaozhi Tray listens at http://127.0.0.1:${port} (${path.join(stateDir, 'local-server.json')}): leave out --url, or add --force-url to send the token there anyway.\n`,
+        );
+        expect(seen).toEqual([]);
+        // Asked explicitly (or with no state file), the proof is bound to the address: the relayed one does not fit.
+        for (const [dir, extra] of [
+          [stateDir, ['--force-url']],
+          [tempDir(), []],
+        ] as const) {
+          const result = await connectAndInitialize(dir, ['--url', `http://[::1]:${port}/mcp`, ...extra], TOKEN, posted);
+          expect(result.code).toBe(1);
+          expect(result.stderr).toMatch(/could not show that it knows the token, so the token was not sent to it/);
+        }
+        expect(seen.some((line) => line.startsWith('GET /proof'))).toBe(true);
+        expect(seen.filter((line) => line.includes(TOKEN))).toEqual([]);
+        // By name, localhost reaches the app at 127.0.0.1 past the listener at ::1 that cannot prove.
+        const { client } = await connectClient(tempDir(), ['--url', `http://localhost:${port}/mcp`, '--client', 'claude-desktop'], TOKEN);
+        expect((await client.callTool({ name: 'echo', arguments: { text: 'x' } })) as CallToolResult).toMatchObject({
+          content: [{ text: 'notes: x' }],
+        });
+        expect(seen.filter((line) => line.includes(TOKEN))).toEqual([]);
+      } finally {
+        thief.closeAllConnections();
+        await new Promise((resolve) => thief.close(resolve));
+      }
+    },
+    90_000,
+  );
+
   it("counts a pid it may not signal (another user's process), and pid 1, as no app of ours", () => {
     expect(isOwnProcess(process.pid)).toBe(true);
     expect(isOwnProcess(1)).toBe(false);
@@ -391,7 +474,7 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
     await startApp(stateDir, Number(new URL(second.url).port), 'a-third-token-after-restart-0123456789');
     const again = (await client.callTool({ name: 'echo', arguments: { text: 'again' } })) as CallToolResult;
     expect(again.content).toEqual([{ type: 'text', text: 'notes: again' }]);
-  });
+  }, 90_000);
 
   it('answers with a readable error while the app is away, and carries on when it is back', async () => {
     const stateDir = tempDir();

@@ -47,3 +47,20 @@ export function heldSocket(port: number, start: string): Promise<net.Socket> {
     socket.on('error', reject);
   });
 }
+
+/**
+ * `count` connections that sent whole headers and the first byte of a 100 KB body, then a byte
+ * every 2 s, for as long as the server keeps them; destroy them when done.
+ */
+export async function slowBodies(port: number, count: number, head: string): Promise<net.Socket[]> {
+  const sockets: net.Socket[] = [];
+  for (let i = 0; i < count; i++) {
+    const socket = await heldSocket(port, `${head}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`);
+    socket.on('data', () => undefined);
+    socket.on('error', () => undefined);
+    const timer = setInterval(() => socket.writable && socket.write(' '), 2000);
+    socket.on('close', () => clearInterval(timer));
+    sockets.push(socket);
+  }
+  return sockets;
+}

@@ -18,16 +18,28 @@ export function clientToken(appToken: string, client: string): string {
 export const PROOF_NONCE = /^[A-Za-z0-9_-]{16,128}$/;
 
 /**
+ * An address as both ends of a connection name it: no brackets, lower case, an IPv4 address
+ * reached through a dual-stack socket (`::ffff:127.0.0.1`) as plain IPv4.
+ */
+export function proofAddress(address: string): string {
+  const bare = address.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare.startsWith('::ffff:') && bare.includes('.') ? bare.slice('::ffff:'.length) : bare;
+}
+
+/**
  * What the local server answers to a nonce, showing it knows a path's token without sending it:
  * `connect` checks it before it hands the token to whatever listens at the address it was given.
- * Bound to the port the server listens on, so a listener elsewhere cannot pass the real app's
- * answer on as its own.
+ * Bound to the address and port the request reached (the server's side of the socket), so a
+ * listener elsewhere (another port, or the same port at another loopback address) cannot pass the
+ * real app's answer on as its own.
  */
-export function tokenProof(token: string, nonce: string, port: number): string {
-  return createHmac('sha256', token).update(`xiaozhi-tray proof\0${port}\0${nonce}`).digest('base64url');
+export function tokenProof(token: string, nonce: string, address: string, port: number): string {
+  return createHmac('sha256', token)
+    .update(`xiaozhi-tray proof\0${proofAddress(address)}\0${port}\0${nonce}`)
+    .digest('base64url');
 }
 
 /** Compares a proof in constant time. */
-export function proofMatches(given: string, token: string, nonce: string, port: number): boolean {
-  return secretsEqual(given, tokenProof(token, nonce, port));
+export function proofMatches(given: string, token: string, nonce: string, address: string, port: number): boolean {
+  return secretsEqual(given, tokenProof(token, nonce, address, port));
 }

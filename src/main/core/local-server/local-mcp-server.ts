@@ -44,6 +44,8 @@ export interface LocalMcpServerOptions {
   /** How long a client may take to send its headers, and its whole request (tests shorten them). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** How long a request's body may take once its headers are in (tests shorten it). */
+  bodyTimeoutMs?: number;
   /** Connections open at once past which new ones are dropped (default 256: 100 sessions with a stream and a request each). */
   maxConnections?: number;
 }
@@ -109,7 +111,12 @@ export class LocalMcpServer {
     // the answer is not: a client that keeps a stream open for hours is normal.
     const maxConnections = opts.maxConnections ?? 256;
     this.server = guardedHttpServer(
-      { headersTimeoutMs: opts.headersTimeoutMs, requestTimeoutMs: opts.requestTimeoutMs, maxConnections },
+      {
+        headersTimeoutMs: opts.headersTimeoutMs,
+        requestTimeoutMs: opts.requestTimeoutMs,
+        bodyTimeoutMs: opts.bodyTimeoutMs,
+        maxConnections,
+      },
       this.refusals,
       `refused a connection: ${maxConnections} are open, the most the local server takes`,
       (req, res) => void this.handle(req, res),
@@ -272,11 +279,14 @@ export class LocalMcpServer {
         if (error.status === 401 || error.status === 403 || error.message === NOT_A_URL)
           this.refusals.add(`refused a request from ${req.socket.remoteAddress ?? '?'}: ${error.message}`);
         if (!res.headersSent) {
-          res.writeHead(error.status, { 'Content-Type': 'application/json', ...error.headers });
+          // Closed after: a refused client's body is not drained for as long as it comes.
+          res.writeHead(error.status, { 'Content-Type': 'application/json', Connection: 'close', ...error.headers });
           res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: error.id }));
         }
         return;
       }
+      // Answered already by the server's guard (a body that did not arrive in time): the client's doing.
+      if (res.writableEnded) return;
       this.opts.log.warn(`a local request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent)
         res
@@ -311,8 +321,8 @@ export class LocalMcpServer {
   }
 
   /**
-   * `GET /proof?client=ID&nonce=N`, open to anyone on this machine: an HMAC of the nonce (and this
-   * port) under the client's token. `connect` asks before it sends the token, so a listener that
+   * `GET /proof?client=ID&nonce=N`, open to anyone on this machine: an HMAC of the nonce (and the
+   * address and port it reached) under the client's token. `connect` asks before it sends the token, so a listener that
    * took our address after the app stopped learns nothing.
    */
   private answerProof(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
@@ -322,7 +332,13 @@ export class LocalMcpServer {
     if (!PROOF_NONCE.test(nonce)) throw new HttpRefusal(400, 'nonce must be 16 to 128 letters, digits, - or _');
     if (client !== '' && !LOCAL_CLIENT_ID.test(client))
       throw new HttpRefusal(400, `"${client}" is not a client name (lowercase letters, digits, - and _)`);
-    const proof = tokenProof(clientToken(this.opts.token, client), nonce, this.boundPort);
+    // The address and port this request reached: a listener at another one relaying it gets a proof that does not fit.
+    const proof = tokenProof(
+      clientToken(this.opts.token, client),
+      nonce,
+      req.socket.localAddress ?? '',
+      req.socket.localPort ?? this.boundPort,
+    );
     res
       .writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
       .end(JSON.stringify({ name: 'xiaozhi-tray', proof }));

@@ -73,16 +73,17 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
 
   const serveFile = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (!hostAllowed(req.headers.host, bound)) {
-      res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request');
+      res.writeHead(421, { 'Content-Type': 'text/plain', Connection: 'close' }).end('Misdirected request');
       return;
     }
+    // Refusals close their connection (the guard would otherwise drain a body for as long as it comes).
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      res.writeHead(405, { Allow: 'GET, HEAD', Connection: 'close' }).end();
       return;
     }
     const url = requestTarget(req.url);
     if (!url || !decodable(url.pathname)) {
-      res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad request');
+      res.writeHead(400, { 'Content-Type': 'text/plain', Connection: 'close' }).end('Bad request');
       return;
     }
     const file = staticFileFor(root, url.pathname);

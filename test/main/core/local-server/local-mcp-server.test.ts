@@ -22,7 +22,7 @@ import {
 } from '../../../../src/main/core/local-server/local-mcp-server';
 import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
 import { fastConnection, fastSupervision, fixtureServer, logText } from '../../../helpers/bridge-harness';
-import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
+import { dribble, heldSocket, slowBodies, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
 import { startBareLocalServer } from '../../../helpers/bare-local-server';
 
@@ -243,17 +243,24 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     expect(logText(logBook!)).not.toContain(cursorToken);
   });
 
-  it("proves it knows a path's token without sending it: an HMAC of the nonce and its port, at /proof, without a token", async () => {
+  it("proves it knows a path's token without sending it: an HMAC of the nonce and the address and port asked, at /proof, without a token", async () => {
     const { url } = await start();
     const port = Number(new URL(url).port);
     const proofAt = (query: string) => fetch(new URL(`/proof?${query}`, url));
     const nonce = 'n'.repeat(32);
     const answer = await proofAt(`client=cursor&nonce=${nonce}`);
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toEqual({ name: 'xiaozhi-tray', proof: tokenProof(clientToken(TOKEN, 'cursor'), nonce, port) });
-    expect(((await (await proofAt(`nonce=${nonce}`)).json()) as { proof: string }).proof).toBe(tokenProof(TOKEN, nonce, port));
-    // Neither the token nor anything it is derived from: the proof differs for another port or nonce.
-    expect(tokenProof(TOKEN, nonce, port + 1)).not.toBe(tokenProof(TOKEN, nonce, port));
+    expect(await answer.json()).toEqual({
+      name: 'xiaozhi-tray',
+      proof: tokenProof(clientToken(TOKEN, 'cursor'), nonce, '127.0.0.1', port),
+    });
+    expect(((await (await proofAt(`nonce=${nonce}`)).json()) as { proof: string }).proof).toBe(tokenProof(TOKEN, nonce, '127.0.0.1', port));
+    // Neither the token nor anything it is derived from: the proof differs for another port, address or nonce.
+    expect(tokenProof(TOKEN, nonce, '127.0.0.1', port + 1)).not.toBe(tokenProof(TOKEN, nonce, '127.0.0.1', port));
+    expect(tokenProof(TOKEN, nonce, '::1', port)).not.toBe(tokenProof(TOKEN, nonce, '127.0.0.1', port));
+    // The same address however a socket names it.
+    expect(tokenProof(TOKEN, nonce, '::ffff:127.0.0.1', port)).toBe(tokenProof(TOKEN, nonce, '127.0.0.1', port));
+    expect(tokenProof(TOKEN, nonce, '[::1]', port)).toBe(tokenProof(TOKEN, nonce, '::1', port));
     expect((await proofAt('nonce=short')).status).toBe(400);
     expect((await proofAt(`client=Bad%20Name&nonce=${nonce}`)).status).toBe(400);
     expect((await fetch(new URL(`/proof?nonce=${nonce}`, url), { method: 'POST' })).status).toBe(405);
@@ -443,7 +450,9 @@ async function bareServer(options: Partial<LocalMcpServerOptions> = {}): Promise
   return { server, url: server.url, book };
 }
 const bare: LocalMcpServer[] = [];
+const held: net.Socket[] = [];
 afterEach(async () => {
+  for (const socket of held.splice(0)) socket.destroy();
   for (const server of bare.splice(0)) await server.stop();
 });
 
@@ -460,16 +469,16 @@ describe('the local MCP server against hostile clients', () => {
   });
 
   it('logs the first refused request at once and the rest counted, once per interval', async () => {
-    const { url, book } = await bareServer({ refusalLogMs: 300 });
+    const { url, book } = await bareServer({ refusalLogMs: 3000 });
     for (let i = 0; i < 30; i++)
       expect((await rawRequest(url, { Origin: `https://evil${i}.example`, Authorization: `Bearer ${TOKEN}` }, initialize)).status).toBe(
         403,
       );
     const refusals = () => book.entries().filter((e) => e.level === 'warn' && e.message.includes('refused'));
     expect(refusals().map((e) => e.message)).toEqual(['refused a request from 127.0.0.1: Invalid Origin header: https://evil0.example']);
-    await waitFor(() => refusals().length === 2, 5000, 'the count of the others');
+    await waitFor(() => refusals().length === 2, 15_000, 'the count of the others');
     expect(refusals()[1]?.message).toBe(
-      'refused 29 more requests in the last 0 s; the last: refused a request from 127.0.0.1: Invalid Origin header: https://evil29.example',
+      'refused 29 more requests in the last 3 s; the last: refused a request from 127.0.0.1: Invalid Origin header: https://evil29.example',
     );
   });
 
@@ -502,6 +511,35 @@ describe('the local MCP server against hostile clients', () => {
     expect(slow.answer).toMatch(/^HTTP\/1\.1 408/);
     expect(slow.bytesSent).toBeLessThan(300);
   }, 60_000);
+
+  it('drops requests whose bodies come a byte at a time, so a client with the token gets in again within seconds', async () => {
+    const { server } = await bareServer();
+    const port = server.port;
+    const status = `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`;
+    expect(await statusOf(port, status)).toBe(200);
+    // Without the token (refused at once, then the body drained for as long as it dribbled), and with it.
+    held.push(...(await slowBodies(port, 250, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`)));
+    held.push(...(await slowBodies(port, 6, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\n`)));
+    // Before: no answer for as long as the bodies dribbled (256 connections held, the most it takes).
+    await waitFor(async () => (await statusOf(port, status)) === 200, 25_000, 'a client with the token to be answered again');
+    await waitFor(() => held.every((socket) => socket.destroyed || socket.readableEnded), 25_000, 'every slow connection to be closed');
+  }, 60_000);
+
+  it('answers 408 to a request with the token whose body does not arrive in time', async () => {
+    const { server, book } = await bareServer({ bodyTimeoutMs: 500 });
+    const [socket] = await slowBodies(
+      server.port,
+      1,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${TOKEN}\r\n`,
+    );
+    held.push(socket as net.Socket);
+    let answer = '';
+    socket?.on('data', (d: Buffer) => (answer += d.toString()));
+    await waitFor(() => socket?.destroyed === true || socket?.readableEnded === true, 10_000, 'the connection to be closed');
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    // A client that is too slow is no failure of the server's.
+    expect(book.entries().filter((e) => e.message.includes('a local request failed'))).toEqual([]);
+  });
 
   it('takes at most 256 connections at once, and serves again once they close', async () => {
     const { server, book } = await bareServer();

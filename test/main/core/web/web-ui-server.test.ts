@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebUi, type WebUi } from '../../../../src/main/core/web/web-ui-server';
 import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
+import { dribble, heldSocket, slowBodies, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
 
 const RENDERER = path.resolve(__dirname, '../../../../out/renderer');
@@ -163,6 +163,21 @@ describe('the headless web UI server against floods', () => {
     expect(slow.answer).toMatch(/^HTTP\/1\.1 408/);
     // At 10 bytes a second: closed after about 10 s (the check runs every 5 s), far from the whole header.
     expect(slow.bytesSent).toBeLessThan(300);
+  }, 60_000);
+
+  it('drops requests whose bodies come a byte at a time, so the page loads again within seconds', async () => {
+    harness = makeBridge({});
+    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    const port = ui.port;
+    const page = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`;
+    expect(await statusOf(port, page)).toBe(200);
+    const held = await slowBodies(port, 64, `POST / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+    try {
+      // Before: refused (no answer) until the requests timed out 30 to 60 s later.
+      await waitFor(async () => (await statusOf(port, page)) === 200, 20_000, 'the page to load again');
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
   }, 60_000);
 
   it('takes at most 64 connections at once, WebSockets included, and serves again once they close', async () => {
