@@ -49,6 +49,7 @@ export const PROBLEM_CODES = [
   'server.answerTooBig',
   'server.outputHeld',
   'server.notReading',
+  'server.badInitialize',
   // What a server's log lines say happened (worded in the logs page like a problem; no hint).
   'server.running',
   'server.installing',

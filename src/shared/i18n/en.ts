@@ -461,6 +461,10 @@ export const en = {
   'problem.server.notReading': 'The program stopped reading its input: more than {megabytes} MB the app sent it is waiting.',
   'problem.server.notReading.hint':
     'It is restarted; the limit keeps the app from running out of memory. If this repeats, tell its author.',
+  'problem.server.badInitialize':
+    'The server answered the start of the connection (initialize) with something that is not valid MCP ({path}: {message}).',
+  'problem.server.badInitialize.hint':
+    'It is not retried until you start it again. Update the server, or tell its author what is shown here.',
   'problem.server.outputHeld': 'The program ended, but a process it started still holds its output open; the connection is closed.',
   'problem.server.outputHeld.hint': 'That process was started without its own output; it is stopped with the server.',
   'problem.server.running': 'Running: {name} {version}, {tools, plural, one {# tool} other {# tools}}',

@@ -448,6 +448,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.answerTooBig.hint': '连接会断开并重新建立；此上限防止本应用耗尽内存。',
   'problem.server.notReading': '程序不再读取它的输入：本应用发给它的内容已有超过 {megabytes} MB 在等待。',
   'problem.server.notReading.hint': '它会被重启；此上限防止本应用耗尽内存。若反复出现，请告知其作者。',
+  'problem.server.badInitialize': '服务对连接开始（initialize）的应答不符合 MCP 规范（{path}：{message}）。',
+  'problem.server.badInitialize.hint': '在你再次启动它之前不会重试。请更新该服务，或把这里显示的内容告诉它的作者。',
   'problem.server.outputHeld': '程序已结束，但它启动的另一个进程仍占用其输出；连接已关闭。',
   'problem.server.outputHeld.hint': '那个进程启动时没有自己的输出；它会随该服务一起停止。',
   'problem.server.running': '运行中：{name} {version}，{tools} 个工具',

@@ -22,6 +22,8 @@ import { permanentFailure, watchInitialize } from './permanent-failure';
 import { killTreesSync, listDescendants } from './process-tree';
 import { NO_FAILURES, restartStep, type FailureKind, type RestartHistory } from './restart-policy';
 import {
+  boundedFailure,
+  clip,
   crashProblem,
   earlyExitProblem,
   exitParams,
@@ -383,8 +385,8 @@ export class ChildServer {
       'info',
       problem('server.running', {
         ...(this.pid !== undefined ? { pid: this.pid } : {}),
-        name: version?.name ?? '',
-        version: version?.version ?? '',
+        name: clip(version?.name ?? ''),
+        version: clip(version?.version ?? ''),
         tools: this.tools.length,
       }),
     );
@@ -543,6 +545,7 @@ export class ChildServer {
     if (generation !== this.generation) return;
     if (hadTools) this.opts.onTools();
 
+    failure = boundedFailure(failure);
     this.lastFailure = failure;
     const s = this.supervision;
     const step = restartStep(

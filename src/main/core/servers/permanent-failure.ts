@@ -4,7 +4,9 @@ import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { problem, type Problem } from '../../../shared/problem';
-import { ProblemError } from './server-problems';
+import { z } from 'zod';
+import { firstIssue } from '../../../shared/zod-issue';
+import { clip, ProblemError } from './server-problems';
 
 /**
  * Failures no retry can fix until the user changes something: the server refused the credentials
@@ -53,6 +55,12 @@ export function permanentFailure(error: unknown, initialize: InitializeAnswer = 
   const answered = initialize.version;
   if (answered !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(answered)) return unsupported(answered);
   const refusal = initialize.refusal;
+  // An answer the SDK's schema refuses (no serverInfo, a number for the version): the same at every attempt.
+  // Zod's own message is a JSON dump of its issues (the status said only its first line, "[").
+  if (refusal instanceof z.core.$ZodError) {
+    const { path, message } = firstIssue(refusal as z.ZodError);
+    return problem('server.badInitialize', { path: clip(path), message: clip(message) });
+  }
   // The spec's answer to a version a server does not support: -32602, with the versions it does
   // (or at least saying so: some servers leave the data out).
   if (refusal instanceof McpError && refusal.code === ErrorCode.InvalidParams) {
@@ -63,7 +71,8 @@ export function permanentFailure(error: unknown, initialize: InitializeAnswer = 
   return undefined;
 }
 
-const unsupported = (version: string): Problem => problem('server.protocolUnsupported', { version });
+/** The version as the server said it, cut: a made-up one may be megabytes long. */
+const unsupported = (version: string): Problem => problem('server.protocolUnsupported', { version: clip(version) });
 
 /** The URL of a remote server, or a setting to fix. */
 export function serverUrl(url: string): URL {

@@ -101,6 +101,7 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
     `its output overflowed: it printed more than ${megabytes(p)} on stdout without a newline (a message too big, or logging on stdout instead of stderr)`,
   'server.eventTooBig': (p) => `the server sent a message of more than ${megabytes(p)}`,
   'server.answerTooBig': (p) => `the server sent an answer of more than ${megabytes(p)}`,
+  'server.badInitialize': (p) => `its answer to initialize is not valid MCP${p.path ? ` (at ${p.path})` : ''}: ${p.message}`,
   'server.notReading': (p) => `it stopped reading its input: more than ${megabytes(p)} the bridge sent it is waiting`,
   'server.outputHeld': (p) => `it ${endedHow(p)}, but a process it started still holds its output open; closing the connection`,
   'server.running': (p) =>
@@ -126,6 +127,27 @@ export function englishText(item: Problem, cause = ''): string {
   if (word) return word(item.params, cause);
   const params = Object.entries(item.params).map(([key, value]) => `${key}=${value}`);
   return `${item.code}${params.length > 0 ? ` (${params.join(', ')})` : ''}`;
+}
+
+/** Characters kept of a text a server wrote (a version, a name, an error) where the status or the log says it. */
+export const MAX_SAID_CHARS = 200;
+/** Characters kept of a foreign error's own words. */
+const MAX_FOREIGN_CHARS = 1000;
+
+/** The text, cut to `max` characters with an ellipsis. */
+export const clip = (text: string, max = MAX_SAID_CHARS): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * The failure with every text in it cut: its parameters and a foreign error's words come from the
+ * server (a protocol version of 2 MB, an error message), and reach every status event the window is sent.
+ */
+export function boundedFailure(failure: Failure): Failure {
+  const params: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(failure.problem.params)) params[key] = typeof value === 'string' ? clip(value) : value;
+  return {
+    problem: { ...failure.problem, params },
+    ...(failure.foreign !== undefined ? { foreign: clip(failure.foreign, MAX_FOREIGN_CHARS) } : {}),
+  };
 }
 
 /** What `lastError` and the log say of a failure: a foreign error's own words, or ours. */

@@ -5,6 +5,7 @@ import type { SkippedTool } from '../../../shared/status';
 import { firstIssue } from '../../../shared/zod-issue';
 import { isNode, jsonCharsOver } from '../../../shared/schema-refs';
 import { servedSchema } from '../hub/served-schema';
+import { clip } from './server-problems';
 
 /**
  * A server's `tools/list`, read page by page and checked tool by tool: one tool the MCP schema
@@ -80,7 +81,7 @@ export async function listAllTools(client: Client): Promise<ToolList> {
 /** A tool left out before it is checked: its name when it has one that is text. */
 function leftOut(raw: unknown, position: number, reason: string): SkippedTool {
   const name = isNode(raw) ? raw.name : undefined;
-  return typeof name === 'string' ? { name, position, reason } : { position, reason };
+  return typeof name === 'string' ? { name: clip(name), position, reason } : { position, reason };
 }
 
 async function readPage(client: Client, cursor: string | undefined): Promise<{ tools: unknown[]; nextCursor?: string | undefined }> {
@@ -111,7 +112,8 @@ function nestingOver(value: unknown, limit: number): boolean {
 
 /** One listed tool in its parsed form, or what is wrong with it. */
 function checkTool(raw: unknown, position: number): { tool: Tool } | { skipped: SkippedTool } {
-  const skip = (skipped: SkippedTool) => ({ skipped });
+  // A name as the server wrote it may be any length: the entry keeps its start (it reaches the status and the log).
+  const skip = (skipped: SkippedTool) => ({ skipped: skipped.name !== undefined ? { ...skipped, name: clip(skipped.name) } : skipped });
   if (!isNode(raw)) return skip({ position, reason: 'notTool' });
   const name = raw.name;
   if (name === undefined || name === null) return skip({ position, reason: 'noName' });
@@ -157,7 +159,7 @@ export function checkTools(raw: readonly unknown[]): { tools: Tool[]; skipped: S
     const seen = duplicates.get(tool.name);
     if (seen) seen.times = (seen.times ?? 1) + 1;
     else {
-      const entry: SkippedTool = { name: tool.name, position: index + 1, reason: 'duplicate', times: 2 };
+      const entry: SkippedTool = { name: clip(tool.name), position: index + 1, reason: 'duplicate', times: 2 };
       duplicates.set(tool.name, entry);
       skipped.push(entry);
     }

@@ -1,5 +1,7 @@
 import http from 'node:http';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerSettings } from '../../../../src/shared/settings';
 import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { startRawMcpHttp, type RawMcpHttp } from '../../../helpers/raw-mcp-http';
 import { waitFor } from '../../../helpers/wait';
@@ -122,5 +124,33 @@ describe('remote servers that can never work as configured fail once, with what 
     await waitFor(() => server().restarts >= 2, 10_000, 'retries');
     expect(server().state).toBe('restarting');
     expect(server().lastErrorCause).toEqual({ code: 'http.status', params: { status: 503 } });
+  });
+});
+
+const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-server.mjs');
+const hostile = (name: string, init: string): ServerSettings =>
+  ({ name, transport: 'stdio', command: process.execPath, args: [HOSTILE], env: { HOSTILE_INIT: init }, enabled: true }) as ServerSettings;
+
+describe('initialize answers the SDK refuses, or out of all proportion', () => {
+  it.each(['no-server-info', 'number-version'])('%s: failed once, saying what is wrong in words, not "["', async (shape) => {
+    // Before: 'WARN [server:odd] [; restarting in 0.1 s', the status error "[", retried for ever.
+    harness = makeBridge({ servers: [hostile('odd', shape)] }, supervision);
+    harness.bridge.start();
+    await waitFor(() => server().state === 'failed', 20_000, 'the server to fail');
+    expect(server().lastError).toMatch(/^its answer to initialize is not valid MCP \(at (serverInfo|protocolVersion)\): /);
+    expect(server().lastErrorCause?.code).toBe('server.badInitialize');
+    expect(server().restarts).toBe(0);
+    expect(logText(harness.logBook)).toContain('not retrying until it is restarted');
+  });
+
+  it('a made-up protocol version of 2 MB is not said whole', async () => {
+    // Before: a 5,000,332-byte `servers --json` for a 5 MB version: the error held it all, in every status event.
+    harness = makeBridge({ servers: [hostile('long', 'huge-version')] }, supervision);
+    harness.bridge.start();
+    await waitFor(() => server().state === 'failed', 20_000, 'the server to fail');
+    expect(server().lastErrorCause?.code).toBe('server.protocolUnsupported');
+    expect(server().lastError!.length).toBeLessThan(1000);
+    expect(JSON.stringify(harness.bridge.state()).length).toBeLessThan(100_000);
+    expect(harness.logBook.entries().every((e) => JSON.stringify(e).length < 10_000)).toBe(true);
   });
 });

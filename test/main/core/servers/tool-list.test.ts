@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerSettings } from '../../../../src/shared/settings';
+import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { waitFor } from '../../../helpers/wait';
 import { checkTools, MAX_SCHEMA_DEPTH, skippedText, skippedWarning } from '../../../../src/main/core/servers/tool-list';
+
+const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-server.mjs');
 
 const good = (name: string) => ({
   name,
@@ -68,5 +76,39 @@ describe('checking a tools/list tool by tool', () => {
         'it listed more than 2000 tools; only the first 2000 are read',
     );
     expect(skippedWarning(checkTools([good('fine')]))).toBeUndefined();
+  });
+});
+
+describe('what a server says of itself reaches the status within bounds', () => {
+  let harness: Harness | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await harness?.bridge.stop();
+    harness = undefined;
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('tools left out with enormous names are shown by a cut name, and counted', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-status-'));
+    const toolsFile = path.join(dir, 'tools.json');
+    const huge = Array.from({ length: 40 }, (_, i) => ({ name: `n${i}${'x'.repeat(200_000)}`, inputSchema: { properties: {} } }));
+    fs.writeFileSync(toolsFile, JSON.stringify(huge));
+    const server = {
+      name: 'names',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [HOSTILE],
+      env: { HOSTILE_TOOLS_FILE: toolsFile },
+      enabled: true,
+    } as ServerSettings;
+    harness = makeBridge({ servers: [server] });
+    harness.bridge.start();
+    await waitFor(() => (harness!.bridge.state().servers[0]?.skippedToolCount ?? 0) === 40, 20_000, 'the tools to be left out');
+    // Before: 20 names of 500,000 characters made the bridge state 10,000,000+ characters, sent with every status event.
+    expect(JSON.stringify(harness.bridge.state()).length).toBeLessThan(20_000);
+    const shown = harness.bridge.state().servers[0]!.skippedTools!;
+    expect(shown.length).toBeLessThanOrEqual(20);
+    expect(shown[0]!.name).toMatch(/^n0x+…$/);
+    expect(harness.logBook.entries().every((e) => JSON.stringify(e).length < 10_000)).toBe(true);
   });
 });
