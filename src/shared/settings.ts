@@ -91,6 +91,11 @@ export const EndpointSettingsSchema = z.object({
   pinned: z.array(z.string().min(1).max(64)).max(100).optional(),
   /** The id of the tool set this endpoint serves; absent means the default set. */
   toolSet: ToolSetIdSchema.optional(),
+  /**
+   * How long the caller waits for a tool call: `xiaozhi.me` (300 s), `self-hosted` (30 s) or seconds;
+   * absent: read from the URL. A call still running near it is answered and finishes in the background.
+   */
+  patience: z.union([z.enum(['xiaozhi.me', 'self-hosted']), z.number().min(1).max(3600)]).optional(),
 });
 
 const ServerCommon = {

@@ -9,6 +9,8 @@ import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
 import { CallHistory } from './logs/call-history';
+import { BackgroundCalls } from './long-calls/background-calls';
+import { resolveLanguage, type Language } from '../../shared/i18n/translate';
 import type { LogBook, Logger } from './logs/log-book';
 import { ImportSessions } from './import/import-sessions';
 import { CatalogueService } from './catalogue/catalogue-service';
@@ -35,6 +37,8 @@ export class Bridge {
   private readonly logBook: LogBook;
   private readonly log: Logger;
   private readonly history: CallHistory;
+  /** Calls answered before they finished, going on in the background (every endpoint's). */
+  private readonly backgroundCalls: BackgroundCalls;
   private readonly hub: ToolHub;
   private readonly servers: ServerFleet;
   private readonly endpoints: EndpointFleet;
@@ -54,6 +58,8 @@ export class Bridge {
     this.settings = SettingsSchema.parse(options.store.load());
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
     this.events = new BridgeEvents(this.history, this.log, () => this.state());
+    this.backgroundCalls = new BackgroundCalls({ redact: (text) => this.logBook.redact(text) });
+    this.backgroundCalls.subscribe((task) => this.events.emit('task', task));
     const settings = () => this.settings;
     const onStatus = () => this.events.queueStatus();
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
@@ -77,6 +83,7 @@ export class Bridge {
       onToolsNotified: () => this.localServer.refreshSessions(),
       version: options.version,
       listChangedDebounceMs: options.listChangedDebounceMs,
+      longCalls: { calls: this.backgroundCalls, language: () => this.voiceLanguage() },
     });
     this.localServer = new LocalServerController({
       // Each client's set as a consumer sees it: a call of a tool whose server is still starting waits for it.
@@ -195,6 +202,11 @@ export class Bridge {
     return this.events.on(event, listener);
   }
 
+  /** What xiaozhi's model is told in ("still working on…"): the window's language. */
+  private voiceLanguage(): Language {
+    return resolveLanguage(this.settings.ui.language, Intl.DateTimeFormat().resolvedOptions().locale);
+  }
+
   private onCatalogChanged(): void {
     this.events.emit('catalog', this.hub.catalog());
     this.events.queueStatus();
@@ -249,6 +261,7 @@ export class Bridge {
       ...commands.toolCommandHandlers({ ...access, servers }),
       ...commands.preferenceCommandHandlers({ ...access, endpoints }),
       ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history }),
+      ...commands.taskCommandHandlers({ calls: this.backgroundCalls }),
       ...commands.catalogueCommandHandlers({ ...access, catalogue }),
       ...commands.hostCommandHandlers({ host, store, version, onStatus: () => this.events.queueStatus() }),
       ...commands.importExportCommandHandlers({ ...access, imports: this.imports, servers, endpoints, log, entryContext }),

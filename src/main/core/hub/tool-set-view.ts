@@ -37,6 +37,8 @@ export interface CallContext {
   shape?: boolean;
   /** The caller asked for progress (a progressToken): the server's progress of this call goes here. */
   onProgress?: (progress: Progress) => void;
+  /** A call its caller may be answered before it ends: the task id it went on as, read when it ends (for the history). */
+  background?: { id?: string };
 }
 
 /** A running server's tool, before any set has chosen or named it. */
@@ -254,6 +256,7 @@ export class ToolSetView implements CatalogView {
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         outcome,
         result: resultText(out),
+        ...(context.background?.id !== undefined ? { task: context.background.id } : {}),
       });
       return cause ? { result: out, problem: cause } : { result: out };
     };
