@@ -8,6 +8,7 @@ import { BridgeEvents } from './bridge-events';
 import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host';
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
+import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
 import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
 import { ImportSessions } from './import/import-sessions';
@@ -36,6 +37,8 @@ export class Bridge {
   private readonly log: Logger;
   private readonly history: CallHistory;
   private readonly hub: ToolHub;
+  /** The bridge's own tools: one more source of the hub, beside the servers. */
+  private readonly builtins: BuiltinTools;
   private readonly servers: ServerFleet;
   private readonly endpoints: EndpointFleet;
   private readonly events: BridgeEvents;
@@ -66,7 +69,8 @@ export class Bridge {
       ...(supervision ? { supervision } : {}),
       onTools: () => this.hub.rebuild(),
     });
-    this.hub = new ToolHub(() => this.servers.all(), this.hubSettings(), this.history, this.log);
+    this.builtins = new BuiltinTools(this.builtinToolList());
+    this.hub = new ToolHub(() => [this.builtins, ...this.servers.all()], this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
     this.endpoints = new EndpointFleet({
       ...fleet,
@@ -195,6 +199,11 @@ export class Bridge {
     return this.events.on(event, listener);
   }
 
+  /** The tools the bridge serves itself, one line each (each can be switched off in a tool set like any tool). */
+  private builtinToolList(): BuiltinTool[] {
+    return [];
+  }
+
   private onCatalogChanged(): void {
     this.events.emit('catalog', this.hub.catalog());
     this.events.queueStatus();
@@ -246,7 +255,10 @@ export class Bridge {
       ...commands.stateCommandHandlers({ ...access, hub, state: () => this.state(), start: () => this.start(), stop: () => this.stop() }),
       ...commands.endpointCommandHandlers({ ...access, endpoints, catalogs: endpoints.catalogs, hub, log, version, testListWaitMs }),
       ...commands.serverCommandHandlers({ ...access, servers, localServer }),
-      ...commands.toolCommandHandlers({ ...access, servers }),
+      ...commands.toolCommandHandlers({
+        ...access,
+        toolsOf: (server) => (server === this.builtins.name ? this.builtins : servers.require(server)),
+      }),
       ...commands.preferenceCommandHandlers({ ...access, endpoints }),
       ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history }),
       ...commands.catalogueCommandHandlers({ ...access, catalogue }),
