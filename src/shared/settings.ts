@@ -98,8 +98,14 @@ export const EndpointSettingsSchema = z.object({
   patience: z.union([z.enum(['xiaozhi.me', 'self-hosted']), z.number().min(1).max(3600)]).optional(),
 });
 
+/** The name the bridge's own tools are listed under (a server of that name would share their switches). */
+export const RESERVED_SERVER_NAME = 'xiaozhi-tray';
+
 const ServerCommon = {
-  name: NameSchema.refine(isAllowedKey, KEY_NAME_RULE),
+  name: NameSchema.refine(isAllowedKey, KEY_NAME_RULE).refine(
+    (name) => name !== RESERVED_SERVER_NAME,
+    `is the name of Xiaozhi Tray's own tools; choose another`,
+  ),
   enabled: z.boolean().default(true),
   /** Per-call timeout toward this server; falls back to limits.callTimeoutMs. */
   callTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),

@@ -8,8 +8,10 @@ import { BridgeEvents } from './bridge-events';
 import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host';
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
+import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
 import { CallHistory } from './logs/call-history';
 import { BackgroundCalls } from './long-calls/background-calls';
+import { taskTools } from './long-calls/task-tools';
 import { resolveLanguage, type Language } from '../../shared/i18n/translate';
 import type { LogBook, Logger } from './logs/log-book';
 import { ImportSessions } from './import/import-sessions';
@@ -40,6 +42,8 @@ export class Bridge {
   /** Calls answered before they finished, going on in the background (every endpoint's). */
   private readonly backgroundCalls: BackgroundCalls;
   private readonly hub: ToolHub;
+  /** The bridge's own tools: one more source of the hub, beside the servers. */
+  private readonly builtins: BuiltinTools;
   private readonly servers: ServerFleet;
   private readonly endpoints: EndpointFleet;
   private readonly events: BridgeEvents;
@@ -72,7 +76,8 @@ export class Bridge {
       ...(supervision ? { supervision } : {}),
       onTools: () => this.hub.rebuild(),
     });
-    this.hub = new ToolHub(() => this.servers.all(), this.hubSettings(), this.history, this.log);
+    this.builtins = new BuiltinTools(this.builtinToolList());
+    this.hub = new ToolHub(() => [this.builtins, ...this.servers.all()], this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
     this.endpoints = new EndpointFleet({
       ...fleet,
@@ -207,6 +212,11 @@ export class Bridge {
     return resolveLanguage(this.settings.ui.language, Intl.DateTimeFormat().resolvedOptions().locale);
   }
 
+  /** The tools the bridge serves itself, one line each (each can be switched off in a tool set like any tool). */
+  private builtinToolList(): BuiltinTool[] {
+    return [...taskTools(this.backgroundCalls, () => this.voiceLanguage())];
+  }
+
   private onCatalogChanged(): void {
     this.events.emit('catalog', this.hub.catalog());
     this.events.queueStatus();
@@ -258,7 +268,10 @@ export class Bridge {
       ...commands.stateCommandHandlers({ ...access, hub, state: () => this.state(), start: () => this.start(), stop: () => this.stop() }),
       ...commands.endpointCommandHandlers({ ...access, endpoints, catalogs: endpoints.catalogs, hub, log, version, testListWaitMs }),
       ...commands.serverCommandHandlers({ ...access, servers, localServer }),
-      ...commands.toolCommandHandlers({ ...access, servers }),
+      ...commands.toolCommandHandlers({
+        ...access,
+        toolsOf: (server) => (server === this.builtins.name ? this.builtins : servers.require(server)),
+      }),
       ...commands.preferenceCommandHandlers({ ...access, endpoints }),
       ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history }),
       ...commands.taskCommandHandlers({ calls: this.backgroundCalls }),
