@@ -44,9 +44,12 @@ export async function callAsTask(
   options: TaskCallOptions,
 ): Promise<CallToolResult> {
   const signal = options.signal ? toAbortSignal(options.signal) : undefined;
-  const request = { timeout: options.requestTimeoutMs, ...(signal ? { signal } : {}) };
+  // The SDK never removes the abort listener a request adds to its signal: only the call and the result
+  // take it, the polls (hundreds in a long task) do without (the pause between them watches it).
+  const request = { timeout: options.requestTimeoutMs };
   const created = await client.request({ method: 'tools/call', params: { name, arguments: args } }, CreateTaskResultSchema, {
     ...request,
+    ...(signal ? { signal } : {}),
     task: { ttl: TASK_TTL_MS },
     ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   });
@@ -66,6 +69,7 @@ export async function callAsTask(
         throw new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: options.totalTimeoutMs });
       }
       const task = await client.experimental.tasks.getTask(taskId, request);
+      signal?.throwIfAborted();
       pollMs = task.pollInterval ?? pollMs;
       if (task.statusMessage && task.statusMessage !== lastMessage) {
         lastMessage = task.statusMessage;
@@ -75,7 +79,8 @@ export async function callAsTask(
       if (task.status === 'cancelled')
         throw new McpError(ErrorCode.InternalError, `the server cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
       // completed and failed carry their result; input_required is answered through tasks/result too (it blocks until the end).
-      return (await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, request)) as CallToolResult;
+      const result = client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { ...request, ...(signal ? { signal } : {}) });
+      return (await result) as CallToolResult;
     }
   } catch (error) {
     if (signal?.aborted) cancelOnServer();
