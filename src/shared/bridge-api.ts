@@ -62,6 +62,8 @@ export const endpointCommands = {
       url: z.string().min(1).optional(),
       enabled: z.boolean().optional(),
       toolSet: z.string().min(1).optional(),
+      /** How long its caller waits for a call; null: read from the URL. */
+      patience: EndpointSettingsSchema.shape.patience.nullable(),
     }),
     Void,
   ),

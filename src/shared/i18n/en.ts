@@ -683,4 +683,9 @@ export const en = {
   'tasks.task': 'task {id}',
   'tasks.notifyDone': 'Task {id} is done: {tool}',
   'tasks.notifyFailed': 'Task {id} failed: {tool}',
+  'endpoints.patience': 'Caller waits',
+  'endpoints.patienceAuto': 'As its address says (xiaozhi.me: 300 s, else 30 s)',
+  'endpoints.patienceXiaozhiMe': 'xiaozhi.me (300 s)',
+  'endpoints.patienceSelfHosted': 'Self-hosted server (30 s)',
+  'endpoints.patienceSeconds': 'Seconds…',
 } as const;

@@ -662,4 +662,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tasks.task': '任务 {id}',
   'tasks.notifyDone': '任务 {id} 已完成：{tool}',
   'tasks.notifyFailed': '任务 {id} 失败：{tool}',
+  'endpoints.patience': '对方等待时长',
+  'endpoints.patienceAuto': '按地址判断（xiaozhi.me 300 秒，其他 30 秒）',
+  'endpoints.patienceXiaozhiMe': 'xiaozhi.me（300 秒）',
+  'endpoints.patienceSelfHosted': '自建服务器（30 秒）',
+  'endpoints.patienceSeconds': '自定义秒数…',
 };

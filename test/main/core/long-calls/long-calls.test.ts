@@ -80,6 +80,16 @@ describe('long calls', () => {
     expect(record).toMatchObject({ task: id, outcome: 'ok', result: 'The report is ready: 4 sections.' });
   });
 
+  it('takes a patience changed in the window at the next call, without reconnecting', async () => {
+    const { xiaozhi, harness, broker } = await setup();
+    await harness.bridge.api.updateEndpoint({ id: 'e1', patience: PATIENCE_S });
+    expect(await broker.call('slow_report', { ms: 4000 })).toMatch(/^Still working on slow report/);
+    expect(xiaozhi.sessions).toHaveLength(1);
+    expect(harness.store.load().endpoints[0]?.patience).toBe(PATIENCE_S);
+    await harness.bridge.api.updateEndpoint({ id: 'e1', patience: null });
+    expect(harness.store.load().endpoints[0]?.patience).toBeUndefined();
+  });
+
   it('says it in Chinese when the window is in Chinese', async () => {
     const { broker } = await setup({ patience: PATIENCE_S, language: 'zh-CN' });
     const text = await broker.call('slow_report', { ms: 4000 });
