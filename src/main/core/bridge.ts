@@ -214,7 +214,13 @@ export class Bridge {
 
   /** The tools the bridge serves itself, one line each (each can be switched off in a tool set like any tool). */
   private builtinToolList(): BuiltinTool[] {
-    return [...taskTools(this.backgroundCalls, () => this.voiceLanguage())];
+    return [
+      ...taskTools(
+        this.backgroundCalls,
+        () => this.voiceLanguage(),
+        () => this.settings.endpoints.length > 0,
+      ),
+    ];
   }
 
   private onCatalogChanged(): void {

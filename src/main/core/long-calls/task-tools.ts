@@ -7,6 +7,8 @@ import { spokenTool, taskListText, taskText } from './voice-texts';
 /** A tool the bridge serves itself: its definition and its answer (never a server's). */
 export interface TaskTool {
   tool: Tool;
+  /** Whether it is served now: only an endpoint's calls go on in the background. */
+  listed(): boolean;
   run(args: Record<string, unknown>, context: { caller: string }): CallToolResult;
 }
 
@@ -23,7 +25,13 @@ function text(value: string): CallToolResult {
  * The two built-in tools of long calls: "is it done?" (with an id: its state and result; without:
  * what runs and what finished) and "cancel it". Each caller sees only the tasks it started.
  */
-export function taskTools(calls: BackgroundCalls, language: () => Language, now: () => number = Date.now): TaskTool[] {
+export function taskTools(
+  calls: BackgroundCalls,
+  language: () => Language,
+  /** True while there is an endpoint to serve (a bridge serving only local clients needs neither tool). */
+  listed: () => boolean,
+  now: () => number = Date.now,
+): TaskTool[] {
   return [
     {
       tool: {
@@ -33,6 +41,7 @@ export function taskTools(calls: BackgroundCalls, language: () => Language, now:
         inputSchema: { type: 'object', properties: { task: idProperty } },
         annotations: { readOnlyHint: true },
       },
+      listed,
       run(args, { caller }) {
         const id = typeof args.task === 'string' && args.task.trim() !== '' ? args.task : undefined;
         if (id === undefined) return text(taskListText(language(), calls.list(caller)));
@@ -48,6 +57,7 @@ export function taskTools(calls: BackgroundCalls, language: () => Language, now:
         inputSchema: { type: 'object', properties: { task: idProperty }, required: ['task'] },
         annotations: { destructiveHint: false },
       },
+      listed,
       run(args, { caller }) {
         const id = typeof args.task === 'string' ? args.task : '';
         const task = calls.cancel(id, caller);

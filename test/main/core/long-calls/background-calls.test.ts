@@ -51,7 +51,11 @@ describe('background calls', () => {
     const mine = calls.watch('search', 'home', () => undefined);
     const id = mine.answerLater()!;
     mine.finish('done', 'key sk-secret found');
-    const tools = taskTools(calls, () => 'en');
+    const tools = taskTools(
+      calls,
+      () => 'en',
+      () => true,
+    );
     const status = tools.find((t) => t.tool.name === 'task_status')!;
     expect(status.run({ task: id }, { caller: 'office' }).content).toEqual([
       { type: 'text', text: `There is no task ${id}. No task is running, and none finished in the last half hour.` },
