@@ -26,6 +26,7 @@ import { TrayController } from './electron/tray-icon';
 import { installKind, loadElectronUpdater, newCancellationToken } from './electron/updates/electron-updater-backend';
 import { isSafeDownloadUrl } from './electron/updates/update-feed';
 import { UpdateController } from './electron/updates/update-controller';
+import { notifyFinishedTasks } from './electron/task-notifications';
 
 const APP_ROOT = app.getAppPath();
 const ASSETS = path.join(APP_ROOT, 'assets');
@@ -200,6 +201,8 @@ async function main(
       window.on('session-end', () => void quit.quitNow());
     } else revealWindow(window);
   };
+  // A long call that finished in the background: said on the desktop with its result.
+  notifyFinishedTasks(bridge.api, () => translator(language()), showWindow);
   // Files dropped on the tray or opened with the app: the window shows their import preview.
   const importFiles = (files: string[]) => {
     showWindow();

@@ -11,7 +11,7 @@ import {
   UpdateMirrorSchema,
 } from './settings';
 import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
-import { BridgeStateSchema, CallRecordSchema, CatalogToolSchema, LogEntrySchema } from './status';
+import { BackgroundTaskSchema, BridgeStateSchema, CallRecordSchema, CatalogToolSchema, LogEntrySchema } from './status';
 import { HostInfoSchema } from './host';
 import { patchOf } from './patch-schema';
 import { ProblemSchema } from './problem';
@@ -62,6 +62,8 @@ export const endpointCommands = {
       url: z.string().min(1).optional(),
       enabled: z.boolean().optional(),
       toolSet: z.string().min(1).optional(),
+      /** How long its caller waits for a call; null: read from the URL. */
+      patience: EndpointSettingsSchema.shape.patience.nullable(),
     }),
     Void,
   ),
@@ -127,6 +129,13 @@ export const callCommands = {
   getToolCounts: command(Void, z.record(z.string(), z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() })))),
 } as const;
 
+/** Calls answered before they finished (long calls), going on in the background. */
+export const taskCommands = {
+  getTasks: command(Void, z.array(BackgroundTaskSchema)),
+  /** Stops a task still running (the server is told); by the list's key. */
+  cancelTask: command(z.object({ key: z.number().int() }), Void),
+} as const;
+
 export const catalogueCommands = {
   /** Servers to add in one click: the shipped list, plus the MCP registry's (read now if asked, or if a day old). */
   getCatalogue: command(z.object({ refresh: z.enum(['never', 'ifStale', 'now']).optional() }).default({}), CatalogueSchema),
@@ -167,6 +176,7 @@ export const bridgeCommands = {
   ...toolCommands,
   ...preferenceCommands,
   ...callCommands,
+  ...taskCommands,
   ...catalogueCommands,
   ...hostCommands,
   ...importExportCommands,
@@ -182,6 +192,8 @@ export const bridgeEvents = {
   importPreview: ImportPreviewSchema,
   /** The updater's status changed (checking, downloading, ready to restart, a problem). */
   update: UpdateStatusSchema,
+  /** A long call changed: answered and going on, progressed, finished, or left the list (`removed`). */
+  task: BackgroundTaskSchema,
 } as const;
 
 export type BridgeCommands = typeof bridgeCommands;

@@ -91,10 +91,21 @@ export const EndpointSettingsSchema = z.object({
   pinned: z.array(z.string().min(1).max(64)).max(100).optional(),
   /** The id of the tool set this endpoint serves; absent means the default set. */
   toolSet: ToolSetIdSchema.optional(),
+  /**
+   * How long the caller waits for a tool call: `xiaozhi.me` (300 s), `self-hosted` (30 s) or seconds;
+   * absent: read from the URL. A call still running near it is answered and finishes in the background.
+   */
+  patience: z.union([z.enum(['xiaozhi.me', 'self-hosted']), z.number().min(1).max(3600)]).optional(),
 });
 
+/** The name the bridge's own tools are listed under (a server of that name would share their switches). */
+export const RESERVED_SERVER_NAME = 'xiaozhi-tray';
+
 const ServerCommon = {
-  name: NameSchema.refine(isAllowedKey, KEY_NAME_RULE),
+  name: NameSchema.refine(isAllowedKey, KEY_NAME_RULE).refine(
+    (name) => name !== RESERVED_SERVER_NAME,
+    `is the name of Xiaozhi Tray's own tools; choose another`,
+  ),
   enabled: z.boolean().default(true),
   /** Per-call timeout toward this server; falls back to limits.callTimeoutMs. */
   callTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),

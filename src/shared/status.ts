@@ -148,6 +148,27 @@ export const CallRecordSchema = z.object({
   durationMs: z.number(),
   outcome: CallOutcomeSchema,
   result: z.string(),
+  /** The short id of the background task this call became (answered before it finished). */
+  task: z.string().optional(),
+});
+
+/** A tool call answered before it finished (or one reporting progress), as the window lists it. */
+export const BackgroundTaskSchema = z.object({
+  /** Short and speakable ("3F"); absent while the call still runs inside the caller's patience. */
+  id: z.string().optional(),
+  /** The call's own key, stable from its start (the window's list key). */
+  key: z.number().int(),
+  tool: z.string(),
+  caller: z.string(),
+  state: z.enum(['running', 'done', 'failed', 'cancelled']),
+  startedAt: z.number(),
+  finishedAt: z.number().optional(),
+  /** The last progress the server reported. */
+  progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
+  /** The result's text (bounded), once finished. */
+  result: z.string().optional(),
+  /** Gone from the list: finished within the caller's patience, or past the bounds. */
+  removed: z.boolean().optional(),
 });
 
 export type EndpointState = z.infer<typeof EndpointStateSchema>;
@@ -164,4 +185,5 @@ export type LocalServerStatus = z.infer<typeof LocalServerStatusSchema>;
 export type LogLevel = z.infer<typeof LogLevelSchema>;
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
+export type BackgroundTask = z.infer<typeof BackgroundTaskSchema>;
 export type CallRecord = z.infer<typeof CallRecordSchema>;

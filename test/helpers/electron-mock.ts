@@ -96,6 +96,20 @@ export class FakeSession {
   }
 }
 
+/** A desktop notification: what was shown, and a click to play. */
+export class FakeNotification extends EventEmitter {
+  static shown: FakeNotification[] = [];
+  static isSupported(): boolean {
+    return true;
+  }
+  constructor(readonly options: { title?: string; body?: string }) {
+    super();
+  }
+  show() {
+    FakeNotification.shown.push(this);
+  }
+}
+
 /** Electron's protocol module: what was registered, and the handler for app:// requests. */
 export const fakeProtocol = {
   privileged: [] as { scheme: string; privileges: Record<string, boolean> }[],
@@ -110,6 +124,7 @@ export const fakeProtocol = {
 
 export const electronMock = {
   Tray: FakeTray,
+  Notification: FakeNotification,
   BrowserWindow: FakeBrowserWindow,
   Menu: { buildFromTemplate: (template: unknown[]) => ({ template }) },
   nativeImage: {

@@ -8,6 +8,7 @@ import { configFileOr, loadOrExplain } from '../config-file';
 import { endpointOption, withServers } from '../headless-bridge';
 import { logChoice } from '../log-output';
 import { LoopbackXiaozhi, type LoopbackSession } from '../loopback-xiaozhi';
+import { patienceSeconds } from '../../main/core/long-calls/patience';
 import { closest } from '../suggest';
 
 const STEP_TIMEOUT_MS = 30_000;
@@ -87,6 +88,8 @@ export const callCommand: Command = {
       toolSet: chosen?.toolSet,
       toolMode: chosen?.toolMode,
       pinned: chosen?.pinned,
+      // A call past the chosen endpoint's patience is answered "still working…" here too, as xiaozhi would be.
+      patience: chosen ? patienceSeconds(chosen) : undefined,
     };
     try {
       return await withServers(

@@ -8,7 +8,11 @@ import { BridgeEvents } from './bridge-events';
 import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host';
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
+import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
 import { CallHistory } from './logs/call-history';
+import { BackgroundCalls } from './long-calls/background-calls';
+import { taskTools } from './long-calls/task-tools';
+import { resolveLanguage, type Language } from '../../shared/i18n/translate';
 import type { LogBook, Logger } from './logs/log-book';
 import { ImportSessions } from './import/import-sessions';
 import { CatalogueService } from './catalogue/catalogue-service';
@@ -35,7 +39,11 @@ export class Bridge {
   private readonly logBook: LogBook;
   private readonly log: Logger;
   private readonly history: CallHistory;
+  /** Calls answered before they finished, going on in the background (every endpoint's). */
+  private readonly backgroundCalls: BackgroundCalls;
   private readonly hub: ToolHub;
+  /** The bridge's own tools: one more source of the hub, beside the servers. */
+  private readonly builtins: BuiltinTools;
   private readonly servers: ServerFleet;
   private readonly endpoints: EndpointFleet;
   private readonly events: BridgeEvents;
@@ -54,6 +62,8 @@ export class Bridge {
     this.settings = SettingsSchema.parse(options.store.load());
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
     this.events = new BridgeEvents(this.history, this.log, () => this.state());
+    this.backgroundCalls = new BackgroundCalls({ redact: (text) => this.logBook.redact(text) });
+    this.backgroundCalls.subscribe((task) => this.events.emit('task', task));
     const settings = () => this.settings;
     const onStatus = () => this.events.queueStatus();
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
@@ -66,7 +76,8 @@ export class Bridge {
       ...(supervision ? { supervision } : {}),
       onTools: () => this.hub.rebuild(),
     });
-    this.hub = new ToolHub(() => this.servers.all(), this.hubSettings(), this.history, this.log);
+    this.builtins = new BuiltinTools(this.builtinToolList());
+    this.hub = new ToolHub(() => [this.builtins, ...this.servers.all()], this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
     this.endpoints = new EndpointFleet({
       ...fleet,
@@ -77,6 +88,7 @@ export class Bridge {
       onToolsNotified: () => this.localServer.refreshSessions(),
       version: options.version,
       listChangedDebounceMs: options.listChangedDebounceMs,
+      longCalls: { calls: this.backgroundCalls, language: () => this.voiceLanguage() },
     });
     this.localServer = new LocalServerController({
       // Each client's set as a consumer sees it: a call of a tool whose server is still starting waits for it.
@@ -195,6 +207,22 @@ export class Bridge {
     return this.events.on(event, listener);
   }
 
+  /** What xiaozhi's model is told in ("still working on…"): the window's language. */
+  private voiceLanguage(): Language {
+    return resolveLanguage(this.settings.ui.language, Intl.DateTimeFormat().resolvedOptions().locale);
+  }
+
+  /** The tools the bridge serves itself, one line each (each can be switched off in a tool set like any tool). */
+  private builtinToolList(): BuiltinTool[] {
+    return [
+      ...taskTools(
+        this.backgroundCalls,
+        () => this.voiceLanguage(),
+        () => this.settings.endpoints.length > 0,
+      ),
+    ];
+  }
+
   private onCatalogChanged(): void {
     this.events.emit('catalog', this.hub.catalog());
     this.events.queueStatus();
@@ -246,9 +274,13 @@ export class Bridge {
       ...commands.stateCommandHandlers({ ...access, hub, state: () => this.state(), start: () => this.start(), stop: () => this.stop() }),
       ...commands.endpointCommandHandlers({ ...access, endpoints, catalogs: endpoints.catalogs, hub, log, version, testListWaitMs }),
       ...commands.serverCommandHandlers({ ...access, servers, localServer }),
-      ...commands.toolCommandHandlers({ ...access, servers }),
+      ...commands.toolCommandHandlers({
+        ...access,
+        toolsOf: (server) => (server === this.builtins.name ? this.builtins : servers.require(server)),
+      }),
       ...commands.preferenceCommandHandlers({ ...access, endpoints }),
       ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history }),
+      ...commands.taskCommandHandlers({ calls: this.backgroundCalls }),
       ...commands.catalogueCommandHandlers({ ...access, catalogue }),
       ...commands.hostCommandHandlers({ host, store, version, onStatus: () => this.events.queueStatus() }),
       ...commands.importExportCommandHandlers({ ...access, imports: this.imports, servers, endpoints, log, entryContext }),

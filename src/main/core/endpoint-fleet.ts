@@ -8,6 +8,9 @@ import type { CallHistory } from './logs/call-history';
 import type { LogBook } from './logs/log-book';
 import { EndpointCatalogs, type EndpointMode } from './router/endpoint-catalogs';
 import { APP_VERSION } from './version';
+import type { Language } from '../../shared/i18n/translate';
+import type { BackgroundCalls } from './long-calls/background-calls';
+import { answerAfterMs } from './long-calls/patience';
 
 export interface EndpointFleetOptions {
   settings(): Settings;
@@ -28,6 +31,8 @@ export interface EndpointFleetOptions {
   version?: string | undefined;
   /** Catalog changes within this window become one `list_changed`. */
   listChangedDebounceMs?: number | undefined;
+  /** Where calls past an endpoint's patience go on, and the language the model is told so in. */
+  longCalls?: { calls: BackgroundCalls; language: () => Language } | undefined;
 }
 
 /**
@@ -157,6 +162,15 @@ export class EndpointFleet {
       maxIncomingBytes: options.settings().limits.maxIncomingBytes,
       onStatus: () => options.onStatus(),
       version: options.version ?? APP_VERSION,
+      ...(options.longCalls
+        ? {
+            longCalls: {
+              ...options.longCalls,
+              // Read at each call: a patience changed in Settings applies to the next call.
+              answerAfterMs: () => answerAfterMs(options.settings().endpoints.find((e) => e.id === endpoint.id) ?? endpoint),
+            },
+          }
+        : {}),
     });
   }
 

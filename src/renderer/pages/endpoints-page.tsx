@@ -10,6 +10,7 @@ import { useStore } from '../store/bridge-store';
 import { ProblemText } from '../components/problem-text';
 import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test-result';
 import { ToolSetPicker } from '../components/tool-set-picker';
+import { PatiencePicker } from '../components/patience-picker';
 import { shownMasked } from '../masked';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
@@ -141,6 +142,7 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
             onChange={(toolSet) => void run(() => store.api.updateEndpoint({ id: endpoint.id, toolSet }))}
           />
         </label>
+        <PatiencePicker id={endpoint.id} />
       </div>
       <div className="list-actions">
         <Switch

@@ -40,6 +40,7 @@ export function HistoryPage() {
                   <td>
                     <span className="mono">{h.tool}</span>
                     {h.server ? <span className="small muted"> · {h.server}</span> : null}
+                    {h.task ? <span className="small muted"> · {t('tasks.task', { id: h.task })}</span> : null}
                   </td>
                   <td className="small">{formatDuration(h.durationMs)}</td>
                   <td>

@@ -2,6 +2,7 @@ import { summarizeStatus } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { endpointLabel, endpointTone } from '../components/status-tone';
 import { HostNotices } from '../components/host-notices';
+import { BackgroundTasks } from '../components/background-tasks';
 import { ProblemText } from '../components/problem-text';
 import { SummaryLines } from '../components/status-summary-view';
 import { ServedCount } from '../components/served-count';
@@ -38,6 +39,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
         <span className={`brand-dot tone-${summary.tone}`} aria-hidden="true" />
         <SummaryLines summary={summary} />
       </section>
+      <BackgroundTasks />
       <section className="cards" aria-label={t('nav.endpoints')}>
         {state.endpoints.map((e) => (
           <article className="card endpoint-card" key={e.id}>

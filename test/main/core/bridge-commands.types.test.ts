@@ -10,6 +10,7 @@ import {
   serverCommands,
   stateCommands,
   toolCommands,
+  taskCommands,
   type BridgeCommands,
 } from '../../../src/shared/bridge-api';
 import { toolSetCommands } from '../../../src/shared/tool-set-api';
@@ -52,6 +53,7 @@ describe('the command handlers are typed from the contract', () => {
     expectTypeOf<ReturnType<typeof commands.toolCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof toolCommands>>();
     expectTypeOf<ReturnType<typeof commands.preferenceCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof preferenceCommands>>();
     expectTypeOf<ReturnType<typeof commands.callCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof callCommands>>();
+    expectTypeOf<ReturnType<typeof commands.taskCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof taskCommands>>();
     expectTypeOf<ReturnType<typeof commands.catalogueCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof catalogueCommands>>();
     expectTypeOf<ReturnType<typeof commands.hostCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof hostCommands>>();
     expectTypeOf<ImportExport>().toEqualTypeOf<CommandHandlers<typeof importExportCommands>>();
@@ -68,6 +70,7 @@ describe('the command handlers are typed from the contract', () => {
       toolCommands,
       preferenceCommands,
       callCommands,
+      taskCommands,
       catalogueCommands,
       hostCommands,
       importExportCommands,

@@ -41,9 +41,13 @@ export function endpointCommandHandlers(c: EndpointCommandContext): CommandHandl
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
         // A new set reconnects the endpoint: xiaozhi may only read the tool list when a session starts.
         ...(input.toolSet !== undefined ? { toolSet: input.toolSet } : {}),
+        ...(input.patience !== undefined && input.patience !== null ? { patience: input.patience } : {}),
       };
+      if (input.patience === null) delete updated.patience;
       c.commit({ ...c.settings(), endpoints: c.settings().endpoints.map((e) => (e.id === input.id ? updated : e)) });
-      await c.endpoints.replace(input.id);
+      // The patience is read at each call: a change of it alone needs no reconnect.
+      const { id: _id, patience: _patience, ...rest } = input;
+      if (Object.values(rest).some((value) => value !== undefined)) await c.endpoints.replace(input.id);
     },
     removeEndpoint: async (input) => {
       requireEndpoint(c.settings(), input.id);

@@ -8,6 +8,7 @@ export { serverCommandHandlers } from './server-commands';
 export { toolCommandHandlers } from './tool-commands';
 export { preferenceCommandHandlers } from './preference-commands';
 export { callCommandHandlers } from './call-commands';
+export { taskCommandHandlers } from './task-commands';
 export { catalogueCommandHandlers } from './catalogue-commands';
 export { hostCommandHandlers } from './host-commands';
 export { importExportCommandHandlers } from './import-export-commands';

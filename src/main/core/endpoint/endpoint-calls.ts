@@ -3,6 +3,10 @@ import type { CallAnswer } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
 import type { CallableTools } from '../router/settling-tools';
 import { CallAbort } from '../hub/call-signal';
+import { resultText } from '../hub/result-shaping';
+import type { Language } from '../../../shared/i18n/translate';
+import type { BackgroundCalls, WatchedCall } from '../long-calls/background-calls';
+import { stillWorkingText } from '../long-calls/voice-texts';
 
 export interface ToolCallRequest {
   id: string | number;
@@ -23,6 +27,16 @@ export interface EndpointCallsOptions {
   /** Sends to the endpoint; nothing waits for it (a message that cannot go is lost with the link). */
   send: (message: JSONRPCMessage) => void;
   log: Logger;
+  /** Long calls: a call still running past `answerAfterMs` is answered and goes on there. Absent: calls are awaited. */
+  longCalls?: LongCallOptions;
+}
+
+export interface LongCallOptions {
+  /** Read at each call (the endpoint's patience may change). */
+  answerAfterMs: () => number;
+  calls: BackgroundCalls;
+  /** The language of what the model is told ("still working on…"). */
+  language: () => Language;
 }
 
 /**
@@ -71,21 +85,69 @@ export class EndpointCalls {
   private run(request: ToolCallRequest, controller: CallAbort): void {
     const { id } = request;
     this.running++;
+    const long = this.opts.longCalls ? this.watch(request, controller, this.opts.longCalls) : undefined;
     let answer: Promise<CallAnswer>;
     try {
-      answer = this.callTool(request, controller);
+      answer = this.callTool(request, controller, long);
     } catch (error) {
       answer = Promise.reject(error);
     }
     answer.then(
-      ({ result }) => this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage),
+      ({ result }) => {
+        if (long) clearTimeout(long.timer);
+        long?.watched.finish(controller.aborted ? 'cancelled' : result.isError ? 'failed' : 'done', resultText(result));
+        if (long?.answered) return;
+        // Cancelled here (the window) rather than by the endpoint: the endpoint still waits for its answer.
+        this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage, long?.cancelledHere === true);
+      },
       (error: unknown) => {
-        this.opts.log.warn(
-          `call ${request.params.name} failed inside the bridge: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        const message = error instanceof Error ? error.message : String(error);
+        this.opts.log.warn(`call ${request.params.name} failed inside the bridge: ${message}`);
+        if (long) clearTimeout(long.timer);
+        long?.watched.finish('failed', message);
+        if (long?.answered) return;
         this.finish(id, controller, { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } });
       },
     );
+  }
+
+  /** A call watched for the caller's patience: past it, answered at once and left to finish in the background. */
+  private watch(request: ToolCallRequest, controller: CallAbort, options: LongCallOptions): LongCall {
+    const long: LongCall = {
+      // Cancelled by the user: the built-in tool, or the window.
+      watched: options.calls.watch(request.params.name, this.opts.caller, (reason) => {
+        long.cancelledHere = true;
+        controller.abort(reason);
+      }),
+      answered: false,
+      cancelledHere: false,
+      background: {},
+      timer: undefined,
+    };
+    long.timer = setTimeout(() => this.answerLater(request, controller, long, options), options.answerAfterMs());
+    return long;
+  }
+
+  /**
+   * The caller's patience is nearly over: it is told the call goes on (with the id to ask about it),
+   * and the call leaves this connection (its place, its cancellation by the endpoint, its end with
+   * the connection): from now on only the built-in cancel, or the bridge stopping, stops it.
+   */
+  private answerLater(request: ToolCallRequest, controller: CallAbort, long: LongCall, options: LongCallOptions): void {
+    if (controller.aborted) return;
+    const taskId = long.watched.answerLater();
+    if (taskId === undefined) return; // too many in the background already: this one is awaited
+    long.answered = true;
+    long.background.id = taskId;
+    this.opts.log.info(
+      `call ${request.params.name} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
+    );
+    const text = stillWorkingText(options.language(), request.params.name, taskId);
+    this.finish(request.id, controller, {
+      jsonrpc: '2.0',
+      id: request.id,
+      result: { content: [{ type: 'text', text }] },
+    } as unknown as JSONRPCMessage);
   }
 
   /** A `notifications/cancelled` from the endpoint: true when it named a call of ours. */
@@ -108,14 +170,23 @@ export class EndpointCalls {
   }
 
   /** Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks). */
-  private callTool(request: ToolCallRequest, signal: CallAbort): Promise<CallAnswer> {
+  private callTool(request: ToolCallRequest, signal: CallAbort, long: LongCall | undefined): Promise<CallAnswer> {
     const { name, arguments: args, _meta } = request.params;
     const token = _meta?.progressToken;
+    let onProgress: ((progress: Progress) => void) | undefined;
+    if (long)
+      // Asked of the server whether the endpoint asked or not: the window shows it while the call runs.
+      onProgress = (progress) => {
+        long.watched.progress(progress);
+        if (token !== undefined && !long.answered) this.progress(token, progress, signal);
+      };
+    else if (token !== undefined) onProgress = (progress) => this.progress(token, progress, signal);
     return this.opts.tools.call(name, args ?? {}, {
       caller: this.opts.caller,
       signal,
       idJson: JSON.stringify(request.id),
-      ...(token !== undefined ? { onProgress: (progress: Progress) => this.progress(token, progress, signal) } : {}),
+      ...(onProgress ? { onProgress } : {}),
+      ...(long ? { background: long.background } : {}),
     });
   }
 
@@ -128,10 +199,11 @@ export class EndpointCalls {
     this.opts.send({ jsonrpc: '2.0', method: 'notifications/progress', params });
   }
 
-  private finish(id: string | number, controller: CallAbort, message: JSONRPCMessage): void {
+  /** The call leaves this connection's places (answered, or answered early); its answer is sent unless cancelled. */
+  private finish(id: string | number, controller: CallAbort, message: JSONRPCMessage, evenIfAborted = false): void {
     this.running--;
     this.next();
-    if (controller.aborted) return;
+    if (controller.aborted && !evenIfAborted) return;
     if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
     this.opts.send(message);
   }
@@ -146,4 +218,16 @@ export class EndpointCalls {
       this.run(request, controller);
     }
   }
+}
+
+/** A call under watch for the caller's patience. */
+interface LongCall {
+  watched: WatchedCall;
+  /** The caller got "still working": the call's own end sends nothing more. */
+  answered: boolean;
+  /** Cancelled by the user (the built-in tool, the window), not by the endpoint. */
+  cancelledHere: boolean;
+  /** Read by the history when the call ends: the task id it went on as. */
+  background: { id?: string };
+  timer: NodeJS.Timeout | undefined;
 }

@@ -9,6 +9,7 @@ import type { EndpointTools } from '../router/endpoint-catalogs';
 import type { SettlingTools } from '../router/settling-tools';
 import { closedWith, failureLine, noPong, refusedWith, socketFailed, tooBig, type EndpointFailure } from './endpoint-failure';
 import { EndpointSession } from './endpoint-session';
+import type { LongCallOptions } from './endpoint-calls';
 
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
@@ -21,6 +22,8 @@ export interface EndpointLinkOptions {
   maxIncomingBytes: number;
   onStatus: () => void;
   version: string;
+  /** Calls past the caller's patience are answered and go on in the background (absent: awaited). */
+  longCalls?: LongCallOptions | undefined;
 }
 
 /** An initialised session that lasted this long shows the endpoint works (see the close handler). */
@@ -209,7 +212,8 @@ export class EndpointLink {
     const { endpoint, log, maxMessageBytes, version } = this.opts;
     this.connectedAt = Date.now();
     this.lastFailure = undefined;
-    this.session = new EndpointSession(socket, { tools: this.opts.hub, caller: endpoint.name, log, maxMessageBytes, version });
+    const { longCalls } = this.opts;
+    this.session = new EndpointSession(socket, { tools: this.opts.hub, caller: endpoint.name, log, maxMessageBytes, version, longCalls });
     this.startHeartbeat(socket);
     log.info('connected');
     this.setState('connected');

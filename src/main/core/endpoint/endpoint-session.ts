@@ -4,7 +4,7 @@ import type WebSocket from 'ws';
 import type { Logger } from '../logs/log-book';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import type { SettlingTools } from '../router/settling-tools';
-import { EndpointCalls } from './endpoint-calls';
+import { EndpointCalls, type LongCallOptions } from './endpoint-calls';
 import { WsServerTransport } from './ws-server-transport';
 
 export interface EndpointSessionOptions {
@@ -15,6 +15,8 @@ export interface EndpointSessionOptions {
   log: Logger;
   maxMessageBytes: () => number;
   version: string;
+  /** Calls past the caller's patience are answered and go on in the background (absent: awaited). */
+  longCalls?: LongCallOptions | undefined;
 }
 
 /**
@@ -52,7 +54,13 @@ export class EndpointSession {
     server.onerror = (error) => log.debug(`protocol: ${error.message}`);
     const transport = new WsServerTransport(socket, log, opts.maxMessageBytes);
     // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
-    const calls = new EndpointCalls({ tools, caller: opts.caller, send: (message) => void transport.post(message), log });
+    const calls = new EndpointCalls({
+      tools,
+      caller: opts.caller,
+      send: (message) => void transport.post(message),
+      log,
+      ...(opts.longCalls ? { longCalls: opts.longCalls } : {}),
+    });
     transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
     transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
     this.calls = calls;

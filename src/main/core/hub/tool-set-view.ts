@@ -11,17 +11,22 @@ import { servedSchema } from './served-schema';
 import { problem, type Problem } from '../../../shared/problem';
 import type { ArgumentCheck } from './argument-check';
 import type { CallSignal } from './call-signal';
+import { BUILTIN_SERVER } from './builtin/builtin-tools';
 
 /** What the hub needs of a server: its tools and a way to call them. */
 export interface ToolSource {
   readonly name: string;
   readonly isRunning: boolean;
   readonly currentTools: readonly Tool[];
-  callTool(
-    name: string,
-    args: Record<string, unknown>,
-    options: { signal?: CallSignal | undefined; onProgress?: ((progress: Progress) => void) | undefined },
-  ): Promise<CallToolResult>;
+  callTool(name: string, args: Record<string, unknown>, options: SourceCallOptions): Promise<CallToolResult>;
+}
+
+/** What a source is told of a call: a server needs its signal and progress; a built-in tool also who asked, on which connection. */
+export interface SourceCallOptions {
+  signal?: CallSignal | undefined;
+  onProgress?: ((progress: Progress) => void) | undefined;
+  caller?: string | undefined;
+  session?: string | undefined;
 }
 
 export interface CallContext {
@@ -37,6 +42,10 @@ export interface CallContext {
   shape?: boolean;
   /** The caller asked for progress (a progressToken): the server's progress of this call goes here. */
   onProgress?: (progress: Progress) => void;
+  /** A call its caller may be answered before it ends: the task id it went on as, read when it ends (for the history). */
+  background?: { id?: string };
+  /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
+  session?: string;
 }
 
 /** A running server's tool, before any set has chosen or named it. */
@@ -100,8 +109,9 @@ function withoutSameNames(sorted: Entry[], log: Logger): Entry[] {
   return out;
 }
 
+/** The bridge's own tools are in every set (each can be switched off in it, like any tool). */
 export function setIncludesServer(set: ToolSet, server: string): boolean {
-  return set.servers === 'all' || set.servers.includes(server);
+  return set.servers === 'all' || server === BUILTIN_SERVER || set.servers.includes(server);
 }
 
 /**
@@ -274,6 +284,7 @@ export class ToolSetView implements CatalogView {
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         outcome,
         result: resultText(out),
+        ...(context.background?.id !== undefined ? { task: context.background.id } : {}),
       });
       return cause ? { result: out, problem: cause } : { result: out };
     };
@@ -310,7 +321,12 @@ export class ToolSetView implements CatalogView {
       if (invalid) return finish(textResult(invalid, true), 'error', problem('call.badArguments', { tool: name, detail: invalid }));
     }
     try {
-      const result = await source.callTool(entry.original.name, args, { signal: context.signal, onProgress: context.onProgress });
+      const result = await source.callTool(entry.original.name, args, {
+        signal: context.signal,
+        onProgress: context.onProgress,
+        caller: context.caller,
+        session: context.session,
+      });
       const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
       if (outputSchema && !result.isError) {
         // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.

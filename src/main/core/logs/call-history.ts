@@ -22,6 +22,8 @@ export interface CallInput {
   durationMs: number;
   outcome: CallOutcome;
   result: string;
+  /** The task id the call went on as, when its caller was answered before it ended. */
+  task?: string;
 }
 
 /**
@@ -64,6 +66,7 @@ export class CallHistory {
       durationMs: input.durationMs,
       outcome: input.outcome,
       result: trimText(input.result),
+      ...(input.task !== undefined ? { task: input.task } : {}),
     };
     // A ring: dropping the oldest must not shift a thousand entries on every call.
     if (this.records.length < this.capacity) this.records.push(record);

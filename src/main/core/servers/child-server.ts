@@ -15,6 +15,7 @@ import type { ServerState, ServerStatus, SkippedTool } from '../../../shared/sta
 import type { Logger } from '../logs/log-book';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
 import { CallRelay } from './call-relay';
+import { callAsTask, callsAsTask } from './task-call';
 import { CLIENT_INFO } from './client-info';
 import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './first-run';
 import { ReadBufferOverflow } from './lean-read-buffer';
@@ -86,6 +87,8 @@ export class ChildServer {
   private state: ServerState = 'stopped';
   private since = Date.now();
   private tools: Tool[] = [];
+  /** Tools that may or must be called as MCP tasks, by name (most servers have none). */
+  private taskTools = new Map<string, Tool>();
   /** Tools the server listed that are not served, and the warning last logged about them (said once). */
   private skipped: SkippedTool[] = [];
   private skippedSaid = '';
@@ -207,6 +210,11 @@ export class ChildServer {
   }
 
   callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    if (this.taskTools.size > 0 && this.client && this.state === 'running' && callsAsTask(this.client, this.taskTools.get(name))) {
+      const timeout = this.callTimeout(options);
+      // A task's end is the server's to say: bounded as a whole by the longer of the call timeout and half an hour.
+      return callAsTask(this.client, name, args, { ...options, requestTimeoutMs: timeout, totalTimeoutMs: Math.max(timeout, 30 * 60_000) });
+    }
     // The relay's path, without the SDK path's retry wrapper (stdio has no sessions to expire).
     if (this.relay && this.state === 'running') {
       return this.relay.call(name, args, { timeoutMs: this.callTimeout(options), signal: options.signal, onProgress: options.onProgress });
@@ -508,6 +516,7 @@ export class ChildServer {
   private takeTools(list: ToolList | undefined): void {
     if (!list) return;
     this.tools = list.tools;
+    this.taskTools = new Map(list.tools.filter((tool) => tool.execution?.taskSupport !== undefined).map((tool) => [tool.name, tool]));
     this.skipped = list.skipped;
     const said = JSON.stringify([list.skipped, list.cutShort]);
     const warning = skippedWarning(list);
@@ -589,6 +598,7 @@ export class ChildServer {
     this.relay = undefined;
     this.pid = undefined;
     this.tools = [];
+    this.taskTools.clear();
     this.skipped = [];
     if (this.installing) {
       this.installing = undefined;

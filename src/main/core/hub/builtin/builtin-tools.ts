@@ -1,0 +1,60 @@
+import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallSignal } from '../call-signal';
+import { RESERVED_SERVER_NAME } from '../../../../shared/settings';
+import { textResult } from '../result-shaping';
+
+/**
+ * The server name the bridge's own tools are listed under. No configured server may take it
+ * (the settings refuse it), so switches saved under it always mean these tools.
+ */
+export const BUILTIN_SERVER = RESERVED_SERVER_NAME;
+
+/** What a built-in tool knows of the call it answers. */
+export interface BuiltinCallContext {
+  /** The endpoint's name, the local client's name, or `ui`. */
+  caller: string;
+  /** The connection the call came on (one endpoint session, one local client session), when there is one. */
+  session?: string | undefined;
+  signal?: CallSignal | undefined;
+  onProgress?: ((progress: Progress) => void) | undefined;
+}
+
+/** One tool the bridge serves itself: its definition (as a server would list it) and what a call does. */
+export interface BuiltinTool {
+  readonly tool: Tool;
+  /**
+   * Whether it is served now (absent: always). A tool with nothing to do (no tool asks first, no
+   * task runs) need not take a place in xiaozhi's small tool budget; the hub asks at every rebuild.
+   */
+  listed?(): boolean;
+  run(args: Record<string, unknown>, context: BuiltinCallContext): Promise<CallToolResult> | CallToolResult;
+}
+
+/**
+ * The bridge's own tools as one more tool source of the hub, beside the servers: named, switched,
+ * routed, checked and recorded in history exactly like a server's tools. Always running.
+ */
+export class BuiltinTools {
+  readonly name = BUILTIN_SERVER;
+  readonly isRunning = true;
+  readonly enabled = true;
+  private readonly byName: ReadonlyMap<string, BuiltinTool>;
+
+  constructor(private readonly list: readonly BuiltinTool[]) {
+    this.byName = new Map(list.map((entry) => [entry.tool.name, entry]));
+  }
+
+  get currentTools(): readonly Tool[] {
+    return this.list.filter((entry) => entry.listed?.() !== false).map((entry) => entry.tool);
+  }
+
+  get knownTools(): readonly Tool[] {
+    return this.currentTools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, context: Omit<BuiltinCallContext, 'caller'> & { caller?: string }) {
+    const entry = this.byName.get(name);
+    if (!entry) return textResult(`Xiaozhi Tray has no built-in tool "${name}".`, true);
+    return entry.run(args, { ...context, caller: context.caller ?? '' });
+  }
+}

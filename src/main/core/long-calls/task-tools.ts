@@ -1,0 +1,71 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Language } from '../../../shared/i18n/translate';
+import { translate } from '../../../shared/i18n/translate';
+import type { BackgroundCalls } from './background-calls';
+import { spokenTool, taskListText, taskText } from './voice-texts';
+
+/** A tool the bridge serves itself: its definition and its answer (never a server's). */
+export interface TaskTool {
+  tool: Tool;
+  /** Whether it is served now: only an endpoint's calls go on in the background. */
+  listed(): boolean;
+  run(args: Record<string, unknown>, context: { caller: string }): CallToolResult;
+}
+
+export const TASK_STATUS_TOOL = 'task_status';
+export const CANCEL_TASK_TOOL = 'cancel_task';
+
+const idProperty = { type: 'string', description: 'The task id you were given, like 3F.' };
+
+function text(value: string): CallToolResult {
+  return { content: [{ type: 'text', text: value }] };
+}
+
+/**
+ * The two built-in tools of long calls: "is it done?" (with an id: its state and result; without:
+ * what runs and what finished) and "cancel it". Each caller sees only the tasks it started.
+ */
+export function taskTools(
+  calls: BackgroundCalls,
+  language: () => Language,
+  /** True while there is an endpoint to serve (a bridge serving only local clients needs neither tool). */
+  listed: () => boolean,
+  now: () => number = Date.now,
+): TaskTool[] {
+  return [
+    {
+      tool: {
+        name: TASK_STATUS_TOOL,
+        description:
+          'Checks on a long tool call you were told is still running. With its task id (like 3F): whether it is done, and its result. Without: the tasks still running and those finished recently.',
+        inputSchema: { type: 'object', properties: { task: idProperty } },
+        annotations: { readOnlyHint: true },
+      },
+      listed,
+      run(args, { caller }) {
+        const id = typeof args.task === 'string' && args.task.trim() !== '' ? args.task : undefined;
+        if (id === undefined) return text(taskListText(language(), calls.list(caller)));
+        const task = calls.find(id, caller);
+        if (!task) return text(`${translate(language(), 'voice.task.unknown', { id })} ${taskListText(language(), calls.list(caller))}`);
+        return text(taskText(language(), task, now()));
+      },
+    },
+    {
+      tool: {
+        name: CANCEL_TASK_TOOL,
+        description: 'Cancels a long tool call still running, by its task id (like 3F).',
+        inputSchema: { type: 'object', properties: { task: idProperty }, required: ['task'] },
+        annotations: { destructiveHint: false },
+      },
+      listed,
+      run(args, { caller }) {
+        const id = typeof args.task === 'string' ? args.task : '';
+        const task = calls.cancel(id, caller);
+        if (!task) return text(`${translate(language(), 'voice.task.unknown', { id })} ${taskListText(language(), calls.list(caller))}`);
+        const params = { id: task.id ?? id, tool: spokenTool(task.tool) };
+        // The state read before the cancel: a running call is stopping now, and says so when asked.
+        return text(translate(language(), task.state === 'running' ? 'voice.task.cancelling' : 'voice.task.alreadyEnded', params));
+      },
+    },
+  ];
+}

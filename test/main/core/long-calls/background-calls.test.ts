@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { BACKGROUND_LIMITS, BackgroundCalls, normaliseId } from '../../../../src/main/core/long-calls/background-calls';
+import { answerAfterMs, patienceSeconds } from '../../../../src/main/core/long-calls/patience';
+import { taskTools } from '../../../../src/main/core/long-calls/task-tools';
+
+function clock() {
+  let now = 1_000_000;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+describe("the caller's patience", () => {
+  it('is read from the URL unless set, and answered a margin before it ends', () => {
+    expect(patienceSeconds({ url: 'wss://api.xiaozhi.me/mcp/?token=x' })).toBe(300);
+    expect(patienceSeconds({ url: 'ws://192.168.1.5:8004/mcp_endpoint/mcp/?token=x' })).toBe(30);
+    expect(patienceSeconds({ url: 'wss://api.xiaozhi.me/mcp/', patience: 'self-hosted' })).toBe(30);
+    expect(answerAfterMs({ url: 'wss://api.xiaozhi.me/mcp/' })).toBe(285_000);
+    expect(answerAfterMs({ url: 'ws://10.0.0.2/mcp/' })).toBe(24_000);
+    expect(answerAfterMs({ url: 'ws://10.0.0.2/mcp/', patience: 10 })).toBe(8_000);
+  });
+});
+
+describe('background calls', () => {
+  it('keeps finished tasks bounded in count, result size and age', () => {
+    const time = clock();
+    const calls = new BackgroundCalls({ now: time.now });
+    const ids: string[] = [];
+    for (let i = 0; i < BACKGROUND_LIMITS.finished + 5; i++) {
+      const call = calls.watch(`tool_${i}`, 'home', () => undefined);
+      ids.push(call.answerLater()!);
+      time.advance(10);
+      call.finish('done', 'x'.repeat(BACKGROUND_LIMITS.resultChars + 100));
+    }
+    const listed = calls.list();
+    expect(listed).toHaveLength(BACKGROUND_LIMITS.finished);
+    // The oldest left first.
+    expect(calls.find(ids[0]!)).toBeUndefined();
+    expect(calls.find(ids.at(-1)!)?.result).toHaveLength(BACKGROUND_LIMITS.resultChars + 1);
+    expect(new Set(listed.map((t) => t.id)).size).toBe(listed.length);
+    time.advance(BACKGROUND_LIMITS.maxAgeMs + 1);
+    expect(calls.list()).toEqual([]);
+  });
+
+  it('has at most so many running in the background; the next is awaited (no id)', () => {
+    const calls = new BackgroundCalls();
+    for (let i = 0; i < BACKGROUND_LIMITS.running; i++) expect(calls.watch('t', 'home', () => undefined).answerLater()).toBeDefined();
+    expect(calls.watch('t', 'home', () => undefined).answerLater()).toBeUndefined();
+  });
+
+  it('shows each caller only its own tasks, and the window every one, redacted', () => {
+    const calls = new BackgroundCalls({ redact: (text) => text.replace('sk-secret', '***') });
+    const mine = calls.watch('search', 'home', () => undefined);
+    const id = mine.answerLater()!;
+    mine.finish('done', 'key sk-secret found');
+    const tools = taskTools(
+      calls,
+      () => 'en',
+      () => true,
+    );
+    const status = tools.find((t) => t.tool.name === 'task_status')!;
+    expect(status.run({ task: id }, { caller: 'office' }).content).toEqual([
+      { type: 'text', text: `There is no task ${id}. No task is running, and none finished in the last half hour.` },
+    ]);
+    expect(status.run({ task: id }, { caller: 'home' }).content).toEqual([
+      { type: 'text', text: `Task ${id} (search) is done: key sk-secret found` },
+    ]);
+    expect(calls.shownList()[0]?.result).toBe('key *** found');
+  });
+
+  it('reads an id as a person says it', () => {
+    expect(normaliseId('task 3f')).toBe('3F');
+    expect(normaliseId('3 F.')).toBe('3F');
+    expect(normaliseId('任务3F')).toBe('3F');
+  });
+});
