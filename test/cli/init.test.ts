@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/shared/settings';
-import { CliHarness, TOKEN } from './cli-harness';
+import { spawn } from 'node:child_process';
+import { BIN, CliHarness, TOKEN, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());
@@ -228,4 +229,47 @@ describe('init: a working config from nothing', () => {
     expect(accepted.code, accepted.err).toBe(0);
     expect(accepted.written?.servers.map((s) => s.name)).toEqual(['plain', 'hooked']);
   });
+  it.skipIf(process.platform === 'win32')(
+    'on a terminal, reads the endpoint and secret values without showing them',
+    async () => {
+      const { env } = fakeHome();
+      const cwd = h.tempDir();
+      // script(1) gives init a terminal, which echoes what is typed unless init turns that off.
+      const command = [process.execPath, BIN, 'init', '--import', 'vscode'].map((w) => `'${w}'`).join(' ');
+      const child = spawn('script', ['-qefc', command, '/dev/null'], {
+        cwd,
+        env: { ...process.env, ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      try {
+        await waitForText(() => out, '留空跳过', 45_000);
+        child.stdin.write(`${ENDPOINT}\r`);
+        await waitForText(() => out, 'needs input:perplexity-key', 45_000);
+        child.stdin.write('pplx-typed-secret-value\r');
+        await waitForText(() => out, 'needs workspaceFolder', 45_000);
+        child.stdin.write('\r');
+        await waitForText(() => out, 'Wrote xiaozhi-tray.json', 45_000);
+        // script(1) ends once its own input does.
+        child.stdin.end();
+        expect(await exit).toBe(0);
+      } catch (error) {
+        throw new Error(`${String(error)}; the terminal showed:\n${out}`);
+      } finally {
+        child.kill('SIGKILL');
+      }
+      // Before: the terminal showed the endpoint with its token, and the key, as they were typed.
+      expect(out).not.toContain(TOKEN);
+      expect(out).not.toContain('pplx-typed-secret-value');
+      expect(out).toContain('Endpoint: wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)');
+      const written = loadConfigFile(path.join(cwd, 'xiaozhi-tray.json'), {}).settings;
+      expect(written.endpoints[0]?.url).toBe(ENDPOINT);
+      expect(written.servers.find((s) => s.name === 'Perplexity')).toMatchObject({
+        env: { PERPLEXITY_API_KEY: 'pplx-typed-secret-value' },
+      });
+    },
+    60_000,
+  );
 });
