@@ -266,7 +266,7 @@ export const initCommand: Command = {
     );
     const endpointChecked = endpointGiven === undefined ? undefined : checkEndpoint(endpointGiven);
     const importFlag = stringOption(args, 'import');
-    const inputs = inputValues(args);
+    const inputs = inputValues(args, (line) => ctx.err(`warning: ${line}`));
     if (endpointChecked && 'problem' in endpointChecked)
       throw new UsageError(
         `${args.options['endpoint-file'] !== undefined ? 'the endpoint in --endpoint-file' : '--endpoint'} ${endpointChecked.problem}`,
