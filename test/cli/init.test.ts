@@ -149,6 +149,13 @@ describe('init: a working config from nothing', () => {
     fs.copyFileSync(path.join(IMPORTS, 'windsurf-mcp_config.json'), path.join(home, '.codeium', 'windsurf', 'mcp_config.json'));
     const shell = { ...env, XT_TEST_GITHUB_TOKEN: 'ghp_from_the_shell_0123456789' };
     // Before: github was added with the shell's token, unasked.
+    fs.writeFileSync(
+      path.join(home, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { two: { command: 'node', args: ['s.js'], env: { A: '${env:XT_UNSET_A}', B: '${env:XT_UNSET_B}' } } } }),
+    );
+    const both = await init(['--import', 'cursor', '--yes'], env);
+    // A server that needs two values needs both (before: "it needs env:XT_UNSET_A or env:XT_UNSET_B").
+    expect(both.err).toContain('skipped server "two" of Cursor: it needs env:XT_UNSET_A and env:XT_UNSET_B');
     const quiet = await init(['--import', 'windsurf', '--yes'], shell);
     expect(quiet.code, quiet.err).toBe(0);
     expect(quiet.err).toContain(
@@ -170,6 +177,8 @@ describe('init: a working config from nothing', () => {
     expect(asked.out).toContain(
       'Server "github" needs env:XT_TEST_GITHUB_TOKEN (Environment variable XT_TEST_GITHUB_TOKEN, for github: env.GITHUB_PERSONAL_ACCESS_TOKEN); value; "env" takes the one set here (ghp_…(redacted))',
     );
+    // Both languages offer "env" (before, the Chinese half left it out).
+    expect(asked.out).toContain('请输入值；输入 env 则使用本机环境中的值；留空则跳过此服务器: ');
     expect(asked.written?.servers.map((s) => s.name)).toEqual(['github']);
     expect(asked.out + asked.err).not.toContain('ghp_from_the_shell_0123456789');
   });

@@ -187,7 +187,7 @@ async function importChosen(
         // A value for the file (an API key, a token) is read without echo; a folder is not a secret.
         const answer = prompter
           ? await prompter[id === 'workspaceFolder' ? 'ask' : 'askSecret'](
-              `  Server "${item.server.name}" needs ${id} (${input?.description ?? id}${input?.where.length ? `, for ${input.where.join(', ')}` : ''}); value${offer}, or empty to skip the server / 请输入值，留空则跳过: `,
+              `  Server "${item.server.name}" needs ${id} (${input?.description ?? id}${input?.where.length ? `, for ${input.where.join(', ')}` : ''}); value${offer}, or empty to skip the server / 请输入值${offer ? '；输入 env 则使用本机环境中的值' : ''}；留空则跳过此服务器: `,
             )
           : '';
         if (answer === undefined) throw new NoAnswer();
@@ -200,7 +200,9 @@ async function importChosen(
         const hint = missing[0]?.startsWith('env:')
           ? `--input ${missing[0]}=VALUE, or --use-env ${missing[0].slice(4)}`
           : `--input ${missing[0]}=VALUE`;
-        ctx.err(`warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing)} (give it with ${hint})`);
+        ctx.err(
+          `warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing, 'and')} (give it with ${hint})`,
+        );
       }
     }
     const applied = sessions.apply(
