@@ -287,7 +287,7 @@ export class ChildServer {
   private async connect(state: 'starting' | 'restarting'): Promise<void> {
     const generation = ++this.generation;
     this.setState(state);
-    this.stderr.newAttempt();
+    this.stderr.newAttempt(state === 'restarting');
     this.exit = undefined;
     this.transportFault = undefined;
     let transport: Transport;
