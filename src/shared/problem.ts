@@ -26,6 +26,7 @@ export const PROBLEM_CODES = [
   'http.status',
   'endpoint.closed',
   'endpoint.idle',
+  'endpoint.tokenRejected',
   'endpoint.noPong',
   'endpoint.tooBig',
   'server.notFound',

@@ -408,6 +408,9 @@ export const en = {
   'problem.endpoint.closed.hint': 'It reconnects by itself.',
   'problem.endpoint.idle': 'xiaozhi closed an idle or broken session (code 4004).',
   'problem.endpoint.idle.hint': 'This happens now and then; it reconnects by itself.',
+  'problem.endpoint.tokenRejected': 'xiaozhi refused the token in the endpoint URL (code {code}).',
+  'problem.endpoint.tokenRejected.hint':
+    'Copy the MCP endpoint URL again from the xiaozhi console and replace this one. Until then it tries again only every few minutes.',
   'problem.endpoint.noPong': 'The connection went silent (no answer to a ping).',
   'problem.endpoint.noPong.hint': 'The network dropped it; it reconnects by itself.',
   'problem.endpoint.tooBig': 'xiaozhi sent a message over the {kb} KB limit, so the connection was closed.',

@@ -399,6 +399,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.closed.hint': '会自动重新连接。',
   'problem.endpoint.idle': '小智关闭了空闲或异常的会话（代码 4004）。',
   'problem.endpoint.idle.hint': '偶尔会发生，会自动重新连接。',
+  'problem.endpoint.tokenRejected': '小智拒绝了接入点地址中的令牌（代码 {code}）。',
+  'problem.endpoint.tokenRejected.hint': '请在小智控制台重新复制 MCP 接入点地址，替换这一个。在此之前，每隔几分钟才会重试一次。',
   'problem.endpoint.noPong': '连接没有响应（心跳无应答）。',
   'problem.endpoint.noPong.hint': '网络中断了连接，会自动重新连接。',
   'problem.endpoint.tooBig': '小智发来的消息超过 {kb} KB 的上限，连接已关闭。',
