@@ -30,6 +30,7 @@ export const PROBLEM_CODES = [
   'endpoint.noPong',
   'endpoint.tooBig',
   'server.notFound',
+  'server.packageNotFound',
   'server.interpreterMissing',
   'server.notExecutable',
   'server.cwdMissing',

@@ -417,6 +417,8 @@ export const en = {
   'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
   'problem.server.notFound': 'The program "{command}" was not found.',
   'problem.server.notFound.hint': 'Install it (Node.js brings npx, uv brings uvx) or enter its full path.',
+  'problem.server.packageNotFound': 'The package "{package}" was not found on the npm registry.',
+  'problem.server.packageNotFound.hint': "Check the package name in the server's arguments (a typo?); it is not retried.",
   'problem.server.interpreterMissing': '"{command}" exists, but the interpreter named on its first line (#!) is missing.',
   'problem.server.interpreterMissing.hint':
     'Install that interpreter (python3, node…), or run the script through it: command python3, argument the script.',

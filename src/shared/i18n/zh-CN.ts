@@ -407,6 +407,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.tooBig.hint': '会自动重新连接；如果反复出现，请在配置文件中调大 limits.maxIncomingBytes。',
   'problem.server.notFound': '找不到程序“{command}”。',
   'problem.server.notFound.hint': '请先安装（Node.js 提供 npx，uv 提供 uvx），或填写完整路径。',
+  'problem.server.packageNotFound': '在 npm 仓库中找不到包“{package}”。',
+  'problem.server.packageNotFound.hint': '请检查服务器参数中的包名是否拼写有误；不会自动重试。',
   'problem.server.interpreterMissing': '“{command}”存在，但其首行（#!）指定的解释器找不到。',
   'problem.server.interpreterMissing.hint': '请安装该解释器（python3、node 等），或改为用解释器运行脚本：命令填 python3，参数填脚本路径。',
   'problem.server.notExecutable': '“{command}”没有运行权限。',
