@@ -94,9 +94,9 @@ function unknownOption(arg: string, names: string[], command: string): string {
     : `unknown option ${arg} for "${command}". Options: ${names.map((n) => `--${n}`).join(', ')}`;
 }
 
-/** `a, b or c` */
-export function orList(values: readonly string[]): string {
-  return values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+/** `a, b or c` (`a, b and c` with `and`) */
+export function orList(values: readonly string[], word: 'or' | 'and' = 'or'): string {
+  return values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} ${word} ${values[values.length - 1]}`;
 }
 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {

@@ -1,4 +1,5 @@
 import { UsageError, type OptionSpec, type ParsedArgs } from './args';
+import { onCommandLine } from './secret-input';
 
 export const INPUT_OPTION: OptionSpec = {
   name: 'input',
@@ -18,13 +19,22 @@ export const CODE_ENV_OPTION: OptionSpec = {
   help: 'with --yes: import servers that set NODE_OPTIONS, LD_PRELOAD, PYTHONPATH… (they can run other code before the server starts)',
 };
 
-/** Every `--input ID=VALUE`, by id. */
-export function inputValues(args: ParsedArgs): Record<string, string> {
+/**
+ * Every `--input ID=VALUE`, by id. A value for `env:` or `input:` is usually a key or a token: on the
+ * command line others see it, so each is warned about, with the ways that keep it off argv.
+ */
+export function inputValues(args: ParsedArgs, warn: (line: string) => void): Record<string, string> {
   const values: Record<string, string> = {};
   for (const item of args.lists.input ?? []) {
     const at = item.indexOf('=');
     if (at <= 0) throw new UsageError(`--input takes ID=VALUE, not "${item}"`);
-    values[item.slice(0, at)] = item.slice(at + 1);
+    const id = item.slice(0, at);
+    values[id] = item.slice(at + 1);
+    if (id === 'workspaceFolder' || values[id] === '') continue;
+    const instead = id.startsWith('env:')
+      ? `--use-env ${id.slice(4)} (set it in this shell first) instead, or answer init's question (read without echo)`
+      : "init's question (read without echo) instead";
+    warn(onCommandLine(`--input ${id}=…`, instead));
   }
   return values;
 }

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/shared/settings';
-import { CliHarness, TOKEN } from './cli-harness';
+import { spawn } from 'node:child_process';
+import { BIN, CliHarness, TOKEN, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());
@@ -148,6 +149,13 @@ describe('init: a working config from nothing', () => {
     fs.copyFileSync(path.join(IMPORTS, 'windsurf-mcp_config.json'), path.join(home, '.codeium', 'windsurf', 'mcp_config.json'));
     const shell = { ...env, XT_TEST_GITHUB_TOKEN: 'ghp_from_the_shell_0123456789' };
     // Before: github was added with the shell's token, unasked.
+    fs.writeFileSync(
+      path.join(home, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { two: { command: 'node', args: ['s.js'], env: { A: '${env:XT_UNSET_A}', B: '${env:XT_UNSET_B}' } } } }),
+    );
+    const both = await init(['--import', 'cursor', '--yes'], env);
+    // A server that needs two values needs both (before: "it needs env:XT_UNSET_A or env:XT_UNSET_B").
+    expect(both.err).toContain('skipped server "two" of Cursor: it needs env:XT_UNSET_A and env:XT_UNSET_B');
     const quiet = await init(['--import', 'windsurf', '--yes'], shell);
     expect(quiet.code, quiet.err).toBe(0);
     expect(quiet.err).toContain(
@@ -169,6 +177,8 @@ describe('init: a working config from nothing', () => {
     expect(asked.out).toContain(
       'Server "github" needs env:XT_TEST_GITHUB_TOKEN (Environment variable XT_TEST_GITHUB_TOKEN, for github: env.GITHUB_PERSONAL_ACCESS_TOKEN); value; "env" takes the one set here (ghp_…(redacted))',
     );
+    // Both languages offer "env" (before, the Chinese half left it out).
+    expect(asked.out).toContain('请输入值；输入 env 则使用本机环境中的值；留空则跳过此服务器: ');
     expect(asked.written?.servers.map((s) => s.name)).toEqual(['github']);
     expect(asked.out + asked.err).not.toContain('ghp_from_the_shell_0123456789');
   });
@@ -228,4 +238,47 @@ describe('init: a working config from nothing', () => {
     expect(accepted.code, accepted.err).toBe(0);
     expect(accepted.written?.servers.map((s) => s.name)).toEqual(['plain', 'hooked']);
   });
+  it.skipIf(process.platform === 'win32')(
+    'on a terminal, reads the endpoint and secret values without showing them',
+    async () => {
+      const { env } = fakeHome();
+      const cwd = h.tempDir();
+      // script(1) gives init a terminal, which echoes what is typed unless init turns that off.
+      const command = [process.execPath, BIN, 'init', '--import', 'vscode'].map((w) => `'${w}'`).join(' ');
+      const child = spawn('script', ['-qefc', command, '/dev/null'], {
+        cwd,
+        env: { ...process.env, ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      try {
+        await waitForText(() => out, '留空跳过', 45_000);
+        child.stdin.write(`${ENDPOINT}\r`);
+        await waitForText(() => out, 'needs input:perplexity-key', 45_000);
+        child.stdin.write('pplx-typed-secret-value\r');
+        await waitForText(() => out, 'needs workspaceFolder', 45_000);
+        child.stdin.write('\r');
+        await waitForText(() => out, 'Wrote xiaozhi-tray.json', 45_000);
+        // script(1) ends once its own input does.
+        child.stdin.end();
+        expect(await exit).toBe(0);
+      } catch (error) {
+        throw new Error(`${String(error)}; the terminal showed:\n${out}`);
+      } finally {
+        child.kill('SIGKILL');
+      }
+      // Before: the terminal showed the endpoint with its token, and the key, as they were typed.
+      expect(out).not.toContain(TOKEN);
+      expect(out).not.toContain('pplx-typed-secret-value');
+      expect(out).toContain('Endpoint: wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)');
+      const written = loadConfigFile(path.join(cwd, 'xiaozhi-tray.json'), {}).settings;
+      expect(written.endpoints[0]?.url).toBe(ENDPOINT);
+      expect(written.servers.find((s) => s.name === 'Perplexity')).toMatchObject({
+        env: { PERPLEXITY_API_KEY: 'pplx-typed-secret-value' },
+      });
+    },
+    60_000,
+  );
 });

@@ -174,3 +174,23 @@ describe('connect: the token from a file', () => {
     expect(onArgv.err).not.toContain(MCP_TOKEN);
   });
 });
+
+describe('import and init: values a file asks for', () => {
+  it('warns that --input env:NAME=SECRET is on the command line, and names the safer ways', async () => {
+    const source = h.writeConfig(
+      { mcpServers: { gh: { command: 'npx', args: ['gh-mcp'], env: { GH_TOKEN: '${env:XT_GH_TOKEN}' } } } },
+      'mcp.json',
+    );
+    const target = path.join(h.tempDir(), 'tray.json');
+    // Before: taken without a word, while every user of the computer could read it in ps.
+    const given = await h.finished(['import', source, '--config', target, '--input', 'env:XT_GH_TOKEN=ghp_on_argv_0123456789', '--yes']);
+    expect(given.code, given.err).toBe(0);
+    expect(given.err).toContain(
+      "warning: --input env:XT_GH_TOKEN=… puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use --use-env XT_GH_TOKEN (set it in this shell first) instead, or answer init's question (read without echo)",
+    );
+    expect(given.err + given.out).not.toContain('ghp_on_argv_0123456789');
+    // A folder is no secret.
+    const folder = await h.finished(['import', source, '--config', target, '--input', 'workspaceFolder=/tmp']);
+    expect(folder.err).not.toContain('warning: --input');
+  });
+});

@@ -78,7 +78,7 @@ export const importCommand: Command = {
       ctx.err(error instanceof Error ? error.message : String(error));
       return 1;
     }
-    const inputs = inputValues(args);
+    const inputs = inputValues(args, (line) => ctx.err(`warning: ${line}`));
     const fromEnvironment = useEnvIds(args);
     const given = new Set([...Object.keys(inputs), ...fromEnvironment]);
     ctx.out(describePreview(preview, given));

@@ -131,11 +131,15 @@ async function chooseByPrompt(prompter: Prompter, found: Found[], ctx: CliContex
 async function askEndpoint(prompter: Prompter, ctx: CliContext): Promise<string | undefined> {
   ctx.out('Copy the MCP endpoint from the xiaozhi console (xiaozhi.me → 控制台 → MCP 接入点).');
   for (;;) {
-    const answer = await prompter.ask('xiaozhi MCP endpoint URL / 小智 MCP 接入点地址 (wss://…; empty to skip 留空跳过): ');
+    // Its token is a secret: not shown as it is typed or pasted; what was read is shown with the token masked.
+    const answer = await prompter.askSecret('xiaozhi MCP endpoint URL / 小智 MCP 接入点地址 (wss://…; empty to skip 留空跳过): ');
     if (answer === undefined) throw new NoAnswer();
     if (answer.trim() === '') return undefined;
     const checked = checkEndpoint(answer);
-    if ('url' in checked) return checked.url;
+    if ('url' in checked) {
+      ctx.out(`  Endpoint: ${redactUrl(checked.url)}`);
+      return checked.url;
+    }
     ctx.out(`  The endpoint URL ${checked.problem} / 接入点地址必须以 ws:// 或 wss:// 开头，且中间不能有空格或换行.`);
   }
 }
@@ -180,9 +184,10 @@ async function importChosen(
         const input = preview.inputs.find((i) => i.id === id);
         // A value in this shell's environment is offered masked; it is used only when the user says so.
         const offer = input?.fromEnvironment !== undefined ? `; "env" takes the one set here (${input.fromEnvironment})` : '';
+        // A value for the file (an API key, a token) is read without echo; a folder is not a secret.
         const answer = prompter
-          ? await prompter.ask(
-              `  Server "${item.server.name}" needs ${id} (${input?.description ?? id}${input?.where.length ? `, for ${input.where.join(', ')}` : ''}); value${offer}, or empty to skip the server / 请输入值，留空则跳过: `,
+          ? await prompter[id === 'workspaceFolder' ? 'ask' : 'askSecret'](
+              `  Server "${item.server.name}" needs ${id} (${input?.description ?? id}${input?.where.length ? `, for ${input.where.join(', ')}` : ''}); value${offer}, or empty to skip the server / 请输入值${offer ? '；输入 env 则使用本机环境中的值' : ''}；留空则跳过此服务器: `,
             )
           : '';
         if (answer === undefined) throw new NoAnswer();
@@ -195,7 +200,9 @@ async function importChosen(
         const hint = missing[0]?.startsWith('env:')
           ? `--input ${missing[0]}=VALUE, or --use-env ${missing[0].slice(4)}`
           : `--input ${missing[0]}=VALUE`;
-        ctx.err(`warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing)} (give it with ${hint})`);
+        ctx.err(
+          `warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing, 'and')} (give it with ${hint})`,
+        );
       }
     }
     const applied = sessions.apply(
@@ -261,7 +268,7 @@ export const initCommand: Command = {
     );
     const endpointChecked = endpointGiven === undefined ? undefined : checkEndpoint(endpointGiven);
     const importFlag = stringOption(args, 'import');
-    const inputs = inputValues(args);
+    const inputs = inputValues(args, (line) => ctx.err(`warning: ${line}`));
     if (endpointChecked && 'problem' in endpointChecked)
       throw new UsageError(
         `${args.options['endpoint-file'] !== undefined ? 'the endpoint in --endpoint-file' : '--endpoint'} ${endpointChecked.problem}`,

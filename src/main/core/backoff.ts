@@ -5,6 +5,8 @@ export interface BackoffOptions {
    * long one still backs off to the cap.
    */
   outageFraction?: number;
+  /** No delay is shorter than this (default: a tenth of the base). */
+  floorMs?: number;
   now?: () => number;
 }
 
@@ -43,7 +45,8 @@ export class Backoff {
       ceiling = Math.min(ceiling, Math.max(this.baseMs, (now - this.firstFailureAt) * this.options.outageFraction));
     }
     this.attempt++;
-    return jitteredDelay(ceiling, this.baseMs, this.random());
+    const delay = jitteredDelay(ceiling, this.baseMs, this.random());
+    return this.options.floorMs === undefined ? delay : Math.max(this.options.floorMs, delay);
   }
 
   get attempts(): number {

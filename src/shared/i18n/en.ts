@@ -410,12 +410,17 @@ export const en = {
   'problem.endpoint.closed.hint': 'It reconnects by itself.',
   'problem.endpoint.idle': 'xiaozhi closed an idle or broken session (code 4004).',
   'problem.endpoint.idle.hint': 'This happens now and then; it reconnects by itself.',
+  'problem.endpoint.tokenRejected': 'xiaozhi refused the token in the endpoint URL (code {code}).',
+  'problem.endpoint.tokenRejected.hint':
+    'Copy the MCP endpoint URL again from the xiaozhi console and replace this one. Until then it tries again only every few minutes.',
   'problem.endpoint.noPong': 'The connection went silent (no answer to a ping).',
   'problem.endpoint.noPong.hint': 'The network dropped it; it reconnects by itself.',
   'problem.endpoint.tooBig': 'xiaozhi sent a message over the {kb} KB limit, so the connection was closed.',
   'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
   'problem.server.notFound': 'The program "{command}" was not found.',
   'problem.server.notFound.hint': 'Install it (Node.js brings npx, uv brings uvx) or enter its full path.',
+  'problem.server.packageNotFound': 'The package "{package}" was not found on the npm registry.',
+  'problem.server.packageNotFound.hint': "Check the package name in the server's arguments (a typo?); it is not retried.",
   'problem.server.interpreterMissing': '"{command}" exists, but the interpreter named on its first line (#!) is missing.',
   'problem.server.interpreterMissing.hint':
     'Install that interpreter (python3, node…), or run the script through it: command python3, argument the script.',

@@ -24,10 +24,17 @@ const CLOSE_MEANINGS: Record<number, string> = {
   4004: 'xiaozhi internal server error (idle or broken session)',
 };
 
+/** xiaozhi.me closes with 1008 (policy violation) and "token解密失败" ("token decryption failed") for a wrong token. */
+const TOKEN_REFUSAL = /token|令牌|解密/i;
+
 /** The other side (or the network) closed the WebSocket. */
 export function closedWith(code: number, reason: string): EndpointFailure {
-  return { problem: problem(code === 4004 ? 'endpoint.idle' : 'endpoint.closed', { code }), ...(reason ? { reason } : {}) };
+  const kind = code === 4004 ? 'endpoint.idle' : code === 1008 && TOKEN_REFUSAL.test(reason) ? 'endpoint.tokenRejected' : 'endpoint.closed';
+  return { problem: problem(kind, { code }), ...(reason ? { reason } : {}) };
 }
+
+/** A failure no quick retry can fix (the token is wrong): the link waits long before it tries again. */
+export const needsTheUser = (failure: EndpointFailure): boolean => failure.problem.code === 'endpoint.tokenRejected';
 
 /** The endpoint answered the upgrade with an HTTP status instead of a WebSocket. */
 export function refusedWith(status: number, statusText: string | undefined): EndpointFailure {
@@ -72,6 +79,8 @@ export function failureLine(failure: EndpointFailure): string {
       const meaning = CLOSE_MEANINGS[Number(params.code)];
       return `closed with code ${params.code}${meaning ? ` (${meaning})` : ''}${failure.reason ? `: ${failure.reason}` : ''}`;
     }
+    case 'endpoint.tokenRejected':
+      return `xiaozhi refused the token in the endpoint URL (closed with code ${params.code}${failure.reason ? `: ${failure.reason}` : ''}): copy the MCP endpoint URL again from the xiaozhi console`;
     case 'endpoint.noPong':
       return `no answer to a ping within ${params.ms} ms`;
     case 'endpoint.tooBig':

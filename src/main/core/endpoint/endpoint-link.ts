@@ -7,7 +7,7 @@ import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import type { SettlingTools } from '../router/settling-tools';
-import { closedWith, failureLine, noPong, refusedWith, socketFailed, tooBig, type EndpointFailure } from './endpoint-failure';
+import { closedWith, failureLine, needsTheUser, noPong, refusedWith, socketFailed, tooBig, type EndpointFailure } from './endpoint-failure';
 import { EndpointSession } from './endpoint-session';
 import type { LongCallOptions } from './endpoint-calls';
 
@@ -60,7 +60,11 @@ export class EndpointLink {
     this.id = opts.endpoint.id;
     // Full jitter, and never more than half the outage so far: an endpoint back after a 5 s outage
     // is served again within about 2.5 s, while a long outage still backs off to the cap.
-    this.backoff = new Backoff(opts.connection.reconnectBaseMs, opts.connection.reconnectMaxMs, Math.random, { outageFraction: 0.5 });
+    // At least half the base, so the first retries after a drop are not a tenth of a second apart.
+    this.backoff = new Backoff(opts.connection.reconnectBaseMs, opts.connection.reconnectMaxMs, Math.random, {
+      outageFraction: 0.5,
+      floorMs: opts.connection.reconnectBaseMs / 2,
+    });
   }
 
   get name(): string {
@@ -277,7 +281,9 @@ export class EndpointLink {
     if (!this.running) return;
     this.failures++;
     this.lastFailure = failure;
-    const delay = this.backoff.next();
+    // A refused token stays refused: try again at the cap (a minute by default), not 20 times in 5 s.
+    const next = this.backoff.next();
+    const delay = needsTheUser(failure) ? Math.max(next, this.opts.connection.reconnectMaxMs) : next;
     this.opts.log.warn(`${failureLine(failure)}; retrying in ${(delay / 1000).toFixed(1)} s`);
     this.retryAt = Date.now() + delay;
     this.setState('waiting');

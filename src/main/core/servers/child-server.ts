@@ -38,7 +38,7 @@ import {
 } from './server-problems';
 import { tearDownServer } from './server-teardown';
 import { makeTransport, stdioPid, type TransportContext } from './server-transport';
-import { spawnFailure, systemLimit } from './spawn-failure';
+import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
 import { defaultSupervision, type Supervision } from './supervision';
 import { listAllTools, skippedWarning, type ToolList } from './tool-list';
@@ -302,7 +302,7 @@ export class ChildServer {
   private async connect(state: 'starting' | 'restarting'): Promise<void> {
     const generation = ++this.generation;
     this.setState(state);
-    this.stderr.newAttempt();
+    this.stderr.newAttempt(state === 'restarting');
     this.exit = undefined;
     this.transportFault = undefined;
     let transport: Transport;
@@ -368,7 +368,9 @@ export class ChildServer {
       if (generation !== this.generation) return;
       const s = this.settings;
       // Retrying cannot help a program that is not there, refused credentials or a protocol we do not speak.
-      const notRunnable = (s.transport === 'stdio' ? spawnFailure(error, s) : undefined) ?? permanentFailure(error, initialize);
+      const notRunnable =
+        (s.transport === 'stdio' ? (spawnFailure(error, s) ?? packageNotFound(this.stderr.lines())) : undefined) ??
+        permanentFailure(error, initialize);
       const busy = s.transport === 'stdio' ? systemLimit(error) : undefined;
       if (notRunnable) await this.fail({ problem: notRunnable }, 'permanent');
       else if (busy) await this.fail({ problem: busy }, 'resources');

@@ -72,6 +72,7 @@ const SYSTEM_LIMITS: Record<string, string> = {
 export const SYSTEM_LIMIT_CODES = Object.keys(SYSTEM_LIMITS);
 
 const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
+  'server.packageNotFound': (p) => `"${p.package}" was not found on the npm registry: check the package name (it is not retried)`,
   'server.notFound': (p) => `the command "${p.command}" was not found on PATH; install it, or give its full path`,
   'server.interpreterMissing': (p) =>
     `"${p.command}" was found (${p.found}) but could not be started: the interpreter on its first line (#!) is missing`,

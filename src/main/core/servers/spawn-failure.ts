@@ -42,3 +42,15 @@ function isFolder(dir: string): boolean {
     return false;
   }
 }
+
+/**
+ * npx (npm 7+) ending with a 404 from the registry: the package name is wrong, and no retry will
+ * find it. Read from its stderr: `npm error 404  'name@*' is not in this registry.`
+ */
+export function packageNotFound(stderr: readonly string[]): Problem | undefined {
+  if (!stderr.some((line) => /^npm (?:error|ERR!) (?:code E404|404 )/.test(line))) return undefined;
+  const named = stderr.map((line) => /'(.+?)@[^'@]*' is not in this registry/.exec(line)?.[1]).find(Boolean);
+  const fromUrl = stderr.map((line) => /404 Not Found - GET \S+\/((?:@[^/\s]+\/)?[^/\s]+)(?:\s|$)/.exec(line)?.[1]).find(Boolean);
+  const name = named ?? (fromUrl ? decodeURIComponent(fromUrl) : undefined);
+  return name ? problem('server.packageNotFound', { package: name }) : undefined;
+}

@@ -1,5 +1,5 @@
 import type { Logger } from '../logs/log-book';
-import { TellingLine } from './telling-line';
+import { lineWeight, TellingLine } from './telling-line';
 
 export interface StderrLogOptions {
   /** Lines logged in a burst before the rate applies. */
@@ -30,6 +30,7 @@ export class StderrLog {
   private dropped = 0;
   private summaryTimer: NodeJS.Timeout | undefined;
   private attemptStarts = false;
+  private restart = false;
   private readonly onLine: ((line: string) => void) | undefined;
   private readonly telling = new TellingLine();
 
@@ -45,9 +46,14 @@ export class StderrLog {
     this.onLine = options.onLine;
   }
 
-  /** A new run of the program: its first line replaces the tail (no traceback repeated per attempt). */
-  newAttempt(): void {
+  /**
+   * A new run of the program: its first line replaces the tail (no traceback repeated per attempt).
+   * A restart's stderr goes to the debug log: a crash loop repeats the same trace, and the restart
+   * line (at warn) already carries the line that tells why.
+   */
+  newAttempt(restart = false): void {
     this.attemptStarts = true;
+    this.restart = restart;
     this.telling.reset();
   }
 
@@ -89,7 +95,16 @@ export class StderrLog {
     this.tokens--;
     // The summary waits for its timer: said before every line let through, a lasting flood
     // logged as many summaries as lines.
-    this.log.info(line);
+    this.log[this.levelOf(line)](line);
+  }
+
+  /**
+   * A stack frame, a caret, a blank line or the "Node.js v20" banner is for whoever debugs the server
+   * (debug); the error line that tells why, a warning; anything else as the server said it (info).
+   */
+  private levelOf(line: string): 'debug' | 'info' | 'warn' {
+    if (this.restart || line.trim() === '' || /^\s/.test(line) || /^Node\.js v\d/.test(line)) return 'debug';
+    return lineWeight(line) === 3 ? 'warn' : 'info';
   }
 
   /** Stops the pending summary (the server is gone); says what was dropped, if anything. */

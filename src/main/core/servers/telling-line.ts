@@ -44,7 +44,7 @@ const NPM_AFTERWORD = /^npm (?:error|ERR!)\s*(?:$|code |errno |syscall |path |de
 const HINTS = /\b(?:Cannot find (?:module|package)|No module named|command not found|Permission denied|ENOENT|EACCES|EADDRINUSE)\b/;
 
 /** How much a line says about a failure: 0 nothing (a stack frame, a banner), 1 a hint, 2 npm's own, 3 an error line. */
-function lineWeight(raw: string): number {
+export function lineWeight(raw: string): number {
   // Indented lines are stack frames, quoted source or the details under an error line.
   if (raw.length === 0 || /^\s/.test(raw)) return 0;
   const line = raw.trimEnd();

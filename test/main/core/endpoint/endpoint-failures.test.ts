@@ -55,6 +55,35 @@ describe('why an endpoint connection ended, recorded where it happened', () => {
     },
   );
 
+  it('a token xiaozhi cannot read (1008 "token解密失败"): says the token is wrong and waits long, not 20 tries in 5 s', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    // The defaults: a 0.5 s base and a 60 s cap.
+    await bridgeTo(ctx.xiaozhi.url(), { connection: { ...fastConnection, reconnectBaseMs: 500, reconnectMaxMs: 60_000 } });
+    const session = await ctx.xiaozhi.connection(0);
+    session.socket.close(1008, 'token解密失败');
+    const status = await waiting('the retry after the refused token');
+    expect(status.lastErrorCause).toEqual({ code: 'endpoint.tokenRejected', params: { code: 1008 } });
+    expect(status.lastError).toBe(
+      'xiaozhi refused the token in the endpoint URL (closed with code 1008: token解密失败): copy the MCP endpoint URL again from the xiaozhi console',
+    );
+    // Before: retried within 0.1-0.5 s, 20 cycles in 5 s.
+    expect((status.retryAt ?? 0) - Date.now()).toBeGreaterThan(30_000);
+  });
+
+  it('the first retries after a drop are not a tenth of a second apart', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    await bridgeTo(ctx.xiaozhi.url(), { connection: { ...fastConnection, reconnectBaseMs: 1000, reconnectMaxMs: 60_000 } });
+    // Six drops: with the old floor, each had even odds of a retry under half the base.
+    for (let i = 0; i < 6; i++) {
+      const session = await ctx.xiaozhi.connection(i, 20_000);
+      const before = Date.now();
+      session.socket.close(4100, 'bye');
+      const status = await waiting(`retry ${i}`);
+      // Before: as little as 0.1 s (a tenth of the base); now at least half the base.
+      expect((status.retryAt ?? 0) - before).toBeGreaterThanOrEqual(500);
+    }
+  });
+
   it('an endpoint that stops answering pings: "no answer to a ping", not the 1006 close it led to', async () => {
     ctx.xiaozhi = await FakeXiaozhi.start({ autoPong: false });
     await bridgeTo(ctx.xiaozhi.url());

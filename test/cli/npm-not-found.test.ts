@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliHarness, waitForText } from './cli-harness';
+
+const h = new CliHarness();
+afterEach(() => h.cleanup());
+
+describe('a package name npm does not know', () => {
+  it('is said once as "not found on the registry", not retried', async () => {
+    const dir = h.tempDir();
+    // What npx prints for a typo'd package (npm 10/11), then exits 1.
+    const npx = path.join(dir, 'fake-npx.js');
+    fs.writeFileSync(
+      npx,
+      [
+        "process.stderr.write('npm error code E404\\n');",
+        "process.stderr.write('npm error 404 Not Found - GET https://registry.npmjs.org/howtocok-mcp - Not found\\n');",
+        "process.stderr.write('npm error 404\\n');",
+        'process.stderr.write("npm error 404  \'howtocok-mcp@*\' is not in this registry.\\n");',
+        'process.exit(1);',
+      ].join('\n'),
+    );
+    const config = h.writeConfig(
+      { servers: [{ name: 'cook', transport: 'stdio', command: process.execPath, args: [npx] }] },
+      'tray.json',
+      dir,
+    );
+    const run = h.spawn(['run', '--config', config]);
+    await waitForText(run.stdout, 'not found on the npm registry', 60_000);
+    // Before: "restarting in 0.5 s", "2.0 s"… until the crash loop gave up.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    run.child.kill('SIGTERM');
+    await run.exit;
+    expect(run.stdout()).toContain('"howtocok-mcp" was not found on the npm registry: check the package name');
+    expect(run.stdout()).not.toMatch(/\[server:cook\].*restarting in/);
+  }, 120_000);
+});
