@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ServerSettings } from '../../shared/settings';
+import { serverTarget, type ServerSettings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
@@ -21,10 +21,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
     status.stderrTail.length > 0 && (status.state === 'failed' || status.state === 'restarting' || status.state === 'starting');
   const [editing, setEditing] = useState(false);
   const run = useCommand();
-  const target = shownMasked(
-    settings ? (settings.transport === 'stdio' ? [settings.command, ...settings.args].join(' ') : settings.url) : '',
-    t,
-  );
+  const target = shownMasked(settings ? serverTarget(settings) : '', t);
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   return (
     <li className="list-item">
