@@ -37,7 +37,14 @@ describe('web services in the config file', () => {
     const settings = SettingsSchema.parse({ servers: serviceEntries(BASE) });
     const file = exportConfig(settings, 'mcp-servers');
     const exported = JSON.parse(file.text) as { mcpServers: Record<string, { type: string }> };
-    expect(Object.values(exported.mcpServers).map((entry) => entry.type)).toEqual(['coze', 'dify', 'n8n', 'home-assistant', 'openapi', 'http-api']);
+    expect(Object.values(exported.mcpServers).map((entry) => entry.type)).toEqual([
+      'coze',
+      'dify',
+      'n8n',
+      'home-assistant',
+      'openapi',
+      'http-api',
+    ]);
     const back = parseConfigText('mcp.json', file.text, {}).settings;
     expect(back.servers).toEqual(settings.servers);
   });
