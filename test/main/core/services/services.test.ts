@@ -243,3 +243,32 @@ describe('web services whose token is refused', () => {
     expect(logText(harness.logBook)).toContain('Dify answered HTTP 401: Access token is invalid');
   });
 });
+
+describe('a web service that does not answer', () => {
+  it('is cancelled at its call timeout and the model is told so, like any tool', async () => {
+    await harness.bridge.stop();
+    harness = makeBridge({
+      connection: patientConnection,
+      endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }],
+      servers: [
+        {
+          name: 'slow',
+          transport: 'http-api',
+          baseUrl: standIns.base,
+          callTimeoutMs: 300,
+          tools: [{ name: 'wait_forever', url: '/slow' }],
+        },
+      ],
+    });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    session = await xiaozhi.connection(1);
+    await session.initialize();
+    expect(await call('wait_forever', {})).toEqual({
+      text: 'The tool "wait_forever" did not finish in time and was cancelled. (limit: 0.3 s)',
+      isError: true,
+    });
+    const fromWindow = await harness.bridge.api.callTool({ name: 'wait_forever', arguments: {} });
+    expect(fromWindow.error).toEqual({ code: 'call.timeout', params: { tool: 'wait_forever', seconds: 0.3 } });
+  });
+});
