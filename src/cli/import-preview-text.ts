@@ -1,4 +1,5 @@
 import type { ImportPreview, ImportServerItem } from '../shared/import';
+import { serverTarget } from '../shared/settings';
 import { formatProblem } from '../main/core/config/json-text';
 
 /** What the user gave on the command line: `--input ID=…` values and `--use-env NAME` names, as input ids. */
@@ -25,7 +26,9 @@ export const codeEnvRefusal = (which: string[]): string =>
 /** Everything the window's preview shows of a server: its env (flagged where it runs code), headers and folder; secrets masked. */
 export function serverDetails(item: ImportServerItem): string[] {
   const s = item.server;
-  if (s.transport !== 'stdio') return Object.entries(s.headers).map(([name, value]) => `    header ${name}: ${value}`);
+  if (s.transport === 'sse' || s.transport === 'streamable-http' || s.transport === 'n8n' || s.transport === 'http-api')
+    return Object.entries(s.headers).map(([name, value]) => `    header ${name}: ${value}`);
+  if (s.transport !== 'stdio') return [];
   return [
     ...Object.entries(s.env).map(([name, value]) => `    env ${name}=${value}${item.codeEnv.includes(name) ? `   <- ${CODE_NOTE}` : ''}`),
     ...(s.cwd !== undefined ? [`    cwd ${s.cwd}`] : []),
@@ -37,7 +40,7 @@ export function describePreview(preview: ImportPreview, given: GivenInputs = new
   const lines = [`${preview.source}: ${preview.format} config`];
   for (const item of preview.servers) {
     const s = item.server;
-    const target = s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : `${s.transport} ${s.url}`;
+    const target = s.transport === 'stdio' ? serverTarget(s) : `${s.transport} ${serverTarget(s)}`;
     const conflict = item.conflict ? ` (${item.conflict.kind.replace('-', ' ')} as "${item.conflict.existing}")` : '';
     const action = item.action === 'rename' ? `rename to "${item.suggestedName}"` : item.action;
     lines.push(`  server ${s.name}: ${target}${s.enabled ? '' : ' [disabled]'}${conflict} → ${action}`);

@@ -67,6 +67,12 @@ export const PROBLEM_CODES = [
   'call.cancelled',
   'call.timeout',
   'call.failed',
+  // A web service (service-settings.ts): HTTP status and the platform's own message, worded for the model too.
+  'service.http',
+  'service.refused',
+  'service.notJson',
+  'service.redirect',
+  'service.setup',
   'other',
 ] as const;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MASK_MARKER } from './masked';
 import { useReadableZodMessages } from './zod-issue';
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
+import { serviceShapes, serviceTarget } from './service-settings';
 
 // Schema errors read like the rest of the app ("must be one of stdio, sse, streamable-http").
 useReadableZodMessages();
@@ -129,7 +130,25 @@ export const RemoteServerSettingsSchema = z.object({
   headers: z.record(z.string(), z.string()).default({}),
 });
 
-export const ServerSettingsSchema = z.discriminatedUnion('transport', [StdioServerSettingsSchema, RemoteServerSettingsSchema]);
+/** Web services served as tools (`service-settings.ts`): request tools, OpenAPI, Coze, Dify, n8n, Home Assistant. */
+const services = serviceShapes(ServerCommon, HttpUrlSchema);
+export const HttpApiSettingsSchema = services.httpApi;
+export const OpenApiSettingsSchema = services.openapi;
+export const CozeSettingsSchema = services.coze;
+export const DifySettingsSchema = services.dify;
+export const N8nSettingsSchema = services.n8n;
+export const HomeAssistantSettingsSchema = services.homeAssistant;
+
+export const ServerSettingsSchema = z.discriminatedUnion('transport', [
+  StdioServerSettingsSchema,
+  RemoteServerSettingsSchema,
+  HttpApiSettingsSchema,
+  OpenApiSettingsSchema,
+  CozeSettingsSchema,
+  DifySettingsSchema,
+  N8nSettingsSchema,
+  HomeAssistantSettingsSchema,
+]);
 
 export const ToolSettingsSchema = z.object({
   enabled: z.boolean().default(true),
@@ -344,6 +363,17 @@ export type EndpointSettings = z.infer<typeof EndpointSettingsSchema>;
 export type StdioServerSettings = z.infer<typeof StdioServerSettingsSchema>;
 export type RemoteServerSettings = z.infer<typeof RemoteServerSettingsSchema>;
 export type ServerSettings = z.infer<typeof ServerSettingsSchema>;
+/** An MCP server (stdio, SSE, streamable HTTP), as opposed to a web service served as tools. */
+export type McpServerSettings = StdioServerSettings | RemoteServerSettings;
+export type ServiceSettings = Exclude<ServerSettings, McpServerSettings>;
+export const isMcpServer = (server: ServerSettings): server is McpServerSettings =>
+  server.transport === 'stdio' || server.transport === 'sse' || server.transport === 'streamable-http';
+
+/** What a server runs or reaches, in one line: its command, its URL, or where a service sends its requests. */
+export function serverTarget(server: ServerSettings): string {
+  if (server.transport === 'stdio') return [server.command, ...server.args].join(' ');
+  return isMcpServer(server) ? server.url : serviceTarget(server);
+}
 export type ToolSettings = z.infer<typeof ToolSettingsSchema>;
 export type ToolSwitches = z.infer<typeof ToolSwitchesSchema>;
 export type ToolSet = ToolSetOutput;

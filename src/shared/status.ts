@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SERVICE_KINDS } from './service-settings';
 import { ProblemSchema } from './problem';
 import { ServedSummarySchema } from './served';
 
@@ -44,7 +45,7 @@ export const SkippedToolSchema = z.object({
 
 export const ServerStatusSchema = z.object({
   name: z.string(),
-  transport: z.enum(['stdio', 'sse', 'streamable-http']),
+  transport: z.enum(['stdio', 'sse', 'streamable-http', ...SERVICE_KINDS]),
   enabled: z.boolean(),
   state: ServerStateSchema,
   since: z.number(),

@@ -28,7 +28,9 @@ describe('the headless CLI', () => {
     const run = h.spawn(['check', '--config', file]);
     expect(await run.exit).toBe(1);
     expect(run.stderr()).toMatch(/line \d+, column \d+, at endpoints\[0\]\.url: must be a ws:\/\/ or wss:\/\/ URL/);
-    expect(run.stderr()).toMatch(/line \d+, column \d+, at servers\[0\]\.transport: must be one of stdio, sse, streamable-http\n/);
+    expect(run.stderr()).toMatch(
+      /line \d+, column \d+, at servers\[0\]\.transport: must be one of stdio, sse, streamable-http, http-api, openapi, coze, dify, n8n, home-assistant\n/,
+    );
     expect(run.stderr()).not.toContain('Invalid');
     expect(run.stderr()).not.toContain(TOKEN);
     expect(fs.readFileSync(file, 'utf8')).toBe(text);

@@ -4,11 +4,15 @@ import type { FakeXiaozhi } from './fake-xiaozhi';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';
 import type { Supervision } from '../../src/main/core/servers/child-server';
-import { SettingsSchema, type ServerSettings, type Settings, type SettingsInput } from '../../src/shared/settings';
+import { SettingsSchema, type StdioServerSettings, type Settings, type SettingsInput } from '../../src/shared/settings';
 
 export const FIXTURE = path.resolve(__dirname, '../fixtures/fixture-server.mjs');
 
-export function fixtureServer(name: string, env: Record<string, string> = {}, extra: Partial<ServerSettings> = {}): ServerSettings {
+export function fixtureServer(
+  name: string,
+  env: Record<string, string> = {},
+  extra: Partial<StdioServerSettings> = {},
+): StdioServerSettings {
   return {
     name,
     transport: 'stdio',
@@ -17,7 +21,7 @@ export function fixtureServer(name: string, env: Record<string, string> = {}, ex
     env: { FIXTURE_NAME: name, ...env },
     enabled: true,
     ...extra,
-  } as ServerSettings;
+  } as StdioServerSettings;
 }
 
 /** Fast timings so fault tests finish in well under a second each. */

@@ -12,8 +12,9 @@ const messages = (input: unknown) => {
 describe('schema errors in readable words', () => {
   it('says which transports exist, and that a missing one is required', () => {
     expect(messages({ servers: [{ name: 'x', transport: 'pipe' }, { name: 'y' }] })).toEqual({
-      'servers.0.transport': 'must be one of stdio, sse, streamable-http',
-      'servers.1.transport': 'is required and must be one of stdio, sse, streamable-http',
+      'servers.0.transport': 'must be one of stdio, sse, streamable-http, http-api, openapi, coze, dify, n8n, home-assistant',
+      'servers.1.transport':
+        'is required and must be one of stdio, sse, streamable-http, http-api, openapi, coze, dify, n8n, home-assistant',
     });
   });
 

@@ -1,15 +1,10 @@
 import { secretValues } from '../../main/core/bridge-secrets';
 import { redactText } from '../../main/core/logs/redact';
-import type { ServerSettings } from '../../shared/settings';
+import { serverTarget, type ServerSettings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
 import type { Command } from '../command';
 import { displayWidth, padDisplay } from '../display-width';
 import { LOOK_OPTIONS, lookAtServers } from '../headless-bridge';
-
-/** What a server runs or where it is: `npx -y pkg`, `streamable-http https://…` (secrets masked). */
-export function serverTarget(server: ServerSettings): string {
-  return server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
-}
 
 /** Columns lined up as a terminal shows them (a Chinese name takes two columns a character). */
 function table(rows: string[][]): string[] {

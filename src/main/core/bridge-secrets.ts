@@ -1,4 +1,4 @@
-import type { ServerSettings, Settings } from '../../shared/settings';
+import { isMcpServer, type McpServerSettings, type ServerSettings, type Settings } from '../../shared/settings';
 import { MASK_MARKER } from '../../shared/masked';
 import type { Problem } from '../../shared/problem';
 import {
@@ -12,11 +12,13 @@ import {
   secretQueryValues,
   urlPassword,
 } from './logs/redact';
+import { maskService, restoreMaskedService, serviceSecretValues } from './services/service-secrets';
 
 const optional = (value: string | undefined): string[] => (value === undefined ? [] : [value]);
 
 /** The secrets one server's settings hold: env and header values by name, URL queries, options. */
 function serverSecrets(server: ServerSettings): string[] {
+  if (!isMcpServer(server)) return serviceSecretValues(server);
   const values: string[] = [];
   const record = server.transport === 'stdio' ? server.env : server.headers;
   for (const [key, value] of Object.entries(record)) {
@@ -52,6 +54,7 @@ export function secretValues(settings: Settings, env: NodeJS.ProcessEnv = {}): s
 
 /** A server as a UI may see it: secret env/header values, URL queries and options masked. */
 export function maskServer<T extends ServerSettings>(server: T): T {
+  if (!isMcpServer(server)) return maskService(server) as T;
   return server.transport === 'stdio'
     ? { ...server, env: redactRecord(server.env), args: maskArgs(server.args) }
     : { ...server, headers: redactRecord(server.headers), url: redactUrl(server.url) };
@@ -124,7 +127,7 @@ function restoreArgs(incoming: string[], existing: string[]): string[] {
 }
 
 /** A value still masked after restoring would be saved as the literal mask: refuse it, saying where. */
-function refuseMasks(server: ServerSettings): ServerSettings {
+function refuseMasks(server: McpServerSettings): ServerSettings {
   const values: [string, string][] =
     server.transport === 'stdio'
       ? [
@@ -139,6 +142,7 @@ function refuseMasks(server: ServerSettings): ServerSettings {
 
 /** The same for a whole server: env, headers, URL and arguments that come back masked keep their real values. */
 export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSettings | undefined): ServerSettings {
+  if (!isMcpServer(incoming)) return restoreMaskedService(incoming, existing && !isMcpServer(existing) ? existing : undefined);
   if (incoming.transport === 'stdio') {
     const before = existing?.transport === 'stdio' ? existing : undefined;
     return refuseMasks({
@@ -147,7 +151,7 @@ export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSe
       args: before ? restoreArgs(incoming.args, before.args) : incoming.args,
     });
   }
-  const before = existing && existing.transport !== 'stdio' ? existing : undefined;
+  const before = existing && (existing.transport === 'sse' || existing.transport === 'streamable-http') ? existing : undefined;
   return refuseMasks({
     ...incoming,
     headers: restoreMasked(incoming.headers, before?.headers),

@@ -1,8 +1,21 @@
-import type { ServerSettings, Settings } from '../../shared/settings';
+import { isMcpServer, type ServerSettings, type Settings } from '../../shared/settings';
+import type { ServerStatus } from '../../shared/status';
+import type { ToolSource } from './hub/tool-hub';
 import type { ChangeQueue } from './change-queue';
 import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type Supervision } from './servers/child-server';
 import { StartGrace } from './servers/start-grace';
+import { ServiceServer } from './services/service-server';
+
+/** What the fleet holds of a server: an MCP server (`ChildServer`) or a web service (`ServiceServer`), alike to the hub. */
+export interface FleetServer extends ToolSource {
+  readonly config: ServerSettings;
+  status(): ServerStatus;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  windDown(): void;
+  killNow(): void;
+}
 
 export interface ServerFleetOptions {
   settings(): Settings;
@@ -26,7 +39,7 @@ export interface ServerFleetOptions {
  * replaced, with each start tracked (and held in the start grace a tool list waits on).
  */
 export class ServerFleet {
-  private readonly servers = new Map<string, ChildServer>();
+  private readonly servers = new Map<string, FleetServer>();
   private readonly starts = new Map<string, Promise<void>>();
   private readonly startGrace: StartGrace;
 
@@ -35,7 +48,7 @@ export class ServerFleet {
     for (const server of options.settings().servers) this.servers.set(server.name, this.make(server));
   }
 
-  all(): IterableIterator<ChildServer> {
+  all(): IterableIterator<FleetServer> {
     return this.servers.values();
   }
 
@@ -43,7 +56,7 @@ export class ServerFleet {
     return this.servers.has(name);
   }
 
-  require(name: string): ChildServer {
+  require(name: string): FleetServer {
     const server = this.servers.get(name);
     if (!server) throw new Error(`No server is called "${name}".`);
     return server;
@@ -117,8 +130,18 @@ export class ServerFleet {
     });
   }
 
-  private make(settings: ServerSettings): ChildServer {
+  private make(settings: ServerSettings): FleetServer {
     const { options } = this;
+    if (!isMcpServer(settings))
+      return new ServiceServer({
+        settings,
+        log: options.logBook.logger(`server:${settings.name}`),
+        defaults: () => ({ callTimeoutMs: options.settings().limits.callTimeoutMs }),
+        ...(options.supervision ? { supervision: options.supervision } : {}),
+        onStatus: () => options.onStatus(),
+        onTools: () => options.onTools(),
+        onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
+      });
     return new ChildServer({
       settings,
       log: options.logBook.logger(`server:${settings.name}`),
@@ -135,7 +158,7 @@ export class ServerFleet {
     });
   }
 
-  private launch(server: ChildServer): void {
+  private launch(server: FleetServer): void {
     // A server replaced or removed meanwhile (a save during a restart) must not come back to life.
     if (this.servers.get(server.name) !== server) return;
     const started = server.start().catch((error: unknown) => this.options.log.error(`server ${server.name}: ${String(error)}`));

@@ -1,5 +1,6 @@
-import type { Settings } from '../../shared/settings';
+import { isMcpServer, type Settings } from '../../shared/settings';
 import { looksSecret } from '../core/logs/redact';
+import { mapServiceSecrets } from '../core/services/service-secrets';
 
 /** Electron's safeStorage, as far as we need it (a seam for tests). */
 export interface SafeStorageLike {
@@ -43,7 +44,11 @@ export function mapSettingsSecrets(settings: Settings, fn: (value: string) => st
     ...settings,
     endpoints: settings.endpoints.map((e) => ({ ...e, url: fn(e.url) })),
     servers: settings.servers.map((s) =>
-      s.transport === 'stdio' ? { ...s, env: mapSecrets(s.env, fn) } : { ...s, headers: mapSecrets(s.headers, fn) },
+      !isMcpServer(s)
+        ? mapServiceSecrets(s, fn)
+        : s.transport === 'stdio'
+          ? { ...s, env: mapSecrets(s.env, fn) }
+          : { ...s, headers: mapSecrets(s.headers, fn) },
     ),
     modelscope: settings.modelscope.apiKey ? { ...settings.modelscope, apiKey: fn(settings.modelscope.apiKey) } : settings.modelscope,
     localServer: settings.localServer?.token ? { ...settings.localServer, token: fn(settings.localServer.token) } : settings.localServer,

@@ -21,7 +21,7 @@ export function isAdded(entry: CatalogueEntry, servers: ServerSettings[]): boole
   }
   const fixed = entry.run.url.split('{')[0] as string;
   if (!/^https?:\/\/[^/]+/.test(fixed)) return false;
-  return servers.some((s) => s.transport !== 'stdio' && s.url.startsWith(fixed));
+  return servers.some((s) => (s.transport === 'sse' || s.transport === 'streamable-http') && s.url.startsWith(fixed));
 }
 
 /** `name`, or `name-2`, `name-3`… whichever no server has. */

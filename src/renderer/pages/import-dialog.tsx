@@ -3,6 +3,11 @@ import type { ConflictAction, ImportPreview } from '../../shared/import';
 import { useApp } from '../app-context';
 import { Button, Dialog, Field, Notice } from '../components/ui';
 import { shownMasked } from '../masked';
+import { serverTarget, type ServerSettings } from '../../shared/settings';
+
+/** The values a server sets that the preview lists: a program's env, a remote server's or a webhook's headers. */
+const shownPairs = (s: ServerSettings): Record<string, string> =>
+  s.transport === 'stdio' ? s.env : s.transport === 'sse' || s.transport === 'streamable-http' || s.transport === 'n8n' ? s.headers : {};
 
 type Choice = { action: ConflictAction; name: string };
 
@@ -95,7 +100,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
       }
     >
       <p className="muted small">{t('import.detected', { format: t(`format.${preview.format}`) })}</p>
-      {preview.servers.some((x) => Object.keys(x.server.transport === 'stdio' ? x.server.env : x.server.headers).length > 0) ? (
+      {preview.servers.some((x) => Object.keys(shownPairs(x.server)).length > 0) ? (
         <p className="muted small">{t('import.masked')}</p>
       ) : null}
       {preview.servers.length > 0 ? (
@@ -113,13 +118,8 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                       <span className="tag">{t(`servers.transport.${s.transport === 'streamable-http' ? 'http' : s.transport}`)}</span>
                       {!s.enabled ? <span className="tag">{t('import.disabled')}</span> : null}
                     </div>
-                    <div className="mono small muted break">
-                      {shownMasked(s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url, t)}
-                    </div>
-                    <Pairs
-                      label={s.transport === 'stdio' ? t('import.env') : t('import.headers')}
-                      pairs={s.transport === 'stdio' ? s.env : s.headers}
-                    />
+                    <div className="mono small muted break">{shownMasked(serverTarget(s), t)}</div>
+                    <Pairs label={s.transport === 'stdio' ? t('import.env') : t('import.headers')} pairs={shownPairs(s)} />
                     {s.transport === 'stdio' && s.cwd !== undefined ? (
                       <div className="mono small muted break">{t('import.cwd', { dir: s.cwd })}</div>
                     ) : null}

@@ -1,4 +1,4 @@
-import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings';
+import { isMcpServer, ServerSettingsSchema, type ServerSettings } from '../../shared/settings';
 
 /** The editable shape of a server: what the form fields hold. */
 export interface ServerDraft {
@@ -42,7 +42,9 @@ export function draftFromServer(server: ServerSettings): ServerDraft {
     checkArguments: server.checkArguments !== false,
     ...(server.transport === 'stdio'
       ? { command: server.command, args: server.args.join('\n'), env: Object.entries(server.env), cwd: server.cwd ?? '' }
-      : { url: server.url, headers: Object.entries(server.headers) }),
+      : isMcpServer(server)
+        ? { url: server.url, headers: Object.entries(server.headers) }
+        : {}),
   };
 }
 

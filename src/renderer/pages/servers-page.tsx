@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { ServerSettings } from '../../shared/settings';
+import { isMcpServer, serverTarget, type ServerSettings } from '../../shared/settings';
+import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
@@ -13,6 +14,7 @@ import { CatalogueDialog } from './catalogue-dialog';
 import { useStore } from '../store/bridge-store';
 import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
+import { ServiceEditor } from './service-editor';
 import { shownMasked } from '../masked';
 
 function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
@@ -21,10 +23,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
     status.stderrTail.length > 0 && (status.state === 'failed' || status.state === 'restarting' || status.state === 'starting');
   const [editing, setEditing] = useState(false);
   const run = useCommand();
-  const target = shownMasked(
-    settings ? (settings.transport === 'stdio' ? [settings.command, ...settings.args].join(' ') : settings.url) : '',
-    t,
-  );
+  const target = shownMasked(settings ? serverTarget(settings) : '', t);
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   return (
     <li className="list-item">
@@ -89,7 +88,12 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           onConfirm={() => run(() => store.api.removeServer({ name: status.name }))}
         />
       </div>
-      {editing && settings ? <ServerEditor server={settings} existingNames={names} onClose={() => setEditing(false)} /> : null}
+      {editing && settings && isMcpServer(settings) ? (
+        <ServerEditor server={settings} existingNames={names} onClose={() => setEditing(false)} />
+      ) : null}
+      {editing && settings && !isMcpServer(settings) ? (
+        <ServiceEditor kind={settings.transport} service={settings} existingNames={names} onClose={() => setEditing(false)} />
+      ) : null}
     </li>
   );
 }
@@ -129,6 +133,7 @@ export function ServersPage() {
   const [adding, setAdding] = useState<
     { step: 'catalogue' } | { step: 'form'; initial?: ServerSettings; fromCatalogue: boolean } | undefined
   >();
+  const [addingService, setAddingService] = useState<ServiceKind | undefined>();
   const names = settings.map((s) => s.name);
   return (
     <div className="page">
@@ -137,6 +142,10 @@ export function ServersPage() {
         <div className="toolbar">
           <ImportMenu onPreview={showImport} />
           <ExportMenu />
+          <Menu
+            label={`+ ${t('services.add')}`}
+            items={SERVICE_KINDS.map((kind) => ({ label: t(`servers.transport.${kind}`), onSelect: () => setAddingService(kind) }))}
+          />
           <Button kind="primary" onClick={() => setAdding({ step: 'catalogue' })}>
             + {t('servers.add')}
           </Button>
@@ -158,6 +167,9 @@ export function ServersPage() {
           onPick={(initial) => setAdding({ step: 'form', initial, fromCatalogue: true })}
           onCustom={() => setAdding({ step: 'form', fromCatalogue: false })}
         />
+      ) : null}
+      {addingService ? (
+        <ServiceEditor key={addingService} kind={addingService} existingNames={names} onClose={() => setAddingService(undefined)} />
       ) : null}
       {adding?.step === 'form' ? (
         <ServerEditor

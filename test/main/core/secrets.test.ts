@@ -140,7 +140,7 @@ describe('no secret leaves the engine', () => {
     const fx = shown.servers[0]!;
     expect(fx.transport === 'stdio' && fx.env.LANGUAGE).toBe('zh-CN');
     expect(fx.transport === 'stdio' && fx.args.slice(-2)).toEqual(['--port', '8080']);
-    expect(shown.servers[1]!.transport !== 'stdio' && shown.servers[1]!.url).toContain('region=cn');
+    expect(shown.servers[1]!.transport === 'sse' && shown.servers[1]!.url).toContain('region=cn');
 
     // The window edits the masked copy and sends it back: the real values stay.
     await harness.bridge.api.updateServer({ name: 'fx', server: fx });
@@ -157,7 +157,7 @@ describe('no secret leaves the engine', () => {
       '8080',
     ]);
     const savedRemote = saved.servers.find((s) => s.name === 'remote')!;
-    expect(savedRemote.transport !== 'stdio' && savedRemote.url).toBe(
+    expect(savedRemote.transport === 'sse' && savedRemote.url).toBe(
       `https://mcp.example.com/sse?key=${URL_KEY}&token=${ARG_TOKEN}&api_key=${ARG_KEY}&region=cn`,
     );
   });
@@ -174,7 +174,7 @@ describe('no secret leaves the engine', () => {
     const shown = (await harness.bridge.api.getSettings()).servers;
     const fx = shown[0]!;
     const remote = shown[1]!;
-    if (fx.transport !== 'stdio' || remote.transport === 'stdio') throw new Error('unexpected transports');
+    if (fx.transport !== 'stdio' || remote.transport !== 'sse') throw new Error('unexpected transports');
     // Both show as sk-p…(redacted): only their places tell them apart.
     expect(fx.args[2]).toBe(fx.args[4]);
     await harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, callTimeoutMs: 5000 } });
@@ -194,7 +194,7 @@ describe('no secret leaves the engine', () => {
       '--pin',
       'abc12345',
     ]);
-    expect(saved[1]!.transport !== 'stdio' && saved[1]!.url).toBe(`https://new.example.com/sse?key=${URL_KEY}&region=cn`);
+    expect(saved[1]!.transport === 'sse' && saved[1]!.url).toBe(`https://new.example.com/sse?key=${URL_KEY}&region=cn`);
     // A masked value that cannot be told apart is refused, never saved as the mask.
     await expect(
       harness.bridge.api.updateServer({ name: 'fx', server: { ...fx, args: ['server.js', fx.args[4]!, fx.args[2]!] } }),

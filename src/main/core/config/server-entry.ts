@@ -1,4 +1,5 @@
-import type { ServerSettings } from '../../../shared/settings';
+import { ServerSettingsSchema, type ServerSettings } from '../../../shared/settings';
+import { isServiceKind } from '../../../shared/service-settings';
 import type { JsonPath } from './json-text';
 import { isRecord } from '../../../shared/is-record';
 
@@ -82,6 +83,7 @@ export function convertServerEntry(
   if (!isRecord(entry)) return { warnings, problems: [{ path, message: 'must be an object describing the server' }] };
 
   const declared = entry.type ?? entry.transportType ?? entry.transport;
+  if (typeof declared === 'string' && isServiceKind(declared)) return convertServiceEntry(name, entry, path);
   let transport: ServerSettings['transport'] | undefined;
   if (declared !== undefined) {
     transport = typeof declared === 'string' ? TRANSPORT_ALIASES[declared.toLowerCase()] : undefined;
@@ -141,6 +143,35 @@ export function convertServerEntry(
     return { warnings, problems };
   }
   const headers = stringRecord(entry.headers, [...path, 'headers'], problems);
-  const server: ServerSettings = { name, transport, url, headers, enabled, ...(callTimeoutMs ? { callTimeoutMs } : {}) };
+  const server: ServerSettings = {
+    name,
+    transport: transport as 'sse' | 'streamable-http',
+    url,
+    headers,
+    enabled,
+    ...(callTimeoutMs ? { callTimeoutMs } : {}),
+  };
   return { server, warnings, problems };
+}
+
+/**
+ * A web service entry (`"type": "coze"`, `"dify"`…, as our own export writes it, or `"transport"`
+ * as our config does): checked against its schema, every problem with where it stands.
+ */
+function convertServiceEntry(name: string, entry: Record<string, unknown>, path: JsonPath): EntryResult {
+  const { type, transportType: _alias, transport, disabled, timeout, ...fields } = entry;
+  // `disabled` and `timeout` (seconds) as the export writes them for every entry.
+  const more = {
+    ...(disabled === true ? { enabled: false } : {}),
+    ...(typeof timeout === 'number' && timeout > 0 && fields.callTimeoutMs === undefined
+      ? { callTimeoutMs: Math.round(timeout * 1000) }
+      : {}),
+  };
+  const parsed = ServerSettingsSchema.safeParse({ ...fields, ...more, name, transport: transport ?? type });
+  if (parsed.success) return { server: parsed.data, warnings: [], problems: [] };
+  const problems = parsed.error.issues.map((issue) => ({
+    path: [...path, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+    message: issue.message,
+  }));
+  return { warnings: [], problems };
 }

@@ -4,6 +4,7 @@ import type { CallOutcome, CatalogSummary, CatalogTool } from '../../../shared/s
 import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError, errorText } from '../servers/child-server';
+import { ProblemError } from '../servers/server-problems';
 import { resultText, shapeResult, textResult } from './result-shaping';
 import { assignExposedNames, toolKey } from './tool-names';
 import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
@@ -358,6 +359,12 @@ export class ToolSetView implements CatalogView {
           'timeout',
           problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }),
         );
+      }
+      if (error instanceof ProblemError) {
+        // A web service's failure, already worded for the model (HTTP status, the platform's own message).
+        this.context.log.warn(`call ${name} failed: ${error.message}`);
+        const said = /[.!?。！？]$/.test(error.message) ? error.message : `${error.message}.`;
+        return finish(textResult(`The tool "${name}" failed: ${said}`, true), 'error', error.problem);
       }
       this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
       return finish(

@@ -1,7 +1,7 @@
 import type { ExportFormat } from '../../../shared/import';
 import { ENV_ENDPOINT_ID } from '../config/settings-store';
 import { exportClientConfig, type EntryContext } from '../local-server/client-entries';
-import { defaultToolSwitches, type ServerSettings, type Settings } from '../../../shared/settings';
+import { defaultToolSwitches, isMcpServer, type ServerSettings, type Settings } from '../../../shared/settings';
 
 function entry(server: ServerSettings): Record<string, unknown> {
   // `timeout` in seconds is what Cline and others read.
@@ -9,6 +9,11 @@ function entry(server: ServerSettings): Record<string, unknown> {
     ...(server.enabled ? {} : { disabled: true }),
     ...(server.callTimeoutMs ? { timeout: server.callTimeoutMs / 1000 } : {}),
   };
+  if (!isMcpServer(server)) {
+    // Read back by our own import (`"type": "coze"`…); other programs have no use for these entries.
+    const { name: _name, transport, enabled: _enabled, callTimeoutMs: _timeout, ...fields } = server;
+    return { type: transport, ...fields, ...common };
+  }
   if (server.transport === 'stdio') {
     return {
       command: server.command,

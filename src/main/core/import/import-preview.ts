@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ImportConflict, ImportEndpointItem, ImportPreview, ImportServerItem } from '../../../shared/import';
-import type { ServerSettings, Settings } from '../../../shared/settings';
+import { serverTarget, type ServerSettings, type Settings } from '../../../shared/settings';
 import { redactUrl } from '../logs/redact';
 import { maskServer } from '../bridge-secrets';
 import type { ParsedConfig } from './parse-config';
@@ -34,7 +34,9 @@ function comparableUrl(raw: string): string {
   }
 }
 const sameUrl = (fromFile: ServerSettings, held: ServerSettings) =>
-  fromFile.transport !== 'stdio' && held.transport !== 'stdio' && sameValue(comparableUrl(fromFile.url), comparableUrl(held.url));
+  fromFile.transport !== 'stdio' &&
+  held.transport !== 'stdio' &&
+  sameValue(comparableUrl(serverTarget(fromFile)), comparableUrl(serverTarget(held)));
 
 /** npx's "-y/--yes" (do not ask before installing) does not change which program runs. */
 const programArgs = (server: ServerSettings & { transport: 'stdio' }) =>

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { ServerSettings } from '../../../shared/settings';
+import { isMcpServer, type ServerSettings } from '../../../shared/settings';
 import type { ImportInput } from '../../../shared/import';
 import { formatKeyPath, type KeyPath } from '../../../shared/forbidden-keys';
 import { maskSecret } from '../logs/redact';
@@ -30,6 +30,8 @@ function mapStrings(server: ServerSettings, fn: (s: string, field: KeyPath) => s
       ...(server.cwd !== undefined ? { cwd: fn(server.cwd, ['cwd']) } : {}),
     };
   }
+  // A web service's strings are its own (a template's `{arg}` is no placeholder): left as they are.
+  if (!isMcpServer(server)) return server;
   return { ...server, url: fn(server.url, ['url']), headers: rec('headers', server.headers) };
 }
 

@@ -8,6 +8,7 @@ import { isLoopbackHost } from '../io/http-gate';
  */
 export function isOwnEntry(server: ServerSettings, localPort: number): boolean {
   if (server.transport !== 'stdio') {
+    if (server.transport !== 'sse' && server.transport !== 'streamable-http') return false;
     try {
       const url = new URL(server.url);
       return isLoopbackHost(url.hostname) && Number(url.port || 80) === localPort && /^\/mcp(\/|$)/.test(url.pathname);

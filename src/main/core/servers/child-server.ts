@@ -10,7 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { problem, type Problem } from '../../../shared/problem';
-import type { ServerSettings } from '../../../shared/settings';
+import type { McpServerSettings as ServerSettings } from '../../../shared/settings';
 import type { ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';

@@ -5,7 +5,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { problem, type Problem } from '../../../shared/problem';
-import type { ServerSettings, StdioServerSettings } from '../../../shared/settings';
+import type { McpServerSettings as ServerSettings, StdioServerSettings } from '../../../shared/settings';
 import { corkForThisTurn } from '../io/cork';
 import { boundedFetch } from './bounded-fetch';
 import { useLeanReadBuffer } from './lean-read-buffer';

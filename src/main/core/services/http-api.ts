@@ -1,0 +1,71 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { HttpApiSettingsSchema } from '../../../shared/settings';
+import { joinUrl } from './service-http';
+import {
+  bodyPlaceholders,
+  fillBody,
+  fillText,
+  placeholders,
+  shapedAnswer,
+  textAnswer,
+  type ServiceContext,
+  type ServiceTool,
+} from './service-tools';
+
+type HttpApiSettings = z.output<typeof HttpApiSettingsSchema>;
+type RequestTool = HttpApiSettings['tools'][number];
+
+/** Methods whose arguments not placed elsewhere go in the query; the others send them as the JSON body. */
+const QUERY_METHODS = new Set(['GET', 'DELETE']);
+
+/** One required text argument per `{placeholder}` of the URL, query, headers and body, when no schema is given. */
+function derivedSchema(tool: RequestTool): Tool['inputSchema'] {
+  const names = new Set([
+    ...placeholders(tool.url),
+    ...Object.values(tool.query).flatMap(placeholders),
+    ...Object.values(tool.headers).flatMap(placeholders),
+    ...bodyPlaceholders(tool.body),
+  ]);
+  const properties = Object.fromEntries([...names].map((name) => [name, { type: 'string' }]));
+  return { type: 'object', properties, ...(names.size > 0 ? { required: [...names] } : {}) };
+}
+
+/** A user's own requests, each a tool: the URL, query, headers and body filled from the arguments. */
+export function httpApiTools(settings: HttpApiSettings, context: ServiceContext): ServiceTool[] {
+  return settings.tools.map((spec) => {
+    const inputSchema = (spec.inputSchema as Tool['inputSchema'] | undefined) ?? derivedSchema(spec);
+    const tool: Tool = { name: spec.name, description: spec.description, inputSchema };
+    return {
+      tool,
+      call: async (args, options) => {
+        const used = new Set([...placeholders(spec.url), ...Object.values(spec.query).flatMap(placeholders)]);
+        const path = fillText(spec.url, args, encodeURIComponent);
+        const url = new URL(/^https?:\/\//i.test(path) || !settings.baseUrl ? path : joinUrl(settings.baseUrl, path));
+        for (const [name, template] of Object.entries(spec.query)) {
+          // A parameter that is only an argument the model left out is not sent at all.
+          const only = /^\{([A-Za-z0-9_.-]+)\}$/.exec(template);
+          if (only && args[only[1] as string] === undefined) continue;
+          url.searchParams.set(name, fillText(template, args));
+        }
+        const headers = {
+          ...settings.headers,
+          ...Object.fromEntries(Object.entries(spec.headers).map(([k, v]) => [k, fillText(v, args)])),
+        };
+        for (const name of Object.values(spec.headers).flatMap(placeholders)) used.add(name);
+        let body: unknown;
+        if (spec.body !== undefined) body = fillBody(spec.body, args);
+        else {
+          const rest = Object.fromEntries(Object.entries(args).filter(([name]) => !used.has(name)));
+          if (QUERY_METHODS.has(spec.method)) {
+            for (const [name, value] of Object.entries(rest))
+              if (value !== undefined && value !== null)
+                url.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+          } else body = rest;
+        }
+        const answer = await context.http.send({ method: spec.method, url: url.toString(), headers, body }, options);
+        return textAnswer(shapedAnswer(answer, spec.result));
+      },
+    };
+  });
+}

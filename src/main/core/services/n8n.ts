@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import type { N8nSettingsSchema } from '../../../shared/settings';
+import { inputsSchema, shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+
+type N8nSettings = z.output<typeof N8nSettingsSchema>;
+
+/**
+ * An n8n workflow started by its Webhook node (docs.n8n.io, "Webhook node"): the production URL
+ * (`…/webhook/<path>`), the arguments as the JSON body of a POST (or the query of a GET), header
+ * auth as the header the node's credential names; the answer is what the workflow responds
+ * (the last node's data, "Respond to Webhook", or `{"message":"Workflow was started"}`).
+ */
+export function n8nTools(settings: N8nSettings, context: ServiceContext): ServiceTool[] {
+  const declared = settings.inputs.length > 0;
+  return [
+    {
+      tool: {
+        name: settings.tool,
+        description: settings.description || 'Starts the n8n workflow.',
+        // Without declared inputs, any arguments the model sends go to the workflow as they are.
+        inputSchema: declared ? inputsSchema(settings.inputs) : { type: 'object', properties: {}, additionalProperties: true },
+      },
+      call: async (args, options) => {
+        const url = new URL(settings.url);
+        if (settings.method === 'GET')
+          for (const [name, value] of Object.entries(args))
+            if (value !== undefined && value !== null)
+              url.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+        const answer = await context.http.send(
+          {
+            method: settings.method,
+            url: url.toString(),
+            headers: settings.headers,
+            ...(settings.method === 'POST' ? { body: args } : {}),
+          },
+          options,
+        );
+        return textAnswer(shapedAnswer(answer, settings.result));
+      },
+    },
+  ];
+}

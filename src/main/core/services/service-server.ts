@@ -1,0 +1,236 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { problem } from '../../../shared/problem';
+import type { ServiceSettings } from '../../../shared/settings';
+import type { ServerState, ServerStatus } from '../../../shared/status';
+import type { CallSignal } from '../hub/call-signal';
+import type { Logger } from '../logs/log-book';
+import { ServerUnavailableError } from '../servers/child-server';
+import { NO_FAILURES, restartStep, type RestartHistory } from '../servers/restart-policy';
+import { foreignFailure, ProblemError, say, type Failure } from '../servers/server-problems';
+import { defaultSupervision, type Supervision } from '../servers/supervision';
+import { checkTools } from '../servers/tool-list';
+import { cozeTools } from './coze';
+import { difyTools } from './dify';
+import { homeAssistantTools } from './home-assistant';
+import { httpApiTools } from './http-api';
+import { n8nTools } from './n8n';
+import { openApiTools } from './openapi';
+import { ServiceHttp } from './service-http';
+import { serviceEnglish } from './service-problems';
+import type { ServiceContext, ServiceTool } from './service-tools';
+
+export interface ServiceServerOptions {
+  settings: ServiceSettings;
+  log: Logger;
+  /** Read at each call, so a change in Settings applies without a restart. */
+  defaults: () => { callTimeoutMs: number };
+  supervision?: Partial<Supervision>;
+  onStatus: () => void;
+  onTools: () => void;
+  onAttempt?: (attempt: Promise<void>) => void;
+  /** Tests hand in their own fetch; the app uses Node's. */
+  fetch?: typeof fetch;
+}
+
+/** Requests made while setting up (a spec, Dify's parameters, Home Assistant's services) wait this long at most. */
+const SETUP_TIMEOUT_MS = 20_000;
+
+/** How each platform is named to the model and in the window. */
+function platformName(settings: ServiceSettings): string {
+  switch (settings.transport) {
+    case 'coze':
+      return 'Coze';
+    case 'dify':
+      return 'Dify';
+    case 'n8n':
+      return 'n8n';
+    case 'home-assistant':
+      return 'Home Assistant';
+    case 'openapi':
+    case 'http-api':
+      return settings.name;
+  }
+}
+
+function buildTools(settings: ServiceSettings, context: ServiceContext): ServiceTool[] | Promise<ServiceTool[]> {
+  switch (settings.transport) {
+    case 'http-api':
+      return httpApiTools(settings, context);
+    case 'openapi':
+      return openApiTools(settings, context);
+    case 'coze':
+      return cozeTools(settings, context);
+    case 'dify':
+      return difyTools(settings, context);
+    case 'n8n':
+      return n8nTools(settings, context);
+    case 'home-assistant':
+      return homeAssistantTools(settings, context);
+  }
+}
+
+/**
+ * A web service served as tools, beside the MCP servers and behind the same face to the fleet and
+ * the hub (status, tools, call): it has no process and no connection to keep, so "starting" is
+ * building its tools (some platforms are asked first: an OpenAPI document, Dify's inputs, Home
+ * Assistant's services) and a call is one bounded HTTP request. A setup that fails for a reason
+ * that may pass (the network, a 5xx) is tried again as a remote server is; one no retry can fix
+ * (a refused token, a wrong name) waits for the user.
+ */
+export class ServiceServer {
+  readonly name: string;
+  private state: ServerState = 'stopped';
+  private since = Date.now();
+  private tools: ServiceTool[] = [];
+  private listed: Tool[] = [];
+  private restarts = 0;
+  private lastFailure: Failure | undefined;
+  private history: RestartHistory = NO_FAILURES;
+  private generation = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly http: ServiceHttp;
+  private readonly supervision: Supervision;
+
+  constructor(private readonly opts: ServiceServerOptions) {
+    this.name = opts.settings.name;
+    this.http = new ServiceHttp(platformName(opts.settings), opts.fetch);
+    this.supervision = { ...defaultSupervision, ...opts.supervision };
+  }
+
+  get config(): ServiceSettings {
+    return this.opts.settings;
+  }
+
+  get currentTools(): readonly Tool[] {
+    return this.listed;
+  }
+
+  get isRunning(): boolean {
+    return this.state === 'running';
+  }
+
+  status(): ServerStatus {
+    return {
+      name: this.name,
+      transport: this.opts.settings.transport,
+      enabled: this.opts.settings.enabled,
+      state: this.state,
+      since: this.since,
+      toolCount: this.listed.length,
+      restarts: this.restarts,
+      ...(this.lastFailure ? { lastError: this.failureText(this.lastFailure), lastErrorCause: this.lastFailure.problem } : {}),
+      stderrTail: [],
+    };
+  }
+
+  async start(): Promise<void> {
+    if (this.state === 'running' || this.state === 'starting') return;
+    this.clearTimer();
+    this.history = NO_FAILURES;
+    this.lastFailure = undefined;
+    await this.setUp('starting');
+  }
+
+  windDown(): void {
+    this.generation++;
+    this.clearTimer();
+  }
+
+  async stop(): Promise<void> {
+    this.generation++;
+    this.clearTimer();
+    const hadTools = this.listed.length > 0;
+    this.tools = [];
+    this.listed = [];
+    this.setState('stopped');
+    if (hadTools) this.opts.onTools();
+  }
+
+  /** No process to kill. */
+  killNow(): void {}
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: { signal?: CallSignal | undefined }): Promise<CallToolResult> {
+    if (this.state !== 'running') throw new ServerUnavailableError(this.name, this.state);
+    const tool = this.tools.find((t) => t.tool.name === name);
+    if (!tool) throw new Error(`it has no tool "${name}"`);
+    const timeoutMs = this.opts.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
+    return tool.call(args, { timeoutMs, signal: options.signal });
+  }
+
+  private failureText(failure: Failure): string {
+    return failure.foreign ?? serviceEnglish(failure.problem);
+  }
+
+  private setState(state: ServerState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.since = Date.now();
+    this.opts.onStatus();
+  }
+
+  private clearTimer(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private async setUp(state: 'starting' | 'restarting'): Promise<void> {
+    const generation = ++this.generation;
+    this.setState(state);
+    let tools: ServiceTool[];
+    try {
+      tools = await buildTools(this.opts.settings, { http: this.http, timeoutMs: SETUP_TIMEOUT_MS, log: this.opts.log });
+    } catch (error) {
+      if (generation === this.generation) this.fail(error);
+      return;
+    }
+    if (generation !== this.generation) return;
+    // Checked as any server's list is: a tool MCP would refuse is left out, with why, in the log.
+    const checked = checkTools(tools.map((t) => t.tool));
+    const served = new Set(checked.tools.map((t) => t.name));
+    this.tools = tools.filter((t) => served.has(t.tool.name));
+    this.listed = checked.tools;
+    if (checked.skipped.length > 0)
+      this.opts.log.warn(`${checked.skipped.length} of its tools are left out (a name repeated, or a schema MCP refuses)`);
+    this.lastFailure = undefined;
+    this.history = NO_FAILURES;
+    say(this.opts.log, 'info', problem('server.running', { name: this.http.platform, version: '', tools: this.listed.length }));
+    this.setState('running');
+    this.opts.onTools();
+  }
+
+  /** A setup that failed: tried again later when it may pass, else failed until the user restarts it. */
+  private fail(error: unknown): void {
+    const failure: Failure = error instanceof ProblemError ? { problem: error.problem } : foreignFailure(error);
+    if (error instanceof ProblemError) failure.foreign = error.message;
+    this.lastFailure = failure;
+    const status = failure.problem.params.status;
+    const permanent =
+      failure.problem.code === 'service.setup' || (failure.problem.code === 'service.http' && typeof status === 'number' && status < 500);
+    const step = restartStep(
+      this.history,
+      { kind: permanent ? 'permanent' : 'crash', ranForMs: 0, now: Date.now(), draw: Math.random() },
+      { ...this.supervision, givesUp: false },
+    );
+    this.history = step.history;
+    if (step.next === 'fail') {
+      say(this.opts.log, 'error', problem('server.notRetrying'), failure);
+      this.setState('failed');
+      return;
+    }
+    const generation = this.generation;
+    say(this.opts.log, 'warn', problem('server.restarting', { seconds: Math.round(step.delayMs / 100) / 10 }), failure);
+    this.restarts++;
+    this.setState('restarting');
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (generation !== this.generation) return;
+      const attempt = this.setUp('restarting');
+      this.opts.onAttempt?.(attempt);
+    }, step.delayMs);
+  }
+}

@@ -1,0 +1,129 @@
+import { useState } from 'react';
+import type { ServiceKind } from '../../shared/service-settings';
+import type { ServiceSettings } from '../../shared/settings';
+import { hasMessage } from '../../shared/i18n/translate';
+import { useApp } from '../app-context';
+import { Button, Dialog, Field, Notice } from '../components/ui';
+import { shownMaskedIn, wireMasked } from '../masked';
+import {
+  draftFromService,
+  emptyServiceDraft,
+  SECRET_FIELDS,
+  SERVICE_FIELDS,
+  validateServiceDraft,
+  type ServiceDraft,
+  type ServiceField,
+} from './service-form';
+
+/** Fields typed as several lines (one argument, service or operation a line). */
+const LINES = new Set<ServiceField>(['inputs', 'services', 'operations', 'description']);
+const CHOICES: Partial<Record<ServiceField, string[]>> = {
+  site: ['coze.cn', 'coze.com'],
+  app: ['workflow', 'chat'],
+  states: ['yes', 'no'],
+};
+
+/**
+ * Add or edit a web service: a Coze workflow, a Dify app, an n8n webhook, Home Assistant, an
+ * OpenAPI document or one HTTP request, each asking only what its platform needs.
+ */
+export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSettings; existingNames: string[]; onClose: () => void }) {
+  const { store, t, toast } = useApp();
+  const [draft, setDraft] = useState<ServiceDraft>(() =>
+    props.service ? draftFromService(shownMaskedIn(props.service, t)) : emptyServiceDraft(props.kind),
+  );
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const others = props.existingNames.filter((n) => n !== props.service?.name);
+  const previous = props.service ? wireMasked(props.service, t) : undefined;
+  const { service, wrong, duplicate } = validateServiceDraft(wireMasked(draft, t), others, previous);
+  const set = (field: ServiceField, value: string) => setDraft({ ...draft, [field]: value });
+  const kind = t(`servers.transport.${props.kind}`);
+
+  const save = async () => {
+    setSubmitted(true);
+    if (!service) return;
+    setBusy(true);
+    try {
+      if (props.service) await store.api.updateServer({ name: props.service.name, server: service });
+      else await store.api.addServer(service);
+      await store.refreshSettings();
+      toast(props.service ? t('servers.saved', { name: service.name }) : t('servers.added', { name: service.name }));
+      props.onClose();
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const choiceLabel = (choice: string) => {
+    const key: string = `services.choice.${choice}`;
+    return hasMessage(key) ? t(key) : choice;
+  };
+  const fieldFor = (field: ServiceField) => {
+    const error =
+      submitted && wrong.has(field) ? t(field === 'name' && duplicate ? 'servers.error.duplicate' : 'services.wrong') : undefined;
+    const hintKey: string = `services.hint.${props.kind}.${field}`;
+    const hint = hasMessage(hintKey) ? t(hintKey) : undefined;
+    const choices =
+      field === 'method' ? (props.kind === 'n8n' ? ['POST', 'GET'] : ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) : CHOICES[field];
+    return (
+      <Field key={field} label={t(`services.field.${field}`)} error={error} {...(hint ? { hint } : {})}>
+        {(id) =>
+          choices ? (
+            <select id={id} value={draft[field]} onChange={(e) => set(field, e.target.value)}>
+              {choices.map((choice) => (
+                <option key={choice} value={choice}>
+                  {choiceLabel(choice)}
+                </option>
+              ))}
+            </select>
+          ) : LINES.has(field) ? (
+            <textarea
+              id={id}
+              rows={field === 'description' ? 2 : 3}
+              spellCheck={false}
+              value={draft[field]}
+              onChange={(e) => set(field, e.target.value)}
+            />
+          ) : (
+            <input
+              id={id}
+              className={field === 'name' || field === 'tool' ? undefined : 'mono'}
+              type={SECRET_FIELDS.has(field) ? 'password' : 'text'}
+              autoComplete="off"
+              spellCheck={false}
+              value={draft[field]}
+              onChange={(e) => set(field, e.target.value)}
+            />
+          )
+        }
+      </Field>
+    );
+  };
+
+  return (
+    <Dialog
+      wide
+      title={props.service ? t('servers.editTitle', { name: props.service.name }) : t('services.addTitle', { kind })}
+      onClose={props.onClose}
+      onSubmit={() => void save()}
+      footer={
+        <>
+          <span className="spacer" />
+          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
+          <Button kind="primary" type="submit" disabled={busy}>
+            {t('common.save')}
+          </Button>
+        </>
+      }
+    >
+      <div className="form">
+        <p className="small muted">{t(`services.about.${props.kind}`)}</p>
+        {SERVICE_FIELDS[props.kind].map(fieldFor)}
+        {submitted && !service && wrong.size > 0 ? <Notice kind="error">{t('services.fixFields')}</Notice> : null}
+      </div>
+    </Dialog>
+  );
+}

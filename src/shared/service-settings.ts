@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
+import type { ServiceSettings } from './settings';
+
+/**
+ * Web services served as tools beside MCP servers: an entry of `servers` whose `transport` names a
+ * platform (its own request tools, an OpenAPI document, a Coze workflow, a Dify app, an n8n
+ * webhook, Home Assistant) rather than an MCP transport. Each asks only what its platform needs.
+ * The `transport` key is kept as the one discriminator of `servers`, so every server and service
+ * shares names, tool sets, switches and commands; a separate `type` key would clash with the
+ * `"type": "http"` of other programs' MCP configs (streamable HTTP there).
+ */
+
+export const SERVICE_KINDS = ['http-api', 'openapi', 'coze', 'dify', 'n8n', 'home-assistant'] as const;
+export type ServiceKind = (typeof SERVICE_KINDS)[number];
+
+export const isServiceKind = (transport: string): transport is ServiceKind => (SERVICE_KINDS as readonly string[]).includes(transport);
+
+/** A name xiaozhi can call (the hub's rule for exposed names). */
+export const ServiceToolNameSchema = z
+  .string()
+  .regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or - (a name xiaozhi can call)');
+
+/** An argument a workflow or webhook takes: becomes a property of the tool's input schema. */
+export const ServiceInputSchema = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').refine(isAllowedKey, KEY_NAME_RULE),
+  type: z.enum(['string', 'number', 'integer', 'boolean', 'object', 'array']).default('string'),
+  description: z.string().max(1000).optional(),
+  required: z.boolean().default(true),
+});
+
+/** How a JSON answer becomes the text the model hears: a field (JSON Pointer, RFC 6901) and/or a template of fields. */
+export const ServiceResultSchema = z.object({
+  /** `/data/temperature`: only this field of the answer. */
+  pick: z
+    .string()
+    .refine((p) => p === '' || p.startsWith('/'), 'must be a JSON Pointer: empty, or starting with / (for example /data/temp)')
+    .optional(),
+  /** `It is {/data/temp} degrees`: each `{pointer}` replaced by that field. */
+  template: z.string().max(2000).optional(),
+});
+
+/** One request as a tool: method, URL template, query, headers and body built from the arguments. */
+export const HttpRequestToolSchema = z.object({
+  name: ServiceToolNameSchema,
+  description: z.string().max(4000).default(''),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
+  /** Absolute, or a path joined to the service's `baseUrl`; `{arg}` is replaced by the argument (URL-encoded). */
+  url: z.string().trim().min(1, 'must not be empty'),
+  query: z.record(z.string(), z.string()).default({}),
+  headers: z.record(z.string(), z.string()).default({}),
+  /** JSON sent as the body; a string `"{arg}"` becomes the argument's value, `"{*}"` all the arguments. */
+  body: z.unknown().optional(),
+  /** The arguments' JSON Schema; absent: one required text argument per `{placeholder}`. */
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
+  result: ServiceResultSchema.optional(),
+});
+
+export const DIFY_CLOUD_URL = 'https://api.dify.ai/v1';
+export const COZE_SITES = { 'coze.cn': 'https://api.coze.cn', 'coze.com': 'https://api.coze.com' } as const;
+
+export const CozeWorkflowSchema = z.object({
+  /** The number at the end of the workflow's editing page URL. */
+  id: z
+    .string()
+    .trim()
+    .regex(/^[0-9A-Za-z_-]{1,64}$/, 'must be the workflow id (the number in the workflow page URL)'),
+  tool: ServiceToolNameSchema,
+  description: z.string().max(4000).default(''),
+  inputs: z.array(ServiceInputSchema).max(50).default([]),
+});
+
+/** The settings of each kind, spread into the server schema of `settings.ts` (with the common fields). */
+export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.ZodType<string>) {
+  return {
+    httpApi: z.object({
+      ...common,
+      transport: z.literal('http-api'),
+      /** Joined to each tool's relative URL. */
+      baseUrl: httpUrl.optional(),
+      /** Sent with every request (an `Authorization` or API key header is kept secret). */
+      headers: z.record(z.string(), z.string()).default({}),
+      tools: z.array(HttpRequestToolSchema).min(1, 'must list at least one request').max(100),
+    }),
+    openapi: z.object({
+      ...common,
+      transport: z.literal('openapi'),
+      /** An http(s) URL or a file path of an OpenAPI 3.0/3.1 document, JSON or YAML. */
+      spec: z.string().trim().min(1, 'must be the URL or file of an OpenAPI document'),
+      /** Overrides the document's `servers`. */
+      baseUrl: httpUrl.optional(),
+      /** The operationIds served (absent: every operation, up to 100). */
+      operations: z.array(z.string().min(1)).max(100).optional(),
+      /** The secret of each security scheme, by its name in `components.securitySchemes` (bearer, API key). */
+      credentials: z.record(z.string(), z.string()).default({}),
+    }),
+    coze: z.object({
+      ...common,
+      transport: z.literal('coze'),
+      site: z.enum(['coze.cn', 'coze.com']).default('coze.cn'),
+      /** Another deployment of the same API (absent: the site's). */
+      baseUrl: httpUrl.optional(),
+      /** The personal access token (pat_…), with the workflow run permission. */
+      token: z.string().trim().min(1, 'must be a personal access token'),
+      workflows: z.array(CozeWorkflowSchema).min(1, 'must list at least one workflow').max(50),
+    }),
+    dify: z.object({
+      ...common,
+      transport: z.literal('dify'),
+      /** The API base URL shown on the app's API page (cloud: https://api.dify.ai/v1). */
+      baseUrl: httpUrl.default(DIFY_CLOUD_URL),
+      /** The app's API key (app-…). */
+      apiKey: z.string().trim().min(1, 'must be the app API key'),
+      app: z.enum(['workflow', 'chat']).default('workflow'),
+      tool: ServiceToolNameSchema,
+      description: z.string().max(4000).default(''),
+      /** Workflow apps: the output variable spoken (absent: every output). */
+      output: z.string().optional(),
+    }),
+    n8n: z.object({
+      ...common,
+      transport: z.literal('n8n'),
+      /** The webhook's production URL (…/webhook/…). */
+      url: httpUrl,
+      method: z.enum(['POST', 'GET']).default('POST'),
+      /** Header auth: the header name and value the Webhook node's credential expects (kept secret). */
+      headers: z.record(z.string(), z.string()).default({}),
+      tool: ServiceToolNameSchema,
+      description: z.string().max(4000).default(''),
+      inputs: z.array(ServiceInputSchema).max(50).default([]),
+      result: ServiceResultSchema.optional(),
+    }),
+    homeAssistant: z.object({
+      ...common,
+      transport: z.literal('home-assistant'),
+      /** http://homeassistant.local:8123 */
+      baseUrl: httpUrl,
+      /** A long-lived access token (your profile, Security). */
+      token: z.string().trim().min(1, 'must be a long-lived access token'),
+      /** Services served as tools, `domain.service` (light.turn_on). */
+      services: z
+        .array(z.string().regex(/^[a-z0-9_]+\.[a-z0-9_]+$/, 'must be domain.service, for example light.turn_on'))
+        .max(100)
+        .default([]),
+      /** Serve `get_state`, "what is the state of…", over the entities. */
+      states: z.boolean().default(true),
+    }),
+  };
+}
+
+/** Where a service sends its requests, in one line (a list row, the CLI's `servers`): never a secret. */
+export function serviceTarget(service: ServiceSettings): string {
+  switch (service.transport) {
+    case 'http-api':
+      return service.baseUrl ?? service.tools[0]?.url ?? '';
+    case 'openapi':
+      return service.spec;
+    case 'coze':
+      return `${service.baseUrl ?? COZE_SITES[service.site]} (${service.workflows.map((w) => w.id).join(', ')})`;
+    case 'dify':
+    case 'home-assistant':
+      return service.baseUrl;
+    case 'n8n':
+      return service.url;
+  }
+}
