@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliHarness } from './cli-harness';
+
+/** What `check`, `import` and a save do with a config file that is odd on purpose. */
+const ENDPOINT = 'wss://api.xiaozhi.me/mcp/?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2VjcmV0LXNpZ25hdHVyZQ';
+const h = new CliHarness();
+afterEach(() => h.cleanup());
+
+describe('${env:…} naming what every object has', () => {
+  it.each(['constructor', '__proto__', 'toString'])('${env:%s} is an unset variable, said with its place in the file', async (name) => {
+    const file = h.writeConfig(
+      { mcpEndpoint: ENDPOINT, mcpServers: { a: { command: 'node', args: ['-e', '1'], env: { X: `\${env:${name}}` } } } },
+      'xiaozhi.config.json',
+    );
+    const check = await h.finished(['check', '--config', file]);
+    // Before: "FILE: value.includes is not a function" (exit 1); import: "value.slice is not a function".
+    expect(check.code).toBe(1);
+    expect(check.err + check.out).not.toMatch(/is not a function/);
+    expect(check.err + check.out).toMatch(/mcpServers\.a\.env\.X/);
+    const imported = await h.finished(['import', file, '--config', `${h.tempDir()}/mine.json`]);
+    expect(imported.err + imported.out).not.toMatch(/is not a function/);
+  });
+});
+
+describe('an endpoint whose id is the one MCP_ENDPOINT gets', () => {
+  it('is kept by a save: only the endpoint MCP_ENDPOINT adds stays out of the file', async () => {
+    const dir = h.tempDir();
+    const file = h.writeConfig(
+      { endpoints: [{ id: 'env-mcp-endpoint', name: 'home', url: ENDPOINT }], servers: [] },
+      'xiaozhi-tray.json',
+      dir,
+    );
+    fs.chmodSync(file, 0o600);
+    expect((await h.finished(['check', '--config', file])).code).toBe(0);
+    const snippet = h.writeConfig({ command: 'node', args: ['x.js'] }, 'snippet.json', dir);
+    const imported = await h.finished(['import', snippet, '--config', file, '--yes']);
+    expect(imported.code).toBe(0);
+    // Before: the file read { "endpoints": [], … }, its token gone.
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { endpoints: { name: string; url: string }[] };
+    expect(saved.endpoints).toMatchObject([{ name: 'home', url: ENDPOINT }]);
+  });
+});
