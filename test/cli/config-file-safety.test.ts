@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readableByOthers } from '../../src/cli/config-file';
+import { loadConfigFile } from '../../src/main/core/config/load-config';
 import { CliHarness } from './cli-harness';
 
 /** What `check`, `import` and a save do with a config file that is odd on purpose. */
@@ -39,5 +41,58 @@ describe('an endpoint whose id is the one MCP_ENDPOINT gets', () => {
     // Before: the file read { "endpoints": [], … }, its token gone.
     const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { endpoints: { name: string; url: string }[] };
     expect(saved.endpoints).toMatchObject([{ name: 'home', url: ENDPOINT }]);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a config whose secrets are recognised by their value, not their name', () => {
+  it.each([
+    [
+      'Notion OPENAPI_MCP_HEADERS',
+      {
+        servers: [
+          {
+            name: 'notionApi',
+            transport: 'stdio',
+            command: 'npx',
+            args: ['-y', '@notionhq/notion-mcp-server'],
+            env: { OPENAPI_MCP_HEADERS: '{"Authorization": "Bearer ntn_SECRETNOTION1234567890", "Notion-Version": "2022-06-28"}' },
+          },
+        ],
+      },
+    ],
+    [
+      'a bearer token in a header of another name',
+      {
+        servers: [
+          {
+            name: 'hdr',
+            transport: 'streamable-http',
+            url: 'https://mcp.example.com/mcp',
+            headers: { 'X-Custom': 'Bearer sk-live-SECRETHEADER123456' },
+          },
+        ],
+      },
+    ],
+    [
+      'an endpoint token in the path',
+      {
+        endpoints: [
+          { id: 'e', name: 'home', url: 'wss://api.xiaozhi.me/mcp/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2VjcmV0LXNpZ25hdHVyZQ' },
+        ],
+        servers: [],
+      },
+    ],
+  ])('%s: a save makes the file 600, and run warns while others can read it', async (_what, config) => {
+    const dir = h.tempDir();
+    const file = h.writeConfig(config, 'xiaozhi-tray.json', dir);
+    fs.chmodSync(file, 0o644);
+    // What run says at start. Before: nothing, and after the import the file stayed -rw-r--r--.
+    expect(readableByOthers(file, file, loadConfigFile(file, {}).settings)).toMatch(
+      /holds tokens or keys, and other users of this computer can read it/,
+    );
+    const snippet = h.writeConfig({ command: 'node', args: ['x.js'] }, 'snippet.json', dir);
+    const imported = await h.finished(['import', snippet, '--config', file, '--yes']);
+    expect(imported.code).toBe(0);
+    expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
   });
 });
