@@ -4,7 +4,7 @@ import { ConfigError, formatProblem } from '../main/core/config/json-text';
 import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
 import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
 import { octalMode, othersMode } from '../main/core/config/atomic-write';
-import { secretValues } from '../main/core/bridge-secrets';
+import { holdsSecrets } from '../main/core/bridge-secrets';
 import type { CliContext } from './command';
 
 /** The config a command uses when none is named: this one, in the current folder. */
@@ -84,7 +84,7 @@ export const madePrivate = (file: string, previousMode: number): string =>
 /** Said at start when our config holds secrets others can read (a save would tighten it; this run may never save). */
 export function readableByOthers(file: string, resolved: string, settings: LoadedConfig['settings']): string | undefined {
   const others = othersMode(resolved);
-  if (others === 0 || secretValues(settings).length === 0) return undefined;
+  if (others === 0 || !holdsSecrets(settings)) return undefined;
   return `${file} holds tokens or keys, and other users of this computer can ${others & 0o022 ? 'change' : 'read'} it (mode ${octalMode(fs.statSync(resolved).mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`;
 }
 

@@ -50,13 +50,19 @@ export function readSecretFile(flag: string, file: string, cwd: string, warn: (l
     const resolved = path.resolve(cwd, file);
     let fd: number;
     try {
-      fd = fs.openSync(resolved, 'r');
+      // Non-blocking: opening a FIFO nobody writes to would wait for ever, before anything is printed.
+      fd = fs.openSync(resolved, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch (error) {
       throw new UsageError(`${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
     try {
       const stat = fs.fstatSync(fd);
       if (stat.isDirectory()) throw new UsageError(`${flag}: ${file} is a folder, not a file`);
+      // A FIFO, a socket or a device (/dev/zero) is no file holding a token; give a pipe as - (stdin).
+      if (!stat.isFile())
+        throw new UsageError(`${flag}: ${file} is not a regular file (give a file holding the secret, or - to read stdin)`);
+      if (stat.size > MAX_SECRET_BYTES)
+        throw new UsageError(`${flag}: ${file} is longer than ${MAX_SECRET_BYTES / 1024} KB; it should hold one line`);
       if (stat.isFile() && process.platform !== 'win32' && (stat.mode & 0o044) !== 0) {
         warn(
           `${file} can be read by other users of this computer (mode ${octalMode(stat.mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`,

@@ -59,4 +59,17 @@ describe('the argument parser', () => {
     expect(closest('serv', ['servers', 'service'])).toBe('servers');
     expect(closest('fly', ['tools', 'call', 'init'])).toBeUndefined();
   });
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', '--constructor', '--__proto__'])(
+    'takes %s for what it is, never for a property every object has',
+    (word) => {
+      if (word.startsWith('--')) {
+        expect(() => parseArgs([word], specs, 'call')).toThrow(UsageError);
+        return;
+      }
+      const parsed = parseArgs([word, '--config', 'f.json'], specs, 'call');
+      expect(parsed.positionals).toEqual([word]);
+      expect(Object.keys(parsed.options)).toEqual(['config']);
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -100,6 +101,43 @@ describe('run: the local server token from a file or the environment', () => {
       await run.exit;
     }
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'refuses at once a token file that is a FIFO, a device, a folder or huge, naming it, rather than wait or read for ever',
+    async () => {
+      const dir = h.tempDir();
+      const fifo = path.join(dir, 'token');
+      execFileSync('mkfifo', ['-m', '600', fifo]);
+      const huge = path.join(dir, 'huge.txt');
+      fs.writeFileSync(huge, 'x'.repeat(100_000), { mode: 0o600 });
+      const config = h.writeConfig({ servers: [] }, 'config.json', dir);
+      for (const file of [fifo, '/dev/zero', dir, huge]) {
+        const run = h.spawn(['run', '--config', config, '--mcp-port', '0', '--mcp-token-file', file], {
+          env: { XIAOZHI_TRAY_STATE_DIR: dir },
+        });
+        // Before, a FIFO: still blocked after 10 s, with no output.
+        const code = await Promise.race([
+          run.exit,
+          new Promise<string>((resolve) => setTimeout(() => resolve('still blocked after 10 s'), 10_000)),
+        ]);
+        expect(code).toBe(2);
+        expect(run.stderr()).toContain(`--mcp-token-file: ${file}`);
+      }
+      for (const args of [
+        ['init', '--config', path.join(dir, 'new.json'), '--endpoint-file', fifo, '--import', 'none', '--yes'],
+        ['connect', '--url', 'http://127.0.0.1:9/mcp', '--token-file', fifo],
+      ]) {
+        const run = h.spawn(args, { env: { XIAOZHI_TRAY_STATE_DIR: dir } });
+        const code = await Promise.race([
+          run.exit,
+          new Promise<string>((resolve) => setTimeout(() => resolve('still blocked after 10 s'), 10_000)),
+        ]);
+        expect(code).not.toBe('still blocked after 10 s');
+        expect(run.stderr()).toContain(fifo);
+      }
+    },
+    90_000,
+  );
 
   it('export --format cursor takes the token file too', async () => {
     const config = h.writeConfig({ servers: [], localServer: { port: 18799 } });

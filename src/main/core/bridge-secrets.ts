@@ -7,6 +7,7 @@ import {
   maskSecret,
   maskValue,
   redactRecord,
+  redactText,
   redactUrl,
   secretArgValues,
   secretQueryValues,
@@ -50,6 +51,17 @@ export function secretValues(settings: Settings, env: NodeJS.ProcessEnv = {}): s
   if (env.MCP_ENDPOINT) values.push(...secretQueryValues(env.MCP_ENDPOINT.trim()));
   if (settings.localServer.token) values.push(settings.localServer.token);
   return values.filter((v) => v.length >= 4);
+}
+
+/**
+ * Whether the settings hold a secret, by name (secretValues) or by its look as redaction knows it
+ * (a bearer token in a header or env value of any name, a token in an endpoint's path, a known key
+ * format): what a file others can read must not hold.
+ */
+export function holdsSecrets(settings: Settings): boolean {
+  if (secretValues(settings).length > 0) return true;
+  const text = JSON.stringify(settings);
+  return redactText(text) !== text;
 }
 
 /** A server as a UI may see it: secret env/header values, URL queries and options masked. */

@@ -93,6 +93,10 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
   } else {
     loaded = readForeign(file, text, env, doc, new Set(options.allowEnv ?? []));
   }
+  // That id marks the endpoint MCP_ENDPOINT adds, which a save leaves out: one of the file's own gets another.
+  loaded.settings.endpoints = loaded.settings.endpoints.map((endpoint, _index, all) =>
+    endpoint.id === ENV_ENDPOINT_ID ? { ...endpoint, id: freeEndpointId(all.map((e) => e.id)) } : endpoint,
+  );
   const endpointFromEnv = env.MCP_ENDPOINT?.trim();
   if (
     endpointFromEnv &&
@@ -107,6 +111,13 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
   }
   loaded.warnings.push(...duplicateEndpointWarnings(loaded.settings));
   return loaded;
+}
+
+/** An endpoint id none of `taken` is, for a file's endpoint that had MCP_ENDPOINT's. */
+function freeEndpointId(taken: string[]): string {
+  let n = 1;
+  while (taken.includes(`${ENV_ENDPOINT_ID}-${n}`)) n++;
+  return `${ENV_ENDPOINT_ID}-${n}`;
 }
 
 /** An endpoint's identity: its host and token (`/mcp?token=` and `/mcp/?token=` are one endpoint). */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
 import { configFileText } from './config-file-writer';
 import { removeOrphanedTempFiles, startAtomicWrite, type AtomicWrite, type WriteOptions } from './atomic-write';
-import { secretValues } from '../bridge-secrets';
+import { holdsSecrets } from '../bridge-secrets';
 
 /** Where settings live: electron-store in the app, a file for the CLI, memory in tests. */
 export interface SettingsStore {
@@ -87,7 +87,7 @@ export class FileSettingsStore implements SettingsStore {
     const text = configFileText(written, current);
     // Endpoint tokens, API keys, the local server's token: other users of this computer must not read them.
     const write = startAtomicWrite(this.file, text, {
-      private: secretValues(written).length > 0,
+      private: holdsSecrets(written),
       ...(this.options.rename ? { rename: this.options.rename } : {}),
     });
     this.pending?.write.cancel();

@@ -124,8 +124,9 @@ export function environmentValue(
   if (!id.startsWith('env:')) return undefined;
   const name = id.slice(4);
   if (isOwnEnvName(name)) return 'own';
-  const value = env[name];
-  if (value === undefined) return undefined;
+  // Own variables only: `constructor`, `__proto__` or `toString` are properties of every object, no variable.
+  const value = Object.hasOwn(env, name) ? env[name] : undefined;
+  if (typeof value !== 'string') return undefined;
   return knownSecrets.some((secret) => value.includes(secret)) ? 'own' : { value };
 }
 

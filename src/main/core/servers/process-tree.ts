@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 
 /**
  * npx / uvx / cmd wrappers start grandchildren; killing only the direct child leaves them running.
@@ -84,6 +85,22 @@ export function isOwnProcess(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * When `pid` started, as the system counts (Linux: clock ticks since boot, from /proc); undefined
+ * where it cannot be read. The same pid with another start time is another process: a pid used
+ * again after the one we knew ended.
+ */
+export function startTimeOf(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The name (field 2) is in parentheses and may hold spaces: count fields after its last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
   }
 }
 

@@ -13,6 +13,7 @@ import { LineDecoder } from './line-decoder';
 import { checkHeaders, serverUrl } from './permanent-failure';
 import { remoteHeaders } from './remote-headers';
 import { ProblemError, type ProcessExit } from './server-problems';
+import { withoutPrivateEnv } from './private-env';
 
 /**
  * The transport to one configured server: a spawned program over stdio, or a remote one over SSE
@@ -22,9 +23,6 @@ import { ProblemError, type ProcessExit } from './server-problems';
 
 /** The longest line a stdio server may print: the SDK's bound, kept by our own read buffer. */
 export const STDIO_MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
-
-/** The bridge's own secrets in its environment: a child gets them only if configured for it. */
-const PRIVATE_ENV = ['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN', 'XIAOZHI_TRAY_TOKEN', 'XIAOZHI_TRAY_MCP_TOKEN'];
 
 /**
  * What may wait in memory for a stdio server to read it: past this, it has stopped reading (and
@@ -67,8 +65,8 @@ export function makeTransport(settings: ServerSettings, context: TransportContex
 }
 
 function stdioTransport(s: StdioServerSettings, context: TransportContext): StdioClientTransport {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(context.baseEnv)) if (value !== undefined && !PRIVATE_ENV.includes(key)) env[key] = value;
+  // The bridge's own secrets reach a child only if its config sets them.
+  const env = withoutPrivateEnv(context.baseEnv);
   // Python on Windows prints in the console code page unless told otherwise.
   env.PYTHONIOENCODING ??= 'utf-8';
   Object.assign(env, s.env);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { BridgeState } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
+import { withoutPrivateEnv } from './private-env';
 
 /** How the hosting process starts its watchdog (see watchdog.ts): `node out/cli/watchdog.js`, or the desktop app's own binary. */
 export interface WatchdogCommand {
@@ -12,8 +13,6 @@ export interface WatchdogCommand {
 const LINGER_MS = 15_000;
 /** A watchdog that died is started again this many times at most. */
 const MAX_STARTS = 3;
-/** Our own secrets stay out of the watchdog's environment (it has no use for them). */
-const PRIVATE_ENV = new Set(['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN', 'XIAOZHI_TRAY_TOKEN']);
 
 /**
  * The bridge's side of the watchdog: started when the first server process runs (a bridge with
@@ -88,8 +87,8 @@ export class ServerWatchdog {
   private start(): boolean {
     if (this.starts >= MAX_STARTS) return false;
     this.starts++;
-    const env: NodeJS.ProcessEnv = {};
-    for (const [key, value] of Object.entries(process.env)) if (!PRIVATE_ENV.has(key)) env[key] = value;
+    // Our own secrets stay out of the watchdog's environment (it has no use for them).
+    const env = withoutPrivateEnv(process.env);
     let child: ChildProcess;
     try {
       child = spawn(this.command.command, this.command.args, {
