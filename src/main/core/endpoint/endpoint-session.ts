@@ -5,6 +5,7 @@ import type { Logger } from '../logs/log-book';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import type { SettlingTools } from '../router/settling-tools';
 import { EndpointCalls } from './endpoint-calls';
+import { SessionNames } from './session-names';
 import { WsServerTransport } from './ws-server-transport';
 
 export interface EndpointSessionOptions {
@@ -34,13 +35,16 @@ export class EndpointSession {
     private readonly opts: EndpointSessionOptions,
   ) {
     const { tools, log } = opts;
+    const names = new SessionNames(tools);
     const server = new Server({ name: 'xiaozhi-tray', version: opts.version }, { capabilities: { tools: { listChanged: true } } });
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
       const cursor = request.params?.cursor;
       return tools.list((served) => {
         // What this answer shows needs no list_changed later (the first page fixes the version).
         if (cursor === undefined && this.initializedFlag) this.announcedVersion = served.version;
-        return served.page(cursor, JSON.stringify(extra.requestId));
+        const page = served.page(cursor, JSON.stringify(extra.requestId));
+        names.learn(page.tools.map((tool) => tool.name));
+        return page;
       }, cursor === undefined);
     });
     server.oninitialized = () => {
@@ -52,7 +56,7 @@ export class EndpointSession {
     server.onerror = (error) => log.debug(`protocol: ${error.message}`);
     const transport = new WsServerTransport(socket, log, opts.maxMessageBytes);
     // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
-    const calls = new EndpointCalls({ tools, caller: opts.caller, send: (message) => void transport.post(message), log });
+    const calls = new EndpointCalls({ tools: names, caller: opts.caller, send: (message) => void transport.post(message), log });
     transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
     transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
     this.calls = calls;

@@ -71,10 +71,11 @@ export class ToolHub {
 
   /** Recomputes every set from the running servers; notifies for each set whose catalog changed. */
   rebuild(): void {
+    // Every enabled server's tools, up or not: a name depends on the configuration, never on which servers are up.
     const refs: ToolRef[] = [];
     for (const source of this.sources()) {
-      if (!source.isRunning) continue;
-      for (const tool of source.currentTools) refs.push({ server: source.name, tool });
+      if (source.isRunning) for (const tool of source.currentTools) refs.push({ server: source.name, tool, running: true });
+      else if (source.enabled) for (const tool of source.knownTools) refs.push({ server: source.name, tool, running: false });
     }
     this.syncViews();
     const changed: string[] = [];

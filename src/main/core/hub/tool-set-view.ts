@@ -18,6 +18,10 @@ export interface ToolSource {
   readonly name: string;
   readonly isRunning: boolean;
   readonly currentTools: readonly Tool[];
+  /** Configured to run (a server switched off counts for nothing). */
+  readonly enabled: boolean;
+  /** Its tools as last listed, while it is down too: names are decided from these, not from who is up. */
+  readonly knownTools: readonly Tool[];
   callTool(name: string, args: Record<string, unknown>, options: SourceCallOptions): Promise<CallToolResult>;
 }
 
@@ -44,12 +48,25 @@ export interface CallContext {
   onProgress?: (progress: Progress) => void;
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;
+  /**
+   * The tool the caller was served under this name (a session keeps its names): the call goes to
+   * it, wherever the name points now, or is refused as unknown when that tool is gone.
+   */
+  boundTo?: ToolIdentity;
 }
 
-/** A running server's tool, before any set has chosen or named it. */
+/** A tool by its server and its own name: what an exposed name stands for. */
+export interface ToolIdentity {
+  server: string;
+  tool: string;
+}
+
+/** A server's tool, before any set has chosen or named it. */
 export interface ToolRef {
   server: string;
   tool: Tool;
+  /** Its server is up (a tool of a server that is down keeps its name, and a call is told why it cannot run). */
+  running?: boolean;
 }
 
 /** What every view shares: the servers, the history, the log and the message limit. */
@@ -79,6 +96,10 @@ export interface CatalogView {
   page(cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string };
   /** True for a tool of this set's catalog (enabled or not). */
   has(name: string): boolean;
+  /** The tool a name stands for now (a server that is down included). */
+  identityOf(name: string): ToolIdentity | undefined;
+  /** The name a tool has now, if any. */
+  nameOf(tool: ToolIdentity): string | undefined;
   call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer>;
 }
 
@@ -87,6 +108,8 @@ interface Entry {
   server: string;
   original: Tool;
   enabled: boolean;
+  /** Its server is up: only then is it listed and in the catalog; otherwise a call is told why it cannot run. */
+  running: boolean;
   prepared: PreparedTool;
 }
 
@@ -118,8 +141,11 @@ export function setIncludesServer(set: ToolSet, server: string): boolean {
  * of a call. A call for a tool outside the set is refused exactly like an unknown tool.
  */
 export class ToolSetView implements CatalogView {
+  /** Tools of running servers: the catalog. */
   private entries: Entry[] = [];
+  /** Every named tool, those of servers that are down included. */
   private byName = new Map<string, Entry>();
+  private byTool = new Map<string, string>();
   /** Enabled tools, sorted by exposed name: the catalog as served. */
   private served: PreparedTool[] = [];
   private signature = '';
@@ -145,7 +171,10 @@ export class ToolSetView implements CatalogView {
     return this.catalogVersion;
   }
 
-  /** Recomputes the set from the running servers' tools; true when what is served changed. */
+  /**
+   * Recomputes the set from the servers' tools (`refs`: those of every enabled server, running or
+   * not, so a server going down renames nothing); true when what is served changed.
+   */
   rebuild(refs: ToolRef[], set: ToolSet, naming: NamingPolicy): boolean {
     this.setName = set.name;
     const mine = refs.filter((ref) => setIncludesServer(set, ref.server));
@@ -153,7 +182,7 @@ export class ToolSetView implements CatalogView {
       mine.map((r) => ({ server: r.server, tool: r.tool.name })),
       naming === 'always-prefix',
     );
-    const entries: Entry[] = mine.map(({ server, tool }) => {
+    const all: Entry[] = mine.map(({ server, tool, running }) => {
       const toolSettings = set.tools[server]?.[tool.name];
       const exposed = names.get(toolKey(server, tool.name)) as string;
       const served: ServedTool = {
@@ -161,11 +190,20 @@ export class ToolSetView implements CatalogView {
         description: toolSettings?.description ?? tool.description ?? '',
         inputSchema: servedSchema(tool.inputSchema),
       };
-      return { exposed, server, original: tool, enabled: toolSettings?.enabled !== false, prepared: prepareTool(served) };
+      return {
+        exposed,
+        server,
+        original: tool,
+        enabled: toolSettings?.enabled !== false,
+        running: running !== false,
+        prepared: prepareTool(served),
+      };
     });
-    entries.sort((a, b) => (a.exposed < b.exposed ? -1 : a.exposed > b.exposed ? 1 : 0));
-    this.entries = withoutSameNames(entries, this.context.log);
-    this.byName = new Map(this.entries.map((e) => [e.exposed, e]));
+    all.sort((a, b) => (a.exposed < b.exposed ? -1 : a.exposed > b.exposed ? 1 : 0));
+    const named = withoutSameNames(all, this.context.log);
+    this.entries = named.filter((e) => e.running);
+    this.byName = new Map(named.map((e) => [e.exposed, e]));
+    this.byTool = new Map(named.map((e) => [toolKey(e.server, e.original.name), e.exposed]));
     this.served = this.entries.filter((e) => e.enabled).map((e) => e.prepared);
     // Status events read this often; paging the whole catalog each time would be wasted work.
     const pages = this.pages();
@@ -210,8 +248,18 @@ export class ToolSetView implements CatalogView {
     }));
   }
 
+  /** A tool of a running server has this name (a call of any other name waits for servers still starting). */
   has(name: string): boolean {
-    return this.byName.has(name);
+    return this.byName.get(name)?.running === true;
+  }
+
+  identityOf(name: string): ToolIdentity | undefined {
+    const entry = this.byName.get(name);
+    return entry ? { server: entry.server, tool: entry.original.name } : undefined;
+  }
+
+  nameOf(tool: ToolIdentity): string | undefined {
+    return this.byTool.get(toolKey(tool.server, tool.tool));
   }
 
   summary(): CatalogSummary {
@@ -249,7 +297,10 @@ export class ToolSetView implements CatalogView {
    */
   async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
     const started = performance.now();
-    const entry = this.byName.get(name);
+    const found = this.byName.get(name);
+    const bound = context.boundTo;
+    // A session's name stands for the tool it was served, even if the name now means another one.
+    const entry = !bound || (found?.server === bound.server && found.original.name === bound.tool) ? found : undefined;
     const shape = context.shape !== false;
     const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer => {
       const out = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0') : result;

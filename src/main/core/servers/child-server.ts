@@ -84,6 +84,8 @@ export class ChildServer {
   private state: ServerState = 'stopped';
   private since = Date.now();
   private tools: Tool[] = [];
+  /** The last list this server gave in this run, kept while it is down: names are decided from it. */
+  private lastListed: Tool[] = [];
   /** Tools the server listed that are not served, and the warning last logged about them (said once). */
   private skipped: SkippedTool[] = [];
   private skippedSaid = '';
@@ -135,6 +137,16 @@ export class ChildServer {
 
   get currentTools(): readonly Tool[] {
     return this.tools;
+  }
+
+  /** Its tools as last listed, whether it is up or not (empty until it first listed them). */
+  get knownTools(): readonly Tool[] {
+    return this.lastListed;
+  }
+
+  /** Configured to run: its tools count for names even while it is down. */
+  get enabled(): boolean {
+    return this.settings.enabled;
   }
 
   get isRunning(): boolean {
@@ -471,6 +483,7 @@ export class ChildServer {
   /** The listed tools as served; what was left out is said once (again only when it changes). */
   private takeTools(list: ToolList): void {
     this.tools = list.tools;
+    this.lastListed = list.tools;
     this.skipped = list.skipped;
     const said = JSON.stringify([list.skipped, list.cutShort]);
     const warning = skippedWarning(list);
