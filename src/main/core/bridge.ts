@@ -21,6 +21,8 @@ import { ServerFleet } from './server-fleet';
 import { EndpointFleet } from './endpoint-fleet';
 import * as commands from './commands';
 import { APP_VERSION } from './version';
+import { resolveLanguage } from '../../shared/i18n/translate';
+import { systemLocale } from './system-locale';
 
 export type { BridgeOptions } from './bridge-host';
 
@@ -216,6 +218,7 @@ export class Bridge {
       toolSets: this.settings.toolSets,
       maxMessageBytes: this.settings.limits.maxMessageBytes,
       argumentChecksOff: new Set(this.settings.servers.filter((s) => s.checkArguments === false).map((s) => s.name)),
+      language: resolveLanguage(this.settings.ui.language, systemLocale(this.options.env ?? process.env)),
     };
   }
 

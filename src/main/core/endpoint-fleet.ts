@@ -157,6 +157,7 @@ export class EndpointFleet {
       maxIncomingBytes: options.settings().limits.maxIncomingBytes,
       onStatus: () => options.onStatus(),
       version: options.version ?? APP_VERSION,
+      language: () => options.hub.language,
     });
   }
 

@@ -661,4 +661,20 @@ export const en = {
   'crash.detail': '{error}\n\nThe details are in the log file: {file}\nYour servers keep running if you continue.',
   'crash.keepRunning': 'Keep running',
   'crash.quit': 'Quit',
+  // What xiaozhi's model is told when a call fails (spoken to the user): a short first sentence, the detail after.
+  'voice.call.unknownTool': 'There is no tool called "{tool}". The tool list may have changed; the user can check it in Xiaozhi Tray.',
+  'voice.call.toolOff': 'The tool "{tool}" is switched off. The user can switch it on in Xiaozhi Tray.',
+  'voice.call.notConfigured': 'The tool "{tool}" is gone: its server "{server}" was removed from Xiaozhi Tray.',
+  'voice.call.unavailable.starting': 'The tool "{tool}" is not ready yet. Its server "{server}" is still starting; try again in a moment.',
+  'voice.call.unavailable.restarting': 'The tool "{tool}" is not ready yet. Its server "{server}" is restarting; try again in a moment.',
+  'voice.call.unavailable.failed':
+    'The tool "{tool}" cannot run now. Its server "{server}" stopped working; the user can check it in Xiaozhi Tray.',
+  'voice.call.unavailable.stopped': 'The tool "{tool}" cannot run now. Its server "{server}" is stopped.',
+  'voice.call.unavailable.running': 'The tool "{tool}" cannot run now. Its server "{server}" did not answer.',
+  'voice.call.cancelled': 'The call to "{tool}" was cancelled.',
+  'voice.call.timeout': 'The tool "{tool}" took too long. It was stopped after {seconds} seconds.',
+  'voice.call.badArguments': 'The request to "{tool}" was not right. {detail}',
+  'voice.call.failed': 'The tool "{tool}" failed. {detail}',
+  'voice.call.noReason': 'The tool "{tool}" reported an error without saying why.',
+  'voice.call.busy': 'Too many calls are running. Try again in a moment. ({running} in progress, {waiting} waiting)',
 } as const;

@@ -3,6 +3,8 @@ import type { CallAnswer } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
 import type { CallableTools } from '../router/settling-tools';
 import { CallAbort } from '../hub/call-signal';
+import { errorResult } from '../hub/result-shaping';
+import { translate, type Language } from '../../../shared/i18n/translate';
 
 export interface ToolCallRequest {
   id: string | number;
@@ -23,6 +25,10 @@ export interface EndpointCallsOptions {
   /** Sends to the endpoint; nothing waits for it (a message that cannot go is lost with the link). */
   send: (message: JSONRPCMessage) => void;
   log: Logger;
+  /** This connection, as built-in tools bind what they hold to it. */
+  session?: string;
+  /** The user's language, for what the bridge words itself (absent: English). */
+  language?: () => Language;
 }
 
 /**
@@ -54,12 +60,11 @@ export class EndpointCalls {
           `refusing tool calls: ${CALL_LIMITS.inProgress} are in progress and ${this.waiting.length} waiting on this connection`,
         );
       this.refusing = true;
-      const text = `${CALL_LIMITS.inProgress} calls are in progress already and ${this.waiting.length} are waiting; try again when one has finished.`;
-      this.opts.send({
-        jsonrpc: '2.0',
-        id: request.id,
-        result: { content: [{ type: 'text', text }], isError: true },
-      } as unknown as JSONRPCMessage);
+      const text = translate(this.opts.language?.() ?? 'en', 'voice.call.busy', {
+        running: CALL_LIMITS.inProgress,
+        waiting: this.waiting.length,
+      });
+      this.opts.send({ jsonrpc: '2.0', id: request.id, result: errorResult(text) } as unknown as JSONRPCMessage);
       return;
     }
     // Cancellable while it waits, like one in progress.
@@ -113,6 +118,7 @@ export class EndpointCalls {
     const token = _meta?.progressToken;
     return this.opts.tools.call(name, args ?? {}, {
       caller: this.opts.caller,
+      ...(this.opts.session !== undefined ? { session: this.opts.session } : {}),
       signal,
       idJson: JSON.stringify(request.id),
       ...(token !== undefined ? { onProgress: (progress: Progress) => this.progress(token, progress, signal) } : {}),

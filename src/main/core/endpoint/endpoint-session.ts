@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Language } from '../../../shared/i18n/translate';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type WebSocket from 'ws';
 import type { Logger } from '../logs/log-book';
@@ -16,6 +18,8 @@ export interface EndpointSessionOptions {
   log: Logger;
   maxMessageBytes: () => number;
   version: string;
+  /** The user's language, for what the bridge words itself. */
+  language?: () => Language;
 }
 
 /**
@@ -56,7 +60,15 @@ export class EndpointSession {
     server.onerror = (error) => log.debug(`protocol: ${error.message}`);
     const transport = new WsServerTransport(socket, log, opts.maxMessageBytes);
     // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
-    const calls = new EndpointCalls({ tools: names, caller: opts.caller, send: (message) => void transport.post(message), log });
+    const calls = new EndpointCalls({
+      tools: names,
+      caller: opts.caller,
+      send: (message) => void transport.post(message),
+      log,
+      // Built-in tools bind what they hold (a confirmation) to this one connection.
+      session: randomUUID(),
+      ...(opts.language ? { language: opts.language } : {}),
+    });
     transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
     transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
     this.calls = calls;

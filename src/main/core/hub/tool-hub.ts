@@ -4,6 +4,7 @@ import type { CatalogSummary, CatalogTool, ToolSetSummary } from '../../../share
 import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
 import { responseBytes } from './result-shaping';
+import type { Language } from '../../../shared/i18n/translate';
 import type { Page, ServedTool } from './tool-pages';
 import { ArgumentCheck } from './argument-check';
 import { ToolSetView, type CallAnswer, type CallContext, type ToolRef, type ToolSource, type ViewContext } from './tool-set-view';
@@ -19,6 +20,8 @@ export interface HubSettings {
   maxMessageBytes: number;
   /** Servers whose calls are not checked against their input schemas. */
   argumentChecksOff?: ReadonlySet<string>;
+  /** The user's language (absent: English): what the bridge itself answers a call with is worded in it. */
+  language?: Language;
 }
 
 /**
@@ -44,6 +47,7 @@ export class ToolHub {
       maxMessageBytes: () => this.settings.maxMessageBytes,
       argumentCheck: new ArgumentCheck(log),
       argumentChecksOff: () => this.settings.argumentChecksOff,
+      language: () => this.language,
     };
     this.syncViews();
   }
@@ -51,6 +55,11 @@ export class ToolHub {
   updateSettings(settings: HubSettings): void {
     this.settings = settings;
     this.rebuild();
+  }
+
+  /** The user's language, as the settings say: errors the bridge words for the model are in it. */
+  get language(): Language {
+    return this.settings.language ?? 'en';
   }
 
   /** The default set's version, bumped whenever what it serves changes. */

@@ -5,6 +5,8 @@ import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError, errorText } from '../servers/child-server';
 import { resultText, shapeResult, textResult } from './result-shaping';
+import { spokenError } from './spoken-error';
+import { translate, type Language } from '../../../shared/i18n/translate';
 import { assignExposedNames, toolKey } from './tool-names';
 import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
 import { servedSchema } from './served-schema';
@@ -78,6 +80,8 @@ export interface ViewContext {
   argumentCheck: ArgumentCheck;
   /** Servers whose calls are not checked against their schemas (some publish wrong ones). */
   argumentChecksOff(): ReadonlySet<string> | undefined;
+  /** The user's language: what the bridge itself answers a call with is worded in it. */
+  language(): Language;
 }
 
 /**
@@ -316,18 +320,10 @@ export class ToolSetView implements CatalogView {
       });
       return cause ? { result: out, problem: cause } : { result: out };
     };
-    if (!entry)
-      return finish(
-        textResult(`Unknown tool "${name}". It may have been removed; ask for the tool list again.`, true),
-        'error',
-        problem('call.unknownTool', { tool: name }),
-      );
-    if (!entry.enabled)
-      return finish(
-        textResult(`The tool "${name}" is turned off in Xiaozhi Tray.`, true),
-        'error',
-        problem('call.toolOff', { tool: name }),
-      );
+    const refuse = (cause: Problem, outcome: CallOutcome = 'error') =>
+      finish(textResult(spokenError(cause, this.context.language()), true), outcome, cause);
+    if (!entry) return refuse(problem('call.unknownTool', { tool: name }));
+    if (!entry.enabled) return refuse(problem('call.toolOff', { tool: name }));
     let source: ToolSource | undefined;
     for (const s of this.context.sources()) {
       if (s.name === entry.server) {
@@ -335,18 +331,13 @@ export class ToolSetView implements CatalogView {
         break;
       }
     }
-    if (!source)
-      return finish(
-        textResult(`The server "${entry.server}" of tool "${name}" is not configured.`, true),
-        'error',
-        problem('call.notConfigured', { tool: name, server: entry.server }),
-      );
+    if (!source) return refuse(problem('call.notConfigured', { tool: name, server: entry.server }));
     if (!this.context.argumentChecksOff()?.has(entry.server)) {
       const invalid = this.context.argumentCheck.check(
         { name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> },
         args,
       );
-      if (invalid) return finish(textResult(invalid, true), 'error', problem('call.badArguments', { tool: name, detail: invalid }));
+      if (invalid) return refuse(problem('call.badArguments', { tool: name, detail: invalid }));
     }
     try {
       const result = await source.callTool(entry.original.name, args, {
@@ -359,40 +350,24 @@ export class ToolSetView implements CatalogView {
       if (outputSchema && !result.isError) {
         // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
         const wrong = this.context.argumentCheck.checkOutput({ name, server: entry.server, outputSchema }, result.structuredContent);
-        if (wrong)
-          return finish(
-            textResult(`The tool "${name}" failed: ${wrong}.`, true),
-            'error',
-            problem('call.failed', { tool: name, detail: wrong }),
-          );
+        if (wrong) return refuse(problem('call.failed', { tool: name, detail: `${wrong}.` }));
       }
+      // A failure with no words would reach the user as silence: say at least which tool failed.
+      if (result.isError && resultText(result).trim() === '')
+        return finish(textResult(translate(this.context.language(), 'voice.call.noReason', { tool: name }), true), 'error');
       return finish(result, result.isError ? 'error' : 'ok');
     } catch (error) {
-      if (error instanceof ServerUnavailableError) {
-        return finish(
-          textResult(`The tool "${name}" is unavailable: ${error.message}.`, true),
-          'error',
-          problem('call.unavailable', { tool: name, server: entry.server, state: error.state }),
-        );
-      }
-      if (context.signal?.aborted)
-        return finish(textResult(`The call to "${name}" was cancelled.`, true), 'cancelled', problem('call.cancelled', { tool: name }));
+      if (error instanceof ServerUnavailableError)
+        return refuse(problem('call.unavailable', { tool: name, server: entry.server, state: error.state }));
+      if (context.signal?.aborted) return refuse(problem('call.cancelled', { tool: name }), 'cancelled');
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         this.context.log.warn(
           `call ${name} (server "${entry.server}") did not finish within ${timeoutSeconds(error) ?? '?'} s; the server was told to cancel it`,
         );
-        return finish(
-          textResult(`The tool "${name}" did not finish in time and was cancelled. ${timeoutDetail(error)}`.trim(), true),
-          'timeout',
-          problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }),
-        );
+        return refuse(problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }), 'timeout');
       }
       this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
-      return finish(
-        textResult(`The tool "${name}" failed: ${errorText(error)}`, true),
-        'error',
-        problem('call.failed', { tool: name, detail: errorText(error) }),
-      );
+      return refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
     }
   }
 }
@@ -401,9 +376,4 @@ export class ToolSetView implements CatalogView {
 function timeoutSeconds(error: McpError): number | undefined {
   const timeout = (error.data as { timeout?: number } | undefined)?.timeout;
   return typeof timeout === 'number' ? Math.round(timeout / 100) / 10 : undefined;
-}
-
-function timeoutDetail(error: McpError): string {
-  const seconds = timeoutSeconds(error);
-  return seconds !== undefined ? `(limit: ${seconds} s)` : '';
 }
