@@ -63,6 +63,8 @@ export const PROBLEM_CODES = [
   'call.cancelled',
   'call.timeout',
   'call.failed',
+  'call.refused',
+  'call.held',
   'other',
 ] as const;
 

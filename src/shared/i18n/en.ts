@@ -676,5 +676,14 @@ export const en = {
   'voice.call.badArguments': 'The request to "{tool}" was not right. {detail}',
   'voice.call.failed': 'The tool "{tool}" failed. {detail}',
   'voice.call.noReason': 'The tool "{tool}" reported an error without saying why.',
+  'voice.call.refused': 'The tool "{tool}" may not be used by voice. The user can allow it in Xiaozhi Tray.',
+  'voice.confirm.ask':
+    'This needs the user\'s confirmation first: {action}. Ask the user; only if they agree, call {confirmTool} with code "{code}" within a minute.',
+  'voice.confirm.unknown': 'That confirmation code is not valid. Ask for the action again.',
+  'voice.confirm.expired': 'That confirmation has expired. Ask for the action again.',
+  'voice.confirm.otherSession': 'That confirmation code belongs to another conversation. Ask for the action again.',
+  'voice.confirm.denied': 'The user declined: {action}.',
+  'problem.call.refused': 'The tool "{tool}" may not be used by voice.',
+  'problem.call.held': 'Waiting for confirmation (code {code}).',
   'voice.call.busy': 'Too many calls are running. Try again in a moment. ({running} in progress, {waiting} waiting)',
 } as const;

@@ -653,5 +653,13 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.call.badArguments': '调用“{tool}”的参数不对。{detail}',
   'voice.call.failed': '工具“{tool}”出错了。{detail}',
   'voice.call.noReason': '工具“{tool}”报告了错误，但没有说明原因。',
+  'voice.call.refused': '工具“{tool}”不允许通过语音使用。用户可以在小智托盘中允许它。',
+  'voice.confirm.ask': '这个操作需要先经用户确认：{action}。请先问用户；只有用户同意时，才在一分钟内调用 {confirmTool}，code 为 "{code}"。',
+  'voice.confirm.unknown': '这个确认码无效。请重新发起操作。',
+  'voice.confirm.expired': '这个确认已过期。请重新发起操作。',
+  'voice.confirm.otherSession': '这个确认码属于另一段对话。请重新发起操作。',
+  'voice.confirm.denied': '用户拒绝了：{action}。',
+  'problem.call.refused': '工具“{tool}”不允许通过语音使用。',
+  'problem.call.held': '等待确认（确认码 {code}）。',
   'voice.call.busy': '同时进行的调用太多，请稍后再试。（{running} 个进行中，{waiting} 个在等待）',
 };

@@ -7,7 +7,15 @@ import { responseBytes } from './result-shaping';
 import type { Language } from '../../../shared/i18n/translate';
 import type { Page, ServedTool } from './tool-pages';
 import { ArgumentCheck } from './argument-check';
-import { ToolSetView, type CallAnswer, type CallContext, type ToolRef, type ToolSource, type ViewContext } from './tool-set-view';
+import {
+  ToolSetView,
+  type CallAnswer,
+  type CallContext,
+  type ToolRef,
+  type ToolSource,
+  type ViewContext,
+  type VoiceGuard,
+} from './tool-set-view';
 
 export type { CallAnswer, CallContext, CatalogView, ToolSource } from './tool-set-view';
 export { ToolSetView } from './tool-set-view';
@@ -39,6 +47,7 @@ export class ToolHub {
     private settings: HubSettings,
     history: CallHistory,
     log: Logger,
+    voice?: VoiceGuard,
   ) {
     this.context = {
       sources,
@@ -48,6 +57,7 @@ export class ToolHub {
       argumentCheck: new ArgumentCheck(log),
       argumentChecksOff: () => this.settings.argumentChecksOff,
       language: () => this.language,
+      voice,
     };
     this.syncViews();
   }

@@ -14,6 +14,9 @@ import { problem, type Problem } from '../../../shared/problem';
 import type { ArgumentCheck } from './argument-check';
 import type { CallSignal } from './call-signal';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
+import { CONFIRM_TOOL } from './builtin/confirm-tool';
+import type { Confirmations } from './builtin/confirmations';
+import type { ToolPolicy } from '../../../shared/settings';
 
 /** What the hub needs of a server: its tools and a way to call them. */
 export interface ToolSource {
@@ -50,6 +53,8 @@ export interface CallContext {
   onProgress?: (progress: Progress) => void;
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;
+  /** Who confirmed a held call (it runs without asking again). */
+  confirmedBy?: string;
   /**
    * The tool the caller was served under this name (a session keeps its names): the call goes to
    * it, wherever the name points now, or is refused as unknown when that tool is gone.
@@ -82,6 +87,14 @@ export interface ViewContext {
   argumentChecksOff(): ReadonlySet<string> | undefined;
   /** The user's language: what the bridge itself answers a call with is worded in it. */
   language(): Language;
+  /** Asking before risky actions called by voice (absent: every call runs). */
+  voice?: VoiceGuard | undefined;
+}
+
+/** What the view needs to hold a voice call for confirmation, or refuse it. */
+export interface VoiceGuard {
+  confirmations: Confirmations;
+  policyOf(server: string, tool: Tool): ToolPolicy;
 }
 
 /**
@@ -295,6 +308,31 @@ export class ToolSetView implements CatalogView {
       });
   }
 
+  /** Holds a call for confirmation: the answer asks the user, and names the code the confirm tool takes. */
+  private hold(
+    voice: VoiceGuard,
+    entry: Entry,
+    name: string,
+    args: Record<string, unknown>,
+    context: CallContext,
+    finish: (result: CallToolResult, outcome: CallOutcome, cause?: Problem) => CallAnswer,
+  ): CallAnswer {
+    const { session, caller, boundTo } = context;
+    const held = voice.confirmations.hold({
+      session: session as string,
+      caller,
+      server: entry.server,
+      tool: name,
+      args,
+      run: (confirmedBy) =>
+        this.call(name, args, { caller: confirmedBy, session: session as string, confirmedBy, ...(boundTo ? { boundTo } : {}) }),
+    });
+    const action = describeAction(entry.original, name, args);
+    const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
+    const text = translate(this.context.language(), 'voice.confirm.ask', { action, confirmTool, code: held.code });
+    return finish(textResult(text), 'ok', problem('call.held', { tool: name, code: held.code }));
+  }
+
   /**
    * Routes a call to the owning server. Whatever the model should know about (unknown or disabled
    * tool, server down, timeout, the tool's own failure) comes back as an `isError` result it can read.
@@ -339,6 +377,13 @@ export class ToolSetView implements CatalogView {
       );
       if (invalid) return refuse(problem('call.badArguments', { tool: name, detail: invalid }));
     }
+    // A call by voice (an endpoint session) of a risky tool is held until the user confirms it, or refused.
+    const voice = this.context.voice;
+    if (voice && context.session !== undefined && context.confirmedBy === undefined && entry.server !== BUILTIN_SERVER) {
+      const policy = voice.policyOf(entry.server, entry.original);
+      if (policy === 'never') return refuse(problem('call.refused', { tool: name }));
+      if (policy === 'ask') return this.hold(voice, entry, name, args, context, finish);
+    }
     try {
       const result = await source.callTool(entry.original.name, args, {
         signal: context.signal,
@@ -370,6 +415,22 @@ export class ToolSetView implements CatalogView {
       return refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
     }
   }
+}
+
+/** Arguments shown in a confirmation request, and how long each value may be: enough to know what is meant. */
+const SHOWN_ARGUMENTS = 3;
+const SHOWN_VALUE_CHARS = 40;
+
+/** The action as the user will hear it: the tool's title (or name) and its main arguments. */
+export function describeAction(tool: Tool, name: string, args: Record<string, unknown>): string {
+  const title = tool.annotations?.title ?? tool.title ?? name;
+  const shown = Object.entries(args)
+    .slice(0, SHOWN_ARGUMENTS)
+    .map(([key, value]) => {
+      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      return `${key}: ${text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text}`;
+    });
+  return shown.length > 0 ? `${title} (${shown.join(', ')})` : title;
 }
 
 /** The limit in seconds to a tenth (0.3, 1.5, 60): whole seconds would say 0 s for a limit under half a second. */
