@@ -67,6 +67,8 @@ export const PROBLEM_CODES = [
   'call.cancelled',
   'call.timeout',
   'call.failed',
+  'call.refused',
+  'call.held',
   // A web service (service-settings.ts): HTTP status and the platform's own message, worded for the model too.
   'service.http',
   'service.refused',

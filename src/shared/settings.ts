@@ -99,6 +99,10 @@ export const EndpointSettingsSchema = z.object({
   patience: z.union([z.enum(['xiaozhi.me', 'self-hosted']), z.number().min(1).max(3600)]).optional(),
 });
 
+/** A tool called by voice: run at once, ask the user first, or never run. */
+export const ToolPolicySchema = z.enum(['run', 'ask', 'never']);
+export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
+
 /** The name the bridge's own tools are listed under (a server of that name would share their switches). */
 export const RESERVED_SERVER_NAME = 'xiaozhi-tray';
 
@@ -112,6 +116,10 @@ const ServerCommon = {
   callTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
   /** Check call arguments against the tool's input schema before sending (absent: yes). Off for servers that publish wrong schemas. */
   checkArguments: z.boolean().optional(),
+  /** Its tools called by voice: run, ask first, or never (absent: ask for tools marked destructive, run the rest). */
+  toolPolicy: ToolPolicySchema.optional(),
+  /** The same per tool (by the server's own tool name); wins over `toolPolicy`. */
+  toolPolicies: z.record(z.string(), ToolPolicySchema).optional(),
 };
 
 export const StdioServerSettingsSchema = z.object({

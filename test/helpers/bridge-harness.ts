@@ -61,7 +61,8 @@ export function makeBridge(
   supervision: Partial<Supervision> = fastSupervision,
   options: Partial<BridgeOptions> = {},
 ): Harness {
-  const settings = SettingsSchema.parse({ connection: fastConnection, ...input });
+  // English unless a test says otherwise: what the bridge words for xiaozhi follows the settings' language.
+  const settings = SettingsSchema.parse({ connection: fastConnection, ui: { language: 'en' }, ...input });
   const store = new MemorySettingsStore(settings);
   const logBook = new LogBook();
   // No state file: a test must never touch the user's own app folder.

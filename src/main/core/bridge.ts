@@ -1,3 +1,4 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { countOf } from '../../shared/count-words';
 import type { BridgeApi, BridgeCommands, EventName, EventPayload } from '../../shared/bridge-api';
 import { SettingsSchema, type Settings } from '../../shared/settings';
@@ -9,6 +10,9 @@ import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
 import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
+import { Confirmations } from './hub/builtin/confirmations';
+import { confirmTool } from './hub/builtin/confirm-tool';
+import { toolPolicy } from './hub/tool-policy';
 import { CallHistory } from './logs/call-history';
 import { BackgroundCalls } from './long-calls/background-calls';
 import { taskTools } from './long-calls/task-tools';
@@ -24,6 +28,7 @@ import { ServerFleet } from './server-fleet';
 import { EndpointFleet } from './endpoint-fleet';
 import * as commands from './commands';
 import { APP_VERSION } from './version';
+import { systemLocale } from './system-locale';
 
 export type { BridgeOptions } from './bridge-host';
 
@@ -44,6 +49,8 @@ export class Bridge {
   private readonly hub: ToolHub;
   /** The bridge's own tools: one more source of the hub, beside the servers. */
   private readonly builtins: BuiltinTools;
+  /** Calls by voice held until the user confirms them. */
+  private readonly confirmations = new Confirmations();
   private readonly servers: ServerFleet;
   private readonly endpoints: EndpointFleet;
   private readonly events: BridgeEvents;
@@ -77,7 +84,15 @@ export class Bridge {
       onTools: () => this.hub.rebuild(),
     });
     this.builtins = new BuiltinTools(this.builtinToolList());
-    this.hub = new ToolHub(() => [this.builtins, ...this.servers.all()], this.hubSettings(), this.history, this.log);
+    const policyOf = (server: string, tool: Tool) =>
+      toolPolicy(
+        this.settings.servers.find((s) => s.name === server),
+        tool,
+      );
+    this.hub = new ToolHub(() => [this.builtins, ...this.servers.all()], this.hubSettings(), this.history, this.log, {
+      confirmations: this.confirmations,
+      policyOf,
+    });
     this.hub.onChange(() => this.onCatalogChanged());
     this.endpoints = new EndpointFleet({
       ...fleet,
@@ -207,14 +222,23 @@ export class Bridge {
     return this.events.on(event, listener);
   }
 
-  /** What xiaozhi's model is told in ("still working on…"): the window's language. */
+  /** What xiaozhi's model is told in (errors, "still working on…", confirmations): the settings' language, one source for all. */
   private voiceLanguage(): Language {
-    return resolveLanguage(this.settings.ui.language, Intl.DateTimeFormat().resolvedOptions().locale);
+    return this.hub.language;
   }
 
   /** The tools the bridge serves itself, one line each (each can be switched off in a tool set like any tool). */
   private builtinToolList(): BuiltinTool[] {
+    const policyOf = (server: string, tool: Tool) =>
+      toolPolicy(
+        this.settings.servers.find((s) => s.name === server),
+        tool,
+      );
+    // Listed only while some tool asks first: xiaozhi's tool budget is small.
+    const anyAsks = () =>
+      [...this.servers.all()].some((server) => server.enabled && server.knownTools.some((tool) => policyOf(server.name, tool) === 'ask'));
     return [
+      confirmTool({ confirmations: this.confirmations, language: () => this.voiceLanguage(), wanted: anyAsks }),
       ...taskTools(
         this.backgroundCalls,
         () => this.voiceLanguage(),
@@ -235,6 +259,7 @@ export class Bridge {
       toolSets: this.settings.toolSets,
       maxMessageBytes: this.settings.limits.maxMessageBytes,
       argumentChecksOff: new Set(this.settings.servers.filter((s) => s.checkArguments === false).map((s) => s.name)),
+      language: resolveLanguage(this.settings.ui.language, systemLocale(this.options.env ?? process.env)),
     };
   }
 

@@ -171,6 +171,7 @@ export class EndpointFleet {
             },
           }
         : {}),
+      language: () => options.hub.language,
     });
   }
 

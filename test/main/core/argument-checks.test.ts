@@ -77,7 +77,7 @@ describe('argument checks on every tools/call', () => {
   it('answers an unknown tool without reaching any server', async () => {
     const unknown = await call('get_weather_tomorrow', { location: '北京' });
     expect(unknown.isError).toBe(true);
-    expect(unknown.text).toMatch(/Unknown tool "get_weather_tomorrow"/);
+    expect(unknown.text).toMatch(/There is no tool called "get_weather_tomorrow"/);
     await call('get_current_weather', { location: '上海' });
     expect(received('weather').map((c) => c.tool)).toEqual(['get_current_weather']);
     expect(received('12306-mcp')).toEqual([]);

@@ -81,7 +81,7 @@ describe('the tools/call relay', () => {
     await session.request(99, 'tools/call', { name: 'crash', arguments: {} });
     for (const response of await Promise.all(slow)) {
       expect(response.result?.isError).toBe(true);
-      expect(textOf(response)).toMatch(/^The tool "slow" failed: .*Connection closed/);
+      expect(textOf(response)).toMatch(/^The tool "slow" failed\. .*Connection closed/);
     }
     await waitFor(async () => (await serverStatus())?.state === 'running' && (await serverStatus())!.restarts > 0, 10_000, 'the restart');
     expect(textOf(await session.request(200, 'tools/call', { name: 'echo', arguments: { text: 'back' } }))).toBe('fx: back');
@@ -125,7 +125,7 @@ describe('the tools/call relay', () => {
     for (const [result, why] of malformed) {
       const response = await session.request(id++, 'tools/call', { name: 'answer_raw', arguments: { result } });
       expect(response.result?.isError).toBe(true);
-      expect(textOf(response)).toMatch(/^The tool "answer_raw" failed: the server answered the call with a malformed result: /);
+      expect(textOf(response)).toMatch(/^The tool "answer_raw" failed\. The server answered the call with a malformed result: /);
       expect(textOf(response)).toMatch(why);
     }
     const history = (await ctx.harness!.bridge.api.getHistory()).filter((r) => r.tool === 'answer_raw');
@@ -203,10 +203,10 @@ describe('the tools/call relay', () => {
     expect(textOf(await session.request(1, 'tools/call', { name: 'structured', arguments: { mode: 'ok' } }))).toBe('five');
     const missing = await session.request(2, 'tools/call', { name: 'structured', arguments: { mode: 'missing' } });
     expect(missing.result?.isError).toBe(true);
-    expect(textOf(missing)).toBe('The tool "structured" failed: it has an output schema but returned no structured content.');
+    expect(textOf(missing)).toBe('The tool "structured" failed. It has an output schema but returned no structured content.');
     const wrong = await session.request(3, 'tools/call', { name: 'structured', arguments: { mode: 'wrong' } });
     expect(textOf(wrong)).toMatch(
-      /^The tool "structured" failed: its structured content does not match its output schema \(n must be number\)\.$/,
+      /^The tool "structured" failed\. Its structured content does not match its output schema \(n must be number\)\.$/,
     );
     const history = await ctx.harness!.bridge.api.getHistory();
     expect(

@@ -172,7 +172,7 @@ describe('child servers: supervision', () => {
     await harness.bridge.whenServersSettled();
     const result = await harness.bridge.api.callTool({ name: 'slow', arguments: { ms: 10_000 } });
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/did not finish in time/);
+    expect(result.text).toMatch(/took too long/);
     const history = await harness.bridge.api.getHistory();
     expect(history.at(-1)).toMatchObject({ tool: 'slow', outcome: 'timeout', caller: 'ui' });
     expect(await harness.bridge.api.getToolCounts()).toEqual({ fx: { slow: { ok: 0, failed: 1 } } });
@@ -190,9 +190,9 @@ describe('child servers: supervision', () => {
       harness.bridge.api.callTool({ name: 'short_slow', arguments: { ms: 10_000 } }),
       harness.bridge.api.callTool({ name: 'half_slow', arguments: { ms: 10_000 } }),
     ]);
-    expect(short.text).toBe('The tool "short_slow" did not finish in time and was cancelled. (limit: 0.3 s)');
+    expect(short.text).toBe('The tool "short_slow" took too long. It was stopped after 0.3 seconds.');
     expect(short.error).toEqual({ code: 'call.timeout', params: { tool: 'short_slow', seconds: 0.3 } });
-    expect(half.text).toBe('The tool "half_slow" did not finish in time and was cancelled. (limit: 1.5 s)');
+    expect(half.text).toBe('The tool "half_slow" took too long. It was stopped after 1.5 seconds.');
     expect(half.error).toEqual({ code: 'call.timeout', params: { tool: 'half_slow', seconds: 1.5 } });
   });
 
@@ -202,7 +202,7 @@ describe('child servers: supervision', () => {
     await harness.bridge.whenServersSettled();
     await harness.bridge.api.updatePreferences({ limits: { callTimeoutMs: 300 } });
     const result = await harness.bridge.api.callTool({ name: 'slow', arguments: { ms: 10_000 } });
-    expect(result.text).toMatch(/did not finish in time/);
+    expect(result.text).toMatch(/took too long/);
   });
 
   it('refreshes the catalog when a server announces list_changed', async () => {

@@ -78,7 +78,7 @@ describe('endpoint link: hostile frames', () => {
     expect(refused).not.toBe('still waiting');
     for (const answer of refused as Awaited<(typeof answers)[number]>[]) {
       expect(answer.result?.isError).toBe(true);
-      expect(answer.result?.content?.[0]?.text).toMatch(/calls are in progress already/);
+      expect(answer.result?.content?.[0]?.text).toMatch(/Too many calls are running/);
     }
     const done = await Promise.all(answers.slice(0, CALL_LIMITS.inProgress));
     expect(done.every((a) => a.result?.content?.[0]?.text === 'done')).toBe(true);

@@ -99,10 +99,10 @@ describe('endpoint link: the MCP server side, as xiaozhi talks to it', () => {
     await session.initialize();
     const unknown = await session.request(1, 'tools/call', { name: 'nope', arguments: {} });
     expect(unknown.result?.isError).toBe(true);
-    expect(unknown.result?.content?.[0]?.text).toMatch(/Unknown tool "nope"/);
+    expect(unknown.result?.content?.[0]?.text).toMatch(/There is no tool called "nope"/);
 
     const failing = await session.request(2, 'tools/call', { name: 'fail', arguments: {} });
-    expect(failing.result).toEqual({ content: [{ type: 'text', text: 'it went wrong' }], isError: true });
+    expect(failing.result).toEqual({ content: [{ type: 'text', text: 'it went wrong' }], isError: true, error: 'it went wrong' });
 
     const thrown = await session.request(3, 'tools/call', { name: 'throw', arguments: {} });
     expect(thrown.result?.isError).toBe(true);
@@ -111,7 +111,7 @@ describe('endpoint link: the MCP server side, as xiaozhi talks to it', () => {
     await harness!.bridge.api.setToolEnabled({ server: 'fx', tool: 'echo', enabled: false });
     const disabled = await session.request(4, 'tools/call', { name: 'echo', arguments: { text: 'x' } });
     expect(disabled.result?.isError).toBe(true);
-    expect(disabled.result?.content?.[0]?.text).toMatch(/turned off/);
+    expect(disabled.result?.content?.[0]?.text).toMatch(/switched off/);
   });
 
   it('drops a switched-off tool from tools/list and announces list_changed', async () => {

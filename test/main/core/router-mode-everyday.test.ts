@@ -83,7 +83,7 @@ describe("router mode over a new user's 47 tools, with the published servers run
         arguments: { name: 'get-sum', arguments: { a: 1, b: 2 } },
       });
       expect(response.result?.isError).toBe(true);
-      expect(response.result?.content?.[0]?.text).toBe('The tool "get-sum" is turned off in Xiaozhi Tray.');
+      expect(response.result?.content?.[0]?.text).toBe('The tool "get-sum" is switched off. The user can switch it on in Xiaozhi Tray.');
       expect(await findTools('add two numbers')).not.toContain('everything/get-sum');
     } finally {
       await harness.bridge.api.setToolEnabled({ server: 'everything', tool: 'get-sum', enabled: true });

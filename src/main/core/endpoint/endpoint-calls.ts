@@ -3,8 +3,8 @@ import type { CallAnswer } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
 import type { CallableTools } from '../router/settling-tools';
 import { CallAbort } from '../hub/call-signal';
-import { resultText } from '../hub/result-shaping';
-import type { Language } from '../../../shared/i18n/translate';
+import { errorResult, resultText } from '../hub/result-shaping';
+import { translate, type Language } from '../../../shared/i18n/translate';
 import type { BackgroundCalls, WatchedCall } from '../long-calls/background-calls';
 import { stillWorkingText } from '../long-calls/voice-texts';
 
@@ -29,6 +29,10 @@ export interface EndpointCallsOptions {
   log: Logger;
   /** Long calls: a call still running past `answerAfterMs` is answered and goes on there. Absent: calls are awaited. */
   longCalls?: LongCallOptions;
+  /** This connection, as built-in tools bind what they hold to it. */
+  session?: string;
+  /** The user's language, for what the bridge words itself (absent: English). */
+  language?: () => Language;
 }
 
 export interface LongCallOptions {
@@ -68,12 +72,11 @@ export class EndpointCalls {
           `refusing tool calls: ${CALL_LIMITS.inProgress} are in progress and ${this.waiting.length} waiting on this connection`,
         );
       this.refusing = true;
-      const text = `${CALL_LIMITS.inProgress} calls are in progress already and ${this.waiting.length} are waiting; try again when one has finished.`;
-      this.opts.send({
-        jsonrpc: '2.0',
-        id: request.id,
-        result: { content: [{ type: 'text', text }], isError: true },
-      } as unknown as JSONRPCMessage);
+      const text = translate(this.opts.language?.() ?? 'en', 'voice.call.busy', {
+        running: CALL_LIMITS.inProgress,
+        waiting: this.waiting.length,
+      });
+      this.opts.send({ jsonrpc: '2.0', id: request.id, result: errorResult(text) } as unknown as JSONRPCMessage);
       return;
     }
     // Cancellable while it waits, like one in progress.
@@ -183,6 +186,7 @@ export class EndpointCalls {
     else if (token !== undefined) onProgress = (progress) => this.progress(token, progress, signal);
     return this.opts.tools.call(name, args ?? {}, {
       caller: this.opts.caller,
+      ...(this.opts.session !== undefined ? { session: this.opts.session } : {}),
       signal,
       idJson: JSON.stringify(request.id),
       ...(onProgress ? { onProgress } : {}),

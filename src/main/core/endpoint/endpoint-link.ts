@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
 import type { EndpointState, EndpointStatus } from '../../../shared/status';
+import type { Language } from '../../../shared/i18n/translate';
 import { Backoff } from '../backoff';
 import { redactProblem } from '../bridge-secrets';
 import type { Logger } from '../logs/log-book';
@@ -24,6 +25,8 @@ export interface EndpointLinkOptions {
   version: string;
   /** Calls past the caller's patience are answered and go on in the background (absent: awaited). */
   longCalls?: LongCallOptions | undefined;
+  /** The user's language, for what the bridge words itself in answers. */
+  language?: () => Language;
 }
 
 /** An initialised session that lasted this long shows the endpoint works (see the close handler). */
@@ -216,8 +219,16 @@ export class EndpointLink {
     const { endpoint, log, maxMessageBytes, version } = this.opts;
     this.connectedAt = Date.now();
     this.lastFailure = undefined;
-    const { longCalls } = this.opts;
-    this.session = new EndpointSession(socket, { tools: this.opts.hub, caller: endpoint.name, log, maxMessageBytes, version, longCalls });
+    const { longCalls, language } = this.opts;
+    this.session = new EndpointSession(socket, {
+      tools: this.opts.hub,
+      caller: endpoint.name,
+      log,
+      maxMessageBytes,
+      version,
+      longCalls,
+      ...(language ? { language } : {}),
+    });
     this.startHeartbeat(socket);
     log.info('connected');
     this.setState('connected');

@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Language } from '../../../shared/i18n/translate';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type WebSocket from 'ws';
 import type { Logger } from '../logs/log-book';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import type { SettlingTools } from '../router/settling-tools';
 import { EndpointCalls, type LongCallOptions } from './endpoint-calls';
+import { SessionNames } from './session-names';
 import { WsServerTransport } from './ws-server-transport';
 
 export interface EndpointSessionOptions {
@@ -17,6 +20,8 @@ export interface EndpointSessionOptions {
   version: string;
   /** Calls past the caller's patience are answered and go on in the background (absent: awaited). */
   longCalls?: LongCallOptions | undefined;
+  /** The user's language, for what the bridge words itself. */
+  language?: () => Language;
 }
 
 /**
@@ -36,13 +41,16 @@ export class EndpointSession {
     private readonly opts: EndpointSessionOptions,
   ) {
     const { tools, log } = opts;
+    const names = new SessionNames(tools);
     const server = new Server({ name: 'xiaozhi-tray', version: opts.version }, { capabilities: { tools: { listChanged: true } } });
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
       const cursor = request.params?.cursor;
       return tools.list((served) => {
         // What this answer shows needs no list_changed later (the first page fixes the version).
         if (cursor === undefined && this.initializedFlag) this.announcedVersion = served.version;
-        return served.page(cursor, JSON.stringify(extra.requestId));
+        const page = served.page(cursor, JSON.stringify(extra.requestId));
+        names.learn(page.tools.map((tool) => tool.name));
+        return page;
       }, cursor === undefined);
     });
     server.oninitialized = () => {
@@ -55,11 +63,14 @@ export class EndpointSession {
     const transport = new WsServerTransport(socket, log, opts.maxMessageBytes);
     // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
     const calls = new EndpointCalls({
-      tools,
+      tools: names,
       caller: opts.caller,
       send: (message) => void transport.post(message),
       log,
       ...(opts.longCalls ? { longCalls: opts.longCalls } : {}),
+      // Built-in tools bind what they hold (a confirmation) to this one connection.
+      session: randomUUID(),
+      ...(opts.language ? { language: opts.language } : {}),
     });
     transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
     transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);

@@ -48,6 +48,15 @@ export function textResult(text: string, isError = false): CallToolResult {
   return isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };
 }
 
+/**
+ * An error result whose reason is in both places clients read: `content[0].text` (MCP) and a
+ * non-standard `error` (xiaozhi-esp32-server's client reads only that one on `isError`; without it
+ * its model hears "工具调用返回错误，但未提供具体错误信息").
+ */
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true, error: text };
+}
+
 /** Bytes of the JSON-RPC response carrying `result` for request `idJson` (the id as JSON). */
 export function responseBytes(result: unknown, idJson: string): number {
   return Buffer.byteLength(`{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":${idJson}}`);
@@ -62,15 +71,18 @@ const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
 export function shapeResult(result: CallToolResult, maxBytes: number, idJson = '0'): CallToolResult {
   const text = resultText(result);
   const isError = result.isError === true;
-  const whole = textResult(text, isError);
+  // An error's text goes twice (content and `error`): each copy gets half the room.
+  const make = (shown: string) => (isError ? errorResult(shown) : textResult(shown));
+  const copies = isError ? 2 : 1;
+  const whole = make(text);
   // Fast path: even fully escaped (6 bytes per UTF-16 unit), the text cannot reach the limit.
-  if (text.length * 6 + idJson.length + 96 <= maxBytes) return whole;
+  if (text.length * 6 * copies + idJson.length + 110 <= maxBytes) return whole;
   if (responseBytes(whole, idJson) <= maxBytes) return whole;
 
-  const overhead = responseBytes(textResult('', isError), idJson) - 2; // minus the empty string's quotes
+  const overhead = responseBytes(make(''), idJson) - 2 * copies; // minus the empty strings' quotes
   const totalBytes = Buffer.byteLength(text);
   const marker = (shown: number) => `\n…[truncated: showing ${shown} of ${totalBytes} bytes]`;
-  const budget = maxBytes - overhead - jsonBytes(marker(totalBytes)) + 2;
+  const budget = Math.floor((maxBytes - overhead) / copies) - jsonBytes(marker(totalBytes)) + 2;
   // Largest prefix whose JSON form fits the budget (binary search over characters).
   let lo = 0;
   let hi = text.length;
@@ -83,5 +95,5 @@ export function shapeResult(result: CallToolResult, maxBytes: number, idJson = '
   // Do not split a surrogate pair.
   if (cut > 0 && /[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut--;
   const head = text.slice(0, cut);
-  return textResult(`${head}${marker(Buffer.byteLength(head))}`, isError);
+  return make(`${head}${marker(Buffer.byteLength(head))}`);
 }

@@ -4,9 +4,18 @@ import type { CatalogSummary, CatalogTool, ToolSetSummary } from '../../../share
 import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
 import { responseBytes } from './result-shaping';
+import type { Language } from '../../../shared/i18n/translate';
 import type { Page, ServedTool } from './tool-pages';
 import { ArgumentCheck } from './argument-check';
-import { ToolSetView, type CallAnswer, type CallContext, type ToolRef, type ToolSource, type ViewContext } from './tool-set-view';
+import {
+  ToolSetView,
+  type CallAnswer,
+  type CallContext,
+  type ToolRef,
+  type ToolSource,
+  type ViewContext,
+  type VoiceGuard,
+} from './tool-set-view';
 
 export type { CallAnswer, CallContext, CatalogView, ToolSource } from './tool-set-view';
 export { ToolSetView } from './tool-set-view';
@@ -19,6 +28,8 @@ export interface HubSettings {
   maxMessageBytes: number;
   /** Servers whose calls are not checked against their input schemas. */
   argumentChecksOff?: ReadonlySet<string>;
+  /** The user's language (absent: English): what the bridge itself answers a call with is worded in it. */
+  language?: Language;
 }
 
 /**
@@ -36,6 +47,7 @@ export class ToolHub {
     private settings: HubSettings,
     history: CallHistory,
     log: Logger,
+    voice?: VoiceGuard,
   ) {
     this.context = {
       sources,
@@ -44,6 +56,8 @@ export class ToolHub {
       maxMessageBytes: () => this.settings.maxMessageBytes,
       argumentCheck: new ArgumentCheck(log),
       argumentChecksOff: () => this.settings.argumentChecksOff,
+      language: () => this.language,
+      voice,
     };
     this.syncViews();
   }
@@ -51,6 +65,11 @@ export class ToolHub {
   updateSettings(settings: HubSettings): void {
     this.settings = settings;
     this.rebuild();
+  }
+
+  /** The user's language, as the settings say: errors the bridge words for the model are in it. */
+  get language(): Language {
+    return this.settings.language ?? 'en';
   }
 
   /** The default set's version, bumped whenever what it serves changes. */
@@ -71,10 +90,11 @@ export class ToolHub {
 
   /** Recomputes every set from the running servers; notifies for each set whose catalog changed. */
   rebuild(): void {
+    // Every enabled server's tools, up or not: a name depends on the configuration, never on which servers are up.
     const refs: ToolRef[] = [];
     for (const source of this.sources()) {
-      if (!source.isRunning) continue;
-      for (const tool of source.currentTools) refs.push({ server: source.name, tool });
+      if (source.isRunning) for (const tool of source.currentTools) refs.push({ server: source.name, tool, running: true });
+      else if (source.enabled) for (const tool of source.knownTools) refs.push({ server: source.name, tool, running: false });
     }
     this.syncViews();
     const changed: string[] = [];

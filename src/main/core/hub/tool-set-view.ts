@@ -6,6 +6,8 @@ import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError, errorText } from '../servers/child-server';
 import { ProblemError } from '../servers/server-problems';
 import { resultText, shapeResult, textResult } from './result-shaping';
+import { spokenError } from './spoken-error';
+import { translate, type Language } from '../../../shared/i18n/translate';
 import { assignExposedNames, toolKey } from './tool-names';
 import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
 import { servedSchema } from './served-schema';
@@ -13,12 +15,19 @@ import { problem, type Problem } from '../../../shared/problem';
 import type { ArgumentCheck } from './argument-check';
 import type { CallSignal } from './call-signal';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
+import { CONFIRM_TOOL } from './builtin/confirm-tool';
+import type { Confirmations } from './builtin/confirmations';
+import type { ToolPolicy } from '../../../shared/settings';
 
 /** What the hub needs of a server: its tools and a way to call them. */
 export interface ToolSource {
   readonly name: string;
   readonly isRunning: boolean;
   readonly currentTools: readonly Tool[];
+  /** Configured to run (a server switched off counts for nothing). */
+  readonly enabled: boolean;
+  /** Its tools as last listed, while it is down too: names are decided from these, not from who is up. */
+  readonly knownTools: readonly Tool[];
   callTool(name: string, args: Record<string, unknown>, options: SourceCallOptions): Promise<CallToolResult>;
 }
 
@@ -47,12 +56,27 @@ export interface CallContext {
   background?: { id?: string };
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;
+  /** Who confirmed a held call (it runs without asking again). */
+  confirmedBy?: string;
+  /**
+   * The tool the caller was served under this name (a session keeps its names): the call goes to
+   * it, wherever the name points now, or is refused as unknown when that tool is gone.
+   */
+  boundTo?: ToolIdentity;
 }
 
-/** A running server's tool, before any set has chosen or named it. */
+/** A tool by its server and its own name: what an exposed name stands for. */
+export interface ToolIdentity {
+  server: string;
+  tool: string;
+}
+
+/** A server's tool, before any set has chosen or named it. */
 export interface ToolRef {
   server: string;
   tool: Tool;
+  /** Its server is up (a tool of a server that is down keeps its name, and a call is told why it cannot run). */
+  running?: boolean;
 }
 
 /** What every view shares: the servers, the history, the log and the message limit. */
@@ -64,6 +88,16 @@ export interface ViewContext {
   argumentCheck: ArgumentCheck;
   /** Servers whose calls are not checked against their schemas (some publish wrong ones). */
   argumentChecksOff(): ReadonlySet<string> | undefined;
+  /** The user's language: what the bridge itself answers a call with is worded in it. */
+  language(): Language;
+  /** Asking before risky actions called by voice (absent: every call runs). */
+  voice?: VoiceGuard | undefined;
+}
+
+/** What the view needs to hold a voice call for confirmation, or refuse it. */
+export interface VoiceGuard {
+  confirmations: Confirmations;
+  policyOf(server: string, tool: Tool): ToolPolicy;
 }
 
 /**
@@ -82,6 +116,10 @@ export interface CatalogView {
   page(cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string };
   /** True for a tool of this set's catalog (enabled or not). */
   has(name: string): boolean;
+  /** The tool a name stands for now (a server that is down included). */
+  identityOf(name: string): ToolIdentity | undefined;
+  /** The name a tool has now, if any. */
+  nameOf(tool: ToolIdentity): string | undefined;
   call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer>;
 }
 
@@ -90,6 +128,8 @@ interface Entry {
   server: string;
   original: Tool;
   enabled: boolean;
+  /** Its server is up: only then is it listed and in the catalog; otherwise a call is told why it cannot run. */
+  running: boolean;
   prepared: PreparedTool;
 }
 
@@ -121,8 +161,11 @@ export function setIncludesServer(set: ToolSet, server: string): boolean {
  * of a call. A call for a tool outside the set is refused exactly like an unknown tool.
  */
 export class ToolSetView implements CatalogView {
+  /** Tools of running servers: the catalog. */
   private entries: Entry[] = [];
+  /** Every named tool, those of servers that are down included. */
   private byName = new Map<string, Entry>();
+  private byTool = new Map<string, string>();
   /** Enabled tools, sorted by exposed name: the catalog as served. */
   private served: PreparedTool[] = [];
   private signature = '';
@@ -149,7 +192,10 @@ export class ToolSetView implements CatalogView {
     return this.catalogVersion;
   }
 
-  /** Recomputes the set from the running servers' tools; true when what is served changed. */
+  /**
+   * Recomputes the set from the servers' tools (`refs`: those of every enabled server, running or
+   * not, so a server going down renames nothing); true when what is served changed.
+   */
   rebuild(refs: ToolRef[], set: ToolSet, naming: NamingPolicy): boolean {
     this.setName = set.name;
     const mine = refs.filter((ref) => setIncludesServer(set, ref.server));
@@ -157,9 +203,9 @@ export class ToolSetView implements CatalogView {
       mine.map((r) => ({ server: r.server, tool: r.tool.name })),
       naming === 'always-prefix',
     );
-    const entries: Entry[] = [];
+    const all: Entry[] = [];
     const unservable = new Set<string>();
-    for (const { server, tool } of mine) {
+    for (const { server, tool, running } of mine) {
       const toolSettings = set.tools[server]?.[tool.name];
       const exposed = names.get(toolKey(server, tool.name)) as string;
       // One tool that cannot be served (its schema past what a string holds…) is left out, not the catalog.
@@ -175,12 +221,14 @@ export class ToolSetView implements CatalogView {
         this.warnUnservable(unservable, server, tool.name, error);
         continue;
       }
-      entries.push({ exposed, server, original: tool, enabled: toolSettings?.enabled !== false, prepared });
+      all.push({ exposed, server, original: tool, enabled: toolSettings?.enabled !== false, running: running !== false, prepared });
     }
     this.unservableWarned = unservable;
-    entries.sort((a, b) => (a.exposed < b.exposed ? -1 : a.exposed > b.exposed ? 1 : 0));
-    this.entries = withoutSameNames(entries, this.context.log);
-    this.byName = new Map(this.entries.map((e) => [e.exposed, e]));
+    all.sort((a, b) => (a.exposed < b.exposed ? -1 : a.exposed > b.exposed ? 1 : 0));
+    const named = withoutSameNames(all, this.context.log);
+    this.entries = named.filter((e) => e.running);
+    this.byName = new Map(named.map((e) => [e.exposed, e]));
+    this.byTool = new Map(named.map((e) => [toolKey(e.server, e.original.name), e.exposed]));
     this.served = this.entries.filter((e) => e.enabled).map((e) => e.prepared);
     // Status events read this often; paging the whole catalog each time would be wasted work.
     const pages = this.pages();
@@ -233,8 +281,18 @@ export class ToolSetView implements CatalogView {
     }));
   }
 
+  /** A tool of a running server has this name (a call of any other name waits for servers still starting). */
   has(name: string): boolean {
-    return this.byName.has(name);
+    return this.byName.get(name)?.running === true;
+  }
+
+  identityOf(name: string): ToolIdentity | undefined {
+    const entry = this.byName.get(name);
+    return entry ? { server: entry.server, tool: entry.original.name } : undefined;
+  }
+
+  nameOf(tool: ToolIdentity): string | undefined {
+    return this.byTool.get(toolKey(tool.server, tool.tool));
   }
 
   summary(): CatalogSummary {
@@ -266,13 +324,41 @@ export class ToolSetView implements CatalogView {
       });
   }
 
+  /** Holds a call for confirmation: the answer asks the user, and names the code the confirm tool takes. */
+  private hold(
+    voice: VoiceGuard,
+    entry: Entry,
+    name: string,
+    args: Record<string, unknown>,
+    context: CallContext,
+    finish: (result: CallToolResult, outcome: CallOutcome, cause?: Problem) => CallAnswer,
+  ): CallAnswer {
+    const { session, caller, boundTo } = context;
+    const held = voice.confirmations.hold({
+      session: session as string,
+      caller,
+      server: entry.server,
+      tool: name,
+      args,
+      run: (confirmedBy) =>
+        this.call(name, args, { caller: confirmedBy, session: session as string, confirmedBy, ...(boundTo ? { boundTo } : {}) }),
+    });
+    const action = describeAction(entry.original, name, args);
+    const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
+    const text = translate(this.context.language(), 'voice.confirm.ask', { action, confirmTool, code: held.code });
+    return finish(textResult(text), 'ok', problem('call.held', { tool: name, code: held.code }));
+  }
+
   /**
    * Routes a call to the owning server. Whatever the model should know about (unknown or disabled
    * tool, server down, timeout, the tool's own failure) comes back as an `isError` result it can read.
    */
   async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
     const started = performance.now();
-    const entry = this.byName.get(name);
+    const found = this.byName.get(name);
+    const bound = context.boundTo;
+    // A session's name stands for the tool it was served, even if the name now means another one.
+    const entry = !bound || (found?.server === bound.server && found.original.name === bound.tool) ? found : undefined;
     const shape = context.shape !== false;
     const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer => {
       const out = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0') : result;
@@ -289,18 +375,10 @@ export class ToolSetView implements CatalogView {
       });
       return cause ? { result: out, problem: cause } : { result: out };
     };
-    if (!entry)
-      return finish(
-        textResult(`Unknown tool "${name}". It may have been removed; ask for the tool list again.`, true),
-        'error',
-        problem('call.unknownTool', { tool: name }),
-      );
-    if (!entry.enabled)
-      return finish(
-        textResult(`The tool "${name}" is turned off in Xiaozhi Tray.`, true),
-        'error',
-        problem('call.toolOff', { tool: name }),
-      );
+    const refuse = (cause: Problem, outcome: CallOutcome = 'error') =>
+      finish(textResult(spokenError(cause, this.context.language()), true), outcome, cause);
+    if (!entry) return refuse(problem('call.unknownTool', { tool: name }));
+    if (!entry.enabled) return refuse(problem('call.toolOff', { tool: name }));
     let source: ToolSource | undefined;
     for (const s of this.context.sources()) {
       if (s.name === entry.server) {
@@ -308,18 +386,20 @@ export class ToolSetView implements CatalogView {
         break;
       }
     }
-    if (!source)
-      return finish(
-        textResult(`The server "${entry.server}" of tool "${name}" is not configured.`, true),
-        'error',
-        problem('call.notConfigured', { tool: name, server: entry.server }),
-      );
+    if (!source) return refuse(problem('call.notConfigured', { tool: name, server: entry.server }));
     if (!this.context.argumentChecksOff()?.has(entry.server)) {
       const invalid = this.context.argumentCheck.check(
         { name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> },
         args,
       );
-      if (invalid) return finish(textResult(invalid, true), 'error', problem('call.badArguments', { tool: name, detail: invalid }));
+      if (invalid) return refuse(problem('call.badArguments', { tool: name, detail: invalid }));
+    }
+    // A call by voice (an endpoint session) of a risky tool is held until the user confirms it, or refused.
+    const voice = this.context.voice;
+    if (voice && context.session !== undefined && context.confirmedBy === undefined && entry.server !== BUILTIN_SERVER) {
+      const policy = voice.policyOf(entry.server, entry.original);
+      if (policy === 'never') return refuse(problem('call.refused', { tool: name }));
+      if (policy === 'ask') return this.hold(voice, entry, name, args, context, finish);
     }
     try {
       const result = await source.callTool(entry.original.name, args, {
@@ -332,33 +412,21 @@ export class ToolSetView implements CatalogView {
       if (outputSchema && !result.isError) {
         // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
         const wrong = this.context.argumentCheck.checkOutput({ name, server: entry.server, outputSchema }, result.structuredContent);
-        if (wrong)
-          return finish(
-            textResult(`The tool "${name}" failed: ${wrong}.`, true),
-            'error',
-            problem('call.failed', { tool: name, detail: wrong }),
-          );
+        if (wrong) return refuse(problem('call.failed', { tool: name, detail: `${wrong}.` }));
       }
+      // A failure with no words would reach the user as silence: say at least which tool failed.
+      if (result.isError && resultText(result).trim() === '')
+        return finish(textResult(translate(this.context.language(), 'voice.call.noReason', { tool: name }), true), 'error');
       return finish(result, result.isError ? 'error' : 'ok');
     } catch (error) {
-      if (error instanceof ServerUnavailableError) {
-        return finish(
-          textResult(`The tool "${name}" is unavailable: ${error.message}.`, true),
-          'error',
-          problem('call.unavailable', { tool: name, server: entry.server, state: error.state }),
-        );
-      }
-      if (context.signal?.aborted)
-        return finish(textResult(`The call to "${name}" was cancelled.`, true), 'cancelled', problem('call.cancelled', { tool: name }));
+      if (error instanceof ServerUnavailableError)
+        return refuse(problem('call.unavailable', { tool: name, server: entry.server, state: error.state }));
+      if (context.signal?.aborted) return refuse(problem('call.cancelled', { tool: name }), 'cancelled');
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         this.context.log.warn(
           `call ${name} (server "${entry.server}") did not finish within ${timeoutSeconds(error) ?? '?'} s; the server was told to cancel it`,
         );
-        return finish(
-          textResult(`The tool "${name}" did not finish in time and was cancelled. ${timeoutDetail(error)}`.trim(), true),
-          'timeout',
-          problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }),
-        );
+        return refuse(problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }), 'timeout');
       }
       if (error instanceof ProblemError) {
         // A web service's failure, already worded for the model (HTTP status, the platform's own message).
@@ -367,22 +435,29 @@ export class ToolSetView implements CatalogView {
         return finish(textResult(`The tool "${name}" failed: ${said}`, true), 'error', error.problem);
       }
       this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
-      return finish(
-        textResult(`The tool "${name}" failed: ${errorText(error)}`, true),
-        'error',
-        problem('call.failed', { tool: name, detail: errorText(error) }),
-      );
+      return refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
     }
   }
+}
+
+/** Arguments shown in a confirmation request, and how long each value may be: enough to know what is meant. */
+const SHOWN_ARGUMENTS = 3;
+const SHOWN_VALUE_CHARS = 40;
+
+/** The action as the user will hear it: the tool's title (or name) and its main arguments. */
+export function describeAction(tool: Tool, name: string, args: Record<string, unknown>): string {
+  const title = tool.annotations?.title ?? tool.title ?? name;
+  const shown = Object.entries(args)
+    .slice(0, SHOWN_ARGUMENTS)
+    .map(([key, value]) => {
+      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      return `${key}: ${text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text}`;
+    });
+  return shown.length > 0 ? `${title} (${shown.join(', ')})` : title;
 }
 
 /** The limit in seconds to a tenth (0.3, 1.5, 60): whole seconds would say 0 s for a limit under half a second. */
 function timeoutSeconds(error: McpError): number | undefined {
   const timeout = (error.data as { timeout?: number } | undefined)?.timeout;
   return typeof timeout === 'number' ? Math.round(timeout / 100) / 10 : undefined;
-}
-
-function timeoutDetail(error: McpError): string {
-  const seconds = timeoutSeconds(error);
-  return seconds !== undefined ? `(limit: ${seconds} s)` : '';
 }

@@ -1,6 +1,8 @@
 import type { ToolMode } from '../../../shared/settings';
 import type { ServedCatalog, ServedSummary } from '../../../shared/served';
 import type { CallAnswer, CallContext, ToolHub, ToolSetView } from '../hub/tool-hub';
+import type { ToolIdentity } from '../hub/tool-set-view';
+import { CALL_TOOL, FIND_TOOLS } from './router-tools';
 import { allPages, pageAt, type Page, type ServedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
 import { SettlingTools } from './settling-tools';
@@ -17,6 +19,10 @@ export interface EndpointTools {
   page(cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string };
   /** True for a concrete tool of the catalog (router mode's own find_tools and call_tool are not). */
   has(name: string): boolean;
+  /** The tool a served name stands for now (router mode's own tools stand for none). */
+  identityOf(name: string): ToolIdentity | undefined;
+  /** The name a tool is served under now, if any. */
+  nameOf(tool: ToolIdentity): string | undefined;
   call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer>;
 }
 
@@ -89,6 +95,11 @@ export class EndpointCatalogs {
       },
       page: (cursor, idJson) => this.page(endpointId, cursor, idJson),
       has: (name) => this.viewOf(this.modeOf(endpointId)).has(name),
+      identityOf: (name) => {
+        const mode = this.modeOf(endpointId);
+        return mode.toolMode === 'router' && (name === FIND_TOOLS || name === CALL_TOOL) ? undefined : this.viewOf(mode).identityOf(name);
+      },
+      nameOf: (tool) => this.viewOf(this.modeOf(endpointId)).nameOf(tool),
       call: (name, args, context) => {
         const mode = this.modeOf(endpointId);
         return mode.toolMode === 'router'

@@ -89,6 +89,8 @@ export class ChildServer {
   private tools: Tool[] = [];
   /** Tools that may or must be called as MCP tasks, by name (most servers have none). */
   private taskTools = new Map<string, Tool>();
+  /** The last list this server gave in this run, kept while it is down: names are decided from it. */
+  private lastListed: Tool[] = [];
   /** Tools the server listed that are not served, and the warning last logged about them (said once). */
   private skipped: SkippedTool[] = [];
   private skippedSaid = '';
@@ -145,6 +147,16 @@ export class ChildServer {
 
   get currentTools(): readonly Tool[] {
     return this.tools;
+  }
+
+  /** Its tools as last listed, whether it is up or not (empty until it first listed them). */
+  get knownTools(): readonly Tool[] {
+    return this.lastListed;
+  }
+
+  /** Configured to run: its tools count for names even while it is down. */
+  get enabled(): boolean {
+    return this.settings.enabled;
   }
 
   get isRunning(): boolean {
@@ -519,6 +531,7 @@ export class ChildServer {
     if (!list) return;
     this.tools = list.tools;
     this.taskTools = new Map(list.tools.filter((tool) => tool.execution?.taskSupport !== undefined).map((tool) => [tool.name, tool]));
+    this.lastListed = list.tools;
     this.skipped = list.skipped;
     const said = JSON.stringify([list.skipped, list.cutShort]);
     const warning = skippedWarning(list);

@@ -83,6 +83,8 @@ export class ServiceServer {
   private since = Date.now();
   private tools: ServiceTool[] = [];
   private listed: Tool[] = [];
+  /** The last tools it built in this run, kept while it is down: names are decided from them. */
+  private lastListed: Tool[] = [];
   private restarts = 0;
   private lastFailure: Failure | undefined;
   private history: RestartHistory = NO_FAILURES;
@@ -107,6 +109,14 @@ export class ServiceServer {
 
   get isRunning(): boolean {
     return this.state === 'running';
+  }
+
+  get knownTools(): readonly Tool[] {
+    return this.lastListed;
+  }
+
+  get enabled(): boolean {
+    return this.opts.settings.enabled;
   }
 
   status(): ServerStatus {
@@ -194,6 +204,7 @@ export class ServiceServer {
     const served = new Set(checked.tools.map((t) => t.name));
     this.tools = tools.filter((t) => served.has(t.tool.name));
     this.listed = checked.tools;
+    this.lastListed = checked.tools;
     if (checked.skipped.length > 0)
       this.opts.log.warn(`${checked.skipped.length} of its tools are left out (a name repeated, or a schema MCP refuses)`);
     this.lastFailure = undefined;

@@ -26,7 +26,7 @@ describe("a call's answer: the result, and why the hub made it, as a value", () 
 
     const unknown = await view.call('nope', {}, { caller: 't' });
     expect(unknown.result.isError).toBe(true);
-    expect(text(unknown.result)).toMatch(/^Unknown tool "nope"/);
+    expect(text(unknown.result)).toMatch(/^There is no tool called "nope"/);
     expect(unknown.problem).toEqual({ code: 'call.unknownTool', params: { tool: 'nope' } });
 
     await bridge.api.setToolEnabled({ server: 'fx', tool: 'echo', enabled: false });

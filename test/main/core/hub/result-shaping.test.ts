@@ -7,11 +7,24 @@ describe('result shaping for xiaozhi', () => {
     expect(shapeResult({ content: [{ type: 'text', text }] }, 8192)).toEqual({ content: [{ type: 'text', text }] });
   });
 
-  it('keeps isError', () => {
+  it('keeps isError, and puts the reason in `error` too (xiaozhi-esp32-server reads only that one)', () => {
     expect(shapeResult({ content: [{ type: 'text', text: 'no' }], isError: true }, 8192)).toEqual({
       content: [{ type: 'text', text: 'no' }],
       isError: true,
+      error: 'no',
     });
+  });
+
+  it('fits an error said twice (content and error) within the limit, cut the same in both', () => {
+    for (const unit of ['汉', '"', 'a']) {
+      const shaped = shapeResult({ content: [{ type: 'text', text: unit.repeat(9000) }], isError: true }, 4096, '7');
+      const bytes = responseBytes(shaped, '7');
+      expect(bytes).toBeLessThanOrEqual(4096);
+      expect(bytes).toBeGreaterThan(3800);
+      const text = (shaped.content[0] as { text: string }).text;
+      expect(text).toMatch(/…\[truncated: showing \d+ of \d+ bytes\]$/);
+      expect((shaped as { error?: string }).error).toBe(text);
+    }
   });
 
   it('falls back to structured content when there is no content', () => {

@@ -77,9 +77,9 @@ describe('tool sets: two endpoints, two sets, the same servers', () => {
 
     const outside = await kitchen.request(2, 'tools/call', { name: 'notes_echo', arguments: { text: 'x' } });
     expect(outside.result?.isError).toBe(true);
-    expect(outside.result?.content?.[0]?.text).toMatch(/^Unknown tool "notes_echo"/);
+    expect(outside.result?.content?.[0]?.text).toMatch(/^There is no tool called "notes_echo"/);
     const off = await kitchen.request(3, 'tools/call', { name: 'big', arguments: {} });
-    expect(off.result?.content?.[0]?.text).toMatch(/turned off/);
+    expect(off.result?.content?.[0]?.text).toMatch(/switched off/);
 
     // History and counts say who called.
     const history = await harness.bridge.api.getHistory();

@@ -154,7 +154,7 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     // Outside the set: refused like an unknown tool.
     const outside = (await client.callTool({ name: 'notes_echo', arguments: {} })) as CallToolResult;
     expect(outside.isError).toBe(true);
-    expect((outside.content[0] as { text: string }).text).toMatch(/^Unknown tool "notes_echo"/);
+    expect((outside.content[0] as { text: string }).text).toMatch(/^There is no tool called "notes_echo"/);
     const history = await bridge!.api.getHistory();
     expect(new Set(history.map((h) => h.caller))).toEqual(new Set(['Cursor']));
   });

@@ -1,0 +1,43 @@
+import type { Language } from '../../../../shared/i18n/translate';
+import { translate } from '../../../../shared/i18n/translate';
+import { errorResult } from '../result-shaping';
+import type { BuiltinTool } from './builtin-tools';
+import type { Confirmations } from './confirmations';
+
+export const CONFIRM_TOOL = 'confirm_action';
+
+export interface ConfirmToolOptions {
+  confirmations: Confirmations;
+  language: () => Language;
+  /** Whether any tool asks first now: otherwise the tool is not listed (it would only take a place). */
+  wanted: () => boolean;
+}
+
+/**
+ * The built-in tool that runs a call held for confirmation: the model calls it with the code the
+ * held call's answer gave, once the user said yes. The code works once, on the session that asked,
+ * for the tool and arguments that were asked, within about a minute.
+ */
+export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
+  const { confirmations, language } = options;
+  return {
+    tool: {
+      name: CONFIRM_TOOL,
+      description:
+        'Runs an action the user has just agreed to. Call it only after a tool answered that it needs confirmation AND the user said yes; pass the code that answer gave. If the user says no, do not call it.',
+      inputSchema: {
+        type: 'object',
+        properties: { code: { type: 'string', description: 'The confirmation code from the answer that asked for confirmation' } },
+        required: ['code'],
+      },
+      annotations: { title: 'Confirm an action' },
+    },
+    listed: options.wanted,
+    run: async (args, context) => {
+      const taken = confirmations.take(String(args.code ?? ''), context.session);
+      if ('refused' in taken) return errorResult(translate(language(), `voice.confirm.${taken.refused}`));
+      const answer = await taken.held.run(`${context.caller} (confirmed by voice, code ${taken.held.code})`);
+      return answer.result;
+    },
+  };
+}
