@@ -9,6 +9,7 @@ import { summarizeStatus } from '../shared/status-summary';
 import { SummaryLines } from './components/status-summary-view';
 import { UpdateBanner } from './components/update-banner';
 import { EndpointsPage } from './pages/endpoints-page';
+import { ActivityPage } from './pages/activity-page';
 import { HistoryPage } from './pages/history-page';
 import { LogsPage } from './pages/logs-page';
 import { OverviewPage } from './pages/overview-page';
@@ -18,7 +19,7 @@ import { ToolsPage } from './pages/tools-page';
 import { ToolSetsPage } from './pages/tool-sets-page';
 import { useStore, type BridgeStore } from './store/bridge-store';
 
-const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'logs', 'history', 'settings'] as const;
+const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'activity', 'history', 'logs', 'settings'] as const;
 type Page = (typeof PAGES)[number];
 
 const pageFromHash = (): Page => {
@@ -128,6 +129,8 @@ export function App({ store }: { store: BridgeStore }) {
             <LogsPage />
           ) : page === 'history' ? (
             <HistoryPage />
+          ) : page === 'activity' ? (
+            <ActivityPage />
           ) : (
             <SettingsPage />
           )}

@@ -9,6 +9,7 @@ import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
 import { CallHistory } from './logs/call-history';
+import { ActivityLog } from './logs/activity-log';
 import type { LogBook, Logger } from './logs/log-book';
 import { ImportSessions } from './import/import-sessions';
 import { CatalogueService } from './catalogue/catalogue-service';
@@ -35,6 +36,7 @@ export class Bridge {
   private readonly logBook: LogBook;
   private readonly log: Logger;
   private readonly history: CallHistory;
+  private readonly activity: ActivityLog;
   private readonly hub: ToolHub;
   private readonly servers: ServerFleet;
   private readonly endpoints: EndpointFleet;
@@ -53,6 +55,15 @@ export class Bridge {
     this.log = options.logBook.logger('app');
     this.settings = SettingsSchema.parse(options.store.load());
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
+    // Kept where the local server's state file is (the app's data folder); tests without one keep it in memory.
+    this.activity = ActivityLog.inFolder(options.stateDir === null ? undefined : (options.stateDir ?? appStateDir()), (message) =>
+      this.log.warn(`could not save the activity: ${this.logBook.redact(message)}`),
+    );
+    // Names only (no arguments or results), masked like everything that leaves the engine.
+    this.history.observe((record) => {
+      const redact = (text: string) => this.logBook.redact(text);
+      this.activity.add({ ...record, originalTool: redact(record.originalTool), caller: redact(record.caller) });
+    });
     this.events = new BridgeEvents(this.history, this.log, () => this.state());
     const settings = () => this.settings;
     const onStatus = () => this.events.queueStatus();
@@ -124,6 +135,7 @@ export class Bridge {
     await this.localServer.stop();
     await this.endpoints.stop();
     await this.servers.stopAll();
+    this.activity.flush();
     this.log.info('stopped');
     this.events.queueStatus();
   }
@@ -248,7 +260,7 @@ export class Bridge {
       ...commands.serverCommandHandlers({ ...access, servers, localServer }),
       ...commands.toolCommandHandlers({ ...access, servers }),
       ...commands.preferenceCommandHandlers({ ...access, endpoints }),
-      ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history }),
+      ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history, activity: this.activity }),
       ...commands.catalogueCommandHandlers({ ...access, catalogue }),
       ...commands.hostCommandHandlers({ host, store, version, onStatus: () => this.events.queueStatus() }),
       ...commands.importExportCommandHandlers({ ...access, imports: this.imports, servers, endpoints, log, entryContext }),
