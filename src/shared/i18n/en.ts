@@ -442,7 +442,7 @@ export const en = {
   'problem.server.badUrl.hint': "Fix the URL in the server's settings (for example https://example.com/mcp).",
   'problem.server.badHeader': 'The header "{name}" cannot be sent: its name or value has characters HTTP does not allow.',
   'problem.server.badHeader.hint': "Fix it in the server's settings: no spaces in a header name, no line breaks in a value.",
-  'problem.server.crashed': 'The program stopped with an error: {line}',
+  'problem.server.crashed': 'The program stopped: {line}',
   'problem.server.crashed.hint':
     'It is restarted, but the same error usually comes back: fix what it names (a missing package or module, a key, a setting). Its full output is under "Last output".',
   'problem.server.systemLimit':
@@ -686,4 +686,6 @@ export const en = {
   'activity.neverCalledHint': 'Served now, but not called in this period: switching them off makes the list xiaozhi reads shorter.',
   'activity.allCalled': 'Every tool served was called in this period.',
   'activity.toTools': 'Switch tools off on the Tools page',
+  'servers.retry': 'Try again',
+  'servers.failedHint': 'It stopped again after being restarted, so it is no longer retried: fix what the error names (its last output is below), then press Try again.',
 } as const;

@@ -432,7 +432,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.badUrl.hint': '请在该服务的设置中修正 URL（例如 https://example.com/mcp）。',
   'problem.server.badHeader': '请求头“{name}”无法发送：其名称或值含有 HTTP 不允许的字符。',
   'problem.server.badHeader.hint': '请在该服务的设置中修正：请求头名称不能含空格，值不能含换行。',
-  'problem.server.crashed': '程序因错误停止：{line}',
+  'problem.server.crashed': '程序停止运行：{line}',
   'problem.server.crashed.hint':
     '它会被重启，但同样的错误通常会再次出现：请解决错误中提到的问题（缺少的软件包或模块、密钥、设置）。完整输出见“最近输出”。',
   'problem.server.systemLimit': '系统暂时无法启动该程序（{code}：打开的文件或进程过多，或内存不足）。',
@@ -665,4 +665,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'activity.neverCalledHint': '这些工具正在提供，但这段时间内没有被调用：关闭它们可以让小智读取的列表更短。',
   'activity.allCalled': '这段时间内，每个提供的工具都被调用过。',
   'activity.toTools': '到“工具”页面关闭工具',
+  'servers.retry': '重试',
+  'servers.failedHint': '它重启后又停止了，因此不再自动重试：请先解决错误中提到的问题（最近输出见下方），再点“重试”。',
 };
