@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { resolveLanguage, translator, type MessageKey } from '../shared/i18n/translate';
 import type { ImportPreview } from '../shared/import';
 import { AppContext, useApp } from './app-context';
@@ -80,6 +80,9 @@ export function App({ store }: { store: BridgeStore }) {
   return (
     <AppContext.Provider value={context}>
       <div className="app">
+        <a className="skip-link" href="#main-content" onClick={skipToMain}>
+          {t('app.skipToContent')}
+        </a>
         <nav className="sidebar" aria-label={t('nav.label')}>
           <div className="brand">
             <span className={`brand-dot tone-${summary.tone}`} aria-hidden="true" />
@@ -110,7 +113,7 @@ export function App({ store }: { store: BridgeStore }) {
             )}
           </div>
         </nav>
-        <main className="content">
+        <main className="content" id="main-content" tabIndex={-1}>
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
           {ready ? <UpdateBanner /> : null}
           {!ready ? (
@@ -147,6 +150,12 @@ export function App({ store }: { store: BridgeStore }) {
       </div>
     </AppContext.Provider>
   );
+}
+
+/** The hash routes pages: the skip link moves the focus instead of changing the route. */
+function skipToMain(event: MouseEvent) {
+  event.preventDefault();
+  document.getElementById('main-content')?.focus();
 }
 
 /** The whole window accepts dropped config files; an overlay says so while dragging. */

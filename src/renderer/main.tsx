@@ -6,6 +6,7 @@ import { App } from './app';
 import { BridgeStore } from './store/bridge-store';
 import './styles.css';
 import './activity.css';
+import './overview.css';
 
 declare global {
   interface Window {

@@ -146,9 +146,10 @@ export function ServersPage() {
   const { store, t, showImport } = useApp();
   const servers = useStore(store, (d) => d.state.servers);
   const settings = useStore(store, (d) => d.settings?.servers ?? []);
+  // The overview's "Open the catalogue" comes here with ?add=catalogue.
   const [adding, setAdding] = useState<
     { step: 'catalogue' } | { step: 'form'; initial?: ServerSettings; fromCatalogue: boolean } | undefined
-  >();
+  >(() => (/[?&]add=catalogue\b/.test(window.location.hash) ? { step: 'catalogue' } : undefined));
   const names = settings.map((s) => s.name);
   const linked = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('server');
   useEffect(() => {

@@ -81,6 +81,7 @@ export class EndpointLink {
       ...(this.retryAt !== undefined ? { retryAt: this.retryAt } : {}),
       ...(failure ? { lastError: redact(failureLine(failure)), lastErrorCause: redactProblem(failure.problem, redact) } : {}),
       attempts: this.failures,
+      ...(this.state === 'connected' && this.session?.toolsRead ? { toolsRead: this.session.toolsRead } : {}),
     };
   }
 
@@ -209,7 +210,14 @@ export class EndpointLink {
     const { endpoint, log, maxMessageBytes, version } = this.opts;
     this.connectedAt = Date.now();
     this.lastFailure = undefined;
-    this.session = new EndpointSession(socket, { tools: this.opts.hub, caller: endpoint.name, log, maxMessageBytes, version });
+    this.session = new EndpointSession(socket, {
+      tools: this.opts.hub,
+      caller: endpoint.name,
+      log,
+      maxMessageBytes,
+      version,
+      onToolsRead: () => this.opts.onStatus(),
+    });
     this.startHeartbeat(socket);
     log.info('connected');
     this.setState('connected');

@@ -15,6 +15,8 @@ export interface EndpointSessionOptions {
   log: Logger;
   maxMessageBytes: () => number;
   version: string;
+  /** xiaozhi read the tools (a tools/list page was answered): the window says so. */
+  onToolsRead?: () => void;
 }
 
 /**
@@ -28,6 +30,8 @@ export class EndpointSession {
   private initializedFlag = false;
   /** The catalog version this session last learned of; only newer changes are announced. */
   private announcedVersion = -1;
+  /** What xiaozhi last read with tools/list in this session (tools over every page, and when): the window's "xiaozhi has read N tools". */
+  private read: { count: number; at: number } | undefined;
 
   constructor(
     socket: WebSocket,
@@ -40,7 +44,10 @@ export class EndpointSession {
       return tools.list((served) => {
         // What this answer shows needs no list_changed later (the first page fixes the version).
         if (cursor === undefined && this.initializedFlag) this.announcedVersion = served.version;
-        return served.page(cursor, JSON.stringify(extra.requestId));
+        const page = served.page(cursor, JSON.stringify(extra.requestId));
+        this.read = { count: (cursor === undefined ? 0 : (this.read?.count ?? 0)) + page.tools.length, at: Date.now() };
+        this.opts.onToolsRead?.();
+        return page;
       }, cursor === undefined);
     });
     server.oninitialized = () => {
@@ -58,6 +65,11 @@ export class EndpointSession {
     this.calls = calls;
     this.server = server;
     server.connect(transport).catch((error: unknown) => log.error(`could not start the MCP session: ${String(error)}`));
+  }
+
+  /** The tools xiaozhi read in its latest tools/list of this session (every page so far), if it listed them. */
+  get toolsRead(): { count: number; at: number } | undefined {
+    return this.read;
   }
 
   /** The other side finished the handshake (notifications/initialized). */
