@@ -5,6 +5,7 @@ import { AppContext, useApp } from './app-context';
 import { useFileDrop } from './components/file-drop';
 import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
+import { ConfirmRemoveDialog } from './components/confirm-dialog';
 import { summarizeStatus } from '../shared/status-summary';
 import { SummaryLines } from './components/status-summary-view';
 import { UpdateBanner } from './components/update-banner';
@@ -40,6 +41,7 @@ export function App({ store }: { store: BridgeStore }) {
   const state = useStore(store, (d) => d.state);
   const [page, setPage] = useState<Page>(pageFromHash);
   const [toasts, setToasts] = useState<Toast[]>([]);
+  const [stopping, setStopping] = useState(false);
   const [importPreview, setImportPreview] = useState<ImportPreview | undefined>();
   const language = resolveLanguage(ui?.language, navigator.language);
   const t = useMemo(() => translator(language), [language]);
@@ -103,12 +105,12 @@ export function App({ store }: { store: BridgeStore }) {
           <div className="sidebar-footer">
             <SummaryLines summary={summary} className="small sidebar-status" />
             {state.running ? (
-              <Button small onClick={() => void store.api.stop()}>
-                {t('tray.stop')}
+              <Button small onClick={() => setStopping(true)}>
+                {t('app.stopAll')}
               </Button>
             ) : (
               <Button small kind="primary" onClick={() => void store.api.start()}>
-                {t('tray.start')}
+                {t('app.startAll')}
               </Button>
             )}
           </div>
@@ -138,6 +140,19 @@ export function App({ store }: { store: BridgeStore }) {
             <SettingsPage />
           )}
         </main>
+        {stopping ? (
+          // Stopping everything cuts xiaozhi off from every tool: asked first, and said so.
+          <ConfirmRemoveDialog
+            title={t('app.stopAllTitle')}
+            body={t('app.stopAllBody')}
+            confirmLabel={t('app.stopAll')}
+            onCancel={() => setStopping(false)}
+            onConfirm={() => {
+              setStopping(false);
+              void store.api.stop();
+            }}
+          />
+        ) : null}
         <DropZone />
         {importPreview ? <ImportDialog key={importPreview.id} preview={importPreview} onClose={() => setImportPreview(undefined)} /> : null}
         <div className="toasts" aria-live="polite">

@@ -715,4 +715,9 @@ export const en = {
   'app.skipToContent': 'Skip to content',
   'import.workspaceFolder': 'The folder this server works in (${workspaceFolder} in the file)',
   'import.valueNeeded': 'Fill this in, or skip the server that needs it.',
+  'app.stopAll': 'Stop all servers',
+  'app.startAll': 'Start all servers',
+  'app.stopAllTitle': 'Stop all servers?',
+  'app.stopAllBody': 'Every server stops and xiaozhi is disconnected: it cannot use any tool until you start them again.',
+  'tools.missingFrom': 'Not running, so their tools are missing here: ',
 } as const;

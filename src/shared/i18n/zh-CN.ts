@@ -693,4 +693,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'app.skipToContent': '跳到主要内容',
   'import.workspaceFolder': '该服务使用的工作文件夹（文件中的 ${workspaceFolder}）',
   'import.valueNeeded': '请填写这一项，或跳过需要它的服务。',
+  'app.stopAll': '停止全部服务',
+  'app.startAll': '启动全部服务',
+  'app.stopAllTitle': '停止全部服务？',
+  'app.stopAllBody': '所有服务都会停止，小智也会断开连接：在重新启动之前，小智无法使用任何工具。',
+  'tools.missingFrom': '这些服务没有运行，它们的工具不在这里：',
 };
