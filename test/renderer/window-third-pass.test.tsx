@@ -24,7 +24,7 @@ describe('English counts go through plurals', () => {
     await harness.bridge.whenServersSettled();
     await renderWithBridge(harness, <EndpointsPage />);
     const count = await waitFor(() => document.querySelector('.served-count') as HTMLElement);
-    expect(count.textContent).toMatch(/^12 tools · [\d.]+ [KM]?B in 1 page$/);
+    expect(count.textContent).toMatch(/^12 tools · [\d.]+\s[KM]?B in 1 page$/);
   });
 
   it('no English text counts with "(s)" or puts a count before a plural noun without a plural form', () => {
