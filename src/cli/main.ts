@@ -9,12 +9,14 @@ import { initCommand } from './commands/init';
 import { runCommand } from './commands/run';
 import { serversCommand } from './commands/servers';
 import { serviceCommand } from './commands/service';
+import { statsCommand } from './commands/stats';
 import { toolsCommand } from './commands/tools';
 import { closest } from './suggest';
 
 const GROUPS: [string, Command[]][] = [
   ['Start here', [initCommand, runCommand]],
   ['Look before you serve', [checkCommand, toolsCommand, serversCommand, callCommand]],
+  ['See what xiaozhi did', [statsCommand]],
   ['Move configs between apps', [importCommand, exportCommand]],
   ['Serve other AI clients', [connectCommand]],
   ['Keep it running', [serviceCommand]],

@@ -1,14 +1,16 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { resolveLanguage, translator, type MessageKey } from '../shared/i18n/translate';
 import type { ImportPreview } from '../shared/import';
 import { AppContext, useApp } from './app-context';
 import { useFileDrop } from './components/file-drop';
 import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
+import { ConfirmRemoveDialog } from './components/confirm-dialog';
 import { summarizeStatus } from '../shared/status-summary';
 import { SummaryLines } from './components/status-summary-view';
 import { UpdateBanner } from './components/update-banner';
 import { EndpointsPage } from './pages/endpoints-page';
+import { ActivityPage } from './pages/activity-page';
 import { HistoryPage } from './pages/history-page';
 import { LogsPage } from './pages/logs-page';
 import { OverviewPage } from './pages/overview-page';
@@ -18,7 +20,7 @@ import { ToolsPage } from './pages/tools-page';
 import { ToolSetsPage } from './pages/tool-sets-page';
 import { useStore, type BridgeStore } from './store/bridge-store';
 
-const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'logs', 'history', 'settings'] as const;
+const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'activity', 'history', 'logs', 'settings'] as const;
 type Page = (typeof PAGES)[number];
 
 const pageFromHash = (): Page => {
@@ -39,6 +41,7 @@ export function App({ store }: { store: BridgeStore }) {
   const state = useStore(store, (d) => d.state);
   const [page, setPage] = useState<Page>(pageFromHash);
   const [toasts, setToasts] = useState<Toast[]>([]);
+  const [stopping, setStopping] = useState(false);
   const [importPreview, setImportPreview] = useState<ImportPreview | undefined>();
   const language = resolveLanguage(ui?.language, navigator.language);
   const t = useMemo(() => translator(language), [language]);
@@ -79,6 +82,9 @@ export function App({ store }: { store: BridgeStore }) {
   return (
     <AppContext.Provider value={context}>
       <div className="app">
+        <a className="skip-link" href="#main-content" onClick={skipToMain}>
+          {t('app.skipToContent')}
+        </a>
         <nav className="sidebar" aria-label={t('nav.label')}>
           <div className="brand">
             <span className={`brand-dot tone-${summary.tone}`} aria-hidden="true" />
@@ -99,17 +105,17 @@ export function App({ store }: { store: BridgeStore }) {
           <div className="sidebar-footer">
             <SummaryLines summary={summary} className="small sidebar-status" />
             {state.running ? (
-              <Button small onClick={() => void store.api.stop()}>
-                {t('tray.stop')}
+              <Button small onClick={() => setStopping(true)}>
+                {t('app.stopAll')}
               </Button>
             ) : (
               <Button small kind="primary" onClick={() => void store.api.start()}>
-                {t('tray.start')}
+                {t('app.startAll')}
               </Button>
             )}
           </div>
         </nav>
-        <main className="content">
+        <main className="content" id="main-content" tabIndex={-1}>
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
           {ready ? <UpdateBanner /> : null}
           {!ready ? (
@@ -128,10 +134,25 @@ export function App({ store }: { store: BridgeStore }) {
             <LogsPage />
           ) : page === 'history' ? (
             <HistoryPage />
+          ) : page === 'activity' ? (
+            <ActivityPage />
           ) : (
             <SettingsPage />
           )}
         </main>
+        {stopping ? (
+          // Stopping everything cuts xiaozhi off from every tool: asked first, and said so.
+          <ConfirmRemoveDialog
+            title={t('app.stopAllTitle')}
+            body={t('app.stopAllBody')}
+            confirmLabel={t('app.stopAll')}
+            onCancel={() => setStopping(false)}
+            onConfirm={() => {
+              setStopping(false);
+              void store.api.stop();
+            }}
+          />
+        ) : null}
         <DropZone />
         {importPreview ? <ImportDialog key={importPreview.id} preview={importPreview} onClose={() => setImportPreview(undefined)} /> : null}
         <div className="toasts" aria-live="polite">
@@ -144,6 +165,12 @@ export function App({ store }: { store: BridgeStore }) {
       </div>
     </AppContext.Provider>
   );
+}
+
+/** The hash routes pages: the skip link moves the focus instead of changing the route. */
+function skipToMain(event: MouseEvent) {
+  event.preventDefault();
+  document.getElementById('main-content')?.focus();
 }
 
 /** The whole window accepts dropped config files; an overlay says so while dragging. */

@@ -1,9 +1,10 @@
 import type { Language, Translate } from '../shared/i18n/translate';
 
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  // A no-break space: "8.0 KB" never breaks between the number and its unit.
+  if (bytes < 1024) return `${bytes}\u00a0B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}\u00a0KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)}\u00a0MB`;
 }
 
 export function formatDuration(ms: number): string {

@@ -5,6 +5,8 @@ import { webSocketCarrier } from './api/web-carrier';
 import { App } from './app';
 import { BridgeStore } from './store/bridge-store';
 import './styles.css';
+import './activity.css';
+import './overview.css';
 
 declare global {
   interface Window {

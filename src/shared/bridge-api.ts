@@ -11,6 +11,7 @@ import {
   UpdateMirrorSchema,
 } from './settings';
 import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
+import { ActivitySampleSchema } from './activity';
 import { BackgroundTaskSchema, BridgeStateSchema, CallRecordSchema, CatalogToolSchema, LogEntrySchema } from './status';
 import { HostInfoSchema } from './host';
 import { patchOf } from './patch-schema';
@@ -127,6 +128,8 @@ export const callCommands = {
   getHistory: command(Void, z.array(CallRecordSchema)),
   /** Calls per tool since the bridge started (beyond the history's length): counts[server][originalTool]. */
   getToolCounts: command(Void, z.record(z.string(), z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() })))),
+  /** Every call of the last week or so (time, tool, caller, outcome, duration), kept across restarts: the activity page. */
+  getActivity: command(Void, z.array(ActivitySampleSchema)),
 } as const;
 
 /** Calls answered before they finished (long calls), going on in the background. */

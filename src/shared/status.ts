@@ -25,6 +25,8 @@ export const EndpointStatusSchema = z.object({
   served: ServedSummarySchema.optional(),
   /** The id of the tool set it serves. */
   toolSet: z.string().optional(),
+  /** While connected: how many tools xiaozhi read in its latest tools/list, and when (none: it has not listed them). */
+  toolsRead: z.object({ count: z.number().int(), at: z.number() }).optional(),
 });
 
 export const ServerStateSchema = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed']);

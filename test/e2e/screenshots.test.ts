@@ -16,8 +16,10 @@ import { stopChild } from '../helpers/stop-child';
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = path.resolve(__dirname, '../..');
-const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
-const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'logs', 'history', 'settings'];
+const SHOTS = process.env.SCREENSHOTS_DIR ?? path.join(ROOT, 'test-results', 'screenshots');
+// SCREENSHOTS_PAGES=overview,servers takes only those pages, without the dialogs (a quicker look).
+const ONLY = process.env.SCREENSHOTS_PAGES?.split(',').filter(Boolean);
+const PAGES = ONLY ?? ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'activity', 'logs', 'history', 'settings'];
 
 let xiaozhi: FakeXiaozhi;
 let registry: RegistryStandIn;
@@ -129,6 +131,7 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
             await go(name);
             await shot(`${tag}-${name}`);
           }
+          if (ONLY) continue;
           await go('servers');
           await page.locator('.page-header').getByRole('button').last().click();
           await page.locator('dialog .catalogue-entry').first().waitFor();

@@ -30,13 +30,20 @@ describe('the import preview', () => {
     expect((screen.getByLabelText('New name for fetch') as HTMLInputElement).value).toBe('fetch-2');
     const key = screen.getByLabelText('Perplexity API Key') as HTMLInputElement;
     expect(key.type).toBe('password');
+    // The dialog opens on its first field, not on Import (Enter would apply at once).
+    await waitFor(() => expect(['INPUT', 'SELECT']).toContain(document.activeElement?.tagName));
+    expect(screen.getByLabelText('The folder this server works in (${workspaceFolder} in the file)')).toBeTruthy();
 
     // Skipping "files" means its ${workspaceFolder} is no longer asked for.
     fireEvent.change(screen.getByLabelText('files'), { target: { value: 'skip' } });
-    expect(screen.queryByLabelText('The folder to use as ${workspaceFolder}')).toBeNull();
+    expect(screen.queryByLabelText('The folder this server works in (${workspaceFolder} in the file)')).toBeNull();
     fireEvent.change(screen.getByLabelText('New name for fetch'), { target: { value: 'fetch-uvx' } });
     fireEvent.click(screen.getByRole('button', { name: 'Import' }));
-    expect(await screen.findByText('Server "Perplexity" needs a value for input:perplexity-key.')).toBeTruthy();
+    // The empty value is marked where it is, in the window's words, and focused (it may be below the fold).
+    expect(await screen.findByText('Fill this in, or skip the server that needs it.')).toBeTruthy();
+    expect(key.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(key);
+    expect(screen.queryByText(/needs a value for/)).toBeNull();
     expect(harness.store.load().servers).toHaveLength(1);
 
     fireEvent.change(key, { target: { value: 'pplx-123' } });
@@ -85,7 +92,8 @@ describe('the import preview: what a file from elsewhere can do', () => {
 
     fireEvent.change(screen.getByLabelText('Environment variable MCP_ENDPOINT'), { target: { value: 'typed-in-window' } });
     fireEvent.click(screen.getByRole('button', { name: 'Import' }));
-    expect(await screen.findByText('Server "evil" needs a value for env:AWS_SECRET_ACCESS_KEY.')).toBeTruthy();
+    expect(await screen.findByText('Fill this in, or skip the server that needs it.')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByLabelText('Environment variable AWS_SECRET_ACCESS_KEY'));
     fireEvent.click(fromEnv);
     expect((screen.getByLabelText('Environment variable AWS_SECRET_ACCESS_KEY') as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Import' }));
@@ -170,6 +178,6 @@ describe('the try-it tool form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Run' }));
     const result = await screen.findByTestId('tool-result', {}, { timeout: 5000 });
     expect(result.textContent).toMatch(/^x+\n…\[truncated: showing \d+ of 20000 bytes\]$/);
-    expect(within(result.parentElement as HTMLElement).getByText(/· 8\.0 KB$/)).toBeTruthy();
+    expect(within(result.parentElement as HTMLElement).getByText(/· 8\.0\sKB$/)).toBeTruthy();
   });
 });

@@ -34,9 +34,9 @@ async function crashLoop(): Promise<Harness> {
 describe("the logs page words a server's state changes in the UI's language", () => {
   it('in Chinese: the restart and the giving up, with the error they report', async () => {
     const { store } = await renderWithBridge(await crashLoop(), <LogsPage />, 'zh-CN');
-    const restart = await screen.findByText(/^0(\.\d)? 秒后重启。原因：程序因错误停止：ValueError: missing API key$/);
+    const restart = await screen.findByText(/^0(\.\d)? 秒后重启。原因：程序停止运行：ValueError: missing API key$/);
     expect(restart.className).toBe('log-message');
-    await screen.findByText(/^30 秒内失败 2 次，不再重试，直到重新启动它。最后的错误：程序因错误停止：ValueError: missing API key$/);
+    await screen.findByText(/^30 秒内失败 2 次，不再重试，直到重新启动它。最后的错误：程序停止运行：ValueError: missing API key$/);
     // The filter finds a line by what it shows, and by the English the log file keeps.
     const filter = screen.getByLabelText('筛选文字');
     fireEvent.change(filter, { target: { value: '不再重试' } });
@@ -51,7 +51,7 @@ describe("the logs page words a server's state changes in the UI's language", ()
   it('in English, and a line without a code shows as the engine wrote it', async () => {
     await renderWithBridge(await crashLoop(), <LogsPage />, 'en');
     await screen.findByText(
-      /^Failed 2 times within 30 s; giving up until it is started again\. Last error: The program stopped with an error: ValueError/,
+      /^Failed 2 times within 30 s; giving up until it is started again\. Last error: The program stopped: ValueError/,
     );
     await screen.findByText('starting: 1 server, 0 endpoints');
   });

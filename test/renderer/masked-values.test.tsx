@@ -57,10 +57,10 @@ describe('masked values in the window', () => {
     expect(maskSecret(API_KEY)).toBe(`sk-l${MASK_MARKER}`);
     expect(redactUrl(`wss://api.xiaozhi.me/mcp/?token=${TOKEN}`)).toContain(MASK_MARKER);
     const zh = translator('zh-CN');
-    expect(shownMasked(`wss://api.xiaozhi.me/mcp/?token=eyJh${MASK_MARKER}`, zh)).toBe('wss://api.xiaozhi.me/mcp/?token=eyJh…(已隐藏)');
+    expect(shownMasked(`wss://api.xiaozhi.me/mcp/?token=eyJh${MASK_MARKER}`, zh)).toBe('wss://api.xiaozhi.me/mcp/?token=eyJh…（已隐藏）');
     expect(shownMasked(`a${MASK_MARKER} b${MASK_MARKER}`, translator('en'))).toBe(`a${MASK_MARKER} b${MASK_MARKER}`);
     const server = { env: { KEY: `sk-l${MASK_MARKER}` }, args: [`--token=ab${MASK_MARKER}`], enabled: true, port: 3 };
-    expect(shownMaskedIn(server, zh)).toEqual({ env: { KEY: 'sk-l…(已隐藏)' }, args: ['--token=ab…(已隐藏)'], enabled: true, port: 3 });
+    expect(shownMaskedIn(server, zh)).toEqual({ env: { KEY: 'sk-l…（已隐藏）' }, args: ['--token=ab…（已隐藏）'], enabled: true, port: 3 });
     expect(wireMasked(shownMaskedIn(server, zh), zh)).toEqual(server);
   });
 
@@ -72,7 +72,7 @@ describe('masked values in the window', () => {
   ])('%s shows masked values with the Chinese marker (zh-CN)', async (_name, page) => {
     harness = makeBridge(secrets);
     await renderWithBridge(harness, page(), 'zh-CN');
-    await waitFor(() => expect(shownText()).toContain('…(已隐藏)'));
+    await waitFor(() => expect(shownText()).toContain('…（已隐藏）'));
     expect(shownText()).not.toContain('(redacted)');
     for (const secret of [TOKEN, API_KEY, 'local-token-0123456789', 'ms-0123456789abcdef']) expect(shownText()).not.toContain(secret);
   });
@@ -86,7 +86,7 @@ describe('masked values in the window', () => {
       <ServerEditor server={masked[0]} existingNames={masked.map((s) => s.name)} onClose={onClose} />,
       'zh-CN',
     );
-    expect((screen.getByLabelText('值 1') as HTMLInputElement).value).toBe('sk-l…(已隐藏)');
+    expect((screen.getByLabelText('值 1') as HTMLInputElement).value).toBe('sk-l…（已隐藏）');
     expect(shownText()).not.toContain('(redacted)');
     fireEvent.change(screen.getByLabelText('命令'), { target: { value: 'uvx' } });
     fireEvent.click(screen.getByRole('button', { name: '保存' }));
@@ -97,7 +97,7 @@ describe('masked values in the window', () => {
     const remote = (await harness.bridge.api.getSettings()).servers[1];
     const closed = vi.fn();
     await renderWithBridge(harness, <ServerEditor server={remote} existingNames={masked.map((s) => s.name)} onClose={closed} />, 'zh-CN');
-    expect((screen.getByLabelText('值 1') as HTMLInputElement).value).toBe('Bear…(已隐藏)');
+    expect((screen.getByLabelText('值 1') as HTMLInputElement).value).toBe('Bear…（已隐藏）');
     fireEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(closed).toHaveBeenCalled());
     expect(harness.store.load().servers[1]).toMatchObject({ headers: { Authorization: `Bearer ${API_KEY}` } });
@@ -111,7 +111,7 @@ describe('masked values in the window', () => {
     });
     const preview = await harness.bridge.api.previewImport({ source: 'xiaozhi.config.json', text });
     await renderWithBridge(harness, <ImportDialog preview={preview} onClose={() => undefined} />, 'zh-CN');
-    expect(shownText()).toContain('…(已隐藏)');
+    expect(shownText()).toContain('…（已隐藏）');
     expect(shownText()).not.toContain('(redacted)');
     expect(shownText()).not.toContain(API_KEY);
   });

@@ -37,9 +37,9 @@ describe('the endpoint budget and router mode', () => {
   it('warns past the budget, switches to router mode, and pins tools', async () => {
     const h = await bigBridge();
     await renderWithBridge(h, <EndpointsPage />);
-    expect(await screen.findByText(/^71 tools · [\d.]+ KB in \d+ pages?/)).toBeTruthy();
+    expect(await screen.findByText(/^71 tools · [\d.]+\sKB in \d+ pages?/)).toBeTruthy();
     expect(screen.getByText('Over budget')).toBeTruthy();
-    expect(screen.getByText(/More than xiaozhi handles well \(25 tools or 8\.0 KB\)/)).toBeTruthy();
+    expect(screen.getByText(/More than xiaozhi handles well \(25 tools or 8\.0\sKB\)/)).toBeTruthy();
     expect(screen.getByRole('radio', { name: 'All tools' }).getAttribute('aria-checked')).toBe('true');
 
     fireEvent.click(screen.getByRole('button', { name: 'Switch to router mode' }));

@@ -29,8 +29,8 @@ const throwing = "throw new Error('FOO_TOKEN is not set')";
 
 describe('the server card of a server that crashed at start', () => {
   for (const [language, message, summary] of [
-    ['en', 'The program stopped with an error: Error: FOO_TOKEN is not set', /^Last output \(\d+ lines\)$/],
-    ['zh-CN', '程序因错误停止：Error: FOO_TOKEN is not set', /^最近输出（\d+ 行）$/],
+    ['en', 'The program stopped: Error: FOO_TOKEN is not set', /^Last output \(\d+ lines\)$/],
+    ['zh-CN', '程序停止运行：Error: FOO_TOKEN is not set', /^最近输出（\d+ 行）$/],
   ] as const) {
     it(`shows the line that says why, and its whole output a click away (${language})`, async () => {
       harness = makeBridge(
@@ -108,4 +108,23 @@ describe('the server card of a remote server that refused the credentials', () =
       }
     });
   }
+});
+
+describe('the server card of a server that failed for good', () => {
+  it('says it is no longer retried, words the error once, and offers one button to try again', async () => {
+    harness = makeBridge(
+      { servers: [{ name: 'node', transport: 'stdio', command: process.execPath, args: ['-e', throwing] }] },
+      { ...slowRestarts, restartBaseMs: 20, restartMaxMs: 20, maxCrashes: 2 },
+    );
+    harness.bridge.start();
+    const { store } = await renderWithBridge(harness, <ServersPage />);
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
+    await screen.findByText(/no longer retried/);
+    expect(screen.queryByText(/It is restarted/)).toBeNull();
+    expect(screen.getByText('The program stopped: Error: FOO_TOKEN is not set')).toBeTruthy();
+    // The switch stops it; one button retries: no Start, Stop and Restart side by side.
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Restart' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+  });
 });

@@ -25,7 +25,7 @@ describe('English counts go through plurals', () => {
     await renderWithBridge(harness, <EndpointsPage />);
     const count = await waitFor(() => document.querySelector('.served-count') as HTMLElement);
     // The fixture's 12 tools and the bridge's own 2 (task_status, cancel_task).
-    expect(count.textContent).toMatch(/^14 tools · [\d.]+ [KM]?B in 1 page$/);
+    expect(count.textContent).toMatch(/^14 tools · [\d.]+\s[KM]?B in 1 page$/);
   });
 
   it('no English text counts with "(s)" or puts a count before a plural noun without a plural form', () => {

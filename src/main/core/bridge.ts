@@ -17,6 +17,7 @@ import { CallHistory } from './logs/call-history';
 import { BackgroundCalls } from './long-calls/background-calls';
 import { taskTools } from './long-calls/task-tools';
 import { resolveLanguage, type Language } from '../../shared/i18n/translate';
+import { ActivityLog } from './logs/activity-log';
 import type { LogBook, Logger } from './logs/log-book';
 import { ImportSessions } from './import/import-sessions';
 import { CatalogueService } from './catalogue/catalogue-service';
@@ -46,6 +47,7 @@ export class Bridge {
   private readonly history: CallHistory;
   /** Calls answered before they finished, going on in the background (every endpoint's). */
   private readonly backgroundCalls: BackgroundCalls;
+  private readonly activity: ActivityLog;
   private readonly hub: ToolHub;
   /** The bridge's own tools: one more source of the hub, beside the servers. */
   private readonly builtins: BuiltinTools;
@@ -68,6 +70,15 @@ export class Bridge {
     this.log = options.logBook.logger('app');
     this.settings = SettingsSchema.parse(options.store.load());
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
+    // Kept where the local server's state file is (the app's data folder); tests without one keep it in memory.
+    this.activity = ActivityLog.inFolder(options.stateDir === null ? undefined : (options.stateDir ?? appStateDir()), (message) =>
+      this.log.warn(`could not save the activity: ${this.logBook.redact(message)}`),
+    );
+    // Names only (no arguments or results), masked like everything that leaves the engine.
+    this.history.observe((record) => {
+      const redact = (text: string) => this.logBook.redact(text);
+      this.activity.add({ ...record, originalTool: redact(record.originalTool), caller: redact(record.caller) });
+    });
     this.events = new BridgeEvents(this.history, this.log, () => this.state());
     this.backgroundCalls = new BackgroundCalls({ redact: (text) => this.logBook.redact(text) });
     this.backgroundCalls.subscribe((task) => this.events.emit('task', task));
@@ -151,6 +162,7 @@ export class Bridge {
     await this.localServer.stop();
     await this.endpoints.stop();
     await this.servers.stopAll();
+    this.activity.flush();
     this.log.info('stopped');
     this.events.queueStatus();
   }
@@ -304,7 +316,7 @@ export class Bridge {
         toolsOf: (server) => (server === this.builtins.name ? this.builtins : servers.require(server)),
       }),
       ...commands.preferenceCommandHandlers({ ...access, endpoints }),
-      ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history }),
+      ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history, activity: this.activity }),
       ...commands.taskCommandHandlers({ calls: this.backgroundCalls }),
       ...commands.catalogueCommandHandlers({ ...access, catalogue }),
       ...commands.hostCommandHandlers({ host, store, version, onStatus: () => this.events.queueStatus() }),

@@ -30,9 +30,10 @@ export function logMessage(t: Translate, entry: LogEntry): string {
 }
 
 /** What failed and what to check, under a card or a form. */
-export function ProblemText(props: { problem?: Problem | undefined; text?: string | undefined; className?: string }) {
+export function ProblemText(props: { problem?: Problem | undefined; text?: string | undefined; className?: string; hint?: string }) {
   const { t } = useApp();
-  const shown = problemMessage(t, props.problem, props.text);
+  const found = problemMessage(t, props.problem, props.text);
+  const shown = found && props.hint ? { ...found, hint: props.hint } : found;
   if (!shown) return null;
   return (
     <div className={`problem small ${props.className ?? ''}`} role="status">

@@ -184,7 +184,7 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
               <div className="small muted catalogue-meta">
                 <span>{t(runs.key, runs.command ? { command: runs.command } : {})}</span>
                 <span>
-                  {needs.length > 0 ? t('catalogue.needs', { values: needs.join(zh ? '、' : ', ') }) : t('catalogue.needsNothing')}
+                  {needs.length > 0 ? t('catalogue.needs', { values: needs.join(t('list.separator')) }) : t('catalogue.needsNothing')}
                 </span>
                 <a href={entry.homepage} target="_blank" rel="noreferrer noopener">
                   {t('catalogue.homepage')}

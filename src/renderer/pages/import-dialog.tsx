@@ -26,12 +26,23 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
   // ${env:…} values the user chose to take from this computer's environment: never without asking.
   const [fromEnvironment, setFromEnvironment] = useState<Set<string>>(() => new Set());
   const [error, setError] = useState<string | undefined>();
+  // Values the user left empty on Apply: each field says so, and the first one is shown (it may be below the fold).
+  const [missing, setMissing] = useState<Set<string>>(() => new Set());
   const [busy, setBusy] = useState(false);
   const needed = new Set(preview.servers.filter((s) => servers[s.server.name]?.action !== 'skip').flatMap((s) => s.needs));
   const count =
     Object.values(servers).filter((c) => c.action !== 'skip').length + Object.values(endpoints).filter((c) => c.action !== 'skip').length;
 
   const apply = async () => {
+    const empty = preview.inputs.filter((i) => needed.has(i.id) && !fromEnvironment.has(i.id) && !(inputs[i.id] ?? '').trim());
+    setMissing(new Set(empty.map((i) => i.id)));
+    if (empty[0]) {
+      const first = empty[0].id;
+      const field = [...document.querySelectorAll<HTMLElement>('[data-input]')].find((f) => f.dataset.input === first);
+      field?.scrollIntoView?.({ block: 'center' });
+      field?.focus();
+      return;
+    }
     setBusy(true);
     setError(undefined);
     try {
@@ -93,7 +104,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
           <span className="small muted">{t('import.summary', { count })}</span>
           <span className="spacer" />
           <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" type="submit" autoFocus disabled={busy || count === 0}>
+          <Button kind="primary" type="submit" disabled={busy || count === 0}>
             {t('import.apply')}
           </Button>
         </>
@@ -125,7 +136,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                     ) : null}
                     {item.codeEnv.length > 0 ? (
                       <div className="small warn-text" role="note">
-                        {t('import.codeEnv', { names: item.codeEnv.join(', '), count: item.codeEnv.length })}
+                        {t('import.codeEnv', { names: item.codeEnv.join(t('list.separator')), count: item.codeEnv.length })}
                       </div>
                     ) : null}
                     {item.conflict ? (
@@ -168,8 +179,18 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
             .map((input) => (
               <Field
                 key={input.id}
-                label={input.id.startsWith('env:') ? t('import.envVariable', { name: input.id.slice(4) }) : input.description}
-                hint={[input.placeholder, input.where.length > 0 ? t('import.usedIn', { where: input.where.join(', ') }) : '']
+                label={
+                  input.id.startsWith('env:')
+                    ? t('import.envVariable', { name: input.id.slice(4) })
+                    : input.id === 'workspaceFolder'
+                      ? t('import.workspaceFolder')
+                      : input.description
+                }
+                error={missing.has(input.id) ? t('import.valueNeeded') : undefined}
+                hint={[
+                  input.placeholder,
+                  input.where.length > 0 ? t('import.usedIn', { where: input.where.join(t('list.separator')) }) : '',
+                ]
                   .filter(Boolean)
                   .join(' · ')}
               >
@@ -177,11 +198,16 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                   <>
                     <input
                       id={id}
+                      data-input={input.id}
+                      aria-invalid={missing.has(input.id) || undefined}
                       type={input.password ? 'password' : 'text'}
                       autoComplete="off"
                       disabled={fromEnvironment.has(input.id)}
                       value={fromEnvironment.has(input.id) ? '' : (inputs[input.id] ?? '')}
-                      onChange={(e) => setInputs({ ...inputs, [input.id]: e.target.value })}
+                      onChange={(e) => {
+                        setInputs({ ...inputs, [input.id]: e.target.value });
+                        if (missing.has(input.id)) setMissing(new Set([...missing].filter((m) => m !== input.id)));
+                      }}
                     />
                     {input.fromEnvironment !== undefined ? (
                       <label className="check small">

@@ -1,10 +1,10 @@
-import { summarizeStatus } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { endpointLabel, endpointTone } from '../components/status-tone';
 import { HostNotices } from '../components/host-notices';
 import { BackgroundTasks } from '../components/background-tasks';
 import { ProblemText } from '../components/problem-text';
-import { SummaryLines } from '../components/status-summary-view';
+import { SetupChecklist } from './setup-checklist';
+import { XiaozhiStatus } from './xiaozhi-status';
 import { ServedCount } from '../components/served-count';
 import { StatusBadge } from '../components/ui';
 import { useNow } from '../components/use-now';
@@ -22,7 +22,6 @@ export function OverviewPage(props: { go: (page: string) => void }) {
   const now = useNow();
   if (state.endpoints.length === 0) return <FirstRunGuide go={props.go} />;
 
-  const summary = summarizeStatus(state);
   const startOfDay = new Date(now).setHours(0, 0, 0, 0);
   // Every call today, from xiaozhi or this window: the same calls the list below shows.
   const callsToday = history.filter((h) => h.time >= startOfDay).length;
@@ -35,10 +34,9 @@ export function OverviewPage(props: { go: (page: string) => void }) {
     <div className="page">
       <h1>{t('nav.overview')}</h1>
       <HostNotices />
-      <section className={`summary-banner tone-${summary.tone}`} aria-label={t('nav.overview')}>
-        <span className={`brand-dot tone-${summary.tone}`} aria-hidden="true" />
-        <SummaryLines summary={summary} />
-      </section>
+      <XiaozhiStatus state={state} />
+      {/* Until xiaozhi has read a tool, what is left to do (the guide used to vanish once an endpoint was added). */}
+      {state.endpoints.some((e) => e.state === 'connected' && (e.toolsRead?.count ?? 0) > 0) ? null : <SetupChecklist state={state} />}
       <BackgroundTasks />
       <section className="cards" aria-label={t('nav.endpoints')}>
         {state.endpoints.map((e) => (

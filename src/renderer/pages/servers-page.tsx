@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { isMcpServer, serverTarget, type ServerSettings } from '../../shared/settings';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
 import type { ServerStatus } from '../../shared/status';
@@ -17,6 +17,19 @@ import { ServerEditor } from './server-editor';
 import { ServiceEditor } from './service-editor';
 import { shownMasked } from '../masked';
 
+/** Failures whose usual hint says the server is restarted (true while it is retried, not once it failed). */
+const RETRIED = new Set([
+  'server.exited',
+  'server.killed',
+  'server.closed',
+  'server.crashed',
+  'server.outputOverflow',
+  'server.pingFailed',
+]);
+
+/** The card's element id: the overview links failed servers to it (#/servers?server=NAME). */
+export const serverCardId = (name: string) => `server-${encodeURIComponent(name)}`;
+
 function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
   const { store, t } = useApp();
   const showOutput =
@@ -26,7 +39,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   const target = shownMasked(settings ? serverTarget(settings) : '', t);
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   return (
-    <li className="list-item">
+    <li className="list-item" id={serverCardId(status.name)} tabIndex={-1}>
       <div className="list-main">
         <div className="card-row">
           <strong>{status.name}</strong>
@@ -45,7 +58,12 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           </div>
         ) : null}
         {status.state !== 'running' && status.state !== 'stopped' ? (
-          <ProblemText problem={status.lastErrorCause} text={status.lastError} />
+          <ProblemText
+            problem={status.lastErrorCause}
+            text={status.lastError}
+            // A failed server is no longer restarted: the usual hint ("it is restarted automatically") would be wrong.
+            {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '') ? { hint: t('servers.failedHint') } : {})}
+          />
         ) : null}
         <SkippedTools status={status} />
         {showOutput ? (
@@ -67,18 +85,20 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <a className="btn btn-default btn-small" href={`#/logs?source=${encodeURIComponent(`server:${status.name}`)}`}>
           {t('servers.logs')}
         </a>
-        {active ? (
-          <Button small onClick={() => void run(() => store.api.stopServer({ name: status.name }))}>
-            {t('common.stop')}
+        {/* One control per action: the switch starts and stops it; the button restarts a running server or retries a failed one. */}
+        {settings?.enabled && status.state === 'running' ? (
+          <Button small onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
+            {t('servers.restart')}
           </Button>
-        ) : (
-          <Button small onClick={() => void run(() => store.api.startServer({ name: status.name }))}>
-            {t('common.start')}
+        ) : settings?.enabled && !active ? (
+          <Button
+            small
+            kind={status.state === 'failed' ? 'primary' : 'default'}
+            onClick={() => void run(() => store.api.startServer({ name: status.name }))}
+          >
+            {t(status.state === 'failed' ? 'servers.retry' : 'common.start')}
           </Button>
-        )}
-        <Button small onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
-          {t('servers.restart')}
-        </Button>
+        ) : null}
         <Button small onClick={() => setEditing(true)} disabled={!settings}>
           {t('common.edit')}
         </Button>
@@ -130,11 +150,19 @@ export function ServersPage() {
   const { store, t, showImport } = useApp();
   const servers = useStore(store, (d) => d.state.servers);
   const settings = useStore(store, (d) => d.settings?.servers ?? []);
+  // The overview's "Open the catalogue" comes here with ?add=catalogue.
   const [adding, setAdding] = useState<
     { step: 'catalogue' } | { step: 'form'; initial?: ServerSettings; fromCatalogue: boolean } | undefined
-  >();
+  >(() => (/[?&]add=catalogue\b/.test(window.location.hash) ? { step: 'catalogue' } : undefined));
   const [addingService, setAddingService] = useState<ServiceKind | undefined>();
   const names = settings.map((s) => s.name);
+  const linked = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('server');
+  useEffect(() => {
+    if (!linked) return;
+    const card = document.getElementById(serverCardId(linked));
+    card?.scrollIntoView?.({ block: 'start' });
+    card?.focus({ preventScroll: true });
+  }, [linked]);
   return (
     <div className="page">
       <div className="page-header">

@@ -9,6 +9,9 @@ import { UpdateSettings } from './update-settings';
 import { LocalServerSection } from './local-server-section';
 import { shownMasked } from '../masked';
 
+/** The system as its users call it (the engine reports Node's platform ids: win32, darwin, linux). */
+const PLATFORM_NAMES: Record<string, string> = { win32: 'Windows', darwin: 'macOS', linux: 'Linux' };
+
 export function SettingsPage() {
   const { store, t, toast } = useApp();
   const settings = useStore(store, (d) => d.settings);
@@ -181,7 +184,7 @@ export function SettingsPage() {
       <section className="panel">
         <h2>{t('settings.about')}</h2>
         <p className="small muted">
-          {t('app.name')} {host.version} · {host.platform}
+          {t('app.name')} {host.version} · {PLATFORM_NAMES[host.platform] ?? host.platform}
           {host.logsFolder ? ` · ${host.logsFolder}` : ''}
         </p>
         {host.logsFolder ? (

@@ -60,8 +60,8 @@ function ToolSetHeader({ set, users }: { set: ToolSet; users: string[] }) {
           </>
         )}
       </header>
-      <p className="small muted" title={users.length > 0 ? users.join(', ') : undefined}>
-        {users.length > 0 ? t('toolSets.usedBy', { names: users.join(', ') }) : t('toolSets.unused')}
+      <p className="small muted" title={users.length > 0 ? users.join(t('list.separator')) : undefined}>
+        {users.length > 0 ? t('toolSets.usedBy', { names: users.join(t('list.separator')) }) : t('toolSets.unused')}
       </p>
     </>
   );
@@ -103,7 +103,7 @@ export function ToolSetsPage() {
                     <span className="small toolset-meta">
                       {t('toolSets.size', { count: summary?.toolCount ?? 0, size: formatBytes(summary?.bytes ?? 0) })}
                     </span>
-                    <span className="small toolset-meta">{users.length > 0 ? users.join(', ') : t('toolSets.unused')}</span>
+                    <span className="small toolset-meta">{users.length > 0 ? users.join(t('list.separator')) : t('toolSets.unused')}</span>
                   </button>
                 </li>
               );

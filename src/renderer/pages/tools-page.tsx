@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
-import { Button, EmptyState, Switch } from '../components/ui';
+import { Button, EmptyState, Notice, Switch } from '../components/ui';
+import { serversLink } from './xiaozhi-status';
 import { formatBytes } from '../format';
 import { useStore } from '../store/bridge-store';
 import { useCommand } from '../components/use-command';
@@ -31,6 +32,8 @@ export function ToolsPage() {
   const summary = useStore(store, (d) => d.state.catalog);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const counts = useStore(store, (d) => d.counts);
+  const servers = useStore(store, (d) => d.state.servers);
+  const missing = servers.filter((x) => x.enabled && (x.state === 'failed' || x.state === 'restarting'));
   const [query, setQuery] = useState('');
   const [trying, setTrying] = useState<CatalogTool | undefined>();
   const [describing, setDescribing] = useState<CatalogTool | undefined>();
@@ -67,7 +70,23 @@ export function ToolsPage() {
           limit: formatBytes(limit),
         })}
       </p>
-      {catalog.length === 0 ? <EmptyState title={t('tools.none')} /> : null}
+      {missing.length > 0 ? (
+        // A server that is not running lists no tools: say whose tools are missing here, and where to look.
+        <Notice kind={missing.some((m) => m.state === 'failed') ? 'error' : 'warn'}>
+          {t('tools.missingFrom')}
+          {missing.map((m, i) => (
+            <Fragment key={m.name}>
+              {i > 0 ? t('list.separator') : null}
+              <a href={serversLink({ server: m.name })}>{m.name}</a>
+            </Fragment>
+          ))}
+        </Notice>
+      ) : null}
+      {catalog.length === 0 ? (
+        <EmptyState title={t('tools.none')}>
+          <a href={serversLink({ add: true })}>{t('checklist.openCatalogue')}</a>
+        </EmptyState>
+      ) : null}
       {catalog.length > 0 && groups.length === 0 ? <EmptyState title={t('tools.noMatch', { query: query.trim() })} /> : null}
       {groups.map(([server, tools]) => {
         const on = tools.filter((tool) => tool.enabled).length;

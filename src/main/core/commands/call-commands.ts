@@ -3,6 +3,7 @@ import { redactProblem } from '../bridge-secrets';
 import { resultText } from '../hub/result-shaping';
 import type { ToolHub } from '../hub/tool-hub';
 import type { EndpointTools } from '../router/endpoint-catalogs';
+import type { ActivityLog } from '../logs/activity-log';
 import type { CallHistory } from '../logs/call-history';
 import type { LogBook } from '../logs/log-book';
 import type { CommandHandlers } from './command-handlers';
@@ -14,6 +15,7 @@ export interface CallCommandContext {
   defaultTools(): Pick<EndpointTools, 'call'>;
   logBook: Pick<LogBook, 'redact' | 'entries'>;
   history: Pick<CallHistory, 'list' | 'countsByTool'>;
+  activity: Pick<ActivityLog, 'list'>;
 }
 
 /** A call from the window, exactly as xiaozhi would make it, and what the bridge remembers of calls. */
@@ -34,5 +36,6 @@ export function callCommandHandlers(c: CallCommandContext): CommandHandlers<type
     getLogs: async (input) => c.logBook.entries(input.limit),
     getHistory: async () => c.history.list(),
     getToolCounts: async () => c.history.countsByTool(),
+    getActivity: async () => c.activity.list(),
   };
 }

@@ -91,6 +91,7 @@ export class EndpointLink {
       ...(this.retryAt !== undefined ? { retryAt: this.retryAt } : {}),
       ...(failure ? { lastError: redact(failureLine(failure)), lastErrorCause: redactProblem(failure.problem, redact) } : {}),
       attempts: this.failures,
+      ...(this.state === 'connected' && this.session?.toolsRead ? { toolsRead: this.session.toolsRead } : {}),
     };
   }
 
@@ -228,6 +229,7 @@ export class EndpointLink {
       version,
       longCalls,
       ...(language ? { language } : {}),
+      onToolsRead: () => this.opts.onStatus(),
     });
     this.startHeartbeat(socket);
     log.info('connected');

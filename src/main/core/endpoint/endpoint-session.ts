@@ -22,6 +22,8 @@ export interface EndpointSessionOptions {
   longCalls?: LongCallOptions | undefined;
   /** The user's language, for what the bridge words itself. */
   language?: () => Language;
+  /** xiaozhi read the tools (a tools/list page was answered): the window says so. */
+  onToolsRead?: () => void;
 }
 
 /**
@@ -35,6 +37,8 @@ export class EndpointSession {
   private initializedFlag = false;
   /** The catalog version this session last learned of; only newer changes are announced. */
   private announcedVersion = -1;
+  /** What xiaozhi last read with tools/list in this session (tools over every page, and when): the window's "xiaozhi has read N tools". */
+  private read: { count: number; at: number } | undefined;
 
   constructor(
     socket: WebSocket,
@@ -50,6 +54,8 @@ export class EndpointSession {
         if (cursor === undefined && this.initializedFlag) this.announcedVersion = served.version;
         const page = served.page(cursor, JSON.stringify(extra.requestId));
         names.learn(page.tools.map((tool) => tool.name));
+        this.read = { count: (cursor === undefined ? 0 : (this.read?.count ?? 0)) + page.tools.length, at: Date.now() };
+        this.opts.onToolsRead?.();
         return page;
       }, cursor === undefined);
     });
@@ -77,6 +83,11 @@ export class EndpointSession {
     this.calls = calls;
     this.server = server;
     server.connect(transport).catch((error: unknown) => log.error(`could not start the MCP session: ${String(error)}`));
+  }
+
+  /** The tools xiaozhi read in its latest tools/list of this session (every page so far), if it listed them. */
+  get toolsRead(): { count: number; at: number } | undefined {
+    return this.read;
   }
 
   /** The other side finished the handshake (notifications/initialized). */

@@ -39,6 +39,8 @@ export class CallHistory {
   /** Calls per caller (endpoint, local client, `ui`): who uses the tools, beyond the ring too. */
   private readonly byCaller = new Map<string, { ok: number; failed: number }>();
   private readonly listeners = new Set<(record: CallRecord) => void>();
+  /** Who takes every record as made, unredacted (the activity log keeps names and times only). */
+  private readonly observers = new Set<(record: Readonly<CallRecord>) => void>();
   private nextId = 1;
 
   constructor(
@@ -88,6 +90,7 @@ export class CallHistory {
     if (input.outcome === 'ok') callerCount.ok++;
     else callerCount.failed++;
     this.byCaller.set(callerKey, callerCount);
+    for (const observer of this.observers) observer(record);
     if (this.listeners.size > 0) {
       const shown = this.redacted(record);
       for (const listener of this.listeners) listener(shown);
@@ -124,6 +127,12 @@ export class CallHistory {
 
   countsByCaller(): Record<string, { ok: number; failed: number }> {
     return Object.fromEntries(this.byCaller);
+  }
+
+  /** Every record as it is made, before redaction: for who keeps no arguments or results. Returns the unsubscribe function. */
+  observe(observer: (record: Readonly<CallRecord>) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   subscribe(listener: (record: CallRecord) => void): () => void {

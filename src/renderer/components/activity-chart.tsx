@@ -1,0 +1,109 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ActivityBucket } from '../../shared/activity';
+import type { Language } from '../../shared/i18n/translate';
+import 'uplot/dist/uPlot.min.css';
+
+/**
+ * Calls per bucket as bars (all calls, and the failed ones over them in red), drawn by uPlot. The
+ * library is loaded when the chart first shows: most sessions never open the activity page.
+ */
+export function ActivityChart(props: {
+  buckets: ActivityBucket[];
+  bucketMs: number;
+  language: Language;
+  labels: { time: string; calls: string; failed: string };
+  /** Said to screen readers: the chart's numbers in words. */
+  description: string;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  const { buckets, bucketMs, language, labels } = props;
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setWidth(Math.floor(element.clientWidth)));
+    observer.observe(element);
+    setWidth(Math.floor(element.clientWidth));
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element || width <= 0) return;
+    let plot: { destroy(): void } | undefined;
+    let cancelled = false;
+    void import('uplot').then(({ default: uPlot }) => {
+      if (cancelled) return;
+      const style = getComputedStyle(document.documentElement);
+      const color = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+      const text = color('--muted', '#888');
+      const grid = color('--border', '#ddd');
+      // x: each bucket's middle, in seconds (uPlot's time unit).
+      const xs = buckets.map((b) => (b.start + bucketMs / 2) / 1000);
+      // An empty bucket draws nothing (a zero-height bar would still draw its outline).
+      const all = buckets.map((b) => b.ok + b.failed || null);
+      const failed = buckets.map((b) => b.failed || null);
+      const bars = uPlot.paths.bars?.({ size: [0.8, 40], align: 0 });
+      const hourly = bucketMs <= 3600_000;
+      const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+      plot = new uPlot(
+        {
+          width,
+          height: 180,
+          legend: { show: true },
+          cursor: { drag: { x: false, y: false } },
+          scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
+          axes: [
+            {
+              ...axis,
+              values: (_u, ticks) =>
+                ticks.map((t) =>
+                  new Date(t * 1000).toLocaleString(
+                    language,
+                    hourly ? { hour: '2-digit', minute: '2-digit' } : { month: 'numeric', day: 'numeric' },
+                  ),
+                ),
+            },
+            { ...axis, size: 40, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) },
+          ],
+          series: [
+            {
+              label: labels.time,
+              value: (_u, v) =>
+                v == null
+                  ? ''
+                  : new Date(v * 1000).toLocaleString(language, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' }),
+            },
+            {
+              label: labels.calls,
+              stroke: color('--accent', '#5865f2'),
+              fill: color('--accent', '#5865f2'),
+              paths: bars,
+              points: { show: false },
+            },
+            {
+              label: labels.failed,
+              stroke: color('--bad', '#c62828'),
+              fill: color('--bad', '#c62828'),
+              paths: bars,
+              points: { show: false },
+            },
+          ],
+        },
+        [xs, all, failed],
+        element,
+      );
+    });
+    return () => {
+      cancelled = true;
+      plot?.destroy();
+    };
+  }, [buckets, bucketMs, width, language, labels]);
+
+  return (
+    <figure className="activity-chart">
+      <div ref={host} role="img" aria-label={props.description} />
+    </figure>
+  );
+}

@@ -1,0 +1,173 @@
+import { useEffect, useMemo, useState } from 'react';
+import { exportActivity, summarizeActivity, type ActivityRange, type ActivitySample } from '../../shared/activity';
+import { useApp } from '../app-context';
+import { ActivityChart } from '../components/activity-chart';
+import { StatFigure } from '../components/stat-figure';
+import { Button, EmptyState } from '../components/ui';
+import { useNow } from '../components/use-now';
+import { formatDuration } from '../format';
+import { useStore } from '../store/bridge-store';
+
+/** Saves text as a file the user downloads (the desktop app asks where). */
+function download(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** What xiaozhi (and the other callers) did: calls per hour and per tool, failures, latency, tools never called. */
+export function ActivityPage() {
+  const { store, t, language } = useApp();
+  const catalog = useStore(store, (d) => d.catalog);
+  const calls = useStore(store, (d) => d.history.length);
+  const theme = useStore(store, (d) => d.settings?.ui.theme);
+  const [samples, setSamples] = useState<ActivitySample[] | undefined>();
+  const [range, setRange] = useState<ActivityRange>('day');
+  const now = useNow(60_000);
+
+  // Read again when a call comes in (the store counts them), at most once a second.
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      store.api.getActivity().then(
+        (list) => live && setSamples(list),
+        () => live && setSamples((s) => s ?? []),
+      );
+    }, 300);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [store, calls]);
+
+  const served = useMemo(() => catalog.filter((c) => c.enabled).map((c) => ({ tool: c.originalName, server: c.server })), [catalog]);
+  const summary = useMemo(() => summarizeActivity(samples ?? [], range, now, served), [samples, range, now, served]);
+  const labels = useMemo(() => ({ time: t('history.time'), calls: t('activity.calls'), failed: t('activity.failed') }), [t]);
+  const stamp = new Date(now).toISOString().slice(0, 10);
+
+  return (
+    <div className="page activity">
+      <div className="page-header">
+        <h1>{t('nav.activity')}</h1>
+        <div className="row">
+          <div className="segmented" role="radiogroup" aria-label={t('activity.range')}>
+            {(['day', 'week'] as const).map((r) => (
+              <button key={r} type="button" role="radio" aria-checked={range === r} onClick={() => setRange(r)}>
+                {t(`activity.range.${r}`)}
+              </button>
+            ))}
+          </div>
+          <Button
+            small
+            disabled={!samples?.length}
+            onClick={() => download(`xiaozhi-activity-${stamp}.csv`, exportActivity(samples ?? [], 'csv'), 'text/csv')}
+          >
+            {t('activity.export', { format: 'CSV' })}
+          </Button>
+          <Button
+            small
+            disabled={!samples?.length}
+            onClick={() => download(`xiaozhi-activity-${stamp}.jsonl`, exportActivity(samples ?? [], 'jsonl'), 'application/x-ndjson')}
+          >
+            {t('activity.export', { format: 'JSONL' })}
+          </Button>
+        </div>
+      </div>
+      {samples === undefined ? (
+        <p className="muted">{t('app.loading')}</p>
+      ) : summary.calls === 0 && samples.length === 0 ? (
+        <EmptyState title={t('activity.none')}>
+          <p className="muted">{t('activity.noneHint')}</p>
+          <a href="#/tools">{t('activity.tryTools')}</a>
+        </EmptyState>
+      ) : (
+        <>
+          <section className="stats">
+            <div className="stat">
+              <StatFigure text={t(`activity.callsIn.${range}`, { count: summary.calls })} value={summary.calls.toLocaleString(language)} />
+            </div>
+            <div className="stat">
+              <StatFigure text={t('activity.failedCount', { count: summary.failed })} value={summary.failed.toLocaleString(language)} />
+              {summary.calls > 0 ? (
+                <div className="small muted">
+                  {t('activity.failedShare', { percent: Math.round((summary.failed / summary.calls) * 100) })}
+                </div>
+              ) : null}
+            </div>
+            <div className="stat">
+              <div className="stat-figure">
+                <span className="stat-label">p50</span> <span className="stat-value">{formatDuration(summary.p50)}</span>
+              </div>
+              <div className="small muted">{t('activity.p95', { time: formatDuration(summary.p95) })}</div>
+            </div>
+          </section>
+          <section className="card">
+            <h2>{t(`activity.chartTitle.${range}`)}</h2>
+            <ActivityChart
+              key={theme ?? 'system'}
+              buckets={summary.buckets}
+              bucketMs={summary.bucketMs}
+              language={language}
+              labels={labels}
+              description={t('activity.chartDescription', { calls: summary.calls, failed: summary.failed })}
+            />
+          </section>
+          <section>
+            <h2>{t('activity.perTool')}</h2>
+            {summary.tools.length === 0 ? (
+              <p className="muted">{t(`activity.noneIn.${range}`)}</p>
+            ) : (
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th>{t('history.tool')}</th>
+                    <th className="num">{t('activity.calls')}</th>
+                    <th className="num">{t('activity.failed')}</th>
+                    <th className="num">p50</th>
+                    <th className="num">p95</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {summary.tools.map((row) => (
+                    <tr key={`${row.server}/${row.tool}`}>
+                      <td>
+                        <span className="mono">{row.tool}</span>
+                        {row.server ? <span className="small muted"> · {row.server}</span> : null}
+                      </td>
+                      <td className="num">{row.calls.toLocaleString(language)}</td>
+                      <td className={`num${row.failed > 0 ? ' error-text' : ''}`}>{row.failed.toLocaleString(language)}</td>
+                      <td className="num nowrap">{formatDuration(row.p50)}</td>
+                      <td className="num nowrap">{formatDuration(row.p95)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+          <section>
+            <h2>{t('activity.neverCalled', { count: summary.neverCalled.length })}</h2>
+            {summary.neverCalled.length === 0 ? (
+              <p className="muted">{t('activity.allCalled')}</p>
+            ) : (
+              <>
+                <p className="muted small">{t('activity.neverCalledHint')}</p>
+                <ul className="chips">
+                  {summary.neverCalled.map((n) => (
+                    <li key={`${n.server}/${n.tool}`} className="chip mono small">
+                      {n.tool}
+                      <span className="muted"> · {n.server}</span>
+                    </li>
+                  ))}
+                </ul>
+                <a href="#/tools">{t('activity.toTools')}</a>
+              </>
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

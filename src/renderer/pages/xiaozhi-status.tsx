@@ -1,0 +1,62 @@
+import { Fragment } from 'react';
+import type { BridgeState } from '../../shared/status';
+import { useApp } from '../app-context';
+import type { Tone } from '../components/ui';
+
+/** The servers page, opened at one server's card or with the catalogue open. */
+export function serversLink(to: { server?: string; add?: boolean } = {}): string {
+  if (to.server) return `#/servers?server=${encodeURIComponent(to.server)}`;
+  return to.add ? '#/servers?add=catalogue' : '#/servers';
+}
+
+/** Is xiaozhi working? Connected, and how many tools it read: the first line of the overview. */
+export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t']): { tone: Tone; text: string } {
+  const connected = state.endpoints.filter((e) => e.state === 'connected');
+  if (connected.length === 0) {
+    const trying = state.endpoints.some((e) => e.state === 'connecting' || e.state === 'waiting');
+    return { tone: trying ? 'warn' : 'bad', text: t(trying ? 'xiaozhi.connecting' : 'xiaozhi.notConnected') };
+  }
+  const read = Math.max(0, ...connected.map((e) => e.toolsRead?.count ?? 0));
+  if (read > 0) return { tone: 'ok', text: t('xiaozhi.working', { count: read }) };
+  return { tone: 'warn', text: t('xiaozhi.notRead') };
+}
+
+/** The overview's headline: xiaozhi first, then the servers' health, failed ones named and linked to their card. */
+export function XiaozhiStatus({ state }: { state: BridgeState }) {
+  const { t } = useApp();
+  const line = xiaozhiLine(state, t);
+  const enabled = state.servers.filter((s) => s.enabled);
+  const running = enabled.filter((s) => s.state === 'running').length;
+  const failed = enabled.filter((s) => s.state === 'failed');
+  const restarting = enabled.filter((s) => s.state === 'restarting');
+  return (
+    <section className={`summary-banner tone-${line.tone}`} aria-label={t('xiaozhi.label')}>
+      <span className={`brand-dot tone-${line.tone}`} aria-hidden="true" />
+      <div>
+        <div className={`summary-headline tone-text-${line.tone}`}>{line.text}</div>
+        <div className="small">
+          {!state.running
+            ? t('summary.stopped')
+            : enabled.length === 0
+              ? t('xiaozhi.noServers')
+              : t('xiaozhi.servers', { running, total: enabled.length, tools: state.catalog.toolCount })}
+          {failed.length > 0 ? (
+            <span className="error-text">
+              {' · '}
+              {t('xiaozhi.failed')}
+              {failed.map((s, i) => (
+                <Fragment key={s.name}>
+                  {i > 0 ? t('list.separator') : null}
+                  <a href={serversLink({ server: s.name })}>{s.name}</a>
+                </Fragment>
+              ))}
+            </span>
+          ) : null}
+          {restarting.length > 0 ? (
+            <span className="warn-text"> · {t('summary.servers.restarting', { count: restarting.length })}</span>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}

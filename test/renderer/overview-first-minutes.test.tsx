@@ -1,0 +1,51 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OverviewPage } from '../../src/renderer/pages/overview-page';
+import { fixtureServer, makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { renderWithBridge } from '../helpers/render-app';
+
+let harness: Harness | undefined;
+let xiaozhi: FakeXiaozhi | undefined;
+afterEach(async () => {
+  cleanup();
+  await harness?.bridge.stop();
+  await xiaozhi?.close();
+  harness = undefined;
+  xiaozhi = undefined;
+});
+
+describe('the overview in the first minutes', () => {
+  it('says whether xiaozhi read the tools, keeps the checklist until it has, and names a failed server with a link to its card', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    const crashing = { name: 'weather-py', transport: 'stdio' as const, command: process.execPath, args: ['-e', 'process.exit(1)'] };
+    harness = makeBridge(
+      {
+        servers: [fixtureServer('fx'), crashing],
+        endpoints: [{ id: 'e', name: '家里', url: xiaozhi.url() }],
+        limits: { startGraceMs: 2000 },
+        connection: patientConnection,
+      },
+      { restartBaseMs: 20, restartMaxMs: 20, maxCrashes: 1, crashWindowMs: 60_000, startTimeoutMs: 10_000, stopGraceMs: 500 },
+    );
+    harness.bridge.start();
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    // Connected, no tools read yet: the checklist is there (it used to vanish once an endpoint was added).
+    expect(await screen.findByText('小智已连接，但还没有读取工具')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '让小智用上你的工具' })).toBeTruthy();
+    // The step left to do has its action: the catalogue (step 1, connected, is ticked).
+    expect(screen.getAllByRole('link', { name: '打开服务目录' }).at(-1)?.getAttribute('href')).toBe('#/servers?add=catalogue');
+
+    const failed = await screen.findByRole('link', { name: 'weather-py' }, { timeout: 10_000 });
+    expect(failed.getAttribute('href')).toBe('#/servers?server=weather-py');
+
+    await harness.bridge.whenServersSettled();
+    const { tools } = await session.listAllTools();
+    expect(tools.length).toBeGreaterThan(0);
+    await screen.findByText(`小智已连接 · 已读取 ${tools.length} 个工具`, undefined, { timeout: 10_000 });
+    await waitFor(() => expect(screen.queryByRole('heading', { name: '让小智用上你的工具' })).toBeNull());
+  });
+});
