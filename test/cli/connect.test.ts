@@ -12,6 +12,7 @@ import { stateDistrust } from '../../src/main/core/local-server/state-file';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { isOwnProcess } from '../../src/main/core/servers/process-tree';
 import { waitFor } from '../helpers/wait';
+import { scaled } from '../helpers/time-scale';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const TOKEN = 'connect-test-token-0123456789abcdef';
@@ -227,7 +228,7 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
         Promise.race([
           connectOnce(dir),
           new Promise<never>((_resolve, reject) =>
-            setTimeout(() => reject(new Error('connect still reading the state file after 10 s')), 10_000),
+            setTimeout(() => reject(new Error(`connect still reading the state file after ${scaled(10_000)} ms`)), scaled(10_000)),
           ),
         ]);
       const device = tempDir();

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../helpers/bridge-harness';
+import { scaled } from '../../helpers/time-scale';
 import { waitFor } from '../../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);
@@ -47,7 +48,7 @@ describe('the first tools/list of a session', () => {
         fixtureServer('stuck', { FIXTURE_HANG: '1' }),
         fixtureServer('broken', { FIXTURE_EXIT_ON_START: '1' }),
       ],
-      limits: { startGraceMs: 4000 },
+      limits: { startGraceMs: scaled(4000) },
     });
     ctx.harness!.bridge.start();
     const session = await ctx.xiaozhi!.connection(0);
@@ -56,8 +57,8 @@ describe('the first tools/list of a session', () => {
     const waited = Date.now() - started;
     expect(names).toContain('echo');
     expect(ctx.harness!.bridge.state().servers.find((s) => s.name === 'stuck')?.state).toBe('starting');
-    // Bounded by the grace (generous upper slack for a loaded machine; the point is "not 15 s").
-    expect(waited).toBeLessThan(8000);
+    // Bounded by the grace (generous upper slack for a loaded machine; the point is "not the start timeout", 15 s).
+    expect(waited).toBeLessThan(scaled(8000));
   });
 
   it('announces no list_changed while that list waits: its answer already shows what changed meanwhile', async () => {

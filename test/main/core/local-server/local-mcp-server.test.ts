@@ -21,7 +21,8 @@ import {
   type LocalMcpServerOptions,
 } from '../../../../src/main/core/local-server/local-mcp-server';
 import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
-import { fastConnection, fastSupervision, fixtureServer, logText } from '../../../helpers/bridge-harness';
+import { fastSupervision, fixtureServer, logText, testConnection } from '../../../helpers/bridge-harness';
+import { scaled } from '../../../helpers/time-scale';
 import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
 
@@ -50,7 +51,7 @@ function tempDir(): string {
 async function start(extra: SettingsInput = {}): Promise<{ bridge: Bridge; url: string; stateDir: string }> {
   const stateDir = tempDir();
   const settings = SettingsSchema.parse({
-    connection: fastConnection,
+    connection: testConnection,
     servers: [fixtureServer('weather'), fixtureServer('notes')],
     toolSets: [
       { name: 'kitchen', servers: ['weather'], tools: { weather: { crash: { enabled: false } } } },
@@ -112,7 +113,7 @@ const initialize = JSON.stringify({
 describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => {
   it('answers the first tools/list with servers still starting once they are ready', async () => {
     const settings = SettingsSchema.parse({
-      connection: fastConnection,
+      connection: testConnection,
       servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' })],
       localServer: { enabled: true, port: 0, token: TOKEN },
     });
@@ -312,7 +313,7 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
   });
 
   it('releases the session of a client that goes away: at once when it says so, after a quiet spell when it vanishes', async () => {
-    const { url } = await start({ localServer: { enabled: true, port: 0, token: TOKEN, sessionIdleMs: 300 } });
+    const { url } = await start({ localServer: { enabled: true, port: 0, token: TOKEN, sessionIdleMs: scaled(1000) } });
     const polite = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });
     const client = new Client({ name: 'polite', version: '1' }, { capabilities: {} });
     await client.connect(polite);
