@@ -12,7 +12,7 @@ import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { SettingsPage } from '../../src/renderer/pages/settings-page';
 import { ImportDialog } from '../../src/renderer/pages/import-dialog';
 import { Menu } from '../../src/renderer/components/menu';
-import { defaultSetTools, fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
+import { defaultSetTools, fixtureServer, makeBridge, slowRestarts, type Harness } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import type { CatalogTool } from '../../src/shared/status';
@@ -33,14 +33,7 @@ describe('failures are explained, in the language of the window', () => {
   it('a crash-looping server shows its output and why while it loops (zh-CN)', async () => {
     harness = makeBridge(
       { servers: [{ name: 'py', transport: 'stdio', command: process.execPath, args: ['-e', crashing] }] },
-      {
-        restartBaseMs: 30_000,
-        restartMaxMs: 30_000,
-        maxCrashes: 5,
-        crashWindowMs: 60_000,
-        startTimeoutMs: 10_000,
-        stopGraceMs: 500,
-      },
+      slowRestarts,
     );
     harness.bridge.start();
     const { store } = await renderWithBridge(harness, <ServersPage />, 'zh-CN');
