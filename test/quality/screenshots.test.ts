@@ -11,8 +11,9 @@ import { waitFor } from '../helpers/wait';
 import { stopChild } from '../helpers/stop-child';
 
 /**
- * The screenshot matrix (`npm run screenshots`, not part of `npm test`): every page and the main
- * dialogs, in both languages and both themes, at 1100×720 and 800×600, into test-results/screenshots.
+ * The screenshot matrix (`npm run screenshots`, a quality run, not part of `npm test`): every page and
+ * the main dialogs, in both languages and both themes, at 1100×720 and 800×600, into
+ * test-results/screenshots, for a person to look at.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = path.resolve(__dirname, '../..');
@@ -27,7 +28,7 @@ let page: Page;
 let work = '';
 let importFile = '';
 
-describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screenshots of every page', () => {
+describe.skipIf(!fs.existsSync(CHROMIUM))('screenshots of every page', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-shots-'));
     xiaozhi = await FakeXiaozhi.start();
