@@ -41,6 +41,22 @@ export class CliHarness {
     return xiaozhi;
   }
 
+  /**
+   * A fake xiaozhi, and a config (mcp_config.json in a folder of its own) with one fixture server, fx,
+   * that starts a grandchild; both write their pids to `pidFile`, one a line (see `fixturePids`).
+   */
+  async endpointAndServerTree(): Promise<{ xiaozhi: FakeXiaozhi; file: string; pidFile: string }> {
+    const xiaozhi = await this.fakeXiaozhi();
+    const dir = this.tempDir();
+    const pidFile = path.join(dir, 'pids');
+    const file = this.writeConfig(
+      { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
+      'mcp_config.json',
+      dir,
+    );
+    return { xiaozhi, file, pidFile };
+  }
+
   tempDir(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cli-'));
     this.dirs.push(dir);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Bridge, type BridgeOptions } from '../../src/main/core/bridge';
-import type { FakeXiaozhi } from './fake-xiaozhi';
+import { FakeXiaozhi, type FakeSession } from './fake-xiaozhi';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';
 import type { Supervision } from '../../src/main/core/servers/child-server';
@@ -78,6 +78,27 @@ export function makeBridge(
   // No state file: a test must never touch the user's own app folder.
   const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20, stateDir: null, ...options });
   return { bridge, logBook, store, settings };
+}
+
+type EndpointInput = NonNullable<SettingsInput['endpoints']>[number];
+
+/**
+ * The usual start of an endpoint test: a fake xiaozhi, a started bridge serving it (endpoint "home",
+ * id e1, unless `endpoint` says otherwise) with its servers settled, and the first session, initialized.
+ * Stop both with `tearDown`, or hand them to `withEndpointTeardown`'s context.
+ */
+export async function startServing(
+  input: SettingsInput = {},
+  endpoint: Partial<EndpointInput> = {},
+  supervision: Partial<Supervision> = fastSupervision,
+): Promise<{ xiaozhi: FakeXiaozhi; harness: Harness; session: FakeSession }> {
+  const xiaozhi = await FakeXiaozhi.start();
+  const harness = makeBridge({ ...input, endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url(), ...endpoint }] }, supervision);
+  harness.bridge.start();
+  await harness.bridge.whenServersSettled();
+  const session = await xiaozhi.connection(0);
+  await session.initialize();
+  return { xiaozhi, harness, session };
 }
 
 /** The per-tool switches and descriptions of the default set ("all"), as tests used to read `settings.tools`. */

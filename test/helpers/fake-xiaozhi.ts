@@ -107,6 +107,20 @@ export class FakeSession {
     return response;
   }
 
+  /**
+   * The handshake of the self-hosted xiaozhi-esp32-server: initialize (id 1) and initialized back to
+   * back, without waiting for the answer (read it with `response(1)`).
+   */
+  sendSelfHostedHandshake(): void {
+    this.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } },
+    });
+    this.send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
+  }
+
   /** Follows nextCursor like the device firmware and the self-hosted server do. */
   async listAllTools(idBase = 1000): Promise<{ tools: NonNullable<NonNullable<JsonMessage['result']>['tools']>; pages: JsonMessage[] }> {
     const tools: NonNullable<NonNullable<JsonMessage['result']>['tools']> = [];

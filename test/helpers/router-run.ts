@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { SettingsInput } from '../../src/shared/settings';
-import { makeBridge, type Harness } from './bridge-harness';
+import { startServing, type Harness } from './bridge-harness';
 import { catalogNames, catalogServer, type Query } from './catalogs';
-import { FakeXiaozhi, type FakeSession } from './fake-xiaozhi';
+import type { FakeSession, FakeXiaozhi } from './fake-xiaozhi';
 
 /** One endpoint ("home", id e1) in router mode in front of real servers, with its xiaozhi session open. */
 export interface RouterRun {
@@ -22,15 +22,7 @@ type ServerInput = NonNullable<SettingsInput['servers']>[number];
 
 export async function startRouterRun(servers: (work: string) => ServerInput[], endpoint: Partial<EndpointInput> = {}): Promise<RouterRun> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-router-'));
-  const xiaozhi = await FakeXiaozhi.start();
-  const harness = makeBridge({
-    endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url(), toolMode: 'router', ...endpoint }],
-    servers: servers(work),
-  });
-  harness.bridge.start();
-  await harness.bridge.whenServersSettled();
-  const session = await xiaozhi.connection(0);
-  await session.initialize();
+  const { xiaozhi, harness, session } = await startServing({ servers: servers(work) }, { toolMode: 'router', ...endpoint });
   return {
     xiaozhi,
     harness,

@@ -5,7 +5,7 @@ import { BudgetSettings } from '../../src/renderer/components/budget-settings';
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { draftFromServer, serverFromDraft } from '../../src/renderer/pages/server-form';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
-import { defaultSetTools, makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
+import { defaultSetTools, makeBridge, patientConnection, tearDown, type Harness } from '../helpers/bridge-harness';
 import { catalogServer } from '../helpers/catalogs';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
@@ -14,10 +14,8 @@ let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
 afterEach(async () => {
   cleanup();
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
+  await tearDown(harness, xiaozhi);
+  harness = xiaozhi = undefined;
 });
 
 /** A bridge serving 71 tools (github and weather) to one endpoint: well over the default budget of 25. */

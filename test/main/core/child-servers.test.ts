@@ -7,7 +7,7 @@ import { isAlive } from '../../../src/main/core/servers/process-tree';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { ChildServer } from '../../../src/main/core/servers/child-server';
 import { LogBook } from '../../../src/main/core/logs/log-book';
-import { FIXTURE, fastSupervision, fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { FIXTURE, fastSupervision, fixtureServer, logText, makeBridge, startServing, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;
@@ -35,12 +35,9 @@ const server = (name: string) => harness!.bridge.state().servers.find((s) => s.n
 
 describe('child servers: supervision', () => {
   it('restarts a crashed server and tells the endpoint its tools changed', async () => {
-    xiaozhi = await FakeXiaozhi.start();
-    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx')] });
-    harness.bridge.start();
-    await harness.bridge.whenServersSettled();
-    const session = await xiaozhi.connection(0);
-    await session.initialize();
+    const serving = await startServing({ servers: [fixtureServer('fx')] });
+    ({ xiaozhi, harness } = serving);
+    const { session } = serving;
     const firstPid = server('fx').pid;
     const mark = session.mark();
     await session.request(1, 'tools/call', { name: 'crash', arguments: {} });
@@ -206,12 +203,9 @@ describe('child servers: supervision', () => {
   });
 
   it('refreshes the catalog when a server announces list_changed', async () => {
-    xiaozhi = await FakeXiaozhi.start();
-    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('fx')] });
-    harness.bridge.start();
-    await harness.bridge.whenServersSettled();
-    const session = await xiaozhi.connection(0);
-    await session.initialize();
+    const serving = await startServing({ servers: [fixtureServer('fx')] });
+    ({ xiaozhi, harness } = serving);
+    const { session } = serving;
     const mark = session.mark();
     await session.request(1, 'tools/call', { name: 'add_tool', arguments: { name: 'brand_new' } });
     await session.waitForNotification('notifications/tools/list_changed', mark);

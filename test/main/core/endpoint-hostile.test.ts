@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../helpers/bridge-harness';
+import { fixtureServer, logText, startServing, withEndpointTeardown, type makeBridge } from '../../helpers/bridge-harness';
 import { CALL_LIMITS } from '../../../src/main/core/endpoint/endpoint-calls';
 import { scaled } from '../../helpers/time-scale';
 import { waitFor } from '../../helpers/wait';
@@ -8,12 +7,8 @@ import { waitFor } from '../../helpers/wait';
 const ctx = withEndpointTeardown(afterEach);
 
 async function setup(input: Parameters<typeof makeBridge>[0] = {}) {
-  ctx.xiaozhi = await FakeXiaozhi.start();
-  ctx.harness = makeBridge({ endpoints: [{ id: 'e1', name: 'home', url: ctx.xiaozhi!.url() }], servers: [fixtureServer('fx')], ...input });
-  ctx.harness!.bridge.start();
-  await ctx.harness!.bridge.whenServersSettled();
-  const session = await ctx.xiaozhi!.connection(0);
-  await session.initialize();
+  const { xiaozhi, harness, session } = await startServing({ servers: [fixtureServer('fx')], ...input });
+  Object.assign(ctx, { xiaozhi, harness });
   return session;
 }
 

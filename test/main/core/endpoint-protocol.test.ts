@@ -37,13 +37,7 @@ describe('endpoint link: the MCP server side, as xiaozhi talks to it', () => {
 
   it('handles back-to-back initialize, initialized and tools/list without waiting (self-hosted server)', async () => {
     const session = await setup();
-    session.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } },
-    });
-    session.send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
+    session.sendSelfHostedHandshake();
     session.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
     const list = await session.response(2);
     expect(list.result?.tools?.map((t) => t.name)).toContain('echo');

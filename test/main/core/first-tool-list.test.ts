@@ -8,13 +8,7 @@ const ctx = withEndpointTeardown(afterEach);
 
 /** What xiaozhi-esp32-server does: initialize, initialized and one tools/list, back to back; it never re-lists. */
 async function listOnce(session: Awaited<ReturnType<FakeXiaozhi['connection']>>) {
-  session.send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } },
-  });
-  session.send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
+  session.sendSelfHostedHandshake();
   const list = await session.request(2, 'tools/list', {}, 20_000);
   return (list.result?.tools ?? []).map((t) => t.name);
 }

@@ -88,21 +88,6 @@ describe('call history', () => {
   });
 });
 
-describe('log lines written as text', () => {
-  it('cannot forge another line or drive the terminal', () => {
-    const line = formatLogLine({
-      seq: 1,
-      time: 0,
-      level: 'warn',
-      source: 'endpoint:x',
-      message: 'closed: bye\n1970-01-01T00:00:00.000Z ERROR [app] FORGED\u001b[2J\r',
-    });
-    expect(line.split('\n')).toHaveLength(1);
-    expect(line).toContain('bye\\n1970');
-    expect(line).not.toContain('\u001b');
-  });
-});
-
 describe('call history', () => {
   it('keeps bounded names and one count for every unknown tool, whatever the callers make up', () => {
     const history = new CallHistory(10);
