@@ -9,7 +9,7 @@ ARG UV_VERSION=0.12
 # uv's official image, only to copy its two binaries from.
 FROM ghcr.io/astral-sh/uv:${UV_VERSION} AS uv
 
-# Build the bundles and pack the npm package: the very tarball `npm pack` makes (and the tests install).
+# Build the bundles and pack the npm package: the very tarball scripts/pack.mjs makes (and the tests install).
 # JavaScript only, so it is built once on the build machine's platform, whatever the target.
 FROM --platform=$BUILDPLATFORM ${NODE_IMAGE} AS build
 WORKDIR /src
@@ -17,7 +17,7 @@ ENV ELECTRON_SKIP_BINARY_DOWNLOAD=1
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm pack --silent && mv xiaozhi-tray-*.tgz /tmp/xiaozhi-tray.tgz
+RUN node scripts/pack.mjs --pack-destination /tmp && mv /tmp/xiaozhi-tray-*.tgz /tmp/xiaozhi-tray.tgz
 
 FROM ${NODE_IMAGE}
 # python3 for uvx servers that use the system Python (uv downloads others into the volume when asked),

@@ -781,7 +781,7 @@ async function router(): Promise<void> {
   const queries = (
     JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'catalogs', 'queries.json'), 'utf8')) as { queries: { query: string }[] }
   ).queries.map((q) => q.query);
-  const source = { version: 1, catalog: () => entries, call: async () => ({ content: [] }) };
+  const source = { version: 1, catalog: () => entries, call: async () => ({ result: { content: [] } }) };
   const toolRouter = new ToolRouter({ source, history: new CallHistory(), maxMessageBytes: () => 8192 });
   let t = performance.now();
   toolRouter.search('warm up the index', 1);

@@ -1,41 +1,9 @@
 // Builds the Node-side bundles (Electron main, preload, headless CLI) with esbuild.
 // The renderer is built by Vite (vite.config.ts) when it exists.
 import { build } from 'esbuild';
+import { nodeBundle as common } from './bundle-options.mjs';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-
-/**
- * zod's namespace export of its ~50 error-message locales cannot be tree-shaken, and V8 holds a
- * bundle's whole source in memory: only the English one (zod's default, the one used) is bundled.
- */
-function zodEnglishOnly() {
-  return {
-    name: 'zod-english-only',
-    setup(b) {
-      b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-        /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-english-only' } : undefined,
-      );
-      b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
-        contents: "export { default as en } from 'zod/v4/locales/en.js';",
-        resolveDir: process.cwd(),
-      }));
-    },
-  };
-}
-
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: true,
-  logLevel: 'warning',
-  // Electron is provided by the runtime; never bundle it.
-  external: ['electron'],
-  // Prefer ESM builds: some packages' UMD builds use dynamic requires esbuild cannot follow.
-  mainFields: ['module', 'main'],
-  plugins: [zodEnglishOnly()],
-};
 
 // A build for users who cannot reach GitHub can carry an update mirror (https, serving the same
 // latest*.yml files and installers as the GitHub releases): XIAOZHI_TRAY_UPDATE_MIRROR=https://… npm run dist

@@ -1,3 +1,4 @@
+import { parseArgs as nodeParseArgs } from 'node:util';
 import { closest } from './suggest';
 
 /** One option a command accepts. `value` names its argument (`FILE`); without it, it is a switch. */
@@ -27,46 +28,52 @@ export const COMMON_OPTIONS: OptionSpec[] = [
   { name: 'version', help: 'print the version (also -v)' },
 ];
 
-const SHORT: Record<string, string> = { '-h': 'help', '-v': 'version' };
+/** Short forms, for the common options only. */
+const SHORT: Record<string, string> = { help: 'h', version: 'v' };
 
-/** A small, strict parser: `--name value`, `--name=value`, switches, positionals, `--` ends options. */
+/**
+ * Node's `parseArgs` splits the command line (`--name value`, `--name=value`, `-h`, positionals,
+ * `--` ends options); what it does not do is kept here: the nearest name for a typo, choices, a value
+ * that is another option, an option given twice, in the words the help uses. It runs non-strict so
+ * that every mistake reaches these checks as a token, never as Node's own message.
+ */
 export function parseArgs(argv: string[], specs: OptionSpec[], command: string): ParsedArgs {
   const known = new Map([...specs, ...COMMON_OPTIONS].map((spec) => [spec.name, spec]));
+  const { tokens } = nodeParseArgs({
+    args: argv,
+    options: Object.fromEntries(
+      [...known.values()].map((spec) => [
+        spec.name,
+        { type: spec.value ? ('string' as const) : ('boolean' as const), ...(SHORT[spec.name] ? { short: SHORT[spec.name] } : {}) },
+      ]),
+    ),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const positionals: string[] = [];
   const options: Record<string, string | true> = {};
   const lists: Record<string, string[]> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (SHORT[arg]) {
-      options[SHORT[arg]] = true;
-      continue;
-    }
-    if (!arg.startsWith('-') || arg === '-') {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') ? arg.slice(2, eq === -1 ? undefined : eq) : arg.slice(1);
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    if (token.kind !== 'option') continue;
+    const { name, rawName } = token;
     const spec = known.get(name);
-    if (!spec || !arg.startsWith('--')) throw new UsageError(unknownOption(arg.split('=')[0] as string, [...known.keys()], command));
+    // Short forms stand alone (`-h`, not `-hv`), and a mistake is said as typed: `-config` is one
+    // (Node reads it as -c -o -n…).
+    const typed = argv[token.index] as string;
+    if (!spec || (!rawName.startsWith('--') && (SHORT[name] === undefined || typed !== rawName)))
+      throw new UsageError(unknownOption(typed.split('=')[0] as string, [...known.keys()], command));
     let value: string | true = true;
     if (spec.value) {
-      if (eq !== -1) value = arg.slice(eq + 1);
-      else {
-        const next = argv[i + 1];
-        if (next === undefined || (next.startsWith('--') && next.length > 2))
-          throw new UsageError(`--${name} needs a value: --${name} ${spec.value}`);
-        value = next;
-        i++;
-      }
+      // Node takes the next word whatever it is; `--config --json` forgot the value.
+      if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--') && token.value.length > 2))
+        throw new UsageError(`--${name} needs a value: --${name} ${spec.value}`);
+      value = token.value;
       if (spec.choices && !spec.choices.includes(value)) {
         throw new UsageError(`--${name} must be ${orList(spec.choices)}, not "${value}"${suggestion(value, spec.choices, '')}`);
       }
-    } else if (eq !== -1) throw new UsageError(`--${name} is a switch and takes no value`);
+    } else if (token.value !== undefined) throw new UsageError(`--${name} is a switch and takes no value`);
     if (spec.repeatable && typeof value === 'string') (lists[name] ??= []).push(value);
     else if (options[name] !== undefined && spec.value) throw new UsageError(`--${name} is given twice`);
     options[name] = value;

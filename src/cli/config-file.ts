@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, formatProblem } from '../main/core/config/json-text';
 import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
-import { FileSettingsStore, MemorySettingsStore, octalMode, othersMode, type SettingsStore } from '../main/core/config/settings-store';
+import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
+import { octalMode, othersMode } from '../main/core/config/atomic-write';
 import { secretValues } from '../main/core/bridge-secrets';
 import type { CliContext } from './command';
 
@@ -100,6 +101,7 @@ export function storeFor(
     return new FileSettingsStore(file, loaded.settings, {
       onExternalChange: (backup) => say(`${file} was changed by another program while running; that version is kept in ${backup}`),
       onMadePrivate: (previous) => say(madePrivate(file, previous)),
+      onSaveFailed: (error) => say(`could not save ${file}: ${error instanceof Error ? error.message : String(error)}`),
     });
   }
   return new MemorySettingsStore(loaded.settings, { file, format: loaded.format });

@@ -54,6 +54,8 @@ export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headle
     log,
     stop: async () => {
       await Promise.all([bridge.stop(), options.alsoStop?.()]);
+      // A save whose rename Windows held up is still being retried: it lands (or is said) before the exit.
+      await options.store.settled?.().catch(() => undefined);
       watchdog?.close();
     },
     killNow: () => bridge.killAllNow(),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { version } from '../../package.json';
+import { APP_VERSION } from '../main/core/version';
 import type { CliContext } from './command';
 import { main } from './main';
 
@@ -20,7 +20,7 @@ const bin = path.resolve(__dirname, '..', '..', 'bin', 'xiaozhi-tray.js');
 const watchdog = path.join(__dirname, 'watchdog.js');
 
 const ctx: CliContext = {
-  version,
+  version: APP_VERSION,
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
   env: process.env,

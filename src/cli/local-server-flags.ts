@@ -3,7 +3,7 @@ import { defaultConnectCommand, type EntryContext } from '../main/core/local-ser
 import type { LocalServerOverrides } from '../main/core/local-server/local-server-controller';
 
 export type { LocalServerOverrides };
-import { hostWithPort, isWildcardHost } from '../main/core/local-server/request-checks';
+import { hostWithPort, isWildcardHost } from '../main/core/io/http-gate';
 import { appStateDir, readStateFile } from '../main/core/local-server/state-file';
 import { SENDABLE_TOKEN, SENDABLE_TOKEN_RULE, type Settings } from '../shared/settings';
 import { jsonLogLine, type LogFormat } from './log-output';

@@ -9,7 +9,8 @@ const ORDER: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /**
  * One line per entry on `stream`: the readable text line, or (`json`) one object per line with
- * `time` (ISO 8601), `level`, `source` and `message`, a format that stays the same for log collectors.
+ * `time` (ISO 8601), `level`, `source` and `message`, a format that stays the same for log collectors;
+ * a line that says a problem or event as data adds its `code` and `params` (and the `cause` it reports).
  */
 export function logSink(stream: NodeJS.WritableStream, minLevel: LogLevel, format: LogFormat): LogSink {
   const min = ORDER.indexOf(minLevel);
@@ -21,12 +22,17 @@ export function logSink(stream: NodeJS.WritableStream, minLevel: LogLevel, forma
   };
 }
 
-export function jsonLogLine(entry: Pick<LogEntry, 'time' | 'level' | 'source' | 'message'>, extra: Record<string, unknown> = {}): string {
+export function jsonLogLine(
+  entry: Pick<LogEntry, 'time' | 'level' | 'source' | 'message' | 'problem' | 'cause'>,
+  extra: Record<string, unknown> = {},
+): string {
   return JSON.stringify({
     time: new Date(entry.time).toISOString(),
     level: entry.level,
     source: entry.source,
     message: entry.message,
+    ...(entry.problem ? { code: entry.problem.code, params: entry.problem.params } : {}),
+    ...(entry.cause ? { cause: entry.cause } : {}),
     ...extra,
   });
 }

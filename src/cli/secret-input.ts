@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { octalMode } from '../main/core/config/settings-store';
+import { octalMode } from '../main/core/config/atomic-write';
 import { UsageError } from './args';
 
 /**

@@ -44,14 +44,17 @@ export const ToolCallOutputSchema = z.object({
   error: ProblemSchema.optional(),
 });
 
-export const bridgeCommands = {
+/** The bridge as a whole: its state, its settings, the catalog, start and stop. */
+export const stateCommands = {
   getState: command(Void, BridgeStateSchema),
   /** Settings with every secret redacted (endpoint tokens, secret headers and env values). */
   getSettings: command(Void, SettingsSchema),
   getCatalog: command(Void, z.array(CatalogToolSchema)),
   start: command(Void, Void),
   stop: command(Void, Void),
+} as const;
 
+export const endpointCommands = {
   addEndpoint: command(z.object({ name: z.string().min(1), url: z.string().min(1) }), EndpointSettingsSchema.omit({ url: true })),
   updateEndpoint: command(
     EndpointId.extend({
@@ -81,7 +84,9 @@ export const bridgeCommands = {
     z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(10).optional() }),
     z.array(ToolSearchHitSchema),
   ),
+} as const;
 
+export const serverCommands = {
   addServer: command(ServerSettingsSchema, Void),
   /** Replaces the server called `name` (which may be renamed by `server.name`). */
   updateServer: command(ServerName.extend({ server: ServerSettingsSchema }), Void),
@@ -89,10 +94,16 @@ export const bridgeCommands = {
   startServer: command(ServerName, Void),
   stopServer: command(ServerName, Void),
   restartServer: command(ServerName, Void),
+} as const;
 
+/** A tool's switch and description, in a tool set. */
+export const toolCommands = {
   setToolEnabled: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
   setServerToolsEnabled: command(z.object({ server: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
   setToolDescription: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, description: z.string().nullable(), ...InSet }), Void),
+} as const;
+
+export const preferenceCommands = {
   updatePreferences: command(
     z.object({
       naming: NamingPolicySchema.optional(),
@@ -104,19 +115,27 @@ export const bridgeCommands = {
     }),
     Void,
   ),
+} as const;
 
+/** A call from the window, and what the bridge remembers of calls: history, counts, the log. */
+export const callCommands = {
   /** Call a tool by its exposed name, exactly as xiaozhi would. */
   callTool: command(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).default({}) }), ToolCallOutputSchema),
   getLogs: command(z.object({ limit: z.number().int().positive().optional() }).default({}), z.array(LogEntrySchema)),
   getHistory: command(Void, z.array(CallRecordSchema)),
   /** Calls per tool since the bridge started (beyond the history's length): counts[server][originalTool]. */
   getToolCounts: command(Void, z.record(z.string(), z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() })))),
+} as const;
 
+export const catalogueCommands = {
   /** Servers to add in one click: the shipped list, plus the MCP registry's (read now if asked, or if a day old). */
   getCatalogue: command(z.object({ refresh: z.enum(['never', 'ifStale', 'now']).optional() }).default({}), CatalogueSchema),
   /** The key sent to servers hosted on ModelScope; null removes it. */
   setModelscopeKey: command(z.object({ apiKey: z.string().trim().min(1).max(4096).nullable() }), Void),
+} as const;
 
+/** What the hosting process adds (login item, folders) and its updater. */
+export const hostCommands = {
   getHostInfo: command(Void, HostInfoSchema),
   setLaunchAtLogin: command(z.object({ enabled: z.boolean() }), Void),
   openLogsFolder: command(Void, Void),
@@ -127,7 +146,9 @@ export const bridgeCommands = {
   checkForUpdates: command(Void, UpdateStatusSchema),
   /** Stops every server, then quits and installs the downloaded update. */
   installUpdate: command(Void, Void),
+} as const;
 
+export const importExportCommands = {
   /** What importing this file's text would do; changes nothing. `source` is the file name shown. */
   previewImport: command(z.object({ source: z.string().max(1000), text: z.string().max(4 * 1024 * 1024) }), ImportPreviewSchema),
   /** The same for a file on the bridge's machine (a client found by discoverClients). */
@@ -137,7 +158,18 @@ export const bridgeCommands = {
   discoverClients: command(Void, z.array(KnownClientSchema)),
   /** Our servers as a file other tools read; it contains the real secrets. */
   exportConfig: command(z.object({ format: ExportFormatSchema }), z.object({ fileName: z.string(), text: z.string() })),
+} as const;
 
+export const bridgeCommands = {
+  ...stateCommands,
+  ...endpointCommands,
+  ...serverCommands,
+  ...toolCommands,
+  ...preferenceCommands,
+  ...callCommands,
+  ...catalogueCommands,
+  ...hostCommands,
+  ...importExportCommands,
   ...toolSetCommands,
 } as const;
 

@@ -126,7 +126,12 @@ export const LogEntrySchema = z.object({
   level: LogLevelSchema,
   /** `app`, `endpoint:<name>` or `server:<name>` */
   source: z.string(),
+  /** In English (for the log file, the CLI and a copied log). */
   message: z.string(),
+  /** What the line says as a code with parameters, for the window to word in its language. */
+  problem: ProblemSchema.optional(),
+  /** The failure the line reports (a restart's, a crash loop's), worded into the problem's `{cause}`. */
+  cause: ProblemSchema.optional(),
 });
 
 export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled']);

@@ -30,6 +30,24 @@ describe('the argument parser', () => {
     expect(() => parseArgs(['-c'], specs, 't')).toThrow('unknown option -c');
   });
 
+  it("says the mistakes Node's parseArgs reads its own way as the help words them", () => {
+    // Node reads -config as -c -o -n -f -i -g, and -hv as -h -v; both are one word the user typed.
+    expect(() => parseArgs(['-config', 'x'], specs, 't')).toThrow(new UsageError('unknown option -config. Did you mean --config?'));
+    expect(() => parseArgs(['-hv'], specs, 't')).toThrow(
+      new UsageError('unknown option -hv for "t". Options: --config, --json, --input, --format, --help, --version'),
+    );
+    // Node takes the next word as the value, whatever it is.
+    expect(() => parseArgs(['--config', '--json'], specs, 't')).toThrow(new UsageError('--config needs a value: --config FILE'));
+    expect(() => parseArgs(['--config'], specs, 't')).toThrow(new UsageError('--config needs a value: --config FILE'));
+    expect(() => parseArgs(['--json=yes'], specs, 't')).toThrow(new UsageError('--json is a switch and takes no value'));
+    expect(() => parseArgs(['-h=1'], specs, 't')).toThrow('unknown option -h for "t"');
+    expect(parseArgs(['--config=', '--input=', '-'], specs, 't')).toEqual({
+      positionals: ['-'],
+      options: { config: '', input: '' },
+      lists: { input: [''] },
+    });
+  });
+
   it('measures typos as people make them', () => {
     expect(editDistance('cofnig', 'config')).toBe(1);
     expect(editDistance('cnofig', 'config')).toBe(1);

@@ -182,6 +182,14 @@ describe('logs for collectors: --log-format json and --log-level', () => {
     expect(lines).toContainEqual(
       expect.objectContaining({ level: 'info', source: 'server:fx', message: expect.stringMatching(/^running \(pid \d+\)/) }),
     );
+    // A line the window can word in its language carries its code and parameters too.
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        source: 'server:fx',
+        code: 'server.running',
+        params: expect.objectContaining({ tools: expect.any(Number) }),
+      }),
+    );
     expect(lines).toContainEqual(
       expect.objectContaining({ level: 'info', source: 'server:fx', message: 'fixture fx started, 中文输出正常' }),
     );

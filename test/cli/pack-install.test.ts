@@ -8,9 +8,9 @@ import { waitFor } from '../helpers/wait';
 import { CliHarness, TOKEN, allGone, fixturePids, waitForText } from './cli-harness';
 
 /**
- * What a user gets from `npm i xiaozhi-tray`: the package `npm pack` makes, installed offline into
- * a fresh folder outside the repository, run through npx. (The bundles are built by the global
- * setup; `npm pack` here skips the prepack build for that reason.)
+ * What a user gets from `npm i xiaozhi-tray`: the package scripts/pack.mjs makes (npm pack, with the
+ * bundled dependencies left out of its package.json), installed offline into a fresh folder outside
+ * the repository, run through npx. (The bundles are built by the global setup: --no-build.)
  */
 const ROOT = path.resolve(__dirname, '../..');
 const h = new CliHarness();
@@ -30,7 +30,11 @@ const npmEnv = () => ({
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-pack-cli-'));
   const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, env: npmEnv(), encoding: 'utf8' }),
+    execFileSync(process.execPath, ['scripts/pack.mjs', '--no-build', '--json', '--pack-destination', work], {
+      cwd: ROOT,
+      env: npmEnv(),
+      encoding: 'utf8',
+    }),
   ) as { filename: string; files: { path: string }[] }[];
   tarball = path.join(work, (packed[0] as { filename: string }).filename);
   app = path.join(work, 'app');
@@ -70,7 +74,11 @@ describe('the published CLI package', () => {
       string,
       unknown
     >;
+    // The repository lists what the bundles carry as dependencies (for scanners); the package lists none.
+    const repository = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(repository.dependencies as object)).toContain('@modelcontextprotocol/sdk');
     expect(installed.dependencies ?? {}).toEqual({});
+    expect(installed.version).toBe(repository.version);
     expect(installed.private).toBeUndefined();
     expect(fs.readdirSync(path.join(app, 'node_modules')).sort()).toEqual(['.bin', '.package-lock.json', 'xiaozhi-tray']);
   });

@@ -40,10 +40,10 @@ describe('the Docker image', () => {
     expect(final.lines).toContain('ENTRYPOINT ["tini", "--", "xiaozhi-tray"]');
   });
 
-  it('installs the package npm pack makes (the one the pack-install test runs), not the repository', () => {
+  it('installs the package scripts/pack.mjs makes (the one the pack-install test runs), not the repository', () => {
     const build = all.find((s) => / AS build$/.test(s.from));
     expect(build?.lines.join('\n')).toContain('RUN npm ci');
-    expect(build?.lines.join('\n')).toContain('npm pack');
+    expect(build?.lines.join('\n')).toContain('node scripts/pack.mjs');
     expect(final.lines.join('\n')).toMatch(/npm install --global .*\/tmp\/xiaozhi-tray\.tgz/);
     expect(final.lines.some((l) => /^COPY (?!--from)/.test(l))).toBe(false);
     const ignored = read('.dockerignore').split('\n');

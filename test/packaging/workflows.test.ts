@@ -64,6 +64,31 @@ describe('GitHub workflows', () => {
     expect(job.steps.find((s) => s.uses?.startsWith('actions/setup-node'))?.with?.['node-version']).toBe(22);
   });
 
+  it('release publishes the npm package on a version tag, with provenance, from the tarball pack:npm makes', () => {
+    type NpmJob = Job & { needs: string; if: string; permissions: Record<string, string> };
+    const workflow = yaml.load(read('release.yml')) as { on: { push: { tags: string[] } }; jobs: { npm: NpmJob } };
+    expect(workflow.on.push.tags).toEqual(['v*']);
+    const job = workflow.jobs.npm;
+    expect(job.if).toMatch(/refs\/tags\/v/);
+    // Provenance needs the OIDC token; the release upload needs contents: write.
+    expect(job.permissions).toEqual({ contents: 'write', 'id-token': 'write' });
+    const runs = job.steps.map((s) => s.run ?? '');
+    const at = (pattern: RegExp) => runs.findIndex((r) => pattern.test(r));
+    expect(at(/scripts\/pack\.mjs/)).toBeGreaterThan(at(/npm run typecheck/));
+    const publish = runs[at(/npm publish/)]!;
+    expect(publish).toMatch(/"\$TARBALL" --provenance --access public/);
+    expect(at(/npm publish/)).toBeGreaterThan(at(/scripts\/pack\.mjs/));
+    expect(at(/gh release upload/)).toBeGreaterThan(at(/npm publish/));
+  });
+
+  it('the README claims no published package: its install line installs a release tarball or a checkout', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const install = readme.split('\n').filter((line) => /^\s*npm (install|i) -g/.test(line));
+    expect(install.length).toBeGreaterThan(0);
+    // The command itself, not its comment, names the tarball.
+    for (const line of install) expect(line.split('#')[0], line).toMatch(/\.tgz/);
+  });
+
   it('the scripts they run exist', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     for (const script of ['lint', 'typecheck', 'test', 'smoke']) expect(pkg.scripts[script], script).toBeTypeOf('string');

@@ -107,9 +107,11 @@ export const importCommand: Command = {
     }
     try {
       const applied = sessions.apply({ id: preview.id, inputs, fromEnvironment }, current);
-      new FileSettingsStore(path.resolve(ctx.cwd, target), current, {
+      const store = new FileSettingsStore(path.resolve(ctx.cwd, target), current, {
         onMadePrivate: (previous) => ctx.err(madePrivate(target, previous)),
-      }).save(applied.settings);
+      });
+      store.save(applied.settings);
+      await store.settled();
       const r = applied.result;
       ctx.out(
         `\nImported into ${target}: ${countOf(r.addedServers.length, 'server')} added, ${r.replacedServers.length} replaced, ${countOf(r.addedEndpoints.length, 'endpoint')}, ${r.skipped} skipped.`,

@@ -278,7 +278,9 @@ export const initCommand: Command = {
         );
       settings = await importChosen(chosen, settings, inputs, new Set(useEnvIds(args)), prompter, ctx);
 
-      new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous)) }).save(settings);
+      const store = new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous)) });
+      store.save(settings);
+      await store.settled();
       // Read back exactly as `run` will read it (without MCP_ENDPOINT, so the file is judged alone).
       const check = loadConfigFile(target, { ...ctx.env, MCP_ENDPOINT: '' });
       const s = check.settings;

@@ -8,9 +8,7 @@ import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../conf
 import { startHeadless } from '../headless-bridge';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../args';
-
-const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
-const WILDCARD = ['0.0.0.0', '::'];
+import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
 
 export const runCommand: Command = {
   name: 'run',
@@ -122,12 +120,12 @@ export const runCommand: Command = {
           else {
             // Listening on every interface (the LAN, Docker), the URL still names 127.0.0.1: say what to use elsewhere.
             const elsewhere =
-              host && WILDCARD.includes(host)
+              host && isWildcardHost(host)
                 ? `From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${web.port}).\n`
                 : '';
             process.stdout.write(`\nOpen the window in a browser on this machine:\n  ${web.url}\n${elsewhere}\n`);
           }
-          if (host && !LOOPBACK.includes(host))
+          if (host && !isLoopbackHost(host))
             log.warn(`the web UI listens on ${host}: anyone who can reach it and has the URL can control the bridge`);
         } catch (error) {
           log.error(`web UI: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../../main/core/config/settings-store';
+import { writeFileAtomic } from '../../main/core/config/atomic-write';
 import { stringOption, UsageError, type ParsedArgs } from '../args';
 import { ALLOW_ENV_OPTION, LOG_FORMATS, LOG_LEVELS, allowEnvArg, type CliContext, type Command } from '../command';
 import { loadOrExplain } from '../config-file';
@@ -118,7 +118,7 @@ function runArgs(args: ParsedArgs, config: string): string[] {
   return out;
 }
 
-function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manager | undefined): number {
+async function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manager | undefined): Promise<number> {
   const config = stringOption(args, 'config');
   if (!config) throw new UsageError('service install needs --config FILE: the config the service runs');
   const loaded = loadOrExplain(ctx, config, 'service install', allowEnvArg(args));
@@ -155,7 +155,7 @@ function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manag
     ctx.err(`service install: ${error.message}`);
     return 1;
   }
-  writeFileAtomic(manager.file, text);
+  await writeFileAtomic(manager.file, text);
   ctx.out(`${existed ? 'Updated' : 'Wrote'} ${manager.file}`);
   ctx.out(`It runs: ${[spec.execPath, spec.script, ...spec.args].join(' ')}`);
   if (args.options['no-start'] === true) {

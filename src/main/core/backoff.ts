@@ -8,6 +8,17 @@ export interface BackoffOptions {
   now?: () => number;
 }
 
+/** The ceiling of the delay after `attempt` failures before (from 0): base·2^attempt, capped. */
+export const backoffCeiling = (attempt: number, baseMs: number, capMs: number): number =>
+  Math.min(capMs, baseMs * 2 ** Math.min(attempt, 30));
+
+/**
+ * A delay drawn uniformly under `ceiling` by `draw` (in [0, 1)), with a floor of a tenth of the base,
+ * which avoids a hot loop when the jitter draws ~0 repeatedly.
+ */
+export const jitteredDelay = (ceiling: number, baseMs: number, draw: number): number =>
+  Math.max(Math.min(baseMs / 10, ceiling), Math.floor(draw * ceiling));
+
 /**
  * Capped exponential backoff with full jitter: the delay is uniform in [0, min(cap, base·2^attempt)],
  * so many bridges dropped at once by the same server do not come back in lockstep.
@@ -27,13 +38,12 @@ export class Backoff {
   next(): number {
     const now = (this.options.now ?? Date.now)();
     if (this.attempt === 0) this.firstFailureAt = now;
-    let ceiling = Math.min(this.capMs, this.baseMs * 2 ** Math.min(this.attempt, 30));
+    let ceiling = backoffCeiling(this.attempt, this.baseMs, this.capMs);
     if (this.options.outageFraction !== undefined) {
       ceiling = Math.min(ceiling, Math.max(this.baseMs, (now - this.firstFailureAt) * this.options.outageFraction));
     }
     this.attempt++;
-    // A floor of a tenth of the base avoids a hot loop when the jitter draws ~0 repeatedly.
-    return Math.max(Math.min(this.baseMs / 10, ceiling), Math.floor(this.random() * ceiling));
+    return jitteredDelay(ceiling, this.baseMs, this.random());
   }
 
   get attempts(): number {

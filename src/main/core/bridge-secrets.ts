@@ -155,10 +155,15 @@ export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSe
   });
 }
 
-/** A cause's parameters carry text from outside (a stderr line, an error's detail): redacted like it. */
-export function redactProblem(problem: Problem, redact: (text: string) => string): Problem {
+import { redactProblem } from './logs/redact';
+
+export { redactProblem };
+
+/** A server's or an endpoint's failure as the window sees it: its text and its cause's parameters redacted. */
+export function redactFailure<T extends { lastError?: string; lastErrorCause?: Problem }>(status: T, redact: (text: string) => string): T {
   return {
-    ...problem,
-    params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])),
+    ...status,
+    ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
+    ...(status.lastErrorCause ? { lastErrorCause: redactProblem(status.lastErrorCause, redact) } : {}),
   };
 }

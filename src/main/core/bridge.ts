@@ -1,109 +1,47 @@
 import { countOf } from '../../shared/count-words';
-import { bridgeCommands, type BridgeApi, type CommandName, type EventName, type EventPayload } from '../../shared/bridge-api';
-import { SettingsSchema, type ServerSettings, type Settings, type ToolMode } from '../../shared/settings';
-import type { BridgeState, EndpointStatus } from '../../shared/status';
-import type { HostInfo } from '../../shared/host';
-import type { UpdateStatus } from '../../shared/updates';
+import type { BridgeApi, BridgeCommands, EventName, EventPayload } from '../../shared/bridge-api';
+import { SettingsSchema, type Settings } from '../../shared/settings';
+import type { BridgeState } from '../../shared/status';
 import { firstIssue } from '../../shared/zod-issue';
-import { forbiddenKeyPaths, formatKeyPath } from '../../shared/forbidden-keys';
-import { redactProblem, secretValues } from './bridge-secrets';
+import { redactFailure, secretValues } from './bridge-secrets';
+import { BridgeEvents } from './bridge-events';
+import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host';
 import type { SettingsStore } from './config/settings-store';
-import { EndpointLink } from './endpoint/endpoint-link';
 import { ToolHub } from './hub/tool-hub';
-import { failureCause } from './servers/failure-cause';
 import { CallHistory } from './logs/call-history';
 import type { LogBook, Logger } from './logs/log-book';
-import { ChildServer, type Supervision } from './servers/child-server';
 import { ImportSessions } from './import/import-sessions';
-import { StartGrace } from './servers/start-grace';
 import { CatalogueService } from './catalogue/catalogue-service';
-import { EndpointCatalogs, type EndpointMode } from './router/endpoint-catalogs';
-import { LocalServerController, type LocalServerOverrides } from './local-server/local-server-controller';
+import type { EndpointCatalogs } from './router/endpoint-catalogs';
+import { LocalServerController } from './local-server/local-server-controller';
 import { appStateDir } from './local-server/state-file';
-import type { ConnectCommand } from './local-server/client-entries';
-import { isOwnEntry } from './local-server/own-entry';
-import { bridgeCommandHandlers, type BridgeInternals } from './bridge-commands';
+import { ChangeQueue } from './change-queue';
+import { ServerFleet } from './server-fleet';
+import { EndpointFleet } from './endpoint-fleet';
+import * as commands from './commands';
+import { APP_VERSION } from './version';
 
-/** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
-export interface BridgeHost {
-  info(): Omit<HostInfo, 'version' | 'readOnlyConfig'>;
-  setLaunchAtLogin?(enabled: boolean): Promise<void> | void;
-  openLogsFolder?(): Promise<void> | void;
-  /** Opens a link in its app (Cherry Studio's install link); the desktop shell only. */
-  openExternal?(url: string): Promise<void> | void;
-  /** How a stdio-only client starts `xiaozhi-tray connect` with this install. */
-  connectCommand?(): ConnectCommand;
-  /** The desktop app's updater; the headless bridge has none. */
-  updates?: UpdatesHost;
-}
-
-export interface UpdatesHost {
-  status(): UpdateStatus;
-  check(): Promise<UpdateStatus>;
-  install(): Promise<void>;
-  /** Returns the unsubscribe function. */
-  subscribe(listener: (status: UpdateStatus) => void): () => void;
-}
-
-export const headlessHost: BridgeHost = {
-  info: () => ({ carrier: 'web', platform: process.platform, secretStorage: 'config-file', launchAtLogin: null }),
-};
-
-export interface BridgeOptions {
-  host?: BridgeHost;
-  store: SettingsStore;
-  logBook: LogBook;
-  /** The environment stdio servers start from. */
-  env?: NodeJS.ProcessEnv;
-  supervision?: Partial<Supervision>;
-  version?: string;
-  /** Catalog changes within this window become one `list_changed`. */
-  listChangedDebounceMs?: number;
-  /** Where the MCP registry's list is cached (the app's data folder); none: memory only. */
-  cacheDir?: string;
-  /** The MCP registry to read the catalogue from (default: the official one; env XIAOZHI_TRAY_REGISTRY_URL). */
-  registryUrl?: string;
-  /** How long "Test connection" waits for xiaozhi to ask for the tools. */
-  testListWaitMs?: number;
-  /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
-  toolMode?: ToolMode;
-  /** This run's local MCP server flags (`run --mcp-port N --mcp-token-file FILE`); never saved. */
-  localServer?: LocalServerOverrides;
-  /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
-  stateDir?: string | null;
-}
-
-type Listener = (payload: never) => void;
+export type { BridgeOptions } from './bridge-host';
 
 /**
- * The engine: owns the settings, the child servers, the tool hub and the endpoint links, and
- * implements the `BridgeApi` contract that every UI talks to. One per process.
+ * The engine's facade: owns the settings, the tool hub, the servers (a `ServerFleet`) and the
+ * endpoint links (an `EndpointFleet`), starts and stops them, sends the events, and implements
+ * the `BridgeApi` contract that every UI talks to (the commands live in `commands/`). One per process.
  */
 export class Bridge {
   readonly api: BridgeApi;
   private settings: Settings;
-  private modes: { settings: Settings | undefined; byId: Map<string, EndpointMode> } = { settings: undefined, byId: new Map() };
   private readonly store: SettingsStore;
   private readonly logBook: LogBook;
   private readonly log: Logger;
   private readonly history: CallHistory;
   private readonly hub: ToolHub;
-  private readonly catalogs: EndpointCatalogs;
-  private readonly servers = new Map<string, ChildServer>();
-  private readonly links = new Map<string, EndpointLink>();
-  private readonly listeners = new Map<EventName, Set<Listener>>();
+  private readonly servers: ServerFleet;
+  private readonly endpoints: EndpointFleet;
+  private readonly events: BridgeEvents;
   private running = false;
-  private statusQueued = false;
-  private listChangedTimer: NodeJS.Timeout | undefined;
-  private serverStarts = new Map<string, Promise<void>>();
-  private replacing: Promise<void> = Promise.resolve();
-  /** Endpoints already warned of being past their tool budget. */
-  private readonly overBudget = new Set<string>();
-  private readonly startGrace = new StartGrace(() => this.settings.limits.startGraceMs);
-  private unsubscribeHistory: (() => void) | undefined;
   private readonly imports: ImportSessions;
   private readonly host: BridgeHost;
-  private readonly catalogue: CatalogueService;
   private readonly localServer: LocalServerController;
 
   constructor(private readonly options: BridgeOptions) {
@@ -115,19 +53,37 @@ export class Bridge {
     this.log = options.logBook.logger('app');
     this.settings = SettingsSchema.parse(options.store.load());
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
-    this.hub = new ToolHub(() => this.servers.values(), this.hubSettings(), this.history, this.log);
+    this.events = new BridgeEvents(this.history, this.log, () => this.state());
+    const settings = () => this.settings;
+    const onStatus = () => this.events.queueStatus();
+    // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
+    const fleet = { settings, logBook: this.logBook, running: () => this.running, queue: new ChangeQueue(), onStatus };
+    const { env = process.env, supervision } = options;
+    this.servers = new ServerFleet({
+      ...fleet,
+      log: this.log,
+      env,
+      ...(supervision ? { supervision } : {}),
+      onTools: () => this.hub.rebuild(),
+    });
+    this.hub = new ToolHub(() => this.servers.all(), this.hubSettings(), this.history, this.log);
     this.hub.onChange(() => this.onCatalogChanged());
-    this.catalogs = new EndpointCatalogs({
+    this.endpoints = new EndpointFleet({
+      ...fleet,
       hub: this.hub,
       history: this.history,
-      mode: (id) => this.endpointMode(id),
-      maxMessageBytes: () => this.settings.limits.maxMessageBytes,
+      toolMode: options.toolMode,
+      startSettled: () => this.servers.graceSettled(),
+      onToolsNotified: () => this.localServer.refreshSessions(),
+      version: options.version,
+      listChangedDebounceMs: options.listChangedDebounceMs,
     });
     this.localServer = new LocalServerController({
-      hub: this.hub,
-      settings: () => this.settings,
+      // Each client's set as a consumer sees it: a call of a tool whose server is still starting waits for it.
+      toolSet: (id) => this.endpoints.catalogs.forSet(id),
+      settings,
       log: this.logBook.logger('local-server'),
-      version: options.version ?? '0.1.0',
+      version: options.version ?? APP_VERSION,
       stateDir: options.stateDir === null ? undefined : (options.stateDir ?? appStateDir()),
       ...(options.localServer ? { overrides: options.localServer } : {}),
       saveToken: (token) => {
@@ -135,22 +91,13 @@ export class Bridge {
         this.commit({ ...this.settings, localServer: { ...this.settings.localServer, token } });
         return true;
       },
-      onStatus: () => this.queueStatus(),
+      onStatus,
       onTokenChanged: () => this.updateSecrets(),
-      catalogSettled: () => this.startGrace.settled(),
     });
     this.updateSecrets();
-    this.logBook.subscribe((entry) => this.emit('log', entry));
-    this.host.updates?.subscribe((status) => this.emit('update', status));
-    for (const server of this.settings.servers) this.servers.set(server.name, this.makeServer(server));
-    for (const endpoint of this.settings.endpoints) this.links.set(endpoint.id, this.makeLink(endpoint));
-    const registryUrl = options.registryUrl ?? options.env?.XIAOZHI_TRAY_REGISTRY_URL ?? process.env.XIAOZHI_TRAY_REGISTRY_URL;
-    this.catalogue = new CatalogueService({
-      log: this.log,
-      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-      ...(registryUrl ? { registryUrl } : {}),
-    });
-    this.api = this.makeApi();
+    this.logBook.subscribe((entry) => this.events.emit('log', entry));
+    this.host.updates?.subscribe((status) => this.events.emit('update', status));
+    this.api = commands.validatedApi(this.handlers(), (text) => this.logBook.redact(text), this.on.bind(this));
   }
 
   get isRunning(): boolean {
@@ -162,29 +109,28 @@ export class Bridge {
     if (this.running) return;
     this.running = true;
     this.log.info(`starting: ${countOf(this.settings.servers.length, 'server')}, ${countOf(this.settings.endpoints.length, 'endpoint')}`);
-    for (const server of this.servers.values()) if (server.config.enabled) this.startServer(server);
-    for (const link of this.links.values()) if (this.endpointEnabled(link.id)) link.start();
+    this.servers.startEnabled();
+    this.endpoints.startEnabled();
     void this.localServer.sync(true);
-    this.queueStatus();
+    this.events.queueStatus();
   }
 
   /** Stops endpoints and servers; resolves when every child process tree is gone. */
   async stop(): Promise<void> {
     this.running = false;
-    if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
-    this.listChangedTimer = undefined;
+    this.endpoints.cancelListChanged();
     // Servers are stopped last, but a child that exits meanwhile (Ctrl+C) is no crash to restart.
-    for (const server of this.servers.values()) server.windDown();
+    this.servers.windDown();
     await this.localServer.stop();
-    await Promise.all([...this.links.values()].map((link) => link.stop()));
-    await Promise.all([...this.servers.values()].map((server) => server.stop()));
+    await this.endpoints.stop();
+    await this.servers.stopAll();
     this.log.info('stopped');
-    this.queueStatus();
+    this.events.queueStatus();
   }
 
   /** The machine resumed or its network came back: endpoints retry or check their socket now. */
   wake(): void {
-    for (const link of this.links.values()) link.wake();
+    this.endpoints.wake();
   }
 
   /**
@@ -192,7 +138,7 @@ export class Bridge {
    * without waiting for `stop()` (a second Ctrl+C, a crash): nothing it started may outlive it.
    */
   killAllNow(): void {
-    for (const server of this.servers.values()) server.killNow();
+    this.servers.killAllNow();
   }
 
   /**
@@ -201,7 +147,7 @@ export class Bridge {
    */
   async offerImportFile(path: string): Promise<void> {
     try {
-      this.emit('importPreview', this.imports.previewFile(path, this.settings));
+      this.events.emit('importPreview', this.imports.previewFile(path, this.settings));
     } catch (error) {
       this.log.warn(`could not import ${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -209,7 +155,7 @@ export class Bridge {
 
   /** Resolves when every server started so far has either come up or failed its first attempt. */
   async whenServersSettled(): Promise<void> {
-    await Promise.allSettled([...this.serverStarts.values()]);
+    await this.servers.startsSettled();
   }
 
   /**
@@ -217,7 +163,7 @@ export class Bridge {
    * grace over (a server that hangs at start holds nobody past it).
    */
   async whenCatalogSettled(): Promise<void> {
-    await this.startGrace.settled();
+    await this.servers.graceSettled();
   }
 
   /** The state as any UI sees it: what servers printed or failed with is redacted like a log line. */
@@ -225,26 +171,10 @@ export class Bridge {
     const redact = (text: string) => this.logBook.redact(text);
     return {
       running: this.running,
-      endpoints: [...this.links.values()].map((l) => {
-        const status = {
-          ...withCause(l.status()),
-          served: this.catalogs.summary(l.id),
-          toolSet: this.hub.forSet(this.settings.endpoints.find((e) => e.id === l.id)?.toolSet).id,
-        };
-        return {
-          ...status,
-          ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
-          ...(status.lastErrorCause ? { lastErrorCause: redactProblem(status.lastErrorCause, redact) } : {}),
-        };
-      }),
-      servers: [...this.servers.values()].map((s) => {
+      endpoints: this.endpoints.statuses().map((status) => redactFailure(status, redact)),
+      servers: [...this.servers.all()].map((s) => {
         const status = s.status();
-        return {
-          ...status,
-          stderrTail: status.stderrTail.map(redact),
-          ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
-          ...(status.lastErrorCause ? { lastErrorCause: redactProblem(status.lastErrorCause, redact) } : {}),
-        };
+        return redactFailure({ ...status, stderrTail: status.stderrTail.map(redact) }, redact);
       }),
       catalog: this.hub.summary(),
       toolSets: this.hub.summaries(),
@@ -258,92 +188,17 @@ export class Bridge {
 
   /** What each endpoint is served, by tool mode. */
   get endpointCatalogs(): EndpointCatalogs {
-    return this.catalogs;
-  }
-
-  /** Read for every call (twice): kept per settings object, which a change replaces. */
-  private endpointMode(id: string): EndpointMode {
-    if (this.modes.settings !== this.settings) this.modes = { settings: this.settings, byId: new Map() };
-    let mode = this.modes.byId.get(id);
-    if (!mode) {
-      const endpoint = this.settings.endpoints.find((e) => e.id === id);
-      mode = { toolMode: this.options.toolMode ?? endpoint?.toolMode ?? 'all', pinned: endpoint?.pinned ?? [], toolSet: endpoint?.toolSet };
-      this.modes.byId.set(id, mode);
-    }
-    return mode;
+    return this.endpoints.catalogs;
   }
 
   on<K extends EventName>(event: K, listener: (payload: EventPayload<K>) => void): () => void {
-    const set = this.listeners.get(event) ?? new Set<Listener>();
-    set.add(listener as Listener);
-    this.listeners.set(event, set);
-    // Call records are redacted only when someone listens, so listen to the history only then.
-    if (event === 'call' && set.size === 1) this.unsubscribeHistory = this.history.subscribe((record) => this.emit('call', record));
-    return () => {
-      set.delete(listener as Listener);
-      if (event === 'call' && set.size === 0) {
-        this.unsubscribeHistory?.();
-        this.unsubscribeHistory = undefined;
-      }
-    };
-  }
-
-  private emit<K extends EventName>(event: K, payload: EventPayload<K>): void {
-    for (const listener of this.listeners.get(event) ?? []) {
-      try {
-        (listener as (p: EventPayload<K>) => void)(payload);
-      } catch (error) {
-        // A broken subscriber must not break the engine; do not log a log event's failure (loop).
-        if (event !== 'log') this.log.warn(`an event listener failed: ${String(error)}`);
-      }
-    }
-  }
-
-  /** Status changes come in bursts (a server start touches several); send one event per tick. */
-  private queueStatus(): void {
-    if (this.statusQueued) return;
-    this.statusQueued = true;
-    setImmediate(() => {
-      this.statusQueued = false;
-      this.emit('status', this.state());
-    });
+    return this.events.on(event, listener);
   }
 
   private onCatalogChanged(): void {
-    this.emit('catalog', this.hub.catalog());
-    this.queueStatus();
-    if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
-    this.listChangedTimer = setTimeout(() => {
-      this.listChangedTimer = undefined;
-      // Each consumer compares its own set's version: only those whose set changed hear about it.
-      for (const link of this.links.values()) link.notifyToolsChanged();
-      this.localServer.refreshSessions();
-      // Judged once the servers starting now are up (or failed): a count taken halfway is not what xiaozhi gets.
-      void this.startGrace.settled().then(() => {
-        if (this.running) this.warnOverBudget();
-      });
-    }, this.options.listChangedDebounceMs ?? 300);
-  }
-
-  /**
-   * The window shows an endpoint past its tool budget; a headless user reads the log. Said once
-   * per endpoint each time it goes over, not at every change.
-   */
-  private warnOverBudget(): void {
-    const { budgetTools, budgetBytes } = this.settings.limits;
-    for (const link of this.links.values()) {
-      const served = this.catalogs.summary(link.id);
-      const over = served.toolCount > budgetTools || served.bytes > budgetBytes;
-      if (over && !this.overBudget.has(link.id)) {
-        this.logBook
-          .logger(`endpoint:${link.name}`)
-          .warn(
-            `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
-          );
-      }
-      if (over) this.overBudget.add(link.id);
-      else this.overBudget.delete(link.id);
-    }
+    this.events.emit('catalog', this.hub.catalog());
+    this.events.queueStatus();
+    this.endpoints.catalogChanged();
   }
 
   private hubSettings() {
@@ -353,49 +208,6 @@ export class Bridge {
       maxMessageBytes: this.settings.limits.maxMessageBytes,
       argumentChecksOff: new Set(this.settings.servers.filter((s) => s.checkArguments === false).map((s) => s.name)),
     };
-  }
-
-  private makeServer(settings: ServerSettings): ChildServer {
-    return new ChildServer({
-      settings,
-      log: this.logBook.logger(`server:${settings.name}`),
-      baseEnv: this.options.env ?? process.env,
-      defaults: () => ({
-        callTimeoutMs: this.settings.limits.callTimeoutMs,
-        ...(this.settings.modelscope.apiKey ? { modelscopeApiKey: this.settings.modelscope.apiKey } : {}),
-      }),
-      ...(this.options.supervision ? { supervision: this.options.supervision } : {}),
-      onStatus: () => this.queueStatus(),
-      onTools: () => this.hub.rebuild(),
-      // A list asked while a server restarts waits for that attempt too (bounded by the grace).
-      onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
-    });
-  }
-
-  private startServer(server: ChildServer): void {
-    // A server replaced or removed meanwhile (a save during a restart) must not come back to life.
-    if (this.servers.get(server.name) !== server) return;
-    const started = server.start().catch((error: unknown) => this.log.error(`server ${server.name}: ${String(error)}`));
-    this.serverStarts.set(server.name, started);
-    this.startGrace.track(server.name, started);
-  }
-
-  private makeLink(endpoint: Settings['endpoints'][number]): EndpointLink {
-    return new EndpointLink({
-      endpoint,
-      connection: this.settings.connection,
-      hub: this.catalogs.forEndpoint(endpoint.id),
-      catalogSettled: () => this.startGrace.settled(),
-      log: this.logBook.logger(`endpoint:${endpoint.name}`),
-      maxMessageBytes: () => this.settings.limits.maxMessageBytes,
-      maxIncomingBytes: this.settings.limits.maxIncomingBytes,
-      onStatus: () => this.queueStatus(),
-      version: this.options.version ?? '0.1.0',
-    });
-  }
-
-  private endpointEnabled(id: string): boolean {
-    return this.settings.endpoints.find((e) => e.id === id)?.enabled === true;
   }
 
   /** Validates and persists new settings; throws (and keeps the old ones) when they are invalid. */
@@ -414,7 +226,7 @@ export class Bridge {
     this.updateSecrets();
     this.hub.updateSettings(this.hubSettings());
     void this.localServer.sync(this.running);
-    this.queueStatus();
+    this.events.queueStatus();
   }
 
   /** The settings' secrets, and the local server's tokens of this run (`--mcp-token`, or one made for it; each client's own). */
@@ -422,139 +234,25 @@ export class Bridge {
     this.logBook.setSecrets([...secretValues(this.settings, this.options.env ?? process.env), ...this.localServer.currentTokens()]);
   }
 
-  private requireServer(name: string): ChildServer {
-    const server = this.servers.get(name);
-    if (!server) throw new Error(`No server is called "${name}".`);
-    return server;
-  }
-
-  private requireEndpoint(id: string): Settings['endpoints'][number] {
-    const endpoint = this.settings.endpoints.find((e) => e.id === id);
-    if (!endpoint) throw new Error(`No endpoint has the id "${id}".`);
-    return endpoint;
-  }
-
-  /** A server that is this app itself would serve its own tools back to it, in a loop. */
-  private refuseOwnEntry(server: ServerSettings): void {
-    const running = this.localServer.status().url;
-    const ports = [this.settings.localServer.port, ...(running ? [Number(new URL(running).port)] : [])];
-    if (ports.some((port) => isOwnEntry(server, port))) {
-      throw new Error(`"${server.name}" is Xiaozhi Tray's own local MCP server; adding it would serve the app's tools back to itself.`);
-    }
-  }
-
-  /**
-   * Replacing links and servers runs one at a time: two saves at once (a double click) would
-   * otherwise both stop the old one and both start a new one, leaving one running unowned.
-   */
-  private exclusive(work: () => Promise<void>): Promise<void> {
-    const turn = this.replacing.then(work);
-    this.replacing = turn.catch(() => undefined);
-    return turn;
-  }
-
-  private replaceLink(id: string): Promise<void> {
-    return this.exclusive(async () => {
-      await this.links.get(id)?.stop();
-      this.links.delete(id);
-      const endpoint = this.settings.endpoints.find((e) => e.id === id);
-      if (!endpoint) return;
-      const link = this.makeLink(endpoint);
-      this.links.set(id, link);
-      if (this.running && endpoint.enabled) link.start();
-    });
-  }
-
-  /** Stops the server `oldName` and starts `newName` (the same name, or a rename) as the settings now say. */
-  private replaceServer(oldName: string, newName: string | undefined): Promise<void> {
-    return this.exclusive(async () => {
-      for (const name of new Set([oldName, ...(newName ? [newName] : [])])) {
-        const old = this.servers.get(name);
-        this.servers.delete(name);
-        this.serverStarts.delete(name);
-        this.startGrace.forget(name);
-        if (old) await old.stop();
-      }
-      // Read at this turn, not when asked: a later save may have changed it meanwhile.
-      const settings = newName === undefined ? undefined : this.settings.servers.find((s) => s.name === newName);
-      if (settings) {
-        const server = this.makeServer(settings);
-        this.servers.set(settings.name, server);
-        if (this.running && settings.enabled) this.startServer(server);
-      }
-      this.hub.rebuild();
-      this.queueStatus();
-    });
-  }
-
-  /** What the commands (bridge-commands.ts) may use of this bridge. */
-  private internals(): BridgeInternals {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const bridge = this;
+  /** Each group of commands gets what it needs of the bridge, and nothing else. */
+  private handlers(): commands.CommandHandlers<BridgeCommands> {
+    const access = { settings: () => this.settings, commit: (next: Settings) => this.commit(next) };
+    const { hub, history, logBook, log, servers, endpoints, localServer, host, store } = this;
+    const { version, testListWaitMs, cacheDir, env } = this.options;
+    const registryUrl = this.options.registryUrl ?? env?.XIAOZHI_TRAY_REGISTRY_URL ?? process.env.XIAOZHI_TRAY_REGISTRY_URL;
+    const catalogue = new CatalogueService({ log, ...(cacheDir ? { cacheDir } : {}), ...(registryUrl ? { registryUrl } : {}) });
+    const entryContext = commands.localEntryContext(localServer, host);
     return {
-      get settings() {
-        return bridge.settings;
-      },
-      commit: (next) => this.commit(next),
-      state: () => this.state(),
-      start: () => this.start(),
-      stop: () => this.stop(),
-      hub: this.hub,
-      history: this.history,
-      logBook: this.logBook,
-      log: this.log,
-      imports: this.imports,
-      catalogs: this.catalogs,
-      catalogue: this.catalogue,
-      localServer: this.localServer,
-      startGrace: this.startGrace,
-      store: this.store,
-      host: this.host,
-      options: this.options,
-      links: this.links,
-      servers: this.servers,
-      serverStarts: this.serverStarts,
-      requireEndpoint: (id) => this.requireEndpoint(id),
-      requireServer: (name) => this.requireServer(name),
-      replaceLink: (id) => this.replaceLink(id),
-      replaceServer: (oldName, newName) => this.replaceServer(oldName, newName),
-      startServer: (server) => this.startServer(server),
-      refuseOwnEntry: (server) => this.refuseOwnEntry(server),
-      queueStatus: () => this.queueStatus(),
+      ...commands.stateCommandHandlers({ ...access, hub, state: () => this.state(), start: () => this.start(), stop: () => this.stop() }),
+      ...commands.endpointCommandHandlers({ ...access, endpoints, catalogs: endpoints.catalogs, hub, log, version, testListWaitMs }),
+      ...commands.serverCommandHandlers({ ...access, servers, localServer }),
+      ...commands.toolCommandHandlers({ ...access, servers }),
+      ...commands.preferenceCommandHandlers({ ...access, endpoints }),
+      ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history }),
+      ...commands.catalogueCommandHandlers({ ...access, catalogue }),
+      ...commands.hostCommandHandlers({ host, store, version, onStatus: () => this.events.queueStatus() }),
+      ...commands.importExportCommandHandlers({ ...access, imports: this.imports, servers, endpoints, log, entryContext }),
+      ...commands.toolSetCommandHandlers({ ...access, endpoints, hub, localServer, history, host, entryContext }),
     };
   }
-
-  private makeApi(): BridgeApi {
-    const impl = bridgeCommandHandlers(this.internals());
-
-    const api = {} as Record<string, unknown>;
-    for (const name of Object.keys(bridgeCommands) as CommandName[]) {
-      const schema = bridgeCommands[name].input;
-      // Every payload is validated here, once, whichever carrier (IPC, WebSocket, in-process) brought it.
-      api[name] = async (input: unknown) => {
-        const refused = forbiddenKeyPaths(input, 1)[0];
-        if (refused) throw new Error(`Invalid input for "${name}" at ${formatKeyPath(refused)}: this key is not allowed`);
-        const parsed = schema.safeParse(input);
-        if (!parsed.success) {
-          const issue = firstIssue(parsed.error);
-          throw new Error(this.logBook.redact(`Invalid input for "${name}"${issue.path ? ` at ${issue.path}` : ''}: ${issue.message}`));
-        }
-        try {
-          return await (impl[name] as (i: unknown) => Promise<unknown>)(parsed.data);
-        } catch (error) {
-          // Errors reach the window and the CLI: the same redaction as everything else.
-          throw new Error(this.logBook.redact(error instanceof Error ? error.message : String(error)));
-        }
-      };
-    }
-    api.on = this.on.bind(this);
-    return api as BridgeApi;
-  }
-}
-
-/** An endpoint's failure as a code with parameters, read from the text the link logged. */
-function withCause(status: EndpointStatus): EndpointStatus {
-  return status.lastError && !status.lastErrorCause
-    ? { ...status, lastErrorCause: failureCause(new Error(status.lastError), { url: status.url }) }
-    : status;
 }

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { LogEntry, LogLevel } from '../../shared/status';
 import { useApp } from '../app-context';
+import { logMessage } from '../components/problem-text';
 import { Button, EmptyState, Switch } from '../components/ui';
 import { formatClock } from '../format';
 import { useStore } from '../store/bridge-store';
@@ -36,10 +37,11 @@ export function LogsPage() {
   const shown = useMemo(() => {
     const min = LEVELS.indexOf(level);
     const needle = text.trim().toLowerCase();
-    return logs.filter(
-      (e) => LEVELS.indexOf(e.level) >= min && (!source || e.source === source) && (!needle || e.message.toLowerCase().includes(needle)),
-    );
-  }, [logs, level, source, text]);
+    // The text filter finds a line by what it shows (in the UI's language) or by the English the log file keeps.
+    const matches = (e: LogEntry) =>
+      !needle || e.message.toLowerCase().includes(needle) || (e.problem !== undefined && logMessage(t, e).toLowerCase().includes(needle));
+    return logs.filter((e) => LEVELS.indexOf(e.level) >= min && (!source || e.source === source) && matches(e));
+  }, [logs, level, source, text, t]);
 
   useEffect(() => {
     const onHash = () => setSource(sourceFromHash());
@@ -171,7 +173,7 @@ export function LogsPage() {
                 <span className="log-time">{formatClock(e.time)}</span>
                 <span className="log-level">{e.level}</span>
                 <span className="log-source">{e.source}</span>
-                <span className="log-message">{e.message}</span>
+                <span className="log-message">{logMessage(t, e)}</span>
               </div>
             );
           })}

@@ -410,6 +410,8 @@ export const en = {
   'problem.endpoint.idle.hint': 'This happens now and then; it reconnects by itself.',
   'problem.endpoint.noPong': 'The connection went silent (no answer to a ping).',
   'problem.endpoint.noPong.hint': 'The network dropped it; it reconnects by itself.',
+  'problem.endpoint.tooBig': 'xiaozhi sent a message over the {kb} KB limit, so the connection was closed.',
+  'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
   'problem.server.notFound': 'The program "{command}" was not found.',
   'problem.server.notFound.hint': 'Install it (Node.js brings npx, uv brings uvx) or enter its full path.',
   'problem.server.interpreterMissing': '"{command}" exists, but the interpreter named on its first line (#!) is missing.',
@@ -447,6 +449,22 @@ export const en = {
     'The system could not start the program for now ({code}: too many open files or processes, or too little memory).',
   'problem.server.systemLimit.hint':
     'It is tried again shortly. If this keeps happening, close programs you do not need, or raise the limit on open files (ulimit -n).',
+  'problem.server.outputOverflow': 'The program printed more than {megabytes} MB on its output without a line break.',
+  'problem.server.outputOverflow.hint':
+    'A message was too big, or the program logs on its output instead of stderr. It is restarted; if this repeats, tell its author.',
+  'problem.server.eventTooBig': 'The server sent a message of more than {megabytes} MB.',
+  'problem.server.eventTooBig.hint': 'The connection is dropped and made again; the limit keeps the app from running out of memory.',
+  'problem.server.answerTooBig': 'The server sent an answer of more than {megabytes} MB.',
+  'problem.server.answerTooBig.hint': 'The connection is dropped and made again; the limit keeps the app from running out of memory.',
+  'problem.server.outputHeld': 'The program ended, but a process it started still holds its output open; the connection is closed.',
+  'problem.server.outputHeld.hint': 'That process was started without its own output; it is stopped with the server.',
+  'problem.server.running': 'Running: {name} {version}, {tools, plural, one {# tool} other {# tools}}',
+  'problem.server.installing': 'First run: {runner} is downloading and installing {package}; it is given up to {minutes} min to start.',
+  'problem.server.restarting': 'Restarting in {seconds} s. Why: {cause}',
+  'problem.server.crashLoop': 'Failed {count} times within {seconds} s; giving up until it is started again. Last error: {cause}',
+  'problem.server.notRetrying': 'Not tried again until it is started again. Why: {cause}',
+  'problem.server.toolsLeftOut':
+    '{count, plural, one {# tool} other {# tools}} it listed {count, plural, one {is} other {are}} left out ({served} served): its card on the Servers page says why.',
   'problem.call.unknownTool': 'No tool is called "{tool}" any more.',
   'problem.call.badArguments': 'The arguments do not fit the tool: {detail}',
   'problem.call.badArguments.hint':

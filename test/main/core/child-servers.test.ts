@@ -330,7 +330,7 @@ describe('child servers: hostile or broken output', () => {
     await bridge.whenServersSettled();
     // Through the hub, as an endpoint gets it (the window's copy is redacted).
     const read = async (tool: string, name: string) =>
-      ((await bridge.toolHub.call(tool, { name }, { caller: 'test' })).content[0] as { text: string }).text;
+      ((await bridge.toolHub.call(tool, { name }, { caller: 'test' })).result.content[0] as { text: string }).text;
     expect(await read('fx_getenv', 'MCP_ENDPOINT')).toBe('(unset)');
     expect(await read('fx_getenv', 'MODELSCOPE_API_TOKEN')).toBe('(unset)');
     expect(await read('fx_getenv', 'PATH')).not.toBe('(unset)');

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
 import { configFileText } from './config-file-writer';
+import { removeOrphanedTempFiles, startAtomicWrite, type AtomicWrite, type WriteOptions } from './atomic-write';
 import { secretValues } from '../bridge-secrets';
 
 /** Where settings live: electron-store in the app, a file for the CLI, memory in tests. */
 export interface SettingsStore {
   load(): Settings;
   save(settings: Settings): void;
+  /** Resolves once every save is on disk; rejects with the error of the last one when it never got there. */
+  settled?(): Promise<void>;
   /** Set when changes cannot be saved: the config file belongs to another program. */
   readonly readOnly?: { file: string; format: string };
 }
@@ -36,130 +38,19 @@ export class MemorySettingsStore implements SettingsStore {
  */
 export const ENV_ENDPOINT_ID = 'env-mcp-endpoint';
 
-const TEMP_SUFFIX = '.tmp';
-/** When this process started (ms): temporary files stamped earlier were not written by it. */
-const PROCESS_STARTED = Date.now() - process.uptime() * 1000;
-const tempPrefix = (file: string) => `.${path.basename(file)}.`;
-
-/** Blocks this thread briefly: saves are synchronous, and Windows' locks last milliseconds. */
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-/** What other users may do with a file: its mode bits for group and others (0 on Windows, where modes mean nothing). */
-export function othersMode(file: string): number {
-  if (process.platform === 'win32') return 0;
-  try {
-    return fs.statSync(file).mode & 0o077;
-  } catch {
-    return 0;
-  }
-}
-
-/** A mode as `ls -l` users know it: 644. */
-export const octalMode = (mode: number): string => (mode & 0o777).toString(8);
-
-export interface WriteOptions {
-  /**
-   * The text holds secrets: the file is made the owner's alone (0600), whatever mode it had. Its
-   * previous mode is returned when that took something away from others.
-   */
-  private?: boolean;
-}
-
 /**
- * Writes the whole file to a temporary sibling, then renames: never a half-written config. A
- * symlinked config is written through its link. A rename refused for a moment (antivirus or an
- * indexer holding the file on Windows: EPERM, EBUSY, EACCES) is retried for about a second.
- * Returns the mode the file had when `private` made it 0600 (undefined when nothing changed).
+ * Our own settings format in a JSON file (the headless CLI's native config). A save is written at
+ * once, synchronously, and fails at once (the settings are then not changed); only a rename Windows
+ * refuses for a moment is retried in the background, the latest save superseding one still retried.
  */
-export function writeFileAtomic(file: string, text: string, options: WriteOptions = {}): number | undefined {
-  let target = file;
-  try {
-    target = fs.realpathSync(file);
-  } catch {
-    // a new file: write where asked
-  }
-  const dir = path.dirname(target);
-  fs.mkdirSync(dir, { recursive: true });
-  const temp = path.join(dir, `${tempPrefix(target)}${process.pid}.${Date.now()}${TEMP_SUFFIX}`);
-  // The file keeps its own permissions; a new one (it may hold secrets) is the owner's alone.
-  let mode = 0o600;
-  try {
-    mode = fs.statSync(target).mode & 0o777;
-  } catch {
-    // a new file
-  }
-  const tightened = options.private && (mode & 0o077) !== 0 && process.platform !== 'win32' ? mode : undefined;
-  if (tightened !== undefined) mode = 0o600;
-  const handle = fs.openSync(temp, 'w', 0o600);
-  try {
-    if (process.platform !== 'win32') fs.fchmodSync(handle, mode);
-    fs.writeFileSync(handle, text);
-    fs.fsyncSync(handle);
-  } finally {
-    fs.closeSync(handle);
-  }
-  for (let attempt = 0; ; attempt++) {
-    try {
-      fs.renameSync(temp, target);
-      return tightened;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (attempt < 10 && (code === 'EPERM' || code === 'EBUSY' || code === 'EACCES')) {
-        pause(20 * (attempt + 1));
-        continue;
-      }
-      fs.rmSync(temp, { force: true });
-      throw error;
-    }
-  }
-}
-
-/**
- * Temporary files of saves that were killed half-way (kill -9, power loss) hold the whole config,
- * secrets included: remove those whose writer is gone.
- */
-export function removeOrphanedTempFiles(file: string): void {
-  let target = file;
-  try {
-    target = fs.realpathSync(file);
-  } catch {
-    // no file yet
-  }
-  const prefix = tempPrefix(target);
-  let names: string[];
-  try {
-    names = fs.readdirSync(path.dirname(target));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue;
-    const [pid, stamp] = name.slice(prefix.length).split('.').map(Number) as [number, number];
-    if (!Number.isInteger(pid)) continue;
-    // Our own pid is an earlier process's when the file is older than we are: in a container the
-    // bridge is PID 1 at every start, so its killed save would otherwise be kept for ever.
-    const earlierOfOurPid = pid === process.pid && stamp < PROCESS_STARTED;
-    if (isRunning(pid) && !earlierOfOurPid) continue;
-    fs.rmSync(path.join(path.dirname(target), name), { force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Our own settings format in a JSON file (the headless CLI's native config). */
 export class FileSettingsStore implements SettingsStore {
   private settings: Settings;
   /** The file as we last read or wrote it: anything else there was changed by someone else. */
   private lastText: string | undefined;
+  /** A save whose rename is being retried, and what it writes. */
+  private pending: { write: AtomicWrite; text: string } | undefined;
+  /** Why the last save never reached the file, when it did not. */
+  private lastFailure: unknown;
 
   constructor(
     private readonly file: string,
@@ -169,6 +60,9 @@ export class FileSettingsStore implements SettingsStore {
       onExternalChange?: (backup: string) => void;
       /** Told when a save that holds secrets made the file 0600, with the mode that let others read or write it. */
       onMadePrivate?: (previousMode: number) => void;
+      /** Told when a save whose rename was retried never reached the file. */
+      onSaveFailed?: (error: unknown) => void;
+      rename?: WriteOptions['rename'];
     } = {},
   ) {
     this.settings = initial;
@@ -192,10 +86,39 @@ export class FileSettingsStore implements SettingsStore {
     }
     const text = configFileText(written, current);
     // Endpoint tokens, API keys, the local server's token: other users of this computer must not read them.
-    const previous = writeFileAtomic(this.file, text, { private: secretValues(written).length > 0 });
-    if (previous !== undefined) this.options.onMadePrivate?.(previous);
-    this.lastText = text;
+    const write = startAtomicWrite(this.file, text, {
+      private: secretValues(written).length > 0,
+      ...(this.options.rename ? { rename: this.options.rename } : {}),
+    });
+    this.pending?.write.cancel();
+    this.pending = undefined;
+    this.lastFailure = undefined;
+    if (write.tightened !== undefined) this.options.onMadePrivate?.(write.tightened);
     this.settings = structuredClone(valid);
+    if (write.inPlace) {
+      this.lastText = text;
+      return;
+    }
+    const pending = { write, text };
+    this.pending = pending;
+    write.done.then(
+      () => {
+        if (this.pending !== pending) return;
+        this.pending = undefined;
+        this.lastText = text;
+      },
+      (error: unknown) => {
+        if (this.pending !== pending) return;
+        this.pending = undefined;
+        this.lastFailure = error;
+        this.options.onSaveFailed?.(error);
+      },
+    );
+  }
+
+  async settled(): Promise<void> {
+    await this.pending?.write.done.catch(() => undefined);
+    if (this.lastFailure !== undefined) throw this.lastFailure;
   }
 }
 

@@ -1,6 +1,7 @@
-import { ErrorCode, type CallToolResult, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { CallAnswer } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
-import type { EndpointTools } from '../router/endpoint-catalogs';
+import type { CallableTools } from '../router/settling-tools';
 import { CallAbort } from '../hub/call-signal';
 
 export interface ToolCallRequest {
@@ -16,8 +17,8 @@ export interface ToolCallRequest {
 export const CALL_LIMITS = { inProgress: 64, waiting: 1024, waitingBytes: 16 * 1024 * 1024 };
 
 export interface EndpointCallsOptions {
-  tools: EndpointTools;
-  catalogSettled: () => Promise<void>;
+  /** What the endpoint is served (a call of a tool of a server still starting waits in there). */
+  tools: CallableTools;
   caller: string;
   /** Sends to the endpoint; nothing waits for it (a message that cannot go is lost with the link). */
   send: (message: JSONRPCMessage) => void;
@@ -70,14 +71,14 @@ export class EndpointCalls {
   private run(request: ToolCallRequest, controller: CallAbort): void {
     const { id } = request;
     this.running++;
-    let answer: Promise<CallToolResult>;
+    let answer: Promise<CallAnswer>;
     try {
-      answer = this.answer(request, controller);
+      answer = this.callTool(request, controller);
     } catch (error) {
       answer = Promise.reject(error);
     }
     answer.then(
-      (result) => this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage),
+      ({ result }) => this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage),
       (error: unknown) => {
         this.opts.log.warn(
           `call ${request.params.name} failed inside the bridge: ${error instanceof Error ? error.message : String(error)}`,
@@ -107,13 +108,7 @@ export class EndpointCalls {
   }
 
   /** Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks). */
-  private answer(request: ToolCallRequest, signal: CallAbort): Promise<CallToolResult> {
-    // A tool of a server still starting (a broker calling from a list it kept) waits like a list.
-    if (!this.opts.tools.has(request.params.name)) return this.opts.catalogSettled().then(() => this.callTool(request, signal));
-    return this.callTool(request, signal);
-  }
-
-  private callTool(request: ToolCallRequest, signal: CallAbort): Promise<CallToolResult> {
+  private callTool(request: ToolCallRequest, signal: CallAbort): Promise<CallAnswer> {
     const { name, arguments: args, _meta } = request.params;
     const token = _meta?.progressToken;
     return this.opts.tools.call(name, args ?? {}, {

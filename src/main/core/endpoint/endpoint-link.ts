@@ -1,25 +1,20 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import WebSocket from 'ws';
 import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
 import type { EndpointState, EndpointStatus } from '../../../shared/status';
 import { Backoff } from '../backoff';
+import { redactProblem } from '../bridge-secrets';
 import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
 import type { EndpointTools } from '../router/endpoint-catalogs';
-import { WsServerTransport } from './ws-server-transport';
-import { EndpointCalls } from './endpoint-calls';
-
-/** Tool lists one connection may have waiting for starting servers (more are answered at once). */
-export const MAX_CALLS_IN_PROGRESS = 64;
+import type { SettlingTools } from '../router/settling-tools';
+import { closedWith, failureLine, noPong, refusedWith, socketFailed, tooBig, type EndpointFailure } from './endpoint-failure';
+import { EndpointSession } from './endpoint-session';
 
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
   connection: ConnectionSettings;
-  /** What this endpoint serves: the hub's catalog, or router mode over it. */
-  hub: EndpointTools;
-  /** Resolves when servers still starting are ready (or out of grace): lists wait for it. */
-  catalogSettled: () => Promise<void>;
+  /** What this endpoint serves (the hub's catalog, or router mode over it), waiting for servers still starting. */
+  hub: SettlingTools<EndpointTools>;
   log: Logger;
   maxMessageBytes: () => number;
   /** Frames from the endpoint past this size end the connection instead of filling memory. */
@@ -31,18 +26,8 @@ export interface EndpointLinkOptions {
 /** An initialised session that lasted this long shows the endpoint works (see the close handler). */
 const WORKING_SESSION_MS = 1000;
 
-/** Close codes worth a word in the log. 4004 is what xiaozhi.me sends idle or broken sessions. */
-const CLOSE_MEANINGS: Record<number, string> = {
-  1000: 'normal closure',
-  1001: 'going away',
-  1006: 'connection lost without a close frame',
-  1009: 'a message was too big',
-  1011: 'server error',
-  4004: 'xiaozhi internal server error (idle or broken session)',
-};
-
 /**
- * One xiaozhi endpoint: holds its WebSocket, plays the MCP server over it with the hub's tools,
+ * One xiaozhi endpoint: holds its WebSocket (an `EndpointSession` plays the MCP server over it),
  * detects dead sockets and reconnects forever. Children are not touched when it drops.
  */
 export class EndpointLink {
@@ -52,23 +37,20 @@ export class EndpointLink {
   private state: EndpointState = 'disconnected';
   private since = Date.now();
   private retryAt: number | undefined;
-  private lastError: string | undefined;
+  /** Why the last attempt failed or the last connection ended (shown until the next one opens). */
+  private lastFailure: EndpointFailure | undefined;
+  /** The first thing that went wrong with the current socket: later errors are consequences of tearing it down. */
+  private socketFailure: EndpointFailure | undefined;
   private failures = 0;
 
   private socket: WebSocket | undefined;
-  private server: Server | undefined;
-  private calls: EndpointCalls | undefined;
+  private session: EndpointSession | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private pongTimer: NodeJS.Timeout | undefined;
   private connectedAt = 0;
   private running = false;
   private stopping: Promise<void> | undefined;
-  private initialized = false;
-  /** The catalog version this session last learned of; only newer changes are announced. */
-  private announcedVersion = -1;
-  /** First pages of tools/list being held until the servers that are starting are up. */
-  private listsWaiting = 0;
 
   constructor(opts: EndpointLinkOptions) {
     this.opts = opts;
@@ -87,6 +69,8 @@ export class EndpointLink {
   }
 
   status(): EndpointStatus {
+    const redact = (text: string) => redactText(text, [this.opts.endpoint.url]);
+    const failure = this.lastFailure;
     return {
       id: this.id,
       name: this.opts.endpoint.name,
@@ -95,7 +79,7 @@ export class EndpointLink {
       state: this.opts.endpoint.enabled || this.running ? this.state : 'disabled',
       since: this.since,
       ...(this.retryAt !== undefined ? { retryAt: this.retryAt } : {}),
-      ...(this.lastError !== undefined ? { lastError: redactText(this.lastError, [this.opts.endpoint.url]) } : {}),
+      ...(failure ? { lastError: redact(failureLine(failure)), lastErrorCause: redactProblem(failure.problem, redact) } : {}),
       attempts: this.failures,
     };
   }
@@ -146,11 +130,7 @@ export class EndpointLink {
 
   /** Tells the endpoint the catalog changed (cheap; xiaozhi may only re-read per conversation). */
   notifyToolsChanged(): void {
-    // A list waiting for servers to start will show the change itself: announcing it too would only
-    // have the broker list again (and wait again).
-    if (!this.server || !this.initialized || this.listsWaiting > 0 || this.opts.hub.version === this.announcedVersion) return;
-    this.announcedVersion = this.opts.hub.version;
-    this.server.sendToolListChanged().catch(() => undefined);
+    this.session?.notifyToolsChanged();
   }
 
   private setState(state: EndpointState): void {
@@ -186,21 +166,19 @@ export class EndpointLink {
         skipUTF8Validation: true,
       });
     } catch (error) {
-      this.scheduleRetry(error instanceof Error ? error.message : String(error));
+      this.scheduleRetry(socketFailed(error, endpoint.url));
       return;
     }
     this.socket = socket;
-    let failure: string | undefined;
+    this.socketFailure = undefined;
     socket.on('open', () => this.onOpen(socket));
     socket.on('error', (error: Error & { code?: string }) => {
       // The first error is the cause; later ones are consequences of tearing the socket down.
-      failure ??=
-        error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
-          ? `the endpoint sent a message over the ${Math.round(this.opts.maxIncomingBytes / 1024)} KB limit (limits.maxIncomingBytes)`
-          : error.message;
+      this.socketFailure ??=
+        error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? tooBig(this.opts.maxIncomingBytes) : socketFailed(error, endpoint.url);
     });
     socket.on('unexpected-response', (_request, response) => {
-      failure = describeRefusal(response.statusCode ?? 0, response.statusMessage);
+      this.socketFailure = refusedWith(response.statusCode ?? 0, response.statusMessage);
       socket.terminate();
     });
     socket.on('pong', () => this.onAlive());
@@ -208,15 +186,14 @@ export class EndpointLink {
     socket.on('message', () => this.onAlive());
     socket.on('close', (code, reasonBuffer) => {
       if (socket !== this.socket) return;
-      const reason = reasonBuffer.toString();
-      const meaning = CLOSE_MEANINGS[code];
-      const described = `closed with code ${code}${meaning ? ` (${meaning})` : ''}${reason ? `: ${reason}` : ''}`;
+      const closed = closedWith(code, reasonBuffer.toString());
+      const failure = this.socketFailure ?? closed;
       const wasConnected = this.connectedAt > 0;
       const upFor = wasConnected ? Date.now() - this.connectedAt : 0;
-      const wasInitialized = this.initialized;
+      const wasInitialized = this.session?.initialized === true;
       this.detach();
       if (!this.running) return;
-      if (wasConnected) log.warn(`${described} after ${formatDuration(upFor)}`);
+      if (wasConnected) log.warn(`${failureLine(closed)} after ${formatDuration(upFor)}`);
       // The endpoint works if it stayed up a while, or if the other side set up a session that
       // lasted a moment: start the backoff over. (A session closed at once counts as a failure, so
       // an endpoint that accepts and drops in a loop is not hammered.)
@@ -224,55 +201,15 @@ export class EndpointLink {
         this.backoff.reset();
         this.failures = 0;
       }
-      this.scheduleRetry(failure ?? described);
+      this.scheduleRetry(failure);
     });
   }
 
   private onOpen(socket: WebSocket): void {
-    const { log } = this.opts;
+    const { endpoint, log, maxMessageBytes, version } = this.opts;
     this.connectedAt = Date.now();
-    this.lastError = undefined;
-    const server = new Server({ name: 'xiaozhi-tray', version: this.opts.version }, { capabilities: { tools: { listChanged: true } } });
-    let listsHeld = 0;
-    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-      // A broker lists once or twice; thousands of lists held for the start grace would be
-      // held in memory: past the bound, a list is answered at once with what is there.
-      if (listsHeld < MAX_CALLS_IN_PROGRESS) {
-        const first = request.params?.cursor === undefined;
-        listsHeld++;
-        if (first) this.listsWaiting++;
-        try {
-          await this.opts.catalogSettled();
-        } finally {
-          listsHeld--;
-          if (first) this.listsWaiting--;
-        }
-      }
-      // What this answer shows needs no list_changed later (the first page fixes the version).
-      if (request.params?.cursor === undefined && this.initialized) this.announcedVersion = this.opts.hub.version;
-      return this.opts.hub.page(request.params?.cursor, JSON.stringify(extra.requestId));
-    });
-    server.oninitialized = () => {
-      this.initialized = true;
-      this.announcedVersion = this.opts.hub.version;
-      const client = server.getClientVersion();
-      log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
-    };
-    server.onerror = (error) => log.debug(`protocol: ${error.message}`);
-    const transport = new WsServerTransport(socket, log, this.opts.maxMessageBytes);
-    // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
-    const calls = new EndpointCalls({
-      tools: this.opts.hub,
-      catalogSettled: this.opts.catalogSettled,
-      caller: this.opts.endpoint.name,
-      send: (message) => void transport.post(message),
-      log,
-    });
-    transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
-    transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
-    this.calls = calls;
-    this.server = server;
-    server.connect(transport).catch((error: unknown) => log.error(`could not start the MCP session: ${String(error)}`));
+    this.lastFailure = undefined;
+    this.session = new EndpointSession(socket, { tools: this.opts.hub, caller: endpoint.name, log, maxMessageBytes, version });
     this.startHeartbeat(socket);
     log.info('connected');
     this.setState('connected');
@@ -294,7 +231,10 @@ export class EndpointLink {
     socket.ping();
     this.pongTimer = setTimeout(() => {
       this.pongTimer = undefined;
-      this.opts.log.warn(`no answer to a ping within ${heartbeatTimeoutMs} ms; the connection is dead`);
+      const failure = noPong(heartbeatTimeoutMs);
+      // The close that follows (1006) is our own doing: the silence is the cause.
+      if (socket === this.socket) this.socketFailure ??= failure;
+      this.opts.log.warn(`${failureLine(failure)}; the connection is dead`);
       socket.terminate();
     }, heartbeatTimeoutMs);
   }
@@ -310,16 +250,9 @@ export class EndpointLink {
     if (this.pongTimer) clearTimeout(this.pongTimer);
     this.heartbeatTimer = undefined;
     this.pongTimer = undefined;
-    const server = this.server;
-    this.server = undefined;
-    this.calls?.abortAll();
-    this.calls = undefined;
-    this.initialized = false;
+    this.session?.close();
+    this.session = undefined;
     this.connectedAt = 0;
-    if (server) {
-      server.onclose = undefined;
-      void server.close().catch(() => undefined);
-    }
     const socket = this.socket;
     this.socket = undefined;
     if (socket) {
@@ -336,25 +269,16 @@ export class EndpointLink {
     }
   }
 
-  private scheduleRetry(reason: string): void {
+  private scheduleRetry(failure: EndpointFailure): void {
     if (!this.running) return;
     this.failures++;
-    this.lastError = reason;
+    this.lastFailure = failure;
     const delay = this.backoff.next();
-    this.opts.log.warn(`${reason}; retrying in ${(delay / 1000).toFixed(1)} s`);
+    this.opts.log.warn(`${failureLine(failure)}; retrying in ${(delay / 1000).toFixed(1)} s`);
     this.retryAt = Date.now() + delay;
     this.setState('waiting');
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
-}
-
-/** An HTTP answer instead of a WebSocket: for 401/403, what the user should do about it. */
-function describeRefusal(status: number, message: string | undefined): string {
-  const answered = `the endpoint answered HTTP ${status}${message ? ` ${message}` : ''}`;
-  if (status === 401 || status === 403) {
-    return `${answered}: the token in the endpoint URL is probably wrong or expired; copy the MCP endpoint URL again from the xiaozhi console`;
-  }
-  return answered;
 }
 
 function formatDuration(ms: number): string {

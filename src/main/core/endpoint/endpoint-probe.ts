@@ -5,7 +5,7 @@ import type { EndpointTest } from '../../../shared/endpoint-test';
 import type { ToolHub } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
 import { redactText } from '../logs/redact';
-import { failureCause, failureText } from '../servers/failure-cause';
+import { closedWith, failureLine, refusedWith, socketFailed, type EndpointFailure } from './endpoint-failure';
 import { WsServerTransport } from './ws-server-transport';
 
 export interface ProbeOptions {
@@ -33,6 +33,7 @@ export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
     let socket: WebSocket | undefined;
     let server: Server | undefined;
     let timer: NodeJS.Timeout | undefined;
+    const failed = (failure: EndpointFailure) => ({ error: failure.problem, errorText: failureLine(failure) });
     const finish = (result: Omit<EndpointTest, 'durationMs' | 'waitedSeconds'>) => {
       if (settled) return;
       settled = true;
@@ -54,25 +55,14 @@ export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
     try {
       socket = new WebSocket(opts.url, { handshakeTimeout: opts.connectTimeoutMs, perMessageDeflate: false });
     } catch (error) {
-      finish({ reachable: false, accepted: false, error: failureCause(error, { url: opts.url }), errorText: failureText(error) });
+      finish({ reachable: false, accepted: false, ...failed(socketFailed(error, opts.url)) });
       return;
     }
-    socket.on('unexpected-response', (_request, response) => {
-      const status = response.statusCode ?? 0;
-      finish({
-        reachable: true,
-        accepted: false,
-        error: failureCause(new Error(`the endpoint answered HTTP ${status}`)),
-        errorText: `the endpoint answered HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`,
-      });
-    });
-    socket.on('error', (error) =>
-      finish({ reachable: false, accepted: false, error: failureCause(error, { url: opts.url }), errorText: failureText(error) }),
+    socket.on('unexpected-response', (_request, response) =>
+      finish({ reachable: true, accepted: false, ...failed(refusedWith(response.statusCode ?? 0, response.statusMessage)) }),
     );
-    socket.on('close', (code, reason) => {
-      const text = `closed with code ${code}${reason.length ? `: ${reason.toString()}` : ''}`;
-      finish({ reachable: true, accepted: true, error: failureCause(new Error(text)), errorText: text });
-    });
+    socket.on('error', (error) => finish({ reachable: false, accepted: false, ...failed(socketFailed(error, opts.url)) }));
+    socket.on('close', (code, reason) => finish({ reachable: true, accepted: true, ...failed(closedWith(code, reason.toString())) }));
     socket.on('open', () => {
       const ws = socket as WebSocket;
       server = new Server({ name: 'xiaozhi-tray', version: opts.version }, { capabilities: { tools: { listChanged: true } } });

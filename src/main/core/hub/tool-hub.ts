@@ -6,10 +6,10 @@ import type { Logger } from '../logs/log-book';
 import { responseBytes } from './result-shaping';
 import type { Page, ServedTool } from './tool-pages';
 import { ArgumentCheck } from './argument-check';
-import { ToolSetView, type CallContext, type ToolRef, type ToolSource, type ViewContext } from './tool-set-view';
+import { ToolSetView, type CallAnswer, type CallContext, type ToolRef, type ToolSource, type ViewContext } from './tool-set-view';
 
-export type { CallContext, CatalogView, ToolSource } from './tool-set-view';
-export { ToolSetView, callProblem } from './tool-set-view';
+export type { CallAnswer, CallContext, CatalogView, ToolSource } from './tool-set-view';
+export { ToolSetView } from './tool-set-view';
 export { servedSchema } from './served-schema';
 
 export interface HubSettings {
@@ -113,7 +113,7 @@ export class ToolHub {
   }
 
   /** A call through the default set (the window's "Try it"). */
-  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
     return this.defaultView.call(name, args, context);
   }
 

@@ -56,9 +56,14 @@ export interface ViewContext {
   argumentChecksOff(): ReadonlySet<string> | undefined;
 }
 
-/** Why a call result is an error the hub made itself (not the tool's own answer), for the UI to word. */
-const causes = new WeakMap<CallToolResult, Problem>();
-export const callProblem = (result: CallToolResult): Problem | undefined => causes.get(result);
+/**
+ * What a call came to: the result the caller is sent, and, when the hub made that result itself
+ * (an unknown or switched-off tool, a server down, a timeout…), why, for a UI to word.
+ */
+export interface CallAnswer {
+  result: CallToolResult;
+  problem?: Problem;
+}
 
 /** The catalog one consumer sees: what an endpoint link or a local client session talks to. */
 export interface CatalogView {
@@ -67,7 +72,7 @@ export interface CatalogView {
   page(cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string };
   /** True for a tool of this set's catalog (enabled or not). */
   has(name: string): boolean;
-  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer>;
 }
 
 interface Entry {
@@ -234,11 +239,11 @@ export class ToolSetView implements CatalogView {
    * Routes a call to the owning server. Whatever the model should know about (unknown or disabled
    * tool, server down, timeout, the tool's own failure) comes back as an `isError` result it can read.
    */
-  async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+  async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
     const started = performance.now();
     const entry = this.byName.get(name);
     const shape = context.shape !== false;
-    const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallToolResult => {
+    const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer => {
       const out = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0') : result;
       this.context.history.add({
         caller: context.caller,
@@ -250,8 +255,7 @@ export class ToolSetView implements CatalogView {
         outcome,
         result: resultText(out),
       });
-      if (cause) causes.set(out, cause);
-      return out;
+      return cause ? { result: out, problem: cause } : { result: out };
     };
     if (!entry)
       return finish(

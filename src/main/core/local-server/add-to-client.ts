@@ -5,7 +5,7 @@ import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import { ConfigError, JsonDocument, formatProblem } from '../config/json-text';
 import type { AddToClient, AddToClientPreview } from '../../../shared/tool-set-api';
 import { MAX_CONFIG_BYTES } from '../config/load-config';
-import { octalMode, othersMode, writeFileAtomic } from '../config/settings-store';
+import { octalMode, othersMode, writeFileAtomic } from '../config/atomic-write';
 import { isRecord } from '../../../shared/is-record';
 import { maskSecret } from '../logs/redact';
 import { ENTRY_NAME, cherryStudioLink, serversKey } from './client-entries';
@@ -235,7 +235,7 @@ export class AddToClientSessions {
    * that was there keeps the mode its owner gave it, unless `makePrivate` (the user's choice in the
    * preview) makes it 0600.
    */
-  static write(pending: PendingAddTo, entry: Record<string, unknown>, makePrivate = false): string {
+  static async write(pending: PendingAddTo, entry: Record<string, unknown>, makePrivate = false): Promise<string> {
     const file = pending.path as string;
     const target = writeTarget(file);
     const plan = planFileEdit(pending.client, file, readIfThere(target), entry);
@@ -244,7 +244,7 @@ export class AddToClientSessions {
       return file;
     }
     const mode = existingMode(target);
-    writeFileAtomic(target, plan.text, { private: makePrivate });
+    await writeFileAtomic(target, plan.text, { private: makePrivate });
     if (mode !== undefined && !makePrivate) fs.chmodSync(target, mode);
     return file;
   }

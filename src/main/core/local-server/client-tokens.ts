@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { secretsEqual } from '../io/http-gate';
 
 /**
  * Each local client's own bearer token, derived from the app's one token (`localServer.token`):
@@ -28,7 +29,5 @@ export function tokenProof(token: string, nonce: string, port: number): string {
 
 /** Compares a proof in constant time. */
 export function proofMatches(given: string, token: string, nonce: string, port: number): boolean {
-  const expected = Buffer.from(tokenProof(token, nonce, port));
-  const actual = Buffer.from(given);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return secretsEqual(given, tokenProof(token, nonce, port));
 }

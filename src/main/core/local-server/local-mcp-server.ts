@@ -14,11 +14,12 @@ import type { LocalSession } from '../../../shared/status';
 import { LOCAL_CLIENT_ID } from '../../../shared/settings';
 import { localClientName } from '../../../shared/tool-set-api';
 import type { ToolSetView } from '../hub/tool-set-view';
+import type { SettlingTools } from '../router/settling-tools';
 import type { Logger } from '../logs/log-book';
 import { RefusalLog } from '../logs/refusal-log';
 import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
-import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from './request-checks';
+import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
 
 export interface LocalMcpServerOptions {
   host: string;
@@ -26,8 +27,11 @@ export interface LocalMcpServerOptions {
   port: number;
   /** The app's token: it opens /mcp; each client's own (derived from it) opens /mcp/<client>. */
   token: string;
-  /** The set a client gets, by the client id of its path ('' for /mcp); asked again whenever sets change. */
-  viewFor(client: string): ToolSetView;
+  /**
+   * The set a client gets, by the client id of its path ('' for /mcp), waiting for servers still
+   * starting; asked again whenever sets change (the same object while the set is the same).
+   */
+  viewFor(client: string): SettlingTools<ToolSetView>;
   /** The name history records for a call: the client's name, or what it called itself. */
   callerName(client: string, clientInfo: string | undefined): string;
   log: Logger;
@@ -35,8 +39,6 @@ export interface LocalMcpServerOptions {
   /** A session with no request and no open stream for this long is released. */
   sessionIdleMs: number;
   onSessionsChanged(): void;
-  /** Resolves when servers still starting are ready (or out of grace): a list waits for it. */
-  catalogSettled?(): Promise<void>;
   /** Refused requests after the first are counted and logged together once per this long (default a minute). */
   refusalLogMs?: number;
   /** How long a client may take to send its headers, and its whole request (tests shorten them). */
@@ -51,7 +53,7 @@ interface Session {
   client: string;
   transport: StreamableHTTPServerTransport;
   server: Server;
-  view: ToolSetView;
+  view: SettlingTools<ToolSetView>;
   announced: number;
   since: number;
   lastSeen: number;
@@ -165,7 +167,7 @@ export class LocalMcpServer {
       id: s.id.slice(0, 8),
       client: s.client,
       clientInfo: s.clientInfo ?? '',
-      toolSet: s.view.id,
+      toolSet: s.view.current.id,
       since: s.since,
       calls: s.calls,
     }));
@@ -180,8 +182,8 @@ export class LocalMcpServer {
       const view = this.opts.viewFor(session.client);
       const moved = view !== session.view;
       session.view = view;
-      if (moved || view.version !== session.announced) {
-        session.announced = view.version;
+      if (moved || view.current.version !== session.announced) {
+        session.announced = view.current.version;
         session.server.sendToolListChanged().catch(() => undefined);
       }
     }
@@ -194,7 +196,7 @@ export class LocalMcpServer {
       const bound = { host: this.opts.host, port: this.boundPort };
       if (!hostAllowed(req.headers.host, bound)) throw new HttpRefusal(403, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
       const origin = req.headers.origin;
-      if (!originAllowed(origin, bound)) throw new HttpRefusal(403, `Invalid Origin header: ${origin}`);
+      if (!originAllowed(origin, req.headers.host, bound, 'loopback')) throw new HttpRefusal(403, `Invalid Origin header: ${origin}`);
       if (origin) {
         // A page on an allowed (loopback) origin, such as the MCP Inspector, needs CORS to read answers.
         res.setHeader('Access-Control-Allow-Origin', origin);
@@ -345,23 +347,25 @@ export class LocalMcpServer {
       transport,
       server,
       view,
-      announced: view.version,
+      announced: view.current.version,
       since: now,
       lastSeen: now,
       open: 0,
       calls: 0,
       clientInfo: undefined,
     };
-    server.setRequestHandler(ListToolsRequestSchema, async () => {
-      await this.opts.catalogSettled?.();
-      session.announced = session.view.version;
-      return { tools: session.view.fullTools() };
-    });
+    server.setRequestHandler(ListToolsRequestSchema, () =>
+      session.view.list(() => {
+        // The set as it is once the wait is over: the client's set may have moved meanwhile.
+        const view = session.view.current;
+        session.announced = view.version;
+        return { tools: view.fullTools() };
+      }),
+    );
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      if (!session.view.has(request.params.name)) await this.opts.catalogSettled?.();
       session.calls++;
       const progressToken = request.params._meta?.progressToken;
-      return session.view.call(request.params.name, request.params.arguments ?? {}, {
+      const { result } = await session.view.call(request.params.name, request.params.arguments ?? {}, {
         caller: this.opts.callerName(client, session.clientInfo),
         signal: extra.signal,
         shape: false,
@@ -375,11 +379,12 @@ export class LocalMcpServer {
             }
           : {}),
       });
+      return result;
     });
     server.oninitialized = () => {
       session.clientInfo = clientName(server.getClientVersion()?.name);
       this.opts.log.info(
-        `session ${id.slice(0, 8)} opened by ${session.clientInfo ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.id})`,
+        `session ${id.slice(0, 8)} opened by ${session.clientInfo ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.current.id})`,
       );
       this.opts.onSessionsChanged();
     };

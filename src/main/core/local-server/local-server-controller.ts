@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { LocalServerSettings, Settings } from '../../../shared/settings';
 import type { LocalServerStatus } from '../../../shared/status';
 import { AddToClientSchema, localClientName } from '../../../shared/tool-set-api';
-import type { ToolHub } from '../hub/tool-hub';
 import type { ToolSetView } from '../hub/tool-set-view';
+import type { SettlingTools } from '../router/settling-tools';
 import type { Logger } from '../logs/log-book';
 import { clientToken } from './client-tokens';
 import type { LocalMcpServer } from './local-mcp-server';
-import { hostWithPort, isLoopbackHost, isWildcardHost } from './request-checks';
+import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
 import { removeStateFile, writeStateFile } from './state-file';
 
 /** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
@@ -19,7 +19,8 @@ export interface LocalServerOverrides {
 }
 
 export interface LocalServerControllerOptions {
-  hub: ToolHub;
+  /** A tool set's view by id (the default set's when it names none), waiting for servers still starting. */
+  toolSet(id: string | undefined): SettlingTools<ToolSetView>;
   settings(): Settings;
   log: Logger;
   version: string;
@@ -34,8 +35,6 @@ export interface LocalServerControllerOptions {
   /** The token clients must send changed without a settings change (one made for this run): mask it too. */
   onTokenChanged?(): void;
   onStatus(): void;
-  /** Servers still starting: lists wait for them (see StartGrace). */
-  catalogSettled?(): Promise<void>;
 }
 
 interface Wanted {
@@ -141,9 +140,9 @@ export class LocalServerController {
     return this.sync(false);
   }
 
-  private viewFor(client: string): ToolSetView {
+  private viewFor(client: string): SettlingTools<ToolSetView> {
     const local = this.opts.settings().localServer;
-    return this.opts.hub.forSet(local.clients[client]?.toolSet ?? local.toolSet);
+    return this.opts.toolSet(local.clients[client]?.toolSet ?? local.toolSet);
   }
 
   private ensureToken(): string {
@@ -189,7 +188,6 @@ export class LocalServerController {
       version: this.opts.version,
       sessionIdleMs: settings.sessionIdleMs,
       onSessionsChanged: () => this.opts.onStatus(),
-      ...(this.opts.catalogSettled ? { catalogSettled: this.opts.catalogSettled } : {}),
     });
     try {
       await server.start();
@@ -209,7 +207,7 @@ export class LocalServerController {
     this.opts.log.info(`local MCP server listening at ${server.url}`);
     if (this.opts.stateDir) {
       try {
-        writeStateFile(this.opts.stateDir, {
+        await writeStateFile(this.opts.stateDir, {
           pid: process.pid,
           url: server.url,
           token: wanted.token,

@@ -1,6 +1,5 @@
 import type { ServerSettings } from '../../../shared/settings';
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+import { isLoopbackHost } from '../io/http-gate';
 
 /**
  * True for an MCP server entry that is this app itself: its local MCP server (a loopback URL on its
@@ -11,7 +10,7 @@ export function isOwnEntry(server: ServerSettings, localPort: number): boolean {
   if (server.transport !== 'stdio') {
     try {
       const url = new URL(server.url);
-      return LOOPBACK.has(url.hostname) && Number(url.port || 80) === localPort && /^\/mcp(\/|$)/.test(url.pathname);
+      return isLoopbackHost(url.hostname) && Number(url.port || 80) === localPort && /^\/mcp(\/|$)/.test(url.pathname);
     } catch {
       return false;
     }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../config/settings-store';
+import { writeFileAtomic } from '../config/atomic-write';
+import { isLoopbackHost } from '../io/http-gate';
 import { appDataDir, type DiscoveryContext } from '../import/discover-clients';
 import { isOwnProcess } from '../servers/process-tree';
 
@@ -53,14 +54,14 @@ export function stateDirDistrust(dir: string, platform: NodeJS.Platform = proces
 }
 
 /** Writes the file, the user's alone (0600); refuses a folder others could write to. */
-export function writeStateFile(dir: string, state: LocalServerState): void {
+export async function writeStateFile(dir: string, state: LocalServerState): Promise<void> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const distrust = stateDirDistrust(dir);
   if (distrust)
     throw new Error(
       `${distrust}: anyone there could replace the file and receive the token. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`,
     );
-  writeFileAtomic(path.join(dir, STATE_FILE_NAME), `${JSON.stringify(state, null, 2)}\n`, { private: true });
+  await writeFileAtomic(path.join(dir, STATE_FILE_NAME), `${JSON.stringify(state, null, 2)}\n`, { private: true });
 }
 
 /** Removes the file if it is still ours (another instance may have written its own since). */
@@ -84,14 +85,12 @@ export type StateLookup =
   /** A file `connect` must not trust: someone else's, writable by others, or naming a server off this machine. */
   | { ok: false; reason: 'untrusted'; file: string; why: string };
 
-const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
-
 /**
  * A plain http URL naming this machine by a loopback name: 127.x.x.x, localhost or [::1]. Not
  * 0.0.0.0 (which reaches every interface) nor an IPv4-mapped address ([::ffff:7f00:1]).
  */
 export function isLoopbackUrl(url: URL): boolean {
-  return url.protocol === 'http:' && LOOPBACK.test(url.hostname);
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
 /**

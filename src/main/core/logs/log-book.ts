@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Problem } from '../../../shared/problem';
 import type { LogEntry, LogLevel } from '../../../shared/status';
-import { redactText } from './redact';
+import { redactProblem, redactText } from './redact';
 
 export interface LogSink {
   write(entry: LogEntry): void;
@@ -14,8 +15,12 @@ export interface LogBookOptions {
   sinks?: LogSink[];
 }
 
+/**
+ * A line in English; with the problem it says (and the failure it reports), for the window to word
+ * in its language. The English is written from the problem by the room that logs it.
+ */
 export type Logger = {
-  [L in LogLevel]: (message: string) => void;
+  [L in LogLevel]: (message: string, problem?: Problem, cause?: Problem) => void;
 };
 
 /**
@@ -47,13 +52,16 @@ export class LogBook {
     return redactText(text, this.secrets);
   }
 
-  add(level: LogLevel, source: string, message: string): LogEntry {
+  add(level: LogLevel, source: string, message: string, problem?: Problem, cause?: Problem): LogEntry {
+    const redact = (text: string) => boundedMessage(text, this.secrets);
     const entry: LogEntry = {
       seq: ++this.seq,
       time: Date.now(),
       level,
       source,
-      message: boundedMessage(message, this.secrets),
+      message: redact(message),
+      ...(problem ? { problem: redactProblem(problem, redact) } : {}),
+      ...(cause ? { cause: redactProblem(cause, redact) } : {}),
     };
     if (this.ring.length < this.capacity) this.ring.push(entry);
     else {
@@ -67,10 +75,10 @@ export class LogBook {
 
   logger(source: string): Logger {
     return {
-      debug: (m) => this.add('debug', source, m),
-      info: (m) => this.add('info', source, m),
-      warn: (m) => this.add('warn', source, m),
-      error: (m) => this.add('error', source, m),
+      debug: (m, problem, cause) => this.add('debug', source, m, problem, cause),
+      info: (m, problem, cause) => this.add('info', source, m, problem, cause),
+      warn: (m, problem, cause) => this.add('warn', source, m, problem, cause),
+      error: (m, problem, cause) => this.add('error', source, m, problem, cause),
     };
   }
 

@@ -1,4 +1,5 @@
 import { MASK_MARKER } from '../../../shared/masked';
+import type { Problem } from '../../../shared/problem';
 
 /**
  * Secret hygiene. Endpoint tokens, API keys and Authorization headers must never reach logs, errors
@@ -190,4 +191,12 @@ export function redactRecord(record: Record<string, string>): Record<string, str
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(record)) out[key] = maskValue(key, value);
   return out;
+}
+
+/** A problem's parameters carry text from outside (a stderr line, an error's detail): redacted like it. */
+export function redactProblem(problem: Problem, redact: (text: string) => string): Problem {
+  return {
+    ...problem,
+    params: Object.fromEntries(Object.entries(problem.params).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])),
+  };
 }

@@ -1,9 +1,9 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMode } from '../../../shared/settings';
 import type { ServedCatalog, ServedSummary } from '../../../shared/served';
-import type { CallContext, ToolHub, ToolSetView } from '../hub/tool-hub';
+import type { CallAnswer, CallContext, ToolHub, ToolSetView } from '../hub/tool-hub';
 import { allPages, pageAt, type Page, type ServedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
+import { SettlingTools } from './settling-tools';
 import { ToolRouter } from './tool-router';
 
 /**
@@ -17,7 +17,7 @@ export interface EndpointTools {
   page(cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string };
   /** True for a concrete tool of the catalog (router mode's own find_tools and call_tool are not). */
   has(name: string): boolean;
-  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer>;
 }
 
 export interface EndpointMode {
@@ -33,11 +33,15 @@ export interface EndpointCatalogsOptions {
   /** The current mode of an endpoint (read at every request, so a switch needs no reconnect). */
   mode: (endpointId: string) => EndpointMode;
   maxMessageBytes: () => number;
+  /** Resolves when the servers still starting are up or out of grace: lists (and calls of names not there yet) wait for it. */
+  startSettled: () => Promise<void>;
 }
 
 export class EndpointCatalogs {
   /** One router per tool set, made when an endpoint on that set first needs it. */
   private readonly routers = new Map<string, ToolRouter>();
+  /** One waiting wrapper per view, so a session can tell whether its client's set moved. */
+  private readonly settlingViews = new WeakMap<ToolSetView, SettlingTools<ToolSetView>>();
 
   constructor(private readonly options: EndpointCatalogsOptions) {}
 
@@ -67,8 +71,8 @@ export class EndpointCatalogs {
     for (const id of [...this.routers.keys()]) if (!ids.has(id)) this.routers.delete(id);
   }
 
-  /** What the link of this endpoint serves, following its mode and set as they change. */
-  forEndpoint(endpointId: string): EndpointTools {
+  /** What the link of this endpoint serves, following its mode and set as they change (waiting for servers still starting). */
+  forEndpoint(endpointId: string): SettlingTools<EndpointTools> {
     let key = '';
     let version = 0;
     const currentVersion = () => {
@@ -79,7 +83,7 @@ export class EndpointCatalogs {
       }
       return version;
     };
-    return {
+    const tools: EndpointTools = {
       get version() {
         return currentVersion();
       },
@@ -92,6 +96,18 @@ export class EndpointCatalogs {
           : this.viewOf(mode).call(name, args, context);
       },
     };
+    return new SettlingTools(() => tools, this.options.startSettled);
+  }
+
+  /** A tool set's view (the default set when none is named), waiting for servers still starting: a local client's, the window's. */
+  forSet(toolSet?: string): SettlingTools<ToolSetView> {
+    const view = this.options.hub.forSet(toolSet);
+    let settling = this.settlingViews.get(view);
+    if (!settling) {
+      settling = new SettlingTools(() => view, this.options.startSettled);
+      this.settlingViews.set(view, settling);
+    }
+    return settling;
   }
 
   /** How much this endpoint is served: tools, bytes, pages (for the window's budget). */

@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOutcome } from '../../../shared/status';
-import type { CallContext } from '../hub/tool-hub';
+import type { CallAnswer, CallContext } from '../hub/tool-hub';
 import { servedSchema } from '../hub/tool-hub';
 import { responseBytes, resultText, shapeResult, textResult } from '../hub/result-shaping';
 import { prepareTool, type PreparedTool } from '../hub/tool-pages';
@@ -18,7 +18,7 @@ export interface RouterSource {
   /** Bumped whenever what `catalog()` returns changes. */
   readonly version: number;
   catalog(): RouterEntry[];
-  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer>;
 }
 
 export interface ToolRouterOptions {
@@ -76,7 +76,7 @@ export class ToolRouter {
   }
 
   /** A tools/call in router mode: find_tools and call_tool here, anything else straight to the hub. */
-  async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+  async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
     if (name === FIND_TOOLS) return this.findTools(args, context);
     if (name === CALL_TOOL) return this.callTool(args, context);
     return this.options.source.call(name, args, context);
@@ -97,7 +97,7 @@ export class ToolRouter {
     return this.built;
   }
 
-  private findTools(args: Record<string, unknown>, context: CallContext): CallToolResult {
+  private findTools(args: Record<string, unknown>, context: CallContext): CallAnswer {
     const started = performance.now();
     const query = typeof args.query === 'string' ? args.query.trim() : '';
     if (!query) {
@@ -147,7 +147,7 @@ export class ToolRouter {
     }
   }
 
-  private async callTool(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+  private async callTool(args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
     const started = performance.now();
     const name = typeof args.name === 'string' ? args.name.trim() : '';
     if (!name)
@@ -212,8 +212,8 @@ export class ToolRouter {
     return this.options.source.call(name, inner as Record<string, unknown>, context);
   }
 
-  /** The router's own answers are shaped and recorded like every call. */
-  private record(context: CallContext, tool: string, args: unknown, started: number, result: CallToolResult): CallToolResult {
+  /** The router's own answers are shaped and recorded like every call (their text says what was wrong: no problem to word). */
+  private record(context: CallContext, tool: string, args: unknown, started: number, result: CallToolResult): CallAnswer {
     const shaped = shapeResult(result, this.options.maxMessageBytes(), context.idJson ?? '0');
     const outcome: CallOutcome = shaped.isError ? 'error' : 'ok';
     this.options.history.add({
@@ -226,7 +226,7 @@ export class ToolRouter {
       outcome,
       result: resultText(shaped),
     });
-    return shaped;
+    return { result: shaped };
   }
 }
 

@@ -1,4 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { problem, type Problem } from '../../../shared/problem';
+import { englishText } from './server-problems';
 
 /**
  * `fetch` for remote MCP servers, with every response body bounded. An event stream
@@ -6,9 +8,9 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
  * which is what an SSE client buffers) past `maxBytes`; any other body (a JSON answer, an error
  * page), which the transport reads whole, may not pass `maxBytes` in all. A server that sends an
  * endless line or a huge answer would otherwise grow the bridge's memory until it dies, taking
- * every other server with it. Past the bound the body errors and `onOverflow` says so once.
+ * every other server with it. Past the bound the body errors and `onOverflow` is told the problem, once.
  */
-export function boundedFetch(maxBytes: number, onOverflow: (message: string) => void, base: FetchLike = fetch): FetchLike {
+export function boundedFetch(maxBytes: number, onOverflow: (tooBig: Problem) => void, base: FetchLike = fetch): FetchLike {
   const megabytes = Math.round(maxBytes / 1048576);
   return async (url, init) => {
     const response = await base(url, init);
@@ -19,11 +21,9 @@ export function boundedFetch(maxBytes: number, onOverflow: (message: string) => 
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           if (past(chunk)) {
-            const message = stream
-              ? `the server sent a message of more than ${megabytes} MB`
-              : `the server sent an answer of more than ${megabytes} MB`;
-            onOverflow(message);
-            controller.error(new Error(message));
+            const tooBig = problem(stream ? 'server.eventTooBig' : 'server.answerTooBig', { megabytes });
+            onOverflow(tooBig);
+            controller.error(new Error(englishText(tooBig)));
             return;
           }
           controller.enqueue(chunk);

@@ -1,60 +1,47 @@
-import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE as STDIO_MAX_BUFFER } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Progress,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { problem, type Problem } from '../../../shared/problem';
 import type { ServerSettings } from '../../../shared/settings';
 import type { ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
-import { Backoff } from '../backoff';
 import type { Logger } from '../logs/log-book';
-import { LineDecoder } from './line-decoder';
-import { StderrLog } from './stderr-log';
-import { spawnFailure, systemLimit } from './spawn-failure';
-import { isAlive, killTree, killTreesSync, listDescendants, signalAll, waitForExit } from './process-tree';
-import { remoteHeaders } from './remote-headers';
-import { boundedFetch } from './bounded-fetch';
-import { corkForThisTurn, type Corkable } from '../io/cork';
-import { problem, type Problem } from '../../../shared/problem';
-import { failureCause, failureText } from './failure-cause';
-import { checkHeaders, permanentFailure, serverUrl, watchInitialize } from './permanent-failure';
-import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './first-run';
-import { CallRelay } from './call-relay';
-import { useLeanReadBuffer } from './lean-read-buffer';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
+import { CallRelay } from './call-relay';
+import { CLIENT_INFO } from './client-info';
+import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './first-run';
+import { ReadBufferOverflow } from './lean-read-buffer';
+import { permanentFailure, watchInitialize } from './permanent-failure';
+import { killTreesSync, listDescendants } from './process-tree';
+import { NO_FAILURES, restartStep, type FailureKind, type RestartHistory } from './restart-policy';
+import {
+  crashProblem,
+  earlyExitProblem,
+  exitParams,
+  exitProblem,
+  failureEnglish,
+  foreignFailure,
+  ProblemError,
+  say,
+  type Failure,
+  type ProcessExit,
+} from './server-problems';
+import { tearDownServer } from './server-teardown';
+import { makeTransport, stdioPid, type TransportContext } from './server-transport';
+import { spawnFailure, systemLimit } from './spawn-failure';
+import { StderrLog } from './stderr-log';
+import { defaultSupervision, type Supervision } from './supervision';
 import { listAllTools, skippedWarning, type ToolList } from './tool-list';
 
-export interface Supervision {
-  /** How long `initialize` + the first `tools/list` may take. */
-  startTimeoutMs: number;
-  /** The same, for a first run seen downloading or installing its package (`npx`, `uvx`…). */
-  installTimeoutMs: number;
-  restartBaseMs: number;
-  restartMaxMs: number;
-  /** This many crashes within `crashWindowMs` and a stdio server stays failed. */
-  maxCrashes: number;
-  crashWindowMs: number;
-  /** Remote servers are pinged this often; a failed ping reconnects. 0 disables. */
-  healthIntervalMs: number;
-  /** Grace given to a stdio server to exit after its stdin closes, before it is killed. */
-  stopGraceMs: number;
-  /** A remote server's response or event past this size drops its connection (memory stays bounded). */
-  maxRemoteMessageBytes: number;
-}
-
-export const defaultSupervision: Supervision = {
-  startTimeoutMs: 60_000,
-  installTimeoutMs: 600_000,
-  restartBaseMs: 1_000,
-  restartMaxMs: 30_000,
-  maxCrashes: 5,
-  crashWindowMs: 60_000,
-  healthIntervalMs: 30_000,
-  stopGraceMs: 2_000,
-  maxRemoteMessageBytes: 16 * 1024 * 1024,
-};
+// Where the timings of supervision are defined; re-exported for the rooms that configure them.
+export { defaultSupervision, type Supervision } from './supervision';
 
 export interface ChildServerOptions {
   settings: ServerSettings;
@@ -77,35 +64,22 @@ export interface CallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
-interface ProcessExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-/** "exited with code 7", "was killed by SIGKILL": what a user needs to tell a crash, a kill (out of memory?) and a clean exit apart. */
-const endedHow = (exit: ProcessExit) =>
-  exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal ?? 'a signal'}`;
-
-/** After a stdio server's process exits, how long its pipes may stay open (held by a process it started) before they are closed. */
-const HELD_PIPE_GRACE_MS = 500;
-
 /** Skipped tools the status carries (the count says how many there were in all). */
 const MAX_SKIPPED_SHOWN = 20;
 
 /** Lines of stdout that are not JSON logged (at debug level) per attempt, after the warning. */
 const NOT_JSON_DEBUG_LINES = 10;
 
-/** The bridge's own secrets in its environment: a child gets them only if configured for it. */
-const PRIVATE_ENV = ['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN', 'XIAOZHI_TRAY_TOKEN', 'XIAOZHI_TRAY_MCP_TOKEN'];
-const CLIENT_INFO = { name: 'xiaozhi-tray', version: '0.1.0' };
-
-/** One configured MCP server: spawns or connects to it, lists its tools, keeps it alive. */
+/**
+ * One configured MCP server: spawns or connects to it, lists its tools, keeps it alive. The state
+ * machine lives here; the transport (`server-transport.ts`), the decision to try again
+ * (`restart-policy.ts`) and the clean-up of its processes (`server-teardown.ts`) each have a file.
+ */
 export class ChildServer {
   readonly name: string;
   private settings: ServerSettings;
   private readonly opts: ChildServerOptions;
   private readonly supervision: Supervision;
-  private readonly backoff: Backoff;
 
   private state: ServerState = 'stopped';
   private since = Date.now();
@@ -114,14 +88,14 @@ export class ChildServer {
   private skipped: SkippedTool[] = [];
   private skippedSaid = '';
   private restarts = 0;
-  private lastError: string | undefined;
-  private lastErrorCause: Problem | undefined;
+  private lastFailure: Failure | undefined;
   private readonly stderr: StderrLog;
   /** Why the transport broke, when it knows better than "the connection closed". */
-  private transportFault: string | undefined;
+  private transportFault: Problem | undefined;
   /** How this attempt's stdio process ended, once it has. */
   private exit: ProcessExit | undefined;
-  private crashTimes: number[] = [];
+  /** The failures that count towards giving up, and the backoff's progress. */
+  private history: RestartHistory = NO_FAILURES;
   /** The attempt under way of a server started by a package runner: what it runs, and how to give it longer. */
   private startWatch: { generation: number; run: PackageRun; giveLonger: () => void } | undefined;
   /** Set while a first run downloads or installs its package. */
@@ -146,7 +120,6 @@ export class ChildServer {
     this.settings = opts.settings;
     this.name = opts.settings.name;
     this.supervision = { ...defaultSupervision, ...opts.supervision };
-    this.backoff = new Backoff(this.supervision.restartBaseMs, this.supervision.restartMaxMs);
     // A server that crash-loops shows why while it loops, not only once it is marked failed.
     this.stderr = new StderrLog(opts.log, {
       onLine: (line) => {
@@ -179,8 +152,7 @@ export class ChildServer {
       since: this.since,
       toolCount: this.tools.length,
       restarts: this.restarts,
-      ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
-      ...(this.lastErrorCause !== undefined ? { lastErrorCause: this.lastErrorCause } : {}),
+      ...(this.lastFailure ? { lastError: failureEnglish(this.lastFailure), lastErrorCause: this.lastFailure.problem } : {}),
       stderrTail: this.stderr.lines(),
       ...(this.installing ? { installing: { ...this.installing } } : {}),
       ...(pid !== undefined ? { pid } : {}),
@@ -192,10 +164,8 @@ export class ChildServer {
   async start(): Promise<void> {
     if (this.state === 'running' || this.state === 'starting') return;
     this.clearTimers();
-    this.crashTimes = [];
-    this.backoff.reset();
-    this.lastError = undefined;
-    this.lastErrorCause = undefined;
+    this.history = NO_FAILURES;
+    this.lastFailure = undefined;
     await this.connect('starting');
   }
 
@@ -291,70 +261,27 @@ export class ChildServer {
     this.healthTimer = undefined;
   }
 
-  private makeTransport(): Transport {
-    const s = this.settings;
-    if (s.transport === 'stdio') {
-      const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(this.opts.baseEnv)) if (value !== undefined && !PRIVATE_ENV.includes(key)) env[key] = value;
-      // Python on Windows prints in the console code page unless told otherwise.
-      env.PYTHONIOENCODING ??= 'utf-8';
-      Object.assign(env, s.env);
-      const transport = new StdioClientTransport({
-        command: s.command,
-        args: s.args,
-        env,
-        stderr: 'pipe',
-        ...(s.cwd ? { cwd: s.cwd } : {}),
-      });
-      useLeanReadBuffer(transport, STDIO_MAX_BUFFER);
-      const decoder = new LineDecoder((line) => this.stderr.push(line), { gbkFallback: process.platform === 'win32' });
-      transport.stderr?.on('data', (chunk: Buffer) => decoder.push(chunk));
-      transport.stderr?.on('end', () => decoder.flush());
-      // How the process ended: the SDK closes on 'close' and drops the code, which a user needs to
-      // tell a crash (exit code 1), a kill (SIGKILL: out of memory?) and a clean exit apart. 'exit'
-      // comes before 'close', so the reason is known when the connection is reported lost.
-      const generation = this.generation;
-      const start = transport.start.bind(transport);
-      transport.start = async () => {
-        await start();
-        this.opts.onStatus();
-        const child = (transport as unknown as { _process?: ChildProcess })._process;
-        child?.once('exit', (code, signal) => {
-          if (generation === this.generation) this.exit = { code, signal };
-          // A process it started with its stdio (a helper whose output was not redirected) can hold
-          // the pipes open after it died: they would never close, and the server would look alive,
-          // its calls timing out, until that process ends. Close our ends, which ends the connection.
-          const held = setTimeout(() => {
-            if (generation === this.generation)
-              this.opts.log.warn(
-                `it ${this.exit ? endedHow(this.exit) : 'exited'}, but a process it started still holds its output open; closing the connection`,
-              );
-            for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
-          }, HELD_PIPE_GRACE_MS);
-          held.unref();
-          child.once('close', () => clearTimeout(held));
-        });
-      };
-      // Batch writes to the child's stdin per turn of the event loop (see corkForThisTurn); the SDK keeps the process private.
-      const send = transport.send.bind(transport);
-      transport.send = (message) => {
-        corkForThisTurn((transport as unknown as { _process?: { stdin?: Corkable } })._process?.stdin);
-        return send(message);
-      };
-      return transport;
-    }
-    const url = serverUrl(s.url);
-    const headers = remoteHeaders(url, s.headers, this.opts.defaults().modelscopeApiKey);
-    checkHeaders(headers);
-    const generation = this.generation;
-    const fetch = boundedFetch(this.supervision.maxRemoteMessageBytes, (message) => {
-      // The transport would only retry its stream: drop this server's connection, as for a crash.
-      if (generation === this.generation && this.state === 'running') void this.onLost(message);
-      else this.transportFault = message;
-    });
-    return s.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit: { headers }, fetch })
-      : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
+  /** What the transport of attempt `generation` tells this server (events of an older attempt are ignored). */
+  private transportContext(generation: number): TransportContext {
+    const current = () => generation === this.generation;
+    return {
+      baseEnv: this.opts.baseEnv,
+      modelscopeApiKey: this.opts.defaults().modelscopeApiKey,
+      maxRemoteMessageBytes: this.supervision.maxRemoteMessageBytes,
+      onStderrLine: (line) => this.stderr.push(line),
+      onSpawned: () => this.opts.onStatus(),
+      onExit: (exit) => {
+        if (current()) this.exit = exit;
+      },
+      onHeldOutput: () => {
+        if (current()) say(this.opts.log, 'warn', problem('server.outputHeld', exitParams(this.exit)));
+      },
+      onTooBig: (tooBig) => {
+        // The transport would only retry its stream: drop this server's connection, as for a crash.
+        if (current() && this.state === 'running') void this.fail({ problem: tooBig }, 'crash');
+        else if (current()) this.transportFault = tooBig;
+      },
+    };
   }
 
   private async connect(state: 'starting' | 'restarting'): Promise<void> {
@@ -362,27 +289,27 @@ export class ChildServer {
     this.setState(state);
     this.stderr.newAttempt();
     this.exit = undefined;
+    this.transportFault = undefined;
     let transport: Transport;
     try {
-      transport = this.makeTransport();
+      transport = makeTransport(this.settings, this.transportContext(generation));
     } catch (error) {
       // The same settings would fail the same way at every attempt.
       const bad = permanentFailure(error);
-      await this.giveUp(bad?.message ?? errorText(error), bad?.cause ?? failureCause(error));
+      await this.fail(bad ? { problem: bad } : foreignFailure(error), 'permanent');
       return;
     }
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const initialize = watchInitialize(client);
     this.client = client;
     this.transport = transport;
-    this.transportFault = undefined;
     let notJson = 0;
     client.onerror = (error) => {
       if (generation !== this.generation) return;
-      if (/ReadBuffer exceeded/.test(error.message)) {
+      if (error instanceof ReadBufferOverflow) {
         // The SDK drops the stream and closes: say why, where the user looks (status, not debug).
-        this.transportFault = `its output overflowed: it printed more than ${Math.round(STDIO_MAX_BUFFER / 1048576)} MB on stdout without a newline (a message too big, or logging on stdout instead of stderr)`;
-        this.opts.log.warn(this.transportFault);
+        this.transportFault = error.problem;
+        say(this.opts.log, 'warn', error.problem);
       } else if (error instanceof SyntaxError) {
         // A line of stdout that is not JSON (a banner, print() logging): said once where the user
         // looks, then a few at debug level, not one log line per line of a flood.
@@ -407,18 +334,18 @@ export class ChildServer {
         const arm = (ms: number) => {
           clearTimeout(timer);
           timer = setTimeout(
-            () => reject(new Error(`did not answer initialize within ${ms} ms`)),
+            () => reject(new ProblemError(problem('server.startTimeout', { seconds: Math.round(ms / 100) / 10 }))),
             Math.max(0, startedAt + ms - Date.now()),
           );
         };
         arm(this.supervision.startTimeoutMs);
-        this.watchFirstRun(generation, () => arm(Math.max(this.supervision.startTimeoutMs, this.supervision.installTimeoutMs)));
+        this.watchFirstRun(generation, () => arm(this.installTimeoutMs()));
       });
       await Promise.race([
         (async () => {
           await client.connect(transport);
-          if (transport instanceof StdioClientTransport) {
-            this.pid = transport.pid ?? undefined;
+          if (this.settings.transport === 'stdio') {
+            this.pid = stdioPid(transport);
             if (generation === this.generation) this.relay = new CallRelay(transport, this.opts.log);
           }
           const list = await listAllTools(client);
@@ -429,35 +356,13 @@ export class ChildServer {
       ]);
     } catch (error) {
       if (generation !== this.generation) return;
-      const notRunnable =
-        (this.settings.transport === 'stdio' ? spawnFailure(error, this.settings) : undefined) ?? permanentFailure(error, initialize);
-      if (notRunnable) {
-        // Retrying cannot help a program that is not there, refused credentials or a protocol we do not speak: say so once.
-        await this.giveUp(notRunnable.message, notRunnable.cause);
-        return;
-      }
-      const busy = this.settings.transport === 'stdio' ? systemLimit(error) : undefined;
-      if (busy) {
-        await this.onLost(busy.message, busy.cause, { crashed: false });
-        return;
-      }
-      const closed = /Connection closed/i.test(errorText(error));
-      // Set by the process's 'exit' during the await above (TypeScript still sees the reset to undefined).
-      const exit = this.exit as ProcessExit | undefined;
-      const how = exit ? `, ${exit.code !== null ? `with exit code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`}` : '';
-      const early = closed && this.settings.transport === 'stdio' && this.transportFault === undefined;
-      const said = early ? this.errorLineOf(exit) : undefined;
-      const reason =
-        this.transportFault ?? (early ? `the program exited before it was ready${how}${said ? `: ${said}` : ''}` : failureText(error));
       const s = this.settings;
-      await this.onLost(
-        reason,
-        said
-          ? problem('server.crashed', { line: said })
-          : closed
-            ? undefined
-            : failureCause(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url }),
-      );
+      // Retrying cannot help a program that is not there, refused credentials or a protocol we do not speak.
+      const notRunnable = (s.transport === 'stdio' ? spawnFailure(error, s) : undefined) ?? permanentFailure(error, initialize);
+      const busy = s.transport === 'stdio' ? systemLimit(error) : undefined;
+      if (notRunnable) await this.fail({ problem: notRunnable }, 'permanent');
+      else if (busy) await this.fail({ problem: busy }, 'resources');
+      else await this.fail(this.startFailure(error), 'crash');
       return;
     } finally {
       clearTimeout(timer);
@@ -466,25 +371,22 @@ export class ChildServer {
     if (generation !== this.generation) return;
     // Only now: a failure during connect is reported by the connect itself, with its real cause.
     client.onclose = () => {
-      if (generation !== this.generation) return;
-      const exit = this.transportFault === undefined ? this.exit : undefined;
-      const said = this.errorLineOf(exit);
-      void this.onLost(
-        this.transportFault ?? (exit ? `the program ${endedHow(exit)}${said ? `: ${said}` : ''}` : 'the connection closed'),
-        said ? problem('server.crashed', { line: said }) : undefined,
-      );
+      if (generation === this.generation) void this.fail(this.lossFailure(), 'crash');
     };
 
     this.runningSince = Date.now();
-    this.lastError = undefined;
-    this.lastErrorCause = undefined;
+    this.lastFailure = undefined;
     this.installing = undefined;
     const version = client.getServerVersion();
-    this.opts.log.info(
-      `running${this.pid ? ` (pid ${this.pid})` : ''}: ${version?.name ?? 'server'} ${version?.version ?? ''}, ${this.tools.length} tools`.replace(
-        /\s+,/,
-        ',',
-      ),
+    say(
+      this.opts.log,
+      'info',
+      problem('server.running', {
+        ...(this.pid !== undefined ? { pid: this.pid } : {}),
+        name: version?.name ?? '',
+        version: version?.version ?? '',
+        tools: this.tools.length,
+      }),
     );
     this.setState('running');
     this.opts.onTools();
@@ -492,10 +394,37 @@ export class ChildServer {
     if (this.settings.transport !== 'stdio' && this.supervision.healthIntervalMs > 0) {
       this.healthTimer = setInterval(() => {
         client.ping({ timeout: Math.min(10_000, this.supervision.healthIntervalMs) }).catch((error: unknown) => {
-          if (generation === this.generation) void this.onLost(`ping failed: ${errorText(error)}`);
+          if (generation === this.generation)
+            void this.fail({ problem: problem('server.pingFailed', { detail: errorText(error) }) }, 'crash');
         });
       }, this.supervision.healthIntervalMs);
     }
+  }
+
+  /** Why a start failed: what the transport knew, how the program ended, our own deadline, or the foreign error. */
+  private startFailure(error: unknown): Failure {
+    if (this.transportFault) return { problem: this.transportFault };
+    const s = this.settings;
+    if (s.transport === 'stdio' && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const exit = this.exit;
+      const said = this.errorLineOf(exit);
+      return { problem: said ? crashProblem(said, exit, true) : earlyExitProblem(exit, this.stderr.last ?? '') };
+    }
+    if (error instanceof ProblemError) return { problem: error.problem };
+    return foreignFailure(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url });
+  }
+
+  /** Why a running server's connection closed: what the transport knew, or how the program ended. */
+  private lossFailure(): Failure {
+    if (this.transportFault) return { problem: this.transportFault };
+    const exit = this.exit;
+    if (!exit) return { problem: problem('server.closed') };
+    const said = this.errorLineOf(exit);
+    return { problem: said ? crashProblem(said, exit, false) : exitProblem(exit) };
+  }
+
+  private installTimeoutMs(): number {
+    return Math.max(this.supervision.startTimeoutMs, this.supervision.installTimeoutMs);
   }
 
   /** For a server started by a package runner: notices a first run (runner output, package not cached) while this attempt starts. */
@@ -519,9 +448,11 @@ export class ChildServer {
     if (!watch || watch.generation !== generation || generation !== this.generation || this.installing) return;
     this.installing = watch.run;
     watch.giveLonger();
-    const minutes = Math.round(Math.max(this.supervision.startTimeoutMs, this.supervision.installTimeoutMs) / 60_000);
-    this.opts.log.info(
-      `first run: ${watch.run.runner} is downloading and installing ${watch.run.package ?? 'the server'}; it is given up to ${minutes} min to start`,
+    const minutes = Math.round(this.installTimeoutMs() / 60_000);
+    say(
+      this.opts.log,
+      'info',
+      problem('server.installing', { runner: watch.run.runner, package: watch.run.package ?? this.name, minutes }),
     );
     this.opts.onStatus();
   }
@@ -543,7 +474,11 @@ export class ChildServer {
     this.skipped = list.skipped;
     const said = JSON.stringify([list.skipped, list.cutShort]);
     const warning = skippedWarning(list);
-    if (warning && said !== this.skippedSaid) this.opts.log.warn(warning);
+    if (warning && said !== this.skippedSaid) {
+      const leftOut =
+        list.skipped.length > 0 ? problem('server.toolsLeftOut', { count: list.skipped.length, served: list.tools.length }) : undefined;
+      this.opts.log.warn(warning, leftOut);
+    }
     this.skippedSaid = said;
   }
 
@@ -554,55 +489,45 @@ export class ChildServer {
     this.opts.onStatus();
   }
 
-  /** A failure no retry can fix (the program is not there, credentials refused…): failed now, until the user acts. */
-  private async giveUp(reason: string, cause: Problem): Promise<void> {
-    ++this.generation;
-    this.clearTimers();
-    await this.teardown();
-    this.lastError = reason;
-    this.lastErrorCause = cause;
-    this.opts.log.error(`${reason}; not retrying until it is restarted`);
-    this.setState('failed');
-  }
-
   /**
-   * The server went away (crash, network, failed start): clean up and decide whether to try again.
-   * `crashed: false` for a failure that is not the server's (a spawn refused for lack of resources):
-   * it is retried with backoff but never counts towards giving up.
+   * The server failed (a crash, a lost connection, a start that failed, a failure no retry can
+   * fix): clean up, then try again later or stay failed, as the restart policy says.
    */
-  private async onLost(reason: string, cause?: Problem, { crashed = true }: { crashed?: boolean } = {}): Promise<void> {
+  private async fail(failure: Failure, kind: FailureKind): Promise<void> {
     const generation = ++this.generation;
     this.clearTimers();
     const hadTools = this.tools.length > 0;
-    const wasRunningFor = this.runningSince ? Date.now() - this.runningSince : 0;
+    const ranForMs = this.runningSince ? Date.now() - this.runningSince : 0;
     this.runningSince = 0;
     // Not running from now on: a call during the clean-up (seconds, with processes to stop) is
     // told the server is restarting, not that a "running" server is unavailable.
-    this.setState('restarting');
+    if (kind !== 'permanent') this.setState('restarting');
     await this.teardown();
     if (generation !== this.generation) return;
     if (hadTools) this.opts.onTools();
 
-    const lastLine = this.stderr.last;
+    this.lastFailure = failure;
+    const s = this.supervision;
+    const step = restartStep(
+      this.history,
+      { kind, ranForMs, now: Date.now(), draw: Math.random() },
+      { ...s, givesUp: this.settings.transport === 'stdio' },
+    );
+    this.history = step.history;
     // A crash already says the line that tells why; otherwise the last one may help.
-    const exit = lastLine !== undefined && cause?.code !== 'server.crashed' ? ` (last stderr: ${lastLine})` : '';
-    this.lastError = reason;
-    this.lastErrorCause = cause ?? failureCause(new Error(`${reason}${exit}`));
-    if (wasRunningFor > this.supervision.crashWindowMs) {
-      this.backoff.reset();
-      this.crashTimes = [];
-    }
-    const now = Date.now();
-    this.crashTimes = [...this.crashTimes.filter((t) => now - t < this.supervision.crashWindowMs), ...(crashed ? [now] : [])];
-    if (this.settings.transport === 'stdio' && this.crashTimes.length >= this.supervision.maxCrashes) {
-      this.opts.log.error(
-        `failed ${this.crashTimes.length} times within ${Math.round(this.supervision.crashWindowMs / 1000)} s; giving up until restarted. Last error: ${reason}${exit}`,
-      );
+    const lastLine = this.stderr.last;
+    const said: Record<string, string> = lastLine !== undefined && failure.problem.code !== 'server.crashed' ? { lastLine } : {};
+    if (step.next === 'fail') {
+      if (step.why === 'permanent') say(this.opts.log, 'error', problem('server.notRetrying'), failure);
+      else {
+        const seconds = Math.round(s.crashWindowMs / 1000);
+        say(this.opts.log, 'error', problem('server.crashLoop', { count: step.crashes, seconds, ...said }), failure);
+      }
       this.setState('failed');
       return;
     }
-    const delay = this.backoff.next();
-    this.opts.log.warn(`${reason}${exit}; restarting in ${(delay / 1000).toFixed(1)} s`);
+    const delay = step.delayMs;
+    say(this.opts.log, 'warn', problem('server.restarting', { seconds: Math.round(delay / 100) / 10, ...said }), failure);
     this.restarts++;
     this.setState('restarting');
     this.restartTimer = setTimeout(() => {
@@ -637,37 +562,9 @@ export class ChildServer {
     const remember = (pids: number[]) => pids.forEach((p) => (dying.add(p), this.dying.add(p)));
     remember([...dying]);
     try {
-      await this.closeClient(client, transport, pid, descendants, remember);
+      await tearDownServer({ client, pid, descendants, stopGraceMs: this.supervision.stopGraceMs }, remember);
     } finally {
       for (const p of dying) this.dying.delete(p);
-    }
-  }
-
-  private async closeClient(
-    client: Client,
-    transport: Transport | undefined,
-    pid: number | undefined,
-    known: number[],
-    remember: (pids: number[]) => void,
-  ): Promise<void> {
-    let descendants = known;
-    if (pid !== undefined && isAlive(pid)) {
-      descendants = [...new Set([...descendants, ...(await listDescendants(pid))])];
-      remember(descendants);
-    }
-
-    client.onclose = undefined;
-    if (transport instanceof StdioClientTransport && pid !== undefined) {
-      // Graceful first (stdin closed), then the whole tree, whatever the SDK's own schedule.
-      const closing = client.close().catch(() => undefined);
-      const gone = (await waitForExit([pid], this.supervision.stopGraceMs)).length === 0;
-      if (!gone) await killTree(pid, descendants);
-      await closing;
-      signalAll(descendants.filter(isAlive), 'SIGKILL');
-      await waitForExit([pid, ...descendants], 2000);
-    } else {
-      await client.close().catch(() => undefined);
-      if (descendants.length > 0) signalAll(descendants.filter(isAlive), 'SIGKILL');
     }
   }
 }
@@ -679,11 +576,6 @@ export class ServerUnavailableError extends Error {
   ) {
     super(`server "${server}" is ${state}`);
   }
-}
-
-/** The pid of a stdio child as soon as it is spawned (before `initialize` has been answered). */
-function stdioPid(transport: Transport | undefined): number | undefined {
-  return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
 }
 
 export function errorText(error: unknown): string {

@@ -1,9 +1,11 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { problem, type Problem } from '../../../shared/problem';
 
 /**
- * Turns a failure (an Error with its `cause` chain, or the English text we already logged) into a
- * code with parameters the UI words in either language, and a one-line English text that says what
- * really failed ("fetch failed" alone says nothing).
+ * Turns a foreign failure (a Node, undici, ws or SDK error, with its `cause` chain) into a code with
+ * parameters the UI words in either language, and a one-line English text that says what really
+ * failed ("fetch failed" alone says nothing). Our own failures are problems from the start
+ * (`server-problems.ts`): nothing here reads our own text back.
  */
 
 interface Link {
@@ -89,19 +91,7 @@ export function failureCause(error: unknown, context: { url?: string; command?: 
   if (has(/\b(ECONNRESET|EPIPE)\b|socket hang up|other side closed/i)) return problem('net.reset', { host });
   if (has(/\b(EHOSTUNREACH|ENETUNREACH|ENETDOWN|EADDRNOTAVAIL)\b/)) return problem('net.unreachable', { host });
 
-  const closedWith = /closed with code (\d+)/.exec(text);
-  if (closedWith) return problem(closedWith[1] === '4004' ? 'endpoint.idle' : 'endpoint.closed', { code: Number(closedWith[1]) });
-  if (/no answer to a ping/i.test(text)) return problem('endpoint.noPong');
-  const lastLine = /last stderr: (.*)\)\s*$/.exec(failureText(error))?.[1] ?? '';
-  if (/exited before it was ready/i.test(text)) return problem('server.exitedEarly', { lastLine });
-  const exited = /^the program exited with code (-?\d+)/.exec(failureText(error));
-  if (exited) return problem('server.exited', { code: Number(exited[1]) });
-  const killed = /^the program was killed by (SIG[A-Z0-9]+)/.exec(failureText(error));
-  if (killed) return problem('server.killed', { signal: killed[1] as string });
-  const initTimeout = /did not answer initialize within (\d+) ms/.exec(text);
-  if (initTimeout) return problem('server.startTimeout', { seconds: Math.round(Number(initTimeout[1]) / 1000) });
-  if (/^ping failed/i.test(text)) return problem('server.pingFailed', { detail: failureText(error).replace(/^ping failed:\s*/i, '') });
-  if (/connection closed/i.test(text)) return problem('server.closed');
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return problem('server.closed');
   return problem('other', { detail: failureText(error) });
 }
 

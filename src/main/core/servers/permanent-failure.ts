@@ -4,6 +4,7 @@ import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { problem, type Problem } from '../../../shared/problem';
+import { ProblemError } from './server-problems';
 
 /**
  * Failures no retry can fix until the user changes something: the server refused the credentials
@@ -11,20 +12,9 @@ import { problem, type Problem } from '../../../shared/problem';
  * apart by the error objects where they happen (never by reading our own text back), so such a
  * server is failed once with what to do, instead of retried with backoff for ever.
  */
-export interface PermanentFailure {
-  message: string;
-  cause: Problem;
-}
 
 /** A setting of a remote server that can never work (a URL that does not parse, a header HTTP refuses). */
-export class BadServerSetting extends Error {
-  constructor(
-    message: string,
-    readonly problem: Problem,
-  ) {
-    super(message);
-  }
-}
+export class BadServerSetting extends ProblemError {}
 
 /** What a server answered to `initialize`, watched while the client connects. */
 export interface InitializeAnswer {
@@ -55,20 +45,11 @@ export function watchInitialize(client: Client): InitializeAnswer {
 }
 
 /** The failure as one that will not go away by itself, or undefined for any other (network, 5xx, crash). */
-export function permanentFailure(error: unknown, initialize: InitializeAnswer = {}): PermanentFailure | undefined {
-  if (error instanceof BadServerSetting) return { message: error.message, cause: error.problem };
+export function permanentFailure(error: unknown, initialize: InitializeAnswer = {}): Problem | undefined {
+  if (error instanceof BadServerSetting) return error.problem;
   const status =
     error instanceof StreamableHTTPError || error instanceof SseError ? error.code : error instanceof UnauthorizedError ? 401 : undefined;
-  if (status === 401)
-    return {
-      message: 'the server refused the credentials (HTTP 401): check the token or headers of this server',
-      cause: problem('server.authRefused', { status }),
-    };
-  if (status === 403)
-    return {
-      message: "the server refused access (HTTP 403): check the token's permissions or the headers of this server",
-      cause: problem('server.authRefused', { status }),
-    };
+  if (status === 401 || status === 403) return problem('server.authRefused', { status });
   const answered = initialize.version;
   if (answered !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(answered)) return unsupported(answered);
   const refusal = initialize.refusal;
@@ -82,19 +63,14 @@ export function permanentFailure(error: unknown, initialize: InitializeAnswer = 
   return undefined;
 }
 
-function unsupported(version: string): PermanentFailure {
-  return {
-    message: `the server speaks MCP protocol version ${version}, which this app does not: update the server (or this app)`,
-    cause: problem('server.protocolUnsupported', { version }),
-  };
-}
+const unsupported = (version: string): Problem => problem('server.protocolUnsupported', { version });
 
 /** The URL of a remote server, or a setting to fix. */
 export function serverUrl(url: string): URL {
   try {
     return new URL(url);
   } catch {
-    throw new BadServerSetting('the URL of this server is not a valid address', problem('server.badUrl'));
+    throw new BadServerSetting(problem('server.badUrl'));
   }
 }
 
@@ -105,10 +81,7 @@ export function checkHeaders(headers: Record<string, string>): void {
       new Headers([[name, value]]);
     } catch {
       // The value is never said: it is often a key.
-      throw new BadServerSetting(
-        `the header "${name}" cannot be sent: its name or value has characters HTTP does not allow (a space in the name, a line break)`,
-        problem('server.badHeader', { name }),
-      );
+      throw new BadServerSetting(problem('server.badHeader', { name }));
     }
   }
 }

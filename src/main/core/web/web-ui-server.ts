@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { commandNames, eventNames, type BridgeApi, type CommandName } from '../.
 import type { Logger } from '../logs/log-book';
 import { RefusalLog } from '../logs/refusal-log';
 import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
+import { hostAllowed, hostWithPort, isWildcardHost, originAllowed, secretsEqual } from '../io/http-gate';
 import { staticFileFor, staticHeaders } from './static-files';
 
 export interface WebUiOptions {
@@ -33,12 +34,6 @@ export interface WebUi {
   close(): Promise<void>;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /**
  * The headless bridge's UI: serves the built renderer and carries the BridgeApi over a WebSocket
  * at /api. The API needs the random token from the printed URL and a same-origin page, and the
@@ -51,15 +46,9 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   if (!fs.existsSync(path.join(root, 'index.html'))) {
     throw new Error(`The window is not built (${path.join(root, 'index.html')} is missing). Run: npm run build`);
   }
-  let port = 0;
-  // Listening on every interface is the user's explicit choice to be reached by any name; the
-  // token still guards the API. Otherwise only this server's own names pass (no DNS rebinding).
-  const wildcard = host === '0.0.0.0' || host === '::';
-  const hostAllowed = (header: string | undefined) =>
-    header !== undefined &&
-    (wildcard
-      ? header.endsWith(`:${port}`)
-      : [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host.includes(':') ? `[${host}]` : host}:${port}`].includes(header));
+  // Its port once listening. On every interface (the user's explicit choice) any name passes the
+  // Host check and the token still guards the API; otherwise only this server's own names do.
+  const bound = { host, port: 0 };
 
   const refusals = new RefusalLog(options.log, options.refusalLogMs ?? 60_000, 'connection');
   const maxConnections = options.maxConnections ?? 64;
@@ -83,7 +72,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   );
 
   const serveFile = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (!hostAllowed(req.headers.host)) {
+    if (!hostAllowed(req.headers.host, bound)) {
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request');
       return;
     }
@@ -122,9 +111,10 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     const url = requestTarget(req.url);
     if (!url) return refuse(400, 'malformed request URL');
     if (url.pathname !== '/api') return refuse(404, 'unknown path');
-    if (!hostAllowed(req.headers.host)) return refuse(421, 'unexpected Host header');
-    if (req.headers.origin !== `http://${req.headers.host}`) return refuse(403, `foreign origin ${req.headers.origin ?? '(none)'}`);
-    if (!sameSecret(url.searchParams.get('token') ?? '', token)) return refuse(401, 'wrong or missing token');
+    if (!hostAllowed(req.headers.host, bound)) return refuse(421, 'unexpected Host header');
+    if (!originAllowed(req.headers.origin, req.headers.host, bound, 'same-origin'))
+      return refuse(403, `foreign origin ${req.headers.origin ?? '(none)'}`);
+    if (!secretsEqual(url.searchParams.get('token') ?? '', token)) return refuse(401, 'wrong or missing token');
     wss.handleUpgrade(req, socket, head, (ws) => serveApi(ws, options.api, options.log));
   });
 
@@ -132,10 +122,10 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
-  port = (server.address() as { port: number }).port;
-  const shownHost = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const port = (server.address() as { port: number }).port;
+  bound.port = port;
   return {
-    url: `http://${shownHost}:${port}/#/overview?token=${token}`,
+    url: `http://${hostWithPort(isWildcardHost(host) ? '127.0.0.1' : host, port)}/#/overview?token=${token}`,
     port,
     token,
     close: async () => {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FileSettingsStore, writeFileAtomic } from '../../../../src/main/core/config/settings-store';
+import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
+import { startAtomicWrite, writeFileAtomic } from '../../../../src/main/core/config/atomic-write';
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
 
 const dirs: string[] = [];
@@ -116,31 +117,113 @@ describe('the config file store', () => {
     expect(fs.existsSync(before)).toBe(false);
   });
 
-  it('retries a rename that Windows refuses for a moment (antivirus holding the file)', () => {
+  it('retries a rename that Windows refuses for a moment (antivirus holding the file), without blocking the thread', async () => {
     const file = path.join(tempDir(), 'tray.json');
-    const rename = fs.renameSync;
-    let refusals = 0;
-    // Windows' transient EPERM/EBUSY cannot happen on this machine: simulate only that refusal.
-    vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
-      if (refusals++ < 2) throw Object.assign(new Error('EBUSY: resource busy or locked'), { code: 'EBUSY' });
-      rename(from, to);
-    });
-    writeFileAtomic(file, '{"ok": true}');
+    // Windows' transient EPERM/EBUSY cannot happen on this machine: the refusal is put in the rename.
+    const rename = refusing(2, 'EBUSY');
+    const write = startAtomicWrite(file, '{"ok": true}', { rename });
+    // The call came back before the retries: what was queued meanwhile runs while they wait.
+    expect(write.inPlace).toBe(false);
+    let ranMeanwhile = false;
+    setImmediate(() => (ranMeanwhile = true));
+    await write.done;
+    expect(ranMeanwhile).toBe(true);
+    expect(rename.calls).toBe(3);
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ ok: true });
     expect(fs.readdirSync(path.dirname(file))).toEqual(['tray.json']);
+    // writeFileAtomic is the same write, awaited.
+    await writeFileAtomic(file, '{"again": true}', { rename: refusing(1, 'EPERM') });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ again: true });
   });
 
-  it('gives up after a while, leaves the old file intact and no temporary file behind', () => {
+  it('gives up after about a second, leaves the old file intact and no temporary file behind', async () => {
     const file = path.join(tempDir(), 'tray.json');
     fs.writeFileSync(file, '{"old": true}');
-    vi.spyOn(fs, 'renameSync').mockImplementation(() => {
-      throw Object.assign(new Error('EPERM: operation not permitted'), { code: 'EPERM' });
-    });
-    expect(() => writeFileAtomic(file, '{"new": true}')).toThrow(/EPERM/);
+    const rename = refusing(Infinity, 'EPERM');
+    await expect(writeFileAtomic(file, '{"new": true}', { rename })).rejects.toThrow(/EPERM/);
+    expect(rename.calls).toBe(11);
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ old: true });
     expect(fs.readdirSync(path.dirname(file))).toEqual(['tray.json']);
   });
+
+  it('throws at once what no retry can fix, and keeps the settings it had', () => {
+    const file = path.join(tempDir(), 'tray.json');
+    fs.writeFileSync(file, '{"servers": []}');
+    const rename = refusing(Infinity, 'EXDEV');
+    const store = new FileSettingsStore(file, loadConfigFile(file, {}).settings, { rename });
+    const settings = store.load();
+    settings.ui.theme = 'dark';
+    expect(() => store.save(settings)).toThrow(/EXDEV/);
+    expect(rename.calls).toBe(1);
+    expect(store.load().ui.theme).not.toBe('dark');
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['tray.json']);
+  });
+
+  it('saves at once and lets the file follow when Windows holds it; a later save supersedes one still retried', async () => {
+    const file = path.join(tempDir(), 'tray.json');
+    fs.writeFileSync(file, '{"servers": []}');
+    const rename = refusing(3, 'EBUSY');
+    const backups: string[] = [];
+    const store = new FileSettingsStore(file, loadConfigFile(file, {}).settings, { rename, onExternalChange: (b) => backups.push(b) });
+    const first = store.load();
+    first.ui.theme = 'dark';
+    store.save(first);
+    // The settings changed; the file follows once the rename goes through.
+    expect(store.load().ui.theme).toBe('dark');
+    const second = store.load();
+    second.ui.language = 'zh-CN';
+    // The file still holds what we last put there: no "changed by another program" here.
+    store.save(second);
+    await store.settled();
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(written.ui).toMatchObject({ theme: 'dark', language: 'zh-CN' });
+    expect(backups).toEqual([]);
+    // The first save's retries stopped (its temporary file went with them): it cannot land later over the second.
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['tray.json']);
+    expect(rename.calls).toBe(4);
+  });
+
+  it('stops retrying a write that was cancelled, and removes its temporary file', async () => {
+    const file = path.join(tempDir(), 'tray.json');
+    fs.writeFileSync(file, '{"old": true}');
+    const rename = refusing(Infinity, 'EBUSY');
+    const write = startAtomicWrite(file, '{"superseded": true}', { rename });
+    write.cancel();
+    await write.done;
+    expect(rename.calls).toBe(1);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ old: true });
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['tray.json']);
+  });
+
+  it('says a save that never reached the file, and settled() rejects with it', async () => {
+    const file = path.join(tempDir(), 'tray.json');
+    fs.writeFileSync(file, '{"servers": []}');
+    const failures: unknown[] = [];
+    const store = new FileSettingsStore(file, loadConfigFile(file, {}).settings, {
+      rename: refusing(Infinity, 'EACCES'),
+      onSaveFailed: (error) => failures.push(error),
+    });
+    const settings = store.load();
+    settings.ui.theme = 'dark';
+    store.save(settings);
+    await expect(store.settled()).rejects.toThrow(/EACCES/);
+    expect(failures).toHaveLength(1);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ servers: [] });
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['tray.json']);
+  });
 });
+
+/** fs.renameSync, refusing its first `times` calls with `code` as Windows does while a file is held. */
+function refusing(times: number, code: string): ((from: string, to: string) => void) & { calls: number } {
+  const rename = Object.assign(
+    (from: string, to: string) => {
+      if (rename.calls++ < times) throw Object.assign(new Error(`${code}: refused, rename '${from}' -> '${to}'`), { code });
+      fs.renameSync(from, to);
+    },
+    { calls: 0 },
+  );
+  return rename;
+}
 
 describe('writing back a config the user edits by hand', () => {
   it('keeps comments, layout and unknown keys at every level, and its permissions', () => {

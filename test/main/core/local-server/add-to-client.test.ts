@@ -89,28 +89,28 @@ describe('"Add to …": the file itself', () => {
     );
   });
 
-  it.skipIf(process.platform === 'win32')("keeps the file's own mode", () => {
+  it.skipIf(process.platform === 'win32')("keeps the file's own mode", async () => {
     const file = path.join(tempDir(), 'mcp.json');
     fs.writeFileSync(file, '{ "mcpServers": {} }\n');
     fs.chmodSync(file, 0o664);
-    AddToClientSessions.write(pending(file), entry);
+    await AddToClientSessions.write(pending(file), entry);
     expect(fs.statSync(file).mode & 0o777).toBe(0o664);
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers['xiaozhi-tray']).toEqual(entry);
   });
 
-  it.skipIf(process.platform === 'win32')('writes through a symlink, a dangling one too, and keeps the link', () => {
+  it.skipIf(process.platform === 'win32')('writes through a symlink, a dangling one too, and keeps the link', async () => {
     const dir = tempDir();
     const dotfiles = path.join(dir, 'dotfiles');
     fs.mkdirSync(dotfiles);
     const link = path.join(dir, 'mcp.json');
     fs.symlinkSync(path.join('dotfiles', 'cursor-mcp.json'), link);
-    AddToClientSessions.write(pending(link), entry);
+    await AddToClientSessions.write(pending(link), entry);
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
     expect(JSON.parse(fs.readFileSync(path.join(dotfiles, 'cursor-mcp.json'), 'utf8')).mcpServers['xiaozhi-tray']).toEqual(entry);
     // A link to a folder that is not there: said plainly, nothing written.
     const nowhere = path.join(dir, 'nowhere.json');
     fs.symlinkSync(path.join(dir, 'gone', 'mcp.json'), nowhere);
-    expect(() => AddToClientSessions.write(pending(nowhere), entry)).toThrow(
+    await expect(AddToClientSessions.write(pending(nowhere), entry)).rejects.toThrow(
       `${nowhere} is a link to ${path.join(dir, 'gone', 'mcp.json')}, whose folder does not exist; nothing was written.`,
     );
     expect(fs.lstatSync(nowhere).isSymbolicLink()).toBe(true);

@@ -25,6 +25,7 @@ import { fastSupervision, fixtureServer, logText, testConnection } from '../../.
 import { scaled } from '../../../helpers/time-scale';
 import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
+import { startBareLocalServer } from '../../../helpers/bare-local-server';
 
 const TOKEN = 'local-test-token-0123456789abcdef';
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -438,22 +439,7 @@ describe('what local clients say about themselves is bounded', () => {
 
 /** A local server alone (no sessions needed): for what is refused before a request reaches one. */
 async function bareServer(options: Partial<LocalMcpServerOptions> = {}): Promise<{ server: LocalMcpServer; url: string; book: LogBook }> {
-  const book = new LogBook();
-  const server = new LocalMcpServer({
-    host: '127.0.0.1',
-    port: 0,
-    token: TOKEN,
-    viewFor: () => {
-      throw new Error('no session in this test');
-    },
-    callerName: () => 'test',
-    log: book.logger('local-server'),
-    version: '0.0.0',
-    sessionIdleMs: 60_000,
-    onSessionsChanged: () => undefined,
-    ...options,
-  });
-  await server.start();
+  const { server, book } = await startBareLocalServer(TOKEN, options);
   bare.push(server);
   return { server, url: server.url, book };
 }

@@ -1,5 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import type { CallAnswer } from '../../../../src/main/core/hub/tool-hub';
 import { CallHistory } from '../../../../src/main/core/logs/call-history';
 import { representativeNames } from '../../../../src/main/core/router/router-tools';
 import { ToolRouter, type RouterEntry } from '../../../../src/main/core/router/tool-router';
@@ -13,9 +13,9 @@ function source(entries: RouterEntry[]) {
     entries,
     calls,
     catalog: () => state.entries,
-    call: async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+    call: async (name: string, args: Record<string, unknown>): Promise<CallAnswer> => {
       calls.push({ name, args });
-      return { content: [{ type: 'text', text: `called ${name}` }] };
+      return { result: { content: [{ type: 'text', text: `called ${name}` }] } };
     },
   };
   return state;
@@ -50,7 +50,7 @@ describe('tool router', () => {
 
   it('drops the weakest matches rather than send a find_tools answer over the message limit', async () => {
     const router = new ToolRouter({ source: source(all()), history: new CallHistory(), maxMessageBytes: () => 1800 });
-    const result = await router.call('find_tools', { query: 'github pull request', limit: 10 }, { caller: 't', idJson: '7' });
+    const { result } = await router.call('find_tools', { query: 'github pull request', limit: 10 }, { caller: 't', idJson: '7' });
     const text = (result.content[0] as { text: string }).text;
     const answer = JSON.parse(text) as { tools: unknown[] };
     expect(answer.tools.length).toBeGreaterThan(0);
@@ -61,7 +61,7 @@ describe('tool router', () => {
   it('answers a very long query with tools, not with the query echoed back until the message is full', async () => {
     const router = new ToolRouter({ source: source(all()), history: new CallHistory(), maxMessageBytes: () => 8192 });
     const query = '北京明天天气 '.repeat(1500);
-    const result = await router.call('find_tools', { query }, { caller: 't', idJson: '7' });
+    const { result } = await router.call('find_tools', { query }, { caller: 't', idJson: '7' });
     const answer = JSON.parse((result.content[0] as { text: string }).text) as { query: string; tools: { name: string }[] };
     expect(answer.tools.map((t) => t.name)).toContain('get_daily_forecast');
     expect(answer.query.length).toBeLessThan(300);
@@ -83,7 +83,7 @@ describe('tool router', () => {
       ['find_tools', 'home', 'ok'],
       ['find_tools', 'home', 'ok'],
     ]);
-    const bad = await router.call('call_tool', { name: 'maps_weather', arguments: [1] }, { caller: 'home' });
+    const { result: bad } = await router.call('call_tool', { name: 'maps_weather', arguments: [1] }, { caller: 'home' });
     expect(bad.isError).toBe(true);
     expect(src.calls).toHaveLength(2);
   });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { failureCause, failureText } from '../../../../src/main/core/servers/failure-cause';
 import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
@@ -68,29 +69,23 @@ describe('failure causes: what failed, as a code the UI can word', () => {
     expect(failureCause(await wsError(`ws://127.0.0.1:${plain}/`))).toEqual({ code: 'http.unauthorized', params: { status: 401 } });
   });
 
-  it('words our own engine texts: start timeouts, early exits, missing programs, close codes', () => {
-    expect(failureCause(new Error('did not answer initialize within 60000 ms'))).toEqual({
-      code: 'server.startTimeout',
-      params: { seconds: 60 },
-    });
+  it('classifies foreign errors by their codes and classes, and leaves our own failures alone (they are problems from the start)', () => {
     expect(failureCause(new Error('spawn npx-typo ENOENT'))).toEqual({ code: 'server.notFound', params: { command: 'npx-typo' } });
-    expect(failureCause(new Error('closed with code 4004 (xiaozhi internal server error)'))).toEqual({
-      code: 'endpoint.idle',
-      params: { code: 4004 },
-    });
-    expect(failureCause(new Error('the program exited before it was ready (last stderr: ValueError: bad key)'))).toEqual({
-      code: 'server.exitedEarly',
-      params: { lastLine: 'ValueError: bad key' },
-    });
-    expect(failureCause(new Error('the program exited before it was ready, with exit code 2 (last stderr: ValueError: bad key)'))).toEqual({
-      code: 'server.exitedEarly',
-      params: { lastLine: 'ValueError: bad key' },
-    });
-    expect(failureCause(new Error('the program exited with code 7 (last stderr: Traceback (most recent call last):)'))).toEqual({
-      code: 'server.exited',
-      params: { code: 7 },
-    });
-    expect(failureCause(new Error('the program was killed by SIGKILL'))).toEqual({ code: 'server.killed', params: { signal: 'SIGKILL' } });
+    expect(failureCause(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'))).toEqual({ code: 'server.closed', params: {} });
+    // The SDK's words without its class are not read as a closed connection.
+    expect(failureCause(new Error('Connection closed')).code).toBe('other');
+    // Our own English is never parsed back: it is not a source of codes.
+    for (const ours of [
+      'did not answer initialize within 60000 ms',
+      'the program exited before it was ready, with exit code 2 (last stderr: ValueError: bad key)',
+      'the program exited with code 7',
+      'the program was killed by SIGKILL',
+      'ping failed: socket closed',
+      'closed with code 4004 (xiaozhi internal server error)',
+      'no answer to a ping within 200 ms',
+    ]) {
+      expect(failureCause(new Error(ours))).toEqual({ code: 'other', params: { detail: ours } });
+    }
     expect(failureCause(new Error('something else entirely'))).toEqual({ code: 'other', params: { detail: 'something else entirely' } });
   });
 });
@@ -138,6 +133,9 @@ describe('failures reach the status as codes', () => {
     expect(seenWhileRestarting.some((tail) => tail.join('\n').includes('ValueError: bad key'))).toBe(true);
     const tail = harness.bridge.state().servers[0]!.stderrTail.join('\n');
     expect(tail.match(/Traceback/g)).toHaveLength(1);
-    expect(harness.bridge.state().servers[0]!.lastErrorCause).toEqual({ code: 'server.crashed', params: { line: 'ValueError: bad key' } });
+    expect(harness.bridge.state().servers[0]!.lastErrorCause).toEqual({
+      code: 'server.crashed',
+      params: { line: 'ValueError: bad key', code: 1, when: 'starting' },
+    });
   });
 });

@@ -10,7 +10,7 @@ afterEach(async () => {
 
 /** What a real child server sees of a variable (the fixture's `getenv` tool), through the hub. */
 async function childSees(h: Harness, tool: string, name: string): Promise<string> {
-  const result = await h.bridge.toolHub.call(tool, { name }, { caller: 'test' });
+  const { result } = await h.bridge.toolHub.call(tool, { name }, { caller: 'test' });
   return (result.content[0] as { text: string }).text;
 }
 

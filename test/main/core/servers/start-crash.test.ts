@@ -30,7 +30,10 @@ describe('a server that crashes at start says why', () => {
     expect(server().lastError).toBe(
       'the program exited before it was ready, with exit code 1: Error: FOO_TOKEN is not set: export it first',
     );
-    expect(server().lastErrorCause).toEqual({ code: 'server.crashed', params: { line: 'Error: FOO_TOKEN is not set: export it first' } });
+    expect(server().lastErrorCause).toEqual({
+      code: 'server.crashed',
+      params: { line: 'Error: FOO_TOKEN is not set: export it first', code: 1, when: 'starting' },
+    });
     expect(logText(harness.logBook)).toContain(
       '[server:node] the program exited before it was ready, with exit code 1: Error: FOO_TOKEN is not set: export it first; restarting in',
     );
@@ -45,7 +48,7 @@ describe('a server that crashes at start says why', () => {
     harness.bridge.start();
     await waitFor(() => server().state === 'restarting' && server().lastError !== undefined, 10_000, 'the crash');
     expect(server().stderrTail.join('\n')).not.toContain('Error: deep failure');
-    expect(server().lastErrorCause).toEqual({ code: 'server.crashed', params: { line: 'Error: deep failure' } });
+    expect(server().lastErrorCause).toEqual({ code: 'server.crashed', params: { line: 'Error: deep failure', code: 1, when: 'starting' } });
   });
 
   it('says what a running server printed before it crashed, too', async () => {
@@ -61,7 +64,7 @@ describe('a server that crashes at start says why', () => {
     expect(server().lastError).toBe("the program exited with code 7: TypeError: Cannot read properties of undefined (reading 'city')");
     expect(server().lastErrorCause).toEqual({
       code: 'server.crashed',
-      params: { line: "TypeError: Cannot read properties of undefined (reading 'city')" },
+      params: { line: "TypeError: Cannot read properties of undefined (reading 'city')", code: 7 },
     });
   });
 });

@@ -1,42 +1,31 @@
-import type { z } from 'zod';
-import type { BridgeCommands, CommandOutput } from '../../shared/bridge-api';
-import type { Settings } from '../../shared/settings';
-import type { toolSetCommands } from '../../shared/tool-set-api';
-import type { ToolHub } from './hub/tool-hub';
-import { addToolSet, removeToolSet, updateToolSet } from './hub/tool-set-edits';
-import { knownConfigPaths } from './import/discover-clients';
-import type { CallHistory } from './logs/call-history';
-import { AddToClientSessions } from './local-server/add-to-client';
-import {
-  cherryStudioLink,
-  clientEntry,
-  defaultConnectCommand,
-  type ConnectCommand,
-  type EntryContext,
-} from './local-server/client-entries';
-import { exportConfig } from './import/export-config';
-import { newLocalServerToken, type LocalServerController } from './local-server/local-server-controller';
-import { clientToken } from './local-server/client-tokens';
-import type { AddToClient } from '../../shared/tool-set-api';
-
-type Name = keyof typeof toolSetCommands | 'exportConfig';
-type Handlers = { [K in Name]: (input: z.output<BridgeCommands[K]['input']>) => Promise<CommandOutput<K>> };
+import type { Settings } from '../../../shared/settings';
+import type { AddToClient, toolSetCommands } from '../../../shared/tool-set-api';
+import type { BridgeHost } from '../bridge-host';
+import type { EndpointFleet } from '../endpoint-fleet';
+import type { ToolHub } from '../hub/tool-hub';
+import { addToolSet, removeToolSet, updateToolSet } from '../hub/tool-set-edits';
+import { knownConfigPaths } from '../import/discover-clients';
+import type { CallHistory } from '../logs/call-history';
+import { AddToClientSessions } from '../local-server/add-to-client';
+import { cherryStudioLink, clientEntry, type EntryContext } from '../local-server/client-entries';
+import { newLocalServerToken, type LocalServerController } from '../local-server/local-server-controller';
+import { clientToken } from '../local-server/client-tokens';
+import type { CommandHandlers, SettingsAccess } from './command-handlers';
 
 /** What the tool-set commands need of the bridge. */
-export interface ToolSetCommandContext {
-  settings(): Settings;
-  /** Validates and saves; throws (keeping the old settings) when invalid. */
-  commit(next: Settings): void;
-  /** Reconnects these endpoints (their set changed). */
-  relink(endpointIds: string[]): Promise<void>;
-  hub: ToolHub;
-  localServer: LocalServerController;
-  history: CallHistory;
-  host: { openExternal?(url: string): Promise<void> | void; connectCommand?(): ConnectCommand };
+export interface ToolSetCommandContext extends SettingsAccess {
+  /** Endpoints whose set changed are reconnected. */
+  endpoints: Pick<EndpointFleet, 'replace'>;
+  hub: Pick<ToolHub, 'forSet'>;
+  localServer: Pick<LocalServerController, 'settled' | 'dropOverride' | 'token' | 'effective'>;
+  history: Pick<CallHistory, 'countsByCaller'>;
+  host: Pick<BridgeHost, 'openExternal'>;
+  /** What an entry for the local server says (its URL, token and `connect` command). */
+  entryContext(): EntryContext;
 }
 
 /** The BridgeApi commands for tool sets, the local MCP server and "Add to …". */
-export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers {
+export function toolSetCommandHandlers(context: ToolSetCommandContext): CommandHandlers<typeof toolSetCommands> {
   const { hub, localServer } = context;
   const addTo = new AddToClientSessions();
 
@@ -46,12 +35,7 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
     context.commit({ ...current, localServer: { ...current.localServer, ...patch } });
     await localServer.settled();
   };
-  const entryContext = (): EntryContext => ({
-    url: localServer.baseUrl(),
-    appToken: localServer.token(),
-    connect: context.host.connectCommand?.() ?? defaultConnectCommand(),
-  });
-  const entryFor = (client: AddToClient) => clientEntry(client, entryContext());
+  const entryFor = (client: AddToClient) => clientEntry(client, context.entryContext());
 
   return {
     getToolSetCatalog: async ({ id }) => {
@@ -67,7 +51,8 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
     removeToolSet: async ({ id }) => {
       const removed = removeToolSet(context.settings(), id);
       context.commit(removed.settings);
-      await context.relink(removed.movedEndpoints);
+      // Endpoints that served it serve the default set: xiaozhi may only read the tool list when a session starts.
+      for (const endpointId of removed.movedEndpoints) await context.endpoints.replace(endpointId);
     },
 
     updateLocalServer: async (input) => {
@@ -125,11 +110,9 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): Handlers
         await context.host.openExternal(cherryStudioLink(entry));
         return { opened: true };
       }
-      return { path: AddToClientSessions.write(pending, entry, makePrivate === true), opened: false };
+      return { path: await AddToClientSessions.write(pending, entry, makePrivate === true), opened: false };
     },
 
     getCallerCounts: async () => context.history.countsByCaller(),
-    /** Our servers for other tools, or this app's local server as an entry of a client's file. */
-    exportConfig: async ({ format }) => exportConfig(context.settings(), format, entryContext),
   };
 }

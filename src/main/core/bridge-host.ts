@@ -1,0 +1,58 @@
+import type { HostInfo } from '../../shared/host';
+import type { ToolMode } from '../../shared/settings';
+import type { UpdateStatus } from '../../shared/updates';
+import type { SettingsStore } from './config/settings-store';
+import type { ConnectCommand } from './local-server/client-entries';
+import type { LocalServerOverrides } from './local-server/local-server-controller';
+import type { LogBook } from './logs/log-book';
+import type { Supervision } from './servers/child-server';
+
+/** What the hosting process (the desktop app, the CLI, a test) hands its one `Bridge`. */
+export interface BridgeOptions {
+  host?: BridgeHost;
+  store: SettingsStore;
+  logBook: LogBook;
+  /** The environment stdio servers start from. */
+  env?: NodeJS.ProcessEnv;
+  supervision?: Partial<Supervision>;
+  version?: string;
+  /** Catalog changes within this window become one `list_changed`. */
+  listChangedDebounceMs?: number;
+  /** Where the MCP registry's list is cached (the app's data folder); none: memory only. */
+  cacheDir?: string;
+  /** The MCP registry to read the catalogue from (default: the official one; env XIAOZHI_TRAY_REGISTRY_URL). */
+  registryUrl?: string;
+  /** How long "Test connection" waits for xiaozhi to ask for the tools. */
+  testListWaitMs?: number;
+  /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
+  toolMode?: ToolMode;
+  /** This run's local MCP server flags (`run --mcp-port N --mcp-token-file FILE`); never saved. */
+  localServer?: LocalServerOverrides;
+  /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
+  stateDir?: string | null;
+}
+
+/** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */
+export interface BridgeHost {
+  info(): Omit<HostInfo, 'version' | 'readOnlyConfig'>;
+  setLaunchAtLogin?(enabled: boolean): Promise<void> | void;
+  openLogsFolder?(): Promise<void> | void;
+  /** Opens a link in its app (Cherry Studio's install link); the desktop shell only. */
+  openExternal?(url: string): Promise<void> | void;
+  /** How a stdio-only client starts `xiaozhi-tray connect` with this install. */
+  connectCommand?(): ConnectCommand;
+  /** The desktop app's updater; the headless bridge has none. */
+  updates?: UpdatesHost;
+}
+
+export interface UpdatesHost {
+  status(): UpdateStatus;
+  check(): Promise<UpdateStatus>;
+  install(): Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (status: UpdateStatus) => void): () => void;
+}
+
+export const headlessHost: BridgeHost = {
+  info: () => ({ carrier: 'web', platform: process.platform, secretStorage: 'config-file', launchAtLogin: null }),
+};

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { endpointCommands } from '../../../shared/bridge-api';
+import { EndpointSettingsSchema } from '../../../shared/settings';
+import { restoreMaskedUrl } from '../bridge-secrets';
+import type { EndpointFleet } from '../endpoint-fleet';
+import { probeEndpoint } from '../endpoint/endpoint-probe';
+import type { ToolHub } from '../hub/tool-hub';
+import type { Logger } from '../logs/log-book';
+import type { EndpointCatalogs } from '../router/endpoint-catalogs';
+import { requireEndpoint, type CommandHandlers, type SettingsAccess } from './command-handlers';
+import { APP_VERSION } from '../version';
+
+/** What the endpoint commands need of the bridge. */
+export interface EndpointCommandContext extends SettingsAccess {
+  endpoints: Pick<EndpointFleet, 'replace' | 'notifyToolsChanged'>;
+  catalogs: Pick<EndpointCatalogs, 'preview' | 'router'>;
+  /** "Test connection" serves the default set's tools to the endpoint it probes. */
+  hub: ToolHub;
+  log: Logger;
+  version?: string;
+  /** How long "Test connection" waits for xiaozhi to ask for the tools. */
+  testListWaitMs?: number;
+}
+
+/** Endpoints: add, change, remove, reveal, test; their tool mode; what each is served. */
+export function endpointCommandHandlers(c: EndpointCommandContext): CommandHandlers<typeof endpointCommands> {
+  return {
+    addEndpoint: async (input) => {
+      const endpoint = EndpointSettingsSchema.parse({ id: randomUUID(), name: input.name, url: input.url, enabled: true });
+      c.commit({ ...c.settings(), endpoints: [...c.settings().endpoints, endpoint] });
+      await c.endpoints.replace(endpoint.id);
+      return { id: endpoint.id, name: endpoint.name, enabled: endpoint.enabled };
+    },
+    updateEndpoint: async (input) => {
+      const current = requireEndpoint(c.settings(), input.id);
+      const updated = {
+        ...current,
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        // A URL shown masked and sent back keeps its real token.
+        ...(input.url !== undefined ? { url: restoreMaskedUrl(input.url, current.url) } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        // A new set reconnects the endpoint: xiaozhi may only read the tool list when a session starts.
+        ...(input.toolSet !== undefined ? { toolSet: input.toolSet } : {}),
+      };
+      c.commit({ ...c.settings(), endpoints: c.settings().endpoints.map((e) => (e.id === input.id ? updated : e)) });
+      await c.endpoints.replace(input.id);
+    },
+    removeEndpoint: async (input) => {
+      requireEndpoint(c.settings(), input.id);
+      c.commit({ ...c.settings(), endpoints: c.settings().endpoints.filter((e) => e.id !== input.id) });
+      await c.endpoints.replace(input.id);
+    },
+    revealEndpointUrl: async (input) => requireEndpoint(c.settings(), input.id).url,
+    testEndpoint: async (input) => {
+      const url =
+        input.url !== undefined ? EndpointSettingsSchema.shape.url.parse(input.url) : requireEndpoint(c.settings(), input.id as string).url;
+      return probeEndpoint({
+        url,
+        hub: c.hub,
+        log: c.log,
+        maxMessageBytes: () => c.settings().limits.maxMessageBytes,
+        version: c.version ?? APP_VERSION,
+        connectTimeoutMs: c.settings().connection.connectTimeoutMs,
+        listWaitMs: c.testListWaitMs ?? 10_000,
+      });
+    },
+    setEndpointTools: async (input) => {
+      const current = requireEndpoint(c.settings(), input.id);
+      const updated = {
+        ...current,
+        ...(input.toolMode ? { toolMode: input.toolMode } : {}),
+        ...(input.pinned ? { pinned: input.pinned } : {}),
+      };
+      c.commit({ ...c.settings(), endpoints: c.settings().endpoints.map((e) => (e.id === input.id ? updated : e)) });
+      // The session stays up: the endpoint hears list_changed and reads the new list.
+      c.endpoints.notifyToolsChanged(input.id);
+    },
+    getServedTools: async (input) => c.catalogs.preview(requireEndpoint(c.settings(), input.id).id),
+    searchTools: async (input) =>
+      c.catalogs
+        .router()
+        .search(input.query, input.limit)
+        .map(({ entry, score }) => ({ name: entry.name, server: entry.server, description: entry.description, score })),
+  };
+}

@@ -1,0 +1,62 @@
+import type { serverCommands } from '../../../shared/bridge-api';
+import type { ServerSettings } from '../../../shared/settings';
+import { restoreMaskedServer } from '../bridge-secrets';
+import { forgetServerInSets, renameServerInSets } from '../hub/tool-set-edits';
+import type { LocalServerController } from '../local-server/local-server-controller';
+import { isOwnEntry } from '../local-server/own-entry';
+import type { ServerFleet } from '../server-fleet';
+import type { CommandHandlers, SettingsAccess } from './command-handlers';
+
+/** What the server commands need of the bridge. */
+export interface ServerCommandContext extends SettingsAccess {
+  servers: Pick<ServerFleet, 'has' | 'require' | 'replace' | 'start' | 'stop' | 'restart'>;
+  /** Where this app's own local server listens, so that it is never added as one of its servers. */
+  localServer: Pick<LocalServerController, 'status'>;
+}
+
+/** The MCP servers: add, change, remove, start, stop, restart. */
+export function serverCommandHandlers(c: ServerCommandContext): CommandHandlers<typeof serverCommands> {
+  /** A server that is this app itself would serve its own tools back to it, in a loop. */
+  const refuseOwnEntry = (server: ServerSettings): void => {
+    const running = c.localServer.status().url;
+    const ports = [c.settings().localServer.port, ...(running ? [Number(new URL(running).port)] : [])];
+    if (ports.some((port) => isOwnEntry(server, port))) {
+      throw new Error(`"${server.name}" is Xiaozhi Tray's own local MCP server; adding it would serve the app's tools back to itself.`);
+    }
+  };
+
+  return {
+    addServer: async (input) => {
+      refuseOwnEntry(input);
+      if (c.servers.has(input.name)) throw new Error(`A server called "${input.name}" already exists.`);
+      c.commit({ ...c.settings(), servers: [...c.settings().servers, input] });
+      await c.servers.replace(input.name, input.name);
+    },
+    updateServer: async (input) => {
+      const settings = c.settings();
+      const existing = settings.servers.find((s) => s.name === input.name);
+      if (!existing) throw new Error(`No server is called "${input.name}".`);
+      if (input.server.name !== input.name && c.servers.has(input.server.name)) {
+        throw new Error(`A server called "${input.server.name}" already exists.`);
+      }
+      const server = restoreMaskedServer(input.server, existing);
+      refuseOwnEntry(server);
+      const next = renameServerInSets(
+        { ...settings, servers: settings.servers.map((s) => (s.name === input.name ? server : s)) },
+        input.name,
+        server.name,
+      );
+      c.commit(next);
+      await c.servers.replace(input.name, server.name);
+    },
+    removeServer: async (input) => {
+      c.servers.require(input.name);
+      // Its tool switches go with it, from every set: a new server of the same name starts fresh.
+      c.commit(forgetServerInSets({ ...c.settings(), servers: c.settings().servers.filter((s) => s.name !== input.name) }, input.name));
+      await c.servers.replace(input.name, undefined);
+    },
+    startServer: async (input) => c.servers.start(input.name),
+    stopServer: async (input) => c.servers.stop(input.name),
+    restartServer: async (input) => c.servers.restart(input.name),
+  };
+}

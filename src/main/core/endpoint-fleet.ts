@@ -1,0 +1,186 @@
+import { countOf } from '../../shared/count-words';
+import type { Settings, ToolMode } from '../../shared/settings';
+import type { EndpointStatus } from '../../shared/status';
+import type { ChangeQueue } from './change-queue';
+import { EndpointLink } from './endpoint/endpoint-link';
+import type { ToolHub } from './hub/tool-hub';
+import type { CallHistory } from './logs/call-history';
+import type { LogBook } from './logs/log-book';
+import { EndpointCatalogs, type EndpointMode } from './router/endpoint-catalogs';
+import { APP_VERSION } from './version';
+
+export interface EndpointFleetOptions {
+  settings(): Settings;
+  logBook: LogBook;
+  hub: ToolHub;
+  history: CallHistory;
+  /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
+  toolMode?: ToolMode | undefined;
+  /** Resolves when the servers starting now are up (or failed), or their grace is over. */
+  startSettled(): Promise<void>;
+  /** Whether the bridge runs: a link replaced while it is stopped is not started. */
+  running(): boolean;
+  /** Shared with the servers: one change at a time. */
+  queue: ChangeQueue;
+  onStatus(): void;
+  /** The links have heard of a change of tools: whoever else serves the sets hears it now. */
+  onToolsNotified(): void;
+  version?: string | undefined;
+  /** Catalog changes within this window become one `list_changed`. */
+  listChangedDebounceMs?: number | undefined;
+}
+
+/**
+ * One link per configured endpoint, by id: made from the settings, started, woken, replaced, told
+ * when its tools change (one `list_changed` per burst), and warned of when past its tool budget;
+ * with what each is served (its tool set, or the router over it).
+ */
+export class EndpointFleet {
+  readonly catalogs: EndpointCatalogs;
+  private readonly links = new Map<string, EndpointLink>();
+  /** Endpoints already warned of being past their tool budget. */
+  private readonly overBudget = new Set<string>();
+  private listChangedTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: EndpointFleetOptions) {
+    this.catalogs = new EndpointCatalogs({
+      hub: options.hub,
+      history: options.history,
+      mode: endpointModes(options.settings, options.toolMode),
+      maxMessageBytes: () => options.settings().limits.maxMessageBytes,
+      startSettled: () => options.startSettled(),
+    });
+    for (const endpoint of options.settings().endpoints) this.links.set(endpoint.id, this.make(endpoint));
+  }
+
+  /** Each link's status, with what it is served and the id of the set it serves. */
+  statuses(): EndpointStatus[] {
+    const { settings, hub } = this.options;
+    return [...this.links.values()].map((link) => ({
+      ...link.status(),
+      served: this.catalogs.summary(link.id),
+      toolSet: hub.forSet(settings().endpoints.find((e) => e.id === link.id)?.toolSet).id,
+    }));
+  }
+
+  has(id: string): boolean {
+    return this.links.has(id);
+  }
+
+  startEnabled(): void {
+    for (const link of this.links.values()) if (this.enabled(link.id)) link.start();
+  }
+
+  /** A list_changed still waiting to be sent is not sent (the bridge is stopping). */
+  cancelListChanged(): void {
+    if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
+    this.listChangedTimer = undefined;
+  }
+
+  async stop(): Promise<void> {
+    this.cancelListChanged();
+    await Promise.all([...this.links.values()].map((link) => link.stop()));
+  }
+
+  /** The machine resumed or its network came back: endpoints retry or check their socket now. */
+  wake(): void {
+    for (const link of this.links.values()) link.wake();
+  }
+
+  /** This endpoint's session stays up: it hears list_changed and reads the new list. */
+  notifyToolsChanged(id: string): void {
+    this.links.get(id)?.notifyToolsChanged();
+  }
+
+  /** The catalog changed: after a quiet moment, every endpoint whose set changed hears about it. */
+  catalogChanged(): void {
+    if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
+    this.listChangedTimer = setTimeout(() => {
+      this.listChangedTimer = undefined;
+      // Each consumer compares its own set's version: only those whose set changed hear about it.
+      for (const link of this.links.values()) link.notifyToolsChanged();
+      this.options.onToolsNotified();
+      // Judged once the servers starting now are up (or failed): a count taken halfway is not what xiaozhi gets.
+      void this.options.startSettled().then(() => {
+        if (this.options.running()) this.warnOverBudget();
+      });
+    }, this.options.listChangedDebounceMs ?? 300);
+  }
+
+  /** Stops the link of endpoint `id` and makes it again as the settings now say (none if it was removed). */
+  replace(id: string): Promise<void> {
+    return this.options.queue.run(async () => {
+      await this.links.get(id)?.stop();
+      this.links.delete(id);
+      const endpoint = this.options.settings().endpoints.find((e) => e.id === id);
+      if (!endpoint) return;
+      const link = this.make(endpoint);
+      this.links.set(id, link);
+      if (this.options.running() && endpoint.enabled) link.start();
+    });
+  }
+
+  /** Every link again (the connection settings changed). */
+  async replaceAll(): Promise<void> {
+    for (const id of [...this.links.keys()]) await this.replace(id);
+  }
+
+  /**
+   * The window shows an endpoint past its tool budget; a headless user reads the log. Said once
+   * per endpoint each time it goes over, not at every change.
+   */
+  private warnOverBudget(): void {
+    const { budgetTools, budgetBytes } = this.options.settings().limits;
+    for (const link of this.links.values()) {
+      const served = this.catalogs.summary(link.id);
+      const over = served.toolCount > budgetTools || served.bytes > budgetBytes;
+      if (over && !this.overBudget.has(link.id)) {
+        this.options.logBook
+          .logger(`endpoint:${link.name}`)
+          .warn(
+            `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
+          );
+      }
+      if (over) this.overBudget.add(link.id);
+      else this.overBudget.delete(link.id);
+    }
+  }
+
+  private make(endpoint: Settings['endpoints'][number]): EndpointLink {
+    const { options } = this;
+    return new EndpointLink({
+      endpoint,
+      connection: options.settings().connection,
+      hub: this.catalogs.forEndpoint(endpoint.id),
+      log: options.logBook.logger(`endpoint:${endpoint.name}`),
+      maxMessageBytes: () => options.settings().limits.maxMessageBytes,
+      maxIncomingBytes: options.settings().limits.maxIncomingBytes,
+      onStatus: () => options.onStatus(),
+      version: options.version ?? APP_VERSION,
+    });
+  }
+
+  private enabled(id: string): boolean {
+    return this.options.settings().endpoints.find((e) => e.id === id)?.enabled === true;
+  }
+}
+
+/**
+ * Each endpoint's tool mode, pinned tools and set, as the catalogs read them for every call
+ * (twice): kept per settings object, which a change replaces. `override` is this run's
+ * `--tool-mode`, never saved.
+ */
+function endpointModes(settings: () => Settings, override: ToolMode | undefined): (id: string) => EndpointMode {
+  let modes: { settings: Settings | undefined; byId: Map<string, EndpointMode> } = { settings: undefined, byId: new Map() };
+  return (id) => {
+    const current = settings();
+    if (modes.settings !== current) modes = { settings: current, byId: new Map() };
+    let mode = modes.byId.get(id);
+    if (!mode) {
+      const endpoint = current.endpoints.find((e) => e.id === id);
+      mode = { toolMode: override ?? endpoint?.toolMode ?? 'all', pinned: endpoint?.pinned ?? [], toolSet: endpoint?.toolSet };
+      modes.byId.set(id, mode);
+    }
+    return mode;
+  };
+}

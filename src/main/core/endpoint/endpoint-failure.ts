@@ -1,0 +1,85 @@
+import { problem, type Problem } from '../../../shared/problem';
+import { failureCause, failureText } from '../servers/failure-cause';
+
+/**
+ * Why an endpoint connection failed or ended, recorded where it happened: the code each UI words
+ * in its language, and what the other side or the socket said with it (for the English text of
+ * the log, the status and the CLI, worded by `failureLine` alone).
+ */
+export interface EndpointFailure {
+  readonly problem: Problem;
+  /** What the other side said: its close reason, or the status text of its HTTP answer. */
+  readonly reason?: string;
+  /** A socket error's own message, when the failure is one (its code was read from the error object). */
+  readonly error?: string;
+}
+
+/** Close codes worth a word in the log. 4004 is what xiaozhi.me sends idle or broken sessions. */
+const CLOSE_MEANINGS: Record<number, string> = {
+  1000: 'normal closure',
+  1001: 'going away',
+  1006: 'connection lost without a close frame',
+  1009: 'a message was too big',
+  1011: 'server error',
+  4004: 'xiaozhi internal server error (idle or broken session)',
+};
+
+/** The other side (or the network) closed the WebSocket. */
+export function closedWith(code: number, reason: string): EndpointFailure {
+  return { problem: problem(code === 4004 ? 'endpoint.idle' : 'endpoint.closed', { code }), ...(reason ? { reason } : {}) };
+}
+
+/** The endpoint answered the upgrade with an HTTP status instead of a WebSocket. */
+export function refusedWith(status: number, statusText: string | undefined): EndpointFailure {
+  const code = status === 401 ? 'http.unauthorized' : status === 403 ? 'http.forbidden' : status === 404 ? 'http.notFound' : 'http.status';
+  return { problem: problem(code, { status }), ...(statusText ? { reason: statusText } : {}) };
+}
+
+/** No pong (or any frame) within the heartbeat timeout: the socket is dead even if TCP has not noticed. */
+export function noPong(timeoutMs: number): EndpointFailure {
+  return { problem: problem('endpoint.noPong', { ms: timeoutMs }) };
+}
+
+/** A frame past `limits.maxIncomingBytes` ended the connection. */
+export function tooBig(maxIncomingBytes: number): EndpointFailure {
+  return { problem: problem('endpoint.tooBig', { kb: Math.round(maxIncomingBytes / 1024) }) };
+}
+
+/** The socket failed (DNS, refused, TLS, a handshake timeout…): told from the error object, not its text. */
+export function socketFailed(error: unknown, url: string): EndpointFailure {
+  const cause = failureCause(error, { url });
+  // The host as the user's URL names it (api.xiaozhi.me), not the address it resolved to.
+  const host = hostOf(url);
+  const problem = host && typeof cause.params.host === 'string' ? { ...cause, params: { ...cause.params, host } } : cause;
+  return { problem, error: failureText(error) };
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The failure in English: the log line, the status's `lastError` and the CLI's text. */
+export function failureLine(failure: EndpointFailure): string {
+  if (failure.error !== undefined) return failure.error;
+  const { code, params } = failure.problem;
+  switch (code) {
+    case 'endpoint.idle':
+    case 'endpoint.closed': {
+      const meaning = CLOSE_MEANINGS[Number(params.code)];
+      return `closed with code ${params.code}${meaning ? ` (${meaning})` : ''}${failure.reason ? `: ${failure.reason}` : ''}`;
+    }
+    case 'endpoint.noPong':
+      return `no answer to a ping within ${params.ms} ms`;
+    case 'endpoint.tooBig':
+      return `the endpoint sent a message over the ${params.kb} KB limit (limits.maxIncomingBytes)`;
+  }
+  // An HTTP answer instead of a WebSocket: for 401/403, what the user should do about it.
+  const answered = `the endpoint answered HTTP ${params.status}${failure.reason ? ` ${failure.reason}` : ''}`;
+  return code === 'http.unauthorized' || code === 'http.forbidden'
+    ? `${answered}: the token in the endpoint URL is probably wrong or expired; copy the MCP endpoint URL again from the xiaozhi console`
+    : answered;
+}

@@ -1,0 +1,85 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type WebSocket from 'ws';
+import type { Logger } from '../logs/log-book';
+import type { EndpointTools } from '../router/endpoint-catalogs';
+import type { SettlingTools } from '../router/settling-tools';
+import { EndpointCalls } from './endpoint-calls';
+import { WsServerTransport } from './ws-server-transport';
+
+export interface EndpointSessionOptions {
+  /** What the endpoint is served; lists and calls of names not there yet wait for servers still starting. */
+  tools: SettlingTools<EndpointTools>;
+  /** The endpoint's name, as the call history records the caller. */
+  caller: string;
+  log: Logger;
+  maxMessageBytes: () => number;
+  version: string;
+}
+
+/**
+ * The MCP session over one open endpoint socket: the SDK's low-level `Server` answers initialize,
+ * tools/list and ping over a transport written around the socket, and `tools/call` is answered
+ * below it by `EndpointCalls`. It lasts as long as the socket; the link makes one per connection.
+ */
+export class EndpointSession {
+  private readonly server: Server;
+  private readonly calls: EndpointCalls;
+  private initializedFlag = false;
+  /** The catalog version this session last learned of; only newer changes are announced. */
+  private announcedVersion = -1;
+
+  constructor(
+    socket: WebSocket,
+    private readonly opts: EndpointSessionOptions,
+  ) {
+    const { tools, log } = opts;
+    const server = new Server({ name: 'xiaozhi-tray', version: opts.version }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
+      const cursor = request.params?.cursor;
+      return tools.list((served) => {
+        // What this answer shows needs no list_changed later (the first page fixes the version).
+        if (cursor === undefined && this.initializedFlag) this.announcedVersion = served.version;
+        return served.page(cursor, JSON.stringify(extra.requestId));
+      }, cursor === undefined);
+    });
+    server.oninitialized = () => {
+      this.initializedFlag = true;
+      this.announcedVersion = tools.current.version;
+      const client = server.getClientVersion();
+      log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
+    };
+    server.onerror = (error) => log.debug(`protocol: ${error.message}`);
+    const transport = new WsServerTransport(socket, log, opts.maxMessageBytes);
+    // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
+    const calls = new EndpointCalls({ tools, caller: opts.caller, send: (message) => void transport.post(message), log });
+    transport.ontoolcall = (request, bytes) => calls.handle(request, bytes);
+    transport.oncancelled = (requestId, reason) => calls.cancel(requestId, reason);
+    this.calls = calls;
+    this.server = server;
+    server.connect(transport).catch((error: unknown) => log.error(`could not start the MCP session: ${String(error)}`));
+  }
+
+  /** The other side finished the handshake (notifications/initialized). */
+  get initialized(): boolean {
+    return this.initializedFlag;
+  }
+
+  /** Tells the endpoint the catalog changed (cheap; xiaozhi may only re-read per conversation). */
+  notifyToolsChanged(): void {
+    const { tools } = this.opts;
+    // A list waiting for servers to start will show the change itself: announcing it too would only
+    // have the broker list again (and wait again).
+    if (!this.initializedFlag || tools.listsWaiting > 0 || tools.current.version === this.announcedVersion) return;
+    this.announcedVersion = tools.current.version;
+    this.server.sendToolListChanged().catch(() => undefined);
+  }
+
+  /** The socket is going: calls in flight are cancelled (nobody is left to read their answers). */
+  close(): void {
+    this.calls.abortAll();
+    this.initializedFlag = false;
+    this.server.onclose = undefined;
+    void this.server.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,136 @@
+import { problem, type Problem } from '../../../shared/problem';
+import type { LogLevel } from '../../../shared/status';
+import type { Logger } from '../logs/log-book';
+import { failureCause, failureText } from './failure-cause';
+
+/**
+ * A server's problems as data: built where they happen (a code with parameters), worded in English
+ * here and only here for the log, the CLI and `lastError` (the window words the same codes from its
+ * dictionaries, in the reader's language).
+ */
+
+/** How a stdio server's process ended (Node's 'exit' event). */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A failure as a server holds it: its problem, and a foreign error's own words (network, HTTP, SDK) when it came from one. */
+export interface Failure {
+  problem: Problem;
+  foreign?: string;
+}
+
+/** An error of our own that carries its problem as a value (thrown where an error is expected: a promise, the SDK's transport). */
+export class ProblemError extends Error {
+  constructor(readonly problem: Problem) {
+    super(englishText(problem));
+  }
+}
+
+/** A foreign error (Node, undici, the SDK): classified by its codes and classes, its message kept for the log. */
+export function foreignFailure(error: unknown, context: { url?: string; command?: string } = {}): Failure {
+  return { problem: failureCause(error, context), foreign: failureText(error) };
+}
+
+/** The exit code, or the signal that killed it ('' for a signal Node did not name). */
+export const exitParams = (exit: ProcessExit | undefined): Record<string, string | number> =>
+  !exit ? {} : exit.code !== null ? { code: exit.code } : { signal: exit.signal ?? '' };
+
+/** A process that ended while it was serving. */
+export const exitProblem = (exit: ProcessExit): Problem =>
+  exit.code !== null ? problem('server.exited', { code: exit.code }) : problem('server.killed', { signal: exit.signal ?? '' });
+
+/** A process that ended before it answered `initialize`; `lastLine` is the last line of its stderr, if any. */
+export const earlyExitProblem = (exit: ProcessExit | undefined, lastLine: string): Problem =>
+  problem('server.exitedEarly', { lastLine, ...exitParams(exit) });
+
+/** A process that ended saying why (`line`, the telling line of its stderr), before it was ready or while serving. */
+export const crashProblem = (line: string, exit: ProcessExit | undefined, starting: boolean): Problem =>
+  problem('server.crashed', { line, ...exitParams(exit), ...(starting ? { when: 'starting' } : {}) });
+
+type Params = Problem['params'];
+
+const signalOf = (p: Params) => (p.signal ? String(p.signal) : 'a signal');
+/** "exited with code 7", "was killed by SIGKILL": what tells a crash, a kill (out of memory?) and a clean exit apart. */
+const endedHow = (p: Params) => (p.code !== undefined ? `exited with code ${p.code}` : `was killed by ${signalOf(p)}`);
+/** ", with exit code 2", ", killed by SIGTERM", or nothing when the exit is not known yet. */
+const endedEarlyHow = (p: Params) =>
+  p.code !== undefined ? `, with exit code ${p.code}` : p.signal !== undefined ? `, killed by ${signalOf(p)}` : '';
+const megabytes = (p: Params) => `${p.megabytes} MB`;
+/** A log line's note of the last thing the server printed, when the cause does not already say it. */
+const lastStderr = (p: Params) => (p.lastLine !== undefined ? ` (last stderr: ${p.lastLine})` : '');
+
+const SYSTEM_LIMITS: Record<string, string> = {
+  EMFILE: 'the bridge has too many files open to start it (EMFILE)',
+  ENFILE: 'the system has too many files open to start it (ENFILE)',
+  EAGAIN: 'the system refused a new process for now (EAGAIN: too many processes)',
+  ENOMEM: 'there was not enough memory to start it (ENOMEM)',
+};
+
+/** The system limits a refused spawn can name (retried, never counted as a crash). */
+export const SYSTEM_LIMIT_CODES = Object.keys(SYSTEM_LIMITS);
+
+const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
+  'server.notFound': (p) => `the command "${p.command}" was not found on PATH; install it, or give its full path`,
+  'server.interpreterMissing': (p) =>
+    `"${p.command}" was found (${p.found}) but could not be started: the interpreter on its first line (#!) is missing`,
+  'server.notExecutable': (p) => `the command "${p.command}" is not executable (permission denied)`,
+  'server.cwdMissing': (p) => `the working folder "${p.cwd}" does not exist or is not a folder`,
+  'server.systemLimit': (p) => `${SYSTEM_LIMITS[String(p.code)] ?? `the system refused to start it (${p.code})`}; trying again`,
+  'server.authRefused': (p) =>
+    p.status === 403
+      ? "the server refused access (HTTP 403): check the token's permissions or the headers of this server"
+      : `the server refused the credentials (HTTP ${p.status}): check the token or headers of this server`,
+  'server.protocolUnsupported': (p) =>
+    `the server speaks MCP protocol version ${p.version}, which this app does not: update the server (or this app)`,
+  'server.badUrl': () => 'the URL of this server is not a valid address',
+  'server.badHeader': (p) =>
+    `the header "${p.name}" cannot be sent: its name or value has characters HTTP does not allow (a space in the name, a line break)`,
+  'server.startTimeout': (p) => `did not answer initialize within ${p.seconds} s`,
+  'server.exitedEarly': (p) => `the program exited before it was ready${endedEarlyHow(p)}`,
+  'server.exited': (p) => `the program ${endedHow(p)}`,
+  'server.killed': (p) => `the program ${endedHow(p)}`,
+  'server.crashed': (p) =>
+    p.when === 'starting'
+      ? `the program exited before it was ready${endedEarlyHow(p)}: ${p.line}`
+      : `the program ${p.code !== undefined || p.signal !== undefined ? endedHow(p) : 'stopped'}: ${p.line}`,
+  'server.closed': () => 'the connection closed',
+  'server.pingFailed': (p) => `ping failed: ${p.detail}`,
+  'server.outputOverflow': (p) =>
+    `its output overflowed: it printed more than ${megabytes(p)} on stdout without a newline (a message too big, or logging on stdout instead of stderr)`,
+  'server.eventTooBig': (p) => `the server sent a message of more than ${megabytes(p)}`,
+  'server.answerTooBig': (p) => `the server sent an answer of more than ${megabytes(p)}`,
+  'server.outputHeld': (p) => `it ${endedHow(p)}, but a process it started still holds its output open; closing the connection`,
+  'server.running': (p) =>
+    `running${p.pid !== undefined ? ` (pid ${p.pid})` : ''}: ${p.name || 'server'} ${p.version ?? ''}, ${p.tools} tools`.replace(
+      /\s+,/,
+      ',',
+    ),
+  'server.installing': (p) =>
+    `first run: ${p.runner} is downloading and installing ${p.package}; it is given up to ${p.minutes} min to start`,
+  'server.restarting': (p, cause) => `${cause}${lastStderr(p)}; restarting in ${Number(p.seconds).toFixed(1)} s`,
+  'server.crashLoop': (p, cause) =>
+    `failed ${p.count} times within ${p.seconds} s; giving up until restarted. Last error: ${cause}${lastStderr(p)}`,
+  'server.notRetrying': (_p, cause) => `${cause}; not retrying until it is restarted`,
+  other: (p) => String(p.detail ?? ''),
+};
+
+/**
+ * The English of a server's problem or event; `cause` is the English of the failure an event
+ * reports (a restart's, a crash loop's). The one place these texts are written.
+ */
+export function englishText(item: Problem, cause = ''): string {
+  const word = ENGLISH[item.code];
+  if (word) return word(item.params, cause);
+  const params = Object.entries(item.params).map(([key, value]) => `${key}=${value}`);
+  return `${item.code}${params.length > 0 ? ` (${params.join(', ')})` : ''}`;
+}
+
+/** What `lastError` and the log say of a failure: a foreign error's own words, or ours. */
+export const failureEnglish = (failure: Failure): string => failure.foreign ?? englishText(failure.problem);
+
+/** Logs a server event: the English line, and the event (with the failure it reports) for the window to word. */
+export function say(log: Logger, level: LogLevel, event: Problem, cause?: Failure): void {
+  log[level](englishText(event, cause ? failureEnglish(cause) : ''), event, cause?.problem);
+}

@@ -1,0 +1,111 @@
+import type { ChildProcess } from 'node:child_process';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Problem } from '../../../shared/problem';
+import type { ServerSettings, StdioServerSettings } from '../../../shared/settings';
+import { corkForThisTurn } from '../io/cork';
+import { boundedFetch } from './bounded-fetch';
+import { useLeanReadBuffer } from './lean-read-buffer';
+import { LineDecoder } from './line-decoder';
+import { checkHeaders, serverUrl } from './permanent-failure';
+import { remoteHeaders } from './remote-headers';
+import type { ProcessExit } from './server-problems';
+
+/**
+ * The transport to one configured server: a spawned program over stdio, or a remote one over SSE
+ * or streamable HTTP. Where the SDK keeps what we need private (the stdio child process, its read
+ * buffer), this file is the only one that reaches in, and tests fail loudly if those fields move.
+ */
+
+/** The longest line a stdio server may print: the SDK's bound, kept by our own read buffer. */
+export const STDIO_MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+
+/** The bridge's own secrets in its environment: a child gets them only if configured for it. */
+const PRIVATE_ENV = ['MCP_ENDPOINT', 'MODELSCOPE_API_TOKEN', 'XIAOZHI_TRAY_TOKEN', 'XIAOZHI_TRAY_MCP_TOKEN'];
+
+/** After a stdio server's process exits, how long its pipes may stay open (held by a process it started) before they are closed. */
+const HELD_PIPE_GRACE_MS = 500;
+
+export interface TransportContext {
+  /** The environment children start from (the user's, with the login shell's PATH). */
+  baseEnv: NodeJS.ProcessEnv;
+  modelscopeApiKey: string | undefined;
+  /** A remote server's response or event past this size drops its connection. */
+  maxRemoteMessageBytes: number;
+  /** A line the program printed on stderr. */
+  onStderrLine: (line: string) => void;
+  /** The program has been spawned: its pid is known. */
+  onSpawned: () => void;
+  /** The program ended ('exit' comes before the pipes close, so this is known when the connection is lost). */
+  onExit: (exit: ProcessExit) => void;
+  /** It ended, but a process it started holds its pipes open: they are closed now, which ends the connection. */
+  onHeldOutput: () => void;
+  /** A remote server's response or event passed the bound. */
+  onTooBig: (tooBig: Problem) => void;
+}
+
+/** The transport for `settings`; throws `BadServerSetting` for a remote server's URL or header that can never work. */
+export function makeTransport(settings: ServerSettings, context: TransportContext): Transport {
+  if (settings.transport === 'stdio') return stdioTransport(settings, context);
+  const url = serverUrl(settings.url);
+  const headers = remoteHeaders(url, settings.headers, context.modelscopeApiKey);
+  checkHeaders(headers);
+  // The transport would only retry its stream: the server drops this connection, as for a crash.
+  const fetch = boundedFetch(context.maxRemoteMessageBytes, context.onTooBig);
+  return settings.transport === 'sse'
+    ? new SSEClientTransport(url, { requestInit: { headers }, fetch })
+    : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
+}
+
+function stdioTransport(s: StdioServerSettings, context: TransportContext): StdioClientTransport {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(context.baseEnv)) if (value !== undefined && !PRIVATE_ENV.includes(key)) env[key] = value;
+  // Python on Windows prints in the console code page unless told otherwise.
+  env.PYTHONIOENCODING ??= 'utf-8';
+  Object.assign(env, s.env);
+  const transport = new StdioClientTransport({ command: s.command, args: s.args, env, stderr: 'pipe', ...(s.cwd ? { cwd: s.cwd } : {}) });
+  useLeanReadBuffer(transport, STDIO_MAX_LINE_BYTES);
+  const decoder = new LineDecoder(context.onStderrLine, { gbkFallback: process.platform === 'win32' });
+  transport.stderr?.on('data', (chunk: Buffer) => decoder.push(chunk));
+  transport.stderr?.on('end', () => decoder.flush());
+  // How the process ended: the SDK closes on 'close' and drops the code, which a user needs to
+  // tell a crash (exit code 1), a kill (SIGKILL: out of memory?) and a clean exit apart.
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    context.onSpawned();
+    const child = stdioProcess(transport);
+    child?.once('exit', (code, signal) => {
+      context.onExit({ code, signal });
+      // A process it started with its stdio (a helper whose output was not redirected) can hold
+      // the pipes open after it died: they would never close, and the server would look alive,
+      // its calls timing out, until that process ends. Close our ends, which ends the connection.
+      const held = setTimeout(() => {
+        context.onHeldOutput();
+        for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+      }, HELD_PIPE_GRACE_MS);
+      held.unref();
+      child.once('close', () => clearTimeout(held));
+    });
+  };
+  // Batch writes to the child's stdin per turn of the event loop (see corkForThisTurn).
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    corkForThisTurn(stdioProcess(transport)?.stdin ?? undefined);
+    return send(message);
+  };
+  return transport;
+}
+
+/** The child process of a started stdio transport: the SDK's private `_process` (the version is pinned; a test fails if it moves). */
+export function stdioProcess(transport: Transport | undefined): ChildProcess | undefined {
+  return transport instanceof StdioClientTransport ? (transport as unknown as { _process?: ChildProcess })._process : undefined;
+}
+
+/** The pid of a stdio child as soon as it is spawned (before `initialize` has been answered). */
+export function stdioPid(transport: Transport | undefined): number | undefined {
+  return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+}

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.bridge.stop();
+  harness = undefined;
+});
+
+async function bridgeWithFixture() {
+  harness = makeBridge({ servers: [fixtureServer('fx')] });
+  harness.bridge.start();
+  await harness.bridge.whenServersSettled();
+  return harness.bridge;
+}
+
+const text = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
+
+describe("a call's answer: the result, and why the hub made it, as a value", () => {
+  it("carries no problem for the tool's own answer, and the code for one the hub made", async () => {
+    const bridge = await bridgeWithFixture();
+    const view = bridge.toolHub.forSet(undefined);
+    const ok = await view.call('echo', { text: 'hi' }, { caller: 't' });
+    expect(text(ok.result)).toBe('fx: hi');
+    expect(ok).not.toHaveProperty('problem');
+
+    const unknown = await view.call('nope', {}, { caller: 't' });
+    expect(unknown.result.isError).toBe(true);
+    expect(text(unknown.result)).toMatch(/^Unknown tool "nope"/);
+    expect(unknown.problem).toEqual({ code: 'call.unknownTool', params: { tool: 'nope' } });
+
+    await bridge.api.setToolEnabled({ server: 'fx', tool: 'echo', enabled: false });
+    const off = await view.call('echo', { text: 'hi' }, { caller: 't' });
+    expect(off.problem).toEqual({ code: 'call.toolOff', params: { tool: 'echo' } });
+  });
+
+  it("router mode passes the hub's problem on, and adds none to its own answers", async () => {
+    const bridge = await bridgeWithFixture();
+    const router = bridge.endpointCatalogs.router();
+    const found = await router.call('find_tools', { query: 'echo' }, { caller: 't' });
+    expect(found).not.toHaveProperty('problem');
+    const missing = await router.call('call_tool', { name: 'no_such_tool' }, { caller: 't' });
+    expect(missing.result.isError).toBe(true);
+    expect(missing).not.toHaveProperty('problem');
+    await bridge.api.setToolEnabled({ server: 'fx', tool: 'echo', enabled: false });
+    const off = await router.call('call_tool', { name: 'echo', arguments: { text: 'hi' } }, { caller: 't' });
+    expect(off.problem).toEqual({ code: 'call.toolOff', params: { tool: 'echo' } });
+  });
+
+  it("reaches the window's Try it as its error, worded there", async () => {
+    const bridge = await bridgeWithFixture();
+    const answer = await bridge.api.callTool({ name: 'nope' });
+    expect(answer).toMatchObject({ isError: true, error: { code: 'call.unknownTool', params: { tool: 'nope' } } });
+  });
+});

@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LogsPage } from '../../src/renderer/pages/logs-page';
+import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { renderWithBridge } from '../helpers/render-app';
+import { waitFor } from '../helpers/wait';
+
+let harness: Harness | undefined;
+// jsdom lays nothing out: the page's virtual list is given a height to fill, as a window would.
+beforeEach(() => {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(2000);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1000);
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  cleanup();
+  await harness?.bridge.stop();
+  harness = undefined;
+});
+
+/** A Python-like server that fails at start, twice, then is given up on. */
+async function crashLoop(): Promise<Harness> {
+  const script = "process.stderr.write('Traceback (most recent call last):\\nValueError: missing API key\\n'); process.exit(1)";
+  harness = makeBridge(
+    { servers: [{ name: 'py', transport: 'stdio', command: process.execPath, args: ['-e', script] }] },
+    { restartBaseMs: 50, restartMaxMs: 100, crashWindowMs: 30_000, maxCrashes: 2, startTimeoutMs: 15_000, stopGraceMs: 500 },
+  );
+  harness.bridge.start();
+  await waitFor(() => harness!.bridge.state().servers[0]!.state === 'failed', 20_000, 'the crash loop');
+  return harness;
+}
+
+describe("the logs page words a server's state changes in the UI's language", () => {
+  it('in Chinese: the restart and the giving up, with the error they report', async () => {
+    const { store } = await renderWithBridge(await crashLoop(), <LogsPage />, 'zh-CN');
+    const restart = await screen.findByText(/^0(\.\d)? 秒后重启。原因：程序因错误停止：ValueError: missing API key$/);
+    expect(restart.className).toBe('log-message');
+    await screen.findByText(/^30 秒内失败 2 次，不再重试，直到重新启动它。最后的错误：程序因错误停止：ValueError: missing API key$/);
+    // The filter finds a line by what it shows, and by the English the log file keeps.
+    const filter = screen.getByLabelText('筛选文字');
+    fireEvent.change(filter, { target: { value: '不再重试' } });
+    await screen.findByText(/^显示 1\/\d+ 行$/);
+    fireEvent.change(filter, { target: { value: 'giving up' } });
+    await screen.findByText(/^显示 1\/\d+ 行$/);
+    expect(document.querySelector('.log-message')?.textContent).toMatch(/^30 秒内失败 2 次/);
+    // The log file and a copy keep the engine's English.
+    expect(store.snapshot.logs.some((e) => /giving up until restarted/.test(e.message))).toBe(true);
+  });
+
+  it('in English, and a line without a code shows as the engine wrote it', async () => {
+    await renderWithBridge(await crashLoop(), <LogsPage />, 'en');
+    await screen.findByText(
+      /^Failed 2 times within 30 s; giving up until it is started again\. Last error: The program stopped with an error: ValueError/,
+    );
+    await screen.findByText('starting: 1 server, 0 endpoints');
+  });
+});
