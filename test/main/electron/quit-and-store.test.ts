@@ -1,12 +1,12 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isAlive } from '../../../src/main/core/servers/process-tree';
 import { defaultSettings } from '../../../src/shared/settings';
 import { fixtureServer, makeBridge } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
+import { tempDirs } from '../../helpers/temp-dirs';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
 const { installQuitHandling } = await import('../../../src/main/electron/quit-handling');
@@ -14,15 +14,7 @@ const { installCrashGuard } = await import('../../../src/main/electron/crash-gua
 const { ElectronSettingsStore } = await import('../../../src/main/electron/electron-settings-store');
 const { secretCodec } = await import('../../../src/main/electron/secret-codec');
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-store-'));
-  dirs.push(d);
-  return d;
-};
+const tempDir = tempDirs('xt-store-');
 
 class FakeApp extends EventEmitter {
   exitCode: number | undefined;

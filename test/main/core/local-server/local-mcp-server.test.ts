@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -26,6 +25,7 @@ import { scaled } from '../../../helpers/time-scale';
 import { dribble, heldSocket, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
 import { startBareLocalServer } from '../../../helpers/bare-local-server';
+import { tempDirs } from '../../../helpers/temp-dirs';
 
 const TOKEN = 'local-test-token-0123456789abcdef';
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -33,20 +33,13 @@ const ROOT = path.resolve(__dirname, '../../../..');
 let bridge: Bridge | undefined;
 let logBook: LogBook | undefined;
 const clients: Client[] = [];
-const dirs: string[] = [];
+const tempDir = tempDirs('xt-local-');
 
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => undefined);
   await bridge?.stop();
   bridge = undefined;
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-local-'));
-  dirs.push(dir);
-  return dir;
-}
 
 /** A bridge with two servers, two sets and the local server on (port 0, a known token). */
 async function start(extra: SettingsInput = {}): Promise<{ bridge: Bridge; url: string; stateDir: string }> {
