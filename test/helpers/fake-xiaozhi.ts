@@ -166,6 +166,14 @@ export class FakeXiaozhi {
     });
   }
 
+  /** A port nothing listens on now (a fake's, closed): the endpoint is unreachable until `start({ port })`. */
+  static async freePort(): Promise<number> {
+    const probe = await FakeXiaozhi.start();
+    const port = probe.port;
+    await probe.close();
+    return port;
+  }
+
   static async start(options: { autoPong?: boolean; port?: number } = {}): Promise<FakeXiaozhi> {
     const server = new WebSocketServer({ host: '127.0.0.1', port: options.port ?? 0, autoPong: options.autoPong ?? true });
     await once(server, 'listening');

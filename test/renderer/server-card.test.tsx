@@ -54,15 +54,7 @@ describe.skipIf(process.platform === 'win32')('the server card of a first run', 
       npx = fakeNpx();
       harness = makeBridge(
         {
-          servers: [
-            {
-              name: 'weather',
-              transport: 'stdio',
-              command: 'npx',
-              args: ['-y', '@acme/weather-mcp'],
-              env: npx.env({ FAKE_NPX_SECONDS: '30' }),
-            },
-          ],
+          servers: [npx.server(['-y', '@acme/weather-mcp'], { FAKE_NPX_SECONDS: '30' })],
         },
         { ...slowRestarts, startTimeoutMs: 60_000 },
       );

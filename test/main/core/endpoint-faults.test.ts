@@ -46,9 +46,7 @@ describe('endpoint link: faults', () => {
   });
 
   it('waits and retries with a countdown while the endpoint is unreachable, then connects', async () => {
-    const probe = await FakeXiaozhi.start();
-    const port = probe.port;
-    await probe.close();
+    const port = await FakeXiaozhi.freePort();
     harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` }] });
     harness.bridge.start();
     await waitFor(() => endpointState().state === 'waiting' && endpointState().attempts >= 2, 5000, 'failed attempts');
@@ -82,9 +80,7 @@ describe('endpoint link: faults', () => {
   });
 
   it('starts the backoff over once the other side initialises a session that lasts a moment', async () => {
-    const probe = await FakeXiaozhi.start();
-    const port = probe.port;
-    await probe.close();
+    const port = await FakeXiaozhi.freePort();
     harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` }] });
     harness.bridge.start();
     await waitFor(() => endpointState().attempts >= 4, 5000, 'failed attempts');
@@ -112,9 +108,7 @@ describe('endpoint link: faults', () => {
   });
 
   it('retries at once when woken (the machine resumed, the network came back)', async () => {
-    const probe = await FakeXiaozhi.start();
-    const port = probe.port;
-    await probe.close();
+    const port = await FakeXiaozhi.freePort();
     harness = makeBridge({
       endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` }],
       connection: { reconnectBaseMs: 600_000, reconnectMaxMs: 600_000 },

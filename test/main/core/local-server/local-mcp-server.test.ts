@@ -41,8 +41,11 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-/** A bridge with two servers, two sets and the local server on (port 0, a known token). */
-async function start(extra: SettingsInput = {}): Promise<{ bridge: Bridge; url: string; stateDir: string }> {
+/**
+ * A bridge with two servers, two sets and the local server on (port 0, a known token); resolves once it
+ * listens and, unless `settled` is false, once its servers have started.
+ */
+async function start(extra: SettingsInput = {}, { settled = true } = {}): Promise<{ bridge: Bridge; url: string; stateDir: string }> {
   const stateDir = tempDir();
   const settings = SettingsSchema.parse({
     connection: testConnection,
@@ -63,7 +66,7 @@ async function start(extra: SettingsInput = {}): Promise<{ bridge: Bridge; url: 
     stateDir,
   });
   bridge.start();
-  await bridge.whenServersSettled();
+  if (settled) await bridge.whenServersSettled();
   await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
   return { bridge, url: bridge.state().localServer?.url as string, stateDir };
 }
@@ -106,23 +109,16 @@ const initialize = JSON.stringify({
 
 describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => {
   it('answers the first tools/list with servers still starting once they are ready', async () => {
-    const settings = SettingsSchema.parse({
-      connection: testConnection,
-      servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' })],
-      localServer: { enabled: true, port: 0, token: TOKEN },
-    });
-    logBook = new LogBook();
-    bridge = new Bridge({
-      store: new MemorySettingsStore(settings),
-      logBook,
-      supervision: fastSupervision,
-      listChangedDebounceMs: 20,
-      stateDir: tempDir(),
-    });
-    bridge.start();
-    await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
+    const { bridge, url } = await start(
+      {
+        servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' })],
+        toolSets: [],
+        localServer: { enabled: true, port: 0, token: TOKEN },
+      },
+      { settled: false },
+    );
     expect(bridge.state().servers[0]?.state).toBe('starting');
-    const client = await connect(bridge.state().localServer?.url as string);
+    const client = await connect(url);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
   });
 
