@@ -17,7 +17,6 @@ const { secretCodec } = await import('../../../src/main/electron/secret-codec');
 
 const tempDir = tempDirs('xt-store-');
 
-
 describe('quitting', () => {
   it('waits for the bridge to stop every child before exiting, and SIGTERM quits the same way', async () => {
     const { bridge } = makeBridge({ servers: [fixtureServer('a'), fixtureServer('b')] });
