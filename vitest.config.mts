@@ -1,14 +1,88 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The factor every test timing is multiplied by (test/helpers/time-scale.ts): TEST_TIME_SCALE when
+ * given, else from the load at the start (runnable processes per core: 1 when idle, at most 4).
+ */
+export const TIME_SCALE =
+  Number(process.env.TEST_TIME_SCALE) > 0
+    ? Number(process.env.TEST_TIME_SCALE)
+    : Math.min(4, Math.max(1, Math.round(((os.loadavg()[0] ?? 0) / os.availableParallelism()) * 10) / 10));
+export const scaled = (ms: number): number => Math.round(ms * TIME_SCALE);
+
+/**
+ * `npm test` runs two projects, one after the other:
+ * - `unit`: in-process tests (pure functions, the window in jsdom, the Electron main process against a
+ *   mocked Electron). They start no process and wait on no timer of any length.
+ * - `processes`: everything that starts real processes or waits on real I/O (child servers, the CLI,
+ *   Chromium, npm pack, electron-builder); every test file not listed in UNIT lands here.
+ * Quality runs (the router's query set over real servers, the long fuzz, the screenshot matrix) are
+ * not part of it: `npm run quality`, `npm run screenshots` (vitest.quality.config.mts).
+ */
+const UNIT = [
+  'test/layering.test.ts',
+  'test/shared/**/*.test.ts',
+  'test/preload/**/*.test.ts',
+  'test/cli/args.test.ts',
+  'test/cli/service-platforms.test.ts',
+  'test/main/core/config/{hostile-config,load-config,saved-names,settings-store,tool-set-settings}.test.ts',
+  'test/main/core/hub/{argument-check,result-shaping,tool-names}.test.ts',
+  'test/main/core/import/{import-formats,own-entry}.test.ts',
+  'test/main/core/io/**/*.test.ts',
+  'test/main/core/logs/**/*.test.ts',
+  'test/main/core/router/{tool-router,tool-search}.test.ts',
+  'test/main/core/servers/{restart-policy,server-problems,tool-list}.test.ts',
+  'test/main/core/bridge-commands.types.test.ts',
+  'test/main/core/local-server/{add-to-client,secret-files}.test.ts',
+  'test/main/core/{login-shell-path,preferences}.test.ts',
+  'test/main/core/web/web-ui-server.test.ts',
+  'test/main/electron/{app-main,login-item,runtime-lockdown,tray,wake-watch}.test.ts',
+  'test/packaging/{engines,workflows}.test.ts',
+  'test/renderer/{bridge-store,local-server-tokens,masked-values,server-editor}.test.{ts,tsx}',
+];
+const ALL = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
+const QUALITY = ['test/quality/**'];
+
+// So that vi.mock('electron') also reaches electron-store's own import of it.
+const server = { deps: { inline: ['electron-store', 'conf'] } };
+// One factor for every worker (see test/helpers/time-scale.ts): read once, here.
+const env = { TEST_TIME_SCALE: String(TIME_SCALE) };
 
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    // Tests spawn real child processes; two cores, so keep parallelism modest.
-    maxWorkers: 2,
-    // So that vi.mock('electron') also reaches electron-store's own import of it.
-    server: { deps: { inline: ['electron-store', 'conf'] } },
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: UNIT,
+          exclude: QUALITY,
+          testTimeout: scaled(10_000),
+          hookTimeout: scaled(10_000),
+          // Pure CPU work: one worker a core. The files share their workers' module cache (a third
+          // of the CPU time of importing the app's modules again for each file).
+          maxWorkers: 2,
+          isolate: false,
+          sequence: { groupOrder: 0 },
+          server,
+          env,
+        },
+      },
+      {
+        test: {
+          name: 'processes',
+          include: ALL,
+          exclude: [...UNIT, ...QUALITY],
+          testTimeout: scaled(30_000),
+          hookTimeout: scaled(30_000),
+          // Each file starts processes of its own: two files at a time keep two cores busy.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          server,
+          env,
+        },
+      },
+    ],
   },
 });

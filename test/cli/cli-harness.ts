@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { version } from '../../package.json';
+import type { CliContext } from '../../src/cli/command';
 import { isAlive } from '../../src/main/core/servers/process-tree';
 import { isRunning } from '../helpers/processes';
 import { FIXTURE } from '../helpers/bridge-harness';
@@ -36,6 +39,22 @@ export class CliHarness {
     const xiaozhi = await FakeXiaozhi.start();
     this.endpoints.push(xiaozhi);
     return xiaozhi;
+  }
+
+  /**
+   * A fake xiaozhi, and a config (mcp_config.json in a folder of its own) with one fixture server, fx,
+   * that starts a grandchild; both write their pids to `pidFile`, one a line (see `fixturePids`).
+   */
+  async endpointAndServerTree(): Promise<{ xiaozhi: FakeXiaozhi; file: string; pidFile: string }> {
+    const xiaozhi = await this.fakeXiaozhi();
+    const dir = this.tempDir();
+    const pidFile = path.join(dir, 'pids');
+    const file = this.writeConfig(
+      { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
+      'mcp_config.json',
+      dir,
+    );
+    return { xiaozhi, file, pidFile };
   }
 
   tempDir(): string {
@@ -82,6 +101,36 @@ export class CliHarness {
     // 'exit' can come before the last of stdout and stderr is read: wait for the pipes to close.
     if (run.child.stdout && !run.child.stdout.closed) await new Promise((resolve) => run.child.once('close', resolve));
     return { code, out: run.stdout(), err: run.stderr() };
+  }
+
+  /**
+   * The same command line through the CLI's own `main()` in this process: for what starts nothing and
+   * only answers (help, versions, usage errors), without paying for a Node process each time. With
+   * XT_CLI_BIN set (another build under test) it is spawned like `finished`.
+   */
+  async answered(
+    args: string[],
+    options: Pick<SpawnOptions, 'cwd' | 'env'> = {},
+  ): Promise<{ code: number | null; out: string; err: string }> {
+    if (process.env.XT_CLI_BIN) return this.finished(args, options);
+    let out = '';
+    let err = '';
+    const ctx: CliContext = {
+      version,
+      out: (text) => void (out += `${text}\n`),
+      err: (text) => void (err += `${text}\n`),
+      env: { ...process.env, MCP_ENDPOINT: '', ...options.env },
+      cwd: options.cwd ?? process.cwd(),
+      platform: process.platform,
+      home: os.homedir(),
+      stdin: Readable.from([]),
+      execPath: process.execPath,
+      entryScript: BIN,
+    };
+    // Imported here: the other CLI tests need none of the CLI's source in this process.
+    const { main } = await import('../../src/cli/main');
+    const code = await main(args, ctx);
+    return { code, out, err };
   }
 
   /** Pids to kill after the test if a failed assertion left them running. */

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait';
 import { CliHarness, TOKEN, allGone, fixtureEntry, fixturePids } from './cli-harness';
@@ -61,14 +60,7 @@ describe('the headless CLI', () => {
   });
 
   it('run: serves the endpoint, and on SIGTERM stops every server and exits 0', async () => {
-    const xiaozhi = await h.fakeXiaozhi();
-    const dir = h.tempDir();
-    const pidFile = path.join(dir, 'pids');
-    const file = h.writeConfig(
-      { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
-      'mcp_config.json',
-      dir,
-    );
+    const { xiaozhi, file, pidFile } = await h.endpointAndServerTree();
     const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) } });
     const session = await xiaozhi.connection(0, 15_000);
     await session.initialize();

@@ -2,7 +2,6 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,10 +12,12 @@ import { stateDistrust } from '../../src/main/core/local-server/state-file';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { isOwnProcess } from '../../src/main/core/servers/process-tree';
 import { waitFor } from '../helpers/wait';
+import { scaled } from '../helpers/time-scale';
+import { tempDirs } from '../helpers/temp-dirs';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const TOKEN = 'connect-test-token-0123456789abcdef';
-const dirs: string[] = [];
+const tempDir = tempDirs('xt-connect-');
 const children: ChildProcess[] = [];
 const clients: Client[] = [];
 
@@ -28,14 +29,7 @@ afterEach(async () => {
     child.kill('SIGTERM');
     await exited;
   }
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-connect-'));
-  dirs.push(dir);
-  return dir;
-}
 
 const fixture = (name: string) => ({ name, transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name } });
 
@@ -257,7 +251,7 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
         Promise.race([
           connectOnce(dir),
           new Promise<never>((_resolve, reject) =>
-            setTimeout(() => reject(new Error('connect still reading the state file after 10 s')), 10_000),
+            setTimeout(() => reject(new Error(`connect still reading the state file after ${scaled(10_000)} ms`)), scaled(10_000)),
           ),
         ]);
       const device = tempDir();

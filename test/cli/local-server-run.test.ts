@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, CliHarness, fixtureEntry, waitForText, type Run } from './cli-harness';
 import { waitFor } from '../helpers/wait';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
+import { scaled } from '../helpers/time-scale';
 
 /** `run --mcp-port N`: what it says about the local server, what it writes, and what it masks. */
 const h = new CliHarness();
@@ -226,7 +227,7 @@ describe('run --mcp-port', () => {
     run.child.kill('SIGTERM');
     const exited = await Promise.race([
       run.exit,
-      new Promise<string>((resolve) => setTimeout(() => resolve('still stopping after 10 s'), 10_000)),
+      new Promise<string>((resolve) => setTimeout(() => resolve(`still stopping after ${scaled(10_000)} ms`), scaled(10_000))),
     ]);
     expect(exited).toBe(0);
     // Not ours: left where it is.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
 import { waitFor } from '../helpers/wait';
-import { CliHarness, TOKEN, allGone, fixtureEntry, fixturePids, waitForText } from './cli-harness';
+import { CliHarness, TOKEN, allGone, fixturePids, waitForText } from './cli-harness';
 
 /**
  * What a user gets from `npm i xiaozhi-tray`: the package scripts/pack.mjs makes (npm pack, with the
@@ -93,14 +93,7 @@ describe('the published CLI package', () => {
   });
 
   it('npx xiaozhi-tray run serves xiaozhi and its web page; Ctrl+C stops everything and exits 130', async () => {
-    const xiaozhi = await h.fakeXiaozhi();
-    const dir = h.tempDir();
-    const pidFile = path.join(dir, 'pids');
-    const file = h.writeConfig(
-      { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
-      'mcp_config.json',
-      dir,
-    );
+    const { xiaozhi, file, pidFile } = await h.endpointAndServerTree();
     // Its own process group, as a terminal's foreground job: Ctrl+C goes to all of it.
     const run = npx(['run', '--config', file, '--ui'], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) }, detached: true });
     const session = await xiaozhi.connection(0, 20_000);
@@ -128,14 +121,7 @@ describe('the published CLI package', () => {
   });
 
   it('SIGTERM to npx (which does not pass it on): the bridge notices and stops every server', async () => {
-    const xiaozhi = await h.fakeXiaozhi();
-    const dir = h.tempDir();
-    const pidFile = path.join(dir, 'pids');
-    const file = h.writeConfig(
-      { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
-      'mcp_config.json',
-      dir,
-    );
+    const { xiaozhi, file, pidFile } = await h.endpointAndServerTree();
     const run = npx(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) } });
     const session = await xiaozhi.connection(0, 20_000);
     await session.initialize();

@@ -8,6 +8,9 @@ import { BIN, CliHarness, fixtureEntry } from './cli-harness';
 const h = new CliHarness();
 afterEach(() => h.cleanup());
 
+/** The words of an ExecStart that runs this CLI's `run` with `args` on this node. */
+const runsCli = (...args: string[]) => [process.execPath, fs.realpathSync(BIN), 'run', ...args];
+
 /** Splits a systemd command line the way systemd does: double quotes, backslash escapes, `%%` and `$$`. */
 function systemdWords(line: string): string[] {
   const words: string[] = [];
@@ -61,15 +64,7 @@ describe('service on Linux: a systemd user unit', () => {
     const run = h.spawn(['service', 'install', '--config', config, '--no-start', '--allow-env', 'REMOTE_TOKEN'], { env: shell });
     expect(await run.exit, run.stderr()).toBe(0);
     const keys = unitKeys(fs.readFileSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'), 'utf8'));
-    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual([
-      process.execPath,
-      fs.realpathSync(BIN),
-      'run',
-      '--config',
-      config,
-      '--allow-env',
-      'REMOTE_TOKEN',
-    ]);
+    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual(runsCli('--config', config, '--allow-env', 'REMOTE_TOKEN'));
   });
 
   it('install takes the options run takes (local server, its token file, tool mode) and passes them on, the token file by its full path', async () => {
@@ -134,15 +129,7 @@ describe('service on Linux: a systemd user unit', () => {
     );
 
     const keys = unitKeys(fs.readFileSync(unitFile, 'utf8'));
-    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual([
-      process.execPath,
-      fs.realpathSync(BIN),
-      'run',
-      '--config',
-      config,
-      '--log-format',
-      'json',
-    ]);
+    expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual(runsCli('--config', config, '--log-format', 'json'));
     expect(keys['Service.WorkingDirectory']?.replace(/%%/g, '%')).toBe(dir);
     expect(systemdWords(keys['Service.Environment'] as string)).toEqual([`PATH=/opt/my tools%/bin:${process.env.PATH}`]);
     expect(keys).toMatchObject({

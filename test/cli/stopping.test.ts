@@ -17,14 +17,7 @@ const INJECT = path.resolve(__dirname, 'fixtures/inject-fault.cjs');
  * when its stdin closes (so a clean stop has to wait, then kill it). Resolves once a call works.
  */
 async function servingBridge(command?: string[], env: NodeJS.ProcessEnv = {}) {
-  const xiaozhi = await h.fakeXiaozhi();
-  const dir = h.tempDir();
-  const pidFile = path.join(dir, 'pids');
-  const file = h.writeConfig(
-    { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
-    'mcp_config.json',
-    dir,
-  );
+  const { xiaozhi, file, pidFile } = await h.endpointAndServerTree();
   const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN), ...env }, ...(command ? { command } : {}) });
   const session = await xiaozhi.connection(0, 15_000);
   await session.initialize();

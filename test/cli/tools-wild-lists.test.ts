@@ -1,16 +1,17 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliHarness, fixtureEntry } from './cli-harness';
+import { scaled } from '../helpers/time-scale';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile-server.mjs');
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());
 
-/** The run's exit, or null when it has not ended within `ms` (a hung process; cleanup kills it). */
+/** The run's exit, or 'hung' when it has not ended within `ms` times TIME_SCALE (cleanup kills it). */
 async function exitWithin(run: ReturnType<CliHarness['spawn']>, ms: number): Promise<number | null | 'hung'> {
   let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), ms)));
+  const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), scaled(ms))));
   const code = await Promise.race([run.exit, hung]);
   clearTimeout(timer);
   if (code !== 'hung' && run.child.stdout && !run.child.stdout.closed) await new Promise((resolve) => run.child.once('close', resolve));

@@ -10,11 +10,16 @@ afterEach(() => h.cleanup());
 const COMMANDS = ['init', 'run', 'check', 'tools', 'servers', 'call', 'import', 'export', 'connect', 'service'];
 
 const finished = h.finished.bind(h);
+/** Help, versions and usage errors: the CLI's main() in this process (the first test checks the real process). */
+const answered = h.answered.bind(h);
 
 describe('CLI usage: help, version, and mistakes', () => {
   it('prints the version for --version and -v, alone and after every command', async () => {
+    expect(await finished(['--version'])).toEqual({ code: 0, out: `${version}\n`, err: '' });
+    expect(await finished(['help', 'run'])).toEqual(await answered(['help', 'run']));
+    expect(await finished([])).toEqual(await answered([]));
     const runs = await Promise.all(
-      [['--version'], ['-v'], ...COMMANDS.map((c) => [c, '--version']), ['run', '-v']].map((a) => finished(a)),
+      [['--version'], ['-v'], ...COMMANDS.map((c) => [c, '--version']), ['run', '-v']].map((a) => answered(a)),
     );
     for (const run of runs) expect(run).toEqual({ code: 0, out: `${version}\n`, err: '' });
   });
@@ -23,9 +28,9 @@ describe('CLI usage: help, version, and mistakes', () => {
     await Promise.all(
       COMMANDS.map(async (command) => {
         const [viaHelp, viaFlag, viaShort] = await Promise.all([
-          finished(['help', command]),
-          finished([command, '--help']),
-          finished([command, '-h']),
+          answered(['help', command]),
+          answered([command, '--help']),
+          answered([command, '-h']),
         ]);
         expect(viaHelp.code, command).toBe(0);
         expect(viaHelp.out).toContain(`Usage:\n  xiaozhi-tray ${command}`);
@@ -34,34 +39,34 @@ describe('CLI usage: help, version, and mistakes', () => {
         expect(viaShort.out).toBe(viaHelp.out);
       }),
     );
-    const general = await finished(['help']);
+    const general = await answered(['help']);
     for (const command of COMMANDS) expect(general.out).toMatch(new RegExp(`\\n  ${command} +\\S`));
-    expect((await finished(['-h'])).out).toBe(general.out);
-    const bare = await finished([]);
+    expect((await answered(['-h'])).out).toBe(general.out);
+    const bare = await answered([]);
     expect(bare.code).toBe(2);
     expect(bare.err).toBe(general.out);
   });
 
   it('refuses unknown options and commands, naming the closest one', async () => {
     const file = h.writeConfig({});
-    const typo = await finished(['run', '--cofnig', file]);
+    const typo = await answered(['run', '--cofnig', file]);
     expect(typo.code).toBe(2);
     expect(typo.err).toBe('xiaozhi-tray: unknown option --cofnig. Did you mean --config?\n');
-    expect((await finished(['tools', '--config', file, '--jsn'])).err).toContain('unknown option --jsn. Did you mean --json?');
-    const far = await finished(['check', '--colour']);
+    expect((await answered(['tools', '--config', file, '--jsn'])).err).toContain('unknown option --jsn. Did you mean --json?');
+    const far = await answered(['check', '--colour']);
     expect(far.code).toBe(2);
     expect(far.err).toContain('unknown option --colour for "check". Options: --config, --allow-env, --help, --version\n');
-    expect((await finished(['check', '-x'])).err).toContain('unknown option -x');
-    expect((await finished(['tols'])).err).toContain('Unknown command "tols". Did you mean "tools"?');
-    const unknown = await finished(['fly']);
+    expect((await answered(['check', '-x'])).err).toContain('unknown option -x');
+    expect((await answered(['tols'])).err).toContain('Unknown command "tols". Did you mean "tools"?');
+    const unknown = await answered(['fly']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toBe('xiaozhi-tray: Unknown command "fly". Run "xiaozhi-tray help" for the list.\n');
-    expect((await finished(['help', 'srevers'])).err).toContain('Did you mean "servers"?');
+    expect((await answered(['help', 'srevers'])).err).toContain('Did you mean "servers"?');
   });
 
   it('checks option values: export --format yaml is an error, not a silent fallback', async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
-    const yaml = await finished(['export', '--config', file, '--format', 'yaml']);
+    const yaml = await answered(['export', '--config', file, '--format', 'yaml']);
     expect(yaml).toMatchObject({ code: 2, out: '' });
     expect(yaml.err).toBe(
       'xiaozhi-tray: --format must be mcp-servers, xiaozhi-client, cursor, claude-desktop, vscode or cherry-studio, not "yaml"\n',
@@ -73,15 +78,15 @@ describe('CLI usage: help, version, and mistakes', () => {
     const client = await finished(['export', '--config', file, '--format=xiaozhi-client']);
     expect(client.code).toBe(0);
     expect(JSON.parse(client.out)).toHaveProperty('mcpServers.fx.command', process.execPath);
-    expect((await finished(['run', '--config', file, '--log-level', 'loud'])).err).toContain(
+    expect((await answered(['run', '--config', file, '--log-level', 'loud'])).err).toContain(
       '--log-level must be debug, info, warn or error, not "loud"',
     );
-    expect((await finished(['run', '--config', file, '--log-format', 'xml'])).err).toContain(
+    expect((await answered(['run', '--config', file, '--log-format', 'xml'])).err).toContain(
       '--log-format must be text or json, not "xml"',
     );
-    expect((await finished(['run', '--config', file, '--port', 'abc'])).err).toContain('--port must be a port number (0-65535), not "abc"');
-    expect((await finished(['run', '--config'])).err).toContain('--config needs a value: --config FILE');
-    expect((await finished(['tools', '--json=yes', '--config', file])).err).toContain('--json is a switch and takes no value');
+    expect((await answered(['run', '--config', file, '--port', 'abc'])).err).toContain('--port must be a port number (0-65535), not "abc"');
+    expect((await answered(['run', '--config'])).err).toContain('--config needs a value: --config FILE');
+    expect((await answered(['tools', '--json=yes', '--config', file])).err).toContain('--json is a switch and takes no value');
   });
 
   it('run on a missing file says how to create one; {} is a valid empty config', async () => {

@@ -6,14 +6,13 @@ import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
 import { catalogServer } from '../helpers/catalogs';
 import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { LOOKS, goTo, screenshot, setLook } from '../helpers/window-pages';
 import { waitFor } from '../helpers/wait';
 
 /**
  * Router mode and the tool budget in the real window (Chromium, headless bridge, real servers):
- * one endpoint over budget with every tool, one in router mode; screenshots in both languages and themes.
+ * one endpoint over budget with every tool, one in router mode, in both languages and themes.
  */
-const ROOT = path.resolve(__dirname, '../..');
-const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 let xiaozhi: FakeXiaozhi;
 let bridge: WindowBridge;
@@ -21,22 +20,6 @@ let browser: Browser;
 let page: Page;
 let home: FakeSession;
 let work = '';
-
-async function go(name: string): Promise<void> {
-  await page.evaluate((n) => (window.location.hash = `#/${n}`), name);
-  await page.locator('h1').first().waitFor();
-}
-
-/** The theme follows the system (emulated); the language is chosen in Settings. */
-async function setLook(language: 'en' | 'zh-CN', theme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme: theme });
-  await go('settings');
-  await page.locator('select').nth(0).selectOption(language);
-  await page.waitForFunction(([l, th]) => document.documentElement.lang === l && document.documentElement.dataset.theme === th, [
-    language,
-    theme,
-  ] as const);
-}
 
 describe.skipIf(!haveChromium)('router mode and the tool budget in the window', () => {
   beforeAll(async () => {
@@ -59,13 +42,12 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     for (const session of xiaozhi.sessions) await session.initialize();
     ({ browser, page } = await openWindow(bridge.url, 860));
     await waitFor(async () => (await page.getByText(/^142 tools · /).count()) > 0, 20_000, 'all four servers served');
-    fs.mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(() => closeAll({ browser, bridge, xiaozhi, work }));
 
   it('shows each endpoint’s mode and what it is served, and warns past the budget', async () => {
-    await go('endpoints');
+    await goTo(page, 'endpoints');
     const homeRow = page.getByRole('listitem').filter({ hasText: '家里' });
     await homeRow.getByText('Over budget').waitFor();
     await homeRow.getByRole('button', { name: 'Switch to router mode' }).waitFor();
@@ -82,7 +64,7 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
       if ((await session.listAllTools(100 + xiaozhi.sessions.indexOf(session) * 100)).tools.length === 142) homeSession = session;
     home = homeSession as FakeSession;
     const mark = home.mark();
-    await go('endpoints');
+    await goTo(page, 'endpoints');
     await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('button', { name: 'Switch to router mode' }).click();
     await home.waitForNotification('notifications/tools/list_changed', mark);
     expect((await home.listAllTools(5000)).tools.map((t) => t.name)).toEqual(['call_tool', 'find_tools']);
@@ -96,52 +78,45 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     await page.getByRole('listitem').filter({ hasText: '家里' }).getByText('Over budget').waitFor();
   });
 
-  it('screenshots: endpoints, preview with a search, description editor, budget settings (en and zh-CN, light and dark)', async () => {
-    for (const [language, theme] of [
-      ['en', 'light'],
-      ['en', 'dark'],
-      ['zh-CN', 'light'],
-      ['zh-CN', 'dark'],
-    ] as const) {
-      await setLook(language, theme);
-      const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `router-${language}-${theme}-${name}.png`) });
-      await go('endpoints');
-      await page.getByRole('radiogroup').first().waitFor();
+  it('speaks each language on the router pages: the preview finds by meaning, the description editor, the budget, the schema check', async () => {
+    for (const look of LOOKS) {
+      const [language, theme] = look;
+      const en = language === 'en';
+      await setLook(page, look);
+      const shot = (name: string) => screenshot(page, `router-${language}-${theme}-${name}`);
+      await goTo(page, 'endpoints');
+      expect(await page.getByRole('radiogroup').count()).toBe(2);
       await shot('endpoints');
       await page
         .getByRole('listitem')
         .filter({ hasText: 'office' })
-        .getByRole('button', { name: language === 'en' ? 'What the model sees' : '模型看到的内容' })
+        .getByRole('button', { name: en ? 'What the model sees' : '模型看到的内容' })
         .click();
       const dialog = page.getByRole('dialog');
       await dialog.getByText('find_tools', { exact: true }).waitFor();
-      await dialog.getByRole('searchbox').fill(language === 'en' ? 'turn off the living room lights' : '明天北京天气怎么样');
-      await dialog.getByRole('list', { name: language === 'en' ? 'Try a search' : '试试搜索' }).waitFor();
+      await dialog.getByRole('searchbox').fill(en ? 'turn off the living room lights' : '明天北京天气怎么样');
+      const hits = dialog.getByRole('list', { name: en ? 'Try a search' : '试试搜索' });
+      await hits.waitFor();
+      expect(await hits.textContent()).toMatch(en ? /HassTurnOff|HassLightSet/ : /get_daily_forecast/);
       await shot('preview');
       await page.keyboard.press('Escape');
-      await go('tools');
-      await page
-        .getByRole('button', { name: language === 'en' ? 'Edit the description of get_sun_moon' : '编辑 get_sun_moon 的描述' })
-        .click();
+      await goTo(page, 'tools');
+      await page.getByRole('button', { name: en ? 'Edit the description of get_sun_moon' : '编辑 get_sun_moon 的描述' }).click();
       await page.getByRole('dialog').waitFor();
       await shot('describe');
       await page.keyboard.press('Escape');
-      await go('settings');
-      await page
-        .getByRole('heading', { name: language === 'en' ? 'Tool budget per endpoint' : '每个接入点的工具预算' })
-        .scrollIntoViewIfNeeded();
+      await goTo(page, 'settings');
+      await page.getByRole('heading', { name: en ? 'Tool budget per endpoint' : '每个接入点的工具预算' }).scrollIntoViewIfNeeded();
       await shot('settings');
-      await go('servers');
+      await goTo(page, 'servers');
       await page
-        .getByRole('button', { name: language === 'en' ? 'Edit' : '编辑' })
+        .getByRole('button', { name: en ? 'Edit' : '编辑' })
         .first()
         .click();
-      await page
-        .getByRole('switch', { name: language === 'en' ? 'Check each call against the tool’s schema' : '调用前按工具的参数定义检查' })
-        .waitFor();
+      await page.getByRole('switch', { name: en ? 'Check each call against the tool’s schema' : '调用前按工具的参数定义检查' }).waitFor();
       await shot('server-editor');
       await page.keyboard.press('Escape');
-      await go('overview');
+      await goTo(page, 'overview');
       await shot('overview');
     }
   }, 180_000);

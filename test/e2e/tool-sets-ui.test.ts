@@ -8,14 +8,13 @@ import { FIXTURE } from '../helpers/bridge-harness';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { waitFor } from '../helpers/wait';
 import { haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { LOOKS, goTo, screenshot, setLook } from '../helpers/window-pages';
 
 /**
  * The tool-set UI end to end: Chromium drives the window of the real headless bridge; the checks
  * look at what the endpoints and the local clients then get, and screenshots are taken in both
  * languages, light and dark.
  */
-const ROOT = path.resolve(__dirname, '../..');
-const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 const TOKEN = 'ui-local-token-0123456789abcdefgh';
 
 let xiaozhi: FakeXiaozhi;
@@ -26,20 +25,6 @@ let work = '';
 let home = '';
 
 const fixture = (name: string) => ({ name, transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name } });
-
-async function go(name: string): Promise<void> {
-  await page.evaluate((n) => (window.location.hash = `#/${n}`), name);
-  await page.locator('h1').first().waitFor();
-}
-
-/** The language through the window; the theme as the system's (the window follows it). */
-async function setLanguage(language: 'en' | 'zh-CN', theme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme: theme });
-  await go('settings');
-  await page.locator('select').nth(0).selectOption(language);
-  await page.getByRole('heading', { name: language === 'en' ? 'Settings' : '设置' }).waitFor();
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-}
 
 describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => {
   beforeAll(async () => {
@@ -81,7 +66,6 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     bridge = app;
     await waitFor(() => (app.output().match(/\] running \(pid/g) ?? []).length >= 2, 20_000, 'both servers');
     ({ browser, page } = await openWindow(app.url, 860, { width: 1240, permissions: ['clipboard-read', 'clipboard-write'] }));
-    fs.mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
@@ -92,7 +76,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
   });
 
   it('creates a set, fills it, and an endpoint moved onto it serves exactly that', async () => {
-    await go('toolSets');
+    await goTo(page, 'toolSets');
     await page.getByRole('button', { name: /^厨房/ }).waitFor();
     await page.getByRole('button', { name: '+ New set' }).click();
     const dialog = page.getByRole('dialog');
@@ -109,7 +93,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     await detail.getByRole('switch', { name: 'Serve stderr' }).click({ force: true });
     await waitFor(async () => !(await detail.getByRole('switch', { name: 'Serve stderr' }).isChecked()), 5000, 'the switch to turn off');
 
-    await go('endpoints');
+    await goTo(page, 'endpoints');
     const before = xiaozhi.sessions.length;
     await page
       .getByRole('listitem')
@@ -127,7 +111,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
   });
 
   it('shows the local server with its address and token, and adds it to Cursor keeping the rest of its file', async () => {
-    await go('settings');
+    await goTo(page, 'settings');
     const section = page.getByRole('region', { name: 'Local MCP server' });
     await section.getByText('Listening').waitFor();
     const address = await section.getByLabel('Address').inputValue();
@@ -142,7 +126,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     await dialog.getByText(path.join(home, '.cursor', 'mcp.json')).waitFor();
     await dialog.getByText('The other server in the file stays as it is.', { exact: false }).waitFor();
     expect(await dialog.locator('pre').textContent()).not.toContain(TOKEN);
-    await page.screenshot({ path: path.join(SHOTS, 'toolsets-en-light-add-to-cursor.png') });
+    await screenshot(page, 'toolsets-en-light-add-to-cursor');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     const written = fs.readFileSync(path.join(home, '.cursor', 'mcp.json'), 'utf8');
@@ -154,52 +138,47 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     if (process.platform !== 'win32') expect(fs.statSync(path.join(home, '.cursor', 'mcp.json')).mode & 0o077).toBe(0);
   });
 
-  it('renders the tool-set UI in both languages, light and dark (screenshots)', async () => {
-    for (const language of ['en', 'zh-CN'] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        await setLanguage(language, theme);
-        const shot = (name: string) =>
-          page.screenshot({
-            path: path.join(SHOTS, `toolsets-${language}-${theme}-${name}.png`),
-            fullPage: name !== 'add-to' && name !== 'new-set',
-            animations: 'disabled',
-          });
-        await go('toolSets');
-        await page.getByRole('heading', { name: language === 'en' ? 'Tool sets' : '工具集' }).waitFor();
-        await page.getByRole('button', { name: /^厨房/ }).click();
-        await page.getByRole('region', { name: '厨房' }).getByRole('switch').first().waitFor();
-        expect(await page.getByText(language === 'en' ? 'Used by 厨房音箱, Cursor' : '使用者：厨房音箱, Cursor').count()).toBe(1);
-        await shot('sets');
-        await page.getByRole('button', { name: language === 'en' ? '+ New set' : '+ 新建工具集' }).click();
-        await page
-          .getByRole('dialog')
-          .getByRole('button', { name: language === 'en' ? 'Create' : '创建' })
-          .click();
-        await page
-          .getByRole('dialog')
-          .getByText(language === 'en' ? 'Give the set a name.' : '请为工具集命名。')
-          .waitFor();
-        await shot('new-set');
-        await page.keyboard.press('Escape');
-        await page.getByRole('dialog').waitFor({ state: 'detached' });
-        await page.getByRole('button', { name: language === 'en' ? /^All tools/ : /^全部工具/ }).click();
-        await page.getByText(language === 'en' ? 'The default set: every tool' : '默认工具集：所有服务的全部工具').waitFor();
-        await go('endpoints');
-        await shot('endpoints');
-        await go('settings');
-        const section = page.getByRole('region', { name: language === 'en' ? 'Local MCP server' : '本机 MCP 服务' });
-        await section.scrollIntoViewIfNeeded();
-        await shot('settings');
-        await section.getByRole('button', { name: language === 'en' ? 'Add to Claude Desktop' : '添加到 Claude Desktop' }).click();
-        await page
-          .getByRole('dialog')
-          .getByText(language === 'en' ? 'The file does not exist yet' : '该文件尚不存在')
-          .waitFor();
-        await shot('add-to');
-        await page.keyboard.press('Escape');
-        await page.getByRole('dialog').waitFor({ state: 'detached' });
-      }
+  it('renders the tool-set UI in both languages, light and dark', async () => {
+    for (const look of LOOKS) {
+      const [language, theme] = look;
+      await setLook(page, look);
+      const shot = (name: string) =>
+        screenshot(page, `toolsets-${language}-${theme}-${name}`, { fullPage: name !== 'add-to' && name !== 'new-set' });
+      await goTo(page, 'toolSets');
+      await page.getByRole('heading', { name: language === 'en' ? 'Tool sets' : '工具集' }).waitFor();
+      await page.getByRole('button', { name: /^厨房/ }).click();
+      await page.getByRole('region', { name: '厨房' }).getByRole('switch').first().waitFor();
+      expect(await page.getByText(language === 'en' ? 'Used by 厨房音箱, Cursor' : '使用者：厨房音箱, Cursor').count()).toBe(1);
+      await shot('sets');
+      await page.getByRole('button', { name: language === 'en' ? '+ New set' : '+ 新建工具集' }).click();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: language === 'en' ? 'Create' : '创建' })
+        .click();
+      await page
+        .getByRole('dialog')
+        .getByText(language === 'en' ? 'Give the set a name.' : '请为工具集命名。')
+        .waitFor();
+      await shot('new-set');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: language === 'en' ? /^All tools/ : /^全部工具/ }).click();
+      await page.getByText(language === 'en' ? 'The default set: every tool' : '默认工具集：所有服务的全部工具').waitFor();
+      await goTo(page, 'endpoints');
+      await shot('endpoints');
+      await goTo(page, 'settings');
+      const section = page.getByRole('region', { name: language === 'en' ? 'Local MCP server' : '本机 MCP 服务' });
+      await section.scrollIntoViewIfNeeded();
+      await shot('settings');
+      await section.getByRole('button', { name: language === 'en' ? 'Add to Claude Desktop' : '添加到 Claude Desktop' }).click();
+      await page
+        .getByRole('dialog')
+        .getByText(language === 'en' ? 'The file does not exist yet' : '该文件尚不存在')
+        .waitFor();
+      await shot('add-to');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
     }
-    await setLanguage('en', 'light');
+    await setLook(page, ['en', 'light']);
   }, 180_000);
 });

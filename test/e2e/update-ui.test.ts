@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -9,6 +8,8 @@ import { LogBook } from '../../src/main/core/logs/log-book';
 import { startWebUi, type WebUi } from '../../src/main/core/web/web-ui-server';
 import { SettingsSchema } from '../../src/shared/settings';
 import type { UpdateStatus } from '../../src/shared/updates';
+import { haveChromium, launchChromium } from '../helpers/headless-window';
+import { LOOKS, screenshot } from '../helpers/window-pages';
 
 /**
  * The updater's UI in Chromium: Settings → Updates, "Check for updates", the mirror, the off switch,
@@ -16,10 +17,7 @@ import type { UpdateStatus } from '../../src/shared/updates';
  * the web carrier; the bridge's updates host is a stand-in whose status the test sets (the updater
  * itself is tested against electron-updater in test/main/electron/updates.test.ts).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
 const ROOT = path.resolve(__dirname, '../..');
-const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 class StandInUpdates implements UpdatesHost {
   current: UpdateStatus = { state: 'idle', currentVersion: '0.1.0', feedUrl: 'https://github.com/xiaozhi-tray/xiaozhi-tray/releases' };
@@ -71,16 +69,11 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
       host: { info: () => ({ carrier: 'electron', platform: 'linux', secretStorage: 'encrypted', launchAtLogin: false }), updates },
     });
     web = await startWebUi({ api: bridge.api, rendererDir: path.join(ROOT, 'out', 'renderer'), log: logBook.logger('web') });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1180, height: 900 } });
     await page.goto(web.url);
     // No endpoint yet: the first-run guide.
     await page.getByRole('heading', { name: 'Welcome to Xiaozhi Tray' }).waitFor();
-    fs.mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -136,22 +129,20 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     await page.getByRole('status').filter({ hasText: offline }).waitFor();
     expect(await page.locator('.toast').filter({ hasText: offline }).count()).toBe(1);
     await page.locator('.update-status').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, 'en-updates-error.png') });
+    await screenshot(page, 'en-updates-error');
   });
 
-  it('offers "Restart to update" when a version is downloaded, in both languages and themes (screenshots)', async () => {
+  it('offers "Restart to update" when a version is downloaded, in both languages and themes', async () => {
     updates.set({ state: 'ready', currentVersion: '0.1.0', version: '0.2.0' });
     await page.getByText('Version 0.2.0 is ready to install.').first().waitFor();
-    for (const language of ['en', 'zh-CN'] as const) {
-      for (const theme of ['light', 'dark'] as const) {
-        await settingsPage(language, theme);
-        await page
-          .getByRole('button', { name: language === 'en' ? 'Restart to update to 0.2.0' : '重启以更新到 0.2.0' })
-          .first()
-          .waitFor();
-        await page.locator('.update-status').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: path.join(SHOTS, `${language}-updates-${theme}.png`) });
-      }
+    for (const [language, theme] of LOOKS) {
+      await settingsPage(language, theme);
+      await page
+        .getByRole('button', { name: language === 'en' ? 'Restart to update to 0.2.0' : '重启以更新到 0.2.0' })
+        .first()
+        .waitFor();
+      await page.locator('.update-status').scrollIntoViewIfNeeded();
+      await screenshot(page, `${language}-updates-${theme}`);
     }
     await settingsPage('en', 'light');
     await page.getByRole('button', { name: 'Restart to update to 0.2.0' }).first().click();
@@ -166,7 +157,7 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     const link = page.getByRole('link', { name: 'Download version 0.2.0…' });
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe('https://github.com/xiaozhi-tray/xiaozhi-tray/releases/tag/v0.2.0');
-    await page.screenshot({ path: path.join(SHOTS, 'en-updates-deb.png') });
+    await screenshot(page, 'en-updates-deb');
   });
 
   it('says so where the app cannot update itself (a development run, an unpacked folder)', async () => {

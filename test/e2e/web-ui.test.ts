@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { CHROMIUM, closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { SHOTS, goTo, screenshot } from '../helpers/window-pages';
 import { waitFor } from '../helpers/wait';
 import { startRegistryStandIn, type RegistryStandIn } from '../helpers/registry-standin';
 
@@ -14,8 +15,6 @@ import { startRegistryStandIn, type RegistryStandIn } from '../helpers/registry-
  * serves a fake xiaozhi endpoint and runs real child servers.
  */
 if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);
-const ROOT = path.resolve(__dirname, '../..');
-const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 let xiaozhi: FakeXiaozhi;
 let registry: RegistryStandIn;
@@ -25,11 +24,6 @@ let page: Page;
 let session: FakeSession;
 let url = '';
 let work = '';
-
-async function go(name: string): Promise<void> {
-  await page.evaluate((n) => (window.location.hash = `#/${n}`), name);
-  await page.locator('h1').first().waitFor();
-}
 
 describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   beforeAll(async () => {
@@ -58,7 +52,6 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     session = await xiaozhi.connection(0);
     await session.initialize();
     ({ browser, page } = await openWindow(url));
-    fs.mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
@@ -82,7 +75,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   });
 
   it('adds a server through the form and shows its tools', async () => {
-    await go('servers');
+    await goTo(page, 'servers');
     await page.getByRole('button', { name: '+ Add server' }).click();
     await page.getByRole('dialog', { name: 'Add a server' }).getByRole('button', { name: 'Custom server…' }).click();
     const dialog = page.getByRole('dialog');
@@ -96,13 +89,13 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await dialog.getByLabel('Value 1').fill('e2e');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Running').first().waitFor({ timeout: 15_000 });
-    await go('tools');
+    await goTo(page, 'tools');
     await page.getByText('weather_get').waitFor();
     expect(await page.getByRole('switch').count()).toBeGreaterThan(5);
   });
 
   it('switching a tool off removes it from the endpoint’s tools/list', async () => {
-    await go('tools');
+    await goTo(page, 'tools');
     const mark = session.mark();
     await page.getByRole('switch', { name: 'Serve echo' }).click({ force: true });
     await session.waitForNotification('notifications/tools/list_changed', mark);
@@ -113,26 +106,26 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   });
 
   it('runs a tool from "Try" and shows exactly what xiaozhi would receive', async () => {
-    await go('tools');
+    await goTo(page, 'tools');
     await page.getByRole('button', { name: 'Try weather_get' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('city').fill('上海');
     await dialog.getByRole('button', { name: 'Run' }).click();
     await expect(dialog.getByTestId('tool-result').textContent({ timeout: 10_000 })).resolves.toBe('上海：晴，25°C');
-    await page.screenshot({ path: path.join(SHOTS, 'en-try-tool.png') });
+    await screenshot(page, 'en-try-tool');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });
 
   it('shows a log line live as the server prints it', async () => {
-    await go('logs');
+    await goTo(page, 'logs');
     const marker = `live-line-${Date.now()}`;
     await session.request('log-1', 'tools/call', { name: 'stderr', arguments: { text: marker } });
     await page.getByText(marker).waitFor({ timeout: 10_000 });
   });
 
   it('keeps 10,000 log lines smooth: only the visible rows are in the page', async () => {
-    await go('logs');
+    await goTo(page, 'logs');
     // A server's stderr reaches the log at a bounded rate; junk frames from the endpoint are each logged.
     for (let i = 1; i <= 10_000; i++) session.sendRaw(`flood ${i}`);
     await page.getByText(/: flood 10000$/).waitFor({ timeout: 15_000 });
@@ -157,16 +150,16 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await dialog.getByText('Detected: Claude Desktop').waitFor();
     // It runs the same program as "fixture", so the preview proposes to skip it; the user adds it anyway.
     await dialog.getByText('Runs the same command as "fixture".').waitFor();
-    await page.screenshot({ path: path.join(SHOTS, 'en-import.png') });
+    await screenshot(page, 'en-import');
     await dialog.getByLabel('second', { exact: true }).selectOption('rename');
     await dialog.getByRole('button', { name: 'Import' }).click();
-    await go('servers');
+    await goTo(page, 'servers');
     await page.getByText('second').first().waitFor();
     await waitFor(async () => (await page.getByText('Running', { exact: true }).count()) === 2, 15_000, 'both servers running');
   });
 
   it('offers the MCP clients found on this machine under "Import from…"', async () => {
-    await go('servers');
+    await goTo(page, 'servers');
     await page.getByRole('button', { name: 'Import from…' }).click();
     await page.getByRole('menuitem', { name: 'Cursor' }).click();
     const dialog = page.getByRole('dialog');
@@ -180,7 +173,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     // Two servers now both have "echo": each is served under its server's prefix.
     const call = await session.request('h-1', 'tools/call', { name: 'second_echo', arguments: { text: 'from xiaozhi' } });
     expect(call.result?.content?.[0]?.text).toBe('second: from xiaozhi');
-    await go('history');
+    await goTo(page, 'history');
     const row = page.getByRole('row', { name: /家里.*second_echo/ });
     await row.waitFor();
     await row.click();
@@ -188,7 +181,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   });
 
   it('walks through with the keyboard only: add a server from the catalogue, try a tool, import a file', async () => {
-    await go('servers');
+    await goTo(page, 'servers');
     const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
     const tabTo = async (text: string) => {
       for (let i = 0; i < 60 && (await focused()) !== text; i++) await page.keyboard.press('Tab');
@@ -218,7 +211,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await page.locator('.list-item', { hasText: 'everything' }).getByText('Running').waitFor({ timeout: 60_000 });
 
     // Try one of its tools.
-    await go('tools');
+    await goTo(page, 'tools');
     await page.getByRole('searchbox', { name: 'Search tools' }).focus();
     await page.keyboard.type('echo');
     await tabTo('Try');
@@ -231,7 +224,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await trying.waitFor({ state: 'detached' });
 
     // Import a file: the menu by arrow keys (the config file Cursor keeps), Enter applies.
-    await go('servers');
+    await goTo(page, 'servers');
     await tabTo('Import from… ▾');
     await page.keyboard.press('ArrowDown');
     await page.getByRole('menuitem', { name: 'Cursor' }).waitFor();
@@ -248,12 +241,14 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
   }, 120_000);
 
   it('logs: a long line opens whole on a click, wraps on request, and Clear empties the view', async () => {
-    await go('logs');
+    await goTo(page, 'logs');
     const long = `long-line-${'x'.repeat(600)}-end`;
     await session.request('long-1', 'tools/call', { name: 'fixture_stderr', arguments: { text: long } });
     await page.getByLabel('Filter text').fill('long-line-');
     const row = page.locator('.log-row', { hasText: 'long-line-' }).last();
     await row.waitFor({ timeout: 10_000 }).catch(async (error: Error) => {
+      // What the page showed instead, always (a failure is when a person needs to look).
+      fs.mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SHOTS, 'failed-logs.png') });
       throw error;
     });

@@ -77,6 +77,24 @@ export class FakeBrowserWindow extends EventEmitter {
   }
 }
 
+/** Electron's app as quitting sees it: quit() asks before-quit, which may prevent it; exit() records the code. */
+export class FakeQuittingApp extends EventEmitter {
+  exitCode: number | undefined;
+  quit = () => {
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
+    this.emit('before-quit', event);
+    if (!event.defaultPrevented) this.exit(0);
+  };
+  exit = (code = 0) => {
+    this.exitCode = code;
+  };
+}
+
 /** A session that records the permission handlers the shell installs. */
 export class FakeSession {
   requestHandler:

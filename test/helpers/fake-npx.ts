@@ -10,6 +10,11 @@ export interface FakeNpx {
   cache: string;
   /** The server's env: PATH with the fake first, the empty cache, and what the fake needs. */
   env(extra?: Record<string, string>): Record<string, string>;
+  /** The server "weather" run as `npx <args>` through this fake, with `env(extra)`. */
+  server(
+    args: string[],
+    extra?: Record<string, string>,
+  ): { name: string; transport: 'stdio'; command: string; args: string[]; env: Record<string, string> };
   /** Puts `name` in the npx cache, as a run before this one would have. */
   cachePackage(name: string): void;
   remove(): void;
@@ -36,17 +41,19 @@ export function fakeNpx(): FakeNpx {
     ].join('\n'),
     { mode: 0o755 },
   );
+  const env = (extra = {}) => ({
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    npm_config_cache: cache,
+    FAKE_NPX_NODE: process.execPath,
+    FAKE_NPX_SERVER: FIXTURE,
+    FIXTURE_NAME: 'weather',
+    ...extra,
+  });
   return {
     bin,
     cache,
-    env: (extra = {}) => ({
-      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
-      npm_config_cache: cache,
-      FAKE_NPX_NODE: process.execPath,
-      FAKE_NPX_SERVER: FIXTURE,
-      FIXTURE_NAME: 'weather',
-      ...extra,
-    }),
+    env,
+    server: (args, extra) => ({ name: 'weather', transport: 'stdio', command: 'npx', args, env: env(extra) }),
     cachePackage: (name) => {
       const dir = path.join(cache, '_npx', '0123456789abcdef', 'node_modules', name);
       fs.mkdirSync(dir, { recursive: true });

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { scaled } from './time-scale';
 import { waitFor } from './wait';
 
 export interface JsonMessage {
@@ -23,7 +24,7 @@ export class FakeSession {
   /** Set false for load (benchmarks): nothing is kept but what a waiter asked for. */
   record = true;
   private readonly responses = new Map<string | number, JsonMessage>();
-  private readonly waiters = new Map<string | number, (message: JsonMessage) => void>();
+  private readonly waiters = new Map<string | number, { resolve: (message: JsonMessage) => void; reject: (error: Error) => void }>();
   private closed = false;
 
   constructor(readonly socket: WebSocket) {
@@ -40,12 +41,16 @@ export class FakeSession {
         const waiter = this.waiters.get(id);
         if (waiter) {
           this.waiters.delete(id);
-          waiter(message);
+          waiter.resolve(message);
         } else if (this.record) this.responses.set(id, message);
       }
     });
-    socket.on('close', () => {
+    socket.on('close', (code) => {
       this.closed = true;
+      // No answer comes on a closed connection: say so now rather than time out later.
+      for (const [id, waiter] of this.waiters)
+        waiter.reject(new Error(`the connection closed (code ${code}) before the response to id ${JSON.stringify(id)}`));
+      this.waiters.clear();
     });
   }
 
@@ -61,18 +66,26 @@ export class FakeSession {
     this.socket.send(JSON.stringify(message));
   }
 
-  /** Waits for the response with this id (compared exactly, type included). */
-  response(id: string | number, timeoutMs = 10_000): Promise<JsonMessage> {
+  /** Waits for the response with this id (compared exactly, type included); `timeoutMs` times TIME_SCALE. */
+  response(id: string | number, timeoutMs = 20_000): Promise<JsonMessage> {
     const already = this.responses.get(id);
     if (already) return Promise.resolve(already);
+    if (this.closed) return Promise.reject(new Error(`the connection is closed: no response to id ${JSON.stringify(id)} will come`));
+    const limit = scaled(timeoutMs);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(id);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for the response to id ${JSON.stringify(id)}`));
-      }, timeoutMs);
-      this.waiters.set(id, (message) => {
-        clearTimeout(timer);
-        resolve(message);
+        reject(new Error(`timed out after ${limit} ms waiting for the response to id ${JSON.stringify(id)}`));
+      }, limit);
+      this.waiters.set(id, {
+        resolve: (message) => {
+          clearTimeout(timer);
+          resolve(message);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       });
     });
   }
@@ -94,6 +107,20 @@ export class FakeSession {
     return response;
   }
 
+  /**
+   * The handshake of the self-hosted xiaozhi-esp32-server: initialize (id 1) and initialized back to
+   * back, without waiting for the answer (read it with `response(1)`).
+   */
+  sendSelfHostedHandshake(): void {
+    this.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } },
+    });
+    this.send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
+  }
+
   /** Follows nextCursor like the device firmware and the self-hosted server do. */
   async listAllTools(idBase = 1000): Promise<{ tools: NonNullable<NonNullable<JsonMessage['result']>['tools']>; pages: JsonMessage[] }> {
     const tools: NonNullable<NonNullable<JsonMessage['result']>['tools']> = [];
@@ -110,7 +137,7 @@ export class FakeSession {
   }
 
   /** Waits for `method` among the messages received after the first `after` ones. */
-  async waitForNotification(method: string, after = 0, timeoutMs = 10_000): Promise<JsonMessage> {
+  async waitForNotification(method: string, after = 0, timeoutMs = 20_000): Promise<JsonMessage> {
     const find = () => this.received.slice(after).find((m) => m.method === method);
     await waitFor(() => find() !== undefined, timeoutMs, `notification ${method}`);
     return find() as JsonMessage;
@@ -139,6 +166,14 @@ export class FakeXiaozhi {
     });
   }
 
+  /** A port nothing listens on now (a fake's, closed): the endpoint is unreachable until `start({ port })`. */
+  static async freePort(): Promise<number> {
+    const probe = await FakeXiaozhi.start();
+    const port = probe.port;
+    await probe.close();
+    return port;
+  }
+
   static async start(options: { autoPong?: boolean; port?: number } = {}): Promise<FakeXiaozhi> {
     const server = new WebSocketServer({ host: '127.0.0.1', port: options.port ?? 0, autoPong: options.autoPong ?? true });
     await once(server, 'listening');
@@ -154,7 +189,7 @@ export class FakeXiaozhi {
   }
 
   /** The next connection (or the one at `index` if it already happened). */
-  async connection(index = this.sessions.length, timeoutMs = 10_000): Promise<FakeSession> {
+  async connection(index = this.sessions.length, timeoutMs = 20_000): Promise<FakeSession> {
     await waitFor(() => this.sessions.length > index, timeoutMs, `connection #${index + 1}`);
     return this.sessions[index] as FakeSession;
   }

@@ -1,9 +1,10 @@
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { translator } from '../../src/shared/i18n/translate';
 import { AppContext } from '../../src/renderer/app-context';
 import { BridgeStore } from '../../src/renderer/store/bridge-store';
 import type { Harness } from './bridge-harness';
+import { scaled } from './time-scale';
 
 /** Renders a piece of the window against a real in-process Bridge (its api is what the UI talks to). */
 export async function renderWithBridge(harness: Harness, ui: ReactNode, language: 'en' | 'zh-CN' = 'en') {
@@ -24,3 +25,5 @@ export async function renderWithBridge(harness: Harness, ui: ReactNode, language
 
 // React's act() warnings are errors here: tests wait for what they expect instead.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+// findBy… and waitFor give up after 1 s by default: the window's answers come from real servers.
+configure({ asyncUtilTimeout: scaled(5000) });

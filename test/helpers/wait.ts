@@ -1,11 +1,14 @@
+import { scaled } from './time-scale';
+
 /**
  * Waits until `condition` holds, checking on every turn of the event loop (not by sleeping a
- * guessed amount); fails with `what` after `timeoutMs`.
+ * guessed amount); fails with `what` after `timeoutMs` (times the machine's TIME_SCALE).
  */
 export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const limit = scaled(timeoutMs);
+  const deadline = Date.now() + limit;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${limit} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -5,29 +5,22 @@ import { BudgetSettings } from '../../src/renderer/components/budget-settings';
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { draftFromServer, serverFromDraft } from '../../src/renderer/pages/server-form';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
-import { defaultSetTools, makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
+import { defaultSetTools, makeBridge, patientConnection, withEndpointTeardown, type Harness } from '../helpers/bridge-harness';
 import { catalogServer } from '../helpers/catalogs';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
 
-let harness: Harness | undefined;
-let xiaozhi: FakeXiaozhi | undefined;
-afterEach(async () => {
-  cleanup();
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
-});
+const ctx = withEndpointTeardown(afterEach);
+afterEach(cleanup);
 
 /** A bridge serving 71 tools (github and weather) to one endpoint: well over the default budget of 25. */
 async function bigBridge(): Promise<Harness> {
-  xiaozhi = await FakeXiaozhi.start();
-  harness = makeBridge({
+  const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
+  const harness = (ctx.harness = makeBridge({
     connection: patientConnection,
     endpoints: [{ id: 'e1', name: '家里', url: xiaozhi.url() }],
     servers: [catalogServer('github'), catalogServer('weather')],
-  });
+  }));
   harness.bridge.start();
   await harness.bridge.whenServersSettled();
   return harness;

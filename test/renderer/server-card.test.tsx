@@ -2,7 +2,7 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { makeBridge, slowRestarts, type Harness } from '../helpers/bridge-harness';
 import { fakeNpx, type FakeNpx } from '../helpers/fake-npx';
 import { startRawMcpHttp } from '../helpers/raw-mcp-http';
 import { renderWithBridge } from '../helpers/render-app';
@@ -17,14 +17,6 @@ afterEach(async () => {
   npx = undefined;
 });
 
-const slowRestarts = {
-  restartBaseMs: 30_000,
-  restartMaxMs: 30_000,
-  maxCrashes: 5,
-  crashWindowMs: 60_000,
-  startTimeoutMs: 10_000,
-  stopGraceMs: 500,
-};
 const throwing = "throw new Error('FOO_TOKEN is not set')";
 
 describe('the server card of a server that crashed at start', () => {
@@ -62,15 +54,7 @@ describe.skipIf(process.platform === 'win32')('the server card of a first run', 
       npx = fakeNpx();
       harness = makeBridge(
         {
-          servers: [
-            {
-              name: 'weather',
-              transport: 'stdio',
-              command: 'npx',
-              args: ['-y', '@acme/weather-mcp'],
-              env: npx.env({ FAKE_NPX_SECONDS: '30' }),
-            },
-          ],
+          servers: [npx.server(['-y', '@acme/weather-mcp'], { FAKE_NPX_SECONDS: '30' })],
         },
         { ...slowRestarts, startTimeoutMs: 60_000 },
       );

@@ -12,7 +12,7 @@ import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { SettingsPage } from '../../src/renderer/pages/settings-page';
 import { ImportDialog } from '../../src/renderer/pages/import-dialog';
 import { Menu } from '../../src/renderer/components/menu';
-import { defaultSetTools, fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
+import { defaultSetTools, fixtureServer, makeBridge, slowRestarts, tearDown, type Harness } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import type { CatalogTool } from '../../src/shared/status';
@@ -21,10 +21,8 @@ let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
 afterEach(async () => {
   cleanup();
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
+  await tearDown(harness, xiaozhi);
+  harness = xiaozhi = undefined;
 });
 
 const crashing = "process.stderr.write('Traceback (most recent call last):\\nValueError: bad key\\n'); process.exit(1)";
@@ -33,14 +31,7 @@ describe('failures are explained, in the language of the window', () => {
   it('a crash-looping server shows its output and why while it loops (zh-CN)', async () => {
     harness = makeBridge(
       { servers: [{ name: 'py', transport: 'stdio', command: process.execPath, args: ['-e', crashing] }] },
-      {
-        restartBaseMs: 30_000,
-        restartMaxMs: 30_000,
-        maxCrashes: 5,
-        crashWindowMs: 60_000,
-        startTimeoutMs: 10_000,
-        stopGraceMs: 500,
-      },
+      slowRestarts,
     );
     harness.bridge.start();
     const { store } = await renderWithBridge(harness, <ServersPage />, 'zh-CN');
@@ -184,13 +175,19 @@ describe('counts, plurals and empty searches', () => {
     expect(screen.getByText('No tool matches "zzz-nothing".')).toBeTruthy();
   });
 
-  it("counts today's calls the way the list shows them (calls from the window too)", async () => {
-    harness = makeBridge({
+  /** The fixture server running, and an endpoint that is switched off. */
+  const settledWithOneServer = async () => {
+    const started = makeBridge({
       servers: [fixtureServer('fx')],
       endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }],
     });
-    harness.bridge.start();
-    await harness.bridge.whenServersSettled();
+    started.bridge.start();
+    await started.bridge.whenServersSettled();
+    return started;
+  };
+
+  it("counts today's calls the way the list shows them (calls from the window too)", async () => {
+    harness = await settledWithOneServer();
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'y' } });
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />);
@@ -200,12 +197,7 @@ describe('counts, plurals and empty searches', () => {
   });
 
   it("the overview's counts read as sentences in each language, the number where the language puts it", async () => {
-    harness = makeBridge({
-      servers: [fixtureServer('fx')],
-      endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }],
-    });
-    harness.bridge.start();
-    await harness.bridge.whenServersSettled();
+    harness = await settledWithOneServer();
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
     const figures = () => [...document.querySelectorAll('.stat-figure')].map((el) => el.textContent?.replace(/\s+/g, ' ').trim());

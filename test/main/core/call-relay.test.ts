@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { FakeXiaozhi, type JsonMessage } from '../../helpers/fake-xiaozhi';
-import { FIXTURE, fixtureServer, logText, makeBridge, patientConnection, withEndpointTeardown } from '../../helpers/bridge-harness';
+import type { JsonMessage } from '../../helpers/fake-xiaozhi';
+import { FIXTURE, fixtureServer, logText, startServing, withEndpointTeardown } from '../../helpers/bridge-harness';
+import { scaled } from '../../helpers/time-scale';
 import { waitFor } from '../../helpers/wait';
 import { useLeanReadBuffer } from '../../../src/main/core/servers/lean-read-buffer';
 
@@ -11,17 +12,8 @@ import { useLeanReadBuffer } from '../../../src/main/core/servers/lean-read-buff
 const ctx = withEndpointTeardown(afterEach);
 
 async function setup() {
-  const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
-  // A thousand calls at once keep the event loop busy: that is not a dead socket.
-  const harness = (ctx.harness = makeBridge({
-    connection: patientConnection,
-    endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }],
-    servers: [fixtureServer('fx', { FIXTURE_RELAY_TOOLS: '1' })],
-  }));
-  harness.bridge.start();
-  await harness.bridge.whenServersSettled();
-  const session = await xiaozhi.connection(0);
-  await session.initialize();
+  const { xiaozhi, harness, session } = await startServing({ servers: [fixtureServer('fx', { FIXTURE_RELAY_TOOLS: '1' })] });
+  Object.assign(ctx, { xiaozhi, harness });
   return session;
 }
 
@@ -231,22 +223,27 @@ describe('the tools/call relay', () => {
   });
 });
 
+/** A CallRelay straight over a fixture server's stdio, no bridge between; `close` ends it. */
+async function relayToFixture() {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { CallRelay } = await import('../../../src/main/core/servers/call-relay');
+  const { LogBook } = await import('../../../src/main/core/logs/log-book');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [FIXTURE],
+    env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx' },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'relay-test', version: '1' }, { capabilities: {} });
+  await client.connect(transport);
+  return { relay: new CallRelay(transport, new LogBook().logger('test')), close: () => client.close() };
+}
+
 describe('the relay timeouts', () => {
   it('times out a call with a shorter limit than one already waiting, at its own limit', async () => {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { CallRelay } = await import('../../../src/main/core/servers/call-relay');
-    const { LogBook } = await import('../../../src/main/core/logs/log-book');
     const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [FIXTURE],
-      env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx' },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'relay-test', version: '1' }, { capabilities: {} });
-    await client.connect(transport);
+    const { relay, close } = await relayToFixture();
     try {
-      const relay = new CallRelay(transport, new LogBook().logger('test'));
       const long = relay.call('slow', { ms: 20_000 }, { timeoutMs: 30_000 });
       long.catch(() => undefined);
       const short = relay.call('slow', { ms: 20_000 }, { timeoutMs: 200 });
@@ -260,28 +257,19 @@ describe('the relay timeouts', () => {
       // The long one still waits: only the call past its own limit was failed.
       expect(relay.inFlight).toBe(1);
       // And the relay still answers a quick call after a timeout.
-      expect((await relay.call('echo', { text: 'after' }, { timeoutMs: 5_000 })).content).toEqual([{ type: 'text', text: 'fx: after' }]);
+      expect((await relay.call('echo', { text: 'after' }, { timeoutMs: scaled(5000) })).content).toEqual([
+        { type: 'text', text: 'fx: after' },
+      ]);
       relay.closeAll();
       await expect(long).rejects.toThrow('Connection closed');
     } finally {
-      await client.close();
+      await close();
     }
   });
 
   it('times out calls of mixed limits, made at different times, each at its own limit and never before it; an answered one is not timed out', async () => {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { CallRelay } = await import('../../../src/main/core/servers/call-relay');
-    const { LogBook } = await import('../../../src/main/core/logs/log-book');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [FIXTURE],
-      env: { ...(process.env as Record<string, string>), FIXTURE_NAME: 'fx' },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'relay-test', version: '1' }, { capabilities: {} });
-    await client.connect(transport);
+    const { relay, close } = await relayToFixture();
     try {
-      const relay = new CallRelay(transport, new LogBook().logger('test'));
       const timed = (limit: number) => {
         const started = performance.now();
         return relay.call('slow', { ms: 20_000 }, { timeoutMs: limit }).then(
@@ -295,9 +283,10 @@ describe('the relay timeouts', () => {
       };
       const first = [400, 150, 250, 150, 400].map(timed);
       // Made after the first ones have waited a while, with a shorter limit than some of them.
-      await relay.call('slow', { ms: 50 }, { timeoutMs: 5_000 });
+      await relay.call('slow', { ms: 50 }, { timeoutMs: scaled(5000) });
       const later = [100, 250].map(timed);
-      const quick = relay.call('slow', { ms: 50 }, { timeoutMs: 400 });
+      // Longer than the limits around it, as slow as the machine: answered, it must not be timed out.
+      const quick = relay.call('slow', { ms: 50 }, { timeoutMs: scaled(2000) });
       expect((await quick).content).toEqual([{ type: 'text', text: 'done' }]);
       for (const result of await Promise.all([...first, ...later])) {
         expect(result.outcome).toBe(`timeout ${result.limit}`);
@@ -305,7 +294,7 @@ describe('the relay timeouts', () => {
       }
       expect(relay.inFlight).toBe(0);
     } finally {
-      await client.close();
+      await close();
     }
   });
 });

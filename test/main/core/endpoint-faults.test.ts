@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { fastConnection, fixtureServer, logText, makeBridge, tearDown, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2VjcmV0LXNpZ25hdHVyZQ';
@@ -8,10 +8,8 @@ let xiaozhi: FakeXiaozhi | undefined;
 let harness: Harness | undefined;
 
 afterEach(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
+  await tearDown(harness, xiaozhi);
+  harness = xiaozhi = undefined;
 });
 
 const endpointState = () => harness!.bridge.state().endpoints[0]!;
@@ -39,7 +37,7 @@ describe('endpoint link: faults', () => {
 
   it('detects an endpoint that stops answering pings and reconnects', async () => {
     xiaozhi = await FakeXiaozhi.start({ autoPong: false });
-    harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }] });
+    harness = makeBridge({ connection: fastConnection, endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }] });
     harness.bridge.start();
     const first = await xiaozhi.connection(0);
     await waitFor(() => first.isClosed, 5000, 'the silent connection to be dropped');
@@ -48,9 +46,7 @@ describe('endpoint link: faults', () => {
   });
 
   it('waits and retries with a countdown while the endpoint is unreachable, then connects', async () => {
-    const probe = await FakeXiaozhi.start();
-    const port = probe.port;
-    await probe.close();
+    const port = await FakeXiaozhi.freePort();
     harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` }] });
     harness.bridge.start();
     await waitFor(() => endpointState().state === 'waiting' && endpointState().attempts >= 2, 5000, 'failed attempts');
@@ -84,9 +80,7 @@ describe('endpoint link: faults', () => {
   });
 
   it('starts the backoff over once the other side initialises a session that lasts a moment', async () => {
-    const probe = await FakeXiaozhi.start();
-    const port = probe.port;
-    await probe.close();
+    const port = await FakeXiaozhi.freePort();
     harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` }] });
     harness.bridge.start();
     await waitFor(() => endpointState().attempts >= 4, 5000, 'failed attempts');
@@ -114,17 +108,15 @@ describe('endpoint link: faults', () => {
   });
 
   it('retries at once when woken (the machine resumed, the network came back)', async () => {
-    const probe = await FakeXiaozhi.start();
-    const port = probe.port;
-    await probe.close();
+    const port = await FakeXiaozhi.freePort();
     harness = makeBridge({
       endpoints: [{ id: 'e', name: 'home', url: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` }],
-      connection: { reconnectBaseMs: 60_000, reconnectMaxMs: 60_000 },
+      connection: { reconnectBaseMs: 600_000, reconnectMaxMs: 600_000 },
     });
     harness.bridge.start();
     await waitFor(() => endpointState().state === 'waiting', 5000, 'the first failure');
-    // The next try is at least 6 s away (a tenth of the base).
-    expect(endpointState().retryAt! - Date.now()).toBeGreaterThan(5000);
+    // The next try is at least a minute away (a tenth of the base): longer than any wait below, however slow the machine.
+    expect(endpointState().retryAt! - Date.now()).toBeGreaterThan(50_000);
     xiaozhi = await FakeXiaozhi.start({ port });
     harness.bridge.wake();
     await xiaozhi.connection(0, 4000);

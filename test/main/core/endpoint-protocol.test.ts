@@ -1,16 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { fixtureServer, logText, makeBridge, tearDown, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;
 let harness: Harness | undefined;
 
 afterEach(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
+  await tearDown(harness, xiaozhi);
+  harness = xiaozhi = undefined;
 });
 
 async function setup(extra: Record<string, string> = {}) {
@@ -39,13 +37,7 @@ describe('endpoint link: the MCP server side, as xiaozhi talks to it', () => {
 
   it('handles back-to-back initialize, initialized and tools/list without waiting (self-hosted server)', async () => {
     const session = await setup();
-    session.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } },
-    });
-    session.send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
+    session.sendSelfHostedHandshake();
     session.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
     const list = await session.response(2);
     expect(list.result?.tools?.map((t) => t.name)).toContain('echo');

@@ -1,19 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../helpers/bridge-harness';
+import { scaled } from '../../helpers/time-scale';
 import { waitFor } from '../../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);
 
 /** What xiaozhi-esp32-server does: initialize, initialized and one tools/list, back to back; it never re-lists. */
 async function listOnce(session: Awaited<ReturnType<FakeXiaozhi['connection']>>) {
-  session.send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-esp32-server', version: '1' } },
-  });
-  session.send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
+  session.sendSelfHostedHandshake();
   const list = await session.request(2, 'tools/list', {}, 20_000);
   return (list.result?.tools ?? []).map((t) => t.name);
 }
@@ -47,7 +42,7 @@ describe('the first tools/list of a session', () => {
         fixtureServer('stuck', { FIXTURE_HANG: '1' }),
         fixtureServer('broken', { FIXTURE_EXIT_ON_START: '1' }),
       ],
-      limits: { startGraceMs: 4000 },
+      limits: { startGraceMs: scaled(4000) },
     });
     ctx.harness!.bridge.start();
     const session = await ctx.xiaozhi!.connection(0);
@@ -56,8 +51,8 @@ describe('the first tools/list of a session', () => {
     const waited = Date.now() - started;
     expect(names).toContain('echo');
     expect(ctx.harness!.bridge.state().servers.find((s) => s.name === 'stuck')?.state).toBe('starting');
-    // Bounded by the grace (generous upper slack for a loaded machine; the point is "not 15 s").
-    expect(waited).toBeLessThan(8000);
+    // Bounded by the grace (generous upper slack for a loaded machine; the point is "not the start timeout", 15 s).
+    expect(waited).toBeLessThan(scaled(8000));
   });
 
   it('announces no list_changed while that list waits: its answer already shows what changed meanwhile', async () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { makeBridge, type Harness } from '../../helpers/bridge-harness';
+import { makeBridge, tearDown, type Harness } from '../../helpers/bridge-harness';
 
 const pkg = (name: string) => path.resolve(__dirname, `../../../node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 let xiaozhi: FakeXiaozhi | undefined;
@@ -11,10 +11,8 @@ let harness: Harness | undefined;
 const memoryFile = path.join(os.tmpdir(), `xt-memory-${process.pid}.jsonl`);
 afterEach(async () => {
   fs.rmSync(memoryFile, { force: true });
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
+  await tearDown(harness, xiaozhi);
+  harness = xiaozhi = undefined;
 });
 
 describe('published MCP servers through the bridge', () => {

@@ -4,6 +4,7 @@ import type { FakeSession } from '../../helpers/fake-xiaozhi';
 import { fixtureServer, type Harness } from '../../helpers/bridge-harness';
 import { EVERYDAY_PUBLISHED, catalogServer, loadPublished } from '../../helpers/catalogs';
 import { startRouterRun, type RouterRun } from '../../helpers/router-run';
+import { scaled } from '../../helpers/time-scale';
 
 /**
  * Router mode over a new user's modest catalog, with the real servers running: our fixture server,
@@ -30,7 +31,7 @@ beforeAll(async () => {
     catalogServer('filesystem'),
   ]);
   ({ harness, session } = run);
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await run?.stop();

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bridge } from '../../../src/main/core/bridge';
@@ -10,6 +9,7 @@ import { exportConfig } from '../../../src/main/core/import/export-config';
 import { LogBook } from '../../../src/main/core/logs/log-book';
 import { fixtureServer, makeBridge, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
+import { tempDirs } from '../../helpers/temp-dirs';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZWNyZXQifQ.dG9wLXNlY3JldC1zaWc';
 const OPENAI = 'oa-9f8e7d6c5b4a39281706';
@@ -22,20 +22,13 @@ const ARG_TOKEN = 'at-1029384756abcdef';
 
 let harness: Harness | undefined;
 let closeHttp: (() => void) | undefined;
-const tempDirs: string[] = [];
+const tempDir = tempDirs('xt-secrets-');
 afterEach(async () => {
   await harness?.bridge.stop();
   harness = undefined;
   closeHttp?.();
   closeHttp = undefined;
-  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-secrets-'));
-  tempDirs.push(dir);
-  return dir;
-}
 
 const everySecret = [TOKEN, 'dG9wLXNlY3JldC1zaWc', OPENAI, DB_PASS, PASSPHRASE, HEADER_KEY, URL_KEY, ARG_KEY, ARG_TOKEN];
 function expectNoSecret(text: string): void {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,6 +9,7 @@ import { clientEntry } from '../../../src/main/core/local-server/client-entries'
 import { startLocalServerApp } from '../../helpers/local-server-app';
 import { stopChild } from '../../helpers/stop-child';
 import { waitFor } from '../../helpers/wait';
+import { tempDirs } from '../../helpers/temp-dirs';
 
 /**
  * The desktop app's `connect` mode: Claude Desktop starts the app's own binary with `connect`
@@ -20,7 +20,7 @@ import { waitFor } from '../../helpers/wait';
 const ROOT = path.resolve(__dirname, '../../..');
 const STAND_IN = path.join(ROOT, 'test', 'fixtures', 'stand-in-electron.cjs');
 const TOKEN = 'desktop-connect-token-0123456789ab';
-const dirs: string[] = [];
+const tempDir = tempDirs('xt-desk-connect-');
 const children: ChildProcess[] = [];
 const clients: Client[] = [];
 
@@ -28,14 +28,7 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => undefined);
   // SIGTERM: the app stops its servers before it exits.
   for (const child of children.splice(0)) await stopChild(child);
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-desk-connect-'));
-  dirs.push(dir);
-  return dir;
-}
 
 /** A resources folder whose `app` is this checkout (its built out/main/index.js). */
 function resources(): string {

@@ -1,45 +1,21 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isAlive } from '../../../src/main/core/servers/process-tree';
 import { defaultSettings } from '../../../src/shared/settings';
 import { fixtureServer, makeBridge } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
+import { tempDirs } from '../../helpers/temp-dirs';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
+const { FakeQuittingApp } = await import('../../helpers/electron-mock');
 const { installQuitHandling } = await import('../../../src/main/electron/quit-handling');
 const { installCrashGuard } = await import('../../../src/main/electron/crash-guard');
 const { ElectronSettingsStore } = await import('../../../src/main/electron/electron-settings-store');
 const { secretCodec } = await import('../../../src/main/electron/secret-codec');
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-store-'));
-  dirs.push(d);
-  return d;
-};
-
-class FakeApp extends EventEmitter {
-  exitCode: number | undefined;
-  quit() {
-    const event = {
-      defaultPrevented: false,
-      preventDefault() {
-        this.defaultPrevented = true;
-      },
-    };
-    this.emit('before-quit', event);
-    if (!event.defaultPrevented) this.exit(0);
-  }
-  exit(code = 0) {
-    this.exitCode = code;
-  }
-}
+const tempDir = tempDirs('xt-store-');
 
 describe('quitting', () => {
   it('waits for the bridge to stop every child before exiting, and SIGTERM quits the same way', async () => {
@@ -47,7 +23,7 @@ describe('quitting', () => {
     bridge.start();
     await bridge.whenServersSettled();
     const pids = bridge.state().servers.map((s) => s.pid!);
-    const app = new FakeApp();
+    const app = new FakeQuittingApp();
     const proc = new EventEmitter();
     const quit = installQuitHandling({ app, stop: () => bridge.stop(), deadlineMs: 10_000, process: proc as never });
     proc.emit('SIGTERM');
@@ -69,7 +45,7 @@ describe('quitting', () => {
       'the server and its child',
     );
     const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
-    const app = new FakeApp();
+    const app = new FakeQuittingApp();
     const onQuitting = vi.fn();
     const quit = installQuitHandling({
       app,
@@ -96,7 +72,7 @@ describe('quitting', () => {
 
   it('quits for real after the stop (Electron runs its quit events), and exits if that quit is held too', async () => {
     const prevented: boolean[] = [];
-    const app = new FakeApp();
+    const app = new FakeQuittingApp();
     app.on('before-quit', (event: { defaultPrevented: boolean }) => setImmediate(() => prevented.push(event.defaultPrevented)));
     installQuitHandling({ app, stop: async () => undefined, deadlineMs: 50, process: new EventEmitter() as never });
     app.quit();
@@ -104,7 +80,7 @@ describe('quitting', () => {
     expect(prevented).toEqual([true, false]);
 
     // Something holds the second quit as well: the app still exits.
-    const stuck = new FakeApp();
+    const stuck = new FakeQuittingApp();
     stuck.quit = () => void stuck.emit('before-quit', { preventDefault() {} });
     installQuitHandling({ app: stuck, stop: async () => undefined, deadlineMs: 50, process: new EventEmitter() as never });
     stuck.quit();
@@ -112,7 +88,7 @@ describe('quitting', () => {
   });
 
   it('exits at the deadline even if stopping hangs', async () => {
-    const app = new FakeApp();
+    const app = new FakeQuittingApp();
     installQuitHandling({ app, stop: () => new Promise(() => undefined), deadlineMs: 50, process: new EventEmitter() as never });
     app.quit();
     await waitFor(() => app.exitCode === 0, 2000, 'exit after the deadline');

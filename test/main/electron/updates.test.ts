@@ -14,6 +14,7 @@ import type { UpdateSettings } from '../../../src/shared/settings';
 import type { UpdateStatus } from '../../../src/shared/updates';
 import { waitFor } from '../../helpers/wait';
 import { FILE, payload, sha512, startFeed, yml, type Feed } from '../../helpers/update-feed';
+import { scaled } from '../../helpers/time-scale';
 
 /**
  * electron-updater itself, against a real HTTP server on 127.0.0.1 serving real latest*.yml files.
@@ -281,7 +282,7 @@ describe('updates that go wrong on the way', () => {
       timeOutUnanswered(updater, 300);
       const first = await Promise.race([
         controller.check(),
-        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref()),
+        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), scaled(10_000)).unref()),
       ]);
       expect(first).toMatchObject({ state: 'error', error: { code: 'offline', announce: true } });
       answer = 'half';

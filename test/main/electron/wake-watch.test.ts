@@ -8,12 +8,18 @@ describe('waking the endpoints', () => {
     const power = new EventEmitter();
     let online = true;
     let wakes = 0;
-    const stop = watchWake({ powerMonitor: power, isOnline: () => online }, () => wakes++, 10);
+    let polls = 0;
+    const isOnline = () => {
+      polls++;
+      return online;
+    };
+    const stop = watchWake({ powerMonitor: power, isOnline }, () => wakes++, 10);
     power.emit('resume');
     power.emit('unlock-screen');
     expect(wakes).toBe(2);
     online = false;
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    const offlineFrom = polls;
+    await waitFor(() => polls >= offlineFrom + 3, 2000, 'three looks at the network while it is down');
     expect(wakes).toBe(2);
     online = true;
     await waitFor(() => wakes === 3, 2000, 'the wake when the network is back');

@@ -1,22 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
 import { startAtomicWrite, writeFileAtomic } from '../../../../src/main/core/config/atomic-write';
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
+import { tempDirs } from '../../../helpers/temp-dirs';
 
-const dirs: string[] = [];
+const tempDir = tempDirs('xt-store-');
 afterEach(() => {
   vi.restoreAllMocks();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-store-'));
-  dirs.push(dir);
-  return dir;
-}
-
 function storeFor(file: string): FileSettingsStore {
   return new FileSettingsStore(file, loadConfigFile(file, {}).settings);
 }

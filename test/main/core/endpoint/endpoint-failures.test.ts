@@ -117,9 +117,7 @@ describe('why an endpoint connection ended, recorded where it happened', () => {
   });
 
   it('a refused connection: told from the socket error itself, with its own words in the English text', async () => {
-    const probe = await FakeXiaozhi.start();
-    const port = probe.port;
-    await probe.close();
+    const port = await FakeXiaozhi.freePort();
     await bridgeTo(`ws://127.0.0.1:${port}/mcp/?token=abc`);
     const status = await waiting('the refused attempt');
     expect(status.lastErrorCause).toEqual({ code: 'net.refused', params: { host: '127.0.0.1', port: String(port) } });
@@ -128,9 +126,7 @@ describe('why an endpoint connection ended, recorded where it happened', () => {
   });
 
   it('names the host as the endpoint URL has it, not the address it resolved to', async () => {
-    const probe = await FakeXiaozhi.start();
-    const port = probe.port;
-    await probe.close();
+    const port = await FakeXiaozhi.freePort();
     await bridgeTo(`ws://localhost:${port}/mcp/?token=abc`);
     const status = await waiting('the refused attempt');
     expect(status.lastErrorCause).toEqual({ code: 'net.refused', params: { host: 'localhost', port: String(port) } });

@@ -1,15 +1,13 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { fastSupervision, fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { fastSupervision, fixtureServer, makeBridge, tearDown, type Harness } from '../../../helpers/bridge-harness';
 
 let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
 afterEach(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
+  await tearDown(harness, xiaozhi);
+  harness = xiaozhi = undefined;
 });
 
 describe('Test connection', () => {

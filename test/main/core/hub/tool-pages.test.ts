@@ -1,15 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allPages, fitTool, pageAt, prepareTool, type Page, type PreparedTool } from '../../../../src/main/core/hub/tool-pages';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { fixtureServer, makeBridge, tearDown, type Harness } from '../../../helpers/bridge-harness';
 
 let xiaozhi: FakeXiaozhi | undefined;
 let harness: Harness | undefined;
 afterEach(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
+  await tearDown(harness, xiaozhi);
+  harness = xiaozhi = undefined;
 });
 
 const tool = (name: string, description = 'd') => prepareTool({ name, description, inputSchema: { type: 'object', properties: {} } });

@@ -1,16 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi, type FakeSession } from '../../../helpers/fake-xiaozhi';
-import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { fixtureServer, makeBridge, tearDown, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;
 let harness: Harness | undefined;
 
 afterEach(async () => {
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
-  harness = undefined;
-  xiaozhi = undefined;
+  await tearDown(harness, xiaozhi);
+  harness = xiaozhi = undefined;
 });
 
 /** Two xiaozhi agents on two sets over the same two servers (whose tools have the same names). */

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverClients, knownConfigPaths } from '../../../../src/main/core/import/discover-clients';
@@ -10,23 +9,17 @@ import { parseMcpConfig } from '../../../../src/main/core/import/parse-config';
 import { defaultSettings, defaultToolSwitches } from '../../../../src/shared/settings';
 import { FIXTURE, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
+import { tempDirs } from '../../../helpers/temp-dirs';
 
 const dir = path.resolve(__dirname, '../../../fixtures/import');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 const BIN = path.resolve(__dirname, '../../../../bin/xiaozhi-tray.js');
 let harness: Harness | undefined;
-const temps: string[] = [];
+const tempDir = tempDirs('xt-import-');
 afterEach(async () => {
   await harness?.bridge.stop();
   harness = undefined;
-  for (const t of temps.splice(0)) fs.rmSync(t, { recursive: true, force: true });
 });
-const tempDir = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-import-'));
-  temps.push(d);
-  return d;
-};
-
 describe('import: apply through the BridgeApi', () => {
   it('adds the servers of a dropped file and starts them', async () => {
     harness = makeBridge({});

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { corkForThisTurn } from '../../../../src/main/core/io/cork';
+import { waitFor } from '../../../helpers/wait';
 
 /** A real stream that records how its writes reach the sink: one entry per system-call-like flush. */
 function recordingStream(): { stream: Writable; flushes: string[][] } {
@@ -52,8 +53,9 @@ describe('corkForThisTurn', () => {
     expect(flushes).toEqual([['a'], ['b']]);
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(flushes).toEqual([['a'], ['b'], ['c', 'd']]);
-    // A quiet stream again (past the busy window): a lone write goes at once.
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // A quiet stream again (past the busy window, by the clock the cork reads): a lone write goes at once.
+    const busyEnds = performance.now() + 2;
+    await waitFor(() => performance.now() > busyEnds, 1000, 'the busy window to pass');
     await nextTurn();
     write(stream, 'e');
     expect(flushes.at(-1)).toEqual(['e']);

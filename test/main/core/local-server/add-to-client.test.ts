@@ -8,6 +8,7 @@ import { AddToClientSessions, planFileEdit } from '../../../../src/main/core/loc
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { SettingsSchema } from '../../../../src/shared/settings';
+import { tempDirs } from '../../../helpers/temp-dirs';
 
 const TOKEN = 'add-to-test-token-0123456789abcdef';
 const entry = { url: 'http://127.0.0.1:18790/mcp/cursor', headers: { Authorization: `Bearer ${TOKEN}` } };
@@ -71,15 +72,7 @@ describe('"Add to …": editing a client\'s file', () => {
 });
 
 describe('"Add to …": the file itself', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const tempDir = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-addfile-'));
-    dirs.push(dir);
-    return dir;
-  };
+  const tempDir = tempDirs('xt-addfile-');
   const pending = (file: string) => ({ client: 'cursor' as const, path: file, toolSet: 'default', at: Date.now() });
 
   it('refuses a file with "mcpServers" twice (JSON readers use the last one), naming its line', () => {

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,10 +20,12 @@ import {
   type LocalMcpServerOptions,
 } from '../../../../src/main/core/local-server/local-mcp-server';
 import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
-import { fastConnection, fastSupervision, fixtureServer, logText } from '../../../helpers/bridge-harness';
+import { fastSupervision, fixtureServer, logText, testConnection } from '../../../helpers/bridge-harness';
+import { scaled } from '../../../helpers/time-scale';
 import { dribble, heldSocket, slowBodies, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
 import { startBareLocalServer } from '../../../helpers/bare-local-server';
+import { tempDirs } from '../../../helpers/temp-dirs';
 
 const TOKEN = 'local-test-token-0123456789abcdef';
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -32,26 +33,22 @@ const ROOT = path.resolve(__dirname, '../../../..');
 let bridge: Bridge | undefined;
 let logBook: LogBook | undefined;
 const clients: Client[] = [];
-const dirs: string[] = [];
+const tempDir = tempDirs('xt-local-');
 
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => undefined);
   await bridge?.stop();
   bridge = undefined;
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-local-'));
-  dirs.push(dir);
-  return dir;
-}
-
-/** A bridge with two servers, two sets and the local server on (port 0, a known token). */
-async function start(extra: SettingsInput = {}): Promise<{ bridge: Bridge; url: string; stateDir: string }> {
+/**
+ * A bridge with two servers, two sets and the local server on (port 0, a known token); resolves once it
+ * listens and, unless `settled` is false, once its servers have started.
+ */
+async function start(extra: SettingsInput = {}, { settled = true } = {}): Promise<{ bridge: Bridge; url: string; stateDir: string }> {
   const stateDir = tempDir();
   const settings = SettingsSchema.parse({
-    connection: fastConnection,
+    connection: testConnection,
     servers: [fixtureServer('weather'), fixtureServer('notes')],
     toolSets: [
       { name: 'kitchen', servers: ['weather'], tools: { weather: { crash: { enabled: false } } } },
@@ -69,7 +66,7 @@ async function start(extra: SettingsInput = {}): Promise<{ bridge: Bridge; url: 
     stateDir,
   });
   bridge.start();
-  await bridge.whenServersSettled();
+  if (settled) await bridge.whenServersSettled();
   await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
   return { bridge, url: bridge.state().localServer?.url as string, stateDir };
 }
@@ -112,23 +109,16 @@ const initialize = JSON.stringify({
 
 describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => {
   it('answers the first tools/list with servers still starting once they are ready', async () => {
-    const settings = SettingsSchema.parse({
-      connection: fastConnection,
-      servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' })],
-      localServer: { enabled: true, port: 0, token: TOKEN },
-    });
-    logBook = new LogBook();
-    bridge = new Bridge({
-      store: new MemorySettingsStore(settings),
-      logBook,
-      supervision: fastSupervision,
-      listChangedDebounceMs: 20,
-      stateDir: tempDir(),
-    });
-    bridge.start();
-    await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
+    const { bridge, url } = await start(
+      {
+        servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' })],
+        toolSets: [],
+        localServer: { enabled: true, port: 0, token: TOKEN },
+      },
+      { settled: false },
+    );
     expect(bridge.state().servers[0]?.state).toBe('starting');
-    const client = await connect(bridge.state().localServer?.url as string);
+    const client = await connect(url);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
   });
 
@@ -320,7 +310,7 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
   });
 
   it('releases the session of a client that goes away: at once when it says so, after a quiet spell when it vanishes', async () => {
-    const { url } = await start({ localServer: { enabled: true, port: 0, token: TOKEN, sessionIdleMs: 300 } });
+    const { url } = await start({ localServer: { enabled: true, port: 0, token: TOKEN, sessionIdleMs: scaled(1000) } });
     const polite = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });
     const client = new Client({ name: 'polite', version: '1' }, { capabilities: {} });
     await client.connect(polite);
@@ -469,16 +459,17 @@ describe('the local MCP server against hostile clients', () => {
   });
 
   it('logs the first refused request at once and the rest counted, once per interval', async () => {
-    const { url, book } = await bareServer({ refusalLogMs: 3000 });
+    // An interval the 30 requests fit in, however slow the machine (they took longer than 300 ms under load).
+    const { url, book } = await bareServer({ refusalLogMs: scaled(2000) });
     for (let i = 0; i < 30; i++)
       expect((await rawRequest(url, { Origin: `https://evil${i}.example`, Authorization: `Bearer ${TOKEN}` }, initialize)).status).toBe(
         403,
       );
     const refusals = () => book.entries().filter((e) => e.level === 'warn' && e.message.includes('refused'));
     expect(refusals().map((e) => e.message)).toEqual(['refused a request from 127.0.0.1: Invalid Origin header: https://evil0.example']);
-    await waitFor(() => refusals().length === 2, 15_000, 'the count of the others');
-    expect(refusals()[1]?.message).toBe(
-      'refused 29 more requests in the last 3 s; the last: refused a request from 127.0.0.1: Invalid Origin header: https://evil29.example',
+    await waitFor(() => refusals().length === 2, scaled(15_000), 'the count of the others');
+    expect(refusals()[1]?.message).toMatch(
+      /^refused 29 more requests in the last \d+ s; the last: refused a request from 127\.0\.0\.1: Invalid Origin header: https:\/\/evil29\.example$/,
     );
   });
 

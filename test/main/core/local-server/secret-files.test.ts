@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge';
@@ -11,25 +10,19 @@ import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { SettingsSchema } from '../../../../src/shared/settings';
 import { logText } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
+import { tempDirs } from '../../../helpers/temp-dirs';
 
 /** Files that hold secrets, as other users of the same computer see them (POSIX modes: not on Windows). */
 const posix = process.platform !== 'win32';
 const TOKEN = 'secret-files-token-0123456789abcdef';
 const modeOf = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
 
-const dirs: string[] = [];
+const tempDir = tempDirs('xt-secret-files-');
 let bridge: Bridge | undefined;
 afterEach(async () => {
   await bridge?.stop();
   bridge = undefined;
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-secret-files-'));
-  dirs.push(dir);
-  return dir;
-}
-
 describe.skipIf(!posix)('our config file holds secrets: 0600 once it does', () => {
   it('makes a 644 config 600 when a save writes tokens or keys into it, and says what it was', () => {
     const file = path.join(tempDir(), 'tray.json');

@@ -68,55 +68,32 @@ describe('log lines written as text', () => {
 });
 
 describe('call history', () => {
+  /** A call's record: a failed call of tool t on server s unless `fields` say otherwise. */
+  const call = (fields: Partial<Parameters<CallHistory['add']>[0]>): Parameters<CallHistory['add']>[0] => ({
+    caller: 'home',
+    tool: 't',
+    originalTool: 't',
+    server: 's',
+    arguments: {},
+    durationMs: 1,
+    outcome: 'error',
+    result: 'r',
+    ...fields,
+  });
+
   it('is bounded, trims arguments, and counts per tool beyond the ring', () => {
     const history = new CallHistory(2);
-    for (let i = 0; i < 3; i++) {
-      history.add({
-        caller: 'home',
-        tool: 't',
-        originalTool: 't',
-        server: 's',
-        arguments: { v: 'x'.repeat(5000) },
-        durationMs: 1,
-        outcome: i === 0 ? 'error' : 'ok',
-        result: 'r',
-      });
-    }
+    for (let i = 0; i < 3; i++) history.add(call({ arguments: { v: 'x'.repeat(5000) }, outcome: i === 0 ? 'error' : 'ok' }));
     expect(history.list()).toHaveLength(2);
     expect(history.list()[0]!.arguments.length).toBeLessThan(2100);
     expect(history.countsByTool()).toEqual({ s: { t: { ok: 2, failed: 1 } } });
   });
-});
 
-describe('log lines written as text', () => {
-  it('cannot forge another line or drive the terminal', () => {
-    const line = formatLogLine({
-      seq: 1,
-      time: 0,
-      level: 'warn',
-      source: 'endpoint:x',
-      message: 'closed: bye\n1970-01-01T00:00:00.000Z ERROR [app] FORGED\u001b[2J\r',
-    });
-    expect(line.split('\n')).toHaveLength(1);
-    expect(line).toContain('bye\\n1970');
-    expect(line).not.toContain('\u001b');
-  });
-});
-
-describe('call history', () => {
   it('keeps bounded names and one count for every unknown tool, whatever the callers make up', () => {
     const history = new CallHistory(10);
     for (let i = 0; i < 500; i++) {
-      history.add({
-        caller: 'x',
-        tool: `${i}-${'n'.repeat(100_000)}`,
-        originalTool: `${i}-${'n'.repeat(100_000)}`,
-        server: '',
-        arguments: {},
-        durationMs: 1,
-        outcome: 'error',
-        result: 'Unknown tool',
-      });
+      const name = `${i}-${'n'.repeat(100_000)}`;
+      history.add(call({ caller: 'x', tool: name, originalTool: name, server: '', result: 'Unknown tool' }));
     }
     for (const record of history.list()) expect(record.tool.length).toBeLessThan(300);
     expect(history.countsByTool()).toEqual({ '': { '(unknown tool)': { ok: 0, failed: 500 } } });

@@ -29,15 +29,7 @@ describe.skipIf(process.platform === 'win32')('the first run of an npx server', 
     npx.cachePackage('@acme/weather-mcp');
     harness = makeBridge(
       {
-        servers: [
-          {
-            name: 'weather',
-            transport: 'stdio',
-            command: 'npx',
-            args: ['@acme/weather-mcp'],
-            env: npx.env({ FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '4' }),
-          },
-        ],
+        servers: [npx.server(['@acme/weather-mcp'], { FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '4' })],
       },
       supervision,
     );
@@ -59,15 +51,7 @@ describe.skipIf(process.platform === 'win32')('the first run of an npx server', 
     npx = fakeNpx();
     harness = makeBridge(
       {
-        servers: [
-          {
-            name: 'weather',
-            transport: 'stdio',
-            command: 'npx',
-            args: ['-y', '@acme/weather-mcp@latest', '--units', 'metric'],
-            env: npx.env({ FAKE_NPX_SECONDS: '3' }),
-          },
-        ],
+        servers: [npx.server(['-y', '@acme/weather-mcp@latest', '--units', 'metric'], { FAKE_NPX_SECONDS: '3' })],
       },
       supervision,
     );
@@ -84,15 +68,7 @@ describe.skipIf(process.platform === 'win32')('the first run of an npx server', 
     harness = makeBridge(
       {
         endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
-        servers: [
-          {
-            name: 'weather',
-            transport: 'stdio',
-            command: 'npx',
-            args: ['@acme/weather-mcp'],
-            env: npx.env({ FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '5' }),
-          },
-        ],
+        servers: [npx.server(['@acme/weather-mcp'], { FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '5' })],
         limits: { startGraceMs: 1000 },
       },
       supervision,

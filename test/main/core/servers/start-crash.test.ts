@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureServer, logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { fixtureServer, logText, makeBridge, slowRestarts, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 
 let harness: Harness | undefined;
@@ -8,14 +8,6 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const supervision = {
-  restartBaseMs: 30_000,
-  restartMaxMs: 30_000,
-  maxCrashes: 5,
-  crashWindowMs: 60_000,
-  startTimeoutMs: 10_000,
-  stopGraceMs: 500,
-};
 const server = () => harness!.bridge.state().servers[0]!;
 
 describe('a server that crashes at start says why', () => {
@@ -31,7 +23,7 @@ describe('a server that crashes at start says why', () => {
           },
         ],
       },
-      supervision,
+      slowRestarts,
     );
     harness.bridge.start();
     await waitFor(() => server().state === 'restarting' && server().lastError !== undefined, 10_000, 'the crash');
@@ -52,7 +44,7 @@ describe('a server that crashes at start says why', () => {
 
   it('finds it after a stack too long for the tail the status keeps', async () => {
     const deep = "Error.stackTraceLimit = 60; function f(n) { if (n === 0) throw new Error('deep failure'); f(n - 1); } f(55)";
-    harness = makeBridge({ servers: [{ name: 'deep', transport: 'stdio', command: process.execPath, args: ['-e', deep] }] }, supervision);
+    harness = makeBridge({ servers: [{ name: 'deep', transport: 'stdio', command: process.execPath, args: ['-e', deep] }] }, slowRestarts);
     harness.bridge.start();
     await waitFor(() => server().state === 'restarting' && server().lastError !== undefined, 10_000, 'the crash');
     expect(server().stderrTail.join('\n')).not.toContain('Error: deep failure');
@@ -60,7 +52,7 @@ describe('a server that crashes at start says why', () => {
   });
 
   it('says what a running server printed before it crashed, too', async () => {
-    harness = makeBridge({ servers: [fixtureServer('fx')] }, supervision);
+    harness = makeBridge({ servers: [fixtureServer('fx')] }, slowRestarts);
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     await harness.bridge.api.callTool({

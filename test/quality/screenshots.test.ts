@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,29 +6,27 @@ import type { Browser, Page } from 'playwright-core';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { startRegistryStandIn, type RegistryStandIn } from '../helpers/registry-standin';
-import { waitFor } from '../helpers/wait';
-import { stopChild } from '../helpers/stop-child';
+import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { goTo, screenshot, setLook } from '../helpers/window-pages';
 
 /**
- * The screenshot matrix (`npm run screenshots`, not part of `npm test`): every page and the main
- * dialogs, in both languages and both themes, at 1100×720 and 800×600, into test-results/screenshots.
+ * The screenshot matrix (`npm run screenshots`, a quality run, not part of `npm test`): every page and
+ * the main dialogs, in both languages and both themes, at 1100×720 and 800×600, into
+ * test-results/screenshots, for a person to look at.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ROOT = path.resolve(__dirname, '../..');
-const SHOTS = process.env.SCREENSHOTS_DIR ?? path.join(ROOT, 'test-results', 'screenshots');
 // SCREENSHOTS_PAGES=overview,servers takes only those pages, without the dialogs (a quicker look).
 const ONLY = process.env.SCREENSHOTS_PAGES?.split(',').filter(Boolean);
 const PAGES = ONLY ?? ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'activity', 'logs', 'history', 'settings'];
 
 let xiaozhi: FakeXiaozhi;
 let registry: RegistryStandIn;
-let bridge: ChildProcess;
+let bridge: WindowBridge;
 let browser: Browser;
 let page: Page;
 let work = '';
 let importFile = '';
 
-describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screenshots of every page', () => {
+describe.skipIf(!haveChromium)('screenshots of every page', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-shots-'));
     xiaozhi = await FakeXiaozhi.start();
@@ -70,57 +67,32 @@ describe.skipIf(!process.env.SCREENSHOTS || !fs.existsSync(CHROMIUM))('screensho
         ui: { language: 'en' },
       }),
     );
-    bridge = spawn(process.execPath, [path.join(ROOT, 'bin/xiaozhi-tray.js'), 'run', '--config', config, '--ui', '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        MCP_ENDPOINT: '',
-        HOME: work,
-        XDG_CACHE_HOME: path.join(work, 'cache'),
-        XIAOZHI_TRAY_REGISTRY_URL: registry.url,
-      },
+    bridge = await startWindowBridge(config, {
+      HOME: work,
+      XDG_CACHE_HOME: path.join(work, 'cache'),
+      XIAOZHI_TRAY_REGISTRY_URL: registry.url,
     });
-    let out = '';
-    bridge.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/.test(out), 15_000, 'the web UI URL');
-    const url = (out.match(/http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/) as RegExpMatchArray)[0];
     const session = await xiaozhi.connection(0);
     await session.initialize();
     await session.listAllTools();
     for (const [i, text] of ['上海', '北京'].entries())
       await session.request(`w${i}`, 'tools/call', { name: 'weather_get', arguments: { city: text } });
     await session.request('f', 'tools/call', { name: 'fail', arguments: {} });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
-    await page.goto(url);
-    await page.locator('h1').first().waitFor();
-    fs.mkdirSync(SHOTS, { recursive: true });
+    ({ browser, page } = await openWindow(bridge.url, 720, { width: 1100 }));
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await stopChild(bridge);
-    await xiaozhi?.close();
+    await closeAll({ browser, bridge, xiaozhi, work });
     await registry?.close();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  const go = async (name: string) => {
-    await page.evaluate((n) => (window.location.hash = `#/${n}`), name);
-    await page.locator('h1').first().waitFor();
-    await page.waitForTimeout(150);
-  };
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const go = (name: string) => goTo(page, name);
+  const shot = (name: string) => screenshot(page, name);
 
   it('takes them all', async () => {
     for (const language of ['en', 'zh-CN'] as const) {
       for (const theme of ['light', 'dark'] as const) {
-        // The theme follows the system here (emulated): one preference at a time is all the UI sends.
-        await page.emulateMedia({ colorScheme: theme });
-        await go('settings');
-        await page.locator('select').nth(0).selectOption(language);
-        await page.getByRole('heading', { name: language === 'en' ? 'Settings' : '设置' }).waitFor();
+        await setLook(page, [language, theme]);
         for (const [width, height] of [
           [1100, 720],
           [800, 600],
