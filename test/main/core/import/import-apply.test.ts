@@ -213,7 +213,11 @@ describe('import: the CLI', () => {
       [BIN, 'import', source, '--config', target, '--yes', '--input', 'input:perplexity-key=k-123', '--input', 'workspaceFolder=/w'],
       { encoding: 'utf8' },
     );
-    expect(wet.stderr).toBe('');
+    // Only the warning that a secret given with --input is on the command line, and never the secret itself.
+    expect(wet.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^warning: --input input:perplexity-key=… puts a secret on the command line/),
+    ]);
+    expect(wet.stderr).not.toContain('k-123');
     expect(wet.status).toBe(0);
     expect(wet.stdout).toContain('4 servers added');
     const written = JSON.parse(fs.readFileSync(target, 'utf8'));

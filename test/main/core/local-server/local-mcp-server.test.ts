@@ -158,7 +158,7 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     })) as CallToolResult;
     expect(answer.isError).toBe(true);
     expect((answer.content[0] as { text: string }).text).toMatch(
-      /^The tool "answer_raw" failed: the server answered the call with a malformed result: content\[0\]/,
+      /^The tool "answer_raw" failed\. The server answered the call with a malformed result: content\[0\]/,
     );
     expect((await bridge!.api.getHistory()).find((h) => h.tool === 'answer_raw')?.outcome).toBe('error');
   });
