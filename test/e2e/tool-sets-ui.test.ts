@@ -85,7 +85,9 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     await dialog.waitFor({ state: 'detached' });
     const detail = page.getByRole('region', { name: 'Study desk' });
     await detail.getByRole('heading', { name: 'Study desk' }).waitFor();
-    await detail.getByText('No tools here yet').waitFor();
+    // A new set holds no server's tools yet, only the bridge's own (task_status, cancel_task), always there.
+    await detail.getByRole('region', { name: 'xiaozhi-tray' }).getByRole('switch', { name: 'Serve task_status' }).waitFor();
+    expect(await detail.getByRole('switch', { name: 'Serve weather_get' }).count()).toBe(0);
     // The box follows the saved settings: it turns on once the change is made.
     await detail.getByRole('checkbox', { name: 'notes' }).click();
     await waitFor(() => detail.getByRole('checkbox', { name: 'notes' }).isChecked(), 5000, 'notes to be chosen');
@@ -105,6 +107,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     const names = (await session.listAllTools(100)).tools.map((t) => t.name);
     expect(names).toContain('echo');
     expect(names).not.toContain('stderr');
+    expect(names).toContain('task_status');
     expect((await session.request(5, 'tools/call', { name: 'echo', arguments: { text: 'hi' } })).result?.content?.[0]?.text).toBe(
       'notes: hi',
     );
@@ -148,7 +151,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
       await page.getByRole('heading', { name: language === 'en' ? 'Tool sets' : '工具集' }).waitFor();
       await page.getByRole('button', { name: /^厨房/ }).click();
       await page.getByRole('region', { name: '厨房' }).getByRole('switch').first().waitFor();
-      expect(await page.getByText(language === 'en' ? 'Used by 厨房音箱, Cursor' : '使用者：厨房音箱, Cursor').count()).toBe(1);
+      expect(await page.getByText(language === 'en' ? 'Used by 厨房音箱, Cursor' : '使用者：厨房音箱、Cursor').count()).toBe(1);
       await shot('sets');
       await page.getByRole('button', { name: language === 'en' ? '+ New set' : '+ 新建工具集' }).click();
       await page

@@ -235,6 +235,9 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await page.keyboard.press('Enter');
     const importing = page.getByRole('dialog', { name: 'Import mcp.json' });
     await importing.getByText('Detected: Cursor').waitFor();
+    // The dialog opens on its first field (the server's choice); Tab reaches Import, Enter applies.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('cursor-remote');
+    await tabTo('Import');
     await page.keyboard.press('Enter');
     await page.getByText('Imported 1 server and 0 endpoints.').waitFor();
     await page.locator('.list-item', { hasText: 'cursor-remote' }).waitFor();
