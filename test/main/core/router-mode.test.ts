@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_SERVER } from '../../../src/main/core/hub/builtin/builtin-tools';
+import { CANCEL_TASK_TOOL, TASK_STATUS_TOOL } from '../../../src/main/core/long-calls/task-tools';
 import type { FakeSession } from '../../helpers/fake-xiaozhi';
 import type { Harness } from '../../helpers/bridge-harness';
 import { catalogNames, loadQueries } from '../../helpers/catalogs';
@@ -20,6 +22,8 @@ const callLog = (server: string) => run?.callLog(server) ?? '';
 const call = (name: string, args: Record<string, unknown>) => run!.call(name, args);
 /** A Chinese question, a command in Chinese and the same in English. */
 const SLICE = ['明天北京天气怎么样', '把客厅的灯关掉', 'turn off the living room lights'];
+/** The catalog: the 10 servers' 300 tools and the bridge's own two (task_status, cancel_task), served with every endpoint. */
+const CATALOG = 302;
 
 beforeAll(async () => {
   run = await startCatalogRouterRun();
@@ -32,13 +36,16 @@ afterAll(async () => {
 
 describe('router mode with 300 tools from 10 servers', () => {
   it('serves one small page: find_tools, call_tool and the pinned tool', async () => {
-    expect(exposed.size).toBe(300);
+    expect([...exposed.keys()].filter((key) => !key.startsWith(`${BUILTIN_SERVER}/`))).toHaveLength(300);
+    expect(exposed.get(`${BUILTIN_SERVER}/${TASK_STATUS_TOOL}`)).toBe(TASK_STATUS_TOOL);
+    expect(exposed.get(`${BUILTIN_SERVER}/${CANCEL_TASK_TOOL}`)).toBe(CANCEL_TASK_TOOL);
+    expect(exposed.size).toBe(CATALOG);
     const { tools, pages } = await session.listAllTools();
     expect(pages).toHaveLength(1);
     expect(tools.map((t) => t.name)).toEqual(['call_tool', 'find_tools', 'get_current_time']);
     expect(Buffer.byteLength(JSON.stringify(pages[0]))).toBeLessThanOrEqual(8192);
     const state = await harness.bridge.api.getState();
-    expect(state.endpoints[0]?.served).toMatchObject({ mode: 'router', toolCount: 3, pages: 1, searchable: 300 });
+    expect(state.endpoints[0]?.served).toMatchObject({ mode: 'router', toolCount: 3, pages: 1, searchable: CATALOG });
   });
 
   it("find_tools' description names every server with what it does and says how to phrase a query", async () => {
@@ -46,7 +53,7 @@ describe('router mode with 300 tools from 10 servers', () => {
     const description = tools.find((t) => t.name === 'find_tools')?.description ?? '';
     for (const server of catalogNames()) expect(description).toContain(`- ${server} (`);
     expect(description).toMatch(/- memory \(9 tools\): [a-z_, ]+/);
-    expect(description).toContain("Searches the user's 300 tools");
+    expect(description).toContain(`Searches the user's ${CATALOG} tools`);
     expect(description).toMatch(/Query: the task in a few keywords/);
   });
 
@@ -107,9 +114,10 @@ describe('router mode with 300 tools from 10 servers', () => {
     await harness.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'all' });
     await session.waitForNotification('notifications/tools/list_changed', mark);
     const { tools, pages } = await session.listAllTools(50_000);
-    expect(tools).toHaveLength(300);
+    expect(tools).toHaveLength(CATALOG);
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining([TASK_STATUS_TOOL, CANCEL_TASK_TOOL]));
     expect(pages.length).toBeGreaterThan(1);
-    expect((await harness.bridge.api.getState()).endpoints[0]?.served).toMatchObject({ mode: 'all', toolCount: 300 });
+    expect((await harness.bridge.api.getState()).endpoints[0]?.served).toMatchObject({ mode: 'all', toolCount: CATALOG });
     // And back, with another pinned tool.
     const again = session.mark();
     await harness.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'router', pinned: ['HassTurnOff'] });
@@ -120,7 +128,7 @@ describe('router mode with 300 tools from 10 servers', () => {
 
   it('the window sees what the model sees and can try the search', async () => {
     const preview = await harness.bridge.api.getServedTools({ id: 'e1' });
-    expect(preview.summary).toMatchObject({ mode: 'router', toolCount: 3, searchable: 300 });
+    expect(preview.summary).toMatchObject({ mode: 'router', toolCount: 3, searchable: CATALOG });
     expect(preview.pages[0]?.tools.map((t) => t.name)).toEqual(['HassTurnOff', 'call_tool', 'find_tools']);
     const hits = await harness.bridge.api.searchTools({ query: '明天北京天气怎么样', limit: 3 });
     expect(hits.map((h) => h.name)).toContain('get_daily_forecast');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allPages, fitTool, pageAt, prepareTool, type Page, type PreparedTool } from '../../../../src/main/core/hub/tool-pages';
+import { CANCEL_TASK_TOOL, TASK_STATUS_TOOL } from '../../../../src/main/core/long-calls/task-tools';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { fixtureServer, makeBridge, tearDown, type Harness } from '../../../helpers/bridge-harness';
 
@@ -24,14 +25,16 @@ describe('tools/list paging by bytes', () => {
     const session = await xiaozhi.connection(0);
     await session.initialize();
     const { tools, pages } = await session.listAllTools(5000);
-    expect(tools).toHaveLength(312);
-    expect(new Set(tools.map((t) => t.name)).size).toBe(312);
+    // The fixture's 312 tools and the bridge's own two, served with every endpoint.
+    expect(tools).toHaveLength(314);
+    expect(new Set(tools.map((t) => t.name)).size).toBe(314);
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining([TASK_STATUS_TOOL, CANCEL_TASK_TOOL]));
     expect(pages.length).toBeGreaterThan(3);
     for (const page of pages) {
       const frame = session.rawFrames.find((f) => JSON.parse(f).id === page.id) as string;
       expect(Buffer.byteLength(frame)).toBeLessThanOrEqual(8192);
     }
-    expect(harness.bridge.state().catalog).toMatchObject({ toolCount: 312, pages: pages.length });
+    expect(harness.bridge.state().catalog).toMatchObject({ toolCount: 314, pages: pages.length });
   });
 
   it('honours a smaller configured limit, with string ids', async () => {
@@ -56,7 +59,10 @@ describe('tools/list paging by bytes', () => {
       names.push(...(page.result?.tools ?? []).map((t) => t.name));
       cursor = page.result?.nextCursor;
     } while (cursor);
-    expect(names).toHaveLength(52);
+    // The fixture's 52 tools and the bridge's own two.
+    expect(names).toHaveLength(54);
+    expect(new Set(names).size).toBe(54);
+    expect(names).toEqual(expect.arrayContaining([TASK_STATUS_TOOL, CANCEL_TASK_TOOL]));
   });
 
   it('shrinks a single tool that cannot fit a page alone instead of hiding it', () => {

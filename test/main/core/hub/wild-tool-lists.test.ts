@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CANCEL_TASK_TOOL, TASK_STATUS_TOOL } from '../../../../src/main/core/long-calls/task-tools';
 import type { ServerSettings } from '../../../../src/shared/settings';
 import { FakeXiaozhi, type FakeSession } from '../../../helpers/fake-xiaozhi';
 import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
@@ -61,14 +62,21 @@ async function connectXiaozhi(servers: Parameters<typeof makeBridge>[0]['servers
   return session;
 }
 
-/** Every page as xiaozhi reads it, each checked against its 8 KB limit. */
+const BRIDGE_OWN: readonly string[] = [CANCEL_TASK_TOOL, TASK_STATUS_TOOL];
+
+/**
+ * Every page as xiaozhi reads it, each checked against its 8 KB limit. `names` are the configured
+ * servers' tools: the bridge's own two (served with every endpoint) are checked here once, then left out.
+ */
 async function listEveryPage(session: FakeSession, idBase: number) {
   const { tools, pages } = await session.listAllTools(idBase);
   for (const page of pages) {
     const frame = session.rawFrames.find((f) => (JSON.parse(f) as { id?: unknown }).id === page.id) as string;
     expect(Buffer.byteLength(frame)).toBeLessThanOrEqual(8192);
   }
-  return { tools, pages, names: tools.map((t) => t.name) };
+  const all = tools.map((t) => t.name);
+  expect(all.filter((n) => BRIDGE_OWN.includes(n)).sort()).toEqual(BRIDGE_OWN);
+  return { tools, pages, names: all.filter((n) => !BRIDGE_OWN.includes(n)) };
 }
 
 async function call(session: FakeSession, id: number, name: string, args: Record<string, unknown>) {
@@ -110,7 +118,8 @@ describe('a server that lists the same tool name more than once', () => {
       '[server:fx] some tools it listed are left out (113 tools served): tool "twin": listed 3 times (only the first is served)',
     ]);
     expect(server('fx').skippedTools).toHaveLength(1);
-    expect(ctx.harness!.bridge.state().catalog.toolCount).toBe(114);
+    // fx's 113 and the one added, besides the bridge's own two.
+    expect(ctx.harness!.bridge.state().catalog.toolCount).toBe(114 + BRIDGE_OWN.length);
   });
 
   it('serves the name once from a streamable-HTTP server that lists it 21 times', async () => {
