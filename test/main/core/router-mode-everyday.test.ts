@@ -46,7 +46,9 @@ async function findTools(query: string): Promise<string[]> {
 
 describe("router mode over a new user's 47 tools, with the published servers running", () => {
   it('the captured tool lists the search tests use are what the servers list today', async () => {
-    const catalog = await harness.bridge.api.getCatalog();
+    const all = await harness.bridge.api.getCatalog();
+    // The bridge's own (task_status, cancel_task, and confirm_action while a tool asks first) are not the servers'.
+    const catalog = all.filter((t) => t.server !== 'xiaozhi-tray');
     expect(catalog).toHaveLength(47);
     for (const server of EVERYDAY_PUBLISHED) {
       const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
