@@ -16,39 +16,31 @@ export const KeyNameSchema = z.string().refine(isAllowedKey, KEY_NAME_RULE);
 /** A URL as typed or pasted: no spaces or control characters inside (the URL parser would drop some silently). */
 const PLAIN_URL = /^[^\s\u0000-\u001f\u007f]+$/;
 
-const WsUrlSchema = z
-  .string()
-  .trim()
-  .refine((value) => PLAIN_URL.test(value), 'must not contain spaces or line breaks')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'ws:' || url.protocol === 'wss:';
-    } catch {
-      return false;
-    }
-  }, 'must be a ws:// or wss:// URL');
+/** A plain URL whose scheme is one of `protocols` (e.g. `ws:`), refused with `message` otherwise. */
+function urlSchema(protocols: readonly string[], message: string) {
+  return z
+    .string()
+    .trim()
+    .refine((value) => PLAIN_URL.test(value), 'must not contain spaces or line breaks')
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, message);
+}
 
-const HttpUrlSchema = z
-  .string()
-  .trim()
-  .refine((value) => PLAIN_URL.test(value), 'must not contain spaces or line breaks')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return !url.username && !url.password;
-    } catch {
-      return true;
-    }
-  }, 'must not contain a user name or password (fetch refuses them): put the credentials in headers, e.g. Authorization');
+const WsUrlSchema = urlSchema(['ws:', 'wss:'], 'must be a ws:// or wss:// URL');
+
+const HttpUrlSchema = urlSchema(['http:', 'https:'], 'must be an http:// or https:// URL').refine((value) => {
+  try {
+    const url = new URL(value);
+    return !url.username && !url.password;
+  } catch {
+    return true;
+  }
+}, 'must not contain a user name or password (fetch refuses them): put the credentials in headers, e.g. Authorization');
 
 export const ToolModeSchema = z.enum(['all', 'router']);
 

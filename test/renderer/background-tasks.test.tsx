@@ -5,7 +5,7 @@ import path from 'node:path';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackgroundTasks } from '../../src/renderer/components/background-tasks';
-import { makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
+import { makeBridge, patientConnection, tearDown, type Harness } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
 
@@ -15,8 +15,7 @@ let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
 afterEach(async () => {
   cleanup();
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
+  await tearDown(harness, xiaozhi);
   fs.rmSync(log, { force: true });
   harness = undefined;
   xiaozhi = undefined;

@@ -2,7 +2,7 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OverviewPage } from '../../src/renderer/pages/overview-page';
-import { fixtureServer, makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
+import { fixtureServer, makeBridge, patientConnection, tearDown, type Harness } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
 
@@ -10,8 +10,7 @@ let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
 afterEach(async () => {
   cleanup();
-  await harness?.bridge.stop();
-  await xiaozhi?.close();
+  await tearDown(harness, xiaozhi);
   harness = undefined;
   xiaozhi = undefined;
 });

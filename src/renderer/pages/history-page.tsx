@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
 import { useApp } from '../app-context';
-import { EmptyState, StatusBadge } from '../components/ui';
+import { EmptyState } from '../components/ui';
+import { OutcomeBadge } from '../components/outcome-badge';
 import { formatDateTime, formatDuration } from '../format';
 import { useStore } from '../store/bridge-store';
 
@@ -44,9 +45,7 @@ export function HistoryPage() {
                   </td>
                   <td className="small">{formatDuration(h.durationMs)}</td>
                   <td>
-                    <StatusBadge tone={h.outcome === 'ok' ? 'ok' : h.outcome === 'cancelled' ? 'off' : 'bad'}>
-                      {t(`outcome.${h.outcome}`)}
-                    </StatusBadge>
+                    <OutcomeBadge outcome={h.outcome} />
                   </td>
                 </tr>
                 {open === h.id ? (

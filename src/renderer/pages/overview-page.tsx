@@ -7,6 +7,7 @@ import { SetupChecklist } from './setup-checklist';
 import { XiaozhiStatus } from './xiaozhi-status';
 import { ServedCount } from '../components/served-count';
 import { StatusBadge } from '../components/ui';
+import { OutcomeBadge } from '../components/outcome-badge';
 import { useNow } from '../components/use-now';
 import { formatBytes, formatDuration, formatSince, formatTime, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
@@ -102,9 +103,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
                     <td className="mono">{h.tool}</td>
                     <td className="small">{formatDuration(h.durationMs)}</td>
                     <td>
-                      <StatusBadge tone={h.outcome === 'ok' ? 'ok' : h.outcome === 'cancelled' ? 'off' : 'bad'}>
-                        {t(`outcome.${h.outcome}`)}
-                      </StatusBadge>
+                      <OutcomeBadge outcome={h.outcome} />
                     </td>
                   </tr>
                 ))}

@@ -6,6 +6,7 @@ import { Button, Dialog, Field, KeyValueEditor, Notice, Switch } from '../compon
 import { useStore } from '../store/bridge-store';
 import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
 import { shownMaskedIn, wireMasked } from '../masked';
+import { useServerSave } from './use-server-save';
 
 /** Add or edit a server: a form for stdio or remote servers, or the raw JSON. */
 export function ServerEditor(props: {
@@ -15,7 +16,7 @@ export function ServerEditor(props: {
   onClose: () => void;
   onBack?: () => void;
 }) {
-  const { store, t, toast } = useApp();
+  const { store, t } = useApp();
   const modelscopeKey = useStore(store, (d) => d.settings?.modelscope.apiKey);
   const [draft, setDraft] = useState<ServerDraft>(() => {
     const from = props.server ?? props.initial;
@@ -24,7 +25,7 @@ export function ServerEditor(props: {
   const [raw, setRaw] = useState<string | undefined>();
   const [rawError, setRawError] = useState<string | undefined>();
   const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, save: saveServer } = useServerSave(props.server?.name, props.onClose);
   const others = props.existingNames.filter((n) => n !== props.server?.name);
   const { server, errors } = validateDraft(draft, others);
   const set = (patch: Partial<ServerDraft>) => setDraft({ ...draft, ...patch });
@@ -61,18 +62,7 @@ export function ServerEditor(props: {
     setSubmitted(true);
     if (raw !== undefined) return void fromRaw();
     if (!server) return;
-    setBusy(true);
-    try {
-      if (props.server) await store.api.updateServer({ name: props.server.name, server: wireMasked(server, t) });
-      else await store.api.addServer(wireMasked(server, t));
-      await store.refreshSettings();
-      toast(props.server ? t('servers.saved', { name: server.name }) : t('servers.added', { name: server.name }));
-      props.onClose();
-    } catch (error) {
-      toast((error as Error).message, 'error');
-    } finally {
-      setBusy(false);
-    }
+    await saveServer(wireMasked(server, t));
   };
 
   return (

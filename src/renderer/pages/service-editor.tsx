@@ -5,6 +5,7 @@ import { hasMessage } from '../../shared/i18n/translate';
 import { useApp } from '../app-context';
 import { Button, Dialog, Field, Notice } from '../components/ui';
 import { shownMaskedIn, wireMasked } from '../masked';
+import { useServerSave } from './use-server-save';
 import {
   draftFromService,
   emptyServiceDraft,
@@ -28,12 +29,12 @@ const CHOICES: Partial<Record<ServiceField, string[]>> = {
  * OpenAPI document or one HTTP request, each asking only what its platform needs.
  */
 export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSettings; existingNames: string[]; onClose: () => void }) {
-  const { store, t, toast } = useApp();
+  const { t } = useApp();
   const [draft, setDraft] = useState<ServiceDraft>(() =>
     props.service ? draftFromService(shownMaskedIn(props.service, t)) : emptyServiceDraft(props.kind),
   );
   const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, save: saveServer } = useServerSave(props.service?.name, props.onClose);
   const others = props.existingNames.filter((n) => n !== props.service?.name);
   const previous = props.service ? wireMasked(props.service, t) : undefined;
   const { service, wrong, duplicate } = validateServiceDraft(wireMasked(draft, t), others, previous);
@@ -43,18 +44,7 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
   const save = async () => {
     setSubmitted(true);
     if (!service) return;
-    setBusy(true);
-    try {
-      if (props.service) await store.api.updateServer({ name: props.service.name, server: service });
-      else await store.api.addServer(service);
-      await store.refreshSettings();
-      toast(props.service ? t('servers.saved', { name: service.name }) : t('servers.added', { name: service.name }));
-      props.onClose();
-    } catch (error) {
-      toast((error as Error).message, 'error');
-    } finally {
-      setBusy(false);
-    }
+    await saveServer(service);
   };
 
   const choiceLabel = (choice: string) => {

@@ -3,8 +3,8 @@ import { DEFAULT_TOOL_SET, type ServerSettings, type ToolSet } from '../../share
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { useCommand } from '../components/use-command';
-import { Button, EmptyState, Switch } from '../components/ui';
-import { formatBytes } from '../format';
+import { Button, EmptyState } from '../components/ui';
+import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../components/tool-group';
 import { useStore } from '../store/bridge-store';
 
 const NO_SERVERS: ServerSettings[] = [];
@@ -113,45 +113,30 @@ function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }
   const { store, t } = useApp();
   const run = useCommand();
   const [editing, setEditing] = useState<string | undefined>();
-  const groups = useMemo(() => {
-    const byServer = new Map<string, CatalogTool[]>();
-    for (const tool of catalog) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
-    return [...byServer.entries()].sort(([a], [b]) => a.localeCompare(b));
-  }, [catalog]);
+  const groups = useMemo(() => groupByServer(catalog), [catalog]);
   if (catalog.length === 0) return <EmptyState title={t('toolSets.noTools')} />;
   return (
     <>
       {groups.map(([server, tools]) => (
         <section className="tool-group" key={server} aria-label={server}>
-          <header className="tool-group-header">
-            <h4>{server}</h4>
-            <span className="muted small">
-              {t('tools.enabledCount', { on: tools.filter((x) => x.enabled).length, total: tools.length })}
-            </span>
-            <span className="spacer" />
-            <Switch
-              showLabel
-              label={t('tools.allOn', { server })}
-              checked={tools.every((tool) => tool.enabled)}
-              mixed={tools.some((tool) => tool.enabled) && !tools.every((tool) => tool.enabled)}
-              onChange={(enabled) => void run(() => store.api.setServerToolsEnabled({ toolSet: set.id, server, enabled }))}
-            />
-          </header>
+          <ToolGroupHeader
+            server={server}
+            tools={tools}
+            heading="h4"
+            onAllChange={(enabled) => void run(() => store.api.setServerToolsEnabled({ toolSet: set.id, server, enabled }))}
+          />
           <ul className="tool-list">
             {tools.map((tool) => (
               <li key={tool.name} className={`tool${tool.enabled ? '' : ' is-off'}`}>
-                <Switch
-                  label={t('tools.toggle', { name: tool.name })}
-                  checked={tool.enabled}
+                <ToolSwitch
+                  tool={tool}
                   onChange={(enabled) =>
                     void run(() => store.api.setToolEnabled({ toolSet: set.id, server: tool.server, tool: tool.originalName, enabled }))
                   }
                 />
                 <div className="tool-main">
                   <div className="card-row">
-                    <span className="mono tool-name">{tool.name}</span>
-                    {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
-                    <span className="small muted">{formatBytes(tool.bytes)}</span>
+                    <ToolNames tool={tool} />
                     {set.tools[tool.server]?.[tool.originalName]?.description !== undefined ? (
                       <span className="tag">{t('toolSets.customDescription')}</span>
                     ) : null}

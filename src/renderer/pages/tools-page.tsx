@@ -1,9 +1,10 @@
 import { Fragment, useMemo, useState } from 'react';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
-import { Button, EmptyState, Notice, Switch } from '../components/ui';
+import { Button, EmptyState, Notice } from '../components/ui';
 import { serversLink } from './xiaozhi-status';
 import { formatBytes } from '../format';
+import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../components/tool-group';
 import { useStore } from '../store/bridge-store';
 import { useCommand } from '../components/use-command';
 import { TryToolDialog } from './try-tool-dialog';
@@ -41,9 +42,7 @@ export function ToolsPage() {
     const q = query.trim().toLowerCase();
     const match = (tool: CatalogTool) =>
       !q || [tool.name, tool.originalName, tool.description, tool.server].some((s) => s.toLowerCase().includes(q));
-    const byServer = new Map<string, CatalogTool[]>();
-    for (const tool of catalog) if (match(tool)) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
-    return [...byServer.entries()].sort(([a], [b]) => a.localeCompare(b));
+    return groupByServer(catalog.filter(match));
   }, [catalog, query]);
   const command = useCommand();
   const run = (action: Promise<unknown>) => command(() => action);
@@ -88,58 +87,45 @@ export function ToolsPage() {
         </EmptyState>
       ) : null}
       {catalog.length > 0 && groups.length === 0 ? <EmptyState title={t('tools.noMatch', { query: query.trim() })} /> : null}
-      {groups.map(([server, tools]) => {
-        const on = tools.filter((tool) => tool.enabled).length;
-        const allOn = on === tools.length;
-        return (
-          <section className="tool-group" key={server} aria-label={server}>
-            <header className="tool-group-header">
-              <h2>{server}</h2>
-              <span className="muted small">{t('tools.enabledCount', { on, total: tools.length })}</span>
-              <span className="spacer" />
-              <Switch
-                showLabel
-                label={t('tools.allOn', { server })}
-                checked={allOn}
-                mixed={on > 0 && !allOn}
-                onChange={(enabled) => void run(store.api.setServerToolsEnabled({ server, enabled }))}
-              />
-            </header>
-            <ul className="tool-list">
-              {tools.map((tool) => (
-                <li key={tool.name} className={`tool${tool.enabled ? '' : ' is-off'}`}>
-                  <Switch
-                    label={t('tools.toggle', { name: tool.name })}
-                    checked={tool.enabled}
-                    onChange={(enabled) => void run(store.api.setToolEnabled({ server: tool.server, tool: tool.originalName, enabled }))}
-                  />
-                  <div className="tool-main">
-                    <div className="card-row">
-                      <span className="mono tool-name">{tool.name}</span>
-                      {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
-                      <span className="small muted">{formatBytes(tool.bytes)}</span>
-                      <CallCount count={counts[tool.server]?.[tool.originalName]} />
-                      {tool.originalDescription !== undefined ? <span className="tag">{t('tools.edited')}</span> : null}
-                    </div>
-                    <ToolDescription tool={tool} />
+      {groups.map(([server, tools]) => (
+        <section className="tool-group" key={server} aria-label={server}>
+          <ToolGroupHeader
+            server={server}
+            tools={tools}
+            heading="h2"
+            onAllChange={(enabled) => void run(store.api.setServerToolsEnabled({ server, enabled }))}
+          />
+          <ul className="tool-list">
+            {tools.map((tool) => (
+              <li key={tool.name} className={`tool${tool.enabled ? '' : ' is-off'}`}>
+                <ToolSwitch
+                  tool={tool}
+                  onChange={(enabled) => void run(store.api.setToolEnabled({ server: tool.server, tool: tool.originalName, enabled }))}
+                />
+                <div className="tool-main">
+                  <div className="card-row">
+                    <ToolNames tool={tool} />
+                    <CallCount count={counts[tool.server]?.[tool.originalName]} />
+                    {tool.originalDescription !== undefined ? <span className="tag">{t('tools.edited')}</span> : null}
                   </div>
-                  <Button small onClick={() => setDescribing(tool)} aria-label={t('tools.editDescriptionNamed', { name: tool.name })}>
-                    {t('tools.editDescription')}
-                  </Button>
-                  <Button
-                    small
-                    onClick={() => setTrying(tool)}
-                    disabled={!tool.enabled}
-                    aria-label={t('tools.tryNamed', { name: tool.name })}
-                  >
-                    {t('tools.try')}
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          </section>
-        );
-      })}
+                  <ToolDescription tool={tool} />
+                </div>
+                <Button small onClick={() => setDescribing(tool)} aria-label={t('tools.editDescriptionNamed', { name: tool.name })}>
+                  {t('tools.editDescription')}
+                </Button>
+                <Button
+                  small
+                  onClick={() => setTrying(tool)}
+                  disabled={!tool.enabled}
+                  aria-label={t('tools.tryNamed', { name: tool.name })}
+                >
+                  {t('tools.try')}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
       {trying ? <TryToolDialog tool={trying} onClose={() => setTrying(undefined)} /> : null}
       {describing ? <ToolDescriptionDialog tool={describing} onClose={() => setDescribing(undefined)} /> : null}
     </div>

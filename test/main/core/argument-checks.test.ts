@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi, type FakeSession } from '../../helpers/fake-xiaozhi';
-import { logText, makeBridge, patientConnection, type Harness } from '../../helpers/bridge-harness';
+import type { FakeXiaozhi, FakeSession } from '../../helpers/fake-xiaozhi';
+import { logText, startServing, tearDown, type Harness } from '../../helpers/bridge-harness';
 import { catalogServer } from '../../helpers/catalogs';
 
 /** Arguments are checked against the tool's schema in the bridge; what fails never reaches the server. */
@@ -24,25 +24,17 @@ const received = (server: string): { tool: string; arguments: Record<string, unk
 
 beforeEach(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-args-'));
-  xiaozhi = await FakeXiaozhi.start();
-  harness = makeBridge({
-    connection: patientConnection,
-    endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }],
+  ({ xiaozhi, harness, session } = await startServing({
     servers: [
       catalogServer('weather', { callLog: logOf('weather') }),
       catalogServer('12306-mcp', { callLog: logOf('12306-mcp'), env: { CATALOG_BROKEN_SCHEMA: 'get-tickets' } }),
       catalogServer('memory', { callLog: logOf('memory'), extra: { checkArguments: false } }),
     ],
-  });
-  harness.bridge.start();
-  await harness.bridge.whenServersSettled();
-  session = await xiaozhi.connection(0);
-  await session.initialize();
+  }));
 });
 
 afterEach(async () => {
-  await harness.bridge.stop();
-  await xiaozhi.close();
+  await tearDown(harness, xiaozhi);
   fs.rmSync(work, { recursive: true, force: true });
 });
 

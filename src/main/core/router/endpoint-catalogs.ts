@@ -1,7 +1,7 @@
 import type { ToolMode } from '../../../shared/settings';
 import type { ServedCatalog, ServedSummary } from '../../../shared/served';
-import type { CallAnswer, CallContext, ToolHub, ToolSetView } from '../hub/tool-hub';
-import type { ToolIdentity } from '../hub/tool-set-view';
+import type { ToolHub, ToolSetView } from '../hub/tool-hub';
+import type { CatalogView } from '../hub/tool-set-view';
 import { CALL_TOOL, FIND_TOOLS } from './router-tools';
 import { allPages, pageAt, type Page, type ServedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
@@ -11,20 +11,11 @@ import { ToolRouter } from './tool-router';
 /**
  * The one seam between an endpoint link and the tools it serves: what `tools/list` pages and
  * `tools/call` reach for this endpoint. In `all` mode that is the endpoint's tool set; in `router`
- * mode, find_tools and call_tool (plus pinned tools) over that same set.
+ * mode, find_tools and call_tool (plus pinned tools) over that same set. It answers like a tool set's
+ * catalog view (version bumped by a mode switch too); router mode's own find_tools and call_tool are
+ * no concrete tools: `has` and `identityOf` know only the set's tools.
  */
-export interface EndpointTools {
-  /** Bumped whenever what this endpoint is served changes (mode switch included). */
-  readonly version: number;
-  page(cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string };
-  /** True for a concrete tool of the catalog (router mode's own find_tools and call_tool are not). */
-  has(name: string): boolean;
-  /** The tool a served name stands for now (router mode's own tools stand for none). */
-  identityOf(name: string): ToolIdentity | undefined;
-  /** The name a tool is served under now, if any. */
-  nameOf(tool: ToolIdentity): string | undefined;
-  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer>;
-}
+export type EndpointTools = Omit<CatalogView, 'id'>;
 
 export interface EndpointMode {
   toolMode: ToolMode;

@@ -7,6 +7,7 @@ import type { ServerSettings } from '../../../../src/shared/settings';
 import { FakeXiaozhi, type FakeSession } from '../../../helpers/fake-xiaozhi';
 import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { startStreamableHttpFixture, type HttpFixture } from '../../../helpers/http-fixtures';
+import { hostileServer } from '../../../helpers/hostile-server';
 import { waitFor } from '../../../helpers/wait';
 
 /**
@@ -24,21 +25,10 @@ afterEach(async () => {
   tempDir = undefined;
 });
 
-const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-server.mjs');
-
-/** A server that breaks the rules on purpose (test/fixtures/hostile-server.mjs), listing `tools` besides its own. */
-function hostileServer(name: string, tools: unknown[]): ServerSettings {
+/** A server that breaks the rules on purpose, listing `tools` besides its own. */
+function hostileServerWith(name: string, tools: unknown[]): ServerSettings {
   tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'xt-wild-'));
-  const toolsFile = path.join(tempDir, `${name}-tools.json`);
-  fs.writeFileSync(toolsFile, JSON.stringify(tools));
-  return {
-    name,
-    transport: 'stdio',
-    command: process.execPath,
-    args: [HOSTILE],
-    env: { HOSTILE_TOOLS_FILE: toolsFile },
-    enabled: true,
-  } as ServerSettings;
+  return hostileServer(tempDir, name, tools);
 }
 
 type Schema = Record<string, unknown>;
@@ -210,7 +200,7 @@ describe('a tool whose schema is a $ref bomb (a small schema whose references re
   it('is left out and said, and every other tool, of its server and the others, is served', async () => {
     // Before: every rebuild blocked the bridge ~40 s and threw "RangeError: Invalid string length"; xiaozhi got no tools at all.
     const bomb = { name: 'bomb', description: 'a $ref bomb', inputSchema: refBomb(1_000_000) };
-    const session = await connectXiaozhi([hostileServer('hostile', [bomb]), fixtureServer('innocent')]);
+    const session = await connectXiaozhi([hostileServerWith('hostile', [bomb]), fixtureServer('innocent')]);
     const { names } = await listEveryPage(session, 100);
     expect(names).toContain('innocent_echo');
     expect(names).toContain('hostile_echo');

@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerSettings } from '../../../../src/shared/settings';
 import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
+import { hostileServer } from '../../../helpers/hostile-server';
 import { checkTools, MAX_SCHEMA_DEPTH, skippedText, skippedWarning } from '../../../../src/main/core/servers/tool-list';
-
-const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-server.mjs');
 
 const good = (name: string) => ({
   name,
@@ -90,17 +88,8 @@ describe('what a server says of itself reaches the status within bounds', () => 
 
   it('tools left out with enormous names are shown by a cut name, and counted', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-status-'));
-    const toolsFile = path.join(dir, 'tools.json');
     const huge = Array.from({ length: 40 }, (_, i) => ({ name: `n${i}${'x'.repeat(200_000)}`, inputSchema: { properties: {} } }));
-    fs.writeFileSync(toolsFile, JSON.stringify(huge));
-    const server = {
-      name: 'names',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [HOSTILE],
-      env: { HOSTILE_TOOLS_FILE: toolsFile },
-      enabled: true,
-    } as ServerSettings;
+    const server = hostileServer(dir, 'names', huge);
     harness = makeBridge({ servers: [server] });
     harness.bridge.start();
     await waitFor(() => (harness!.bridge.state().servers[0]?.skippedToolCount ?? 0) === 40, 20_000, 'the tools to be left out');

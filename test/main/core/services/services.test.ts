@@ -2,8 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi, type FakeSession } from '../../../helpers/fake-xiaozhi';
-import { logText, makeBridge, patientConnection, type Harness } from '../../../helpers/bridge-harness';
+import type { FakeXiaozhi, FakeSession } from '../../../helpers/fake-xiaozhi';
+import { logText, makeBridge, patientConnection, startServing, tearDown, type Harness } from '../../../helpers/bridge-harness';
 import { SECRETS, ServiceStandIns } from '../../../helpers/service-stand-ins';
 import { waitFor } from '../../../helpers/wait';
 import { serviceEntries } from './service-settings';
@@ -20,22 +20,14 @@ const TOKEN = 'local-services-token-0123456789abcdef';
 
 beforeEach(async () => {
   standIns = await ServiceStandIns.start();
-  xiaozhi = await FakeXiaozhi.start();
-  harness = makeBridge({
-    connection: patientConnection,
-    endpoints: [{ id: 'e1', name: 'home', url: xiaozhi.url() }],
+  ({ xiaozhi, harness, session } = await startServing({
     servers: serviceEntries(standIns.base) as never,
     localServer: { enabled: true, port: 0, token: TOKEN },
-  });
-  harness.bridge.start();
-  await harness.bridge.whenServersSettled();
-  session = await xiaozhi.connection(0);
-  await session.initialize();
+  }));
 });
 
 afterEach(async () => {
-  await harness.bridge.stop();
-  await xiaozhi.close();
+  await tearDown(harness, xiaozhi);
   await standIns.close();
 });
 
