@@ -99,12 +99,13 @@ describe('servers: the configured servers and their state, without serving xiaoz
 describe('call: one tool, the way xiaozhi calls it', () => {
   it('does the four steps of a client and prints the text xiaozhi reads', async () => {
     // The config's own endpoint must not be contacted: call talks to its stand-in only.
+    // With an endpoint configured, the list holds the bridge's own task_status and cancel_task beside fx's 12.
     const xiaozhi = await h.fakeXiaozhi();
     const file = h.writeConfig({ mcpEndpoint: xiaozhi.url(TOKEN), mcpServers: { fx: fixtureEntry() } });
     const run = await finished(['call', '--config', file, 'echo', '--args', '{"text":"命令行"}']);
     expect(run).toMatchObject({ code: 0, out: 'fx: 命令行\n' });
     expect(run.err).toMatch(
-      /^1\. initialize → xiaozhi-tray \S+ \(protocol 2024-11-05\)\n2\. notifications\/initialized\n3\. tools\/list → 12 tools in 1 page\n4\. tools\/call echo → \d+ bytes in \d+ ms\n$/,
+      /^1\. initialize → xiaozhi-tray \S+ \(protocol 2024-11-05\)\n2\. notifications\/initialized\n3\. tools\/list → 14 tools in 1 page\n4\. tools\/call echo → \d+ bytes in \d+ ms\n$/,
     );
     expect(xiaozhi.sessions).toHaveLength(0);
 
@@ -152,7 +153,8 @@ describe('call: one tool, the way xiaozhi calls it', () => {
     // In the set, fx's echo has no rival, so the endpoint sees it unprefixed (the default set says fx_echo).
     const run = await finished(['call', '--config', file, '--endpoint', 'kitchen', 'echo', '--args', '{"text":"hi"}']);
     expect(run).toMatchObject({ code: 0, out: 'fx: hi\n' });
-    expect(run.err).toContain('3. tools/list → 11 tools in 1 page');
+    // fx's 12 less the one switched off, and the bridge's own task_status and cancel_task (every set has them).
+    expect(run.err).toContain('3. tools/list → 13 tools in 1 page');
     const off = await finished(['call', '--config', file, '--endpoint', 'k', 'fail']);
     expect(off.code).toBe(1);
     expect(off.err).toContain('xiaozhi would not see a tool called "fail".');

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../src/main/core/config/load-config';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { CliHarness, TOKEN, waitForText } from './cli-harness';
+import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
 
 /** Tokens never on the command line: every user of the computer reads it in `ps`. */
@@ -105,6 +106,7 @@ describe('run: the local server token from a file or the environment', () => {
   it.skipIf(process.platform === 'win32')(
     'refuses at once a token file that is a FIFO, a device, a folder or huge, naming it, rather than wait or read for ever',
     async () => {
+      const BLOCKED = `still blocked after ${scaled(10_000)} ms`;
       const dir = h.tempDir();
       const fifo = path.join(dir, 'token');
       execFileSync('mkfifo', ['-m', '600', fifo]);
@@ -115,11 +117,8 @@ describe('run: the local server token from a file or the environment', () => {
         const run = h.spawn(['run', '--config', config, '--mcp-port', '0', '--mcp-token-file', file], {
           env: { XIAOZHI_TRAY_STATE_DIR: dir },
         });
-        // Before, a FIFO: still blocked after 10 s, with no output.
-        const code = await Promise.race([
-          run.exit,
-          new Promise<string>((resolve) => setTimeout(() => resolve('still blocked after 10 s'), 10_000)),
-        ]);
+        // Before, a FIFO: still blocked after 10 s, with no output. (Scaled: a loaded machine takes that long to start node.)
+        const code = await Promise.race([run.exit, new Promise<string>((resolve) => setTimeout(() => resolve(BLOCKED), scaled(10_000)))]);
         expect(code).toBe(2);
         expect(run.stderr()).toContain(`--mcp-token-file: ${file}`);
       }
@@ -128,15 +127,12 @@ describe('run: the local server token from a file or the environment', () => {
         ['connect', '--url', 'http://127.0.0.1:9/mcp', '--token-file', fifo],
       ]) {
         const run = h.spawn(args, { env: { XIAOZHI_TRAY_STATE_DIR: dir } });
-        const code = await Promise.race([
-          run.exit,
-          new Promise<string>((resolve) => setTimeout(() => resolve('still blocked after 10 s'), 10_000)),
-        ]);
-        expect(code).not.toBe('still blocked after 10 s');
+        const code = await Promise.race([run.exit, new Promise<string>((resolve) => setTimeout(() => resolve(BLOCKED), scaled(10_000)))]);
+        expect(code).not.toBe(BLOCKED);
         expect(run.stderr()).toContain(fifo);
       }
     },
-    90_000,
+    scaled(90_000),
   );
 
   it('export --format cursor takes the token file too', async () => {

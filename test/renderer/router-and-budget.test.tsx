@@ -13,7 +13,10 @@ import { renderWithBridge } from '../helpers/render-app';
 const ctx = withEndpointTeardown(afterEach);
 afterEach(cleanup);
 
-/** A bridge serving 71 tools (github and weather) to one endpoint: well over the default budget of 25. */
+/**
+ * A bridge serving 73 tools to one endpoint (github's and weather's 71, and its own task_status and
+ * cancel_task, served whenever an endpoint is configured): well over the default budget of 25.
+ */
 async function bigBridge(): Promise<Harness> {
   const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
   const harness = (ctx.harness = makeBridge({
@@ -30,14 +33,14 @@ describe('the endpoint budget and router mode', () => {
   it('warns past the budget, switches to router mode, and pins tools', async () => {
     const h = await bigBridge();
     await renderWithBridge(h, <EndpointsPage />);
-    expect(await screen.findByText(/^71 tools · [\d.]+\sKB in \d+ pages?/)).toBeTruthy();
+    expect(await screen.findByText(/^73 tools · [\d.]+\sKB in \d+ pages?/)).toBeTruthy();
     expect(screen.getByText('Over budget')).toBeTruthy();
     expect(screen.getByText(/More than xiaozhi handles well \(25 tools or 8\.0\sKB\)/)).toBeTruthy();
     expect(screen.getByRole('radio', { name: 'All tools' }).getAttribute('aria-checked')).toBe('true');
 
     fireEvent.click(screen.getByRole('button', { name: 'Switch to router mode' }));
     expect(
-      await screen.findByText('xiaozhi sees find_tools and call_tool: it searches your 71 tools and calls the one it needs.'),
+      await screen.findByText('xiaozhi sees find_tools and call_tool: it searches your 73 tools and calls the one it needs.'),
     ).toBeTruthy();
     expect(screen.getByRole('radio', { name: 'Router (search)' }).getAttribute('aria-checked')).toBe('true');
     expect(await screen.findByText(/^2 tools · /)).toBeTruthy();
