@@ -41,7 +41,8 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     await xiaozhi.connection(1);
     for (const session of xiaozhi.sessions) await session.initialize();
     ({ browser, page } = await openWindow(bridge.url, 860));
-    await waitFor(async () => (await page.getByText(/^142 tools · /).count()) > 0, 20_000, 'all four servers served');
+    // The four servers' 142 tools and the bridge's own two (task_status, cancel_task).
+    await waitFor(async () => (await page.getByText(/^144 tools · /).count()) > 0, 20_000, 'all four servers served');
   }, 120_000);
 
   afterAll(() => closeAll({ browser, bridge, xiaozhi, work }));
@@ -58,10 +59,10 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
   });
 
   it('switching an endpoint to router mode in the window sends it list_changed and the small list', async () => {
-    // Which fake session is 家里: the one whose tools/list has 142 tools.
+    // Which fake session is 家里: the one whose tools/list has all 144 tools.
     let homeSession: FakeSession | undefined;
     for (const session of xiaozhi.sessions)
-      if ((await session.listAllTools(100 + xiaozhi.sessions.indexOf(session) * 100)).tools.length === 142) homeSession = session;
+      if ((await session.listAllTools(100 + xiaozhi.sessions.indexOf(session) * 100)).tools.length === 144) homeSession = session;
     home = homeSession as FakeSession;
     const mark = home.mark();
     await goTo(page, 'endpoints');
