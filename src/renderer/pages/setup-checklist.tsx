@@ -53,7 +53,8 @@ export function SetupChecklist({ state }: { state: BridgeState }) {
   return (
     <section className="panel checklist" aria-labelledby="checklist-title">
       <h2 id="checklist-title">{t('checklist.title')}</h2>
-      <ol className="checklist-steps">
+      {/* .list gives the column and spacing every list has; .checklist-steps its steps. */}
+      <ol className="list checklist-steps">
         {steps.map((step, i) => (
           <li key={i} className={step.done ? 'done' : undefined}>
             <span className="check-mark" aria-hidden="true">
