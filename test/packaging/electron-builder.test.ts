@@ -229,7 +229,17 @@ describe('packaging', () => {
         app.stdin.write('quit\n');
         expect(await exited).toBe(0);
         // A zombie waiting for this container's init to reap it is gone all the same (see isRunning).
-        await waitFor(() => !pids.some(isRunning), 10_000, 'the server process to be gone');
+        // Should the clean stop miss its deadline, the watchdog's grace and kill wait (7 s) follow the exit.
+        const stillThere = () =>
+          pids
+            .filter(isRunning)
+            .map((pid) => `${pid}: ${fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, 'utf8').slice(0, 80) : '?'}`)
+            .join('\n');
+        await waitFor(
+          () => !pids.some(isRunning),
+          20_000,
+          () => `the server process to be gone\n${stillThere()}\n${out}\n${log()}`,
+        );
         expect(log()).not.toMatch(/ERROR \[app\]/);
       } finally {
         // A failed run leaves nothing behind: SIGTERM quits the app, which stops its server.
