@@ -5,10 +5,10 @@ import { defineConfig } from 'vitest/config';
  * The factor every test timing is multiplied by (test/helpers/time-scale.ts): TEST_TIME_SCALE when
  * given, else from the load at the start (runnable processes per core: 1 when idle, at most 4).
  */
+/** Runnable processes per core when the run starts. */
+const BUSY = (os.loadavg()[0] ?? 0) / os.availableParallelism();
 export const TIME_SCALE =
-  Number(process.env.TEST_TIME_SCALE) > 0
-    ? Number(process.env.TEST_TIME_SCALE)
-    : Math.min(4, Math.max(1, Math.round(((os.loadavg()[0] ?? 0) / os.availableParallelism()) * 10) / 10));
+  Number(process.env.TEST_TIME_SCALE) > 0 ? Number(process.env.TEST_TIME_SCALE) : Math.min(4, Math.max(1, Math.round(BUSY * 10) / 10));
 export const scaled = (ms: number): number => Math.round(ms * TIME_SCALE);
 
 /**
@@ -76,8 +76,14 @@ export default defineConfig({
           exclude: [...UNIT, ...QUALITY],
           testTimeout: scaled(30_000),
           hookTimeout: scaled(30_000),
-          // Each file starts processes of its own: two files at a time keep two cores busy.
-          maxWorkers: 2,
+          // A process test spends most of its time waiting on children and sockets: on an idle
+          // machine four files at a time keep the cores busy; on a busy one (or told so) two.
+          maxWorkers:
+            Number(process.env.TEST_PROCESS_WORKERS) > 0
+              ? Number(process.env.TEST_PROCESS_WORKERS)
+              : BUSY < 0.75
+                ? 2 * os.availableParallelism()
+                : 2,
           sequence: { groupOrder: 1 },
           server,
           env,
