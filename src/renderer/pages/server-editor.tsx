@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings';
 import { firstIssue } from '../../shared/zod-issue';
 import { useApp } from '../app-context';
+import { DialogFooter } from '../components/dialog-footer';
 import { Button, Dialog, Field, KeyValueEditor, Notice, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
@@ -72,21 +73,22 @@ export function ServerEditor(props: {
       onClose={props.onClose}
       onSubmit={() => void save()}
       footer={
-        <>
-          {props.onBack ? (
-            <Button kind="ghost" onClick={props.onBack}>
-              {t('common.back')}
-            </Button>
-          ) : null}
-          <Button kind="ghost" onClick={() => (raw === undefined ? toRaw() : void fromRaw())}>
-            {raw === undefined ? t('servers.rawMode') : t('servers.formMode')}
-          </Button>
-          <span className="spacer" />
-          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" type="submit" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </>
+        <DialogFooter
+          onCancel={props.onClose}
+          start={
+            <>
+              {props.onBack ? (
+                <Button kind="ghost" onClick={props.onBack}>
+                  {t('common.back')}
+                </Button>
+              ) : null}
+              <Button kind="ghost" onClick={() => (raw === undefined ? toRaw() : void fromRaw())}>
+                {raw === undefined ? t('servers.rawMode') : t('servers.formMode')}
+              </Button>
+            </>
+          }
+          primary={{ label: t('common.save'), disabled: busy }}
+        />
       }
     >
       {raw !== undefined ? (

@@ -3,6 +3,7 @@ import { ProblemText } from '../components/problem-text';
 import type { ToolCallOutput } from '../../shared/bridge-api';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
+import { DialogFooter } from '../components/dialog-footer';
 import { Button, Dialog, Field, Notice, Switch } from '../components/ui';
 import { formatBytes, formatDuration } from '../format';
 import { argumentsFrom, fieldsOf, initialValues, type FieldErrorCode, type FormField, type FormValues } from './schema-form';
@@ -64,19 +65,19 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
       onClose={onClose}
       onSubmit={() => void run()}
       footer={
-        <>
-          <Button
-            kind="ghost"
-            onClick={() => setRaw(raw === undefined ? JSON.stringify(argumentsFrom(fields, values).args ?? {}, null, 2) : undefined)}
-          >
-            {raw === undefined ? t('tryTool.rawMode') : t('tryTool.formMode')}
-          </Button>
-          <span className="spacer" />
-          <Button onClick={onClose}>{t('common.close')}</Button>
-          <Button kind="primary" type="submit" disabled={running}>
-            {running ? t('tryTool.running') : t('tryTool.run')}
-          </Button>
-        </>
+        <DialogFooter
+          onCancel={onClose}
+          dismiss="close"
+          start={
+            <Button
+              kind="ghost"
+              onClick={() => setRaw(raw === undefined ? JSON.stringify(argumentsFrom(fields, values).args ?? {}, null, 2) : undefined)}
+            >
+              {raw === undefined ? t('tryTool.rawMode') : t('tryTool.formMode')}
+            </Button>
+          }
+          primary={{ label: running ? t('tryTool.running') : t('tryTool.run'), disabled: running }}
+        />
       }
     >
       <p className="muted">{tool.description}</p>
