@@ -3,7 +3,7 @@ import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings
 import { firstIssue } from '../../shared/zod-issue';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
-import { Button, Dialog, Field, KeyValueEditor, Notice, Switch } from '../components/ui';
+import { Button, Dialog, Field, CodeField, KeyValueEditor, Notice, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
 import { shownMaskedIn, wireMasked } from '../masked';
@@ -92,18 +92,7 @@ export function ServerEditor(props: {
       }
     >
       {raw !== undefined ? (
-        <Field label={t('servers.rawLabel')} error={rawError}>
-          {(id) => (
-            <textarea
-              id={id}
-              className="mono code-input"
-              rows={16}
-              spellCheck={false}
-              value={raw}
-              onChange={(e) => setRaw(e.target.value)}
-            />
-          )}
-        </Field>
+        <CodeField label={t('servers.rawLabel')} error={rawError} rows={16} value={raw} onChange={setRaw} />
       ) : (
         <div className="form">
           <div className="form-row">
@@ -133,29 +122,14 @@ export function ServerEditor(props: {
                   />
                 )}
               </Field>
-              <Field label={t('servers.args')} hint={t('servers.argsHint')}>
-                {(id) => (
-                  <textarea
-                    id={id}
-                    className="mono"
-                    rows={3}
-                    spellCheck={false}
-                    value={draft.args}
-                    onChange={(e) => set({ args: e.target.value })}
-                  />
-                )}
-              </Field>
-              <fieldset className="fieldset">
-                <legend>{t('servers.env')}</legend>
-                <KeyValueEditor
-                  value={draft.env}
-                  onChange={(env) => set({ env })}
-                  keyLabel={t('kv.name')}
-                  valueLabel={t('kv.value')}
-                  addLabel={t('kv.add')}
-                  removeLabel={t('common.remove')}
-                />
-              </fieldset>
+              <CodeField
+                label={t('servers.args')}
+                hint={t('servers.argsHint')}
+                rows={3}
+                value={draft.args}
+                onChange={(args) => set({ args })}
+              />
+              <KeyValueEditor legend={t('servers.env')} value={draft.env} onChange={(env) => set({ env })} />
               <Field label={t('servers.cwd')}>
                 {(id) => (
                   <input id={id} className="mono" value={draft.cwd} spellCheck={false} onChange={(e) => set({ cwd: e.target.value })} />
@@ -174,17 +148,7 @@ export function ServerEditor(props: {
                   {modelscopeKey ? t('servers.modelscopeHint') : t('servers.modelscopeMissing')}
                 </Notice>
               ) : null}
-              <fieldset className="fieldset">
-                <legend>{t('servers.headers')}</legend>
-                <KeyValueEditor
-                  value={draft.headers}
-                  onChange={(headers) => set({ headers })}
-                  keyLabel={t('kv.name')}
-                  valueLabel={t('kv.value')}
-                  addLabel={t('kv.add')}
-                  removeLabel={t('common.remove')}
-                />
-              </fieldset>
+              <KeyValueEditor legend={t('servers.headers')} value={draft.headers} onChange={(headers) => set({ headers })} />
             </>
           )}
           <div className="form-row">

@@ -4,7 +4,7 @@ import type { ToolCallOutput } from '../../shared/bridge-api';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
-import { Button, Dialog, Field, Notice, Switch } from '../components/ui';
+import { Button, Dialog, Field, CodeField, Notice, Switch } from '../components/ui';
 import { formatBytes, formatDuration } from '../format';
 import { argumentsFrom, fieldsOf, initialValues, type FieldErrorCode, type FormField, type FormValues } from './schema-form';
 
@@ -82,18 +82,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
     >
       <p className="muted">{tool.description}</p>
       {raw !== undefined ? (
-        <Field label={t('tryTool.arguments')} error={rawError}>
-          {(id) => (
-            <textarea
-              id={id}
-              className="mono code-input"
-              rows={8}
-              spellCheck={false}
-              value={raw}
-              onChange={(e) => setRaw(e.target.value)}
-            />
-          )}
-        </Field>
+        <CodeField label={t('tryTool.arguments')} error={rawError} rows={8} value={raw} onChange={setRaw} />
       ) : fields.length === 0 ? (
         <p className="muted">{t('tryTool.noArguments')}</p>
       ) : (
