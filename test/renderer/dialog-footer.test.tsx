@@ -1,18 +1,12 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfirmRemoveDialog } from '../../src/renderer/components/confirm-dialog';
 import { NewToolSetDialog } from '../../src/renderer/pages/new-tool-set-dialog';
 import { ServerEditor } from '../../src/renderer/pages/server-editor';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
-import { renderWithBridge } from '../helpers/render-app';
+import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  cleanup();
-  await harness?.bridge.stop();
-  harness = undefined;
-});
+const newBridge = bridgeEachTest();
 
 /** The footer's buttons, left to right. */
 const footerButtons = () => {
@@ -32,7 +26,7 @@ describe('every dialog ends its footer the same way', () => {
     ['a new tool set', (onClose: () => void) => <NewToolSetDialog onClose={onClose} onCreated={() => undefined} />, 'Create'],
     ['the server form', (onClose: () => void) => <ServerEditor existingNames={[]} onClose={onClose} />, 'Save'],
   ])('%s: Cancel, then the main action on the right; Esc cancels', async (_name, dialog, primary) => {
-    harness = makeBridge({});
+    const harness = newBridge({});
     const onClose = vi.fn();
     await renderWithBridge(harness, dialog(onClose));
     const buttons = footerButtons();
