@@ -143,7 +143,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
               {t('tryTool.meta', { duration: formatDuration(result.durationMs), size: formatBytes(result.bytes) })}
             </span>
           </div>
-          <pre className={`mono result-text${result.isError ? ' is-error' : ''}`} data-testid="tool-result">
+          <pre className={`mono code-block result-text${result.isError ? ' is-error' : ''}`} data-testid="tool-result">
             {result.text}
           </pre>
           <div className="small muted">{t('tryTool.asXiaozhi')}</div>
