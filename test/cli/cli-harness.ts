@@ -63,6 +63,13 @@ export class CliHarness {
     return dir;
   }
 
+  /** A folder by exactly this name (spaces, %, a line break: as a user's may be) inside a fresh temp folder. */
+  namedDir(name: string): string {
+    const dir = path.join(this.tempDir(), name);
+    fs.mkdirSync(dir);
+    return dir;
+  }
+
   writeConfig(value: unknown, name = 'config.json', dir = this.tempDir()): string {
     const file = path.join(dir, name);
     fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
