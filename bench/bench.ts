@@ -17,6 +17,7 @@ import { CallHistory } from '../src/main/core/logs/call-history';
 import { ToolRouter, type RouterEntry } from '../src/main/core/router/tool-router';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FakeXiaozhi, type FakeSession } from '../test/helpers/fake-xiaozhi';
+import { stopChild } from '../test/helpers/stop-child';
 import { waitFor } from '../test/helpers/wait';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -48,6 +49,38 @@ const fixtureServer = (name: string, extraTools = 0) => ({
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+/**
+ * A row a percentile: the time per call through the bridge beside the same call made directly, passing
+ * when the bridge adds at most the target (ms; null: shown, not judged).
+ */
+function addedLatencyRows(
+  scenario: string,
+  metric: (p: number) => string,
+  through: number[],
+  straight: number[],
+  targets: [p: number, target: number | null][],
+): void {
+  for (const [p, target] of targets) {
+    const b = percentile(through, p);
+    const d = percentile(straight, p);
+    rows.push({
+      scenario,
+      metric: metric(p),
+      bridge: b,
+      baseline: d,
+      unit: 'ms',
+      target: target === null ? '' : `+${target} ms`,
+      pass: target === null ? null : b - d <= target,
+      note: `added ${((b - d) * 1000).toFixed(0)} µs`,
+    });
+  }
+}
+
+/** Ends what a scenario opened, one after another in the order given. */
+async function closeAll(...things: ({ close(): Promise<unknown> } | { stop(): Promise<unknown> })[]): Promise<void> {
+  for (const thing of things) await ('close' in thing ? thing.close() : thing.stop());
 }
 
 /** Resident memory and CPU time of a process, from /proc (Linux; 0 elsewhere). */
@@ -100,12 +133,7 @@ async function startBridge(
   return {
     child,
     output: () => out,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
 }
 
@@ -162,12 +190,7 @@ async function startPipe(
   return {
     session,
     pid: child.pid as number,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
 }
 
@@ -216,24 +239,11 @@ async function latency(): Promise<void> {
     await call(floor.session, 'echo', { text: `x${i}` });
     floored.push(performance.now() - t);
   }
-  for (const [p, target] of [
+  addedLatencyRows('1 latency', (p) => `p${p} per call`, through, straight, [
     [50, 0.3],
     [90, null],
     [99, 2],
-  ] as const) {
-    const b = percentile(through, p);
-    const d = percentile(straight, p);
-    rows.push({
-      scenario: '1 latency',
-      metric: `p${p} per call`,
-      bridge: b,
-      baseline: d,
-      unit: 'ms',
-      target: target === null ? '' : `+${target} ms`,
-      pass: target === null ? null : b - d <= target,
-      note: `added ${((b - d) * 1000).toFixed(0)} µs`,
-    });
-  }
+  ]);
   if (pipe) {
     const added = percentile(through, 50) - percentile(straight, 50);
     const pipeAdded = percentile(piped, 50) - percentile(straight, 50);
@@ -260,10 +270,7 @@ async function latency(): Promise<void> {
     pass: null,
     note: `bridge vs floor; the floor pipe adds ${(floorAdded * 1000).toFixed(0)} µs`,
   });
-  await floor.stop();
-  await direct.close();
-  await bridge.stop();
-  await xiaozhi.close();
+  await closeAll(floor, direct, bridge, xiaozhi);
 }
 
 /** A local client (Cursor, VS Code) through the local MCP server over streamable HTTP, against the server called directly. */
@@ -299,27 +306,11 @@ async function localServer(): Promise<void> {
     await direct.callTool({ name: 'echo', arguments: { text: `x${i}` } });
     straight.push(performance.now() - t);
   }
-  for (const [p, target] of [
+  addedLatencyRows('7 local server', (p) => `p${p} per call, streamable HTTP`, through, straight, [
     [50, 2],
     [99, null],
-  ] as const) {
-    const b = percentile(through, p);
-    const d = percentile(straight, p);
-    rows.push({
-      scenario: '7 local server',
-      metric: `p${p} per call, streamable HTTP`,
-      bridge: b,
-      baseline: d,
-      unit: 'ms',
-      target: target === null ? '' : `+${target} ms`,
-      pass: target === null ? null : b - d <= target,
-      note: `added ${((b - d) * 1000).toFixed(0)} µs`,
-    });
-  }
-  await local.close();
-  await direct.close();
-  await bridge.stop();
-  await xiaozhi.close();
+  ]);
+  await closeAll(local, direct, bridge, xiaozhi);
 }
 
 async function throughput(): Promise<void> {
@@ -392,9 +383,7 @@ async function throughput(): Promise<void> {
     pass: bridgePerCall <= 0.6 * childPerCall,
     note: `client ${((((benchCpu.user + benchCpu.system) / 1000) * 1000) / (viaBridge * seconds)).toFixed(0)} µs, child ${childPerCall.toFixed(0)} µs; bridge busy ${((bridgeCpuMs / (seconds * 1000)) * 100).toFixed(0)}% of a core`,
   });
-  await direct.close();
-  await bridge.stop();
-  await xiaozhi.close();
+  await closeAll(direct, bridge, xiaozhi);
 }
 
 async function manyServers(): Promise<void> {
@@ -454,8 +443,7 @@ async function manyServers(): Promise<void> {
     target: '≤ 300 ms',
     pass: complete - lastReady <= 300,
   });
-  await bridge.stop();
-  await xiaozhi.close();
+  await closeAll(bridge, xiaozhi);
 }
 
 async function bigCatalog(): Promise<void> {
@@ -497,15 +485,25 @@ async function bigCatalog(): Promise<void> {
     target: '',
     pass: null,
   });
-  await direct.close();
-  await bridge.stop();
+  await closeAll(direct, bridge, xiaozhi);
+}
+
+/** Takes xiaozhi away for `downMs`, brings it back on its port, and times how long until the bridge is serving it again. */
+async function outage(xiaozhi: FakeXiaozhi, downMs: number): Promise<{ xiaozhi: FakeXiaozhi; backMs: number }> {
+  const port = xiaozhi.port;
   await xiaozhi.close();
+  await new Promise((resolve) => setTimeout(resolve, downMs));
+  const again = await FakeXiaozhi.start({ port });
+  const back = performance.now();
+  const session = await again.connection(0, 60_000);
+  await session.initialize();
+  await session.request(1, 'tools/list', {});
+  return { xiaozhi: again, backMs: performance.now() - back };
 }
 
 async function reconnect(): Promise<void> {
   const trials = quick ? 3 : 8;
   let xiaozhi = await FakeXiaozhi.start();
-  const port = xiaozhi.port;
   const bridge = await startBridge('reconnect', xiaozhi, [fixtureServer('fx')], {
     stableAfterMs: 500,
     reconnectBaseMs: 1000,
@@ -516,14 +514,9 @@ async function reconnect(): Promise<void> {
   for (let i = 0; i < trials; i++) {
     // A stable session first, so the backoff starts over.
     await new Promise((resolve) => setTimeout(resolve, 700));
-    await xiaozhi.close();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    xiaozhi = await FakeXiaozhi.start({ port });
-    const back = performance.now();
-    const session = await xiaozhi.connection(0, 60_000);
-    await session.initialize();
-    await session.request(1, 'tools/list', {});
-    times.push(performance.now() - back);
+    const after = await outage(xiaozhi, 300);
+    xiaozhi = after.xiaozhi;
+    times.push(after.backMs);
   }
   rows.push({
     scenario: '5 reconnect',
@@ -535,8 +528,7 @@ async function reconnect(): Promise<void> {
     pass: percentile(times, 50) < 1000,
     note: `max ${Math.max(...times).toFixed(0)} ms`,
   });
-  await bridge.stop();
-  await xiaozhi.close();
+  await closeAll(bridge, xiaozhi);
 }
 
 async function memory(): Promise<void> {
@@ -634,8 +626,7 @@ async function memory(): Promise<void> {
     pass: after <= warm * 1.1,
     note: `${(((after - warm) / warm) * 100).toFixed(1)}% over the working set`,
   });
-  await bridge.stop();
-  await xiaozhi.close();
+  await closeAll(bridge, xiaozhi);
 }
 
 /** 150 MB of junk frames from the endpoint: what the bridge keeps of it afterwards. */
@@ -668,8 +659,7 @@ async function hostile(): Promise<void> {
     pass: after < 150,
     note: `idle ${idle.toFixed(0)} MB`,
   });
-  await bridge.stop();
-  await xiaozhi.close();
+  await closeAll(bridge, xiaozhi);
 }
 
 /** A TCP relay in front of the endpoint that can go silent (no FIN, no RST): a half-open socket. */
@@ -702,19 +692,13 @@ async function silentRelay(targetPort: number): Promise<{ port: number; silence(
 /** Default connection settings: an outage of 5 s, and a socket that goes silent. */
 async function faults(): Promise<void> {
   let xiaozhi = await FakeXiaozhi.start();
-  const port = xiaozhi.port;
   const bridge = await startBridge('faults', xiaozhi, [fixtureServer('fx')], {});
   await servedSession(xiaozhi, 0, 10);
   const outages: number[] = [];
   for (let i = 0; i < (quick ? 1 : 3); i++) {
-    await xiaozhi.close();
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    xiaozhi = await FakeXiaozhi.start({ port });
-    const back = performance.now();
-    const session = await xiaozhi.connection(0, 60_000);
-    await session.initialize();
-    await session.request(1, 'tools/list', {});
-    outages.push(performance.now() - back);
+    const after = await outage(xiaozhi, 5000);
+    xiaozhi = after.xiaozhi;
+    outages.push(after.backMs);
   }
   const worst = Math.max(...outages);
   rows.push({
@@ -727,8 +711,7 @@ async function faults(): Promise<void> {
     pass: worst <= 5000,
     note: outages.map((t) => t.toFixed(0)).join(', '),
   });
-  await bridge.stop();
-  await xiaozhi.close();
+  await closeAll(bridge, xiaozhi);
 
   const target = await FakeXiaozhi.start();
   const relay = await silentRelay(target.port);

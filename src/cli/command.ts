@@ -53,6 +53,30 @@ export const TOOL_MODE_OPTION: OptionSpec = {
   choices: ['all', 'router'],
   help: 'all (default: every endpoint is served every tool), or router: find_tools and call_tool stand in for them',
 };
+/**
+ * A bearer token's two options: `--NAME-file FILE`, and `--NAME TOKEN` for scripts, which every user
+ * of this computer sees in `ps` (its help says so and points at the file).
+ */
+export const tokenOptions = (name: string, fileHelp: string, orEnv?: string): OptionSpec[] => [
+  { name: `${name}-file`, value: 'FILE', help: fileHelp },
+  {
+    name,
+    value: 'TOKEN',
+    help: `the same token on the command line, where every user of this computer sees it: prefer --${name}-file${orEnv ? ` or ${orEnv}` : ''}`,
+  },
+];
+/** Run's local MCP server for Cursor, VS Code, Cherry Studio (`service install` passes them on). */
+export const MCP_PORT_OPTION: OptionSpec = {
+  name: 'mcp-port',
+  value: 'N',
+  help: 'also serve the tools as a local MCP server (streamable HTTP at 127.0.0.1:N/mcp) for Cursor, VS Code, Cherry Studio',
+};
+/** Run's window as a web page (`service install` passes them on). */
+export const UI_OPTIONS: OptionSpec[] = [
+  { name: 'ui', help: 'also serve the window as a web page on 127.0.0.1 (the printed URL carries an access token)' },
+  { name: 'port', value: 'N', help: "the web page's port (implies --ui; default: any free port)" },
+  { name: 'host', value: 'ADDR', help: 'listen on ADDR instead of 127.0.0.1, e.g. 0.0.0.0 for the LAN or in Docker (implies --ui)' },
+];
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const LOG_FORMATS = ['text', 'json'] as const;
 export const logOptions = (defaultLevel: string, where: string): OptionSpec[] => [

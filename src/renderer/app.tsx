@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { resolveLanguage, translator, type MessageKey } from '../shared/i18n/translate';
 import type { ImportPreview } from '../shared/import';
 import { AppContext, useApp } from './app-context';
@@ -22,6 +22,19 @@ import { useStore, type BridgeStore } from './store/bridge-store';
 
 const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'activity', 'history', 'logs', 'settings'] as const;
 type Page = (typeof PAGES)[number];
+
+/** Each page of the sidebar; the overview's links go to the others. */
+const PAGE_VIEWS: Record<Page, (go: (name: string) => void) => ReactNode> = {
+  overview: (go) => <OverviewPage go={go} />,
+  endpoints: () => <EndpointsPage />,
+  servers: () => <ServersPage />,
+  tools: () => <ToolsPage />,
+  toolSets: () => <ToolSetsPage />,
+  activity: () => <ActivityPage />,
+  history: () => <HistoryPage />,
+  logs: () => <LogsPage />,
+  settings: () => <SettingsPage />,
+};
 
 const pageFromHash = (): Page => {
   const name = window.location.hash.replace(/^#\/?/, '').split(/[?&]/)[0] as Page;
@@ -118,27 +131,7 @@ export function App({ store }: { store: BridgeStore }) {
         <main className="content" id="main-content" tabIndex={-1}>
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
           {ready ? <UpdateBanner /> : null}
-          {!ready ? (
-            <p className="muted">{t('app.loading')}</p>
-          ) : page === 'overview' ? (
-            <OverviewPage go={go} />
-          ) : page === 'endpoints' ? (
-            <EndpointsPage />
-          ) : page === 'servers' ? (
-            <ServersPage />
-          ) : page === 'tools' ? (
-            <ToolsPage />
-          ) : page === 'toolSets' ? (
-            <ToolSetsPage />
-          ) : page === 'logs' ? (
-            <LogsPage />
-          ) : page === 'history' ? (
-            <HistoryPage />
-          ) : page === 'activity' ? (
-            <ActivityPage />
-          ) : (
-            <SettingsPage />
-          )}
+          {!ready ? <p className="muted">{t('app.loading')}</p> : PAGE_VIEWS[page](go)}
         </main>
         {stopping ? (
           // Stopping everything cuts xiaozhi off from every tool: asked first, and said so.

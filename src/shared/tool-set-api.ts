@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APP_NAMES } from './i18n/app-names';
 import { LOCAL_CLIENT_ID, ToolSetSchema } from './settings';
 import { CatalogToolSchema } from './status';
 
@@ -84,12 +85,10 @@ export type AddToClient = z.infer<typeof AddToClientSchema>;
 export type AddToClientPreview = z.infer<typeof AddToClientPreviewSchema>;
 
 /** The names of the clients "Add to …" knows; other client ids are shown as they are. */
-export const LOCAL_CLIENT_NAMES: Record<AddToClient, string> = {
-  cursor: 'Cursor',
-  'claude-desktop': 'Claude Desktop',
-  vscode: 'VS Code',
-  'cherry-studio': 'Cherry Studio',
-};
+export const LOCAL_CLIENT_NAMES = Object.fromEntries(AddToClientSchema.options.map((client) => [client, APP_NAMES[client]])) as Record<
+  AddToClient,
+  string
+>;
 
 /** The name a local client goes by (in history, in the window); undefined for `/mcp`, which names none. */
 export function localClientName(client: string): string | undefined {

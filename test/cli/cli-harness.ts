@@ -42,24 +42,32 @@ export class CliHarness {
   }
 
   /**
-   * A fake xiaozhi, and a config (mcp_config.json in a folder of its own) with one fixture server, fx,
-   * that starts a grandchild; both write their pids to `pidFile`, one a line (see `fixturePids`).
+   * A fake xiaozhi, and a config (mcp_config.json in a folder of its own) with the fixture servers
+   * `servers` makes, by default one, fx, that starts a grandchild; they write their pids to `pidFile`,
+   * one a line (see `fixturePids`).
    */
-  async endpointAndServerTree(): Promise<{ xiaozhi: FakeXiaozhi; file: string; pidFile: string }> {
+  async endpointAndServerTree(
+    servers = (pidFile: string, _dir: string): Record<string, unknown> => ({
+      fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }),
+    }),
+  ): Promise<{ xiaozhi: FakeXiaozhi; file: string; pidFile: string }> {
     const xiaozhi = await this.fakeXiaozhi();
     const dir = this.tempDir();
     const pidFile = path.join(dir, 'pids');
-    const file = this.writeConfig(
-      { mcpServers: { fx: fixtureEntry({ FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile }) } },
-      'mcp_config.json',
-      dir,
-    );
+    const file = this.writeConfig({ mcpServers: servers(pidFile, dir) }, 'mcp_config.json', dir);
     return { xiaozhi, file, pidFile };
   }
 
   tempDir(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cli-'));
     this.dirs.push(dir);
+    return dir;
+  }
+
+  /** A folder by exactly this name (spaces, %, a line break: as a user's may be) inside a fresh temp folder. */
+  namedDir(name: string): string {
+    const dir = path.join(this.tempDir(), name);
+    fs.mkdirSync(dir);
     return dir;
   }
 

@@ -115,8 +115,7 @@ describe('service on Linux: a systemd user unit', () => {
 
   it('install writes a unit that runs node on this CLI with the config, restarts on failure, stops gracefully', async () => {
     const { configHome, env } = linuxEnv();
-    const dir = path.join(h.tempDir(), 'my configs 100%');
-    fs.mkdirSync(dir);
+    const dir = h.namedDir('my configs 100%');
     const config = h.writeConfig({ mcpServers: { fx: fixtureEntry() } }, 'tray $HOME.json', dir);
     const run = h.spawn(['service', 'install', '--config', config, '--no-start', '--log-format', 'json'], {
       env: { ...env, PATH: `/opt/my tools%/bin:${process.env.PATH}` },
@@ -228,8 +227,7 @@ describe('service on Linux: a systemd user unit', () => {
 
   it('refuses a config path or --host with a line break or another control character, naming it, and writes nothing', async () => {
     const { configHome, env } = linuxEnv();
-    const dir = path.join(h.tempDir(), 'evil\nExecStartPre=touch pwned');
-    fs.mkdirSync(dir);
+    const dir = h.namedDir('evil\nExecStartPre=touch pwned');
     const config = h.writeConfig({}, 'tray.json', dir);
     const newline = h.spawn(['service', 'install', '--config', config, '--no-start'], { env });
     expect(await newline.exit).toBe(1);

@@ -86,25 +86,28 @@ describe('stopping the headless bridge leaves nothing behind', () => {
     expect(read()).toContain('[app] stopped');
   });
 
-  it('Ctrl+C stops every server cleanly and exits 130', async () => {
-    const { run, pids } = await servingBridge();
-    run.child.kill('SIGINT');
-    expect(await run.exit).toBe(130);
-    await allGone(pids);
-    expect(run.stdout()).toContain('SIGINT: stopping every server');
-    expect(run.stdout()).toContain('[app] stopped');
-  });
+  // Windows has no SIGQUIT.
+  const stops: { keys: string; signal: NodeJS.Signals; code: number }[] = [
+    { keys: 'Ctrl+C', signal: 'SIGINT', code: 130 },
+    ...(process.platform === 'win32' ? [] : [{ keys: 'Ctrl+\\', signal: 'SIGQUIT' as const, code: 131 }]),
+  ];
+  for (const { keys, signal, code } of stops) {
+    it(`${keys} (${signal}) stops every server cleanly and exits ${code}`, async () => {
+      const { run, pids } = await servingBridge();
+      run.child.kill(signal);
+      expect(await run.exit).toBe(code);
+      await allGone(pids);
+      expect(run.stdout()).toContain(`${signal}: stopping every server`);
+      expect(run.stdout()).toContain('[app] stopped');
+    });
+  }
 
   it.skipIf(process.platform === 'win32')(
     'Ctrl+C in a terminal (the whole process group) stops every server without reporting them as crashed and restarting',
     async () => {
-      const xiaozhi = await h.fakeXiaozhi();
-      const dir = h.tempDir();
-      const pidFile = path.join(dir, 'pids');
-      const servers = Object.fromEntries(
-        ['a', 'b', 'c'].map((name) => [name, fixtureEntry({ FIXTURE_NAME: name, FIXTURE_PID_FILE: pidFile })]),
+      const { xiaozhi, file, pidFile } = await h.endpointAndServerTree((pidFile) =>
+        Object.fromEntries(['a', 'b', 'c'].map((name) => [name, fixtureEntry({ FIXTURE_NAME: name, FIXTURE_PID_FILE: pidFile })])),
       );
-      const file = h.writeConfig({ mcpServers: servers }, 'mcp_config.json', dir);
       // Its own process group, as a terminal's foreground job: the terminal signals every process in it.
       const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) }, detached: true });
       const session = await xiaozhi.connection(0, 15_000);
@@ -119,15 +122,6 @@ describe('stopping the headless bridge leaves nothing behind', () => {
       expect(run.stdout()).not.toMatch(/restarting in|the connection closed/);
     },
   );
-
-  it.skipIf(process.platform === 'win32')('Ctrl+\\ (SIGQUIT) stops every server cleanly too, and exits 131', async () => {
-    const { run, pids } = await servingBridge();
-    run.child.kill('SIGQUIT');
-    expect(await run.exit).toBe(131);
-    await allGone(pids);
-    expect(run.stdout()).toContain('SIGQUIT: stopping every server');
-    expect(run.stdout()).toContain('[app] stopped');
-  });
 
   it('a second Ctrl+C exits at once, and kills every server tree before it does', async () => {
     const { run, pids } = await servingBridge();
@@ -144,18 +138,18 @@ describe('stopping the headless bridge leaves nothing behind', () => {
   it.skipIf(process.platform === 'win32')(
     'kill -9 of the bridge: its watchdog stops every server tree, even servers that ignore a closed stdin and SIGTERM, then exits itself',
     async () => {
-      const xiaozhi = await h.fakeXiaozhi();
-      const dir = h.tempDir();
-      const pidFile = path.join(dir, 'pids');
-      const termFile = path.join(dir, 'terms');
-      const fixture = (name: string, extra: Record<string, string> = {}) =>
-        fixtureEntry({ FIXTURE_NAME: name, FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pidFile, FIXTURE_TERM_FILE: termFile, ...extra });
-      // Two running, and one still starting (it never answers initialize: a first npx download, say).
-      const file = h.writeConfig(
-        { mcpServers: { a: fixture('a'), b: fixture('b'), stuck: fixture('stuck', { FIXTURE_HANG: '1' }) } },
-        'mcp_config.json',
-        dir,
-      );
+      const { xiaozhi, file, pidFile } = await h.endpointAndServerTree((pidFile, dir) => {
+        const fixture = (name: string, extra: Record<string, string> = {}) =>
+          fixtureEntry({
+            FIXTURE_NAME: name,
+            FIXTURE_GRANDCHILD: '1',
+            FIXTURE_PID_FILE: pidFile,
+            FIXTURE_TERM_FILE: path.join(dir, 'terms'),
+            ...extra,
+          });
+        // Two running, and one still starting (it never answers initialize: a first npx download, say).
+        return { a: fixture('a'), b: fixture('b'), stuck: fixture('stuck', { FIXTURE_HANG: '1' }) };
+      });
       const run = h.spawn(['run', '--config', file], { env: { MCP_ENDPOINT: xiaozhi.url(TOKEN) } });
       const session = await xiaozhi.connection(0, 15_000);
       await session.initialize();

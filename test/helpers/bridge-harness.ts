@@ -138,6 +138,19 @@ export function withEndpointTeardown(afterEach: (fn: () => Promise<void>) => voi
   return ctx;
 }
 
+/**
+ * A fake xiaozhi, and a started bridge with `input` that serves it as the endpoint "home" (id e):
+ * kept in `ctx`, so both are torn down after the test.
+ */
+export async function startServingHome(ctx: EndpointContext, input: SettingsInput): Promise<Harness & { xiaozhi: FakeXiaozhi }> {
+  const xiaozhi = await FakeXiaozhi.start();
+  ctx.xiaozhi = xiaozhi;
+  const harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], ...input });
+  ctx.harness = harness;
+  harness.bridge.start();
+  return { ...harness, xiaozhi };
+}
+
 /** Stops a test's bridge (its servers with it), then closes its fake xiaozhi; either may be missing. */
 export async function tearDown(harness: Harness | undefined, xiaozhi?: FakeXiaozhi): Promise<void> {
   await harness?.bridge.stop();

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { stopChild } from './stop-child';
 import { waitFor } from './wait';
 
 /** The real window in Debian's Chromium, served by the real headless bridge (`run --ui`). */
@@ -33,12 +34,7 @@ export async function startWindowBridge(config: string, env: NodeJS.ProcessEnv =
     child,
     url: (out.match(URL_PATTERN) as RegExpMatchArray)[0],
     output: () => out,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
 }
 

@@ -1,9 +1,10 @@
-import { configure, render } from '@testing-library/react';
+import { cleanup, configure, render } from '@testing-library/react';
+import { afterEach } from 'vitest';
 import type { ReactNode } from 'react';
 import { translator } from '../../src/shared/i18n/translate';
 import { AppContext } from '../../src/renderer/app-context';
 import { BridgeStore } from '../../src/renderer/store/bridge-store';
-import type { Harness } from './bridge-harness';
+import { makeBridge, type Harness } from './bridge-harness';
 import { scaled } from './time-scale';
 
 /** Renders a piece of the window against a real in-process Bridge (its api is what the UI talks to). */
@@ -27,3 +28,17 @@ export async function renderWithBridge(harness: Harness, ui: ReactNode, language
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 // findBy… and waitFor give up after 1 s by default: the window's answers come from real servers.
 configure({ asyncUtilTimeout: scaled(5000) });
+
+/**
+ * Each test's bridge: `const harness = newBridge({...})` takes makeBridge's arguments; after each
+ * test the window is unmounted and that bridge stopped.
+ */
+export function bridgeEachTest(): typeof makeBridge {
+  let current: Harness | undefined;
+  afterEach(async () => {
+    cleanup();
+    await current?.bridge.stop();
+    current = undefined;
+  });
+  return (...args) => (current = makeBridge(...args));
+}

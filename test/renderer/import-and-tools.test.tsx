@@ -1,26 +1,21 @@
 // @vitest-environment jsdom
 import fs from 'node:fs';
 import path from 'node:path';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { ImportDialog } from '../../src/renderer/pages/import-dialog';
 import { AddEndpointForm, validateEndpointUrl } from '../../src/renderer/pages/endpoints-page';
 import { argumentsFrom, fieldsOf } from '../../src/renderer/pages/schema-form';
 import { TryToolDialog } from '../../src/renderer/pages/try-tool-dialog';
-import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
-import { renderWithBridge } from '../helpers/render-app';
+import { fixtureServer } from '../helpers/bridge-harness';
+import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  cleanup();
-  await harness?.bridge.stop();
-  harness = undefined;
-});
+const newBridge = bridgeEachTest();
 const fixture = (name: string) => fs.readFileSync(path.resolve(__dirname, '../fixtures/import', name), 'utf8');
 
 describe('the import preview', () => {
   it('shows conflicts, asks for inputs, and applies the choices made', async () => {
-    harness = makeBridge({ servers: [{ name: 'fetch', transport: 'stdio', command: 'uvx', args: ['other'], enabled: false }] });
+    const harness = newBridge({ servers: [{ name: 'fetch', transport: 'stdio', command: 'uvx', args: ['other'], enabled: false }] });
     const preview = await harness.bridge.api.previewImport({ source: 'mcp.json', text: fixture('vscode-mcp.json') });
     const onClose = vi.fn();
     const { toasts } = await renderWithBridge(harness, <ImportDialog preview={preview} onClose={onClose} />);
@@ -68,7 +63,7 @@ describe('the import preview: what a file from elsewhere can do', () => {
   };
 
   it('flags env that runs code first, and takes an ${env:…} value only when the user ticks it', async () => {
-    harness = makeBridge({}, undefined, { env: bridgeEnv });
+    const harness = newBridge({}, undefined, { env: bridgeEnv });
     const preview = await harness.bridge.api.previewImport({ source: 'mcp.json', text });
     const onClose = vi.fn();
     await renderWithBridge(harness, <ImportDialog preview={preview} onClose={onClose} />);
@@ -105,7 +100,7 @@ describe('the import preview: what a file from elsewhere can do', () => {
   });
 
   it('says the same in Chinese', async () => {
-    harness = makeBridge({}, undefined, { env: bridgeEnv });
+    const harness = newBridge({}, undefined, { env: bridgeEnv });
     const preview = await harness.bridge.api.previewImport({ source: 'mcp.json', text });
     await renderWithBridge(harness, <ImportDialog preview={preview} onClose={() => undefined} />, 'zh-CN');
     expect(screen.getByText('设置了 NODE_OPTIONS：这类设置能在此服务启动前运行别的程序。只有信任这个文件时才导入。')).toBeTruthy();
@@ -123,7 +118,7 @@ describe('the endpoint form', () => {
     expect(validateEndpointUrl('')).toBe('empty');
     expect(validateEndpointUrl('https://api.xiaozhi.me/mcp/')).toBe('scheme');
     expect(validateEndpointUrl('wss://api.xiaozhi.me/mcp/?token=x')).toBeUndefined();
-    harness = makeBridge({});
+    const harness = newBridge({});
     await renderWithBridge(harness, <AddEndpointForm />, 'zh-CN');
     const url = screen.getByLabelText('接入点地址') as HTMLInputElement;
     expect(url.type).toBe('password');
@@ -169,7 +164,7 @@ describe('the try-it tool form', () => {
   });
 
   it('runs the tool and shows the text xiaozhi would get', async () => {
-    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    const harness = newBridge({ servers: [fixtureServer('fx')] });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     const tool = (await harness.bridge.api.getCatalog()).find((t) => t.name === 'big')!;

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { maskSecret, redactUrl } from '../../src/main/core/logs/redact';
 import { shownMasked, shownMaskedIn, wireMasked } from '../../src/renderer/masked';
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
@@ -12,15 +12,9 @@ import { SettingsPage } from '../../src/renderer/pages/settings-page';
 import { translator } from '../../src/shared/i18n/translate';
 import { MASK_MARKER } from '../../src/shared/masked';
 import type { SettingsInput } from '../../src/shared/settings';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
-import { renderWithBridge } from '../helpers/render-app';
+import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  cleanup();
-  await harness?.bridge.stop();
-  harness = undefined;
-});
+const newBridge = bridgeEachTest();
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2VuLXZhbHVl.sig';
 const API_KEY = 'sk-live-0123456789abcdef';
@@ -70,7 +64,7 @@ describe('masked values in the window', () => {
     ['the servers page', () => <ServersPage />],
     ['the settings page', () => <SettingsPage />],
   ])('%s shows masked values with the Chinese marker (zh-CN)', async (_name, page) => {
-    harness = makeBridge(secrets);
+    const harness = newBridge(secrets);
     await renderWithBridge(harness, page(), 'zh-CN');
     await waitFor(() => expect(shownText()).toContain('…（已隐藏）'));
     expect(shownText()).not.toContain('(redacted)');
@@ -78,7 +72,7 @@ describe('masked values in the window', () => {
   });
 
   it('the server editor shows masked env values and headers in Chinese and keeps the real ones when saved', async () => {
-    harness = makeBridge(secrets);
+    const harness = newBridge(secrets);
     const masked = (await harness.bridge.api.getSettings()).servers;
     const onClose = vi.fn();
     await renderWithBridge(
@@ -104,7 +98,7 @@ describe('masked values in the window', () => {
   });
 
   it('the import preview shows masked env values and endpoint tokens in Chinese', async () => {
-    harness = makeBridge({});
+    const harness = newBridge({});
     const text = JSON.stringify({
       mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`,
       mcpServers: { search: { command: 'npx', args: ['search-mcp'], env: { SEARCH_API_KEY: API_KEY } } },

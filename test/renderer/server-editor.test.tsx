@@ -1,20 +1,14 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { ServerEditor } from '../../src/renderer/pages/server-editor';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
-import { renderWithBridge } from '../helpers/render-app';
+import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  cleanup();
-  await harness?.bridge.stop();
-  harness = undefined;
-});
+const newBridge = bridgeEachTest();
 
 describe('the server form', () => {
   it('shows each problem under its field and saves nothing until it is fixed', async () => {
-    harness = makeBridge({ servers: [{ name: 'taken', transport: 'stdio', command: 'node', enabled: false }] });
+    const harness = newBridge({ servers: [{ name: 'taken', transport: 'stdio', command: 'node', enabled: false }] });
     const onClose = vi.fn();
     await renderWithBridge(harness, <ServerEditor existingNames={['taken']} onClose={onClose} />);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -43,7 +37,7 @@ describe('the server form', () => {
   });
 
   it('switches to remote fields and validates the URL', async () => {
-    harness = makeBridge({});
+    const harness = newBridge({});
     await renderWithBridge(harness, <ServerEditor existingNames={[]} onClose={() => undefined} />);
     fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'streamable-http' } });
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'remote' } });
@@ -54,7 +48,7 @@ describe('the server form', () => {
   });
 
   it('round-trips through the raw JSON mode and reports JSON it cannot use', async () => {
-    harness = makeBridge({});
+    const harness = newBridge({});
     await renderWithBridge(harness, <ServerEditor existingNames={[]} onClose={() => undefined} />);
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'fs' } });
     fireEvent.change(screen.getByLabelText('Command'), { target: { value: 'npx' } });

@@ -1,20 +1,15 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { TryToolDialog } from '../../src/renderer/pages/try-tool-dialog';
-import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
-import { renderWithBridge } from '../helpers/render-app';
+import { fixtureServer, type Harness } from '../helpers/bridge-harness';
+import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  cleanup();
-  await harness?.bridge.stop();
-  harness = undefined;
-});
+const newBridge = bridgeEachTest();
 
 async function startWith(env: Record<string, string>): Promise<Harness> {
-  harness = makeBridge({ servers: [fixtureServer('fx', env)] });
+  const harness = newBridge({ servers: [fixtureServer('fx', env)] });
   harness.bridge.start();
   await harness.bridge.whenServersSettled();
   return harness;

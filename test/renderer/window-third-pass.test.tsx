@@ -1,22 +1,17 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
 import { AddEndpointForm, EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { en } from '../../src/shared/i18n/en';
-import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
-import { renderWithBridge } from '../helpers/render-app';
+import { fixtureServer } from '../helpers/bridge-harness';
+import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  cleanup();
-  await harness?.bridge.stop();
-  harness = undefined;
-});
+const newBridge = bridgeEachTest();
 
 describe('English counts go through plurals', () => {
   it('the endpoint card says "1 page", not "page(s)"', async () => {
-    harness = makeBridge({
+    const harness = newBridge({
       servers: [fixtureServer('fx')],
       endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }],
     });
@@ -39,7 +34,7 @@ describe('English counts go through plurals', () => {
 
 describe('the catalogue asks for what an entry needs in words that read in each language', () => {
   const open = async (language: 'en' | 'zh-CN', title: string) => {
-    harness = makeBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
+    const harness = newBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
     await renderWithBridge(
       harness,
       <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />,
@@ -69,7 +64,7 @@ describe('the add-endpoint form', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    harness = makeBridge({});
+    const harness = newBridge({});
     harness.bridge.start();
     await renderWithBridge(harness, <AddEndpointForm />);
     fireEvent.change(screen.getByLabelText('Endpoint URL'), { target: { value: `ws://127.0.0.1:${port}/mcp/?token=abc` } });
@@ -84,7 +79,7 @@ describe('the add-endpoint form', () => {
 
 describe('the catalogue search', () => {
   it('lists the entries whose name or category matches first, then those that only mention the word', async () => {
-    harness = makeBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
+    const harness = newBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
     await renderWithBridge(
       harness,
       <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />,

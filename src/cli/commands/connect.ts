@@ -1,4 +1,4 @@
-import type { Command } from '../command';
+import { tokenOptions, type Command } from '../command';
 import { connectCommand as relay } from '../connect-command';
 
 export const connectCommand: Command = {
@@ -12,16 +12,11 @@ export const connectCommand: Command = {
       name: 'force-url',
       help: "send the token to --url even when the running app's state file says it listens at another address",
     },
-    {
-      name: 'token-file',
-      value: 'FILE',
-      help: 'a file holding its bearer token (default: from the state file; with --url, XIAOZHI_TRAY_TOKEN)',
-    },
-    {
-      name: 'token',
-      value: 'TOKEN',
-      help: 'the same token on the command line, where every user of this computer sees it: prefer --token-file or XIAOZHI_TRAY_TOKEN',
-    },
+    ...tokenOptions(
+      'token',
+      'a file holding its bearer token (default: from the state file; with --url, XIAOZHI_TRAY_TOKEN)',
+      'XIAOZHI_TRAY_TOKEN',
+    ),
   ],
   details: 'stdout carries MCP messages only; when the app is not running, one line on stderr says so and it exits 1.',
   run: (args) => relay(args.options),

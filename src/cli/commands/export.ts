@@ -1,7 +1,7 @@
 import { exportConfig } from '../../main/core/import/export-config';
 import { ExportFormatSchema, type ExportFormat } from '../../shared/import';
 import { stringOption, UsageError } from '../args';
-import { ALLOW_ENV_OPTION, CONFIG_OPTION, allowEnvArg, configArg, type Command } from '../command';
+import { ALLOW_ENV_OPTION, CONFIG_OPTION, allowEnvArg, configArg, tokenOptions, type Command } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
 import { exportEntryContext } from '../local-server-flags';
 
@@ -22,16 +22,7 @@ export const exportCommand: Command = {
       help: "mcp-servers (default: Claude Desktop, Cursor…), xiaozhi-client (xiaozhi.config.json), or cursor, claude-desktop, vscode, cherry-studio: the local MCP server as that client's entry",
     },
     { name: 'mcp-port', value: 'N', help: "the local MCP server's port for a client entry (default: the config's, or the running app's)" },
-    {
-      name: 'mcp-token-file',
-      value: 'FILE',
-      help: "a file holding its token (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the running app's)",
-    },
-    {
-      name: 'mcp-token',
-      value: 'T',
-      help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file',
-    },
+    ...tokenOptions('mcp-token', "a file holding its token (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the running app's)"),
   ],
   details: 'The output holds the real values (keys, tokens): it is your own file.',
   async run(args, ctx) {

@@ -1,7 +1,18 @@
 import path from 'node:path';
 import { formatProblem } from '../../main/core/config/json-text';
 import { stringOption } from '../args';
-import { ALLOW_ENV_OPTION, CONFIG_OPTION, TOOL_MODE_OPTION, allowEnvArg, configArg, logOptions, type Command } from '../command';
+import {
+  ALLOW_ENV_OPTION,
+  CONFIG_OPTION,
+  MCP_PORT_OPTION,
+  TOOL_MODE_OPTION,
+  UI_OPTIONS,
+  allowEnvArg,
+  configArg,
+  logOptions,
+  tokenOptions,
+  type Command,
+} from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import type { ToolMode } from '../../shared/settings';
 import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../config-file';
@@ -19,24 +30,12 @@ export const runCommand: Command = {
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
-    { name: 'ui', help: 'also serve the window as a web page on 127.0.0.1 (the printed URL carries an access token)' },
-    { name: 'port', value: 'N', help: "the web page's port (implies --ui; default: any free port)" },
-    { name: 'host', value: 'ADDR', help: 'listen on ADDR instead of 127.0.0.1, e.g. 0.0.0.0 for the LAN or in Docker (implies --ui)' },
-    {
-      name: 'mcp-port',
-      value: 'N',
-      help: 'also serve the tools as a local MCP server (streamable HTTP at 127.0.0.1:N/mcp) for Cursor, VS Code, Cherry Studio',
-    },
-    {
-      name: 'mcp-token-file',
-      value: 'FILE',
-      help: "a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the one the last run used: made once, then kept); each app's own is derived from it",
-    },
-    {
-      name: 'mcp-token',
-      value: 'T',
-      help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file',
-    },
+    ...UI_OPTIONS,
+    MCP_PORT_OPTION,
+    ...tokenOptions(
+      'mcp-token',
+      "a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the one the last run used: made once, then kept); each app's own is derived from it",
+    ),
     TOOL_MODE_OPTION,
     ...logOptions('info', 'stdout'),
   ],

@@ -2,14 +2,26 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../main/core/config/atomic-write';
-import { stringOption, UsageError, type ParsedArgs } from '../args';
-import { ALLOW_ENV_OPTION, LOG_FORMATS, LOG_LEVELS, TOOL_MODE_OPTION, allowEnvArg, type CliContext, type Command } from '../command';
+import { stringOption, UsageError, type OptionSpec, type ParsedArgs } from '../args';
+import {
+  ALLOW_ENV_OPTION,
+  MCP_PORT_OPTION,
+  TOOL_MODE_OPTION,
+  UI_OPTIONS,
+  allowEnvArg,
+  logOptions,
+  type CliContext,
+  type Command,
+} from '../command';
 import { localServerOverrides } from '../local-server-flags';
 import { loadOrExplain } from '../config-file';
 import { closest } from '../suggest';
 import { ServiceValueError, launchdPlist, systemdUnit, windowsAdvice, type ServiceSpec } from '../service/unit-files';
 
 const ACTIONS = ['install', 'uninstall', 'status'] as const;
+
+/** Run's own option, as `service install` takes it: written into the service's command line. */
+const passedOnToRun = (option: OptionSpec): OptionSpec => ({ ...option, help: `install, passed on to run: ${option.help}` });
 type Action = (typeof ACTIONS)[number];
 
 /** Where a service manager keeps a user's service, and how to drive it. */
@@ -253,16 +265,10 @@ export const serviceCommand: Command = {
     { name: 'config', value: 'FILE', help: 'install: the config the service runs (its full path is written)' },
     { name: 'name', value: 'NAME', help: "the service's name, to run more than one (default xiaozhi-tray)" },
     { name: 'no-start', help: 'install: write the file only; start nothing' },
-    { name: 'log-level', value: 'LEVEL', choices: LOG_LEVELS, help: 'install: passed on to run' },
-    { name: 'log-format', value: 'FORMAT', choices: LOG_FORMATS, help: 'install: passed on to run' },
-    { name: 'ui', help: "install: passed on to run (the URL with its token is in the service's log)" },
-    { name: 'port', value: 'N', help: 'install: passed on to run' },
-    { name: 'host', value: 'ADDR', help: 'install: passed on to run' },
-    { ...ALLOW_ENV_OPTION, help: `install: passed on to run (${ALLOW_ENV_OPTION.help})` },
-    { name: 'mcp-port', value: 'N', help: 'install: passed on to run (the local MCP server for Cursor, VS Code, Cherry Studio)' },
+    ...[...logOptions('info', "the service's log"), ...UI_OPTIONS, ALLOW_ENV_OPTION, MCP_PORT_OPTION].map(passedOnToRun),
     { name: 'mcp-token-file', value: 'FILE', help: "install: passed on to run by its full path (the local server's token)" },
-    { name: 'mcp-token', value: 'T', help: 'refused: the service file is readable by others; use --mcp-token-file' },
-    { ...TOOL_MODE_OPTION, help: `install: passed on to run (${TOOL_MODE_OPTION.help})` },
+    { name: 'mcp-token', value: 'TOKEN', help: 'refused: the service file is readable by others; use --mcp-token-file' },
+    passedOnToRun(TOOL_MODE_OPTION),
   ],
   details: [
     'The service runs `node …/bin/xiaozhi-tray.js run --config FILE` directly (not through npx, which',

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useApp } from '../app-context';
+import { DialogFooter } from './dialog-footer';
 import { Button, Dialog } from './ui';
 
 /** "Remove X?" with Cancel and a red confirm button. */
@@ -16,12 +17,10 @@ export function ConfirmRemoveDialog(props: {
       title={props.title}
       onClose={props.onCancel}
       footer={
-        <>
-          <Button onClick={props.onCancel}>{t('common.cancel')}</Button>
-          <Button kind="danger" onClick={props.onConfirm}>
-            {props.confirmLabel ?? t('common.remove')}
-          </Button>
-        </>
+        <DialogFooter
+          onCancel={props.onCancel}
+          primary={{ kind: 'danger', label: props.confirmLabel ?? t('common.remove'), onClick: props.onConfirm }}
+        />
       }
     >
       <p>{props.body}</p>

@@ -95,6 +95,23 @@ export function Field(props: { label: string; error?: string | undefined; hint?:
   );
 }
 
+/** Text a program reads (JSON, a command's arguments a line each): monospace, no spell-check, what is wrong under it. */
+export function CodeField(props: {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  rows: number;
+  value: string;
+  onChange: (text: string) => void;
+}) {
+  const { label, error, hint, onChange, ...rest } = props;
+  return (
+    <Field label={label} error={error} hint={hint}>
+      {(id) => <textarea id={id} className="mono code-input" spellCheck={false} {...rest} onChange={(e) => onChange(e.target.value)} />}
+    </Field>
+  );
+}
+
 export function Notice(props: { kind?: 'info' | 'warn' | 'error'; children: ReactNode }) {
   return (
     <div className={`notice notice-${props.kind ?? 'info'}`} role={props.kind === 'error' ? 'alert' : 'status'}>
@@ -191,48 +208,47 @@ export function Dialog(props: {
   );
 }
 
-/** Rows of name = value, for env variables and HTTP headers. */
-export function KeyValueEditor(props: {
-  value: [string, string][];
-  onChange: (value: [string, string][]) => void;
-  keyLabel: string;
-  valueLabel: string;
-  addLabel: string;
-  removeLabel: string;
-}) {
+/** A titled set of name = value rows, for env variables and HTTP headers. */
+export function KeyValueEditor(props: { legend: string; value: [string, string][]; onChange: (value: [string, string][]) => void }) {
+  const { t } = useApp();
+  const keyLabel = t('kv.name');
+  const valueLabel = t('kv.value');
   const update = (index: number, pair: [string, string]) => props.onChange(props.value.map((p, i) => (i === index ? pair : p)));
   return (
-    <div className="kv">
-      {props.value.map(([key, value], index) => (
-        <div className="kv-row" key={index}>
-          <input
-            aria-label={`${props.keyLabel} ${index + 1}`}
-            placeholder={props.keyLabel}
-            value={key}
-            onChange={(e) => update(index, [e.target.value, value])}
-            spellCheck={false}
-          />
-          <input
-            aria-label={`${props.valueLabel} ${index + 1}`}
-            placeholder={props.valueLabel}
-            value={value}
-            onChange={(e) => update(index, [key, e.target.value])}
-            spellCheck={false}
-          />
-          <Button
-            kind="ghost"
-            small
-            aria-label={`${props.removeLabel} ${key || index + 1}`}
-            onClick={() => props.onChange(props.value.filter((_, i) => i !== index))}
-          >
-            ✕
-          </Button>
-        </div>
-      ))}
-      <Button small onClick={() => props.onChange([...props.value, ['', '']])}>
-        + {props.addLabel}
-      </Button>
-    </div>
+    <fieldset className="fieldset">
+      <legend>{props.legend}</legend>
+      <div className="kv">
+        {props.value.map(([key, value], index) => (
+          <div className="kv-row" key={index}>
+            <input
+              aria-label={`${keyLabel} ${index + 1}`}
+              placeholder={keyLabel}
+              value={key}
+              onChange={(e) => update(index, [e.target.value, value])}
+              spellCheck={false}
+            />
+            <input
+              aria-label={`${valueLabel} ${index + 1}`}
+              placeholder={valueLabel}
+              value={value}
+              onChange={(e) => update(index, [key, e.target.value])}
+              spellCheck={false}
+            />
+            <Button
+              kind="ghost"
+              small
+              aria-label={`${t('common.remove')} ${key || index + 1}`}
+              onClick={() => props.onChange(props.value.filter((_, i) => i !== index))}
+            >
+              ✕
+            </Button>
+          </div>
+        ))}
+        <Button small onClick={() => props.onChange([...props.value, ['', '']])}>
+          + {t('kv.add')}
+        </Button>
+      </div>
+    </fieldset>
   );
 }
 

@@ -18,6 +18,12 @@ function download(name: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** The files the calls can be saved as, for a spreadsheet and for log tools. */
+const EXPORTS = [
+  { format: 'csv', type: 'text/csv' },
+  { format: 'jsonl', type: 'application/x-ndjson' },
+] as const;
+
 /** What xiaozhi (and the other callers) did: calls per hour and per tool, failures, latency, tools never called. */
 export function ActivityPage() {
   const { store, t, language } = useApp();
@@ -60,20 +66,16 @@ export function ActivityPage() {
               </button>
             ))}
           </div>
-          <Button
-            small
-            disabled={!samples?.length}
-            onClick={() => download(`xiaozhi-activity-${stamp}.csv`, exportActivity(samples ?? [], 'csv'), 'text/csv')}
-          >
-            {t('activity.export', { format: 'CSV' })}
-          </Button>
-          <Button
-            small
-            disabled={!samples?.length}
-            onClick={() => download(`xiaozhi-activity-${stamp}.jsonl`, exportActivity(samples ?? [], 'jsonl'), 'application/x-ndjson')}
-          >
-            {t('activity.export', { format: 'JSONL' })}
-          </Button>
+          {EXPORTS.map(({ format, type }) => (
+            <Button
+              key={format}
+              small
+              disabled={!samples?.length}
+              onClick={() => download(`xiaozhi-activity-${stamp}.${format}`, exportActivity(samples ?? [], format), type)}
+            >
+              {t('activity.export', { format: format.toUpperCase() })}
+            </Button>
+          ))}
         </div>
       </div>
       {samples === undefined ? (

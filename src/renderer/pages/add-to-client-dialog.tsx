@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { LOCAL_CLIENT_NAMES, type AddToClient, type AddToClientPreview } from '../../shared/tool-set-api';
 import { useApp } from '../app-context';
 import { ToolSetPicker } from '../components/tool-set-picker';
+import { DialogFooter } from '../components/dialog-footer';
 import { Button, Dialog, Field, Notice, Switch } from '../components/ui';
 import { shownMasked } from '../masked';
 
@@ -68,17 +69,17 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
       title={t('addTo.title', { client })}
       onClose={props.onClose}
       footer={
-        <>
-          <Button
-            kind="primary"
-            disabled={!preview || busy || (preview.action === 'unchanged' && !(preview.openToOthers && makePrivate))}
-            onClick={() => void apply()}
-          >
-            {isCherry ? t('addTo.openCherry') : t('addTo.apply')}
-          </Button>
-          {isCherry && preview?.copyText ? <Button onClick={() => copy(preview.copyText as string)}>{t('addTo.copyJson')}</Button> : null}
-          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-        </>
+        <DialogFooter
+          onCancel={props.onClose}
+          extra={
+            isCherry && preview?.copyText ? <Button onClick={() => copy(preview.copyText as string)}>{t('addTo.copyJson')}</Button> : null
+          }
+          primary={{
+            label: isCherry ? t('addTo.openCherry') : t('addTo.apply'),
+            disabled: !preview || busy || (preview.action === 'unchanged' && !(preview.openToOthers && makePrivate)),
+            onClick: () => void apply(),
+          }}
+        />
       }
     >
       <div className="form">

@@ -2,6 +2,7 @@ import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { CatalogueCategorySchema, serverFromEntry, type Catalogue, type CatalogueEntry } from '../../shared/catalogue';
 import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
+import { DialogFooter } from '../components/dialog-footer';
 import { Button, Dialog, EmptyState, Field, Notice } from '../components/ui';
 import { formatAgo } from '../format';
 import { useStore } from '../store/bridge-store';
@@ -128,14 +129,15 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
       title={t('catalogue.title')}
       onClose={props.onClose}
       footer={
-        <>
-          <Button kind="ghost" onClick={() => void refresh('now')} disabled={refreshing}>
-            {refreshing ? t('catalogue.refreshing') : t('catalogue.refresh')}
-          </Button>
-          <span className="spacer" />
-          <Button onClick={props.onCustom}>{t('servers.custom')}</Button>
-          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-        </>
+        <DialogFooter
+          onCancel={props.onClose}
+          start={
+            <Button kind="ghost" onClick={() => void refresh('now')} disabled={refreshing}>
+              {refreshing ? t('catalogue.refreshing') : t('catalogue.refresh')}
+            </Button>
+          }
+          extra={<Button onClick={props.onCustom}>{t('servers.custom')}</Button>}
+        />
       }
     >
       <div className="catalogue-filters">
@@ -230,16 +232,15 @@ function ValuesStep(props: {
       onClose={props.onClose}
       onSubmit={done}
       footer={
-        <>
-          <Button kind="ghost" onClick={props.onBack}>
-            {t('catalogue.back')}
-          </Button>
-          <span className="spacer" />
-          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" type="submit">
-            {t('catalogue.continue')}
-          </Button>
-        </>
+        <DialogFooter
+          onCancel={props.onClose}
+          start={
+            <Button kind="ghost" onClick={props.onBack}>
+              {t('catalogue.back')}
+            </Button>
+          }
+          primary={{ label: t('catalogue.continue') }}
+        />
       }
     >
       <p className="muted">{text(props.entry.description)}</p>

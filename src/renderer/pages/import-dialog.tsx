@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ConflictAction, ImportPreview } from '../../shared/import';
 import { useApp } from '../app-context';
-import { Button, Dialog, Field, Notice } from '../components/ui';
+import { DialogFooter } from '../components/dialog-footer';
+import { Dialog, Field, Notice } from '../components/ui';
 import { shownMasked } from '../masked';
 import { serverTarget, type ServerSettings } from '../../shared/settings';
 
@@ -100,14 +101,11 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
       onClose={onClose}
       onSubmit={() => count > 0 && !busy && void apply()}
       footer={
-        <>
-          <span className="small muted">{t('import.summary', { count })}</span>
-          <span className="spacer" />
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" type="submit" disabled={busy || count === 0}>
-            {t('import.apply')}
-          </Button>
-        </>
+        <DialogFooter
+          onCancel={onClose}
+          start={<span className="small muted">{t('import.summary', { count })}</span>}
+          primary={{ label: t('import.apply'), disabled: busy || count === 0 }}
+        />
       }
     >
       <p className="muted small">{t('import.detected', { format: t(`format.${preview.format}`) })}</p>

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useApp } from '../app-context';
 import { toolSetName } from '../components/tool-set-picker';
-import { Button, Dialog, Field } from '../components/ui';
+import { DialogFooter } from '../components/dialog-footer';
+import { Dialog, Field } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
 
@@ -38,12 +39,7 @@ export function NewToolSetDialog(props: { onClose: () => void; onCreated: (id: s
       title={t('toolSets.newTitle')}
       onClose={props.onClose}
       footer={
-        <>
-          <Button kind="primary" disabled={busy} onClick={() => void submit()}>
-            {t('toolSets.create')}
-          </Button>
-          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-        </>
+        <DialogFooter onCancel={props.onClose} primary={{ label: t('toolSets.create'), disabled: busy, onClick: () => void submit() }} />
       }
     >
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>

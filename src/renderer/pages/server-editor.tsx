@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings';
 import { firstIssue } from '../../shared/zod-issue';
 import { useApp } from '../app-context';
-import { Button, Dialog, Field, KeyValueEditor, Notice, Switch } from '../components/ui';
+import { DialogFooter } from '../components/dialog-footer';
+import { Button, Dialog, Field, CodeField, KeyValueEditor, Notice, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
 import { shownMaskedIn, wireMasked } from '../masked';
@@ -72,36 +73,26 @@ export function ServerEditor(props: {
       onClose={props.onClose}
       onSubmit={() => void save()}
       footer={
-        <>
-          {props.onBack ? (
-            <Button kind="ghost" onClick={props.onBack}>
-              {t('common.back')}
-            </Button>
-          ) : null}
-          <Button kind="ghost" onClick={() => (raw === undefined ? toRaw() : void fromRaw())}>
-            {raw === undefined ? t('servers.rawMode') : t('servers.formMode')}
-          </Button>
-          <span className="spacer" />
-          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" type="submit" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </>
+        <DialogFooter
+          onCancel={props.onClose}
+          start={
+            <>
+              {props.onBack ? (
+                <Button kind="ghost" onClick={props.onBack}>
+                  {t('common.back')}
+                </Button>
+              ) : null}
+              <Button kind="ghost" onClick={() => (raw === undefined ? toRaw() : void fromRaw())}>
+                {raw === undefined ? t('servers.rawMode') : t('servers.formMode')}
+              </Button>
+            </>
+          }
+          primary={{ label: t('common.save'), disabled: busy }}
+        />
       }
     >
       {raw !== undefined ? (
-        <Field label={t('servers.rawLabel')} error={rawError}>
-          {(id) => (
-            <textarea
-              id={id}
-              className="mono code-input"
-              rows={16}
-              spellCheck={false}
-              value={raw}
-              onChange={(e) => setRaw(e.target.value)}
-            />
-          )}
-        </Field>
+        <CodeField label={t('servers.rawLabel')} error={rawError} rows={16} value={raw} onChange={setRaw} />
       ) : (
         <div className="form">
           <div className="form-row">
@@ -131,29 +122,14 @@ export function ServerEditor(props: {
                   />
                 )}
               </Field>
-              <Field label={t('servers.args')} hint={t('servers.argsHint')}>
-                {(id) => (
-                  <textarea
-                    id={id}
-                    className="mono"
-                    rows={3}
-                    spellCheck={false}
-                    value={draft.args}
-                    onChange={(e) => set({ args: e.target.value })}
-                  />
-                )}
-              </Field>
-              <fieldset className="fieldset">
-                <legend>{t('servers.env')}</legend>
-                <KeyValueEditor
-                  value={draft.env}
-                  onChange={(env) => set({ env })}
-                  keyLabel={t('kv.name')}
-                  valueLabel={t('kv.value')}
-                  addLabel={t('kv.add')}
-                  removeLabel={t('common.remove')}
-                />
-              </fieldset>
+              <CodeField
+                label={t('servers.args')}
+                hint={t('servers.argsHint')}
+                rows={3}
+                value={draft.args}
+                onChange={(args) => set({ args })}
+              />
+              <KeyValueEditor legend={t('servers.env')} value={draft.env} onChange={(env) => set({ env })} />
               <Field label={t('servers.cwd')}>
                 {(id) => (
                   <input id={id} className="mono" value={draft.cwd} spellCheck={false} onChange={(e) => set({ cwd: e.target.value })} />
@@ -172,17 +148,7 @@ export function ServerEditor(props: {
                   {modelscopeKey ? t('servers.modelscopeHint') : t('servers.modelscopeMissing')}
                 </Notice>
               ) : null}
-              <fieldset className="fieldset">
-                <legend>{t('servers.headers')}</legend>
-                <KeyValueEditor
-                  value={draft.headers}
-                  onChange={(headers) => set({ headers })}
-                  keyLabel={t('kv.name')}
-                  valueLabel={t('kv.value')}
-                  addLabel={t('kv.add')}
-                  removeLabel={t('common.remove')}
-                />
-              </fieldset>
+              <KeyValueEditor legend={t('servers.headers')} value={draft.headers} onChange={(headers) => set({ headers })} />
             </>
           )}
           <div className="form-row">

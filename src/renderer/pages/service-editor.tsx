@@ -3,7 +3,8 @@ import type { ServiceKind } from '../../shared/service-settings';
 import type { ServiceSettings } from '../../shared/settings';
 import { hasMessage } from '../../shared/i18n/translate';
 import { useApp } from '../app-context';
-import { Button, Dialog, Field, Notice } from '../components/ui';
+import { DialogFooter } from '../components/dialog-footer';
+import { Dialog, Field, Notice } from '../components/ui';
 import { shownMaskedIn, wireMasked } from '../masked';
 import { useServerSave } from './use-server-save';
 import {
@@ -99,15 +100,7 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
       title={props.service ? t('servers.editTitle', { name: props.service.name }) : t('services.addTitle', { kind })}
       onClose={props.onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <span className="spacer" />
-          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" type="submit" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<DialogFooter onCancel={props.onClose} primary={{ label: t('common.save'), disabled: busy }} />}
     >
       <div className="form">
         <p className="small muted">{t(`services.about.${props.kind}`)}</p>

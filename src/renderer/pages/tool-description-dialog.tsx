@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
+import { DialogFooter } from '../components/dialog-footer';
 import { Button, Dialog, Field } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { formatBytes } from '../format';
@@ -32,18 +33,17 @@ export function ToolDescriptionDialog({ tool, onClose }: { tool: CatalogTool; on
       title={t('describe.title', { name: tool.name })}
       onClose={onClose}
       footer={
-        <>
-          {edited ? (
-            <Button kind="ghost" onClick={() => save(null)}>
-              {t('describe.reset')}
-            </Button>
-          ) : null}
-          <span className="spacer" />
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button kind="primary" disabled={unchanged} onClick={() => save(text.trim() === original.trim() ? null : text)}>
-            {t('common.save')}
-          </Button>
-        </>
+        <DialogFooter
+          onCancel={onClose}
+          start={
+            edited ? (
+              <Button kind="ghost" onClick={() => save(null)}>
+                {t('describe.reset')}
+              </Button>
+            ) : null
+          }
+          primary={{ label: t('common.save'), disabled: unchanged, onClick: () => save(text.trim() === original.trim() ? null : text) }}
+        />
       }
     >
       <div className="form">

@@ -1,8 +1,8 @@
-import { Fragment, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { Button, EmptyState, Notice } from '../components/ui';
-import { serversLink } from './xiaozhi-status';
+import { ServerLinks, serversLink } from './xiaozhi-status';
 import { formatBytes } from '../format';
 import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../components/tool-group';
 import { useStore } from '../store/bridge-store';
@@ -73,12 +73,7 @@ export function ToolsPage() {
         // A server that is not running lists no tools: say whose tools are missing here, and where to look.
         <Notice kind={missing.some((m) => m.state === 'failed') ? 'error' : 'warn'}>
           {t('tools.missingFrom')}
-          {missing.map((m, i) => (
-            <Fragment key={m.name}>
-              {i > 0 ? t('list.separator') : null}
-              <a href={serversLink({ server: m.name })}>{m.name}</a>
-            </Fragment>
-          ))}
+          <ServerLinks names={missing.map((m) => m.name)} />
         </Notice>
       ) : null}
       {catalog.length === 0 ? (

@@ -3,7 +3,8 @@ import { ProblemText } from '../components/problem-text';
 import type { ToolCallOutput } from '../../shared/bridge-api';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
-import { Button, Dialog, Field, Notice, Switch } from '../components/ui';
+import { DialogFooter } from '../components/dialog-footer';
+import { Button, Dialog, Field, CodeField, Notice, Switch } from '../components/ui';
 import { formatBytes, formatDuration } from '../format';
 import { argumentsFrom, fieldsOf, initialValues, type FieldErrorCode, type FormField, type FormValues } from './schema-form';
 
@@ -64,35 +65,24 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
       onClose={onClose}
       onSubmit={() => void run()}
       footer={
-        <>
-          <Button
-            kind="ghost"
-            onClick={() => setRaw(raw === undefined ? JSON.stringify(argumentsFrom(fields, values).args ?? {}, null, 2) : undefined)}
-          >
-            {raw === undefined ? t('tryTool.rawMode') : t('tryTool.formMode')}
-          </Button>
-          <span className="spacer" />
-          <Button onClick={onClose}>{t('common.close')}</Button>
-          <Button kind="primary" type="submit" disabled={running}>
-            {running ? t('tryTool.running') : t('tryTool.run')}
-          </Button>
-        </>
+        <DialogFooter
+          onCancel={onClose}
+          dismiss="close"
+          start={
+            <Button
+              kind="ghost"
+              onClick={() => setRaw(raw === undefined ? JSON.stringify(argumentsFrom(fields, values).args ?? {}, null, 2) : undefined)}
+            >
+              {raw === undefined ? t('tryTool.rawMode') : t('tryTool.formMode')}
+            </Button>
+          }
+          primary={{ label: running ? t('tryTool.running') : t('tryTool.run'), disabled: running }}
+        />
       }
     >
       <p className="muted">{tool.description}</p>
       {raw !== undefined ? (
-        <Field label={t('tryTool.arguments')} error={rawError}>
-          {(id) => (
-            <textarea
-              id={id}
-              className="mono code-input"
-              rows={8}
-              spellCheck={false}
-              value={raw}
-              onChange={(e) => setRaw(e.target.value)}
-            />
-          )}
-        </Field>
+        <CodeField label={t('tryTool.arguments')} error={rawError} rows={8} value={raw} onChange={setRaw} />
       ) : fields.length === 0 ? (
         <p className="muted">{t('tryTool.noArguments')}</p>
       ) : (
@@ -153,7 +143,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
               {t('tryTool.meta', { duration: formatDuration(result.durationMs), size: formatBytes(result.bytes) })}
             </span>
           </div>
-          <pre className={`mono result-text${result.isError ? ' is-error' : ''}`} data-testid="tool-result">
+          <pre className={`mono code-block result-text${result.isError ? ' is-error' : ''}`} data-testid="tool-result">
             {result.text}
           </pre>
           <div className="small muted">{t('tryTool.asXiaozhi')}</div>

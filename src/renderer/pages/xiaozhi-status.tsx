@@ -9,6 +9,17 @@ export function serversLink(to: { server?: string; add?: boolean } = {}): string
   return to.add ? '#/servers?add=catalogue' : '#/servers';
 }
 
+/** Servers named in a sentence, each a link to its card. */
+export function ServerLinks(props: { names: string[] }) {
+  const { t } = useApp();
+  return props.names.map((name, i) => (
+    <Fragment key={name}>
+      {i > 0 ? t('list.separator') : null}
+      <a href={serversLink({ server: name })}>{name}</a>
+    </Fragment>
+  ));
+}
+
 /** Is xiaozhi working? Connected, and how many tools it read: the first line of the overview. */
 export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t']): { tone: Tone; text: string } {
   const connected = state.endpoints.filter((e) => e.state === 'connected');
@@ -44,12 +55,7 @@ export function XiaozhiStatus({ state }: { state: BridgeState }) {
             <span className="error-text">
               {' · '}
               {t('xiaozhi.failed')}
-              {failed.map((s, i) => (
-                <Fragment key={s.name}>
-                  {i > 0 ? t('list.separator') : null}
-                  <a href={serversLink({ server: s.name })}>{s.name}</a>
-                </Fragment>
-              ))}
+              <ServerLinks names={failed.map((s) => s.name)} />
             </span>
           ) : null}
           {restarting.length > 0 ? (

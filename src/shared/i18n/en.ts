@@ -1,3 +1,5 @@
+import { APP_FORMAT_NAMES } from './app-names';
+
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
   'app.name': 'Xiaozhi Tray',
@@ -403,12 +405,7 @@ export const en = {
   'format.xiaozhi-tray': 'Xiaozhi Tray',
   'format.xiaozhi-client': 'xiaozhi-client',
   'format.xiaozhi-example': 'xiaozhi official example (mcp_config.json)',
-  'format.claude-desktop': 'Claude Desktop',
-  'format.cursor': 'Cursor',
-  'format.vscode': 'VS Code',
-  'format.windsurf': 'Windsurf',
-  'format.cline': 'Cline',
-  'format.codex': 'Codex',
+  ...APP_FORMAT_NAMES,
   'format.server-snippet': 'a server snippet',
   'format.endpoint-url': 'an endpoint URL',
 

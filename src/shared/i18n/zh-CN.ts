@@ -1,3 +1,4 @@
+import { APP_FORMAT_NAMES } from './app-names';
 import type { en } from './en';
 
 /** 简体中文界面文字。 */
@@ -395,12 +396,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'format.xiaozhi-tray': '小智托盘',
   'format.xiaozhi-client': 'xiaozhi-client',
   'format.xiaozhi-example': '小智官方示例（mcp_config.json）',
-  'format.claude-desktop': 'Claude Desktop',
-  'format.cursor': 'Cursor',
-  'format.vscode': 'VS Code',
-  'format.windsurf': 'Windsurf',
-  'format.cline': 'Cline',
-  'format.codex': 'Codex',
+  ...APP_FORMAT_NAMES,
   'format.server-snippet': '服务配置片段',
   'format.endpoint-url': '接入点地址',
 

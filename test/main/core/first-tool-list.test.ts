@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, makeBridge, withEndpointTeardown } from '../../helpers/bridge-harness';
+import { fixtureServer, startServingHome, withEndpointTeardown } from '../../helpers/bridge-harness';
 import { scaled } from '../../helpers/time-scale';
 import { waitFor } from '../../helpers/wait';
 
@@ -15,18 +15,15 @@ async function listOnce(session: Awaited<ReturnType<FakeXiaozhi['connection']>>)
 
 describe('the first tools/list of a session', () => {
   it('waits for servers that are still starting, so a broker that lists once gets every tool', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }],
+    const { bridge, xiaozhi } = await startServingHome(ctx, {
       servers: [
         fixtureServer('slow1', { FIXTURE_START_DELAY_MS: '1500' }, { name: 'slow1' }),
         fixtureServer('slow2', { FIXTURE_START_DELAY_MS: '1500', FIXTURE_EXTRA_TOOLS: '2' }, { name: 'slow2' }),
       ],
     });
-    ctx.harness!.bridge.start();
     // The endpoint connects at once, long before the servers are ready.
-    const session = await ctx.xiaozhi!.connection(0);
-    expect(ctx.harness!.bridge.state().servers.every((s) => s.state === 'starting')).toBe(true);
+    const session = await xiaozhi.connection(0);
+    expect(bridge.state().servers.every((s) => s.state === 'starting')).toBe(true);
     const names = await listOnce(session);
     expect(names).toContain('slow1_echo');
     expect(names).toContain('slow2_echo');
@@ -34,9 +31,7 @@ describe('the first tools/list of a session', () => {
   });
 
   it('does not wait past the start grace for a server that hangs, nor at all for one that fails', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }],
+    const { bridge, xiaozhi } = await startServingHome(ctx, {
       servers: [
         fixtureServer('ok', { FIXTURE_START_DELAY_MS: '200' }),
         fixtureServer('stuck', { FIXTURE_HANG: '1' }),
@@ -44,26 +39,21 @@ describe('the first tools/list of a session', () => {
       ],
       limits: { startGraceMs: scaled(4000) },
     });
-    ctx.harness!.bridge.start();
-    const session = await ctx.xiaozhi!.connection(0);
+    const session = await xiaozhi.connection(0);
     const started = Date.now();
     const names = await listOnce(session);
     const waited = Date.now() - started;
     expect(names).toContain('echo');
-    expect(ctx.harness!.bridge.state().servers.find((s) => s.name === 'stuck')?.state).toBe('starting');
+    expect(bridge.state().servers.find((s) => s.name === 'stuck')?.state).toBe('starting');
     // Bounded by the grace (generous upper slack for a loaded machine; the point is "not the start timeout", 15 s).
     expect(waited).toBeLessThan(scaled(8000));
   });
 
   it('announces no list_changed while that list waits: its answer already shows what changed meanwhile', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }],
+    const { bridge, xiaozhi } = await startServingHome(ctx, {
       servers: [fixtureServer('fast', {}, { name: 'fast' }), fixtureServer('slow', { FIXTURE_START_DELAY_MS: '2500' }, { name: 'slow' })],
     });
-    const { bridge } = ctx.harness!;
-    bridge.start();
-    const session = await ctx.xiaozhi!.connection(0);
+    const session = await xiaozhi.connection(0);
     await session.initialize();
     const mark = session.mark();
     // The fast server comes up (a catalog change) while this list waits for the slow one.
@@ -77,24 +67,17 @@ describe('the first tools/list of a session', () => {
   });
 
   it('answers at once when nothing is starting', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({ endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }], servers: [fixtureServer('fx')] });
-    ctx.harness!.bridge.start();
-    await ctx.harness!.bridge.whenServersSettled();
-    const session = await ctx.xiaozhi!.connection(0);
+    const { bridge, xiaozhi } = await startServingHome(ctx, { servers: [fixtureServer('fx')] });
+    await bridge.whenServersSettled();
+    const session = await xiaozhi.connection(0);
     expect(await listOnce(session)).toContain('echo');
   });
 });
 
 describe('a tools/call while servers start', () => {
   it('waits for the server of that tool instead of answering "unknown tool"', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi!.url() }],
-      servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1000' })],
-    });
-    ctx.harness!.bridge.start();
-    const session = await ctx.xiaozhi!.connection(0);
+    const { xiaozhi } = await startServingHome(ctx, { servers: [fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1000' })] });
+    const session = await xiaozhi.connection(0);
     await session.initialize();
     const answer = await session.request(5, 'tools/call', { name: 'echo', arguments: { text: 'early' } }, 20_000);
     expect(answer.result?.content?.[0]?.text).toBe('slow: early');
@@ -103,15 +86,9 @@ describe('a tools/call while servers start', () => {
 
 describe('a tools/list while a server restarts after a crash', () => {
   it('waits for the restart attempt under way, so the list is complete', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }],
-      servers: [fixtureServer('fx', { FIXTURE_START_DELAY_MS: '800' })],
-    });
-    const { bridge, logBook } = ctx.harness;
-    bridge.start();
+    const { bridge, logBook, xiaozhi } = await startServingHome(ctx, { servers: [fixtureServer('fx', { FIXTURE_START_DELAY_MS: '800' })] });
     await bridge.whenServersSettled();
-    const session = await ctx.xiaozhi.connection(0);
+    const session = await xiaozhi.connection(0);
     await session.initialize();
     const before = logBook.entries().filter((e) => e.message.includes('starting slowly')).length;
     await session.request(1, 'tools/call', { name: 'crash', arguments: {} });
@@ -128,20 +105,16 @@ describe('a tools/list while a server restarts after a crash', () => {
 
 describe('the tool budget, for headless users', () => {
   it('is judged once the servers starting together are up, so the count it gives is the one xiaozhi gets', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }],
+    const { bridge, logBook, xiaozhi } = await startServingHome(ctx, {
       servers: [
         fixtureServer('fast', { FIXTURE_EXTRA_TOOLS: '30' }, { name: 'fast' }),
         fixtureServer('slow', { FIXTURE_START_DELAY_MS: '1500' }, { name: 'slow' }),
       ],
     });
-    const { bridge, logBook } = ctx.harness;
-    bridge.start();
     await bridge.whenServersSettled();
     const warnings = () => logBook.entries().filter((e) => e.message.includes('past the budget'));
     await waitFor(() => warnings().length > 0, 5000, 'the budget warning');
-    const session = await ctx.xiaozhi.connection(0);
+    const session = await xiaozhi.connection(0);
     await session.initialize();
     const { tools } = await session.listAllTools();
     expect(warnings()).toHaveLength(1);
@@ -149,19 +122,13 @@ describe('the tool budget, for headless users', () => {
   });
 
   it('is said once in the log when an endpoint is served past it, with router mode as the way out', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'home', url: ctx.xiaozhi.url() }],
-      servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '30' })],
-    });
-    const { bridge, logBook } = ctx.harness;
-    bridge.start();
+    const { bridge, logBook, xiaozhi } = await startServingHome(ctx, { servers: [fixtureServer('fx', { FIXTURE_EXTRA_TOOLS: '30' })] });
     await bridge.whenServersSettled();
     const warnings = () => logBook.entries().filter((e) => e.message.includes('past the budget'));
     await waitFor(() => warnings().length > 0, 5000, 'the budget warning');
     // fx's 42 tools and the bridge's own two (task_status, cancel_task): what xiaozhi is served.
     expect(warnings()[0]?.message).toMatch(/serves 44 tools .* router mode/);
-    const session = await ctx.xiaozhi.connection(0);
+    const session = await xiaozhi.connection(0);
     await session.initialize();
     // Once a list is answered, the session has been set up: a later change is announced to it.
     await session.request(9, 'tools/list');

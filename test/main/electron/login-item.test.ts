@@ -1,13 +1,16 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { autostartEntry, getLaunchAtLogin, setLaunchAtLogin, type LoginItemApp } from '../../../src/main/electron/login-item';
+import { tempDirs } from '../../helpers/temp-dirs';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('xt-login-');
+
+/** A Linux desktop with its own empty folder, as home (homeDir) or as XDG_CONFIG_HOME (env). */
+function linuxDesktop(execPath: string, where: (dir: string) => { env: Record<string, string>; homeDir?: string }) {
+  const dir = tempDir();
+  return { dir, context: { app: fakeLoginApp(), platform: 'linux' as const, execPath, ...where(dir) } };
+}
 
 /** Behaves like the OS: an item is found only when asked with the same path and arguments. */
 function fakeLoginApp(): LoginItemApp & { items: Map<string, boolean> } {
@@ -22,15 +25,10 @@ function fakeLoginApp(): LoginItemApp & { items: Map<string, boolean> } {
 
 describe('launch at login', () => {
   it('writes and removes an XDG autostart entry on Linux, pointing at the AppImage', () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-home-'));
-    dirs.push(home);
-    const context = {
-      app: fakeLoginApp(),
-      platform: 'linux' as const,
-      execPath: '/tmp/.mount_x/xiaozhi-tray',
+    const { dir: home, context } = linuxDesktop('/tmp/.mount_x/xiaozhi-tray', (homeDir) => ({
       env: { APPIMAGE: '/home/u/Apps/Xiaozhi Tray.AppImage' },
-      homeDir: home,
-    };
+      homeDir,
+    }));
     expect(getLaunchAtLogin(context)).toBe(false);
     setLaunchAtLogin(context, true);
     const file = path.join(home, '.config/autostart/xiaozhi-tray.desktop');
@@ -44,14 +42,7 @@ describe('launch at login', () => {
   });
 
   it('honours XDG_CONFIG_HOME and a user who disabled the entry', () => {
-    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-xdg-'));
-    dirs.push(config);
-    const context = {
-      app: fakeLoginApp(),
-      platform: 'linux' as const,
-      execPath: '/opt/xiaozhi-tray/xiaozhi-tray',
-      env: { XDG_CONFIG_HOME: config },
-    };
+    const { dir: config, context } = linuxDesktop('/opt/xiaozhi-tray/xiaozhi-tray', (dir) => ({ env: { XDG_CONFIG_HOME: dir } }));
     setLaunchAtLogin(context, true);
     const file = path.join(config, 'autostart/xiaozhi-tray.desktop');
     expect(fs.readFileSync(file, 'utf8')).toContain('Exec=/opt/xiaozhi-tray/xiaozhi-tray --hidden');

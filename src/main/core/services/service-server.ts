@@ -52,21 +52,21 @@ function platformName(settings: ServiceSettings): string {
   }
 }
 
+type ToolBuilder<S extends ServiceSettings> = (settings: S, context: ServiceContext) => ServiceTool[] | Promise<ServiceTool[]>;
+
+/** How each platform's tools are made: a new platform without one does not compile. */
+const TOOL_BUILDERS: { [T in ServiceSettings['transport']]: ToolBuilder<Extract<ServiceSettings, { transport: T }>> } = {
+  'http-api': httpApiTools,
+  openapi: openApiTools,
+  coze: cozeTools,
+  dify: difyTools,
+  n8n: n8nTools,
+  'home-assistant': homeAssistantTools,
+};
+
 function buildTools(settings: ServiceSettings, context: ServiceContext): ServiceTool[] | Promise<ServiceTool[]> {
-  switch (settings.transport) {
-    case 'http-api':
-      return httpApiTools(settings, context);
-    case 'openapi':
-      return openApiTools(settings, context);
-    case 'coze':
-      return cozeTools(settings, context);
-    case 'dify':
-      return difyTools(settings, context);
-    case 'n8n':
-      return n8nTools(settings, context);
-    case 'home-assistant':
-      return homeAssistantTools(settings, context);
-  }
+  // The table pairs each transport with its own settings type, which TypeScript cannot follow through the lookup.
+  return (TOOL_BUILDERS[settings.transport] as ToolBuilder<ServiceSettings>)(settings, context);
 }
 
 /**

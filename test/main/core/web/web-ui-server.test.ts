@@ -18,6 +18,12 @@ afterEach(async () => {
   harness = undefined;
 });
 
+/** A bridge with nothing set up, and its web UI serving the built window; both stopped after the test. */
+async function startUi(options: { host?: string } = {}): Promise<WebUi> {
+  harness = makeBridge({});
+  return startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web'), ...options });
+}
+
 function get(
   port: number,
   pathname: string,
@@ -48,8 +54,7 @@ function connect(url: string, origin: string): Promise<'open' | number> {
 
 describe('the headless web UI server', () => {
   it('serves the page with a strict CSP, and refuses path tricks and foreign Host headers', async () => {
-    harness = makeBridge({});
-    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    ui = await startUi();
     expect(ui.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=[\w-]{20,}$/);
     const page = await get(ui.port, '/');
     expect(page.status).toBe(200);
@@ -61,8 +66,7 @@ describe('the headless web UI server', () => {
   });
 
   it('carries the API only for the right token and origin', async () => {
-    harness = makeBridge({});
-    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    ui = await startUi();
     const base = `ws://127.0.0.1:${ui.port}/api`;
     const origin = `http://127.0.0.1:${ui.port}`;
     expect(await connect(`${base}?token=${ui.token}`, origin)).toBe('open');
@@ -94,8 +98,7 @@ describe('the headless web UI server', () => {
   });
 
   it('accepts any Host name when the user chose to listen on every interface', async () => {
-    harness = makeBridge({});
-    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web'), host: '0.0.0.0' });
+    ui = await startUi({ host: '0.0.0.0' });
     expect((await get(ui.port, '/', `192.168.1.20:${ui.port}`)).status).toBe(200);
     expect((await get(ui.port, '/', `192.168.1.20:1`)).status).toBe(421);
   });
@@ -103,8 +106,7 @@ describe('the headless web UI server', () => {
 
 describe('the headless web UI server under hostile request lines', () => {
   it('answers 400 to undecodable paths and upgrade URLs, and keeps serving', async () => {
-    harness = makeBridge({});
-    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    ui = await startUi();
     const host = `Host: 127.0.0.1:${ui.port}\r\n`;
     expect(await statusOf(ui.port, `GET /%C0 HTTP/1.1\r\n${host}\r\n`)).toBe(400);
     expect(await statusOf(ui.port, `GET /% HTTP/1.1\r\n${host}\r\n`)).toBe(400);
@@ -120,20 +122,19 @@ describe('the headless web UI server under hostile request lines', () => {
 
 describe('the web UI API with a window that stops reading', () => {
   it('closes that window instead of holding its updates in memory', async () => {
-    harness = makeBridge({});
-    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    ui = await startUi();
     const ws = new WebSocket(`ws://127.0.0.1:${ui.port}/api?token=${ui.token}`, { origin: `http://127.0.0.1:${ui.port}` });
     await new Promise((resolve) => ws.once('open', resolve));
     // A laptop lid closing: the socket stays, nothing is read any more.
     (ws as unknown as { _socket: net.Socket })._socket.pause();
     const closed = new Promise((resolve) => ws.once('close', resolve));
     for (let i = 0; i < 10_000 && ws.readyState === WebSocket.OPEN; i++) {
-      harness.logBook.add('info', 'test', `line ${i} ${'z'.repeat(3900)}`);
+      harness!.logBook.add('info', 'test', `line ${i} ${'z'.repeat(3900)}`);
       if (i % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     (ws as unknown as { _socket: net.Socket })._socket.resume();
     await closed;
-    expect(harness.logBook.entries().filter((e) => e.message.includes('stopped reading'))).toHaveLength(1);
+    expect(harness!.logBook.entries().filter((e) => e.message.includes('stopped reading'))).toHaveLength(1);
   });
 });
 
@@ -141,8 +142,7 @@ describe('the headless web UI server against floods', () => {
   const refusedLines = () => harness!.logBook.entries().filter((e) => e.level === 'warn' && e.message.includes('refused'));
 
   it('logs the first of 300 foreign-origin API connections at once, and the rest as one count', async () => {
-    harness = makeBridge({});
-    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    ui = await startUi();
     const base = `ws://127.0.0.1:${ui.port}/api?token=${ui.token}`;
     for (let i = 0; i < 300; i++) expect(await connect(base, `https://evil${i}.example`)).toBe(403);
     expect(refusedLines().map((e) => e.message)).toEqual(['web UI: refused an API connection (foreign origin https://evil0.example)']);
@@ -156,8 +156,7 @@ describe('the headless web UI server against floods', () => {
   });
 
   it('drops a connection that sends its headers one byte at a time, within seconds (not the minute Node allows)', async () => {
-    harness = makeBridge({});
-    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    ui = await startUi();
     const head = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${ui.port}\r\nX-Slow: ${'a'.repeat(10_000)}\r\n\r\n`;
     const slow = await dribble(ui.port, head, 100);
     expect(slow.answer).toMatch(/^HTTP\/1\.1 408/);
@@ -166,8 +165,7 @@ describe('the headless web UI server against floods', () => {
   }, 60_000);
 
   it('drops requests whose bodies come a byte at a time, so the page loads again within seconds', async () => {
-    harness = makeBridge({});
-    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    ui = await startUi();
     const port = ui.port;
     const page = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`;
     expect(await statusOf(port, page)).toBe(200);
@@ -181,8 +179,7 @@ describe('the headless web UI server against floods', () => {
   }, 60_000);
 
   it('takes at most 64 connections at once, WebSockets included, and serves again once they close', async () => {
-    harness = makeBridge({});
-    ui = await startWebUi({ api: harness.bridge.api, rendererDir: RENDERER, log: harness.logBook.logger('web') });
+    ui = await startUi();
     const port = ui.port;
     const get200 = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`;
     const windows: WebSocket[] = [];
