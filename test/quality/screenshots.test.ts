@@ -17,6 +17,12 @@ import { goTo, screenshot, setLook } from '../helpers/window-pages';
 // SCREENSHOTS_PAGES=overview,servers takes only those pages, without the dialogs (a quicker look).
 const ONLY = process.env.SCREENSHOTS_PAGES?.split(',').filter(Boolean);
 const PAGES = ONLY ?? ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'activity', 'logs', 'history', 'settings'];
+// SCREENSHOTS_WIDTHS=1280,800 takes them at those widths instead (each at 720 high, 600 from 800 down).
+const SIZES = (
+  process.env.SCREENSHOTS_WIDTHS?.split(',')
+    .map(Number)
+    .filter((w) => w >= 320) ?? [1100, 800]
+).map((width) => [width, width > 800 ? 720 : 600] as const);
 
 let xiaozhi: FakeXiaozhi;
 let registry: RegistryStandIn;
@@ -93,10 +99,7 @@ describe.skipIf(!haveChromium)('screenshots of every page', () => {
     for (const language of ['en', 'zh-CN'] as const) {
       for (const theme of ['light', 'dark'] as const) {
         await setLook(page, [language, theme]);
-        for (const [width, height] of [
-          [1100, 720],
-          [800, 600],
-        ] as const) {
+        for (const [width, height] of SIZES) {
           await page.setViewportSize({ width, height });
           const tag = `${language}-${theme}-${width}`;
           for (const name of PAGES) {

@@ -11,7 +11,8 @@ export function ActivityChart(props: {
   buckets: ActivityBucket[];
   bucketMs: number;
   language: Language;
-  labels: { time: string; calls: string; failed: string };
+  /** `range`: what the legend names while no bar is pointed at, when it shows the totals. */
+  labels: { time: string; calls: string; failed: string; range: string };
   /** Said to screen readers: the chart's numbers in words. */
   description: string;
 }) {
@@ -46,6 +47,8 @@ export function ActivityChart(props: {
       const failed = buckets.map((b) => b.failed || null);
       const bars = uPlot.paths.bars?.({ size: [0.8, 40], align: 0 });
       const hourly = bucketMs <= 3600_000;
+      const totals = { calls: buckets.reduce((n, b) => n + b.ok + b.failed, 0), failed: buckets.reduce((n, b) => n + b.failed, 0) };
+      const count = (n: number) => n.toLocaleString(language);
       const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
       plot = new uPlot(
         {
@@ -70,13 +73,15 @@ export function ActivityChart(props: {
           series: [
             {
               label: labels.time,
-              value: (_u, v) =>
-                v == null
-                  ? ''
+              // No bar pointed at (uPlot would show "--"): the range, beside its totals.
+              value: (_u, v, _s, idx) =>
+                idx == null || v == null
+                  ? labels.range
                   : new Date(v * 1000).toLocaleString(language, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' }),
             },
             {
               label: labels.calls,
+              value: (_u, v, _s, idx) => count(idx == null ? totals.calls : (v ?? 0)),
               stroke: color('--accent', '#5865f2'),
               fill: color('--accent', '#5865f2'),
               paths: bars,
@@ -84,6 +89,7 @@ export function ActivityChart(props: {
             },
             {
               label: labels.failed,
+              value: (_u, v, _s, idx) => count(idx == null ? totals.failed : (v ?? 0)),
               stroke: color('--bad', '#c62828'),
               fill: color('--bad', '#c62828'),
               paths: bars,

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { FIXTURE } from '../helpers/bridge-harness';
+import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { goTo, setLook } from '../helpers/window-pages';
+
+/** The window at 800 px in each language (the page bar), and the activity chart's legend, in Chromium. */
+let xiaozhi: FakeXiaozhi;
+let bridge: WindowBridge;
+let browser: Browser;
+let page: Page;
+let work = '';
+
+type Box = { x: number; y: number; width: number; height: number };
+
+describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Chromium', () => {
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-narrow-'));
+    xiaozhi = await FakeXiaozhi.start();
+    const config = path.join(work, 'xiaozhi-tray.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        endpoints: [{ id: 'home', name: 'home', url: xiaozhi.url() }],
+        servers: [
+          { name: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE] },
+          // A failed server puts its mark beside "Servers" in the page bar.
+          { name: 'crashy', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(1)'] },
+        ],
+        ui: { language: 'en' },
+      }),
+    );
+    bridge = await startWindowBridge(config, {
+      HOME: work,
+      XDG_CONFIG_HOME: path.join(work, '.config'),
+      XDG_CACHE_HOME: path.join(work, '.cache'),
+      XIAOZHI_TRAY_REGISTRY_URL: 'http://127.0.0.1:9/',
+    });
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    await session.listAllTools();
+    for (const [i, text] of ['a', 'b', 'c'].entries()) await session.request(`e${i}`, 'tools/call', { name: 'echo', arguments: { text } });
+    await session.request('f', 'tools/call', { name: 'fail', arguments: {} });
+    ({ browser, page } = await openWindow(bridge.url, 600, { width: 800 }));
+  }, 60_000);
+
+  afterAll(async () => {
+    await closeAll({ browser, bridge, xiaozhi, work });
+  });
+
+  for (const language of ['en', 'zh-CN'] as const) {
+    it(`at 800 px the pages sit on one row under the name and status, and the failed mark keeps off its label (${language})`, async () => {
+      await page.setViewportSize({ width: 800, height: 600 });
+      await setLook(page, [language, 'light']);
+      await goTo(page, 'overview');
+      const nav = page.locator('nav.sidebar');
+      await nav.locator('.nav-alert').waitFor({ timeout: 20_000 });
+      const links = await nav.locator('ul a').evaluateAll((as) => as.map((a) => a.getBoundingClientRect().toJSON() as Box));
+      expect(links).toHaveLength(9);
+      for (const box of links) expect(Math.abs(box.y - (links[0] as Box).y), JSON.stringify(box)).toBeLessThan(2);
+      // All of them in view: none pushed past the edge to scroll to.
+      const last = links.at(-1) as Box;
+      expect(last.x + last.width).toBeLessThanOrEqual(800);
+      const list = await nav.locator('ul').evaluate((ul) => ({ scroll: ul.scrollWidth, client: ul.clientWidth }));
+      expect(list.scroll).toBeLessThanOrEqual(list.client + 1);
+      // The name and the status with its button: one row above the pages, side by side.
+      const brand = (await nav.locator('.brand').boundingBox()) as Box;
+      const footer = (await nav.locator('.sidebar-footer').boundingBox()) as Box;
+      expect(brand.y + brand.height).toBeLessThanOrEqual((links[0] as Box).y + 1);
+      expect(footer.y + footer.height).toBeLessThanOrEqual((links[0] as Box).y + 1);
+      expect(brand.x + brand.width).toBeLessThanOrEqual(footer.x);
+      // The red mark beside "Servers" has room from its word.
+      const servers = nav.locator('ul a').nth(2);
+      const label = (await servers.locator('span').first().boundingBox()) as Box;
+      const mark = (await servers.locator('.nav-alert').boundingBox()) as Box;
+      expect(mark.x - (label.x + label.width)).toBeGreaterThanOrEqual(4);
+    });
+  }
+
+  it("the activity chart's legend shows the range's totals before any bar is pointed at", async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await setLook(page, ['en', 'light']);
+    await goTo(page, 'activity');
+    const legend = page.locator('.activity-chart .u-legend');
+    await legend.waitFor({ timeout: 20_000 });
+    const values = await legend.locator('.u-value').allTextContents();
+    expect(values).toEqual(['Last 24 hours', '4', '1']);
+  });
+});
