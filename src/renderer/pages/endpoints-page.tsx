@@ -177,7 +177,15 @@ export function EndpointsPage() {
   return (
     <div className="page">
       <h1>{t('nav.endpoints')}</h1>
-      {endpoints.length === 0 ? <EmptyState title={t('endpoints.none')} /> : null}
+      {endpoints.length === 0 ? (
+        <EmptyState title={t('endpoints.none')}>
+          <p className="muted">{t('guide.step1.body')}</p>
+          {/* The form is on this page, below: the button takes the user to its address field. */}
+          <Button small kind="primary" onClick={() => document.querySelector<HTMLInputElement>('.add-endpoint input')?.focus()}>
+            {t('endpoints.pasteBelow')}
+          </Button>
+        </EmptyState>
+      ) : null}
       <ul className="list">
         {endpoints.map((e) => (
           <EndpointRow key={e.id} endpoint={e} />

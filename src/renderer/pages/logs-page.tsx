@@ -142,7 +142,14 @@ export function LogsPage() {
           setFollow(el.scrollTop + el.clientHeight >= el.scrollHeight - ROW);
         }}
       >
-        {shown.length === 0 ? <EmptyState title={logs.length === 0 ? t('logs.empty') : t('logs.noMatch')} /> : null}
+        {shown.length === 0 && logs.length === 0 ? (
+          <EmptyState title={t('logs.empty')}>
+            <p className="muted">{t('logs.emptyHint')}</p>
+            <a href="#/servers">{t('logs.toServers')}</a>
+          </EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState title={t('logs.noMatch')} />
+        ) : null}
         <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
           {rows.getVirtualItems().map((item) => {
             const e = shown[item.index] as LogEntry;
