@@ -92,7 +92,14 @@ describe.skipIf(!haveChromium)('screenshots of every page', () => {
     await registry?.close();
   });
 
-  const go = (name: string) => goTo(page, name);
+  // A page that reads its data first (activity) is photographed once it has, not while it says "Loading…".
+  const go = async (name: string) => {
+    await goTo(page, name);
+    await page.waitForFunction(
+      () => ![...document.querySelectorAll('main p')].some((p) => /^(Loading…|正在加载…)$/.test(p.textContent ?? '')),
+    );
+    if (name === 'activity') await page.locator('.activity-chart .u-legend, .empty').first().waitFor();
+  };
   const shot = (name: string) => screenshot(page, name);
 
   it('takes them all', async () => {
