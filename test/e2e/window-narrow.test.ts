@@ -90,4 +90,14 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
     const values = await legend.locator('.u-value').allTextContents();
     expect(values).toEqual(['Last 24 hours', '4', '1']);
   });
+
+  it('at 800 px the activity figures stay side by side (zh-CN)', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await setLook(page, ['zh-CN', 'dark']);
+    await goTo(page, 'activity');
+    await page.locator('.stats .stat').first().waitFor();
+    const tops = await page.locator('.stats .stat').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+    expect(tops).toHaveLength(3);
+    for (const top of tops) expect(Math.abs(top - (tops[0] as number))).toBeLessThan(2);
+  });
 });
