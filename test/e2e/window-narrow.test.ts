@@ -81,6 +81,22 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
     });
   }
 
+  for (const width of [1280, 800]) {
+    it(`the local server's apps: name level with its set, "Add to" at the row's end (${width} px)`, async () => {
+      await page.setViewportSize({ width, height: 720 });
+      await setLook(page, ['zh-CN', 'light']);
+      await goTo(page, 'settings');
+      const row = page.locator('.clients-table tr', { hasText: 'Cursor' }).first();
+      await row.scrollIntoViewIfNeeded();
+      const name = (await row.locator('strong').boundingBox()) as Box;
+      const set = (await row.locator('select').boundingBox()) as Box;
+      expect(Math.abs(name.y + name.height / 2 - (set.y + set.height / 2))).toBeLessThan(4);
+      const cell = (await row.locator('td').last().boundingBox()) as Box;
+      const add = (await row.getByRole('button', { name: '添加到 Cursor' }).boundingBox()) as Box;
+      expect(cell.x + cell.width - (add.x + add.width)).toBeLessThan(20);
+    });
+  }
+
   it("the activity chart's legend shows the range's totals before any bar is pointed at", async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await setLook(page, ['en', 'light']);

@@ -113,6 +113,12 @@ describe.skipIf(!haveChromium)('screenshots of every page', () => {
             await go(name);
             await shot(`${tag}-${name}`);
           }
+          // Settings' local server, below the fold (the page scrolls inside the window, not the document).
+          if (PAGES.includes('settings')) {
+            await go('settings');
+            await page.locator('.local-server').scrollIntoViewIfNeeded();
+            await shot(`${tag}-settings-local-server`);
+          }
           if (ONLY) continue;
           await go('servers');
           await page.locator('.page-header').getByRole('button').last().click();
