@@ -97,6 +97,24 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
     });
   }
 
+  it('a history row reads as one line: its time, caller, tool, duration and result level with each other', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await setLook(page, ['zh-CN', 'dark']);
+    await goTo(page, 'history');
+    const row = page.locator('table.history tbody tr').first();
+    await row.waitFor();
+    const centres = await row.locator('td').evaluateAll((cells) =>
+      cells.map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const box = range.getBoundingClientRect();
+        return box.top + box.height / 2;
+      }),
+    );
+    expect(centres).toHaveLength(5);
+    for (const centre of centres) expect(Math.abs(centre - (centres[0] as number)), JSON.stringify(centres)).toBeLessThan(2);
+  });
+
   it("the activity chart's legend shows the range's totals before any bar is pointed at", async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await setLook(page, ['en', 'light']);
