@@ -40,7 +40,7 @@ const UNIT = [
   'test/main/core/web/web-ui-server.test.ts',
   'test/main/electron/{app-main,login-item,runtime-lockdown,tray,wake-watch}.test.ts',
   'test/packaging/{engines,workflows}.test.ts',
-  'test/renderer/{bridge-store,local-server-tokens,masked-values,server-editor}.test.{ts,tsx}',
+  'test/renderer/{activity-chart,bridge-store,local-server-tokens,masked-values,server-editor}.test.{ts,tsx}',
 ];
 const ALL = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
 const QUALITY = ['test/quality/**'];

@@ -4,6 +4,17 @@ import type { Language } from '../../shared/i18n/translate';
 import 'uplot/dist/uPlot.min.css';
 
 /**
+ * The room an x-axis label needs, in CSS pixels, from one label's text: uPlot spaces ticks by a fixed
+ * minimum (50 px) and draws on a canvas that never wraps, so "12:00 PM" labels ran into each other at
+ * 800 px. Wide (CJK) characters count double; the rest as the axis font's average digit.
+ */
+export function axisLabelSpace(sample: string): number {
+  let width = 0;
+  for (const ch of sample) width += /[\u1100-\uffdc]/.test(ch) ? 12 : 7;
+  return width + 24;
+}
+
+/**
  * Calls per bucket as bars (all calls, and the failed ones over them in red), drawn by uPlot. The
  * library is loaded when the chart first shows: most sessions never open the activity page.
  */
@@ -50,6 +61,9 @@ export function ActivityChart(props: {
       const totals = { calls: buckets.reduce((n, b) => n + b.ok + b.failed, 0), failed: buckets.reduce((n, b) => n + b.failed, 0) };
       const count = (n: number) => n.toLocaleString(language);
       const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+      const tickFormat: Intl.DateTimeFormatOptions = hourly ? { hour: '2-digit', minute: '2-digit' } : { month: 'numeric', day: 'numeric' };
+      // The widest label this language writes for the axis: late evening, or the end of December.
+      const widest = new Date(2026, 11, 28, 22, 0).toLocaleString(language, tickFormat);
       plot = new uPlot(
         {
           width,
@@ -60,13 +74,8 @@ export function ActivityChart(props: {
           axes: [
             {
               ...axis,
-              values: (_u, ticks) =>
-                ticks.map((t) =>
-                  new Date(t * 1000).toLocaleString(
-                    language,
-                    hourly ? { hour: '2-digit', minute: '2-digit' } : { month: 'numeric', day: 'numeric' },
-                  ),
-                ),
+              space: axisLabelSpace(widest),
+              values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toLocaleString(language, tickFormat)),
             },
             { ...axis, size: 40, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) },
           ],
