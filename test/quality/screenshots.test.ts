@@ -143,6 +143,26 @@ describe.skipIf(!haveChromium)('screenshots of every page', () => {
           await page.locator('dialog .import-list').first().waitFor();
           await shot(`${tag}-import`);
           await page.keyboard.press('Escape');
+          const zh = language === 'zh-CN';
+          // "Add to Cursor" while the local server is off: the warning and its button.
+          await go('settings');
+          await page.getByRole('button', { name: zh ? '添加到 Cursor' : 'Add to Cursor' }).click();
+          await page.locator('dialog .notice-warn').waitFor();
+          await shot(`${tag}-add-to-cursor-off`);
+          await page.keyboard.press('Escape');
+          // Router mode's "try a search" with words no tool says.
+          await go('endpoints');
+          const card = page.locator('main .list > li').first();
+          await card.getByRole('radio', { name: zh ? '路由（搜索）' : 'Router (search)' }).click();
+          await card.getByRole('button', { name: zh ? '模型看到的内容' : 'What the model sees' }).click();
+          await page.getByRole('searchbox').fill('帮我做个蛋糕');
+          await page.getByText(zh ? '没有匹配的工具。' : 'No tool matches.').waitFor();
+          await shot(`${tag}-router-search-none`);
+          // Escape in a search field empties it first; the second closes the dialog.
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Escape');
+          await page.locator('dialog').waitFor({ state: 'detached' });
+          await card.getByRole('radio', { name: zh ? '全部工具' : 'All tools' }).click();
           await go('tools');
           await page.locator('.tool').first().getByRole('button').last().click();
           await page.locator('dialog').waitFor();
