@@ -127,6 +127,23 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
     }
   });
 
+  for (const language of ['en', 'zh-CN'] as const) {
+    it(`the logs toolbar at 800 px: the filters on one row, the actions on one row (${language})`, async () => {
+      await page.setViewportSize({ width: 800, height: 600 });
+      await setLook(page, [language, 'light']);
+      await goTo(page, 'logs');
+      for (const group of ['.logs-filters', '.logs-actions']) {
+        const tops = await page
+          .locator(`main ${group} > *`)
+          .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2));
+        expect(tops.length, group).toBeGreaterThan(2);
+        for (const top of tops) expect(Math.abs(top - (tops[0] as number)), `${group} ${JSON.stringify(tops)}`).toBeLessThan(3);
+      }
+      const toolbar = (await page.locator('main .toolbar').boundingBox()) as Box;
+      expect(toolbar.x + toolbar.width).toBeLessThanOrEqual(800);
+    });
+  }
+
   it("the activity chart's legend shows the range's totals before any bar is pointed at", async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await setLook(page, ['en', 'light']);
