@@ -28,7 +28,6 @@ const UNIT = [
   'test/cli/service-platforms.test.ts',
   'test/main/core/config/{hostile-config,load-config,saved-names,settings-store,tool-set-settings}.test.ts',
   'test/main/core/hub/{argument-check,result-shaping,tool-names}.test.ts',
-  'test/main/core/catalogue/value-label.test.ts',
   'test/main/core/import/{import-formats,own-entry,placeholders}.test.ts',
   'test/main/core/io/**/*.test.ts',
   'test/main/core/logs/**/*.test.ts',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { valueLabel } from './value-label';
+import { valueLabel } from '../../../shared/value-label';
 import { CatalogueEntrySchema, type CatalogueEntry, type CatalogueValue } from '../../../shared/catalogue';
 
 /**

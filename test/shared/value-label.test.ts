@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { valueLabel } from '../../../../src/main/core/catalogue/value-label';
+import { valueLabel } from '../../src/shared/value-label';
 
 describe('a registry value is named for people, in each language', () => {
   it('turns variable and argument names into words', () => {

@@ -1,7 +1,8 @@
 /**
- * A human name for a value a registry server asks for, from its variable or argument name
- * (`WEATHER_API_KEY` → "Weather API key" / "Weather API 密钥"): the catalogue shows "Needs: …" with it,
- * and most users read Chinese first and do not read variable names.
+ * A human name for a value a server asks for, from its variable, argument or input name
+ * (`WEATHER_API_KEY` → "Weather API key" / "Weather API 密钥"): the catalogue's "Needs: …" and an
+ * imported file's undescribed `${input:api_host}` show it. Most users read Chinese first and do not
+ * read variable names.
  */
 const WORDS: Record<string, { en: string; zh: string }> = {
   api: { en: 'API', zh: 'API' },
