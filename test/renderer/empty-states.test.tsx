@@ -9,7 +9,7 @@ import { HistoryPage } from '../../src/renderer/pages/history-page';
 import { LogsPage } from '../../src/renderer/pages/logs-page';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 
 let harness: Harness | undefined;
@@ -53,6 +53,28 @@ describe('each empty state says what to do and offers the way to it (zh-CN)', ()
     const { actions } = await emptyState(<EndpointsPage />);
     fireEvent.click(actions[0] as HTMLElement);
     expect(document.activeElement).toBe(screen.getByLabelText('接入点地址'));
+  });
+
+  it('a search or filter that hides everything offers to clear it (tools, logs)', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await renderWithBridge(
+      harness,
+      <>
+        <ToolsPage />
+        <LogsPage />
+      </>,
+      'zh-CN',
+    );
+    await screen.findByText('echo');
+    fireEvent.change(screen.getByPlaceholderText('搜索工具'), { target: { value: 'zzqqxx' } });
+    fireEvent.change(screen.getByRole('searchbox', { name: '筛选文字' }), { target: { value: 'zzqqxx' } });
+    const buttons = await screen.findAllByRole('button', { name: '清除筛选' });
+    expect(buttons).toHaveLength(2);
+    for (const button of buttons) fireEvent.click(button);
+    expect(await screen.findByText('echo')).toBeTruthy();
+    expect(document.querySelector('.empty')).toBeNull();
   });
 
   it('the catalogue with nothing matching offers to add a server by hand', async () => {

@@ -153,7 +153,18 @@ export function LogsPage() {
             <a href="#/servers">{t('logs.toServers')}</a>
           </EmptyState>
         ) : shown.length === 0 ? (
-          <EmptyState title={t('logs.noMatch')} />
+          <EmptyState title={t('logs.noMatch')}>
+            <Button
+              small
+              onClick={() => {
+                setText('');
+                setSource('');
+                setLevel('debug');
+              }}
+            >
+              {t('common.clearFilters')}
+            </Button>
+          </EmptyState>
         ) : null}
         <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
           {rows.getVirtualItems().map((item) => {

@@ -669,6 +669,7 @@ export const en = {
   'common.hide': 'Hide',
   'common.back': 'Back',
   /** Shown where a secret was masked (the engine writes …(redacted); the window shows this). */
+  'common.clearFilters': 'Clear filters',
   'common.masked': '…(redacted)',
   'servers.checkArguments': 'Check each call against the tool’s schema',
   'servers.checkArgumentsHint':

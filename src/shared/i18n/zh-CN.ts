@@ -647,6 +647,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'common.show': '显示',
   'common.hide': '隐藏',
   'common.back': '返回',
+  'common.clearFilters': '清除筛选',
   'common.masked': '…（已隐藏）',
   'servers.checkArguments': '调用前按工具的参数定义检查',
   'servers.checkArgumentsHint': '参数与工具的参数定义不符的调用会立即得到说明，告诉模型该怎么改。如果某个服务的参数定义本身有误，请关闭。',
