@@ -28,7 +28,7 @@ const UNIT = [
   'test/cli/service-platforms.test.ts',
   'test/main/core/config/{hostile-config,load-config,saved-names,settings-store,tool-set-settings}.test.ts',
   'test/main/core/hub/{argument-check,result-shaping,tool-names}.test.ts',
-  'test/main/core/import/{import-formats,own-entry}.test.ts',
+  'test/main/core/import/{import-formats,own-entry,placeholders}.test.ts',
   'test/main/core/io/**/*.test.ts',
   'test/main/core/logs/**/*.test.ts',
   'test/main/core/router/{tool-router,tool-search}.test.ts',
@@ -39,7 +39,7 @@ const UNIT = [
   'test/main/core/web/web-ui-server.test.ts',
   'test/main/electron/{app-main,login-item,runtime-lockdown,tray,wake-watch}.test.ts',
   'test/packaging/{engines,workflows}.test.ts',
-  'test/renderer/{bridge-store,dialog-footer,local-server-tokens,masked-values,server-editor}.test.{ts,tsx}',
+  'test/renderer/{activity-chart,bridge-store,dialog-footer,local-server-tokens,masked-values,server-editor}.test.{ts,tsx}',
 ];
 const ALL = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
 const QUALITY = ['test/quality/**'];

@@ -107,7 +107,7 @@ export function App({ store }: { store: BridgeStore }) {
             {PAGES.map((name) => (
               <li key={name}>
                 <a href={`#/${name}`} aria-current={page === name ? 'page' : undefined} className={page === name ? 'active' : undefined}>
-                  {t(`nav.${name}` as MessageKey)}
+                  <span>{t(`nav.${name}` as MessageKey)}</span>
                   {name === 'servers' && state.servers.some((s) => s.state === 'failed') ? (
                     <span className="nav-alert" aria-label={t('state.failed')} />
                   ) : null}

@@ -17,6 +17,12 @@ import { goTo, screenshot, setLook } from '../helpers/window-pages';
 // SCREENSHOTS_PAGES=overview,servers takes only those pages, without the dialogs (a quicker look).
 const ONLY = process.env.SCREENSHOTS_PAGES?.split(',').filter(Boolean);
 const PAGES = ONLY ?? ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'activity', 'logs', 'history', 'settings'];
+// SCREENSHOTS_WIDTHS=1280,800 takes them at those widths instead (each at 720 high, 600 from 800 down).
+const SIZES = (
+  process.env.SCREENSHOTS_WIDTHS?.split(',')
+    .map(Number)
+    .filter((w) => w >= 320) ?? [1100, 800]
+).map((width) => [width, width > 800 ? 720 : 600] as const);
 
 let xiaozhi: FakeXiaozhi;
 let registry: RegistryStandIn;
@@ -86,22 +92,32 @@ describe.skipIf(!haveChromium)('screenshots of every page', () => {
     await registry?.close();
   });
 
-  const go = (name: string) => goTo(page, name);
+  // A page that reads its data first (activity) is photographed once it has, not while it says "Loading…".
+  const go = async (name: string) => {
+    await goTo(page, name);
+    await page.waitForFunction(
+      () => ![...document.querySelectorAll('main p')].some((p) => /^(Loading…|正在加载…)$/.test(p.textContent ?? '')),
+    );
+    if (name === 'activity') await page.locator('.activity-chart .u-legend, .empty').first().waitFor();
+  };
   const shot = (name: string) => screenshot(page, name);
 
   it('takes them all', async () => {
     for (const language of ['en', 'zh-CN'] as const) {
       for (const theme of ['light', 'dark'] as const) {
         await setLook(page, [language, theme]);
-        for (const [width, height] of [
-          [1100, 720],
-          [800, 600],
-        ] as const) {
+        for (const [width, height] of SIZES) {
           await page.setViewportSize({ width, height });
           const tag = `${language}-${theme}-${width}`;
           for (const name of PAGES) {
             await go(name);
             await shot(`${tag}-${name}`);
+          }
+          // Settings' local server, below the fold (the page scrolls inside the window, not the document).
+          if (PAGES.includes('settings')) {
+            await go('settings');
+            await page.locator('.local-server').scrollIntoViewIfNeeded();
+            await shot(`${tag}-settings-local-server`);
           }
           if (ONLY) continue;
           await go('servers');
@@ -127,6 +143,26 @@ describe.skipIf(!haveChromium)('screenshots of every page', () => {
           await page.locator('dialog .import-list').first().waitFor();
           await shot(`${tag}-import`);
           await page.keyboard.press('Escape');
+          const zh = language === 'zh-CN';
+          // "Add to Cursor" while the local server is off: the warning and its button.
+          await go('settings');
+          await page.getByRole('button', { name: zh ? '添加到 Cursor' : 'Add to Cursor' }).click();
+          await page.locator('dialog .notice-warn').waitFor();
+          await shot(`${tag}-add-to-cursor-off`);
+          await page.keyboard.press('Escape');
+          // Router mode's "try a search" with words no tool says.
+          await go('endpoints');
+          const card = page.locator('main .list > li').first();
+          await card.getByRole('radio', { name: zh ? '路由（搜索）' : 'Router (search)' }).click();
+          await card.getByRole('button', { name: zh ? '模型看到的内容' : 'What the model sees' }).click();
+          await page.getByRole('searchbox').fill('帮我做个蛋糕');
+          await page.getByText(zh ? '没有匹配的工具。' : 'No tool matches.').waitFor();
+          await shot(`${tag}-router-search-none`);
+          // Escape in a search field empties it first; the second closes the dialog.
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Escape');
+          await page.locator('dialog').waitFor({ state: 'detached' });
+          await card.getByRole('radio', { name: zh ? '全部工具' : 'All tools' }).click();
           await go('tools');
           await page.locator('.tool').first().getByRole('button').last().click();
           await page.locator('dialog').waitFor();

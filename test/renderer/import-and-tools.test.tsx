@@ -113,6 +113,20 @@ describe('the import preview: what a file from elsewhere can do', () => {
   });
 });
 
+describe('a value the file asks for without describing it', () => {
+  it('is named in words, in Chinese in the Chinese window, with its placeholder beside it', async () => {
+    const harness = newBridge({});
+    const text = JSON.stringify({
+      servers: { weather: { command: 'npx', args: ['-y', 'qweather-mcp'], env: { QWEATHER_API_HOST: '${input:api_host}' } } },
+    });
+    const preview = await harness.bridge.api.previewImport({ source: 'mcp.json', text });
+    await renderWithBridge(harness, <ImportDialog preview={preview} onClose={() => undefined} />, 'zh-CN');
+    const field = screen.getByLabelText('API 主机地址');
+    expect(field).toBeTruthy();
+    expect(document.body.textContent).toContain('${input:api_host}');
+  });
+});
+
 describe('the endpoint form', () => {
   it('validates the pasted URL and adds the endpoint with its token hidden', async () => {
     expect(validateEndpointUrl('')).toBe('empty');

@@ -52,6 +52,26 @@ describe("the window's local server panel: each app's own token", () => {
   });
 });
 
+describe('"Add to Cursor" while the local server is off', () => {
+  it('warns that Cursor cannot connect, starts the server when asked, and marks the row 已添加 afterwards (zh-CN)', async () => {
+    harness = makeBridge({ localServer: { port: 0, token: TOKEN } });
+    harness.bridge.start();
+    await renderWithBridge(harness, <LocalServerSection />, 'zh-CN');
+    const cursorRow = (await screen.findByText('Cursor')).closest('tr') as HTMLElement;
+    expect(within(cursorRow).queryByText('已添加')).toBeNull();
+    fireEvent.click(within(cursorRow).getByRole('button', { name: '添加到 Cursor' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('本机 MCP 服务没有运行，Cursor 现在连不上你的工具。添加时会开启它。')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: '现在启动' }));
+    await waitFor(() => expect(within(dialog).queryByText(/本机 MCP 服务没有运行/)).toBeNull());
+    expect(harness.store.load().localServer.enabled).toBe(true);
+    fireEvent.click(within(dialog).getByRole('button', { name: '添加' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(cursorRow).getByText('已添加')).toBeTruthy();
+    expect(fs.readFileSync(path.join(home, '.cursor', 'mcp.json'), 'utf8')).toContain('/mcp/cursor');
+  });
+});
+
 describe.skipIf(process.platform === 'win32')('"Add to …" into a file other users can read, in the window', () => {
   /** Cursor's file, mode 644, and the dialog that adds our entry to it. */
   async function openDialog(language: 'en' | 'zh-CN'): Promise<{ file: string; closed: () => boolean }> {

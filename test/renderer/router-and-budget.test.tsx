@@ -70,6 +70,10 @@ describe('the endpoint budget and router mode', () => {
     fireEvent.change(within(dialog).getByLabelText('试试搜索'), { target: { value: '明天北京天气怎么样' } });
     const hits = await within(dialog).findByRole('list', { name: '试试搜索' }, { timeout: 3000 });
     expect(within(hits).getByText('get_daily_forecast')).toBeTruthy();
+    // Words no tool says find nothing, and the box says so instead of listing unrelated tools.
+    fireEvent.change(within(dialog).getByRole('searchbox', { name: '试试搜索' }), { target: { value: '帮我做个蛋糕' } });
+    expect(await within(dialog).findByText('没有匹配的工具。', {}, { timeout: 3000 })).toBeTruthy();
+    expect(within(dialog).queryByRole('list', { name: '试试搜索' })).toBeNull();
   });
 
   it('a bigger budget in Settings removes the warning', async () => {

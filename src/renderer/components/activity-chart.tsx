@@ -4,6 +4,17 @@ import type { Language } from '../../shared/i18n/translate';
 import 'uplot/dist/uPlot.min.css';
 
 /**
+ * The room an x-axis label needs, in CSS pixels, from one label's text: uPlot spaces ticks by a fixed
+ * minimum (50 px) and draws on a canvas that never wraps, so "12:00 PM" labels ran into each other at
+ * 800 px. Wide (CJK) characters count double; the rest as the axis font's average digit.
+ */
+export function axisLabelSpace(sample: string): number {
+  let width = 0;
+  for (const ch of sample) width += /[\u1100-\uffdc]/.test(ch) ? 12 : 7;
+  return width + 24;
+}
+
+/**
  * Calls per bucket as bars (all calls, and the failed ones over them in red), drawn by uPlot. The
  * library is loaded when the chart first shows: most sessions never open the activity page.
  */
@@ -11,7 +22,8 @@ export function ActivityChart(props: {
   buckets: ActivityBucket[];
   bucketMs: number;
   language: Language;
-  labels: { time: string; calls: string; failed: string };
+  /** `range`: what the legend names while no bar is pointed at, when it shows the totals. */
+  labels: { time: string; calls: string; failed: string; range: string };
   /** Said to screen readers: the chart's numbers in words. */
   description: string;
 }) {
@@ -46,7 +58,12 @@ export function ActivityChart(props: {
       const failed = buckets.map((b) => b.failed || null);
       const bars = uPlot.paths.bars?.({ size: [0.8, 40], align: 0 });
       const hourly = bucketMs <= 3600_000;
+      const totals = { calls: buckets.reduce((n, b) => n + b.ok + b.failed, 0), failed: buckets.reduce((n, b) => n + b.failed, 0) };
+      const count = (n: number) => n.toLocaleString(language);
       const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+      const tickFormat: Intl.DateTimeFormatOptions = hourly ? { hour: '2-digit', minute: '2-digit' } : { month: 'numeric', day: 'numeric' };
+      // The widest label this language writes for the axis: late evening, or the end of December.
+      const widest = new Date(2026, 11, 28, 22, 0).toLocaleString(language, tickFormat);
       plot = new uPlot(
         {
           width,
@@ -57,26 +74,23 @@ export function ActivityChart(props: {
           axes: [
             {
               ...axis,
-              values: (_u, ticks) =>
-                ticks.map((t) =>
-                  new Date(t * 1000).toLocaleString(
-                    language,
-                    hourly ? { hour: '2-digit', minute: '2-digit' } : { month: 'numeric', day: 'numeric' },
-                  ),
-                ),
+              space: axisLabelSpace(widest),
+              values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toLocaleString(language, tickFormat)),
             },
             { ...axis, size: 40, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) },
           ],
           series: [
             {
               label: labels.time,
-              value: (_u, v) =>
-                v == null
-                  ? ''
+              // No bar pointed at (uPlot would show "--"): the range, beside its totals.
+              value: (_u, v, _s, idx) =>
+                idx == null || v == null
+                  ? labels.range
                   : new Date(v * 1000).toLocaleString(language, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' }),
             },
             {
               label: labels.calls,
+              value: (_u, v, _s, idx) => count(idx == null ? totals.calls : (v ?? 0)),
               stroke: color('--accent', '#5865f2'),
               fill: color('--accent', '#5865f2'),
               paths: bars,
@@ -84,6 +98,7 @@ export function ActivityChart(props: {
             },
             {
               label: labels.failed,
+              value: (_u, v, _s, idx) => count(idx == null ? totals.failed : (v ?? 0)),
               stroke: color('--bad', '#c62828'),
               fill: color('--bad', '#c62828'),
               paths: bars,

@@ -51,7 +51,10 @@ export function ActivityPage() {
 
   const served = useMemo(() => catalog.filter((c) => c.enabled).map((c) => ({ tool: c.originalName, server: c.server })), [catalog]);
   const summary = useMemo(() => summarizeActivity(samples ?? [], range, now, served), [samples, range, now, served]);
-  const labels = useMemo(() => ({ time: t('history.time'), calls: t('activity.calls'), failed: t('activity.failed') }), [t]);
+  const labels = useMemo(
+    () => ({ time: t('history.time'), calls: t('activity.calls'), failed: t('activity.failed'), range: t(`activity.range.${range}`) }),
+    [t, range],
+  );
   const stamp = new Date(now).toISOString().slice(0, 10);
 
   return (

@@ -4,7 +4,9 @@ import { useApp } from '../app-context';
 import { ToolSetPicker } from '../components/tool-set-picker';
 import { DialogFooter } from '../components/dialog-footer';
 import { Button, Dialog, Field, Notice, Switch } from '../components/ui';
+import { useCommand } from '../components/use-command';
 import { shownMasked } from '../masked';
+import { useStore } from '../store/bridge-store';
 
 /** Copies text, saying so (or that it could not). */
 export function useCopy(): (text: string) => void {
@@ -20,9 +22,11 @@ export function useCopy(): (text: string) => void {
  * "Add to Cursor / Claude Desktop / VS Code / Cherry Studio": which set, which file, what changes
  * (the entry shown with its token masked), then the write. Cherry Studio gets a link and JSON.
  */
-export function AddToClientDialog(props: { client: AddToClient; toolSet: string; onClose: () => void }) {
-  const { store, t, toast } = useApp();
+export function AddToClientDialog(props: { client: AddToClient; toolSet: string; onClose: () => void; onAdded?: () => void }) {
+  const { store, t, language, toast } = useApp();
   const copy = useCopy();
+  const run = useCommand();
+  const localServer = useStore(store, (d) => d.state.localServer);
   const [toolSet, setToolSet] = useState(props.toolSet);
   const [preview, setPreview] = useState<AddToClientPreview | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -55,6 +59,7 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
       // Headless in a browser: the page itself hands the link to Cherry Studio.
       if (preview.link && !result.opened) window.location.assign(preview.link);
       toast(preview.link ? t('addTo.opened') : t('addTo.done', { client }));
+      props.onAdded?.();
       props.onClose();
     } catch (e) {
       toast((e as Error).message, 'error');
@@ -89,7 +94,21 @@ export function AddToClientDialog(props: { client: AddToClient; toolSet: string;
         {error ? <Notice kind="error">{error}</Notice> : null}
         {preview ? (
           <>
-            {preview.turnsServerOn ? <Notice kind="info">{t('addTo.turnsOn')}</Notice> : null}
+            {localServer?.state !== 'listening' ? (
+              // The entry alone connects nothing: the app reaches the tools only while the local server runs.
+              <Notice kind="warn">
+                <div className="card-row">
+                  <span>
+                    {[t('addTo.notRunning', { client }), preview.turnsServerOn ? t('addTo.turnsOn') : localServer?.lastError]
+                      .filter(Boolean)
+                      .join(language === 'zh-CN' ? '' : ' ')}
+                  </span>
+                  <Button small onClick={() => void run(() => store.api.updateLocalServer({ enabled: true }))}>
+                    {t('addTo.startNow')}
+                  </Button>
+                </div>
+              </Notice>
+            ) : null}
             {isCherry ? (
               <p className="small">{t('addTo.cherryHint')}</p>
             ) : (

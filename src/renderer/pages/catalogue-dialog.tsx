@@ -166,7 +166,12 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
       {catalogue && shown.length === 0 ? (
         <EmptyState
           title={t('catalogue.none', { query: query.trim() || t(`catalogue.category.${category || 'all'}` as 'catalogue.category.all') })}
-        />
+        >
+          <p className="muted">{t('catalogue.noneHint')}</p>
+          <Button small onClick={props.onCustom}>
+            {t('servers.custom')}
+          </Button>
+        </EmptyState>
       ) : null}
       <ul className="catalogue-list" aria-label={t('catalogue.list')}>
         {shown.map((entry) => {

@@ -11,7 +11,7 @@ import { ProblemText } from '../components/problem-text';
 import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test-result';
 import { ToolSetPicker } from '../components/tool-set-picker';
 import { PatiencePicker } from '../components/patience-picker';
-import { shownMasked } from '../masked';
+import { MaskedText } from '../components/masked-text';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
 export function validateEndpointUrl(url: string): 'empty' | 'scheme' | 'invalid' | undefined {
@@ -127,7 +127,7 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
           )}
           <StatusBadge tone={endpointTone[endpoint.state]}>{t(endpointLabel[endpoint.state])}</StatusBadge>
         </div>
-        <div className="mono small muted break">{revealed ?? shownMasked(endpoint.url, t)}</div>
+        <div className="mono small muted break">{revealed ?? <MaskedText text={endpoint.url} />}</div>
         {endpoint.state !== 'connected' ? <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} /> : null}
       </div>
       {/* Below the name and the buttons, across the whole card: the serving controls need the room. */}
@@ -177,7 +177,15 @@ export function EndpointsPage() {
   return (
     <div className="page">
       <h1>{t('nav.endpoints')}</h1>
-      {endpoints.length === 0 ? <EmptyState title={t('endpoints.none')} /> : null}
+      {endpoints.length === 0 ? (
+        <EmptyState title={t('endpoints.none')}>
+          <p className="muted">{t('guide.step1.body')}</p>
+          {/* The form is on this page, below: the button takes the user to its address field. */}
+          <Button small kind="primary" onClick={() => document.querySelector<HTMLInputElement>('.add-endpoint input')?.focus()}>
+            {t('endpoints.pasteBelow')}
+          </Button>
+        </EmptyState>
+      ) : null}
       <ul className="list">
         {endpoints.map((e) => (
           <EndpointRow key={e.id} endpoint={e} />

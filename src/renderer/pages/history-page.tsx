@@ -14,7 +14,10 @@ export function HistoryPage() {
     <div className="page">
       <h1>{t('nav.history')}</h1>
       {rows.length === 0 ? (
-        <EmptyState title={t('history.none')} />
+        <EmptyState title={t('history.none')}>
+          <p className="muted">{t('history.noneHint')}</p>
+          <a href="#/tools">{t('activity.tryTools')}</a>
+        </EmptyState>
       ) : (
         <table className="table history">
           <thead>

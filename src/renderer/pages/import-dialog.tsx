@@ -5,6 +5,7 @@ import { DialogFooter } from '../components/dialog-footer';
 import { Dialog, Field, Notice } from '../components/ui';
 import { shownMasked } from '../masked';
 import { serverTarget, type ServerSettings } from '../../shared/settings';
+import { valueLabel } from '../../shared/value-label';
 
 /** The values a server sets that the preview lists: a program's env, a remote server's or a webhook's headers. */
 const shownPairs = (s: ServerSettings): Record<string, string> =>
@@ -14,7 +15,7 @@ type Choice = { action: ConflictAction; name: string };
 
 /** The import preview: what was found, conflicts with a choice each, values to fill in. Nothing changes until Apply. */
 export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onClose: () => void }) {
-  const { store, t, toast } = useApp();
+  const { store, t, language, toast } = useApp();
   const [servers, setServers] = useState<Record<string, Choice>>(() =>
     Object.fromEntries(preview.servers.map((s) => [s.server.name, { action: s.action, name: s.suggestedName }])),
   );
@@ -182,7 +183,10 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                     ? t('import.envVariable', { name: input.id.slice(4) })
                     : input.id === 'workspaceFolder'
                       ? t('import.workspaceFolder')
-                      : input.description
+                      : input.id === `input:${input.description}`
+                        ? // The file did not describe it: its id in words (the placeholder itself is in the hint).
+                          valueLabel(input.description)[language === 'zh-CN' ? 'zh' : 'en']
+                        : input.description
                 }
                 error={missing.has(input.id) ? t('import.valueNeeded') : undefined}
                 hint={[

@@ -65,11 +65,14 @@ function ClientRow({
   client,
   settings,
   status,
+  added,
   onAdd,
 }: {
   client: string;
   settings: Settings;
   status: LocalServerStatus | undefined;
+  /** "Add to …" wrote this app's entry while the window was open. */
+  added: boolean;
   onAdd: (client: AddToClient) => void;
 }) {
   const { store, t, toast } = useApp();
@@ -96,7 +99,11 @@ function ClientRow({
         />
       </td>
       <td className="small">
-        {sessions > 0 ? <StatusBadge tone="ok">{t('localServer.sessions', { count: sessions })}</StatusBadge> : null}
+        {sessions > 0 ? (
+          <StatusBadge tone="ok">{t('localServer.sessions', { count: sessions })}</StatusBadge>
+        ) : added ? (
+          <StatusBadge tone="ok">{t('localServer.added')}</StatusBadge>
+        ) : null}
       </td>
       <td className="align-end">
         <div className="list-actions">
@@ -129,6 +136,7 @@ export function LocalServerSection() {
   const status = useStore(store, (d) => d.state.localServer);
   const [portText, setPortText] = useState<string | undefined>();
   const [adding, setAdding] = useState<AddToClient | undefined>();
+  const [added, setAdded] = useState<ReadonlySet<string>>(new Set());
   if (!settings) return null;
   const local = settings.localServer;
   const portValue = portText ?? String(local.port);
@@ -202,12 +210,26 @@ export function LocalServerSection() {
           </thead>
           <tbody>
             {[...clients, ''].map((client) => (
-              <ClientRow key={client || '(other)'} client={client} settings={settings} status={status} onAdd={setAdding} />
+              <ClientRow
+                key={client || '(other)'}
+                client={client}
+                settings={settings}
+                status={status}
+                added={added.has(client)}
+                onAdd={setAdding}
+              />
             ))}
           </tbody>
         </table>
       </div>
-      {adding ? <AddToClientDialog client={adding} toolSet={clientToolSet(settings, adding)} onClose={() => setAdding(undefined)} /> : null}
+      {adding ? (
+        <AddToClientDialog
+          client={adding}
+          toolSet={clientToolSet(settings, adding)}
+          onAdded={() => setAdded((before) => new Set(before).add(adding))}
+          onClose={() => setAdding(undefined)}
+        />
+      ) : null}
     </section>
   );
 }

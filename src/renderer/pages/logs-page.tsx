@@ -85,50 +85,55 @@ export function LogsPage() {
     <div className="page page-fill">
       <div className="page-header">
         <h1>{t('nav.logs')}</h1>
+        {/* What to show, then what to do with it: at 800 px the two wrap as groups, not button by button. */}
         <div className="toolbar">
-          <select aria-label={t('logs.source')} value={source} onChange={(e) => setSource(e.target.value)}>
-            <option value="">{t('logs.allSources')}</option>
-            {sources.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-          <select aria-label={t('logs.level')} value={level} onChange={(e) => setLevel(e.target.value as LogLevel)}>
-            {LEVELS.map((l) => (
-              <option key={l} value={l}>
-                {t(`logs.level.${l}`)}
-              </option>
-            ))}
-          </select>
-          <input
-            type="search"
-            aria-label={t('logs.filter')}
-            placeholder={t('logs.filter')}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-          />
-          <Switch showLabel label={t('logs.wrap')} checked={wrap} onChange={setWrap} />
-          <Button small onClick={() => setPaused(paused ? undefined : live)}>
-            {paused ? t('logs.resume') : t('logs.pause')}
-          </Button>
-          <Button small onClick={() => void copy()}>
-            {t('logs.copy')}
-          </Button>
-          <Button small onClick={save}>
-            {t('logs.save')}
-          </Button>
-          <Button
-            small
-            kind="danger"
-            onClick={() => {
-              store.clearLogs();
-              setPaused(undefined);
-              setExpanded(new Set());
-            }}
-          >
-            {t('logs.clear')}
-          </Button>
+          <div className="toolbar-group logs-filters">
+            <select aria-label={t('logs.source')} value={source} onChange={(e) => setSource(e.target.value)}>
+              <option value="">{t('logs.allSources')}</option>
+              {sources.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+            <select aria-label={t('logs.level')} value={level} onChange={(e) => setLevel(e.target.value as LogLevel)}>
+              {LEVELS.map((l) => (
+                <option key={l} value={l}>
+                  {t(`logs.level.${l}`)}
+                </option>
+              ))}
+            </select>
+            <input
+              type="search"
+              aria-label={t('logs.filter')}
+              placeholder={t('logs.filter')}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
+            <Switch showLabel label={t('logs.wrap')} checked={wrap} onChange={setWrap} />
+          </div>
+          <div className="toolbar-group logs-actions">
+            <Button small onClick={() => setPaused(paused ? undefined : live)}>
+              {paused ? t('logs.resume') : t('logs.pause')}
+            </Button>
+            <Button small onClick={() => void copy()}>
+              {t('logs.copy')}
+            </Button>
+            <Button small onClick={save}>
+              {t('logs.save')}
+            </Button>
+            <Button
+              small
+              kind="danger"
+              onClick={() => {
+                store.clearLogs();
+                setPaused(undefined);
+                setExpanded(new Set());
+              }}
+            >
+              {t('logs.clear')}
+            </Button>
+          </div>
         </div>
       </div>
       <div
@@ -142,7 +147,25 @@ export function LogsPage() {
           setFollow(el.scrollTop + el.clientHeight >= el.scrollHeight - ROW);
         }}
       >
-        {shown.length === 0 ? <EmptyState title={logs.length === 0 ? t('logs.empty') : t('logs.noMatch')} /> : null}
+        {shown.length === 0 && logs.length === 0 ? (
+          <EmptyState title={t('logs.empty')}>
+            <p className="muted">{t('logs.emptyHint')}</p>
+            <a href="#/servers">{t('logs.toServers')}</a>
+          </EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState title={t('logs.noMatch')}>
+            <Button
+              small
+              onClick={() => {
+                setText('');
+                setSource('');
+                setLevel('debug');
+              }}
+            >
+              {t('common.clearFilters')}
+            </Button>
+          </EmptyState>
+        ) : null}
         <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
           {rows.getVirtualItems().map((item) => {
             const e = shown[item.index] as LogEntry;

@@ -13,7 +13,7 @@ import { formatBytes, formatDuration, formatSince, formatTime, formatDateTime } 
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
 import { StatFigure } from '../components/stat-figure';
-import { shownMasked } from '../masked';
+import { MaskedText } from '../components/masked-text';
 
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
@@ -46,7 +46,9 @@ export function OverviewPage(props: { go: (page: string) => void }) {
               <strong className="card-title">{e.name}</strong>
               <StatusBadge tone={endpointTone[e.state]}>{t(endpointLabel[e.state])}</StatusBadge>
             </div>
-            <div className="muted mono small break">{shownMasked(e.url, t)}</div>
+            <div className="muted mono small break">
+              <MaskedText text={e.url} />
+            </div>
             <ServedCount endpoint={e} />
             {e.state === 'connected' ? (
               <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div>

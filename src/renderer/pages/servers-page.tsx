@@ -182,6 +182,9 @@ export function ServersPage() {
       {servers.length === 0 ? (
         <EmptyState title={t('servers.none')}>
           <p className="muted">{t('servers.noneHint')}</p>
+          <Button small kind="primary" onClick={() => setAdding({ step: 'catalogue' })}>
+            {t('checklist.openCatalogue')}
+          </Button>
         </EmptyState>
       ) : null}
       <ul className="list">

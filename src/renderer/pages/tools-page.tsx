@@ -81,7 +81,13 @@ export function ToolsPage() {
           <a href={serversLink({ add: true })}>{t('checklist.openCatalogue')}</a>
         </EmptyState>
       ) : null}
-      {catalog.length > 0 && groups.length === 0 ? <EmptyState title={t('tools.noMatch', { query: query.trim() })} /> : null}
+      {catalog.length > 0 && groups.length === 0 ? (
+        <EmptyState title={t('tools.noMatch', { query: query.trim() })}>
+          <Button small onClick={() => setQuery('')}>
+            {t('common.clearFilters')}
+          </Button>
+        </EmptyState>
+      ) : null}
       {groups.map(([server, tools]) => (
         <section className="tool-group" key={server} aria-label={server}>
           <ToolGroupHeader

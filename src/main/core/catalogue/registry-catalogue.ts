@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { valueLabel } from '../../../shared/value-label';
 import { CatalogueEntrySchema, type CatalogueEntry, type CatalogueValue } from '../../../shared/catalogue';
 
 /**
@@ -69,7 +70,7 @@ function valueFrom(input: z.infer<typeof Input>, fallbackName: string): Catalogu
   const description = input.description?.slice(0, 300);
   return {
     id: placeholderId(label),
-    label: { en: label, zh: label },
+    label: valueLabel(label),
     ...(description ? { hint: { en: description, zh: description } } : {}),
     kind: input.isSecret ? 'secret' : input.format === 'filepath' ? 'path' : 'text',
     required: input.isRequired === true,

@@ -46,6 +46,18 @@ export function placeholderUses(server: ServerSettings): PlaceholderUse[] {
 }
 
 /**
+ * What a placeholder asks for when its file says nothing of it, by its kind. Each kind the pattern knows
+ * is named here: a fallback that cut a prefix off any name described `${userHome}` as "me".
+ */
+export function describePlaceholder(name: string): string {
+  if (name.startsWith('input:')) return name.slice('input:'.length);
+  if (name.startsWith('env:')) return `Environment variable ${name.slice('env:'.length)}`;
+  if (name === 'workspaceFolder') return 'The folder to use as ${workspaceFolder}';
+  if (name === 'userHome') return 'Your home folder (${userHome})';
+  return name;
+}
+
+/**
  * Fills `${userHome}` and turns every other placeholder into an input the user gives: `${input:id}`,
  * `${workspaceFolder}`, and `${env:X}` too. A file from elsewhere decides where a value goes (a URL,
  * a header), so the bridge's own environment is never read into it unasked: the session offers what
@@ -77,13 +89,7 @@ export function collectInputs(
         inputs.set(name, {
           id: name,
           placeholder: whole,
-          description:
-            declaration?.description ??
-            (envName
-              ? `Environment variable ${envName}`
-              : name === 'workspaceFolder'
-                ? 'The folder to use as ${workspaceFolder}'
-                : name.slice(6)),
+          description: declaration?.description ?? describePlaceholder(name),
           password: declaration?.password ?? (envName ? /key|token|secret|password/i.test(envName) : false),
           ...(declaration?.default !== undefined ? { defaultValue: declaration.default } : {}),
           where: [where],

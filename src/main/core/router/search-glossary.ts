@@ -163,6 +163,8 @@ export interface Expansion {
   broader: string[];
   /** Terms for what a question wants done (look something up). */
   intent: string[];
+  /** Whether the query asks something (its intent is to look up) rather than says to do something. */
+  question: boolean;
 }
 
 /** The terms the query's words stand for in other words, not counting terms it already has. */
@@ -180,6 +182,7 @@ export function expandQuery(query: string, queryTerms: readonly string[]): Expan
     for (const term of group.broader) kinds.add(term);
   }
   const broader = [...kinds].filter((t) => !have.has(t) && !added.has(t));
-  const intent = (QUESTION.test(query) ? LOOK_UP : STORE).filter((t) => !have.has(t) && !added.has(t) && !kinds.has(t));
-  return { related: [...added], broader, intent };
+  const question = QUESTION.test(query);
+  const intent = (question ? LOOK_UP : STORE).filter((t) => !have.has(t) && !added.has(t) && !kinds.has(t));
+  return { related: [...added], broader, intent, question };
 }

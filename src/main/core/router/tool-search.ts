@@ -76,7 +76,7 @@ export class ToolSearch<E extends SearchEntry> {
   /** The best `limit` tools for the query, best first, without weak ones; none when nothing in it matches. */
   search(query: string, limit: number): SearchHit<E>[] {
     const terms = searchTerms(query);
-    const { related, broader, intent } = expandQuery(query, terms);
+    const { related, broader, intent, question } = expandQuery(query, terms);
     if (terms.length === 0 && related.length === 0) return [];
     const weights = new Map<string, number>([
       ...intent.map((t) => [t, INTENT_WEIGHT] as const),
@@ -97,16 +97,20 @@ export class ToolSearch<E extends SearchEntry> {
     // only implies like one it says: a tool that shares only "search" and "query" with what a
     // question implies beat the one tool that does what it says. Count each by its weight instead.
     const intents = new Set(intent);
-    let scored = results.map((r) => ({
+    const scored = results.map((r) => ({
       id: r.id as number,
       score: (r.score / Math.max(1, r.queryTerms.length)) * r.queryTerms.reduce((sum, term) => sum + (weights.get(term) ?? 1), 0),
       onlyIntent: r.queryTerms.every((term) => intents.has(term)),
     }));
-    // What a question wants done only breaks ties: it makes no tool a match when others match what it says.
-    if (scored.some((r) => !r.onlyIntent)) scored = scored.filter((r) => !r.onlyIntent);
-    scored.sort((a, b) => b.score - a.score || a.id - b.id);
-    const best = scored[0]?.score ?? 0;
-    return scored
+    // What a query wants done only breaks ties: it makes no tool a match when others match what it says.
+    // A question matching nothing else may still want a tool that searches ("what do you know about
+    // Alice"); a statement naming nothing a tool says ("xyzzy", "你好") finds none, not every tool
+    // that adds or creates something.
+    const matched = scored
+      .filter((r) => !r.onlyIntent || (question && scored.every((o) => o.onlyIntent)))
+      .sort((a, b) => b.score - a.score || a.id - b.id);
+    const best = matched[0]?.score ?? 0;
+    return matched
       .filter((r) => r.score >= best * CUTOFF)
       .slice(0, limit)
       .map((r) => ({ entry: this.entries[r.id] as E, score: r.score }));

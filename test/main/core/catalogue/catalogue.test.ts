@@ -67,6 +67,8 @@ describe('the shipped catalogue', () => {
       expect(placeholdersOf(entry).sort(), entry.id).toEqual(entry.values.map((v) => v.id).sort());
       // Chinese and English both, and different where the language differs.
       expect(entry.description.zh, entry.id).toMatch(/[\u4e00-\u9fff]/);
+      // What it asks for is named in Chinese too ("需要：API Host" read as English in the Chinese window).
+      for (const value of entry.values) expect(value.label.zh, `${entry.id} ${value.id}`).toMatch(/[\u4e00-\u9fff]/);
       expect(entry.homepage, entry.id).toMatch(/^https:\/\//);
       // Filled with sample values, it is a server our settings accept.
       const values = Object.fromEntries(entry.values.map((v) => [v.id, v.kind === 'url' ? 'https://example.com/sse' : 'sample']));
@@ -120,7 +122,7 @@ describe('the catalogue from the MCP registry', () => {
       homepage: 'https://github.com/example/weather',
       run: { command: 'npx', args: ['-y', '@example/weather-mcp@1.2.0'], env: { WEATHER_API_KEY: '{WEATHER_API_KEY}' } },
     });
-    expect(weather.values[0]).toMatchObject({ kind: 'secret', required: true });
+    expect(weather.values[0]).toMatchObject({ kind: 'secret', required: true, label: { en: 'Weather API key', zh: 'Weather API 密钥' } });
     const notes = fromRegistry.find((e) => e.id.endsWith('notes'))!;
     expect(notes.run).toMatchObject({ command: 'uvx', args: ['notes-mcp==0.3.0', '{notes_dir}'] });
     const remote = fromRegistry.find((e) => e.id.endsWith('remote'))!;

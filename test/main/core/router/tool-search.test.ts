@@ -130,6 +130,11 @@ describe('tool search over 300 realistic tools', () => {
   it('finds nothing for a query with no meaningful word, and ranks a description override', () => {
     expect(search.search('the of and', 5)).toEqual([]);
     expect(search.search('', 5)).toEqual([]);
+    // Words no tool says: not every tool that adds or creates something (what a statement usually wants).
+    for (const query of ['xyzzy', '量子物理', '你好', 'asdf qwer']) {
+      expect(search.search(query, 5), query).toEqual([]);
+      expect(everyday.search(query, 5), query).toEqual([]);
+    }
     const custom = new ToolSearch([
       { name: 'tool_a', server: 's', description: 'Does something generic', inputSchema: {} },
       { name: 'tool_b', server: 's', description: '查询家里的电表读数', inputSchema: {} },

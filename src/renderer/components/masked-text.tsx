@@ -1,0 +1,21 @@
+import { Fragment } from 'react';
+import { MASK_MARKER } from '../../shared/masked';
+import { useApp } from '../app-context';
+
+/**
+ * A masked value shown as text: the marker in the window's language, kept on one line. A long URL
+ * breaks anywhere, and "…（已隐藏）" broke inside itself ("（已隐" / "藏）").
+ */
+export function MaskedText({ text }: { text: string }) {
+  const { t } = useApp();
+  return (
+    <>
+      {text.split(MASK_MARKER).map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <span className="masked-marker nowrap">{t('common.masked')}</span> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
