@@ -525,6 +525,13 @@ export const en = {
     'The server answered the start of the connection (initialize) with something that is not valid MCP ({path}: {message}).',
   'problem.server.badInitialize.hint':
     'It is not retried until you start it again. Update the server, or tell its author what is shown here.',
+  'problem.server.runtimeMissing': '"{command}" needs {runtime}, which is not installed on this computer.',
+  'problem.server.runtimeMissing.hint': 'Install it with: {install}',
+  'problem.server.runtimeDownloadFailed': '{runtime} could not be fetched: {reason}',
+  'problem.server.runtimeDownloadFailed.hint':
+    'Check the network, or choose a closer download source in Settings → Download sources. Start the server again to continue the download.',
+  'problem.server.fetchingRuntime': "{runtime} is not installed: fetching {runtime} {version} into the app's folder.",
+  'problem.server.runtimeReady': "Runs with the app's {runtime} {version}.",
   'problem.server.outputHeld': 'The program ended, but a process it started still holds its output open; the connection is closed.',
   'problem.server.outputHeld.hint': 'That process was started without its own output; it is stopped with the server.',
   'problem.server.running': 'Running: {name} {version}, {tools, plural, one {# tool} other {# tools}}',
