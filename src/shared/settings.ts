@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MirrorSettingsSchema } from './mirrors';
 import { MASK_MARKER } from './masked';
 import { useReadableZodMessages } from './zod-issue';
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
@@ -285,6 +286,8 @@ export const SettingsSchema = z
     connection: ConnectionSettingsSchema.default(ConnectionSettingsSchema.parse({})),
     modelscope: z.object({ apiKey: z.string().optional() }).default({}),
     updates: UpdateSettingsSchema.default({ enabled: true }),
+    /** Where packages and runtimes come from (official by default). */
+    mirrors: MirrorSettingsSchema.default({ preset: 'default' }),
     ui: z
       .object({
         language: z.enum(['system', 'zh-CN', 'en']).default('system'),

@@ -1,3 +1,4 @@
+import { mirrorEnv, mirrorUrls } from '../../shared/mirrors';
 import type { RuntimeProvider } from './runtimes/child-runtime';
 import { isMcpServer, type ServerSettings, type Settings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
@@ -150,8 +151,12 @@ export class ServerFleet {
       log: options.logBook.logger(`server:${settings.name}`),
       baseEnv: options.env,
       defaults: () => {
-        const { limits, modelscope } = options.settings();
-        return { callTimeoutMs: limits.callTimeoutMs, ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}) };
+        const { limits, modelscope, mirrors } = options.settings();
+        return {
+          callTimeoutMs: limits.callTimeoutMs,
+          mirrorEnv: mirrorEnv(mirrorUrls(mirrors)),
+          ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}),
+        };
       },
       ...(options.supervision ? { supervision: options.supervision } : {}),
       runtimes: options.runtimes,

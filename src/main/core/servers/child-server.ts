@@ -54,7 +54,7 @@ export interface ChildServerOptions {
   /** The environment children start from (the user's, with the login shell's PATH). */
   baseEnv: NodeJS.ProcessEnv;
   /** Read at each call and each connect, so a change in Settings applies without a restart. */
-  defaults: () => { callTimeoutMs: number; modelscopeApiKey?: string };
+  defaults: () => { callTimeoutMs: number; modelscopeApiKey?: string; mirrorEnv?: Record<string, string> };
   supervision?: Partial<Supervision>;
   /** Fetches Node.js or uv for a server whose runtime is missing (the desktop app); none: the server fails saying how to install it. */
   runtimes?: RuntimeProvider | undefined;
@@ -304,6 +304,7 @@ export class ChildServer {
       baseEnv: this.opts.baseEnv,
       ...(this.pathPrefix !== undefined ? { pathPrefix: this.pathPrefix } : {}),
       modelscopeApiKey: this.opts.defaults().modelscopeApiKey,
+      mirrorEnv: this.opts.defaults().mirrorEnv ?? {},
       maxRemoteMessageBytes: this.supervision.maxRemoteMessageBytes,
       onStderrLine: (line) => this.stderr.push(line),
       onSpawned: () => this.opts.onStatus(),

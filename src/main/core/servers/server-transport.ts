@@ -40,6 +40,8 @@ export interface TransportContext {
   /** The app's own runtime's folder (Node.js, uv), put first on this child's PATH only. */
   pathPrefix?: string;
   modelscopeApiKey: string | undefined;
+  /** Where npm and uv fetch packages from (the download-source setting); the server's own env still wins. */
+  mirrorEnv: Record<string, string>;
   /** A remote server's response or event past this size drops its connection. */
   maxRemoteMessageBytes: number;
   /** A line the program printed on stderr. */
@@ -72,7 +74,7 @@ function stdioTransport(s: StdioServerSettings, context: TransportContext): Stdi
   const env = withoutPrivateEnv(context.baseEnv);
   // Python on Windows prints in the console code page unless told otherwise.
   env.PYTHONIOENCODING ??= 'utf-8';
-  Object.assign(env, s.env);
+  Object.assign(env, context.mirrorEnv, s.env);
   if (context.pathPrefix) withPathFirst(env, context.pathPrefix);
   const transport = new StdioClientTransport({ command: s.command, args: s.args, env, stderr: 'pipe', ...(s.cwd ? { cwd: s.cwd } : {}) });
   useLeanReadBuffer(transport, STDIO_MAX_LINE_BYTES);
