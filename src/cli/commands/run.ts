@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { formatProblem } from '../../main/core/config/json-text';
+import { commandWarnings } from '../../main/core/config/command-warnings';
+import { defaultCacheDir } from '../../main/core/catalogue/catalogue-service';
 import { stringOption } from '../args';
 import { ALLOW_ENV_OPTION, CONFIG_OPTION, TOOL_MODE_OPTION, allowEnvArg, configArg, logOptions, type Command } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
@@ -14,7 +16,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'serve your tools to xiaozhi until stopped (Ctrl+C, or SIGTERM from a service manager)',
   usage: [
-    'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--log-level LEVEL] [--log-format text|json]',
+    'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--fetch-runtimes] [--log-level LEVEL] [--log-format text|json]',
   ],
   options: [
     CONFIG_OPTION,
@@ -38,6 +40,10 @@ export const runCommand: Command = {
       help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file',
     },
     TOOL_MODE_OPTION,
+    {
+      name: 'fetch-runtimes',
+      help: "fetch Node.js or uv into the app's cache folder for a server (npx, uvx…) whose runtime is not installed; without it, such a server fails saying how to install it",
+    },
     ...logOptions('info', 'stdout'),
   ],
   details: [
@@ -65,6 +71,7 @@ export const runCommand: Command = {
     const local = localServerOverrides(args.options, { env: ctx.env, cwd: ctx.cwd, warn: (line) => secretWarnings.push(line) });
     if (!local.ok) throw new UsageError(local.message);
     const toolMode = stringOption(args, 'tool-mode') as ToolMode | undefined;
+    const fetchRuntimes = args.options['fetch-runtimes'] === true;
     let closeUi: (() => Promise<void>) | undefined;
     // What a save has to say goes to the log, once there is one (saves happen after the bridge starts).
     let say = (line: string): void => void process.stderr.write(`xiaozhi-tray: ${line}\n`);
@@ -72,7 +79,11 @@ export const runCommand: Command = {
       store: storeFor(resolved, loaded, (line) => say(line)),
       log: { stream: process.stdout, level, format },
       alsoStop: () => closeUi?.(),
-      bridge: { ...(toolMode ? { toolMode } : {}), ...(local.overrides ? { localServer: local.overrides } : {}) },
+      bridge: {
+        ...(toolMode ? { toolMode } : {}),
+        ...(local.overrides ? { localServer: local.overrides } : {}),
+        ...(fetchRuntimes ? { runtimesDir: path.join(defaultCacheDir(ctx.env, ctx.platform, ctx.home), 'runtimes') } : {}),
+      },
     });
     if (level === 'debug') {
       // Headless, the log is the only place a call shows; the arguments and result stay in the history.
@@ -87,6 +98,9 @@ export const runCommand: Command = {
     try {
       for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
       for (const warning of secretWarnings) log.warn(warning);
+      // Said before the servers start: which runtime is missing here, and the command that installs it.
+      if (!fetchRuntimes)
+        for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
       if (exposed) log.warn(exposed);
       if (loaded.settings.endpoints.length === 0)

@@ -1,3 +1,5 @@
+import { mirrorUrls } from '../../shared/mirrors';
+import { RuntimeStore } from './runtimes/runtime-store';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { countOf } from '../../shared/count-words';
 import type { BridgeApi, BridgeCommands, EventName, EventPayload } from '../../shared/bridge-api';
@@ -86,11 +88,19 @@ export class Bridge {
     const onStatus = () => this.events.queueStatus();
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
     const fleet = { settings, logBook: this.logBook, running: () => this.running, queue: new ChangeQueue(), onStatus };
-    const { env = process.env, supervision } = options;
+    const { env = process.env, supervision, runtimesDir, runtimeIdleTimeoutMs } = options;
+    const runtimes = runtimesDir
+      ? new RuntimeStore({
+          dir: runtimesDir,
+          sources: () => mirrorUrls(this.settings.mirrors),
+          ...(runtimeIdleTimeoutMs !== undefined ? { idleTimeoutMs: runtimeIdleTimeoutMs } : {}),
+        })
+      : undefined;
     this.servers = new ServerFleet({
       ...fleet,
       log: this.log,
       env,
+      runtimes,
       ...(supervision ? { supervision } : {}),
       onTools: () => this.hub.rebuild(),
     });
