@@ -714,6 +714,10 @@ export const en = {
   'settings.budgetTools': 'Tools',
   'settings.budgetBytes': 'Bytes',
   'settings.budgetError': 'Enter a whole number of at least {min}.',
+  'state.fetchingRuntime': 'Getting {runtime}',
+  'runtime.fetching': 'Fetching {runtime} {version} for this server…',
+  'runtime.app': "Uses the app's {runtime} {version}",
+  'runtime.yours': 'Uses your {runtime}',
   'mirrors.title': 'Download sources',
   'mirrors.hint':
     'Where servers started with npx or uvx get their packages, and where the app fetches Node.js and uv when they are missing. Servers use a change when they next start.',
