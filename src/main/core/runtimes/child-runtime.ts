@@ -3,6 +3,7 @@ import { problem } from '../../../shared/problem';
 import { installCommand, runtimeNeed, RUNTIME_LABEL, type RuntimeName } from '../../../shared/runtime-need';
 import type { StdioServerSettings } from '../../../shared/settings';
 import type { ServerRuntime } from '../../../shared/status';
+import type { RuntimeAvailability } from '../../../shared/host';
 import { findOnPath } from '../servers/find-on-path';
 import { ProblemError } from '../servers/server-problems';
 
@@ -18,6 +19,21 @@ export interface RuntimeProvider {
   ensure(runtime: RuntimeName, onProgress: (percent: number | undefined) => void): Promise<PreparedRuntime>;
   /** The version this provider would fetch (for the log line before it does). */
   version(runtime: RuntimeName): string;
+  /** The runtime if it was fetched before. */
+  installed(runtime: RuntimeName): PreparedRuntime | undefined;
+}
+
+const PROGRAM_OF: Record<RuntimeName, string> = { node: 'npx', uv: 'uvx' };
+
+/** Whether each runtime is the user's (its runner on PATH), the app's, one the app would fetch, or missing. */
+export function runtimeAvailability(
+  env: NodeJS.ProcessEnv,
+  provider: RuntimeProvider | undefined,
+  platform: NodeJS.Platform = process.platform,
+): Record<RuntimeName, RuntimeAvailability> {
+  const of = (runtime: RuntimeName): RuntimeAvailability =>
+    findOnPath(PROGRAM_OF[runtime], env, platform) ? 'yours' : provider?.installed(runtime) ? 'app' : provider ? 'fetch' : 'missing';
+  return { node: of('node'), uv: of('uv') };
 }
 
 /** How one child will run: whose runtime, and what to put first on its PATH (the app's runtime only). */
