@@ -6,8 +6,8 @@ import { z } from 'zod';
  * Off by default: children then see no mirror variable of ours, only their own configuration.
  */
 
-/** A download source: https, or http only on this machine (a local mirror or a test's stand-in). */
-const SourceUrlSchema = z
+/** A download source (or update feed): https, or http only on this machine (a local mirror or a test's stand-in). */
+export const DownloadUrlSchema = z
   .string()
   .trim()
   .refine((value) => {
@@ -20,6 +20,9 @@ const SourceUrlSchema = z
     }
   }, 'must be an https:// URL, without a user name or password');
 
+/** What the window checks as the user types (the schema has the last word). */
+export const DOWNLOAD_URL_SHAPE = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/])/i;
+
 export const MIRROR_PRESETS = ['default', 'china', 'custom'] as const;
 export type MirrorPreset = (typeof MIRROR_PRESETS)[number];
 
@@ -31,11 +34,11 @@ export type MirrorUrls = Partial<Record<MirrorKey, string>>;
 export const MirrorSettingsSchema = z.object({
   preset: z.enum(MIRROR_PRESETS).default('default'),
   /** The user's own sources (read with the "custom" preset only; an empty one stays official). */
-  npmRegistry: SourceUrlSchema.optional(),
-  pypiIndex: SourceUrlSchema.optional(),
-  nodeDist: SourceUrlSchema.optional(),
-  uvDownload: SourceUrlSchema.optional(),
-  pythonInstall: SourceUrlSchema.optional(),
+  npmRegistry: DownloadUrlSchema.optional(),
+  pypiIndex: DownloadUrlSchema.optional(),
+  nodeDist: DownloadUrlSchema.optional(),
+  uvDownload: DownloadUrlSchema.optional(),
+  pythonInstall: DownloadUrlSchema.optional(),
 });
 export type MirrorSettings = z.infer<typeof MirrorSettingsSchema>;
 

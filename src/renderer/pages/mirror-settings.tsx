@@ -3,9 +3,14 @@ import { useApp } from '../app-context';
 import { Button, Field } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
-import { MIRROR_KEYS, MirrorSettingsSchema, type MirrorKey, type MirrorPreset, type MirrorSettings } from '../../shared/mirrors';
-
-const SOURCE = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/])/i;
+import {
+  DOWNLOAD_URL_SHAPE,
+  MIRROR_KEYS,
+  MirrorSettingsSchema,
+  type MirrorKey,
+  type MirrorPreset,
+  type MirrorSettings,
+} from '../../shared/mirrors';
 
 /**
  * Settings → Download sources: where npx/uvx get packages and the app gets Node.js and uv. The
@@ -27,7 +32,8 @@ export function MirrorSettings() {
       toast(t('settings.saved'));
     });
   const value = (key: MirrorKey) => draft?.[key] ?? mirrors[key] ?? '';
-  const errorOf = (key: MirrorKey) => (value(key).trim() !== '' && !SOURCE.test(value(key).trim()) ? t('mirrors.urlError') : undefined);
+  const errorOf = (key: MirrorKey) =>
+    value(key).trim() !== '' && !DOWNLOAD_URL_SHAPE.test(value(key).trim()) ? t('mirrors.urlError') : undefined;
   const hasError = MIRROR_KEYS.some((key) => errorOf(key) !== undefined);
   const saveCustom = () => {
     const next: MirrorSettings = { preset: 'custom' };

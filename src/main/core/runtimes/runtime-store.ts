@@ -50,9 +50,8 @@ export class RuntimeStore implements RuntimeProvider {
     let entry = this.fetching.get(key);
     if (!entry) {
       const listeners = new Set<(percent: number | undefined) => void>();
-      const done = this.fetch(source, (percent) => listeners.forEach((listener) => listener(percent))).finally(() =>
-        this.fetching.delete(key),
-      );
+      const hear = (percent: number | undefined) => listeners.forEach((listener) => listener(percent));
+      const done = this.underLock(source, () => this.fetch(source, hear)).finally(() => this.fetching.delete(key));
       entry = { done, listeners };
       this.fetching.set(key, entry);
     }
@@ -80,6 +79,36 @@ export class RuntimeStore implements RuntimeProvider {
 
   private failure(runtime: RuntimeName, reason: string): ProblemError {
     return new ProblemError(problem('server.runtimeDownloadFailed', { runtime: RUNTIME_LABEL[runtime], reason }));
+  }
+
+  /**
+   * Runs `work` holding `<folder>.lock` (the pid of its holder) in the store, so that another copy of
+   * the app (the desktop app and a headless run sharing a folder) does not download the same file
+   * meanwhile: it waits, then finds the runtime there. A lock whose process is gone is taken over.
+   */
+  private async underLock(source: RuntimeSource, work: () => Promise<PreparedRuntime>): Promise<PreparedRuntime> {
+    const lock = path.join(this.opts.dir, `${source.folder}.lock`);
+    fs.mkdirSync(this.opts.dir, { recursive: true });
+    for (;;) {
+      try {
+        fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw this.failure(source.runtime, (error as Error).message);
+      }
+      if (!held(lock)) {
+        fs.rmSync(lock, { force: true });
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      const ready = this.ready(source);
+      if (ready) return ready;
+    }
+    try {
+      return this.ready(source) ?? (await work());
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
   }
 
   private async fetch(source: RuntimeSource, onProgress: (percent: number | undefined) => void): Promise<PreparedRuntime> {
@@ -142,6 +171,40 @@ export class RuntimeStore implements RuntimeProvider {
     } finally {
       fs.rmSync(temp, { recursive: true, force: true });
     }
+  }
+}
+
+/** How often a copy of the app waiting for another's download looks again. */
+const LOCK_POLL_MS = 250;
+
+function readPid(file: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a lock is held: its process runs (a lock still empty is being written, unless it is old). */
+function held(lock: string): boolean {
+  const pid = readPid(lock);
+  if (pid !== undefined) return isAlive(pid);
+  try {
+    return Date.now() - fs.statSync(lock).mtimeMs < 10_000;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a process is running (EPERM: it is, as another user's). */
+function isAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

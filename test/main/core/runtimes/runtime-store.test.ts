@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { RuntimeStore } from '../../../../src/main/core/runtimes/runtime-store';
 import { ProblemError } from '../../../../src/main/core/servers/server-problems';
 import { startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../../../helpers/runtime-mirror';
 import { tempDirs } from '../../../helpers/temp-dirs';
+import { waitFor } from '../../../helpers/wait';
 
 const tempDir = tempDirs('xt-runtime-store-');
 let mirror: RuntimeMirror | undefined;
@@ -104,5 +106,29 @@ describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
     // Both hear the one download's progress.
     expect(seen).toContain('first 100');
     expect(seen).toContain('second 100');
+  });
+
+  it('another copy of the app on the same folder waits for the download under way, then uses it', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const dir = tempDir();
+    const desktop = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    const headless = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    const release = mirror.hold('uv');
+    const first = desktop.ensure('uv', () => undefined);
+    await waitFor(() => fs.existsSync(path.join(dir, `${uv.source.folder}.lock`)), 5000, 'the lock');
+    const second = headless.ensure('uv', () => undefined);
+    release();
+    expect(await second).toEqual(await first);
+    expect(archiveRequests()).toHaveLength(1);
+    expect(fs.existsSync(path.join(dir, `${uv.source.folder}.lock`))).toBe(false);
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const dir = tempDir();
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.writeFileSync(path.join(dir, `${uv.source.folder}.lock`), String(gone));
+    const ready = await new RuntimeStore({ dir, sources: () => mirror!.urls }).ensure('uv', () => undefined);
+    expect(fs.existsSync(path.join(ready.binDir, 'uv'))).toBe(true);
   });
 });
