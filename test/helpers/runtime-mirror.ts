@@ -18,11 +18,13 @@ export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest
 /**
  * A Node.js release for this OS and CPU, shaped as the official one (`node-vX-os-arch/bin/node`
  * in a .tar.xz), made of the Node binary running the tests (there is no internet here). Built once
- * and kept in node_modules/.cache: compressing ~100 MB takes a while.
+ * and kept in node_modules/.cache: compressing ~100 MB takes a while. Its `bin/npx` is a stand-in
+ * that starts as the real one does (`#!/usr/bin/env node`, so found through PATH) and runs the
+ * MCP server named by STANDIN_NPX_SERVER in its place.
  */
 export function nodeStandIn(): { source: RuntimeSource; archive: Buffer } {
   const source = runtimeSource('node', {})!;
-  const file = path.join(CACHE, `${source.archive}-from-${process.version}`);
+  const file = path.join(CACHE, `${source.archive}-from-${process.version}-with-npx`);
   if (!fs.existsSync(file)) {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-node-standin-'));
     try {
@@ -30,6 +32,8 @@ export function nodeStandIn(): { source: RuntimeSource; archive: Buffer } {
       fs.mkdirSync(bin, { recursive: true });
       fs.copyFileSync(process.execPath, path.join(bin, 'node'));
       fs.chmodSync(path.join(bin, 'node'), 0o755);
+      const npx = "#!/usr/bin/env node\nimport(require('node:url').pathToFileURL(process.env.STANDIN_NPX_SERVER).href);\n";
+      fs.writeFileSync(path.join(bin, 'npx'), npx, { mode: 0o755 });
       fs.mkdirSync(CACHE, { recursive: true });
       const flag = source.archive.endsWith('.tar.xz') ? '-cJf' : '-czf';
       execFileSync('tar', [flag, `${file}.tmp`, '-C', work, source.folder], { env: { ...process.env, XZ_OPT: '-0 -T0', GZIP: '-1' } });

@@ -213,6 +213,8 @@ export class ChildServer {
   async stop(): Promise<void> {
     this.generation++;
     this.clearTimers();
+    // A download of its runtime goes on (another server may wait for it), but is no longer this server's to show.
+    if (this.runtime?.fetching) this.runtime = undefined;
     const hadTools = this.tools.length > 0;
     await this.teardown();
     this.setState('stopped');

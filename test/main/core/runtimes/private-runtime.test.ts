@@ -49,6 +49,24 @@ describe.skipIf(process.platform === 'win32')("a server run by the app's own run
     // Building the stand-in release (xz over ~100 MB) the first time takes a while.
   }, 180_000);
 
+  it("runs an `npx` server through the fetched Node.js: its `#!/usr/bin/env node` finds the app's node on its PATH", async () => {
+    mirror = await startRuntimeMirror({ node: nodeStandIn() });
+    harness = makeBridge(
+      {
+        mirrors: mirrorSettings(mirror),
+        servers: [
+          { name: 'fx', transport: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp'], env: { STANDIN_NPX_SERVER: FIXTURE } },
+        ],
+      },
+      undefined,
+      { env: { ...process.env, PATH: tempDir() }, runtimesDir: tempDir() },
+    );
+    harness.bridge.start();
+    await waitFor(() => server('fx').state === 'running', 120_000, 'the npx server running');
+    expect(server('fx').runtime).toEqual({ name: 'node', from: 'app', version: '22.12.0' });
+    expect(await read('getenv', 'STANDIN_NPX_SERVER')).toBe(FIXTURE);
+  }, 180_000);
+
   it('fetches uv for `uvx`, and a second server needing it waits for the same download', async () => {
     mirror = await startRuntimeMirror({ uv: uvStandIn() });
     const release = mirror.hold('uv');
@@ -74,6 +92,26 @@ describe.skipIf(process.platform === 'win32')("a server run by the app's own run
     release();
     await harness.bridge.whenServersSettled();
     expect([server('time').state, server('fetch').state]).toEqual(['running', 'running']);
+    expect(server('time').runtime).toEqual({ name: 'uv', from: 'app', version: '0.10.10' });
+    expect(mirror.requests.filter((r) => r.path.endsWith('.tar.gz'))).toHaveLength(1);
+  });
+
+  it('a server stopped while its runtime downloads no longer shows the download; started again, it uses the finished runtime', async () => {
+    mirror = await startRuntimeMirror({ uv: uvStandIn() });
+    const release = mirror.hold('uv');
+    harness = makeBridge(
+      { mirrors: mirrorSettings(mirror), servers: [{ name: 'time', transport: 'stdio', command: 'uvx', args: ['mcp-server-time'] }] },
+      undefined,
+      { env: { ...process.env, PATH: tempDir() }, runtimesDir: tempDir() },
+    );
+    harness.bridge.start();
+    await waitFor(() => server('time').runtime?.fetching !== undefined, 10_000, 'the download');
+    await harness.bridge.api.stopServer({ name: 'time' });
+    expect(server('time').state).toBe('stopped');
+    expect(server('time').runtime).toBeUndefined();
+    release();
+    await harness.bridge.api.startServer({ name: 'time' });
+    await waitFor(() => server('time').state === 'running', 15_000, 'running');
     expect(server('time').runtime).toEqual({ name: 'uv', from: 'app', version: '0.10.10' });
     expect(mirror.requests.filter((r) => r.path.endsWith('.tar.gz'))).toHaveLength(1);
   });
