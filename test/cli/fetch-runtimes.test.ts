@@ -43,4 +43,13 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     expect(run.stdout()).not.toContain('install it with');
     expect(fs.existsSync(path.join(cache, 'xiaozhi-tray', 'runtimes', uvStandIn().source.folder, 'uvx'))).toBe(true);
   }, 90_000);
+
+  it("`tools --fetch-runtimes` fetches it too, then lists the server's tools", async () => {
+    mirror = await startRuntimeMirror({ uv: uvStandIn() });
+    const config = h.writeConfig({ version: 2, mirrors: { preset: 'custom', uvDownload: mirror.urls.uvDownload }, servers: [uvx] });
+    const run = h.spawn(['tools', '--config', config, '--fetch-runtimes'], { env: { ...noUv(), XDG_CACHE_HOME: h.tempDir() } });
+    expect(await run.exit).toBe(0);
+    expect(run.stdout()).toMatch(/server time \(stdio\): 12 tools/);
+    expect(run.stdout()).not.toContain('install it with');
+  }, 90_000);
 });

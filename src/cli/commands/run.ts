@@ -1,9 +1,18 @@
 import path from 'node:path';
 import { formatProblem } from '../../main/core/config/json-text';
 import { commandWarnings } from '../../main/core/config/command-warnings';
-import { defaultCacheDir } from '../../main/core/catalogue/catalogue-service';
 import { stringOption } from '../args';
-import { ALLOW_ENV_OPTION, CONFIG_OPTION, TOOL_MODE_OPTION, allowEnvArg, configArg, logOptions, type Command } from '../command';
+import {
+  ALLOW_ENV_OPTION,
+  CONFIG_OPTION,
+  FETCH_RUNTIMES_OPTION,
+  TOOL_MODE_OPTION,
+  allowEnvArg,
+  configArg,
+  logOptions,
+  runtimesDirArg,
+  type Command,
+} from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import type { ToolMode } from '../../shared/settings';
 import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../config-file';
@@ -40,10 +49,7 @@ export const runCommand: Command = {
       help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file',
     },
     TOOL_MODE_OPTION,
-    {
-      name: 'fetch-runtimes',
-      help: "fetch Node.js or uv into the app's cache folder for a server (npx, uvx…) whose runtime is not installed; without it, such a server fails saying how to install it",
-    },
+    FETCH_RUNTIMES_OPTION,
     ...logOptions('info', 'stdout'),
   ],
   details: [
@@ -71,7 +77,7 @@ export const runCommand: Command = {
     const local = localServerOverrides(args.options, { env: ctx.env, cwd: ctx.cwd, warn: (line) => secretWarnings.push(line) });
     if (!local.ok) throw new UsageError(local.message);
     const toolMode = stringOption(args, 'tool-mode') as ToolMode | undefined;
-    const fetchRuntimes = args.options['fetch-runtimes'] === true;
+    const runtimesDir = runtimesDirArg(args, ctx);
     let closeUi: (() => Promise<void>) | undefined;
     // What a save has to say goes to the log, once there is one (saves happen after the bridge starts).
     let say = (line: string): void => void process.stderr.write(`xiaozhi-tray: ${line}\n`);
@@ -82,7 +88,7 @@ export const runCommand: Command = {
       bridge: {
         ...(toolMode ? { toolMode } : {}),
         ...(local.overrides ? { localServer: local.overrides } : {}),
-        ...(fetchRuntimes ? { runtimesDir: path.join(defaultCacheDir(ctx.env, ctx.platform, ctx.home), 'runtimes') } : {}),
+        ...(runtimesDir ? { runtimesDir } : {}),
       },
     });
     if (level === 'debug') {
@@ -99,8 +105,7 @@ export const runCommand: Command = {
       for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
       for (const warning of secretWarnings) log.warn(warning);
       // Said before the servers start: which runtime is missing here, and the command that installs it.
-      if (!fetchRuntimes)
-        for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message);
+      if (!runtimesDir) for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
       if (exposed) log.warn(exposed);
       if (loaded.settings.endpoints.length === 0)
