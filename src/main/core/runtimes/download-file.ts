@@ -29,7 +29,10 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
   let idle: NodeJS.Timeout | undefined;
   const touch = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => controller.abort(new DownloadError(`no data for ${Math.round(idleMs / 1000)} s`)), idleMs);
+    idle = setTimeout(
+      () => controller.abort(new DownloadError(`no data for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`}`)),
+      idleMs,
+    );
   };
   touch();
   try {

@@ -131,4 +131,13 @@ describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
     const ready = await new RuntimeStore({ dir, sources: () => mirror!.urls }).ensure('uv', () => undefined);
     expect(fs.existsSync(path.join(ready.binDir, 'uv'))).toBe(true);
   });
+
+  it('drops a download that sends nothing for too long, saying so', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const release = mirror.hold('uv');
+    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls, idleTimeoutMs: 300 });
+    const stalled = await failure(store.ensure('uv', () => undefined));
+    release();
+    expect(stalled.problem.params.reason).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/uv\/0\.10\.10\/uv-.*: no data for 300 ms$/);
+  });
 });
