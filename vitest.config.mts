@@ -33,6 +33,7 @@ const UNIT = [
   'test/main/core/logs/**/*.test.ts',
   'test/main/core/router/{tool-router,tool-search}.test.ts',
   'test/main/core/servers/{restart-policy,server-problems,tool-list}.test.ts',
+  'test/main/core/runtimes/{runtime-sources,path-first}.test.ts',
   'test/main/core/bridge-commands.types.test.ts',
   'test/main/core/local-server/{add-to-client,secret-files}.test.ts',
   'test/main/core/{login-shell-path,preferences}.test.ts',

@@ -22,4 +22,4 @@ export function findElectron(root = ROOT) {
 
 /** What to do about it, in the same line. */
 export const ELECTRON_HINT =
-  'get it with `npx install-electron`, or run the headless app instead: npm run build && npx xiaozhi-tray run --config FILE --ui';
+  'get it with `npx install-electron` (in mainland China through a mirror: ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npx install-electron), or run the headless app instead: npm run build && npx xiaozhi-tray run --config FILE --ui';

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { OptionSpec, ParsedArgs } from './args';
+import { defaultCacheDir } from '../main/core/catalogue/catalogue-service';
 import { COMMON_OPTIONS } from './args';
 import type { WatchdogCommand } from '../main/core/servers/server-watchdog';
 
@@ -47,6 +49,16 @@ export const ALLOW_ENV_OPTION: OptionSpec = {
 /** The `--allow-env` names given. */
 export const allowEnvArg = (args: ParsedArgs): string[] => args.lists['allow-env'] ?? [];
 export const JSON_OPTION: OptionSpec = { name: 'json', help: 'print JSON instead of text' };
+export const FETCH_RUNTIMES_OPTION: OptionSpec = {
+  name: 'fetch-runtimes',
+  help: "fetch Node.js or uv into the app's cache folder for a server (npx, uvx…) whose runtime is not installed; without it, such a server fails saying how to install it",
+};
+
+/** Where `--fetch-runtimes` keeps the runtimes it fetches (the cache folder's runtimes/), or undefined without it. */
+export function runtimesDirArg(args: ParsedArgs, ctx: CliContext): string | undefined {
+  return args.options['fetch-runtimes'] === true ? path.join(defaultCacheDir(ctx.env, ctx.platform, ctx.home), 'runtimes') : undefined;
+}
+
 export const TOOL_MODE_OPTION: OptionSpec = {
   name: 'tool-mode',
   value: 'MODE',

@@ -5,7 +5,17 @@ import { LogBook, type Logger } from '../main/core/logs/log-book';
 import type { Settings } from '../shared/settings';
 import type { LogLevel } from '../shared/status';
 import { stringOption, UsageError, type ParsedArgs } from './args';
-import { ALLOW_ENV_OPTION, CONFIG_OPTION, JSON_OPTION, allowEnvArg, configArg, logOptions, type CliContext } from './command';
+import {
+  ALLOW_ENV_OPTION,
+  CONFIG_OPTION,
+  FETCH_RUNTIMES_OPTION,
+  JSON_OPTION,
+  allowEnvArg,
+  configArg,
+  logOptions,
+  runtimesDirArg,
+  type CliContext,
+} from './command';
 import { configFileOr, loadOrExplain } from './config-file';
 import type { LoadedConfig } from '../main/core/config/load-config';
 import { logChoice, logSink, type LogFormat } from './log-output';
@@ -20,7 +30,7 @@ export interface HeadlessOptions {
   /** More to stop with the bridge (the web UI). */
   alsoStop?: () => Promise<void> | undefined;
   /** This run's choices that are never saved (`--tool-mode`, `--mcp-port`). */
-  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer'>;
+  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir'>;
 }
 
 export interface Headless {
@@ -76,13 +86,15 @@ export async function withServers(
   log: { level: LogLevel; format: LogFormat },
   work: (headless: Headless) => Promise<number>,
   endpoints: Settings['endpoints'] = [],
+  /** `--fetch-runtimes`: where a missing Node.js or uv is fetched to. */
+  runtimesDir?: string,
 ): Promise<number> {
   // Never the local MCP server: it would fail on the running app's port, or write (then remove)
   // the state file `connect` reads to find the running app.
   const headless = startHeadless(ctx, {
     store: new MemorySettingsStore({ ...settings, endpoints }),
     log: { stream: process.stderr, ...log },
-    bridge: { localServer: { enabled: false } },
+    bridge: { localServer: { enabled: false }, ...(runtimesDir ? { runtimesDir } : {}) },
   });
   const { bridge, guard } = headless;
   try {
@@ -120,7 +132,7 @@ export function endpointOption(args: ParsedArgs, settings: Settings): Settings['
 }
 
 /** The options of the commands that start the servers to look at them: the config, --json, the log options. */
-export const LOOK_OPTIONS = [CONFIG_OPTION, ALLOW_ENV_OPTION, JSON_OPTION, ...logOptions('warn', 'stderr')];
+export const LOOK_OPTIONS = [CONFIG_OPTION, ALLOW_ENV_OPTION, JSON_OPTION, FETCH_RUNTIMES_OPTION, ...logOptions('warn', 'stderr')];
 
 /** Loads the command's config (or explains what is wrong with it), then runs `work` with its servers started. */
 export function lookAtServers(
@@ -131,5 +143,5 @@ export function lookAtServers(
 ): Promise<number> {
   const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), command, allowEnvArg(args));
   if (!loaded) return Promise.resolve(1);
-  return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded));
+  return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded), [], runtimesDirArg(args, ctx));
 }

@@ -146,6 +146,8 @@ async function main(
     env,
     version: app.getVersion(),
     cacheDir: path.join(dataDir, 'Cache'),
+    // Node.js and uv for servers whose runtime the user lacks: the desktop app fetches them itself.
+    runtimesDir: path.join(dataDir, 'runtimes'),
     // The local MCP server's state file goes here, where `xiaozhi-tray connect` looks for it.
     stateDir: dataDir,
     host: {

@@ -19,6 +19,7 @@ import { ProblemSchema } from './problem';
 import { CatalogueSchema } from './catalogue';
 import { EndpointTestSchema } from './endpoint-test';
 import { UpdateStatusSchema } from './updates';
+import { MirrorSettingsSchema } from './mirrors';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 import { toolSetCommands } from './tool-set-api';
 
@@ -115,6 +116,8 @@ export const preferenceCommands = {
       ui: patchOf(SettingsSchema.shape.ui.unwrap()).optional(),
       /** Only what is given changes (no defaults here); `mirrorUrl: null` goes back to the default feed. */
       updates: z.object({ enabled: z.boolean().optional(), mirrorUrl: UpdateMirrorSchema.nullable().optional() }).optional(),
+      /** Replaces the download sources as a whole. */
+      mirrors: MirrorSettingsSchema.optional(),
     }),
     Void,
   ),

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+export const RuntimeAvailabilitySchema = z.enum(['yours', 'app', 'fetch', 'missing']);
+export type RuntimeAvailability = z.infer<typeof RuntimeAvailabilitySchema>;
+
 /** What the process hosting the engine can do and says about itself (desktop app or headless). */
 export const HostInfoSchema = z.object({
   carrier: z.enum(['electron', 'web']),
@@ -14,6 +17,11 @@ export const HostInfoSchema = z.object({
   /** Changes are not saved: the config file belongs to another program. */
   readOnlyConfig: z.object({ file: z.string(), format: z.string() }).optional(),
   logsFolder: z.string().optional(),
+  /**
+   * Node.js and uv here: the user's own on PATH, the app's (fetched before), fetched by the app when a
+   * server needs it, or missing (headless: the user installs it).
+   */
+  runtimes: z.object({ node: RuntimeAvailabilitySchema, uv: RuntimeAvailabilitySchema }).optional(),
 });
 
 export type HostInfo = z.infer<typeof HostInfoSchema>;

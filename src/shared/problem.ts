@@ -52,9 +52,13 @@ export const PROBLEM_CODES = [
   'server.outputHeld',
   'server.notReading',
   'server.badInitialize',
+  'server.runtimeMissing',
+  'server.runtimeDownloadFailed',
   // What a server's log lines say happened (worded in the logs page like a problem; no hint).
   'server.running',
   'server.installing',
+  'server.fetchingRuntime',
+  'server.runtimeReady',
   'server.restarting',
   'server.crashLoop',
   'server.notRetrying',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DownloadUrlSchema, MirrorSettingsSchema } from './mirrors';
 import { MASK_MARKER } from './masked';
 import { useReadableZodMessages } from './zod-issue';
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
@@ -45,18 +46,7 @@ const HttpUrlSchema = urlSchema(['http:', 'https:'], 'must be an http:// or http
 export const ToolModeSchema = z.enum(['all', 'router']);
 
 /** Update feeds: https, or http only on this machine (a local test feed). */
-export const UpdateMirrorSchema = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      if (url.username || url.password) return false;
-      return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
-    } catch {
-      return false;
-    }
-  }, 'must be an https:// URL, without a user name or password');
+export const UpdateMirrorSchema = DownloadUrlSchema;
 
 export const UpdateSettingsSchema = z.object({
   /** Check at start and every few hours, and download in the background. */
@@ -285,6 +275,8 @@ export const SettingsSchema = z
     connection: ConnectionSettingsSchema.default(ConnectionSettingsSchema.parse({})),
     modelscope: z.object({ apiKey: z.string().optional() }).default({}),
     updates: UpdateSettingsSchema.default({ enabled: true }),
+    /** Where packages and runtimes come from (official by default). */
+    mirrors: MirrorSettingsSchema.default({ preset: 'default' }),
     ui: z
       .object({
         language: z.enum(['system', 'zh-CN', 'en']).default('system'),

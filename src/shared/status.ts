@@ -60,6 +60,18 @@ export const ServerStatusSchema = z.object({
   /** While it starts: a first run of a package runner (npx, uvx…) downloading and installing its package. */
   installing: z.object({ runner: z.string(), package: z.string().optional() }).optional(),
   pid: z.number().int().optional(),
+  /**
+   * For a program of a runtime (npx, uvx…): whose runtime runs it, the user's own or the one the app
+   * fetched into its data folder (with its version), and while the app fetches it, how far it got.
+   */
+  runtime: z
+    .object({
+      name: z.enum(['node', 'uv']),
+      from: z.enum(['yours', 'app']),
+      version: z.string().optional(),
+      fetching: z.object({ percent: z.number().min(0).max(100).optional() }).optional(),
+    })
+    .optional(),
   /** Tools it listed that are not served (the first few), and how many there were in all. */
   skippedTools: z.array(SkippedToolSchema).optional(),
   skippedToolCount: z.number().int().optional(),
@@ -178,6 +190,7 @@ export type EndpointState = z.infer<typeof EndpointStateSchema>;
 export type EndpointStatus = z.infer<typeof EndpointStatusSchema>;
 export type ServerState = z.infer<typeof ServerStateSchema>;
 export type ServerStatus = z.infer<typeof ServerStatusSchema>;
+export type ServerRuntime = NonNullable<ServerStatus['runtime']>;
 export type SkippedTool = z.infer<typeof SkippedToolSchema>;
 export type CatalogTool = z.infer<typeof CatalogToolSchema>;
 export type CatalogSummary = z.infer<typeof CatalogSummarySchema>;

@@ -21,7 +21,7 @@ describe.skipIf(findElectron(ROOT).binary !== undefined)('npm start without the 
     const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^Cannot start the desktop app: the Electron binary could not be downloaded \(.*fetch failed.*\); get it with `npx install-electron`, or run the headless app instead/,
+      /^Cannot start the desktop app: the Electron binary could not be downloaded \(.*fetch failed.*\); get it with `npx install-electron` \(in mainland China through a mirror: ELECTRON_MIRROR=https:\/\/npmmirror\.com\/mirrors\/electron\/ npx install-electron\), or run the headless app instead/,
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });

@@ -1,15 +1,18 @@
 import path from 'node:path';
 import { formatProblem } from '../../main/core/config/json-text';
+import { commandWarnings } from '../../main/core/config/command-warnings';
 import { stringOption } from '../args';
 import {
   ALLOW_ENV_OPTION,
   CONFIG_OPTION,
+  FETCH_RUNTIMES_OPTION,
   MCP_PORT_OPTION,
   TOOL_MODE_OPTION,
   UI_OPTIONS,
   allowEnvArg,
   configArg,
   logOptions,
+  runtimesDirArg,
   tokenOptions,
   type Command,
 } from '../command';
@@ -25,7 +28,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'serve your tools to xiaozhi until stopped (Ctrl+C, or SIGTERM from a service manager)',
   usage: [
-    'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--log-level LEVEL] [--log-format text|json]',
+    'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--fetch-runtimes] [--log-level LEVEL] [--log-format text|json]',
   ],
   options: [
     CONFIG_OPTION,
@@ -37,6 +40,7 @@ export const runCommand: Command = {
       "a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the one the last run used: made once, then kept); each app's own is derived from it",
     ),
     TOOL_MODE_OPTION,
+    FETCH_RUNTIMES_OPTION,
     ...logOptions('info', 'stdout'),
   ],
   details: [
@@ -64,6 +68,7 @@ export const runCommand: Command = {
     const local = localServerOverrides(args.options, { env: ctx.env, cwd: ctx.cwd, warn: (line) => secretWarnings.push(line) });
     if (!local.ok) throw new UsageError(local.message);
     const toolMode = stringOption(args, 'tool-mode') as ToolMode | undefined;
+    const runtimesDir = runtimesDirArg(args, ctx);
     let closeUi: (() => Promise<void>) | undefined;
     // What a save has to say goes to the log, once there is one (saves happen after the bridge starts).
     let say = (line: string): void => void process.stderr.write(`xiaozhi-tray: ${line}\n`);
@@ -71,7 +76,11 @@ export const runCommand: Command = {
       store: storeFor(resolved, loaded, (line) => say(line)),
       log: { stream: process.stdout, level, format },
       alsoStop: () => closeUi?.(),
-      bridge: { ...(toolMode ? { toolMode } : {}), ...(local.overrides ? { localServer: local.overrides } : {}) },
+      bridge: {
+        ...(toolMode ? { toolMode } : {}),
+        ...(local.overrides ? { localServer: local.overrides } : {}),
+        ...(runtimesDir ? { runtimesDir } : {}),
+      },
     });
     if (level === 'debug') {
       // Headless, the log is the only place a call shows; the arguments and result stay in the history.
@@ -86,6 +95,8 @@ export const runCommand: Command = {
     try {
       for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
       for (const warning of secretWarnings) log.warn(warning);
+      // Said before the servers start: which runtime is missing here, and the command that installs it.
+      if (!runtimesDir) for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
       if (exposed) log.warn(exposed);
       if (loaded.settings.endpoints.length === 0)

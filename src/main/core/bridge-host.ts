@@ -28,6 +28,13 @@ export interface BridgeOptions {
   toolMode?: ToolMode;
   /** This run's local MCP server flags (`run --mcp-port N --mcp-token-file FILE`); never saved. */
   localServer?: LocalServerOverrides;
+  /**
+   * Where Node.js and uv are kept for servers whose runtime the user lacks (the desktop app's data
+   * folder; headless with `--fetch-runtimes`). None: such a server fails, saying how to install it.
+   */
+  runtimesDir?: string;
+  /** A download of a runtime that sends nothing this long is dropped (tests). */
+  runtimeIdleTimeoutMs?: number;
   /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
   stateDir?: string | null;
 }

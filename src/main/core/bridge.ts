@@ -1,3 +1,6 @@
+import { mirrorUrls } from '../../shared/mirrors';
+import { RuntimeStore } from './runtimes/runtime-store';
+import { runtimeAvailability } from './runtimes/child-runtime';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { countOf } from '../../shared/count-words';
 import type { BridgeApi, BridgeCommands, EventName, EventPayload } from '../../shared/bridge-api';
@@ -54,6 +57,8 @@ export class Bridge {
   /** Calls by voice held until the user confirms them. */
   private readonly confirmations = new Confirmations();
   private readonly servers: ServerFleet;
+  /** Node.js and uv fetched for servers whose runtime is missing (the desktop app; headless with --fetch-runtimes). */
+  private readonly runtimes: RuntimeStore | undefined;
   private readonly endpoints: EndpointFleet;
   private readonly events: BridgeEvents;
   private running = false;
@@ -86,11 +91,19 @@ export class Bridge {
     const onStatus = () => this.events.queueStatus();
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
     const fleet = { settings, logBook: this.logBook, running: () => this.running, queue: new ChangeQueue(), onStatus };
-    const { env = process.env, supervision } = options;
+    const { env = process.env, supervision, runtimesDir, runtimeIdleTimeoutMs } = options;
+    const runtimes = (this.runtimes = runtimesDir
+      ? new RuntimeStore({
+          dir: runtimesDir,
+          sources: () => mirrorUrls(this.settings.mirrors),
+          ...(runtimeIdleTimeoutMs !== undefined ? { idleTimeoutMs: runtimeIdleTimeoutMs } : {}),
+        })
+      : undefined);
     this.servers = new ServerFleet({
       ...fleet,
       log: this.log,
       env,
+      runtimes,
       ...(supervision ? { supervision } : {}),
       onTools: () => this.hub.rebuild(),
     });
@@ -319,7 +332,13 @@ export class Bridge {
       ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history, activity: this.activity }),
       ...commands.taskCommandHandlers({ calls: this.backgroundCalls }),
       ...commands.catalogueCommandHandlers({ ...access, catalogue }),
-      ...commands.hostCommandHandlers({ host, store, version, onStatus: () => this.events.queueStatus() }),
+      ...commands.hostCommandHandlers({
+        host,
+        store,
+        version,
+        runtimes: () => runtimeAvailability(this.options.env ?? process.env, this.runtimes),
+        onStatus: () => this.events.queueStatus(),
+      }),
       ...commands.importExportCommandHandlers({ ...access, imports: this.imports, servers, endpoints, log, entryContext }),
       ...commands.toolSetCommandHandlers({ ...access, endpoints, hub, localServer, history, host, entryContext }),
     };

@@ -1,3 +1,5 @@
+import { mirrorEnv, mirrorUrls } from '../../shared/mirrors';
+import type { RuntimeProvider } from './runtimes/child-runtime';
 import { isMcpServer, type ServerSettings, type Settings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
 import type { ToolSource } from './hub/tool-hub';
@@ -24,6 +26,8 @@ export interface ServerFleetOptions {
   log: Logger;
   /** The environment stdio servers start from. */
   env: NodeJS.ProcessEnv;
+  /** Fetches a missing Node.js or uv into the app's data folder; none: such a server fails saying how to install it. */
+  runtimes?: RuntimeProvider | undefined;
   supervision?: Partial<Supervision>;
   /** Whether the bridge runs: a server replaced while it is stopped is not started. */
   running(): boolean;
@@ -147,10 +151,15 @@ export class ServerFleet {
       log: options.logBook.logger(`server:${settings.name}`),
       baseEnv: options.env,
       defaults: () => {
-        const { limits, modelscope } = options.settings();
-        return { callTimeoutMs: limits.callTimeoutMs, ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}) };
+        const { limits, modelscope, mirrors } = options.settings();
+        return {
+          callTimeoutMs: limits.callTimeoutMs,
+          mirrorEnv: mirrorEnv(mirrorUrls(mirrors)),
+          ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}),
+        };
       },
       ...(options.supervision ? { supervision: options.supervision } : {}),
+      runtimes: options.runtimes,
       onStatus: () => options.onStatus(),
       onTools: () => options.onTools(),
       // A list asked while a server restarts waits for that attempt too (bounded by the grace).

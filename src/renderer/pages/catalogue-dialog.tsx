@@ -4,6 +4,9 @@ import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
 import { Button, Dialog, EmptyState, Field, Notice } from '../components/ui';
+import { installCommand, runtimeNeed, RUNTIME_LABEL } from '../../shared/runtime-need';
+import type { HostInfo } from '../../shared/host';
+import type { Translate } from '../../shared/i18n/translate';
 import { formatAgo } from '../format';
 import { useStore } from '../store/bridge-store';
 
@@ -42,12 +45,37 @@ function runsWith(entry: CatalogueEntry): {
 }
 
 /**
+ * What an entry's runtime (Node.js for npx, uv for uvx) means here: there already, fetched by the app
+ * when the server is added (the desktop app: its card then shows the download), or to install first
+ * (headless), with the command for this computer's OS.
+ */
+function runtimeNote(entry: CatalogueEntry, host: HostInfo | undefined, t: Translate): { text: string; missing: boolean } | undefined {
+  if (entry.run.transport !== 'stdio' || !host?.runtimes) return undefined;
+  const need = runtimeNeed(entry.run.command, host.platform);
+  if (!need) return undefined;
+  const runtime = RUNTIME_LABEL[need];
+  switch (host.runtimes[need]) {
+    case 'yours':
+    case 'app':
+      return { text: t('catalogue.runtime.ready', { runtime }), missing: false };
+    case 'fetch':
+      return { text: t('catalogue.runtime.fetch', { runtime }), missing: false };
+    default:
+      return { text: t('catalogue.runtime.missing', { runtime, install: installCommand(need, host.platform) }), missing: true };
+  }
+}
+
+/**
  * "Add server": the catalogue. Search and filter, pick one, give the values it needs, and the server
  * form opens filled in. Nothing runs until the form is saved.
  */
 export function CatalogueDialog(props: { onClose: () => void; onPick: (server: ServerSettings) => void; onCustom: () => void }) {
   const { store, t, language } = useApp();
   const servers = useStore(store, (d) => d.settings?.servers ?? []);
+  const loadedHost = useStore(store, (d) => d.host);
+  // Asked again on opening: a runtime fetched since the window loaded is there now.
+  const [freshHost, setFreshHost] = useState<HostInfo | undefined>();
+  const host = freshHost ?? loadedHost;
   const [catalogue, setCatalogue] = useState<Catalogue | undefined>();
   const [refreshing, setRefreshing] = useState(false);
   const [query, setQuery] = useState('');
@@ -67,6 +95,16 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
     }
   };
   const refreshIfStale = useEffectEvent(() => void refresh('ifStale'));
+  useEffect(() => {
+    let live = true;
+    store.api.getHostInfo().then(
+      (info) => live && setFreshHost(info),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [store]);
   useEffect(() => {
     let live = true;
     void store.api.getCatalogue({}).then((c) => {
@@ -178,6 +216,7 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
           const added = isAdded(entry, servers);
           const runs = runsWith(entry);
           const needs = entry.values.filter((v) => v.required).map((v) => text(v.label));
+          const runtime = runtimeNote(entry, host, t);
           return (
             <li key={entry.id} className="catalogue-entry">
               <button type="button" className="catalogue-pick" onClick={() => setChosen(entry)} aria-describedby={`${entry.id}-desc`}>
@@ -190,6 +229,7 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
               </div>
               <div className="small muted catalogue-meta">
                 <span>{t(runs.key, runs.command ? { command: runs.command } : {})}</span>
+                {runtime ? <span className={runtime.missing ? 'catalogue-runtime-missing' : undefined}>{runtime.text}</span> : null}
                 <span>
                   {needs.length > 0 ? t('catalogue.needs', { values: needs.join(t('list.separator')) }) : t('catalogue.needsNothing')}
                 </span>

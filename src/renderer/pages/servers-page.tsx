@@ -10,6 +10,8 @@ import { serverLabel, serverTone } from '../components/status-tone';
 import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
 import { ProblemText } from '../components/problem-text';
 import { SkippedTools } from '../components/skipped-tools';
+import { RuntimeLine } from '../components/runtime-line';
+import { RUNTIME_LABEL } from '../../shared/runtime-need';
 import { CatalogueDialog } from './catalogue-dialog';
 import { useStore } from '../store/bridge-store';
 import { ImportMenu } from './import-menu';
@@ -44,7 +46,11 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <div className="card-row">
           <strong>{status.name}</strong>
           {!status.enabled ? <span className="tag">{t('servers.disabled')}</span> : null}
-          <StatusBadge tone={serverTone[status.state]}>{t(status.installing ? 'state.installing' : serverLabel[status.state])}</StatusBadge>
+          <StatusBadge tone={serverTone[status.state]}>
+            {status.runtime?.fetching
+              ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
+              : t(status.installing ? 'state.installing' : serverLabel[status.state])}
+          </StatusBadge>
           <span className="tag">{t(`servers.transport.${status.transport === 'streamable-http' ? 'http' : status.transport}`)}</span>
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
           {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
@@ -52,6 +58,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
       </div>
       <div className="list-wide">
         <div className="mono small muted break">{target}</div>
+        <RuntimeLine runtime={status.runtime} />
         {status.installing ? (
           <div className="small muted">
             {t('servers.installing', { runner: status.installing.runner, package: status.installing.package ?? status.name })}

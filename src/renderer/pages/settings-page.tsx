@@ -6,6 +6,7 @@ import { HostNotices } from '../components/host-notices';
 import { useCommand } from '../components/use-command';
 import { BudgetSettings } from '../components/budget-settings';
 import { UpdateSettings } from './update-settings';
+import { MirrorSettings } from './mirror-settings';
 import { LocalServerSection } from './local-server-section';
 import { shownMasked } from '../masked';
 
@@ -178,6 +179,7 @@ export function SettingsPage() {
         </form>
       </section>
       <BudgetSettings />
+      <MirrorSettings />
       <UpdateSettings />
       <LocalServerSection />
 

@@ -4,10 +4,9 @@ import { Button, Field, Switch } from '../components/ui';
 import { updateErrorText } from '../components/update-banner';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
+import { DOWNLOAD_URL_SHAPE } from '../../shared/mirrors';
 import type { UpdateStatus } from '../../shared/updates';
 import type { Translate } from '../../shared/i18n/translate';
-
-const MIRROR = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/])/i;
 
 function statusLine(update: UpdateStatus, t: Translate, language: string): string {
   const checked = update.checkedAt ? ` ${t('updates.checkedAt', { time: new Date(update.checkedAt).toLocaleString(language) })}` : '';
@@ -46,7 +45,7 @@ export function UpdateSettings() {
   if (!settings || !update || host?.carrier !== 'electron') return null;
   const unsupported = update.state === 'unsupported';
   const mirror = mirrorText ?? settings.updates.mirrorUrl ?? '';
-  const mirrorError = mirror.trim() !== '' && !MIRROR.test(mirror.trim()) ? t('updates.mirrorError') : undefined;
+  const mirrorError = mirror.trim() !== '' && !DOWNLOAD_URL_SHAPE.test(mirror.trim()) ? t('updates.mirrorError') : undefined;
   const source = update.defaultMirror ?? t('updates.github');
 
   const check = async () => {

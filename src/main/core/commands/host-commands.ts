@@ -1,4 +1,5 @@
 import type { hostCommands } from '../../../shared/bridge-api';
+import type { HostInfo } from '../../../shared/host';
 import type { BridgeHost } from '../bridge-host';
 import type { SettingsStore } from '../config/settings-store';
 import type { CommandHandlers } from './command-handlers';
@@ -10,6 +11,8 @@ export interface HostCommandContext {
   /** Another program's config file, run read-only: the window says so. */
   store: Pick<SettingsStore, 'readOnly'>;
   version?: string;
+  /** Whether Node.js and uv are here, the app's, to be fetched, or missing. */
+  runtimes(): NonNullable<HostInfo['runtimes']>;
   /** The login item is part of the state: the window hears of the change. */
   onStatus(): void;
 }
@@ -19,7 +22,12 @@ export function hostCommandHandlers(c: HostCommandContext): CommandHandlers<type
   return {
     getHostInfo: async () => {
       const readOnly = c.store.readOnly;
-      return { ...c.host.info(), version: c.version ?? APP_VERSION, ...(readOnly ? { readOnlyConfig: readOnly } : {}) };
+      return {
+        ...c.host.info(),
+        version: c.version ?? APP_VERSION,
+        ...(readOnly ? { readOnlyConfig: readOnly } : {}),
+        runtimes: c.runtimes(),
+      };
     },
     setLaunchAtLogin: async (input) => {
       if (!c.host.setLaunchAtLogin) throw new Error('Launching at login is managed by the desktop app only.');

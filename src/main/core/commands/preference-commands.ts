@@ -9,7 +9,7 @@ export interface PreferenceCommandContext extends SettingsAccess {
   endpoints: Pick<EndpointFleet, 'replaceAll'>;
 }
 
-/** Naming, limits, connection, window and update preferences: only what is given changes. */
+/** Naming, limits, connection, window, update and download-source preferences: only what is given changes. */
 export function preferenceCommandHandlers(c: PreferenceCommandContext): CommandHandlers<typeof preferenceCommands> {
   return {
     updatePreferences: async (input) => {
@@ -21,6 +21,7 @@ export function preferenceCommandHandlers(c: PreferenceCommandContext): CommandH
         connection: { ...settings.connection, ...input.connection },
         ui: { ...settings.ui, ...input.ui },
         updates: mergeUpdates(settings.updates, input.updates),
+        mirrors: input.mirrors ?? settings.mirrors,
       };
       c.commit(next);
       if (input.connection) await c.endpoints.replaceAll();

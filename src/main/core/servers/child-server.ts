@@ -10,8 +10,9 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { problem, type Problem } from '../../../shared/problem';
+import { RUNTIME_LABEL } from '../../../shared/runtime-need';
 import type { McpServerSettings as ServerSettings } from '../../../shared/settings';
-import type { ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
+import type { ServerRuntime, ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
 import { CallRelay } from './call-relay';
@@ -36,6 +37,7 @@ import {
   type Failure,
   type ProcessExit,
 } from './server-problems';
+import { prepareChildRuntime, type RuntimeProvider } from '../runtimes/child-runtime';
 import { tearDownServer } from './server-teardown';
 import { makeTransport, stdioPid, type TransportContext } from './server-transport';
 import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
@@ -52,8 +54,10 @@ export interface ChildServerOptions {
   /** The environment children start from (the user's, with the login shell's PATH). */
   baseEnv: NodeJS.ProcessEnv;
   /** Read at each call and each connect, so a change in Settings applies without a restart. */
-  defaults: () => { callTimeoutMs: number; modelscopeApiKey?: string };
+  defaults: () => { callTimeoutMs: number; modelscopeApiKey?: string; mirrorEnv?: Record<string, string> };
   supervision?: Partial<Supervision>;
+  /** Fetches Node.js or uv for a server whose runtime is missing (the desktop app); none: the server fails saying how to install it. */
+  runtimes?: RuntimeProvider | undefined;
   onStatus: () => void;
   onTools: () => void;
   /** A restart attempt began (after a crash or a lost connection); it settles when up or failed. */
@@ -107,6 +111,10 @@ export class ChildServer {
   private startWatch: { generation: number; run: PackageRun; giveLonger: () => void } | undefined;
   /** Set while a first run downloads or installs its package. */
   private installing: PackageRun | undefined;
+  /** Whose runtime runs this stdio server's program (and the app's download's progress while it fetches one). */
+  private runtime: ServerRuntime | undefined;
+  /** The app's runtime's folder, first on this attempt's PATH. */
+  private pathPrefix: string | undefined;
 
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -178,6 +186,7 @@ export class ChildServer {
       stderrTail: this.stderr.lines(),
       ...(this.installing ? { installing: { ...this.installing } } : {}),
       ...(pid !== undefined ? { pid } : {}),
+      ...(this.runtime ? { runtime: this.runtime } : {}),
       ...(this.skipped.length > 0 ? { skippedTools: this.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedToolCount: this.skipped.length } : {}),
     };
   }
@@ -204,6 +213,8 @@ export class ChildServer {
   async stop(): Promise<void> {
     this.generation++;
     this.clearTimers();
+    // A download of its runtime goes on (another server may wait for it), but is no longer this server's to show.
+    if (this.runtime?.fetching) this.runtime = undefined;
     const hadTools = this.tools.length > 0;
     await this.teardown();
     this.setState('stopped');
@@ -293,7 +304,9 @@ export class ChildServer {
     const current = () => generation === this.generation;
     return {
       baseEnv: this.opts.baseEnv,
+      ...(this.pathPrefix !== undefined ? { pathPrefix: this.pathPrefix } : {}),
       modelscopeApiKey: this.opts.defaults().modelscopeApiKey,
+      mirrorEnv: this.opts.defaults().mirrorEnv ?? {},
       maxRemoteMessageBytes: this.supervision.maxRemoteMessageBytes,
       onStderrLine: (line) => this.stderr.push(line),
       onSpawned: () => this.opts.onStatus(),
@@ -317,6 +330,7 @@ export class ChildServer {
     this.stderr.newAttempt(state === 'restarting');
     this.exit = undefined;
     this.transportFault = undefined;
+    if (!(await this.prepareRuntime(generation))) return;
     let transport: Transport;
     try {
       transport = makeTransport(this.settings, this.transportContext(generation));
@@ -422,6 +436,47 @@ export class ChildServer {
             void this.fail({ problem: problem('server.pingFailed', { detail: errorText(error) }) }, 'crash');
         });
       }, this.supervision.healthIntervalMs);
+    }
+  }
+
+  /**
+   * The runtime this attempt's program needs (stdio only): the user's, or the app's, fetched now if
+   * it is missing (before the start's deadline runs). False when the attempt is over: stopped
+   * meanwhile, or failed (missing with no way to fetch it, or the download failed).
+   */
+  private async prepareRuntime(generation: number): Promise<boolean> {
+    const s = this.settings;
+    if (s.transport !== 'stdio') return true;
+    try {
+      const prepared = await prepareChildRuntime(s, this.opts.baseEnv, this.opts.runtimes, (fetching) => {
+        if (generation !== this.generation) return;
+        if (!this.runtime?.fetching)
+          say(
+            this.opts.log,
+            'info',
+            problem('server.fetchingRuntime', { runtime: RUNTIME_LABEL[fetching.name], version: fetching.version ?? '' }),
+          );
+        this.runtime = fetching;
+        this.opts.onStatus();
+      });
+      if (generation !== this.generation) return false;
+      if (this.runtime?.fetching && prepared.runtime?.version)
+        say(
+          this.opts.log,
+          'info',
+          problem('server.runtimeReady', { runtime: RUNTIME_LABEL[prepared.runtime.name], version: prepared.runtime.version }),
+        );
+      this.runtime = prepared.runtime;
+      this.pathPrefix = prepared.pathPrefix;
+      return true;
+    } catch (error) {
+      if (generation !== this.generation) return false;
+      if (this.runtime?.fetching) this.runtime = { name: this.runtime.name, from: 'app' };
+      const said =
+        error instanceof ProblemError ? error.problem : problem('server.runtimeDownloadFailed', { runtime: '', reason: errorText(error) });
+      // A missing runtime stays missing; a download may pass next time (and resumes where it stopped).
+      await this.fail({ problem: said }, said.code === 'server.runtimeMissing' ? 'permanent' : 'crash');
+      return false;
     }
   }
 

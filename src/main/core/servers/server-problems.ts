@@ -76,6 +76,11 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
   'server.notFound': (p) => `the command "${p.command}" was not found on PATH; install it, or give its full path`,
   'server.interpreterMissing': (p) =>
     `"${p.command}" was found (${p.found}) but could not be started: the interpreter on its first line (#!) is missing`,
+  'server.runtimeMissing': (p) =>
+    `the command "${p.command}" needs ${p.runtime}, which is not installed here; install it with: ${p.install} (or start with --fetch-runtimes, and the app fetches it)`,
+  'server.runtimeDownloadFailed': (p) => `${p.runtime} could not be fetched: ${p.reason}`,
+  'server.fetchingRuntime': (p) => `${p.runtime} is not installed here: fetching ${p.runtime} ${p.version} into the app's folder`,
+  'server.runtimeReady': (p) => `runs with the app's ${p.runtime} ${p.version}`,
   'server.notExecutable': (p) => `the command "${p.command}" is not executable (permission denied)`,
   'server.cwdMissing': (p) => `the working folder "${p.cwd}" does not exist or is not a folder`,
   'server.systemLimit': (p) => `${SYSTEM_LIMITS[String(p.code)] ?? `the system refused to start it (${p.code})`}; trying again`,

@@ -14,6 +14,7 @@ import { checkHeaders, serverUrl } from './permanent-failure';
 import { remoteHeaders } from './remote-headers';
 import { ProblemError, type ProcessExit } from './server-problems';
 import { withoutPrivateEnv } from './private-env';
+import { withPathFirst } from '../runtimes/child-runtime';
 
 /**
  * The transport to one configured server: a spawned program over stdio, or a remote one over SSE
@@ -36,7 +37,11 @@ const HELD_PIPE_GRACE_MS = 500;
 export interface TransportContext {
   /** The environment children start from (the user's, with the login shell's PATH). */
   baseEnv: NodeJS.ProcessEnv;
+  /** The app's own runtime's folder (Node.js, uv), put first on this child's PATH only. */
+  pathPrefix?: string;
   modelscopeApiKey: string | undefined;
+  /** Where npm and uv fetch packages from (the download-source setting); the server's own env still wins. */
+  mirrorEnv: Record<string, string>;
   /** A remote server's response or event past this size drops its connection. */
   maxRemoteMessageBytes: number;
   /** A line the program printed on stderr. */
@@ -69,7 +74,8 @@ function stdioTransport(s: StdioServerSettings, context: TransportContext): Stdi
   const env = withoutPrivateEnv(context.baseEnv);
   // Python on Windows prints in the console code page unless told otherwise.
   env.PYTHONIOENCODING ??= 'utf-8';
-  Object.assign(env, s.env);
+  Object.assign(env, context.mirrorEnv, s.env);
+  if (context.pathPrefix) withPathFirst(env, context.pathPrefix);
   const transport = new StdioClientTransport({ command: s.command, args: s.args, env, stderr: 'pipe', ...(s.cwd ? { cwd: s.cwd } : {}) });
   useLeanReadBuffer(transport, STDIO_MAX_LINE_BYTES);
   const decoder = new LineDecoder(context.onStderrLine, { gbkFallback: process.platform === 'win32' });

@@ -16,6 +16,7 @@ function context(seen: { exits: ProcessExit[]; stderr: string[]; tooBig: Problem
   return {
     baseEnv: process.env,
     modelscopeApiKey: undefined,
+    mirrorEnv: {},
     maxRemoteMessageBytes: 1024,
     onStderrLine: (line) => seen.stderr.push(line),
     onSpawned: () => undefined,

@@ -1,0 +1,231 @@
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { MirrorUrls } from '../../../shared/mirrors';
+import { problem } from '../../../shared/problem';
+import { RUNTIME_LABEL, type RuntimeName } from '../../../shared/runtime-need';
+import { ProblemError } from '../servers/server-problems';
+import type { PreparedRuntime, RuntimeProvider } from './child-runtime';
+import { downloadFile, fetchText, sha256File } from './download-file';
+import { checksumFor, RUNTIME_VERSIONS, runtimeSource, type RuntimeSource } from './runtime-sources';
+
+export interface RuntimeStoreOptions {
+  /** The store's folder, in the app's data folder. */
+  dir: string;
+  /** The download sources chosen now (read at each fetch). */
+  sources: () => MirrorUrls;
+  platform?: NodeJS.Platform;
+  arch?: string;
+  idleTimeoutMs?: number;
+}
+
+/**
+ * Node.js and uv kept in the app's data folder, for servers whose runtime the user does not have.
+ * A runtime is fetched once (its checksum file read from the same source, the archive checked
+ * against it), unpacked into a temporary folder and renamed into place whole, so the store never
+ * holds half a runtime. Two servers asking at once share one download.
+ */
+export class RuntimeStore implements RuntimeProvider {
+  private readonly fetching = new Map<string, { done: Promise<PreparedRuntime>; listeners: Set<(percent: number | undefined) => void> }>();
+
+  constructor(private readonly opts: RuntimeStoreOptions) {}
+
+  version(runtime: RuntimeName): string {
+    return RUNTIME_VERSIONS[runtime];
+  }
+
+  /** The runtime if it is in the store already, without fetching. */
+  installed(runtime: RuntimeName): PreparedRuntime | undefined {
+    const source = this.source(runtime);
+    return source && this.ready(source);
+  }
+
+  ensure(runtime: RuntimeName, onProgress: (percent: number | undefined) => void): Promise<PreparedRuntime> {
+    const source = this.source(runtime);
+    if (!source) return Promise.reject(this.failure(runtime, `no ${RUNTIME_LABEL[runtime]} build for ${this.platform} ${this.arch}`));
+    const ready = this.ready(source);
+    if (ready) return Promise.resolve(ready);
+    const key = source.folder;
+    let entry = this.fetching.get(key);
+    if (!entry) {
+      const listeners = new Set<(percent: number | undefined) => void>();
+      const hear = (percent: number | undefined) => listeners.forEach((listener) => listener(percent));
+      const done = this.underLock(source, () => this.fetch(source, hear)).finally(() => this.fetching.delete(key));
+      entry = { done, listeners };
+      this.fetching.set(key, entry);
+    }
+    entry.listeners.add(onProgress);
+    onProgress(undefined);
+    return entry.done;
+  }
+
+  private get platform(): NodeJS.Platform {
+    return this.opts.platform ?? process.platform;
+  }
+
+  private get arch(): string {
+    return this.opts.arch ?? process.arch;
+  }
+
+  private source(runtime: RuntimeName): RuntimeSource | undefined {
+    return runtimeSource(runtime, this.opts.sources(), this.platform, this.arch);
+  }
+
+  private ready(source: RuntimeSource): PreparedRuntime | undefined {
+    const binDir = path.join(this.opts.dir, source.folder, source.binDir);
+    return fs.existsSync(path.join(binDir, source.program)) ? { binDir, version: source.version } : undefined;
+  }
+
+  private failure(runtime: RuntimeName, reason: string): ProblemError {
+    return new ProblemError(problem('server.runtimeDownloadFailed', { runtime: RUNTIME_LABEL[runtime], reason }));
+  }
+
+  /**
+   * Runs `work` holding `<folder>.lock` (the pid of its holder) in the store, so that another copy of
+   * the app (the desktop app and a headless run sharing a folder) does not download the same file
+   * meanwhile: it waits, then finds the runtime there. A lock whose process is gone is taken over.
+   */
+  private async underLock(source: RuntimeSource, work: () => Promise<PreparedRuntime>): Promise<PreparedRuntime> {
+    const lock = path.join(this.opts.dir, `${source.folder}.lock`);
+    fs.mkdirSync(this.opts.dir, { recursive: true });
+    for (;;) {
+      try {
+        fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw this.failure(source.runtime, (error as Error).message);
+      }
+      if (!held(lock)) {
+        fs.rmSync(lock, { force: true });
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      const ready = this.ready(source);
+      if (ready) return ready;
+    }
+    try {
+      return this.ready(source) ?? (await work());
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  }
+
+  private async fetch(source: RuntimeSource, onProgress: (percent: number | undefined) => void): Promise<PreparedRuntime> {
+    const { dir } = this.opts;
+    const downloads = path.join(dir, 'downloads');
+    const archive = path.join(downloads, source.archive);
+    try {
+      fs.mkdirSync(downloads, { recursive: true });
+      const expected = checksumFor(await fetchText(source.checksumUrl), source.archive);
+      if (!expected) throw new Error(`${source.checksumUrl} gives no checksum for ${source.archive}`);
+      if (!fs.existsSync(archive)) {
+        let said = -1;
+        await downloadFile(source.url, archive, {
+          ...(this.opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: this.opts.idleTimeoutMs } : {}),
+          onProgress: (received, total) => {
+            const percent = total ? Math.min(100, Math.floor((received / total) * 100)) : undefined;
+            if (percent === said) return;
+            said = percent ?? -1;
+            onProgress(percent);
+          },
+        });
+      }
+      const actual = await sha256File(archive);
+      if (actual !== expected) {
+        // Never kept: the next try downloads it whole again.
+        fs.rmSync(archive, { force: true });
+        throw new Error(
+          `the checksum of ${source.archive} does not match its release's (${actual.slice(0, 12)}… instead of ${expected.slice(0, 12)}…)`,
+        );
+      }
+      await this.unpack(source, archive);
+      fs.rmSync(archive, { force: true });
+      const ready = this.ready(source);
+      if (!ready) throw new Error(`${source.archive} holds no ${source.program} in ${source.binDir || 'its top folder'}`);
+      return ready;
+    } catch (error) {
+      if (error instanceof ProblemError) throw error;
+      throw this.failure(source.runtime, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Unpacks into a temporary folder, then renames its one top folder (or itself) into place. */
+  private async unpack(source: RuntimeSource, archive: string): Promise<void> {
+    const { dir } = this.opts;
+    const temp = path.join(dir, `.unpack-${crypto.randomBytes(6).toString('hex')}`);
+    const final = path.join(dir, source.folder);
+    fs.mkdirSync(temp);
+    try {
+      await extract(archive, temp, this.platform);
+      const entries = fs.readdirSync(temp);
+      const only = entries.length === 1 ? path.join(temp, entries[0]!) : undefined;
+      const root = only && fs.statSync(only).isDirectory() ? only : temp;
+      try {
+        fs.renameSync(root, final);
+      } catch (error) {
+        // Another copy of the app finished the same runtime first: theirs is whole too.
+        const code = (error as NodeJS.ErrnoException).code;
+        if ((code !== 'EEXIST' && code !== 'ENOTEMPTY' && code !== 'EPERM') || !this.ready(source)) throw error;
+      }
+    } finally {
+      fs.rmSync(temp, { recursive: true, force: true });
+    }
+  }
+}
+
+/** How often a copy of the app waiting for another's download looks again. */
+const LOCK_POLL_MS = 250;
+
+function readPid(file: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a lock is held: its process runs (a lock still empty is being written, unless it is old). */
+function held(lock: string): boolean {
+  const pid = readPid(lock);
+  if (pid !== undefined) return isAlive(pid);
+  try {
+    return Date.now() - fs.statSync(lock).mtimeMs < 10_000;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a process is running (EPERM: it is, as another user's). */
+function isAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The system's tar (bsdtar on macOS and Windows 10+, which reads .zip too; GNU tar with xz on Linux); PowerShell for a .zip where tar fails. */
+function extract(archive: string, into: string, platform: NodeJS.Platform): Promise<void> {
+  const run = (command: string, args: string[]) =>
+    new Promise<void>((resolve, reject) =>
+      execFile(command, args, { windowsHide: true, maxBuffer: 1024 * 1024 }, (error, _stdout, stderr) =>
+        error
+          ? reject(new Error(`unpacking ${path.basename(archive)} failed: ${stderr.trim().split('\n').pop() || error.message}`))
+          : resolve(),
+      ),
+    );
+  if (platform === 'win32' && archive.endsWith('.zip'))
+    return run('tar', ['-xf', archive, '-C', into]).catch(() =>
+      run('powershell.exe', [
+        '-NoProfile',
+        '-NonInteractive',
+        '-Command',
+        `Expand-Archive -LiteralPath '${archive.replace(/'/g, "''")}' -DestinationPath '${into.replace(/'/g, "''")}' -Force`,
+      ]),
+    );
+  return run('tar', ['-xf', archive, '-C', into]);
+}

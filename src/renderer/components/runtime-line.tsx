@@ -1,0 +1,29 @@
+import { RUNTIME_LABEL } from '../../shared/runtime-need';
+import type { ServerRuntime } from '../../shared/status';
+import { useApp } from '../app-context';
+
+/**
+ * Which runtime runs a server (the user's own Node.js or uv, or the one the app fetched), and while
+ * the app fetches it, a progress bar with the percent.
+ */
+export function RuntimeLine({ runtime }: { runtime: ServerRuntime | undefined }) {
+  const { t } = useApp();
+  if (!runtime) return null;
+  const name = RUNTIME_LABEL[runtime.name];
+  if (runtime.fetching) {
+    const { percent } = runtime.fetching;
+    const label = t('runtime.fetching', { runtime: name, version: runtime.version ?? '' });
+    return (
+      <div className="small runtime-line" role="status">
+        {label}
+        {percent !== undefined ? ` ${percent}%` : ''}{' '}
+        <progress aria-label={label} max={100} {...(percent !== undefined ? { value: percent } : {})} />
+      </div>
+    );
+  }
+  return (
+    <div className="small muted runtime-line">
+      {runtime.from === 'app' ? t('runtime.app', { runtime: name, version: runtime.version ?? '' }) : t('runtime.yours', { runtime: name })}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { useApp } from '../app-context';
+import { Button, Field } from '../components/ui';
+import { useCommand } from '../components/use-command';
+import { useStore } from '../store/bridge-store';
+import {
+  DOWNLOAD_URL_SHAPE,
+  MIRROR_KEYS,
+  MirrorSettingsSchema,
+  type MirrorKey,
+  type MirrorPreset,
+  type MirrorSettings,
+} from '../../shared/mirrors';
+
+/**
+ * Settings → Download sources: where npx/uvx get packages and the app gets Node.js and uv. The
+ * mainland China preset is listed first in a Chinese window (offered, never chosen for the user).
+ */
+export function MirrorSettings() {
+  const { store, t, language, toast } = useApp();
+  const settings = useStore(store, (d) => d.settings);
+  const run = useCommand();
+  const [draft, setDraft] = useState<Partial<Record<MirrorKey, string>> | undefined>();
+  if (!settings) return null;
+  const mirrors = settings.mirrors;
+  const chinese = language === 'zh-CN';
+  const presets: MirrorPreset[] = chinese ? ['china', 'default', 'custom'] : ['default', 'china', 'custom'];
+  const save = (next: MirrorSettings) =>
+    run(() => store.api.updatePreferences({ mirrors: next })).then((ok) => {
+      if (!ok) return;
+      setDraft(undefined);
+      toast(t('settings.saved'));
+    });
+  const value = (key: MirrorKey) => draft?.[key] ?? mirrors[key] ?? '';
+  const errorOf = (key: MirrorKey) =>
+    value(key).trim() !== '' && !DOWNLOAD_URL_SHAPE.test(value(key).trim()) ? t('mirrors.urlError') : undefined;
+  const hasError = MIRROR_KEYS.some((key) => errorOf(key) !== undefined);
+  const saveCustom = () => {
+    const next: MirrorSettings = { preset: 'custom' };
+    for (const key of MIRROR_KEYS) if (value(key).trim() !== '') next[key] = value(key).trim();
+    if (MirrorSettingsSchema.safeParse(next).success) void save(next);
+  };
+
+  return (
+    <section className="panel form">
+      <h2 id="mirrors-title">{t('mirrors.title')}</h2>
+      <p className="field-hint">{t('mirrors.hint')}</p>
+      {chinese && mirrors.preset === 'default' ? <p className="small">{t('mirrors.chinaOffer')}</p> : null}
+      <div role="radiogroup" aria-labelledby="mirrors-title" className="mirror-presets">
+        {presets.map((preset) => (
+          <label key={preset} className="radio">
+            <input
+              type="radio"
+              name="mirror-preset"
+              checked={mirrors.preset === preset}
+              onChange={() => void save({ ...mirrors, preset })}
+            />
+            <span>
+              {t(`mirrors.${preset}`)}
+              {preset === 'china' ? <span className="small muted"> {t('mirrors.chinaNote')}</span> : null}
+            </span>
+          </label>
+        ))}
+      </div>
+      {mirrors.preset === 'custom' ? (
+        <>
+          {MIRROR_KEYS.map((key) => (
+            <Field key={key} label={t(`mirrors.${key}`)} error={errorOf(key)} hint={t('mirrors.customHint')}>
+              {(id) => (
+                <input
+                  id={id}
+                  type="url"
+                  inputMode="url"
+                  spellCheck={false}
+                  placeholder="https://"
+                  value={value(key)}
+                  onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+                />
+              )}
+            </Field>
+          ))}
+          <div>
+            <Button disabled={hasError || draft === undefined} onClick={saveCustom}>
+              {t('common.save')}
+            </Button>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * Where packages (npm, PyPI) and runtimes (Node.js, uv) come from: the official sites, a preset of
+ * mirrors in mainland China (where the official ones are slow or unreachable), or the user's own.
+ * Off by default: children then see no mirror variable of ours, only their own configuration.
+ */
+
+/** A download source (or update feed): https, or http only on this machine (a local mirror or a test's stand-in). */
+export const DownloadUrlSchema = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      if (url.username || url.password) return false;
+      return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+    } catch {
+      return false;
+    }
+  }, 'must be an https:// URL, without a user name or password');
+
+/** What the window checks as the user types (the schema has the last word). */
+export const DOWNLOAD_URL_SHAPE = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/])/i;
+
+export const MIRROR_PRESETS = ['default', 'china', 'custom'] as const;
+export type MirrorPreset = (typeof MIRROR_PRESETS)[number];
+
+/** The sources one can set: each is a base URL. */
+export const MIRROR_KEYS = ['npmRegistry', 'pypiIndex', 'nodeDist', 'uvDownload', 'pythonInstall'] as const;
+export type MirrorKey = (typeof MIRROR_KEYS)[number];
+export type MirrorUrls = Partial<Record<MirrorKey, string>>;
+
+export const MirrorSettingsSchema = z.object({
+  preset: z.enum(MIRROR_PRESETS).default('default'),
+  /** The user's own sources (read with the "custom" preset only; an empty one stays official). */
+  npmRegistry: DownloadUrlSchema.optional(),
+  pypiIndex: DownloadUrlSchema.optional(),
+  nodeDist: DownloadUrlSchema.optional(),
+  uvDownload: DownloadUrlSchema.optional(),
+  pythonInstall: DownloadUrlSchema.optional(),
+});
+export type MirrorSettings = z.infer<typeof MirrorSettingsSchema>;
+
+/** The official sources the app's own downloads use when no mirror says otherwise. */
+export const OFFICIAL_SOURCES: Required<Pick<MirrorUrls, 'nodeDist' | 'uvDownload'>> = {
+  nodeDist: 'https://nodejs.org/dist/',
+  uvDownload: 'https://github.com/astral-sh/uv/releases/download/',
+};
+
+/**
+ * Mirrors in mainland China. uv's own binaries stay on GitHub: no mirror of its releases could be
+ * confirmed (npmmirror mirrors python-build-standalone, which uv installs Python from).
+ */
+export const CHINA_MIRRORS: MirrorUrls = {
+  npmRegistry: 'https://registry.npmmirror.com/',
+  pypiIndex: 'https://pypi.tuna.tsinghua.edu.cn/simple',
+  nodeDist: 'https://registry.npmmirror.com/-/binary/node/',
+  pythonInstall: 'https://registry.npmmirror.com/-/binary/python-build-standalone/',
+};
+
+/** The sources the settings choose (official ones left out). */
+export function mirrorUrls(settings: MirrorSettings): MirrorUrls {
+  if (settings.preset === 'china') return { ...CHINA_MIRRORS };
+  if (settings.preset === 'default') return {};
+  const urls: MirrorUrls = {};
+  for (const key of MIRROR_KEYS) if (settings[key]) urls[key] = settings[key];
+  return urls;
+}
+
+/**
+ * The variables that point a child's package runners at the chosen sources: npm/npx read
+ * npm_config_registry; uv reads UV_DEFAULT_INDEX (and UV_INDEX_URL, its older name, for older
+ * versions) and UV_PYTHON_INSTALL_MIRROR; pip reads PIP_INDEX_URL.
+ */
+export function mirrorEnv(urls: MirrorUrls): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (urls.npmRegistry) env.npm_config_registry = urls.npmRegistry;
+  if (urls.pypiIndex) {
+    env.UV_DEFAULT_INDEX = urls.pypiIndex;
+    env.UV_INDEX_URL = urls.pypiIndex;
+    env.PIP_INDEX_URL = urls.pypiIndex;
+  }
+  if (urls.pythonInstall) env.UV_PYTHON_INSTALL_MIRROR = urls.pythonInstall;
+  return env;
+}

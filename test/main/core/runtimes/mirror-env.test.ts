@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.bridge.stop();
+  harness = undefined;
+});
+
+const read = async (tool: string, name: string) =>
+  ((await harness!.bridge.toolHub.call(tool, { name }, { caller: 'test' })).result.content[0] as { text: string }).text;
+
+describe('the download-source setting reaches the servers the bridge starts', () => {
+  it('gives each child the mirror variables, its own env still winning; the bridge process keeps none', async () => {
+    harness = makeBridge({
+      mirrors: { preset: 'china' },
+      servers: [fixtureServer('fx'), fixtureServer('own', { npm_config_registry: 'https://npm.example.com/' })],
+    });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(await read('fx_getenv', 'npm_config_registry')).toBe('https://registry.npmmirror.com/');
+    expect(await read('fx_getenv', 'UV_DEFAULT_INDEX')).toBe('https://pypi.tuna.tsinghua.edu.cn/simple');
+    expect(await read('fx_getenv', 'UV_INDEX_URL')).toBe('https://pypi.tuna.tsinghua.edu.cn/simple');
+    expect(await read('fx_getenv', 'UV_PYTHON_INSTALL_MIRROR')).toBe('https://registry.npmmirror.com/-/binary/python-build-standalone/');
+    expect(await read('own_getenv', 'npm_config_registry')).toBe('https://npm.example.com/');
+    expect(process.env.npm_config_registry).not.toBe('https://registry.npmmirror.com/');
+  });
+
+  it('set back to the official sources, a restarted child gets none of them', async () => {
+    harness = makeBridge({ mirrors: { preset: 'china' }, servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await harness.bridge.api.updatePreferences({ mirrors: { preset: 'default' } });
+    await harness.bridge.api.restartServer({ name: 'fx' });
+    await harness.bridge.whenServersSettled();
+    expect(await read('getenv', 'UV_DEFAULT_INDEX')).toBe('(unset)');
+    expect(harness.store.load().mirrors).toEqual({ preset: 'default' });
+  });
+});

@@ -1,0 +1,143 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RuntimeStore } from '../../../../src/main/core/runtimes/runtime-store';
+import { ProblemError } from '../../../../src/main/core/servers/server-problems';
+import { startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../../../helpers/runtime-mirror';
+import { tempDirs } from '../../../helpers/temp-dirs';
+import { waitFor } from '../../../helpers/wait';
+
+const tempDir = tempDirs('xt-runtime-store-');
+let mirror: RuntimeMirror | undefined;
+afterEach(async () => {
+  await mirror?.close();
+  mirror = undefined;
+});
+
+const uv = uvStandIn();
+const archiveRequests = () => mirror!.requests.filter((r) => r.path.endsWith(uv.source.archive));
+
+async function failure(promise: Promise<unknown>): Promise<ProblemError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProblemError);
+  return error as ProblemError;
+}
+
+describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
+  it('downloads a runtime from the mirror, checks it against the release checksum, and unpacks it whole', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const dir = tempDir();
+    const store = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    expect(store.installed('uv')).toBeUndefined();
+    const progress: (number | undefined)[] = [];
+    const ready = await store.ensure('uv', (percent) => progress.push(percent));
+    expect(ready).toEqual({
+      binDir: path.join(dir, `uv-${uv.source.version}-${uv.source.folder.split(`${uv.source.version}-`)[1]}`),
+      version: '0.10.10',
+    });
+    expect(fs.existsSync(path.join(ready.binDir, 'uv'))).toBe(true);
+    expect(progress.at(-1)).toBe(100);
+    expect(progress.filter((p) => p !== undefined).every((p, i, all) => i === 0 || p >= all[i - 1]!)).toBe(true);
+    // Nothing half-done left: no temporary folder, no archive.
+    expect(fs.readdirSync(dir).sort()).toEqual(['downloads', uv.source.folder]);
+    expect(fs.readdirSync(path.join(dir, 'downloads'))).toEqual([]);
+    // Had: no second download.
+    const asked = mirror.requests.length;
+    expect(await store.ensure('uv', () => undefined)).toEqual(ready);
+    expect(mirror.requests.length).toBe(asked);
+  });
+
+  it('resumes a download cut off in the middle where it stopped (HTTP Range)', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const dir = tempDir();
+    const store = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    mirror.cutNext('uv', 300_000);
+    const cut = await failure(store.ensure('uv', () => undefined));
+    expect(cut.problem.code).toBe('server.runtimeDownloadFailed');
+    expect(cut.problem.params.runtime).toBe('uv');
+    const reason = String(cut.problem.params.reason);
+    expect(reason).toMatch(/: the download stopped at \d+ bytes \(the connection was cut\)$/);
+    const stopped = Number(/stopped at (\d+)/.exec(reason)![1]);
+    expect(stopped).toBeGreaterThan(0);
+    expect(stopped).toBeLessThanOrEqual(300_000);
+    // All that came is kept.
+    expect(fs.statSync(path.join(dir, 'downloads', `${uv.source.archive}.part`)).size).toBe(stopped);
+    expect(store.installed('uv')).toBeUndefined();
+
+    const ready = await store.ensure('uv', () => undefined);
+    expect(fs.existsSync(path.join(ready.binDir, 'uvx'))).toBe(true);
+    expect(archiveRequests().map((r) => r.range)).toEqual([undefined, `bytes=${stopped}-`]);
+  });
+
+  it('refuses an archive whose checksum does not match, and keeps none of it', async () => {
+    mirror = await startRuntimeMirror({ uv }, { wrongChecksum: true });
+    const dir = tempDir();
+    const store = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    const refused = await failure(store.ensure('uv', () => undefined));
+    expect(refused.problem.code).toBe('server.runtimeDownloadFailed');
+    expect(String(refused.problem.params.reason)).toMatch(/^the checksum of uv-.* does not match its release's/);
+    expect(store.installed('uv')).toBeUndefined();
+    expect(fs.readdirSync(dir)).toEqual(['downloads']);
+    expect(fs.readdirSync(path.join(dir, 'downloads'))).toEqual([]);
+  });
+
+  it('says which file the mirror does not have', async () => {
+    mirror = await startRuntimeMirror({});
+    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls });
+    const missing = await failure(store.ensure('uv', () => undefined));
+    expect(missing.problem.params.reason).toBe(`${mirror.urls.uvDownload}0.10.10/${uv.source.archive}.sha256 answered HTTP 404`);
+  });
+
+  it('a second start while the first downloads waits for that download instead of starting another', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls });
+    const release = mirror.hold('uv');
+    const seen: string[] = [];
+    const first = store.ensure('uv', (p) => seen.push(`first ${p}`));
+    const second = store.ensure('uv', (p) => seen.push(`second ${p}`));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toEqual(b);
+    expect(archiveRequests()).toHaveLength(1);
+    // Both hear the one download's progress.
+    expect(seen).toContain('first 100');
+    expect(seen).toContain('second 100');
+  });
+
+  it('another copy of the app on the same folder waits for the download under way, then uses it', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const dir = tempDir();
+    const desktop = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    const headless = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    const release = mirror.hold('uv');
+    const first = desktop.ensure('uv', () => undefined);
+    await waitFor(() => fs.existsSync(path.join(dir, `${uv.source.folder}.lock`)), 5000, 'the lock');
+    const second = headless.ensure('uv', () => undefined);
+    release();
+    expect(await second).toEqual(await first);
+    expect(archiveRequests()).toHaveLength(1);
+    expect(fs.existsSync(path.join(dir, `${uv.source.folder}.lock`))).toBe(false);
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const dir = tempDir();
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.writeFileSync(path.join(dir, `${uv.source.folder}.lock`), String(gone));
+    const ready = await new RuntimeStore({ dir, sources: () => mirror!.urls }).ensure('uv', () => undefined);
+    expect(fs.existsSync(path.join(ready.binDir, 'uv'))).toBe(true);
+  });
+
+  it('drops a download that sends nothing for too long, saying so', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const release = mirror.hold('uv');
+    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls, idleTimeoutMs: 300 });
+    const stalled = await failure(store.ensure('uv', () => undefined));
+    release();
+    expect(stalled.problem.params.reason).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/uv\/0\.10\.10\/uv-.*: no data for 300 ms$/);
+  });
+});

@@ -1,0 +1,49 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MirrorSettings } from '../../src/renderer/pages/mirror-settings';
+import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { renderWithBridge } from '../helpers/render-app';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  cleanup();
+  await harness?.bridge.stop();
+  harness = undefined;
+});
+
+const choices = () =>
+  screen.getAllByRole('radio').map((radio) => [radio.closest('label')!.textContent, (radio as HTMLInputElement).checked]);
+
+describe('Settings → Download sources', () => {
+  it('offers the mainland China mirrors first in a Chinese window, without choosing them', async () => {
+    harness = makeBridge({});
+    await renderWithBridge(harness, <MirrorSettings />, 'zh-CN');
+    expect(choices()).toEqual([
+      ['中国大陆镜像（npmmirror、清华 PyPI） uv 本身仍从 GitHub 下载。', false],
+      ['官方源（npmjs.com、pypi.org、nodejs.org、GitHub）', true],
+      ['自定义下载源', false],
+    ]);
+    expect(screen.getByText('在中国大陆？中国大陆镜像通常比官方源快得多。')).toBeTruthy();
+    fireEvent.click(screen.getAllByRole('radio')[0]!);
+    await waitFor(() => expect(harness!.store.load().mirrors).toEqual({ preset: 'china' }));
+  });
+
+  it('lists the official sources first in English, and saves custom sources, refusing plain http', async () => {
+    harness = makeBridge({});
+    await renderWithBridge(harness, <MirrorSettings />, 'en');
+    expect(choices().map(([label]) => label)).toEqual([
+      'Official sources (npmjs.com, pypi.org, nodejs.org, GitHub)',
+      'Mainland China mirrors (npmmirror, Tsinghua PyPI) uv itself still comes from GitHub.',
+      'My own sources',
+    ]);
+    fireEvent.click(screen.getByLabelText('My own sources'));
+    const npm = await screen.findByLabelText('npm registry');
+    fireEvent.change(npm, { target: { value: 'http://npm.example.com/' } });
+    expect(screen.getByRole('alert').textContent).toBe('Must be an https:// URL.');
+    expect((screen.getByText('Save') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(npm, { target: { value: 'https://npm.example.com/' } });
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(harness!.store.load().mirrors).toEqual({ preset: 'custom', npmRegistry: 'https://npm.example.com/' }));
+  });
+});

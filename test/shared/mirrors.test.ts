@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { CHINA_MIRRORS, mirrorEnv, mirrorUrls, MirrorSettingsSchema } from '../../src/shared/mirrors';
+import { SettingsSchema } from '../../src/shared/settings';
+
+describe('download sources', () => {
+  it('are official, and set nothing in a child, by default', () => {
+    const { mirrors } = SettingsSchema.parse({});
+    expect(mirrors).toEqual({ preset: 'default' });
+    expect(mirrorEnv(mirrorUrls(mirrors))).toEqual({});
+  });
+
+  it('in mainland China: npmmirror for npm and Node.js, Tsinghua for PyPI, npmmirror for the Pythons uv installs', () => {
+    expect(mirrorEnv(mirrorUrls({ preset: 'china' }))).toEqual({
+      npm_config_registry: 'https://registry.npmmirror.com/',
+      UV_DEFAULT_INDEX: 'https://pypi.tuna.tsinghua.edu.cn/simple',
+      UV_INDEX_URL: 'https://pypi.tuna.tsinghua.edu.cn/simple',
+      PIP_INDEX_URL: 'https://pypi.tuna.tsinghua.edu.cn/simple',
+      UV_PYTHON_INSTALL_MIRROR: 'https://registry.npmmirror.com/-/binary/python-build-standalone/',
+    });
+    expect(CHINA_MIRRORS.nodeDist).toBe('https://registry.npmmirror.com/-/binary/node/');
+    // No mirror of uv's own releases could be confirmed: it stays on GitHub.
+    expect(CHINA_MIRRORS.uvDownload).toBeUndefined();
+  });
+
+  it("custom: only the user's own sources, and only with that preset", () => {
+    const own = { npmRegistry: 'https://npm.example.com/', nodeDist: 'https://nodes.example.com/dist/' };
+    expect(mirrorUrls({ preset: 'custom', ...own })).toEqual(own);
+    expect(mirrorEnv(mirrorUrls({ preset: 'custom', ...own }))).toEqual({ npm_config_registry: 'https://npm.example.com/' });
+    expect(mirrorUrls({ preset: 'default', ...own })).toEqual({});
+  });
+
+  it('refuses a source that is not https (but a local one), or that holds a password', () => {
+    expect(MirrorSettingsSchema.safeParse({ preset: 'custom', npmRegistry: 'http://npm.example.com/' }).success).toBe(false);
+    expect(MirrorSettingsSchema.safeParse({ preset: 'custom', pypiIndex: 'https://u:p@pypi.example.com/simple' }).success).toBe(false);
+    expect(MirrorSettingsSchema.safeParse({ preset: 'custom', nodeDist: 'http://127.0.0.1:8080/dist/' }).success).toBe(true);
+    expect(MirrorSettingsSchema.safeParse({ preset: 'mainland' }).success).toBe(false);
+  });
+});
