@@ -9,6 +9,7 @@ import { ConfirmRemoveDialog } from './components/confirm-dialog';
 import { summarizeStatus } from '../shared/status-summary';
 import { SummaryLines } from './components/status-summary-view';
 import { UpdateBanner } from './components/update-banner';
+import { PendingConfirmations } from './components/pending-confirmations';
 import { EndpointsPage } from './pages/endpoints-page';
 import { ActivityPage } from './pages/activity-page';
 import { HistoryPage } from './pages/history-page';
@@ -118,6 +119,7 @@ export function App({ store }: { store: BridgeStore }) {
         <main className="content" id="main-content" tabIndex={-1}>
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
           {ready ? <UpdateBanner /> : null}
+          {ready ? <PendingConfirmations /> : null}
           {!ready ? (
             <p className="muted">{t('app.loading')}</p>
           ) : page === 'overview' ? (

@@ -21,6 +21,7 @@ import { EndpointTestSchema } from './endpoint-test';
 import { UpdateStatusSchema } from './updates';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 import { toolSetCommands } from './tool-set-api';
+import { ConfirmationAnswerSchema, PendingConfirmationSchema } from './confirmations';
 
 /**
  * The one contract between the engine and any UI. Each command has a zod schema for its input and
@@ -139,6 +140,13 @@ export const taskCommands = {
   cancelTask: command(z.object({ key: z.number().int() }), Void),
 } as const;
 
+/** Calls by voice held until the user allows them ("ask first"): the window's Allow and Deny. */
+export const confirmationCommands = {
+  getConfirmations: command(Void, z.array(PendingConfirmationSchema)),
+  /** Allow runs the call in the background (its result a finished task); Deny refuses it. Both are in the history. */
+  answerConfirmation: command(z.object({ key: z.number().int(), allow: z.boolean() }), ConfirmationAnswerSchema),
+} as const;
+
 export const catalogueCommands = {
   /** Servers to add in one click: the shipped list, plus the MCP registry's (read now if asked, or if a day old). */
   getCatalogue: command(z.object({ refresh: z.enum(['never', 'ifStale', 'now']).optional() }).default({}), CatalogueSchema),
@@ -180,6 +188,7 @@ export const bridgeCommands = {
   ...preferenceCommands,
   ...callCommands,
   ...taskCommands,
+  ...confirmationCommands,
   ...catalogueCommands,
   ...hostCommands,
   ...importExportCommands,
@@ -197,6 +206,8 @@ export const bridgeEvents = {
   update: UpdateStatusSchema,
   /** A long call changed: answered and going on, progressed, finished, or left the list (`removed`). */
   task: BackgroundTaskSchema,
+  /** The calls waiting for Allow or Deny, whole, whenever one is held, answered or expires. */
+  confirmations: z.array(PendingConfirmationSchema),
 } as const;
 
 export type BridgeCommands = typeof bridgeCommands;

@@ -16,6 +16,7 @@ import { toolPolicy } from './hub/tool-policy';
 import { CallHistory } from './logs/call-history';
 import { BackgroundCalls } from './long-calls/background-calls';
 import { taskTools } from './long-calls/task-tools';
+import { taskText } from './long-calls/voice-texts';
 import { resolveLanguage, type Language } from '../../shared/i18n/translate';
 import { ActivityLog } from './logs/activity-log';
 import type { LogBook, Logger } from './logs/log-book';
@@ -52,7 +53,7 @@ export class Bridge {
   /** The bridge's own tools: one more source of the hub, beside the servers. */
   private readonly builtins: BuiltinTools;
   /** Calls by voice held until the user confirms them. */
-  private readonly confirmations = new Confirmations();
+  private readonly confirmations: Confirmations;
   private readonly servers: ServerFleet;
   private readonly endpoints: EndpointFleet;
   private readonly events: BridgeEvents;
@@ -64,6 +65,7 @@ export class Bridge {
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
     this.host = options.host ?? headlessHost;
+    this.confirmations = new Confirmations(options.confirmWindowMs);
     // The environment a file's ${env:…} may be filled from (when the user confirms it).
     this.imports = new ImportSessions(options.env ?? process.env);
     this.logBook = options.logBook;
@@ -82,6 +84,7 @@ export class Bridge {
     this.events = new BridgeEvents(this.history, this.log, () => this.state());
     this.backgroundCalls = new BackgroundCalls({ redact: (text) => this.logBook.redact(text) });
     this.backgroundCalls.subscribe((task) => this.events.emit('task', task));
+    this.confirmations.onChange(() => this.events.emit('confirmations', this.shownConfirmations()));
     const settings = () => this.settings;
     const onStatus = () => this.events.queueStatus();
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
@@ -162,6 +165,7 @@ export class Bridge {
     await this.localServer.stop();
     await this.endpoints.stop();
     await this.servers.stopAll();
+    this.confirmations.clear();
     this.activity.flush();
     this.log.info('stopped');
     this.events.queueStatus();
@@ -250,13 +254,26 @@ export class Bridge {
     const anyAsks = () =>
       [...this.servers.all()].some((server) => server.enabled && server.knownTools.some((tool) => policyOf(server.name, tool) === 'ask'));
     return [
-      confirmTool({ confirmations: this.confirmations, language: () => this.voiceLanguage(), wanted: anyAsks }),
+      confirmTool({
+        confirmations: this.confirmations,
+        language: () => this.voiceLanguage(),
+        wanted: anyAsks,
+        taskText: (id, caller) => {
+          const task = this.backgroundCalls.find(id, caller);
+          return task ? taskText(this.voiceLanguage(), task, Date.now()) : undefined;
+        },
+      }),
       ...taskTools(
         this.backgroundCalls,
         () => this.voiceLanguage(),
         () => this.settings.endpoints.length > 0,
       ),
     ];
+  }
+
+  /** The calls waiting for Allow or Deny, as the window lists them. */
+  private shownConfirmations() {
+    return this.confirmations.pending().map((held) => commands.shownConfirmation(held, (text) => this.logBook.redact(text)));
   }
 
   private onCatalogChanged(): void {
@@ -318,6 +335,12 @@ export class Bridge {
       ...commands.preferenceCommandHandlers({ ...access, endpoints }),
       ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history, activity: this.activity }),
       ...commands.taskCommandHandlers({ calls: this.backgroundCalls }),
+      ...commands.confirmationCommandHandlers({
+        confirmations: this.confirmations,
+        calls: this.backgroundCalls,
+        answeredIn: () => (host.info().carrier === 'web' ? 'web UI' : 'window'),
+        redact: (text) => logBook.redact(text),
+      }),
       ...commands.catalogueCommandHandlers({ ...access, catalogue }),
       ...commands.hostCommandHandlers({ host, store, version, onStatus: () => this.events.queueStatus() }),
       ...commands.importExportCommandHandlers({ ...access, imports: this.imports, servers, endpoints, log, entryContext }),

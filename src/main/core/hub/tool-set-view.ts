@@ -334,16 +334,37 @@ export class ToolSetView implements CatalogView {
     finish: (result: CallToolResult, outcome: CallOutcome, cause?: Problem) => CallAnswer,
   ): CallAnswer {
     const { session, caller, boundTo } = context;
+    const action = describeAction(entry.original, name, args);
     const held = voice.confirmations.hold({
       session: session as string,
       caller,
       server: entry.server,
       tool: name,
+      title: actionTitle(entry.original, name),
+      action,
       args,
-      run: (confirmedBy) =>
-        this.call(name, args, { caller: confirmedBy, session: session as string, confirmedBy, ...(boundTo ? { boundTo } : {}) }),
+      run: (confirmedBy, options = {}) =>
+        this.call(name, args, {
+          caller: confirmedBy,
+          session: session as string,
+          confirmedBy,
+          ...(boundTo ? { boundTo } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.background ? { background: options.background } : {}),
+        }),
+      // Who asked, what, and what became of it: in the history like the call it would have been.
+      ended: (how, by) =>
+        this.context.history.add({
+          caller: how === 'denied' ? `${caller} (denied in the ${by ?? 'window'})` : `${caller} (not confirmed in time)`,
+          tool: name,
+          originalTool: entry.original.name,
+          server: entry.server,
+          arguments: args,
+          durationMs: 0,
+          outcome: 'cancelled',
+          result: translate(this.context.language(), how === 'denied' ? 'voice.confirm.denied' : 'voice.confirm.expired', { action }),
+        }),
     });
-    const action = describeAction(entry.original, name, args);
     const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
     const text = translate(this.context.language(), 'voice.confirm.ask', { action, confirmTool, code: held.code });
     return finish(textResult(text), 'ok', problem('call.held', { tool: name, code: held.code }));
@@ -446,14 +467,24 @@ const SHOWN_VALUE_CHARS = 40;
 
 /** The action as the user will hear it: the tool's title (or name) and its main arguments. */
 export function describeAction(tool: Tool, name: string, args: Record<string, unknown>): string {
-  const title = tool.annotations?.title ?? tool.title ?? name;
-  const shown = Object.entries(args)
+  const title = actionTitle(tool, name);
+  const shown = shownArguments(args).map(({ name: key, value }) => `${key}: ${value}`);
+  return shown.length > 0 ? `${title} (${shown.join(', ')})` : title;
+}
+
+/** The tool's title, or its name. */
+export function actionTitle(tool: Tool, name: string): string {
+  return tool.annotations?.title ?? tool.title ?? name;
+}
+
+/** The first few arguments, each value cut short: what the user is shown and told. */
+export function shownArguments(args: Record<string, unknown>): { name: string; value: string }[] {
+  return Object.entries(args)
     .slice(0, SHOWN_ARGUMENTS)
     .map(([key, value]) => {
-      const text = typeof value === 'string' ? value : JSON.stringify(value);
-      return `${key}: ${text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text}`;
+      const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+      return { name: key, value: text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text };
     });
-  return shown.length > 0 ? `${title} (${shown.join(', ')})` : title;
 }
 
 /** The limit in seconds to a tenth (0.3, 1.5, 60): whole seconds would say 0 s for a limit under half a second. */

@@ -1,6 +1,6 @@
 import type { Language } from '../../../../shared/i18n/translate';
 import { translate } from '../../../../shared/i18n/translate';
-import { errorResult } from '../result-shaping';
+import { errorResult, textResult } from '../result-shaping';
 import type { BuiltinTool } from './builtin-tools';
 import type { Confirmations } from './confirmations';
 
@@ -11,6 +11,8 @@ export interface ConfirmToolOptions {
   language: () => Language;
   /** Whether any tool asks first now: otherwise the tool is not listed (it would only take a place). */
   wanted: () => boolean;
+  /** A background task as the model is told of it (the window allowed a held call: it runs as one). */
+  taskText?: (id: string, caller: string) => string | undefined;
 }
 
 /**
@@ -36,6 +38,13 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
     run: async (args, context) => {
       const taken = confirmations.take(String(args.code ?? ''), context.session);
       if ('refused' in taken) return errorResult(translate(language(), `voice.confirm.${taken.refused}`));
+      // Answered in the window already: said so, with the task's state when it runs as one.
+      if ('denied' in taken) return textResult(translate(language(), 'voice.confirm.denied', { action: taken.denied }));
+      if ('allowed' in taken) {
+        const { task, caller } = taken.allowed;
+        const state = task !== undefined ? options.taskText?.(task, caller) : undefined;
+        return textResult(`${translate(language(), 'voice.confirm.allowedInWindow')}${state ? ` ${state}` : ''}`);
+      }
       const answer = await taken.held.run(`${context.caller} (confirmed by voice, code ${taken.held.code})`);
       return answer.result;
     },
