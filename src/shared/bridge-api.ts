@@ -9,6 +9,7 @@ import {
   ConnectionSettingsSchema,
   ToolModeSchema,
   UpdateMirrorSchema,
+  ToolPolicySchema,
 } from './settings';
 import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
 import { ActivitySampleSchema } from './activity';
@@ -105,6 +106,12 @@ export const toolCommands = {
   setToolEnabled: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
   setServerToolsEnabled: command(z.object({ server: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
   setToolDescription: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, description: z.string().nullable(), ...InSet }), Void),
+  /**
+   * How a tool runs when xiaozhi calls it (run, ask first, never), or every tool of a server when no
+   * tool is named; null goes back to the default (a server's setting, else ask first for a tool that
+   * says it destroys something). Saved in the server's settings: it holds in every tool set.
+   */
+  setToolPolicy: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema.optional(), policy: ToolPolicySchema.nullable() }), Void),
 } as const;
 
 export const preferenceCommands = {

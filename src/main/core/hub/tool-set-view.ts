@@ -278,6 +278,7 @@ export class ToolSetView implements CatalogView {
       bytes: e.prepared.bytes,
       // The server's own description, when the set replaces it (the window shows both).
       ...(e.prepared.tool.description !== (e.original.description ?? '') ? { originalDescription: e.original.description ?? '' } : {}),
+      ...(e.original.annotations?.destructiveHint === true ? { destructive: true } : {}),
     }));
   }
 
