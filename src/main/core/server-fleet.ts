@@ -136,7 +136,10 @@ export class ServerFleet {
       return new ServiceServer({
         settings,
         log: options.logBook.logger(`server:${settings.name}`),
-        defaults: () => ({ callTimeoutMs: options.settings().limits.callTimeoutMs }),
+        defaults: () => {
+          const { callTimeoutMs, backgroundTimeoutMs } = options.settings().limits;
+          return { callTimeoutMs, backgroundTimeoutMs };
+        },
         ...(options.supervision ? { supervision: options.supervision } : {}),
         onStatus: () => options.onStatus(),
         onTools: () => options.onTools(),
@@ -148,7 +151,11 @@ export class ServerFleet {
       baseEnv: options.env,
       defaults: () => {
         const { limits, modelscope } = options.settings();
-        return { callTimeoutMs: limits.callTimeoutMs, ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}) };
+        return {
+          callTimeoutMs: limits.callTimeoutMs,
+          backgroundTimeoutMs: limits.backgroundTimeoutMs,
+          ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}),
+        };
       },
       ...(options.supervision ? { supervision: options.supervision } : {}),
       onStatus: () => options.onStatus(),

@@ -356,6 +356,10 @@ export const en = {
   'settings.timeout': 'Call timeout (seconds)',
   'settings.timeoutHint': 'A tool slower than this is cancelled with a readable error.',
   'settings.timeoutError': 'At least 1 second.',
+  'settings.backgroundTimeout': 'Background call limit (minutes)',
+  'settings.backgroundTimeoutHint':
+    'A call xiaozhi was told is "still working" may run this long; then it is cancelled and its task says so.',
+  'settings.backgroundTimeoutError': 'From 1 to 1440 minutes.',
   'settings.saved': 'Settings saved.',
   'settings.about': 'About',
 

@@ -353,6 +353,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'settings.timeout': '调用超时（秒）',
   'settings.timeoutHint': '超过此时间的调用会被取消，并返回可读的错误。',
   'settings.timeoutError': '至少 1 秒。',
+  'settings.backgroundTimeout': '后台调用上限（分钟）',
+  'settings.backgroundTimeoutHint': '已告诉小智"仍在处理"的调用最多可运行这么久；超过后会被取消，任务会说明原因。',
+  'settings.backgroundTimeoutError': '1 到 1440 分钟。',
   'settings.saved': '设置已保存。',
   'settings.about': '关于',
 

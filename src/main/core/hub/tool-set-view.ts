@@ -37,6 +37,8 @@ export interface SourceCallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
   caller?: string | undefined;
   session?: string | undefined;
+  /** The call may go on in the background (its caller answered "still working"): it gets the longer bound. */
+  background?: boolean | undefined;
 }
 
 export interface CallContext {
@@ -429,6 +431,7 @@ export class ToolSetView implements CatalogView {
         onProgress: context.onProgress,
         caller: context.caller,
         session: context.session,
+        ...(context.background ? { background: true } : {}),
       });
       const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
       if (outputSchema && !result.isError) {

@@ -52,7 +52,7 @@ export interface ChildServerOptions {
   /** The environment children start from (the user's, with the login shell's PATH). */
   baseEnv: NodeJS.ProcessEnv;
   /** Read at each call and each connect, so a change in Settings applies without a restart. */
-  defaults: () => { callTimeoutMs: number; modelscopeApiKey?: string };
+  defaults: () => { callTimeoutMs: number; backgroundTimeoutMs?: number; modelscopeApiKey?: string };
   supervision?: Partial<Supervision>;
   onStatus: () => void;
   onTools: () => void;
@@ -63,6 +63,8 @@ export interface ChildServerOptions {
 export interface CallOptions {
   signal?: CallSignal | undefined;
   timeoutMs?: number;
+  /** The call may go on in the background: bounded by the background limit, not the call timeout. */
+  background?: boolean | undefined;
   /** The caller asked for progress: the server's progress notifications of this call come here. */
   onProgress?: ((progress: Progress) => void) | undefined;
 }
@@ -236,7 +238,13 @@ export class ChildServer {
 
   /** Read at each call, so a change in Settings applies without a restart. */
   private callTimeout(options: CallOptions): number {
-    return options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
+    const defaults = this.opts.defaults();
+    return (
+      options.timeoutMs ??
+      this.settings.callTimeoutMs ??
+      (options.background ? defaults.backgroundTimeoutMs : undefined) ??
+      defaults.callTimeoutMs
+    );
   }
 
   private async callThroughSdk(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
