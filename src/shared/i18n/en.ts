@@ -757,6 +757,14 @@ export const en = {
   'voice.task.cancelling': 'Task {id} ({tool}) is being cancelled.',
   'voice.task.alreadyEnded': 'Task {id} ({tool}) has already ended; there is nothing to cancel.',
   'voice.task.cancelDescription': 'Cancels a long tool call still running, by its task id (like 3F).',
+  // The bridge's own tools as the model reads them, in the voice language.
+  'voice.tool.taskStatus':
+    'Checks on a long tool call you were told is still running. With its task id (like 3F): whether it is done, and its result. Without: the tasks still running and those finished recently.',
+  'voice.tool.taskId': 'The task id you were given, like 3F.',
+  'voice.tool.confirm':
+    'Runs an action the user has just agreed to. Call it only after a tool answered that it needs confirmation AND the user said yes; pass the code that answer gave. If the user says no, do not call it.',
+  'voice.tool.confirmCode': 'The confirmation code from the answer that asked for confirmation',
+  'voice.tool.confirmTitle': 'Confirm an action',
   'tasks.title': 'Long calls',
   'tasks.running': 'Running, {seconds} s',
   'tasks.done': 'Done',

@@ -730,6 +730,13 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.task.cancelling': '正在取消任务 {id}（{tool}）。',
   'voice.task.alreadyEnded': '任务 {id}（{tool}）已经结束，无需取消。',
   'voice.task.cancelDescription': '按任务编号（如 3F）取消还在进行的耗时工具调用。',
+  'voice.tool.taskStatus':
+    '查询你被告知仍在进行的耗时工具调用。给出任务编号（如 3F）：是否已完成及其结果。不给编号：仍在进行的任务和最近完成的任务。',
+  'voice.tool.taskId': '你拿到的任务编号，如 3F。',
+  'voice.tool.confirm':
+    '运行用户刚刚同意的操作。只有在某个工具回答需要确认、并且用户说了同意之后才调用；传入那个回答给出的确认码。用户不同意时不要调用。',
+  'voice.tool.confirmCode': '要求确认的那个回答里给出的确认码',
+  'voice.tool.confirmTitle': '确认操作',
   'tasks.title': '耗时调用',
   'tasks.running': '进行中，{seconds} 秒',
   'tasks.done': '已完成',

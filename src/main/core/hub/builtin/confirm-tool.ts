@@ -1,3 +1,4 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Language } from '../../../../shared/i18n/translate';
 import { translate } from '../../../../shared/i18n/translate';
 import { errorResult, textResult } from '../result-shaping';
@@ -23,16 +24,18 @@ export interface ConfirmToolOptions {
 export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
   const { confirmations, language } = options;
   return {
-    tool: {
-      name: CONFIRM_TOOL,
-      description:
-        'Runs an action the user has just agreed to. Call it only after a tool answered that it needs confirmation AND the user said yes; pass the code that answer gave. If the user says no, do not call it.',
-      inputSchema: {
-        type: 'object',
-        properties: { code: { type: 'string', description: 'The confirmation code from the answer that asked for confirmation' } },
-        required: ['code'],
-      },
-      annotations: { title: 'Confirm an action' },
+    // Read at every rebuild of the catalog: the model reads it in the voice language.
+    get tool(): Tool {
+      return {
+        name: CONFIRM_TOOL,
+        description: translate(language(), 'voice.tool.confirm'),
+        inputSchema: {
+          type: 'object',
+          properties: { code: { type: 'string', description: translate(language(), 'voice.tool.confirmCode') } },
+          required: ['code'],
+        },
+        annotations: { title: translate(language(), 'voice.tool.confirmTitle') },
+      };
     },
     listed: options.wanted,
     run: async (args, context) => {
