@@ -10,6 +10,7 @@ import { summarizeStatus } from '../shared/status-summary';
 import { SummaryLines } from './components/status-summary-view';
 import { UpdateBanner } from './components/update-banner';
 import { PendingConfirmations } from './components/pending-confirmations';
+import { PendingElicitations } from './components/pending-elicitations';
 import { EndpointsPage } from './pages/endpoints-page';
 import { ActivityPage } from './pages/activity-page';
 import { HistoryPage } from './pages/history-page';
@@ -120,6 +121,7 @@ export function App({ store }: { store: BridgeStore }) {
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
           {ready ? <UpdateBanner /> : null}
           {ready ? <PendingConfirmations /> : null}
+          {ready ? <PendingElicitations /> : null}
           {!ready ? (
             <p className="muted">{t('app.loading')}</p>
           ) : page === 'overview' ? (

@@ -23,6 +23,7 @@ import { UpdateStatusSchema } from './updates';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 import { toolSetCommands } from './tool-set-api';
 import { ConfirmationAnswerSchema, PendingConfirmationSchema } from './confirmations';
+import { ElicitValueSchema, PendingElicitationSchema } from './elicitations';
 
 /**
  * The one contract between the engine and any UI. Each command has a zod schema for its input and
@@ -154,6 +155,20 @@ export const confirmationCommands = {
   answerConfirmation: command(z.object({ key: z.number().int(), allow: z.boolean() }), ConfirmationAnswerSchema),
 } as const;
 
+/** A server's questions during a call (MCP elicitation), answered in the window. */
+export const elicitationCommands = {
+  getElicitations: command(Void, z.array(PendingElicitationSchema)),
+  /** Sends the filled-in form (accept) or declines; false when it was no longer waiting. Wrong values are refused, saying which. */
+  answerElicitation: command(
+    z.object({
+      key: z.number().int(),
+      action: z.enum(['accept', 'decline']),
+      content: z.record(z.string(), ElicitValueSchema).optional(),
+    }),
+    z.boolean(),
+  ),
+} as const;
+
 export const catalogueCommands = {
   /** Servers to add in one click: the shipped list, plus the MCP registry's (read now if asked, or if a day old). */
   getCatalogue: command(z.object({ refresh: z.enum(['never', 'ifStale', 'now']).optional() }).default({}), CatalogueSchema),
@@ -196,6 +211,7 @@ export const bridgeCommands = {
   ...callCommands,
   ...taskCommands,
   ...confirmationCommands,
+  ...elicitationCommands,
   ...catalogueCommands,
   ...hostCommands,
   ...importExportCommands,
@@ -215,6 +231,8 @@ export const bridgeEvents = {
   task: BackgroundTaskSchema,
   /** The calls waiting for Allow or Deny, whole, whenever one is held, answered or expires. */
   confirmations: z.array(PendingConfirmationSchema),
+  /** A server's questions waiting for the user, whole, whenever one comes, is answered or expires. */
+  elicitations: z.array(PendingElicitationSchema),
 } as const;
 
 export type BridgeCommands = typeof bridgeCommands;

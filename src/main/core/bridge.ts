@@ -13,6 +13,8 @@ import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
 import { Confirmations } from './hub/builtin/confirmations';
 import { confirmTool } from './hub/builtin/confirm-tool';
 import { toolPolicy } from './hub/tool-policy';
+import { Elicitations } from './hub/elicitations';
+import { answerAfterMs } from './long-calls/patience';
 import { CallHistory } from './logs/call-history';
 import { BackgroundCalls } from './long-calls/background-calls';
 import { taskTools } from './long-calls/task-tools';
@@ -54,6 +56,8 @@ export class Bridge {
   private readonly builtins: BuiltinTools;
   /** Calls by voice held until the user confirms them. */
   private readonly confirmations: Confirmations;
+  /** Servers' questions during a call (MCP elicitation), waiting for the user in the window. */
+  private readonly elicitations: Elicitations;
   private readonly servers: ServerFleet;
   private readonly endpoints: EndpointFleet;
   private readonly events: BridgeEvents;
@@ -66,6 +70,11 @@ export class Bridge {
     this.store = options.store;
     this.host = options.host ?? headlessHost;
     this.confirmations = new Confirmations(options.confirmWindowMs);
+    // Unanswered, a question is declined before the shortest caller's patience is over (so the tool still answers in time).
+    this.elicitations = new Elicitations(
+      () => this.elicitWaitMs(),
+      (text) => this.logBook.redact(text),
+    );
     // The environment a file's ${env:…} may be filled from (when the user confirms it).
     this.imports = new ImportSessions(options.env ?? process.env);
     this.logBook = options.logBook;
@@ -85,6 +94,7 @@ export class Bridge {
     this.backgroundCalls = new BackgroundCalls({ redact: (text) => this.logBook.redact(text) });
     this.backgroundCalls.subscribe((task) => this.events.emit('task', task));
     this.confirmations.onChange(() => this.events.emit('confirmations', this.shownConfirmations()));
+    this.elicitations.onChange(() => this.events.emit('elicitations', this.elicitations.list()));
     const settings = () => this.settings;
     const onStatus = () => this.events.queueStatus();
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
@@ -96,6 +106,7 @@ export class Bridge {
       env,
       ...(supervision ? { supervision } : {}),
       onTools: () => this.hub.rebuild(),
+      elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
     });
     this.builtins = new BuiltinTools(this.builtinToolList());
     const policyOf = (server: string, tool: Tool) =>
@@ -166,6 +177,7 @@ export class Bridge {
     await this.endpoints.stop();
     await this.servers.stopAll();
     this.confirmations.clear();
+    this.elicitations.clear();
     this.activity.flush();
     this.log.info('stopped');
     this.events.queueStatus();
@@ -271,6 +283,15 @@ export class Bridge {
     ];
   }
 
+  /**
+   * How long a server's question waits for the user: until the shortest patience of the enabled
+   * endpoints is nearly over (their answer time less 2 s), at most a minute; a minute without endpoints.
+   */
+  private elicitWaitMs(): number {
+    const times = this.settings.endpoints.filter((e) => e.enabled !== false).map((e) => answerAfterMs(e) - 2000);
+    return Math.max(1000, Math.min(60_000, ...times));
+  }
+
   /** The calls waiting for Allow or Deny, as the window lists them. */
   private shownConfirmations() {
     return this.confirmations.pending().map((held) => commands.shownConfirmation(held, (text) => this.logBook.redact(text)));
@@ -341,6 +362,7 @@ export class Bridge {
         answeredIn: () => (host.info().carrier === 'web' ? 'web UI' : 'window'),
         redact: (text) => logBook.redact(text),
       }),
+      ...commands.elicitationCommandHandlers({ elicitations: this.elicitations }),
       ...commands.catalogueCommandHandlers({ ...access, catalogue }),
       ...commands.hostCommandHandlers({ host, store, version, onStatus: () => this.events.queueStatus() }),
       ...commands.importExportCommandHandlers({ ...access, imports: this.imports, servers, endpoints, log, entryContext }),

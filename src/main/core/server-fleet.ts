@@ -3,7 +3,7 @@ import type { ServerStatus } from '../../shared/status';
 import type { ToolSource } from './hub/tool-hub';
 import type { ChangeQueue } from './change-queue';
 import type { LogBook, Logger } from './logs/log-book';
-import { ChildServer, type Supervision } from './servers/child-server';
+import { ChildServer, type ChildServerOptions, type Supervision } from './servers/child-server';
 import { StartGrace } from './servers/start-grace';
 import { ServiceServer } from './services/service-server';
 
@@ -32,6 +32,8 @@ export interface ServerFleetOptions {
   onStatus(): void;
   /** A server's tools changed, or the servers themselves did. */
   onTools(): void;
+  /** Puts a server's question during a call to the user (MCP elicitation). */
+  elicit?: ChildServerOptions['elicit'];
 }
 
 /**
@@ -162,6 +164,7 @@ export class ServerFleet {
       onTools: () => options.onTools(),
       // A list asked while a server restarts waits for that attempt too (bounded by the grace).
       onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
+      ...(options.elicit ? { elicit: options.elicit } : {}),
     });
   }
 

@@ -12,6 +12,7 @@ import {
   toolCommands,
   taskCommands,
   confirmationCommands,
+  elicitationCommands,
   type BridgeCommands,
 } from '../../../src/shared/bridge-api';
 import { toolSetCommands } from '../../../src/shared/tool-set-api';
@@ -56,6 +57,7 @@ describe('the command handlers are typed from the contract', () => {
     expectTypeOf<ReturnType<typeof commands.callCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof callCommands>>();
     expectTypeOf<ReturnType<typeof commands.taskCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof taskCommands>>();
     expectTypeOf<ReturnType<typeof commands.confirmationCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof confirmationCommands>>();
+    expectTypeOf<ReturnType<typeof commands.elicitationCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof elicitationCommands>>();
     expectTypeOf<ReturnType<typeof commands.catalogueCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof catalogueCommands>>();
     expectTypeOf<ReturnType<typeof commands.hostCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof hostCommands>>();
     expectTypeOf<ImportExport>().toEqualTypeOf<CommandHandlers<typeof importExportCommands>>();
@@ -74,6 +76,7 @@ describe('the command handlers are typed from the contract', () => {
       callCommands,
       taskCommands,
       confirmationCommands,
+      elicitationCommands,
       catalogueCommands,
       hostCommands,
       importExportCommands,

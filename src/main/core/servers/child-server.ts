@@ -2,10 +2,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ElicitRequestSchema,
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type ElicitRequest,
+  type ElicitResult,
   type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -58,6 +61,8 @@ export interface ChildServerOptions {
   onTools: () => void;
   /** A restart attempt began (after a crash or a lost connection); it settles when up or failed. */
   onAttempt?: (attempt: Promise<void>) => void;
+  /** Puts a server's question during a call (elicitation/create) to the user; absent: the client offers no elicitation. */
+  elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 }
 
 export interface CallOptions {
@@ -334,7 +339,9 @@ export class ChildServer {
       await this.fail(bad ? { problem: bad } : foreignFailure(error), 'permanent');
       return;
     }
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const elicit = this.opts.elicit;
+    const client = new Client(CLIENT_INFO, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+    if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(this.name, request.params, extra.signal));
     const initialize = watchInitialize(client);
     this.client = client;
     this.transport = transport;
