@@ -10,7 +10,8 @@ import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
 import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
-import { Confirmations } from './hub/builtin/confirmations';
+import { CONFIRM_WINDOW_MS, Confirmations } from './hub/builtin/confirmations';
+import { VoiceCalls } from './hub/builtin/voice-calls';
 import { confirmTool } from './hub/builtin/confirm-tool';
 import { toolPolicy } from './hub/tool-policy';
 import { Elicitations } from './hub/elicitations';
@@ -58,6 +59,8 @@ export class Bridge {
   private readonly confirmations: Confirmations;
   /** Servers' questions during a call (MCP elicitation), waiting for the user in the window. */
   private readonly elicitations: Elicitations;
+  /** Calls by voice in flight, by server: a server's question during one is put to its caller. */
+  private readonly voiceCalls = new VoiceCalls();
   private readonly servers: ServerFleet;
   private readonly endpoints: EndpointFleet;
   private readonly events: BridgeEvents;
@@ -71,10 +74,18 @@ export class Bridge {
     this.host = options.host ?? headlessHost;
     this.confirmations = new Confirmations(options.confirmWindowMs);
     // Unanswered, a question is declined before the shortest caller's patience is over (so the tool still answers in time).
+    // A yes/no question during a call by voice is put to its caller, with a code for confirm_action.
     this.elicitations = new Elicitations(
       () => this.elicitWaitMs(),
       (text) => this.logBook.redact(text),
+      {
+        calls: this.voiceCalls,
+        language: () => this.voiceLanguage(),
+        newCode: (inUse) => this.confirmations.newCode(inUse),
+        waitMs: options.confirmWindowMs ?? CONFIRM_WINDOW_MS,
+      },
     );
+    this.confirmations.otherCodes = (code) => this.elicitations.hasCode(code);
     // The environment a file's ${env:…} may be filled from (when the user confirms it).
     this.imports = new ImportSessions(options.env ?? process.env);
     this.logBook = options.logBook;
@@ -117,6 +128,7 @@ export class Bridge {
     this.hub = new ToolHub(() => [this.builtins, ...this.servers.all()], this.hubSettings(), this.history, this.log, {
       confirmations: this.confirmations,
       policyOf,
+      calls: this.voiceCalls,
     });
     this.hub.onChange(() => this.onCatalogChanged());
     this.endpoints = new EndpointFleet({
@@ -270,6 +282,7 @@ export class Bridge {
         confirmations: this.confirmations,
         language: () => this.voiceLanguage(),
         wanted: anyAsks,
+        questions: { takeCode: (code, session) => this.elicitations.takeCode(code, session) },
         taskText: (id, caller) => {
           const task = this.backgroundCalls.find(id, caller);
           return task ? taskText(this.voiceLanguage(), task, Date.now()) : undefined;

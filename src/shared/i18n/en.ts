@@ -802,6 +802,9 @@ export const en = {
   'voice.confirm.otherSession': 'That confirmation code belongs to another conversation. Ask for the action again.',
   'voice.confirm.denied': 'The user declined: {action}.',
   'voice.confirm.allowedInWindow': 'The user already allowed this in Xiaozhi Tray.',
+  'voice.elicit.ask':
+    'The tool asks: {message} Ask the user; only if they say yes, call {confirmTool} with code "{code}" within a minute. Meanwhile it goes on as task {id}.',
+  'voice.elicit.accepted': 'Told the tool yes; it goes on as task {id}.',
   'confirm.title': 'Waiting for your OK',
   'confirm.asks': '{caller} asks to run',
   'confirm.server': 'server {server}',

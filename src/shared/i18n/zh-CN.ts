@@ -771,6 +771,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.confirm.otherSession': '这个确认码属于另一段对话。请重新发起操作。',
   'voice.confirm.denied': '用户拒绝了：{action}。',
   'voice.confirm.allowedInWindow': '用户已在小智托盘中允许了这个操作。',
+  'voice.elicit.ask':
+    '工具在问：{message} 请问用户；只有用户同意时，才在一分钟内调用 {confirmTool}，code 为 "{code}"。它会作为任务 {id} 继续进行。',
+  'voice.elicit.accepted': '已告诉工具"同意"；它作为任务 {id} 继续进行。',
   'confirm.title': '等待你确认',
   'confirm.asks': '{caller} 请求运行',
   'confirm.server': '服务 {server}',

@@ -1,5 +1,13 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitField, ElicitValue, PendingElicitation } from '../../../shared/elicitations';
+import { translate, type Language } from '../../../shared/i18n/translate';
+import type { VoiceCalls } from './builtin/voice-calls';
+
+/** A server's message as a sentence the model can say back (ending with its stop). */
+function spoken(message: string): string {
+  const trimmed = message.trim();
+  return /[.!?。！？]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
 
 /** Questions waiting at once: a server that asks again and again is declined past this. */
 const MAX_PENDING = 16;
@@ -17,6 +25,18 @@ interface Entry {
   shown: PendingElicitation;
   resolve: (result: ElicitResult) => void;
   timer: NodeJS.Timeout;
+  /** Put to the caller by voice: the one-time code its confirm tool takes, on its session; the call's task. */
+  voice?: { code: string; session: string; task: string; field?: string };
+}
+
+/** What a yes/no question needs to be put to the caller by voice. */
+export interface VoiceQuestions {
+  calls: VoiceCalls;
+  language: () => Language;
+  /** A four-digit code no held call and no question uses. */
+  newCode: (inUse: (code: string) => boolean) => string;
+  /** How long a question put by voice waits (the caller was answered: as long as a held call does). */
+  waitMs: number;
 }
 
 /**
@@ -34,6 +54,7 @@ export class Elicitations {
     private readonly waitMs: (server: string) => number,
     /** What the window is shown passes through here, as everything that leaves the engine. */
     private readonly redact: (text: string) => string = (text) => text,
+    private readonly voice?: VoiceQuestions,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -43,23 +64,56 @@ export class Elicitations {
     if (!fields || this.pending.size >= MAX_PENDING) return Promise.resolve({ action: 'decline' });
     const key = this.nextKey++;
     const askedAt = this.now();
-    const wait = Math.max(0, this.waitMs(server));
+    const message = params.message.slice(0, 2000);
+    const voice = this.byVoice(server, message, fields);
+    const wait = voice ? (this.voice?.waitMs ?? 0) : Math.max(0, this.waitMs(server));
     return new Promise<ElicitResult>((resolve) => {
       const timer = setTimeout(() => this.settle(key, { action: 'decline' }), wait);
       timer.unref();
-      const shown: PendingElicitation = {
-        key,
-        server,
-        message: this.redact(params.message.slice(0, 2000)),
-        fields,
-        askedAt,
-        expiresAt: askedAt + wait,
-      };
-      this.pending.set(key, { shown, resolve, timer });
+      const shown: PendingElicitation = { key, server, message: this.redact(message), fields, askedAt, expiresAt: askedAt + wait };
+      this.pending.set(key, { shown, resolve, timer, ...(voice ? { voice } : {}) });
       // The server gave up (its call was cancelled, the server stopped): nothing waits any more.
       signal?.addEventListener('abort', () => this.settle(key, { action: 'cancel' }), { once: true });
       this.changed();
     });
+  }
+
+  /**
+   * The voice's yes to a question put by voice (its confirm tool's code, on the session asked): the
+   * task the call goes on as; undefined for a code no question waits on.
+   */
+  takeCode(code: string, session: string | undefined): { task: string } | undefined {
+    for (const [key, entry] of this.pending) {
+      const voice = entry.voice;
+      if (voice?.code !== code.trim()) continue;
+      if (voice.session !== session) return undefined;
+      this.settle(key, { action: 'accept', content: voice.field !== undefined ? { [voice.field]: true } : {} });
+      return { task: voice.task };
+    }
+    return undefined;
+  }
+
+  /** A code in use by a question put by voice. */
+  hasCode(code: string): boolean {
+    for (const entry of this.pending.values()) if (entry.voice?.code === code) return true;
+    return false;
+  }
+
+  /**
+   * A yes/no question (no field, or one yes/no field) during the one call by voice in flight to the
+   * server, whose caller was served the confirm tool, is put to that caller: it is answered now
+   * ("the tool asks…; if yes, call confirm_action with code…") and the call goes on as a task.
+   */
+  private byVoice(server: string, message: string, fields: ElicitField[]): Entry['voice'] {
+    if (!this.voice || !(fields.length === 0 || (fields.length === 1 && fields[0]?.type === 'boolean'))) return undefined;
+    const call = this.voice.calls.only(server);
+    const confirmTool = call?.confirmTool;
+    if (!call || confirmTool === undefined) return undefined;
+    const code = this.voice.newCode((c) => this.hasCode(c));
+    const language = this.voice.language();
+    const task = call.answerNow((id) => translate(language, 'voice.elicit.ask', { message: spoken(message), confirmTool, code, id }));
+    if (task === undefined) return undefined;
+    return { code, session: call.session, task, ...(fields[0] ? { field: fields[0].name } : {}) };
   }
 
   list(): PendingElicitation[] {

@@ -17,6 +17,7 @@ import type { CallSignal } from './call-signal';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
 import { CONFIRM_TOOL } from './builtin/confirm-tool';
 import type { Confirmations } from './builtin/confirmations';
+import type { VoiceCalls } from './builtin/voice-calls';
 import type { ToolPolicy } from '../../../shared/settings';
 
 /** What the hub needs of a server: its tools and a way to call them. */
@@ -56,6 +57,11 @@ export interface CallContext {
   onProgress?: (progress: Progress) => void;
   /** A call its caller may be answered before it ends: the task id it went on as, read when it ends (for the history). */
   background?: { id?: string };
+  /**
+   * Answers the caller now with the text `say` makes of the task id, the call going on in the
+   * background (an endpoint's call, for a server's question during it); the task id, or undefined.
+   */
+  answerNow?: (say: (taskId: string) => string) => string | undefined;
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;
   /** Who confirmed a held call (it runs without asking again). */
@@ -100,6 +106,8 @@ export interface ViewContext {
 export interface VoiceGuard {
   confirmations: Confirmations;
   policyOf(server: string, tool: Tool): ToolPolicy;
+  /** The calls by voice in flight, for a server's question during one (elicitation). */
+  calls?: VoiceCalls;
 }
 
 /**
@@ -425,6 +433,12 @@ export class ToolSetView implements CatalogView {
       if (policy === 'never') return refuse(problem('call.refused', { tool: name }));
       if (policy === 'ask') return this.hold(voice, entry, name, args, context, finish);
     }
+    // A call by voice is known while in flight: a server's question during it can be put to its caller.
+    const { session, answerNow } = context;
+    const leave =
+      voice?.calls && session !== undefined && answerNow && entry.server !== BUILTIN_SERVER
+        ? voice.calls.add(entry.server, { session, caller: context.caller, answerNow, confirmTool: this.servedConfirmTool() })
+        : undefined;
     try {
       const result = await source.callTool(entry.original.name, args, {
         signal: context.signal,
@@ -461,7 +475,15 @@ export class ToolSetView implements CatalogView {
       }
       this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
       return refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
+    } finally {
+      leave?.();
     }
+  }
+
+  /** The confirm tool's name when this set serves it now (listed and on). */
+  private servedConfirmTool(): string | undefined {
+    const name = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL });
+    return name !== undefined && this.served.some((p) => p.tool.name === name) ? name : undefined;
   }
 }
 

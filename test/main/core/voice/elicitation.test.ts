@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client } from '../../../helpers/esp32-client';
 import { waitFor } from '../../../helpers/wait';
 import type { PendingElicitation } from '../../../../src/shared/elicitations';
 
@@ -60,6 +61,36 @@ describe("a server's question during a call (MCP elicitation)", () => {
     const question = heard.at(-1)![0]!;
     expect(question.expiresAt - question.askedAt).toBe(1200);
     expect((await call).result?.content?.[0]?.text).toBe('decline');
+    expect(await api.getElicitations()).toEqual([]);
+  }, 60_000);
+
+  it('a yes/no question during a call by voice is put to the caller: confirm_action with its code says yes, and the result comes as a task', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e1', name: 'speaker', url: ctx.xiaozhi.url() }],
+      // A tool that asks first: confirm_action is served.
+      servers: [
+        { name: 'lc', transport: 'stdio', command: process.execPath, args: [LONG_CALL_SERVER] },
+        fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' }),
+      ],
+    });
+    ctx.harness.bridge.start();
+    await ctx.harness.bridge.whenServersSettled();
+    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
+    const api = ctx.harness.bridge.api;
+    const asked = await esp.say('confirm_user');
+    expect(asked).toMatch(
+      /^The tool asks: Delete the old backups\? Ask the user; only if they say yes, call confirm_action with code "\d{4}" within a minute\. Meanwhile it goes on as task [2-9][A-Z]\.$/,
+    );
+    const code = /code "(\d{4})"/.exec(asked)?.[1] as string;
+    const task = /task ([2-9][A-Z])\.$/.exec(asked)?.[1] as string;
+    // The window shows it too, waiting as long as a held call.
+    const [question] = await api.getElicitations();
+    expect(question).toMatchObject({ server: 'lc', message: 'Delete the old backups?' });
+    expect(question!.expiresAt - question!.askedAt).toBe(60_000);
+    expect(await esp.say('confirm_action', { code })).toBe(`Told the tool yes; it goes on as task ${task}.`);
+    await waitFor(async () => (await api.getTasks()).some((t) => t.id === task && t.state === 'done'), 15_000, 'the task');
+    expect(await esp.say('task_status', { task })).toBe(`Task ${task} (confirm user) is done: accept {"ok":true}`);
     expect(await api.getElicitations()).toEqual([]);
   }, 60_000);
 });

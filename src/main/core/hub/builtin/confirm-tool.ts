@@ -14,6 +14,8 @@ export interface ConfirmToolOptions {
   wanted: () => boolean;
   /** A background task as the model is told of it (the window allowed a held call: it runs as one). */
   taskText?: (id: string, caller: string) => string | undefined;
+  /** Servers' yes/no questions put by voice: the same one-time codes say yes to them. */
+  questions?: { takeCode(code: string, session: string | undefined): { task: string } | undefined };
 }
 
 /**
@@ -39,6 +41,8 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
     },
     listed: options.wanted,
     run: async (args, context) => {
+      const question = options.questions?.takeCode(String(args.code ?? ''), context.session);
+      if (question) return textResult(translate(language(), 'voice.elicit.accepted', { id: question.task }));
       const taken = confirmations.take(String(args.code ?? ''), context.session);
       if ('refused' in taken) return errorResult(translate(language(), `voice.confirm.${taken.refused}`));
       // Answered in the window already: said so, with the task's state when it runs as one.

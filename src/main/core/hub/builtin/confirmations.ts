@@ -59,6 +59,8 @@ export class Confirmations {
   private readonly listeners = new Set<() => void>();
   private nextKey = 1;
   private timer: NodeJS.Timeout | undefined;
+  /** Codes used elsewhere (questions put by voice): never given here too. */
+  otherCodes: (code: string) => boolean = () => false;
 
   constructor(
     private readonly windowMs: number = CONFIRM_WINDOW_MS,
@@ -68,16 +70,25 @@ export class Confirmations {
   hold(call: Omit<HeldCall, 'key' | 'code' | 'askedAt' | 'expires'>): HeldCall {
     this.sweep();
     while (this.held.size >= MAX_HELD) this.expire(this.held.values().next().value as HeldCall);
-    let code = '';
-    // Four digits are easy to say; a code in use (or just answered) is never given twice.
-    for (let tries = 0; tries < 100 && (code === '' || this.held.has(code) || this.decided.has(code)); tries++)
-      code = String(randomInt(1000, 10_000));
-    this.decided.delete(code);
+    const code = this.newCode(() => false);
     const askedAt = this.now();
     const entry: HeldCall = { ...call, key: this.nextKey++, code, askedAt, expires: askedAt + this.windowMs };
     this.held.set(code, entry);
     this.changed();
     return entry;
+  }
+
+  /** Four digits, easy to say; a code in use (held, just answered, or `inUse`) is never given twice. */
+  newCode(inUse: (code: string) => boolean): string {
+    let code = '';
+    for (
+      let tries = 0;
+      tries < 100 && (code === '' || this.held.has(code) || this.decided.has(code) || inUse(code) || this.otherCodes(code));
+      tries++
+    )
+      code = String(randomInt(1000, 10_000));
+    this.decided.delete(code);
+    return code;
   }
 
   /** The held call of a code, taken (a code works once); else what became of it, or why it is refused. */
