@@ -27,6 +27,7 @@ import { installKind, loadElectronUpdater, newCancellationToken } from './electr
 import { isSafeDownloadUrl } from './electron/updates/update-feed';
 import { UpdateController } from './electron/updates/update-controller';
 import { notifyFinishedTasks } from './electron/task-notifications';
+import { notifyConfirmations } from './electron/confirm-notifications';
 
 const APP_ROOT = app.getAppPath();
 const ASSETS = path.join(APP_ROOT, 'assets');
@@ -205,6 +206,8 @@ async function main(
   };
   // A long call that finished in the background: said on the desktop with its result.
   notifyFinishedTasks(bridge.api, () => translator(language()), showWindow);
+  // A call by voice waiting for the user's OK: said on the desktop; a click opens the window on its Allow / Deny.
+  notifyConfirmations(bridge.api, () => translator(language()), showWindow);
   // Files dropped on the tray or opened with the app: the window shows their import preview.
   const importFiles = (files: string[]) => {
     showWindow();

@@ -9,6 +9,8 @@ import { ConfirmRemoveDialog } from './components/confirm-dialog';
 import { summarizeStatus } from '../shared/status-summary';
 import { SummaryLines } from './components/status-summary-view';
 import { UpdateBanner } from './components/update-banner';
+import { PendingConfirmations } from './components/pending-confirmations';
+import { PendingElicitations } from './components/pending-elicitations';
 import { EndpointsPage } from './pages/endpoints-page';
 import { ActivityPage } from './pages/activity-page';
 import { HistoryPage } from './pages/history-page';
@@ -131,6 +133,8 @@ export function App({ store }: { store: BridgeStore }) {
         <main className="content" id="main-content" tabIndex={-1}>
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
           {ready ? <UpdateBanner /> : null}
+          {ready ? <PendingConfirmations /> : null}
+          {ready ? <PendingElicitations /> : null}
           {!ready ? <p className="muted">{t('app.loading')}</p> : PAGE_VIEWS[page](go)}
         </main>
         {stopping ? (

@@ -9,6 +9,7 @@ import {
   ConnectionSettingsSchema,
   ToolModeSchema,
   UpdateMirrorSchema,
+  ToolPolicySchema,
 } from './settings';
 import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
 import { ActivitySampleSchema } from './activity';
@@ -22,6 +23,8 @@ import { UpdateStatusSchema } from './updates';
 import { MirrorSettingsSchema } from './mirrors';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 import { toolSetCommands } from './tool-set-api';
+import { ConfirmationAnswerSchema, PendingConfirmationSchema } from './confirmations';
+import { ElicitValueSchema, PendingElicitationSchema } from './elicitations';
 
 /**
  * The one contract between the engine and any UI. Each command has a zod schema for its input and
@@ -105,6 +108,12 @@ export const toolCommands = {
   setToolEnabled: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
   setServerToolsEnabled: command(z.object({ server: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
   setToolDescription: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, description: z.string().nullable(), ...InSet }), Void),
+  /**
+   * How a tool runs when xiaozhi calls it (run, ask first, never), or every tool of a server when no
+   * tool is named; null goes back to the default (a server's setting, else ask first for a tool that
+   * says it destroys something). Saved in the server's settings: it holds in every tool set.
+   */
+  setToolPolicy: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema.optional(), policy: ToolPolicySchema.nullable() }), Void),
 } as const;
 
 export const preferenceCommands = {
@@ -140,6 +149,27 @@ export const taskCommands = {
   getTasks: command(Void, z.array(BackgroundTaskSchema)),
   /** Stops a task still running (the server is told); by the list's key. */
   cancelTask: command(z.object({ key: z.number().int() }), Void),
+} as const;
+
+/** Calls by voice held until the user allows them ("ask first"): the window's Allow and Deny. */
+export const confirmationCommands = {
+  getConfirmations: command(Void, z.array(PendingConfirmationSchema)),
+  /** Allow runs the call in the background (its result a finished task); Deny refuses it. Both are in the history. */
+  answerConfirmation: command(z.object({ key: z.number().int(), allow: z.boolean() }), ConfirmationAnswerSchema),
+} as const;
+
+/** A server's questions during a call (MCP elicitation), answered in the window. */
+export const elicitationCommands = {
+  getElicitations: command(Void, z.array(PendingElicitationSchema)),
+  /** Sends the filled-in form (accept) or declines; false when it was no longer waiting. Wrong values are refused, saying which. */
+  answerElicitation: command(
+    z.object({
+      key: z.number().int(),
+      action: z.enum(['accept', 'decline']),
+      content: z.record(z.string(), ElicitValueSchema).optional(),
+    }),
+    z.boolean(),
+  ),
 } as const;
 
 export const catalogueCommands = {
@@ -183,6 +213,8 @@ export const bridgeCommands = {
   ...preferenceCommands,
   ...callCommands,
   ...taskCommands,
+  ...confirmationCommands,
+  ...elicitationCommands,
   ...catalogueCommands,
   ...hostCommands,
   ...importExportCommands,
@@ -200,6 +232,10 @@ export const bridgeEvents = {
   update: UpdateStatusSchema,
   /** A long call changed: answered and going on, progressed, finished, or left the list (`removed`). */
   task: BackgroundTaskSchema,
+  /** The calls waiting for Allow or Deny, whole, whenever one is held, answered or expires. */
+  confirmations: z.array(PendingConfirmationSchema),
+  /** A server's questions waiting for the user, whole, whenever one comes, is answered or expires. */
+  elicitations: z.array(PendingElicitationSchema),
 } as const;
 
 export type BridgeCommands = typeof bridgeCommands;

@@ -225,6 +225,17 @@ export const LimitsSchema = z.object({
   /** Default per-call timeout toward a server. */
   callTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
   /**
+   * The bound of a call that may go on in the background (an endpoint's, answered "still working"
+   * past its caller's patience; one the window allowed): past it, it is cancelled and its task says so.
+   * A server's own `callTimeoutMs` still wins.
+   */
+  backgroundTimeoutMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(24 * 3_600_000)
+    .default(30 * 60_000),
+  /**
    * While servers are still starting, a `tools/list` waits up to this long from their start, so a
    * broker that lists once (the self-hosted server) gets every tool. Kept well inside xiaozhi's
    * own request timeout (30 s self-hosted).

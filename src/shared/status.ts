@@ -89,6 +89,8 @@ export const CatalogToolSchema = z.object({
   bytes: z.number().int(),
   /** The server's own description, when the user replaced it with an override. */
   originalDescription: z.string().optional(),
+  /** The tool says it can destroy something (`destructiveHint`): by voice it asks first unless set otherwise. */
+  destructive: z.boolean().optional(),
 });
 
 export const CatalogSummarySchema = z.object({

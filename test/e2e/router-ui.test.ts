@@ -53,7 +53,8 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     await homeRow.getByText('Over budget').waitFor();
     await homeRow.getByRole('button', { name: 'Switch to router mode' }).waitFor();
     const officeRow = page.getByRole('listitem').filter({ hasText: 'office' });
-    await officeRow.getByText(/^3 tools · /).waitFor();
+    // find_tools, call_tool, the pinned get_current_weather and the bridge's own task_status and cancel_task.
+    await officeRow.getByText(/^5 tools · /).waitFor();
     expect(await officeRow.getByRole('radio', { name: 'Router (search)' }).getAttribute('aria-checked')).toBe('true');
     await officeRow.getByText('get_current_weather').waitFor();
   });
@@ -68,11 +69,12 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     await goTo(page, 'endpoints');
     await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('button', { name: 'Switch to router mode' }).click();
     await home.waitForNotification('notifications/tools/list_changed', mark);
-    expect((await home.listAllTools(5000)).tools.map((t) => t.name)).toEqual(['call_tool', 'find_tools']);
+    // With the bridge's own task tools beside them.
+    expect((await home.listAllTools(5000)).tools.map((t) => t.name)).toEqual(['call_tool', 'cancel_task', 'find_tools', 'task_status']);
     await page
       .getByRole('listitem')
       .filter({ hasText: '家里' })
-      .getByText(/^2 tools · /)
+      .getByText(/^4 tools · /)
       .waitFor();
     // And back, so the screenshots show both modes.
     await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('radio', { name: 'All tools' }).click();

@@ -123,8 +123,12 @@ export class FakeNotification extends EventEmitter {
   constructor(readonly options: { title?: string; body?: string }) {
     super();
   }
+  closed = false;
   show() {
     FakeNotification.shown.push(this);
+  }
+  close() {
+    this.closed = true;
   }
 }
 

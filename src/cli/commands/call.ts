@@ -77,7 +77,6 @@ export const callCommand: Command = {
     // Only the secrets of this config are masked: the rest is printed exactly as xiaozhi gets it.
     const secrets = secretValues(loaded.settings);
     const clean = (text: string) => secrets.reduce((out, secret) => out.split(secret).join(maskSecret(secret)), text);
-    const callTimeout = Math.max(loaded.settings.limits.callTimeoutMs, ...loaded.settings.servers.map((s) => s.callTimeoutMs ?? 0)) + 5_000;
     const loopback = await LoopbackXiaozhi.start();
     // The stand-in is served what the chosen endpoint is: the same set, mode and pinned tools, so the same names.
     const endpoint = {
@@ -91,6 +90,11 @@ export const callCommand: Command = {
       // A call past the chosen endpoint's patience is answered "still working…" here too, as xiaozhi would be.
       patience: chosen ? patienceSeconds(chosen) : undefined,
     };
+    // A call that may go on in the background is bounded by the background limit, not the call timeout:
+    // the answer comes by the endpoint's patience ("still working…") at the latest.
+    const patienceMs = (endpoint.patience ?? patienceSeconds({ url: loopback.url })) * 1000;
+    const callTimeout =
+      Math.max(loaded.settings.limits.callTimeoutMs, patienceMs, ...loaded.settings.servers.map((s) => s.callTimeoutMs ?? 0)) + 5_000;
     try {
       return await withServers(
         ctx,

@@ -37,6 +37,8 @@ export interface BridgeOptions {
   runtimeIdleTimeoutMs?: number;
   /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
   stateDir?: string | null;
+  /** How long a call held for confirmation waits (default a minute); tests shorten it. */
+  confirmWindowMs?: number;
 }
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */

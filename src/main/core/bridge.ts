@@ -13,12 +13,16 @@ import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
 import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
-import { Confirmations } from './hub/builtin/confirmations';
+import { CONFIRM_WINDOW_MS, Confirmations } from './hub/builtin/confirmations';
+import { VoiceCalls } from './hub/builtin/voice-calls';
 import { confirmTool } from './hub/builtin/confirm-tool';
 import { toolPolicy } from './hub/tool-policy';
+import { Elicitations } from './hub/elicitations';
+import { answerAfterMs } from './long-calls/patience';
 import { CallHistory } from './logs/call-history';
 import { BackgroundCalls } from './long-calls/background-calls';
 import { taskTools } from './long-calls/task-tools';
+import { taskText } from './long-calls/voice-texts';
 import { resolveLanguage, type Language } from '../../shared/i18n/translate';
 import { ActivityLog } from './logs/activity-log';
 import type { LogBook, Logger } from './logs/log-book';
@@ -55,7 +59,11 @@ export class Bridge {
   /** The bridge's own tools: one more source of the hub, beside the servers. */
   private readonly builtins: BuiltinTools;
   /** Calls by voice held until the user confirms them. */
-  private readonly confirmations = new Confirmations();
+  private readonly confirmations: Confirmations;
+  /** Servers' questions during a call (MCP elicitation), waiting for the user in the window. */
+  private readonly elicitations: Elicitations;
+  /** Calls by voice in flight, by server: a server's question during one is put to its caller. */
+  private readonly voiceCalls = new VoiceCalls();
   private readonly servers: ServerFleet;
   /** Node.js and uv fetched for servers whose runtime is missing (the desktop app; headless with --fetch-runtimes). */
   private readonly runtimes: RuntimeStore | undefined;
@@ -69,6 +77,20 @@ export class Bridge {
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
     this.host = options.host ?? headlessHost;
+    this.confirmations = new Confirmations(options.confirmWindowMs);
+    // Unanswered, a question is declined before the shortest caller's patience is over (so the tool still answers in time).
+    // A yes/no question during a call by voice is put to its caller, with a code for confirm_action.
+    this.elicitations = new Elicitations(
+      () => this.elicitWaitMs(),
+      (text) => this.logBook.redact(text),
+      {
+        calls: this.voiceCalls,
+        language: () => this.voiceLanguage(),
+        newCode: (inUse) => this.confirmations.newCode(inUse),
+        waitMs: options.confirmWindowMs ?? CONFIRM_WINDOW_MS,
+      },
+    );
+    this.confirmations.otherCodes = (code) => this.elicitations.hasCode(code);
     // The environment a file's ${env:…} may be filled from (when the user confirms it).
     this.imports = new ImportSessions(options.env ?? process.env);
     this.logBook = options.logBook;
@@ -87,6 +109,8 @@ export class Bridge {
     this.events = new BridgeEvents(this.history, this.log, () => this.state());
     this.backgroundCalls = new BackgroundCalls({ redact: (text) => this.logBook.redact(text) });
     this.backgroundCalls.subscribe((task) => this.events.emit('task', task));
+    this.confirmations.onChange(() => this.events.emit('confirmations', this.shownConfirmations()));
+    this.elicitations.onChange(() => this.events.emit('elicitations', this.elicitations.list()));
     const settings = () => this.settings;
     const onStatus = () => this.events.queueStatus();
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
@@ -106,6 +130,7 @@ export class Bridge {
       runtimes,
       ...(supervision ? { supervision } : {}),
       onTools: () => this.hub.rebuild(),
+      elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
     });
     this.builtins = new BuiltinTools(this.builtinToolList());
     const policyOf = (server: string, tool: Tool) =>
@@ -116,6 +141,7 @@ export class Bridge {
     this.hub = new ToolHub(() => [this.builtins, ...this.servers.all()], this.hubSettings(), this.history, this.log, {
       confirmations: this.confirmations,
       policyOf,
+      calls: this.voiceCalls,
     });
     this.hub.onChange(() => this.onCatalogChanged());
     this.endpoints = new EndpointFleet({
@@ -175,6 +201,8 @@ export class Bridge {
     await this.localServer.stop();
     await this.endpoints.stop();
     await this.servers.stopAll();
+    this.confirmations.clear();
+    this.elicitations.clear();
     this.activity.flush();
     this.log.info('stopped');
     this.events.queueStatus();
@@ -263,13 +291,36 @@ export class Bridge {
     const anyAsks = () =>
       [...this.servers.all()].some((server) => server.enabled && server.knownTools.some((tool) => policyOf(server.name, tool) === 'ask'));
     return [
-      confirmTool({ confirmations: this.confirmations, language: () => this.voiceLanguage(), wanted: anyAsks }),
+      confirmTool({
+        confirmations: this.confirmations,
+        language: () => this.voiceLanguage(),
+        wanted: anyAsks,
+        questions: { takeCode: (code, session) => this.elicitations.takeCode(code, session) },
+        taskText: (id, caller) => {
+          const task = this.backgroundCalls.find(id, caller);
+          return task ? taskText(this.voiceLanguage(), task, Date.now()) : undefined;
+        },
+      }),
       ...taskTools(
         this.backgroundCalls,
         () => this.voiceLanguage(),
         () => this.settings.endpoints.length > 0,
       ),
     ];
+  }
+
+  /**
+   * How long a server's question waits for the user: until the shortest patience of the enabled
+   * endpoints is nearly over (their answer time less 2 s), at most a minute; a minute without endpoints.
+   */
+  private elicitWaitMs(): number {
+    const times = this.settings.endpoints.filter((e) => e.enabled !== false).map((e) => answerAfterMs(e) - 2000);
+    return Math.max(1000, Math.min(60_000, ...times));
+  }
+
+  /** The calls waiting for Allow or Deny, as the window lists them. */
+  private shownConfirmations() {
+    return this.confirmations.pending().map((held) => commands.shownConfirmation(held, (text) => this.logBook.redact(text)));
   }
 
   private onCatalogChanged(): void {
@@ -331,6 +382,13 @@ export class Bridge {
       ...commands.preferenceCommandHandlers({ ...access, endpoints }),
       ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history, activity: this.activity }),
       ...commands.taskCommandHandlers({ calls: this.backgroundCalls }),
+      ...commands.confirmationCommandHandlers({
+        confirmations: this.confirmations,
+        calls: this.backgroundCalls,
+        answeredIn: () => (host.info().carrier === 'web' ? 'web UI' : 'window'),
+        redact: (text) => logBook.redact(text),
+      }),
+      ...commands.elicitationCommandHandlers({ elicitations: this.elicitations }),
       ...commands.catalogueCommandHandlers({ ...access, catalogue }),
       ...commands.hostCommandHandlers({
         host,

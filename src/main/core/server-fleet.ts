@@ -5,7 +5,7 @@ import type { ServerStatus } from '../../shared/status';
 import type { ToolSource } from './hub/tool-hub';
 import type { ChangeQueue } from './change-queue';
 import type { LogBook, Logger } from './logs/log-book';
-import { ChildServer, type Supervision } from './servers/child-server';
+import { ChildServer, type ChildServerOptions, type Supervision } from './servers/child-server';
 import { StartGrace } from './servers/start-grace';
 import { ServiceServer } from './services/service-server';
 
@@ -36,6 +36,8 @@ export interface ServerFleetOptions {
   onStatus(): void;
   /** A server's tools changed, or the servers themselves did. */
   onTools(): void;
+  /** Puts a server's question during a call to the user (MCP elicitation). */
+  elicit?: ChildServerOptions['elicit'];
 }
 
 /**
@@ -140,7 +142,10 @@ export class ServerFleet {
       return new ServiceServer({
         settings,
         log: options.logBook.logger(`server:${settings.name}`),
-        defaults: () => ({ callTimeoutMs: options.settings().limits.callTimeoutMs }),
+        defaults: () => {
+          const { callTimeoutMs, backgroundTimeoutMs } = options.settings().limits;
+          return { callTimeoutMs, backgroundTimeoutMs };
+        },
         ...(options.supervision ? { supervision: options.supervision } : {}),
         onStatus: () => options.onStatus(),
         onTools: () => options.onTools(),
@@ -154,6 +159,7 @@ export class ServerFleet {
         const { limits, modelscope, mirrors } = options.settings();
         return {
           callTimeoutMs: limits.callTimeoutMs,
+          backgroundTimeoutMs: limits.backgroundTimeoutMs,
           mirrorEnv: mirrorEnv(mirrorUrls(mirrors)),
           ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}),
         };
@@ -164,6 +170,7 @@ export class ServerFleet {
       onTools: () => options.onTools(),
       // A list asked while a server restarts waits for that attempt too (bounded by the grace).
       onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
+      ...(options.elicit ? { elicit: options.elicit } : {}),
     });
   }
 

@@ -20,6 +20,7 @@ export function SettingsPage() {
   const run = useCommand();
   const [limitText, setLimitText] = useState<string | undefined>();
   const [timeoutText, setTimeoutText] = useState<string | undefined>();
+  const [backgroundText, setBackgroundText] = useState<string | undefined>();
   const [modelscopeKey, setModelscopeKey] = useState('');
   const [keyShown, setKeyShown] = useState(false);
   if (!settings || !host) return null;
@@ -30,6 +31,12 @@ export function SettingsPage() {
   const timeoutNumber = Number(timeoutValue);
   const limitError = !Number.isInteger(limitNumber) || limitNumber < 1024 ? t('settings.limitError') : undefined;
   const timeoutError = !Number.isFinite(timeoutNumber) || timeoutNumber < 1 ? t('settings.timeoutError') : undefined;
+  const backgroundValue = backgroundText ?? String(settings.limits.backgroundTimeoutMs / 60_000);
+  const backgroundNumber = Number(backgroundValue);
+  const backgroundError =
+    !Number.isFinite(backgroundNumber) || backgroundNumber < 1 || backgroundNumber > 1440
+      ? t('settings.backgroundTimeoutError')
+      : undefined;
 
   return (
     <div className="page">
@@ -101,18 +108,32 @@ export function SettingsPage() {
           <Field label={t('settings.timeout')} error={timeoutError} hint={t('settings.timeoutHint')}>
             {(id) => <input id={id} type="number" min="1" value={timeoutValue} onChange={(e) => setTimeoutText(e.target.value)} />}
           </Field>
+          <Field label={t('settings.backgroundTimeout')} error={backgroundError} hint={t('settings.backgroundTimeoutHint')}>
+            {(id) => (
+              <input id={id} type="number" min="1" max="1440" value={backgroundValue} onChange={(e) => setBackgroundText(e.target.value)} />
+            )}
+          </Field>
         </div>
         <div>
           <Button
             kind="primary"
-            disabled={Boolean(limitError || timeoutError) || (limitText === undefined && timeoutText === undefined)}
+            disabled={
+              Boolean(limitError || timeoutError || backgroundError) ||
+              (limitText === undefined && timeoutText === undefined && backgroundText === undefined)
+            }
             onClick={() =>
               void update({
-                limits: { ...settings.limits, maxMessageBytes: limitNumber, callTimeoutMs: Math.round(timeoutNumber * 1000) },
+                limits: {
+                  ...settings.limits,
+                  maxMessageBytes: limitNumber,
+                  callTimeoutMs: Math.round(timeoutNumber * 1000),
+                  backgroundTimeoutMs: Math.round(backgroundNumber * 60_000),
+                },
               }).then((ok) => {
                 if (!ok) return;
                 setLimitText(undefined);
                 setTimeoutText(undefined);
+                setBackgroundText(undefined);
                 toast(t('settings.saved'));
               })
             }

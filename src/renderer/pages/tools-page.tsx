@@ -8,6 +8,8 @@ import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../compon
 import { useStore } from '../store/bridge-store';
 import { useCommand } from '../components/use-command';
 import { TryToolDialog } from './try-tool-dialog';
+import { PolicyPicker, defaultToolPolicy } from '../components/policy-picker';
+import { RESERVED_SERVER_NAME, type ServerSettings } from '../../shared/settings';
 import { ToolDescriptionDialog } from './tool-description-dialog';
 
 function CallCount({ count }: { count: { ok: number; failed: number } | undefined }) {
@@ -27,6 +29,20 @@ function ToolDescription({ tool }: { tool: CatalogTool }) {
   return <div className="small tool-description">{tool.description || <span className="muted">{t('tools.noDescription')}</span>}</div>;
 }
 
+/** A tool's voice policy, its default named from its server's setting or its destructiveHint. */
+function ToolPolicyPicker(props: { tool: CatalogTool; server: ServerSettings | undefined; run: (action: Promise<unknown>) => void }) {
+  const { store, t } = useApp();
+  const { tool, server } = props;
+  return (
+    <PolicyPicker
+      label={t('policy.toolLabel', { name: tool.name })}
+      value={server?.toolPolicies?.[tool.originalName]}
+      defaultText={t('policy.default', { policy: t(`policy.${defaultToolPolicy(server, tool)}`) })}
+      onChange={(policy) => props.run(store.api.setToolPolicy({ server: tool.server, tool: tool.originalName, policy }))}
+    />
+  );
+}
+
 export function ToolsPage() {
   const { store, t } = useApp();
   const catalog = useStore(store, (d) => d.catalog);
@@ -34,6 +50,7 @@ export function ToolsPage() {
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const counts = useStore(store, (d) => d.counts);
   const servers = useStore(store, (d) => d.state.servers);
+  const serverSettings = useStore(store, (d) => d.settings?.servers);
   const missing = servers.filter((x) => x.enabled && (x.state === 'failed' || x.state === 'restarting'));
   const [query, setQuery] = useState('');
   const [trying, setTrying] = useState<CatalogTool | undefined>();
@@ -96,6 +113,17 @@ export function ToolsPage() {
             heading="h2"
             onAllChange={(enabled) => void run(store.api.setServerToolsEnabled({ server, enabled }))}
           />
+          {server === RESERVED_SERVER_NAME ? null : (
+            <div className="tool-group-policy small">
+              <span className="muted">{t('policy.serverCaption')}</span>{' '}
+              <PolicyPicker
+                label={t('policy.serverLabel', { server })}
+                value={serverSettings?.find((s) => s.name === server)?.toolPolicy}
+                defaultText={t('policy.perTool')}
+                onChange={(policy) => void run(store.api.setToolPolicy({ server, policy }))}
+              />
+            </div>
+          )}
           <ul className="tool-list">
             {tools.map((tool) => (
               <li key={tool.name} className={`tool${tool.enabled ? '' : ' is-off'}`}>
@@ -111,6 +139,9 @@ export function ToolsPage() {
                   </div>
                   <ToolDescription tool={tool} />
                 </div>
+                {tool.server === RESERVED_SERVER_NAME ? null : (
+                  <ToolPolicyPicker tool={tool} server={serverSettings?.find((s) => s.name === tool.server)} run={run} />
+                )}
                 <Button small onClick={() => setDescribing(tool)} aria-label={t('tools.editDescriptionNamed', { name: tool.name })}>
                   {t('tools.editDescription')}
                 </Button>

@@ -11,6 +11,8 @@ import {
   stateCommands,
   toolCommands,
   taskCommands,
+  confirmationCommands,
+  elicitationCommands,
   type BridgeCommands,
 } from '../../../src/shared/bridge-api';
 import { toolSetCommands } from '../../../src/shared/tool-set-api';
@@ -54,6 +56,8 @@ describe('the command handlers are typed from the contract', () => {
     expectTypeOf<ReturnType<typeof commands.preferenceCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof preferenceCommands>>();
     expectTypeOf<ReturnType<typeof commands.callCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof callCommands>>();
     expectTypeOf<ReturnType<typeof commands.taskCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof taskCommands>>();
+    expectTypeOf<ReturnType<typeof commands.confirmationCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof confirmationCommands>>();
+    expectTypeOf<ReturnType<typeof commands.elicitationCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof elicitationCommands>>();
     expectTypeOf<ReturnType<typeof commands.catalogueCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof catalogueCommands>>();
     expectTypeOf<ReturnType<typeof commands.hostCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof hostCommands>>();
     expectTypeOf<ImportExport>().toEqualTypeOf<CommandHandlers<typeof importExportCommands>>();
@@ -71,6 +75,8 @@ describe('the command handlers are typed from the contract', () => {
       preferenceCommands,
       callCommands,
       taskCommands,
+      confirmationCommands,
+      elicitationCommands,
       catalogueCommands,
       hostCommands,
       importExportCommands,

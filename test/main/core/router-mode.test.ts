@@ -42,10 +42,11 @@ describe('router mode with 300 tools from 10 servers', () => {
     expect(exposed.size).toBe(CATALOG);
     const { tools, pages } = await session.listAllTools();
     expect(pages).toHaveLength(1);
-    expect(tools.map((t) => t.name)).toEqual(['call_tool', 'find_tools', 'get_current_time']);
+    // The bridge's own tools are listed beside them: an answer that names task_status must be callable.
+    expect(tools.map((t) => t.name)).toEqual(['call_tool', 'cancel_task', 'find_tools', 'get_current_time', 'task_status']);
     expect(Buffer.byteLength(JSON.stringify(pages[0]))).toBeLessThanOrEqual(8192);
     const state = await harness.bridge.api.getState();
-    expect(state.endpoints[0]?.served).toMatchObject({ mode: 'router', toolCount: 3, pages: 1, searchable: CATALOG });
+    expect(state.endpoints[0]?.served).toMatchObject({ mode: 'router', toolCount: 5, pages: 1, searchable: CATALOG });
   });
 
   it("find_tools' description names every server with what it does and says how to phrase a query", async () => {
@@ -122,14 +123,20 @@ describe('router mode with 300 tools from 10 servers', () => {
     const again = session.mark();
     await harness.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'router', pinned: ['HassTurnOff'] });
     await session.waitForNotification('notifications/tools/list_changed', again);
-    expect((await session.listAllTools(60_000)).tools.map((t) => t.name)).toEqual(['HassTurnOff', 'call_tool', 'find_tools']);
+    expect((await session.listAllTools(60_000)).tools.map((t) => t.name)).toEqual([
+      'HassTurnOff',
+      'call_tool',
+      'cancel_task',
+      'find_tools',
+      'task_status',
+    ]);
     expect(run?.xiaozhi.sessions).toHaveLength(1);
   });
 
   it('the window sees what the model sees and can try the search', async () => {
     const preview = await harness.bridge.api.getServedTools({ id: 'e1' });
-    expect(preview.summary).toMatchObject({ mode: 'router', toolCount: 3, searchable: CATALOG });
-    expect(preview.pages[0]?.tools.map((t) => t.name)).toEqual(['HassTurnOff', 'call_tool', 'find_tools']);
+    expect(preview.summary).toMatchObject({ mode: 'router', toolCount: 5, searchable: CATALOG });
+    expect(preview.pages[0]?.tools.map((t) => t.name)).toEqual(['HassTurnOff', 'call_tool', 'cancel_task', 'find_tools', 'task_status']);
     const hits = await harness.bridge.api.searchTools({ query: '明天北京天气怎么样', limit: 3 });
     expect(hits.map((h) => h.name)).toContain('get_daily_forecast');
   });

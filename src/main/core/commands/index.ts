@@ -9,6 +9,8 @@ export { toolCommandHandlers } from './tool-commands';
 export { preferenceCommandHandlers } from './preference-commands';
 export { callCommandHandlers } from './call-commands';
 export { taskCommandHandlers } from './task-commands';
+export { confirmationCommandHandlers, shownConfirmation } from './confirmation-commands';
+export { elicitationCommandHandlers } from './elicitation-commands';
 export { catalogueCommandHandlers } from './catalogue-commands';
 export { hostCommandHandlers } from './host-commands';
 export { importExportCommandHandlers } from './import-export-commands';

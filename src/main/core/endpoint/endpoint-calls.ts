@@ -136,16 +136,23 @@ export class EndpointCalls {
    * and the call leaves this connection (its place, its cancellation by the endpoint, its end with
    * the connection): from now on only the built-in cancel, or the bridge stopping, stops it.
    */
-  private answerLater(request: ToolCallRequest, controller: CallAbort, long: LongCall, options: LongCallOptions): void {
-    if (controller.aborted) return;
+  private answerLater(
+    request: ToolCallRequest,
+    controller: CallAbort,
+    long: LongCall,
+    options: LongCallOptions,
+    say?: (taskId: string) => string,
+  ): void {
+    if (controller.aborted || long.answered) return;
     const taskId = long.watched.answerLater();
     if (taskId === undefined) return; // too many in the background already: this one is awaited
+    clearTimeout(long.timer);
     long.answered = true;
     long.background.id = taskId;
     this.opts.log.info(
       `call ${request.params.name} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
     );
-    const text = stillWorkingText(options.language(), request.params.name, taskId);
+    const text = say ? say(taskId) : stillWorkingText(options.language(), request.params.name, taskId);
     this.finish(request.id, controller, {
       jsonrpc: '2.0',
       id: request.id,
@@ -190,8 +197,14 @@ export class EndpointCalls {
       signal,
       idJson: JSON.stringify(request.id),
       ...(onProgress ? { onProgress } : {}),
-      ...(long ? { background: long.background } : {}),
+      ...(long ? { background: long.background, answerNow: (say) => this.answerNow(request, signal, long, say) } : {}),
     });
+  }
+
+  /** The call's caller is answered now with `say` (a server's question during the call), the call going on as a task; its id, or undefined. */
+  private answerNow(request: ToolCallRequest, controller: CallAbort, long: LongCall, say: (taskId: string) => string): string | undefined {
+    if (this.opts.longCalls) this.answerLater(request, controller, long, this.opts.longCalls, say);
+    return long.answered ? long.background.id : undefined;
   }
 
   private progress(progressToken: string | number, progress: Progress, signal: CallAbort): void {

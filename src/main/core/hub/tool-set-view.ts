@@ -17,6 +17,7 @@ import type { CallSignal } from './call-signal';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
 import { CONFIRM_TOOL } from './builtin/confirm-tool';
 import type { Confirmations } from './builtin/confirmations';
+import type { VoiceCalls } from './builtin/voice-calls';
 import type { ToolPolicy } from '../../../shared/settings';
 
 /** What the hub needs of a server: its tools and a way to call them. */
@@ -37,6 +38,8 @@ export interface SourceCallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
   caller?: string | undefined;
   session?: string | undefined;
+  /** The call may go on in the background (its caller answered "still working"): it gets the longer bound. */
+  background?: boolean | undefined;
 }
 
 export interface CallContext {
@@ -54,6 +57,11 @@ export interface CallContext {
   onProgress?: (progress: Progress) => void;
   /** A call its caller may be answered before it ends: the task id it went on as, read when it ends (for the history). */
   background?: { id?: string };
+  /**
+   * Answers the caller now with the text `say` makes of the task id, the call going on in the
+   * background (an endpoint's call, for a server's question during it); the task id, or undefined.
+   */
+  answerNow?: (say: (taskId: string) => string) => string | undefined;
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;
   /** Who confirmed a held call (it runs without asking again). */
@@ -98,6 +106,8 @@ export interface ViewContext {
 export interface VoiceGuard {
   confirmations: Confirmations;
   policyOf(server: string, tool: Tool): ToolPolicy;
+  /** The calls by voice in flight, for a server's question during one (elicitation). */
+  calls?: VoiceCalls;
 }
 
 /**
@@ -278,6 +288,7 @@ export class ToolSetView implements CatalogView {
       bytes: e.prepared.bytes,
       // The server's own description, when the set replaces it (the window shows both).
       ...(e.prepared.tool.description !== (e.original.description ?? '') ? { originalDescription: e.original.description ?? '' } : {}),
+      ...(e.original.annotations?.destructiveHint === true ? { destructive: true } : {}),
     }));
   }
 
@@ -334,16 +345,37 @@ export class ToolSetView implements CatalogView {
     finish: (result: CallToolResult, outcome: CallOutcome, cause?: Problem) => CallAnswer,
   ): CallAnswer {
     const { session, caller, boundTo } = context;
+    const action = describeAction(entry.original, name, args);
     const held = voice.confirmations.hold({
       session: session as string,
       caller,
       server: entry.server,
       tool: name,
+      title: actionTitle(entry.original, name),
+      action,
       args,
-      run: (confirmedBy) =>
-        this.call(name, args, { caller: confirmedBy, session: session as string, confirmedBy, ...(boundTo ? { boundTo } : {}) }),
+      run: (confirmedBy, options = {}) =>
+        this.call(name, args, {
+          caller: confirmedBy,
+          session: session as string,
+          confirmedBy,
+          ...(boundTo ? { boundTo } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.background ? { background: options.background } : {}),
+        }),
+      // Who asked, what, and what became of it: in the history like the call it would have been.
+      ended: (how, by) =>
+        this.context.history.add({
+          caller: how === 'denied' ? `${caller} (denied in the ${by ?? 'window'})` : `${caller} (not confirmed in time)`,
+          tool: name,
+          originalTool: entry.original.name,
+          server: entry.server,
+          arguments: args,
+          durationMs: 0,
+          outcome: 'cancelled',
+          result: translate(this.context.language(), how === 'denied' ? 'voice.confirm.denied' : 'voice.confirm.expired', { action }),
+        }),
     });
-    const action = describeAction(entry.original, name, args);
     const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
     const text = translate(this.context.language(), 'voice.confirm.ask', { action, confirmTool, code: held.code });
     return finish(textResult(text), 'ok', problem('call.held', { tool: name, code: held.code }));
@@ -401,12 +433,19 @@ export class ToolSetView implements CatalogView {
       if (policy === 'never') return refuse(problem('call.refused', { tool: name }));
       if (policy === 'ask') return this.hold(voice, entry, name, args, context, finish);
     }
+    // A call by voice is known while in flight: a server's question during it can be put to its caller.
+    const { session, answerNow } = context;
+    const leave =
+      voice?.calls && session !== undefined && answerNow && entry.server !== BUILTIN_SERVER
+        ? voice.calls.add(entry.server, { session, caller: context.caller, answerNow, confirmTool: this.servedConfirmTool() })
+        : undefined;
     try {
       const result = await source.callTool(entry.original.name, args, {
         signal: context.signal,
         onProgress: context.onProgress,
         caller: context.caller,
         session: context.session,
+        ...(context.background ? { background: true } : {}),
       });
       const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
       if (outputSchema && !result.isError) {
@@ -436,7 +475,15 @@ export class ToolSetView implements CatalogView {
       }
       this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
       return refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
+    } finally {
+      leave?.();
     }
+  }
+
+  /** The confirm tool's name when this set serves it now (listed and on). */
+  private servedConfirmTool(): string | undefined {
+    const name = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL });
+    return name !== undefined && this.served.some((p) => p.tool.name === name) ? name : undefined;
   }
 }
 
@@ -446,14 +493,24 @@ const SHOWN_VALUE_CHARS = 40;
 
 /** The action as the user will hear it: the tool's title (or name) and its main arguments. */
 export function describeAction(tool: Tool, name: string, args: Record<string, unknown>): string {
-  const title = tool.annotations?.title ?? tool.title ?? name;
-  const shown = Object.entries(args)
+  const title = actionTitle(tool, name);
+  const shown = shownArguments(args).map(({ name: key, value }) => `${key}: ${value}`);
+  return shown.length > 0 ? `${title} (${shown.join(', ')})` : title;
+}
+
+/** The tool's title, or its name. */
+export function actionTitle(tool: Tool, name: string): string {
+  return tool.annotations?.title ?? tool.title ?? name;
+}
+
+/** The first few arguments, each value cut short: what the user is shown and told. */
+export function shownArguments(args: Record<string, unknown>): { name: string; value: string }[] {
+  return Object.entries(args)
     .slice(0, SHOWN_ARGUMENTS)
     .map(([key, value]) => {
-      const text = typeof value === 'string' ? value : JSON.stringify(value);
-      return `${key}: ${text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text}`;
+      const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+      return { name: key, value: text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text };
     });
-  return shown.length > 0 ? `${title} (${shown.join(', ')})` : title;
 }
 
 /** The limit in seconds to a tenth (0.3, 1.5, 60): whole seconds would say 0 s for a limit under half a second. */

@@ -15,7 +15,8 @@ export interface TaskTool {
 export const TASK_STATUS_TOOL = 'task_status';
 export const CANCEL_TASK_TOOL = 'cancel_task';
 
-const idProperty = { type: 'string', description: 'The task id you were given, like 3F.' };
+/** A task id argument, described in the voice language. */
+const idProperty = (language: Language) => ({ type: 'string', description: translate(language, 'voice.tool.taskId') });
 
 function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
@@ -34,12 +35,14 @@ export function taskTools(
 ): TaskTool[] {
   return [
     {
-      tool: {
-        name: TASK_STATUS_TOOL,
-        description:
-          'Checks on a long tool call you were told is still running. With its task id (like 3F): whether it is done, and its result. Without: the tasks still running and those finished recently.',
-        inputSchema: { type: 'object', properties: { task: idProperty } },
-        annotations: { readOnlyHint: true },
+      // Read at every rebuild of the catalog: the model reads it in the voice language.
+      get tool(): Tool {
+        return {
+          name: TASK_STATUS_TOOL,
+          description: translate(language(), 'voice.tool.taskStatus'),
+          inputSchema: { type: 'object', properties: { task: idProperty(language()) } },
+          annotations: { readOnlyHint: true },
+        };
       },
       listed,
       run(args, { caller }) {
@@ -51,11 +54,13 @@ export function taskTools(
       },
     },
     {
-      tool: {
-        name: CANCEL_TASK_TOOL,
-        description: 'Cancels a long tool call still running, by its task id (like 3F).',
-        inputSchema: { type: 'object', properties: { task: idProperty }, required: ['task'] },
-        annotations: { destructiveHint: false },
+      get tool(): Tool {
+        return {
+          name: CANCEL_TASK_TOOL,
+          description: translate(language(), 'voice.task.cancelDescription'),
+          inputSchema: { type: 'object', properties: { task: idProperty(language()) }, required: ['task'] },
+          annotations: { destructiveHint: false },
+        };
       },
       listed,
       run(args, { caller }) {

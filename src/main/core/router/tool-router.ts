@@ -7,6 +7,7 @@ import { prepareTool, type PreparedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
 import { CALL_TOOL, DEFAULT_LIMIT, FIND_TOOLS, MAX_LIMIT, callToolTool, findToolsTool, summarizeServers } from './router-tools';
 import { ToolSearch, type SearchEntry, type SearchHit } from './tool-search';
+import { BUILTIN_SERVER } from '../hub/builtin/builtin-tools';
 
 /** A tool of the set the router searches: what the hub's catalog says of it. */
 export interface RouterEntry extends SearchEntry {
@@ -54,11 +55,16 @@ export class ToolRouter {
     return this.current().entries.length;
   }
 
-  /** What an endpoint in router mode is served, sorted by name: find_tools, call_tool and the pinned tools that exist. */
+  /**
+   * What an endpoint in router mode is served, sorted by name: find_tools, call_tool, the bridge's
+   * own tools that are listed now (task_status, cancel_task, confirm_action while a tool asks first:
+   * the model must be able to call them when an answer names them) and the pinned tools that exist.
+   */
   served(pinned: readonly string[]): PreparedTool[] {
     const built = this.current();
     const tools = [built.find, CALL_PREPARED];
-    for (const name of new Set(pinned)) {
+    const own = built.entries.filter((e) => e.server === BUILTIN_SERVER).map((e) => e.name);
+    for (const name of new Set([...own, ...pinned])) {
       const entry = built.byName.get(name);
       if (!entry || name === FIND_TOOLS || name === CALL_TOOL) continue;
       tools.push(

@@ -2,10 +2,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ElicitRequestSchema,
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type ElicitRequest,
+  type ElicitResult,
   type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -54,7 +57,7 @@ export interface ChildServerOptions {
   /** The environment children start from (the user's, with the login shell's PATH). */
   baseEnv: NodeJS.ProcessEnv;
   /** Read at each call and each connect, so a change in Settings applies without a restart. */
-  defaults: () => { callTimeoutMs: number; modelscopeApiKey?: string; mirrorEnv?: Record<string, string> };
+  defaults: () => { callTimeoutMs: number; backgroundTimeoutMs?: number; modelscopeApiKey?: string; mirrorEnv?: Record<string, string> };
   supervision?: Partial<Supervision>;
   /** Fetches Node.js or uv for a server whose runtime is missing (the desktop app); none: the server fails saying how to install it. */
   runtimes?: RuntimeProvider | undefined;
@@ -62,11 +65,15 @@ export interface ChildServerOptions {
   onTools: () => void;
   /** A restart attempt began (after a crash or a lost connection); it settles when up or failed. */
   onAttempt?: (attempt: Promise<void>) => void;
+  /** Puts a server's question during a call (elicitation/create) to the user; absent: the client offers no elicitation. */
+  elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 }
 
 export interface CallOptions {
   signal?: CallSignal | undefined;
   timeoutMs?: number;
+  /** The call may go on in the background: bounded by the background limit, not the call timeout. */
+  background?: boolean | undefined;
   /** The caller asked for progress: the server's progress notifications of this call come here. */
   onProgress?: ((progress: Progress) => void) | undefined;
 }
@@ -247,7 +254,13 @@ export class ChildServer {
 
   /** Read at each call, so a change in Settings applies without a restart. */
   private callTimeout(options: CallOptions): number {
-    return options.timeoutMs ?? this.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
+    const defaults = this.opts.defaults();
+    return (
+      options.timeoutMs ??
+      this.settings.callTimeoutMs ??
+      (options.background ? defaults.backgroundTimeoutMs : undefined) ??
+      defaults.callTimeoutMs
+    );
   }
 
   private async callThroughSdk(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
@@ -340,7 +353,9 @@ export class ChildServer {
       await this.fail(bad ? { problem: bad } : foreignFailure(error), 'permanent');
       return;
     }
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const elicit = this.opts.elicit;
+    const client = new Client(CLIENT_INFO, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+    if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(this.name, request.params, extra.signal));
     const initialize = watchInitialize(client);
     this.client = client;
     this.transport = transport;

@@ -23,7 +23,7 @@ export interface ServiceServerOptions {
   settings: ServiceSettings;
   log: Logger;
   /** Read at each call, so a change in Settings applies without a restart. */
-  defaults: () => { callTimeoutMs: number };
+  defaults: () => { callTimeoutMs: number; backgroundTimeoutMs?: number };
   supervision?: Partial<Supervision>;
   onStatus: () => void;
   onTools: () => void;
@@ -164,11 +164,17 @@ export class ServiceServer {
     await this.start();
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: { signal?: CallSignal | undefined }): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: CallSignal | undefined; background?: boolean | undefined },
+  ): Promise<CallToolResult> {
     if (this.state !== 'running') throw new ServerUnavailableError(this.name, this.state);
     const tool = this.tools.find((t) => t.tool.name === name);
     if (!tool) throw new Error(`it has no tool "${name}"`);
-    const timeoutMs = this.opts.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
+    const defaults = this.opts.defaults();
+    const timeoutMs =
+      this.opts.settings.callTimeoutMs ?? (options.background ? defaults.backgroundTimeoutMs : undefined) ?? defaults.callTimeoutMs;
     return tool.call(args, { timeoutMs, signal: options.signal });
   }
 

@@ -21,6 +21,7 @@ export interface BuiltinCallContext {
 
 /** One tool the bridge serves itself: its definition (as a server would list it) and what a call does. */
 export interface BuiltinTool {
+  /** Its definition, read at every rebuild (a description follows the voice language). */
   readonly tool: Tool;
   /**
    * Whether it is served now (absent: always). A tool with nothing to do (no tool asks first, no
@@ -38,11 +39,10 @@ export class BuiltinTools {
   readonly name = BUILTIN_SERVER;
   readonly isRunning = true;
   readonly enabled = true;
-  private readonly byName: ReadonlyMap<string, BuiltinTool>;
+  /** Made at the first call: a tool's definition may be worded in a language its owner cannot tell yet. */
+  private byName: ReadonlyMap<string, BuiltinTool> | undefined;
 
-  constructor(private readonly list: readonly BuiltinTool[]) {
-    this.byName = new Map(list.map((entry) => [entry.tool.name, entry]));
-  }
+  constructor(private readonly list: readonly BuiltinTool[]) {}
 
   get currentTools(): readonly Tool[] {
     return this.list.filter((entry) => entry.listed?.() !== false).map((entry) => entry.tool);
@@ -53,6 +53,7 @@ export class BuiltinTools {
   }
 
   async callTool(name: string, args: Record<string, unknown>, context: Omit<BuiltinCallContext, 'caller'> & { caller?: string }) {
+    this.byName ??= new Map(this.list.map((entry) => [entry.tool.name, entry]));
     const entry = this.byName.get(name);
     if (!entry) return textResult(`Xiaozhi Tray has no built-in tool "${name}".`, true);
     return entry.run(args, { ...context, caller: context.caller ?? '' });

@@ -1,6 +1,7 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Language } from '../../../../shared/i18n/translate';
 import { translate } from '../../../../shared/i18n/translate';
-import { errorResult } from '../result-shaping';
+import { errorResult, textResult } from '../result-shaping';
 import type { BuiltinTool } from './builtin-tools';
 import type { Confirmations } from './confirmations';
 
@@ -11,6 +12,10 @@ export interface ConfirmToolOptions {
   language: () => Language;
   /** Whether any tool asks first now: otherwise the tool is not listed (it would only take a place). */
   wanted: () => boolean;
+  /** A background task as the model is told of it (the window allowed a held call: it runs as one). */
+  taskText?: (id: string, caller: string) => string | undefined;
+  /** Servers' yes/no questions put by voice: the same one-time codes say yes to them. */
+  questions?: { takeCode(code: string, session: string | undefined): { task: string } | undefined };
 }
 
 /**
@@ -21,21 +26,32 @@ export interface ConfirmToolOptions {
 export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
   const { confirmations, language } = options;
   return {
-    tool: {
-      name: CONFIRM_TOOL,
-      description:
-        'Runs an action the user has just agreed to. Call it only after a tool answered that it needs confirmation AND the user said yes; pass the code that answer gave. If the user says no, do not call it.',
-      inputSchema: {
-        type: 'object',
-        properties: { code: { type: 'string', description: 'The confirmation code from the answer that asked for confirmation' } },
-        required: ['code'],
-      },
-      annotations: { title: 'Confirm an action' },
+    // Read at every rebuild of the catalog: the model reads it in the voice language.
+    get tool(): Tool {
+      return {
+        name: CONFIRM_TOOL,
+        description: translate(language(), 'voice.tool.confirm'),
+        inputSchema: {
+          type: 'object',
+          properties: { code: { type: 'string', description: translate(language(), 'voice.tool.confirmCode') } },
+          required: ['code'],
+        },
+        annotations: { title: translate(language(), 'voice.tool.confirmTitle') },
+      };
     },
     listed: options.wanted,
     run: async (args, context) => {
+      const question = options.questions?.takeCode(String(args.code ?? ''), context.session);
+      if (question) return textResult(translate(language(), 'voice.elicit.accepted', { id: question.task }));
       const taken = confirmations.take(String(args.code ?? ''), context.session);
       if ('refused' in taken) return errorResult(translate(language(), `voice.confirm.${taken.refused}`));
+      // Answered in the window already: said so, with the task's state when it runs as one.
+      if ('denied' in taken) return textResult(translate(language(), 'voice.confirm.denied', { action: taken.denied }));
+      if ('allowed' in taken) {
+        const { task, caller } = taken.allowed;
+        const state = task !== undefined ? options.taskText?.(task, caller) : undefined;
+        return textResult(`${translate(language(), 'voice.confirm.allowedInWindow')}${state ? ` ${state}` : ''}`);
+      }
       const answer = await taken.held.run(`${context.caller} (confirmed by voice, code ${taken.held.code})`);
       return answer.result;
     },

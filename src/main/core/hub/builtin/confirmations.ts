@@ -1,73 +1,138 @@
 import { randomInt } from 'node:crypto';
 import type { CallAnswer } from '../tool-set-view';
+import type { CallSignal } from '../call-signal';
 
 /** How long a held call waits for its confirmation (about a minute, as a spoken exchange takes). */
 export const CONFIRM_WINDOW_MS = 60_000;
 /** Held calls kept at once: a model that asks again and again must not grow this without end. */
 const MAX_HELD = 32;
+/** Codes remembered after their call was answered, so a late confirm_action hears what became of it. */
+const MAX_DECIDED = 64;
+
+/** How a held call may run: in the background, stoppable, as a task whose id the history records. */
+export interface HeldRunOptions {
+  signal?: CallSignal;
+  background?: { id?: string };
+}
 
 /** A call held until the user confirms it. */
 export interface HeldCall {
+  /** The window's handle (the code is for the voice path only). */
+  key: number;
   code: string;
   /** The endpoint session it was asked on: only that session's confirm tool can run it. */
   session: string;
   caller: string;
   server: string;
   tool: string;
+  /** The tool's title (or name), and the action as the user hears it (title and main arguments). */
+  title: string;
+  action: string;
   args: Record<string, unknown>;
+  askedAt: number;
   expires: number;
   /** Runs the call as asked (the policy already answered). */
-  run(confirmedBy: string): Promise<CallAnswer>;
+  run(confirmedBy: string, options?: HeldRunOptions): Promise<CallAnswer>;
+  /** Told when it ends without running: denied (by whom: "window", "web UI") or expired; the history records it. */
+  ended(how: 'denied' | 'expired', by?: string): void;
 }
 
-export type Taken = { held: HeldCall } | { refused: 'unknown' | 'expired' | 'otherSession' };
+/** What became of a code no longer held. */
+type Decision =
+  { how: 'denied' | 'expired'; session: string; action: string } | { how: 'allowed'; session: string; caller: string; task?: string };
+
+export type Taken =
+  | { held: HeldCall }
+  | { refused: 'unknown' | 'expired' | 'otherSession' }
+  | { denied: string }
+  | { allowed: { caller: string; task?: string } };
 
 /**
  * The calls held for confirmation, each under a one-time code bound to its session, tool and
- * arguments (the code runs exactly what was asked, once), expiring after `CONFIRM_WINDOW_MS`.
+ * arguments (the code runs exactly what was asked, once), expiring after a minute. The window can
+ * answer them too (Allow, Deny); what became of a code is remembered for a while, so a confirmation
+ * by voice after the window answered is told so rather than "not valid".
  */
 export class Confirmations {
   private readonly held = new Map<string, HeldCall>();
+  private readonly decided = new Map<string, Decision>();
   private readonly listeners = new Set<() => void>();
+  private nextKey = 1;
+  private timer: NodeJS.Timeout | undefined;
+  /** Codes used elsewhere (questions put by voice): never given here too. */
+  otherCodes: (code: string) => boolean = () => false;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly windowMs: number = CONFIRM_WINDOW_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  hold(call: Omit<HeldCall, 'code' | 'expires'>): HeldCall {
+  hold(call: Omit<HeldCall, 'key' | 'code' | 'askedAt' | 'expires'>): HeldCall {
     this.sweep();
-    while (this.held.size >= MAX_HELD) this.held.delete(this.held.keys().next().value as string);
-    let code = '';
-    // Four digits are easy to say; a code in use is never given twice.
-    for (let tries = 0; tries < 100 && (code === '' || this.held.has(code)); tries++) code = String(randomInt(1000, 10_000));
-    const entry: HeldCall = { ...call, code, expires: this.now() + CONFIRM_WINDOW_MS };
+    while (this.held.size >= MAX_HELD) this.expire(this.held.values().next().value as HeldCall);
+    const code = this.newCode(() => false);
+    const askedAt = this.now();
+    const entry: HeldCall = { ...call, key: this.nextKey++, code, askedAt, expires: askedAt + this.windowMs };
     this.held.set(code, entry);
     this.changed();
     return entry;
   }
 
-  /** The held call of a code, taken (a code works once); refused when unknown, expired or asked on another session. */
+  /** Four digits, easy to say; a code in use (held, just answered, or `inUse`) is never given twice. */
+  newCode(inUse: (code: string) => boolean): string {
+    let code = '';
+    for (
+      let tries = 0;
+      tries < 100 && (code === '' || this.held.has(code) || this.decided.has(code) || inUse(code) || this.otherCodes(code));
+      tries++
+    )
+      code = String(randomInt(1000, 10_000));
+    this.decided.delete(code);
+    return code;
+  }
+
+  /** The held call of a code, taken (a code works once); else what became of it, or why it is refused. */
   take(code: string, session: string | undefined): Taken {
-    const entry = this.held.get(code.trim());
-    if (!entry) return { refused: 'unknown' };
+    const wanted = code.trim();
+    const entry = this.held.get(wanted);
+    if (!entry) return this.decision(wanted, session);
     if (entry.session !== session) return { refused: 'otherSession' };
+    if (entry.expires < this.now()) {
+      this.expire(entry);
+      return { refused: 'expired' };
+    }
+    // Used once: said again, it is not valid (its answer was the call's own).
     this.held.delete(entry.code);
     this.changed();
-    if (entry.expires < this.now()) return { refused: 'expired' };
     return { held: entry };
   }
 
-  /** Held calls still waiting (for the window: Allow / Deny). */
+  /** Held calls still waiting, oldest first (for the window: Allow / Deny). */
   pending(): HeldCall[] {
     this.sweep();
     return [...this.held.values()];
   }
 
-  /** A held call by code, whatever its session (the window's Allow / Deny: the user is the one deciding). */
-  takeFromWindow(code: string): HeldCall | undefined {
-    const entry = this.held.get(code);
+  /** The window's Allow: the held call by its key, taken, whatever its session (the user is the one deciding). */
+  allowFromWindow(key: number, task: (held: HeldCall) => string | undefined): HeldCall | undefined {
+    const entry = this.byKey(key);
     if (!entry) return undefined;
-    this.held.delete(code);
+    this.held.delete(entry.code);
+    const id = task(entry);
+    this.remember(entry.code, { how: 'allowed', session: entry.session, caller: entry.caller, ...(id !== undefined ? { task: id } : {}) });
     this.changed();
-    return entry.expires < this.now() ? undefined : entry;
+    return entry;
+  }
+
+  /** The window's Deny; false when it was no longer waiting. */
+  denyFromWindow(key: number, by: string): boolean {
+    const entry = this.byKey(key);
+    if (!entry) return false;
+    this.held.delete(entry.code);
+    this.remember(entry.code, { how: 'denied', session: entry.session, action: entry.action });
+    entry.ended('denied', by);
+    this.changed();
+    return true;
   }
 
   /** Any call is waiting: the confirm tool has something to do. */
@@ -80,19 +145,71 @@ export class Confirmations {
     return () => this.listeners.delete(listener);
   }
 
-  private sweep(): void {
-    const now = this.now();
-    let gone = false;
-    for (const [code, entry] of this.held) {
-      if (entry.expires < now) {
-        this.held.delete(code);
-        gone = true;
-      }
-    }
-    if (gone) this.changed();
+  /** The bridge stops: nothing waits any more, and no timer is left behind. */
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const had = this.held.size > 0;
+    this.held.clear();
+    this.decided.clear();
+    if (had) for (const listener of this.listeners) listener();
   }
 
+  private byKey(key: number): HeldCall | undefined {
+    this.sweep();
+    for (const entry of this.held.values()) if (entry.key === key) return entry;
+    return undefined;
+  }
+
+  private decision(code: string, session: string | undefined): Taken {
+    const decided = this.decided.get(code);
+    if (!decided) return { refused: 'unknown' };
+    if (decided.session !== session) return { refused: 'otherSession' };
+    if (decided.how === 'allowed')
+      return { allowed: { caller: decided.caller, ...(decided.task !== undefined ? { task: decided.task } : {}) } };
+    if (decided.how === 'denied') return { denied: decided.action };
+    return { refused: 'expired' };
+  }
+
+  private remember(code: string, decision: Decision): void {
+    this.decided.delete(code);
+    this.decided.set(code, decision);
+    while (this.decided.size > MAX_DECIDED) this.decided.delete(this.decided.keys().next().value as string);
+  }
+
+  private expire(entry: HeldCall): void {
+    if (!this.held.delete(entry.code)) return;
+    this.remember(entry.code, { how: 'expired', session: entry.session, action: entry.action });
+    entry.ended('expired');
+    this.changed();
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const entry of [...this.held.values()]) if (entry.expires < now) this.expire(entry);
+  }
+
+  /** Listeners are told, and the timer set for the next expiry. */
   private changed(): void {
+    this.schedule();
     for (const listener of this.listeners) listener();
+  }
+
+  /** One timer for the next expiry, so the window and the history hear of it on time. */
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    let next = Infinity;
+    for (const entry of this.held.values()) next = Math.min(next, entry.expires);
+    if (next === Infinity) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.sweep();
+        this.schedule();
+      },
+      Math.max(0, next - this.now()) + 1,
+    );
+    this.timer.unref();
   }
 }

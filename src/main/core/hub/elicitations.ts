@@ -1,0 +1,199 @@
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitField, ElicitValue, PendingElicitation } from '../../../shared/elicitations';
+import { translate, type Language } from '../../../shared/i18n/translate';
+import type { VoiceCalls } from './builtin/voice-calls';
+
+/** A server's message as a sentence the model can say back (ending with its stop). */
+function spoken(message: string): string {
+  const trimmed = message.trim();
+  return /[.!?。！？]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** Questions waiting at once: a server that asks again and again is declined past this. */
+const MAX_PENDING = 16;
+/** Fields a form may have: more is not a question to put to someone by voice or in a small card. */
+const MAX_FIELDS = 20;
+
+const TYPE_WORDS: Record<ElicitField['type'], string> = {
+  string: 'text',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'yes or no',
+};
+
+interface Entry {
+  shown: PendingElicitation;
+  resolve: (result: ElicitResult) => void;
+  timer: NodeJS.Timeout;
+  /** Put to the caller by voice: the one-time code its confirm tool takes, on its session; the call's task. */
+  voice?: { code: string; session: string; task: string; field?: string };
+}
+
+/** What a yes/no question needs to be put to the caller by voice. */
+export interface VoiceQuestions {
+  calls: VoiceCalls;
+  language: () => Language;
+  /** A four-digit code no held call and no question uses. */
+  newCode: (inUse: (code: string) => boolean) => string;
+  /** How long a question put by voice waits (the caller was answered: as long as a held call does). */
+  waitMs: number;
+}
+
+/**
+ * Servers' questions during a call (MCP `elicitation/create`, form mode), shown in the window until
+ * the user answers or declines. Unanswered, a question is declined after `waitMs` (the caller's
+ * patience less a margin), so the tool can still answer xiaozhi in time; a URL-mode question, or a
+ * form with fields this window cannot show, is declined at once.
+ */
+export class Elicitations {
+  private readonly pending = new Map<number, Entry>();
+  private readonly listeners = new Set<() => void>();
+  private nextKey = 1;
+
+  constructor(
+    private readonly waitMs: (server: string) => number,
+    /** What the window is shown passes through here, as everything that leaves the engine. */
+    private readonly redact: (text: string) => string = (text) => text,
+    private readonly voice?: VoiceQuestions,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  ask(server: string, params: ElicitRequest['params'], signal?: AbortSignal): Promise<ElicitResult> {
+    if (params.mode === 'url' || !('requestedSchema' in params)) return Promise.resolve({ action: 'decline' });
+    const fields = formFields(params.requestedSchema);
+    if (!fields || this.pending.size >= MAX_PENDING) return Promise.resolve({ action: 'decline' });
+    const key = this.nextKey++;
+    const askedAt = this.now();
+    const message = params.message.slice(0, 2000);
+    const voice = this.byVoice(server, message, fields);
+    const wait = voice ? (this.voice?.waitMs ?? 0) : Math.max(0, this.waitMs(server));
+    return new Promise<ElicitResult>((resolve) => {
+      const timer = setTimeout(() => this.settle(key, { action: 'decline' }), wait);
+      timer.unref();
+      const shown: PendingElicitation = { key, server, message: this.redact(message), fields, askedAt, expiresAt: askedAt + wait };
+      this.pending.set(key, { shown, resolve, timer, ...(voice ? { voice } : {}) });
+      // The server gave up (its call was cancelled, the server stopped): nothing waits any more.
+      signal?.addEventListener('abort', () => this.settle(key, { action: 'cancel' }), { once: true });
+      this.changed();
+    });
+  }
+
+  /**
+   * The voice's yes to a question put by voice (its confirm tool's code, on the session asked): the
+   * task the call goes on as; undefined for a code no question waits on.
+   */
+  takeCode(code: string, session: string | undefined): { task: string } | undefined {
+    for (const [key, entry] of this.pending) {
+      const voice = entry.voice;
+      if (voice?.code !== code.trim()) continue;
+      if (voice.session !== session) return undefined;
+      this.settle(key, { action: 'accept', content: voice.field !== undefined ? { [voice.field]: true } : {} });
+      return { task: voice.task };
+    }
+    return undefined;
+  }
+
+  /** A code in use by a question put by voice. */
+  hasCode(code: string): boolean {
+    for (const entry of this.pending.values()) if (entry.voice?.code === code) return true;
+    return false;
+  }
+
+  /**
+   * A yes/no question (no field, or one yes/no field) during the one call by voice in flight to the
+   * server, whose caller was served the confirm tool, is put to that caller: it is answered now
+   * ("the tool asks…; if yes, call confirm_action with code…") and the call goes on as a task.
+   */
+  private byVoice(server: string, message: string, fields: ElicitField[]): Entry['voice'] {
+    if (!this.voice || !(fields.length === 0 || (fields.length === 1 && fields[0]?.type === 'boolean'))) return undefined;
+    const call = this.voice.calls.only(server);
+    const confirmTool = call?.confirmTool;
+    if (!call || confirmTool === undefined) return undefined;
+    const code = this.voice.newCode((c) => this.hasCode(c));
+    const language = this.voice.language();
+    const task = call.answerNow((id) => translate(language, 'voice.elicit.ask', { message: spoken(message), confirmTool, code, id }));
+    if (task === undefined) return undefined;
+    return { code, session: call.session, task, ...(fields[0] ? { field: fields[0].name } : {}) };
+  }
+
+  list(): PendingElicitation[] {
+    return [...this.pending.values()].map((entry) => entry.shown);
+  }
+
+  /** The user's answer; false when it no longer waits. Throws, saying which field, when a value does not fit. */
+  answer(key: number, action: 'accept' | 'decline', content: Record<string, ElicitValue> = {}): boolean {
+    const entry = this.pending.get(key);
+    if (!entry) return false;
+    if (action === 'decline') return this.settle(key, { action: 'decline' });
+    return this.settle(key, { action: 'accept', content: checkedContent(entry.shown.fields, content) });
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The bridge stops: every question is cancelled, no timer left. */
+  clear(): void {
+    for (const key of [...this.pending.keys()]) this.settle(key, { action: 'cancel' });
+  }
+
+  private settle(key: number, result: ElicitResult): boolean {
+    const entry = this.pending.get(key);
+    if (!entry) return false;
+    this.pending.delete(key);
+    clearTimeout(entry.timer);
+    entry.resolve(result);
+    this.changed();
+    return true;
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** The form's fields, or undefined when it has one this window cannot show (the question is then declined). */
+export function formFields(schema: { properties?: Record<string, unknown>; required?: string[] }): ElicitField[] | undefined {
+  const entries = Object.entries(schema.properties ?? {});
+  if (entries.length > MAX_FIELDS) return undefined;
+  const required = new Set(schema.required ?? []);
+  const fields: ElicitField[] = [];
+  for (const [name, raw] of entries) {
+    if (typeof raw !== 'object' || raw === null) return undefined;
+    const p = raw as { type?: unknown; title?: unknown; description?: unknown; enum?: unknown; oneOf?: unknown };
+    if (p.type !== 'string' && p.type !== 'number' && p.type !== 'integer' && p.type !== 'boolean') return undefined;
+    const choices = Array.isArray(p.enum) ? p.enum.filter((c): c is string => typeof c === 'string') : undefined;
+    fields.push({
+      name,
+      type: p.type,
+      required: required.has(name),
+      ...(typeof p.title === 'string' ? { title: p.title.slice(0, 200) } : {}),
+      ...(typeof p.description === 'string' ? { description: p.description.slice(0, 500) } : {}),
+      ...(choices && choices.length > 0 ? { choices } : {}),
+    });
+  }
+  return fields;
+}
+
+/** The answer as the server's schema asks for it: known fields of the right type, the required ones there. */
+function checkedContent(fields: ElicitField[], content: Record<string, ElicitValue>): Record<string, ElicitValue> {
+  const out: Record<string, ElicitValue> = {};
+  for (const field of fields) {
+    const value = Object.hasOwn(content, field.name) ? content[field.name] : undefined;
+    const label = field.title ?? field.name;
+    if (value === undefined || value === '') {
+      if (field.required) throw new Error(`"${label}" needs a value.`);
+      continue;
+    }
+    const fits =
+      field.type === 'boolean'
+        ? typeof value === 'boolean'
+        : field.type === 'string'
+          ? typeof value === 'string' && (!field.choices || field.choices.includes(value))
+          : typeof value === 'number' && Number.isFinite(value) && (field.type === 'number' || Number.isInteger(value));
+    if (!fits) throw new Error(`"${label}" must be ${field.choices ? `one of ${field.choices.join(', ')}` : TYPE_WORDS[field.type]}.`);
+    out[field.name] = value;
+  }
+  return out;
+}

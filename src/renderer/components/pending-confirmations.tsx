@@ -1,0 +1,91 @@
+import { useEffect, useState } from 'react';
+import type { PendingConfirmation } from '../../shared/confirmations';
+import { useApp } from '../app-context';
+import { Button } from './ui';
+import { useNow } from './use-now';
+
+/**
+ * Calls by voice waiting for the user's OK ("ask first" tools): what, with which arguments, who
+ * asked, how long it still waits, and Allow / Deny. On every page, above it, while any waits; the
+ * list follows the bridge's `confirmations` event, so nothing is polled.
+ */
+export function PendingConfirmations() {
+  const { store, t, toast } = useApp();
+  const [pending, setPending] = useState<PendingConfirmation[]>([]);
+  const [busy, setBusy] = useState<number | undefined>();
+  const now = useNow();
+  useEffect(() => {
+    let live = true;
+    let heard = false;
+    const off = store.api.on('confirmations', (list) => {
+      heard = true;
+      setPending(list);
+    });
+    // An event that arrived meanwhile is newer than this answer.
+    void store.api.getConfirmations().then((list) => {
+      if (live && !heard) setPending(list);
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [store]);
+  const waiting = pending.filter((p) => p.expiresAt > now);
+  if (waiting.length === 0) return null;
+
+  const answer = async (key: number, allow: boolean) => {
+    setBusy(key);
+    try {
+      const out = await store.api.answerConfirmation({ key, allow });
+      if (out.outcome === 'gone') toast(t('confirm.gone'), 'error');
+      else if (out.outcome === 'denied') toast(t('confirm.denied'));
+      else toast(out.task ? t('confirm.allowed', { id: out.task }) : t('confirm.allowedNoTask'));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <section className="card pending-confirmations" aria-label={t('confirm.title')}>
+      <h2>{t('confirm.title')}</h2>
+      <ul>
+        {waiting.map((p) => (
+          <li key={p.key} data-confirmation={p.key}>
+            <div>
+              <span className="small muted">{t('confirm.asks', { caller: p.caller })}</span> <strong>{p.title}</strong>{' '}
+              <span className="small muted">
+                · <span className="mono">{p.tool}</span> · {t('confirm.server', { server: p.server })}
+              </span>
+            </div>
+            {p.args.length > 0 ? (
+              <dl className="small mono">
+                {p.args.map((arg) => (
+                  <div key={arg.name}>
+                    <dt>{arg.name}</dt>
+                    <dd>{arg.value}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : null}
+            <div className="card-row">
+              <span className="small muted">{t('confirm.timeLeft', { seconds: secondsLeft(p, now) })}</span>
+              <span>
+                <Button small kind="primary" disabled={busy === p.key} onClick={() => void answer(p.key, true)}>
+                  {t('confirm.allow')}
+                </Button>{' '}
+                <Button small kind="danger" disabled={busy === p.key} onClick={() => void answer(p.key, false)}>
+                  {t('confirm.deny')}
+                </Button>
+              </span>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Seconds it still waits (the clock this page ticks may be up to a second older than the call). */
+function secondsLeft(p: PendingConfirmation, now: number): number {
+  return Math.max(0, Math.ceil((p.expiresAt - Math.max(now, p.askedAt)) / 1000));
+}

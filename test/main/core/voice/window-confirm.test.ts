@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { Esp32Client } from '../../../helpers/esp32-client';
+import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { waitFor } from '../../../helpers/wait';
+import { scaled } from '../../../helpers/time-scale';
+import type { BridgeOptions } from '../../../../src/main/core/bridge';
+import type { PendingConfirmation } from '../../../../src/shared/confirmations';
+
+const ctx = withEndpointTeardown(afterEach);
+
+/** A speaker (the ESP32 server's client) served a destructive tool, and what the window hears of held calls. */
+async function speaker(options: Partial<BridgeOptions> = {}) {
+  ctx.xiaozhi = await FakeXiaozhi.start();
+  ctx.harness = makeBridge(
+    { endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }], servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' })] },
+    undefined,
+    options,
+  );
+  const heard: PendingConfirmation[][] = [];
+  ctx.harness.bridge.api.on('confirmations', (list) => heard.push(list));
+  ctx.harness.bridge.start();
+  await ctx.harness.bridge.whenServersSettled();
+  const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
+  return { esp, api: ctx.harness.bridge.api, heard };
+}
+
+const codeOf = (asked: string) => /code "(\d{4})"/.exec(asked)?.[1] as string;
+
+describe('a held call answered in the window (or the web UI)', () => {
+  it('is listed with who asked and its arguments; Allow runs it as a background task the model reads with task_status', async () => {
+    const { esp, api, heard } = await speaker();
+    const asked = await esp.say('delete_file', { path: '/home/me/report.docx' });
+    const code = codeOf(asked);
+    const pending = await api.getConfirmations();
+    expect(pending).toEqual([
+      expect.objectContaining({
+        tool: 'delete_file',
+        server: 'files',
+        title: 'Delete a file',
+        caller: 'speaker',
+        args: [{ name: 'path', value: '/home/me/report.docx' }],
+      }),
+    ]);
+    // The window heard of it without asking; the code is for the voice only.
+    expect(heard.at(-1)).toEqual(pending);
+    expect(JSON.stringify(pending)).not.toContain(code);
+    expect(pending[0]!.expiresAt - pending[0]!.askedAt).toBe(60_000);
+
+    const answer = await api.answerConfirmation({ key: pending[0]!.key, allow: true });
+    expect(answer).toEqual({ outcome: 'allowed', task: expect.stringMatching(/^[2-9][A-Z]$/) });
+    expect(heard.at(-1)).toEqual([]);
+    const task = answer.task as string;
+    await waitFor(async () => (await api.getTasks()).some((t) => t.id === task && t.state === 'done'), 15_000, 'the task to finish');
+    expect(await esp.say('task_status', { task })).toBe(`Task ${task} (delete file) is done: deleted /home/me/report.docx`);
+    // The code said afterwards is told what became of it.
+    expect(await esp.say('confirm_action', { code })).toBe(
+      `The user already allowed this in Xiaozhi Tray. Task ${task} (delete file) is done: deleted /home/me/report.docx`,
+    );
+    // History: who asked, what was confirmed, by what.
+    const ran = (await api.getHistory()).find((r) => r.result === 'deleted /home/me/report.docx');
+    expect(ran).toMatchObject({ tool: 'delete_file', caller: 'speaker (allowed in the web UI)', task, outcome: 'ok' });
+    // A second answer finds nothing waiting.
+    expect(await api.answerConfirmation({ key: pending[0]!.key, allow: false })).toEqual({ outcome: 'gone' });
+  }, 60_000);
+
+  it('Deny refuses it: the history says so, and a confirmation by voice afterwards hears that the user declined', async () => {
+    const { esp, api } = await speaker();
+    const code = codeOf(await esp.say('delete_file', { path: '/x' }));
+    const [pending] = await api.getConfirmations();
+    expect(await api.answerConfirmation({ key: pending!.key, allow: false })).toEqual({ outcome: 'denied' });
+    expect(await api.getConfirmations()).toEqual([]);
+    expect(await esp.say('confirm_action', { code })).toBe('The user declined: Delete a file (path: /x).');
+    const records = await api.getHistory();
+    expect(records.find((r) => r.caller === 'speaker (denied in the web UI)')).toMatchObject({
+      tool: 'delete_file',
+      outcome: 'cancelled',
+      result: 'The user declined: Delete a file (path: /x).',
+    });
+    expect(records.some((r) => r.result.startsWith('deleted'))).toBe(false);
+  }, 60_000);
+
+  it('unanswered, it expires on time: the window hears it leave, the history records it, the code is told it expired', async () => {
+    const { esp, api, heard } = await speaker({ confirmWindowMs: scaled(1500) });
+    const code = codeOf(await esp.say('delete_file', { path: '/y' }));
+    expect(heard.at(-1)).toHaveLength(1);
+    await waitFor(() => heard.at(-1)?.length === 0, 10_000, 'the held call to expire');
+    expect((await api.getHistory()).find((r) => r.caller === 'speaker (not confirmed in time)')).toMatchObject({
+      tool: 'delete_file',
+      outcome: 'cancelled',
+    });
+    expect(await esp.say('confirm_action', { code })).toBe('工具调用错误: That confirmation has expired. Ask for the action again.');
+  }, 60_000);
+});

@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ToolsPage } from '../../src/renderer/pages/tools-page';
+import { fixtureServer, startServing, tearDown, type Harness } from '../helpers/bridge-harness';
+import { renderWithBridge } from '../helpers/render-app';
+import type { FakeSession, FakeXiaozhi } from '../helpers/fake-xiaozhi';
+
+let harness: Harness | undefined;
+let xiaozhi: FakeXiaozhi | undefined;
+afterEach(async () => {
+  cleanup();
+  await tearDown(harness, xiaozhi);
+  harness = undefined;
+  xiaozhi = undefined;
+});
+
+async function serving(): Promise<FakeSession> {
+  const started = await startServing({ servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' })] });
+  ({ harness, xiaozhi } = started);
+  return started.session;
+}
+
+const select = (label: string) => screen.getByLabelText(label) as HTMLSelectElement;
+const shownOption = (s: HTMLSelectElement) => s.selectedOptions[0]?.textContent;
+
+describe('voice policies on the tools page', () => {
+  it('shows each default (ask first for a destructive tool), saves a tool’s and a server’s choice, and xiaozhi is held to it', async () => {
+    const session = await serving();
+    await renderWithBridge(harness!, <ToolsPage />);
+    expect(shownOption(select('When xiaozhi calls delete_file'))).toBe('Default: Ask first');
+    expect(shownOption(select('When xiaozhi calls echo'))).toBe('Default: Run');
+    expect(shownOption(select('When xiaozhi calls any tool of files'))).toBe('Each tool as set');
+    // The bridge's own tools have no policy to set.
+    expect(screen.queryByLabelText('When xiaozhi calls task_status')).toBeNull();
+
+    fireEvent.change(select('When xiaozhi calls delete_file'), { target: { value: 'never' } });
+    await waitFor(() => expect(harness!.store.load().servers[0]?.toolPolicies).toEqual({ delete_file: 'never' }));
+    const refused = await session.request(50, 'tools/call', { name: 'delete_file', arguments: { path: '/x' } });
+    expect(refused.result?.content?.[0]?.text).toBe(
+      'The tool "delete_file" may not be used by voice. The user can allow it in Xiaozhi Tray.',
+    );
+
+    fireEvent.change(select('When xiaozhi calls any tool of files'), { target: { value: 'ask' } });
+    await waitFor(() => expect(harness!.store.load().servers[0]?.toolPolicy).toBe('ask'));
+    await waitFor(() => expect(shownOption(select('When xiaozhi calls echo'))).toBe('Default: Ask first'));
+    const held = await session.request(51, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
+    expect(held.result?.content?.[0]?.text).toMatch(/^This needs the user's confirmation first: echo \(text: hi\)\./);
+
+    // Back to the defaults: nothing left in the settings.
+    fireEvent.change(select('When xiaozhi calls delete_file'), { target: { value: '' } });
+    fireEvent.change(select('When xiaozhi calls any tool of files'), { target: { value: '' } });
+    await waitFor(() => {
+      const files = harness!.store.load().servers[0];
+      expect(files?.toolPolicies).toBeUndefined();
+      expect(files?.toolPolicy).toBeUndefined();
+    });
+  }, 60_000);
+
+  it('in Chinese', async () => {
+    await serving();
+    await renderWithBridge(harness!, <ToolsPage />, 'zh-CN');
+    expect(shownOption(select('小智调用 delete_file 时'))).toBe('默认：先问我');
+    expect([...select('小智调用 echo 时').options].map((o) => o.textContent)).toEqual(['默认：直接运行', '直接运行', '先问我', '禁止']);
+    expect(screen.getAllByText('语音调用：').length).toBeGreaterThan(0);
+  }, 60_000);
+});
