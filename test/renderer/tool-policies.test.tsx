@@ -2,22 +2,16 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
-import { fixtureServer, startServing, tearDown, type Harness } from '../helpers/bridge-harness';
+import { fixtureServer, startServing, withEndpointTeardown } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
-import type { FakeSession, FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import type { FakeSession } from '../helpers/fake-xiaozhi';
 
-let harness: Harness | undefined;
-let xiaozhi: FakeXiaozhi | undefined;
-afterEach(async () => {
-  cleanup();
-  await tearDown(harness, xiaozhi);
-  harness = undefined;
-  xiaozhi = undefined;
-});
+afterEach(cleanup);
+const ctx = withEndpointTeardown(afterEach);
 
 async function serving(): Promise<FakeSession> {
   const started = await startServing({ servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' })] });
-  ({ harness, xiaozhi } = started);
+  Object.assign(ctx, { harness: started.harness, xiaozhi: started.xiaozhi });
   return started.session;
 }
 
@@ -27,7 +21,7 @@ const shownOption = (s: HTMLSelectElement) => s.selectedOptions[0]?.textContent;
 describe('voice policies on the tools page', () => {
   it('shows each default (ask first for a destructive tool), saves a tool’s and a server’s choice, and xiaozhi is held to it', async () => {
     const session = await serving();
-    await renderWithBridge(harness!, <ToolsPage />);
+    await renderWithBridge(ctx.harness!, <ToolsPage />);
     expect(shownOption(select('When xiaozhi calls delete_file'))).toBe('Default: Ask first');
     expect(shownOption(select('When xiaozhi calls echo'))).toBe('Default: Run');
     expect(shownOption(select('When xiaozhi calls any tool of files'))).toBe('Each tool as set');
@@ -35,14 +29,14 @@ describe('voice policies on the tools page', () => {
     expect(screen.queryByLabelText('When xiaozhi calls task_status')).toBeNull();
 
     fireEvent.change(select('When xiaozhi calls delete_file'), { target: { value: 'never' } });
-    await waitFor(() => expect(harness!.store.load().servers[0]?.toolPolicies).toEqual({ delete_file: 'never' }));
+    await waitFor(() => expect(ctx.harness!.store.load().servers[0]?.toolPolicies).toEqual({ delete_file: 'never' }));
     const refused = await session.request(50, 'tools/call', { name: 'delete_file', arguments: { path: '/x' } });
     expect(refused.result?.content?.[0]?.text).toBe(
       'The tool "delete_file" may not be used by voice. The user can allow it in Xiaozhi Tray.',
     );
 
     fireEvent.change(select('When xiaozhi calls any tool of files'), { target: { value: 'ask' } });
-    await waitFor(() => expect(harness!.store.load().servers[0]?.toolPolicy).toBe('ask'));
+    await waitFor(() => expect(ctx.harness!.store.load().servers[0]?.toolPolicy).toBe('ask'));
     await waitFor(() => expect(shownOption(select('When xiaozhi calls echo'))).toBe('Default: Ask first'));
     const held = await session.request(51, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
     expect(held.result?.content?.[0]?.text).toMatch(/^This needs the user's confirmation first: echo \(text: hi\)\./);
@@ -51,7 +45,7 @@ describe('voice policies on the tools page', () => {
     fireEvent.change(select('When xiaozhi calls delete_file'), { target: { value: '' } });
     fireEvent.change(select('When xiaozhi calls any tool of files'), { target: { value: '' } });
     await waitFor(() => {
-      const files = harness!.store.load().servers[0];
+      const files = ctx.harness!.store.load().servers[0];
       expect(files?.toolPolicies).toBeUndefined();
       expect(files?.toolPolicy).toBeUndefined();
     });
@@ -59,7 +53,7 @@ describe('voice policies on the tools page', () => {
 
   it('in Chinese', async () => {
     await serving();
-    await renderWithBridge(harness!, <ToolsPage />, 'zh-CN');
+    await renderWithBridge(ctx.harness!, <ToolsPage />, 'zh-CN');
     expect(shownOption(select('小智调用 delete_file 时'))).toBe('默认：先问我');
     expect([...select('小智调用 echo 时').options].map((o) => o.textContent)).toEqual(['默认：直接运行', '直接运行', '先问我', '禁止']);
     expect(screen.getAllByText('语音调用：').length).toBeGreaterThan(0);

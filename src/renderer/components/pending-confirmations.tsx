@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PendingConfirmation } from '../../shared/confirmations';
 import { useApp } from '../app-context';
 import { Button } from './ui';
 import { useNow } from './use-now';
+import { useLiveList } from './use-live-list';
 
 /**
  * Calls by voice waiting for the user's OK ("ask first" tools): what, with which arguments, who
@@ -11,25 +12,9 @@ import { useNow } from './use-now';
  */
 export function PendingConfirmations() {
   const { store, t, toast } = useApp();
-  const [pending, setPending] = useState<PendingConfirmation[]>([]);
+  const pending = useLiveList('confirmations', 'getConfirmations');
   const [busy, setBusy] = useState<number | undefined>();
   const now = useNow();
-  useEffect(() => {
-    let live = true;
-    let heard = false;
-    const off = store.api.on('confirmations', (list) => {
-      heard = true;
-      setPending(list);
-    });
-    // An event that arrived meanwhile is newer than this answer.
-    void store.api.getConfirmations().then((list) => {
-      if (live && !heard) setPending(list);
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [store]);
   const waiting = pending.filter((p) => p.expiresAt > now);
   if (waiting.length === 0) return null;
 

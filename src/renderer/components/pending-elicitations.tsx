@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ElicitField, ElicitValue, PendingElicitation } from '../../shared/elicitations';
 import { useApp } from '../app-context';
 import { Button, Field } from './ui';
 import { useNow } from './use-now';
+import { useLiveList } from './use-live-list';
 
 /** What a field's input holds, as the server's schema wants it: a number for a number, a boolean for a box. */
 function valueOf(field: ElicitField, text: string | boolean | undefined): ElicitValue | undefined {
@@ -100,24 +101,9 @@ function ElicitationForm({ question, now }: { question: PendingElicitation; now:
  * On every page while any waits; unanswered, the bridge declines it in time for the tool to answer.
  */
 export function PendingElicitations() {
-  const { store, t } = useApp();
-  const [pending, setPending] = useState<PendingElicitation[]>([]);
+  const { t } = useApp();
+  const pending = useLiveList('elicitations', 'getElicitations');
   const now = useNow();
-  useEffect(() => {
-    let live = true;
-    let heard = false;
-    const off = store.api.on('elicitations', (list) => {
-      heard = true;
-      setPending(list);
-    });
-    void store.api.getElicitations().then((list) => {
-      if (live && !heard) setPending(list);
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [store]);
   if (pending.length === 0) return null;
   return (
     <section className="card pending-confirmations" aria-label={t('elicit.title')}>
