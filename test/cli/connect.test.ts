@@ -6,30 +6,20 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { stateDistrust } from '../../src/main/core/local-server/state-file';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { isOwnProcess } from '../../src/main/core/servers/process-tree';
 import { waitFor } from '../helpers/wait';
 import { scaled } from '../helpers/time-scale';
+import { closedAfterEach } from '../helpers/closed-after-each';
 import { tempDirs } from '../helpers/temp-dirs';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const TOKEN = 'connect-test-token-0123456789abcdef';
 const tempDir = tempDirs('xt-connect-');
-const children: ChildProcess[] = [];
-const clients: Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-});
+const { clients, children } = closedAfterEach();
 
 const fixture = (name: string) => ({ name, transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name } });
 

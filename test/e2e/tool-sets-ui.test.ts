@@ -147,6 +147,13 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
       await setLook(page, look);
       const shot = (name: string) =>
         screenshot(page, `toolsets-${language}-${theme}-${name}`, { fullPage: name !== 'add-to' && name !== 'new-set' });
+      // A dialog, once it shows `text`: its picture, then Esc closes it.
+      const dialogShot = async (text: string, name: string) => {
+        await page.getByRole('dialog').getByText(text).waitFor();
+        await shot(name);
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+      };
       await goTo(page, 'toolSets');
       await page.getByRole('heading', { name: language === 'en' ? 'Tool sets' : '工具集' }).waitFor();
       await page.getByRole('button', { name: /^厨房/ }).click();
@@ -158,13 +165,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
         .getByRole('dialog')
         .getByRole('button', { name: language === 'en' ? 'Create' : '创建' })
         .click();
-      await page
-        .getByRole('dialog')
-        .getByText(language === 'en' ? 'Give the set a name.' : '请为工具集命名。')
-        .waitFor();
-      await shot('new-set');
-      await page.keyboard.press('Escape');
-      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await dialogShot(language === 'en' ? 'Give the set a name.' : '请为工具集命名。', 'new-set');
       await page.getByRole('button', { name: language === 'en' ? /^All tools/ : /^全部工具/ }).click();
       await page.getByText(language === 'en' ? 'The default set: every tool' : '默认工具集：所有服务的全部工具').waitFor();
       await goTo(page, 'endpoints');
@@ -174,13 +175,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
       await section.scrollIntoViewIfNeeded();
       await shot('settings');
       await section.getByRole('button', { name: language === 'en' ? 'Add to Claude Desktop' : '添加到 Claude Desktop' }).click();
-      await page
-        .getByRole('dialog')
-        .getByText(language === 'en' ? 'The file does not exist yet' : '该文件尚不存在')
-        .waitFor();
-      await shot('add-to');
-      await page.keyboard.press('Escape');
-      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await dialogShot(language === 'en' ? 'The file does not exist yet' : '该文件尚不存在', 'add-to');
     }
     await setLook(page, ['en', 'light']);
   }, 180_000);

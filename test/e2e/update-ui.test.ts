@@ -112,19 +112,17 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
 
   it('toasts a problem once, not at every check', async () => {
     const offline = 'Could not reach the update server. Check your network, or set an update mirror.';
-    updates.set({
-      state: 'error',
-      currentVersion: '0.1.0',
-      checkedAt: Date.now(),
-      error: { code: 'offline', message: 'net::ERR_INTERNET_DISCONNECTED', announce: true },
-    });
+    // A check that finds the machine offline; only the first of a run is announced.
+    const offlineCheck = (announce: boolean) =>
+      updates.set({
+        state: 'error',
+        currentVersion: '0.1.0',
+        checkedAt: Date.now(),
+        error: { code: 'offline', message: 'net::ERR_INTERNET_DISCONNECTED', announce },
+      });
+    offlineCheck(true);
     await page.getByRole('alert').filter({ hasText: offline }).waitFor();
-    updates.set({
-      state: 'error',
-      currentVersion: '0.1.0',
-      checkedAt: Date.now(),
-      error: { code: 'offline', message: 'net::ERR_INTERNET_DISCONNECTED', announce: false },
-    });
+    offlineCheck(false);
     // The status line says it; the toast is not repeated.
     await page.getByRole('status').filter({ hasText: offline }).waitFor();
     expect(await page.locator('.toast').filter({ hasText: offline }).count()).toBe(1);

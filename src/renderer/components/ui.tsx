@@ -112,6 +112,29 @@ export function CodeField(props: {
   );
 }
 
+/** A labelled choice of a few values, each with the words shown for it. */
+export function SelectField<T extends string>(props: {
+  label: string;
+  hint?: string;
+  value: T;
+  options: readonly (readonly [value: T, text: string])[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {(id) => (
+        <select id={id} value={props.value} onChange={(e) => props.onChange(e.target.value as T)}>
+          {props.options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 export function Notice(props: { kind?: 'info' | 'warn' | 'error'; children: ReactNode }) {
   return (
     <div className={`notice notice-${props.kind ?? 'info'}`} role={props.kind === 'error' ? 'alert' : 'status'}>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { EndpointStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
+import { RenameForm } from '../components/rename-form';
 import { useCommand } from '../components/use-command';
 import { endpointLabel, endpointTone } from '../components/status-tone';
 import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
@@ -101,7 +102,6 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
   const { store, t } = useApp();
   const [revealed, setRevealed] = useState<string | undefined>();
   const [renaming, setRenaming] = useState(false);
-  const [name, setName] = useState(endpoint.name);
   const run = useCommand();
   const test = useEndpointTest(() => store.api.testEndpoint({ id: endpoint.id }));
   return (
@@ -109,19 +109,12 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
       <div className="list-main">
         <div className="card-row">
           {renaming ? (
-            <form
-              className="inline-form"
-              onSubmit={(e) => {
-                e.preventDefault();
-                setRenaming(false);
-                void run(() => store.api.updateEndpoint({ id: endpoint.id, name: name.trim() || endpoint.name }));
-              }}
-            >
-              <input aria-label={t('endpoints.name')} value={name} autoFocus onChange={(e) => setName(e.target.value)} />
-              <Button small type="submit">
-                {t('common.save')}
-              </Button>
-            </form>
+            <RenameForm
+              label={t('endpoints.name')}
+              name={endpoint.name}
+              onSave={(name) => run(() => store.api.updateEndpoint({ id: endpoint.id, name }))}
+              onDone={() => setRenaming(false)}
+            />
           ) : (
             <strong>{endpoint.name}</strong>
           )}

@@ -3,7 +3,7 @@ import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings
 import { firstIssue } from '../../shared/zod-issue';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
-import { Button, Dialog, Field, CodeField, KeyValueEditor, Notice, Switch } from '../components/ui';
+import { Button, CodeField, Dialog, Field, KeyValueEditor, Notice, SelectField, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
 import { shownMaskedIn, wireMasked } from '../masked';
@@ -99,15 +99,16 @@ export function ServerEditor(props: {
             <Field label={t('servers.name')} error={shown('name')} hint={t('servers.nameHint')}>
               {(id) => <input id={id} value={draft.name} onChange={(e) => set({ name: e.target.value })} />}
             </Field>
-            <Field label={t('servers.transport')}>
-              {(id) => (
-                <select id={id} value={draft.transport} onChange={(e) => set({ transport: e.target.value as ServerDraft['transport'] })}>
-                  <option value="stdio">{t('servers.transport.stdio')}</option>
-                  <option value="streamable-http">{t('servers.transport.http')}</option>
-                  <option value="sse">{t('servers.transport.sse')}</option>
-                </select>
-              )}
-            </Field>
+            <SelectField
+              label={t('servers.transport')}
+              value={draft.transport}
+              options={[
+                ['stdio', t('servers.transport.stdio')],
+                ['streamable-http', t('servers.transport.http')],
+                ['sse', t('servers.transport.sse')],
+              ]}
+              onChange={(transport) => set({ transport })}
+            />
           </div>
           {draft.transport === 'stdio' ? (
             <>

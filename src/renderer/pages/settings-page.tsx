@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApp } from '../app-context';
-import { Button, Field, Switch } from '../components/ui';
+import { Button, Field, SelectField, Switch } from '../components/ui';
 import { useStore } from '../store/bridge-store';
 import { HostNotices } from '../components/host-notices';
 import { useCommand } from '../components/use-command';
@@ -62,45 +62,42 @@ export function SettingsPage() {
           />
         ) : null}
         <div className="form-row">
-          <Field label={t('settings.language')}>
-            {(id) => (
-              <select
-                id={id}
-                value={settings.ui.language}
-                onChange={(e) => void update({ ui: { language: e.target.value as 'system' | 'zh-CN' | 'en' } })}
-              >
-                <option value="system">{t('settings.language.system')}</option>
-                <option value="zh-CN">简体中文</option>
-                <option value="en">English</option>
-              </select>
-            )}
-          </Field>
-          <Field label={t('settings.theme')}>
-            {(id) => (
-              <select
-                id={id}
-                value={settings.ui.theme}
-                onChange={(e) => void update({ ui: { theme: e.target.value as 'system' | 'light' | 'dark' } })}
-              >
-                <option value="system">{t('settings.theme.system')}</option>
-                <option value="light">{t('settings.theme.light')}</option>
-                <option value="dark">{t('settings.theme.dark')}</option>
-              </select>
-            )}
-          </Field>
+          <SelectField
+            label={t('settings.language')}
+            value={settings.ui.language}
+            options={[
+              ['system', t('settings.language.system')],
+              // Each language in its own words: found by who reads it.
+              ['zh-CN', '简体中文'],
+              ['en', 'English'],
+            ]}
+            onChange={(language) => void update({ ui: { language } })}
+          />
+          <SelectField
+            label={t('settings.theme')}
+            value={settings.ui.theme}
+            options={[
+              ['system', t('settings.theme.system')],
+              ['light', t('settings.theme.light')],
+              ['dark', t('settings.theme.dark')],
+            ]}
+            onChange={(theme) => void update({ ui: { theme } })}
+          />
         </div>
       </section>
 
       <section className="panel form">
         <h2>{t('settings.serving')}</h2>
-        <Field label={t('settings.naming')} hint={t('settings.namingHint')}>
-          {(id) => (
-            <select id={id} value={settings.naming} onChange={(e) => void update({ naming: e.target.value as 'auto' | 'always-prefix' })}>
-              <option value="auto">{t('settings.naming.auto')}</option>
-              <option value="always-prefix">{t('settings.naming.prefix')}</option>
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label={t('settings.naming')}
+          hint={t('settings.namingHint')}
+          value={settings.naming}
+          options={[
+            ['auto', t('settings.naming.auto')],
+            ['always-prefix', t('settings.naming.prefix')],
+          ]}
+          onChange={(naming) => void update({ naming })}
+        />
         <div className="form-row">
           <Field label={t('settings.limit')} error={limitError} hint={t('settings.limitHint')}>
             {(id) => <input id={id} type="number" min="1024" step="1" value={limitValue} onChange={(e) => setLimitText(e.target.value)} />}

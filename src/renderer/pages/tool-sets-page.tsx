@@ -3,6 +3,7 @@ import { DEFAULT_TOOL_SET, type ToolSet } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
 import { toolSetName, toolSetUsers } from '../components/tool-set-picker';
+import { RenameForm } from '../components/rename-form';
 import { useCommand } from '../components/use-command';
 import { Button } from '../components/ui';
 import { formatBytes } from '../format';
@@ -16,40 +17,25 @@ function ToolSetHeader({ set, users }: { set: ToolSet; users: string[] }) {
   const { store, t } = useApp();
   const run = useCommand();
   const [renaming, setRenaming] = useState(false);
-  const [name, setName] = useState(set.name);
   const isDefault = set.id === DEFAULT_TOOL_SET;
   return (
     <>
       <header className="toolset-header">
         {renaming ? (
-          <form
-            className="inline-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void run(() => store.api.updateToolSet({ id: set.id, name: name.trim() || set.name })).then((ok) => ok && setRenaming(false));
-            }}
-          >
-            <input aria-label={t('toolSets.name')} value={name} maxLength={64} autoFocus onChange={(e) => setName(e.target.value)} />
-            <Button small type="submit" kind="primary">
-              {t('common.save')}
-            </Button>
-            <Button small onClick={() => setRenaming(false)}>
-              {t('common.cancel')}
-            </Button>
-          </form>
+          <RenameForm
+            label={t('toolSets.name')}
+            name={set.name}
+            maxLength={64}
+            onSave={(name) => run(() => store.api.updateToolSet({ id: set.id, name }))}
+            onDone={() => setRenaming(false)}
+          />
         ) : (
           <h2>{toolSetName(set, t)}</h2>
         )}
         <span className="spacer" />
         {isDefault || renaming ? null : (
           <>
-            <Button
-              small
-              onClick={() => {
-                setName(set.name);
-                setRenaming(true);
-              }}
-            >
+            <Button small onClick={() => setRenaming(true)}>
               {t('common.rename')}
             </Button>
             <RemoveButton

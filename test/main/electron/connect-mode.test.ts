@@ -1,13 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectModeArgs, desktopConnectCommand } from '../../../src/main/electron/connect-mode';
 import { clientEntry } from '../../../src/main/core/local-server/client-entries';
 import { startLocalServerApp } from '../../helpers/local-server-app';
-import { stopChild } from '../../helpers/stop-child';
+import { closedAfterEach } from '../../helpers/closed-after-each';
 import { waitFor } from '../../helpers/wait';
 import { tempDirs } from '../../helpers/temp-dirs';
 
@@ -21,14 +21,8 @@ const ROOT = path.resolve(__dirname, '../../..');
 const STAND_IN = path.join(ROOT, 'test', 'fixtures', 'stand-in-electron.cjs');
 const TOKEN = 'desktop-connect-token-0123456789ab';
 const tempDir = tempDirs('xt-desk-connect-');
-const children: ChildProcess[] = [];
-const clients: Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  // SIGTERM: the app stops its servers before it exits.
-  for (const child of children.splice(0)) await stopChild(child);
-});
+// Children get SIGTERM: the app stops its servers before it exits.
+const { clients, children } = closedAfterEach();
 
 /** A resources folder whose `app` is this checkout (its built out/main/index.js). */
 function resources(): string {

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerSettings } from '../../../../src/shared/settings';
 import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { hostileWith } from '../../../helpers/hostile-server';
 import { waitFor } from '../../../helpers/wait';
 
 /**
@@ -10,7 +9,6 @@ import { waitFor } from '../../../helpers/wait';
  * 10,000 tools/list requests and the log 10,000 lines (the log book keeps 5,000: everything else was
  * pushed out). Refreshes are coalesced: one in flight, one more after it for whatever came meanwhile.
  */
-const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-server.mjs');
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.bridge.stop();
@@ -38,15 +36,7 @@ async function settled(read: () => number, quietMs: number, timeoutMs: number): 
 
 describe('a storm of tools/list_changed', () => {
   it('is read as a few tools/list requests and a few log lines, not one of each per notification, and the newest list wins', async () => {
-    const server = {
-      name: 'storm',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [HOSTILE],
-      env: { HOSTILE_STORM: '3000' },
-      enabled: true,
-    } as ServerSettings;
-    harness = makeBridge({ servers: [server] });
+    harness = makeBridge({ servers: [hostileWith('storm', { HOSTILE_STORM: '3000' })] });
     harness.bridge.start();
     await harness.bridge.whenServersSettled();
     await waitFor(() => logText(harness!.logBook).includes('tool list changed'), 20_000, 'a refresh');

@@ -1,9 +1,8 @@
 import http from 'node:http';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerSettings } from '../../../../src/shared/settings';
 import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { startRawMcpHttp, type RawMcpHttp } from '../../../helpers/raw-mcp-http';
+import { hostileWith } from '../../../helpers/hostile-server';
 import { waitFor } from '../../../helpers/wait';
 
 let harness: Harness | undefined;
@@ -127,9 +126,7 @@ describe('remote servers that can never work as configured fail once, with what 
   });
 });
 
-const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-server.mjs');
-const hostile = (name: string, init: string): ServerSettings =>
-  ({ name, transport: 'stdio', command: process.execPath, args: [HOSTILE], env: { HOSTILE_INIT: init }, enabled: true }) as ServerSettings;
+const hostile = (name: string, init: string) => hostileWith(name, { HOSTILE_INIT: init });
 
 describe('initialize answers the SDK refuses, or out of all proportion', () => {
   it.each(['no-server-info', 'number-version'])('%s: failed once, saying what is wrong in words, not "["', async (shape) => {

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerSettings } from '../../../../src/shared/settings';
 import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { hostileWith } from '../../../helpers/hostile-server';
 import { waitFor } from '../../../helpers/wait';
 
 /**
@@ -10,7 +9,6 @@ import { waitFor } from '../../../helpers/wait';
  * made the bridge hold every answer: 1,500 of them took `run` to 904,856 KB of RSS, and nothing was
  * said. Past a bound of unread input, the server is dropped and said, like a peer of the endpoint.
  */
-const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-server.mjs');
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.bridge.stop();
@@ -19,16 +17,8 @@ afterEach(async () => {
 
 describe('a server that stops reading its stdin while it sends requests', () => {
   it('is dropped and said once what waits for it passes the bound, instead of held in memory without end', async () => {
-    const deaf = {
-      name: 'deaf',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [HOSTILE],
-      // 200 pings of 1 MB ids: 200 MB of answers it never reads.
-      env: { HOSTILE_FLOOD: '200' },
-      enabled: true,
-    } as ServerSettings;
-    harness = makeBridge({ servers: [deaf] });
+    // 200 pings of 1 MB ids: 200 MB of answers it never reads.
+    harness = makeBridge({ servers: [hostileWith('deaf', { HOSTILE_FLOOD: '200' })] });
     harness.bridge.start();
     // Before: nothing was said, the server stayed "running", and the answers stayed in memory.
     await waitFor(() => logText(harness!.logBook).includes('[server:deaf] it stopped reading'), 60_000, 'the warning');
