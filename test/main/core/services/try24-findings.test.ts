@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import { once } from 'node:events';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { unknownKeys, configFileText } from '../../../../src/main/core/config/config-file-writer';
+import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { openApiTools } from '../../../../src/main/core/services/openapi';
+import { httpApiTools } from '../../../../src/main/core/services/http-api';
+import { ServiceHttp } from '../../../../src/main/core/services/service-http';
+import { draftFromService, serviceFromDraft } from '../../../../src/renderer/pages/service-form';
+import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
+import { tempDirs } from '../../../helpers/temp-dirs';
+
+/**
+ * Findings of the try24 review of web services (issue 24), each reproduced as a test that fails
+ * today (`it.fails`): when one starts to pass, the defect it names is fixed and `.fails` goes.
+ * See /work/notes/try24-report.md for the whole report.
+ */
+
+const makeTempDir = tempDirs('xt-try24-');
+let server: http.Server;
+let base: string;
+const seen: string[] = [];
+
+beforeEach(async () => {
+  seen.length = 0;
+  server = http.createServer((req, res) => {
+    seen.push(req.url ?? '');
+    if (req.url === '/huge') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = 'a'.repeat(1 << 20);
+      for (let i = 0; i < 9; i++) res.write(chunk);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+
+afterEach(async () => {
+  server.close();
+  await once(server, 'close');
+});
+
+const context = (platform: string) => ({ http: new ServiceHttp(platform), timeoutMs: 5000, log: new LogBook().logger('server:t') });
+const parse = (s: unknown) => ServerSettingsSchema.parse(s) as ServiceSettings;
+
+describe('try24: a config file with web services', () => {
+  it.fails('does not warn that every key of a web service "is not a setting and is ignored"', () => {
+    // `xiaozhi-tray check` prints 18 such warnings for the README's own example (config-file-writer.ts KNOWN.list.servers).
+    const found = unknownKeys({ servers: [{ name: 'd', transport: 'dify', apiKey: 'app-x', tool: 'f', app: 'workflow' }] });
+    expect(found).toEqual([]);
+  });
+
+  it.fails('forgets a key the window removed (operations cleared) instead of keeping it from the old file', () => {
+    const before = JSON.stringify({
+      servers: [{ name: 'pets', transport: 'openapi', spec: 'https://x/openapi.yaml', operations: ['listPets'] }],
+    });
+    const after = parse({ name: 'pets', transport: 'openapi', spec: 'https://x/openapi.yaml' });
+    const text = configFileText({ servers: [after] } as never, before);
+    expect(JSON.parse(text).servers[0]).not.toHaveProperty('operations');
+  });
+});
+
+describe('try24: the web service dialog, opened and saved without a change', () => {
+  const cases: [string, unknown][] = [
+    [
+      'coze on its own deployment (baseUrl)',
+      { name: 'c', transport: 'coze', baseUrl: 'http://127.0.0.1:1', token: 'pat_x', workflows: [{ id: '1', tool: 't' }] },
+    ],
+    ['an HTTP API with a baseUrl', { name: 'w', transport: 'http-api', baseUrl: 'http://127.0.0.1:1', tools: [{ name: 't', url: '/x' }] }],
+    [
+      'an HTTP API with two headers',
+      {
+        name: 'w',
+        transport: 'http-api',
+        headers: { 'X-Api-Key': 'k', Authorization: 'Bearer b' },
+        tools: [{ name: 't', url: 'http://127.0.0.1:1/x' }],
+      },
+    ],
+    [
+      'an n8n webhook with a result pick and a number input',
+      {
+        name: 'n',
+        transport: 'n8n',
+        url: 'http://127.0.0.1:1/webhook/a',
+        tool: 't',
+        inputs: [{ name: 'n', type: 'integer' }],
+        result: { pick: '/reply' },
+      },
+    ],
+    ['a Dify workflow with its output', { name: 'd', transport: 'dify', apiKey: 'app-x', tool: 't', output: 'text' }],
+    [
+      'an OpenAPI document with two credentials',
+      { name: 'o', transport: 'openapi', spec: 'https://x/o.yaml', credentials: { a: '1', b: '2' } },
+    ],
+  ];
+  for (const [what, raw] of cases)
+    it.fails(`keeps every setting of ${what}`, () => {
+      const service = parse(raw);
+      expect(parse(serviceFromDraft(draftFromService(service), service))).toEqual(service);
+    });
+});
+
+describe('try24: OpenAPI documents', () => {
+  it.fails('keeps a path argument of ".." inside the operation’s path', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      servers: [{ url: `${base}/api` }],
+      paths: { '/users/{id}/profile': { get: { operationId: 'profile', parameters: [{ name: 'id', in: 'path', required: true }] } } },
+    };
+    const file = path.join(makeTempDir(), 'doc.json');
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const [tool] = await openApiTools(parse({ name: 'o', transport: 'openapi', spec: file }) as never, context('o'));
+    await tool?.call({ id: '..' }, { timeoutMs: 5000 });
+    // Sent today: /api/profile (the model climbed out of /users/{id}).
+    expect(seen.at(-1)).toMatch(/^\/api\/users\//);
+  });
+
+  it.fails('bounds a tool schema built from a small YAML document full of aliases (a "billion laughs")', async () => {
+    // 1.1 KB with 16 levels: a 2 MB schema; 25 levels (1.8 KB) ran the CLI out of 4 GB of memory in 9 minutes.
+    let yaml = `openapi: 3.0.3\ninfo: {title: t, version: "1"}\nservers: [{url: "${base}"}]\nx-bomb:\n  l0: &l0 {type: string}\n`;
+    for (let i = 1; i <= 16; i++) yaml += `  l${i}: &l${i} {type: object, properties: {a: *l${i - 1}, b: *l${i - 1}}}\n`;
+    yaml += 'paths:\n  /x:\n    get:\n      operationId: bomb\n      parameters:\n        - {name: q, in: query, schema: *l16}\n';
+    const file = path.join(makeTempDir(), 'bomb.yaml');
+    fs.writeFileSync(file, yaml);
+    const [tool] = await openApiTools(parse({ name: 'o', transport: 'openapi', spec: file }) as never, context('o'));
+    expect(JSON.stringify(tool?.tool.inputSchema).length).toBeLessThan(100_000);
+  });
+
+  it.fails('names operations whose operationId is Chinese apart (not all "operation")', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      servers: [{ url: base }],
+      paths: { '/a': { get: { operationId: '查询宠物' } }, '/b': { get: { operationId: '添加宠物' } } },
+    };
+    const file = path.join(makeTempDir(), 'zh.json');
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const tools = await openApiTools(parse({ name: 'o', transport: 'openapi', spec: file }) as never, context('o'));
+    expect(new Set(tools.map((t) => t.tool.name)).size).toBe(2);
+  });
+});
+
+describe('try24: what the model hears', () => {
+  it.fails('words an answer over 8 MB, not as the code "server.answerTooBig"', async () => {
+    const [tool] = httpApiTools(
+      parse({ name: 'w', transport: 'http-api', tools: [{ name: 't', url: `${base}/huge` }] }) as never,
+      context('w'),
+    );
+    const error = await tool?.call({}, { timeoutMs: 5000 }).catch((e: Error) => e);
+    expect((error as Error).message).not.toMatch(/answerTooBig/);
+  });
+
+  it.fails('says something else than "Fetch failed" when the service cannot be reached', async () => {
+    const [tool] = httpApiTools(
+      parse({ name: 'w', transport: 'http-api', tools: [{ name: 't', url: 'http://127.0.0.1:9/x' }] }) as never,
+      context('w'),
+    );
+    const error = await tool?.call({}, { timeoutMs: 5000 }).catch((e: Error) => e);
+    expect((error as Error).message).not.toBe('fetch failed');
+  });
+});
