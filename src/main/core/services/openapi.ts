@@ -6,6 +6,7 @@ import { problem } from '../../../shared/problem';
 import { isNode, resolveLocalRef } from '../../../shared/schema-refs';
 import type { OpenApiSettingsSchema } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
+import { expandedSize } from './document-size';
 import { joinUrl, MAX_ANSWER_BYTES } from './service-http';
 import { ServiceError } from './service-problems';
 import { shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
@@ -18,6 +19,15 @@ const MAX_OPERATIONS = 100;
 /** Schemas copied into one tool's `$defs` at most (a definition graph that never ends). */
 const MAX_DEFS = 200;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+/** Values in a document once its YAML aliases are expanded (a 2 KB "billion laughs" is 2^25 objects). */
+export const MAX_DOCUMENT_VALUES = 1_000_000;
+/** Values copied into one tool's schema, `$defs` included; past it, the operation is left out. */
+const MAX_SCHEMA_VALUES = 10_000;
+/** Characters of one tool's schema (xiaozhi reads a tool list in pages of 8 KB). */
+const MAX_SCHEMA_CHARS = 64 * 1024;
+
+/** An operation whose arguments' schema is past the bounds. */
+class SchemaTooLarge extends Error {}
 
 /**
  * An OpenAPI 3.0/3.1 document (JSON or YAML, from a URL or a file) as tools: one per operation
@@ -36,6 +46,7 @@ export async function openApiTools(settings: OpenApiSettings, context: ServiceCo
   if (!base) throw setup('the document names no server (servers[0].url): give the base URL');
   const wanted = settings.operations ? new Set(settings.operations) : undefined;
   const tools: (ServiceTool & { operationId: string })[] = [];
+  const tooLarge: string[] = [];
   const paths = isRecord(doc.paths) ? doc.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
     const item = deref(doc, rawItem);
@@ -45,9 +56,18 @@ export async function openApiTools(settings: OpenApiSettings, context: ServiceCo
       if (!isRecord(op) || tools.length >= MAX_OPERATIONS) continue;
       const id = typeof op.operationId === 'string' && op.operationId ? op.operationId : `${method}_${path}`;
       if (wanted && !wanted.has(id)) continue;
-      tools.push(operationTool(doc, { path, method, id, op, shared: item.parameters }, base, settings, context));
+      try {
+        tools.push(operationTool(doc, { path, method, id, op, shared: item.parameters }, base, settings, context));
+      } catch (error) {
+        if (!(error instanceof SchemaTooLarge)) throw error;
+        tooLarge.push(id);
+      }
     }
   }
+  if (tooLarge.length > 0)
+    context.log.warn(
+      `${tooLarge.length} operation(s) of ${settings.spec} are left out: their arguments' schema is too large (${tooLarge.slice(0, 5).join(', ')})`,
+    );
   if (wanted) {
     const found = new Set(tools.map((t) => t.operationId));
     const missing = [...wanted].filter((id) => !found.has(id));
@@ -118,6 +138,7 @@ function operationTool(
     ...(required.length > 0 ? { required: [...new Set(required)] } : {}),
     ...defs.section(),
   };
+  if (JSON.stringify(inputSchema).length > MAX_SCHEMA_CHARS) throw new SchemaTooLarge();
   const description = [o.op.summary, o.op.description].find((s) => typeof s === 'string' && s.trim()) as string | undefined;
   const security = (Array.isArray(o.op.security) ? o.op.security : Array.isArray(doc.security) ? doc.security : []) as unknown[];
   return {
@@ -218,6 +239,7 @@ function deref(doc: Node, value: unknown): unknown {
 class Defs {
   private readonly defs: Record<string, unknown> = {};
   private count = 0;
+  private values = 0;
 
   constructor(private readonly doc: Node) {}
 
@@ -231,6 +253,8 @@ class Defs {
 
   private rewrite(value: unknown, depth: number): unknown {
     if (depth > 64) return {};
+    // Shared values (YAML aliases) are copied each time they are used: the copy is what is bounded.
+    if (++this.values > MAX_SCHEMA_VALUES) throw new SchemaTooLarge();
     if (Array.isArray(value)) return value.map((item) => this.rewrite(item, depth + 1));
     if (!isNode(value)) return value;
     const out: Record<string, unknown> = {};
@@ -271,10 +295,20 @@ async function readSpec(spec: string, context: ServiceContext): Promise<{ doc: u
       throw new ServiceError(problem('service.setup', { platform, detail: `cannot read ${spec}: ${(error as Error).message}` }));
     }
   }
+  let doc: unknown;
   try {
-    return { doc: /^\s*[{[]/.test(text) ? (JSON.parse(text) as unknown) : loadYaml(text, { json: true }), ...(from ? { from } : {}) };
+    doc = /^\s*[{[]/.test(text) ? (JSON.parse(text) as unknown) : loadYaml(text, { json: true });
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0] ?? '';
     throw new ServiceError(problem('service.setup', { platform, detail: `the document is neither JSON nor YAML (${reason})` }));
   }
+  // Checked before anything walks it: every later step (schemas, the window, the log) would expand it.
+  if (expandedSize(doc, MAX_DOCUMENT_VALUES) > MAX_DOCUMENT_VALUES)
+    throw new ServiceError(
+      problem('service.setup', {
+        platform,
+        detail: `the document ${spec} is too large once its YAML aliases are expanded (over ${MAX_DOCUMENT_VALUES} values); it was not used`,
+      }),
+    );
+  return { doc, ...(from ? { from } : {}) };
 }

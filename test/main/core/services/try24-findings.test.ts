@@ -123,15 +123,39 @@ describe('try24: OpenAPI documents', () => {
     expect(seen.at(-1)).toMatch(/^\/api\/users\//);
   });
 
-  it.fails('bounds a tool schema built from a small YAML document full of aliases (a "billion laughs")', async () => {
-    // 1.1 KB with 16 levels: a 2 MB schema; 25 levels (1.8 KB) ran the CLI out of 4 GB of memory in 9 minutes.
+  const bomb = (levels: number) => {
     let yaml = `openapi: 3.0.3\ninfo: {title: t, version: "1"}\nservers: [{url: "${base}"}]\nx-bomb:\n  l0: &l0 {type: string}\n`;
-    for (let i = 1; i <= 16; i++) yaml += `  l${i}: &l${i} {type: object, properties: {a: *l${i - 1}, b: *l${i - 1}}}\n`;
-    yaml += 'paths:\n  /x:\n    get:\n      operationId: bomb\n      parameters:\n        - {name: q, in: query, schema: *l16}\n';
+    for (let i = 1; i <= levels; i++) yaml += `  l${i}: &l${i} {type: object, properties: {a: *l${i - 1}, b: *l${i - 1}}}\n`;
+    yaml += 'paths:\n  /x:\n    get:\n      operationId: bomb\n      parameters:\n';
+    yaml += `        - {name: q, in: query, schema: *l${levels}}\n`;
+    yaml += '  /ok:\n    get:\n      operationId: fine\n';
     const file = path.join(makeTempDir(), 'bomb.yaml');
     fs.writeFileSync(file, yaml);
-    const [tool] = await openApiTools(parse({ name: 'o', transport: 'openapi', spec: file }) as never, context('o'));
-    expect(JSON.stringify(tool?.tool.inputSchema).length).toBeLessThan(100_000);
+    return file;
+  };
+
+  it('bounds a tool schema built from a small YAML document full of aliases (a "billion laughs")', async () => {
+    // 1.1 KB with 16 levels made a 3.8 MB schema: the operation is left out, with a warning; the others stay.
+    const file = bomb(16);
+    const book = new LogBook();
+    const tools = await openApiTools(parse({ name: 'o', transport: 'openapi', spec: file }) as never, {
+      ...context('o'),
+      log: book.logger('server:o'),
+    });
+    expect(tools.map((t) => t.tool.name)).toEqual(['fine']);
+    for (const t of tools) expect(JSON.stringify(t.tool.inputSchema).length).toBeLessThan(100_000);
+    expect(book.entries().map((e) => e.message)).toContainEqual(expect.stringMatching(/1 operation\(s\) .* left out.*too large \(bomb\)/));
+  });
+
+  it('refuses a document that is huge once its aliases are expanded, naming it, without freezing', async () => {
+    // 25 levels (1.8 KB) ran the CLI out of 4 GB of memory in 9 minutes.
+    const file = bomb(25);
+    const started = Date.now();
+    const error = await openApiTools(parse({ name: 'o', transport: 'openapi', spec: file }) as never, context('o')).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toMatch(/too large once its YAML aliases are expanded/);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it.fails('names operations whose operationId is Chinese apart (not all "operation")', async () => {
