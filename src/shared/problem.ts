@@ -75,6 +75,7 @@ export const PROBLEM_CODES = [
   'service.notJson',
   'service.redirect',
   'service.setup',
+  'service.badArgument',
   'other',
 ] as const;
 

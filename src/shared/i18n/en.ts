@@ -557,6 +557,8 @@ export const en = {
   'problem.service.redirect.hint': 'Requests stay on the site you entered, so a token never goes elsewhere: enter the final address.',
   'problem.service.setup': '{platform} could not be set up: {detail}',
   'problem.service.setup.hint': 'Check the address, the token and the names you entered, then restart it.',
+  'problem.service.badArgument': '{platform} was not asked: the argument {name} cannot be "{value}" (it would leave the address’s path).',
+  'problem.service.badArgument.hint': 'The request was not sent. Ask again with a real value.',
   'problem.other': '{detail}',
   'problem.whatToCheck': 'What to check',
   'endpoints.test': 'Test connection',

@@ -538,6 +538,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.service.redirect.hint': '请求只发往你填写的网站，令牌不会被带到别处：请填写最终地址。',
   'problem.service.setup': '{platform} 无法完成设置：{detail}',
   'problem.service.setup.hint': '请检查地址、令牌和填写的名称，然后重新启动它。',
+  'problem.service.badArgument': '没有向 {platform} 发送请求：参数 {name} 不能是“{value}”（它会跳出地址的路径）。',
+  'problem.service.badArgument.hint': '请求未发送。请用实际的值再问一次。',
   'problem.other': '{detail}',
   'problem.whatToCheck': '请检查',
   'endpoints.test': '测试连接',

@@ -6,6 +6,7 @@ import {
   bodyPlaceholders,
   fillBody,
   fillText,
+  fillUrl,
   placeholders,
   shapedAnswer,
   textAnswer,
@@ -40,7 +41,7 @@ export function httpApiTools(settings: HttpApiSettings, context: ServiceContext)
       tool,
       call: async (args, options) => {
         const used = new Set([...placeholders(spec.url), ...Object.values(spec.query).flatMap(placeholders)]);
-        const path = fillText(spec.url, args, encodeURIComponent);
+        const path = fillUrl(spec.url, args, context.http.platform);
         const url = new URL(/^https?:\/\//i.test(path) || !settings.baseUrl ? path : joinUrl(settings.baseUrl, path));
         for (const [name, template] of Object.entries(spec.query)) {
           // A parameter that is only an argument the model left out is not sent at all.

@@ -7,9 +7,9 @@ import { isNode, resolveLocalRef } from '../../../shared/schema-refs';
 import type { OpenApiSettingsSchema } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
 import { expandedSize } from './document-size';
-import { joinUrl, MAX_ANSWER_BYTES } from './service-http';
+import { joinUrl, MAX_ANSWER_BYTES, spoken } from './service-http';
 import { ServiceError } from './service-problems';
-import { shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+import { pathSegment, shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
 
 type OpenApiSettings = z.output<typeof OpenApiSettingsSchema>;
 type Node = Record<string, unknown>;
@@ -145,7 +145,8 @@ function operationTool(
     operationId: o.id,
     tool: { name: toolName(o.id), description: (description ?? `${o.method.toUpperCase()} ${o.path}`).slice(0, 1000), inputSchema },
     call: async (args, options) => {
-      const path = o.path.replace(/\{([^{}]+)\}/g, (_w, name: string) => encodeURIComponent(String(args[name] ?? '')));
+      const segment = pathSegment(context.http.platform);
+      const path = o.path.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(args[name]), name));
       const url = new URL(joinUrl(base, path));
       const headers: Record<string, string> = {};
       let payload: unknown;

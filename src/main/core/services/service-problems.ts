@@ -13,6 +13,8 @@ const ENGLISH: Record<string, (p: Params) => string> = {
   'service.notJson': (p) => `${p.platform} answered with something other than JSON (HTTP ${p.status})`,
   'service.redirect': (p) => `${p.platform} redirected the request to another site (${p.host}); it was not followed`,
   'service.setup': (p) => `${p.platform} could not be set up: ${p.detail}`,
+  'service.badArgument': (p) =>
+    `${p.platform} was not asked: the argument ${p.name} cannot be "${p.value}" (it would leave the address's path)`,
 };
 
 export function serviceEnglish(item: Problem): string {

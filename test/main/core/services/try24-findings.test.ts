@@ -147,7 +147,7 @@ describe('try24: the web service dialog, opened and saved without a change', () 
 });
 
 describe('try24: OpenAPI documents', () => {
-  it.fails('keeps a path argument of ".." inside the operation’s path', async () => {
+  it('keeps a path argument of ".." inside the operation’s path', async () => {
     const doc = {
       openapi: '3.0.3',
       info: { title: 't', version: '1' },
@@ -157,9 +157,26 @@ describe('try24: OpenAPI documents', () => {
     const file = path.join(makeTempDir(), 'doc.json');
     fs.writeFileSync(file, JSON.stringify(doc));
     const [tool] = await openApiTools(parse({ name: 'o', transport: 'openapi', spec: file }) as never, context('o'));
-    await tool?.call({ id: '..' }, { timeoutMs: 5000 });
-    // Sent today: /api/profile (the model climbed out of /users/{id}).
-    expect(seen.at(-1)).toMatch(/^\/api\/users\//);
+    // Sent before: /api/profile (the model climbed out of /users/{id}). Now refused, and nothing is sent.
+    for (const value of ['..', '.']) {
+      const error = await tool?.call({ id: value }, { timeoutMs: 5000 }).catch((e: Error) => e);
+      expect((error as Error).message).toMatch(new RegExp(`argument id cannot be "${value.replace(/\./g, '\\.')}"`));
+    }
+    expect(seen).toEqual([]);
+    for (const value of ['../x', 'a/b', '%2e%2e', '..%2F']) await tool?.call({ id: value }, { timeoutMs: 5000 });
+    for (const url of seen) expect(url).toMatch(/^\/api\/users\/[^/]+\/profile$/);
+  });
+
+  it('keeps a path argument of an HTTP request inside its path, and a query argument as it is', async () => {
+    const [tool] = httpApiTools(
+      parse({ name: 'w', transport: 'http-api', baseUrl: `${base}/api1`, tools: [{ name: 't', url: '/pets/{id}?q={q}' }] }) as never,
+      context('w'),
+    );
+    const error = await tool?.call({ id: '..', q: 'x' }, { timeoutMs: 5000 }).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/argument id cannot be "\.\."/);
+    expect(seen).toEqual([]);
+    await tool?.call({ id: '7', q: '..' }, { timeoutMs: 5000 });
+    expect(seen).toEqual(['/api1/pets/7?q=..']);
   });
 
   const bomb = (levels: number) => {
