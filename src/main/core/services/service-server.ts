@@ -16,7 +16,9 @@ import { httpApiTools } from './http-api';
 import { n8nTools } from './n8n';
 import { openApiTools } from './openapi';
 import { ServiceHttp } from './service-http';
-import { serviceEnglish } from './service-problems';
+import { serviceEnglish, ServiceError } from './service-problems';
+import { serviceSecretValues } from './service-secrets';
+import { redactProblem, redactText } from '../logs/redact';
 import type { ServiceContext, ServiceTool } from './service-tools';
 
 export interface ServiceServerOptions {
@@ -169,7 +171,18 @@ export class ServiceServer {
     const tool = this.tools.find((t) => t.tool.name === name);
     if (!tool) throw new Error(`it has no tool "${name}"`);
     const timeoutMs = this.opts.settings.callTimeoutMs ?? this.opts.defaults().callTimeoutMs;
-    return tool.call(args, { timeoutMs, signal: options.signal });
+    // What goes to xiaozhi (and its cloud) never holds this service's secrets, even when the
+    // platform echoes them back (an n8n webhook answering with its request's headers, an error
+    // quoting the URL with its key): masked as the log and the history mask them.
+    const secrets = serviceSecretValues(this.opts.settings);
+    const redact = (text: string) => redactText(text, secrets);
+    try {
+      const result = await tool.call(args, { timeoutMs, signal: options.signal });
+      return { ...result, content: result.content.map((item) => (item.type === 'text' ? { ...item, text: redact(item.text) } : item)) };
+    } catch (error) {
+      if (error instanceof ServiceError) throw new ServiceError(redactProblem(error.problem, redact));
+      throw error;
+    }
   }
 
   private failureText(failure: Failure): string {

@@ -8,6 +8,7 @@ import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { openApiTools } from '../../../../src/main/core/services/openapi';
 import { httpApiTools } from '../../../../src/main/core/services/http-api';
 import { ServiceHttp } from '../../../../src/main/core/services/service-http';
+import { ServiceServer } from '../../../../src/main/core/services/service-server';
 import { draftFromService, serviceFromDraft } from '../../../../src/renderer/pages/service-form';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
 import { tempDirs } from '../../../helpers/temp-dirs';
@@ -32,6 +33,17 @@ beforeEach(async () => {
       const chunk = 'a'.repeat(1 << 20);
       for (let i = 0; i < 9; i++) res.write(chunk);
       res.end();
+      return;
+    }
+    if (req.url?.startsWith('/echo') || req.url?.startsWith('/refuse')) {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const refused = req.url?.startsWith('/refuse');
+        res.writeHead(refused ? 401 : 200, { 'content-type': 'application/json' });
+        const said = { url: req.url, headers: req.headers, body };
+        res.end(JSON.stringify(refused ? { message: `bad request ${JSON.stringify(said)}` } : said));
+      });
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -245,5 +257,62 @@ describe('try24: what the model hears', () => {
     );
     const error = await tool?.call({}, { timeoutMs: 5000 }).catch((e: Error) => e);
     expect((error as Error).message).not.toBe('fetch failed');
+  });
+});
+
+describe('try24: secrets the model must not hear', () => {
+  const SECRETS = ['URLTOKEN_SECRET_999', 'APPID_SECRET_777', 'BODY_SECRET_555', 'HEADER_SECRET_SECOND_77', '123456:TELEGRAM_SECRET_AAA'];
+
+  async function serve(settings: unknown) {
+    const book = new LogBook();
+    const server = new ServiceServer({
+      settings: parse(settings),
+      log: book.logger('server:s'),
+      defaults: () => ({ callTimeoutMs: 5000 }),
+      onStatus: () => {},
+      onTools: () => {},
+    });
+    await server.start();
+    return server;
+  }
+
+  it('masks tokens in a tool’s URL, its query, its body template and its headers in answers and errors', async () => {
+    const server = await serve({
+      name: 'owm',
+      transport: 'http-api',
+      headers: { 'X-Api-Key': 'k', Authorization: 'Bearer HEADER_SECRET_SECOND_77' },
+      tools: [
+        { name: 'wx', url: `${base}/refuse?access_token=URLTOKEN_SECRET_999`, query: { appid: 'APPID_SECRET_777', q: '{city}' } },
+        {
+          name: 'tg',
+          method: 'POST',
+          url: `${base}/refuse/bot123456:TELEGRAM_SECRET_AAA/send`,
+          body: { api_key: 'BODY_SECRET_555', text: '{text}' },
+        },
+        { name: 'echo', method: 'POST', url: `${base}/echo?appid=APPID_SECRET_777`, body: { api_key: 'BODY_SECRET_555', text: '{text}' } },
+      ],
+    });
+    const said: string[] = [];
+    for (const [tool, args] of [
+      ['wx', { city: 'x' }],
+      ['tg', { text: 'hi' }],
+    ] as const) {
+      const error = await server.callTool(tool, args, {}).catch((e: Error) => e);
+      said.push((error as Error).message, JSON.stringify((error as { problem?: unknown }).problem));
+    }
+    const echoed = await server.callTool('echo', { text: 'hi' }, {});
+    said.push(JSON.stringify(echoed));
+    expect(said.join('\n')).toMatch(/bad request/);
+    expect(said.join('\n')).toMatch(/x-api-key/);
+    for (const secret of SECRETS) expect(said.join('\n')).not.toContain(secret);
+    await server.stop();
+  });
+
+  it('masks an n8n webhook’s header auth echoed back in its answer', async () => {
+    const server = await serve({ name: 'n', transport: 'n8n', url: `${base}/echo`, headers: { 'X-Key': 'n8n-SECRET-1' }, tool: 't' });
+    const answer = JSON.stringify(await server.callTool('t', {}, {}));
+    expect(answer).toMatch(/x-key/);
+    expect(answer).not.toContain('n8n-SECRET-1');
+    await server.stop();
   });
 });
