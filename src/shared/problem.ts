@@ -76,6 +76,13 @@ export const PROBLEM_CODES = [
   'service.redirect',
   'service.setup',
   'service.badArgument',
+  'service.tooBig',
+  'service.unreachable',
+  'service.noHost',
+  'service.badUrl',
+  'service.badHeader',
+  'service.tooManyRedirects',
+  'service.noAnswer',
   'other',
 ] as const;
 

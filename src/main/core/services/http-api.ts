@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { HttpApiSettingsSchema } from '../../../shared/settings';
 import { joinUrl } from './service-http';
+import { webUrl } from './service-problems';
 import {
   bodyPlaceholders,
   fillBody,
@@ -42,7 +43,10 @@ export function httpApiTools(settings: HttpApiSettings, context: ServiceContext)
       call: async (args, options) => {
         const used = new Set([...placeholders(spec.url), ...Object.values(spec.query).flatMap(placeholders)]);
         const path = fillUrl(spec.url, args, context.http.platform);
-        const url = new URL(/^https?:\/\//i.test(path) || !settings.baseUrl ? path : joinUrl(settings.baseUrl, path));
+        const url = webUrl(
+          context.http.platform,
+          /^[a-z][a-z0-9+.-]*:/i.test(path) || !settings.baseUrl ? path : joinUrl(settings.baseUrl, path),
+        );
         for (const [name, template] of Object.entries(spec.query)) {
           // A parameter that is only an argument the model left out is not sent at all.
           const only = /^\{([A-Za-z0-9_.-]+)\}$/.exec(template);

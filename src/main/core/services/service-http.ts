@@ -3,7 +3,7 @@ import { problem, type Problem } from '../../../shared/problem';
 import { isRecord } from '../../../shared/is-record';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
 import { boundedFetch } from '../servers/bounded-fetch';
-import { ServiceError } from './service-problems';
+import { ServiceError, webUrl } from './service-problems';
 
 /** A request a service makes: the URL already built, the body as JSON (absent: none). */
 export interface ServiceRequest {
@@ -70,14 +70,22 @@ export class ServiceHttp {
       body = JSON.stringify(request.body);
       if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
-    let url = request.url;
+    let url = webUrl(this.platform, request.url).toString();
     let method = request.method;
     const origin = new URL(url).origin;
+    for (const [name, value] of Object.entries(headers))
+      // Refused by fetch with a JS error ("Cannot convert argument to a ByteString"): said here, naming the header.
+      if (/[^\t\x20-\xff]/.test(value) || /[^!#$%&'*+.^_`|~0-9A-Za-z-]/.test(name) || name === '')
+        throw new ServiceError(problem('service.badHeader', { platform: this.platform, header: name.slice(0, 64) }));
     try {
       for (let hop = 0; ; hop++) {
         const response = await bounded(url, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
         const location = response.headers.get('location');
-        if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
+        if (response.status >= 300 && response.status < 400 && location && hop >= MAX_REDIRECTS) {
+          await response.body?.cancel();
+          throw new ServiceError(problem('service.tooManyRedirects', { platform: this.platform }));
+        }
+        if (response.status >= 300 && response.status < 400 && location) {
           const next = new URL(location, url);
           await response.body?.cancel();
           if (next.origin !== origin) throw new ServiceError(problem('service.redirect', { platform: this.platform, host: next.host }));
@@ -93,12 +101,20 @@ export class ServiceHttp {
         return { status: response.status, text, ...jsonOf(text, response.headers.get('content-type')) };
       }
     } catch (error) {
-      if (tooBig) throw new ServiceError(tooBig);
+      if (tooBig) throw new ServiceError(problem('service.tooBig', { platform: this.platform, ...tooBig.params }));
       if (timeout.aborted && !options.signal?.aborted)
         throw new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: options.timeoutMs });
-      throw error;
+      throw unreachable(this.platform, new URL(url).host, error);
     }
   }
+}
+
+/** Node's "fetch failed" as what happened: no such host, or nothing answering there. */
+function unreachable(platform: string, host: string, error: unknown): unknown {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return error;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ServiceError(problem('service.noHost', { platform, host }));
+  return new ServiceError(problem('service.unreachable', { platform, host }));
 }
 
 function jsonOf(text: string, contentType: string | null): { json?: unknown } {

@@ -1,5 +1,6 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { problem } from '../../../shared/problem';
+import { serviceTarget } from '../../../shared/service-settings';
 import type { ServiceSettings } from '../../../shared/settings';
 import type { ServerState, ServerStatus } from '../../../shared/status';
 import type { CallSignal } from '../hub/call-signal';
@@ -18,7 +19,7 @@ import { openApiTools } from './openapi';
 import { ServiceHttp } from './service-http';
 import { serviceEnglish, ServiceError } from './service-problems';
 import { serviceSecretValues } from './service-secrets';
-import { redactProblem, redactText } from '../logs/redact';
+import { redactProblem, redactText, redactUrl } from '../logs/redact';
 import type { ServiceContext, ServiceTool } from './service-tools';
 
 export interface ServiceServerOptions {
@@ -229,6 +230,11 @@ export class ServiceServer {
 
   /** A setup that failed: tried again later when it may pass, else failed until the user restarts it. */
   private fail(error: unknown): void {
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      // Not "MCP error -32001": which address did not answer, in the user's words.
+      const url = redactUrl(serviceTarget(this.opts.settings));
+      error = new ServiceError(problem('service.noAnswer', { platform: this.http.platform, url, seconds: SETUP_TIMEOUT_MS / 1000 }));
+    }
     const failure: Failure = error instanceof ProblemError ? { problem: error.problem } : foreignFailure(error);
     if (error instanceof ProblemError) failure.foreign = error.message;
     this.lastFailure = failure;

@@ -8,6 +8,7 @@ import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { openApiTools } from '../../../../src/main/core/services/openapi';
 import { httpApiTools } from '../../../../src/main/core/services/http-api';
 import { ServiceHttp } from '../../../../src/main/core/services/service-http';
+import { spokenServiceError } from '../../../../src/main/core/hub/spoken-error';
 import { ServiceServer } from '../../../../src/main/core/services/service-server';
 import { draftFromService, serviceFromDraft } from '../../../../src/renderer/pages/service-form';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
@@ -241,22 +242,66 @@ describe('try24: OpenAPI documents', () => {
 });
 
 describe('try24: what the model hears', () => {
-  it.fails('words an answer over 8 MB, not as the code "server.answerTooBig"', async () => {
+  it('words an answer over 8 MB, not as the code "server.answerTooBig"', async () => {
     const [tool] = httpApiTools(
       parse({ name: 'w', transport: 'http-api', tools: [{ name: 't', url: `${base}/huge` }] }) as never,
       context('w'),
     );
     const error = await tool?.call({}, { timeoutMs: 5000 }).catch((e: Error) => e);
-    expect((error as Error).message).not.toMatch(/answerTooBig/);
+    expect((error as Error).message).toBe('w answered with more than 8 MB; the answer was not read');
   });
 
-  it.fails('says something else than "Fetch failed" when the service cannot be reached', async () => {
+  it('says something else than "Fetch failed" when the service cannot be reached', async () => {
     const [tool] = httpApiTools(
       parse({ name: 'w', transport: 'http-api', tools: [{ name: 't', url: 'http://127.0.0.1:9/x' }] }) as never,
       context('w'),
     );
     const error = await tool?.call({}, { timeoutMs: 5000 }).catch((e: Error) => e);
-    expect((error as Error).message).not.toBe('fetch failed');
+    expect((error as Error).message).toBe('w could not be reached at 127.0.0.1:9: nothing answered there');
+  });
+});
+
+describe('try24: what the model hears, worded', () => {
+  const failure = async (tool: Record<string, unknown>, args: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => {
+    const [t] = httpApiTools(parse({ name: 'w', transport: 'http-api', ...extra, tools: [{ name: 't', ...tool }] }) as never, context('w'));
+    return ((await t?.call(args, { timeoutMs: 5000 }).catch((e: Error) => e)) as Error).message;
+  };
+
+  it('says a relative or non-web URL is not a full web address', async () => {
+    expect(await failure({ url: '/relative' })).toBe('w: "/relative" is not a full web address (http:// or https://)');
+    expect(await failure({ url: 'ftp://127.0.0.1/x' })).toMatch(/"ftp:\/\/127\.0\.0\.1\/x" is not a full web address/);
+    expect(await failure({ url: 'file:///etc/passwd' })).toMatch(/is not a full web address/);
+  });
+
+  it('names a header whose value fetch cannot send (Chinese text, a line break)', async () => {
+    const tool = { url: `${base}/echo`, headers: { 'X-City': '{city}' } };
+    for (const city of ['北京', 'a\r\nX-Injected: 1'])
+      expect(await failure(tool, { city })).toBe('w was not asked: the header X-City can only hold plain Latin text, on one line');
+    expect(seen).toEqual([]);
+  });
+
+  it('says a redirect loop is one', async () => {
+    const loop = http.createServer((req, res) => {
+      res.writeHead(302, { location: `/loop${req.url?.length ?? 0}` });
+      res.end();
+    });
+    loop.listen(0, '127.0.0.1');
+    await once(loop, 'listening');
+    try {
+      const port = (loop.address() as { port: number }).port;
+      expect(await failure({ url: `http://127.0.0.1:${port}/loop` })).toBe('w redirected the request too many times; it was stopped');
+    } finally {
+      loop.close();
+    }
+  });
+
+  it('reads a service’s failure to a Chinese user in Chinese', () => {
+    const said = spokenServiceError(
+      't',
+      { message: 'x', problem: { code: 'service.unreachable', params: { platform: 'w', host: '127.0.0.1:9' } } },
+      'zh-CN',
+    );
+    expect(said).toBe('工具“t”出错了：无法连接 w（127.0.0.1:9）：那里没有服务应答。');
   });
 });
 
