@@ -37,7 +37,7 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
   const { busy, save: saveServer } = useServerSave(props.service?.name, props.onClose);
   const others = props.existingNames.filter((n) => n !== props.service?.name);
   const previous = props.service ? wireMasked(props.service, t) : undefined;
-  const { service, wrong, duplicate } = validateServiceDraft(wireMasked(draft, t), others, previous);
+  const { service, wrong, duplicate, masked } = validateServiceDraft(wireMasked(draft, t), others, previous);
   const set = (field: ServiceField, value: string) => setDraft({ ...draft, [field]: value });
   const kind = t(`servers.transport.${props.kind}`);
 
@@ -52,8 +52,16 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
     return hasMessage(key) ? t(key) : choice;
   };
   const fieldFor = (field: ServiceField) => {
-    const error =
-      submitted && wrong.has(field) ? t(field === 'name' && duplicate ? 'servers.error.duplicate' : 'services.wrong') : undefined;
+    // Why the value is wrong, in the window's language (the schema's own words are English, for the CLI).
+    const whyKey: string = `services.why.${field}`;
+    const why = masked.has(field)
+      ? t('services.stillMasked')
+      : field === 'name' && duplicate
+        ? t('servers.error.duplicate')
+        : hasMessage(whyKey)
+          ? t(whyKey)
+          : t('services.wrong');
+    const error = submitted && wrong.has(field) ? why : undefined;
     const hintKey: string = `services.hint.${props.kind}.${field}`;
     const hint = hasMessage(hintKey) ? t(hintKey) : undefined;
     const choices =

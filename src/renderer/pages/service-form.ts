@@ -1,3 +1,4 @@
+import { MASK_MARKER } from '../../shared/masked';
 import { DIFY_CLOUD_URL, type ServiceKind } from '../../shared/service-settings';
 import { ServerSettingsSchema, type ServerSettings, type ServiceSettings } from '../../shared/settings';
 
@@ -225,15 +226,37 @@ function fieldOf(path: PropertyKey[]): ServiceField {
   return (first && first in FIELD_ORDER ? first : 'name') as ServiceField;
 }
 
-/** The settings, or the fields that are wrong (each worded by the dialog). */
+/** Secret fields and the name each one's value belongs to (a header's value, a credential's). */
+const SECRET_NAMES: Partial<Record<ServiceField, ServiceField>> = { headerValue: 'headerName', credential: 'credentialName' };
+
+/**
+ * Secret fields still showing the hidden (masked) value where the stored value cannot be put back:
+ * edited in part, or its name changed (a header renamed). Said on the field, not refused later.
+ */
+function stillMasked(d: ServiceDraft, previous: ServiceSettings | undefined): Set<ServiceField> {
+  const before = previous ? draftFromService(previous) : undefined;
+  const out = new Set<ServiceField>();
+  for (const field of SECRET_FIELDS) {
+    if (!d[field].includes(MASK_MARKER)) continue;
+    const pair = SECRET_NAMES[field];
+    if (!before || before[field] !== d[field] || (pair && before[pair].trim() !== d[pair].trim())) out.add(field);
+  }
+  return out;
+}
+
+/** The settings, or the fields that are wrong (each worded by the dialog), and which of them still hold a hidden value. */
 export function validateServiceDraft(
   d: ServiceDraft,
   existingNames: string[],
   previous?: ServiceSettings,
-): { service?: ServerSettings; wrong: Set<ServiceField>; duplicate: boolean } {
+): { service?: ServerSettings; wrong: Set<ServiceField>; duplicate: boolean; masked: Set<ServiceField> } {
   const duplicate = existingNames.includes(d.name.trim());
   const parsed = ServerSettingsSchema.safeParse(serviceFromDraft(d, previous));
   const wrong = new Set<ServiceField>(parsed.success ? [] : parsed.error.issues.map((issue) => fieldOf(issue.path)));
+  const masked = stillMasked(d, previous);
+  for (const field of masked) wrong.add(field);
   if (duplicate) wrong.add('name');
-  return parsed.success && !duplicate ? { service: parsed.data, wrong, duplicate } : { wrong, duplicate };
+  return parsed.success && !duplicate && masked.size === 0
+    ? { service: parsed.data, wrong, duplicate, masked }
+    : { wrong, duplicate, masked };
 }

@@ -2,14 +2,14 @@ import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelconte
 import { problem } from '../../../shared/problem';
 import { serviceTarget } from '../../../shared/service-settings';
 import type { ServiceSettings } from '../../../shared/settings';
-import type { ServerState, ServerStatus } from '../../../shared/status';
+import type { ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
 import type { CallSignal } from '../hub/call-signal';
 import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError } from '../servers/child-server';
 import { NO_FAILURES, restartStep, type RestartHistory } from '../servers/restart-policy';
 import { foreignFailure, ProblemError, say, type Failure } from '../servers/server-problems';
 import { defaultSupervision, type Supervision } from '../servers/supervision';
-import { checkTools } from '../servers/tool-list';
+import { checkTools, skippedWarning } from '../servers/tool-list';
 import { cozeTools } from './coze';
 import { difyTools } from './dify';
 import { homeAssistantTools } from './home-assistant';
@@ -37,6 +37,8 @@ export interface ServiceServerOptions {
 
 /** Requests made while setting up (a spec, Dify's parameters, Home Assistant's services) wait this long at most. */
 const SETUP_TIMEOUT_MS = 20_000;
+/** Tools left out shown in the status (the log has the count). */
+const MAX_SKIPPED_SHOWN = 20;
 
 /** How each platform is named to the model and in the window. */
 function platformName(settings: ServiceSettings): string {
@@ -89,6 +91,7 @@ export class ServiceServer {
   /** The last tools it built in this run, kept while it is down: names are decided from them. */
   private lastListed: Tool[] = [];
   private restarts = 0;
+  private skipped: SkippedTool[] = [];
   private lastFailure: Failure | undefined;
   private history: RestartHistory = NO_FAILURES;
   private generation = 0;
@@ -133,6 +136,7 @@ export class ServiceServer {
       restarts: this.restarts,
       ...(this.lastFailure ? { lastError: this.failureText(this.lastFailure), lastErrorCause: this.lastFailure.problem } : {}),
       stderrTail: [],
+      ...(this.skipped.length > 0 ? { skippedTools: this.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedToolCount: this.skipped.length } : {}),
     };
   }
 
@@ -219,8 +223,11 @@ export class ServiceServer {
     this.tools = tools.filter((t) => served.has(t.tool.name));
     this.listed = checked.tools;
     this.lastListed = checked.tools;
-    if (checked.skipped.length > 0)
-      this.opts.log.warn(`${checked.skipped.length} of its tools are left out (a name repeated, or a schema MCP refuses)`);
+    this.skipped = checked.skipped;
+    // As an MCP server's: which tools and why, with a problem the Logs page words in its language.
+    const warning = skippedWarning(checked);
+    if (warning)
+      this.opts.log.warn(warning, problem('server.toolsLeftOut', { count: checked.skipped.length, served: checked.tools.length }));
     this.lastFailure = undefined;
     this.history = NO_FAILURES;
     say(this.opts.log, 'info', problem('server.running', { name: this.http.platform, version: '', tools: this.listed.length }));

@@ -305,6 +305,31 @@ describe('try24: what the model hears, worded', () => {
   });
 });
 
+describe('try24: tools a service leaves out', () => {
+  it('says which and why, with a problem the window words, and shows them in the status', async () => {
+    const book = new LogBook();
+    const server = new ServiceServer({
+      settings: parse({
+        name: 'w',
+        transport: 'http-api',
+        tools: [
+          { name: 't', url: `${base}/x` },
+          { name: 't', url: `${base}/y` },
+        ],
+      }),
+      log: book.logger('server:w'),
+      defaults: () => ({ callTimeoutMs: 5000 }),
+      onStatus: () => {},
+      onTools: () => {},
+    });
+    await server.start();
+    const warning = book.entries().find((e) => e.problem?.code === 'server.toolsLeftOut');
+    expect(warning?.message).toMatch(/left out \(1 tool served\): .*t/);
+    expect(server.status()).toMatchObject({ skippedToolCount: 1, skippedTools: [expect.objectContaining({ name: 't' })] });
+    await server.stop();
+  });
+});
+
 describe('try24: secrets the model must not hear', () => {
   const SECRETS = ['URLTOKEN_SECRET_999', 'APPID_SECRET_777', 'BODY_SECRET_555', 'HEADER_SECRET_SECOND_77', '123456:TELEGRAM_SECRET_AAA'];
 
