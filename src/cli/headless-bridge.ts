@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Bridge, type BridgeOptions } from '../main/core/bridge';
 import { defaultCacheDir } from '../main/core/catalogue/catalogue-service';
 import { MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
@@ -20,7 +21,7 @@ export interface HeadlessOptions {
   /** More to stop with the bridge (the web UI). */
   alsoStop?: () => Promise<void> | undefined;
   /** This run's choices that are never saved (`--tool-mode`, `--mcp-port`). */
-  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer'>;
+  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'configDir'>;
 }
 
 export interface Headless {
@@ -76,13 +77,14 @@ export async function withServers(
   log: { level: LogLevel; format: LogFormat },
   work: (headless: Headless) => Promise<number>,
   endpoints: Settings['endpoints'] = [],
+  configDir?: string,
 ): Promise<number> {
   // Never the local MCP server: it would fail on the running app's port, or write (then remove)
   // the state file `connect` reads to find the running app.
   const headless = startHeadless(ctx, {
     store: new MemorySettingsStore({ ...settings, endpoints }),
     log: { stream: process.stderr, ...log },
-    bridge: { localServer: { enabled: false } },
+    bridge: { localServer: { enabled: false }, ...(configDir ? { configDir } : {}) },
   });
   const { bridge, guard } = headless;
   try {
@@ -129,7 +131,9 @@ export function lookAtServers(
   command: string,
   work: (headless: Headless, loaded: LoadedConfig) => Promise<number>,
 ): Promise<number> {
-  const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), command, allowEnvArg(args));
+  const file = configFileOr(configArg(args), ctx);
+  const loaded = loadOrExplain(ctx, file, command, allowEnvArg(args));
   if (!loaded) return Promise.resolve(1);
-  return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded));
+  const configDir = file === undefined ? undefined : path.dirname(path.resolve(ctx.cwd, file));
+  return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded), [], configDir);
 }

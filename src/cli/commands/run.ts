@@ -72,7 +72,11 @@ export const runCommand: Command = {
       store: storeFor(resolved, loaded, (line) => say(line)),
       log: { stream: process.stdout, level, format },
       alsoStop: () => closeUi?.(),
-      bridge: { ...(toolMode ? { toolMode } : {}), ...(local.overrides ? { localServer: local.overrides } : {}) },
+      bridge: {
+        ...(toolMode ? { toolMode } : {}),
+        ...(local.overrides ? { localServer: local.overrides } : {}),
+        configDir: path.dirname(resolved),
+      },
     });
     if (level === 'debug') {
       // Headless, the log is the only place a call shows; the arguments and result stay in the history.

@@ -30,6 +30,8 @@ export interface BridgeOptions {
   localServer?: LocalServerOverrides;
   /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
   stateDir?: string | null;
+  /** The config file's folder: a relative path in it (an OpenAPI document) is read from there. */
+  configDir?: string;
 }
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */

@@ -86,12 +86,13 @@ export class Bridge {
     const onStatus = () => this.events.queueStatus();
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
     const fleet = { settings, logBook: this.logBook, running: () => this.running, queue: new ChangeQueue(), onStatus };
-    const { env = process.env, supervision } = options;
+    const { env = process.env, supervision, configDir } = options;
     this.servers = new ServerFleet({
       ...fleet,
       log: this.log,
       env,
       ...(supervision ? { supervision } : {}),
+      ...(configDir ? { configDir } : {}),
       onTools: () => this.hub.rebuild(),
     });
     this.builtins = new BuiltinTools(this.builtinToolList());

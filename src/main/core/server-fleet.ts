@@ -25,6 +25,8 @@ export interface ServerFleetOptions {
   /** The environment stdio servers start from. */
   env: NodeJS.ProcessEnv;
   supervision?: Partial<Supervision>;
+  /** The config file's folder, for relative paths in web services' settings. */
+  configDir?: string;
   /** Whether the bridge runs: a server replaced while it is stopped is not started. */
   running(): boolean;
   /** Shared with the endpoint links: one change at a time. */
@@ -138,6 +140,7 @@ export class ServerFleet {
         log: options.logBook.logger(`server:${settings.name}`),
         defaults: () => ({ callTimeoutMs: options.settings().limits.callTimeoutMs }),
         ...(options.supervision ? { supervision: options.supervision } : {}),
+        ...(options.configDir ? { configDir: options.configDir } : {}),
         onStatus: () => options.onStatus(),
         onTools: () => options.onTools(),
         onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),

@@ -1,9 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { load as loadYaml } from 'js-yaml';
 import type { z } from 'zod';
 import { problem } from '../../../shared/problem';
 import { isNode, resolveLocalRef } from '../../../shared/schema-refs';
+import { closest } from '../../../shared/suggest';
 import type { OpenApiSettingsSchema } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
 import { expandedSize } from './document-size';
@@ -45,33 +47,55 @@ export async function openApiTools(settings: OpenApiSettings, context: ServiceCo
   const base = settings.baseUrl ?? serverUrl(doc, from);
   if (!base) throw setup('the document names no server (servers[0].url): give the base URL');
   const wanted = settings.operations ? new Set(settings.operations) : undefined;
+  const schemes = isRecord(doc.components) && isRecord(doc.components.securitySchemes) ? Object.keys(doc.components.securitySchemes) : [];
+  for (const name of Object.keys(settings.credentials))
+    if (!schemes.includes(name)) {
+      // Else never sent, and every call fails with a 401 that does not say why.
+      const has = schemes.length > 0 ? `it has ${schemes.slice(0, 10).join(', ')}` : 'it has none';
+      const near = closest(name, schemes);
+      throw setup(`credentials.${name}: the document has no security scheme "${name}" (${has})${near ? `; did you mean "${near}"?` : ''}`);
+    }
   const tools: (ServiceTool & { operationId: string })[] = [];
   const tooLarge: string[] = [];
+  const ids: string[] = [];
+  const names = new Set<string>();
+  let found = 0;
   const paths = isRecord(doc.paths) ? doc.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
     const item = deref(doc, rawItem);
     if (!isRecord(item)) continue;
     for (const method of METHODS) {
       const op = item[method];
-      if (!isRecord(op) || tools.length >= MAX_OPERATIONS) continue;
+      if (!isRecord(op)) continue;
       const id = typeof op.operationId === 'string' && op.operationId ? op.operationId : `${method}_${path}`;
+      ids.push(id);
       if (wanted && !wanted.has(id)) continue;
+      if (++found > MAX_OPERATIONS) continue;
+      const name = uniqueName(toolName(id, method, path), names);
       try {
-        tools.push(operationTool(doc, { path, method, id, op, shared: item.parameters }, base, settings, context));
+        tools.push(operationTool(doc, { path, method, id, name, op, shared: item.parameters }, base, settings, context));
       } catch (error) {
         if (!(error instanceof SchemaTooLarge)) throw error;
         tooLarge.push(id);
       }
     }
   }
+  if (found > MAX_OPERATIONS)
+    context.log.warn(
+      `${settings.spec} has ${found} operations; the first ${MAX_OPERATIONS} are served: list the ones you want in "operations"`,
+    );
   if (tooLarge.length > 0)
     context.log.warn(
       `${tooLarge.length} operation(s) of ${settings.spec} are left out: their arguments' schema is too large (${tooLarge.slice(0, 5).join(', ')})`,
     );
   if (wanted) {
-    const found = new Set(tools.map((t) => t.operationId));
-    const missing = [...wanted].filter((id) => !found.has(id));
-    if (missing.length > 0) throw setup(`the document has no operation ${missing.slice(0, 5).join(', ')}`);
+    const served = new Set(tools.map((t) => t.operationId));
+    const missing = [...wanted].filter((id) => !served.has(id) && !tooLarge.includes(id));
+    if (missing.length > 0) {
+      const one = missing.length === 1 ? (missing[0] as string) : undefined;
+      const near = one && (ids.find((id) => id.toLowerCase().startsWith(one.toLowerCase())) ?? closest(one, ids));
+      throw setup(`the document has no operation ${missing.slice(0, 5).join(', ')}${near ? ` (did you mean ${near}?)` : ''}`);
+    }
   }
   return tools;
 }
@@ -80,6 +104,8 @@ interface Operation {
   path: string;
   method: string;
   id: string;
+  /** The tool's name: from the id, else (an id in Chinese, say) from the method and path. */
+  name: string;
   op: Node;
   shared: unknown;
 }
@@ -143,7 +169,7 @@ function operationTool(
   const security = (Array.isArray(o.op.security) ? o.op.security : Array.isArray(doc.security) ? doc.security : []) as unknown[];
   return {
     operationId: o.id,
-    tool: { name: toolName(o.id), description: (description ?? `${o.method.toUpperCase()} ${o.path}`).slice(0, 1000), inputSchema },
+    tool: { name: o.name, description: (description ?? `${o.method.toUpperCase()} ${o.path}`).slice(0, 1000), inputSchema },
     call: async (args, options) => {
       const segment = pathSegment(context.http.platform);
       const path = o.path.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(args[name]), name));
@@ -170,14 +196,25 @@ function operationTool(
   };
 }
 
-/** An operationId as a name xiaozhi can call: other characters become _, at most 64. */
-function toolName(id: string): string {
-  return (
-    id
+/**
+ * An operationId as a name xiaozhi can call (other characters become _, at most 64). An id that
+ * is not ASCII (查询宠物) would lose every character: the method and path name it instead (get_a).
+ */
+function toolName(id: string, method: string, path: string): string {
+  const clean = (text: string) =>
+    text
       .replace(/[^A-Za-z0-9_-]+/g, '_')
       .replace(/^_+|_+$/g, '')
-      .slice(0, 64) || 'operation'
-  );
+      .slice(0, 64);
+  return (/[^\x00-\x7f]/.test(id) ? '' : clean(id)) || clean(`${method}${path}`) || 'operation';
+}
+
+/** A name not yet taken in this document: a second one gets _2, then _3. */
+function uniqueName(name: string, taken: Set<string>): string {
+  let unique = name;
+  for (let n = 2; taken.has(unique); n++) unique = `${name.slice(0, 60)}_${n}`;
+  taken.add(unique);
+  return unique;
 }
 
 /** The first security requirement whose every scheme has a credential, applied to the request. */
@@ -289,9 +326,11 @@ async function readSpec(spec: string, context: ServiceContext): Promise<{ doc: u
     text = (await context.http.send({ method: 'GET', url: spec }, { timeoutMs: context.timeoutMs })).text;
     from = spec;
   } else {
+    // Relative to the config file, as written there: not to wherever the app was started (a service, systemd).
+    const file = path.resolve(context.configDir ?? process.cwd(), spec);
     try {
-      if ((await stat(spec)).size > MAX_ANSWER_BYTES) throw new Error('the file is larger than 8 MB');
-      text = await readFile(spec, 'utf8');
+      if ((await stat(file)).size > MAX_ANSWER_BYTES) throw new Error('the file is larger than 8 MB');
+      text = await readFile(file, 'utf8');
     } catch (error) {
       throw new ServiceError(problem('service.setup', { platform, detail: `cannot read ${spec}: ${(error as Error).message}` }));
     }

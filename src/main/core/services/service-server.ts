@@ -31,6 +31,8 @@ export interface ServiceServerOptions {
   onStatus: () => void;
   onTools: () => void;
   onAttempt?: (attempt: Promise<void>) => void;
+  /** The config file's folder: a relative OpenAPI document path is read from there. */
+  configDir?: string;
   /** Tests hand in their own fetch; the app uses Node's. */
   fetch?: typeof fetch;
 }
@@ -211,7 +213,12 @@ export class ServiceServer {
     this.setState(state);
     let tools: ServiceTool[];
     try {
-      tools = await buildTools(this.opts.settings, { http: this.http, timeoutMs: SETUP_TIMEOUT_MS, log: this.opts.log });
+      tools = await buildTools(this.opts.settings, {
+        http: this.http,
+        timeoutMs: SETUP_TIMEOUT_MS,
+        log: this.opts.log,
+        ...(this.opts.configDir ? { configDir: this.opts.configDir } : {}),
+      });
     } catch (error) {
       if (generation === this.generation) this.fail(error);
       return;

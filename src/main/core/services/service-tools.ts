@@ -21,6 +21,8 @@ export interface ServiceContext {
   /** For the requests made while setting up. */
   timeoutMs: number;
   log: Logger;
+  /** The config file's folder (absent: the working folder), for a relative file path. */
+  configDir?: string;
 }
 
 /** The one text item the model reads. */
