@@ -51,6 +51,13 @@ export async function homeAssistantTools(settings: HomeAssistantSettings, contex
         problem('service.setup', { platform, detail: `it has no service ${missing.join(', ')} (see Developer tools, Actions)` }),
       );
   }
+  if (settings.services.length === 0)
+    // Nothing asked yet: `GET /api/` ("API running.") says at start whether the address and token work,
+    // instead of a green "running" until the first question fails with a 401.
+    await context.http.sendJson(
+      { method: 'GET', url: joinUrl(settings.baseUrl, '/api/'), headers: auth },
+      { timeoutMs: context.timeoutMs },
+    );
   if (settings.states) {
     tools.push({
       tool: {

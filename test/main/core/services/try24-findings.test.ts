@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unknownKeys, configFileText } from '../../../../src/main/core/config/config-file-writer';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { openApiTools } from '../../../../src/main/core/services/openapi';
+import { homeAssistantTools } from '../../../../src/main/core/services/home-assistant';
 import { httpApiTools } from '../../../../src/main/core/services/http-api';
 import { ServiceHttp } from '../../../../src/main/core/services/service-http';
 import { spokenServiceError } from '../../../../src/main/core/hub/spoken-error';
@@ -323,9 +324,25 @@ describe('try24: what the model hears, worded', () => {
   };
 
   it('says a relative or non-web URL is not a full web address', async () => {
-    expect(await failure({ url: '/relative' })).toBe('w: "/relative" is not a full web address (http:// or https://)');
-    expect(await failure({ url: 'ftp://127.0.0.1/x' })).toMatch(/"ftp:\/\/127\.0\.0\.1\/x" is not a full web address/);
-    expect(await failure({ url: 'file:///etc/passwd' })).toMatch(/is not a full web address/);
+    const said = async (url: string) =>
+      ((await new ServiceHttp('w').send({ method: 'GET', url }, { timeoutMs: 5000 }).catch((e: Error) => e)) as Error).message;
+    expect(await said('/relative')).toBe('w: "/relative" is not a full web address (http:// or https://)');
+    expect(await said('ftp://127.0.0.1/x')).toMatch(/"ftp:\/\/127\.0\.0\.1\/x" is not a full web address/);
+    expect(await said('file:///etc/passwd')).toMatch(/is not a full web address/);
+  });
+
+  it('refuses in the settings (so `check` says where) a URL that can only fail', () => {
+    const issues = (url: string, extra: object = {}) => {
+      const parsed = ServerSettingsSchema.safeParse({ name: 'w', transport: 'http-api', ...extra, tools: [{ name: 't', url }] });
+      return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(issues('/relative')).toEqual([
+      'tools.0.url: is a path without the service\'s "baseUrl": write the whole address (https://…), or give "baseUrl"',
+    ]);
+    expect(issues('ftp://h/x')).toEqual(['tools.0.url: must be an http:// or https:// address']);
+    expect(issues('file:///etc/passwd')).toEqual(['tools.0.url: must be an http:// or https:// address']);
+    expect(issues('/relative', { baseUrl: 'https://h' })).toEqual([]);
+    expect(issues('https://h/x')).toEqual([]);
   });
 
   it('names a header whose value fetch cannot send (Chinese text, a line break)', async () => {
@@ -357,6 +374,28 @@ describe('try24: what the model hears, worded', () => {
       'zh-CN',
     );
     expect(said).toBe('工具“t”出错了：无法连接 w（127.0.0.1:9）：那里没有服务应答。');
+  });
+});
+
+describe('try24: a wrong token seen at start', () => {
+  it('Home Assistant with only "what is the state of" fails at start on a refused token, not at the first question', async () => {
+    const ha = http.createServer((req, res) => {
+      const ok = req.headers.authorization === 'Bearer good-token';
+      res.writeHead(ok ? 200 : 401, { 'content-type': ok ? 'application/json' : 'text/plain' });
+      res.end(ok ? '{"message":"API running."}' : '401: Unauthorized');
+    });
+    ha.listen(0, '127.0.0.1');
+    await once(ha, 'listening');
+    try {
+      const baseUrl = `http://127.0.0.1:${(ha.address() as { port: number }).port}`;
+      const settings = (token: string) => parse({ name: 'home', transport: 'home-assistant', baseUrl, token, services: [], states: true });
+      const error = await homeAssistantTools(settings('bad-token') as never, context('Home Assistant')).catch((e: Error) => e);
+      expect((error as Error).message).toBe('Home Assistant answered HTTP 401: 401: Unauthorized');
+      const tools = await homeAssistantTools(settings('good-token') as never, context('Home Assistant'));
+      expect(tools.map((t) => t.tool.name)).toEqual(['get_state']);
+    } finally {
+      ha.close();
+    }
   });
 });
 
