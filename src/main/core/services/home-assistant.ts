@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { problem } from '../../../shared/problem';
 import type { HomeAssistantSettingsSchema } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
-import { joinUrl, spoken } from './service-http';
+import { joinUrl, speakable, spoken } from './service-http';
 import { ServiceError } from './service-problems';
 import { textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
 
@@ -155,6 +155,8 @@ function stateOf(states: unknown, asked: string, platform: string): string {
     list.find((s) => isRecord(s.attributes) && spoken(s.attributes.friendly_name).toLowerCase() === wanted) ??
     list.find((s) => isRecord(s.attributes) && wanted !== '' && spoken(s.attributes.friendly_name).toLowerCase().includes(wanted));
   if (!found)
-    throw new ServiceError(problem('service.refused', { platform, code: 404, message: `no device or sensor is called "${asked}"` }));
+    throw new ServiceError(
+      problem('service.refused', { platform, code: 404, message: `no device or sensor is called "${speakable(asked)}"` }),
+    );
   return stateLine(found);
 }

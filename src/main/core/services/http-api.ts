@@ -69,7 +69,8 @@ export function httpApiTools(settings: HttpApiSettings, context: ServiceContext)
           } else body = rest;
         }
         const answer = await context.http.send({ method: spec.method, url: url.toString(), headers, body }, options);
-        return textAnswer(shapedAnswer(answer, spec.result));
+        // An empty answer (204) still tells the model it worked, as an OpenAPI operation's does.
+        return textAnswer(shapedAnswer(answer, spec.result) || 'Done.');
       },
     };
   });

@@ -323,7 +323,7 @@ async function readSpec(spec: string, context: ServiceContext): Promise<{ doc: u
   let text: string;
   let from: string | undefined;
   if (/^https?:\/\//i.test(spec)) {
-    text = (await context.http.send({ method: 'GET', url: spec }, { timeoutMs: context.timeoutMs })).text;
+    text = (await context.http.send({ method: 'GET', url: spec, anySite: true }, { timeoutMs: context.timeoutMs })).text;
     from = spec;
   } else {
     // Relative to the config file, as written there: not to wherever the app was started (a service, systemd).

@@ -11,6 +11,8 @@ export interface ServiceRequest {
   url: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** It carries no secret (a public document's GET): its redirects may go to another site. */
+  anySite?: boolean;
 }
 
 /** An answer within the bounds: its status, its text, and its JSON when it is JSON. */
@@ -34,7 +36,8 @@ const MAX_MESSAGE = 200;
 /**
  * Requests toward one web service: every answer bounded (`boundedFetch`), a deadline per request
  * (a timeout the hub words like any other), redirects followed only within the origin the request
- * was made to (a token in a header must never go to another site), and a failed answer turned into
+ * was made to, or from http to https on its host (a token in a header must never go to another
+ * site), and a failed answer turned into
  * a `ServiceError` that says the HTTP status and the platform's own message, not a raw body.
  */
 export class ServiceHttp {
@@ -72,7 +75,7 @@ export class ServiceHttp {
     }
     let url = webUrl(this.platform, request.url).toString();
     let method = request.method;
-    const origin = new URL(url).origin;
+    let origin = new URL(url).origin;
     for (const [name, value] of Object.entries(headers))
       // Refused by fetch with a JS error ("Cannot convert argument to a ByteString"): said here, naming the header.
       if (/[^\t\x20-\xff]/.test(value) || /[^!#$%&'*+.^_`|~0-9A-Za-z-]/.test(name) || name === '')
@@ -88,7 +91,12 @@ export class ServiceHttp {
         if (response.status >= 300 && response.status < 400 && location) {
           const next = new URL(location, url);
           await response.body?.cancel();
-          if (next.origin !== origin) throw new ServiceError(problem('service.redirect', { platform: this.platform, host: next.host }));
+          // The same site, or the same host moved from http to https (most sites do that); a request
+          // that carries no secret may go anywhere.
+          const upgraded = next.protocol === 'https:' && new URL(url).protocol === 'http:' && next.hostname === new URL(origin).hostname;
+          if (next.origin !== origin && !upgraded && !request.anySite)
+            throw new ServiceError(problem('service.redirect', { platform: this.platform, host: next.host }));
+          if (upgraded) origin = next.origin;
           // As browsers do: a 303 (and a 301/302 of a POST) is fetched again with GET, without its body.
           if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
             method = 'GET';
@@ -142,6 +150,16 @@ export function platformMessage(answer: ServiceAnswer): string {
   }
   const line = (message as string).replace(/\s+/g, ' ').trim();
   return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
+}
+
+/**
+ * A platform's text as the model says it: one line, its first sentence when it has several, at most
+ * MAX_MESSAGE characters (a 500-character stack of errors is not read aloud).
+ */
+export function speakable(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const first = /^(.{20,}?[.!?。！？])(\s|$)/.exec(line)?.[1] ?? line;
+  return first.length > MAX_MESSAGE ? `${first.slice(0, MAX_MESSAGE - 1)}…` : first;
 }
 
 export function httpProblem(platform: string, answer: ServiceAnswer): Problem {

@@ -8,7 +8,7 @@ import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { openApiTools } from '../../../../src/main/core/services/openapi';
 import { homeAssistantTools } from '../../../../src/main/core/services/home-assistant';
 import { httpApiTools } from '../../../../src/main/core/services/http-api';
-import { ServiceHttp } from '../../../../src/main/core/services/service-http';
+import { ServiceHttp, speakable } from '../../../../src/main/core/services/service-http';
 import { spokenServiceError } from '../../../../src/main/core/hub/spoken-error';
 import { ServiceServer } from '../../../../src/main/core/services/service-server';
 import { draftFromService, serviceFromDraft } from '../../../../src/renderer/pages/service-form';
@@ -34,6 +34,11 @@ beforeEach(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const chunk = 'a'.repeat(1 << 20);
       for (let i = 0; i < 9; i++) res.write(chunk);
+      res.end();
+      return;
+    }
+    if (req.url === '/empty') {
+      res.writeHead(204);
       res.end();
       return;
     }
@@ -478,5 +483,68 @@ describe('try24: secrets the model must not hear', () => {
     expect(answer).toMatch(/x-key/);
     expect(answer).not.toContain('n8n-SECRET-1');
     await server.stop();
+  });
+});
+
+describe('try24: smaller things', () => {
+  it('hears an empty (204) answer as done, not as nothing', async () => {
+    const [tool] = httpApiTools(
+      parse({ name: 'w', transport: 'http-api', tools: [{ name: 't', method: 'POST', url: `${base}/empty` }] }) as never,
+      context('w'),
+    );
+    expect(await tool?.call({}, { timeoutMs: 5000 })).toEqual({ content: [{ type: 'text', text: 'Done.' }] });
+  });
+
+  it('cuts a platform’s long error to its first sentence, at most 200 characters', () => {
+    expect(speakable('The weather node failed.  Traceback: a\n b c')).toBe('The weather node failed.');
+    expect(speakable('x'.repeat(500))).toHaveLength(200);
+  });
+
+  it('follows a redirect from http to https on the same host, and no other host', async () => {
+    const fake: typeof fetch = async (input) => {
+      const url = String(input);
+      if (url === 'http://api.example.com/x')
+        return new Response(null, { status: 301, headers: { location: 'https://api.example.com/x' } });
+      if (url === 'https://api.example.com/x') return new Response(null, { status: 302, headers: { location: '/y' } });
+      if (url === 'https://api.example.com/y') return new Response('{"ok":1}', { headers: { 'content-type': 'application/json' } });
+      if (url === 'http://api.example.com/away')
+        return new Response(null, { status: 301, headers: { location: 'https://evil.example.com/x' } });
+      return new Response('no', { status: 404 });
+    };
+    const service = new ServiceHttp('w', fake);
+    expect((await service.send({ method: 'GET', url: 'http://api.example.com/x' }, { timeoutMs: 5000 })).json).toEqual({ ok: 1 });
+    const error = await service.send({ method: 'GET', url: 'http://api.example.com/away' }, { timeoutMs: 5000 }).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/redirected the request to another site \(evil\.example\.com\)/);
+  });
+
+  it('reads an OpenAPI document whose URL redirects to another host (its GET carries no secret)', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      servers: [{ url: base }],
+      paths: { '/a': { get: { operationId: 'a' } } },
+    };
+    const docs = http.createServer((req, res) => {
+      if (req.url === '/moved') {
+        res.writeHead(302, { location: `${base.replace('127.0.0.1', 'localhost')}/spec` });
+        return res.end();
+      }
+      res.writeHead(404);
+      res.end();
+    });
+    server.removeAllListeners('request');
+    server.on('request', (_req, res: http.ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(doc));
+    });
+    docs.listen(0, '127.0.0.1');
+    await once(docs, 'listening');
+    try {
+      const spec = `http://127.0.0.1:${(docs.address() as { port: number }).port}/moved`;
+      const tools = await openApiTools(parse({ name: 'o', transport: 'openapi', spec }) as never, context('o'));
+      expect(tools.map((t) => t.tool.name)).toEqual(['a']);
+    } finally {
+      docs.close();
+    }
   });
 });
