@@ -60,7 +60,7 @@ export const DIFY_CLOUD_URL = 'https://api.dify.ai/v1';
 export const COZE_SITES = { 'coze.cn': 'https://api.coze.cn', 'coze.com': 'https://api.coze.com' } as const;
 
 export const CozeWorkflowSchema = z.object({
-  /** The number at the end of the workflow's editing page URL. */
+  /** The number after `workflow_id=` in the workflow's editing page URL. */
   id: z
     .string()
     .trim()

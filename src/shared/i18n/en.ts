@@ -126,7 +126,7 @@ export const en = {
   'services.why.description': 'At most 4000 characters.',
   'services.fixFields': 'Some values are missing or not valid: they are marked above.',
   'services.about.coze':
-    'Runs a published Coze workflow. You need its id (the number at the end of the workflow page address) and a personal access token with the permission to run workflows.',
+    'Runs a published Coze workflow. You need its id (the number after workflow_id= in the workflow page address) and a personal access token with the permission to run workflows.',
   'services.about.dify':
     'Runs a published Dify app (workflow or chat). You need the API base URL and the API key from the page API Access of the app. Its inputs are read from Dify.',
   'services.about.n8n':
@@ -160,7 +160,7 @@ export const en = {
   'services.choice.coze.cn': 'coze.cn (China)',
   'services.choice.coze.com': 'coze.com (international)',
   'services.choice.workflow': 'Workflow',
-  'services.choice.chat': 'Chat app (chatflow, chatbot, agent)',
+  'services.choice.chat': 'Chat app (chatflow, chatbot)',
   'services.choice.yes': 'Yes',
   'services.choice.no': 'No',
   'services.hint.coze.token': 'Starts with pat_. Create it on the Coze site under API, Personal access tokens.',

@@ -128,7 +128,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'services.why.description': '最多 4000 个字符。',
   'services.fixFields': '有些值缺失或无效，已在上方标出。',
   'services.about.coze':
-    '运行已发布的扣子（Coze）工作流。需要工作流 ID（工作流页面地址末尾的数字）和一个开通了“运行工作流”权限的个人访问令牌。',
+    '运行已发布的扣子（Coze）工作流。需要工作流 ID（工作流页面地址中 workflow_id= 后面的数字）和一个开通了“运行工作流”权限的个人访问令牌。',
   'services.about.dify':
     '运行已发布的 Dify 应用（工作流或对话型）。需要应用“访问 API”页面上的 API 服务器地址和 API 密钥。输入参数会从 Dify 读取。',
   'services.about.n8n':
@@ -161,7 +161,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'services.choice.coze.cn': 'coze.cn（国内）',
   'services.choice.coze.com': 'coze.com（海外）',
   'services.choice.workflow': '工作流',
-  'services.choice.chat': '对话型应用（Chatflow、聊天助手、Agent）',
+  'services.choice.chat': '对话型应用（Chatflow、聊天助手）',
   'services.choice.yes': '是',
   'services.choice.no': '否',
   'services.hint.coze.token': '以 pat_ 开头。在扣子网站的“API → 个人访问令牌”中创建。',
