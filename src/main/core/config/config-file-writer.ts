@@ -11,6 +11,7 @@ import {
   UpdateSettingsSchema,
   type Settings,
 } from '../../../shared/settings';
+import { CozeWorkflowSchema, HttpRequestToolSchema, ServiceInputSchema } from '../../../shared/service-settings';
 import { isRecord } from '../../../shared/is-record';
 import { closest } from '../../../shared/suggest';
 import { nativeMigratedKeys } from './migrations';
@@ -37,6 +38,14 @@ type Known = {
 const keysOf = (...shapes: object[]): Set<string> => new Set(shapes.flatMap((shape) => Object.keys(shape)));
 const leaf = (schema: z.ZodType, ...shapes: object[]): Known => ({ keys: keysOf(...shapes), schema });
 
+/** A web service's own lists, matched item to item, so a save writes no default the file did not have (`"type": "string"`). */
+const INPUTS = { by: 'name', item: leaf(ServiceInputSchema, ServiceInputSchema.shape) };
+const SERVICE_LISTS: Known['list'] = {
+  tools: { by: 'name', item: leaf(HttpRequestToolSchema, HttpRequestToolSchema.shape) },
+  workflows: { by: 'id', item: { ...leaf(CozeWorkflowSchema, CozeWorkflowSchema.shape), list: { inputs: INPUTS } } },
+  inputs: INPUTS,
+};
+
 /**
  * A server entry's keys are those of its transport's schema (a `token` is a setting of Coze, not
  * of a stdio server); an entry whose transport is unknown is judged against every kind's keys.
@@ -44,10 +53,11 @@ const leaf = (schema: z.ZodType, ...shapes: object[]): Known => ({ keys: keysOf(
  */
 const SERVER_KINDS = ServerSettingsSchema.options.map((option) => ({
   transport: option.shape.transport,
-  known: leaf(ServerSettingsSchema, option.shape),
+  known: { ...leaf(ServerSettingsSchema, option.shape), list: SERVICE_LISTS },
 }));
 const ANY_SERVER: Known = {
   ...leaf(ServerSettingsSchema, ...ServerSettingsSchema.options.map((option) => option.shape)),
+  list: SERVICE_LISTS,
   variant: (entry) => SERVER_KINDS.find((kind) => kind.transport.safeParse(entry.transport).success)?.known ?? ANY_SERVER,
 };
 

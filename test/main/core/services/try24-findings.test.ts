@@ -86,6 +86,23 @@ describe('try24: a config file with web services', () => {
     expect(found.map((f) => f.path.join('.'))).toEqual(['servers.0.token']);
   });
 
+  it('writes no default the file did not have inside a service’s tools, workflows and inputs', () => {
+    const n8n = parse({ name: 'n', transport: 'n8n', url: 'https://h/webhook/a', tool: 't', inputs: [{ name: 'room' }] });
+    const web = parse({ name: 'w', transport: 'http-api', tools: [{ name: 't', url: 'https://h/x' }] });
+    const coze = parse({ name: 'c', transport: 'coze', token: 'pat_x', workflows: [{ id: '1', tool: 't', inputs: [{ name: 'city' }] }] });
+    const written = JSON.parse(configFileText({ servers: [n8n, web, coze] } as never, '{}\n')).servers;
+    expect(written[0].inputs).toEqual([{ name: 'room' }]);
+    expect(written[1].tools).toEqual([{ name: 't', url: 'https://h/x' }]);
+    expect(written[2].workflows).toEqual([{ id: '1', tool: 't', inputs: [{ name: 'city' }] }]);
+    // A default the file did have stays.
+    const before = JSON.stringify({
+      servers: [{ name: 'w', transport: 'http-api', tools: [{ name: 't', url: 'https://h/x', method: 'GET' }] }],
+    });
+    expect(JSON.parse(configFileText({ servers: [web] } as never, before)).servers[0].tools).toEqual([
+      { name: 't', url: 'https://h/x', method: 'GET' },
+    ]);
+  });
+
   it('forgets a key the window removed (operations cleared) instead of keeping it from the old file', () => {
     const before = JSON.stringify({
       servers: [{ name: 'pets', transport: 'openapi', spec: 'https://x/openapi.yaml', operations: ['listPets'] }],
