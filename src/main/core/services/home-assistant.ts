@@ -46,10 +46,7 @@ export async function homeAssistantTools(settings: HomeAssistantSettings, contex
         },
       });
     }
-    if (missing.length > 0)
-      throw new ServiceError(
-        problem('service.setup', { platform, detail: `it has no service ${missing.join(', ')} (see Developer tools, Actions)` }),
-      );
+    if (missing.length > 0) throw new ServiceError(problem('service.setup.noAction', { platform, names: missing.join(', ') }));
   }
   if (settings.services.length === 0)
     // Nothing asked yet: `GET /api/` ("API running.") says at start whether the address and token work,

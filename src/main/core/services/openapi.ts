@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { load as loadYaml } from 'js-yaml';
 import type { z } from 'zod';
-import { problem } from '../../../shared/problem';
+import { problem, type ProblemCode } from '../../../shared/problem';
 import { isNode, resolveLocalRef } from '../../../shared/schema-refs';
 import { closest } from '../../../shared/suggest';
 import type { OpenApiSettingsSchema } from '../../../shared/settings';
@@ -40,20 +40,18 @@ class SchemaTooLarge extends Error {}
  */
 export async function openApiTools(settings: OpenApiSettings, context: ServiceContext): Promise<ServiceTool[]> {
   const platform = context.http.platform;
-  const setup = (detail: string) => new ServiceError(problem('service.setup', { platform, detail }));
+  const setup = (code: ProblemCode, params: Record<string, string> = {}) => new ServiceError(problem(code, { platform, ...params }));
   const { doc, from } = await readSpec(settings.spec, context);
-  if (!isRecord(doc) || typeof doc.openapi !== 'string' || !/^3\./.test(doc.openapi))
-    throw setup('the document is not OpenAPI 3 (it has no "openapi": "3.x")');
+  if (!isRecord(doc) || typeof doc.openapi !== 'string' || !/^3\./.test(doc.openapi)) throw setup('service.setup.notOpenApi');
   const base = settings.baseUrl ?? serverUrl(doc, from);
-  if (!base) throw setup('the document names no server (servers[0].url): give the base URL');
+  if (!base) throw setup('service.setup.noServer');
   const wanted = settings.operations ? new Set(settings.operations) : undefined;
   const schemes = isRecord(doc.components) && isRecord(doc.components.securitySchemes) ? Object.keys(doc.components.securitySchemes) : [];
   for (const name of Object.keys(settings.credentials))
     if (!schemes.includes(name)) {
       // Else never sent, and every call fails with a 401 that does not say why.
-      const has = schemes.length > 0 ? `it has ${schemes.slice(0, 10).join(', ')}` : 'it has none';
       const near = closest(name, schemes);
-      throw setup(`credentials.${name}: the document has no security scheme "${name}" (${has})${near ? `; did you mean "${near}"?` : ''}`);
+      throw setup('service.setup.noScheme', { name, schemes: schemes.slice(0, 10).join(', '), ...(near ? { near } : {}) });
     }
   const tools: (ServiceTool & { operationId: string })[] = [];
   const tooLarge: string[] = [];
@@ -94,7 +92,7 @@ export async function openApiTools(settings: OpenApiSettings, context: ServiceCo
     if (missing.length > 0) {
       const one = missing.length === 1 ? (missing[0] as string) : undefined;
       const near = one && (ids.find((id) => id.toLowerCase().startsWith(one.toLowerCase())) ?? closest(one, ids));
-      throw setup(`the document has no operation ${missing.slice(0, 5).join(', ')}${near ? ` (did you mean ${near}?)` : ''}`);
+      throw setup('service.setup.noOperation', { names: missing.slice(0, 5).join(', '), ...(near ? { near } : {}) });
     }
   }
   return tools;
@@ -332,7 +330,10 @@ async function readSpec(spec: string, context: ServiceContext): Promise<{ doc: u
       if ((await stat(file)).size > MAX_ANSWER_BYTES) throw new Error('the file is larger than 8 MB');
       text = await readFile(file, 'utf8');
     } catch (error) {
-      throw new ServiceError(problem('service.setup', { platform, detail: `cannot read ${spec}: ${(error as Error).message}` }));
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new ServiceError(problem('service.setup.noFile', { platform, file }));
+      const reason = code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
+      throw new ServiceError(problem('service.setup.cannotRead', { platform, file, reason }));
     }
   }
   let doc: unknown;
@@ -340,15 +341,10 @@ async function readSpec(spec: string, context: ServiceContext): Promise<{ doc: u
     doc = /^\s*[{[]/.test(text) ? (JSON.parse(text) as unknown) : loadYaml(text, { json: true });
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0] ?? '';
-    throw new ServiceError(problem('service.setup', { platform, detail: `the document is neither JSON nor YAML (${reason})` }));
+    throw new ServiceError(problem('service.setup.notParsed', { platform, reason }));
   }
   // Checked before anything walks it: every later step (schemas, the window, the log) would expand it.
   if (expandedSize(doc, MAX_DOCUMENT_VALUES) > MAX_DOCUMENT_VALUES)
-    throw new ServiceError(
-      problem('service.setup', {
-        platform,
-        detail: `the document ${spec} is too large once its YAML aliases are expanded (over ${MAX_DOCUMENT_VALUES} values); it was not used`,
-      }),
-    );
+    throw new ServiceError(problem('service.setup.tooLarge', { platform, spec, values: MAX_DOCUMENT_VALUES }));
   return { doc, ...(from ? { from } : {}) };
 }

@@ -24,9 +24,29 @@ const ENGLISH: Record<string, (p: Params) => string> = {
     `${p.platform} was not asked: the argument ${p.name} cannot be "${p.value}" (it would leave the address's path)`,
 };
 
+/** Why a setup failed: said after "<platform> could not be set up: ". */
+const SETUP: Record<string, (p: Params) => string> = {
+  'service.setup.notOpenApi': () => 'the document is not OpenAPI 3 (it has no "openapi": "3.x")',
+  'service.setup.noServer': () => 'the document names no server (servers[0].url): give the base URL',
+  'service.setup.noScheme': (p) =>
+    `credentials.${p.name}: the document has no security scheme "${p.name}" (${p.schemes ? `it has ${p.schemes}` : 'it has none'})${p.near ? `; did you mean "${p.near}"?` : ''}`,
+  'service.setup.noOperation': (p) => `the document has no operation ${p.names}${p.near ? ` (did you mean ${p.near}?)` : ''}`,
+  'service.setup.noFile': (p) => `cannot read ${p.file}: there is no such file`,
+  'service.setup.cannotRead': (p) => `cannot read ${p.file}: ${p.reason}`,
+  'service.setup.notParsed': (p) => `the document is neither JSON nor YAML (${p.reason})`,
+  'service.setup.tooLarge': (p) =>
+    `the document ${p.spec} is too large once its YAML aliases are expanded (over ${p.values} values); it was not used`,
+  'service.setup.noAction': (p) => `it has no service ${p.names} (see Developer tools, Actions)`,
+};
+
 export function serviceEnglish(item: Problem): string {
+  const setup = SETUP[item.code];
+  if (setup) return `${item.params.platform} could not be set up: ${setup(item.params)}`;
   return ENGLISH[item.code]?.(item.params) ?? englishText(item);
 }
+
+/** Whether a problem is a setup no retry can fix (the settings or the document are wrong). */
+export const isSetupProblem = (item: Problem) => item.code === 'service.setup' || item.code.startsWith('service.setup.');
 
 /** A URL as the request goes out: a full http(s) address, or a worded problem (not "Invalid URL"). */
 export function webUrl(platform: string, raw: string): URL {

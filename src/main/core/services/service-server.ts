@@ -17,7 +17,7 @@ import { httpApiTools } from './http-api';
 import { n8nTools } from './n8n';
 import { openApiTools } from './openapi';
 import { ServiceHttp } from './service-http';
-import { serviceEnglish, ServiceError } from './service-problems';
+import { isSetupProblem, serviceEnglish, ServiceError } from './service-problems';
 import { serviceSecretValues } from './service-secrets';
 import { redactProblem, redactText, redactUrl } from '../logs/redact';
 import type { ServiceContext, ServiceTool } from './service-tools';
@@ -254,7 +254,7 @@ export class ServiceServer {
     this.lastFailure = failure;
     const status = failure.problem.params.status;
     const permanent =
-      failure.problem.code === 'service.setup' || (failure.problem.code === 'service.http' && typeof status === 'number' && status < 500);
+      isSetupProblem(failure.problem) || (failure.problem.code === 'service.http' && typeof status === 'number' && status < 500);
     const step = restartStep(
       this.history,
       { kind: permanent ? 'permanent' : 'crash', ranForMs: 0, now: Date.now(), draw: Math.random() },

@@ -14,6 +14,8 @@ import { ServiceServer } from '../../../../src/main/core/services/service-server
 import { draftFromService, serviceFromDraft } from '../../../../src/renderer/pages/service-form';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
 import { tempDirs } from '../../../helpers/temp-dirs';
+import { translate } from '../../../../src/shared/i18n/translate';
+import type { Problem } from '../../../../src/shared/problem';
 
 /**
  * Findings of the try24 review of web services (issue 24), each reproduced as a test that fails
@@ -307,6 +309,33 @@ describe('try24: OpenAPI names and limits', () => {
       context('o'),
     ).catch((e: Error) => e);
     expect((error as Error).message).toMatch(/no operation getPet \(did you mean getPetById\?\)/);
+  });
+
+  it('says why a setup failed with a code the window words in Chinese, not an English detail', async () => {
+    const { dir } = write({ paths: {} }, 'pets.json');
+    const error = (await openApiTools(parse({ name: 'o', transport: 'openapi', spec: 'nope.json' }) as never, {
+      ...context('o'),
+      configDir: dir,
+    }).catch((e: unknown) => e)) as Error & { problem: Problem };
+    expect(error.message).toBe(`o could not be set up: cannot read ${path.join(dir, 'nope.json')}: there is no such file`);
+    expect(translate('zh-CN', `problem.${error.problem.code}` as never, error.problem.params)).toBe(
+      `o 无法完成设置：找不到文件 ${path.join(dir, 'nope.json')}。`,
+    );
+    const notOpenApi = (await openApiTools(
+      parse({ name: 'o', transport: 'openapi', spec: path.join(dir, 'pets.json') }) as never,
+      context('o'),
+    )
+      .then(() => undefined)
+      .catch((e: unknown) => e)) as { problem: Problem } | undefined;
+    expect(notOpenApi).toBeUndefined();
+    fs.writeFileSync(path.join(dir, 'x.json'), '{"swagger":"2.0"}');
+    const old = (await openApiTools(parse({ name: 'o', transport: 'openapi', spec: 'x.json' }) as never, {
+      ...context('o'),
+      configDir: dir,
+    }).catch((e: unknown) => e)) as { problem: Problem };
+    expect(translate('zh-CN', `problem.${old.problem.code}` as never, old.problem.params)).toBe(
+      'o 无法完成设置：该文档不是 OpenAPI 3 文档（缺少 "openapi": "3.x"）。',
+    );
   });
 
   it('reads a relative document path from the config file’s folder, not the working folder', async () => {
