@@ -139,7 +139,7 @@ describe('adding a web service from the window', () => {
       transport: 'n8n',
       url: `${standIns.base}/webhook/a`,
       method: 'POST',
-      headers: { 'X-Key': 'n8n-secret-value-123' },
+      headers: { 'X-Key': 'n8n-secret-value-123', 'X-Other': 'o' },
       tool: 'flow',
       description: '',
       inputs: [],
@@ -152,8 +152,10 @@ describe('adding a web service from the window', () => {
     fireEvent.change(screen.getByLabelText('请求头名称'), { target: { value: 'X-Auth' } });
     fireEvent.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('此值已隐藏，且属于原来的名称：请重新输入它的值。')).toBeTruthy();
+    // The second header the dialog cannot show is said to be kept.
+    expect(screen.getByText(/另有 1 个，保持不变/)).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
-    expect(harness.store.load().servers[0]).toMatchObject({ headers: { 'X-Key': 'n8n-secret-value-123' } });
+    expect(harness.store.load().servers[0]).toMatchObject({ headers: { 'X-Key': 'n8n-secret-value-123', 'X-Other': 'o' } });
   });
 
   it('edits a service with its token masked and keeps the real token', async () => {

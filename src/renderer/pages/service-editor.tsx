@@ -9,6 +9,7 @@ import { useServerSave } from './use-server-save';
 import {
   draftFromService,
   emptyServiceDraft,
+  hiddenEntries,
   SECRET_FIELDS,
   SERVICE_FIELDS,
   validateServiceDraft,
@@ -63,7 +64,11 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
           : t('services.wrong');
     const error = submitted && wrong.has(field) ? why : undefined;
     const hintKey: string = `services.hint.${props.kind}.${field}`;
-    const hint = hasMessage(hintKey) ? t(hintKey) : undefined;
+    const hidden = hiddenEntries(props.service, field);
+    const hint =
+      [hasMessage(hintKey) ? t(hintKey) : undefined, hidden > 0 ? t('services.moreKept', { count: hidden }) : undefined]
+        .filter(Boolean)
+        .join(' ') || undefined;
     const choices =
       field === 'method' ? (props.kind === 'n8n' ? ['POST', 'GET'] : ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) : CHOICES[field];
     return (

@@ -216,6 +216,20 @@ export function draftFromService(s: ServiceSettings): ServiceDraft {
   }
 }
 
+/**
+ * How many more entries than the dialog shows a service has behind a field (a second header, a
+ * second request): kept as they are on save, and said under the field so nobody thinks them gone.
+ */
+export function hiddenEntries(s: ServiceSettings | undefined, field: ServiceField): number {
+  if (!s) return 0;
+  const more = (n: number) => Math.max(0, n - 1);
+  if (field === 'headerName' && 'headers' in s) return more(Object.keys(s.headers).length);
+  if (field === 'credentialName' && s.transport === 'openapi') return more(Object.keys(s.credentials).length);
+  if (field === 'tool' && s.transport === 'http-api') return more(s.tools.length);
+  if (field === 'workflowId' && s.transport === 'coze') return more(s.workflows.length);
+  return 0;
+}
+
 /** Which dialog field a settings path names (`workflows[0].id` → workflowId). */
 function fieldOf(path: PropertyKey[]): ServiceField {
   const [first, , third] = path.map(String);

@@ -109,6 +109,7 @@ export const en = {
   'servers.transport.home-assistant': 'Home Assistant',
   'services.add': 'Add a web service',
   'services.addTitle': 'Add: {kind}',
+  'services.moreKept': 'Plus {count} more, kept as they are (change them in the config file).',
   'services.wrong': 'Check this value.',
   'services.stillMasked': 'This value is hidden and belongs to the old name: type the value again.',
   'services.why.name': 'Give a name: letters, digits, _ or - (no spaces), not used by another server.',

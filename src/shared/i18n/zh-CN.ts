@@ -111,6 +111,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.transport.home-assistant': 'Home Assistant',
   'services.add': '添加网络服务',
   'services.addTitle': '添加：{kind}',
+  'services.moreKept': '另有 {count} 个，保持不变（可在配置文件中修改）。',
   'services.wrong': '请检查此项。',
   'services.stillMasked': '此值已隐藏，且属于原来的名称：请重新输入它的值。',
   'services.why.name': '请填写名称：字母、数字、_ 或 -（不能有空格），且不能与其他服务器重名。',
