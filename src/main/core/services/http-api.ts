@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { HttpApiSettingsSchema } from '../../../shared/settings';
 import { joinUrl } from './service-http';
 import { webUrl } from './service-problems';
+import { serviceSecretValues } from './service-secrets';
+import { redactText } from '../logs/redact';
 import {
   bodyPlaceholders,
   fillBody,
@@ -35,9 +37,12 @@ function derivedSchema(tool: RequestTool): Tool['inputSchema'] {
 
 /** A user's own requests, each a tool: the URL, query, headers and body filled from the arguments. */
 export function httpApiTools(settings: HttpApiSettings, context: ServiceContext): ServiceTool[] {
+  const secrets = serviceSecretValues(settings);
   return settings.tools.map((spec) => {
     const inputSchema = (spec.inputSchema as Tool['inputSchema'] | undefined) ?? derivedSchema(spec);
-    const tool: Tool = { name: spec.name, description: spec.description, inputSchema };
+    // Without a description the model cannot tell what a tool does: its request says a little (never its query or a token).
+    const description = spec.description.trim() || redactText(`${spec.method} ${spec.url.split('?')[0]}`, secrets);
+    const tool: Tool = { name: spec.name, description, inputSchema };
     return {
       tool,
       call: async (args, options) => {

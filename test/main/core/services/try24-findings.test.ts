@@ -533,6 +533,23 @@ describe('try24: secrets the model must not hear', () => {
 });
 
 describe('try24: smaller things', () => {
+  it('describes a request tool without a description by its request, never its query or a token', () => {
+    const tools = httpApiTools(
+      parse({
+        name: 'w',
+        transport: 'http-api',
+        tools: [
+          { name: 'a', url: 'https://h/weather?key=SECRET_KEY_1234' },
+          { name: 'b', method: 'POST', url: 'https://h/bot123456:TELEGRAM_SECRET_AAA/send' },
+        ],
+      }) as never,
+      context('w'),
+    );
+    expect(tools[0]?.tool.description).toBe('GET https://h/weather');
+    expect(tools[1]?.tool.description).toMatch(/^POST https:\/\/h\//);
+    expect(tools[1]?.tool.description).not.toContain('TELEGRAM_SECRET_AAA');
+  });
+
   it('hears an empty (204) answer as done, not as nothing', async () => {
     const [tool] = httpApiTools(
       parse({ name: 'w', transport: 'http-api', tools: [{ name: 't', method: 'POST', url: `${base}/empty` }] }) as never,
