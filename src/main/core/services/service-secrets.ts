@@ -27,7 +27,13 @@ function urlSecrets(raw: string | undefined): string[] {
   const query = [...url.searchParams].filter(([name, value]) => looksServiceSecret(name) && !/^\{[^{}]*\}$/.test(value)).map(([, v]) => v);
   const path = url.pathname
     .split('/')
-    .map((segment) => decodeURIComponent(segment.replace(/%(?![0-9a-f]{2})/gi, '%25')))
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment; // not UTF-8 once decoded: kept as written
+      }
+    })
     .filter((segment) => segment.length >= 20 && /\d/.test(segment) && /[a-z]/i.test(segment) && !segment.includes('{'));
   return [...query, ...path, ...[urlPassword(raw)].filter((p): p is string => p !== undefined)];
 }

@@ -10,6 +10,7 @@ import { homeAssistantTools } from '../../../../src/main/core/services/home-assi
 import { httpApiTools } from '../../../../src/main/core/services/http-api';
 import { ServiceHttp, speakable } from '../../../../src/main/core/services/service-http';
 import { spokenServiceError } from '../../../../src/main/core/hub/spoken-error';
+import { serviceSecretValues } from '../../../../src/main/core/services/service-secrets';
 import { ServiceServer } from '../../../../src/main/core/services/service-server';
 import { draftFromService, serviceFromDraft } from '../../../../src/renderer/pages/service-form';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
@@ -521,6 +522,16 @@ describe('try24: secrets the model must not hear', () => {
     expect(said.join('\n')).toMatch(/x-api-key/);
     for (const secret of SECRETS) expect(said.join('\n')).not.toContain(secret);
     await server.stop();
+  });
+
+  it('reads a URL with a broken percent escape without failing', () => {
+    expect(() =>
+      parse({ name: 'w', transport: 'http-api', tools: [{ name: 't', url: 'https://h/a%FF%zz/0123456789abcdefghij0123' }] }),
+    ).not.toThrow();
+    const values = serviceSecretValues(
+      parse({ name: 'w', transport: 'http-api', tools: [{ name: 't', url: 'https://h/a%FF%zz0123456789abcdefghij/x' }] }),
+    );
+    expect(values).toContain('a%FF%zz0123456789abcdefghij');
   });
 
   it('masks an n8n webhook’s header auth echoed back in its answer', async () => {
