@@ -37,8 +37,8 @@ const MAX_MESSAGE = 200;
  * Requests toward one web service: every answer bounded (`boundedFetch`), a deadline per request
  * (a timeout the hub words like any other), redirects followed only within the origin the request
  * was made to, or from http to https on its host (a token in a header must never go to another
- * site), and a failed answer turned into
- * a `ServiceError` that says the HTTP status and the platform's own message, not a raw body.
+ * site), and a failed answer turned into a `ServiceError` that says the HTTP status and the
+ * platform's own message, not a raw body.
  */
 export class ServiceHttp {
   constructor(

@@ -45,8 +45,12 @@ export function serviceEnglish(item: Problem): string {
   return ENGLISH[item.code]?.(item.params) ?? englishText(item);
 }
 
-/** Whether a problem is a setup no retry can fix (the settings or the document are wrong). */
-export const isSetupProblem = (item: Problem) => item.code === 'service.setup' || item.code.startsWith('service.setup.');
+/** Whether a problem is one no retry can fix (the settings or the document are wrong). */
+export const isSetupProblem = (item: Problem) =>
+  item.code === 'service.setup' ||
+  item.code.startsWith('service.setup.') ||
+  item.code === 'service.badUrl' ||
+  item.code === 'service.badHeader';
 
 /** A URL as the request goes out: a full http(s) address, or a worded problem (not "Invalid URL"). */
 export function webUrl(platform: string, raw: string): URL {
