@@ -161,6 +161,7 @@ export class ServiceServer {
     const hadTools = this.listed.length > 0;
     this.tools = [];
     this.listed = [];
+    this.skipped = [];
     this.setState('stopped');
     if (hadTools) this.opts.onTools();
   }
