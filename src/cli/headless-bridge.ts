@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Bridge, type BridgeOptions } from '../main/core/bridge';
 import { defaultCacheDir } from '../main/core/catalogue/catalogue-service';
 import { MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
@@ -30,7 +31,7 @@ export interface HeadlessOptions {
   /** More to stop with the bridge (the web UI). */
   alsoStop?: () => Promise<void> | undefined;
   /** This run's choices that are never saved (`--tool-mode`, `--mcp-port`). */
-  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir'>;
+  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir' | 'configDir'>;
 }
 
 export interface Headless {
@@ -86,15 +87,15 @@ export async function withServers(
   log: { level: LogLevel; format: LogFormat },
   work: (headless: Headless) => Promise<number>,
   endpoints: Settings['endpoints'] = [],
-  /** `--fetch-runtimes`: where a missing Node.js or uv is fetched to. */
-  runtimesDir?: string,
+  /** `--fetch-runtimes`: where a missing Node.js or uv is fetched to; the config file's folder, for relative paths in it. */
+  paths: Pick<BridgeOptions, 'runtimesDir' | 'configDir'> = {},
 ): Promise<number> {
   // Never the local MCP server: it would fail on the running app's port, or write (then remove)
   // the state file `connect` reads to find the running app.
   const headless = startHeadless(ctx, {
     store: new MemorySettingsStore({ ...settings, endpoints }),
     log: { stream: process.stderr, ...log },
-    bridge: { localServer: { enabled: false }, ...(runtimesDir ? { runtimesDir } : {}) },
+    bridge: { localServer: { enabled: false }, ...paths },
   });
   const { bridge, guard } = headless;
   try {
@@ -141,7 +142,13 @@ export function lookAtServers(
   command: string,
   work: (headless: Headless, loaded: LoadedConfig) => Promise<number>,
 ): Promise<number> {
-  const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), command, allowEnvArg(args));
+  const file = configFileOr(configArg(args), ctx);
+  const loaded = loadOrExplain(ctx, file, command, allowEnvArg(args));
   if (!loaded) return Promise.resolve(1);
-  return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded), [], runtimesDirArg(args, ctx));
+  const configDir = file === undefined ? undefined : path.dirname(path.resolve(ctx.cwd, file));
+  const runtimesDir = runtimesDirArg(args, ctx);
+  return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded), [], {
+    ...(runtimesDir ? { runtimesDir } : {}),
+    ...(configDir ? { configDir } : {}),
+  });
 }

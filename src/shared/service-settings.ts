@@ -60,7 +60,7 @@ export const DIFY_CLOUD_URL = 'https://api.dify.ai/v1';
 export const COZE_SITES = { 'coze.cn': 'https://api.coze.cn', 'coze.com': 'https://api.coze.com' } as const;
 
 export const CozeWorkflowSchema = z.object({
-  /** The number at the end of the workflow's editing page URL. */
+  /** The number after `workflow_id=` in the workflow's editing page URL. */
   id: z
     .string()
     .trim()
@@ -70,18 +70,39 @@ export const CozeWorkflowSchema = z.object({
   inputs: z.array(ServiceInputSchema).max(50).default([]),
 });
 
+/**
+ * Why a request tool's URL can never be fetched, if it cannot: another scheme than http(s)
+ * (ftp:, file:), or a path with no base URL to join it to (an argument is one encoded path
+ * segment, so `{url}` alone is a path too).
+ */
+export function requestUrlProblem(url: string, hasBase: boolean): string | undefined {
+  if (/^https?:\/\//i.test(url)) return undefined;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return 'must be an http:// or https:// address';
+  return hasBase ? undefined : 'is a path without the service\'s "baseUrl": write the whole address (https://…), or give "baseUrl"';
+}
+
 /** The settings of each kind, spread into the server schema of `settings.ts` (with the common fields). */
 export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.ZodType<string>) {
   return {
-    httpApi: z.object({
-      ...common,
-      transport: z.literal('http-api'),
-      /** Joined to each tool's relative URL. */
-      baseUrl: httpUrl.optional(),
-      /** Sent with every request (an `Authorization` or API key header is kept secret). */
-      headers: z.record(z.string(), z.string()).default({}),
-      tools: z.array(HttpRequestToolSchema).min(1, 'must list at least one request').max(100),
-    }),
+    httpApi: z
+      .object({
+        ...common,
+        transport: z.literal('http-api'),
+        /** Joined to each tool's relative URL. */
+        baseUrl: httpUrl.optional(),
+        /** Sent with every request (an `Authorization` or API key header is kept secret). */
+        headers: z.record(z.string(), z.string()).default({}),
+        tools: z.array(HttpRequestToolSchema).min(1, 'must list at least one request').max(100),
+      })
+      // A URL that can only fail at every call is said by `check` and the window, with where it is.
+      .superRefine((parsed, ctx) => {
+        // The common fields are generic here: only what the check reads is named.
+        const service = parsed as unknown as { baseUrl?: string; tools: { url: string }[] };
+        service.tools.forEach((tool, i) => {
+          const problem = requestUrlProblem(tool.url, service.baseUrl !== undefined);
+          if (problem) ctx.addIssue({ code: 'custom', path: ['tools', i, 'url'], message: problem });
+        });
+      }),
     openapi: z.object({
       ...common,
       transport: z.literal('openapi'),

@@ -267,6 +267,7 @@ export class ServiceStandIns {
     // Home Assistant
     if (p.startsWith('/ha/api/')) {
       if (!bearer(SECRETS.ha)) return text(401, '401: Unauthorized');
+      if (p === '/ha/api/' && req.method === 'GET') return json(200, { message: 'API running.' });
       if (p === '/ha/api/services' && req.method === 'GET')
         return json(200, [
           {

@@ -123,9 +123,39 @@ describe('adding a web service from the window', () => {
     fireEvent.change(screen.getByLabelText('名称'), { target: { value: 'coze' } });
     fireEvent.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('有些值缺失或无效，已在上方标出。')).toBeTruthy();
-    expect(screen.getAllByText('请检查此项。').length).toBeGreaterThanOrEqual(3);
+    // Each field says why, in Chinese (not only "请检查此项。").
+    expect(screen.getByText('请粘贴令牌，不能为空。')).toBeTruthy();
+    expect(screen.getByText('工作流 ID 是工作流页面地址中的数字（workflow_id=…）。')).toBeTruthy();
+    expect(screen.queryByText('请检查此项。')).toBeNull();
+    fireEvent.change(screen.getByLabelText('工具名称'), { target: { value: '天气' } });
+    expect(await screen.findByText(/只能用英文字母、数字、_ 或 -（不能有空格或中文）/)).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
     expect(harness.store.load().servers).toEqual([]);
+  });
+
+  it('says on the field, in Chinese, that a hidden header value must be typed again when its header is renamed', async () => {
+    await harness.bridge.api.addServer({
+      name: 'flow',
+      transport: 'n8n',
+      url: `${standIns.base}/webhook/a`,
+      method: 'POST',
+      headers: { 'X-Key': 'n8n-secret-value-123', 'X-Other': 'o' },
+      tool: 'flow',
+      description: '',
+      inputs: [],
+      enabled: true,
+    });
+    const onClose = vi.fn();
+    const settings = (await harness.bridge.api.getSettings()).servers[0];
+    if (settings?.transport !== 'n8n') throw new Error('expected n8n');
+    await renderWithBridge(harness, <ServiceEditor kind="n8n" service={settings} existingNames={['flow']} onClose={onClose} />, 'zh-CN');
+    fireEvent.change(screen.getByLabelText('请求头名称'), { target: { value: 'X-Auth' } });
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('此值已隐藏，且属于原来的名称：请重新输入它的值。')).toBeTruthy();
+    // The second header the dialog cannot show is said to be kept.
+    expect(screen.getByText(/另有 1 个，保持不变/)).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(harness.store.load().servers[0]).toMatchObject({ headers: { 'X-Key': 'n8n-secret-value-123', 'X-Other': 'o' } });
   });
 
   it('edits a service with its token masked and keeps the real token', async () => {

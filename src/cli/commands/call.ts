@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { secretValues } from '../../main/core/bridge-secrets';
 import { countOf } from '../../shared/count-words';
 import { maskSecret } from '../../main/core/logs/redact';
@@ -139,6 +140,8 @@ export const callCommand: Command = {
           return message.error || message.result?.isError === true ? 1 : 0;
         },
         [endpoint],
+        // A relative path in the config (an OpenAPI document) is read beside it.
+        file === undefined ? {} : { configDir: path.dirname(path.resolve(ctx.cwd, file)) },
       );
     } finally {
       await loopback.close();

@@ -80,6 +80,7 @@ export const runCommand: Command = {
         ...(toolMode ? { toolMode } : {}),
         ...(local.overrides ? { localServer: local.overrides } : {}),
         ...(runtimesDir ? { runtimesDir } : {}),
+        configDir: path.dirname(resolved),
       },
     });
     if (level === 'debug') {

@@ -39,6 +39,8 @@ export interface BridgeOptions {
   stateDir?: string | null;
   /** How long a call held for confirmation waits (default a minute); tests shorten it. */
   confirmWindowMs?: number;
+  /** The config file's folder: a relative path in it (an OpenAPI document) is read from there. */
+  configDir?: string;
 }
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */

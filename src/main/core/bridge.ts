@@ -115,7 +115,7 @@ export class Bridge {
     const onStatus = () => this.events.queueStatus();
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
     const fleet = { settings, logBook: this.logBook, running: () => this.running, queue: new ChangeQueue(), onStatus };
-    const { env = process.env, supervision, runtimesDir, runtimeIdleTimeoutMs } = options;
+    const { env = process.env, supervision, runtimesDir, runtimeIdleTimeoutMs, configDir } = options;
     const runtimes = (this.runtimes = runtimesDir
       ? new RuntimeStore({
           dir: runtimesDir,
@@ -129,6 +129,7 @@ export class Bridge {
       env,
       runtimes,
       ...(supervision ? { supervision } : {}),
+      ...(configDir ? { configDir } : {}),
       onTools: () => this.hub.rebuild(),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
     });

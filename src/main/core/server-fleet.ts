@@ -29,6 +29,8 @@ export interface ServerFleetOptions {
   /** Fetches a missing Node.js or uv into the app's data folder; none: such a server fails saying how to install it. */
   runtimes?: RuntimeProvider | undefined;
   supervision?: Partial<Supervision>;
+  /** The config file's folder, for relative paths in web services' settings. */
+  configDir?: string;
   /** Whether the bridge runs: a server replaced while it is stopped is not started. */
   running(): boolean;
   /** Shared with the endpoint links: one change at a time. */
@@ -147,6 +149,7 @@ export class ServerFleet {
           return { callTimeoutMs, backgroundTimeoutMs };
         },
         ...(options.supervision ? { supervision: options.supervision } : {}),
+        ...(options.configDir ? { configDir: options.configDir } : {}),
         onStatus: () => options.onStatus(),
         onTools: () => options.onTools(),
         onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),

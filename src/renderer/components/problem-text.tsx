@@ -26,7 +26,8 @@ export function logMessage(t: Translate, entry: LogEntry): string {
   if (!entry.problem || !hasMessage(key)) return entry.message;
   const cause = entry.cause ? problemMessage(t, entry.cause, undefined)?.message : '';
   if (cause === undefined) return entry.message;
-  return t(key, { ...entry.problem.params, cause });
+  // An empty parameter (a web service has no version) leaves no space before the comma.
+  return t(key, { ...entry.problem.params, cause }).replace(/ +([,，])/g, '$1');
 }
 
 /** What failed and what to check, under a card or a form. */

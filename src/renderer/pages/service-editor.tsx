@@ -10,6 +10,7 @@ import { useServerSave } from './use-server-save';
 import {
   draftFromService,
   emptyServiceDraft,
+  hiddenEntries,
   SECRET_FIELDS,
   SERVICE_FIELDS,
   validateServiceDraft,
@@ -38,7 +39,7 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
   const { busy, save: saveServer } = useServerSave(props.service?.name, props.onClose);
   const others = props.existingNames.filter((n) => n !== props.service?.name);
   const previous = props.service ? wireMasked(props.service, t) : undefined;
-  const { service, wrong, duplicate } = validateServiceDraft(wireMasked(draft, t), others, previous);
+  const { service, wrong, duplicate, masked } = validateServiceDraft(wireMasked(draft, t), others, previous);
   const set = (field: ServiceField, value: string) => setDraft({ ...draft, [field]: value });
   const kind = t(`servers.transport.${props.kind}`);
 
@@ -53,10 +54,22 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
     return hasMessage(key) ? t(key) : choice;
   };
   const fieldFor = (field: ServiceField) => {
-    const error =
-      submitted && wrong.has(field) ? t(field === 'name' && duplicate ? 'servers.error.duplicate' : 'services.wrong') : undefined;
+    // Why the value is wrong, in the window's language (the schema's own words are English, for the CLI).
+    const whyKey: string = `services.why.${field}`;
+    const why = masked.has(field)
+      ? t('services.stillMasked')
+      : field === 'name' && duplicate
+        ? t('servers.error.duplicate')
+        : hasMessage(whyKey)
+          ? t(whyKey)
+          : t('services.wrong');
+    const error = submitted && wrong.has(field) ? why : undefined;
     const hintKey: string = `services.hint.${props.kind}.${field}`;
-    const hint = hasMessage(hintKey) ? t(hintKey) : undefined;
+    const hidden = hiddenEntries(props.service, field);
+    const hint =
+      [hasMessage(hintKey) ? t(hintKey) : undefined, hidden > 0 ? t('services.moreKept', { count: hidden }) : undefined]
+        .filter(Boolean)
+        .join(' ') || undefined;
     const choices =
       field === 'method' ? (props.kind === 'n8n' ? ['POST', 'GET'] : ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) : CHOICES[field];
     return (

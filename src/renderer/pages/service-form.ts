@@ -1,3 +1,4 @@
+import { MASK_MARKER } from '../../shared/masked';
 import { DIFY_CLOUD_URL, type ServiceKind } from '../../shared/service-settings';
 import { ServerSettingsSchema, type ServerSettings, type ServiceSettings } from '../../shared/settings';
 
@@ -85,80 +86,95 @@ const lines = (text: string) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
-/** `city` or `city: the city to ask about`, one argument a line. */
-function inputsFrom(text: string): { name: string; description?: string }[] {
+type Input = { name: string; description?: string | undefined } & Record<string, unknown>;
+
+/**
+ * `city` or `city: the city to ask about`, one argument a line; an argument the service already
+ * had keeps what the dialog does not show (its type, whether it is required).
+ */
+function inputsFrom(text: string, before: readonly Input[] = []): Input[] {
   return lines(text).map((line) => {
     const at = line.indexOf(':');
-    if (at === -1) return { name: line };
-    const description = line.slice(at + 1).trim();
-    return { name: line.slice(0, at).trim(), ...(description ? { description } : {}) };
+    const name = (at === -1 ? line : line.slice(0, at)).trim();
+    const description = at === -1 ? '' : line.slice(at + 1).trim();
+    const { description: _shown, ...kept } = before.find((i) => i.name === name) ?? { name };
+    return { ...kept, name, ...(description ? { description } : {}) };
   });
 }
 
 const inputsText = (inputs: { name: string; description?: string | undefined }[]) =>
   inputs.map((i) => (i.description ? `${i.name}: ${i.description}` : i.name)).join('\n');
 
-const optional = (key: string, value: string) => (value.trim() ? { [key]: value.trim() } : {});
-const header = (d: ServiceDraft) => (d.headerName.trim() ? { [d.headerName.trim()]: d.headerValue } : {});
+/** A key shown only when filled: an emptied field removes it. */
+function optional<T extends Record<string, unknown>>(onto: T, key: string, value: string): T {
+  const { [key]: _was, ...rest } = onto;
+  return (value.trim() ? { ...rest, [key]: value.trim() } : rest) as T;
+}
 
-/** The settings a draft describes (validated by the caller with the shared schema); `previous` keeps what the dialog does not show. */
+/**
+ * A record whose first entry the dialog shows (a header, a credential): that entry as typed, the
+ * others kept as they were (the dialog has one pair of fields; a second header must not be lost).
+ */
+function firstEntry(before: Record<string, string> | undefined, name: string, value: string): Record<string, string> {
+  const rest = Object.entries(before ?? {}).slice(1);
+  const typed = name.trim() ? [[name.trim(), value] as const] : [];
+  return Object.fromEntries([...typed, ...rest.filter(([k]) => k !== name.trim())]);
+}
+
+/**
+ * The settings a draft describes (validated by the caller with the shared schema). The dialog
+ * shows a few fields of a service: they are laid onto `previous` (the stored settings), so that
+ * whatever the dialog does not show (a baseUrl, a second header, Dify's output, n8n's result, an
+ * argument's type) is saved back exactly as it was.
+ */
 export function serviceFromDraft(d: ServiceDraft, previous?: ServiceSettings): unknown {
   const name = d.name.trim();
-  const common = {
-    name,
-    enabled: previous?.enabled ?? true,
-    ...(previous?.callTimeoutMs ? { callTimeoutMs: previous.callTimeoutMs } : {}),
-  };
+  const same = previous?.transport === d.transport ? previous : undefined;
+  const common = { ...(same ?? { enabled: previous?.enabled ?? true }), name, transport: d.transport };
   switch (d.transport) {
     case 'coze': {
-      const before = previous?.transport === 'coze' ? previous.workflows.slice(1) : [];
-      const workflow = { id: d.workflowId.trim(), tool: d.tool.trim(), description: d.description, inputs: inputsFrom(d.inputs) };
-      return { ...common, transport: 'coze', site: d.site, token: d.token.trim(), workflows: [workflow, ...before] };
+      const before = same?.transport === 'coze' ? same.workflows : [];
+      const first = before[0];
+      const workflow = {
+        ...first,
+        id: d.workflowId.trim(),
+        tool: d.tool.trim(),
+        description: d.description,
+        inputs: inputsFrom(d.inputs, first?.inputs),
+      };
+      return { ...common, site: d.site, token: d.token.trim(), workflows: [workflow, ...before.slice(1)] };
     }
     case 'dify':
+      return { ...common, baseUrl: d.baseUrl.trim(), apiKey: d.apiKey.trim(), app: d.app, tool: d.tool.trim(), description: d.description };
+    case 'n8n': {
+      const before = same?.transport === 'n8n' ? same : undefined;
       return {
         ...common,
-        transport: 'dify',
-        baseUrl: d.baseUrl.trim(),
-        apiKey: d.apiKey.trim(),
-        app: d.app,
-        tool: d.tool.trim(),
-        description: d.description,
-      };
-    case 'n8n':
-      return {
-        ...common,
-        transport: 'n8n',
         url: d.url.trim(),
         method: d.method === 'GET' ? 'GET' : 'POST',
-        headers: header(d),
+        headers: firstEntry(before?.headers, d.headerName, d.headerValue),
         tool: d.tool.trim(),
         description: d.description,
-        inputs: inputsFrom(d.inputs),
+        inputs: inputsFrom(d.inputs, before?.inputs),
       };
+    }
     case 'home-assistant':
+      return { ...common, baseUrl: d.baseUrl.trim(), token: d.token.trim(), services: lines(d.services), states: d.states === 'yes' };
+    case 'openapi': {
+      const before = same?.transport === 'openapi' ? same : undefined;
+      const withBase = optional({ ...common, spec: d.spec.trim() } as Record<string, unknown>, 'baseUrl', d.baseUrl);
+      const { operations: _was, ...rest } = withBase;
       return {
-        ...common,
-        transport: 'home-assistant',
-        baseUrl: d.baseUrl.trim(),
-        token: d.token.trim(),
-        services: lines(d.services),
-        states: d.states === 'yes',
-      };
-    case 'openapi':
-      return {
-        ...common,
-        transport: 'openapi',
-        spec: d.spec.trim(),
-        ...optional('baseUrl', d.baseUrl),
+        ...rest,
         ...(lines(d.operations).length > 0 ? { operations: lines(d.operations) } : {}),
-        credentials: d.credentialName.trim() ? { [d.credentialName.trim()]: d.credential } : {},
+        credentials: firstEntry(before?.credentials, d.credentialName, d.credential),
       };
+    }
     case 'http-api': {
-      const before = previous?.transport === 'http-api' ? previous.tools : [];
-      const first = before[0];
-      const tool = { ...first, name: d.tool.trim(), method: d.method, url: d.url.trim(), description: d.description };
-      return { ...common, transport: 'http-api', headers: header(d), tools: [tool, ...before.slice(1)] };
+      const before = same?.transport === 'http-api' ? same : undefined;
+      const tools = before?.tools ?? [];
+      const tool = { ...tools[0], name: d.tool.trim(), method: d.method, url: d.url.trim(), description: d.description };
+      return { ...common, headers: firstEntry(before?.headers, d.headerName, d.headerValue), tools: [tool, ...tools.slice(1)] };
     }
   }
 }
@@ -200,6 +216,20 @@ export function draftFromService(s: ServiceSettings): ServiceDraft {
   }
 }
 
+/**
+ * How many more entries than the dialog shows a service has behind a field (a second header, a
+ * second request): kept as they are on save, and said under the field so nobody thinks them gone.
+ */
+export function hiddenEntries(s: ServiceSettings | undefined, field: ServiceField): number {
+  if (!s) return 0;
+  const more = (n: number) => Math.max(0, n - 1);
+  if (field === 'headerName' && 'headers' in s) return more(Object.keys(s.headers).length);
+  if (field === 'credentialName' && s.transport === 'openapi') return more(Object.keys(s.credentials).length);
+  if (field === 'tool' && s.transport === 'http-api') return more(s.tools.length);
+  if (field === 'workflowId' && s.transport === 'coze') return more(s.workflows.length);
+  return 0;
+}
+
 /** Which dialog field a settings path names (`workflows[0].id` → workflowId). */
 function fieldOf(path: PropertyKey[]): ServiceField {
   const [first, , third] = path.map(String);
@@ -210,15 +240,37 @@ function fieldOf(path: PropertyKey[]): ServiceField {
   return (first && first in FIELD_ORDER ? first : 'name') as ServiceField;
 }
 
-/** The settings, or the fields that are wrong (each worded by the dialog). */
+/** Secret fields and the name each one's value belongs to (a header's value, a credential's). */
+const SECRET_NAMES: Partial<Record<ServiceField, ServiceField>> = { headerValue: 'headerName', credential: 'credentialName' };
+
+/**
+ * Secret fields still showing the hidden (masked) value where the stored value cannot be put back:
+ * edited in part, or its name changed (a header renamed). Said on the field, not refused later.
+ */
+function stillMasked(d: ServiceDraft, previous: ServiceSettings | undefined): Set<ServiceField> {
+  const before = previous ? draftFromService(previous) : undefined;
+  const out = new Set<ServiceField>();
+  for (const field of SECRET_FIELDS) {
+    if (!d[field].includes(MASK_MARKER)) continue;
+    const pair = SECRET_NAMES[field];
+    if (!before || before[field] !== d[field] || (pair && before[pair].trim() !== d[pair].trim())) out.add(field);
+  }
+  return out;
+}
+
+/** The settings, or the fields that are wrong (each worded by the dialog), and which of them still hold a hidden value. */
 export function validateServiceDraft(
   d: ServiceDraft,
   existingNames: string[],
   previous?: ServiceSettings,
-): { service?: ServerSettings; wrong: Set<ServiceField>; duplicate: boolean } {
+): { service?: ServerSettings; wrong: Set<ServiceField>; duplicate: boolean; masked: Set<ServiceField> } {
   const duplicate = existingNames.includes(d.name.trim());
   const parsed = ServerSettingsSchema.safeParse(serviceFromDraft(d, previous));
   const wrong = new Set<ServiceField>(parsed.success ? [] : parsed.error.issues.map((issue) => fieldOf(issue.path)));
+  const masked = stillMasked(d, previous);
+  for (const field of masked) wrong.add(field);
   if (duplicate) wrong.add('name');
-  return parsed.success && !duplicate ? { service: parsed.data, wrong, duplicate } : { wrong, duplicate };
+  return parsed.success && !duplicate && masked.size === 0
+    ? { service: parsed.data, wrong, duplicate, masked }
+    : { wrong, duplicate, masked };
 }

@@ -5,14 +5,13 @@ import {
   EndpointSettingsSchema,
   LimitsSchema,
   LocalServerSettingsSchema,
-  RemoteServerSettingsSchema,
   ServerSettingsSchema,
   SettingsSchema,
-  StdioServerSettingsSchema,
   ToolSetSchema,
   UpdateSettingsSchema,
   type Settings,
 } from '../../../shared/settings';
+import { CozeWorkflowSchema, HttpRequestToolSchema, ServiceInputSchema } from '../../../shared/service-settings';
 import { isRecord } from '../../../shared/is-record';
 import { closest } from '../../../shared/suggest';
 import { nativeMigratedKeys } from './migrations';
@@ -29,10 +28,41 @@ type Known = {
   schema?: z.ZodType;
   nested?: Record<string, Known>;
   list?: Record<string, { by: string; item: Known }>;
+  /**
+   * The keys of one kind of entry (a server's, by its transport), for warnings. What a save keeps
+   * is judged on `keys`, every kind's: a key of the kind a server was before is not carried over.
+   */
+  variant?: (entry: Record<string, unknown>) => Known;
 };
 
 const keysOf = (...shapes: object[]): Set<string> => new Set(shapes.flatMap((shape) => Object.keys(shape)));
 const leaf = (schema: z.ZodType, ...shapes: object[]): Known => ({ keys: keysOf(...shapes), schema });
+
+/** A web service's own lists, matched item to item, so a save writes no default the file did not have (`"type": "string"`). */
+const INPUTS = { by: 'name', item: leaf(ServiceInputSchema, ServiceInputSchema.shape) };
+const SERVICE_LISTS: Known['list'] = {
+  tools: { by: 'name', item: leaf(HttpRequestToolSchema, HttpRequestToolSchema.shape) },
+  workflows: { by: 'id', item: { ...leaf(CozeWorkflowSchema, CozeWorkflowSchema.shape), list: { inputs: INPUTS } } },
+  inputs: INPUTS,
+};
+
+/**
+ * A server entry's keys are those of its transport's schema (a `token` is a setting of Coze, not
+ * of a stdio server); an entry whose transport is unknown is judged against every kind's keys.
+ * Derived from the schemas, so a new kind or key never needs a list kept by hand.
+ */
+const SERVER_KINDS = ServerSettingsSchema.options.map((option) => ({
+  transport: option.shape.transport,
+  known: { ...leaf(ServerSettingsSchema, option.shape), list: SERVICE_LISTS },
+}));
+const ANY_SERVER: Known = {
+  ...leaf(ServerSettingsSchema, ...ServerSettingsSchema.options.map((option) => option.shape)),
+  list: SERVICE_LISTS,
+  variant: (entry) => SERVER_KINDS.find((kind) => kind.transport.safeParse(entry.transport).success)?.known ?? ANY_SERVER,
+};
+
+/** The known keys of one entry of a list. */
+const itemKnown = (item: Known, entry: Record<string, unknown>): Known => item.variant?.(entry) ?? item;
 
 /** What the schema knows, level by level; arrays are matched item to item by a key. */
 const KNOWN: Known = {
@@ -48,7 +78,7 @@ const KNOWN: Known = {
   },
   list: {
     endpoints: { by: 'id', item: leaf(EndpointSettingsSchema, EndpointSettingsSchema.shape) },
-    servers: { by: 'name', item: leaf(ServerSettingsSchema, StdioServerSettingsSchema.shape, RemoteServerSettingsSchema.shape) },
+    servers: { by: 'name', item: ANY_SERVER },
     toolSets: { by: 'id', item: leaf(ToolSetSchema, ToolSetSchema.shape) },
   },
 };
@@ -134,7 +164,7 @@ export function unknownKeys(value: unknown): { path: (string | number)[]; key: s
     for (const [key, inner] of Object.entries(known.nested ?? {})) walk(node[key], inner, [...path, key]);
     for (const [key, { item }] of Object.entries(known.list ?? {})) {
       const list = node[key];
-      if (Array.isArray(list)) list.forEach((entry, i) => walk(entry, item, [...path, key, i]));
+      if (Array.isArray(list)) list.forEach((entry, i) => walk(entry, isRecord(entry) ? itemKnown(item, entry) : item, [...path, key, i]));
     }
   };
   walk(value, KNOWN, []);

@@ -13,3 +13,18 @@ export function spokenError(cause: Problem, language: Language): string {
   const text = hasMessage(key) ? translate(language, key, params) : translate(language, 'voice.call.failed', { detail: '', ...params });
   return text.trim();
 }
+
+/**
+ * A web service's failure as the model hears it: in English its own sentence (the platform's
+ * message kept), in another language the problem worded there, so a Chinese user is not read
+ * English.
+ */
+export function spokenServiceError(tool: string, error: { message: string; problem: Problem }, language: Language): string {
+  const key = `problem.${error.problem.code}`;
+  if (language !== 'en' && hasMessage(key)) {
+    const detail = translate(language, key, error.problem.params).trim();
+    return translate(language, 'voice.service.failed', { tool, detail: /[.!?。！？]$/.test(detail) ? detail : `${detail}。` });
+  }
+  const said = /[.!?。！？]$/.test(error.message) ? error.message : `${error.message}.`;
+  return `The tool "${tool}" failed: ${said}`;
+}

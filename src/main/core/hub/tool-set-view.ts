@@ -5,6 +5,7 @@ import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError, errorText } from '../servers/child-server';
 import { ProblemError } from '../servers/server-problems';
+import { spokenServiceError } from './spoken-error';
 import { resultText, shapeResult, textResult } from './result-shaping';
 import { spokenError } from './spoken-error';
 import { translate, type Language } from '../../../shared/i18n/translate';
@@ -470,8 +471,7 @@ export class ToolSetView implements CatalogView {
       if (error instanceof ProblemError) {
         // A web service's failure, already worded for the model (HTTP status, the platform's own message).
         this.context.log.warn(`call ${name} failed: ${error.message}`);
-        const said = /[.!?。！？]$/.test(error.message) ? error.message : `${error.message}.`;
-        return finish(textResult(`The tool "${name}" failed: ${said}`, true), 'error', error.problem);
+        return finish(textResult(spokenServiceError(name, error, this.context.language()), true), 'error', error.problem);
       }
       this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
       return refuse(problem('call.failed', { tool: name, detail: errorText(error) }));

@@ -3,7 +3,7 @@ import { problem } from '../../../shared/problem';
 import { COZE_SITES } from '../../../shared/service-settings';
 import type { CozeSettingsSchema } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
-import { joinUrl, spoken } from './service-http';
+import { joinUrl, speakable, spoken } from './service-http';
 import { ServiceError } from './service-problems';
 import { inputsSchema, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
 
@@ -46,7 +46,7 @@ export function cozeOutput(json: unknown, platform: string): string {
       problem('service.refused', {
         platform,
         code: spoken(json.code),
-        message: typeof json.msg === 'string' && json.msg ? json.msg : 'no details were given',
+        message: typeof json.msg === 'string' && json.msg ? speakable(json.msg) : 'no details were given',
       }),
     );
   let data: unknown = json.data;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { problem } from '../../../shared/problem';
 import type { DifySettingsSchema } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
-import { joinUrl, spoken } from './service-http';
+import { joinUrl, speakable, spoken } from './service-http';
 import { ServiceError } from './service-problems';
 import { textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
 
@@ -69,7 +69,7 @@ function workflowOutput(json: unknown, output: string | undefined, platform: str
   const data = isRecord(json) && isRecord(json.data) ? json.data : undefined;
   if (!data) throw new ServiceError(problem('service.notJson', { platform, status: 200 }));
   if (data.status !== 'succeeded') {
-    const message = typeof data.error === 'string' && data.error ? data.error : `the run ended ${spoken(data.status)}`;
+    const message = typeof data.error === 'string' && data.error ? speakable(data.error) : `the run ended ${spoken(data.status)}`;
     throw new ServiceError(problem('service.refused', { platform, code: spoken(data.status), message }));
   }
   const outputs = isRecord(data.outputs) ? data.outputs : {};

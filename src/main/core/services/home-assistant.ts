@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { problem } from '../../../shared/problem';
 import type { HomeAssistantSettingsSchema } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
-import { joinUrl, spoken } from './service-http';
+import { joinUrl, speakable, spoken } from './service-http';
 import { ServiceError } from './service-problems';
 import { textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
 
@@ -46,11 +46,15 @@ export async function homeAssistantTools(settings: HomeAssistantSettings, contex
         },
       });
     }
-    if (missing.length > 0)
-      throw new ServiceError(
-        problem('service.setup', { platform, detail: `it has no service ${missing.join(', ')} (see Developer tools, Actions)` }),
-      );
+    if (missing.length > 0) throw new ServiceError(problem('service.setup.noAction', { platform, names: missing.join(', ') }));
   }
+  if (settings.services.length === 0)
+    // Nothing asked yet: `GET /api/` ("API running.") says at start whether the address and token work,
+    // instead of a green "running" until the first question fails with a 401.
+    await context.http.sendJson(
+      { method: 'GET', url: joinUrl(settings.baseUrl, '/api/'), headers: auth },
+      { timeoutMs: context.timeoutMs },
+    );
   if (settings.states) {
     tools.push({
       tool: {
@@ -148,6 +152,8 @@ function stateOf(states: unknown, asked: string, platform: string): string {
     list.find((s) => isRecord(s.attributes) && spoken(s.attributes.friendly_name).toLowerCase() === wanted) ??
     list.find((s) => isRecord(s.attributes) && wanted !== '' && spoken(s.attributes.friendly_name).toLowerCase().includes(wanted));
   if (!found)
-    throw new ServiceError(problem('service.refused', { platform, code: 404, message: `no device or sensor is called "${asked}"` }));
+    throw new ServiceError(
+      problem('service.refused', { platform, code: 404, message: `no device or sensor is called "${speakable(asked)}"` }),
+    );
   return stateLine(found);
 }

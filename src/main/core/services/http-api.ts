@@ -2,10 +2,14 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { HttpApiSettingsSchema } from '../../../shared/settings';
 import { joinUrl } from './service-http';
+import { webUrl } from './service-problems';
+import { serviceSecretValues } from './service-secrets';
+import { redactText } from '../logs/redact';
 import {
   bodyPlaceholders,
   fillBody,
   fillText,
+  fillUrl,
   placeholders,
   shapedAnswer,
   textAnswer,
@@ -33,15 +37,21 @@ function derivedSchema(tool: RequestTool): Tool['inputSchema'] {
 
 /** A user's own requests, each a tool: the URL, query, headers and body filled from the arguments. */
 export function httpApiTools(settings: HttpApiSettings, context: ServiceContext): ServiceTool[] {
+  const secrets = serviceSecretValues(settings);
   return settings.tools.map((spec) => {
     const inputSchema = (spec.inputSchema as Tool['inputSchema'] | undefined) ?? derivedSchema(spec);
-    const tool: Tool = { name: spec.name, description: spec.description, inputSchema };
+    // Without a description the model cannot tell what a tool does: its request says a little (never its query or a token).
+    const description = spec.description.trim() || redactText(`${spec.method} ${spec.url.split('?')[0]}`, secrets);
+    const tool: Tool = { name: spec.name, description, inputSchema };
     return {
       tool,
       call: async (args, options) => {
         const used = new Set([...placeholders(spec.url), ...Object.values(spec.query).flatMap(placeholders)]);
-        const path = fillText(spec.url, args, encodeURIComponent);
-        const url = new URL(/^https?:\/\//i.test(path) || !settings.baseUrl ? path : joinUrl(settings.baseUrl, path));
+        const path = fillUrl(spec.url, args, context.http.platform);
+        const url = webUrl(
+          context.http.platform,
+          /^[a-z][a-z0-9+.-]*:/i.test(path) || !settings.baseUrl ? path : joinUrl(settings.baseUrl, path),
+        );
         for (const [name, template] of Object.entries(spec.query)) {
           // A parameter that is only an argument the model left out is not sent at all.
           const only = /^\{([A-Za-z0-9_.-]+)\}$/.exec(template);
@@ -64,7 +74,8 @@ export function httpApiTools(settings: HttpApiSettings, context: ServiceContext)
           } else body = rest;
         }
         const answer = await context.http.send({ method: spec.method, url: url.toString(), headers, body }, options);
-        return textAnswer(shapedAnswer(answer, spec.result));
+        // An empty answer (204) still tells the model it worked, as an OpenAPI operation's does.
+        return textAnswer(shapedAnswer(answer, spec.result) || 'Done.');
       },
     };
   });

@@ -1,14 +1,17 @@
 import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { load as loadYaml } from 'js-yaml';
 import type { z } from 'zod';
-import { problem } from '../../../shared/problem';
+import { problem, type ProblemCode } from '../../../shared/problem';
 import { isNode, resolveLocalRef } from '../../../shared/schema-refs';
+import { closest } from '../../../shared/suggest';
 import type { OpenApiSettingsSchema } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
-import { joinUrl, MAX_ANSWER_BYTES } from './service-http';
+import { expandedSize } from './document-size';
+import { joinUrl, MAX_ANSWER_BYTES, spoken } from './service-http';
 import { ServiceError } from './service-problems';
-import { shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+import { pathSegment, shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
 
 type OpenApiSettings = z.output<typeof OpenApiSettingsSchema>;
 type Node = Record<string, unknown>;
@@ -18,6 +21,15 @@ const MAX_OPERATIONS = 100;
 /** Schemas copied into one tool's `$defs` at most (a definition graph that never ends). */
 const MAX_DEFS = 200;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+/** Values in a document once its YAML aliases are expanded (a 2 KB "billion laughs" is 2^25 objects). */
+export const MAX_DOCUMENT_VALUES = 1_000_000;
+/** Values copied into one tool's schema, `$defs` included; past it, the operation is left out. */
+const MAX_SCHEMA_VALUES = 10_000;
+/** Characters of one tool's schema (xiaozhi reads a tool list in pages of 8 KB). */
+const MAX_SCHEMA_CHARS = 64 * 1024;
+
+/** An operation whose arguments' schema is past the bounds. */
+class SchemaTooLarge extends Error {}
 
 /**
  * An OpenAPI 3.0/3.1 document (JSON or YAML, from a URL or a file) as tools: one per operation
@@ -28,30 +40,60 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
  */
 export async function openApiTools(settings: OpenApiSettings, context: ServiceContext): Promise<ServiceTool[]> {
   const platform = context.http.platform;
-  const setup = (detail: string) => new ServiceError(problem('service.setup', { platform, detail }));
+  const setup = (code: ProblemCode, params: Record<string, string> = {}) => new ServiceError(problem(code, { platform, ...params }));
   const { doc, from } = await readSpec(settings.spec, context);
-  if (!isRecord(doc) || typeof doc.openapi !== 'string' || !/^3\./.test(doc.openapi))
-    throw setup('the document is not OpenAPI 3 (it has no "openapi": "3.x")');
+  if (!isRecord(doc) || typeof doc.openapi !== 'string' || !/^3\./.test(doc.openapi)) throw setup('service.setup.notOpenApi');
   const base = settings.baseUrl ?? serverUrl(doc, from);
-  if (!base) throw setup('the document names no server (servers[0].url): give the base URL');
+  if (!base) throw setup('service.setup.noServer');
   const wanted = settings.operations ? new Set(settings.operations) : undefined;
+  const schemes = isRecord(doc.components) && isRecord(doc.components.securitySchemes) ? Object.keys(doc.components.securitySchemes) : [];
+  for (const name of Object.keys(settings.credentials))
+    if (!schemes.includes(name)) {
+      // Else never sent, and every call fails with a 401 that does not say why.
+      const near = closest(name, schemes);
+      throw setup('service.setup.noScheme', { name, schemes: schemes.slice(0, 10).join(', '), ...(near ? { near } : {}) });
+    }
   const tools: (ServiceTool & { operationId: string })[] = [];
+  const tooLarge: string[] = [];
+  const ids: string[] = [];
+  const names = new Set<string>();
+  let found = 0;
   const paths = isRecord(doc.paths) ? doc.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
     const item = deref(doc, rawItem);
     if (!isRecord(item)) continue;
     for (const method of METHODS) {
       const op = item[method];
-      if (!isRecord(op) || tools.length >= MAX_OPERATIONS) continue;
+      if (!isRecord(op)) continue;
       const id = typeof op.operationId === 'string' && op.operationId ? op.operationId : `${method}_${path}`;
+      ids.push(id);
       if (wanted && !wanted.has(id)) continue;
-      tools.push(operationTool(doc, { path, method, id, op, shared: item.parameters }, base, settings, context));
+      if (++found > MAX_OPERATIONS) continue;
+      const name = uniqueName(toolName(id, method, path), names);
+      try {
+        tools.push(operationTool(doc, { path, method, id, name, op, shared: item.parameters }, base, settings, context));
+      } catch (error) {
+        if (!(error instanceof SchemaTooLarge)) throw error;
+        tooLarge.push(id);
+      }
     }
   }
+  if (found > MAX_OPERATIONS)
+    context.log.warn(
+      `${settings.spec} has ${found} operations; the first ${MAX_OPERATIONS} are served: list the ones you want in "operations"`,
+    );
+  if (tooLarge.length > 0)
+    context.log.warn(
+      `${tooLarge.length} operation(s) of ${settings.spec} are left out: their arguments' schema is too large (${tooLarge.slice(0, 5).join(', ')})`,
+    );
   if (wanted) {
-    const found = new Set(tools.map((t) => t.operationId));
-    const missing = [...wanted].filter((id) => !found.has(id));
-    if (missing.length > 0) throw setup(`the document has no operation ${missing.slice(0, 5).join(', ')}`);
+    const served = new Set(tools.map((t) => t.operationId));
+    const missing = [...wanted].filter((id) => !served.has(id) && !tooLarge.includes(id));
+    if (missing.length > 0) {
+      const one = missing.length === 1 ? (missing[0] as string) : undefined;
+      const near = one && (ids.find((id) => id.toLowerCase().startsWith(one.toLowerCase())) ?? closest(one, ids));
+      throw setup('service.setup.noOperation', { names: missing.slice(0, 5).join(', '), ...(near ? { near } : {}) });
+    }
   }
   return tools;
 }
@@ -60,6 +102,8 @@ interface Operation {
   path: string;
   method: string;
   id: string;
+  /** The tool's name: from the id, else (an id in Chinese, say) from the method and path. */
+  name: string;
   op: Node;
   shared: unknown;
 }
@@ -118,13 +162,15 @@ function operationTool(
     ...(required.length > 0 ? { required: [...new Set(required)] } : {}),
     ...defs.section(),
   };
+  if (JSON.stringify(inputSchema).length > MAX_SCHEMA_CHARS) throw new SchemaTooLarge();
   const description = [o.op.summary, o.op.description].find((s) => typeof s === 'string' && s.trim()) as string | undefined;
   const security = (Array.isArray(o.op.security) ? o.op.security : Array.isArray(doc.security) ? doc.security : []) as unknown[];
   return {
     operationId: o.id,
-    tool: { name: toolName(o.id), description: (description ?? `${o.method.toUpperCase()} ${o.path}`).slice(0, 1000), inputSchema },
+    tool: { name: o.name, description: (description ?? `${o.method.toUpperCase()} ${o.path}`).slice(0, 1000), inputSchema },
     call: async (args, options) => {
-      const path = o.path.replace(/\{([^{}]+)\}/g, (_w, name: string) => encodeURIComponent(String(args[name] ?? '')));
+      const segment = pathSegment(context.http.platform);
+      const path = o.path.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(args[name]), name));
       const url = new URL(joinUrl(base, path));
       const headers: Record<string, string> = {};
       let payload: unknown;
@@ -148,14 +194,25 @@ function operationTool(
   };
 }
 
-/** An operationId as a name xiaozhi can call: other characters become _, at most 64. */
-function toolName(id: string): string {
-  return (
-    id
+/**
+ * An operationId as a name xiaozhi can call (other characters become _, at most 64). An id that
+ * is not ASCII (查询宠物) would lose every character: the method and path name it instead (get_a).
+ */
+function toolName(id: string, method: string, path: string): string {
+  const clean = (text: string) =>
+    text
       .replace(/[^A-Za-z0-9_-]+/g, '_')
       .replace(/^_+|_+$/g, '')
-      .slice(0, 64) || 'operation'
-  );
+      .slice(0, 64);
+  return (/[^\x00-\x7f]/.test(id) ? '' : clean(id)) || clean(`${method}${path}`) || 'operation';
+}
+
+/** A name not yet taken in this document: a second one gets _2, then _3. */
+function uniqueName(name: string, taken: Set<string>): string {
+  let unique = name;
+  for (let n = 2; taken.has(unique); n++) unique = `${name.slice(0, 60)}_${n}`;
+  taken.add(unique);
+  return unique;
 }
 
 /** The first security requirement whose every scheme has a credential, applied to the request. */
@@ -218,6 +275,7 @@ function deref(doc: Node, value: unknown): unknown {
 class Defs {
   private readonly defs: Record<string, unknown> = {};
   private count = 0;
+  private values = 0;
 
   constructor(private readonly doc: Node) {}
 
@@ -231,6 +289,8 @@ class Defs {
 
   private rewrite(value: unknown, depth: number): unknown {
     if (depth > 64) return {};
+    // Shared values (YAML aliases) are copied each time they are used: the copy is what is bounded.
+    if (++this.values > MAX_SCHEMA_VALUES) throw new SchemaTooLarge();
     if (Array.isArray(value)) return value.map((item) => this.rewrite(item, depth + 1));
     if (!isNode(value)) return value;
     const out: Record<string, unknown> = {};
@@ -261,20 +321,30 @@ async function readSpec(spec: string, context: ServiceContext): Promise<{ doc: u
   let text: string;
   let from: string | undefined;
   if (/^https?:\/\//i.test(spec)) {
-    text = (await context.http.send({ method: 'GET', url: spec }, { timeoutMs: context.timeoutMs })).text;
+    text = (await context.http.send({ method: 'GET', url: spec, anySite: true }, { timeoutMs: context.timeoutMs })).text;
     from = spec;
   } else {
+    // Relative to the config file, as written there: not to wherever the app was started (a service, systemd).
+    const file = path.resolve(context.configDir ?? process.cwd(), spec);
     try {
-      if ((await stat(spec)).size > MAX_ANSWER_BYTES) throw new Error('the file is larger than 8 MB');
-      text = await readFile(spec, 'utf8');
+      if ((await stat(file)).size > MAX_ANSWER_BYTES) throw new Error('the file is larger than 8 MB');
+      text = await readFile(file, 'utf8');
     } catch (error) {
-      throw new ServiceError(problem('service.setup', { platform, detail: `cannot read ${spec}: ${(error as Error).message}` }));
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new ServiceError(problem('service.setup.noFile', { platform, file }));
+      const reason = code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
+      throw new ServiceError(problem('service.setup.cannotRead', { platform, file, reason }));
     }
   }
+  let doc: unknown;
   try {
-    return { doc: /^\s*[{[]/.test(text) ? (JSON.parse(text) as unknown) : loadYaml(text, { json: true }), ...(from ? { from } : {}) };
+    doc = /^\s*[{[]/.test(text) ? (JSON.parse(text) as unknown) : loadYaml(text, { json: true });
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0] ?? '';
-    throw new ServiceError(problem('service.setup', { platform, detail: `the document is neither JSON nor YAML (${reason})` }));
+    throw new ServiceError(problem('service.setup.notParsed', { platform, reason }));
   }
+  // Checked before anything walks it: every later step (schemas, the window, the log) would expand it.
+  if (expandedSize(doc, MAX_DOCUMENT_VALUES) > MAX_DOCUMENT_VALUES)
+    throw new ServiceError(problem('service.setup.tooLarge', { platform, spec, values: MAX_DOCUMENT_VALUES }));
+  return { doc, ...(from ? { from } : {}) };
 }

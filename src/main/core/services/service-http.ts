@@ -3,7 +3,7 @@ import { problem, type Problem } from '../../../shared/problem';
 import { isRecord } from '../../../shared/is-record';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
 import { boundedFetch } from '../servers/bounded-fetch';
-import { ServiceError } from './service-problems';
+import { ServiceError, webUrl } from './service-problems';
 
 /** A request a service makes: the URL already built, the body as JSON (absent: none). */
 export interface ServiceRequest {
@@ -11,6 +11,8 @@ export interface ServiceRequest {
   url: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** It carries no secret (a public document's GET): its redirects may go to another site. */
+  anySite?: boolean;
 }
 
 /** An answer within the bounds: its status, its text, and its JSON when it is JSON. */
@@ -34,8 +36,9 @@ const MAX_MESSAGE = 200;
 /**
  * Requests toward one web service: every answer bounded (`boundedFetch`), a deadline per request
  * (a timeout the hub words like any other), redirects followed only within the origin the request
- * was made to (a token in a header must never go to another site), and a failed answer turned into
- * a `ServiceError` that says the HTTP status and the platform's own message, not a raw body.
+ * was made to, or from http to https on its host (a token in a header must never go to another
+ * site), and a failed answer turned into a `ServiceError` that says the HTTP status and the
+ * platform's own message, not a raw body.
  */
 export class ServiceHttp {
   constructor(
@@ -70,17 +73,30 @@ export class ServiceHttp {
       body = JSON.stringify(request.body);
       if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
-    let url = request.url;
+    let url = webUrl(this.platform, request.url).toString();
     let method = request.method;
-    const origin = new URL(url).origin;
+    let origin = new URL(url).origin;
+    for (const [name, value] of Object.entries(headers))
+      // Refused by fetch with a JS error ("Cannot convert argument to a ByteString"): said here, naming the header.
+      if (/[^\t\x20-\xff]/.test(value) || /[^!#$%&'*+.^_`|~0-9A-Za-z-]/.test(name) || name === '')
+        throw new ServiceError(problem('service.badHeader', { platform: this.platform, header: name.slice(0, 64) }));
     try {
       for (let hop = 0; ; hop++) {
         const response = await bounded(url, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
         const location = response.headers.get('location');
-        if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
+        if (response.status >= 300 && response.status < 400 && location && hop >= MAX_REDIRECTS) {
+          await response.body?.cancel();
+          throw new ServiceError(problem('service.tooManyRedirects', { platform: this.platform }));
+        }
+        if (response.status >= 300 && response.status < 400 && location) {
           const next = new URL(location, url);
           await response.body?.cancel();
-          if (next.origin !== origin) throw new ServiceError(problem('service.redirect', { platform: this.platform, host: next.host }));
+          // The same site, or the same host moved from http to https (most sites do that); a request
+          // that carries no secret may go anywhere.
+          const upgraded = next.protocol === 'https:' && new URL(url).protocol === 'http:' && next.hostname === new URL(origin).hostname;
+          if (next.origin !== origin && !upgraded && !request.anySite)
+            throw new ServiceError(problem('service.redirect', { platform: this.platform, host: next.host }));
+          if (upgraded) origin = next.origin;
           // As browsers do: a 303 (and a 301/302 of a POST) is fetched again with GET, without its body.
           if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
             method = 'GET';
@@ -93,12 +109,20 @@ export class ServiceHttp {
         return { status: response.status, text, ...jsonOf(text, response.headers.get('content-type')) };
       }
     } catch (error) {
-      if (tooBig) throw new ServiceError(tooBig);
+      if (tooBig) throw new ServiceError(problem('service.tooBig', { platform: this.platform, ...tooBig.params }));
       if (timeout.aborted && !options.signal?.aborted)
         throw new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: options.timeoutMs });
-      throw error;
+      throw unreachable(this.platform, new URL(url).host, error);
     }
   }
+}
+
+/** Node's "fetch failed" as what happened: no such host, or nothing answering there. */
+function unreachable(platform: string, host: string, error: unknown): unknown {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return error;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ServiceError(problem('service.noHost', { platform, host }));
+  return new ServiceError(problem('service.unreachable', { platform, host }));
 }
 
 function jsonOf(text: string, contentType: string | null): { json?: unknown } {
@@ -126,6 +150,16 @@ export function platformMessage(answer: ServiceAnswer): string {
   }
   const line = (message as string).replace(/\s+/g, ' ').trim();
   return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
+}
+
+/**
+ * A platform's text as the model says it: one line, its first sentence when it has several, at most
+ * MAX_MESSAGE characters (a 500-character stack of errors is not read aloud).
+ */
+export function speakable(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const first = /^(.{20,}?[.!?。！？])(\s|$)/.exec(line)?.[1] ?? line;
+  return first.length > MAX_MESSAGE ? `${first.slice(0, MAX_MESSAGE - 1)}…` : first;
 }
 
 export function httpProblem(platform: string, answer: ServiceAnswer): Problem {

@@ -1,5 +1,5 @@
-import type { Problem } from '../../../shared/problem';
-import { ProblemError } from '../servers/server-problems';
+import { problem, type Problem } from '../../../shared/problem';
+import { englishText, ProblemError } from '../servers/server-problems';
 
 type Params = Problem['params'];
 
@@ -13,10 +13,56 @@ const ENGLISH: Record<string, (p: Params) => string> = {
   'service.notJson': (p) => `${p.platform} answered with something other than JSON (HTTP ${p.status})`,
   'service.redirect': (p) => `${p.platform} redirected the request to another site (${p.host}); it was not followed`,
   'service.setup': (p) => `${p.platform} could not be set up: ${p.detail}`,
+  'service.tooBig': (p) => `${p.platform} answered with more than ${p.megabytes} MB; the answer was not read`,
+  'service.unreachable': (p) => `${p.platform} could not be reached at ${p.host}: nothing answered there`,
+  'service.noHost': (p) => `${p.platform} could not be reached: there is no host named ${p.host}`,
+  'service.badUrl': (p) => `${p.platform}: "${p.url}" is not a full web address (http:// or https://)`,
+  'service.badHeader': (p) => `${p.platform} was not asked: the header ${p.header} can only hold plain Latin text, on one line`,
+  'service.tooManyRedirects': (p) => `${p.platform} redirected the request too many times; it was stopped`,
+  'service.noAnswer': (p) => `${p.platform} did not answer ${p.url} within ${p.seconds} seconds`,
+  'service.badArgument': (p) =>
+    `${p.platform} was not asked: the argument ${p.name} cannot be "${p.value}" (it would leave the address's path)`,
+};
+
+/** Why a setup failed: said after "<platform> could not be set up: ". */
+const SETUP: Record<string, (p: Params) => string> = {
+  'service.setup.notOpenApi': () => 'the document is not OpenAPI 3 (it has no "openapi": "3.x")',
+  'service.setup.noServer': () => 'the document names no server (servers[0].url): give the base URL',
+  'service.setup.noScheme': (p) =>
+    `credentials.${p.name}: the document has no security scheme "${p.name}" (${p.schemes ? `it has ${p.schemes}` : 'it has none'})${p.near ? `; did you mean "${p.near}"?` : ''}`,
+  'service.setup.noOperation': (p) => `the document has no operation ${p.names}${p.near ? ` (did you mean ${p.near}?)` : ''}`,
+  'service.setup.noFile': (p) => `cannot read ${p.file}: there is no such file`,
+  'service.setup.cannotRead': (p) => `cannot read ${p.file}: ${p.reason}`,
+  'service.setup.notParsed': (p) => `the document is neither JSON nor YAML (${p.reason})`,
+  'service.setup.tooLarge': (p) =>
+    `the document ${p.spec} is too large once its YAML aliases are expanded (over ${p.values} values); it was not used`,
+  'service.setup.noAction': (p) => `it has no service ${p.names} (see Developer tools, Actions)`,
 };
 
 export function serviceEnglish(item: Problem): string {
-  return ENGLISH[item.code]?.(item.params) ?? item.code;
+  const setup = SETUP[item.code];
+  if (setup) return `${item.params.platform} could not be set up: ${setup(item.params)}`;
+  return ENGLISH[item.code]?.(item.params) ?? englishText(item);
+}
+
+/** Whether a problem is one no retry can fix (the settings or the document are wrong). */
+export const isSetupProblem = (item: Problem) =>
+  item.code === 'service.setup' ||
+  item.code.startsWith('service.setup.') ||
+  item.code === 'service.badUrl' ||
+  item.code === 'service.badHeader';
+
+/** A URL as the request goes out: a full http(s) address, or a worded problem (not "Invalid URL"). */
+export function webUrl(platform: string, raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ServiceError(problem('service.badUrl', { platform, url: raw.slice(0, 200) }));
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ServiceError(problem('service.badUrl', { platform, url: raw.slice(0, 200) }));
+  return url;
 }
 
 /**

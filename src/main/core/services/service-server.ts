@@ -1,14 +1,15 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { problem } from '../../../shared/problem';
+import { serviceTarget } from '../../../shared/service-settings';
 import type { ServiceSettings } from '../../../shared/settings';
-import type { ServerState, ServerStatus } from '../../../shared/status';
+import type { ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
 import type { CallSignal } from '../hub/call-signal';
 import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError } from '../servers/child-server';
 import { NO_FAILURES, restartStep, type RestartHistory } from '../servers/restart-policy';
 import { foreignFailure, ProblemError, say, type Failure } from '../servers/server-problems';
 import { defaultSupervision, type Supervision } from '../servers/supervision';
-import { checkTools } from '../servers/tool-list';
+import { checkTools, skippedWarning } from '../servers/tool-list';
 import { cozeTools } from './coze';
 import { difyTools } from './dify';
 import { homeAssistantTools } from './home-assistant';
@@ -16,7 +17,9 @@ import { httpApiTools } from './http-api';
 import { n8nTools } from './n8n';
 import { openApiTools } from './openapi';
 import { ServiceHttp } from './service-http';
-import { serviceEnglish } from './service-problems';
+import { isSetupProblem, serviceEnglish, ServiceError } from './service-problems';
+import { serviceSecretValues } from './service-secrets';
+import { redactProblem, redactText, redactUrl } from '../logs/redact';
 import type { ServiceContext, ServiceTool } from './service-tools';
 
 export interface ServiceServerOptions {
@@ -28,12 +31,16 @@ export interface ServiceServerOptions {
   onStatus: () => void;
   onTools: () => void;
   onAttempt?: (attempt: Promise<void>) => void;
+  /** The config file's folder: a relative OpenAPI document path is read from there. */
+  configDir?: string;
   /** Tests hand in their own fetch; the app uses Node's. */
   fetch?: typeof fetch;
 }
 
 /** Requests made while setting up (a spec, Dify's parameters, Home Assistant's services) wait this long at most. */
 const SETUP_TIMEOUT_MS = 20_000;
+/** Tools left out shown in the status (the log has the count). */
+const MAX_SKIPPED_SHOWN = 20;
 
 /** How each platform is named to the model and in the window. */
 function platformName(settings: ServiceSettings): string {
@@ -86,6 +93,7 @@ export class ServiceServer {
   /** The last tools it built in this run, kept while it is down: names are decided from them. */
   private lastListed: Tool[] = [];
   private restarts = 0;
+  private skipped: SkippedTool[] = [];
   private lastFailure: Failure | undefined;
   private history: RestartHistory = NO_FAILURES;
   private generation = 0;
@@ -130,6 +138,7 @@ export class ServiceServer {
       restarts: this.restarts,
       ...(this.lastFailure ? { lastError: this.failureText(this.lastFailure), lastErrorCause: this.lastFailure.problem } : {}),
       stderrTail: [],
+      ...(this.skipped.length > 0 ? { skippedTools: this.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedToolCount: this.skipped.length } : {}),
     };
   }
 
@@ -152,6 +161,7 @@ export class ServiceServer {
     const hadTools = this.listed.length > 0;
     this.tools = [];
     this.listed = [];
+    this.skipped = [];
     this.setState('stopped');
     if (hadTools) this.opts.onTools();
   }
@@ -175,7 +185,18 @@ export class ServiceServer {
     const defaults = this.opts.defaults();
     const timeoutMs =
       this.opts.settings.callTimeoutMs ?? (options.background ? defaults.backgroundTimeoutMs : undefined) ?? defaults.callTimeoutMs;
-    return tool.call(args, { timeoutMs, signal: options.signal });
+    // What goes to xiaozhi (and its cloud) never holds this service's secrets, even when the
+    // platform echoes them back (an n8n webhook answering with its request's headers, an error
+    // quoting the URL with its key): masked as the log and the history mask them.
+    const secrets = serviceSecretValues(this.opts.settings);
+    const redact = (text: string) => redactText(text, secrets);
+    try {
+      const result = await tool.call(args, { timeoutMs, signal: options.signal });
+      return { ...result, content: result.content.map((item) => (item.type === 'text' ? { ...item, text: redact(item.text) } : item)) };
+    } catch (error) {
+      if (error instanceof ServiceError) throw new ServiceError(redactProblem(error.problem, redact));
+      throw error;
+    }
   }
 
   private failureText(failure: Failure): string {
@@ -199,7 +220,12 @@ export class ServiceServer {
     this.setState(state);
     let tools: ServiceTool[];
     try {
-      tools = await buildTools(this.opts.settings, { http: this.http, timeoutMs: SETUP_TIMEOUT_MS, log: this.opts.log });
+      tools = await buildTools(this.opts.settings, {
+        http: this.http,
+        timeoutMs: SETUP_TIMEOUT_MS,
+        log: this.opts.log,
+        ...(this.opts.configDir ? { configDir: this.opts.configDir } : {}),
+      });
     } catch (error) {
       if (generation === this.generation) this.fail(error);
       return;
@@ -211,8 +237,11 @@ export class ServiceServer {
     this.tools = tools.filter((t) => served.has(t.tool.name));
     this.listed = checked.tools;
     this.lastListed = checked.tools;
-    if (checked.skipped.length > 0)
-      this.opts.log.warn(`${checked.skipped.length} of its tools are left out (a name repeated, or a schema MCP refuses)`);
+    this.skipped = checked.skipped;
+    // As an MCP server's: which tools and why, with a problem the Logs page words in its language.
+    const warning = skippedWarning(checked);
+    if (warning)
+      this.opts.log.warn(warning, problem('server.toolsLeftOut', { count: checked.skipped.length, served: checked.tools.length }));
     this.lastFailure = undefined;
     this.history = NO_FAILURES;
     say(this.opts.log, 'info', problem('server.running', { name: this.http.platform, version: '', tools: this.listed.length }));
@@ -222,12 +251,17 @@ export class ServiceServer {
 
   /** A setup that failed: tried again later when it may pass, else failed until the user restarts it. */
   private fail(error: unknown): void {
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      // Not "MCP error -32001": which address did not answer, in the user's words.
+      const url = redactUrl(serviceTarget(this.opts.settings));
+      error = new ServiceError(problem('service.noAnswer', { platform: this.http.platform, url, seconds: SETUP_TIMEOUT_MS / 1000 }));
+    }
     const failure: Failure = error instanceof ProblemError ? { problem: error.problem } : foreignFailure(error);
     if (error instanceof ProblemError) failure.foreign = error.message;
     this.lastFailure = failure;
     const status = failure.problem.params.status;
     const permanent =
-      failure.problem.code === 'service.setup' || (failure.problem.code === 'service.http' && typeof status === 'number' && status < 500);
+      isSetupProblem(failure.problem) || (failure.problem.code === 'service.http' && typeof status === 'number' && status < 500);
     const step = restartStep(
       this.history,
       { kind: permanent ? 'permanent' : 'crash', ranForMs: 0, now: Date.now(), draw: Math.random() },

@@ -2,7 +2,9 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { ServiceInputSchema, ServiceResultSchema } from '../../../shared/service-settings';
 import type { Logger } from '../logs/log-book';
+import { problem } from '../../../shared/problem';
 import { atPointer, spoken, type RequestOptions, type ServiceAnswer, type ServiceHttp } from './service-http';
+import { ServiceError } from './service-problems';
 
 export type ServiceInput = z.output<typeof ServiceInputSchema>;
 export type ServiceResult = z.output<typeof ServiceResultSchema>;
@@ -19,6 +21,8 @@ export interface ServiceContext {
   /** For the requests made while setting up. */
   timeoutMs: number;
   log: Logger;
+  /** The config file's folder (absent: the working folder), for a relative file path. */
+  configDir?: string;
 }
 
 /** The one text item the model reads. */
@@ -54,8 +58,28 @@ export function placeholders(template: string): string[] {
 }
 
 /** A template with each `{arg}` replaced by its value as text (through `encode`, for a URL); a missing argument leaves it empty. */
-export function fillText(template: string, args: Record<string, unknown>, encode: (s: string) => string = (s) => s): string {
-  return template.replace(PLACEHOLDER, (_whole, name: string) => (name === '*' ? '' : encode(spoken(own(args, name)))));
+export function fillText(template: string, args: Record<string, unknown>, encode: (s: string, name: string) => string = (s) => s): string {
+  return template.replace(PLACEHOLDER, (_whole, name: string) => (name === '*' ? '' : encode(spoken(own(args, name)), name)));
+}
+
+/**
+ * An argument as one segment of a URL's path: every `/`, `?` and `%` encoded, and `.` or `..`
+ * refused, since the URL parser would climb out of the operation's path with them (`/users/../admin`),
+ * encoded or not, toward other endpoints of the same host, with the service's credentials.
+ */
+export function pathSegment(platform: string): (value: string, name: string) => string {
+  return (value, name) => {
+    if (value === '.' || value === '..') throw new ServiceError(problem('service.badArgument', { platform, name, value }));
+    return encodeURIComponent(value);
+  };
+}
+
+/** A URL template filled in: arguments before the `?` as path segments, after it as encoded text. */
+export function fillUrl(template: string, args: Record<string, unknown>, platform: string): string {
+  const at = template.indexOf('?');
+  const path = at === -1 ? template : template.slice(0, at);
+  const query = at === -1 ? '' : template.slice(at);
+  return fillText(path, args, pathSegment(platform)) + fillText(query, args, encodeURIComponent);
 }
 
 /**
