@@ -35,6 +35,7 @@ const UNIT = [
   'test/main/core/servers/{restart-policy,server-problems,tool-list}.test.ts',
   'test/main/core/runtimes/{runtime-sources,path-first}.test.ts',
   'test/main/core/bridge-commands.types.test.ts',
+  'test/main/core/catalogue/cache-dir.test.ts',
   'test/main/core/local-server/{add-to-client,secret-files}.test.ts',
   'test/main/core/{login-shell-path,preferences}.test.ts',
   'test/main/core/web/web-ui-server.test.ts',

@@ -124,7 +124,10 @@ export function defaultCacheDir(
   platform: NodeJS.Platform = process.platform,
   home = env.HOME ?? env.USERPROFILE ?? '.',
 ): string {
-  if (platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'xiaozhi-tray', 'Cache');
+  if (platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'xiaozhi-tray', 'Cache');
   if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'xiaozhi-tray');
-  return path.join(env.XDG_CACHE_HOME ?? path.join(home, '.cache'), 'xiaozhi-tray');
+  // As the XDG spec says: an empty or relative XDG_CACHE_HOME is ignored (else the cache, runtimes
+  // included, lands in whatever folder the bridge was started from).
+  const xdg = env.XDG_CACHE_HOME;
+  return path.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.join(home, '.cache'), 'xiaozhi-tray');
 }

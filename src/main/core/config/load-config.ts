@@ -68,10 +68,19 @@ export function readConfigText(file: string): string {
   return buffer.subarray(0, length).toString('utf8');
 }
 
-/** Ours: it has our keys, or nothing at all (`{}` is a valid empty config). */
+/** Settings keys no other app's file uses as we do (VS Code's `servers` is an object, not a list). */
+const OWN_KEYS = new Set(Object.keys(SettingsSchema.shape).filter((key) => key !== 'servers' && key !== 'endpoints'));
+
+/**
+ * Ours: it has our lists or version, or only our settings (`{ "mirrors": … }`, as the README shows),
+ * or nothing at all (`{}` is a valid empty config).
+ */
 const isNative = (value: unknown) =>
   isRecord(value) &&
-  (Array.isArray(value.endpoints) || Array.isArray(value.servers) || 'version' in value || Object.keys(value).length === 0);
+  (Array.isArray(value.endpoints) ||
+    Array.isArray(value.servers) ||
+    'version' in value ||
+    Object.keys(value).every((key) => OWN_KEYS.has(key)));
 
 export function parseConfigText(file: string, text: string, env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): LoadedConfig {
   const trimmed = text.trimStart().replace(/^\uFEFF/, '');

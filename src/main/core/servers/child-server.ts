@@ -394,7 +394,9 @@ export class ChildServer {
       });
       await Promise.race([
         (async () => {
-          await client.connect(transport);
+          // The SDK gives `initialize` 60 s of its own; a first run's install may take longer, and
+          // the race below bounds the start (start or install timeout) in its place.
+          await client.connect(transport, { timeout: this.installTimeoutMs() });
           if (this.settings.transport === 'stdio') {
             this.pid = stdioPid(transport);
             if (generation === this.generation) this.relay = new CallRelay(transport, this.opts.log);

@@ -71,6 +71,16 @@ describe('loading the configs users already have', () => {
     expect(found).toContainEqual(expect.stringContaining('at mcpServers.nothing: has neither "command"'));
   });
 
+  it("reads a file of only this app's settings as its own, as the README's download-source example is", () => {
+    const china = parseConfigText('xiaozhi-tray.json', '{ "mirrors": { "preset": "china" } }', {});
+    expect(china.format).toBe('xiaozhi-tray');
+    expect(china.settings.mirrors.preset).toBe('china');
+    expect(parseConfigText('xiaozhi-tray.json', '{"ui": {"language": "zh-CN"}}', {}).settings.ui.language).toBe('zh-CN');
+    // Other apps' files that share a key name are still theirs.
+    expect(parseConfigText('mcp.json', '{"servers": {"a": {"command": "npx"}}}', {}).format).not.toBe('xiaozhi-tray');
+    expect(parseConfigText('xiaozhi.config.json', '{"mcpEndpoint": "", "modelscope": {}}', {}).format).not.toBe('xiaozhi-tray');
+  });
+
   it('refuses JSON that is no MCP config, and files that are too big', () => {
     expect(problems(() => parseConfigText('package.json', '{"name": "x"}', {}))[0]).toMatch(/not an MCP config: looked for "mcpServers"/);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cfg-'));

@@ -47,6 +47,21 @@ describe.skipIf(process.platform === 'win32')('the first run of an npx server', 
     expect(logText(harness.logBook)).toMatch(/\[server:weather\] first run: npx is downloading and installing @acme\/weather-mcp/);
   });
 
+  // The MCP SDK gives `initialize` 60 s by default: an install that takes longer was cut at 60 s and
+  // restarted (npm killed mid-download) however long the first run was promised. Slow by nature.
+  it("waits past the MCP SDK's own 60 s for an install that takes longer", { timeout: 120_000 }, async () => {
+    npx = fakeNpx();
+    harness = makeBridge(
+      { servers: [npx.server(['@acme/weather-mcp'], { FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '63' })] },
+      { ...supervision, installTimeoutMs: 100_000 },
+    );
+    harness.bridge.start();
+    await waitFor(() => server().state === 'running' || server().restarts > 0, 100_000, 'the first run to end');
+    expect(server().lastError).toBeUndefined();
+    expect(server().restarts).toBe(0);
+    expect(server().state).toBe('running');
+  });
+
   it('tells a first run of `npx -y` (npm says nothing) by the package missing from the npx cache', async () => {
     npx = fakeNpx();
     harness = makeBridge(
