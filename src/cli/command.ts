@@ -1,9 +1,10 @@
 import type { OptionSpec, ParsedArgs } from './args';
 import { COMMON_OPTIONS } from './args';
 import type { WatchdogCommand } from '../main/core/servers/server-watchdog';
+import type { Language, MessageKey, Translate } from '../shared/i18n/translate';
 
 /** What a command may use of the process it runs in; built once by the entry (index.ts). */
-export interface CliContext {
+export interface ProcessContext {
   version: string;
   /** Writes a line to stdout. */
   out(text: string): void;
@@ -21,14 +22,20 @@ export interface CliContext {
   watchdog?: WatchdogCommand;
 }
 
+/** What `main` adds from the locale (or `--lang`): the language every human-readable line is in. */
+export interface CliContext extends ProcessContext {
+  language: Language;
+  t: Translate;
+}
+
 export interface Command {
   name: string;
-  /** One line in the general help. */
-  summary: string;
+  /** One line in the general help (a key of the CLI's dictionaries, as `details` and each option's `help`). */
+  summary: MessageKey;
   /** The usage lines, without the program name. */
   usage: string[];
   /** Paragraphs after the options in the command's own help. */
-  details?: string;
+  details?: MessageKey;
   options: OptionSpec[];
   run(args: ParsedArgs, ctx: CliContext): Promise<number>;
 }
@@ -36,22 +43,22 @@ export interface Command {
 export const CONFIG_OPTION: OptionSpec = {
   name: 'config',
   value: 'FILE',
-  help: 'the config to use (a Xiaozhi Tray config, xiaozhi.config.json or an mcpServers file; default: xiaozhi-tray.json in this folder, when it is there)',
+  help: 'cli.opt.config',
 };
 export const ALLOW_ENV_OPTION: OptionSpec = {
   name: 'allow-env',
   value: 'NAME',
   repeatable: true,
-  help: "let another app's config fill ${env:NAME} outside a stdio server's env (a URL, a header, an argument): NAME's value goes wherever that file says",
+  help: 'cli.opt.allow-env',
 };
 /** The `--allow-env` names given. */
 export const allowEnvArg = (args: ParsedArgs): string[] => args.lists['allow-env'] ?? [];
-export const JSON_OPTION: OptionSpec = { name: 'json', help: 'print JSON instead of text' };
+export const JSON_OPTION: OptionSpec = { name: 'json', help: 'cli.opt.json' };
 export const TOOL_MODE_OPTION: OptionSpec = {
   name: 'tool-mode',
   value: 'MODE',
   choices: ['all', 'router'],
-  help: 'all (default: every endpoint is served every tool), or router: find_tools and call_tool stand in for them',
+  help: 'cli.opt.tool-mode',
 };
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const LOG_FORMATS = ['text', 'json'] as const;
@@ -60,30 +67,34 @@ export const logOptions = (defaultLevel: string, where: string): OptionSpec[] =>
     name: 'log-level',
     value: 'LEVEL',
     choices: LOG_LEVELS,
-    help: `the least important log lines shown on ${where}: debug, info, warn or error (default ${defaultLevel})`,
+    help: 'cli.opt.log-level',
+    helpParams: { where, level: defaultLevel },
   },
   {
     name: 'log-format',
     value: 'FORMAT',
     choices: LOG_FORMATS,
-    help: 'text (default), or json: one JSON object a line, for log collectors',
+    help: 'cli.opt.log-format',
   },
 ];
 
-export function commandHelp(command: Command, version: string): string {
+export function commandHelp(command: Command, t: Translate, version: string): string {
   const options = [...command.options, ...COMMON_OPTIONS];
   const labels = options.map((o) => `--${o.name}${o.value ? ` ${o.value}` : ''}`);
   const width = Math.max(...labels.map((l) => l.length)) + 2;
   const lines = [
-    `xiaozhi-tray ${version} — ${command.name}: ${command.summary}`,
+    `xiaozhi-tray ${version} — ${command.name}: ${t(command.summary)}`,
     '',
-    'Usage:',
+    t('cli.help.usage'),
     ...command.usage.map((u) => `  xiaozhi-tray ${u}`),
     '',
-    'Options:',
-    ...options.map((o, i) => `  ${(labels[i] as string).padEnd(width)}${o.help}${o.repeatable ? ' (repeatable)' : ''}`),
+    t('cli.help.options'),
+    ...options.map(
+      (o, i) => `  ${(labels[i] as string).padEnd(width)}${t(o.help, o.helpParams)}${o.repeatable ? t('cli.help.repeatable') : ''}`,
+    ),
   ];
-  if (command.details) lines.push('', command.details);
+  if (command.details) lines.push('', t(command.details));
+  lines.push('', t('cli.help.lang'));
   return lines.join('\n');
 }
 

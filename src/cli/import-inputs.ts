@@ -5,18 +5,18 @@ export const INPUT_OPTION: OptionSpec = {
   name: 'input',
   value: 'ID=VALUE',
   repeatable: true,
-  help: 'a value the file asks for: input:ID=…, env:NAME=… or workspaceFolder=DIR',
+  help: 'cli.opt.input',
 };
 export const USE_ENV_OPTION: OptionSpec = {
   name: 'use-env',
   value: 'NAME',
   repeatable: true,
-  help: "fill the file's ${env:NAME} with NAME from this shell (the preview shows it masked, and where it goes)",
+  help: 'cli.opt.use-env',
 };
 
 export const CODE_ENV_OPTION: OptionSpec = {
   name: 'allow-code-env',
-  help: 'with --yes: import servers that set NODE_OPTIONS, LD_PRELOAD, PYTHONPATH… (they can run other code before the server starts)',
+  help: 'cli.opt.allow-code-env',
 };
 
 /**

@@ -29,6 +29,8 @@ export const PROBLEM_CODES = [
   'endpoint.tokenRejected',
   'endpoint.noPong',
   'endpoint.tooBig',
+  // The link's retry, logged with its failure as the cause (worded in the logs page and the CLI).
+  'endpoint.retrying',
   'server.notFound',
   'server.packageNotFound',
   'server.interpreterMissing',

@@ -14,6 +14,7 @@ import { isOwnProcess } from '../../src/main/core/servers/process-tree';
 import { waitFor } from '../helpers/wait';
 import { scaled } from '../helpers/time-scale';
 import { tempDirs } from '../helpers/temp-dirs';
+import { cliEnv } from '../helpers/cli-env';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const TOKEN = 'connect-test-token-0123456789abcdef';
@@ -52,7 +53,7 @@ async function startApp(stateDir: string, port = 0, token = TOKEN): Promise<App>
   );
   // The token from the environment, as the README says (on the command line, every user sees it).
   const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', String(port)], {
-    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token },
+    env: cliEnv({ XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -99,7 +100,7 @@ function connectOnce(
   token?: string,
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) };
+    const env = cliEnv({ XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) });
     const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';
@@ -120,7 +121,7 @@ async function connectAndInitialize(
   token: string,
   sent: () => boolean,
 ): Promise<{ code: number | null; stderr: string }> {
-  const env = { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_TOKEN: token };
+  const env = cliEnv({ XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_TOKEN: token });
   const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
@@ -492,7 +493,7 @@ describe('export in the clients formats', () => {
     const exportAs = (format: string) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
         const child = spawn(process.execPath, [BIN, 'export', '--config', config, '--format', format], {
-          env: { ...process.env, XIAOZHI_TRAY_STATE_DIR: dir, MCP_ENDPOINT: '' },
+          env: cliEnv({ XIAOZHI_TRAY_STATE_DIR: dir }),
         });
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d.toString()));

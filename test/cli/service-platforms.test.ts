@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import type { CliContext } from '../../src/cli/command';
 import { serviceCommand } from '../../src/cli/commands/service';
+import { translator } from '../../src/shared/i18n/translate';
 import { CliHarness } from './cli-harness';
 
 const h = new CliHarness();
@@ -24,6 +25,8 @@ async function runOn(platform: NodeJS.Platform, argv: string[], home: string, en
     platform,
     home,
     stdin: process.stdin,
+    language: 'en',
+    t: translator('en'),
     execPath: platform === 'win32' ? 'C:\\Program Files\\nodejs\\node.exe' : '/usr/local/bin/node',
     entryScript:
       entryScript ??

@@ -46,26 +46,21 @@ async function listAll(session: LoopbackSession): Promise<{ names: string[]; pag
 
 export const callCommand: Command = {
   name: 'call',
-  summary: 'call one tool exactly as xiaozhi would, and print what xiaozhi gets back',
+  summary: 'cli.call.summary',
   usage: ['call --config FILE TOOL [--args JSON] [--json] [--endpoint NAME]'],
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
-    { name: 'args', value: 'JSON', help: "the tool's arguments as a JSON object (default {})" },
-    { ...JSON_OPTION, help: 'print the whole tools/call response frame, byte for byte as sent to xiaozhi' },
+    { name: 'args', value: 'JSON', help: 'cli.call.opt.args' },
+    { ...JSON_OPTION, help: 'cli.call.opt.json' },
     {
       name: 'endpoint',
       value: 'NAME',
-      help: 'call as this endpoint (its name or id) would: through its tool set, mode and pinned tools (default: the default set)',
+      help: 'cli.call.opt.endpoint',
     },
     ...logOptions('warn', 'stderr'),
   ],
-  details: [
-    'The servers start, and the bridge connects to a stand-in for xiaozhi on 127.0.0.1 (never to your real',
-    'endpoint) that does what xiaozhi does: initialize, notifications/initialized, tools/list (every page),',
-    'tools/call. TOOL is the name xiaozhi sees (see "xiaozhi-tray tools"). Prints the text of the first',
-    'content item, which is all xiaozhi reads; exits 1 when the result is an error.',
-  ].join('\n'),
+  details: 'cli.call.details',
   async run(args, ctx) {
     const tool = args.positionals[0];
     const file = configFileOr(stringOption(args, 'config'), ctx);

@@ -6,10 +6,10 @@ import { commandWarnings } from '../../main/core/config/command-warnings';
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'validate a config; prints each problem with its line and JSON path',
+  summary: 'cli.check.summary',
   usage: ['check --config FILE'],
   options: [CONFIG_OPTION, ALLOW_ENV_OPTION],
-  details: 'Exits 0 when the config is valid (warnings are printed), 1 when it is not.',
+  details: 'cli.check.details',
   async run(args, ctx) {
     const file = configFileOr(configArg(args), ctx);
     const loaded = loadOrExplain(ctx, file, 'check', allowEnvArg(args));

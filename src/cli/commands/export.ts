@@ -7,7 +7,7 @@ import { exportEntryContext } from '../local-server-flags';
 
 export const exportCommand: Command = {
   name: 'export',
-  summary: "print the servers as a file other tools read, or this app as an entry of a client's config",
+  summary: 'cli.export.summary',
   usage: [
     'export --config FILE [--format mcp-servers|xiaozhi-client] > OUT.json',
     'export --config FILE --format cursor|claude-desktop|vscode|cherry-studio [--mcp-port N --mcp-token-file FILE]',
@@ -19,21 +19,21 @@ export const exportCommand: Command = {
       name: 'format',
       value: 'FORMAT',
       choices: ExportFormatSchema.options,
-      help: "mcp-servers (default: Claude Desktop, Cursor…), xiaozhi-client (xiaozhi.config.json), or cursor, claude-desktop, vscode, cherry-studio: the local MCP server as that client's entry",
+      help: 'cli.export.opt.format',
     },
-    { name: 'mcp-port', value: 'N', help: "the local MCP server's port for a client entry (default: the config's, or the running app's)" },
+    { name: 'mcp-port', value: 'N', help: 'cli.export.opt.mcp-port' },
     {
       name: 'mcp-token-file',
       value: 'FILE',
-      help: "a file holding its token (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the running app's)",
+      help: 'cli.export.opt.mcp-token-file',
     },
     {
       name: 'mcp-token',
       value: 'T',
-      help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file',
+      help: 'cli.export.opt.mcp-token',
     },
   ],
-  details: 'The output holds the real values (keys, tokens): it is your own file.',
+  details: 'cli.export.details',
   async run(args, ctx) {
     const format = (stringOption(args, 'format') ?? 'mcp-servers') as ExportFormat;
     const localFlag = ['mcp-port', 'mcp-token-file', 'mcp-token'].find((name) => args.options[name] !== undefined);

@@ -39,23 +39,16 @@ export function targetSettings(ctx: CliContext, target: string): Settings | unde
 
 export const importCommand: Command = {
   name: 'import',
-  summary: "preview importing another app's MCP config into yours; writes only with --yes",
+  summary: 'cli.import.summary',
   usage: ['import FILE --config TARGET [--yes] [--input ID=VALUE]… [--use-env NAME]… [--allow-code-env]'],
   options: [
-    { name: 'config', value: 'TARGET', help: 'the Xiaozhi Tray config to import into (created if missing)' },
-    { name: 'yes', help: 'write the result (atomically); without it nothing is written' },
+    { name: 'config', value: 'TARGET', help: 'cli.import.opt.config' },
+    { name: 'yes', help: 'cli.import.opt.yes' },
     INPUT_OPTION,
     USE_ENV_OPTION,
     CODE_ENV_OPTION,
   ],
-  details: [
-    "FILE may be Claude Desktop's, Cursor's, VS Code's, Windsurf's, Cline's or Codex's config, xiaozhi-client's",
-    "xiaozhi.config.json, the official example's mcp_config.json, a bare server snippet or an endpoint URL",
-    '(wss://api.xiaozhi.me/mcp/?token=…, quoted; it is added as an endpoint and its token is never printed).',
-    'Conflicts (same name, same command, same URL) are shown with what will happen to each, and every',
-    "server's env, headers and folder (secrets masked). A ${env:NAME} in the file is never filled from your",
-    'environment unasked: give --use-env NAME (its value is shown masked) or --input env:NAME=VALUE.',
-  ].join('\n'),
+  details: 'cli.import.details',
   async run(args, ctxIn) {
     const source = args.positionals[0];
     // The token of an endpoint given as FILE is known now: nothing printed below may show it.

@@ -221,39 +221,35 @@ async function importChosen(
 
 export const initCommand: Command = {
   name: 'init',
-  summary: 'write a working config: your endpoint, and the MCP servers your other apps already use',
+  summary: 'cli.init.summary',
   usage: [
     'init [--config FILE]                          asks for the endpoint and which apps to import from',
     'init --config FILE --endpoint-file FILE|- [--import all|none|APP,…] [--allow-code-env] --yes   without questions (scripts)',
   ],
   options: [
-    { name: 'config', value: 'FILE', help: `the config to write (default ${DEFAULT_FILE} in this folder)` },
+    { name: 'config', value: 'FILE', help: 'cli.init.opt.config' },
     {
       name: 'endpoint-file',
       value: 'FILE',
-      help: 'a file holding your xiaozhi MCP endpoint (wss://api.xiaozhi.me/mcp/?token=…); - reads it from stdin (with --yes)',
+      help: 'cli.init.opt.endpoint-file',
     },
     {
       name: 'endpoint',
       value: 'URL',
-      help: 'the endpoint on the command line, where other users of this computer see its token: prefer --endpoint-file, or the question',
+      help: 'cli.init.opt.endpoint',
     },
     {
       name: 'import',
       value: 'WHICH',
-      help: 'all, none (default with --yes), or apps: claude-desktop, cursor, vscode, windsurf, cline, codex, xiaozhi-client',
+      help: 'cli.init.opt.import',
     },
     INPUT_OPTION,
     USE_ENV_OPTION,
     CODE_ENV_OPTION,
-    { name: 'yes', help: 'ask nothing: use the flags (and defaults) as they are' },
-    { name: 'force', help: 'replace FILE if it exists' },
+    { name: 'yes', help: 'cli.init.opt.yes' },
+    { name: 'force', help: 'cli.init.opt.force' },
   ],
-  details: [
-    'The apps are found where they keep their configs (Claude Desktop, Cursor, VS Code, Windsurf, Cline,',
-    'Codex, xiaozhi-client). The file is written atomically, then loaded again to check it. Without an',
-    'endpoint the config is still valid: set MCP_ENDPOINT, or add one later in the web UI (run --ui).',
-  ].join('\n'),
+  details: 'cli.init.details',
   async run(args, ctx) {
     const file = stringOption(args, 'config') ?? DEFAULT_FILE;
     const target = path.resolve(ctx.cwd, file);

@@ -12,43 +12,35 @@ import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'serve your tools to xiaozhi until stopped (Ctrl+C, or SIGTERM from a service manager)',
+  summary: 'cli.run.summary',
   usage: [
     'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--log-level LEVEL] [--log-format text|json]',
   ],
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
-    { name: 'ui', help: 'also serve the window as a web page on 127.0.0.1 (the printed URL carries an access token)' },
-    { name: 'port', value: 'N', help: "the web page's port (implies --ui; default: any free port)" },
-    { name: 'host', value: 'ADDR', help: 'listen on ADDR instead of 127.0.0.1, e.g. 0.0.0.0 for the LAN or in Docker (implies --ui)' },
+    { name: 'ui', help: 'cli.run.opt.ui' },
+    { name: 'port', value: 'N', help: 'cli.run.opt.port' },
+    { name: 'host', value: 'ADDR', help: 'cli.run.opt.host' },
     {
       name: 'mcp-port',
       value: 'N',
-      help: 'also serve the tools as a local MCP server (streamable HTTP at 127.0.0.1:N/mcp) for Cursor, VS Code, Cherry Studio',
+      help: 'cli.run.opt.mcp-port',
     },
     {
       name: 'mcp-token-file',
       value: 'FILE',
-      help: "a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the one the last run used: made once, then kept); each app's own is derived from it",
+      help: 'cli.run.opt.mcp-token-file',
     },
     {
       name: 'mcp-token',
       value: 'T',
-      help: 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file',
+      help: 'cli.run.opt.mcp-token',
     },
     TOOL_MODE_OPTION,
     ...logOptions('info', 'stdout'),
   ],
-  details: [
-    'Stopping: Ctrl+C (SIGINT) stops every server and exits 130 (Ctrl+\\, SIGQUIT: 131); SIGTERM (kill, systemd, docker stop) stops',
-    'every server and exits 0. A second signal kills every server at once. Started by npx or npm, which do',
-    'not pass SIGTERM on, the bridge stops when they go away. Under a service manager, run',
-    '`node …/bin/xiaozhi-tray.js run …` rather than npx (see "xiaozhi-tray help service").',
-    '',
-    'MCP_ENDPOINT in the environment always adds an endpoint. A Xiaozhi Tray config is updated when you',
-    "change settings in the web UI; another program's file is never rewritten.",
-  ].join('\n'),
+  details: 'cli.run.details',
   async run(args, ctx) {
     const portText = stringOption(args, 'port');
     const port = portText === undefined ? undefined : Number(portText);

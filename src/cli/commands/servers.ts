@@ -19,11 +19,10 @@ function table(rows: string[][]): string[] {
 
 export const serversCommand: Command = {
   name: 'servers',
-  summary: 'start the configured servers and show the state of each, without serving xiaozhi',
+  summary: 'cli.servers.summary',
   usage: ['servers --config FILE [--json]'],
   options: LOOK_OPTIONS,
-  details:
-    'Each server is started, given time to come up or fail (at most the start grace, limits.startGraceMs: 20 s), then stopped; a server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
+  details: 'cli.servers.details',
   run: (args, ctx) =>
     lookAtServers(args, ctx, 'servers', async ({ bridge }, loaded) => {
       const secrets = secretValues(loaded.settings);

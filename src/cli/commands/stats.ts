@@ -31,18 +31,18 @@ function printSummary(summary: ActivitySummary): string[] {
 
 export const statsCommand: Command = {
   name: 'stats',
-  summary: 'what xiaozhi called over the last day and week: calls, failures, latency per tool',
+  summary: 'cli.stats.summary',
   usage: ['stats [--range day|week] [--json]'],
   options: [
-    { name: 'range', value: 'RANGE', choices: ['day', 'week'], help: 'only this period (default: both)' },
+    { name: 'range', value: 'RANGE', choices: ['day', 'week'], help: 'cli.stats.opt.range' },
     JSON_OPTION,
     {
       name: 'dir',
       value: 'FOLDER',
-      help: "the app's data folder to read (default: where the bridge keeps it; env XIAOZHI_TRAY_STATE_DIR)",
+      help: 'cli.stats.opt.dir',
     },
   ],
-  details: `Reads ${ACTIVITY_FILE_NAME}, which a running bridge (headless or the desktop app) updates a few seconds after each call and keeps for a week. Arguments and results are never kept.`,
+  details: 'cli.stats.details',
   run: async (args, ctx) => {
     const dir = stringOption(args, 'dir') ?? appStateDir({ platform: ctx.platform, env: ctx.env });
     const file = path.join(dir, ACTIVITY_FILE_NAME);

@@ -6,7 +6,7 @@ import { printCatalog } from '../print-catalog';
 
 export const toolsCommand: Command = {
   name: 'tools',
-  summary: 'start the servers and print the tools exactly as xiaozhi gets them, with the server of each',
+  summary: 'cli.tools.summary',
   usage: ['tools --config FILE [--json] [--tool-mode all|router] [--endpoint NAME]'],
   options: [
     ...LOOK_OPTIONS,
@@ -14,11 +14,10 @@ export const toolsCommand: Command = {
     {
       name: 'endpoint',
       value: 'NAME',
-      help: 'list what this endpoint (its name or id) is served: its tool set, mode and pinned tools (default: the default set)',
+      help: 'cli.tools.opt.endpoint',
     },
   ],
-  details:
-    'Nothing is served to xiaozhi. A server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
+  details: 'cli.tools.details',
   run: (args, ctx) => {
     return lookAtServers(args, ctx, 'tools', async ({ bridge }, loaded) => {
       const state = bridge.state();

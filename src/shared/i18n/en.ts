@@ -1,5 +1,8 @@
+import { cliEn } from './cli-en';
+
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
+  ...cliEn,
   'app.name': 'Xiaozhi Tray',
 
   'app.loading': 'Loading…',
@@ -316,6 +319,10 @@ export const en = {
   'logs.level.info': 'Info and up',
   'logs.level.warn': 'Warnings and errors',
   'logs.level.error': 'Errors only',
+  'logs.levelName.debug': 'debug',
+  'logs.levelName.info': 'info',
+  'logs.levelName.warn': 'warn',
+  'logs.levelName.error': 'error',
   'logs.filter': 'Filter text',
   'logs.pause': 'Pause',
   'logs.resume': 'Resume',
@@ -472,6 +479,9 @@ export const en = {
   'problem.endpoint.noPong.hint': 'The network dropped it; it reconnects by itself.',
   'problem.endpoint.tooBig': 'xiaozhi sent a message over the {kb} KB limit, so the connection was closed.',
   'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
+  'problem.endpoint.retrying': 'The connection failed or ended: {cause} Retrying in {seconds} s.',
+  'problem.endpoint.retrying.hint':
+    'If it keeps failing, check the endpoint URL: copy it again from the xiaozhi console (MCP endpoint) into the config or the Endpoints page.',
   'problem.server.notFound': 'The program "{command}" was not found.',
   'problem.server.notFound.hint': 'Install it (Node.js brings npx, uv brings uvx) or enter its full path.',
   'problem.server.packageNotFound': 'The package "{package}" was not found on the npm registry.',

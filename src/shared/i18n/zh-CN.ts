@@ -1,7 +1,9 @@
+import { cliZhCN } from './cli-zh-CN';
 import type { en } from './en';
 
 /** 简体中文界面文字。 */
 export const zhCN: Record<keyof typeof en, string> = {
+  ...cliZhCN,
   'app.name': '小智托盘',
 
   'app.loading': '正在加载…',
@@ -313,6 +315,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'logs.level.info': '信息及以上',
   'logs.level.warn': '警告和错误',
   'logs.level.error': '仅错误',
+  'logs.levelName.debug': '调试',
+  'logs.levelName.info': '信息',
+  'logs.levelName.warn': '警告',
+  'logs.levelName.error': '错误',
   'logs.filter': '筛选文字',
   'logs.pause': '暂停',
   'logs.resume': '继续',
@@ -461,6 +467,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.noPong.hint': '网络中断了连接，会自动重新连接。',
   'problem.endpoint.tooBig': '小智发来的消息超过 {kb} KB 的上限，连接已关闭。',
   'problem.endpoint.tooBig.hint': '会自动重新连接；如果反复出现，请在配置文件中调大 limits.maxIncomingBytes。',
+  'problem.endpoint.retrying': '连接失败或已断开：{cause}{seconds} 秒后重试。',
+  'problem.endpoint.retrying.hint': '如果一直失败，请检查接入点地址：从小智控制台（MCP 接入点）重新复制，填入配置文件或“接入点”页。',
   'problem.server.notFound': '找不到程序“{command}”。',
   'problem.server.notFound.hint': '请先安装（Node.js 提供 npx，uv 提供 uvx），或填写完整路径。',
   'problem.server.packageNotFound': '在 npm 仓库中找不到包“{package}”。',
