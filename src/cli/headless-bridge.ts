@@ -37,7 +37,7 @@ export interface Headless {
  * sure whatever ends the process (signals, a vanished launcher, a crash) stops every server first.
  */
 export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headless {
-  const logBook = new LogBook({ sinks: [logSink(options.log.stream, options.log.level, options.log.format)] });
+  const logBook = new LogBook({ sinks: [logSink(options.log.stream, options.log.level, options.log.format, ctx)] });
   const log = logBook.logger('app');
   const bridge = new Bridge({
     store: options.store,

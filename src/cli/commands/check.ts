@@ -1,7 +1,5 @@
-import { formatProblem } from '../../main/core/config/json-text';
-import { countOf } from '../../shared/count-words';
 import { ALLOW_ENV_OPTION, CONFIG_OPTION, allowEnvArg, configArg, type Command } from '../command';
-import { configFileOr, loadOrExplain } from '../config-file';
+import { configFileOr, configProblemText, loadOrExplain } from '../config-file';
 import { commandWarnings } from '../../main/core/config/command-warnings';
 
 export const checkCommand: Command = {
@@ -14,9 +12,12 @@ export const checkCommand: Command = {
     const file = configFileOr(configArg(args), ctx);
     const loaded = loadOrExplain(ctx, file, 'check', allowEnvArg(args));
     if (!loaded) return 1;
-    for (const warning of [...loaded.warnings, ...commandWarnings(loaded.settings, ctx.env)]) ctx.out(`warning: ${formatProblem(warning)}`);
+    for (const warning of [...loaded.warnings, ...commandWarnings(loaded.settings, ctx.env)])
+      ctx.out(ctx.t('cli.check.warning', { warning: configProblemText(ctx.t, warning) }));
     const s = loaded.settings;
-    ctx.out(`${file}: valid ${loaded.format} config: ${countOf(s.endpoints.length, 'endpoint')}, ${countOf(s.servers.length, 'server')}`);
+    ctx.out(
+      ctx.t('cli.check.valid', { file: file ?? '', format: loaded.format, endpoints: s.endpoints.length, servers: s.servers.length }),
+    );
     return 0;
   },
 };

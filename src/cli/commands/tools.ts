@@ -22,9 +22,7 @@ export const toolsCommand: Command = {
     return lookAtServers(args, ctx, 'tools', async ({ bridge }, loaded) => {
       const state = bridge.state();
       if (state.servers.length === 0 && args.options.json !== true) {
-        ctx.out(
-          'No servers are configured, so xiaozhi gets no tools. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).',
-        );
+        ctx.out(ctx.t('cli.tools.none'));
         return 0;
       }
       const endpoint = endpointOption(args, loaded.settings);
@@ -36,9 +34,15 @@ export const toolsCommand: Command = {
       const served = bridge.endpointCatalogs.summaryFor(mode);
       const set = bridge.toolHub.forSet(mode.toolSet);
       if (endpoint && args.options.json !== true)
-        ctx.out(`endpoint ${endpoint.name}: tool set ${set.name}, ${mode.toolMode === 'router' ? 'router mode' : 'every tool that is on'}`);
+        ctx.out(
+          ctx.t(mode.toolMode === 'router' ? 'cli.tools.endpointRouter' : 'cli.tools.endpointAll', {
+            endpoint: endpoint.name,
+            set: set.name,
+          }),
+        );
       ctx.out(
         printCatalog(
+          ctx,
           { ...state, catalog: served },
           bridge.endpointCatalogs.pagesFor(mode),
           set.catalog(),
@@ -46,12 +50,10 @@ export const toolsCommand: Command = {
           args.options.json === true,
         ),
       );
-      if (mode.toolMode === 'router' && args.options.json !== true) ctx.out(`router mode: find_tools searches ${served.searchable} tools`);
+      if (mode.toolMode === 'router' && args.options.json !== true) ctx.out(ctx.t('cli.tools.router', { count: served.searchable }));
       const { budgetTools, budgetBytes } = loaded.settings.limits;
       if (mode.toolMode === 'all' && args.options.json !== true && (served.toolCount > budgetTools || served.bytes > budgetBytes)) {
-        ctx.out(
-          `past the budget of ${budgetTools} tools / ${budgetBytes} bytes (limits.budgetTools, limits.budgetBytes): xiaozhi may drop or fail the list. Switch tools off, or see router mode with --tool-mode router`,
-        );
+        ctx.out(ctx.t('cli.tools.overBudget', { tools: budgetTools, bytes: budgetBytes }));
       }
       return state.servers.some((s) => s.enabled && s.state !== 'running') ? 1 : 0;
     });

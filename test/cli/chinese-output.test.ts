@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliHarness, TOKEN, fixtureEntry, waitForText } from './cli-harness';
+
+const h = new CliHarness();
+afterEach(() => h.cleanup());
+
+/** The real CLI, as a child process, under a Chinese locale. */
+const ZH = { LANG: 'zh_CN.UTF-8' };
+const inChinese = (args: string[], env: NodeJS.ProcessEnv = {}) => h.finished(args, { env: { ...ZH, ...env } });
+
+/** A port nothing listens on (taken, then given back). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the CLI in Chinese when the locale says so', () => {
+  it('usage: the general help in Chinese; LC_ALL, then LC_MESSAGES, then LANG decide; --lang overrides', async () => {
+    const bare = await inChinese([]);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toContain('用法：xiaozhi-tray 命令 [选项]');
+    expect(bare.err).toContain('从这里开始：');
+    expect(bare.err).toMatch(/\n {2}run {6}把你的工具提供给小智/);
+    const help = await inChinese(['help', 'run']);
+    expect(help.out).toContain('用法：\n  xiaozhi-tray run');
+    expect(help.out).toContain('选项：');
+    // LC_ALL before LANG, LC_MESSAGES before LANG, and --lang before all of them.
+    expect((await inChinese(['--help'], { LC_ALL: 'C' })).out).toContain('Usage: xiaozhi-tray COMMAND [options]');
+    expect((await h.finished(['--help'], { env: { LANG: 'C', LC_MESSAGES: 'zh_TW.UTF-8' } })).out).toContain('用法：');
+    expect((await inChinese(['--help', '--lang', 'en'])).out).toContain('Usage: xiaozhi-tray COMMAND [options]');
+    expect((await h.finished(['help', '--lang=zh-CN'])).out).toContain('用法：');
+    const badLang = await inChinese(['--lang', 'fr', 'help']);
+    expect(badLang).toMatchObject({ code: 2, out: '' });
+    expect(badLang.err).toBe('xiaozhi-tray: --lang 只能是 en 或 zh-CN，不能是“fr”\n');
+  });
+
+  it('a bad flag: said in Chinese, with the nearest option or the list and where to read more', async () => {
+    const file = h.writeConfig({});
+    const typo = await inChinese(['run', '--cofnig', file]);
+    expect(typo).toEqual({ code: 2, out: '', err: 'xiaozhi-tray: 没有选项 --cofnig。是不是想用 --config？\n' });
+    const far = await inChinese(['check', '--colour']);
+    expect(far.err).toContain(
+      '“check”没有选项 --colour。可用的选项：--config, --allow-env, --help, --version；运行“xiaozhi-tray help check”查看说明',
+    );
+    const choice = await inChinese(['export', '--config', file, '--format', 'yaml']);
+    expect(choice.code).toBe(2);
+    expect(choice.err).toContain(
+      '--format 只能是 mcp-servers、xiaozhi-client、cursor、claude-desktop、vscode、cherry-studio，不能是“yaml”',
+    );
+    expect((await inChinese(['tols'])).err).toContain('没有命令“tols”。是不是想用“tools”？');
+  });
+
+  it('a missing config file: its path, and how to make one', async () => {
+    const dir = fs.realpathSync(h.tempDir());
+    const missing = await h.finished(['check', '--config', 'nope.json'], { env: ZH, cwd: dir });
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain(`找不到配置文件 nope.json（完整路径：${path.join(dir, 'nope.json')}）。`);
+    expect(missing.err).toContain('可以这样创建一份：\n  xiaozhi-tray init --config nope.json');
+    const none = await h.finished(['check'], { env: ZH, cwd: dir });
+    expect(none.err).toContain(
+      '缺少 --config FILE，当前文件夹里也没有 xiaozhi-tray.json。请这样运行：xiaozhi-tray check --config xiaozhi-tray.json',
+    );
+  });
+
+  it('a malformed config: each problem with its line and JSON path, and what to do', async () => {
+    const file = h.writeConfig('{\n  "servers": [\n    { "name": "x", "transport": "pipe" }\n  ]\n}\n');
+    const run = await inChinese(['check', '--config', file]);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(`${file}：配置文件有错误：`);
+    expect(run.err).toMatch(/ {2}- 第 3 行第 \d+ 列（servers\[0\]\.transport）：/);
+    expect(run.err).toContain(`请在文件中改正以上问题，然后再检查一遍：xiaozhi-tray check --config ${file}`);
+    const broken = await inChinese(['check', '--config', h.writeConfig('{ "servers": [\n')]);
+    expect(broken.err).toMatch(/ {2}- 第 2 行第 1 列：/);
+  });
+
+  it('a connect failure: the level, the failure and how to check the endpoint URL, in Chinese', async () => {
+    const port = await closedPort();
+    const run = h.spawn(['run', '--config', h.writeConfig({})], {
+      env: { ...ZH, MCP_ENDPOINT: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` },
+    });
+    await waitForText(run.stdout, /警告 \[[^\]]+\] 连接失败或已断开：127\.0\.0\.1:\d+ 拒绝了连接。[\d.]+ 秒后重试。（.*请检查接入点地址/);
+    expect(run.stdout()).not.toContain(TOKEN);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it("tools: the table's headings and each server's line in Chinese", async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
+    const run = await inChinese(['tools', '--config', file]);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/^服务器 fx（stdio）：\d+ 个工具$/m);
+    expect(run.out).toMatch(/^第 1 页，共 1 页$/m);
+    expect(run.out).toMatch(/^ {2}工具 +大小 {2}来自 +说明$/m);
+    expect(run.out).toMatch(/^\d+ 个工具，共 \d+ 字节，分 1 页，每页最多 \d+ 字节$/m);
+  });
+});
