@@ -77,6 +77,10 @@ export const PROBLEM_CODES = [
   'service.notJson',
   'service.redirect',
   'service.setup',
+  // The local MCP server could not listen.
+  'localServer.portInUse',
+  'localServer.notAnAddress',
+  'localServer.portDenied',
   'other',
 ] as const;
 

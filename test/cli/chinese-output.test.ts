@@ -90,6 +90,25 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(await run.exit).toBe(0);
   });
 
+  it('the local server on a port in use: the problem, and where to choose another port', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const run = h.spawn(['run', '--config', h.writeConfig({}), '--mcp-port', String(port)], {
+        env: { ...ZH, XIAOZHI_TRAY_STATE_DIR: h.tempDir() },
+      });
+      await waitForText(
+        run.stdout,
+        `错误 [local-server] 端口 ${port} 已被其他程序（或另一个小智托盘）占用。（请在“设置 → 本机 MCP 服务”中换一个端口（命令行：run --mcp-port N），或退出占用它的程序。）`,
+      );
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toBe(0);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it("tools: the table's headings and each server's line in Chinese", async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const run = await inChinese(['tools', '--config', file]);

@@ -567,6 +567,13 @@ export const en = {
   'problem.service.redirect.hint': 'Requests stay on the site you entered, so a token never goes elsewhere: enter the final address.',
   'problem.service.setup': '{platform} could not be set up: {detail}',
   'problem.service.setup.hint': 'Check the address, the token and the names you entered, then restart it.',
+  'problem.localServer.portInUse': 'Port {port} is already in use by another program (or another copy of Xiaozhi Tray).',
+  'problem.localServer.portInUse.hint':
+    'Choose another port in Settings → Local MCP server (headless: run --mcp-port N), or quit the program that holds it.',
+  'problem.localServer.notAnAddress': '{host} is not an address of this computer.',
+  'problem.localServer.notAnAddress.hint': 'Set localServer.host in the config to 127.0.0.1 (or an address this computer has).',
+  'problem.localServer.portDenied': 'This computer does not let the app listen on port {port}.',
+  'problem.localServer.portDenied.hint': 'Choose a port above 1024 in Settings → Local MCP server (headless: run --mcp-port N).',
   'problem.other': '{detail}',
   'problem.whatToCheck': 'What to check',
   'endpoints.test': 'Test connection',
