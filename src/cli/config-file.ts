@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type ConfigProblem } from '../main/core/config/json-text';
-import type { Translate } from '../shared/i18n/translate';
+import { hasMessage, type Translate } from '../shared/i18n/translate';
 import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
 import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
 import { octalMode, othersMode } from '../main/core/config/atomic-write';
@@ -29,7 +29,16 @@ export function configProblemText(t: Translate, problem: ConfigProblem): string 
     problem.line !== undefined
       ? t(problem.path ? 'cli.config.lineAt' : 'cli.config.line', { line: problem.line, column: problem.column ?? 1, path: problem.path })
       : problem.path;
-  return where ? t('cli.config.problemAt', { where, message: problem.message }) : problem.message;
+  const message = problemWords(t, problem) ?? problem.message;
+  return where ? t('cli.config.problemAt', { where, message }) : message;
+}
+
+/** A JSON syntax error (or an empty file) in the reader's words; other problems keep the loader's. */
+function problemWords(t: Translate, problem: ConfigProblem): string | undefined {
+  if (problem.problem?.code === 'config.empty') return t('cli.config.empty');
+  const error = `cli.json.${String(problem.problem?.params.error)}`;
+  if (problem.problem?.code !== 'config.invalidJson' || !hasMessage(error)) return undefined;
+  return t('cli.config.invalidJson', { what: t(error) });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ImportPreview, ImportServerItem } from '../shared/import';
 import { serverTarget } from '../shared/settings';
 import { formatProblem } from '../main/core/config/json-text';
+import { translator, type Translate } from '../shared/i18n/translate';
 
 /** What the user gave on the command line: `--input ID=…` values and `--use-env NAME` names, as input ids. */
 export type GivenInputs = ReadonlySet<string>;
@@ -36,7 +37,7 @@ export function serverDetails(item: ImportServerItem): string[] {
 }
 
 /** The preview as text, for the CLI; a value in `given` is not listed as needed. */
-export function describePreview(preview: ImportPreview, given: GivenInputs = new Set()): string {
+export function describePreview(preview: ImportPreview, given: GivenInputs = new Set(), t: Translate = translator('en')): string {
   const lines = [`${preview.source}: ${preview.format} config`];
   for (const item of preview.servers) {
     const s = item.server;
@@ -54,7 +55,13 @@ export function describePreview(preview: ImportPreview, given: GivenInputs = new
     );
   const missing = new Set(missingInputs(preview, given));
   for (const input of preview.inputs.filter((i) => missing.has(i.id))) {
-    lines.push(`  value ${input.id}: ${input.description}; goes into ${input.where.join(', ')}`);
+    // The folder and an environment variable are said as the window says them, in the reader's language.
+    const description = input.id.startsWith('env:')
+      ? t('import.envVariable', { name: input.id.slice(4) })
+      : input.id === 'workspaceFolder'
+        ? t('import.workspaceFolder')
+        : input.description;
+    lines.push(t('cli.import.value', { id: input.id, description, where: input.where.join(', ') }));
     const name = input.id.slice(4);
     if (input.ownSecret)
       lines.push(

@@ -77,6 +77,9 @@ export const PROBLEM_CODES = [
   'service.notJson',
   'service.redirect',
   'service.setup',
+  // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
+  'config.invalidJson',
+  'config.empty',
   // The local MCP server could not listen.
   'localServer.portInUse',
   'localServer.notAnAddress',

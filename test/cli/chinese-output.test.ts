@@ -109,6 +109,28 @@ describe('the CLI in Chinese when the locale says so', () => {
     }
   });
 
+  it('import: which option is missing, a broken file once per place with what to do, the values it needs', async () => {
+    const cutOff = h.writeConfig('{ "mcpServers": { "a": { "command": "x" }\n', 'cut.json');
+    const noTarget = await inChinese(['import', cutOff]);
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.err).toContain('import 需要要导入的 FILE 和 --config TARGET（导入到哪个配置文件）');
+    const target = path.join(h.tempDir(), 'tray.json');
+    const broken = await inChinese(['import', cutOff, '--config', target]);
+    expect(broken.code).toBe(1);
+    // Before: the English "invalid JSON: expected "}"" twice, one for each brace left open.
+    expect(broken.err).toBe(
+      `无法导入 ${cutOff}：\n  - 第 2 行第 1 列：JSON 格式错误：这里应有“}”（可能漏了右花括号）\n请改正这个文件（或在它所属的应用里重新保存一次），然后再导入。\n`,
+    );
+    expect((await h.finished(['import', cutOff, '--config', target])).err).toBe(
+      `${cutOff} could not be imported:\n  - line 2, column 1: invalid JSON: expected "}"\nFix the file (or save it again from the app it comes from), then run the import again.\n`,
+    );
+    const folder = h.writeConfig({ mcpServers: { a: { command: 'x', args: ['${workspaceFolder}'] } } }, 'ws.json');
+    const needs = await inChinese(['import', folder, '--config', target]);
+    expect(needs.code).toBe(0);
+    expect(needs.out).toContain('  需要的值 workspaceFolder：该服务使用的工作文件夹（文件中的 ${workspaceFolder}）；用于 a: args[0]');
+    expect(needs.out).toContain('什么也没有写入。请用 --input 给出缺少的值（workspaceFolder=…）');
+  });
+
   it("tools: the table's headings and each server's line in Chinese", async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const run = await inChinese(['tools', '--config', file]);

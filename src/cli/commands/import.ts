@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { countOf } from '../../shared/count-words';
 import path from 'node:path';
 import { FileSettingsStore } from '../../main/core/config/settings-store';
 import { codeEnvRefusal, codeEnvServers, describePreview, missingInputs } from '../import-preview-text';
@@ -7,7 +6,8 @@ import { ImportSessions } from '../../main/core/import/import-sessions';
 import { defaultSettings, type Settings } from '../../shared/settings';
 import { stringOption, UsageError } from '../args';
 import type { Command, CliContext } from '../command';
-import { loadOrExplain, madePrivate } from '../config-file';
+import { configProblemText, loadOrExplain, madePrivate } from '../config-file';
+import { ImportError } from '../../main/core/import/apply-import';
 import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
 import { checkEndpoint } from './init';
 import { redactText, secretQueryValues } from '../../main/core/logs/redact';
@@ -31,7 +31,7 @@ export function targetSettings(ctx: CliContext, target: string): Settings | unde
   const loaded = loadOrExplain(ctx, target, 'import');
   if (!loaded) return undefined;
   if (loaded.format !== 'xiaozhi-tray') {
-    ctx.err(`${target} is a ${loaded.format} config; only Xiaozhi Tray configs are written. Choose a new file for --config.`);
+    ctx.err(ctx.t('cli.import.notOurs', { target, format: loaded.format }));
     return undefined;
   }
   return loaded.settings;
@@ -59,8 +59,7 @@ export const importCommand: Command = {
       err: (text) => ctxIn.err(redactText(text, secrets)),
     };
     const target = stringOption(args, 'config');
-    if (!source || !target)
-      throw new UsageError('import needs a FILE to import and --config TARGET: xiaozhi-tray import FILE --config TARGET [--yes]');
+    if (!source || !target) throw UsageError.of('cli.import.needsConfig');
     const current = targetSettings(ctx, target);
     if (!current) return 1;
     const sessions = new ImportSessions(ctx.env);
@@ -68,22 +67,29 @@ export const importCommand: Command = {
     try {
       preview = previewSource(sessions, source, ctx, current);
     } catch (error) {
-      ctx.err(error instanceof Error ? error.message : String(error));
+      if (error instanceof ImportError && error.problems) {
+        ctx.err(ctx.t('cli.import.notReadable', { source }));
+        for (const problem of error.problems) ctx.err(`  - ${configProblemText(ctx.t, problem)}`);
+        ctx.err(ctx.t('cli.import.notReadableAction'));
+      } else ctx.err(ctx.t('cli.import.failed', { error: error instanceof Error ? error.message : String(error) }));
       return 1;
     }
     const inputs = inputValues(args, (line) => ctx.err(`warning: ${line}`));
     const fromEnvironment = useEnvIds(args);
     const given = new Set([...Object.keys(inputs), ...fromEnvironment]);
-    ctx.out(describePreview(preview, given));
+    ctx.out(describePreview(preview, given, ctx.t));
     if (args.options.yes !== true) {
       const missing = missingInputs(preview, given);
       const inEnvironment = preview.inputs
         .filter((i) => missing.includes(i.id) && i.fromEnvironment !== undefined)
         .map((i) => i.id.slice(4));
+      const fromShell =
+        inEnvironment.length > 0
+          ? ctx.t('cli.import.fromShell', { flags: inEnvironment.map((name) => `--use-env ${name}`).join(' ') })
+          : '';
+      const values = missing.map((id) => `${id}=…`).join(' ');
       ctx.out(
-        missing.length > 0
-          ? `\nNothing was written. Give the missing values with --input (${missing.map((id) => `${id}=…`).join(' ')})${inEnvironment.length > 0 ? ` or take them from this shell with ${inEnvironment.map((name) => `--use-env ${name}`).join(' ')}` : ''}, then run again with --yes to import into ${target}.`
-          : `\nNothing was written. Run again with --yes to import into ${target}.`,
+        `\n${missing.length > 0 ? ctx.t('cli.import.nothingWrittenNeeds', { values, fromShell, target }) : ctx.t('cli.import.nothingWritten', { target })}`,
       );
       return 0;
     }
@@ -100,12 +106,16 @@ export const importCommand: Command = {
       store.save(applied.settings);
       await store.settled();
       const r = applied.result;
-      ctx.out(
-        `\nImported into ${target}: ${countOf(r.addedServers.length, 'server')} added, ${r.replacedServers.length} replaced, ${countOf(r.addedEndpoints.length, 'endpoint')}, ${r.skipped} skipped.`,
-      );
+      const counts = {
+        added: r.addedServers.length,
+        replaced: r.replacedServers.length,
+        endpoints: r.addedEndpoints.length,
+        skipped: r.skipped,
+      };
+      ctx.out(`\n${ctx.t('cli.import.done', { target, ...counts })}`);
       return 0;
     } catch (error) {
-      ctx.err(error instanceof Error ? error.message : String(error));
+      ctx.err(ctx.t('cli.import.failed', { error: error instanceof Error ? error.message : String(error) }));
       return 1;
     }
   },
