@@ -31,6 +31,8 @@ export const PROBLEM_CODES = [
   'endpoint.tooBig',
   // The link's retry, logged with its failure as the cause (worded in the logs page and the CLI).
   'endpoint.retrying',
+  'endpoint.connecting',
+  'endpoint.connected',
   'server.notFound',
   'server.packageNotFound',
   'server.interpreterMissing',
@@ -77,6 +79,9 @@ export const PROBLEM_CODES = [
   'service.notJson',
   'service.redirect',
   'service.setup',
+  // What the headless CLI logs of its own (worded in its text log; its JSON log keeps the English and the code).
+  'cli.noEndpoint',
+  'cli.webExposed',
   // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
   'config.invalidJson',
   'config.empty',

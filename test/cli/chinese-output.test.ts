@@ -86,8 +86,36 @@ describe('the CLI in Chinese when the locale says so', () => {
     });
     await waitForText(run.stdout, /警告 \[[^\]]+\] 连接失败或已断开：127\.0\.0\.1:\d+ 拒绝了连接。[\d.]+ 秒后重试。（.*请检查接入点地址/);
     expect(run.stdout()).not.toContain(TOKEN);
+    expect(run.stdout()).toMatch(/信息 \[[^\]]+\] 正在连接 ws:\/\/127\.0\.0\.1:\d+\/mcp\/\?token=/);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
+  });
+
+  it("run's own status lines in Chinese; --log-format json stays English, with the code", async () => {
+    const text = h.spawn(['run', '--config', h.writeConfig({})], { env: ZH });
+    await waitForText(text.stdout, /警告 \[app\] 还没有配置接入点：请在网页界面（--ui）或配置文件里添加一个，或设置环境变量 MCP_ENDPOINT/);
+    text.child.kill('SIGTERM');
+    expect(await text.exit).toBe(0);
+    const json = h.spawn(['run', '--config', h.writeConfig({}), '--log-format', 'json'], { env: ZH });
+    await waitForText(json.stdout, '"code":"cli.noEndpoint"');
+    const line = json
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('cli.noEndpoint')) as string;
+    expect(JSON.parse(line)).toMatchObject({ level: 'warn', source: 'app', message: expect.stringMatching(/^no endpoint configured/) });
+    json.child.kill('SIGTERM');
+    expect(await json.exit).toBe(0);
+  });
+
+  it('stats and connect say what to do in Chinese', async () => {
+    const dir = h.tempDir();
+    const stats = await inChinese(['stats', '--dir', dir]);
+    expect(stats.out).toBe(
+      `还没有记录到调用（${path.join(dir, 'activity.json')}）。桥接运行时才会记录调用：xiaozhi-tray run --config FILE。\n`,
+    );
+    const connect = await inChinese(['connect'], { XIAOZHI_TRAY_STATE_DIR: dir });
+    expect(connect.code).toBe(1);
+    expect(connect.err).toContain('小智托盘没有在运行，或者它的本机 MCP 服务没有打开（请在“设置”中打开它');
   });
 
   it('the local server on a port in use: the problem, and where to choose another port', async () => {

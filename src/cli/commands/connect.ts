@@ -24,5 +24,5 @@ export const connectCommand: Command = {
     },
   ],
   details: 'cli.connect.details',
-  run: (args) => relay(args.options),
+  run: (args, ctx) => relay(args.options, { t: ctx.t }),
 };

@@ -38,15 +38,15 @@ export const exportCommand: Command = {
     const format = (stringOption(args, 'format') ?? 'mcp-servers') as ExportFormat;
     const localFlag = ['mcp-port', 'mcp-token-file', 'mcp-token'].find((name) => args.options[name] !== undefined);
     if (localFlag && (format === 'mcp-servers' || format === 'xiaozhi-client'))
-      throw new UsageError(`--${localFlag} is for a client entry: add --format cursor, claude-desktop, vscode or cherry-studio`);
+      throw UsageError.of('cli.export.clientFlag', { flag: `--${localFlag}` });
     const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), 'export', allowEnvArg(args));
     if (!loaded) return 1;
     try {
-      const secrets = { env: ctx.env, cwd: ctx.cwd, warn: (line: string) => ctx.err(`warning: ${line}`) };
+      const secrets = { env: ctx.env, cwd: ctx.cwd, warn: (line: string) => ctx.err(ctx.t('cli.check.warning', { warning: line })) };
       process.stdout.write(exportConfig(loaded.settings, format, () => exportEntryContext(loaded.settings, args.options, secrets)).text);
       return 0;
     } catch (error) {
-      ctx.err(error instanceof Error ? error.message : String(error));
+      ctx.err(ctx.t('cli.export.failed', { error: error instanceof Error ? error.message : String(error) }));
       return 1;
     }
   },

@@ -8,6 +8,8 @@ import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../conf
 import { startHeadless } from '../headless-bridge';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../args';
+import { translate } from '../../shared/i18n/translate';
+import { problem } from '../../shared/problem';
 import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
 
 export const runCommand: Command = {
@@ -45,7 +47,7 @@ export const runCommand: Command = {
     const portText = stringOption(args, 'port');
     const port = portText === undefined ? undefined : Number(portText);
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
-      throw new UsageError(`--port must be a port number (0-65535), not "${portText}"`);
+      throw UsageError.of('cli.run.badPort', { value: portText ?? '' });
     const host = stringOption(args, 'host');
     const file = configFileOr(configArg(args), ctx);
     const loaded = loadOrExplain(ctx, file, 'run', allowEnvArg(args));
@@ -81,8 +83,8 @@ export const runCommand: Command = {
       for (const warning of secretWarnings) log.warn(warning);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
       if (exposed) log.warn(exposed);
-      if (loaded.settings.endpoints.length === 0)
-        log.warn('no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT');
+      // Logged in English with its code (a JSON log stays English); the text log words it in the reader's language.
+      if (loaded.settings.endpoints.length === 0) log.warn(translate('en', 'problem.cli.noEndpoint'), problem('cli.noEndpoint'));
       log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
       bridge.start();
       if (local.overrides?.enabled || loaded.settings.localServer.enabled) {
@@ -111,14 +113,11 @@ export const runCommand: Command = {
             process.stdout.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'web', message }, { url: web.url })}\n`);
           else {
             // Listening on every interface (the LAN, Docker), the URL still names 127.0.0.1: say what to use elsewhere.
-            const elsewhere =
-              host && isWildcardHost(host)
-                ? `From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${web.port}).\n`
-                : '';
-            process.stdout.write(`\nOpen the window in a browser on this machine:\n  ${web.url}\n${elsewhere}\n`);
+            const elsewhere = host && isWildcardHost(host) ? `${ctx.t('cli.run.elsewhere', { port: web.port })}\n` : '';
+            process.stdout.write(`\n${ctx.t('cli.run.openWindowTitle')}\n  ${web.url}\n${elsewhere}\n`);
           }
           if (host && !isLoopbackHost(host))
-            log.warn(`the web UI listens on ${host}: anyone who can reach it and has the URL can control the bridge`);
+            log.warn(translate('en', 'problem.cli.webExposed', { host }), problem('cli.webExposed', { host }));
         } catch (error) {
           log.error(`web UI: ${error instanceof Error ? error.message : String(error)}`);
         }

@@ -201,4 +201,22 @@ export const cliEn = {
   'cli.import.fromShell': ' or take them from this shell with {flags}',
   'cli.import.done':
     'Imported into {target}: {added} {added, plural, one {server} other {servers}} added, {replaced} replaced, {endpoints} {endpoints, plural, one {endpoint} other {endpoints}}, {skipped} skipped.',
+  'cli.run.badPort': '--port must be a port number (0-65535), not "{value}"',
+  'cli.run.openWindowTitle': 'Open the window in a browser on this machine:',
+  'cli.run.elsewhere': "From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port {port}).",
+  'cli.export.clientFlag': '{flag} is for a client entry: add --format cursor, claude-desktop, vscode or cherry-studio',
+  'cli.export.failed': '{error}',
+  'cli.stats.day': 'last 24 hours',
+  'cli.stats.week': 'last 7 days',
+  'cli.stats.total': '{title}: {calls} calls, {failed} failed ({percent}), p50 {p50}, p95 {p95}',
+  'cli.stats.perHour': 'per hour',
+  'cli.stats.per6Hours': 'per 6 hours',
+  'cli.stats.chart': '  calls {width}, oldest first: {bars} (highest {peak})',
+  'cli.stats.noServer': 'no server',
+  'cli.stats.tool': '  {tool} ({server}): {calls} calls, {failed} failed, p50 {p50}, p95 {p95}',
+  'cli.stats.none': 'No calls recorded yet ({file}). Calls are recorded while the bridge runs: xiaozhi-tray run --config FILE.',
+  'cli.connect.stale': 'Xiaozhi Tray is not running ({file} is left from a process that has ended).',
+  'cli.connect.notRunning':
+    'Xiaozhi Tray is not running, or its local MCP server is off (turn it on in Settings, or run: xiaozhi-tray run --config FILE --mcp-port 18790).',
+  'cli.connect.nothingAt': 'Xiaozhi Tray is not running at {origin} (nothing listens there).',
 };

@@ -479,6 +479,8 @@ export const en = {
   'problem.endpoint.noPong.hint': 'The network dropped it; it reconnects by itself.',
   'problem.endpoint.tooBig': 'xiaozhi sent a message over the {kb} KB limit, so the connection was closed.',
   'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
+  'problem.endpoint.connecting': 'Connecting to {url}',
+  'problem.endpoint.connected': 'Connected',
   'problem.endpoint.retrying': 'The connection failed or ended: {cause} Retrying in {seconds} s.',
   'problem.endpoint.retrying.hint':
     'If it keeps failing, check the endpoint URL: copy it again from the xiaozhi console (MCP endpoint) into the config or the Endpoints page.',
@@ -567,6 +569,8 @@ export const en = {
   'problem.service.redirect.hint': 'Requests stay on the site you entered, so a token never goes elsewhere: enter the final address.',
   'problem.service.setup': '{platform} could not be set up: {detail}',
   'problem.service.setup.hint': 'Check the address, the token and the names you entered, then restart it.',
+  'problem.cli.noEndpoint': 'no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT',
+  'problem.cli.webExposed': 'the web UI listens on {host}: anyone who can reach it and has the URL can control the bridge',
   'problem.localServer.portInUse': 'Port {port} is already in use by another program (or another copy of Xiaozhi Tray).',
   'problem.localServer.portInUse.hint':
     'Choose another port in Settings → Local MCP server (headless: run --mcp-port N), or quit the program that holds it.',

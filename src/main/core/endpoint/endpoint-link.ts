@@ -166,7 +166,8 @@ export class EndpointLink {
     if (!this.running) return;
     const { endpoint, connection, log } = this.opts;
     this.setState('connecting');
-    log.info(`connecting to ${redactUrl(endpoint.url)}`);
+    const url = redactUrl(endpoint.url);
+    log.info(`connecting to ${url}`, problem('endpoint.connecting', { url }));
     let socket: WebSocket;
     try {
       socket = new WebSocket(endpoint.url, {
@@ -233,7 +234,7 @@ export class EndpointLink {
       onToolsRead: () => this.opts.onStatus(),
     });
     this.startHeartbeat(socket);
-    log.info('connected');
+    log.info('connected', problem('endpoint.connected'));
     this.setState('connected');
   }
 
