@@ -159,6 +159,13 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(needs.out).toContain('什么也没有写入。请用 --input 给出缺少的值（workspaceFolder=…）');
   });
 
+  it('call: a tool xiaozhi would not see, with the nearest one and where the list is', async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
+    const run = await inChinese(['call', '--config', file, 'ecko']);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(`小智看不到名为“ecko”的工具。是不是想用 "echo"？运行“xiaozhi-tray tools --config ${file}”查看所有工具。`);
+  });
+
   it("tools: the table's headings and each server's line in Chinese", async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const run = await inChinese(['tools', '--config', file]);

@@ -7,14 +7,14 @@ import { parseArgs } from '../../src/cli/args';
 import type { CliContext } from '../../src/cli/command';
 import { runCommand } from '../../src/cli/commands/run';
 import { serviceCommand } from '../../src/cli/commands/service';
-import { translator } from '../../src/shared/i18n/translate';
+import { translator, type Language } from '../../src/shared/i18n/translate';
 import { CliHarness } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());
 
 /** The command in this process, as it would run on another OS (only the platform and home differ). */
-async function runOn(platform: NodeJS.Platform, argv: string[], home: string, entryScript?: string) {
+async function runOn(platform: NodeJS.Platform, argv: string[], home: string, entryScript?: string, language: Language = 'en') {
   const out: string[] = [];
   const err: string[] = [];
   const ctx: CliContext = {
@@ -26,8 +26,8 @@ async function runOn(platform: NodeJS.Platform, argv: string[], home: string, en
     platform,
     home,
     stdin: process.stdin,
-    language: 'en',
-    t: translator('en'),
+    language,
+    t: translator(language),
     execPath: platform === 'win32' ? 'C:\\Program Files\\nodejs\\node.exe' : '/usr/local/bin/node',
     entryScript:
       entryScript ??
@@ -98,6 +98,19 @@ describe('service on macOS and Windows', () => {
       'log-format': 'json',
       'allow-env': 'REMOTE_TOKEN',
     });
+  });
+
+  it('says what it wrote and how to start it in Chinese', async () => {
+    const home = h.tempDir();
+    const config = h.writeConfig({}, 'tray.json', home);
+    const run = await runOn('darwin', ['install', '--config', config, '--no-start'], home, undefined, 'zh-CN');
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain(`已写入 ${path.join(home, 'Library', 'LaunchAgents', 'me.xiaozhi.tray.xiaozhi-tray.plist')}`);
+    expect(run.out).toContain('没有启动（--no-start）。要启动它，请运行：\n  launchctl');
+    // No launchctl here: installed, its state unknown.
+    const status = await runOn('darwin', ['status'], home, undefined, 'zh-CN');
+    expect(status.out).toContain('已安装：');
+    expect(status.out).toContain('状态：');
   });
 
   it("Windows: explains the alternatives with this machine's paths, and writes nothing", async () => {

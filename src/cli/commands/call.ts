@@ -19,12 +19,9 @@ function parseArguments(text: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--args must be a JSON object, e.g. --args '{"city":"北京"}': ${(error as Error).message}`);
+    throw UsageError.of('cli.call.argsNotJson', { error: (error as Error).message });
   }
-  if (!isRecord(value))
-    throw new UsageError(
-      `--args must be a JSON object, e.g. --args '{"city":"北京"}', not ${Array.isArray(value) ? 'a list' : typeof value}`,
-    );
+  if (!isRecord(value)) throw UsageError.of('cli.call.argsNotObject', { kind: Array.isArray(value) ? 'a list' : typeof value });
   return value;
 }
 
@@ -64,7 +61,7 @@ export const callCommand: Command = {
   async run(args, ctx) {
     const tool = args.positionals[0];
     const file = configFileOr(stringOption(args, 'config'), ctx);
-    if (!tool) throw new UsageError('call needs the name of a tool: xiaozhi-tray call --config FILE TOOL [--args JSON]');
+    if (!tool) throw UsageError.of('cli.call.needsTool');
     const toolArgs = parseArguments(stringOption(args, 'args'));
     const loaded = loadOrExplain(ctx, file, 'call', allowEnvArg(args));
     if (!loaded) return 1;
@@ -110,8 +107,11 @@ export const callCommand: Command = {
             // A tool served with its server's prefix (two servers have it) is the likeliest meaning.
             const prefixed = listed.names.filter((n) => n.endsWith(`_${tool}`));
             const near = prefixed.length > 0 ? prefixed : [closest(tool, listed.names)].filter((n): n is string => n !== undefined);
+            const list = `xiaozhi-tray tools --config ${file}${chosen ? ` --endpoint ${stringOption(args, 'endpoint') as string}` : ''}`;
             ctx.err(
-              `xiaozhi would not see a tool called "${tool}".${near.length ? ` Did you mean ${orList(near.map((n) => `"${n}"`))}?` : ''} Run "xiaozhi-tray tools --config ${file}${chosen ? ` --endpoint ${stringOption(args, 'endpoint') as string}` : ''}" for the list.`,
+              near.length
+                ? ctx.t('cli.call.unknownToolNear', { tool, near: orList(near.map((n) => `"${n}"`)), list })
+                : ctx.t('cli.call.unknownTool', { tool, list }),
             );
             return 1;
           }

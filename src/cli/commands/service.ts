@@ -121,13 +121,14 @@ function runArgs(args: ParsedArgs, config: string, cwd: string): string[] {
 
 async function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manager | undefined): Promise<number> {
   const config = stringOption(args, 'config');
-  if (!config) throw new UsageError('service install needs --config FILE: the config the service runs');
-  if (args.options['mcp-token'] !== undefined)
-    throw new UsageError(
-      '--mcp-token would be written into the service file, where other users of this computer can read it: give --mcp-token-file FILE (the service reads it when it starts)',
-    );
+  if (!config) throw UsageError.of('cli.service.needsConfig');
+  if (args.options['mcp-token'] !== undefined) throw UsageError.of('cli.service.noInlineToken');
   // Checked now, as run will check them (a port, a readable token file of 16 characters or more).
-  const local = localServerOverrides(args.options, { env: {}, cwd: ctx.cwd, warn: (line) => ctx.err(`warning: ${line}`) });
+  const local = localServerOverrides(args.options, {
+    env: {},
+    cwd: ctx.cwd,
+    warn: (line) => ctx.err(ctx.t('cli.check.warning', { warning: line })),
+  });
   if (!local.ok) throw new UsageError(local.message);
   const loaded = loadOrExplain(ctx, config, 'service install', allowEnvArg(args));
   if (!loaded) return 1;
@@ -145,14 +146,10 @@ async function install(args: ParsedArgs, ctx: CliContext, name: string, manager:
     return 1;
   }
   if (ctx.env.MCP_ENDPOINT && !loaded.settings.endpoints.some((e) => e.url === ctx.env.MCP_ENDPOINT)) {
-    ctx.err(
-      'warning: MCP_ENDPOINT is set in this shell, but the service will not see it. Put the endpoint in the config (xiaozhi-tray init, or the web UI).',
-    );
+    ctx.err(ctx.t('cli.service.envEndpoint'));
   }
   if (/[\\/]_npx[\\/]/.test(spec.script)) {
-    ctx.err(
-      `warning: this copy of xiaozhi-tray runs from npx's cache (${spec.script}), which npm may clear. Install it for good first (npm install -g xiaozhi-tray), then run "xiaozhi-tray service install" again.`,
-    );
+    ctx.err(ctx.t('cli.service.fromNpx', { script: spec.script }));
   }
   const existed = fs.existsSync(manager.file);
   let text: string;
@@ -164,30 +161,29 @@ async function install(args: ParsedArgs, ctx: CliContext, name: string, manager:
     return 1;
   }
   await writeFileAtomic(manager.file, text);
-  ctx.out(`${existed ? 'Updated' : 'Wrote'} ${manager.file}`);
-  ctx.out(`It runs: ${[spec.execPath, spec.script, ...spec.args].join(' ')}`);
+  const commands = (list: string[][]) => list.map((c) => `  ${c.join(' ')}`).join('\n');
+  ctx.out(ctx.t(existed ? 'cli.service.updated' : 'cli.service.wrote', { file: manager.file }));
+  ctx.out(ctx.t('cli.service.itRuns', { command: [spec.execPath, spec.script, ...spec.args].join(' ') }));
   if (args.options['no-start'] === true) {
-    ctx.out(`Not started (--no-start). To start it:\n${manager.start.map((c) => `  ${c.join(' ')}`).join('\n')}`);
+    ctx.out(`${ctx.t('cli.service.notStarted')}\n${commands(manager.start)}`);
     return 0;
   }
   for (const [index, command] of manager.start.entries()) {
     const result = runTool(command);
     // Unloading an agent that is not loaded yet is expected to fail.
     if (!result.ok && !(ctx.platform === 'darwin' && index === 0)) {
-      ctx.err(`Could not start the service: ${command.join(' ')}: ${result.output || 'failed'}`);
-      ctx.err(
-        `The file is in place; once the problem is solved, start it with:\n${manager.start.map((c) => `  ${c.join(' ')}`).join('\n')}`,
-      );
+      ctx.err(ctx.t('cli.service.startFailed', { command: command.join(' '), output: result.output || 'failed' }));
+      ctx.err(`${ctx.t('cli.service.startLater')}\n${commands(manager.start)}`);
       return 1;
     }
   }
-  ctx.out(`Started; it restarts on failure and starts again when you log in.\n${manager.notes.join('\n')}`);
+  ctx.out(`${ctx.t('cli.service.started')}\n${manager.notes.join('\n')}`);
   return 0;
 }
 
 function uninstall(ctx: CliContext, manager: Manager): number {
   if (!fs.existsSync(manager.file)) {
-    ctx.out(`Not installed (${manager.file} does not exist).`);
+    ctx.out(ctx.t('cli.service.notInstalled', { file: manager.file }));
     return 0;
   }
   let stopped = true;
@@ -198,23 +194,21 @@ function uninstall(ctx: CliContext, manager: Manager): number {
     // launchd: an agent that is not loaded has nothing to stop.
     if (ctx.platform === 'darwin' && /No such process|Could not find service/i.test(result.output)) continue;
     stopped = false;
-    ctx.err(`Could not stop the service (${command.join(' ')}): ${explain(result.output)}.`);
+    ctx.err(ctx.t('cli.service.stopFailed', { command: command.join(' '), output: explain(result.output) }));
   }
   fs.rmSync(manager.file, { force: true });
   if (ctx.platform === 'linux') runTool(['systemctl', '--user', 'daemon-reload']);
   if (!stopped) {
-    ctx.err(
-      `Removed ${manager.file}, but the service may still be running. Once that works, stop it with:\n${manager.stop.map((c) => `  ${c.join(' ')}`).join('\n')}`,
-    );
+    ctx.err(`${ctx.t('cli.service.removedRunning', { file: manager.file })}\n${manager.stop.map((c) => `  ${c.join(' ')}`).join('\n')}`);
     return 1;
   }
-  ctx.out(`Stopped and removed ${manager.file}.`);
+  ctx.out(ctx.t('cli.service.removed', { file: manager.file }));
   return 0;
 }
 
 function status(ctx: CliContext, manager: Manager): number {
   if (!fs.existsSync(manager.file)) {
-    ctx.out(`Not installed (${manager.file} does not exist). Install it with: xiaozhi-tray service install --config FILE`);
+    ctx.out(`${ctx.t('cli.service.notInstalled', { file: manager.file })} ${ctx.t('cli.service.installWith')}`);
     return 1;
   }
   const text = fs.readFileSync(manager.file, 'utf8');
@@ -222,11 +216,11 @@ function status(ctx: CliContext, manager: Manager): number {
     ctx.platform === 'linux'
       ? /^ExecStart=(.*)$/m.exec(text)?.[1]
       : [...text.matchAll(/^ {4}<string>(.*)<\/string>$/gm)].map((m) => m[1]).join(' ');
-  ctx.out(`Installed: ${manager.file}`);
-  ctx.out(`Runs: ${runs ?? '?'}`);
+  ctx.out(ctx.t('cli.service.installed', { file: manager.file }));
+  ctx.out(ctx.t('cli.service.runs', { command: runs ?? '?' }));
   const result = runTool(manager.state);
   if (result.missing || NO_USER_MANAGER.test(result.output)) {
-    ctx.out(`State: unknown: ${result.missing ? result.output : explain(result.output)}`);
+    ctx.out(ctx.t('cli.service.stateUnknown', { output: result.missing ? result.output : explain(result.output) }));
     return 1;
   }
   // is-active answers one word (active, inactive, failed…) and exits non-zero for all but active.
@@ -236,7 +230,7 @@ function status(ctx: CliContext, manager: Manager): number {
       : /^[a-z-]+$/.test(result.output)
         ? result.output
         : `unknown (${explain(result.output)})`;
-  ctx.out(`State: ${state}`);
+  ctx.out(ctx.t('cli.service.state', { state }));
   ctx.out(manager.notes[0] ?? '');
   return 0;
 }
@@ -269,12 +263,11 @@ export const serviceCommand: Command = {
     const action = args.positionals[0];
     if (!action || !(ACTIONS as readonly string[]).includes(action)) {
       const near = action ? closest(action, ACTIONS) : undefined;
-      throw new UsageError(
-        `service needs install, uninstall or status${action ? `, not "${action}"` : ''}${near ? `. Did you mean ${near}?` : ''}`,
-      );
+      if (!action) throw UsageError.of('cli.service.needsAction');
+      throw near ? UsageError.of('cli.service.badActionNear', { action, near }) : UsageError.of('cli.service.badAction', { action });
     }
     const name = stringOption(args, 'name') ?? 'xiaozhi-tray';
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw new UsageError('--name may hold letters, digits, "-", "_" and "." only');
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw UsageError.of('cli.service.badName');
     const manager = managerFor(ctx, name);
     switch (action as Action) {
       case 'install':
