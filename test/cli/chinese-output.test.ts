@@ -166,6 +166,21 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(run.err).toContain(`小智看不到名为“ecko”的工具。是不是想用 "echo"？运行“xiaozhi-tray tools --config ${file}”查看所有工具。`);
   });
 
+  it("init's questions and what it wrote, in Chinese", async () => {
+    const home = h.tempDir();
+    const cwd = h.tempDir();
+    const env = { ...ZH, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined };
+    const asked = await h.finished(['init'], { env, cwd, stdin: '' });
+    expect(asked.code).toBe(1);
+    expect(asked.out).toContain('请从小智控制台复制 MCP 接入点地址（xiaozhi.me → 控制台 → MCP 接入点）。');
+    expect(asked.err).toContain('没有收到回答（输入已结束），所以什么也没有写入。');
+    const wrote = await h.finished(['init', '--yes'], { env, cwd });
+    expect(wrote.code, wrote.err).toBe(0);
+    expect(wrote.out).toContain('已写入 xiaozhi-tray.json：有效，0 个接入点，0 个服务器。');
+    expect(wrote.out).toContain('下一步：');
+    expect((await h.finished(['init', '--yes'], { env, cwd })).err).toContain('xiaozhi-tray.json 已存在，没有改动。要替换它请加 --force');
+  });
+
   it("tools: the table's headings and each server's line in Chinese", async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const run = await inChinese(['tools', '--config', file]);

@@ -251,4 +251,26 @@ export const cliEn = {
   'cli.call.needsTool': 'call needs the name of a tool: xiaozhi-tray call --config FILE TOOL [--args JSON]',
   'cli.call.unknownTool': 'xiaozhi would not see a tool called "{tool}". Run "{list}" for the list.',
   'cli.call.unknownToolNear': 'xiaozhi would not see a tool called "{tool}". Did you mean {near}? Run "{list}" for the list.',
+  'cli.init.found': 'MCP clients found on this machine / 在本机找到的 MCP 客户端:',
+  'cli.init.whichImport': 'Import their servers? all, none, or numbers like 1,3 / 导入哪些？all（全部）、none（不导入）或编号 [all]: ',
+  'cli.init.answerNumbers': '  Please answer all, none, or numbers from 1 to {count}.',
+  'cli.init.copyEndpoint': 'Copy the MCP endpoint from the xiaozhi console (xiaozhi.me → 控制台 → MCP 接入点).',
+  'cli.init.askEndpoint': 'xiaozhi MCP endpoint URL / 小智 MCP 接入点地址 (wss://…; empty to skip 留空跳过): ',
+  'cli.init.endpoint': '  Endpoint: {url}',
+  'cli.init.badEndpoint': '  The endpoint URL {problem} / 接入点地址必须以 ws:// 或 wss:// 开头，且中间不能有空格或换行.',
+  'cli.init.stdinNeedsYes': '--endpoint-file - reads the endpoint from stdin, which the questions need too: add --yes (and --import …)',
+  'cli.init.replace': '{file} exists. Replace it? / 文件已存在，要覆盖吗？',
+  'cli.init.exists':
+    '{file} exists and was left as it is. Use --force to replace it, or "xiaozhi-tray import FILE --config {file}" to add to it.',
+  'cli.init.foundFlags':
+    'Found {count} {count, plural, one {MCP client config} other {MCP client configs}} ({apps}); add --import all to import them.',
+  'cli.init.wrote':
+    'Wrote {file}: valid, {endpoints} {endpoints, plural, one {endpoint} other {endpoints}}{shown}, {servers} {servers, plural, one {server} other {servers}}.',
+  'cli.init.noEndpoint': 'No endpoint yet: set MCP_ENDPOINT, or add it in the web UI (xiaozhi-tray run --config … --ui).',
+  'cli.init.next': 'Next / 下一步:',
+  'cli.init.nextTools': 'the tools xiaozhi will get',
+  'cli.init.nextRun': 'serve them (add --ui for the web page)',
+  'cli.init.nextService': 'keep serving in the background',
+  'cli.init.noAnswer':
+    'No answer (the input ended), so nothing was written. Without a terminal, give everything as flags:\n  xiaozhi-tray init --config {file} --endpoint-file FILE --import all --yes   (FILE holds the endpoint URL; - reads it from stdin)',
 };
