@@ -92,7 +92,7 @@ export async function withServers(
     const interrupted = await Promise.race([
       bridge
         .whenCatalogSettled()
-        .then(() => waitForFirstRuns(bridge, ctx.err))
+        .then(() => waitForFirstRuns(bridge, ctx.err, ctx.t))
         .then(() => undefined),
       guard.stopped,
     ]);

@@ -8,6 +8,7 @@ import { appStateDir, readStateFile, rememberedToken } from '../main/core/local-
 import { SENDABLE_TOKEN, SENDABLE_TOKEN_RULE, type Settings } from '../shared/settings';
 import { jsonLogLine, type LogFormat } from './log-output';
 import { secretOption } from './secret-input';
+import type { Translate } from '../shared/i18n/translate';
 
 export type Flags = Record<string, string | true>;
 
@@ -60,6 +61,8 @@ export interface Announcement {
   terminal: boolean;
   /** The config file, for the command that prints the token. */
   config: string;
+  /** The reader's language, for the text form (the JSON line stays English). */
+  t: Translate;
   write(text: string): void;
 }
 
@@ -94,9 +97,10 @@ export async function announceLocalServer(bridge: Bridge, how: Announcement): Pr
     );
     return;
   }
-  how.write(
-    `\nLocal MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${status.url}\n  Authorization: Bearer ${shown ?? `(${where})`}\n\n`,
-  );
+  const said = how.tokenKnown
+    ? how.t('cli.local.tokenKnown')
+    : how.t('cli.local.tokenMade', { config: /\s/.test(how.config) ? `"${how.config}"` : how.config, env: MCP_TOKEN_ENV });
+  how.write(`\n${how.t('cli.local.title')}\n  ${status.url}\n  Authorization: Bearer ${shown ?? `(${said})`}\n\n`);
 }
 
 /**

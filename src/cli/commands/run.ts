@@ -93,6 +93,7 @@ export const runCommand: Command = {
           format,
           terminal: process.stdout.isTTY === true,
           config: file,
+          t: ctx.t,
           write: (text) => process.stdout.write(text),
         });
       }

@@ -273,4 +273,12 @@ export const cliEn = {
   'cli.init.nextService': 'keep serving in the background',
   'cli.init.noAnswer':
     'No answer (the input ended), so nothing was written. Without a terminal, give everything as flags:\n  xiaozhi-tray init --config {file} --endpoint-file FILE --import all --yes   (FILE holds the endpoint URL; - reads it from stdin)',
+  'cli.firstRun.installing':
+    '{server}: {runner} is downloading and installing {name} for its first run; waiting for it (at most {minutes} min; Ctrl+C stops)',
+  'cli.firstRun.installingIt':
+    '{server}: {runner} is downloading and installing it for its first run; waiting for it (at most {minutes} min; Ctrl+C stops)',
+  'cli.local.title': 'Local MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):',
+  'cli.local.tokenKnown': 'the token from the config, --mcp-token-file or XIAOZHI_TRAY_MCP_TOKEN',
+  'cli.local.tokenMade':
+    'a token this app made (kept for later runs), not printed here: see it with: xiaozhi-tray export --config {config} --format cursor, or set one with --mcp-token-file, {env} or localServer.token',
 };

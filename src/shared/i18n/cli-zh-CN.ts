@@ -261,4 +261,10 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.init.nextService': '在后台持续运行',
   'cli.init.noAnswer':
     '没有收到回答（输入已结束），所以什么也没有写入。没有终端时，请用选项给出所有内容：\n  xiaozhi-tray init --config {file} --endpoint-file FILE --import all --yes   （FILE 中是接入点地址；- 表示从 stdin 读取）',
+  'cli.firstRun.installing': '{server}：{runner} 正在为首次运行下载安装 {name}；等待它完成（最多 {minutes} 分钟；按 Ctrl+C 停止）',
+  'cli.firstRun.installingIt': '{server}：{runner} 正在为首次运行下载安装；等待它完成（最多 {minutes} 分钟；按 Ctrl+C 停止）',
+  'cli.local.title': '供 Cursor、VS Code、Cherry Studio 使用的本机 MCP 服务（Claude Desktop：xiaozhi-tray connect）：',
+  'cli.local.tokenKnown': '配置文件、--mcp-token-file 或 XIAOZHI_TRAY_MCP_TOKEN 中的令牌',
+  'cli.local.tokenMade':
+    '本应用生成的令牌（以后运行也用它），这里不显示：查看方法：xiaozhi-tray export --config {config} --format cursor；或用 --mcp-token-file、{env} 或 localServer.token 设置一个',
 };
