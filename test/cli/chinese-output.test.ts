@@ -157,6 +157,9 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(needs.code).toBe(0);
     expect(needs.out).toContain('  需要的值 workspaceFolder：该服务使用的工作文件夹（文件中的 ${workspaceFolder}）；用于 a: args[0]');
     expect(needs.out).toContain('什么也没有写入。请用 --input 给出缺少的值（workspaceFolder=…）');
+    expect(needs.out).toContain(
+      'ws.json：claude-desktop 格式的配置\n  服务器 a：x ${workspaceFolder} → 添加\n    需要给出 workspaceFolder 的值\n',
+    );
   });
 
   it('call: a tool xiaozhi would not see, with the nearest one and where the list is', async () => {

@@ -281,4 +281,17 @@ export const cliEn = {
   'cli.local.tokenKnown': 'the token from the config, --mcp-token-file or XIAOZHI_TRAY_MCP_TOKEN',
   'cli.local.tokenMade':
     'a token this app made (kept for later runs), not printed here: see it with: xiaozhi-tray export --config {config} --format cursor, or set one with --mcp-token-file, {env} or localServer.token',
+  'cli.preview.title': '{source}: {format} config',
+  'cli.preview.disabled': ' [disabled]',
+  'cli.preview.server': '  server {name}: {target}{off}{conflict} → {action}',
+  'cli.preview.needs': '    needs a value for {ids}',
+  'cli.preview.endpoint': '  endpoint {name}: {url}{conflict} → {action}',
+  'cli.preview.conflict': ' ({kind} as "{existing}")',
+  'cli.preview.conflict.same-name': 'same name',
+  'cli.preview.conflict.same-command': 'same command',
+  'cli.preview.conflict.same-url': 'same url',
+  'cli.preview.action.rename': 'rename to "{name}"',
+  'cli.preview.action.add': 'add',
+  'cli.preview.action.skip': 'skip',
+  'cli.preview.action.replace': 'replace',
 };

@@ -267,4 +267,17 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.local.tokenKnown': '配置文件、--mcp-token-file 或 XIAOZHI_TRAY_MCP_TOKEN 中的令牌',
   'cli.local.tokenMade':
     '本应用生成的令牌（以后运行也用它），这里不显示：查看方法：xiaozhi-tray export --config {config} --format cursor；或用 --mcp-token-file、{env} 或 localServer.token 设置一个',
+  'cli.preview.title': '{source}：{format} 格式的配置',
+  'cli.preview.disabled': '［已关闭］',
+  'cli.preview.server': '  服务器 {name}：{target}{off}{conflict} → {action}',
+  'cli.preview.needs': '    需要给出 {ids} 的值',
+  'cli.preview.endpoint': '  接入点 {name}：{url}{conflict} → {action}',
+  'cli.preview.conflict': '（与“{existing}”{kind}）',
+  'cli.preview.conflict.same-name': '同名',
+  'cli.preview.conflict.same-command': '命令相同',
+  'cli.preview.conflict.same-url': 'URL 相同',
+  'cli.preview.action.rename': '改名为“{name}”',
+  'cli.preview.action.add': '添加',
+  'cli.preview.action.skip': '跳过',
+  'cli.preview.action.replace': '替换',
 };
