@@ -114,9 +114,9 @@ export function endpointOption(args: ParsedArgs, settings: Settings): Settings['
   const endpoint = settings.endpoints.find((e) => e.id === wanted || e.name === wanted);
   if (endpoint) return endpoint;
   const names = settings.endpoints.map((e) => e.name);
-  throw new UsageError(
-    `--endpoint "${wanted}" names no endpoint of the config${names.length ? ` (its endpoints: ${names.join(', ')})` : ''}`,
-  );
+  throw names.length
+    ? UsageError.of('cli.endpoint.unknownOf', { wanted, names: names.join(', ') })
+    : UsageError.of('cli.endpoint.unknown', { wanted });
 }
 
 /** The options of the commands that start the servers to look at them: the config, --json, the log options. */

@@ -27,7 +27,7 @@ export function inputValues(args: ParsedArgs, warn: (line: string) => void): Rec
   const values: Record<string, string> = {};
   for (const item of args.lists.input ?? []) {
     const at = item.indexOf('=');
-    if (at <= 0) throw new UsageError(`--input takes ID=VALUE, not "${item}"`);
+    if (at <= 0) throw UsageError.of('cli.input.bad', { item });
     const id = item.slice(0, at);
     values[id] = item.slice(at + 1);
     if (id === 'workspaceFolder' || values[id] === '') continue;
@@ -43,7 +43,7 @@ export function inputValues(args: ParsedArgs, warn: (line: string) => void): Rec
 export function useEnvIds(args: ParsedArgs): string[] {
   return (args.lists['use-env'] ?? []).map((name) => {
     const bare = name.replace(/^env:/, '');
-    if (!/^[^=\s]+$/.test(bare)) throw new UsageError(`--use-env takes the name of an environment variable, not "${name}"`);
+    if (!/^[^=\s]+$/.test(bare)) throw UsageError.of('cli.useEnv.bad', { name });
     return `env:${bare}`;
   });
 }

@@ -9,6 +9,7 @@ import { SENDABLE_TOKEN, SENDABLE_TOKEN_RULE, type Settings } from '../shared/se
 import { jsonLogLine, type LogFormat } from './log-output';
 import { secretOption } from './secret-input';
 import type { Translate } from '../shared/i18n/translate';
+import { UsageError } from './args';
 
 export type Flags = Record<string, string | true>;
 
@@ -29,12 +30,12 @@ export const MCP_TOKEN_ENV = 'XIAOZHI_TRAY_MCP_TOKEN';
 export function localServerOverrides(
   options: Flags,
   secrets: SecretContext,
-): { ok: true; overrides?: LocalServerOverrides } | { ok: false; message: string } {
+): { ok: true; overrides?: LocalServerOverrides } | { ok: false; error: UsageError } {
   const overrides: LocalServerOverrides = {};
   if (options['mcp-port'] !== undefined) {
     const port = Number(options['mcp-port']);
     if (!(Number.isInteger(port) && port >= 0 && port < 65536))
-      return { ok: false, message: `--mcp-port must be a port number, not "${String(options['mcp-port'])}"` };
+      return { ok: false, error: UsageError.of('cli.local.badPort', { value: String(options['mcp-port']) }) };
     overrides.enabled = true;
     overrides.port = port;
   }
@@ -46,8 +47,9 @@ export function localServerOverrides(
         : options['mcp-token'] !== undefined
           ? '--mcp-token'
           : MCP_TOKEN_ENV;
-    if (token.length < 16) return { ok: false, message: `${from} must be at least 16 characters` };
-    if (!SENDABLE_TOKEN.test(token)) return { ok: false, message: `${from} ${SENDABLE_TOKEN_RULE}` };
+    if (token.length < 16) return { ok: false, error: UsageError.of('cli.local.shortToken', { from }) };
+    if (!SENDABLE_TOKEN.test(token))
+      return { ok: false, error: UsageError.of('cli.local.unsendableToken', { from, rule: SENDABLE_TOKEN_RULE }) };
     overrides.token = token;
   }
   return Object.keys(overrides).length > 0 ? { ok: true, overrides } : { ok: true };
@@ -112,7 +114,7 @@ export function exportEntryContext(settings: Settings, options: Flags, secrets: 
   const stateDir = appStateDir();
   const running = readStateFile(stateDir);
   const flags = localServerOverrides(options, secrets);
-  if (!flags.ok) throw new Error(flags.message);
+  if (!flags.ok) throw flags.error;
   const overrides = flags.overrides ?? {};
   const port = overrides.port ?? settings.localServer.port;
   const host = isWildcardHost(settings.localServer.host) ? '127.0.0.1' : settings.localServer.host;

@@ -53,16 +53,14 @@ export function readSecretFile(flag: string, file: string, cwd: string, warn: (l
       // Non-blocking: opening a FIFO nobody writes to would wait for ever, before anything is printed.
       fd = fs.openSync(resolved, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch (error) {
-      throw new UsageError(`${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw UsageError.of('cli.secret.unreadable', { flag, file, why: (error as NodeJS.ErrnoException).code ?? (error as Error).message });
     }
     try {
       const stat = fs.fstatSync(fd);
-      if (stat.isDirectory()) throw new UsageError(`${flag}: ${file} is a folder, not a file`);
+      if (stat.isDirectory()) throw UsageError.of('cli.secret.folder', { flag, file });
       // A FIFO, a socket or a device (/dev/zero) is no file holding a token; give a pipe as - (stdin).
-      if (!stat.isFile())
-        throw new UsageError(`${flag}: ${file} is not a regular file (give a file holding the secret, or - to read stdin)`);
-      if (stat.size > MAX_SECRET_BYTES)
-        throw new UsageError(`${flag}: ${file} is longer than ${MAX_SECRET_BYTES / 1024} KB; it should hold one line`);
+      if (!stat.isFile()) throw UsageError.of('cli.secret.notFile', { flag, file });
+      if (stat.size > MAX_SECRET_BYTES) throw UsageError.of('cli.secret.tooLong', { flag, file, kb: MAX_SECRET_BYTES / 1024 });
       if (stat.isFile() && process.platform !== 'win32' && (stat.mode & 0o044) !== 0) {
         warn(
           `${file} can be read by other users of this computer (mode ${octalMode(stat.mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`,
@@ -73,13 +71,12 @@ export function readSecretFile(flag: string, file: string, cwd: string, warn: (l
       fs.closeSync(fd);
     }
   }
-  if (buffer.length > MAX_SECRET_BYTES)
-    throw new UsageError(`${flag}: ${shown} is longer than ${MAX_SECRET_BYTES / 1024} KB; it should hold one line`);
+  if (buffer.length > MAX_SECRET_BYTES) throw UsageError.of('cli.secret.tooLong', { flag, file: shown, kb: MAX_SECRET_BYTES / 1024 });
   const value = buffer
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .trim();
-  if (value === '') throw new UsageError(`${flag}: ${shown} is empty`);
+  if (value === '') throw UsageError.of('cli.secret.empty', { flag, file: shown });
   return value;
 }
 
@@ -100,7 +97,7 @@ export function secretOption(
 ): string | undefined {
   const direct = options[names.flag];
   const file = options[names.fileFlag];
-  if (direct !== undefined && file !== undefined) throw new UsageError(`give --${names.flag} or --${names.fileFlag}, not both`);
+  if (direct !== undefined && file !== undefined) throw UsageError.of('cli.secret.both', { flag: names.flag, fileFlag: names.fileFlag });
   if (typeof file === 'string') return readSecretFile(`--${names.fileFlag}`, file, context.cwd, context.warn);
   if (typeof direct === 'string') {
     if (names.holdsSecret && !names.holdsSecret(direct)) return direct;

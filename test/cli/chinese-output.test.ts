@@ -54,6 +54,20 @@ describe('the CLI in Chinese when the locale says so', () => {
       '--format 只能是 mcp-servers、xiaozhi-client、cursor、claude-desktop、vscode、cherry-studio，不能是“yaml”',
     );
     expect((await inChinese(['tols'])).err).toContain('没有命令“tols”。是不是想用“tools”？');
+    expect((await inChinese(['run', '--config', file, '--mcp-port', 'x'])).err).toBe(
+      'xiaozhi-tray: --mcp-port 必须是端口号（1-65535），不能是“x”\n',
+    );
+    const empty = h.writeConfig('', 'empty-token');
+    expect((await inChinese(['run', '--config', file, '--mcp-token-file', empty])).err).toContain(
+      `--mcp-token-file：${empty} 是空的。请把密钥写进去（一行）`,
+    );
+    const withEndpoint = h.writeConfig({
+      endpoints: [{ id: 'k', name: 'kitchen', url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}` }],
+      servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }],
+    });
+    expect((await inChinese(['tools', '--config', withEndpoint, '--endpoint', 'garage'])).err).toContain(
+      '--endpoint “garage”不是配置中的接入点（配置中的接入点：kitchen）',
+    );
   });
 
   it('a missing config file: its path, and how to make one', async () => {

@@ -46,7 +46,8 @@ export const exportCommand: Command = {
       process.stdout.write(exportConfig(loaded.settings, format, () => exportEntryContext(loaded.settings, args.options, secrets)).text);
       return 0;
     } catch (error) {
-      ctx.err(ctx.t('cli.export.failed', { error: error instanceof Error ? error.message : String(error) }));
+      const said = error instanceof UsageError ? error.say(ctx.t) : error instanceof Error ? error.message : String(error);
+      ctx.err(ctx.t('cli.export.failed', { error: said }));
       return 1;
     }
   },

@@ -57,7 +57,7 @@ export const runCommand: Command = {
     // Said once the log is there (a secret on the command line, a token file others can read).
     const secretWarnings: string[] = [];
     const local = localServerOverrides(args.options, { env: ctx.env, cwd: ctx.cwd, warn: (line) => secretWarnings.push(line) });
-    if (!local.ok) throw new UsageError(local.message);
+    if (!local.ok) throw local.error;
     const toolMode = stringOption(args, 'tool-mode') as ToolMode | undefined;
     let closeUi: (() => Promise<void>) | undefined;
     // What a save has to say goes to the log, once there is one (saves happen after the bridge starts).

@@ -129,7 +129,7 @@ async function install(args: ParsedArgs, ctx: CliContext, name: string, manager:
     cwd: ctx.cwd,
     warn: (line) => ctx.err(ctx.t('cli.check.warning', { warning: line })),
   });
-  if (!local.ok) throw new UsageError(local.message);
+  if (!local.ok) throw local.error;
   const loaded = loadOrExplain(ctx, config, 'service install', allowEnvArg(args));
   if (!loaded) return 1;
   const resolved = path.resolve(ctx.cwd, config);
