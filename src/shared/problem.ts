@@ -82,6 +82,12 @@ export const PROBLEM_CODES = [
   // What the headless CLI logs of its own (worded in its text log; its JSON log keeps the English and the code).
   'cli.noEndpoint',
   'cli.webExposed',
+  'cli.stopping',
+  'cli.signal',
+  'cli.launcherGone',
+  'cli.launcherGoneAtStart',
+  'cli.crashed',
+  'cli.killingNow',
   // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
   'config.invalidJson',
   'config.empty',

@@ -570,6 +570,12 @@ export const en = {
   'problem.service.setup': '{platform} could not be set up: {detail}',
   'problem.service.setup.hint': 'Check the address, the token and the names you entered, then restart it.',
   'problem.cli.noEndpoint': 'no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT',
+  'problem.cli.stopping': '{cause}: stopping every server…',
+  'problem.cli.signal': '{signal}',
+  'problem.cli.launcherGone': 'the process that started the bridge (pid {pid}) went away',
+  'problem.cli.launcherGoneAtStart': 'the process that started the bridge had gone before it started',
+  'problem.cli.crashed': 'stopping after an unexpected error',
+  'problem.cli.killingNow': '{signal} again: killing every server now',
   'problem.cli.webExposed': 'the web UI listens on {host}: anyone who can reach it and has the URL can control the bridge',
   'problem.localServer.portInUse': 'Port {port} is already in use by another program (or another copy of Xiaozhi Tray).',
   'problem.localServer.portInUse.hint':
