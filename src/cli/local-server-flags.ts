@@ -18,6 +18,8 @@ export interface SecretContext {
   env: NodeJS.ProcessEnv;
   cwd: string;
   warn(line: string): void;
+  /** The reader's language, for the warnings (default English). */
+  t?: Translate;
 }
 
 /** The local server's token of this run: `--mcp-token-file FILE`, `--mcp-token T` (warned about) or XIAOZHI_TRAY_MCP_TOKEN. */

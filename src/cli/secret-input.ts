@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { octalMode } from '../main/core/config/atomic-write';
 import { UsageError } from './args';
+import { translator, type Translate } from '../shared/i18n/translate';
 
 /**
  * Secrets the CLI takes (the local server's token, an endpoint URL with its token) come from a
@@ -42,7 +43,13 @@ function readBounded(fd: number, max: number): Buffer {
  * The secret in `file` (`-`: stdin), surrounding white space (the final line break) removed. Says
  * plainly what is wrong (missing, empty, too long), and warns when others can read the file.
  */
-export function readSecretFile(flag: string, file: string, cwd: string, warn: (line: string) => void): string {
+export function readSecretFile(
+  flag: string,
+  file: string,
+  cwd: string,
+  warn: (line: string) => void,
+  t: Translate = translator('en'),
+): string {
   const shown = file === '-' ? 'stdin' : file;
   let buffer: Buffer;
   if (file === '-') buffer = readBounded(0, MAX_SECRET_BYTES);
@@ -62,9 +69,7 @@ export function readSecretFile(flag: string, file: string, cwd: string, warn: (l
       if (!stat.isFile()) throw UsageError.of('cli.secret.notFile', { flag, file });
       if (stat.size > MAX_SECRET_BYTES) throw UsageError.of('cli.secret.tooLong', { flag, file, kb: MAX_SECRET_BYTES / 1024 });
       if (stat.isFile() && process.platform !== 'win32' && (stat.mode & 0o044) !== 0) {
-        warn(
-          `${file} can be read by other users of this computer (mode ${octalMode(stat.mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`,
-        );
+        warn(t('cli.secret.readable', { file, mode: octalMode(stat.mode), chmod: `chmod 600 ${/\s/.test(file) ? `"${file}"` : file}` }));
       }
       buffer = readBounded(fd, MAX_SECRET_BYTES);
     } finally {
@@ -93,17 +98,19 @@ export function secretOption(
     /** Whether a value given on the command line is secret (default: always); only then is it warned about. */
     holdsSecret?: (value: string) => boolean;
   },
-  context: { env: NodeJS.ProcessEnv; cwd: string; warn: (line: string) => void },
+  context: { env: NodeJS.ProcessEnv; cwd: string; warn: (line: string) => void; t?: Translate },
 ): string | undefined {
   const direct = options[names.flag];
   const file = options[names.fileFlag];
   if (direct !== undefined && file !== undefined) throw UsageError.of('cli.secret.both', { flag: names.flag, fileFlag: names.fileFlag });
-  if (typeof file === 'string') return readSecretFile(`--${names.fileFlag}`, file, context.cwd, context.warn);
+  const t = context.t ?? translator('en');
+  if (typeof file === 'string') return readSecretFile(`--${names.fileFlag}`, file, context.cwd, context.warn, t);
   if (typeof direct === 'string') {
     if (names.holdsSecret && !names.holdsSecret(direct)) return direct;
-    context.warn(
-      onCommandLine(`--${names.flag}`, `--${names.fileFlag} FILE${names.env ? ` or the ${names.env} environment variable` : ''}`),
-    );
+    const instead = names.env
+      ? t('cli.secret.insteadEnv', { fileFlag: names.fileFlag, env: names.env })
+      : t('cli.secret.instead', { fileFlag: names.fileFlag });
+    context.warn(t('cli.secret.onCommandLine', { flag: `--${names.flag}`, instead }));
     return direct;
   }
   const fromEnv = names.env ? context.env[names.env] : undefined;

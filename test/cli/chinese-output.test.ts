@@ -197,6 +197,9 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(wrote.out).toContain('已写入 xiaozhi-tray.json：有效，0 个接入点，0 个服务器。');
     expect(wrote.out).toContain('下一步：');
     expect((await h.finished(['init', '--yes'], { env, cwd })).err).toContain('xiaozhi-tray.json 已存在，没有改动。要替换它请加 --force');
+    const onLine = await h.finished(['init', '--yes', '--force', '--endpoint', `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`], { env, cwd });
+    expect(onLine.code, onLine.err).toBe(0);
+    expect(onLine.err).toContain('警告：--endpoint 把密钥放在了命令行上，这台电脑的其他用户能看到它（ps）');
   });
 
   it("tools: the table's headings and each server's line in Chinese", async () => {

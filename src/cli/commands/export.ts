@@ -42,7 +42,12 @@ export const exportCommand: Command = {
     const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), 'export', allowEnvArg(args));
     if (!loaded) return 1;
     try {
-      const secrets = { env: ctx.env, cwd: ctx.cwd, warn: (line: string) => ctx.err(ctx.t('cli.check.warning', { warning: line })) };
+      const secrets = {
+        env: ctx.env,
+        cwd: ctx.cwd,
+        t: ctx.t,
+        warn: (line: string) => ctx.err(ctx.t('cli.check.warning', { warning: line })),
+      };
       process.stdout.write(exportConfig(loaded.settings, format, () => exportEntryContext(loaded.settings, args.options, secrets)).text);
       return 0;
     } catch (error) {

@@ -257,7 +257,7 @@ export const initCommand: Command = {
     const endpointGiven = secretOption(
       args.options,
       { flag: 'endpoint', fileFlag: 'endpoint-file', holdsSecret: (url) => secretQueryValues(url).length > 0 },
-      { env: ctx.env, cwd: ctx.cwd, warn: (line) => ctx.err(`warning: ${line}`) },
+      { env: ctx.env, cwd: ctx.cwd, t: ctx.t, warn: (line) => ctx.err(ctx.t('cli.check.warning', { warning: line })) },
     );
     const endpointChecked = endpointGiven === undefined ? undefined : checkEndpoint(endpointGiven);
     const importFlag = stringOption(args, 'import');

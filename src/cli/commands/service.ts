@@ -127,6 +127,7 @@ async function install(args: ParsedArgs, ctx: CliContext, name: string, manager:
   const local = localServerOverrides(args.options, {
     env: {},
     cwd: ctx.cwd,
+    t: ctx.t,
     warn: (line) => ctx.err(ctx.t('cli.check.warning', { warning: line })),
   });
   if (!local.ok) throw local.error;

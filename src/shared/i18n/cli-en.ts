@@ -307,4 +307,9 @@ export const cliEn = {
   'cli.local.badPort': '--mcp-port must be a port number, not "{value}"',
   'cli.local.shortToken': '{from} must be at least 16 characters',
   'cli.local.unsendableToken': '{from} {rule}',
+  'cli.secret.readable': '{file} can be read by other users of this computer (mode {mode}): make it yours only with: {chmod}',
+  'cli.secret.onCommandLine':
+    '{flag} puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use {instead} instead',
+  'cli.secret.instead': '--{fileFlag} FILE',
+  'cli.secret.insteadEnv': '--{fileFlag} FILE or the {env} environment variable',
 };

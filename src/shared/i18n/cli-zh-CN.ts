@@ -293,4 +293,8 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.local.badPort': '--mcp-port 必须是端口号（1-65535），不能是“{value}”',
   'cli.local.shortToken': '{from} 至少要有 16 个字符：请换一个更长的令牌',
   'cli.local.unsendableToken': '{from} 只能包含字母、数字和标点，不能有空格（客户端要把它放进 HTTP 请求头）',
+  'cli.secret.readable': '这台电脑的其他用户能读取 {file}（权限 {mode}）：请改为只有你能读：{chmod}',
+  'cli.secret.onCommandLine': '{flag} 把密钥放在了命令行上，这台电脑的其他用户能看到它（ps），shell 历史也会记住它；请改用 {instead}',
+  'cli.secret.instead': '--{fileFlag} FILE',
+  'cli.secret.insteadEnv': '--{fileFlag} FILE 或环境变量 {env}',
 };
