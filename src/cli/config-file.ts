@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type ConfigProblem } from '../main/core/config/json-text';
-import { hasMessage, type Translate } from '../shared/i18n/translate';
+import { hasMessage, translator, type Translate } from '../shared/i18n/translate';
 import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
 import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
 import { octalMode, othersMode } from '../main/core/config/atomic-write';
@@ -96,8 +96,12 @@ function isLink(file: string): boolean {
 }
 
 /** Said when a save made the config 0600: it holds secrets others could read. */
-export const madePrivate = (file: string, previousMode: number): string =>
-  `${file} holds tokens or keys, and other users of this computer could ${previousMode & 0o022 ? 'change' : 'read'} it (mode ${octalMode(previousMode)}): it is now ${octalMode(0o600)}, for you only`;
+export const madePrivate = (file: string, previousMode: number, t: Translate = translator('en')): string =>
+  t(previousMode & 0o022 ? 'cli.config.madePrivateChange' : 'cli.config.madePrivateRead', {
+    file,
+    was: octalMode(previousMode),
+    now: octalMode(0o600),
+  });
 
 /** Said at start when our config holds secrets others can read (a save would tighten it; this run may never save). */
 export function readableByOthers(file: string, resolved: string, settings: LoadedConfig['settings']): string | undefined {

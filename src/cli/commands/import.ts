@@ -101,7 +101,7 @@ export const importCommand: Command = {
     try {
       const applied = sessions.apply({ id: preview.id, inputs, fromEnvironment }, current);
       const store = new FileSettingsStore(path.resolve(ctx.cwd, target), current, {
-        onMadePrivate: (previous) => ctx.err(madePrivate(target, previous)),
+        onMadePrivate: (previous) => ctx.err(madePrivate(target, previous, ctx.t)),
       });
       store.save(applied.settings);
       await store.settled();

@@ -301,7 +301,7 @@ export const initCommand: Command = {
         args.options['allow-code-env'] === true,
       );
 
-      const store = new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous)) });
+      const store = new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous, ctx.t)) });
       store.save(settings);
       await store.settled();
       // Read back exactly as `run` will read it (without MCP_ENDPOINT, so the file is judged alone).

@@ -312,4 +312,8 @@ export const cliEn = {
     '{flag} puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use {instead} instead',
   'cli.secret.instead': '--{fileFlag} FILE',
   'cli.secret.insteadEnv': '--{fileFlag} FILE or the {env} environment variable',
+  'cli.config.madePrivateChange':
+    '{file} holds tokens or keys, and other users of this computer could change it (mode {was}): it is now {now}, for you only',
+  'cli.config.madePrivateRead':
+    '{file} holds tokens or keys, and other users of this computer could read it (mode {was}): it is now {now}, for you only',
 };

@@ -297,4 +297,6 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.secret.onCommandLine': '{flag} 把密钥放在了命令行上，这台电脑的其他用户能看到它（ps），shell 历史也会记住它；请改用 {instead}',
   'cli.secret.instead': '--{fileFlag} FILE',
   'cli.secret.insteadEnv': '--{fileFlag} FILE 或环境变量 {env}',
+  'cli.config.madePrivateChange': '{file} 中有令牌或密钥，而这台电脑的其他用户能修改它（权限 {was}）：现已改为 {now}，只有你能读写',
+  'cli.config.madePrivateRead': '{file} 中有令牌或密钥，而这台电脑的其他用户能读取它（权限 {was}）：现已改为 {now}，只有你能读写',
 };
