@@ -38,12 +38,7 @@ function managerFor(ctx: CliContext, name: string): Manager | undefined {
       ],
       stop: [['systemctl', '--user', 'disable', '--now', unit]],
       state: ['systemctl', '--user', 'is-active', unit],
-      notes: [
-        `Logs:  journalctl --user -u ${name} -f`,
-        ...(linger
-          ? []
-          : ['To keep it running when you are not logged in (a server, a Raspberry Pi), once:  sudo loginctl enable-linger $USER']),
-      ],
+      notes: [ctx.t('cli.service.logs', { command: `journalctl --user -u ${name} -f` }), ...(linger ? [] : [ctx.t('cli.service.linger')])],
     };
   }
   if (ctx.platform === 'darwin') {
@@ -64,7 +59,7 @@ function managerFor(ctx: CliContext, name: string): Manager | undefined {
       ],
       stop: [['launchctl', 'bootout', `${domain}/${label}`]],
       state: ['launchctl', 'print', `${domain}/${label}`],
-      notes: [`Logs:  tail -f "${log}"`],
+      notes: [ctx.t('cli.service.logs', { command: `tail -f "${log}"` })],
     };
   }
   return undefined;

@@ -316,4 +316,7 @@ export const cliEn = {
     '{file} holds tokens or keys, and other users of this computer could change it (mode {was}): it is now {now}, for you only',
   'cli.config.madePrivateRead':
     '{file} holds tokens or keys, and other users of this computer could read it (mode {was}): it is now {now}, for you only',
+  'cli.service.logs': 'Logs:  {command}',
+  'cli.service.linger':
+    'To keep it running when you are not logged in (a server, a Raspberry Pi), once:  sudo loginctl enable-linger $USER',
 };

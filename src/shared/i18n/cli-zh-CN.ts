@@ -299,4 +299,6 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.secret.insteadEnv': '--{fileFlag} FILE 或环境变量 {env}',
   'cli.config.madePrivateChange': '{file} 中有令牌或密钥，而这台电脑的其他用户能修改它（权限 {was}）：现已改为 {now}，只有你能读写',
   'cli.config.madePrivateRead': '{file} 中有令牌或密钥，而这台电脑的其他用户能读取它（权限 {was}）：现已改为 {now}，只有你能读写',
+  'cli.service.logs': '日志：  {command}',
+  'cli.service.linger': '要在未登录时也保持运行（服务器、树莓派），执行一次：  sudo loginctl enable-linger $USER',
 };
