@@ -153,9 +153,9 @@ export const cliEn = {
     'No servers are configured, so xiaozhi gets no tools. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).',
   'cli.tools.endpointRouter': 'endpoint {endpoint}: tool set {set}, router mode',
   'cli.tools.endpointAll': 'endpoint {endpoint}: tool set {set}, every tool that is on',
-  'cli.tools.router': 'router mode: find_tools searches {count} tools',
+  'cli.tools.router': 'router mode: find_tools searches {count} {count, plural, one {tool} other {tools}}',
   'cli.tools.overBudget':
-    'past the budget of {tools} tools / {bytes} bytes (limits.budgetTools, limits.budgetBytes): xiaozhi may drop or fail the list. Switch tools off, or see router mode with --tool-mode router',
+    'past the budget of {tools} {tools, plural, one {tool} other {tools}} / {bytes} bytes (limits.budgetTools, limits.budgetBytes): xiaozhi may drop or fail the list. Switch tools off, or see router mode with --tool-mode router',
   'cli.state.starting': 'starting',
   'cli.state.installing': 'installing',
   'cli.state.running': 'running',
