@@ -1,19 +1,43 @@
 import { parseArgs as nodeParseArgs } from 'node:util';
+import { translate, type MessageKey, type Translate } from '../shared/i18n/translate';
 import { closest } from './suggest';
 
 /** One option a command accepts. `value` names its argument (`FILE`); without it, it is a switch. */
 export interface OptionSpec {
   name: string;
   value?: string;
-  help: string;
+  /** What it does, as a key of the CLI's dictionaries (src/shared/i18n/cli-en.ts). */
+  help: MessageKey;
+  helpParams?: Record<string, string>;
   /** May be given more than once (`--input A=1 --input B=2`). */
   repeatable?: boolean;
   /** The values it accepts, checked at parse time. */
   choices?: readonly string[];
 }
 
-/** Wrong usage: the message says what was wrong; the process exits 2. */
-export class UsageError extends Error {}
+type Params = Record<string, string | number>;
+
+/**
+ * Wrong usage: the message says what was wrong; the process exits 2. Made with `of`, it carries its
+ * words as a key and parameters, and is said in the reader's language (`message` stays English).
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly words?: { key: MessageKey; params: Params },
+  ) {
+    super(message);
+  }
+
+  static of(key: MessageKey, params: Params = {}): UsageError {
+    return new UsageError(translate('en', key, params), { key, params });
+  }
+
+  /** The message in the reader's language. */
+  say(t: Translate): string {
+    return this.words ? t(this.words.key, this.words.params) : this.message;
+  }
+}
 
 export interface ParsedArgs {
   positionals: string[];
@@ -24,8 +48,8 @@ export interface ParsedArgs {
 
 /** Accepted by every command. */
 export const COMMON_OPTIONS: OptionSpec[] = [
-  { name: 'help', help: 'show the help of this command (also -h)' },
-  { name: 'version', help: 'print the version (also -v)' },
+  { name: 'help', help: 'cli.opt.help' },
+  { name: 'version', help: 'cli.opt.version' },
 ];
 
 /** Short forms, for the common options only. */
@@ -63,35 +87,36 @@ export function parseArgs(argv: string[], specs: OptionSpec[], command: string):
     // (Node reads it as -c -o -n…).
     const typed = argv[token.index] as string;
     if (!spec || (!rawName.startsWith('--') && (SHORT[name] === undefined || typed !== rawName)))
-      throw new UsageError(unknownOption(typed.split('=')[0] as string, [...known.keys()], command));
+      throw unknownOption(typed.split('=')[0] as string, [...known.keys()], command);
     let value: string | true = true;
     if (spec.value) {
       // Node takes the next word whatever it is; `--config --json` forgot the value.
       if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--') && token.value.length > 2))
-        throw new UsageError(`--${name} needs a value: --${name} ${spec.value}`);
+        throw UsageError.of('cli.usage.needsValue', { name, value: spec.value });
       value = token.value;
       if (spec.choices && !spec.choices.includes(value)) {
-        throw new UsageError(`--${name} must be ${orList(spec.choices)}, not "${value}"${suggestion(value, spec.choices, '')}`);
+        throw badChoice(`--${name}`, value, spec.choices);
       }
-    } else if (token.value !== undefined) throw new UsageError(`--${name} is a switch and takes no value`);
+    } else if (token.value !== undefined) throw UsageError.of('cli.usage.switch', { name });
     if (spec.repeatable && typeof value === 'string') (lists[name] ??= []).push(value);
-    else if (options[name] !== undefined && spec.value) throw new UsageError(`--${name} is given twice`);
+    else if (options[name] !== undefined && spec.value) throw UsageError.of('cli.usage.twice', { name });
     options[name] = value;
   }
   return { positionals, options, lists };
 }
 
-function suggestion(word: string, candidates: readonly string[], prefix: string): string {
-  const near = closest(word, candidates);
-  return near ? `. Did you mean ${prefix}${near}?` : '';
+/** `--flag` must be one of `choices`: said with the nearest one, when there is one. */
+export function badChoice(flag: string, value: string, choices: readonly string[]): UsageError {
+  const near = closest(value, choices);
+  const params = { flag, value, choices: orList(choices), choiceList: choices.join('、') };
+  return near ? UsageError.of('cli.usage.badChoiceNear', { ...params, near }) : UsageError.of('cli.usage.badChoice', params);
 }
 
-function unknownOption(arg: string, names: string[], command: string): string {
-  const bare = arg.replace(/^-+/, '');
-  const near = closest(bare, names);
+function unknownOption(option: string, names: string[], command: string): UsageError {
+  const near = closest(option.replace(/^-+/, ''), names);
   return near
-    ? `unknown option ${arg}. Did you mean --${near}?`
-    : `unknown option ${arg} for "${command}". Options: ${names.map((n) => `--${n}`).join(', ')}`;
+    ? UsageError.of('cli.usage.unknownOptionNear', { option, near })
+    : UsageError.of('cli.usage.unknownOption', { option, command, options: names.map((n) => `--${n}`).join(', ') });
 }
 
 /** `a, b or c` (`a, b and c` with `and`) */

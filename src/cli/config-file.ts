@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, formatProblem } from '../main/core/config/json-text';
+import { ConfigError, type ConfigProblem } from '../main/core/config/json-text';
+import { hasMessage, translator, type Translate } from '../shared/i18n/translate';
 import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
 import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
 import { octalMode, othersMode } from '../main/core/config/atomic-write';
@@ -14,14 +15,30 @@ export const DEFAULT_CONFIG = 'xiaozhi-tray.json';
  * What to type to get a config, said wherever one is missing. Never `echo '{}' > FILE` for a file
  * that is there (it would be emptied).
  */
-export function howToCreate(file: string, exists = false): string {
+export function howToCreate(t: Translate, file: string, exists = false): string {
   return [
-    'Create one with:',
+    t('cli.config.createWith'),
     `  xiaozhi-tray init --config ${file}`,
-    ...(exists
-      ? []
-      : ['or start from an empty config (no endpoint, no servers) and add them in the web UI (run --ui):', `  echo '{}' > ${file}`]),
+    ...(exists ? [] : [t('cli.config.orEmpty'), `  echo '{}' > ${file}`]),
   ].join('\n');
+}
+
+/** A config problem where it stands (line, column, JSON path), in the reader's language; the problem itself as the loader said it. */
+export function configProblemText(t: Translate, problem: ConfigProblem): string {
+  const where =
+    problem.line !== undefined
+      ? t(problem.path ? 'cli.config.lineAt' : 'cli.config.line', { line: problem.line, column: problem.column ?? 1, path: problem.path })
+      : problem.path;
+  const message = problemWords(t, problem) ?? problem.message;
+  return where ? t('cli.config.problemAt', { where, message }) : message;
+}
+
+/** A JSON syntax error (or an empty file) in the reader's words; other problems keep the loader's. */
+function problemWords(t: Translate, problem: ConfigProblem): string | undefined {
+  if (problem.problem?.code === 'config.empty') return t('cli.config.empty');
+  const error = `cli.json.${String(problem.problem?.params.error)}`;
+  if (problem.problem?.code !== 'config.invalidJson' || !hasMessage(error)) return undefined;
+  return t('cli.config.invalidJson', { what: t(error) });
 }
 
 /**
@@ -31,7 +48,7 @@ export function howToCreate(file: string, exists = false): string {
 export function configFileOr(named: string | undefined, ctx: CliContext): string | undefined {
   if (named !== undefined) return named;
   if (!fs.existsSync(path.join(ctx.cwd, DEFAULT_CONFIG))) return undefined;
-  ctx.err(`Using ${DEFAULT_CONFIG} in this folder (no --config given).`);
+  ctx.err(ctx.t('cli.config.usingDefault', { file: DEFAULT_CONFIG }));
   return DEFAULT_CONFIG;
 }
 
@@ -44,27 +61,28 @@ export function loadOrExplain(
 ): LoadedConfig | undefined {
   if (!file) {
     ctx.err(
-      `Missing --config FILE, and there is no ${DEFAULT_CONFIG} in this folder. Try: xiaozhi-tray ${command} --config ${DEFAULT_CONFIG}\n${howToCreate(DEFAULT_CONFIG, fs.existsSync(path.join(ctx.cwd, DEFAULT_CONFIG)))}`,
+      `${ctx.t('cli.config.missingOption', { file: DEFAULT_CONFIG, command })}\n${howToCreate(ctx.t, DEFAULT_CONFIG, fs.existsSync(path.join(ctx.cwd, DEFAULT_CONFIG)))}`,
     );
     return undefined;
   }
   const resolved = path.resolve(ctx.cwd, file);
   if (!fs.existsSync(resolved)) {
     // A dangling link "does not exist" too, and must not be replaced by echo.
-    ctx.err(`${file} does not exist. ${howToCreate(file, isLink(resolved))}`);
+    ctx.err(`${ctx.t('cli.config.notFound', { file, path: resolved })} ${howToCreate(ctx.t, file, isLink(resolved))}`);
     return undefined;
   }
   if (fs.statSync(resolved).isDirectory()) {
-    ctx.err(`${file} is a folder, not a config file. Name the file, e.g. --config ${path.join(file, DEFAULT_CONFIG)}`);
+    ctx.err(ctx.t('cli.config.isFolder', { file, example: path.join(file, DEFAULT_CONFIG) }));
     return undefined;
   }
   try {
     return loadConfigFile(resolved, ctx.env, { allowEnv });
   } catch (error) {
     if (error instanceof ConfigError) {
-      ctx.err(`${error.file}: the config is not valid:`);
-      for (const problem of error.problems) ctx.err(`  - ${formatProblem(problem)}`);
-    } else ctx.err(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+      ctx.err(ctx.t('cli.config.invalid', { file: error.file }));
+      for (const problem of error.problems) ctx.err(`  - ${configProblemText(ctx.t, problem)}`);
+      ctx.err(ctx.t('cli.config.invalidAction', { file: error.file }));
+    } else ctx.err(ctx.t('cli.config.unreadable', { file, error: error instanceof Error ? error.message : String(error) }));
     return undefined;
   }
 }
@@ -78,8 +96,12 @@ function isLink(file: string): boolean {
 }
 
 /** Said when a save made the config 0600: it holds secrets others could read. */
-export const madePrivate = (file: string, previousMode: number): string =>
-  `${file} holds tokens or keys, and other users of this computer could ${previousMode & 0o022 ? 'change' : 'read'} it (mode ${octalMode(previousMode)}): it is now ${octalMode(0o600)}, for you only`;
+export const madePrivate = (file: string, previousMode: number, t: Translate = translator('en')): string =>
+  t(previousMode & 0o022 ? 'cli.config.madePrivateChange' : 'cli.config.madePrivateRead', {
+    file,
+    was: octalMode(previousMode),
+    now: octalMode(0o600),
+  });
 
 /** Said at start when our config holds secrets others can read (a save would tighten it; this run may never save). */
 export function readableByOthers(file: string, resolved: string, settings: LoadedConfig['settings']): string | undefined {

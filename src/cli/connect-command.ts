@@ -9,6 +9,7 @@ import { STATE_FILE_NAME, appStateDir, isLoopbackUrl, readStateFile, type StateL
 import { isLoopbackHost } from '../main/core/io/http-gate';
 import { StdioRelay, type RelayTarget } from '../main/core/local-server/stdio-relay';
 import { secretOption } from './secret-input';
+import { translator, type Translate } from '../shared/i18n/translate';
 
 export interface ConnectOptions {
   url?: string;
@@ -18,20 +19,22 @@ export interface ConnectOptions {
   forceUrl?: boolean;
   /** Where the running app's state file is (default: the app's folder, or XIAOZHI_TRAY_STATE_DIR). */
   stateDir?: string;
+  /** The reader's language, for why the app cannot be reached (default English). */
+  t?: Translate;
 }
 
 const say = (line: string) => process.stderr.write(`xiaozhi-tray connect: ${line}\n`);
 
-function notRunning(lookup: Exclude<StateLookup, { ok: true }>): string {
+function notRunning(lookup: Exclude<StateLookup, { ok: true }>, t: Translate): string {
   switch (lookup.reason) {
     case 'stale':
-      return `Xiaozhi Tray is not running (${lookup.file} is left from a process that has ended).`;
+      return t('cli.connect.stale', { file: lookup.file });
     case 'invalid':
       return `cannot read ${lookup.file}; start Xiaozhi Tray again, or pass --url with --token-file (or XIAOZHI_TRAY_TOKEN).`;
     case 'untrusted':
       return `not using ${lookup.file}: ${lookup.why}. Remove it and start Xiaozhi Tray again, or pass --url with --token-file (or XIAOZHI_TRAY_TOKEN).`;
     default:
-      return 'Xiaozhi Tray is not running, or its local MCP server is off (turn it on in Settings, or run: xiaozhi-tray run --config FILE --mcp-port 18790).';
+      return t('cli.connect.notRunning');
   }
 }
 
@@ -81,7 +84,7 @@ function locate(options: ConnectOptions): Located {
   }
   const dir = options.stateDir ?? appStateDir();
   const lookup = readStateFile(dir);
-  if (!lookup.ok) return { ok: false, message: notRunning(lookup) };
+  if (!lookup.ok) return { ok: false, message: notRunning(lookup, options.t ?? translator('en')) };
   const appToken = options.token ?? lookup.state.token;
   if (!sendable(appToken))
     return {
@@ -157,6 +160,7 @@ export async function proveListener(
   url: string,
   client: string,
   tokens: string[],
+  t: Translate = translator('en'),
 ): Promise<{ ok: true; token: string; url: string } | { ok: false; message: string }> {
   const target = new URL(url);
   const port = Number(target.port || 80);
@@ -164,7 +168,7 @@ export async function proveListener(
   for (const address of await loopbackAddresses(target.hostname)) {
     const at = new URL(target);
     at.hostname = address.includes(':') ? `[${address}]` : address;
-    const asked = await askProof(at, client);
+    const asked = await askProof(at, client, t);
     if (!asked.ok) {
       // Nothing at one of the name's addresses: the next may be the app's.
       failure ??= asked.message;
@@ -181,13 +185,14 @@ export async function proveListener(
     if (token !== undefined) return { ok: true, token, url: at.href.replace(/\/+$/, '') };
     failure = `${notOurs}. Was the token regenerated? Copy the new one from Xiaozhi Tray, Settings → Local MCP server (or start the app again).`;
   }
-  return { ok: false, message: failure ?? `Xiaozhi Tray is not running at ${target.origin} (nothing listens there).` };
+  return { ok: false, message: failure ?? t('cli.connect.nothingAt', { origin: target.origin }) };
 }
 
 /** `GET /proof` at one address with a fresh nonce: the proof it answered (anything), or why none came. */
 async function askProof(
   at: URL,
   client: string,
+  t: Translate,
 ): Promise<{ ok: true; nonce: string; proof: unknown } | { ok: false; refused: boolean; message: string }> {
   const nonce = randomBytes(24).toString('base64url');
   const ask = new URL(`/proof?client=${encodeURIComponent(client)}&nonce=${nonce}`, at);
@@ -198,7 +203,7 @@ async function askProof(
     const code = (error as { cause?: { code?: string } }).cause?.code;
     const origin = new URL(at).origin;
     return code === 'ECONNREFUSED'
-      ? { ok: false, refused: true, message: `Xiaozhi Tray is not running at ${origin} (nothing listens there).` }
+      ? { ok: false, refused: true, message: t('cli.connect.nothingAt', { origin }) }
       : { ok: false, refused: false, message: `cannot reach Xiaozhi Tray at ${origin}: ${(error as Error).message}.` };
   }
   let proof: unknown;
@@ -217,7 +222,7 @@ async function askProof(
 async function findTarget(options: ConnectOptions): Promise<{ ok: true; target: RelayTarget } | { ok: false; message: string }> {
   const located = locate(options);
   if (!located.ok) return located;
-  const proven = await proveListener(located.url, located.client, located.tokens);
+  const proven = await proveListener(located.url, located.client, located.tokens, options.t);
   return proven.ok ? { ok: true, target: { url: proven.url, token: proven.token } } : proven;
 }
 
@@ -226,7 +231,10 @@ async function findTarget(options: ConnectOptions): Promise<{ ok: true; target: 
  * running app's local MCP server until the client closes stdin. Exits 1 with one line on stderr
  * when the app is not there; stdout carries MCP messages only.
  */
-export async function connectCommand(flags: Record<string, string | true>, where: { stateDir?: string } = {}): Promise<number> {
+export async function connectCommand(
+  flags: Record<string, string | true>,
+  where: { stateDir?: string; t?: Translate } = {},
+): Promise<number> {
   const options: ConnectOptions = { ...where };
   for (const key of ['url', 'client'] as const) if (typeof flags[key] === 'string') options[key] = flags[key];
   if (flags['force-url'] === true) options.forceUrl = true;

@@ -1,12 +1,13 @@
 import type { Bridge } from '../main/core/bridge';
 import { defaultSupervision } from '../main/core/servers/child-server';
+import type { Translate } from '../shared/i18n/translate';
 
 /**
  * Servers still downloading and installing on their first run (`npx`, `uvx`…) when the start grace
  * is over: each is said on stderr, then waited for until it is up or has failed (its longer start
  * timeout bounds it). Otherwise `tools` and `servers` printed them as "starting" and exited 1.
  */
-export async function waitForFirstRuns(bridge: Bridge, say: (text: string) => void): Promise<void> {
+export async function waitForFirstRuns(bridge: Bridge, say: (text: string) => void, t: Translate): Promise<void> {
   // A server whose runtime is being fetched (`--fetch-runtimes`) is waited for too, until it has started or failed.
   const waitedFor = new Set<string>();
   const busy = () =>
@@ -22,13 +23,11 @@ export async function waitForFirstRuns(bridge: Bridge, say: (text: string) => vo
     waitedFor.add(server.name);
     if (server.runtime?.fetching) {
       const runtime = server.runtime.name === 'node' ? 'Node.js' : 'uv';
-      say(`${server.name}: fetching ${runtime} ${server.runtime.version ?? ''} for it; waiting for it (Ctrl+C stops)`);
+      say(t('cli.firstRun.fetchingRuntime', { server: server.name, runtime, version: server.runtime.version ?? '' }));
       continue;
     }
     const { runner, package: name } = server.installing ?? { runner: '' };
-    say(
-      `${server.name}: ${runner} is downloading and installing ${name ?? 'it'} for its first run; waiting for it (at most ${minutes} min; Ctrl+C stops)`,
-    );
+    say(t(name ? 'cli.firstRun.installing' : 'cli.firstRun.installingIt', { server: server.name, runner, name: name ?? '', minutes }));
   }
   await new Promise<void>((resolve) => {
     const stop = bridge.on('status', () => {

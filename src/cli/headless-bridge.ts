@@ -48,7 +48,7 @@ export interface Headless {
  * sure whatever ends the process (signals, a vanished launcher, a crash) stops every server first.
  */
 export function startHeadless(ctx: CliContext, options: HeadlessOptions): Headless {
-  const logBook = new LogBook({ sinks: [logSink(options.log.stream, options.log.level, options.log.format)] });
+  const logBook = new LogBook({ sinks: [logSink(options.log.stream, options.log.level, options.log.format, ctx)] });
   const log = logBook.logger('app');
   const bridge = new Bridge({
     store: options.store,
@@ -105,7 +105,7 @@ export async function withServers(
     const interrupted = await Promise.race([
       bridge
         .whenCatalogSettled()
-        .then(() => waitForFirstRuns(bridge, ctx.err))
+        .then(() => waitForFirstRuns(bridge, ctx.err, ctx.t))
         .then(() => undefined),
       guard.stopped,
     ]);
@@ -127,9 +127,9 @@ export function endpointOption(args: ParsedArgs, settings: Settings): Settings['
   const endpoint = settings.endpoints.find((e) => e.id === wanted || e.name === wanted);
   if (endpoint) return endpoint;
   const names = settings.endpoints.map((e) => e.name);
-  throw new UsageError(
-    `--endpoint "${wanted}" names no endpoint of the config${names.length ? ` (its endpoints: ${names.join(', ')})` : ''}`,
-  );
+  throw names.length
+    ? UsageError.of('cli.endpoint.unknownOf', { wanted, names: names.join(', ') })
+    : UsageError.of('cli.endpoint.unknown', { wanted });
 }
 
 /** The options of the commands that start the servers to look at them: the config, --json, the log options. */

@@ -5,18 +5,18 @@ export const INPUT_OPTION: OptionSpec = {
   name: 'input',
   value: 'ID=VALUE',
   repeatable: true,
-  help: 'a value the file asks for: input:ID=…, env:NAME=… or workspaceFolder=DIR',
+  help: 'cli.opt.input',
 };
 export const USE_ENV_OPTION: OptionSpec = {
   name: 'use-env',
   value: 'NAME',
   repeatable: true,
-  help: "fill the file's ${env:NAME} with NAME from this shell (the preview shows it masked, and where it goes)",
+  help: 'cli.opt.use-env',
 };
 
 export const CODE_ENV_OPTION: OptionSpec = {
   name: 'allow-code-env',
-  help: 'with --yes: import servers that set NODE_OPTIONS, LD_PRELOAD, PYTHONPATH… (they can run other code before the server starts)',
+  help: 'cli.opt.allow-code-env',
 };
 
 /**
@@ -27,7 +27,7 @@ export function inputValues(args: ParsedArgs, warn: (line: string) => void): Rec
   const values: Record<string, string> = {};
   for (const item of args.lists.input ?? []) {
     const at = item.indexOf('=');
-    if (at <= 0) throw new UsageError(`--input takes ID=VALUE, not "${item}"`);
+    if (at <= 0) throw UsageError.of('cli.input.bad', { item });
     const id = item.slice(0, at);
     values[id] = item.slice(at + 1);
     if (id === 'workspaceFolder' || values[id] === '') continue;
@@ -43,7 +43,7 @@ export function inputValues(args: ParsedArgs, warn: (line: string) => void): Rec
 export function useEnvIds(args: ParsedArgs): string[] {
   return (args.lists['use-env'] ?? []).map((name) => {
     const bare = name.replace(/^env:/, '');
-    if (!/^[^=\s]+$/.test(bare)) throw new UsageError(`--use-env takes the name of an environment variable, not "${name}"`);
+    if (!/^[^=\s]+$/.test(bare)) throw UsageError.of('cli.useEnv.bad', { name });
     return `env:${bare}`;
   });
 }

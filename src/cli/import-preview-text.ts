@@ -1,6 +1,7 @@
 import type { ImportPreview, ImportServerItem } from '../shared/import';
 import { serverTarget } from '../shared/settings';
 import { formatProblem } from '../main/core/config/json-text';
+import { hasMessage, translator, type Translate } from '../shared/i18n/translate';
 
 /** What the user gave on the command line: `--input ID=…` values and `--use-env NAME` names, as input ids. */
 export type GivenInputs = ReadonlySet<string>;
@@ -35,26 +36,47 @@ export function serverDetails(item: ImportServerItem): string[] {
   ];
 }
 
+/** A conflict with what the config holds: its kind (same name, same command, same URL) and with what. */
+function conflictText(t: Translate, conflict: { kind: string; existing: string }): string {
+  const key = `cli.preview.conflict.${conflict.kind}`;
+  const kind = hasMessage(key) ? t(key) : conflict.kind.replace('-', ' ');
+  return t('cli.preview.conflict', { kind, existing: conflict.existing });
+}
+
+/** What the import will do with an entry (add, skip, replace, rename to …). */
+function actionText(t: Translate, action: string, renamed?: string): string {
+  if (action === 'rename') return t('cli.preview.action.rename', { name: renamed ?? '' });
+  const key = `cli.preview.action.${action}`;
+  return hasMessage(key) ? t(key) : action;
+}
+
 /** The preview as text, for the CLI; a value in `given` is not listed as needed. */
-export function describePreview(preview: ImportPreview, given: GivenInputs = new Set()): string {
-  const lines = [`${preview.source}: ${preview.format} config`];
+export function describePreview(preview: ImportPreview, given: GivenInputs = new Set(), t: Translate = translator('en')): string {
+  const lines = [t('cli.preview.title', { source: preview.source, format: preview.format })];
   for (const item of preview.servers) {
     const s = item.server;
     const target = s.transport === 'stdio' ? serverTarget(s) : `${s.transport} ${serverTarget(s)}`;
-    const conflict = item.conflict ? ` (${item.conflict.kind.replace('-', ' ')} as "${item.conflict.existing}")` : '';
-    const action = item.action === 'rename' ? `rename to "${item.suggestedName}"` : item.action;
-    lines.push(`  server ${s.name}: ${target}${s.enabled ? '' : ' [disabled]'}${conflict} → ${action}`);
+    const conflict = item.conflict ? conflictText(t, item.conflict) : '';
+    const action = actionText(t, item.action, item.suggestedName);
+    const off = s.enabled ? '' : t('cli.preview.disabled');
+    lines.push(t('cli.preview.server', { name: s.name, target, off, conflict, action }));
     lines.push(...serverDetails(item));
     const needs = item.needs.filter((id) => !given.has(id));
-    if (needs.length > 0) lines.push(`    needs a value for ${needs.join(', ')}`);
+    if (needs.length > 0) lines.push(t('cli.preview.needs', { ids: needs.join(', ') }));
   }
-  for (const e of preview.endpoints)
-    lines.push(
-      `  endpoint ${e.name}: ${e.url}${e.conflict ? ` (${e.conflict.kind.replace('-', ' ')} as "${e.conflict.existing}")` : ''} → ${e.action}`,
-    );
+  for (const e of preview.endpoints) {
+    const conflict = e.conflict ? conflictText(t, e.conflict) : '';
+    lines.push(t('cli.preview.endpoint', { name: e.name, url: e.url, conflict, action: actionText(t, e.action) }));
+  }
   const missing = new Set(missingInputs(preview, given));
   for (const input of preview.inputs.filter((i) => missing.has(i.id))) {
-    lines.push(`  value ${input.id}: ${input.description}; goes into ${input.where.join(', ')}`);
+    // The folder and an environment variable are said as the window says them, in the reader's language.
+    const description = input.id.startsWith('env:')
+      ? t('import.envVariable', { name: input.id.slice(4) })
+      : input.id === 'workspaceFolder'
+        ? t('import.workspaceFolder')
+        : input.description;
+    lines.push(t('cli.import.value', { id: input.id, description, where: input.where.join(', ') }));
     const name = input.id.slice(4);
     if (input.ownSecret)
       lines.push(

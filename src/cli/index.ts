@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { APP_VERSION } from '../main/core/version';
-import type { CliContext } from './command';
+import type { ProcessContext } from './command';
 import { main } from './main';
 
 // A closed pipe on stdout or stderr (`xiaozhi-tray tools | head`, a launcher that went away) is not a
@@ -19,7 +19,7 @@ const bin = path.resolve(__dirname, '..', '..', 'bin', 'xiaozhi-tray.js');
 // Built beside this bundle (scripts/build.mjs); the watchdog stops the servers if the bridge is killed.
 const watchdog = path.join(__dirname, 'watchdog.js');
 
-const ctx: CliContext = {
+const ctx: ProcessContext = {
   version: APP_VERSION,
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),

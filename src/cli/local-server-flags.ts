@@ -8,6 +8,8 @@ import { appStateDir, readStateFile, rememberedToken } from '../main/core/local-
 import { SENDABLE_TOKEN, SENDABLE_TOKEN_RULE, type Settings } from '../shared/settings';
 import { jsonLogLine, type LogFormat } from './log-output';
 import { secretOption } from './secret-input';
+import type { Translate } from '../shared/i18n/translate';
+import { UsageError } from './args';
 
 export type Flags = Record<string, string | true>;
 
@@ -16,6 +18,8 @@ export interface SecretContext {
   env: NodeJS.ProcessEnv;
   cwd: string;
   warn(line: string): void;
+  /** The reader's language, for the warnings (default English). */
+  t?: Translate;
 }
 
 /** The local server's token of this run: `--mcp-token-file FILE`, `--mcp-token T` (warned about) or XIAOZHI_TRAY_MCP_TOKEN. */
@@ -28,12 +32,12 @@ export const MCP_TOKEN_ENV = 'XIAOZHI_TRAY_MCP_TOKEN';
 export function localServerOverrides(
   options: Flags,
   secrets: SecretContext,
-): { ok: true; overrides?: LocalServerOverrides } | { ok: false; message: string } {
+): { ok: true; overrides?: LocalServerOverrides } | { ok: false; error: UsageError } {
   const overrides: LocalServerOverrides = {};
   if (options['mcp-port'] !== undefined) {
     const port = Number(options['mcp-port']);
     if (!(Number.isInteger(port) && port >= 0 && port < 65536))
-      return { ok: false, message: `--mcp-port must be a port number, not "${String(options['mcp-port'])}"` };
+      return { ok: false, error: UsageError.of('cli.local.badPort', { value: String(options['mcp-port']) }) };
     overrides.enabled = true;
     overrides.port = port;
   }
@@ -45,8 +49,9 @@ export function localServerOverrides(
         : options['mcp-token'] !== undefined
           ? '--mcp-token'
           : MCP_TOKEN_ENV;
-    if (token.length < 16) return { ok: false, message: `${from} must be at least 16 characters` };
-    if (!SENDABLE_TOKEN.test(token)) return { ok: false, message: `${from} ${SENDABLE_TOKEN_RULE}` };
+    if (token.length < 16) return { ok: false, error: UsageError.of('cli.local.shortToken', { from }) };
+    if (!SENDABLE_TOKEN.test(token))
+      return { ok: false, error: UsageError.of('cli.local.unsendableToken', { from, rule: SENDABLE_TOKEN_RULE }) };
     overrides.token = token;
   }
   return Object.keys(overrides).length > 0 ? { ok: true, overrides } : { ok: true };
@@ -60,6 +65,8 @@ export interface Announcement {
   terminal: boolean;
   /** The config file, for the command that prints the token. */
   config: string;
+  /** The reader's language, for the text form (the JSON line stays English). */
+  t: Translate;
   write(text: string): void;
 }
 
@@ -94,9 +101,10 @@ export async function announceLocalServer(bridge: Bridge, how: Announcement): Pr
     );
     return;
   }
-  how.write(
-    `\nLocal MCP server for Cursor, VS Code, Cherry Studio (Claude Desktop: xiaozhi-tray connect):\n  ${status.url}\n  Authorization: Bearer ${shown ?? `(${where})`}\n\n`,
-  );
+  const said = how.tokenKnown
+    ? how.t('cli.local.tokenKnown')
+    : how.t('cli.local.tokenMade', { config: /\s/.test(how.config) ? `"${how.config}"` : how.config, env: MCP_TOKEN_ENV });
+  how.write(`\n${how.t('cli.local.title')}\n  ${status.url}\n  Authorization: Bearer ${shown ?? `(${said})`}\n\n`);
 }
 
 /**
@@ -108,7 +116,7 @@ export function exportEntryContext(settings: Settings, options: Flags, secrets: 
   const stateDir = appStateDir();
   const running = readStateFile(stateDir);
   const flags = localServerOverrides(options, secrets);
-  if (!flags.ok) throw new Error(flags.message);
+  if (!flags.ok) throw flags.error;
   const overrides = flags.overrides ?? {};
   const port = overrides.port ?? settings.localServer.port;
   const host = isWildcardHost(settings.localServer.host) ? '127.0.0.1' : settings.localServer.host;

@@ -2,24 +2,35 @@ import { formatLogLine, type LogSink } from '../main/core/logs/log-book';
 import type { LogEntry, LogLevel } from '../shared/status';
 import type { ParsedArgs } from './args';
 import { stringOption } from './args';
+import { logLineText, type Words } from './cli-words';
 
 export type LogFormat = 'text' | 'json';
 
 const ORDER: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /**
- * One line per entry on `stream`: the readable text line, or (`json`) one object per line with
+ * One line per entry on `stream`: the readable text line, in the reader's language with what to do
+ * about a failure it reports, or (`json`, English whatever the locale) one object per line with
  * `time` (ISO 8601), `level`, `source` and `message`, a format that stays the same for log collectors;
  * a line that says a problem or event as data adds its `code` and `params` (and the `cause` it reports).
  */
-export function logSink(stream: NodeJS.WritableStream, minLevel: LogLevel, format: LogFormat): LogSink {
+export function logSink(stream: NodeJS.WritableStream, minLevel: LogLevel, format: LogFormat, words: Words): LogSink {
   const min = ORDER.indexOf(minLevel);
   return {
     write(entry) {
       if (ORDER.indexOf(entry.level) < min) return;
-      stream.write(`${format === 'json' ? jsonLogLine(entry) : formatLogLine(entry)}\n`);
+      stream.write(`${format === 'json' ? jsonLogLine(entry) : textLogLine(words, entry)}\n`);
     },
   };
+}
+
+/** The text line: English as the log file keeps it (and advice when it has some); in Chinese, level and message worded. */
+function textLogLine(words: Words, entry: LogEntry): string {
+  const line = formatLogLine({ ...entry, message: logLineText(words, entry) });
+  if (words.language === 'en') return line;
+  const level = entry.level.toUpperCase().padEnd(5);
+  const at = line.indexOf(level);
+  return `${line.slice(0, at)}${words.t(`logs.levelName.${entry.level}`)}${line.slice(at + 5)}`;
 }
 
 export function jsonLogLine(

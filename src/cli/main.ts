@@ -1,5 +1,7 @@
 import { parseArgs, UsageError } from './args';
-import { commandHelp, type CliContext, type Command } from './command';
+import { translator, type MessageKey, type Translate } from '../shared/i18n/translate';
+import { localeLanguage, takeLanguageFlag } from './cli-language';
+import { commandHelp, type CliContext, type Command, type ProcessContext } from './command';
 import { callCommand } from './commands/call';
 import { checkCommand } from './commands/check';
 import { connectCommand } from './commands/connect';
@@ -13,79 +15,78 @@ import { statsCommand } from './commands/stats';
 import { toolsCommand } from './commands/tools';
 import { closest } from './suggest';
 
-const GROUPS: [string, Command[]][] = [
-  ['Start here', [initCommand, runCommand]],
-  ['Look before you serve', [checkCommand, toolsCommand, serversCommand, callCommand]],
-  ['See what xiaozhi did', [statsCommand]],
-  ['Move configs between apps', [importCommand, exportCommand]],
-  ['Serve other AI clients', [connectCommand]],
-  ['Keep it running', [serviceCommand]],
+const GROUPS: [MessageKey, Command[]][] = [
+  ['cli.group.start', [initCommand, runCommand]],
+  ['cli.group.look', [checkCommand, toolsCommand, serversCommand, callCommand]],
+  ['cli.group.stats', [statsCommand]],
+  ['cli.group.move', [importCommand, exportCommand]],
+  ['cli.group.clients', [connectCommand]],
+  ['cli.group.service', [serviceCommand]],
 ];
 const COMMANDS = new Map(GROUPS.flatMap(([, commands]) => commands.map((c) => [c.name, c] as const)));
 
-export function generalHelp(version: string): string {
-  const lines = [`xiaozhi-tray ${version} — serve your MCP servers' tools to xiaozhi (小智)`, '', 'Usage: xiaozhi-tray COMMAND [options]'];
+export function generalHelp(t: Translate, version: string): string {
+  const lines = [t('cli.help.title', { version }), '', t('cli.help.usageLine')];
   for (const [title, commands] of GROUPS) {
-    lines.push('', `${title}:`);
-    for (const command of commands) lines.push(`  ${command.name.padEnd(9)}${command.summary}`);
+    lines.push('', t(title));
+    for (const command of commands) lines.push(`  ${command.name.padEnd(9)}${t(command.summary)}`);
   }
-  lines.push(
-    '',
-    "xiaozhi-tray help COMMAND (or COMMAND --help, -h) shows a command's options; --version (-v) prints the version.",
-    '',
-    "FILE may be a Xiaozhi Tray config ({} is an empty one), xiaozhi-client's xiaozhi.config.json, or an",
-    "mcpServers file such as the official example's mcp_config.json. MCP_ENDPOINT in the environment always",
-    'adds an endpoint.',
-  );
+  lines.push('', t('cli.help.more'), '', t('cli.help.files'), '', t('cli.help.lang'));
   return lines.join('\n');
 }
 
 function unknownCommand(name: string): UsageError {
   const near = closest(name, [...COMMANDS.keys(), 'help']);
-  return new UsageError(`Unknown command "${name}".${near ? ` Did you mean "${near}"?` : ''} Run "xiaozhi-tray help" for the list.`);
+  return near ? UsageError.of('cli.usage.unknownCommandNear', { name, near }) : UsageError.of('cli.usage.unknownCommand', { name });
 }
 
-/** Runs one command line; resolves with the exit code (2: wrong usage). */
-export async function main(argv: string[], ctx: CliContext): Promise<number> {
-  const [first, ...rest] = argv;
+/** Runs one command line; resolves with the exit code (2: wrong usage). Speaks the locale's language, or `--lang`'s. */
+export async function main(line: string[], proc: ProcessContext): Promise<number> {
+  let ctx: CliContext = { ...proc, language: localeLanguage(proc.env), t: translator(localeLanguage(proc.env)) };
   try {
-    if (first === undefined || first === '--help' || first === '-h') {
-      (first ? ctx.out : ctx.err)(generalHelp(ctx.version));
-      return first ? 0 : 2;
-    }
-    if (first === '--version' || first === '-v') {
-      ctx.out(ctx.version);
-      return 0;
-    }
-    if (first === 'help') {
-      const about = rest[0];
-      if (about === undefined) ctx.out(generalHelp(ctx.version));
-      else {
-        const command = COMMANDS.get(about);
-        if (!command) throw unknownCommand(about);
-        ctx.out(commandHelp(command, ctx.version));
-      }
-      return 0;
-    }
-    if (first.startsWith('-'))
-      throw new UsageError(`${first} comes after a command: xiaozhi-tray COMMAND [options]. Run "xiaozhi-tray help".`);
-    const command = COMMANDS.get(first);
-    if (!command) throw unknownCommand(first);
-    const args = parseArgs(rest, command.options, command.name);
-    if (args.options.help === true) {
-      ctx.out(commandHelp(command, ctx.version));
-      return 0;
-    }
-    if (args.options.version === true) {
-      ctx.out(ctx.version);
-      return 0;
-    }
-    return await command.run(args, ctx);
+    const { argv, language } = takeLanguageFlag(line);
+    if (language) ctx = { ...ctx, language, t: translator(language) };
+    return await dispatch(argv, ctx);
   } catch (error) {
     if (error instanceof UsageError) {
-      ctx.err(`xiaozhi-tray: ${error.message}`);
+      ctx.err(`xiaozhi-tray: ${error.say(ctx.t)}`);
       return 2;
     }
     throw error;
   }
+}
+
+async function dispatch(argv: string[], ctx: CliContext): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h') {
+    (first ? ctx.out : ctx.err)(generalHelp(ctx.t, ctx.version));
+    return first ? 0 : 2;
+  }
+  if (first === '--version' || first === '-v') {
+    ctx.out(ctx.version);
+    return 0;
+  }
+  if (first === 'help') {
+    const about = rest[0];
+    if (about === undefined) ctx.out(generalHelp(ctx.t, ctx.version));
+    else {
+      const command = COMMANDS.get(about);
+      if (!command) throw unknownCommand(about);
+      ctx.out(commandHelp(command, ctx.t, ctx.version));
+    }
+    return 0;
+  }
+  if (first.startsWith('-')) throw UsageError.of('cli.usage.optionFirst', { option: first });
+  const command = COMMANDS.get(first);
+  if (!command) throw unknownCommand(first);
+  const args = parseArgs(rest, command.options, command.name);
+  if (args.options.help === true) {
+    ctx.out(commandHelp(command, ctx.t, ctx.version));
+    return 0;
+  }
+  if (args.options.version === true) {
+    ctx.out(ctx.version);
+    return 0;
+  }
+  return await command.run(args, ctx);
 }

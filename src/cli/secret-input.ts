@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { octalMode } from '../main/core/config/atomic-write';
 import { UsageError } from './args';
+import { translator, type Translate } from '../shared/i18n/translate';
 
 /**
  * Secrets the CLI takes (the local server's token, an endpoint URL with its token) come from a
@@ -42,7 +43,13 @@ function readBounded(fd: number, max: number): Buffer {
  * The secret in `file` (`-`: stdin), surrounding white space (the final line break) removed. Says
  * plainly what is wrong (missing, empty, too long), and warns when others can read the file.
  */
-export function readSecretFile(flag: string, file: string, cwd: string, warn: (line: string) => void): string {
+export function readSecretFile(
+  flag: string,
+  file: string,
+  cwd: string,
+  warn: (line: string) => void,
+  t: Translate = translator('en'),
+): string {
   const shown = file === '-' ? 'stdin' : file;
   let buffer: Buffer;
   if (file === '-') buffer = readBounded(0, MAX_SECRET_BYTES);
@@ -53,33 +60,28 @@ export function readSecretFile(flag: string, file: string, cwd: string, warn: (l
       // Non-blocking: opening a FIFO nobody writes to would wait for ever, before anything is printed.
       fd = fs.openSync(resolved, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch (error) {
-      throw new UsageError(`${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw UsageError.of('cli.secret.unreadable', { flag, file, why: (error as NodeJS.ErrnoException).code ?? (error as Error).message });
     }
     try {
       const stat = fs.fstatSync(fd);
-      if (stat.isDirectory()) throw new UsageError(`${flag}: ${file} is a folder, not a file`);
+      if (stat.isDirectory()) throw UsageError.of('cli.secret.folder', { flag, file });
       // A FIFO, a socket or a device (/dev/zero) is no file holding a token; give a pipe as - (stdin).
-      if (!stat.isFile())
-        throw new UsageError(`${flag}: ${file} is not a regular file (give a file holding the secret, or - to read stdin)`);
-      if (stat.size > MAX_SECRET_BYTES)
-        throw new UsageError(`${flag}: ${file} is longer than ${MAX_SECRET_BYTES / 1024} KB; it should hold one line`);
+      if (!stat.isFile()) throw UsageError.of('cli.secret.notFile', { flag, file });
+      if (stat.size > MAX_SECRET_BYTES) throw UsageError.of('cli.secret.tooLong', { flag, file, kb: MAX_SECRET_BYTES / 1024 });
       if (stat.isFile() && process.platform !== 'win32' && (stat.mode & 0o044) !== 0) {
-        warn(
-          `${file} can be read by other users of this computer (mode ${octalMode(stat.mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`,
-        );
+        warn(t('cli.secret.readable', { file, mode: octalMode(stat.mode), chmod: `chmod 600 ${/\s/.test(file) ? `"${file}"` : file}` }));
       }
       buffer = readBounded(fd, MAX_SECRET_BYTES);
     } finally {
       fs.closeSync(fd);
     }
   }
-  if (buffer.length > MAX_SECRET_BYTES)
-    throw new UsageError(`${flag}: ${shown} is longer than ${MAX_SECRET_BYTES / 1024} KB; it should hold one line`);
+  if (buffer.length > MAX_SECRET_BYTES) throw UsageError.of('cli.secret.tooLong', { flag, file: shown, kb: MAX_SECRET_BYTES / 1024 });
   const value = buffer
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .trim();
-  if (value === '') throw new UsageError(`${flag}: ${shown} is empty`);
+  if (value === '') throw UsageError.of('cli.secret.empty', { flag, file: shown });
   return value;
 }
 
@@ -96,17 +98,19 @@ export function secretOption(
     /** Whether a value given on the command line is secret (default: always); only then is it warned about. */
     holdsSecret?: (value: string) => boolean;
   },
-  context: { env: NodeJS.ProcessEnv; cwd: string; warn: (line: string) => void },
+  context: { env: NodeJS.ProcessEnv; cwd: string; warn: (line: string) => void; t?: Translate },
 ): string | undefined {
   const direct = options[names.flag];
   const file = options[names.fileFlag];
-  if (direct !== undefined && file !== undefined) throw new UsageError(`give --${names.flag} or --${names.fileFlag}, not both`);
-  if (typeof file === 'string') return readSecretFile(`--${names.fileFlag}`, file, context.cwd, context.warn);
+  if (direct !== undefined && file !== undefined) throw UsageError.of('cli.secret.both', { flag: names.flag, fileFlag: names.fileFlag });
+  const t = context.t ?? translator('en');
+  if (typeof file === 'string') return readSecretFile(`--${names.fileFlag}`, file, context.cwd, context.warn, t);
   if (typeof direct === 'string') {
     if (names.holdsSecret && !names.holdsSecret(direct)) return direct;
-    context.warn(
-      onCommandLine(`--${names.flag}`, `--${names.fileFlag} FILE${names.env ? ` or the ${names.env} environment variable` : ''}`),
-    );
+    const instead = names.env
+      ? t('cli.secret.insteadEnv', { fileFlag: names.fileFlag, env: names.env })
+      : t('cli.secret.instead', { fileFlag: names.fileFlag });
+    context.warn(t('cli.secret.onCommandLine', { flag: `--${names.flag}`, instead }));
     return direct;
   }
   const fromEnv = names.env ? context.env[names.env] : undefined;

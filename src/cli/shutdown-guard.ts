@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { isAlive } from '../main/core/servers/process-tree';
 import type { Logger } from '../main/core/logs/log-book';
+import { problem, type Problem } from '../shared/problem';
 
 export interface ShutdownGuardOptions {
   log: Logger;
@@ -64,11 +65,16 @@ export class ShutdownGuard {
     if (parent !== undefined) {
       this.parentTimer = setInterval(() => {
         const gone = process.ppid !== parent || !isAlive(parent) ? parent : others.find((pid) => !isAlive(pid));
-        if (gone !== undefined) this.begin(`the process that started the bridge (pid ${gone}) went away`, 0);
+        if (gone !== undefined)
+          this.begin(`the process that started the bridge (pid ${gone}) went away`, 0, problem('cli.launcherGone', { pid: gone }));
       }, this.options.parentPollMs ?? 1000);
       this.parentTimer.unref();
     }
-    if (this.options.launcherGone) setTimeout(() => this.begin('the process that started the bridge had gone before it started', 0), 0);
+    if (this.options.launcherGone)
+      setTimeout(
+        () => this.begin('the process that started the bridge had gone before it started', 0, problem('cli.launcherGoneAtStart')),
+        0,
+      );
     return this;
   }
 
@@ -77,12 +83,15 @@ export class ShutdownGuard {
     for (const [event, listener] of this.listeners.splice(0)) process.off(event, listener as (...args: unknown[]) => void);
   }
 
-  /** Starts a clean stop (once); `stopped` resolves with `code` when it is done. */
-  begin(reason: string, code: number): void {
+  /**
+   * Starts a clean stop (once); `stopped` resolves with `code` when it is done. `why` words the
+   * reason for the text log in the reader's language (a signal's name is said as it is).
+   */
+  begin(reason: string, code: number, why: Problem = problem('cli.signal', { signal: reason })): void {
     if (this.stopping) return;
     this.stopping = true;
     if (this.parentTimer) clearInterval(this.parentTimer);
-    this.options.log.info(`${reason}: stopping every server…`);
+    this.options.log.info(`${reason}: stopping every server…`, problem('cli.stopping'), why);
     this.options.stop().then(
       () => this.resolveStopped(code),
       (error: unknown) => {
@@ -100,7 +109,7 @@ export class ShutdownGuard {
 
   private onSignal(signal: ExitSignal): void {
     if (this.stopping) {
-      this.options.log.warn(`${signal} again: killing every server now`);
+      this.options.log.warn(`${signal} again: killing every server now`, problem('cli.killingNow', { signal }));
       this.exitNow(128 + (os.constants.signals[signal] ?? 2));
     }
     this.begin(signal, INTERRUPTS.has(signal) ? 128 + (os.constants.signals[signal] ?? 2) : 0);
@@ -109,7 +118,7 @@ export class ShutdownGuard {
   private onCrash(error: unknown): void {
     this.options.log.error(`unexpected error: ${describe(error)}`);
     if (this.stopping) this.exitNow(1);
-    this.begin('stopping after an unexpected error', 1);
+    this.begin('stopping after an unexpected error', 1, problem('cli.crashed'));
     // A stop that hangs after a crash must not keep a broken process alive.
     setTimeout(() => this.exitNow(1), this.options.crashStopMs ?? 15_000).unref();
   }

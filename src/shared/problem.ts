@@ -29,6 +29,10 @@ export const PROBLEM_CODES = [
   'endpoint.tokenRejected',
   'endpoint.noPong',
   'endpoint.tooBig',
+  // The link's retry, logged with its failure as the cause (worded in the logs page and the CLI).
+  'endpoint.retrying',
+  'endpoint.connecting',
+  'endpoint.connected',
   'server.notFound',
   'server.packageNotFound',
   'server.interpreterMissing',
@@ -97,6 +101,22 @@ export const PROBLEM_CODES = [
   'service.badHeader',
   'service.tooManyRedirects',
   'service.noAnswer',
+  // What the headless CLI logs of its own (worded in its text log; its JSON log keeps the English and the code).
+  'cli.noEndpoint',
+  'cli.webExposed',
+  'cli.stopping',
+  'cli.signal',
+  'cli.launcherGone',
+  'cli.launcherGoneAtStart',
+  'cli.crashed',
+  'cli.killingNow',
+  // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
+  'config.invalidJson',
+  'config.empty',
+  // The local MCP server could not listen.
+  'localServer.portInUse',
+  'localServer.notAnAddress',
+  'localServer.portDenied',
   'other',
 ] as const;
 

@@ -121,6 +121,8 @@ export const LocalServerStatusSchema = z.object({
   /** The base URL clients use, e.g. http://127.0.0.1:18790/mcp (no token). */
   url: z.string().optional(),
   lastError: z.string().optional(),
+  /** Why it could not listen (a port in use…), for each UI to word with what to do. */
+  lastErrorCause: ProblemSchema.optional(),
   sessions: z.array(LocalSessionSchema),
 });
 

@@ -3,11 +3,14 @@ import { parseArgs, UsageError, type OptionSpec } from '../../src/cli/args';
 import { closest, editDistance } from '../../src/cli/suggest';
 
 const specs: OptionSpec[] = [
-  { name: 'config', value: 'FILE', help: '' },
-  { name: 'json', help: '' },
-  { name: 'input', value: 'ID=VALUE', repeatable: true, help: '' },
-  { name: 'format', value: 'F', choices: ['a', 'b'], help: '' },
+  { name: 'config', value: 'FILE', help: 'cli.opt.json' },
+  { name: 'json', help: 'cli.opt.json' },
+  { name: 'input', value: 'ID=VALUE', repeatable: true, help: 'cli.opt.json' },
+  { name: 'format', value: 'F', choices: ['a', 'b'], help: 'cli.opt.json' },
 ];
+
+/** A usage error with this English message (it also carries its words, for the reader's language). */
+const usage = (message: string) => expect.objectContaining({ name: 'Error', message, constructor: UsageError });
 
 describe('the argument parser', () => {
   it('reads values, switches, repeatable options, positionals and everything after --', () => {
@@ -24,7 +27,7 @@ describe('the argument parser', () => {
   });
 
   it('refuses what it does not know, with the nearest name', () => {
-    expect(() => parseArgs(['--cofnig', 'x'], specs, 't')).toThrow(new UsageError('unknown option --cofnig. Did you mean --config?'));
+    expect(() => parseArgs(['--cofnig', 'x'], specs, 't')).toThrow(usage('unknown option --cofnig. Did you mean --config?'));
     expect(() => parseArgs(['--config=a', '--config=b'], specs, 't')).toThrow('--config is given twice');
     expect(() => parseArgs(['--format', 'c'], specs, 't')).toThrow('--format must be a or b, not "c"');
     expect(() => parseArgs(['-c'], specs, 't')).toThrow('unknown option -c');
@@ -32,14 +35,14 @@ describe('the argument parser', () => {
 
   it("says the mistakes Node's parseArgs reads its own way as the help words them", () => {
     // Node reads -config as -c -o -n -f -i -g, and -hv as -h -v; both are one word the user typed.
-    expect(() => parseArgs(['-config', 'x'], specs, 't')).toThrow(new UsageError('unknown option -config. Did you mean --config?'));
+    expect(() => parseArgs(['-config', 'x'], specs, 't')).toThrow(usage('unknown option -config. Did you mean --config?'));
     expect(() => parseArgs(['-hv'], specs, 't')).toThrow(
-      new UsageError('unknown option -hv for "t". Options: --config, --json, --input, --format, --help, --version'),
+      usage('unknown option -hv for "t". Options: --config, --json, --input, --format, --help, --version'),
     );
     // Node takes the next word as the value, whatever it is.
-    expect(() => parseArgs(['--config', '--json'], specs, 't')).toThrow(new UsageError('--config needs a value: --config FILE'));
-    expect(() => parseArgs(['--config'], specs, 't')).toThrow(new UsageError('--config needs a value: --config FILE'));
-    expect(() => parseArgs(['--json=yes'], specs, 't')).toThrow(new UsageError('--json is a switch and takes no value'));
+    expect(() => parseArgs(['--config', '--json'], specs, 't')).toThrow(usage('--config needs a value: --config FILE'));
+    expect(() => parseArgs(['--config'], specs, 't')).toThrow(usage('--config needs a value: --config FILE'));
+    expect(() => parseArgs(['--json=yes'], specs, 't')).toThrow(usage('--json is a switch and takes no value'));
     expect(() => parseArgs(['-h=1'], specs, 't')).toThrow('unknown option -h for "t"');
     expect(parseArgs(['--config=', '--input=', '-'], specs, 't')).toEqual({
       positionals: ['-'],

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cliEnv } from '../helpers/cli-env';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const dirs: string[] = [];
@@ -16,7 +17,7 @@ function check(config: unknown): Promise<{ code: number; stdout: string }> {
   const file = path.join(dir, 'config.json');
   fs.writeFileSync(file, JSON.stringify(config));
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'check', '--config', file], { env: { ...process.env, MCP_ENDPOINT: '' } }, (error, stdout) => {
+    execFile(process.execPath, [BIN, 'check', '--config', file], { env: cliEnv() }, (error, stdout) => {
       resolve({ code: error ? Number(error.code) : 0, stdout });
     });
   });

@@ -42,4 +42,28 @@ describe('tables with Chinese names line up in a terminal', () => {
     const latinEcho = lines.find((l) => l.includes(' fx:echo ')) as string;
     expect(columnOf(chineseEcho, 'Echoes'), `${chineseEcho}\n${latinEcho}`).toBe(columnOf(latinEcho, 'Echoes'));
   });
+
+  it('in Chinese, the headings line up with the cells under them', async () => {
+    const file = h.writeConfig({ mcpServers: { 天气服务: fixtureEntry({ FIXTURE_NAME: '天气' }), fx: fixtureEntry() } });
+    const env = { LANG: 'zh_CN.UTF-8' };
+    const servers = await h.finished(['servers', '--config', file], { env });
+    expect(servers.code, servers.err).toBe(0);
+    const rows = servers.out.trimEnd().split('\n');
+    const header = rows[0] as string;
+    expect(header).toMatch(/^名称 +传输方式 +状态 +工具数 +运行内容$/);
+    for (const row of [rows.find((r) => r.startsWith('天气服务')), rows.find((r) => r.startsWith('fx '))] as string[]) {
+      expect(columnOf(row, 'stdio'), row).toBe(columnOf(header, '传输方式'));
+      expect(columnOf(row, '运行中'), row).toBe(columnOf(header, '状态'));
+    }
+
+    const tools = await h.finished(['tools', '--config', file], { env });
+    expect(tools.code, tools.err).toBe(0);
+    const lines = tools.out.split('\n');
+    const heading = lines.find((l) => l.startsWith('  工具 ')) as string;
+    const chineseEcho = lines.find((l) => l.includes('天气服务:echo')) as string;
+    expect(columnOf(chineseEcho, '天气服务:echo'), `${heading}\n${chineseEcho}`).toBe(columnOf(heading, '来自'));
+    expect(columnOf(chineseEcho, 'Echoes')).toBe(columnOf(heading, '说明'));
+    // The size column ends where its heading ends.
+    expect(columnOf(chineseEcho, ' B ') + 2).toBe(columnOf(heading, '大小') + 4);
+  });
 });

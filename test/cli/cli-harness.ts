@@ -4,12 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { version } from '../../package.json';
-import type { CliContext } from '../../src/cli/command';
+import type { ProcessContext } from '../../src/cli/command';
 import { isAlive } from '../../src/main/core/servers/process-tree';
 import { isRunning } from '../helpers/processes';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { waitFor } from '../helpers/wait';
+import { cliEnv } from '../helpers/cli-env';
+
+export { cliEnv };
 
 /** The CLI under test (XT_CLI_BIN runs these tests against another build, e.g. an older one). */
 export const BIN = process.env.XT_CLI_BIN ?? path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
@@ -77,11 +80,14 @@ export class CliHarness {
     return file;
   }
 
-  /** Runs `node [nodeArgs] bin/xiaozhi-tray.js args` (or another `command`), MCP_ENDPOINT cleared unless given. */
+  /**
+   * Runs `node [nodeArgs] bin/xiaozhi-tray.js args` (or another `command`), MCP_ENDPOINT cleared
+   * unless given, in English unless the env given names another locale (`cliEnv`).
+   */
   spawn(args: string[], options: SpawnOptions = {}): Run {
     const [program, ...pre] = options.command ?? [process.execPath, BIN];
     const child = spawn(program as string, [...pre, ...args], {
-      env: { ...process.env, MCP_ENDPOINT: '', ...options.env },
+      env: cliEnv(options.env),
       cwd: options.cwd ?? process.cwd(),
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       detached: options.detached ?? false,
@@ -123,11 +129,11 @@ export class CliHarness {
     if (process.env.XT_CLI_BIN) return this.finished(args, options);
     let out = '';
     let err = '';
-    const ctx: CliContext = {
+    const ctx: ProcessContext = {
       version,
       out: (text) => void (out += `${text}\n`),
       err: (text) => void (err += `${text}\n`),
-      env: { ...process.env, MCP_ENDPOINT: '', ...options.env },
+      env: cliEnv(options.env),
       cwd: options.cwd ?? process.cwd(),
       platform: process.platform,
       home: os.homedir(),

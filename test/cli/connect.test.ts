@@ -15,6 +15,7 @@ import { waitFor } from '../helpers/wait';
 import { scaled } from '../helpers/time-scale';
 import { closedAfterEach } from '../helpers/closed-after-each';
 import { tempDirs } from '../helpers/temp-dirs';
+import { cliEnv } from '../helpers/cli-env';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const TOKEN = 'connect-test-token-0123456789abcdef';
@@ -42,7 +43,7 @@ async function startApp(stateDir: string, port = 0, token = TOKEN): Promise<App>
   );
   // The token from the environment, as the README says (on the command line, every user sees it).
   const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', String(port)], {
-    env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token },
+    env: cliEnv({ XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -89,7 +90,7 @@ function connectOnce(
   token?: string,
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) };
+    const env = cliEnv({ XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) });
     const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';
@@ -110,7 +111,7 @@ async function connectAndInitialize(
   token: string,
   sent: () => boolean,
 ): Promise<{ code: number | null; stderr: string }> {
-  const env = { ...process.env, XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_TOKEN: token };
+  const env = cliEnv({ XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_TOKEN: token });
   const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
@@ -482,7 +483,7 @@ describe('export in the clients formats', () => {
     const exportAs = (format: string) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
         const child = spawn(process.execPath, [BIN, 'export', '--config', config, '--format', format], {
-          env: { ...process.env, XIAOZHI_TRAY_STATE_DIR: dir, MCP_ENDPOINT: '' },
+          env: cliEnv({ XIAOZHI_TRAY_STATE_DIR: dir }),
         });
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d.toString()));

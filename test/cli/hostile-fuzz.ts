@@ -9,6 +9,7 @@ import { FIXTURE } from '../helpers/bridge-harness';
 import { stopChild } from '../helpers/stop-child';
 import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
+import { cliEnv } from '../helpers/cli-env';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 
@@ -192,7 +193,7 @@ export async function fuzzTheRunningCli({ frames, requests }: { frames: number; 
     );
     const proc = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--log-level', 'error'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MCP_ENDPOINT: '' },
+      env: cliEnv(),
     });
     try {
       let stdout = '';

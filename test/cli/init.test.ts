@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/shared/settings';
 import { spawn } from 'node:child_process';
-import { BIN, CliHarness, TOKEN, waitForText } from './cli-harness';
+import { BIN, CliHarness, TOKEN, cliEnv, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());
@@ -247,7 +247,7 @@ describe('init: a working config from nothing', () => {
       const command = [process.execPath, BIN, 'init', '--import', 'vscode'].map((w) => `'${w}'`).join(' ');
       const child = spawn('script', ['-qefc', command, '/dev/null'], {
         cwd,
-        env: { ...process.env, ...env },
+        env: cliEnv(env),
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let out = '';

@@ -144,6 +144,14 @@ describe('run: the local server token from a file or the environment', () => {
     expect(JSON.parse(result.out).mcpServers['xiaozhi-tray'].headers.Authorization).toBe(`Bearer ${clientToken(MCP_TOKEN, 'cursor')}`);
     expect(result.err).toBe('');
   });
+
+  it("export --format cursor uses the port it is given over the config's", async () => {
+    const config = h.writeConfig({ servers: [], localServer: { port: 18799 } });
+    const args = ['export', '--config', config, '--format', 'cursor', '--mcp-port', '18801', '--mcp-token-file', secretFile(MCP_TOKEN)];
+    const result = await h.finished(args, { env: { XIAOZHI_TRAY_STATE_DIR: h.tempDir() } });
+    expect(result.code, result.err).toBe(0);
+    expect(JSON.parse(result.out).mcpServers['xiaozhi-tray'].url).toBe('http://127.0.0.1:18801/mcp/cursor');
+  });
 });
 
 describe('init: the endpoint (and its token) from a file or stdin', () => {

@@ -5,14 +5,16 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import type { CliContext } from '../../src/cli/command';
+import { runCommand } from '../../src/cli/commands/run';
 import { serviceCommand } from '../../src/cli/commands/service';
+import { translator, type Language } from '../../src/shared/i18n/translate';
 import { CliHarness } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());
 
 /** The command in this process, as it would run on another OS (only the platform and home differ). */
-async function runOn(platform: NodeJS.Platform, argv: string[], home: string, entryScript?: string) {
+async function runOn(platform: NodeJS.Platform, argv: string[], home: string, entryScript?: string, language: Language = 'en') {
   const out: string[] = [];
   const err: string[] = [];
   const ctx: CliContext = {
@@ -24,6 +26,8 @@ async function runOn(platform: NodeJS.Platform, argv: string[], home: string, en
     platform,
     home,
     stdin: process.stdin,
+    language,
+    t: translator(language),
     execPath: platform === 'win32' ? 'C:\\Program Files\\nodejs\\node.exe' : '/usr/local/bin/node',
     entryScript:
       entryScript ??
@@ -62,6 +66,51 @@ describe('service on macOS and Windows', () => {
     expect(value('StandardOutPath')?.textContent).toBe(path.join(home, 'Library', 'Logs', 'xiaozhi-tray', 'xiaozhi-tray.log'));
     expect(value('EnvironmentVariables')?.textContent?.replace(/\s+/g, ' ').trim()).toBe('PATH /usr/local/bin:/usr/bin:/bin');
     expect(fs.existsSync(path.join(home, 'Library', 'Logs', 'xiaozhi-tray'))).toBe(true);
+  });
+
+  it('install takes every option run takes (but --mcp-token, refused) and writes each as run reads it', async () => {
+    const home = h.tempDir();
+    const config = h.writeConfig({}, 'tray.json', home);
+    fs.writeFileSync(path.join(home, 'token'), 'service-token-0123456789abcdef\n', { mode: 0o600 });
+    const names = (command: typeof runCommand) => command.options.map((o) => o.name).sort();
+    expect(names(serviceCommand)).toEqual(expect.arrayContaining(names(runCommand)));
+    const given = ['--ui', '--port', '8080', '--host', '0.0.0.0', '--mcp-port', '18791', '--mcp-token-file', 'token'];
+    const more = ['--tool-mode', 'router', '--log-level', 'debug', '--log-format', 'json', '--allow-env', 'REMOTE_TOKEN'];
+    const run = await runOn('darwin', ['install', '--config', config, '--no-start', ...given, ...more], home);
+    expect(run.code, run.err).toBe(0);
+    const plist = fs.readFileSync(path.join(home, 'Library', 'LaunchAgents', 'me.xiaozhi.tray.xiaozhi-tray.plist'), 'utf8');
+    const doc = new DOMParser().parseFromString(plist, 'text/xml');
+    const keys = [...doc.querySelectorAll('plist > dict > key')];
+    const program = keys.find((k) => k.textContent === 'ProgramArguments')?.nextElementSibling;
+    const words = [...(program?.children ?? [])].map((w) => w.textContent ?? '');
+    expect(words.slice(0, 3)).toEqual(['/usr/local/bin/node', '/usr/local/lib/node_modules/xiaozhi-tray/bin/xiaozhi-tray.js', 'run']);
+    // What the service runs is a command line run accepts, with every option given.
+    const parsed = parseArgs(words.slice(3), runCommand.options, 'run');
+    expect(parsed.options).toEqual({
+      config,
+      ui: true,
+      port: '8080',
+      host: '0.0.0.0',
+      'mcp-port': '18791',
+      'mcp-token-file': path.join(home, 'token'),
+      'tool-mode': 'router',
+      'log-level': 'debug',
+      'log-format': 'json',
+      'allow-env': 'REMOTE_TOKEN',
+    });
+  });
+
+  it('says what it wrote and how to start it in Chinese', async () => {
+    const home = h.tempDir();
+    const config = h.writeConfig({}, 'tray.json', home);
+    const run = await runOn('darwin', ['install', '--config', config, '--no-start'], home, undefined, 'zh-CN');
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain(`已写入 ${path.join(home, 'Library', 'LaunchAgents', 'me.xiaozhi.tray.xiaozhi-tray.plist')}`);
+    expect(run.out).toContain('没有启动（--no-start）。要启动它，请运行：\n  launchctl');
+    // No launchctl here: installed, its state unknown.
+    const status = await runOn('darwin', ['status'], home, undefined, 'zh-CN');
+    expect(status.out).toContain('已安装：');
+    expect(status.out).toContain('状态：');
   });
 
   it("Windows: explains the alternatives with this machine's paths, and writes nothing", async () => {

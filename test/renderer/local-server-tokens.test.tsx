@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -69,6 +70,24 @@ describe('"Add to Cursor" while the local server is off', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(within(cursorRow).getByText('已添加')).toBeTruthy();
     expect(fs.readFileSync(path.join(home, '.cursor', 'mcp.json'), 'utf8')).toContain('/mcp/cursor');
+  });
+});
+
+describe("the window's local server panel when its port is taken", () => {
+  it('says so in Chinese, with where to choose another port', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      harness = makeBridge({ localServer: { enabled: true, port, token: TOKEN } });
+      harness.bridge.start();
+      await renderWithBridge(harness, <LocalServerSection />, 'zh-CN');
+      await screen.findByText(`端口 ${port} 已被其他程序（或另一个小智托盘）占用。`);
+      expect(document.body.textContent).toContain('请在“设置 → 本机 MCP 服务”中换一个端口');
+      expect(document.body.textContent).not.toContain('already in use');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });
 

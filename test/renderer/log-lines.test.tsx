@@ -36,6 +36,13 @@ describe("the logs page words a server's state changes in the UI's language", ()
     const { store } = await renderWithBridge(await crashLoop(), <LogsPage />, 'zh-CN');
     const restart = await screen.findByText(/^0(\.\d)? 秒后重启。原因：程序停止运行：ValueError: missing API key$/);
     expect(restart.className).toBe('log-message');
+    // Its level in Chinese too (警告), as every level label of the page.
+    expect(restart.parentElement?.querySelector('.log-level')?.textContent).toBe('警告');
+    expect(
+      [...document.querySelectorAll('.log-level')]
+        .map((e) => e.textContent)
+        .every((l) => ['调试', '信息', '警告', '错误'].includes(l ?? '')),
+    ).toBe(true);
     await screen.findByText(/^30 秒内失败 2 次，不再重试，直到重新启动它。最后的错误：程序停止运行：ValueError: missing API key$/);
     // The filter finds a line by what it shows, and by the English the log file keeps.
     const filter = screen.getByLabelText('筛选文字');
@@ -53,6 +60,7 @@ describe("the logs page words a server's state changes in the UI's language", ()
     await screen.findByText(
       /^Failed 2 times within 30 s; giving up until it is started again\. Last error: The program stopped: ValueError/,
     );
-    await screen.findByText('starting: 1 server, 0 endpoints');
+    const started = await screen.findByText('starting: 1 server, 0 endpoints');
+    expect(started.parentElement?.querySelector('.log-level')?.textContent).toBe('info');
   });
 });

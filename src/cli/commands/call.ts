@@ -20,12 +20,9 @@ function parseArguments(text: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--args must be a JSON object, e.g. --args '{"city":"北京"}': ${(error as Error).message}`);
+    throw UsageError.of('cli.call.argsNotJson', { error: (error as Error).message });
   }
-  if (!isRecord(value))
-    throw new UsageError(
-      `--args must be a JSON object, e.g. --args '{"city":"北京"}', not ${Array.isArray(value) ? 'a list' : typeof value}`,
-    );
+  if (!isRecord(value)) throw UsageError.of('cli.call.argsNotObject', { kind: Array.isArray(value) ? 'a list' : typeof value });
   return value;
 }
 
@@ -47,30 +44,25 @@ async function listAll(session: LoopbackSession): Promise<{ names: string[]; pag
 
 export const callCommand: Command = {
   name: 'call',
-  summary: 'call one tool exactly as xiaozhi would, and print what xiaozhi gets back',
+  summary: 'cli.call.summary',
   usage: ['call --config FILE TOOL [--args JSON] [--json] [--endpoint NAME]'],
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
-    { name: 'args', value: 'JSON', help: "the tool's arguments as a JSON object (default {})" },
-    { ...JSON_OPTION, help: 'print the whole tools/call response frame, byte for byte as sent to xiaozhi' },
+    { name: 'args', value: 'JSON', help: 'cli.call.opt.args' },
+    { ...JSON_OPTION, help: 'cli.call.opt.json' },
     {
       name: 'endpoint',
       value: 'NAME',
-      help: 'call as this endpoint (its name or id) would: through its tool set, mode and pinned tools (default: the default set)',
+      help: 'cli.call.opt.endpoint',
     },
     ...logOptions('warn', 'stderr'),
   ],
-  details: [
-    'The servers start, and the bridge connects to a stand-in for xiaozhi on 127.0.0.1 (never to your real',
-    'endpoint) that does what xiaozhi does: initialize, notifications/initialized, tools/list (every page),',
-    'tools/call. TOOL is the name xiaozhi sees (see "xiaozhi-tray tools"). Prints the text of the first',
-    'content item, which is all xiaozhi reads; exits 1 when the result is an error.',
-  ].join('\n'),
+  details: 'cli.call.details',
   async run(args, ctx) {
     const tool = args.positionals[0];
     const file = configFileOr(stringOption(args, 'config'), ctx);
-    if (!tool) throw new UsageError('call needs the name of a tool: xiaozhi-tray call --config FILE TOOL [--args JSON]');
+    if (!tool) throw UsageError.of('cli.call.needsTool');
     const toolArgs = parseArguments(stringOption(args, 'args'));
     const loaded = loadOrExplain(ctx, file, 'call', allowEnvArg(args));
     if (!loaded) return 1;
@@ -120,8 +112,11 @@ export const callCommand: Command = {
             // A tool served with its server's prefix (two servers have it) is the likeliest meaning.
             const prefixed = listed.names.filter((n) => n.endsWith(`_${tool}`));
             const near = prefixed.length > 0 ? prefixed : [closest(tool, listed.names)].filter((n): n is string => n !== undefined);
+            const list = `xiaozhi-tray tools --config ${file}${chosen ? ` --endpoint ${stringOption(args, 'endpoint') as string}` : ''}`;
             ctx.err(
-              `xiaozhi would not see a tool called "${tool}".${near.length ? ` Did you mean ${orList(near.map((n) => `"${n}"`))}?` : ''} Run "xiaozhi-tray tools --config ${file}${chosen ? ` --endpoint ${stringOption(args, 'endpoint') as string}` : ''}" for the list.`,
+              near.length
+                ? ctx.t('cli.call.unknownToolNear', { tool, near: orList(near.map((n) => `"${n}"`)), list })
+                : ctx.t('cli.call.unknownTool', { tool, list }),
             );
             return 1;
           }

@@ -1,23 +1,28 @@
-import { tokenOptions, type Command } from '../command';
+import type { Command } from '../command';
 import { connectCommand as relay } from '../connect-command';
 
 export const connectCommand: Command = {
   name: 'connect',
-  summary: "a stdio MCP server relaying to the running app's local MCP server (Claude Desktop and other stdio-only clients)",
+  summary: 'cli.connect.summary',
   usage: ['connect [--client ID] [--url URL [--token-file FILE] [--force-url]]'],
   options: [
-    { name: 'client', value: 'ID', help: 'the client this is (claude-desktop…): it gets the tool set chosen for it' },
-    { name: 'url', value: 'URL', help: "the app's local MCP server on this machine (default: read from the running app's state file)" },
+    { name: 'client', value: 'ID', help: 'cli.connect.opt.client' },
+    { name: 'url', value: 'URL', help: 'cli.connect.opt.url' },
     {
       name: 'force-url',
-      help: "send the token to --url even when the running app's state file says it listens at another address",
+      help: 'cli.connect.opt.force-url',
     },
-    ...tokenOptions(
-      'token',
-      'a file holding its bearer token (default: from the state file; with --url, XIAOZHI_TRAY_TOKEN)',
-      'XIAOZHI_TRAY_TOKEN',
-    ),
+    {
+      name: 'token-file',
+      value: 'FILE',
+      help: 'cli.connect.opt.token-file',
+    },
+    {
+      name: 'token',
+      value: 'TOKEN',
+      help: 'cli.connect.opt.token',
+    },
   ],
-  details: 'stdout carries MCP messages only; when the app is not running, one line on stderr says so and it exits 1.',
-  run: (args) => relay(args.options),
+  details: 'cli.connect.details',
+  run: (args, ctx) => relay(args.options, { t: ctx.t }),
 };

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { countOf } from '../../shared/count-words';
 import path from 'node:path';
 import { FileSettingsStore } from '../../main/core/config/settings-store';
 import { codeEnvRefusal, codeEnvServers, describePreview, missingInputs } from '../import-preview-text';
@@ -7,7 +6,8 @@ import { ImportSessions } from '../../main/core/import/import-sessions';
 import { defaultSettings, type Settings } from '../../shared/settings';
 import { stringOption, UsageError } from '../args';
 import type { Command, CliContext } from '../command';
-import { loadOrExplain, madePrivate } from '../config-file';
+import { configProblemText, loadOrExplain, madePrivate } from '../config-file';
+import { ImportError } from '../../main/core/import/apply-import';
 import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
 import { checkEndpoint } from './init';
 import { redactText, secretQueryValues } from '../../main/core/logs/redact';
@@ -31,7 +31,7 @@ export function targetSettings(ctx: CliContext, target: string): Settings | unde
   const loaded = loadOrExplain(ctx, target, 'import');
   if (!loaded) return undefined;
   if (loaded.format !== 'xiaozhi-tray') {
-    ctx.err(`${target} is a ${loaded.format} config; only Xiaozhi Tray configs are written. Choose a new file for --config.`);
+    ctx.err(ctx.t('cli.import.notOurs', { target, format: loaded.format }));
     return undefined;
   }
   return loaded.settings;
@@ -39,23 +39,16 @@ export function targetSettings(ctx: CliContext, target: string): Settings | unde
 
 export const importCommand: Command = {
   name: 'import',
-  summary: "preview importing another app's MCP config into yours; writes only with --yes",
+  summary: 'cli.import.summary',
   usage: ['import FILE --config TARGET [--yes] [--input ID=VALUE]… [--use-env NAME]… [--allow-code-env]'],
   options: [
-    { name: 'config', value: 'TARGET', help: 'the Xiaozhi Tray config to import into (created if missing)' },
-    { name: 'yes', help: 'write the result (atomically); without it nothing is written' },
+    { name: 'config', value: 'TARGET', help: 'cli.import.opt.config' },
+    { name: 'yes', help: 'cli.import.opt.yes' },
     INPUT_OPTION,
     USE_ENV_OPTION,
     CODE_ENV_OPTION,
   ],
-  details: [
-    "FILE may be Claude Desktop's, Cursor's, VS Code's, Windsurf's, Cline's or Codex's config, xiaozhi-client's",
-    "xiaozhi.config.json, the official example's mcp_config.json, a bare server snippet or an endpoint URL",
-    '(wss://api.xiaozhi.me/mcp/?token=…, quoted; it is added as an endpoint and its token is never printed).',
-    'Conflicts (same name, same command, same URL) are shown with what will happen to each, and every',
-    "server's env, headers and folder (secrets masked). A ${env:NAME} in the file is never filled from your",
-    'environment unasked: give --use-env NAME (its value is shown masked) or --input env:NAME=VALUE.',
-  ].join('\n'),
+  details: 'cli.import.details',
   async run(args, ctxIn) {
     const source = args.positionals[0];
     // The token of an endpoint given as FILE is known now: nothing printed below may show it.
@@ -66,8 +59,7 @@ export const importCommand: Command = {
       err: (text) => ctxIn.err(redactText(text, secrets)),
     };
     const target = stringOption(args, 'config');
-    if (!source || !target)
-      throw new UsageError('import needs a FILE to import and --config TARGET: xiaozhi-tray import FILE --config TARGET [--yes]');
+    if (!source || !target) throw UsageError.of('cli.import.needsConfig');
     const current = targetSettings(ctx, target);
     if (!current) return 1;
     const sessions = new ImportSessions(ctx.env);
@@ -75,22 +67,29 @@ export const importCommand: Command = {
     try {
       preview = previewSource(sessions, source, ctx, current);
     } catch (error) {
-      ctx.err(error instanceof Error ? error.message : String(error));
+      if (error instanceof ImportError && error.problems) {
+        ctx.err(ctx.t('cli.import.notReadable', { source }));
+        for (const problem of error.problems) ctx.err(`  - ${configProblemText(ctx.t, problem)}`);
+        ctx.err(ctx.t('cli.import.notReadableAction'));
+      } else ctx.err(ctx.t('cli.import.failed', { error: error instanceof Error ? error.message : String(error) }));
       return 1;
     }
     const inputs = inputValues(args, (line) => ctx.err(`warning: ${line}`));
     const fromEnvironment = useEnvIds(args);
     const given = new Set([...Object.keys(inputs), ...fromEnvironment]);
-    ctx.out(describePreview(preview, given));
+    ctx.out(describePreview(preview, given, ctx.t));
     if (args.options.yes !== true) {
       const missing = missingInputs(preview, given);
       const inEnvironment = preview.inputs
         .filter((i) => missing.includes(i.id) && i.fromEnvironment !== undefined)
         .map((i) => i.id.slice(4));
+      const fromShell =
+        inEnvironment.length > 0
+          ? ctx.t('cli.import.fromShell', { flags: inEnvironment.map((name) => `--use-env ${name}`).join(' ') })
+          : '';
+      const values = missing.map((id) => `${id}=…`).join(' ');
       ctx.out(
-        missing.length > 0
-          ? `\nNothing was written. Give the missing values with --input (${missing.map((id) => `${id}=…`).join(' ')})${inEnvironment.length > 0 ? ` or take them from this shell with ${inEnvironment.map((name) => `--use-env ${name}`).join(' ')}` : ''}, then run again with --yes to import into ${target}.`
-          : `\nNothing was written. Run again with --yes to import into ${target}.`,
+        `\n${missing.length > 0 ? ctx.t('cli.import.nothingWrittenNeeds', { values, fromShell, target }) : ctx.t('cli.import.nothingWritten', { target })}`,
       );
       return 0;
     }
@@ -102,17 +101,21 @@ export const importCommand: Command = {
     try {
       const applied = sessions.apply({ id: preview.id, inputs, fromEnvironment }, current);
       const store = new FileSettingsStore(path.resolve(ctx.cwd, target), current, {
-        onMadePrivate: (previous) => ctx.err(madePrivate(target, previous)),
+        onMadePrivate: (previous) => ctx.err(madePrivate(target, previous, ctx.t)),
       });
       store.save(applied.settings);
       await store.settled();
       const r = applied.result;
-      ctx.out(
-        `\nImported into ${target}: ${countOf(r.addedServers.length, 'server')} added, ${r.replacedServers.length} replaced, ${countOf(r.addedEndpoints.length, 'endpoint')}, ${r.skipped} skipped.`,
-      );
+      const counts = {
+        added: r.addedServers.length,
+        replaced: r.replacedServers.length,
+        endpoints: r.addedEndpoints.length,
+        skipped: r.skipped,
+      };
+      ctx.out(`\n${ctx.t('cli.import.done', { target, ...counts })}`);
       return 0;
     } catch (error) {
-      ctx.err(error instanceof Error ? error.message : String(error));
+      ctx.err(ctx.t('cli.import.failed', { error: error instanceof Error ? error.message : String(error) }));
       return 1;
     }
   },

@@ -108,12 +108,10 @@ function chooseByFlag(value: string, found: Found[], ctx: CliContext): Found[] {
 }
 
 async function chooseByPrompt(prompter: Prompter, found: Found[], ctx: CliContext): Promise<Found[]> {
-  ctx.out('\nMCP clients found on this machine / 在本机找到的 MCP 客户端:');
+  ctx.out(`\n${ctx.t('cli.init.found')}`);
   found.forEach((f, i) => ctx.out(`  ${i + 1}) ${describeFound(f)}`));
   for (;;) {
-    const answer = await prompter.ask(
-      `Import their servers? all, none, or numbers like 1,3 / 导入哪些？all（全部）、none（不导入）或编号 [all]: `,
-    );
+    const answer = await prompter.ask(ctx.t('cli.init.whichImport'));
     if (answer === undefined) throw new NoAnswer();
     const text = answer.toLowerCase();
     if (text === '' || text === 'all') return found;
@@ -124,23 +122,23 @@ async function chooseByPrompt(prompter: Prompter, found: Found[], ctx: CliContex
       .map(Number);
     if (picks.every((n) => Number.isInteger(n) && n >= 1 && n <= found.length))
       return [...new Set(picks)].map((n) => found[n - 1] as Found);
-    ctx.out(`  Please answer all, none, or numbers from 1 to ${found.length}.`);
+    ctx.out(ctx.t('cli.init.answerNumbers', { count: found.length }));
   }
 }
 
 async function askEndpoint(prompter: Prompter, ctx: CliContext): Promise<string | undefined> {
-  ctx.out('Copy the MCP endpoint from the xiaozhi console (xiaozhi.me → 控制台 → MCP 接入点).');
+  ctx.out(ctx.t('cli.init.copyEndpoint'));
   for (;;) {
     // Its token is a secret: not shown as it is typed or pasted; what was read is shown with the token masked.
-    const answer = await prompter.askSecret('xiaozhi MCP endpoint URL / 小智 MCP 接入点地址 (wss://…; empty to skip 留空跳过): ');
+    const answer = await prompter.askSecret(ctx.t('cli.init.askEndpoint'));
     if (answer === undefined) throw new NoAnswer();
     if (answer.trim() === '') return undefined;
     const checked = checkEndpoint(answer);
     if ('url' in checked) {
-      ctx.out(`  Endpoint: ${redactUrl(checked.url)}`);
+      ctx.out(ctx.t('cli.init.endpoint', { url: redactUrl(checked.url) }));
       return checked.url;
     }
-    ctx.out(`  The endpoint URL ${checked.problem} / 接入点地址必须以 ws:// 或 wss:// 开头，且中间不能有空格或换行.`);
+    ctx.out(ctx.t('cli.init.badEndpoint', { problem: checked.problem }));
   }
 }
 
@@ -221,50 +219,45 @@ async function importChosen(
 
 export const initCommand: Command = {
   name: 'init',
-  summary: 'write a working config: your endpoint, and the MCP servers your other apps already use',
+  summary: 'cli.init.summary',
   usage: [
     'init [--config FILE]                          asks for the endpoint and which apps to import from',
     'init --config FILE --endpoint-file FILE|- [--import all|none|APP,…] [--allow-code-env] --yes   without questions (scripts)',
   ],
   options: [
-    { name: 'config', value: 'FILE', help: `the config to write (default ${DEFAULT_FILE} in this folder)` },
+    { name: 'config', value: 'FILE', help: 'cli.init.opt.config' },
     {
       name: 'endpoint-file',
       value: 'FILE',
-      help: 'a file holding your xiaozhi MCP endpoint (wss://api.xiaozhi.me/mcp/?token=…); - reads it from stdin (with --yes)',
+      help: 'cli.init.opt.endpoint-file',
     },
     {
       name: 'endpoint',
       value: 'URL',
-      help: 'the endpoint on the command line, where other users of this computer see its token: prefer --endpoint-file, or the question',
+      help: 'cli.init.opt.endpoint',
     },
     {
       name: 'import',
       value: 'WHICH',
-      help: 'all, none (default with --yes), or apps: claude-desktop, cursor, vscode, windsurf, cline, codex, xiaozhi-client',
+      help: 'cli.init.opt.import',
     },
     INPUT_OPTION,
     USE_ENV_OPTION,
     CODE_ENV_OPTION,
-    { name: 'yes', help: 'ask nothing: use the flags (and defaults) as they are' },
-    { name: 'force', help: 'replace FILE if it exists' },
+    { name: 'yes', help: 'cli.init.opt.yes' },
+    { name: 'force', help: 'cli.init.opt.force' },
   ],
-  details: [
-    'The apps are found where they keep their configs (Claude Desktop, Cursor, VS Code, Windsurf, Cline,',
-    'Codex, xiaozhi-client). The file is written atomically, then loaded again to check it. Without an',
-    'endpoint the config is still valid: set MCP_ENDPOINT, or add one later in the web UI (run --ui).',
-  ].join('\n'),
+  details: 'cli.init.details',
   async run(args, ctx) {
     const file = stringOption(args, 'config') ?? DEFAULT_FILE;
     const target = path.resolve(ctx.cwd, file);
     const interactive = args.options.yes !== true;
-    if (args.options['endpoint-file'] === '-' && interactive)
-      throw new UsageError('--endpoint-file - reads the endpoint from stdin, which the questions need too: add --yes (and --import …)');
+    if (args.options['endpoint-file'] === '-' && interactive) throw UsageError.of('cli.init.stdinNeedsYes');
     // The endpoint URL carries its token: on the command line, other users see it.
     const endpointGiven = secretOption(
       args.options,
       { flag: 'endpoint', fileFlag: 'endpoint-file', holdsSecret: (url) => secretQueryValues(url).length > 0 },
-      { env: ctx.env, cwd: ctx.cwd, warn: (line) => ctx.err(`warning: ${line}`) },
+      { env: ctx.env, cwd: ctx.cwd, t: ctx.t, warn: (line) => ctx.err(ctx.t('cli.check.warning', { warning: line })) },
     );
     const endpointChecked = endpointGiven === undefined ? undefined : checkEndpoint(endpointGiven);
     const importFlag = stringOption(args, 'import');
@@ -282,12 +275,10 @@ export const initCommand: Command = {
     const prompter = interactive ? new Prompter(ctx.stdin, process.stdout) : undefined;
     try {
       if (fs.existsSync(target) && args.options.force !== true) {
-        const replace = prompter ? await prompter.confirm(`${file} exists. Replace it? / 文件已存在，要覆盖吗？`, false) : false;
+        const replace = prompter ? await prompter.confirm(ctx.t('cli.init.replace', { file }), false) : false;
         if (replace === undefined) throw new NoAnswer();
         if (!replace) {
-          ctx.err(
-            `${file} exists and was left as it is. Use --force to replace it, or "xiaozhi-tray import FILE --config ${file}" to add to it.`,
-          );
+          ctx.err(ctx.t('cli.init.exists', { file }));
           return 1;
         }
       }
@@ -299,10 +290,7 @@ export const initCommand: Command = {
       let chosen: Found[] = [];
       if (importFlag !== undefined) chosen = chooseByFlag(importFlag, found, ctx);
       else if (prompter && found.length > 0) chosen = await chooseByPrompt(prompter, found, ctx);
-      else if (found.length > 0)
-        ctx.out(
-          `Found ${countOf(found.length, 'MCP client config')} (${found.map((f) => f.label).join(', ')}); add --import all to import them.`,
-        );
+      else if (found.length > 0) ctx.out(ctx.t('cli.init.foundFlags', { count: found.length, apps: found.map((f) => f.label).join(', ') }));
       settings = await importChosen(
         chosen,
         settings,
@@ -313,24 +301,22 @@ export const initCommand: Command = {
         args.options['allow-code-env'] === true,
       );
 
-      const store = new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous)) });
+      const store = new FileSettingsStore(target, settings, { onMadePrivate: (previous) => ctx.err(madePrivate(file, previous, ctx.t)) });
       store.save(settings);
       await store.settled();
       // Read back exactly as `run` will read it (without MCP_ENDPOINT, so the file is judged alone).
       const check = loadConfigFile(target, { ...ctx.env, MCP_ENDPOINT: '' });
       const s = check.settings;
-      ctx.out(
-        `\nWrote ${file}: valid, ${countOf(s.endpoints.length, 'endpoint')}${s.endpoints[0] ? ` (${redactUrl(s.endpoints[0].url)})` : ''}, ${countOf(s.servers.length, 'server')}.`,
-      );
-      if (s.endpoints.length === 0)
-        ctx.out('No endpoint yet: set MCP_ENDPOINT, or add it in the web UI (xiaozhi-tray run --config … --ui).');
+      const shown = s.endpoints[0] ? ` (${redactUrl(s.endpoints[0].url)})` : '';
+      ctx.out(`\n${ctx.t('cli.init.wrote', { file, endpoints: s.endpoints.length, shown, servers: s.servers.length })}`);
+      if (s.endpoints.length === 0) ctx.out(ctx.t('cli.init.noEndpoint'));
       ctx.out(
         [
           '',
-          'Next / 下一步:',
-          `  xiaozhi-tray tools --config ${file}             the tools xiaozhi will get`,
-          `  xiaozhi-tray run --config ${file}               serve them (add --ui for the web page)`,
-          `  xiaozhi-tray service install --config ${file}   keep serving in the background`,
+          ctx.t('cli.init.next'),
+          `  xiaozhi-tray tools --config ${file}             ${ctx.t('cli.init.nextTools')}`,
+          `  xiaozhi-tray run --config ${file}               ${ctx.t('cli.init.nextRun')}`,
+          `  xiaozhi-tray service install --config ${file}   ${ctx.t('cli.init.nextService')}`,
         ].join('\n'),
       );
       return 0;
@@ -340,9 +326,7 @@ export const initCommand: Command = {
         return 1;
       }
       if (error instanceof NoAnswer) {
-        ctx.err(
-          `\nNo answer (the input ended), so nothing was written. Without a terminal, give everything as flags:\n  xiaozhi-tray init --config ${file} --endpoint-file FILE --import all --yes   (FILE holds the endpoint URL; - reads it from stdin)`,
-        );
+        ctx.err(`\n${ctx.t('cli.init.noAnswer', { file })}`);
         return 1;
       }
       if (error instanceof ConfigError) {

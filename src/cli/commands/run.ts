@@ -6,14 +6,11 @@ import {
   ALLOW_ENV_OPTION,
   CONFIG_OPTION,
   FETCH_RUNTIMES_OPTION,
-  MCP_PORT_OPTION,
   TOOL_MODE_OPTION,
-  UI_OPTIONS,
   allowEnvArg,
   configArg,
   logOptions,
   runtimesDirArg,
-  tokenOptions,
   type Command,
 } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
@@ -22,41 +19,47 @@ import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../conf
 import { startHeadless } from '../headless-bridge';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../args';
+import { translate } from '../../shared/i18n/translate';
+import { problem } from '../../shared/problem';
 import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'serve your tools to xiaozhi until stopped (Ctrl+C, or SIGTERM from a service manager)',
+  summary: 'cli.run.summary',
   usage: [
     'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--fetch-runtimes] [--log-level LEVEL] [--log-format text|json]',
   ],
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
-    ...UI_OPTIONS,
-    MCP_PORT_OPTION,
-    ...tokenOptions(
-      'mcp-token',
-      "a file holding the bearer token of /mcp (default: XIAOZHI_TRAY_MCP_TOKEN, the config's, or the one the last run used: made once, then kept); each app's own is derived from it",
-    ),
+    { name: 'ui', help: 'cli.run.opt.ui' },
+    { name: 'port', value: 'N', help: 'cli.run.opt.port' },
+    { name: 'host', value: 'ADDR', help: 'cli.run.opt.host' },
+    {
+      name: 'mcp-port',
+      value: 'N',
+      help: 'cli.run.opt.mcp-port',
+    },
+    {
+      name: 'mcp-token-file',
+      value: 'FILE',
+      help: 'cli.run.opt.mcp-token-file',
+    },
+    {
+      name: 'mcp-token',
+      value: 'T',
+      help: 'cli.run.opt.mcp-token',
+    },
     TOOL_MODE_OPTION,
     FETCH_RUNTIMES_OPTION,
     ...logOptions('info', 'stdout'),
   ],
-  details: [
-    'Stopping: Ctrl+C (SIGINT) stops every server and exits 130 (Ctrl+\\, SIGQUIT: 131); SIGTERM (kill, systemd, docker stop) stops',
-    'every server and exits 0. A second signal kills every server at once. Started by npx or npm, which do',
-    'not pass SIGTERM on, the bridge stops when they go away. Under a service manager, run',
-    '`node …/bin/xiaozhi-tray.js run …` rather than npx (see "xiaozhi-tray help service").',
-    '',
-    'MCP_ENDPOINT in the environment always adds an endpoint. A Xiaozhi Tray config is updated when you',
-    "change settings in the web UI; another program's file is never rewritten.",
-  ].join('\n'),
+  details: 'cli.run.details',
   async run(args, ctx) {
     const portText = stringOption(args, 'port');
     const port = portText === undefined ? undefined : Number(portText);
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
-      throw new UsageError(`--port must be a port number (0-65535), not "${portText}"`);
+      throw UsageError.of('cli.run.badPort', { value: portText ?? '' });
     const host = stringOption(args, 'host');
     const file = configFileOr(configArg(args), ctx);
     const loaded = loadOrExplain(ctx, file, 'run', allowEnvArg(args));
@@ -66,7 +69,7 @@ export const runCommand: Command = {
     // Said once the log is there (a secret on the command line, a token file others can read).
     const secretWarnings: string[] = [];
     const local = localServerOverrides(args.options, { env: ctx.env, cwd: ctx.cwd, warn: (line) => secretWarnings.push(line) });
-    if (!local.ok) throw new UsageError(local.message);
+    if (!local.ok) throw local.error;
     const toolMode = stringOption(args, 'tool-mode') as ToolMode | undefined;
     const runtimesDir = runtimesDirArg(args, ctx);
     let closeUi: (() => Promise<void>) | undefined;
@@ -100,8 +103,8 @@ export const runCommand: Command = {
       if (!runtimesDir) for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
       if (exposed) log.warn(exposed);
-      if (loaded.settings.endpoints.length === 0)
-        log.warn('no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT');
+      // Logged in English with its code (a JSON log stays English); the text log words it in the reader's language.
+      if (loaded.settings.endpoints.length === 0) log.warn(translate('en', 'problem.cli.noEndpoint'), problem('cli.noEndpoint'));
       log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
       bridge.start();
       if (local.overrides?.enabled || loaded.settings.localServer.enabled) {
@@ -110,6 +113,7 @@ export const runCommand: Command = {
           format,
           terminal: process.stdout.isTTY === true,
           config: file,
+          t: ctx.t,
           write: (text) => process.stdout.write(text),
         });
       }
@@ -130,14 +134,11 @@ export const runCommand: Command = {
             process.stdout.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'web', message }, { url: web.url })}\n`);
           else {
             // Listening on every interface (the LAN, Docker), the URL still names 127.0.0.1: say what to use elsewhere.
-            const elsewhere =
-              host && isWildcardHost(host)
-                ? `From another machine: the same address with this machine's name or IP instead of 127.0.0.1 (port ${web.port}).\n`
-                : '';
-            process.stdout.write(`\nOpen the window in a browser on this machine:\n  ${web.url}\n${elsewhere}\n`);
+            const elsewhere = host && isWildcardHost(host) ? `${ctx.t('cli.run.elsewhere', { port: web.port })}\n` : '';
+            process.stdout.write(`\n${ctx.t('cli.run.openWindowTitle')}\n  ${web.url}\n${elsewhere}\n`);
           }
           if (host && !isLoopbackHost(host))
-            log.warn(`the web UI listens on ${host}: anyone who can reach it and has the URL can control the bridge`);
+            log.warn(translate('en', 'problem.cli.webExposed', { host }), problem('cli.webExposed', { host }));
         } catch (error) {
           log.error(`web UI: ${error instanceof Error ? error.message : String(error)}`);
         }

@@ -5,6 +5,8 @@ import type { ServerStatus } from '../../shared/status';
 import type { Command } from '../command';
 import { displayWidth, padDisplay } from '../display-width';
 import { LOOK_OPTIONS, lookAtServers } from '../headless-bridge';
+import { failureText } from '../cli-words';
+import { stateWord } from '../print-catalog';
 
 /** Columns lined up as a terminal shows them (a Chinese name takes two columns a character). */
 function table(rows: string[][]): string[] {
@@ -19,11 +21,10 @@ function table(rows: string[][]): string[] {
 
 export const serversCommand: Command = {
   name: 'servers',
-  summary: 'start the configured servers and show the state of each, without serving xiaozhi',
+  summary: 'cli.servers.summary',
   usage: ['servers --config FILE [--json]'],
   options: LOOK_OPTIONS,
-  details:
-    'Each server is started, given time to come up or fail (at most the start grace, limits.startGraceMs: 20 s), then stopped; a server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
+  details: 'cli.servers.details',
   run: (args, ctx) =>
     lookAtServers(args, ctx, 'servers', async ({ bridge }, loaded) => {
       const secrets = secretValues(loaded.settings);
@@ -37,22 +38,28 @@ export const serversCommand: Command = {
         tools: status?.toolCount ?? 0,
         target: clean(serverTarget(server)),
         ...(status?.pid !== undefined ? { pid: status.pid } : {}),
-        ...(status?.lastError ? { error: clean(status.lastError) } : {}),
+        ...(status?.lastError ? { error: clean(status.lastError), cause: status.lastErrorCause } : {}),
         ...(status?.stderrTail.length && status.state !== 'running' ? { stderr: status.stderrTail.slice(-5).map(clean) } : {}),
       });
       const rows = loaded.settings.servers.map((server) => describe(server, statuses.get(server.name)));
-      if (args.options.json === true) ctx.out(JSON.stringify({ servers: rows }, null, 2));
-      else if (rows.length === 0)
-        ctx.out('No servers are configured. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).');
+      if (args.options.json === true) ctx.out(JSON.stringify({ servers: rows.map(({ cause: _, ...row }) => row) }, null, 2));
+      else if (rows.length === 0) ctx.out(ctx.t('cli.servers.none'));
       else {
+        const { t } = ctx;
         const lines = table([
-          ['NAME', 'TRANSPORT', 'STATE', 'TOOLS', 'RUNS'],
-          ...rows.map((r) => [r.name, r.transport, r.state, r.state === 'running' ? String(r.tools) : '-', r.target]),
+          [
+            t('cli.servers.colName'),
+            t('cli.servers.colTransport'),
+            t('cli.servers.colState'),
+            t('cli.servers.colTools'),
+            t('cli.servers.colRuns'),
+          ],
+          ...rows.map((r) => [r.name, r.transport, stateWord(t, r.state), r.state === 'running' ? String(r.tools) : '-', r.target]),
         ]);
         for (const [i, line] of lines.entries()) {
           ctx.out(line);
           const row = rows[i - 1];
-          if (row?.error) ctx.out(`    error: ${row.error}`);
+          if (row?.error) ctx.out(`    ${t('cli.servers.error', { error: failureText(ctx, row.cause, row.error) })}`);
           for (const stderr of row?.stderr ?? []) ctx.out(`    stderr: ${stderr}`);
         }
       }

@@ -2,17 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../main/core/config/atomic-write';
-import { stringOption, UsageError, type OptionSpec, type ParsedArgs } from '../args';
-import {
-  ALLOW_ENV_OPTION,
-  MCP_PORT_OPTION,
-  TOOL_MODE_OPTION,
-  UI_OPTIONS,
-  allowEnvArg,
-  logOptions,
-  type CliContext,
-  type Command,
-} from '../command';
+import { stringOption, UsageError, type ParsedArgs } from '../args';
+import { ALLOW_ENV_OPTION, LOG_FORMATS, LOG_LEVELS, TOOL_MODE_OPTION, allowEnvArg, type CliContext, type Command } from '../command';
 import { localServerOverrides } from '../local-server-flags';
 import { loadOrExplain } from '../config-file';
 import { closest } from '../suggest';
@@ -20,8 +11,6 @@ import { ServiceValueError, launchdPlist, systemdUnit, windowsAdvice, type Servi
 
 const ACTIONS = ['install', 'uninstall', 'status'] as const;
 
-/** Run's own option, as `service install` takes it: written into the service's command line. */
-const passedOnToRun = (option: OptionSpec): OptionSpec => ({ ...option, help: `install, passed on to run: ${option.help}` });
 type Action = (typeof ACTIONS)[number];
 
 /** Where a service manager keeps a user's service, and how to drive it. */
@@ -50,12 +39,7 @@ function managerFor(ctx: CliContext, name: string): Manager | undefined {
       ],
       stop: [['systemctl', '--user', 'disable', '--now', unit]],
       state: ['systemctl', '--user', 'is-active', unit],
-      notes: [
-        `Logs:  journalctl --user -u ${name} -f`,
-        ...(linger
-          ? []
-          : ['To keep it running when you are not logged in (a server, a Raspberry Pi), once:  sudo loginctl enable-linger $USER']),
-      ],
+      notes: [ctx.t('cli.service.logs', { command: `journalctl --user -u ${name} -f` }), ...(linger ? [] : [ctx.t('cli.service.linger')])],
     };
   }
   if (ctx.platform === 'darwin') {
@@ -76,7 +60,7 @@ function managerFor(ctx: CliContext, name: string): Manager | undefined {
       ],
       stop: [['launchctl', 'bootout', `${domain}/${label}`]],
       state: ['launchctl', 'print', `${domain}/${label}`],
-      notes: [`Logs:  tail -f "${log}"`],
+      notes: [ctx.t('cli.service.logs', { command: `tail -f "${log}"` })],
     };
   }
   return undefined;
@@ -133,14 +117,16 @@ function runArgs(args: ParsedArgs, config: string, cwd: string): string[] {
 
 async function install(args: ParsedArgs, ctx: CliContext, name: string, manager: Manager | undefined): Promise<number> {
   const config = stringOption(args, 'config');
-  if (!config) throw new UsageError('service install needs --config FILE: the config the service runs');
-  if (args.options['mcp-token'] !== undefined)
-    throw new UsageError(
-      '--mcp-token would be written into the service file, where other users of this computer can read it: give --mcp-token-file FILE (the service reads it when it starts)',
-    );
+  if (!config) throw UsageError.of('cli.service.needsConfig');
+  if (args.options['mcp-token'] !== undefined) throw UsageError.of('cli.service.noInlineToken');
   // Checked now, as run will check them (a port, a readable token file of 16 characters or more).
-  const local = localServerOverrides(args.options, { env: {}, cwd: ctx.cwd, warn: (line) => ctx.err(`warning: ${line}`) });
-  if (!local.ok) throw new UsageError(local.message);
+  const local = localServerOverrides(args.options, {
+    env: {},
+    cwd: ctx.cwd,
+    t: ctx.t,
+    warn: (line) => ctx.err(ctx.t('cli.check.warning', { warning: line })),
+  });
+  if (!local.ok) throw local.error;
   const loaded = loadOrExplain(ctx, config, 'service install', allowEnvArg(args));
   if (!loaded) return 1;
   const resolved = path.resolve(ctx.cwd, config);
@@ -157,14 +143,10 @@ async function install(args: ParsedArgs, ctx: CliContext, name: string, manager:
     return 1;
   }
   if (ctx.env.MCP_ENDPOINT && !loaded.settings.endpoints.some((e) => e.url === ctx.env.MCP_ENDPOINT)) {
-    ctx.err(
-      'warning: MCP_ENDPOINT is set in this shell, but the service will not see it. Put the endpoint in the config (xiaozhi-tray init, or the web UI).',
-    );
+    ctx.err(ctx.t('cli.service.envEndpoint'));
   }
   if (/[\\/]_npx[\\/]/.test(spec.script)) {
-    ctx.err(
-      `warning: this copy of xiaozhi-tray runs from npx's cache (${spec.script}), which npm may clear. Install it for good first (npm install -g xiaozhi-tray), then run "xiaozhi-tray service install" again.`,
-    );
+    ctx.err(ctx.t('cli.service.fromNpx', { script: spec.script }));
   }
   const existed = fs.existsSync(manager.file);
   let text: string;
@@ -176,30 +158,29 @@ async function install(args: ParsedArgs, ctx: CliContext, name: string, manager:
     return 1;
   }
   await writeFileAtomic(manager.file, text);
-  ctx.out(`${existed ? 'Updated' : 'Wrote'} ${manager.file}`);
-  ctx.out(`It runs: ${[spec.execPath, spec.script, ...spec.args].join(' ')}`);
+  const commands = (list: string[][]) => list.map((c) => `  ${c.join(' ')}`).join('\n');
+  ctx.out(ctx.t(existed ? 'cli.service.updated' : 'cli.service.wrote', { file: manager.file }));
+  ctx.out(ctx.t('cli.service.itRuns', { command: [spec.execPath, spec.script, ...spec.args].join(' ') }));
   if (args.options['no-start'] === true) {
-    ctx.out(`Not started (--no-start). To start it:\n${manager.start.map((c) => `  ${c.join(' ')}`).join('\n')}`);
+    ctx.out(`${ctx.t('cli.service.notStarted')}\n${commands(manager.start)}`);
     return 0;
   }
   for (const [index, command] of manager.start.entries()) {
     const result = runTool(command);
     // Unloading an agent that is not loaded yet is expected to fail.
     if (!result.ok && !(ctx.platform === 'darwin' && index === 0)) {
-      ctx.err(`Could not start the service: ${command.join(' ')}: ${result.output || 'failed'}`);
-      ctx.err(
-        `The file is in place; once the problem is solved, start it with:\n${manager.start.map((c) => `  ${c.join(' ')}`).join('\n')}`,
-      );
+      ctx.err(ctx.t('cli.service.startFailed', { command: command.join(' '), output: result.output || 'failed' }));
+      ctx.err(`${ctx.t('cli.service.startLater')}\n${commands(manager.start)}`);
       return 1;
     }
   }
-  ctx.out(`Started; it restarts on failure and starts again when you log in.\n${manager.notes.join('\n')}`);
+  ctx.out(`${ctx.t('cli.service.started')}\n${manager.notes.join('\n')}`);
   return 0;
 }
 
 function uninstall(ctx: CliContext, manager: Manager): number {
   if (!fs.existsSync(manager.file)) {
-    ctx.out(`Not installed (${manager.file} does not exist).`);
+    ctx.out(ctx.t('cli.service.notInstalled', { file: manager.file }));
     return 0;
   }
   let stopped = true;
@@ -210,23 +191,21 @@ function uninstall(ctx: CliContext, manager: Manager): number {
     // launchd: an agent that is not loaded has nothing to stop.
     if (ctx.platform === 'darwin' && /No such process|Could not find service/i.test(result.output)) continue;
     stopped = false;
-    ctx.err(`Could not stop the service (${command.join(' ')}): ${explain(result.output)}.`);
+    ctx.err(ctx.t('cli.service.stopFailed', { command: command.join(' '), output: explain(result.output) }));
   }
   fs.rmSync(manager.file, { force: true });
   if (ctx.platform === 'linux') runTool(['systemctl', '--user', 'daemon-reload']);
   if (!stopped) {
-    ctx.err(
-      `Removed ${manager.file}, but the service may still be running. Once that works, stop it with:\n${manager.stop.map((c) => `  ${c.join(' ')}`).join('\n')}`,
-    );
+    ctx.err(`${ctx.t('cli.service.removedRunning', { file: manager.file })}\n${manager.stop.map((c) => `  ${c.join(' ')}`).join('\n')}`);
     return 1;
   }
-  ctx.out(`Stopped and removed ${manager.file}.`);
+  ctx.out(ctx.t('cli.service.removed', { file: manager.file }));
   return 0;
 }
 
 function status(ctx: CliContext, manager: Manager): number {
   if (!fs.existsSync(manager.file)) {
-    ctx.out(`Not installed (${manager.file} does not exist). Install it with: xiaozhi-tray service install --config FILE`);
+    ctx.out(`${ctx.t('cli.service.notInstalled', { file: manager.file })} ${ctx.t('cli.service.installWith')}`);
     return 1;
   }
   const text = fs.readFileSync(manager.file, 'utf8');
@@ -234,11 +213,11 @@ function status(ctx: CliContext, manager: Manager): number {
     ctx.platform === 'linux'
       ? /^ExecStart=(.*)$/m.exec(text)?.[1]
       : [...text.matchAll(/^ {4}<string>(.*)<\/string>$/gm)].map((m) => m[1]).join(' ');
-  ctx.out(`Installed: ${manager.file}`);
-  ctx.out(`Runs: ${runs ?? '?'}`);
+  ctx.out(ctx.t('cli.service.installed', { file: manager.file }));
+  ctx.out(ctx.t('cli.service.runs', { command: runs ?? '?' }));
   const result = runTool(manager.state);
   if (result.missing || NO_USER_MANAGER.test(result.output)) {
-    ctx.out(`State: unknown: ${result.missing ? result.output : explain(result.output)}`);
+    ctx.out(ctx.t('cli.service.stateUnknown', { output: result.missing ? result.output : explain(result.output) }));
     return 1;
   }
   // is-active answers one word (active, inactive, failed…) and exits non-zero for all but active.
@@ -248,45 +227,44 @@ function status(ctx: CliContext, manager: Manager): number {
       : /^[a-z-]+$/.test(result.output)
         ? result.output
         : `unknown (${explain(result.output)})`;
-  ctx.out(`State: ${state}`);
+  ctx.out(ctx.t('cli.service.state', { state }));
   ctx.out(manager.notes[0] ?? '');
   return 0;
 }
 
 export const serviceCommand: Command = {
   name: 'service',
-  summary: 'run the bridge in the background: a systemd user service (Linux) or a launchd agent (macOS)',
+  summary: 'cli.service.summary',
   usage: [
     'service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR] [--mcp-port N --mcp-token-file FILE] [--tool-mode all|router]',
     'service uninstall [--name NAME]',
     'service status [--name NAME]',
   ],
   options: [
-    { name: 'config', value: 'FILE', help: 'install: the config the service runs (its full path is written)' },
-    { name: 'name', value: 'NAME', help: "the service's name, to run more than one (default xiaozhi-tray)" },
-    { name: 'no-start', help: 'install: write the file only; start nothing' },
-    ...[...logOptions('info', "the service's log"), ...UI_OPTIONS, ALLOW_ENV_OPTION, MCP_PORT_OPTION].map(passedOnToRun),
-    { name: 'mcp-token-file', value: 'FILE', help: "install: passed on to run by its full path (the local server's token)" },
-    { name: 'mcp-token', value: 'TOKEN', help: 'refused: the service file is readable by others; use --mcp-token-file' },
-    passedOnToRun(TOOL_MODE_OPTION),
+    { name: 'config', value: 'FILE', help: 'cli.service.opt.config' },
+    { name: 'name', value: 'NAME', help: 'cli.service.opt.name' },
+    { name: 'no-start', help: 'cli.service.opt.no-start' },
+    { name: 'log-level', value: 'LEVEL', choices: LOG_LEVELS, help: 'cli.service.opt.log-level' },
+    { name: 'log-format', value: 'FORMAT', choices: LOG_FORMATS, help: 'cli.service.opt.log-format' },
+    { name: 'ui', help: 'cli.service.opt.ui' },
+    { name: 'port', value: 'N', help: 'cli.service.opt.port' },
+    { name: 'host', value: 'ADDR', help: 'cli.service.opt.host' },
+    { ...ALLOW_ENV_OPTION, help: 'cli.service.opt.allow-env' },
+    { name: 'mcp-port', value: 'N', help: 'cli.service.opt.mcp-port' },
+    { name: 'mcp-token-file', value: 'FILE', help: 'cli.service.opt.mcp-token-file' },
+    { name: 'mcp-token', value: 'T', help: 'cli.service.opt.mcp-token' },
+    { ...TOOL_MODE_OPTION, help: 'cli.service.opt.tool-mode' },
   ],
-  details: [
-    'The service runs `node …/bin/xiaozhi-tray.js run --config FILE` directly (not through npx, which',
-    'does not pass SIGTERM on), with the PATH of the shell you install it from, so that npx, uvx and',
-    'python servers are found. It restarts on failure. Linux: ~/.config/systemd/user/NAME.service (add',
-    '`sudo loginctl enable-linger $USER` to run without a login). macOS: ~/Library/LaunchAgents/',
-    'me.xiaozhi.tray.NAME.plist, logs in ~/Library/Logs/xiaozhi-tray/. Windows: explains the alternatives.',
-  ].join('\n'),
+  details: 'cli.service.details',
   async run(args, ctx) {
     const action = args.positionals[0];
     if (!action || !(ACTIONS as readonly string[]).includes(action)) {
       const near = action ? closest(action, ACTIONS) : undefined;
-      throw new UsageError(
-        `service needs install, uninstall or status${action ? `, not "${action}"` : ''}${near ? `. Did you mean ${near}?` : ''}`,
-      );
+      if (!action) throw UsageError.of('cli.service.needsAction');
+      throw near ? UsageError.of('cli.service.badActionNear', { action, near }) : UsageError.of('cli.service.badAction', { action });
     }
     const name = stringOption(args, 'name') ?? 'xiaozhi-tray';
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw new UsageError('--name may hold letters, digits, "-", "_" and "." only');
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw UsageError.of('cli.service.badName');
     const manager = managerFor(ctx, name);
     switch (action as Action) {
       case 'install':

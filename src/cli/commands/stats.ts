@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { stringOption } from '../args';
+import type { Translate } from '../../shared/i18n/translate';
 import { JSON_OPTION, type Command } from '../command';
 import { summarizeActivity, type ActivityRange, type ActivitySummary } from '../../shared/activity';
 import { ACTIVITY_FILE_NAME, readActivityFile } from '../../main/core/logs/activity-log';
@@ -9,40 +10,43 @@ const ms = (value: number) => (value < 1000 ? `${Math.round(value)} ms` : `${(va
 const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`);
 
 /** A range as a few lines of text: totals, latency, the busiest buckets, and every tool called. */
-function printSummary(summary: ActivitySummary): string[] {
-  const title = summary.range === 'day' ? 'last 24 hours' : 'last 7 days';
+function printSummary(t: Translate, summary: ActivitySummary): string[] {
+  const title = t(summary.range === 'day' ? 'cli.stats.day' : 'cli.stats.week');
+  const { calls, failed } = summary;
   const lines = [
-    `${title}: ${summary.calls} calls, ${summary.failed} failed (${percent(summary.failed, summary.calls)}), p50 ${ms(summary.p50)}, p95 ${ms(summary.p95)}`,
+    t('cli.stats.total', { title, calls, failed, percent: percent(failed, calls), p50: ms(summary.p50), p95: ms(summary.p95) }),
   ];
   if (summary.calls === 0) return lines;
   const peak = Math.max(...summary.buckets.map((b) => b.ok + b.failed));
-  const width = summary.range === 'day' ? 'per hour' : 'per 6 hours';
+  const width = t(summary.range === 'day' ? 'cli.stats.perHour' : 'cli.stats.per6Hours');
   // A one-line bar chart: each bucket's calls on an eight-step scale.
   const bars = summary.buckets
     .map((b) => (b.ok + b.failed === 0 ? '.' : '▁▂▃▄▅▆▇█'[Math.min(7, Math.floor(((b.ok + b.failed) / peak) * 7.999))]))
     .join('');
-  lines.push(`  calls ${width}, oldest first: ${bars} (highest ${peak})`);
-  for (const tool of summary.tools)
+  lines.push(t('cli.stats.chart', { width, bars, peak }));
+  for (const tool of summary.tools) {
+    const server = tool.server || t('cli.stats.noServer');
     lines.push(
-      `  ${tool.tool} (${tool.server || 'no server'}): ${tool.calls} calls, ${tool.failed} failed, p50 ${ms(tool.p50)}, p95 ${ms(tool.p95)}`,
+      t('cli.stats.tool', { tool: tool.tool, server, calls: tool.calls, failed: tool.failed, p50: ms(tool.p50), p95: ms(tool.p95) }),
     );
+  }
   return lines;
 }
 
 export const statsCommand: Command = {
   name: 'stats',
-  summary: 'what xiaozhi called over the last day and week: calls, failures, latency per tool',
+  summary: 'cli.stats.summary',
   usage: ['stats [--range day|week] [--json]'],
   options: [
-    { name: 'range', value: 'RANGE', choices: ['day', 'week'], help: 'only this period (default: both)' },
+    { name: 'range', value: 'RANGE', choices: ['day', 'week'], help: 'cli.stats.opt.range' },
     JSON_OPTION,
     {
       name: 'dir',
       value: 'FOLDER',
-      help: "the app's data folder to read (default: where the bridge keeps it; env XIAOZHI_TRAY_STATE_DIR)",
+      help: 'cli.stats.opt.dir',
     },
   ],
-  details: `Reads ${ACTIVITY_FILE_NAME}, which a running bridge (headless or the desktop app) updates a few seconds after each call and keeps for a week. Arguments and results are never kept.`,
+  details: 'cli.stats.details',
   run: async (args, ctx) => {
     const dir = stringOption(args, 'dir') ?? appStateDir({ platform: ctx.platform, env: ctx.env });
     const file = path.join(dir, ACTIVITY_FILE_NAME);
@@ -55,10 +59,10 @@ export const statsCommand: Command = {
       return 0;
     }
     if (samples.length === 0) {
-      ctx.out(`No calls recorded yet (${file}). Calls are recorded while the bridge runs: xiaozhi-tray run --config FILE.`);
+      ctx.out(ctx.t('cli.stats.none', { file }));
       return 0;
     }
-    for (const summary of summaries) ctx.out(printSummary(summary).join('\n'));
+    for (const summary of summaries) ctx.out(printSummary(ctx.t, summary).join('\n'));
     return 0;
   },
 };

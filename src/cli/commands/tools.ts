@@ -6,7 +6,7 @@ import { printCatalog } from '../print-catalog';
 
 export const toolsCommand: Command = {
   name: 'tools',
-  summary: 'start the servers and print the tools exactly as xiaozhi gets them, with the server of each',
+  summary: 'cli.tools.summary',
   usage: ['tools --config FILE [--json] [--tool-mode all|router] [--endpoint NAME]'],
   options: [
     ...LOOK_OPTIONS,
@@ -14,18 +14,15 @@ export const toolsCommand: Command = {
     {
       name: 'endpoint',
       value: 'NAME',
-      help: 'list what this endpoint (its name or id) is served: its tool set, mode and pinned tools (default: the default set)',
+      help: 'cli.tools.opt.endpoint',
     },
   ],
-  details:
-    'Nothing is served to xiaozhi. A server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
+  details: 'cli.tools.details',
   run: (args, ctx) => {
     return lookAtServers(args, ctx, 'tools', async ({ bridge }, loaded) => {
       const state = bridge.state();
       if (state.servers.length === 0 && args.options.json !== true) {
-        ctx.out(
-          'No servers are configured, so xiaozhi gets no tools. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).',
-        );
+        ctx.out(ctx.t('cli.tools.none'));
         return 0;
       }
       const endpoint = endpointOption(args, loaded.settings);
@@ -37,9 +34,15 @@ export const toolsCommand: Command = {
       const served = bridge.endpointCatalogs.summaryFor(mode);
       const set = bridge.toolHub.forSet(mode.toolSet);
       if (endpoint && args.options.json !== true)
-        ctx.out(`endpoint ${endpoint.name}: tool set ${set.name}, ${mode.toolMode === 'router' ? 'router mode' : 'every tool that is on'}`);
+        ctx.out(
+          ctx.t(mode.toolMode === 'router' ? 'cli.tools.endpointRouter' : 'cli.tools.endpointAll', {
+            endpoint: endpoint.name,
+            set: set.name,
+          }),
+        );
       ctx.out(
         printCatalog(
+          ctx,
           { ...state, catalog: served },
           bridge.endpointCatalogs.pagesFor(mode),
           set.catalog(),
@@ -47,12 +50,10 @@ export const toolsCommand: Command = {
           args.options.json === true,
         ),
       );
-      if (mode.toolMode === 'router' && args.options.json !== true) ctx.out(`router mode: find_tools searches ${served.searchable} tools`);
+      if (mode.toolMode === 'router' && args.options.json !== true) ctx.out(ctx.t('cli.tools.router', { count: served.searchable }));
       const { budgetTools, budgetBytes } = loaded.settings.limits;
       if (mode.toolMode === 'all' && args.options.json !== true && (served.toolCount > budgetTools || served.bytes > budgetBytes)) {
-        ctx.out(
-          `past the budget of ${budgetTools} tools / ${budgetBytes} bytes (limits.budgetTools, limits.budgetBytes): xiaozhi may drop or fail the list. Switch tools off, or see router mode with --tool-mode router`,
-        );
+        ctx.out(ctx.t('cli.tools.overBudget', { tools: budgetTools, bytes: budgetBytes }));
       }
       return state.servers.some((s) => s.enabled && s.state !== 'running') ? 1 : 0;
     });

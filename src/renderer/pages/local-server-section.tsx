@@ -5,6 +5,7 @@ import type { LocalServerStatus } from '../../shared/status';
 import { AddToClientSchema, LOCAL_CLIENT_NAMES, type AddToClient } from '../../shared/tool-set-api';
 import { useApp } from '../app-context';
 import { ConfirmRemoveDialog } from '../components/confirm-dialog';
+import { ProblemText } from '../components/problem-text';
 import { ToolSetPicker, clientToolSet, localClientIds } from '../components/tool-set-picker';
 import { useCommand } from '../components/use-command';
 import { Button, Field, Notice, StatusBadge, Switch, type Tone } from '../components/ui';
@@ -166,7 +167,11 @@ export function LocalServerSection() {
         checked={local.enabled}
         onChange={(enabled) => void run(() => store.api.updateLocalServer({ enabled }))}
       />
-      {status?.lastError ? <Notice kind="error">{status.lastError}</Notice> : null}
+      {status?.lastError ? (
+        <Notice kind="error">
+          <ProblemText problem={status.lastErrorCause} text={status.lastError} />
+        </Notice>
+      ) : null}
       {!loopback ? <Notice kind="warn">{t('localServer.exposed', { host: local.host })}</Notice> : null}
       <div className="form-row">
         <Field label={t('localServer.port')} error={portError} hint={t('localServer.portHint')}>

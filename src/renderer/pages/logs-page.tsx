@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { LogEntry, LogLevel } from '../../shared/status';
 import { useApp } from '../app-context';
-import { logMessage } from '../components/problem-text';
+import { logMessage } from '../../shared/problem-words';
 import { Button, EmptyState, Switch } from '../components/ui';
 import { formatClock } from '../format';
 import { useStore } from '../store/bridge-store';
@@ -194,7 +194,7 @@ export function LogsPage() {
                     })}
               >
                 <span className="log-time">{formatClock(e.time)}</span>
-                <span className="log-level">{e.level}</span>
+                <span className="log-level">{t(`logs.levelName.${e.level}`)}</span>
                 <span className="log-source">{e.source}</span>
                 <span className="log-message">{logMessage(t, e)}</span>
               </div>

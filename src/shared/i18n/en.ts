@@ -1,7 +1,9 @@
 import { APP_FORMAT_NAMES } from './app-names';
+import { cliEn } from './cli-en';
 
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
+  ...cliEn,
   'app.name': 'Xiaozhi Tray',
 
   'app.loading': 'Loading…',
@@ -338,6 +340,10 @@ export const en = {
   'logs.level.info': 'Info and up',
   'logs.level.warn': 'Warnings and errors',
   'logs.level.error': 'Errors only',
+  'logs.levelName.debug': 'debug',
+  'logs.levelName.info': 'info',
+  'logs.levelName.warn': 'warn',
+  'logs.levelName.error': 'error',
   'logs.filter': 'Filter text',
   'logs.pause': 'Pause',
   'logs.resume': 'Resume',
@@ -494,6 +500,11 @@ export const en = {
   'problem.endpoint.noPong.hint': 'The network dropped it; it reconnects by itself.',
   'problem.endpoint.tooBig': 'xiaozhi sent a message over the {kb} KB limit, so the connection was closed.',
   'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
+  'problem.endpoint.connecting': 'Connecting to {url}',
+  'problem.endpoint.connected': 'Connected',
+  'problem.endpoint.retrying': 'The connection failed or ended: {cause} Retrying in {seconds} s.',
+  'problem.endpoint.retrying.hint':
+    'If it keeps failing, check the endpoint URL: copy it again from the xiaozhi console (MCP endpoint) into the config or the Endpoints page.',
   'problem.server.notFound': 'The program "{command}" was not found.',
   'problem.server.notFound.hint': 'Install it (Node.js brings npx, uv brings uvx) or enter its full path.',
   'problem.server.packageNotFound': 'The package "{package}" was not found on the npm registry.',
@@ -616,6 +627,21 @@ export const en = {
   'problem.service.tooManyRedirects.hint': 'Enter the final address of the service.',
   'problem.service.noAnswer': '{platform} did not answer {url} within {seconds} seconds.',
   'problem.service.noAnswer.hint': 'Check the address, and that the service is running; it is tried again later.',
+  'problem.cli.noEndpoint': 'no endpoint configured: add one in the web UI (--ui), in the file, or set MCP_ENDPOINT',
+  'problem.cli.stopping': '{cause}: stopping every server…',
+  'problem.cli.signal': '{signal}',
+  'problem.cli.launcherGone': 'the process that started the bridge (pid {pid}) went away',
+  'problem.cli.launcherGoneAtStart': 'the process that started the bridge had gone before it started',
+  'problem.cli.crashed': 'stopping after an unexpected error',
+  'problem.cli.killingNow': '{signal} again: killing every server now',
+  'problem.cli.webExposed': 'the web UI listens on {host}: anyone who can reach it and has the URL can control the bridge',
+  'problem.localServer.portInUse': 'Port {port} is already in use by another program (or another copy of Xiaozhi Tray).',
+  'problem.localServer.portInUse.hint':
+    'Choose another port in Settings → Local MCP server (headless: run --mcp-port N), or quit the program that holds it.',
+  'problem.localServer.notAnAddress': '{host} is not an address of this computer.',
+  'problem.localServer.notAnAddress.hint': 'Set localServer.host in the config to 127.0.0.1 (or an address this computer has).',
+  'problem.localServer.portDenied': 'This computer does not let the app listen on port {port}.',
+  'problem.localServer.portDenied.hint': 'Choose a port above 1024 in Settings → Local MCP server (headless: run --mcp-port N).',
   'problem.other': '{detail}',
   'problem.whatToCheck': 'What to check',
   'endpoints.test': 'Test connection',

@@ -1,8 +1,10 @@
 import { APP_FORMAT_NAMES } from './app-names';
+import { cliZhCN } from './cli-zh-CN';
 import type { en } from './en';
 
 /** 简体中文界面文字。 */
 export const zhCN: Record<keyof typeof en, string> = {
+  ...cliZhCN,
   'app.name': '小智托盘',
 
   'app.loading': '正在加载…',
@@ -333,6 +335,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'logs.level.info': '信息及以上',
   'logs.level.warn': '警告和错误',
   'logs.level.error': '仅错误',
+  'logs.levelName.debug': '调试',
+  'logs.levelName.info': '信息',
+  'logs.levelName.warn': '警告',
+  'logs.levelName.error': '错误',
   'logs.filter': '筛选文字',
   'logs.pause': '暂停',
   'logs.resume': '继续',
@@ -480,6 +486,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.noPong.hint': '网络中断了连接，会自动重新连接。',
   'problem.endpoint.tooBig': '小智发来的消息超过 {kb} KB 的上限，连接已关闭。',
   'problem.endpoint.tooBig.hint': '会自动重新连接；如果反复出现，请在配置文件中调大 limits.maxIncomingBytes。',
+  'problem.endpoint.connecting': '正在连接 {url}',
+  'problem.endpoint.connected': '已连接',
+  'problem.endpoint.retrying': '连接失败或已断开：{cause}{seconds} 秒后重试。',
+  'problem.endpoint.retrying.hint': '如果一直失败，请检查接入点地址：从小智控制台（MCP 接入点）重新复制，填入配置文件或“接入点”页。',
   'problem.server.notFound': '找不到程序“{command}”。',
   'problem.server.notFound.hint': '请先安装（Node.js 提供 npx，uv 提供 uvx），或填写完整路径。',
   'problem.server.packageNotFound': '在 npm 仓库中找不到包“{package}”。',
@@ -592,6 +602,20 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.service.tooManyRedirects.hint': '请填写服务的最终地址。',
   'problem.service.noAnswer': '{platform} 在 {seconds} 秒内没有应答 {url}。',
   'problem.service.noAnswer.hint': '请检查地址，并确认服务正在运行；稍后会自动重试。',
+  'problem.cli.noEndpoint': '还没有配置接入点：请在网页界面（--ui）或配置文件里添加一个，或设置环境变量 MCP_ENDPOINT',
+  'problem.cli.stopping': '{cause}：正在停止所有服务器…',
+  'problem.cli.signal': '收到 {signal}',
+  'problem.cli.launcherGone': '启动桥接的进程（pid {pid}）已退出',
+  'problem.cli.launcherGoneAtStart': '启动桥接的进程在它启动前就已退出',
+  'problem.cli.crashed': '发生了意外错误',
+  'problem.cli.killingNow': '又收到 {signal}：立即结束所有服务器',
+  'problem.cli.webExposed': '网页界面在 {host} 上监听：任何能访问到它并拿到地址的人都能控制桥接',
+  'problem.localServer.portInUse': '端口 {port} 已被其他程序（或另一个小智托盘）占用。',
+  'problem.localServer.portInUse.hint': '请在“设置 → 本机 MCP 服务”中换一个端口（命令行：run --mcp-port N），或退出占用它的程序。',
+  'problem.localServer.notAnAddress': '{host} 不是这台电脑的地址。',
+  'problem.localServer.notAnAddress.hint': '请把配置文件中的 localServer.host 改为 127.0.0.1（或这台电脑拥有的地址）。',
+  'problem.localServer.portDenied': '这台电脑不允许本应用在端口 {port} 上监听。',
+  'problem.localServer.portDenied.hint': '请在“设置 → 本机 MCP 服务”中选一个大于 1024 的端口（命令行：run --mcp-port N）。',
   'problem.other': '{detail}',
   'problem.whatToCheck': '请检查',
   'endpoints.test': '测试连接',

@@ -1,4 +1,5 @@
 import { FORBIDDEN_KEYS, formatKeyPath, type KeyPath } from '../../../shared/forbidden-keys';
+import { problem as aProblem, type Problem } from '../../../shared/problem';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
 /** One thing wrong with a config file, said where it is. */
@@ -8,6 +9,8 @@ export interface ConfigProblem {
   line?: number;
   column?: number;
   message: string;
+  /** What a JSON syntax error is, for a reader in another language (`config.invalidJson`, its `error` a jsonc-parser code). */
+  problem?: Problem;
 }
 
 export class ConfigError extends Error {
@@ -67,11 +70,20 @@ export class JsonDocument {
     const errors: ParseError[] = [];
     const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length > 0 || tree === undefined) {
-      const problems = (errors.length > 0 ? errors : [{ error: 0, offset: 0, length: 0 }]).slice(0, 20).map((e) => ({
-        path: '',
-        ...lineColumn(text, e.offset),
-        message: errors.length > 0 ? `invalid JSON: ${describeParseError(printParseErrorCode(e.error))}` : 'the file is empty',
-      }));
+      // One error per place: the parser reports every bracket a cut-off file leaves open at the same
+      // offset ("expected }", "expected ]", "expected }"), where the first says it all.
+      const first = errors.filter((e, i) => errors.findIndex((o) => o.offset === e.offset) === i);
+      const problems = (first.length > 0 ? first : [{ error: 0, offset: 0, length: 0 }]).slice(0, 20).map((e) => {
+        const code = printParseErrorCode(e.error);
+        return first.length > 0
+          ? {
+              path: '',
+              ...lineColumn(text, e.offset),
+              message: `invalid JSON: ${describeParseError(code)}`,
+              problem: aProblem('config.invalidJson', { error: code }),
+            }
+          : { path: '', ...lineColumn(text, e.offset), message: 'the file is empty', problem: aProblem('config.empty') };
+      });
       throw new ConfigError(file, problems);
     }
     const refused: ConfigProblem[] = [];

@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
 import type { EndpointState, EndpointStatus } from '../../../shared/status';
 import type { Language } from '../../../shared/i18n/translate';
+import { problem } from '../../../shared/problem';
 import { Backoff } from '../backoff';
 import { redactProblem } from '../bridge-secrets';
 import type { Logger } from '../logs/log-book';
@@ -165,7 +166,8 @@ export class EndpointLink {
     if (!this.running) return;
     const { endpoint, connection, log } = this.opts;
     this.setState('connecting');
-    log.info(`connecting to ${redactUrl(endpoint.url)}`);
+    const url = redactUrl(endpoint.url);
+    log.info(`connecting to ${url}`, problem('endpoint.connecting', { url }));
     let socket: WebSocket;
     try {
       socket = new WebSocket(endpoint.url, {
@@ -232,7 +234,7 @@ export class EndpointLink {
       onToolsRead: () => this.opts.onStatus(),
     });
     this.startHeartbeat(socket);
-    log.info('connected');
+    log.info('connected', problem('endpoint.connected'));
     this.setState('connected');
   }
 
@@ -297,7 +299,9 @@ export class EndpointLink {
     // A refused token stays refused: try again at the cap (a minute by default), not 20 times in 5 s.
     const next = this.backoff.next();
     const delay = needsTheUser(failure) ? Math.max(next, this.opts.connection.reconnectMaxMs) : next;
-    this.opts.log.warn(`${failureLine(failure)}; retrying in ${(delay / 1000).toFixed(1)} s`);
+    const seconds = (delay / 1000).toFixed(1);
+    // With its problem and cause, so the window and the CLI word it in their reader's language.
+    this.opts.log.warn(`${failureLine(failure)}; retrying in ${seconds} s`, problem('endpoint.retrying', { seconds }), failure.problem);
     this.retryAt = Date.now() + delay;
     this.setState('waiting');
     this.retryTimer = setTimeout(() => this.connect(), delay);

@@ -5,8 +5,17 @@ import { SettingsSchema, defaultToolSwitches, type ServerSettings, type Settings
 import { firstIssue } from '../../../shared/zod-issue';
 import type { ParsedConfig } from './parse-config';
 import { fillInputs } from './placeholders';
+import type { ConfigProblem } from '../config/json-text';
 
-export class ImportError extends Error {}
+export class ImportError extends Error {
+  /** A file that did not parse: each problem where it stands, for the CLI to word in its reader's language. */
+  constructor(
+    message: string,
+    readonly problems?: ConfigProblem[],
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The settings after an import, computed whole and validated before anything is saved: either all

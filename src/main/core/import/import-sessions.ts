@@ -28,7 +28,8 @@ export class ImportSessions {
     try {
       parsed = withoutOwnEntries(parseMcpConfig(source, text), (server) => isOwnEntry(server, current.localServer.port), OWN_ENTRY_SKIPPED);
     } catch (error) {
-      if (error instanceof ConfigError) throw new ImportError(`${path.basename(source)}: ${error.problems.map(formatProblem).join('; ')}`);
+      if (error instanceof ConfigError)
+        throw new ImportError(`${path.basename(source)}: ${error.problems.map(formatProblem).join('; ')}`, error.problems);
       throw error;
     }
     // What the environment holds for each ${env:…} is offered masked, for the user to confirm.

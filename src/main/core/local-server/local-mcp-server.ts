@@ -20,6 +20,7 @@ import { RefusalLog } from '../logs/refusal-log';
 import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
 import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
+import { listenError } from './listen-failure';
 
 export interface LocalMcpServerOptions {
   host: string;
@@ -126,17 +127,7 @@ export class LocalMcpServer {
   /** Listens; rejects with a readable error when the port is taken or the address is not ours. */
   async start(): Promise<number> {
     await new Promise<void>((resolve, reject) => {
-      const onError = (error: NodeJS.ErrnoException) => {
-        reject(
-          new Error(
-            error.code === 'EADDRINUSE'
-              ? `port ${this.opts.port} is already in use`
-              : error.code === 'EADDRNOTAVAIL'
-                ? `${this.opts.host} is not an address of this machine`
-                : error.message,
-          ),
-        );
-      };
+      const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, this.opts.host, this.opts.port));
       this.server.once('error', onError);
       this.server.listen(this.opts.port, this.opts.host, () => {
         this.server.off('error', onError);

@@ -9,6 +9,8 @@ import { clientToken } from './client-tokens';
 import type { LocalMcpServer } from './local-mcp-server';
 import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
 import { rememberedToken, rememberToken, removeStateFile, writeStateFile } from './state-file';
+import { ListenError } from './listen-failure';
+import { problem, type Problem } from '../../../shared/problem';
 
 /** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
 export interface LocalServerOverrides {
@@ -54,6 +56,7 @@ export class LocalServerController {
   private running: Wanted | undefined;
   private state: LocalServerStatus['state'] = 'off';
   private lastError: string | undefined;
+  private lastErrorCause: Problem | undefined;
   private runToken: string | undefined;
   private readonly overrides: LocalServerOverrides;
   private queue: Promise<void> = Promise.resolve();
@@ -114,6 +117,7 @@ export class LocalServerController {
       state: this.state,
       ...(this.server ? { url: this.server.url } : {}),
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+      ...(this.lastErrorCause !== undefined ? { lastErrorCause: this.lastErrorCause } : {}),
       sessions: this.server?.sessionList() ?? [],
     };
   }
@@ -194,13 +198,19 @@ export class LocalServerController {
       await server.start();
     } catch (error) {
       this.lastError = error instanceof Error ? error.message : String(error);
-      this.opts.log.error(`the local MCP server could not listen on ${hostWithPort(wanted.host, wanted.port)}: ${this.lastError}`);
+      // Its problem, for the window and the CLI to word with what to do (another port in Settings → Local server).
+      this.lastErrorCause = error instanceof ListenError ? error.problem : problem('other', { detail: this.lastError });
+      this.opts.log.error(
+        `the local MCP server could not listen on ${hostWithPort(wanted.host, wanted.port)}: ${this.lastError}`,
+        this.lastErrorCause,
+      );
       this.setState('failed');
       return;
     }
     this.server = server;
     this.running = wanted;
     this.lastError = undefined;
+    this.lastErrorCause = undefined;
     if (wanted.token.length < 16)
       this.opts.log.warn('the local MCP server token is shorter than 16 characters: easy to guess; make a new one in Settings');
     if (!isLoopbackHost(wanted.host))

@@ -26,6 +26,8 @@ import { dribble, heldSocket, slowBodies, statusOf } from '../../../helpers/raw-
 import { waitFor } from '../../../helpers/wait';
 import { startBareLocalServer } from '../../../helpers/bare-local-server';
 import { tempDirs } from '../../../helpers/temp-dirs';
+import { translator } from '../../../../src/shared/i18n/translate';
+import { problemMessage } from '../../../../src/shared/problem-words';
 
 const TOKEN = 'local-test-token-0123456789abcdef';
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -354,14 +356,24 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     const port = Number(new URL(url).port);
     await bridge!.api.updateLocalServer({ port });
     expect(bridge!.state().localServer?.state).toBe('listening');
+    const logBook = new LogBook();
     const second = new Bridge({
       store: new MemorySettingsStore(SettingsSchema.parse({ localServer: { enabled: true, port, token: TOKEN } })),
-      logBook: new LogBook(),
+      logBook,
       stateDir: null,
     });
     second.start();
     await waitFor(() => second.state().localServer?.state === 'failed', 10_000, 'the second server to fail');
     expect(second.state().localServer?.lastError).toBe(`port ${port} is already in use`);
+    // A problem, worded in each language with what to do; the log line carries it too.
+    const cause = second.state().localServer?.lastErrorCause;
+    expect(cause).toEqual({ code: 'localServer.portInUse', params: { port } });
+    expect(problemMessage(translator('zh-CN'), cause, undefined)).toEqual({
+      message: `端口 ${port} 已被其他程序（或另一个小智托盘）占用。`,
+      hint: '请在“设置 → 本机 MCP 服务”中换一个端口（命令行：run --mcp-port N），或退出占用它的程序。',
+    });
+    expect(problemMessage(translator('en'), cause, undefined)?.hint).toContain('Settings → Local MCP server');
+    expect(logBook.entries().find((e) => e.level === 'error')?.problem).toEqual(cause);
     await second.stop();
   });
 

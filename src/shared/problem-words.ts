@@ -1,0 +1,39 @@
+import { hasMessage, type Translate } from './i18n/translate';
+import type { Problem } from './problem';
+import type { LogEntry } from './status';
+
+/**
+ * A failure in the reader's language (the window's, or the CLI's): the engine's code and parameters,
+ * or its English text when the code is new to us. One wording for every place a problem is shown.
+ */
+export function problemMessage(
+  t: Translate,
+  problem: Problem | undefined,
+  fallback: string | undefined,
+): { message: string; hint?: string } | undefined {
+  const key = problem ? `problem.${problem.code}` : '';
+  if (problem && hasMessage(key)) {
+    const hintKey = `${key}.hint`;
+    return { message: t(key, problem.params), ...(hasMessage(hintKey) ? { hint: t(hintKey, problem.params) } : {}) };
+  }
+  return fallback ? { message: fallback } : undefined;
+}
+
+/**
+ * A log line in the reader's language: the event it says, with the failure it reports worded into its
+ * `{cause}`; the engine's English when the line carries no code, or one new to us.
+ */
+export function logMessage(t: Translate, entry: Pick<LogEntry, 'message' | 'problem' | 'cause'>): string {
+  const key = entry.problem ? `problem.${entry.problem.code}` : '';
+  if (!entry.problem || !hasMessage(key)) return entry.message;
+  const cause = entry.cause ? problemMessage(t, entry.cause, undefined)?.message : '';
+  if (cause === undefined) return entry.message;
+  // An empty parameter (a web service has no version) leaves no space before the comma.
+  return t(key, { ...entry.problem.params, cause }).replace(/ +([,，])/g, '$1');
+}
+
+/** What to do about a log line's failure: its cause's advice, then the event's own (none for a plain line). */
+export function logHint(t: Translate, entry: Pick<LogEntry, 'problem' | 'cause'>): string | undefined {
+  const hints = [problemMessage(t, entry.cause, undefined)?.hint, problemMessage(t, entry.problem, undefined)?.hint].filter(Boolean);
+  return hints.length > 0 ? hints.join(' ') : undefined;
+}

@@ -1,0 +1,214 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliHarness, TOKEN, fixtureEntry, waitForText } from './cli-harness';
+
+const h = new CliHarness();
+afterEach(() => h.cleanup());
+
+/** The real CLI, as a child process, under a Chinese locale. */
+const ZH = { LANG: 'zh_CN.UTF-8' };
+const inChinese = (args: string[], env: NodeJS.ProcessEnv = {}) => h.finished(args, { env: { ...ZH, ...env } });
+
+/** A port nothing listens on (taken, then given back). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the CLI in Chinese when the locale says so', () => {
+  it('usage: the general help in Chinese; LC_ALL, then LC_MESSAGES, then LANG decide; --lang overrides', async () => {
+    const bare = await inChinese([]);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toContain('用法：xiaozhi-tray 命令 [选项]');
+    expect(bare.err).toContain('从这里开始：');
+    expect(bare.err).toMatch(/\n {2}run {6}把你的工具提供给小智/);
+    const help = await inChinese(['help', 'run']);
+    expect(help.out).toContain('用法：\n  xiaozhi-tray run');
+    expect(help.out).toContain('选项：');
+    // LC_ALL before LANG, LC_MESSAGES before LANG, and --lang before all of them.
+    expect((await inChinese(['--help'], { LC_ALL: 'C' })).out).toContain('Usage: xiaozhi-tray COMMAND [options]');
+    expect((await h.finished(['--help'], { env: { LANG: 'C', LC_MESSAGES: 'zh_TW.UTF-8' } })).out).toContain('用法：');
+    expect((await inChinese(['--help', '--lang', 'en'])).out).toContain('Usage: xiaozhi-tray COMMAND [options]');
+    expect((await h.finished(['help', '--lang=zh-CN'])).out).toContain('用法：');
+    const badLang = await inChinese(['--lang', 'fr', 'help']);
+    expect(badLang).toMatchObject({ code: 2, out: '' });
+    expect(badLang.err).toBe('xiaozhi-tray: --lang 只能是 en 或 zh-CN，不能是“fr”\n');
+  });
+
+  it('a bad flag: said in Chinese, with the nearest option or the list and where to read more', async () => {
+    const file = h.writeConfig({});
+    const typo = await inChinese(['run', '--cofnig', file]);
+    expect(typo).toEqual({ code: 2, out: '', err: 'xiaozhi-tray: 没有选项 --cofnig。是不是想用 --config？\n' });
+    const far = await inChinese(['check', '--colour']);
+    expect(far.err).toContain(
+      '“check”没有选项 --colour。可用的选项：--config, --allow-env, --help, --version；运行“xiaozhi-tray help check”查看说明',
+    );
+    const choice = await inChinese(['export', '--config', file, '--format', 'yaml']);
+    expect(choice.code).toBe(2);
+    expect(choice.err).toContain(
+      '--format 只能是 mcp-servers、xiaozhi-client、cursor、claude-desktop、vscode、cherry-studio，不能是“yaml”',
+    );
+    expect((await inChinese(['tols'])).err).toContain('没有命令“tols”。是不是想用“tools”？');
+    expect((await inChinese(['run', '--config', file, '--mcp-port', 'x'])).err).toBe(
+      'xiaozhi-tray: --mcp-port 必须是端口号（1-65535），不能是“x”\n',
+    );
+    const empty = h.writeConfig('', 'empty-token');
+    expect((await inChinese(['run', '--config', file, '--mcp-token-file', empty])).err).toContain(
+      `--mcp-token-file：${empty} 是空的。请把密钥写进去（一行）`,
+    );
+    const withEndpoint = h.writeConfig({
+      endpoints: [{ id: 'k', name: 'kitchen', url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}` }],
+      servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }],
+    });
+    expect((await inChinese(['tools', '--config', withEndpoint, '--endpoint', 'garage'])).err).toContain(
+      '--endpoint “garage”不是配置中的接入点（配置中的接入点：kitchen）',
+    );
+  });
+
+  it('a missing config file: its path, and how to make one', async () => {
+    const dir = fs.realpathSync(h.tempDir());
+    const missing = await h.finished(['check', '--config', 'nope.json'], { env: ZH, cwd: dir });
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain(`找不到配置文件 nope.json（完整路径：${path.join(dir, 'nope.json')}）。`);
+    expect(missing.err).toContain('可以这样创建一份：\n  xiaozhi-tray init --config nope.json');
+    const none = await h.finished(['check'], { env: ZH, cwd: dir });
+    expect(none.err).toContain(
+      '缺少 --config FILE，当前文件夹里也没有 xiaozhi-tray.json。请这样运行：xiaozhi-tray check --config xiaozhi-tray.json',
+    );
+  });
+
+  it('a malformed config: each problem with its line and JSON path, and what to do', async () => {
+    const file = h.writeConfig('{\n  "servers": [\n    { "name": "x", "transport": "pipe" }\n  ]\n}\n');
+    const run = await inChinese(['check', '--config', file]);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(`${file}：配置文件有错误：`);
+    expect(run.err).toMatch(/ {2}- 第 3 行第 \d+ 列（servers\[0\]\.transport）：/);
+    expect(run.err).toContain(`请在文件中改正以上问题，然后再检查一遍：xiaozhi-tray check --config ${file}`);
+    const broken = await inChinese(['check', '--config', h.writeConfig('{ "servers": [\n')]);
+    expect(broken.err).toMatch(/ {2}- 第 2 行第 1 列：/);
+  });
+
+  it('a connect failure: the level, the failure and how to check the endpoint URL, in Chinese', async () => {
+    const port = await closedPort();
+    const run = h.spawn(['run', '--config', h.writeConfig({})], {
+      env: { ...ZH, MCP_ENDPOINT: `ws://127.0.0.1:${port}/mcp/?token=${TOKEN}` },
+    });
+    await waitForText(run.stdout, /警告 \[[^\]]+\] 连接失败或已断开：127\.0\.0\.1:\d+ 拒绝了连接。[\d.]+ 秒后重试。（.*请检查接入点地址/);
+    expect(run.stdout()).not.toContain(TOKEN);
+    expect(run.stdout()).toMatch(/信息 \[[^\]]+\] 正在连接 ws:\/\/127\.0\.0\.1:\d+\/mcp\/\?token=/);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it("run's own status lines in Chinese; --log-format json stays English, with the code", async () => {
+    const text = h.spawn(['run', '--config', h.writeConfig({})], { env: ZH });
+    await waitForText(text.stdout, /警告 \[app\] 还没有配置接入点：请在网页界面（--ui）或配置文件里添加一个，或设置环境变量 MCP_ENDPOINT/);
+    text.child.kill('SIGTERM');
+    expect(await text.exit).toBe(0);
+    expect(text.stdout()).toMatch(/信息 \[app\] 收到 SIGTERM：正在停止所有服务器…/);
+    const json = h.spawn(['run', '--config', h.writeConfig({}), '--log-format', 'json'], { env: ZH });
+    await waitForText(json.stdout, '"code":"cli.noEndpoint"');
+    const line = json
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('cli.noEndpoint')) as string;
+    expect(JSON.parse(line)).toMatchObject({ level: 'warn', source: 'app', message: expect.stringMatching(/^no endpoint configured/) });
+    json.child.kill('SIGTERM');
+    expect(await json.exit).toBe(0);
+  });
+
+  it('stats and connect say what to do in Chinese', async () => {
+    const dir = h.tempDir();
+    const stats = await inChinese(['stats', '--dir', dir]);
+    expect(stats.out).toBe(
+      `还没有记录到调用（${path.join(dir, 'activity.json')}）。桥接运行时才会记录调用：xiaozhi-tray run --config FILE。\n`,
+    );
+    const connect = await inChinese(['connect'], { XIAOZHI_TRAY_STATE_DIR: dir });
+    expect(connect.code).toBe(1);
+    expect(connect.err).toContain('小智托盘没有在运行，或者它的本机 MCP 服务没有打开（请在“设置”中打开它');
+  });
+
+  it('the local server on a port in use: the problem, and where to choose another port', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const run = h.spawn(['run', '--config', h.writeConfig({}), '--mcp-port', String(port)], {
+        env: { ...ZH, XIAOZHI_TRAY_STATE_DIR: h.tempDir() },
+      });
+      await waitForText(
+        run.stdout,
+        `错误 [local-server] 端口 ${port} 已被其他程序（或另一个小智托盘）占用。（请在“设置 → 本机 MCP 服务”中换一个端口（命令行：run --mcp-port N），或退出占用它的程序。）`,
+      );
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toBe(0);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('import: which option is missing, a broken file once per place with what to do, the values it needs', async () => {
+    const cutOff = h.writeConfig('{ "mcpServers": { "a": { "command": "x" }\n', 'cut.json');
+    const noTarget = await inChinese(['import', cutOff]);
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.err).toContain('import 需要要导入的 FILE 和 --config TARGET（导入到哪个配置文件）');
+    const target = path.join(h.tempDir(), 'tray.json');
+    const broken = await inChinese(['import', cutOff, '--config', target]);
+    expect(broken.code).toBe(1);
+    // Before: the English "invalid JSON: expected "}"" twice, one for each brace left open.
+    expect(broken.err).toBe(
+      `无法导入 ${cutOff}：\n  - 第 2 行第 1 列：JSON 格式错误：这里应有“}”（可能漏了右花括号）\n请改正这个文件（或在它所属的应用里重新保存一次），然后再导入。\n`,
+    );
+    expect((await h.finished(['import', cutOff, '--config', target])).err).toBe(
+      `${cutOff} could not be imported:\n  - line 2, column 1: invalid JSON: expected "}"\nFix the file (or save it again from the app it comes from), then run the import again.\n`,
+    );
+    const folder = h.writeConfig({ mcpServers: { a: { command: 'x', args: ['${workspaceFolder}'] } } }, 'ws.json');
+    const needs = await inChinese(['import', folder, '--config', target]);
+    expect(needs.code).toBe(0);
+    expect(needs.out).toContain('  需要的值 workspaceFolder：该服务使用的工作文件夹（文件中的 ${workspaceFolder}）；用于 a: args[0]');
+    expect(needs.out).toContain('什么也没有写入。请用 --input 给出缺少的值（workspaceFolder=…）');
+    expect(needs.out).toContain(
+      'ws.json：claude-desktop 格式的配置\n  服务器 a：x ${workspaceFolder} → 添加\n    需要给出 workspaceFolder 的值\n',
+    );
+  });
+
+  it('call: a tool xiaozhi would not see, with the nearest one and where the list is', async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
+    const run = await inChinese(['call', '--config', file, 'ecko']);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(`小智看不到名为“ecko”的工具。是不是想用 "echo"？运行“xiaozhi-tray tools --config ${file}”查看所有工具。`);
+  });
+
+  it("init's questions and what it wrote, in Chinese", async () => {
+    const home = h.tempDir();
+    const cwd = h.tempDir();
+    const env = { ...ZH, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined };
+    const asked = await h.finished(['init'], { env, cwd, stdin: '' });
+    expect(asked.code).toBe(1);
+    expect(asked.out).toContain('请从小智控制台复制 MCP 接入点地址（xiaozhi.me → 控制台 → MCP 接入点）。');
+    expect(asked.err).toContain('没有收到回答（输入已结束），所以什么也没有写入。');
+    const wrote = await h.finished(['init', '--yes'], { env, cwd });
+    expect(wrote.code, wrote.err).toBe(0);
+    expect(wrote.out).toContain('已写入 xiaozhi-tray.json：有效，0 个接入点，0 个服务器。');
+    expect(wrote.out).toContain('下一步：');
+    expect((await h.finished(['init', '--yes'], { env, cwd })).err).toContain('xiaozhi-tray.json 已存在，没有改动。要替换它请加 --force');
+    const onLine = await h.finished(['init', '--yes', '--force', '--endpoint', `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`], { env, cwd });
+    expect(onLine.code, onLine.err).toBe(0);
+    expect(onLine.err).toContain('警告：--endpoint 把密钥放在了命令行上，这台电脑的其他用户能看到它（ps）');
+  });
+
+  it("tools: the table's headings and each server's line in Chinese", async () => {
+    const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
+    const run = await inChinese(['tools', '--config', file]);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/^服务器 fx（stdio）：\d+ 个工具$/m);
+    expect(run.out).toMatch(/^第 1 页，共 1 页$/m);
+    expect(run.out).toMatch(/^ {2}工具 +大小 {2}来自 +说明$/m);
+    expect(run.out).toMatch(/^\d+ 个工具，共 \d+ 字节，分 1 页，每页最多 \d+ 字节$/m);
+  });
+});
