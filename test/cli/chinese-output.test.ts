@@ -210,5 +210,13 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(run.out).toMatch(/^第 1 页，共 1 页$/m);
     expect(run.out).toMatch(/^ {2}工具 +大小 {2}来自 +说明$/m);
     expect(run.out).toMatch(/^\d+ 个工具，共 \d+ 字节，分 1 页，每页最多 \d+ 字节$/m);
+    // Machine output stays English and the same whatever the locale.
+    const [zhJson, cJson] = await Promise.all([
+      inChinese(['servers', '--config', file, '--json']),
+      h.finished(['servers', '--config', file, '--json']),
+    ]);
+    const withoutPids = (text: string) => text.replace(/"pid": \d+/g, '"pid": 0');
+    expect(withoutPids(zhJson.out)).toBe(withoutPids(cJson.out));
+    expect(JSON.parse(zhJson.out).servers[0]).toMatchObject({ name: 'fx', state: 'running' });
   });
 });
