@@ -75,7 +75,17 @@ describe('service on macOS and Windows', () => {
     const names = (command: typeof runCommand) => command.options.map((o) => o.name).sort();
     expect(names(serviceCommand)).toEqual(expect.arrayContaining(names(runCommand)));
     const given = ['--ui', '--port', '8080', '--host', '0.0.0.0', '--mcp-port', '18791', '--mcp-token-file', 'token'];
-    const more = ['--tool-mode', 'router', '--log-level', 'debug', '--log-format', 'json', '--allow-env', 'REMOTE_TOKEN'];
+    const more = [
+      '--tool-mode',
+      'router',
+      '--log-level',
+      'debug',
+      '--log-format',
+      'json',
+      '--allow-env',
+      'REMOTE_TOKEN',
+      '--fetch-runtimes',
+    ];
     const run = await runOn('darwin', ['install', '--config', config, '--no-start', ...given, ...more], home);
     expect(run.code, run.err).toBe(0);
     const plist = fs.readFileSync(path.join(home, 'Library', 'LaunchAgents', 'me.xiaozhi.tray.xiaozhi-tray.plist'), 'utf8');
@@ -97,6 +107,7 @@ describe('service on macOS and Windows', () => {
       'log-level': 'debug',
       'log-format': 'json',
       'allow-env': 'REMOTE_TOKEN',
+      'fetch-runtimes': true,
     });
   });
 

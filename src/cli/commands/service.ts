@@ -3,7 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../main/core/config/atomic-write';
 import { stringOption, UsageError, type ParsedArgs } from '../args';
-import { ALLOW_ENV_OPTION, LOG_FORMATS, LOG_LEVELS, TOOL_MODE_OPTION, allowEnvArg, type CliContext, type Command } from '../command';
+import {
+  ALLOW_ENV_OPTION,
+  FETCH_RUNTIMES_OPTION,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  TOOL_MODE_OPTION,
+  allowEnvArg,
+  type CliContext,
+  type Command,
+} from '../command';
 import { localServerOverrides } from '../local-server-flags';
 import { loadOrExplain } from '../config-file';
 import { closest } from '../suggest';
@@ -110,7 +119,7 @@ function runArgs(args: ParsedArgs, config: string, cwd: string): string[] {
     const value = stringOption(args, name);
     if (value !== undefined) out.push(`--${name}`, name === 'mcp-token-file' ? path.resolve(cwd, value) : value);
   }
-  if (args.options.ui === true) out.push('--ui');
+  for (const name of ['ui', 'fetch-runtimes']) if (args.options[name] === true) out.push(`--${name}`);
   for (const name of allowEnvArg(args)) out.push('--allow-env', name);
   return out;
 }
@@ -236,7 +245,7 @@ export const serviceCommand: Command = {
   name: 'service',
   summary: 'cli.service.summary',
   usage: [
-    'service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR] [--mcp-port N --mcp-token-file FILE] [--tool-mode all|router]',
+    'service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR] [--mcp-port N --mcp-token-file FILE] [--tool-mode all|router] [--fetch-runtimes]',
     'service uninstall [--name NAME]',
     'service status [--name NAME]',
   ],
@@ -254,6 +263,7 @@ export const serviceCommand: Command = {
     { name: 'mcp-token-file', value: 'FILE', help: 'cli.service.opt.mcp-token-file' },
     { name: 'mcp-token', value: 'T', help: 'cli.service.opt.mcp-token' },
     { ...TOOL_MODE_OPTION, help: 'cli.service.opt.tool-mode' },
+    { ...FETCH_RUNTIMES_OPTION, help: 'cli.service.opt.fetch-runtimes' },
   ],
   details: 'cli.service.details',
   async run(args, ctx) {

@@ -121,6 +121,7 @@ export const cliEn = {
   'cli.init.opt.config': 'the config to write (default xiaozhi-tray.json in this folder)',
   'cli.service.opt.allow-env':
     "install: passed on to run (let another app's config fill ${env:NAME} outside a stdio server's env (a URL, a header, an argument): NAME's value goes wherever that file says)",
+  'cli.service.opt.fetch-runtimes': 'install: passed on to run (fetch Node.js or uv for servers that need them)',
   'cli.service.opt.tool-mode':
     'install: passed on to run (all (default: every endpoint is served every tool), or router: find_tools and call_tool stand in for them)',
   'cli.stats.details':

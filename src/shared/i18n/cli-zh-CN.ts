@@ -117,6 +117,7 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.opt.log-level': '{where} 上显示的最低日志级别：debug、info、warn 或 error（默认 {level}）',
   'cli.init.opt.config': '要写入的配置文件（默认：当前文件夹里的 xiaozhi-tray.json）',
   'cli.service.opt.allow-env': 'install：原样传给 run（允许其他应用的配置在 stdio 服务器的 env 之外填入 ${env:NAME}）',
+  'cli.service.opt.fetch-runtimes': 'install：传给 run（为需要的服务下载 Node.js 或 uv）',
   'cli.service.opt.tool-mode': 'install：原样传给 run（all：每个接入点都提供所有工具，或 router：用 find_tools 和 call_tool 代替）',
   'cli.stats.details': '读取 activity.json，正在运行的桥接（命令行或桌面应用）会在每次调用几秒后更新它，并保留一周。参数和结果从不保存。',
   'cli.config.createWith': '可以这样创建一份：',
