@@ -549,6 +549,9 @@ export const en = {
     'It is not retried until you start it again. Update the server, or tell its author what is shown here.',
   'problem.server.runtimeMissing': '"{command}" needs {runtime}, which is not installed on this computer.',
   'problem.server.runtimeMissing.hint': 'Install it with: {install}',
+  'problem.server.registryUnreachable': 'Could not reach the package registry ({host}).',
+  'problem.server.registryUnreachable.hint':
+    'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
   'problem.server.runtimeDownloadFailed': '{runtime} could not be fetched: {reason}',
   'problem.server.runtimeDownloadFailed.hint':
     'Check the network, or choose a closer download source in Settings → Download sources. Start the server again to continue the download.',
@@ -940,6 +943,7 @@ export const en = {
   'activity.allCalled': 'Every tool served was called in this period.',
   'activity.toTools': 'Switch tools off on the Tools page',
   'servers.retry': 'Try again',
+  'servers.toMirrors': 'Open Download sources',
   'servers.failedHint':
     'It stopped again after being restarted, so it is no longer retried: fix what the error names (its last output is below), then press Try again.',
   'list.separator': ', ',

@@ -43,6 +43,7 @@ import {
 import { prepareChildRuntime, type RuntimeProvider } from '../runtimes/child-runtime';
 import { tearDownServer } from './server-teardown';
 import { makeTransport, stdioPid, type TransportContext } from './server-transport';
+import { registryUnreachable } from './registry-failure';
 import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
 import { defaultSupervision, type Supervision } from './supervision';
@@ -501,6 +502,9 @@ export class ChildServer {
   private startFailure(error: unknown): Failure {
     if (this.transportFault) return { problem: this.transportFault };
     const s = this.settings;
+    // npx or uvx that could not download the package: the network (or a mirror) is the cause, not the program.
+    const offline = s.transport === 'stdio' ? registryUnreachable(this.stderr.lines()) : undefined;
+    if (offline) return { problem: offline };
     if (s.transport === 'stdio' && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       const exit = this.exit;
       const said = this.errorLineOf(exit);
