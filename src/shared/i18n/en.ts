@@ -5,6 +5,8 @@ export const en = {
   'app.name': 'Xiaozhi Tray',
 
   'app.loading': 'Loading…',
+  'app.addressExpired':
+    'This page’s address has expired (xiaozhi-tray was restarted): open the new address that xiaozhi-tray run printed in the terminal.',
   'app.disconnected': 'The connection to the bridge was lost. Reconnecting…',
 
   'nav.label': 'Sections',
