@@ -692,6 +692,7 @@ export const en = {
   'catalogue.refresh': 'Refresh from the MCP registry',
   'catalogue.refreshing': 'Refreshing…',
   'catalogue.refreshed': 'Registry read {time}.',
+  'catalogue.builtInShown': 'The MCP registry could not be reached: the built-in catalogue is shown.',
   'catalogue.refreshFailed': 'The MCP registry could not be read; the list that came with the app is shown.',
   'catalogue.fromRegistry': 'MCP registry',
   'catalogue.count': '{count, plural, one {# server} other {# servers}}',

@@ -666,6 +666,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'catalogue.refresh': '从 MCP 注册表刷新',
   'catalogue.refreshing': '正在刷新…',
   'catalogue.refreshed': '注册表读取于 {time}。',
+  'catalogue.builtInShown': '无法连接 MCP 注册表：显示的是应用自带的服务目录。',
   'catalogue.refreshFailed': '无法读取 MCP 注册表，显示的是应用自带的列表。',
   'catalogue.fromRegistry': 'MCP 注册表',
   'catalogue.count': '{count} 个服务',
