@@ -52,6 +52,9 @@ import { listAllTools, skippedWarning, type ToolList } from './tool-list';
 // Where the timings of supervision are defined; re-exported for the rooms that configure them.
 export { defaultSupervision, type Supervision } from './supervision';
 
+/** How long a first run's install must last before the log says how long it is given. */
+const INSTALL_NOTE_AFTER_MS = 2000;
+
 export interface ChildServerOptions {
   settings: ServerSettings;
   log: Logger;
@@ -119,6 +122,7 @@ export class ChildServer {
   private startWatch: { generation: number; run: PackageRun; giveLonger: () => void } | undefined;
   /** Set while a first run downloads or installs its package. */
   private installing: PackageRun | undefined;
+  private installNote: NodeJS.Timeout | undefined;
   /** Whose runtime runs this stdio server's program (and the app's download's progress while it fetches one). */
   private runtime: ServerRuntime | undefined;
   /** The app's runtime's folder, first on this attempt's PATH. */
@@ -548,13 +552,16 @@ export class ChildServer {
     if (!watch || watch.generation !== generation || generation !== this.generation || this.installing) return;
     this.installing = watch.run;
     watch.giveLonger();
-    const minutes = Math.round(this.installTimeoutMs() / 60_000);
-    say(
-      this.opts.log,
-      'info',
-      problem('server.installing', { runner: watch.run.runner, package: watch.run.package ?? this.name, minutes }),
-    );
     this.opts.onStatus();
+    // "Waiting up to 10 min" only once the install lasts: a runner that fails at once (offline) would promise a wait it never gets.
+    const run = watch.run;
+    clearTimeout(this.installNote);
+    this.installNote = setTimeout(() => {
+      if (generation !== this.generation || this.installing !== run) return;
+      const minutes = Math.round(this.installTimeoutMs() / 60_000);
+      say(this.opts.log, 'info', problem('server.installing', { runner: run.runner, package: run.package ?? this.name, minutes }));
+    }, INSTALL_NOTE_AFTER_MS);
+    this.installNote.unref();
   }
 
   /** The line its stderr gave as the reason it ended (not for a SIGKILL: the system's doing, whatever it printed before). */
@@ -691,6 +698,7 @@ export class ChildServer {
     this.tools = [];
     this.taskTools.clear();
     this.skipped = [];
+    clearTimeout(this.installNote);
     if (this.installing) {
       this.installing = undefined;
       this.opts.onStatus();
