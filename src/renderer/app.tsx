@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
-import { resolveLanguage, translator, type MessageKey } from '../shared/i18n/translate';
+import { resolveLanguage, translator, type Language, type MessageKey } from '../shared/i18n/translate';
 import type { ImportPreview } from '../shared/import';
 import { AppContext, useApp } from './app-context';
 import { useFileDrop } from './components/file-drop';
@@ -52,13 +52,18 @@ interface Toast {
 export function App({ store }: { store: BridgeStore }) {
   const ready = useStore(store, (d) => d.ready);
   const connected = useStore(store, (d) => d.connected);
+  const refused = useStore(store, (d) => d.refused);
   const ui = useStore(store, (d) => d.settings?.ui);
   const state = useStore(store, (d) => d.state);
   const [page, setPage] = useState<Page>(pageFromHash);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [stopping, setStopping] = useState(false);
   const [importPreview, setImportPreview] = useState<ImportPreview | undefined>();
-  const language = resolveLanguage(ui?.language, navigator.language);
+  // Until the settings are read (or when they cannot be: a refused address), the language this window last had.
+  const language = resolveLanguage(ui?.language ?? rememberedLanguage(), navigator.language);
+  useEffect(() => {
+    if (ui?.language) rememberLanguage(ui.language);
+  }, [ui?.language]);
   const t = useMemo(() => translator(language), [language]);
 
   useEffect(() => {
@@ -117,25 +122,29 @@ export function App({ store }: { store: BridgeStore }) {
               </li>
             ))}
           </ul>
-          <div className="sidebar-footer">
-            <SummaryLines summary={summary} className="small sidebar-status" />
-            {state.running ? (
-              <Button small onClick={() => setStopping(true)}>
-                {t('app.stopAll')}
-              </Button>
-            ) : (
-              <Button small kind="primary" onClick={() => void store.api.start()}>
-                {t('app.startAll')}
-              </Button>
-            )}
-          </div>
+          {/* Before the state is read, "Stopped" and "Start all" would be guesses. */}
+          {ready ? (
+            <div className="sidebar-footer">
+              <SummaryLines summary={summary} className="small sidebar-status" />
+              {state.running ? (
+                <Button small onClick={() => setStopping(true)}>
+                  {t('app.stopAll')}
+                </Button>
+              ) : (
+                <Button small kind="primary" onClick={() => void store.api.start()}>
+                  {t('app.startAll')}
+                </Button>
+              )}
+            </div>
+          ) : null}
         </nav>
         <main className="content" id="main-content" tabIndex={-1}>
+          {refused ? <Notice kind="error">{t('app.addressExpired')}</Notice> : null}
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
           {ready ? <UpdateBanner /> : null}
           {ready ? <PendingConfirmations /> : null}
           {ready ? <PendingElicitations /> : null}
-          {!ready ? <p className="muted">{t('app.loading')}</p> : PAGE_VIEWS[page](go)}
+          {!ready ? refused ? null : <p className="muted">{t('app.loading')}</p> : PAGE_VIEWS[page](go)}
         </main>
         {stopping ? (
           // Stopping everything cuts xiaozhi off from every tool: asked first, and said so.
@@ -179,4 +188,24 @@ function DropZone() {
       {t('import.dropHere')}
     </div>
   ) : null;
+}
+
+const LANGUAGE_KEY = 'xiaozhi-language';
+
+/** The language setting this browser last saw ('system', 'zh-CN', 'en'), kept so a page that cannot reach the bridge still speaks it. */
+function rememberedLanguage(): 'system' | Language | undefined {
+  try {
+    const value = localStorage.getItem(LANGUAGE_KEY);
+    return value === 'system' || value === 'zh-CN' || value === 'en' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberLanguage(value: string): void {
+  try {
+    localStorage.setItem(LANGUAGE_KEY, value);
+  } catch {
+    // storage refused (private mode): the page falls back to the browser's language
+  }
 }

@@ -15,8 +15,8 @@ declare global {
 }
 
 /** Under Electron the preload gave us the API; in a browser we talk to the headless bridge. */
-function connect(): { api: BridgeApi; onConnection: (cb: (c: boolean) => void) => void } {
-  if (window.xiaozhi) return { api: window.xiaozhi, onConnection: () => undefined };
+function connect(): { api: BridgeApi; onConnection: (cb: (c: boolean) => void) => void; onRefused: (cb: () => void) => void } {
+  if (window.xiaozhi) return { api: window.xiaozhi, onConnection: () => undefined, onRefused: () => undefined };
   const token =
     new URLSearchParams(window.location.hash.split('?')[1] ?? window.location.search.slice(1)).get('token') ??
     sessionStorage.getItem('xiaozhi-token') ??
@@ -24,14 +24,24 @@ function connect(): { api: BridgeApi; onConnection: (cb: (c: boolean) => void) =
   // Keep the token out of the address bar (and screenshots) once read.
   if (token) sessionStorage.setItem('xiaozhi-token', token);
   if (window.location.hash.includes('token=')) history.replaceState(null, '', window.location.pathname + '#/overview');
+  // The new address pasted into this tab is only a hash change: read its token by loading afresh.
+  window.addEventListener('hashchange', () => {
+    if (window.location.hash.includes('token=')) window.location.reload();
+  });
   let notify: (c: boolean) => void = () => undefined;
+  let refused: () => void = () => undefined;
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  const carrier = webSocketCarrier(`${scheme}://${window.location.host}/api?token=${encodeURIComponent(token)}`, (c) => notify(c));
-  return { api: createBridgeClient(carrier), onConnection: (cb) => (notify = cb) };
+  const query = `token=${encodeURIComponent(token)}`;
+  const carrier = webSocketCarrier(`${scheme}://${window.location.host}/api?${query}`, (c) => notify(c), {
+    checkUrl: `/api/check?${query}`,
+    onRefused: () => refused(),
+  });
+  return { api: createBridgeClient(carrier), onConnection: (cb) => (notify = cb), onRefused: (cb) => (refused = cb) };
 }
 
-const { api, onConnection } = connect();
+const { api, onConnection, onRefused } = connect();
 const store = new BridgeStore(api);
 onConnection((c) => store.setConnected(c));
+onRefused(() => store.setRefused());
 void store.load();
 createRoot(document.getElementById('root') as HTMLElement).render(<App store={store} />);

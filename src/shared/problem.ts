@@ -58,6 +58,7 @@ export const PROBLEM_CODES = [
   'server.badInitialize',
   'server.runtimeMissing',
   'server.runtimeDownloadFailed',
+  'server.registryUnreachable',
   // What a server's log lines say happened (worded in the logs page like a problem; no hint).
   'server.running',
   'server.installing',

@@ -22,7 +22,9 @@ export interface WindowBridge {
 
 /** Runs the headless bridge with its window on a free port; resolves once it printed the window's URL. */
 export async function startWindowBridge(config: string, env: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<WindowBridge> {
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--port', '0', ...extraArgs], {
+  // A free port, unless the test names one (a restart on the same port).
+  const port = extraArgs.includes('--port') ? [] : ['--port', '0'];
+  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', ...port, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, MCP_ENDPOINT: '', ...env },
   });

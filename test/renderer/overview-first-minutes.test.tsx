@@ -5,6 +5,7 @@ import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { fixtureServer, makeBridge, patientConnection, tearDown, type Harness } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
+import { waitFor as waitForCondition } from '../helpers/wait';
 
 let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
@@ -46,5 +47,28 @@ describe('the overview in the first minutes', () => {
     expect(tools.length).toBeGreaterThan(0);
     await screen.findByText(`小智已连接 · 已读取 ${tools.length} 个工具`, undefined, { timeout: 10_000 });
     await waitFor(() => expect(screen.queryByRole('heading', { name: '让小智用上你的工具' })).toBeNull());
+  });
+
+  it('with no server yet, does not count the app’s own task tools as the user’s, and links to the catalogue', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    // As a user does it: the endpoint added in the window to a bridge with nothing configured.
+    harness = makeBridge({ servers: [], connection: patientConnection });
+    harness.bridge.start();
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
+    await harness.bridge.api.addEndpoint({ name: '家里', url: xiaozhi.url() });
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    // What xiaozhi reads once the catalogue is built (it lists again, as xiaozhi does).
+    let tools: unknown[] = [];
+    await waitForCondition(async () => (tools = (await session.listAllTools()).tools).length > 0, 10_000, 'the bridge’s own tools');
+    // The bridge's own tools (task_status, cancel_task): before, "小智已连接 · 已读取 2 个工具".
+    expect(tools.length).toBeGreaterThan(0);
+    expect(await screen.findByText('小智已连接 · 还没有服务为它提供工具', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.queryByText(/已读取 \d+ 个工具/)).toBeNull();
+    expect(screen.getByRole('link', { name: '还没有服务：添加一个服务，小智才有工具可用' }).getAttribute('href')).toBe(
+      '#/servers?add=catalogue',
+    );
+    // The steps left to do stay.
+    expect(screen.getByRole('heading', { name: '让小智用上你的工具' })).toBeTruthy();
   });
 });

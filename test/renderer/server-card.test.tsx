@@ -41,6 +41,42 @@ describe('the server card of a server that crashed at start', () => {
   }
 });
 
+const offlineNpm = [
+  "process.stderr.write('npm error code ENOTFOUND\\n');",
+  "process.stderr.write('npm error network request to https://registry.npmjs.org/some-mcp failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org\\n');",
+  'process.exit(1);',
+].join('');
+
+describe('the server card of an npx that could not reach the registry', () => {
+  for (const [language, message, hint, link] of [
+    [
+      'en',
+      'Could not reach the package registry (registry.npmjs.org).',
+      'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
+      'Open Download sources',
+    ],
+    [
+      'zh-CN',
+      '无法连接软件包仓库（registry.npmjs.org）。',
+      '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
+      '打开下载源设置',
+    ],
+  ] as const) {
+    it(`says so in the reader's language and links to the download sources (${language})`, async () => {
+      harness = makeBridge(
+        { servers: [{ name: 'net', transport: 'stdio', command: process.execPath, args: ['-e', offlineNpm] }] },
+        slowRestarts,
+      );
+      harness.bridge.start();
+      await renderWithBridge(harness, <ServersPage />, language);
+      // Before: "The program stopped: npm error network request to …", in English whatever the language.
+      expect(await screen.findByText(message, undefined, { timeout: 10_000 })).toBeTruthy();
+      expect(screen.getByText(hint)).toBeTruthy();
+      expect(screen.getByText(link).closest('a')!.getAttribute('href')).toBe('#/settings?section=mirrors');
+    });
+  }
+});
+
 describe.skipIf(process.platform === 'win32')('the server card of a first run', () => {
   for (const [language, badge, sentence] of [
     [

@@ -140,7 +140,9 @@ export const runCommand: Command = {
           if (host && !isLoopbackHost(host))
             log.warn(translate('en', 'problem.cli.webExposed', { host }), problem('cli.webExposed', { host }));
         } catch (error) {
-          log.error(`web UI: ${error instanceof Error ? error.message : String(error)}`);
+          // The window was asked for: running on without it (and without its address) leaves the user nothing to open.
+          log.error(webUiFailure(error, port));
+          guard.begin('the web UI could not start', 1);
         }
       }
       return await guard.stopped;
@@ -150,3 +152,13 @@ export const runCommand: Command = {
     }
   },
 };
+
+/** Why the web UI could not listen, and what to do: a port in use is most often this app still running. */
+function webUiFailure(error: unknown, port: number | undefined): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE' && port !== undefined)
+    return `web UI: port ${port} is already in use (is another xiaozhi-tray run still running?). Stop the other copy, or choose another port with --port (or leave --port out for a free one).`;
+  if (code === 'EACCES' && port !== undefined)
+    return `web UI: this user may not listen on port ${port}. Choose a port above 1024 with --port (or leave --port out for a free one).`;
+  return `web UI: could not start: ${error instanceof Error ? error.message : String(error)}`;
+}

@@ -9,7 +9,11 @@ export type WebReply = { id: number; output?: unknown; error?: string } | { even
  * The BridgeApi carrier of the headless web UI: one WebSocket, requests matched by id, events
  * pushed by the server. It reconnects by itself; calls made while down wait for the connection.
  */
-export function webSocketCarrier(url: string, onConnectionChange: (connected: boolean) => void = () => undefined): BridgeCarrier {
+export function webSocketCarrier(
+  url: string,
+  onConnectionChange: (connected: boolean) => void = () => undefined,
+  access?: { checkUrl: string; onRefused: () => void },
+): BridgeCarrier {
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   const queue: WebRequest[] = [];
@@ -19,8 +23,10 @@ export function webSocketCarrier(url: string, onConnectionChange: (connected: bo
 
   const connect = () => {
     const ws = new WebSocket(url);
+    let opened = false;
     socket = ws;
     ws.onopen = () => {
+      opened = true;
       delay = 500;
       onConnectionChange(true);
       for (const request of queue.splice(0)) ws.send(JSON.stringify(request));
@@ -48,8 +54,13 @@ export function webSocketCarrier(url: string, onConnectionChange: (connected: bo
         waiter.reject(new Error('The connection to the bridge was lost.'));
         pending.delete(id);
       }
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 10_000);
+      const retry = () => {
+        setTimeout(connect, delay);
+        delay = Math.min(delay * 2, 10_000);
+      };
+      // Refused before it opened: a token of a previous run never becomes valid again; anything else (down, restarting) is retried.
+      if (opened || !access) return retry();
+      fetch(access.checkUrl, { cache: 'no-store' }).then((response) => (response.status === 401 ? access.onRefused() : retry()), retry);
     };
   };
   connect();

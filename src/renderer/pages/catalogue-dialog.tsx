@@ -65,6 +65,17 @@ function runtimeNote(entry: CatalogueEntry, host: HostInfo | undefined, t: Trans
   }
 }
 
+/** Whether this window said once that the built-in catalogue is shown (the registry could not be reached). */
+let offlineNoteShown = false;
+
+function OfflineNote() {
+  const { t } = useApp();
+  useEffect(() => {
+    offlineNoteShown = true;
+  }, []);
+  return <p className="small muted">{t('catalogue.builtInShown')}</p>;
+}
+
 /**
  * "Add server": the catalogue. Search and filter, pick one, give the values it needs, and the server
  * form opens filled in. Nothing runs until the form is saved.
@@ -84,8 +95,12 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
   const zh = language === 'zh-CN';
   const text = (x: { en: string; zh: string }) => (zh ? x.zh : x.en);
 
+  // A refresh the user asked for that failed is worth a warning; the automatic one on opening is not (offline, or in mainland China, every time).
+  const [asked, setAsked] = useState(false);
+  const [quietNote] = useState(() => !offlineNoteShown);
   const refresh = async (mode: 'ifStale' | 'now') => {
     setRefreshing(true);
+    if (mode === 'now') setAsked(true);
     try {
       setCatalogue(await store.api.getCatalogue({ refresh: mode }));
     } catch {
@@ -200,7 +215,8 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
         {catalogue ? t('catalogue.count', { count: shown.length }) : t('app.loading')}
         {catalogue?.refreshedAt ? ` · ${t('catalogue.refreshed', { time: formatAgo(catalogue.refreshedAt, language) })}` : ''}
       </p>
-      {catalogue?.refreshError ? <Notice kind="warn">{t('catalogue.refreshFailed')}</Notice> : null}
+      {catalogue?.refreshError && asked ? <Notice kind="warn">{t('catalogue.refreshFailed')}</Notice> : null}
+      {catalogue?.refreshError && !asked && quietNote ? <OfflineNote /> : null}
       {catalogue && shown.length === 0 ? (
         <EmptyState
           title={t('catalogue.none', { query: query.trim() || t(`catalogue.category.${category || 'all'}` as 'catalogue.category.all') })}

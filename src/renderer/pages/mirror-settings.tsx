@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../app-context';
 import { Button, Field } from '../components/ui';
 import { useCommand } from '../components/use-command';
@@ -21,6 +21,12 @@ export function MirrorSettings() {
   const settings = useStore(store, (d) => d.settings);
   const run = useCommand();
   const [draft, setDraft] = useState<Partial<Record<MirrorKey, string>> | undefined>();
+  const section = useRef<HTMLElement>(null);
+  const loaded = settings !== undefined;
+  // A server card that could not reach its registry links here (#/settings?section=mirrors).
+  useEffect(() => {
+    if (loaded && /[?&]section=mirrors\b/.test(window.location.hash)) section.current?.scrollIntoView({ block: 'start' });
+  }, [loaded]);
   if (!settings) return null;
   const mirrors = settings.mirrors;
   const chinese = language === 'zh-CN';
@@ -42,7 +48,7 @@ export function MirrorSettings() {
   };
 
   return (
-    <section className="panel form">
+    <section className="panel form" id="mirrors" ref={section}>
       <h2 id="mirrors-title">{t('mirrors.title')}</h2>
       <p className="field-hint">{t('mirrors.hint')}</p>
       {chinese && mirrors.preset === 'default' ? <p className="small">{t('mirrors.chinaOffer')}</p> : null}

@@ -4,7 +4,7 @@ import { HostNotices } from '../components/host-notices';
 import { BackgroundTasks } from '../components/background-tasks';
 import { ProblemText } from '../components/problem-text';
 import { SetupChecklist } from './setup-checklist';
-import { XiaozhiStatus } from './xiaozhi-status';
+import { hasServers, XiaozhiStatus } from './xiaozhi-status';
 import { ServedCount } from '../components/served-count';
 import { StatusBadge } from '../components/ui';
 import { OutcomeBadge } from '../components/outcome-badge';
@@ -37,7 +37,9 @@ export function OverviewPage(props: { go: (page: string) => void }) {
       <HostNotices />
       <XiaozhiStatus state={state} />
       {/* Until xiaozhi has read a tool, what is left to do (the guide used to vanish once an endpoint was added). */}
-      {state.endpoints.some((e) => e.state === 'connected' && (e.toolsRead?.count ?? 0) > 0) ? null : <SetupChecklist state={state} />}
+      {hasServers(state) && state.endpoints.some((e) => e.state === 'connected' && (e.toolsRead?.count ?? 0) > 0) ? null : (
+        <SetupChecklist state={state} />
+      )}
       <BackgroundTasks />
       <section className="cards" aria-label={t('nav.endpoints')}>
         {state.endpoints.map((e) => (

@@ -72,6 +72,11 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '') ? { hint: t('servers.failedHint') } : {})}
           />
         ) : null}
+        {status.state !== 'running' && status.lastErrorCause?.code === 'server.registryUnreachable' ? (
+          <a className="btn btn-default btn-small" href="#/settings?section=mirrors">
+            {t('servers.toMirrors')}
+          </a>
+        ) : null}
         <SkippedTools status={status} />
         {showOutput ? (
           // Open while its output is the only clue; a click away once the line that tells why is shown above.

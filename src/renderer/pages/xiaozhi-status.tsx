@@ -20,6 +20,9 @@ export function ServerLinks(props: { names: string[] }) {
   ));
 }
 
+/** Some server is switched on: the tools xiaozhi reads are more than the app's own. */
+export const hasServers = (state: BridgeState): boolean => state.servers.some((s) => s.enabled);
+
 /** Is xiaozhi working? Connected, and how many tools it read: the first line of the overview. */
 export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t']): { tone: Tone; text: string } {
   const connected = state.endpoints.filter((e) => e.state === 'connected');
@@ -28,6 +31,8 @@ export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t'
     return { tone: trying ? 'warn' : 'bad', text: t(trying ? 'xiaozhi.connecting' : 'xiaozhi.notConnected') };
   }
   const read = Math.max(0, ...connected.map((e) => e.toolsRead?.count ?? 0));
+  // With no server, what xiaozhi read are the app's own task tools: not the user's tools.
+  if (read > 0 && !hasServers(state)) return { tone: 'warn', text: t('xiaozhi.onlyOwnTools') };
   if (read > 0) return { tone: 'ok', text: t('xiaozhi.working', { count: read }) };
   return { tone: 'warn', text: t('xiaozhi.notRead') };
 }
@@ -46,11 +51,13 @@ export function XiaozhiStatus({ state }: { state: BridgeState }) {
       <div>
         <div className={`summary-headline tone-text-${line.tone}`}>{line.text}</div>
         <div className="small">
-          {!state.running
-            ? t('summary.stopped')
-            : enabled.length === 0
-              ? t('xiaozhi.noServers')
-              : t('xiaozhi.servers', { running, total: enabled.length, tools: state.catalog.toolCount })}
+          {!state.running ? (
+            t('summary.stopped')
+          ) : enabled.length === 0 ? (
+            <a href={serversLink({ add: true })}>{t('xiaozhi.noServers')}</a>
+          ) : (
+            t('xiaozhi.servers', { running, total: enabled.length, tools: state.catalog.toolCount })
+          )}
           {failed.length > 0 ? (
             <span className="error-text">
               {' · '}

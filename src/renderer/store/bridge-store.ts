@@ -9,6 +9,8 @@ export interface StoreData {
   ready: boolean;
   /** The carrier is up (always true under Electron). */
   connected: boolean;
+  /** The bridge refused this page's token (a previous run's address): nothing will load until the new one is opened. */
+  refused: boolean;
   state: BridgeState;
   settings: Settings | undefined;
   catalog: CatalogTool[];
@@ -32,6 +34,7 @@ export class BridgeStore {
   private data: StoreData = {
     ready: false,
     connected: true,
+    refused: false,
     state: { running: false, endpoints: [], servers: [], catalog: { toolCount: 0, bytes: 0, pages: 0 } },
     settings: undefined,
     catalog: [],
@@ -104,6 +107,10 @@ export class BridgeStore {
     } finally {
       if (this.loading === loading) this.loading = undefined;
     }
+  }
+
+  setRefused(): void {
+    this.set({ refused: true, connected: true });
   }
 
   setConnected(connected: boolean): void {

@@ -7,6 +7,8 @@ export const en = {
   'app.name': 'Xiaozhi Tray',
 
   'app.loading': 'Loading…',
+  'app.addressExpired':
+    'This page’s address has expired (xiaozhi-tray was restarted): open the new address that xiaozhi-tray run printed in the terminal.',
   'app.disconnected': 'The connection to the bridge was lost. Reconnecting…',
 
   'nav.label': 'Sections',
@@ -560,6 +562,9 @@ export const en = {
     'It is not retried until you start it again. Update the server, or tell its author what is shown here.',
   'problem.server.runtimeMissing': '"{command}" needs {runtime}, which is not installed on this computer.',
   'problem.server.runtimeMissing.hint': 'Install it with: {install}',
+  'problem.server.registryUnreachable': 'Could not reach the package registry ({host}).',
+  'problem.server.registryUnreachable.hint':
+    'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
   'problem.server.runtimeDownloadFailed': '{runtime} could not be fetched: {reason}',
   'problem.server.runtimeDownloadFailed.hint':
     'Check the network, or choose a closer download source in Settings → Download sources. Start the server again to continue the download.',
@@ -713,6 +718,7 @@ export const en = {
   'catalogue.refresh': 'Refresh from the MCP registry',
   'catalogue.refreshing': 'Refreshing…',
   'catalogue.refreshed': 'Registry read {time}.',
+  'catalogue.builtInShown': 'The MCP registry could not be reached: the built-in catalogue is shown.',
   'catalogue.refreshFailed': 'The MCP registry could not be read; the list that came with the app is shown.',
   'catalogue.fromRegistry': 'MCP registry',
   'catalogue.count': '{count, plural, one {# server} other {# servers}}',
@@ -966,11 +972,13 @@ export const en = {
   'activity.allCalled': 'Every tool served was called in this period.',
   'activity.toTools': 'Switch tools off on the Tools page',
   'servers.retry': 'Try again',
+  'servers.toMirrors': 'Open Download sources',
   'servers.failedHint':
     'It stopped again after being restarted, so it is no longer retried: fix what the error names (its last output is below), then press Try again.',
   'list.separator': ', ',
   'xiaozhi.label': 'Is xiaozhi working?',
   'xiaozhi.working': 'Xiaozhi is connected · it has read {count, plural, one {# tool} other {# tools}}',
+  'xiaozhi.onlyOwnTools': 'Xiaozhi is connected · no server gives it tools yet',
   'xiaozhi.notRead': 'Xiaozhi is connected, but has not read the tools yet',
   'xiaozhi.connecting': 'Connecting to xiaozhi…',
   'xiaozhi.notConnected': 'Xiaozhi is not connected',

@@ -30,6 +30,7 @@ export class CatalogueService {
   private readonly shipped = shippedCatalogue();
   private cache: z.infer<typeof CacheSchema> | undefined;
   private refreshError: string | undefined;
+  private saidUnreachable = false;
   private refreshing: Promise<void> | undefined;
   private readonly registryUrl: string;
 
@@ -64,11 +65,15 @@ export class CatalogueService {
         });
         this.cache = { fetchedAt: Date.now(), registry: this.registryUrl, entries };
         this.refreshError = undefined;
+        this.saidUnreachable = false;
         this.writeCache();
         this.options.log.info(`catalogue: ${entries.length} runnable servers read from the MCP registry`);
       } catch (error) {
         this.refreshError = failureText(error);
-        this.options.log.warn(
+        // Said once at warn: offline (or where the registry is blocked) every opening of the catalogue would repeat it.
+        const level = this.saidUnreachable ? 'debug' : 'warn';
+        this.saidUnreachable = true;
+        this.options.log[level](
           `catalogue: could not read the MCP registry (${this.refreshError}); using the ${this.cache ? 'cached and ' : ''}shipped list`,
         );
       } finally {

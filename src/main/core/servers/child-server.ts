@@ -43,6 +43,7 @@ import {
 import { prepareChildRuntime, type RuntimeProvider } from '../runtimes/child-runtime';
 import { tearDownServer } from './server-teardown';
 import { makeTransport, stdioPid, type TransportContext } from './server-transport';
+import { registryUnreachable } from './registry-failure';
 import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
 import { defaultSupervision, type Supervision } from './supervision';
@@ -50,6 +51,9 @@ import { listAllTools, skippedWarning, type ToolList } from './tool-list';
 
 // Where the timings of supervision are defined; re-exported for the rooms that configure them.
 export { defaultSupervision, type Supervision } from './supervision';
+
+/** How long a first run's install must last before the log says how long it is given. */
+const INSTALL_NOTE_AFTER_MS = 2000;
 
 export interface ChildServerOptions {
   settings: ServerSettings;
@@ -118,6 +122,7 @@ export class ChildServer {
   private startWatch: { generation: number; run: PackageRun; giveLonger: () => void } | undefined;
   /** Set while a first run downloads or installs its package. */
   private installing: PackageRun | undefined;
+  private installNote: NodeJS.Timeout | undefined;
   /** Whose runtime runs this stdio server's program (and the app's download's progress while it fetches one). */
   private runtime: ServerRuntime | undefined;
   /** The app's runtime's folder, first on this attempt's PATH. */
@@ -501,6 +506,9 @@ export class ChildServer {
   private startFailure(error: unknown): Failure {
     if (this.transportFault) return { problem: this.transportFault };
     const s = this.settings;
+    // npx or uvx that could not download the package: the network (or a mirror) is the cause, not the program.
+    const offline = s.transport === 'stdio' ? registryUnreachable(this.stderr.lines()) : undefined;
+    if (offline) return { problem: offline };
     if (s.transport === 'stdio' && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       const exit = this.exit;
       const said = this.errorLineOf(exit);
@@ -544,13 +552,16 @@ export class ChildServer {
     if (!watch || watch.generation !== generation || generation !== this.generation || this.installing) return;
     this.installing = watch.run;
     watch.giveLonger();
-    const minutes = Math.round(this.installTimeoutMs() / 60_000);
-    say(
-      this.opts.log,
-      'info',
-      problem('server.installing', { runner: watch.run.runner, package: watch.run.package ?? this.name, minutes }),
-    );
     this.opts.onStatus();
+    // "Waiting up to 10 min" only once the install lasts: a runner that fails at once (offline) would promise a wait it never gets.
+    const run = watch.run;
+    clearTimeout(this.installNote);
+    this.installNote = setTimeout(() => {
+      if (generation !== this.generation || this.installing !== run) return;
+      const minutes = Math.round(this.installTimeoutMs() / 60_000);
+      say(this.opts.log, 'info', problem('server.installing', { runner: run.runner, package: run.package ?? this.name, minutes }));
+    }, INSTALL_NOTE_AFTER_MS);
+    this.installNote.unref();
   }
 
   /** The line its stderr gave as the reason it ended (not for a SIGKILL: the system's doing, whatever it printed before). */
@@ -687,6 +698,7 @@ export class ChildServer {
     this.tools = [];
     this.taskTools.clear();
     this.skipped = [];
+    clearTimeout(this.installNote);
     if (this.installing) {
       this.installing = undefined;
       this.opts.onStatus();

@@ -68,6 +68,13 @@ const SYSTEM_LIMITS: Record<string, string> = {
   ENOMEM: 'there was not enough memory to start it (ENOMEM)',
 };
 
+const REGISTRY_REASONS: Record<string, string> = {
+  dns: ', its name could not be found (DNS)',
+  tls: ', its certificate was not trusted (an antivirus or a proxy in between?)',
+  timeout: ', the connection timed out',
+  reset: ', the connection was cut or refused',
+};
+
 /** The system limits a refused spawn can name (retried, never counted as a crash). */
 export const SYSTEM_LIMIT_CODES = Object.keys(SYSTEM_LIMITS);
 
@@ -78,6 +85,8 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
     `"${p.command}" was found (${p.found}) but could not be started: the interpreter on its first line (#!) is missing`,
   'server.runtimeMissing': (p) =>
     `the command "${p.command}" needs ${p.runtime}, which is not installed here; install it with: ${p.install} (or start with --fetch-runtimes, and the app fetches it)`,
+  'server.registryUnreachable': (p) =>
+    `could not reach the package registry (${p.host})${REGISTRY_REASONS[String(p.reason)] ?? ''}: in Settings → Download sources, choose the mainland China mirror (headless: "mirrors": { "preset": "china" } in the config), or check your network or proxy`,
   'server.runtimeDownloadFailed': (p) => `${p.runtime} could not be fetched: ${p.reason}`,
   'server.fetchingRuntime': (p) => `${p.runtime} is not installed here: fetching ${p.runtime} ${p.version} into the app's folder`,
   'server.runtimeReady': (p) => `runs with the app's ${p.runtime} ${p.version}`,

@@ -86,6 +86,13 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       res.writeHead(400, { 'Content-Type': 'text/plain', Connection: 'close' }).end('Bad request');
       return;
     }
+    // The page asks this when its WebSocket is refused: a browser cannot see the upgrade's 401, and
+    // a token of a previous run must be said as that, not retried for ever. Says no more than the upgrade does.
+    if (url.pathname === '/api/check') {
+      const valid = secretsEqual(url.searchParams.get('token') ?? '', token);
+      res.writeHead(valid ? 204 : 401, { 'Cache-Control': 'no-store' }).end();
+      return;
+    }
     const file = staticFileFor(root, url.pathname);
     if (!file) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');

@@ -47,6 +47,17 @@ describe.skipIf(process.platform === 'win32')('the first run of an npx server', 
     expect(logText(harness.logBook)).toMatch(/\[server:weather\] first run: npx is downloading and installing @acme\/weather-mcp/);
   });
 
+  it('does not promise "up to 10 min" to a runner that fails at once (offline)', async () => {
+    npx = fakeNpx();
+    // npm says it will install, then fails in milliseconds: the promised wait never happens.
+    const failing = npx.server(['@acme/weather-mcp'], { FAKE_NPX_SAYS: NPM_SAYS, FAKE_NPX_SECONDS: '0', FAKE_NPX_NODE: '/bin/false' });
+    harness = makeBridge({ servers: [failing] }, { ...supervision, maxCrashes: 2 });
+    harness.bridge.start();
+    await waitFor(() => server().state === 'failed', 20_000, 'the runner to fail');
+    // Before: "first run: npx is downloading and installing …; it is given up to 10 min to start" at each attempt.
+    expect(logText(harness.logBook)).not.toMatch(/given up to/);
+  });
+
   // The MCP SDK gives `initialize` 60 s by default: an install that takes longer was cut at 60 s and
   // restarted (npm killed mid-download) however long the first run was promised. Slow by nature.
   it("waits past the MCP SDK's own 60 s for an install that takes longer", { timeout: 120_000 }, async () => {

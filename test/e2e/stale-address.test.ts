@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, haveChromium, launchChromium, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+
+/**
+ * `run` restarted with the same --port prints a new address (a new token). The tab that still holds
+ * the old one must say so, in its language, instead of "Reconnecting… / Loading…" for ever.
+ */
+if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);
+
+let browser: Browser | undefined;
+let bridge: WindowBridge | undefined;
+let work = '';
+afterEach(async () => {
+  await browser?.close();
+  await bridge?.stop();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+  browser = undefined;
+  bridge = undefined;
+});
+
+describe.skipIf(!haveChromium)('a tab left open across a restart of run', () => {
+  it('says its address expired, in Chinese, and opens the new address pasted into it', async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-stale-'));
+    const config = path.join(work, 'xiaozhi-tray.json');
+    fs.writeFileSync(config, JSON.stringify({ ui: { language: 'zh-CN' } }));
+    bridge = await startWindowBridge(config);
+    const port = new URL(bridge.url).port;
+    browser = await launchChromium();
+    // Headless Chromium says en-US: Chinese can only come from the setting this page has seen.
+    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    await page.goto(bridge.url);
+    await page.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor();
+
+    await bridge.stop();
+    bridge = await startWindowBridge(config, {}, ['--port', port]);
+    const fresh = bridge.url;
+    expect(new URL(fresh).port).toBe(port);
+    await page.reload();
+    // Before: "The connection to the bridge was lost. Reconnecting…" and "Loading…", in English, for ever.
+    await page.getByText('此页面的访问地址已过期').waitFor({ timeout: 15_000 });
+    expect(await page.getByText('Reconnecting').count()).toBe(0);
+    expect(await page.getByText('正在加载').count()).toBe(0);
+    expect(await page.getByText('已停止').count()).toBe(0);
+
+    // The new address pasted into the same tab is a same-document hash change.
+    await page.goto(fresh);
+    await page.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByText('此页面的访问地址已过期').count()).toBe(0);
+  }, 90_000);
+});
