@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { Confirmations } from '../../../../src/main/core/hub/builtin/confirmations';
+import { confirmTool } from '../../../../src/main/core/hub/builtin/confirm-tool';
+import { CallAbort } from '../../../../src/main/core/hub/call-signal';
+import type { HeldRunOptions } from '../../../../src/main/core/hub/builtin/confirmations';
+
+// Found by try22: a call confirmed by voice runs without the confirm call's signal, so when the confirm
+// call goes on as a task (a long destructive tool), cancel_task (or the endpoint's cancel) marks the task
+// cancelled while the server's call runs to its end.
+describe('a call confirmed by voice', () => {
+  it.fails('runs with the confirm call’s signal, so cancelling the confirm task stops it', async () => {
+    const confirmations = new Confirmations();
+    let seen: HeldRunOptions | undefined;
+    const held = confirmations.hold({
+      session: 's1',
+      caller: 'speaker',
+      server: 'long',
+      tool: 'slow_report',
+      title: 'slow_report',
+      action: 'slow_report (ms: 20000)',
+      args: { ms: 20000 },
+      run: async (_by, options) => {
+        seen = options;
+        return { result: { content: [{ type: 'text', text: 'done' }] } };
+      },
+      ended: () => {},
+    });
+    const tool = confirmTool({ confirmations, language: () => 'en', wanted: () => true });
+    const signal = new CallAbort();
+    await tool.run({ code: held.code }, { caller: 'speaker', session: 's1', signal });
+    expect(seen?.signal).toBe(signal);
+  });
+});
+
+// Found by try22: a code said a second time after it ran answers "not valid. Ask for the action again.",
+// inviting the model to ask for the same destructive action once more; the window's answers are remembered.
+describe('a code used by voice, said again', () => {
+  it.fails('is told it already ran, not that it is unknown', () => {
+    const confirmations = new Confirmations();
+    const held = confirmations.hold({
+      session: 's1',
+      caller: 'speaker',
+      server: 'files',
+      tool: 'delete_file',
+      title: 'Delete a file',
+      action: 'Delete a file (path: /a)',
+      args: { path: '/a' },
+      run: async () => ({ result: { content: [{ type: 'text', text: 'deleted /a' }] } }),
+      ended: () => {},
+    });
+    expect('held' in confirmations.take(held.code, 's1')).toBe(true);
+    expect(confirmations.take(held.code, 's1')).not.toEqual({ refused: 'unknown' });
+  });
+});
