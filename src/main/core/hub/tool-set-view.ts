@@ -41,6 +41,8 @@ export interface SourceCallOptions {
   session?: string | undefined;
   /** The call may go on in the background (its caller answered "still working"): it gets the longer bound. */
   background?: boolean | undefined;
+  /** The task id the call goes on as, once answered early (a built-in confirm passes it to the call it runs). */
+  task?: { id?: string } | undefined;
 }
 
 export interface CallContext {
@@ -362,6 +364,7 @@ export class ToolSetView implements CatalogView {
           confirmedBy,
           ...(boundTo ? { boundTo } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
           ...(options.background ? { background: options.background } : {}),
         }),
       // Who asked, what, and what became of it: in the history like the call it would have been.
@@ -446,7 +449,7 @@ export class ToolSetView implements CatalogView {
         onProgress: context.onProgress,
         caller: context.caller,
         session: context.session,
-        ...(context.background ? { background: true } : {}),
+        ...(context.background ? { background: true, task: context.background } : {}),
       });
       const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
       if (outputSchema && !result.isError) {

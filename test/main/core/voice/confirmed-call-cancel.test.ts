@@ -8,7 +8,7 @@ import type { HeldRunOptions } from '../../../../src/main/core/hub/builtin/confi
 // call goes on as a task (a long destructive tool), cancel_task (or the endpoint's cancel) marks the task
 // cancelled while the server's call runs to its end.
 describe('a call confirmed by voice', () => {
-  it.fails('runs with the confirm call’s signal, so cancelling the confirm task stops it', async () => {
+  it('runs with the confirm call’s signal, progress and task, so cancelling the confirm task stops it', async () => {
     const confirmations = new Confirmations();
     let seen: HeldRunOptions | undefined;
     const held = confirmations.hold({
@@ -27,8 +27,12 @@ describe('a call confirmed by voice', () => {
     });
     const tool = confirmTool({ confirmations, language: () => 'en', wanted: () => true });
     const signal = new CallAbort();
-    await tool.run({ code: held.code }, { caller: 'speaker', session: 's1', signal });
+    const onProgress = () => {};
+    const task: { id?: string } = {};
+    await tool.run({ code: held.code }, { caller: 'speaker', session: 's1', signal, onProgress, background: true, task });
     expect(seen?.signal).toBe(signal);
+    expect(seen?.onProgress).toBe(onProgress);
+    expect(seen?.background).toBe(task);
   });
 });
 

@@ -17,6 +17,9 @@ export interface BuiltinCallContext {
   session?: string | undefined;
   signal?: CallSignal | undefined;
   onProgress?: ((progress: Progress) => void) | undefined;
+  /** The call may go on in the background; the task id it goes on as, once answered early. */
+  background?: boolean | undefined;
+  task?: { id?: string } | undefined;
 }
 
 /** One tool the bridge serves itself: its definition (as a server would list it) and what a call does. */

@@ -52,7 +52,12 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
         const state = task !== undefined ? options.taskText?.(task, caller) : undefined;
         return textResult(`${translate(language(), 'voice.confirm.allowedInWindow')}${state ? ` ${state}` : ''}`);
       }
-      const answer = await taken.held.run(`${context.caller} (confirmed by voice, code ${taken.held.code})`);
+      // The confirm call's own signal, progress and task: cancelling it (cancel_task, the endpoint) stops the server's call.
+      const answer = await taken.held.run(`${context.caller} (confirmed by voice, code ${taken.held.code})`, {
+        signal: context.signal,
+        onProgress: context.onProgress,
+        background: context.task,
+      });
       return answer.result;
     },
   };

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { CallAnswer } from '../tool-set-view';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { CallSignal } from '../call-signal';
 
 /** How long a held call waits for its confirmation (about a minute, as a spoken exchange takes). */
@@ -11,8 +12,9 @@ const MAX_DECIDED = 64;
 
 /** How a held call may run: in the background, stoppable, as a task whose id the history records. */
 export interface HeldRunOptions {
-  signal?: CallSignal;
-  background?: { id?: string };
+  signal?: CallSignal | undefined;
+  onProgress?: ((progress: Progress) => void) | undefined;
+  background?: { id?: string } | undefined;
 }
 
 /** A call held until the user confirms it. */
