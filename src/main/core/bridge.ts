@@ -297,8 +297,8 @@ export class Bridge {
         language: () => this.voiceLanguage(),
         wanted: anyAsks,
         questions: { takeCode: (code, session) => this.elicitations.takeCode(code, session) },
-        taskText: (id, caller) => {
-          const task = this.backgroundCalls.find(id, caller);
+        taskText: (id, owner) => {
+          const task = this.backgroundCalls.find(id, owner);
           return task ? taskText(this.voiceLanguage(), task, Date.now()) : undefined;
         },
       }),

@@ -24,6 +24,8 @@ export interface EndpointCallsOptions {
   /** What the endpoint is served (a call of a tool of a server still starting waits in there). */
   tools: CallableTools;
   caller: string;
+  /** Whose background tasks its calls are: the endpoint's id (two endpoints may share a name); absent, the caller. */
+  owner?: string;
   /** Sends to the endpoint; nothing waits for it (a message that cannot go is lost with the link). */
   send: (message: JSONRPCMessage) => void;
   log: Logger;
@@ -118,10 +120,15 @@ export class EndpointCalls {
   private watch(request: ToolCallRequest, controller: CallAbort, options: LongCallOptions): LongCall {
     const long: LongCall = {
       // Cancelled by the user: the built-in tool, or the window.
-      watched: options.calls.watch(request.params.name, this.opts.caller, (reason) => {
-        long.cancelledHere = true;
-        controller.abort(reason);
-      }),
+      watched: options.calls.watch(
+        request.params.name,
+        this.opts.caller,
+        (reason) => {
+          long.cancelledHere = true;
+          controller.abort(reason);
+        },
+        this.opts.owner ?? this.opts.caller,
+      ),
       answered: false,
       cancelledHere: false,
       background: {},
@@ -193,6 +200,7 @@ export class EndpointCalls {
     else if (token !== undefined) onProgress = (progress) => this.progress(token, progress, signal);
     return this.opts.tools.call(name, args ?? {}, {
       caller: this.opts.caller,
+      ...(this.opts.owner !== undefined ? { owner: this.opts.owner } : {}),
       ...(this.opts.session !== undefined ? { session: this.opts.session } : {}),
       signal,
       idJson: JSON.stringify(request.id),

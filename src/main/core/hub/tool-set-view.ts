@@ -39,6 +39,8 @@ export interface SourceCallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
   caller?: string | undefined;
   session?: string | undefined;
+  /** Whose background tasks the caller sees (an endpoint's id). */
+  owner?: string | undefined;
   /** The call may go on in the background (its caller answered "still working"): it gets the longer bound. */
   background?: boolean | undefined;
   /** The task id the call goes on as, once answered early (a built-in confirm passes it to the call it runs). */
@@ -67,6 +69,8 @@ export interface CallContext {
   answerNow?: (say: (taskId: string) => string) => string | undefined;
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;
+  /** Whose background tasks these are: the endpoint's id (names need not be unique); absent, the caller. */
+  owner?: string;
   /** Who confirmed a held call (it runs without asking again). */
   confirmedBy?: string;
   /**
@@ -352,6 +356,7 @@ export class ToolSetView implements CatalogView {
     const held = voice.confirmations.hold({
       session: session as string,
       caller,
+      owner: context.owner ?? caller,
       server: entry.server,
       tool: name,
       title: actionTitle(entry.original, name),
@@ -449,6 +454,7 @@ export class ToolSetView implements CatalogView {
         onProgress: context.onProgress,
         caller: context.caller,
         session: context.session,
+        owner: context.owner,
         ...(context.background ? { background: true, task: context.background } : {}),
       });
       const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;

@@ -14,6 +14,7 @@ describe('a call confirmed by voice', () => {
     const held = confirmations.hold({
       session: 's1',
       caller: 'speaker',
+      owner: 'speaker',
       server: 'long',
       tool: 'slow_report',
       title: 'slow_report',
@@ -44,6 +45,7 @@ describe('a code used by voice, said again', () => {
     const held = confirmations.hold({
       session: 's1',
       caller: 'speaker',
+      owner: 'speaker',
       server: 'files',
       tool: 'delete_file',
       title: 'Delete a file',

@@ -15,6 +15,8 @@ export interface BuiltinCallContext {
   caller: string;
   /** The connection the call came on (one endpoint session, one local client session), when there is one. */
   session?: string | undefined;
+  /** Whose background tasks the caller sees: its endpoint's id (absent: the caller). */
+  owner?: string | undefined;
   signal?: CallSignal | undefined;
   onProgress?: ((progress: Progress) => void) | undefined;
   /** The call may go on in the background; the task id it goes on as, once answered early. */

@@ -13,7 +13,7 @@ export interface ConfirmToolOptions {
   /** Whether any tool asks first now: otherwise the tool is not listed (it would only take a place). */
   wanted: () => boolean;
   /** A background task as the model is told of it (the window allowed a held call: it runs as one). */
-  taskText?: (id: string, caller: string) => string | undefined;
+  taskText?: (id: string, owner: string) => string | undefined;
   /** Servers' yes/no questions put by voice: the same one-time codes say yes to them. */
   questions?: { takeCode(code: string, session: string | undefined): { task: string } | undefined };
 }
@@ -48,8 +48,8 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
       // Answered in the window already: said so, with the task's state when it runs as one.
       if ('denied' in taken) return textResult(translate(language(), 'voice.confirm.denied', { action: taken.denied }));
       if ('allowed' in taken) {
-        const { task, caller } = taken.allowed;
-        const state = task !== undefined ? options.taskText?.(task, caller) : undefined;
+        const { task, owner } = taken.allowed;
+        const state = task !== undefined ? options.taskText?.(task, owner) : undefined;
         return textResult(`${translate(language(), 'voice.confirm.allowedInWindow')}${state ? ` ${state}` : ''}`);
       }
       // The confirm call's own signal, progress and task: cancelling it (cancel_task, the endpoint) stops the server's call.

@@ -25,6 +25,8 @@ export interface HeldCall {
   /** The endpoint session it was asked on: only that session's confirm tool can run it. */
   session: string;
   caller: string;
+  /** Whose task it becomes when it runs in the background: the endpoint's id. */
+  owner: string;
   server: string;
   tool: string;
   /** The tool's title (or name), and the action as the user hears it (title and main arguments). */
@@ -41,13 +43,13 @@ export interface HeldCall {
 
 /** What became of a code no longer held. */
 type Decision =
-  { how: 'denied' | 'expired'; session: string; action: string } | { how: 'allowed'; session: string; caller: string; task?: string };
+  { how: 'denied' | 'expired'; session: string; action: string } | { how: 'allowed'; session: string; owner: string; task?: string };
 
 export type Taken =
   | { held: HeldCall }
   | { refused: 'unknown' | 'expired' | 'otherSession' }
   | { denied: string }
-  | { allowed: { caller: string; task?: string } };
+  | { allowed: { owner: string; task?: string } };
 
 /**
  * The calls held for confirmation, each under a one-time code bound to its session, tool and
@@ -121,7 +123,7 @@ export class Confirmations {
     if (!entry) return undefined;
     this.held.delete(entry.code);
     const id = task(entry);
-    this.remember(entry.code, { how: 'allowed', session: entry.session, caller: entry.caller, ...(id !== undefined ? { task: id } : {}) });
+    this.remember(entry.code, { how: 'allowed', session: entry.session, owner: entry.owner, ...(id !== undefined ? { task: id } : {}) });
     this.changed();
     return entry;
   }
@@ -168,7 +170,7 @@ export class Confirmations {
     if (!decided) return { refused: 'unknown' };
     if (decided.session !== session) return { refused: 'otherSession' };
     if (decided.how === 'allowed')
-      return { allowed: { caller: decided.caller, ...(decided.task !== undefined ? { task: decided.task } : {}) } };
+      return { allowed: { owner: decided.owner, ...(decided.task !== undefined ? { task: decided.task } : {}) } };
     if (decided.how === 'denied') return { denied: decided.action };
     return { refused: 'expired' };
   }
