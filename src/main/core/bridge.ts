@@ -103,6 +103,8 @@ export class Bridge {
     );
     // Names only (no arguments or results), masked like everything that leaves the engine.
     this.history.observe((record) => {
+      // A held call is a question to the user; its run (or denial) is the call the activity counts.
+      if (record.outcome === 'held') return;
       const redact = (text: string) => this.logBook.redact(text);
       this.activity.add({ ...record, originalTool: redact(record.originalTool), caller: redact(record.caller) });
     });

@@ -36,6 +36,7 @@ export const en = {
   'outcome.error': 'Error',
   'outcome.timeout': 'Timed out',
   'outcome.cancelled': 'Cancelled',
+  'outcome.held': 'Waiting for OK',
 
   'time.seconds': '{n} s',
   'time.minutes': '{n} min',

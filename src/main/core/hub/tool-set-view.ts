@@ -387,7 +387,7 @@ export class ToolSetView implements CatalogView {
     });
     const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
     const text = translate(this.context.language(), 'voice.confirm.ask', { action, confirmTool, code: held.code });
-    return finish(textResult(text), 'ok', problem('call.held', { tool: name, code: held.code }));
+    return finish(textResult(text), 'held', problem('call.held', { tool: name, code: held.code }));
   }
 
   /**

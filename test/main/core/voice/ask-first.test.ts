@@ -35,7 +35,11 @@ describe('ask before risky actions (by voice)', () => {
     expect(await esp.say('confirm_action', { code })).toMatch(/not valid/);
     // History: who asked, what was confirmed, by what.
     const records = await history();
-    expect(records.find((r) => r.tool === 'delete_file' && r.caller === 'speaker')?.result).toMatch(/confirmation first/);
+    // The held call is recorded as waiting for the user's OK, not as done (found by try22: it showed "OK").
+    expect(records.find((r) => r.tool === 'delete_file' && r.caller === 'speaker')).toMatchObject({
+      result: expect.stringMatching(/confirmation first/),
+      outcome: 'held',
+    });
     expect(records.find((r) => r.result === 'deleted /home/me/report.docx')).toMatchObject({
       tool: 'delete_file',
       caller: `speaker (confirmed by voice, code ${code})`,
