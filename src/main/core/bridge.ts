@@ -357,6 +357,8 @@ export class Bridge {
     this.history.redactAll();
     this.updateSecrets();
     this.hub.updateSettings(this.hubSettings());
+    // A held call whose tool is now "never" ends here, rather than waiting in the window for an Allow that would be refused.
+    this.confirmations.recheck();
     void this.localServer.sync(this.running);
     this.events.queueStatus();
   }

@@ -884,6 +884,7 @@ export const en = {
   'voice.confirm.expired': 'That confirmation has expired. Ask for the action again.',
   'voice.confirm.otherSession': 'That confirmation code belongs to another conversation. Ask for the action again.',
   'voice.confirm.denied': 'The user declined: {action}.',
+  'voice.confirm.withdrawn': 'The user no longer allows this by voice: {action}.',
   'voice.confirm.allowedInWindow': 'The user already allowed this in Xiaozhi Tray.',
   'voice.elicit.ask':
     'The tool asks: {message} Ask the user; only if they say yes, call {confirmTool} with code "{code}" within a minute. Meanwhile it goes on as task {id}.',

@@ -848,6 +848,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.confirm.expired': '这个确认已过期。请重新发起操作。',
   'voice.confirm.otherSession': '这个确认码属于另一段对话。请重新发起操作。',
   'voice.confirm.denied': '用户拒绝了：{action}。',
+  'voice.confirm.withdrawn': '用户已不允许通过语音执行：{action}。',
   'voice.confirm.allowedInWindow': '用户已在小智托盘中允许了这个操作。',
   'voice.elicit.ask':
     '工具在问：{message} 请问用户；只有用户同意时，才在一分钟内调用 {confirmTool}，code 为 "{code}"。它会作为任务 {id} 继续进行。',

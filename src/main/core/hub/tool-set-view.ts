@@ -372,17 +372,27 @@ export class ToolSetView implements CatalogView {
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
           ...(options.background ? { background: options.background } : {}),
         }),
+      stillAllowed: () => voice.policyOf(entry.server, entry.original) !== 'never',
       // Who asked, what, and what became of it: in the history like the call it would have been.
       ended: (how, by) =>
         this.context.history.add({
-          caller: how === 'denied' ? `${caller} (denied in the ${by ?? 'window'})` : `${caller} (not confirmed in time)`,
+          caller:
+            how === 'denied'
+              ? `${caller} (denied in the ${by ?? 'window'})`
+              : how === 'withdrawn'
+                ? `${caller} (no longer allowed by voice)`
+                : `${caller} (not confirmed in time)`,
           tool: name,
           originalTool: entry.original.name,
           server: entry.server,
           arguments: args,
           durationMs: 0,
           outcome: 'cancelled',
-          result: translate(this.context.language(), how === 'denied' ? 'voice.confirm.denied' : 'voice.confirm.expired', { action }),
+          result: translate(
+            this.context.language(),
+            how === 'denied' ? 'voice.confirm.denied' : how === 'withdrawn' ? 'voice.confirm.withdrawn' : 'voice.confirm.expired',
+            { action },
+          ),
         }),
     });
     const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
@@ -437,10 +447,11 @@ export class ToolSetView implements CatalogView {
     }
     // A call by voice (an endpoint session) of a risky tool is held until the user confirms it, or refused.
     const voice = this.context.voice;
-    if (voice && context.session !== undefined && context.confirmedBy === undefined && entry.server !== BUILTIN_SERVER) {
+    // A confirmed call is checked again: the tool may have been set to "never" while it was held.
+    if (voice && context.session !== undefined && entry.server !== BUILTIN_SERVER) {
       const policy = voice.policyOf(entry.server, entry.original);
       if (policy === 'never') return refuse(problem('call.refused', { tool: name }));
-      if (policy === 'ask') return this.hold(voice, entry, name, args, context, finish);
+      if (policy === 'ask' && context.confirmedBy === undefined) return this.hold(voice, entry, name, args, context, finish);
     }
     // A call by voice is known while in flight: a server's question during it can be put to its caller.
     const { session, answerNow } = context;

@@ -48,6 +48,23 @@ describe('ask before risky actions (by voice)', () => {
     });
   }, 60_000);
 
+  it('a held call whose tool is set to "never" within the minute does not run: the code is told so, the window drops it', async () => {
+    const esp = await speaker();
+    const code = /code "(\d{4})"/.exec(await esp.say('delete_file', { path: '/a' }))?.[1] as string;
+    const api = ctx.harness!.bridge.api;
+    expect(await api.getConfirmations()).toHaveLength(1);
+    await api.setToolPolicy({ server: 'files', tool: 'delete_file', policy: 'never' });
+    expect(await api.getConfirmations()).toHaveLength(0);
+    // No tool asks first now, so confirm_action itself is gone from the list: either way, nothing runs.
+    expect(await esp.say('confirm_action', { code })).toMatch(/^工具调用错误: /);
+    const records = await api.getHistory();
+    expect(records.some((r) => r.result.startsWith('deleted'))).toBe(false);
+    expect(records.find((r) => r.caller === 'speaker (no longer allowed by voice)')).toMatchObject({
+      tool: 'delete_file',
+      outcome: 'cancelled',
+    });
+  }, 60_000);
+
   it('per tool: "never" refuses with the reason (and with nothing to confirm, confirm_action is not listed)', async () => {
     const esp = await speaker({ toolPolicies: { delete_file: 'never' }, toolPolicy: 'run' } as Partial<StdioServerSettings>);
     expect(esp.names).not.toContain('confirm_action');

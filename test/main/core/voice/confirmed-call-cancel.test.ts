@@ -58,3 +58,37 @@ describe('a code used by voice, said again', () => {
     expect(confirmations.take(held.code, 's1')).not.toEqual({ refused: 'unknown' });
   });
 });
+
+// Found by try22: a held call ran after its tool was set to "never" within the minute.
+describe('a held call whose tool is no longer allowed by voice', () => {
+  it('ends at the recheck, and its code says so', async () => {
+    const confirmations = new Confirmations();
+    let allowed = true;
+    const ended: string[] = [];
+    const held = confirmations.hold({
+      session: 's1',
+      caller: 'speaker',
+      owner: 'speaker',
+      server: 'files',
+      tool: 'delete_file',
+      title: 'Delete a file',
+      action: 'Delete a file (path: /a)',
+      args: { path: '/a' },
+      run: async () => ({ result: { content: [{ type: 'text', text: 'deleted /a' }] } }),
+      ended: (how) => ended.push(how),
+      stillAllowed: () => allowed,
+    });
+    confirmations.recheck();
+    expect(confirmations.size).toBe(1);
+    allowed = false;
+    confirmations.recheck();
+    expect(confirmations.size).toBe(0);
+    expect(ended).toEqual(['withdrawn']);
+    const tool = confirmTool({ confirmations, language: () => 'en', wanted: () => true });
+    const answer = await tool.run({ code: held.code }, { caller: 'speaker', session: 's1' });
+    expect(answer).toMatchObject({
+      isError: true,
+      content: [{ text: 'The user no longer allows this by voice: Delete a file (path: /a).' }],
+    });
+  });
+});

@@ -47,6 +47,7 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
       if ('refused' in taken) return errorResult(translate(language(), `voice.confirm.${taken.refused}`));
       // Answered in the window already: said so, with the task's state when it runs as one.
       if ('denied' in taken) return textResult(translate(language(), 'voice.confirm.denied', { action: taken.denied }));
+      if ('withdrawn' in taken) return errorResult(translate(language(), 'voice.confirm.withdrawn', { action: taken.withdrawn }));
       if ('allowed' in taken) {
         const { task, owner } = taken.allowed;
         const state = task !== undefined ? options.taskText?.(task, owner) : undefined;

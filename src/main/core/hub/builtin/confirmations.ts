@@ -37,18 +37,22 @@ export interface HeldCall {
   expires: number;
   /** Runs the call as asked (the policy already answered). */
   run(confirmedBy: string, options?: HeldRunOptions): Promise<CallAnswer>;
-  /** Told when it ends without running: denied (by whom: "window", "web UI") or expired; the history records it. */
-  ended(how: 'denied' | 'expired', by?: string): void;
+  /** Told when it ends without running: denied (by whom: "window", "web UI"), expired, or withdrawn (its tool set to "never"); the history records it. */
+  ended(how: 'denied' | 'expired' | 'withdrawn', by?: string): void;
+  /** Whether the tool may still run by voice (the policy read again: absent, yes). */
+  stillAllowed?: () => boolean;
 }
 
 /** What became of a code no longer held. */
 type Decision =
-  { how: 'denied' | 'expired'; session: string; action: string } | { how: 'allowed'; session: string; owner: string; task?: string };
+  | { how: 'denied' | 'expired' | 'withdrawn'; session: string; action: string }
+  | { how: 'allowed'; session: string; owner: string; task?: string };
 
 export type Taken =
   | { held: HeldCall }
   | { refused: 'unknown' | 'expired' | 'otherSession' }
   | { denied: string }
+  | { withdrawn: string }
   | { allowed: { owner: string; task?: string } };
 
 /**
@@ -139,6 +143,17 @@ export class Confirmations {
     return true;
   }
 
+  /** The settings changed: held calls whose tool may no longer run by voice ("never") end now, told so. */
+  recheck(): void {
+    for (const entry of [...this.held.values()]) {
+      if (entry.stillAllowed?.() !== false) continue;
+      this.held.delete(entry.code);
+      this.remember(entry.code, { how: 'withdrawn', session: entry.session, action: entry.action });
+      entry.ended('withdrawn');
+      this.changed();
+    }
+  }
+
   /** Any call is waiting: the confirm tool has something to do. */
   get size(): number {
     return this.held.size;
@@ -172,6 +187,7 @@ export class Confirmations {
     if (decided.how === 'allowed')
       return { allowed: { owner: decided.owner, ...(decided.task !== undefined ? { task: decided.task } : {}) } };
     if (decided.how === 'denied') return { denied: decided.action };
+    if (decided.how === 'withdrawn') return { withdrawn: decided.action };
     return { refused: 'expired' };
   }
 
