@@ -884,6 +884,7 @@ export const en = {
   'voice.confirm.expired': 'That confirmation has expired. Ask for the action again.',
   'voice.confirm.otherSession': 'That confirmation code belongs to another conversation. Ask for the action again.',
   'voice.confirm.denied': 'The user declined: {action}.',
+  'voice.confirm.already': 'That code was already used: {action} was confirmed. Do not ask for it again.',
   'voice.confirm.withdrawn': 'The user no longer allows this by voice: {action}.',
   'voice.confirm.allowedInWindow': 'The user already allowed this in Xiaozhi Tray.',
   'voice.elicit.ask':

@@ -848,6 +848,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.confirm.expired': '这个确认已过期。请重新发起操作。',
   'voice.confirm.otherSession': '这个确认码属于另一段对话。请重新发起操作。',
   'voice.confirm.denied': '用户拒绝了：{action}。',
+  'voice.confirm.already': '这个确认码已经用过了：{action} 已确认过。不要再发起一次。',
   'voice.confirm.withdrawn': '用户已不允许通过语音执行：{action}。',
   'voice.confirm.allowedInWindow': '用户已在小智托盘中允许了这个操作。',
   'voice.elicit.ask':

@@ -31,8 +31,10 @@ describe('ask before risky actions (by voice)', () => {
     const wrong = await esp.say('confirm_action', { code: code === '1000' ? '1001' : '1000' });
     expect(wrong).toBe('工具调用错误: That confirmation code is not valid. Ask for the action again.');
     expect(await esp.say('confirm_action', { code })).toBe('deleted /home/me/report.docx');
-    // Once only.
-    expect(await esp.say('confirm_action', { code })).toMatch(/not valid/);
+    // Once only; said again, it is told it was used (found by try22: "not valid" invited asking again).
+    expect(await esp.say('confirm_action', { code })).toBe(
+      'That code was already used: Delete a file (path: /home/me/report.docx) was confirmed. Do not ask for it again.',
+    );
     // History: who asked, what was confirmed, by what.
     const records = await history();
     // The held call is recorded as waiting for the user's OK, not as done (found by try22: it showed "OK").

@@ -40,7 +40,7 @@ describe('a call confirmed by voice', () => {
 // Found by try22: a code said a second time after it ran answers "not valid. Ask for the action again.",
 // inviting the model to ask for the same destructive action once more; the window's answers are remembered.
 describe('a code used by voice, said again', () => {
-  it.fails('is told it already ran, not that it is unknown', () => {
+  it('is told it already ran, not that it is unknown', () => {
     const confirmations = new Confirmations();
     const held = confirmations.hold({
       session: 's1',
@@ -56,6 +56,41 @@ describe('a code used by voice, said again', () => {
     });
     expect('held' in confirmations.take(held.code, 's1')).toBe(true);
     expect(confirmations.take(held.code, 's1')).not.toEqual({ refused: 'unknown' });
+  });
+
+  it('names the task it goes on as, with its state', async () => {
+    const confirmations = new Confirmations();
+    const held = confirmations.hold({
+      session: 's1',
+      caller: 'speaker',
+      owner: 'e1',
+      server: 'files',
+      tool: 'delete_file',
+      title: 'Delete a file',
+      action: 'Delete a file (path: /a)',
+      args: { path: '/a' },
+      run: async (_by, options) => {
+        if (options?.background) options.background.id = '3F';
+        return { result: { content: [{ type: 'text', text: 'deleted /a' }] } };
+      },
+      ended: () => {},
+    });
+    const tool = confirmTool({
+      confirmations,
+      language: () => 'en',
+      wanted: () => true,
+      taskText: (id, owner) => `Task ${id} of ${owner} is done.`,
+    });
+    await tool.run({ code: held.code }, { caller: 'speaker', session: 's1', background: true, task: {} });
+    const again = await tool.run({ code: ` ${held.code}` }, { caller: 'speaker', session: 's1' });
+    expect(again).toMatchObject({
+      content: [
+        {
+          text: 'That code was already used: Delete a file (path: /a) was confirmed. Do not ask for it again. Task 3F of e1 is done.',
+        },
+      ],
+    });
+    expect(again.isError).toBeUndefined();
   });
 });
 

@@ -43,11 +43,16 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
     run: async (args, context) => {
       const question = options.questions?.takeCode(String(args.code ?? ''), context.session);
       if (question) return textResult(translate(language(), 'voice.elicit.accepted', { id: question.task }));
-      const taken = confirmations.take(String(args.code ?? ''), context.session);
+      const taken = confirmations.take(String(args.code ?? ''), context.session, context.task);
       if ('refused' in taken) return errorResult(translate(language(), `voice.confirm.${taken.refused}`));
       // Answered in the window already: said so, with the task's state when it runs as one.
       if ('denied' in taken) return textResult(translate(language(), 'voice.confirm.denied', { action: taken.denied }));
       if ('withdrawn' in taken) return errorResult(translate(language(), 'voice.confirm.withdrawn', { action: taken.withdrawn }));
+      if ('confirmed' in taken) {
+        const { action, task, owner } = taken.confirmed;
+        const state = task !== undefined ? options.taskText?.(task, owner) : undefined;
+        return textResult(`${translate(language(), 'voice.confirm.already', { action })}${state ? ` ${state}` : ''}`);
+      }
       if ('allowed' in taken) {
         const { task, owner } = taken.allowed;
         const state = task !== undefined ? options.taskText?.(task, owner) : undefined;

@@ -46,13 +46,16 @@ export interface HeldCall {
 /** What became of a code no longer held. */
 type Decision =
   | { how: 'denied' | 'expired' | 'withdrawn'; session: string; action: string }
-  | { how: 'allowed'; session: string; owner: string; task?: string };
+  | { how: 'allowed'; session: string; owner: string; task?: string }
+  /** Confirmed by voice: `task` gets the task id if the confirm call goes on in the background. */
+  | { how: 'confirmed'; session: string; owner: string; action: string; task: { id?: string } };
 
 export type Taken =
   | { held: HeldCall }
   | { refused: 'unknown' | 'expired' | 'otherSession' }
   | { denied: string }
   | { withdrawn: string }
+  | { confirmed: { action: string; owner: string; task?: string } }
   | { allowed: { owner: string; task?: string } };
 
 /**
@@ -100,7 +103,7 @@ export class Confirmations {
   }
 
   /** The held call of a code, taken (a code works once); else what became of it, or why it is refused. */
-  take(code: string, session: string | undefined): Taken {
+  take(code: string, session: string | undefined, task: { id?: string } = {}): Taken {
     const wanted = code.trim();
     const entry = this.held.get(wanted);
     if (!entry) return this.decision(wanted, session);
@@ -109,8 +112,10 @@ export class Confirmations {
       this.expire(entry);
       return { refused: 'expired' };
     }
-    // Used once: said again, it is not valid (its answer was the call's own).
+    // Used once: said again, it is told it was confirmed already (and its task, if it runs as one), not "not valid",
+    // which would invite the model to ask for the same action again.
     this.held.delete(entry.code);
+    this.remember(entry.code, { how: 'confirmed', session: entry.session, owner: entry.owner, action: entry.action, task });
     this.changed();
     return { held: entry };
   }
@@ -188,6 +193,10 @@ export class Confirmations {
       return { allowed: { owner: decided.owner, ...(decided.task !== undefined ? { task: decided.task } : {}) } };
     if (decided.how === 'denied') return { denied: decided.action };
     if (decided.how === 'withdrawn') return { withdrawn: decided.action };
+    if (decided.how === 'confirmed') {
+      const id = decided.task.id;
+      return { confirmed: { action: decided.action, owner: decided.owner, ...(id !== undefined ? { task: id } : {}) } };
+    }
     return { refused: 'expired' };
   }
 
