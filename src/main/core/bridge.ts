@@ -13,7 +13,7 @@ import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
 import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
-import { CONFIRM_WINDOW_MS, Confirmations } from './hub/builtin/confirmations';
+import { CONFIRM_WINDOW_MS, Confirmations, MAX_WRONG_CODES } from './hub/builtin/confirmations';
 import { VoiceCalls } from './hub/builtin/voice-calls';
 import { confirmTool } from './hub/builtin/confirm-tool';
 import { toolPolicy } from './hub/tool-policy';
@@ -95,6 +95,10 @@ export class Bridge {
     this.imports = new ImportSessions(options.env ?? process.env);
     this.logBook = options.logBook;
     this.log = options.logBook.logger('app');
+    this.confirmations.onTooManyWrong = (session, cancelled) =>
+      this.log.warn(
+        `a voice session said ${MAX_WRONG_CODES} wrong confirmation codes; its ${cancelled} held call(s) were cancelled (session ${session.slice(0, 8)})`,
+      );
     this.settings = SettingsSchema.parse(options.store.load());
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
     // Kept where the local server's state file is (the app's data folder); tests without one keep it in memory.

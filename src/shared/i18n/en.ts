@@ -882,7 +882,8 @@ export const en = {
     'This needs the user\'s confirmation first: {action}. Ask the user; only if they agree, call {confirmTool} with code "{code}" within a minute.',
   'voice.confirm.unknown': 'That confirmation code is not valid. Ask for the action again.',
   'voice.confirm.expired': 'That confirmation has expired. Ask for the action again.',
-  'voice.confirm.otherSession': 'That confirmation code belongs to another conversation. Ask for the action again.',
+  'voice.confirm.tooManyWrong':
+    'Too many wrong confirmation codes: the actions waiting for confirmation were cancelled. Ask for the action again.',
   'voice.confirm.denied': 'The user declined: {action}.',
   'voice.confirm.already': 'That code was already used: {action} was confirmed. Do not ask for it again.',
   'voice.confirm.withdrawn': 'The user no longer allows this by voice: {action}.',

@@ -846,7 +846,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.confirm.ask': '这个操作需要先经用户确认：{action}。请先问用户；只有用户同意时，才在一分钟内调用 {confirmTool}，code 为 "{code}"。',
   'voice.confirm.unknown': '这个确认码无效。请重新发起操作。',
   'voice.confirm.expired': '这个确认已过期。请重新发起操作。',
-  'voice.confirm.otherSession': '这个确认码属于另一段对话。请重新发起操作。',
+  'voice.confirm.tooManyWrong': '确认码错误次数太多：等待确认的操作已取消。请重新发起操作。',
   'voice.confirm.denied': '用户拒绝了：{action}。',
   'voice.confirm.already': '这个确认码已经用过了：{action} 已确认过。不要再发起一次。',
   'voice.confirm.withdrawn': '用户已不允许通过语音执行：{action}。',

@@ -9,6 +9,13 @@ export const CONFIRM_WINDOW_MS = 60_000;
 const MAX_HELD = 32;
 /** Codes remembered after their call was answered, so a late confirm_action hears what became of it. */
 const MAX_DECIDED = 64;
+/**
+ * Wrong codes a session may say before its held calls are cancelled: four digits stop nothing if a
+ * model may guess on and on (nothing requires the user to speak between two confirm calls).
+ */
+export const MAX_WRONG_CODES = 5;
+/** Sessions whose wrong codes are counted at once (the oldest forgotten first). */
+const MAX_COUNTED_SESSIONS = 256;
 
 /** How a held call may run: in the background, stoppable, as a task whose id the history records. */
 export interface HeldRunOptions {
@@ -52,7 +59,7 @@ type Decision =
 
 export type Taken =
   | { held: HeldCall }
-  | { refused: 'unknown' | 'expired' | 'otherSession' }
+  | { refused: 'unknown' | 'expired' | 'tooManyWrong' }
   | { denied: string }
   | { withdrawn: string }
   | { confirmed: { action: string; owner: string; task?: string } }
@@ -70,6 +77,10 @@ export class Confirmations {
   private readonly listeners = new Set<() => void>();
   private nextKey = 1;
   private timer: NodeJS.Timeout | undefined;
+  /** Wrong codes said per session since its last lockout. */
+  private readonly wrong = new Map<string, number>();
+  /** Told once per lockout (the bridge logs it). */
+  onTooManyWrong: (session: string, cancelled: number) => void = () => {};
   /** Codes used elsewhere (questions put by voice): never given here too. */
   otherCodes: (code: string) => boolean = () => false;
 
@@ -106,8 +117,8 @@ export class Confirmations {
   take(code: string, session: string | undefined, task: { id?: string } = {}): Taken {
     const wanted = code.trim();
     const entry = this.held.get(wanted);
-    if (!entry) return this.decision(wanted, session);
-    if (entry.session !== session) return { refused: 'otherSession' };
+    // Another session's code is answered as an unknown one: the answer must not tell that a code is live elsewhere.
+    if (!entry || entry.session !== session) return this.counted(this.decision(wanted, session), session);
     if (entry.expires < this.now()) {
       this.expire(entry);
       return { refused: 'expired' };
@@ -176,6 +187,7 @@ export class Confirmations {
     const had = this.held.size > 0;
     this.held.clear();
     this.decided.clear();
+    this.wrong.clear();
     if (had) for (const listener of this.listeners) listener();
   }
 
@@ -187,8 +199,7 @@ export class Confirmations {
 
   private decision(code: string, session: string | undefined): Taken {
     const decided = this.decided.get(code);
-    if (!decided) return { refused: 'unknown' };
-    if (decided.session !== session) return { refused: 'otherSession' };
+    if (!decided || decided.session !== session) return { refused: 'unknown' };
     if (decided.how === 'allowed')
       return { allowed: { owner: decided.owner, ...(decided.task !== undefined ? { task: decided.task } : {}) } };
     if (decided.how === 'denied') return { denied: decided.action };
@@ -198,6 +209,23 @@ export class Confirmations {
       return { confirmed: { action: decided.action, owner: decided.owner, ...(id !== undefined ? { task: id } : {}) } };
     }
     return { refused: 'expired' };
+  }
+
+  /** An unknown code counts against its session: past the bound, the session's held calls are cancelled. */
+  private counted(taken: Taken, session: string | undefined): Taken {
+    if (!('refused' in taken) || taken.refused !== 'unknown') return taken;
+    const key = session ?? '';
+    const count = (this.wrong.get(key) ?? 0) + 1;
+    this.wrong.delete(key);
+    if (count < MAX_WRONG_CODES) {
+      this.wrong.set(key, count);
+      while (this.wrong.size > MAX_COUNTED_SESSIONS) this.wrong.delete(this.wrong.keys().next().value as string);
+      return taken;
+    }
+    const mine = [...this.held.values()].filter((entry) => entry.session === key);
+    for (const entry of mine) this.expire(entry);
+    this.onTooManyWrong(key, mine.length);
+    return { refused: 'tooManyWrong' };
   }
 
   private remember(code: string, decision: Decision): void {
