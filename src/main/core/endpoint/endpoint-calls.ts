@@ -157,9 +157,9 @@ export class EndpointCalls {
     long.answered = true;
     long.background.id = taskId;
     this.opts.log.info(
-      `call ${request.params.name} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
+      `call ${long.watched.tool} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
     );
-    const text = say ? say(taskId) : stillWorkingText(options.language(), request.params.name, taskId);
+    const text = say ? say(taskId) : stillWorkingText(options.language(), long.watched.tool, taskId);
     this.finish(request.id, controller, {
       jsonrpc: '2.0',
       id: request.id,
@@ -205,7 +205,13 @@ export class EndpointCalls {
       signal,
       idJson: JSON.stringify(request.id),
       ...(onProgress ? { onProgress } : {}),
-      ...(long ? { background: long.background, answerNow: (say) => this.answerNow(request, signal, long, say) } : {}),
+      ...(long
+        ? {
+            background: long.background,
+            answerNow: (say) => this.answerNow(request, signal, long, say),
+            nameTask: (tool: string) => long.watched.rename(tool),
+          }
+        : {}),
     });
   }
 

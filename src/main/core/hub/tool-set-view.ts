@@ -45,6 +45,8 @@ export interface SourceCallOptions {
   background?: boolean | undefined;
   /** The task id the call goes on as, once answered early (a built-in confirm passes it to the call it runs). */
   task?: { id?: string } | undefined;
+  /** Names the call's task after the tool it really runs (confirm_action runs a held call). */
+  nameTask?: ((tool: string) => void) | undefined;
 }
 
 export interface CallContext {
@@ -67,6 +69,8 @@ export interface CallContext {
    * background (an endpoint's call, for a server's question during it); the task id, or undefined.
    */
   answerNow?: (say: (taskId: string) => string) => string | undefined;
+  /** Names the call's task after the tool it really runs (confirm_action runs a held call). */
+  nameTask?: (tool: string) => void;
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;
   /** Whose background tasks these are: the endpoint's id (names need not be unique); absent, the caller. */
@@ -467,6 +471,7 @@ export class ToolSetView implements CatalogView {
         session: context.session,
         owner: context.owner,
         ...(context.background ? { background: true, task: context.background } : {}),
+        ...(context.nameTask ? { nameTask: context.nameTask } : {}),
       });
       const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
       if (outputSchema && !result.isError) {

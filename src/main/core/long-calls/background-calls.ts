@@ -190,6 +190,17 @@ export class WatchedCall {
     private readonly entry: Entry,
   ) {}
 
+  /** The tool the task is named after. */
+  get tool(): string {
+    return this.entry.task.tool;
+  }
+
+  /** Named after the tool it really runs (confirm_action runs a held call). */
+  rename(tool: string): void {
+    this.entry.task.tool = tool;
+    if (this.entry.shown) this.calls.show(this.entry);
+  }
+
   /** The short id, once the caller was answered before the end. */
   get id(): string | undefined {
     return this.entry.task.id;

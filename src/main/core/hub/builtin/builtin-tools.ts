@@ -22,6 +22,8 @@ export interface BuiltinCallContext {
   /** The call may go on in the background; the task id it goes on as, once answered early. */
   background?: boolean | undefined;
   task?: { id?: string } | undefined;
+  /** Names the call's task after the tool it really runs. */
+  nameTask?: ((tool: string) => void) | undefined;
 }
 
 /** One tool the bridge serves itself: its definition (as a server would list it) and what a call does. */

@@ -58,6 +58,8 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
         const state = task !== undefined ? options.taskText?.(task, owner) : undefined;
         return textResult(`${translate(language(), 'voice.confirm.allowedInWindow')}${state ? ` ${state}` : ''}`);
       }
+      // Its task (if it goes on as one) is the held tool's, not "confirm action": the user hears which action runs.
+      context.nameTask?.(taken.held.tool);
       // The confirm call's own signal, progress and task: cancelling it (cancel_task, the endpoint) stops the server's call.
       const answer = await taken.held.run(`${context.caller} (confirmed by voice, code ${taken.held.code})`, {
         signal: context.signal,
