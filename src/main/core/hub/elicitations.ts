@@ -2,6 +2,7 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/type
 import type { ElicitField, ElicitValue, PendingElicitation } from '../../../shared/elicitations';
 import { translate, type Language } from '../../../shared/i18n/translate';
 import type { VoiceCalls } from './builtin/voice-calls';
+import { normaliseCode } from './builtin/confirmations';
 
 /** A server's message as a sentence the model can say back (ending with its stop). */
 function spoken(message: string): string {
@@ -85,7 +86,7 @@ export class Elicitations {
   takeCode(code: string, session: string | undefined): { task: string } | undefined {
     for (const [key, entry] of this.pending) {
       const voice = entry.voice;
-      if (voice?.code !== code.trim()) continue;
+      if (voice?.code !== normaliseCode(code)) continue;
       if (voice.session !== session) return undefined;
       this.settle(key, { action: 'accept', content: voice.field !== undefined ? { [voice.field]: true } : {} });
       return { task: voice.task };

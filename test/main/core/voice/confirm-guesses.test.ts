@@ -56,3 +56,20 @@ describe('guessing confirmation codes', () => {
     expect(confirmations.size).toBe(1);
   });
 });
+
+// Found by try22: "38 97", "code 3897", full-width "１２３４" and the number 3897 were all refused.
+describe('a code as speech passes it on', () => {
+  it.each([
+    ['spaced', (code: string) => `${code.slice(0, 2)} ${code.slice(2)}`],
+    ['with a word', (code: string) => `code ${code}`],
+    ['full-width', (code: string) => code.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d)))],
+    ['a number', (code: string) => Number(code)],
+  ])('%s, runs the held call', async (_how, said) => {
+    const confirmations = new Confirmations();
+    const held = hold(confirmations, 's1');
+    const tool = confirmTool({ confirmations, language: () => 'en', wanted: () => true });
+    expect(await tool.run({ code: said(held.code) }, { caller: 'speaker', session: 's1' })).toEqual({
+      content: [{ type: 'text', text: 'deleted /a' }],
+    });
+  });
+});

@@ -3,7 +3,7 @@ import type { Language } from '../../../../shared/i18n/translate';
 import { translate } from '../../../../shared/i18n/translate';
 import { errorResult, textResult } from '../result-shaping';
 import type { BuiltinTool } from './builtin-tools';
-import type { Confirmations } from './confirmations';
+import { normaliseCode, type Confirmations } from './confirmations';
 
 export const CONFIRM_TOOL = 'confirm_action';
 
@@ -33,7 +33,8 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
         description: translate(language(), 'voice.tool.confirm'),
         inputSchema: {
           type: 'object',
-          properties: { code: { type: 'string', description: translate(language(), 'voice.tool.confirmCode') } },
+          // No type: a model may pass the code as a number (3897); the digits are read from whatever it is.
+          properties: { code: { description: translate(language(), 'voice.tool.confirmCode') } },
           required: ['code'],
         },
         annotations: { title: translate(language(), 'voice.tool.confirmTitle') },
@@ -41,9 +42,10 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
     },
     listed: options.wanted,
     run: async (args, context) => {
-      const question = options.questions?.takeCode(String(args.code ?? ''), context.session);
+      const code = normaliseCode(args.code);
+      const question = options.questions?.takeCode(code, context.session);
       if (question) return textResult(translate(language(), 'voice.elicit.accepted', { id: question.task }));
-      const taken = confirmations.take(String(args.code ?? ''), context.session, context.task);
+      const taken = confirmations.take(code, context.session, context.task);
       if ('refused' in taken) return errorResult(translate(language(), `voice.confirm.${taken.refused}`));
       // Answered in the window already: said so, with the task's state when it runs as one.
       if ('denied' in taken) return textResult(translate(language(), 'voice.confirm.denied', { action: taken.denied }));

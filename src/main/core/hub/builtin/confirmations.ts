@@ -17,6 +17,15 @@ export const MAX_WRONG_CODES = 5;
 /** Sessions whose wrong codes are counted at once (the oldest forgotten first). */
 const MAX_COUNTED_SESSIONS = 256;
 
+/**
+ * A code as a model may pass it on from speech: "38 97", "code 3897", full-width "３８９７", or the
+ * number 3897. Only its digits count (NFKC makes full-width digits plain ones).
+ */
+export function normaliseCode(spoken: unknown): string {
+  const text = typeof spoken === 'number' ? String(spoken) : typeof spoken === 'string' ? spoken : '';
+  return text.normalize('NFKC').replace(/[^0-9]/g, '');
+}
+
 /** How a held call may run: in the background, stoppable, as a task whose id the history records. */
 export interface HeldRunOptions {
   signal?: CallSignal | undefined;
@@ -115,7 +124,7 @@ export class Confirmations {
 
   /** The held call of a code, taken (a code works once); else what became of it, or why it is refused. */
   take(code: string, session: string | undefined, task: { id?: string } = {}): Taken {
-    const wanted = code.trim();
+    const wanted = normaliseCode(code);
     const entry = this.held.get(wanted);
     // Another session's code is answered as an unknown one: the answer must not tell that a code is live elsewhere.
     if (!entry || entry.session !== session) return this.counted(this.decision(wanted, session), session);
