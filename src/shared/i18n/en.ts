@@ -837,6 +837,7 @@ export const en = {
   'voice.task.listRunning': 'Still running: {tasks}.',
   'voice.task.listFinished': 'Finished: {tasks}. Ask with the id for a result.',
   'voice.task.listMore': 'And {count} more.',
+  'voice.task.tooMany': 'Too many tasks are running, so {tool} was stopped. Try again when some have finished.',
   'voice.task.cancelling': 'Task {id} ({tool}) is being cancelled.',
   'voice.task.alreadyEnded': 'Task {id} ({tool}) has already ended; there is nothing to cancel.',
   'voice.task.cancelDescription': 'Cancels a long tool call still running, by its task id (like 3F).',

@@ -805,6 +805,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.task.listRunning': '进行中：{tasks}。',
   'voice.task.listFinished': '已结束：{tasks}。说出任务编号可以听结果。',
   'voice.task.listMore': '另外还有 {count} 个。',
+  'voice.task.tooMany': '正在进行的任务太多，「{tool}」已停止。等一些任务结束后再试。',
   'voice.task.cancelling': '正在取消任务 {id}（{tool}）。',
   'voice.task.alreadyEnded': '任务 {id}（{tool}）已经结束，无需取消。',
   'voice.task.cancelDescription': '按任务编号（如 3F）取消还在进行的耗时工具调用。',

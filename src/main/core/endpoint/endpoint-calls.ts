@@ -6,7 +6,7 @@ import { CallAbort } from '../hub/call-signal';
 import { errorResult, resultText } from '../hub/result-shaping';
 import { translate, type Language } from '../../../shared/i18n/translate';
 import type { BackgroundCalls, WatchedCall } from '../long-calls/background-calls';
-import { stillWorkingText } from '../long-calls/voice-texts';
+import { spokenTool, stillWorkingText } from '../long-calls/voice-texts';
 
 export interface ToolCallRequest {
   id: string | number;
@@ -152,7 +152,12 @@ export class EndpointCalls {
   ): void {
     if (controller.aborted || long.answered) return;
     const taskId = long.watched.answerLater();
-    if (taskId === undefined) return; // too many in the background already: this one is awaited
+    if (taskId === undefined) {
+      // Too many run in the background already. Awaited, it would end in the caller's timeout (工具调用请求超时);
+      // answered in time instead, and stopped: nobody could ask for its result.
+      if (!say) this.tooMany(request, controller, long, options);
+      return;
+    }
     clearTimeout(long.timer);
     long.answered = true;
     long.background.id = taskId;
@@ -165,6 +170,16 @@ export class EndpointCalls {
       id: request.id,
       result: { content: [{ type: 'text', text }] },
     } as unknown as JSONRPCMessage);
+  }
+
+  /** Past the bound of background tasks: the caller hears so, in time, and the call is stopped. */
+  private tooMany(request: ToolCallRequest, controller: CallAbort, long: LongCall, options: LongCallOptions): void {
+    clearTimeout(long.timer);
+    long.answered = true;
+    this.opts.log.warn(`call ${long.watched.tool} is still running, but too many tasks run in the background; it was stopped`);
+    const text = translate(options.language(), 'voice.task.tooMany', { tool: spokenTool(long.watched.tool) });
+    this.finish(request.id, controller, { jsonrpc: '2.0', id: request.id, result: errorResult(text) } as unknown as JSONRPCMessage);
+    controller.abort('too many tasks run in the background');
   }
 
   /** A `notifications/cancelled` from the endpoint: true when it named a call of ours. */
