@@ -37,7 +37,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'outcome.error': '出错',
   'outcome.timeout': '超时',
   'outcome.cancelled': '已取消',
-  'outcome.held': '等你确认',
+  'outcome.held': '等待确认',
 
   'time.seconds': '{n} 秒',
   'time.minutes': '{n} 分钟',
