@@ -528,11 +528,16 @@ export function actionTitle(tool: Tool, name: string): string {
   return tool.annotations?.title ?? tool.title ?? name;
 }
 
-/** The first few arguments, each value cut short: what the user is shown and told. */
+/** Argument names whose values are secrets (api_key, accessToken, password, Authorization…): never shown or said. */
+const SECRET_ARGUMENT = /(api[_-]?key|^key$|[_-]key$|secret|token|passw(or)?d|^pwd$|authori[sz]ation|cookie|credential)/i;
+const HIDDEN_VALUE = '***';
+
+/** The first few arguments, each value cut short, secrets hidden: what the user is shown and told. */
 export function shownArguments(args: Record<string, unknown>): { name: string; value: string }[] {
   return Object.entries(args)
     .slice(0, SHOWN_ARGUMENTS)
     .map(([key, value]) => {
+      if (SECRET_ARGUMENT.test(key)) return { name: key, value: HIDDEN_VALUE };
       const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
       return { name: key, value: text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text };
     });
