@@ -160,7 +160,11 @@ export class Bridge {
       onToolsNotified: () => this.localServer.refreshSessions(),
       version: options.version,
       listChangedDebounceMs: options.listChangedDebounceMs,
-      longCalls: { calls: this.backgroundCalls, language: () => this.voiceLanguage() },
+      longCalls: {
+        calls: this.backgroundCalls,
+        language: () => this.voiceLanguage(),
+        sessionClosed: (session) => this.confirmations.dropSession(session),
+      },
     });
     this.localServer = new LocalServerController({
       // Each client's set as a consumer sees it: a call of a tool whose server is still starting waits for it.

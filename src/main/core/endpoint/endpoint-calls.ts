@@ -43,6 +43,8 @@ export interface LongCallOptions {
   calls: BackgroundCalls;
   /** The language of what the model is told ("still working on…"). */
   language: () => Language;
+  /** A connection closed: what was held for its session (calls waiting for confirmation) ends. */
+  sessionClosed?: (session: string) => void;
 }
 
 /**
@@ -199,6 +201,7 @@ export class EndpointCalls {
     this.waiting.length = 0;
     this.waitingBytes = 0;
     for (const controller of controllers) controller.abort('the endpoint connection closed');
+    if (this.opts.session !== undefined) this.opts.longCalls?.sessionClosed?.(this.opts.session);
   }
 
   /** Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks). */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { waitFor } from '../../../helpers/wait';
 import { Esp32Client } from '../../../helpers/esp32-client';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import type { StdioServerSettings } from '../../../../src/shared/settings';
@@ -65,6 +66,17 @@ describe('ask before risky actions (by voice)', () => {
       tool: 'delete_file',
       outcome: 'cancelled',
     });
+  }, 60_000);
+
+  it('a held call ends with its connection: after a reconnect the window does not list the action twice', async () => {
+    const esp = await speaker();
+    await esp.say('delete_file', { path: '/a' });
+    const api = ctx.harness!.bridge.api;
+    expect(await api.getConfirmations()).toHaveLength(1);
+    const session = await ctx.xiaozhi!.connection(0);
+    session.close();
+    await waitFor(async () => (await api.getConfirmations()).length === 0, 10_000, 'the held call to end');
+    expect((await api.getHistory()).find((r) => r.caller === 'speaker (not confirmed in time)')).toMatchObject({ tool: 'delete_file' });
   }, 60_000);
 
   it('per tool: "never" refuses with the reason (and with nothing to confirm, confirm_action is not listed)', async () => {

@@ -168,6 +168,15 @@ export class Confirmations {
     return true;
   }
 
+  /**
+   * A voice session closed: its held calls end (only its confirm tool could run them, and after a
+   * reconnect the model asks again; kept, the window would list one action twice, and Allow both).
+   */
+  dropSession(session: string): void {
+    for (const entry of [...this.held.values()]) if (entry.session === session) this.expire(entry);
+    this.wrong.delete(session);
+  }
+
   /** The settings changed: held calls whose tool may no longer run by voice ("never") end now, told so. */
   recheck(): void {
     for (const entry of [...this.held.values()]) {
