@@ -164,7 +164,9 @@ export class EndpointCalls {
     long.answered = true;
     long.background.id = taskId;
     this.opts.log.info(
-      `call ${long.watched.tool} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
+      say
+        ? `call ${long.watched.tool} asks the user a question; answered with it, the call goes on as task ${taskId}`
+        : `call ${long.watched.tool} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
     );
     const text = say ? say(taskId) : stillWorkingText(options.language(), long.watched.tool, taskId);
     this.finish(request.id, controller, {
@@ -235,7 +237,9 @@ export class EndpointCalls {
 
   /** The call's caller is answered now with `say` (a server's question during the call), the call going on as a task; its id, or undefined. */
   private answerNow(request: ToolCallRequest, controller: CallAbort, long: LongCall, say: (taskId: string) => string): string | undefined {
-    if (this.opts.longCalls) this.answerLater(request, controller, long, this.opts.longCalls, say);
+    // Answered already (a second question in the same call): the caller cannot hear this one; the window asks it.
+    if (long.answered || !this.opts.longCalls) return undefined;
+    this.answerLater(request, controller, long, this.opts.longCalls, say);
     return long.answered ? long.background.id : undefined;
   }
 
