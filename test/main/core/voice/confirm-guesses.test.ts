@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Confirmations, MAX_WRONG_CODES } from '../../../../src/main/core/hub/builtin/confirmations';
+import { Confirmations, MAX_HELD_PER_SESSION, MAX_WRONG_CODES } from '../../../../src/main/core/hub/builtin/confirmations';
 import { confirmTool } from '../../../../src/main/core/hub/builtin/confirm-tool';
 
 // Found by try22: 9,000 guesses in one session found the live code and ran the call; another session's
@@ -71,5 +71,18 @@ describe('a code as speech passes it on', () => {
     expect(await tool.run({ code: said(held.code) }, { caller: 'speaker', session: 's1' })).toEqual({
       content: [{ type: 'text', text: 'deleted /a' }],
     });
+  });
+});
+
+// Found by try22: held calls were capped for the whole bridge (oldest expired first), so one session
+// looping on a risky tool expired the calls other sessions' users were about to allow.
+describe('a session that asks again and again', () => {
+  it(`expires its own oldest held calls past ${MAX_HELD_PER_SESSION}, not another session's`, () => {
+    const confirmations = new Confirmations();
+    const theirs = hold(confirmations, 's2');
+    for (let i = 0; i < 40; i++) hold(confirmations, 's1');
+    const pending = confirmations.pending();
+    expect(pending.filter((h) => h.session === 's1')).toHaveLength(MAX_HELD_PER_SESSION);
+    expect(pending.map((h) => h.code)).toContain(theirs.code);
   });
 });

@@ -7,6 +7,8 @@ import type { CallSignal } from '../call-signal';
 export const CONFIRM_WINDOW_MS = 60_000;
 /** Held calls kept at once: a model that asks again and again must not grow this without end. */
 const MAX_HELD = 32;
+/** Held calls of one session: a model that loops on a risky tool expires its own oldest, not other sessions' calls. */
+export const MAX_HELD_PER_SESSION = 8;
 /** Codes remembered after their call was answered, so a late confirm_action hears what became of it. */
 const MAX_DECIDED = 64;
 /**
@@ -100,6 +102,8 @@ export class Confirmations {
 
   hold(call: Omit<HeldCall, 'key' | 'code' | 'askedAt' | 'expires'>): HeldCall {
     this.sweep();
+    const mine = [...this.held.values()].filter((entry) => entry.session === call.session);
+    while (mine.length >= MAX_HELD_PER_SESSION) this.expire(mine.shift() as HeldCall);
     while (this.held.size >= MAX_HELD) this.expire(this.held.values().next().value as HeldCall);
     const code = this.newCode(() => false);
     const askedAt = this.now();
