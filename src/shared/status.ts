@@ -153,7 +153,7 @@ export const LogEntrySchema = z.object({
   cause: ProblemSchema.optional(),
 });
 
-export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled']);
+export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled', 'held']);
 
 export const CallRecordSchema = z.object({
   id: z.number().int(),

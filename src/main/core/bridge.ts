@@ -13,7 +13,7 @@ import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
 import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
-import { CONFIRM_WINDOW_MS, Confirmations } from './hub/builtin/confirmations';
+import { CONFIRM_WINDOW_MS, Confirmations, MAX_WRONG_CODES } from './hub/builtin/confirmations';
 import { VoiceCalls } from './hub/builtin/voice-calls';
 import { confirmTool } from './hub/builtin/confirm-tool';
 import { toolPolicy } from './hub/tool-policy';
@@ -95,6 +95,10 @@ export class Bridge {
     this.imports = new ImportSessions(options.env ?? process.env);
     this.logBook = options.logBook;
     this.log = options.logBook.logger('app');
+    this.confirmations.onTooManyWrong = (session, cancelled) =>
+      this.log.warn(
+        `a voice session said ${MAX_WRONG_CODES} wrong confirmation codes; its ${cancelled} held call(s) were cancelled (session ${session.slice(0, 8)})`,
+      );
     this.settings = SettingsSchema.parse(options.store.load());
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
     // Kept where the local server's state file is (the app's data folder); tests without one keep it in memory.
@@ -103,6 +107,8 @@ export class Bridge {
     );
     // Names only (no arguments or results), masked like everything that leaves the engine.
     this.history.observe((record) => {
+      // A held call is a question to the user; its run (or denial) is the call the activity counts.
+      if (record.outcome === 'held') return;
       const redact = (text: string) => this.logBook.redact(text);
       this.activity.add({ ...record, originalTool: redact(record.originalTool), caller: redact(record.caller) });
     });
@@ -154,7 +160,11 @@ export class Bridge {
       onToolsNotified: () => this.localServer.refreshSessions(),
       version: options.version,
       listChangedDebounceMs: options.listChangedDebounceMs,
-      longCalls: { calls: this.backgroundCalls, language: () => this.voiceLanguage() },
+      longCalls: {
+        calls: this.backgroundCalls,
+        language: () => this.voiceLanguage(),
+        sessionClosed: (session) => this.confirmations.dropSession(session),
+      },
     });
     this.localServer = new LocalServerController({
       // Each client's set as a consumer sees it: a call of a tool whose server is still starting waits for it.
@@ -297,8 +307,8 @@ export class Bridge {
         language: () => this.voiceLanguage(),
         wanted: anyAsks,
         questions: { takeCode: (code, session) => this.elicitations.takeCode(code, session) },
-        taskText: (id, caller) => {
-          const task = this.backgroundCalls.find(id, caller);
+        taskText: (id, owner) => {
+          const task = this.backgroundCalls.find(id, owner);
           return task ? taskText(this.voiceLanguage(), task, Date.now()) : undefined;
         },
       }),
@@ -355,6 +365,8 @@ export class Bridge {
     this.history.redactAll();
     this.updateSecrets();
     this.hub.updateSettings(this.hubSettings());
+    // A held call whose tool is now "never" ends here, rather than waiting in the window for an Allow that would be refused.
+    this.confirmations.recheck();
     void this.localServer.sync(this.running);
     this.events.queueStatus();
   }

@@ -145,6 +145,11 @@ export class BridgeStore {
   };
 
   private addCall(record: CallRecord): void {
+    // A held call is not counted: its run (or denial) is, when it comes.
+    if (record.outcome === 'held') {
+      this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY) });
+      return;
+    }
     const forServer = this.data.counts[record.server] ?? {};
     const count = forServer[record.originalTool] ?? { ok: 0, failed: 0 };
     const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };

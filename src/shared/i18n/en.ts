@@ -40,6 +40,7 @@ export const en = {
   'outcome.error': 'Error',
   'outcome.timeout': 'Timed out',
   'outcome.cancelled': 'Cancelled',
+  'outcome.held': 'Waiting for OK',
 
   'time.seconds': '{n} s',
   'time.minutes': '{n} min',
@@ -867,6 +868,8 @@ export const en = {
   'voice.task.none': 'No task is running, and none finished in the last half hour.',
   'voice.task.listRunning': 'Still running: {tasks}.',
   'voice.task.listFinished': 'Finished: {tasks}. Ask with the id for a result.',
+  'voice.task.listMore': 'And {count} more.',
+  'voice.task.tooMany': 'Too many tasks are running, so {tool} was stopped. Try again when some have finished.',
   'voice.task.cancelling': 'Task {id} ({tool}) is being cancelled.',
   'voice.task.alreadyEnded': 'Task {id} ({tool}) has already ended; there is nothing to cancel.',
   'voice.task.cancelDescription': 'Cancels a long tool call still running, by its task id (like 3F).',
@@ -913,8 +916,11 @@ export const en = {
     'This needs the user\'s confirmation first: {action}. Ask the user; only if they agree, call {confirmTool} with code "{code}" within a minute.',
   'voice.confirm.unknown': 'That confirmation code is not valid. Ask for the action again.',
   'voice.confirm.expired': 'That confirmation has expired. Ask for the action again.',
-  'voice.confirm.otherSession': 'That confirmation code belongs to another conversation. Ask for the action again.',
+  'voice.confirm.tooManyWrong':
+    'Too many wrong confirmation codes: the actions waiting for confirmation were cancelled. Ask for the action again.',
   'voice.confirm.denied': 'The user declined: {action}.',
+  'voice.confirm.already': 'That code was already used: {action} was confirmed. Do not ask for it again.',
+  'voice.confirm.withdrawn': 'The user no longer allows this by voice: {action}.',
   'voice.confirm.allowedInWindow': 'The user already allowed this in Xiaozhi Tray.',
   'voice.elicit.ask':
     'The tool asks: {message} Ask the user; only if they say yes, call {confirmTool} with code "{code}" within a minute. Meanwhile it goes on as task {id}.',

@@ -40,6 +40,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'outcome.error': '出错',
   'outcome.timeout': '超时',
   'outcome.cancelled': '已取消',
+  'outcome.held': '等待确认',
 
   'time.seconds': '{n} 秒',
   'time.minutes': '{n} 分钟',
@@ -831,6 +832,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.task.none': '没有正在进行的任务，最近半小时也没有完成的任务。',
   'voice.task.listRunning': '进行中：{tasks}。',
   'voice.task.listFinished': '已结束：{tasks}。说出任务编号可以听结果。',
+  'voice.task.listMore': '另外还有 {count} 个。',
+  'voice.task.tooMany': '正在进行的任务太多，「{tool}」已停止。等一些任务结束后再试。',
   'voice.task.cancelling': '正在取消任务 {id}（{tool}）。',
   'voice.task.alreadyEnded': '任务 {id}（{tool}）已经结束，无需取消。',
   'voice.task.cancelDescription': '按任务编号（如 3F）取消还在进行的耗时工具调用。',
@@ -873,8 +876,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.confirm.ask': '这个操作需要先经用户确认：{action}。请先问用户；只有用户同意时，才在一分钟内调用 {confirmTool}，code 为 "{code}"。',
   'voice.confirm.unknown': '这个确认码无效。请重新发起操作。',
   'voice.confirm.expired': '这个确认已过期。请重新发起操作。',
-  'voice.confirm.otherSession': '这个确认码属于另一段对话。请重新发起操作。',
+  'voice.confirm.tooManyWrong': '确认码错误次数太多：等待确认的操作已取消。请重新发起操作。',
   'voice.confirm.denied': '用户拒绝了：{action}。',
+  'voice.confirm.already': '这个确认码已经用过了：{action} 已确认过。不要再发起一次。',
+  'voice.confirm.withdrawn': '用户已不允许通过语音执行：{action}。',
   'voice.confirm.allowedInWindow': '用户已在小智托盘中允许了这个操作。',
   'voice.elicit.ask':
     '工具在问：{message} 请问用户；只有用户同意时，才在一分钟内调用 {confirmTool}，code 为 "{code}"。它会作为任务 {id} 继续进行。',

@@ -42,7 +42,7 @@ export function confirmationCommandHandlers(c: {
       const background: { id?: string } = {};
       let watched: WatchedCall | undefined;
       const held = c.confirmations.allowFromWindow(key, (entry) => {
-        watched = c.calls.watch(entry.tool, entry.caller, (reason) => abort.abort(reason));
+        watched = c.calls.watch(entry.tool, entry.caller, (reason) => abort.abort(reason), entry.owner);
         const id = watched.answerLater();
         if (id !== undefined) background.id = id;
         return id;

@@ -6,7 +6,7 @@ import { CallAbort } from '../hub/call-signal';
 import { errorResult, resultText } from '../hub/result-shaping';
 import { translate, type Language } from '../../../shared/i18n/translate';
 import type { BackgroundCalls, WatchedCall } from '../long-calls/background-calls';
-import { stillWorkingText } from '../long-calls/voice-texts';
+import { spokenTool, stillWorkingText } from '../long-calls/voice-texts';
 
 export interface ToolCallRequest {
   id: string | number;
@@ -24,6 +24,8 @@ export interface EndpointCallsOptions {
   /** What the endpoint is served (a call of a tool of a server still starting waits in there). */
   tools: CallableTools;
   caller: string;
+  /** Whose background tasks its calls are: the endpoint's id (two endpoints may share a name); absent, the caller. */
+  owner?: string;
   /** Sends to the endpoint; nothing waits for it (a message that cannot go is lost with the link). */
   send: (message: JSONRPCMessage) => void;
   log: Logger;
@@ -41,6 +43,8 @@ export interface LongCallOptions {
   calls: BackgroundCalls;
   /** The language of what the model is told ("still working on…"). */
   language: () => Language;
+  /** A connection closed: what was held for its session (calls waiting for confirmation) ends. */
+  sessionClosed?: (session: string) => void;
 }
 
 /**
@@ -118,10 +122,15 @@ export class EndpointCalls {
   private watch(request: ToolCallRequest, controller: CallAbort, options: LongCallOptions): LongCall {
     const long: LongCall = {
       // Cancelled by the user: the built-in tool, or the window.
-      watched: options.calls.watch(request.params.name, this.opts.caller, (reason) => {
-        long.cancelledHere = true;
-        controller.abort(reason);
-      }),
+      watched: options.calls.watch(
+        request.params.name,
+        this.opts.caller,
+        (reason) => {
+          long.cancelledHere = true;
+          controller.abort(reason);
+        },
+        this.opts.owner ?? this.opts.caller,
+      ),
       answered: false,
       cancelledHere: false,
       background: {},
@@ -145,19 +154,36 @@ export class EndpointCalls {
   ): void {
     if (controller.aborted || long.answered) return;
     const taskId = long.watched.answerLater();
-    if (taskId === undefined) return; // too many in the background already: this one is awaited
+    if (taskId === undefined) {
+      // Too many run in the background already. Awaited, it would end in the caller's timeout (工具调用请求超时);
+      // answered in time instead, and stopped: nobody could ask for its result.
+      if (!say) this.tooMany(request, controller, long, options);
+      return;
+    }
     clearTimeout(long.timer);
     long.answered = true;
     long.background.id = taskId;
     this.opts.log.info(
-      `call ${request.params.name} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
+      say
+        ? `call ${long.watched.tool} asks the user a question; answered with it, the call goes on as task ${taskId}`
+        : `call ${long.watched.tool} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
     );
-    const text = say ? say(taskId) : stillWorkingText(options.language(), request.params.name, taskId);
+    const text = say ? say(taskId) : stillWorkingText(options.language(), long.watched.tool, taskId);
     this.finish(request.id, controller, {
       jsonrpc: '2.0',
       id: request.id,
       result: { content: [{ type: 'text', text }] },
     } as unknown as JSONRPCMessage);
+  }
+
+  /** Past the bound of background tasks: the caller hears so, in time, and the call is stopped. */
+  private tooMany(request: ToolCallRequest, controller: CallAbort, long: LongCall, options: LongCallOptions): void {
+    clearTimeout(long.timer);
+    long.answered = true;
+    this.opts.log.warn(`call ${long.watched.tool} is still running, but too many tasks run in the background; it was stopped`);
+    const text = translate(options.language(), 'voice.task.tooMany', { tool: spokenTool(long.watched.tool) });
+    this.finish(request.id, controller, { jsonrpc: '2.0', id: request.id, result: errorResult(text) } as unknown as JSONRPCMessage);
+    controller.abort('too many tasks run in the background');
   }
 
   /** A `notifications/cancelled` from the endpoint: true when it named a call of ours. */
@@ -177,6 +203,7 @@ export class EndpointCalls {
     this.waiting.length = 0;
     this.waitingBytes = 0;
     for (const controller of controllers) controller.abort('the endpoint connection closed');
+    if (this.opts.session !== undefined) this.opts.longCalls?.sessionClosed?.(this.opts.session);
   }
 
   /** Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks). */
@@ -193,17 +220,26 @@ export class EndpointCalls {
     else if (token !== undefined) onProgress = (progress) => this.progress(token, progress, signal);
     return this.opts.tools.call(name, args ?? {}, {
       caller: this.opts.caller,
+      ...(this.opts.owner !== undefined ? { owner: this.opts.owner } : {}),
       ...(this.opts.session !== undefined ? { session: this.opts.session } : {}),
       signal,
       idJson: JSON.stringify(request.id),
       ...(onProgress ? { onProgress } : {}),
-      ...(long ? { background: long.background, answerNow: (say) => this.answerNow(request, signal, long, say) } : {}),
+      ...(long
+        ? {
+            background: long.background,
+            answerNow: (say) => this.answerNow(request, signal, long, say),
+            nameTask: (tool: string) => long.watched.rename(tool),
+          }
+        : {}),
     });
   }
 
   /** The call's caller is answered now with `say` (a server's question during the call), the call going on as a task; its id, or undefined. */
   private answerNow(request: ToolCallRequest, controller: CallAbort, long: LongCall, say: (taskId: string) => string): string | undefined {
-    if (this.opts.longCalls) this.answerLater(request, controller, long, this.opts.longCalls, say);
+    // Answered already (a second question in the same call): the caller cannot hear this one; the window asks it.
+    if (long.answered || !this.opts.longCalls) return undefined;
+    this.answerLater(request, controller, long, this.opts.longCalls, say);
     return long.answered ? long.background.id : undefined;
   }
 

@@ -226,6 +226,7 @@ export class EndpointLink {
     this.session = new EndpointSession(socket, {
       tools: this.opts.hub,
       caller: endpoint.name,
+      owner: endpoint.id,
       log,
       maxMessageBytes,
       version,

@@ -15,6 +15,8 @@ export interface EndpointSessionOptions {
   tools: SettlingTools<EndpointTools>;
   /** The endpoint's name, as the call history records the caller. */
   caller: string;
+  /** The endpoint's id: its background tasks are its own, whatever its name. */
+  owner?: string;
   log: Logger;
   maxMessageBytes: () => number;
   version: string;
@@ -71,6 +73,7 @@ export class EndpointSession {
     const calls = new EndpointCalls({
       tools: names,
       caller: opts.caller,
+      ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
       send: (message) => void transport.post(message),
       log,
       ...(opts.longCalls ? { longCalls: opts.longCalls } : {}),

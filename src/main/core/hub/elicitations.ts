@@ -2,6 +2,7 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/type
 import type { ElicitField, ElicitValue, PendingElicitation } from '../../../shared/elicitations';
 import { translate, type Language } from '../../../shared/i18n/translate';
 import type { VoiceCalls } from './builtin/voice-calls';
+import { normaliseCode } from './builtin/confirmations';
 
 /** A server's message as a sentence the model can say back (ending with its stop). */
 function spoken(message: string): string {
@@ -13,6 +14,12 @@ function spoken(message: string): string {
 const MAX_PENDING = 16;
 /** Fields a form may have: more is not a question to put to someone by voice or in a small card. */
 const MAX_FIELDS = 20;
+/**
+ * Choices of one field, and the length of one: a list past these is no question a person answers
+ * (and cut short, an answer would not be one of the server's own values), so the form is declined.
+ */
+export const MAX_CHOICES = 100;
+export const MAX_CHOICE_CHARS = 200;
 
 const TYPE_WORDS: Record<ElicitField['type'], string> = {
   string: 'text',
@@ -85,7 +92,7 @@ export class Elicitations {
   takeCode(code: string, session: string | undefined): { task: string } | undefined {
     for (const [key, entry] of this.pending) {
       const voice = entry.voice;
-      if (voice?.code !== code.trim()) continue;
+      if (voice?.code !== normaliseCode(code)) continue;
       if (voice.session !== session) return undefined;
       this.settle(key, { action: 'accept', content: voice.field !== undefined ? { [voice.field]: true } : {} });
       return { task: voice.task };
@@ -164,6 +171,7 @@ export function formFields(schema: { properties?: Record<string, unknown>; requi
     const p = raw as { type?: unknown; title?: unknown; description?: unknown; enum?: unknown; oneOf?: unknown };
     if (p.type !== 'string' && p.type !== 'number' && p.type !== 'integer' && p.type !== 'boolean') return undefined;
     const choices = Array.isArray(p.enum) ? p.enum.filter((c): c is string => typeof c === 'string') : undefined;
+    if (choices && (choices.length > MAX_CHOICES || choices.some((c) => c.length > MAX_CHOICE_CHARS))) return undefined;
     fields.push({
       name,
       type: p.type,

@@ -39,8 +39,14 @@ export interface SourceCallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
   caller?: string | undefined;
   session?: string | undefined;
+  /** Whose background tasks the caller sees (an endpoint's id). */
+  owner?: string | undefined;
   /** The call may go on in the background (its caller answered "still working"): it gets the longer bound. */
   background?: boolean | undefined;
+  /** The task id the call goes on as, once answered early (a built-in confirm passes it to the call it runs). */
+  task?: { id?: string } | undefined;
+  /** Names the call's task after the tool it really runs (confirm_action runs a held call). */
+  nameTask?: ((tool: string) => void) | undefined;
 }
 
 export interface CallContext {
@@ -63,8 +69,12 @@ export interface CallContext {
    * background (an endpoint's call, for a server's question during it); the task id, or undefined.
    */
   answerNow?: (say: (taskId: string) => string) => string | undefined;
+  /** Names the call's task after the tool it really runs (confirm_action runs a held call). */
+  nameTask?: (tool: string) => void;
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;
+  /** Whose background tasks these are: the endpoint's id (names need not be unique); absent, the caller. */
+  owner?: string;
   /** Who confirmed a held call (it runs without asking again). */
   confirmedBy?: string;
   /**
@@ -350,6 +360,7 @@ export class ToolSetView implements CatalogView {
     const held = voice.confirmations.hold({
       session: session as string,
       caller,
+      owner: context.owner ?? caller,
       server: entry.server,
       tool: name,
       title: actionTitle(entry.original, name),
@@ -362,24 +373,35 @@ export class ToolSetView implements CatalogView {
           confirmedBy,
           ...(boundTo ? { boundTo } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
           ...(options.background ? { background: options.background } : {}),
         }),
+      stillAllowed: () => voice.policyOf(entry.server, entry.original) !== 'never',
       // Who asked, what, and what became of it: in the history like the call it would have been.
       ended: (how, by) =>
         this.context.history.add({
-          caller: how === 'denied' ? `${caller} (denied in the ${by ?? 'window'})` : `${caller} (not confirmed in time)`,
+          caller:
+            how === 'denied'
+              ? `${caller} (denied in the ${by ?? 'window'})`
+              : how === 'withdrawn'
+                ? `${caller} (no longer allowed by voice)`
+                : `${caller} (not confirmed in time)`,
           tool: name,
           originalTool: entry.original.name,
           server: entry.server,
           arguments: args,
           durationMs: 0,
           outcome: 'cancelled',
-          result: translate(this.context.language(), how === 'denied' ? 'voice.confirm.denied' : 'voice.confirm.expired', { action }),
+          result: translate(
+            this.context.language(),
+            how === 'denied' ? 'voice.confirm.denied' : how === 'withdrawn' ? 'voice.confirm.withdrawn' : 'voice.confirm.expired',
+            { action },
+          ),
         }),
     });
     const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
     const text = translate(this.context.language(), 'voice.confirm.ask', { action, confirmTool, code: held.code });
-    return finish(textResult(text), 'ok', problem('call.held', { tool: name, code: held.code }));
+    return finish(textResult(text), 'held', problem('call.held', { tool: name, code: held.code }));
   }
 
   /**
@@ -429,10 +451,11 @@ export class ToolSetView implements CatalogView {
     }
     // A call by voice (an endpoint session) of a risky tool is held until the user confirms it, or refused.
     const voice = this.context.voice;
-    if (voice && context.session !== undefined && context.confirmedBy === undefined && entry.server !== BUILTIN_SERVER) {
+    // A confirmed call is checked again: the tool may have been set to "never" while it was held.
+    if (voice && context.session !== undefined && entry.server !== BUILTIN_SERVER) {
       const policy = voice.policyOf(entry.server, entry.original);
       if (policy === 'never') return refuse(problem('call.refused', { tool: name }));
-      if (policy === 'ask') return this.hold(voice, entry, name, args, context, finish);
+      if (policy === 'ask' && context.confirmedBy === undefined) return this.hold(voice, entry, name, args, context, finish);
     }
     // A call by voice is known while in flight: a server's question during it can be put to its caller.
     const { session, answerNow } = context;
@@ -446,7 +469,9 @@ export class ToolSetView implements CatalogView {
         onProgress: context.onProgress,
         caller: context.caller,
         session: context.session,
-        ...(context.background ? { background: true } : {}),
+        owner: context.owner,
+        ...(context.background ? { background: true, task: context.background } : {}),
+        ...(context.nameTask ? { nameTask: context.nameTask } : {}),
       });
       const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
       if (outputSchema && !result.isError) {
@@ -503,11 +528,16 @@ export function actionTitle(tool: Tool, name: string): string {
   return tool.annotations?.title ?? tool.title ?? name;
 }
 
-/** The first few arguments, each value cut short: what the user is shown and told. */
+/** Argument names whose values are secrets (api_key, accessToken, password, Authorization…): never shown or said. */
+const SECRET_ARGUMENT = /(api[_-]?key|^key$|[_-]key$|secret|token|passw(or)?d|^pwd$|authori[sz]ation|cookie|credential)/i;
+const HIDDEN_VALUE = '***';
+
+/** The first few arguments, each value cut short, secrets hidden: what the user is shown and told. */
 export function shownArguments(args: Record<string, unknown>): { name: string; value: string }[] {
   return Object.entries(args)
     .slice(0, SHOWN_ARGUMENTS)
     .map(([key, value]) => {
+      if (SECRET_ARGUMENT.test(key)) return { name: key, value: HIDDEN_VALUE };
       const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
       return { name: key, value: text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text };
     });

@@ -76,26 +76,31 @@ export class CallHistory {
       this.records[this.head] = record;
       this.head = (this.head + 1) % this.capacity;
     }
-    const forServer = this.counts.get(input.server) ?? new Map<string, { ok: number; failed: number }>();
-    // Calls of tools no server has are counted together: one key per made-up name would grow forever.
-    const key = input.server === '' ? UNKNOWN_TOOL : input.originalTool;
-    const count = forServer.get(key) ?? { ok: 0, failed: 0 };
-    if (input.outcome === 'ok') count.ok++;
-    else count.failed++;
-    forServer.set(key, count);
-    this.counts.set(input.server, forServer);
-    // Local clients name themselves: past MAX_CALLERS names, one key would be made per made-up name.
-    const callerKey = this.byCaller.has(record.caller) || this.byCaller.size < MAX_CALLERS ? record.caller : OTHER_CALLERS;
-    const callerCount = this.byCaller.get(callerKey) ?? { ok: 0, failed: 0 };
-    if (input.outcome === 'ok') callerCount.ok++;
-    else callerCount.failed++;
-    this.byCaller.set(callerKey, callerCount);
+    // A held call is a question to the user, not a call yet: its run (or denial) is counted when it comes.
+    if (input.outcome !== 'held') this.count(input.server, input.originalTool, record.caller, input.outcome === 'ok');
     for (const observer of this.observers) observer(record);
     if (this.listeners.size > 0) {
       const shown = this.redacted(record);
       for (const listener of this.listeners) listener(shown);
     }
     return record;
+  }
+
+  private count(server: string, originalTool: string, caller: string, ok: boolean): void {
+    const forServer = this.counts.get(server) ?? new Map<string, { ok: number; failed: number }>();
+    // Calls of tools no server has are counted together: one key per made-up name would grow forever.
+    const key = server === '' ? UNKNOWN_TOOL : originalTool;
+    const count = forServer.get(key) ?? { ok: 0, failed: 0 };
+    if (ok) count.ok++;
+    else count.failed++;
+    forServer.set(key, count);
+    this.counts.set(server, forServer);
+    // Local clients name themselves: past MAX_CALLERS names, one key would be made per made-up name.
+    const callerKey = this.byCaller.has(caller) || this.byCaller.size < MAX_CALLERS ? caller : OTHER_CALLERS;
+    const callerCount = this.byCaller.get(callerKey) ?? { ok: 0, failed: 0 };
+    if (ok) callerCount.ok++;
+    else callerCount.failed++;
+    this.byCaller.set(callerKey, callerCount);
   }
 
   /** Oldest first. */

@@ -24,6 +24,8 @@ interface Entry {
   /** Listed in the window (it reported progress, or it was answered before it finished). */
   shown: boolean;
   lastProgressEvent: number;
+  /** Whose task it is: the endpoint's id (two endpoints may share a name), or the caller. */
+  owner: string;
 }
 
 export interface BackgroundCallsOptions {
@@ -51,17 +53,17 @@ export class BackgroundCalls {
   }
 
   /** A call starting: nothing is shown until it reports progress or is answered before it ends. */
-  watch(tool: string, caller: string, cancel: (reason: string) => void): WatchedCall {
+  watch(tool: string, caller: string, cancel: (reason: string) => void, owner: string = caller): WatchedCall {
     const task: BackgroundTask = { key: this.nextKey++, tool, caller, state: 'running', startedAt: this.now() };
-    const entry: Entry = { task, cancel, shown: false, lastProgressEvent: 0 };
+    const entry: Entry = { task, cancel, shown: false, lastProgressEvent: 0, owner };
     return new WatchedCall(this, entry);
   }
 
-  /** Tasks in the list, newest first: every caller's (the window), or one caller's (the model). */
-  list(caller?: string): BackgroundTask[] {
+  /** Tasks in the list, newest first: every owner's (the window), or one owner's (the model: its endpoint's id). */
+  list(owner?: string): BackgroundTask[] {
     this.prune();
     const out: BackgroundTask[] = [];
-    for (const { task, shown } of this.entries.values()) if (shown && (caller === undefined || task.caller === caller)) out.push(task);
+    for (const entry of this.entries.values()) if (entry.shown && (owner === undefined || entry.owner === owner)) out.push(entry.task);
     return out.sort((a, b) => b.startedAt - a.startedAt);
   }
 
@@ -71,16 +73,17 @@ export class BackgroundCalls {
   }
 
   /** A task by its short id, as a person may say or type it ("3f", "3 F", "task 3F"). */
-  find(id: string, caller?: string): BackgroundTask | undefined {
+  find(id: string, owner?: string): BackgroundTask | undefined {
     this.prune();
     const wanted = normaliseId(id);
-    for (const { task } of this.entries.values()) if (task.id === wanted && (caller === undefined || task.caller === caller)) return task;
+    for (const entry of this.entries.values())
+      if (entry.task.id === wanted && (owner === undefined || entry.owner === owner)) return entry.task;
     return undefined;
   }
 
   /** Cancels a running task; what it found: the task (its state says whether it was still running), or nothing. */
-  cancel(id: string, caller?: string): BackgroundTask | undefined {
-    const task = this.find(id, caller);
+  cancel(id: string, owner?: string): BackgroundTask | undefined {
+    const task = this.find(id, owner);
     if (!task) return undefined;
     const entry = this.entries.get(task.key);
     if (task.state === 'running') entry?.cancel('cancelled by the user');
@@ -186,6 +189,17 @@ export class WatchedCall {
     private readonly calls: BackgroundCalls,
     private readonly entry: Entry,
   ) {}
+
+  /** The tool the task is named after. */
+  get tool(): string {
+    return this.entry.task.tool;
+  }
+
+  /** Named after the tool it really runs (confirm_action runs a held call). */
+  rename(tool: string): void {
+    this.entry.task.tool = tool;
+    if (this.entry.shown) this.calls.show(this.entry);
+  }
 
   /** The short id, once the caller was answered before the end. */
   get id(): string | undefined {

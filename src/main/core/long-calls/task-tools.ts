@@ -9,7 +9,8 @@ export interface TaskTool {
   tool: Tool;
   /** Whether it is served now: only an endpoint's calls go on in the background. */
   listed(): boolean;
-  run(args: Record<string, unknown>, context: { caller: string }): CallToolResult;
+  /** `owner`: whose tasks the caller sees (its endpoint's id); absent, its name. */
+  run(args: Record<string, unknown>, context: { caller: string; owner?: string | undefined }): CallToolResult;
 }
 
 export const TASK_STATUS_TOOL = 'task_status';
@@ -45,11 +46,11 @@ export function taskTools(
         };
       },
       listed,
-      run(args, { caller }) {
+      run(args, { caller, owner = caller }) {
         const id = typeof args.task === 'string' && args.task.trim() !== '' ? args.task : undefined;
-        if (id === undefined) return text(taskListText(language(), calls.list(caller)));
-        const task = calls.find(id, caller);
-        if (!task) return text(`${translate(language(), 'voice.task.unknown', { id })} ${taskListText(language(), calls.list(caller))}`);
+        if (id === undefined) return text(taskListText(language(), calls.list(owner)));
+        const task = calls.find(id, owner);
+        if (!task) return text(`${translate(language(), 'voice.task.unknown', { id })} ${taskListText(language(), calls.list(owner))}`);
         return text(taskText(language(), task, now()));
       },
     },
@@ -63,10 +64,10 @@ export function taskTools(
         };
       },
       listed,
-      run(args, { caller }) {
+      run(args, { caller, owner = caller }) {
         const id = typeof args.task === 'string' ? args.task : '';
-        const task = calls.cancel(id, caller);
-        if (!task) return text(`${translate(language(), 'voice.task.unknown', { id })} ${taskListText(language(), calls.list(caller))}`);
+        const task = calls.cancel(id, owner);
+        if (!task) return text(`${translate(language(), 'voice.task.unknown', { id })} ${taskListText(language(), calls.list(owner))}`);
         const params = { id: task.id ?? id, tool: spokenTool(task.tool) };
         // The state read before the cancel: a running call is stopping now, and says so when asked.
         return text(translate(language(), task.state === 'running' ? 'voice.task.cancelling' : 'voice.task.alreadyEnded', params));

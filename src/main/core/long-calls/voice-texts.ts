@@ -30,16 +30,25 @@ export function taskText(language: Language, task: BackgroundTask, now: number):
   }
 }
 
-/** Without an id: what runs and what finished, by id and tool, newest first. */
+/** Tasks named in one spoken list: more would be a long recital, not an answer. */
+export const SPOKEN_TASKS = 5;
+
+/**
+ * Without an id: what runs and what finished, by id and tool, the few newest (`tasks` comes newest
+ * first), then how many more. A call listed only for its progress (no id yet) cannot be asked about: left out.
+ */
 export function taskListText(language: Language, tasks: BackgroundTask[]): string {
-  const named = (task: BackgroundTask): string => `${task.id ?? '?'} ${spokenTool(task.tool)}`;
-  const running = tasks.filter((task) => task.state === 'running').map(named);
-  const finished = tasks.filter((task) => task.state !== 'running').map(named);
+  const withId = tasks.filter((task) => task.id !== undefined);
+  const spoken = withId.slice(0, SPOKEN_TASKS);
+  const named = (task: BackgroundTask): string => `${task.id} ${spokenTool(task.tool)}`;
+  const running = spoken.filter((task) => task.state === 'running').map(named);
+  const finished = spoken.filter((task) => task.state !== 'running').map(named);
   if (running.length === 0 && finished.length === 0) return translate(language, 'voice.task.none');
   const parts: string[] = [];
   const separator = language === 'zh-CN' ? '、' : ', ';
   if (running.length > 0) parts.push(translate(language, 'voice.task.listRunning', { tasks: running.join(separator) }));
   if (finished.length > 0) parts.push(translate(language, 'voice.task.listFinished', { tasks: finished.join(separator) }));
+  if (withId.length > spoken.length) parts.push(translate(language, 'voice.task.listMore', { count: withId.length - spoken.length }));
   return parts.join(' ');
 }
 

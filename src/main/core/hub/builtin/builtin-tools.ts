@@ -15,8 +15,15 @@ export interface BuiltinCallContext {
   caller: string;
   /** The connection the call came on (one endpoint session, one local client session), when there is one. */
   session?: string | undefined;
+  /** Whose background tasks the caller sees: its endpoint's id (absent: the caller). */
+  owner?: string | undefined;
   signal?: CallSignal | undefined;
   onProgress?: ((progress: Progress) => void) | undefined;
+  /** The call may go on in the background; the task id it goes on as, once answered early. */
+  background?: boolean | undefined;
+  task?: { id?: string } | undefined;
+  /** Names the call's task after the tool it really runs. */
+  nameTask?: ((tool: string) => void) | undefined;
 }
 
 /** One tool the bridge serves itself: its definition (as a server would list it) and what a call does. */
