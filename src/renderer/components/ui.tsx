@@ -95,6 +95,21 @@ export function Field(props: { label: string; error?: string | undefined; hint?:
   );
 }
 
+/** A web address typed in a Field: the URL keyboard, no spell-check. */
+export function UrlInput(props: { id: string; value: string; placeholder?: string | undefined; onChange: (value: string) => void }) {
+  return (
+    <input
+      id={props.id}
+      type="url"
+      inputMode="url"
+      spellCheck={false}
+      placeholder={props.placeholder ?? 'https://'}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+    />
+  );
+}
+
 /** Text a program reads (JSON, a command's arguments a line each): monospace, no spell-check, what is wrong under it. */
 export function CodeField(props: {
   label: string;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../app-context';
-import { Button, Field } from '../components/ui';
+import { Button, Field, UrlInput } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
 import {
@@ -72,17 +72,7 @@ export function MirrorSettings() {
         <>
           {MIRROR_KEYS.map((key) => (
             <Field key={key} label={t(`mirrors.${key}`)} error={errorOf(key)} hint={t('mirrors.customHint')}>
-              {(id) => (
-                <input
-                  id={id}
-                  type="url"
-                  inputMode="url"
-                  spellCheck={false}
-                  placeholder="https://"
-                  value={value(key)}
-                  onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-                />
-              )}
+              {(id) => <UrlInput id={id} value={value(key)} onChange={(text) => setDraft({ ...draft, [key]: text })} />}
             </Field>
           ))}
           <div>

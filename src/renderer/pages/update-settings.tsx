@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApp } from '../app-context';
-import { Button, Field, Switch } from '../components/ui';
+import { Button, Field, Switch, UrlInput } from '../components/ui';
 import { updateErrorText } from '../components/update-banner';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
@@ -71,17 +71,7 @@ export function UpdateSettings() {
       />
       <div className="field-hint">{t('updates.autoHint')}</div>
       <Field label={t('updates.mirror')} error={mirrorError} hint={t('updates.mirrorHint', { source })}>
-        {(id) => (
-          <input
-            id={id}
-            type="url"
-            inputMode="url"
-            spellCheck={false}
-            placeholder={update.defaultMirror ?? 'https://'}
-            value={mirror}
-            onChange={(e) => setMirrorText(e.target.value)}
-          />
-        )}
+        {(id) => <UrlInput id={id} value={mirror} placeholder={update.defaultMirror} onChange={setMirrorText} />}
       </Field>
       <div className="update-status">
         <Button

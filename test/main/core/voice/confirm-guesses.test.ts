@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Confirmations, MAX_HELD_PER_SESSION, MAX_WRONG_CODES } from '../../../../src/main/core/hub/builtin/confirmations';
 import { confirmTool } from '../../../../src/main/core/hub/builtin/confirm-tool';
+import { heldDelete } from '../../../helpers/held-calls';
 
 // Found by try22: 9,000 guesses in one session found the live code and ran the call; another session's
 // code was answered differently from an unknown one ("belongs to another conversation").
 function hold(confirmations: Confirmations, session: string, ended: string[] = []) {
-  return confirmations.hold({
-    session,
-    caller: 'speaker',
-    owner: 'e1',
-    server: 'files',
-    tool: 'delete_file',
-    title: 'Delete a file',
-    action: 'Delete a file (path: /a)',
-    args: { path: '/a' },
-    run: async () => ({ result: { content: [{ type: 'text', text: 'deleted /a' }] } }),
-    ended: (how) => ended.push(how),
-  });
+  return confirmations.hold(heldDelete({ session, owner: 'e1', ended: (how) => ended.push(how) }));
 }
 
 const wrongCode = (held: string) => (held === '1000' ? '1001' : '1000');

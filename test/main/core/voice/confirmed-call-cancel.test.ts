@@ -3,6 +3,7 @@ import { Confirmations } from '../../../../src/main/core/hub/builtin/confirmatio
 import { confirmTool } from '../../../../src/main/core/hub/builtin/confirm-tool';
 import { CallAbort } from '../../../../src/main/core/hub/call-signal';
 import type { HeldRunOptions } from '../../../../src/main/core/hub/builtin/confirmations';
+import { heldDelete } from '../../../helpers/held-calls';
 
 // Found by try22: a call confirmed by voice runs without the confirm call's signal, so when the confirm
 // call goes on as a task (a long destructive tool), cancel_task (or the endpoint's cancel) marks the task
@@ -42,39 +43,22 @@ describe('a call confirmed by voice', () => {
 describe('a code used by voice, said again', () => {
   it('is told it already ran, not that it is unknown', () => {
     const confirmations = new Confirmations();
-    const held = confirmations.hold({
-      session: 's1',
-      caller: 'speaker',
-      owner: 'speaker',
-      server: 'files',
-      tool: 'delete_file',
-      title: 'Delete a file',
-      action: 'Delete a file (path: /a)',
-      args: { path: '/a' },
-      run: async () => ({ result: { content: [{ type: 'text', text: 'deleted /a' }] } }),
-      ended: () => {},
-    });
+    const held = confirmations.hold(heldDelete());
     expect('held' in confirmations.take(held.code, 's1')).toBe(true);
     expect(confirmations.take(held.code, 's1')).not.toEqual({ refused: 'unknown' });
   });
 
   it('names the task it goes on as, with its state', async () => {
     const confirmations = new Confirmations();
-    const held = confirmations.hold({
-      session: 's1',
-      caller: 'speaker',
-      owner: 'e1',
-      server: 'files',
-      tool: 'delete_file',
-      title: 'Delete a file',
-      action: 'Delete a file (path: /a)',
-      args: { path: '/a' },
-      run: async (_by, options) => {
-        if (options?.background) options.background.id = '3F';
-        return { result: { content: [{ type: 'text', text: 'deleted /a' }] } };
-      },
-      ended: () => {},
-    });
+    const held = confirmations.hold(
+      heldDelete({
+        owner: 'e1',
+        run: async (_by, options) => {
+          if (options?.background) options.background.id = '3F';
+          return { result: { content: [{ type: 'text', text: 'deleted /a' }] } };
+        },
+      }),
+    );
     const tool = confirmTool({
       confirmations,
       language: () => 'en',
@@ -100,19 +84,7 @@ describe('a held call whose tool is no longer allowed by voice', () => {
     const confirmations = new Confirmations();
     let allowed = true;
     const ended: string[] = [];
-    const held = confirmations.hold({
-      session: 's1',
-      caller: 'speaker',
-      owner: 'speaker',
-      server: 'files',
-      tool: 'delete_file',
-      title: 'Delete a file',
-      action: 'Delete a file (path: /a)',
-      args: { path: '/a' },
-      run: async () => ({ result: { content: [{ type: 'text', text: 'deleted /a' }] } }),
-      ended: (how) => ended.push(how),
-      stillAllowed: () => allowed,
-    });
+    const held = confirmations.hold(heldDelete({ ended: (how) => ended.push(how), stillAllowed: () => allowed }));
     confirmations.recheck();
     expect(confirmations.size).toBe(1);
     allowed = false;
