@@ -30,6 +30,7 @@ import { ImportSessions } from './import/import-sessions';
 import { CatalogueService } from './catalogue/catalogue-service';
 import type { EndpointCatalogs } from './router/endpoint-catalogs';
 import { LocalServerController } from './local-server/local-server-controller';
+import { fleetPassthrough } from './local-server/passthrough/fleet-passthrough';
 import { appStateDir } from './local-server/state-file';
 import { ChangeQueue } from './change-queue';
 import { ServerFleet } from './server-fleet';
@@ -129,6 +130,8 @@ export class Bridge {
           ...(runtimeIdleTimeoutMs !== undefined ? { idleTimeoutMs: runtimeIdleTimeoutMs } : {}),
         })
       : undefined);
+    // What servers ask during a local client's call goes to that client; MCP tasks pass through.
+    const passthrough = fleetPassthrough(() => this.servers);
     this.servers = new ServerFleet({
       ...fleet,
       log: this.log,
@@ -138,6 +141,7 @@ export class Bridge {
       ...(configDir ? { configDir } : {}),
       onTools: () => this.hub.rebuild(),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
+      asks: passthrough.asks,
     });
     this.builtins = new BuiltinTools(this.builtinToolList());
     const policyOf = (server: string, tool: Tool) =>
@@ -181,6 +185,7 @@ export class Bridge {
       },
       onStatus,
       onTokenChanged: () => this.updateSecrets(),
+      passthrough,
     });
     this.updateSecrets();
     this.logBook.subscribe((entry) => this.events.emit('log', entry));

@@ -8,7 +8,12 @@ import {
   ListToolsRequestSchema,
   isInitializeRequest,
   isJSONRPCRequest,
+  type CallToolRequest,
+  type ClientCapabilities,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
 import type { LocalSession } from '../../../shared/status';
 import { LOCAL_CLIENT_ID } from '../../../shared/settings';
@@ -21,6 +26,7 @@ import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
 import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
 import { listenError } from './listen-failure';
+import type { Passthrough, PassthroughSession } from './passthrough/passthrough';
 
 export interface LocalMcpServerOptions {
   host: string;
@@ -49,6 +55,8 @@ export interface LocalMcpServerOptions {
   bodyTimeoutMs?: number;
   /** Connections open at once past which new ones are dropped (default 256: 100 sessions with a stream and a request each). */
   maxConnections?: number;
+  /** What a server asks during a call reaches its caller, and MCP tasks pass through (absent: neither). */
+  passthrough?: Passthrough;
 }
 
 interface Session {
@@ -64,7 +72,11 @@ interface Session {
   open: number;
   calls: number;
   clientInfo: string | undefined;
+  /** Takes the session out of the passthrough. */
+  detach?: (() => void) | undefined;
 }
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Sessions past this many are a misbehaving client: the least recently seen one goes. */
 const MAX_SESSIONS = 100;
@@ -243,7 +255,7 @@ export class LocalMcpServer {
         // A session belongs to the path that made it; a vanished session's client must initialise again.
         if (!session || session.client !== client) throw new HttpRefusal(404, 'Session not found', {}, -32001);
       } else if (req.method === 'POST' && isInitializeRequest(body)) {
-        session = await this.open(client);
+        session = await this.open(client, body.params.capabilities);
       } else {
         throw new HttpRefusal(400, 'Bad Request: Mcp-Session-Id header is required');
       }
@@ -336,14 +348,19 @@ export class LocalMcpServer {
   }
 
   /** A new session for a client: its own SDK server over the set its path names. */
-  private async open(client: string): Promise<Session> {
+  private async open(client: string, declared: ClientCapabilities): Promise<Session> {
     if (this.sessions.size >= MAX_SESSIONS) {
       const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0] as Session;
       await this.release(oldest, 'too many sessions');
     }
     const id = randomUUID();
     const view = this.opts.viewFor(client);
-    const server = new Server({ name: 'xiaozhi-tray', version: this.opts.version }, { capabilities: { tools: { listChanged: true } } });
+    const passthrough = this.opts.passthrough;
+    const offered = passthrough?.capabilities(declared) ?? {};
+    const server = new Server(
+      { name: 'xiaozhi-tray', version: this.opts.version },
+      { capabilities: { tools: { listChanged: true }, ...offered } },
+    );
     // Answers as an event stream (what the SDK does by default): a JSON answer has no room for the
     // progress notifications a call sends before its result, and the transport would drop them.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
@@ -366,11 +383,15 @@ export class LocalMcpServer {
         // The set as it is once the wait is over: the client's set may have moved meanwhile.
         const view = session.view.current;
         session.announced = view.version;
-        return { tools: view.fullTools() };
+        return { tools: passthrough ? passthrough.listed(link, view.fullTools()) : view.fullTools() };
       }),
     );
+    const link: PassthroughSession = { server, client, tasks: offered.tasks !== undefined, view: () => session.view.current };
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       session.calls++;
+      return passthrough ? passthrough.call(link, request, extra, () => plainCall(request, extra)) : plainCall(request, extra);
+    });
+    const plainCall = async (request: CallToolRequest, extra: CallExtra) => {
       const progressToken = request.params._meta?.progressToken;
       const { result } = await session.view.call(request.params.name, request.params.arguments ?? {}, {
         caller: this.opts.callerName(client, session.clientInfo),
@@ -387,7 +408,7 @@ export class LocalMcpServer {
           : {}),
       });
       return result;
-    });
+    };
     server.oninitialized = () => {
       session.clientInfo = clientName(server.getClientVersion()?.name);
       this.opts.log.info(
@@ -396,16 +417,19 @@ export class LocalMcpServer {
       this.opts.onSessionsChanged();
     };
     transport.onclose = () => {
+      session.detach?.();
       if (this.sessions.delete(id)) this.opts.onSessionsChanged();
     };
     server.onerror = (error) => this.opts.log.debug(`session ${id.slice(0, 8)}: ${error.message}`);
     await server.connect(transport);
+    session.detach = passthrough?.attach(link);
     this.sessions.set(id, session);
     return session;
   }
 
   private async release(session: Session, why: string): Promise<void> {
     if (!this.sessions.delete(session.id)) return;
+    session.detach?.();
     this.opts.log.info(`session ${session.id.slice(0, 8)} released (${why})`);
     await session.server.close().catch(() => undefined);
     this.opts.onSessionsChanged();

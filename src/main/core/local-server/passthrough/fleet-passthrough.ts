@@ -1,0 +1,16 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ServerFleet } from '../../server-fleet';
+import { ChildServer } from '../../servers/child-server';
+import { Passthrough } from './passthrough';
+
+/** The passthrough over the fleet's MCP servers (web services have no client to pass anything to). */
+export function fleetPassthrough(fleet: () => ServerFleet): Passthrough {
+  const clientOf = (name: string): Client | undefined => {
+    const server = fleet().has(name) ? fleet().require(name) : undefined;
+    return server instanceof ChildServer ? server.sdkClient : undefined;
+  };
+  return new Passthrough({
+    clientOf,
+    clients: () => [...fleet().all()].flatMap((server) => (server instanceof ChildServer && server.sdkClient ? [server.sdkClient] : [])),
+  });
+}

@@ -1,0 +1,142 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  ErrorCode,
+  McpError,
+  ResultSchema,
+  RootsListChangedNotificationSchema,
+  type CallToolRequest,
+  type CallToolResult,
+  type ClientCapabilities,
+  type CreateTaskResult,
+  type ServerCapabilities,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ToolSetView } from '../../hub/tool-set-view';
+import type { ServerAsks } from '../../servers/server-asks';
+import { ServerRequests, type LocalAsker } from './server-requests';
+import { TASKS_CAPABILITY, TaskPassthrough, servedTaskSupport, serverTakesTasks } from './tasks';
+
+/** How long a local client may take to answer a server's question during a call (a person may be answering). */
+const ANSWER_WAIT_MS = 10 * 60_000;
+
+export interface PassthroughOptions {
+  /** A running server's SDK client, by server name. */
+  clientOf(server: string): Client | undefined;
+  /** Every running server's SDK client (told when a local client's roots change). */
+  clients(): Iterable<Client>;
+}
+
+/** A local session as the passthrough sees it. */
+export interface PassthroughSession {
+  server: Server;
+  /** The client path it came in by. */
+  client: string;
+  /** Its server declared tasks (see `capabilities`). */
+  tasks: boolean;
+  view(): ToolSetView;
+}
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * What passes between local clients and the servers besides plain tool calls: what a server asks
+ * during a call (sampling, elicitation, roots) reaches the caller, and MCP tasks pass through.
+ */
+export class Passthrough {
+  private readonly requests: ServerRequests;
+  private readonly tasks: TaskPassthrough;
+
+  constructor(private readonly opts: PassthroughOptions) {
+    this.requests = new ServerRequests((server, params) => this.tasks.status(server, params));
+    this.tasks = new TaskPassthrough(opts.clientOf, this.requests);
+  }
+
+  /** For the servers' clients: where their requests go. */
+  get asks(): ServerAsks {
+    return this.requests;
+  }
+
+  /** What a session's server declares besides tools: tasks, to a client that said it takes them. */
+  capabilities(client: ClientCapabilities | undefined): ServerCapabilities {
+    return client?.tasks !== undefined ? { tasks: TASKS_CAPABILITY } : {};
+  }
+
+  /** Wires a session in (its roots, its tasks); the function returned takes it out. */
+  attach(session: PassthroughSession): () => void {
+    const { server } = session;
+    const capabilities = () => server.getClientCapabilities();
+    const leave = this.requests.addSession({
+      capabilities,
+      send: (method, params, signal) =>
+        server.request({ method, params } as never, ResultSchema, { signal }) as Promise<Record<string, unknown>>,
+    });
+    server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+      for (const client of this.opts.clients()) client.sendRootsListChanged().catch(() => undefined);
+    });
+    if (session.tasks) this.tasks.install(server, this.taskSession(session), (send) => ({ capabilities, send }));
+    return leave;
+  }
+
+  /** The tools as the session lists them (task support shown to a client that takes tasks). */
+  listed(session: PassthroughSession, tools: Tool[]): Tool[] {
+    const view = session.view();
+    return servedTaskSupport(tools, session.tasks, (name) => {
+      const server = view.identityOf(name)?.server;
+      return server !== undefined && serverTakesTasks(this.opts.clientOf(server));
+    });
+  }
+
+  /**
+   * A session's `tools/call`: with `task`, the task is created on the tool's server; otherwise
+   * `plain` runs it, the caller taking what the server asks meanwhile.
+   */
+  async call(
+    session: PassthroughSession,
+    request: CallToolRequest,
+    extra: CallExtra,
+    plain: () => Promise<CallToolResult>,
+  ): Promise<CallToolResult | CreateTaskResult> {
+    const { name, task } = request.params;
+    const view = session.view();
+    const identity = view.identityOf(name);
+    const caller: LocalAsker = {
+      capabilities: () => session.server.getClientCapabilities(),
+      // On the call's own stream (relatedRequestId): on streamable HTTP it rides that call's response.
+      send: (method, params, signal) =>
+        extra.sendRequest({ method, params } as never, ResultSchema, { signal, timeout: ANSWER_WAIT_MS }) as Promise<
+          Record<string, unknown>
+        >,
+    };
+    if (task) {
+      if (!identity || !view.fullTools().some((tool) => tool.name === name))
+        throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+      return this.tasks.create(
+        identity.server,
+        identity.tool,
+        request.params.arguments ?? {},
+        task,
+        this.taskSession(session),
+        caller,
+        extra.signal,
+      );
+    }
+    const leave = identity ? this.requests.enter(identity.server, caller) : undefined;
+    try {
+      return await plain();
+    } finally {
+      leave?.();
+    }
+  }
+
+  private taskSession(session: PassthroughSession) {
+    return {
+      client: session.client,
+      notify: (params: Parameters<TaskPassthrough['status']>[1]) =>
+        void session.server.notification({ method: 'notifications/tasks/status', params }).catch(() => undefined),
+    };
+  }
+}
