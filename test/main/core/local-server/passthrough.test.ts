@@ -11,6 +11,7 @@ import {
   GetTaskResultSchema,
   ListRootsRequestSchema,
   ListTasksResultSchema,
+  RELATED_TASK_META_KEY,
   TaskStatusNotificationSchema,
   type CallToolResult,
   type ClientCapabilities,
@@ -212,6 +213,23 @@ describe.each([
     // Another client's session cannot reach this client's tasks.
     const other = await connect(url, path === 'cursor' ? 'vscode' : 'cursor', { tasks: { list: {}, cancel: {} } });
     await expect(other.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema)).rejects.toThrow(/Task not found/);
+  });
+
+  it("a task's question (elicitation related to it) reaches the client waiting on tasks/result, under the task id it knows", async () => {
+    const { url } = await start();
+    const client = await connect(url, path, { tasks: { list: {}, cancel: {} }, elicitation: { form: {} } });
+    const related: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      related.push(request.params._meta?.[RELATED_TASK_META_KEY]);
+      return { action: 'accept', content: { year: 1999 } };
+    });
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'research_ask', arguments: {}, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const result = await client.request({ method: 'tasks/result', params: { taskId: created.task.taskId } }, CallToolResultSchema);
+    expect(textOf(result)).toBe('year 1999');
+    expect(related).toEqual([{ taskId: created.task.taskId }]);
   });
 
   it('a client that does not take tasks sees a task-only tool as a plain one, and gets its result', async () => {

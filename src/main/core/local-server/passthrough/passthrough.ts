@@ -60,6 +60,14 @@ export class Passthrough {
     return this.requests;
   }
 
+  /**
+   * For notifications a server sends during a call (`notifications/message`): sent to the local
+   * client whose call is in flight to that server, on that call's stream; false when none is.
+   */
+  toCaller(server: string, method: string, params: unknown): boolean {
+    return this.requests.toCaller(server, method, params);
+  }
+
   /** What a session's server declares besides tools: tasks, to a client that said it takes them. */
   capabilities(client: ClientCapabilities | undefined): ServerCapabilities {
     return client?.tasks !== undefined ? { tasks: TASKS_CAPABILITY } : {};
@@ -110,6 +118,7 @@ export class Passthrough {
         extra.sendRequest({ method, params } as never, ResultSchema, { signal, timeout: ANSWER_WAIT_MS }) as Promise<
           Record<string, unknown>
         >,
+      notify: (method, params) => void extra.sendNotification({ method, params } as never).catch(() => undefined),
     };
     if (task) {
       if (!identity || !view.fullTools().some((tool) => tool.name === name))

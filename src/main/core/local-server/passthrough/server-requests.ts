@@ -9,6 +9,8 @@ export interface LocalAsker {
   capabilities(): ClientCapabilities | undefined;
   /** Sends the request to that client (during a call: on that call's own stream). */
   send(method: AskedMethod, params: unknown, signal: AbortSignal): Promise<Answer>;
+  /** Sends a notification on the call's own stream (during a call only). */
+  notify?(method: string, params: unknown): void;
 }
 
 /** How long `roots/list` outside a call waits for the session asked (it may have no stream open to hear it). */
@@ -75,6 +77,18 @@ export class ServerRequests implements ServerAsks {
     if (method === 'elicitation/create') return Promise.resolve({ action: 'decline' });
     const what = method === 'roots/list' ? 'roots' : 'sampling';
     return Promise.reject(new McpError(ErrorCode.MethodNotFound, `the client that made this call does not support ${what}`));
+  }
+
+  /**
+   * A server's notification during a call (a log message), on the call's stream of the most recent
+   * local caller in flight to that server; false when no local call is in flight.
+   */
+  toCaller(server: string, method: string, params: unknown): boolean {
+    const calls = this.inFlight.get(server);
+    const caller = calls?.[calls.length - 1];
+    if (!caller?.notify) return false;
+    caller.notify(method, params);
+    return true;
   }
 
   taskStatus(server: string, params: TaskStatusNotification['params']): void {

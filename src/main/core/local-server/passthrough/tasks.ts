@@ -45,6 +45,13 @@ export function upstreamTask(id: string): { server: string; taskId: string } | u
   return undefined;
 }
 
+/** A server's request with its related task (if it names one) named by the id the client knows. */
+function relatedTo(params: unknown, id: string): unknown {
+  const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  if (!meta?.[RELATED_TASK_META_KEY]) return params;
+  return { ...(params as object), _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: id } } };
+}
+
 /** True when the server takes `tools/call` as a task (MCP 2025-11-25). */
 export function serverTakesTasks(client: Client | undefined): boolean {
   return client?.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
@@ -133,8 +140,12 @@ export class TaskPassthrough {
     server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
       const { owner, client, taskId } = this.reach(request.params.taskId, session);
       // It blocks until the task ends; what the server asks meanwhile goes to this client.
+      // The question names the task by the id this client knows.
       const send: LocalAsker['send'] = (method, params, signal) =>
-        extra.sendRequest({ method, params } as never, ResultSchema, { signal }) as Promise<Record<string, unknown>>;
+        extra.sendRequest({ method, params: relatedTo(params, request.params.taskId) } as never, ResultSchema, {
+          signal,
+          timeout: RESULT_WAIT_MS,
+        }) as Promise<Record<string, unknown>>;
       const leave = this.requests.enter(owner.server, callerFor(send));
       try {
         const result = await client.request({ method: 'tasks/result', params: { taskId } }, ResultSchema, {
