@@ -109,6 +109,13 @@ describe.each([
   ['stdio', 'cursor'],
   ['streamable HTTP', 'vscode'],
 ])('what a server asks during a call, over %s', (_transport, path) => {
+  it('the servers are told the app takes sampling, elicitation (form and url) and roots (with list_changed)', async () => {
+    const { url } = await start();
+    const client = await connect(url, path);
+    const declared = JSON.parse(textOf(await client.callTool({ name: 'client_caps', arguments: {} }))) as ClientCapabilities;
+    expect(declared).toMatchObject({ sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });
+  });
+
   it('sampling reaches the client that made the call, and its answer reaches the server; another client is not asked', async () => {
     const { url } = await start();
     const asked: string[] = [];
