@@ -131,7 +131,7 @@ export class Bridge {
         })
       : undefined);
     // What servers ask during a local client's call goes to that client; MCP tasks pass through.
-    const passthrough = fleetPassthrough(() => this.servers);
+    const passthrough = fleetPassthrough(() => this.servers, this.history);
     this.servers = new ServerFleet({
       ...fleet,
       log: this.log,

@@ -386,7 +386,13 @@ export class LocalMcpServer {
         return { tools: passthrough ? passthrough.listed(link, view.fullTools()) : view.fullTools() };
       }),
     );
-    const link: PassthroughSession = { server, client, tasks: offered.tasks !== undefined, view: () => session.view.current };
+    const link: PassthroughSession = {
+      server,
+      client,
+      tasks: offered.tasks !== undefined,
+      view: () => session.view.current,
+      caller: () => this.opts.callerName(client, session.clientInfo),
+    };
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       session.calls++;
       return passthrough ? passthrough.call(link, request, extra, () => plainCall(request, extra)) : plainCall(request, extra);

@@ -195,6 +195,12 @@ describe.each([
       CreateTaskResultSchema,
     );
     const id = created.task.taskId;
+    const history = await bridge!.api.getHistory();
+    expect(history.find((h) => h.tool === 'research')).toMatchObject({
+      caller: path === 'cursor' ? 'Cursor' : 'VS Code',
+      server: path === 'cursor' ? 'asker' : 'remote',
+      outcome: 'ok',
+    });
     expect(upstreamTask(id)?.server).toBe(path === 'cursor' ? 'asker' : 'remote');
     const got = await client.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema);
     expect(got.taskId).toBe(id);

@@ -16,6 +16,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolSetView } from '../../hub/tool-set-view';
+import type { CallHistory } from '../../logs/call-history';
+import { errorText } from '../../servers/child-server';
 import type { ServerAsks } from '../../servers/server-asks';
 import { ServerRequests, type LocalAsker } from './server-requests';
 import { TASKS_CAPABILITY, TaskPassthrough, servedTaskSupport, serverTakesTasks } from './tasks';
@@ -28,6 +30,8 @@ export interface PassthroughOptions {
   clientOf(server: string): Client | undefined;
   /** Every running server's SDK client (told when a local client's roots change). */
   clients(): Iterable<Client>;
+  /** Where a task's creation is recorded, as a call is. */
+  history?: CallHistory | undefined;
 }
 
 /** A local session as the passthrough sees it. */
@@ -38,6 +42,8 @@ export interface PassthroughSession {
   /** Its server declared tasks (see `capabilities`). */
   tasks: boolean;
   view(): ToolSetView;
+  /** The name history records for its calls. */
+  caller(): string;
 }
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -123,15 +129,35 @@ export class Passthrough {
     if (task) {
       if (!identity || !view.fullTools().some((tool) => tool.name === name))
         throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
-      return this.tasks.create(
-        identity.server,
-        identity.tool,
-        request.params.arguments ?? {},
-        task,
-        this.taskSession(session),
-        caller,
-        extra.signal,
-      );
+      const args = request.params.arguments ?? {};
+      const started = performance.now();
+      const record = (outcome: 'ok' | 'error', result: string) =>
+        this.opts.history?.add({
+          caller: session.caller(),
+          tool: name,
+          originalTool: identity.tool,
+          server: identity.server,
+          arguments: args,
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          outcome,
+          result,
+        });
+      try {
+        const created = await this.tasks.create(
+          identity.server,
+          identity.tool,
+          args,
+          task,
+          this.taskSession(session),
+          caller,
+          extra.signal,
+        );
+        record('ok', `started as an MCP task (${created.task.status})`);
+        return created;
+      } catch (error) {
+        record('error', `could not start as an MCP task: ${errorText(error)}`);
+        throw error;
+      }
     }
     const leave = identity ? this.requests.enter(identity.server, caller) : undefined;
     try {
