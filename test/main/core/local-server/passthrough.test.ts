@@ -182,6 +182,29 @@ describe.each([
     );
   });
 
+  it("a storm of roots changes reaches the servers as a few, the last one's roots included", async () => {
+    const { url } = await start();
+    let roots = [{ uri: 'file:///0' }];
+    const client = await connect(url, path, { roots: { listChanged: true } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
+    const sent: Promise<void>[] = [];
+    for (let i = 1; i <= 30; i++) {
+      roots = [{ uri: `file:///${i}` }];
+      sent.push(client.sendRootsListChanged());
+    }
+    await Promise.all(sent);
+    let seen = '';
+    await waitFor(
+      async () => {
+        seen = textOf(await client.callTool({ name: 'roots_seen', arguments: {} }));
+        return seen.endsWith(': file:///30');
+      },
+      10_000,
+      () => `the server to list the last roots (it says "${seen}")`,
+    );
+    expect(Number(/^changes (\d+):/.exec(seen)?.[1])).toBeLessThan(10);
+  });
+
   it('tasks pass through to a client that takes them: create, status, get, result, list, cancel', async () => {
     const { url } = await start();
     const client = await connect(url, path, { tasks: { list: {}, cancel: {} } });

@@ -24,6 +24,8 @@ import { TASKS_CAPABILITY, TaskPassthrough, servedTaskSupport, serverTakesTasks 
 
 /** How long a local client may take to answer a server's question during a call (a person may be answering). */
 const ANSWER_WAIT_MS = 10 * 60_000;
+/** Servers are told of a local client's roots change at most this often. */
+const ROOTS_GAP_MS = 250;
 
 export interface PassthroughOptions {
   /** A running server's SDK client, by server name. */
@@ -55,6 +57,8 @@ type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export class Passthrough {
   private readonly requests: ServerRequests;
   private readonly tasks: TaskPassthrough;
+  private rootsTold = Number.NEGATIVE_INFINITY;
+  private rootsTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: PassthroughOptions) {
     this.requests = new ServerRequests((server, params) => this.tasks.status(server, params));
@@ -88,11 +92,28 @@ export class Passthrough {
       send: (method, params, signal) =>
         server.request({ method, params } as never, ResultSchema, { signal }) as Promise<Record<string, unknown>>,
     });
-    server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
-      for (const client of this.opts.clients()) client.sendRootsListChanged().catch(() => undefined);
-    });
+    server.setNotificationHandler(RootsListChangedNotificationSchema, () => this.rootsChanged());
     if (session.tasks) this.tasks.install(server, this.taskSession(session), (send) => ({ capabilities, send }));
     return leave;
+  }
+
+  /**
+   * Tells every server, at most once per ROOTS_GAP_MS (the last change of a burst told at its end):
+   * a client's storm of changes is not multiplied by the servers, each of which lists roots again.
+   */
+  private rootsChanged(): void {
+    if (this.rootsTimer) return;
+    const tell = () => {
+      this.rootsTold = performance.now();
+      for (const client of this.opts.clients()) client.sendRootsListChanged().catch(() => undefined);
+    };
+    const wait = this.rootsTold + ROOTS_GAP_MS - performance.now();
+    if (wait <= 0) return tell();
+    this.rootsTimer = setTimeout(() => {
+      this.rootsTimer = undefined;
+      tell();
+    }, wait);
+    this.rootsTimer.unref();
   }
 
   /** The tools as the session lists them (task support shown to a client that takes tasks). */

@@ -18,7 +18,11 @@ const ROOTS_WAIT_MS = 5000;
 
 /** True when the client declared what answering this request takes. */
 export function canAnswer(capabilities: ClientCapabilities | undefined, method: AskedMethod, params: unknown): boolean {
-  if (method === 'sampling/createMessage') return capabilities?.sampling !== undefined;
+  if (method === 'sampling/createMessage')
+    // Tools in a sampling request need the client's word that it takes them.
+    return (params as { tools?: unknown } | undefined)?.tools === undefined
+      ? capabilities?.sampling !== undefined
+      : capabilities?.sampling?.tools !== undefined;
   if (method === 'roots/list') return capabilities?.roots !== undefined;
   const elicitation = capabilities?.elicitation;
   if (!elicitation) return false;

@@ -72,6 +72,12 @@ describe('which local call a server request goes to', () => {
     expect([a.heard, b.heard]).toEqual([['notifications/message'], ['notifications/message']]);
   });
 
+  it('sampling with tools needs the client to take tools in sampling', () => {
+    expect(canAnswer({ sampling: {} }, 'sampling/createMessage', { messages: [] })).toBe(true);
+    expect(canAnswer({ sampling: {} }, 'sampling/createMessage', { messages: [], tools: [] })).toBe(false);
+    expect(canAnswer({ sampling: { tools: {} } }, 'sampling/createMessage', { messages: [], tools: [] })).toBe(true);
+  });
+
   it('elicitation modes: an empty declaration is form mode; url mode needs its own', () => {
     expect(canAnswer({ elicitation: {} }, 'elicitation/create', { message: 'x' })).toBe(true);
     expect(canAnswer({ elicitation: {} }, 'elicitation/create', { mode: 'url', url: 'https://x' })).toBe(false);
