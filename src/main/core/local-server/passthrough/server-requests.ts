@@ -1,4 +1,10 @@
-import { ErrorCode, McpError, type ClientCapabilities, type TaskStatusNotification } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  RELATED_TASK_META_KEY,
+  type ClientCapabilities,
+  type TaskStatusNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { AskedMethod, ServerAsks } from '../../servers/server-asks';
 
 type Answer = Record<string, unknown>;
@@ -9,6 +15,8 @@ export interface LocalAsker {
   capabilities(): ClientCapabilities | undefined;
   /** Sends the request to that client (during a call: on that call's own stream). */
   send(method: AskedMethod, params: unknown, signal: AbortSignal): Promise<Answer>;
+  /** The server's own id of the task whose result it waits on (`tasks/result`): a request related to that task is its. */
+  task?: string;
   /** Sends a notification on the call's own stream (during a call only). */
   notify?(method: string, params: unknown): void;
 }
@@ -34,8 +42,9 @@ export function canAnswer(capabilities: ClientCapabilities | undefined, method: 
 /**
  * What a server asks its client during a call goes to the local client that made the call.
  *
- * A request does not say which of our calls it belongs to, so the calls in flight to that server
- * decide (the rule): one local call in flight, its caller; several, the most recent caller that
+ * A plain request does not say which of our calls it belongs to, so the calls in flight to that
+ * server decide (the rule): a request related to a task (its `_meta`) goes to the caller waiting on
+ * that task's result; otherwise one local call in flight, its caller; several, the most recent caller that
  * declared the capability (the one most likely waiting on this answer), else the most recent. A
  * caller without the capability gets the spec's answer at once: sampling and roots "method not
  * found", elicitation "decline". No local call in flight: undefined (an elicitation then goes to
@@ -75,8 +84,11 @@ export class ServerRequests implements ServerAsks {
   ask(server: string, method: AskedMethod, params: unknown, signal: AbortSignal): Promise<Answer> | undefined {
     const calls = this.inFlight.get(server) ?? [];
     if (calls.length === 0) return method === 'roots/list' ? this.rootsOutsideCalls(signal) : undefined;
+    const task = (params as { _meta?: Record<string, { taskId?: unknown } | undefined> } | undefined)?._meta?.[RELATED_TASK_META_KEY]
+      ?.taskId;
+    const waiting = task !== undefined ? calls.find((c) => c.task === task) : undefined;
     const able = calls.filter((c) => canAnswer(c.capabilities(), method, params));
-    const caller = calls.length === 1 ? calls[0] : (able[able.length - 1] ?? calls[calls.length - 1]);
+    const caller = waiting ?? (calls.length === 1 ? calls[0] : (able[able.length - 1] ?? calls[calls.length - 1]));
     if (caller && canAnswer(caller.capabilities(), method, params)) return caller.send(method, params, signal);
     if (method === 'elicitation/create') return Promise.resolve({ action: 'decline' });
     const what = method === 'roots/list' ? 'roots' : 'sampling';

@@ -146,7 +146,7 @@ export class TaskPassthrough {
           signal,
           timeout: RESULT_WAIT_MS,
         }) as Promise<Record<string, unknown>>;
-      const leave = this.requests.enter(owner.server, callerFor(send));
+      const leave = this.requests.enter(owner.server, { ...callerFor(send), task: taskId });
       try {
         const result = await client.request({ method: 'tasks/result', params: { taskId } }, ResultSchema, {
           signal: extra.signal,

@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { ServerRequests, canAnswer, type LocalAsker } from '../../../../../src/main/core/local-server/passthrough/server-requests';
 import { hubTaskId, upstreamTask } from '../../../../../src/main/core/local-server/passthrough/tasks';
@@ -38,6 +38,15 @@ describe('which local call a server request goes to', () => {
     await expect(requests.ask('notes', 'sampling/createMessage', {}, signal)).resolves.toMatchObject({ by: 'B' });
     leaveB();
     await expect(requests.ask('notes', 'sampling/createMessage', {}, signal)).resolves.toMatchObject({ by: 'A' });
+  });
+
+  it("a request related to a task goes to the caller waiting on that task's result, whoever called last", async () => {
+    const requests = new ServerRequests();
+    requests.enter('notes', { ...caller('A', { elicitation: {} }), task: 't-1' });
+    requests.enter('notes', caller('B', { elicitation: {} }));
+    const related = (taskId: string) => ({ message: 'x', _meta: { [RELATED_TASK_META_KEY]: { taskId } } });
+    await expect(requests.ask('notes', 'elicitation/create', related('t-1'), signal)).resolves.toMatchObject({ by: 'A' });
+    await expect(requests.ask('notes', 'elicitation/create', related('t-9'), signal)).resolves.toMatchObject({ by: 'B' });
   });
 
   it('a caller without the capability gets the spec answer: method not found, or a declined elicitation', async () => {
