@@ -30,7 +30,7 @@ import { ImportSessions } from './import/import-sessions';
 import { CatalogueService } from './catalogue/catalogue-service';
 import type { EndpointCatalogs } from './router/endpoint-catalogs';
 import { LocalServerController } from './local-server/local-server-controller';
-import { fleetPassthrough } from './local-server/passthrough/fleet-passthrough';
+import { fleetCallPassthrough } from './local-server/passthrough/fleet-calls';
 import { appStateDir } from './local-server/state-file';
 import { ChangeQueue } from './change-queue';
 import { ServerFleet } from './server-fleet';
@@ -131,7 +131,7 @@ export class Bridge {
         })
       : undefined);
     // What servers ask during a local client's call goes to that client; MCP tasks pass through.
-    const passthrough = fleetPassthrough(() => this.servers, this.history);
+    const calls = fleetCallPassthrough(() => this.servers, this.history);
     this.servers = new ServerFleet({
       ...fleet,
       log: this.log,
@@ -141,7 +141,7 @@ export class Bridge {
       ...(configDir ? { configDir } : {}),
       onTools: () => this.hub.rebuild(),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
-      asks: passthrough.asks,
+      asks: calls.asks,
     });
     this.builtins = new BuiltinTools(this.builtinToolList());
     const policyOf = (server: string, tool: Tool) =>
@@ -185,7 +185,7 @@ export class Bridge {
       },
       onStatus,
       onTokenChanged: () => this.updateSecrets(),
-      passthrough,
+      calls,
     });
     this.updateSecrets();
     this.logBook.subscribe((entry) => this.events.emit('log', entry));

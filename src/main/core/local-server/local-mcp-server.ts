@@ -26,7 +26,7 @@ import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
 import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
 import { listenError } from './listen-failure';
-import type { Passthrough, PassthroughSession } from './passthrough/passthrough';
+import type { CallPassthrough, CallSession } from './passthrough/call-passthrough';
 
 export interface LocalMcpServerOptions {
   host: string;
@@ -56,7 +56,7 @@ export interface LocalMcpServerOptions {
   /** Connections open at once past which new ones are dropped (default 256: 100 sessions with a stream and a request each). */
   maxConnections?: number;
   /** What a server asks during a call reaches its caller, and MCP tasks pass through (absent: neither). */
-  passthrough?: Passthrough;
+  calls?: CallPassthrough;
 }
 
 interface Session {
@@ -72,8 +72,8 @@ interface Session {
   open: number;
   calls: number;
   clientInfo: string | undefined;
-  /** Takes the session out of the passthrough. */
-  detach?: (() => void) | undefined;
+  /** Takes the session out of the calls' passthrough. */
+  detachCalls?: (() => void) | undefined;
 }
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -355,8 +355,8 @@ export class LocalMcpServer {
     }
     const id = randomUUID();
     const view = this.opts.viewFor(client);
-    const passthrough = this.opts.passthrough;
-    const offered = passthrough?.capabilities(declared) ?? {};
+    const calls = this.opts.calls;
+    const offered = calls?.capabilities(declared) ?? {};
     const server = new Server(
       { name: 'xiaozhi-tray', version: this.opts.version },
       { capabilities: { tools: { listChanged: true }, ...offered } },
@@ -383,10 +383,10 @@ export class LocalMcpServer {
         // The set as it is once the wait is over: the client's set may have moved meanwhile.
         const view = session.view.current;
         session.announced = view.version;
-        return { tools: passthrough ? passthrough.listed(link, view.fullTools()) : view.fullTools() };
+        return { tools: calls ? calls.listed(link, view.fullTools()) : view.fullTools() };
       }),
     );
-    const link: PassthroughSession = {
+    const link: CallSession = {
       server,
       client,
       tasks: offered.tasks !== undefined,
@@ -395,7 +395,7 @@ export class LocalMcpServer {
     };
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       session.calls++;
-      return passthrough ? passthrough.call(link, request, extra, () => plainCall(request, extra)) : plainCall(request, extra);
+      return calls ? calls.call(link, request, extra, () => plainCall(request, extra)) : plainCall(request, extra);
     });
     const plainCall = async (request: CallToolRequest, extra: CallExtra) => {
       const progressToken = request.params._meta?.progressToken;
@@ -423,19 +423,19 @@ export class LocalMcpServer {
       this.opts.onSessionsChanged();
     };
     transport.onclose = () => {
-      session.detach?.();
+      session.detachCalls?.();
       if (this.sessions.delete(id)) this.opts.onSessionsChanged();
     };
     server.onerror = (error) => this.opts.log.debug(`session ${id.slice(0, 8)}: ${error.message}`);
     await server.connect(transport);
-    session.detach = passthrough?.attach(link);
+    session.detachCalls = calls?.attach(link);
     this.sessions.set(id, session);
     return session;
   }
 
   private async release(session: Session, why: string): Promise<void> {
     if (!this.sessions.delete(session.id)) return;
-    session.detach?.();
+    session.detachCalls?.();
     this.opts.log.info(`session ${session.id.slice(0, 8)} released (${why})`);
     await session.server.close().catch(() => undefined);
     this.opts.onSessionsChanged();

@@ -7,7 +7,7 @@ import type { SettlingTools } from '../router/settling-tools';
 import type { Logger } from '../logs/log-book';
 import { clientToken } from './client-tokens';
 import type { LocalMcpServer } from './local-mcp-server';
-import type { Passthrough } from './passthrough/passthrough';
+import type { CallPassthrough } from './passthrough/call-passthrough';
 import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
 import { rememberedToken, rememberToken, removeStateFile, writeStateFile } from './state-file';
 import { ListenError } from './listen-failure';
@@ -39,7 +39,7 @@ export interface LocalServerControllerOptions {
   onTokenChanged?(): void;
   onStatus(): void;
   /** What servers ask during a local client's call, and MCP tasks, passed through to local clients. */
-  passthrough?: Passthrough;
+  calls?: CallPassthrough;
 }
 
 interface Wanted {
@@ -196,7 +196,7 @@ export class LocalServerController {
       version: this.opts.version,
       sessionIdleMs: settings.sessionIdleMs,
       onSessionsChanged: () => this.opts.onStatus(),
-      ...(this.opts.passthrough ? { passthrough: this.opts.passthrough } : {}),
+      ...(this.opts.calls ? { calls: this.opts.calls } : {}),
     });
     try {
       await server.start();

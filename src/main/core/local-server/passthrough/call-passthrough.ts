@@ -27,7 +27,7 @@ const ANSWER_WAIT_MS = 10 * 60_000;
 /** Servers are told of a local client's roots change at most this often. */
 const ROOTS_GAP_MS = 250;
 
-export interface PassthroughOptions {
+export interface CallPassthroughOptions {
   /** A running server's SDK client, by server name. */
   clientOf(server: string): Client | undefined;
   /** Every running server's SDK client (told when a local client's roots change). */
@@ -37,7 +37,7 @@ export interface PassthroughOptions {
 }
 
 /** A local session as the passthrough sees it. */
-export interface PassthroughSession {
+export interface CallSession {
   server: Server;
   /** The client path it came in by. */
   client: string;
@@ -54,13 +54,13 @@ type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * What passes between local clients and the servers besides plain tool calls: what a server asks
  * during a call (sampling, elicitation, roots) reaches the caller, and MCP tasks pass through.
  */
-export class Passthrough {
+export class CallPassthrough {
   private readonly requests: ServerRequests;
   private readonly tasks: TaskPassthrough;
   private rootsTold = Number.NEGATIVE_INFINITY;
   private rootsTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly opts: PassthroughOptions) {
+  constructor(private readonly opts: CallPassthroughOptions) {
     this.requests = new ServerRequests((server, params) => this.tasks.status(server, params));
     this.tasks = new TaskPassthrough(opts.clientOf, this.requests);
   }
@@ -84,7 +84,7 @@ export class Passthrough {
   }
 
   /** Wires a session in (its roots, its tasks); the function returned takes it out. */
-  attach(session: PassthroughSession): () => void {
+  attach(session: CallSession): () => void {
     const { server } = session;
     const capabilities = () => server.getClientCapabilities();
     const leave = this.requests.addSession({
@@ -117,7 +117,7 @@ export class Passthrough {
   }
 
   /** The tools as the session lists them (task support shown to a client that takes tasks). */
-  listed(session: PassthroughSession, tools: Tool[]): Tool[] {
+  listed(session: CallSession, tools: Tool[]): Tool[] {
     const view = session.view();
     return servedTaskSupport(tools, session.tasks, (name) => {
       const server = view.identityOf(name)?.server;
@@ -130,7 +130,7 @@ export class Passthrough {
    * `plain` runs it, the caller taking what the server asks meanwhile.
    */
   async call(
-    session: PassthroughSession,
+    session: CallSession,
     request: CallToolRequest,
     extra: CallExtra,
     plain: () => Promise<CallToolResult>,
@@ -188,7 +188,7 @@ export class Passthrough {
     }
   }
 
-  private taskSession(session: PassthroughSession) {
+  private taskSession(session: CallSession) {
     return {
       client: session.client,
       notify: (params: Parameters<TaskPassthrough['status']>[1]) =>
