@@ -355,7 +355,10 @@ export class LocalMcpServer {
     const more = this.passthrough?.opening(view.current.id);
     const server = new Server(
       { name: 'xiaozhi-tray', version: this.opts.version },
-      { capabilities: { tools: { listChanged: true }, ...more?.capabilities }, ...(more?.instructions ? { instructions: more.instructions } : {}) },
+      {
+        capabilities: { tools: { listChanged: true }, ...more?.capabilities },
+        ...(more?.instructions ? { instructions: more.instructions } : {}),
+      },
     );
     // Answers as an event stream (what the SDK does by default): a JSON answer has no room for the
     // progress notifications a call sends before its result, and the transport would drop them.

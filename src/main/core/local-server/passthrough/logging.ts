@@ -58,7 +58,9 @@ export class ServerLevels {
   async apply(server: UpstreamServer, level: LoggingLevel | undefined): Promise<void> {
     if (!level || this.sent.get(server.name) === level) return;
     this.sent.set(server.name, level);
-    const done = await askQuietly(this.log, server.name, 'logging/setLevel', () => server.client.setLoggingLevel(level, { timeout: LIST_TIMEOUT_MS }));
+    const done = await askQuietly(this.log, server.name, 'logging/setLevel', () =>
+      server.client.setLoggingLevel(level, { timeout: LIST_TIMEOUT_MS }),
+    );
     if (!done && this.sent.get(server.name) === level) this.sent.delete(server.name);
   }
 }

@@ -94,7 +94,9 @@ export class Passthrough {
     const up = server;
     if (supports(up, 'subscribe'))
       for (const uri of this.subscriptions.held(name))
-        await up.client.subscribeResource({ uri }).catch((error: unknown) => this.log.debug(`server "${name}": subscribing again failed: ${String(error)}`));
+        await up.client
+          .subscribeResource({ uri })
+          .catch((error: unknown) => this.log.debug(`server "${name}": subscribing again failed: ${String(error)}`));
     if (supports(up, 'logging')) await this.levels.apply(up, this.wantedLevel(name));
   }
 }

@@ -61,7 +61,11 @@ export function serveResources(ctx: ResourceSession): void {
       request.params?.cursor,
     );
     return {
-      resources: page.items.map(({ server, item }) => ({ ...item, uri: mapUri(owners, server, item.uri), name: shownName(server, item.name) })),
+      resources: page.items.map(({ server, item }) => ({
+        ...item,
+        uri: mapUri(owners, server, item.uri),
+        name: shownName(server, item.name),
+      })),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     };
   });
@@ -128,7 +132,11 @@ export function tellUpdated(ctx: ResourceSession, server: string, uri: string): 
  * Resource links and embedded resources in what a server answered carry the URI this client reads
  * them by. Whole lists are read only when the result holds one.
  */
-export async function mappedContent<T extends { content?: CallToolResult['content'] }>(ctx: SessionContext, server: string, result: T): Promise<T> {
+export async function mappedContent<T extends { content?: CallToolResult['content'] }>(
+  ctx: SessionContext,
+  server: string,
+  result: T,
+): Promise<T> {
   const content = result.content;
   if (!Array.isArray(content) || !content.some(holdsResource)) return result;
   const { owners } = await resourceOwners(ctx);

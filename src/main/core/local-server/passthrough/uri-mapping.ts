@@ -58,11 +58,14 @@ export function ownerOf(owners: UriOwners, uri: string): OwnedUri | undefined {
 /** Owners from each server's listed URIs (exact) and templates (a URI they expand to). */
 export function uriOwners(lists: ReadonlyMap<string, { uris: ReadonlySet<string>; templates: readonly string[] }>): UriOwners {
   const matchers = new Map<string, UriTemplate[]>();
-  for (const [server, { templates }] of lists) matchers.set(server, templates.flatMap((t) => parsedTemplate(t)));
+  for (const [server, { templates }] of lists)
+    matchers.set(
+      server,
+      templates.flatMap((t) => parsedTemplate(t)),
+    );
   return {
     servers: [...lists.keys()].sort(),
-    claims: (server, uri) =>
-      lists.get(server)?.uris.has(uri) === true || (matchers.get(server) ?? []).some((t) => matches(t, uri)),
+    claims: (server, uri) => lists.get(server)?.uris.has(uri) === true || (matchers.get(server) ?? []).some((t) => matches(t, uri)),
   };
 }
 
