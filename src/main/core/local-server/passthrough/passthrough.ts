@@ -7,7 +7,7 @@ import { forwardedLog, logLine, mostVerbose, ServerLevels, wants } from './loggi
 import { servePrompts } from './prompts';
 import { dropSubscriptions, mappedContent, serveResources, tellUpdated, type ResourceSession } from './resources';
 import { Subscriptions } from './subscriptions';
-import { supports, type PassthroughServers, type ServerNotice, type UpstreamServer } from './upstream';
+import { ANSWER_TIMEOUT_MS, supports, type PassthroughServers, type ServerNotice, type UpstreamServer } from './upstream';
 import type { OwnedUri } from './uri-mapping';
 
 /**
@@ -95,7 +95,7 @@ export class Passthrough {
     if (supports(up, 'subscribe'))
       for (const uri of this.subscriptions.held(name))
         await up.client
-          .subscribeResource({ uri })
+          .subscribeResource({ uri }, { timeout: ANSWER_TIMEOUT_MS })
           .catch((error: unknown) => this.log.debug(`server "${name}": subscribing again failed: ${String(error)}`));
     if (supports(up, 'logging')) await this.levels.apply(up, this.wantedLevel(name));
   }
