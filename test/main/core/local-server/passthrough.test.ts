@@ -243,6 +243,28 @@ describe('what local sessions get of their servers besides tools', () => {
     expect(logged.some((m) => m.includes('server "beta" logged (warning, notes): beta: careful'))).toBe(true);
   }, 30_000);
 
+  it('asks a restarted server again for the subscriptions and the log level its sessions hold', async () => {
+    const url = await start();
+    const cursor = await session(url, 'cursor');
+    await cursor.client.subscribeResource({ uri: 'note://shared' });
+    await cursor.client.setLoggingLevel('warning');
+    await bridge!.api.restartServer({ name: 'alpha' });
+    await waitFor(async () => (await cursor.client.listTools()).tools.some((t) => t.name === 'touch'), 10_000, 'alpha back');
+    await waitFor(
+      async () => {
+        const result = (await cursor.client.callTool({ name: 'log', arguments: { level: 'warning', text: 'back' } })) as CallToolResult;
+        return result.content[0]?.type === 'text' && result.content[0].text === 'sent';
+      },
+      10_000,
+      'the level asked again',
+    );
+    const touched = (await cursor.client.callTool({ name: 'touch', arguments: {} })) as CallToolResult;
+    expect(touched.content).toEqual([{ type: 'text', text: 'touched' }]);
+    await waitFor(() => cursor.heard.updated.length > 0 && cursor.heard.logs.length > 0, 10_000, 'the update and the message');
+    expect(cursor.heard.updated).toEqual(['note://shared']);
+    expect(cursor.heard.logs[0]).toEqual({ level: 'warning', logger: 'alpha/notes', data: 'alpha: back' });
+  }, 30_000);
+
   it('tells the sessions whose set includes a server that its resources and prompts changed, and when it stops', async () => {
     const url = await start();
     const all = await session(url);
