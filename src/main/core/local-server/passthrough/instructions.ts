@@ -22,6 +22,6 @@ export function combinedInstructions(servers: readonly UpstreamServer[]): string
       size += part.length + 2;
     }
   }
-  if (left.length > 0) parts.push(`(The instructions of ${left.join(', ')} were left out: too long together.)`);
+  if (left.length > 0) parts.push(`(The instructions of ${clipText(left.join(', '), 500)} were left out: too long together.)`);
   return parts.length > 0 ? parts.join('\n\n') : undefined;
 }

@@ -2,7 +2,7 @@ import type { LoggingLevel, LoggingMessageNotification } from '@modelcontextprot
 import type { Logger } from '../../logs/log-book';
 import { LIST_TIMEOUT_MS, askQuietly, clipText, type UpstreamServer } from './upstream';
 
-type LogParams = LoggingMessageNotification['params'];
+export type LogParams = LoggingMessageNotification['params'];
 
 const SEVERITY: Record<LoggingLevel, number> = {
   debug: 0,
@@ -70,5 +70,36 @@ function safeJson(data: unknown): string {
     return JSON.stringify(data) ?? String(data);
   } catch {
     return String(data);
+  }
+}
+
+/**
+ * How many of a server's log messages our own log takes per minute: a chatty server would fill
+ * the log book (its clients still get every one they asked for). Past it, the next window's first
+ * line says how many were left out.
+ */
+export class LogLineBudget {
+  private readonly windows = new Map<string, { start: number; count: number; skipped: number }>();
+
+  constructor(
+    private readonly max = 60,
+    private readonly windowMs = 60_000,
+  ) {}
+
+  /** Whether to log this one, and how many were left out in the window before. */
+  take(server: string, now = Date.now()): { log: boolean; skipped: number } {
+    let window = this.windows.get(server);
+    let skipped = 0;
+    if (!window || now - window.start >= this.windowMs) {
+      skipped = window?.skipped ?? 0;
+      window = { start: now, count: 0, skipped: 0 };
+      this.windows.set(server, window);
+    }
+    if (window.count >= this.max) {
+      window.skipped++;
+      return { log: false, skipped };
+    }
+    window.count++;
+    return { log: true, skipped };
   }
 }

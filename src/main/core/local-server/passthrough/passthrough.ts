@@ -3,7 +3,7 @@ import { SetLevelRequestSchema, type CallToolResult, type LoggingLevel, type Ser
 import type { Logger } from '../../logs/log-book';
 import { combinedInstructions } from './instructions';
 import { ListCache } from './list-cache';
-import { forwardedLog, logLine, mostVerbose, ServerLevels, wants } from './logging';
+import { forwardedLog, logLine, LogLineBudget, mostVerbose, ServerLevels, wants, type LogParams } from './logging';
 import { servePrompts } from './prompts';
 import { dropSubscriptions, mappedContent, serveResources, tellUpdated, type ResourceSession } from './resources';
 import { Subscriptions } from './subscriptions';
@@ -20,6 +20,7 @@ export class Passthrough {
   readonly lists: ListCache;
   readonly subscriptions = new Subscriptions();
   readonly levels: ServerLevels;
+  private readonly logBudget = new LogLineBudget();
   private readonly unlisten: () => void;
 
   constructor(
@@ -74,7 +75,7 @@ export class Passthrough {
         for (const session of this.sessions) tellUpdated(session, server, notice.uri);
         return;
       case 'log':
-        this.log.debug(logLine(server, notice.params));
+        this.logOwn(server, notice.params);
         for (const session of this.sessions)
           if (wants(session.level, notice.params.level) && session.includes(server)) session.tell(server, notice.params);
         return;
@@ -84,6 +85,13 @@ export class Passthrough {
         for (const session of this.sessions) session.refresh();
         void this.cameUp(server);
     }
+  }
+
+  /** Our own log's line for a server's message, bounded per server and minute. */
+  private logOwn(server: string, params: LogParams): void {
+    const { log, skipped } = this.logBudget.take(server);
+    if (skipped > 0) this.log.debug(`server "${server}": ${skipped} more log messages were not written to this log`);
+    if (log) this.log.debug(logLine(server, params));
   }
 
   /** A server (re)started: it holds no subscription and no level, whatever it held before. */
@@ -170,7 +178,7 @@ export class PassthroughSession implements ResourceSession {
     this.server.sendPromptListChanged().catch(() => undefined);
   }
 
-  tell(server: string, params: Parameters<Server['sendLoggingMessage']>[0]): void {
+  tell(server: string, params: LogParams): void {
     this.server.notification({ method: 'notifications/message', params: forwardedLog(server, params) }).catch(() => undefined);
   }
 
