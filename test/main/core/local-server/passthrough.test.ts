@@ -243,6 +243,18 @@ describe('what local sessions get of their servers besides tools', () => {
     expect(logged.some((m) => m.includes('server "beta" logged (warning, notes): beta: careful'))).toBe(true);
   }, 30_000);
 
+  it("tells a session its set's servers changed, and serves it the new set's resources", async () => {
+    const url = await start();
+    const cursor = await session(url, 'cursor');
+    const vscode = await session(url, 'vscode');
+    const setA = (await bridge!.api.getSettings()).toolSets.find((set) => set.name === 'a')!;
+    await bridge!.api.updateToolSet({ id: setA.id, servers: ['alpha', 'beta'] });
+    await waitFor(() => cursor.heard.resourcesChanged > 0 && cursor.heard.promptsChanged > 0, 10_000, 'list_changed at /mcp/cursor');
+    expect((await cursor.client.listResources()).resources.map((r) => r.uri)).toContain('xiaozhi-tray://beta/note://shared');
+    expect((await cursor.client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(['alpha_greet', 'beta_greet']);
+    expect(vscode.heard.resourcesChanged).toBe(0);
+  }, 30_000);
+
   it('asks a restarted server again for the subscriptions and the log level its sessions hold', async () => {
     const url = await start();
     const cursor = await session(url, 'cursor');
