@@ -8,6 +8,7 @@ import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type ChildServerOptions, type Supervision } from './servers/child-server';
 import { StartGrace } from './servers/start-grace';
 import { ServiceServer } from './services/service-server';
+import type { ServerNotice } from './servers/server-notice';
 
 /** What the fleet holds of a server: an MCP server (`ChildServer`) or a web service (`ServiceServer`), alike to the hub. */
 export interface FleetServer extends ToolSource {
@@ -40,6 +41,8 @@ export interface ServerFleetOptions {
   onTools(): void;
   /** Puts a server's question during a call to the user (MCP elicitation). */
   elicit?: ChildServerOptions['elicit'];
+  /** A server announced something besides its tools (for the local clients whose set includes it). */
+  onServerNotice?: (server: string, notice: ServerNotice) => void;
 }
 
 /**
@@ -174,6 +177,7 @@ export class ServerFleet {
       // A list asked while a server restarts waits for that attempt too (bounded by the grace).
       onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
       ...(options.elicit ? { elicit: options.elicit } : {}),
+      onServerNotice: (notice) => options.onServerNotice?.(settings.name, notice),
     });
   }
 

@@ -4,7 +4,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ElicitRequestSchema,
   ErrorCode,
+  LoggingMessageNotificationSchema,
   McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ElicitRequest,
@@ -48,6 +52,7 @@ import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
 import { defaultSupervision, type Supervision } from './supervision';
 import { listAllTools, skippedWarning, type ToolList } from './tool-list';
+import type { ServerNotice } from './server-notice';
 
 // Where the timings of supervision are defined; re-exported for the rooms that configure them.
 export { defaultSupervision, type Supervision } from './supervision';
@@ -71,6 +76,8 @@ export interface ChildServerOptions {
   onAttempt?: (attempt: Promise<void>) => void;
   /** Puts a server's question during a call (elicitation/create) to the user; absent: the client offers no elicitation. */
   elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** What the server announces besides its tools (resources, prompts, log messages), and its coming up or going down. */
+  onServerNotice?: (notice: ServerNotice) => void;
 }
 
 export interface CallOptions {
@@ -181,6 +188,11 @@ export class ChildServer {
 
   get isRunning(): boolean {
     return this.state === 'running';
+  }
+
+  /** The connected SDK client while running (for passthrough of what is not tools). */
+  get sdkClient(): Client | undefined {
+    return this.state === 'running' ? this.client : undefined;
   }
 
   status(): ServerStatus {
@@ -305,7 +317,9 @@ export class ChildServer {
 
   private setState(state: ServerState): void {
     if (this.state === state) return;
+    const flips = this.state === 'running' || state === 'running';
     this.state = state;
+    if (flips) this.opts.onServerNotice?.({ kind: 'availability' });
     this.since = Date.now();
     this.opts.onStatus();
   }
@@ -382,6 +396,13 @@ export class ChildServer {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (generation === this.generation) this.refreshSoon(client, generation);
     });
+    const notice = (made: ServerNotice) => {
+      if (generation === this.generation) this.opts.onServerNotice?.(made);
+    };
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => notice({ kind: 'resources' }));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => notice({ kind: 'prompts' }));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => notice({ kind: 'updated', uri: n.params.uri }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notice({ kind: 'log', params: n.params }));
 
     let timer: NodeJS.Timeout | undefined;
     const startedAt = Date.now();
