@@ -4,7 +4,7 @@ import { runtimeAvailability } from './runtimes/child-runtime';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { countOf } from '../../shared/count-words';
 import type { BridgeApi, BridgeCommands, EventName, EventPayload } from '../../shared/bridge-api';
-import { SettingsSchema, type Settings } from '../../shared/settings';
+import { SettingsSchema, findToolSet, type Settings } from '../../shared/settings';
 import type { BridgeState } from '../../shared/status';
 import { firstIssue } from '../../shared/zod-issue';
 import { redactFailure, secretValues } from './bridge-secrets';
@@ -31,6 +31,7 @@ import { CatalogueService } from './catalogue/catalogue-service';
 import type { EndpointCatalogs } from './router/endpoint-catalogs';
 import { LocalServerController } from './local-server/local-server-controller';
 import { fleetCallPassthrough } from './local-server/passthrough/fleet-calls';
+import { fleetPassthrough } from './local-server/passthrough/fleet-servers';
 import { appStateDir } from './local-server/state-file';
 import { ChangeQueue } from './change-queue';
 import { ServerFleet } from './server-fleet';
@@ -74,6 +75,8 @@ export class Bridge {
   private readonly imports: ImportSessions;
   private readonly host: BridgeHost;
   private readonly localServer: LocalServerController;
+  /** What local sessions reach of the servers besides tools (resources, prompts, logs). */
+  private readonly passthrough: ReturnType<typeof fleetPassthrough>;
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
@@ -142,7 +145,12 @@ export class Bridge {
       onTools: () => this.hub.rebuild(),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
       asks: calls.asks,
+      onServerNotice: (server, notice) => this.passthrough.notify(server, notice),
     });
+    this.passthrough = fleetPassthrough(
+      () => this.servers.all(),
+      (id) => findToolSet(this.settings, id),
+    );
     this.builtins = new BuiltinTools(this.builtinToolList());
     const policyOf = (server: string, tool: Tool) =>
       toolPolicy(
@@ -186,6 +194,7 @@ export class Bridge {
       onStatus,
       onTokenChanged: () => this.updateSecrets(),
       calls,
+      servers: this.passthrough,
     });
     this.updateSecrets();
     this.logBook.subscribe((entry) => this.events.emit('log', entry));

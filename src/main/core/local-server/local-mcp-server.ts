@@ -27,6 +27,8 @@ import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
 import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
 import { listenError } from './listen-failure';
 import type { CallPassthrough, CallSession } from './passthrough/call-passthrough';
+import { Passthrough, type PassthroughSession } from './passthrough/passthrough';
+import type { PassthroughServers } from './passthrough/upstream';
 
 export interface LocalMcpServerOptions {
   host: string;
@@ -57,6 +59,8 @@ export interface LocalMcpServerOptions {
   maxConnections?: number;
   /** What a server asks during a call reaches its caller, and MCP tasks pass through (absent: neither). */
   calls?: CallPassthrough;
+  /** The servers of each set: resources, prompts, completion, logs and instructions pass through (absent: tools only). */
+  servers?: PassthroughServers;
 }
 
 interface Session {
@@ -74,6 +78,7 @@ interface Session {
   clientInfo: string | undefined;
   /** Takes the session out of the calls' passthrough. */
   detachCalls?: (() => void) | undefined;
+  passthrough?: PassthroughSession | undefined;
 }
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -117,9 +122,11 @@ export class LocalMcpServer {
   private readonly refusals: RefusalLog;
   /** Clients already told (in the log) that their entry still carries the app's shared token. */
   private readonly sharedTokenWarned = new Set<string>();
+  private readonly passthrough: Passthrough | undefined;
 
   constructor(private readonly opts: LocalMcpServerOptions) {
     this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000, 'request');
+    this.passthrough = opts.servers ? new Passthrough(opts.servers, opts.log) : undefined;
     // Receiving the request is bounded (a connection with unfinished headers was kept for ever);
     // the answer is not: a client that keeps a stream open for hours is normal.
     const maxConnections = opts.maxConnections ?? 256;
@@ -167,6 +174,7 @@ export class LocalMcpServer {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
     this.refusals.flush();
+    this.passthrough?.close();
     await Promise.all([...this.sessions.values()].map((session) => this.release(session, 'the local server stopped')));
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => (this.server.listening ? this.server.close(() => resolve()) : resolve()));
@@ -196,6 +204,7 @@ export class LocalMcpServer {
         session.announced = view.current.version;
         session.server.sendToolListChanged().catch(() => undefined);
       }
+      session.passthrough?.refresh();
     }
     this.opts.onSessionsChanged();
   }
@@ -357,9 +366,13 @@ export class LocalMcpServer {
     const view = this.opts.viewFor(client);
     const calls = this.opts.calls;
     const offered = calls?.capabilities(declared) ?? {};
+    const more = this.passthrough?.opening(view.current.id);
     const server = new Server(
       { name: 'xiaozhi-tray', version: this.opts.version },
-      { capabilities: { tools: { listChanged: true }, ...offered } },
+      {
+        capabilities: { tools: { listChanged: true }, ...more?.capabilities, ...offered },
+        ...(more?.instructions ? { instructions: more.instructions } : {}),
+      },
     );
     // Answers as an event stream (what the SDK does by default): a JSON answer has no room for the
     // progress notifications a call sends before its result, and the transport would drop them.
@@ -413,8 +426,10 @@ export class LocalMcpServer {
             }
           : {}),
       });
-      return result;
+      // Its resource links and embedded resources carry the URIs this client reads them by.
+      return session.passthrough?.mappedResult(session.view.current.identityOf(request.params.name)?.server, result) ?? result;
     };
+    session.passthrough = this.passthrough?.attach(server, () => session.view.current.id);
     server.oninitialized = () => {
       session.clientInfo = clientName(server.getClientVersion()?.name);
       this.opts.log.info(
@@ -424,6 +439,7 @@ export class LocalMcpServer {
     };
     transport.onclose = () => {
       session.detachCalls?.();
+      session.passthrough?.close();
       if (this.sessions.delete(id)) this.opts.onSessionsChanged();
     };
     server.onerror = (error) => this.opts.log.debug(`session ${id.slice(0, 8)}: ${error.message}`);

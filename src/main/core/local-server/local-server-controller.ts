@@ -12,6 +12,7 @@ import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
 import { rememberedToken, rememberToken, removeStateFile, writeStateFile } from './state-file';
 import { ListenError } from './listen-failure';
 import { problem, type Problem } from '../../../shared/problem';
+import type { PassthroughServers } from './passthrough/upstream';
 
 /** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
 export interface LocalServerOverrides {
@@ -40,6 +41,8 @@ export interface LocalServerControllerOptions {
   onStatus(): void;
   /** What servers ask during a local client's call, and MCP tasks, passed through to local clients. */
   calls?: CallPassthrough;
+  /** The servers of each set, for what sessions get besides tools (absent: tools only). */
+  servers?: PassthroughServers;
 }
 
 interface Wanted {
@@ -197,6 +200,7 @@ export class LocalServerController {
       sessionIdleMs: settings.sessionIdleMs,
       onSessionsChanged: () => this.opts.onStatus(),
       ...(this.opts.calls ? { calls: this.opts.calls } : {}),
+      ...(this.opts.servers ? { servers: this.opts.servers } : {}),
     });
     try {
       await server.start();

@@ -3,7 +3,11 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
+  LoggingMessageNotificationSchema,
   McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ElicitRequest,
@@ -48,6 +52,7 @@ import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
 import { defaultSupervision, type Supervision } from './supervision';
 import { listAllTools, skippedWarning, type ToolList } from './tool-list';
+import type { ServerNotice } from './server-notice';
 
 // Where the timings of supervision are defined; re-exported for the rooms that configure them.
 export { defaultSupervision, type Supervision } from './supervision';
@@ -73,6 +78,8 @@ export interface ChildServerOptions {
   elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
   /** Takes what a server asks during a local client's call (sampling, elicitation, roots) to that client. */
   asks?: ServerAsks;
+  /** What the server announces besides its tools (resources, prompts, log messages), and its coming up or going down. */
+  onServerNotice?: (notice: ServerNotice) => void;
 }
 
 export interface CallOptions {
@@ -312,7 +319,9 @@ export class ChildServer {
 
   private setState(state: ServerState): void {
     if (this.state === state) return;
+    const flips = this.state === 'running' || state === 'running';
     this.state = state;
+    if (flips) this.opts.onServerNotice?.({ kind: 'availability' });
     this.since = Date.now();
     this.opts.onStatus();
   }
@@ -389,6 +398,13 @@ export class ChildServer {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (generation === this.generation) this.refreshSoon(client, generation);
     });
+    const notice = (made: ServerNotice) => {
+      if (generation === this.generation) this.opts.onServerNotice?.(made);
+    };
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => notice({ kind: 'resources' }));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => notice({ kind: 'prompts' }));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => notice({ kind: 'updated', uri: n.params.uri }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notice({ kind: 'log', params: n.params }));
 
     let timer: NodeJS.Timeout | undefined;
     const startedAt = Date.now();
