@@ -102,6 +102,8 @@ export class ProtocolNegotiation implements Transport {
       if (m.method === 'initialize' && m.id !== undefined) this.initialize = { id: m.id, params: m.params ?? {} };
       return this.inner.send(message, options);
     }
+    // A response (to a request of the server's: the 2026 wire has none) has no params to carry an envelope.
+    if (m.method === undefined) return this.inner.send(message, options);
     if (m.method === 'notifications/initialized') return Promise.resolve();
     if (m.method === 'ping' && m.id !== undefined) {
       this.pings.add(m.id);

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sanitizeToolName } from '../../../../src/main/core/hub/tool-names';
 import type { StdioServerSettings } from '../../../../src/shared/settings';
 import { logText, makeBridge, startServing, tearDown, type Harness } from '../../../helpers/bridge-harness';
 import type { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { startRawMcpHttp } from '../../../helpers/raw-mcp-http';
 import { tempDirs } from '../../../helpers/temp-dirs';
+import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
 // @ts-expect-error: a plain-JavaScript fixture, without types.
 import { startModernHttp } from '../../../fixtures/modern-server.mjs';
@@ -51,8 +54,8 @@ async function modernHttp(legacy: 'reject' | 'serve' = 'reject'): Promise<Modern
 const textOf = (answer: { result: { content: unknown[] } }) => (answer.result.content[0] as { text?: string }).text;
 
 /** Starts a bridge with this one server and waits until it runs (or fails, which the expectation then shows). */
-async function running(settings: Parameters<typeof makeBridge>[0]['servers']): Promise<void> {
-  harness = makeBridge({ servers: settings }, supervision);
+async function running(settings: Parameters<typeof makeBridge>[0]['servers'], overrides: Partial<typeof supervision> = {}): Promise<void> {
+  harness = makeBridge({ servers: settings }, { ...supervision, ...overrides });
   harness.bridge.start();
   await waitFor(() => server().state === 'running' || server().state === 'failed' || server().restarts > 0, 15_000, 'the server to start');
   expect({ state: server().state, restarts: server().restarts, error: server().lastError }).toEqual({
@@ -67,10 +70,17 @@ async function listsCallsAndHearsChanges(): Promise<void> {
   expect(hub.has('echo') && hub.has('add_tool')).toBe(true);
   expect(hub.has('extra')).toBe(false);
   expect(textOf(await hub.call('echo', { text: '你好 world' }, { caller: 'test' }))).toBe('modern: 你好 world');
+  // Exposed to xiaozhi as a sanitised name; sent to the server as its own (Mcp-Name in Base64 over HTTP).
+  expect(textOf(await hub.call(sanitizeToolName('问候'), {}, { caller: 'test' }))).toBe('你好');
+  // Arguments the tool refuses: an error answer, and the server keeps running.
+  const refused = await hub.call('echo', { text: 42 }, { caller: 'test' });
+  expect(refused.result.isError).toBe(true);
+  expect(textOf(refused)).toMatch(/text/);
   expect(textOf(await hub.call('add_tool', {}, { caller: 'test' }))).toBe('added');
   await waitFor(() => hub.has('extra'), 10_000, 'the tool list change to reach the bridge');
   expect(textOf(await hub.call('extra', {}, { caller: 'test' }))).toBe('extra');
   expect(logText(harness!.logBook)).toContain('2026-07-28');
+  expect(server()).toMatchObject({ state: 'running', restarts: 0 });
 }
 
 describe('a server that speaks only protocol 2026-07-28 (SDK v2)', () => {
@@ -83,8 +93,13 @@ describe('a server that speaks only protocol 2026-07-28 (SDK v2)', () => {
 
   it('over streamable HTTP: the same', async () => {
     const modern = await modernHttp();
-    await running([{ name: 'modern', transport: 'streamable-http', url: modern.url }]);
+    await running([{ name: 'modern', transport: 'streamable-http', url: modern.url }], { healthIntervalMs: scaled(500) });
     await listsCallsAndHearsChanges();
+    // The health check's ping (gone in 2026-07-28) is asked as server/discover, and answered.
+    const discovers = () => modern.methods.filter((m) => m === 'server/discover').length;
+    const before = discovers();
+    await waitFor(() => discovers() >= before + 2, 10_000, 'health checks');
+    expect(server()).toMatchObject({ state: 'running', restarts: 0 });
     expect(new Set(modern.eras)).toEqual(new Set(['modern']));
     // One initialize refused, then the 2026 way: discover, and requests that each carry the envelope.
     expect(modern.methods.filter((m) => m === 'initialize')).toHaveLength(1);
@@ -125,7 +140,31 @@ describe('servers that speak both protocols', () => {
 });
 
 describe('a server that refuses initialize with -32022 and speaks only versions we do not', () => {
-  it('is failed once, naming its versions, not retried for ever', async () => {
+  it('over streamable HTTP (HTTP 400): is failed once, naming its versions, not retried for ever', async () => {
+    const future = await startRawMcpHttp((message, res) => {
+      if (message.method !== 'initialize') return false;
+      const requested = message.params?.protocolVersion;
+      const error = {
+        code: -32022,
+        message: `Unsupported protocol version: ${String(requested)}`,
+        data: { supported: ['2099-01-01'], requested },
+      };
+      res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error }));
+      return true;
+    });
+    closers.push(future.close);
+    harness = makeBridge(
+      { servers: [{ name: 'future', transport: 'streamable-http', url: future.url }] },
+      { ...supervision, maxCrashes: 5 },
+    );
+    harness.bridge.start();
+    await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
+    expect(server().lastErrorCause).toEqual({ code: 'server.protocolUnsupported', params: { version: '2099-01-01' } });
+    expect(server().restarts).toBe(0);
+    expect(future.requests.filter((r) => r.includes('initialize'))).toHaveLength(1);
+  });
+
+  it('on stdio: the same', async () => {
     const script = [
       "let buf = '';",
       "process.stdin.on('data', (d) => { buf += d; let i; while ((i = buf.indexOf('\\n')) >= 0) { const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);",
