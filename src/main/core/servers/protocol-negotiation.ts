@@ -172,7 +172,9 @@ export class ProtocolNegotiation implements Transport {
       return;
     }
     const discovered = response.result;
-    const capabilities = isRecord(discovered.capabilities) ? discovered.capabilities : {};
+    // Tasks are not offered to the Client: its task requests (tasks/result…) are the 2025 revision's.
+    // A tool that needs one is called plainly, and a task answer comes back as an error that says so.
+    const { tasks: _tasks, ...capabilities } = isRecord(discovered.capabilities) ? discovered.capabilities : {};
     const meta = isRecord(discovered._meta) ? discovered._meta : {};
     const serverInfo = isRecord(meta[SERVER_INFO_KEY]) ? meta[SERVER_INFO_KEY] : { name: '', version: '' };
     this.deliver({

@@ -76,6 +76,10 @@ async function listsCallsAndHearsChanges(): Promise<void> {
   const refused = await hub.call('echo', { text: 42 }, { caller: 'test' });
   expect(refused.result.isError).toBe(true);
   expect(textOf(refused)).toMatch(/text/);
+  // A tool that asks the user first (input_required, in-band on this wire): an error that says why.
+  const asking = await hub.call('confirm', {}, { caller: 'test' });
+  expect(asking.result.isError).toBe(true);
+  expect(textOf(asking)).toMatch(/elicitation/);
   expect(textOf(await hub.call('add_tool', {}, { caller: 'test' }))).toBe('added');
   await waitFor(() => hub.has('extra'), 10_000, 'the tool list change to reach the bridge');
   expect(textOf(await hub.call('extra', {}, { caller: 'test' }))).toBe('extra');
