@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { sanitizeToolName } from '../../../../src/main/core/hub/tool-names';
 import type { StdioServerSettings } from '../../../../src/shared/settings';
 import { logText, makeBridge, startServing, tearDown, type Harness } from '../../../helpers/bridge-harness';
@@ -111,7 +115,7 @@ describe('a server that speaks only protocol 2026-07-28 (SDK v2)', () => {
     expect(modern.methods).toContain('subscriptions/listen');
   });
 
-  it('keeps the old protocol toward xiaozhi: its initialize still gets 2024-11-05, and a call reaches the modern server', async () => {
+  it('keeps the old protocol toward xiaozhi: its initialize still gets 2024-11-05, a call reaches the modern server, its list change reaches xiaozhi', async () => {
     const serving = await startServing({ servers: [modernStdio()] }, {}, supervision);
     ({ harness, xiaozhi } = serving);
     const first = await serving.xiaozhi.connection(0);
@@ -120,6 +124,31 @@ describe('a server that speaks only protocol 2026-07-28 (SDK v2)', () => {
     await waitFor(() => harness!.bridge.toolHub.has('echo'), 10_000, 'the modern server tools');
     const answer = await serving.session.request(7, 'tools/call', { name: 'echo', arguments: { text: 'from xiaozhi' } });
     expect(answer.result?.content?.[0]?.text).toBe('modern: from xiaozhi');
+    // The modern server's tool list change reaches xiaozhi the old way.
+    const mark = serving.session.mark();
+    await serving.session.request(8, 'tools/call', { name: 'add_tool', arguments: {} });
+    await serving.session.waitForNotification('notifications/tools/list_changed', mark);
+    const { tools } = await serving.session.listAllTools();
+    expect(tools.map((t) => t.name)).toContain('extra');
+  });
+});
+
+describe('local clients of a bridge serving a 2026-07-28 server', () => {
+  it('still get the old protocol from the local MCP server, and reach the modern server through it', async () => {
+    const token = 'local-test-token-0123456789abcdef';
+    harness = makeBridge({ servers: [modernStdio()], localServer: { enabled: true, port: 0, token } }, supervision);
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await waitFor(() => harness!.bridge.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
+    const url = new URL(harness.bridge.state().localServer?.url as string);
+    const secret = clientToken(token, /\/mcp\/([^/]+)$/.exec(url.pathname)?.[1] ?? '');
+    const local = new Client({ name: 'cursor', version: '1.0.0' }, { capabilities: {} });
+    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${secret}` } } });
+    closers.push(() => local.close());
+    await local.connect(transport);
+    expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    const result = (await local.callTool({ name: 'echo', arguments: { text: 'from Cursor' } })) as CallToolResult;
+    expect(result.content[0]).toEqual({ type: 'text', text: 'modern: from Cursor' });
   });
 });
 
