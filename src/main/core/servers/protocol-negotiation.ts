@@ -193,15 +193,18 @@ export class ProtocolNegotiation implements Transport {
     if (tools.listChanged === true) void this.request('subscriptions/listen', { notifications: { toolsListChanged: true } });
   }
 
-  /** Sends a request of our own; resolves with its response, or undefined when the connection closed first. */
+  /**
+   * Sends a request of our own; resolves with its response (an error one when it could not be sent:
+   * the `Client`'s `initialize` must not wait for its timeout), or undefined when the connection closed first.
+   */
   private request(method: string, params: Record<string, unknown>): Promise<Message | undefined> {
     const id = `${OWN_ID_PREFIX}${method}:${this.nextId++}`;
     return new Promise((resolve) => {
       this.own.set(id, resolve);
       this.inner.send(this.enveloped({ jsonrpc: '2.0', id, method, params })).catch((error: unknown) => {
-        this.own.delete(id);
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-        resolve(undefined);
+        if (!this.own.delete(id)) return;
+        const message = `${method} could not be sent: ${error instanceof Error ? error.message : String(error)}`;
+        resolve({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message } });
       });
     });
   }

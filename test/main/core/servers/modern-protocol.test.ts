@@ -133,6 +133,29 @@ describe('a server that speaks only protocol 2026-07-28 (SDK v2)', () => {
   });
 });
 
+describe('a 2026-07-28 server whose server/discover fails', () => {
+  it('fails the start at once with why, not at the start deadline, and is retried', async () => {
+    const broken = await startRawMcpHttp((message, res) => {
+      if (message.method === 'initialize') {
+        const error = { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'] } };
+        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error }));
+        return true;
+      }
+      if (message.method !== 'server/discover') return false;
+      res.writeHead(503, { 'Content-Type': 'text/plain' }).end('overloaded');
+      return true;
+    });
+    closers.push(broken.close);
+    harness = makeBridge(
+      { servers: [{ name: 'modern', transport: 'streamable-http', url: broken.url }] },
+      { ...supervision, startTimeoutMs: 120_000 },
+    );
+    harness.bridge.start();
+    await waitFor(() => server().restarts > 0, 5000, 'the start to fail');
+    expect(server().lastError).toMatch(/server\/discover could not be sent: .*overloaded/);
+  });
+});
+
 describe('local clients of a bridge serving a 2026-07-28 server', () => {
   it('still get the old protocol from the local MCP server, and reach the modern server through it', async () => {
     const token = 'local-test-token-0123456789abcdef';
