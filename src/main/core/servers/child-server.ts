@@ -47,6 +47,7 @@ import {
 import { prepareChildRuntime, type RuntimeProvider } from '../runtimes/child-runtime';
 import { tearDownServer } from './server-teardown';
 import { makeTransport, stdioPid, type TransportContext } from './server-transport';
+import { ProtocolNegotiation } from './protocol-negotiation';
 import { registryUnreachable } from './registry-failure';
 import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
@@ -424,10 +425,12 @@ export class ChildServer {
         (async () => {
           // The SDK gives `initialize` 60 s of its own; a first run's install may take longer, and
           // the race below bounds the start (start or install timeout) in its place.
-          await client.connect(transport, { timeout: this.installTimeoutMs() });
+          const wire = new ProtocolNegotiation(transport);
+          await client.connect(wire, { timeout: this.installTimeoutMs() });
+          if (wire.modernVersion) this.opts.log.info(`speaks MCP ${wire.modernVersion} (not the 2025 protocol)`);
           if (this.settings.transport === 'stdio') {
             this.pid = stdioPid(transport);
-            if (generation === this.generation) this.relay = new CallRelay(transport, this.opts.log);
+            if (generation === this.generation) this.relay = new CallRelay(wire, this.opts.log);
           }
           const list = await this.readTools(client);
           // A start that timed out may still finish listing: its tools are no longer this server's.

@@ -10,6 +10,7 @@ import { corkForThisTurn } from '../io/cork';
 import { boundedFetch } from './bounded-fetch';
 import { useLeanReadBuffer } from './lean-read-buffer';
 import { LineDecoder } from './line-decoder';
+import { modernHttpFetch } from './modern-http-fetch';
 import { checkHeaders, serverUrl } from './permanent-failure';
 import { remoteHeaders } from './remote-headers';
 import { ProblemError, type ProcessExit } from './server-problems';
@@ -66,7 +67,7 @@ export function makeTransport(settings: ServerSettings, context: TransportContex
   const fetch = boundedFetch(context.maxRemoteMessageBytes, context.onTooBig);
   return settings.transport === 'sse'
     ? new SSEClientTransport(url, { requestInit: { headers }, fetch })
-    : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
+    : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: modernHttpFetch(fetch) });
 }
 
 function stdioTransport(s: StdioServerSettings, context: TransportContext): StdioClientTransport {
