@@ -126,7 +126,10 @@ export class LocalMcpServer {
 
   constructor(private readonly opts: LocalMcpServerOptions) {
     this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000, 'request');
-    this.passthrough = opts.servers ? new Passthrough(opts.servers, opts.log) : undefined;
+    const calls = opts.calls;
+    this.passthrough = opts.servers
+      ? new Passthrough(opts.servers, opts.log, calls ? (session, server) => calls.callStream(session, server) : undefined)
+      : undefined;
     // Receiving the request is bounded (a connection with unfinished headers was kept for ever);
     // the answer is not: a client that keeps a stream open for hours is normal.
     const maxConnections = opts.maxConnections ?? 256;

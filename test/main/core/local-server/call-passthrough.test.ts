@@ -138,6 +138,37 @@ describe.each([
     expect(asked).toEqual(['A', 'B']);
   });
 
+  it("a server's log message during a call rides that call's stream: a client with no stream of its own hears it", async () => {
+    const { url } = await start();
+    let session = '';
+    const post = async (body: object): Promise<Response> =>
+      fetch(`${url}/${path}`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${clientToken(TOKEN, path)}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...(session ? { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+      });
+    const init = await post({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    session = init.headers.get('mcp-session-id') ?? '';
+    await init.text();
+    await (await post({ method: 'notifications/initialized' })).text();
+    await (await post({ id: 2, method: 'logging/setLevel', params: { level: 'info' } })).text();
+    // No GET stream is open: what this client hears comes on its requests' own streams.
+    const answer = await (await post({ id: 3, method: 'tools/call', params: { name: 'log_during', arguments: {} } })).text();
+    const logged = answer.indexOf('"notifications/message"');
+    expect(logged, answer).toBeGreaterThanOrEqual(0);
+    expect(answer).toContain('half way');
+    expect(logged).toBeLessThan(answer.indexOf('"id":3'));
+  });
+
   it('a client without the capability gets the spec answer at once: sampling and roots "method not found", elicitation declined', async () => {
     const { url } = await start();
     const plain = await connect(url, path);

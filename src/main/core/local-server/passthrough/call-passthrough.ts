@@ -71,11 +71,11 @@ export class CallPassthrough {
   }
 
   /**
-   * For notifications a server sends during a call (`notifications/message`): sent to the local
-   * client whose call is in flight to that server, on that call's stream; false when none is.
+   * For what a server tells a session during that session's call to it (a log message): that call's
+   * stream (undefined: no call of that session is in flight to that server).
    */
-  toCaller(server: string, method: string, params: unknown): boolean {
-    return this.requests.toCaller(server, method, params);
+  callStream(session: Server, server: string): ((method: string, params: unknown) => void) | undefined {
+    return this.requests.callStream(session, server);
   }
 
   /** What a session's server declares besides tools: tasks, to a client that said it takes them. */
@@ -145,6 +145,7 @@ export class CallPassthrough {
         extra.sendRequest({ method, params } as never, ResultSchema, { signal, timeout: ANSWER_WAIT_MS }) as Promise<
           Record<string, unknown>
         >,
+      session: session.server,
       notify: (method, params) => void extra.sendNotification({ method, params } as never).catch(() => undefined),
     };
     if (task) {

@@ -17,6 +17,8 @@ export interface LocalAsker {
   send(method: AskedMethod, params: unknown, signal: AbortSignal): Promise<Answer>;
   /** The server's own id of the task whose result it waits on (`tasks/result`): a request related to that task is its. */
   task?: string;
+  /** The local session it belongs to (its SDK server). */
+  session?: unknown;
   /** Sends a notification on the call's own stream (during a call only). */
   notify?(method: string, params: unknown): void;
 }
@@ -96,15 +98,13 @@ export class ServerRequests implements ServerAsks {
   }
 
   /**
-   * A server's notification during a call (a log message), on the call's stream of the most recent
-   * local caller in flight to that server; false when no local call is in flight.
+   * Where a notice of `server` for `session` goes while that session has a call in flight to it
+   * (its most recent): that call's own stream, which on streamable HTTP reaches a client that opened
+   * no other. Undefined without one.
    */
-  toCaller(server: string, method: string, params: unknown): boolean {
-    const calls = this.inFlight.get(server);
-    const caller = calls?.[calls.length - 1];
-    if (!caller?.notify) return false;
-    caller.notify(method, params);
-    return true;
+  callStream(session: unknown, server: string): ((method: string, params: unknown) => void) | undefined {
+    const calls = this.inFlight.get(server) ?? [];
+    return calls.findLast((c) => c.session === session && c.notify !== undefined)?.notify;
   }
 
   taskStatus(server: string, params: TaskStatusNotification['params']): void {

@@ -68,17 +68,18 @@ describe('which local call a server request goes to', () => {
     await expect(requests.ask('notes', 'roots/list', {}, signal)).resolves.toMatchObject({ by: 'A' });
   });
 
-  it('a notification during a call goes to the most recent local caller, and nowhere without one', () => {
+  it("a session's call in flight to a server is where that server's notices for the session go; none without one", () => {
     const requests = new ServerRequests();
-    expect(requests.toCaller('notes', 'notifications/message', {})).toBe(false);
-    const a = caller('A', {});
-    const b = caller('B', {});
+    const a = { ...caller('A', {}), session: 'one' };
+    const b = { ...caller('B', {}), session: 'two' };
+    expect(requests.callStream('one', 'notes')).toBeUndefined();
     requests.enter('notes', a);
     const leaveB = requests.enter('notes', b);
-    expect(requests.toCaller('notes', 'notifications/message', {})).toBe(true);
+    requests.callStream('one', 'notes')?.('notifications/message', {});
+    expect(requests.callStream('one', 'weather')).toBeUndefined();
     leaveB();
-    expect(requests.toCaller('notes', 'notifications/message', {})).toBe(true);
-    expect([a.heard, b.heard]).toEqual([['notifications/message'], ['notifications/message']]);
+    expect(requests.callStream('two', 'notes')).toBeUndefined();
+    expect([a.heard, b.heard]).toEqual([['notifications/message'], []]);
   });
 
   it('sampling with tools needs the client to take tools in sampling', () => {
