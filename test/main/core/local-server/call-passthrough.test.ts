@@ -19,7 +19,9 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
+import { StdioRelay } from '../../../../src/main/core/local-server/stdio-relay';
 import { upstreamTask } from '../../../../src/main/core/local-server/passthrough/tasks';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { SettingsSchema } from '../../../../src/shared/settings';
@@ -306,5 +308,28 @@ describe.each([
     expect(research).toBeDefined();
     expect(research?.execution).toBeUndefined();
     expect(textOf(await client.callTool({ name: 'research', arguments: { topic: 'tea' } }))).toBe('Research on tea: done.');
+  });
+});
+
+describe('through `xiaozhi-tray connect` (the stdio relay Claude Desktop starts)', () => {
+  it("a server's sampling request during a call reaches the stdio client, and its answer the server", async () => {
+    const { url } = await start();
+    const [clientSide, relaySide] = InMemoryTransport.createLinkedPair();
+    const target = { url: `${url}/cursor`, token: clientToken(TOKEN, 'cursor') };
+    const relay = new StdioRelay({ local: relaySide, initial: target, target: () => Promise.resolve(target), say: () => undefined });
+    await relay.start();
+    try {
+      const client = new Client({ name: 'Claude', version: '1' }, { capabilities: { sampling: {} } });
+      client.setRequestHandler(CreateMessageRequestSchema, () => ({
+        role: 'assistant',
+        model: 'test',
+        content: { type: 'text', text: 'from stdio' },
+      }));
+      await client.connect(clientSide);
+      expect(textOf(await client.callTool({ name: 'ask_sampling', arguments: { prompt: 'x' } }))).toBe('sampled: from stdio');
+      await client.close();
+    } finally {
+      await relay.close();
+    }
   });
 });
