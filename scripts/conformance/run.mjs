@@ -11,6 +11,8 @@
 //   npm run conformance                       both sides (builds out/ first)
 //   node scripts/conformance/run.mjs [--server-only | --client-only] [--server-url URL] [--keep]
 //     --server-url URL   measure another server instead of the fixture (reported, never judged)
+//     --app DIR          run DIR's built app (DIR/out/cli/index.js, e.g. another branch's checkout) instead of this one's
+//     --only A,B         only these scenarios (server or client names), for a quick look
 //     --keep             keep the suite's result folders (checks.json per scenario) and say where
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,6 +25,10 @@ const flag = (name) => args.includes(name);
 const valueOf = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const expectations = JSON.parse(fs.readFileSync(path.join(ROOT, 'scripts/conformance/expectations.json'), 'utf8'));
 const say = (line = '') => process.stdout.write(`${line}\n`);
+// The app measured: this checkout's build, or another's (--app DIR); the client adapter reads the same variable.
+if (valueOf('--app')) process.env.CONFORMANCE_APP_ROOT = path.resolve(valueOf('--app'));
+const APP = process.env.CONFORMANCE_APP_ROOT ?? ROOT;
+const ONLY = valueOf('--only')?.split(',');
 
 /** Every checks.json under `dir`, by scenario: the suite names each folder `<scenario>-<ISO time>`. */
 function readResults(dir, prefix) {
@@ -67,7 +73,7 @@ async function suite(tool, suiteArgs, timeoutMs) {
 }
 
 async function serverScenarios(tool, url, outDir) {
-  const chosen = expectations.server.scenarios;
+  const chosen = ONLY ?? expectations.server.scenarios;
   if (chosen === 'all') await suite(tool, ['server', '--url', url, '--suite', 'all', '-o', outDir], 300_000);
   else for (const scenario of chosen) await suite(tool, ['server', '--url', url, '--scenario', scenario, '-o', outDir], 120_000);
   return readResults(outDir, 'server-');
@@ -86,7 +92,7 @@ async function measureServer(tool, work) {
     const serverUrl = given ?? (await waitForOutput(fixture, /listening (\S+)/, 20_000, 'the fixture'))[1];
     const started = Date.now();
     const direct = await serverScenarios(tool, serverUrl, path.join(work, 'direct'));
-    hub = await startHub(ROOT, serverUrl);
+    hub = await startHub(APP, serverUrl);
     relay = await startBearerRelay(hub.url, hub.token);
     const through = await serverScenarios(tool, relay.url, path.join(work, 'through-hub'));
     say(`\nServer scenarios: ${given ?? 'test/fixtures/conformance-server.mjs'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -117,7 +123,8 @@ async function measureServer(tool, work) {
 }
 
 async function measureClient(tool, work) {
-  const { scenarios, failing } = expectations.client;
+  const { failing } = expectations.client;
+  const scenarios = ONLY ? expectations.client.scenarios.filter((name) => ONLY.includes(name)) : expectations.client.scenarios;
   const adapter = `${process.execPath} ${path.relative(ROOT, path.join(ROOT, 'test/conformance/client-adapter.mjs'))}`;
   const started = Date.now();
   for (const scenario of scenarios) {

@@ -2,24 +2,29 @@
 // (`conformance client --command "node test/conformance/client-adapter.mjs"`, run by scripts/conformance/run.mjs).
 //
 // The suite starts a test server per scenario and runs this with its URL as the last argument and the
-// scenario's name in MCP_CONFORMANCE_SCENARIO. We write a config with that URL as a streamable-HTTP server
-// and run the built headless app's `call` (out/cli/index.js): the real bridge initializes, lists the tools
-// as xiaozhi does and calls the scenario's tool, then exits. Scenarios without a tool only list.
+// scenario's name in MCP_CONFORMANCE_SCENARIO (and, for some, MCP_CONFORMANCE_CONTEXT). We write a config
+// with that URL as a streamable-HTTP server and run the built headless app's `call` (out/cli/index.js):
+// the real bridge initializes, lists the tools as xiaozhi does and calls the scenario's tool, then exits.
+// Scenarios without a tool only list.
 //
-// OAuth (the auth/* scenarios): when the bridge must send the user to an authorization page, it is meant to
-// run the program named in XIAOZHI_TRAY_OAUTH_OPEN with the page's URL as its one argument, instead of
-// opening a browser. We name follow-authorization.mjs, which delivers the code to the bridge's loopback
-// callback by following the suite's auto-approving authorization server with plain GETs.
+// OAuth (the auth/* scenarios) goes through the app's own sign-in: `login SERVER` first, with
+// XIAOZHI_TRAY_OAUTH_OPEN=fetch (the page fetched with plain GETs and its redirects followed back to the
+// loopback listener, no browser: the suite's authorization server approves at once), then `call` with the
+// tokens it kept in the shared state folder. When that call fails after a sign-in that worked (a wider
+// scope asked for), `login` and `call` once more, as a user told to sign in again would. A client id and
+// secret the scenario gives (pre-registration) go into the server's `oauth` settings. On a build without
+// sign-in, `login` is an unknown command and the scenarios fail at `call`, as they should.
 //
 //   node test/conformance/client-adapter.mjs SERVER_URL
+//   CONFORMANCE_APP_ROOT=DIR   run DIR/out/cli/index.js instead of this checkout's (another branch's build)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const FOLLOW = path.join(path.dirname(fileURLToPath(import.meta.url)), 'follow-authorization.mjs');
+const ROOT = process.env.CONFORMANCE_APP_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SERVER = 'conformance';
 
 /** The tool each scenario's test server offers, and its arguments. */
 const TOOL_OF = {
@@ -29,27 +34,40 @@ const TOOL_OF = {
 };
 const toolFor = (scenario) => TOOL_OF[scenario] ?? (scenario.startsWith('auth/') ? { name: 'test-tool', args: {} } : undefined);
 
+/** The server entry; a pre-registered client's id and secret when the scenario gives them. */
+function serverEntry(serverUrl) {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+  const oauth = context.client_id
+    ? { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) }
+    : undefined;
+  return { name: SERVER, transport: 'streamable-http', url: serverUrl, ...(oauth ? { oauth } : {}) };
+}
+
 function runScenario(serverUrl, scenario) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xiaozhi-tray-conformance-client-'));
   try {
     const config = path.join(dir, 'tray.json');
-    fs.writeFileSync(config, JSON.stringify({ servers: [{ name: 'conformance', transport: 'streamable-http', url: serverUrl }] }), {
-      mode: 0o600,
-    });
+    fs.writeFileSync(config, JSON.stringify({ servers: [serverEntry(serverUrl)] }), { mode: 0o600 });
+    const app = (args) =>
+      spawnSync(process.execPath, [path.join(ROOT, 'out/cli/index.js'), ...args], {
+        cwd: dir,
+        stdio: 'inherit',
+        env: { ...process.env, XIAOZHI_TRAY_STATE_DIR: path.join(dir, 'state'), XIAOZHI_TRAY_OAUTH_OPEN: 'fetch', BROWSER: '' },
+      }).status ?? 1;
     const tool = toolFor(scenario);
-    const command = tool
-      ? ['call', '--config', config, tool.name, '--args', JSON.stringify(tool.args), '--json']
-      : ['tools', '--config', config, '--json'];
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'out/cli/index.js'), ...command], {
-      cwd: dir,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        XIAOZHI_TRAY_STATE_DIR: path.join(dir, 'state'),
-        XIAOZHI_TRAY_OAUTH_OPEN: FOLLOW,
-      },
-    });
-    return result.status ?? 1;
+    const call = () =>
+      app(
+        tool
+          ? ['call', '--config', config, tool.name, '--args', JSON.stringify(tool.args), '--json']
+          : ['tools', '--config', config, '--json'],
+      );
+    if (!scenario.startsWith('auth/')) return call();
+    const signedIn = app(['login', SERVER, '--config', config]) === 0;
+    const first = call();
+    // A call refused for want of scope is told "sign in again"; the user would, once (scope step-up).
+    if (first === 0 || !signedIn) return first;
+    app(['login', SERVER, '--config', config]);
+    return call();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
