@@ -1,5 +1,6 @@
 // Child processes of the conformance run: started, awaited for a line, and always stopped.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ const running = new Set();
 process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
 /** Spawns `command args`, keeping its output (printed when it fails). */
 export function start(command, args, options = {}) {
@@ -64,7 +66,7 @@ export async function startHub(root, serverUrl, name = 'conformance') {
   const temp = scratch('xiaozhi-tray-conformance-');
   const config = path.join(temp.dir, 'tray.json');
   const tokenFile = path.join(temp.dir, 'token');
-  const token = `conformance-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+  const token = randomBytes(24).toString('base64url');
   fs.writeFileSync(config, JSON.stringify({ servers: [{ name, transport: 'streamable-http', url: serverUrl }] }), { mode: 0o600 });
   fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   const stateDir = path.join(temp.dir, 'state');
