@@ -301,6 +301,19 @@ describe.each([
     expect(related).toEqual([{ taskId: created.task.taskId }]);
   });
 
+  it('a task outlives the session that started it: the same client reaches it from its next session', async () => {
+    const { url } = await start();
+    const first = await connect(url, path, { tasks: { list: {}, cancel: {} } });
+    const created = await first.request(
+      { method: 'tools/call', params: { name: 'research', arguments: { topic: 'tea' }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    await first.close();
+    const next = await connect(url, path, { tasks: { list: {}, cancel: {} } });
+    const result = await next.request({ method: 'tasks/result', params: { taskId: created.task.taskId } }, CallToolResultSchema);
+    expect(textOf(result)).toBe('Research on tea: done.');
+  });
+
   it('a client that does not take tasks sees a task-only tool as a plain one, and gets its result', async () => {
     const { url } = await start();
     const client = await connect(url, path);

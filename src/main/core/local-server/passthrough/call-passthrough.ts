@@ -20,7 +20,7 @@ import type { CallHistory } from '../../logs/call-history';
 import { errorText } from '../../servers/child-server';
 import type { ServerAsks } from '../../servers/server-asks';
 import { ServerRequests, type LocalAsker } from './server-requests';
-import { TASKS_CAPABILITY, TaskPassthrough, servedTaskSupport, serverTakesTasks } from './tasks';
+import { TASKS_CAPABILITY, TaskPassthrough, servedTaskSupport, serverTakesTasks, type TaskSession } from './tasks';
 
 /** How long a local client may take to answer a server's question during a call (a person may be answering). */
 const ANSWER_WAIT_MS = 10 * 60_000;
@@ -57,6 +57,7 @@ type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export class CallPassthrough {
   private readonly requests: ServerRequests;
   private readonly tasks: TaskPassthrough;
+  private readonly taskSessions = new WeakMap<Server, TaskSession>();
   private rootsTold = Number.NEGATIVE_INFINITY;
   private rootsTimer: NodeJS.Timeout | undefined;
 
@@ -94,7 +95,11 @@ export class CallPassthrough {
     });
     server.setNotificationHandler(RootsListChangedNotificationSchema, () => this.rootsChanged());
     if (session.tasks) this.tasks.install(server, this.taskSession(session), (send) => ({ capabilities, send }));
-    return leave;
+    return () => {
+      leave();
+      const known = this.taskSessions.get(server);
+      if (known) this.tasks.forget(known);
+    };
   }
 
   /**
@@ -189,11 +194,16 @@ export class CallPassthrough {
     }
   }
 
-  private taskSession(session: CallSession) {
-    return {
-      client: session.client,
-      notify: (params: Parameters<TaskPassthrough['status']>[1]) =>
-        void session.server.notification({ method: 'notifications/tasks/status', params }).catch(() => undefined),
-    };
+  /** The session as its tasks know it: one per session, so that its end can be told (`forget`). */
+  private taskSession(session: CallSession): TaskSession {
+    let known = this.taskSessions.get(session.server);
+    if (!known) {
+      known = {
+        client: session.client,
+        notify: (params) => void session.server.notification({ method: 'notifications/tasks/status', params }).catch(() => undefined),
+      };
+      this.taskSessions.set(session.server, known);
+    }
+    return known;
   }
 }

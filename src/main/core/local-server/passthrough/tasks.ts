@@ -81,8 +81,11 @@ export interface TaskSession {
   notify(params: TaskStatusNotification['params']): void;
 }
 
-interface Owner extends TaskSession {
+interface Owner {
   server: string;
+  client: string;
+  /** The session that created it, while open: it hears the task's status. */
+  session: TaskSession | undefined;
 }
 
 /**
@@ -127,7 +130,7 @@ export class TaskPassthrough {
   status(server: string, params: TaskStatusNotification['params']): void {
     const id = hubTaskId(server, params.taskId);
     const owner = this.owners.get(id);
-    if (owner) owner.notify({ ...params, taskId: id });
+    owner?.session?.notify({ ...params, taskId: id });
   }
 
   /** Answers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on a session's server. */
@@ -183,10 +186,15 @@ export class TaskPassthrough {
     });
   }
 
+  /** A session closed: its tasks stay its client's (another session of it reaches them), no longer its to hear. */
+  forget(session: TaskSession): void {
+    for (const owner of this.owners.values()) if (owner.session === session) owner.session = undefined;
+  }
+
   private remember(server: string, taskId: string, session: TaskSession): string {
     const id = hubTaskId(server, taskId);
     this.owners.delete(id);
-    this.owners.set(id, { server, client: session.client, notify: (params) => session.notify(params) });
+    this.owners.set(id, { server, client: session.client, session });
     if (this.owners.size > MAX_TASKS) this.owners.delete(this.owners.keys().next().value as string);
     return id;
   }
