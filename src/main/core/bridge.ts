@@ -9,6 +9,8 @@ import type { BridgeState } from '../../shared/status';
 import { firstIssue } from '../../shared/zod-issue';
 import { redactFailure, secretValues } from './bridge-secrets';
 import { BridgeEvents } from './bridge-events';
+import { FileVault, MemoryVault, type TokenVault } from './oauth/token-vault';
+import { SignIns } from './oauth/sign-ins';
 import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host';
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
@@ -73,6 +75,9 @@ export class Bridge {
   private readonly imports: ImportSessions;
   private readonly host: BridgeHost;
   private readonly localServer: LocalServerController;
+  /** Remote servers' sign-ins (OAuth): their tokens, and the sign-ins under way. */
+  private readonly oauthVault: TokenVault;
+  private readonly signIns: SignIns;
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
@@ -129,8 +134,11 @@ export class Bridge {
           ...(runtimeIdleTimeoutMs !== undefined ? { idleTimeoutMs: runtimeIdleTimeoutMs } : {}),
         })
       : undefined);
+    const stateDir = options.stateDir === null ? undefined : (options.stateDir ?? appStateDir());
+    this.oauthVault = options.oauthVault ?? (stateDir ? new FileVault(stateDir) : new MemoryVault());
     this.servers = new ServerFleet({
       ...fleet,
+      oauth: { vault: this.oauthVault, env },
       log: this.log,
       env,
       runtimes,
@@ -138,6 +146,16 @@ export class Bridge {
       ...(configDir ? { configDir } : {}),
       onTools: () => this.hub.rebuild(),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
+    });
+    this.signIns = new SignIns({
+      vault: this.oauthVault,
+      env,
+      settings,
+      log: this.log,
+      status: (name) => (this.servers.has(name) ? this.servers.require(name).status() : undefined),
+      restart: (name) => this.servers.restart(name),
+      openExternal: this.host.openExternal?.bind(this.host),
+      ...(options.signInTimeoutMs !== undefined ? { timeoutMs: options.signInTimeoutMs } : {}),
     });
     this.builtins = new BuiltinTools(this.builtinToolList());
     const policyOf = (server: string, tool: Tool) =>
@@ -196,6 +214,7 @@ export class Bridge {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.signIns.watch();
     this.log.info(`starting: ${countOf(this.settings.servers.length, 'server')}, ${countOf(this.settings.endpoints.length, 'endpoint')}`);
     this.servers.startEnabled();
     this.endpoints.startEnabled();
@@ -206,6 +225,7 @@ export class Bridge {
   /** Stops endpoints and servers; resolves when every child process tree is gone. */
   async stop(): Promise<void> {
     this.running = false;
+    this.signIns.stop();
     this.endpoints.cancelListChanged();
     // Servers are stopped last, but a child that exits meanwhile (Ctrl+C) is no crash to restart.
     this.servers.windDown();
@@ -387,7 +407,7 @@ export class Bridge {
     return {
       ...commands.stateCommandHandlers({ ...access, hub, state: () => this.state(), start: () => this.start(), stop: () => this.stop() }),
       ...commands.endpointCommandHandlers({ ...access, endpoints, catalogs: endpoints.catalogs, hub, log, version, testListWaitMs }),
-      ...commands.serverCommandHandlers({ ...access, servers, localServer }),
+      ...commands.serverCommandHandlers({ ...access, servers, localServer, signIns: this.signIns }),
       ...commands.toolCommandHandlers({
         ...access,
         toolsOf: (server) => (server === this.builtins.name ? this.builtins : servers.require(server)),

@@ -40,6 +40,8 @@ export interface ServerFleetOptions {
   onTools(): void;
   /** Puts a server's question during a call to the user (MCP elicitation). */
   elicit?: ChildServerOptions['elicit'];
+  /** Where remote servers' sign-ins are kept. */
+  oauth?: ChildServerOptions['oauth'];
 }
 
 /**
@@ -174,6 +176,7 @@ export class ServerFleet {
       // A list asked while a server restarts waits for that attempt too (bounded by the grace).
       onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
       ...(options.elicit ? { elicit: options.elicit } : {}),
+      ...(options.oauth ? { oauth: options.oauth } : {}),
     });
   }
 

@@ -534,6 +534,14 @@ export const en = {
   'problem.server.authRefused': 'The server refused the credentials (HTTP {status}).',
   'problem.server.authRefused.hint':
     "Check the token or API key in this server's headers (Authorization…), and that it may use this server; then start it again. It is not retried until then.",
+  'problem.server.needsSignIn': 'This server needs you to sign in.',
+  'problem.server.needsSignIn.hint':
+    'Press Sign in: your browser opens the sign-in page; once you are signed in, the server connects. Headless: run xiaozhi-tray login with its name.',
+  'problem.server.signInAgain': 'Your sign-in to this server has expired.',
+  'problem.server.signInAgain.hint': 'Press Sign in to sign in again. Headless: run xiaozhi-tray login with its name.',
+  'problem.server.signInFailed': 'Sign-in failed ({reason}).',
+  'problem.server.signInFailed.hint':
+    'timeout: the browser did not come back in time; state or issuer: the answer was not from the expected sign-in page; denied: it was cancelled. Press Sign in to try again.',
   'problem.server.protocolUnsupported': 'The server speaks a version of the MCP protocol this app does not ({version}).',
   'problem.server.protocolUnsupported.hint': 'Update the server (or this app), then start it again. It is not retried until then.',
   'problem.server.badUrl': 'The address of this server is not a valid URL.',

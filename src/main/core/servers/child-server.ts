@@ -71,6 +71,8 @@ export interface ChildServerOptions {
   onAttempt?: (attempt: Promise<void>) => void;
   /** Puts a server's question during a call (elicitation/create) to the user; absent: the client offers no elicitation. */
   elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** Where remote servers' sign-ins (OAuth) are kept; none: a server asking for one is refused. */
+  oauth?: TransportContext['oauth'];
 }
 
 export interface CallOptions {
@@ -338,6 +340,11 @@ export class ChildServer {
         // The transport would only retry its stream: drop this server's connection, as for a crash.
         if (current() && this.state === 'running') void this.fail({ problem: tooBig }, 'crash');
         else if (current()) this.transportFault = tooBig;
+      },
+      oauth: this.opts.oauth,
+      // A sign-in that ran out while it ran (the refresh refused): stop for the user, said once.
+      onSignInNeeded: (stop) => {
+        if (current() && this.state === 'running') void this.fail({ problem: stop }, 'permanent');
       },
     };
   }

@@ -68,6 +68,17 @@ const SYSTEM_LIMITS: Record<string, string> = {
   ENOMEM: 'there was not enough memory to start it (ENOMEM)',
 };
 
+/** Why a sign-in failed (the `reason` of server.signInFailed), in English; the window words the same reasons. */
+const SIGN_IN_FAILURES: Record<string, string> = {
+  timeout: 'nobody came back from the browser in time',
+  state: 'the answer from the browser was not for this sign-in',
+  issuer: 'the sign-in server is not the one this server named (issuer mismatch)',
+  denied: 'the sign-in was refused or cancelled in the browser',
+  noOAuth: 'this server does not offer a sign-in (no OAuth metadata): check its URL, or set its headers',
+  noRegistration: "the sign-in server does not register new apps: set oauth.clientId in this server's settings",
+  failed: 'the sign-in server refused the request',
+};
+
 const REGISTRY_REASONS: Record<string, string> = {
   dns: ', its name could not be found (DNS)',
   tls: ', its certificate was not trusted (an antivirus or a proxy in between?)',
@@ -97,6 +108,9 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
     p.status === 403
       ? "the server refused access (HTTP 403): check the token's permissions or the headers of this server"
       : `the server refused the credentials (HTTP ${p.status}): check the token or headers of this server`,
+  'server.needsSignIn': () => 'this server needs you to sign in: press Sign in on its card (headless: xiaozhi-tray login NAME)',
+  'server.signInAgain': () => 'the sign-in to this server has expired: sign in again (headless: xiaozhi-tray login NAME)',
+  'server.signInFailed': (p) => `sign-in failed: ${SIGN_IN_FAILURES[String(p.reason)] ?? String(p.reason)}`,
   'server.protocolUnsupported': (p) =>
     `the server speaks MCP protocol version ${p.version}, which this app does not: update the server (or this app)`,
   'server.badUrl': () => 'the URL of this server is not a valid address',
