@@ -27,6 +27,9 @@ export type OAuthRecord = z.infer<typeof OAuthRecordSchema>;
 const VaultFileSchema = z.object({ version: z.literal(1), servers: z.record(z.string(), OAuthRecordSchema) });
 type VaultFile = z.infer<typeof VaultFileSchema>;
 
+/** Sign-ins cannot be kept here (a folder others can write to, a file the desktop app sealed). */
+export class VaultRefused extends Error {}
+
 export interface TokenVault {
   get(server: string): Promise<OAuthRecord | undefined>;
   /** Replaces (or with undefined, removes) one server's record; the others are kept. */
@@ -91,7 +94,7 @@ export class FileVault implements TokenVault {
   set(server: string, record: OAuthRecord | undefined): Promise<void> {
     const write = this.writes.then(async () => {
       if (!this.sealer && this.isSealed())
-        throw new Error('sign-ins here are kept by the desktop app (sealed with the system keychain): sign in from its window');
+        throw new VaultRefused('sign-ins here are kept by the desktop app (sealed with the system keychain): sign in from its window');
       const data = this.read();
       if (record) data.servers[server] = record;
       else delete data.servers[server];
@@ -99,7 +102,8 @@ export class FileVault implements TokenVault {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const distrust = stateDirDistrust(dir);
       // Whoever can write there could put their own file in its place, or read the one we write.
-      if (distrust) throw new Error(`sign-ins are not saved: ${distrust}. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`);
+      if (distrust)
+        throw new VaultRefused(`sign-ins are not saved: ${distrust}. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`);
       const json = JSON.stringify(data);
       const text = this.sealer ? JSON.stringify({ version: 1, sealed: this.sealer.seal(json) }) : json;
       await writeFileAtomic(this.file, `${text}\n`, { private: true });
