@@ -32,6 +32,7 @@ export const en = {
   'state.running': 'Running',
   'state.starting': 'Starting',
   'state.installing': 'Installing (first run)',
+  'state.needsSignIn': 'Needs sign-in',
   'state.restarting': 'Restarting',
   'state.failed': 'Failed',
   'state.stopped': 'Stopped',
@@ -986,6 +987,10 @@ export const en = {
   'activity.allCalled': 'Every tool served was called in this period.',
   'activity.toTools': 'Switch tools off on the Tools page',
   'servers.retry': 'Try again',
+  'servers.signIn': 'Sign in',
+  'servers.signInTitle': 'Sign in to {name} in your browser',
+  'servers.signInOpened': 'Finish signing in in your browser: the server connects once you are done.',
+  'servers.openSignIn': 'Open the sign-in page',
   'servers.toMirrors': 'Open Download sources',
   'servers.failedHint':
     'It stopped again after being restarted, so it is no longer retried: fix what the error names (its last output is below), then press Try again.',
