@@ -23,6 +23,10 @@ export interface OAuthStandInOptions {
   toolScopes?: Record<string, string>;
   /** Refuses dynamic registration (a client must be registered by hand). */
   noRegistration?: boolean;
+  /** Its metadata only as an OpenID provider's (/.well-known/openid-configuration), none at the OAuth well-known path. */
+  openIdOnly?: boolean;
+  /** It accepts an https URL as the client id (a client metadata document, SEP-991). */
+  clientMetadataDocuments?: boolean;
   /** Pre-registered clients: id → secret. */
   clients?: Record<string, string | undefined>;
 }
@@ -137,8 +141,13 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
       if (url.pathname === '/mcp') return mcp(req, res);
       if (url.pathname.startsWith('/.well-known/oauth-protected-resource'))
         return json(res, 200, { resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['mcp:read'] });
-      if (url.pathname === '/.well-known/oauth-authorization-server')
+      const metadataPath = options.openIdOnly ? '/.well-known/openid-configuration' : '/.well-known/oauth-authorization-server';
+      if (url.pathname === metadataPath)
         return json(res, 200, {
+          ...(options.openIdOnly
+            ? { jwks_uri: `${base}/jwks`, subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'] }
+            : {}),
+          ...(options.clientMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
           issuer: options.metadataIssuer?.(base) ?? base,
           authorization_endpoint: `${base}/authorize`,
           token_endpoint: `${base}/token`,
@@ -157,6 +166,8 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
       }
       if (url.pathname === '/authorize') {
         const q = url.searchParams;
+        // A client metadata document's URL is taken as its id (fetching it is the real server's job, not this test's).
+        if (options.clientMetadataDocuments && q.get('client_id')?.startsWith('https://')) clients.set(q.get('client_id')!, {});
         const client = clients.get(q.get('client_id') ?? '');
         const redirect = q.get('redirect_uri') ?? '';
         if (!client || (client.redirects && !client.redirects.includes(redirect))) return json(res, 400, { error: 'invalid_request' });

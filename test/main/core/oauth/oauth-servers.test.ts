@@ -21,13 +21,13 @@ const supervision = { restartBaseMs: 50, restartMaxMs: 100, healthIntervalMs: 0,
 const server = () => harness!.bridge.state().servers[0]!;
 
 /** A bridge with one remote server behind the stand-in; sign-in pages are followed by fetch (the test seam). */
-async function setUp(options: OAuthStandInOptions = {}, oauth?: { clientId: string; clientSecret?: string }) {
+async function setUp(options: OAuthStandInOptions = {}, oauth?: { clientId: string; clientSecret?: string }, env: NodeJS.ProcessEnv = {}) {
   standIn = await startOAuthStandIn(options);
   const dir = tempDir();
   harness = makeBridge(
     { servers: [{ name: 'cloud', transport: 'streamable-http', url: standIn.url, ...(oauth ? { oauth } : {}) }] },
     supervision,
-    { env: { ...process.env, XIAOZHI_TRAY_OAUTH_OPEN: 'fetch' }, oauthVault: new FileVault(dir), signInTimeoutMs: 10_000 },
+    { env: { ...process.env, XIAOZHI_TRAY_OAUTH_OPEN: 'fetch', ...env }, oauthVault: new FileVault(dir), signInTimeoutMs: 10_000 },
   );
   harness.bridge.start();
   return { dir, file: path.join(dir, TOKENS_FILE_NAME) };
@@ -158,5 +158,22 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     expect(call.text).toBe('whoami as hand-made');
     expect(JSON.stringify(await harness!.bridge.api.getSettings())).not.toContain('s3cret-client-value');
     expect(logText(harness!.logBook)).not.toContain('s3cret-client-value');
+  });
+
+  it('finds a sign-in server that publishes only an OpenID configuration', async () => {
+    await setUp({ openIdOnly: true });
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    await signIn();
+    expect(standIn!.requests).toContain('GET /.well-known/openid-configuration');
+  });
+
+  it('uses a client metadata document as its client id where the sign-in server accepts one, without registering', async () => {
+    const document = 'https://client.example/xiaozhi-tray.json';
+    await setUp({ clientMetadataDocuments: true }, undefined, { XIAOZHI_TRAY_OAUTH_CLIENT_METADATA_URL: document });
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    const answer = await signIn();
+    expect(new URL(answer.url).searchParams.get('client_id')).toBe(document);
+    expect(standIn!.requests).not.toContain('POST /register');
+    expect((await harness!.bridge.api.callTool({ name: 'whoami', arguments: {} })).text).toBe(`whoami as ${document}`);
   });
 });
