@@ -537,9 +537,9 @@ export const en = {
     "Check the token or API key in this server's headers (Authorization…), and that it may use this server; then start it again. It is not retried until then.",
   'problem.server.needsSignIn': 'This server needs you to sign in.',
   'problem.server.needsSignIn.hint':
-    'Press Sign in: your browser opens the sign-in page; once you are signed in, the server connects. Headless: run xiaozhi-tray login with its name.',
+    'Press Sign in: your browser opens the sign-in page; once you are signed in, the server connects. Headless: run xiaozhi-tray login {server}.',
   'problem.server.signInAgain': 'Your sign-in to this server has expired.',
-  'problem.server.signInAgain.hint': 'Press Sign in to sign in again. Headless: run xiaozhi-tray login with its name.',
+  'problem.server.signInAgain.hint': 'Press Sign in to sign in again. Headless: run xiaozhi-tray login {server}.',
   'problem.server.signInFailed': 'Sign-in failed ({reason}).',
   'problem.server.signInFailed.hint':
     "timeout: the browser did not come back in time; state or issuer: the answer was not from the expected sign-in page; denied: it was cancelled; storage: the app's folder can be written by other users, so the sign-in is not kept there. Press Sign in to try again.",

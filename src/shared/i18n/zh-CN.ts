@@ -520,9 +520,9 @@ export const zhCN: Record<keyof typeof en, string> = {
     '请检查该服务请求头中的令牌或 API 密钥（Authorization 等）是否正确、是否有权使用此服务，然后重新启动它。在此之前不会自动重试。',
   'problem.server.needsSignIn': '该服务需要先登录。',
   'problem.server.needsSignIn.hint':
-    '请点击“登录”：浏览器会打开登录页面，登录完成后服务会自动连接。无界面运行时：执行 xiaozhi-tray login 加上服务名称。',
+    '请点击“登录”：浏览器会打开登录页面，登录完成后服务会自动连接。无界面运行时：执行 xiaozhi-tray login {server}。',
   'problem.server.signInAgain': '该服务的登录已过期。',
-  'problem.server.signInAgain.hint': '请点击“登录”重新登录。无界面运行时：执行 xiaozhi-tray login 加上服务名称。',
+  'problem.server.signInAgain.hint': '请点击“登录”重新登录。无界面运行时：执行 xiaozhi-tray login {server}。',
   'problem.server.signInFailed': '登录失败（{reason}）。',
   'problem.server.signInFailed.hint':
     'timeout：浏览器没有及时返回；state 或 issuer：返回的结果不是来自预期的登录页面；denied：登录被取消；storage：其他用户可以写入应用的文件夹，登录信息不会保存在那里。请点击“登录”重试。',

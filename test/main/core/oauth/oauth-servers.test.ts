@@ -54,7 +54,8 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
   it('waits for sign-in, then discovers, registers, authorizes with PKCE, gets tokens, connects; tokens kept 0600', async () => {
     const { file } = await setUp();
     await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
-    expect(server().lastErrorCause).toEqual({ code: 'server.needsSignIn', params: {} });
+    expect(server().lastErrorCause).toEqual({ code: 'server.needsSignIn', params: { server: 'cloud' } });
+    expect(server().lastError).toBe('this server needs you to sign in: press Sign in on its card (headless: xiaozhi-tray login cloud)');
     expect(server().restarts).toBe(0);
 
     const answer = await signIn();
@@ -107,7 +108,7 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     standIn!.expireAccessTokens();
     await harness!.bridge.api.restartServer({ name: 'cloud' });
     expect(server().state).toBe('failed');
-    expect(server().lastErrorCause).toEqual({ code: 'server.signInAgain', params: {} });
+    expect(server().lastErrorCause).toEqual({ code: 'server.signInAgain', params: { server: 'cloud' } });
     expect(server().restarts).toBe(0);
     const said = harness!.logBook.entries().filter((e) => e.level !== 'debug' && /sign-in to this server has expired/.test(e.message));
     expect(said).toHaveLength(1);
