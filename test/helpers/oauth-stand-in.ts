@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -39,8 +40,10 @@ interface Token {
 
 export interface OAuthStandIn {
   base: string;
-  /** The MCP server's URL. */
+  /** The MCP server's URL (streamable HTTP). */
   url: string;
+  /** The same server over SSE. */
+  sseUrl: string;
   /** Every request's method and path, in order. */
   requests: string[];
   /** Every access token and refresh token handed out, and every code and verifier seen (none may leak). */
@@ -85,13 +88,13 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
     refresh.set(refreshToken, { client, scope });
     return { access_token: token, token_type: 'Bearer', expires_in: options.expiresIn ?? 3600, refresh_token: refreshToken, scope };
   };
-  const challenge = (res: http.ServerResponse, status = 401, extra = '') =>
+  const challenge = (res: http.ServerResponse, status = 401, extra = '', resource = '/mcp') =>
     json(
       res,
       status,
       { error: status === 401 ? 'invalid_token' : 'insufficient_scope' },
       {
-        'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="${extra || 'mcp:read'}"${status === 403 ? ', error="insufficient_scope"' : ''}`,
+        'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource${resource}", scope="${extra || 'mcp:read'}"${status === 403 ? ', error="insufficient_scope"' : ''}`,
       },
     );
   const clientOf = (req: http.IncomingMessage, form: URLSearchParams): string | undefined => {
@@ -102,6 +105,17 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
     const client = clients.get(id ?? '');
     if (!client || (client.secret !== undefined && client.secret !== secret)) return undefined;
     return id;
+  };
+
+  const protectedServer = (token: Token) => {
+    const server = new Server({ name: 'protected', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: ['whoami', ...Object.keys(options.toolScopes ?? {})].map((name) => ({ name, inputSchema: { type: 'object' as const } })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+      content: [{ type: 'text', text: `${request.params.name} as ${token.client}` }],
+    }));
+    return server;
   };
 
   const sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -121,17 +135,25 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
         sessionIdGenerator: () => newSecret(),
         onsessioninitialized: (sid) => void sessions.set(sid, made),
       });
-      const server = new Server({ name: 'protected', version: '1.0.0' }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({
-        tools: ['whoami', ...Object.keys(options.toolScopes ?? {})].map((name) => ({ name, inputSchema: { type: 'object' as const } })),
-      }));
-      server.setRequestHandler(CallToolRequestSchema, async (request) => ({
-        content: [{ type: 'text', text: `${request.params.name} as ${token.client}` }],
-      }));
-      await server.connect(made);
+      await protectedServer(token).connect(made);
       transport = made;
     }
     await transport.handleRequest(req, res, text ? JSON.parse(text) : undefined);
+  };
+
+  const sseSessions = new Map<string, SSEServerTransport>();
+  const sse = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
+    const token = access.get(/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '');
+    if (!token || token.expiresAt < Date.now()) return challenge(res, 401, '', '/sse');
+    if (req.method === 'GET') {
+      const transport = new SSEServerTransport('/messages', res);
+      sseSessions.set(transport.sessionId, transport);
+      res.on('close', () => sseSessions.delete(transport.sessionId));
+      return protectedServer(token).connect(transport);
+    }
+    const transport = sseSessions.get(url.searchParams.get('sessionId') ?? '');
+    if (!transport) return json(res, 404, { error: 'unknown session' });
+    await transport.handlePostMessage(req, res);
   };
 
   const httpServer = http.createServer((req, res) => {
@@ -139,8 +161,13 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
       const url = new URL(req.url ?? '/', base);
       requests.push(`${req.method} ${url.pathname}`);
       if (url.pathname === '/mcp') return mcp(req, res);
+      if (url.pathname === '/sse' || url.pathname === '/messages') return sse(req, res, url);
       if (url.pathname.startsWith('/.well-known/oauth-protected-resource'))
-        return json(res, 200, { resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['mcp:read'] });
+        return json(res, 200, {
+          resource: `${base}${url.pathname.endsWith('/sse') ? '/sse' : '/mcp'}`,
+          authorization_servers: [base],
+          scopes_supported: ['mcp:read'],
+        });
       const metadataPath = options.openIdOnly ? '/.well-known/openid-configuration' : '/.well-known/oauth-authorization-server';
       if (url.pathname === metadataPath)
         return json(res, 200, {
@@ -214,6 +241,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
   return {
     base,
     url: `${base}/mcp`,
+    sseUrl: `${base}/sse`,
     requests,
     secrets,
     authorizedScopes,
@@ -223,7 +251,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const transport of sessions.values()) void transport.close();
+        for (const transport of [...sessions.values(), ...sseSessions.values()]) void transport.close();
         httpServer.closeAllConnections();
         httpServer.close(() => resolve());
       }),

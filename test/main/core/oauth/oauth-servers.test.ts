@@ -21,14 +21,20 @@ const supervision = { restartBaseMs: 50, restartMaxMs: 100, healthIntervalMs: 0,
 const server = () => harness!.bridge.state().servers[0]!;
 
 /** A bridge with one remote server behind the stand-in; sign-in pages are followed by fetch (the test seam). */
-async function setUp(options: OAuthStandInOptions = {}, oauth?: { clientId: string; clientSecret?: string }, env: NodeJS.ProcessEnv = {}) {
+async function setUp(
+  options: OAuthStandInOptions = {},
+  oauth?: { clientId: string; clientSecret?: string },
+  env: NodeJS.ProcessEnv = {},
+  transport: 'sse' | 'streamable-http' = 'streamable-http',
+) {
   standIn = await startOAuthStandIn(options);
   const dir = tempDir();
-  harness = makeBridge(
-    { servers: [{ name: 'cloud', transport: 'streamable-http', url: standIn.url, ...(oauth ? { oauth } : {}) }] },
-    supervision,
-    { env: { ...process.env, XIAOZHI_TRAY_OAUTH_OPEN: 'fetch', ...env }, oauthVault: new FileVault(dir), signInTimeoutMs: 10_000 },
-  );
+  const url = transport === 'sse' ? standIn.sseUrl : standIn.url;
+  harness = makeBridge({ servers: [{ name: 'cloud', transport, url, ...(oauth ? { oauth } : {}) }] }, supervision, {
+    env: { ...process.env, XIAOZHI_TRAY_OAUTH_OPEN: 'fetch', ...env },
+    oauthVault: new FileVault(dir),
+    signInTimeoutMs: 10_000,
+  });
   harness.bridge.start();
   return { dir, file: path.join(dir, TOKENS_FILE_NAME) };
 }
@@ -176,5 +182,15 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     expect(new URL(answer.url).searchParams.get('client_id')).toBe(document);
     expect(standIn!.requests).not.toContain('POST /register');
     expect((await harness!.bridge.api.callTool({ name: 'whoami', arguments: {} })).text).toBe(`whoami as ${document}`);
+  });
+
+  it('signs in to an SSE server the same way', async () => {
+    await setUp({}, undefined, {}, 'sse');
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    expect(server().lastErrorCause?.code).toBe('server.needsSignIn');
+    const answer = await signIn();
+    expect(new URL(answer.url).searchParams.get('resource')).toBe(standIn!.sseUrl);
+    expect((await harness!.bridge.api.callTool({ name: 'whoami', arguments: {} })).text).toMatch(/^whoami as client-/);
+    expectNoSecrets();
   });
 });
