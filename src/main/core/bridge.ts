@@ -123,7 +123,11 @@ export class Bridge {
     this.confirmations.onChange(() => this.events.emit('confirmations', this.shownConfirmations()));
     this.elicitations.onChange(() => this.events.emit('elicitations', this.elicitations.list()));
     const settings = () => this.settings;
-    const onStatus = () => this.events.queueStatus();
+    const onStatus = () => {
+      this.events.queueStatus();
+      // Constructed below; a status before it (none: nothing starts in the constructor) has nobody to sign in.
+      (this.signIns as SignIns | undefined)?.statusChanged();
+    };
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
     const fleet = { settings, logBook: this.logBook, running: () => this.running, queue: new ChangeQueue(), onStatus };
     const { env = process.env, supervision, runtimesDir, runtimeIdleTimeoutMs, configDir } = options;

@@ -2,7 +2,7 @@ import { isMcpServer, type Settings } from '../../../shared/settings';
 import type { ServerStatus } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
 import { ProblemError, say } from '../servers/server-problems';
-import { followByFetch, opensByFetch } from './open-authorization';
+import { followByFetch, opensByFetch, signsInByItself } from './open-authorization';
 import { signInProblem, startSignIn, type SignIn } from './sign-in';
 import type { TokenVault } from './token-vault';
 
@@ -29,6 +29,8 @@ export interface SignInsOptions {
 export class SignIns {
   private readonly running = new Map<string, SignIn>();
   private unwatch: (() => void) | undefined;
+  /** `XIAOZHI_TRAY_OAUTH_OPEN=auto`: the failure (its time) each server's sign-in was started for, once each. */
+  private readonly startedFor = new Map<string, number>();
 
   constructor(private readonly options: SignInsOptions) {}
 
@@ -76,6 +78,18 @@ export class SignIns {
       opened = true;
     }
     return { url: signIn.url, opened };
+  }
+
+  /** With `XIAOZHI_TRAY_OAUTH_OPEN=auto` only: starts the sign-in of each server that waits for one, once per wait. */
+  statusChanged(): void {
+    if (!signsInByItself(this.options.env)) return;
+    for (const settings of this.options.settings().servers) {
+      const status = this.options.status(settings.name);
+      if (!status || status.state !== 'failed' || !WAITS_FOR_SIGN_IN.has(status.lastErrorCause?.code ?? '')) continue;
+      if (this.running.has(settings.name) || this.startedFor.get(settings.name) === status.since) continue;
+      this.startedFor.set(settings.name, status.since);
+      this.start(settings.name).catch(() => undefined);
+    }
   }
 
   /** Starts again the servers that wait for a sign-in, as soon as their tokens are saved (by whichever process). */

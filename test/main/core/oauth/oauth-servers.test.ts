@@ -194,3 +194,23 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     expectNoSecrets();
   });
 });
+
+describe('XIAOZHI_TRAY_OAUTH_OPEN=auto (the conformance client: nobody to press Sign in)', () => {
+  it('signs in by itself as soon as a server needs it, and connects', async () => {
+    await setUp({}, undefined, { XIAOZHI_TRAY_OAUTH_OPEN: 'auto' });
+    await waitFor(
+      () => server().state === 'running',
+      10_000,
+      () => `the server to sign in by itself (${JSON.stringify(server())})`,
+    );
+    expect(standIn!.requests.filter((r) => r === 'GET /authorize')).toHaveLength(1);
+    expect((await harness!.bridge.api.callTool({ name: 'whoami', arguments: {} })).isError).toBe(false);
+  });
+
+  it('is not honoured for any other value: the server waits for the user', async () => {
+    await setUp({}, undefined, { XIAOZHI_TRAY_OAUTH_OPEN: 'yes' });
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    await harness!.bridge.whenServersSettled();
+    expect(standIn!.requests).not.toContain('GET /authorize');
+  });
+});
