@@ -4,6 +4,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { problem, type Problem } from '../../../shared/problem';
 import type { OAuthSettings } from '../../../shared/settings';
 import { ProblemError } from '../servers/server-problems';
+import { isLoopbackHost } from '../io/http-gate';
 import type { OAuthRecord, TokenVault } from './token-vault';
 
 /**
@@ -40,6 +41,16 @@ export interface ServerOAuthOptions {
 
 /** Scopes as a set (space-separated in OAuth). */
 const scopes = (text: string | undefined): Set<string> => new Set((text ?? '').split(/\s+/).filter(Boolean));
+
+/** An https URL, or plain http to this machine (a sign-in server for development, the tests' stand-in). */
+export function isSecureWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  } catch {
+    return false;
+  }
+}
 
 /** Whether the scopes `held` include every one of `wanted`. */
 const covers = (held: string | undefined, wanted: string): boolean => {
@@ -199,6 +210,11 @@ export class ServerOAuth implements OAuthClientProvider {
     if (!metadata && !state.resourceMetadata) throw new OAuthStop(this.noOAuth());
     if (metadata && !sameIssuer(metadata.issuer, state.authorizationServerUrl))
       throw new OAuthStop(problem('server.signInFailed', { reason: 'issuer' }));
+    // OAuth 2.1: codes, tokens and secrets go over https only (plain http to this machine aside); the
+    // sign-in page is opened in the system browser, so it must be a web page, not another scheme.
+    const endpoints = metadata ? [metadata.authorization_endpoint, metadata.token_endpoint, metadata.registration_endpoint] : [];
+    if (endpoints.some((endpoint) => endpoint !== undefined && !isSecureWebUrl(String(endpoint))))
+      throw new OAuthStop(problem('server.signInFailed', { reason: 'insecure' }));
     this.discovery = state;
   }
 
