@@ -50,6 +50,8 @@ export interface OAuthStandIn {
   secrets: string[];
   /** Refresh tokens are refused from now on (invalid_grant), as after a revocation. */
   refuseRefresh(): void;
+  /** The token endpoint answers 503 (down for a while), or works again. */
+  tokenEndpointDown(down: boolean): void;
   /** Every access token handed out so far expires now. */
   expireAccessTokens(): void;
   /** The scopes of the authorizations asked for. */
@@ -71,6 +73,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
   const access = new Map<string, Token>();
   const refresh = new Map<string, { client: string; scope: string }>();
   let refreshRefused = false;
+  let tokenDown = false;
   let base = '';
 
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -212,6 +215,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
         if (iss !== null) back.searchParams.set('iss', iss);
         return res.writeHead(302, { location: back.href }).end();
       }
+      if (url.pathname === '/token' && tokenDown) return json(res, 503, { error: 'temporarily_unavailable' });
       if (url.pathname === '/token' && req.method === 'POST') {
         const form = new URLSearchParams(await readBody(req));
         const client = clientOf(req, form);
@@ -246,6 +250,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
     secrets,
     authorizedScopes,
     refuseRefresh: () => void (refreshRefused = true),
+    tokenEndpointDown: (down) => void (tokenDown = down),
     expireAccessTokens: () => {
       for (const token of access.values()) token.expiresAt = 0;
     },

@@ -1,3 +1,4 @@
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { problem, type Problem } from '../../../shared/problem';
 import type { LogLevel } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
@@ -30,6 +31,8 @@ export class ProblemError extends Error {
 
 /** A foreign error (Node, undici, the SDK): classified by its codes and classes, its message kept for the log. */
 export function foreignFailure(error: unknown, context: { url?: string; command?: string } = {}): Failure {
+  // A sign-in server's refusal (a refresh while it is down): its own words may quote its answer, so only the reason is kept.
+  if (error instanceof OAuthError) return { problem: problem('server.signInFailed', { reason: 'failed' }) };
   return { problem: failureCause(error, context), foreign: failureText(error) };
 }
 

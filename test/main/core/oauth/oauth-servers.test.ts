@@ -122,6 +122,20 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     expectNoSecrets();
   });
 
+  it('a refresh that fails because the sign-in server is down is retried with backoff, not "sign in again"', async () => {
+    await setUp();
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    await signIn();
+    standIn!.tokenEndpointDown(true);
+    standIn!.expireAccessTokens();
+    void harness!.bridge.api.restartServer({ name: 'cloud' });
+    await waitFor(() => server().restarts >= 1, 10_000, 'a retry');
+    expect(server().state).not.toBe('failed');
+    expect(server().lastErrorCause).toEqual({ code: 'server.signInFailed', params: { reason: 'failed' } });
+    standIn!.tokenEndpointDown(false);
+    await waitFor(() => server().state === 'running', 10_000, 'the server to connect once the sign-in server is back');
+  });
+
   it('a call that needs a wider scope (403 insufficient_scope) asks for sign-in with that scope, then works', async () => {
     await setUp({ toolScopes: { admin: 'mcp:admin' } });
     await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
