@@ -9,7 +9,7 @@ const layer = (files, patterns, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'bench/results/**', 'test-results/**'] },
+  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'bench/results/**', 'test-results/**', '.conformance/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -4,7 +4,7 @@ import { runtimeAvailability } from './runtimes/child-runtime';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { countOf } from '../../shared/count-words';
 import type { BridgeApi, BridgeCommands, EventName, EventPayload } from '../../shared/bridge-api';
-import { SettingsSchema, type Settings } from '../../shared/settings';
+import { SettingsSchema, findToolSet, type Settings } from '../../shared/settings';
 import type { BridgeState } from '../../shared/status';
 import { firstIssue } from '../../shared/zod-issue';
 import { redactFailure, secretValues } from './bridge-secrets';
@@ -32,6 +32,7 @@ import { ImportSessions } from './import/import-sessions';
 import { CatalogueService } from './catalogue/catalogue-service';
 import type { EndpointCatalogs } from './router/endpoint-catalogs';
 import { LocalServerController } from './local-server/local-server-controller';
+import { fleetPassthrough } from './local-server/passthrough/fleet-servers';
 import { appStateDir } from './local-server/state-file';
 import { ChangeQueue } from './change-queue';
 import { ServerFleet } from './server-fleet';
@@ -78,6 +79,8 @@ export class Bridge {
   /** Remote servers' sign-ins (OAuth): their tokens, and the sign-ins under way. */
   private readonly oauthVault: TokenVault;
   private readonly signIns: SignIns;
+  /** What local sessions reach of the servers besides tools (resources, prompts, logs). */
+  private readonly passthrough: ReturnType<typeof fleetPassthrough>;
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
@@ -150,6 +153,7 @@ export class Bridge {
       ...(configDir ? { configDir } : {}),
       onTools: () => this.hub.rebuild(),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
+      onServerNotice: (server, notice) => this.passthrough.notify(server, notice),
     });
     this.signIns = new SignIns({
       vault: this.oauthVault,
@@ -161,6 +165,10 @@ export class Bridge {
       openExternal: this.host.openExternal?.bind(this.host),
       ...(options.signInTimeoutMs !== undefined ? { timeoutMs: options.signInTimeoutMs } : {}),
     });
+    this.passthrough = fleetPassthrough(
+      () => this.servers.all(),
+      (id) => findToolSet(this.settings, id),
+    );
     this.builtins = new BuiltinTools(this.builtinToolList());
     const policyOf = (server: string, tool: Tool) =>
       toolPolicy(
@@ -203,6 +211,7 @@ export class Bridge {
       },
       onStatus,
       onTokenChanged: () => this.updateSecrets(),
+      servers: this.passthrough,
     });
     this.updateSecrets();
     this.logBook.subscribe((entry) => this.events.emit('log', entry));

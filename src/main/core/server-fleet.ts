@@ -8,6 +8,7 @@ import type { LogBook, Logger } from './logs/log-book';
 import { ChildServer, type ChildServerOptions, type Supervision } from './servers/child-server';
 import { StartGrace } from './servers/start-grace';
 import { ServiceServer } from './services/service-server';
+import type { ServerNotice } from './servers/server-notice';
 
 /** What the fleet holds of a server: an MCP server (`ChildServer`) or a web service (`ServiceServer`), alike to the hub. */
 export interface FleetServer extends ToolSource {
@@ -42,6 +43,8 @@ export interface ServerFleetOptions {
   elicit?: ChildServerOptions['elicit'];
   /** Where remote servers' sign-ins are kept. */
   oauth?: ChildServerOptions['oauth'];
+  /** A server announced something besides its tools (for the local clients whose set includes it). */
+  onServerNotice?: (server: string, notice: ServerNotice) => void;
 }
 
 /**
@@ -177,6 +180,7 @@ export class ServerFleet {
       onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
       ...(options.elicit ? { elicit: options.elicit } : {}),
       ...(options.oauth ? { oauth: options.oauth } : {}),
+      onServerNotice: (notice) => options.onServerNotice?.(settings.name, notice),
     });
   }
 

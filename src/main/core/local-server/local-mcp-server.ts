@@ -21,6 +21,8 @@ import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
 import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
 import { listenError } from './listen-failure';
+import { Passthrough, type PassthroughSession } from './passthrough/passthrough';
+import type { PassthroughServers } from './passthrough/upstream';
 
 export interface LocalMcpServerOptions {
   host: string;
@@ -49,6 +51,8 @@ export interface LocalMcpServerOptions {
   bodyTimeoutMs?: number;
   /** Connections open at once past which new ones are dropped (default 256: 100 sessions with a stream and a request each). */
   maxConnections?: number;
+  /** The servers of each set: resources, prompts, completion, logs and instructions pass through (absent: tools only). */
+  servers?: PassthroughServers;
 }
 
 interface Session {
@@ -64,6 +68,7 @@ interface Session {
   open: number;
   calls: number;
   clientInfo: string | undefined;
+  passthrough?: PassthroughSession | undefined;
 }
 
 /** Sessions past this many are a misbehaving client: the least recently seen one goes. */
@@ -105,9 +110,11 @@ export class LocalMcpServer {
   private readonly refusals: RefusalLog;
   /** Clients already told (in the log) that their entry still carries the app's shared token. */
   private readonly sharedTokenWarned = new Set<string>();
+  private readonly passthrough: Passthrough | undefined;
 
   constructor(private readonly opts: LocalMcpServerOptions) {
     this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000, 'request');
+    this.passthrough = opts.servers ? new Passthrough(opts.servers, opts.log) : undefined;
     // Receiving the request is bounded (a connection with unfinished headers was kept for ever);
     // the answer is not: a client that keeps a stream open for hours is normal.
     const maxConnections = opts.maxConnections ?? 256;
@@ -155,6 +162,7 @@ export class LocalMcpServer {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
     this.refusals.flush();
+    this.passthrough?.close();
     await Promise.all([...this.sessions.values()].map((session) => this.release(session, 'the local server stopped')));
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => (this.server.listening ? this.server.close(() => resolve()) : resolve()));
@@ -184,6 +192,7 @@ export class LocalMcpServer {
         session.announced = view.current.version;
         session.server.sendToolListChanged().catch(() => undefined);
       }
+      session.passthrough?.refresh();
     }
     this.opts.onSessionsChanged();
   }
@@ -343,7 +352,14 @@ export class LocalMcpServer {
     }
     const id = randomUUID();
     const view = this.opts.viewFor(client);
-    const server = new Server({ name: 'xiaozhi-tray', version: this.opts.version }, { capabilities: { tools: { listChanged: true } } });
+    const more = this.passthrough?.opening(view.current.id);
+    const server = new Server(
+      { name: 'xiaozhi-tray', version: this.opts.version },
+      {
+        capabilities: { tools: { listChanged: true }, ...more?.capabilities },
+        ...(more?.instructions ? { instructions: more.instructions } : {}),
+      },
+    );
     // Answers as an event stream (what the SDK does by default): a JSON answer has no room for the
     // progress notifications a call sends before its result, and the transport would drop them.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
@@ -386,8 +402,10 @@ export class LocalMcpServer {
             }
           : {}),
       });
-      return result;
+      // Its resource links and embedded resources carry the URIs this client reads them by.
+      return session.passthrough?.mappedResult(session.view.current.identityOf(request.params.name)?.server, result) ?? result;
     });
+    session.passthrough = this.passthrough?.attach(server, () => session.view.current.id);
     server.oninitialized = () => {
       session.clientInfo = clientName(server.getClientVersion()?.name);
       this.opts.log.info(
@@ -396,6 +414,7 @@ export class LocalMcpServer {
       this.opts.onSessionsChanged();
     };
     transport.onclose = () => {
+      session.passthrough?.close();
       if (this.sessions.delete(id)) this.opts.onSessionsChanged();
     };
     server.onerror = (error) => this.opts.log.debug(`session ${id.slice(0, 8)}: ${error.message}`);

@@ -11,6 +11,7 @@ import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
 import { rememberedToken, rememberToken, removeStateFile, writeStateFile } from './state-file';
 import { ListenError } from './listen-failure';
 import { problem, type Problem } from '../../../shared/problem';
+import type { PassthroughServers } from './passthrough/upstream';
 
 /** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
 export interface LocalServerOverrides {
@@ -37,6 +38,8 @@ export interface LocalServerControllerOptions {
   /** The token clients must send changed without a settings change (one made for this run): mask it too. */
   onTokenChanged?(): void;
   onStatus(): void;
+  /** The servers of each set, for what sessions get besides tools (absent: tools only). */
+  servers?: PassthroughServers;
 }
 
 interface Wanted {
@@ -193,6 +196,7 @@ export class LocalServerController {
       version: this.opts.version,
       sessionIdleMs: settings.sessionIdleMs,
       onSessionsChanged: () => this.opts.onStatus(),
+      ...(this.opts.servers ? { servers: this.opts.servers } : {}),
     });
     try {
       await server.start();

@@ -4,7 +4,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ElicitRequestSchema,
   ErrorCode,
+  LoggingMessageNotificationSchema,
   McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ElicitRequest,
@@ -43,11 +47,13 @@ import {
 import { prepareChildRuntime, type RuntimeProvider } from '../runtimes/child-runtime';
 import { tearDownServer } from './server-teardown';
 import { makeTransport, stdioPid, type TransportContext } from './server-transport';
+import { ProtocolNegotiation } from './protocol-negotiation';
 import { registryUnreachable } from './registry-failure';
 import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
 import { defaultSupervision, type Supervision } from './supervision';
 import { listAllTools, skippedWarning, type ToolList } from './tool-list';
+import type { ServerNotice } from './server-notice';
 
 // Where the timings of supervision are defined; re-exported for the rooms that configure them.
 export { defaultSupervision, type Supervision } from './supervision';
@@ -73,6 +79,8 @@ export interface ChildServerOptions {
   elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
   /** Where remote servers' sign-ins (OAuth) are kept; none: a server asking for one is refused. */
   oauth?: TransportContext['oauth'];
+  /** What the server announces besides its tools (resources, prompts, log messages), and its coming up or going down. */
+  onServerNotice?: (notice: ServerNotice) => void;
 }
 
 export interface CallOptions {
@@ -183,6 +191,11 @@ export class ChildServer {
 
   get isRunning(): boolean {
     return this.state === 'running';
+  }
+
+  /** The connected SDK client while running (for passthrough of what is not tools). */
+  get sdkClient(): Client | undefined {
+    return this.state === 'running' ? this.client : undefined;
   }
 
   status(): ServerStatus {
@@ -307,7 +320,9 @@ export class ChildServer {
 
   private setState(state: ServerState): void {
     if (this.state === state) return;
+    const flips = this.state === 'running' || state === 'running';
     this.state = state;
+    if (flips) this.opts.onServerNotice?.({ kind: 'availability' });
     this.since = Date.now();
     this.opts.onStatus();
   }
@@ -389,6 +404,13 @@ export class ChildServer {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (generation === this.generation) this.refreshSoon(client, generation);
     });
+    const notice = (made: ServerNotice) => {
+      if (generation === this.generation) this.opts.onServerNotice?.(made);
+    };
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => notice({ kind: 'resources' }));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => notice({ kind: 'prompts' }));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => notice({ kind: 'updated', uri: n.params.uri }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notice({ kind: 'log', params: n.params }));
 
     let timer: NodeJS.Timeout | undefined;
     const startedAt = Date.now();
@@ -408,10 +430,12 @@ export class ChildServer {
         (async () => {
           // The SDK gives `initialize` 60 s of its own; a first run's install may take longer, and
           // the race below bounds the start (start or install timeout) in its place.
-          await client.connect(transport, { timeout: this.installTimeoutMs() });
+          const wire = new ProtocolNegotiation(transport);
+          await client.connect(wire, { timeout: this.installTimeoutMs() });
+          if (wire.modernVersion) this.opts.log.info(`speaks MCP ${wire.modernVersion} (not the 2025 protocol)`);
           if (this.settings.transport === 'stdio') {
             this.pid = stdioPid(transport);
-            if (generation === this.generation) this.relay = new CallRelay(transport, this.opts.log);
+            if (generation === this.generation) this.relay = new CallRelay(wire, this.opts.log);
           }
           const list = await this.readTools(client);
           // A start that timed out may still finish listing: its tools are no longer this server's.

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { firstIssue } from '../../../shared/zod-issue';
 import { clip, ProblemError } from './server-problems';
 import { OAuthStop } from '../oauth/server-oauth';
+import { UNSUPPORTED_PROTOCOL_VERSION } from './protocol-negotiation';
 
 /**
  * Failures no retry can fix until the user changes something: the server refused the credentials
@@ -62,9 +63,9 @@ export function permanentFailure(error: unknown, initialize: InitializeAnswer = 
     const { path, message } = firstIssue(refusal as z.ZodError);
     return problem('server.badInitialize', { path: clip(path), message: clip(message) });
   }
-  // The spec's answer to a version a server does not support: -32602, with the versions it does
-  // (or at least saying so: some servers leave the data out).
-  if (refusal instanceof McpError && refusal.code === ErrorCode.InvalidParams) {
+  // The spec's answer to a version a server does not support: -32602 (-32022 since 2026-07-28),
+  // with the versions it does (or at least saying so: some servers leave the data out).
+  if (refusal instanceof McpError && (refusal.code === ErrorCode.InvalidParams || refusal.code === UNSUPPORTED_PROTOCOL_VERSION)) {
     const supported = (refusal.data as { supported?: unknown } | undefined)?.supported;
     if (Array.isArray(supported)) return unsupported(supported.filter((v) => typeof v === 'string').join(', '));
     if (/protocol.?version/i.test(refusal.message)) return unsupported('?');

@@ -10,6 +10,7 @@ import { corkForThisTurn } from '../io/cork';
 import { boundedFetch } from './bounded-fetch';
 import { useLeanReadBuffer } from './lean-read-buffer';
 import { LineDecoder } from './line-decoder';
+import { modernHttpFetch } from './modern-http-fetch';
 import { checkHeaders, serverUrl } from './permanent-failure';
 import { remoteHeaders } from './remote-headers';
 import { ProblemError, type ProcessExit } from './server-problems';
@@ -79,8 +80,10 @@ export function makeTransport(settings: ServerSettings, context: TransportContex
         return response;
       }
     : bounded;
-  const options = { requestInit: { headers }, fetch, ...(authProvider ? { authProvider } : {}) };
-  return settings.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
+  const auth = authProvider ? { authProvider } : {};
+  return settings.transport === 'sse'
+    ? new SSEClientTransport(url, { requestInit: { headers }, fetch, ...auth })
+    : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: modernHttpFetch(fetch), ...auth });
 }
 
 /**

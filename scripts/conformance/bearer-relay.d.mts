@@ -1,0 +1,1 @@
+export function startBearerRelay(target: string, token: string): Promise<{ url: string; close(): Promise<void> }>;

@@ -1,0 +1,81 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../logs/log-book';
+import type { ServerNotice } from '../../servers/server-notice';
+import type { ListCache } from './list-cache';
+
+export type { ServerNotice } from '../../servers/server-notice';
+
+/** A running server of a client's set, as the passthrough reaches it. */
+export interface UpstreamServer {
+  readonly name: string;
+  readonly client: Client;
+}
+
+/**
+ * What local sessions may reach of the servers (not the fleet): the running servers a tool set
+ * includes, and what they announce.
+ */
+export interface PassthroughServers {
+  /** The running servers the set (by id) includes, sorted by name. */
+  serversOf(setId: string): UpstreamServer[];
+  /** Every server's notices; returns the way to stop listening. */
+  onNotice(listener: (server: string, notice: ServerNotice) => void): () => void;
+}
+
+/** A list page asked of one server: short, a server that hangs costs the aggregate this long at most. */
+export const LIST_TIMEOUT_MS = 10_000;
+/** A read, a prompt or a completion: the client waits for this one answer. */
+export const ANSWER_TIMEOUT_MS = 30_000;
+/** Pages of one server's list read at most (a server that pages for ever stops here). */
+export const MAX_PAGES = 20;
+/** Items kept of one server's list. */
+export const MAX_ITEMS = 5_000;
+
+export type Feature = 'resources' | 'subscribe' | 'prompts' | 'completions' | 'logging';
+
+/** Only what the server said it supports is asked of it. */
+export function supports(server: UpstreamServer, feature: Feature): boolean {
+  const caps: ServerCapabilities | undefined = server.client.getServerCapabilities();
+  if (!caps) return false;
+  if (feature === 'subscribe') return caps.resources?.subscribe === true;
+  return caps[feature] !== undefined;
+}
+
+/** One request of one server; its failure is logged at debug level and comes back as undefined. */
+export async function askQuietly<T>(log: Logger, server: string, what: string, ask: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await ask();
+  } catch (error) {
+    log.debug(`server "${server}" failed ${what} (left out): ${clipText(error instanceof Error ? error.message : String(error), 300)}`);
+    return undefined;
+  }
+}
+
+/** Every page of a server's list, bounded in pages and items. */
+export async function listAll<T>(
+  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const got = await page(cursor);
+    items.push(...got.items.slice(0, MAX_ITEMS - items.length));
+    cursor = got.nextCursor;
+    if (!cursor || items.length >= MAX_ITEMS) break;
+  }
+  return items;
+}
+
+export function clipText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/** What a session's handlers reach: its SDK server, its set's running servers, and what the hub shares. */
+export interface SessionContext {
+  readonly server: Server;
+  upstreams(): UpstreamServer[];
+  readonly lists: ListCache;
+  readonly log: Logger;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { mapUri, ownerOf, prefixedUri, uriOwners, type UriOwners } from '../../../../../src/main/core/local-server/passthrough/uri-mapping';
+import { PAGE_ITEMS, pageOver } from '../../../../../src/main/core/local-server/passthrough/paging';
+
+const owners = (lists: Record<string, { uris?: string[]; templates?: string[] }>): UriOwners =>
+  uriOwners(new Map(Object.entries(lists).map(([server, l]) => [server, { uris: new Set(l.uris ?? []), templates: l.templates ?? [] }])));
+
+describe('resource URIs of several servers', () => {
+  it('keeps a URI only one server claims, prefixes one two claim, and maps both back', () => {
+    const o = owners({ a: { uris: ['file:///x', 'mem://only-a'] }, b: { uris: ['file:///x'] } });
+    expect(mapUri(o, 'a', 'mem://only-a')).toBe('mem://only-a');
+    expect(mapUri(o, 'a', 'file:///x')).toBe('xiaozhi-tray://a/file:///x');
+    expect(ownerOf(o, 'mem://only-a')).toEqual({ server: 'a', uri: 'mem://only-a' });
+    expect(ownerOf(o, 'xiaozhi-tray://b/file:///x')).toEqual({ server: 'b', uri: 'file:///x' });
+    expect(ownerOf(o, 'file:///x')).toBeUndefined();
+    // A URI no server listed: prefixed, as nothing else could say whose it is.
+    expect(mapUri(o, 'b', 'mem://new')).toBe('xiaozhi-tray://b/mem://new');
+    expect(ownerOf(o, 'mem://new')).toBeUndefined();
+  });
+
+  it('maps back exactly whatever the server name and the URI hold', () => {
+    const names = ['天气 / weather', 'a%2Fb', 'x:y', ''];
+    const uris = ['', '/', 'xiaozhi-tray://other/z', 'weird uri with spaces/%zz/??#', '\u0000\n天'];
+    const o = owners(Object.fromEntries(names.map((n) => [n, { uris }])));
+    for (const server of names)
+      for (const uri of uris) {
+        const shown = mapUri(o, server, uri);
+        expect(ownerOf(o, shown)).toEqual({ server, uri });
+      }
+    expect(prefixedUri('a/b', 'u')).toBe('xiaozhi-tray://a%2Fb/u');
+  });
+
+  it('sends a URI only one server of several can expand to that server', () => {
+    const o = owners({ a: { templates: ['note://{topic}/page'] }, b: { templates: ['doc://{id}'] } });
+    expect(ownerOf(o, 'note://cats/page')).toEqual({ server: 'a', uri: 'note://cats/page' });
+    expect(mapUri(o, 'b', 'doc://7')).toBe('doc://7');
+  });
+
+  it('keeps every URI of the only server that offers resources', () => {
+    const o = owners({ a: {} });
+    expect(mapUri(o, 'a', 'mem://dynamic')).toBe('mem://dynamic');
+    expect(ownerOf(o, 'mem://dynamic')).toEqual({ server: 'a', uri: 'mem://dynamic' });
+    // Its own URI that looks like ours is prefixed, so that it maps back.
+    expect(mapUri(o, 'a', 'xiaozhi-tray://a/x')).toBe('xiaozhi-tray://a/xiaozhi-tray://a/x');
+  });
+});
+
+describe('pages over several servers', () => {
+  it('goes through every server in order, a bounded page at a time, and skips a server that went', () => {
+    const groups = [
+      { server: 'a', items: Array.from({ length: PAGE_ITEMS + 5 }, (_, i) => `a${i}`) },
+      { server: 'c', items: ['c0', 'c1'] },
+    ];
+    const first = pageOver(groups, undefined);
+    expect(first.items).toHaveLength(PAGE_ITEMS);
+    const second = pageOver(groups, first.nextCursor);
+    expect(second.items.map((p) => p.item)).toEqual(['a200', 'a201', 'a202', 'a203', 'a204', 'c0', 'c1']);
+    expect(second.nextCursor).toBeUndefined();
+    // The server the cursor names is gone: the next one's list starts the page.
+    expect(pageOver([{ server: 'c', items: ['c0'] }], first.nextCursor).items.map((p) => p.item)).toEqual(['c0']);
+    expect(() => pageOver(groups, 'not a cursor')).toThrow(/Invalid cursor/);
+  });
+});
