@@ -8,6 +8,7 @@ import { connectCommand } from './commands/connect';
 import { exportCommand } from './commands/export';
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
+import { loginCommand } from './commands/login';
 import { runCommand } from './commands/run';
 import { serversCommand } from './commands/servers';
 import { serviceCommand } from './commands/service';
@@ -18,6 +19,7 @@ import { closest } from './suggest';
 const GROUPS: [MessageKey, Command[]][] = [
   ['cli.group.start', [initCommand, runCommand]],
   ['cli.group.look', [checkCommand, toolsCommand, serversCommand, callCommand]],
+  ['cli.group.signIn', [loginCommand]],
   ['cli.group.stats', [statsCommand]],
   ['cli.group.move', [importCommand, exportCommand]],
   ['cli.group.clients', [connectCommand]],

@@ -22,6 +22,7 @@ import { connectModeArgs, desktopConnectCommand, runConnectMode } from './electr
 import { desktopWatchdogCommand, isWatchdogLaunch, runWatchdogMode } from './electron/watchdog-mode';
 import { startServerWatchdog } from './core/servers/server-watchdog';
 import { secretCodec } from './electron/secret-codec';
+import { desktopOAuthVault } from './electron/oauth-vault';
 import { TrayController } from './electron/tray-icon';
 import { installKind, loadElectronUpdater, newCancellationToken } from './electron/updates/electron-updater-backend';
 import { isSafeDownloadUrl } from './electron/updates/update-feed';
@@ -151,6 +152,8 @@ async function main(
     runtimesDir: path.join(dataDir, 'runtimes'),
     // The local MCP server's state file goes here, where `xiaozhi-tray connect` looks for it.
     stateDir: dataDir,
+    // Remote servers' sign-ins, sealed with the OS keychain.
+    oauthVault: desktopOAuthVault(dataDir),
     host: {
       info: () => ({
         carrier: 'electron',

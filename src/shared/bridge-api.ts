@@ -101,6 +101,12 @@ export const serverCommands = {
   startServer: command(ServerName, Void),
   stopServer: command(ServerName, Void),
   restartServer: command(ServerName, Void),
+  /**
+   * Starts signing in to a remote server (OAuth): the sign-in page's address, and whether the app
+   * opened it in the system browser (the desktop app) or the caller should (the web UI). The server
+   * connects once the browser comes back.
+   */
+  signIn: command(ServerName, z.object({ url: z.string().url(), opened: z.boolean() })),
 } as const;
 
 /** A tool's switch and description, in a tool set. */

@@ -45,6 +45,10 @@ export const PROBLEM_CODES = [
   'server.closed',
   'server.pingFailed',
   'server.authRefused',
+  // Sign-in (OAuth) of a remote server: what stops it until the user signs in, and why a sign-in failed.
+  'server.needsSignIn',
+  'server.signInAgain',
+  'server.signInFailed',
   'server.protocolUnsupported',
   'server.badUrl',
   'server.badHeader',

@@ -113,11 +113,27 @@ export const StdioServerSettingsSchema = z.object({
   cwd: z.string().optional(),
 });
 
+/**
+ * A remote server's sign-in (OAuth) with a client registered by hand at its sign-in server. Absent:
+ * a server that asks for sign-in is registered with automatically (client metadata document or
+ * dynamic registration), when its sign-in server allows it.
+ */
+export const OAuthSettingsSchema = z.strictObject({
+  clientId: z.string().trim().min(1, 'must not be empty').max(512, 'must be at most 512 characters'),
+  /** For a confidential client; a secret like the headers' (masked in the window, never logged). */
+  clientSecret: z.string().min(1, 'must not be empty').optional(),
+  /** Scopes to ask for, space-separated, when the server does not say which. */
+  scope: z.string().trim().max(1024, 'must be at most 1024 characters').optional(),
+});
+
+export type OAuthSettings = z.infer<typeof OAuthSettingsSchema>;
+
 export const RemoteServerSettingsSchema = z.object({
   ...ServerCommon,
   transport: z.enum(['sse', 'streamable-http']),
   url: HttpUrlSchema,
   headers: z.record(z.string(), z.string()).default({}),
+  oauth: OAuthSettingsSchema.optional(),
 });
 
 /** Web services served as tools (`service-settings.ts`): request tools, OpenAPI, Coze, Dify, n8n, Home Assistant. */

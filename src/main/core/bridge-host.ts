@@ -6,6 +6,7 @@ import type { ConnectCommand } from './local-server/client-entries';
 import type { LocalServerOverrides } from './local-server/local-server-controller';
 import type { LogBook } from './logs/log-book';
 import type { Supervision } from './servers/child-server';
+import type { TokenVault } from './oauth/token-vault';
 
 /** What the hosting process (the desktop app, the CLI, a test) hands its one `Bridge`. */
 export interface BridgeOptions {
@@ -41,6 +42,13 @@ export interface BridgeOptions {
   confirmWindowMs?: number;
   /** The config file's folder: a relative path in it (an OpenAPI document) is read from there. */
   configDir?: string;
+  /**
+   * Where remote servers' sign-ins (OAuth tokens) are kept: the desktop app's sealed file. Default:
+   * a 0600 file in the state folder (memory only when `stateDir` is null).
+   */
+  oauthVault?: TokenVault;
+  /** How long a sign-in waits for the browser to come back (tests shorten it). */
+  signInTimeoutMs?: number;
 }
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */

@@ -27,7 +27,7 @@ function serverSecrets(server: ServerSettings): string[] {
     else values.push(...optional(urlPassword(value)));
   }
   if (server.transport === 'stdio') values.push(...secretArgValues(server.args));
-  else values.push(...secretQueryValues(server.url), ...optional(urlPassword(server.url)));
+  else values.push(...secretQueryValues(server.url), ...optional(urlPassword(server.url)), ...optional(server.oauth?.clientSecret));
   return values;
 }
 
@@ -69,8 +69,19 @@ export function maskServer<T extends ServerSettings>(server: T): T {
   if (!isMcpServer(server)) return maskService(server) as T;
   return server.transport === 'stdio'
     ? { ...server, env: redactRecord(server.env), args: maskArgs(server.args) }
-    : { ...server, headers: redactRecord(server.headers), url: redactUrl(server.url) };
+    : {
+        ...server,
+        headers: redactRecord(server.headers),
+        url: redactUrl(server.url),
+        ...(server.oauth ? { oauth: maskOAuth(server.oauth) } : {}),
+      };
 }
+
+type OAuthSettings = NonNullable<Extract<McpServerSettings, { transport: 'sse' | 'streamable-http' }>['oauth']>;
+
+/** A sign-in client's secret, masked like a header's. */
+const maskOAuth = (oauth: OAuthSettings): OAuthSettings =>
+  oauth.clientSecret === undefined ? oauth : { ...oauth, clientSecret: maskSecret(oauth.clientSecret) };
 
 /** The settings as a UI may see them: tokens and secret values masked. */
 export function redactSettings(settings: Settings): Settings {
@@ -146,7 +157,11 @@ function refuseMasks(server: McpServerSettings): ServerSettings {
           ...server.args.map((a, i): [string, string] => [`args[${i}]`, a]),
           ...Object.entries(server.env).map(([k, v]): [string, string] => [`env.${k}`, v]),
         ]
-      : [['url', server.url], ...Object.entries(server.headers).map(([k, v]): [string, string] => [`headers.${k}`, v])];
+      : [
+          ['url', server.url],
+          ...Object.entries(server.headers).map(([k, v]): [string, string] => [`headers.${k}`, v]),
+          ...(server.oauth?.clientSecret !== undefined ? [['oauth.clientSecret', server.oauth.clientSecret] as [string, string]] : []),
+        ];
   const masked = values.find(([, value]) => value.includes(MASKED));
   if (masked) throw new Error(`${masked[0]} of server "${server.name}" is still masked; type its value again`);
   return server;
@@ -164,10 +179,16 @@ export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSe
     });
   }
   const before = existing && (existing.transport === 'sse' || existing.transport === 'streamable-http') ? existing : undefined;
+  const secret = incoming.oauth?.clientSecret;
+  const keptSecret =
+    secret !== undefined && before?.oauth?.clientSecret !== undefined && secret === maskSecret(before.oauth.clientSecret)
+      ? before.oauth.clientSecret
+      : secret;
   return refuseMasks({
     ...incoming,
     headers: restoreMasked(incoming.headers, before?.headers),
     url: restoreMaskedUrl(incoming.url, before?.url),
+    ...(incoming.oauth ? { oauth: { ...incoming.oauth, ...(keptSecret !== undefined ? { clientSecret: keptSecret } : {}) } } : {}),
   });
 }
 

@@ -9,6 +9,8 @@ import type { BridgeState } from '../../shared/status';
 import { firstIssue } from '../../shared/zod-issue';
 import { redactFailure, secretValues } from './bridge-secrets';
 import { BridgeEvents } from './bridge-events';
+import { FileVault, MemoryVault, type TokenVault } from './oauth/token-vault';
+import { SignIns } from './oauth/sign-ins';
 import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host';
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
@@ -75,6 +77,9 @@ export class Bridge {
   private readonly imports: ImportSessions;
   private readonly host: BridgeHost;
   private readonly localServer: LocalServerController;
+  /** Remote servers' sign-ins (OAuth): their tokens, and the sign-ins under way. */
+  private readonly oauthVault: TokenVault;
+  private readonly signIns: SignIns;
   /** What local sessions reach of the servers besides tools (resources, prompts, logs). */
   private readonly passthrough: ReturnType<typeof fleetPassthrough>;
 
@@ -122,7 +127,11 @@ export class Bridge {
     this.confirmations.onChange(() => this.events.emit('confirmations', this.shownConfirmations()));
     this.elicitations.onChange(() => this.events.emit('elicitations', this.elicitations.list()));
     const settings = () => this.settings;
-    const onStatus = () => this.events.queueStatus();
+    const onStatus = () => {
+      this.events.queueStatus();
+      // Constructed below; a status before it (none: nothing starts in the constructor) has nobody to sign in.
+      (this.signIns as SignIns | undefined)?.statusChanged();
+    };
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
     const fleet = { settings, logBook: this.logBook, running: () => this.running, queue: new ChangeQueue(), onStatus };
     const { env = process.env, supervision, runtimesDir, runtimeIdleTimeoutMs, configDir } = options;
@@ -135,8 +144,11 @@ export class Bridge {
       : undefined);
     // What servers ask during a local client's call goes to that client; MCP tasks pass through.
     const calls = fleetCallPassthrough(() => this.servers, this.history);
+    const stateDir = options.stateDir === null ? undefined : (options.stateDir ?? appStateDir());
+    this.oauthVault = options.oauthVault ?? (stateDir ? new FileVault(stateDir) : new MemoryVault());
     this.servers = new ServerFleet({
       ...fleet,
+      oauth: { vault: this.oauthVault, env },
       log: this.log,
       env,
       runtimes,
@@ -146,6 +158,16 @@ export class Bridge {
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
       asks: calls.asks,
       onServerNotice: (server, notice) => this.passthrough.notify(server, notice),
+    });
+    this.signIns = new SignIns({
+      vault: this.oauthVault,
+      env,
+      settings,
+      log: this.log,
+      status: (name) => (this.servers.has(name) ? this.servers.require(name).status() : undefined),
+      restart: (name) => this.servers.restart(name),
+      openExternal: this.host.openExternal?.bind(this.host),
+      ...(options.signInTimeoutMs !== undefined ? { timeoutMs: options.signInTimeoutMs } : {}),
     });
     this.passthrough = fleetPassthrough(
       () => this.servers.all(),
@@ -210,6 +232,7 @@ export class Bridge {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.signIns.watch();
     this.log.info(`starting: ${countOf(this.settings.servers.length, 'server')}, ${countOf(this.settings.endpoints.length, 'endpoint')}`);
     this.servers.startEnabled();
     this.endpoints.startEnabled();
@@ -220,6 +243,7 @@ export class Bridge {
   /** Stops endpoints and servers; resolves when every child process tree is gone. */
   async stop(): Promise<void> {
     this.running = false;
+    this.signIns.stop();
     this.endpoints.cancelListChanged();
     // Servers are stopped last, but a child that exits meanwhile (Ctrl+C) is no crash to restart.
     this.servers.windDown();
@@ -401,7 +425,7 @@ export class Bridge {
     return {
       ...commands.stateCommandHandlers({ ...access, hub, state: () => this.state(), start: () => this.start(), stop: () => this.stop() }),
       ...commands.endpointCommandHandlers({ ...access, endpoints, catalogs: endpoints.catalogs, hub, log, version, testListWaitMs }),
-      ...commands.serverCommandHandlers({ ...access, servers, localServer }),
+      ...commands.serverCommandHandlers({ ...access, servers, localServer, signIns: this.signIns }),
       ...commands.toolCommandHandlers({
         ...access,
         toolsOf: (server) => (server === this.builtins.name ? this.builtins : servers.require(server)),

@@ -43,6 +43,8 @@ export interface ServerFleetOptions {
   elicit?: ChildServerOptions['elicit'];
   /** Takes what a server asks during a local client's call to that client. */
   asks?: ChildServerOptions['asks'];
+  /** Where remote servers' sign-ins are kept. */
+  oauth?: ChildServerOptions['oauth'];
   /** A server announced something besides its tools (for the local clients whose set includes it). */
   onServerNotice?: (server: string, notice: ServerNotice) => void;
 }
@@ -180,6 +182,7 @@ export class ServerFleet {
       onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
       ...(options.elicit ? { elicit: options.elicit } : {}),
       ...(options.asks ? { asks: options.asks } : {}),
+      ...(options.oauth ? { oauth: options.oauth } : {}),
       onServerNotice: (notice) => options.onServerNotice?.(settings.name, notice),
     });
   }

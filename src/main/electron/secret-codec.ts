@@ -48,7 +48,11 @@ export function mapSettingsSecrets(settings: Settings, fn: (value: string) => st
         ? mapServiceSecrets(s, fn)
         : s.transport === 'stdio'
           ? { ...s, env: mapSecrets(s.env, fn) }
-          : { ...s, headers: mapSecrets(s.headers, fn) },
+          : {
+              ...s,
+              headers: mapSecrets(s.headers, fn),
+              ...(s.oauth?.clientSecret !== undefined ? { oauth: { ...s.oauth, clientSecret: fn(s.oauth.clientSecret) } } : {}),
+            },
     ),
     modelscope: settings.modelscope.apiKey ? { ...settings.modelscope, apiKey: fn(settings.modelscope.apiKey) } : settings.modelscope,
     localServer: settings.localServer?.token ? { ...settings.localServer, token: fn(settings.localServer.token) } : settings.localServer,

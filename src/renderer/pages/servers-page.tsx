@@ -29,6 +29,9 @@ const RETRIED = new Set([
   'server.pingFailed',
 ]);
 
+/** A failed remote server that waits for the user to sign in (its card offers Sign in, not Try again). */
+const SIGN_IN = new Set(['server.needsSignIn', 'server.signInAgain', 'server.signInFailed']);
+
 /** The card's element id: the overview links failed servers to it (#/servers?server=NAME). */
 export const serverCardId = (name: string) => `server-${encodeURIComponent(name)}`;
 
@@ -40,6 +43,17 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   const run = useCommand();
   const target = shownMasked(settings ? serverTarget(settings) : '', t);
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
+  const remote = status.transport === 'sse' || status.transport === 'streamable-http';
+  const waitsForSignIn = remote && status.state === 'failed' && SIGN_IN.has(status.lastErrorCause?.code ?? '');
+  // The web UI opens the page itself (the desktop app opens the system browser); the link stays for a blocked pop-up.
+  const [signInUrl, setSignInUrl] = useState<string | undefined>();
+  const signIn = () =>
+    run(async () => {
+      const { url, opened } = await store.api.signIn({ name: status.name });
+      if (opened) return setSignInUrl(undefined);
+      setSignInUrl(url);
+      window.open(url, '_blank', 'noopener,noreferrer');
+    });
   return (
     <li className="list-item" id={serverCardId(status.name)} tabIndex={-1}>
       <div className="list-main">
@@ -49,7 +63,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           <StatusBadge tone={serverTone[status.state]}>
             {status.runtime?.fetching
               ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
-              : t(status.installing ? 'state.installing' : serverLabel[status.state])}
+              : t(status.installing ? 'state.installing' : waitsForSignIn ? 'state.needsSignIn' : serverLabel[status.state])}
           </StatusBadge>
           <span className="tag">{t(`servers.transport.${status.transport === 'streamable-http' ? 'http' : status.transport}`)}</span>
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
@@ -77,6 +91,14 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             {t('servers.toMirrors')}
           </a>
         ) : null}
+        {waitsForSignIn && signInUrl ? (
+          <div className="small">
+            {t('servers.signInOpened')}{' '}
+            <a href={signInUrl} target="_blank" rel="noopener noreferrer">
+              {t('servers.openSignIn')}
+            </a>
+          </div>
+        ) : null}
         <SkippedTools status={status} />
         {showOutput ? (
           // Open while its output is the only clue; a click away once the line that tells why is shown above.
@@ -101,6 +123,10 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         {settings?.enabled && status.state === 'running' ? (
           <Button small onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
             {t('servers.restart')}
+          </Button>
+        ) : settings?.enabled && waitsForSignIn ? (
+          <Button small kind="primary" title={t('servers.signInTitle', { name: status.name })} onClick={() => void signIn()}>
+            {t('servers.signIn')}
           </Button>
         ) : settings?.enabled && !active ? (
           <Button

@@ -32,6 +32,7 @@ export const en = {
   'state.running': 'Running',
   'state.starting': 'Starting',
   'state.installing': 'Installing (first run)',
+  'state.needsSignIn': 'Needs sign-in',
   'state.restarting': 'Restarting',
   'state.failed': 'Failed',
   'state.stopped': 'Stopped',
@@ -534,6 +535,14 @@ export const en = {
   'problem.server.authRefused': 'The server refused the credentials (HTTP {status}).',
   'problem.server.authRefused.hint':
     "Check the token or API key in this server's headers (Authorization…), and that it may use this server; then start it again. It is not retried until then.",
+  'problem.server.needsSignIn': 'This server needs you to sign in.',
+  'problem.server.needsSignIn.hint':
+    'Press Sign in: your browser opens the sign-in page; once you are signed in, the server connects. Headless: run xiaozhi-tray login {server}.',
+  'problem.server.signInAgain': 'Your sign-in to this server has expired.',
+  'problem.server.signInAgain.hint': 'Press Sign in to sign in again. Headless: run xiaozhi-tray login {server}.',
+  'problem.server.signInFailed': 'Sign-in failed ({reason}).',
+  'problem.server.signInFailed.hint':
+    "timeout: the browser did not come back in time; state or issuer: the answer was not from the expected sign-in page; denied: it was cancelled; insecure: the sign-in server does not use https; storage: the app's folder can be written by other users, so the sign-in is not kept there. Press Sign in to try again.",
   'problem.server.protocolUnsupported': 'The server speaks a version of the MCP protocol this app does not ({version}).',
   'problem.server.protocolUnsupported.hint': 'Update the server (or this app), then start it again. It is not retried until then.',
   'problem.server.badUrl': 'The address of this server is not a valid URL.',
@@ -978,6 +987,10 @@ export const en = {
   'activity.allCalled': 'Every tool served was called in this period.',
   'activity.toTools': 'Switch tools off on the Tools page',
   'servers.retry': 'Try again',
+  'servers.signIn': 'Sign in',
+  'servers.signInTitle': 'Sign in to {name} in your browser',
+  'servers.signInOpened': 'Finish signing in in your browser: the server connects once you are done.',
+  'servers.openSignIn': 'Open the sign-in page',
   'servers.toMirrors': 'Open Download sources',
   'servers.failedHint':
     'It stopped again after being restarted, so it is no longer retried: fix what the error names (its last output is below), then press Try again.',

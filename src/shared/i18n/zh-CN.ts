@@ -32,6 +32,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'state.running': '运行中',
   'state.starting': '启动中',
   'state.installing': '首次运行：安装中',
+  'state.needsSignIn': '需要登录',
   'state.restarting': '重启中',
   'state.failed': '失败',
   'state.stopped': '已停止',
@@ -517,6 +518,14 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.authRefused': '服务器拒绝了凭据（HTTP {status}）。',
   'problem.server.authRefused.hint':
     '请检查该服务请求头中的令牌或 API 密钥（Authorization 等）是否正确、是否有权使用此服务，然后重新启动它。在此之前不会自动重试。',
+  'problem.server.needsSignIn': '该服务需要先登录。',
+  'problem.server.needsSignIn.hint':
+    '请点击“登录”：浏览器会打开登录页面，登录完成后服务会自动连接。无界面运行时：执行 xiaozhi-tray login {server}。',
+  'problem.server.signInAgain': '该服务的登录已过期。',
+  'problem.server.signInAgain.hint': '请点击“登录”重新登录。无界面运行时：执行 xiaozhi-tray login {server}。',
+  'problem.server.signInFailed': '登录失败（{reason}）。',
+  'problem.server.signInFailed.hint':
+    'timeout：浏览器没有及时返回；state 或 issuer：返回的结果不是来自预期的登录页面；denied：登录被取消；insecure：登录服务器没有使用 https；storage：其他用户可以写入应用的文件夹，登录信息不会保存在那里。请点击“登录”重试。',
   'problem.server.protocolUnsupported': '该服务使用的 MCP 协议版本本应用不支持（{version}）。',
   'problem.server.protocolUnsupported.hint': '请更新该服务（或本应用），然后重新启动它。在此之前不会自动重试。',
   'problem.server.badUrl': '该服务的地址不是有效的 URL。',
@@ -937,6 +946,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'activity.allCalled': '这段时间内，每个提供的工具都被调用过。',
   'activity.toTools': '到“工具”页面关闭工具',
   'servers.retry': '重试',
+  'servers.signIn': '登录',
+  'servers.signInTitle': '在浏览器中登录 {name}',
+  'servers.signInOpened': '请在浏览器中完成登录，完成后服务会自动连接。',
+  'servers.openSignIn': '打开登录页面',
   'servers.toMirrors': '打开下载源设置',
   'servers.failedHint': '它重启后又停止了，因此不再自动重试：请先解决错误中提到的问题（最近输出见下方），再点“重试”。',
   'list.separator': '、',

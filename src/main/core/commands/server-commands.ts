@@ -5,6 +5,7 @@ import { forgetServerInSets, renameServerInSets } from '../hub/tool-set-edits';
 import type { LocalServerController } from '../local-server/local-server-controller';
 import { isOwnEntry } from '../local-server/own-entry';
 import type { ServerFleet } from '../server-fleet';
+import type { SignIns } from '../oauth/sign-ins';
 import type { CommandHandlers, SettingsAccess } from './command-handlers';
 
 /** What the server commands need of the bridge. */
@@ -12,6 +13,7 @@ export interface ServerCommandContext extends SettingsAccess {
   servers: Pick<ServerFleet, 'has' | 'require' | 'replace' | 'start' | 'stop' | 'restart'>;
   /** Where this app's own local server listens, so that it is never added as one of its servers. */
   localServer: Pick<LocalServerController, 'status'>;
+  signIns: Pick<SignIns, 'start'>;
 }
 
 /** The MCP servers: add, change, remove, start, stop, restart. */
@@ -58,5 +60,6 @@ export function serverCommandHandlers(c: ServerCommandContext): CommandHandlers<
     startServer: async (input) => c.servers.start(input.name),
     stopServer: async (input) => c.servers.stop(input.name),
     restartServer: async (input) => c.servers.restart(input.name),
+    signIn: (input) => c.signIns.start(input.name),
   };
 }

@@ -1,4 +1,4 @@
-import { ServerSettingsSchema, type ServerSettings } from '../../../shared/settings';
+import { OAuthSettingsSchema, ServerSettingsSchema, type ServerSettings } from '../../../shared/settings';
 import { isServiceKind } from '../../../shared/service-settings';
 import type { JsonPath } from './json-text';
 import { isRecord } from '../../../shared/is-record';
@@ -42,6 +42,7 @@ const IGNORED = new Set([
   'env',
   'cwd',
   'headers',
+  'oauth',
 ]);
 
 function stringRecord(value: unknown, path: JsonPath, problems: EntryIssue[]): Record<string, string> {
@@ -143,6 +144,9 @@ export function convertServerEntry(
     return { warnings, problems };
   }
   const headers = stringRecord(entry.headers, [...path, 'headers'], problems);
+  const oauth = entry.oauth === undefined ? undefined : OAuthSettingsSchema.safeParse(entry.oauth);
+  for (const issue of oauth?.error?.issues ?? [])
+    problems.push({ path: [...path, 'oauth', ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))], message: issue.message });
   const server: ServerSettings = {
     name,
     transport: transport as 'sse' | 'streamable-http',
@@ -150,6 +154,7 @@ export function convertServerEntry(
     headers,
     enabled,
     ...(callTimeoutMs ? { callTimeoutMs } : {}),
+    ...(oauth?.success ? { oauth: oauth.data } : {}),
   };
   return { server, warnings, problems };
 }

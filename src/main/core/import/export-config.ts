@@ -27,6 +27,8 @@ function entry(server: ServerSettings): Record<string, unknown> {
     type: server.transport === 'sse' ? 'sse' : 'http',
     url: server.url,
     ...(Object.keys(server.headers).length > 0 ? { headers: server.headers } : {}),
+    // Read back by our own import (other tools ignore it); sign-ins themselves stay in the app.
+    ...(server.oauth ? { oauth: server.oauth } : {}),
     ...common,
   };
 }

@@ -79,6 +79,8 @@ export interface ChildServerOptions {
   elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
   /** Takes what a server asks during a local client's call (sampling, elicitation, roots) to that client. */
   asks?: ServerAsks;
+  /** Where remote servers' sign-ins (OAuth) are kept; none: a server asking for one is refused. */
+  oauth?: TransportContext['oauth'];
   /** What the server announces besides its tools (resources, prompts, log messages), and its coming up or going down. */
   onServerNotice?: (notice: ServerNotice) => void;
 }
@@ -355,6 +357,11 @@ export class ChildServer {
         // The transport would only retry its stream: drop this server's connection, as for a crash.
         if (current() && this.state === 'running') void this.fail({ problem: tooBig }, 'crash');
         else if (current()) this.transportFault = tooBig;
+      },
+      oauth: this.opts.oauth,
+      // A sign-in that ran out while it ran (the refresh refused): stop for the user, said once.
+      onSignInNeeded: (stop) => {
+        if (current() && this.state === 'running') void this.fail({ problem: stop }, 'permanent');
       },
     };
   }

@@ -7,6 +7,7 @@ import { problem, type Problem } from '../../../shared/problem';
 import { z } from 'zod';
 import { firstIssue } from '../../../shared/zod-issue';
 import { clip, ProblemError } from './server-problems';
+import { OAuthStop } from '../oauth/server-oauth';
 import { UNSUPPORTED_PROTOCOL_VERSION } from './protocol-negotiation';
 
 /**
@@ -49,7 +50,7 @@ export function watchInitialize(client: Client): InitializeAnswer {
 
 /** The failure as one that will not go away by itself, or undefined for any other (network, 5xx, crash). */
 export function permanentFailure(error: unknown, initialize: InitializeAnswer = {}): Problem | undefined {
-  if (error instanceof BadServerSetting) return error.problem;
+  if (error instanceof BadServerSetting || error instanceof OAuthStop) return error.problem;
   const status =
     error instanceof StreamableHTTPError || error instanceof SseError ? error.code : error instanceof UnauthorizedError ? 401 : undefined;
   if (status === 401 || status === 403) return problem('server.authRefused', { status });

@@ -1,3 +1,4 @@
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { problem, type Problem } from '../../../shared/problem';
 import type { LogLevel } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
@@ -30,6 +31,8 @@ export class ProblemError extends Error {
 
 /** A foreign error (Node, undici, the SDK): classified by its codes and classes, its message kept for the log. */
 export function foreignFailure(error: unknown, context: { url?: string; command?: string } = {}): Failure {
+  // A sign-in server's refusal (a refresh while it is down): its own words may quote its answer, so only the reason is kept.
+  if (error instanceof OAuthError) return { problem: problem('server.signInFailed', { reason: 'failed' }) };
   return { problem: failureCause(error, context), foreign: failureText(error) };
 }
 
@@ -68,6 +71,25 @@ const SYSTEM_LIMITS: Record<string, string> = {
   ENOMEM: 'there was not enough memory to start it (ENOMEM)',
 };
 
+/** The command that signs in to the server `p.server` (quoted when the shell would split its name). */
+const loginCommand = (p: Params): string => {
+  const name = String(p.server ?? 'NAME');
+  return `xiaozhi-tray login ${/^[\w.-]+$/.test(name) ? name : JSON.stringify(name)}`;
+};
+
+/** Why a sign-in failed (the `reason` of server.signInFailed), in English; the window words the same reasons. */
+const SIGN_IN_FAILURES: Record<string, string> = {
+  timeout: 'nobody came back from the browser in time',
+  state: 'the answer from the browser was not for this sign-in',
+  issuer: 'the sign-in server is not the one this server named (issuer mismatch)',
+  denied: 'the sign-in was refused or cancelled in the browser',
+  noOAuth: 'this server does not offer a sign-in (no OAuth metadata): check its URL, or set its headers',
+  noRegistration: "the sign-in server does not register new apps: set oauth.clientId in this server's settings",
+  failed: 'the sign-in server refused the request',
+  insecure: 'the sign-in server does not use https (only https, or http on this machine, is trusted with sign-ins)',
+  storage: "it could not be saved: other users can write to the app's folder (use a folder only you can write to, XIAOZHI_TRAY_STATE_DIR)",
+};
+
 const REGISTRY_REASONS: Record<string, string> = {
   dns: ', its name could not be found (DNS)',
   tls: ', its certificate was not trusted (an antivirus or a proxy in between?)',
@@ -97,6 +119,9 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
     p.status === 403
       ? "the server refused access (HTTP 403): check the token's permissions or the headers of this server"
       : `the server refused the credentials (HTTP ${p.status}): check the token or headers of this server`,
+  'server.needsSignIn': (p) => `this server needs you to sign in: press Sign in on its card (headless: ${loginCommand(p)})`,
+  'server.signInAgain': (p) => `the sign-in to this server has expired: sign in again (headless: ${loginCommand(p)})`,
+  'server.signInFailed': (p) => `sign-in failed: ${SIGN_IN_FAILURES[String(p.reason)] ?? String(p.reason)}`,
   'server.protocolUnsupported': (p) =>
     `the server speaks MCP protocol version ${p.version}, which this app does not: update the server (or this app)`,
   'server.badUrl': () => 'the URL of this server is not a valid address',

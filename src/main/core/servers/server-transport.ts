@@ -3,9 +3,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { problem, type Problem } from '../../../shared/problem';
-import type { McpServerSettings as ServerSettings, StdioServerSettings } from '../../../shared/settings';
+import type { McpServerSettings as ServerSettings, RemoteServerSettings, StdioServerSettings } from '../../../shared/settings';
 import { corkForThisTurn } from '../io/cork';
 import { boundedFetch } from './bounded-fetch';
 import { useLeanReadBuffer } from './lean-read-buffer';
@@ -16,6 +16,8 @@ import { remoteHeaders } from './remote-headers';
 import { ProblemError, type ProcessExit } from './server-problems';
 import { withoutPrivateEnv } from './private-env';
 import { withPathFirst } from '../runtimes/child-runtime';
+import { ServerOAuth } from '../oauth/server-oauth';
+import type { TokenVault } from '../oauth/token-vault';
 
 /**
  * The transport to one configured server: a spawned program over stdio, or a remote one over SSE
@@ -55,6 +57,10 @@ export interface TransportContext {
   onHeldOutput: () => void;
   /** A bound was passed (a remote server's response or event, a stdio server's unread input): drop the connection. */
   onTooBig: (tooBig: Problem) => void;
+  /** Where sign-ins (OAuth) are kept; none: a server that asks for one is refused as before. */
+  oauth?: { vault: TokenVault; env: NodeJS.ProcessEnv } | undefined;
+  /** The server stopped for the user to sign in (again), perhaps while it ran. */
+  onSignInNeeded?: (stop: Problem) => void;
 }
 
 /** The transport for `settings`; throws `BadServerSetting` for a remote server's URL or header that can never work. */
@@ -64,10 +70,39 @@ export function makeTransport(settings: ServerSettings, context: TransportContex
   const headers = remoteHeaders(url, settings.headers, context.modelscopeApiKey);
   checkHeaders(headers);
   // The transport would only retry its stream: the server drops this connection, as for a crash.
-  const fetch = boundedFetch(context.maxRemoteMessageBytes, context.onTooBig);
+  const bounded = boundedFetch(context.maxRemoteMessageBytes, context.onTooBig);
+  const authProvider = oauthFor(settings, headers, context);
+  // The sign-in hears the server's answers: a 403 insufficient_scope is a step-up for the user.
+  const fetch: FetchLike = authProvider
+    ? async (input, init) => {
+        const response = await bounded(input, init);
+        authProvider.observe(response);
+        return response;
+      }
+    : bounded;
+  const auth = authProvider ? { authProvider } : {};
   return settings.transport === 'sse'
-    ? new SSEClientTransport(url, { requestInit: { headers }, fetch })
-    : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: modernHttpFetch(fetch) });
+    ? new SSEClientTransport(url, { requestInit: { headers }, fetch, ...auth })
+    : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: modernHttpFetch(fetch), ...auth });
+}
+
+/**
+ * The sign-in of a remote server: for one configured with `oauth`, or one without an Authorization
+ * header of its own (whose 401 may ask for a sign-in; one that offers none is refused as before).
+ */
+function oauthFor(settings: RemoteServerSettings, headers: Record<string, string>, context: TransportContext): ServerOAuth | undefined {
+  if (!context.oauth) return undefined;
+  const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  if (hasAuthorization && !settings.oauth) return undefined;
+  return new ServerOAuth({
+    server: settings.name,
+    serverUrl: settings.url,
+    settings: settings.oauth,
+    vault: context.oauth.vault,
+    env: context.oauth.env,
+    mode: { kind: 'background' },
+    ...(context.onSignInNeeded ? { onStop: context.onSignInNeeded } : {}),
+  });
 }
 
 function stdioTransport(s: StdioServerSettings, context: TransportContext): StdioClientTransport {

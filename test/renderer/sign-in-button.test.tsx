@@ -1,0 +1,53 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ServersPage } from '../../src/renderer/pages/servers-page';
+import { MemoryVault } from '../../src/main/core/oauth/token-vault';
+import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { startOAuthStandIn, type OAuthStandIn } from '../helpers/oauth-stand-in';
+import { renderWithBridge } from '../helpers/render-app';
+
+let harness: Harness | undefined;
+let standIn: OAuthStandIn | undefined;
+afterEach(async () => {
+  cleanup();
+  vi.restoreAllMocks();
+  await harness?.bridge.stop();
+  await standIn?.close();
+  harness = undefined;
+  standIn = undefined;
+});
+
+const supervision = { restartBaseMs: 50, restartMaxMs: 100, healthIntervalMs: 0, startTimeoutMs: 10_000, stopGraceMs: 500 };
+
+async function cardOf(env: NodeJS.ProcessEnv, language: 'en' | 'zh-CN') {
+  standIn = await startOAuthStandIn();
+  harness = makeBridge({ servers: [{ name: 'cloud', transport: 'streamable-http', url: standIn.url }] }, supervision, {
+    env: { ...process.env, ...env },
+    oauthVault: new MemoryVault(),
+  });
+  harness.bridge.start();
+  return renderWithBridge(harness, <ServersPage />, language);
+}
+
+describe('the Sign in button of a server that needs sign-in', () => {
+  it('says it needs sign-in, and signing in (the app opens the page) connects it', async () => {
+    const { store } = await cardOf({ XIAOZHI_TRAY_OAUTH_OPEN: 'fetch' }, 'en');
+    expect(await screen.findByText('Needs sign-in')).toBeTruthy();
+    expect(screen.getByText('This server needs you to sign in.')).toBeTruthy();
+    expect(screen.queryByText('Try again')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('running'), { timeout: 10_000 });
+  });
+
+  it('in the web UI (nobody opened the page) opens it in a new tab and keeps a link to it, in Chinese', async () => {
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    await cardOf({ XIAOZHI_TRAY_OAUTH_OPEN: '' }, 'zh-CN');
+    expect(await screen.findByText('需要登录')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '登录' }));
+    const link = (await screen.findByText('打开登录页面')).closest('a')!;
+    expect(link.href).toMatch(new RegExp(`^${standIn!.base.replace(/[.]/g, '\\.')}/authorize\\?`));
+    expect(link.rel).toContain('noopener');
+    expect(open).toHaveBeenCalledWith(link.href, '_blank', 'noopener,noreferrer');
+  });
+});
