@@ -30,6 +30,7 @@ import { ImportSessions } from './import/import-sessions';
 import { CatalogueService } from './catalogue/catalogue-service';
 import type { EndpointCatalogs } from './router/endpoint-catalogs';
 import { LocalServerController } from './local-server/local-server-controller';
+import { fleetCallPassthrough } from './local-server/passthrough/fleet-calls';
 import { fleetPassthrough } from './local-server/passthrough/fleet-servers';
 import { appStateDir } from './local-server/state-file';
 import { ChangeQueue } from './change-queue';
@@ -132,6 +133,8 @@ export class Bridge {
           ...(runtimeIdleTimeoutMs !== undefined ? { idleTimeoutMs: runtimeIdleTimeoutMs } : {}),
         })
       : undefined);
+    // What servers ask during a local client's call goes to that client; MCP tasks pass through.
+    const calls = fleetCallPassthrough(() => this.servers, this.history);
     this.servers = new ServerFleet({
       ...fleet,
       log: this.log,
@@ -141,6 +144,7 @@ export class Bridge {
       ...(configDir ? { configDir } : {}),
       onTools: () => this.hub.rebuild(),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
+      asks: calls.asks,
       onServerNotice: (server, notice) => this.passthrough.notify(server, notice),
     });
     this.passthrough = fleetPassthrough(
@@ -189,6 +193,7 @@ export class Bridge {
       },
       onStatus,
       onTokenChanged: () => this.updateSecrets(),
+      calls,
       servers: this.passthrough,
     });
     this.updateSecrets();

@@ -41,6 +41,8 @@ export interface ServerFleetOptions {
   onTools(): void;
   /** Puts a server's question during a call to the user (MCP elicitation). */
   elicit?: ChildServerOptions['elicit'];
+  /** Takes what a server asks during a local client's call to that client. */
+  asks?: ChildServerOptions['asks'];
   /** A server announced something besides its tools (for the local clients whose set includes it). */
   onServerNotice?: (server: string, notice: ServerNotice) => void;
 }
@@ -177,6 +179,7 @@ export class ServerFleet {
       // A list asked while a server restarts waits for that attempt too (bounded by the grace).
       onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
       ...(options.elicit ? { elicit: options.elicit } : {}),
+      ...(options.asks ? { asks: options.asks } : {}),
       onServerNotice: (notice) => options.onServerNotice?.(settings.name, notice),
     });
   }

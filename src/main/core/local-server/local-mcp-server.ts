@@ -8,7 +8,12 @@ import {
   ListToolsRequestSchema,
   isInitializeRequest,
   isJSONRPCRequest,
+  type CallToolRequest,
+  type ClientCapabilities,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
 import type { LocalSession } from '../../../shared/status';
 import { LOCAL_CLIENT_ID } from '../../../shared/settings';
@@ -21,6 +26,7 @@ import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
 import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
 import { listenError } from './listen-failure';
+import type { CallPassthrough, CallSession } from './passthrough/call-passthrough';
 import { Passthrough, type PassthroughSession } from './passthrough/passthrough';
 import type { PassthroughServers } from './passthrough/upstream';
 
@@ -51,6 +57,8 @@ export interface LocalMcpServerOptions {
   bodyTimeoutMs?: number;
   /** Connections open at once past which new ones are dropped (default 256: 100 sessions with a stream and a request each). */
   maxConnections?: number;
+  /** What a server asks during a call reaches its caller, and MCP tasks pass through (absent: neither). */
+  calls?: CallPassthrough;
   /** The servers of each set: resources, prompts, completion, logs and instructions pass through (absent: tools only). */
   servers?: PassthroughServers;
 }
@@ -68,8 +76,12 @@ interface Session {
   open: number;
   calls: number;
   clientInfo: string | undefined;
+  /** Takes the session out of the calls' passthrough. */
+  detachCalls?: (() => void) | undefined;
   passthrough?: PassthroughSession | undefined;
 }
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Sessions past this many are a misbehaving client: the least recently seen one goes. */
 const MAX_SESSIONS = 100;
@@ -122,7 +134,10 @@ export class LocalMcpServer {
 
   constructor(private readonly opts: LocalMcpServerOptions) {
     this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000, 'request');
-    this.passthrough = opts.servers ? new Passthrough(opts.servers, opts.log) : undefined;
+    const calls = opts.calls;
+    this.passthrough = opts.servers
+      ? new Passthrough(opts.servers, opts.log, calls ? (session, server) => calls.callStream(session, server) : undefined)
+      : undefined;
     // Receiving the request is bounded (a connection with unfinished headers was kept for ever);
     // the answer is not: a client that keeps a stream open for hours is normal.
     const maxConnections = opts.maxConnections ?? 256;
@@ -262,7 +277,7 @@ export class LocalMcpServer {
         // A session belongs to the path that made it; a vanished session's client must initialise again.
         if (!session || session.client !== client) throw new HttpRefusal(404, 'Session not found', {}, -32001);
       } else if (req.method === 'POST' && isInitializeRequest(body)) {
-        session = await this.open(client);
+        session = await this.open(client, body.params.capabilities);
       } else {
         throw new HttpRefusal(400, 'Bad Request: Mcp-Session-Id header is required');
       }
@@ -366,18 +381,20 @@ export class LocalMcpServer {
   }
 
   /** A new session for a client: its own SDK server over the set its path names. */
-  private async open(client: string): Promise<Session> {
+  private async open(client: string, declared: ClientCapabilities): Promise<Session> {
     if (this.sessions.size >= MAX_SESSIONS) {
       const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0] as Session;
       await this.release(oldest, 'too many sessions');
     }
     const id = randomUUID();
     const view = this.opts.viewFor(client);
+    const calls = this.opts.calls;
+    const offered = calls?.capabilities(declared) ?? {};
     const more = this.passthrough?.opening(view.current.id);
     const server = new Server(
       { name: 'xiaozhi-tray', version: this.opts.version },
       {
-        capabilities: { tools: { listChanged: true }, ...more?.capabilities },
+        capabilities: { tools: { listChanged: true }, ...more?.capabilities, ...offered },
         ...(more?.instructions ? { instructions: more.instructions } : {}),
       },
     );
@@ -403,11 +420,21 @@ export class LocalMcpServer {
         // The set as it is once the wait is over: the client's set may have moved meanwhile.
         const view = session.view.current;
         session.announced = view.version;
-        return { tools: view.fullTools() };
+        return { tools: calls ? calls.listed(link, view.fullTools()) : view.fullTools() };
       }),
     );
+    const link: CallSession = {
+      server,
+      client,
+      tasks: offered.tasks !== undefined,
+      view: () => session.view.current,
+      caller: () => this.opts.callerName(client, session.clientInfo),
+    };
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       session.calls++;
+      return calls ? calls.call(link, request, extra, () => plainCall(request, extra)) : plainCall(request, extra);
+    });
+    const plainCall = async (request: CallToolRequest, extra: CallExtra) => {
       const progressToken = request.params._meta?.progressToken;
       const { result } = await session.view.call(request.params.name, request.params.arguments ?? {}, {
         caller: this.opts.callerName(client, session.clientInfo),
@@ -425,7 +452,7 @@ export class LocalMcpServer {
       });
       // Its resource links and embedded resources carry the URIs this client reads them by.
       return session.passthrough?.mappedResult(session.view.current.identityOf(request.params.name)?.server, result) ?? result;
-    });
+    };
     session.passthrough = this.passthrough?.attach(server, () => session.view.current.id);
     server.oninitialized = () => {
       session.clientInfo = clientName(server.getClientVersion()?.name);
@@ -435,17 +462,20 @@ export class LocalMcpServer {
       this.opts.onSessionsChanged();
     };
     transport.onclose = () => {
+      session.detachCalls?.();
       session.passthrough?.close();
       if (this.sessions.delete(id)) this.opts.onSessionsChanged();
     };
     server.onerror = (error) => this.opts.log.debug(`session ${id.slice(0, 8)}: ${error.message}`);
     await server.connect(transport);
+    session.detachCalls = calls?.attach(link);
     this.sessions.set(id, session);
     return session;
   }
 
   private async release(session: Session, why: string): Promise<void> {
     if (!this.sessions.delete(session.id)) return;
+    session.detachCalls?.();
     this.opts.log.info(`session ${session.id.slice(0, 8)} released (${why})`);
     await session.server.close().catch(() => undefined);
     this.opts.onSessionsChanged();

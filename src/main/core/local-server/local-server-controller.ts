@@ -7,6 +7,7 @@ import type { SettlingTools } from '../router/settling-tools';
 import type { Logger } from '../logs/log-book';
 import { clientToken } from './client-tokens';
 import type { LocalMcpServer } from './local-mcp-server';
+import type { CallPassthrough } from './passthrough/call-passthrough';
 import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
 import { rememberedToken, rememberToken, removeStateFile, writeStateFile } from './state-file';
 import { ListenError } from './listen-failure';
@@ -38,6 +39,8 @@ export interface LocalServerControllerOptions {
   /** The token clients must send changed without a settings change (one made for this run): mask it too. */
   onTokenChanged?(): void;
   onStatus(): void;
+  /** What servers ask during a local client's call, and MCP tasks, passed through to local clients. */
+  calls?: CallPassthrough;
   /** The servers of each set, for what sessions get besides tools (absent: tools only). */
   servers?: PassthroughServers;
 }
@@ -196,6 +199,7 @@ export class LocalServerController {
       version: this.opts.version,
       sessionIdleMs: settings.sessionIdleMs,
       onSessionsChanged: () => this.opts.onStatus(),
+      ...(this.opts.calls ? { calls: this.opts.calls } : {}),
       ...(this.opts.servers ? { servers: this.opts.servers } : {}),
     });
     try {

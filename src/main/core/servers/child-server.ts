@@ -2,7 +2,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  ElicitRequestSchema,
   ErrorCode,
   LoggingMessageNotificationSchema,
   McpError,
@@ -24,6 +23,7 @@ import type { Logger } from '../logs/log-book';
 import { toAbortSignal, type CallSignal } from '../hub/call-signal';
 import { CallRelay } from './call-relay';
 import { callAsTask, callsAsTask } from './task-call';
+import { askedCapabilities, installServerAsks, type ServerAsks } from './server-asks';
 import { CLIENT_INFO } from './client-info';
 import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './first-run';
 import { ReadBufferOverflow } from './lean-read-buffer';
@@ -77,6 +77,8 @@ export interface ChildServerOptions {
   onAttempt?: (attempt: Promise<void>) => void;
   /** Puts a server's question during a call (elicitation/create) to the user; absent: the client offers no elicitation. */
   elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** Takes what a server asks during a local client's call (sampling, elicitation, roots) to that client. */
+  asks?: ServerAsks;
   /** What the server announces besides its tools (resources, prompts, log messages), and its coming up or going down. */
   onServerNotice?: (notice: ServerNotice) => void;
 }
@@ -374,8 +376,8 @@ export class ChildServer {
       return;
     }
     const elicit = this.opts.elicit;
-    const client = new Client(CLIENT_INFO, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
-    if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(this.name, request.params, extra.signal));
+    const client = new Client(CLIENT_INFO, { capabilities: askedCapabilities(elicit, this.opts.asks) });
+    installServerAsks(client, this.name, elicit, this.opts.asks);
     const initialize = watchInitialize(client);
     this.client = client;
     this.transport = transport;

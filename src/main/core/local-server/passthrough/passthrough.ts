@@ -26,6 +26,8 @@ export class Passthrough {
   constructor(
     readonly servers: PassthroughServers,
     readonly log: Logger,
+    /** The stream of a session's call in flight to a server, for what that server says meanwhile (see call-passthrough.ts). */
+    readonly callStream?: (session: Server, server: string) => ((method: string, params: unknown) => void) | undefined,
   ) {
     this.lists = new ListCache(log);
     this.levels = new ServerLevels(log);
@@ -179,7 +181,11 @@ export class PassthroughSession implements ResourceSession {
   }
 
   tell(server: string, params: LogParams): void {
-    this.server.notification({ method: 'notifications/message', params: forwardedLog(server, params) }).catch(() => undefined);
+    const forwarded = forwardedLog(server, params);
+    // During this session's call to that server: on the call's own stream (a client may have no other open).
+    const onCall = this.hub.callStream?.(this.server, server);
+    if (onCall) onCall('notifications/message', forwarded);
+    else this.server.notification({ method: 'notifications/message', params: forwarded }).catch(() => undefined);
   }
 
   close(): void {
