@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CallToolResultSchema,
@@ -11,6 +12,7 @@ import {
   GetTaskResultSchema,
   ListRootsRequestSchema,
   ListTasksResultSchema,
+  McpError,
   RELATED_TASK_META_KEY,
   TaskStatusNotificationSchema,
   type CallToolResult,
@@ -179,6 +181,24 @@ describe.each([
     expect(textOf(await plain.callTool({ name: 'ask_elicit', arguments: {} }))).toBe('decline');
     expect(textOf(await plain.callTool({ name: 'ask_roots', arguments: {} }))).toMatch(/^roots failed: -32601 /);
     expect(performance.now() - started).toBeLessThan(scaled(3000));
+  });
+
+  it("a client's refusal of sampling reaches the server with the code and words the client gave, as if asked directly", async () => {
+    const refusing = (client: Client) =>
+      client.setRequestHandler(CreateMessageRequestSchema, () => {
+        throw new McpError(-1, 'User rejected sampling request');
+      });
+    const direct = new Client({ name: 'direct', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    clients.push(direct);
+    refusing(direct);
+    await direct.connect(new StdioClientTransport({ command: process.execPath, args: [ASKING] }));
+    const directly = textOf(await direct.callTool({ name: 'ask_sampling', arguments: { prompt: 'x' } }));
+    expect(directly).toMatch(/^sampling failed: -1 .*User rejected sampling request$/);
+
+    const { url } = await start();
+    const client = await connect(url, path, { sampling: {} });
+    refusing(client);
+    expect(textOf(await client.callTool({ name: 'ask_sampling', arguments: { prompt: 'x' } }))).toBe(directly);
   });
 
   it("elicitation from a local client's call goes to that client, not to the window or the voice", async () => {

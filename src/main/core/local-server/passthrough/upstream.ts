@@ -69,9 +69,10 @@ export async function listAll<T>(
 }
 
 /**
- * A request of a server whose refusal goes on to the client as the server gave it: the SDK client
- * put "MCP error <code>: " before the message it received, and the client's own SDK puts it there
- * again, so passed on as it is, every error through the hub said it once more than directly.
+ * A request passed on (to a server for a client, or to a client for a server) whose refusal goes back
+ * as it was given: the hub's SDK put "MCP error <code>: " before the message it received, and the
+ * asker's own SDK puts it there again, so passed on as it is, every error through the hub said it once
+ * more than directly.
  */
 export async function passedOn<T>(ask: () => Promise<T>): Promise<T> {
   try {
