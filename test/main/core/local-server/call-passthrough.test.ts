@@ -304,6 +304,30 @@ describe.each([
     await expect(other.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema)).rejects.toThrow(/Task not found/);
   });
 
+  it("a server's refusal about a task (cancelling one that has ended) reaches the client as a client asking it directly sees it", async () => {
+    const caps = { tasks: { list: {}, cancel: {} } };
+    const cancelEnded = async (client: Client) => {
+      const created = await client.request(
+        { method: 'tools/call', params: { name: 'research', arguments: { topic: 'tea' }, task: {} } },
+        CreateTaskResultSchema,
+      );
+      const taskId = created.task.taskId;
+      await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
+      return client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema).then(
+        () => 'cancelled',
+        (error: { code?: number; message: string }) => `${error.code} ${error.message}`,
+      );
+    };
+    const direct = new Client({ name: 'direct', version: '1.0.0' }, { capabilities: caps });
+    clients.push(direct);
+    await direct.connect(new StdioClientTransport({ command: process.execPath, args: [ASKING] }));
+    const directly = await cancelEnded(direct);
+    expect(directly).toMatch(/^-32602 .*terminal/);
+
+    const { url } = await start();
+    expect(await cancelEnded(await connect(url, path, caps))).toBe(directly);
+  });
+
   it("a task's question (elicitation related to it) reaches the client waiting on tasks/result, under the task id it knows", async () => {
     const { url } = await start();
     const client = await connect(url, path, { tasks: { list: {}, cancel: {} }, elicitation: { form: {} } });
