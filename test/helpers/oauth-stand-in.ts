@@ -30,6 +30,12 @@ export interface OAuthStandInOptions {
   clientMetadataDocuments?: boolean;
   /** Pre-registered clients: id → secret. */
   clients?: Record<string, string | undefined>;
+  /** The sign-in servers its protected resource metadata names (default: itself). */
+  authorizationServers?: (base: string) => string[];
+  /** Its sign-in server metadata never answers (a slow or stuck sign-in server). */
+  metadataHangs?: boolean;
+  /** Access tokens this long (default: a short random one); a hostile server's gigantic token. */
+  accessTokenBytes?: number;
 }
 
 interface Token {
@@ -84,7 +90,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
     return Buffer.concat(chunks).toString('utf8');
   };
   const issue = (client: string, scope: string) => {
-    const token = newSecret();
+    const token = options.accessTokenBytes ? newSecret().padEnd(options.accessTokenBytes, 'x') : newSecret();
     const refreshToken = newSecret();
     secrets.push(token, refreshToken);
     access.set(token, { scope, client, expiresAt: Date.now() + (options.expiresIn ?? 3600) * 1000 });
@@ -168,10 +174,11 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
       if (url.pathname.startsWith('/.well-known/oauth-protected-resource'))
         return json(res, 200, {
           resource: `${base}${url.pathname.endsWith('/sse') ? '/sse' : '/mcp'}`,
-          authorization_servers: [base],
+          authorization_servers: options.authorizationServers?.(base) ?? [base],
           scopes_supported: ['mcp:read'],
         });
       const metadataPath = options.openIdOnly ? '/.well-known/openid-configuration' : '/.well-known/oauth-authorization-server';
+      if (url.pathname === metadataPath && options.metadataHangs) return; // held open until close()
       if (url.pathname === metadataPath)
         return json(res, 200, {
           ...(options.openIdOnly

@@ -212,7 +212,11 @@ export class ServerOAuth implements OAuthClientProvider {
       throw new OAuthStop(problem('server.signInFailed', { reason: 'issuer' }));
     // OAuth 2.1: codes, tokens and secrets go over https only (plain http to this machine aside); the
     // sign-in page is opened in the system browser, so it must be a web page, not another scheme.
-    const endpoints = metadata ? [metadata.authorization_endpoint, metadata.token_endpoint, metadata.registration_endpoint] : [];
+    // The sign-in server's own URL too: without metadata its defaults (/authorize, /token, /register) are on it.
+    const endpoints = [
+      state.authorizationServerUrl,
+      ...(metadata ? [metadata.authorization_endpoint, metadata.token_endpoint, metadata.registration_endpoint] : []),
+    ];
     if (endpoints.some((endpoint) => endpoint !== undefined && !isSecureWebUrl(String(endpoint))))
       throw new OAuthStop(problem('server.signInFailed', { reason: 'insecure' }));
     this.discovery = state;

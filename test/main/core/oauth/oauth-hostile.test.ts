@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../../../helpers/oauth-stand-in';
+import { tempDirs } from '../../../helpers/temp-dirs';
+import { scaled } from '../../../helpers/time-scale';
+import { waitFor } from '../../../helpers/wait';
+import { FileVault } from '../../../../src/main/core/oauth/token-vault';
+
+/**
+ * Hostile sign-in servers: what a resource server or its sign-in server says must not make the app
+ * open another scheme, send a code or secret where it should not, hang, or lose other sign-ins.
+ */
+
+const tempDir = tempDirs('xt-oauth-hostile-');
+let harness: Harness | undefined;
+let standIn: OAuthStandIn | undefined;
+afterEach(async () => {
+  await harness?.bridge.stop();
+  harness = undefined;
+  await standIn?.close();
+  standIn = undefined;
+});
+
+const supervision = { restartBaseMs: 50, restartMaxMs: 100, healthIntervalMs: 0, startTimeoutMs: 10_000, stopGraceMs: 500 };
+const server = () => harness!.bridge.state().servers.find((s) => s.name === 'cloud')!;
+
+/** A bridge with the server "cloud" behind the stand-in; sign-in pages go to `opened` (the desktop's system browser). */
+async function setUp(
+  options: OAuthStandInOptions,
+  oauth?: { clientId: string; clientSecret?: string },
+  signInTimeoutMs = 10_000,
+  waitForSignIn = true,
+) {
+  standIn = await startOAuthStandIn(options);
+  const opened: string[] = [];
+  const vault = new FileVault(tempDir());
+  harness = makeBridge(
+    { servers: [{ name: 'cloud', transport: 'streamable-http', url: standIn.url, ...(oauth ? { oauth } : {}) }] },
+    supervision,
+    {
+      env: { ...process.env, XIAOZHI_TRAY_OAUTH_OPEN: '' },
+      oauthVault: vault,
+      signInTimeoutMs,
+      host: {
+        info: () => ({ carrier: 'web', platform: process.platform, secretStorage: 'config-file', launchAtLogin: null }),
+        openExternal: (url) => void opened.push(url),
+      },
+    },
+  );
+  harness.bridge.start();
+  if (waitForSignIn)
+    await waitFor(
+      () => server().state === 'failed',
+      5000,
+      () => `the server to wait for sign-in (${JSON.stringify(server())})`,
+    );
+  return { opened, vault };
+}
+
+describe('hostile sign-in servers', () => {
+  it('a sign-in server named by a scheme other than https (ftp:, no metadata) is refused: nothing is opened', async () => {
+    // Its defaults (/authorize, /token) would be on that scheme: the system would open ftp://…/authorize.
+    const { opened } = await setUp(
+      { authorizationServers: () => ['ftp://127.0.0.1/'], clients: { 'hand-made': 'hand-secret' } },
+      { clientId: 'hand-made', clientSecret: 'hand-secret' },
+    );
+    await expect(harness!.bridge.api.signIn({ name: 'cloud' })).rejects.toThrow(/https/);
+    expect(opened).toEqual([]);
+  });
+
+  it('a sign-in server whose metadata never answers: the sign-in fails in time, it does not hang', async () => {
+    // The connection's own discovery hangs too (until its start timeout): the sign-in is pressed meanwhile.
+    await setUp({ metadataHangs: true }, undefined, scaled(1500), false);
+    const started = Date.now();
+    await expect(harness!.bridge.api.signIn({ name: 'cloud' })).rejects.toThrow(/sign-in/);
+    expect(Date.now() - started).toBeLessThan(scaled(8000));
+  });
+});
