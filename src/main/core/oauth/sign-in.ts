@@ -9,7 +9,7 @@ import { remoteHeaders } from '../servers/remote-headers';
 import { boundedFetch } from '../servers/bounded-fetch';
 import { listenForRedirect } from './loopback-redirect';
 import { OAuthStop, sameIssuer, ServerOAuth } from './server-oauth';
-import { VaultRefused, type TokenVault } from './token-vault';
+import { VaultRefused, VaultTooBig, type TokenVault } from './token-vault';
 
 /**
  * A sign-in the user started (the window's Sign in button, `xiaozhi-tray login`): the server's
@@ -57,6 +57,7 @@ export interface SignIn {
 /** Why a sign-in failed, as a problem (never an error's own text: it may quote a server's answer). */
 export function signInProblem(error: unknown): Problem {
   if (error instanceof ProblemError) return error.problem;
+  if (error instanceof VaultTooBig) return problem('server.signInFailed', { reason: 'failed' });
   if (error instanceof VaultRefused) return problem('server.signInFailed', { reason: 'storage' });
   const text = error instanceof Error ? error.message : '';
   if (/dynamic client registration/i.test(text)) return problem('server.signInFailed', { reason: 'noRegistration' });

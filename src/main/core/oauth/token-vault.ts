@@ -30,6 +30,9 @@ type VaultFile = z.infer<typeof VaultFileSchema>;
 /** Sign-ins cannot be kept here (a folder others can write to, a file the desktop app sealed). */
 export class VaultRefused extends Error {}
 
+/** A record too big to keep (a hostile sign-in server's gigantic token): the others are kept as they are. */
+export class VaultTooBig extends VaultRefused {}
+
 export interface TokenVault {
   get(server: string): Promise<OAuthRecord | undefined>;
   /** Replaces (or with undefined, removes) one server's record; the others are kept. */
@@ -106,6 +109,8 @@ export class FileVault implements TokenVault {
         throw new VaultRefused(`sign-ins are not saved: ${distrust}. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`);
       const json = JSON.stringify(data);
       const text = this.sealer ? JSON.stringify({ version: 1, sealed: this.sealer.seal(json) }) : json;
+      // A file past the bound reads back as empty: writing it would forget every server's sign-in.
+      if (Buffer.byteLength(text) >= MAX_FILE_BYTES) throw new VaultTooBig(`the sign-in of "${server}" is too big to keep`);
       await writeFileAtomic(this.file, `${text}\n`, { private: true });
     });
     this.writes = write.catch(() => undefined);

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../../../helpers/oauth-stand-in';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
-import { FileVault } from '../../../../src/main/core/oauth/token-vault';
+import { FileVault, VaultRefused } from '../../../../src/main/core/oauth/token-vault';
 
 /**
  * Hostile sign-in servers: what a resource server or its sign-in server says must not make the app
@@ -74,5 +74,28 @@ describe('hostile sign-in servers', () => {
     const started = Date.now();
     await expect(harness!.bridge.api.signIn({ name: 'cloud' })).rejects.toThrow(/sign-in/);
     expect(Date.now() - started).toBeLessThan(scaled(8000));
+  });
+});
+
+describe('the vault against a gigantic token', () => {
+  const record = (token: string) => ({ serverUrl: 'https://a.example/mcp', tokens: { access_token: token, token_type: 'Bearer' } });
+
+  it('refuses a record that would make the file too big to read back, and keeps every other sign-in', async () => {
+    const vault = new FileVault(tempDir());
+    await vault.set('other', record('small-token'));
+    // A hostile sign-in server's 1.2 MB token (a refresh answer is bounded only by the connection's larger bound).
+    await expect(vault.set('cloud', record('x'.repeat(1_200_000)))).rejects.toThrow(VaultRefused);
+    expect((await vault.get('other'))?.tokens?.access_token).toBe('small-token');
+  });
+
+  it('a sign-in whose token answer is gigantic fails, and the other servers stay signed in', async () => {
+    const { vault } = await setUp({ accessTokenBytes: 1_200_000 });
+    await vault.set('other', record('small-token'));
+    const { url } = await harness!.bridge.api.signIn({ name: 'cloud' });
+    await (await fetch(url)).body?.cancel(); // the browser: the stand-in approves and sends it back to the app
+    await waitFor(() => /sign-in failed/i.test(logText(harness!.logBook)), 10_000, 'the failed sign-in to be said');
+    expect(logText(harness!.logBook)).not.toMatch(/timeout/);
+    expect((await vault.get('other'))?.tokens?.access_token).toBe('small-token');
+    expect((await vault.get('cloud'))?.tokens).toBeUndefined();
   });
 });
