@@ -99,3 +99,30 @@ describe('the vault against a gigantic token', () => {
     expect((await vault.get('cloud'))?.tokens).toBeUndefined();
   });
 });
+
+describe('two sign-ins of one server at once (a double click, the window and the web UI)', () => {
+  it('the last one is the one kept: the other gives up its redirect listener, and the last signs in', async () => {
+    await setUp({});
+    const answers = await Promise.allSettled([
+      harness!.bridge.api.signIn({ name: 'cloud' }),
+      harness!.bridge.api.signIn({ name: 'cloud' }),
+    ]);
+    const urls = answers.flatMap((a) => (a.status === 'fulfilled' ? [a.value.url] : []));
+    const listening = async (url: string) => {
+      const callback = new URL(url).searchParams.get('redirect_uri')!;
+      return fetch(callback).then(
+        async (response) => (await response.body?.cancel(), true),
+        () => false,
+      );
+    };
+    const open = await Promise.all(urls.map(listening));
+    expect(open.filter(Boolean)).toHaveLength(1);
+    const kept = urls[open.indexOf(true)]!;
+    await (await fetch(kept)).body?.cancel();
+    await waitFor(
+      () => server().state === 'running',
+      10_000,
+      () => `the server to run (${JSON.stringify(server())})`,
+    );
+  });
+});
