@@ -34,6 +34,8 @@ export interface OAuthStandInOptions {
   authorizationServers?: (base: string) => string[];
   /** Its sign-in server metadata never answers (a slow or stuck sign-in server). */
   metadataHangs?: boolean;
+  /** Its authorize endpoint sends the browser there instead of back to the client (a hostile redirect). */
+  authorizeRedirect?: string;
   /** Access tokens this long (default: a short random one); a hostile server's gigantic token. */
   accessTokenBytes?: number;
 }
@@ -220,7 +222,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
         if (q.get('state') !== null) back.searchParams.set('state', q.get('state')!);
         const iss = options.answerIssuer ? options.answerIssuer(base) : base;
         if (iss !== null) back.searchParams.set('iss', iss);
-        return res.writeHead(302, { location: back.href }).end();
+        return res.writeHead(302, { location: options.authorizeRedirect ?? back.href }).end();
       }
       if (url.pathname === '/token' && tokenDown) return json(res, 503, { error: 'temporarily_unavailable' });
       if (url.pathname === '/token' && req.method === 'POST') {

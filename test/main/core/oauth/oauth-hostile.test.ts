@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../../../helpers/oauth-stand-in';
@@ -30,6 +31,7 @@ async function setUp(
   oauth?: { clientId: string; clientSecret?: string },
   signInTimeoutMs = 10_000,
   waitForSignIn = true,
+  open = '',
 ) {
   standIn = await startOAuthStandIn(options);
   const opened: string[] = [];
@@ -38,7 +40,7 @@ async function setUp(
     { servers: [{ name: 'cloud', transport: 'streamable-http', url: standIn.url, ...(oauth ? { oauth } : {}) }] },
     supervision,
     {
-      env: { ...process.env, XIAOZHI_TRAY_OAUTH_OPEN: '' },
+      env: { ...process.env, XIAOZHI_TRAY_OAUTH_OPEN: open },
       oauthVault: vault,
       signInTimeoutMs,
       host: {
@@ -124,5 +126,22 @@ describe('two sign-ins of one server at once (a double click, the window and the
       10_000,
       () => `the server to run (${JSON.stringify(server())})`,
     );
+  });
+});
+
+describe('XIAOZHI_TRAY_OAUTH_OPEN=fetch|auto: the sign-in page is followed by GET', () => {
+  it('follows no redirect to another site (another local port): only the sign-in server and our callback', async () => {
+    const hits: string[] = [];
+    const victim = http.createServer((req, res) => void (hits.push(req.url ?? ''), res.end('ok')));
+    await new Promise<void>((resolve) => victim.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const port = (victim.address() as { port: number }).port;
+      await setUp({ authorizeRedirect: `http://127.0.0.1:${port}/admin/delete-everything` }, undefined, scaled(1500), true, 'fetch');
+      await harness!.bridge.api.signIn({ name: 'cloud' });
+      await waitFor(() => /sign-in failed/i.test(logText(harness!.logBook)), 10_000, 'the sign-in to time out');
+      expect(hits).toEqual([]);
+    } finally {
+      await new Promise((resolve) => victim.close(resolve));
+    }
   });
 });
