@@ -70,6 +70,15 @@ export class MemoryVault implements TokenVault {
   }
 }
 
+/** Whether `file` is a symbolic link (not ours: what it points to is not read, nor written). */
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /** How often another process's write is looked for (a `login` run beside the app). */
 const WATCH_INTERVAL_MS = 1000;
 /** A vault is a few kilobytes; anything much bigger is not ours. */
@@ -111,6 +120,8 @@ export class FileVault implements TokenVault {
       const text = this.sealer ? JSON.stringify({ version: 1, sealed: this.sealer.seal(json) }) : json;
       // A file past the bound reads back as empty: writing it would forget every server's sign-in.
       if (Buffer.byteLength(text) >= MAX_FILE_BYTES) throw new VaultTooBig(`the sign-in of "${server}" is too big to keep`);
+      // Tokens go into this folder only: a link put in the file's place is replaced, never written through.
+      if (isLink(this.file)) fs.rmSync(this.file);
       await writeFileAtomic(this.file, `${text}\n`, { private: true });
     });
     this.writes = write.catch(() => undefined);
@@ -144,6 +155,7 @@ export class FileVault implements TokenVault {
 
   /** Whether the file was sealed by the desktop app (a headless run beside it must not overwrite its sign-ins). */
   private isSealed(): boolean {
+    if (isLink(this.file)) return false;
     try {
       return typeof (JSON.parse(fs.readFileSync(this.file, 'utf8')) as { sealed?: unknown } | null)?.sealed === 'string';
     } catch {
@@ -156,7 +168,7 @@ export class FileVault implements TokenVault {
     const empty: VaultFile = { version: 1, servers: {} };
     let text: string;
     try {
-      const stat = fs.statSync(this.file);
+      const stat = fs.lstatSync(this.file);
       if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return empty;
       text = fs.readFileSync(this.file, 'utf8');
     } catch {

@@ -1,11 +1,13 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../../../helpers/oauth-stand-in';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
-import { FileVault, VaultRefused } from '../../../../src/main/core/oauth/token-vault';
+import { FileVault, TOKENS_FILE_NAME, VaultRefused } from '../../../../src/main/core/oauth/token-vault';
 
 /**
  * Hostile sign-in servers: what a resource server or its sign-in server says must not make the app
@@ -143,5 +145,21 @@ describe('XIAOZHI_TRAY_OAUTH_OPEN=fetch|auto: the sign-in page is followed by GE
     } finally {
       await new Promise((resolve) => victim.close(resolve));
     }
+  });
+});
+
+describe('the tokens file replaced by a symlink', () => {
+  it.skipIf(process.platform === 'win32')('is neither read nor written through: the link target stays as it was', async () => {
+    const dir = tempDir();
+    const elsewhere = path.join(tempDir(), 'precious.txt');
+    fs.writeFileSync(elsewhere, 'precious\n', { mode: 0o644 });
+    fs.symlinkSync(elsewhere, path.join(dir, TOKENS_FILE_NAME));
+    const vault = new FileVault(dir);
+    await vault.set('cloud', { serverUrl: 'https://a.example/mcp', tokens: { access_token: 'tok', token_type: 'Bearer' } });
+    expect(fs.readFileSync(elsewhere, 'utf8')).toBe('precious\n');
+    const file = path.join(dir, TOKENS_FILE_NAME);
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect((await vault.get('cloud'))?.tokens?.access_token).toBe('tok');
   });
 });
