@@ -34,6 +34,8 @@ export interface OAuthStandInOptions {
   authorizationServers?: (base: string) => string[];
   /** Its sign-in server metadata never answers (a slow or stuck sign-in server). */
   metadataHangs?: boolean;
+  /** Its sign-in server metadata answers after this long (ms). */
+  metadataDelayMs?: number;
   /** Its authorize endpoint sends the browser there instead of back to the client (a hostile redirect). */
   authorizeRedirect?: string;
   /** Access tokens this long (default: a short random one); a hostile server's gigantic token. */
@@ -181,6 +183,8 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
         });
       const metadataPath = options.openIdOnly ? '/.well-known/openid-configuration' : '/.well-known/oauth-authorization-server';
       if (url.pathname === metadataPath && options.metadataHangs) return; // held open until close()
+      if (url.pathname === metadataPath && options.metadataDelayMs)
+        await new Promise((resolve) => setTimeout(resolve, options.metadataDelayMs));
       if (url.pathname === metadataPath)
         return json(res, 200, {
           ...(options.openIdOnly

@@ -67,7 +67,7 @@ export class SignIns {
     });
     if (this.starting.get(server) === starting) this.starting.delete(server);
     else {
-      // Pressed again meanwhile: that one replaces this one.
+      // Pressed again meanwhile (that one replaces this one), or the app stopped.
       signIn.done.catch(() => undefined);
       signIn.cancel();
       throw new ProblemError(problem('server.signInFailed', { reason: 'denied' }));
@@ -123,6 +123,8 @@ export class SignIns {
     this.unwatch = undefined;
     for (const signIn of this.running.values()) signIn.cancel();
     this.running.clear();
+    // Those still being set up give up once they are (their listener closed), as if pressed again.
+    this.starting.clear();
   }
 
   private async resume(server: string): Promise<void> {

@@ -104,6 +104,22 @@ describe('the vault against a gigantic token', () => {
   });
 });
 
+describe('a sign-in being set up when the app stops', () => {
+  it('leaves no redirect listener behind once it is set up', async () => {
+    await setUp({ metadataDelayMs: 300 }, undefined, 60_000, false);
+    const listeners = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    const before = listeners();
+    const pressed = harness!.bridge.api.signIn({ name: 'cloud' });
+    await harness!.bridge.stop();
+    await expect(pressed).rejects.toThrow(/sign-in/);
+    await waitFor(
+      () => listeners() <= before,
+      2000,
+      () => `the redirect listener to close (${listeners()} > ${before})`,
+    );
+  });
+});
+
 describe('two sign-ins of one server at once (a double click, the window and the web UI)', () => {
   it('the last one is the one kept: the other gives up its redirect listener, and the last signs in', async () => {
     await setUp({});
