@@ -7,6 +7,7 @@ import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
+import { listenForRedirect } from '../../../../src/main/core/oauth/loopback-redirect';
 import { FileVault, TOKENS_FILE_NAME, VaultRefused } from '../../../../src/main/core/oauth/token-vault';
 
 /**
@@ -177,5 +178,27 @@ describe('the tokens file replaced by a symlink', () => {
     expect(fs.lstatSync(file).isSymbolicLink()).toBe(false);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect((await vault.get('cloud'))?.tokens?.access_token).toBe('tok');
+  });
+});
+
+describe('hostile requests to the loopback callback', () => {
+  it('a flood of forged answers and an error carrying a script change nothing: the real answer is still taken', async () => {
+    const redirect = await listenForRedirect(scaled(10_000));
+    try {
+      const answer = redirect.answer(() => 'the-state');
+      const forged = await Promise.all(
+        Array.from({ length: 300 }, (_, i) =>
+          fetch(`${redirect.url}?code=stolen-${i}&state=guess-${i}&error=${encodeURIComponent('<script>alert(1)</script>')}`).then(
+            async (r) => ({ status: r.status, text: await r.text() }),
+          ),
+        ),
+      );
+      expect(forged.every((r) => r.status === 400 && !r.text.includes('<script>'))).toBe(true);
+      const denied = await fetch(`${redirect.url}?state=the-state&error=${encodeURIComponent('<img src=x onerror=alert(1)>')}`);
+      expect(await denied.text()).not.toContain('<img');
+      await expect(answer).resolves.toEqual({ error: '<img src=x onerror=alert(1)>' });
+    } finally {
+      redirect.close();
+    }
   });
 });
