@@ -32,6 +32,8 @@ export interface OAuthStandInOptions {
   clients?: Record<string, string | undefined>;
   /** The sign-in servers its protected resource metadata names (default: itself). */
   authorizationServers?: (base: string) => string[];
+  /** The `resource` its protected resource metadata names (default: the server's own URL, as it must). */
+  resource?: (base: string) => string;
   /** Its sign-in server metadata never answers (a slow or stuck sign-in server). */
   metadataHangs?: boolean;
   /** Its sign-in server metadata answers after this long (ms). */
@@ -177,7 +179,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
       if (url.pathname === '/sse' || url.pathname === '/messages') return sse(req, res, url);
       if (url.pathname.startsWith('/.well-known/oauth-protected-resource'))
         return json(res, 200, {
-          resource: `${base}${url.pathname.endsWith('/sse') ? '/sse' : '/mcp'}`,
+          resource: options.resource?.(base) ?? `${base}${url.pathname.endsWith('/sse') ? '/sse' : '/mcp'}`,
           authorization_servers: options.authorizationServers?.(base) ?? [base],
           scopes_supported: ['mcp:read'],
         });

@@ -73,6 +73,16 @@ describe('hostile sign-in servers', () => {
     expect(opened).toEqual([]);
   });
 
+  it("protected resource metadata for another server (RFC 9728's resource check) is refused before registering", async () => {
+    const { opened } = await setUp({ resource: () => 'https://other.example/mcp' });
+    // The connection stops once, saying why; it is not retried (it was, forever, with the SDK's own text).
+    expect(server().lastErrorCause).toEqual({ code: 'server.signInFailed', params: { reason: 'resource' } });
+    expect(server().restarts).toBe(0);
+    await expect(harness!.bridge.api.signIn({ name: 'cloud' })).rejects.toThrow(/sign-in failed/);
+    expect(standIn!.requests).not.toContain('POST /register');
+    expect(opened).toEqual([]);
+  });
+
   it('a sign-in server whose metadata never answers: the sign-in fails in time, it does not hang', async () => {
     // The connection's own discovery hangs too (until its start timeout): the sign-in is pressed meanwhile.
     await setUp({ metadataHangs: true }, undefined, scaled(1500), false);
