@@ -542,7 +542,7 @@ export const en = {
   'problem.server.signInAgain.hint': 'Press Sign in to sign in again. Headless: run xiaozhi-tray login {server}.',
   'problem.server.signInFailed': 'Sign-in failed ({reason}).',
   'problem.server.signInFailed.hint':
-    "timeout: the browser did not come back in time; state or issuer: the answer was not from the expected sign-in page; denied: it was cancelled; insecure: the sign-in server does not use https; storage: the app's folder can be written by other users, so the sign-in is not kept there. Press Sign in to try again.",
+    "timeout: the browser did not come back in time; state or issuer: the answer was not from the expected sign-in page; denied: it was cancelled; resource: the server's sign-in information names another server; insecure: the sign-in server does not use https; storage: the app's folder can be written by other users, so the sign-in is not kept there. Press Sign in to try again.",
   'problem.server.protocolUnsupported': 'The server speaks a version of the MCP protocol this app does not ({version}).',
   'problem.server.protocolUnsupported.hint': 'Update the server (or this app), then start it again. It is not retried until then.',
   'problem.server.badUrl': 'The address of this server is not a valid URL.',

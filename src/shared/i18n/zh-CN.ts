@@ -525,7 +525,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.signInAgain.hint': '请点击“登录”重新登录。无界面运行时：执行 xiaozhi-tray login {server}。',
   'problem.server.signInFailed': '登录失败（{reason}）。',
   'problem.server.signInFailed.hint':
-    'timeout：浏览器没有及时返回；state 或 issuer：返回的结果不是来自预期的登录页面；denied：登录被取消；insecure：登录服务器没有使用 https；storage：其他用户可以写入应用的文件夹，登录信息不会保存在那里。请点击“登录”重试。',
+    'timeout：浏览器没有及时返回；state 或 issuer：返回的结果不是来自预期的登录页面；denied：登录被取消；resource：该服务器的登录信息指向另一个服务器；insecure：登录服务器没有使用 https；storage：其他用户可以写入应用的文件夹，登录信息不会保存在那里。请点击“登录”重试。',
   'problem.server.protocolUnsupported': '该服务使用的 MCP 协议版本本应用不支持（{version}）。',
   'problem.server.protocolUnsupported.hint': '请更新该服务（或本应用），然后重新启动它。在此之前不会自动重试。',
   'problem.server.badUrl': '该服务的地址不是有效的 URL。',
