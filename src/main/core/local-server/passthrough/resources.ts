@@ -101,8 +101,17 @@ export function serveResources(ctx: ResourceSession): void {
     const { owned, server } = located(owners, lists, uri);
     if (!supports(server, 'subscribe'))
       throw new McpError(ErrorCode.InvalidRequest, `Server "${owned.server}" does not offer resource subscriptions`);
-    await ctx.subscriptions.add(server, owned.uri);
+    // Held before the server answers, so that the same URI asked twice at once, or the session
+    // going meanwhile, lets go of exactly what it took (else the server keeps it for ever).
+    if (ctx.subscribed.has(uri)) return {};
+    if (!upstreamNamed(ctx, owned.server)) throw notFound(uri);
     ctx.subscribed.set(uri, owned);
+    try {
+      await ctx.subscriptions.add(server, owned.uri);
+    } catch (error) {
+      if (ctx.subscribed.get(uri) === owned) ctx.subscribed.delete(uri);
+      throw error;
+    }
     return {};
   });
 
@@ -157,9 +166,12 @@ export const holdsResource = (c: { type: string }): boolean => c.type === 'resou
 function located(owners: UriOwners, lists: ServerResources[], uri: string): { owned: OwnedUri; server: UpstreamServer } {
   const owned = ownerOf(owners, uri);
   const server = owned && lists.find((l) => l.server.name === owned.server)?.server;
-  if (!owned || !server) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${clipText(uri, 300)}`, { uri: clipText(uri, 300) });
+  if (!owned || !server) throw notFound(uri);
   return { owned, server };
 }
+
+const notFound = (uri: string) =>
+  new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${clipText(uri, 300)}`, { uri: clipText(uri, 300) });
 
 /** Who owns which template (as a string): a completion names the template, not a URI. */
 export function templateUriOwners(lists: ServerResources[]): UriOwners {

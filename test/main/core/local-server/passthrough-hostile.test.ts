@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Bridge } from '../../../../src/main/core/bridge';
+import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
+import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
+import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { SettingsSchema, type StdioServerSettings } from '../../../../src/shared/settings';
+import { fastSupervision, testConnection } from '../../../helpers/bridge-harness';
+import { tempDirs } from '../../../helpers/temp-dirs';
+import { waitFor } from '../../../helpers/wait';
+
+// Attacks on the passthrough by a hostile server (test/fixtures/hostile-resource-server.mjs) and hostile clients.
+const TOKEN = 'passthrough-hostile-token-0123456789';
+const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-resource-server.mjs');
+const tempDir = tempDirs('xt-pass-hostile-');
+
+let bridge: Bridge | undefined;
+let logBook: LogBook | undefined;
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+  await bridge?.stop();
+  bridge = undefined;
+});
+
+function hostile(name: string, env: Record<string, string> = {}): StdioServerSettings {
+  return { name, transport: 'stdio', command: process.execPath, args: [HOSTILE], env: { FIXTURE_NAME: name, ...env }, enabled: true };
+}
+
+/** The bridge with these servers; cursor's set is the first server's alone, /mcp all. */
+async function start(servers: StdioServerSettings[]): Promise<string> {
+  const settings = SettingsSchema.parse({
+    connection: testConnection,
+    servers,
+    toolSets: [{ name: 'a', servers: [servers[0]?.name] }],
+    localServer: { enabled: true, port: 0, token: TOKEN, clients: { cursor: { toolSet: 'a' } } },
+  });
+  logBook = new LogBook();
+  bridge = new Bridge({
+    store: new MemorySettingsStore(settings),
+    logBook,
+    supervision: fastSupervision,
+    listChangedDebounceMs: 20,
+    stateDir: tempDir(),
+  });
+  bridge.start();
+  await bridge.whenServersSettled();
+  await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
+  return bridge.state().localServer?.url as string;
+}
+
+async function session(url: string, client = ''): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const sdk = new Client({ name: `attacker-${client || 'all'}`, version: '1.0.0' }, { capabilities: {} });
+  clients.push(sdk);
+  const transport = new StreamableHTTPClientTransport(new URL(client ? `${url}/${client}` : url), {
+    requestInit: { headers: { Authorization: `Bearer ${clientToken(TOKEN, client)}` } },
+  });
+  await sdk.connect(transport);
+  await sdk.listTools();
+  return { client: sdk, transport };
+}
+
+const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+/** What the server says it holds subscriptions to (its tool "held", through a session of all). */
+async function heldBy(client: Client): Promise<string[]> {
+  return JSON.parse(textOf(await client.callTool({ name: 'held' }))) as string[];
+}
+
+describe('the passthrough under attack', () => {
+  it('a resource subscribed twice at once and unsubscribed once is let go by the server', async () => {
+    const url = await start([hostile('alpha', { HOSTILE_SUBSCRIBE_DELAY_MS: '300' })]);
+    const { client } = await session(url);
+    await Promise.all([client.subscribeResource({ uri: 'note://alpha/r0' }), client.subscribeResource({ uri: 'note://alpha/r0' })]);
+    expect(await heldBy(client)).toEqual(['note://alpha/r0']);
+    await client.unsubscribeResource({ uri: 'note://alpha/r0' });
+    await waitFor(async () => (await heldBy(client)).length === 0, 5_000, 'the server to be told to let go');
+  });
+
+  it('a client that subscribes and goes before the answer leaves no subscription behind', async () => {
+    const url = await start([hostile('alpha', { HOSTILE_SUBSCRIBE_DELAY_MS: '500' })]);
+    const { client: watcher } = await session(url);
+    const { client, transport } = await session(url, 'cursor');
+    const asked = client.subscribeResource({ uri: 'note://alpha/r0' }).catch(() => undefined);
+    await waitFor(async () => textOf(await watcher.callTool({ name: 'asked' })) === '1/0', 5_000, 'the subscribe to reach the server');
+    await transport.terminateSession();
+    await client.close();
+    await asked;
+    await waitFor(async () => textOf(await watcher.callTool({ name: 'asked' })) === '1/1', 5_000, 'the subscribe to be answered');
+    // The session is gone: its subscription must not outlive it (the server told, nothing kept to ask again).
+    await waitFor(async () => (await heldBy(watcher)).length === 0, 5_000, 'the subscription of the session gone to be dropped');
+  });
+});
