@@ -1,6 +1,6 @@
 import type { LoggingLevel, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../logs/log-book';
-import { LIST_TIMEOUT_MS, askQuietly, clipText, type UpstreamServer } from './upstream';
+import { LIST_TIMEOUT_MS, askQuietly, clipForLog, clipText, type UpstreamServer } from './upstream';
 
 export type LogParams = LoggingMessageNotification['params'];
 
@@ -42,7 +42,7 @@ export function forwardedLog(server: string, params: LogParams): LogParams {
 /** Our own debug line for it: short (the log book masks known secrets and bounds it again). */
 export function logLine(server: string, params: LogParams): string {
   const data = typeof params.data === 'string' ? params.data : safeJson(params.data);
-  return `server "${server}" logged (${params.level}${params.logger ? `, ${clipText(params.logger, 60)}` : ''}): ${clipText(data, MAX_LOGGED_DATA)}`;
+  return `server "${server}" logged (${params.level}${params.logger ? `, ${clipForLog(params.logger, 60)}` : ''}): ${clipForLog(data, MAX_LOGGED_DATA)}`;
 }
 
 /** The level each server was last asked for: asked again only when it changes (or the server restarted). */

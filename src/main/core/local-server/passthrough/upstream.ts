@@ -48,7 +48,7 @@ export async function askQuietly<T>(log: Logger, server: string, what: string, a
   try {
     return await ask();
   } catch (error) {
-    log.debug(`server "${server}" failed ${what} (left out): ${clipText(error instanceof Error ? error.message : String(error), 300)}`);
+    log.debug(`server "${server}" failed ${what} (left out): ${clipForLog(error instanceof Error ? error.message : String(error), 300)}`);
     return undefined;
   }
 }
@@ -70,6 +70,16 @@ export async function listAll<T>(
 
 export function clipText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * Clipped before the log book masks known secrets: a secret the cut splits would no longer be
+ * recognised, and its start be written. So the word the cut falls in goes whole.
+ */
+export function clipForLog(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const kept = text.slice(0, max).replace(/[^\s"',;:(){}[\]<>]*$/u, '');
+  return `${kept}… (${text.length - kept.length} more characters)`;
 }
 
 /** What a session's handlers reach: its SDK server, its set's running servers, and what the hub shares. */
