@@ -10,6 +10,7 @@ import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { SettingsSchema, type StdioServerSettings } from '../../../../src/shared/settings';
 import { fastSupervision, testConnection } from '../../../helpers/bridge-harness';
 import { tempDirs } from '../../../helpers/temp-dirs';
+import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
 
 // Attacks on the passthrough by a hostile server (test/fixtures/hostile-resource-server.mjs) and hostile clients.
@@ -94,4 +95,37 @@ describe('the passthrough under attack', () => {
     // The session is gone: its subscription must not outlive it (the server told, nothing kept to ask again).
     await waitFor(async () => (await heldBy(watcher)).length === 0, 5_000, 'the subscription of the session gone to be dropped');
   });
+
+  it(
+    'lists 5,000 resources beside a server of 5,000 templates in seconds, and reads through a template past those matched',
+    async () => {
+      const url = await start([
+        hostile('alpha', { HOSTILE_TEMPLATES: '5000', HOSTILE_PAGE_SIZE: '500', HOSTILE_RESOURCES: '0' }),
+        hostile('beta', { HOSTILE_RESOURCES: '5000', HOSTILE_PAGE_SIZE: '500' }),
+      ]);
+      const { client } = await session(url);
+      // Before: 67 s on this machine, the event loop held 2.7 s a page.
+      const started = Date.now();
+      let cursor: string | undefined;
+      let listed = 0;
+      do {
+        const page = await client.listResources(cursor ? { cursor } : {});
+        listed += page.resources.length;
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(listed).toBe(5000);
+      expect(Date.now() - started).toBeLessThan(scaled(10_000));
+      let last: string | undefined;
+      cursor = undefined;
+      do {
+        const page = await client.listResourceTemplates(cursor ? { cursor } : {});
+        last = page.resourceTemplates.at(-1)?.uriTemplate ?? last;
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(last).toBe('xiaozhi-tray://alpha/note://alpha/t4999/{id}');
+      const read = await client.readResource({ uri: 'xiaozhi-tray://alpha/note://alpha/t4999/x' });
+      expect(read.contents[0]).toMatchObject({ text: 'read note://alpha/t4999/x of alpha' });
+    },
+    scaled(120_000),
+  );
 });

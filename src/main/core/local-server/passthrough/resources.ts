@@ -13,7 +13,8 @@ import {
 import { pageOver } from './paging';
 import type { Subscriptions } from './subscriptions';
 import { ANSWER_TIMEOUT_MS, clipText, supports, type SessionContext, type UpstreamServer } from './upstream';
-import { mapUri, ownerOf, templateOwners, uriOwners, type OwnedUri, type UriOwners } from './uri-mapping';
+import { MAX_MATCHED_TEMPLATES } from './template-match';
+import { mapUri, ownerOf, prefixedUri, templateOwners, uriOwners, type OwnedUri, type UriOwners } from './uri-mapping';
 
 /** The JSON-RPC code the spec gives "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -73,6 +74,8 @@ export function serveResources(ctx: ResourceSession): void {
   ctx.server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => {
     const { lists } = await resourceOwners(ctx);
     const owners = templateUriOwners(lists);
+    // A server's templates past those matched claim no URI: shown prefixed, their URIs still reach it.
+    const unmatched = new Set(lists.flatMap((l) => l.templates.slice(MAX_MATCHED_TEMPLATES)));
     const page = pageOver(
       lists.map((l) => ({ server: l.server.name, items: l.templates })),
       request.params?.cursor,
@@ -80,7 +83,7 @@ export function serveResources(ctx: ResourceSession): void {
     return {
       resourceTemplates: page.items.map(({ server, item }) => ({
         ...item,
-        uriTemplate: mapUri(owners, server, item.uriTemplate),
+        uriTemplate: unmatched.has(item) ? prefixedUri(server, item.uriTemplate) : mapUri(owners, server, item.uriTemplate),
         name: shownName(server, item.name),
       })),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
