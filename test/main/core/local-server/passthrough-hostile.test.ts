@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
+import { MAX_SESSION_SUBSCRIPTIONS } from '../../../../src/main/core/local-server/passthrough/resources';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { SettingsSchema, type StdioServerSettings } from '../../../../src/shared/settings';
 import { fastSupervision, testConnection } from '../../../helpers/bridge-harness';
@@ -127,5 +128,25 @@ describe('the passthrough under attack', () => {
       expect(read.contents[0]).toMatchObject({ text: 'read note://alpha/t4999/x of alpha' });
     },
     scaled(120_000),
+  );
+
+  it(
+    'a client subscribing to ever new URIs is refused past a bound, and the server holds no more than it',
+    async () => {
+      const url = await start([hostile('alpha')]);
+      const { client } = await session(url, 'cursor');
+      const refused: string[] = [];
+      for (let i = 0; i < MAX_SESSION_SUBSCRIPTIONS + 20; i++)
+        await client
+          .subscribeResource({ uri: `xiaozhi-tray://alpha/note://alpha/x${i}` })
+          .catch((e: Error) => void refused.push(e.message));
+      expect(refused).toHaveLength(20);
+      expect(refused[0]).toMatch(/subscri.*500/i);
+      expect(await heldBy(client)).toHaveLength(MAX_SESSION_SUBSCRIPTIONS);
+      // Letting go of one makes room for another.
+      await client.unsubscribeResource({ uri: 'xiaozhi-tray://alpha/note://alpha/x0' });
+      await client.subscribeResource({ uri: 'note://alpha/r0' });
+    },
+    scaled(60_000),
   );
 });

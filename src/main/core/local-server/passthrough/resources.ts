@@ -16,6 +16,9 @@ import { ANSWER_TIMEOUT_MS, clipText, supports, type SessionContext, type Upstre
 import { MAX_MATCHED_TEMPLATES } from './template-match';
 import { mapUri, ownerOf, prefixedUri, templateOwners, uriOwners, type OwnedUri, type UriOwners } from './uri-mapping';
 
+/** Subscriptions one session holds at most: each is one the server keeps, and any URI a prefix names is taken. */
+export const MAX_SESSION_SUBSCRIPTIONS = 500;
+
 /** The JSON-RPC code the spec gives "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
 
@@ -108,6 +111,11 @@ export function serveResources(ctx: ResourceSession): void {
     // going meanwhile, lets go of exactly what it took (else the server keeps it for ever).
     if (ctx.subscribed.has(uri)) return {};
     if (!upstreamNamed(ctx, owned.server)) throw notFound(uri);
+    if (ctx.subscribed.size >= MAX_SESSION_SUBSCRIPTIONS)
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `Too many resource subscriptions: a session holds at most ${MAX_SESSION_SUBSCRIPTIONS}; unsubscribe from one first`,
+      );
     ctx.subscribed.set(uri, owned);
     try {
       await ctx.subscriptions.add(server, owned.uri);
