@@ -69,6 +69,8 @@ interface Session {
   calls: number;
   clientInfo: string | undefined;
   passthrough?: PassthroughSession | undefined;
+  /** Its open GET streams (where what the servers announce goes): one waiting to drain says the client is not reading. */
+  streams: Set<http.ServerResponse>;
 }
 
 /** Sessions past this many are a misbehaving client: the least recently seen one goes. */
@@ -260,7 +262,9 @@ export class LocalMcpServer {
       session.lastSeen = Date.now();
       const current = session;
       const asked = requestIds(body);
+      if (req.method === 'GET') current.streams.add(res);
       res.once('close', () => {
+        current.streams.delete(res);
         current.open--;
         current.lastSeen = Date.now();
         // The client went away before its answer: its calls are cancelled now, not when the
@@ -376,6 +380,7 @@ export class LocalMcpServer {
       open: 0,
       calls: 0,
       clientInfo: undefined,
+      streams: new Set(),
     };
     server.setRequestHandler(ListToolsRequestSchema, () =>
       session.view.list(() => {
@@ -405,7 +410,12 @@ export class LocalMcpServer {
       // Its resource links and embedded resources carry the URIs this client reads them by.
       return session.passthrough?.mappedResult(session.view.current.identityOf(request.params.name)?.server, result) ?? result;
     });
-    session.passthrough = this.passthrough?.attach(server, () => session.view.current.id);
+    session.passthrough = this.passthrough?.attach(
+      server,
+      () => session.view.current.id,
+      // Written to a stream its client does not read: our writes wait for a drain that does not come.
+      () => [...session.streams].some((res) => res.writableNeedDrain),
+    );
     server.oninitialized = () => {
       session.clientInfo = clientName(server.getClientVersion()?.name);
       this.opts.log.info(

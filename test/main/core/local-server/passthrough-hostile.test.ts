@@ -149,4 +149,64 @@ describe('the passthrough under attack', () => {
     },
     scaled(60_000),
   );
+
+  it(
+    'a flood of log messages to a client that stopped reading does not pile up in memory',
+    async () => {
+      const url = await start([hostile('alpha')]);
+      const { client } = await session(url);
+      const auth = {
+        Authorization: `Bearer ${clientToken(TOKEN, '')}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      const init = await fetch(url, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stall', version: '1' } },
+        }),
+      });
+      const sid = init.headers.get('mcp-session-id') as string;
+      await init.text();
+      const h = { ...auth, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+      await (
+        await fetch(url, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+      ).text();
+      await (
+        await fetch(url, {
+          method: 'POST',
+          headers: h,
+          body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'debug' } }),
+        })
+      ).text();
+      const http = await import('node:http');
+      const u = new URL(url);
+      await new Promise<void>((resolve) => {
+        const req = http.request(
+          { host: u.hostname, port: u.port, path: u.pathname, method: 'GET', headers: { ...h, accept: 'text/event-stream' } },
+          (res) => {
+            res.pause();
+            res.socket.pause();
+            resolve();
+          },
+        );
+        req.end();
+      });
+      const flood = async (rounds: number) => {
+        for (let i = 0; i < rounds; i++) await client.callTool({ name: 'flood', arguments: { count: 200, bytes: 60_000 } });
+        return process.memoryUsage().rss / 1e6;
+      };
+      // The first 120 MB of messages fill the socket's buffers; after them, 240 MB more must not stay with us.
+      // Before: 131 MB -> 332 MB after the first 120 MB, and on for every further one.
+      const settled = await flood(10);
+      const t = Date.now();
+      expect((await flood(20)) - settled).toBeLessThan(60);
+      expect(Date.now() - t).toBeLessThan(scaled(30_000));
+    },
+    scaled(60_000),
+  );
 });

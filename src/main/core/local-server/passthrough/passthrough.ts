@@ -42,8 +42,9 @@ export class Passthrough {
     };
   }
 
-  attach(server: Server, setId: () => string): PassthroughSession {
-    const session = new PassthroughSession(this, server, setId);
+  /** `stalled`: whether the session's client has stopped taking what its stream is sent. */
+  attach(server: Server, setId: () => string, stalled: () => boolean = () => false): PassthroughSession {
+    const session = new PassthroughSession(this, server, setId, stalled);
     this.sessions.add(session);
     return session;
   }
@@ -116,11 +117,13 @@ export class PassthroughSession implements ResourceSession {
   /** The servers it was last served (running, in its set): a change means new lists to hear of. */
   private served: string;
   private closed = false;
+  private missedLogs = 0;
 
   constructor(
     private readonly hub: Passthrough,
     readonly server: Server,
     private readonly setId: () => string,
+    private readonly stalled: () => boolean,
   ) {
     this.served = this.servedNames();
     serveResources(this);
@@ -178,7 +181,23 @@ export class PassthroughSession implements ResourceSession {
     this.server.sendPromptListChanged().catch(() => undefined);
   }
 
+  /**
+   * A server's log message, unless the client has stopped taking what its stream is sent (past
+   * the socket's buffers): a flooding server's messages would pile up in our memory (200 MB for
+   * 2,000 of 60 kB). It hears how many it missed once it reads again.
+   */
   tell(server: string, params: LogParams): void {
+    if (this.stalled()) {
+      this.missedLogs++;
+      return;
+    }
+    if (this.missedLogs > 0) {
+      const data = `${this.missedLogs} log messages were left out: this client was not reading them`;
+      this.missedLogs = 0;
+      this.server
+        .notification({ method: 'notifications/message', params: { level: 'warning', logger: 'xiaozhi-tray', data } })
+        .catch(() => undefined);
+    }
     this.server.notification({ method: 'notifications/message', params: forwardedLog(server, params) }).catch(() => undefined);
   }
 
