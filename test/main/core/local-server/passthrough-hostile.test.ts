@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
@@ -209,4 +209,18 @@ describe('the passthrough under attack', () => {
     },
     scaled(60_000),
   );
+
+  it('a server announcing its resources changed 5,000 times is told to a client a few times, not 5,000', async () => {
+    const url = await start([hostile('alpha')]);
+    const { client } = await session(url);
+    let heard = 0;
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void heard++);
+    await client.callTool({ name: 'changed', arguments: { count: 5000 } });
+    // The last announcement is told (after the flood), whatever is coalesced before it.
+    await waitFor(() => heard > 0, 5_000, 'the change to be told');
+    await client.callTool({ name: 'changed', arguments: { count: 1 } });
+    const after = heard;
+    await waitFor(() => heard > after, 5_000, 'the next change to be told');
+    expect(heard).toBeLessThan(50);
+  });
 });

@@ -110,6 +110,9 @@ export class Passthrough {
   }
 }
 
+/** List changes announced within this long are told to a session once. */
+export const LIST_CHANGED_COALESCE_MS = 100;
+
 /** One local session's passthrough: its handlers, its subscriptions and log level. */
 export class PassthroughSession implements ResourceSession {
   readonly subscribed = new Map<string, OwnedUri>();
@@ -118,6 +121,8 @@ export class PassthroughSession implements ResourceSession {
   private served: string;
   private closed = false;
   private missedLogs = 0;
+  private readonly pendingChanges = new Set<'resources' | 'prompts'>();
+  private changeTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly hub: Passthrough,
@@ -174,11 +179,26 @@ export class PassthroughSession implements ResourceSession {
   }
 
   resourcesChanged(): void {
-    this.server.sendResourceListChanged().catch(() => undefined);
+    this.changed('resources');
   }
 
   promptsChanged(): void {
-    this.server.sendPromptListChanged().catch(() => undefined);
+    this.changed('prompts');
+  }
+
+  /**
+   * Told once for the announcements of a short while: a server announcing thousands of changes
+   * had each told to every client (5,000 of 5,000), and each client listing again re-read it all.
+   */
+  private changed(kind: 'resources' | 'prompts'): void {
+    if (this.closed) return;
+    this.pendingChanges.add(kind);
+    this.changeTimer ??= setTimeout(() => {
+      this.changeTimer = undefined;
+      if (this.pendingChanges.has('resources')) this.server.sendResourceListChanged().catch(() => undefined);
+      if (this.pendingChanges.has('prompts')) this.server.sendPromptListChanged().catch(() => undefined);
+      this.pendingChanges.clear();
+    }, LIST_CHANGED_COALESCE_MS);
   }
 
   /**
@@ -203,6 +223,8 @@ export class PassthroughSession implements ResourceSession {
 
   close(): void {
     if (this.closed) return;
+    clearTimeout(this.changeTimer);
+    this.changeTimer = undefined;
     dropSubscriptions(this);
     this.closed = true;
     this.hub.detach(this);
