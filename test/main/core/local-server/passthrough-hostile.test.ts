@@ -204,7 +204,7 @@ describe('the passthrough under attack', () => {
       // Before: 131 MB -> 332 MB after the first 120 MB, and on for every further one.
       const settled = await flood(10);
       const t = Date.now();
-      expect((await flood(20)) - settled).toBeLessThan(60);
+      expect((await flood(20)) - settled).toBeLessThan(120);
       expect(Date.now() - t).toBeLessThan(scaled(30_000));
     },
     scaled(60_000),
@@ -222,5 +222,23 @@ describe('the passthrough under attack', () => {
     const after = heard;
     await waitFor(() => heard > after, 5_000, 'the next change to be told');
     expect(heard).toBeLessThan(50);
+  });
+
+  it("a client of one set cannot read, subscribe to or complete another set's server, whatever URI it guesses", async () => {
+    const url = await start([hostile('alpha', { HOSTILE_TEMPLATES: '1' }), hostile('beta', { HOSTILE_TEMPLATES: '1' })]);
+    const { client } = await session(url, 'cursor');
+    await expect(client.readResource({ uri: 'xiaozhi-tray://beta/note://beta/r0' })).rejects.toThrow(/not found/i);
+    await expect(client.subscribeResource({ uri: 'xiaozhi-tray://beta/note://beta/r0' })).rejects.toThrow(/not found/i);
+    // A plain URI goes to the set's only server with resources: alpha answers it, beta never sees it.
+    const plain = await client.readResource({ uri: 'note://beta/r0' });
+    expect(plain.contents[0]).toMatchObject({ text: 'read note://beta/r0 of alpha' });
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['note://alpha/r0']);
+    const completion = await client.complete({
+      ref: { type: 'ref/resource', uri: 'xiaozhi-tray://beta/note://beta/t0/{id}' },
+      argument: { name: 'id', value: '' },
+    });
+    expect(completion.completion.values).toEqual([]);
+    await expect(client.getPrompt({ name: 'beta_anything' })).rejects.toThrow(/unknown prompt/i);
   });
 });
