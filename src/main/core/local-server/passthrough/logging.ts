@@ -18,6 +18,8 @@ const SEVERITY: Record<LoggingLevel, number> = {
 /** A server's log message's data, as JSON, past which it is cut (for a client) and, far shorter, for our log. */
 const MAX_FORWARDED_DATA = 64 * 1024;
 const MAX_LOGGED_DATA = 500;
+/** A logger's name, as a client gets it. */
+const MAX_LOGGER = 200;
 
 /** A session that asked for `wanted` hears a message at `level`. */
 export function wants(wanted: LoggingLevel | undefined, level: LoggingLevel): boolean {
@@ -33,7 +35,7 @@ export function mostVerbose(levels: readonly (LoggingLevel | undefined)[]): Logg
 
 /** The message as a client gets it: its logger names the server, its data bounded. */
 export function forwardedLog(server: string, params: LogParams): LogParams {
-  const logger = params.logger ? `${server}/${params.logger}` : server;
+  const logger = params.logger ? `${server}/${clipText(params.logger, MAX_LOGGER)}` : server;
   const json = safeJson(params.data);
   const data = json.length > MAX_FORWARDED_DATA ? clipText(json, MAX_FORWARDED_DATA) : params.data;
   return { ...params, logger, data };

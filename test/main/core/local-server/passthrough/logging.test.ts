@@ -24,6 +24,8 @@ describe("servers' log messages", () => {
     expect(typeof forwarded.data === 'string' && forwarded.data.length < 70_000).toBe(true);
     expect(forwardedLog('notes', { level: 'info', data: { a: 1 } })).toEqual({ level: 'info', logger: 'notes', data: { a: 1 } });
     expect(logLine('notes', { level: 'info', data: huge }).length).toBeLessThan(700);
+    // The logger's name too: it went to every client whole (1 MB a message).
+    expect(forwardedLog('notes', { level: 'info', logger: huge, data: 'x' }).logger?.length).toBeLessThan(300);
   });
 
   it('never leave the start of a known secret in our log where the line is cut', () => {
