@@ -79,6 +79,8 @@ interface Session {
   /** Takes the session out of the calls' passthrough. */
   detachCalls?: (() => void) | undefined;
   passthrough?: PassthroughSession | undefined;
+  /** Its open GET streams (where what the servers announce goes): one waiting to drain says the client is not reading. */
+  streams: Set<http.ServerResponse>;
 }
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -285,7 +287,9 @@ export class LocalMcpServer {
       session.lastSeen = Date.now();
       const current = session;
       const asked = requestIds(body);
+      if (req.method === 'GET') current.streams.add(res);
       res.once('close', () => {
+        current.streams.delete(res);
         current.open--;
         current.lastSeen = Date.now();
         // The client went away before its answer: its calls are cancelled now, not when the
@@ -414,6 +418,7 @@ export class LocalMcpServer {
       open: 0,
       calls: 0,
       clientInfo: undefined,
+      streams: new Set(),
     };
     server.setRequestHandler(ListToolsRequestSchema, () =>
       session.view.list(() => {
@@ -453,7 +458,12 @@ export class LocalMcpServer {
       // Its resource links and embedded resources carry the URIs this client reads them by.
       return session.passthrough?.mappedResult(session.view.current.identityOf(request.params.name)?.server, result) ?? result;
     };
-    session.passthrough = this.passthrough?.attach(server, () => session.view.current.id);
+    session.passthrough = this.passthrough?.attach(
+      server,
+      () => session.view.current.id,
+      // Written to a stream its client does not read: our writes wait for a drain that does not come.
+      () => [...session.streams].some((res) => res.writableNeedDrain),
+    );
     server.oninitialized = () => {
       session.clientInfo = clientName(server.getClientVersion()?.name);
       this.opts.log.info(

@@ -1,6 +1,6 @@
 import type { LoggingLevel, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../logs/log-book';
-import { LIST_TIMEOUT_MS, askQuietly, clipText, type UpstreamServer } from './upstream';
+import { LIST_TIMEOUT_MS, askQuietly, clipForLog, clipText, type UpstreamServer } from './upstream';
 
 export type LogParams = LoggingMessageNotification['params'];
 
@@ -18,6 +18,8 @@ const SEVERITY: Record<LoggingLevel, number> = {
 /** A server's log message's data, as JSON, past which it is cut (for a client) and, far shorter, for our log. */
 const MAX_FORWARDED_DATA = 64 * 1024;
 const MAX_LOGGED_DATA = 500;
+/** A logger's name, as a client gets it. */
+const MAX_LOGGER = 200;
 
 /** A session that asked for `wanted` hears a message at `level`. */
 export function wants(wanted: LoggingLevel | undefined, level: LoggingLevel): boolean {
@@ -33,7 +35,7 @@ export function mostVerbose(levels: readonly (LoggingLevel | undefined)[]): Logg
 
 /** The message as a client gets it: its logger names the server, its data bounded. */
 export function forwardedLog(server: string, params: LogParams): LogParams {
-  const logger = params.logger ? `${server}/${params.logger}` : server;
+  const logger = params.logger ? `${server}/${clipText(params.logger, MAX_LOGGER)}` : server;
   const json = safeJson(params.data);
   const data = json.length > MAX_FORWARDED_DATA ? clipText(json, MAX_FORWARDED_DATA) : params.data;
   return { ...params, logger, data };
@@ -42,7 +44,7 @@ export function forwardedLog(server: string, params: LogParams): LogParams {
 /** Our own debug line for it: short (the log book masks known secrets and bounds it again). */
 export function logLine(server: string, params: LogParams): string {
   const data = typeof params.data === 'string' ? params.data : safeJson(params.data);
-  return `server "${server}" logged (${params.level}${params.logger ? `, ${clipText(params.logger, 60)}` : ''}): ${clipText(data, MAX_LOGGED_DATA)}`;
+  return `server "${server}" logged (${params.level}${params.logger ? `, ${clipForLog(params.logger, 60)}` : ''}): ${clipForLog(data, MAX_LOGGED_DATA)}`;
 }
 
 /** The level each server was last asked for: asked again only when it changes (or the server restarted). */

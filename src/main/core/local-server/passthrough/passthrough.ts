@@ -44,8 +44,9 @@ export class Passthrough {
     };
   }
 
-  attach(server: Server, setId: () => string): PassthroughSession {
-    const session = new PassthroughSession(this, server, setId);
+  /** `stalled`: whether the session's client has stopped taking what its stream is sent. */
+  attach(server: Server, setId: () => string, stalled: () => boolean = () => false): PassthroughSession {
+    const session = new PassthroughSession(this, server, setId, stalled);
     this.sessions.add(session);
     return session;
   }
@@ -111,6 +112,9 @@ export class Passthrough {
   }
 }
 
+/** List changes announced within this long are told to a session once. */
+export const LIST_CHANGED_COALESCE_MS = 100;
+
 /** One local session's passthrough: its handlers, its subscriptions and log level. */
 export class PassthroughSession implements ResourceSession {
   readonly subscribed = new Map<string, OwnedUri>();
@@ -118,11 +122,15 @@ export class PassthroughSession implements ResourceSession {
   /** The servers it was last served (running, in its set): a change means new lists to hear of. */
   private served: string;
   private closed = false;
+  private missedLogs = 0;
+  private readonly pendingChanges = new Set<'resources' | 'prompts'>();
+  private changeTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly hub: Passthrough,
     readonly server: Server,
     private readonly setId: () => string,
+    private readonly stalled: () => boolean,
   ) {
     this.served = this.servedNames();
     serveResources(this);
@@ -173,14 +181,45 @@ export class PassthroughSession implements ResourceSession {
   }
 
   resourcesChanged(): void {
-    this.server.sendResourceListChanged().catch(() => undefined);
+    this.changed('resources');
   }
 
   promptsChanged(): void {
-    this.server.sendPromptListChanged().catch(() => undefined);
+    this.changed('prompts');
   }
 
+  /**
+   * Told once for the announcements of a short while: a server announcing thousands of changes
+   * had each told to every client (5,000 of 5,000), and each client listing again re-read it all.
+   */
+  private changed(kind: 'resources' | 'prompts'): void {
+    if (this.closed) return;
+    this.pendingChanges.add(kind);
+    this.changeTimer ??= setTimeout(() => {
+      this.changeTimer = undefined;
+      if (this.pendingChanges.has('resources')) this.server.sendResourceListChanged().catch(() => undefined);
+      if (this.pendingChanges.has('prompts')) this.server.sendPromptListChanged().catch(() => undefined);
+      this.pendingChanges.clear();
+    }, LIST_CHANGED_COALESCE_MS);
+  }
+
+  /**
+   * A server's log message, unless the client has stopped taking what its stream is sent (past
+   * the socket's buffers): a flooding server's messages would pile up in our memory (200 MB for
+   * 2,000 of 60 kB). It hears how many it missed once it reads again.
+   */
   tell(server: string, params: LogParams): void {
+    if (this.stalled()) {
+      this.missedLogs++;
+      return;
+    }
+    if (this.missedLogs > 0) {
+      const data = `${this.missedLogs} log messages were left out: this client was not reading them`;
+      this.missedLogs = 0;
+      this.server
+        .notification({ method: 'notifications/message', params: { level: 'warning', logger: 'xiaozhi-tray', data } })
+        .catch(() => undefined);
+    }
     const forwarded = forwardedLog(server, params);
     // During this session's call to that server: on the call's own stream (a client may have no other open).
     const onCall = this.hub.callStream?.(this.server, server);
@@ -190,6 +229,8 @@ export class PassthroughSession implements ResourceSession {
 
   close(): void {
     if (this.closed) return;
+    clearTimeout(this.changeTimer);
+    this.changeTimer = undefined;
     dropSubscriptions(this);
     this.closed = true;
     this.hub.detach(this);

@@ -13,7 +13,11 @@ import {
 import { pageOver } from './paging';
 import type { Subscriptions } from './subscriptions';
 import { ANSWER_TIMEOUT_MS, clipText, passedOn, supports, type SessionContext, type UpstreamServer } from './upstream';
-import { mapUri, ownerOf, templateOwners, uriOwners, type OwnedUri, type UriOwners } from './uri-mapping';
+import { MAX_MATCHED_TEMPLATES } from './template-match';
+import { mapUri, ownerOf, prefixedUri, templateOwners, uriOwners, type OwnedUri, type UriOwners } from './uri-mapping';
+
+/** Subscriptions one session holds at most: each is one the server keeps, and any URI a prefix names is taken. */
+export const MAX_SESSION_SUBSCRIPTIONS = 500;
 
 /** The JSON-RPC code the spec gives "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -73,6 +77,8 @@ export function serveResources(ctx: ResourceSession): void {
   ctx.server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => {
     const { lists } = await resourceOwners(ctx);
     const owners = templateUriOwners(lists);
+    // A server's templates past those matched claim no URI: shown prefixed, their URIs still reach it.
+    const unmatched = new Set(lists.flatMap((l) => l.templates.slice(MAX_MATCHED_TEMPLATES)));
     const page = pageOver(
       lists.map((l) => ({ server: l.server.name, items: l.templates })),
       request.params?.cursor,
@@ -80,7 +86,7 @@ export function serveResources(ctx: ResourceSession): void {
     return {
       resourceTemplates: page.items.map(({ server, item }) => ({
         ...item,
-        uriTemplate: mapUri(owners, server, item.uriTemplate),
+        uriTemplate: unmatched.has(item) ? prefixedUri(server, item.uriTemplate) : mapUri(owners, server, item.uriTemplate),
         name: shownName(server, item.name),
       })),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
@@ -103,8 +109,22 @@ export function serveResources(ctx: ResourceSession): void {
     const { owned, server } = located(owners, lists, uri);
     if (!supports(server, 'subscribe'))
       throw new McpError(ErrorCode.InvalidRequest, `Server "${owned.server}" does not offer resource subscriptions`);
-    await passedOn(() => ctx.subscriptions.add(server, owned.uri));
+    // Held before the server answers, so that the same URI asked twice at once, or the session
+    // going meanwhile, lets go of exactly what it took (else the server keeps it for ever).
+    if (ctx.subscribed.has(uri)) return {};
+    if (!upstreamNamed(ctx, owned.server)) throw notFound(uri);
+    if (ctx.subscribed.size >= MAX_SESSION_SUBSCRIPTIONS)
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `Too many resource subscriptions: a session holds at most ${MAX_SESSION_SUBSCRIPTIONS}; unsubscribe from one first`,
+      );
     ctx.subscribed.set(uri, owned);
+    try {
+      await passedOn(() => ctx.subscriptions.add(server, owned.uri));
+    } catch (error) {
+      if (ctx.subscribed.get(uri) === owned) ctx.subscribed.delete(uri);
+      throw error;
+    }
     return {};
   });
 
@@ -159,9 +179,12 @@ export const holdsResource = (c: { type: string }): boolean => c.type === 'resou
 function located(owners: UriOwners, lists: ServerResources[], uri: string): { owned: OwnedUri; server: UpstreamServer } {
   const owned = ownerOf(owners, uri);
   const server = owned && lists.find((l) => l.server.name === owned.server)?.server;
-  if (!owned || !server) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${clipText(uri, 300)}`, { uri: clipText(uri, 300) });
+  if (!owned || !server) throw notFound(uri);
   return { owned, server };
 }
+
+const notFound = (uri: string) =>
+  new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${clipText(uri, 300)}`, { uri: clipText(uri, 300) });
 
 /** Who owns which template (as a string): a completion names the template, not a URI. */
 export function templateUriOwners(lists: ServerResources[]): UriOwners {

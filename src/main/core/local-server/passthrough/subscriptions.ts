@@ -3,12 +3,19 @@ import type { OwnedUri } from './uri-mapping';
 
 const key = (server: string, uri: string) => `${server}\u0000${uri}`;
 
+interface Hold {
+  owned: OwnedUri;
+  count: number;
+  /** The server's subscribe, as asked. */
+  asked: Promise<unknown>;
+}
+
 /**
  * Resource subscriptions as the servers hold them: one per resource, however many sessions asked,
  * dropped when the last of them lets go (or goes).
  */
 export class Subscriptions {
-  private readonly counts = new Map<string, { owned: OwnedUri; count: number }>();
+  private readonly counts = new Map<string, Hold>();
 
   async add(server: UpstreamServer, uri: string): Promise<void> {
     const k = key(server.name, uri);
@@ -17,11 +24,14 @@ export class Subscriptions {
       held.count++;
       return;
     }
-    this.counts.set(k, { owned: { server: server.name, uri }, count: 1 });
+    const asked = server.client.subscribeResource({ uri }, { timeout: ANSWER_TIMEOUT_MS });
+    const entry: Hold = { owned: { server: server.name, uri }, count: 1, asked };
+    this.counts.set(k, entry);
     try {
-      await server.client.subscribeResource({ uri }, { timeout: ANSWER_TIMEOUT_MS });
+      await asked;
     } catch (error) {
-      this.drop(k);
+      // Not when its holders let go meanwhile (and someone else took it afresh).
+      if (this.counts.get(k) === entry) this.drop(k);
       throw error;
     }
   }
@@ -29,8 +39,13 @@ export class Subscriptions {
   /** A session let go; the server is told once no session holds the resource (if it is still up). */
   remove(owned: OwnedUri, server: UpstreamServer | undefined): void {
     const k = key(owned.server, owned.uri);
-    if (!this.drop(k) || !server) return;
-    server.client.unsubscribeResource({ uri: owned.uri }, { timeout: ANSWER_TIMEOUT_MS }).catch(() => undefined);
+    const asked = this.counts.get(k)?.asked;
+    if (!this.drop(k) || !server || !asked) return;
+    // After the subscribe is answered: a server that answers requests out of order would take it last.
+    asked.then(
+      () => server.client.unsubscribeResource({ uri: owned.uri }, { timeout: ANSWER_TIMEOUT_MS }).catch(() => undefined),
+      () => undefined,
+    );
   }
 
   /** The resources of a server someone holds (asked again when it comes back up). */

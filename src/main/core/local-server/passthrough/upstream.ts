@@ -48,22 +48,37 @@ export async function askQuietly<T>(log: Logger, server: string, what: string, a
   try {
     return await ask();
   } catch (error) {
-    log.debug(`server "${server}" failed ${what} (left out): ${clipText(error instanceof Error ? error.message : String(error), 300)}`);
+    log.debug(`server "${server}" failed ${what} (left out): ${clipForLog(error instanceof Error ? error.message : String(error), 300)}`);
     return undefined;
   }
 }
 
-/** Every page of a server's list, bounded in pages and items. */
+/**
+ * One item's size (as JSON) past which it is left out, and the size of a list past which no more
+ * is read: the list is kept, and each client is sent pages of 200 of its items (one of 20 resources
+ * with 5 MB URIs was 100 MB, kept and sent to every client whole).
+ */
+export const MAX_ITEM_CHARS = 64 * 1024;
+export const MAX_LIST_CHARS = 8 * 1024 * 1024;
+
+/** Every page of a server's list, bounded in pages, items and size. */
 export async function listAll<T>(
   page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
 ): Promise<T[]> {
   const items: T[] = [];
+  let size = 0;
   let cursor: string | undefined;
   for (let n = 0; n < MAX_PAGES; n++) {
     const got = await page(cursor);
-    items.push(...got.items.slice(0, MAX_ITEMS - items.length));
+    for (const item of got.items) {
+      if (items.length >= MAX_ITEMS || size >= MAX_LIST_CHARS) break;
+      const chars = JSON.stringify(item)?.length ?? 0;
+      if (chars > MAX_ITEM_CHARS) continue;
+      items.push(item);
+      size += chars;
+    }
     cursor = got.nextCursor;
-    if (!cursor || items.length >= MAX_ITEMS) break;
+    if (!cursor || items.length >= MAX_ITEMS || size >= MAX_LIST_CHARS) break;
   }
   return items;
 }
@@ -88,6 +103,16 @@ export async function passedOn<T>(ask: () => Promise<T>): Promise<T> {
 
 export function clipText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * Clipped before the log book masks known secrets: a secret the cut splits would no longer be
+ * recognised, and its start be written. So the word the cut falls in goes whole.
+ */
+export function clipForLog(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const kept = text.slice(0, max).replace(/[^\s"',;:(){}[\]<>]*$/u, '');
+  return `${kept}… (${text.length - kept.length} more characters)`;
 }
 
 /** What a session's handlers reach: its SDK server, its set's running servers, and what the hub shares. */

@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { MAX_MATCHED_TEMPLATES, templateMatcher, type TemplateMatcher } from './template-match';
 
 /**
  * Resource URIs of several servers, as one client sees them. A URI stays as its server gave it
@@ -55,17 +55,17 @@ export function ownerOf(owners: UriOwners, uri: string): OwnedUri | undefined {
   return undefined;
 }
 
-/** Owners from each server's listed URIs (exact) and templates (a URI they expand to). */
+/** Owners from each server's listed URIs (exact) and templates (a URI they expand to: its first MAX_MATCHED_TEMPLATES). */
 export function uriOwners(lists: ReadonlyMap<string, { uris: ReadonlySet<string>; templates: readonly string[] }>): UriOwners {
-  const matchers = new Map<string, UriTemplate[]>();
+  const matchers = new Map<string, TemplateMatcher[]>();
   for (const [server, { templates }] of lists)
     matchers.set(
       server,
-      templates.flatMap((t) => parsedTemplate(t)),
+      templates.slice(0, MAX_MATCHED_TEMPLATES).flatMap((t) => templateMatcher(t) ?? []),
     );
   return {
     servers: [...lists.keys()].sort(),
-    claims: (server, uri) => lists.get(server)?.uris.has(uri) === true || (matchers.get(server) ?? []).some((t) => matches(t, uri)),
+    claims: (server, uri) => lists.get(server)?.uris.has(uri) === true || (matchers.get(server) ?? []).some((t) => t.matches(uri)),
   };
 }
 
@@ -73,20 +73,4 @@ export function uriOwners(lists: ReadonlyMap<string, { uris: ReadonlySet<string>
 export function templateOwners(lists: ReadonlyMap<string, readonly string[]>): UriOwners {
   const sets = new Map([...lists].map(([server, templates]) => [server, new Set(templates)]));
   return { servers: [...lists.keys()].sort(), claims: (server, uri) => sets.get(server)?.has(uri) === true };
-}
-
-function parsedTemplate(template: string): UriTemplate[] {
-  try {
-    return [new UriTemplate(template)];
-  } catch {
-    return [];
-  }
-}
-
-function matches(template: UriTemplate, uri: string): boolean {
-  try {
-    return template.match(uri) !== null;
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { forwardedLog, LogLineBudget, logLine, mostVerbose, wants } from '../../../../../src/main/core/local-server/passthrough/logging';
+import { LogBook } from '../../../../../src/main/core/logs/log-book';
 import {
   combinedInstructions,
   MAX_INSTRUCTIONS,
@@ -23,6 +24,21 @@ describe("servers' log messages", () => {
     expect(typeof forwarded.data === 'string' && forwarded.data.length < 70_000).toBe(true);
     expect(forwardedLog('notes', { level: 'info', data: { a: 1 } })).toEqual({ level: 'info', logger: 'notes', data: { a: 1 } });
     expect(logLine('notes', { level: 'info', data: huge }).length).toBeLessThan(700);
+    // The logger's name too: it went to every client whole (1 MB a message).
+    expect(forwardedLog('notes', { level: 'info', logger: huge, data: 'x' }).logger?.length).toBeLessThan(300);
+  });
+
+  it('never leave the start of a known secret in our log where the line is cut', () => {
+    const secret = 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0';
+    const book = new LogBook();
+    book.setSecrets([secret]);
+    const log = book.logger('test');
+    for (let before = 440; before <= 500; before += 3) {
+      log.debug(logLine('notes', { level: 'info', data: `${'x '.repeat(before / 2)}${before % 2 ? 'y' : ''}${secret} tail` }));
+      log.debug(logLine('notes', { level: 'info', logger: `${'l'.repeat(before - 440)}${secret}`, data: 'said' }));
+    }
+    const written = book.entries().map((e) => e.message);
+    expect(written.filter((m) => m.includes(secret.slice(0, 6)))).toEqual([]);
   });
 
   it('are written to our log at a bounded rate per server, then counted', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapUri, ownerOf, prefixedUri, uriOwners, type UriOwners } from '../../../../../src/main/core/local-server/passthrough/uri-mapping';
+import { MAX_MATCHED_TEMPLATES } from '../../../../../src/main/core/local-server/passthrough/template-match';
 import { PAGE_ITEMS, pageOver } from '../../../../../src/main/core/local-server/passthrough/paging';
 
 const owners = (lists: Record<string, { uris?: string[]; templates?: string[] }>): UriOwners =>
@@ -59,5 +60,44 @@ describe('pages over several servers', () => {
     // The server the cursor names is gone: the next one's list starts the page.
     expect(pageOver([{ server: 'c', items: ['c0'] }], first.nextCursor).items.map((p) => p.item)).toEqual(['c0']);
     expect(() => pageOver(groups, 'not a cursor')).toThrow(/Invalid cursor/);
+  });
+
+  it("decides whose a URI is in linear time, whatever a hostile template or a client's URI holds", () => {
+    // Six adjacent expressions: the SDK's regex backtracks for seconds on 80 characters.
+    const o = owners({
+      evil: { templates: ['note://{a}{b}{c}{d}{e}{f}{g}{h}!', 'x://{+a}{+b}{+c}{+d}{+e}{+f}{+g}!'] },
+      good: { uris: ['u://1'] },
+    });
+    const started = Date.now();
+    expect(ownerOf(o, `note://${'a'.repeat(120)}`)).toBeUndefined();
+    expect(ownerOf(o, `x://${'a'.repeat(120)}`)).toBeUndefined();
+    expect(ownerOf(o, `note://${'a'.repeat(20)}!`)).toEqual({ server: 'evil', uri: `note://${'a'.repeat(20)}!` });
+    expect(mapUri(o, 'good', `note://${'a'.repeat(120)}`)).toBe(`xiaozhi-tray://good/note://${'a'.repeat(120)}`);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('matches templates as the SDK does: simple, reserved, path, label and query expressions', () => {
+    const o = owners({
+      a: { templates: ['file:///{+path}', 'mem://{x}/{y}', 'api://h{/seg}{.ext}{?q,r}'] },
+      b: { uris: ['zzz'] },
+    });
+    expect(ownerOf(o, 'file:///a/b/c.txt')?.server).toBe('a');
+    expect(ownerOf(o, 'mem://one/two')?.server).toBe('a');
+    expect(ownerOf(o, 'mem://one/two/three')).toBeUndefined();
+    expect(ownerOf(o, 'mem://one,x/two')).toBeUndefined();
+    expect(ownerOf(o, 'api://h/s.json?q=1&r=2')?.server).toBe('a');
+    expect(ownerOf(o, 'api://h/s.json?q=1')).toBeUndefined();
+  });
+
+  it('lists 5,000 URIs beside a server of 5,000 templates without stalling the app', () => {
+    const templates = Array.from({ length: 5000 }, (_, i) => `note://alpha/t${i}/{id}`);
+    const uris = Array.from({ length: 5000 }, (_, i) => `note://beta/r${i}`);
+    const started = Date.now();
+    const o = owners({ alpha: { templates }, beta: { uris } });
+    for (const uri of uris) expect(mapUri(o, 'beta', uri)).toBe(uri);
+    expect(ownerOf(o, `note://alpha/t${MAX_MATCHED_TEMPLATES - 1}/x`)?.server).toBe('alpha');
+    // Past the bound a template claims nothing (its server's list shows it prefixed: see resources.ts).
+    expect(ownerOf(o, 'note://alpha/t4999/x')).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
