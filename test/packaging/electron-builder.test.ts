@@ -224,8 +224,15 @@ describe('packaging', () => {
         await waitFor(() => out.includes('→ getUpdateStatus'), 10_000, 'the update status');
         expect(answer('getUpdateStatus')).toMatchObject({ state: 'ready', version: '0.2.0' });
 
-        await waitFor(() => fs.existsSync(pidFile), 20_000, 'the server to start');
-        const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+        // The file exists a moment before its pid is in it: an empty read would be pid 0 (this process group, always "running").
+        const serverPids = () =>
+          (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') : '')
+            .split('\n')
+            .filter((line) => /^\d+$/.test(line.trim()))
+            .map(Number)
+            .filter((pid) => pid > 0);
+        await waitFor(() => serverPids().length > 0, 20_000, 'the server to start');
+        const pids = serverPids();
         app.stdin.write('quit\n');
         expect(await exited).toBe(0);
         // A zombie waiting for this container's init to reap it is gone all the same (see isRunning).
