@@ -18,6 +18,7 @@ import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
 import { ServiceEditor } from './service-editor';
 import { shownMasked } from '../masked';
+import { waitsForSignIn } from '../../shared/sign-in-status';
 
 /** Failures whose usual hint says the server is restarted (true while it is retried, not once it failed). */
 const RETRIED = new Set([
@@ -28,9 +29,6 @@ const RETRIED = new Set([
   'server.outputOverflow',
   'server.pingFailed',
 ]);
-
-/** A failed remote server that waits for the user to sign in (its card offers Sign in, not Try again). */
-const SIGN_IN = new Set(['server.needsSignIn', 'server.signInAgain', 'server.signInFailed']);
 
 /** The card's element id: the overview links failed servers to it (#/servers?server=NAME). */
 export const serverCardId = (name: string) => `server-${encodeURIComponent(name)}`;
@@ -43,8 +41,8 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   const run = useCommand();
   const target = shownMasked(settings ? serverTarget(settings) : '', t);
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
-  const remote = status.transport === 'sse' || status.transport === 'streamable-http';
-  const waitsForSignIn = remote && status.state === 'failed' && SIGN_IN.has(status.lastErrorCause?.code ?? '');
+  // A failed remote server that waits for the user to sign in: its card offers Sign in, not Try again.
+  const signInWaits = waitsForSignIn(status);
   // The web UI opens the page itself (the desktop app opens the system browser); the link stays for a blocked pop-up.
   const [signInUrl, setSignInUrl] = useState<string | undefined>();
   const signIn = () =>
@@ -60,10 +58,10 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <div className="card-row">
           <strong>{status.name}</strong>
           {!status.enabled ? <span className="tag">{t('servers.disabled')}</span> : null}
-          <StatusBadge tone={serverTone[status.state]}>
+          <StatusBadge tone={signInWaits ? 'warn' : serverTone[status.state]}>
             {status.runtime?.fetching
               ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
-              : t(status.installing ? 'state.installing' : waitsForSignIn ? 'state.needsSignIn' : serverLabel[status.state])}
+              : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
           </StatusBadge>
           <span className="tag">{t(`servers.transport.${status.transport === 'streamable-http' ? 'http' : status.transport}`)}</span>
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
@@ -82,6 +80,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           <ProblemText
             problem={status.lastErrorCause}
             text={status.lastError}
+            tone={signInWaits ? 'warn' : 'bad'}
             // A failed server is no longer restarted: the usual hint ("it is restarted automatically") would be wrong.
             {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '') ? { hint: t('servers.failedHint') } : {})}
           />
@@ -91,7 +90,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             {t('servers.toMirrors')}
           </a>
         ) : null}
-        {waitsForSignIn && signInUrl ? (
+        {signInWaits && signInUrl ? (
           <div className="small">
             {t('servers.signInOpened')}{' '}
             <a href={signInUrl} target="_blank" rel="noopener noreferrer">
@@ -124,7 +123,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           <Button small onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
             {t('servers.restart')}
           </Button>
-        ) : settings?.enabled && waitsForSignIn ? (
+        ) : settings?.enabled && signInWaits ? (
           <Button small kind="primary" title={t('servers.signInTitle', { name: status.name })} onClick={() => void signIn()}>
             {t('servers.signIn')}
           </Button>

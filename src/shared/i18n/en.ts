@@ -469,6 +469,7 @@ export const en = {
   'summary.endpoints.retrying': 'Retrying to connect (attempt {attempts})',
   'summary.endpoints.connecting': 'Connecting…',
   'summary.servers.failed': '{count, plural, one {# server failed} other {# servers failed}}',
+  'summary.servers.needSignIn': '{count, plural, one {# server needs you to sign in} other {# servers need you to sign in}}',
   'summary.servers.restarting':
     '{count, plural, one {# server is restarting after a failure} other {# servers are restarting after a failure}}',
   'summary.servers.starting': '{count, plural, one {# server is starting…} other {# servers are starting…}}',
@@ -1004,6 +1005,7 @@ export const en = {
   'xiaozhi.servers': '{running}/{total} servers running · {tools, plural, one {# tool} other {# tools}}',
   'xiaozhi.noServers': 'No servers yet: add one to give xiaozhi tools',
   'xiaozhi.failed': 'Failed: ',
+  'xiaozhi.needSignIn': 'Needs sign-in: ',
   'checklist.title': 'Before xiaozhi can use your tools',
   'checklist.done': 'done',
   'checklist.endpoint': 'Connect to your xiaozhi endpoint',
