@@ -5,7 +5,7 @@ import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { XiaozhiStatus } from '../../src/renderer/pages/xiaozhi-status';
 import { MemoryVault } from '../../src/main/core/oauth/token-vault';
 import { makeBridge, type Harness } from '../helpers/bridge-harness';
-import { startOAuthStandIn, type OAuthStandIn } from '../helpers/oauth-stand-in';
+import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../helpers/oauth-stand-in';
 import { renderWithBridge } from '../helpers/render-app';
 
 let harness: Harness | undefined;
@@ -21,8 +21,8 @@ afterEach(async () => {
 
 const supervision = { restartBaseMs: 50, restartMaxMs: 100, healthIntervalMs: 0, startTimeoutMs: 10_000, stopGraceMs: 500 };
 
-async function cardOf(env: NodeJS.ProcessEnv, language: 'en' | 'zh-CN') {
-  standIn = await startOAuthStandIn();
+async function cardOf(env: NodeJS.ProcessEnv, language: 'en' | 'zh-CN', options: OAuthStandInOptions = {}) {
+  standIn = await startOAuthStandIn(options);
   harness = makeBridge({ servers: [{ name: 'cloud', transport: 'streamable-http', url: standIn.url }] }, supervision, {
     env: { ...process.env, ...env },
     oauthVault: new MemoryVault(),
@@ -53,6 +53,15 @@ describe('the Sign in button of a server that needs sign-in', () => {
     expect(link.href).toMatch(new RegExp(`^${standIn!.base.replace(/[.]/g, '\\.')}/authorize\\?`));
     expect(link.rel).toContain('noopener');
     expect(open).toHaveBeenCalledWith(link.href, '_blank', 'noopener,noreferrer');
+  });
+
+  it("a sign-in that cannot start says why on the card, in the reader's language, with what to do about that reason", async () => {
+    const { toasts } = await cardOf({ XIAOZHI_TRAY_OAUTH_OPEN: 'fetch' }, 'zh-CN', { noRegistration: true });
+    fireEvent.click(await screen.findByRole('button', { name: '登录' }));
+    expect(await screen.findByText('登录失败：登录服务器不允许应用自行注册。', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(toasts).toEqual([]);
+    expect(screen.getByText(/在配置文件中为该服务设置 oauth\.clientId/)).toBeTruthy();
+    expect(screen.queryByText(/noRegistration|timeout：/)).toBeNull();
   });
 
   it('the overview names it as needing sign-in (linked to its card), not as failed, in Chinese', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { isMcpServer, serverTarget, type ServerSettings } from '../../shared/settings';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
 import type { ServerStatus } from '../../shared/status';
+import type { Problem } from '../../shared/problem';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
 import { useCommand } from '../components/use-command';
@@ -45,12 +46,15 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   const signInWaits = waitsForSignIn(status);
   // The web UI opens the page itself (the desktop app opens the system browser); the link stays for a blocked pop-up.
   const [signInUrl, setSignInUrl] = useState<string | undefined>();
+  // Why the last Sign in could not start, said here in the reader's language (not as an English toast).
+  const [signInProblem, setSignInProblem] = useState<Problem | undefined>();
   const signIn = () =>
     run(async () => {
-      const { url, opened } = await store.api.signIn({ name: status.name });
-      if (opened) return setSignInUrl(undefined);
-      setSignInUrl(url);
-      window.open(url, '_blank', 'noopener,noreferrer');
+      const answer = await store.api.signIn({ name: status.name });
+      setSignInProblem('problem' in answer ? answer.problem : undefined);
+      if ('problem' in answer || answer.opened) return setSignInUrl(undefined);
+      setSignInUrl(answer.url);
+      window.open(answer.url, '_blank', 'noopener,noreferrer');
     });
   return (
     <li className="list-item" id={serverCardId(status.name)} tabIndex={-1}>
@@ -90,6 +94,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             {t('servers.toMirrors')}
           </a>
         ) : null}
+        {signInWaits && signInProblem ? <ProblemText problem={signInProblem} /> : null}
         {signInWaits && signInUrl ? (
           <div className="small">
             {t('servers.signInOpened')}{' '}

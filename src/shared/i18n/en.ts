@@ -542,8 +542,29 @@ export const en = {
   'problem.server.signInAgain': 'Your sign-in to this server has expired.',
   'problem.server.signInAgain.hint': 'Press Sign in to sign in again. Headless: run xiaozhi-tray login {server}.',
   'problem.server.signInFailed': 'Sign-in failed ({reason}).',
-  'problem.server.signInFailed.hint':
-    "timeout: the browser did not come back in time; state or issuer: the answer was not from the expected sign-in page; denied: it was cancelled; insecure: the sign-in server does not use https; storage: the app's folder can be written by other users, so the sign-in is not kept there. Press Sign in to try again.",
+  'problem.server.signInFailed.hint': 'Press Sign in to try again.',
+  // Each reason a sign-in fails for, said as a whole sentence with its own advice (the code alone means nothing to a user).
+  'problem.server.signInFailed.reason.timeout': 'Sign-in failed: the browser did not come back in time.',
+  'problem.server.signInFailed.reason.timeout.hint': 'Press Sign in to try again, and finish signing in within 5 minutes.',
+  'problem.server.signInFailed.reason.state': 'Sign-in failed: the answer from the browser was not for this sign-in.',
+  'problem.server.signInFailed.reason.state.hint': 'Press Sign in to try again, and sign in in that one browser tab.',
+  'problem.server.signInFailed.reason.issuer': 'Sign-in failed: the answer did not come from the sign-in server this server names.',
+  'problem.server.signInFailed.reason.issuer.hint':
+    "Press Sign in to try again. If it happens again, the server's sign-in is set up wrongly: tell whoever runs it.",
+  'problem.server.signInFailed.reason.denied': 'Sign-in failed: it was refused or cancelled in the browser.',
+  'problem.server.signInFailed.reason.denied.hint': 'Press Sign in to try again.',
+  'problem.server.signInFailed.reason.noOAuth': 'Sign-in failed: this server does not offer a sign-in.',
+  'problem.server.signInFailed.reason.noOAuth.hint': 'Check its URL, or give it a token in its headers (Edit).',
+  'problem.server.signInFailed.reason.noRegistration': 'Sign-in failed: the sign-in server does not let apps register themselves.',
+  'problem.server.signInFailed.reason.noRegistration.hint':
+    'Register Xiaozhi Tray there, set oauth.clientId for this server in the config file, then press Sign in.',
+  'problem.server.signInFailed.reason.failed': 'Sign-in failed: the sign-in server refused the request.',
+  'problem.server.signInFailed.reason.failed.hint': 'Press Sign in to try again. If it fails again, its log says more.',
+  'problem.server.signInFailed.reason.insecure': 'Sign-in failed: the sign-in server does not use https.',
+  'problem.server.signInFailed.reason.insecure.hint':
+    "Only https sign-in servers (or http on this machine) are trusted with a sign-in: check this server's URL.",
+  'problem.server.signInFailed.reason.storage': "Sign-in failed: it could not be kept, because other users can write to the app's folder.",
+  'problem.server.signInFailed.reason.storage.hint': 'Use a folder only you can write to (set XIAOZHI_TRAY_STATE_DIR), then press Sign in.',
   'problem.server.protocolUnsupported': 'The server speaks a version of the MCP protocol this app does not ({version}).',
   'problem.server.protocolUnsupported.hint': 'Update the server (or this app), then start it again. It is not retried until then.',
   'problem.server.badUrl': 'The address of this server is not a valid URL.',

@@ -41,6 +41,7 @@ async function setUp(
 
 async function signIn() {
   const answer = await harness!.bridge.api.signIn({ name: 'cloud' });
+  if ('problem' in answer) throw new Error(`the sign-in did not start: ${JSON.stringify(answer.problem)}`);
   await waitFor(
     () => server().state === 'running',
     10_000,
@@ -153,7 +154,9 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
   it('refuses a sign-in server whose metadata names another issuer, before registering', async () => {
     await setUp({ metadataIssuer: () => 'https://evil.example' });
     await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
-    await expect(harness!.bridge.api.signIn({ name: 'cloud' })).rejects.toThrow(/issuer/);
+    expect(await harness!.bridge.api.signIn({ name: 'cloud' })).toEqual({
+      problem: { code: 'server.signInFailed', params: { reason: 'issuer' } },
+    });
     expect(standIn!.requests).not.toContain('POST /register');
     expect(standIn!.requests).not.toContain('GET /authorize');
   });
