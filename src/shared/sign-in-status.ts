@@ -11,3 +11,9 @@ export function waitsForSignIn(status: Pick<ServerStatus, 'transport' | 'state' 
   const remote = status.transport === 'sse' || status.transport === 'streamable-http';
   return remote && status.state === 'failed' && SIGN_IN_CODES.has(status.lastErrorCause?.code ?? '');
 }
+
+/**
+ * A server's name as `xiaozhi-tray login` takes it in a shell (quoted when the shell would split it):
+ * the `server` of a sign-in problem, which its advice puts after `xiaozhi-tray login`.
+ */
+export const loginArgument = (name: string): string => (/^[\w.-]+$/.test(name) ? name : JSON.stringify(name));

@@ -71,12 +71,6 @@ const SYSTEM_LIMITS: Record<string, string> = {
   ENOMEM: 'there was not enough memory to start it (ENOMEM)',
 };
 
-/** The command that signs in to the server `p.server` (quoted when the shell would split its name). */
-const loginCommand = (p: Params): string => {
-  const name = String(p.server ?? 'NAME');
-  return `xiaozhi-tray login ${/^[\w.-]+$/.test(name) ? name : JSON.stringify(name)}`;
-};
-
 /** Why a sign-in failed (the `reason` of server.signInFailed), in English; the window words the same reasons. */
 const SIGN_IN_FAILURES: Record<string, string> = {
   timeout: 'nobody came back from the browser in time',
@@ -119,8 +113,9 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
     p.status === 403
       ? "the server refused access (HTTP 403): check the token's permissions or the headers of this server"
       : `the server refused the credentials (HTTP ${p.status}): check the token or headers of this server`,
-  'server.needsSignIn': (p) => `this server needs you to sign in: press Sign in on its card (headless: ${loginCommand(p)})`,
-  'server.signInAgain': (p) => `the sign-in to this server has expired: sign in again (headless: ${loginCommand(p)})`,
+  // What to do (Sign in, or xiaozhi-tray login) is the hint every reader is given beside these.
+  'server.needsSignIn': () => 'this server needs you to sign in',
+  'server.signInAgain': () => 'the sign-in to this server has expired',
   'server.signInFailed': (p) => `sign-in failed: ${SIGN_IN_FAILURES[String(p.reason)] ?? String(p.reason)}`,
   'server.protocolUnsupported': (p) =>
     `the server speaks MCP protocol version ${p.version}, which this app does not: update the server (or this app)`,
