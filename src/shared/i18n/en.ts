@@ -560,6 +560,8 @@ export const en = {
     'Register Xiaozhi Tray there, set oauth.clientId for this server in the config file, then press Sign in.',
   'problem.server.signInFailed.reason.failed': 'Sign-in failed: the sign-in server refused the request.',
   'problem.server.signInFailed.reason.failed.hint': 'Press Sign in to try again. If it fails again, its log says more.',
+  'problem.server.signInFailed.reason.unavailable': 'Sign-in server unavailable: the sign-in could not be renewed just now.',
+  'problem.server.signInFailed.reason.unavailable.hint': 'It is tried again by itself: nothing to do unless this goes on.',
   'problem.server.signInFailed.reason.insecure': 'Sign-in failed: the sign-in server does not use https.',
   'problem.server.signInFailed.reason.insecure.hint':
     "Only https sign-in servers (or http on this machine) are trusted with a sign-in: check this server's URL.",

@@ -541,6 +541,8 @@ export const zhCN: Record<keyof typeof en, string> = {
     '请先在那里注册小智托盘，在配置文件中为该服务设置 oauth.clientId，然后点击“登录”。',
   'problem.server.signInFailed.reason.failed': '登录失败：登录服务器拒绝了请求。',
   'problem.server.signInFailed.reason.failed.hint': '请点击“登录”重试。如果仍然失败，请查看它的日志。',
+  'problem.server.signInFailed.reason.unavailable': '登录服务器暂时不可用：暂时无法续期登录。',
+  'problem.server.signInFailed.reason.unavailable.hint': '会自动重试：除非一直这样，否则无需处理。',
   'problem.server.signInFailed.reason.insecure': '登录失败：登录服务器没有使用 https。',
   'problem.server.signInFailed.reason.insecure.hint': '只有使用 https 的登录服务器（或本机上的 http）才会被信任：请检查该服务的地址。',
   'problem.server.signInFailed.reason.storage': '登录失败：无法保存登录信息，因为其他用户可以写入应用的文件夹。',

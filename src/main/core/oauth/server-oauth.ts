@@ -177,7 +177,7 @@ export class ServerOAuth implements OAuthClientProvider {
         throw this.stop(problem('server.needsSignIn', { server: loginArgument(this.options.server) }));
       }
       // The tokens were not refused, but could not be refreshed (the sign-in server down?): tried again later.
-      throw new ProblemError(problem('server.signInFailed', { reason: 'failed' }));
+      throw new ProblemError(problem('server.signInFailed', { reason: 'unavailable' }));
     }
     throw this.stop(problem('server.needsSignIn', { server: loginArgument(this.options.server) }));
   }

@@ -32,9 +32,14 @@ export class ProblemError extends Error {
 /** A foreign error (Node, undici, the SDK): classified by its codes and classes, its message kept for the log. */
 export function foreignFailure(error: unknown, context: { url?: string; command?: string } = {}): Failure {
   // A sign-in server's refusal (a refresh while it is down): its own words may quote its answer, so only the reason is kept.
-  if (error instanceof OAuthError) return { problem: problem('server.signInFailed', { reason: 'failed' }) };
+  // Down for a while (server_error, temporarily_unavailable: a 5xx) is retried by itself; the user has nothing to press.
+  if (error instanceof OAuthError)
+    return { problem: problem('server.signInFailed', { reason: DOWN_FOR_A_WHILE.has(error.errorCode) ? 'unavailable' : 'failed' }) };
   return { problem: failureCause(error, context), foreign: failureText(error) };
 }
+
+/** The OAuth error codes of a sign-in server that is down for a while, rather than refusing. */
+const DOWN_FOR_A_WHILE = new Set(['server_error', 'temporarily_unavailable']);
 
 /** The exit code, or the signal that killed it ('' for a signal Node did not name). */
 export const exitParams = (exit: ProcessExit | undefined): Record<string, string | number> =>
@@ -80,6 +85,7 @@ const SIGN_IN_FAILURES: Record<string, string> = {
   noOAuth: 'this server does not offer a sign-in (no OAuth metadata): check its URL, or set its headers',
   noRegistration: "the sign-in server does not register new apps: set oauth.clientId in this server's settings",
   failed: 'the sign-in server refused the request',
+  unavailable: 'the sign-in could not be renewed: the sign-in server did not answer as it should (down for a while?)',
   insecure: 'the sign-in server does not use https (only https, or http on this machine, is trusted with sign-ins)',
   storage: "it could not be saved: other users can write to the app's folder (use a folder only you can write to, XIAOZHI_TRAY_STATE_DIR)",
 };

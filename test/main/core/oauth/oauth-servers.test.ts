@@ -151,7 +151,15 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     void harness!.bridge.api.restartServer({ name: 'cloud' });
     await waitFor(() => server().restarts >= 1, 10_000, 'a retry');
     expect(server().state).not.toBe('failed');
-    expect(server().lastErrorCause).toEqual({ code: 'server.signInFailed', params: { reason: 'failed' } });
+    expect(server().lastErrorCause).toEqual({ code: 'server.signInFailed', params: { reason: 'unavailable' } });
+    // Said as a server that is down for a while, which is retried: not "refused", not "press Sign in".
+    const said = logLineText(
+      { language: 'en', t: translator('en') },
+      harness!.logBook.entries().find((e) => e.cause?.code === 'server.signInFailed')!,
+    );
+    expect(said).toMatch(
+      /^sign-in failed: the sign-in could not be renewed: the sign-in server did not answer as it should \(down for a while\?\); restarting in [\d.]+ s — It is tried again by itself: nothing to do unless this goes on\.$/,
+    );
     standIn!.tokenEndpointDown(false);
     await waitFor(() => server().state === 'running', 10_000, 'the server to connect once the sign-in server is back');
   });
