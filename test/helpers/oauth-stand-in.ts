@@ -30,6 +30,18 @@ export interface OAuthStandInOptions {
   clientMetadataDocuments?: boolean;
   /** Pre-registered clients: id → secret. */
   clients?: Record<string, string | undefined>;
+  /** The sign-in servers its protected resource metadata names (default: itself). */
+  authorizationServers?: (base: string) => string[];
+  /** The `resource` its protected resource metadata names (default: the server's own URL, as it must). */
+  resource?: (base: string) => string;
+  /** Its sign-in server metadata never answers (a slow or stuck sign-in server). */
+  metadataHangs?: boolean;
+  /** Its sign-in server metadata answers after this long (ms). */
+  metadataDelayMs?: number;
+  /** Its authorize endpoint sends the browser there instead of back to the client (a hostile redirect). */
+  authorizeRedirect?: string;
+  /** Access tokens this long (default: a short random one); a hostile server's gigantic token. */
+  accessTokenBytes?: number;
 }
 
 interface Token {
@@ -84,7 +96,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
     return Buffer.concat(chunks).toString('utf8');
   };
   const issue = (client: string, scope: string) => {
-    const token = newSecret();
+    const token = options.accessTokenBytes ? newSecret().padEnd(options.accessTokenBytes, 'x') : newSecret();
     const refreshToken = newSecret();
     secrets.push(token, refreshToken);
     access.set(token, { scope, client, expiresAt: Date.now() + (options.expiresIn ?? 3600) * 1000 });
@@ -167,11 +179,14 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
       if (url.pathname === '/sse' || url.pathname === '/messages') return sse(req, res, url);
       if (url.pathname.startsWith('/.well-known/oauth-protected-resource'))
         return json(res, 200, {
-          resource: `${base}${url.pathname.endsWith('/sse') ? '/sse' : '/mcp'}`,
-          authorization_servers: [base],
+          resource: options.resource?.(base) ?? `${base}${url.pathname.endsWith('/sse') ? '/sse' : '/mcp'}`,
+          authorization_servers: options.authorizationServers?.(base) ?? [base],
           scopes_supported: ['mcp:read'],
         });
       const metadataPath = options.openIdOnly ? '/.well-known/openid-configuration' : '/.well-known/oauth-authorization-server';
+      if (url.pathname === metadataPath && options.metadataHangs) return; // held open until close()
+      if (url.pathname === metadataPath && options.metadataDelayMs)
+        await new Promise((resolve) => setTimeout(resolve, options.metadataDelayMs));
       if (url.pathname === metadataPath)
         return json(res, 200, {
           ...(options.openIdOnly
@@ -213,7 +228,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
         if (q.get('state') !== null) back.searchParams.set('state', q.get('state')!);
         const iss = options.answerIssuer ? options.answerIssuer(base) : base;
         if (iss !== null) back.searchParams.set('iss', iss);
-        return res.writeHead(302, { location: back.href }).end();
+        return res.writeHead(302, { location: options.authorizeRedirect ?? back.href }).end();
       }
       if (url.pathname === '/token' && tokenDown) return json(res, 503, { error: 'temporarily_unavailable' });
       if (url.pathname === '/token' && req.method === 'POST') {

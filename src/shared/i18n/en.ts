@@ -567,6 +567,9 @@ export const en = {
     "Only https sign-in servers (or http on this machine) are trusted with a sign-in: check this server's URL.",
   'problem.server.signInFailed.reason.storage': "Sign-in failed: it could not be kept, because other users can write to the app's folder.",
   'problem.server.signInFailed.reason.storage.hint': 'Use a folder only you can write to (set XIAOZHI_TRAY_STATE_DIR), then press Sign in.',
+  'problem.server.signInFailed.reason.resource': "Sign-in failed: this server's sign-in information names another server.",
+  'problem.server.signInFailed.reason.resource.hint':
+    "Check this server's URL. If it is right, its sign-in is set up wrongly: tell whoever runs it.",
   'problem.server.protocolUnsupported': 'The server speaks a version of the MCP protocol this app does not ({version}).',
   'problem.server.protocolUnsupported.hint': 'Update the server (or this app), then start it again. It is not retried until then.',
   'problem.server.badUrl': 'The address of this server is not a valid URL.',

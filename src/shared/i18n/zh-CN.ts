@@ -547,6 +547,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.signInFailed.reason.insecure.hint': '只有使用 https 的登录服务器（或本机上的 http）才会被信任：请检查该服务的地址。',
   'problem.server.signInFailed.reason.storage': '登录失败：无法保存登录信息，因为其他用户可以写入应用的文件夹。',
   'problem.server.signInFailed.reason.storage.hint': '请使用只有你能写入的文件夹（设置 XIAOZHI_TRAY_STATE_DIR），然后点击“登录”。',
+  'problem.server.signInFailed.reason.resource': '登录失败：该服务的登录信息指向了另一个服务。',
+  'problem.server.signInFailed.reason.resource.hint': '请检查该服务的地址。如果地址无误，说明它的登录设置有误，请告诉它的运营方。',
   'problem.server.protocolUnsupported': '该服务使用的 MCP 协议版本本应用不支持（{version}）。',
   'problem.server.protocolUnsupported.hint': '请更新该服务（或本应用），然后重新启动它。在此之前不会自动重试。',
   'problem.server.badUrl': '该服务的地址不是有效的 URL。',

@@ -8,7 +8,7 @@ import { scaled } from '../../helpers/time-scale';
 
 /**
  * Router mode over a new user's modest catalog, with the real servers running: our fixture server,
- * the published server-everything and server-memory, and a filesystem-like server (48 tools).
+ * the published server-everything and server-memory, and a filesystem-like server (51 tools).
  * The search tests use captures of these tool lists; this checks the captures against the servers
  * and that find_tools and call_tool work on what the servers really say.
  */
@@ -44,12 +44,12 @@ async function findTools(query: string): Promise<string[]> {
   return (answer.tools ?? []).map((t) => `${t.server}/${t.name}`);
 }
 
-describe("router mode over a new user's 48 tools, with the published servers running", () => {
+describe("router mode over a new user's 51 tools, with the published servers running", () => {
   it('the captured tool lists the search tests use are what the servers list today', async () => {
     const all = await harness.bridge.api.getCatalog();
     // The bridge's own (task_status, cancel_task, and confirm_action while a tool asks first) are not the servers'.
     const catalog = all.filter((t) => t.server !== 'xiaozhi-tray');
-    expect(catalog).toHaveLength(48);
+    expect(catalog).toHaveLength(51);
     for (const server of EVERYDAY_PUBLISHED) {
       const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
       const live = catalog

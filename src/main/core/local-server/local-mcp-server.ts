@@ -93,6 +93,12 @@ const MAX_SHARED_TOKEN_WARNINGS = 64;
 /** Characters of a client's own name that are kept. */
 export const MAX_CLIENT_NAME = 64;
 
+/** Where OAuth clients register, authorize and get tokens when a server publishes no metadata. */
+const OAUTH_PATHS = new Set(['/register', '/authorize', '/token']);
+const NO_SIGN_IN =
+  "Xiaozhi Tray's local MCP server has no OAuth sign-in: the bearer token was missing or wrong. Send the header " +
+  '"Authorization: Bearer <token>" with the token from Xiaozhi Tray (Settings → Local MCP server), or from: xiaozhi-tray export --format <app>';
+
 class HttpRefusal extends Error {
   constructor(
     readonly status: number,
@@ -102,6 +108,8 @@ class HttpRefusal extends Error {
     readonly code = -32000,
     /** The request's id, when it has one. */
     readonly id: string | number | null = null,
+    /** Answered as an OAuth error (`error`, `error_description`), which sign-in clients show, not as JSON-RPC. */
+    readonly oauth = false,
   ) {
     super(message);
   }
@@ -242,6 +250,8 @@ export class LocalMcpServer {
         return;
       }
       const route = /^\/mcp(?:\/([^/]+))?$/.exec(path);
+      // A client refused a token may try to sign in instead (mcp-remote, the Inspector): it is told what to send.
+      if (OAUTH_PATHS.has(path)) throw new HttpRefusal(404, NO_SIGN_IN, {}, -32000, null, true);
       if (path !== '/status' && !route) throw new HttpRefusal(404, `Nothing at ${path || '/'}: the MCP endpoint is /mcp`);
       let client: string;
       try {
@@ -296,7 +306,13 @@ export class LocalMcpServer {
         if (!res.headersSent) {
           // Closed after: a refused client's body is not drained for as long as it comes.
           res.writeHead(error.status, { 'Content-Type': 'application/json', Connection: 'close', ...error.headers });
-          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: error.id }));
+          res.end(
+            JSON.stringify(
+              error.oauth
+                ? { error: 'invalid_request', error_description: error.message }
+                : { jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: error.id },
+            ),
+          );
         }
         return;
       }
@@ -332,7 +348,12 @@ export class LocalMcpServer {
         challenge,
       );
     }
-    throw new HttpRefusal(401, 'Missing or wrong bearer token: copy it from Xiaozhi Tray (Settings → Local MCP server)', challenge);
+    const exported = client !== '' && localClientName(client) ? client : '<app>';
+    throw new HttpRefusal(
+      401,
+      `Missing or wrong bearer token: copy it from Xiaozhi Tray (Settings → Local MCP server), or run: xiaozhi-tray export --format ${exported}`,
+      challenge,
+    );
   }
 
   /**

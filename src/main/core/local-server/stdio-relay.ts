@@ -174,24 +174,51 @@ export class StdioRelay {
 /**
  * The SDK's client transport hands one shared AbortSignal to every fetch, and undici leaves a
  * listener on it per request until garbage collection: over a long relay that piles up (and
- * warns on stderr). Each request gets its own signal, tied to the shared one only while it runs
- * (for a notification stream, as long as the stream lives).
+ * warns on stderr). Each request gets its own signal, tied to the shared one only while it runs:
+ * for an event stream (the app answers each request as one, and the notification stream is one)
+ * until the stream ends or is cancelled.
  */
 export async function isolatedSignalFetch(url: string | URL, init?: RequestInit): Promise<Response> {
   const parent = init?.signal;
   if (!parent) return fetch(url, init);
   const own = new AbortController();
   const forward = () => own.abort(parent.reason);
+  const release = () => parent.removeEventListener('abort', forward);
   if (parent.aborted) own.abort(parent.reason);
   else parent.addEventListener('abort', forward, { once: true });
   try {
     const response = await fetch(url, { ...init, signal: own.signal });
-    if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) parent.removeEventListener('abort', forward);
-    return response;
+    if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      release();
+      return response;
+    }
+    return new Response(releasedAtEnd(response.body, release), response);
   } catch (error) {
-    parent.removeEventListener('abort', forward);
+    release();
     throw error;
   }
+}
+
+/** The same stream, calling `release` once it ends, fails or is cancelled. */
+function releasedAtEnd(body: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        release();
+        controller.close();
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /**

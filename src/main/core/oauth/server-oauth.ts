@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { extractWWWAuthenticateParams, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import { problem, type Problem } from '../../../shared/problem';
 import type { OAuthSettings } from '../../../shared/settings';
 import { ProblemError } from '../servers/server-problems';
@@ -69,6 +70,15 @@ export function sameIssuer(a: string, b: string): boolean {
     }
   };
   return norm(a) === norm(b);
+}
+
+/** The resource a protected resource metadata names covers the server's URL (same origin, its path a prefix), as the SDK checks it. */
+function resourceMatches(serverUrl: string, resource: string): boolean {
+  try {
+    return checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(serverUrl), configuredResource: resource });
+  } catch {
+    return false;
+  }
 }
 
 export class ServerOAuth implements OAuthClientProvider {
@@ -209,11 +219,19 @@ export class ServerOAuth implements OAuthClientProvider {
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     const metadata = state.authorizationServerMetadata;
     if (!metadata && !state.resourceMetadata) throw new OAuthStop(this.noOAuth());
+    // RFC 9728 §3.3: metadata for another resource is not used (the SDK would say so only later, as an error retried forever).
+    const resource = state.resourceMetadata?.resource;
+    if (resource !== undefined && !resourceMatches(this.options.serverUrl, String(resource)))
+      throw this.stop(problem('server.signInFailed', { reason: 'resource' }));
     if (metadata && !sameIssuer(metadata.issuer, state.authorizationServerUrl))
       throw new OAuthStop(problem('server.signInFailed', { reason: 'issuer' }));
     // OAuth 2.1: codes, tokens and secrets go over https only (plain http to this machine aside); the
     // sign-in page is opened in the system browser, so it must be a web page, not another scheme.
-    const endpoints = metadata ? [metadata.authorization_endpoint, metadata.token_endpoint, metadata.registration_endpoint] : [];
+    // The sign-in server's own URL too: without metadata its defaults (/authorize, /token, /register) are on it.
+    const endpoints = [
+      state.authorizationServerUrl,
+      ...(metadata ? [metadata.authorization_endpoint, metadata.token_endpoint, metadata.registration_endpoint] : []),
+    ];
     if (endpoints.some((endpoint) => endpoint !== undefined && !isSecureWebUrl(String(endpoint))))
       throw new OAuthStop(problem('server.signInFailed', { reason: 'insecure' }));
     this.discovery = state;

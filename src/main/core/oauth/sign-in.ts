@@ -1,13 +1,15 @@
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { problem, type Problem } from '../../../shared/problem';
 import type { RemoteServerSettings } from '../../../shared/settings';
 import { CLIENT_INFO } from '../servers/client-info';
 import { ProblemError } from '../servers/server-problems';
 import { remoteHeaders } from '../servers/remote-headers';
+import { boundedFetch } from '../servers/bounded-fetch';
 import { listenForRedirect } from './loopback-redirect';
 import { OAuthStop, sameIssuer, ServerOAuth } from './server-oauth';
-import { VaultRefused, type TokenVault } from './token-vault';
+import { VaultRefused, VaultTooBig, type TokenVault } from './token-vault';
 
 /**
  * A sign-in the user started (the window's Sign in button, `xiaozhi-tray login`): the server's
@@ -18,8 +20,22 @@ import { VaultRefused, type TokenVault } from './token-vault';
 
 /** How long the browser may take to come back (a user reading a consent page, typing a password). */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
-/** How long the server's first answer (its challenge) may take. */
+/** How long the server's first answer (its challenge), and each answer of its sign-in server, may take. */
 const PROBE_TIMEOUT_MS = 15_000;
+/** The most a sign-in server's answer (metadata, registration, tokens) may hold: a few kilobytes are usual. */
+export const MAX_OAUTH_ANSWER_BYTES = 256 * 1024;
+
+/**
+ * The sign-in's requests (discovery, registration, token exchange), each bounded in time and size:
+ * a stuck or hostile sign-in server must neither hold the Sign in button forever nor fill memory.
+ */
+function signInFetch(timeoutMs: number): FetchLike {
+  const bounded = boundedFetch(MAX_OAUTH_ANSWER_BYTES, () => undefined);
+  return (url, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return bounded(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+  };
+}
 
 export interface SignInOptions {
   settings: RemoteServerSettings;
@@ -41,6 +57,7 @@ export interface SignIn {
 /** Why a sign-in failed, as a problem (never an error's own text: it may quote a server's answer). */
 export function signInProblem(error: unknown): Problem {
   if (error instanceof ProblemError) return error.problem;
+  if (error instanceof VaultTooBig) return problem('server.signInFailed', { reason: 'failed' });
   if (error instanceof VaultRefused) return problem('server.signInFailed', { reason: 'storage' });
   const text = error instanceof Error ? error.message : '';
   if (/dynamic client registration/i.test(text)) return problem('server.signInFailed', { reason: 'noRegistration' });
@@ -65,6 +82,7 @@ export async function startSignIn(options: SignInOptions): Promise<SignIn> {
   const scope = (await provider.wantedScope()) ?? challenge.scope;
   const flow = {
     serverUrl,
+    fetchFn: signInFetch(Math.min(PROBE_TIMEOUT_MS, options.timeoutMs ?? SIGN_IN_TIMEOUT_MS)),
     ...(scope ? { scope } : {}),
     ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
   };

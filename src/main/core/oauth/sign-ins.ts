@@ -1,3 +1,4 @@
+import { problem } from '../../../shared/problem';
 import { isMcpServer, type Settings } from '../../../shared/settings';
 import type { ServerStatus } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
@@ -28,6 +29,8 @@ export interface SignInsOptions {
  */
 export class SignIns {
   private readonly running = new Map<string, SignIn>();
+  /** Sign-ins being set up (discovery, registration), per server: the newest is the one kept. */
+  private readonly starting = new Map<string, Promise<SignIn>>();
   private unwatch: (() => void) | undefined;
   /** `XIAOZHI_TRAY_OAUTH_OPEN=auto`: the failure (its time) each server's sign-in was started for, once each. */
   private readonly startedFor = new Map<string, number>();
@@ -41,18 +44,34 @@ export class SignIns {
     if (!settings) throw new Error(`No server is called "${server}".`);
     if (!isMcpServer(settings) || settings.transport === 'stdio')
       throw new Error(`"${server}" is not a remote MCP server: it has no sign-in.`);
-    this.running.get(server)?.cancel();
-    const signIn = await startSignIn({
-      settings,
-      vault: options.vault,
-      env: options.env,
-      modelscopeApiKey: options.settings().modelscope.apiKey,
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    }).catch((error: unknown) => {
+    // One at a time: a second press waits for the first to be set up, then replaces it (its listener
+    // closed, and its registration, made last, the one kept for the code exchange).
+    const before = this.starting.get(server);
+    const starting = (async () => {
+      await before?.catch(() => undefined);
+      this.running.get(server)?.cancel();
+      return startSignIn({
+        settings,
+        vault: options.vault,
+        env: options.env,
+        modelscopeApiKey: options.settings().modelscope.apiKey,
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      });
+    })();
+    this.starting.set(server, starting);
+    const signIn = await starting.catch((error: unknown) => {
+      if (this.starting.get(server) === starting) this.starting.delete(server);
       const why = signInProblem(error);
       say(options.log, 'warn', why);
       throw new ProblemError(why);
     });
+    if (this.starting.get(server) === starting) this.starting.delete(server);
+    else {
+      // Pressed again meanwhile (that one replaces this one), or the app stopped.
+      signIn.done.catch(() => undefined);
+      signIn.cancel();
+      throw new ProblemError(problem('server.signInFailed', { reason: 'denied' }));
+    }
     this.running.set(server, signIn);
     const log = options.log;
     signIn.done
@@ -104,6 +123,8 @@ export class SignIns {
     this.unwatch = undefined;
     for (const signIn of this.running.values()) signIn.cancel();
     this.running.clear();
+    // Those still being set up give up once they are (their listener closed), as if pressed again.
+    this.starting.clear();
   }
 
   private async resume(server: string): Promise<void> {

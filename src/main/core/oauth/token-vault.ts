@@ -30,6 +30,9 @@ type VaultFile = z.infer<typeof VaultFileSchema>;
 /** Sign-ins cannot be kept here (a folder others can write to, a file the desktop app sealed). */
 export class VaultRefused extends Error {}
 
+/** A record too big to keep (a hostile sign-in server's gigantic token): the others are kept as they are. */
+export class VaultTooBig extends VaultRefused {}
+
 export interface TokenVault {
   get(server: string): Promise<OAuthRecord | undefined>;
   /** Replaces (or with undefined, removes) one server's record; the others are kept. */
@@ -64,6 +67,15 @@ export class MemoryVault implements TokenVault {
   }
   close(): void {
     this.listeners.clear();
+  }
+}
+
+/** Whether `file` is a symbolic link (not ours: what it points to is not read, nor written). */
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
@@ -106,6 +118,10 @@ export class FileVault implements TokenVault {
         throw new VaultRefused(`sign-ins are not saved: ${distrust}. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`);
       const json = JSON.stringify(data);
       const text = this.sealer ? JSON.stringify({ version: 1, sealed: this.sealer.seal(json) }) : json;
+      // A file past the bound reads back as empty: writing it would forget every server's sign-in.
+      if (Buffer.byteLength(text) >= MAX_FILE_BYTES) throw new VaultTooBig(`the sign-in of "${server}" is too big to keep`);
+      // Tokens go into this folder only: a link put in the file's place is replaced, never written through.
+      if (isLink(this.file)) fs.rmSync(this.file);
       await writeFileAtomic(this.file, `${text}\n`, { private: true });
     });
     this.writes = write.catch(() => undefined);
@@ -139,6 +155,7 @@ export class FileVault implements TokenVault {
 
   /** Whether the file was sealed by the desktop app (a headless run beside it must not overwrite its sign-ins). */
   private isSealed(): boolean {
+    if (isLink(this.file)) return false;
     try {
       return typeof (JSON.parse(fs.readFileSync(this.file, 'utf8')) as { sealed?: unknown } | null)?.sealed === 'string';
     } catch {
@@ -151,7 +168,7 @@ export class FileVault implements TokenVault {
     const empty: VaultFile = { version: 1, servers: {} };
     let text: string;
     try {
-      const stat = fs.statSync(this.file);
+      const stat = fs.lstatSync(this.file);
       if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return empty;
       text = fs.readFileSync(this.file, 'utf8');
     } catch {

@@ -86,6 +86,7 @@ const SIGN_IN_FAILURES: Record<string, string> = {
   noRegistration: "the sign-in server does not register new apps: set oauth.clientId in this server's settings",
   failed: 'the sign-in server refused the request',
   unavailable: 'the sign-in could not be renewed: the sign-in server did not answer as it should (down for a while?)',
+  resource: "this server's sign-in information names another server (protected resource mismatch)",
   insecure: 'the sign-in server does not use https (only https, or http on this machine, is trusted with sign-ins)',
   storage: "it could not be saved: other users can write to the app's folder (use a folder only you can write to, XIAOZHI_TRAY_STATE_DIR)",
 };

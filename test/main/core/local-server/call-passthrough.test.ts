@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CallToolResultSchema,
@@ -11,6 +12,7 @@ import {
   GetTaskResultSchema,
   ListRootsRequestSchema,
   ListTasksResultSchema,
+  McpError,
   RELATED_TASK_META_KEY,
   TaskStatusNotificationSchema,
   type CallToolResult,
@@ -181,6 +183,24 @@ describe.each([
     expect(performance.now() - started).toBeLessThan(scaled(3000));
   });
 
+  it("a client's refusal of sampling reaches the server with the code and words the client gave, as if asked directly", async () => {
+    const refusing = (client: Client) =>
+      client.setRequestHandler(CreateMessageRequestSchema, () => {
+        throw new McpError(-1, 'User rejected sampling request');
+      });
+    const direct = new Client({ name: 'direct', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    clients.push(direct);
+    refusing(direct);
+    await direct.connect(new StdioClientTransport({ command: process.execPath, args: [ASKING] }));
+    const directly = textOf(await direct.callTool({ name: 'ask_sampling', arguments: { prompt: 'x' } }));
+    expect(directly).toMatch(/^sampling failed: -1 .*User rejected sampling request$/);
+
+    const { url } = await start();
+    const client = await connect(url, path, { sampling: {} });
+    refusing(client);
+    expect(textOf(await client.callTool({ name: 'ask_sampling', arguments: { prompt: 'x' } }))).toBe(directly);
+  });
+
   it("elicitation from a local client's call goes to that client, not to the window or the voice", async () => {
     const { url, bridge } = await start();
     const windowAsked: unknown[] = [];
@@ -282,6 +302,30 @@ describe.each([
     // Another client's session cannot reach this client's tasks.
     const other = await connect(url, path === 'cursor' ? 'vscode' : 'cursor', { tasks: { list: {}, cancel: {} } });
     await expect(other.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema)).rejects.toThrow(/Task not found/);
+  });
+
+  it("a server's refusal about a task (cancelling one that has ended) reaches the client as a client asking it directly sees it", async () => {
+    const caps = { tasks: { list: {}, cancel: {} } };
+    const cancelEnded = async (client: Client) => {
+      const created = await client.request(
+        { method: 'tools/call', params: { name: 'research', arguments: { topic: 'tea' }, task: {} } },
+        CreateTaskResultSchema,
+      );
+      const taskId = created.task.taskId;
+      await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
+      return client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema).then(
+        () => 'cancelled',
+        (error: { code?: number; message: string }) => `${error.code} ${error.message}`,
+      );
+    };
+    const direct = new Client({ name: 'direct', version: '1.0.0' }, { capabilities: caps });
+    clients.push(direct);
+    await direct.connect(new StdioClientTransport({ command: process.execPath, args: [ASKING] }));
+    const directly = await cancelEnded(direct);
+    expect(directly).toMatch(/^-32602 .*terminal/);
+
+    const { url } = await start();
+    expect(await cancelEnded(await connect(url, path, caps))).toBe(directly);
   });
 
   it("a task's question (elicitation related to it) reaches the client waiting on tasks/result, under the task id it knows", async () => {

@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -189,6 +190,35 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
     expect(bridge!.state().localServer?.sessions).toEqual([]);
     expect(logText(logBook!)).toMatch(/refused a request from 127\.0\.0\.1: Missing or wrong bearer token/);
     expect(logText(logBook!)).not.toContain(TOKEN);
+  });
+
+  it('tells a client that tries OAuth sign-in after a wrong token (mcp-remote, the Inspector) that it wants its bearer token', async () => {
+    const { url } = await start();
+    // What such clients hold: no registration, no tokens, so a 401 starts discovery and registration.
+    const signIn: OAuthClientProvider = {
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      clientMetadata: { redirect_uris: ['http://127.0.0.1:1/callback'], client_name: 'test' },
+      clientInformation: () => undefined,
+      saveClientInformation: () => undefined,
+      tokens: () => undefined,
+      saveTokens: () => undefined,
+      redirectToAuthorization: () => undefined,
+      saveCodeVerifier: () => undefined,
+      codeVerifier: () => '',
+    };
+    const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: {} });
+    clients.push(client);
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/cursor`), {
+      authProvider: signIn,
+      requestInit: { headers: { Authorization: 'Bearer wrong-token-0123456789abcdef-xx' } },
+    });
+    const failure = await client.connect(transport).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(/no OAuth sign-in/);
+    expect(failure).toMatch(/Authorization: Bearer/);
+    expect(failure).toMatch(/export --format/);
   });
 
   it("takes each client's own token at its own path only: the token in Cursor's file does not open /mcp/vscode", async () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   LoggingMessageNotificationSchema,
@@ -165,6 +166,28 @@ describe('what local sessions get of their servers besides tools', () => {
     expect(textOf((await client.readResource({ uri: 'note://dogs/page' })).contents)).toBe('page dogs of alpha');
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['greet']);
     expect(client.getInstructions()).toBe('## alpha\nAsk alpha about its notes.');
+  }, 30_000);
+
+  it("passes a server's refusal on with the code and words it gave, as a client asking it directly sees them", async () => {
+    const direct = new Client({ name: 'direct', version: '1.0.0' }, { capabilities: {} });
+    clients.push(direct);
+    await direct.connect(new StdioClientTransport({ command: process.execPath, args: [RESOURCE_FIXTURE], env: { FIXTURE_NAME: 'alpha' } }));
+    const refusal = (ask: Promise<unknown>) =>
+      ask.then(
+        () => undefined,
+        (error: { code?: number; message: string }) => ({ code: error.code, message: error.message }),
+      );
+    // greet without its argument, and a page the server will not serve: the server's own errors.
+    const directly = [
+      await refusal(direct.getPrompt({ name: 'greet' })),
+      await refusal(direct.readResource({ uri: 'note://alpha/own/x' })),
+    ];
+    expect(directly[0]?.message).toMatch(/greet/);
+
+    const url = await start();
+    const { client } = await session(url, 'cursor');
+    const through = [await refusal(client.getPrompt({ name: 'greet' })), await refusal(client.readResource({ uri: 'note://alpha/own/x' }))];
+    expect(through).toEqual(directly);
   }, 30_000);
 
   it('lists what the others offer when one server fails its lists, and says why at debug level', async () => {

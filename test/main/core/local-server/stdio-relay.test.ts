@@ -11,10 +11,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A server answering JSON at once, or (at /slow) never. */
+/** A server answering JSON at once, or (at /slow) never, or (at /answer) one event of a stream that ends, as the app answers a request. */
 async function start(): Promise<string> {
   server = http.createServer((req, res) => {
     if (req.url === '/slow') return;
+    if (req.url === '/answer') {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end('event: message\ndata: {}\n\n');
+      return;
+    }
+    if (req.url === '/stream') {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' }).write(': open\n\n');
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
@@ -31,6 +39,19 @@ describe("connect's fetch toward the app", () => {
     const control = new AbortController();
     for (let i = 0; i < 200; i++) await (await fetch(url, { signal: control.signal })).text();
     expect(getEventListeners(control.signal, 'abort').length).toBeGreaterThan(100);
+  });
+
+  it('leaves no listener for an answer that came as an event stream once the stream ended, only for a stream still open', async () => {
+    const url = await start();
+    const shared = new AbortController();
+    for (let i = 0; i < 50; i++)
+      expect(await (await isolatedSignalFetch(`${url}/answer`, { signal: shared.signal })).text()).toContain('data: {}');
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+
+    const open = await isolatedSignalFetch(`${url}/stream`, { signal: shared.signal });
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+    await open.body?.cancel();
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
   });
 
   it('still cancels a request in flight when the shared signal aborts', async () => {

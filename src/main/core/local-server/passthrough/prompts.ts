@@ -10,7 +10,7 @@ import {
 import { assignExposedNames, toolKey } from '../../hub/tool-names';
 import { pageOver } from './paging';
 import { holdsResource, mappedItem, resourceOwners, templateUriOwners } from './resources';
-import { ANSWER_TIMEOUT_MS, clipText, supports, type SessionContext, type UpstreamServer } from './upstream';
+import { ANSWER_TIMEOUT_MS, clipText, passedOn, supports, type SessionContext, type UpstreamServer } from './upstream';
 import { ownerOf } from './uri-mapping';
 
 interface NamedPrompts {
@@ -57,9 +57,11 @@ export function servePrompts(ctx: SessionContext): void {
     if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${clipText(request.params.name, 200)}`);
     const { server, prompt } = found;
     const args = request.params.arguments;
-    const result = await server.client.getPrompt(
-      { name: prompt.name, ...(args ? { arguments: args } : {}) },
-      { timeout: ANSWER_TIMEOUT_MS, signal: extra.signal },
+    const result = await passedOn(() =>
+      server.client.getPrompt(
+        { name: prompt.name, ...(args ? { arguments: args } : {}) },
+        { timeout: ANSWER_TIMEOUT_MS, signal: extra.signal },
+      ),
     );
     if (!result.messages.some((m) => holdsResource(m.content))) return result;
     const { owners } = await resourceOwners(ctx);
@@ -71,9 +73,11 @@ export function servePrompts(ctx: SessionContext): void {
     const target = await completionTarget(ctx, request.params.ref);
     if (!target || !supports(target.server, 'completions')) return { completion: { values: [] } };
     const { argument, context } = request.params;
-    return target.server.client.complete(
-      { ref: target.ref, argument, ...(context ? { context } : {}) },
-      { timeout: ANSWER_TIMEOUT_MS, signal: extra.signal },
+    return passedOn(() =>
+      target.server.client.complete(
+        { ref: target.ref, argument, ...(context ? { context } : {}) },
+        { timeout: ANSWER_TIMEOUT_MS, signal: extra.signal },
+      ),
     );
   });
 }

@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { pageOver } from './paging';
 import type { Subscriptions } from './subscriptions';
-import { ANSWER_TIMEOUT_MS, clipText, supports, type SessionContext, type UpstreamServer } from './upstream';
+import { ANSWER_TIMEOUT_MS, clipText, passedOn, supports, type SessionContext, type UpstreamServer } from './upstream';
 import { mapUri, ownerOf, templateOwners, uriOwners, type OwnedUri, type UriOwners } from './uri-mapping';
 
 /** The JSON-RPC code the spec gives "resource not found". */
@@ -90,7 +90,9 @@ export function serveResources(ctx: ResourceSession): void {
   ctx.server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { owners, lists } = await resourceOwners(ctx);
     const { owned, server } = located(owners, lists, request.params.uri);
-    const result = await server.client.readResource({ uri: owned.uri }, { timeout: ANSWER_TIMEOUT_MS, signal: extra.signal });
+    const result = await passedOn(() =>
+      server.client.readResource({ uri: owned.uri }, { timeout: ANSWER_TIMEOUT_MS, signal: extra.signal }),
+    );
     return { ...result, contents: result.contents.map((c) => ({ ...c, uri: mapUri(owners, owned.server, c.uri) })) };
   });
 
@@ -101,7 +103,7 @@ export function serveResources(ctx: ResourceSession): void {
     const { owned, server } = located(owners, lists, uri);
     if (!supports(server, 'subscribe'))
       throw new McpError(ErrorCode.InvalidRequest, `Server "${owned.server}" does not offer resource subscriptions`);
-    await ctx.subscriptions.add(server, owned.uri);
+    await passedOn(() => ctx.subscriptions.add(server, owned.uri));
     ctx.subscribed.set(uri, owned);
     return {};
   });

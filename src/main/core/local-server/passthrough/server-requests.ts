@@ -6,6 +6,7 @@ import {
   type TaskStatusNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AskedMethod, ServerAsks } from '../../servers/server-asks';
+import { passedOn } from './upstream';
 
 type Answer = Record<string, unknown>;
 
@@ -91,7 +92,7 @@ export class ServerRequests implements ServerAsks {
     const waiting = task !== undefined ? calls.find((c) => c.task === task) : undefined;
     const able = calls.filter((c) => canAnswer(c.capabilities(), method, params));
     const caller = waiting ?? (calls.length === 1 ? calls[0] : (able[able.length - 1] ?? calls[calls.length - 1]));
-    if (caller && canAnswer(caller.capabilities(), method, params)) return caller.send(method, params, signal);
+    if (caller && canAnswer(caller.capabilities(), method, params)) return passedOn(() => caller.send(method, params, signal));
     if (method === 'elicitation/create') return Promise.resolve({ action: 'decline' });
     const what = method === 'roots/list' ? 'roots' : 'sampling';
     return Promise.reject(new McpError(ErrorCode.MethodNotFound, `the client that made this call does not support ${what}`));

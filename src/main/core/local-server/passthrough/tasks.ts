@@ -16,6 +16,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { LocalAsker, ServerRequests } from './server-requests';
+import { passedOn } from './upstream';
 
 /** Tasks remembered (whose they are, who hears their status); past this the oldest is forgotten. */
 const MAX_TASKS = 1000;
@@ -115,10 +116,12 @@ export class TaskPassthrough {
     if (!serverTakesTasks(client)) throw new McpError(ErrorCode.MethodNotFound, `server "${server}" does not run tools as tasks`);
     const leave = this.requests.enter(server, caller);
     try {
-      const created = await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CreateTaskResultSchema, {
-        signal,
-        task: task.ttl !== undefined ? { ttl: task.ttl } : {},
-      });
+      const created = await passedOn(() =>
+        client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CreateTaskResultSchema, {
+          signal,
+          task: task.ttl !== undefined ? { ttl: task.ttl } : {},
+        }),
+      );
       const id = this.remember(server, created.task.taskId, session);
       return { ...created, task: { ...created.task, taskId: id } };
     } finally {
@@ -137,7 +140,7 @@ export class TaskPassthrough {
   install(server: Server, session: TaskSession, callerFor: (sendRequest: LocalAsker['send']) => LocalAsker): void {
     server.setRequestHandler(GetTaskRequestSchema, async (request, extra) => {
       const { owner, client, taskId } = this.reach(request.params.taskId, session);
-      const task = await client.experimental.tasks.getTask(taskId, { signal: extra.signal });
+      const task = await passedOn(() => client.experimental.tasks.getTask(taskId, { signal: extra.signal }));
       return { ...task, taskId: hubTaskId(owner.server, task.taskId) };
     });
     server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
@@ -151,10 +154,9 @@ export class TaskPassthrough {
         }) as Promise<Record<string, unknown>>;
       const leave = this.requests.enter(owner.server, { ...callerFor(send), task: taskId });
       try {
-        const result = await client.request({ method: 'tasks/result', params: { taskId } }, ResultSchema, {
-          signal: extra.signal,
-          timeout: RESULT_WAIT_MS,
-        });
+        const result = await passedOn(() =>
+          client.request({ method: 'tasks/result', params: { taskId } }, ResultSchema, { signal: extra.signal, timeout: RESULT_WAIT_MS }),
+        );
         const meta = { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: request.params.taskId } };
         return { ...result, _meta: meta } as never;
       } finally {
@@ -181,7 +183,7 @@ export class TaskPassthrough {
     });
     server.setRequestHandler(CancelTaskRequestSchema, async (request, extra) => {
       const { owner, client, taskId } = this.reach(request.params.taskId, session);
-      const task = await client.experimental.tasks.cancelTask(taskId, { signal: extra.signal });
+      const task = await passedOn(() => client.experimental.tasks.cancelTask(taskId, { signal: extra.signal }));
       return { ...task, taskId: hubTaskId(owner.server, task.taskId) };
     });
   }

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../logs/log-book';
 import type { ServerNotice } from '../../servers/server-notice';
 import type { ListCache } from './list-cache';
@@ -66,6 +66,24 @@ export async function listAll<T>(
     if (!cursor || items.length >= MAX_ITEMS) break;
   }
   return items;
+}
+
+/**
+ * A request passed on (to a server for a client, or to a client for a server) whose refusal goes back
+ * as it was given: the hub's SDK put "MCP error <code>: " before the message it received, and the
+ * asker's own SDK puts it there again, so passed on as it is, every error through the hub said it once
+ * more than directly.
+ */
+export async function passedOn<T>(ask: () => Promise<T>): Promise<T> {
+  try {
+    return await ask();
+  } catch (error) {
+    if (!(error instanceof McpError)) throw error;
+    const prefix = `MCP error ${error.code}: `;
+    if (!error.message.startsWith(prefix)) throw error;
+    // The SDK server answers with a thrown error's code, message and data, whatever its class.
+    throw Object.assign(new Error(error.message.slice(prefix.length)), { code: error.code, data: error.data });
+  }
 }
 
 export function clipText(text: string, max: number): string {
