@@ -7,6 +7,7 @@ import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
 import { ConfirmRemoveDialog } from './components/confirm-dialog';
 import { summarizeStatus } from '../shared/status-summary';
+import { waitsForSignIn } from '../shared/sign-in-status';
 import { SummaryLines } from './components/status-summary-view';
 import { UpdateBanner } from './components/update-banner';
 import { PendingConfirmations } from './components/pending-confirmations';
@@ -98,6 +99,9 @@ export function App({ store }: { store: BridgeStore }) {
   useEffect(() => store.api.on('importPreview', (preview) => setImportPreview(preview)), [store]);
   const context = useMemo(() => ({ store, t, language, toast, showImport: setImportPreview }), [store, t, language, toast]);
   const summary = summarizeStatus(state);
+  // A failure is red; a server that only waits for a sign-in is amber, as on its card.
+  const failedServers = state.servers.filter((s) => s.state === 'failed');
+  const serversAlert = failedServers.some((s) => !waitsForSignIn(s)) ? 'failed' : failedServers.length > 0 ? 'signIn' : undefined;
 
   return (
     <AppContext.Provider value={context}>
@@ -115,8 +119,11 @@ export function App({ store }: { store: BridgeStore }) {
               <li key={name}>
                 <a href={`#/${name}`} aria-current={page === name ? 'page' : undefined} className={page === name ? 'active' : undefined}>
                   <span>{t(`nav.${name}` as MessageKey)}</span>
-                  {name === 'servers' && state.servers.some((s) => s.state === 'failed') ? (
-                    <span className="nav-alert" aria-label={t('state.failed')} />
+                  {name === 'servers' && serversAlert ? (
+                    <span
+                      className={`nav-alert${serversAlert === 'signIn' ? ' nav-alert-warn' : ''}`}
+                      aria-label={t(serversAlert === 'signIn' ? 'state.needsSignIn' : 'state.failed')}
+                    />
                   ) : null}
                 </a>
               </li>

@@ -104,9 +104,10 @@ export const serverCommands = {
   /**
    * Starts signing in to a remote server (OAuth): the sign-in page's address, and whether the app
    * opened it in the system browser (the desktop app) or the caller should (the web UI). The server
-   * connects once the browser comes back.
+   * connects once the browser comes back. A sign-in that cannot start (no sign-in offered, no
+   * registration, another issuer) answers its problem, for the window to say in its own language.
    */
-  signIn: command(ServerName, z.object({ url: z.string().url(), opened: z.boolean() })),
+  signIn: command(ServerName, z.object({ url: z.string().url(), opened: z.boolean() }).or(z.object({ problem: ProblemSchema }))),
 } as const;
 
 /** A tool's switch and description, in a tool set. */

@@ -13,8 +13,12 @@ export function problemMessage(
 ): { message: string; hint?: string } | undefined {
   const key = problem ? `problem.${problem.code}` : '';
   if (problem && hasMessage(key)) {
-    const hintKey = `${key}.hint`;
-    return { message: t(key, problem.params), ...(hasMessage(hintKey) ? { hint: t(hintKey, problem.params) } : {}) };
+    // A reason with words of its own (`problem.<code>.reason.<reason>`) is said with them and its own advice:
+    // a code such as "noRegistration" in brackets tells a user nothing.
+    const reasonKey = `${key}.reason.${String(problem.params.reason ?? '')}`;
+    const said = problem.params.reason !== undefined && hasMessage(reasonKey) ? reasonKey : key;
+    const hintKey = hasMessage(`${said}.hint`) ? `${said}.hint` : `${key}.hint`;
+    return { message: t(said, problem.params), ...(hasMessage(hintKey) ? { hint: t(hintKey, problem.params) } : {}) };
   }
   return fallback ? { message: fallback } : undefined;
 }

@@ -1,5 +1,6 @@
 import type { MessageKey } from './i18n/translate';
 import type { BridgeState } from './status';
+import { waitsForSignIn } from './sign-in-status';
 
 export type SummaryTone = 'ok' | 'warn' | 'busy' | 'off' | 'bad';
 export type SummaryIcon = 'connected' | 'partial' | 'connecting' | 'stopped' | 'error';
@@ -43,9 +44,12 @@ function serversLine(state: BridgeState): SummaryLine {
   const servers = state.servers.filter((s) => s.enabled);
   const total = servers.length;
   const running = servers.filter((s) => s.state === 'running').length;
-  const count = (s: string) => servers.filter((x) => x.state === s).length;
+  // A server that waits for a sign-in is not counted as failed: nothing broke, the user has a step to take.
+  const signIn = servers.filter(waitsForSignIn).length;
+  const count = (s: string) => servers.filter((x) => x.state === s).length - (s === 'failed' ? signIn : 0);
   const tools = state.catalog.toolCount;
   if (count('failed') > 0) return { key: 'summary.servers.failed', params: { count: count('failed'), running, total }, tone: 'bad' };
+  if (signIn > 0) return { key: 'summary.servers.needSignIn', params: { count: signIn, running, total }, tone: 'warn' };
   if (count('restarting') > 0)
     return { key: 'summary.servers.restarting', params: { count: count('restarting'), running, total }, tone: 'warn' };
   if (count('starting') > 0) return { key: 'summary.servers.starting', params: { count: count('starting'), running, total }, tone: 'busy' };

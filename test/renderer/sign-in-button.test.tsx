@@ -2,9 +2,10 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
+import { XiaozhiStatus } from '../../src/renderer/pages/xiaozhi-status';
 import { MemoryVault } from '../../src/main/core/oauth/token-vault';
 import { makeBridge, type Harness } from '../helpers/bridge-harness';
-import { startOAuthStandIn, type OAuthStandIn } from '../helpers/oauth-stand-in';
+import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../helpers/oauth-stand-in';
 import { renderWithBridge } from '../helpers/render-app';
 
 let harness: Harness | undefined;
@@ -20,8 +21,8 @@ afterEach(async () => {
 
 const supervision = { restartBaseMs: 50, restartMaxMs: 100, healthIntervalMs: 0, startTimeoutMs: 10_000, stopGraceMs: 500 };
 
-async function cardOf(env: NodeJS.ProcessEnv, language: 'en' | 'zh-CN') {
-  standIn = await startOAuthStandIn();
+async function cardOf(env: NodeJS.ProcessEnv, language: 'en' | 'zh-CN', options: OAuthStandInOptions = {}) {
+  standIn = await startOAuthStandIn(options);
   harness = makeBridge({ servers: [{ name: 'cloud', transport: 'streamable-http', url: standIn.url }] }, supervision, {
     env: { ...process.env, ...env },
     oauthVault: new MemoryVault(),
@@ -36,6 +37,9 @@ describe('the Sign in button of a server that needs sign-in', () => {
     expect(await screen.findByText('Needs sign-in')).toBeTruthy();
     expect(screen.getByText('This server needs you to sign in.')).toBeTruthy();
     expect(screen.queryByText('Try again')).toBeNull();
+    // A step to take, not a breakdown: amber like a restart, not red like a failure.
+    expect(screen.getByText('Needs sign-in').closest('.badge')?.className).toContain('badge-warn');
+    expect(screen.getByText('This server needs you to sign in.').className).toBe('warn-text');
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('running'), { timeout: 10_000 });
   });
@@ -49,5 +53,30 @@ describe('the Sign in button of a server that needs sign-in', () => {
     expect(link.href).toMatch(new RegExp(`^${standIn!.base.replace(/[.]/g, '\\.')}/authorize\\?`));
     expect(link.rel).toContain('noopener');
     expect(open).toHaveBeenCalledWith(link.href, '_blank', 'noopener,noreferrer');
+  });
+
+  it("a sign-in that cannot start says why on the card, in the reader's language, with what to do about that reason", async () => {
+    const { toasts } = await cardOf({ XIAOZHI_TRAY_OAUTH_OPEN: 'fetch' }, 'zh-CN', { noRegistration: true });
+    fireEvent.click(await screen.findByRole('button', { name: '登录' }));
+    expect(await screen.findByText('登录失败：登录服务器不允许应用自行注册。', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(toasts).toEqual([]);
+    expect(screen.getByText(/在配置文件中为该服务设置 oauth\.clientId/)).toBeTruthy();
+    expect(screen.queryByText(/noRegistration|timeout：/)).toBeNull();
+  });
+
+  it('the overview names it as needing sign-in (linked to its card), not as failed, in Chinese', async () => {
+    standIn = await startOAuthStandIn();
+    harness = makeBridge({ servers: [{ name: 'cloud', transport: 'streamable-http', url: standIn.url }] }, supervision, {
+      env: { ...process.env, XIAOZHI_TRAY_OAUTH_OPEN: '' },
+      oauthVault: new MemoryVault(),
+    });
+    harness.bridge.start();
+    await waitFor(async () => expect((await harness!.bridge.api.getState()).servers[0]?.lastErrorCause?.code).toBe('server.needsSignIn'), {
+      timeout: 10_000,
+    });
+    await renderWithBridge(harness, <XiaozhiStatus state={await harness.bridge.api.getState()} />, 'zh-CN');
+    expect((await screen.findByRole('link', { name: 'cloud' })).getAttribute('href')).toBe('#/servers?server=cloud');
+    expect(screen.getByText(/需要登录：/).className).toBe('warn-text');
+    expect(screen.queryByText(/失败/)).toBeNull();
   });
 });

@@ -51,6 +51,22 @@ describe('one truthful status summary (sidebar, overview, tray)', () => {
     expect(s.icon).toBe('connecting');
   });
 
+  it('says a server waits for a sign-in, not that it failed (amber, not red), and still puts a real failure first', () => {
+    const needsSignIn = {
+      ...server('failed'),
+      name: 'cloud',
+      transport: 'streamable-http' as const,
+      lastErrorCause: { code: 'server.signInAgain' as const, params: { server: 'cloud' } },
+    };
+    const s = summarizeStatus(state({ endpoints: [endpoint('connected')], servers: [server('running'), needsSignIn] }));
+    expect(s).toMatchObject({ tone: 'warn', icon: 'partial' });
+    expect(en(s.headline.key, s.headline.params)).toBe('1 server needs you to sign in');
+    expect(translate('zh-CN', s.headline.key, s.headline.params)).toBe('1 个服务需要你登录');
+    const both = summarizeStatus(state({ endpoints: [endpoint('connected')], servers: [server('failed'), needsSignIn] }));
+    expect(both.tone).toBe('bad');
+    expect(en(both.headline.key, both.headline.params)).toBe('1 server failed');
+  });
+
   it('is green when all is well, and off when stopped', () => {
     const ok = summarizeStatus(state({ endpoints: [endpoint('connected')], servers: [server('running')] }));
     expect(ok).toMatchObject({ tone: 'ok', icon: 'connected' });

@@ -4,6 +4,7 @@ import type { Translate } from '../../shared/i18n/translate';
 import { summarizeStatus, type SummaryIcon } from '../../shared/status-summary';
 import type { UpdateStatus } from '../../shared/updates';
 import { DEFAULT_TOOL_SET } from '../../shared/settings';
+import { waitsForSignIn } from '../../shared/sign-in-status';
 
 export type TrayIconState = SummaryIcon;
 
@@ -80,8 +81,11 @@ export function trayMenu(state: BridgeState, launchAtLogin: boolean | null, t: T
   const items: TrayMenuItem[] = [];
   if (state.endpoints.length === 0) items.push({ kind: 'label', label: t('tray.noEndpoints') });
   for (const endpoint of state.endpoints) items.push({ kind: 'label', label: withToolSet(endpointLine(endpoint, t), endpoint, state, t) });
-  const failed = state.servers.filter((s) => s.enabled && s.state === 'failed').length;
+  const enabled = state.servers.filter((s) => s.enabled);
+  const signIn = enabled.filter(waitsForSignIn).length;
+  const failed = enabled.filter((s) => s.state === 'failed').length - signIn;
   if (failed > 0) items.push({ kind: 'label', label: t('tray.serversFailed', { count: failed }) });
+  if (signIn > 0) items.push({ kind: 'label', label: t('summary.servers.needSignIn', { count: signIn }) });
   items.push({ kind: 'separator' });
   items.push(
     state.running ? { kind: 'action', id: 'stop', label: t('tray.stop') } : { kind: 'action', id: 'start', label: t('tray.start') },

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { isMcpServer, serverTarget, type ServerSettings } from '../../shared/settings';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
 import type { ServerStatus } from '../../shared/status';
+import type { Problem } from '../../shared/problem';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
 import { useCommand } from '../components/use-command';
@@ -18,6 +19,7 @@ import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
 import { ServiceEditor } from './service-editor';
 import { shownMasked } from '../masked';
+import { waitsForSignIn } from '../../shared/sign-in-status';
 
 /** Failures whose usual hint says the server is restarted (true while it is retried, not once it failed). */
 const RETRIED = new Set([
@@ -28,9 +30,6 @@ const RETRIED = new Set([
   'server.outputOverflow',
   'server.pingFailed',
 ]);
-
-/** A failed remote server that waits for the user to sign in (its card offers Sign in, not Try again). */
-const SIGN_IN = new Set(['server.needsSignIn', 'server.signInAgain', 'server.signInFailed']);
 
 /** The card's element id: the overview links failed servers to it (#/servers?server=NAME). */
 export const serverCardId = (name: string) => `server-${encodeURIComponent(name)}`;
@@ -43,16 +42,19 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   const run = useCommand();
   const target = shownMasked(settings ? serverTarget(settings) : '', t);
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
-  const remote = status.transport === 'sse' || status.transport === 'streamable-http';
-  const waitsForSignIn = remote && status.state === 'failed' && SIGN_IN.has(status.lastErrorCause?.code ?? '');
+  // A failed remote server that waits for the user to sign in: its card offers Sign in, not Try again.
+  const signInWaits = waitsForSignIn(status);
   // The web UI opens the page itself (the desktop app opens the system browser); the link stays for a blocked pop-up.
   const [signInUrl, setSignInUrl] = useState<string | undefined>();
+  // Why the last Sign in could not start, said here in the reader's language (not as an English toast).
+  const [signInProblem, setSignInProblem] = useState<Problem | undefined>();
   const signIn = () =>
     run(async () => {
-      const { url, opened } = await store.api.signIn({ name: status.name });
-      if (opened) return setSignInUrl(undefined);
-      setSignInUrl(url);
-      window.open(url, '_blank', 'noopener,noreferrer');
+      const answer = await store.api.signIn({ name: status.name });
+      setSignInProblem('problem' in answer ? answer.problem : undefined);
+      if ('problem' in answer || answer.opened) return setSignInUrl(undefined);
+      setSignInUrl(answer.url);
+      window.open(answer.url, '_blank', 'noopener,noreferrer');
     });
   return (
     <li className="list-item" id={serverCardId(status.name)} tabIndex={-1}>
@@ -60,10 +62,10 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <div className="card-row">
           <strong>{status.name}</strong>
           {!status.enabled ? <span className="tag">{t('servers.disabled')}</span> : null}
-          <StatusBadge tone={serverTone[status.state]}>
+          <StatusBadge tone={signInWaits ? 'warn' : serverTone[status.state]}>
             {status.runtime?.fetching
               ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
-              : t(status.installing ? 'state.installing' : waitsForSignIn ? 'state.needsSignIn' : serverLabel[status.state])}
+              : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
           </StatusBadge>
           <span className="tag">{t(`servers.transport.${status.transport === 'streamable-http' ? 'http' : status.transport}`)}</span>
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
@@ -82,6 +84,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           <ProblemText
             problem={status.lastErrorCause}
             text={status.lastError}
+            tone={signInWaits ? 'warn' : 'bad'}
             // A failed server is no longer restarted: the usual hint ("it is restarted automatically") would be wrong.
             {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '') ? { hint: t('servers.failedHint') } : {})}
           />
@@ -91,7 +94,8 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             {t('servers.toMirrors')}
           </a>
         ) : null}
-        {waitsForSignIn && signInUrl ? (
+        {signInWaits && signInProblem ? <ProblemText problem={signInProblem} /> : null}
+        {signInWaits && signInUrl ? (
           <div className="small">
             {t('servers.signInOpened')}{' '}
             <a href={signInUrl} target="_blank" rel="noopener noreferrer">
@@ -124,7 +128,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           <Button small onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
             {t('servers.restart')}
           </Button>
-        ) : settings?.enabled && waitsForSignIn ? (
+        ) : settings?.enabled && signInWaits ? (
           <Button small kind="primary" title={t('servers.signInTitle', { name: status.name })} onClick={() => void signIn()}>
             {t('servers.signIn')}
           </Button>

@@ -2,6 +2,7 @@ import { Fragment } from 'react';
 import type { BridgeState } from '../../shared/status';
 import { useApp } from '../app-context';
 import type { Tone } from '../components/ui';
+import { waitsForSignIn } from '../../shared/sign-in-status';
 
 /** The servers page, opened at one server's card or with the catalogue open. */
 export function serversLink(to: { server?: string; add?: boolean } = {}): string {
@@ -43,7 +44,8 @@ export function XiaozhiStatus({ state }: { state: BridgeState }) {
   const line = xiaozhiLine(state, t);
   const enabled = state.servers.filter((s) => s.enabled);
   const running = enabled.filter((s) => s.state === 'running').length;
-  const failed = enabled.filter((s) => s.state === 'failed');
+  const signIn = enabled.filter(waitsForSignIn);
+  const failed = enabled.filter((s) => s.state === 'failed' && !waitsForSignIn(s));
   const restarting = enabled.filter((s) => s.state === 'restarting');
   return (
     <section className={`summary-banner tone-${line.tone}`} aria-label={t('xiaozhi.label')}>
@@ -63,6 +65,13 @@ export function XiaozhiStatus({ state }: { state: BridgeState }) {
               {' · '}
               {t('xiaozhi.failed')}
               <ServerLinks names={failed.map((s) => s.name)} />
+            </span>
+          ) : null}
+          {signIn.length > 0 ? (
+            <span className="warn-text">
+              {' · '}
+              {t('xiaozhi.needSignIn')}
+              <ServerLinks names={signIn.map((s) => s.name)} />
             </span>
           ) : null}
           {restarting.length > 0 ? (

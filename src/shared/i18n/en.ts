@@ -469,6 +469,7 @@ export const en = {
   'summary.endpoints.retrying': 'Retrying to connect (attempt {attempts})',
   'summary.endpoints.connecting': 'Connecting…',
   'summary.servers.failed': '{count, plural, one {# server failed} other {# servers failed}}',
+  'summary.servers.needSignIn': '{count, plural, one {# server needs you to sign in} other {# servers need you to sign in}}',
   'summary.servers.restarting':
     '{count, plural, one {# server is restarting after a failure} other {# servers are restarting after a failure}}',
   'summary.servers.starting': '{count, plural, one {# server is starting…} other {# servers are starting…}}',
@@ -541,8 +542,34 @@ export const en = {
   'problem.server.signInAgain': 'Your sign-in to this server has expired.',
   'problem.server.signInAgain.hint': 'Press Sign in to sign in again. Headless: run xiaozhi-tray login {server}.',
   'problem.server.signInFailed': 'Sign-in failed ({reason}).',
-  'problem.server.signInFailed.hint':
-    "timeout: the browser did not come back in time; state or issuer: the answer was not from the expected sign-in page; denied: it was cancelled; resource: the server's sign-in information names another server; insecure: the sign-in server does not use https; storage: the app's folder can be written by other users, so the sign-in is not kept there. Press Sign in to try again.",
+  'problem.server.signInFailed.hint': 'Press Sign in to try again.',
+  // Each reason a sign-in fails for, said as a whole sentence with its own advice (the code alone means nothing to a user).
+  'problem.server.signInFailed.reason.timeout': 'Sign-in failed: the browser did not come back in time.',
+  'problem.server.signInFailed.reason.timeout.hint': 'Press Sign in to try again, and finish signing in within 5 minutes.',
+  'problem.server.signInFailed.reason.state': 'Sign-in failed: the answer from the browser was not for this sign-in.',
+  'problem.server.signInFailed.reason.state.hint': 'Press Sign in to try again, and sign in in that one browser tab.',
+  'problem.server.signInFailed.reason.issuer': 'Sign-in failed: the answer did not come from the sign-in server this server names.',
+  'problem.server.signInFailed.reason.issuer.hint':
+    "Press Sign in to try again. If it happens again, the server's sign-in is set up wrongly: tell whoever runs it.",
+  'problem.server.signInFailed.reason.denied': 'Sign-in failed: it was refused or cancelled in the browser.',
+  'problem.server.signInFailed.reason.denied.hint': 'Press Sign in to try again.',
+  'problem.server.signInFailed.reason.noOAuth': 'Sign-in failed: this server does not offer a sign-in.',
+  'problem.server.signInFailed.reason.noOAuth.hint': 'Check its URL, or give it a token in its headers (Edit).',
+  'problem.server.signInFailed.reason.noRegistration': 'Sign-in failed: the sign-in server does not let apps register themselves.',
+  'problem.server.signInFailed.reason.noRegistration.hint':
+    'Register Xiaozhi Tray there, set oauth.clientId for this server in the config file, then press Sign in.',
+  'problem.server.signInFailed.reason.failed': 'Sign-in failed: the sign-in server refused the request.',
+  'problem.server.signInFailed.reason.failed.hint': 'Press Sign in to try again. If it fails again, its log says more.',
+  'problem.server.signInFailed.reason.unavailable': 'Sign-in server unavailable: the sign-in could not be renewed just now.',
+  'problem.server.signInFailed.reason.unavailable.hint': 'It is tried again by itself: nothing to do unless this goes on.',
+  'problem.server.signInFailed.reason.insecure': 'Sign-in failed: the sign-in server does not use https.',
+  'problem.server.signInFailed.reason.insecure.hint':
+    "Only https sign-in servers (or http on this machine) are trusted with a sign-in: check this server's URL.",
+  'problem.server.signInFailed.reason.storage': "Sign-in failed: it could not be kept, because other users can write to the app's folder.",
+  'problem.server.signInFailed.reason.storage.hint': 'Use a folder only you can write to (set XIAOZHI_TRAY_STATE_DIR), then press Sign in.',
+  'problem.server.signInFailed.reason.resource': "Sign-in failed: this server's sign-in information names another server.",
+  'problem.server.signInFailed.reason.resource.hint':
+    "Check this server's URL. If it is right, its sign-in is set up wrongly: tell whoever runs it.",
   'problem.server.protocolUnsupported': 'The server speaks a version of the MCP protocol this app does not ({version}).',
   'problem.server.protocolUnsupported.hint': 'Update the server (or this app), then start it again. It is not retried until then.',
   'problem.server.badUrl': 'The address of this server is not a valid URL.',
@@ -1004,6 +1031,7 @@ export const en = {
   'xiaozhi.servers': '{running}/{total} servers running · {tools, plural, one {# tool} other {# tools}}',
   'xiaozhi.noServers': 'No servers yet: add one to give xiaozhi tools',
   'xiaozhi.failed': 'Failed: ',
+  'xiaozhi.needSignIn': 'Needs sign-in: ',
   'checklist.title': 'Before xiaozhi can use your tools',
   'checklist.done': 'done',
   'checklist.endpoint': 'Connect to your xiaozhi endpoint',

@@ -62,6 +62,22 @@ describe('tray status mapping', () => {
     expect(trayTooltip(state({ running: false }), zh)).toBe('小智托盘 · 已停止');
   });
 
+  it('says a server waits for a sign-in apart from the failed ones: amber icon, its own line, both languages', () => {
+    const cloud = {
+      ...server('cloud', 'failed'),
+      transport: 'streamable-http' as const,
+      lastErrorCause: { code: 'server.needsSignIn' as const, params: { server: 'cloud' } },
+    };
+    const s = state({ endpoints: [endpoint('a', 'connected')], servers: [server('x', 'running'), cloud] });
+    expect(trayIconState(s)).toBe('partial');
+    expect(trayTooltip(s, en)).toBe('Xiaozhi Tray · 1 server needs you to sign in · 1/1 endpoints connected');
+    expect(trayTooltip(s, zh)).toBe('小智托盘 · 1 个服务需要你登录 · 1/1 个接入点已连接');
+    const labels = (t: typeof en) => trayMenu(s, true, t).map((i) => ('label' in i ? i.label : '—'));
+    expect(labels(en)).toContain('1 server needs you to sign in');
+    expect(labels(en)).not.toContain('1 server failed');
+    expect(labels(zh)).toContain('1 个服务需要你登录');
+  });
+
   it('builds the menu: a line per endpoint, start/stop, open, login item, logs, quit', () => {
     const now = Date.now();
     const items = trayMenu(

@@ -6,6 +6,7 @@ import type { LocalServerController } from '../local-server/local-server-control
 import { isOwnEntry } from '../local-server/own-entry';
 import type { ServerFleet } from '../server-fleet';
 import type { SignIns } from '../oauth/sign-ins';
+import { ProblemError } from '../servers/server-problems';
 import type { CommandHandlers, SettingsAccess } from './command-handlers';
 
 /** What the server commands need of the bridge. */
@@ -60,6 +61,11 @@ export function serverCommandHandlers(c: ServerCommandContext): CommandHandlers<
     startServer: async (input) => c.servers.start(input.name),
     stopServer: async (input) => c.servers.stop(input.name),
     restartServer: async (input) => c.servers.restart(input.name),
-    signIn: (input) => c.signIns.start(input.name),
+    signIn: (input) =>
+      c.signIns.start(input.name).catch((error: unknown) => {
+        // Said on the card in the reader's language: an error crosses to the window as English text only.
+        if (error instanceof ProblemError) return { problem: error.problem };
+        throw error;
+      }),
   };
 }

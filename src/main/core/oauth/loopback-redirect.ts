@@ -25,13 +25,22 @@ export interface LoopbackRedirect {
 
 const PATH = '/callback';
 
-/** The page the browser shows when it is done: short, in both languages (the user's language is not known here). */
-const DONE_PAGE = page('Signed in, you can close this tab. / 已登录，可以关闭此页。');
-const FAILED_PAGE = page('Sign-in did not complete; go back to Xiaozhi Tray. / 登录未完成，请回到小智托盘。');
-const NOT_OURS_PAGE = page('This is not the answer to a sign-in in progress. / 这不是正在进行的登录的返回结果。');
+/**
+ * The page the browser shows when it is done: short, in both languages (the user's language is not
+ * known here), Chinese first as most users read it first, one language a line, in the system's font.
+ */
+const DONE_PAGE = page('已登录，可以关闭此页。', 'Signed in, you can close this tab.');
+const FAILED_PAGE = page('登录未完成，请回到小智托盘。', 'Sign-in did not complete; go back to Xiaozhi Tray.');
+const NOT_OURS_PAGE = page('这不是正在进行的登录的返回结果。', 'This is not the answer to a sign-in in progress.');
 
-function page(text: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Xiaozhi Tray</title></head><body><p>${text}</p></body></html>`;
+function page(chinese: string, english: string): string {
+  const style =
+    'body{font:16px/1.6 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","Microsoft YaHei",sans-serif;margin:15vh auto;max-width:36em;padding:0 1.5em}h1{font-size:1.1em}';
+  return (
+    `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+    `<meta name="color-scheme" content="light dark"><title>小智托盘 · Xiaozhi Tray</title><style>${style}</style></head>` +
+    `<body><h1>小智托盘 · Xiaozhi Tray</h1><p>${chinese}</p><p lang="en">${english}</p></body></html>`
+  );
 }
 
 export async function listenForRedirect(timeoutMs: number): Promise<LoopbackRedirect> {

@@ -7,6 +7,7 @@ import type { OAuthSettings } from '../../../shared/settings';
 import { ProblemError } from '../servers/server-problems';
 import { isLoopbackHost } from '../io/http-gate';
 import type { OAuthRecord, TokenVault } from './token-vault';
+import { loginArgument } from '../../../shared/sign-in-status';
 
 /**
  * One remote server's side of the SDK's OAuth client (`OAuthClientProvider`): what `auth()` reads
@@ -133,7 +134,7 @@ export class ServerOAuth implements OAuthClientProvider {
     const client = (await this.record())?.client as OAuthClientInformationMixed | undefined;
     if (mode.kind === 'background') {
       // Registering needs a redirect only a sign-in has: the user must sign in first.
-      if (!client) throw this.stop(problem('server.needsSignIn', { server: this.options.server }));
+      if (!client) throw this.stop(problem('server.needsSignIn', { server: loginArgument(this.options.server) }));
       return client;
     }
     // A registration made for another loopback port is not used (a sign-in server may hold clients to their redirect).
@@ -177,18 +178,18 @@ export class ServerOAuth implements OAuthClientProvider {
     const { mode } = this.options;
     if (mode.kind === 'interactive') return mode.onAuthorizationUrl(url);
     const record = await this.record();
-    if (this.tokensRefused) throw this.stop(problem('server.signInAgain', { server: this.options.server }));
+    if (this.tokensRefused) throw this.stop(problem('server.signInAgain', { server: loginArgument(this.options.server) }));
     if (record?.tokens) {
       const wanted = [...scopes(url.searchParams.get('scope') ?? undefined)];
       if (!covers(record.tokens.scope as string | undefined, wanted.join(' '))) {
         // Step-up: the server wants more than was granted; the next sign-in asks for it.
         await this.update((r) => ({ ...r, wantScope: wanted.join(' ') }));
-        throw this.stop(problem('server.needsSignIn', { server: this.options.server }));
+        throw this.stop(problem('server.needsSignIn', { server: loginArgument(this.options.server) }));
       }
       // The tokens were not refused, but could not be refreshed (the sign-in server down?): tried again later.
-      throw new ProblemError(problem('server.signInFailed', { reason: 'failed' }));
+      throw new ProblemError(problem('server.signInFailed', { reason: 'unavailable' }));
     }
-    throw this.stop(problem('server.needsSignIn', { server: this.options.server }));
+    throw this.stop(problem('server.needsSignIn', { server: loginArgument(this.options.server) }));
   }
 
   saveCodeVerifier(verifier: string): void {

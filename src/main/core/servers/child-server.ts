@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { problem, type Problem } from '../../../shared/problem';
 import { RUNTIME_LABEL } from '../../../shared/runtime-need';
+import { SIGN_IN_CODES } from '../../../shared/sign-in-status';
 import type { McpServerSettings as ServerSettings } from '../../../shared/settings';
 import type { ServerRuntime, ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
@@ -698,7 +699,9 @@ export class ChildServer {
     const lastLine = this.stderr.last;
     const said: Record<string, string> = lastLine !== undefined && failure.problem.code !== 'server.crashed' ? { lastLine } : {};
     if (step.next === 'fail') {
-      if (step.why === 'permanent') say(this.opts.log, 'error', problem('server.notRetrying'), failure);
+      // A sign-in to wait for is a step for the user, not a breakdown; it is started again once they sign in.
+      if (step.why === 'permanent' && SIGN_IN_CODES.has(failure.problem.code)) say(this.opts.log, 'warn', failure.problem);
+      else if (step.why === 'permanent') say(this.opts.log, 'error', problem('server.notRetrying'), failure);
       else {
         const seconds = Math.round(s.crashWindowMs / 1000);
         say(this.opts.log, 'error', problem('server.crashLoop', { count: step.crashes, seconds, ...said }), failure);

@@ -32,9 +32,14 @@ export class ProblemError extends Error {
 /** A foreign error (Node, undici, the SDK): classified by its codes and classes, its message kept for the log. */
 export function foreignFailure(error: unknown, context: { url?: string; command?: string } = {}): Failure {
   // A sign-in server's refusal (a refresh while it is down): its own words may quote its answer, so only the reason is kept.
-  if (error instanceof OAuthError) return { problem: problem('server.signInFailed', { reason: 'failed' }) };
+  // Down for a while (server_error, temporarily_unavailable: a 5xx) is retried by itself; the user has nothing to press.
+  if (error instanceof OAuthError)
+    return { problem: problem('server.signInFailed', { reason: DOWN_FOR_A_WHILE.has(error.errorCode) ? 'unavailable' : 'failed' }) };
   return { problem: failureCause(error, context), foreign: failureText(error) };
 }
+
+/** The OAuth error codes of a sign-in server that is down for a while, rather than refusing. */
+const DOWN_FOR_A_WHILE = new Set(['server_error', 'temporarily_unavailable']);
 
 /** The exit code, or the signal that killed it ('' for a signal Node did not name). */
 export const exitParams = (exit: ProcessExit | undefined): Record<string, string | number> =>
@@ -71,12 +76,6 @@ const SYSTEM_LIMITS: Record<string, string> = {
   ENOMEM: 'there was not enough memory to start it (ENOMEM)',
 };
 
-/** The command that signs in to the server `p.server` (quoted when the shell would split its name). */
-const loginCommand = (p: Params): string => {
-  const name = String(p.server ?? 'NAME');
-  return `xiaozhi-tray login ${/^[\w.-]+$/.test(name) ? name : JSON.stringify(name)}`;
-};
-
 /** Why a sign-in failed (the `reason` of server.signInFailed), in English; the window words the same reasons. */
 const SIGN_IN_FAILURES: Record<string, string> = {
   timeout: 'nobody came back from the browser in time',
@@ -86,6 +85,7 @@ const SIGN_IN_FAILURES: Record<string, string> = {
   noOAuth: 'this server does not offer a sign-in (no OAuth metadata): check its URL, or set its headers',
   noRegistration: "the sign-in server does not register new apps: set oauth.clientId in this server's settings",
   failed: 'the sign-in server refused the request',
+  unavailable: 'the sign-in could not be renewed: the sign-in server did not answer as it should (down for a while?)',
   resource: "this server's sign-in information names another server (protected resource mismatch)",
   insecure: 'the sign-in server does not use https (only https, or http on this machine, is trusted with sign-ins)',
   storage: "it could not be saved: other users can write to the app's folder (use a folder only you can write to, XIAOZHI_TRAY_STATE_DIR)",
@@ -120,8 +120,9 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
     p.status === 403
       ? "the server refused access (HTTP 403): check the token's permissions or the headers of this server"
       : `the server refused the credentials (HTTP ${p.status}): check the token or headers of this server`,
-  'server.needsSignIn': (p) => `this server needs you to sign in: press Sign in on its card (headless: ${loginCommand(p)})`,
-  'server.signInAgain': (p) => `the sign-in to this server has expired: sign in again (headless: ${loginCommand(p)})`,
+  // What to do (Sign in, or xiaozhi-tray login) is the hint every reader is given beside these.
+  'server.needsSignIn': () => 'this server needs you to sign in',
+  'server.signInAgain': () => 'the sign-in to this server has expired',
   'server.signInFailed': (p) => `sign-in failed: ${SIGN_IN_FAILURES[String(p.reason)] ?? String(p.reason)}`,
   'server.protocolUnsupported': (p) =>
     `the server speaks MCP protocol version ${p.version}, which this app does not: update the server (or this app)`,

@@ -24,6 +24,10 @@ describe('the loopback redirect a sign-in comes back to', () => {
     expect(real.status).toBe(200);
     expect(real.text).toContain('Signed in, you can close this tab.');
     expect(real.text).toContain('已登录，可以关闭此页');
+    // Chinese first (most users read it first), one language a line, each marked, named for the app.
+    expect(real.text.indexOf('已登录')).toBeLessThan(real.text.indexOf('Signed in'));
+    expect(real.text).toMatch(/<html lang="zh-CN">[\s\S]*<p lang="en">Signed in, you can close this tab\.<\/p>/);
+    expect(real.text).toContain('<title>小智托盘 · Xiaozhi Tray</title>');
     await expect(answer).resolves.toEqual({ code: 'the-code', iss: 'https://auth.example' });
     // One-shot: the listener is gone.
     await expect(fetch(`${redirect.url}?code=again&state=the-state`)).rejects.toThrow();

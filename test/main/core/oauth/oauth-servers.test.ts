@@ -5,6 +5,8 @@ import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harne
 import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../../../helpers/oauth-stand-in';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';
+import { logLineText } from '../../../../src/cli/cli-words';
+import { translator } from '../../../../src/shared/i18n/translate';
 import { FileVault, TOKENS_FILE_NAME } from '../../../../src/main/core/oauth/token-vault';
 
 const tempDir = tempDirs('xt-oauth-');
@@ -41,6 +43,7 @@ async function setUp(
 
 async function signIn() {
   const answer = await harness!.bridge.api.signIn({ name: 'cloud' });
+  if ('problem' in answer) throw new Error(`the sign-in did not start: ${JSON.stringify(answer.problem)}`);
   await waitFor(
     () => server().state === 'running',
     10_000,
@@ -61,7 +64,7 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     const { file } = await setUp();
     await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
     expect(server().lastErrorCause).toEqual({ code: 'server.needsSignIn', params: { server: 'cloud' } });
-    expect(server().lastError).toBe('this server needs you to sign in: press Sign in on its card (headless: xiaozhi-tray login cloud)');
+    expect(server().lastError).toBe('this server needs you to sign in');
     expect(server().restarts).toBe(0);
 
     const answer = await signIn();
@@ -122,6 +125,23 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     expectNoSecrets();
   });
 
+  it('the log says a sign-in to wait for once, and what to do once, in both languages: a warning, not "not retrying"', async () => {
+    await setUp();
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    const entries = harness!.logBook
+      .entries()
+      .filter((e) => e.level !== 'debug' && (e.problem?.code === 'server.needsSignIn' || /sign in/i.test(e.message)));
+    expect(entries).toHaveLength(1);
+    const entry = entries[0]!;
+    expect(entry.level).toBe('warn');
+    expect(logLineText({ language: 'en', t: translator('en') }, entry)).toBe(
+      'this server needs you to sign in — Press Sign in: your browser opens the sign-in page; once you are signed in, the server connects. Headless: run xiaozhi-tray login cloud.',
+    );
+    expect(logLineText({ language: 'zh-CN', t: translator('zh-CN') }, entry)).toBe(
+      '该服务需要先登录。（请点击“登录”：浏览器会打开登录页面，登录完成后服务会自动连接。无界面运行时：执行 xiaozhi-tray login cloud。）',
+    );
+  });
+
   it('a refresh that fails because the sign-in server is down is retried with backoff, not "sign in again"', async () => {
     await setUp();
     await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
@@ -131,7 +151,15 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     void harness!.bridge.api.restartServer({ name: 'cloud' });
     await waitFor(() => server().restarts >= 1, 10_000, 'a retry');
     expect(server().state).not.toBe('failed');
-    expect(server().lastErrorCause).toEqual({ code: 'server.signInFailed', params: { reason: 'failed' } });
+    expect(server().lastErrorCause).toEqual({ code: 'server.signInFailed', params: { reason: 'unavailable' } });
+    // Said as a server that is down for a while, which is retried: not "refused", not "press Sign in".
+    const said = logLineText(
+      { language: 'en', t: translator('en') },
+      harness!.logBook.entries().find((e) => e.cause?.code === 'server.signInFailed')!,
+    );
+    expect(said).toMatch(
+      /^sign-in failed: the sign-in could not be renewed: the sign-in server did not answer as it should \(down for a while\?\); restarting in [\d.]+ s — It is tried again by itself: nothing to do unless this goes on\.$/,
+    );
     standIn!.tokenEndpointDown(false);
     await waitFor(() => server().state === 'running', 10_000, 'the server to connect once the sign-in server is back');
   });
@@ -153,7 +181,9 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
   it('refuses a sign-in server whose metadata names another issuer, before registering', async () => {
     await setUp({ metadataIssuer: () => 'https://evil.example' });
     await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
-    await expect(harness!.bridge.api.signIn({ name: 'cloud' })).rejects.toThrow(/issuer/);
+    expect(await harness!.bridge.api.signIn({ name: 'cloud' })).toEqual({
+      problem: { code: 'server.signInFailed', params: { reason: 'issuer' } },
+    });
     expect(standIn!.requests).not.toContain('POST /register');
     expect(standIn!.requests).not.toContain('GET /authorize');
   });
