@@ -664,7 +664,7 @@ export class ChildServer {
     const list = await this.readTools(client);
     if (!list || generation !== this.generation) return;
     this.takeTools(list);
-    this.opts.log.info(`tool list changed: ${this.tools.length} tools`);
+    this.opts.log.info(`tool list changed: ${this.tools.length} ${this.tools.length === 1 ? 'tool' : 'tools'}`);
     this.opts.onTools();
     this.opts.onStatus();
   }
