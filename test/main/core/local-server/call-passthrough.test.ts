@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CallToolResultSchema,
   CancelTaskResultSchema,
@@ -18,27 +17,22 @@ import {
   type CallToolResult,
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge';
-import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { StdioRelay } from '../../../../src/main/core/local-server/stdio-relay';
 import { upstreamTask } from '../../../../src/main/core/local-server/passthrough/tasks';
-import { LogBook } from '../../../../src/main/core/logs/log-book';
-import { SettingsSchema } from '../../../../src/shared/settings';
-import { fastSupervision, testConnection } from '../../../helpers/bridge-harness';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
-import { tempDirs } from '../../../helpers/temp-dirs';
+import { localHubs } from '../../../helpers/local-hub';
 
 const TOKEN = 'passthrough-test-token-0123456789';
 const ASKING = path.resolve(__dirname, '../../../fixtures/asking-server.mjs');
-const tempDir = tempDirs('xt-passthrough-');
+const hub = localHubs(TOKEN, 'xt-passthrough-');
 
 let remote: { url: string; child: ChildProcess } | undefined;
 let bridge: Bridge | undefined;
-const clients: Client[] = [];
 
 /** The asking fixture on streamable HTTP, in its own process. */
 async function startRemote(): Promise<{ url: string; child: ChildProcess }> {
@@ -66,45 +60,26 @@ afterAll(async () => {
   await exited;
 });
 
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await bridge?.stop();
-  bridge = undefined;
-});
-
 /** A bridge serving the asking fixture over stdio at /mcp/cursor and over streamable HTTP at /mcp/vscode. */
 async function start(): Promise<{ bridge: Bridge; url: string }> {
-  const settings = SettingsSchema.parse({
-    connection: testConnection,
+  const started = await hub.start({
     servers: [
       { name: 'asker', transport: 'stdio', command: process.execPath, args: [ASKING], enabled: true },
-      { name: 'remote', transport: 'streamable-http', url: remote?.url, enabled: true },
+      { name: 'remote', transport: 'streamable-http', url: remote!.url, enabled: true },
     ],
     toolSets: [
       { name: 'by-stdio', servers: ['asker'] },
       { name: 'by-http', servers: ['remote'] },
     ],
-    localServer: { enabled: true, port: 0, token: TOKEN, clients: { cursor: { toolSet: 'by-stdio' }, vscode: { toolSet: 'by-http' } } },
+    localServer: { clients: { cursor: { toolSet: 'by-stdio' }, vscode: { toolSet: 'by-http' } } },
   });
-  bridge = new Bridge({
-    store: new MemorySettingsStore(settings),
-    logBook: new LogBook(),
-    supervision: fastSupervision,
-    stateDir: tempDir(),
-  });
-  bridge.start();
-  await bridge.whenServersSettled();
-  await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
+  bridge = started.bridge;
   expect(bridge.state().servers.map((s) => s.state)).toEqual(['running', 'running']);
-  return { bridge, url: bridge.state().localServer?.url as string };
+  return { bridge, url: started.url };
 }
 
 async function connect(url: string, client: string, capabilities: ClientCapabilities = {}): Promise<Client> {
-  const sdk = new Client({ name: `test-${client}`, version: '1.0.0' }, { capabilities });
-  clients.push(sdk);
-  const headers = { Authorization: `Bearer ${clientToken(TOKEN, client)}` };
-  await sdk.connect(new StreamableHTTPClientTransport(new URL(`${url}/${client}`), { requestInit: { headers } }));
-  return sdk;
+  return (await hub.connect(url, client, { capabilities })).client;
 }
 
 const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
@@ -189,7 +164,7 @@ describe.each([
         throw new McpError(-1, 'User rejected sampling request');
       });
     const direct = new Client({ name: 'direct', version: '1.0.0' }, { capabilities: { sampling: {} } });
-    clients.push(direct);
+    hub.track(direct);
     refusing(direct);
     await direct.connect(new StdioClientTransport({ command: process.execPath, args: [ASKING] }));
     const directly = textOf(await direct.callTool({ name: 'ask_sampling', arguments: { prompt: 'x' } }));
@@ -319,7 +294,7 @@ describe.each([
       );
     };
     const direct = new Client({ name: 'direct', version: '1.0.0' }, { capabilities: caps });
-    clients.push(direct);
+    hub.track(direct);
     await direct.connect(new StdioClientTransport({ command: process.execPath, args: [ASKING] }));
     const directly = await cancelEnded(direct);
     expect(directly).toMatch(/^-32602 .*terminal/);

@@ -1,33 +1,18 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Bridge } from '../../../../src/main/core/bridge';
-import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
+import { describe, expect, it } from 'vitest';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { MAX_SESSION_SUBSCRIPTIONS } from '../../../../src/main/core/local-server/passthrough/resources';
-import { LogBook } from '../../../../src/main/core/logs/log-book';
-import { SettingsSchema, type StdioServerSettings } from '../../../../src/shared/settings';
-import { fastSupervision, testConnection } from '../../../helpers/bridge-harness';
-import { tempDirs } from '../../../helpers/temp-dirs';
+import type { StdioServerSettings } from '../../../../src/shared/settings';
 import { scaled } from '../../../helpers/time-scale';
+import { localHubs, type HubClient } from '../../../helpers/local-hub';
 import { waitFor } from '../../../helpers/wait';
 
 // Attacks on the passthrough by a hostile server (test/fixtures/hostile-resource-server.mjs) and hostile clients.
 const TOKEN = 'passthrough-hostile-token-0123456789';
 const HOSTILE = path.resolve(__dirname, '../../../fixtures/hostile-resource-server.mjs');
-const tempDir = tempDirs('xt-pass-hostile-');
-
-let bridge: Bridge | undefined;
-let logBook: LogBook | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await bridge?.stop();
-  bridge = undefined;
-});
+const hub = localHubs(TOKEN, 'xt-pass-hostile-');
 
 function hostile(name: string, env: Record<string, string> = {}): StdioServerSettings {
   return { name, transport: 'stdio', command: process.execPath, args: [HOSTILE], env: { FIXTURE_NAME: name, ...env }, enabled: true };
@@ -35,35 +20,21 @@ function hostile(name: string, env: Record<string, string> = {}): StdioServerSet
 
 /** The bridge with these servers; cursor's set is the first server's alone, /mcp all. */
 async function start(servers: StdioServerSettings[]): Promise<string> {
-  const settings = SettingsSchema.parse({
-    connection: testConnection,
-    servers,
-    toolSets: [{ name: 'a', servers: [servers[0]?.name] }],
-    localServer: { enabled: true, port: 0, token: TOKEN, clients: { cursor: { toolSet: 'a' } } },
-  });
-  logBook = new LogBook();
-  bridge = new Bridge({
-    store: new MemorySettingsStore(settings),
-    logBook,
-    supervision: fastSupervision,
-    listChangedDebounceMs: 20,
-    stateDir: tempDir(),
-  });
-  bridge.start();
-  await bridge.whenServersSettled();
-  await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
-  return bridge.state().localServer?.url as string;
+  const started = await hub.start(
+    {
+      servers,
+      toolSets: [{ name: 'a', servers: servers.slice(0, 1).map((s) => s.name) }],
+      localServer: { clients: { cursor: { toolSet: 'a' } } },
+    },
+    { listChangedDebounceMs: 20 },
+  );
+  return started.url;
 }
 
-async function session(url: string, client = ''): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const sdk = new Client({ name: `attacker-${client || 'all'}`, version: '1.0.0' }, { capabilities: {} });
-  clients.push(sdk);
-  const transport = new StreamableHTTPClientTransport(new URL(client ? `${url}/${client}` : url), {
-    requestInit: { headers: { Authorization: `Bearer ${clientToken(TOKEN, client)}` } },
-  });
-  await sdk.connect(transport);
-  await sdk.listTools();
-  return { client: sdk, transport };
+async function session(url: string, client = ''): Promise<HubClient> {
+  const opened = await hub.connect(url, client, { name: `attacker-${client || 'all'}` });
+  await opened.client.listTools();
+  return opened;
 }
 
 const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
@@ -10,29 +9,19 @@ import {
   type CallToolResult,
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge';
-import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
-import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
-import { SettingsSchema, type SettingsInput, type StdioServerSettings } from '../../../../src/shared/settings';
-import { fastSupervision, testConnection } from '../../../helpers/bridge-harness';
-import { tempDirs } from '../../../helpers/temp-dirs';
+import type { StdioServerSettings } from '../../../../src/shared/settings';
+import { localHubs } from '../../../helpers/local-hub';
 import { waitFor } from '../../../helpers/wait';
 
 const TOKEN = 'passthrough-test-token-0123456789';
 const RESOURCE_FIXTURE = path.resolve(__dirname, '../../../fixtures/resource-server.mjs');
-const tempDir = tempDirs('xt-pass-');
+const hub = localHubs(TOKEN, 'xt-pass-');
 
 let bridge: Bridge | undefined;
 let logBook: LogBook | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await bridge?.stop();
-  bridge = undefined;
-});
 
 function resourceServer(name: string, env: Record<string, string> = {}): StdioServerSettings {
   return {
@@ -46,29 +35,20 @@ function resourceServer(name: string, env: Record<string, string> = {}): StdioSe
 }
 
 /** alpha and beta (the same URIs and prompt names), gamma whose lists fail; cursor's set is alpha's, vscode's beta's, /mcp all. */
-async function start(extra: SettingsInput = {}): Promise<string> {
-  const settings = SettingsSchema.parse({
-    connection: testConnection,
-    servers: [resourceServer('alpha'), resourceServer('beta'), resourceServer('gamma', { FIXTURE_FAIL_LISTS: '1' })],
-    toolSets: [
-      { name: 'a', servers: ['alpha'] },
-      { name: 'b', servers: ['beta'] },
-    ],
-    localServer: { enabled: true, port: 0, token: TOKEN, clients: { cursor: { toolSet: 'a' }, vscode: { toolSet: 'b' } } },
-    ...extra,
-  });
-  logBook = new LogBook();
-  bridge = new Bridge({
-    store: new MemorySettingsStore(settings),
-    logBook,
-    supervision: fastSupervision,
-    listChangedDebounceMs: 20,
-    stateDir: tempDir(),
-  });
-  bridge.start();
-  await bridge.whenServersSettled();
-  await waitFor(() => bridge!.state().localServer?.state === 'listening', 10_000, 'the local server to listen');
-  return bridge.state().localServer?.url as string;
+async function start(): Promise<string> {
+  const started = await hub.start(
+    {
+      servers: [resourceServer('alpha'), resourceServer('beta'), resourceServer('gamma', { FIXTURE_FAIL_LISTS: '1' })],
+      toolSets: [
+        { name: 'a', servers: ['alpha'] },
+        { name: 'b', servers: ['beta'] },
+      ],
+      localServer: { clients: { cursor: { toolSet: 'a' }, vscode: { toolSet: 'b' } } },
+    },
+    { listChangedDebounceMs: 20 },
+  );
+  ({ bridge, logBook } = started);
+  return started.url;
 }
 
 interface Heard {
@@ -81,16 +61,14 @@ interface Heard {
 /** A session at /mcp/<client> (or /mcp), recording what it is told besides answers. */
 async function session(url: string, client = ''): Promise<{ client: Client; heard: Heard }> {
   const heard: Heard = { updated: [], logs: [], resourcesChanged: 0, promptsChanged: 0 };
-  const sdk = new Client({ name: `test-${client || 'all'}`, version: '1.0.0' }, { capabilities: {} });
-  sdk.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.updated.push(n.params.uri));
-  sdk.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard.logs.push(n.params));
-  sdk.setNotificationHandler(ResourceListChangedNotificationSchema, () => void heard.resourcesChanged++);
-  sdk.setNotificationHandler(PromptListChangedNotificationSchema, () => void heard.promptsChanged++);
-  clients.push(sdk);
-  const at = client ? `${url}/${client}` : url;
-  await sdk.connect(
-    new StreamableHTTPClientTransport(new URL(at), { requestInit: { headers: { Authorization: `Bearer ${clientToken(TOKEN, client)}` } } }),
-  );
+  const { client: sdk } = await hub.connect(url, client, {
+    before: (sdk) => {
+      sdk.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.updated.push(n.params.uri));
+      sdk.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard.logs.push(n.params));
+      sdk.setNotificationHandler(ResourceListChangedNotificationSchema, () => void heard.resourcesChanged++);
+      sdk.setNotificationHandler(PromptListChangedNotificationSchema, () => void heard.promptsChanged++);
+    },
+  });
   // A round trip: the stream notifications come on (opened after initialize) is there by its end.
   await sdk.listTools();
   return { client: sdk, heard };
@@ -170,7 +148,7 @@ describe('what local sessions get of their servers besides tools', () => {
 
   it("passes a server's refusal on with the code and words it gave, as a client asking it directly sees them", async () => {
     const direct = new Client({ name: 'direct', version: '1.0.0' }, { capabilities: {} });
-    clients.push(direct);
+    hub.track(direct);
     await direct.connect(new StdioClientTransport({ command: process.execPath, args: [RESOURCE_FIXTURE], env: { FIXTURE_NAME: 'alpha' } }));
     const refusal = (ask: Promise<unknown>) =>
       ask.then(
