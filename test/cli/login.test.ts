@@ -40,6 +40,8 @@ describe('xiaozhi-tray login SERVER', () => {
     expect(run.out).toContain('Open this address in a browser to sign in to "cloud":');
     expect(run.out).toMatch(new RegExp(`\\n${standIn.base.replace(/[.]/g, '\\.')}/authorize\\?`));
     expect(run.out).toContain('Signed in to "cloud".');
+    // Said for a browser on another computer: the port the page comes back to, and how to forward it.
+    expect(run.err).toMatch(/Forward that port first, there: ssh -L (\d+):127\.0\.0\.1:\1 \S+@\S+/);
     const tokens = path.join(stateDir, TOKENS_FILE_NAME);
     if (process.platform !== 'win32') expect(fs.statSync(tokens).mode & 0o777).toBe(0o600);
     for (const secret of standIn.secrets) expect(run.out + run.err).not.toContain(secret);

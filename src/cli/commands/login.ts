@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { isMcpServer, type RemoteServerSettings } from '../../shared/settings';
 import { appStateDir } from '../../main/core/local-server/state-file';
 import { followByFetch, opensByFetch } from '../../main/core/oauth/open-authorization';
@@ -53,6 +54,9 @@ export const loginCommand: Command = {
     ctx.out(signIn.url);
     if (opensByFetch(ctx.env)) void followByFetch(signIn.url);
     else openWithBrowser(ctx.env.BROWSER, signIn.url);
+    // A headless box (a Raspberry Pi) is signed in from another computer's browser: it must reach our loopback port.
+    const port = redirectPort(signIn.url);
+    if (port) ctx.err(ctx.t('cli.login.otherComputer', { port, user: os.userInfo().username, host: os.hostname() }));
     ctx.err(ctx.t('cli.login.waiting'));
     try {
       await signIn.done;
@@ -63,6 +67,16 @@ export const loginCommand: Command = {
     return 0;
   },
 };
+
+/** The loopback port the sign-in page sends the browser back to (its `redirect_uri`). */
+function redirectPort(address: string): string | undefined {
+  try {
+    const back = new URL(new URL(address).searchParams.get('redirect_uri') ?? '');
+    return back.hostname === '127.0.0.1' || back.hostname === 'localhost' ? back.port || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** `$BROWSER` as Unix tools read it: commands separated by ":", the first used; "%s" stands for the URL (else it is added). */
 function openWithBrowser(browser: string | undefined, url: string): void {

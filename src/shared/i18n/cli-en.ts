@@ -57,6 +57,8 @@ export const cliEn = {
   'cli.login.notRemote': '"{server}" is not a remote MCP server (sse or http): it has nothing to sign in to.',
   'cli.login.open': 'Open this address in a browser to sign in to "{server}":',
   'cli.login.waiting': 'Waiting for the browser to come back…',
+  'cli.login.otherComputer':
+    'The browser comes back to port {port} of this computer. Using a browser on another computer? Forward that port first, there: ssh -L {port}:127.0.0.1:{port} {user}@{host}',
   'cli.login.done': 'Signed in to "{server}". A running app connects to it now.',
   'cli.login.failed': 'Sign-in to "{server}" failed: {reason}',
   'cli.check.summary': 'validate a config; prints each problem with its line and JSON path',

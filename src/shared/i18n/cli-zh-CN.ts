@@ -57,6 +57,8 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.login.notRemote': '“{server}”不是远程 MCP 服务（sse 或 http）：没有可登录的内容。',
   'cli.login.open': '请在浏览器中打开这个地址以登录“{server}”：',
   'cli.login.waiting': '正在等待浏览器返回…',
+  'cli.login.otherComputer':
+    '浏览器登录后会回到本机的 {port} 端口。如果用另一台电脑上的浏览器登录，请先在那台电脑上转发这个端口：ssh -L {port}:127.0.0.1:{port} {user}@{host}',
   'cli.login.done': '已登录“{server}”。正在运行的应用现在会连接它。',
   'cli.login.failed': '登录“{server}”失败：{reason}',
   'cli.check.summary': '检查配置文件；每个问题都带行号和 JSON 路径',
