@@ -8,6 +8,7 @@ import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { LogBook } from '../../src/main/core/logs/log-book';
 import { SettingsSchema, type SettingsInput } from '../../src/shared/settings';
 import { fastSupervision, testConnection } from './bridge-harness';
+import { closedAfterEach } from './closed-after-each';
 import { tempDirs } from './temp-dirs';
 import { waitFor } from './wait';
 
@@ -30,13 +31,13 @@ export interface HubClient {
  */
 export function localHubs(token: string, prefix: string) {
   const tempDir = tempDirs(prefix);
-  const clients: Client[] = [];
   let bridge: Bridge | undefined;
   afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
     await bridge?.stop();
     bridge = undefined;
   });
+  // Registered after the bridge's hook, so run before it: the clients are closed while the bridge still answers.
+  const { clients } = closedAfterEach();
   return {
     /** Closes this client after the test too (a client of something else, such as a server asked directly). */
     track<T extends Client>(client: T): T {

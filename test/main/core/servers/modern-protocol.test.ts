@@ -9,6 +9,7 @@ import { sanitizeToolName } from '../../../../src/main/core/hub/tool-names';
 import type { StdioServerSettings } from '../../../../src/shared/settings';
 import { logText, makeBridge, startServing, tearDown, type Harness } from '../../../helpers/bridge-harness';
 import type { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { refusingInitialize } from '../../../helpers/hostile-server';
 import { startRawMcpHttp } from '../../../helpers/raw-mcp-http';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { scaled } from '../../../helpers/time-scale';
@@ -221,15 +222,7 @@ describe('a server that refuses initialize with -32022 and speaks only versions 
   });
 
   it('on stdio: the same', async () => {
-    const script = [
-      "let buf = '';",
-      "process.stdin.on('data', (d) => { buf += d; let i; while ((i = buf.indexOf('\\n')) >= 0) { const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);",
-      "  if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32022, message: 'Unsupported protocol version: ' + m.params.protocolVersion, data: { supported: ['2099-01-01'], requested: m.params.protocolVersion } } }) + '\\n'); } });",
-    ].join('\n');
-    harness = makeBridge(
-      { servers: [{ name: 'future', transport: 'stdio', command: process.execPath, args: ['-e', script] }] },
-      { ...supervision, maxCrashes: 5 },
-    );
+    harness = makeBridge({ servers: [refusingInitialize('future', -32022, true)] }, { ...supervision, maxCrashes: 5 });
     harness.bridge.start();
     await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
     expect(server().lastErrorCause).toEqual({ code: 'server.protocolUnsupported', params: { version: '2099-01-01' } });

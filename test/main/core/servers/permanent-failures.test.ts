@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { startRawMcpHttp, type RawMcpHttp } from '../../../helpers/raw-mcp-http';
-import { hostileWith } from '../../../helpers/hostile-server';
+import { hostileWith, refusingInitialize } from '../../../helpers/hostile-server';
 import { waitFor } from '../../../helpers/wait';
 
 let harness: Harness | undefined;
@@ -86,15 +86,7 @@ describe('remote servers that can never work as configured fail once, with what 
   });
 
   it('a server that refuses our protocol version (JSON-RPC -32602 to initialize) is failed, naming the versions it speaks', async () => {
-    const script = [
-      "let buf = '';",
-      "process.stdin.on('data', (d) => { buf += d; let i; while ((i = buf.indexOf('\\n')) >= 0) { const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);",
-      "  if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'Unsupported protocol version', data: { supported: ['2099-01-01'], requested: m.params.protocolVersion } } }) + '\\n'); } });",
-    ].join('\n');
-    harness = makeBridge(
-      { servers: [{ name: 'future', transport: 'stdio', command: process.execPath, args: ['-e', script] }] },
-      { ...supervision, maxCrashes: 5 },
-    );
+    harness = makeBridge({ servers: [refusingInitialize('future', -32602)] }, { ...supervision, maxCrashes: 5 });
     harness.bridge.start();
     await waitFor(() => server().state === 'failed', 5000, 'the server to be failed');
     expect(server().lastErrorCause).toEqual({ code: 'server.protocolUnsupported', params: { version: '2099-01-01' } });

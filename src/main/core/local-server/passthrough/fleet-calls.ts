@@ -3,6 +3,7 @@ import type { CallHistory } from '../../logs/call-history';
 import type { ServerFleet } from '../../server-fleet';
 import { ChildServer } from '../../servers/child-server';
 import { CallPassthrough } from './call-passthrough';
+import { runningClients } from './fleet-servers';
 
 /** The passthrough over the fleet's MCP servers (web services have no client to pass anything to). */
 export function fleetCallPassthrough(fleet: () => ServerFleet, history: CallHistory): CallPassthrough {
@@ -13,6 +14,6 @@ export function fleetCallPassthrough(fleet: () => ServerFleet, history: CallHist
   return new CallPassthrough({
     clientOf,
     history,
-    clients: () => [...fleet().all()].flatMap((server) => (server instanceof ChildServer && server.sdkClient ? [server.sdkClient] : [])),
+    clients: () => runningClients(fleet().all()).map((up) => up.client),
   });
 }

@@ -16,13 +16,10 @@ export function fleetPassthrough(
   return {
     serversOf(setId) {
       const set = setOf(setId);
-      const found: UpstreamServer[] = [];
-      for (const server of servers()) {
-        if (!(server instanceof ChildServer) || !server.enabled || !setIncludesServer(set, server.name)) continue;
-        const client = server.sdkClient;
-        if (client) found.push({ name: server.name, client });
-      }
-      return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return runningClients(servers())
+        .filter((up) => up.enabled && setIncludesServer(set, up.name))
+        .map(({ name, client }) => ({ name, client }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
     onNotice(listener) {
       listeners.add(listener);
@@ -32,4 +29,15 @@ export function fleetPassthrough(
       for (const listener of listeners) listener(server, notice);
     },
   };
+}
+
+/** The fleet's running MCP servers with their SDK clients (a web service has none). */
+export function runningClients(servers: Iterable<unknown>): (UpstreamServer & { enabled: boolean })[] {
+  const found: (UpstreamServer & { enabled: boolean })[] = [];
+  for (const server of servers) {
+    if (!(server instanceof ChildServer)) continue;
+    const client = server.sdkClient;
+    if (client) found.push({ name: server.name, client, enabled: server.enabled });
+  }
+  return found;
 }
