@@ -50,6 +50,8 @@ export function secretValues(settings: Settings, env: NodeJS.ProcessEnv = {}): s
   if (env.MODELSCOPE_API_TOKEN) values.push(env.MODELSCOPE_API_TOKEN);
   if (env.MCP_ENDPOINT) values.push(...secretQueryValues(env.MCP_ENDPOINT.trim()));
   if (settings.localServer.token) values.push(settings.localServer.token);
+  // The person's confirmation PIN: a model that read it anywhere (a log, the history) could confirm by itself.
+  if (settings.confirmation.pin !== undefined) values.push(settings.confirmation.pin);
   return values.filter((v) => v.length >= 4);
 }
 
@@ -91,6 +93,8 @@ export function redactSettings(settings: Settings): Settings {
   if (copy.modelscope.apiKey) copy.modelscope.apiKey = maskSecret(copy.modelscope.apiKey);
   // The window asks for the local server's token by its own command, when the user wants it.
   if (copy.localServer.token) copy.localServer.token = maskSecret(copy.localServer.token);
+  // Not even masked (a mask would give away its length): the window asks for it by its own command.
+  delete copy.confirmation.pin;
   return copy;
 }
 

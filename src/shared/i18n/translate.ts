@@ -72,3 +72,8 @@ export type Translate = (key: MessageKey, params?: Record<string, string | numbe
 export function translator(language: Language): Translate {
   return (key, params) => translate(language, key, params);
 }
+
+/** Sentences said one after another: Chinese runs them on, English puts a space between. Empty ones are left out. */
+export function sentences(language: Language, ...parts: (string | undefined)[]): string {
+  return parts.filter((part): part is string => part !== undefined && part !== '').join(language === 'zh-CN' ? '' : ' ');
+}
