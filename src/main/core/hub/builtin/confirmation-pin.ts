@@ -105,28 +105,33 @@ export class WrongPins {
   /** Too many wrong PINs lately, in this session or overall: voice cannot confirm now (the window still can). */
   locked(session: string): boolean {
     const now = this.now();
-    return this.level(this.sessions.get(session), now) >= MAX_WRONG_PINS || this.level(this.overall, now) >= MAX_WRONG_PINS_OVERALL;
+    return (
+      this.level(this.sessions.get(session), now).level >= MAX_WRONG_PINS || this.level(this.overall, now).level >= MAX_WRONG_PINS_OVERALL
+    );
   }
 
   /** A wrong PIN: true when this one reached the bound (the caller cancels what the session holds). */
   add(session: string): boolean {
     const now = this.now();
-    const level = this.level(this.sessions.get(session), now) + 1;
+    const mine = this.level(this.sessions.get(session), now);
     this.sessions.delete(session);
-    this.sessions.set(session, { level, at: now });
+    this.sessions.set(session, { level: mine.level + 1, at: mine.at });
     while (this.sessions.size > MAX_COUNTED_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
-    this.overall = { level: this.level(this.overall, now) + 1, at: now };
-    return level >= MAX_WRONG_PINS || this.overall.level >= MAX_WRONG_PINS_OVERALL;
+    const all = this.level(this.overall, now);
+    this.overall = { level: all.level + 1, at: all.at };
+    return mine.level + 1 >= MAX_WRONG_PINS || this.overall.level >= MAX_WRONG_PINS_OVERALL;
   }
 
   /** Minutes until voice may confirm again in this session (at least 1). */
   minutesLeft(session: string): number {
     const now = this.now();
-    const over = Math.max(
-      this.level(this.sessions.get(session), now) - (MAX_WRONG_PINS - 1),
-      this.level(this.overall, now) - (MAX_WRONG_PINS_OVERALL - 1),
+    const wait = (bucket: Bucket, bound: number) =>
+      bucket.level < bound ? 0 : (bucket.level - bound) * this.decayMs + (this.decayMs - (now - bucket.at));
+    const ms = Math.max(
+      wait(this.level(this.sessions.get(session), now), MAX_WRONG_PINS),
+      wait(this.level(this.overall, now), MAX_WRONG_PINS_OVERALL),
     );
-    return Math.max(1, Math.ceil((over * this.decayMs) / 60_000));
+    return Math.max(1, Math.ceil(ms / 60_000));
   }
 
   clear(): void {
@@ -134,8 +139,10 @@ export class WrongPins {
     this.overall = { level: 0, at: 0 };
   }
 
-  private level(bucket: Bucket | undefined, now: number): number {
-    if (!bucket) return 0;
-    return Math.max(0, bucket.level - Math.max(0, now - bucket.at) / this.decayMs);
+  /** The bucket as it is now: one wrong PIN gone per whole `decayMs` since it was last counted down. */
+  private level(bucket: Bucket | undefined, now: number): Bucket {
+    if (!bucket || bucket.level === 0) return { level: 0, at: now };
+    const gone = Math.floor(Math.max(0, now - bucket.at) / this.decayMs);
+    return gone >= bucket.level ? { level: 0, at: now } : { level: bucket.level - gone, at: bucket.at + gone * this.decayMs };
   }
 }
