@@ -192,6 +192,7 @@ export class Bridge {
       confirmations: this.confirmations,
       policyOf,
       pinFor: () => this.pinFor(),
+      pin: () => this.settings.confirmation.pin,
       calls: this.voiceCalls,
     });
     this.hub.onChange(() => this.onCatalogChanged());

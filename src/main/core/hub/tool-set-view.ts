@@ -18,6 +18,7 @@ import type { CallSignal } from './call-signal';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
 import { CONFIRM_TOOL } from './builtin/confirm-tool';
 import type { Confirmations, HeldVia } from './builtin/confirmations';
+import { withoutPin } from './builtin/confirmation-pin';
 import type { VoiceCall, VoiceCallNote, VoiceCalls } from './builtin/voice-calls';
 import type { ToolPolicy } from '../../../shared/settings';
 
@@ -122,6 +123,8 @@ export interface VoiceGuard {
    * has shown it to them (if not, the model is told where they find it).
    */
   pinFor(): boolean;
+  /** The PIN as it is now (none made yet: undefined), hidden from what a voice session is answered. */
+  pin(): string | undefined;
   /** The calls by voice in flight, for a server's question during one (elicitation). */
   calls?: VoiceCalls;
 }
@@ -437,7 +440,9 @@ export class ToolSetView implements CatalogView {
     const entry = !bound || (found?.server === bound.server && found.original.name === bound.tool) ? found : undefined;
     const shape = context.shape !== false;
     const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer => {
-      const out = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0') : result;
+      const shaped = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0') : result;
+      // A voice session never reads the person's PIN, whatever a tool answered (a file tool reading the config).
+      const out = context.session !== undefined && this.context.voice ? withoutPin(shaped, this.context.voice.pin()) : shaped;
       this.context.history.add({
         caller: context.caller,
         tool: name,

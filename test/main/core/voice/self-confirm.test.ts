@@ -64,6 +64,24 @@ describe('a model that confirms with what it read in its own answers', () => {
     expect(await ran()).toEqual([]);
   }, 120_000);
 
+  it('cannot read the PIN in another tool\'s answer either (a file tool reading the config where it is kept)', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      confirmation: { pin: '482193' },
+      endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
+      servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1', NOTES: '{"confirmation": {"pin": "482193"}, "port": 14821930}' })],
+    });
+    ctx.harness.bridge.start();
+    await ctx.harness.bridge.whenServersSettled();
+    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
+    const read = await esp.say('getenv', { name: 'NOTES' });
+    // Hidden where it stands whole; a longer number that holds its digits is left as it is.
+    expect(read).toBe('{"confirmation": {"pin": "******"}, "port": 14821930}');
+    const asked = await esp.say('delete_file', { path: '/home/me/report.docx' });
+    await confirmWithWhatItRead(esp, `${asked} ${read}`);
+    expect(await ran()).toEqual([]);
+  }, 120_000);
+
   it("cannot say yes to a server's yes/no question during its call", async () => {
     const esp = await speaker({}, true);
     const asked = await esp.say('confirm_user');

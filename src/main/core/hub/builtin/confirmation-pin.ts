@@ -146,3 +146,33 @@ export class WrongPins {
     return gone >= bucket.level ? { level: 0, at: now } : { level: bucket.level - gone, at: bucket.at + gone * this.decayMs };
   }
 }
+
+/**
+ * A result sent to a voice session, with the PIN hidden wherever it stands whole (a tool that read
+ * the config file, a page that quotes it): a model that read it in any answer could confirm by itself.
+ * A tool that spells or encodes it gets past this; the README says so.
+ */
+export function withoutPin<T extends { content?: unknown; error?: unknown }>(result: T, pin: string | undefined): T {
+  if (pin === undefined || !isPin(pin)) return result;
+  const kept = pin.normalize('NFKC').trim();
+  const escaped = kept.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = /^[0-9]+$/.test(kept) ? new RegExp(`(?<![0-9])${escaped}(?![0-9])`, 'g') : new RegExp(escaped, 'giu');
+  const hidden = (text: string) => {
+    const plain = text.normalize('NFKC');
+    pattern.lastIndex = 0;
+    if (!pattern.test(plain)) return text;
+    pattern.lastIndex = 0;
+    return plain.replace(pattern, (found) => '*'.repeat([...found].length));
+  };
+  const content = Array.isArray(result.content)
+    ? result.content.map((item: unknown) =>
+        typeof item === 'object' &&
+        item !== null &&
+        (item as { type?: unknown }).type === 'text' &&
+        typeof (item as { text?: unknown }).text === 'string'
+          ? { ...item, text: hidden((item as { text: string }).text) }
+          : item,
+      )
+    : result.content;
+  return { ...result, content, ...(typeof result.error === 'string' ? { error: hidden(result.error) } : {}) };
+}
