@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { PendingConfirmation } from '../../shared/confirmations';
 import { useApp } from '../app-context';
 import { Button } from './ui';
@@ -7,16 +7,31 @@ import { useLiveList } from './use-live-list';
 
 /**
  * Calls by voice waiting for the user's OK ("ask first" tools): what, with which arguments, who
- * asked, how long it still waits, and Allow / Deny. On every page, above it, while any waits; the
+ * asked, how long it still waits, and Allow / Deny; for one the PIN may confirm, the PIN on request. On every page, above it, while any waits; the
  * list follows the bridge's `confirmations` event, so nothing is polled.
  */
 export function PendingConfirmations() {
   const { store, t, toast } = useApp();
   const pending = useLiveList('confirmations', 'getConfirmations');
   const [busy, setBusy] = useState<number | undefined>();
+  const [pin, setPin] = useState<string | undefined>();
   const now = useNow();
   const waiting = pending.filter((p) => p.expiresAt > now);
-  if (waiting.length === 0) return null;
+  const none = waiting.length === 0;
+  // Shown for the calls waiting now only: once none waits it is hidden again (and may have changed since).
+  useEffect(() => {
+    if (none) setPin(undefined);
+  }, [none]);
+  if (none) return null;
+
+  // The person reads it here to say it to xiaozhi (the model is then no longer told where to find it).
+  const showPin = async () => {
+    try {
+      setPin((await store.api.revealConfirmationPin()).pin);
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    }
+  };
 
   const answer = async (key: number, allow: boolean) => {
     setBusy(key);
@@ -52,6 +67,24 @@ export function PendingConfirmations() {
                 ))}
               </dl>
             ) : null}
+            <div className="pin-line small">
+              {p.via === 'window' ? (
+                <span className="muted">{t('confirm.windowOnly')}</span>
+              ) : (
+                <>
+                  <span className="muted">{t('confirm.byPin')}</span>
+                  {pin !== undefined ? (
+                    <span>
+                      {t('confirm.yourPin')} <span className="mono">{pin}</span>
+                    </span>
+                  ) : (
+                    <Button small onClick={() => void showPin()}>
+                      {t('confirm.showPin')}
+                    </Button>
+                  )}
+                </>
+              )}
+            </div>
             <div className="card-row">
               <span className="small muted">{t('confirm.timeLeft', { seconds: secondsLeft(p, now) })}</span>
               <span>

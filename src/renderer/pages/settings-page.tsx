@@ -8,6 +8,7 @@ import { BudgetSettings } from '../components/budget-settings';
 import { UpdateSettings } from './update-settings';
 import { MirrorSettings } from './mirror-settings';
 import { LocalServerSection } from './local-server-section';
+import { ConfirmationSettings } from './confirmation-settings';
 import { shownMasked } from '../masked';
 
 /** The system as its users call it (the engine reports Node's platform ids: win32, darwin, linux). */
@@ -196,6 +197,7 @@ export function SettingsPage() {
           </div>
         </form>
       </section>
+      <ConfirmationSettings />
       <BudgetSettings />
       <MirrorSettings />
       <UpdateSettings />
