@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PendingConfirmation } from '../../shared/confirmations';
 import { useApp } from '../app-context';
 import { Button } from './ui';
@@ -14,20 +14,18 @@ export function PendingConfirmations() {
   const { store, t, toast } = useApp();
   const pending = useLiveList('confirmations', 'getConfirmations');
   const [busy, setBusy] = useState<number | undefined>();
-  const [pin, setPin] = useState<string | undefined>();
+  // The PIN as shown for the calls waiting then: once those are gone it is hidden again (and may have changed since).
+  const [revealed, setRevealed] = useState<{ pin: string; keys: number[] } | undefined>();
   const now = useNow();
   const waiting = pending.filter((p) => p.expiresAt > now);
-  const none = waiting.length === 0;
-  // Shown for the calls waiting now only: once none waits it is hidden again (and may have changed since).
-  useEffect(() => {
-    if (none) setPin(undefined);
-  }, [none]);
-  if (none) return null;
+  if (waiting.length === 0) return null;
+  const pin = revealed && waiting.some((p) => revealed.keys.includes(p.key)) ? revealed.pin : undefined;
 
   // The person reads it here to say it to xiaozhi (the model is then no longer told where to find it).
   const showPin = async () => {
     try {
-      setPin((await store.api.revealConfirmationPin()).pin);
+      const { pin: shown } = await store.api.revealConfirmationPin();
+      setRevealed({ pin: shown, keys: waiting.map((p) => p.key) });
     } catch (error) {
       toast((error as Error).message, 'error');
     }
