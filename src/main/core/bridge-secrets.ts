@@ -100,9 +100,9 @@ export function redactSettings(settings: Settings): Settings {
 
 /** A UI edits the masked copy: where a value comes back still masked, keep the real one. */
 export function restoreMasked(incoming: Record<string, string>, existing: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = nameRecord<string>();
   for (const [key, value] of Object.entries(incoming)) {
-    const previous = existing?.[key];
+    const previous = own(existing, key);
     out[key] = previous !== undefined && value === maskValue(key, previous) && value !== previous ? previous : value;
   }
   return out;
@@ -197,6 +197,7 @@ export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSe
 }
 
 import { redactProblem } from './logs/redact';
+import { nameRecord, own } from '../../shared/own';
 
 export { redactProblem };
 

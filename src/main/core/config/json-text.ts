@@ -1,6 +1,7 @@
 import { FORBIDDEN_KEYS, formatKeyPath, type KeyPath } from '../../../shared/forbidden-keys';
 import { problem as aProblem, type Problem } from '../../../shared/problem';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { own } from '../../../shared/own';
 
 /** One thing wrong with a config file, said where it is. */
 export interface ConfigProblem {
@@ -141,6 +142,7 @@ function nodeValue(node: Node, path: JsonPath, refuse: Refuse): unknown {
           refuse([...path, name], key.offset, `the key "${name}" is not allowed (it could change what other keys mean)`);
         else if (seen.has(name))
           refuse([...path, name], key.offset, `the key "${name}" appears twice in this object; only one can count, so remove the other`);
+        // eslint-disable-next-line foreign-keys/no-inherited-lookup -- the keys that reach a prototype are refused just above
         else out[name] = nodeValue(value, [...path, name], refuse);
         seen.add(name);
       }
@@ -171,5 +173,5 @@ function describeParseError(code: string): string {
     InvalidEscapeCharacter: 'invalid escape character',
     InvalidCharacter: 'invalid character in a string',
   };
-  return words[code] ?? code;
+  return own(words, code) ?? code;
 }

@@ -4,6 +4,7 @@ import type Ajv2020 from 'ajv/dist/2020';
 import type { Logger } from '../logs/log-book';
 import { DATA_KEYS, MAP_KEYS, isNode, resolveLocalRef } from '../../../shared/schema-refs';
 import { servedSchema } from './served-schema';
+import { own } from '../../../shared/own';
 
 /**
  * Checks a call's arguments against the tool's input schema before the call leaves the bridge,
@@ -127,7 +128,8 @@ function rewriteSchema(schema: Node, visit: (node: Node) => Node, depth = 0, map
       ? child.map((item) => (isNode(item) ? rewriteSchema(item, visit, depth + 1) : item))
       : rewriteSchema(child as Node, visit, depth + 1, !map && MAP_KEYS.has(key));
     if (Array.isArray(child) ? (next as unknown[]).some((item, i) => item !== child[i]) : next !== child)
-      (out ??= { ...schema })[key] = next;
+      // A computed key in a literal is an own property, even `__proto__` (an assignment would set the prototype).
+      out = { ...(out ?? schema), [key]: next };
   }
   return map ? (out ?? schema) : visit(out ?? schema);
 }
@@ -141,7 +143,7 @@ export function defaultsOptional(schema: Node, root: Node = schema): Node {
   return rewriteSchema(schema, (node) => {
     const properties = node.properties;
     if (!Array.isArray(node.required) || !isNode(properties)) return node;
-    const required = (node.required as unknown[]).filter((name) => !(typeof name === 'string' && hasDefault(properties[name], root)));
+    const required = (node.required as unknown[]).filter((name) => !(typeof name === 'string' && hasDefault(own(properties, name), root)));
     return required.length === node.required.length ? node : { ...node, required };
   });
 }
@@ -216,7 +218,7 @@ function valueAt(args: unknown, instancePath: string): unknown {
   let value = args;
   for (const part of instancePath.split('/').slice(1)) {
     if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    value = own(value as Record<string, unknown>, part.replace(/~1/g, '/').replace(/~0/g, '~'));
   }
   return value;
 }
@@ -238,7 +240,7 @@ function problem(error: ErrorObject, args: unknown, schema: Record<string, unkno
   switch (error.keyword) {
     case 'required': {
       const missing = String(params.missingProperty);
-      const property = error.instancePath === '' ? (schema.properties as Record<string, Property> | undefined)?.[missing] : undefined;
+      const property = error.instancePath === '' ? own(schema.properties as Record<string, Property> | undefined, missing) : undefined;
       const detail = describeProperty(property);
       return `missing required argument "${argumentPath(error.instancePath, missing)}"${detail ? ` (${detail})` : ''}`;
     }
@@ -279,7 +281,7 @@ export function expectedArguments(schema: Record<string, unknown>): string {
   if (names.length === 0) return 'no arguments';
   let text = names
     .map((name) => {
-      const property = properties[name];
+      const property = own(properties, name);
       const kind = Array.isArray(property?.enum)
         ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`
         : property?.type !== undefined

@@ -3,6 +3,7 @@ import type { ElicitField, ElicitValue, PendingElicitation } from '../../../shar
 import { sentences, translate, type Language } from '../../../shared/i18n/translate';
 import type { VoiceCalls } from './builtin/voice-calls';
 import type { VoiceQuestion } from './builtin/confirm-tool';
+import { nameRecord } from '../../../shared/own';
 
 /** A server's message as a sentence the model can say back (ending with its stop). */
 function spoken(message: string): string {
@@ -190,7 +191,8 @@ export function formFields(schema: { properties?: Record<string, unknown>; requi
 
 /** The answer as the server's schema asks for it: known fields of the right type, the required ones there. */
 function checkedContent(fields: ElicitField[], content: Record<string, ElicitValue>): Record<string, ElicitValue> {
-  const out: Record<string, ElicitValue> = {};
+  // Keyed by the server's field names: no prototype.
+  const out = nameRecord<ElicitValue>();
   for (const field of fields) {
     const value = Object.hasOwn(content, field.name) ? content[field.name] : undefined;
     const label = field.title ?? field.name;

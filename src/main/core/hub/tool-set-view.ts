@@ -21,6 +21,7 @@ import type { Confirmations, HeldVia } from './builtin/confirmations';
 import { withoutPin } from './builtin/confirmation-pin';
 import type { VoiceCall, VoiceCallNote, VoiceCalls } from './builtin/voice-calls';
 import type { ToolPolicy } from '../../../shared/settings';
+import { own } from '../../../shared/own';
 
 /** What the hub needs of a server: its tools and a way to call them. */
 export interface ToolSource {
@@ -235,7 +236,7 @@ export class ToolSetView implements CatalogView {
     const all: Entry[] = [];
     const unservable = new Set<string>();
     for (const { server, tool, running } of mine) {
-      const toolSettings = set.tools[server]?.[tool.name];
+      const toolSettings = own(own(set.tools, server), tool.name);
       const exposed = names.get(toolKey(server, tool.name)) as string;
       // One tool that cannot be served (its schema past what a string holds…) is left out, not the catalog.
       let prepared: PreparedTool;

@@ -1,5 +1,6 @@
 import { OFFICIAL_SOURCES, type MirrorUrls } from '../../../shared/mirrors';
 import type { RuntimeName } from '../../../shared/runtime-need';
+import { own } from '../../../shared/own';
 
 /** The versions the app fetches: pinned, so every machine runs what was tested. */
 export const RUNTIME_VERSIONS: Record<RuntimeName, string> = { node: '22.12.0', uv: '0.10.10' };
@@ -45,7 +46,7 @@ export function runtimeSource(
   const windows = platform === 'win32';
   if (runtime === 'node') {
     const os = NODE_OS[platform];
-    const cpu = NODE_ARCH[arch];
+    const cpu = own(NODE_ARCH, arch);
     if (!os || !cpu) return undefined;
     const name = `node-v${version}-${os}-${cpu}`;
     // The official site's formats: .tar.xz is the smaller on Linux; macOS tar reads .tar.gz natively.
@@ -62,7 +63,7 @@ export function runtimeSource(
       program: windows ? 'node.exe' : 'node',
     };
   }
-  const target = UV_TARGET[`${platform}-${arch}`];
+  const target = own(UV_TARGET, `${platform}-${arch}`);
   if (!target) return undefined;
   const archive = `uv-${target}.${windows ? 'zip' : 'tar.gz'}`;
   const url = `${withSlash(urls.uvDownload ?? OFFICIAL_SOURCES.uvDownload)}${version}/${archive}`;

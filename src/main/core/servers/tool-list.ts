@@ -6,6 +6,7 @@ import { firstIssue } from '../../../shared/zod-issue';
 import { isNode, jsonCharsOver } from '../../../shared/schema-refs';
 import { servedSchema } from '../hub/served-schema';
 import { clip } from './server-problems';
+import { own } from '../../../shared/own';
 
 /**
  * A server's `tools/list`, read page by page and checked tool by tool: one tool the MCP schema
@@ -182,7 +183,7 @@ export function skippedText(skipped: SkippedTool): string {
     schemaTooLarge: `its argument schema, with the definitions it refers to copied in, is larger than ${MAX_SERVED_SCHEMA_BYTES / 1024} KB`,
     invalid: `its definition is not valid MCP${skipped.path ? ` at ${skipped.path}` : ''}`,
   };
-  return `${who}: ${why[skipped.reason] ?? skipped.reason}`;
+  return `${who}: ${own(why, skipped.reason) ?? skipped.reason}`;
 }
 
 /** The warning for a list with tools left out: which ones and why, the first few by name. */

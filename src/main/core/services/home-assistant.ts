@@ -6,6 +6,7 @@ import { isRecord } from '../../../shared/is-record';
 import { joinUrl, speakable, spoken } from './service-http';
 import { ServiceError } from './service-problems';
 import { textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+import { nameRecord } from '../../../shared/own';
 
 type HomeAssistantSettings = z.output<typeof HomeAssistantSettingsSchema>;
 
@@ -104,7 +105,8 @@ function fieldSchema(field: Record<string, unknown>): Record<string, unknown> {
 }
 
 function serviceTool(domain: string, service: string, spec: Record<string, unknown>): Tool {
-  const properties: Record<string, object> = {};
+  // Keyed by Home Assistant's field names: no prototype.
+  const properties = nameRecord<object>();
   const required: string[] = [];
   if (spec.target !== undefined)
     properties.entity_id = { type: 'string', description: `The entity to act on, for example ${domain}.living_room` };
@@ -123,7 +125,7 @@ function serviceTool(domain: string, service: string, spec: Record<string, unkno
   return {
     name: `${domain}_${service}`.slice(0, 64),
     description: said || `Calls ${domain}.${service} in Home Assistant.`,
-    inputSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
+    inputSchema: { type: 'object', properties: { ...properties }, ...(required.length > 0 ? { required } : {}) },
   };
 }
 

@@ -12,6 +12,7 @@ import { expandedSize } from './document-size';
 import { joinUrl, MAX_ANSWER_BYTES, spoken } from './service-http';
 import { ServiceError } from './service-problems';
 import { pathSegment, shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+import { nameRecord, own, type NameRecord } from '../../../shared/own';
 
 type OpenApiSettings = z.output<typeof OpenApiSettingsSchema>;
 type Node = Record<string, unknown>;
@@ -122,7 +123,8 @@ function operationTool(
   context: ServiceContext,
 ): ServiceTool & { operationId: string } {
   const defs = new Defs(doc);
-  const properties: Record<string, object> = {};
+  // Keyed by the document's parameter and field names: no prototype.
+  const properties = nameRecord<object>();
   const required: string[] = [];
   const placements = new Map<string, Placement>();
   const params = [...(Array.isArray(o.shared) ? o.shared : []), ...(Array.isArray(o.op.parameters) ? o.op.parameters : [])];
@@ -158,7 +160,7 @@ function operationTool(
   }
   const inputSchema: Tool['inputSchema'] = {
     type: 'object',
-    properties,
+    properties: { ...properties },
     ...(required.length > 0 ? { required: [...new Set(required)] } : {}),
     ...defs.section(),
   };
@@ -170,11 +172,12 @@ function operationTool(
     tool: { name: o.name, description: (description ?? `${o.method.toUpperCase()} ${o.path}`).slice(0, 1000), inputSchema },
     call: async (args, options) => {
       const segment = pathSegment(context.http.platform);
-      const path = o.path.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(args[name]), name));
+      const path = o.path.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(own(args, name)), name));
       const url = new URL(joinUrl(base, path));
-      const headers: Record<string, string> = {};
+      // Keyed by the document's header and field names: no prototype.
+      const headers = nameRecord<string>();
       let payload: unknown;
-      const fields: Record<string, unknown> = {};
+      const fields = nameRecord<unknown>();
       for (const [name, value] of Object.entries(args)) {
         const place = placements.get(name);
         if (!place || value === undefined) continue;
@@ -216,21 +219,15 @@ function uniqueName(name: string, taken: Set<string>): string {
 }
 
 /** The first security requirement whose every scheme has a credential, applied to the request. */
-function applySecurity(
-  doc: Node,
-  security: unknown[],
-  credentials: Record<string, string>,
-  headers: Record<string, string>,
-  url: URL,
-): void {
+function applySecurity(doc: Node, security: unknown[], credentials: Record<string, string>, headers: NameRecord<string>, url: URL): void {
   const schemes = isRecord(doc.components) && isRecord(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   for (const requirement of security) {
     if (!isRecord(requirement)) continue;
     const names = Object.keys(requirement);
-    if (!names.every((name) => credentials[name] !== undefined)) continue;
+    if (!names.every((name) => own(credentials, name) !== undefined)) continue;
     for (const name of names) {
-      const scheme = deref(doc, schemes[name]);
-      const secret = credentials[name] as string;
+      const scheme = deref(doc, own(schemes, name));
+      const secret = own(credentials, name) as string;
       if (!isRecord(scheme)) continue;
       if (scheme.type === 'apiKey' && typeof scheme.name === 'string') {
         if (scheme.in === 'query') url.searchParams.set(scheme.name, secret);
@@ -250,7 +247,7 @@ function serverUrl(doc: Node, from: string | undefined): string | undefined {
   if (!isRecord(server) || typeof server.url !== 'string') return from ? new URL('/', from).toString() : undefined;
   const variables = isRecord(server.variables) ? server.variables : {};
   const url = server.url.replace(/\{([^{}]+)\}/g, (_w, name: string) => {
-    const variable = variables[name];
+    const variable = own(variables, name);
     return isRecord(variable) && typeof variable.default === 'string' ? variable.default : '';
   });
   try {
@@ -273,7 +270,8 @@ function deref(doc: Node, value: unknown): unknown {
  * arguments against it like any MCP tool's.
  */
 class Defs {
-  private readonly defs: Record<string, unknown> = {};
+  /** Keyed by the document's schema names: no prototype. */
+  private readonly defs = nameRecord<unknown>();
   private count = 0;
   private values = 0;
 
@@ -284,7 +282,7 @@ class Defs {
   }
 
   section(): { $defs?: Record<string, unknown> } {
-    return this.count > 0 ? { $defs: this.defs } : {};
+    return this.count > 0 ? { $defs: { ...this.defs } } : {};
   }
 
   private rewrite(value: unknown, depth: number): unknown {
@@ -293,19 +291,20 @@ class Defs {
     if (++this.values > MAX_SCHEMA_VALUES) throw new SchemaTooLarge();
     if (Array.isArray(value)) return value.map((item) => this.rewrite(item, depth + 1));
     if (!isNode(value)) return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      if (key === '$ref' && typeof child === 'string') out.$ref = this.ref(child);
-      else out[key] = this.rewrite(child, depth + 1);
-    }
-    return out;
+    // Own properties, whatever the document's names (an assignment of `__proto__` would set the prototype).
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => [
+        key,
+        key === '$ref' && typeof child === 'string' ? this.ref(child) : this.rewrite(child, depth + 1),
+      ]),
+    );
   }
 
   private ref(ref: string): string {
     const match = /^#\/components\/schemas\/(.+)$/.exec(ref);
     if (!match) return ref;
     const name = match[1] as string;
-    if (!(name in this.defs) && this.count < MAX_DEFS) {
+    if (!Object.hasOwn(this.defs, name) && this.count < MAX_DEFS) {
       this.count++;
       this.defs[name] = {};
       const target = resolveLocalRef(this.doc, ref);
