@@ -35,7 +35,8 @@ function isNameRecordAlias(checker, symbol, depth = 0) {
   if (!symbol || depth > 4) return false;
   if (symbol.getName() === 'NameRecord') return true;
   const declaration = symbol.declarations?.find(ts.isTypeAliasDeclaration);
-  const target = declaration && ts.isTypeReferenceNode(declaration.type) ? checker.getSymbolAtLocation(declaration.type.typeName) : undefined;
+  const target =
+    declaration && ts.isTypeReferenceNode(declaration.type) ? checker.getSymbolAtLocation(declaration.type.typeName) : undefined;
   const resolved = target && target.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(target) : target;
   return isNameRecordAlias(checker, resolved, depth + 1);
 }
