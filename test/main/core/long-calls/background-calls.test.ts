@@ -100,3 +100,23 @@ describe('background calls of two endpoints', () => {
     expect(calls.watch('t', 'kitchen', () => undefined, 'e1').answerLater()).toBeDefined();
   });
 });
+
+// Issue 31: task_status ignored arguments it does not take: a model that asked about `id` heard every task.
+describe('the task tools', () => {
+  it('say which arguments they do not take, in the voice language', () => {
+    const calls = new BackgroundCalls();
+    const [status, cancel] = taskTools(
+      calls,
+      () => 'zh-CN',
+      () => true,
+    );
+    expect(status!.run({ id: '3F' }, { caller: 'home' })).toMatchObject({
+      isError: true,
+      content: [{ text: 'task_status 没有参数 "id"；它只接受 "task"。' }],
+    });
+    expect(cancel!.run({ task: '3F', force: true }, { caller: 'home' })).toMatchObject({
+      isError: true,
+      content: [{ text: 'cancel_task 没有参数 "force"；它只接受 "task"。' }],
+    });
+  });
+});

@@ -10,6 +10,13 @@ describe("the bridge's own tools follow the voice language", () => {
       servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' })],
     });
     Object.assign(ctx, { xiaozhi, harness });
+    const listed = async () => (await session.listAllTools(5000 + session.mark())).tools;
+    // Issue 31: its argument had no type (the Inspector warned).
+    expect((await listed()).find((t) => t.name === 'confirm_action')?.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { pin: { type: 'string' } },
+      required: ['pin'],
+    });
     const described = async () => {
       const { tools } = await session.listAllTools(5000 + session.mark());
       return Object.fromEntries(tools.filter((t) => /task|confirm/.test(t.name)).map((t) => [t.name, t.description]));
