@@ -59,7 +59,8 @@ describe('ask before risky actions (by voice)', () => {
     });
     const everything = JSON.stringify([records, await api.getLogs({}), await api.getActivity()]);
     expect(everything).not.toContain(pin);
-    expect(logText(ctx.harness!.logBook)).toContain('"ask first" now needs the person to say their confirmation PIN');
+    // Said once, when the PIN was made (configs from before the PIN keep their "ask", which now asks for it).
+    expect(logText(ctx.harness!.logBook).split('"ask first" now needs the person to say their confirmation PIN')).toHaveLength(2);
   }, 60_000);
 
   it('"only in the window": voice cannot confirm it whatever it says; Allow in the window runs it', async () => {
