@@ -446,6 +446,7 @@ export class ToolSetView implements CatalogView {
       const invalid = this.context.argumentCheck.check(
         { name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> },
         args,
+        this.context.language(),
       );
       if (invalid) return refuse(problem('call.badArguments', { tool: name, detail: invalid }));
     }
@@ -476,8 +477,13 @@ export class ToolSetView implements CatalogView {
       const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
       if (outputSchema && !result.isError) {
         // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
-        const wrong = this.context.argumentCheck.checkOutput({ name, server: entry.server, outputSchema }, result.structuredContent);
-        if (wrong) return refuse(problem('call.failed', { tool: name, detail: `${wrong}.` }));
+        const language = this.context.language();
+        const wrong = this.context.argumentCheck.checkOutput(
+          { name, server: entry.server, outputSchema },
+          result.structuredContent,
+          language,
+        );
+        if (wrong) return refuse(problem('call.failed', { tool: name, detail: `${wrong}${translate(language, 'voice.words.end')}` }));
       }
       // A failure with no words would reach the user as silence: say at least which tool failed.
       if (result.isError && resultText(result).trim() === '')
