@@ -69,7 +69,7 @@ export interface CallContext {
    * background (an endpoint's call, for a server's question during it); the task id, or undefined.
    */
   answerNow?: (say: (taskId: string) => string) => string | undefined;
-  /** Names the call's task after the tool it really runs (confirm_action runs a held call). */
+  /** Names the call's task after the tool it really runs (confirm_action runs a held call, call_tool the tool it routes to). */
   nameTask?: (tool: string) => void;
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;

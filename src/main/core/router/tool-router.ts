@@ -215,6 +215,8 @@ export class ToolRouter {
         ),
       );
     }
+    // A long call goes on as a task named after the tool it runs, not "call tool".
+    context.nameTask?.(name);
     return this.options.source.call(name, inner as Record<string, unknown>, context);
   }
 
