@@ -20,6 +20,8 @@ export const modelTextsEn = {
   'voice.router.noQuery': 'find_tools needs "query": a few keywords for what the tool should do, e.g. {"query": "明天 天气"}.',
   'voice.router.noMatch': 'No tool matches "{query}". Try other or fewer keywords, in Chinese or English.',
   'voice.router.noMatchServers': 'The servers are: {servers}.',
+  'voice.router.noMatchUndo':
+    'No tool can do "{query}": none of the user\'s tools says it deletes, removes or cancels that. Do not use another tool in its place; tell the user.',
   'voice.router.next': 'Call call_tool with {"name": <one of these names>, "arguments": {…matching its inputSchema}}.',
   'voice.router.noName': 'call_tool needs "name": the exact name of a tool that find_tools returned.',
   'voice.router.argumentsNotJson': 'call_tool\'s "arguments" must be an object of {tool}\'s arguments, not text that is not JSON.',

@@ -19,6 +19,7 @@ export const modelTextsZhCN: Record<keyof typeof modelTextsEn, string> = {
   'voice.router.noQuery': 'find_tools 需要 "query"：用几个关键词说工具要做的事，例如 {"query": "明天 天气"}。',
   'voice.router.noMatch': '没有工具符合“{query}”。换个说法或少用几个关键词再试，中文或英文都可以。',
   'voice.router.noMatchServers': '现有的服务：{servers}。',
+  'voice.router.noMatchUndo': '没有工具能做到“{query}”：用户的工具里没有能删除、移除或取消它的。不要用别的工具代替，直接告诉用户。',
   'voice.router.next': '用 call_tool 调用其中一个：{"name": <以上名称之一>, "arguments": {…符合它的 inputSchema}}。',
   'voice.router.noName': 'call_tool 需要 "name"：find_tools 返回的某个工具的准确名称。',
   'voice.router.argumentsNotJson': 'call_tool 的 "arguments" 必须是“{tool}”的参数对象，不能是无法解析为 JSON 的文字。',

@@ -8,6 +8,7 @@ import { prepareTool, type PreparedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
 import { CALL_TOOL, DEFAULT_LIMIT, FIND_TOOLS, MAX_LIMIT, callToolTool, findToolsTool, summarizeServers } from './router-tools';
 import { ToolSearch, type SearchEntry, type SearchHit } from './tool-search';
+import { asksToUndo } from './undoing';
 import { BUILTIN_SERVER } from '../hub/builtin/builtin-tools';
 
 /** A tool of the set the router searches: what the hub's catalog says of it. */
@@ -127,6 +128,9 @@ export class ToolRouter {
     }
     const limit = typeof args.limit === 'number' && Number.isFinite(args.limit) ? args.limit : DEFAULT_LIMIT;
     const hits = this.search(query, limit);
+    // Nothing deletes or cancels it: said so, lest the model reach for a tool that writes or creates instead.
+    if (hits.length === 0 && asksToUndo(query))
+      return this.record(context, FIND_TOOLS, args, started, textResult(this.say('voice.router.noMatchUndo', { query: echoed(query) })));
     if (hits.length === 0) {
       const servers = summarizeServers([...this.current().byName.values()]).map((s) => s.server);
       return this.record(

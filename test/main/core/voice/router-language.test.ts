@@ -36,6 +36,10 @@ describe('router mode speaks the voice language', () => {
     expect(await say('find_tools', { query: 'xyzzy' })).toBe(
       '没有工具符合“xyzzy”。换个说法或少用几个关键词再试，中文或英文都可以。现有的服务：fx、xiaozhi-tray。',
     );
+    // Nothing deletes files: said so, rather than offering a tool that writes them.
+    expect(await say('find_tools', { query: '删除文件' })).toBe(
+      '没有工具能做到“删除文件”：用户的工具里没有能删除、移除或取消它的。不要用别的工具代替，直接告诉用户。',
+    );
     const found = JSON.parse(await say('find_tools', { query: 'echo' })) as { tools: { name: string }[]; next: string };
     expect(found.tools[0]?.name).toBe('echo');
     expect(found.next).toBe('用 call_tool 调用其中一个：{"name": <以上名称之一>, "arguments": {…符合它的 inputSchema}}。');
@@ -68,6 +72,9 @@ describe('router mode speaks the voice language', () => {
     expect(en.get('call_tool')?.description).toMatch(/^Calls one of the user's tools found with find_tools/);
     expect(await say('find_tools', {})).toBe(
       'find_tools needs "query": a few keywords for what the tool should do, e.g. {"query": "明天 天气"}.',
+    );
+    expect(await say('find_tools', { query: 'delete the big file' })).toBe(
+      'No tool can do "delete the big file": none of the user\'s tools says it deletes, removes or cancels that. Do not use another tool in its place; tell the user.',
     );
     expect(await say('call_tool', { name: 'echo', arguments: { text: 5 } })).toBe(
       [
