@@ -4,10 +4,10 @@
  */
 export const modelTextsEn = {
   'voice.router.find.intro':
-    "Searches the user's {count} tools and returns the best matches with their exact names and arguments. Use it first whenever the user asks for something these servers might do, before saying you cannot.",
+    "Searches the user's {count, plural, one {# tool} other {# tools}} and returns the best matches with their exact names and arguments. Use it first whenever the user asks for something these servers might do, before saying you cannot.",
   'voice.router.find.servers': 'Servers:',
   'voice.router.find.server': '- {server} ({count, plural, one {# tool} other {# tools}}): {examples}',
-  'voice.router.find.moreServers': '- and {count} more servers',
+  'voice.router.find.moreServers': '- and {count, plural, one {# more server} other {# more servers}}',
   'voice.router.find.none': 'No tools are available right now.',
   'voice.router.find.how':
     'Query: the task in a few keywords, in the user\'s words and language (Chinese or English), e.g. "北京 明天 天气", "train tickets Shanghai", "turn off living room light". Then call call_tool with one tool\'s exact name and arguments that match its inputSchema.',
