@@ -27,6 +27,11 @@ export interface BridgeOptions {
   testListWaitMs?: number;
   /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
   toolMode?: ToolMode;
+  /**
+   * Lists the tools only an endpoint is served (task_status, cancel_task) even with no endpoint
+   * configured: `tools` shows what an endpoint gets without connecting one.
+   */
+  listEndpointTools?: boolean;
   /** This run's local MCP server flags (`run --mcp-port N --mcp-token-file FILE`); never saved. */
   localServer?: LocalServerOverrides;
   /**

@@ -353,7 +353,7 @@ export class Bridge {
       ...taskTools(
         this.backgroundCalls,
         () => this.voiceLanguage(),
-        () => this.settings.endpoints.length > 0,
+        () => this.options.listEndpointTools === true || this.settings.endpoints.length > 0,
       ),
     ];
   }

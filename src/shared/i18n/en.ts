@@ -1,9 +1,11 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
+import { modelTextsEn } from './model-texts-en';
 
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
   ...cliEn,
+  ...modelTextsEn,
   'app.name': 'Xiaozhi Tray',
 
   'app.loading': 'Loading…',
