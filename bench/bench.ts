@@ -107,6 +107,21 @@ function procStats(pid: number): { rssMb: number; cpuMs: number } {
   }
 }
 
+/**
+ * CPU time of a process in µs, every thread summed, from /proc/PID/task/TID/schedstat (nanoseconds:
+ * /proc/PID/stat counts 10 ms ticks, too coarse for a few hundred calls).
+ */
+function cpuMicros(pid: number): number {
+  let ns = 0;
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`))
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return 0;
+  }
+  return ns / 1000;
+}
+
 interface RunningBridge {
   child: ChildProcess;
   output: () => string;
@@ -254,6 +269,7 @@ async function latency(): Promise<void> {
     await call(floor.session, 'echo', { text: `x${i}` });
     floored.push(performance.now() - t);
   }
+  // BENCH_SAMPLES=FILE keeps every call's time, for trying other estimators on the same run.
   if (process.env.BENCH_SAMPLES) fs.writeFileSync(process.env.BENCH_SAMPLES, JSON.stringify({ through, straight, piped, floored }));
   addedLatencyRows('1 latency', (p) => `p${p} per call`, through, straight, [
     [50, 0.3],
@@ -386,6 +402,27 @@ async function localServer(): Promise<void> {
     bare.push(performance.now() - t);
   }
   raw.close();
+  // CPU per call, which the load of other work on the machine changes far less than wall time: the
+  // bridge's against its child's, over calls from the SDK client only.
+  const pid = bridge.child.pid as number;
+  const childPid = firstChild(pid);
+  const cpu0 = { bridge: cpuMicros(pid), child: cpuMicros(childPid) };
+  const cpuCalls = quick ? 500 : 2000;
+  for (let i = 0; i < cpuCalls; i++) await local.callTool({ name: 'echo', arguments: { text: `c${i}` } });
+  const bridgeUs = (cpuMicros(pid) - cpu0.bridge) / cpuCalls;
+  const childUs = (cpuMicros(childPid) - cpu0.child) / cpuCalls;
+  rows.push({
+    scenario: '7 local server',
+    metric: 'bridge CPU per call, streamable HTTP (its child)',
+    bridge: bridgeUs,
+    baseline: childUs,
+    unit: 'µs',
+    target: '',
+    pass: null,
+    note: `${(bridgeUs / childUs).toFixed(2)}× its child`,
+  });
+  figures.set('local_cpu_vs_child', bridgeUs / childUs);
+  floorsSeen.set('local_cpu_vs_child', `bridge ${bridgeUs.toFixed(0)} µs per local call, its child ${childUs.toFixed(0)} µs`);
   addedLatencyRows('7 local server', (p) => `p${p} per call, streamable HTTP`, through, straight, [
     [50, 1],
     [99, null],
@@ -973,6 +1010,7 @@ const GATED_SCENARIOS: Record<string, string> = {
   rss_growth_5000: 'memory',
   call_vs_node_floor: 'latency',
   local_call_vs_direct: 'local',
+  local_cpu_vs_child: 'local',
   local_added: 'local',
 };
 
