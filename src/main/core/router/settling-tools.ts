@@ -68,9 +68,6 @@ export class SettlingTools<T extends CallableTools> {
    * microtasks on every call).
    */
   call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
-    // SCRATCH (issue 35, proving the bench gate): about 100 µs of busy work per call.
-    const until = performance.now() + 0.1;
-    while (performance.now() < until);
     if (this.has(name)) return this.read().call(name, args, context);
     return this.settled().then(() => this.read().call(name, args, context));
   }
