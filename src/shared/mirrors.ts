@@ -71,6 +71,18 @@ export const CHINA_ALTERNATIVES = {
   nodeDist: 'https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/',
 } as const;
 
+/**
+ * Which advice fits what came (or would come) from `base`, a source in use (none: the official one):
+ * the official sources (try the mainland China mirrors), those mirrors (try others there), or the
+ * user's own (check them).
+ */
+export type SourceAdvice = 'official' | 'china' | 'custom';
+
+export function sourceAdvice(base: string | undefined): SourceAdvice {
+  if (!base) return 'official';
+  return Object.values(CHINA_MIRRORS).includes(base) ? 'china' : 'custom';
+}
+
 /** The sources the settings choose (official ones left out). */
 export function mirrorUrls(settings: MirrorSettings): MirrorUrls {
   if (settings.preset === 'china') return { ...CHINA_MIRRORS };

@@ -74,18 +74,20 @@ describe.skipIf(process.platform === 'win32')('the server card says which runtim
 });
 
 describe.skipIf(process.platform === 'win32')('the server card of a runtime a download source forged', () => {
-  for (const [language, message, hint, link] of [
+  for (const [language, message, hint, link, notYet] of [
     [
       'en',
       /^The uv 0\.12\.0 that 127\.0\.0\.1 sent is not the genuine one: its SHA-256 differs from the one the app carries\. It was deleted and never run\.$/,
       'The source given for uv in Settings → Download sources sent a damaged or altered file: enter another, or choose the official sources.',
       'Open Download sources',
+      'Needs uv, which the app has not got yet: it tries again when the server starts',
     ],
     [
       'zh-CN',
       /^127\.0\.0\.1 发送的 uv 0\.12\.0 不是正版：它的 SHA-256 与应用自带的不一致。该文件已删除，从未运行。$/,
       '“设置 → 下载源”中为 uv 填写的下载源发送了损坏或被篡改的文件：请换一个，或选择官方源。',
       '打开下载源设置',
+      '需要 uv，应用还没有下载到：服务启动时会再试',
     ],
   ] as const) {
     it(`says it is not the genuine one, what to do, and links to the setting (${language})`, async () => {
@@ -104,6 +106,8 @@ describe.skipIf(process.platform === 'win32')('the server card of a runtime a do
       expect(await screen.findByText(message, {}, { timeout: 10_000 })).toBeTruthy();
       expect(screen.getByText(hint)).toBeTruthy();
       expect(screen.getByText(link).closest('a')!.getAttribute('href')).toBe('#/settings?section=mirrors');
+      // Not "Uses the app's uv": there is none yet.
+      expect(screen.getByText(notYet)).toBeTruthy();
     });
   }
 });

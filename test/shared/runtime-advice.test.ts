@@ -68,8 +68,20 @@ describe("a runtime download's advice names something that works where the user 
 
     it(`headless, telling the user to install a runtime also says what --fetch-runtimes does (${language})`, () => {
       const install = installCommand('uv', 'linux', CHINA_MIRRORS);
-      const missing = problemMessage(t, problem('server.runtimeMissing', { runtime: 'uv', command: 'uvx', install }), undefined)!;
-      expect(missing.hint).toContain(install);
+      const missing = problemMessage(
+        t,
+        problem('server.runtimeMissing', { runtime: 'uv', command: 'uvx', install, advice: 'china' }),
+        undefined,
+      )!;
+      // The command last, nothing after it to be copied with it.
+      expect(missing.hint?.endsWith(install)).toBe(true);
+      expect(missing.hint).not.toContain('"preset": "china"');
+      const official = problemMessage(
+        t,
+        problem('server.runtimeMissing', { runtime: 'uv', command: 'uvx', install, advice: 'official' }),
+        undefined,
+      )!;
+      expect(official.hint).toContain('"mirrors": { "preset": "china" }');
       expect(missing.hint).toContain('xiaozhi-tray run --fetch-runtimes');
       expect(missing.hint).toMatch(language === 'en' ? /fetches uv into its cache folder itself/ : /应用会自己把 uv 下载到它的缓存文件夹/);
       expect(t('catalogue.runtime.missing', { runtime: 'uv', install })).toMatch(/--fetch-runtimes.*uv/);

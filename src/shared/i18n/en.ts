@@ -599,7 +599,9 @@ export const en = {
     'It is not retried until you start it again. Update the server, or tell its author what is shown here.',
   'problem.server.runtimeMissing': '"{command}" needs {runtime}, which is not installed on this computer.',
   'problem.server.runtimeMissing.hint':
-    'Install it with: {install} — or start with xiaozhi-tray run --fetch-runtimes: the app then fetches {runtime} into its cache folder itself, from the download sources in the config (in mainland China, set "mirrors": { "preset": "china" } there first).',
+    'Start with xiaozhi-tray run --fetch-runtimes and the app fetches {runtime} into its cache folder itself, from the download sources in the config. Or install it yourself: {install}',
+  'problem.server.runtimeMissing.hint.official':
+    'Start with xiaozhi-tray run --fetch-runtimes and the app fetches {runtime} into its cache folder itself, from the download sources in the config (in mainland China, set "mirrors": { "preset": "china" } there first). Or install it yourself: {install}',
   'problem.server.registryUnreachable': 'Could not reach the package registry ({host}).',
   'problem.server.registryUnreachable.hint':
     'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
@@ -613,7 +615,7 @@ export const en = {
   'problem.server.runtimeDownloadFailed.hint.official':
     'Check the network, then start the server again to try again (a download that was cut continues where it stopped). In mainland China, choose Mainland China mirrors in Settings → Download sources (headless: "mirrors": { "preset": "china" } in the config).',
   'problem.server.runtimeDownloadFailed.hint.china':
-    'Check the network, then start the server again to try again (a download that was cut continues where it stopped). If the mainland China mirror keeps failing, choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ as the PyPI index for uv, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ for Node.js downloads.',
+    'Check the network, then start the server again to try again (a download that was cut continues where it stopped). If the mainland China mirror keeps failing, choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
   'problem.server.runtimeDownloadFailed.hint.custom':
     'Check the network and the address given for {runtime} in Settings → Download sources, then start the server again to try again.',
   'problem.server.runtimeMismatch':
@@ -621,7 +623,7 @@ export const en = {
   'problem.server.runtimeMismatch.hint':
     'The download source sent a damaged or altered file. Start the server again later to try again; in mainland China, choose Mainland China mirrors in Settings → Download sources.',
   'problem.server.runtimeMismatch.hint.china':
-    'The mirror sent a damaged or altered file. Start the server again later to try again, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ as the PyPI index for uv, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ for Node.js downloads.',
+    'The mirror sent a damaged or altered file. Start the server again later to try again, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
   'problem.server.runtimeMismatch.hint.custom':
     'The source given for {runtime} in Settings → Download sources sent a damaged or altered file: enter another, or choose the official sources.',
   'problem.server.fetchingRuntime': "{runtime} is not installed: fetching {runtime} {version} into the app's folder.",
@@ -866,6 +868,7 @@ export const en = {
   'runtime.fetching': 'Fetching {runtime} {version} for this server…',
   'runtime.app': "Uses the app's {runtime} {version}",
   'runtime.yours': 'Uses your {runtime}',
+  'runtime.notYet': 'Needs {runtime}, which the app has not got yet: it tries again when the server starts',
   'mirrors.title': 'Download sources',
   'mirrors.hint':
     'Where servers started with npx or uvx get their packages, and where the app fetches Node.js and uv when they are missing. Servers use a change when they next start.',
@@ -881,6 +884,8 @@ export const en = {
   'mirrors.nodeDist': 'Node.js downloads',
   'mirrors.uvDownload': 'uv downloads',
   'mirrors.uvIndex': 'uv from a PyPI index (its wheel; used instead of uv downloads)',
+  'mirrors.uvIndexHint':
+    'Empty: uv from its downloads above (or GitHub). PyPI mirrors in mainland China: https://pypi.tuna.tsinghua.edu.cn/simple, https://mirrors.aliyun.com/pypi/simple/',
   'mirrors.pythonInstall': 'Python downloads (for uv)',
   'mirrors.urlError': 'Must be an https:// URL.',
   'updates.title': 'Updates',

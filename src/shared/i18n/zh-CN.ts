@@ -573,7 +573,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.badInitialize.hint': '在你再次启动它之前不会重试。请更新该服务，或把这里显示的内容告诉它的作者。',
   'problem.server.runtimeMissing': '“{command}”需要 {runtime}，但这台电脑上没有安装。',
   'problem.server.runtimeMissing.hint':
-    '安装命令：{install}。也可以用 xiaozhi-tray run --fetch-runtimes 启动：应用会自己把 {runtime} 下载到它的缓存文件夹，下载源按配置中的设置（在中国大陆，请先在配置中设置 "mirrors": { "preset": "china" }）。',
+    '用 xiaozhi-tray run --fetch-runtimes 启动，应用会自己把 {runtime} 下载到它的缓存文件夹，下载源按配置中的设置。也可以自己安装：{install}',
+  'problem.server.runtimeMissing.hint.official':
+    '用 xiaozhi-tray run --fetch-runtimes 启动，应用会自己把 {runtime} 下载到它的缓存文件夹，下载源按配置中的设置（在中国大陆，请先在配置中设置 "mirrors": { "preset": "china" }）。也可以自己安装：{install}',
   'problem.server.registryUnreachable': '无法连接软件包仓库（{host}）。',
   'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
   'problem.server.runtimeDownloadFailed': '无法下载 {runtime}：{reason}',
@@ -826,6 +828,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'runtime.fetching': '正在为该服务下载 {runtime} {version}…',
   'runtime.app': '使用应用自带的 {runtime} {version}',
   'runtime.yours': '使用你安装的 {runtime}',
+  'runtime.notYet': '需要 {runtime}，应用还没有下载到：服务启动时会再试',
   'mirrors.title': '下载源',
   'mirrors.hint': '用 npx 或 uvx 启动的服务从哪里下载软件包，以及缺少 Node.js 和 uv 时应用从哪里下载它们。更改在服务下次启动时生效。',
   'mirrors.chinaOffer': '在中国大陆？中国大陆镜像通常比官方源快得多。',
@@ -839,6 +842,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'mirrors.nodeDist': 'Node.js 下载地址',
   'mirrors.uvDownload': 'uv 下载地址',
   'mirrors.uvIndex': 'uv 的 PyPI 索引（下载 uv 的 wheel，优先于 uv 下载地址）',
+  'mirrors.uvIndexHint':
+    '留空：从上面的 uv 下载地址（或 GitHub）下载 uv。中国大陆的 PyPI 镜像：https://pypi.tuna.tsinghua.edu.cn/simple、https://mirrors.aliyun.com/pypi/simple/',
   'mirrors.pythonInstall': 'Python 下载地址（供 uv 使用）',
   'mirrors.urlError': '必须是 https:// 开头的网址。',
   'updates.title': '更新',

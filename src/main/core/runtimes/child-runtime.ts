@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { problem } from '../../../shared/problem';
-import type { MirrorUrls } from '../../../shared/mirrors';
+import { sourceAdvice, type MirrorUrls } from '../../../shared/mirrors';
 import { installCommand, runtimeNeed, RUNTIME_LABEL, type RuntimeName } from '../../../shared/runtime-need';
 import type { StdioServerSettings } from '../../../shared/settings';
 import type { ServerRuntime } from '../../../shared/status';
@@ -69,6 +69,8 @@ export async function prepareChildRuntime(
         runtime: RUNTIME_LABEL[need],
         command: settings.command,
         install: installCommand(need, platform, sources, process.arch),
+        // Whether to tell the user to choose the mainland China mirrors first, or they did.
+        advice: sourceAdvice(need === 'node' ? sources.nodeDist : (sources.uvIndex ?? sources.pypiIndex)),
       }),
     );
   const version = provider.version(need);

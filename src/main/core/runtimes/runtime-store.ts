@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHINA_MIRRORS, type MirrorUrls } from '../../../shared/mirrors';
+import { sourceAdvice, type MirrorUrls, type SourceAdvice } from '../../../shared/mirrors';
 import { problem } from '../../../shared/problem';
 import { RUNTIME_LABEL, RUNTIME_VERSIONS, type RuntimeName } from '../../../shared/runtime-need';
 import { ProblemError } from '../servers/server-problems';
@@ -24,12 +24,6 @@ export interface RuntimeStoreOptions {
   /** The SHA-256s and sizes the archives must have: the app's own (runtime-pins.ts) unless a test gives its stand-ins'. */
   pins?: RuntimePins;
 }
-
-/**
- * Which advice fits a failed download: the official sources (try the mainland China mirrors), those
- * mirrors (try others there), or the user's own (check them).
- */
-export type SourceAdvice = 'official' | 'china' | 'custom';
 
 /**
  * Node.js and uv kept in the app's data folder, for servers whose runtime the user does not have.
@@ -226,9 +220,7 @@ function hostOf(url: string): string {
 
 /** Which sources the runtime came from: the official ones, the mainland China preset's, or the user's own. */
 export function adviceFor(source: RuntimeSource, urls: MirrorUrls): SourceAdvice {
-  const base = source.format === 'wheel' ? urls.uvIndex : source.runtime === 'node' ? urls.nodeDist : urls.uvDownload;
-  if (!base) return 'official';
-  return Object.values(CHINA_MIRRORS).includes(base) ? 'china' : 'custom';
+  return sourceAdvice(source.format === 'wheel' ? urls.uvIndex : source.runtime === 'node' ? urls.nodeDist : urls.uvDownload);
 }
 
 /** How often a copy of the app waiting for another's download looks again. */

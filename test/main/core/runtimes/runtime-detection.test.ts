@@ -36,7 +36,7 @@ describe('a server whose runtime is missing, headless', () => {
     await waitFor(() => server().state === 'failed', 10_000, 'the failure');
     expect(server().lastErrorCause).toEqual({
       code: 'server.runtimeMissing',
-      params: { runtime: 'Node.js', command: 'npx', install: installCommand('node', process.platform) },
+      params: { runtime: 'Node.js', command: 'npx', install: installCommand('node', process.platform), advice: 'official' },
     });
     expect(server().lastError).toContain(`install it with: ${installCommand('node', process.platform)}`);
     expect(server().restarts).toBe(0);
