@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
+import { isDownloadUrl } from '../../../shared/mirrors';
 
 /**
  * A download that did not complete, in words the status can carry (no URL credentials: sources
@@ -53,8 +54,9 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
   try {
     let response: Response;
     try {
-      response = await fetch(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: progress.signal });
+      ({ response } = await fetchFollowing(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: progress.signal }));
     } catch (error) {
+      if (error instanceof DownloadError) throw error;
       throw progress.stopped() ?? new DownloadError(`${url}: ${causeText(error)}`);
     }
     if (response.status === 416 && have > 0 && !retried) {
@@ -120,9 +122,14 @@ export async function fetchBounded(
   const progress = progressWatch(url, options.idleTimeoutMs ?? DEFAULT_IDLE_MS);
   try {
     let response: Response;
+    let final: string;
     try {
-      response = await fetch(url, { headers: options.accept ? { Accept: options.accept } : {}, signal: progress.signal });
+      ({ response, url: final } = await fetchFollowing(url, {
+        headers: options.accept ? { Accept: options.accept } : {},
+        signal: progress.signal,
+      }));
     } catch (error) {
+      if (error instanceof DownloadError) throw error;
       throw progress.stopped() ?? new DownloadError(`${url}: ${causeText(error)}`);
     }
     if (!response.ok || !response.body) {
@@ -142,9 +149,38 @@ export async function fetchBounded(
       if (error instanceof DownloadError) throw error;
       throw progress.stopped() ?? new DownloadError(`${url}: the answer stopped at ${received} bytes (${causeText(error)})`);
     }
-    return { body: Buffer.concat(chunks), url: response.url || url, contentType: response.headers.get('content-type') ?? '' };
+    return { body: Buffer.concat(chunks), url: final, contentType: response.headers.get('content-type') ?? '' };
   } finally {
     progress.end();
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+/**
+ * fetch, following redirects itself (mirrors send downloads on to their CDN): each hop must be an
+ * address a download source could be (https, or http on this machine), so a source cannot send the
+ * app to plain http elsewhere, or to any other scheme. The final URL is returned with the answer.
+ */
+async function fetchFollowing(url: string, init: RequestInit): Promise<{ response: Response; url: string }> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const response = await fetch(current, { ...init, redirect: 'manual' });
+    if (!REDIRECTS.has(response.status)) return { response, url: current };
+    await response.body?.cancel();
+    const location = response.headers.get('location');
+    if (!location) throw new DownloadError(`${current} redirects without saying where`);
+    if (hop >= MAX_REDIRECTS) throw new DownloadError(`${url} redirects more than ${MAX_REDIRECTS} times`);
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      throw new DownloadError(`${current} redirects to an address that is not a URL`);
+    }
+    if (!isDownloadUrl(next.href))
+      throw new DownloadError(`${current} redirects to an address that is not https: ${next.protocol}//${next.host}`);
+    current = next.href;
   }
 }
 

@@ -7,14 +7,18 @@ import { DownloadError, fetchBounded } from './download-file';
  */
 export const MAX_INDEX_PAGE_BYTES = 16 * 1024 * 1024;
 
-/** PEP 691's content negotiation: its JSON form first, the HTML of PEP 503 otherwise. */
-const ACCEPT = 'application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01';
+/**
+ * The HTML form only, by PEP 691's content negotiation (every index serves it; PEP 691 keeps it
+ * required). Its JSON form is not asked for: parsed into objects, 16 MB of hostile JSON takes
+ * hundreds of MB, where the HTML is read by a scan that keeps nothing but the text.
+ */
+const ACCEPT = 'application/vnd.pypi.simple.v1+html, text/html;q=0.01';
 
 /**
  * Where `file` is, by the project page of `project` on the "simple" index at `index` (PEP 503: the
- * page is `<index>/<normalized name>/`; PEP 691: the same page as JSON). Only the file's URL is
- * taken from it: what the index says of its hash is not asked (the app carries its own). The URL
- * must be https (or http on this machine), as a download source must.
+ * page is `<index>/<normalized name>/`, an anchor per file). Only the file's URL is taken from it:
+ * what the index says of its hash is not asked (the app carries its own). The URL must be https
+ * (or http on this machine), as a download source must.
  */
 export async function wheelUrl(index: string, project: string, file: string, idleTimeoutMs?: number): Promise<string> {
   const page = `${index.endsWith('/') ? index : `${index}/`}${project}/`;
@@ -23,8 +27,9 @@ export async function wheelUrl(index: string, project: string, file: string, idl
     accept: ACCEPT,
     ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
   });
-  const text = answer.body.toString('utf8');
-  const href = /^application\/vnd\.pypi\.simple\.v1\+json/i.test(answer.contentType) ? fromJson(text, file) : fromHtml(text, file);
+  if (/json/i.test(answer.contentType))
+    throw new DownloadError(`${page} answered JSON (${answer.contentType}), not the HTML page asked for`);
+  const href = fromHtml(answer.body.toString('utf8'), file);
   if (href === undefined) throw new DownloadError(`${page} does not list ${file}`);
   let url: URL;
   try {
@@ -36,23 +41,6 @@ export async function wheelUrl(index: string, project: string, file: string, idl
   url.hash = '';
   if (!isDownloadUrl(url.href)) throw new DownloadError(`${page} gives ${file} an address that is not https: ${url.protocol}//${url.host}`);
   return url.href;
-}
-
-/** PEP 691: `files` is a list of `{ filename, url, … }`. */
-function fromJson(text: string, file: string): string | undefined {
-  let page: unknown;
-  try {
-    page = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const files = (page as { files?: unknown })?.files;
-  if (!Array.isArray(files)) return undefined;
-  for (const entry of files as unknown[]) {
-    const { filename, url } = (entry ?? {}) as { filename?: unknown; url?: unknown };
-    if (filename === file && typeof url === 'string') return url;
-  }
-  return undefined;
 }
 
 /**

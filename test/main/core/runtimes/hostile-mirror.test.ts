@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RuntimeStore } from '../../../../src/main/core/runtimes/runtime-store';
@@ -175,5 +177,32 @@ describe.skipIf(process.platform === 'win32')('a hostile download source', () =>
     expect(String(refused.problem.params.reason)).toMatch(/symbolic link/);
     expect(store.installed('uv')).toBeUndefined();
     expect(filesUnder(dir)).toEqual(['downloads']);
+  });
+
+  it('is followed through a redirect only to https (or this machine): never on to plain http elsewhere', async () => {
+    const uv = uvStandIn();
+    const real = await startRuntimeMirror({ uv });
+    mirror = real;
+    // A front that sends /uv/… on to the mirror (another port here), and anything else to plain http elsewhere.
+    const front = http.createServer((req, res) => {
+      const url = req.url ?? '/';
+      res
+        .writeHead(302, { Location: url.startsWith('/uv/') ? `${real.urls.uvDownload}${url.slice(4)}` : `http://files.example.com${url}` })
+        .end();
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    try {
+      const through = new RuntimeStore({ dir: tempDir(), sources: () => ({ uvDownload: `${base}/uv/` }), pins: pinsOf(uv) });
+      expect((await through.ensure('uv', () => undefined)).version).toBe('0.12.0');
+      const elsewhere = new RuntimeStore({ dir: tempDir(), sources: () => ({ uvDownload: `${base}/other/` }), pins: pinsOf(uv) });
+      const refused = await fetchFailure(elsewhere.ensure('uv', () => undefined));
+      expect(refused.problem.params.reason).toBe(
+        `${base}/other/0.12.0/${uv.source.archive} redirects to an address that is not https: http://files.example.com`,
+      );
+    } finally {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
   });
 });

@@ -28,26 +28,33 @@ const wheel = wheelStandIn();
 const pins = pinsOf(wheel);
 
 describe.skipIf(process.platform === 'win32')("uv's wheel from a PyPI index", () => {
-  for (const form of ['html', 'json'] as const) {
-    it(`is found on the project page (${form === 'html' ? 'PEP 503 HTML' : 'PEP 691 JSON'}), checked, and its programs unpacked`, async () => {
-      index = await startPypiStandIn([{ name: wheel.source.archive, data: wheel.archive }], { form });
-      const dir = tempDir();
-      const urls = { uvIndex: index.index };
-      const store = new RuntimeStore({ dir, sources: () => urls, pins });
-      const progress: (number | undefined)[] = [];
-      const ready = await store.ensure('uv', (p) => progress.push(p));
-      expect(ready).toEqual({ binDir: path.join(dir, wheel.source.folder), version: wheel.source.version });
-      expect(fs.readdirSync(ready.binDir).sort()).toEqual(['uv', 'uvx']);
-      expect(execFileSync(path.join(ready.binDir, 'uv'), ['--version'], { encoding: 'utf8' })).toBe(
-        `uv ${wheel.source.version} (wheel stand-in)\n`,
-      );
-      expect(progress.at(-1)).toBe(100);
-      expect(index.requests.map((r) => r.path)).toEqual(['/simple/uv/', `/packages/ab/cd/${wheel.source.archive}`]);
-      // PEP 691's negotiation: JSON asked for first, HTML taken too.
-      expect(index.requests[0]!.accept).toMatch(/^application\/vnd\.pypi\.simple\.v1\+json, .*text\/html;q=0\.01$/);
-      expect(fs.readdirSync(path.join(dir, 'downloads'))).toEqual([]);
-    });
-  }
+  it('is found on the project page (PEP 503), checked, and its programs unpacked', async () => {
+    index = await startPypiStandIn([{ name: wheel.source.archive, data: wheel.archive }]);
+    const dir = tempDir();
+    const urls = { uvIndex: index.index };
+    const store = new RuntimeStore({ dir, sources: () => urls, pins });
+    const progress: (number | undefined)[] = [];
+    const ready = await store.ensure('uv', (p) => progress.push(p));
+    expect(ready).toEqual({ binDir: path.join(dir, wheel.source.folder), version: wheel.source.version });
+    expect(fs.readdirSync(ready.binDir).sort()).toEqual(['uv', 'uvx']);
+    expect(execFileSync(path.join(ready.binDir, 'uv'), ['--version'], { encoding: 'utf8' })).toBe(
+      `uv ${wheel.source.version} (wheel stand-in)\n`,
+    );
+    expect(progress.at(-1)).toBe(100);
+    expect(index.requests.map((r) => r.path)).toEqual(['/simple/uv/', `/packages/ab/cd/${wheel.source.archive}`]);
+    // PEP 691's negotiation, asking for the HTML form only (its JSON would be parsed into objects).
+    expect(index.requests[0]!.accept).toBe('application/vnd.pypi.simple.v1+html, text/html;q=0.01');
+    expect(fs.readdirSync(path.join(dir, 'downloads'))).toEqual([]);
+  });
+
+  it('says so when an index answers JSON although HTML was asked for', async () => {
+    index = await startPypiStandIn([{ name: wheel.source.archive, data: wheel.archive }], { form: 'json' });
+    const urls = { uvIndex: index.index };
+    const refused = await fetchFailure(new RuntimeStore({ dir: tempDir(), sources: () => urls, pins }).ensure('uv', () => undefined));
+    expect(refused.problem.params.reason).toBe(
+      `${index.index}uv/ answered JSON (application/vnd.pypi.simple.v1+json), not the HTML page asked for`,
+    );
+  });
 
   it("the index's own hash is not what counts: a mirror's own wheel with a matching #sha256 is refused against the app's pin", async () => {
     const forged = wheelStandIn({ extra: [{ name: 'uv/forged.py', data: 'pwned' }] });
