@@ -22,6 +22,7 @@ export const scaled = (ms: number): number => Math.round(ms * TIME_SCALE);
  */
 const UNIT = [
   'test/layering.test.ts',
+  'test/bench/**/*.test.ts',
   'test/shared/**/*.test.ts',
   'test/preload/**/*.test.ts',
   'test/cli/args.test.ts',

@@ -31,7 +31,7 @@ export interface HeadlessOptions {
   /** More to stop with the bridge (the web UI). */
   alsoStop?: () => Promise<void> | undefined;
   /** This run's choices that are never saved (`--tool-mode`, `--mcp-port`). */
-  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir' | 'configDir'>;
+  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir' | 'configDir' | 'listEndpointTools'>;
 }
 
 export interface Headless {
@@ -91,11 +91,12 @@ export async function withServers(
   paths: Pick<BridgeOptions, 'runtimesDir' | 'configDir'> = {},
 ): Promise<number> {
   // Never the local MCP server: it would fail on the running app's port, or write (then remove)
-  // the state file `connect` reads to find the running app.
+  // the state file `connect` reads to find the running app. The tools listed are an endpoint's,
+  // though none is connected: `tools` shows what xiaozhi gets.
   const headless = startHeadless(ctx, {
     store: new MemorySettingsStore({ ...settings, endpoints }),
     log: { stream: process.stderr, ...log },
-    bridge: { localServer: { enabled: false }, ...paths },
+    bridge: { localServer: { enabled: false }, listEndpointTools: true, ...paths },
   });
   const { bridge, guard } = headless;
   try {

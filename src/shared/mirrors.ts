@@ -6,19 +6,19 @@ import { z } from 'zod';
  * Off by default: children then see no mirror variable of ours, only their own configuration.
  */
 
-/** A download source (or update feed): https, or http only on this machine (a local mirror or a test's stand-in). */
-export const DownloadUrlSchema = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      if (url.username || url.password) return false;
-      return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
-    } catch {
-      return false;
-    }
-  }, 'must be an https:// URL, without a user name or password');
+/** Whether `value` may be downloaded from: https, or http only on this machine (a local mirror or a test's stand-in); no user name or password. */
+export function isDownloadUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    if (url.username || url.password) return false;
+    return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+  } catch {
+    return false;
+  }
+}
+
+/** A download source (or update feed), as `isDownloadUrl` allows. */
+export const DownloadUrlSchema = z.string().trim().refine(isDownloadUrl, 'must be an https:// URL, without a user name or password');
 
 /** What the window checks as the user types (the schema has the last word). */
 export const DOWNLOAD_URL_SHAPE = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/])/i;
@@ -26,8 +26,11 @@ export const DOWNLOAD_URL_SHAPE = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost
 export const MIRROR_PRESETS = ['default', 'china', 'custom'] as const;
 export type MirrorPreset = (typeof MIRROR_PRESETS)[number];
 
-/** The sources one can set: each is a base URL. */
-export const MIRROR_KEYS = ['npmRegistry', 'pypiIndex', 'nodeDist', 'uvDownload', 'pythonInstall'] as const;
+/**
+ * The sources one can set: each is a base URL. uv comes from its releases (`uvDownload`, laid out
+ * as GitHub's), or, when `uvIndex` is set, as its wheel from that PyPI index (which wins).
+ */
+export const MIRROR_KEYS = ['npmRegistry', 'pypiIndex', 'nodeDist', 'uvDownload', 'uvIndex', 'pythonInstall'] as const;
 export type MirrorKey = (typeof MIRROR_KEYS)[number];
 export type MirrorUrls = Partial<Record<MirrorKey, string>>;
 
@@ -38,6 +41,7 @@ export const MirrorSettingsSchema = z.object({
   pypiIndex: DownloadUrlSchema.optional(),
   nodeDist: DownloadUrlSchema.optional(),
   uvDownload: DownloadUrlSchema.optional(),
+  uvIndex: DownloadUrlSchema.optional(),
   pythonInstall: DownloadUrlSchema.optional(),
 });
 export type MirrorSettings = z.infer<typeof MirrorSettingsSchema>;
@@ -49,15 +53,35 @@ export const OFFICIAL_SOURCES: Required<Pick<MirrorUrls, 'nodeDist' | 'uvDownloa
 };
 
 /**
- * Mirrors in mainland China. uv's own binaries stay on GitHub: no mirror of its releases could be
- * confirmed (npmmirror mirrors python-build-standalone, which uv installs Python from).
+ * Mirrors in mainland China. No mirror of uv's GitHub releases could be confirmed, so uv comes as
+ * its wheel from Tsinghua's PyPI mirror (PyPI publishes uv's programs as wheels); npmmirror mirrors
+ * nodejs.org/dist, and python-build-standalone, which uv installs Python from.
  */
 export const CHINA_MIRRORS: MirrorUrls = {
   npmRegistry: 'https://registry.npmmirror.com/',
   pypiIndex: 'https://pypi.tuna.tsinghua.edu.cn/simple',
   nodeDist: 'https://registry.npmmirror.com/-/binary/node/',
+  uvIndex: 'https://pypi.tuna.tsinghua.edu.cn/simple',
   pythonInstall: 'https://registry.npmmirror.com/-/binary/python-build-standalone/',
 };
+
+/** Other mirrors in mainland China the advice names, for when the preset's keep failing (used with "custom"). */
+export const CHINA_ALTERNATIVES = {
+  uvIndex: 'https://mirrors.aliyun.com/pypi/simple/',
+  nodeDist: 'https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/',
+} as const;
+
+/**
+ * Which advice fits what came (or would come) from `base`, a source in use (none: the official one):
+ * the official sources (try the mainland China mirrors), those mirrors (try others there), or the
+ * user's own (check them).
+ */
+export type SourceAdvice = 'official' | 'china' | 'custom';
+
+export function sourceAdvice(base: string | undefined): SourceAdvice {
+  if (!base) return 'official';
+  return Object.values(CHINA_MIRRORS).includes(base) ? 'china' : 'custom';
+}
 
 /** The sources the settings choose (official ones left out). */
 export function mirrorUrls(settings: MirrorSettings): MirrorUrls {

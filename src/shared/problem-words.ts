@@ -17,8 +17,10 @@ export function problemMessage(
     // a code such as "noRegistration" in brackets tells a user nothing.
     const reasonKey = `${key}.reason.${String(problem.params.reason ?? '')}`;
     const said = problem.params.reason !== undefined && hasMessage(reasonKey) ? reasonKey : key;
-    const hintKey = hasMessage(`${said}.hint`) ? `${said}.hint` : `${key}.hint`;
-    return { message: t(said, problem.params), ...(hasMessage(hintKey) ? { hint: t(hintKey, problem.params) } : {}) };
+    // Advice that depends on where something came from (`advice`: the download sources chosen) has a hint of its own.
+    const advice = problem.params.advice !== undefined ? `.${String(problem.params.advice)}` : '';
+    const hintKey = [`${said}.hint${advice}`, `${said}.hint`, `${key}.hint${advice}`, `${key}.hint`].find(hasMessage);
+    return { message: t(said, problem.params), ...(hintKey ? { hint: t(hintKey, problem.params) } : {}) };
   }
   return fallback ? { message: fallback } : undefined;
 }

@@ -62,6 +62,7 @@ export const PROBLEM_CODES = [
   'server.badInitialize',
   'server.runtimeMissing',
   'server.runtimeDownloadFailed',
+  'server.runtimeMismatch',
   'server.registryUnreachable',
   // What a server's log lines say happened (worded in the logs page like a problem; no hint).
   'server.running',

@@ -18,8 +18,9 @@ describe('--tool-mode', () => {
     expect(out).toMatch(/^ {2}call_tool /m);
     expect(out).toMatch(/^ {2}find_tools /m);
     expect(out).not.toMatch(/^ {2}get_daily_forecast /m);
-    expect(out).toMatch(/^2 tools, \d+ bytes in 1 page /m);
-    expect(out).toContain('router mode: find_tools searches 20 tools');
+    expect(out).toMatch(/^ {2}task_status /m);
+    expect(out).toMatch(/^4 tools, \d+ bytes in 1 page /m);
+    expect(out).toContain('router mode: find_tools searches 22 tools');
   });
 
   it('tools says when the listing is past the budget xiaozhi handles, and how to see router mode', async () => {

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installCommand } from '../../src/shared/runtime-need';
+import { runtimeSource } from '../../src/main/core/runtimes/runtime-sources';
+import { FIXTURE } from '../helpers/bridge-harness';
 import { startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../helpers/runtime-mirror';
 import { CliHarness, waitForText } from './cli-harness';
 
@@ -17,6 +19,16 @@ const uvx = { name: 'time', transport: 'stdio', command: 'uvx', args: ['mcp-serv
 /** The system's tools (tar), and no uv. */
 const noUv = () => ({ PATH: `${h.tempDir()}:/usr/bin:/bin` });
 
+/** A cache folder holding the uv the app fetched before (stand-in programs where the store keeps them). */
+function cacheWithUv(): string {
+  const cache = h.tempDir();
+  const folder = path.join(cache, 'xiaozhi-tray', 'runtimes', runtimeSource('uv', {})!.folder);
+  fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, 'uv'), '#!/bin/sh\necho uv\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(folder, 'uvx'), `#!/bin/sh\nexec "${process.execPath}" "${FIXTURE}"\n`, { mode: 0o755 });
+  return cache;
+}
+
 describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('xiaozhi-tray run and a missing runtime', () => {
   it('warns at start with the exact install command, and the server fails saying it', async () => {
     const config = h.writeConfig({ version: 2, servers: [uvx] });
@@ -26,28 +38,42 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     await run.exit;
     const install = installCommand('uv', process.platform);
     expect(run.stdout()).toContain(
-      `server "time": the command "uvx" needs uv, which was not found on PATH here; install it with: ${install} (or start with --fetch-runtimes, and the app fetches it)`,
+      `server "time": the command "uvx" needs uv, which was not found on PATH here; install it with: ${install} (or start with --fetch-runtimes, and the app fetches it itself, from the config's download sources)`,
     );
     expect(run.stdout()).toContain(`[server:time] the command "uvx" needs uv, which is not installed here; install it with: ${install}`);
   }, 90_000);
 
-  it('with --fetch-runtimes, fetches uv into its cache folder from the configured source and runs the server', async () => {
+  it('with --fetch-runtimes, a source serving a uv that is not the one the app pins is refused, and nothing is kept', async () => {
+    // A hostile mirror: its own uv, with a matching .sha256 beside it.
     mirror = await startRuntimeMirror({ uv: uvStandIn() });
     const cache = h.tempDir();
     const config = h.writeConfig({ version: 2, mirrors: { preset: 'custom', uvDownload: mirror.urls.uvDownload }, servers: [uvx] });
     const run = h.spawn(['run', '--config', config, '--fetch-runtimes'], { env: { ...noUv(), XDG_CACHE_HOME: cache } });
+    await waitForText(run.stdout, /\[server:time\].*not the genuine one/, 60_000);
+    run.child.kill('SIGTERM');
+    await run.exit;
+    expect(run.stdout()).toMatch(
+      /\[server:time\] the uv 0\.12\.0 that 127\.0\.0\.1 sent \(uv-[^)]+\) is not the genuine one: its SHA-256 differs from the one the app carries; it was deleted and never run/,
+    );
+    expect(run.stdout()).not.toContain('running');
+    const runtimes = path.join(cache, 'xiaozhi-tray', 'runtimes');
+    expect(fs.readdirSync(runtimes)).toEqual(['downloads']);
+    expect(fs.readdirSync(path.join(runtimes, 'downloads'))).toEqual([]);
+    expect(mirror.requests.map((r) => r.path).filter((p) => p.endsWith('.sha256'))).toEqual([]);
+  }, 90_000);
+
+  it('with --fetch-runtimes, runs the server with the uv the app fetched before into its cache folder', async () => {
+    const config = h.writeConfig({ version: 2, servers: [uvx] });
+    const run = h.spawn(['run', '--config', config, '--fetch-runtimes'], { env: { ...noUv(), XDG_CACHE_HOME: cacheWithUv() } });
     await waitForText(run.stdout, /\[server:time\] running/, 60_000);
     run.child.kill('SIGTERM');
     await run.exit;
-    expect(run.stdout()).toContain("[server:time] runs with the app's uv 0.10.10");
     expect(run.stdout()).not.toContain('install it with');
-    expect(fs.existsSync(path.join(cache, 'xiaozhi-tray', 'runtimes', uvStandIn().source.folder, 'uvx'))).toBe(true);
   }, 90_000);
 
-  it("`tools --fetch-runtimes` fetches it too, then lists the server's tools", async () => {
-    mirror = await startRuntimeMirror({ uv: uvStandIn() });
-    const config = h.writeConfig({ version: 2, mirrors: { preset: 'custom', uvDownload: mirror.urls.uvDownload }, servers: [uvx] });
-    const run = h.spawn(['tools', '--config', config, '--fetch-runtimes'], { env: { ...noUv(), XDG_CACHE_HOME: h.tempDir() } });
+  it("`tools --fetch-runtimes` uses it too, then lists the server's tools", async () => {
+    const config = h.writeConfig({ version: 2, servers: [uvx] });
+    const run = h.spawn(['tools', '--config', config, '--fetch-runtimes'], { env: { ...noUv(), XDG_CACHE_HOME: cacheWithUv() } });
     expect(await run.exit).toBe(0);
     expect(run.stdout()).toMatch(/server time \(stdio\): 12 tools/);
     expect(run.stdout()).not.toContain('install it with');

@@ -5,7 +5,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
+import type { ArchivePin } from '../../src/main/core/runtimes/runtime-pins';
 import { runtimeSource, type RuntimeSource } from '../../src/main/core/runtimes/runtime-sources';
+import { ProblemError } from '../../src/main/core/servers/server-problems';
 import type { MirrorUrls } from '../../src/shared/mirrors';
 import type { RuntimeName } from '../../src/shared/runtime-need';
 import { FIXTURE } from './bridge-harness';
@@ -67,6 +70,16 @@ export function uvStandIn(): { source: RuntimeSource; archive: Buffer } {
   }
 }
 
+/** The problem a runtime store's `ensure` failed with (it fails the test if it did not). */
+export async function fetchFailure(ensure: Promise<unknown>): Promise<ProblemError> {
+  const error = await ensure.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProblemError);
+  return error as ProblemError;
+}
+
 export interface RuntimeMirror {
   /** The download sources that point at this mirror. */
   urls: MirrorUrls;
@@ -80,23 +93,92 @@ export interface RuntimeMirror {
 }
 
 /**
- * A mirror on 127.0.0.1 laid out as nodejs.org/dist and uv's GitHub releases (with their
- * checksum files), serving the given archives; it honours Range requests as both do.
+ * The SHA-256 and size of the given stand-ins, as the app pins its real runtimes' (a test's store
+ * takes them instead), with a bound a little over the size, as the app's Node.js pins have.
+ */
+export function pinsOf(...standIns: { source: RuntimeSource; archive: Buffer }[]): Map<string, ArchivePin> {
+  return new Map(
+    standIns.map(({ source, archive }) => [
+      source.pinKey,
+      { sha256: sha256(archive), maxBytes: archive.length + 64 * 1024, size: archive.length },
+    ]),
+  );
+}
+
+export interface HostileMirror {
+  urls: MirrorUrls;
+  /** Bytes written to each path's answers so far. */
+  sent: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/**
+ * A mirror on 127.0.0.1 whose every answer (archive, checksum file, index page) is 200 with a body
+ * that does not end: as fast as the socket takes it ('endless', up to `capBytes`, so a client that
+ * reads it all still ends), or a byte every `everyMs` ('slow', a slow-loris). `sent` counts what went out.
+ */
+export async function startHostileMirror(
+  mode: 'endless' | 'slow',
+  options: { capBytes?: number; everyMs?: number } = {},
+): Promise<HostileMirror> {
+  const sent = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  const cap = options.capBytes ?? 256 * 1024 * 1024;
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+    const count = (n: number) => sent.set(url, (sent.get(url) ?? 0) + n);
+    if (mode === 'slow') {
+      const timer = setInterval(() => {
+        if (res.destroyed) return void (clearInterval(timer), timers.delete(timer));
+        res.write('a');
+        count(1);
+      }, options.everyMs ?? 20);
+      timers.add(timer);
+      return;
+    }
+    const pump = () => {
+      while (!res.destroyed && (sent.get(url) ?? 0) < cap) {
+        count(chunk.length);
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    urls: { nodeDist: `${base}/node/`, uvDownload: `${base}/uv/`, uvIndex: `${base}/simple/` },
+    sent,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearInterval(timer);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A mirror on 127.0.0.1 laid out as nodejs.org/dist and uv's GitHub releases, serving the given
+ * archives with checksum files that match them (as a hostile mirror serving its own build would:
+ * the app asks for none); it honours Range requests as both do.
  */
 export async function startRuntimeMirror(
   archives: Partial<Record<RuntimeName, { source: RuntimeSource; archive: Buffer }>>,
-  options: { wrongChecksum?: boolean } = {},
 ): Promise<RuntimeMirror> {
   const files = new Map<string, { data: Buffer; runtime?: RuntimeName }>();
-  const checksum = (data: Buffer) => (options.wrongChecksum ? sha256(Buffer.concat([data, Buffer.from('x')])) : sha256(data));
-  if (archives.node) {
+  const checksum = sha256;
+  if (archives.node?.source.format === 'archive') {
     const { source, archive } = archives.node;
     const dir = `/node/v${source.version}/`;
     files.set(dir + source.archive, { data: archive, runtime: 'node' });
     const other = `${'0'.repeat(64)}  node-v${source.version}-aix-ppc64.tar.gz\n`;
     files.set(`${dir}SHASUMS256.txt`, { data: Buffer.from(`${other}${checksum(archive)}  ${source.archive}\n`) });
   }
-  if (archives.uv) {
+  if (archives.uv?.source.format === 'archive') {
     const { source, archive } = archives.uv;
     const file = `/uv/${source.version}/${source.archive}`;
     files.set(file, { data: archive, runtime: 'uv' });

@@ -20,7 +20,10 @@ describe('Settings → Download sources', () => {
     harness = makeBridge({});
     await renderWithBridge(harness, <MirrorSettings />, 'zh-CN');
     expect(choices()).toEqual([
-      ['中国大陆镜像（npmmirror、清华 PyPI） uv 本身仍从 GitHub 下载。', false],
+      [
+        '中国大陆镜像（npmmirror、清华 PyPI） uv 以 wheel 形式从清华 PyPI 镜像下载，Node.js 从 npmmirror 下载；都按应用自带的 SHA-256 校验。',
+        false,
+      ],
       ['官方源（npmjs.com、pypi.org、nodejs.org、GitHub）', true],
       ['自定义下载源', false],
     ]);
@@ -34,7 +37,7 @@ describe('Settings → Download sources', () => {
     await renderWithBridge(harness, <MirrorSettings />, 'en');
     expect(choices().map(([label]) => label)).toEqual([
       'Official sources (npmjs.com, pypi.org, nodejs.org, GitHub)',
-      'Mainland China mirrors (npmmirror, Tsinghua PyPI) uv itself still comes from GitHub.',
+      "Mainland China mirrors (npmmirror, Tsinghua PyPI) uv comes as its wheel from Tsinghua's PyPI mirror, Node.js from npmmirror; both are checked against the SHA-256 the app carries.",
       'My own sources',
     ]);
     fireEvent.click(screen.getByLabelText('My own sources'));
@@ -45,5 +48,16 @@ describe('Settings → Download sources', () => {
     fireEvent.change(npm, { target: { value: 'https://npm.example.com/' } });
     fireEvent.click(screen.getByText('Save'));
     await waitFor(() => expect(harness!.store.load().mirrors).toEqual({ preset: 'custom', npmRegistry: 'https://npm.example.com/' }));
+  });
+
+  it('takes a PyPI index for uv among the custom sources', async () => {
+    harness = makeBridge({ mirrors: { preset: 'custom' } });
+    await renderWithBridge(harness, <MirrorSettings />, 'zh-CN');
+    const field = await screen.findByLabelText('uv 的 PyPI 索引（下载 uv 的 wheel，优先于 uv 下载地址）');
+    fireEvent.change(field, { target: { value: 'https://mirrors.aliyun.com/pypi/simple/' } });
+    fireEvent.click(screen.getByText('保存'));
+    await waitFor(() =>
+      expect(harness!.store.load().mirrors).toEqual({ preset: 'custom', uvIndex: 'https://mirrors.aliyun.com/pypi/simple/' }),
+    );
   });
 });

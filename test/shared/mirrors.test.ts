@@ -18,8 +18,18 @@ describe('download sources', () => {
       UV_PYTHON_INSTALL_MIRROR: 'https://registry.npmmirror.com/-/binary/python-build-standalone/',
     });
     expect(CHINA_MIRRORS.nodeDist).toBe('https://registry.npmmirror.com/-/binary/node/');
-    // No mirror of uv's own releases could be confirmed: it stays on GitHub.
+    // No mirror of uv's GitHub releases could be confirmed: uv comes as its wheel from Tsinghua's PyPI mirror.
     expect(CHINA_MIRRORS.uvDownload).toBeUndefined();
+    expect(CHINA_MIRRORS.uvIndex).toBe('https://pypi.tuna.tsinghua.edu.cn/simple');
+    expect(Object.values(CHINA_MIRRORS).every((url) => !/github|nodejs\.org|pypi\.org/.test(url))).toBe(true);
+  });
+
+  it('a custom PyPI index for uv is a source like the others, and sets nothing in a child', () => {
+    const own = { uvIndex: 'https://mirrors.aliyun.com/pypi/simple/' };
+    expect(MirrorSettingsSchema.parse({ preset: 'custom', ...own })).toEqual({ preset: 'custom', ...own });
+    expect(mirrorUrls({ preset: 'custom', ...own })).toEqual(own);
+    expect(mirrorEnv(mirrorUrls({ preset: 'custom', ...own }))).toEqual({});
+    expect(MirrorSettingsSchema.safeParse({ preset: 'custom', uvIndex: 'http://pypi.example.com/simple/' }).success).toBe(false);
   });
 
   it("custom: only the user's own sources, and only with that preset", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CHINA_MIRRORS, mirrorUrls } from '../../src/shared/mirrors';
 import { installCommand, runtimeNeed } from '../../src/shared/runtime-need';
 
 describe('which runtime a command needs', () => {
@@ -25,5 +26,25 @@ describe('which runtime a command needs', () => {
     expect(installCommand('uv', 'win32')).toBe('powershell -ExecutionPolicy ByPass -c "irm https://astral.sh/uv/install.ps1 | iex"');
     expect(installCommand('uv', 'linux')).toBe('curl -LsSf https://astral.sh/uv/install.sh | sh');
     expect(installCommand('uv', 'darwin')).toBe(installCommand('uv', 'linux'));
+  });
+
+  it("with the mainland China mirrors, each command fetches from them (GitHub and the installers' sites are often unreachable there)", () => {
+    const china = mirrorUrls({ preset: 'china' });
+    expect(installCommand('uv', 'linux', china)).toBe('pipx install uv --index-url https://pypi.tuna.tsinghua.edu.cn/simple');
+    expect(installCommand('uv', 'darwin', china)).toBe(installCommand('uv', 'linux', china));
+    expect(installCommand('uv', 'win32', china)).toBe('pip install uv -i https://pypi.tuna.tsinghua.edu.cn/simple');
+    const dist = `${CHINA_MIRRORS.nodeDist}v22.12.0/`;
+    expect(installCommand('node', 'win32', china)).toBe(`msiexec /i ${dist}node-v22.12.0-x64.msi`);
+    expect(installCommand('node', 'win32', china, 'arm64')).toBe(`msiexec /i ${dist}node-v22.12.0-arm64.msi`);
+    expect(installCommand('node', 'darwin', china)).toBe(
+      `curl -fsSLO ${dist}node-v22.12.0.pkg && sudo installer -pkg node-v22.12.0.pkg -target /`,
+    );
+    expect(installCommand('node', 'linux', china)).toBe(
+      `curl -fsSL ${dist}node-v22.12.0-linux-$(uname -m | sed 's/x86_64/x64/;s/aarch64/arm64/').tar.xz | sudo tar -xJf - -C /usr/local --strip-components=1`,
+    );
+    // A custom PyPI index (for packages or for uv) is used the same way.
+    expect(installCommand('uv', 'linux', { pypiIndex: 'https://pypi.example/simple/' })).toBe(
+      'pipx install uv --index-url https://pypi.example/simple/',
+    );
   });
 });

@@ -5,6 +5,7 @@ import type { SettingsStore } from './config/settings-store';
 import type { ConnectCommand } from './local-server/client-entries';
 import type { LocalServerOverrides } from './local-server/local-server-controller';
 import type { LogBook } from './logs/log-book';
+import type { RuntimePins } from './runtimes/runtime-pins';
 import type { Supervision } from './servers/child-server';
 import type { TokenVault } from './oauth/token-vault';
 
@@ -27,6 +28,11 @@ export interface BridgeOptions {
   testListWaitMs?: number;
   /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
   toolMode?: ToolMode;
+  /**
+   * Lists the tools only an endpoint is served (task_status, cancel_task) even with no endpoint
+   * configured: `tools` shows what an endpoint gets without connecting one.
+   */
+  listEndpointTools?: boolean;
   /** This run's local MCP server flags (`run --mcp-port N --mcp-token-file FILE`); never saved. */
   localServer?: LocalServerOverrides;
   /**
@@ -34,8 +40,10 @@ export interface BridgeOptions {
    * folder; headless with `--fetch-runtimes`). None: such a server fails, saying how to install it.
    */
   runtimesDir?: string;
-  /** A download of a runtime that sends nothing this long is dropped (tests). */
+  /** A download of a runtime that sends (almost) nothing this long is dropped (tests). */
   runtimeIdleTimeoutMs?: number;
+  /** The SHA-256s runtime archives must have, in place of the app's own: a test's stand-ins'. */
+  runtimePins?: RuntimePins;
   /** Where the local server's state file goes (for `connect`); null for none. Defaults to the app's folder. */
   stateDir?: string | null;
   /** How long a call held for confirmation waits (default a minute); tests shorten it. */

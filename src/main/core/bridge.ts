@@ -135,12 +135,13 @@ export class Bridge {
     };
     // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
     const fleet = { settings, logBook: this.logBook, running: () => this.running, queue: new ChangeQueue(), onStatus };
-    const { env = process.env, supervision, runtimesDir, runtimeIdleTimeoutMs, configDir } = options;
+    const { env = process.env, supervision, runtimesDir, runtimeIdleTimeoutMs, runtimePins, configDir } = options;
     const runtimes = (this.runtimes = runtimesDir
       ? new RuntimeStore({
           dir: runtimesDir,
           sources: () => mirrorUrls(this.settings.mirrors),
           ...(runtimeIdleTimeoutMs !== undefined ? { idleTimeoutMs: runtimeIdleTimeoutMs } : {}),
+          ...(runtimePins ? { pins: runtimePins } : {}),
         })
       : undefined);
     // What servers ask during a local client's call goes to that client; MCP tasks pass through.
@@ -367,7 +368,7 @@ export class Bridge {
       ...taskTools(
         this.backgroundCalls,
         () => this.voiceLanguage(),
-        () => this.settings.endpoints.length > 0,
+        () => this.options.listEndpointTools === true || this.settings.endpoints.length > 0,
       ),
     ];
   }

@@ -167,10 +167,12 @@ export class ServerFleet {
       baseEnv: options.env,
       defaults: () => {
         const { limits, modelscope, mirrors } = options.settings();
+        const urls = mirrorUrls(mirrors);
         return {
           callTimeoutMs: limits.callTimeoutMs,
           backgroundTimeoutMs: limits.backgroundTimeoutMs,
-          mirrorEnv: mirrorEnv(mirrorUrls(mirrors)),
+          mirrorEnv: mirrorEnv(urls),
+          mirrorUrls: urls,
           ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}),
         };
       },

@@ -21,9 +21,12 @@ export function RuntimeLine({ runtime }: { runtime: ServerRuntime | undefined })
       </div>
     );
   }
-  return (
-    <div className="small muted runtime-line">
-      {runtime.from === 'app' ? t('runtime.app', { runtime: name, version: runtime.version ?? '' }) : t('runtime.yours', { runtime: name })}
-    </div>
-  );
+  // The app's, without a version: its download failed (the card's problem says why), it is tried again at the next start.
+  const text =
+    runtime.from === 'yours'
+      ? t('runtime.yours', { runtime: name })
+      : runtime.version
+        ? t('runtime.app', { runtime: name, version: runtime.version })
+        : t('runtime.notYet', { runtime: name });
+  return <div className="small muted runtime-line">{text}</div>;
 }

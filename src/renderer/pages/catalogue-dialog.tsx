@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { CatalogueCategorySchema, serverFromEntry, type Catalogue, type CatalogueEntry } from '../../shared/catalogue';
+import { mirrorUrls, type MirrorUrls } from '../../shared/mirrors';
 import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
@@ -48,9 +49,14 @@ function runsWith(entry: CatalogueEntry): {
 /**
  * What an entry's runtime (Node.js for npx, uv for uvx) means here: there already, fetched by the app
  * when the server is added (the desktop app: its card then shows the download), or to install first
- * (headless), with the command for this computer's OS.
+ * (headless), with the command for this computer's OS, from the download sources chosen.
  */
-function runtimeNote(entry: CatalogueEntry, host: HostInfo | undefined, t: Translate): { text: string; missing: boolean } | undefined {
+function runtimeNote(
+  entry: CatalogueEntry,
+  host: HostInfo | undefined,
+  sources: MirrorUrls,
+  t: Translate,
+): { text: string; missing: boolean } | undefined {
   if (entry.run.transport !== 'stdio' || !host?.runtimes) return undefined;
   const need = runtimeNeed(entry.run.command, host.platform);
   if (!need) return undefined;
@@ -62,7 +68,7 @@ function runtimeNote(entry: CatalogueEntry, host: HostInfo | undefined, t: Trans
     case 'fetch':
       return { text: t('catalogue.runtime.fetch', { runtime }), missing: false };
     default:
-      return { text: t('catalogue.runtime.missing', { runtime, install: installCommand(need, host.platform) }), missing: true };
+      return { text: t('catalogue.runtime.missing', { runtime, install: installCommand(need, host.platform, sources) }), missing: true };
   }
 }
 
@@ -84,6 +90,8 @@ function OfflineNote() {
 export function CatalogueDialog(props: { onClose: () => void; onPick: (server: ServerSettings) => void; onCustom: () => void }) {
   const { store, t, language } = useApp();
   const servers = useStore(store, (d) => d.settings?.servers ?? []);
+  const mirrors = useStore(store, (d) => d.settings?.mirrors);
+  const sources = useMemo(() => (mirrors ? mirrorUrls(mirrors) : {}), [mirrors]);
   const loadedHost = useStore(store, (d) => d.host);
   // Asked again on opening: a runtime fetched since the window loaded is there now.
   const [freshHost, setFreshHost] = useState<HostInfo | undefined>();
@@ -233,7 +241,7 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
           const added = isAdded(entry, servers);
           const runs = runsWith(entry);
           const needs = entry.values.filter((v) => v.required).map((v) => text(v.label));
-          const runtime = runtimeNote(entry, host, t);
+          const runtime = runtimeNote(entry, host, sources, t);
           return (
             <li key={entry.id} className="catalogue-entry">
               <button type="button" className="catalogue-pick" onClick={() => setChosen(entry)} aria-describedby={`${entry.id}-desc`}>

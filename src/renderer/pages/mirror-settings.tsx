@@ -71,7 +71,12 @@ export function MirrorSettings() {
       {mirrors.preset === 'custom' ? (
         <>
           {MIRROR_KEYS.map((key) => (
-            <Field key={key} label={t(`mirrors.${key}`)} error={errorOf(key)} hint={t('mirrors.customHint')}>
+            <Field
+              key={key}
+              label={t(`mirrors.${key}`)}
+              error={errorOf(key)}
+              hint={t(key === 'uvIndex' ? 'mirrors.uvIndexHint' : 'mirrors.customHint')}
+            >
               {(id) => <UrlInput id={id} value={value(key)} onChange={(text) => setDraft({ ...draft, [key]: text })} />}
             </Field>
           ))}

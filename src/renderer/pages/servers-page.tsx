@@ -31,6 +31,9 @@ const RETRIED = new Set([
   'server.pingFailed',
 ]);
 
+/** Failures whose advice is another download source: the card links to that setting. */
+const TO_MIRRORS = new Set(['server.registryUnreachable', 'server.runtimeDownloadFailed', 'server.runtimeMismatch']);
+
 /** The card's element id: the overview links failed servers to it (#/servers?server=NAME). */
 export const serverCardId = (name: string) => `server-${encodeURIComponent(name)}`;
 
@@ -89,7 +92,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '') ? { hint: t('servers.failedHint') } : {})}
           />
         ) : null}
-        {status.state !== 'running' && status.lastErrorCause?.code === 'server.registryUnreachable' ? (
+        {status.state !== 'running' && TO_MIRRORS.has(status.lastErrorCause?.code ?? '') ? (
           <a className="btn btn-default btn-small" href="#/settings?section=mirrors">
             {t('servers.toMirrors')}
           </a>

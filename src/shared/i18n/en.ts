@@ -1,9 +1,11 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
+import { modelTextsEn } from './model-texts-en';
 
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
   ...cliEn,
+  ...modelTextsEn,
   'app.name': 'Xiaozhi Tray',
 
   'app.loading': 'Loading…',
@@ -598,13 +600,34 @@ export const en = {
   'problem.server.badInitialize.hint':
     'It is not retried until you start it again. Update the server, or tell its author what is shown here.',
   'problem.server.runtimeMissing': '"{command}" needs {runtime}, which is not installed on this computer.',
-  'problem.server.runtimeMissing.hint': 'Install it with: {install}',
+  'problem.server.runtimeMissing.hint':
+    'Start with xiaozhi-tray run --fetch-runtimes and the app fetches {runtime} into its cache folder itself, from the download sources in the config. Or install it yourself: {install}',
+  'problem.server.runtimeMissing.hint.official':
+    'Start with xiaozhi-tray run --fetch-runtimes and the app fetches {runtime} into its cache folder itself, from the download sources in the config (in mainland China, set "mirrors": { "preset": "china" } there first). Or install it yourself: {install}',
   'problem.server.registryUnreachable': 'Could not reach the package registry ({host}).',
   'problem.server.registryUnreachable.hint':
     'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
   'problem.server.runtimeDownloadFailed': '{runtime} could not be fetched: {reason}',
+  'problem.server.runtimeDownloadFailed.reason.tooBig':
+    '{runtime} could not be fetched: {host} sent more than the {megabytes} MB that {runtime} {version} is, so it cannot be that file. What came was deleted.',
+  'problem.server.runtimeDownloadFailed.reason.tooSlow':
+    '{runtime} could not be fetched: {host} sent less than {kilobytes} KB in {seconds} s, so the download was stopped.',
   'problem.server.runtimeDownloadFailed.hint':
-    'Check the network, or choose a closer download source in Settings → Download sources. Start the server again to continue the download.',
+    'Check the network, then start the server again to try again (a download that was cut continues where it stopped).',
+  'problem.server.runtimeDownloadFailed.hint.official':
+    'Check the network, then start the server again to try again (a download that was cut continues where it stopped). In mainland China, choose Mainland China mirrors in Settings → Download sources (headless: "mirrors": { "preset": "china" } in the config).',
+  'problem.server.runtimeDownloadFailed.hint.china':
+    'Check the network, then start the server again to try again (a download that was cut continues where it stopped). If the mainland China mirror keeps failing, choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
+  'problem.server.runtimeDownloadFailed.hint.custom':
+    'Check the network and the address given for {runtime} in Settings → Download sources, then start the server again to try again.',
+  'problem.server.runtimeMismatch':
+    'The {runtime} {version} that {host} sent is not the genuine one: its SHA-256 differs from the one the app carries. It was deleted and never run.',
+  'problem.server.runtimeMismatch.hint':
+    'The download source sent a damaged or altered file. Start the server again later to try again; in mainland China, choose Mainland China mirrors in Settings → Download sources.',
+  'problem.server.runtimeMismatch.hint.china':
+    'The mirror sent a damaged or altered file. Start the server again later to try again, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
+  'problem.server.runtimeMismatch.hint.custom':
+    'The source given for {runtime} in Settings → Download sources sent a damaged or altered file: enter another, or choose the official sources.',
   'problem.server.fetchingRuntime': "{runtime} is not installed: fetching {runtime} {version} into the app's folder.",
   'problem.server.runtimeReady': "Runs with the app's {runtime} {version}.",
   'problem.server.outputHeld': 'The program ended, but a process it started still holds its output open; the connection is closed.',
@@ -739,7 +762,8 @@ export const en = {
   'catalogue.homepage': 'Home page',
   'catalogue.runtime.ready': '{runtime} is installed',
   'catalogue.runtime.fetch': '{runtime} is not installed: the app fetches it when you add this server',
-  'catalogue.runtime.missing': '{runtime} is not installed here; install it first: {install}',
+  'catalogue.runtime.missing':
+    '{runtime} is not installed here; install it first: {install} — or start with xiaozhi-tray run --fetch-runtimes, and the app fetches {runtime} itself.',
   'catalogue.runs.npx': 'Runs with npx (needs Node.js)',
   'catalogue.runs.uvx': 'Runs with uvx (needs uv)',
   'catalogue.runs.remote': 'Remote server',
@@ -846,19 +870,24 @@ export const en = {
   'runtime.fetching': 'Fetching {runtime} {version} for this server…',
   'runtime.app': "Uses the app's {runtime} {version}",
   'runtime.yours': 'Uses your {runtime}',
+  'runtime.notYet': 'Needs {runtime}, which the app has not got yet: it tries again when the server starts',
   'mirrors.title': 'Download sources',
   'mirrors.hint':
     'Where servers started with npx or uvx get their packages, and where the app fetches Node.js and uv when they are missing. Servers use a change when they next start.',
   'mirrors.chinaOffer': 'In mainland China? The mainland China mirrors are usually much faster than the official sources.',
   'mirrors.default': 'Official sources (npmjs.com, pypi.org, nodejs.org, GitHub)',
   'mirrors.china': 'Mainland China mirrors (npmmirror, Tsinghua PyPI)',
-  'mirrors.chinaNote': 'uv itself still comes from GitHub.',
+  'mirrors.chinaNote':
+    "uv comes as its wheel from Tsinghua's PyPI mirror, Node.js from npmmirror; both are checked against the SHA-256 the app carries.",
   'mirrors.custom': 'My own sources',
   'mirrors.customHint': 'Empty: the official source.',
   'mirrors.npmRegistry': 'npm registry',
   'mirrors.pypiIndex': 'PyPI index',
   'mirrors.nodeDist': 'Node.js downloads',
   'mirrors.uvDownload': 'uv downloads',
+  'mirrors.uvIndex': 'uv from a PyPI index (its wheel; used instead of uv downloads)',
+  'mirrors.uvIndexHint':
+    'Empty: uv from its downloads above (or GitHub). PyPI mirrors in mainland China: https://pypi.tuna.tsinghua.edu.cn/simple, https://mirrors.aliyun.com/pypi/simple/',
   'mirrors.pythonInstall': 'Python downloads (for uv)',
   'mirrors.urlError': 'Must be an https:// URL.',
   'updates.title': 'Updates',

@@ -1,10 +1,12 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliZhCN } from './cli-zh-CN';
+import { modelTextsZhCN } from './model-texts-zh-CN';
 import type { en } from './en';
 
 /** 简体中文界面文字。 */
 export const zhCN: Record<keyof typeof en, string> = {
   ...cliZhCN,
+  ...modelTextsZhCN,
   'app.name': '小智托盘',
 
   'app.loading': '正在加载…',
@@ -572,11 +574,30 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.badInitialize': '服务对连接开始（initialize）的应答不符合 MCP 规范（{path}：{message}）。',
   'problem.server.badInitialize.hint': '在你再次启动它之前不会重试。请更新该服务，或把这里显示的内容告诉它的作者。',
   'problem.server.runtimeMissing': '“{command}”需要 {runtime}，但这台电脑上没有安装。',
-  'problem.server.runtimeMissing.hint': '安装命令：{install}',
+  'problem.server.runtimeMissing.hint':
+    '用 xiaozhi-tray run --fetch-runtimes 启动，应用会自己把 {runtime} 下载到它的缓存文件夹，下载源按配置中的设置。也可以自己安装：{install}',
+  'problem.server.runtimeMissing.hint.official':
+    '用 xiaozhi-tray run --fetch-runtimes 启动，应用会自己把 {runtime} 下载到它的缓存文件夹，下载源按配置中的设置（在中国大陆，请先在配置中设置 "mirrors": { "preset": "china" }）。也可以自己安装：{install}',
   'problem.server.registryUnreachable': '无法连接软件包仓库（{host}）。',
   'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
   'problem.server.runtimeDownloadFailed': '无法下载 {runtime}：{reason}',
-  'problem.server.runtimeDownloadFailed.hint': '请检查网络，或在“设置 → 下载源”中选择更近的下载源。再次启动该服务会继续下载。',
+  'problem.server.runtimeDownloadFailed.reason.tooBig':
+    '无法下载 {runtime}：{host} 发送的数据超过了 {runtime} {version} 的大小 {megabytes} MB，不可能是这个文件。已下载的部分已删除。',
+  'problem.server.runtimeDownloadFailed.reason.tooSlow':
+    '无法下载 {runtime}：{host} 在 {seconds} 秒内发送的数据不足 {kilobytes} KB，下载已停止。',
+  'problem.server.runtimeDownloadFailed.hint': '请检查网络，然后再次启动该服务重试（中断的下载会从中断处继续）。',
+  'problem.server.runtimeDownloadFailed.hint.official':
+    '请检查网络，然后再次启动该服务重试（中断的下载会从中断处继续）。在中国大陆，请在“设置 → 下载源”中选择中国大陆镜像（无界面运行时：在配置中加入 "mirrors": { "preset": "china" }）。',
+  'problem.server.runtimeDownloadFailed.hint.china':
+    '请检查网络，然后再次启动该服务重试（中断的下载会从中断处继续）。如果中国大陆镜像一直失败，请在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
+  'problem.server.runtimeDownloadFailed.hint.custom': '请检查网络，以及“设置 → 下载源”中为 {runtime} 填写的地址，然后再次启动该服务重试。',
+  'problem.server.runtimeMismatch': '{host} 发送的 {runtime} {version} 不是正版：它的 SHA-256 与应用自带的不一致。该文件已删除，从未运行。',
+  'problem.server.runtimeMismatch.hint':
+    '下载源发送了损坏或被篡改的文件。请稍后再次启动该服务重试；在中国大陆，请在“设置 → 下载源”中选择中国大陆镜像。',
+  'problem.server.runtimeMismatch.hint.china':
+    '镜像发送了损坏或被篡改的文件。请稍后再次启动该服务重试，或在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
+  'problem.server.runtimeMismatch.hint.custom':
+    '“设置 → 下载源”中为 {runtime} 填写的下载源发送了损坏或被篡改的文件：请换一个，或选择官方源。',
   'problem.server.fetchingRuntime': '未安装 {runtime}：正在把 {runtime} {version} 下载到应用的文件夹。',
   'problem.server.runtimeReady': '使用应用自带的 {runtime} {version} 运行。',
   'problem.server.outputHeld': '程序已结束，但它启动的另一个进程仍占用其输出；连接已关闭。',
@@ -707,7 +728,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'catalogue.homepage': '主页',
   'catalogue.runtime.ready': '已安装 {runtime}',
   'catalogue.runtime.fetch': '未安装 {runtime}：添加该服务后应用会自动下载',
-  'catalogue.runtime.missing': '这里没有安装 {runtime}，请先安装：{install}',
+  'catalogue.runtime.missing':
+    '这里没有安装 {runtime}，请先安装：{install}；也可以用 xiaozhi-tray run --fetch-runtimes 启动，应用会自己下载 {runtime}。',
   'catalogue.runs.npx': '通过 npx 运行（需要 Node.js）',
   'catalogue.runs.uvx': '通过 uvx 运行（需要 uv）',
   'catalogue.runs.remote': '远程服务',
@@ -808,18 +830,22 @@ export const zhCN: Record<keyof typeof en, string> = {
   'runtime.fetching': '正在为该服务下载 {runtime} {version}…',
   'runtime.app': '使用应用自带的 {runtime} {version}',
   'runtime.yours': '使用你安装的 {runtime}',
+  'runtime.notYet': '需要 {runtime}，应用还没有下载到：服务启动时会再试',
   'mirrors.title': '下载源',
   'mirrors.hint': '用 npx 或 uvx 启动的服务从哪里下载软件包，以及缺少 Node.js 和 uv 时应用从哪里下载它们。更改在服务下次启动时生效。',
   'mirrors.chinaOffer': '在中国大陆？中国大陆镜像通常比官方源快得多。',
   'mirrors.default': '官方源（npmjs.com、pypi.org、nodejs.org、GitHub）',
   'mirrors.china': '中国大陆镜像（npmmirror、清华 PyPI）',
-  'mirrors.chinaNote': 'uv 本身仍从 GitHub 下载。',
+  'mirrors.chinaNote': 'uv 以 wheel 形式从清华 PyPI 镜像下载，Node.js 从 npmmirror 下载；都按应用自带的 SHA-256 校验。',
   'mirrors.custom': '自定义下载源',
   'mirrors.customHint': '留空：使用官方源。',
   'mirrors.npmRegistry': 'npm 仓库',
   'mirrors.pypiIndex': 'PyPI 索引',
   'mirrors.nodeDist': 'Node.js 下载地址',
   'mirrors.uvDownload': 'uv 下载地址',
+  'mirrors.uvIndex': 'uv 的 PyPI 索引（下载 uv 的 wheel，优先于 uv 下载地址）',
+  'mirrors.uvIndexHint':
+    '留空：从上面的 uv 下载地址（或 GitHub）下载 uv。中国大陆的 PyPI 镜像：https://pypi.tuna.tsinghua.edu.cn/simple、https://mirrors.aliyun.com/pypi/simple/',
   'mirrors.pythonInstall': 'Python 下载地址（供 uv 使用）',
   'mirrors.urlError': '必须是 https:// 开头的网址。',
   'updates.title': '更新',

@@ -198,7 +198,7 @@ describe('the tools/call relay', () => {
     expect(textOf(missing)).toBe('The tool "structured" failed. It has an output schema but returned no structured content.');
     const wrong = await session.request(3, 'tools/call', { name: 'structured', arguments: { mode: 'wrong' } });
     expect(textOf(wrong)).toMatch(
-      /^The tool "structured" failed\. Its structured content does not match its output schema \(n must be number\)\.$/,
+      /^The tool "structured" failed\. Its structured content does not match its output schema \("n" must be a number, not a string \("five"\)\)\.$/,
     );
     const history = await ctx.harness!.bridge.api.getHistory();
     expect(

@@ -1,3 +1,4 @@
+import { mirrorUrls } from '../../../shared/mirrors';
 import type { Settings } from '../../../shared/settings';
 import { installCommand, runtimeNeed, RUNTIME_LABEL } from '../../../shared/runtime-need';
 import { findOnPath } from '../servers/find-on-path';
@@ -22,7 +23,7 @@ export function commandWarnings(
     warnings.push({
       path: `servers[${index}].command`,
       message: need
-        ? `server "${server.name}": the command "${server.command}" needs ${RUNTIME_LABEL[need]}, which was not found on PATH here; install it with: ${installCommand(need, process.platform)} (or start with --fetch-runtimes, and the app fetches it)`
+        ? `server "${server.name}": the command "${server.command}" needs ${RUNTIME_LABEL[need]}, which was not found on PATH here; install it with: ${installCommand(need, process.platform, mirrorUrls(settings.mirrors), process.arch)} (or start with --fetch-runtimes, and the app fetches it itself, from the config's download sources)`
         : `server "${server.name}": the command "${server.command}" was not found on PATH here (install it or give its full path; the desktop app and services may see another PATH)`,
     });
   });

@@ -1,7 +1,9 @@
 import type Ajv from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020';
+import { translate, type Language } from '../../../shared/i18n/translate';
 import type { Logger } from '../logs/log-book';
+import { explainArguments, explainOutput } from './argument-words';
 import { DATA_KEYS, MAP_KEYS, isNode, resolveLocalRef } from '../../../shared/schema-refs';
 import { servedSchema } from './served-schema';
 import { own } from '../../../shared/own';
@@ -16,16 +18,6 @@ import { own } from '../../../shared/own';
  */
 
 type Validator = ValidateFunction | 'broken';
-
-const MAX_PROBLEMS = 5;
-const MAX_EXPECTED_CHARS = 600;
-
-interface Property {
-  type?: unknown;
-  default?: unknown;
-  description?: unknown;
-  enum?: unknown;
-}
 
 export interface CheckedTool {
   /** The exposed name (what the model called). */
@@ -43,24 +35,27 @@ export class ArgumentCheck {
 
   constructor(private readonly log: Logger) {}
 
-  /** Undefined when the arguments fit the schema; otherwise the text to answer the model with. */
-  check(tool: CheckedTool, args: Record<string, unknown>): string | undefined {
+  /** Undefined when the arguments fit the schema; otherwise the text to answer the model with, in its language. */
+  check(tool: CheckedTool, args: Record<string, unknown>, language: Language = 'en'): string | undefined {
     const validate = this.validator(tool);
     if (validate === 'broken' || validate(args)) return undefined;
     // Explained with references resolved, so an argument defined by a `$ref` says what it takes.
-    return explain({ ...tool, inputSchema: servedSchema(tool.inputSchema) }, validate.errors ?? [], args);
+    return explainArguments({ ...tool, inputSchema: servedSchema(tool.inputSchema) }, validate.errors ?? [], args, language);
   }
 
   /**
    * A result's structured content against the tool's output schema, as the SDK's client checks it
    * (the relay reads results below the SDK): undefined when it fits (or the schema is broken).
    */
-  checkOutput(tool: { name: string; server: string; outputSchema: Record<string, unknown> }, structured: unknown): string | undefined {
-    if (structured === undefined) return 'it has an output schema but returned no structured content';
+  checkOutput(
+    tool: { name: string; server: string; outputSchema: Record<string, unknown> },
+    structured: unknown,
+    language: Language = 'en',
+  ): string | undefined {
+    if (structured === undefined) return translate(language, 'voice.args.noOutput');
     const validate = this.validator({ name: tool.name, server: tool.server, inputSchema: tool.outputSchema });
     if (validate === 'broken' || validate(structured)) return undefined;
-    const first = validate.errors?.[0];
-    return `its structured content does not match its output schema${first ? ` (${argumentPath(first.instancePath) || 'the result'} ${first.message ?? 'is wrong'})` : ''}`;
+    return explainOutput(validate.errors, structured, language);
   }
 
   private validator(tool: CheckedTool): Validator {
@@ -168,138 +163,3 @@ export function withoutPatterns(schema: Node): Node {
 }
 
 const OPTIONS = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true, logger: false } as const;
-
-/** `/stops/0/station` → `stops[0].station` */
-function argumentPath(instancePath: string, extra?: string): string {
-  const parts = instancePath
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (extra !== undefined) parts.push(extra);
-  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
-}
-
-function typeWords(type: unknown): string {
-  const one = (t: string) =>
-    ({
-      string: 'a string',
-      number: 'a number',
-      integer: 'a whole number (integer)',
-      boolean: 'true or false',
-      object: 'an object',
-      array: 'an array',
-      null: 'null',
-    })[t] ?? t;
-  if (Array.isArray(type)) return type.map((t) => one(String(t))).join(' or ');
-  return one(String(type));
-}
-
-/**
- * A value as the model sent it, cut short; an object or array only by its kind (it may be huge, or
- * nested too deep to stringify).
- */
-function shortValue(value: unknown): string {
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object' && value !== null) return 'an object';
-  const shown =
-    typeof value === 'string' ? JSON.stringify(value.length > 40 ? value.slice(0, 40) : value) : (JSON.stringify(value) ?? String(value));
-  return shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
-}
-
-function valueWords(value: unknown): string {
-  if (value === null) return 'null';
-  const kind = typeof value;
-  if (kind === 'object') return shortValue(value);
-  return `${kind === 'string' ? 'a string' : kind === 'number' ? 'a number' : kind === 'boolean' ? 'a boolean' : kind} (${shortValue(value)})`;
-}
-
-/** The value the error is about, found by its path in the arguments. */
-function valueAt(args: unknown, instancePath: string): unknown {
-  let value = args;
-  for (const part of instancePath.split('/').slice(1)) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = own(value as Record<string, unknown>, part.replace(/~1/g, '/').replace(/~0/g, '~'));
-  }
-  return value;
-}
-
-function describeProperty(property: Property | undefined): string {
-  if (!property) return '';
-  const parts: string[] = [];
-  if (Array.isArray(property.enum)) parts.push(`one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`);
-  else if (property.type !== undefined) parts.push(Array.isArray(property.type) ? property.type.join(' | ') : String(property.type));
-  if (typeof property.description === 'string' && property.description)
-    parts.push(property.description.length > 80 ? `${property.description.slice(0, 79)}…` : property.description);
-  return parts.join(': ');
-}
-
-function problem(error: ErrorObject, args: unknown, schema: Record<string, unknown>): string {
-  const params = error.params as Record<string, unknown>;
-  const at = argumentPath(error.instancePath);
-  const name = at ? `"${at}"` : 'the arguments';
-  switch (error.keyword) {
-    case 'required': {
-      const missing = String(params.missingProperty);
-      const property = error.instancePath === '' ? own(schema.properties as Record<string, Property> | undefined, missing) : undefined;
-      const detail = describeProperty(property);
-      return `missing required argument "${argumentPath(error.instancePath, missing)}"${detail ? ` (${detail})` : ''}`;
-    }
-    case 'type':
-      return `${name} must be ${typeWords(params.type)}, not ${valueWords(valueAt(args, error.instancePath))}`;
-    case 'enum':
-      return `${name} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, not ${shortValue(valueAt(args, error.instancePath))}`;
-    case 'const':
-      return `${name} must be ${JSON.stringify(params.allowedValue)}`;
-    case 'additionalProperties':
-      return `unknown argument "${argumentPath(error.instancePath, String(params.additionalProperty))}"`;
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-      return `${name} must be ${String(params.comparison)} ${String(params.limit)}, not ${shortValue(valueAt(args, error.instancePath))}`;
-    case 'minLength':
-      return `${name} must be at least ${String(params.limit)} characters long`;
-    case 'maxLength':
-      return `${name} must be at most ${String(params.limit)} characters long`;
-    case 'minItems':
-      return `${name} must have at least ${String(params.limit)} items`;
-    case 'maxItems':
-      return `${name} must have at most ${String(params.limit)} items`;
-    case 'anyOf':
-    case 'oneOf':
-      return `${name} does not match any allowed form`;
-    default:
-      return `${name} ${error.message ?? 'is not valid'}`;
-  }
-}
-
-/** What the tool takes, in one line: `city (string, required), days (one of "3d", "7d")`. */
-export function expectedArguments(schema: Record<string, unknown>): string {
-  const properties = (schema.properties ?? {}) as Record<string, Property>;
-  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  const names = Object.keys(properties);
-  if (names.length === 0) return 'no arguments';
-  let text = names
-    .map((name) => {
-      const property = own(properties, name);
-      const kind = Array.isArray(property?.enum)
-        ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`
-        : property?.type !== undefined
-          ? String(property.type)
-          : 'any';
-      return `${name} (${kind}${required.has(name) && property?.default === undefined ? ', required' : ''})`;
-    })
-    .join(', ');
-  if (text.length > MAX_EXPECTED_CHARS) text = `${text.slice(0, MAX_EXPECTED_CHARS - 1)}…`;
-  return text;
-}
-
-function explain(tool: CheckedTool, errors: ErrorObject[], args: unknown): string {
-  const problems = [...new Set(errors.map((e) => problem(e, args, tool.inputSchema)))].slice(0, MAX_PROBLEMS);
-  return [
-    `The arguments for "${tool.name}" are not valid, so it was not called:`,
-    ...problems.map((p) => `- ${p}`),
-    `It takes: ${expectedArguments(tool.inputSchema)}.`,
-    `Fix the arguments and call "${tool.name}" again.`,
-  ].join('\n');
-}

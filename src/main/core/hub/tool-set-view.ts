@@ -71,7 +71,7 @@ export interface CallContext {
    * background (an endpoint's call, for a server's question during it); the task id, or undefined.
    */
   answerNow?: (say: (taskId: string) => string) => string | undefined;
-  /** Names the call's task after the tool it really runs (confirm_action runs a held call). */
+  /** Names the call's task after the tool it really runs (confirm_action runs a held call, call_tool the tool it routes to). */
   nameTask?: (tool: string) => void;
   /** The connection the call came on (an endpoint session): built-in tools bind what they hold to it. */
   session?: string;
@@ -473,6 +473,7 @@ export class ToolSetView implements CatalogView {
       const invalid = this.context.argumentCheck.check(
         { name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> },
         args,
+        this.context.language(),
       );
       if (invalid) return refuse(problem('call.badArguments', { tool: name, detail: invalid }));
     }
@@ -506,8 +507,13 @@ export class ToolSetView implements CatalogView {
       const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
       if (outputSchema && !result.isError) {
         // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
-        const wrong = this.context.argumentCheck.checkOutput({ name, server: entry.server, outputSchema }, result.structuredContent);
-        if (wrong) return refuse(problem('call.failed', { tool: name, detail: `${wrong}.` }));
+        const language = this.context.language();
+        const wrong = this.context.argumentCheck.checkOutput(
+          { name, server: entry.server, outputSchema },
+          result.structuredContent,
+          language,
+        );
+        if (wrong) return refuse(problem('call.failed', { tool: name, detail: `${wrong}${translate(language, 'voice.words.end')}` }));
       }
       if (inFlight?.notes) return finish(toldTruly(result, inFlight.notes, name, this.context.language()), result.isError ? 'error' : 'ok');
       // A failure with no words would reach the user as silence: say at least which tool failed.

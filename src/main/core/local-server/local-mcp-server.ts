@@ -26,6 +26,7 @@ import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
 import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
 import { listenError } from './listen-failure';
+import { DirectRequests } from './direct-requests';
 import type { CallPassthrough, CallSession } from './passthrough/call-passthrough';
 import { Passthrough, type PassthroughSession } from './passthrough/passthrough';
 import type { PassthroughServers } from './passthrough/upstream';
@@ -67,6 +68,8 @@ interface Session {
   id: string;
   client: string;
   transport: StreamableHTTPServerTransport;
+  /** Its requests answered below the SDK's transport (the calls, the lists). */
+  direct: DirectRequests;
   server: Server;
   view: SettlingTools<ToolSetView>;
   announced: number;
@@ -90,6 +93,8 @@ const MAX_SESSIONS = 100;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Refused (and logged, counted) like a wrong token: no client sends such a request line. */
 const NOT_A_URL = 'the request target is not a URL';
+/** Client ids whose derived token is kept rather than derived again per request (any name can be asked for: bounded). */
+const MAX_KEPT_TOKENS = 64;
 /** Client ids a shared-token warning is remembered for (only a holder of the app's token can add more). */
 const MAX_SHARED_TOKEN_WARNINGS = 64;
 /** Characters of a client's own name that are kept. */
@@ -133,6 +138,8 @@ export class LocalMcpServer {
   /** Clients already told (in the log) that their entry still carries the app's shared token. */
   private readonly sharedTokenWarned = new Set<string>();
   private readonly passthrough: Passthrough | undefined;
+  /** Each client path's token, derived once (an HMAC per request was most of the bearer check). */
+  private readonly tokens = new Map<string, string>();
 
   constructor(private readonly opts: LocalMcpServerOptions) {
     this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000, 'request');
@@ -302,7 +309,9 @@ export class LocalMcpServer {
               params: { requestId: id, reason: 'the client closed the request' },
             });
       });
-      await session.transport.handleRequest(req, res, body);
+      const direct = session.direct.accepts(req, body);
+      if (direct) session.direct.take(req, res, direct);
+      else await session.transport.handleRequest(req, res, body);
     } catch (error) {
       if (error instanceof HttpRefusal) {
         if (error.status === 401 || error.status === 403 || error.message === NOT_A_URL)
@@ -336,7 +345,7 @@ export class LocalMcpServer {
    * it is told (and the log says once per client) how to get the client's own.
    */
   private checkBearer(header: string | undefined, client: string): void {
-    if (bearerMatches(header, clientToken(this.opts.token, client))) return;
+    if (bearerMatches(header, this.tokenOf(client))) return;
     const challenge = { 'WWW-Authenticate': 'Bearer realm="xiaozhi-tray"' };
     if (client !== '' && bearerMatches(header, this.opts.token)) {
       const name = localClientName(client) ?? client;
@@ -358,6 +367,14 @@ export class LocalMcpServer {
       `Missing or wrong bearer token: copy it from Xiaozhi Tray (Settings → Local MCP server), or run: xiaozhi-tray export --format ${exported}`,
       challenge,
     );
+  }
+
+  private tokenOf(client: string): string {
+    const kept = this.tokens.get(client);
+    if (kept !== undefined) return kept;
+    const token = clientToken(this.opts.token, client);
+    if (this.tokens.size < MAX_KEPT_TOKENS) this.tokens.set(client, token);
+    return token;
   }
 
   /**
@@ -402,14 +419,16 @@ export class LocalMcpServer {
         ...(more?.instructions ? { instructions: more.instructions } : {}),
       },
     );
-    // Answers as an event stream (what the SDK does by default): a JSON answer has no room for the
-    // progress notifications a call sends before its result, and the transport would drop them.
+    // What the SDK's transport answers, it answers as an event stream (its default): a JSON answer has
+    // no room for the progress notifications a call sends before its result, and it would drop them.
+    // Requests of an open session are answered by DirectRequests, which chooses per answer.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     const now = Date.now();
     const session: Session = {
       id,
       client,
       transport,
+      direct: new DirectRequests(transport, id),
       server,
       view,
       announced: view.current.version,
@@ -472,6 +491,7 @@ export class LocalMcpServer {
       this.opts.onSessionsChanged();
     };
     transport.onclose = () => {
+      session.direct.close();
       session.detachCalls?.();
       session.passthrough?.close();
       if (this.sessions.delete(id)) this.opts.onSessionsChanged();
@@ -516,14 +536,7 @@ export function clientName(name: unknown): string | undefined {
 
 /** The request body as JSON, bounded; a body that is not JSON is the client's error (400). */
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpRefusal(413, `Request body over ${MAX_BODY_BYTES / 1048576} MB`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readBody(req);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -541,6 +554,31 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
       requestIds(body)[0] ?? null,
     );
   return body;
+}
+
+/**
+ * The body as text, bounded. Read with listeners, not `for await`: the async iterator cost a
+ * promise and a stream-end watcher per request, on the path of every call.
+ */
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      reject(new HttpRefusal(413, `Request body over ${MAX_BODY_BYTES / 1048576} MB`));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+    // Destroyed before its end (the server's body timeout, the client gone): as `for await` said it.
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('Premature close'));
+    });
+  });
 }
 
 /** The ids of the requests in a body (one message, or a batch). */

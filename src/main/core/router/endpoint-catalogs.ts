@@ -57,6 +57,7 @@ export class EndpointCatalogs {
         },
         history: this.options.history,
         maxMessageBytes: this.options.maxMessageBytes,
+        language: () => this.options.hub.language,
       });
       this.routers.set(view.id, router);
     }

@@ -1,3 +1,4 @@
+import { translate, type Language } from '../../../shared/i18n/translate';
 import type { ServedTool } from '../hub/tool-pages';
 import { splitWords } from './search-text';
 
@@ -91,18 +92,21 @@ export function summarizeServers(tools: readonly { name: string; server: string 
     .map(([server, names]) => ({ server, toolCount: names.length, examples: representativeNames(names) }));
 }
 
-export function findToolsTool(servers: readonly ServerSummary[], searchable: number): ServedTool {
-  const listed = servers
-    .slice(0, MAX_SERVERS_LISTED)
-    .map(
-      (s) =>
-        `- ${s.server} (${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}): ${s.examples.join(', ')}${s.toolCount > s.examples.length ? ', …' : ''}`,
-    );
-  if (servers.length > MAX_SERVERS_LISTED) listed.push(`- and ${servers.length - MAX_SERVERS_LISTED} more servers`);
+/** find_tools as the model reads it, in the voice language. */
+export function findToolsTool(servers: readonly ServerSummary[], searchable: number, language: Language = 'en'): ServedTool {
+  const t = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate(language, key, params);
+  const listed = servers.slice(0, MAX_SERVERS_LISTED).map((s) =>
+    t('voice.router.find.server', {
+      server: s.server,
+      count: s.toolCount,
+      examples: `${s.examples.join(', ')}${s.toolCount > s.examples.length ? ', …' : ''}`,
+    }),
+  );
+  if (servers.length > MAX_SERVERS_LISTED) listed.push(t('voice.router.find.moreServers', { count: servers.length - MAX_SERVERS_LISTED }));
   const description = [
-    `Searches the user's ${searchable} tools and returns the best matches with their exact names and arguments. Use it first whenever the user asks for something these servers might do, before saying you cannot.`,
-    searchable > 0 ? `Servers:\n${listed.join('\n')}` : 'No tools are available right now.',
-    `Query: the task in a few keywords, in the user's words and language (Chinese or English), e.g. "北京 明天 天气", "train tickets Shanghai", "turn off living room light". Then call call_tool with one tool's exact name and arguments that match its inputSchema.`,
+    t('voice.router.find.intro', { count: searchable }),
+    searchable > 0 ? `${t('voice.router.find.servers')}\n${listed.join('\n')}` : t('voice.router.find.none'),
+    t('voice.router.find.how'),
   ].join('\n');
   return {
     name: FIND_TOOLS,
@@ -110,24 +114,26 @@ export function findToolsTool(servers: readonly ServerSummary[], searchable: num
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'What the tool should do, in a few keywords (中文或英文)' },
-        limit: { type: 'integer', description: `How many tools to return, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` },
+        query: { type: 'string', description: t('voice.router.find.query') },
+        limit: { type: 'integer', description: t('voice.router.find.limit', { max: MAX_LIMIT, default: DEFAULT_LIMIT }) },
       },
       required: ['query'],
     },
   };
 }
 
-export const callToolTool: ServedTool = {
-  name: CALL_TOOL,
-  description:
-    "Calls one of the user's tools found with find_tools: give its exact name and its arguments as an object that matches the inputSchema find_tools returned. Returns that tool's result.",
-  inputSchema: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', description: 'The exact tool name, as find_tools returned it' },
-      arguments: { type: 'object', description: "The tool's arguments, matching its inputSchema" },
+/** call_tool as the model reads it, in the voice language. */
+export function callToolTool(language: Language = 'en'): ServedTool {
+  return {
+    name: CALL_TOOL,
+    description: translate(language, 'voice.router.call.description'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: translate(language, 'voice.router.call.name') },
+        arguments: { type: 'object', description: translate(language, 'voice.router.call.arguments') },
+      },
+      required: ['name'],
     },
-    required: ['name'],
-  },
-};
+  };
+}

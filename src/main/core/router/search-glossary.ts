@@ -14,6 +14,7 @@ const GROUPS = [
   'outside|outdoors|outdoor|外面|室外|户外|出门 > weather|天气',
   'now|current|currently|real-time|现在|当前|实时|目前|此刻',
   'rain|snow|precipitation|umbrella|下雨|降雨|降水|下雪|带伞 > weather|天气',
+  'wind|windy|humidity|风大|刮风|风力|大风|湿度|潮湿 > weather|天气',
   'temperature|degrees|温度|气温|多少度|冷不冷|热不热 > weather|天气',
   'air quality|aqi|pollution|smog|haze|空气|空气质量|雾霾|污染',
   'warning|alert|typhoon|storm|预警|警报|台风|暴雨',
@@ -34,14 +35,17 @@ const GROUPS = [
   'distance|how far|距离|多远',
   // memory, notes, reminders, calendar, mail, tasks
   'remember|memory|memorize|forget|记住|记得|记下|记忆|别忘|忘记',
-  'remind|reminder|提醒|提醒我',
+  'remind|reminder|reminders|提醒|提醒我|叫我记得',
   'calendar|schedule|event|events|meeting|appointment|agenda|日程|安排|日历|会议|开会|行程|约会',
   'email|mail|inbox|邮件|邮箱|电子邮件',
-  'send|发送|发一封|发给',
+  'send|发送|发一封|发给|发条|发个|发一条',
+  'message|messages|sms|text message|texting|消息|短信|留言|私信|发消息',
+  'wechat|weixin|微信',
   'contact|contacts|address book|phone number|联系人|通讯录|电话号码',
-  'note|notes|notebook|笔记|便签|记事本',
+  'note|notes|notebook|memo|memos|笔记|便签|记事本|备忘|备忘录|记一下',
   'task|tasks|todo|to-do|待办|任务|待办事项',
-  'shopping list|shopping|grocery|groceries|购物|购物清单|要买',
+  // Not "shopping list": its "list" would find every tool that lists something.
+  'shopping|grocery|groceries|buy|购物|购物清单|要买|买点|买些',
   'birthday|anniversary|生日|纪念日',
   // music and media
   'music|song|songs|track|tune|音乐|歌|歌曲|听歌|曲子',
@@ -50,17 +54,20 @@ const GROUPS = [
   'resume|continue|unpause|继续播放|继续',
   'next|skip|下一首|下一曲|切歌|换一首',
   'previous|上一首|上一曲',
-  'volume|louder|quieter|音量|声音|大声|小声',
+  'volume|louder|quieter|音量|声音|大声|小声|大点声|小点声',
+  'mute|unmute|silence|静音|取消静音',
+  'radio|fm|station|podcast|电台|广播|收音机|播客',
   'playlist|歌单',
   'jazz|classical|genre|爵士|古典|轻音乐|风格',
   'relax|relaxing|calm|soothing|放松|轻松|舒缓',
   'lyrics|歌词',
   'singer|artist|歌手|艺人',
   'movie|film|cinema|电影|影院',
+  'tv|television|电视|电视机',
   // smart home
   'light|lights|lamp|灯|灯光|台灯|电灯',
   'turn on|switch on|开灯|打开|开启|开一下',
-  'turn off|switch off|关掉|关闭|关上|关一下',
+  'turn off|switch off|关掉|关闭|关上|关一下|关灯|灯关',
   'curtain|curtains|blind|blinds|cover|shade|窗帘|百叶窗|卷帘',
   'air conditioner|thermostat|climate|heater|hvac|空调|暖气|地暖|温控',
   'fan|风扇|电扇',
@@ -70,7 +77,8 @@ const GROUPS = [
   'lock|锁门|上锁|锁上',
   'unlock|开锁|解锁',
   'timer|countdown|计时|计时器|倒计时|定时',
-  'alarm|wake up|闹钟|叫醒',
+  // Waking someone is what an alarm is for: "叫我起床" names no alarm, and "wake me" no clock.
+  'alarm|alarms|alarm clock|wake|wake up|wake me|闹钟|闹铃|叫醒|起床|叫我起来',
   'brightness|亮度|调亮|调暗',
   'living room|bedroom|kitchen|客厅|卧室|厨房|书房',
   // information
@@ -92,6 +100,7 @@ const GROUPS = [
   'recipe|cook|cooking|dish|菜谱|做法|怎么做|食谱',
   'web|internet|online|website|网上|上网|网页|网址|网站',
   'image|picture|photo|jpg|jpeg|png|图片|照片',
+  'camera|take a photo|take a picture|snapshot|拍照|拍张|拍一张|相机|摄像头',
   'text|txt|plain text|文本|文字',
   'price|cost|how much|价格|多少钱|价钱',
   // files and code
@@ -107,7 +116,8 @@ const GROUPS = [
   'search|find|look up|lookup|query|搜索|查找|找|查|查询|搜',
   'list|show|display|有哪些|哪些|列出|所有',
   'create|add|new|创建|新建|添加|加到|加入|增加',
-  'delete|remove|forget|erase|删除|删掉|去掉|移除|忘掉',
+  'delete|remove|forget|erase|trash|wipe|purge|删除|删掉|删了|去掉|移除|忘掉|清除|清空|清掉|擦除',
+  'cancel|call off|取消|撤销|不去了',
   'set|adjust|change|调到|调成|设置|设为|调节|改成',
 ].map(parseGroup);
 
@@ -135,6 +145,13 @@ function parseGroup(line: string): Group {
   return { han, english, terms, broader };
 }
 
+/** Every term of the groups that have `word` as a member (its other words, in both languages). */
+export function groupTerms(word: string): string[] {
+  const own = searchTerms(word);
+  const groups = GROUPS.filter((g) => (isHan(word) ? g.han.includes(word) : g.english.some((t) => t.join(' ') === own.join(' '))));
+  return [...new Set(groups.flatMap((g) => g.terms))];
+}
+
 /**
  * Numbers with an operator between them ("17 plus 25", "17加25", "128 + 256"), or adding that is about
  * numbers ("add two numbers", "add these up"), ask for arithmetic; "add" alone means storing something.
@@ -156,6 +173,19 @@ const LOOK_UP = ['search', 'find', 'list', 'read', 'open', 'query', '查询', '�
 /** A statement or request that is not a question usually wants something stored, added or set. */
 const STORE = ['create', 'add', 'save', 'set', '添加', '创建', '保存', '设置'].flatMap(searchTerms);
 
+/** A word right after a "don't" or "never". */
+const NEGATED_ENGLISH = /\b(?:don['’]?t|do not|never)\s+([a-z]+)/gi;
+/** Chinese that says "don't" right before a word: 别忘掉 is no 忘掉 (要不要带伞 asks, it does not forbid). */
+const NEGATING_HAN = /(?:别|(?<!要)不要|(?<!用)不用|不必|甭)$/;
+
+/** Whether the query says this Chinese word somewhere other than right after a "don't". */
+function saysHan(query: string, word: string): boolean {
+  for (let at = query.indexOf(word); at >= 0; at = query.indexOf(word, at + 1)) {
+    if (!NEGATING_HAN.test(query.slice(Math.max(0, at - 3), at))) return true;
+  }
+  return false;
+}
+
 export interface Expansion {
   /** Terms for the same things the query names, in other words or the other language. */
   related: string[];
@@ -170,12 +200,15 @@ export interface Expansion {
 /** The terms the query's words stand for in other words, not counting terms it already has. */
 export function expandQuery(query: string, queryTerms: readonly string[]): Expansion {
   const have = new Set(queryTerms);
+  // "Don't forget to buy milk" asks for no forgetting (nor deleting): a word said only after a "don't" stands for nothing.
+  const saying = new Set(queryTerms);
+  for (const [, word] of query.matchAll(NEGATED_ENGLISH)) for (const term of searchTerms(word as string)) saying.delete(term);
   const added = new Set<string>();
   const kinds = new Set<string>();
   for (const group of GROUPS) {
     const hit =
-      group.han.some((word) => query.includes(word)) ||
-      group.english.some((terms) => terms.every((t) => have.has(t))) ||
+      group.han.some((word) => saysHan(query, word)) ||
+      group.english.some((terms) => terms.every((t) => saying.has(t))) ||
       (group === CALCULATE && ARITHMETIC.test(query));
     if (!hit) continue;
     for (const term of group.terms) if (!have.has(term)) added.add(term);

@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOutcome } from '../../../shared/status';
+import { translate, type Language, type MessageKey } from '../../../shared/i18n/translate';
 import type { CallAnswer, CallContext } from '../hub/tool-hub';
 import { servedSchema } from '../hub/tool-hub';
 import { responseBytes, resultText, shapeResult, textResult } from '../hub/result-shaping';
@@ -7,6 +8,7 @@ import { prepareTool, type PreparedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
 import { CALL_TOOL, DEFAULT_LIMIT, FIND_TOOLS, MAX_LIMIT, callToolTool, findToolsTool, summarizeServers } from './router-tools';
 import { ToolSearch, type SearchEntry, type SearchHit } from './tool-search';
+import { asksToUndo } from './undoing';
 import { BUILTIN_SERVER } from '../hub/builtin/builtin-tools';
 
 /** A tool of the set the router searches: what the hub's catalog says of it. */
@@ -26,15 +28,19 @@ export interface ToolRouterOptions {
   source: RouterSource;
   history: CallHistory;
   maxMessageBytes: () => number;
+  /** The voice language: what find_tools and call_tool say, and their answers (absent: English). */
+  language?: () => Language;
 }
 
 interface Built {
   version: number;
+  language: Language;
   entries: RouterEntry[];
   byName: Map<string, RouterEntry>;
   /** Tools of the catalog the user switched off: not found, but named as off when called. */
   off: Set<string>;
   find: PreparedTool;
+  call: PreparedTool;
   /** Built on the first search: status and paging need only the names. */
   search?: ToolSearch<RouterEntry>;
 }
@@ -62,7 +68,7 @@ export class ToolRouter {
    */
   served(pinned: readonly string[]): PreparedTool[] {
     const built = this.current();
-    const tools = [built.find, CALL_PREPARED];
+    const tools = [built.find, built.call];
     const own = built.entries.filter((e) => e.server === BUILTIN_SERVER).map((e) => e.name);
     for (const name of new Set([...own, ...pinned])) {
       const entry = built.byName.get(name);
@@ -88,17 +94,28 @@ export class ToolRouter {
     return this.options.source.call(name, args, context);
   }
 
+  private language(): Language {
+    return this.options.language?.() ?? 'en';
+  }
+
+  private say(key: MessageKey, params?: Record<string, string | number>): string {
+    return translate(this.language(), key, params);
+  }
+
   private current(): Built {
     const version = this.options.source.version;
-    if (this.built?.version === version) return this.built;
+    const language = this.language();
+    if (this.built?.version === version && this.built.language === language) return this.built;
     const catalog = this.options.source.catalog();
     const entries = catalog.filter((e) => e.enabled);
     this.built = {
       version,
+      language,
       entries,
       byName: new Map(entries.map((e) => [e.name, e])),
       off: new Set(catalog.filter((e) => !e.enabled).map((e) => e.name)),
-      find: prepareTool(findToolsTool(summarizeServers(entries), entries.length)),
+      find: prepareTool(findToolsTool(summarizeServers(entries), entries.length, language)),
+      call: prepareTool(callToolTool(language)),
     };
     return this.built;
   }
@@ -107,16 +124,13 @@ export class ToolRouter {
     const started = performance.now();
     const query = typeof args.query === 'string' ? args.query.trim() : '';
     if (!query) {
-      return this.record(
-        context,
-        FIND_TOOLS,
-        args,
-        started,
-        textResult('find_tools needs "query": a few keywords for what the tool should do, e.g. {"query": "明天 天气"}.', true),
-      );
+      return this.record(context, FIND_TOOLS, args, started, textResult(this.say('voice.router.noQuery'), true));
     }
     const limit = typeof args.limit === 'number' && Number.isFinite(args.limit) ? args.limit : DEFAULT_LIMIT;
     const hits = this.search(query, limit);
+    // Nothing deletes or cancels it: said so, lest the model reach for a tool that writes or creates instead.
+    if (hits.length === 0 && asksToUndo(query))
+      return this.record(context, FIND_TOOLS, args, started, textResult(this.say('voice.router.noMatchUndo', { query: echoed(query) })));
     if (hits.length === 0) {
       const servers = summarizeServers([...this.current().byName.values()]).map((s) => s.server);
       return this.record(
@@ -125,7 +139,12 @@ export class ToolRouter {
         args,
         started,
         textResult(
-          `No tool matches "${echoed(query)}". Try other or fewer keywords, in Chinese or English.${servers.length ? ` The servers are: ${servers.join(', ')}.` : ' No tools are available right now.'}`,
+          [
+            this.say('voice.router.noMatch', { query: echoed(query) }),
+            servers.length
+              ? this.say('voice.router.noMatchServers', { servers: servers.join(this.say('voice.words.list')) })
+              : this.say('voice.router.find.none'),
+          ].join(this.say('voice.words.sentences')),
         ),
       );
     }
@@ -146,7 +165,7 @@ export class ToolRouter {
         JSON.stringify({
           query: echoed(query),
           tools,
-          next: 'Call call_tool with {"name": <one of these names>, "arguments": {…matching its inputSchema}}.',
+          next: this.say('voice.router.next'),
         }),
       );
       if (count === 1 || responseBytes(result, idJson) <= maxBytes) return result;
@@ -156,50 +175,25 @@ export class ToolRouter {
   private async callTool(args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
     const started = performance.now();
     const name = typeof args.name === 'string' ? args.name.trim() : '';
-    if (!name)
-      return this.record(
-        context,
-        CALL_TOOL,
-        args,
-        started,
-        textResult('call_tool needs "name": the exact name of a tool that find_tools returned.', true),
-      );
+    if (!name) return this.record(context, CALL_TOOL, args, started, textResult(this.say('voice.router.noName'), true));
     let inner: unknown = args.arguments ?? {};
     // Models sometimes send the arguments object as a JSON string.
     if (typeof inner === 'string') {
       try {
         inner = JSON.parse(inner || '{}');
       } catch {
-        return this.record(
-          context,
-          name,
-          args,
-          started,
-          textResult(`call_tool's "arguments" must be an object of ${name}'s arguments, not text that is not JSON.`, true),
-        );
+        return this.record(context, name, args, started, textResult(this.say('voice.router.argumentsNotJson', { tool: name }), true));
       }
     }
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
-      return this.record(
-        context,
-        name,
-        args,
-        started,
-        textResult(`call_tool's "arguments" must be an object of ${name}'s arguments.`, true),
-      );
+      return this.record(context, name, args, started, textResult(this.say('voice.router.argumentsNotObject', { tool: name }), true));
     }
     const built = this.current();
     const known = built.byName.has(name);
     // A server's own find_tools or call_tool (a gateway with a search of its own) goes to that server.
     if (name === FIND_TOOLS && !known) return this.findTools(inner as Record<string, unknown>, context);
     if (name === CALL_TOOL && !known)
-      return this.record(
-        context,
-        name,
-        args,
-        started,
-        textResult('call_tool cannot call itself: give the name of the tool to call.', true),
-      );
+      return this.record(context, name, args, started, textResult(this.say('voice.router.callItself'), true));
     // The hub says it is switched off (and records that), rather than suggest other tools for the job.
     if (built.off.has(name)) return this.options.source.call(name, inner as Record<string, unknown>, context);
     if (!known) {
@@ -210,11 +204,23 @@ export class ToolRouter {
         inner,
         started,
         textResult(
-          `There is no tool called "${name}".${like.length ? ` Did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : ''} Use find_tools to search, then call the exact name it returns.`,
+          [
+            this.say('voice.router.noSuchTool', { tool: name }),
+            ...(like.length
+              ? [
+                  this.say('voice.router.didYouMean', {
+                    names: like.map((n) => this.say('voice.words.quoted', { text: n })).join(this.say('voice.words.list')),
+                  }),
+                ]
+              : []),
+            this.say('voice.router.useFind'),
+          ].join(this.say('voice.words.sentences')),
           true,
         ),
       );
     }
+    // A long call goes on as a task named after the tool it runs, not "call tool".
+    context.nameTask?.(name);
     return this.options.source.call(name, inner as Record<string, unknown>, context);
   }
 
@@ -235,8 +241,6 @@ export class ToolRouter {
     return { result: shaped };
   }
 }
-
-const CALL_PREPARED = prepareTool(callToolTool);
 
 /** Characters of the query said back in find_tools' answer: a long one must not crowd out the tools. */
 const MAX_ECHOED_QUERY = 200;

@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
 import { expandQuery } from './search-glossary';
 import { isHan, searchTerms } from './search-text';
+import { asksToUndo, isUndoTerm, saysItUndoes } from './undoing';
 
 /** What the search knows of a tool: what the model would see, and where it comes from. */
 export interface SearchEntry {
@@ -51,6 +52,8 @@ export function argumentText(schema: unknown, depth = 0): string {
  */
 export class ToolSearch<E extends SearchEntry> {
   private readonly index: MiniSearch<{ id: number }>;
+  /** Per entry, whether it says it deletes, removes or cancels: read on the first such request. */
+  private readonly undoes: (boolean | undefined)[] = [];
 
   constructor(private readonly entries: readonly E[]) {
     this.index = new MiniSearch<{ id: number }>({
@@ -97,11 +100,19 @@ export class ToolSearch<E extends SearchEntry> {
     // only implies like one it says: a tool that shares only "search" and "query" with what a
     // question implies beat the one tool that does what it says. Count each by its weight instead.
     const intents = new Set(intent);
-    const scored = results.map((r) => ({
-      id: r.id as number,
-      score: (r.score / Math.max(1, r.queryTerms.length)) * r.queryTerms.reduce((sum, term) => sum + (weights.get(term) ?? 1), 0),
-      onlyIntent: r.queryTerms.every((term) => intents.has(term)),
-    }));
+    // To delete or cancel something, only a tool that does so, and (when the query says what) for that thing.
+    const undo = asksToUndo(query, terms);
+    const what = undo && [...terms, ...related, ...broader].some((term) => !isUndoTerm(term));
+    const scored = results
+      .filter(
+        (r) =>
+          !undo || (this.saysItUndoes(r.id as number) && (!what || r.queryTerms.some((term) => !isUndoTerm(term) && !intents.has(term)))),
+      )
+      .map((r) => ({
+        id: r.id as number,
+        score: (r.score / Math.max(1, r.queryTerms.length)) * r.queryTerms.reduce((sum, term) => sum + (weights.get(term) ?? 1), 0),
+        onlyIntent: r.queryTerms.every((term) => intents.has(term)),
+      }));
     // What a query wants done only breaks ties: it makes no tool a match when others match what it says.
     // A question matching nothing else may still want a tool that searches ("what do you know about
     // Alice"); a statement naming nothing a tool says ("xyzzy", "你好") finds none, not every tool
@@ -114,5 +125,15 @@ export class ToolSearch<E extends SearchEntry> {
       .filter((r) => r.score >= best * CUTOFF)
       .slice(0, limit)
       .map((r) => ({ entry: this.entries[r.id] as E, score: r.score }));
+  }
+
+  private saysItUndoes(id: number): boolean {
+    let undoes = this.undoes[id];
+    if (undoes === undefined) {
+      const entry = this.entries[id] as E;
+      undoes = saysItUndoes(`${entry.name} ${entry.description} ${argumentText(entry.inputSchema)}`);
+      this.undoes[id] = undoes;
+    }
+    return undoes;
   }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { problem } from '../../../shared/problem';
+import { sourceAdvice, type MirrorUrls } from '../../../shared/mirrors';
 import { installCommand, runtimeNeed, RUNTIME_LABEL, type RuntimeName } from '../../../shared/runtime-need';
 import type { StdioServerSettings } from '../../../shared/settings';
 import type { ServerRuntime } from '../../../shared/status';
@@ -46,12 +47,14 @@ export interface ChildRuntime {
 /**
  * The runtime a stdio server's command needs, decided for this start: the user's own when its
  * program is on the PATH the child will get, else the app's (fetched if needed), else a
- * `server.runtimeMissing` problem naming the exact install command for this OS.
+ * `server.runtimeMissing` problem naming the exact install command for this OS, from the download
+ * sources chosen (`sources`: in mainland China, the mirrors').
  */
 export async function prepareChildRuntime(
   settings: StdioServerSettings,
   baseEnv: NodeJS.ProcessEnv,
   provider: RuntimeProvider | undefined,
+  sources: MirrorUrls,
   onFetching: (runtime: ServerRuntime) => void,
   platform: NodeJS.Platform = process.platform,
 ): Promise<ChildRuntime> {
@@ -66,7 +69,9 @@ export async function prepareChildRuntime(
       problem('server.runtimeMissing', {
         runtime: RUNTIME_LABEL[need],
         command: settings.command,
-        install: installCommand(need, platform),
+        install: installCommand(need, platform, sources, process.arch),
+        // Whether to tell the user to choose the mainland China mirrors first, or they did.
+        advice: sourceAdvice(need === 'node' ? sources.nodeDist : (sources.uvIndex ?? sources.pypiIndex)),
       }),
     );
   const version = provider.version(need);

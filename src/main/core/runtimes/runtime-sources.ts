@@ -1,20 +1,18 @@
 import { OFFICIAL_SOURCES, type MirrorUrls } from '../../../shared/mirrors';
-import type { RuntimeName } from '../../../shared/runtime-need';
+import { RUNTIME_VERSIONS, type RuntimeName } from '../../../shared/runtime-need';
+import { pinKey } from './runtime-pins';
 import { own } from '../../../shared/own';
 
-/** The versions the app fetches: pinned, so every machine runs what was tested. */
-export const RUNTIME_VERSIONS: Record<RuntimeName, string> = { node: '22.12.0', uv: '0.10.10' };
+export { RUNTIME_VERSIONS };
 
-/** Where one runtime's release for this OS and CPU is, and how it is laid out. */
-export interface RuntimeSource {
+interface SourceCommon {
   runtime: RuntimeName;
   version: string;
-  /** The archive's file name, as its checksum file names it. */
+  /** The file fetched, by its name at the source. */
   archive: string;
-  url: string;
-  /** The release's checksum file, from the same source: SHASUMS256.txt (Node.js), `<archive>.sha256` (uv). */
-  checksumUrl: string;
-  /** The folder it is unpacked to in the store (one per runtime, version, OS and CPU). */
+  /** Its entry in the pins (its SHA-256 and size). */
+  pinKey: string;
+  /** The folder it is unpacked to in the store (one per runtime, version, OS and CPU, whatever the source). */
   folder: string;
   /** Where its programs are, inside that folder ('' for the folder itself). */
   binDir: string;
@@ -22,9 +20,26 @@ export interface RuntimeSource {
   program: string;
 }
 
+/** Where one runtime's release for this OS and CPU is, and how it is laid out. */
+export type RuntimeSource = SourceCommon &
+  (
+    | {
+        /** A release archive (.tar.xz, .tar.gz, .zip) at a URL, unpacked whole by the system's tar. */
+        format: 'archive';
+        url: string;
+      }
+    | {
+        /** uv's wheel, listed on the project page of a PyPI "simple" index; only its programs are taken. */
+        format: 'wheel';
+        index: string;
+        /** The wheel's members taken, each with the name it gets in the folder. */
+        members: [member: string, file: string][];
+      }
+  );
+
 const NODE_OS: Partial<Record<NodeJS.Platform, string>> = { linux: 'linux', darwin: 'darwin', win32: 'win' };
 const NODE_ARCH: Partial<Record<string, string>> = { x64: 'x64', arm64: 'arm64' };
-const UV_TARGET: Record<string, string> = {
+const UV_TARGET: Partial<Record<string, string>> = {
   'linux-x64': 'x86_64-unknown-linux-gnu',
   'linux-arm64': 'aarch64-unknown-linux-gnu',
   'darwin-x64': 'x86_64-apple-darwin',
@@ -32,10 +47,22 @@ const UV_TARGET: Record<string, string> = {
   'win32-x64': 'x86_64-pc-windows-msvc',
   'win32-arm64': 'aarch64-pc-windows-msvc',
 };
+/** uv's wheel tags (PyPI) for the same OS and CPU: the file name after `uv-<version>-py3-none-`. */
+const UV_WHEEL_TAG: Partial<Record<string, string>> = {
+  'linux-x64': 'manylinux_2_17_x86_64.manylinux2014_x86_64',
+  'linux-arm64': 'manylinux_2_17_aarch64.manylinux2014_aarch64.musllinux_1_1_aarch64',
+  'darwin-x64': 'macosx_10_12_x86_64',
+  'darwin-arm64': 'macosx_11_0_arm64',
+  'win32-x64': 'win_amd64',
+  'win32-arm64': 'win_arm64',
+};
 
 const withSlash = (base: string) => (base.endsWith('/') ? base : `${base}/`);
 
-/** The release of `runtime` for this OS and CPU, from the chosen mirror (or the official site); undefined where there is none. */
+/**
+ * The release of `runtime` for this OS and CPU, from the chosen sources (or the official ones);
+ * undefined where there is none. uv comes as its wheel from `uvIndex` when one is set.
+ */
 export function runtimeSource(
   runtime: RuntimeName,
   urls: MirrorUrls,
@@ -51,39 +78,43 @@ export function runtimeSource(
     const name = `node-v${version}-${os}-${cpu}`;
     // The official site's formats: .tar.xz is the smaller on Linux; macOS tar reads .tar.gz natively.
     const archive = `${name}.${windows ? 'zip' : platform === 'darwin' ? 'tar.gz' : 'tar.xz'}`;
-    const base = `${withSlash(urls.nodeDist ?? OFFICIAL_SOURCES.nodeDist)}v${version}/`;
     return {
       runtime,
       version,
       archive,
-      url: base + archive,
-      checksumUrl: `${base}SHASUMS256.txt`,
+      pinKey: pinKey(runtime, version, archive),
+      format: 'archive',
+      url: `${withSlash(urls.nodeDist ?? OFFICIAL_SOURCES.nodeDist)}v${version}/${archive}`,
       folder: name,
       binDir: windows ? '' : 'bin',
       program: windows ? 'node.exe' : 'node',
     };
   }
   const target = own(UV_TARGET, `${platform}-${arch}`);
-  if (!target) return undefined;
-  const archive = `uv-${target}.${windows ? 'zip' : 'tar.gz'}`;
-  const url = `${withSlash(urls.uvDownload ?? OFFICIAL_SOURCES.uvDownload)}${version}/${archive}`;
-  return {
-    runtime,
-    version,
-    archive,
-    url,
-    checksumUrl: `${url}.sha256`,
-    folder: `uv-${version}-${target}`,
-    binDir: '',
-    program: windows ? 'uv.exe' : 'uv',
-  };
-}
-
-/** The SHA-256 a checksum file gives for `archive` (lines of `<hex>  [*]<name>`), or undefined. */
-export function checksumFor(text: string, archive: string): string | undefined {
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^([0-9a-fA-F]{64})\s+\*?(.+?)\s*$/.exec(line.trim());
-    if (match && (match[2] === archive || match[2]!.endsWith(`/${archive}`))) return match[1]!.toLowerCase();
+  const tag = own(UV_WHEEL_TAG, `${platform}-${arch}`);
+  if (!target || !tag) return undefined;
+  const program = windows ? 'uv.exe' : 'uv';
+  const common = { runtime, version, folder: `uv-${version}-${target}`, binDir: '', program };
+  if (urls.uvIndex) {
+    const archive = `uv-${version}-py3-none-${tag}.whl`;
+    // The wheel spec: files under `<name>-<version>.data/scripts/` go to the scripts folder.
+    const scripts = `uv-${version}.data/scripts/`;
+    const programs = windows ? ['uv.exe', 'uvx.exe'] : ['uv', 'uvx'];
+    return {
+      ...common,
+      archive,
+      pinKey: pinKey(runtime, version, archive),
+      format: 'wheel',
+      index: urls.uvIndex,
+      members: programs.map((file): [string, string] => [`${scripts}${file}`, file]),
+    };
   }
-  return undefined;
+  const archive = `uv-${target}.${windows ? 'zip' : 'tar.gz'}`;
+  return {
+    ...common,
+    archive,
+    pinKey: pinKey(runtime, version, archive),
+    format: 'archive',
+    url: `${withSlash(urls.uvDownload ?? OFFICIAL_SOURCES.uvDownload)}${version}/${archive}`,
+  };
 }

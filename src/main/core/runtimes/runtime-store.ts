@@ -2,13 +2,16 @@ import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { MirrorUrls } from '../../../shared/mirrors';
+import { sourceAdvice, type MirrorUrls, type SourceAdvice } from '../../../shared/mirrors';
 import { problem } from '../../../shared/problem';
-import { RUNTIME_LABEL, type RuntimeName } from '../../../shared/runtime-need';
+import { RUNTIME_LABEL, RUNTIME_VERSIONS, type RuntimeName } from '../../../shared/runtime-need';
 import { ProblemError } from '../servers/server-problems';
 import type { PreparedRuntime, RuntimeProvider } from './child-runtime';
-import { downloadFile, fetchText, sha256File } from './download-file';
-import { checksumFor, RUNTIME_VERSIONS, runtimeSource, type RuntimeSource } from './runtime-sources';
+import { DownloadError, downloadFile, PROGRESS_BYTES, sha256File } from './download-file';
+import { wheelUrl } from './pypi-index';
+import { RUNTIME_PINS, type ArchivePin, type RuntimePins } from './runtime-pins';
+import { runtimeSource, type RuntimeSource } from './runtime-sources';
+import { takeFromWheel } from './wheel-programs';
 
 export interface RuntimeStoreOptions {
   /** The store's folder, in the app's data folder. */
@@ -18,13 +21,16 @@ export interface RuntimeStoreOptions {
   platform?: NodeJS.Platform;
   arch?: string;
   idleTimeoutMs?: number;
+  /** The SHA-256s and sizes the archives must have: the app's own (runtime-pins.ts) unless a test gives its stand-ins'. */
+  pins?: RuntimePins;
 }
 
 /**
  * Node.js and uv kept in the app's data folder, for servers whose runtime the user does not have.
- * A runtime is fetched once (its checksum file read from the same source, the archive checked
- * against it), unpacked into a temporary folder and renamed into place whole, so the store never
- * holds half a runtime. Two servers asking at once share one download.
+ * A runtime is fetched once, checked against the SHA-256 the app carries for it (runtime-pins.ts:
+ * the source only supplies bytes, never the checksum), no more bytes read than it can be, unpacked
+ * into a temporary folder and renamed into place whole, so the store never holds half a runtime,
+ * nor one the app did not pin. Two servers asking at once share one download.
  */
 export class RuntimeStore implements RuntimeProvider {
   private readonly fetching = new Map<string, { done: Promise<PreparedRuntime>; listeners: Set<(percent: number | undefined) => void> }>();
@@ -42,16 +48,21 @@ export class RuntimeStore implements RuntimeProvider {
   }
 
   ensure(runtime: RuntimeName, onProgress: (percent: number | undefined) => void): Promise<PreparedRuntime> {
-    const source = this.source(runtime);
+    const urls = this.opts.sources();
+    const source = runtimeSource(runtime, urls, this.platform, this.arch);
     if (!source) return Promise.reject(this.failure(runtime, `no ${RUNTIME_LABEL[runtime]} build for ${this.platform} ${this.arch}`));
     const ready = this.ready(source);
     if (ready) return Promise.resolve(ready);
+    const pin = (this.opts.pins ?? RUNTIME_PINS).get(source.pinKey);
+    if (!pin)
+      return Promise.reject(this.failure(runtime, `the app carries no SHA-256 for ${source.archive}, and fetches nothing it cannot check`));
     const key = source.folder;
     let entry = this.fetching.get(key);
     if (!entry) {
       const listeners = new Set<(percent: number | undefined) => void>();
       const hear = (percent: number | undefined) => listeners.forEach((listener) => listener(percent));
-      const done = this.underLock(source, () => this.fetch(source, hear)).finally(() => this.fetching.delete(key));
+      const advice = adviceFor(source, urls);
+      const done = this.underLock(source, () => this.fetch(source, pin, advice, hear)).finally(() => this.fetching.delete(key));
       entry = { done, listeners };
       this.fetching.set(key, entry);
     }
@@ -77,8 +88,8 @@ export class RuntimeStore implements RuntimeProvider {
     return fs.existsSync(path.join(binDir, source.program)) ? { binDir, version: source.version } : undefined;
   }
 
-  private failure(runtime: RuntimeName, reason: string): ProblemError {
-    return new ProblemError(problem('server.runtimeDownloadFailed', { runtime: RUNTIME_LABEL[runtime], reason }));
+  private failure(runtime: RuntimeName, reason: string, params: Record<string, string | number> = {}): ProblemError {
+    return new ProblemError(problem('server.runtimeDownloadFailed', { runtime: RUNTIME_LABEL[runtime], reason, ...params }));
   }
 
   /**
@@ -111,42 +122,65 @@ export class RuntimeStore implements RuntimeProvider {
     }
   }
 
-  private async fetch(source: RuntimeSource, onProgress: (percent: number | undefined) => void): Promise<PreparedRuntime> {
-    const { dir } = this.opts;
+  private async fetch(
+    source: RuntimeSource,
+    pin: ArchivePin,
+    advice: SourceAdvice,
+    onProgress: (percent: number | undefined) => void,
+  ): Promise<PreparedRuntime> {
+    const { dir, idleTimeoutMs } = this.opts;
     const downloads = path.join(dir, 'downloads');
     const archive = path.join(downloads, source.archive);
+    const label = RUNTIME_LABEL[source.runtime];
+    const said = { host: hostOf(source.format === 'wheel' ? source.index : source.url), advice, version: source.version };
     try {
       fs.mkdirSync(downloads, { recursive: true });
-      const expected = checksumFor(await fetchText(source.checksumUrl), source.archive);
-      if (!expected) throw new Error(`${source.checksumUrl} gives no checksum for ${source.archive}`);
       if (!fs.existsSync(archive)) {
-        let said = -1;
-        await downloadFile(source.url, archive, {
-          ...(this.opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: this.opts.idleTimeoutMs } : {}),
+        const url = source.format === 'wheel' ? await wheelUrl(source.index, 'uv', source.archive, idleTimeoutMs) : source.url;
+        said.host = hostOf(url);
+        let percentSaid = -1;
+        await downloadFile(url, archive, {
+          maxBytes: pin.maxBytes,
+          ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
           onProgress: (received, total) => {
-            const percent = total ? Math.min(100, Math.floor((received / total) * 100)) : undefined;
-            if (percent === said) return;
-            said = percent ?? -1;
+            const whole = total ?? pin.size;
+            const percent = whole ? Math.min(100, Math.floor((received / whole) * 100)) : undefined;
+            if (percent === percentSaid) return;
+            percentSaid = percent ?? -1;
             onProgress(percent);
           },
         });
       }
-      const actual = await sha256File(archive);
-      if (actual !== expected) {
-        // Never kept: the next try downloads it whole again.
+      if ((await sha256File(archive)) !== pin.sha256) {
+        // Never unpacked, never kept: the next try downloads it whole again.
         fs.rmSync(archive, { force: true });
-        throw new Error(
-          `the checksum of ${source.archive} does not match its release's (${actual.slice(0, 12)}… instead of ${expected.slice(0, 12)}…)`,
-        );
+        throw new ProblemError(problem('server.runtimeMismatch', { runtime: label, file: source.archive, ...said }));
       }
-      await this.unpack(source, archive);
-      fs.rmSync(archive, { force: true });
+      try {
+        await this.unpack(source, archive);
+      } finally {
+        // Unpacked, or one that cannot be: kept, it would only fail again.
+        fs.rmSync(archive, { force: true });
+      }
       const ready = this.ready(source);
       if (!ready) throw new Error(`${source.archive} holds no ${source.program} in ${source.binDir || 'its top folder'}`);
       return ready;
     } catch (error) {
       if (error instanceof ProblemError) throw error;
-      throw this.failure(source.runtime, error instanceof Error ? error.message : String(error));
+      if (error instanceof DownloadError && error.kind === 'tooBig')
+        throw this.failure(source.runtime, 'tooBig', {
+          ...said,
+          megabytes: Math.ceil(pin.maxBytes / (1024 * 1024)),
+          detail: error.message,
+        });
+      if (error instanceof DownloadError && error.kind === 'tooSlow')
+        throw this.failure(source.runtime, 'tooSlow', {
+          ...said,
+          kilobytes: PROGRESS_BYTES / 1024,
+          seconds: Math.max(1, Math.round((idleTimeoutMs ?? 30_000) / 1000)),
+          detail: error.message,
+        });
+      throw this.failure(source.runtime, error instanceof Error ? error.message : String(error), said);
     }
   }
 
@@ -157,7 +191,8 @@ export class RuntimeStore implements RuntimeProvider {
     const final = path.join(dir, source.folder);
     fs.mkdirSync(temp);
     try {
-      await extract(archive, temp, this.platform);
+      if (source.format === 'wheel') await takeFromWheel(archive, source.members, temp);
+      else await extract(archive, temp, this.platform);
       const entries = fs.readdirSync(temp);
       const only = entries.length === 1 ? path.join(temp, entries[0]!) : undefined;
       const root = only && fs.statSync(only).isDirectory() ? only : temp;
@@ -172,6 +207,20 @@ export class RuntimeStore implements RuntimeProvider {
       fs.rmSync(temp, { recursive: true, force: true });
     }
   }
+}
+
+/** The host a runtime comes from, for the words of a failure (the URL's own, in full, is in the detail). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+/** Which sources the runtime came from: the official ones, the mainland China preset's, or the user's own. */
+export function adviceFor(source: RuntimeSource, urls: MirrorUrls): SourceAdvice {
+  return sourceAdvice(source.format === 'wheel' ? urls.uvIndex : source.runtime === 'node' ? urls.nodeDist : urls.uvDownload);
 }
 
 /** How often a copy of the app waiting for another's download looks again. */

@@ -45,6 +45,7 @@ import {
   type Failure,
   type ProcessExit,
 } from './server-problems';
+import type { MirrorUrls } from '../../../shared/mirrors';
 import { prepareChildRuntime, type RuntimeProvider } from '../runtimes/child-runtime';
 import { tearDownServer } from './server-teardown';
 import { makeTransport, stdioPid, type TransportContext } from './server-transport';
@@ -69,7 +70,14 @@ export interface ChildServerOptions {
   /** The environment children start from (the user's, with the login shell's PATH). */
   baseEnv: NodeJS.ProcessEnv;
   /** Read at each call and each connect, so a change in Settings applies without a restart. */
-  defaults: () => { callTimeoutMs: number; backgroundTimeoutMs?: number; modelscopeApiKey?: string; mirrorEnv?: Record<string, string> };
+  defaults: () => {
+    callTimeoutMs: number;
+    backgroundTimeoutMs?: number;
+    modelscopeApiKey?: string;
+    mirrorEnv?: Record<string, string>;
+    /** The download sources chosen: a missing runtime's install command uses them. */
+    mirrorUrls?: MirrorUrls;
+  };
   supervision?: Partial<Supervision>;
   /** Fetches Node.js or uv for a server whose runtime is missing (the desktop app); none: the server fails saying how to install it. */
   runtimes?: RuntimeProvider | undefined;
@@ -508,7 +516,8 @@ export class ChildServer {
     const s = this.settings;
     if (s.transport !== 'stdio') return true;
     try {
-      const prepared = await prepareChildRuntime(s, this.opts.baseEnv, this.opts.runtimes, (fetching) => {
+      const sources = this.opts.defaults().mirrorUrls ?? {};
+      const prepared = await prepareChildRuntime(s, this.opts.baseEnv, this.opts.runtimes, sources, (fetching) => {
         if (generation !== this.generation) return;
         if (!this.runtime?.fetching)
           say(

@@ -108,10 +108,17 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
   'server.interpreterMissing': (p) =>
     `"${p.command}" was found (${p.found}) but could not be started: the interpreter on its first line (#!) is missing`,
   'server.runtimeMissing': (p) =>
-    `the command "${p.command}" needs ${p.runtime}, which is not installed here; install it with: ${p.install} (or start with --fetch-runtimes, and the app fetches it)`,
+    `the command "${p.command}" needs ${p.runtime}, which is not installed here; install it with: ${p.install} (or start with --fetch-runtimes, and the app fetches it itself, from the config's download sources)`,
   'server.registryUnreachable': (p) =>
     `could not reach the package registry (${p.host})${own(REGISTRY_REASONS, String(p.reason)) ?? ''}: in Settings → Download sources, choose the mainland China mirror (headless: "mirrors": { "preset": "china" } in the config), or check your network or proxy`,
-  'server.runtimeDownloadFailed': (p) => `${p.runtime} could not be fetched: ${p.reason}`,
+  'server.runtimeDownloadFailed': (p) =>
+    p.reason === 'tooBig'
+      ? `${p.runtime} could not be fetched: ${p.host} sent more than the ${p.megabytes} MB ${p.runtime} ${p.version} is; the partial download was deleted`
+      : p.reason === 'tooSlow'
+        ? `${p.runtime} could not be fetched: ${p.host} sent less than ${p.kilobytes} KB in ${p.seconds} s; the download stopped (the next start continues it)`
+        : `${p.runtime} could not be fetched: ${p.reason}`,
+  'server.runtimeMismatch': (p) =>
+    `the ${p.runtime} ${p.version} that ${p.host} sent (${p.file}) is not the genuine one: its SHA-256 differs from the one the app carries; it was deleted and never run`,
   'server.fetchingRuntime': (p) => `${p.runtime} is not installed here: fetching ${p.runtime} ${p.version} into the app's folder`,
   'server.runtimeReady': (p) => `runs with the app's ${p.runtime} ${p.version}`,
   'server.notExecutable': (p) => `the command "${p.command}" is not executable (permission denied)`,

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ArgumentCheck, expectedArguments } from '../../../../src/main/core/hub/argument-check';
+import { ArgumentCheck } from '../../../../src/main/core/hub/argument-check';
+import { expectedArguments } from '../../../../src/main/core/hub/argument-words';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 
 const weather = {
@@ -47,6 +48,29 @@ describe('argument check', () => {
     expect(text).toContain('- "hours" must be a whole number (integer), not a number (1.5)');
     expect(text).toContain('- unknown argument "extra"');
     expect(checker().check.check(weather, { location: 'x', hours: 0 })).toContain('- "hours" must be >= 1, not 0');
+  });
+
+  it('says all of it in Chinese for a Chinese user: which argument, what it must be, what the tool takes', () => {
+    const { check } = checker();
+    const text = check.check(weather, { location: 42, days: '5d', hours: 0, extra: true, stops: [{}] }, 'zh-CN') as string;
+    expect(text.split('\n')).toEqual([
+      '工具没有运行，问题是：',
+      '- 没有参数“extra”',
+      '- “location”应为字符串，不能是数字（42）',
+      '- “days”应为 "3d"、"7d"、"10d" 之一，不能是 "5d"',
+      '- “hours”应 >= 1，不能是 0',
+      '- 缺少必填参数“stops[0].station”',
+      '它的参数：location（字符串，必填）、days（"3d"、"7d"、"10d" 之一）、hours（整数）、stops（数组）。',
+      '请改正参数后再调用“get_daily_forecast”。',
+    ]);
+    expect(check.check(weather, { days: '3d' }, 'zh-CN')).toContain(
+      '- 缺少必填参数“location”（字符串：城市名称、LocationID 或“经度,纬度”）',
+    );
+    const output = { name: 'count', server: 's', outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } };
+    expect(check.checkOutput(output, { n: 'five' }, 'zh-CN')).toBe(
+      '它返回的结构化内容不符合它的输出格式（“n”应为数字，不能是字符串（"five"））',
+    );
+    expect(check.checkOutput(output, undefined, 'zh-CN')).toBe('它声明了输出格式，却没有返回结构化内容');
   });
 
   it('names nested arguments by their path', () => {

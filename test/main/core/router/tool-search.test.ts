@@ -242,3 +242,83 @@ describe('the score cut-off', () => {
     expect(tools.search('is there a photo', 5).map((hit) => hit.entry.name)[0]).toBe('list_files');
   });
 });
+
+describe('everyday voice requests, and no match rather than a wrong, risky one', () => {
+  const alarm = {
+    name: 'set_alarm',
+    server: 'clock',
+    description: '设置闹钟',
+    inputSchema: { type: 'object', properties: { time: { type: 'string', description: '时间，如 07:00' } } },
+  };
+  const withAlarm = new ToolSearch([...catalogEntries(), alarm]);
+  const everydayWithAlarm = new ToolSearch([...everydayCatalogEntries(), alarm]);
+  const names = (
+    over: ToolSearch<{ name: string; server: string; description: string; inputSchema: Record<string, unknown> }>,
+    query: string,
+  ) => over.search(query, 5).map((hit) => hit.entry.name);
+
+  it('"明天早上七点叫我起床" and "wake me at 7" find the tool that sets an alarm (设置闹钟)', () => {
+    for (const query of ['明天早上七点叫我起床', '早上六点半叫醒我', 'wake me at 7 tomorrow', 'set an alarm for 6:30']) {
+      expect(names(withAlarm, query)[0], query).toBe('set_alarm');
+      expect(names(everydayWithAlarm, query)[0], query).toBe('set_alarm');
+    }
+  });
+
+  it('reads the everyday things people ask a speaker for in both languages', () => {
+    const cases: [string, string[]][] = [
+      ['关灯', ['light']],
+      ['turn the lights off', ['关掉']],
+      ['静音', ['mute']],
+      ['mute the speaker', ['静音']],
+      ['取消明天的会议', ['cancel']],
+      ['cancel my meeting', ['取消']],
+      ['记在备忘录里', ['note', 'memo']],
+      ['发条消息给妈妈', ['messag']],
+      ['send a text message to mom', ['消息', '短信']],
+      ['苹果用英语怎么说', ['translat']],
+      ['明天风大不大', ['wind']],
+      ['拍张照片', ['camera', 'photo']],
+      ['清空回收站', ['delet']],
+      ['play the radio', ['电台']],
+    ];
+    for (const [query, expected] of cases) {
+      expect(expandQuery(query, searchTerms(query)).related, query).toEqual(expect.arrayContaining(expected));
+    }
+    expect(names(withAlarm, '取消明天的会议')[0]).toBe('delete_event');
+    expect(names(withAlarm, '把客厅的灯关了')).toContain('HassTurnOff');
+  });
+
+  it('finds nothing for "删除文件" where no tool deletes files, rather than the tool that writes them or one that deletes something else', () => {
+    for (const query of ['删除文件', '把这个文件删掉', 'delete the file notes.txt', 'remove the old log files']) {
+      expect(names(everydayWithAlarm, query), query).toEqual([]);
+      expect(names(withAlarm, query), query).toEqual([]);
+    }
+    // With a tool that does it, that one.
+    const deleting = new ToolSearch([
+      ...everydayCatalogEntries(),
+      {
+        name: 'delete_file',
+        server: 'filesystem',
+        description: 'Delete a file',
+        inputSchema: { type: 'object', properties: { path: {} } },
+      },
+    ]);
+    for (const query of ['删除文件', 'delete the file notes.txt', 'remove the old log files'])
+      expect(names(deleting, query)[0], query).toBe('delete_file');
+    // Deleting what the tools do delete still finds them.
+    expect(names(withAlarm, '删除明天的提醒')[0]).toBe('delete_reminder');
+    expect(names(everydayWithAlarm, 'forget what you know about Bob').slice(0, 3)).toEqual(expect.arrayContaining(['delete_entities']));
+    expect(names(withAlarm, 'delete the email from Alice')[0]).toBe('delete_email');
+  });
+
+  it('reads "don\'t forget" and "别忘掉" as remembering, never as deleting', () => {
+    for (const query of ["don't forget to buy milk", '别忘掉我的生日']) {
+      for (const over of [withAlarm, everydayWithAlarm])
+        expect(
+          names(over, query).filter((n) => n.startsWith('delete')),
+          query,
+        ).toEqual([]);
+    }
+    expect(names(withAlarm, "don't forget to buy milk")[0]).toBe('HassShoppingListAddItem');
+  });
+});

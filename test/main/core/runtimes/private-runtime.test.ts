@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE, logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { nodeStandIn, startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../../../helpers/runtime-mirror';
+import { nodeStandIn, pinsOf, startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../../../helpers/runtime-mirror';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';
 
@@ -19,12 +19,17 @@ const server = (name: string) => harness!.bridge.state().servers.find((s) => s.n
 const read = async (tool: string, name: string) =>
   ((await harness!.bridge.toolHub.call(tool, { name }, { caller: 'test' })).result.content[0] as { text: string }).text;
 
+/** The stand-ins' SHA-256s, pinned in place of the real runtimes'. */
+const node = nodeStandIn();
+const uv = uvStandIn();
+const runtimePins = pinsOf(node, uv);
+
 /** A custom download source pointing at the stand-in mirror (npm's and PyPI's left official). */
 const mirrorSettings = (m: RuntimeMirror) => ({ preset: 'custom' as const, nodeDist: m.urls.nodeDist!, uvDownload: m.urls.uvDownload! });
 
 describe.skipIf(process.platform === 'win32')("a server run by the app's own runtime", () => {
   it('fetches Node.js for `node` when PATH has none, runs the server with it first on its PATH only, and says so', async () => {
-    mirror = await startRuntimeMirror({ node: nodeStandIn() });
+    mirror = await startRuntimeMirror({ node });
     const runtimesDir = tempDir();
     // A PATH with no node on it.
     const env = { ...process.env, PATH: tempDir() };
@@ -34,12 +39,12 @@ describe.skipIf(process.platform === 'win32')("a server run by the app's own run
         servers: [{ name: 'fx', transport: 'stdio', command: 'node', args: [FIXTURE], env: { FIXTURE_NAME: 'fx' } }],
       },
       undefined,
-      { env, runtimesDir },
+      { env, runtimesDir, runtimePins },
     );
     harness.bridge.start();
     await waitFor(() => server('fx').state === 'running', 120_000, 'the server running on the fetched Node.js');
     expect(server('fx').runtime).toEqual({ name: 'node', from: 'app', version: '22.12.0' });
-    const binDir = path.join(runtimesDir, nodeStandIn().source.folder, 'bin');
+    const binDir = path.join(runtimesDir, node.source.folder, 'bin');
     expect((await read('getenv', 'PATH')).split(':')[0]).toBe(binDir);
     // Only the child's PATH: the bridge's own stays as it was, the server's command as the user wrote it.
     expect(process.env.PATH?.split(':')).not.toContain(binDir);
@@ -50,7 +55,7 @@ describe.skipIf(process.platform === 'win32')("a server run by the app's own run
   }, 180_000);
 
   it("runs an `npx` server through the fetched Node.js: its `#!/usr/bin/env node` finds the app's node on its PATH", async () => {
-    mirror = await startRuntimeMirror({ node: nodeStandIn() });
+    mirror = await startRuntimeMirror({ node });
     harness = makeBridge(
       {
         mirrors: mirrorSettings(mirror),
@@ -59,7 +64,7 @@ describe.skipIf(process.platform === 'win32')("a server run by the app's own run
         ],
       },
       undefined,
-      { env: { ...process.env, PATH: tempDir() }, runtimesDir: tempDir() },
+      { env: { ...process.env, PATH: tempDir() }, runtimesDir: tempDir(), runtimePins },
     );
     harness.bridge.start();
     await waitFor(() => server('fx').state === 'running', 120_000, 'the npx server running');
@@ -68,7 +73,7 @@ describe.skipIf(process.platform === 'win32')("a server run by the app's own run
   }, 180_000);
 
   it('fetches uv for `uvx`, and a second server needing it waits for the same download', async () => {
-    mirror = await startRuntimeMirror({ uv: uvStandIn() });
+    mirror = await startRuntimeMirror({ uv });
     const release = mirror.hold('uv');
     const env = { ...process.env, PATH: tempDir() };
     harness = makeBridge(
@@ -80,7 +85,7 @@ describe.skipIf(process.platform === 'win32')("a server run by the app's own run
         ],
       },
       undefined,
-      { env, runtimesDir: tempDir() },
+      { env, runtimesDir: tempDir(), runtimePins },
     );
     harness.bridge.start();
     await waitFor(
@@ -92,17 +97,17 @@ describe.skipIf(process.platform === 'win32')("a server run by the app's own run
     release();
     await harness.bridge.whenServersSettled();
     expect([server('time').state, server('fetch').state]).toEqual(['running', 'running']);
-    expect(server('time').runtime).toEqual({ name: 'uv', from: 'app', version: '0.10.10' });
+    expect(server('time').runtime).toEqual({ name: 'uv', from: 'app', version: '0.12.0' });
     expect(mirror.requests.filter((r) => r.path.endsWith('.tar.gz'))).toHaveLength(1);
   });
 
   it('a server stopped while its runtime downloads no longer shows the download; started again, it uses the finished runtime', async () => {
-    mirror = await startRuntimeMirror({ uv: uvStandIn() });
+    mirror = await startRuntimeMirror({ uv });
     const release = mirror.hold('uv');
     harness = makeBridge(
       { mirrors: mirrorSettings(mirror), servers: [{ name: 'time', transport: 'stdio', command: 'uvx', args: ['mcp-server-time'] }] },
       undefined,
-      { env: { ...process.env, PATH: tempDir() }, runtimesDir: tempDir() },
+      { env: { ...process.env, PATH: tempDir() }, runtimesDir: tempDir(), runtimePins },
     );
     harness.bridge.start();
     await waitFor(() => server('time').runtime?.fetching !== undefined, 10_000, 'the download');
@@ -112,21 +117,22 @@ describe.skipIf(process.platform === 'win32')("a server run by the app's own run
     release();
     await harness.bridge.api.startServer({ name: 'time' });
     await waitFor(() => server('time').state === 'running', 15_000, 'running');
-    expect(server('time').runtime).toEqual({ name: 'uv', from: 'app', version: '0.10.10' });
+    expect(server('time').runtime).toEqual({ name: 'uv', from: 'app', version: '0.12.0' });
     expect(mirror.requests.filter((r) => r.path.endsWith('.tar.gz'))).toHaveLength(1);
   });
 
   it("a failed download is the server's problem, with the reason, and the server is tried again", async () => {
-    mirror = await startRuntimeMirror({ uv: uvStandIn() }, { wrongChecksum: true });
+    // Another build than the one pinned: refused.
+    mirror = await startRuntimeMirror({ uv: uvStandIn() });
     harness = makeBridge(
       { mirrors: mirrorSettings(mirror), servers: [{ name: 'time', transport: 'stdio', command: 'uvx', args: ['mcp-server-time'] }] },
       { restartBaseMs: 60_000 },
-      { env: { ...process.env, PATH: tempDir() }, runtimesDir: tempDir() },
+      { env: { ...process.env, PATH: tempDir() }, runtimesDir: tempDir(), runtimePins },
     );
     harness.bridge.start();
     await waitFor(() => server('time').lastErrorCause !== undefined, 10_000, 'the failure');
-    expect(server('time').lastErrorCause?.code).toBe('server.runtimeDownloadFailed');
-    expect(server('time').lastErrorCause?.params.reason).toMatch(/^the checksum of uv-.* does not match/);
+    expect(server('time').lastErrorCause?.code).toBe('server.runtimeMismatch');
+    expect(server('time').lastError).toMatch(/^the uv 0\.12\.0 that 127\.0\.0\.1 sent \(uv-.*\) is not the genuine one/);
     expect(server('time').state).toBe('restarting');
     expect(server('time').runtime).toEqual({ name: 'uv', from: 'app' });
   });

@@ -36,7 +36,7 @@ describe('a server whose runtime is missing, headless', () => {
     await waitFor(() => server().state === 'failed', 10_000, 'the failure');
     expect(server().lastErrorCause).toEqual({
       code: 'server.runtimeMissing',
-      params: { runtime: 'Node.js', command: 'npx', install: installCommand('node', process.platform) },
+      params: { runtime: 'Node.js', command: 'npx', install: installCommand('node', process.platform), advice: 'official' },
     });
     expect(server().lastError).toContain(`install it with: ${installCommand('node', process.platform)}`);
     expect(server().restarts).toBe(0);
@@ -59,7 +59,34 @@ describe('a server whose runtime is missing, headless', () => {
     const settings = SettingsSchema.parse({ servers: [{ name: 'time', transport: 'stdio', command: 'uvx', args: ['mcp-server-time'] }] });
     const [warning] = commandWarnings(settings, { PATH: pathWith(false) });
     expect(warning?.message).toBe(
-      `server "time": the command "uvx" needs uv, which was not found on PATH here; install it with: ${installCommand('uv', process.platform)} (or start with --fetch-runtimes, and the app fetches it)`,
+      `server "time": the command "uvx" needs uv, which was not found on PATH here; install it with: ${installCommand('uv', process.platform)} (or start with --fetch-runtimes, and the app fetches it itself, from the config's download sources)`,
     );
+  });
+
+  it("with the mainland China mirrors chosen, the install commands fetch from them, not from GitHub or the installers' sites", async () => {
+    const mirrors = { preset: 'china' as const };
+    harness = makeBridge(
+      {
+        mirrors,
+        servers: [
+          { name: 'time', transport: 'stdio', command: 'uvx', args: ['mcp-server-time'] },
+          { name: 'fs', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem'] },
+        ],
+      },
+      undefined,
+      { env: { ...process.env, PATH: pathWith(false) } },
+    );
+    harness.bridge.start();
+    const byName = (name: string) => harness!.bridge.state().servers.find((s) => s.name === name)!;
+    await waitFor(() => byName('time').state === 'failed' && byName('fs').state === 'failed', 10_000, 'both failures');
+    const uvInstall = byName('time').lastErrorCause?.params.install;
+    const nodeInstall = String(byName('fs').lastErrorCause?.params.install);
+    if (process.platform === 'win32') expect(uvInstall).toBe('pip install uv -i https://pypi.tuna.tsinghua.edu.cn/simple');
+    else expect(uvInstall).toBe('pipx install uv --index-url https://pypi.tuna.tsinghua.edu.cn/simple');
+    expect(nodeInstall).toContain('https://registry.npmmirror.com/-/binary/node/v22.12.0/node-v22.12.0');
+    expect(`${uvInstall} ${nodeInstall}`).not.toMatch(/github|astral\.sh|nodejs\.org|brew |winget/);
+    // `check` says the same.
+    const settings = SettingsSchema.parse({ mirrors, servers: [{ name: 'time', transport: 'stdio', command: 'uvx', args: ['x'] }] });
+    expect(commandWarnings(settings, { PATH: pathWith(false) })[0]?.message).toContain(`install it with: ${uvInstall} (`);
   });
 });

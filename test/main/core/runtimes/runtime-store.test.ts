@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RuntimeStore } from '../../../../src/main/core/runtimes/runtime-store';
-import { ProblemError } from '../../../../src/main/core/servers/server-problems';
-import { startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../../../helpers/runtime-mirror';
+import { fetchFailure, pinsOf, startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../../../helpers/runtime-mirror';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';
 
@@ -16,31 +15,26 @@ afterEach(async () => {
 });
 
 const uv = uvStandIn();
+/** The stand-in's SHA-256 and size, pinned as the app pins the real uv's. */
+const pins = pinsOf(uv);
 const archiveRequests = () => mirror!.requests.filter((r) => r.path.endsWith(uv.source.archive));
 
-async function failure(promise: Promise<unknown>): Promise<ProblemError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
-}
-
 describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
-  it('downloads a runtime from the mirror, checks it against the release checksum, and unpacks it whole', async () => {
+  it('downloads a runtime from the mirror, checks it against the SHA-256 the app carries, and unpacks it whole', async () => {
     mirror = await startRuntimeMirror({ uv });
     const dir = tempDir();
-    const store = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    const store = new RuntimeStore({ dir, sources: () => mirror!.urls, pins });
     expect(store.installed('uv')).toBeUndefined();
     const progress: (number | undefined)[] = [];
     const ready = await store.ensure('uv', (percent) => progress.push(percent));
     expect(ready).toEqual({
       binDir: path.join(dir, `uv-${uv.source.version}-${uv.source.folder.split(`${uv.source.version}-`)[1]}`),
-      version: '0.10.10',
+      version: '0.12.0',
     });
     expect(fs.existsSync(path.join(ready.binDir, 'uv'))).toBe(true);
     expect(progress.at(-1)).toBe(100);
+    // Only the archive was asked for: no checksum file.
+    expect(mirror.requests.map((r) => r.path)).toEqual([`/uv/0.12.0/${uv.source.archive}`]);
     expect(progress.filter((p) => p !== undefined).every((p, i, all) => i === 0 || p >= all[i - 1]!)).toBe(true);
     // Nothing half-done left: no temporary folder, no archive.
     expect(fs.readdirSync(dir).sort()).toEqual(['downloads', uv.source.folder]);
@@ -54,9 +48,9 @@ describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
   it('resumes a download cut off in the middle where it stopped (HTTP Range)', async () => {
     mirror = await startRuntimeMirror({ uv });
     const dir = tempDir();
-    const store = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    const store = new RuntimeStore({ dir, sources: () => mirror!.urls, pins });
     mirror.cutNext('uv', 300_000);
-    const cut = await failure(store.ensure('uv', () => undefined));
+    const cut = await fetchFailure(store.ensure('uv', () => undefined));
     expect(cut.problem.code).toBe('server.runtimeDownloadFailed');
     expect(cut.problem.params.runtime).toBe('uv');
     const reason = String(cut.problem.params.reason);
@@ -73,28 +67,39 @@ describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
     expect(archiveRequests().map((r) => r.range)).toEqual([undefined, `bytes=${stopped}-`]);
   });
 
-  it('refuses an archive whose checksum does not match, and keeps none of it', async () => {
-    mirror = await startRuntimeMirror({ uv }, { wrongChecksum: true });
+  it('refuses an archive whose SHA-256 is not the pinned one, with its own problem, and keeps none of it', async () => {
+    // The mirror serves another build (and a checksum file that matches it): only the pin counts.
+    mirror = await startRuntimeMirror({ uv: uvStandIn() });
     const dir = tempDir();
-    const store = new RuntimeStore({ dir, sources: () => mirror!.urls });
-    const refused = await failure(store.ensure('uv', () => undefined));
-    expect(refused.problem.code).toBe('server.runtimeDownloadFailed');
-    expect(String(refused.problem.params.reason)).toMatch(/^the checksum of uv-.* does not match its release's/);
+    const store = new RuntimeStore({ dir, sources: () => mirror!.urls, pins });
+    const refused = await fetchFailure(store.ensure('uv', () => undefined));
+    expect(refused.problem).toEqual({
+      code: 'server.runtimeMismatch',
+      params: { runtime: 'uv', version: '0.12.0', file: uv.source.archive, host: '127.0.0.1', advice: 'custom' },
+    });
     expect(store.installed('uv')).toBeUndefined();
     expect(fs.readdirSync(dir)).toEqual(['downloads']);
     expect(fs.readdirSync(path.join(dir, 'downloads'))).toEqual([]);
   });
 
+  it('fetches nothing for which it carries no SHA-256', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls, pins: new Map() });
+    const refused = await fetchFailure(store.ensure('uv', () => undefined));
+    expect(refused.problem.params.reason).toBe(`the app carries no SHA-256 for ${uv.source.archive}, and fetches nothing it cannot check`);
+    expect(mirror.requests).toEqual([]);
+  });
+
   it('says which file the mirror does not have', async () => {
     mirror = await startRuntimeMirror({});
-    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls });
-    const missing = await failure(store.ensure('uv', () => undefined));
-    expect(missing.problem.params.reason).toBe(`${mirror.urls.uvDownload}0.10.10/${uv.source.archive}.sha256 answered HTTP 404`);
+    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls, pins });
+    const missing = await fetchFailure(store.ensure('uv', () => undefined));
+    expect(missing.problem.params.reason).toBe(`${mirror.urls.uvDownload}0.12.0/${uv.source.archive} answered HTTP 404`);
   });
 
   it('a second start while the first downloads waits for that download instead of starting another', async () => {
     mirror = await startRuntimeMirror({ uv });
-    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls });
+    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls, pins });
     const release = mirror.hold('uv');
     const seen: string[] = [];
     const first = store.ensure('uv', (p) => seen.push(`first ${p}`));
@@ -111,8 +116,8 @@ describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
   it('another copy of the app on the same folder waits for the download under way, then uses it', async () => {
     mirror = await startRuntimeMirror({ uv });
     const dir = tempDir();
-    const desktop = new RuntimeStore({ dir, sources: () => mirror!.urls });
-    const headless = new RuntimeStore({ dir, sources: () => mirror!.urls });
+    const desktop = new RuntimeStore({ dir, sources: () => mirror!.urls, pins });
+    const headless = new RuntimeStore({ dir, sources: () => mirror!.urls, pins });
     const release = mirror.hold('uv');
     const first = desktop.ensure('uv', () => undefined);
     await waitFor(() => fs.existsSync(path.join(dir, `${uv.source.folder}.lock`)), 5000, 'the lock');
@@ -128,16 +133,17 @@ describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
     const dir = tempDir();
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     fs.writeFileSync(path.join(dir, `${uv.source.folder}.lock`), String(gone));
-    const ready = await new RuntimeStore({ dir, sources: () => mirror!.urls }).ensure('uv', () => undefined);
+    const ready = await new RuntimeStore({ dir, sources: () => mirror!.urls, pins }).ensure('uv', () => undefined);
     expect(fs.existsSync(path.join(ready.binDir, 'uv'))).toBe(true);
   });
 
-  it('drops a download that sends nothing for too long, saying so', async () => {
+  it('drops a download that sends nothing for too long, saying so (the part kept for the next try)', async () => {
     mirror = await startRuntimeMirror({ uv });
     const release = mirror.hold('uv');
-    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls, idleTimeoutMs: 300 });
-    const stalled = await failure(store.ensure('uv', () => undefined));
+    const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls, idleTimeoutMs: 300, pins });
+    const stalled = await fetchFailure(store.ensure('uv', () => undefined));
     release();
-    expect(stalled.problem.params.reason).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/uv\/0\.10\.10\/uv-.*: no data for 300 ms$/);
+    expect(stalled.problem.params).toMatchObject({ reason: 'tooSlow', host: '127.0.0.1', kilobytes: 16, seconds: 1 });
+    expect(stalled.problem.params.detail).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/uv\/0\.12\.0\/uv-.*: less than 16 KB came in 300 ms$/);
   });
 });

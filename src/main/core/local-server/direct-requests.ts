@@ -1,0 +1,129 @@
+import type http from 'node:http';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+
+/** A request on its way: the answer not started yet (JSON still possible) or started as an event stream. */
+interface Open {
+  res: http.ServerResponse;
+  streaming: boolean;
+  /** Switches a request still unanswered to an event stream, then keeps the stream alive. */
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** How long an answer may be in the making before the headers go out, as an event stream. */
+export const STREAM_AFTER_MS = 1000;
+/** A comment line this often on a long answer's stream, as the SDK's transport sends (its DEFAULT_SSE_KEEP_ALIVE_MS). */
+export const KEEP_ALIVE_MS = 15_000;
+
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * A request POSTed to a session that is open already (a tool call, a list), answered here rather
+ * than by the SDK's streamable-HTTP transport: that one turns each Node request into a web Request,
+ * parses the message with zod, and answers through a ReadableStream piped back by @hono/node-server
+ * as an event stream the client then parses again, about 1 ms per call on this machine. Here the
+ * message goes straight to the session's SDK `Server` (its Protocol: handlers, cancellation,
+ * progress) and its answer straight to the response: as JSON when the answer is the first thing to
+ * send, as an event stream once anything comes first (progress, a server's question during the
+ * call), or once the answer takes longer than STREAM_AFTER_MS (a client's fetch may give up waiting
+ * for headers that do not come). Both are what the spec lets a server answer a POST with.
+ *
+ * Anything else (initialize, notifications, batches, GET streams, DELETE, a request that is not
+ * plainly well formed, headers the SDK would refuse) still goes to the SDK's transport, which checks
+ * it and answers it as before.
+ */
+export class DirectRequests {
+  private readonly open = new Map<string | number, Open>();
+
+  constructor(
+    private readonly transport: StreamableHTTPServerTransport,
+    private readonly sessionId: string,
+  ) {
+    const send = transport.send.bind(transport);
+    // The session's Server sends everything through its transport: what answers (or belongs to) a
+    // request taken here is written here, the rest goes on to the SDK's transport.
+    transport.send = (message, options) => {
+      const id = 'method' in message ? options?.relatedRequestId : 'id' in message ? message.id : undefined;
+      const open = id === undefined ? undefined : this.open.get(id);
+      if (!open) return send(message, options);
+      this.write(id as string | number, open, message, !('method' in message));
+      return Promise.resolve();
+    };
+  }
+
+  /** The request when this class answers it (else undefined: the SDK's transport does). */
+  accepts(req: http.IncomingMessage, body: unknown): JSONRPCRequest | undefined {
+    if (req.method !== 'POST' || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+    const message = body as Record<string, unknown>;
+    const { id, method, params } = message;
+    if (message.jsonrpc !== '2.0' || typeof method !== 'string' || method === 'initialize') return undefined;
+    if (typeof id !== 'string' && !Number.isInteger(id)) return undefined;
+    if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) return undefined;
+    for (const key in message) if (!REQUEST_KEYS.has(key)) return undefined;
+    if (this.open.has(id as string | number)) return undefined;
+    const accept = req.headers.accept ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+    if (!/^application\/json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '')) return undefined;
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return undefined;
+    return body as JSONRPCRequest;
+  }
+
+  /** Hands the request to the session's Server; its answer comes back through the transport's send. */
+  take(req: http.IncomingMessage, res: http.ServerResponse, request: JSONRPCRequest): void {
+    const open: Open = { res, streaming: false, timer: undefined };
+    open.timer = setTimeout(() => this.stream(open), STREAM_AFTER_MS);
+    this.open.set(request.id, open);
+    res.once('close', () => this.forget(request.id, open));
+    this.transport.onmessage?.(request, { requestInfo: { headers: req.headers } });
+  }
+
+  /** The session ends: requests still open end with it (their client hears the connection go). */
+  close(): void {
+    for (const [id, open] of this.open) {
+      this.forget(id, open);
+      open.res.destroy();
+    }
+  }
+
+  private write(id: string | number, open: Open, message: JSONRPCMessage, last: boolean): void {
+    const { res } = open;
+    if (res.destroyed || res.writableEnded) return this.forget(id, open);
+    if (last && !open.streaming) {
+      this.forget(id, open);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'mcp-session-id': this.sessionId }).end(JSON.stringify(message));
+      return;
+    }
+    this.stream(open);
+    res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    if (last) {
+      this.forget(id, open);
+      res.end();
+    }
+  }
+
+  /** The answer goes on as an event stream: headers now, a comment now and then to keep it alive. */
+  private stream(open: Open): void {
+    if (open.streaming) return;
+    open.streaming = true;
+    clearTimeout(open.timer);
+    const { res } = open;
+    if (res.destroyed || res.writableEnded) return;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+      'mcp-session-id': this.sessionId,
+    });
+    res.flushHeaders();
+    open.timer = setInterval(() => res.write(': keepalive\n\n'), KEEP_ALIVE_MS);
+    open.timer.unref();
+  }
+
+  private forget(id: string | number, open: Open): void {
+    clearTimeout(open.timer);
+    clearInterval(open.timer);
+    if (this.open.get(id) === open) this.open.delete(id);
+  }
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { adviceFor } from '../../src/main/core/runtimes/runtime-store';
+import { runtimeSource } from '../../src/main/core/runtimes/runtime-sources';
+import { translator } from '../../src/shared/i18n/translate';
+import { CHINA_ALTERNATIVES, CHINA_MIRRORS, mirrorUrls } from '../../src/shared/mirrors';
+import { problem } from '../../src/shared/problem';
+import { problemMessage } from '../../src/shared/problem-words';
+import { installCommand } from '../../src/shared/runtime-need';
+
+const LANGUAGES = ['en', 'zh-CN'] as const;
+const said = { runtime: 'uv', version: '0.12.0', host: 'pypi.tuna.tsinghua.edu.cn' };
+
+describe("a runtime download's advice names something that works where the user is", () => {
+  it('is chosen by the sources the runtime came from', () => {
+    const china = mirrorUrls({ preset: 'china' });
+    expect(adviceFor(runtimeSource('uv', china)!, china)).toBe('china');
+    expect(adviceFor(runtimeSource('node', china)!, china)).toBe('china');
+    expect(adviceFor(runtimeSource('uv', {})!, {})).toBe('official');
+    const own = { uvIndex: CHINA_ALTERNATIVES.uvIndex };
+    expect(adviceFor(runtimeSource('uv', own)!, own)).toBe('custom');
+  });
+
+  for (const language of LANGUAGES) {
+    const t = translator(language);
+    it(`with the mainland China mirrors, a failed download names other mirrors there, not the setting already chosen (${language})`, () => {
+      for (const code of ['server.runtimeDownloadFailed', 'server.runtimeMismatch'] as const) {
+        const hint = problemMessage(t, problem(code, { ...said, reason: 'ENOTFOUND', advice: 'china' }), undefined)?.hint ?? '';
+        expect(hint).toContain(CHINA_ALTERNATIVES.uvIndex);
+        expect(hint).toContain(CHINA_ALTERNATIVES.nodeDist);
+        expect(hint).not.toMatch(/closer download source|更近的下载源|choose Mainland China mirrors|选择中国大陆镜像/);
+      }
+    });
+
+    it(`with the official sources, it names the mainland China mirrors, which now bring uv too (${language})`, () => {
+      const hint = problemMessage(
+        t,
+        problem('server.runtimeDownloadFailed', { ...said, reason: 'ENOTFOUND', advice: 'official' }),
+        undefined,
+      )?.hint;
+      expect(hint).toMatch(language === 'en' ? /choose Mainland China mirrors in Settings → Download sources/ : /选择中国大陆镜像/);
+    });
+
+    it(`says a download that is not the genuine file in its own words, and one past its size or too slow (${language})`, () => {
+      const mismatch = problemMessage(t, problem('server.runtimeMismatch', { ...said, file: 'uv.whl', advice: 'custom' }), undefined)!;
+      expect(mismatch.message).toBe(
+        language === 'en'
+          ? 'The uv 0.12.0 that pypi.tuna.tsinghua.edu.cn sent is not the genuine one: its SHA-256 differs from the one the app carries. It was deleted and never run.'
+          : 'pypi.tuna.tsinghua.edu.cn 发送的 uv 0.12.0 不是正版：它的 SHA-256 与应用自带的不一致。该文件已删除，从未运行。',
+      );
+      expect(mismatch.hint).toMatch(
+        language === 'en' ? /^The source given for uv in Settings → Download sources/ : /^“设置 → 下载源”中为 uv 填写的下载源/,
+      );
+      const tooBig = problemMessage(
+        t,
+        problem('server.runtimeDownloadFailed', { ...said, reason: 'tooBig', megabytes: 21, advice: 'china' }),
+        undefined,
+      )!;
+      expect(tooBig.message).toMatch(
+        language === 'en' ? /sent more than the 21 MB that uv 0\.12\.0 is/ : /超过了 uv 0\.12\.0 的大小 21 MB/,
+      );
+      const tooSlow = problemMessage(
+        t,
+        problem('server.runtimeDownloadFailed', { ...said, reason: 'tooSlow', kilobytes: 16, seconds: 30 }),
+        undefined,
+      )!;
+      expect(tooSlow.message).toMatch(language === 'en' ? /less than 16 KB in 30 s/ : /30 秒内发送的数据不足 16 KB/);
+    });
+
+    it(`headless, telling the user to install a runtime also says what --fetch-runtimes does (${language})`, () => {
+      const install = installCommand('uv', 'linux', CHINA_MIRRORS);
+      const missing = problemMessage(
+        t,
+        problem('server.runtimeMissing', { runtime: 'uv', command: 'uvx', install, advice: 'china' }),
+        undefined,
+      )!;
+      // The command last, nothing after it to be copied with it.
+      expect(missing.hint?.endsWith(install)).toBe(true);
+      expect(missing.hint).not.toContain('"preset": "china"');
+      const official = problemMessage(
+        t,
+        problem('server.runtimeMissing', { runtime: 'uv', command: 'uvx', install, advice: 'official' }),
+        undefined,
+      )!;
+      expect(official.hint).toContain('"mirrors": { "preset": "china" }');
+      expect(missing.hint).toContain('xiaozhi-tray run --fetch-runtimes');
+      expect(missing.hint).toMatch(language === 'en' ? /fetches uv into its cache folder itself/ : /应用会自己把 uv 下载到它的缓存文件夹/);
+      expect(t('catalogue.runtime.missing', { runtime: 'uv', install })).toMatch(/--fetch-runtimes.*uv/);
+    });
+  }
+});
