@@ -64,7 +64,7 @@ describe('a model that confirms with what it read in its own answers', () => {
     expect(await ran()).toEqual([]);
   }, 120_000);
 
-  it('cannot read the PIN in another tool\'s answer either (a file tool reading the config where it is kept)', async () => {
+  it("cannot read the PIN in another tool's answer either (a file tool reading the config where it is kept)", async () => {
     ctx.xiaozhi = await FakeXiaozhi.start();
     ctx.harness = makeBridge({
       confirmation: { pin: '482193' },
