@@ -158,6 +158,7 @@ export class Bridge {
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
       asks: calls.asks,
       onServerNotice: (server, notice) => this.passthrough.notify(server, notice),
+      voiceLanguage: () => this.voiceLanguage(),
     });
     this.signIns = new SignIns({
       vault: this.oauthVault,

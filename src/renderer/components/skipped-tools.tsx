@@ -6,7 +6,8 @@ import { useApp } from '../app-context';
 export function skippedReason(t: Translate, skipped: SkippedTool): string {
   const key = `servers.skipped.${skipped.reason}`;
   const params = { times: skipped.times ?? 2, path: skipped.path || '—' };
-  return hasMessage(key) ? t(key, params) : t('servers.skipped.invalid', params);
+  const why = hasMessage(key) ? t(key, params) : t('servers.skipped.invalid', params);
+  return skipped.near !== undefined ? `${why} ${t('servers.skipped.near', { near: skipped.near })}` : why;
 }
 
 /** On a running server's card: the tools it listed that are not served, and why, so the user can tell its author. */

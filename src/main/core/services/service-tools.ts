@@ -2,7 +2,9 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { ServiceInputSchema, ServiceResultSchema } from '../../../shared/service-settings';
 import type { Logger } from '../logs/log-book';
+import type { Language, MessageKey } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
+import type { SkippedTool } from '../../../shared/status';
 import { atPointer, spoken, type RequestOptions, type ServiceAnswer, type ServiceHttp } from './service-http';
 import { ServiceError } from './service-problems';
 
@@ -23,6 +25,12 @@ export interface ServiceContext {
   log: Logger;
   /** The config file's folder (absent: the working folder), for a relative file path. */
   configDir?: string;
+  /** The language of what the model hears (read at each call: a change in Settings applies at once). */
+  language(): Language;
+  /** A text the model hears, in its language (`voice.service.*`). */
+  say(key: MessageKey, params?: Record<string, string | number>): string;
+  /** A tool asked for that cannot be made (a misspelled action): the others are served, and this one shown in the status. */
+  leaveOut(skipped: SkippedTool): void;
 }
 
 /** The one text item the model reads. */
