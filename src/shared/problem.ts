@@ -101,6 +101,7 @@ export const PROBLEM_CODES = [
   'service.setup.documentTooBig',
   'service.noEntity',
   'service.runFailed',
+  'service.noOutput',
   'service.badArgument',
   'service.tooBig',
   'service.unreachable',

@@ -132,8 +132,11 @@ export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.Zod
       baseUrl: httpUrl.default(DIFY_CLOUD_URL),
       /** The app's API key (app-…). */
       apiKey: z.string().trim().min(1, 'must be the app API key'),
+      /** Used only where the app cannot say its own mode (a Dify older than GET /info): its mode decides the route. */
       app: z.enum(['workflow', 'chat']).default('workflow'),
-      tool: ServiceToolNameSchema,
+      /** Absent: from the app's name (GET /info), else `dify_<mode>`. */
+      tool: ServiceToolNameSchema.optional(),
+      /** Absent: the app's name and description (GET /info). */
       description: z.string().max(4000).default(''),
       /** Workflow apps: the output variable spoken (absent: every output). */
       output: z.string().optional(),

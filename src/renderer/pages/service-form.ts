@@ -145,7 +145,12 @@ export function serviceFromDraft(d: ServiceDraft, previous?: ServiceSettings): u
       return { ...common, site: d.site, token: d.token.trim(), workflows: [workflow, ...before.slice(1)] };
     }
     case 'dify':
-      return { ...common, baseUrl: d.baseUrl.trim(), apiKey: d.apiKey.trim(), app: d.app, tool: d.tool.trim(), description: d.description };
+      // The tool's name and description may be left to the app's own (GET /info).
+      return optional(
+        { ...common, baseUrl: d.baseUrl.trim(), apiKey: d.apiKey.trim(), app: d.app, description: d.description },
+        'tool',
+        d.tool,
+      );
     case 'n8n': {
       const before = same?.transport === 'n8n' ? same : undefined;
       return {
@@ -200,7 +205,7 @@ export function draftFromService(s: ServiceSettings): ServiceDraft {
       };
     }
     case 'dify':
-      return { ...d, baseUrl: s.baseUrl, apiKey: s.apiKey, app: s.app, tool: s.tool, description: s.description };
+      return { ...d, baseUrl: s.baseUrl, apiKey: s.apiKey, app: s.app, tool: s.tool ?? '', description: s.description };
     case 'n8n':
       return { ...d, url: s.url, method: s.method, tool: s.tool, description: s.description, inputs: inputsText(s.inputs) };
     case 'home-assistant':

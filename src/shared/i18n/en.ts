@@ -661,6 +661,8 @@ export const en = {
   'problem.service.runFailed': 'The {platform} run failed: {message}',
   'problem.service.runFailed.hint':
     'This is what the platform said about its own run: open the run’s log on the platform to see which step failed.',
+  'problem.service.noOutput': '{platform} has no output called {output} (its last run had: {outputs}).',
+  'problem.service.noOutput.hint': 'Correct the output name in the settings (or remove it to hear every output).',
   'problem.service.setup.documentTooBig':
     '{platform} could not be set up: the document {spec} is larger than {megabytes} MB; it was not read.',
   'problem.service.setup.documentTooBig.hint':

@@ -629,6 +629,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.service.noEntity.hint': '请求未发送。模型可以用设备的实体 ID 或名称再问一次。',
   'problem.service.runFailed': '{platform} 运行失败：{message}',
   'problem.service.runFailed.hint': '这是平台对它自己这次运行的说明：请在平台上打开这次运行的日志，看是哪一步失败。',
+  'problem.service.noOutput': '{platform} 没有名为 {output} 的输出（上次运行的输出有：{outputs}）。',
+  'problem.service.noOutput.hint': '请在设置中改正输出名称（或删掉它，以听到全部输出）。',
   'problem.service.setup.documentTooBig': '{platform} 无法完成设置：文档 {spec} 超过 {megabytes} MB，未读取。',
   'problem.service.setup.documentTooBig.hint': '请使用更小的文档（只含 API 的一部分），或把它保存为文件并删掉不需要的部分。',
   'problem.service.badArgument': '没有向 {platform} 发送请求：参数 {name} 不能是“{value}”（它会跳出地址的路径）。',

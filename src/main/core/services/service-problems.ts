@@ -22,6 +22,7 @@ const ENGLISH: Record<string, (p: Params) => string> = {
   'service.noAnswer': (p) => `${p.platform} did not answer ${p.url} within ${p.seconds} seconds`,
   'service.noEntity': (p) => `${p.platform} has no device or sensor called "${p.entity}"`,
   'service.runFailed': (p) => `The ${p.platform} run failed: ${p.message}`,
+  'service.noOutput': (p) => `${p.platform} has no output called ${p.output} (its last run had: ${p.outputs})`,
   'service.badArgument': (p) =>
     `${p.platform} was not asked: the argument ${p.name} cannot be "${p.value}" (it would leave the address's path)`,
 };
