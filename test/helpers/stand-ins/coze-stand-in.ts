@@ -67,14 +67,13 @@ export class CozeStandIn {
       const type = workflow === COZE_WORKFLOWS.asks ? 2 : 7;
       this.pending.set(eventId, { workflow, type });
       const question = type === 2 ? 'Which city do you want the weather for?' : 'Authorize the calendar plugin';
+      const node = type === 2 ? '问答' : '日历插件';
       if (stream) {
         const events = eventStream(res);
         events.write(
-          `id: 0\nevent: Message\ndata: ${JSON.stringify({ content: question, node_title: '问答', node_seq_id: '0', node_is_finish: true })}`,
+          `id: 0\nevent: Message\ndata: ${JSON.stringify({ content: question, node_title: node, node_seq_id: '0', node_is_finish: true })}`,
         );
-        events.write(
-          `id: 1\nevent: Interrupt\ndata: ${JSON.stringify({ interrupt_data: { event_id: eventId, type }, node_title: '问答' })}`,
-        );
+        events.write(`id: 1\nevent: Interrupt\ndata: ${JSON.stringify({ interrupt_data: { event_id: eventId, type }, node_title: node })}`);
         return events.done();
       }
       return json(res, 200, {

@@ -162,6 +162,12 @@ export function speakable(text: string): string {
   return first.length > MAX_MESSAGE ? `${first.slice(0, MAX_MESSAGE - 1)}…` : first;
 }
 
+/** A platform's whole message on one line, at most `max` characters (its later sentences kept: they are often the way out). */
+export function clipped(text: string, max = 300): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
 export function httpProblem(platform: string, answer: ServiceAnswer): Problem {
   const message = platformMessage(answer) || (answer.status === 401 ? 'the token was refused' : 'no details were given');
   return problem('service.http', { platform, status: answer.status, message });

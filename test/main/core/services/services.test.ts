@@ -113,7 +113,8 @@ describe('web services as tools, called by xiaozhi', () => {
     expect(await call('web_weather', { city: 'Hangzhou' })).toEqual({ text: 'It is 21 degrees in Hangzhou', isError: false });
 
     // The requests as each platform documents them.
-    const coze = standIns.seen.find((r) => r.path === '/coze/v1/workflow/run');
+    // By voice a call may go on in the background, longer than a blocking run may wait: streamed.
+    const coze = standIns.seen.find((r) => r.path === '/coze/v1/workflow/stream_run');
     expect(coze?.body).toEqual({ workflow_id: '7300000000000000001', parameters: { city: 'Beijing' } });
     const dify = standIns.seen.find((r) => r.path === '/dify/v1/workflows/run');
     // A call by voice may go on in the background, longer than Dify Cloud lets a blocking request wait: streamed.
