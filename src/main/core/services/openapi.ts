@@ -189,7 +189,7 @@ function operationTool(
       applySecurity(doc, security, settings.credentials, headers, url);
       const answer = await context.http.send({ method: o.method.toUpperCase(), url: url.toString(), headers, body: payload }, options);
       // An empty answer (204) still tells the model it worked.
-      return textAnswer(shapedAnswer(answer, undefined) || 'Done.');
+      return textAnswer(shapedAnswer(answer, undefined) || context.say('voice.service.done'));
     },
   };
 }

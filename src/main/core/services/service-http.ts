@@ -148,7 +148,9 @@ export function platformMessage(answer: ServiceAnswer): string {
     const text = answer.text.trim();
     message = answer.json === undefined && text && !/^</.test(text) ? text : '';
   }
-  const line = (message as string).replace(/\s+/g, ' ').trim();
+  // n8n says what to do in a `hint` beside its message ("The workflow must be active…"): its first sentence is kept.
+  const hint = isRecord(json) && typeof json.hint === 'string' && json.hint.trim() ? ` ${speakable(json.hint)}` : '';
+  const line = `${(message as string).replace(/\s+/g, ' ').trim()}${hint}`;
   return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
 }
 

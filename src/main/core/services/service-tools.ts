@@ -5,7 +5,7 @@ import type { Logger } from '../logs/log-book';
 import type { Language, MessageKey } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
 import type { SkippedTool } from '../../../shared/status';
-import { atPointer, spoken, type RequestOptions, type ServiceAnswer, type ServiceHttp } from './service-http';
+import { atPointer, clipped, spoken, type RequestOptions, type ServiceAnswer, type ServiceHttp } from './service-http';
 import { ServiceError } from './service-problems';
 
 export type ServiceInput = z.output<typeof ServiceInputSchema>;
@@ -49,12 +49,23 @@ const FIELD = /\{(\/[^{}]*|)\}/g;
 
 /**
  * An answer as the model hears it: a template of fields (`It is {/data/temp} degrees`), one field
- * (`/data/temp`), or the whole answer (JSON compacted, text as it is).
+ * (`/data/temp`), or the whole answer (JSON compacted, text as it is). A field that is not in the
+ * answer (a `pick`, or every field of a `template`) is said, with what the platform answered: the
+ * request was made, and a silent empty answer would hide a setting that is wrong.
  */
-export function shapedAnswer(answer: ServiceAnswer, result: ServiceResult | undefined): string {
+export function shapedAnswer(answer: ServiceAnswer, result: ServiceResult | undefined, context?: Pick<ServiceContext, 'say'>): string {
   const value = answer.json ?? answer.text;
-  if (result?.template !== undefined) return result.template.replace(FIELD, (_whole, pointer: string) => spoken(atPointer(value, pointer)));
-  if (result?.pick !== undefined) return spoken(atPointer(value, result.pick));
+  const missing = (field: string) => (context ? context.say('voice.service.noField', { field, answer: clipped(spoken(value)) }) : '');
+  if (result?.template !== undefined) {
+    const fields = [...result.template.matchAll(FIELD)].map((m) => m[1] as string);
+    const absent = fields.filter((pointer) => atPointer(value, pointer) === undefined);
+    if (fields.length > 0 && absent.length === fields.length) return missing(absent[0] as string);
+    return result.template.replace(FIELD, (_whole, pointer: string) => spoken(atPointer(value, pointer)));
+  }
+  if (result?.pick !== undefined) {
+    const picked = atPointer(value, result.pick);
+    return picked === undefined ? missing(result.pick || '/') : spoken(picked);
+  }
   return spoken(value);
 }
 
