@@ -307,6 +307,14 @@ export class OpenApiStandIn {
     const { res, path } = req;
     if (path === '/api/openapi.yaml') return text(res, 200, PETSTORE_YAML, 'application/yaml');
     if (path === '/api/github.json' && this.bigDocument) return text(res, 200, this.bigDocument, 'application/json');
+    if (path === '/api/huge.json') {
+      // A document far past any bound (a dereferenced API of 70 MB): its length says so before its body does.
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(70 * 1024 * 1024) });
+      res.write('{"openapi":"3.0.3","paths":{');
+      return void setTimeout(() => res.destroy(), 50);
+    }
+    if (path === '/api/page.html')
+      return text(res, 200, '<!doctype html><title>Swagger UI</title><div id="swagger-ui"></div>', 'text/html');
     if (path.startsWith('/gh/'))
       // GitHub answers what was asked; a request without a token is refused as its API does.
       return req.headers.authorization

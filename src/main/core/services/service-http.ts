@@ -13,6 +13,8 @@ export interface ServiceRequest {
   body?: unknown;
   /** It carries no secret (a public document's GET): its redirects may go to another site. */
   anySite?: boolean;
+  /** The largest answer read (default MAX_ANSWER_BYTES): an OpenAPI document may be larger than any answer. */
+  maxBytes?: number;
 }
 
 /** An answer within the bounds: its status, its text, and its JSON when it is JSON. */
@@ -66,7 +68,8 @@ export class ServiceHttp {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([timeout, toAbortSignal(options.signal)]) : timeout;
     let tooBig: Problem | undefined;
-    const bounded = boundedFetch(MAX_ANSWER_BYTES, (p) => (tooBig = p), this.fetchImpl);
+    const maxBytes = request.maxBytes ?? MAX_ANSWER_BYTES;
+    const bounded = boundedFetch(maxBytes, (p) => (tooBig = p), this.fetchImpl);
     const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.9, */*;q=0.5', ...request.headers };
     let body: string | undefined;
     if (request.body !== undefined) {
@@ -104,6 +107,11 @@ export class ServiceHttp {
           }
           url = next.toString();
           continue;
+        }
+        // A body that says it is past the bound is not read at all.
+        if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+          await response.body?.cancel();
+          throw new ServiceError(problem('service.tooBig', { platform: this.platform, megabytes: Math.round(maxBytes / 1048576) }));
         }
         const text = await response.text();
         return { status: response.status, text, ...jsonOf(text, response.headers.get('content-type')) };
