@@ -174,34 +174,47 @@ function operationTool(
   };
   if (JSON.stringify(inputSchema).length > MAX_SCHEMA_CHARS) throw new SchemaTooLarge();
   const security = (Array.isArray(o.op.security) ? o.op.security : Array.isArray(doc.security) ? doc.security : []) as unknown[];
-  const method = o.method.toUpperCase();
-  // The call keeps only what it needs (not the operation's node, which holds on to the document).
-  const template = o.path;
-  return {
-    tool: { name: o.name, description: describedAs(o), inputSchema },
-    call: async (args, options) => {
-      const segment = pathSegment(context.http.platform);
-      const path = template.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(args[name]), name));
-      const url = new URL(joinUrl(base, path));
-      const headers: Record<string, string> = { ...settings.headers };
-      let payload: unknown;
-      const fields: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(args)) {
-        const place = placements.get(name);
-        if (!place || value === undefined) continue;
-        if (place.in === 'query') {
-          for (const item of Array.isArray(value) ? value : [value])
-            url.searchParams.append(name, typeof item === 'string' ? item : JSON.stringify(item));
-        } else if (place.in === 'header') headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
-        else if (place.in === 'body') payload = value;
-        else if (place.in === 'bodyField') fields[name] = value;
-      }
-      if (Object.keys(fields).length > 0) payload = fields;
-      applySecurity(schemes, security, settings.credentials, headers, url);
-      const answer = await context.http.send({ method, url: url.toString(), headers, body: payload }, options);
-      // An empty answer (204) still tells the model it worked.
-      return textAnswer(shapedAnswer(answer, undefined) || context.say('voice.service.done'));
-    },
+  // A copy made of new strings: the strings JSON.parse made of a 13 MB document may be slices of its
+  // text, and one kept would keep all of it.
+  const tool = JSON.parse(JSON.stringify({ name: o.name, description: describedAs(o), inputSchema })) as Tool;
+  return { tool, call: callOf({ method: o.method.toUpperCase(), path: o.path, placements, security }, base, settings, schemes, context) };
+}
+
+/**
+ * An operation's call, made in a scope of its own: a closure keeps every variable its function's
+ * other closures use, and one that could see the document would keep all of it.
+ */
+function callOf(
+  plan: { method: string; path: string; placements: Map<string, Placement>; security: unknown[] },
+  base: string,
+  settings: OpenApiSettings,
+  schemes: Record<string, unknown>,
+  context: ServiceContext,
+): ServiceTool['call'] {
+  const { method, placements, security } = plan;
+  const template = plan.path;
+  return async (args, options) => {
+    const segment = pathSegment(context.http.platform);
+    const path = template.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(args[name]), name));
+    const url = new URL(joinUrl(base, path));
+    const headers: Record<string, string> = { ...settings.headers };
+    let payload: unknown;
+    const fields: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(args)) {
+      const place = placements.get(name);
+      if (!place || value === undefined) continue;
+      if (place.in === 'query') {
+        for (const item of Array.isArray(value) ? value : [value])
+          url.searchParams.append(name, typeof item === 'string' ? item : JSON.stringify(item));
+      } else if (place.in === 'header') headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+      else if (place.in === 'body') payload = value;
+      else if (place.in === 'bodyField') fields[name] = value;
+    }
+    if (Object.keys(fields).length > 0) payload = fields;
+    applySecurity(schemes, security, settings.credentials, headers, url);
+    const answer = await context.http.send({ method, url: url.toString(), headers, body: payload }, options);
+    // An empty answer (204) still tells the model it worked.
+    return textAnswer(shapedAnswer(answer, undefined) || context.say('voice.service.done'));
   };
 }
 
