@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Which operations of an OpenAPI document are served: every one (up to a hundred) when nothing is
  * chosen, else those chosen by tag (an operation's group, `issues`), by path (`/repos/{owner}/{repo}/issues`,
@@ -43,3 +45,24 @@ export function isSelected(operation: OperationRef, selection: OpenApiSelection)
     (selection.paths?.some((pattern) => pathMatches(pattern, operation.path)) ?? false)
   );
 }
+
+/** A document as the service dialog chooses from it: its title, groups (tags) and operations, without their schemas. */
+export const OpenApiOutlineSchema = z.object({
+  title: z.string(),
+  version: z.string(),
+  server: z.string().optional(),
+  /** The names of its security schemes (what `credentials` are keyed by). */
+  schemes: z.array(z.string()),
+  tags: z.array(z.object({ name: z.string(), description: z.string() })),
+  operations: z.array(
+    z.object({
+      id: z.string(),
+      method: z.string(),
+      path: z.string(),
+      summary: z.string(),
+      description: z.string(),
+      tags: z.array(z.string()),
+    }),
+  ),
+});
+export type OpenApiOutline = z.infer<typeof OpenApiOutlineSchema>;

@@ -7,6 +7,7 @@ import { resolveLocalRef } from '../../../shared/schema-refs';
 import { expandedSize } from './document-size';
 import { ServiceError } from './service-problems';
 import type { ServiceHttp } from './service-http';
+import type { OpenApiOutline } from '../../../shared/openapi-selection';
 
 type Node = Record<string, unknown>;
 
@@ -123,16 +124,6 @@ export function operationsOf(doc: Node): (OperationInfo & { op: Node; shared: un
     }
   }
   return found;
-}
-
-/** What the window shows of a document to choose from: its title, its tags and its operations (without their schemas). */
-export interface OpenApiOutline {
-  title: string;
-  version: string;
-  server?: string;
-  schemes: string[];
-  tags: { name: string; description: string }[];
-  operations: OperationInfo[];
 }
 
 /** Characters of an operation's summary and description sent to the window (a list, not the documentation). */
