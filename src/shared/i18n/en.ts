@@ -250,7 +250,8 @@ export const en = {
   'servers.skipped.invalid': 'its definition is not valid MCP (at {path})',
   'servers.skipped.noSuchAction': 'the service has no such action',
   'servers.skipped.noSuchOperation': 'the document has no such operation',
-  'servers.skipped.near': '(did you mean {near}?)',
+  'servers.skipped.near': ' (did you mean {near}?)',
+  'servers.skipped.hintNames': 'These names are not in the service: check their spelling (Edit). Its other tools work.',
   'servers.removeTitle': 'Remove server "{name}"?',
   'servers.removeBody': 'It is stopped and its tools are no longer served.',
 

@@ -246,6 +246,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.skipped.noSuchAction': '服务中没有这个动作',
   'servers.skipped.noSuchOperation': '文档中没有这个操作',
   'servers.skipped.near': '（是不是 {near}？）',
+  'servers.skipped.hintNames': '服务中没有这些名称：请检查拼写（点击“编辑”）。它的其他工具正常可用。',
   'servers.removeTitle': '删除服务“{name}”？',
   'servers.removeBody': '该服务会被停止，它的工具将不再提供。',
 
