@@ -13,17 +13,9 @@ import { ServiceHttp } from '../src/main/core/services/service-http';
 import { translate } from '../src/shared/i18n/translate';
 import { OpenApiSettingsSchema } from '../src/shared/settings';
 import { githubLikeDocument } from '../test/helpers/stand-ins/openapi-stand-in';
+import { heapMb, rssMb, settle } from './memory-probe';
 
 const [given, tag = 'issues'] = process.argv.slice(2);
-
-const rssMb = () => process.memoryUsage().rss / 1048576;
-const heapMb = () => process.memoryUsage().heapUsed / 1048576;
-const settle = async () => {
-  for (let i = 0; i < 3; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 async function main(): Promise<void> {
   let file = given;

@@ -139,13 +139,7 @@ export function OpenApiChooser(props: {
                 <fieldset className="fieldset">
                   <legend>{t('services.openapi.groups')}</legend>
                   {outline.tags.length > FILTER_FROM ? (
-                    <input
-                      type="search"
-                      aria-label={t('services.openapi.filterGroups')}
-                      placeholder={t('services.openapi.filterGroups')}
-                      value={tagFilter}
-                      onChange={(e) => setTagFilter(e.target.value)}
-                    />
+                    <Search label={t('services.openapi.filterGroups')} value={tagFilter} onChange={setTagFilter} />
                   ) : null}
                   <ul className="openapi-tags">
                     {tags.map((tag) => (
@@ -166,12 +160,11 @@ export function OpenApiChooser(props: {
               ) : null}
               <fieldset className="fieldset">
                 <legend>{t('services.openapi.find')}</legend>
-                <input
-                  type="search"
-                  aria-label={t('services.openapi.find')}
+                <Search
+                  label={t('services.openapi.find')}
                   placeholder={t('services.openapi.findPlaceholder')}
                   value={query}
-                  onChange={(e) => setQuery(e.target.value)}
+                  onChange={setQuery}
                 />
                 {words.length > 0 && matches.length === 0 ? <p className="small muted">{t('services.openapi.noMatch')}</p> : null}
                 <ul className="openapi-matches">
@@ -235,5 +228,17 @@ export function OpenApiChooser(props: {
       ) : null}
       {props.error ? <div className="field-error">{props.error}</div> : null}
     </div>
+  );
+}
+
+function Search(props: { label: string; placeholder?: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <input
+      type="search"
+      aria-label={props.label}
+      placeholder={props.placeholder ?? props.label}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+    />
   );
 }
