@@ -15,8 +15,11 @@ import { bearer, cutAfter, eventStream, json, record, sleep, type StandInRequest
  *   `data: {...}` events; Message `{content, node_title, node_seq_id, node_is_finish}` (the end node's
  *   last one carries the output JSON), Interrupt `{interrupt_data: {event_id, type}, node_title}`, Error
  *   `{error_code, error_message}`, Done `{}`.
- * - Errors: `{code, msg}` (4100 a token refused, 4200 a workflow not found or not published,
- *   4314/4315 a run not found or already ended).
+ * - `GET /v1/workflows/<id>?include_input_output=true` (查询工作流基本信息 get_workflow_info, the token's
+ *   getMetaData permission): `data.workflow_detail` (workflow_name, description) and `data.input.parameters`
+ *   (`{name: {type, required, description}}`); a token without that permission gets 4101.
+ * - Errors: `{code, msg}` (4100 a token refused, 4101 a permission the token lacks, 4200 a workflow not
+ *   found or not published, 4314/4315 a run not found or already ended).
  */
 
 export const COZE_WORKFLOWS = {
@@ -40,12 +43,17 @@ export class CozeStandIn {
   private readonly pending = new Map<string, { workflow: string; type: number }>();
   private nextEvent = 1;
 
+  /** The token has the getMetaData permission (reading a workflow's name, description and inputs). */
+  metadata = true;
+
   constructor(private readonly token: string) {}
 
   handle(req: StandInRequest): void | Promise<void> {
     const { res, path } = req;
     if (!bearer(req, this.token)) return json(res, 401, { code: 4100, msg: 'authentication is invalid' });
     const body = record(req.body);
+    const info = /^\/v1\/workflows\/(\d+)$/.exec(path);
+    if (info && req.method === 'GET') return this.info(req, info[1] as string);
     if (path === '/v1/workflow/run' && req.method === 'POST')
       return this.run(req, String(body.workflow_id), record(body.parameters), false);
     if (path === '/v1/workflow/stream_run' && req.method === 'POST')
@@ -57,6 +65,32 @@ export class CozeStandIn {
       return this.answerWeather(req, { city: String(body.resume_data) }, path.includes('stream'));
     }
     return json(res, 404, { code: 4000, msg: 'Not found' });
+  }
+
+  private info(req: StandInRequest, workflow: string): void {
+    if (!this.metadata) return json(req.res, 200, { code: 4101, msg: 'The token does not have the permission getMetaData' });
+    if (workflow !== COZE_WORKFLOWS.weather) return json(req.res, 200, { code: 4200, msg: COZE_NOT_PUBLISHED });
+    return json(req.res, 200, {
+      code: 0,
+      msg: '',
+      data: {
+        workflow_detail: {
+          workflow_id: workflow,
+          workflow_name: 'weather_report',
+          description: '查询城市的天气',
+          app_id: '0',
+          created_at: '1',
+        },
+        input: {
+          parameters: {
+            city: { type: 'string', required: true, description: '城市名称' },
+            days: { type: 'integer', required: false, description: '' },
+            photo: { type: 'image', required: false },
+          },
+        },
+        output: { parameters: { output: { type: 'string' } }, terminate_plan: 'return_variables' },
+      },
+    });
   }
 
   private async run(req: StandInRequest, workflow: string, parameters: Record<string, unknown>, stream: boolean): Promise<void> {

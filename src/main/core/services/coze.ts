@@ -41,17 +41,21 @@ type Outcome = { output: string } | { question: string; node: string; eventId: s
  * Done events). A question is said with how to answer it: the tool called again with `answer`
  * resumes the run (`/v1/workflows/resume`, `/v1/workflow/stream_resume`).
  */
-export function cozeTools(settings: CozeSettings, context: ServiceContext): ServiceTool[] {
+export async function cozeTools(settings: CozeSettings, context: ServiceContext): Promise<ServiceTool[]> {
   const base = settings.baseUrl ?? COZE_SITES[settings.site];
   const platform = context.http.platform;
   const headers = { authorization: `Bearer ${settings.token}` };
-  return settings.workflows.map((workflow) => {
+  const tools: ServiceTool[] = [];
+  for (const workflow of settings.workflows) {
+    // What the settings leave out (its description, its inputs) is read from Coze, where the token may.
+    const info = workflow.description && workflow.inputs.length > 0 ? undefined : await workflowInfo(base, headers, workflow.id, context);
+    const inputs = workflow.inputs.length > 0 ? inputsSchema(workflow.inputs) : (info?.inputs ?? inputsSchema([]));
     // The reply to a question, unless the workflow has an input of that name.
-    const answerName = workflow.inputs.some((i) => i.name === 'answer') ? 'coze_answer' : 'answer';
-    const schema = inputsSchema(workflow.inputs);
+    const answerName = Object.prototype.hasOwnProperty.call(inputs.properties ?? {}, 'answer') ? 'coze_answer' : 'answer';
+    const schema = inputs;
     const tool: Tool = {
       name: workflow.tool,
-      description: workflow.description || `Runs the Coze workflow ${workflow.id}.`,
+      description: workflow.description || info?.description || `Runs the Coze workflow ${workflow.id}.`,
       inputSchema: {
         ...schema,
         properties: { ...schema.properties, [answerName]: { type: 'string', description: context.say('voice.service.answerArgument') } },
@@ -91,8 +95,52 @@ export function cozeTools(settings: CozeSettings, context: ServiceContext): Serv
       asked = { eventId: outcome.eventId, type: outcome.type, at: Date.now() };
       return textAnswer(context.say('voice.service.asks', { platform, question: outcome.question, tool: workflow.tool }));
     };
-    return { tool, call };
-  });
+    tools.push({ tool, call });
+  }
+  return tools;
+}
+
+/** Coze's parameter types that can be spoken, as JSON Schema types (files and images cannot). */
+const SPOKEN_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array']);
+
+/**
+ * A workflow's name, description and start node's inputs (`GET /v1/workflows/<id>?include_input_output=true`,
+ * 查询工作流基本信息): what a workflow configured by its id alone is served as. Nothing when the token may
+ * not read it (the getMetaData permission) or Coze does not answer: the workflow is served as configured.
+ */
+async function workflowInfo(
+  base: string,
+  headers: Record<string, string>,
+  id: string,
+  context: ServiceContext,
+): Promise<{ description?: string; inputs?: Tool['inputSchema'] } | undefined> {
+  try {
+    const json = await context.http.sendJson(
+      { method: 'GET', url: joinUrl(base, `/v1/workflows/${encodeURIComponent(id)}?include_input_output=true`), headers },
+      { timeoutMs: context.timeoutMs },
+    );
+    if (!isRecord(json) || json.code !== 0 || !isRecord(json.data)) return undefined;
+    const detail = isRecord(json.data.workflow_detail) ? json.data.workflow_detail : {};
+    const said = [detail.workflow_name, detail.description].filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+    const parameters = isRecord(json.data.input) && isRecord(json.data.input.parameters) ? json.data.input.parameters : undefined;
+    let inputs: Tool['inputSchema'] | undefined;
+    if (parameters) {
+      const properties: Record<string, object> = {};
+      const required: string[] = [];
+      for (const [name, spec] of Object.entries(parameters).slice(0, 50)) {
+        if (!isRecord(spec) || !SPOKEN_TYPES.has(String(spec.type))) continue;
+        properties[name] = {
+          type: spec.type,
+          ...(typeof spec.description === 'string' && spec.description ? { description: spec.description } : {}),
+        };
+        if (spec.required === true) required.push(name);
+      }
+      inputs = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+    }
+    return { ...(said.length > 0 ? { description: said.join(': ') } : {}), ...(inputs ? { inputs } : {}) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A refusal (`code` not 0), said with Coze's whole message (its second sentence is often the way out). */

@@ -25,7 +25,12 @@ const coze =
       ...extra,
     },
   ];
-const paths = (run: Awaited<ReturnType<typeof serve>>) => run.requests('/coze/').map((r) => r.path);
+// The runs (a workflow's information, read at start, aside).
+const paths = (run: Awaited<ReturnType<typeof serve>>) =>
+  run
+    .requests('/coze/')
+    .filter((r) => r.method === 'POST')
+    .map((r) => r.path);
 
 describe('a Coze workflow that stops at a question node', () => {
   it('says the question and how to answer it, and the answer resumes it (by voice: streamed)', async () => {
@@ -95,5 +100,37 @@ describe('a Coze workflow that runs longer than a blocking call may wait (90 s)'
       'Sunny and 23 degrees in Beijing',
     );
     expect(paths(run)).toEqual(['/coze/v1/workflow/run']);
+  });
+});
+
+describe('a Coze workflow configured by its id alone', () => {
+  const bare = (base: string) => [
+    {
+      name: 'coze',
+      transport: 'coze',
+      baseUrl: `${base}/coze`,
+      token: SECRETS.coze,
+      workflows: [{ id: COZE_WORKFLOWS.weather, tool: 'coze_weather' }],
+    },
+  ];
+
+  it('is described and given its inputs by Coze (its name, description and start node), so a search in its words finds it', async () => {
+    const run = await serve(bare);
+    const { tools } = await run.session.listAllTools();
+    const tool = tools.find((t) => t.name === 'coze_weather');
+    expect(tool?.description).toBe('weather_report: 查询城市的天气');
+    expect(tool?.inputSchema).toMatchObject({
+      properties: { city: { type: 'string', description: '城市名称' }, days: { type: 'integer' } },
+      required: ['city'],
+    });
+    expect(JSON.stringify(tool?.inputSchema)).not.toContain('photo');
+    expect((await run.harness.bridge.api.searchTools({ query: '天气' })).map((h) => h.name)).toContain('coze_weather');
+    expect(await run.call('coze_weather', { city: 'Suzhou' })).toEqual({ text: 'Sunny and 23 degrees in Suzhou', isError: false });
+  });
+
+  it('a token that may not read it (no getMetaData permission) still runs it, as configured', async () => {
+    const run = await serve(bare, {}, (standIns) => (standIns.coze.metadata = false));
+    expect(run.harness.bridge.state().servers[0]?.state).toBe('running');
+    expect(await run.call('coze_weather', { city: 'Suzhou' })).toEqual({ text: 'Sunny and 23 degrees in Suzhou', isError: false });
   });
 });
