@@ -201,6 +201,8 @@ export const en = {
   'services.openapi.servesTooMany': 'Chooses {count} operations: only the first {max} are served. Choose fewer.',
   'services.openapi.servesNone': 'What is chosen matches no operation.',
   'services.hint.coze.token': 'Starts with pat_. Create it on the Coze site under API, Personal access tokens.',
+  'services.hint.coze.description': 'Empty: the workflow’s own description in Coze (if the token may read it).',
+  'services.hint.coze.inputs': 'Empty: the inputs of the workflow’s start node, read from Coze (if the token may read it).',
   'services.hint.dify.baseUrl': 'Dify Cloud: https://api.dify.ai/v1. Self-hosted: your address followed by /v1.',
   'services.hint.dify.apiKey': 'Starts with app-.',
   'services.hint.n8n.url': 'Ends in /webhook/… (not /webhook-test/…). The workflow must be active.',

@@ -199,6 +199,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'services.openapi.servesTooMany': '选中了 {count} 个操作，只会提供前 {max} 个。请少选一些。',
   'services.openapi.servesNone': '所选内容没有匹配任何操作。',
   'services.hint.coze.token': '以 pat_ 开头。在扣子网站的“API → 个人访问令牌”中创建。',
+  'services.hint.coze.description': '留空：使用扣子中工作流自己的描述（需要令牌有读取权限）。',
+  'services.hint.coze.inputs': '留空：使用从扣子读取的工作流开始节点的输入参数（需要令牌有读取权限）。',
   'services.hint.dify.baseUrl': 'Dify 云服务：https://api.dify.ai/v1；自部署：你的地址加上 /v1。',
   'services.hint.dify.apiKey': '以 app- 开头。',
   'services.hint.n8n.url': '以 /webhook/… 结尾（不是 /webhook-test/…），且工作流须已激活。',
