@@ -159,6 +159,7 @@ export class Bridge {
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
       asks: calls.asks,
       onServerNotice: (server, notice) => this.passthrough.notify(server, notice),
+      voiceLanguage: () => this.voiceLanguage(),
     });
     this.signIns = new SignIns({
       vault: this.oauthVault,
@@ -426,7 +427,7 @@ export class Bridge {
     return {
       ...commands.stateCommandHandlers({ ...access, hub, state: () => this.state(), start: () => this.start(), stop: () => this.stop() }),
       ...commands.endpointCommandHandlers({ ...access, endpoints, catalogs: endpoints.catalogs, hub, log, version, testListWaitMs }),
-      ...commands.serverCommandHandlers({ ...access, servers, localServer, signIns: this.signIns }),
+      ...commands.serverCommandHandlers({ ...access, servers, localServer, signIns: this.signIns, configDir: this.options.configDir }),
       ...commands.toolCommandHandlers({
         ...access,
         toolsOf: (server) => (server === this.builtins.name ? this.builtins : servers.require(server)),
