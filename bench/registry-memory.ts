@@ -5,6 +5,7 @@
  */
 import { fork } from 'node:child_process';
 import { fetchRegistry } from '../src/main/core/catalogue/registry-catalogue';
+import { rssMb, settle } from './memory-probe';
 
 const megabytes = Number(process.argv[2] ?? 600);
 
@@ -23,14 +24,6 @@ http.createServer((req, res) => {
   pump();
 }).listen(0, '127.0.0.1', function () { process.send(this.address().port); });
 `;
-
-const rssMb = () => process.memoryUsage().rss / 1048576;
-const settle = async () => {
-  for (let i = 0; i < 3; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 async function main(): Promise<void> {
   const server = fork('-e', [SERVER, String(megabytes)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] } as never);

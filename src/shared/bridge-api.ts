@@ -23,6 +23,7 @@ import { UpdateStatusSchema } from './updates';
 import { MirrorSettingsSchema } from './mirrors';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 import { toolSetCommands } from './tool-set-api';
+import { OpenApiOutlineSchema } from './openapi-selection';
 import { ConfirmationAnswerSchema, PendingConfirmationSchema } from './confirmations';
 import { PinSchema } from './confirmation-pin';
 import { ElicitValueSchema, PendingElicitationSchema } from './elicitations';
@@ -109,6 +110,15 @@ export const serverCommands = {
    * registration, another issuer) answers its problem, for the window to say in its own language.
    */
   signIn: command(ServerName, z.object({ url: z.string().url(), opened: z.boolean() }).or(z.object({ problem: ProblemSchema }))),
+  /**
+   * Reads an OpenAPI document (a URL, or a file: a relative path from the config file's folder) for the
+   * web service dialog to choose its operations from: its title, tags and operations without their
+   * schemas, or the problem that keeps it from being used.
+   */
+  readOpenApi: command(
+    z.object({ spec: z.string().trim().min(1).max(2000) }),
+    OpenApiOutlineSchema.or(z.object({ problem: ProblemSchema })),
+  ),
 } as const;
 
 /** A tool's switch and description, in a tool set. */

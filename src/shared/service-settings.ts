@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
 import type { ServiceSettings } from './settings';
+import { MAX_OPENAPI_OPERATIONS } from './openapi-selection';
 
 /**
  * Web services served as tools beside MCP servers: an entry of `servers` whose `transport` names a
@@ -110,10 +111,19 @@ export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.Zod
       spec: z.string().trim().min(1, 'must be the URL or file of an OpenAPI document'),
       /** Overrides the document's `servers`. */
       baseUrl: httpUrl.optional(),
-      /** The operationIds served (absent: every operation, up to 100). */
-      operations: z.array(z.string().min(1)).max(100).optional(),
+      /** The operations served, by operationId (with `tags` and `paths`: those any of them chooses; none: every operation, up to 100). */
+      operations: z.array(z.string().min(1)).max(MAX_OPENAPI_OPERATIONS).optional(),
+      /** Every operation of these tags (the document's groups: `issues`, `pulls`). */
+      tags: z.array(z.string().min(1).max(200)).max(200).optional(),
+      /** Every operation at these paths; `*` stands for any text (`/repos/{owner}/{repo}/issues*`). */
+      paths: z.array(z.string().min(1).max(500)).max(200).optional(),
       /** The secret of each security scheme, by its name in `components.securitySchemes` (bearer, API key). */
       credentials: z.record(z.string(), z.string()).default({}),
+      /**
+       * Sent with every call (kept secret): credentials a document does not describe (GitHub's names no
+       * security scheme: `"Authorization": "Bearer ghp_…"`).
+       */
+      headers: z.record(z.string(), z.string()).default({}),
     }),
     coze: z.object({
       ...common,
@@ -132,8 +142,11 @@ export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.Zod
       baseUrl: httpUrl.default(DIFY_CLOUD_URL),
       /** The app's API key (app-…). */
       apiKey: z.string().trim().min(1, 'must be the app API key'),
+      /** Used only where the app cannot say its own mode (a Dify older than GET /info): its mode decides the route. */
       app: z.enum(['workflow', 'chat']).default('workflow'),
-      tool: ServiceToolNameSchema,
+      /** Absent: from the app's name (GET /info), else `dify_<mode>`. */
+      tool: ServiceToolNameSchema.optional(),
+      /** Absent: the app's name and description (GET /info). */
       description: z.string().max(4000).default(''),
       /** Workflow apps: the output variable spoken (absent: every output). */
       output: z.string().optional(),

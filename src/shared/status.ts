@@ -37,12 +37,14 @@ export const SkippedToolSchema = z.object({
   name: z.string().optional(),
   /** Where it is in the server's list, from 1 (how to find a tool without a usable name). */
   position: z.number().int(),
-  /** duplicate, noName, badName, notTool, badSchema, notObject, tooDeep, schemaTooLarge, listTooLarge or invalid. */
+  /** duplicate, noName, badName, notTool, badSchema, notObject, tooDeep, schemaTooLarge, listTooLarge, invalid, noSuchAction or noSuchOperation. */
   reason: z.string(),
   /** For `invalid`: where in the tool's definition (a dotted path). */
   path: z.string().optional(),
   /** For `duplicate`: how many times the server listed the name. */
   times: z.number().int().optional(),
+  /** For a web service's `noSuchAction`/`noSuchOperation` (a name the user misspelled): the name meant. */
+  near: z.string().optional(),
 });
 
 export const ServerStatusSchema = z.object({

@@ -42,6 +42,16 @@ export interface OAuthStandInOptions {
   authorizeRedirect?: string;
   /** Access tokens this long (default: a short random one); a hostile server's gigantic token. */
   accessTokenBytes?: number;
+  /**
+   * A server of the 2025-03-26 revision: no protected resource metadata (404, and a bare `Bearer`
+   * challenge). Its sign-in server is its own origin (the conformance suite's
+   * auth/2025-03-26-oauth-metadata-backcompat and -endpoint-fallback scenarios).
+   */
+  noResourceMetadata?: boolean;
+  /** Its sign-in endpoints and issuer under this path of its origin (`/oauth`: issuer `<base>/oauth`, `<base>/oauth/token`…). */
+  routePrefix?: string;
+  /** No sign-in server metadata either: only the default `/authorize`, `/token` and `/register` (2025-03-26's fallback). */
+  noAuthorizationMetadata?: boolean;
 }
 
 interface Token {
@@ -109,9 +119,13 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
       status,
       { error: status === 401 ? 'invalid_token' : 'insufficient_scope' },
       {
-        'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource${resource}", scope="${extra || 'mcp:read'}"${status === 403 ? ', error="insufficient_scope"' : ''}`,
+        'www-authenticate': options.noResourceMetadata
+          ? 'Bearer'
+          : `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource${resource}", scope="${extra || 'mcp:read'}"${status === 403 ? ', error="insufficient_scope"' : ''}`,
       },
     );
+  const prefix = options.routePrefix ?? '';
+  const issuer = () => options.metadataIssuer?.(base) ?? `${base}${prefix}`;
   const clientOf = (req: http.IncomingMessage, form: URLSearchParams): string | undefined => {
     const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     const [id, secret] = basic
@@ -175,9 +189,11 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
     void (async () => {
       const url = new URL(req.url ?? '/', base);
       requests.push(`${req.method} ${url.pathname}`);
+      // The sign-in endpoints answer under their prefix (the requests list keeps the path as asked).
+      if (prefix && url.pathname.startsWith(`${prefix}/`)) url.pathname = url.pathname.slice(prefix.length);
       if (url.pathname === '/mcp') return mcp(req, res);
       if (url.pathname === '/sse' || url.pathname === '/messages') return sse(req, res, url);
-      if (url.pathname.startsWith('/.well-known/oauth-protected-resource'))
+      if (url.pathname.startsWith('/.well-known/oauth-protected-resource') && !options.noResourceMetadata)
         return json(res, 200, {
           resource: options.resource?.(base) ?? `${base}${url.pathname.endsWith('/sse') ? '/sse' : '/mcp'}`,
           authorization_servers: options.authorizationServers?.(base) ?? [base],
@@ -187,16 +203,16 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
       if (url.pathname === metadataPath && options.metadataHangs) return; // held open until close()
       if (url.pathname === metadataPath && options.metadataDelayMs)
         await new Promise((resolve) => setTimeout(resolve, options.metadataDelayMs));
-      if (url.pathname === metadataPath)
+      if (url.pathname === metadataPath && !options.noAuthorizationMetadata)
         return json(res, 200, {
           ...(options.openIdOnly
             ? { jwks_uri: `${base}/jwks`, subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'] }
             : {}),
           ...(options.clientMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
-          issuer: options.metadataIssuer?.(base) ?? base,
-          authorization_endpoint: `${base}/authorize`,
-          token_endpoint: `${base}/token`,
-          ...(options.noRegistration ? {} : { registration_endpoint: `${base}/register` }),
+          issuer: issuer(),
+          authorization_endpoint: `${base}${prefix}/authorize`,
+          token_endpoint: `${base}${prefix}/token`,
+          ...(options.noRegistration ? {} : { registration_endpoint: `${base}${prefix}/register` }),
           response_types_supported: ['code'],
           grant_types_supported: ['authorization_code', 'refresh_token'],
           code_challenge_methods_supported: ['S256'],
@@ -226,7 +242,7 @@ export async function startOAuthStandIn(options: OAuthStandInOptions = {}): Prom
         const back = new URL(redirect);
         back.searchParams.set('code', code);
         if (q.get('state') !== null) back.searchParams.set('state', q.get('state')!);
-        const iss = options.answerIssuer ? options.answerIssuer(base) : base;
+        const iss = options.answerIssuer ? options.answerIssuer(base) : options.noAuthorizationMetadata ? null : issuer();
         if (iss !== null) back.searchParams.set('iss', iss);
         return res.writeHead(302, { location: options.authorizeRedirect ?? back.href }).end();
       }

@@ -1,130 +1,33 @@
 import http from 'node:http';
 import { once } from 'node:events';
+import { CozeStandIn, COZE_WORKFLOWS } from './stand-ins/coze-stand-in';
+import { DifyStandIn, DIFY_KEYS } from './stand-ins/dify-stand-in';
+import { HomeAssistantStandIn } from './stand-ins/home-assistant-stand-in';
+import { N8nStandIn } from './stand-ins/n8n-stand-in';
+import { OpenApiStandIn } from './stand-ins/openapi-stand-in';
+import { json, type StandInRequest } from './stand-ins/stand-in-http';
 
 /**
- * Stand-ins on 127.0.0.1 for the platforms web services reach, each answering the request and
- * response shapes of its public documentation, including its error shapes and its answer to a
- * wrong token:
- * - Coze: `POST /v1/workflow/run`, Bearer PAT, `{ workflow_id, parameters }` → `{ code, msg, data }`
- *   with `data` a JSON string (coze.cn developer guide "workflow_run"); code 4100 for a bad token.
- * - Dify: `GET /v1/parameters` → `user_input_form`; `POST /v1/workflows/run` and `/v1/chat-messages`
- *   blocking → `{ workflow_run_id, task_id, data: { status, outputs, error } }` / `{ answer }`;
- *   errors `{ code, message, status }` (docs.dify.ai API reference).
- * - n8n: a production webhook `POST /webhook/<path>` with header auth; 403 "Authorization data is
- *   wrong!" and 404 `{ code, message, hint }` for a webhook not registered (docs.n8n.io Webhook node).
- * - Home Assistant: `GET /api/services`, `POST /api/services/<domain>/<service>`, `GET /api/states`,
- *   Bearer long-lived token, 401 "401: Unauthorized" (developers.home-assistant.io REST API).
- * - A petstore-style OpenAPI 3.0 document in YAML with `$ref`s, its API under `/api/v1` (API key header).
- * - A plain web API with a same-origin and a cross-origin redirect.
+ * Stand-ins on 127.0.0.1 for the platforms web services reach, one port, each under its prefix
+ * (`/coze`, `/dify`, `/n8n`, `/ha`, `/api` and `/gh` for OpenAPI documents): each answers as the
+ * platform's own source, tests or developer guide say it does (see each file under stand-ins/, which
+ * cites them), including its errors and its answer to a wrong token. Plus a plain web API with a
+ * same-origin and a cross-origin redirect, and a path that never answers.
  */
+
+export { COZE_WORKFLOWS, DIFY_KEYS };
+export { PETSTORE_YAML, githubLikeDocument } from './stand-ins/openapi-stand-in';
 
 export const SECRETS = {
   coze: 'pat_COZE_SECRET_0123456789abcdef',
-  dify: 'app-DIFY-SECRET-0123456789abcdef',
+  dify: DIFY_KEYS.workflow,
   n8n: 'n8n-HEADER-SECRET-0123456789',
   ha: 'eyJhbGciOiJIUzI1NiJ9.HA-LONG-LIVED-SECRET-0123456789',
   petstore: 'pet-KEY-SECRET-0123456789abcdef',
   weather: 'wx-KEY-SECRET-0123456789abcdef',
 } as const;
 
-export const COZE_WORKFLOW = '7300000000000000001';
-
-export const PETSTORE_YAML = `openapi: 3.0.3
-info:
-  title: Petstore
-  version: 1.0.0
-servers:
-  - url: /api/v1
-security:
-  - api_key: []
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      summary: List the pets in the store
-      parameters:
-        - $ref: '#/components/parameters/Limit'
-      responses:
-        '200':
-          description: the pets
-          content:
-            application/json:
-              schema:
-                type: array
-                items:
-                  $ref: '#/components/schemas/Pet'
-    post:
-      operationId: addPet
-      summary: Add a pet to the store
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
-              $ref: '#/components/schemas/NewPet'
-      responses:
-        '201':
-          description: the pet
-  /pets/{petId}:
-    parameters:
-      - $ref: '#/components/parameters/PetId'
-    get:
-      operationId: getPetById
-      summary: Tell one pet by its id
-      responses:
-        '200':
-          description: the pet
-        '404':
-          description: no such pet
-          content:
-            application/json:
-              schema:
-                $ref: '#/components/schemas/Error'
-components:
-  parameters:
-    PetId:
-      name: petId
-      in: path
-      required: true
-      description: The id of the pet
-      schema:
-        type: integer
-    Limit:
-      name: limit
-      in: query
-      schema:
-        type: integer
-        maximum: 100
-  schemas:
-    NewPet:
-      type: object
-      required: [name]
-      properties:
-        name:
-          type: string
-        kind:
-          $ref: '#/components/schemas/Kind'
-    Pet:
-      allOf:
-        - $ref: '#/components/schemas/NewPet'
-        - type: object
-          properties:
-            id:
-              type: integer
-    Kind:
-      type: string
-      enum: [cat, dog, fish]
-    Error:
-      type: object
-      properties:
-        message:
-          type: string
-  securitySchemes:
-    api_key:
-      type: apiKey
-      in: header
-      name: X-API-Key
-`;
+export const COZE_WORKFLOW = COZE_WORKFLOWS.weather;
 
 export interface SeenRequest {
   method: string;
@@ -135,10 +38,11 @@ export interface SeenRequest {
 
 export class ServiceStandIns {
   readonly seen: SeenRequest[] = [];
-  private pets = [
-    { id: 1, name: 'Rex', kind: 'dog' },
-    { id: 2, name: 'Tom', kind: 'cat' },
-  ];
+  readonly coze = new CozeStandIn(SECRETS.coze);
+  readonly dify = new DifyStandIn();
+  readonly n8n = new N8nStandIn(SECRETS.n8n);
+  readonly ha = new HomeAssistantStandIn(SECRETS.ha);
+  readonly openapi = new OpenApiStandIn(SECRETS.petstore);
 
   private constructor(
     private readonly server: http.Server,
@@ -147,7 +51,9 @@ export class ServiceStandIns {
 
   static async start(): Promise<ServiceStandIns> {
     const ready: { self?: ServiceStandIns } = {};
-    const server = http.createServer((req, res) => void ready.self?.handle(req, res));
+    const server = http.createServer((req, res) => {
+      ready.self?.handle(req, res).catch(() => res.headersSent || res.writeHead(500).end());
+    });
     // Another origin (another port), where a cross-origin redirect points.
     const other = http.createServer((req, res) => {
       ready.self?.seen.push({ method: req.method ?? '', path: `other:${req.url}`, headers: req.headers, body: undefined });
@@ -186,140 +92,25 @@ export class ServiceStandIns {
     }
     const url = new URL(req.url ?? '/', this.base);
     this.seen.push({ method: req.method ?? '', path: url.pathname + url.search, headers: req.headers, body });
-    const json = (status: number, value: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(value));
-    };
-    const text = (status: number, value: string) => {
-      res.writeHead(status, { 'content-type': 'text/plain' });
-      res.end(value);
-    };
-    const bearer = (secret: string) => req.headers.authorization === `Bearer ${secret}`;
+    const below = (prefix: string): StandInRequest => ({
+      method: req.method ?? 'GET',
+      path: url.pathname.slice(prefix.length),
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+      res,
+    });
     const p = url.pathname;
-    const b = (body ?? {}) as Record<string, unknown>;
-
-    // Coze
-    if (p === '/coze/v1/workflow/run' && req.method === 'POST') {
-      if (!bearer(SECRETS.coze)) return json(401, { code: 4100, msg: 'authentication is invalid' });
-      if (b.workflow_id !== COZE_WORKFLOW) return json(200, { code: 4200, msg: 'Workflow not found or not published' });
-      const city = (b.parameters as Record<string, unknown> | undefined)?.city;
-      return json(200, {
-        code: 0,
-        msg: 'Success',
-        data: JSON.stringify({ output: `Sunny and 23 degrees in ${city}` }),
-        debug_url: 'https://www.coze.cn/work_flow?execute_id=1',
-        usage: { input_count: 10, output_count: 8, token_count: 18 },
-      });
-    }
-
-    // Dify
-    if (p.startsWith('/dify/v1/')) {
-      if (!bearer(SECRETS.dify)) return json(401, { code: 'unauthorized', message: 'Access token is invalid', status: 401 });
-      if (p === '/dify/v1/parameters')
-        return json(200, {
-          opening_statement: '',
-          user_input_form: [
-            { 'text-input': { label: 'City', variable: 'city', required: true, default: '' } },
-            { select: { label: 'Unit', variable: 'unit', required: false, options: ['celsius', 'fahrenheit'] } },
-            { file: { label: 'Photo', variable: 'photo', required: false } },
-          ],
-          file_upload: { image: { enabled: false } },
-        });
-      if (p === '/dify/v1/workflows/run') {
-        const inputs = (b.inputs ?? {}) as Record<string, unknown>;
-        if (b.response_mode !== 'blocking' || typeof b.user !== 'string')
-          return json(400, { code: 'invalid_param', message: 'response_mode and user are required', status: 400 });
-        const failed = inputs.city === 'Atlantis';
-        return json(200, {
-          workflow_run_id: 'run-1',
-          task_id: 'task-1',
-          data: {
-            id: 'run-1',
-            workflow_id: 'wf-1',
-            status: failed ? 'failed' : 'succeeded',
-            outputs: failed ? null : { text: `It will rain in ${inputs.city}` },
-            error: failed ? 'The weather node could not find the city' : null,
-            elapsed_time: 0.3,
-            total_tokens: 12,
-            total_steps: 3,
-            created_at: 1,
-            finished_at: 2,
-          },
-        });
-      }
-      if (p === '/dify/v1/chat-messages')
-        return json(200, { event: 'message', message_id: 'm1', conversation_id: 'c1', mode: 'chat', answer: `You said: ${b.query}` });
-      return json(404, { code: 'not_found', message: 'Not found', status: 404 });
-    }
-
-    // n8n
-    if (p.startsWith('/n8n/webhook/')) {
-      if (p !== '/n8n/webhook/lights')
-        return json(404, {
-          code: 404,
-          message: `The requested webhook "${req.method} ${p.slice('/n8n/webhook/'.length)}" is not registered.`,
-          hint: "The workflow must be active for a production URL to run successfully. You can activate the workflow using the toggle in the top-right of the editor. Note that unlike test URL calls, production URL calls aren't shown on the canvas (only in the executions list)",
-        });
-      if (req.headers['x-n8n-key'] !== SECRETS.n8n) return text(403, 'Authorization data is wrong!');
-      return json(200, { reply: `Turned the ${b.room} lights ${b.state}` });
-    }
-
-    // Home Assistant
-    if (p.startsWith('/ha/api/')) {
-      if (!bearer(SECRETS.ha)) return text(401, '401: Unauthorized');
-      if (p === '/ha/api/' && req.method === 'GET') return json(200, { message: 'API running.' });
-      if (p === '/ha/api/services' && req.method === 'GET')
-        return json(200, [
-          {
-            domain: 'light',
-            services: {
-              turn_on: {
-                name: 'Turn on',
-                description: 'Turns on one or more lights',
-                fields: { brightness: { name: 'Brightness', description: 'From 0 to 255', selector: { number: { min: 0, max: 255 } } } },
-                target: { entity: [{ domain: ['light'] }] },
-              },
-            },
-          },
-        ]);
-      if (p === '/ha/api/services/light/turn_on' && req.method === 'POST') {
-        if (b.entity_id !== 'light.kitchen') return json(400, { message: `Entity ${String(b.entity_id)} not found` });
-        return json(200, [
-          { entity_id: 'light.kitchen', state: 'on', attributes: { friendly_name: 'Kitchen light', brightness: b.brightness } },
-        ]);
-      }
-      if (p === '/ha/api/states')
-        return json(200, [
-          { entity_id: 'light.kitchen', state: 'off', attributes: { friendly_name: 'Kitchen light' } },
-          {
-            entity_id: 'sensor.living_room_temperature',
-            state: '21.5',
-            attributes: { friendly_name: 'Living room temperature', unit_of_measurement: '°C' },
-          },
-        ]);
-      return json(404, { message: 'Not found' });
-    }
-
-    // OpenAPI petstore
-    if (p === '/api/openapi.yaml') return text(200, PETSTORE_YAML);
-    if (p.startsWith('/api/v1/')) {
-      if (req.headers['x-api-key'] !== SECRETS.petstore) return json(401, { message: 'Invalid API key' });
-      if (p === '/api/v1/pets' && req.method === 'GET') return json(200, this.pets.slice(0, Number(url.searchParams.get('limit') ?? 100)));
-      if (p === '/api/v1/pets' && req.method === 'POST') {
-        const pet = { id: this.pets.length + 1, ...b };
-        this.pets.push(pet as (typeof this.pets)[number]);
-        return json(201, pet);
-      }
-      const one = /^\/api\/v1\/pets\/(\d+)$/.exec(p);
-      const pet = one ? this.pets.find((x) => x.id === Number(one[1])) : undefined;
-      if (pet) return json(200, pet);
-      return json(404, { message: 'No pet has this id' });
-    }
+    if (p.startsWith('/coze/')) return this.coze.handle(below('/coze'));
+    if (p.startsWith('/dify/')) return this.dify.handle(below('/dify'));
+    if (p.startsWith('/n8n/')) return this.n8n.handle(below('/n8n'));
+    if (p.startsWith('/ha/')) return this.ha.handle(below('/ha'));
+    if (p.startsWith('/api/') || p.startsWith('/gh/')) return this.openapi.handle(below(''));
 
     // A plain web API
     if (p === '/weather') {
-      if (req.headers['x-api-key'] !== SECRETS.weather) return json(403, { error: { message: 'API key missing or wrong' } });
-      return json(200, { data: { city: url.searchParams.get('city'), temp: 21 } });
+      if (req.headers['x-api-key'] !== SECRETS.weather) return json(res, 403, { error: { message: 'API key missing or wrong' } });
+      return json(res, 200, { data: { city: url.searchParams.get('city'), temp: 21 } });
     }
     if (p === '/moved') {
       res.writeHead(301, { location: `/weather${url.search}` });
@@ -330,6 +121,6 @@ export class ServiceStandIns {
       return void res.end();
     }
     if (p === '/slow') return; // never answers: a call times out
-    return json(404, { message: 'Not found' });
+    return json(res, 404, { message: 'Not found' });
   }
 }

@@ -6,7 +6,7 @@ import type { ServiceKind } from '../../src/shared/service-settings';
 import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
 import { makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
-import { COZE_WORKFLOW, SECRETS, ServiceStandIns } from '../helpers/service-stand-ins';
+import { COZE_WORKFLOW, githubLikeDocument, SECRETS, ServiceStandIns } from '../helpers/service-stand-ins';
 import { waitFor } from '../helpers/wait';
 
 let harness: Harness;
@@ -28,10 +28,17 @@ afterEach(async () => {
 });
 
 /** Fills the dialog of `kind` field by field (labels as the user reads them) and saves it. */
-async function addFromWindow(kind: ServiceKind, fields: Record<string, string>, language: 'en' | 'zh-CN', save: string) {
+async function addFromWindow(
+  kind: ServiceKind,
+  fields: Record<string, string>,
+  language: 'en' | 'zh-CN',
+  save: string,
+  then?: () => Promise<void>,
+) {
   const onClose = vi.fn();
   await renderWithBridge(harness, <ServiceEditor kind={kind} existingNames={[]} onClose={onClose} />, language);
   for (const [label, value] of Object.entries(fields)) fireEvent.change(screen.getByLabelText(label), { target: { value } });
+  await then?.();
   fireEvent.click(screen.getByRole('button', { name: save }));
   await waitForUi(() => expect(onClose).toHaveBeenCalled());
   cleanup();
@@ -77,17 +84,22 @@ describe('adding a web service from the window', () => {
       'zh-CN',
       '保存',
     );
+    // OpenAPI: the document is read, then one operation found by a word of its summary and chosen.
     await addFromWindow(
       'openapi',
-      {
-        Name: 'pets',
-        'OpenAPI document (URL or file)': `${base}/api/openapi.yaml`,
-        'Operations (operationId, one a line; empty: all)': 'getPetById',
-        'Security scheme': 'api_key',
-        'Key or token': SECRETS.petstore,
-      },
+      { Name: 'pets', 'OpenAPI document (URL or file)': `${base}/api/openapi.yaml`, 'Key or token': SECRETS.petstore },
       'en',
       'Save',
+      async () => {
+        fireEvent.click(screen.getByRole('button', { name: 'Read the document' }));
+        fireEvent.click(await screen.findByRole('radio', { name: 'Choose which to serve' }));
+        expect(screen.getByText('Petstore: 5 operations in 2 groups.')).toBeTruthy();
+        fireEvent.change(screen.getByLabelText('Find operations'), { target: { value: 'pet by its id' } });
+        fireEvent.click(screen.getByRole('checkbox', { name: /GET \/pets\/\{petId\}/ }));
+        expect(screen.getByText('Serves 1 operation.')).toBeTruthy();
+        // The document's one security scheme is offered by name.
+        fireEvent.change(screen.getByLabelText('Security scheme'), { target: { value: 'api_key' } });
+      },
     );
     await addFromWindow(
       'home-assistant',
@@ -115,6 +127,39 @@ describe('adding a web service from the window', () => {
     expect(await callByVoice(session, 'set_lights', { room: 'kitchen', state: 'on' })).toBe('{"reply":"Turned the kitchen lights on"}');
     expect(await callByVoice(session, 'getPetById', { petId: 1 })).toBe('{"id":1,"name":"Rex","kind":"dog"}');
     expect(await callByVoice(session, 'light_turn_on', { entity_id: 'light.kitchen' })).toBe('Done. Kitchen light: on');
+  });
+
+  it('chooses from a document as large as GitHub’s by group, in Chinese, with a token in a header: never a list of every operation', async () => {
+    standIns.openapi.serveBigDocument(githubLikeDocument());
+    const token = 'ghp_WINDOWTOKEN0123456789abcdefABCDEF';
+    await addFromWindow(
+      'openapi',
+      {
+        名称: 'github',
+        'OpenAPI 文档（网址或文件）': `${standIns.base}/api/github.json`,
+        '地址（基础 URL）': `${standIns.base}/gh`,
+        请求头名称: 'Authorization',
+        请求头的值: `Bearer ${token}`,
+      },
+      'zh-CN',
+      '保存',
+      async () => {
+        fireEvent.click(screen.getByRole('button', { name: '读取文档' }));
+        expect(await screen.findByText('GitHub v3 REST API：1223 个操作，47 个分组。')).toBeTruthy();
+        expect(screen.getByText(/操作太多，无法全部提供/)).toBeTruthy();
+        expect(screen.queryByRole('radio')).toBeNull();
+        // A few dozen groups to tick, and a search: no list of 1,223 checkboxes.
+        expect(screen.getAllByRole('checkbox').length).toBe(47);
+        fireEvent.change(screen.getByLabelText('筛选分组'), { target: { value: 'iss' } });
+        fireEvent.click(screen.getByRole('checkbox', { name: /issues/ }));
+        expect(screen.getByText('将提供 26 个操作。')).toBeTruthy();
+      },
+    );
+    const saved = harness.store.load().servers[0];
+    expect(saved).toMatchObject({ transport: 'openapi', tags: ['issues'], headers: { Authorization: `Bearer ${token}` } });
+    expect(saved && 'operations' in saved ? saved.operations : undefined).toBeUndefined();
+    await waitFor(() => harness.bridge.state().servers[0]?.state === 'running', 15_000, 'the document to be read');
+    expect(harness.bridge.state().servers[0]?.toolCount).toBe(26);
   });
 
   it('marks what is missing and saves nothing until it is there, in Chinese', async () => {

@@ -168,6 +168,7 @@ export class Bridge {
         taskStatus: (server, params) => calls.asks.taskStatus(server, params),
       },
       onServerNotice: (server, notice) => this.passthrough.notify(server, notice),
+      voiceLanguage: () => this.voiceLanguage(),
     });
     this.signIns = new SignIns({
       vault: this.oauthVault,
@@ -476,7 +477,7 @@ export class Bridge {
     return {
       ...commands.stateCommandHandlers({ ...access, hub, state: () => this.state(), start: () => this.start(), stop: () => this.stop() }),
       ...commands.endpointCommandHandlers({ ...access, endpoints, catalogs: endpoints.catalogs, hub, log, version, testListWaitMs }),
-      ...commands.serverCommandHandlers({ ...access, servers, localServer, signIns: this.signIns }),
+      ...commands.serverCommandHandlers({ ...access, servers, localServer, signIns: this.signIns, configDir: this.options.configDir }),
       ...commands.toolCommandHandlers({
         ...access,
         toolsOf: (server) => (server === this.builtins.name ? this.builtins : servers.require(server)),

@@ -9,6 +9,7 @@ import { ChildServer, type ChildServerOptions, type Supervision } from './server
 import { StartGrace } from './servers/start-grace';
 import { ServiceServer } from './services/service-server';
 import type { ServerNotice } from './servers/server-notice';
+import type { Language } from '../../shared/i18n/translate';
 
 /** What the fleet holds of a server: an MCP server (`ChildServer`) or a web service (`ServiceServer`), alike to the hub. */
 export interface FleetServer extends ToolSource {
@@ -47,6 +48,8 @@ export interface ServerFleetOptions {
   oauth?: ChildServerOptions['oauth'];
   /** A server announced something besides its tools (for the local clients whose set includes it). */
   onServerNotice?: (server: string, notice: ServerNotice) => void;
+  /** The language of what xiaozhi's model hears (a web service's "done", its question). */
+  voiceLanguage?: () => Language;
 }
 
 /**
@@ -160,6 +163,7 @@ export class ServerFleet {
         onStatus: () => options.onStatus(),
         onTools: () => options.onTools(),
         onAttempt: (attempt) => this.startGrace.track(settings.name, attempt),
+        ...(options.voiceLanguage ? { language: options.voiceLanguage } : {}),
       });
     return new ChildServer({
       settings,

@@ -6,8 +6,11 @@ import { useApp } from '../app-context';
 export function skippedReason(t: Translate, skipped: SkippedTool): string {
   const key = `servers.skipped.${skipped.reason}`;
   const params = { times: skipped.times ?? 2, path: skipped.path || '—' };
-  return hasMessage(key) ? t(key, params) : t('servers.skipped.invalid', params);
+  const why = hasMessage(key) ? t(key, params) : t('servers.skipped.invalid', params);
+  return skipped.near !== undefined ? `${why}${t('servers.skipped.near', { near: skipped.near })}` : why;
 }
+
+const NAMES = new Set(['noSuchAction', 'noSuchOperation']);
 
 /** On a running server's card: the tools it listed that are not served, and why, so the user can tell its author. */
 export function SkippedTools({ status }: { status: ServerStatus }) {
@@ -18,7 +21,8 @@ export function SkippedTools({ status }: { status: ServerStatus }) {
   return (
     <details className="skipped-tools small">
       <summary className="warn-text">{t('servers.skipped', { count })}</summary>
-      <div className="muted">{t('servers.skipped.hint')}</div>
+      {/* A name the user misspelled (a web service's action or operation) is theirs to fix, not the server author's. */}
+      <div className="muted">{t(shown.every((s) => NAMES.has(s.reason)) ? 'servers.skipped.hintNames' : 'servers.skipped.hint')}</div>
       <ul>
         {shown.map((skipped) => (
           <li key={skipped.position}>

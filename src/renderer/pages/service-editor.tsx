@@ -7,6 +7,7 @@ import { DialogFooter } from '../components/dialog-footer';
 import { Dialog, Field, Notice } from '../components/ui';
 import { shownMaskedIn, wireMasked } from '../masked';
 import { useServerSave } from './use-server-save';
+import { OpenApiChooser } from './openapi-chooser';
 import {
   draftFromService,
   emptyServiceDraft,
@@ -36,6 +37,7 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
     props.service ? draftFromService(shownMaskedIn(props.service, t)) : emptyServiceDraft(props.kind),
   );
   const [submitted, setSubmitted] = useState(false);
+  const [schemes, setSchemes] = useState<string[]>([]);
   const { busy, save: saveServer } = useServerSave(props.service?.name, props.onClose);
   const others = props.existingNames.filter((n) => n !== props.service?.name);
   const previous = props.service ? wireMasked(props.service, t) : undefined;
@@ -54,6 +56,22 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
     return hasMessage(key) ? t(key) : choice;
   };
   const fieldFor = (field: ServiceField) => {
+    if (field === 'operations' && props.kind === 'openapi') {
+      const error = submitted && wrong.has('operations') ? t('services.why.operations') : undefined;
+      return (
+        <div key={field} className="field">
+          <span className="label-like">{t('services.field.operations')}</span>
+          <OpenApiChooser
+            spec={draft.spec}
+            chosen={{ operations: draft.operations, tags: draft.tags, paths: draft.paths }}
+            onChange={(chosen) => setDraft({ ...draft, ...chosen })}
+            // A document with one security scheme names the credential's field for the user.
+            onSchemes={(schemes) => setSchemes(schemes)}
+            error={error}
+          />
+        </div>
+      );
+    }
     // Why the value is wrong, in the window's language (the schema's own words are English, for the CLI).
     const whyKey: string = `services.why.${field}`;
     const why = masked.has(field)
@@ -71,7 +89,13 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
         .filter(Boolean)
         .join(' ') || undefined;
     const choices =
-      field === 'method' ? (props.kind === 'n8n' ? ['POST', 'GET'] : ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) : CHOICES[field];
+      field === 'method'
+        ? props.kind === 'n8n'
+          ? ['POST', 'GET']
+          : ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+        : field === 'credentialName' && schemes.length > 0
+          ? ['', ...schemes]
+          : CHOICES[field];
     return (
       <Field key={field} label={t(`services.field.${field}`)} error={error} {...(hint ? { hint } : {})}>
         {(id) =>
@@ -79,7 +103,7 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
             <select id={id} value={draft[field]} onChange={(e) => set(field, e.target.value)}>
               {choices.map((choice) => (
                 <option key={choice} value={choice}>
-                  {choiceLabel(choice)}
+                  {choice === '' ? t('services.choice.none') : choiceLabel(choice)}
                 </option>
               ))}
             </select>

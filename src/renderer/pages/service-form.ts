@@ -22,6 +22,8 @@ export type ServiceField =
   | 'services'
   | 'states'
   | 'operations'
+  | 'tags'
+  | 'paths'
   | 'credentialName'
   | 'credential'
   | 'headerName'
@@ -33,10 +35,12 @@ export type ServiceDraft = Record<ServiceField, string> & { transport: ServiceKi
 /** The fields each kind asks, in order. */
 export const SERVICE_FIELDS: Record<ServiceKind, ServiceField[]> = {
   coze: ['name', 'site', 'token', 'workflowId', 'tool', 'description', 'inputs'],
-  dify: ['name', 'baseUrl', 'apiKey', 'app', 'tool', 'description'],
+  // Its type (workflow, chat, agent) is Dify's to say (GET /info): not asked.
+  dify: ['name', 'baseUrl', 'apiKey', 'tool', 'description'],
   n8n: ['name', 'url', 'headerName', 'headerValue', 'tool', 'description', 'inputs'],
   'home-assistant': ['name', 'baseUrl', 'token', 'services', 'states'],
-  openapi: ['name', 'spec', 'baseUrl', 'operations', 'credentialName', 'credential'],
+  // `operations` is the chooser, which holds `tags` and `paths` too (service-editor.tsx).
+  openapi: ['name', 'spec', 'operations', 'baseUrl', 'headerName', 'headerValue', 'credentialName', 'credential'],
   'http-api': ['name', 'method', 'url', 'headerName', 'headerValue', 'tool', 'description'],
 };
 
@@ -73,6 +77,8 @@ const FIELD_ORDER: Record<ServiceField, true> = {
   services: true,
   states: true,
   operations: true,
+  tags: true,
+  paths: true,
   credentialName: true,
   credential: true,
   headerName: true,
@@ -145,7 +151,12 @@ export function serviceFromDraft(d: ServiceDraft, previous?: ServiceSettings): u
       return { ...common, site: d.site, token: d.token.trim(), workflows: [workflow, ...before.slice(1)] };
     }
     case 'dify':
-      return { ...common, baseUrl: d.baseUrl.trim(), apiKey: d.apiKey.trim(), app: d.app, tool: d.tool.trim(), description: d.description };
+      // The tool's name and description may be left to the app's own (GET /info).
+      return optional(
+        { ...common, baseUrl: d.baseUrl.trim(), apiKey: d.apiKey.trim(), app: d.app, description: d.description },
+        'tool',
+        d.tool,
+      );
     case 'n8n': {
       const before = same?.transport === 'n8n' ? same : undefined;
       return {
@@ -163,10 +174,14 @@ export function serviceFromDraft(d: ServiceDraft, previous?: ServiceSettings): u
     case 'openapi': {
       const before = same?.transport === 'openapi' ? same : undefined;
       const withBase = optional({ ...common, spec: d.spec.trim() } as Record<string, unknown>, 'baseUrl', d.baseUrl);
-      const { operations: _was, ...rest } = withBase;
+      const { operations: _ops, tags: _tags, paths: _paths, ...rest } = withBase;
+      const chosen = (key: 'operations' | 'tags' | 'paths') => (lines(d[key]).length > 0 ? { [key]: lines(d[key]) } : {});
       return {
         ...rest,
-        ...(lines(d.operations).length > 0 ? { operations: lines(d.operations) } : {}),
+        ...chosen('operations'),
+        ...chosen('tags'),
+        ...chosen('paths'),
+        headers: firstEntry(before?.headers, d.headerName, d.headerValue),
         credentials: firstEntry(before?.credentials, d.credentialName, d.credential),
       };
     }
@@ -200,14 +215,23 @@ export function draftFromService(s: ServiceSettings): ServiceDraft {
       };
     }
     case 'dify':
-      return { ...d, baseUrl: s.baseUrl, apiKey: s.apiKey, app: s.app, tool: s.tool, description: s.description };
+      return { ...d, baseUrl: s.baseUrl, apiKey: s.apiKey, app: s.app, tool: s.tool ?? '', description: s.description };
     case 'n8n':
       return { ...d, url: s.url, method: s.method, tool: s.tool, description: s.description, inputs: inputsText(s.inputs) };
     case 'home-assistant':
       return { ...d, baseUrl: s.baseUrl, token: s.token, services: s.services.join('\n'), states: s.states ? 'yes' : 'no' };
     case 'openapi': {
       const [credentialName, credential] = Object.entries(s.credentials)[0] ?? ['', ''];
-      return { ...d, spec: s.spec, baseUrl: s.baseUrl ?? '', operations: (s.operations ?? []).join('\n'), credentialName, credential };
+      return {
+        ...d,
+        spec: s.spec,
+        baseUrl: s.baseUrl ?? '',
+        operations: (s.operations ?? []).join('\n'),
+        tags: (s.tags ?? []).join('\n'),
+        paths: (s.paths ?? []).join('\n'),
+        credentialName,
+        credential,
+      };
     }
     case 'http-api': {
       const t = s.tools[0];
@@ -237,6 +261,7 @@ function fieldOf(path: PropertyKey[]): ServiceField {
   if (first === 'tools') return third === 'name' ? 'tool' : third === 'url' ? 'url' : 'description';
   if (first === 'headers') return 'headerName';
   if (first === 'credentials') return 'credentialName';
+  if (first === 'tags' || first === 'paths') return 'operations';
   return (first && first in FIELD_ORDER ? first : 'name') as ServiceField;
 }
 

@@ -1,4 +1,7 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { serverCommands } from '../../../shared/bridge-api';
+import { problem } from '../../../shared/problem';
+import { redactUrl } from '../logs/redact';
 import type { ServerSettings } from '../../../shared/settings';
 import { restoreMaskedServer } from '../bridge-secrets';
 import { forgetServerInSets, renameServerInSets } from '../hub/tool-set-edits';
@@ -7,6 +10,8 @@ import { isOwnEntry } from '../local-server/own-entry';
 import type { ServerFleet } from '../server-fleet';
 import type { SignIns } from '../oauth/sign-ins';
 import { ProblemError } from '../servers/server-problems';
+import { outlineOf, readOpenApi } from '../services/openapi-document';
+import { ServiceHttp } from '../services/service-http';
 import type { CommandHandlers, SettingsAccess } from './command-handlers';
 
 /** What the server commands need of the bridge. */
@@ -15,7 +20,12 @@ export interface ServerCommandContext extends SettingsAccess {
   /** Where this app's own local server listens, so that it is never added as one of its servers. */
   localServer: Pick<LocalServerController, 'status'>;
   signIns: Pick<SignIns, 'start'>;
+  /** The config file's folder: a relative OpenAPI document path is read from there, as the service does. */
+  configDir?: string | undefined;
 }
+
+/** How long reading a document for the dialog may take (a large document over a slow link). */
+const READ_OPENAPI_TIMEOUT_MS = 30_000;
 
 /** The MCP servers: add, change, remove, start, stop, restart. */
 export function serverCommandHandlers(c: ServerCommandContext): CommandHandlers<typeof serverCommands> {
@@ -51,6 +61,23 @@ export function serverCommandHandlers(c: ServerCommandContext): CommandHandlers<
       );
       c.commit(next);
       await c.servers.replace(input.name, server.name);
+    },
+    readOpenApi: async ({ spec }) => {
+      try {
+        const { doc } = await readOpenApi(spec, {
+          http: new ServiceHttp('OpenAPI'),
+          timeoutMs: READ_OPENAPI_TIMEOUT_MS,
+          configDir: c.configDir,
+        });
+        return outlineOf(doc);
+      } catch (error) {
+        if (error instanceof ProblemError) return { problem: error.problem };
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+          return {
+            problem: problem('service.noAnswer', { platform: 'OpenAPI', url: redactUrl(spec), seconds: READ_OPENAPI_TIMEOUT_MS / 1000 }),
+          };
+        throw error;
+      }
     },
     removeServer: async (input) => {
       c.servers.require(input.name);

@@ -89,6 +89,8 @@ export class ServerOAuth implements OAuthClientProvider {
   private stepUpScope: string | undefined;
   /** The tokens were dropped by the sign-in server's refusal (invalid_grant): the sign-in has expired. */
   private tokensRefused = false;
+  /** The server's 401 asked for a Bearer token: a 2025-03-26 server may offer sign-in without any metadata. */
+  private bearerChallenge = false;
 
   constructor(private readonly options: ServerOAuthOptions) {}
 
@@ -162,6 +164,7 @@ export class ServerOAuth implements OAuthClientProvider {
 
   /** Every answer of the server: a 403 insufficient_scope names the wider scope a step-up asks for. */
   observe(response: Response): void {
+    if (response.status === 401 && /^\s*bearer\b/i.test(response.headers.get('www-authenticate') ?? '')) this.bearerChallenge = true;
     if (response.status !== 403) return;
     const { error, scope } = extractWWWAuthenticateParams(response);
     if (error === 'insufficient_scope' && scope) this.stepUpScope = scope;
@@ -213,18 +216,20 @@ export class ServerOAuth implements OAuthClientProvider {
 
   /**
    * Discovery's result, checked before anything is sent to the sign-in server: its metadata must
-   * name the issuer it was fetched for (RFC 8414 §3.3; the SDK leaves this to us), and a server
-   * with neither metadata document offers no sign-in at all (its 401 is a refusal, as before).
+   * name the issuer it was fetched for (RFC 8414 §3.3; the SDK leaves this to us). A server of the
+   * 2025-03-26 revision has no protected resource metadata: its sign-in server is its own origin,
+   * whose metadata may name an issuer under a path of that origin, or which has no metadata at all
+   * (then `/authorize`, `/token` and `/register` there). A server with neither document and no
+   * Bearer challenge (nor an earlier sign-in) offers no sign-in: its 401 is a refusal, as before.
    */
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     const metadata = state.authorizationServerMetadata;
-    if (!metadata && !state.resourceMetadata) throw new OAuthStop(this.noOAuth());
+    if (!metadata && !state.resourceMetadata && !(await this.mayFallBack())) throw new OAuthStop(this.noOAuth());
     // RFC 9728 §3.3: metadata for another resource is not used (the SDK would say so only later, as an error retried forever).
     const resource = state.resourceMetadata?.resource;
     if (resource !== undefined && !resourceMatches(this.options.serverUrl, String(resource)))
       throw this.stop(problem('server.signInFailed', { reason: 'resource' }));
-    if (metadata && !sameIssuer(metadata.issuer, state.authorizationServerUrl))
-      throw new OAuthStop(problem('server.signInFailed', { reason: 'issuer' }));
+    if (metadata && !this.issuerMatches(metadata.issuer, state)) throw new OAuthStop(problem('server.signInFailed', { reason: 'issuer' }));
     // OAuth 2.1: codes, tokens and secrets go over https only (plain http to this machine aside); the
     // sign-in page is opened in the system browser, so it must be a web page, not another scheme.
     // The sign-in server's own URL too: without metadata its defaults (/authorize, /token, /register) are on it.
@@ -235,6 +240,36 @@ export class ServerOAuth implements OAuthClientProvider {
     if (endpoints.some((endpoint) => endpoint !== undefined && !isSecureWebUrl(String(endpoint))))
       throw new OAuthStop(problem('server.signInFailed', { reason: 'insecure' }));
     this.discovery = state;
+  }
+
+  /** Discovery found no document at all, and the sign-in goes on at the default endpoints of the server's origin. */
+  get usesDefaultEndpoints(): boolean {
+    return this.discovery !== undefined && !this.discovery.authorizationServerMetadata && !this.discovery.resourceMetadata;
+  }
+
+  /**
+   * The metadata names the server it was fetched from. Without protected resource metadata (2025-03-26),
+   * the sign-in server is the MCP server's own origin by definition: an issuer under a path of that same
+   * origin is the same party's, and accepted; another origin never is.
+   */
+  private issuerMatches(issuer: string, state: OAuthDiscoveryState): boolean {
+    if (sameIssuer(issuer, state.authorizationServerUrl)) return true;
+    if (state.resourceMetadata) return false;
+    try {
+      return new URL(issuer).origin === new URL(this.options.serverUrl).origin;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Without any metadata a sign-in at the origin's default endpoints is tried when the user asked for
+   * it, when the server's 401 asked for a Bearer token, or for a server signed in that way before.
+   */
+  private async mayFallBack(): Promise<boolean> {
+    if (this.options.mode.kind === 'interactive' || this.bearerChallenge) return true;
+    const record = await this.record();
+    return record?.tokens !== undefined || record?.client !== undefined;
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {

@@ -90,7 +90,9 @@ export async function startSignIn(options: SignInOptions): Promise<SignIn> {
     await auth(provider, flow);
   } catch (error) {
     redirect.close();
-    throw new OAuthStop(signInProblem(error));
+    // No metadata, and its origin's default /register or /authorize is not there either: no sign-in is offered.
+    const noOAuth = provider.usesDefaultEndpoints && !(error instanceof ProblemError);
+    throw new OAuthStop(noOAuth ? problem('server.signInFailed', { reason: 'noOAuth' }) : signInProblem(error));
   }
   if (!authorizationUrl) {
     redirect.close();

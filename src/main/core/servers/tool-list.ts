@@ -182,8 +182,11 @@ export function skippedText(skipped: SkippedTool): string {
     listTooLarge: `its server's tools/list passed ${MAX_LIST_BYTES / 1024 / 1024} MB before it`,
     schemaTooLarge: `its argument schema, with the definitions it refers to copied in, is larger than ${MAX_SERVED_SCHEMA_BYTES / 1024} KB`,
     invalid: `its definition is not valid MCP${skipped.path ? ` at ${skipped.path}` : ''}`,
+    noSuchAction: 'the service has no such action',
+    noSuchOperation: 'the document has no such operation',
   };
-  return `${who}: ${own(why, skipped.reason) ?? skipped.reason}`;
+  const near = skipped.near !== undefined ? ` (did you mean ${skipped.near}?)` : '';
+  return `${who}: ${own(why, skipped.reason) ?? skipped.reason}${near}`;
 }
 
 /** The warning for a list with tools left out: which ones and why, the first few by name. */

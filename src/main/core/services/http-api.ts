@@ -76,7 +76,7 @@ export function httpApiTools(settings: HttpApiSettings, context: ServiceContext)
         }
         const answer = await context.http.send({ method: spec.method, url: url.toString(), headers, body }, options);
         // An empty answer (204) still tells the model it worked, as an OpenAPI operation's does.
-        return textAnswer(shapedAnswer(answer, spec.result) || 'Done.');
+        return textAnswer(shapedAnswer(answer, spec.result, context) || context.say('voice.service.done'));
       },
     };
   });

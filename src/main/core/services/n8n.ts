@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { N8nSettingsSchema } from '../../../shared/settings';
+import { isRecord } from '../../../shared/is-record';
 import { inputsSchema, shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
 
 type N8nSettings = z.output<typeof N8nSettingsSchema>;
@@ -8,7 +9,8 @@ type N8nSettings = z.output<typeof N8nSettingsSchema>;
  * An n8n workflow started by its Webhook node (docs.n8n.io, "Webhook node"): the production URL
  * (`…/webhook/<path>`), the arguments as the JSON body of a POST (or the query of a GET), header
  * auth as the header the node's credential names; the answer is what the workflow responds
- * (the last node's data, "Respond to Webhook", or `{"message":"Workflow was started"}`).
+ * (the last node's data, "Respond to Webhook", `{"message":"Workflow was started"}`, or nothing at
+ * all: "no response body").
  */
 export function n8nTools(settings: N8nSettings, context: ServiceContext): ServiceTool[] {
   const declared = settings.inputs.length > 0;
@@ -35,7 +37,13 @@ export function n8nTools(settings: N8nSettings, context: ServiceContext): Servic
           },
           options,
         );
-        return textAnswer(shapedAnswer(answer, settings.result));
+        // "When last node finishes" with no response body: an empty 200 means the workflow ran.
+        if (answer.text.trim() === '') return textAnswer(context.say('voice.service.ran', { platform: context.http.platform }));
+        // "Immediately": n8n's own `{"message":"Workflow was started"}`, said as its words.
+        const only = answer.json;
+        if (!settings.result && isRecord(only) && Object.keys(only).length === 1 && typeof only.message === 'string')
+          return textAnswer(only.message);
+        return textAnswer(shapedAnswer(answer, settings.result, context));
       },
     },
   ];

@@ -1,15 +1,13 @@
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { load as loadYaml } from 'js-yaml';
 import type { z } from 'zod';
 import { problem, type ProblemCode } from '../../../shared/problem';
-import { isNode, resolveLocalRef } from '../../../shared/schema-refs';
 import { closest } from '../../../shared/suggest';
 import type { OpenApiSettingsSchema } from '../../../shared/settings';
 import { isRecord } from '../../../shared/is-record';
-import { expandedSize } from './document-size';
-import { joinUrl, MAX_ANSWER_BYTES, spoken } from './service-http';
+import { hasSelection, isSelected, MAX_OPENAPI_OPERATIONS } from '../../../shared/openapi-selection';
+import { deref, operationsOf, readOpenApi, type OperationInfo } from './openapi-document';
+import { Defs, isReadOnly, SchemaTooLarge } from './openapi-schema';
+import { joinUrl, spoken } from './service-http';
 import { ServiceError } from './service-problems';
 import { pathSegment, shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
 import { nameRecord, own, type NameRecord } from '../../../shared/own';
@@ -17,92 +15,90 @@ import { nameRecord, own, type NameRecord } from '../../../shared/own';
 type OpenApiSettings = z.output<typeof OpenApiSettingsSchema>;
 type Node = Record<string, unknown>;
 
-/** Operations served from one document at most (a big API is chosen from, not served whole). */
-const MAX_OPERATIONS = 100;
-/** Schemas copied into one tool's `$defs` at most (a definition graph that never ends). */
-const MAX_DEFS = 200;
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-/** Values in a document once its YAML aliases are expanded (a 2 KB "billion laughs" is 2^25 objects). */
-export const MAX_DOCUMENT_VALUES = 1_000_000;
-/** Values copied into one tool's schema, `$defs` included; past it, the operation is left out. */
-const MAX_SCHEMA_VALUES = 10_000;
 /** Characters of one tool's schema (xiaozhi reads a tool list in pages of 8 KB). */
 const MAX_SCHEMA_CHARS = 64 * 1024;
-
-/** An operation whose arguments' schema is past the bounds. */
-class SchemaTooLarge extends Error {}
+/** Characters of an operation's description served after its summary (the documentation is not read aloud). */
+const MAX_DESCRIPTION = 300;
 
 /**
- * An OpenAPI 3.0/3.1 document (JSON or YAML, from a URL or a file) as tools: one per operation
- * (named by its `operationId`), arguments from its parameters (path, query, header) and its JSON
- * request body (`$ref`s resolved within the document: a body schema's properties become arguments
- * when none clashes, else one `body` argument), the base URL from `servers` (or the settings), and
- * the credentials given for its security schemes (bearer, basic, API key in a header or the query).
+ * An OpenAPI 3.0/3.1 document (JSON or YAML, from a URL or a file, up to 32 MB) as tools: one per
+ * operation chosen (by operationId, tag or path; none chosen: every one, up to 100), named by its
+ * `operationId`, its summary, description and tags its description; arguments from its parameters
+ * (path, query, header) and its JSON request body (`$ref`s copied in, 3.0's idioms made JSON Schema:
+ * a body schema's properties become arguments when none clashes, else one `body` argument); calls
+ * go to `servers[0]` (or the settings' base URL) with the settings' headers and the credentials given
+ * for its security schemes (bearer, basic, API key in a header, the query or a cookie). Only what the
+ * chosen tools need is kept once they are built: a 13 MB document is read, not held.
  */
 export async function openApiTools(settings: OpenApiSettings, context: ServiceContext): Promise<ServiceTool[]> {
   const platform = context.http.platform;
   const setup = (code: ProblemCode, params: Record<string, string> = {}) => new ServiceError(problem(code, { platform, ...params }));
-  const { doc, from } = await readSpec(settings.spec, context);
-  if (!isRecord(doc) || typeof doc.openapi !== 'string' || !/^3\./.test(doc.openapi)) throw setup('service.setup.notOpenApi');
+  const { doc, from } = await readOpenApi(settings.spec, context);
   const base = settings.baseUrl ?? serverUrl(doc, from);
   if (!base) throw setup('service.setup.noServer');
-  const wanted = settings.operations ? new Set(settings.operations) : undefined;
-  const schemes = isRecord(doc.components) && isRecord(doc.components.securitySchemes) ? Object.keys(doc.components.securitySchemes) : [];
+  const schemes = isRecord(doc.components) && isRecord(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+  const schemeNames = Object.keys(schemes);
   for (const name of Object.keys(settings.credentials))
-    if (!schemes.includes(name)) {
+    if (!schemeNames.includes(name)) {
       // Else never sent, and every call fails with a 401 that does not say why.
-      const near = closest(name, schemes);
-      throw setup('service.setup.noScheme', { name, schemes: schemes.slice(0, 10).join(', '), ...(near ? { near } : {}) });
+      const near = closest(name, schemeNames);
+      throw setup('service.setup.noScheme', { name, schemes: schemeNames.slice(0, 10).join(', '), ...(near ? { near } : {}) });
     }
-  const tools: (ServiceTool & { operationId: string })[] = [];
+  // Only the schemes the credentials name are kept for the calls (not the document).
+  const usedSchemes = Object.fromEntries(Object.keys(settings.credentials).map((name) => [name, deref(doc, own(schemes, name))]));
+  const operations = operationsOf(doc);
+  const chosen = operations.filter((o) => isSelected(o, settings));
+  const tools: ServiceTool[] = [];
   const tooLarge: string[] = [];
-  const ids: string[] = [];
   const names = new Set<string>();
-  let found = 0;
-  const paths = isRecord(doc.paths) ? doc.paths : {};
-  for (const [path, rawItem] of Object.entries(paths)) {
-    const item = deref(doc, rawItem);
-    if (!isRecord(item)) continue;
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!isRecord(op)) continue;
-      const id = typeof op.operationId === 'string' && op.operationId ? op.operationId : `${method}_${path}`;
-      ids.push(id);
-      if (wanted && !wanted.has(id)) continue;
-      if (++found > MAX_OPERATIONS) continue;
-      const name = uniqueName(toolName(id, method, path), names);
-      try {
-        tools.push(operationTool(doc, { path, method, id, name, op, shared: item.parameters }, base, settings, context));
-      } catch (error) {
-        if (!(error instanceof SchemaTooLarge)) throw error;
-        tooLarge.push(id);
-      }
+  for (const operation of chosen.slice(0, MAX_OPENAPI_OPERATIONS)) {
+    const name = uniqueName(toolName(operation.id, operation.method, operation.path), names);
+    try {
+      tools.push(operationTool(doc, { ...operation, name }, base, settings, usedSchemes, context));
+    } catch (error) {
+      if (!(error instanceof SchemaTooLarge)) throw error;
+      tooLarge.push(operation.id);
     }
   }
-  if (found > MAX_OPERATIONS)
+  if (chosen.length > MAX_OPENAPI_OPERATIONS)
     context.log.warn(
-      `${settings.spec} has ${found} operations; the first ${MAX_OPERATIONS} are served: list the ones you want in "operations"`,
+      `${settings.spec} has ${chosen.length} operations${hasSelection(settings) ? ' chosen' : ''}; the first ${MAX_OPENAPI_OPERATIONS} are served: choose which by "tags", "paths" or "operations"`,
     );
   if (tooLarge.length > 0)
     context.log.warn(
       `${tooLarge.length} operation(s) of ${settings.spec} are left out: their arguments' schema is too large (${tooLarge.slice(0, 5).join(', ')})`,
     );
-  if (wanted) {
-    const served = new Set(tools.map((t) => t.operationId));
-    const missing = [...wanted].filter((id) => !served.has(id) && !tooLarge.includes(id));
-    if (missing.length > 0) {
-      const one = missing.length === 1 ? (missing[0] as string) : undefined;
-      const near = one && (ids.find((id) => id.toLowerCase().startsWith(one.toLowerCase())) ?? closest(one, ids));
-      throw setup('service.setup.noOperation', { names: missing.slice(0, 5).join(', '), ...(near ? { near } : {}) });
-    }
-  }
+  leaveOutMissing(settings, operations, context, setup);
   return tools;
 }
 
-interface Operation {
-  path: string;
-  method: string;
-  id: string;
+/**
+ * An operationId in `operations` that the document does not have: that one is left out, with the one
+ * meant, and the others served; when none of them is there (and nothing else is chosen), the setup fails.
+ */
+function leaveOutMissing(
+  settings: OpenApiSettings,
+  operations: OperationInfo[],
+  context: ServiceContext,
+  setup: (code: ProblemCode, params?: Record<string, string>) => ServiceError,
+): void {
+  const wanted = settings.operations ?? [];
+  const ids = operations.map((o) => o.id);
+  const known = new Set(ids);
+  const missing = wanted.filter((id) => !known.has(id));
+  const near = (id: string) => ids.find((other) => other.toLowerCase().startsWith(id.toLowerCase())) ?? closest(id, ids);
+  if (missing.length > 0 && missing.length === wanted.length && !settings.tags?.length && !settings.paths?.length) {
+    const one = missing.length === 1 ? near(missing[0] as string) : undefined;
+    throw setup('service.setup.noOperation', { names: missing.slice(0, 5).join(', '), ...(one ? { near: one } : {}) });
+  }
+  wanted.forEach((id, index) => {
+    if (known.has(id)) return;
+    const meant = near(id);
+    context.leaveOut({ name: id, position: index + 1, reason: 'noSuchOperation', ...(meant ? { near: meant } : {}) });
+  });
+}
+
+interface Operation extends OperationInfo {
   /** The tool's name: from the id, else (an id in Chinese, say) from the method and path. */
   name: string;
   op: Node;
@@ -115,13 +111,24 @@ interface Placement {
   name: string;
 }
 
+/** What the model reads of an operation: its summary, the start of its description, its tags. */
+function describedAs(o: Operation): string {
+  let body = o.description;
+  if (o.summary && body.startsWith(o.summary)) body = body.slice(o.summary.length).replace(/^[\s.:：。-]+/, '');
+  if (body.length > MAX_DESCRIPTION) body = `${body.slice(0, MAX_DESCRIPTION - 1)}…`;
+  const lead = o.summary && body ? `${o.summary}${/[.!?。！？]$/.test(o.summary) ? '' : '.'} ${body}` : o.summary || body;
+  const tags = o.tags.length > 0 ? ` (${o.tags.join(', ')})` : '';
+  return `${lead || `${o.method.toUpperCase()} ${o.path}`}${tags}`.slice(0, 1000);
+}
+
 function operationTool(
   doc: Node,
   o: Operation,
   base: string,
   settings: OpenApiSettings,
+  schemes: Record<string, unknown>,
   context: ServiceContext,
-): ServiceTool & { operationId: string } {
+): ServiceTool {
   const defs = new Defs(doc);
   // Keyed by the document's parameter and field names: no prototype.
   const properties = nameRecord<object>();
@@ -145,13 +152,16 @@ function operationTool(
     const target = deref(doc, json.schema);
     const fields = isRecord(target) && isRecord(target.properties) ? target.properties : undefined;
     if (fields && Object.keys(fields).every((name) => !placements.has(name))) {
-      // The body's own fields as arguments: what a spoken request names ("add a pet called Rex").
-      for (const [name, schema] of Object.entries(fields)) {
+      // The body's own fields as arguments: what a spoken request names ("add a pet called Rex"); a
+      // read-only field is the server's to fill, never sent.
+      const sent = Object.entries(fields).filter(([, schema]) => !isReadOnly(doc, schema));
+      for (const [name, schema] of sent) {
         properties[name] = defs.copy(isRecord(schema) ? schema : {});
         placements.set(name, { in: 'bodyField', name });
       }
       if (Array.isArray((target as Node).required))
-        for (const name of (target as Node).required as unknown[]) if (typeof name === 'string') required.push(name);
+        for (const name of (target as Node).required as unknown[])
+          if (typeof name === 'string' && placements.has(name)) required.push(name);
     } else {
       properties.body = defs.copy(json.schema);
       placements.set('body', { in: 'body', name: 'body' });
@@ -165,35 +175,49 @@ function operationTool(
     ...defs.section(),
   };
   if (JSON.stringify(inputSchema).length > MAX_SCHEMA_CHARS) throw new SchemaTooLarge();
-  const description = [o.op.summary, o.op.description].find((s) => typeof s === 'string' && s.trim()) as string | undefined;
   const security = (Array.isArray(o.op.security) ? o.op.security : Array.isArray(doc.security) ? doc.security : []) as unknown[];
-  return {
-    operationId: o.id,
-    tool: { name: o.name, description: (description ?? `${o.method.toUpperCase()} ${o.path}`).slice(0, 1000), inputSchema },
-    call: async (args, options) => {
-      const segment = pathSegment(context.http.platform);
-      const path = o.path.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(own(args, name)), name));
-      const url = new URL(joinUrl(base, path));
-      // Keyed by the document's header and field names: no prototype.
-      const headers = nameRecord<string>();
-      let payload: unknown;
-      const fields = nameRecord<unknown>();
-      for (const [name, value] of Object.entries(args)) {
-        const place = placements.get(name);
-        if (!place || value === undefined) continue;
-        if (place.in === 'query') {
-          for (const item of Array.isArray(value) ? value : [value])
-            url.searchParams.append(name, typeof item === 'string' ? item : JSON.stringify(item));
-        } else if (place.in === 'header') headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
-        else if (place.in === 'body') payload = value;
-        else if (place.in === 'bodyField') fields[name] = value;
-      }
-      if (Object.keys(fields).length > 0) payload = fields;
-      applySecurity(doc, security, settings.credentials, headers, url);
-      const answer = await context.http.send({ method: o.method.toUpperCase(), url: url.toString(), headers, body: payload }, options);
-      // An empty answer (204) still tells the model it worked.
-      return textAnswer(shapedAnswer(answer, undefined) || 'Done.');
-    },
+  // A copy made of new strings: the strings JSON.parse made of a 13 MB document may be slices of its
+  // text, and one kept would keep all of it.
+  const tool = JSON.parse(JSON.stringify({ name: o.name, description: describedAs(o), inputSchema })) as Tool;
+  return { tool, call: callOf({ method: o.method.toUpperCase(), path: o.path, placements, security }, base, settings, schemes, context) };
+}
+
+/**
+ * An operation's call, made in a scope of its own: a closure keeps every variable its function's
+ * other closures use, and one that could see the document would keep all of it.
+ */
+function callOf(
+  plan: { method: string; path: string; placements: Map<string, Placement>; security: unknown[] },
+  base: string,
+  settings: OpenApiSettings,
+  schemes: Record<string, unknown>,
+  context: ServiceContext,
+): ServiceTool['call'] {
+  const { method, placements, security } = plan;
+  const template = plan.path;
+  return async (args, options) => {
+    const segment = pathSegment(context.http.platform);
+    const path = template.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(own(args, name)), name));
+    const url = new URL(joinUrl(base, path));
+    // Keyed by the document's header and field names: no prototype.
+    const headers = nameRecord(Object.entries(settings.headers));
+    let payload: unknown;
+    const fields = nameRecord<unknown>();
+    for (const [name, value] of Object.entries(args)) {
+      const place = placements.get(name);
+      if (!place || value === undefined) continue;
+      if (place.in === 'query') {
+        for (const item of Array.isArray(value) ? value : [value])
+          url.searchParams.append(name, typeof item === 'string' ? item : JSON.stringify(item));
+      } else if (place.in === 'header') headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+      else if (place.in === 'body') payload = value;
+      else if (place.in === 'bodyField') fields[name] = value;
+    }
+    if (Object.keys(fields).length > 0) payload = fields;
+    applySecurity(schemes, security, settings.credentials, headers, url);
+    const answer = await context.http.send({ method, url: url.toString(), headers, body: payload }, options);
+    // An empty answer (204) still tells the model it worked.
+    return textAnswer(shapedAnswer(answer, undefined) || context.say('voice.service.done'));
   };
 }
 
@@ -219,14 +243,19 @@ function uniqueName(name: string, taken: Set<string>): string {
 }
 
 /** The first security requirement whose every scheme has a credential, applied to the request. */
-function applySecurity(doc: Node, security: unknown[], credentials: Record<string, string>, headers: NameRecord<string>, url: URL): void {
-  const schemes = isRecord(doc.components) && isRecord(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+function applySecurity(
+  schemes: Record<string, unknown>,
+  security: unknown[],
+  credentials: Record<string, string>,
+  headers: NameRecord<string>,
+  url: URL,
+): void {
   for (const requirement of security) {
     if (!isRecord(requirement)) continue;
     const names = Object.keys(requirement);
     if (!names.every((name) => own(credentials, name) !== undefined)) continue;
     for (const name of names) {
-      const scheme = deref(doc, own(schemes, name));
+      const scheme = own(schemes, name);
       const secret = own(credentials, name) as string;
       if (!isRecord(scheme)) continue;
       if (scheme.type === 'apiKey' && typeof scheme.name === 'string') {
@@ -255,95 +284,4 @@ function serverUrl(doc: Node, from: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The value a `$ref` points at within the document (a chain of them followed, a few deep); anything else as it is. */
-function deref(doc: Node, value: unknown): unknown {
-  let at = value;
-  for (let hops = 0; hops < 8 && isRecord(at) && typeof at.$ref === 'string'; hops++) at = resolveLocalRef(doc, at.$ref);
-  return at;
-}
-
-/**
- * The component schemas a tool's schema uses, copied into its own `$defs` (references rewritten to
- * `#/$defs/Name`), so the schema stands alone: the hub serves it self-contained and checks
- * arguments against it like any MCP tool's.
- */
-class Defs {
-  /** Keyed by the document's schema names: no prototype. */
-  private readonly defs = nameRecord<unknown>();
-  private count = 0;
-  private values = 0;
-
-  constructor(private readonly doc: Node) {}
-
-  copy(schema: Node): Record<string, unknown> {
-    return this.rewrite(schema, 0) as Record<string, unknown>;
-  }
-
-  section(): { $defs?: Record<string, unknown> } {
-    return this.count > 0 ? { $defs: { ...this.defs } } : {};
-  }
-
-  private rewrite(value: unknown, depth: number): unknown {
-    if (depth > 64) return {};
-    // Shared values (YAML aliases) are copied each time they are used: the copy is what is bounded.
-    if (++this.values > MAX_SCHEMA_VALUES) throw new SchemaTooLarge();
-    if (Array.isArray(value)) return value.map((item) => this.rewrite(item, depth + 1));
-    if (!isNode(value)) return value;
-    // Own properties, whatever the document's names (an assignment of `__proto__` would set the prototype).
-    return Object.fromEntries(
-      Object.entries(value).map(([key, child]) => [
-        key,
-        key === '$ref' && typeof child === 'string' ? this.ref(child) : this.rewrite(child, depth + 1),
-      ]),
-    );
-  }
-
-  private ref(ref: string): string {
-    const match = /^#\/components\/schemas\/(.+)$/.exec(ref);
-    if (!match) return ref;
-    const name = match[1] as string;
-    if (!Object.hasOwn(this.defs, name) && this.count < MAX_DEFS) {
-      this.count++;
-      this.defs[name] = {};
-      const target = resolveLocalRef(this.doc, ref);
-      this.defs[name] = this.rewrite(isRecord(target) ? target : {}, 0);
-    }
-    return `#/$defs/${name}`;
-  }
-}
-
-/** The document as parsed, and its URL when it came from one (relative server URLs are read against it). */
-async function readSpec(spec: string, context: ServiceContext): Promise<{ doc: unknown; from?: string }> {
-  const platform = context.http.platform;
-  let text: string;
-  let from: string | undefined;
-  if (/^https?:\/\//i.test(spec)) {
-    text = (await context.http.send({ method: 'GET', url: spec, anySite: true }, { timeoutMs: context.timeoutMs })).text;
-    from = spec;
-  } else {
-    // Relative to the config file, as written there: not to wherever the app was started (a service, systemd).
-    const file = path.resolve(context.configDir ?? process.cwd(), spec);
-    try {
-      if ((await stat(file)).size > MAX_ANSWER_BYTES) throw new Error('the file is larger than 8 MB');
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw new ServiceError(problem('service.setup.noFile', { platform, file }));
-      const reason = code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
-      throw new ServiceError(problem('service.setup.cannotRead', { platform, file, reason }));
-    }
-  }
-  let doc: unknown;
-  try {
-    doc = /^\s*[{[]/.test(text) ? (JSON.parse(text) as unknown) : loadYaml(text, { json: true });
-  } catch (error) {
-    const reason = (error as Error).message.split('\n')[0] ?? '';
-    throw new ServiceError(problem('service.setup.notParsed', { platform, reason }));
-  }
-  // Checked before anything walks it: every later step (schemas, the window, the log) would expand it.
-  if (expandedSize(doc, MAX_DOCUMENT_VALUES) > MAX_DOCUMENT_VALUES)
-    throw new ServiceError(problem('service.setup.tooLarge', { platform, spec, values: MAX_DOCUMENT_VALUES }));
-  return { doc, ...(from ? { from } : {}) };
 }

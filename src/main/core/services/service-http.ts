@@ -13,6 +13,8 @@ export interface ServiceRequest {
   body?: unknown;
   /** It carries no secret (a public document's GET): its redirects may go to another site. */
   anySite?: boolean;
+  /** The largest answer read (default MAX_ANSWER_BYTES): an OpenAPI document may be larger than any answer. */
+  maxBytes?: number;
 }
 
 /** An answer within the bounds: its status, its text, and its JSON when it is JSON. */
@@ -66,7 +68,8 @@ export class ServiceHttp {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([timeout, toAbortSignal(options.signal)]) : timeout;
     let tooBig: Problem | undefined;
-    const bounded = boundedFetch(MAX_ANSWER_BYTES, (p) => (tooBig = p), this.fetchImpl);
+    const maxBytes = request.maxBytes ?? MAX_ANSWER_BYTES;
+    const bounded = boundedFetch(maxBytes, (p) => (tooBig = p), this.fetchImpl);
     const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.9, */*;q=0.5', ...request.headers };
     let body: string | undefined;
     if (request.body !== undefined) {
@@ -104,6 +107,11 @@ export class ServiceHttp {
           }
           url = next.toString();
           continue;
+        }
+        // A body that says it is past the bound is not read at all.
+        if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+          await response.body?.cancel();
+          throw new ServiceError(problem('service.tooBig', { platform: this.platform, megabytes: Math.round(maxBytes / 1048576) }));
         }
         const text = await response.text();
         return { status: response.status, text, ...jsonOf(text, response.headers.get('content-type')) };
@@ -148,7 +156,9 @@ export function platformMessage(answer: ServiceAnswer): string {
     const text = answer.text.trim();
     message = answer.json === undefined && text && !/^</.test(text) ? text : '';
   }
-  const line = (message as string).replace(/\s+/g, ' ').trim();
+  // n8n says what to do in a `hint` beside its message ("The workflow must be active…"): its first sentence is kept.
+  const hint = isRecord(json) && typeof json.hint === 'string' && json.hint.trim() ? ` ${speakable(json.hint)}` : '';
+  const line = `${(message as string).replace(/\s+/g, ' ').trim()}${hint}`;
   return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
 }
 
@@ -160,6 +170,12 @@ export function speakable(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   const first = /^(.{20,}?[.!?。！？])(\s|$)/.exec(line)?.[1] ?? line;
   return first.length > MAX_MESSAGE ? `${first.slice(0, MAX_MESSAGE - 1)}…` : first;
+}
+
+/** A platform's whole message on one line, at most `max` characters (its later sentences kept: they are often the way out). */
+export function clipped(text: string, max = 300): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 export function httpProblem(platform: string, answer: ServiceAnswer): Problem {

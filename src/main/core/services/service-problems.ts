@@ -21,6 +21,9 @@ const ENGLISH: Record<string, (p: Params) => string> = {
   'service.badHeader': (p) => `${p.platform} was not asked: the header ${p.header} can only hold plain Latin text, on one line`,
   'service.tooManyRedirects': (p) => `${p.platform} redirected the request too many times; it was stopped`,
   'service.noAnswer': (p) => `${p.platform} did not answer ${p.url} within ${p.seconds} seconds`,
+  'service.noEntity': (p) => `${p.platform} has no device or sensor called "${p.entity}"`,
+  'service.runFailed': (p) => `The ${p.platform} run failed: ${p.message}`,
+  'service.noOutput': (p) => `${p.platform} has no output called ${p.output} (its last run had: ${p.outputs})`,
   'service.badArgument': (p) =>
     `${p.platform} was not asked: the argument ${p.name} cannot be "${p.value}" (it would leave the address's path)`,
 };
@@ -38,6 +41,7 @@ const SETUP: Record<string, (p: Params) => string> = {
   'service.setup.tooLarge': (p) =>
     `the document ${p.spec} is too large once its YAML aliases are expanded (over ${p.values} values); it was not used`,
   'service.setup.noAction': (p) => `it has no service ${p.names} (see Developer tools, Actions)`,
+  'service.setup.documentTooBig': (p) => `the document ${p.spec} is larger than ${p.megabytes} MB; it was not read`,
 };
 
 export function serviceEnglish(item: Problem): string {

@@ -67,7 +67,7 @@ function writtenSecrets(s: ServiceSettings): string[] {
 
 /**
  * Applies `fn` to every secret a service's settings hold, and nothing else: the token or API key
- * of a platform, every header value of an n8n webhook (its header auth), OpenAPI credentials, and
+ * of a platform, every header value of an n8n webhook (its header auth) and of an OpenAPI document, OpenAPI credentials, and
  * the secret-looking headers and query values of request tools. One list, so that the log's
  * redaction, the window's masks, the saved file's encryption and the restoring of masked values
  * sent back all agree on what is secret.
@@ -86,7 +86,11 @@ export function mapServiceSecrets<T extends ServiceSettings>(service: T, fn: Sec
         })),
       } as T;
     case 'openapi':
-      return { ...s, credentials: mapRecord(s.credentials, 'credentials', fn, true) } as T;
+      return {
+        ...s,
+        credentials: mapRecord(s.credentials, 'credentials', fn, true),
+        headers: mapRecord(s.headers, 'headers', fn, true),
+      } as T;
     case 'coze':
     case 'home-assistant':
       return { ...s, token: fn(s.token, 'token') } as T;

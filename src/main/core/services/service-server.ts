@@ -21,6 +21,7 @@ import { isSetupProblem, serviceEnglish, ServiceError } from './service-problems
 import { serviceSecretValues } from './service-secrets';
 import { redactProblem, redactText, redactUrl } from '../logs/redact';
 import type { ServiceContext, ServiceTool } from './service-tools';
+import { translate, type Language } from '../../../shared/i18n/translate';
 
 export interface ServiceServerOptions {
   settings: ServiceSettings;
@@ -35,6 +36,8 @@ export interface ServiceServerOptions {
   configDir?: string;
   /** Tests hand in their own fetch; the app uses Node's. */
   fetch?: typeof fetch;
+  /** The language of what the model hears (absent: English). */
+  language?: () => Language;
 }
 
 /** Requests made while setting up (a spec, Dify's parameters, Home Assistant's services) wait this long at most. */
@@ -219,12 +222,17 @@ export class ServiceServer {
     const generation = ++this.generation;
     this.setState(state);
     let tools: ServiceTool[];
+    const leftOut: SkippedTool[] = [];
+    const language = this.opts.language ?? (() => 'en' as const);
     try {
       tools = await buildTools(this.opts.settings, {
         http: this.http,
         timeoutMs: SETUP_TIMEOUT_MS,
         log: this.opts.log,
         ...(this.opts.configDir ? { configDir: this.opts.configDir } : {}),
+        language,
+        say: (key, params) => translate(language(), key, params),
+        leaveOut: (skipped) => void leftOut.push(skipped),
       });
     } catch (error) {
       if (generation === this.generation) this.fail(error);
@@ -237,11 +245,10 @@ export class ServiceServer {
     this.tools = tools.filter((t) => served.has(t.tool.name));
     this.listed = checked.tools;
     this.lastListed = checked.tools;
-    this.skipped = checked.skipped;
+    this.skipped = [...leftOut, ...checked.skipped];
     // As an MCP server's: which tools and why, with a problem the Logs page words in its language.
-    const warning = skippedWarning(checked);
-    if (warning)
-      this.opts.log.warn(warning, problem('server.toolsLeftOut', { count: checked.skipped.length, served: checked.tools.length }));
+    const warning = skippedWarning({ ...checked, skipped: this.skipped });
+    if (warning) this.opts.log.warn(warning, problem('server.toolsLeftOut', { count: this.skipped.length, served: checked.tools.length }));
     this.lastFailure = undefined;
     this.history = NO_FAILURES;
     say(this.opts.log, 'info', problem('server.running', { name: this.http.platform, version: '', tools: this.listed.length }));

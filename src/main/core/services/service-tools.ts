@@ -2,8 +2,10 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { ServiceInputSchema, ServiceResultSchema } from '../../../shared/service-settings';
 import type { Logger } from '../logs/log-book';
+import type { Language, MessageKey } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
-import { atPointer, spoken, type RequestOptions, type ServiceAnswer, type ServiceHttp } from './service-http';
+import type { SkippedTool } from '../../../shared/status';
+import { atPointer, clipped, spoken, type RequestOptions, type ServiceAnswer, type ServiceHttp } from './service-http';
 import { ServiceError } from './service-problems';
 
 export type ServiceInput = z.output<typeof ServiceInputSchema>;
@@ -23,6 +25,12 @@ export interface ServiceContext {
   log: Logger;
   /** The config file's folder (absent: the working folder), for a relative file path. */
   configDir?: string;
+  /** The language of what the model hears (read at each call: a change in Settings applies at once). */
+  language(): Language;
+  /** A text the model hears, in its language (`voice.service.*`). */
+  say(key: MessageKey, params?: Record<string, string | number>): string;
+  /** A tool asked for that cannot be made (a misspelled action): the others are served, and this one shown in the status. */
+  leaveOut(skipped: SkippedTool): void;
 }
 
 /** The one text item the model reads. */
@@ -41,12 +49,23 @@ const FIELD = /\{(\/[^{}]*|)\}/g;
 
 /**
  * An answer as the model hears it: a template of fields (`It is {/data/temp} degrees`), one field
- * (`/data/temp`), or the whole answer (JSON compacted, text as it is).
+ * (`/data/temp`), or the whole answer (JSON compacted, text as it is). A field that is not in the
+ * answer (a `pick`, or every field of a `template`) is said, with what the platform answered: the
+ * request was made, and a silent empty answer would hide a setting that is wrong.
  */
-export function shapedAnswer(answer: ServiceAnswer, result: ServiceResult | undefined): string {
+export function shapedAnswer(answer: ServiceAnswer, result: ServiceResult | undefined, context?: Pick<ServiceContext, 'say'>): string {
   const value = answer.json ?? answer.text;
-  if (result?.template !== undefined) return result.template.replace(FIELD, (_whole, pointer: string) => spoken(atPointer(value, pointer)));
-  if (result?.pick !== undefined) return spoken(atPointer(value, result.pick));
+  const missing = (field: string) => (context ? context.say('voice.service.noField', { field, answer: clipped(spoken(value)) }) : '');
+  if (result?.template !== undefined) {
+    const fields = [...result.template.matchAll(FIELD)].map((m) => m[1] as string);
+    const absent = fields.filter((pointer) => atPointer(value, pointer) === undefined);
+    if (fields.length > 0 && absent.length === fields.length) return missing(absent[0] as string);
+    return result.template.replace(FIELD, (_whole, pointer: string) => spoken(atPointer(value, pointer)));
+  }
+  if (result?.pick !== undefined) {
+    const picked = atPointer(value, result.pick);
+    return picked === undefined ? missing(result.pick || '/') : spoken(picked);
+  }
   return spoken(value);
 }
 

@@ -239,6 +239,51 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
   });
 });
 
+describe('remote servers of the 2025-03-26 revision (no protected resource metadata)', () => {
+  it('sign in with the sign-in server metadata at their origin, whose issuer is under a path of it', async () => {
+    await setUp({ noResourceMetadata: true, routePrefix: '/oauth' });
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    expect(server().lastErrorCause?.code).toBe('server.needsSignIn');
+    const answer = await signIn();
+    expect(new URL(answer.url).pathname).toBe('/oauth/authorize');
+    expect(standIn!.requests).toEqual(
+      expect.arrayContaining(['GET /.well-known/oauth-authorization-server', 'POST /oauth/register', 'POST /oauth/token']),
+    );
+    expect((await harness!.bridge.api.callTool({ name: 'whoami', arguments: {} })).text).toMatch(/^whoami as client-/);
+    expectNoSecrets();
+  });
+
+  it('sign in at the default /authorize, /token and /register of their origin when there is no metadata at all, and refresh there', async () => {
+    await setUp({ noResourceMetadata: true, noAuthorizationMetadata: true });
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    expect(server().lastErrorCause?.code).toBe('server.needsSignIn');
+    const answer = await signIn();
+    expect(`${new URL(answer.url).origin}${new URL(answer.url).pathname}`).toBe(`${standIn!.base}/authorize`);
+    expect(standIn!.requests).toEqual(expect.arrayContaining(['POST /register', 'POST /token']));
+    const tokens = standIn!.requests.filter((r) => r === 'POST /token').length;
+    standIn!.expireAccessTokens();
+    expect((await harness!.bridge.api.callTool({ name: 'whoami', arguments: {} })).isError).toBe(false);
+    expect(standIn!.requests.filter((r) => r === 'POST /token').length).toBeGreaterThan(tokens);
+  });
+
+  it('still refuse metadata at their origin naming an issuer on another origin', async () => {
+    await setUp({ noResourceMetadata: true, metadataIssuer: () => 'https://evil.example/oauth' });
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    expect(await harness!.bridge.api.signIn({ name: 'cloud' })).toEqual({
+      problem: { code: 'server.signInFailed', params: { reason: 'issuer' } },
+    });
+    expect(standIn!.requests).not.toContain('POST /register');
+  });
+
+  it('a server with no metadata whose defaults are not there either: the sign-in says it offers none', async () => {
+    await setUp({ noResourceMetadata: true, noAuthorizationMetadata: true, noRegistration: true });
+    await waitFor(() => server().state === 'failed', 5000, 'the server to wait for sign-in');
+    expect(await harness!.bridge.api.signIn({ name: 'cloud' })).toEqual({
+      problem: { code: 'server.signInFailed', params: { reason: 'noOAuth' } },
+    });
+  });
+});
+
 describe('XIAOZHI_TRAY_OAUTH_OPEN=auto (the conformance client: nobody to press Sign in)', () => {
   it('signs in by itself as soon as a server needs it, and connects', async () => {
     await setUp({}, undefined, { XIAOZHI_TRAY_OAUTH_OPEN: 'auto' });

@@ -20,22 +20,22 @@ const metadata = (endpoints: Record<string, string | undefined>) => ({
 });
 
 describe('what discovery found, checked before anything is sent to the sign-in server', () => {
-  it('refuses endpoints that are not https (plain http only on this machine), and a sign-in page of another scheme', () => {
+  it('refuses endpoints that are not https (plain http only on this machine), and a sign-in page of another scheme', async () => {
     for (const bad of [
       { token_endpoint: 'http://auth.example/token' },
       { authorization_endpoint: 'file:///etc/passwd' },
       { registration_endpoint: 'http://10.0.0.1/register' },
     ]) {
-      expect(() =>
+      await expect(
         provider().saveDiscoveryState({
           authorizationServerUrl: 'https://auth.example',
           authorizationServerMetadata: metadata(bad) as never,
         }),
-      ).toThrow(/does not use https/);
+      ).rejects.toThrow(/does not use https/);
     }
-    expect(() =>
+    await expect(
       provider().saveDiscoveryState({ authorizationServerUrl: 'https://auth.example', authorizationServerMetadata: metadata({}) as never }),
-    ).not.toThrow();
+    ).resolves.toBeUndefined();
     expect(isSecureWebUrl('http://127.0.0.1:8080/token')).toBe(true);
     expect(isSecureWebUrl('http://localhost/token')).toBe(true);
     expect(isSecureWebUrl('javascript:alert(1)')).toBe(false);
@@ -47,8 +47,8 @@ describe('what discovery found, checked before anything is sent to the sign-in s
     expect(sameIssuer('https://auth.example.evil', 'https://auth.example')).toBe(false);
   });
 
-  it('a server with no OAuth metadata at all keeps its 401 as a refusal (as before sign-in existed)', () => {
-    expect(() => provider().saveDiscoveryState({ authorizationServerUrl: 'https://mcp.example/' })).toThrow(
+  it('a server with no OAuth metadata at all and no Bearer challenge keeps its 401 as a refusal (as before sign-in existed)', async () => {
+    await expect(provider().saveDiscoveryState({ authorizationServerUrl: 'https://mcp.example/' })).rejects.toThrow(
       /refused the credentials \(HTTP 401\)/,
     );
   });

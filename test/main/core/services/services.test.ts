@@ -67,8 +67,10 @@ describe('web services as tools, called by xiaozhi', () => {
         'dify_forecast',
         'get_state',
         'getPetById',
+        'getForecast',
         'light_turn_on',
         'listPets',
+        'updatePet',
         'set_lights',
         'web_away',
         'web_moved',
@@ -89,7 +91,7 @@ describe('web services as tools, called by xiaozhi', () => {
     expect(byName.get('getPetById')?.inputSchema).toMatchObject({ properties: { petId: { type: 'integer' } }, required: ['petId'] });
     // Home Assistant: the service's fields and its target.
     expect(byName.get('light_turn_on')?.inputSchema).toMatchObject({
-      properties: { entity_id: { type: 'string' }, brightness: { type: 'number' } },
+      properties: { entity_id: { type: 'string' }, brightness_pct: { type: 'number', minimum: 0, maximum: 100 } },
     });
   });
 
@@ -97,7 +99,7 @@ describe('web services as tools, called by xiaozhi', () => {
     expect(await call('coze_weather', { city: 'Beijing' })).toEqual({ text: 'Sunny and 23 degrees in Beijing', isError: false });
     expect(await call('dify_forecast', { city: 'Shanghai' })).toEqual({ text: 'It will rain in Shanghai', isError: false });
     expect(await call('set_lights', { room: 'kitchen', state: 'on' })).toEqual({ text: 'Turned the kitchen lights on', isError: false });
-    expect(await call('light_turn_on', { entity_id: 'light.kitchen', brightness: 128 })).toEqual({
+    expect(await call('light_turn_on', { entity_id: 'light.kitchen', brightness_pct: 50 })).toEqual({
       text: 'Done. Kitchen light: on',
       isError: false,
     });
@@ -111,24 +113,26 @@ describe('web services as tools, called by xiaozhi', () => {
     expect(await call('web_weather', { city: 'Hangzhou' })).toEqual({ text: 'It is 21 degrees in Hangzhou', isError: false });
 
     // The requests as each platform documents them.
-    const coze = standIns.seen.find((r) => r.path === '/coze/v1/workflow/run');
+    // By voice a call may go on in the background, longer than a blocking run may wait: streamed.
+    const coze = standIns.seen.find((r) => r.path === '/coze/v1/workflow/stream_run');
     expect(coze?.body).toEqual({ workflow_id: '7300000000000000001', parameters: { city: 'Beijing' } });
     const dify = standIns.seen.find((r) => r.path === '/dify/v1/workflows/run');
-    expect(dify?.body).toMatchObject({ inputs: { city: 'Shanghai' }, response_mode: 'blocking', user: 'xiaozhi-tray' });
+    // A call by voice may go on in the background, longer than Dify Cloud lets a blocking request wait: streamed.
+    expect(dify?.body).toMatchObject({ inputs: { city: 'Shanghai' }, response_mode: 'streaming', user: 'xiaozhi-tray' });
     const ha = standIns.seen.find((r) => r.path === '/ha/api/services/light/turn_on');
-    expect(ha?.body).toEqual({ entity_id: 'light.kitchen', brightness: 128 });
+    expect(ha?.body).toEqual({ entity_id: 'light.kitchen', brightness_pct: 50 });
     expect(standIns.seen.find((r) => r.path === '/api/v1/pets' && r.method === 'POST')?.headers['x-api-key']).toBe(SECRETS.petstore);
   });
 
   it('words the platforms’ errors and refused tokens for the model, never a raw body', async () => {
     // A run the platform reports as failed, with its own error.
     expect(await call('dify_forecast', { city: 'Atlantis' })).toEqual({
-      text: 'The tool "dify_forecast" failed: Dify refused the request: The weather node could not find the city (code failed).',
+      text: 'The tool "dify_forecast" failed: The Dify run failed: The weather node could not find the city.',
       isError: true,
     });
-    // A refused argument at the platform (HTTP 400 with Home Assistant's message).
+    // A device Home Assistant does not have (it would answer 200 and change nothing).
     expect(await call('light_turn_on', { entity_id: 'light.attic' })).toEqual({
-      text: 'The tool "light_turn_on" failed: Home Assistant answered HTTP 400: Entity light.attic not found.',
+      text: 'The tool "light_turn_on" failed: Home Assistant has no device or sensor called "light.attic".',
       isError: true,
     });
     // A pet that is not there: the API's own message.
@@ -137,13 +141,13 @@ describe('web services as tools, called by xiaozhi', () => {
     );
     // An entity no one has.
     expect((await call('get_state', { entity: 'garage door' })).text).toBe(
-      'The tool "get_state" failed: Home Assistant refused the request: no device or sensor is called "garage door" (code 404).',
+      'The tool "get_state" failed: Home Assistant has no device or sensor called "garage door".',
     );
     // The window gets the same as a problem it words in its own language.
     const fromWindow = await harness.bridge.api.callTool({ name: 'dify_forecast', arguments: { city: 'Atlantis' } });
     expect(fromWindow.error).toEqual({
-      code: 'service.refused',
-      params: { platform: 'Dify', code: 'failed', message: 'The weather node could not find the city' },
+      code: 'service.runFailed',
+      params: { platform: 'Dify', message: 'The weather node could not find the city' },
     });
   });
 

@@ -15,6 +15,7 @@ import { ServiceServer } from '../../../../src/main/core/services/service-server
 import { draftFromService, serviceFromDraft } from '../../../../src/renderer/pages/service-form';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
 import { tempDirs } from '../../../helpers/temp-dirs';
+import { testContext } from './service-harness';
 import { translate } from '../../../../src/shared/i18n/translate';
 import type { Problem } from '../../../../src/shared/problem';
 
@@ -69,7 +70,7 @@ afterEach(async () => {
   await once(server, 'close');
 });
 
-const context = (platform: string) => ({ http: new ServiceHttp(platform), timeoutMs: 5000, log: new LogBook().logger('server:t') });
+const context = (platform: string) => testContext(platform);
 const parse = (s: unknown) => ServerSettingsSchema.parse(s) as ServiceSettings;
 
 describe('try24: a config file with web services', () => {
