@@ -52,6 +52,11 @@ describe('a wrong PIN', () => {
     expect(lockouts).toEqual([1]);
     expect(ended).toEqual(['expired']);
     expect(confirmations.pending()).toEqual([theirs]);
+    // Said again with nothing waiting: how long voice waits, not "expired, ask again" (found against the real relay).
+    expect(await say(TEST_PIN)).toEqual({
+      text: 'Too many wrong PINs lately: confirming by voice waits 10 min. The person can allow it in the Xiaozhi Tray window.',
+      isError: true,
+    });
     hold('s1');
     expect(await say(TEST_PIN)).toEqual({
       text: 'Too many wrong PINs lately: confirming by voice waits 10 min. The person can allow it in the Xiaozhi Tray window.',

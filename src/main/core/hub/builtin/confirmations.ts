@@ -133,6 +133,8 @@ export class Confirmations {
   nothingWaiting(session: string): Unconfirmed {
     for (const entry of this.held.values())
       if (entry.session === session && entry.via === 'window') return { refused: 'windowOnly', action: entry.action };
+    // After a lockout: not "expired, ask again" (the next PIN would be refused too), but how long voice waits.
+    if (this.wrongPins.locked(session)) return { refused: 'paused', minutes: this.wrongPins.minutesLeft(session) };
     return this.decision(session);
   }
 
