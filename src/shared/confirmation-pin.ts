@@ -75,7 +75,10 @@ export const PinSchema = z
 export const ConfirmationSettingsSchema = z.object({
   /** Set by the user in Settings, or made by the app the first time a call asks first. */
   pin: PinSchema.optional(),
-  /** The window (or the web UI) showed the PIN: the model is no longer told where to find it. */
+  /**
+   * false: the app made the PIN and no window (or web page) has shown it yet, so the model tells the person
+   * where to find it; true: shown, or set in Settings; absent: written in the config by the user, who knows it.
+   */
   pinShown: z.boolean().optional(),
 });
 

@@ -391,17 +391,21 @@ export class Bridge {
     const { pin } = this.settings.confirmation;
     if (pin !== undefined) return pin;
     const made = newPin();
-    this.keepConfirmation({ pin: made });
+    // Made here: the person has not seen it yet (a PIN written in the config by hand has no `pinShown`, and is theirs).
+    this.keepConfirmation({ pin: made, pinShown: false });
     this.log.info(
-      '"ask first" now needs the person to say their confirmation PIN by voice (or Allow in the window); the model no longer gets a code it could confirm with by itself. A PIN was made for you: see it in Settings, or change it there',
+      `"ask first" now needs the person to say their confirmation PIN by voice (or Allow in the window); the model no longer gets a code it could confirm with by itself. A PIN was made for you: ${this.options.pinShownIn === 'configFile' ? 'it is in the config file (confirmation.pin); change it there' : 'see it in Settings, or change it there'}`,
     );
     return made;
   }
 
-  /** A call is about to ask for the PIN (made now if there is none): whether the window has shown it to the person. */
-  private pinFor(): boolean {
+  /**
+   * A call is about to ask for the PIN (made now if there is none): where the person finds it, while the
+   * app made it and no window has shown it yet; undefined once they know it.
+   */
+  private pinFor(): 'window' | 'webPage' | 'configFile' | undefined {
     this.confirmationPin();
-    return this.settings.confirmation.pinShown === true;
+    return this.settings.confirmation.pinShown === false ? (this.options.pinShownIn ?? 'window') : undefined;
   }
 
   /**

@@ -1039,7 +1039,9 @@ export const en = {
   'voice.call.refused': 'The tool "{tool}" may not be used by voice. The user can allow it in Xiaozhi Tray.',
   'voice.confirm.ask':
     "This needs the person's OK first: {action}. Ask them for their confirmation PIN, then call {confirmTool} with what they say, within a minute. If they say no, do not.",
-  'voice.confirm.whereIsPin': 'Their PIN is shown in the Xiaozhi Tray window, under Settings.',
+  'voice.confirm.whereIsPin.window': 'Their PIN is shown in the Xiaozhi Tray window, under Settings.',
+  'voice.confirm.whereIsPin.webPage': "Their PIN is shown on Xiaozhi Tray's web page, under Settings.",
+  'voice.confirm.whereIsPin.configFile': "Their PIN is in Xiaozhi Tray's config file, under confirmation.",
   'voice.confirm.askWindow':
     'This must be allowed in the Xiaozhi Tray window or its web page: {action}. It waits there for a minute; tell the person to press Allow there. It cannot be confirmed by voice.',
   'voice.confirm.nothing': 'Nothing is waiting for confirmation.',

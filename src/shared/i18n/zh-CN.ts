@@ -987,7 +987,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.call.refused': '工具“{tool}”不允许通过语音使用。用户可以在小智托盘中允许它。',
   'voice.confirm.ask':
     '这个操作要先经用户同意：{action}。请向用户要确认口令，再在一分钟内把用户说的内容传给 {confirmTool}。用户不同意就不要调用。',
-  'voice.confirm.whereIsPin': '口令可以在小智托盘窗口的「设置」里看到。',
+  'voice.confirm.whereIsPin.window': '口令可以在小智托盘窗口的「设置」里看到。',
+  'voice.confirm.whereIsPin.webPage': '口令可以在小智托盘网页的「设置」里看到。',
+  'voice.confirm.whereIsPin.configFile': '口令在小智托盘配置文件的 confirmation 项里。',
   'voice.confirm.askWindow':
     '这个操作只能在小智托盘的窗口或网页上允许：{action}。它会在那里等一分钟，请告诉用户去点「允许」。语音无法确认它。',
   'voice.confirm.nothing': '没有等待确认的操作。',

@@ -3,6 +3,7 @@ import type { ElicitField, ElicitValue, PendingElicitation } from '../../../shar
 import { sentences, translate, type Language } from '../../../shared/i18n/translate';
 import type { VoiceCalls } from './builtin/voice-calls';
 import type { VoiceQuestion } from './builtin/confirm-tool';
+import type { PinPlace } from './builtin/confirmation-pin';
 import { nameRecord } from '../../../shared/own';
 
 /** A server's message as a sentence the model can say back (ending with its stop). */
@@ -41,8 +42,8 @@ interface Entry {
 export interface VoiceQuestions {
   calls: VoiceCalls;
   language: () => Language;
-  /** The person's PIN is needed: made now if there was none; whether the window has shown it to them. */
-  pinFor: () => boolean;
+  /** The person's PIN is needed: made now if there was none; where they find it while nobody has shown it to them. */
+  pinFor: () => PinPlace | undefined;
   /** How long a question put by voice waits (the caller was answered: as long as a held call does). */
   waitMs: number;
 }
@@ -120,7 +121,8 @@ export class Elicitations {
     const confirmTool = call?.confirmTool;
     if (!call?.answerNow || confirmTool === undefined) return undefined;
     const language = this.voice.language();
-    const where = this.voice.pinFor() ? undefined : translate(language, 'voice.confirm.whereIsPin');
+    const place = this.voice.pinFor();
+    const where = place === undefined ? undefined : translate(language, `voice.confirm.whereIsPin.${place}`);
     const task = call.answerNow((id) =>
       sentences(language, translate(language, 'voice.elicit.ask', { message: spoken(message), confirmTool, id }), where),
     );

@@ -18,7 +18,7 @@ import type { CallSignal } from './call-signal';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
 import { CONFIRM_TOOL } from './builtin/confirm-tool';
 import type { Confirmations, HeldVia } from './builtin/confirmations';
-import { withoutPin } from './builtin/confirmation-pin';
+import { withoutPin, type PinPlace } from './builtin/confirmation-pin';
 import type { VoiceCall, VoiceCallNote, VoiceCalls } from './builtin/voice-calls';
 import type { ToolPolicy } from '../../../shared/settings';
 import { own } from '../../../shared/own';
@@ -120,10 +120,10 @@ export interface VoiceGuard {
   confirmations: Confirmations;
   policyOf(server: string, tool: Tool): ToolPolicy;
   /**
-   * A call is about to ask for the person's PIN: made now if the user set none. Whether the window
-   * has shown it to them (if not, the model is told where they find it).
+   * A call is about to ask for the person's PIN: made now if the user set none. Where they find it
+   * while nobody has shown it to them (the model tells them); undefined once they know it.
    */
-  pinFor(): boolean;
+  pinFor(): PinPlace | undefined;
   /** The PIN as it is now (none made yet: undefined), hidden from what a voice session is answered. */
   pin(): string | undefined;
   /** The calls by voice in flight, for a server's question during one (elicitation). */
@@ -372,7 +372,7 @@ export class ToolSetView implements CatalogView {
     const { session, caller, boundTo } = context;
     const action = describeAction(entry.original, name, args);
     // The first call that asks for the PIN makes one if the user set none (shown only in the window).
-    const pinShown = via === 'pin' ? voice.pinFor() : true;
+    const where = via === 'pin' ? voice.pinFor() : undefined;
     voice.confirmations.hold({
       session: session as string,
       via,
@@ -424,7 +424,7 @@ export class ToolSetView implements CatalogView {
         : sentences(
             language,
             translate(language, 'voice.confirm.ask', { action, confirmTool }),
-            pinShown ? undefined : translate(language, 'voice.confirm.whereIsPin'),
+            where === undefined ? undefined : translate(language, `voice.confirm.whereIsPin.${where}`),
           );
     return finish(textResult(text), 'held', problem('call.held', { tool: name, via }));
   }

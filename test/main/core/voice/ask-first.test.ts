@@ -3,15 +3,17 @@ import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { waitFor } from '../../../helpers/wait';
 import { Esp32Client } from '../../../helpers/esp32-client';
 import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
-import type { StdioServerSettings } from '../../../../src/shared/settings';
+import type { SettingsInput, StdioServerSettings } from '../../../../src/shared/settings';
 
 const ctx = withEndpointTeardown(afterEach);
 
-async function speaker(extra: Partial<StdioServerSettings> = {}): Promise<Esp32Client> {
+async function speaker(extra: Partial<StdioServerSettings> = {}, input: SettingsInput = {}): Promise<Esp32Client> {
+  await ctx.xiaozhi?.close();
   ctx.xiaozhi = await FakeXiaozhi.start();
   ctx.harness = makeBridge({
     endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
     servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' }, extra)],
+    ...input,
   });
   ctx.harness.bridge.start();
   await ctx.harness.bridge.whenServersSettled();
@@ -61,6 +63,30 @@ describe('ask before risky actions (by voice)', () => {
     expect(everything).not.toContain(pin);
     // Said once, when the PIN was made (configs from before the PIN keep their "ask", which now asks for it).
     expect(logText(ctx.harness!.logBook).split('"ask first" now needs the person to say their confirmation PIN')).toHaveLength(2);
+  }, 60_000);
+
+  it('where the person finds a PIN the app made: headless with no web page, the config file; a PIN they wrote there is theirs', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge(
+      {
+        endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
+        servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' })],
+      },
+      undefined,
+      { pinShownIn: 'configFile' },
+    );
+    ctx.harness.bridge.start();
+    await ctx.harness.bridge.whenServersSettled();
+    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
+    expect(await esp.say('delete_file', { path: '/a' })).toMatch(
+      /If they say no, do not\. Their PIN is in Xiaozhi Tray's config file, under confirmation\.$/,
+    );
+    expect(ctx.harness.store.load().confirmation).toMatchObject({ pin: expect.stringMatching(/^\d{6}$/), pinShown: false });
+    await ctx.harness.bridge.stop();
+
+    const esp2 = await speaker({}, { confirmation: { pin: '0420' } });
+    expect(await esp2.say('delete_file', { path: '/b' })).toMatch(/If they say no, do not\.$/);
+    expect(await esp2.say('confirm_action', { pin: '零四二零' })).toBe('deleted /b');
   }, 60_000);
 
   it('"only in the window": voice cannot confirm it whatever it says; Allow in the window runs it', async () => {

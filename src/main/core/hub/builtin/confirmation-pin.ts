@@ -1,6 +1,9 @@
 import { randomInt, timingSafeEqual, createHash } from 'node:crypto';
 import { isPin } from '../../../../shared/confirmation-pin';
 
+/** Where a person reads the PIN the app made for them: the desktop window, the headless web page, the config file. */
+export type PinPlace = 'window' | 'webPage' | 'configFile';
+
 /** Digits as speech recognition may write them: Chinese numerals (幺 and 两 as said aloud) and English words. */
 const CHINESE_DIGITS: ReadonlyMap<string, string> = new Map([
   ['零', '0'],
