@@ -6,7 +6,7 @@ import { firstIssue } from '../../../shared/zod-issue';
 import type { ParsedConfig } from './parse-config';
 import { fillInputs } from './placeholders';
 import type { ConfigProblem } from '../config/json-text';
-import { own } from '../../../shared/own';
+import { own, setOwn } from '../../../shared/own';
 
 export class ImportError extends Error {
   /** A file that did not parse: each problem where it stands, for the CLI to word in its reader's language. */
@@ -64,8 +64,7 @@ export function applyImport(
     // Imported switches (xiaozhi-client's mcpServerConfig) belong to the default set.
     const tools = own(parsed.tools, original.name);
     const switches = defaultToolSwitches(next);
-    // eslint-disable-next-line foreign-keys/no-inherited-lookup -- a server name is never __proto__ (the settings refuse it); the set's own entry is merged
-    if (tools) switches[server.name] = { ...own(switches, server.name), ...tools };
+    if (tools) setOwn(switches, server.name, { ...own(switches, server.name), ...tools });
   });
 
   parsed.endpoints.forEach((endpoint, index) => {

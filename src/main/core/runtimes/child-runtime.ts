@@ -7,7 +7,7 @@ import type { ServerRuntime } from '../../../shared/status';
 import type { RuntimeAvailability } from '../../../shared/host';
 import { findOnPath } from '../servers/find-on-path';
 import { ProblemError } from '../servers/server-problems';
-import { own } from '../../../shared/own';
+import { own, setOwn } from '../../../shared/own';
 
 /** A private runtime ready in the app's data folder: the folder to put first on a child's PATH. */
 export interface PreparedRuntime {
@@ -85,6 +85,5 @@ export async function prepareChildRuntime(
 export function withPathFirst(env: Record<string, string>, dir: string, platform: NodeJS.Platform = process.platform): void {
   const key = Object.keys(env).find((name) => (platform === 'win32' ? name.toUpperCase() === 'PATH' : name === 'PATH')) ?? 'PATH';
   const current = own(env, key);
-  // eslint-disable-next-line foreign-keys/no-inherited-lookup -- PATH, in the case the environment has it
-  env[key] = current ? `${dir}${platform === 'win32' ? ';' : ':'}${current}` : dir;
+  setOwn(env, key, current ? `${dir}${platform === 'win32' ? ';' : ':'}${current}` : dir);
 }
