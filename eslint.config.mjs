@@ -1,5 +1,6 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import foreignKeys from './eslint-rules/foreign-keys.mjs';
 
 const layer = (files, patterns, message) => ({
   files,
@@ -27,6 +28,14 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
       'react-hooks/incompatible-library': 'off',
     },
+  },
+  // Names from outside are keys into Maps or null-prototype records (eslint-rules/foreign-keys.mjs says what it
+  // catches and what it cannot). With type information, for the code that ships.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'foreign-keys': foreignKeys },
+    rules: { 'foreign-keys/no-inherited-lookup': 'error' },
   },
   // The layering of docs/ARCHITECTURE.md, enforced: arrows point down only.
   layer(

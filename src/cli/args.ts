@@ -1,6 +1,7 @@
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { translate, type MessageKey, type Translate } from '../shared/i18n/translate';
 import { closest } from './suggest';
+import { nameRecord, type NameRecord } from '../shared/own';
 
 /** One option a command accepts. `value` names its argument (`FILE`); without it, it is a switch. */
 export interface OptionSpec {
@@ -41,9 +42,9 @@ export class UsageError extends Error {
 
 export interface ParsedArgs {
   positionals: string[];
-  options: Record<string, string | true>;
+  options: NameRecord<string | true>;
   /** Every value of a repeatable option, in order. */
-  lists: Record<string, string[]>;
+  lists: NameRecord<string[]>;
 }
 
 /** Accepted by every command. */
@@ -53,7 +54,10 @@ export const COMMON_OPTIONS: OptionSpec[] = [
 ];
 
 /** Short forms, for the common options only. */
-const SHORT: Record<string, string> = { help: 'h', version: 'v' };
+const SHORT: ReadonlyMap<string, string> = new Map([
+  ['help', 'h'],
+  ['version', 'v'],
+]);
 
 /**
  * Node's `parseArgs` splits the command line (`--name value`, `--name=value`, `-h`, positionals,
@@ -68,7 +72,10 @@ export function parseArgs(argv: string[], specs: OptionSpec[], command: string):
     options: Object.fromEntries(
       [...known.values()].map((spec) => [
         spec.name,
-        { type: spec.value ? ('string' as const) : ('boolean' as const), ...(SHORT[spec.name] ? { short: SHORT[spec.name] } : {}) },
+        {
+          type: spec.value ? ('string' as const) : ('boolean' as const),
+          ...(SHORT.has(spec.name) ? { short: SHORT.get(spec.name) as string } : {}),
+        },
       ]),
     ),
     strict: false,
@@ -76,8 +83,9 @@ export function parseArgs(argv: string[], specs: OptionSpec[], command: string):
     tokens: true,
   });
   const positionals: string[] = [];
-  const options: Record<string, string | true> = {};
-  const lists: Record<string, string[]> = {};
+  // Keyed by option names as typed: records with no prototype (`--constructor` finds nothing inherited).
+  const options = nameRecord<string | true>();
+  const lists = nameRecord<string[]>();
   for (const token of tokens) {
     if (token.kind === 'positional') positionals.push(token.value);
     if (token.kind !== 'option') continue;
@@ -86,7 +94,7 @@ export function parseArgs(argv: string[], specs: OptionSpec[], command: string):
     // Short forms stand alone (`-h`, not `-hv`), and a mistake is said as typed: `-config` is one
     // (Node reads it as -c -o -n…).
     const typed = argv[token.index] as string;
-    if (!spec || (!rawName.startsWith('--') && (SHORT[name] === undefined || typed !== rawName)))
+    if (!spec || (!rawName.startsWith('--') && (!SHORT.has(name) || typed !== rawName)))
       throw unknownOption(typed.split('=')[0] as string, [...known.keys()], command);
     let value: string | true = true;
     if (spec.value) {

@@ -6,14 +6,18 @@ import { UsageError } from './args';
  * LC_MESSAGES and LANG that is set decides; zh… is 简体中文, anything else (C, POSIX, en_US…) English.
  */
 export function localeLanguage(env: NodeJS.ProcessEnv): Language {
-  for (const name of ['LC_ALL', 'LC_MESSAGES', 'LANG']) {
+  for (const name of ['LC_ALL', 'LC_MESSAGES', 'LANG'] as const) {
     const value = env[name];
     if (value) return /^zh/i.test(value) ? 'zh-CN' : 'en';
   }
   return 'en';
 }
 
-const LANGUAGES: Record<string, Language> = { en: 'en', zh: 'zh-CN', 'zh-cn': 'zh-CN' };
+const LANGUAGES: ReadonlyMap<string, Language> = new Map([
+  ['en', 'en'],
+  ['zh', 'zh-CN'],
+  ['zh-cn', 'zh-CN'],
+]);
 
 /** `--lang en|zh-CN` anywhere before `--`, taken out of the command line (every command accepts it). */
 export function takeLanguageFlag(argv: string[]): { argv: string[]; language?: Language } {
@@ -30,7 +34,7 @@ export function takeLanguageFlag(argv: string[]): { argv: string[]; language?: L
       continue;
     }
     const value = arg === '--lang' ? argv[++i] : arg.slice('--lang='.length);
-    const chosen = value === undefined ? undefined : LANGUAGES[value.toLowerCase()];
+    const chosen = value === undefined ? undefined : LANGUAGES.get(value.toLowerCase());
     if (!chosen) throw UsageError.of('cli.usage.badLang', { value: value ?? '' });
     language = chosen;
   }

@@ -1,5 +1,6 @@
 import { UsageError, type OptionSpec, type ParsedArgs } from './args';
 import { onCommandLine } from './secret-input';
+import { nameRecord, type NameRecord } from '../shared/own';
 
 export const INPUT_OPTION: OptionSpec = {
   name: 'input',
@@ -23,8 +24,9 @@ export const CODE_ENV_OPTION: OptionSpec = {
  * Every `--input ID=VALUE`, by id. A value for `env:` or `input:` is usually a key or a token: on the
  * command line others see it, so each is warned about, with the ways that keep it off argv.
  */
-export function inputValues(args: ParsedArgs, warn: (line: string) => void): Record<string, string> {
-  const values: Record<string, string> = {};
+export function inputValues(args: ParsedArgs, warn: (line: string) => void): NameRecord<string> {
+  // Keyed by ids the user typed: no prototype.
+  const values = nameRecord<string>();
   for (const item of args.lists.input ?? []) {
     const at = item.indexOf('=');
     if (at <= 0) throw UsageError.of('cli.input.bad', { item });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { octalMode } from '../main/core/config/atomic-write';
 import { UsageError } from './args';
 import { translator, type Translate } from '../shared/i18n/translate';
+import { own, type NameRecord } from '../shared/own';
 
 /**
  * Secrets the CLI takes (the local server's token, an endpoint URL with its token) come from a
@@ -90,7 +91,7 @@ export function readSecretFile(
  * order; both flags at once are refused. Undefined when none is given.
  */
 export function secretOption(
-  options: Record<string, string | true>,
+  options: NameRecord<string | true>,
   names: {
     flag: string;
     fileFlag: string;
@@ -113,6 +114,6 @@ export function secretOption(
     context.warn(t('cli.secret.onCommandLine', { flag: `--${names.flag}`, instead }));
     return direct;
   }
-  const fromEnv = names.env ? context.env[names.env] : undefined;
+  const fromEnv = names.env ? own(context.env, names.env) : undefined;
   return fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
 }

@@ -25,6 +25,7 @@ import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportRes
 import { toolSetCommands } from './tool-set-api';
 import { OpenApiOutlineSchema } from './openapi-selection';
 import { ConfirmationAnswerSchema, PendingConfirmationSchema } from './confirmations';
+import { PinSchema } from './confirmation-pin';
 import { ElicitValueSchema, PendingElicitationSchema } from './elicitations';
 
 /**
@@ -173,6 +174,13 @@ export const confirmationCommands = {
   getConfirmations: command(Void, z.array(PendingConfirmationSchema)),
   /** Allow runs the call in the background (its result a finished task); Deny refuses it. Both are in the history. */
   answerConfirmation: command(z.object({ key: z.number().int(), allow: z.boolean() }), ConfirmationAnswerSchema),
+  /**
+   * The person's confirmation PIN, to show them (made now if there is none). Only the window and the
+   * web UI ask; the model is then no longer told where to find it. Never in settings as a UI sees them.
+   */
+  revealConfirmationPin: command(Void, z.object({ pin: z.string() })),
+  /** The user's own PIN (4 to 8 digits, or a word); null makes a new one. */
+  setConfirmationPin: command(z.object({ pin: PinSchema.nullable() }), Void),
 } as const;
 
 /** A server's questions during a call (MCP elicitation), answered in the window. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { own } from './own';
 
 /**
  * The catalogue of servers a user can add in one click: shipped with the app as data
@@ -100,7 +101,7 @@ export function placeholdersOf(entry: CatalogueEntry): string[] {
 }
 
 const fill = (text: string, values: Record<string, string>) =>
-  text.replace(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g, (whole, id: string) => values[id] ?? whole);
+  text.replace(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g, (whole, id: string) => own(values, id) ?? whole);
 
 /**
  * The server settings an entry makes with these values. An argument, environment variable or header
@@ -108,7 +109,7 @@ const fill = (text: string, values: Record<string, string>) =>
  */
 export function serverFromEntry(entry: CatalogueEntry, values: Record<string, string>, name = entry.name) {
   const given = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()]));
-  const empty = (text: string) => [...text.matchAll(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g)].some((m) => !given[m[1] as string]);
+  const empty = (text: string) => [...text.matchAll(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g)].some((m) => !own(given, m[1] as string));
   if (entry.run.transport === 'stdio') {
     return {
       name,

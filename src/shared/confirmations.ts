@@ -2,8 +2,10 @@ import { z } from 'zod';
 
 /** A call by voice held until the user allows or denies it, as the window lists it. */
 export const PendingConfirmationSchema = z.object({
-  /** The window's handle on it (never the spoken code: that one is for the voice path). */
+  /** The window's handle on it. */
   key: z.number().int(),
+  /** Who may confirm it: the person's PIN by voice (or the window), or the window and the web UI only. */
+  via: z.enum(['pin', 'window']),
   /** The tool's name as the endpoint was served it, and its server. */
   tool: z.string(),
   server: z.string(),

@@ -1,3 +1,5 @@
+import { own } from './own';
+
 /**
  * Keys that reach an object's prototype when assigned (`obj[key] = …`): a file or a peer that
  * sends them is refused, with where they stand, rather than allowed to change what other keys mean.
@@ -37,7 +39,7 @@ export function forbiddenKeyPaths(value: unknown, limit = 20): KeyPath[] {
     } else if (typeof current === 'object' && current !== null) {
       for (const key of Object.keys(current)) {
         if (FORBIDDEN_KEYS.has(key)) found.push(pathOf(node, key));
-        else stack.push({ value: (current as Record<string, unknown>)[key], key, parent: node });
+        else stack.push({ value: own(current as Record<string, unknown>, key), key, parent: node });
       }
     }
   }

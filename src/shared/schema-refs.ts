@@ -1,3 +1,5 @@
+import { setOwn } from './own';
+
 /**
  * Local `$ref`s resolved into the schema that uses them. xiaozhi keeps only `type`, `properties`
  * and `required` of a tool's schema, so a property defined by `"$ref": "#/$defs/Address"` (pydantic,
@@ -142,7 +144,7 @@ class Inliner {
       if (data && stack.length > 0) this.bytes -= jsonCharsOver(child, Math.max(0, this.bytes));
       const next = data ? child : this.walk(child, depth + 1, stack, !map && MAP_KEYS.has(key));
       if (next !== child) changed = true;
-      out[key] = next;
+      setOwn(out, key, next);
     }
     // `allOf` of one schema (pydantic's way to give a `$ref` a default or a description) reads as that schema.
     const only = Array.isArray(out.allOf) && out.allOf.length === 1 ? out.allOf[0] : undefined;
@@ -167,7 +169,7 @@ class Inliner {
     const merged: Node = isNode(expanded) ? { ...expanded } : {};
     // What the referring schema says itself (a description, a default) wins over the definition's.
     for (const [key, child] of Object.entries(siblings))
-      merged[key] = DATA_KEYS.has(key) ? child : this.walk(child, depth + 1, stack, MAP_KEYS.has(key));
+      setOwn(merged, key, DATA_KEYS.has(key) ? child : this.walk(child, depth + 1, stack, MAP_KEYS.has(key)));
     return merged;
   }
 }

@@ -4,6 +4,7 @@ import { MASK_MARKER } from './masked';
 import { useReadableZodMessages } from './zod-issue';
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
 import { serviceShapes, serviceTarget } from './service-settings';
+import { ConfirmationSettingsSchema } from './confirmation-pin';
 
 // Schema errors read like the rest of the app ("must be one of stdio, sse, streamable-http").
 useReadableZodMessages();
@@ -81,8 +82,11 @@ export const EndpointSettingsSchema = z.object({
   patience: z.union([z.enum(['xiaozhi.me', 'self-hosted']), z.number().min(1).max(3600)]).optional(),
 });
 
-/** A tool called by voice: run at once, ask the user first, or never run. */
-export const ToolPolicySchema = z.enum(['run', 'ask', 'never']);
+/**
+ * A tool called by voice: run at once; ask first (the person says their confirmation PIN, or allows
+ * it in the window); only when allowed in the window or the web UI (voice can never confirm it); never.
+ */
+export const ToolPolicySchema = z.enum(['run', 'ask', 'window', 'never']);
 export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
 
 /** The name the bridge's own tools are listed under (a server of that name would share their switches). */
@@ -304,6 +308,8 @@ export const SettingsSchema = z
     updates: UpdateSettingsSchema.default({ enabled: true }),
     /** Where packages and runtimes come from (official by default). */
     mirrors: MirrorSettingsSchema.default({ preset: 'default' }),
+    /** How a person confirms an "ask first" call by voice: their PIN. */
+    confirmation: ConfirmationSettingsSchema.default({}),
     ui: z
       .object({
         language: z.enum(['system', 'zh-CN', 'en']).default('system'),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { APP_NAMES } from './i18n/app-names';
 import { LOCAL_CLIENT_ID, ToolSetSchema } from './settings';
 import { CatalogToolSchema } from './status';
+import { own } from './own';
 
 /**
  * The BridgeApi commands for tool sets, the local MCP server and "Add to …" (merged into
@@ -93,5 +94,5 @@ export const LOCAL_CLIENT_NAMES = Object.fromEntries(AddToClientSchema.options.m
 /** The name a local client goes by (in history, in the window); undefined for `/mcp`, which names none. */
 export function localClientName(client: string): string | undefined {
   if (client === '') return undefined;
-  return (LOCAL_CLIENT_NAMES as Record<string, string>)[client] ?? client;
+  return own(LOCAL_CLIENT_NAMES as Record<string, string>, client) ?? client;
 }

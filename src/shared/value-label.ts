@@ -1,3 +1,5 @@
+import { own } from './own';
+
 /**
  * A human name for a value a server asks for, from its variable, argument or input name
  * (`WEATHER_API_KEY` → "Weather API key" / "Weather API 密钥"): the catalogue's "Needs: …" and an
@@ -43,11 +45,11 @@ export function valueLabel(name: string): { en: string; zh: string } {
   const parts = words(name);
   if (parts.length === 0) return { en: name, zh: name };
   const en = parts.map((word, i) => {
-    const known = WORDS[word.toLowerCase()]?.en;
+    const known = own(WORDS, word.toLowerCase())?.en;
     const plain = known ?? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
     return i === 0 ? plain.charAt(0).toUpperCase() + plain.slice(1) : plain;
   });
-  const zh = parts.map((word) => WORDS[word.toLowerCase()]?.zh ?? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase());
+  const zh = parts.map((word) => own(WORDS, word.toLowerCase())?.zh ?? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase());
   // Chinese words run together; a Latin word keeps a space on each side ("Weather API 密钥", the shipped style).
   const cjk = /[\u4e00-\u9fff]/;
   const zhText = zh.reduce(

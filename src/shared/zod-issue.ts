@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { own } from './own';
 
 /** The first problem of a failed parse: its dotted path ('' for the root) and message. */
 export function firstIssue(error: z.ZodError): { path: string; message: string } {
@@ -51,7 +52,7 @@ export function readableIssueMessage(issue: RawIssue): string | undefined {
       return issue.values.length === 1 ? `must be ${listOf(issue.values)}` : `must be one of ${listOf(issue.values)}`;
     case 'invalid_union': {
       if (issue.discriminator && 'options' in issue && issue.options) {
-        const given = (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator];
+        const given = own(issue.input as Record<string, unknown> | undefined, issue.discriminator);
         return `${given === undefined ? 'is required and ' : ''}must be one of ${listOf(issue.options as readonly unknown[])}`;
       }
       return 'does not match any of the allowed forms';

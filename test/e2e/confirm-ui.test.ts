@@ -48,9 +48,11 @@ describe.skipIf(!haveChromium)('Allow / Deny in the window, in Chromium', () => 
     await closeAll({ browser, bridge, xiaozhi, work });
   });
 
-  it('shows the held call (tool, server, arguments, who asked, time left); Allow runs it as a task whose result the model reads', async () => {
+  it('shows the held call (tool, server, arguments, who asked, time left) and the PIN on request; Allow runs it as a task whose result the model reads', async () => {
     const asked = await say('delete_file', { path: '/home/me/notes.txt' });
-    expect(asked).toMatch(/^This needs the user's confirmation first: Delete a file \(path: \/home\/me\/notes\.txt\)\./);
+    expect(asked).toBe(
+      "This needs the person's OK first: Delete a file (path: /home/me/notes.txt). Ask them for their confirmation PIN, then call confirm_action with what they say, within a minute. If they say no, do not. Their PIN is shown on Xiaozhi Tray's web page, under Settings.",
+    );
     const card = page.getByRole('region', { name: 'Waiting for your OK' });
     await card.getByText('Delete a file').waitFor();
     const text = await card.innerText();
@@ -58,31 +60,77 @@ describe.skipIf(!haveChromium)('Allow / Deny in the window, in Chromium', () => 
     expect(text).toContain('delete_file');
     expect(text).toContain('server files');
     expect(text).toContain('/home/me/notes.txt');
+    expect(text).toContain('Or say your confirmation PIN to xiaozhi.');
     expect(text).toMatch(/\b(5\d|60) s left/);
+    // The PIN the app made is not on the page until the person asks for it.
+    expect(text).not.toMatch(/\d{6}/);
+    await card.getByRole('button', { name: 'Show my PIN' }).click();
+    await card.getByText(/^\d{6}$/).waitFor();
+    const pin = (await card.getByText(/^\d{6}$/).innerText()).trim();
     await screenshot(page, 'confirm-pending');
-    await card.getByRole('button', { name: 'Allow' }).click();
+    // Shown to the person now: the model is no longer told where to find it.
+    expect(await say('delete_file', { path: '/b' })).toMatch(/If they say no, do not\.$/);
+    await card.getByRole('button', { name: 'Allow' }).first().click();
     await page.getByText(/^Allowed: it runs as task [2-9][A-Z]\.$/).waitFor();
-    await card.waitFor({ state: 'detached' });
     // The task list on the overview: done, with the result.
     const tasks = page.getByRole('region', { name: 'Long calls' });
     await tasks.getByText('deleted /home/me/notes.txt').waitFor();
     const id = (await tasks.locator('li').first().getAttribute('data-task')) as string;
     expect(await say('task_status', { task: id })).toBe(`Task ${id} (delete file) is done: deleted /home/me/notes.txt`);
+    // The other one, by the PIN the person read there.
+    expect(await say('confirm_action', { pin })).toBe('deleted /b');
+    await card.waitFor({ state: 'detached' });
     await goTo(page, 'history');
     await page.getByText('kitchen (allowed in the web UI)').first().waitFor();
+    expect(await page.locator('body').innerText()).not.toContain(pin);
+  }, 60_000);
+
+  it('Settings → Voice confirmation: hidden until shown, a new one made and shown at once, your own kept; in both languages', async () => {
+    await goTo(page, 'settings');
+    const section = page.getByRole('region', { name: 'Voice confirmation' });
+    await section.scrollIntoViewIfNeeded();
+    expect(await section.locator('output').innerText()).toBe('••••••');
+    await section.getByRole('button', { name: 'Show' }).click();
+    await section.locator('output[data-pin-shown="true"]').waitFor();
+    const before = await section.locator('output').innerText();
+    expect(before).toMatch(/^\d{6}$/);
+    await screenshot(page, 'settings-pin');
+    await section.getByRole('button', { name: 'Make a new one' }).click();
+    await page.getByText('A new PIN was made.').waitFor();
+    await page.waitForFunction((old) => document.querySelector('output.pin-shown')?.textContent !== old, before);
+    const input = section.getByLabel('Set your own PIN');
+    await input.fill('yes');
+    await section.getByText('4 to 8 digits, or one word', { exact: false }).first().waitFor();
+    expect(await section.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await input.fill('芝麻开门');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('PIN saved.').waitFor();
+    await section.getByRole('button', { name: 'Show' }).click();
+    await section.getByText('芝麻开门').waitFor();
+    await setLook(page, ['zh-CN', 'light']);
+    const zh = page.getByRole('region', { name: '语音确认' });
+    await zh.scrollIntoViewIfNeeded();
+    await zh.getByText('芝麻开门').waitFor();
+    expect(await zh.getByRole('button', { name: '隐藏' }).isVisible()).toBe(true);
+    await screenshot(page, 'settings-pin-zh');
   }, 60_000);
 
   it('in Chinese: 拒绝 refuses it, and the model hears the user declined', async () => {
     await setLook(page, ['zh-CN', 'light']);
     const asked = await say('delete_file', { path: '/tmp/a' });
-    expect(asked).toContain('这个操作需要先经用户确认：Delete a file (path: /tmp/a)');
-    const code = /code 为 "(\d{4})"/.exec(asked)?.[1] as string;
+    expect(asked).toBe(
+      '这个操作要先经用户同意：Delete a file (path: /tmp/a)。请向用户要确认口令，再在一分钟内把用户说的内容传给 confirm_action。用户不同意就不要调用。',
+    );
     const card = page.getByRole('region', { name: '等待你确认' });
     await card.getByText('kitchen 请求运行').waitFor();
     expect(await card.innerText()).toMatch(/还剩 \d+ 秒/);
+    expect(await card.innerText()).toContain('也可以对小智说出你的确认口令。');
+    await card.getByRole('button', { name: '显示我的口令' }).click();
+    await card.getByText('芝麻开门').waitFor();
+    await screenshot(page, 'confirm-pending-zh');
     await card.getByRole('button', { name: '拒绝' }).click();
     await page.getByText('已拒绝。').waitFor();
     await card.waitFor({ state: 'detached' });
-    expect(await say('confirm_action', { code })).toBe('用户拒绝了：Delete a file (path: /tmp/a)。');
+    expect(await say('confirm_action', { pin: '芝麻，开门' })).toBe('用户拒绝了：Delete a file (path: /tmp/a)。');
   }, 60_000);
 });

@@ -2,10 +2,14 @@ import type { Confirmations } from '../../src/main/core/hub/builtin/confirmation
 
 type HoldRequest = Parameters<Confirmations['hold']>[0];
 
-/** A voice call of files/delete_file held for the user's OK, in session s1; `changes` replace any part of it. */
+/** The person's confirmation PIN in tests that make their own Confirmations. */
+export const TEST_PIN = '482193';
+
+/** A voice call of files/delete_file held for the person's PIN in session s1; `changes` replace any part of it. */
 export function heldDelete(changes: Partial<HoldRequest> = {}): HoldRequest {
   return {
     session: 's1',
+    via: 'pin',
     caller: 'speaker',
     owner: 'speaker',
     server: 'files',

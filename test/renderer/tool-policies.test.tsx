@@ -22,7 +22,7 @@ describe('voice policies on the tools page', () => {
   it('shows each default (ask first for a destructive tool), saves a tool’s and a server’s choice, and xiaozhi is held to it', async () => {
     const session = await serving();
     await renderWithBridge(ctx.harness!, <ToolsPage />);
-    expect(shownOption(select('When xiaozhi calls delete_file'))).toBe('Default: Ask first');
+    expect(shownOption(select('When xiaozhi calls delete_file'))).toBe('Default: Ask first (PIN)');
     expect(shownOption(select('When xiaozhi calls echo'))).toBe('Default: Run');
     expect(shownOption(select('When xiaozhi calls any tool of files'))).toBe('Each tool as set');
     // The bridge's own tools have no policy to set.
@@ -37,9 +37,15 @@ describe('voice policies on the tools page', () => {
 
     fireEvent.change(select('When xiaozhi calls any tool of files'), { target: { value: 'ask' } });
     await waitFor(() => expect(ctx.harness!.store.load().servers[0]?.toolPolicy).toBe('ask'));
-    await waitFor(() => expect(shownOption(select('When xiaozhi calls echo'))).toBe('Default: Ask first'));
+    await waitFor(() => expect(shownOption(select('When xiaozhi calls echo'))).toBe('Default: Ask first (PIN)'));
     const held = await session.request(51, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
-    expect(held.result?.content?.[0]?.text).toMatch(/^This needs the user's confirmation first: echo \(text: hi\)\./);
+    expect(held.result?.content?.[0]?.text).toMatch(/^This needs the person's OK first: echo \(text: hi\)\./);
+
+    // Only in the window: voice is told to wait for Allow there.
+    fireEvent.change(select('When xiaozhi calls delete_file'), { target: { value: 'window' } });
+    await waitFor(() => expect(ctx.harness!.store.load().servers[0]?.toolPolicies).toEqual({ delete_file: 'window' }));
+    const waits = await session.request(52, 'tools/call', { name: 'delete_file', arguments: { path: '/x' } });
+    expect(waits.result?.content?.[0]?.text).toMatch(/^This must be allowed in the Xiaozhi Tray window or its web page: /);
 
     // Back to the defaults: nothing left in the settings.
     fireEvent.change(select('When xiaozhi calls delete_file'), { target: { value: '' } });
@@ -54,8 +60,14 @@ describe('voice policies on the tools page', () => {
   it('in Chinese', async () => {
     await serving();
     await renderWithBridge(ctx.harness!, <ToolsPage />, 'zh-CN');
-    expect(shownOption(select('小智调用 delete_file 时'))).toBe('默认：先问我');
-    expect([...select('小智调用 echo 时').options].map((o) => o.textContent)).toEqual(['默认：直接运行', '直接运行', '先问我', '禁止']);
+    expect(shownOption(select('小智调用 delete_file 时'))).toBe('默认：先问我（口令）');
+    expect([...select('小智调用 echo 时').options].map((o) => o.textContent)).toEqual([
+      '默认：直接运行',
+      '直接运行',
+      '先问我（口令）',
+      '只在窗口里允许',
+      '禁止',
+    ]);
     expect(screen.getAllByText('语音调用：').length).toBeGreaterThan(0);
   }, 60_000);
 });

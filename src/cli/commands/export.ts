@@ -36,7 +36,7 @@ export const exportCommand: Command = {
   details: 'cli.export.details',
   async run(args, ctx) {
     const format = (stringOption(args, 'format') ?? 'mcp-servers') as ExportFormat;
-    const localFlag = ['mcp-port', 'mcp-token-file', 'mcp-token'].find((name) => args.options[name] !== undefined);
+    const localFlag = (['mcp-port', 'mcp-token-file', 'mcp-token'] as const).find((name) => args.options[name] !== undefined);
     if (localFlag && (format === 'mcp-servers' || format === 'xiaozhi-client'))
       throw UsageError.of('cli.export.clientFlag', { flag: `--${localFlag}` });
     const loaded = loadOrExplain(ctx, configFileOr(configArg(args), ctx), 'export', allowEnvArg(args));

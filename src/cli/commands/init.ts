@@ -19,6 +19,7 @@ import { DEFAULT_CONFIG, madePrivate } from '../config-file';
 import { Prompter } from '../prompt';
 import { secretOption } from '../secret-input';
 import { closest } from '../suggest';
+import { nameRecord, type NameRecord } from '../../shared/own';
 
 const DEFAULT_FILE = DEFAULT_CONFIG;
 
@@ -149,7 +150,7 @@ async function askEndpoint(prompter: Prompter, ctx: CliContext): Promise<string 
 async function importChosen(
   chosen: Found[],
   start: Settings,
-  inputs: Record<string, string>,
+  inputs: NameRecord<string>,
   fromEnvironment: Set<string>,
   prompter: Prompter | undefined,
   ctx: CliContext,
@@ -160,7 +161,8 @@ async function importChosen(
   const runsCode: string[] = [];
   for (const found of chosen) {
     const preview = sessions.previewFile(found.path, settings);
-    const servers: Record<string, { action: 'skip' }> = {};
+    // Keyed by the file's server names: no prototype (a server called __proto__ is one more server).
+    const servers = nameRecord<{ action: 'skip' }>();
     // --use-env NAME counts where the environment offers NAME (set, and not one of our own secrets).
     const offered = new Set(preview.inputs.filter((i) => i.fromEnvironment !== undefined).map((i) => i.id));
     const has = (id: string) => Boolean(inputs[id]) || (fromEnvironment.has(id) && offered.has(id));

@@ -84,6 +84,11 @@ export const runCommand: Command = {
         ...(local.overrides ? { localServer: local.overrides } : {}),
         ...(runtimesDir ? { runtimesDir } : {}),
         configDir: path.dirname(resolved),
+        // Where a PIN the app makes can be read: the web page when it is served, else the config file.
+        pinShownIn:
+          args.options.ui === true || stringOption(args, 'port') !== undefined || stringOption(args, 'host') !== undefined
+            ? 'webPage'
+            : 'configFile',
       },
     });
     if (level === 'debug') {

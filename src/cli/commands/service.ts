@@ -119,7 +119,7 @@ function runArgs(args: ParsedArgs, config: string, cwd: string): string[] {
     const value = stringOption(args, name);
     if (value !== undefined) out.push(`--${name}`, name === 'mcp-token-file' ? path.resolve(cwd, value) : value);
   }
-  for (const name of ['ui', 'fetch-runtimes']) if (args.options[name] === true) out.push(`--${name}`);
+  for (const name of ['ui', 'fetch-runtimes'] as const) if (args.options[name] === true) out.push(`--${name}`);
   for (const name of allowEnvArg(args)) out.push('--allow-env', name);
   return out;
 }

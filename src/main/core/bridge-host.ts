@@ -12,6 +12,12 @@ import type { TokenVault } from './oauth/token-vault';
 /** What the hosting process (the desktop app, the CLI, a test) hands its one `Bridge`. */
 export interface BridgeOptions {
   host?: BridgeHost;
+  /**
+   * Where the person can read the confirmation PIN the app made (what the model tells them until it
+   * has been shown): the desktop window (default), the headless web page (`run --ui`), or, with no
+   * page at all, the config file.
+   */
+  pinShownIn?: 'window' | 'webPage' | 'configFile';
   store: SettingsStore;
   logBook: LogBook;
   /** The environment stdio servers start from. */

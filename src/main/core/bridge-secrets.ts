@@ -50,6 +50,8 @@ export function secretValues(settings: Settings, env: NodeJS.ProcessEnv = {}): s
   if (env.MODELSCOPE_API_TOKEN) values.push(env.MODELSCOPE_API_TOKEN);
   if (env.MCP_ENDPOINT) values.push(...secretQueryValues(env.MCP_ENDPOINT.trim()));
   if (settings.localServer.token) values.push(settings.localServer.token);
+  // The person's confirmation PIN: a model that read it anywhere (a log, the history) could confirm by itself.
+  if (settings.confirmation.pin !== undefined) values.push(settings.confirmation.pin);
   return values.filter((v) => v.length >= 4);
 }
 
@@ -91,14 +93,16 @@ export function redactSettings(settings: Settings): Settings {
   if (copy.modelscope.apiKey) copy.modelscope.apiKey = maskSecret(copy.modelscope.apiKey);
   // The window asks for the local server's token by its own command, when the user wants it.
   if (copy.localServer.token) copy.localServer.token = maskSecret(copy.localServer.token);
+  // Not even masked (a mask would give away its length): the window asks for it by its own command.
+  delete copy.confirmation.pin;
   return copy;
 }
 
 /** A UI edits the masked copy: where a value comes back still masked, keep the real one. */
 export function restoreMasked(incoming: Record<string, string>, existing: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = nameRecord<string>();
   for (const [key, value] of Object.entries(incoming)) {
-    const previous = existing?.[key];
+    const previous = own(existing, key);
     out[key] = previous !== undefined && value === maskValue(key, previous) && value !== previous ? previous : value;
   }
   return out;
@@ -193,6 +197,7 @@ export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSe
 }
 
 import { redactProblem } from './logs/redact';
+import { nameRecord, own } from '../../shared/own';
 
 export { redactProblem };
 

@@ -15,7 +15,9 @@ import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host
 import type { SettingsStore } from './config/settings-store';
 import { ToolHub } from './hub/tool-hub';
 import { BuiltinTools, type BuiltinTool } from './hub/builtin/builtin-tools';
-import { CONFIRM_WINDOW_MS, Confirmations, MAX_WRONG_CODES } from './hub/builtin/confirmations';
+import { CONFIRM_WINDOW_MS, Confirmations } from './hub/builtin/confirmations';
+import { MAX_WRONG_PINS, newPin } from './hub/builtin/confirmation-pin';
+import type { ConfirmationSettings } from '../../shared/confirmation-pin';
 import { VoiceCalls } from './hub/builtin/voice-calls';
 import { confirmTool } from './hub/builtin/confirm-tool';
 import { toolPolicy } from './hub/tool-policy';
@@ -86,27 +88,26 @@ export class Bridge {
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
     this.host = options.host ?? headlessHost;
-    this.confirmations = new Confirmations(options.confirmWindowMs);
-    // Unanswered, a question is declined before the shortest caller's patience is over (so the tool still answers in time).
-    // A yes/no question during a call by voice is put to its caller, with a code for confirm_action.
+    this.confirmations = new Confirmations(() => this.confirmationPin(), options.confirmWindowMs);
+    // Unanswered, a question is answered before the shortest caller's patience is over (so the tool still answers in time).
+    // A yes/no question during a call by voice is put to its caller: the person's PIN says yes.
     this.elicitations = new Elicitations(
       () => this.elicitWaitMs(),
       (text) => this.logBook.redact(text),
       {
         calls: this.voiceCalls,
         language: () => this.voiceLanguage(),
-        newCode: (inUse) => this.confirmations.newCode(inUse),
+        pinFor: () => this.pinFor(),
         waitMs: options.confirmWindowMs ?? CONFIRM_WINDOW_MS,
       },
     );
-    this.confirmations.otherCodes = (code) => this.elicitations.hasCode(code);
     // The environment a file's ${env:…} may be filled from (when the user confirms it).
     this.imports = new ImportSessions(options.env ?? process.env);
     this.logBook = options.logBook;
     this.log = options.logBook.logger('app');
     this.confirmations.onTooManyWrong = (session, cancelled) =>
       this.log.warn(
-        `a voice session said ${MAX_WRONG_CODES} wrong confirmation codes; its ${cancelled} held call(s) were cancelled (session ${session.slice(0, 8)})`,
+        `too many wrong confirmation PINs by voice (${MAX_WRONG_PINS} in a conversation, or many in all lately); ${countOf(cancelled, 'held call')} cancelled, and confirming by voice waits a while (session ${session.slice(0, 8)})`,
       );
     this.settings = SettingsSchema.parse(options.store.load());
     this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
@@ -157,7 +158,15 @@ export class Bridge {
       ...(configDir ? { configDir } : {}),
       onTools: () => this.hub.rebuild(),
       elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
-      asks: calls.asks,
+      asks: {
+        // No local client's call takes it: a call by voice in flight hears, with its result, that sampling was refused.
+        ask: (server, method, params, signal) => {
+          const taken = calls.asks.ask(server, method, params, signal);
+          if (taken === undefined && method === 'sampling/createMessage') this.voiceCalls.note(server, 'sampling');
+          return taken;
+        },
+        taskStatus: (server, params) => calls.asks.taskStatus(server, params),
+      },
       onServerNotice: (server, notice) => this.passthrough.notify(server, notice),
       voiceLanguage: () => this.voiceLanguage(),
     });
@@ -184,6 +193,8 @@ export class Bridge {
     this.hub = new ToolHub(() => [this.builtins, ...this.servers.all()], this.hubSettings(), this.history, this.log, {
       confirmations: this.confirmations,
       policyOf,
+      pinFor: () => this.pinFor(),
+      pin: () => this.settings.confirmation.pin,
       calls: this.voiceCalls,
     });
     this.hub.onChange(() => this.onCatalogChanged());
@@ -199,7 +210,7 @@ export class Bridge {
       longCalls: {
         calls: this.backgroundCalls,
         language: () => this.voiceLanguage(),
-        sessionClosed: (session) => this.confirmations.dropSession(session),
+        sessionClosed: (belongs) => this.confirmations.dropSession(belongs),
       },
     });
     this.localServer = new LocalServerController({
@@ -338,7 +349,7 @@ export class Bridge {
         this.settings.servers.find((s) => s.name === server),
         tool,
       );
-    // Listed only while some tool asks first: xiaozhi's tool budget is small.
+    // Listed only while some tool asks for the PIN (window-only ones it cannot confirm): xiaozhi's tool budget is small.
     const anyAsks = () =>
       [...this.servers.all()].some((server) => server.enabled && server.knownTools.some((tool) => policyOf(server.name, tool) === 'ask'));
     return [
@@ -346,7 +357,10 @@ export class Bridge {
         confirmations: this.confirmations,
         language: () => this.voiceLanguage(),
         wanted: anyAsks,
-        questions: { takeCode: (code, session) => this.elicitations.takeCode(code, session) },
+        questions: {
+          waiting: (session) => this.elicitations.waiting(session),
+          cancelSession: (session) => this.elicitations.cancelSession(session),
+        },
         taskText: (id, owner) => {
           const task = this.backgroundCalls.find(id, owner);
           return task ? taskText(this.voiceLanguage(), task, Date.now()) : undefined;
@@ -367,6 +381,46 @@ export class Bridge {
   private elicitWaitMs(): number {
     const times = this.settings.endpoints.filter((e) => e.enabled !== false).map((e) => answerAfterMs(e) - 2000);
     return Math.max(1000, Math.min(60_000, ...times));
+  }
+
+  /**
+   * The person's confirmation PIN: the user's, or one made now (the first time it is needed), kept
+   * like the other secrets and shown only in the window. Never in anything the model reads.
+   */
+  private confirmationPin(): string {
+    const { pin } = this.settings.confirmation;
+    if (pin !== undefined) return pin;
+    const made = newPin();
+    // Made here: the person has not seen it yet (a PIN written in the config by hand has no `pinShown`, and is theirs).
+    this.keepConfirmation({ pin: made, pinShown: false });
+    this.log.info(
+      `"ask first" now needs the person to say their confirmation PIN by voice (or Allow in the window); the model no longer gets a code it could confirm with by itself. A PIN was made for you: ${this.options.pinShownIn === 'configFile' ? 'it is in the config file (confirmation.pin); change it there' : 'see it in Settings, or change it there'}`,
+    );
+    return made;
+  }
+
+  /**
+   * A call is about to ask for the PIN (made now if there is none): where the person finds it, while the
+   * app made it and no window has shown it yet; undefined once they know it.
+   */
+  private pinFor(): 'window' | 'webPage' | 'configFile' | undefined {
+    this.confirmationPin();
+    return this.settings.confirmation.pinShown === false ? (this.options.pinShownIn ?? 'window') : undefined;
+  }
+
+  /**
+   * The PIN section saved without the rest of a commit (no rebuild: nothing served depends on it), its
+   * secret known to redaction at once. A store that cannot save keeps it for this run.
+   */
+  private keepConfirmation(confirmation: ConfirmationSettings): void {
+    const next: Settings = { ...this.settings, confirmation };
+    this.settings = next;
+    this.updateSecrets();
+    try {
+      this.store.save(next);
+    } catch (error) {
+      this.log.warn(`could not save the confirmation PIN (it holds until the app stops): ${this.logBook.redact(String(error))}`);
+    }
   }
 
   /** The calls waiting for Allow or Deny, as the window lists them. */
@@ -436,7 +490,14 @@ export class Bridge {
       ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history, activity: this.activity }),
       ...commands.taskCommandHandlers({ calls: this.backgroundCalls }),
       ...commands.confirmationCommandHandlers({
+        ...access,
         confirmations: this.confirmations,
+        revealPin: () => {
+          const pin = this.confirmationPin();
+          if (this.settings.confirmation.pinShown !== true) this.keepConfirmation({ pin, pinShown: true });
+          return pin;
+        },
+        newPin,
         calls: this.backgroundCalls,
         answeredIn: () => (host.info().carrier === 'web' ? 'web UI' : 'window'),
         redact: (text) => logBook.redact(text),

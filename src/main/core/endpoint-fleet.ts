@@ -32,7 +32,8 @@ export interface EndpointFleetOptions {
   /** Catalog changes within this window become one `list_changed`. */
   listChangedDebounceMs?: number | undefined;
   /** Where calls past an endpoint's patience go on, and the language the model is told so in. */
-  longCalls?: { calls: BackgroundCalls; language: () => Language; sessionClosed?: (session: string) => void } | undefined;
+  longCalls?:
+    { calls: BackgroundCalls; language: () => Language; sessionClosed?: (belongs: (session: string) => boolean) => void } | undefined;
 }
 
 /**

@@ -38,7 +38,7 @@ export function secretCodec(storage: SafeStorageLike, platform: NodeJS.Platform)
 const mapSecrets = (record: Record<string, string>, fn: (v: string) => string) =>
   Object.fromEntries(Object.entries(record).map(([k, v]) => [k, looksSecret(k) ? fn(v) : v]));
 
-/** Applies `fn` to every secret of the settings: endpoint URLs, secret env/header values, API keys, the local server's token. */
+/** Applies `fn` to every secret of the settings: endpoint URLs, secret env/header values, API keys, the local server's token, the confirmation PIN. */
 export function mapSettingsSecrets(settings: Settings, fn: (value: string) => string): Settings {
   return {
     ...settings,
@@ -56,5 +56,7 @@ export function mapSettingsSecrets(settings: Settings, fn: (value: string) => st
     ),
     modelscope: settings.modelscope.apiKey ? { ...settings.modelscope, apiKey: fn(settings.modelscope.apiKey) } : settings.modelscope,
     localServer: settings.localServer?.token ? { ...settings.localServer, token: fn(settings.localServer.token) } : settings.localServer,
+    confirmation:
+      settings.confirmation?.pin !== undefined ? { ...settings.confirmation, pin: fn(settings.confirmation.pin) } : settings.confirmation,
   };
 }

@@ -48,15 +48,16 @@ export function Menu(props: { label: string; items: MenuItem[]; onOpen?: () => v
   };
   const onMenuKey = (e: ReactKeyboardEvent) => {
     const last = props.items.length - 1;
-    const moves: Record<string, number> = {
-      ArrowDown: focusIndex >= last ? 0 : focusIndex + 1,
-      ArrowUp: focusIndex <= 0 ? last : focusIndex - 1,
-      Home: 0,
-      End: last,
-    };
-    if (e.key in moves) {
+    const moves = new Map([
+      ['ArrowDown', focusIndex >= last ? 0 : focusIndex + 1],
+      ['ArrowUp', focusIndex <= 0 ? last : focusIndex - 1],
+      ['Home', 0],
+      ['End', last],
+    ]);
+    const move = moves.get(e.key);
+    if (move !== undefined) {
       e.preventDefault();
-      setFocusIndex(moves[e.key] as number);
+      setFocusIndex(move);
     } else if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();

@@ -7,16 +7,29 @@ import { useLiveList } from './use-live-list';
 
 /**
  * Calls by voice waiting for the user's OK ("ask first" tools): what, with which arguments, who
- * asked, how long it still waits, and Allow / Deny. On every page, above it, while any waits; the
+ * asked, how long it still waits, and Allow / Deny; for one the PIN may confirm, the PIN on request. On every page, above it, while any waits; the
  * list follows the bridge's `confirmations` event, so nothing is polled.
  */
 export function PendingConfirmations() {
   const { store, t, toast } = useApp();
   const pending = useLiveList('confirmations', 'getConfirmations');
   const [busy, setBusy] = useState<number | undefined>();
+  // The PIN as shown for the calls waiting then: once those are gone it is hidden again (and may have changed since).
+  const [revealed, setRevealed] = useState<{ pin: string; keys: number[] } | undefined>();
   const now = useNow();
   const waiting = pending.filter((p) => p.expiresAt > now);
   if (waiting.length === 0) return null;
+  const pin = revealed && waiting.some((p) => revealed.keys.includes(p.key)) ? revealed.pin : undefined;
+
+  // The person reads it here to say it to xiaozhi (the model is then no longer told where to find it).
+  const showPin = async () => {
+    try {
+      const { pin: shown } = await store.api.revealConfirmationPin();
+      setRevealed({ pin: shown, keys: waiting.map((p) => p.key) });
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    }
+  };
 
   const answer = async (key: number, allow: boolean) => {
     setBusy(key);
@@ -52,6 +65,24 @@ export function PendingConfirmations() {
                 ))}
               </dl>
             ) : null}
+            <div className="pin-line small">
+              {p.via === 'window' ? (
+                <span className="muted">{t('confirm.windowOnly')}</span>
+              ) : (
+                <>
+                  <span className="muted">{t('confirm.byPin')}</span>
+                  {pin !== undefined ? (
+                    <span>
+                      {t('confirm.yourPin')} <span className="mono">{pin}</span>
+                    </span>
+                  ) : (
+                    <Button small onClick={() => void showPin()}>
+                      {t('confirm.showPin')}
+                    </Button>
+                  )}
+                </>
+              )}
+            </div>
             <div className="card-row">
               <span className="small muted">{t('confirm.timeLeft', { seconds: secondsLeft(p, now) })}</span>
               <span>

@@ -4,6 +4,7 @@ import { useApp } from '../app-context';
 import { Button, Field } from './ui';
 import { useNow } from './use-now';
 import { useLiveList } from './use-live-list';
+import { own } from '../../shared/own';
 
 /** What a field's input holds, as the server's schema wants it: a number for a number, a boolean for a box. */
 function valueOf(field: ElicitField, text: string | boolean | undefined): ElicitValue | undefined {
@@ -20,11 +21,13 @@ function ElicitationForm({ question, now }: { question: PendingElicitation; now:
   const answer = async (action: 'accept' | 'decline') => {
     setBusy(true);
     try {
-      const content: Record<string, ElicitValue> = {};
-      for (const field of question.fields) {
-        const value = valueOf(field, values[field.name]);
-        if (value !== undefined) content[field.name] = value;
-      }
+      // Keyed by the server's field names: own entries only, sent as own properties.
+      const content = Object.fromEntries(
+        question.fields.flatMap((field) => {
+          const value = valueOf(field, own(values, field.name));
+          return value === undefined ? [] : [[field.name, value] as [string, ElicitValue]];
+        }),
+      );
       const waiting = await store.api.answerElicitation({ key: question.key, action, ...(action === 'accept' ? { content } : {}) });
       if (!waiting) toast(t('confirm.gone'), 'error');
     } catch (error) {
@@ -52,14 +55,14 @@ function ElicitationForm({ question, now }: { question: PendingElicitation; now:
           if (field.type === 'boolean')
             return (
               <label key={field.name} className="check">
-                <input type="checkbox" checked={values[field.name] === true} onChange={(e) => set(e.target.checked)} /> {label}
+                <input type="checkbox" checked={own(values, field.name) === true} onChange={(e) => set(e.target.checked)} /> {label}
               </label>
             );
           return (
             <Field key={field.name} label={label} {...(field.description ? { hint: field.description } : {})}>
               {(id) =>
                 field.choices ? (
-                  <select id={id} value={String(values[field.name] ?? '')} onChange={(e) => set(e.target.value)}>
+                  <select id={id} value={String(own(values, field.name) ?? '')} onChange={(e) => set(e.target.value)}>
                     <option value="" />
                     {field.choices.map((choice) => (
                       <option key={choice} value={choice}>
@@ -72,7 +75,7 @@ function ElicitationForm({ question, now }: { question: PendingElicitation; now:
                     id={id}
                     type={field.type === 'string' ? 'text' : 'number'}
                     step={field.type === 'integer' ? 1 : 'any'}
-                    value={String(values[field.name] ?? '')}
+                    value={String(own(values, field.name) ?? '')}
                     onChange={(e) => set(e.target.value)}
                   />
                 )

@@ -2,7 +2,7 @@ import type { ServerSettings, ToolPolicy } from '../../shared/settings';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 
-const POLICIES: readonly ToolPolicy[] = ['run', 'ask', 'never'];
+const POLICIES: readonly ToolPolicy[] = ['run', 'ask', 'window', 'never'];
 
 /** What a tool does by voice when neither it nor its server is set: ask first if it says it destroys something. */
 export function defaultToolPolicy(
@@ -13,7 +13,8 @@ export function defaultToolPolicy(
 }
 
 /**
- * How a tool (or every tool of a server) runs when xiaozhi calls it: run, ask first, never, or the
+ * How a tool (or every tool of a server) runs when xiaozhi calls it: run, ask first (the person's
+ * PIN, or Allow), only when allowed in the window, never, or the
  * default, which the first choice names ("Default: ask first").
  */
 export function PolicyPicker(props: {

@@ -3,6 +3,7 @@ import { DEFAULT_TOOL_SET, type Settings, type ToolSet } from '../../shared/sett
 import { LOCAL_CLIENT_NAMES } from '../../shared/tool-set-api';
 import { useApp } from '../app-context';
 import { useStore } from '../store/bridge-store';
+import { own } from '../../shared/own';
 
 const NO_SETS: ToolSet[] = [];
 
@@ -18,7 +19,7 @@ export function localClientIds(settings: Settings): string[] {
 
 /** The set a local client serves: its own choice, or the shared one. */
 export function clientToolSet(settings: Settings, client: string): string {
-  return settings.localServer.clients[client]?.toolSet ?? settings.localServer.toolSet;
+  return own(settings.localServer.clients, client)?.toolSet ?? settings.localServer.toolSet;
 }
 
 /** Who serves each set: endpoints by name, and (while the local server is on) apps. */
@@ -27,7 +28,7 @@ export function toolSetUsers(settings: Settings, id: string): string[] {
   if (!settings.localServer.enabled) return endpoints;
   const clients = localClientIds(settings)
     .filter((client) => clientToolSet(settings, client) === id)
-    .map((client) => (LOCAL_CLIENT_NAMES as Record<string, string>)[client] ?? client);
+    .map((client) => own(LOCAL_CLIENT_NAMES as Record<string, string>, client) ?? client);
   return [...endpoints, ...clients];
 }
 

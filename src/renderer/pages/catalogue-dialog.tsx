@@ -10,6 +10,7 @@ import type { HostInfo } from '../../shared/host';
 import type { Translate } from '../../shared/i18n/translate';
 import { formatAgo } from '../format';
 import { useStore } from '../store/bridge-store';
+import { own } from '../../shared/own';
 
 /** Whether a configured server runs what this entry runs (same package, or same remote address). */
 export function isAdded(entry: CatalogueEntry, servers: ServerSettings[]): boolean {
@@ -282,7 +283,7 @@ function ValuesStep(props: {
     Object.fromEntries(props.entry.values.map((v) => [v.id, v.default ?? ''])),
   );
   const [submitted, setSubmitted] = useState(false);
-  const missing = props.entry.values.filter((v) => v.required && !values[v.id]?.trim());
+  const missing = props.entry.values.filter((v) => v.required && !own(values, v.id)?.trim());
   const done = () => {
     setSubmitted(true);
     if (missing.length === 0) props.onDone(values);
@@ -328,7 +329,7 @@ function ValuesStep(props: {
                 type={value.kind === 'secret' ? 'password' : value.kind === 'url' ? 'url' : 'text'}
                 autoComplete="off"
                 spellCheck={false}
-                value={values[value.id] ?? ''}
+                value={own(values, value.id) ?? ''}
                 onChange={(e) => setValues({ ...values, [value.id]: e.target.value })}
               />
             )}

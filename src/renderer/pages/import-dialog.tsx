@@ -6,6 +6,7 @@ import { Dialog, Field, Notice } from '../components/ui';
 import { shownMasked } from '../masked';
 import { serverTarget, type ServerSettings } from '../../shared/settings';
 import { valueLabel } from '../../shared/value-label';
+import { own } from '../../shared/own';
 
 /** The values a server sets that the preview lists: a program's env, a remote server's or a webhook's headers. */
 const shownPairs = (s: ServerSettings): Record<string, string> =>
@@ -31,12 +32,12 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
   // Values the user left empty on Apply: each field says so, and the first one is shown (it may be below the fold).
   const [missing, setMissing] = useState<Set<string>>(() => new Set());
   const [busy, setBusy] = useState(false);
-  const needed = new Set(preview.servers.filter((s) => servers[s.server.name]?.action !== 'skip').flatMap((s) => s.needs));
+  const needed = new Set(preview.servers.filter((s) => own(servers, s.server.name)?.action !== 'skip').flatMap((s) => s.needs));
   const count =
     Object.values(servers).filter((c) => c.action !== 'skip').length + Object.values(endpoints).filter((c) => c.action !== 'skip').length;
 
   const apply = async () => {
-    const empty = preview.inputs.filter((i) => needed.has(i.id) && !fromEnvironment.has(i.id) && !(inputs[i.id] ?? '').trim());
+    const empty = preview.inputs.filter((i) => needed.has(i.id) && !fromEnvironment.has(i.id) && !(own(inputs, i.id) ?? '').trim());
     setMissing(new Set(empty.map((i) => i.id)));
     if (empty[0]) {
       const first = empty[0].id;
@@ -119,7 +120,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
           <ul className="import-list">
             {preview.servers.map((item) => {
               const s = item.server;
-              const choice = servers[s.name] as Choice;
+              const choice = own(servers, s.name) as Choice;
               return (
                 <li key={s.name} className={choice.action === 'skip' ? 'is-skipped' : undefined}>
                   <div className="import-main">
@@ -164,7 +165,9 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                     <div className="small warn-text">{t(`import.conflict.${e.conflict.kind}`, { existing: e.conflict.existing })}</div>
                   ) : null}
                 </div>
-                {actionSelect(e.name, endpoints[e.name] as Choice, Boolean(e.conflict), (c) => setEndpoints({ ...endpoints, [e.name]: c }))}
+                {actionSelect(e.name, own(endpoints, e.name) as Choice, Boolean(e.conflict), (c) =>
+                  setEndpoints({ ...endpoints, [e.name]: c }),
+                )}
               </li>
             ))}
           </ul>
@@ -205,7 +208,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                       type={input.password ? 'password' : 'text'}
                       autoComplete="off"
                       disabled={fromEnvironment.has(input.id)}
-                      value={fromEnvironment.has(input.id) ? '' : (inputs[input.id] ?? '')}
+                      value={fromEnvironment.has(input.id) ? '' : (own(inputs, input.id) ?? '')}
                       onChange={(e) => {
                         setInputs({ ...inputs, [input.id]: e.target.value });
                         if (missing.has(input.id)) setMissing(new Set([...missing].filter((m) => m !== input.id)));

@@ -150,7 +150,9 @@ export function LocalServerSection() {
   const clients = [
     ...localClientIds(settings),
     ...new Set(
-      (status?.sessions ?? []).map((s) => s.client).filter((c) => c !== '' && !(c in LOCAL_CLIENT_NAMES) && !(c in local.clients)),
+      (status?.sessions ?? [])
+        .map((s) => s.client)
+        .filter((c) => c !== '' && !Object.hasOwn(LOCAL_CLIENT_NAMES, c) && !Object.hasOwn(local.clients, c)),
     ),
   ];
 

@@ -1,4 +1,5 @@
 import { inlineProperties, isNode } from '../../shared/schema-refs';
+import { nameRecord, own, type NameRecord } from '../../shared/own';
 
 /** The subset of JSON Schema a tool form understands; anything else is edited as JSON. */
 export interface PropertySchema {
@@ -53,11 +54,12 @@ export function fieldsOf(schema: Record<string, unknown>): FormField[] {
   });
 }
 
-export type FormValues = Record<string, string | boolean>;
+/** Keyed by the tool's argument names (a server's): no prototype, so an argument called `constructor` starts empty. */
+export type FormValues = NameRecord<string | boolean>;
 
 /** The form's starting values: each field's schema default, as the field shows it. */
 export function initialValues(fields: FormField[]): FormValues {
-  const values: FormValues = {};
+  const values: FormValues = nameRecord();
   for (const field of fields) {
     if (field.default === undefined) continue;
     if (field.kind === 'boolean') values[field.name] = field.default === true;
@@ -76,11 +78,11 @@ export type FieldErrorCode = 'required' | 'number' | 'integer' | 'json' | 'min' 
 export function argumentsFrom(
   fields: FormField[],
   values: FormValues,
-): { args?: Record<string, unknown>; errors: Record<string, FieldErrorCode> } {
-  const args: Record<string, unknown> = {};
-  const errors: Record<string, FieldErrorCode> = {};
+): { args?: Record<string, unknown>; errors: NameRecord<FieldErrorCode> } {
+  const args = nameRecord<unknown>();
+  const errors = nameRecord<FieldErrorCode>();
   for (const field of fields) {
-    const value = values[field.name];
+    const value = own(values, field.name);
     if (field.kind === 'boolean') {
       if (value !== undefined) args[field.name] = value === true;
       continue;
@@ -108,5 +110,5 @@ export function argumentsFrom(
       }
     } else args[field.name] = typeof value === 'string' ? value : '';
   }
-  return Object.keys(errors).length > 0 ? { errors } : { args, errors };
+  return Object.keys(errors).length > 0 ? { errors } : { args: { ...args }, errors };
 }

@@ -8,7 +8,9 @@ import { BudgetSettings } from '../components/budget-settings';
 import { UpdateSettings } from './update-settings';
 import { MirrorSettings } from './mirror-settings';
 import { LocalServerSection } from './local-server-section';
+import { ConfirmationSettings } from './confirmation-settings';
 import { shownMasked } from '../masked';
+import { own } from '../../shared/own';
 
 /** The system as its users call it (the engine reports Node's platform ids: win32, darwin, linux). */
 const PLATFORM_NAMES: Record<string, string> = { win32: 'Windows', darwin: 'macOS', linux: 'Linux' };
@@ -196,6 +198,7 @@ export function SettingsPage() {
           </div>
         </form>
       </section>
+      <ConfirmationSettings />
       <BudgetSettings />
       <MirrorSettings />
       <UpdateSettings />
@@ -204,7 +207,7 @@ export function SettingsPage() {
       <section className="panel">
         <h2>{t('settings.about')}</h2>
         <p className="small muted">
-          {t('app.name')} {host.version} · {PLATFORM_NAMES[host.platform] ?? host.platform}
+          {t('app.name')} {host.version} · {own(PLATFORM_NAMES, host.platform) ?? host.platform}
           {host.logsFolder ? ` · ${host.logsFolder}` : ''}
         </p>
         {host.logsFolder ? (

@@ -6,6 +6,7 @@ import { useCommand } from '../components/use-command';
 import { Button, EmptyState } from '../components/ui';
 import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../components/tool-group';
 import { useStore } from '../store/bridge-store';
+import { own } from '../../shared/own';
 
 const NO_SERVERS: ServerSettings[] = [];
 
@@ -77,7 +78,7 @@ function DescriptionEditor({ set, tool, onDone }: { set: ToolSet; tool: CatalogT
   const { store, t } = useApp();
   const run = useCommand();
   const [text, setText] = useState(tool.description);
-  const custom = set.tools[tool.server]?.[tool.originalName]?.description !== undefined;
+  const custom = own(own(set.tools, tool.server), tool.originalName)?.description !== undefined;
   const save = (description: string | null) =>
     void run(() => store.api.setToolDescription({ toolSet: set.id, server: tool.server, tool: tool.originalName, description })).then(
       (ok) => ok && onDone(),
@@ -137,7 +138,7 @@ function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }
                 <div className="tool-main">
                   <div className="card-row">
                     <ToolNames tool={tool} />
-                    {set.tools[tool.server]?.[tool.originalName]?.description !== undefined ? (
+                    {own(own(set.tools, tool.server), tool.originalName)?.description !== undefined ? (
                       <span className="tag">{t('toolSets.customDescription')}</span>
                     ) : null}
                   </div>

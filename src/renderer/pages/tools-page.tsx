@@ -11,6 +11,7 @@ import { TryToolDialog } from './try-tool-dialog';
 import { PolicyPicker, defaultToolPolicy } from '../components/policy-picker';
 import { RESERVED_SERVER_NAME, type ServerSettings } from '../../shared/settings';
 import { ToolDescriptionDialog } from './tool-description-dialog';
+import { own } from '../../shared/own';
 
 function CallCount({ count }: { count: { ok: number; failed: number } | undefined }) {
   const { t } = useApp();
@@ -36,7 +37,7 @@ function ToolPolicyPicker(props: { tool: CatalogTool; server: ServerSettings | u
   return (
     <PolicyPicker
       label={t('policy.toolLabel', { name: tool.name })}
-      value={server?.toolPolicies?.[tool.originalName]}
+      value={own(server?.toolPolicies, tool.originalName)}
       defaultText={t('policy.default', { policy: t(`policy.${defaultToolPolicy(server, tool)}`) })}
       onChange={(policy) => props.run(store.api.setToolPolicy({ server: tool.server, tool: tool.originalName, policy }))}
     />
@@ -134,7 +135,7 @@ export function ToolsPage() {
                 <div className="tool-main">
                   <div className="card-row">
                     <ToolNames tool={tool} />
-                    <CallCount count={counts[tool.server]?.[tool.originalName]} />
+                    <CallCount count={own(own(counts, tool.server), tool.originalName)} />
                     {tool.originalDescription !== undefined ? <span className="tag">{t('tools.edited')}</span> : null}
                   </div>
                   <ToolDescription tool={tool} />

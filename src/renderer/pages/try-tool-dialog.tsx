@@ -7,6 +7,7 @@ import { DialogFooter } from '../components/dialog-footer';
 import { Button, Dialog, Field, CodeField, Notice, Switch } from '../components/ui';
 import { formatBytes, formatDuration } from '../format';
 import { argumentsFrom, fieldsOf, initialValues, type FieldErrorCode, type FormField, type FormValues } from './schema-form';
+import { own } from '../../shared/own';
 
 /** Run a tool the way xiaozhi would, from a form generated from its input schema (or raw JSON). */
 export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: () => void }) {
@@ -50,7 +51,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
     }
   };
   const errorText = (field: FormField) => {
-    const code = errors[field.name];
+    const code = own(errors, field.name);
     return code ? t(`tryTool.error.${code}`, { min: field.min ?? '', max: field.max ?? '' }) : undefined;
   };
   const hint = (field: FormField) =>
@@ -94,13 +95,13 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
                   <Switch
                     id={id}
                     label={field.name}
-                    checked={values[field.name] === true}
+                    checked={own(values, field.name) === true}
                     onChange={(v) => setValues({ ...values, [field.name]: v })}
                   />
                 ) : field.kind === 'enum' ? (
                   <select
                     id={id}
-                    value={String(values[field.name] ?? '')}
+                    value={String(own(values, field.name) ?? '')}
                     onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
                   >
                     <option value="">{t('tryTool.unset')}</option>
@@ -116,7 +117,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
                     className="mono"
                     rows={3}
                     placeholder="JSON"
-                    value={String(values[field.name] ?? '')}
+                    value={String(own(values, field.name) ?? '')}
                     onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
                   />
                 ) : (
@@ -124,7 +125,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
                     id={id}
                     type={field.kind === 'string' ? 'text' : 'number'}
                     {...(field.kind !== 'string' ? { step: field.kind === 'integer' ? 1 : 'any', min: field.min, max: field.max } : {})}
-                    value={String(values[field.name] ?? '')}
+                    value={String(own(values, field.name) ?? '')}
                     onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
                   />
                 )

@@ -4,6 +4,7 @@ import type { HostInfo } from '../../shared/host';
 import type { Settings } from '../../shared/settings';
 import type { BridgeState, CallRecord, CatalogTool, LogEntry } from '../../shared/status';
 import type { UpdateStatus } from '../../shared/updates';
+import { own } from '../../shared/own';
 
 export interface StoreData {
   ready: boolean;
@@ -150,8 +151,8 @@ export class BridgeStore {
       this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY) });
       return;
     }
-    const forServer = this.data.counts[record.server] ?? {};
-    const count = forServer[record.originalTool] ?? { ok: 0, failed: 0 };
+    const forServer = own(this.data.counts, record.server) ?? {};
+    const count = own(forServer, record.originalTool) ?? { ok: 0, failed: 0 };
     const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };
     const counts = { ...this.data.counts, [record.server]: { ...forServer, [record.originalTool]: counted } };
     this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY), counts });

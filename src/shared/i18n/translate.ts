@@ -1,5 +1,6 @@
 import { en } from './en';
 import { zhCN } from './zh-CN';
+import { own } from '../own';
 
 export type Language = 'zh-CN' | 'en';
 export type MessageKey = keyof typeof en;
@@ -39,8 +40,8 @@ function format(language: Language, template: string, params: Record<string, str
     const close = matchingBrace(template, open);
     const inner = template.slice(open + 1, close);
     const plural = /^(\w+),\s*plural,\s*([\s\S]*)$/.exec(inner);
-    if (plural) out += pluralForm(language, plural[2] as string, params[plural[1] as string]);
-    else out += inner in params ? String(params[inner]) : `{${inner}}`;
+    if (plural) out += pluralForm(language, plural[2] as string, own(params, plural[1] as string));
+    else out += Object.hasOwn(params, inner) ? String(params[inner]) : `{${inner}}`;
     i = close + 1;
   }
   return out + template.slice(i);
@@ -71,4 +72,9 @@ export type Translate = (key: MessageKey, params?: Record<string, string | numbe
 
 export function translator(language: Language): Translate {
   return (key, params) => translate(language, key, params);
+}
+
+/** Sentences said one after another: Chinese runs them on, English puts a space between. Empty ones are left out. */
+export function sentences(language: Language, ...parts: (string | undefined)[]): string {
+  return parts.filter((part): part is string => part !== undefined && part !== '').join(language === 'zh-CN' ? '' : ' ');
 }

@@ -17,6 +17,7 @@ function events() {
 
 const held = (key: number): PendingConfirmation => ({
   key,
+  via: 'pin',
   tool: 'delete_file',
   server: 'files',
   title: 'Delete a file',

@@ -118,6 +118,7 @@ describe('the settings store', () => {
         enabled: true,
       },
     ],
+    confirmation: { pin: '731946', pinShown: true },
   });
 
   it('encrypts endpoint URLs and secret values at rest and reads them back', () => {
@@ -128,6 +129,7 @@ describe('the settings store', () => {
     const onDisk = fs.readFileSync(path.join(dir, 'settings.json'), 'utf8');
     expect(onDisk).not.toContain(TOKEN);
     expect(onDisk).not.toContain('sk-very-secret');
+    expect(onDisk).not.toContain('731946');
     expect(onDisk).toContain('zh_CN');
     const again = new ElectronSettingsStore(dir, codec);
     expect(again.load()).toEqual(settingsWithSecrets());

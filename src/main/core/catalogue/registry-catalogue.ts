@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { valueLabel } from '../../../shared/value-label';
 import { CatalogueEntrySchema, type CatalogueEntry, type CatalogueValue } from '../../../shared/catalogue';
+import { nameRecord } from '../../../shared/own';
 
 /**
  * Reads the official MCP registry's public API (`GET /v0/servers`, cursor-paged) and keeps the
@@ -121,7 +122,8 @@ export function entryFromRegistry(server: RegistryServerData): CatalogueEntry | 
         args.push(`{${value.id}}`);
       }
     }
-    const env: Record<string, string> = {};
+    // Names from the registry: records with no prototype.
+    const env = nameRecord<string>();
     for (const variable of pkg.environmentVariables ?? []) {
       if (!variable.name) continue;
       const value = valueFrom(variable, variable.name);
@@ -133,7 +135,7 @@ export function entryFromRegistry(server: RegistryServerData): CatalogueEntry | 
   for (const remote of server.remotes ?? []) {
     const transport = remote.type === 'streamable-http' ? 'streamable-http' : remote.type === 'sse' ? 'sse' : undefined;
     if (!transport || /\{/.test(remote.url)) continue;
-    const headers: Record<string, string> = {};
+    const headers = nameRecord<string>();
     for (const header of remote.headers ?? []) {
       if (!header.name) continue;
       const value = valueFrom(header, header.name);

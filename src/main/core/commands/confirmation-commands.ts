@@ -5,12 +5,13 @@ import { resultText } from '../hub/result-shaping';
 import { shownArguments } from '../hub/tool-set-view';
 import type { Confirmations, HeldCall } from '../hub/builtin/confirmations';
 import type { BackgroundCalls, WatchedCall } from '../long-calls/background-calls';
-import type { CommandHandlers } from './command-handlers';
+import type { CommandHandlers, SettingsAccess } from './command-handlers';
 
-/** A held call as the window lists it: no code (that one is for the voice), arguments short and redacted. */
+/** A held call as the window lists it: arguments short and redacted. */
 export function shownConfirmation(held: HeldCall, redact: (text: string) => string): PendingConfirmation {
   return {
     key: held.key,
+    via: held.via,
     tool: held.tool,
     server: held.server,
     title: redact(held.title),
@@ -26,14 +27,22 @@ export function shownConfirmation(held: HeldCall, redact: (text: string) => stri
  * asked (its model hears the result through task_status, the window sees it in the task list), and
  * the history says who allowed it; denying is recorded too.
  */
-export function confirmationCommandHandlers(c: {
-  confirmations: Confirmations;
-  calls: BackgroundCalls;
-  /** Where the user answered: "window" (the desktop app) or "web UI". */
-  answeredIn: () => string;
-  redact: (text: string) => string;
-}): CommandHandlers<typeof confirmationCommands> {
+export function confirmationCommandHandlers(
+  c: SettingsAccess & {
+    confirmations: Confirmations;
+    /** The PIN, shown to the person now (made if there was none). */
+    revealPin: () => string;
+    newPin: () => string;
+    calls: BackgroundCalls;
+    /** Where the user answered: "window" (the desktop app) or "web UI". */
+    answeredIn: () => string;
+    redact: (text: string) => string;
+  },
+): CommandHandlers<typeof confirmationCommands> {
   return {
+    revealConfirmationPin: async () => ({ pin: c.revealPin() }),
+    // Set in the window: the person knows it (a new one is shown to them there too).
+    setConfirmationPin: async ({ pin }) => c.commit({ ...c.settings(), confirmation: { pin: pin ?? c.newPin(), pinShown: true } }),
     getConfirmations: async () => c.confirmations.pending().map((held) => shownConfirmation(held, c.redact)),
     answerConfirmation: async ({ key, allow }) => {
       const by = c.answeredIn();

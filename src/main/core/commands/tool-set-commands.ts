@@ -11,6 +11,7 @@ import { cherryStudioLink, clientEntry, type EntryContext } from '../local-serve
 import { newLocalServerToken, type LocalServerController } from '../local-server/local-server-controller';
 import { clientToken } from '../local-server/client-tokens';
 import type { CommandHandlers, SettingsAccess } from './command-handlers';
+import { nameRecord } from '../../../shared/own';
 
 /** What the tool-set commands need of the bridge. */
 export interface ToolSetCommandContext extends SettingsAccess {
@@ -57,7 +58,7 @@ export function toolSetCommandHandlers(context: ToolSetCommandContext): CommandH
 
     updateLocalServer: async (input) => {
       const current = context.settings().localServer;
-      const clients = { ...current.clients };
+      const clients = nameRecord(Object.entries(current.clients));
       for (const [client, toolSet] of Object.entries(input.clients ?? {})) {
         if (toolSet === null) delete clients[client];
         else clients[client] = { toolSet };

@@ -15,6 +15,7 @@ import { CozeWorkflowSchema, HttpRequestToolSchema, ServiceInputSchema } from '.
 import { isRecord } from '../../../shared/is-record';
 import { closest } from '../../../shared/suggest';
 import { nativeMigratedKeys } from './migrations';
+import { nameRecord, own } from '../../../shared/own';
 
 /**
  * How a config file is written back: only what our settings say changes. Keys the schema does not
@@ -97,14 +98,15 @@ function withoutFilledDefaults(
   known: Known,
 ): Record<string, unknown> {
   if (!known.schema) return value;
-  const out = { ...value };
-  const probe = { ...whole };
+  // Keyed by the file's and the settings' names (tools, servers): records with no prototype.
+  const out = nameRecord(Object.entries(value));
+  const probe = nameRecord(Object.entries(whole));
   for (const key of Object.keys(whole)) {
-    if ((before && key in before) || ALWAYS.has(key)) continue;
-    const without = { ...probe };
+    if ((before && Object.hasOwn(before, key)) || ALWAYS.has(key)) continue;
+    const without = nameRecord(Object.entries(probe));
     delete without[key];
-    const filled = known.schema.safeParse(without);
-    if (filled.success && isRecord(filled.data) && same(filled.data[key], whole[key])) {
+    const filled = known.schema.safeParse({ ...without });
+    if (filled.success && isRecord(filled.data) && same(own(filled.data, key), own(whole, key))) {
       delete out[key];
       delete probe[key];
     }
@@ -115,32 +117,32 @@ function withoutFilledDefaults(
 /** `after`, plus the keys of `before` the schema does not know (a removed known key stays removed). */
 function keepUnknown(after: Record<string, unknown>, before: unknown, known: Known): Record<string, unknown> {
   if (!isRecord(before)) return withoutFilledDefaultsDeep(after, undefined, known);
-  const out: Record<string, unknown> = {};
+  const out = nameRecord<unknown>();
   // The file's own order first, so an unchanged file writes back unchanged.
   for (const [key, value] of Object.entries(before)) {
-    if (key in after) out[key] = after[key];
+    if (Object.hasOwn(after, key)) out[key] = after[key];
     else if (!known.keys.has(key)) out[key] = value;
   }
-  for (const [key, value] of Object.entries(after)) if (!(key in out)) out[key] = value;
+  for (const [key, value] of Object.entries(after)) if (!Object.hasOwn(out, key)) out[key] = value;
   for (const [key, inner] of Object.entries(known.nested ?? {})) {
-    if (isRecord(out[key])) out[key] = keepUnknown(out[key] as Record<string, unknown>, before[key], inner);
+    if (isRecord(out[key])) out[key] = keepUnknown(out[key] as Record<string, unknown>, own(before, key), inner);
   }
   for (const [key, { by, item }] of Object.entries(known.list ?? {})) {
     const list = out[key];
+    const was = own(before, key);
     const previous = new Map(
-      (Array.isArray(before[key]) ? (before[key] as unknown[]) : [])
-        .filter(isRecord)
-        .map((entry) => [entry[by] ?? entry.name, entry] as const),
+      (Array.isArray(was) ? (was as unknown[]) : []).filter(isRecord).map((entry) => [own(entry, by) ?? entry.name, entry] as const),
     );
-    if (Array.isArray(list)) out[key] = list.map((entry) => (isRecord(entry) ? keepUnknown(entry, previous.get(entry[by]), item) : entry));
+    if (Array.isArray(list))
+      out[key] = list.map((entry) => (isRecord(entry) ? keepUnknown(entry, previous.get(own(entry, by)), item) : entry));
   }
   return withoutFilledDefaults(out, { ...before, ...after }, before, known);
 }
 
 /** The same for a level the file did not have at all (a new file, a new server). */
 function withoutFilledDefaultsDeep(after: Record<string, unknown>, before: undefined, known: Known): Record<string, unknown> {
-  const out = { ...after };
-  const whole = { ...after };
+  const out = nameRecord(Object.entries(after));
+  const whole = nameRecord(Object.entries(after));
   for (const [key, inner] of Object.entries(known.nested ?? {}))
     if (isRecord(out[key])) out[key] = withoutFilledDefaultsDeep(out[key] as Record<string, unknown>, undefined, inner);
   for (const [key, { item }] of Object.entries(known.list ?? {})) {
@@ -161,9 +163,9 @@ export function unknownKeys(value: unknown): { path: (string | number)[]; key: s
         found.push({ path: [...path, key], key, ...(suggestion ? { suggestion } : {}) });
       }
     }
-    for (const [key, inner] of Object.entries(known.nested ?? {})) walk(node[key], inner, [...path, key]);
+    for (const [key, inner] of Object.entries(known.nested ?? {})) walk(own(node, key), inner, [...path, key]);
     for (const [key, { item }] of Object.entries(known.list ?? {})) {
-      const list = node[key];
+      const list = own(node, key);
       if (Array.isArray(list)) list.forEach((entry, i) => walk(entry, isRecord(entry) ? itemKnown(item, entry) : item, [...path, key, i]));
     }
   };
@@ -196,9 +198,9 @@ export function configFileText(settings: Settings | Record<string, unknown>, pre
   const edit = (path: (string | number)[], was: unknown, now: unknown): void => {
     if (same(was, now)) return;
     if (isRecord(was) && isRecord(now)) {
-      for (const [key, value] of Object.entries(now)) edit([...path, key], was[key], value);
+      for (const [key, value] of Object.entries(now)) edit([...path, key], own(was, key), value);
       for (const key of Object.keys(was))
-        if (!(key in now)) text = applyEdits(text, modify(text, [...path, key], undefined, { formattingOptions }));
+        if (!Object.hasOwn(now, key)) text = applyEdits(text, modify(text, [...path, key], undefined, { formattingOptions }));
       return;
     }
     if (Array.isArray(was) && Array.isArray(now) && was.length === now.length) {

@@ -1,6 +1,7 @@
 import { FORBIDDEN_KEYS, formatKeyPath, type KeyPath } from '../../../shared/forbidden-keys';
 import { problem as aProblem, type Problem } from '../../../shared/problem';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { own, setOwn } from '../../../shared/own';
 
 /** One thing wrong with a config file, said where it is. */
 export interface ConfigProblem {
@@ -141,7 +142,7 @@ function nodeValue(node: Node, path: JsonPath, refuse: Refuse): unknown {
           refuse([...path, name], key.offset, `the key "${name}" is not allowed (it could change what other keys mean)`);
         else if (seen.has(name))
           refuse([...path, name], key.offset, `the key "${name}" appears twice in this object; only one can count, so remove the other`);
-        else out[name] = nodeValue(value, [...path, name], refuse);
+        else setOwn(out, name, nodeValue(value, [...path, name], refuse));
         seen.add(name);
       }
       return out;
@@ -171,5 +172,5 @@ function describeParseError(code: string): string {
     InvalidEscapeCharacter: 'invalid escape character',
     InvalidCharacter: 'invalid character in a string',
   };
-  return words[code] ?? code;
+  return own(words, code) ?? code;
 }

@@ -10,6 +10,7 @@ import { unknownKeys } from './config-file-writer';
 import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './json-text';
 import { nativeMigratedKeys, upgradeNativeConfig } from './migrations';
 import { isRecord } from '../../../shared/is-record';
+import { nameRecord, type NameRecord } from '../../../shared/own';
 
 export { isPlaceholderEndpoint };
 
@@ -233,8 +234,9 @@ function placeholderValues(
   env: NodeJS.ProcessEnv,
   allowEnv: ReadonlySet<string>,
   known: readonly string[],
-): { values: Record<string, string>; problems: ConfigProblem[] } {
-  const values: Record<string, string> = {};
+): { values: NameRecord<string>; problems: ConfigProblem[] } {
+  // Keyed by the file's placeholder ids: no prototype.
+  const values = nameRecord<string>();
   const problems: ConfigProblem[] = [];
   const toImport = new Set<string>();
   for (const use of parsed.placeholders.flat()) {

@@ -73,7 +73,7 @@ const consumedKeys: Record<number, string[]> = { 0: ['mcpEndpoint', 'mcpServers'
 export function nativeMigratedKeys(value: Raw): string[] {
   const version = typeof value.version === 'number' ? value.version : 1;
   const keys: string[] = [];
-  for (let v = version; v < CURRENT_SETTINGS_VERSION; v++) keys.push(...(consumedKeys[v] ?? []).filter((key) => key in value));
+  for (let v = version; v < CURRENT_SETTINGS_VERSION; v++) keys.push(...(consumedKeys[v] ?? []).filter((key) => Object.hasOwn(value, key)));
   return keys;
 }
 

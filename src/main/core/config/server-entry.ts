@@ -2,6 +2,7 @@ import { OAuthSettingsSchema, ServerSettingsSchema, type ServerSettings } from '
 import { isServiceKind } from '../../../shared/service-settings';
 import type { JsonPath } from './json-text';
 import { isRecord } from '../../../shared/is-record';
+import { nameRecord, own } from '../../../shared/own';
 
 export interface EntryIssue {
   path: JsonPath;
@@ -51,7 +52,8 @@ function stringRecord(value: unknown, path: JsonPath, problems: EntryIssue[]): R
     problems.push({ path, message: 'must be an object of names to text values' });
     return {};
   }
-  const out: Record<string, string> = {};
+  // Keyed by the file's names (env, headers): no prototype.
+  const out = nameRecord<string>();
   for (const [key, item] of Object.entries(value)) {
     if (typeof item === 'string') out[key] = item;
     else if (typeof item === 'number' || typeof item === 'boolean') out[key] = String(item);
@@ -87,7 +89,7 @@ export function convertServerEntry(
   if (typeof declared === 'string' && isServiceKind(declared)) return convertServiceEntry(name, entry, path);
   let transport: ServerSettings['transport'] | undefined;
   if (declared !== undefined) {
-    transport = typeof declared === 'string' ? TRANSPORT_ALIASES[declared.toLowerCase()] : undefined;
+    transport = typeof declared === 'string' ? own(TRANSPORT_ALIASES, declared.toLowerCase()) : undefined;
     if (!transport) {
       problems.push({
         path: [...path, entry.type !== undefined ? 'type' : 'transportType'],

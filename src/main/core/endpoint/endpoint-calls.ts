@@ -7,6 +7,7 @@ import { errorResult, resultText } from '../hub/result-shaping';
 import { translate, type Language } from '../../../shared/i18n/translate';
 import type { BackgroundCalls, WatchedCall } from '../long-calls/background-calls';
 import { spokenTool, stillWorkingText } from '../long-calls/voice-texts';
+import { onConnection, voiceSession } from './voice-session';
 
 export interface ToolCallRequest {
   id: string | number;
@@ -31,7 +32,7 @@ export interface EndpointCallsOptions {
   log: Logger;
   /** Long calls: a call still running past `answerAfterMs` is answered and goes on there. Absent: calls are awaited. */
   longCalls?: LongCallOptions;
-  /** This connection, as built-in tools bind what they hold to it. */
+  /** This connection (with the relay's conversation in a call's id, the voice session built-in tools bind what they hold to). */
   session?: string;
   /** The user's language, for what the bridge words itself (absent: English). */
   language?: () => Language;
@@ -43,8 +44,8 @@ export interface LongCallOptions {
   calls: BackgroundCalls;
   /** The language of what the model is told ("still working on…"). */
   language: () => Language;
-  /** A connection closed: what was held for its session (calls waiting for confirmation) ends. */
-  sessionClosed?: (session: string) => void;
+  /** A connection closed: what was held for its voice sessions (calls waiting for confirmation) ends. */
+  sessionClosed?: (belongs: (session: string) => boolean) => void;
 }
 
 /**
@@ -203,7 +204,7 @@ export class EndpointCalls {
     this.waiting.length = 0;
     this.waitingBytes = 0;
     for (const controller of controllers) controller.abort('the endpoint connection closed');
-    if (this.opts.session !== undefined) this.opts.longCalls?.sessionClosed?.(this.opts.session);
+    if (this.opts.session !== undefined) this.opts.longCalls?.sessionClosed?.(onConnection(this.opts.session));
   }
 
   /** Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks). */
@@ -221,7 +222,8 @@ export class EndpointCalls {
     return this.opts.tools.call(name, args ?? {}, {
       caller: this.opts.caller,
       ...(this.opts.owner !== undefined ? { owner: this.opts.owner } : {}),
-      ...(this.opts.session !== undefined ? { session: this.opts.session } : {}),
+      // One device's conversation: behind the self-hosted relay, many share this connection.
+      ...(this.opts.session !== undefined ? { session: voiceSession(this.opts.session, request.id) } : {}),
       signal,
       idJson: JSON.stringify(request.id),
       ...(onProgress ? { onProgress } : {}),

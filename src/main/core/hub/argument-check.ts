@@ -6,6 +6,7 @@ import type { Logger } from '../logs/log-book';
 import { explainArguments, explainOutput } from './argument-words';
 import { DATA_KEYS, MAP_KEYS, isNode, resolveLocalRef } from '../../../shared/schema-refs';
 import { servedSchema } from './served-schema';
+import { own } from '../../../shared/own';
 
 /**
  * Checks a call's arguments against the tool's input schema before the call leaves the bridge,
@@ -122,7 +123,8 @@ function rewriteSchema(schema: Node, visit: (node: Node) => Node, depth = 0, map
       ? child.map((item) => (isNode(item) ? rewriteSchema(item, visit, depth + 1) : item))
       : rewriteSchema(child as Node, visit, depth + 1, !map && MAP_KEYS.has(key));
     if (Array.isArray(child) ? (next as unknown[]).some((item, i) => item !== child[i]) : next !== child)
-      (out ??= { ...schema })[key] = next;
+      // A computed key in a literal is an own property, even `__proto__` (an assignment would set the prototype).
+      out = { ...(out ?? schema), [key]: next };
   }
   return map ? (out ?? schema) : visit(out ?? schema);
 }
@@ -136,7 +138,7 @@ export function defaultsOptional(schema: Node, root: Node = schema): Node {
   return rewriteSchema(schema, (node) => {
     const properties = node.properties;
     if (!Array.isArray(node.required) || !isNode(properties)) return node;
-    const required = (node.required as unknown[]).filter((name) => !(typeof name === 'string' && hasDefault(properties[name], root)));
+    const required = (node.required as unknown[]).filter((name) => !(typeof name === 'string' && hasDefault(own(properties, name), root)));
     return required.length === node.required.length ? node : { ...node, required };
   });
 }

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { hasMessage, translate, type Language, type MessageKey } from '../../../shared/i18n/translate';
+import { own } from '../../../shared/own';
 
 /**
  * The argument check's findings in the voice language: which argument, what it must be, what the
@@ -101,7 +102,7 @@ function valueAt(args: unknown, instancePath: string): unknown {
   let value = args;
   for (const part of instancePath.split('/').slice(1)) {
     if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    value = own(value as Record<string, unknown>, part.replace(/~1/g, '/').replace(/~0/g, '~'));
   }
   return value;
 }
@@ -116,7 +117,7 @@ export function argumentProblem(error: ErrorObject, args: unknown, schema: Recor
   switch (error.keyword) {
     case 'required': {
       const missing = String(params.missingProperty);
-      const property = error.instancePath === '' ? (schema.properties as Record<string, Property> | undefined)?.[missing] : undefined;
+      const property = error.instancePath === '' ? own(schema.properties as Record<string, Property> | undefined, missing) : undefined;
       const detail = w.property(property);
       const missingName = w.quoted(argumentPath(error.instancePath, missing));
       return detail ? w.t('voice.args.missingDetail', { name: missingName, detail }) : w.t('voice.args.missing', { name: missingName });
@@ -160,7 +161,7 @@ export function expectedArguments(schema: Record<string, unknown>, language: Lan
   if (names.length === 0) return w.t('voice.args.noArguments');
   let text = names
     .map((name) => {
-      const property = properties[name];
+      const property = own(properties, name);
       const kind = Array.isArray(property?.enum)
         ? w.oneOf(property.enum)
         : property?.type !== undefined

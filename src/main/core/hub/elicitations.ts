@@ -1,8 +1,10 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitField, ElicitValue, PendingElicitation } from '../../../shared/elicitations';
-import { translate, type Language } from '../../../shared/i18n/translate';
+import { sentences, translate, type Language } from '../../../shared/i18n/translate';
 import type { VoiceCalls } from './builtin/voice-calls';
-import { normaliseCode } from './builtin/confirmations';
+import type { VoiceQuestion } from './builtin/confirm-tool';
+import type { PinPlace } from './builtin/confirmation-pin';
+import { nameRecord } from '../../../shared/own';
 
 /** A server's message as a sentence the model can say back (ending with its stop). */
 function spoken(message: string): string {
@@ -10,13 +12,13 @@ function spoken(message: string): string {
   return /[.!?。！？]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
-/** Questions waiting at once: a server that asks again and again is declined past this. */
+/** Questions waiting at once: a server that asks again and again is answered `cancel` past this. */
 const MAX_PENDING = 16;
 /** Fields a form may have: more is not a question to put to someone by voice or in a small card. */
 const MAX_FIELDS = 20;
 /**
  * Choices of one field, and the length of one: a list past these is no question a person answers
- * (and cut short, an answer would not be one of the server's own values), so the form is declined.
+ * (and cut short, an answer would not be one of the server's own values), so nobody is asked.
  */
 export const MAX_CHOICES = 100;
 export const MAX_CHOICE_CHARS = 200;
@@ -32,25 +34,27 @@ interface Entry {
   shown: PendingElicitation;
   resolve: (result: ElicitResult) => void;
   timer: NodeJS.Timeout;
-  /** Put to the caller by voice: the one-time code its confirm tool takes, on its session; the call's task. */
-  voice?: { code: string; session: string; task: string; field?: string };
+  /** Put to the caller by voice: its session (where the person's PIN says yes), the call's task. */
+  voice?: { session: string; task: string; field?: string };
 }
 
 /** What a yes/no question needs to be put to the caller by voice. */
 export interface VoiceQuestions {
   calls: VoiceCalls;
   language: () => Language;
-  /** A four-digit code no held call and no question uses. */
-  newCode: (inUse: (code: string) => boolean) => string;
+  /** The person's PIN is needed: made now if there was none; where they find it while nobody has shown it to them. */
+  pinFor: () => PinPlace | undefined;
   /** How long a question put by voice waits (the caller was answered: as long as a held call does). */
   waitMs: number;
 }
 
 /**
  * Servers' questions during a call (MCP `elicitation/create`, form mode), shown in the window until
- * the user answers or declines. Unanswered, a question is declined after `waitMs` (the caller's
- * patience less a margin), so the tool can still answer xiaozhi in time; a URL-mode question, or a
- * form with fields this window cannot show, is declined at once.
+ * the user answers or declines. Unanswered, a question is answered after `waitMs` (the caller's
+ * patience less a margin), so the tool can still answer xiaozhi in time. Unanswered, or one nobody
+ * can be asked (a URL-mode question, a form with fields this window cannot show), it is answered
+ * `cancel` (no choice was made: "declined" would tell the tool a person said no), and a call by voice
+ * that asked it is told so.
  */
 export class Elicitations {
   private readonly pending = new Map<number, Entry>();
@@ -66,16 +70,18 @@ export class Elicitations {
   ) {}
 
   ask(server: string, params: ElicitRequest['params'], signal?: AbortSignal): Promise<ElicitResult> {
-    if (params.mode === 'url' || !('requestedSchema' in params)) return Promise.resolve({ action: 'decline' });
-    const fields = formFields(params.requestedSchema);
-    if (!fields || this.pending.size >= MAX_PENDING) return Promise.resolve({ action: 'decline' });
+    const fields = params.mode === 'url' || !('requestedSchema' in params) ? undefined : formFields(params.requestedSchema);
+    if (!fields || this.pending.size >= MAX_PENDING) {
+      this.voice?.calls.note(server, 'unaskable');
+      return Promise.resolve({ action: 'cancel' });
+    }
     const key = this.nextKey++;
     const askedAt = this.now();
     const message = params.message.slice(0, 2000);
     const voice = this.byVoice(server, message, fields);
     const wait = voice ? (this.voice?.waitMs ?? 0) : Math.max(0, this.waitMs(server));
     return new Promise<ElicitResult>((resolve) => {
-      const timer = setTimeout(() => this.settle(key, { action: 'decline' }), wait);
+      const timer = setTimeout(() => this.settle(key, { action: 'cancel' }), wait);
       timer.unref();
       const shown: PendingElicitation = { key, server, message: this.redact(message), fields, askedAt, expiresAt: askedAt + wait };
       this.pending.set(key, { shown, resolve, timer, ...(voice ? { voice } : {}) });
@@ -85,42 +91,43 @@ export class Elicitations {
     });
   }
 
-  /**
-   * The voice's yes to a question put by voice (its confirm tool's code, on the session asked): the
-   * task the call goes on as; undefined for a code no question waits on.
-   */
-  takeCode(code: string, session: string | undefined): { task: string } | undefined {
-    for (const [key, entry] of this.pending) {
-      const voice = entry.voice;
-      if (voice?.code !== normaliseCode(code)) continue;
-      if (voice.session !== session) return undefined;
-      this.settle(key, { action: 'accept', content: voice.field !== undefined ? { [voice.field]: true } : {} });
-      return { task: voice.task };
-    }
-    return undefined;
+  /** The newest question put by voice in this session, waiting for the person's PIN. */
+  waiting(session: string): VoiceQuestion | undefined {
+    let newest: [number, Entry] | undefined;
+    for (const [key, entry] of this.pending) if (entry.voice?.session === session) newest = [key, entry];
+    if (!newest) return undefined;
+    const [key, entry] = newest;
+    const voice = entry.voice as NonNullable<Entry['voice']>;
+    return {
+      askedAt: entry.shown.askedAt,
+      task: voice.task,
+      accept: () => void this.settle(key, { action: 'accept', content: voice.field !== undefined ? { [voice.field]: true } : {} }),
+    };
   }
 
-  /** A code in use by a question put by voice. */
-  hasCode(code: string): boolean {
-    for (const entry of this.pending.values()) if (entry.voice?.code === code) return true;
-    return false;
+  /** Too many wrong PINs in a session: its questions put by voice are answered as nobody said yes. */
+  cancelSession(session: string): void {
+    for (const [key, entry] of [...this.pending]) if (entry.voice?.session === session) this.settle(key, { action: 'cancel' });
   }
 
   /**
    * A yes/no question (no field, or one yes/no field) during the one call by voice in flight to the
    * server, whose caller was served the confirm tool, is put to that caller: it is answered now
-   * ("the tool asks…; if yes, call confirm_action with code…") and the call goes on as a task.
+   * ("the tool asks…; if yes, ask for the PIN and call confirm_action with it") and the call goes on as a task.
    */
   private byVoice(server: string, message: string, fields: ElicitField[]): Entry['voice'] {
     if (!this.voice || !(fields.length === 0 || (fields.length === 1 && fields[0]?.type === 'boolean'))) return undefined;
     const call = this.voice.calls.only(server);
     const confirmTool = call?.confirmTool;
-    if (!call || confirmTool === undefined) return undefined;
-    const code = this.voice.newCode((c) => this.hasCode(c));
+    if (!call?.answerNow || confirmTool === undefined) return undefined;
     const language = this.voice.language();
-    const task = call.answerNow((id) => translate(language, 'voice.elicit.ask', { message: spoken(message), confirmTool, code, id }));
+    const place = this.voice.pinFor();
+    const where = place === undefined ? undefined : translate(language, `voice.confirm.whereIsPin.${place}`);
+    const task = call.answerNow((id) =>
+      sentences(language, translate(language, 'voice.elicit.ask', { message: spoken(message), confirmTool, id }), where),
+    );
     if (task === undefined) return undefined;
-    return { code, session: call.session, task, ...(fields[0] ? { field: fields[0].name } : {}) };
+    return { session: call.session, task, ...(fields[0] ? { field: fields[0].name } : {}) };
   }
 
   list(): PendingElicitation[] {
@@ -160,7 +167,7 @@ export class Elicitations {
   }
 }
 
-/** The form's fields, or undefined when it has one this window cannot show (the question is then declined). */
+/** The form's fields, or undefined when it has one this window cannot show (nobody is then asked). */
 export function formFields(schema: { properties?: Record<string, unknown>; required?: string[] }): ElicitField[] | undefined {
   const entries = Object.entries(schema.properties ?? {});
   if (entries.length > MAX_FIELDS) return undefined;
@@ -186,7 +193,8 @@ export function formFields(schema: { properties?: Record<string, unknown>; requi
 
 /** The answer as the server's schema asks for it: known fields of the right type, the required ones there. */
 function checkedContent(fields: ElicitField[], content: Record<string, ElicitValue>): Record<string, ElicitValue> {
-  const out: Record<string, ElicitValue> = {};
+  // Keyed by the server's field names: no prototype.
+  const out = nameRecord<ElicitValue>();
   for (const field of fields) {
     const value = Object.hasOwn(content, field.name) ? content[field.name] : undefined;
     const label = field.title ?? field.name;

@@ -68,12 +68,12 @@ export function fitTool(prepared: PreparedTool, budget: number): PreparedTool {
 function withoutDescriptions(value: unknown, depth = 0): unknown {
   if (typeof value !== 'object' || value === null || depth > 64) return value;
   if (Array.isArray(value)) return value.map((item) => withoutDescriptions(item, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (key === 'description' && typeof child === 'string') continue;
-    out[key] = key === 'enum' || key === 'const' || key === 'default' ? child : withoutDescriptions(child, depth + 1);
-  }
-  return out;
+  // Own properties, whatever their names (an assignment of `__proto__`, a server's property name, would set the prototype).
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key, child]) => !(key === 'description' && typeof child === 'string'))
+      .map(([key, child]) => [key, key === 'enum' || key === 'const' || key === 'default' ? child : withoutDescriptions(child, depth + 1)]),
+  );
 }
 
 export interface Page {

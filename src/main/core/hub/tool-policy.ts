@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSettings, ToolPolicy } from '../../../shared/settings';
+import { own } from '../../../shared/own';
 
 /**
  * Whether a tool called by voice runs at once, is held until the user confirms it, or is refused.
@@ -7,5 +8,6 @@ import type { ServerSettings, ToolPolicy } from '../../../shared/settings';
  * (`annotations.destructiveHint: true`) asks first and every other tool runs.
  */
 export function toolPolicy(server: Pick<ServerSettings, 'toolPolicy' | 'toolPolicies'> | undefined, tool: Tool): ToolPolicy {
-  return server?.toolPolicies?.[tool.name] ?? server?.toolPolicy ?? (tool.annotations?.destructiveHint === true ? 'ask' : 'run');
+  // Own entries only: a tool called `constructor` or `toString` must not read Object's members as its policy.
+  return own(server?.toolPolicies, tool.name) ?? server?.toolPolicy ?? (tool.annotations?.destructiveHint === true ? 'ask' : 'run');
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOOL_SET, type Settings, type ToolSet, type ToolSettings } from '../../../shared/settings';
 import { isAllowedKey, KEY_NAME_RULE } from '../../../shared/forbidden-keys';
+import { nameRecord, own } from '../../../shared/own';
 
 /**
  * Changes to tool sets as pure functions of the settings: each returns new settings (which the
@@ -36,11 +37,11 @@ export function withToolSetting(
   requireKeyNames('tool name', [tool]);
   return mapSets(settings, (set) => {
     if (set.id !== setId) return set;
-    const current = set.tools[server]?.[tool] ?? { enabled: true };
+    const current = own(own(set.tools, server), tool) ?? { enabled: true };
     const updated: ToolSettings = { enabled: patch.enabled ?? current.enabled };
     const description = patch.description === undefined ? current.description : (patch.description ?? undefined);
     if (description !== undefined) updated.description = description;
-    return { ...set, tools: { ...set.tools, [server]: { ...set.tools[server], [tool]: updated } } };
+    return { ...set, tools: { ...set.tools, [server]: { ...own(set.tools, server), [tool]: updated } } };
   });
 }
 
@@ -51,9 +52,9 @@ export function withServerTools(settings: Settings, setId: string, server: strin
   requireKeyNames('tool name', tools);
   return mapSets(settings, (set) => {
     if (set.id !== setId) return set;
-    const forServer = { ...set.tools[server] };
+    const forServer = nameRecord(Object.entries(own(set.tools, server) ?? {}));
     for (const tool of tools) forServer[tool] = { ...forServer[tool], enabled };
-    return { ...set, tools: { ...set.tools, [server]: forServer } };
+    return { ...set, tools: { ...set.tools, [server]: { ...forServer } } };
   });
 }
 
@@ -61,21 +62,21 @@ export function withServerTools(settings: Settings, setId: string, server: strin
 export function renameServerInSets(settings: Settings, from: string, to: string): Settings {
   if (from === to) return settings;
   return mapSets(settings, (set) => {
-    const tools = { ...set.tools };
+    // Keyed by server names (a server may be called toString): a copy with no prototype, handed back as a plain object.
+    const tools = nameRecord(Object.entries(set.tools));
     if (tools[from]) {
       tools[to] = tools[from];
       delete tools[from];
     }
     const servers = set.servers === 'all' ? 'all' : set.servers.map((s) => (s === from ? to : s));
-    return { ...set, servers, tools };
+    return { ...set, servers, tools: { ...tools } };
   });
 }
 
 /** A removed server leaves every set: a new server of the same name starts fresh. */
 export function forgetServerInSets(settings: Settings, name: string): Settings {
   return mapSets(settings, (set) => {
-    const tools = { ...set.tools };
-    delete tools[name];
+    const tools = Object.fromEntries(Object.entries(set.tools).filter(([server]) => server !== name));
     const servers = set.servers === 'all' ? 'all' : set.servers.filter((s) => s !== name);
     return { ...set, servers, tools };
   });

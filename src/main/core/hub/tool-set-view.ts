@@ -8,7 +8,7 @@ import { ProblemError } from '../servers/server-problems';
 import { spokenServiceError } from './spoken-error';
 import { resultText, shapeResult, textResult } from './result-shaping';
 import { spokenError } from './spoken-error';
-import { translate, type Language } from '../../../shared/i18n/translate';
+import { sentences, translate, type Language } from '../../../shared/i18n/translate';
 import { assignExposedNames, toolKey } from './tool-names';
 import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
 import { servedSchema } from './served-schema';
@@ -17,9 +17,11 @@ import type { ArgumentCheck } from './argument-check';
 import type { CallSignal } from './call-signal';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
 import { CONFIRM_TOOL } from './builtin/confirm-tool';
-import type { Confirmations } from './builtin/confirmations';
-import type { VoiceCalls } from './builtin/voice-calls';
+import type { Confirmations, HeldVia } from './builtin/confirmations';
+import { withoutPin, type PinPlace } from './builtin/confirmation-pin';
+import type { VoiceCall, VoiceCallNote, VoiceCalls } from './builtin/voice-calls';
 import type { ToolPolicy } from '../../../shared/settings';
+import { own } from '../../../shared/own';
 
 /** What the hub needs of a server: its tools and a way to call them. */
 export interface ToolSource {
@@ -117,6 +119,13 @@ export interface ViewContext {
 export interface VoiceGuard {
   confirmations: Confirmations;
   policyOf(server: string, tool: Tool): ToolPolicy;
+  /**
+   * A call is about to ask for the person's PIN: made now if the user set none. Where they find it
+   * while nobody has shown it to them (the model tells them); undefined once they know it.
+   */
+  pinFor(): PinPlace | undefined;
+  /** The PIN as it is now (none made yet: undefined), hidden from what a voice session is answered. */
+  pin(): string | undefined;
   /** The calls by voice in flight, for a server's question during one (elicitation). */
   calls?: VoiceCalls;
 }
@@ -227,7 +236,7 @@ export class ToolSetView implements CatalogView {
     const all: Entry[] = [];
     const unservable = new Set<string>();
     for (const { server, tool, running } of mine) {
-      const toolSettings = set.tools[server]?.[tool.name];
+      const toolSettings = own(own(set.tools, server), tool.name);
       const exposed = names.get(toolKey(server, tool.name)) as string;
       // One tool that cannot be served (its schema past what a string holds…) is left out, not the catalog.
       let prepared: PreparedTool;
@@ -346,19 +355,27 @@ export class ToolSetView implements CatalogView {
       });
   }
 
-  /** Holds a call for confirmation: the answer asks the user, and names the code the confirm tool takes. */
+  /**
+   * Holds a call for confirmation. Asked first ("ask"), the answer tells the model to ask the
+   * person for their PIN (never in the answer: a model cannot confirm by itself); "window", that it
+   * waits for Allow in the window or the web UI, which nothing the model calls can give.
+   */
   private hold(
     voice: VoiceGuard,
     entry: Entry,
     name: string,
     args: Record<string, unknown>,
     context: CallContext,
+    via: HeldVia,
     finish: (result: CallToolResult, outcome: CallOutcome, cause?: Problem) => CallAnswer,
   ): CallAnswer {
     const { session, caller, boundTo } = context;
     const action = describeAction(entry.original, name, args);
-    const held = voice.confirmations.hold({
+    // The first call that asks for the PIN makes one if the user set none (shown only in the window).
+    const where = via === 'pin' ? voice.pinFor() : undefined;
+    voice.confirmations.hold({
       session: session as string,
+      via,
       caller,
       owner: context.owner ?? caller,
       server: entry.server,
@@ -399,9 +416,17 @@ export class ToolSetView implements CatalogView {
           ),
         }),
     });
+    const language = this.context.language();
     const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
-    const text = translate(this.context.language(), 'voice.confirm.ask', { action, confirmTool, code: held.code });
-    return finish(textResult(text), 'held', problem('call.held', { tool: name, code: held.code }));
+    const text =
+      via === 'window'
+        ? translate(language, 'voice.confirm.askWindow', { action })
+        : sentences(
+            language,
+            translate(language, 'voice.confirm.ask', { action, confirmTool }),
+            where === undefined ? undefined : translate(language, `voice.confirm.whereIsPin.${where}`),
+          );
+    return finish(textResult(text), 'held', problem('call.held', { tool: name, via }));
   }
 
   /**
@@ -416,7 +441,9 @@ export class ToolSetView implements CatalogView {
     const entry = !bound || (found?.server === bound.server && found.original.name === bound.tool) ? found : undefined;
     const shape = context.shape !== false;
     const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer => {
-      const out = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0') : result;
+      const shaped = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0') : result;
+      // A voice session never reads the person's PIN, whatever a tool answered (a file tool reading the config).
+      const out = context.session !== undefined && this.context.voice ? withoutPin(shaped, this.context.voice.pin()) : shaped;
       this.context.history.add({
         caller: context.caller,
         tool: name,
@@ -456,14 +483,17 @@ export class ToolSetView implements CatalogView {
     if (voice && context.session !== undefined && entry.server !== BUILTIN_SERVER) {
       const policy = voice.policyOf(entry.server, entry.original);
       if (policy === 'never') return refuse(problem('call.refused', { tool: name }));
-      if (policy === 'ask' && context.confirmedBy === undefined) return this.hold(voice, entry, name, args, context, finish);
+      if ((policy === 'ask' || policy === 'window') && context.confirmedBy === undefined)
+        return this.hold(voice, entry, name, args, context, policy === 'ask' ? 'pin' : 'window', finish);
     }
-    // A call by voice is known while in flight: a server's question during it can be put to its caller.
+    // A call by voice is known while in flight: a server's question during it can be put to its caller,
+    // and what the server asked that nobody could answer is told with its result.
     const { session, answerNow } = context;
-    const leave =
-      voice?.calls && session !== undefined && answerNow && entry.server !== BUILTIN_SERVER
-        ? voice.calls.add(entry.server, { session, caller: context.caller, answerNow, confirmTool: this.servedConfirmTool() })
+    const inFlight: VoiceCall | undefined =
+      voice?.calls && session !== undefined && entry.server !== BUILTIN_SERVER
+        ? { session, caller: context.caller, ...(answerNow ? { answerNow } : {}), confirmTool: this.servedConfirmTool() }
         : undefined;
+    const leave = inFlight ? voice?.calls?.add(entry.server, inFlight) : undefined;
     try {
       const result = await source.callTool(entry.original.name, args, {
         signal: context.signal,
@@ -485,6 +515,7 @@ export class ToolSetView implements CatalogView {
         );
         if (wrong) return refuse(problem('call.failed', { tool: name, detail: `${wrong}${translate(language, 'voice.words.end')}` }));
       }
+      if (inFlight?.notes) return finish(toldTruly(result, inFlight.notes, name, this.context.language()), result.isError ? 'error' : 'ok');
       // A failure with no words would reach the user as silence: say at least which tool failed.
       if (result.isError && resultText(result).trim() === '')
         return finish(textResult(translate(this.context.language(), 'voice.call.noReason', { tool: name }), true), 'error');
@@ -516,6 +547,22 @@ export class ToolSetView implements CatalogView {
     const name = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL });
     return name !== undefined && this.served.some((p) => p.tool.name === name) ? name : undefined;
   }
+}
+
+/**
+ * A call by voice's result, with what the tool's own words would not say truly: a failure after it
+ * wanted xiaozhi's model (sampling, which voice calls cannot offer: its English error, often wrapped
+ * twice, is replaced), or a question nobody could be asked (its "declined" was nobody's choice).
+ */
+function toldTruly(result: CallToolResult, notes: ReadonlySet<VoiceCallNote>, tool: string, language: Language): CallToolResult {
+  if (notes.has('sampling') && result.isError) return textResult(translate(language, 'voice.call.samplingRefused', { tool }), true);
+  if (!notes.has('unaskable')) return result;
+  const said = resultText(result).trim();
+  const note = translate(language, 'voice.call.questionNotAsked', { tool });
+  return textResult(
+    sentences(language, note, said === '' ? undefined : translate(language, 'voice.call.toolSaid', { text: said })),
+    result.isError === true,
+  );
 }
 
 /** Arguments shown in a confirmation request, and how long each value may be: enough to know what is meant. */

@@ -6,6 +6,7 @@ import { firstIssue } from '../../../shared/zod-issue';
 import type { ParsedConfig } from './parse-config';
 import { fillInputs } from './placeholders';
 import type { ConfigProblem } from '../config/json-text';
+import { own, setOwn } from '../../../shared/own';
 
 export class ImportError extends Error {
   /** A file that did not parse: each problem where it stands, for the CLI to word in its reader's language. */
@@ -35,13 +36,13 @@ export function applyImport(
   parsed.servers.forEach((original, index) => {
     const item = preview.servers[index];
     if (!item) return;
-    const choice = choices.servers[original.name] ?? { action: item.action };
+    const choice = own(choices.servers, original.name) ?? { action: item.action };
     const action: ConflictAction = choice.action;
     if (action === 'skip') {
       result.skipped++;
       return;
     }
-    const missing = item.needs.filter((id) => !(choices.inputs[id] ?? '').trim());
+    const missing = item.needs.filter((id) => !(own(choices.inputs, id) ?? '').trim());
     if (missing.length > 0) throw new ImportError(`Server "${original.name}" needs a value for ${missing.join(', ')}.`);
     let server: ServerSettings = fillInputs(original, choices.inputs);
     if (action === 'rename') {
@@ -61,15 +62,15 @@ export function applyImport(
       result.addedServers.push(server.name);
     }
     // Imported switches (xiaozhi-client's mcpServerConfig) belong to the default set.
-    const tools = parsed.tools[original.name];
+    const tools = own(parsed.tools, original.name);
     const switches = defaultToolSwitches(next);
-    if (tools) switches[server.name] = { ...switches[server.name], ...tools };
+    if (tools) setOwn(switches, server.name, { ...own(switches, server.name), ...tools });
   });
 
   parsed.endpoints.forEach((endpoint, index) => {
     const item = preview.endpoints[index];
     if (!item) return;
-    const choice = choices.endpoints[endpoint.name] ?? { action: item.action };
+    const choice = own(choices.endpoints, endpoint.name) ?? { action: item.action };
     if (choice.action === 'skip') {
       result.skipped++;
       return;

@@ -10,6 +10,7 @@ import { parseMcpConfig, withoutOwnEntries, type ParsedConfig } from './parse-co
 import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../local-server/own-entry';
 import { secretValues } from '../bridge-secrets';
 import { environmentValue, withEnvironmentOffers } from './placeholders';
+import { nameRecord } from '../../../shared/own';
 
 const KEEP_MS = 30 * 60_000;
 
@@ -68,7 +69,7 @@ export class ImportSessions {
   /** The values of the `${env:…}` inputs the user confirmed; never one of our own secrets. */
   private fromEnvironment(ids: readonly string[], preview: ImportPreview, current: Settings): Record<string, string> {
     const known = secretValues(current, this.env);
-    const values: Record<string, string> = {};
+    const values = nameRecord<string>();
     for (const id of ids) {
       const name = id.slice(4);
       if (!id.startsWith('env:') || !preview.inputs.some((input) => input.id === id))

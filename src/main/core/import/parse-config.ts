@@ -7,6 +7,7 @@ import { ConfigError, JsonDocument, formatPath, type ConfigProblem, type JsonPat
 import { convertServerEntry } from '../config/server-entry';
 import { collectInputs, type InputDeclaration, type PlaceholderUse } from './placeholders';
 import { isRecord } from '../../../shared/is-record';
+import { nameRecord, type NameRecord } from '../../../shared/own';
 
 /** A placeholder where it stands: its field in the server's settings, and its place in the file. */
 export interface PlacedPlaceholder extends PlaceholderUse {
@@ -26,7 +27,8 @@ export interface ParsedConfig {
   endpoints: { name: string; url: string }[];
   /** For each endpoint, where it stands in the source file. */
   endpointPaths: JsonPath[];
-  tools: Record<string, Record<string, ToolSettings>>;
+  /** Switches by server and tool (keyed by the file's names: no prototype). */
+  tools: NameRecord<NameRecord<ToolSettings>>;
   modelscopeApiKey?: string;
   connection?: Partial<ConnectionSettings>;
   inputs: ImportInput[];
@@ -126,7 +128,7 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
       sourcePaths: [],
       endpoints: [{ name: 'xiaozhi', url: trimmed }],
       endpointPaths: [[]],
-      tools: {},
+      tools: nameRecord(),
       inputs: [],
       warnings: [],
       problems: [],
@@ -147,8 +149,9 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
   const sourceEntries: unknown[] = [];
   const endpoints: { name: string; url: string }[] = [];
   const endpointPaths: JsonPath[] = [];
-  const tools: ParsedConfig['tools'] = {};
-  const declared: Record<string, InputDeclaration> = {};
+  // Keyed by the file's names (servers, tools, input ids): records with no prototype.
+  const tools: ParsedConfig['tools'] = nameRecord();
+  const declared = nameRecord<InputDeclaration>();
   let format: ImportFormat;
   let entries: [string, unknown, JsonPath][] = [];
   let urlWithoutTypeIs: 'guess' | 'sse' = 'guess';
@@ -225,7 +228,7 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
           const entry: ToolSettings = { enabled: toolConfig.enable !== false };
           if (typeof toolConfig.description === 'string' && toolConfig.description.trim() !== '')
             entry.description = toolConfig.description;
-          (tools[serverName] ??= {})[toolName] = entry;
+          (tools[serverName] ??= nameRecord())[toolName] = entry;
         }
       }
     }
@@ -365,7 +368,7 @@ function fromCodex(file: string, root: Record<string, unknown>, options: { keepG
     sourcePaths,
     endpoints: [],
     endpointPaths: [],
-    tools: {},
+    tools: nameRecord(),
     inputs: withInputs.inputs,
     warnings,
     problems,
@@ -377,7 +380,7 @@ function sourceField(entry: unknown, field: JsonPath, format: ImportFormat): Jso
   const raw = isRecord(entry) ? entry : {};
   if (field[0] === 'url' && !('url' in raw) && 'serverUrl' in raw) return ['serverUrl'];
   if (format === 'codex' && field[0] === 'headers') {
-    const inTable = isRecord(raw.http_headers) && typeof field[1] === 'string' && field[1] in raw.http_headers;
+    const inTable = isRecord(raw.http_headers) && typeof field[1] === 'string' && Object.hasOwn(raw.http_headers, field[1]);
     return inTable
       ? ['http_headers', ...field.slice(1)]
       : typeof raw.bearer_token_env_var === 'string'

@@ -3,6 +3,7 @@ import { isMcpServer, type ServerSettings } from '../../../shared/settings';
 import type { ImportInput } from '../../../shared/import';
 import { formatKeyPath, type KeyPath } from '../../../shared/forbidden-keys';
 import { maskSecret } from '../logs/redact';
+import { own } from '../../../shared/own';
 
 const PLACEHOLDER = /\$\{(input:[^}]+|env:[^}]+|workspaceFolder|userHome)\}/g;
 
@@ -84,7 +85,7 @@ export function collectInputs(
           if (!known.where.includes(where)) known.where.push(where);
           return whole;
         }
-        const declaration = name.startsWith('input:') ? declared[name.slice(6)] : undefined;
+        const declaration = name.startsWith('input:') ? own(declared, name.slice(6)) : undefined;
         const envName = name.startsWith('env:') ? name.slice(4) : undefined;
         inputs.set(name, {
           id: name,
@@ -106,7 +107,7 @@ export function collectInputs(
 
 /** Puts the user's values in place of the placeholders. */
 export function fillInputs(server: ServerSettings, values: Record<string, string>): ServerSettings {
-  return mapStrings(server, (s) => s.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole));
+  return mapStrings(server, (s) => s.replace(PLACEHOLDER, (whole, name: string) => own(values, name) ?? whole));
 }
 
 /**

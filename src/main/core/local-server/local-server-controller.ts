@@ -13,6 +13,7 @@ import { rememberedToken, rememberToken, removeStateFile, writeStateFile } from 
 import { ListenError } from './listen-failure';
 import { problem, type Problem } from '../../../shared/problem';
 import type { PassthroughServers } from './passthrough/upstream';
+import { own } from '../../../shared/own';
 
 /** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
 export interface LocalServerOverrides {
@@ -152,7 +153,7 @@ export class LocalServerController {
 
   private viewFor(client: string): SettlingTools<ToolSetView> {
     const local = this.opts.settings().localServer;
-    return this.opts.toolSet(local.clients[client]?.toolSet ?? local.toolSet);
+    return this.opts.toolSet(own(local.clients, client)?.toolSet ?? local.toolSet);
   }
 
   private ensureToken(): string {

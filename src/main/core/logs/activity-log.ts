@@ -81,6 +81,8 @@ export class ActivityLog {
     if (!this.file) return;
     this.prune();
     try {
+      // Often the first file of the app's data folder: made the owner's alone, as the state file and the sign-in tokens need it.
+      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       startAtomicWrite(this.file, JSON.stringify({ version: 1, samples: this.samples }), { private: true }).done.catch((error: unknown) =>
         this.onError(String(error)),
       );

@@ -188,9 +188,7 @@ export function maskValue(name: string, value: string): string {
 
 /** A copy of a name→value map with secret-looking values masked (env, headers). */
 export function redactRecord(record: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(record)) out[key] = maskValue(key, value);
-  return out;
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, maskValue(key, value)]));
 }
 
 /** A problem's parameters carry text from outside (a stderr line, an error's detail): redacted like it. */

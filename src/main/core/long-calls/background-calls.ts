@@ -4,9 +4,19 @@ import type { BackgroundTask } from '../../../shared/status';
 /**
  * What is kept of calls answered before they finished: a few running at once (a call past this
  * many is awaited as before), a few finished ones, each result's text cut to a size, and none
- * older than an age (a result nobody asked for in half an hour is in the history anyway).
+ * older than an age (a result nobody asked for in half an hour is in the history anyway). Counts
+ * are per endpoint (`running`, `finished`), so one endpoint's model starting call after call takes
+ * its own oldest results and places, never another's; and for all of them (`…Overall`), past which
+ * the endpoint holding the most gives up its oldest result.
  */
-export const BACKGROUND_LIMITS = { running: 32, finished: 20, resultChars: 8000, maxAgeMs: 30 * 60_000 };
+export const BACKGROUND_LIMITS = {
+  running: 32,
+  runningOverall: 64,
+  finished: 20,
+  finishedOverall: 60,
+  resultChars: 8000,
+  maxAgeMs: 30 * 60_000,
+};
 
 /** Progress events to the window at most this often per call (a server may report hundreds a second). */
 const PROGRESS_EVERY_MS = 250;
@@ -115,12 +125,17 @@ export class BackgroundCalls {
     this.emit(entry.task);
   }
 
-  /** @internal A short id, unused among the tasks kept; undefined when too many run in the background. */
-  assignId(): string | undefined {
+  /** @internal A short id, unused among the tasks kept; undefined when too many run in the background (the owner's, or all). */
+  assignId(owner: string): string | undefined {
     this.prune();
     let running = 0;
-    for (const other of this.entries.values()) if (other.task.id !== undefined && other.task.state === 'running') running++;
-    if (running >= BACKGROUND_LIMITS.running) return undefined;
+    let mine = 0;
+    for (const other of this.entries.values())
+      if (other.task.id !== undefined && other.task.state === 'running') {
+        running++;
+        if (other.owner === owner) mine++;
+      }
+    if (mine >= BACKGROUND_LIMITS.running || running >= BACKGROUND_LIMITS.runningOverall) return undefined;
     const used = new Set<string>();
     for (const other of this.entries.values()) if (other.task.id !== undefined) used.add(other.task.id);
     const count = DIGITS.length * LETTERS.length;
@@ -153,17 +168,30 @@ export class BackgroundCalls {
     return this.opts.now?.() ?? Date.now();
   }
 
-  /** Finished tasks past the age, and the oldest past the count, leave the list. */
+  /**
+   * Finished tasks past the age leave the list; then each owner's oldest past its count; then, past
+   * the count for all, the oldest of the owner holding the most.
+   */
   private prune(): void {
     const now = this.now();
-    const finished: Entry[] = [];
+    const byOwner = new Map<string, Entry[]>();
     for (const entry of this.entries.values()) {
       if (entry.task.state === 'running') continue;
       if (now - (entry.task.finishedAt ?? now) > BACKGROUND_LIMITS.maxAgeMs) this.remove(entry);
-      else finished.push(entry);
+      else byOwner.set(entry.owner, [...(byOwner.get(entry.owner) ?? []), entry]);
     }
-    finished.sort((a, b) => (b.task.finishedAt ?? 0) - (a.task.finishedAt ?? 0));
-    for (const entry of finished.slice(BACKGROUND_LIMITS.finished)) this.remove(entry);
+    let total = 0;
+    for (const [owner, finished] of byOwner) {
+      // Newest first: what is kept.
+      finished.sort((a, b) => (b.task.finishedAt ?? 0) - (a.task.finishedAt ?? 0));
+      for (const entry of finished.splice(BACKGROUND_LIMITS.finished)) this.remove(entry);
+      byOwner.set(owner, finished);
+      total += finished.length;
+    }
+    for (; total > BACKGROUND_LIMITS.finishedOverall; total--) {
+      const most = [...byOwner.values()].reduce((a, b) => (b.length > a.length ? b : a));
+      this.remove(most.pop() as Entry);
+    }
   }
 
   private emit(task: BackgroundTask): void {
@@ -218,7 +246,7 @@ export class WatchedCall {
 
   /** The caller is answered now: the call gets its id and goes on; undefined if too many already do. */
   answerLater(): string | undefined {
-    const id = this.calls.assignId();
+    const id = this.calls.assignId(this.entry.owner);
     if (id === undefined) return undefined;
     this.entry.task.id = id;
     this.calls.show(this.entry);

@@ -3,6 +3,8 @@ import type { Language } from '../../../shared/i18n/translate';
 import { translate } from '../../../shared/i18n/translate';
 import type { BackgroundCalls } from './background-calls';
 import { spokenTool, taskListText, taskText } from './voice-texts';
+import { unknownArgumentsText } from '../hub/builtin/builtin-arguments';
+import { errorResult } from '../hub/result-shaping';
 
 /** A tool the bridge serves itself: its definition and its answer (never a server's). */
 export interface TaskTool {
@@ -21,6 +23,12 @@ const idProperty = (language: Language) => ({ type: 'string', description: trans
 
 function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
+}
+
+/** Arguments other than `task`, said rather than ignored (an error result, in both places xiaozhi's clients read). */
+function unknownArguments(language: Language, tool: string, args: Record<string, unknown>): CallToolResult | undefined {
+  const said = unknownArgumentsText(language, tool, args, ['task']);
+  return said === undefined ? undefined : errorResult(said);
 }
 
 /**
@@ -47,6 +55,8 @@ export function taskTools(
       },
       listed,
       run(args, { caller, owner = caller }) {
+        const unknown = unknownArguments(language(), TASK_STATUS_TOOL, args);
+        if (unknown) return unknown;
         const id = typeof args.task === 'string' && args.task.trim() !== '' ? args.task : undefined;
         if (id === undefined) return text(taskListText(language(), calls.list(owner)));
         const task = calls.find(id, owner);
@@ -65,6 +75,8 @@ export function taskTools(
       },
       listed,
       run(args, { caller, owner = caller }) {
+        const unknown = unknownArguments(language(), CANCEL_TASK_TOOL, args);
+        if (unknown) return unknown;
         const id = typeof args.task === 'string' ? args.task : '';
         const task = calls.cancel(id, owner);
         if (!task) return text(`${translate(language(), 'voice.task.unknown', { id })} ${taskListText(language(), calls.list(owner))}`);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/atomic-write';
 import { stateDirDistrust } from '../local-server/state-file';
+import { nameRecord, own } from '../../../shared/own';
 
 /**
  * Where the sign-ins (OAuth) of remote servers are kept: per server, the client the app registered
@@ -100,7 +101,7 @@ export class FileVault implements TokenVault {
 
   async get(server: string): Promise<OAuthRecord | undefined> {
     await this.writes;
-    return this.read().servers[server];
+    return own(this.read().servers, server);
   }
 
   set(server: string, record: OAuthRecord | undefined): Promise<void> {
@@ -108,8 +109,11 @@ export class FileVault implements TokenVault {
       if (!this.sealer && this.isSealed())
         throw new VaultRefused('sign-ins here are kept by the desktop app (sealed with the system keychain): sign in from its window');
       const data = this.read();
-      if (record) data.servers[server] = record;
-      else delete data.servers[server];
+      // A server's name as a key of the file's object: never __proto__ (the settings refuse it as a server name).
+      const servers = nameRecord(Object.entries(data.servers));
+      if (record) servers[server] = record;
+      else delete servers[server];
+      data.servers = { ...servers };
       const dir = path.dirname(this.file);
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const distrust = stateDirDistrust(dir);

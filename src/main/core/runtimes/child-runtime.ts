@@ -7,6 +7,7 @@ import type { ServerRuntime } from '../../../shared/status';
 import type { RuntimeAvailability } from '../../../shared/host';
 import { findOnPath } from '../servers/find-on-path';
 import { ProblemError } from '../servers/server-problems';
+import { own, setOwn } from '../../../shared/own';
 
 /** A private runtime ready in the app's data folder: the folder to put first on a child's PATH. */
 export interface PreparedRuntime {
@@ -83,6 +84,6 @@ export async function prepareChildRuntime(
 /** `env` with `dir` first on its PATH (whatever case Windows gave the variable's name). */
 export function withPathFirst(env: Record<string, string>, dir: string, platform: NodeJS.Platform = process.platform): void {
   const key = Object.keys(env).find((name) => (platform === 'win32' ? name.toUpperCase() === 'PATH' : name === 'PATH')) ?? 'PATH';
-  const current = env[key];
-  env[key] = current ? `${dir}${platform === 'win32' ? ';' : ':'}${current}` : dir;
+  const current = own(env, key);
+  setOwn(env, key, current ? `${dir}${platform === 'win32' ? ';' : ':'}${current}` : dir);
 }

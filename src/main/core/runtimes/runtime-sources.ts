@@ -1,6 +1,7 @@
 import { OFFICIAL_SOURCES, type MirrorUrls } from '../../../shared/mirrors';
 import { RUNTIME_VERSIONS, type RuntimeName } from '../../../shared/runtime-need';
 import { pinKey } from './runtime-pins';
+import { own } from '../../../shared/own';
 
 export { RUNTIME_VERSIONS };
 
@@ -72,7 +73,7 @@ export function runtimeSource(
   const windows = platform === 'win32';
   if (runtime === 'node') {
     const os = NODE_OS[platform];
-    const cpu = NODE_ARCH[arch];
+    const cpu = own(NODE_ARCH, arch);
     if (!os || !cpu) return undefined;
     const name = `node-v${version}-${os}-${cpu}`;
     // The official site's formats: .tar.xz is the smaller on Linux; macOS tar reads .tar.gz natively.
@@ -89,8 +90,8 @@ export function runtimeSource(
       program: windows ? 'node.exe' : 'node',
     };
   }
-  const target = UV_TARGET[`${platform}-${arch}`];
-  const tag = UV_WHEEL_TAG[`${platform}-${arch}`];
+  const target = own(UV_TARGET, `${platform}-${arch}`);
+  const tag = own(UV_WHEEL_TAG, `${platform}-${arch}`);
   if (!target || !tag) return undefined;
   const program = windows ? 'uv.exe' : 'uv';
   const common = { runtime, version, folder: `uv-${version}-${target}`, binDir: '', program };

@@ -54,6 +54,7 @@ import { registryUnreachable } from './registry-failure';
 import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
 import { defaultSupervision, type Supervision } from './supervision';
+import { ListChanges } from './list-changes';
 import { listAllTools, skippedWarning, type ToolList } from './tool-list';
 import type { ServerNotice } from './server-notice';
 
@@ -166,7 +167,8 @@ export class ChildServer {
   private listsAsked = 0;
   private listTaken = 0;
   /** The tools refresh under way for a connection, and whether another was announced meanwhile. */
-  private refresh: { generation: number; again: boolean } | undefined;
+  /** The tool list changes announced on the current connection (attempt `generation`). */
+  private listChanges: { generation: number; changes: ListChanges } | undefined;
 
   constructor(opts: ChildServerOptions) {
     this.opts = opts;
@@ -343,6 +345,8 @@ export class ChildServer {
     if (this.healthTimer) clearInterval(this.healthTimer);
     this.restartTimer = undefined;
     this.healthTimer = undefined;
+    this.listChanges?.changes.stop();
+    this.listChanges = undefined;
   }
 
   /** What the transport of attempt `generation` tells this server (events of an older attempt are ignored). */
@@ -413,7 +417,7 @@ export class ChildServer {
       } else this.opts.log.debug(`transport: ${error.message}`);
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (generation === this.generation) this.refreshSoon(client, generation);
+      if (generation === this.generation) this.changesOf(client, generation).announced();
     });
     const notice = (made: ServerNotice) => {
       if (generation === this.generation) this.opts.onServerNotice?.(made);
@@ -627,29 +631,18 @@ export class ChildServer {
     return list;
   }
 
-  /**
-   * Refreshes the tools after a `list_changed`: one refresh in flight, and one more after it for
-   * whatever was announced meanwhile, however many announcements came (a storm of 10,000 made as
-   * many lists at once, and as many log lines).
-   */
-  private refreshSoon(client: Client, generation: number): void {
-    if (this.refresh?.generation === generation) {
-      this.refresh.again = true;
-      return;
-    }
-    const refresh = { generation, again: false };
-    this.refresh = refresh;
-    void (async () => {
-      do {
-        refresh.again = false;
-        try {
-          await this.refreshTools(client, generation);
-        } catch (error) {
-          if (generation === this.generation) this.opts.log.warn(`could not refresh tools: ${errorText(error)}`);
-        }
-      } while (refresh.again && generation === this.generation);
-      if (this.refresh === refresh) this.refresh = undefined;
-    })();
+  /** What paces and logs the announced changes of this connection: a new one for each attempt. */
+  private changesOf(client: Client, generation: number): ListChanges {
+    if (this.listChanges?.generation === generation) return this.listChanges.changes;
+    this.listChanges?.changes.stop();
+    const changes = new ListChanges({
+      refresh: () => this.refreshTools(client, generation),
+      log: this.opts.log,
+      everyMs: this.supervision.listChangedEveryMs,
+      windowMs: this.supervision.listChangedLogWindowMs,
+    });
+    this.listChanges = { generation, changes };
+    return changes;
   }
 
   /** The listed tools as served; what was left out is said once (again only when it changes). */
@@ -669,13 +662,14 @@ export class ChildServer {
     this.skippedSaid = said;
   }
 
-  private async refreshTools(client: Client, generation: number): Promise<void> {
+  /** The tools read again after an announced change: how many now (undefined: the list is of an older attempt). */
+  private async refreshTools(client: Client, generation: number): Promise<number | undefined> {
     const list = await this.readTools(client);
-    if (!list || generation !== this.generation) return;
+    if (!list || generation !== this.generation) return undefined;
     this.takeTools(list);
-    this.opts.log.info(`tool list changed: ${this.tools.length} ${this.tools.length === 1 ? 'tool' : 'tools'}`);
     this.opts.onTools();
     this.opts.onStatus();
+    return this.tools.length;
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isRecord } from '../../../shared/is-record';
 import { envelopeVersion, UNSUPPORTED_PROTOCOL_VERSION } from './protocol-negotiation';
+import { own } from '../../../shared/own';
 
 /**
  * The HTTP half of speaking MCP 2026-07-28 to a streamable-HTTP server (see protocol-negotiation.ts):
@@ -64,8 +65,8 @@ function modernHeaders(given: HeadersInit | undefined, version: string, message:
   const method = message.method as string;
   headers.set('mcp-protocol-version', version);
   headers.set('mcp-method', method);
-  const field = NAME_FIELD[method];
-  const name = field && isRecord(message.params) ? message.params[field] : undefined;
+  const field = own(NAME_FIELD, method);
+  const name = field && isRecord(message.params) ? own(message.params, field) : undefined;
   if (typeof name === 'string') headers.set('mcp-name', headerValue(name));
   return headers;
 }

@@ -7,7 +7,7 @@ export const PRIVATE_ENV: readonly string[] = ['MCP_ENDPOINT', 'MODELSCOPE_API_T
 
 /** `env` without the bridge's own secrets (and without unset names). */
 export function withoutPrivateEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && !PRIVATE_ENV.includes(key)) kept[key] = value;
-  return kept;
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && !PRIVATE_ENV.includes(entry[0])),
+  );
 }

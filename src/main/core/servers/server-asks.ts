@@ -4,7 +4,6 @@ import {
   ElicitRequestSchema,
   ErrorCode,
   ListRootsRequestSchema,
-  McpError,
   TaskStatusNotificationSchema,
   type ClientCapabilities,
   type ElicitRequest,
@@ -28,6 +27,15 @@ export interface ServerAsks {
 
 type Elicit = (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 
+/**
+ * An error our client answers a server's request with. The SDK sends an error's `message` as it is,
+ * and an McpError's already starts "MCP error -32601: ": the server's own McpError would then say it
+ * twice ("MCP error -32601: MCP error -32601: …"), as a tool's answer read it to xiaozhi.
+ */
+function refusal(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
+}
+
 /** What our client tells servers it takes: everything a local client might answer, and the window's questions. */
 export function askedCapabilities(elicit: Elicit | undefined, asks: ServerAsks | undefined): ClientCapabilities {
   return {
@@ -47,7 +55,7 @@ export function installServerAsks(client: Client, server: string, elicit: Elicit
       (request, extra) =>
         (asks.ask(server, 'sampling/createMessage', request.params, extra.signal) ??
           Promise.reject(
-            new McpError(ErrorCode.MethodNotFound, 'sampling is only offered during a call by a local client that supports it'),
+            refusal(ErrorCode.MethodNotFound, 'sampling is only offered during a call by a local client that supports it'),
           )) as never,
     );
     client.setRequestHandler(

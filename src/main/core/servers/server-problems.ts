@@ -3,6 +3,7 @@ import { problem, type Problem } from '../../../shared/problem';
 import type { LogLevel } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
 import { failureCause, failureText } from './failure-cause';
+import { own } from '../../../shared/own';
 
 /**
  * A server's problems as data: built where they happen (a code with parameters), worded in English
@@ -109,7 +110,7 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
   'server.runtimeMissing': (p) =>
     `the command "${p.command}" needs ${p.runtime}, which is not installed here; install it with: ${p.install} (or start with --fetch-runtimes, and the app fetches it itself, from the config's download sources)`,
   'server.registryUnreachable': (p) =>
-    `could not reach the package registry (${p.host})${REGISTRY_REASONS[String(p.reason)] ?? ''}: in Settings → Download sources, choose the mainland China mirror (headless: "mirrors": { "preset": "china" } in the config), or check your network or proxy`,
+    `could not reach the package registry (${p.host})${own(REGISTRY_REASONS, String(p.reason)) ?? ''}: in Settings → Download sources, choose the mainland China mirror (headless: "mirrors": { "preset": "china" } in the config), or check your network or proxy`,
   'server.runtimeDownloadFailed': (p) =>
     p.reason === 'tooBig'
       ? `${p.runtime} could not be fetched: ${p.host} sent more than the ${p.megabytes} MB ${p.runtime} ${p.version} is; the partial download was deleted`
@@ -122,7 +123,7 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
   'server.runtimeReady': (p) => `runs with the app's ${p.runtime} ${p.version}`,
   'server.notExecutable': (p) => `the command "${p.command}" is not executable (permission denied)`,
   'server.cwdMissing': (p) => `the working folder "${p.cwd}" does not exist or is not a folder`,
-  'server.systemLimit': (p) => `${SYSTEM_LIMITS[String(p.code)] ?? `the system refused to start it (${p.code})`}; trying again`,
+  'server.systemLimit': (p) => `${own(SYSTEM_LIMITS, String(p.code)) ?? `the system refused to start it (${p.code})`}; trying again`,
   'server.authRefused': (p) =>
     p.status === 403
       ? "the server refused access (HTTP 403): check the token's permissions or the headers of this server"
@@ -130,7 +131,7 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
   // What to do (Sign in, or xiaozhi-tray login) is the hint every reader is given beside these.
   'server.needsSignIn': () => 'this server needs you to sign in',
   'server.signInAgain': () => 'the sign-in to this server has expired',
-  'server.signInFailed': (p) => `sign-in failed: ${SIGN_IN_FAILURES[String(p.reason)] ?? String(p.reason)}`,
+  'server.signInFailed': (p) => `sign-in failed: ${own(SIGN_IN_FAILURES, String(p.reason)) ?? String(p.reason)}`,
   'server.protocolUnsupported': (p) =>
     `the server speaks MCP protocol version ${p.version}, which this app does not: update the server (or this app)`,
   'server.badUrl': () => 'the URL of this server is not a valid address',
@@ -172,7 +173,7 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
  * reports (a restart's, a crash loop's). The one place these texts are written.
  */
 export function englishText(item: Problem, cause = ''): string {
-  const word = ENGLISH[item.code];
+  const word = own(ENGLISH, item.code);
   if (word) return word(item.params, cause);
   const params = Object.entries(item.params).map(([key, value]) => `${key}=${value}`);
   return `${item.code}${params.length > 0 ? ` (${params.join(', ')})` : ''}`;
@@ -191,8 +192,9 @@ export const clip = (text: string, max = MAX_SAID_CHARS): string => (text.length
  * server (a protocol version of 2 MB, an error message), and reach every status event the window is sent.
  */
 export function boundedFailure(failure: Failure): Failure {
-  const params: Record<string, string | number> = {};
-  for (const [key, value] of Object.entries(failure.problem.params)) params[key] = typeof value === 'string' ? clip(value) : value;
+  const params = Object.fromEntries(
+    Object.entries(failure.problem.params).map(([key, value]) => [key, typeof value === 'string' ? clip(value) : value]),
+  );
   return {
     problem: { ...failure.problem, params },
     ...(failure.foreign !== undefined ? { foreign: clip(failure.foreign, MAX_FOREIGN_CHARS) } : {}),

@@ -15,6 +15,10 @@ export interface Supervision {
   stopGraceMs: number;
   /** A remote server's response or event past this size drops its connection (memory stays bounded). */
   maxRemoteMessageBytes: number;
+  /** A server announcing tool list changes is listed again at most once per this long. */
+  listChangedEveryMs: number;
+  /** After a logged tool list change, further announcements within this long are logged once, with their count. */
+  listChangedLogWindowMs: number;
 }
 
 export const defaultSupervision: Supervision = {
@@ -27,4 +31,6 @@ export const defaultSupervision: Supervision = {
   healthIntervalMs: 30_000,
   stopGraceMs: 2_000,
   maxRemoteMessageBytes: 16 * 1024 * 1024,
+  listChangedEveryMs: 1_000,
+  listChangedLogWindowMs: 60_000,
 };

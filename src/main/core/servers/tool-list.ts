@@ -6,6 +6,7 @@ import { firstIssue } from '../../../shared/zod-issue';
 import { isNode, jsonCharsOver } from '../../../shared/schema-refs';
 import { servedSchema } from '../hub/served-schema';
 import { clip } from './server-problems';
+import { own } from '../../../shared/own';
 
 /**
  * A server's `tools/list`, read page by page and checked tool by tool: one tool the MCP schema
@@ -185,7 +186,7 @@ export function skippedText(skipped: SkippedTool): string {
     noSuchOperation: 'the document has no such operation',
   };
   const near = skipped.near !== undefined ? ` (did you mean ${skipped.near}?)` : '';
-  return `${who}: ${why[skipped.reason] ?? skipped.reason}${near}`;
+  return `${who}: ${own(why, skipped.reason) ?? skipped.reason}${near}`;
 }
 
 /** The warning for a list with tools left out: which ones and why, the first few by name. */

@@ -8,6 +8,7 @@ import { eventJson, streamEvents } from './event-stream';
 import { clipped, joinUrl, spoken, type RequestOptions } from './service-http';
 import { ServiceError } from './service-problems';
 import { inputsSchema, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+import { nameRecord } from '../../../shared/own';
 
 type CozeSettings = z.output<typeof CozeSettingsSchema>;
 type Node = Record<string, unknown>;
@@ -125,7 +126,8 @@ async function workflowInfo(
     const parameters = isRecord(json.data.input) && isRecord(json.data.input.parameters) ? json.data.input.parameters : undefined;
     let inputs: Tool['inputSchema'] | undefined;
     if (parameters) {
-      const properties: Record<string, object> = {};
+      // Keyed by the workflow's parameter names: no prototype.
+      const properties = nameRecord<object>();
       const required: string[] = [];
       for (const [name, spec] of Object.entries(parameters).slice(0, 50)) {
         if (!isRecord(spec) || !SPOKEN_TYPES.has(String(spec.type))) continue;
@@ -135,7 +137,7 @@ async function workflowInfo(
         };
         if (spec.required === true) required.push(name);
       }
-      inputs = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+      inputs = { type: 'object', properties: { ...properties }, ...(required.length > 0 ? { required } : {}) };
     }
     return { ...(said.length > 0 ? { description: said.join(': ') } : {}), ...(inputs ? { inputs } : {}) };
   } catch {

@@ -7,6 +7,7 @@ import { eventJson, streamEvents } from './event-stream';
 import { httpProblem, joinUrl, speakable, spoken, type RequestOptions } from './service-http';
 import { serviceEnglish, ServiceError } from './service-problems';
 import { textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+import { nameRecord, own } from '../../../shared/own';
 
 type DifySettings = z.output<typeof DifySettingsSchema>;
 type Node = Record<string, unknown>;
@@ -75,7 +76,7 @@ export async function difyTools(settings: DifySettings, context: ServiceContext)
     if (typeof outputs === 'string') return textAnswer(outputs);
     if (settings.output === undefined) {
       const keys = Object.keys(outputs);
-      return textAnswer(keys.length === 1 ? spoken(outputs[keys[0] as string]) : spoken(outputs));
+      return textAnswer(keys.length === 1 ? spoken(own(outputs, keys[0] as string)) : spoken(outputs));
     }
     if (Object.prototype.hasOwnProperty.call(outputs, settings.output)) return textAnswer(spoken(outputs[settings.output]));
     const names = Object.keys(outputs).join(', ') || '—';
@@ -202,12 +203,13 @@ const FORM_TYPES: Record<string, object> = {
 /** The tool's arguments from the app's `user_input_form` (files cannot be spoken, so they are left out). */
 export function difySchema(parameters: unknown, chat: boolean): Tool['inputSchema'] {
   const form = isRecord(parameters) && Array.isArray(parameters.user_input_form) ? parameters.user_input_form.slice(0, MAX_INPUTS) : [];
-  const properties: Record<string, object> = {};
+  // Keyed by the app's variable names: no prototype.
+  const properties = nameRecord<object>();
   const required: string[] = [];
   for (const item of form) {
     if (!isRecord(item)) continue;
     const [kind, field] = Object.entries(item)[0] ?? [];
-    const base = kind !== undefined ? FORM_TYPES[kind] : undefined;
+    const base = kind !== undefined ? own(FORM_TYPES, kind) : undefined;
     if (!base || !isRecord(field) || typeof field.variable !== 'string' || !field.variable) continue;
     const options = Array.isArray(field.options) ? field.options.filter((o): o is string => typeof o === 'string') : [];
     properties[field.variable] = {
@@ -224,5 +226,5 @@ export function difySchema(parameters: unknown, chat: boolean): Tool['inputSchem
     properties.query = { type: 'string', description: 'The message to send' };
     required.unshift('query');
   }
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+  return { type: 'object', properties: { ...properties }, ...(required.length > 0 ? { required } : {}) };
 }

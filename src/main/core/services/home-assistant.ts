@@ -8,6 +8,7 @@ import { httpProblem, joinUrl, spoken, type RequestOptions } from './service-htt
 import { ServiceError } from './service-problems';
 import { selectorSchema } from './home-assistant-selectors';
 import { textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+import { nameRecord, own } from '../../../shared/own';
 
 type HomeAssistantSettings = z.output<typeof HomeAssistantSettingsSchema>;
 type Node = Record<string, unknown>;
@@ -91,7 +92,8 @@ function knownActions(described: unknown): Map<string, Node> {
 }
 
 function actionTool(domain: string, service: string, spec: Node): Tool {
-  const properties: Record<string, object> = {};
+  // Keyed by Home Assistant's field names: no prototype.
+  const properties = nameRecord<object>();
   const required: string[] = [];
   if (spec.target !== undefined && spec.target !== null)
     properties.entity_id = {
@@ -114,7 +116,7 @@ function actionTool(domain: string, service: string, spec: Node): Tool {
   return {
     name: `${domain}_${service}`.slice(0, 64),
     description: said || `Calls ${domain}.${service} in Home Assistant.`,
-    inputSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
+    inputSchema: { type: 'object', properties: { ...properties }, ...(required.length > 0 ? { required } : {}) },
   };
 }
 
@@ -226,6 +228,6 @@ class Home {
 function serviceResponse(response: unknown): string | undefined {
   if (!isRecord(response) || Object.keys(response).length === 0) return undefined;
   const keys = Object.keys(response);
-  const one = keys.length === 1 && /^[a-z0-9_]+\.[a-z0-9_]+$/.test(keys[0] as string) ? response[keys[0] as string] : response;
+  const one = keys.length === 1 && /^[a-z0-9_]+\.[a-z0-9_]+$/.test(keys[0] as string) ? own(response, keys[0] as string) : response;
   return spoken(one);
 }

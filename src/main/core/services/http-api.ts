@@ -16,6 +16,7 @@ import {
   type ServiceContext,
   type ServiceTool,
 } from './service-tools';
+import { own } from '../../../shared/own';
 
 type HttpApiSettings = z.output<typeof HttpApiSettingsSchema>;
 type RequestTool = HttpApiSettings['tools'][number];
@@ -55,7 +56,7 @@ export function httpApiTools(settings: HttpApiSettings, context: ServiceContext)
         for (const [name, template] of Object.entries(spec.query)) {
           // A parameter that is only an argument the model left out is not sent at all.
           const only = /^\{([A-Za-z0-9_.-]+)\}$/.exec(template);
-          if (only && args[only[1] as string] === undefined) continue;
+          if (only && own(args, only[1] as string) === undefined) continue;
           url.searchParams.set(name, fillText(template, args));
         }
         const headers = {

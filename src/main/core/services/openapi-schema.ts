@@ -1,5 +1,6 @@
 import { DATA_KEYS, isNode, MAP_KEYS, resolveLocalRef } from '../../../shared/schema-refs';
 import { isRecord } from '../../../shared/is-record';
+import { nameRecord, setOwn } from '../../../shared/own';
 
 type Node = Record<string, unknown>;
 
@@ -28,8 +29,8 @@ export function isReadOnly(doc: Node, schema: unknown): boolean {
  * `readOnly` (a required one is required in answers only), and extensions (`x-…`) are not copied.
  */
 function asJsonSchema(node: Node, doc: Node, openapi30: boolean): Node {
-  const out: Node = {};
-  for (const [key, value] of Object.entries(node)) if (!key.startsWith('x-') && !DROPPED.has(key)) out[key] = value;
+  // Own properties, whatever the document's names (an assignment of `__proto__` would set the prototype).
+  const out: Node = Object.fromEntries(Object.entries(node).filter(([key]) => !key.startsWith('x-') && !DROPPED.has(key)));
   if (openapi30) {
     for (const [exclusive, bound] of [
       ['exclusiveMinimum', 'minimum'],
@@ -69,7 +70,8 @@ function asJsonSchema(node: Node, doc: Node, openapi30: boolean): Node {
  * self-contained and checks arguments against it like any MCP tool's.
  */
 export class Defs {
-  private readonly defs: Record<string, unknown> = {};
+  /** Keyed by the document's schema names: no prototype. */
+  private readonly defs = nameRecord<unknown>();
   private count = 0;
   private values = 0;
   private readonly openapi30: boolean;
@@ -83,7 +85,7 @@ export class Defs {
   }
 
   section(): { $defs?: Record<string, unknown> } {
-    return this.count > 0 ? { $defs: this.defs } : {};
+    return this.count > 0 ? { $defs: { ...this.defs } } : {};
   }
 
   /** A schema (or, `map`, an object of schemas by name: `properties`…, whose keys are names, not keywords). */
@@ -98,8 +100,8 @@ export class Defs {
     for (const [key, child] of Object.entries(node)) {
       if (!map && key === '$ref' && typeof child === 'string') out.$ref = this.ref(child);
       // Examples, defaults and choices are data, not schemas: copied as they are.
-      else if (!map && DATA_KEYS.has(key)) out[key] = child;
-      else out[key] = this.rewrite(child, depth + 1, !map && MAP_KEYS.has(key));
+      else if (!map && DATA_KEYS.has(key)) setOwn(out, key, child);
+      else setOwn(out, key, this.rewrite(child, depth + 1, !map && MAP_KEYS.has(key)));
     }
     return out;
   }
@@ -108,7 +110,7 @@ export class Defs {
     const match = /^#\/components\/schemas\/(.+)$/.exec(ref);
     if (!match) return ref;
     const name = match[1] as string;
-    if (!(name in this.defs) && this.count < MAX_DEFS) {
+    if (!Object.hasOwn(this.defs, name) && this.count < MAX_DEFS) {
       this.count++;
       this.defs[name] = {};
       const target = resolveLocalRef(this.doc, ref);

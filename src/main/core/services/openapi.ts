@@ -10,6 +10,7 @@ import { Defs, isReadOnly, SchemaTooLarge } from './openapi-schema';
 import { joinUrl, spoken } from './service-http';
 import { ServiceError } from './service-problems';
 import { pathSegment, shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+import { nameRecord, own, type NameRecord } from '../../../shared/own';
 
 type OpenApiSettings = z.output<typeof OpenApiSettingsSchema>;
 type Node = Record<string, unknown>;
@@ -44,7 +45,7 @@ export async function openApiTools(settings: OpenApiSettings, context: ServiceCo
       throw setup('service.setup.noScheme', { name, schemes: schemeNames.slice(0, 10).join(', '), ...(near ? { near } : {}) });
     }
   // Only the schemes the credentials name are kept for the calls (not the document).
-  const usedSchemes = Object.fromEntries(Object.keys(settings.credentials).map((name) => [name, deref(doc, schemes[name])]));
+  const usedSchemes = Object.fromEntries(Object.keys(settings.credentials).map((name) => [name, deref(doc, own(schemes, name))]));
   const operations = operationsOf(doc);
   const chosen = operations.filter((o) => isSelected(o, settings));
   const tools: ServiceTool[] = [];
@@ -129,7 +130,8 @@ function operationTool(
   context: ServiceContext,
 ): ServiceTool {
   const defs = new Defs(doc);
-  const properties: Record<string, object> = {};
+  // Keyed by the document's parameter and field names: no prototype.
+  const properties = nameRecord<object>();
   const required: string[] = [];
   const placements = new Map<string, Placement>();
   const params = [...(Array.isArray(o.shared) ? o.shared : []), ...(Array.isArray(o.op.parameters) ? o.op.parameters : [])];
@@ -168,7 +170,7 @@ function operationTool(
   }
   const inputSchema: Tool['inputSchema'] = {
     type: 'object',
-    properties,
+    properties: { ...properties },
     ...(required.length > 0 ? { required: [...new Set(required)] } : {}),
     ...defs.section(),
   };
@@ -195,11 +197,12 @@ function callOf(
   const template = plan.path;
   return async (args, options) => {
     const segment = pathSegment(context.http.platform);
-    const path = template.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(args[name]), name));
+    const path = template.replace(/\{([^{}]+)\}/g, (_w, name: string) => segment(spoken(own(args, name)), name));
     const url = new URL(joinUrl(base, path));
-    const headers: Record<string, string> = { ...settings.headers };
+    // Keyed by the document's header and field names: no prototype.
+    const headers = nameRecord(Object.entries(settings.headers));
     let payload: unknown;
-    const fields: Record<string, unknown> = {};
+    const fields = nameRecord<unknown>();
     for (const [name, value] of Object.entries(args)) {
       const place = placements.get(name);
       if (!place || value === undefined) continue;
@@ -244,16 +247,16 @@ function applySecurity(
   schemes: Record<string, unknown>,
   security: unknown[],
   credentials: Record<string, string>,
-  headers: Record<string, string>,
+  headers: NameRecord<string>,
   url: URL,
 ): void {
   for (const requirement of security) {
     if (!isRecord(requirement)) continue;
     const names = Object.keys(requirement);
-    if (!names.every((name) => credentials[name] !== undefined)) continue;
+    if (!names.every((name) => own(credentials, name) !== undefined)) continue;
     for (const name of names) {
-      const scheme = schemes[name];
-      const secret = credentials[name] as string;
+      const scheme = own(schemes, name);
+      const secret = own(credentials, name) as string;
       if (!isRecord(scheme)) continue;
       if (scheme.type === 'apiKey' && typeof scheme.name === 'string') {
         if (scheme.in === 'query') url.searchParams.set(scheme.name, secret);
@@ -273,7 +276,7 @@ function serverUrl(doc: Node, from: string | undefined): string | undefined {
   if (!isRecord(server) || typeof server.url !== 'string') return from ? new URL('/', from).toString() : undefined;
   const variables = isRecord(server.variables) ? server.variables : {};
   const url = server.url.replace(/\{([^{}]+)\}/g, (_w, name: string) => {
-    const variable = variables[name];
+    const variable = own(variables, name);
     return isRecord(variable) && typeof variable.default === 'string' ? variable.default : '';
   });
   try {

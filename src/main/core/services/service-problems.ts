@@ -1,5 +1,6 @@
 import { problem, type Problem } from '../../../shared/problem';
 import { englishText, ProblemError } from '../servers/server-problems';
+import { own } from '../../../shared/own';
 
 type Params = Problem['params'];
 
@@ -44,9 +45,9 @@ const SETUP: Record<string, (p: Params) => string> = {
 };
 
 export function serviceEnglish(item: Problem): string {
-  const setup = SETUP[item.code];
+  const setup = own(SETUP, item.code);
   if (setup) return `${item.params.platform} could not be set up: ${setup(item.params)}`;
-  return ENGLISH[item.code]?.(item.params) ?? englishText(item);
+  return own(ENGLISH, item.code)?.(item.params) ?? englishText(item);
 }
 
 /** Whether a problem is one no retry can fix (the settings or the document are wrong). */

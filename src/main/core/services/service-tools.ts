@@ -38,9 +38,9 @@ export const textAnswer = (text: string): CallToolResult => ({ content: [{ type:
 
 /** The input schema of a list of declared inputs (a workflow's, a webhook's). */
 export function inputsSchema(inputs: readonly ServiceInput[]): Tool['inputSchema'] {
-  const properties: Record<string, object> = {};
-  for (const input of inputs)
-    properties[input.name] = { type: input.type, ...(input.description ? { description: input.description } : {}) };
+  const properties = Object.fromEntries(
+    inputs.map((input) => [input.name, { type: input.type, ...(input.description ? { description: input.description } : {}) }]),
+  );
   const required = inputs.filter((i) => i.required).map((i) => i.name);
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { own } from '../../../shared/own';
 
 /** The built renderer's files, served alike by the headless web UI and the desktop app's app:// protocol. */
 const TYPES: Record<string, string> = {
@@ -40,7 +41,7 @@ export function staticFileFor(root: string, pathname: string): string | undefine
 /** Headers for a served file: its type, the page's CSP, no sniffing; hashed assets are cached for good. */
 export function staticHeaders(file: string): Record<string, string> {
   return {
-    'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'Content-Type': own(TYPES, path.extname(file)) ?? 'application/octet-stream',
     'Content-Security-Policy': WEB_CSP,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',

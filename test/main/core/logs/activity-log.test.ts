@@ -36,6 +36,28 @@ describe('the activity kept across restarts', () => {
     expect(samples).toEqual([expect.objectContaining({ tool: 'echo', server: 'fixture', caller: 'ui', outcome: 'ok' })]);
   });
 
+  // Issue 30: the app's data folder was made 0755 when the activity file was the first thing written there;
+  // the local server's state file and the sign-in tokens then refused it, or lived in a folder others list.
+  it.skipIf(process.platform === 'win32')(
+    'makes the data folder the owner’s alone (0700) when it is the first to write there',
+    async () => {
+      const stateDir = path.join(temp(), 'Xiaozhi Tray');
+      const umask = process.umask(0o022);
+      try {
+        harness = makeBridge({ servers: [fixtureServer('fixture')] }, undefined, { stateDir });
+        harness.bridge.start();
+        await harness.bridge.whenServersSettled();
+        await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'hi' } });
+        await harness.bridge.stop();
+        harness = undefined;
+      } finally {
+        process.umask(umask);
+      }
+      expect(fs.existsSync(path.join(stateDir, ACTIVITY_FILE_NAME))).toBe(true);
+      expect((fs.statSync(stateDir).mode & 0o777).toString(8)).toBe('700');
+    },
+  );
+
   it('reads a damaged file as what it can: bad samples skipped, old ones dropped, a non-JSON file as none', () => {
     const file = path.join(temp(), ACTIVITY_FILE_NAME);
     const now = Date.now();

@@ -72,3 +72,51 @@ describe('background calls', () => {
     expect(normaliseId('任务3F')).toBe('3F');
   });
 });
+
+// Issue 30: the bounds were for every endpoint together, so one endpoint whose model started call after
+// call pushed another endpoint's finished result out before its model asked for it, and took every place.
+describe('background calls of two endpoints', () => {
+  it("one that finishes task after task forgets its own oldest results, never another endpoint's", () => {
+    const time = clock();
+    const calls = new BackgroundCalls({ now: time.now });
+    const quiet = calls.watch('report', 'kitchen', () => undefined, 'e1');
+    const id = quiet.answerLater()!;
+    quiet.finish('done', 'the report');
+    for (let i = 0; i < 3 * BACKGROUND_LIMITS.finished; i++) {
+      const call = calls.watch(`tool_${i}`, 'office', () => undefined, 'e2');
+      call.answerLater();
+      time.advance(10);
+      call.finish('done', 'x');
+    }
+    expect(calls.find(id, 'e1')?.result).toBe('the report');
+    expect(calls.list('e2')).toHaveLength(BACKGROUND_LIMITS.finished);
+  });
+
+  it('one that keeps calls running leaves places for another', () => {
+    const calls = new BackgroundCalls();
+    for (let i = 0; i < BACKGROUND_LIMITS.running; i++)
+      expect(calls.watch('t', 'office', () => undefined, 'e2').answerLater()).toBeDefined();
+    expect(calls.watch('t', 'office', () => undefined, 'e2').answerLater()).toBeUndefined();
+    expect(calls.watch('t', 'kitchen', () => undefined, 'e1').answerLater()).toBeDefined();
+  });
+});
+
+// Issue 31: task_status ignored arguments it does not take: a model that asked about `id` heard every task.
+describe('the task tools', () => {
+  it('say which arguments they do not take, in the voice language', () => {
+    const calls = new BackgroundCalls();
+    const [status, cancel] = taskTools(
+      calls,
+      () => 'zh-CN',
+      () => true,
+    );
+    expect(status!.run({ id: '3F' }, { caller: 'home' })).toMatchObject({
+      isError: true,
+      content: [{ text: 'task_status 没有参数 "id"；它只接受 "task"。' }],
+    });
+    expect(cancel!.run({ task: '3F', force: true }, { caller: 'home' })).toMatchObject({
+      isError: true,
+      content: [{ text: 'cancel_task 没有参数 "force"；它只接受 "task"。' }],
+    });
+  });
+});

@@ -30,9 +30,9 @@ describe('a long call confirmed by voice', () => {
     await ctx.harness.bridge.whenServersSettled();
     const esp = new Esp32StandIn(await ctx.xiaozhi.connection(0), 2000);
     await esp.open();
-    const code = /code "(\d{4})"/.exec(await esp.call('slow_report', { ms: 4000 }))?.[1] as string;
-    expect(code).toBeDefined();
-    const answer = await esp.call('confirm_action', { code });
+    expect(await esp.call('slow_report', { ms: 4000 })).toMatch(/confirmation PIN/);
+    const { pin } = await ctx.harness.bridge.api.revealConfirmationPin();
+    const answer = await esp.call('confirm_action', { pin });
     expect(answer).toMatch(/^Still working on slow report; .*\(task ([2-9][A-Z])\)/);
     const id = /\(task ([2-9][A-Z])\)/.exec(answer)?.[1] as string;
     expect(await esp.call('task_status', { task: id })).toContain('slow report');

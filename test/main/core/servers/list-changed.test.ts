@@ -54,3 +54,35 @@ describe('a storm of tools/list_changed', () => {
     expect(harness.bridge.toolHub.has(`changed_${listed}`)).toBe(true);
   }, 90_000);
 });
+
+// Issue 30: a server announcing a change every few tens of milliseconds for 50 s (each refresh done before
+// the next announcement, so nothing was coalesced) was listed again each time and logged 1,100 INFO lines.
+describe('a server that keeps announcing list changes', () => {
+  it('is listed again at most about once a second, and logged once at first and once with the count', async () => {
+    const announced = 110;
+    harness = makeBridge({ servers: [hostileWith('drizzle', { HOSTILE_DRIZZLE: String(announced), HOSTILE_DRIZZLE_MS: '45' })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await waitFor(() => logText(harness!.logBook).includes('tool list changed'), 20_000, 'a refresh');
+    // Until the server has said everything and the last list is served (the tool it names stops changing).
+    const served = () =>
+      Number(/^changed_(\d+)$/.exec(harness!.bridge.toolHub.catalog().find((t) => t.name.startsWith('changed_'))?.name ?? '')?.[1] ?? 0);
+    await settled(served, 2500, 60_000);
+    const { result } = await harness.bridge.toolHub.call('lists', {}, { caller: 'test' });
+    const read = Number((result.content[0] as { text: string }).text);
+    const said = () =>
+      logText(harness!.logBook)
+        .split('\n')
+        .filter((line) => line.startsWith('[server:drizzle]') && /tool list/.test(line));
+    // Over ~5 s: about 5 lists at most once a second (before: one per announcement, 110).
+    expect(read).toBeLessThan(15);
+    expect(said()).toHaveLength(1);
+    // The count is said once, when its minute is over or the server stops.
+    await harness.bridge.stop();
+    const lines = said();
+    expect(lines).toHaveLength(2);
+    const count = Number(/announced as changed (\d+) more times/.exec(lines[1] ?? '')?.[1]);
+    expect(count).toBeGreaterThan(announced - 15);
+    expect(count).toBeLessThan(announced);
+  }, 120_000);
+});

@@ -2,16 +2,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { waitFor } from '../../../helpers/wait';
 import { Esp32Client } from '../../../helpers/esp32-client';
-import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
-import type { StdioServerSettings } from '../../../../src/shared/settings';
+import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import type { SettingsInput, StdioServerSettings } from '../../../../src/shared/settings';
 
 const ctx = withEndpointTeardown(afterEach);
 
-async function speaker(extra: Partial<StdioServerSettings> = {}): Promise<Esp32Client> {
+async function speaker(extra: Partial<StdioServerSettings> = {}, input: SettingsInput = {}): Promise<Esp32Client> {
+  await ctx.xiaozhi?.close();
   ctx.xiaozhi = await FakeXiaozhi.start();
   ctx.harness = makeBridge({
     endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
     servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' }, extra)],
+    ...input,
   });
   ctx.harness.bridge.start();
   await ctx.harness.bridge.whenServersSettled();
@@ -19,47 +21,100 @@ async function speaker(extra: Partial<StdioServerSettings> = {}): Promise<Esp32C
 }
 
 describe('ask before risky actions (by voice)', () => {
-  it('a destructive tool is held, named with its arguments and a one-time code; confirm_action with that code runs it once', async () => {
+  it("a destructive tool is held, named with its arguments; the person's PIN (made at the first need, shown only in the window) runs it once", async () => {
     const esp = await speaker();
     expect(esp.names).toEqual(expect.arrayContaining(['delete_file', 'confirm_action']));
     const asked = await esp.say('delete_file', { path: '/home/me/report.docx' });
-    expect(asked).toMatch(/^This needs the user's confirmation first: Delete a file \(path: \/home\/me\/report\.docx\)\./);
-    const code = /code "(\d{4})"/.exec(asked)?.[1] as string;
-    expect(code).toBeDefined();
-    const history = () => ctx.harness!.bridge.api.getHistory();
-    expect((await history()).some((r) => r.result.startsWith('deleted'))).toBe(false);
-
-    const wrong = await esp.say('confirm_action', { code: code === '1000' ? '1001' : '1000' });
-    expect(wrong).toBe('工具调用错误: That confirmation code is not valid. Ask for the action again.');
-    expect(await esp.say('confirm_action', { code })).toBe('deleted /home/me/report.docx');
-    // Once only; said again, it is told it was used (found by try22: "not valid" invited asking again).
-    expect(await esp.say('confirm_action', { code })).toBe(
-      'That code was already used: Delete a file (path: /home/me/report.docx) was confirmed. Do not ask for it again.',
+    // Nobody was ever shown the PIN: the model is told where the person finds it.
+    expect(asked).toBe(
+      "This needs the person's OK first: Delete a file (path: /home/me/report.docx). Ask them for their confirmation PIN, then call confirm_action with what they say, within a minute. If they say no, do not. Their PIN is shown in the Xiaozhi Tray window, under Settings.",
     );
-    // History: who asked, what was confirmed, by what.
+    const api = ctx.harness!.bridge.api;
+    const history = () => api.getHistory();
+    expect((await history()).some((r) => r.result.startsWith('deleted'))).toBe(false);
+    // The PIN made for the person: six digits, in no answer, log or history; never in the settings a UI reads.
+    const { pin } = await api.revealConfirmationPin();
+    expect(pin).toMatch(/^\d{6}$/);
+    expect(JSON.stringify(await api.getSettings())).not.toContain(pin);
+    expect(await esp.say('confirm_action', { pin: pin === '000000' ? '000001' : '000000' })).toBe(
+      '工具调用错误: That is not the PIN. Delete a file (path: /home/me/report.docx) is still waiting: ask the person for their PIN again.',
+    );
+    expect(await esp.say('confirm_action', { pin: `${pin.slice(0, 3)} ${pin.slice(3)}` })).toBe('deleted /home/me/report.docx');
+    // Once only; said again, it is told it ran (found by try22: "not valid" invited asking again).
+    expect(await esp.say('confirm_action', { pin })).toBe(
+      'Delete a file (path: /home/me/report.docx) was already confirmed. Do not ask for it again.',
+    );
+    // Shown in the window now: the model is no longer told where to find it.
+    expect(await esp.say('delete_file', { path: '/b' })).toMatch(/within a minute\. If they say no, do not\.$/);
+    // History: who asked, what was confirmed, by what; the PIN masked.
     const records = await history();
     // The held call is recorded as waiting for the user's OK, not as done (found by try22: it showed "OK").
     expect(records.find((r) => r.tool === 'delete_file' && r.caller === 'speaker')).toMatchObject({
-      result: expect.stringMatching(/confirmation first/),
+      result: expect.stringMatching(/OK first/),
       outcome: 'held',
     });
     expect(records.find((r) => r.result === 'deleted /home/me/report.docx')).toMatchObject({
       tool: 'delete_file',
-      caller: `speaker (confirmed by voice, code ${code})`,
+      caller: 'speaker (confirmed by voice with the PIN)',
       arguments: expect.stringContaining('report.docx'),
       outcome: 'ok',
     });
+    const everything = JSON.stringify([records, await api.getLogs({}), await api.getActivity()]);
+    expect(everything).not.toContain(pin);
+    // Said once, when the PIN was made (configs from before the PIN keep their "ask", which now asks for it).
+    expect(logText(ctx.harness!.logBook).split('"ask first" now needs the person to say their confirmation PIN')).toHaveLength(2);
   }, 60_000);
 
-  it('a held call whose tool is set to "never" within the minute does not run: the code is told so, the window drops it', async () => {
-    const esp = await speaker();
-    const code = /code "(\d{4})"/.exec(await esp.say('delete_file', { path: '/a' }))?.[1] as string;
+  it('where the person finds a PIN the app made: headless with no web page, the config file; a PIN they wrote there is theirs', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge(
+      {
+        endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
+        servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' })],
+      },
+      undefined,
+      { pinShownIn: 'configFile' },
+    );
+    ctx.harness.bridge.start();
+    await ctx.harness.bridge.whenServersSettled();
+    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
+    expect(await esp.say('delete_file', { path: '/a' })).toMatch(
+      /If they say no, do not\. Their PIN is in Xiaozhi Tray's config file, under confirmation\.$/,
+    );
+    expect(ctx.harness.store.load().confirmation).toMatchObject({ pin: expect.stringMatching(/^\d{6}$/), pinShown: false });
+    await ctx.harness.bridge.stop();
+
+    const esp2 = await speaker({}, { confirmation: { pin: '0420' } });
+    expect(await esp2.say('delete_file', { path: '/b' })).toMatch(/If they say no, do not\.$/);
+    expect(await esp2.say('confirm_action', { pin: '零四二零' })).toBe('deleted /b');
+  }, 60_000);
+
+  it('"only in the window": voice cannot confirm it whatever it says; Allow in the window runs it', async () => {
+    const esp = await speaker({ toolPolicy: 'window' } as Partial<StdioServerSettings>);
+    // Nothing asks for a PIN: confirm_action takes no place in the list.
+    expect(esp.names).not.toContain('confirm_action');
+    const asked = await esp.say('delete_file', { path: '/a' });
+    expect(asked).toBe(
+      'This must be allowed in the Xiaozhi Tray window or its web page: Delete a file (path: /a). It waits there for a minute; tell the person to press Allow there. It cannot be confirmed by voice.',
+    );
     const api = ctx.harness!.bridge.api;
+    const [pending] = await api.getConfirmations();
+    expect(pending).toMatchObject({ via: 'window', tool: 'delete_file' });
+    const { task } = await api.answerConfirmation({ key: pending!.key, allow: true });
+    await waitFor(async () => (await api.getTasks()).some((t) => t.id === task && t.state === 'done'), 15_000, 'the task');
+    expect(await esp.say('task_status', { task })).toBe(`Task ${task} (delete file) is done: deleted /a`);
+  }, 60_000);
+
+  it('a held call whose tool is set to "never" within the minute does not run: the PIN is told so, the window drops it', async () => {
+    const esp = await speaker();
+    await esp.say('delete_file', { path: '/a' });
+    const api = ctx.harness!.bridge.api;
+    const { pin } = await api.revealConfirmationPin();
     expect(await api.getConfirmations()).toHaveLength(1);
     await api.setToolPolicy({ server: 'files', tool: 'delete_file', policy: 'never' });
     expect(await api.getConfirmations()).toHaveLength(0);
     // No tool asks first now, so confirm_action itself is gone from the list: either way, nothing runs.
-    expect(await esp.say('confirm_action', { code })).toMatch(/^工具调用错误: /);
+    expect(await esp.say('confirm_action', { pin })).toMatch(/^工具调用错误: /);
     const records = await api.getHistory();
     expect(records.some((r) => r.result.startsWith('deleted'))).toBe(false);
     expect(records.find((r) => r.caller === 'speaker (no longer allowed by voice)')).toMatchObject({

@@ -3,17 +3,18 @@ import { Confirmations } from '../../../../src/main/core/hub/builtin/confirmatio
 import { confirmTool } from '../../../../src/main/core/hub/builtin/confirm-tool';
 import { CallAbort } from '../../../../src/main/core/hub/call-signal';
 import type { HeldRunOptions } from '../../../../src/main/core/hub/builtin/confirmations';
-import { heldDelete } from '../../../helpers/held-calls';
+import { heldDelete, TEST_PIN } from '../../../helpers/held-calls';
 
 // Found by try22: a call confirmed by voice runs without the confirm call's signal, so when the confirm
 // call goes on as a task (a long destructive tool), cancel_task (or the endpoint's cancel) marks the task
 // cancelled while the server's call runs to its end.
 describe('a call confirmed by voice', () => {
   it('runs with the confirm call’s signal, progress and task, so cancelling the confirm task stops it', async () => {
-    const confirmations = new Confirmations();
+    const confirmations = new Confirmations(() => TEST_PIN);
     let seen: HeldRunOptions | undefined;
-    const held = confirmations.hold({
+    confirmations.hold({
       session: 's1',
+      via: 'pin',
       caller: 'speaker',
       owner: 'speaker',
       server: 'long',
@@ -31,26 +32,19 @@ describe('a call confirmed by voice', () => {
     const signal = new CallAbort();
     const onProgress = () => {};
     const task: { id?: string } = {};
-    await tool.run({ code: held.code }, { caller: 'speaker', session: 's1', signal, onProgress, background: true, task });
+    await tool.run({ pin: TEST_PIN }, { caller: 'speaker', session: 's1', signal, onProgress, background: true, task });
     expect(seen?.signal).toBe(signal);
     expect(seen?.onProgress).toBe(onProgress);
     expect(seen?.background).toBe(task);
   });
 });
 
-// Found by try22: a code said a second time after it ran answers "not valid. Ask for the action again.",
+// Found by try22: a confirmation said a second time after it ran answered "not valid. Ask for the action again.",
 // inviting the model to ask for the same destructive action once more; the window's answers are remembered.
-describe('a code used by voice, said again', () => {
-  it('is told it already ran, not that it is unknown', () => {
-    const confirmations = new Confirmations();
-    const held = confirmations.hold(heldDelete());
-    expect('held' in confirmations.take(held.code, 's1')).toBe(true);
-    expect(confirmations.take(held.code, 's1')).not.toEqual({ refused: 'unknown' });
-  });
-
+describe('a PIN said again after it ran the action', () => {
   it('names the task it goes on as, with its state', async () => {
-    const confirmations = new Confirmations();
-    const held = confirmations.hold(
+    const confirmations = new Confirmations(() => TEST_PIN);
+    confirmations.hold(
       heldDelete({
         owner: 'e1',
         run: async (_by, options) => {
@@ -65,14 +59,10 @@ describe('a code used by voice, said again', () => {
       wanted: () => true,
       taskText: (id, owner) => `Task ${id} of ${owner} is done.`,
     });
-    await tool.run({ code: held.code }, { caller: 'speaker', session: 's1', background: true, task: {} });
-    const again = await tool.run({ code: ` ${held.code}` }, { caller: 'speaker', session: 's1' });
+    await tool.run({ pin: TEST_PIN }, { caller: 'speaker', session: 's1', background: true, task: {} });
+    const again = await tool.run({ pin: ` ${TEST_PIN}` }, { caller: 'speaker', session: 's1' });
     expect(again).toMatchObject({
-      content: [
-        {
-          text: 'That code was already used: Delete a file (path: /a) was confirmed. Do not ask for it again. Task 3F of e1 is done.',
-        },
-      ],
+      content: [{ text: 'Delete a file (path: /a) was already confirmed. Do not ask for it again. Task 3F of e1 is done.' }],
     });
     expect(again.isError).toBeUndefined();
   });
@@ -80,11 +70,11 @@ describe('a code used by voice, said again', () => {
 
 // Found by try22: a held call ran after its tool was set to "never" within the minute.
 describe('a held call whose tool is no longer allowed by voice', () => {
-  it('ends at the recheck, and its code says so', async () => {
-    const confirmations = new Confirmations();
+  it('ends at the recheck, and the PIN is told so', async () => {
+    const confirmations = new Confirmations(() => TEST_PIN);
     let allowed = true;
     const ended: string[] = [];
-    const held = confirmations.hold(heldDelete({ ended: (how) => ended.push(how), stillAllowed: () => allowed }));
+    confirmations.hold(heldDelete({ ended: (how) => ended.push(how), stillAllowed: () => allowed }));
     confirmations.recheck();
     expect(confirmations.size).toBe(1);
     allowed = false;
@@ -92,7 +82,7 @@ describe('a held call whose tool is no longer allowed by voice', () => {
     expect(confirmations.size).toBe(0);
     expect(ended).toEqual(['withdrawn']);
     const tool = confirmTool({ confirmations, language: () => 'en', wanted: () => true });
-    const answer = await tool.run({ code: held.code }, { caller: 'speaker', session: 's1' });
+    const answer = await tool.run({ pin: TEST_PIN }, { caller: 'speaker', session: 's1' });
     expect(answer).toMatchObject({
       isError: true,
       content: [{ text: 'The user no longer allows this by voice: Delete a file (path: /a).' }],

@@ -53,18 +53,18 @@ describe("a server's question during a call (MCP elicitation)", () => {
     expect(await api.answerElicitation({ key: question!.key, action: 'decline' })).toBe(false);
   }, 60_000);
 
-  it('unanswered, it is declined before the caller stops waiting, so the tool still answers it', async () => {
+  it('unanswered, it is answered "cancel" (nobody said no) before the caller stops waiting, so the tool still answers it', async () => {
     // The caller waits 4 s (answered at 3.2 s): the question waits 1.2 s.
     const { session, api, heard } = await setup(4);
     const call = session.request(1, 'tools/call', { name: 'ask_user', arguments: {} });
     await waitFor(() => heard.at(-1)?.length === 1, 10_000, 'the question');
     const question = heard.at(-1)![0]!;
     expect(question.expiresAt - question.askedAt).toBe(1200);
-    expect((await call).result?.content?.[0]?.text).toBe('decline');
+    expect((await call).result?.content?.[0]?.text).toBe('cancel');
     expect(await api.getElicitations()).toEqual([]);
   }, 60_000);
 
-  it('a yes/no question during a call by voice is put to the caller: confirm_action with its code says yes, and the result comes as a task', async () => {
+  it("a yes/no question during a call by voice is put to the caller: the person's PIN says yes, and the result comes as a task", async () => {
     ctx.xiaozhi = await FakeXiaozhi.start();
     ctx.harness = makeBridge({
       endpoints: [{ id: 'e1', name: 'speaker', url: ctx.xiaozhi.url() }],
@@ -80,15 +80,18 @@ describe("a server's question during a call (MCP elicitation)", () => {
     const api = ctx.harness.bridge.api;
     const asked = await esp.say('confirm_user');
     expect(asked).toMatch(
-      /^The tool asks: Delete the old backups\? Ask the user; only if they say yes, call confirm_action with code "\d{4}" within a minute\. Meanwhile it goes on as task [2-9][A-Z]\.$/,
+      /^The tool asks: Delete the old backups\? If the person says yes, ask for their confirmation PIN and call confirm_action with what they say, within a minute\. Meanwhile it goes on as task [2-9][A-Z]\. Their PIN is shown in the Xiaozhi Tray window, under Settings\.$/,
     );
-    const code = /code "(\d{4})"/.exec(asked)?.[1] as string;
-    const task = /task ([2-9][A-Z])\.$/.exec(asked)?.[1] as string;
+    const task = /task ([2-9][A-Z])\./.exec(asked)?.[1] as string;
     // The window shows it too, waiting as long as a held call.
     const [question] = await api.getElicitations();
     expect(question).toMatchObject({ server: 'lc', message: 'Delete the old backups?' });
     expect(question!.expiresAt - question!.askedAt).toBe(60_000);
-    expect(await esp.say('confirm_action', { code })).toBe(`Told the tool yes; it goes on as task ${task}.`);
+    const { pin } = await api.revealConfirmationPin();
+    expect(await esp.say('confirm_action', { pin: pin === '000000' ? '000001' : '000000' })).toBe(
+      "工具调用错误: That is not the PIN. The tool's question is still waiting: ask the person for their PIN again.",
+    );
+    expect(await esp.say('confirm_action', { pin })).toBe(`Told the tool yes; it goes on as task ${task}.`);
     await waitFor(async () => (await api.getTasks()).some((t) => t.id === task && t.state === 'done'), 15_000, 'the task');
     expect(await esp.say('task_status', { task })).toBe(`Task ${task} (confirm user) is done: accept {"ok":true}`);
     expect(await api.getElicitations()).toEqual([]);

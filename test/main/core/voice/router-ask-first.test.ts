@@ -24,12 +24,13 @@ describe('ask first, in router mode', () => {
     // The one list the ESP32 server reads: it refuses to call a name that was not in it.
     expect(esp.names).toEqual(['call_tool', 'cancel_task', 'confirm_action', 'find_tools', 'task_status']);
     const asked = await esp.say('call_tool', { name: 'delete_file', arguments: { path: '/home/me/old.log' } });
-    expect(asked).toMatch(
-      /^This needs the user's confirmation first: Delete a file \(path: \/home\/me\/old\.log\)\. Ask the user; only if they agree, call confirm_action with code "\d{4}" within a minute\.$/,
+    expect(asked).toBe(
+      "This needs the person's OK first: Delete a file (path: /home/me/old.log). Ask them for their confirmation PIN, then call confirm_action with what they say, within a minute. If they say no, do not. Their PIN is shown in the Xiaozhi Tray window, under Settings.",
     );
     const api = ctx.harness!.bridge.api;
     expect((await api.getHistory()).some((r) => r.result.startsWith('deleted'))).toBe(false);
-    expect(await esp.say('confirm_action', { code: /code "(\d{4})"/.exec(asked)?.[1] as string })).toBe('deleted /home/me/old.log');
+    const { pin } = await api.revealConfirmationPin();
+    expect(await esp.say('confirm_action', { pin })).toBe('deleted /home/me/old.log');
 
     // Held the same way for the window: Allow runs it as a task.
     await esp.say('call_tool', { name: 'delete_file', arguments: { path: '/b' } });

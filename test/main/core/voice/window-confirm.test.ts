@@ -25,16 +25,17 @@ async function speaker(options: Partial<BridgeOptions> = {}) {
   return { esp, api: ctx.harness.bridge.api, heard };
 }
 
-const codeOf = (asked: string) => /code "(\d{4})"/.exec(asked)?.[1] as string;
+/** What the person says when the model asks for their PIN (as the window shows it to them). */
+const pinOf = async (api: { revealConfirmationPin(): Promise<{ pin: string }> }) => (await api.revealConfirmationPin()).pin;
 
 describe('a held call answered in the window (or the web UI)', () => {
   it('is listed with who asked and its arguments; Allow runs it as a background task the model reads with task_status', async () => {
     const { esp, api, heard } = await speaker();
-    const asked = await esp.say('delete_file', { path: '/home/me/report.docx' });
-    const code = codeOf(asked);
+    await esp.say('delete_file', { path: '/home/me/report.docx' });
     const pending = await api.getConfirmations();
     expect(pending).toEqual([
       expect.objectContaining({
+        via: 'pin',
         tool: 'delete_file',
         server: 'files',
         title: 'Delete a file',
@@ -42,9 +43,10 @@ describe('a held call answered in the window (or the web UI)', () => {
         args: [{ name: 'path', value: '/home/me/report.docx' }],
       }),
     ]);
-    // The window heard of it without asking; the code is for the voice only.
+    // The window heard of it without asking; the PIN is not in what it lists.
     expect(heard.at(-1)).toEqual(pending);
-    expect(JSON.stringify(pending)).not.toContain(code);
+    const pin = await pinOf(api);
+    expect(JSON.stringify(pending)).not.toContain(pin);
     expect(pending[0]!.expiresAt - pending[0]!.askedAt).toBe(60_000);
 
     const answer = await api.answerConfirmation({ key: pending[0]!.key, allow: true });
@@ -53,8 +55,8 @@ describe('a held call answered in the window (or the web UI)', () => {
     const task = answer.task as string;
     await waitFor(async () => (await api.getTasks()).some((t) => t.id === task && t.state === 'done'), 15_000, 'the task to finish');
     expect(await esp.say('task_status', { task })).toBe(`Task ${task} (delete file) is done: deleted /home/me/report.docx`);
-    // The code said afterwards is told what became of it.
-    expect(await esp.say('confirm_action', { code })).toBe(
+    // The PIN said afterwards is told what became of it.
+    expect(await esp.say('confirm_action', { pin })).toBe(
       `The user already allowed this in Xiaozhi Tray. Task ${task} (delete file) is done: deleted /home/me/report.docx`,
     );
     // History: who asked, what was confirmed, by what.
@@ -66,11 +68,11 @@ describe('a held call answered in the window (or the web UI)', () => {
 
   it('Deny refuses it: the history says so, and a confirmation by voice afterwards hears that the user declined', async () => {
     const { esp, api } = await speaker();
-    const code = codeOf(await esp.say('delete_file', { path: '/x' }));
+    await esp.say('delete_file', { path: '/x' });
     const [pending] = await api.getConfirmations();
     expect(await api.answerConfirmation({ key: pending!.key, allow: false })).toEqual({ outcome: 'denied' });
     expect(await api.getConfirmations()).toEqual([]);
-    expect(await esp.say('confirm_action', { code })).toBe('The user declined: Delete a file (path: /x).');
+    expect(await esp.say('confirm_action', { pin: await pinOf(api) })).toBe('The user declined: Delete a file (path: /x).');
     const records = await api.getHistory();
     expect(records.find((r) => r.caller === 'speaker (denied in the web UI)')).toMatchObject({
       tool: 'delete_file',
@@ -80,15 +82,17 @@ describe('a held call answered in the window (or the web UI)', () => {
     expect(records.some((r) => r.result.startsWith('deleted'))).toBe(false);
   }, 60_000);
 
-  it('unanswered, it expires on time: the window hears it leave, the history records it, the code is told it expired', async () => {
+  it('unanswered, it expires on time: the window hears it leave, the history records it, the PIN is told it expired', async () => {
     const { esp, api, heard } = await speaker({ confirmWindowMs: scaled(1500) });
-    const code = codeOf(await esp.say('delete_file', { path: '/y' }));
+    await esp.say('delete_file', { path: '/y' });
     expect(heard.at(-1)).toHaveLength(1);
     await waitFor(() => heard.at(-1)?.length === 0, 10_000, 'the held call to expire');
     expect((await api.getHistory()).find((r) => r.caller === 'speaker (not confirmed in time)')).toMatchObject({
       tool: 'delete_file',
       outcome: 'cancelled',
     });
-    expect(await esp.say('confirm_action', { code })).toBe('工具调用错误: That confirmation has expired. Ask for the action again.');
+    expect(await esp.say('confirm_action', { pin: await pinOf(api) })).toBe(
+      '工具调用错误: That confirmation has expired. Ask for the action again.',
+    );
   }, 60_000);
 });

@@ -1,7 +1,7 @@
-import { randomInt } from 'node:crypto';
 import type { CallAnswer } from '../tool-set-view';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { CallSignal } from '../call-signal';
+import { pinMatches, WrongPins } from './confirmation-pin';
 
 /** How long a held call waits for its confirmation (about a minute, as a spoken exchange takes). */
 export const CONFIRM_WINDOW_MS = 60_000;
@@ -9,24 +9,8 @@ export const CONFIRM_WINDOW_MS = 60_000;
 const MAX_HELD = 32;
 /** Held calls of one session: a model that loops on a risky tool expires its own oldest, not other sessions' calls. */
 export const MAX_HELD_PER_SESSION = 8;
-/** Codes remembered after their call was answered, so a late confirm_action hears what became of it. */
-const MAX_DECIDED = 64;
-/**
- * Wrong codes a session may say before its held calls are cancelled: four digits stop nothing if a
- * model may guess on and on (nothing requires the user to speak between two confirm calls).
- */
-export const MAX_WRONG_CODES = 5;
-/** Sessions whose wrong codes are counted at once (the oldest forgotten first). */
-const MAX_COUNTED_SESSIONS = 256;
-
-/**
- * A code as a model may pass it on from speech: "38 97", "code 3897", full-width "３８９７", or the
- * number 3897. Only its digits count (NFKC makes full-width digits plain ones).
- */
-export function normaliseCode(spoken: unknown): string {
-  const text = typeof spoken === 'number' ? String(spoken) : typeof spoken === 'string' ? spoken : '';
-  return text.normalize('NFKC').replace(/[^0-9]/g, '');
-}
+/** Sessions whose last decision is remembered, so a late confirm_action hears what became of its call. */
+const MAX_DECIDED = 256;
 
 /** How a held call may run: in the background, stoppable, as a task whose id the history records. */
 export interface HeldRunOptions {
@@ -35,13 +19,19 @@ export interface HeldRunOptions {
   background?: { id?: string } | undefined;
 }
 
+/**
+ * Who may confirm a held call: the person by voice with their PIN (or in the window), or only the
+ * window and the web UI ("confirm in the window only": nothing a model can call runs it).
+ */
+export type HeldVia = 'pin' | 'window';
+
 /** A call held until the user confirms it. */
 export interface HeldCall {
-  /** The window's handle (the code is for the voice path only). */
+  /** The window's handle. */
   key: number;
-  code: string;
-  /** The endpoint session it was asked on: only that session's confirm tool can run it. */
+  /** The voice session it was asked in (a device's conversation): only there can the PIN confirm it. */
   session: string;
+  via: HeldVia;
   caller: string;
   /** Whose task it becomes when it runs in the background: the endpoint's id. */
   owner: string;
@@ -61,87 +51,120 @@ export interface HeldCall {
   stillAllowed?: () => boolean;
 }
 
-/** What became of a code no longer held. */
+/** What became of a session's last held call. */
 type Decision =
-  | { how: 'denied' | 'expired' | 'withdrawn'; session: string; action: string }
-  | { how: 'allowed'; session: string; owner: string; task?: string }
+  | { how: 'denied' | 'expired' | 'withdrawn'; action: string }
+  | { how: 'allowed'; owner: string; task?: string }
   /** Confirmed by voice: `task` gets the task id if the confirm call goes on in the background. */
-  | { how: 'confirmed'; session: string; owner: string; action: string; task: { id?: string } };
+  | { how: 'confirmed'; owner: string; action: string; task: { id?: string } };
 
-export type Taken =
-  | { held: HeldCall }
-  | { refused: 'unknown' | 'expired' | 'tooManyWrong' }
+/** What a confirmation by voice came to, when it ran nothing. */
+export type Unconfirmed =
+  /** Nothing waits in this session, and nothing was decided lately. */
+  | { refused: 'nothing' | 'expired' }
+  /** What waits here may only be allowed in the window. */
+  | { refused: 'windowOnly'; action: string }
+  /** Not the PIN: the action still waits. */
+  | { refused: 'wrong'; action: string }
+  /** This wrong PIN was one too many: what the session held is cancelled. */
+  | { refused: 'tooManyWrong' }
+  /** Too many wrong PINs lately: voice cannot confirm for a while (the window can). */
+  | { refused: 'paused'; minutes: number }
   | { denied: string }
   | { withdrawn: string }
   | { confirmed: { action: string; owner: string; task?: string } }
   | { allowed: { owner: string; task?: string } };
 
+export type Taken = { held: HeldCall } | Unconfirmed;
+
+/** A PIN check's verdict for a session. */
+export type PinVerdict = 'right' | 'wrong' | 'tooManyWrong' | 'paused';
+
 /**
- * The calls held for confirmation, each under a one-time code bound to its session, tool and
- * arguments (the code runs exactly what was asked, once), expiring after a minute. The window can
- * answer them too (Allow, Deny); what became of a code is remembered for a while, so a confirmation
- * by voice after the window answered is told so rather than "not valid".
+ * The calls held for confirmation, each bound to the voice session that asked, expiring after a
+ * minute. The person confirms by saying their PIN (never in any answer the model reads, so a model
+ * cannot confirm by itself), or in the window (Allow, Deny), which alone can allow a call held
+ * "in the window only". What became of a session's last call is remembered for a while, so a
+ * confirmation after the window answered is told so rather than "nothing waits".
  */
 export class Confirmations {
-  private readonly held = new Map<string, HeldCall>();
+  private readonly held = new Map<number, HeldCall>();
   private readonly decided = new Map<string, Decision>();
   private readonly listeners = new Set<() => void>();
   private nextKey = 1;
   private timer: NodeJS.Timeout | undefined;
-  /** Wrong codes said per session since its last lockout. */
-  private readonly wrong = new Map<string, number>();
+  private readonly wrongPins: WrongPins;
   /** Told once per lockout (the bridge logs it). */
   onTooManyWrong: (session: string, cancelled: number) => void = () => {};
-  /** Codes used elsewhere (questions put by voice): never given here too. */
-  otherCodes: (code: string) => boolean = () => false;
 
   constructor(
+    /** The person's PIN (made, if there was none, by whoever answers). */
+    private readonly pin: () => string,
     private readonly windowMs: number = CONFIRM_WINDOW_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.wrongPins = new WrongPins(now);
+  }
 
-  hold(call: Omit<HeldCall, 'key' | 'code' | 'askedAt' | 'expires'>): HeldCall {
+  hold(call: Omit<HeldCall, 'key' | 'askedAt' | 'expires'>): HeldCall {
     this.sweep();
     const mine = [...this.held.values()].filter((entry) => entry.session === call.session);
     while (mine.length >= MAX_HELD_PER_SESSION) this.expire(mine.shift() as HeldCall);
     while (this.held.size >= MAX_HELD) this.expire(this.held.values().next().value as HeldCall);
-    const code = this.newCode(() => false);
     const askedAt = this.now();
-    const entry: HeldCall = { ...call, key: this.nextKey++, code, askedAt, expires: askedAt + this.windowMs };
-    this.held.set(code, entry);
+    const entry: HeldCall = { ...call, key: this.nextKey++, askedAt, expires: askedAt + this.windowMs };
+    this.held.set(entry.key, entry);
     this.changed();
     return entry;
   }
 
-  /** Four digits, easy to say; a code in use (held, just answered, or `inUse`) is never given twice. */
-  newCode(inUse: (code: string) => boolean): string {
-    let code = '';
-    for (
-      let tries = 0;
-      tries < 100 && (code === '' || this.held.has(code) || this.decided.has(code) || inUse(code) || this.otherCodes(code));
-      tries++
-    )
-      code = String(randomInt(1000, 10_000));
-    this.decided.delete(code);
-    return code;
+  /** The newest call of this session the PIN may confirm, if one waits. */
+  waiting(session: string): HeldCall | undefined {
+    this.sweep();
+    let newest: HeldCall | undefined;
+    for (const entry of this.held.values()) if (entry.session === session && entry.via === 'pin') newest = entry;
+    return newest;
   }
 
-  /** The held call of a code, taken (a code works once); else what became of it, or why it is refused. */
-  take(code: string, session: string | undefined, task: { id?: string } = {}): Taken {
-    const wanted = normaliseCode(code);
-    const entry = this.held.get(wanted);
-    // Another session's code is answered as an unknown one: the answer must not tell that a code is live elsewhere.
-    if (!entry || entry.session !== session) return this.counted(this.decision(wanted, session), session);
-    if (entry.expires < this.now()) {
-      this.expire(entry);
-      return { refused: 'expired' };
-    }
-    // Used once: said again, it is told it was confirmed already (and its task, if it runs as one), not "not valid",
-    // which would invite the model to ask for the same action again.
-    this.held.delete(entry.code);
-    this.remember(entry.code, { how: 'confirmed', session: entry.session, owner: entry.owner, action: entry.action, task });
+  /**
+   * What the session hears when no call waits for its PIN: a call waiting for the window only, or
+   * what became of its last one.
+   */
+  nothingWaiting(session: string): Unconfirmed {
+    for (const entry of this.held.values())
+      if (entry.session === session && entry.via === 'window') return { refused: 'windowOnly', action: entry.action };
+    // After a lockout: not "expired, ask again" (the next PIN would be refused too), but how long voice waits.
+    if (this.wrongPins.locked(session)) return { refused: 'paused', minutes: this.wrongPins.minutesLeft(session) };
+    return this.decision(session);
+  }
+
+  /**
+   * What was said, checked against the PIN for this session. Too many wrong PINs lately (in the
+   * session or overall) pause voice confirmation; the one that reaches the bound cancels what the
+   * session holds. Only called when something waits, so a guess with nothing to confirm tells nothing.
+   */
+  checkPin(session: string, said: unknown): PinVerdict {
+    if (this.wrongPins.locked(session)) return 'paused';
+    if (pinMatches(this.pin(), said)) return 'right';
+    if (!this.wrongPins.add(session)) return 'wrong';
+    const mine = [...this.held.values()].filter((entry) => entry.session === session);
+    for (const entry of mine) this.expire(entry);
+    this.onTooManyWrong(session, mine.length);
+    return 'tooManyWrong';
+  }
+
+  /** Minutes until this session may confirm by voice again. */
+  pausedMinutes(session: string): number {
+    return this.wrongPins.minutesLeft(session);
+  }
+
+  /** The call the PIN confirmed, taken (it runs once); `task` gets its task id if the confirmation goes on as one. */
+  take(entry: HeldCall, task: { id?: string } = {}): HeldCall | undefined {
+    if (this.held.get(entry.key) !== entry) return undefined;
+    this.held.delete(entry.key);
+    this.remember(entry.session, { how: 'confirmed', owner: entry.owner, action: entry.action, task });
     this.changed();
-    return { held: entry };
+    return entry;
   }
 
   /** Held calls still waiting, oldest first (for the window: Allow / Deny). */
@@ -154,9 +177,9 @@ export class Confirmations {
   allowFromWindow(key: number, task: (held: HeldCall) => string | undefined): HeldCall | undefined {
     const entry = this.byKey(key);
     if (!entry) return undefined;
-    this.held.delete(entry.code);
+    this.held.delete(entry.key);
     const id = task(entry);
-    this.remember(entry.code, { how: 'allowed', session: entry.session, owner: entry.owner, ...(id !== undefined ? { task: id } : {}) });
+    this.remember(entry.session, { how: 'allowed', owner: entry.owner, ...(id !== undefined ? { task: id } : {}) });
     this.changed();
     return entry;
   }
@@ -165,34 +188,35 @@ export class Confirmations {
   denyFromWindow(key: number, by: string): boolean {
     const entry = this.byKey(key);
     if (!entry) return false;
-    this.held.delete(entry.code);
-    this.remember(entry.code, { how: 'denied', session: entry.session, action: entry.action });
+    this.held.delete(entry.key);
+    this.remember(entry.session, { how: 'denied', action: entry.action });
     entry.ended('denied', by);
     this.changed();
     return true;
   }
 
   /**
-   * A voice session closed: its held calls end (only its confirm tool could run them, and after a
-   * reconnect the model asks again; kept, the window would list one action twice, and Allow both).
+   * A connection closed: the held calls of its voice sessions end (only they could confirm them
+   * by voice, and after a reconnect the model asks again; kept, the window would list one action
+   * twice, and Allow both). Wrong PINs stay counted: a new conversation starts with its own count,
+   * and the overall one stays.
    */
-  dropSession(session: string): void {
-    for (const entry of [...this.held.values()]) if (entry.session === session) this.expire(entry);
-    this.wrong.delete(session);
+  dropSession(belongs: (session: string) => boolean): void {
+    for (const entry of [...this.held.values()]) if (belongs(entry.session)) this.expire(entry);
   }
 
   /** The settings changed: held calls whose tool may no longer run by voice ("never") end now, told so. */
   recheck(): void {
     for (const entry of [...this.held.values()]) {
       if (entry.stillAllowed?.() !== false) continue;
-      this.held.delete(entry.code);
-      this.remember(entry.code, { how: 'withdrawn', session: entry.session, action: entry.action });
+      this.held.delete(entry.key);
+      this.remember(entry.session, { how: 'withdrawn', action: entry.action });
       entry.ended('withdrawn');
       this.changed();
     }
   }
 
-  /** Any call is waiting: the confirm tool has something to do. */
+  /** Any call is waiting. */
   get size(): number {
     return this.held.size;
   }
@@ -209,19 +233,18 @@ export class Confirmations {
     const had = this.held.size > 0;
     this.held.clear();
     this.decided.clear();
-    this.wrong.clear();
+    this.wrongPins.clear();
     if (had) for (const listener of this.listeners) listener();
   }
 
   private byKey(key: number): HeldCall | undefined {
     this.sweep();
-    for (const entry of this.held.values()) if (entry.key === key) return entry;
-    return undefined;
+    return this.held.get(key);
   }
 
-  private decision(code: string, session: string | undefined): Taken {
-    const decided = this.decided.get(code);
-    if (!decided || decided.session !== session) return { refused: 'unknown' };
+  private decision(session: string): Unconfirmed {
+    const decided = this.decided.get(session);
+    if (!decided) return { refused: 'nothing' };
     if (decided.how === 'allowed')
       return { allowed: { owner: decided.owner, ...(decided.task !== undefined ? { task: decided.task } : {}) } };
     if (decided.how === 'denied') return { denied: decided.action };
@@ -233,32 +256,15 @@ export class Confirmations {
     return { refused: 'expired' };
   }
 
-  /** An unknown code counts against its session: past the bound, the session's held calls are cancelled. */
-  private counted(taken: Taken, session: string | undefined): Taken {
-    if (!('refused' in taken) || taken.refused !== 'unknown') return taken;
-    const key = session ?? '';
-    const count = (this.wrong.get(key) ?? 0) + 1;
-    this.wrong.delete(key);
-    if (count < MAX_WRONG_CODES) {
-      this.wrong.set(key, count);
-      while (this.wrong.size > MAX_COUNTED_SESSIONS) this.wrong.delete(this.wrong.keys().next().value as string);
-      return taken;
-    }
-    const mine = [...this.held.values()].filter((entry) => entry.session === key);
-    for (const entry of mine) this.expire(entry);
-    this.onTooManyWrong(key, mine.length);
-    return { refused: 'tooManyWrong' };
-  }
-
-  private remember(code: string, decision: Decision): void {
-    this.decided.delete(code);
-    this.decided.set(code, decision);
+  private remember(session: string, decision: Decision): void {
+    this.decided.delete(session);
+    this.decided.set(session, decision);
     while (this.decided.size > MAX_DECIDED) this.decided.delete(this.decided.keys().next().value as string);
   }
 
   private expire(entry: HeldCall): void {
-    if (!this.held.delete(entry.code)) return;
-    this.remember(entry.code, { how: 'expired', session: entry.session, action: entry.action });
+    if (!this.held.delete(entry.key)) return;
+    this.remember(entry.session, { how: 'expired', action: entry.action });
     entry.ended('expired');
     this.changed();
   }

@@ -1,11 +1,20 @@
+/**
+ * What happened during a call by voice that the tool's own answer would not say truly: the server
+ * wanted xiaozhi's model (sampling), which voice calls cannot offer; or asked a question nobody
+ * could be asked (a form the window cannot show, a web page to open).
+ */
+export type VoiceCallNote = 'sampling' | 'unaskable';
+
 /** A call by voice in flight to a server: what a server's question during it needs to reach the caller. */
 export interface VoiceCall {
   session: string;
   caller: string;
-  /** Answers the caller now (the call goes on as a task); the task id, or undefined. */
-  answerNow: (say: (taskId: string) => string) => string | undefined;
+  /** Answers the caller now (the call goes on as a task); the task id, or undefined. Absent: the caller waits for the end. */
+  answerNow?: (say: (taskId: string) => string) => string | undefined;
   /** The confirm tool's name as this caller was served it; undefined when it is not served. */
   confirmTool: string | undefined;
+  /** Set during the call; read when it ends, to tell the model what really happened. */
+  notes?: Set<VoiceCallNote>;
 }
 
 /** The calls by voice in flight, by server: a server's question (elicitation) is put to the one caller waiting on it. */
@@ -27,5 +36,11 @@ export class VoiceCalls {
   only(server: string): VoiceCall | undefined {
     const list = this.byServer.get(server);
     return list?.length === 1 ? list[0] : undefined;
+  }
+
+  /** Something its answer will not say truly happened during the one call by voice in flight to this server (two: neither can be told). */
+  note(server: string, note: VoiceCallNote): void {
+    const call = this.only(server);
+    if (call) (call.notes ??= new Set()).add(note);
   }
 }

@@ -18,8 +18,10 @@ import {
 import type { LocalAsker, ServerRequests } from './server-requests';
 import { passedOn } from './upstream';
 
-/** Tasks remembered (whose they are, who hears their status); past this the oldest is forgotten. */
-const MAX_TASKS = 1000;
+/** Tasks remembered (whose they are, who hears their status), in all; past this the oldest of the client with the most is forgotten. */
+export const MAX_TASKS = 1000;
+/** Tasks remembered per local client: past this it forgets its own oldest, never another client's. */
+export const MAX_TASKS_PER_CLIENT = 200;
 /** Pages of a server's `tasks/list` read for one list. */
 const MAX_LIST_PAGES = 10;
 /** How long `tasks/result` may wait for a task to end (it blocks until then). */
@@ -197,8 +199,34 @@ export class TaskPassthrough {
     const id = hubTaskId(server, taskId);
     this.owners.delete(id);
     this.owners.set(id, { server, client: session.client, session });
-    if (this.owners.size > MAX_TASKS) this.owners.delete(this.owners.keys().next().value as string);
+    // A client that creates task after task forgets its own oldest: it cannot make the hub forget another's.
+    if (this.count(session.client) > MAX_TASKS_PER_CLIENT) this.forgetOldestOf(session.client);
+    // Many clients at their bound: the one holding the most gives up its oldest.
+    if (this.owners.size > MAX_TASKS) this.forgetOldestOf(this.busiestClient());
     return id;
+  }
+
+  private count(client: string): number {
+    let count = 0;
+    for (const owner of this.owners.values()) if (owner.client === client) count++;
+    return count;
+  }
+
+  private busiestClient(): string {
+    const counts = new Map<string, number>();
+    for (const owner of this.owners.values()) counts.set(owner.client, (counts.get(owner.client) ?? 0) + 1);
+    let busiest = '';
+    let most = -1;
+    for (const [client, count] of counts) if (count > most) [busiest, most] = [client, count];
+    return busiest;
+  }
+
+  private forgetOldestOf(client: string): void {
+    for (const [id, owner] of this.owners)
+      if (owner.client === client) {
+        this.owners.delete(id);
+        return;
+      }
   }
 
   /** The task's server and its own id, for a task this session's client created; otherwise "not found" (as the spec says). */
