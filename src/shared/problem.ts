@@ -29,6 +29,8 @@ export const PROBLEM_CODES = [
   'endpoint.tokenRejected',
   'endpoint.noPong',
   'endpoint.tooBig',
+  // Saved twice (the same address and token): the later one is not connected.
+  'endpoint.duplicate',
   // The link's retry, logged with its failure as the cause (worded in the logs page and the CLI).
   'endpoint.retrying',
   'endpoint.connecting',

@@ -4,6 +4,7 @@ import { MASK_MARKER } from './masked';
 import { useReadableZodMessages } from './zod-issue';
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
 import { serviceShapes, serviceTarget } from './service-settings';
+import { cleanEndpointUrl, type EndpointUrlRefusal } from './endpoint-url';
 
 // Schema errors read like the rest of the app ("must be one of stdio, sse, streamable-http").
 useReadableZodMessages();
@@ -32,7 +33,26 @@ function urlSchema(protocols: readonly string[], message: string) {
     }, message);
 }
 
-const WsUrlSchema = urlSchema(['ws:', 'wss:'], 'must be a ws:// or wss:// URL');
+/** Why a pasted endpoint URL was refused, in the words of the other URL checks. */
+const ENDPOINT_URL_REFUSALS: Record<EndpointUrlRefusal, string> = {
+  empty: 'must not be empty',
+  spaces: 'must not contain spaces or line breaks',
+  extraText: 'has other text before the address: paste the address alone',
+  several: 'holds more than one address: paste one',
+  scheme: 'must be a ws:// or wss:// URL',
+  invalid: 'must be a ws:// or wss:// URL',
+};
+
+/**
+ * An endpoint URL as pasted: quotes, a `MCP_ENDPOINT=` prefix, a wrapped line or a trailing `"`
+ * are taken off (`endpoint-url.ts`); what cannot be told from the address is refused with why.
+ */
+const EndpointUrlSchema = z.string().transform((value, ctx) => {
+  const cleaned = cleanEndpointUrl(value);
+  if (cleaned.ok) return cleaned.url;
+  ctx.addIssue({ code: 'custom', message: ENDPOINT_URL_REFUSALS[cleaned.reason] });
+  return z.NEVER;
+});
 
 const HttpUrlSchema = urlSchema(['http:', 'https:'], 'must be an http:// or https:// URL').refine((value) => {
   try {
@@ -66,7 +86,7 @@ const ToolSetIdSchema = z.string().trim().min(1, 'must not be empty').max(64, 'm
 export const EndpointSettingsSchema = z.object({
   id: z.string().min(1),
   name: NameSchema,
-  url: WsUrlSchema,
+  url: EndpointUrlSchema,
   enabled: z.boolean().default(true),
   /** `all` (when absent): every enabled tool is served. `router`: find_tools and call_tool (plus pinned tools) stand in for them. */
   toolMode: ToolModeSchema.optional(),

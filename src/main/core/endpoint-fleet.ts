@@ -1,6 +1,8 @@
 import { countOf } from '../../shared/count-words';
 import type { Settings, ToolMode } from '../../shared/settings';
 import type { EndpointStatus } from '../../shared/status';
+import { problem } from '../../shared/problem';
+import { sameEndpointAs } from '../../shared/endpoint-url';
 import type { ChangeQueue } from './change-queue';
 import { EndpointLink } from './endpoint/endpoint-link';
 import type { ToolHub } from './hub/tool-hub';
@@ -61,11 +63,22 @@ export class EndpointFleet {
   /** Each link's status, with what it is served and the id of the set it serves. */
   statuses(): EndpointStatus[] {
     const { settings, hub } = this.options;
-    return [...this.links.values()].map((link) => ({
-      ...link.status(),
-      served: this.catalogs.summary(link.id),
-      toolSet: hub.forSet(settings().endpoints.find((e) => e.id === link.id)?.toolSet).id,
-    }));
+    return [...this.links.values()].map((link) => {
+      const held = this.heldBy(link.id);
+      return {
+        ...link.status(),
+        // Saved twice before that was refused: the second waits rather than fight the first.
+        ...(held && this.enabled(link.id)
+          ? {
+              state: 'disconnected' as const,
+              lastError: `the same endpoint as "${held.name}" (the same address and token): only one connection per endpoint is made; remove one`,
+              lastErrorCause: problem('endpoint.duplicate', { name: held.name }),
+            }
+          : {}),
+        served: this.catalogs.summary(link.id),
+        toolSet: hub.forSet(settings().endpoints.find((e) => e.id === link.id)?.toolSet).id,
+      };
+    });
   }
 
   has(id: string): boolean {
@@ -73,7 +86,21 @@ export class EndpointFleet {
   }
 
   startEnabled(): void {
-    for (const link of this.links.values()) if (this.enabled(link.id)) link.start();
+    for (const link of this.links.values()) if (this.enabled(link.id) && !this.heldBy(link.id)) link.start();
+  }
+
+  /**
+   * The enabled endpoint before `id` with the same address and token, if any: settings saved before
+   * duplicates were refused may hold one twice, and two connections of one token replace each other.
+   */
+  private heldBy(id: string): Settings['endpoints'][number] | undefined {
+    const endpoints = this.options.settings().endpoints;
+    const index = endpoints.findIndex((e) => e.id === id);
+    if (index <= 0) return undefined;
+    return sameEndpointAs(
+      (endpoints[index] as Settings['endpoints'][number]).url,
+      endpoints.slice(0, index).filter((e) => e.enabled),
+    );
   }
 
   /** A list_changed still waiting to be sent is not sent (the bridge is stopping). */
@@ -121,7 +148,10 @@ export class EndpointFleet {
       if (!endpoint) return;
       const link = this.make(endpoint);
       this.links.set(id, link);
-      if (this.options.running() && endpoint.enabled) link.start();
+      if (this.options.running() && endpoint.enabled && !this.heldBy(id)) link.start();
+      // An endpoint held off as a duplicate of this one may go now.
+      if (this.options.running())
+        for (const other of this.links.values()) if (this.enabled(other.id) && !this.heldBy(other.id)) other.start();
     });
   }
 

@@ -273,6 +273,7 @@ export const cliEn = {
   'cli.init.copyEndpoint': 'Copy the MCP endpoint from the xiaozhi console (xiaozhi.me → 控制台 → MCP 接入点).',
   'cli.init.askEndpoint': 'xiaozhi MCP endpoint URL / 小智 MCP 接入点地址 (wss://…; empty to skip 留空跳过): ',
   'cli.init.endpoint': '  Endpoint: {url}',
+  'cli.init.endpointCleaned': 'Note: took {what} off the endpoint URL.',
   'cli.init.badEndpoint': '  The endpoint URL {problem} / 接入点地址必须以 ws:// 或 wss:// 开头，且中间不能有空格或换行.',
   'cli.init.stdinNeedsYes': '--endpoint-file - reads the endpoint from stdin, which the questions need too: add --yes (and --import …)',
   'cli.init.replace': '{file} exists. Replace it? / 文件已存在，要覆盖吗？',

@@ -264,6 +264,7 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.init.copyEndpoint': '请从小智控制台复制 MCP 接入点地址（xiaozhi.me → 控制台 → MCP 接入点）。',
   'cli.init.askEndpoint': '小智 MCP 接入点地址（wss://…；留空跳过）：',
   'cli.init.endpoint': '  接入点：{url}',
+  'cli.init.endpointCleaned': '提示：已去掉接入点地址中{what}。',
   'cli.init.badEndpoint': '  这个接入点地址不对（{problem}）：地址必须以 ws:// 或 wss:// 开头，中间不能有空格或换行。请重新复制后粘贴。',
   'cli.init.stdinNeedsYes': '--endpoint-file - 从 stdin 读取接入点，而提问也要用 stdin：请加上 --yes（以及 --import …）',
   'cli.init.replace': '{file} 已存在，要覆盖吗？',
