@@ -31,7 +31,7 @@ export interface HeadlessOptions {
   /** More to stop with the bridge (the web UI). */
   alsoStop?: () => Promise<void> | undefined;
   /** This run's choices that are never saved (`--tool-mode`, `--mcp-port`). */
-  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir' | 'configDir'>;
+  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir' | 'configDir' | 'copies'>;
 }
 
 export interface Headless {

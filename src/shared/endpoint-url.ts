@@ -160,3 +160,13 @@ export function addedDuplicate<E extends { id: string; name: string; url: string
   const old = new Set(pairs(before).map(({ endpoint, existing }) => `${existing.id} ${endpoint.id} ${endpointIdentity(endpoint.url)}`));
   return pairs(after).find(({ endpoint, existing }) => !old.has(`${existing.id} ${endpoint.id} ${endpointIdentity(endpoint.url)}`));
 }
+
+/** An endpoint of xiaozhi.me (api.xiaozhi.me and its other hosts), as opposed to a self-hosted server. */
+export function isXiaozhiMe(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+    return host === 'xiaozhi.me' || host.endsWith('.xiaozhi.me');
+  } catch {
+    return false;
+  }
+}

@@ -307,6 +307,12 @@ export const ConnectionSettingsSchema = z.object({
   reconnectMaxMs: z.number().int().min(10).max(3_600_000).default(60_000),
   /** A session that stayed up this long resets the backoff. */
   stableAfterMs: z.number().int().min(0).max(86_400_000).default(60_000),
+  /**
+   * A self-hosted relay forgets a connection without a word when another to the same endpoint
+   * closes: it is asked, as xiaozhi asks it, whether it still routes to us (soon after connecting,
+   * then this often), and a forgotten connection is made again. 0: never asked.
+   */
+  relayCheckMs: z.number().int().min(0).max(86_400_000).default(300_000),
 });
 
 export const SettingsSchema = z

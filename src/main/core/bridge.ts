@@ -195,6 +195,7 @@ export class Bridge {
       onToolsNotified: () => this.localServer.refreshSessions(),
       version: options.version,
       listChangedDebounceMs: options.listChangedDebounceMs,
+      copies: options.copies,
       longCalls: {
         calls: this.backgroundCalls,
         language: () => this.voiceLanguage(),

@@ -3,6 +3,7 @@ import type { Settings, ToolMode } from '../../shared/settings';
 import type { EndpointStatus } from '../../shared/status';
 import { problem } from '../../shared/problem';
 import { sameEndpointAs } from '../../shared/endpoint-url';
+import { endpointFingerprint, type RunningCopies } from './instances/running-copies';
 import type { ChangeQueue } from './change-queue';
 import { EndpointLink } from './endpoint/endpoint-link';
 import type { ToolHub } from './hub/tool-hub';
@@ -35,6 +36,10 @@ export interface EndpointFleetOptions {
   listChangedDebounceMs?: number | undefined;
   /** Where calls past an endpoint's patience go on, and the language the model is told so in. */
   longCalls?: { calls: BackgroundCalls; language: () => Language; sessionClosed?: (session: string) => void } | undefined;
+  /** The other copies of the app with this state folder, and what they serve (none: not watched). */
+  copies?: RunningCopies | undefined;
+  /** How often the other copies are looked at while running. */
+  copiesEveryMs?: number;
 }
 
 /**
@@ -48,6 +53,9 @@ export class EndpointFleet {
   /** Endpoints already warned of being past their tool budget. */
   private readonly overBudget = new Set<string>();
   private listChangedTimer: NodeJS.Timeout | undefined;
+  private copiesTimer: NodeJS.Timeout | undefined;
+  /** What the other copies served when last looked at: endpoint fingerprint → their pids. */
+  private seenCopies = new Map<string, Set<number>>();
 
   constructor(private readonly options: EndpointFleetOptions) {
     this.catalogs = new EndpointCatalogs({
@@ -87,6 +95,54 @@ export class EndpointFleet {
 
   startEnabled(): void {
     for (const link of this.links.values()) if (this.enabled(link.id) && !this.heldBy(link.id)) link.start();
+    this.watchCopies();
+  }
+
+  /**
+   * Says which endpoints this copy serves, and looks at the other copies every few seconds: one that
+   * starts serving an endpoint of ours is named in the log (the two will push each other out), and
+   * when one that served it leaves, that endpoint's link looks again at once (a relay forgets the
+   * connection that stays when another closes).
+   */
+  private watchCopies(): void {
+    const copies = this.options.copies;
+    if (!copies || this.copiesTimer) return;
+    const look = () => {
+      void copies.publish(this.servedUrls()).catch(() => undefined);
+      const now = new Map<string, Set<number>>();
+      for (const copy of copies.others())
+        for (const fingerprint of copy.endpoints) now.set(fingerprint, (now.get(fingerprint) ?? new Set()).add(copy.pid));
+      for (const link of this.links.values()) {
+        const endpoint = this.options.settings().endpoints.find((e) => e.id === link.id);
+        if (!endpoint?.enabled) continue;
+        const fingerprint = endpointFingerprint(endpoint.url);
+        const before = this.seenCopies.get(fingerprint) ?? new Set<number>();
+        const after = now.get(fingerprint) ?? new Set<number>();
+        const came = [...after].filter((pid) => !before.has(pid));
+        const left = [...before].filter((pid) => !after.has(pid));
+        if (came.length > 0) {
+          const copy = copies.others().find((c) => c.pid === came[0]);
+          this.options.logBook
+            .logger(`endpoint:${link.name}`)
+            .warn(
+              `another copy of Xiaozhi Tray also serves this endpoint (${copy?.kind === 'desktop' ? 'the desktop app' : `xiaozhi-tray run${copy?.config ? ` --config ${copy.config}` : ''}`}, pid ${came[0]}): an endpoint takes one connection, so the two push each other out; stop one of them`,
+            );
+        }
+        if (came.length > 0 || left.length > 0) link.recheck();
+      }
+      this.seenCopies = now;
+    };
+    look();
+    this.copiesTimer = setInterval(look, this.options.copiesEveryMs ?? 3000);
+    this.copiesTimer.unref();
+  }
+
+  /** The endpoints this copy connects (enabled, and not held off as a duplicate). */
+  private servedUrls(): string[] {
+    return this.options
+      .settings()
+      .endpoints.filter((e) => e.enabled && !this.heldBy(e.id))
+      .map((e) => e.url);
   }
 
   /**
@@ -111,7 +167,11 @@ export class EndpointFleet {
 
   async stop(): Promise<void> {
     this.cancelListChanged();
+    if (this.copiesTimer) clearInterval(this.copiesTimer);
+    this.copiesTimer = undefined;
+    this.seenCopies = new Map();
     await Promise.all([...this.links.values()].map((link) => link.stop()));
+    this.options.copies?.withdraw();
   }
 
   /** The machine resumed or its network came back: endpoints retry or check their socket now. */
@@ -202,6 +262,7 @@ export class EndpointFleet {
           }
         : {}),
       language: () => options.hub.language,
+      ...(options.copies ? { otherCopy: () => options.copies?.holding(endpoint.url) } : {}),
     });
   }
 

@@ -14,6 +14,7 @@ import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
 import { StatFigure } from '../components/stat-figure';
 import { MaskedText } from '../components/masked-text';
+import { takenByOther } from '../../shared/status-summary';
 
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
@@ -57,7 +58,9 @@ export function OverviewPage(props: { go: (page: string) => void }) {
             ) : null}
             {e.state === 'waiting' && e.retryAt ? (
               <div className="small">
-                {t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}
+                {takenByOther(e)
+                  ? t('overview.lookAgainIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)) })
+                  : t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}
               </div>
             ) : null}
             {e.state !== 'connected' ? <ProblemText problem={e.lastErrorCause} text={e.lastError} /> : null}

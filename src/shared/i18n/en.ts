@@ -61,6 +61,7 @@ export const en = {
   'kv.add': 'Add',
 
   'overview.connectedFor': 'Connected for {time}',
+  'overview.lookAgainIn': 'Looks again in {seconds} s whether it is free',
   'overview.retryIn': 'Next try in {seconds} s (attempt {attempts})',
   'overview.serversRunning': '{running}/{total} servers running',
   'overview.serversFailed': '{count} failed',
@@ -460,6 +461,7 @@ export const en = {
   'tray.tooltip.noEndpoint': '{app} · no endpoint yet',
   'tray.endpoint.connected': '{name}: connected',
   'tray.endpoint.connecting': '{name}: connecting…',
+  'tray.endpoint.replaced': '{name}: another program is using it',
   'tray.endpoint.waiting': '{name}: retrying in {seconds} s',
   'tray.endpoint.disconnected': '{name}: disconnected',
   'tray.endpoint.disabled': '{name}: off',
@@ -477,6 +479,8 @@ export const en = {
   'summary.endpoints.partial': '{connected}/{total} endpoints connected',
   'summary.endpoints.failing': 'Cannot reach xiaozhi ({attempts, plural, one {# failed try} other {# failed tries}})',
   'summary.endpoints.retrying': 'Retrying to connect (attempt {attempts})',
+  'summary.endpoints.replaced': 'Another program is using the endpoint',
+  'summary.endpoints.tokenRefused': 'xiaozhi refused the token in the endpoint URL',
   'summary.endpoints.connecting': 'Connecting…',
   'summary.servers.failed': '{count, plural, one {# server failed} other {# servers failed}}',
   'summary.servers.needSignIn': '{count, plural, one {# server needs you to sign in} other {# servers need you to sign in}}',
@@ -517,6 +521,17 @@ export const en = {
   'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
   'problem.endpoint.duplicate': 'This is the same endpoint as “{name}” (the same address and token), so it is not connected.',
   'problem.endpoint.duplicate.hint': 'An endpoint takes one connection; two would push each other out. Remove one of them.',
+  'problem.endpoint.replaced': 'Another program is using this endpoint: the server closed this connection for a new one.',
+  'problem.endpoint.replaced.hint':
+    'Xiaozhi Tray waits for it to stop, then connects again by itself, rather than fight it. If it is a program you no longer use (or Xiaozhi Tray on another computer), close it.',
+  'problem.endpoint.replacedByApp': 'Another copy of Xiaozhi Tray is using this endpoint: the desktop app (process {pid}).',
+  'problem.endpoint.replacedByApp.hint': 'An endpoint takes one connection. Quit one of them; the other connects again by itself.',
+  'problem.endpoint.replacedByRun':
+    'Another copy of Xiaozhi Tray is using this endpoint: xiaozhi-tray run --config {config} (process {pid}).',
+  'problem.endpoint.replacedByRun.hint': 'An endpoint takes one connection. Stop one of them; the other connects again by itself.',
+  'problem.endpoint.forgotten':
+    'The server no longer passed xiaozhi’s requests to this connection (a self-hosted server forgets it when another connection to the same endpoint closes), so it connected again.',
+  'problem.endpoint.free': 'The other program no longer holds the endpoint: connecting again.',
   'problem.endpoint.connecting': 'Connecting to {url}',
   'problem.endpoint.connected': 'Connected',
   'problem.endpoint.retrying': 'The connection failed or ended: {cause} Retrying in {seconds} s.',
