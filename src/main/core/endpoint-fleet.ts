@@ -93,6 +93,12 @@ export class EndpointFleet {
     return this.links.has(id);
   }
 
+  /** The link of endpoint `id` while it is connected ("Test connection" asks a relay through it rather than push it out). */
+  connectedLink(id: string): Pick<EndpointLink, 'relayVerdict' | 'recheck'> | undefined {
+    const link = this.links.get(id);
+    return link?.isConnected ? link : undefined;
+  }
+
   startEnabled(): void {
     for (const link of this.links.values()) if (this.enabled(link.id) && !this.heldBy(link.id)) link.start();
     this.watchCopies();

@@ -722,6 +722,11 @@ export const en = {
   'endpoints.test.refused': 'Token not accepted',
   'endpoints.test.listed': '{count, plural, one {xiaozhi listed # tool} other {xiaozhi listed # tools}}',
   'endpoints.test.notListed': 'xiaozhi did not ask for the tools within {seconds} s',
+  'endpoints.test.listedRelay':
+    '{count, plural, one {Read through the server as a device session does: xiaozhi gets # tool} other {Read through the server as a device session does: xiaozhi gets # tools}}',
+  'endpoints.test.deviceTalks':
+    'Connected. This kind of self-hosted endpoint lists the tools only when a device talks, so not listing them now is normal.',
+  'endpoints.test.heldByOther': 'Another program is using this endpoint; the test did not take it over',
   'endpoints.test.time': 'Took {duration}',
   'endpoints.test.skipped': 'Not checked',
   'endpoints.showUrl': 'Show the URL',

@@ -13,7 +13,7 @@ import { APP_VERSION } from '../version';
 
 /** What the endpoint commands need of the bridge. */
 export interface EndpointCommandContext extends SettingsAccess {
-  endpoints: Pick<EndpointFleet, 'replace' | 'notifyToolsChanged'>;
+  endpoints: Pick<EndpointFleet, 'replace' | 'notifyToolsChanged' | 'connectedLink'>;
   catalogs: Pick<EndpointCatalogs, 'preview' | 'router'>;
   /** "Test connection" serves the default set's tools to the endpoint it probes. */
   hub: ToolHub;
@@ -76,6 +76,8 @@ export function endpointCommandHandlers(c: EndpointCommandContext): CommandHandl
         version: c.version ?? APP_VERSION,
         connectTimeoutMs: c.settings().connection.connectTimeoutMs,
         listWaitMs: c.testListWaitMs ?? 10_000,
+        // A saved endpoint that is connected is asked through its own connection (a second one would push it out).
+        link: input.id !== undefined ? c.endpoints.connectedLink(input.id) : undefined,
       });
     },
     setEndpointTools: async (input) => {

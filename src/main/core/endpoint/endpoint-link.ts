@@ -84,7 +84,7 @@ export class EndpointLink {
   private stopping: Promise<void> | undefined;
 
   /** Where a self-hosted relay's xiaozhi side is for this endpoint (none: not such a relay, or never asked). */
-  private readonly callUrl: string | undefined;
+  private callUrl: string | undefined;
   /** The relay could not be asked (its xiaozhi side refused us): asked no more. */
   private relayUnanswered = false;
   private relayTimer: NodeJS.Timeout | undefined;
@@ -192,6 +192,11 @@ export class EndpointLink {
     else if (this.state === 'connected') this.checkRelayNow();
   }
 
+  /** Whether a self-hosted relay routes xiaozhi to this connection now ('unsupported': not connected, or no relay to ask). */
+  relayVerdict(): Promise<RelayVerdict> {
+    return this.state === 'connected' ? this.askRelay() : Promise.resolve('unsupported');
+  }
+
   /** Tells the endpoint the catalog changed (cheap; xiaozhi may only re-read per conversation). */
   notifyToolsChanged(): void {
     this.session?.notifyToolsChanged();
@@ -220,8 +225,16 @@ export class EndpointLink {
    */
   private onReplaced(failure: EndpointFailure): void {
     const first = this.replaced === undefined;
-    const cap = Math.max(this.opts.connection.relayCheckMs, this.opts.connection.reconnectMaxMs);
-    const waitMs = first ? Math.min(FIRST_REPLACED_WAIT_MS, cap) : Math.min(cap, (this.replaced as { waitMs: number }).waitMs * 2);
+    // It closed us as the relay does: a relay, maybe under a path of a proxy's; it can be asked from now on.
+    if (this.opts.connection.relayCheckMs > 0) this.callUrl ??= relayCallUrl(this.opts.endpoint.url, { anyPath: true });
+    const { relayCheckMs, reconnectMaxMs } = this.opts.connection;
+    const cap = Math.max(relayCheckMs, reconnectMaxMs);
+    // Longer than the first check of the connection that replaced us, which then finds out first whether the relay forgot it.
+    const firstWait = Math.min(
+      FIRST_REPLACED_WAIT_MS,
+      Math.round(1.5 * Math.min(EARLY_RELAY_CHECKS_MS[0] as number, relayCheckMs || Infinity)),
+    );
+    const waitMs = first ? firstWait : Math.min(cap, (this.replaced as { waitMs: number }).waitMs * 2);
     this.replaced = { since: this.replaced?.since ?? Date.now(), waitMs };
     const copy = this.opts.otherCopy?.();
     const described = replacedBy(failure, copy);

@@ -31,10 +31,11 @@ const FORWARD_FAILED = -32002;
 
 /**
  * Where xiaozhi's side of a self-hosted relay connects for this endpoint URL: the path's `/mcp/`
- * made `/call/`, as xiaozhi-esp32-server does. None for xiaozhi.me (a broker of its own) or a URL
- * whose path has no `/mcp/`.
+ * made `/call/`, as xiaozhi-esp32-server does. Only for the relay's own path (`/mcp_endpoint/mcp/`,
+ * src/server.py), unless `anyPath` (an endpoint that already closed us as the relay does: behind a
+ * proxy, under another path). None for xiaozhi.me, a broker of its own.
  */
-export function relayCallUrl(endpointUrl: string): string | undefined {
+export function relayCallUrl(endpointUrl: string, options: { anyPath?: boolean } = {}): string | undefined {
   if (isXiaozhiMe(endpointUrl)) return undefined;
   let url: URL;
   try {
@@ -42,8 +43,8 @@ export function relayCallUrl(endpointUrl: string): string | undefined {
   } catch {
     return undefined;
   }
-  const path = `${url.pathname.replace(/\/?$/, '/')}`;
-  if (!path.endsWith('/mcp/')) return undefined;
+  const path = url.pathname.replace(/\/?$/, '/');
+  if (!path.endsWith('/mcp/') || (!options.anyPath && !path.endsWith('/mcp_endpoint/mcp/'))) return undefined;
   url.pathname = `${path.slice(0, -'/mcp/'.length)}/call/`;
   // The token as the user wrote it (URL re-serialising could change its quoting).
   const query = endpointUrl.indexOf('?');
