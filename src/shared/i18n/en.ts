@@ -955,6 +955,7 @@ export const en = {
   'tasks.failed': 'Failed',
   'tasks.cancelled': 'Cancelled',
   'tasks.cancel': 'Cancel',
+  'tasks.taskAfterDisconnect': 'went on as task {id} after its connection closed',
   'tasks.task': 'task {id}',
   'tasks.notifyDone': 'Task {id} is done: {tool}',
   'tasks.notifyFailed': 'Task {id} failed: {tool}',

@@ -911,6 +911,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tasks.failed': '失败',
   'tasks.cancelled': '已取消',
   'tasks.cancel': '取消',
+  'tasks.taskAfterDisconnect': '连接断开后作为任务 {id} 继续',
   'tasks.task': '任务 {id}',
   'tasks.notifyDone': '任务 {id} 已完成：{tool}',
   'tasks.notifyFailed': '任务 {id} 失败：{tool}',

@@ -161,7 +161,8 @@ export class EndpointLink {
       await closed;
       clearTimeout(timer);
     }
-    this.detach();
+    // Stopped on purpose (the app quits, the endpoint is switched off): its calls stop too.
+    this.detach(true, false);
     this.retryAt = undefined;
     this.setState('disconnected');
   }
@@ -496,15 +497,19 @@ export class EndpointLink {
     this.pongTimer = undefined;
   }
 
-  /** Drops every timer and listener of the current socket (nothing may leak across reconnects); `terminate`: the socket too. */
-  private detach(terminate = true): void {
+  /**
+   * Drops every timer and listener of the current socket (nothing may leak across reconnects);
+   * `terminate`: the socket too. `keepCalls`: calls in progress go on as tasks (the connection was
+   * lost), rather than stop with it (the link was stopped).
+   */
+  private detach(terminate = true, keepCalls = true): void {
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     if (this.pongTimer) clearTimeout(this.pongTimer);
     if (this.relayTimer) clearTimeout(this.relayTimer);
     this.heartbeatTimer = undefined;
     this.pongTimer = undefined;
     this.relayTimer = undefined;
-    this.session?.close();
+    this.session?.close(keepCalls);
     this.session = undefined;
     this.connectedAt = 0;
     const socket = this.socket;
