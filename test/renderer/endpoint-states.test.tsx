@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OverviewPage } from '../../src/renderer/pages/overview-page';
+import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { SummaryLines } from '../../src/renderer/components/status-summary-view';
 import { summarizeStatus } from '../../src/shared/status-summary';
 import { makeBridge, tearDown, type Harness } from '../helpers/bridge-harness';
@@ -43,5 +44,28 @@ describe('the overview and the sidebar say one thing', () => {
     // The sidebar's line and the overview's headline: the same words.
     expect(await screen.findAllByText('小智拒绝了接入点地址中的令牌')).toHaveLength(2);
     expect(screen.queryByText('正在连接小智…')).toBeNull();
+  });
+});
+
+describe('removing one of two endpoints with the same name', () => {
+  it('says which one: its place in the list, its address (token hidden) and its state', async () => {
+    const token = (n: number) => `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0d2luIn0.c2lnbmF0dXJl${n}`;
+    harness = makeBridge({
+      endpoints: [
+        { id: 'a', name: '家里', url: `wss://127.0.0.1:9/mcp/?token=${token(1)}`, enabled: false },
+        { id: 'b', name: '家里', url: `ws://127.0.0.1:9/mcp_endpoint/mcp/?token=${token(2)}`, enabled: false },
+      ],
+    });
+    await renderWithBridge(harness, <EndpointsPage />, 'zh-CN');
+    const removes = screen.getAllByRole('button', { name: '删除' });
+    fireEvent.click(removes[1] as HTMLElement);
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain(
+      '另有接入点也叫“家里”。要删除的是列表中的第 2 个：ws://127.0.0.1:9/mcp_endpoint/mcp/?token=eyJh…(redacted)，已关闭。',
+    );
+    expect(dialog.textContent).not.toContain(token(2));
+    fireEvent.click(within(dialog).getByRole('button', { name: '删除' }));
+    await waitFor(() => harness!.store.load().endpoints.length === 1, 5000, 'the endpoint to go');
+    expect(harness.store.load().endpoints.map((e) => e.id)).toEqual(['a']);
   });
 });

@@ -108,7 +108,8 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
   );
 }
 
-function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
+/** `place`: its place in the list (from 1), said when another endpoint has the same name. */
+function EndpointRow({ endpoint, place, nameShared }: { endpoint: EndpointStatus; place: number; nameShared: boolean }) {
   const { store, t } = useApp();
   const [revealed, setRevealed] = useState<string | undefined>();
   const [renaming, setRenaming] = useState(false);
@@ -166,7 +167,11 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         </Button>
         <RemoveButton
           title={t('endpoints.removeTitle', { name: endpoint.name })}
-          body={t('endpoints.removeBody')}
+          body={
+            nameShared
+              ? `${t('endpoints.removeWhich', { name: endpoint.name, place, url: endpoint.url, state: t(endpointLabel[endpoint.state]) })} ${t('endpoints.removeBody')}`
+              : t('endpoints.removeBody')
+          }
           onConfirm={() => run(() => store.api.removeEndpoint({ id: endpoint.id }))}
         />
       </div>
@@ -190,8 +195,13 @@ export function EndpointsPage() {
         </EmptyState>
       ) : null}
       <ul className="list">
-        {endpoints.map((e) => (
-          <EndpointRow key={e.id} endpoint={e} />
+        {endpoints.map((e, i) => (
+          <EndpointRow
+            key={e.id}
+            endpoint={e}
+            place={i + 1}
+            nameShared={endpoints.some((other) => other.id !== e.id && other.name === e.name)}
+          />
         ))}
       </ul>
       <section className="panel">

@@ -9,6 +9,8 @@ import { ServedCount } from '../components/served-count';
 import { StatusBadge } from '../components/ui';
 import { OutcomeBadge } from '../components/outcome-badge';
 import { useNow } from '../components/use-now';
+import { useActivitySamples } from '../components/use-activity';
+import { summarizeActivity } from '../../shared/activity';
 import { formatBytes, formatDuration, formatSince, formatTime, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
@@ -22,11 +24,13 @@ export function OverviewPage(props: { go: (page: string) => void }) {
   const history = useStore(store, (d) => d.history);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const now = useNow();
+  const samples = useActivitySamples();
   if (state.endpoints.length === 0) return <FirstRunGuide go={props.go} />;
 
   const startOfDay = new Date(now).setHours(0, 0, 0, 0);
-  // Every call today, from xiaozhi or this window: the same calls the list below shows.
-  const callsToday = history.filter((h) => h.time >= startOfDay).length;
+  // Every call of the last 24 hours, from xiaozhi or this window, kept across restarts: the number Activity says.
+  // Until the record is read, no number (a 0 would be a wrong one).
+  const callsToday = samples ? summarizeActivity(samples, 'day', now, []).calls : undefined;
   const enabled = state.servers.filter((s) => s.enabled);
   const running = enabled.filter((s) => s.state === 'running').length;
   const failed = enabled.filter((s) => s.state === 'failed').length;
@@ -84,7 +88,11 @@ export function OverviewPage(props: { go: (page: string) => void }) {
           </div>
         </div>
         <div className="stat">
-          <StatFigure text={t('overview.callsToday', { count: callsToday })} value={callsToday.toLocaleString(language)} />
+          {callsToday !== undefined ? (
+            <StatFigure text={t('activity.callsIn.day', { count: callsToday })} value={callsToday.toLocaleString(language)} />
+          ) : (
+            <StatFigure text={t('activity.callsIn.day', { count: 0 }).replace('0', '…')} value="…" />
+          )}
         </div>
       </section>
 

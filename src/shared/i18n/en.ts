@@ -67,7 +67,6 @@ export const en = {
   'overview.serversFailed': '{count} failed',
   'overview.toolsServed': '{count, plural, one {# tool served} other {# tools served}}',
   'overview.toolsSize': '{size} in {pages, plural, one {# page} other {# pages}} of ≤ {limit}',
-  'overview.callsToday': '{count, plural, one {# call today} other {# calls today}}',
   'overview.recentCalls': 'Recent calls',
   'overview.noCalls': 'No calls yet. Ask xiaozhi to use one of your tools.',
 
@@ -106,6 +105,7 @@ export const en = {
   'endpoints.reveal': 'Show URL',
   'endpoints.hide': 'Hide URL',
   'endpoints.removeTitle': 'Remove endpoint "{name}"?',
+  'endpoints.removeWhich': 'Another endpoint is also called "{name}". This removes number {place} in the list: {url}, {state}.',
   'endpoints.removeBody': 'xiaozhi will lose access to your tools through this endpoint.',
 
   'servers.add': 'Add server',

@@ -67,7 +67,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'overview.serversFailed': '{count} 个失败',
   'overview.toolsServed': '{count, plural, other {已提供 # 个工具}}',
   'overview.toolsSize': '共 {size}，分 {pages} 页，每页不超过 {limit}',
-  'overview.callsToday': '{count, plural, other {今日调用 # 次}}',
   'overview.recentCalls': '最近调用',
   'overview.noCalls': '还没有调用。试着让小智使用你的工具吧。',
 
@@ -106,6 +105,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'endpoints.reveal': '显示地址',
   'endpoints.hide': '隐藏地址',
   'endpoints.removeTitle': '删除接入点“{name}”？',
+  'endpoints.removeWhich': '另有接入点也叫“{name}”。要删除的是列表中的第 {place} 个：{url}，{state}。',
   'endpoints.removeBody': '小智将无法再通过这个接入点使用你的工具。',
 
   'servers.add': '添加服务',
