@@ -273,10 +273,12 @@ export const LimitsSchema = z.object({
     .default(30 * 60_000),
   /**
    * While servers are still starting, a `tools/list` waits up to this long from their start, so a
-   * broker that lists once (the self-hosted server) gets every tool. Kept well inside xiaozhi's
-   * own request timeout (30 s self-hosted).
+   * broker that lists once (the self-hosted server) gets every tool; keep it inside xiaozhi's own
+   * request timeout (30 s self-hosted) for that. The commands that look at servers (`tools`,
+   * `servers`, `call`) wait this long with no server coming up: a machine that starts many servers
+   * slowly may need more (up to 10 minutes).
    */
-  startGraceMs: z.number().int().min(0).max(60_000).default(20_000),
+  startGraceMs: z.number().int().min(0).max(600_000).default(20_000),
   /** Largest frame accepted from an endpoint; a bigger one ends that connection (WebSocket 1009). */
   maxIncomingBytes: z
     .number()
