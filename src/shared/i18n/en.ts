@@ -521,7 +521,8 @@ export const en = {
   'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
   'problem.endpoint.duplicate': 'This is the same endpoint as “{name}” (the same address and token), so it is not connected.',
   'problem.endpoint.duplicate.hint': 'An endpoint takes one connection; two would push each other out. Remove one of them.',
-  'problem.endpoint.replaced': 'Another program is using this endpoint: the server closed this connection for a new one.',
+  'problem.endpoint.replaced':
+    'Another program is using this endpoint (an endpoint takes one connection, and the server now passes xiaozhi’s requests to it).',
   'problem.endpoint.replaced.hint':
     'Xiaozhi Tray waits for it to stop, then connects again by itself, rather than fight it. If it is a program you no longer use (or Xiaozhi Tray on another computer), close it.',
   'problem.endpoint.replacedByApp': 'Another copy of Xiaozhi Tray is using this endpoint: the desktop app (process {pid}).',

@@ -506,7 +506,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.tooBig.hint': '会自动重新连接；如果反复出现，请在配置文件中调大 limits.maxIncomingBytes。',
   'problem.endpoint.duplicate': '与接入点“{name}”是同一个接入点（地址和令牌都相同），这一个没有连接。',
   'problem.endpoint.duplicate.hint': '一个接入点只能有一个连接，两个连接会互相挤掉。删除其中一个即可。',
-  'problem.endpoint.replaced': '另一个程序正在使用这个接入点：服务器为了新的连接断开了这里的连接。',
+  'problem.endpoint.replaced': '另一个程序正在使用这个接入点（一个接入点只能有一个连接，服务器现在把小智的请求转给它）。',
   'problem.endpoint.replaced.hint':
     '小智托盘会等它停下，再自动接回来，不会去抢。如果那是你不再用的程序（或另一台电脑上的小智托盘），关掉它即可。',
   'problem.endpoint.replacedByApp': '另一个小智托盘正在使用这个接入点：桌面版（进程 {pid}）。',

@@ -47,6 +47,9 @@ export function closedWith(code: number, reason: string): EndpointFailure {
   return { problem: problem(kind, { code }), ...(reason ? { reason } : {}) };
 }
 
+/** Another connection holds the endpoint: found out by asking the relay (it never closed ours). */
+export const heldByAnother = (): EndpointFailure => ({ problem: problem('endpoint.replaced', {}) });
+
 /** Another connection took the endpoint: the relay said so when it closed ours. */
 export const isReplaced = (failure: EndpointFailure): boolean => failure.problem.code.startsWith('endpoint.replaced');
 
@@ -110,11 +113,19 @@ export function failureLine(failure: EndpointFailure): string {
       return `closed with code ${params.code}${meaning ? ` (${meaning})` : ''}${failure.reason ? `: ${failure.reason}` : ''}`;
     }
     case 'endpoint.replaced':
-      return `another program is using this endpoint: the server closed this connection for a new one (code ${params.code ?? 1000}${failure.reason ? `: ${failure.reason}` : ''})`;
     case 'endpoint.replacedByApp':
-      return `another copy of Xiaozhi Tray is using this endpoint: the desktop app (pid ${params.pid}); the server closed this connection for its one`;
-    case 'endpoint.replacedByRun':
-      return `another copy of Xiaozhi Tray is using this endpoint: xiaozhi-tray run${params.config !== undefined ? ` --config ${params.config}` : ''} (pid ${params.pid}); the server closed this connection for its one`;
+    case 'endpoint.replacedByRun': {
+      const who =
+        code === 'endpoint.replacedByApp'
+          ? `another copy of Xiaozhi Tray is using this endpoint: the desktop app (pid ${params.pid})`
+          : code === 'endpoint.replacedByRun'
+            ? `another copy of Xiaozhi Tray is using this endpoint: xiaozhi-tray run${params.config !== undefined ? ` --config ${params.config}` : ''} (pid ${params.pid})`
+            : 'another program is using this endpoint';
+      // Closed by the server for the other's connection, or found out by asking the relay, which routes xiaozhi to the other.
+      return failure.reason !== undefined
+        ? `${who}; the server closed this connection for ${code === 'endpoint.replaced' ? 'a new one' : 'its one'} (code ${params.code ?? 1000}: ${failure.reason})`
+        : `${who}; the relay routes xiaozhi to its connection`;
+    }
     case 'endpoint.tokenRejected':
       return `xiaozhi refused the token in the endpoint URL (closed with code ${params.code}${failure.reason ? `: ${failure.reason}` : ''}): copy the MCP endpoint URL again from the xiaozhi console`;
     case 'endpoint.noPong':

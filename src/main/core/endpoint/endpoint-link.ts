@@ -12,6 +12,7 @@ import type { SettlingTools } from '../router/settling-tools';
 import {
   closedWith,
   failureLine,
+  heldByAnother,
   isReplaced,
   needsTheUser,
   noPong,
@@ -56,6 +57,12 @@ const WORKING_SESSION_MS = 1000;
 const EARLY_RELAY_CHECKS_MS = [2_000, 12_000, 30_000, 60_000];
 /** After another program took the endpoint: the first look at whether it is free again. */
 const FIRST_REPLACED_WAIT_MS = 3_000;
+/**
+ * For an hour after another program held the endpoint, the relay is asked this often: when that
+ * program goes, the relay forgets us too, and xiaozhi should not wait the usual interval for its tools.
+ */
+const AFTER_OTHER_CHECK_MS = 30_000;
+const AFTER_OTHER_FOR_MS = 3_600_000;
 
 /**
  * One xiaozhi endpoint: holds its WebSocket (an `EndpointSession` plays the MCP server over it),
@@ -95,6 +102,8 @@ export class EndpointLink {
   private rejoinMs = 0;
   /** Another program took the endpoint: since when, and how long the next look at it waits. */
   private replaced: { since: number; waitMs: number } | undefined;
+  /** When another program last held the endpoint. */
+  private otherSeenAt = 0;
   constructor(opts: EndpointLinkOptions) {
     this.opts = opts;
     this.id = opts.endpoint.id;
@@ -237,6 +246,7 @@ export class EndpointLink {
     );
     const waitMs = first ? firstWait : Math.min(cap, (this.replaced as { waitMs: number }).waitMs * 2);
     this.replaced = { since: this.replaced?.since ?? Date.now(), waitMs };
+    this.otherSeenAt = Date.now();
     const copy = this.opts.otherCopy?.();
     const described = replacedBy(failure, copy);
     this.lastFailure = described;
@@ -304,8 +314,9 @@ export class EndpointLink {
   private scheduleRelayCheck(): void {
     if (this.relayTimer) clearTimeout(this.relayTimer);
     this.relayTimer = undefined;
-    const every = this.opts.connection.relayCheckMs;
-    if (!this.callUrl || this.relayUnanswered || every <= 0) return;
+    const configured = this.opts.connection.relayCheckMs;
+    if (!this.callUrl || this.relayUnanswered || configured <= 0) return;
+    const every = Date.now() - this.otherSeenAt < AFTER_OTHER_FOR_MS ? Math.min(configured, AFTER_OTHER_CHECK_MS) : configured;
     const delay = Math.min(every, EARLY_RELAY_CHECKS_MS[this.relayChecks] ?? every);
     this.relayTimer = setTimeout(() => this.checkRelayNow(), delay);
   }
@@ -330,7 +341,7 @@ export class EndpointLink {
       if (verdict === 'other') {
         // Another program holds it, though the relay never closed us: as if it had replaced us.
         this.dropSocket(socket);
-        this.onReplaced(closedWith(1000, '新连接替换'));
+        this.onReplaced(heldByAnother());
         return;
       }
       if (verdict === 'us') this.rejoinMs = 0;
@@ -364,7 +375,7 @@ export class EndpointLink {
         this.retryTimer = undefined;
         void this.askRelay().then((verdict) => {
           if (!this.running || this.socket || this.retryTimer) return;
-          if (verdict === 'other') this.onReplaced(closedWith(1000, '新连接替换'));
+          if (verdict === 'other') this.onReplaced(heldByAnother());
           else this.connect();
         });
       }, wait);
