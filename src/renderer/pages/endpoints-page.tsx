@@ -4,7 +4,7 @@ import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
 import { RenameForm } from '../components/rename-form';
 import { useCommand } from '../components/use-command';
-import { endpointLabel, endpointTone } from '../components/status-tone';
+import { endpointBadge, endpointTone } from '../components/status-tone';
 import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
 import { EndpointServing } from '../components/endpoint-serving';
 import { useStore } from '../store/bridge-store';
@@ -13,6 +13,7 @@ import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test
 import { ToolSetPicker } from '../components/tool-set-picker';
 import { PatiencePicker } from '../components/patience-picker';
 import { MaskedText } from '../components/masked-text';
+import { takenByOther } from '../../shared/status-summary';
 import { cleanEndpointUrl, type EndpointUrlRefusal } from '../../shared/endpoint-url';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
@@ -129,10 +130,12 @@ function EndpointRow({ endpoint, place, nameShared }: { endpoint: EndpointStatus
           ) : (
             <strong>{endpoint.name}</strong>
           )}
-          <StatusBadge tone={endpointTone[endpoint.state]}>{t(endpointLabel[endpoint.state])}</StatusBadge>
+          <StatusBadge tone={endpointTone[endpoint.state]}>{t(endpointBadge(endpoint))}</StatusBadge>
         </div>
         <div className="mono small muted break">{revealed ?? <MaskedText text={endpoint.url} />}</div>
-        {endpoint.state !== 'connected' ? <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} /> : null}
+        {endpoint.state !== 'connected' ? (
+          <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} tone={takenByOther(endpoint) ? 'warn' : 'bad'} />
+        ) : null}
       </div>
       {/* Below the name and the buttons, across the whole card: the serving controls need the room. */}
       <div className="list-wide">
@@ -169,7 +172,7 @@ function EndpointRow({ endpoint, place, nameShared }: { endpoint: EndpointStatus
           title={t('endpoints.removeTitle', { name: endpoint.name })}
           body={
             nameShared
-              ? `${t('endpoints.removeWhich', { name: endpoint.name, place, url: endpoint.url, state: t(endpointLabel[endpoint.state]) })} ${t('endpoints.removeBody')}`
+              ? `${t('endpoints.removeWhich', { name: endpoint.name, place, url: endpoint.url, state: t(endpointBadge(endpoint)) })} ${t('endpoints.removeBody')}`
               : t('endpoints.removeBody')
           }
           onConfirm={() => run(() => store.api.removeEndpoint({ id: endpoint.id }))}

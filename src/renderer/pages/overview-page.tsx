@@ -1,5 +1,5 @@
 import { useApp } from '../app-context';
-import { endpointLabel, endpointTone } from '../components/status-tone';
+import { endpointBadge, endpointTone } from '../components/status-tone';
 import { HostNotices } from '../components/host-notices';
 import { BackgroundTasks } from '../components/background-tasks';
 import { ProblemText } from '../components/problem-text';
@@ -51,7 +51,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
           <article className="card endpoint-card" key={e.id}>
             <div className="card-row">
               <strong className="card-title">{e.name}</strong>
-              <StatusBadge tone={endpointTone[e.state]}>{t(endpointLabel[e.state])}</StatusBadge>
+              <StatusBadge tone={endpointTone[e.state]}>{t(endpointBadge(e))}</StatusBadge>
             </div>
             <div className="muted mono small break">
               <MaskedText text={e.url} />
@@ -67,7 +67,9 @@ export function OverviewPage(props: { go: (page: string) => void }) {
                   : t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}
               </div>
             ) : null}
-            {e.state !== 'connected' ? <ProblemText problem={e.lastErrorCause} text={e.lastError} /> : null}
+            {e.state !== 'connected' ? (
+              <ProblemText problem={e.lastErrorCause} text={e.lastError} tone={takenByOther(e) ? 'warn' : 'bad'} />
+            ) : null}
           </article>
         ))}
       </section>

@@ -26,6 +26,7 @@ export const en = {
 
   'state.connected': 'Connected',
   'state.connecting': 'Connecting',
+  'state.taken': 'In use elsewhere',
   'state.waiting': 'Retrying',
   'state.disconnected': 'Disconnected',
   'state.disabled': 'Off',

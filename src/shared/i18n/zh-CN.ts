@@ -26,6 +26,7 @@ export const zhCN: Record<keyof typeof en, string> = {
 
   'state.connected': '已连接',
   'state.connecting': '连接中',
+  'state.taken': '另一程序在用',
   'state.waiting': '等待重试',
   'state.disconnected': '未连接',
   'state.disabled': '已关闭',
