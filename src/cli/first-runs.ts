@@ -42,7 +42,9 @@ export async function waitForStarts(bridge: Bridge, opts: StartWait): Promise<st
   if (pending.size === 0) return [];
   const announced = new Set<string>();
   const seconds = () => Math.round((Date.now() - started) / 1000);
-  let lastSaid = started;
+  const every = opts.everyMs ?? 5000;
+  // The first word after 2 s (a quick start says nothing), then every few seconds.
+  let lastSaid = started - Math.max(0, every - 2000);
   const stillStarting = await new Promise<string[]>((resolve) => {
     const look = () => {
       const servers = bridge.state().servers.filter(starting);
@@ -57,7 +59,7 @@ export async function waitForStarts(bridge: Bridge, opts: StartWait): Promise<st
         resolve(servers.map((s) => s.name));
         return;
       }
-      if (Date.now() - lastSaid >= (opts.everyMs ?? 5000)) {
+      if (Date.now() - lastSaid >= every) {
         lastSaid = Date.now();
         say(t('cli.wait.still', { seconds: seconds(), names: servers.map((s) => s.name).join(', ') }));
       }

@@ -82,13 +82,13 @@ describe('servers: the configured servers and their state, without serving xiaoz
   });
 
   it('waits while servers keep coming up (a busy machine starts them one after another), saying which are still starting', async () => {
-    // Each comes up within the grace of the one before, the last well past the grace from the start.
-    const grace = scaled(2000);
+    // The first at once, then each within half the grace of the one before: the last well past the grace from the start.
+    const grace = START_GRACE_MS;
     const file = h.writeConfig({
       servers: ['a', 'b', 'c', 'd'].map((name, i) => ({
         name,
         transport: 'stdio',
-        ...fixtureEntry({ FIXTURE_NAME: name, FIXTURE_START_DELAY_MS: String(Math.round(grace * 0.6 * (i + 1))) }),
+        ...fixtureEntry({ FIXTURE_NAME: name, FIXTURE_START_DELAY_MS: String(Math.round(grace * 0.5 * i)) }),
       })),
       limits: { startGraceMs: grace },
     });

@@ -436,7 +436,8 @@ export class EndpointLink {
       const wasConnected = this.connectedAt > 0;
       const upFor = wasConnected ? Date.now() - this.connectedAt : 0;
       const wasInitialized = this.session?.initialized === true;
-      this.detach();
+      // Lost, its calls go on as tasks; closed because the link stops, they stop with it.
+      this.detach(true, this.running);
       if (!this.running) return;
       // Held a good while: another program that took it once before is history.
       if (wasConnected && upFor >= connection.stableAfterMs) this.replaced = undefined;
