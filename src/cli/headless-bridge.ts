@@ -17,13 +17,14 @@ import {
   runtimesDirArg,
   type CliContext,
 } from './command';
+import type { OptionSpec } from './args';
 import { configFileOr, loadOrExplain } from './config-file';
 import type { LoadedConfig } from '../main/core/config/load-config';
 import { logChoice, logSink, type LogFormat } from './log-output';
 import { findLauncher } from './launcher-watch';
 import { ShutdownGuard } from './shutdown-guard';
 import { startServerWatchdog, type ServerWatchdog } from '../main/core/servers/server-watchdog';
-import { waitForFirstRuns } from './first-runs';
+import { waitForStarts } from './first-runs';
 
 export interface HeadlessOptions {
   store: SettingsStore;
@@ -31,7 +32,7 @@ export interface HeadlessOptions {
   /** More to stop with the bridge (the web UI). */
   alsoStop?: () => Promise<void> | undefined;
   /** This run's choices that are never saved (`--tool-mode`, `--mcp-port`). */
-  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir' | 'configDir' | 'listEndpointTools' | 'pinShownIn'>;
+  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir' | 'configDir' | 'listEndpointTools' | 'pinShownIn' | 'copies'>;
 }
 
 export interface Headless {
@@ -89,6 +90,8 @@ export async function withServers(
   endpoints: Settings['endpoints'] = [],
   /** `--fetch-runtimes`: where a missing Node.js or uv is fetched to; the config file's folder, for relative paths in it. */
   paths: Pick<BridgeOptions, 'runtimesDir' | 'configDir'> = {},
+  /** `--wait SECONDS`: how long to wait for servers to start, whatever comes up (default: while they keep coming up). */
+  waitMs?: number,
 ): Promise<number> {
   // Never the local MCP server: it would fail on the running app's port, or write (then remove)
   // the state file `connect` reads to find the running app. The tools listed are an endpoint's,
@@ -101,13 +104,11 @@ export async function withServers(
   const { bridge, guard } = headless;
   try {
     bridge.start();
-    // As long as xiaozhi's first tools/list would wait, no longer: a server that hangs at start is shown as starting.
-    // A first run seen downloading its package is waited for (and said): it is not stuck.
+    // While servers keep coming up, and no longer than the start grace with none coming up: a server
+    // that hangs at start is shown as starting. A first run seen downloading its package is waited for
+    // (and said): it is not stuck. What is still starting is said as the wait goes.
     const interrupted = await Promise.race([
-      bridge
-        .whenCatalogSettled()
-        .then(() => waitForFirstRuns(bridge, ctx.err, ctx.t))
-        .then(() => undefined),
+      waitForStarts(bridge, { idleMs: settings.limits.startGraceMs, waitMs, say: ctx.err, t: ctx.t }).then(() => undefined),
       guard.stopped,
     ]);
     if (interrupted !== undefined) return interrupted;
@@ -133,8 +134,27 @@ export function endpointOption(args: ParsedArgs, settings: Settings): Settings['
     : UsageError.of('cli.endpoint.unknown', { wanted });
 }
 
-/** The options of the commands that start the servers to look at them: the config, --json, the log options. */
-export const LOOK_OPTIONS = [CONFIG_OPTION, ALLOW_ENV_OPTION, JSON_OPTION, FETCH_RUNTIMES_OPTION, ...logOptions('warn', 'stderr')];
+/** `--wait SECONDS`: how long the commands that look at servers wait for them to start. */
+export const WAIT_OPTION: OptionSpec = { name: 'wait', value: 'SECONDS', help: 'cli.opt.wait' };
+
+/** `--wait` in milliseconds, or undefined without it; a usage error when it is not a number of seconds. */
+export function waitArg(args: ParsedArgs): number | undefined {
+  const value = stringOption(args, 'wait');
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!(value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0 && seconds <= 3600)) throw UsageError.of('cli.wait.bad', { value });
+  return Math.round(seconds * 1000);
+}
+
+/** The options of the commands that start the servers to look at them: the config, --json, --wait, the log options. */
+export const LOOK_OPTIONS = [
+  CONFIG_OPTION,
+  ALLOW_ENV_OPTION,
+  JSON_OPTION,
+  FETCH_RUNTIMES_OPTION,
+  WAIT_OPTION,
+  ...logOptions('warn', 'stderr'),
+];
 
 /** Loads the command's config (or explains what is wrong with it), then runs `work` with its servers started. */
 export function lookAtServers(
@@ -148,8 +168,17 @@ export function lookAtServers(
   if (!loaded) return Promise.resolve(1);
   const configDir = file === undefined ? undefined : path.dirname(path.resolve(ctx.cwd, file));
   const runtimesDir = runtimesDirArg(args, ctx);
-  return withServers(ctx, loaded.settings, logChoice(args, 'warn'), (headless) => work(headless, loaded), [], {
-    ...(runtimesDir ? { runtimesDir } : {}),
-    ...(configDir ? { configDir } : {}),
-  });
+  const waitMs = waitArg(args);
+  return withServers(
+    ctx,
+    loaded.settings,
+    logChoice(args, 'warn'),
+    (headless) => work(headless, loaded),
+    [],
+    {
+      ...(runtimesDir ? { runtimesDir } : {}),
+      ...(configDir ? { configDir } : {}),
+    },
+    waitMs,
+  );
 }

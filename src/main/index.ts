@@ -21,6 +21,7 @@ import { configFilesIn } from './electron/launch-args';
 import { connectModeArgs, desktopConnectCommand, runConnectMode } from './electron/connect-mode';
 import { desktopWatchdogCommand, isWatchdogLaunch, runWatchdogMode } from './electron/watchdog-mode';
 import { startServerWatchdog } from './core/servers/server-watchdog';
+import { RunningCopies } from './core/instances/running-copies';
 import { secretCodec } from './electron/secret-codec';
 import { desktopOAuthVault } from './electron/oauth-vault';
 import { TrayController } from './electron/tray-icon';
@@ -152,6 +153,8 @@ async function main(
     runtimesDir: path.join(dataDir, 'runtimes'),
     // The local MCP server's state file goes here, where `xiaozhi-tray connect` looks for it.
     stateDir: dataDir,
+    // Which endpoints this app serves, where a headless run with the same folder looks (and the other way round).
+    copies: new RunningCopies(dataDir, { kind: 'desktop' }),
     // Remote servers' sign-ins, sealed with the OS keychain.
     oauthVault: desktopOAuthVault(dataDir),
     host: {

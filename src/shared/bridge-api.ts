@@ -19,6 +19,7 @@ import { patchOf } from './patch-schema';
 import { ProblemSchema } from './problem';
 import { CatalogueSchema } from './catalogue';
 import { EndpointTestSchema } from './endpoint-test';
+import { EndpointUrlCheckSchema } from './endpoint-url';
 import { UpdateStatusSchema } from './updates';
 import { MirrorSettingsSchema } from './mirrors';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
@@ -75,6 +76,11 @@ export const endpointCommands = {
     Void,
   ),
   removeEndpoint: command(EndpointId, Void),
+  /**
+   * A URL as pasted, before it is added (or given to endpoint `id`): what would be taken off it,
+   * why it is refused, or which endpoint already has that address and token.
+   */
+  checkEndpointUrl: command(z.object({ url: z.string().max(8192), id: z.string().min(1).optional() }), EndpointUrlCheckSchema),
   /** The full URL, token included: only when the user asks to see it. */
   revealEndpointUrl: command(EndpointId, z.string()),
   /** Connects once (to a saved endpoint, or to a URL not saved yet) and reports each step. */

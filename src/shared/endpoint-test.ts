@@ -13,6 +13,13 @@ export const EndpointTestSchema = z.object({
   durationMs: z.number(),
   /** Seconds we waited for xiaozhi to ask for the tools. */
   waitedSeconds: z.number(),
+  /** The tools were read through a self-hosted relay's xiaozhi side, as a device's session reads them. */
+  listedVia: z.enum(['relay']).optional(),
+  /**
+   * Connected, and not listing is normal for this kind of endpoint: a self-hosted server lists the
+   * tools only when a device starts talking.
+   */
+  note: z.enum(['listsOnDeviceTalk']).optional(),
   error: ProblemSchema.optional(),
   /** The same in English, redacted (for logs and the CLI). */
   errorText: z.string().optional(),

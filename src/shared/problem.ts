@@ -29,6 +29,16 @@ export const PROBLEM_CODES = [
   'endpoint.tokenRejected',
   'endpoint.noPong',
   'endpoint.tooBig',
+  // Saved twice (the same address and token): the later one is not connected.
+  'endpoint.duplicate',
+  // Another connection took the endpoint (the relay closed ours: 1000 新连接替换); a copy of ours is named.
+  'endpoint.replaced',
+  'endpoint.replacedByApp',
+  'endpoint.replacedByRun',
+  // The self-hosted relay forgot this connection (another one to the endpoint closed): connected again.
+  'endpoint.forgotten',
+  // The endpoint was free again after another program held it: connecting.
+  'endpoint.free',
   // The link's retry, logged with its failure as the cause (worded in the logs page and the CLI).
   'endpoint.retrying',
   'endpoint.connecting',

@@ -5,6 +5,7 @@ import { useReadableZodMessages } from './zod-issue';
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
 import { serviceShapes, serviceTarget } from './service-settings';
 import { ConfirmationSettingsSchema } from './confirmation-pin';
+import { cleanEndpointUrl, type EndpointUrlRefusal } from './endpoint-url';
 
 // Schema errors read like the rest of the app ("must be one of stdio, sse, streamable-http").
 useReadableZodMessages();
@@ -33,7 +34,26 @@ function urlSchema(protocols: readonly string[], message: string) {
     }, message);
 }
 
-const WsUrlSchema = urlSchema(['ws:', 'wss:'], 'must be a ws:// or wss:// URL');
+/** Why a pasted endpoint URL was refused, in the words of the other URL checks. */
+const ENDPOINT_URL_REFUSALS: Record<EndpointUrlRefusal, string> = {
+  empty: 'must not be empty',
+  spaces: 'must not contain spaces or line breaks',
+  extraText: 'has other text before the address: paste the address alone',
+  several: 'holds more than one address: paste one',
+  scheme: 'must be a ws:// or wss:// URL',
+  invalid: 'must be a ws:// or wss:// URL',
+};
+
+/**
+ * An endpoint URL as pasted: quotes, a `MCP_ENDPOINT=` prefix, a wrapped line or a trailing `"`
+ * are taken off (`endpoint-url.ts`); what cannot be told from the address is refused with why.
+ */
+const EndpointUrlSchema = z.string().transform((value, ctx) => {
+  const cleaned = cleanEndpointUrl(value);
+  if (cleaned.ok) return cleaned.url;
+  ctx.addIssue({ code: 'custom', message: ENDPOINT_URL_REFUSALS[cleaned.reason] });
+  return z.NEVER;
+});
 
 const HttpUrlSchema = urlSchema(['http:', 'https:'], 'must be an http:// or https:// URL').refine((value) => {
   try {
@@ -67,7 +87,7 @@ const ToolSetIdSchema = z.string().trim().min(1, 'must not be empty').max(64, 'm
 export const EndpointSettingsSchema = z.object({
   id: z.string().min(1),
   name: NameSchema,
-  url: WsUrlSchema,
+  url: EndpointUrlSchema,
   enabled: z.boolean().default(true),
   /** `all` (when absent): every enabled tool is served. `router`: find_tools and call_tool (plus pinned tools) stand in for them. */
   toolMode: ToolModeSchema.optional(),
@@ -257,10 +277,12 @@ export const LimitsSchema = z.object({
     .default(30 * 60_000),
   /**
    * While servers are still starting, a `tools/list` waits up to this long from their start, so a
-   * broker that lists once (the self-hosted server) gets every tool. Kept well inside xiaozhi's
-   * own request timeout (30 s self-hosted).
+   * broker that lists once (the self-hosted server) gets every tool; keep it inside xiaozhi's own
+   * request timeout (30 s self-hosted) for that. The commands that look at servers (`tools`,
+   * `servers`, `call`) wait this long with no server coming up: a machine that starts many servers
+   * slowly may need more (up to 10 minutes).
    */
-  startGraceMs: z.number().int().min(0).max(60_000).default(20_000),
+  startGraceMs: z.number().int().min(0).max(600_000).default(20_000),
   /** Largest frame accepted from an endpoint; a bigger one ends that connection (WebSocket 1009). */
   maxIncomingBytes: z
     .number()
@@ -291,6 +313,12 @@ export const ConnectionSettingsSchema = z.object({
   reconnectMaxMs: z.number().int().min(10).max(3_600_000).default(60_000),
   /** A session that stayed up this long resets the backoff. */
   stableAfterMs: z.number().int().min(0).max(86_400_000).default(60_000),
+  /**
+   * A self-hosted relay forgets a connection without a word when another to the same endpoint
+   * closes: it is asked, as xiaozhi asks it, whether it still routes to us (soon after connecting,
+   * then this often), and a forgotten connection is made again. 0: never asked.
+   */
+  relayCheckMs: z.number().int().min(0).max(86_400_000).default(300_000),
 });
 
 export const SettingsSchema = z

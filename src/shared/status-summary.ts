@@ -1,5 +1,5 @@
 import type { MessageKey } from './i18n/translate';
-import type { BridgeState } from './status';
+import type { BridgeState, EndpointStatus } from './status';
 import { waitsForSignIn } from './sign-in-status';
 
 export type SummaryTone = 'ok' | 'warn' | 'busy' | 'off' | 'bad';
@@ -26,13 +26,28 @@ export const FAILING_ATTEMPTS = 3;
 
 const rank: Record<SummaryTone, number> = { bad: 4, warn: 3, busy: 2, ok: 1, off: 0 };
 
-function endpointsLine(state: BridgeState): SummaryLine {
+/** Another program holds this endpoint (the relay replaced our connection with its): the link waits for it. */
+export const takenByOther = (endpoint: Pick<EndpointStatus, 'lastErrorCause'>): boolean =>
+  endpoint.lastErrorCause?.code.startsWith('endpoint.replaced') === true;
+
+/** Failures that say the token is wrong: no retry will fix them, the user must copy the URL again. */
+const TOKEN_REFUSALS = new Set(['endpoint.tokenRejected', 'http.unauthorized', 'http.forbidden']);
+
+/** The endpoints' line: the sidebar's, the tray's, and the overview's headline while none is connected. */
+export function endpointsLine(state: BridgeState): SummaryLine {
   const endpoints = state.endpoints.filter((e) => e.enabled);
   const total = endpoints.length;
   const connected = endpoints.filter((e) => e.state === 'connected').length;
   if (connected === total) return { key: 'summary.endpoints.connected', params: { connected, total }, tone: 'ok' };
   if (connected > 0) return { key: 'summary.endpoints.partial', params: { connected, total }, tone: 'warn' };
   const waiting = endpoints.filter((e) => e.state === 'waiting');
+  // Trying again after a failure keeps the failure (the link keeps it until a connection opens).
+  const trying = endpoints.filter((e) => e.state === 'waiting' || e.state === 'connecting');
+  // Another program holds the endpoint: nothing broke here, and the link waits for it (no count of failures).
+  if (trying.some(takenByOther)) return { key: 'summary.endpoints.replaced', params: { total }, tone: 'warn' };
+  // A refused token stays refused: said as that from the first refusal, everywhere, also while it tries again.
+  if (trying.length > 0 && trying.every((e) => TOKEN_REFUSALS.has(e.lastErrorCause?.code ?? '')))
+    return { key: 'summary.endpoints.tokenRefused', params: { total }, tone: 'bad' };
   const attempts = Math.max(0, ...waiting.map((e) => e.attempts));
   if (waiting.length > 0 && attempts >= FAILING_ATTEMPTS)
     return { key: 'summary.endpoints.failing', params: { attempts, total }, tone: 'bad' };

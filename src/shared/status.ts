@@ -171,6 +171,8 @@ export const CallRecordSchema = z.object({
   result: z.string(),
   /** The short id of the background task this call became (answered before it finished). */
   task: z.string().optional(),
+  /** The connection the call came on closed while it ran; it went on as `task`. */
+  disconnected: z.boolean().optional(),
 });
 
 /** A tool call answered before it finished (or one reporting progress), as the window lists it. */

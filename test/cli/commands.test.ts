@@ -81,6 +81,50 @@ describe('servers: the configured servers and their state, without serving xiaoz
     }
   });
 
+  it('waits while servers keep coming up (a busy machine starts them one after another), saying which are still starting', async () => {
+    // The first at once, then each within half the grace of the one before: the last well past the grace from the start.
+    const grace = START_GRACE_MS;
+    const file = h.writeConfig({
+      servers: ['a', 'b', 'c', 'd'].map((name, i) => ({
+        name,
+        transport: 'stdio',
+        ...fixtureEntry({ FIXTURE_NAME: name, FIXTURE_START_DELAY_MS: String(Math.round(grace * 0.5 * i)) }),
+      })),
+      limits: { startGraceMs: grace },
+    });
+    const tools = await finished(['tools', '--config', file]);
+    // Before: after the grace, "c starting", "d starting", 0 of their tools, exit 1.
+    expect(tools.code, tools.out + tools.err).toBe(0);
+    for (const name of ['a', 'b', 'c', 'd']) expect(tools.out).toMatch(new RegExp(`\\b${name}_echo\\b|\\becho\\b`));
+    expect(tools.err).toMatch(/Still starting \(\d+ s so far\): .*d/);
+    const servers = await finished(['servers', '--config', file, '--json']);
+    expect(servers.code).toBe(0);
+    expect((JSON.parse(servers.out) as { servers: { state: string }[] }).servers.map((s) => s.state)).toEqual([
+      'running',
+      'running',
+      'running',
+      'running',
+    ]);
+  });
+
+  it('--wait bounds the wait, and what was still starting then is said with how to wait longer', async () => {
+    const file = h.writeConfig({
+      servers: [
+        { name: 'quick', transport: 'stdio', ...fixtureEntry({ FIXTURE_NAME: 'quick' }) },
+        { name: 'slow', transport: 'stdio', ...fixtureEntry({ FIXTURE_NAME: 'slow', FIXTURE_START_DELAY_MS: String(scaled(30_000)) }) },
+      ],
+    });
+    const started = Date.now();
+    const run = await finished(['servers', '--config', file, '--wait', '2']);
+    expect(Date.now() - started).toBeLessThan(scaled(20_000));
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/\nslow\s+stdio\s+starting/);
+    expect(run.err).toContain('Still starting after 2 s: slow. To wait longer: --wait 120 (or limits.startGraceMs in the config).');
+    const bad = await finished(['servers', '--config', file, '--wait', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--wait');
+  });
+
   it('says how to add servers when there are none, and exits 0', async () => {
     const run = await finished(['servers', '--config', h.writeConfig({})]);
     expect(run).toMatchObject({ code: 0 });

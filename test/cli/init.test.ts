@@ -115,6 +115,19 @@ describe('init: a working config from nothing', () => {
     expect(typed.written?.endpoints[0]?.url).toBe(ENDPOINT);
   });
 
+  it('takes off what a paste brought along (quotes, MCP_ENDPOINT=, a trailing quote) and says so', async () => {
+    const { env } = fakeHome();
+    for (const pasted of [`"${ENDPOINT}"`, `MCP_ENDPOINT=${ENDPOINT}`, `${ENDPOINT}"`]) {
+      const run = await init(['--endpoint', pasted, '--import', 'none', '--yes'], env);
+      expect(run.code, run.err).toBe(0);
+      expect(run.written?.endpoints[0]?.url).toBe(ENDPOINT);
+      expect(run.err).toMatch(/took (quotes|a label before it) off the endpoint URL/);
+    }
+    const typed = await init(['--import', 'none'], env, `export MCP_ENDPOINT='${ENDPOINT}'\n`);
+    expect(typed.code, typed.err).toBe(0);
+    expect(typed.written?.endpoints[0]?.url).toBe(ENDPOINT);
+  });
+
   it('says plainly that --config names a folder, with or without --force', async () => {
     const { env } = fakeHome();
     const cwd = h.tempDir();

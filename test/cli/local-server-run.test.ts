@@ -46,6 +46,28 @@ async function printOnServerStderr(url: string, token: string, text: string): Pr
   await client.callTool({ name: 'stderr', arguments: { text } });
 }
 
+describe('a second copy with the same state folder', () => {
+  it('neither takes over nor deletes on exit the state file `connect` finds the running app by, and says so', async () => {
+    const { run: first, stateDir } = await runWithLocalServer([]);
+    const stateFile = path.join(stateDir, 'local-server.json');
+    const before = fs.readFileSync(stateFile, 'utf8');
+    expect(JSON.parse(before)).toMatchObject({ pid: first.child.pid });
+    const config = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }] });
+    const second = h.spawn(['run', '--config', config, '--mcp-port', '0'], { env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
+    await waitForText(second.stdout, 'running (pid');
+    await waitForText(
+      second.stdout,
+      `another copy of Xiaozhi Tray (pid ${first.child.pid}) already serves "xiaozhi-tray connect" from ${stateDir}`,
+    );
+    expect(fs.readFileSync(stateFile, 'utf8')).toBe(before);
+    await stop(second);
+    // Before: the second copy wrote its own file and removed it on exit, and connect said the app was not running.
+    expect(fs.readFileSync(stateFile, 'utf8')).toBe(before);
+    await stop(first);
+    expect(fs.existsSync(stateFile)).toBe(false);
+  });
+});
+
 describe('run --mcp-port', () => {
   it('in --log-format json, says where the server is in one JSON line, and never prints a token made for the run when stdout is not a terminal', async () => {
     const { run, state } = await runWithLocalServer(['--log-format', 'json']);

@@ -61,13 +61,17 @@ export class FakeBrowserWindow extends EventEmitter {
     this.webContents.mainFrame.url = url;
     return Promise.resolve();
   }
+  /** How many times it was brought to the front. */
+  focused = 0;
   show() {
     this.visible = true;
   }
   hide() {
     this.visible = false;
   }
-  focus() {}
+  focus() {
+    this.focused++;
+  }
   isMinimized() {
     return false;
   }

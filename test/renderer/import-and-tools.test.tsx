@@ -144,6 +144,28 @@ describe('the endpoint form', () => {
     await waitFor(() => expect(harness!.store.load().endpoints).toHaveLength(1));
     expect(harness.store.load().endpoints[0]).toMatchObject({ name: '小智', url: 'wss://api.xiaozhi.me/mcp/?token=abc.def.ghi' });
   });
+
+  it('takes off what a paste brought along, says so, and refuses an endpoint it already has by its name', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwYXN0ZSJ9.c2ln';
+    const endpoint = `wss://api.xiaozhi.me/mcp/?token=${token}`;
+    const harness = newBridge({});
+    await renderWithBridge(harness, <AddEndpointForm />, 'zh-CN');
+    const url = screen.getByLabelText('接入点地址') as HTMLInputElement;
+    // A value copied out of a JSON file, with its quotes and comma.
+    fireEvent.change(url, { target: { value: `"${endpoint}",` } });
+    expect(await screen.findByText('已去掉粘贴内容中的引号、后面的标点。')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '添加接入点' }));
+    await waitFor(() => expect(harness.store.load().endpoints).toHaveLength(1));
+    expect(harness.store.load().endpoints[0]?.url).toBe(endpoint);
+    // The same again, as a shell line and without the slash: said before anything is added.
+    fireEvent.change(url, { target: { value: `MCP_ENDPOINT=${endpoint.replace('/mcp/', '/mcp')}` } });
+    fireEvent.click(screen.getByRole('button', { name: '添加接入点' }));
+    expect(await screen.findByText('这已经是接入点“小智”了（地址和令牌都相同）。一个接入点只能有一个连接。')).toBeTruthy();
+    expect(harness.store.load().endpoints).toHaveLength(1);
+    fireEvent.change(url, { target: { value: `我的接入点 ${endpoint}` } });
+    fireEvent.click(screen.getByRole('button', { name: '添加接入点' }));
+    expect(await screen.findByText('地址前面还有别的文字，请只粘贴地址。')).toBeTruthy();
+  });
 });
 
 describe('the try-it tool form', () => {

@@ -191,8 +191,8 @@ describe('counts, plurals and empty searches', () => {
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'y' } });
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />);
-    const stat = screen.getByText('calls today').parentElement as HTMLElement;
-    expect(within(stat).getByText('2')).toBeTruthy();
+    // Counted as Activity counts them (the last 24 hours, across restarts).
+    await waitFor(() => expect(within(screen.getByText('calls in 24 hours').parentElement as HTMLElement).getByText('2')).toBeTruthy());
     expect(screen.getAllByText('This window')).toHaveLength(2);
   });
 
@@ -202,10 +202,10 @@ describe('counts, plurals and empty searches', () => {
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
     const figures = () => [...document.querySelectorAll('.stat-figure')].map((el) => el.textContent?.replace(/\s+/g, ' ').trim());
     // The fixture's 12 tools and the bridge's own 2 (task_status, cancel_task).
-    expect(figures()).toEqual(['1/1 个服务运行中', '已提供 14 个工具', '今日调用 1 次']);
+    await waitFor(() => expect(figures()).toEqual(['1/1 个服务运行中', '已提供 14 个工具', '24 小时内调用 1 次']));
     cleanup();
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'en');
-    expect(figures()).toEqual(['1/1 servers running', '14 tools served', '1 call today']);
+    await waitFor(() => expect(figures()).toEqual(['1/1 servers running', '14 tools served', '1 call in 24 hours']));
   });
 
   it('the off switch is visible: at least 3:1 against its background in both themes', () => {

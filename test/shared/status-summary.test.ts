@@ -67,6 +67,22 @@ describe('one truthful status summary (sidebar, overview, tray)', () => {
     expect(en(both.headline.key, both.headline.params)).toBe('1 server failed');
   });
 
+  it('says a token refused for good as that, from the first refusal (not "connecting", not "retrying")', () => {
+    const refused = { ...endpoint('waiting', 1), lastErrorCause: { code: 'endpoint.tokenRejected', params: { code: 1008 } } };
+    const s = summarizeStatus(state({ endpoints: [refused] }));
+    expect(s).toMatchObject({ tone: 'bad', icon: 'error' });
+    expect(translate('zh-CN', s.headline.key, s.headline.params)).toBe('小智拒绝了接入点地址中的令牌');
+    const http401 = { ...endpoint('waiting', 15), lastErrorCause: { code: 'http.unauthorized', params: { status: 401 } } };
+    expect(en(summarizeStatus(state({ endpoints: [http401] })).headline.key)).toBe('xiaozhi refused the token in the endpoint URL');
+  });
+
+  it('says another program is using the endpoint (amber: nothing is broken here), with no count of failures', () => {
+    const taken = { ...endpoint('waiting', 0), lastErrorCause: { code: 'endpoint.replacedByRun', params: { pid: 42, config: 'x.json' } } };
+    const s = summarizeStatus(state({ endpoints: [taken] }));
+    expect(s).toMatchObject({ tone: 'warn', icon: 'partial' });
+    expect(translate('zh-CN', s.headline.key, s.headline.params)).toBe('另一个程序正在使用接入点');
+  });
+
   it('is green when all is well, and off when stopped', () => {
     const ok = summarizeStatus(state({ endpoints: [endpoint('connected')], servers: [server('running')] }));
     expect(ok).toMatchObject({ tone: 'ok', icon: 'connected' });

@@ -6,7 +6,7 @@ import { isRecord } from '../../shared/is-record';
 import { orList, stringOption, UsageError } from '../args';
 import { ALLOW_ENV_OPTION, CONFIG_OPTION, JSON_OPTION, allowEnvArg, logOptions, type Command } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
-import { endpointOption, withServers } from '../headless-bridge';
+import { WAIT_OPTION, endpointOption, waitArg, withServers } from '../headless-bridge';
 import { logChoice } from '../log-output';
 import { LoopbackXiaozhi, type LoopbackSession } from '../loopback-xiaozhi';
 import { patienceSeconds } from '../../main/core/long-calls/patience';
@@ -45,7 +45,7 @@ async function listAll(session: LoopbackSession): Promise<{ names: string[]; pag
 export const callCommand: Command = {
   name: 'call',
   summary: 'cli.call.summary',
-  usage: ['call --config FILE TOOL [--args JSON] [--json] [--endpoint NAME]'],
+  usage: ['call --config FILE TOOL [--args JSON] [--json] [--endpoint NAME] [--wait SECONDS]'],
   options: [
     CONFIG_OPTION,
     ALLOW_ENV_OPTION,
@@ -56,6 +56,7 @@ export const callCommand: Command = {
       value: 'NAME',
       help: 'cli.call.opt.endpoint',
     },
+    WAIT_OPTION,
     ...logOptions('warn', 'stderr'),
   ],
   details: 'cli.call.details',
@@ -64,6 +65,7 @@ export const callCommand: Command = {
     const file = configFileOr(stringOption(args, 'config'), ctx);
     if (!tool) throw UsageError.of('cli.call.needsTool');
     const toolArgs = parseArguments(stringOption(args, 'args'));
+    const waitMs = waitArg(args);
     const loaded = loadOrExplain(ctx, file, 'call', allowEnvArg(args));
     if (!loaded) return 1;
     const chosen = endpointOption(args, loaded.settings);
@@ -137,6 +139,7 @@ export const callCommand: Command = {
         [endpoint],
         // A relative path in the config (an OpenAPI document) is read beside it.
         file === undefined ? {} : { configDir: path.dirname(path.resolve(ctx.cwd, file)) },
+        waitMs,
       );
     } finally {
       await loopback.close();

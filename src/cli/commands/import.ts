@@ -9,19 +9,20 @@ import type { Command, CliContext } from '../command';
 import { configProblemText, loadOrExplain, madePrivate } from '../config-file';
 import { ImportError } from '../../main/core/import/apply-import';
 import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
-import { checkEndpoint } from './init';
+import { checkEndpoint, sayCleaned } from './init';
 import { redactText, secretQueryValues } from '../../main/core/logs/redact';
 import type { ImportPreview } from '../../shared/import';
 import type { ImportSessions as Sessions } from '../../main/core/import/import-sessions';
 
 /** `import wss://…`: FILE is the endpoint itself, never a path to look for. */
-const ENDPOINT_URL = /^\s*wss?:\/\//i;
+const ENDPOINT_URL = /^\s*["'“]?wss?:\/\/|^\s*(?:export\s+)?MCP_ENDPOINT=/i;
 
 /** The preview of FILE: a file, or an endpoint URL (shown as "endpoint URL", its token never printed). */
 function previewSource(sessions: Sessions, source: string, ctx: CliContext, current: Settings): ImportPreview {
   if (!ENDPOINT_URL.test(source)) return sessions.previewFile(path.resolve(ctx.cwd, source), current);
   const checked = checkEndpoint(source);
   if ('problem' in checked) throw new Error(`The endpoint URL ${checked.problem}.`);
+  sayCleaned(ctx, checked.removed);
   return sessions.preview('endpoint URL', checked.url, current);
 }
 

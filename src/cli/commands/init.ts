@@ -10,7 +10,8 @@ import { ImportSessions } from '../../main/core/import/import-sessions';
 import { redactUrl, secretQueryValues } from '../../main/core/logs/redact';
 import { translate } from '../../shared/i18n/translate';
 import type { ImportPreview, KnownClient } from '../../shared/import';
-import { EndpointSettingsSchema, defaultSettings, type Settings } from '../../shared/settings';
+import { defaultSettings, type Settings } from '../../shared/settings';
+import { cleanEndpointUrl, type EndpointUrlDebris, type EndpointUrlRefusal } from '../../shared/endpoint-url';
 import { orList, stringOption, UsageError } from '../args';
 import type { CliContext, Command } from '../command';
 import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
@@ -38,16 +39,31 @@ class CodeEnvRefused extends Error {}
 
 const clientLabel = (client: KnownClient['client']) => translate('en', `format.${client}`);
 
+const REFUSED_ENDPOINT: Record<EndpointUrlRefusal, string> = {
+  empty: 'is empty',
+  spaces: 'has a line break, a tab or a space inside; copy it again as one line',
+  extraText: 'has other text before the address; paste the address alone',
+  several: 'holds more than one address; paste one',
+  scheme: 'must be a ws:// or wss:// URL',
+  invalid: 'must be a ws:// or wss:// URL',
+};
+
 /**
- * The endpoint as typed or pasted, trimmed; or what is wrong with it. A line break, a tab or a space
- * inside is refused: the URL parser would quietly drop or encode it into the token (a paste that
- * wrapped, or two URLs on one line).
+ * The endpoint as typed or pasted, with what a paste brings along taken off (quotes, `MCP_ENDPOINT=`,
+ * a trailing quote: `removed`); or what is wrong with it. A line break, a tab or a space inside is
+ * refused: the URL parser would quietly drop or encode it into the token (a paste that wrapped, or
+ * two URLs on one line).
  */
-export function checkEndpoint(typed: string): { url: string } | { problem: string } {
-  const url = typed.trim();
-  if (/[\s\u0000-\u001f\u007f]/u.test(url)) return { problem: 'has a line break, a tab or a space inside; copy it again as one line' };
-  const parsed = EndpointSettingsSchema.shape.url.safeParse(url);
-  return parsed.success ? { url } : { problem: parsed.error.issues[0]?.message ?? 'is not valid' };
+export function checkEndpoint(typed: string): { url: string; removed: EndpointUrlDebris[] } | { problem: string } {
+  const cleaned = cleanEndpointUrl(typed);
+  return cleaned.ok ? { url: cleaned.url, removed: cleaned.removed } : { problem: REFUSED_ENDPOINT[cleaned.reason] };
+}
+
+/** "Note: took quotes off the endpoint URL.", when a paste brought any along. */
+export function sayCleaned(ctx: CliContext, removed: readonly EndpointUrlDebris[]): void {
+  if (removed.length === 0) return;
+  const what = removed.map((debris) => ctx.t(`endpoints.debris.${debris}`)).join(ctx.t('list.separator'));
+  ctx.err(ctx.t('cli.init.endpointCleaned', { what }));
 }
 
 /** A config path that names a folder gets a sentence, not EISDIR. */
@@ -136,6 +152,7 @@ async function askEndpoint(prompter: Prompter, ctx: CliContext): Promise<string 
     if (answer.trim() === '') return undefined;
     const checked = checkEndpoint(answer);
     if ('url' in checked) {
+      sayCleaned(ctx, checked.removed);
       ctx.out(ctx.t('cli.init.endpoint', { url: redactUrl(checked.url) }));
       return checked.url;
     }
@@ -269,6 +286,7 @@ export const initCommand: Command = {
         `${args.options['endpoint-file'] !== undefined ? 'the endpoint in --endpoint-file' : '--endpoint'} ${endpointChecked.problem}`,
       );
     const endpointFlag = endpointChecked?.url;
+    if (endpointChecked) sayCleaned(ctx, endpointChecked.removed);
     const folder = folderProblem(file, target);
     if (folder) {
       ctx.err(folder);

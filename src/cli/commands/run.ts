@@ -17,6 +17,8 @@ import { announceLocalServer, localServerOverrides } from '../local-server-flags
 import type { ToolMode } from '../../shared/settings';
 import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../config-file';
 import { startHeadless } from '../headless-bridge';
+import { RunningCopies } from '../../main/core/instances/running-copies';
+import { appStateDir } from '../../main/core/local-server/state-file';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../args';
 import { translate } from '../../shared/i18n/translate';
@@ -89,6 +91,8 @@ export const runCommand: Command = {
           args.options.ui === true || stringOption(args, 'port') !== undefined || stringOption(args, 'host') !== undefined
             ? 'webPage'
             : 'configFile',
+        // Says which endpoints this run serves, where another copy (the desktop app, another run) looks.
+        copies: new RunningCopies(appStateDir({ platform: ctx.platform, env: ctx.env }), { kind: 'headless', config: resolved }),
       },
     });
     if (level === 'debug') {

@@ -22,7 +22,7 @@ function table(rows: string[][]): string[] {
 export const serversCommand: Command = {
   name: 'servers',
   summary: 'cli.servers.summary',
-  usage: ['servers --config FILE [--json]'],
+  usage: ['servers --config FILE [--json] [--wait SECONDS]'],
   options: LOOK_OPTIONS,
   details: 'cli.servers.details',
   run: (args, ctx) =>

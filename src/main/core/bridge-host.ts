@@ -8,6 +8,7 @@ import type { LogBook } from './logs/log-book';
 import type { RuntimePins } from './runtimes/runtime-pins';
 import type { Supervision } from './servers/child-server';
 import type { TokenVault } from './oauth/token-vault';
+import type { RunningCopies } from './instances/running-copies';
 
 /** What the hosting process (the desktop app, the CLI, a test) hands its one `Bridge`. */
 export interface BridgeOptions {
@@ -63,6 +64,11 @@ export interface BridgeOptions {
   oauthVault?: TokenVault;
   /** How long a sign-in waits for the browser to come back (tests shorten it). */
   signInTimeoutMs?: number;
+  /**
+   * The copies of the app running with this state folder (the desktop app, `run`): this one says
+   * which endpoints it serves, and hears of the others'. None: the commands that only look (`tools`), tests.
+   */
+  copies?: RunningCopies;
 }
 
 /** What the hosting process adds: the desktop shell's login item and folders, or nothing headless. */

@@ -7,6 +7,7 @@ import type { BridgeApi, BridgeCommands, EventName, EventPayload } from '../../s
 import { SettingsSchema, findToolSet, type Settings } from '../../shared/settings';
 import type { BridgeState } from '../../shared/status';
 import { firstIssue } from '../../shared/zod-issue';
+import { addedDuplicate } from '../../shared/endpoint-url';
 import { redactFailure, secretValues } from './bridge-secrets';
 import { BridgeEvents } from './bridge-events';
 import { FileVault, MemoryVault, type TokenVault } from './oauth/token-vault';
@@ -207,6 +208,7 @@ export class Bridge {
       onToolsNotified: () => this.localServer.refreshSessions(),
       version: options.version,
       listChangedDebounceMs: options.listChangedDebounceMs,
+      copies: options.copies,
       longCalls: {
         calls: this.backgroundCalls,
         language: () => this.voiceLanguage(),
@@ -453,6 +455,12 @@ export class Bridge {
       throw new Error(`Invalid settings${issue.path ? ` at ${issue.path}` : ''}: ${issue.message}`);
     }
     const valid = parsed.data;
+    // One endpoint, one owner: two connections with one token replace each other (the self-hosted relay then forgets both).
+    const twice = addedDuplicate(this.settings.endpoints, valid.endpoints);
+    if (twice)
+      throw new Error(
+        `Invalid settings at endpoints.${twice.index}.url: "${twice.endpoint.name}" is the same endpoint as "${twice.existing.name}" (the same address and token): xiaozhi keeps one connection per endpoint`,
+      );
     this.store.save(valid);
     this.settings = valid;
     // Calls recorded so far are masked with the secrets they were made with, before those change.

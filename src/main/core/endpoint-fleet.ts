@@ -1,6 +1,9 @@
 import { countOf } from '../../shared/count-words';
 import type { Settings, ToolMode } from '../../shared/settings';
 import type { EndpointStatus } from '../../shared/status';
+import { problem } from '../../shared/problem';
+import { sameEndpointAs } from '../../shared/endpoint-url';
+import { endpointFingerprint, type RunningCopies } from './instances/running-copies';
 import type { ChangeQueue } from './change-queue';
 import { EndpointLink } from './endpoint/endpoint-link';
 import type { ToolHub } from './hub/tool-hub';
@@ -34,6 +37,10 @@ export interface EndpointFleetOptions {
   /** Where calls past an endpoint's patience go on, and the language the model is told so in. */
   longCalls?:
     { calls: BackgroundCalls; language: () => Language; sessionClosed?: (belongs: (session: string) => boolean) => void } | undefined;
+  /** The other copies of the app with this state folder, and what they serve (none: not watched). */
+  copies?: RunningCopies | undefined;
+  /** How often the other copies are looked at while running. */
+  copiesEveryMs?: number;
 }
 
 /**
@@ -47,6 +54,9 @@ export class EndpointFleet {
   /** Endpoints already warned of being past their tool budget. */
   private readonly overBudget = new Set<string>();
   private listChangedTimer: NodeJS.Timeout | undefined;
+  private copiesTimer: NodeJS.Timeout | undefined;
+  /** What the other copies served when last looked at: endpoint fingerprint → their pids. */
+  private seenCopies = new Map<string, Set<number>>();
 
   constructor(private readonly options: EndpointFleetOptions) {
     this.catalogs = new EndpointCatalogs({
@@ -62,19 +72,98 @@ export class EndpointFleet {
   /** Each link's status, with what it is served and the id of the set it serves. */
   statuses(): EndpointStatus[] {
     const { settings, hub } = this.options;
-    return [...this.links.values()].map((link) => ({
-      ...link.status(),
-      served: this.catalogs.summary(link.id),
-      toolSet: hub.forSet(settings().endpoints.find((e) => e.id === link.id)?.toolSet).id,
-    }));
+    return [...this.links.values()].map((link) => {
+      const held = this.heldBy(link.id);
+      return {
+        ...link.status(),
+        // Saved twice before that was refused: the second waits rather than fight the first.
+        ...(held && this.enabled(link.id)
+          ? {
+              state: 'disconnected' as const,
+              lastError: `the same endpoint as "${held.name}" (the same address and token): only one connection per endpoint is made; remove one`,
+              lastErrorCause: problem('endpoint.duplicate', { name: held.name }),
+            }
+          : {}),
+        served: this.catalogs.summary(link.id),
+        toolSet: hub.forSet(settings().endpoints.find((e) => e.id === link.id)?.toolSet).id,
+      };
+    });
   }
 
   has(id: string): boolean {
     return this.links.has(id);
   }
 
+  /** The link of endpoint `id` while it is connected ("Test connection" asks a relay through it rather than push it out). */
+  connectedLink(id: string): Pick<EndpointLink, 'relayVerdict' | 'recheck'> | undefined {
+    const link = this.links.get(id);
+    return link?.isConnected ? link : undefined;
+  }
+
   startEnabled(): void {
-    for (const link of this.links.values()) if (this.enabled(link.id)) link.start();
+    for (const link of this.links.values()) if (this.enabled(link.id) && !this.heldBy(link.id)) link.start();
+    this.watchCopies();
+  }
+
+  /**
+   * Says which endpoints this copy serves, and looks at the other copies every few seconds: one that
+   * starts serving an endpoint of ours is named in the log (the two will push each other out), and
+   * when one that served it leaves, that endpoint's link looks again at once (a relay forgets the
+   * connection that stays when another closes).
+   */
+  private watchCopies(): void {
+    const copies = this.options.copies;
+    if (!copies || this.copiesTimer) return;
+    const look = () => {
+      void copies.publish(this.servedUrls()).catch(() => undefined);
+      const now = new Map<string, Set<number>>();
+      for (const copy of copies.others())
+        for (const fingerprint of copy.endpoints) now.set(fingerprint, (now.get(fingerprint) ?? new Set()).add(copy.pid));
+      for (const link of this.links.values()) {
+        const endpoint = this.options.settings().endpoints.find((e) => e.id === link.id);
+        if (!endpoint?.enabled) continue;
+        const fingerprint = endpointFingerprint(endpoint.url);
+        const before = this.seenCopies.get(fingerprint) ?? new Set<number>();
+        const after = now.get(fingerprint) ?? new Set<number>();
+        const came = [...after].filter((pid) => !before.has(pid));
+        const left = [...before].filter((pid) => !after.has(pid));
+        if (came.length > 0) {
+          const copy = copies.others().find((c) => c.pid === came[0]);
+          this.options.logBook
+            .logger(`endpoint:${link.name}`)
+            .warn(
+              `another copy of Xiaozhi Tray also serves this endpoint (${copy?.kind === 'desktop' ? 'the desktop app' : `xiaozhi-tray run${copy?.config ? ` --config ${copy.config}` : ''}`}, pid ${came[0]}): an endpoint takes one connection, so the two push each other out; stop one of them`,
+            );
+        }
+        if (came.length > 0 || left.length > 0) link.recheck();
+      }
+      this.seenCopies = now;
+    };
+    look();
+    this.copiesTimer = setInterval(look, this.options.copiesEveryMs ?? 3000);
+    this.copiesTimer.unref();
+  }
+
+  /** The endpoints this copy connects (enabled, and not held off as a duplicate). */
+  private servedUrls(): string[] {
+    return this.options
+      .settings()
+      .endpoints.filter((e) => e.enabled && !this.heldBy(e.id))
+      .map((e) => e.url);
+  }
+
+  /**
+   * The enabled endpoint before `id` with the same address and token, if any: settings saved before
+   * duplicates were refused may hold one twice, and two connections of one token replace each other.
+   */
+  private heldBy(id: string): Settings['endpoints'][number] | undefined {
+    const endpoints = this.options.settings().endpoints;
+    const index = endpoints.findIndex((e) => e.id === id);
+    if (index <= 0) return undefined;
+    return sameEndpointAs(
+      (endpoints[index] as Settings['endpoints'][number]).url,
+      endpoints.slice(0, index).filter((e) => e.enabled),
+    );
   }
 
   /** A list_changed still waiting to be sent is not sent (the bridge is stopping). */
@@ -85,7 +174,11 @@ export class EndpointFleet {
 
   async stop(): Promise<void> {
     this.cancelListChanged();
+    if (this.copiesTimer) clearInterval(this.copiesTimer);
+    this.copiesTimer = undefined;
+    this.seenCopies = new Map();
     await Promise.all([...this.links.values()].map((link) => link.stop()));
+    this.options.copies?.withdraw();
   }
 
   /** The machine resumed or its network came back: endpoints retry or check their socket now. */
@@ -122,7 +215,10 @@ export class EndpointFleet {
       if (!endpoint) return;
       const link = this.make(endpoint);
       this.links.set(id, link);
-      if (this.options.running() && endpoint.enabled) link.start();
+      if (this.options.running() && endpoint.enabled && !this.heldBy(id)) link.start();
+      // An endpoint held off as a duplicate of this one may go now.
+      if (this.options.running())
+        for (const other of this.links.values()) if (this.enabled(other.id) && !this.heldBy(other.id)) other.start();
     });
   }
 
@@ -173,6 +269,7 @@ export class EndpointFleet {
           }
         : {}),
       language: () => options.hub.language,
+      ...(options.copies ? { otherCopy: () => options.copies?.holding(endpoint.url) } : {}),
     });
   }
 

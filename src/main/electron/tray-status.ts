@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { BridgeState, EndpointStatus } from '../../shared/status';
 import type { Translate } from '../../shared/i18n/translate';
-import { summarizeStatus, type SummaryIcon } from '../../shared/status-summary';
+import { summarizeStatus, takenByOther, type SummaryIcon } from '../../shared/status-summary';
 import type { UpdateStatus } from '../../shared/updates';
 import { DEFAULT_TOOL_SET } from '../../shared/settings';
 import { waitsForSignIn } from '../../shared/sign-in-status';
@@ -28,6 +28,7 @@ export function endpointLine(endpoint: EndpointStatus, t: Translate, now = Date.
     case 'connecting':
       return t('tray.endpoint.connecting', { name });
     case 'waiting':
+      if (takenByOther(endpoint)) return t('tray.endpoint.replaced', { name });
       return t('tray.endpoint.waiting', { name, seconds: Math.max(0, Math.ceil(((endpoint.retryAt ?? now) - now) / 1000)) });
     case 'disabled':
       return t('tray.endpoint.disabled', { name });

@@ -1,4 +1,5 @@
-import type { EndpointState, ServerState } from '../../shared/status';
+import type { EndpointState, EndpointStatus, ServerState } from '../../shared/status';
+import { takenByOther } from '../../shared/status-summary';
 import type { MessageKey } from '../../shared/i18n/translate';
 import type { Tone } from './ui';
 
@@ -16,6 +17,9 @@ export const endpointLabel: Record<EndpointState, MessageKey> = {
   disconnected: 'state.disconnected',
   disabled: 'state.disabled',
 };
+/** An endpoint's badge: its state, or that another program holds it (the link waits for that one, nothing broke). */
+export const endpointBadge = (endpoint: EndpointStatus): MessageKey =>
+  takenByOther(endpoint) ? 'state.taken' : endpointLabel[endpoint.state];
 export const serverTone: Record<ServerState, Tone> = { running: 'ok', starting: 'busy', restarting: 'warn', failed: 'bad', stopped: 'off' };
 export const serverLabel: Record<ServerState, MessageKey> = {
   running: 'state.running',

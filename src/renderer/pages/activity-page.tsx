@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
-import { exportActivity, summarizeActivity, type ActivityRange, type ActivitySample } from '../../shared/activity';
+import { useMemo, useState } from 'react';
+import { exportActivity, summarizeActivity, type ActivityRange } from '../../shared/activity';
 import { useApp } from '../app-context';
 import { ActivityChart } from '../components/activity-chart';
 import { StatFigure } from '../components/stat-figure';
 import { Button, EmptyState } from '../components/ui';
+import { useActivitySamples } from '../components/use-activity';
 import { useNow } from '../components/use-now';
 import { formatDuration } from '../format';
 import { useStore } from '../store/bridge-store';
@@ -28,26 +29,10 @@ const EXPORTS = [
 export function ActivityPage() {
   const { store, t, language } = useApp();
   const catalog = useStore(store, (d) => d.catalog);
-  const calls = useStore(store, (d) => d.history.length);
   const theme = useStore(store, (d) => d.settings?.ui.theme);
-  const [samples, setSamples] = useState<ActivitySample[] | undefined>();
+  const samples = useActivitySamples();
   const [range, setRange] = useState<ActivityRange>('day');
   const now = useNow(60_000);
-
-  // Read again when a call comes in (the store counts them), at most once a second.
-  useEffect(() => {
-    let live = true;
-    const timer = setTimeout(() => {
-      store.api.getActivity().then(
-        (list) => live && setSamples(list),
-        () => live && setSamples((s) => s ?? []),
-      );
-    }, 300);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [store, calls]);
 
   const served = useMemo(() => catalog.filter((c) => c.enabled).map((c) => ({ tool: c.originalName, server: c.server })), [catalog]);
   const summary = useMemo(() => summarizeActivity(samples ?? [], range, now, served), [samples, range, now, served]);

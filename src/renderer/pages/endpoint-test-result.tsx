@@ -44,6 +44,19 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
     </li>
   );
   const listed = result.toolsListed;
+  // The third step: what xiaozhi read, or why not, as is normal for the kind of endpoint.
+  const [listedOk, listedText]: [boolean | undefined, string] = !result.accepted
+    ? [undefined, t('endpoints.test.skipped')]
+    : listed !== undefined
+      ? [
+          true,
+          result.listedVia === 'relay' ? t('endpoints.test.listedRelay', { count: listed }) : t('endpoints.test.listed', { count: listed }),
+        ]
+      : result.note === 'listsOnDeviceTalk'
+        ? [true, t('endpoints.test.deviceTalks')]
+        : result.error?.code === 'endpoint.replaced'
+          ? [false, t('endpoints.test.heldByOther')]
+          : [false, t('endpoints.test.notListed', { seconds: result.waitedSeconds })];
   return (
     <section className="test-result" aria-label={t('endpoints.testTitle')} aria-live="polite">
       <ul className="steps">
@@ -52,17 +65,11 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
           result.reachable ? result.accepted : undefined,
           result.reachable ? (result.accepted ? t('endpoints.test.accepted') : t('endpoints.test.refused')) : t('endpoints.test.skipped'),
         )}
-        {step(
-          result.accepted ? listed !== undefined : undefined,
-          !result.accepted
-            ? t('endpoints.test.skipped')
-            : listed !== undefined
-              ? t('endpoints.test.listed', { count: listed })
-              : t('endpoints.test.notListed', { seconds: result.waitedSeconds }),
-        )}
+        {step(listedOk, listedText)}
       </ul>
       <div className="small muted">{t('endpoints.test.time', { duration: formatDuration(result.durationMs) })}</div>
-      <ProblemText problem={result.error} text={result.errorText} />
+      {/* Another program holding it is the third step's whole story. */}
+      {result.error?.code === 'endpoint.replaced' ? null : <ProblemText problem={result.error} text={result.errorText} />}
     </section>
   );
 }

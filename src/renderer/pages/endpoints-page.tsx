@@ -4,7 +4,7 @@ import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
 import { RenameForm } from '../components/rename-form';
 import { useCommand } from '../components/use-command';
-import { endpointLabel, endpointTone } from '../components/status-tone';
+import { endpointBadge, endpointTone } from '../components/status-tone';
 import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
 import { EndpointServing } from '../components/endpoint-serving';
 import { useStore } from '../store/bridge-store';
@@ -13,18 +13,13 @@ import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test
 import { ToolSetPicker } from '../components/tool-set-picker';
 import { PatiencePicker } from '../components/patience-picker';
 import { MaskedText } from '../components/masked-text';
+import { takenByOther } from '../../shared/status-summary';
+import { cleanEndpointUrl, type EndpointUrlRefusal } from '../../shared/endpoint-url';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
-export function validateEndpointUrl(url: string): 'empty' | 'scheme' | 'invalid' | undefined {
-  const value = url.trim();
-  if (!value) return 'empty';
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return 'invalid';
-  }
-  return parsed.protocol === 'ws:' || parsed.protocol === 'wss:' ? undefined : 'scheme';
+export function validateEndpointUrl(url: string): EndpointUrlRefusal | undefined {
+  const cleaned = cleanEndpointUrl(url, { joinLines: true });
+  return cleaned.ok ? undefined : cleaned.reason;
 }
 
 export function AddEndpointForm(props: { onDone?: () => void }) {
@@ -34,15 +29,28 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState(false);
-  const problem = validateEndpointUrl(url);
-  const test = useEndpointTest(() => store.api.testEndpoint({ url: url.trim() }));
+  /** The endpoint that already has this address and token, as the engine said when it was last checked. */
+  const [sameAs, setSameAs] = useState<string | undefined>();
+  // What a paste brought along (quotes, MCP_ENDPOINT=, a trailing quote) is taken off, and said.
+  const cleaned = cleanEndpointUrl(url, { joinLines: true });
+  const problem = cleaned.ok ? undefined : cleaned.reason;
+  const address = cleaned.ok ? cleaned.url : url.trim();
+  const removed =
+    cleaned.removed.length > 0 ? cleaned.removed.map((debris) => t(`endpoints.debris.${debris}`)).join(t('list.separator')) : '';
+  const test = useEndpointTest(() => store.api.testEndpoint({ url: address }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
     if (problem) return;
     setBusy(true);
     try {
-      await store.api.addEndpoint({ name: name.trim() || t('endpoints.defaultName'), url: url.trim() });
+      // The engine knows the tokens: it says whether this endpoint is there already (under which name).
+      const check = await store.api.checkEndpointUrl({ url: address });
+      if (check.sameAs) {
+        setSameAs(check.sameAs.name);
+        return;
+      }
+      await store.api.addEndpoint({ name: name.trim() || t('endpoints.defaultName'), url: address });
       await store.refreshSettings();
       setName('');
       setUrl('');
@@ -56,13 +64,15 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
       setBusy(false);
     }
   };
+  const error =
+    touched && problem
+      ? t(`endpoints.urlError.${problem}`)
+      : sameAs !== undefined
+        ? t('endpoints.urlError.duplicate', { name: sameAs })
+        : undefined;
   return (
     <form className="form add-endpoint" onSubmit={submit} noValidate>
-      <Field
-        label={t('endpoints.url')}
-        error={touched && problem ? t(`endpoints.urlError.${problem}`) : undefined}
-        hint={t('endpoints.urlHint')}
-      >
+      <Field label={t('endpoints.url')} error={error} hint={removed ? t('endpoints.cleaned', { what: removed }) : t('endpoints.urlHint')}>
         {(id) => (
           <div className="input-with-button">
             <input
@@ -74,6 +84,7 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
               value={url}
               onChange={(e) => {
                 setUrl(e.target.value);
+                setSameAs(undefined);
                 test.clear();
               }}
               onBlur={() => setTouched(true)}
@@ -98,7 +109,8 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
   );
 }
 
-function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
+/** `place`: its place in the list (from 1), said when another endpoint has the same name. */
+function EndpointRow({ endpoint, place, nameShared }: { endpoint: EndpointStatus; place: number; nameShared: boolean }) {
   const { store, t } = useApp();
   const [revealed, setRevealed] = useState<string | undefined>();
   const [renaming, setRenaming] = useState(false);
@@ -118,10 +130,12 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
           ) : (
             <strong>{endpoint.name}</strong>
           )}
-          <StatusBadge tone={endpointTone[endpoint.state]}>{t(endpointLabel[endpoint.state])}</StatusBadge>
+          <StatusBadge tone={endpointTone[endpoint.state]}>{t(endpointBadge(endpoint))}</StatusBadge>
         </div>
         <div className="mono small muted break">{revealed ?? <MaskedText text={endpoint.url} />}</div>
-        {endpoint.state !== 'connected' ? <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} /> : null}
+        {endpoint.state !== 'connected' ? (
+          <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} tone={takenByOther(endpoint) ? 'warn' : 'bad'} />
+        ) : null}
       </div>
       {/* Below the name and the buttons, across the whole card: the serving controls need the room. */}
       <div className="list-wide">
@@ -156,7 +170,11 @@ function EndpointRow({ endpoint }: { endpoint: EndpointStatus }) {
         </Button>
         <RemoveButton
           title={t('endpoints.removeTitle', { name: endpoint.name })}
-          body={t('endpoints.removeBody')}
+          body={
+            nameShared
+              ? `${t('endpoints.removeWhich', { name: endpoint.name, place, url: endpoint.url, state: t(endpointBadge(endpoint)) })} ${t('endpoints.removeBody')}`
+              : t('endpoints.removeBody')
+          }
           onConfirm={() => run(() => store.api.removeEndpoint({ id: endpoint.id }))}
         />
       </div>
@@ -180,8 +198,13 @@ export function EndpointsPage() {
         </EmptyState>
       ) : null}
       <ul className="list">
-        {endpoints.map((e) => (
-          <EndpointRow key={e.id} endpoint={e} />
+        {endpoints.map((e, i) => (
+          <EndpointRow
+            key={e.id}
+            endpoint={e}
+            place={i + 1}
+            nameShared={endpoints.some((other) => other.id !== e.id && other.name === e.name)}
+          />
         ))}
       </ul>
       <section className="panel">

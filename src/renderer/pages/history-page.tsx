@@ -44,7 +44,12 @@ export function HistoryPage() {
                   <td>
                     <span className="mono">{h.tool}</span>
                     {h.server ? <span className="small muted"> · {h.server}</span> : null}
-                    {h.task ? <span className="small muted"> · {t('tasks.task', { id: h.task })}</span> : null}
+                    {h.task ? (
+                      <span className="small muted">
+                        {' '}
+                        · {t(h.disconnected ? 'tasks.taskAfterDisconnect' : 'tasks.task', { id: h.task })}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="small">{formatDuration(h.durationMs)}</td>
                   <td>

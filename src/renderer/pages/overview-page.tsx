@@ -1,5 +1,5 @@
 import { useApp } from '../app-context';
-import { endpointLabel, endpointTone } from '../components/status-tone';
+import { endpointBadge, endpointTone } from '../components/status-tone';
 import { HostNotices } from '../components/host-notices';
 import { BackgroundTasks } from '../components/background-tasks';
 import { ProblemText } from '../components/problem-text';
@@ -9,11 +9,14 @@ import { ServedCount } from '../components/served-count';
 import { StatusBadge } from '../components/ui';
 import { OutcomeBadge } from '../components/outcome-badge';
 import { useNow } from '../components/use-now';
+import { useActivitySamples } from '../components/use-activity';
+import { summarizeActivity } from '../../shared/activity';
 import { formatBytes, formatDuration, formatSince, formatTime, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
 import { StatFigure } from '../components/stat-figure';
 import { MaskedText } from '../components/masked-text';
+import { takenByOther } from '../../shared/status-summary';
 
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
@@ -21,11 +24,13 @@ export function OverviewPage(props: { go: (page: string) => void }) {
   const history = useStore(store, (d) => d.history);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const now = useNow();
+  const samples = useActivitySamples();
   if (state.endpoints.length === 0) return <FirstRunGuide go={props.go} />;
 
   const startOfDay = new Date(now).setHours(0, 0, 0, 0);
-  // Every call today, from xiaozhi or this window: the same calls the list below shows.
-  const callsToday = history.filter((h) => h.time >= startOfDay).length;
+  // Every call of the last 24 hours, from xiaozhi or this window, kept across restarts: the number Activity says.
+  // Until the record is read, no number (a 0 would be a wrong one).
+  const callsToday = samples ? summarizeActivity(samples, 'day', now, []).calls : undefined;
   const enabled = state.servers.filter((s) => s.enabled);
   const running = enabled.filter((s) => s.state === 'running').length;
   const failed = enabled.filter((s) => s.state === 'failed').length;
@@ -46,7 +51,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
           <article className="card endpoint-card" key={e.id}>
             <div className="card-row">
               <strong className="card-title">{e.name}</strong>
-              <StatusBadge tone={endpointTone[e.state]}>{t(endpointLabel[e.state])}</StatusBadge>
+              <StatusBadge tone={endpointTone[e.state]}>{t(endpointBadge(e))}</StatusBadge>
             </div>
             <div className="muted mono small break">
               <MaskedText text={e.url} />
@@ -57,10 +62,14 @@ export function OverviewPage(props: { go: (page: string) => void }) {
             ) : null}
             {e.state === 'waiting' && e.retryAt ? (
               <div className="small">
-                {t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}
+                {takenByOther(e)
+                  ? t('overview.lookAgainIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)) })
+                  : t('overview.retryIn', { seconds: Math.max(0, Math.ceil((e.retryAt - now) / 1000)), attempts: e.attempts })}
               </div>
             ) : null}
-            {e.state !== 'connected' ? <ProblemText problem={e.lastErrorCause} text={e.lastError} /> : null}
+            {e.state !== 'connected' ? (
+              <ProblemText problem={e.lastErrorCause} text={e.lastError} tone={takenByOther(e) ? 'warn' : 'bad'} />
+            ) : null}
           </article>
         ))}
       </section>
@@ -81,7 +90,11 @@ export function OverviewPage(props: { go: (page: string) => void }) {
           </div>
         </div>
         <div className="stat">
-          <StatFigure text={t('overview.callsToday', { count: callsToday })} value={callsToday.toLocaleString(language)} />
+          {callsToday !== undefined ? (
+            <StatFigure text={t('activity.callsIn.day', { count: callsToday })} value={callsToday.toLocaleString(language)} />
+          ) : (
+            <StatFigure text={t('activity.callsIn.day', { count: 0 }).replace('0', '…')} value="…" />
+          )}
         </div>
       </section>
 

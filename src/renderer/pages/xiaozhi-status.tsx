@@ -3,6 +3,7 @@ import type { BridgeState } from '../../shared/status';
 import { useApp } from '../app-context';
 import type { Tone } from '../components/ui';
 import { waitsForSignIn } from '../../shared/sign-in-status';
+import { endpointsLine } from '../../shared/status-summary';
 
 /** The servers page, opened at one server's card or with the catalogue open. */
 export function serversLink(to: { server?: string; add?: boolean } = {}): string {
@@ -29,7 +30,11 @@ export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t'
   const connected = state.endpoints.filter((e) => e.state === 'connected');
   if (connected.length === 0) {
     const trying = state.endpoints.some((e) => e.state === 'connecting' || e.state === 'waiting');
-    return { tone: trying ? 'warn' : 'bad', text: t(trying ? 'xiaozhi.connecting' : 'xiaozhi.notConnected') };
+    if (!trying || !state.running) return { tone: 'bad', text: t('xiaozhi.notConnected') };
+    // What the sidebar and the tray say, in the same words: a refused token, another program, repeated failures.
+    const line = endpointsLine(state);
+    if (line.key === 'summary.endpoints.connecting') return { tone: 'warn', text: t('xiaozhi.connecting') };
+    return { tone: line.tone === 'busy' ? 'warn' : line.tone, text: t(line.key, line.params) };
   }
   const read = Math.max(0, ...connected.map((e) => e.toolsRead?.count ?? 0));
   // With no server, what xiaozhi read are the app's own task tools: not the user's tools.

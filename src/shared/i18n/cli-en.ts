@@ -35,6 +35,11 @@ export const cliEn = {
   'cli.opt.allow-env':
     "let another app's config fill ${env:NAME} outside a stdio server's env (a URL, a header, an argument): NAME's value goes wherever that file says",
   'cli.opt.json': 'print JSON instead of text',
+  'cli.opt.wait':
+    'wait this long for the servers to start, whatever comes up (default: as long as servers keep coming up, and limits.startGraceMs with none coming up)',
+  'cli.wait.bad': '--wait must be a number of seconds (0 to 3600), not "{value}"',
+  'cli.wait.still': 'Still starting ({seconds} s so far): {names}',
+  'cli.wait.gaveUp': 'Still starting after {seconds} s: {names}. To wait longer: --wait 120 (or limits.startGraceMs in the config).',
   'cli.opt.fetch-runtimes':
     "fetch Node.js or uv into the app's cache folder for a server (npx, uvx…) whose runtime is not installed; without it, such a server fails saying how to install it",
   'cli.opt.tool-mode': 'all (default: every endpoint is served every tool), or router: find_tools and call_tool stand in for them',
@@ -106,7 +111,7 @@ export const cliEn = {
   'cli.run.opt.mcp-token': 'the same token on the command line, where every user of this computer sees it: prefer --mcp-token-file',
   'cli.servers.summary': 'start the configured servers and show the state of each, without serving xiaozhi',
   'cli.servers.details':
-    'Each server is started, given time to come up or fail (at most the start grace, limits.startGraceMs: 20 s), then stopped; a server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
+    'Each server is started and waited for while servers keep coming up (with none coming up, at most limits.startGraceMs: 20 s; --wait SECONDS sets the whole wait), saying which are still starting; a server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Then everything stops. Exits 1 when an enabled server did not start.',
   'cli.service.summary': 'run the bridge in the background: a systemd user service (Linux) or a launchd agent (macOS)',
   'cli.service.details':
     'The service runs `node …/bin/xiaozhi-tray.js run --config FILE` directly (not through npx, which\ndoes not pass SIGTERM on), with the PATH of the shell you install it from, so that npx, uvx and\npython servers are found. It restarts on failure. Linux: ~/.config/systemd/user/NAME.service (add\n`sudo loginctl enable-linger $USER` to run without a login). macOS: ~/Library/LaunchAgents/\nme.xiaozhi.tray.NAME.plist, logs in ~/Library/Logs/xiaozhi-tray/. Windows: explains the alternatives.',
@@ -126,7 +131,7 @@ export const cliEn = {
   'cli.stats.opt.dir': "the app's data folder to read (default: where the bridge keeps it; env XIAOZHI_TRAY_STATE_DIR)",
   'cli.tools.summary': 'start the servers and print the tools exactly as xiaozhi gets them, with the server of each',
   'cli.tools.details':
-    'Nothing is served to xiaozhi. A server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
+    'Nothing is served to xiaozhi. Servers are waited for while they keep coming up (with none coming up, at most limits.startGraceMs; --wait SECONDS sets the whole wait), saying which are still starting; a server still downloading and installing on its first run (npx, uvx…) is waited for, and says so. Exits 1 when an enabled server did not start.',
   'cli.tools.opt.endpoint':
     'list what this endpoint (its name or id) is served: its tool set, mode and pinned tools (default: the default set)',
   'cli.call.opt.json': 'print the whole tools/call response frame, byte for byte as sent to xiaozhi',
@@ -273,6 +278,7 @@ export const cliEn = {
   'cli.init.copyEndpoint': 'Copy the MCP endpoint from the xiaozhi console (xiaozhi.me → 控制台 → MCP 接入点).',
   'cli.init.askEndpoint': 'xiaozhi MCP endpoint URL / 小智 MCP 接入点地址 (wss://…; empty to skip 留空跳过): ',
   'cli.init.endpoint': '  Endpoint: {url}',
+  'cli.init.endpointCleaned': 'Note: took {what} off the endpoint URL.',
   'cli.init.badEndpoint': '  The endpoint URL {problem} / 接入点地址必须以 ws:// 或 wss:// 开头，且中间不能有空格或换行.',
   'cli.init.stdinNeedsYes': '--endpoint-file - reads the endpoint from stdin, which the questions need too: add --yes (and --import …)',
   'cli.init.replace': '{file} exists. Replace it? / 文件已存在，要覆盖吗？',

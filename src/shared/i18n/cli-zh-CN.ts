@@ -36,6 +36,11 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.opt.allow-env':
     '允许其他应用的配置在 stdio 服务器的 env 之外（URL、请求头、参数）填入 ${env:NAME}：NAME 的值会出现在那个文件指定的位置',
   'cli.opt.json': '输出 JSON 而不是文字',
+  'cli.opt.wait':
+    '等待服务器启动这么久，不论有没有服务器启动好（默认：只要还有服务器陆续启动好就一直等，没有进展时等 limits.startGraceMs）',
+  'cli.wait.bad': '--wait 必须是秒数（0 到 3600），而不是“{value}”',
+  'cli.wait.still': '仍在启动（已等 {seconds} 秒）：{names}',
+  'cli.wait.gaveUp': '等了 {seconds} 秒仍在启动：{names}。想多等一会儿：加 --wait 120（或在配置里调大 limits.startGraceMs）。',
   'cli.opt.fetch-runtimes':
     '为需要 Node.js 或 uv（npx、uvx 等）而本机未安装的服务，把它们下载到应用的缓存文件夹；不加此项时，这样的服务会停止并说明如何安装',
   'cli.opt.tool-mode': 'all（默认：每个接入点都提供所有工具），或 router：用 find_tools 和 call_tool 代替它们',
@@ -104,7 +109,7 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.run.opt.mcp-token': '直接在命令行上给出令牌，这台电脑的每个用户都能看到它：最好用 --mcp-token-file',
   'cli.servers.summary': '启动配置中的服务器并显示每个的状态，不向小智提供',
   'cli.servers.details':
-    '每个服务器都会启动，给它时间启动成功或失败（最多为启动宽限时间 limits.startGraceMs：20 秒），然后停止；首次运行时仍在下载安装的服务器（npx、uvx…）会等它完成，并会说明。有启用的服务器没能启动时退出码为 1。',
+    '每个服务器都会启动；只要还有服务器陆续启动好就一直等（没有进展时最多等 limits.startGraceMs：20 秒；--wait 秒数 可设定总的等待时间），并说明哪些仍在启动；首次运行时仍在下载安装的服务器（npx、uvx…）会等它完成，并会说明。然后全部停止。有启用的服务器没能启动时退出码为 1。',
   'cli.service.summary': '在后台运行桥接：systemd 用户服务（Linux）或 launchd 代理（macOS）',
   'cli.service.details':
     '服务直接运行 `node …/bin/xiaozhi-tray.js run --config FILE`（不经过 npx，它不转发 SIGTERM），\n并使用你安装时所在 shell 的 PATH，这样才能找到 npx、uvx 和 python 服务器。失败后会自动重启。\nLinux：~/.config/systemd/user/NAME.service（执行 `sudo loginctl enable-linger $USER` 可在未登录时运行）。\nmacOS：~/Library/LaunchAgents/me.xiaozhi.tray.NAME.plist，日志在 ~/Library/Logs/xiaozhi-tray/。Windows：会说明其他办法。',
@@ -124,7 +129,7 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.stats.opt.dir': '要读取的应用数据文件夹（默认：桥接存放它的位置；环境变量 XIAOZHI_TRAY_STATE_DIR）',
   'cli.tools.summary': '启动服务器，按小智收到的样子列出工具，以及每个工具来自哪个服务器',
   'cli.tools.details':
-    '不向小智提供任何东西。首次运行时仍在下载安装的服务器（npx、uvx…）会等它完成，并会说明。有启用的服务器没能启动时退出码为 1。',
+    '不向小智提供任何东西。只要还有服务器陆续启动好就一直等（没有进展时最多等 limits.startGraceMs；--wait 秒数 可设定总的等待时间），并说明哪些仍在启动；首次运行时仍在下载安装的服务器（npx、uvx…）会等它完成，并会说明。有启用的服务器没能启动时退出码为 1。',
   'cli.tools.opt.endpoint': '列出这个接入点（名称或 id）得到的工具：它的工具集、模式和固定工具（默认：默认工具集）',
   'cli.call.opt.json': '输出完整的 tools/call 响应帧，与发给小智的逐字节相同',
   'cli.opt.log-level': '{where} 上显示的最低日志级别：debug、info、warn 或 error（默认 {level}）',
@@ -264,6 +269,7 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.init.copyEndpoint': '请从小智控制台复制 MCP 接入点地址（xiaozhi.me → 控制台 → MCP 接入点）。',
   'cli.init.askEndpoint': '小智 MCP 接入点地址（wss://…；留空跳过）：',
   'cli.init.endpoint': '  接入点：{url}',
+  'cli.init.endpointCleaned': '提示：已去掉接入点地址中{what}。',
   'cli.init.badEndpoint': '  这个接入点地址不对（{problem}）：地址必须以 ws:// 或 wss:// 开头，中间不能有空格或换行。请重新复制后粘贴。',
   'cli.init.stdinNeedsYes': '--endpoint-file - 从 stdin 读取接入点，而提问也要用 stdin：请加上 --yes（以及 --import …）',
   'cli.init.replace': '{file} 已存在，要覆盖吗？',

@@ -209,17 +209,18 @@ describe('the tools/call relay', () => {
     ).toEqual(['error', 'error', 'ok']);
   });
 
-  it('cancels the server call when the endpoint connection closes mid-call', async () => {
+  it('cancels the server call when the endpoint is switched off mid-call (a lost connection lets it go on as a task)', async () => {
     const session = await setup();
     session.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow', arguments: { ms: 20_000 } } });
     await waitFor(() => logText(ctx.harness!.logBook).includes('slow call started'), 5000, 'the call to reach the server');
-    session.close();
+    await ctx.harness!.bridge.api.updateEndpoint({ id: 'e1', enabled: false });
     await waitFor(() => logText(ctx.harness!.logBook).includes('slow call cancelled'), 5000, 'the server to see the cancel');
     await waitFor(
       async () => (await ctx.harness!.bridge.api.getHistory()).some((r) => r.tool === 'slow' && r.outcome === 'cancelled'),
       5000,
       'the cancelled call in the history',
     );
+    expect(session.isClosed).toBe(true);
   });
 });
 

@@ -105,6 +105,14 @@ describe('the desktop app, wired', () => {
         args: [path.resolve(__dirname, '../../..'), 'connect', '--client', 'claude-desktop'],
       });
 
+      // A second launch (the single-instance lock is this one's): the window closed to the tray comes back, in front.
+      win.hide();
+      const focused = win.focused;
+      app.emit('second-instance', {}, ['/opt/xiaozhi-tray/xiaozhi-tray']);
+      expect(win.visible).toBe(true);
+      expect(win.focused).toBeGreaterThan(focused);
+      expect(FakeBrowserWindow.instances).toHaveLength(1);
+
       // A second launch with a config file: the window shows again and gets the import preview.
       const file = path.join(userData, 'claude_desktop_config.json');
       fs.writeFileSync(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { endpointCommands } from '../../../shared/bridge-api';
 import { EndpointSettingsSchema } from '../../../shared/settings';
+import { cleanEndpointUrl, sameEndpointAs } from '../../../shared/endpoint-url';
 import { restoreMaskedUrl } from '../bridge-secrets';
 import type { EndpointFleet } from '../endpoint-fleet';
 import { probeEndpoint } from '../endpoint/endpoint-probe';
@@ -12,7 +13,7 @@ import { APP_VERSION } from '../version';
 
 /** What the endpoint commands need of the bridge. */
 export interface EndpointCommandContext extends SettingsAccess {
-  endpoints: Pick<EndpointFleet, 'replace' | 'notifyToolsChanged'>;
+  endpoints: Pick<EndpointFleet, 'replace' | 'notifyToolsChanged' | 'connectedLink'>;
   catalogs: Pick<EndpointCatalogs, 'preview' | 'router'>;
   /** "Test connection" serves the default set's tools to the endpoint it probes. */
   hub: ToolHub;
@@ -26,7 +27,10 @@ export interface EndpointCommandContext extends SettingsAccess {
 export function endpointCommandHandlers(c: EndpointCommandContext): CommandHandlers<typeof endpointCommands> {
   return {
     addEndpoint: async (input) => {
-      const endpoint = EndpointSettingsSchema.parse({ id: randomUUID(), name: input.name, url: input.url, enabled: true });
+      // Pasted into the window: a line a terminal wrapped is joined (a file's line break is refused).
+      const cleaned = cleanEndpointUrl(input.url, { joinLines: true });
+      const url = cleaned.ok ? cleaned.url : input.url;
+      const endpoint = EndpointSettingsSchema.parse({ id: randomUUID(), name: input.name, url, enabled: true });
       c.commit({ ...c.settings(), endpoints: [...c.settings().endpoints, endpoint] });
       await c.endpoints.replace(endpoint.id);
       return { id: endpoint.id, name: endpoint.name, enabled: endpoint.enabled };
@@ -55,6 +59,12 @@ export function endpointCommandHandlers(c: EndpointCommandContext): CommandHandl
       await c.endpoints.replace(input.id);
     },
     revealEndpointUrl: async (input) => requireEndpoint(c.settings(), input.id).url,
+    checkEndpointUrl: async (input) => {
+      const cleaned = cleanEndpointUrl(input.url, { joinLines: true });
+      if (!cleaned.ok) return { removed: cleaned.removed, refused: cleaned.reason };
+      const same = sameEndpointAs(cleaned.url, c.settings().endpoints, input.id);
+      return { removed: cleaned.removed, ...(same ? { sameAs: { id: same.id, name: same.name } } : {}) };
+    },
     testEndpoint: async (input) => {
       const url =
         input.url !== undefined ? EndpointSettingsSchema.shape.url.parse(input.url) : requireEndpoint(c.settings(), input.id as string).url;
@@ -66,6 +76,8 @@ export function endpointCommandHandlers(c: EndpointCommandContext): CommandHandl
         version: c.version ?? APP_VERSION,
         connectTimeoutMs: c.settings().connection.connectTimeoutMs,
         listWaitMs: c.testListWaitMs ?? 10_000,
+        // A saved endpoint that is connected is asked through its own connection (a second one would push it out).
+        link: input.id !== undefined ? c.endpoints.connectedLink(input.id) : undefined,
       });
     },
     setEndpointTools: async (input) => {

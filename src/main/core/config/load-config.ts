@@ -11,6 +11,7 @@ import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './
 import { nativeMigratedKeys, upgradeNativeConfig } from './migrations';
 import { isRecord } from '../../../shared/is-record';
 import { nameRecord, type NameRecord } from '../../../shared/own';
+import { cleanEndpointUrl, endpointIdentity, type EndpointUrlDebris } from '../../../shared/endpoint-url';
 
 export { isPlaceholderEndpoint };
 
@@ -88,6 +89,8 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
   // Refused keys (__proto__, a key twice) are reported with every other problem, not instead of them.
   const doc = trimmed.startsWith('{') ? JsonDocument.parse(file, text, { keepRefused: true }) : undefined;
   let loaded: LoadedConfig;
+  /** Each endpoint's URL as the file writes it, and where. */
+  let sources: EndpointSource[];
   if (doc && isNative(doc.value) && !('mcpServers' in (doc.value as object))) {
     const parsed = SettingsSchema.safeParse(upgradeNativeConfig(doc.value as Record<string, unknown>));
     const problems = [...doc.refused, ...(parsed.success ? [] : zodProblems(doc, parsed.error.issues, legacyToolsPath(doc.value)))];
@@ -100,9 +103,19 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
         doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
       );
     loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings };
+    const listed = (doc.value as Record<string, unknown>).endpoints;
+    sources = (Array.isArray(listed) ? listed : []).map((entry: unknown, index) => ({
+      url: isRecord(entry) && typeof entry.url === 'string' ? entry.url : '',
+      path: ['endpoints', index, 'url'],
+    }));
   } else {
-    loaded = readForeign(file, text, env, doc, new Set(options.allowEnv ?? []));
+    ({ sources, ...loaded } = readForeign(file, text, env, doc, new Set(options.allowEnv ?? [])));
   }
+  // One endpoint twice would have the two connections replace each other (the self-hosted relay
+  // then forgets both): refused, naming the one that has it first. A pasted quote is taken off, and said.
+  const sameTwice = duplicateEndpoints(loaded.settings, sources, doc);
+  if (sameTwice.length > 0) throw new ConfigError(file, sameTwice);
+  loaded.warnings.push(...cleanedEndpointWarnings(sources, doc));
   // That id marks the endpoint MCP_ENDPOINT adds, which a save leaves out: one of the file's own gets another.
   loaded.settings.endpoints = loaded.settings.endpoints.map((endpoint, _index, all) =>
     endpoint.id === ENV_ENDPOINT_ID ? { ...endpoint, id: freeEndpointId(all.map((e) => e.id)) } : endpoint,
@@ -119,7 +132,6 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
       throw new ConfigError('MCP_ENDPOINT', [{ path: '', message: 'the MCP_ENDPOINT environment variable must be a ws:// or wss:// URL' }]);
     loaded.settings = parsed.data;
   }
-  loaded.warnings.push(...duplicateEndpointWarnings(loaded.settings));
   return loaded;
 }
 
@@ -130,36 +142,69 @@ function freeEndpointId(taken: string[]): string {
   return `${ENV_ENDPOINT_ID}-${n}`;
 }
 
-/** An endpoint's identity: its host and token (`/mcp?token=` and `/mcp/?token=` are one endpoint). */
-function endpointKey(raw: string): string {
-  try {
-    const url = new URL(raw);
-    const token = url.searchParams.get('token');
-    return token ? `${url.host.toLowerCase()} ${token}` : `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}${url.search}`;
-  } catch {
-    return raw;
-  }
+const sameEndpoint = (a: string, b: string) => endpointIdentity(a) === endpointIdentity(b);
+
+/** An endpoint's URL as the file writes it, and where it stands there. */
+interface EndpointSource {
+  url: string;
+  path: JsonPath;
 }
 
-const sameEndpoint = (a: string, b: string) => endpointKey(a) === endpointKey(b);
+const problemAt = (doc: JsonDocument | undefined, path: JsonPath, message: string): ConfigProblem =>
+  doc
+    ? doc.problemAt(path, message)
+    : {
+        path: path
+          .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+          .join('')
+          .replace(/^\./, ''),
+        message,
+      };
 
 /**
- * Two connections with one token replace each other on older self-hosted relays (they flap forever)
- * and are merged by xiaozhi.me: one endpoint per token is what works.
+ * Two connections with one token replace each other: the self-hosted relay then forgets the agent
+ * (its tool side is gone for xiaozhi) and xiaozhi.me merges them. One endpoint per token works.
  */
-function duplicateEndpointWarnings(settings: Settings): ConfigProblem[] {
+function duplicateEndpoints(settings: Settings, sources: EndpointSource[], doc: JsonDocument | undefined): ConfigProblem[] {
   const seen = new Map<string, number>();
-  const warnings: ConfigProblem[] = [];
+  const problems: ConfigProblem[] = [];
   settings.endpoints.forEach((endpoint, index) => {
-    const key = endpointKey(endpoint.url);
+    const key = endpointIdentity(endpoint.url);
     const first = seen.get(key);
-    if (first === undefined) seen.set(key, index);
-    else
-      warnings.push({
-        path: `endpoints[${index}]`,
-        message: `"${endpoint.name}" uses the same endpoint and token as endpoints[${first}]; two connections with one token replace each other, so keep one`,
-      });
+    if (first === undefined) {
+      seen.set(key, index);
+      return;
+    }
+    const existing = settings.endpoints[first] as Settings['endpoints'][number];
+    const where = problemAt(doc, sources[first]?.path ?? ['endpoints', first], '').path.replace(/\.url$/, '');
+    problems.push(
+      problemAt(
+        doc,
+        sources[index]?.path ?? ['endpoints', index, 'url'],
+        `is the same endpoint as ${where} ("${existing.name}"): the same address and token, and xiaozhi keeps one connection per endpoint; keep one`,
+      ),
+    );
   });
+  return problems;
+}
+
+const DEBRIS_WORDS: Record<EndpointUrlDebris, string> = {
+  quotes: 'quotes',
+  prefix: 'a label before it',
+  lineBreaks: 'line breaks',
+  invisible: 'invisible characters',
+  punctuation: 'punctuation after it',
+};
+
+/** What was taken off a pasted endpoint URL (quotes, `MCP_ENDPOINT=`…), said where it stands. */
+function cleanedEndpointWarnings(sources: EndpointSource[], doc: JsonDocument | undefined): ConfigProblem[] {
+  const warnings: ConfigProblem[] = [];
+  for (const source of sources) {
+    const cleaned = cleanEndpointUrl(source.url);
+    if (!cleaned.ok || cleaned.removed.length === 0) continue;
+    const what = cleaned.removed.map((debris) => DEBRIS_WORDS[debris]).join(' and ');
+    warnings.push(problemAt(doc, source.path, `${what} around the address were taken off; fix the file to stop this warning`));
+  }
   return warnings;
 }
 
@@ -186,7 +231,7 @@ function readForeign(
   env: NodeJS.ProcessEnv,
   doc: JsonDocument | undefined,
   allowEnv: ReadonlySet<string>,
-): LoadedConfig {
+): LoadedConfig & { sources: EndpointSource[] } {
   // Every problem in one pass: entries that could not be read, values they need, and what the
   // settings schema finds in the rest.
   const parsed = withoutOwnEntries(
@@ -217,7 +262,8 @@ function readForeign(
     problems.push(...zodProblems(doc, valid.error.issues, pathOf));
   }
   if (problems.length > 0 || !valid.success) throw new ConfigError(file, problems);
-  return { settings: valid.data, format: parsed.format, warnings: parsed.warnings };
+  const sources = parsed.endpoints.map((endpoint, index) => ({ url: endpoint.url, path: parsed.endpointPaths[index] ?? ['mcpEndpoint'] }));
+  return { settings: valid.data, format: parsed.format, warnings: parsed.warnings, sources };
 }
 
 /**

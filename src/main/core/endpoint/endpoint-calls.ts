@@ -56,6 +56,8 @@ export interface LongCallOptions {
  */
 export class EndpointCalls {
   private readonly inFlight = new Map<string | number, CallAbort>();
+  /** The calls in progress under watch for their caller's patience, by request id. */
+  private readonly watched = new Map<string | number, LongCall>();
   private running = 0;
   private readonly waiting: { request: ToolCallRequest; bytes: number; controller: CallAbort }[] = [];
   private waitingBytes = 0;
@@ -94,6 +96,7 @@ export class EndpointCalls {
     const { id } = request;
     this.running++;
     const long = this.opts.longCalls ? this.watch(request, controller, this.opts.longCalls) : undefined;
+    if (long) this.watched.set(id, long);
     let answer: Promise<CallAnswer>;
     try {
       answer = this.callTool(request, controller, long);
@@ -103,6 +106,7 @@ export class EndpointCalls {
     answer.then(
       ({ result }) => {
         if (long) clearTimeout(long.timer);
+        if (this.watched.get(id) === long) this.watched.delete(id);
         long?.watched.finish(controller.aborted ? 'cancelled' : result.isError ? 'failed' : 'done', resultText(result));
         if (long?.answered) return;
         // Cancelled here (the window) rather than by the endpoint: the endpoint still waits for its answer.
@@ -112,6 +116,7 @@ export class EndpointCalls {
         const message = error instanceof Error ? error.message : String(error);
         this.opts.log.warn(`call ${request.params.name} failed inside the bridge: ${message}`);
         if (long) clearTimeout(long.timer);
+        if (this.watched.get(id) === long) this.watched.delete(id);
         long?.watched.finish('failed', message);
         if (long?.answered) return;
         this.finish(id, controller, { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } });
@@ -197,14 +202,39 @@ export class EndpointCalls {
     return true;
   }
 
-  /** The connection closed: calls in flight are cancelled (nobody is left to read their answers). */
-  abortAll(): void {
-    const controllers = [...this.inFlight.values()];
+  /**
+   * The connection closed (`keepCalls`: it was lost, not stopped). A call in progress that may go on in the background does: it becomes a
+   * task of this endpoint (within the bound of tasks), so the next session's `task_status` knows it
+   * and its result. The others (calls still waiting for a place, or that nobody could ask about)
+   * are cancelled: nobody is left to read their answers.
+   */
+  abortAll(keepCalls = true): void {
+    const waiting = new Set(this.waiting.map((w) => w.controller));
+    const calls = [...this.inFlight.entries()];
     this.inFlight.clear();
     this.waiting.length = 0;
     this.waitingBytes = 0;
-    for (const controller of controllers) controller.abort('the endpoint connection closed');
+    for (const [id, controller] of calls) {
+      const long = this.watched.get(id);
+      if (keepCalls && long && !waiting.has(controller) && !long.answered && !controller.aborted && this.goOnAlone(long)) continue;
+      controller.abort(keepCalls ? 'the endpoint connection closed' : 'the endpoint was stopped');
+    }
+    this.watched.clear();
     if (this.opts.session !== undefined) this.opts.longCalls?.sessionClosed?.(onConnection(this.opts.session));
+  }
+
+  /** A call whose connection closed goes on as a task of its endpoint; false when too many run in the background already. */
+  private goOnAlone(long: LongCall): boolean {
+    const taskId = long.watched.answerLater();
+    if (taskId === undefined) return false;
+    clearTimeout(long.timer);
+    long.answered = true;
+    long.background.id = taskId;
+    long.background.disconnected = true;
+    this.opts.log.info(
+      `the connection closed while ${long.watched.tool} ran; it goes on as task ${taskId} (task_status tells the next session)`,
+    );
+    return true;
   }
 
   /** Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks). */
@@ -282,7 +312,7 @@ interface LongCall {
   answered: boolean;
   /** Cancelled by the user (the built-in tool, the window), not by the endpoint. */
   cancelledHere: boolean;
-  /** Read by the history when the call ends: the task id it went on as. */
-  background: { id?: string };
+  /** Read by the history when the call ends: the task id it went on as, and whether its connection had closed. */
+  background: { id?: string; disconnected?: boolean };
   timer: NodeJS.Timeout | undefined;
 }

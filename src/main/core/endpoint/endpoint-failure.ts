@@ -27,10 +27,43 @@ const CLOSE_MEANINGS: Record<number, string> = {
 /** xiaozhi.me closes with 1008 (policy violation) and "token解密失败" ("token decryption failed") for a wrong token. */
 const TOKEN_REFUSAL = /token|令牌|解密/i;
 
+/**
+ * The self-hosted relay closes a tool connection with 1000 and "新连接替换" ("new connection
+ * replaced") when another connects with the same token (xinnan-tech/mcp-endpoint-server,
+ * src/core/connection_manager.py's register_tool_connection).
+ */
+const REPLACED = /新连接替换|replaced/i;
+
 /** The other side (or the network) closed the WebSocket. */
 export function closedWith(code: number, reason: string): EndpointFailure {
-  const kind = code === 4004 ? 'endpoint.idle' : code === 1008 && TOKEN_REFUSAL.test(reason) ? 'endpoint.tokenRejected' : 'endpoint.closed';
+  const kind =
+    code === 4004
+      ? 'endpoint.idle'
+      : code === 1008 && TOKEN_REFUSAL.test(reason)
+        ? 'endpoint.tokenRejected'
+        : code === 1000 && REPLACED.test(reason)
+          ? 'endpoint.replaced'
+          : 'endpoint.closed';
   return { problem: problem(kind, { code }), ...(reason ? { reason } : {}) };
+}
+
+/** Another connection holds the endpoint: found out by asking the relay (it never closed ours). */
+export const heldByAnother = (): EndpointFailure => ({ problem: problem('endpoint.replaced', {}) });
+
+/** Another connection took the endpoint: the relay said so when it closed ours. */
+export const isReplaced = (failure: EndpointFailure): boolean => failure.problem.code.startsWith('endpoint.replaced');
+
+/**
+ * Who took it, when the one who took it is a copy of ours (the desktop app, or `xiaozhi-tray run`
+ * with its config file): named, so the user knows which program to stop.
+ */
+export function replacedBy(
+  failure: EndpointFailure,
+  copy: { pid: number; kind: 'desktop' | 'headless'; config?: string } | undefined,
+): EndpointFailure {
+  if (!copy) return { ...failure, problem: problem('endpoint.replaced', failure.problem.params) };
+  const params = { ...failure.problem.params, pid: copy.pid, ...(copy.config !== undefined ? { config: copy.config } : {}) };
+  return { ...failure, problem: problem(copy.kind === 'desktop' ? 'endpoint.replacedByApp' : 'endpoint.replacedByRun', params) };
 }
 
 /** A failure no quick retry can fix (the token is wrong): the link waits long before it tries again. */
@@ -78,6 +111,20 @@ export function failureLine(failure: EndpointFailure): string {
     case 'endpoint.closed': {
       const meaning = CLOSE_MEANINGS[Number(params.code)];
       return `closed with code ${params.code}${meaning ? ` (${meaning})` : ''}${failure.reason ? `: ${failure.reason}` : ''}`;
+    }
+    case 'endpoint.replaced':
+    case 'endpoint.replacedByApp':
+    case 'endpoint.replacedByRun': {
+      const who =
+        code === 'endpoint.replacedByApp'
+          ? `another copy of Xiaozhi Tray is using this endpoint: the desktop app (pid ${params.pid})`
+          : code === 'endpoint.replacedByRun'
+            ? `another copy of Xiaozhi Tray is using this endpoint: xiaozhi-tray run${params.config !== undefined ? ` --config ${params.config}` : ''} (pid ${params.pid})`
+            : 'another program is using this endpoint';
+      // Closed by the server for the other's connection, or found out by asking the relay, which routes xiaozhi to the other.
+      return failure.reason !== undefined
+        ? `${who}; the server closed this connection for ${code === 'endpoint.replaced' ? 'a new one' : 'its one'} (code ${params.code ?? 1000}: ${failure.reason})`
+        : `${who}; the relay routes xiaozhi to its connection`;
     }
     case 'endpoint.tokenRejected':
       return `xiaozhi refused the token in the endpoint URL (closed with code ${params.code}${failure.reason ? `: ${failure.reason}` : ''}): copy the MCP endpoint URL again from the xiaozhi console`;

@@ -9,7 +9,21 @@ import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
 import type { EndpointTools } from '../router/endpoint-catalogs';
 import type { SettlingTools } from '../router/settling-tools';
-import { closedWith, failureLine, needsTheUser, noPong, refusedWith, socketFailed, tooBig, type EndpointFailure } from './endpoint-failure';
+import {
+  closedWith,
+  failureLine,
+  heldByAnother,
+  isReplaced,
+  needsTheUser,
+  noPong,
+  refusedWith,
+  replacedBy,
+  socketFailed,
+  tooBig,
+  type EndpointFailure,
+} from './endpoint-failure';
+import { checkRelay, relayCallUrl, type RelayVerdict } from './relay-check';
+import type { RunningCopy } from '../instances/running-copies';
 import { EndpointSession } from './endpoint-session';
 import type { LongCallOptions } from './endpoint-calls';
 
@@ -28,10 +42,27 @@ export interface EndpointLinkOptions {
   longCalls?: LongCallOptions | undefined;
   /** The user's language, for what the bridge words itself in answers. */
   language?: () => Language;
+  /** Another copy of ours (same state folder) serving this endpoint, to name when the endpoint is taken from us. */
+  otherCopy?: () => RunningCopy | undefined;
 }
 
 /** An initialised session that lasted this long shows the endpoint works (see the close handler). */
 const WORKING_SESSION_MS = 1000;
+
+/**
+ * When a self-hosted relay is asked whether it still routes to a new connection: soon (it forgets
+ * a connection that replaced a stale one as soon as the stale one's close is handled, up to its 10 s
+ * close timeout later), then every `connection.relayCheckMs`.
+ */
+const EARLY_RELAY_CHECKS_MS = [2_000, 12_000, 30_000, 60_000];
+/** After another program took the endpoint: the first look at whether it is free again. */
+const FIRST_REPLACED_WAIT_MS = 3_000;
+/**
+ * For an hour after another program held the endpoint, the relay is asked this often: when that
+ * program goes, the relay forgets us too, and xiaozhi should not wait the usual interval for its tools.
+ */
+const AFTER_OTHER_CHECK_MS = 30_000;
+const AFTER_OTHER_FOR_MS = 3_600_000;
 
 /**
  * One xiaozhi endpoint: holds its WebSocket (an `EndpointSession` plays the MCP server over it),
@@ -59,9 +90,24 @@ export class EndpointLink {
   private running = false;
   private stopping: Promise<void> | undefined;
 
+  /** Where a self-hosted relay's xiaozhi side is for this endpoint (none: not such a relay, or never asked). */
+  private callUrl: string | undefined;
+  /** The relay could not be asked (its xiaozhi side refused us): asked no more. */
+  private relayUnanswered = false;
+  private relayTimer: NodeJS.Timeout | undefined;
+  private relayChecks = 0;
+  /** A check's ping on its way through the relay: whether it reached this connection. */
+  private watching: { nonce: string; seen: boolean } | undefined;
+  /** How long the next connection after a forgotten one waits (doubling while the relay keeps forgetting). */
+  private rejoinMs = 0;
+  /** Another program took the endpoint: since when, and how long the next look at it waits. */
+  private replaced: { since: number; waitMs: number } | undefined;
+  /** When another program last held the endpoint. */
+  private otherSeenAt = 0;
   constructor(opts: EndpointLinkOptions) {
     this.opts = opts;
     this.id = opts.endpoint.id;
+    this.callUrl = opts.connection.relayCheckMs > 0 ? relayCallUrl(opts.endpoint.url) : undefined;
     // Full jitter, and never more than half the outage so far: an endpoint back after a 5 s outage
     // is served again within about 2.5 s, while a long outage still backs off to the cap.
     // At least half the base, so the first retries after a drop are not a tenth of a second apart.
@@ -101,6 +147,7 @@ export class EndpointLink {
     this.running = true;
     this.backoff.reset();
     this.failures = 0;
+    this.replaced = undefined;
     this.connect();
   }
 
@@ -123,7 +170,8 @@ export class EndpointLink {
       await closed;
       clearTimeout(timer);
     }
-    this.detach();
+    // Stopped on purpose (the app quits, the endpoint is switched off): its calls stop too.
+    this.detach(true, false);
     this.retryAt = undefined;
     this.setState('disconnected');
   }
@@ -134,10 +182,29 @@ export class EndpointLink {
    */
   wake(): void {
     if (!this.running) return;
-    if (this.state === 'waiting') {
+    if (this.waitsForOther) this.lookAgain();
+    else if (this.state === 'waiting') {
       this.backoff.reset();
       this.connect();
-    } else if (this.state === 'connected' && this.socket) this.checkAlive(this.socket);
+    } else if (this.state === 'connected' && this.socket) {
+      this.checkAlive(this.socket);
+      this.checkRelayNow();
+    }
+  }
+
+  /**
+   * Something changed on the endpoint's other side (a copy of ours that served it left, or came):
+   * a relay that may have forgotten us is asked now, and an endpoint another program held is looked at again.
+   */
+  recheck(): void {
+    if (!this.running) return;
+    if (this.waitsForOther) this.lookAgain();
+    else if (this.state === 'connected') this.checkRelayNow();
+  }
+
+  /** Whether a self-hosted relay routes xiaozhi to this connection now ('unsupported': not connected, or no relay to ask). */
+  relayVerdict(): Promise<RelayVerdict> {
+    return this.state === 'connected' ? this.askRelay() : Promise.resolve('unsupported');
   }
 
   /** Tells the endpoint the catalog changed (cheap; xiaozhi may only re-read per conversation). */
@@ -159,6 +226,166 @@ export class EndpointLink {
   private clearRetry(): void {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+  }
+
+  /**
+   * The relay closed us for another connection with our token. Taking the endpoint straight back
+   * would close theirs, and so on for ever (and this relay forgets whoever it replaces): instead
+   * wait, look whether it is free again (the relay knows no connection for it), and only then connect.
+   */
+  private onReplaced(failure: EndpointFailure): void {
+    const first = this.replaced === undefined;
+    // It closed us as the relay does: a relay, maybe under a path of a proxy's; it can be asked from now on.
+    if (this.opts.connection.relayCheckMs > 0) this.callUrl ??= relayCallUrl(this.opts.endpoint.url, { anyPath: true });
+    const { relayCheckMs, reconnectMaxMs } = this.opts.connection;
+    const cap = Math.max(relayCheckMs, reconnectMaxMs);
+    // Longer than the first check of the connection that replaced us, which then finds out first whether the relay forgot it.
+    const firstWait = Math.min(
+      FIRST_REPLACED_WAIT_MS,
+      Math.round(1.5 * Math.min(EARLY_RELAY_CHECKS_MS[0] as number, relayCheckMs || Infinity)),
+    );
+    const waitMs = first ? firstWait : Math.min(cap, (this.replaced as { waitMs: number }).waitMs * 2);
+    this.replaced = { since: this.replaced?.since ?? Date.now(), waitMs };
+    this.otherSeenAt = Date.now();
+    const copy = this.opts.otherCopy?.();
+    const described = replacedBy(failure, copy);
+    this.lastFailure = described;
+    this.failures = 0;
+    if (first)
+      this.opts.log.warn(
+        `${failureLine(described)}; waiting for it to let go instead of taking the endpoint back (two connections would push each other out)`,
+        described.problem,
+      );
+    this.retryAt = Date.now() + waitMs;
+    this.setState('waiting');
+    this.retryTimer = setTimeout(() => this.lookAgain(), waitMs);
+  }
+
+  /** Another program holds the endpoint, and this link waits for it to let go. */
+  private get waitsForOther(): boolean {
+    return this.state === 'waiting' && this.lastFailure !== undefined && isReplaced(this.lastFailure);
+  }
+
+  /** After another program took the endpoint: connect if the relay knows nobody for it now, else wait longer. */
+  private lookAgain(): void {
+    this.clearRetry();
+    const failure = this.lastFailure;
+    void this.askRelay().then((verdict) => {
+      if (!this.running || this.socket || this.retryTimer || !this.waitsForOther) return;
+      if (verdict === 'other' && failure) {
+        this.onReplaced(failure);
+        return;
+      }
+      this.opts.log.info(
+        verdict === 'nobody'
+          ? 'the other program no longer holds the endpoint: connecting again'
+          : 'connecting again (the server cannot say whether the other program still holds the endpoint)',
+        problem('endpoint.free'),
+      );
+      this.connect();
+    });
+  }
+
+  /** Asks a self-hosted relay whether xiaozhi's messages still come to this connection ('unsupported': nothing to ask). */
+  private askRelay(): Promise<RelayVerdict> {
+    const callUrl = this.callUrl;
+    if (!callUrl || this.relayUnanswered) return Promise.resolve('unsupported');
+    return checkRelay({
+      callUrl,
+      timeoutMs: Math.min(10_000, this.opts.connection.connectTimeoutMs),
+      watch: (nonce) => {
+        const watching = { nonce, seen: false };
+        this.watching = watching;
+        return {
+          seen: () => watching.seen,
+          done: () => {
+            if (this.watching === watching) this.watching = undefined;
+          },
+        };
+      },
+    }).then((verdict) => {
+      // A relay's xiaozhi side that refuses us will refuse again: not asked any more.
+      if (verdict === 'unsupported') this.relayUnanswered = true;
+      return verdict;
+    });
+  }
+
+  /** The next check of a connected relay link: soon after connecting, then every `relayCheckMs`. */
+  private scheduleRelayCheck(): void {
+    if (this.relayTimer) clearTimeout(this.relayTimer);
+    this.relayTimer = undefined;
+    const configured = this.opts.connection.relayCheckMs;
+    if (!this.callUrl || this.relayUnanswered || configured <= 0) return;
+    const every = Date.now() - this.otherSeenAt < AFTER_OTHER_FOR_MS ? Math.min(configured, AFTER_OTHER_CHECK_MS) : configured;
+    const delay = Math.min(every, EARLY_RELAY_CHECKS_MS[this.relayChecks] ?? every);
+    this.relayTimer = setTimeout(() => this.checkRelayNow(), delay);
+  }
+
+  private checkRelayNow(): void {
+    if (this.relayTimer) clearTimeout(this.relayTimer);
+    this.relayTimer = undefined;
+    const socket = this.socket;
+    if (!socket || !this.callUrl || this.relayUnanswered) return;
+    void this.askRelay().then((verdict) => {
+      if (socket !== this.socket || !this.running || this.state !== 'connected') return;
+      this.relayChecks++;
+      if (verdict === 'nobody') {
+        // The relay drops the agent whenever a connection it replaced closes: ours stays open, xiaozhi gets "工具端未连接".
+        this.opts.log.warn(
+          'the self-hosted relay no longer routes xiaozhi to this connection (it forgets an endpoint when another connection to it closes): connecting again so xiaozhi gets the tools',
+          problem('endpoint.forgotten'),
+        );
+        this.dropAndConnect(socket);
+        return;
+      }
+      if (verdict === 'other') {
+        // Another program holds it, though the relay never closed us: as if it had replaced us.
+        this.dropSocket(socket);
+        this.onReplaced(heldByAnother());
+        return;
+      }
+      if (verdict === 'us') this.rejoinMs = 0;
+      if (verdict === 'us' && this.replaced) {
+        this.replaced = undefined;
+        this.opts.log.info('the endpoint is ours again: xiaozhi reaches this connection');
+      }
+      this.scheduleRelayCheck();
+    });
+  }
+
+  /**
+   * Closes this socket and connects afresh, once its close is through: the relay unregisters the
+   * agent when a connection of it closes, whichever one it knows, so a new connection made before
+   * the old one's close was handled would be forgotten too. Each forgotten connection in a row
+   * waits longer before the next.
+   */
+  private dropAndConnect(socket: WebSocket): void {
+    const closed = new Promise<void>((resolve) => {
+      socket.once('close', () => resolve());
+      setTimeout(resolve, 2000).unref();
+    });
+    this.dropSocket(socket);
+    this.rejoinMs = Math.min(this.opts.connection.reconnectMaxMs * 4, this.rejoinMs === 0 ? 250 : this.rejoinMs * 2);
+    const wait = this.rejoinMs;
+    this.setState('connecting');
+    void closed.then(() => {
+      if (!this.running || this.socket) return;
+      // Asked again just before connecting: a connection registered meanwhile (another copy's) would be replaced, and so on.
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        void this.askRelay().then((verdict) => {
+          if (!this.running || this.socket || this.retryTimer) return;
+          if (verdict === 'other') this.onReplaced(heldByAnother());
+          else this.connect();
+        });
+      }, wait);
+    });
+  }
+
+  private dropSocket(socket: WebSocket): void {
+    this.detach(false);
+    socket.close(1000, 'reconnecting');
+    setTimeout(() => socket.terminate(), 2000).unref();
   }
 
   private connect(): void {
@@ -196,7 +423,12 @@ export class EndpointLink {
     });
     socket.on('pong', () => this.onAlive());
     socket.on('ping', () => this.onAlive());
-    socket.on('message', () => this.onAlive());
+    socket.on('message', (data) => {
+      this.onAlive();
+      const watching = this.watching;
+      // A relay check's ping reached this connection (the relay routes xiaozhi to us).
+      if (watching && !watching.seen && Buffer.isBuffer(data) && data.includes(watching.nonce)) watching.seen = true;
+    });
     socket.on('close', (code, reasonBuffer) => {
       if (socket !== this.socket) return;
       const closed = closedWith(code, reasonBuffer.toString());
@@ -204,8 +436,15 @@ export class EndpointLink {
       const wasConnected = this.connectedAt > 0;
       const upFor = wasConnected ? Date.now() - this.connectedAt : 0;
       const wasInitialized = this.session?.initialized === true;
-      this.detach();
+      // Lost, its calls go on as tasks; closed because the link stops, they stop with it.
+      this.detach(true, this.running);
       if (!this.running) return;
+      // Held a good while: another program that took it once before is history.
+      if (wasConnected && upFor >= connection.stableAfterMs) this.replaced = undefined;
+      if (isReplaced(closed)) {
+        this.onReplaced(closed);
+        return;
+      }
       if (wasConnected) log.warn(`${failureLine(closed)} after ${formatDuration(upFor)}`);
       // The endpoint works if it stayed up a while, or if the other side set up a session that
       // lasted a moment: start the backoff over. (A session closed at once counts as a failure, so
@@ -237,6 +476,8 @@ export class EndpointLink {
     this.startHeartbeat(socket);
     log.info('connected', problem('endpoint.connected'));
     this.setState('connected');
+    this.relayChecks = 0;
+    this.scheduleRelayCheck();
   }
 
   /**
@@ -268,13 +509,19 @@ export class EndpointLink {
     this.pongTimer = undefined;
   }
 
-  /** Drops every timer and listener of the current socket (nothing may leak across reconnects). */
-  private detach(): void {
+  /**
+   * Drops every timer and listener of the current socket (nothing may leak across reconnects);
+   * `terminate`: the socket too. `keepCalls`: calls in progress go on as tasks (the connection was
+   * lost), rather than stop with it (the link was stopped).
+   */
+  private detach(terminate = true, keepCalls = true): void {
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     if (this.pongTimer) clearTimeout(this.pongTimer);
+    if (this.relayTimer) clearTimeout(this.relayTimer);
     this.heartbeatTimer = undefined;
     this.pongTimer = undefined;
-    this.session?.close();
+    this.relayTimer = undefined;
+    this.session?.close(keepCalls);
     this.session = undefined;
     this.connectedAt = 0;
     const socket = this.socket;
@@ -289,7 +536,7 @@ export class EndpointLink {
       // Keep one error listener: an error after detaching must not crash the process.
       socket.removeAllListeners('error');
       socket.on('error', () => undefined);
-      if (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN) socket.terminate();
+      if (terminate && (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN)) socket.terminate();
     }
   }
 

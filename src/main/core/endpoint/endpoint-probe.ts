@@ -5,7 +5,10 @@ import type { EndpointTest } from '../../../shared/endpoint-test';
 import type { ToolHub } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
 import { redactText } from '../logs/redact';
-import { closedWith, failureLine, refusedWith, socketFailed, type EndpointFailure } from './endpoint-failure';
+import { closedWith, failureLine, needsTheUser, refusedWith, socketFailed, type EndpointFailure } from './endpoint-failure';
+import { checkRelay, relayCallUrl, type RelayVerdict } from './relay-check';
+import { isXiaozhiMe } from '../../../shared/endpoint-url';
+import { problem } from '../../../shared/problem';
 import { WsServerTransport } from './ws-server-transport';
 
 export interface ProbeOptions {
@@ -17,14 +20,130 @@ export interface ProbeOptions {
   connectTimeoutMs: number;
   /** How long to wait for the other side to ask for the tools once connected. */
   listWaitMs: number;
+  /**
+   * The endpoint's own link, when it is saved and connected: a self-hosted relay is asked through
+   * it, since a second connection with its token would push it out (and the relay forget both).
+   */
+  link?: { relayVerdict(): Promise<RelayVerdict>; recheck(): void } | undefined;
 }
 
 /**
- * "Test connection": connects once, the way a link does, and reports each step: the endpoint
- * answered, it took the token, xiaozhi asked for the tool list (and how many it got), and the time.
- * It serves the real tool list, then closes; the endpoint's own link is not touched.
+ * "Test connection": against xiaozhi.me, connects once, the way a link does (its broker lists the
+ * tools at once). A self-hosted relay lists them only when a device talks, so it is also asked as
+ * a device would ask it (`/call/`, as xiaozhi-esp32-server does): through the endpoint's own
+ * connection when it is up, else through the test's. Another program holding the endpoint is said,
+ * not pushed out.
  */
-export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
+export async function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
+  const callUrl = relayCallUrl(opts.url);
+  if (!callUrl) return probeOnce(opts, undefined);
+  const started = performance.now();
+  const timeoutMs = Math.min(opts.connectTimeoutMs, 10_000);
+  const verdict = opts.link
+    ? await opts.link.relayVerdict()
+    : await checkRelay({ callUrl, timeoutMs, watch: () => ({ seen: () => false, done: () => undefined }) });
+  const base = { reachable: true, accepted: true, waitedSeconds: Math.round(opts.listWaitMs / 1000) };
+  const elapsed = () => Math.round(performance.now() - started);
+  if (verdict === 'us') {
+    const listed = await listThroughRelay(callUrl, opts.version, opts.listWaitMs);
+    report(opts, { ...base, ...listed, durationMs: elapsed() });
+    return { ...base, ...listed, durationMs: elapsed() };
+  }
+  if (verdict === 'other') {
+    const result = {
+      ...base,
+      error: problem('endpoint.replaced', {}),
+      errorText: 'another program is using this endpoint',
+      durationMs: elapsed(),
+    };
+    report(opts, result);
+    return result;
+  }
+  if (verdict === 'nobody' && opts.link) {
+    // The relay forgot the endpoint's own connection: it connects again now.
+    opts.link.recheck();
+    const result = {
+      ...base,
+      error: problem('endpoint.forgotten'),
+      errorText: 'the relay had forgotten this connection; it connects again',
+      durationMs: elapsed(),
+    };
+    report(opts, result);
+    return result;
+  }
+  // Nobody holds it (a connection of ours replaces nobody), or the relay cannot be asked.
+  return probeOnce(opts, verdict === 'nobody' ? callUrl : undefined);
+}
+
+/** The test's line in the log. */
+function report(opts: ProbeOptions, result: Omit<EndpointTest, 'waitedSeconds'>): void {
+  const text = result.errorText ? redactText(result.errorText, [opts.url]) : undefined;
+  opts.log.info(
+    `connection test: ${result.reachable ? 'reachable' : 'not reachable'}, ${result.accepted ? 'token accepted' : 'token not accepted'}, ${result.toolsListed !== undefined ? `${result.toolsListed} tools listed${result.listedVia === 'relay' ? ' through the relay' : ''}` : result.note ? 'tools not listed (normal here: listed when a device talks)' : 'tools not listed'}, ${result.durationMs} ms${text ? ` (${text})` : ''}`,
+  );
+}
+
+/**
+ * Lists the tools through a relay's xiaozhi side as xiaozhi-esp32-server's client does
+ * (mcp_endpoint_handler.py): initialize (id 1), initialized, tools/list (id 2), following nextCursor.
+ */
+function listThroughRelay(callUrl: string, version: string, waitMs: number): Promise<Pick<EndpointTest, 'toolsListed' | 'listedVia'>> {
+  return new Promise((resolve) => {
+    let count = 0;
+    let settled = false;
+    const socket = new WebSocket(callUrl, { handshakeTimeout: waitMs, perMessageDeflate: false, maxPayload: 16 * 1024 * 1024 });
+    const finish = (listed: Pick<EndpointTest, 'toolsListed' | 'listedVia'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.removeAllListeners();
+      socket.on('error', () => undefined);
+      if (socket.readyState === WebSocket.OPEN) socket.close(1000, 'connection test done');
+      else socket.terminate();
+      resolve(listed);
+    };
+    const timer = setTimeout(() => finish({}), waitMs);
+    socket.on('error', () => finish({}));
+    socket.on('close', () => finish({}));
+    const send = (message: object) => socket.send(JSON.stringify(message));
+    socket.on('open', () => {
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'xiaozhi-tray-test', version } },
+      });
+      send({ jsonrpc: '2.0', method: 'notifications/initialized', params: {} });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    });
+    let pages = 0;
+    socket.on('message', (data) => {
+      let message: { id?: unknown; result?: { tools?: unknown; nextCursor?: unknown } | null; error?: unknown };
+      try {
+        message = JSON.parse(data.toString()) as typeof message;
+      } catch {
+        return;
+      }
+      if (message.id !== 2) return;
+      if (message.error || !message.result) {
+        finish({});
+        return;
+      }
+      count += Array.isArray(message.result.tools) ? message.result.tools.length : 0;
+      const cursor = message.result.nextCursor;
+      if (typeof cursor === 'string' && ++pages < 100) send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor } });
+      else finish({ toolsListed: count, listedVia: 'relay' });
+    });
+  });
+}
+
+/**
+ * Connects once, the way a link does, and reports each step: the endpoint answered, it took the
+ * token, xiaozhi asked for the tool list (and how many it got), and the time. It serves the real
+ * tool list, then closes; the endpoint's own link is not touched. With `callUrl` (a relay that
+ * knows nobody for this endpoint), the list is asked for through it once connected.
+ */
+function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<EndpointTest> {
   const started = performance.now();
   const waitedSeconds = Math.round(opts.listWaitMs / 1000);
   const elapsed = () => Math.round(performance.now() - started);
@@ -47,10 +166,14 @@ export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
         else socket.terminate();
       }
       const text = result.errorText ? redactText(result.errorText, [opts.url]) : undefined;
-      opts.log.info(
-        `connection test: ${result.reachable ? 'reachable' : 'not reachable'}, ${result.accepted ? 'token accepted' : 'token not accepted'}, ${result.toolsListed !== undefined ? `${result.toolsListed} tools listed` : 'tools not listed'}, ${durationMs} ms${text ? ` (${text})` : ''}`,
-      );
-      resolve({ ...result, ...(text ? { errorText: text } : {}), durationMs, waitedSeconds });
+      // Connected, not listed: normal for a self-hosted endpoint (it lists when a device talks), not for xiaozhi.me.
+      const note =
+        result.accepted && !result.error && result.toolsListed === undefined && !isXiaozhiMe(opts.url)
+          ? { note: 'listsOnDeviceTalk' as const }
+          : {};
+      const final = { ...result, ...note, ...(text ? { errorText: text } : {}), durationMs, waitedSeconds };
+      report(opts, final);
+      resolve(final);
     };
     try {
       socket = new WebSocket(opts.url, { handshakeTimeout: opts.connectTimeoutMs, perMessageDeflate: false });
@@ -62,7 +185,11 @@ export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
       finish({ reachable: true, accepted: false, ...failed(refusedWith(response.statusCode ?? 0, response.statusMessage)) }),
     );
     socket.on('error', (error) => finish({ reachable: false, accepted: false, ...failed(socketFailed(error, opts.url)) }));
-    socket.on('close', (code, reason) => finish({ reachable: true, accepted: true, ...failed(closedWith(code, reason.toString())) }));
+    socket.on('close', (code, reason) => {
+      const closed = closedWith(code, reason.toString());
+      // Closed for its token (the relay accepts the socket first, then closes it 1008 "token解密失败"): not accepted.
+      finish({ reachable: true, accepted: !needsTheUser(closed), ...failed(closed) });
+    });
     socket.on('open', () => {
       const ws = socket as WebSocket;
       server = new Server({ name: 'xiaozhi-tray', version: opts.version }, { capabilities: { tools: { listChanged: true } } });
@@ -75,11 +202,19 @@ export function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
       const transport = new WsServerTransport(ws, opts.log, opts.maxMessageBytes);
       // Answer first, then report (and close): the other side gets its list either way.
       transport.onsent = (message) => {
-        if (listed !== undefined && 'id' in message && message.id === listed)
+        if (listed !== undefined && 'id' in message && message.id === listed && !callUrl)
           finish({ reachable: true, accepted: true, toolsListed: opts.hub.summary().toolCount });
       };
       server.connect(transport).catch(() => undefined);
       timer = setTimeout(() => finish({ reachable: true, accepted: true }), opts.listWaitMs);
+      // A relay lists only when a device talks: a device's session is made, once the relay has registered this connection.
+      if (callUrl)
+        void (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          if (settled) return;
+          const through = await listThroughRelay(callUrl, opts.version, opts.listWaitMs);
+          if (through.toolsListed !== undefined) finish({ reachable: true, accepted: true, ...through });
+        })();
     });
   });
 }

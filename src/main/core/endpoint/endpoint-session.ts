@@ -108,9 +108,12 @@ export class EndpointSession {
     this.server.sendToolListChanged().catch(() => undefined);
   }
 
-  /** The socket is going: calls in flight are cancelled (nobody is left to read their answers). */
-  close(): void {
-    this.calls.abortAll();
+  /**
+   * The socket is going. Lost (`keepCalls`): calls that may go on in the background go on as tasks
+   * of the endpoint, the rest are cancelled; stopped on purpose: every call is cancelled.
+   */
+  close(keepCalls = false): void {
+    this.calls.abortAll(keepCalls);
     this.initializedFlag = false;
     this.server.onclose = undefined;
     void this.server.close().catch(() => undefined);

@@ -64,8 +64,8 @@ export interface CallContext {
   shape?: boolean;
   /** The caller asked for progress (a progressToken): the server's progress of this call goes here. */
   onProgress?: (progress: Progress) => void;
-  /** A call its caller may be answered before it ends: the task id it went on as, read when it ends (for the history). */
-  background?: { id?: string };
+  /** A call its caller may be answered before it ends: the task id it went on as, read when it ends (for the history), and whether its connection closed first. */
+  background?: { id?: string; disconnected?: boolean };
   /**
    * Answers the caller now with the text `say` makes of the task id, the call going on in the
    * background (an endpoint's call, for a server's question during it); the task id, or undefined.
@@ -454,6 +454,7 @@ export class ToolSetView implements CatalogView {
         outcome,
         result: resultText(out),
         ...(context.background?.id !== undefined ? { task: context.background.id } : {}),
+        ...(context.background?.disconnected ? { disconnected: true } : {}),
       });
       return cause ? { result: out, problem: cause } : { result: out };
     };

@@ -3,6 +3,7 @@ import type { ConflictAction, ImportChoices, ImportPreview, ImportResult } from 
 import { ImportChoicesSchema } from '../../../shared/import';
 import { SettingsSchema, defaultToolSwitches, type ServerSettings, type Settings } from '../../../shared/settings';
 import { firstIssue } from '../../../shared/zod-issue';
+import { sameEndpointAs } from '../../../shared/endpoint-url';
 import type { ParsedConfig } from './parse-config';
 import { fillInputs } from './placeholders';
 import type { ConfigProblem } from '../config/json-text';
@@ -77,7 +78,8 @@ export function applyImport(
     }
     const name = choice.action === 'rename' ? (choice.name ?? item.suggestedName).trim() : endpoint.name;
     if (choice.action === 'replace') {
-      const at = next.endpoints.findIndex((e) => e.name === endpoint.name || e.url === endpoint.url);
+      const same = sameEndpointAs(endpoint.url, next.endpoints);
+      const at = next.endpoints.findIndex((e) => e.name === endpoint.name || e === same);
       if (at >= 0) {
         next.endpoints[at] = { ...(next.endpoints[at] as Settings['endpoints'][number]), url: endpoint.url };
         result.addedEndpoints.push(name);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ImportConflict, ImportEndpointItem, ImportPreview, ImportServerItem } from '../../../shared/import';
 import { serverTarget, type ServerSettings, type Settings } from '../../../shared/settings';
+import { sameEndpointAs } from '../../../shared/endpoint-url';
 import { redactUrl } from '../logs/redact';
 import { maskServer } from '../bridge-secrets';
 import type { ParsedConfig } from './parse-config';
@@ -91,7 +92,8 @@ export function buildPreview(source: string, parsed: ParsedConfig, current: Sett
   });
   const endpointNames = new Set(current.endpoints.map((e) => e.name));
   const endpoints: ImportEndpointItem[] = parsed.endpoints.map((endpoint) => {
-    const byUrl = current.endpoints.find((e) => e.url === endpoint.url);
+    // The same address and token however the file writes it (a slash, case, quotes): one endpoint, one connection.
+    const byUrl = sameEndpointAs(endpoint.url, current.endpoints);
     const byName = current.endpoints.find((e) => e.name === endpoint.name);
     const conflict: ImportConflict | undefined = byUrl
       ? { kind: 'same-url', existing: byUrl.name }

@@ -227,14 +227,19 @@ export class LocalServerController {
     this.opts.log.info(`local MCP server listening at ${server.url}`);
     if (this.opts.stateDir) {
       try {
-        await writeStateFile(this.opts.stateDir, {
+        const { heldBy } = await writeStateFile(this.opts.stateDir, {
           pid: process.pid,
           url: server.url,
           token: wanted.token,
           version: this.opts.version,
           startedAt: Date.now(),
         });
-        await rememberToken(this.opts.stateDir, wanted.token);
+        // A second copy with the same folder: the first keeps `connect` (its file is neither taken over nor, on exit, removed).
+        if (heldBy)
+          this.opts.log.warn(
+            `another copy of Xiaozhi Tray (pid ${heldBy.pid}) already serves "xiaozhi-tray connect" from ${this.opts.stateDir}; this copy serves at ${server.url} but leaves that file alone. To run two copies side by side, give this one its own folder: XIAOZHI_TRAY_STATE_DIR`,
+          );
+        else await rememberToken(this.opts.stateDir, wanted.token);
       } catch (error) {
         this.opts.log.warn(`could not write the state file for "xiaozhi-tray connect": ${String(error)}`);
       }

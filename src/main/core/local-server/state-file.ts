@@ -54,15 +54,21 @@ export function stateDirDistrust(dir: string, platform: NodeJS.Platform = proces
   return undefined;
 }
 
-/** Writes the file, the user's alone (0600); refuses a folder others could write to. */
-export async function writeStateFile(dir: string, state: LocalServerState): Promise<void> {
+/**
+ * Writes the file, the user's alone (0600); refuses a folder others could write to. Another copy of
+ * the app still running keeps its file (`connect` goes on finding it): what it says is returned, nothing written.
+ */
+export async function writeStateFile(dir: string, state: LocalServerState): Promise<{ heldBy?: LocalServerState }> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const distrust = stateDirDistrust(dir);
   if (distrust)
     throw new Error(
       `${distrust}: anyone there could replace the file and receive the token. Use a folder only you can write to (XIAOZHI_TRAY_STATE_DIR)`,
     );
+  const current = readStateFile(dir);
+  if (current.ok && current.state.pid !== state.pid) return { heldBy: current.state };
   await writeFileAtomic(path.join(dir, STATE_FILE_NAME), `${JSON.stringify(state, null, 2)}\n`, { private: true });
+  return {};
 }
 
 /** Removes the file if it is still ours (another instance may have written its own since). */

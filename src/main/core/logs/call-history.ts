@@ -24,6 +24,8 @@ export interface CallInput {
   result: string;
   /** The task id the call went on as, when its caller was answered before it ended. */
   task?: string;
+  /** The connection it came on closed while it ran (it went on as `task`). */
+  disconnected?: boolean;
 }
 
 /**
@@ -69,6 +71,7 @@ export class CallHistory {
       outcome: input.outcome,
       result: trimText(input.result),
       ...(input.task !== undefined ? { task: input.task } : {}),
+      ...(input.disconnected ? { disconnected: true } : {}),
     };
     // A ring: dropping the oldest must not shift a thousand entries on every call.
     if (this.records.length < this.capacity) this.records.push(record);

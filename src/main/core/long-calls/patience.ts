@@ -1,4 +1,5 @@
 import type { EndpointSettings } from '../../../shared/settings';
+import { isXiaozhiMe } from '../../../shared/endpoint-url';
 
 /** How long xiaozhi.me waits for a tool call (its maintainer, August 2026). */
 export const XIAOZHI_ME_PATIENCE_S = 300;
@@ -19,13 +20,4 @@ export function patienceSeconds(endpoint: Pick<EndpointSettings, 'url' | 'patien
 export function answerAfterMs(endpoint: Pick<EndpointSettings, 'url' | 'patience'>): number {
   const seconds = patienceSeconds(endpoint);
   return Math.round((seconds - Math.min(MAX_MARGIN_S, seconds / 5)) * 1000);
-}
-
-function isXiaozhiMe(url: string): boolean {
-  try {
-    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
-    return host === 'xiaozhi.me' || host.endsWith('.xiaozhi.me');
-  } catch {
-    return false;
-  }
 }

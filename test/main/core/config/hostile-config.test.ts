@@ -123,18 +123,40 @@ describe('values no config should hold', () => {
 });
 
 describe('one endpoint twice', () => {
-  it('is one endpoint when MCP_ENDPOINT differs only by a slash, and a warning when the file has it twice', () => {
-    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0d2ljZSJ9.c2ln';
+  const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0d2ljZSJ9.c2ln';
+
+  it('is one endpoint when MCP_ENDPOINT differs only by a slash', () => {
     const once = parseConfigText('mcp.json', JSON.stringify({ mcpEndpoint: `wss://api.xiaozhi.me/mcp/?token=${token}`, mcpServers: {} }), {
       MCP_ENDPOINT: `wss://api.xiaozhi.me/mcp?token=${token}`,
     });
     expect(once.settings.endpoints).toHaveLength(1);
-    const twice = parseConfigText(
-      'xiaozhi.config.json',
-      JSON.stringify({ mcpEndpoint: [`wss://api.xiaozhi.me/mcp/?token=${token}`, `wss://API.xiaozhi.me/mcp/?token=${token}`] }),
-      {},
+  });
+
+  it('is refused in a file, naming the endpoint that has it first (the relay keeps one connection per token)', () => {
+    const foreign = problems(() =>
+      parseConfigText(
+        'xiaozhi.config.json',
+        JSON.stringify({ mcpEndpoint: [`wss://api.xiaozhi.me/mcp/?token=${token}`, `wss://API.xiaozhi.me/mcp/?token=${token}`] }),
+        {},
+      ),
     );
-    expect(twice.warnings.map((w) => w.message)).toEqual([expect.stringContaining('uses the same endpoint and token as endpoints[0]')]);
+    expect(foreign).toEqual([expect.stringMatching(/mcpEndpoint\[1\]: is the same endpoint as mcpEndpoint\[0\] \(".*"\): .*keep one/)]);
+    const text = `{
+  "endpoints": [
+    { "id": "a", "name": "home", "url": "wss://api.xiaozhi.me/mcp/?token=${token}" },
+    { "id": "b", "name": "home too", "url": " wss://api.xiaozhi.me/mcp?token=${token} " }
+  ]
+}`;
+    expect(problems(() => parseConfigText('tray.json', text, {}))).toEqual([
+      expect.stringMatching(/^line 4, column \d+, at endpoints\[1\]\.url: is the same endpoint as endpoints\[0\] \("home"\)/),
+    ]);
+  });
+
+  it('takes a pasted quote off an endpoint URL, and says so', () => {
+    const text = `{ "endpoints": [{ "id": "a", "name": "home", "url": "wss://api.xiaozhi.me/mcp/?token=${token}\\"" }] }`;
+    const loaded = parseConfigText('tray.json', text, {});
+    expect(loaded.settings.endpoints[0]?.url).toBe(`wss://api.xiaozhi.me/mcp/?token=${token}`);
+    expect(loaded.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([expect.stringMatching(/^endpoints\[0\]\.url: .*quote/)]);
   });
 });
 

@@ -1,13 +1,16 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { fastSupervision, fixtureServer, makeBridge, tearDown, type Harness } from '../../../helpers/bridge-harness';
+import { fastSupervision, fixtureServer, makeBridge, tearDown, testConnection, type Harness } from '../../../helpers/bridge-harness';
+import { RelayStandIn } from '../../../helpers/relay-stand-in';
 
 let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
+let relay: RelayStandIn | undefined;
 afterEach(async () => {
   await tearDown(harness, xiaozhi);
-  harness = xiaozhi = undefined;
+  await relay?.close();
+  harness = xiaozhi = relay = undefined;
 });
 
 describe('Test connection', () => {
@@ -55,11 +58,75 @@ describe('Test connection', () => {
     await expect(harness.bridge.api.testEndpoint({ url: 'https://not-a-websocket' })).rejects.toThrow(/ws:\/\/ or wss:\/\//);
   });
 
-  it('reports when xiaozhi never asks for the tools', async () => {
+  it('says a self-hosted endpoint that did not ask for the tools works, as that kind lists them only when a device talks', async () => {
     xiaozhi = await FakeXiaozhi.start();
     harness = makeBridge({}, fastSupervision, { testListWaitMs: 300 });
     const result = await harness.bridge.api.testEndpoint({ url: xiaozhi.url() });
     expect(result).toMatchObject({ reachable: true, accepted: true, waitedSeconds: 0 });
     expect(result.toolsListed).toBeUndefined();
+    expect(result.note).toBe('listsOnDeviceTalk');
+  });
+});
+
+describe('Test connection against the self-hosted relay', () => {
+  it('says a token the relay refuses is refused (it opens the socket, then closes it 1008)', async () => {
+    relay = await RelayStandIn.start();
+    harness = makeBridge({});
+    const result = await harness.bridge.api.testEndpoint({ url: relay.toolUrl().replace(/token=.*/, 'token=bm90LWEtdG9rZW4%3D') });
+    expect(result).toMatchObject({ reachable: true, accepted: false, error: { code: 'endpoint.tokenRejected' } });
+  });
+
+  it('lists the tools through the relay as a device would, though the relay lists only when a device talks', async () => {
+    relay = await RelayStandIn.start();
+    harness = makeBridge({ servers: [fixtureServer('fx')] }, fastSupervision, { testListWaitMs: 5000 });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const result = await harness.bridge.api.testEndpoint({ url: relay.toolUrl() });
+    expect(result).toMatchObject({ reachable: true, accepted: true, listedVia: 'relay' });
+    expect(result.toolsListed).toBeGreaterThan(5);
+    // The test's own connection is gone, and the relay is left knowing nobody.
+    await relay.whenRegistered(false);
+  });
+
+  it('tests a connected endpoint without opening a second connection that would push it out', async () => {
+    relay = await RelayStandIn.start();
+    harness = makeBridge(
+      { servers: [fixtureServer('fx')], endpoints: [{ id: 'e1', name: 'home', url: relay.toolUrl() }], connection: testConnection },
+      fastSupervision,
+      { testListWaitMs: 5000 },
+    );
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await relay.whenRegistered(true);
+    const made = relay.toolSockets.length;
+    const result = await harness.bridge.api.testEndpoint({ id: 'e1' });
+    expect(result).toMatchObject({ reachable: true, accepted: true, listedVia: 'relay' });
+    expect(result.toolsListed).toBeGreaterThan(5);
+    expect(relay.toolSockets.length).toBe(made);
+    expect(harness.bridge.state().endpoints[0]?.state).toBe('connected');
+    expect(relay.registered()).toBe(relay.toolSockets.at(-1));
+  });
+
+  it('says another program is using the endpoint, rather than take it for the test', async () => {
+    relay = await RelayStandIn.start();
+    const { WebSocket } = await import('ws');
+    const other = new WebSocket(relay.toolUrl());
+    try {
+      await relay.whenRegistered(true);
+      // The other program answers pings (as any MCP server does).
+      other.on('message', (data) => {
+        const message = JSON.parse(data.toString()) as { id?: unknown; method?: string };
+        if (message.method === 'ping') other.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
+      });
+      harness = makeBridge({});
+      const result = await harness.bridge.api.testEndpoint({ url: relay.toolUrl() });
+      expect(result).toMatchObject({ reachable: true, accepted: true, error: { code: 'endpoint.replaced' } });
+      expect(result.toolsListed).toBeUndefined();
+      // Its connection is the only one the relay got, and it still holds the endpoint.
+      expect(relay.toolSockets).toHaveLength(1);
+      expect(relay.registered()).toBe(relay.toolSockets[0]);
+    } finally {
+      other.terminate();
+    }
   });
 });

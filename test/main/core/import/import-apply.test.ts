@@ -156,6 +156,22 @@ describe('import: apply through the BridgeApi', () => {
     });
     expect(settings.modelscope.apiKey).toBe('ms-0123456789abcdef');
   });
+
+  it('finds an endpoint it already has, however the file writes it, and will not add it twice', async () => {
+    const url = 'wss://api.xiaozhi.me/mcp/?token=eyJhbGciOiJFUzI1NiJ9.already-here';
+    harness = makeBridge({ endpoints: [{ id: 'a', name: 'home', url }] });
+    // A slash less, the host in capitals, and a quote pasted in with it.
+    const text = JSON.stringify({
+      mcpEndpoint: `${url.replace('/mcp/', '/mcp').replace('api.xiaozhi.me', 'API.XIAOZHI.ME')}"`,
+      mcpServers: {},
+    });
+    const preview = await harness.bridge.api.previewImport({ source: 'xiaozhi.config.json', text });
+    expect(preview.endpoints).toEqual([expect.objectContaining({ conflict: { kind: 'same-url', existing: 'home' }, action: 'skip' })]);
+    await expect(
+      harness.bridge.api.applyImport({ id: preview.id, endpoints: { xiaozhi: { action: 'rename', name: 'again' } } }),
+    ).rejects.toThrow(/same endpoint as "home"/);
+    expect(harness.store.load().endpoints).toHaveLength(1);
+  });
 });
 
 describe('import: round trips', () => {

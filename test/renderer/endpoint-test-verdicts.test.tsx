@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { EndpointTestResult } from '../../src/renderer/pages/endpoint-test-result';
+import type { EndpointTest } from '../../src/shared/endpoint-test';
+import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
+
+/** Each verdict of "Test connection" is true, and says what is normal for that kind of endpoint. */
+const newBridge = bridgeEachTest();
+const steps = () => [...document.querySelectorAll('.steps li')].map((li) => `${li.className} ${li.textContent}`);
+
+describe('Test connection verdicts', () => {
+  it('never says the token is valid beside "xiaozhi refused the token"', async () => {
+    const refused: EndpointTest = {
+      reachable: true,
+      accepted: false,
+      durationMs: 40,
+      waitedSeconds: 10,
+      error: { code: 'endpoint.tokenRejected', params: { code: 1008 } },
+      errorText: 'xiaozhi refused the token in the endpoint URL (closed with code 1008: token解密失败)',
+    };
+    await renderWithBridge(newBridge({}), <EndpointTestResult result={refused} />, 'zh-CN');
+    expect(steps()).toEqual(['step-ok ✓可以连通', 'step-bad ✕令牌无效', 'step-skipped –未检查']);
+    expect(screen.queryByText('令牌有效')).toBeNull();
+  });
+
+  it('a self-hosted endpoint that did not list is a success, with the sentence that says why (both languages)', async () => {
+    const quiet: EndpointTest = { reachable: true, accepted: true, note: 'listsOnDeviceTalk', durationMs: 10_000, waitedSeconds: 10 };
+    const harness = newBridge({});
+    const { unmount } = await renderWithBridge(harness, <EndpointTestResult result={quiet} />, 'zh-CN');
+    expect(steps()).toEqual([
+      'step-ok ✓可以连通',
+      'step-ok ✓令牌有效',
+      'step-ok ✓已连上。这种自托管接入点只在有设备说话时才读取工具列表，现在没有读取是正常的。',
+    ]);
+    unmount();
+    await renderWithBridge(harness, <EndpointTestResult result={quiet} />, 'en');
+    expect(steps().at(-1)).toBe(
+      'step-ok ✓Connected. This kind of self-hosted endpoint lists the tools only when a device talks, so not listing them now is normal.',
+    );
+  });
+
+  it('says the tools were read through the relay, and that another program holds the endpoint', async () => {
+    const harness = newBridge({});
+    const through: EndpointTest = {
+      reachable: true,
+      accepted: true,
+      toolsListed: 12,
+      listedVia: 'relay',
+      durationMs: 80,
+      waitedSeconds: 10,
+    };
+    const { unmount } = await renderWithBridge(harness, <EndpointTestResult result={through} />, 'zh-CN');
+    expect(steps().at(-1)).toBe('step-ok ✓像设备说话时那样经服务器读取，小智读到 12 个工具');
+    unmount();
+    const held: EndpointTest = {
+      reachable: true,
+      accepted: true,
+      durationMs: 30,
+      waitedSeconds: 10,
+      error: { code: 'endpoint.replaced', params: {} },
+      errorText: 'another program is using this endpoint',
+    };
+    await renderWithBridge(harness, <EndpointTestResult result={held} />, 'zh-CN');
+    expect(steps().at(-1)).toBe('step-bad ✕另一个程序正在使用这个接入点，测试没有去抢它');
+  });
+});
