@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sourceAdvice, type MirrorUrls, type SourceAdvice } from '../../../shared/mirrors';
 import { problem } from '../../../shared/problem';
 import { RUNTIME_LABEL, RUNTIME_VERSIONS, type RuntimeName } from '../../../shared/runtime-need';
-import { ProblemError } from '../servers/server-problems';
+import { ProblemError } from '../problems/server-problems';
 import type { PreparedRuntime, RuntimeProvider } from './child-runtime';
 import { DownloadError, downloadFile, PROGRESS_BYTES, sha256File } from './download-file';
 import { wheelUrl } from './pypi-index';
