@@ -119,6 +119,8 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
         : `${p.runtime} could not be fetched: ${p.reason}`,
   'server.runtimeMismatch': (p) =>
     `the ${p.runtime} ${p.version} that ${p.host} sent (${p.file}) is not the genuine one: its SHA-256 differs from the one the app carries; it was deleted and never run`,
+  'server.runtimeFolderUnsafe': (p) =>
+    `${p.runtime} is not run from ${p.folder}, nor fetched into it: ${p.why}, who could put their own program there; make it yours only (chmod 700 ${p.folder})`,
   'server.fetchingRuntime': (p) => `${p.runtime} is not installed here: fetching ${p.runtime} ${p.version} into the app's folder`,
   'server.runtimeReady': (p) => `runs with the app's ${p.runtime} ${p.version}`,
   'server.notExecutable': (p) => `the command "${p.command}" is not executable (permission denied)`,

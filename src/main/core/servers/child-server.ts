@@ -545,8 +545,9 @@ export class ChildServer {
       if (this.runtime?.fetching) this.runtime = { name: this.runtime.name, from: 'app' };
       const said =
         error instanceof ProblemError ? error.problem : problem('server.runtimeDownloadFailed', { runtime: '', reason: errorText(error) });
-      // A missing runtime stays missing; a download may pass next time (and resumes where it stopped).
-      await this.fail({ problem: said }, said.code === 'server.runtimeMissing' ? 'permanent' : 'crash');
+      // A missing runtime stays missing, as does a folder others can write to; a download may pass next time (and resumes where it stopped).
+      const lasting = said.code === 'server.runtimeMissing' || said.code === 'server.runtimeFolderUnsafe';
+      await this.fail({ problem: said }, lasting ? 'permanent' : 'crash');
       return false;
     }
   }
