@@ -39,6 +39,8 @@ export function readActivityFile(file: string, now = Date.now()): ActivitySample
 export class ActivityLog {
   private samples: ActivitySample[];
   private timer: NodeJS.Timeout | undefined;
+  /** The file as this copy last read or wrote it: another copy sharing the data folder changes it. */
+  private seen: string | undefined;
 
   constructor(
     /** Where it is kept; none: memory only. */
@@ -46,6 +48,7 @@ export class ActivityLog {
     private readonly onError: (message: string) => void = () => undefined,
   ) {
     this.samples = file ? readActivityFile(file) : [];
+    this.seen = file ? fileSignature(file) : undefined;
   }
 
   static inFolder(dir: string | undefined, onError?: (message: string) => void): ActivityLog {
@@ -79,12 +82,18 @@ export class ActivityLog {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.file) return;
+    // Another copy of the app with the same data folder wrote since: keep its calls too (a stat per write; read only then).
+    if (fileSignature(this.file) !== this.seen) this.samples = mergeSamples(this.samples, readActivityFile(this.file));
     this.prune();
     try {
       // Often the first file of the app's data folder: made the owner's alone, as the state file and the sign-in tokens need it.
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      startAtomicWrite(this.file, JSON.stringify({ version: 1, samples: this.samples }), { private: true }).done.catch((error: unknown) =>
-        this.onError(String(error)),
+      const file = this.file;
+      const write = startAtomicWrite(file, JSON.stringify({ version: 1, samples: this.samples }), { private: true });
+      if (write.inPlace) this.seen = fileSignature(file);
+      write.done.then(
+        () => (this.seen = fileSignature(file)),
+        (error: unknown) => this.onError(String(error)),
       );
     } catch (error) {
       this.onError(error instanceof Error ? error.message : String(error));
@@ -97,4 +106,23 @@ export class ActivityLog {
     while (first < this.samples.length && (this.samples[first]?.time ?? 0) <= oldest) first++;
     if (first > 0) this.samples = this.samples.slice(first);
   }
+}
+
+/** Which version of a file is there: each atomic write puts a new file (inode) in place. */
+function fileSignature(file: string): string | undefined {
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+  } catch {
+    return undefined;
+  }
+}
+
+const sampleKey = (s: ActivitySample) => `${s.time}\0${s.server}\0${s.tool}\0${s.caller}\0${s.outcome}\0${s.durationMs}`;
+
+/** Both lists' samples, each once, oldest first. */
+function mergeSamples(ours: ActivitySample[], theirs: ActivitySample[]): ActivitySample[] {
+  const known = new Set(ours.map(sampleKey));
+  const added = theirs.filter((s) => !known.has(sampleKey(s)));
+  return added.length === 0 ? ours : [...ours, ...added].sort((a, b) => a.time - b.time);
 }
