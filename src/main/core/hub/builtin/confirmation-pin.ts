@@ -72,9 +72,12 @@ export function pinMatches(pin: string, said: unknown): boolean {
   return heard.length > 0 && timingSafeEqual(digest(kept), digest(heard));
 }
 
-/** A PIN the app makes when the user set none: six digits, easy to say, a million to guess. */
+/** A PIN the app makes when the user set none: six digits, easy to say, a million to guess (none a guesser tries first). */
 export function newPin(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+  for (;;) {
+    const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    if (isPin(pin)) return pin;
+  }
 }
 
 /** Wrong PINs a voice session may say before its held calls are cancelled (a person mishears; a model guesses on). */
