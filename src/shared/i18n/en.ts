@@ -1073,6 +1073,7 @@ export const en = {
   'voice.service.needsApp': 'The {platform} workflow stopped at "{node}", which only the {platform} app can answer.',
   'voice.service.answerArgument': 'Only to answer a question this workflow just asked: the reply.',
   'voice.call.failed': 'The tool "{tool}" failed. {detail}',
+  'voice.result.truncated': '[truncated: showing {shown} of {total} bytes]',
   'voice.call.noReason': 'The tool "{tool}" reported an error without saying why.',
   'voice.call.refused': 'The tool "{tool}" may not be used by voice. The user can allow it in Xiaozhi Tray.',
   'voice.confirm.ask':

@@ -1017,6 +1017,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.service.needsApp': '{platform} 工作流停在“{node}”，这一步只能在 {platform} 应用里完成。',
   'voice.service.answerArgument': '仅用于回答这个工作流刚刚提出的问题：回答内容。',
   'voice.call.failed': '工具“{tool}”出错了。{detail}',
+  'voice.result.truncated': '[内容太长，已截断：只显示了 {total} 字节中的 {shown} 字节]',
   'voice.call.noReason': '工具“{tool}”报告了错误，但没有说明原因。',
   'voice.call.refused': '工具“{tool}”不允许通过语音使用。用户可以在小智托盘中允许它。',
   'voice.confirm.ask':

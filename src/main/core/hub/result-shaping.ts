@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { translate, type Language } from '../../../shared/i18n/translate';
 
 /**
  * xiaozhi reads `isError` and the text of the first content item only, and drops messages over its
@@ -66,9 +67,9 @@ const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
 
 /**
  * The result as one text item whose response fits `maxBytes`; the text is cut with a visible
- * marker saying how much was left out, so the model knows it saw a part.
+ * marker saying how much was left out (in the voice language), so the model knows it saw a part.
  */
-export function shapeResult(result: CallToolResult, maxBytes: number, idJson = '0'): CallToolResult {
+export function shapeResult(result: CallToolResult, maxBytes: number, idJson = '0', language: Language = 'en'): CallToolResult {
   const text = resultText(result);
   const isError = result.isError === true;
   // An error's text goes twice (content and `error`): each copy gets half the room.
@@ -81,7 +82,7 @@ export function shapeResult(result: CallToolResult, maxBytes: number, idJson = '
 
   const overhead = responseBytes(make(''), idJson) - 2 * copies; // minus the empty strings' quotes
   const totalBytes = Buffer.byteLength(text);
-  const marker = (shown: number) => `\n…[truncated: showing ${shown} of ${totalBytes} bytes]`;
+  const marker = (shown: number) => `\n…${translate(language, 'voice.result.truncated', { shown, total: totalBytes })}`;
   const budget = Math.floor((maxBytes - overhead) / copies) - jsonBytes(marker(totalBytes)) + 2;
   // Largest prefix whose JSON form fits the budget (binary search over characters).
   let lo = 0;

@@ -442,7 +442,7 @@ export class ToolSetView implements CatalogView {
     const entry = !bound || (found?.server === bound.server && found.original.name === bound.tool) ? found : undefined;
     const shape = context.shape !== false;
     const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer => {
-      const shaped = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0') : result;
+      const shaped = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0', this.context.language()) : result;
       // A voice session never reads the person's PIN, whatever a tool answered (a file tool reading the config).
       const out = context.session !== undefined && this.context.voice ? withoutPin(shaped, this.context.voice.pin()) : shaped;
       this.context.history.add({

@@ -226,7 +226,7 @@ export class ToolRouter {
 
   /** The router's own answers are shaped and recorded like every call (their text says what was wrong: no problem to word). */
   private record(context: CallContext, tool: string, args: unknown, started: number, result: CallToolResult): CallAnswer {
-    const shaped = shapeResult(result, this.options.maxMessageBytes(), context.idJson ?? '0');
+    const shaped = shapeResult(result, this.options.maxMessageBytes(), context.idJson ?? '0', this.language());
     const outcome: CallOutcome = shaped.isError ? 'error' : 'ok';
     this.options.history.add({
       caller: context.caller,
