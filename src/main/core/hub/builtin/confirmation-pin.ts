@@ -163,12 +163,24 @@ export function withoutPin<T extends { content?: unknown; error?: unknown }>(res
   const kept = pin.normalize('NFKC').trim();
   const escaped = kept.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = /^[0-9]+$/.test(kept) ? new RegExp(`(?<![0-9])${escaped}(?![0-9])`, 'g') : new RegExp(escaped, 'giu');
+  // Found in the text as read (full-width digits are digits), hidden in the text as it is: the rest keeps
+  // its own characters (an answer's "，" and "…" are not made "," and "...").
   const hidden = (text: string) => {
-    const plain = text.normalize('NFKC');
+    const chars = [...text];
+    let plain = '';
+    const from: number[] = [];
+    chars.forEach((char, at) => {
+      const read = char.normalize('NFKC');
+      for (let unit = 0; unit < read.length; unit++) from.push(at);
+      plain += read;
+    });
     pattern.lastIndex = 0;
     if (!pattern.test(plain)) return text;
     pattern.lastIndex = 0;
-    return plain.replace(pattern, (found) => '*'.repeat([...found].length));
+    const hide = new Set<number>();
+    for (const found of plain.matchAll(pattern))
+      for (let unit = found.index; unit < found.index + found[0].length; unit++) hide.add(from[unit] as number);
+    return chars.map((char, at) => (hide.has(at) ? '*' : char)).join('');
   };
   const content = Array.isArray(result.content)
     ? result.content.map((item: unknown) =>
