@@ -395,6 +395,7 @@ export class ToolSetView implements CatalogView {
           ...(options.background ? { background: options.background } : {}),
         }),
       stillAllowed: () => voice.policyOf(entry.server, entry.original) !== 'never',
+      windowOnly: () => voice.policyOf(entry.server, entry.original) === 'window',
       // Who asked, what, and what became of it: in the history like the call it would have been.
       ended: (how, by) =>
         this.context.history.add({
