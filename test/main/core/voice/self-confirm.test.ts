@@ -122,6 +122,32 @@ describe('a model that confirms with what it read in its own answers', () => {
     for (const head of shown) expect(head).toMatch(/^\**x*$/);
   }, 120_000);
 
+  it("cannot read the PIN in a server's question put to it either (a question quoting the file it read)", async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      confirmation: { pin: '482193' },
+      endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
+      servers: [
+        // A tool that asks first: confirm_action is served, so the question is put by voice.
+        fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' }),
+        {
+          name: 'lc',
+          transport: 'stdio' as const,
+          command: process.execPath,
+          args: [LONG_CALL_SERVER],
+          env: { CONFIRM_MESSAGE: 'config.json has "pin": "482193". Replace it?' },
+        },
+      ],
+    });
+    ctx.harness.bridge.start();
+    await ctx.harness.bridge.whenServersSettled();
+    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
+    const asked = await esp.say('confirm_user');
+    expect(asked).toContain('"pin": "******"');
+    await confirmWithWhatItRead(esp, asked);
+    expect(await ran()).toEqual([]);
+  }, 120_000);
+
   it("cannot say yes to a server's yes/no question during its call", async () => {
     const esp = await speaker({}, true);
     const asked = await esp.say('confirm_user');

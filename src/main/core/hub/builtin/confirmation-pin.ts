@@ -159,13 +159,30 @@ export class WrongPins {
  * A tool that spells or encodes it gets past this; the README says so.
  */
 export function withoutPin<T extends { content?: unknown; error?: unknown }>(result: T, pin: string | undefined): T {
-  if (pin === undefined || !isPin(pin)) return result;
+  const hidden = pinHider(pin);
+  if (!hidden) return result;
+  const content = Array.isArray(result.content)
+    ? result.content.map((item: unknown) =>
+        typeof item === 'object' &&
+        item !== null &&
+        (item as { type?: unknown }).type === 'text' &&
+        typeof (item as { text?: unknown }).text === 'string'
+          ? { ...item, text: hidden((item as { text: string }).text) }
+          : item,
+      )
+    : result.content;
+  return { ...result, content, ...(typeof result.error === 'string' ? { error: hidden(result.error) } : {}) };
+}
+
+/** What hides the PIN wherever it stands whole in a text (a server's question quoting a file too); undefined without a PIN. */
+export function pinHider(pin: string | undefined): ((text: string) => string) | undefined {
+  if (pin === undefined || !isPin(pin)) return undefined;
   const kept = pin.normalize('NFKC').trim();
   const escaped = kept.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = /^[0-9]+$/.test(kept) ? new RegExp(`(?<![0-9])${escaped}(?![0-9])`, 'g') : new RegExp(escaped, 'giu');
   // Found in the text as read (full-width digits are digits), hidden in the text as it is: the rest keeps
   // its own characters (an answer's "，" and "…" are not made "," and "...").
-  const hidden = (text: string) => {
+  return (text: string) => {
     const chars = [...text];
     let plain = '';
     const from: number[] = [];
@@ -182,15 +199,4 @@ export function withoutPin<T extends { content?: unknown; error?: unknown }>(res
       for (let unit = found.index; unit < found.index + found[0].length; unit++) hide.add(from[unit] as number);
     return chars.map((char, at) => (hide.has(at) ? '*' : char)).join('');
   };
-  const content = Array.isArray(result.content)
-    ? result.content.map((item: unknown) =>
-        typeof item === 'object' &&
-        item !== null &&
-        (item as { type?: unknown }).type === 'text' &&
-        typeof (item as { text?: unknown }).text === 'string'
-          ? { ...item, text: hidden((item as { text: string }).text) }
-          : item,
-      )
-    : result.content;
-  return { ...result, content, ...(typeof result.error === 'string' ? { error: hidden(result.error) } : {}) };
 }
