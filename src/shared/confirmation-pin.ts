@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Words a model says on its own when it means "yes": a PIN that is one of them would be no proof
- * that a person spoke (compared without case, spaces or punctuation).
+ * Words a model says on its own when it means "yes", and those it would guess first: a PIN that is
+ * one of them would be no proof that a person spoke (compared without case, spaces or punctuation).
  */
 const TOO_COMMON = new Set([
   'yes',
@@ -43,6 +43,22 @@ const TOO_COMMON = new Set([
   '继续',
   '密码',
   '确认码',
+  // What a guesser tries first for a spoken password: the assistant's name and greeting, "open sesame", the classic 暗号.
+  '小智',
+  '你好',
+  '你好小智',
+  'xiaozhi',
+  'hello',
+  'secret',
+  'letmein',
+  'sesame',
+  'opensesame',
+  '芝麻开门',
+  '口令',
+  '暗号',
+  '确认口令',
+  '天王盖地虎',
+  '宝塔镇河妖',
 ]);
 
 /**

@@ -20,7 +20,7 @@ describe('the confirmation PIN in the settings', () => {
     ['73194652', true],
     ['123', false],
     ['123456789', false],
-    ['芝麻开门', true],
+    ['橘子汽水', true],
     ['确认', false],
     ['同意', false],
     ['Yes', false],
@@ -58,6 +58,14 @@ describe('the confirmation PIN in the settings', () => {
     // Written in full-width digits, it is the same PIN.
     expect(isPin(pin.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d))))).toBe(false);
   });
+
+  // The words a model tries first for a spoken password: the assistant's own name and greeting, "open sesame", the classic 暗号.
+  it.each(['芝麻开门', '芝麻，开门', 'Open Sesame', '小智', '你好小智', 'xiaozhi', '天王盖地虎', 'letmein'])(
+    '%s, a word a guesser tries first, is not a PIN',
+    (pin) => {
+      expect(isPin(pin)).toBe(false);
+    },
+  );
 
   it('a PIN a guesser tries first is refused, saying so', async () => {
     const { bridge } = makeBridge({});
