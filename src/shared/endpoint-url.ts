@@ -100,7 +100,8 @@ function trimEnd(text: string, drop: (c: string) => boolean): string {
 }
 
 /**
- * What makes two URLs one endpoint: its host (lower case, without the default port) and its token,
+ * What makes two URLs one endpoint: its host (lower case, without the default port, this machine's
+ * names as one) and its token,
  * decoded (`%2B` and `+` as the relay's own URL writes it), else its path and query. `/mcp?token=`
  * and `/mcp/?token=` are one endpoint; two tokens on one host are two (two agents of a relay).
  */
@@ -113,11 +114,20 @@ export function endpointIdentity(raw: string): string {
   } catch {
     return text;
   }
-  const host = url.host.toLowerCase();
+  const host = `${sameHost(url.hostname)}${url.port ? `:${url.port}` : ''}`;
   const token = tokenOf(url);
   if (token !== undefined) return `${host} token ${token}`;
   const query = [...url.searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `${host}${url.pathname.replace(/\/+$/, '')}?${query.map(([k, v]) => `${k}=${v}`).join('&')}`;
+}
+
+/**
+ * A host as one machine: DNS's trailing dot dropped, and every name of this machine (localhost,
+ * 127.x.x.x, [::1]) one name, so a relay here pasted once as printed and once by hand is one endpoint.
+ */
+function sameHost(hostname: string): string {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host) ? 'localhost' : host;
 }
 
 /** The token as written, percent-decoded once (a `+` stays a `+`: the URL parser's own reading turns it into a space). */

@@ -65,6 +65,16 @@ describe('one endpoint, however it is written', () => {
     expect(endpointIdentity(RELAY.replace(/%2B/g, '+'))).toBe(endpointIdentity(RELAY));
   });
 
+  it('is one host however this machine or DNS names it: localhost, 127.0.0.1, [::1], a trailing dot', () => {
+    // A relay on this machine pasted twice, once as the relay printed it and once by hand: one agent, which the two would fight over.
+    const local = RELAY.replace('192.168.1.5', '127.0.0.1');
+    for (const host of ['localhost', 'LOCALHOST.', '[::1]', '127.0.0.2'])
+      expect(endpointIdentity(local.replace('127.0.0.1', host))).toBe(endpointIdentity(local));
+    expect(endpointIdentity(`wss://api.xiaozhi.me./mcp/?token=${JWT}`)).toBe(endpointIdentity(URL_));
+    // Another port of this machine is another relay.
+    expect(endpointIdentity(local.replace(':8004', ':8005'))).not.toBe(endpointIdentity(local));
+  });
+
   it('tells two agents of one relay apart, and names the one that exists', () => {
     const other = RELAY.replace('25tO2', '99xY7');
     expect(endpointIdentity(other)).not.toBe(endpointIdentity(RELAY));

@@ -1115,7 +1115,7 @@ export const en = {
   'pin.make': 'Make a new one',
   'pin.own': 'Set your own PIN',
   'pin.rule':
-    '4 to 8 digits, or one word (at least 2 Chinese characters or 4 letters). Not “yes”, “确认” or the like: the AI says those anyway.',
+    '4 to 8 digits, or one word (at least 2 Chinese characters or 4 letters). Not “yes”, “确认” or the like: the AI says those anyway. Not what a guesser tries first either: 1234, 0000, 1212, 112233, a year, “小智” or “芝麻开门”.',
   'pin.saved': 'PIN saved.',
   'pin.made': 'A new PIN was made.',
   'pin.policies': 'On the Tools page, each tool can: Run, Ask first (this PIN or Allow), Only in the window (never by voice), or Never.',

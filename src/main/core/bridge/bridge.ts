@@ -99,6 +99,7 @@ export class Bridge {
         calls: this.voiceCalls,
         language: () => this.voiceLanguage(),
         pinFor: () => this.pinFor(),
+        pin: () => this.settings.confirmation.pin,
         waitMs: options.confirmWindowMs ?? CONFIRM_WINDOW_MS,
       },
     );

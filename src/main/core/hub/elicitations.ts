@@ -3,7 +3,7 @@ import type { ElicitField, ElicitValue, PendingElicitation } from '../../../shar
 import { sentences, translate, type Language } from '../../../shared/i18n/translate';
 import type { VoiceCalls } from './builtin/voice-calls';
 import type { VoiceQuestion } from './builtin/confirm-tool';
-import type { PinPlace } from './builtin/confirmation-pin';
+import { pinHider, type PinPlace } from './builtin/confirmation-pin';
 import { nameRecord } from '../../../shared/own';
 
 /** A server's message as a sentence the model can say back (ending with its stop). */
@@ -46,6 +46,8 @@ export interface VoiceQuestions {
   pinFor: () => PinPlace | undefined;
   /** How long a question put by voice waits (the caller was answered: as long as a held call does). */
   waitMs: number;
+  /** The person's PIN, hidden in the question the model reads (a question may quote a file that holds it). */
+  pin?: () => string | undefined;
 }
 
 /**
@@ -123,8 +125,13 @@ export class Elicitations {
     const language = this.voice.language();
     const place = this.voice.pinFor();
     const where = place === undefined ? undefined : translate(language, `voice.confirm.whereIsPin.${place}`);
+    const hide = pinHider(this.voice.pin?.());
     const task = call.answerNow((id) =>
-      sentences(language, translate(language, 'voice.elicit.ask', { message: spoken(message), confirmTool, id }), where),
+      sentences(
+        language,
+        translate(language, 'voice.elicit.ask', { message: spoken(hide ? hide(message) : message), confirmTool, id }),
+        where,
+      ),
     );
     if (task === undefined) return undefined;
     return { session: call.session, task, ...(fields[0] ? { field: fields[0].name } : {}) };

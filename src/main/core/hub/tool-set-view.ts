@@ -395,6 +395,7 @@ export class ToolSetView implements CatalogView {
           ...(options.background ? { background: options.background } : {}),
         }),
       stillAllowed: () => voice.policyOf(entry.server, entry.original) !== 'never',
+      windowOnly: () => voice.policyOf(entry.server, entry.original) === 'window',
       // Who asked, what, and what became of it: in the history like the call it would have been.
       ended: (how, by) =>
         this.context.history.add({
@@ -442,9 +443,12 @@ export class ToolSetView implements CatalogView {
     const entry = !bound || (found?.server === bound.server && found.original.name === bound.tool) ? found : undefined;
     const shape = context.shape !== false;
     const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer => {
-      const shaped = shape ? shapeResult(result, this.context.maxMessageBytes(), context.idJson ?? '0', this.context.language()) : result;
-      // A voice session never reads the person's PIN, whatever a tool answered (a file tool reading the config).
-      const out = context.session !== undefined && this.context.voice ? withoutPin(shaped, this.context.voice.pin()) : shaped;
+      // A voice session never reads the person's PIN, whatever a tool answered (a file tool reading the config):
+      // hidden before the answer is cut to fit, or a cut through it would show its first digits.
+      const pin = context.session !== undefined && this.context.voice ? this.context.voice.pin() : undefined;
+      const visible =
+        pin === undefined ? result : withoutPin(shape ? textResult(resultText(result), result.isError === true) : result, pin);
+      const out = shape ? shapeResult(visible, this.context.maxMessageBytes(), context.idJson ?? '0', this.context.language()) : visible;
       this.context.history.add({
         caller: context.caller,
         tool: name,

@@ -123,6 +123,21 @@ describe('ask before risky actions (by voice)', () => {
     });
   }, 60_000);
 
+  it('a held call whose tool is set to "only in the window" within the minute waits for the window: the PIN no longer runs it', async () => {
+    // Every tool of the server asks first, so confirm_action stays listed when delete_file alone becomes window-only.
+    const esp = await speaker({ toolPolicy: 'ask' } as Partial<StdioServerSettings>);
+    await esp.say('delete_file', { path: '/a' });
+    const api = ctx.harness!.bridge.api;
+    const { pin } = await api.revealConfirmationPin();
+    await api.setToolPolicy({ server: 'files', tool: 'delete_file', policy: 'window' });
+    expect(await esp.say('confirm_action', { pin })).toBe(
+      '工具调用错误: Delete a file (path: /a) can only be allowed in the Xiaozhi Tray window or its web page, not by voice.',
+    );
+    expect((await api.getHistory()).some((r) => r.result.startsWith('deleted'))).toBe(false);
+    const [pending] = await api.getConfirmations();
+    expect(pending).toMatchObject({ via: 'window', tool: 'delete_file' });
+  }, 60_000);
+
   it('a held call ends with its connection: after a reconnect the window does not list the action twice', async () => {
     const esp = await speaker();
     await esp.say('delete_file', { path: '/a' });

@@ -118,7 +118,7 @@ describe('a PIN as speech passes it on', () => {
   });
 
   it.each([
-    ['芝麻开门', '芝麻，开门。'],
+    ['橘子汽水', '橘子，汽水。'],
     ['Pineapple', 'pineapple!'],
   ])('a word (%s) said as "%s", runs the held call', async (pin, said) => {
     const { say, hold } = setup(pin);

@@ -4,6 +4,7 @@ import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { Esp32Client } from '../../../helpers/esp32-client';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import type { EndpointSettings } from '../../../../src/shared/settings';
+import { shapeResult, textResult } from '../../../../src/main/core/hub/result-shaping';
 
 const LONG_CALL_SERVER = path.resolve(__dirname, '../../../fixtures/long-call-server.mjs');
 const ctx = withEndpointTeardown(afterEach);
@@ -69,7 +70,13 @@ describe('a model that confirms with what it read in its own answers', () => {
     ctx.harness = makeBridge({
       confirmation: { pin: '482193' },
       endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
-      servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1', NOTES: '{"confirmation": {"pin": "482193"}, "port": 14821930}' })],
+      servers: [
+        fixtureServer('files', {
+          FIXTURE_DESTRUCTIVE: '1',
+          NOTES: '{"confirmation": {"pin": "482193"}, "port": 14821930}',
+          NOTES_ZH: '口令：４８２１９３，别告诉别人…',
+        }),
+      ],
     });
     ctx.harness.bridge.start();
     await ctx.harness.bridge.whenServersSettled();
@@ -77,8 +84,67 @@ describe('a model that confirms with what it read in its own answers', () => {
     const read = await esp.say('getenv', { name: 'NOTES' });
     // Hidden where it stands whole; a longer number that holds its digits is left as it is.
     expect(read).toBe('{"confirmation": {"pin": "******"}, "port": 14821930}');
+    // Full-width digits are found too, and the rest of the answer keeps its own characters (not made "," or "...").
+    expect(await esp.say('getenv', { name: 'NOTES_ZH' })).toBe('口令：******，别告诉别人…');
     const asked = await esp.say('delete_file', { path: '/home/me/report.docx' });
     await confirmWithWhatItRead(esp, `${asked} ${read}`);
+    expect(await ran()).toEqual([]);
+  }, 120_000);
+
+  it('cannot read part of the PIN where a long answer is cut short to fit the message (its first digits before the cut)', async () => {
+    const pin = '482193';
+    const total = 9000;
+    // Where xiaozhi's 8 KB message cuts an answer this long (the request id moves it by a character or two).
+    const cut = (shapeResult(textResult('x'.repeat(total)), 8192, '10').content[0] as { text: string }).text.indexOf('\n…');
+    const notes = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => {
+        const at = cut - 8 + i;
+        return [`NOTES_${i}`, `${'x'.repeat(at)}${pin}${'x'.repeat(total - at - pin.length)}`];
+      }),
+    );
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      confirmation: { pin },
+      endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
+      servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1', ...notes })],
+    });
+    ctx.harness.bridge.start();
+    await ctx.harness.bridge.whenServersSettled();
+    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
+    const shown: string[] = [];
+    for (const name of Object.keys(notes)) {
+      const read = await esp.say('getenv', { name });
+      // Cut: what was shown, then a line saying how much.
+      expect(read.length).toBeLessThan(total);
+      shown.push(read.slice(0, read.lastIndexOf('\n')).replace(/^x+/, ''));
+    }
+    // Each cut answer shows the PIN hidden (whole or in part), never its first digits.
+    for (const head of shown) expect(head).toMatch(/^\**x*$/);
+  }, 120_000);
+
+  it("cannot read the PIN in a server's question put to it either (a question quoting the file it read)", async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      confirmation: { pin: '482193' },
+      endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
+      servers: [
+        // A tool that asks first: confirm_action is served, so the question is put by voice.
+        fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' }),
+        {
+          name: 'lc',
+          transport: 'stdio' as const,
+          command: process.execPath,
+          args: [LONG_CALL_SERVER],
+          env: { CONFIRM_MESSAGE: 'config.json has "pin": "482193". Replace it?' },
+        },
+      ],
+    });
+    ctx.harness.bridge.start();
+    await ctx.harness.bridge.whenServersSettled();
+    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
+    const asked = await esp.say('confirm_user');
+    expect(asked).toContain('"pin": "******"');
+    await confirmWithWhatItRead(esp, asked);
     expect(await ran()).toEqual([]);
   }, 120_000);
 

@@ -72,9 +72,12 @@ export function pinMatches(pin: string, said: unknown): boolean {
   return heard.length > 0 && timingSafeEqual(digest(kept), digest(heard));
 }
 
-/** A PIN the app makes when the user set none: six digits, easy to say, a million to guess. */
+/** A PIN the app makes when the user set none: six digits, easy to say, a million to guess (none a guesser tries first). */
 export function newPin(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+  for (;;) {
+    const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    if (isPin(pin)) return pin;
+  }
 }
 
 /** Wrong PINs a voice session may say before its held calls are cancelled (a person mishears; a model guesses on). */
@@ -156,17 +159,8 @@ export class WrongPins {
  * A tool that spells or encodes it gets past this; the README says so.
  */
 export function withoutPin<T extends { content?: unknown; error?: unknown }>(result: T, pin: string | undefined): T {
-  if (pin === undefined || !isPin(pin)) return result;
-  const kept = pin.normalize('NFKC').trim();
-  const escaped = kept.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = /^[0-9]+$/.test(kept) ? new RegExp(`(?<![0-9])${escaped}(?![0-9])`, 'g') : new RegExp(escaped, 'giu');
-  const hidden = (text: string) => {
-    const plain = text.normalize('NFKC');
-    pattern.lastIndex = 0;
-    if (!pattern.test(plain)) return text;
-    pattern.lastIndex = 0;
-    return plain.replace(pattern, (found) => '*'.repeat([...found].length));
-  };
+  const hidden = pinHider(pin);
+  if (!hidden) return result;
   const content = Array.isArray(result.content)
     ? result.content.map((item: unknown) =>
         typeof item === 'object' &&
@@ -178,4 +172,31 @@ export function withoutPin<T extends { content?: unknown; error?: unknown }>(res
       )
     : result.content;
   return { ...result, content, ...(typeof result.error === 'string' ? { error: hidden(result.error) } : {}) };
+}
+
+/** What hides the PIN wherever it stands whole in a text (a server's question quoting a file too); undefined without a PIN. */
+export function pinHider(pin: string | undefined): ((text: string) => string) | undefined {
+  if (pin === undefined || !isPin(pin)) return undefined;
+  const kept = pin.normalize('NFKC').trim();
+  const escaped = kept.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = /^[0-9]+$/.test(kept) ? new RegExp(`(?<![0-9])${escaped}(?![0-9])`, 'g') : new RegExp(escaped, 'giu');
+  // Found in the text as read (full-width digits are digits), hidden in the text as it is: the rest keeps
+  // its own characters (an answer's "，" and "…" are not made "," and "...").
+  return (text: string) => {
+    const chars = [...text];
+    let plain = '';
+    const from: number[] = [];
+    chars.forEach((char, at) => {
+      const read = char.normalize('NFKC');
+      for (let unit = 0; unit < read.length; unit++) from.push(at);
+      plain += read;
+    });
+    pattern.lastIndex = 0;
+    if (!pattern.test(plain)) return text;
+    pattern.lastIndex = 0;
+    const hide = new Set<number>();
+    for (const found of plain.matchAll(pattern))
+      for (let unit = found.index; unit < found.index + found[0].length; unit++) hide.add(from[unit] as number);
+    return chars.map((char, at) => (hide.has(at) ? '*' : char)).join('');
+  };
 }

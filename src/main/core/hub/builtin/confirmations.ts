@@ -49,6 +49,8 @@ export interface HeldCall {
   ended(how: 'denied' | 'expired' | 'withdrawn', by?: string): void;
   /** Whether the tool may still run by voice (the policy read again: absent, yes). */
   stillAllowed?: () => boolean;
+  /** Whether the tool is now "only in the window" (the policy read again: absent, no). */
+  windowOnly?: () => boolean;
 }
 
 /** What became of a session's last held call. */
@@ -205,10 +207,19 @@ export class Confirmations {
     for (const entry of [...this.held.values()]) if (belongs(entry.session)) this.expire(entry);
   }
 
-  /** The settings changed: held calls whose tool may no longer run by voice ("never") end now, told so. */
+  /**
+   * The settings changed: held calls whose tool may no longer run by voice ("never") end now, told so;
+   * those now "only in the window" wait there, and the PIN no longer runs them.
+   */
   recheck(): void {
     for (const entry of [...this.held.values()]) {
-      if (entry.stillAllowed?.() !== false) continue;
+      if (entry.stillAllowed?.() !== false) {
+        if (entry.via === 'pin' && entry.windowOnly?.() === true) {
+          entry.via = 'window';
+          this.changed();
+        }
+        continue;
+      }
       this.held.delete(entry.key);
       this.remember(entry.session, { how: 'withdrawn', action: entry.action });
       entry.ended('withdrawn');
