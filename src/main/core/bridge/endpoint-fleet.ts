@@ -269,7 +269,9 @@ export class EndpointFleet {
           }
         : {}),
       language: () => options.hub.language,
-      ...(options.copies ? { otherCopy: () => options.copies?.holding(endpoint.url) } : {}),
+      ...(options.copies
+        ? { otherCopy: () => options.copies?.holding(endpoint.url), yieldTo: () => options.copies?.outranking(endpoint.url) }
+        : {}),
     });
   }
 
