@@ -895,6 +895,7 @@ export const en = {
   'import.fromEnvironment': "Use {name} from this computer's environment ({masked})",
   'import.ownSecret':
     "{name} is one of Xiaozhi Tray's own secrets, and is never passed to a server from the environment. Type a value only if this server really needs one.",
+  'settings.modelscopeTitle': 'ModelScope',
   'settings.modelscope': 'ModelScope API key',
   'settings.modelscopeHint': 'Used by servers hosted on ModelScope (modelscope.cn / modelscope.net). Kept as a secret.',
   'settings.modelscopeSet': 'A key is set ({masked}). Enter a new one to replace it.',
