@@ -355,7 +355,7 @@ export class EndpointLink {
       if (verdict === 'us') this.rejoinMs = 0;
       if (verdict === 'us' && this.replaced) {
         this.replaced = undefined;
-        this.opts.log.info('the endpoint is ours again: xiaozhi reaches this connection');
+        this.opts.log.info('the endpoint is ours again: xiaozhi reaches this connection', problem('endpoint.oursAgain'));
       }
       this.scheduleRelayCheck();
     });
