@@ -39,6 +39,12 @@ export const PROBLEM_CODES = [
   'endpoint.forgotten',
   // The endpoint was free again after another program held it: connecting.
   'endpoint.free',
+  // Another copy of ours started serving this endpoint (the two push each other out); a relay routes to us again.
+  'endpoint.alsoServedByApp',
+  'endpoint.alsoServedByRun',
+  'endpoint.oursAgain',
+  // An endpoint is served more tools or bytes than the budget xiaozhi handles.
+  'endpoint.overBudget',
   // The link's retry, logged with its failure as the cause (worded in the logs page and the CLI).
   'endpoint.retrying',
   'endpoint.connecting',

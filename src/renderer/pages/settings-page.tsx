@@ -143,7 +143,7 @@ export function SettingsPage() {
       </section>
 
       <section className="panel form">
-        <h2>ModelScope</h2>
+        <h2>{t('settings.modelscopeTitle')}</h2>
         <form
           className="form"
           onSubmit={(e) => {

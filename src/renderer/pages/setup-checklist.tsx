@@ -43,11 +43,8 @@ export function SetupChecklist({ state }: { state: BridgeState }) {
       done: read > 0,
       title: t('checklist.read'),
       body: connected ? t('checklist.readTodo') : t('checklist.readWaits'),
-      action: (
-        <a className="btn btn-small" href={serversLink({ add: true })}>
-          {t('checklist.openCatalogue')}
-        </a>
-      ),
+      // What is left is talking to xiaozhi, which no button here does: the body says how.
+      action: null,
     },
   ];
   return (

@@ -573,6 +573,15 @@ export const en = {
   'problem.endpoint.replacedByRun.hint': 'An endpoint takes one connection. Stop one of them; the other connects again by itself.',
   'problem.endpoint.forgotten':
     'The server no longer passed xiaozhi’s requests to this connection (a self-hosted server forgets it when another connection to the same endpoint closes), so it connected again.',
+  'problem.endpoint.alsoServedByApp':
+    'Another copy of Xiaozhi Tray also serves this endpoint: the desktop app (process {pid}). An endpoint takes one connection: stop one of them.',
+  'problem.endpoint.alsoServedByRun':
+    'Another copy of Xiaozhi Tray also serves this endpoint: xiaozhi-tray run --config {config} (process {pid}). An endpoint takes one connection: stop one of them.',
+  'problem.endpoint.oursAgain': 'The endpoint is ours again: xiaozhi reaches this connection.',
+  'problem.endpoint.overBudget':
+    'Serves {tools} tools ({bytes} bytes in {pages} pages), past the budget of {budgetTools} tools / {budgetBytes} bytes: xiaozhi may drop or fail the list.',
+  'problem.endpoint.overBudget.hint':
+    'Switch tools off on the Tools page, or use router mode (the endpoint’s setting, or run --tool-mode router).',
   'problem.endpoint.free': 'The other program no longer holds the endpoint: connecting again.',
   'problem.endpoint.connecting': 'Connecting to {url}',
   'problem.endpoint.connected': 'Connected',
@@ -895,6 +904,7 @@ export const en = {
   'import.fromEnvironment': "Use {name} from this computer's environment ({masked})",
   'import.ownSecret':
     "{name} is one of Xiaozhi Tray's own secrets, and is never passed to a server from the environment. Type a value only if this server really needs one.",
+  'settings.modelscopeTitle': 'ModelScope',
   'settings.modelscope': 'ModelScope API key',
   'settings.modelscopeHint': 'Used by servers hosted on ModelScope (modelscope.cn / modelscope.net). Kept as a secret.',
   'settings.modelscopeSet': 'A key is set ({masked}). Enter a new one to replace it.',

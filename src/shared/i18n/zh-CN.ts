@@ -434,7 +434,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'settings.timeoutHint': '超过此时间的调用会被取消，并返回可读的错误。',
   'settings.timeoutError': '至少 1 秒。',
   'settings.backgroundTimeout': '后台调用上限（分钟）',
-  'settings.backgroundTimeoutHint': '已告诉小智"仍在处理"的调用最多可运行这么久；超过后会被取消，任务会说明原因。',
+  'settings.backgroundTimeoutHint': '已告诉小智“仍在处理”的调用最多可运行这么久；超过后会被取消，任务会说明原因。',
   'settings.backgroundTimeoutError': '1 到 1440 分钟。',
   'settings.saved': '设置已保存。',
   'settings.about': '关于',
@@ -554,6 +554,13 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.replacedByRun.hint': '一个接入点只能有一个连接。停掉其中一个，另一个会自动接上。',
   'problem.endpoint.forgotten':
     '服务器不再把小智的请求转给这个连接（另一个连到同一接入点的连接断开时，自托管服务器会忘掉它），已重新连接。',
+  'problem.endpoint.alsoServedByApp': '另一个小智托盘也在使用这个接入点：桌面版（进程 {pid}）。一个接入点只能有一个连接：请停掉其中一个。',
+  'problem.endpoint.alsoServedByRun':
+    '另一个小智托盘也在使用这个接入点：xiaozhi-tray run --config {config}（进程 {pid}）。一个接入点只能有一个连接：请停掉其中一个。',
+  'problem.endpoint.oursAgain': '小智又能通过这个连接用到工具了。',
+  'problem.endpoint.overBudget':
+    '提供了 {tools} 个工具（{bytes} 字节，分 {pages} 页），超过了 {budgetTools} 个工具 / {budgetBytes} 字节的预算：小智可能读不全，或读取失败。',
+  'problem.endpoint.overBudget.hint': '在“工具”页关掉一些工具，或改用路由模式（接入点的设置，或 run --tool-mode router）。',
   'problem.endpoint.free': '另一个程序已不再占用这个接入点，正在重新连接。',
   'problem.endpoint.connecting': '正在连接 {url}',
   'problem.endpoint.connected': '已连接',
@@ -850,6 +857,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'import.envVariable': '环境变量 {name}',
   'import.fromEnvironment': '使用本机环境变量 {name} 的值（{masked}）',
   'import.ownSecret': '{name} 是小智托盘自己的密钥，不会从环境变量传给任何服务。只有这个服务确实需要时才手动填写。',
+  'settings.modelscopeTitle': '魔搭（ModelScope）',
   'settings.modelscope': '魔搭（ModelScope）API 密钥',
   'settings.modelscopeHint': '用于托管在魔搭（modelscope.cn / modelscope.net）上的服务，按密钥保存。',
   'settings.modelscopeSet': '已设置密钥（{masked}）。输入新的密钥可替换。',

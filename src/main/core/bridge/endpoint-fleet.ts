@@ -133,6 +133,9 @@ export class EndpointFleet {
             .logger(`endpoint:${link.name}`)
             .warn(
               `another copy of Xiaozhi Tray also serves this endpoint (${copy?.kind === 'desktop' ? 'the desktop app' : `xiaozhi-tray run${copy?.config ? ` --config ${copy.config}` : ''}`}, pid ${came[0]}): an endpoint takes one connection, so the two push each other out; stop one of them`,
+              copy?.kind === 'desktop'
+                ? problem('endpoint.alsoServedByApp', { pid: came[0] as number })
+                : problem('endpoint.alsoServedByRun', { pid: came[0] as number, config: copy?.config ?? '…' }),
             );
         }
         if (came.length > 0 || left.length > 0) link.recheck();
@@ -237,11 +240,16 @@ export class EndpointFleet {
       const served = this.catalogs.summary(link.id);
       const over = served.toolCount > budgetTools || served.bytes > budgetBytes;
       if (over && !this.overBudget.has(link.id)) {
-        this.options.logBook
-          .logger(`endpoint:${link.name}`)
-          .warn(
-            `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
-          );
+        this.options.logBook.logger(`endpoint:${link.name}`).warn(
+          `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
+          problem('endpoint.overBudget', {
+            tools: served.toolCount,
+            bytes: served.bytes,
+            pages: served.pages,
+            budgetTools,
+            budgetBytes,
+          }),
+        );
       }
       if (over) this.overBudget.add(link.id);
       else this.overBudget.delete(link.id);
@@ -269,7 +277,9 @@ export class EndpointFleet {
           }
         : {}),
       language: () => options.hub.language,
-      ...(options.copies ? { otherCopy: () => options.copies?.holding(endpoint.url) } : {}),
+      ...(options.copies
+        ? { otherCopy: () => options.copies?.holding(endpoint.url), yieldTo: () => options.copies?.outranking(endpoint.url) }
+        : {}),
     });
   }
 

@@ -44,6 +44,8 @@ export interface EndpointLinkOptions {
   language?: () => Language;
   /** Another copy of ours (same state folder) serving this endpoint, to name when the endpoint is taken from us. */
   otherCopy?: () => RunningCopy | undefined;
+  /** Another copy of ours that keeps this endpoint when both want it: while it runs, this link does not take the endpoint back. */
+  yieldTo?: () => RunningCopy | undefined;
 }
 
 /** An initialised session that lasted this long shows the endpoint works (see the close handler). */
@@ -270,6 +272,12 @@ export class EndpointLink {
   private lookAgain(): void {
     this.clearRetry();
     const failure = this.lastFailure;
+    // Our other copy keeps it: taking it back would start the two pushing each other out (it hears
+    // when the relay forgets it, and reconnects by itself). When it stops, the fleet wakes this link.
+    if (failure && this.opts.yieldTo?.()) {
+      this.onReplaced(failure);
+      return;
+    }
     void this.askRelay().then((verdict) => {
       if (!this.running || this.socket || this.retryTimer || !this.waitsForOther) return;
       if (verdict === 'other' && failure) {
@@ -347,7 +355,7 @@ export class EndpointLink {
       if (verdict === 'us') this.rejoinMs = 0;
       if (verdict === 'us' && this.replaced) {
         this.replaced = undefined;
-        this.opts.log.info('the endpoint is ours again: xiaozhi reaches this connection');
+        this.opts.log.info('the endpoint is ours again: xiaozhi reaches this connection', problem('endpoint.oursAgain'));
       }
       this.scheduleRelayCheck();
     });

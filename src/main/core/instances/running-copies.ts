@@ -104,6 +104,16 @@ export class RunningCopies {
     const fingerprint = endpointFingerprint(url);
     return this.others().find((copy) => copy.endpoints.includes(fingerprint));
   }
+
+  /**
+   * Another copy of ours serving this endpoint that keeps it when both want it. Two copies that each
+   * take the endpoint back once the relay forgets the other push each other out for ever; any fixed
+   * order settles them, and the higher pid is one every copy sees alike.
+   */
+  outranking(url: string): RunningCopy | undefined {
+    const fingerprint = endpointFingerprint(url);
+    return this.others().find((copy) => copy.endpoints.includes(fingerprint) && copy.pid > this.pid);
+  }
 }
 
 function readCopy(file: string): RunningCopy | undefined {

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RunningCopies } from '../../../../src/main/core/instances/running-copies';
+import { endpointFingerprint, RunningCopies, RUNNING_DIR } from '../../../../src/main/core/instances/running-copies';
+import { startTimeOf } from '../../../../src/main/core/servers/process-tree';
 import { fixtureServer, logText, makeBridge, tearDown, testConnection, type Harness } from '../../../helpers/bridge-harness';
 import { Esp32StandIn, NOT_READY } from '../../../helpers/esp32-stand-in';
 import { RelayStandIn } from '../../../helpers/relay-stand-in';
@@ -148,5 +150,65 @@ describe('another program takes the endpoint', () => {
     await second.exit;
     await servedAgain(10_000);
     await waitFor(() => harness!.bridge.state().endpoints[0]?.state === 'connected', scaled(5000), 'this copy to hold the endpoint');
+  });
+
+  it('a copy of ours that outranks this one keeps the endpoint: this one waits instead of taking it back, and takes it when that copy stops', async () => {
+    // Seen with the real relay and two `xiaozhi-tray run` on one endpoint: each, once replaced, found
+    // the relay free (it forgets the other when the replaced connection closes) and took the endpoint
+    // back, the other did the same a few seconds later, and the two swapped every ~17 s for ever.
+    relay = await RelayStandIn.start();
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-copies-'));
+    dirs.push(stateDir);
+    // The other copy: a live process of ours, named in the running folder as serving this endpoint.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
+    const otherPid = other.pid as number;
+    const gone = new Promise((resolve) => other.once('exit', resolve));
+    try {
+      const started = startTimeOf(otherPid);
+      fs.mkdirSync(path.join(stateDir, RUNNING_DIR), { recursive: true, mode: 0o700 });
+      fs.chmodSync(stateDir, 0o700);
+      // This copy's pid is below any other's, so the other outranks it.
+      harness = makeBridge(
+        { servers: [fixtureServer('fx')], endpoints: [{ id: 'e', name: 'home', url: relay.toolUrl() }], connection },
+        undefined,
+        { copies: new RunningCopies(stateDir, { kind: 'desktop' }, 1) },
+      );
+      harness.bridge.start();
+      await harness.bridge.whenServersSettled();
+      await relay.whenRegistered(true);
+      fs.writeFileSync(
+        path.join(stateDir, RUNNING_DIR, `${otherPid}.json`),
+        JSON.stringify({
+          pid: otherPid,
+          ...(started !== undefined ? { started } : {}),
+          kind: 'headless',
+          config: '/home/pi/other.json',
+          endpoints: [endpointFingerprint(relay.toolUrl())],
+        }),
+        { mode: 0o600 },
+      );
+      // The other copy connects (a socket with our token stands for it) and then goes quiet: the relay forgets it.
+      const taker = new WebSocket(relay.toolUrl());
+      foreign.push(taker);
+      await waitFor(
+        () => harness!.bridge.state().endpoints[0]?.lastErrorCause?.code === 'endpoint.replacedByRun',
+        scaled(10_000),
+        'the link to name the copy that replaced it',
+      );
+      taker.close();
+      await relay.whenRegistered(false);
+      const made = relay.toolSockets.length;
+      // Several of its looks later, it has not taken the endpoint back.
+      await new Promise((resolve) => setTimeout(resolve, scaled(3000)));
+      expect(relay.toolSockets.length - made, logText(harness.logBook)).toBe(0);
+      expect(harness.bridge.state().endpoints[0]?.state).toBe('waiting');
+
+      // The other copy stops: this one hears it leave and serves.
+      other.kill('SIGKILL');
+      await gone;
+      await servedAgain(10_000);
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 });
