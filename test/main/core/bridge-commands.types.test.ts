@@ -16,8 +16,8 @@ import {
   type BridgeCommands,
 } from '../../../src/shared/bridge-api';
 import { toolSetCommands } from '../../../src/shared/tool-set-api';
-import type * as commands from '../../../src/main/core/commands';
-import type { CommandHandlers } from '../../../src/main/core/commands';
+import type * as commands from '../../../src/main/core/bridge/commands';
+import type { CommandHandlers } from '../../../src/main/core/bridge/commands';
 
 /*
  * The handlers are typed from the zod contract. `npm run typecheck` (tsc over test/ too) checks
