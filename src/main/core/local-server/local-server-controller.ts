@@ -120,8 +120,11 @@ export class LocalServerController {
   }
 
   status(): LocalServerStatus {
+    const given = this.opts.overrides ?? {};
+    const overridden = (['enabled', 'port', 'host', 'token'] as const).filter((key) => given[key] !== undefined);
     return {
       state: this.state,
+      ...(overridden.length > 0 ? { overridden } : {}),
       ...(this.server ? { url: this.server.url } : {}),
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
       ...(this.lastErrorCause !== undefined ? { lastErrorCause: this.lastErrorCause } : {}),
