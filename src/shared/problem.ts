@@ -142,6 +142,7 @@ export const PROBLEM_CODES = [
   'log.starting',
   'log.toolListChanged',
   'log.overBudget',
+  'log.localListening',
   'other',
 ] as const;
 

@@ -83,7 +83,7 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
       const serving = (await card.locator('.serving').boundingBox()) as { width: number };
       expect(serving.width / cardBox.width).toBeGreaterThan(0.85);
       // The mode switch and "What the model sees" share one row.
-      const mode = (await card.getByRole('radio', { name: 'Always every tool' }).boundingBox()) as { y: number };
+      const mode = (await card.getByRole('radio', { name: 'Every tool' }).boundingBox()) as { y: number };
       const preview = (await card.getByRole('button', { name: 'What the model sees' }).boundingBox()) as { y: number };
       expect(Math.abs(mode.y - preview.y)).toBeLessThan(8);
     });

@@ -42,11 +42,11 @@ describe('the endpoint budget and router mode', () => {
     expect(screen.queryByText('Over budget')).toBeNull();
     expect(screen.queryByText(/More than xiaozhi handles well/)).toBeNull();
     expect(screen.getByText('Details')).toBeTruthy();
-    expect(screen.getByRole('radio', { name: 'Automatic (recommended)' }).getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByRole('radio', { name: 'Automatic' }).getAttribute('aria-checked')).toBe('true');
     expect(h.store.load().endpoints[0]?.toolMode).toBeUndefined();
 
     // Every tool, whatever it costs: that is warned of, with the way back.
-    fireEvent.click(screen.getByRole('radio', { name: 'Always every tool' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Every tool' }));
     expect(await screen.findByText(/^73 tools · [\d.]+\sKB in \d+ pages?/)).toBeTruthy();
     expect(screen.getByText('Over budget')).toBeTruthy();
     expect(screen.getByText(/More than xiaozhi handles well \(25 tools or 8\.0\sKB\)/)).toBeTruthy();
@@ -54,7 +54,7 @@ describe('the endpoint budget and router mode', () => {
     await waitFor(() => expect(h.store.load().endpoints[0]?.toolMode).toBe('auto'));
     await waitFor(() => expect(screen.queryByText('Over budget')).toBeNull());
 
-    fireEvent.click(screen.getByRole('radio', { name: 'Always search first' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Search first' }));
     expect(await screen.findByText('Xiaozhi searches your tools first, then calls the one it needs.')).toBeTruthy();
     expect(screen.getByText('xiaozhi sees find_tools and call_tool: it searches your 73 tools and calls the one it needs.')).toBeTruthy();
     // find_tools and call_tool, and the bridge's own task_status and cancel_task beside them.

@@ -923,8 +923,8 @@ export const en = {
   'describe.saved': 'Description of {name} saved.',
   'describe.size': '{size} in tools/list',
   'served.mode': 'Tools served',
-  'served.mode.all': 'Always every tool',
-  'served.mode.router': 'Always search first',
+  'served.mode.all': 'Every tool',
+  'served.mode.router': 'Search first',
   'served.modeHint.all': 'xiaozhi sees every tool that is on.',
   'served.modeHint.router':
     'xiaozhi sees find_tools and call_tool: it searches {count, plural, one {your # tool} other {your # tools}} and calls the one it needs.',

@@ -8,7 +8,7 @@ export const plainEn = {
   'plain.serving.autoSearch': 'You have many tools, so xiaozhi searches for the right one first, then calls it.',
   'plain.serving.all': 'Xiaozhi always sees all {count, plural, one {# tool} other {# tools}} directly, however many there are.',
   'plain.serving.search': 'Xiaozhi searches your tools first, then calls the one it needs.',
-  'plain.mode.auto': 'Automatic (recommended)',
+  'plain.mode.auto': 'Automatic',
   'plain.modeHint.auto': 'Every tool while there are few; when there are too many for xiaozhi, it searches first.',
   'plain.useAuto': 'Choose automatically',
   'plain.typical': 'Usually',
@@ -35,4 +35,9 @@ export const plainEn = {
     'This run was started with {options}: those choices win over the settings below until the next start without them.',
   'plain.localServer.overriddenAt':
     'This run was started with {options}: it listens at {url}, whatever the settings below say. They apply again at the next start without those options.',
+  'problem.log.localListening': 'The local MCP server listens at {url}',
+  'plain.cli.servers': '{count, plural, one {# server} other {# servers}}',
+  'plain.cli.noClientConfig': 'warning: no {client} config was found on this machine',
+  'plain.cli.added': '{count, plural, one {# server} other {# servers}} added',
+  'plain.cli.skipped': ', {count} skipped (already there, or not usable)',
 } as const;

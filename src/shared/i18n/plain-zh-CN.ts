@@ -7,7 +7,7 @@ export const plainZhCN: Record<keyof typeof plainEn, string> = {
   'plain.serving.autoSearch': '工具较多，小智会先搜索再调用。',
   'plain.serving.all': '无论工具有多少，小智总是直接看到全部 {count} 个。',
   'plain.serving.search': '小智先搜索你的工具，再调用需要的那个。',
-  'plain.mode.auto': '自动（推荐）',
+  'plain.mode.auto': '自动',
   'plain.modeHint.auto': '工具不多时全部直接提供；多到小智难以处理时，改为先搜索再调用。',
   'plain.useAuto': '改为自动',
   'plain.typical': '通常用时',
@@ -32,4 +32,9 @@ export const plainZhCN: Record<keyof typeof plainEn, string> = {
   'plain.localServer.overridden': '这次启动时用了 {options}：在下次不带这些参数启动之前，以它们为准，而不是下面保存的设置。',
   'plain.localServer.overriddenAt':
     '这次启动时用了 {options}：无论下面保存的设置是什么，现在都在 {url} 监听。下次不带这些参数启动时，才会按下面的设置。',
+  'problem.log.localListening': '本机 MCP 服务正在 {url} 监听',
+  'plain.cli.servers': '{count} 个服务',
+  'plain.cli.noClientConfig': '警告：这台电脑上没有找到 {client} 的配置',
+  'plain.cli.added': '添加了 {count} 个服务',
+  'plain.cli.skipped': '，跳过 {count} 个（已经有了，或无法使用）',
 };
