@@ -27,7 +27,7 @@ export const toolsCommand: Command = {
       }
       const endpoint = endpointOption(args, loaded.settings);
       const mode = {
-        toolMode: (stringOption(args, 'tool-mode') ?? endpoint?.toolMode ?? 'auto') as ToolMode,
+        toolMode: (stringOption(args, 'tool-mode') ?? endpoint?.toolMode ?? (endpoint ? 'auto' : 'all')) as ToolMode,
         pinned: endpoint?.pinned ?? [],
         toolSet: endpoint?.toolSet,
       };

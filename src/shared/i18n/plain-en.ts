@@ -30,7 +30,7 @@ export const plainEn = {
     'Starting: {servers, plural, one {# server} other {# servers}}, {endpoints, plural, one {# endpoint} other {# endpoints}}',
   'problem.log.toolListChanged': 'The tool list changed: {count, plural, one {# tool} other {# tools}}',
   'problem.log.overBudget':
-    'Serves {count, plural, one {# tool} other {# tools}}, more than xiaozhi handles well ({tools} tools or {bytes} bytes): switch some tools off, or set the endpoint to Automatic.',
+    'Serves {count, plural, one {# tool} other {# tools}}, more than xiaozhi handles well ({tools, plural, one {# tool} other {# tools}} or {bytes} bytes): switch some tools off, or set the endpoint to Automatic.',
   'plain.localServer.overridden':
     'This run was started with {options}: those choices win over the settings below until the next start without them.',
   'plain.localServer.overriddenAt':
