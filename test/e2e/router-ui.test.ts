@@ -41,8 +41,8 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     await xiaozhi.connection(1);
     for (const session of xiaozhi.sessions) await session.initialize();
     ({ browser, page } = await openWindow(bridge.url, 860));
-    // The four servers' 142 tools and the bridge's own two (task_status, cancel_task).
-    await waitFor(async () => (await page.getByText(/^144 tools · /).count()) > 0, 20_000, 'all four servers served');
+    // The four servers' 142 tools and the bridge's own two (task_status, cancel_task), said on the overview's card.
+    await waitFor(async () => (await page.getByText(/sees all 144 tools/).count()) > 0, 20_000, 'all four servers served');
   }, 120_000);
 
   afterAll(() => closeAll({ browser, bridge, xiaozhi, work }));
