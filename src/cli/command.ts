@@ -66,7 +66,7 @@ export function runtimesDirArg(args: ParsedArgs, ctx: CliContext): string | unde
 export const TOOL_MODE_OPTION: OptionSpec = {
   name: 'tool-mode',
   value: 'MODE',
-  choices: ['all', 'router'],
+  choices: ['auto', 'all', 'router'],
   help: 'cli.opt.tool-mode',
 };
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

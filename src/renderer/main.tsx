@@ -19,10 +19,11 @@ function connect(): { api: BridgeApi; onConnection: (cb: (c: boolean) => void) =
   if (window.xiaozhi) return { api: window.xiaozhi, onConnection: () => undefined, onRefused: () => undefined };
   const token =
     new URLSearchParams(window.location.hash.split('?')[1] ?? window.location.search.slice(1)).get('token') ??
-    sessionStorage.getItem('xiaozhi-token') ??
+    localStorage.getItem('xiaozhi-token') ??
     '';
-  // Keep the token out of the address bar (and screenshots) once read.
-  if (token) sessionStorage.setItem('xiaozhi-token', token);
+  // Keep the token out of the address bar (and screenshots) once read; kept for this address (the run
+  // keeps its port and token across restarts), so a bookmark of the page opens it in a new tab too.
+  if (token) localStorage.setItem('xiaozhi-token', token);
   if (window.location.hash.includes('token=')) history.replaceState(null, '', window.location.pathname + '#/overview');
   // The new address pasted into this tab is only a hash change: read its token by loading afresh.
   window.addEventListener('hashchange', () => {

@@ -144,6 +144,10 @@ export const PROBLEM_CODES = [
   'localServer.portInUse',
   'localServer.notAnAddress',
   'localServer.portDenied',
+  // The app's own log lines, worded in the window's language (issue 33).
+  'log.starting',
+  'log.toolListChanged',
+  'log.localListening',
   'other',
 ] as const;
 

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { ToolModeSchema } from './settings';
+import { ServedModeSchema, ToolModeSchema } from './settings';
 
 /** What one endpoint is served: how many tools and bytes, in how many tools/list pages. */
 export const ServedSummarySchema = z.object({
-  mode: ToolModeSchema,
+  /** The mode it is served in now. */
+  mode: ServedModeSchema,
+  /** The mode chosen (`auto`: `mode` follows the budget). */
+  chosen: ToolModeSchema.optional(),
   toolCount: z.number().int(),
   bytes: z.number().int(),
   pages: z.number().int(),

@@ -64,7 +64,13 @@ const HttpUrlSchema = urlSchema(['http:', 'https:'], 'must be an http:// or http
   }
 }, 'must not contain a user name or password (fetch refuses them): put the credentials in headers, e.g. Authorization');
 
-export const ToolModeSchema = z.enum(['all', 'router']);
+/**
+ * `auto`: every tool while they fit the endpoint's budget (limits.budgetTools, budgetBytes), search
+ * (router) by itself when they do not; `all`: every tool, always; `router`: always search.
+ */
+export const ToolModeSchema = z.enum(['auto', 'all', 'router']);
+/** The mode an endpoint is served in at a moment (auto resolved). */
+export const ServedModeSchema = z.enum(['all', 'router']);
 
 /** Update feeds: https, or http only on this machine (a local test feed). */
 export const UpdateMirrorSchema = DownloadUrlSchema;
@@ -89,7 +95,7 @@ export const EndpointSettingsSchema = z.object({
   name: NameSchema,
   url: EndpointUrlSchema,
   enabled: z.boolean().default(true),
-  /** `all` (when absent): every enabled tool is served. `router`: find_tools and call_tool (plus pinned tools) stand in for them. */
+  /** `auto` (when absent): `all` while it fits the budget, else `router`. `all`: every enabled tool is served. `router`: find_tools and call_tool (plus pinned tools) stand in for them. */
   toolMode: ToolModeSchema.optional(),
   /** Exposed names of tools served as themselves in router mode, beside find_tools and call_tool (absent: none). */
   pinned: z.array(z.string().min(1).max(64)).max(100).optional(),
@@ -433,6 +439,7 @@ export type ToolSet = ToolSetOutput;
 export type LocalServerSettings = z.infer<typeof LocalServerSettingsSchema>;
 export type NamingPolicy = z.infer<typeof NamingPolicySchema>;
 export type ToolMode = z.infer<typeof ToolModeSchema>;
+export type ServedMode = z.infer<typeof ServedModeSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
 export type ConnectionSettings = z.infer<typeof ConnectionSettingsSchema>;
 export type UpdateSettings = z.infer<typeof UpdateSettingsSchema>;

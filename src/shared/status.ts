@@ -126,6 +126,8 @@ export const LocalServerStatusSchema = z.object({
   /** Why it could not listen (a port in use…), for each UI to word with what to do. */
   lastErrorCause: ProblemSchema.optional(),
   sessions: z.array(LocalSessionSchema),
+  /** What this run's command line sets over the saved settings (`--mcp-port`…): the window says why they differ. */
+  overridden: z.array(z.enum(['enabled', 'port', 'host', 'token'])).optional(),
 });
 
 export const BridgeStateSchema = z.object({
@@ -157,6 +159,15 @@ export const LogEntrySchema = z.object({
 
 export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled', 'held']);
 
+/** Where a held call was answered: the desktop window, the web UI, or by voice with the PIN. */
+export const ConfirmedInSchema = z.enum(['window', 'webUi', 'voice']);
+
+/** A call held for the person's confirmation: what became of it (the row is updated in place), and where it was answered. */
+export const CallConfirmationSchema = z.object({
+  state: z.enum(['waiting', 'allowed', 'denied', 'expired', 'withdrawn']),
+  in: ConfirmedInSchema.optional(),
+});
+
 export const CallRecordSchema = z.object({
   id: z.number().int(),
   time: z.number(),
@@ -173,6 +184,8 @@ export const CallRecordSchema = z.object({
   task: z.string().optional(),
   /** The connection the call came on closed while it ran; it went on as `task`. */
   disconnected: z.boolean().optional(),
+  /** Held for confirmation: the same row (same id) is sent again when it is allowed, denied or expires. */
+  confirmation: CallConfirmationSchema.optional(),
 });
 
 /** A tool call answered before it finished (or one reporting progress), as the window lists it. */
@@ -211,3 +224,5 @@ export type LogEntry = z.infer<typeof LogEntrySchema>;
 export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
 export type BackgroundTask = z.infer<typeof BackgroundTaskSchema>;
 export type CallRecord = z.infer<typeof CallRecordSchema>;
+export type ConfirmedIn = z.infer<typeof ConfirmedInSchema>;
+export type CallConfirmation = z.infer<typeof CallConfirmationSchema>;

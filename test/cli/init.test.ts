@@ -47,6 +47,14 @@ async function init(args: string[], env: NodeJS.ProcessEnv, stdin?: string) {
 }
 
 describe('init: a working config from nothing', () => {
+  it('says what it added in Chinese under LANG=zh_CN (issue 33: its summaries were English)', async () => {
+    const { env } = fakeHome();
+    const run = await init(['--endpoint', ENDPOINT, '--import', 'claude-desktop,cursor', '--yes'], { ...env, LANG: 'zh_CN.UTF-8' });
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain('Claude Desktop: 添加了 2 个服务 (filesystem, github)');
+    expect(run.out).not.toMatch(/servers? added/);
+  });
+
   it('without questions: endpoint, every app found, values given as --input; the file checks and runs', async () => {
     const { env } = fakeHome();
     const run = await init(['--endpoint', ENDPOINT, '--import', 'all', '--input', 'input:perplexity-key=pplx-0123456789', '--yes'], env);

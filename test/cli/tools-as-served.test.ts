@@ -27,7 +27,8 @@ describe('tools lists what each endpoint of the config is served', () => {
     const file = h.writeConfig({
       ui: { language: 'zh-CN' },
       endpoints: [
-        { id: 'h', name: 'home', url: home.url() },
+        // Every tool (the automatic mode, an endpoint's default, would search these 23 past the budget).
+        { id: 'h', name: 'home', url: home.url(), toolMode: 'all' },
         { id: 's', name: 'study', url: study.url(), toolMode: 'router', pinned: ['get_daily_forecast'] },
       ],
       // A tool that asks first: confirm_action is served too.

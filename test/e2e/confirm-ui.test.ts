@@ -81,7 +81,10 @@ describe.skipIf(!haveChromium)('Allow / Deny in the window, in Chromium', () => 
     expect(await say('confirm_action', { pin })).toBe('deleted /b');
     await card.waitFor({ state: 'detached' });
     await goTo(page, 'history');
-    await page.getByText('kitchen (allowed in the web UI)').first().waitFor();
+    // One row per call, its outcome in the window's words (issue 33).
+    await page.getByText('allowed in the web page').first().waitFor();
+    await page.getByText('confirmed by voice with the PIN').first().waitFor();
+    expect(await page.locator('body').innerText()).not.toContain('(allowed in the web UI)');
     expect(await page.locator('body').innerText()).not.toContain(pin);
   }, 60_000);
 

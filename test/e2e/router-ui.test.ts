@@ -30,7 +30,7 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
       config,
       JSON.stringify({
         endpoints: [
-          { id: 'home', name: '家里', url: xiaozhi.url('home.token.sig') },
+          { id: 'home', name: '家里', url: xiaozhi.url('home.token.sig'), toolMode: 'all' },
           { id: 'office', name: 'office', url: xiaozhi.url('office.token.sig'), toolMode: 'router', pinned: ['get_current_weather'] },
         ],
         servers: ['github', 'weather', 'home-assistant', 'netease-music'].map((name) => catalogServer(name)),
@@ -41,8 +41,8 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     await xiaozhi.connection(1);
     for (const session of xiaozhi.sessions) await session.initialize();
     ({ browser, page } = await openWindow(bridge.url, 860));
-    // The four servers' 142 tools and the bridge's own two (task_status, cancel_task).
-    await waitFor(async () => (await page.getByText(/^144 tools · /).count()) > 0, 20_000, 'all four servers served');
+    // The four servers' 142 tools and the bridge's own two (task_status, cancel_task), said on the overview's card.
+    await waitFor(async () => (await page.getByText(/sees all 144 tools/).count()) > 0, 20_000, 'all four servers served');
   }, 120_000);
 
   afterAll(() => closeAll({ browser, bridge, xiaozhi, work }));
@@ -51,15 +51,15 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     await goTo(page, 'endpoints');
     const homeRow = page.getByRole('listitem').filter({ hasText: '家里' });
     await homeRow.getByText('Over budget').waitFor();
-    await homeRow.getByRole('button', { name: 'Switch to router mode' }).waitFor();
+    await homeRow.getByRole('button', { name: 'Choose automatically' }).waitFor();
     const officeRow = page.getByRole('listitem').filter({ hasText: 'office' });
     // find_tools, call_tool, the pinned get_current_weather and the bridge's own task_status and cancel_task.
     await officeRow.getByText(/^5 tools · /).waitFor();
-    expect(await officeRow.getByRole('radio', { name: 'Router (search)' }).getAttribute('aria-checked')).toBe('true');
+    expect(await officeRow.getByRole('radio', { name: 'Search first' }).getAttribute('aria-checked')).toBe('true');
     await officeRow.getByText('get_current_weather').waitFor();
   });
 
-  it('switching an endpoint to router mode in the window sends it list_changed and the small list', async () => {
+  it('switching an endpoint to automatic in the window sends it list_changed and the small list (it searches past the budget)', async () => {
     // Which fake session is 家里: the one whose tools/list has all 144 tools.
     let homeSession: FakeSession | undefined;
     for (const session of xiaozhi.sessions)
@@ -67,17 +67,16 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     home = homeSession as FakeSession;
     const mark = home.mark();
     await goTo(page, 'endpoints');
-    await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('button', { name: 'Switch to router mode' }).click();
+    await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('button', { name: 'Choose automatically' }).click();
     await home.waitForNotification('notifications/tools/list_changed', mark);
     // With the bridge's own task tools beside them.
     expect((await home.listAllTools(5000)).tools.map((t) => t.name)).toEqual(['call_tool', 'cancel_task', 'find_tools', 'task_status']);
-    await page
-      .getByRole('listitem')
-      .filter({ hasText: '家里' })
-      .getByText(/^4 tools · /)
-      .waitFor();
+    const homeRow = page.getByRole('listitem').filter({ hasText: '家里' });
+    await homeRow.getByText('You have many tools, so xiaozhi searches for the right one first, then calls it.').waitFor();
+    await homeRow.getByText('Details', { exact: true }).click();
+    await homeRow.getByText(/^4 tools · /).waitFor();
     // And back, so the screenshots show both modes.
-    await page.getByRole('listitem').filter({ hasText: '家里' }).getByRole('radio', { name: 'All tools' }).click();
+    await homeRow.getByRole('radio', { name: 'Every tool' }).click();
     await page.getByRole('listitem').filter({ hasText: '家里' }).getByText('Over budget').waitFor();
   });
 

@@ -6,7 +6,8 @@ import type { Browser } from 'playwright-core';
 import { CHROMIUM, haveChromium, launchChromium, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
 
 /**
- * `run` restarted with the same --port prints a new address (a new token). The tab that still holds
+ * `run` restarted keeps its address (port and token, kept in its state folder) so a bookmark works;
+ * one that could not keep it (another state folder) prints a new token. The tab that still holds
  * the old one must say so, in its language, instead of "Reconnecting… / Loading…" for ever.
  */
 if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);
@@ -27,7 +28,7 @@ describe.skipIf(!haveChromium)('a tab left open across a restart of run', () => 
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-stale-'));
     const config = path.join(work, 'xiaozhi-tray.json');
     fs.writeFileSync(config, JSON.stringify({ ui: { language: 'zh-CN' } }));
-    bridge = await startWindowBridge(config);
+    bridge = await startWindowBridge(config, { XIAOZHI_TRAY_STATE_DIR: path.join(work, 'state-a') });
     const port = new URL(bridge.url).port;
     browser = await launchChromium();
     // Headless Chromium says en-US: Chinese can only come from the setting this page has seen.
@@ -36,7 +37,8 @@ describe.skipIf(!haveChromium)('a tab left open across a restart of run', () => 
     await page.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor();
 
     await bridge.stop();
-    bridge = await startWindowBridge(config, {}, ['--port', port]);
+    // Another state folder: the token of the first run is not known to this one.
+    bridge = await startWindowBridge(config, { XIAOZHI_TRAY_STATE_DIR: path.join(work, 'state-b') }, ['--port', port]);
     const fresh = bridge.url;
     expect(new URL(fresh).port).toBe(port);
     await page.reload();
@@ -50,5 +52,36 @@ describe.skipIf(!haveChromium)('a tab left open across a restart of run', () => 
     await page.goto(fresh);
     await page.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor({ timeout: 15_000 });
     expect(await page.getByText('此页面的访问地址已过期').count()).toBe(0);
+  }, 90_000);
+});
+
+describe.skipIf(!haveChromium)('a bookmark of the window', () => {
+  it('opens it after a restart: the same port and token, kept in a file only the owner reads, in a new tab', async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-bookmark-'));
+    const config = path.join(work, 'xiaozhi-tray.json');
+    fs.writeFileSync(config, JSON.stringify({ ui: { language: 'zh-CN' } }));
+    const env = { XIAOZHI_TRAY_STATE_DIR: path.join(work, 'state') };
+    // The first start takes a free port; the next, given none, the same.
+    bridge = await startWindowBridge(config, env, ['--port', '0']);
+    const first = bridge.url;
+    browser = await launchChromium();
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(first);
+    await page.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor();
+    // What a bookmark holds: the address bar without the token.
+    const bookmark = page.url();
+    expect(bookmark).not.toContain('token=');
+    await bridge.stop();
+
+    bridge = await startWindowBridge(config, env, [], { keptPort: true });
+    expect(bridge.url).toBe(first);
+    const kept = fs.readdirSync(path.join(work, 'state', 'web-ui')).map((f) => path.join(work, 'state', 'web-ui', f));
+    expect(kept).toHaveLength(1);
+    if (process.platform !== 'win32') expect(fs.statSync(kept[0] as string).mode & 0o777).toBe(0o600);
+    const later = await context.newPage();
+    await later.goto(bookmark);
+    await later.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor({ timeout: 15_000 });
+    expect(await later.getByText('此页面的访问地址已过期').count()).toBe(0);
   }, 90_000);
 });

@@ -75,12 +75,15 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
       await page.setViewportSize({ width, height });
       await page.evaluate(() => (window.location.hash = '#/endpoints'));
       const card = page.getByRole('listitem').filter({ hasText: 'Tools served' });
+      // The numbers and the mode are behind "Details" in the default (automatic) mode.
+      if (!(await card.locator('details.serving-details').evaluate((d) => (d as HTMLDetailsElement).open)))
+        await card.getByText('Details', { exact: true }).click();
       await card.getByText(/^\d+ tools · /).waitFor();
       const cardBox = (await card.boundingBox()) as { width: number };
       const serving = (await card.locator('.serving').boundingBox()) as { width: number };
       expect(serving.width / cardBox.width).toBeGreaterThan(0.85);
       // The mode switch and "What the model sees" share one row.
-      const mode = (await card.getByRole('radio', { name: 'All tools' }).boundingBox()) as { y: number };
+      const mode = (await card.getByRole('radio', { name: 'Every tool' }).boundingBox()) as { y: number };
       const preview = (await card.getByRole('button', { name: 'What the model sees' }).boundingBox()) as { y: number };
       expect(Math.abs(mode.y - preview.y)).toBeLessThan(8);
     });

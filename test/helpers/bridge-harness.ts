@@ -82,7 +82,9 @@ export function makeBridge(
   const store = new MemorySettingsStore(settings);
   const logBook = new LogBook();
   // No state file: a test must never touch the user's own app folder.
-  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20, stateDir: null, ...options });
+  // An endpoint without a tool mode is served every tool, as before the automatic mode: most tests
+  // count tools or call them by name past the budget. The automatic mode's tests ask for it.
+  const bridge = new Bridge({ store, logBook, supervision, listChangedDebounceMs: 20, stateDir: null, defaultToolMode: 'all', ...options });
   return { bridge, logBook, store, settings };
 }
 

@@ -21,9 +21,14 @@ export interface WindowBridge {
 }
 
 /** Runs the headless bridge with its window on a free port; resolves once it printed the window's URL. */
-export async function startWindowBridge(config: string, env: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<WindowBridge> {
-  // A free port, unless the test names one (a restart on the same port).
-  const port = extraArgs.includes('--port') ? [] : ['--port', '0'];
+export async function startWindowBridge(
+  config: string,
+  env: NodeJS.ProcessEnv = {},
+  extraArgs: string[] = [],
+  options: { keptPort?: boolean } = {},
+): Promise<WindowBridge> {
+  // A free port, unless the test names one (a restart on the same port) or wants the one the last run kept.
+  const port = extraArgs.includes('--port') || options.keptPort ? [] : ['--port', '0'];
   const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', ...port, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, MCP_ENDPOINT: '', ...env },

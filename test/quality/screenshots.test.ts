@@ -153,7 +153,8 @@ describe.skipIf(!haveChromium)('screenshots of every page', () => {
           // Router mode's "try a search" with words no tool says.
           await go('endpoints');
           const card = page.locator('main .list > li').first();
-          await card.getByRole('radio', { name: zh ? '路由（搜索）' : 'Router (search)' }).click();
+          await card.getByText(zh ? '详情' : 'Details', { exact: true }).click();
+          await card.getByRole('radio', { name: zh ? '先搜索' : 'Search first' }).click();
           await card.getByRole('button', { name: zh ? '模型看到的内容' : 'What the model sees' }).click();
           await page.getByRole('searchbox').fill('帮我做个蛋糕');
           await page.getByText(zh ? '没有匹配的工具。' : 'No tool matches.').waitFor();
@@ -162,7 +163,7 @@ describe.skipIf(!haveChromium)('screenshots of every page', () => {
           await page.keyboard.press('Escape');
           await page.keyboard.press('Escape');
           await page.locator('dialog').waitFor({ state: 'detached' });
-          await card.getByRole('radio', { name: zh ? '全部工具' : 'All tools' }).click();
+          await card.getByRole('radio', { name: zh ? '自动' : 'Automatic' }).click();
           await go('tools');
           await page.locator('.tool').first().getByRole('button').last().click();
           await page.locator('dialog').waitFor();

@@ -66,4 +66,22 @@ describe('the window store', () => {
     expect(store.snapshot.history.map((h) => h.id)).toEqual([1, 2]);
     expect(store.snapshot.counts).toEqual({ s: { t: { ok: 2, failed: 0 } } });
   });
+
+  it('a held call and its outcome are one row: the outcome replaces the row of the same id, counted once', async () => {
+    const fake = slowApi();
+    const store = new BridgeStore(fake.api);
+    const loading = store.load();
+    fake.release();
+    await loading;
+    fake.emit('call', { ...fake.call(2), outcome: 'held', confirmation: { state: 'waiting' } });
+    fake.emit('call', fake.call(3));
+    fake.emit('call', { ...fake.call(2), outcome: 'ok', result: 'done', confirmation: { state: 'allowed', in: 'webUi' } });
+    expect(store.snapshot.history.map((h) => [h.id, h.outcome])).toEqual([
+      [1, 'ok'],
+      [2, 'ok'],
+      [3, 'ok'],
+    ]);
+    expect(store.snapshot.history[1]?.confirmation).toEqual({ state: 'allowed', in: 'webUi' });
+    expect(store.snapshot.counts).toEqual({ s: { t: { ok: 3, failed: 0 } } });
+  });
 });

@@ -121,3 +121,18 @@ describe.skipIf(process.platform === 'win32')('"Add to …" into a file other us
     expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('644');
   });
 });
+
+describe("the window's local server panel when the command line set it (issue 33: 正在监听 at 19411 beside a switch off and 18790)", () => {
+  it('says what runs and why it differs from the saved setting', async () => {
+    harness = makeBridge({ localServer: { enabled: false, port: 18790, token: TOKEN } }, undefined, {
+      localServer: { enabled: true, port: 0 },
+    });
+    harness.bridge.start();
+    await renderWithBridge(harness, <LocalServerSection />, 'zh-CN');
+    const note = await screen.findByText(
+      /^这次启动时用了 --mcp-port：无论下面保存的设置是什么，现在都在 http:\/\/127\.0\.0\.1:\d+\/mcp 监听。/,
+    );
+    expect(note.textContent).not.toContain(':18790/');
+    expect(document.body.textContent).not.toContain('--mcp-token-file');
+  });
+});

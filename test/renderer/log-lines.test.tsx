@@ -55,12 +55,12 @@ describe("the logs page words a server's state changes in the UI's language", ()
     expect(store.snapshot.logs.some((e) => /giving up until restarted/.test(e.message))).toBe(true);
   });
 
-  it('in English, and a line without a code shows as the engine wrote it', async () => {
+  it("in English, the app's own start-up line included", async () => {
     await renderWithBridge(await crashLoop(), <LogsPage />, 'en');
     await screen.findByText(
       /^Failed 2 times within 30 s; giving up until it is started again\. Last error: The program stopped: ValueError/,
     );
-    const started = await screen.findByText('starting: 1 server, 0 endpoints');
+    const started = await screen.findByText('Starting: 1 server, 0 endpoints');
     expect(started.parentElement?.querySelector('.log-level')?.textContent).toBe('info');
   });
 });

@@ -19,33 +19,46 @@ afterEach(cleanup);
  */
 async function bigBridge(): Promise<Harness> {
   const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
-  const harness = (ctx.harness = makeBridge({
-    connection: patientConnection,
-    endpoints: [{ id: 'e1', name: '家里', url: xiaozhi.url() }],
-    servers: [catalogServer('github'), catalogServer('weather')],
-  }));
+  const harness = (ctx.harness = makeBridge(
+    {
+      connection: patientConnection,
+      endpoints: [{ id: 'e1', name: '家里', url: xiaozhi.url() }],
+      servers: [catalogServer('github'), catalogServer('weather')],
+    },
+    undefined,
+    { defaultToolMode: 'auto' },
+  ));
   harness.bridge.start();
   await harness.bridge.whenServersSettled();
   return harness;
 }
 
 describe('the endpoint budget and router mode', () => {
-  it('warns past the budget, switches to router mode, and pins tools', async () => {
+  it('searches by itself past the budget, said in one sentence; every tool on request is warned of; pins tools', async () => {
     const h = await bigBridge();
     await renderWithBridge(h, <EndpointsPage />);
+    // The default: no warning, one plain sentence, the numbers behind "Details".
+    expect(await screen.findByText('You have many tools, so xiaozhi searches for the right one first, then calls it.')).toBeTruthy();
+    expect(screen.queryByText('Over budget')).toBeNull();
+    expect(screen.queryByText(/More than xiaozhi handles well/)).toBeNull();
+    expect(screen.getByText('Details')).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Automatic' }).getAttribute('aria-checked')).toBe('true');
+    expect(h.store.load().endpoints[0]?.toolMode).toBeUndefined();
+
+    // Every tool, whatever it costs: that is warned of, with the way back.
+    fireEvent.click(screen.getByRole('radio', { name: 'Every tool' }));
     expect(await screen.findByText(/^73 tools · [\d.]+\sKB in \d+ pages?/)).toBeTruthy();
     expect(screen.getByText('Over budget')).toBeTruthy();
     expect(screen.getByText(/More than xiaozhi handles well \(25 tools or 8\.0\sKB\)/)).toBeTruthy();
-    expect(screen.getByRole('radio', { name: 'All tools' }).getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Choose automatically' }));
+    await waitFor(() => expect(h.store.load().endpoints[0]?.toolMode).toBe('auto'));
+    await waitFor(() => expect(screen.queryByText('Over budget')).toBeNull());
 
-    fireEvent.click(screen.getByRole('button', { name: 'Switch to router mode' }));
-    expect(
-      await screen.findByText('xiaozhi sees find_tools and call_tool: it searches your 73 tools and calls the one it needs.'),
-    ).toBeTruthy();
-    expect(screen.getByRole('radio', { name: 'Router (search)' }).getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(screen.getByRole('radio', { name: 'Search first' }));
+    expect(await screen.findByText('Xiaozhi searches your tools first, then calls the one it needs.')).toBeTruthy();
+    expect(screen.getByText('xiaozhi sees find_tools and call_tool: it searches your 73 tools and calls the one it needs.')).toBeTruthy();
     // find_tools and call_tool, and the bridge's own task_status and cancel_task beside them.
     expect(await screen.findByText(/^4 tools · /)).toBeTruthy();
-    expect(screen.queryByText('Over budget')).toBeNull();
     expect(h.store.load().endpoints[0]?.toolMode).toBe('router');
 
     fireEvent.change(screen.getByLabelText('Pinned tools'), { target: { value: 'get_current_weather' } });
@@ -56,6 +69,13 @@ describe('the endpoint budget and router mode', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Pin' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Unpin get_current_weather' }));
     await waitFor(() => expect(h.store.load().endpoints[0]?.pinned).toEqual([]));
+  });
+
+  it('says the same in Chinese, without jargon', async () => {
+    const h = await bigBridge();
+    await renderWithBridge(h, <EndpointsPage />, 'zh-CN');
+    expect(await screen.findByText('工具较多，小智会先搜索再调用。')).toBeTruthy();
+    expect(screen.queryByText('超出预算')).toBeNull();
   });
 
   it('shows what the model sees, and lets the user try the search', async () => {
@@ -79,6 +99,7 @@ describe('the endpoint budget and router mode', () => {
 
   it('a bigger budget in Settings removes the warning', async () => {
     const h = await bigBridge();
+    await h.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'all' });
     await h.bridge.api.updatePreferences({ limits: { ...(await h.bridge.api.getSettings()).limits, maxMessageBytes: 16384 } });
     await renderWithBridge(
       h,

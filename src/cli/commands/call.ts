@@ -80,7 +80,8 @@ export const callCommand: Command = {
       url: loopback.url,
       enabled: true,
       toolSet: chosen?.toolSet,
-      toolMode: chosen?.toolMode,
+      // No endpoint named: every tool, so any tool can be called by its name.
+      toolMode: chosen ? chosen.toolMode : 'all',
       pinned: chosen?.pinned,
       // A call past the chosen endpoint's patience is answered "still working…" here too, as xiaozhi would be.
       patience: chosen ? patienceSeconds(chosen) : undefined,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { countOf } from '../../shared/count-words';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, formatProblem } from '../../main/core/config/json-text';
@@ -95,10 +94,10 @@ function findClients(ctx: CliContext, sessions: ImportSessions): Found[] {
   return found;
 }
 
-function describeFound(found: Found): string {
+function describeFound(found: Found, ctx: CliContext): string {
   const names = found.preview.servers.map((s) => s.server.name);
   const shown = names.length > 6 ? `${names.slice(0, 6).join(', ')}, …` : names.join(', ');
-  return `${found.label} — ${found.path}: ${countOf(names.length, 'server')}${names.length ? ` (${shown})` : ''}`;
+  return `${found.label} — ${found.path}: ${ctx.t('plain.cli.servers', { count: names.length })}${names.length ? ` (${shown})` : ''}`;
 }
 
 /** `--import all|none|claude-desktop,cursor`, against what was found. */
@@ -119,14 +118,14 @@ function chooseByFlag(value: string, found: Found[], ctx: CliContext): Found[] {
     }
     const match = found.find((f) => f.client === id);
     if (match) chosen.push(match);
-    else ctx.err(`warning: no ${clientLabel(id as KnownClient['client'])} config was found on this machine`);
+    else ctx.err(ctx.t('plain.cli.noClientConfig', { client: clientLabel(id as KnownClient['client']) }));
   }
   return chosen;
 }
 
 async function chooseByPrompt(prompter: Prompter, found: Found[], ctx: CliContext): Promise<Found[]> {
   ctx.out(`\n${ctx.t('cli.init.found')}`);
-  found.forEach((f, i) => ctx.out(`  ${i + 1}) ${describeFound(f)}`));
+  found.forEach((f, i) => ctx.out(`  ${i + 1}) ${describeFound(f, ctx)}`));
   for (;;) {
     const answer = await prompter.ask(ctx.t('cli.init.whichImport'));
     if (answer === undefined) throw new NoAnswer();
@@ -228,7 +227,7 @@ async function importChosen(
     );
     const r = applied.result;
     ctx.out(
-      `${found.label}: ${countOf(r.addedServers.length, 'server')} added${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? `, ${r.skipped} skipped (already there, or not usable)` : ''}`,
+      `${found.label}: ${ctx.t('plain.cli.added', { count: r.addedServers.length })}${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? ctx.t('plain.cli.skipped', { count: r.skipped }) : ''}`,
     );
     settings = applied.settings;
   }

@@ -24,6 +24,7 @@ import { UsageError } from '../../main/core/command-line/args';
 import { translate } from '../../shared/i18n/translate';
 import { problem } from '../../shared/problem';
 import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
+import { keepWebAddress, rememberedWebAddress, webAddressFile } from '../web-address';
 
 export const runCommand: Command = {
   name: 'run',
@@ -129,14 +130,28 @@ export const runCommand: Command = {
       if (args.options.ui === true || port !== undefined || host !== undefined) {
         try {
           const { startWebUi } = await import('../../main/core/web/web-ui-server');
-          const web = await startWebUi({
-            api: bridge.api,
-            rendererDir: path.join(__dirname, '..', 'renderer'),
-            log: logBook.logger('web'),
-            ...(host ? { host } : {}),
-            ...(port !== undefined ? { port } : {}),
-          });
+          // The same address as last time (port and token), so a bookmark works; a port taken since, any free one.
+          const addressFile = webAddressFile(appStateDir({ platform: ctx.platform, env: ctx.env }), resolved);
+          const kept = rememberedWebAddress(addressFile, ctx.platform);
+          const open = (listenPort: number | undefined) =>
+            startWebUi({
+              api: bridge.api,
+              rendererDir: path.join(__dirname, '..', 'renderer'),
+              log: logBook.logger('web'),
+              token: kept.token,
+              ...(host ? { host } : {}),
+              ...(listenPort !== undefined ? { port: listenPort } : {}),
+            });
+          const web =
+            port !== undefined || kept.port === undefined
+              ? await open(port)
+              : await open(kept.port).catch((error: unknown) => {
+                  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+                  return open(undefined);
+                });
           closeUi = web.close;
+          const unkept = keepWebAddress(addressFile, { port: web.port, token: web.token });
+          if (unkept) log.warn(`web UI: could not keep its address for the next start: ${unkept}`);
           // Written past the log book on purpose: it would (rightly) redact the access token.
           const message = 'open the window in a browser on this machine';
           if (format === 'json')

@@ -27,15 +27,16 @@ export const toolsCommand: Command = {
       }
       const endpoint = endpointOption(args, loaded.settings);
       const mode = {
-        toolMode: (stringOption(args, 'tool-mode') ?? endpoint?.toolMode ?? 'all') as ToolMode,
+        toolMode: (stringOption(args, 'tool-mode') ?? endpoint?.toolMode ?? (endpoint ? 'auto' : 'all')) as ToolMode,
         pinned: endpoint?.pinned ?? [],
         toolSet: endpoint?.toolSet,
       };
       const served = bridge.endpointCatalogs.summaryFor(mode);
+      const servedMode = served.mode;
       const set = bridge.toolHub.forSet(mode.toolSet);
       if (endpoint && args.options.json !== true)
         ctx.out(
-          ctx.t(mode.toolMode === 'router' ? 'cli.tools.endpointRouter' : 'cli.tools.endpointAll', {
+          ctx.t(servedMode === 'router' ? 'cli.tools.endpointRouter' : 'cli.tools.endpointAll', {
             endpoint: endpoint.name,
             set: set.name,
           }),
@@ -50,9 +51,9 @@ export const toolsCommand: Command = {
           args.options.json === true,
         ),
       );
-      if (mode.toolMode === 'router' && args.options.json !== true) ctx.out(ctx.t('cli.tools.router', { count: served.searchable }));
+      if (servedMode === 'router' && args.options.json !== true) ctx.out(ctx.t('cli.tools.router', { count: served.searchable }));
       const { budgetTools, budgetBytes } = loaded.settings.limits;
-      if (mode.toolMode === 'all' && args.options.json !== true && (served.toolCount > budgetTools || served.bytes > budgetBytes)) {
+      if (servedMode === 'all' && args.options.json !== true && (served.toolCount > budgetTools || served.bytes > budgetBytes)) {
         ctx.out(ctx.t('cli.tools.overBudget', { tools: budgetTools, bytes: budgetBytes }));
       }
       return state.servers.some((s) => s.enabled && s.state !== 'running') ? 1 : 0;

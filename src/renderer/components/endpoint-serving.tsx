@@ -6,14 +6,15 @@ import { formatBytes } from '../format';
 import { useStore } from '../store/bridge-store';
 import { overBudget } from './budget';
 import { ServedCount } from './served-count';
+import { servingSentence } from './serving-sentence';
 import { ServedPreviewDialog } from './served-preview-dialog';
 import { Button, Notice } from './ui';
 import { useCommand } from './use-command';
 import './serving.css';
 
 /**
- * Per endpoint: which tools it is served (all, or router mode with pinned tools), how much that is
- * against the budget, and a look at exactly what the model sees.
+ * Per endpoint: one sentence on how xiaozhi gets its tools; behind "details", the mode (automatic,
+ * every tool, search with pinned tools), how much that is against the budget, and exactly what the model sees.
  */
 export function EndpointServing({ endpoint }: { endpoint: EndpointStatus }) {
   const { store, t } = useApp();
@@ -25,41 +26,52 @@ export function EndpointServing({ endpoint }: { endpoint: EndpointStatus }) {
   const configured = settings.endpoints.find((e) => e.id === endpoint.id);
   const pinned = configured?.pinned ?? [];
   const mode = served.mode;
-  const over = overBudget(served, settings.limits);
+  const chosen = served.chosen ?? mode;
+  // Only a choice to serve everything, whatever it costs, can be over the budget: auto searches by itself.
+  const over = chosen === 'all' && overBudget(served, settings.limits);
   const setMode = (toolMode: ToolMode) => void run(() => store.api.setEndpointTools({ id: endpoint.id, toolMode }));
 
   return (
     <div className="serving">
-      <div className="serving-row">
-        <ModeSwitch mode={mode} onChange={setMode} />
-        <span className="spacer" />
-        <Button small onClick={() => setPreviewing(true)}>
-          {t('served.preview')}
-        </Button>
-      </div>
-      <div className="serving-row">
-        <ServedCount endpoint={endpoint} />
-        <span className="small muted">
-          {mode === 'router' ? t('served.modeHint.router', { count: served.searchable }) : t('served.modeHint.all')}
-        </span>
-      </div>
+      <div className="small">{servingSentence(served, t)}</div>
       {over ? (
         <Notice kind="warn">
           <span className="budget-warning">
             <span>{t('served.overBudget', { tools: settings.limits.budgetTools, size: formatBytes(settings.limits.budgetBytes) })}</span>
-            {mode === 'all' ? (
-              <Button small kind="primary" onClick={() => setMode('router')}>
-                {t('served.useRouter')}
-              </Button>
-            ) : null}
+            <Button small kind="primary" onClick={() => setMode('auto')}>
+              {t('plain.useAuto')}
+            </Button>
           </span>
         </Notice>
       ) : null}
-      {mode === 'router' ? <PinnedTools endpointId={endpoint.id} pinned={pinned} /> : null}
+      {/* Open where the person chose a mode of their own: what they chose stays in sight. */}
+      <details className="serving-details" open={chosen !== 'auto'}>
+        <summary className="small">{t('plain.details')}</summary>
+        <div className="serving-row">
+          <ModeSwitch mode={chosen} onChange={setMode} />
+          <span className="spacer" />
+          <Button small onClick={() => setPreviewing(true)}>
+            {t('served.preview')}
+          </Button>
+        </div>
+        <div className="serving-row">
+          <ServedCount endpoint={endpoint} />
+          <span className="small muted">
+            {chosen === 'auto'
+              ? t('plain.modeHint.auto')
+              : mode === 'router'
+                ? t('served.modeHint.router', { count: served.searchable })
+                : t('served.modeHint.all')}
+          </span>
+        </div>
+        {mode === 'router' ? <PinnedTools endpointId={endpoint.id} pinned={pinned} /> : null}
+      </details>
       {previewing ? <ServedPreviewDialog endpoint={endpoint} onClose={() => setPreviewing(false)} /> : null}
     </div>
   );
 }
+
+const MODE_LABELS = { auto: 'plain.mode.auto', all: 'served.mode.all', router: 'served.mode.router' } as const;
 
 function ModeSwitch({ mode, onChange }: { mode: ToolMode; onChange: (mode: ToolMode) => void }) {
   const { t } = useApp();
@@ -70,9 +82,9 @@ function ModeSwitch({ mode, onChange }: { mode: ToolMode; onChange: (mode: ToolM
         {t('served.mode')}
       </span>
       <div className="segmented" role="radiogroup" aria-labelledby={label}>
-        {(['all', 'router'] as const).map((value) => (
+        {(['auto', 'all', 'router'] as const).map((value) => (
           <button key={value} type="button" role="radio" aria-checked={mode === value} onClick={() => mode !== value && onChange(value)}>
-            {t(value === 'all' ? 'served.mode.all' : 'served.mode.router')}
+            {t(MODE_LABELS[value])}
           </button>
         ))}
       </div>

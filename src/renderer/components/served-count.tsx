@@ -11,7 +11,8 @@ export function ServedCount({ endpoint }: { endpoint: EndpointStatus }) {
   const limits = useStore(store, (d) => d.settings?.limits);
   const served = endpoint.served;
   if (!served) return null;
-  const over = overBudget(served, limits);
+  // Automatic mode searches past the budget by itself: only a choice of every tool can be over it.
+  const over = (served.chosen ?? served.mode) === 'all' && overBudget(served, limits);
   return (
     <span className={`small served-count${over ? ' is-over' : ''}`}>
       {t('served.summary', { count: served.toolCount, size: formatBytes(served.bytes), pages: served.pages })}

@@ -89,9 +89,9 @@ export function ActivityPage() {
             </div>
             <div className="stat">
               <div className="stat-figure">
-                <span className="stat-label">p50</span> <span className="stat-value">{formatDuration(summary.p50)}</span>
+                <span className="stat-label">{t('plain.typical')}</span> <span className="stat-value">{formatDuration(summary.p50)}</span>
               </div>
-              <div className="small muted">{t('activity.p95', { time: formatDuration(summary.p95) })}</div>
+              <div className="small muted">{t('plain.slow', { time: formatDuration(summary.p95) })}</div>
             </div>
           </section>
           <section className="card">
@@ -116,8 +116,8 @@ export function ActivityPage() {
                     <th>{t('history.tool')}</th>
                     <th className="num">{t('activity.calls')}</th>
                     <th className="num">{t('activity.failed')}</th>
-                    <th className="num">p50</th>
-                    <th className="num">p95</th>
+                    <th className="num">{t('plain.typical')}</th>
+                    <th className="num">{t('plain.slowColumn')}</th>
                   </tr>
                 </thead>
                 <tbody>

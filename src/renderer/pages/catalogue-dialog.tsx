@@ -243,12 +243,28 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
           const needs = entry.values.filter((v) => v.required).map((v) => text(v.label));
           const runtime = runtimeNote(entry, host, sources, t);
           return (
-            <li key={entry.id} className="catalogue-entry">
-              <button type="button" className="catalogue-pick" onClick={() => setChosen(entry)} aria-describedby={`${entry.id}-desc`}>
-                <span className="catalogue-title">{text(entry.title)}</span>
-                {added ? <span className="badge badge-ok">{t('catalogue.added')}</span> : null}
-                {entry.source === 'registry' ? <span className="tag">{t('catalogue.fromRegistry')}</span> : null}
-              </button>
+            // The whole card is a target for the pointer (its link excepted); the keyboard has the two buttons.
+            <li
+              key={entry.id}
+              className="catalogue-entry"
+              onClick={(e) => (e.target as HTMLElement).closest('a, button') === null && setChosen(entry)}
+            >
+              <div className="catalogue-head">
+                <button type="button" className="catalogue-pick" onClick={() => setChosen(entry)} aria-describedby={`${entry.id}-desc`}>
+                  <span className="catalogue-title">{text(entry.title)}</span>
+                  {added ? <span className="badge badge-ok">{t('catalogue.added')}</span> : null}
+                  {entry.source === 'registry' ? <span className="tag">{t('catalogue.fromRegistry')}</span> : null}
+                </button>
+                <span className="spacer" />
+                <Button
+                  small
+                  kind="primary"
+                  onClick={() => setChosen(entry)}
+                  aria-label={t('plain.catalogue.addNamed', { name: text(entry.title) })}
+                >
+                  {t('plain.catalogue.add')}
+                </Button>
+              </div>
               <div className="small" id={`${entry.id}-desc`}>
                 {text(entry.description)}
               </div>

@@ -2,6 +2,7 @@ import { Fragment, useState } from 'react';
 import { useApp } from '../app-context';
 import { EmptyState } from '../components/ui';
 import { OutcomeBadge } from '../components/outcome-badge';
+import { ConfirmationNote } from '../components/confirmation-note';
 import { formatDateTime, formatDuration } from '../format';
 import { useStore } from '../store/bridge-store';
 
@@ -54,6 +55,7 @@ export function HistoryPage() {
                   <td className="small">{formatDuration(h.durationMs)}</td>
                   <td>
                     <OutcomeBadge outcome={h.outcome} />
+                    <ConfirmationNote confirmation={h.confirmation} />
                   </td>
                 </tr>
                 {open === h.id ? (

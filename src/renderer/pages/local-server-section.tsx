@@ -16,6 +16,9 @@ import '../tool-sets.css';
 
 const stateTone: Record<LocalServerStatus['state'], Tone> = { off: 'off', starting: 'busy', listening: 'ok', failed: 'bad' };
 
+/** The options of `run` that set the local server for one run (src/cli/local-server-flags.ts; the token also from its environment variable). */
+const OVERRIDE_OPTIONS = { enabled: '--mcp-port', port: '--mcp-port', host: '--mcp-port', token: '--mcp-token-file' } as const;
+
 /** The token: masked until asked for; copyable; replaceable (after a warning). */
 function TokenRow({ masked }: { masked: string }) {
   const { store, t, toast } = useApp();
@@ -172,6 +175,15 @@ export function LocalServerSection() {
       {status?.lastError ? (
         <Notice kind="error">
           <ProblemText problem={status.lastErrorCause} text={status.lastError} />
+        </Notice>
+      ) : null}
+      {status?.overridden ? (
+        // Started with --mcp-port (or another of its options): what runs is not what is saved, and the page says so.
+        <Notice kind="info">
+          {t(status.url ? 'plain.localServer.overriddenAt' : 'plain.localServer.overridden', {
+            options: [...new Set(status.overridden.map((key) => OVERRIDE_OPTIONS[key]))].join(t('list.separator')),
+            url: status.url ?? '',
+          })}
         </Notice>
       ) : null}
       {!loopback ? <Notice kind="warn">{t('localServer.exposed', { host: local.host })}</Notice> : null}

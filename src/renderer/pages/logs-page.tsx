@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { LogEntry, LogLevel } from '../../shared/status';
 import { useApp } from '../app-context';
 import { logMessage } from '../../shared/problem-words';
+import { shownMasked } from '../masked';
 import { Button, EmptyState, Switch } from '../components/ui';
 import { formatClock } from '../format';
 import { useStore } from '../store/bridge-store';
@@ -196,7 +197,8 @@ export function LogsPage() {
                 <span className="log-time">{formatClock(e.time)}</span>
                 <span className="log-level">{t(`logs.levelName.${e.level}`)}</span>
                 <span className="log-source">{e.source}</span>
-                <span className="log-message">{logMessage(t, e)}</span>
+                {/* A secret the engine masked reads as the window's marker (（已隐藏）), as on every other page. */}
+                <span className="log-message">{shownMasked(logMessage(t, e), t)}</span>
               </div>
             );
           })}

@@ -5,9 +5,10 @@ import { BackgroundTasks } from '../components/background-tasks';
 import { ProblemText } from '../components/problem-text';
 import { SetupChecklist } from './setup-checklist';
 import { hasServers, XiaozhiStatus } from './xiaozhi-status';
-import { ServedCount } from '../components/served-count';
+import { servingSentence } from '../components/serving-sentence';
 import { StatusBadge } from '../components/ui';
 import { OutcomeBadge } from '../components/outcome-badge';
+import { ConfirmationNote } from '../components/confirmation-note';
 import { useNow } from '../components/use-now';
 import { useActivitySamples } from '../components/use-activity';
 import { summarizeActivity } from '../../shared/activity';
@@ -56,7 +57,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
             <div className="muted mono small break">
               <MaskedText text={e.url} />
             </div>
-            <ServedCount endpoint={e} />
+            {e.served ? <div className="small">{servingSentence(e.served, t)}</div> : null}
             {e.state === 'connected' ? (
               <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div>
             ) : null}
@@ -85,9 +86,10 @@ export function OverviewPage(props: { go: (page: string) => void }) {
             text={t('overview.toolsServed', { count: state.catalog.toolCount })}
             value={state.catalog.toolCount.toLocaleString(language)}
           />
-          <div className="small muted">
+          <details className="small muted">
+            <summary>{t('plain.details')}</summary>
             {t('overview.toolsSize', { size: formatBytes(state.catalog.bytes), pages: state.catalog.pages, limit: formatBytes(limit) })}
-          </div>
+          </details>
         </div>
         <div className="stat">
           {callsToday !== undefined ? (
@@ -121,6 +123,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
                     <td className="small">{formatDuration(h.durationMs)}</td>
                     <td>
                       <OutcomeBadge outcome={h.outcome} />
+                      <ConfirmationNote confirmation={h.confirmation} />
                     </td>
                   </tr>
                 ))}

@@ -8,6 +8,7 @@ import { useStore } from '../store/bridge-store';
 import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
 import { shownMaskedIn, wireMasked } from '../masked';
 import { useServerSave } from './use-server-save';
+import { sameProgram } from '../../shared/same-program';
 
 /** Add or edit a server: a form for stdio or remote servers, or the raw JSON. */
 export function ServerEditor(props: {
@@ -19,6 +20,7 @@ export function ServerEditor(props: {
 }) {
   const { store, t } = useApp();
   const modelscopeKey = useStore(store, (d) => d.settings?.modelscope.apiKey);
+  const held = useStore(store, (d) => d.settings?.servers);
   const [draft, setDraft] = useState<ServerDraft>(() => {
     const from = props.server ?? props.initial;
     return from ? draftFromServer(shownMaskedIn(from, t)) : emptyDraft();
@@ -29,6 +31,8 @@ export function ServerEditor(props: {
   const { busy, save: saveServer } = useServerSave(props.server?.name, props.onClose);
   const others = props.existingNames.filter((n) => n !== props.server?.name);
   const { server, errors } = validateDraft(draft, others);
+  // A copy of a server already held: each tool would be served twice, both renamed with their server in front.
+  const copyOf = server ? held?.find((s) => s.name !== props.server?.name && sameProgram(server, s)) : undefined;
   const set = (patch: Partial<ServerDraft>) => setDraft({ ...draft, ...patch });
   const shown = (key: keyof typeof errors) => {
     const code = submitted ? errors[key] : undefined;
@@ -180,6 +184,7 @@ export function ServerEditor(props: {
             />
             <div className="field-hint">{t('servers.checkArgumentsHint')}</div>
           </div>
+          {copyOf ? <Notice kind="warn">{t('plain.servers.copyOf', { name: copyOf.name })}</Notice> : null}
           {submitted && errors.form ? <Notice kind="error">{t(`servers.error.${errors.form}`)}</Notice> : null}
           {props.initial ? <p className="small muted">{t('catalogue.nothingRuns')}</p> : null}
         </div>

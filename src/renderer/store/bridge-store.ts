@@ -148,14 +148,14 @@ export class BridgeStore {
   private addCall(record: CallRecord): void {
     // A held call is not counted: its run (or denial) is, when it comes.
     if (record.outcome === 'held') {
-      this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY) });
+      this.set({ history: withCall(this.data.history, record) });
       return;
     }
     const forServer = own(this.data.counts, record.server) ?? {};
     const count = own(forServer, record.originalTool) ?? { ok: 0, failed: 0 };
     const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };
     const counts = { ...this.data.counts, [record.server]: { ...forServer, [record.originalTool]: counted } };
-    this.set({ history: [...this.data.history, record].slice(-MAX_HISTORY), counts });
+    this.set({ history: withCall(this.data.history, record), counts });
   }
 
   private flushLogs(): void {
@@ -173,4 +173,13 @@ export class BridgeStore {
 
 export function useStore<T>(store: BridgeStore, select: (data: StoreData) => T): T {
   return useSyncExternalStore(store.subscribe, () => select(store.snapshot));
+}
+
+/** The history with this call: a held call's outcome takes its row (the same id), any other call is added last. */
+function withCall(history: CallRecord[], record: CallRecord): CallRecord[] {
+  const at = history.findIndex((h) => h.id === record.id);
+  if (at === -1) return [...history, record].slice(-MAX_HISTORY);
+  const next = history.slice();
+  next[at] = record;
+  return next;
 }

@@ -42,7 +42,8 @@ export const cliEn = {
   'cli.wait.gaveUp': 'Still starting after {seconds} s: {names}. To wait longer: --wait 120 (or limits.startGraceMs in the config).',
   'cli.opt.fetch-runtimes':
     "fetch Node.js or uv into the app's cache folder for a server (npx, uvx…) whose runtime is not installed; without it, such a server fails saying how to install it",
-  'cli.opt.tool-mode': 'all (default: every endpoint is served every tool), or router: find_tools and call_tool stand in for them',
+  'cli.opt.tool-mode':
+    'auto (default: every tool while they fit the budget, else router), all (every tool, always), or router: find_tools and call_tool stand in for them',
   'cli.opt.log-format': 'text (default), or json: one JSON object a line, for log collectors',
   'cli.opt.input': 'a value the file asks for: input:ID=…, env:NAME=… or workspaceFolder=DIR',
   'cli.opt.use-env': "fill the file's ${env:NAME} with NAME from this shell (the preview shows it masked, and where it goes)",
@@ -140,8 +141,7 @@ export const cliEn = {
   'cli.service.opt.allow-env':
     "install: passed on to run (let another app's config fill ${env:NAME} outside a stdio server's env (a URL, a header, an argument): NAME's value goes wherever that file says)",
   'cli.service.opt.fetch-runtimes': 'install: passed on to run (fetch Node.js or uv for servers that need them)',
-  'cli.service.opt.tool-mode':
-    'install: passed on to run (all (default: every endpoint is served every tool), or router: find_tools and call_tool stand in for them)',
+  'cli.service.opt.tool-mode': 'install: passed on to run (auto, all or router)',
   'cli.stats.details':
     'Reads activity.json, which a running bridge (headless or the desktop app) updates a few seconds after each call and keeps for a week. Arguments and results are never kept.',
   'cli.config.createWith': 'Create one with:',

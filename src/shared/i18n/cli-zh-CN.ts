@@ -43,7 +43,8 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.wait.gaveUp': '等了 {seconds} 秒仍在启动：{names}。想多等一会儿：加 --wait 120（或在配置里调大 limits.startGraceMs）。',
   'cli.opt.fetch-runtimes':
     '为需要 Node.js 或 uv（npx、uvx 等）而本机未安装的服务，把它们下载到应用的缓存文件夹；不加此项时，这样的服务会停止并说明如何安装',
-  'cli.opt.tool-mode': 'all（默认：每个接入点都提供所有工具），或 router：用 find_tools 和 call_tool 代替它们',
+  'cli.opt.tool-mode':
+    'auto（默认：工具不多时全部提供，较多时改为先搜索再调用）、all（总是提供所有工具）或 router：用 find_tools 和 call_tool 代替它们',
   'cli.opt.log-format': 'text（默认），或 json：每行一个 JSON 对象，供日志收集程序使用',
   'cli.opt.input': '文件需要的值：input:ID=…、env:NAME=… 或 workspaceFolder=目录',
   'cli.opt.use-env': '用当前 shell 中的 NAME 填入文件里的 ${env:NAME}（预览中会遮住它的值，并显示它用在哪里）',
@@ -136,7 +137,7 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.init.opt.config': '要写入的配置文件（默认：当前文件夹里的 xiaozhi-tray.json）',
   'cli.service.opt.allow-env': 'install：原样传给 run（允许其他应用的配置在 stdio 服务器的 env 之外填入 ${env:NAME}）',
   'cli.service.opt.fetch-runtimes': 'install：传给 run（为需要的服务下载 Node.js 或 uv）',
-  'cli.service.opt.tool-mode': 'install：原样传给 run（all：每个接入点都提供所有工具，或 router：用 find_tools 和 call_tool 代替）',
+  'cli.service.opt.tool-mode': 'install：原样传给 run（auto、all 或 router）',
   'cli.stats.details': '读取 activity.json，正在运行的桥接（命令行或桌面应用）会在每次调用几秒后更新它，并保留一周。参数和结果从不保存。',
   'cli.config.createWith': '可以这样创建一份：',
   'cli.config.orEmpty': '或者从一份空配置开始（没有接入点和服务器），再到网页界面（run --ui）里添加：',

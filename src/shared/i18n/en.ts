@@ -1,11 +1,13 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
 import { modelTextsEn } from './model-texts-en';
+import { plainEn } from './plain-en';
 
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
   ...cliEn,
   ...modelTextsEn,
+  ...plainEn,
   'app.name': 'Xiaozhi Tray',
 
   'app.loading': 'Loading…',
@@ -581,7 +583,7 @@ export const en = {
   'problem.endpoint.overBudget':
     'Serves {tools} tools ({bytes} bytes in {pages} pages), past the budget of {budgetTools} tools / {budgetBytes} bytes: xiaozhi may drop or fail the list.',
   'problem.endpoint.overBudget.hint':
-    'Switch tools off on the Tools page, or use router mode (the endpoint’s setting, or run --tool-mode router).',
+    'Switch some tools off on the Tools page, or set the endpoint’s tool mode to Automatic (it then searches when the tools do not fit).',
   'problem.endpoint.free': 'The other program no longer holds the endpoint: connecting again.',
   'problem.endpoint.connecting': 'Connecting to {url}',
   'problem.endpoint.connected': 'Connected',
@@ -931,8 +933,8 @@ export const en = {
   'describe.saved': 'Description of {name} saved.',
   'describe.size': '{size} in tools/list',
   'served.mode': 'Tools served',
-  'served.mode.all': 'All tools',
-  'served.mode.router': 'Router (search)',
+  'served.mode.all': 'Every tool',
+  'served.mode.router': 'Search first',
   'served.modeHint.all': 'xiaozhi sees every tool that is on.',
   'served.modeHint.router':
     'xiaozhi sees find_tools and call_tool: it searches {count, plural, one {your # tool} other {your # tools}} and calls the one it needs.',
@@ -1170,7 +1172,6 @@ export const en = {
   'activity.callsIn.week': '{count, plural, one {# call} other {# calls}} in 7 days',
   'activity.failedCount': '{count} failed',
   'activity.failedShare': '{percent}% of calls',
-  'activity.p95': 'p95 {time} (median above)',
   'activity.chartTitle.day': 'Calls per hour',
   'activity.chartTitle.week': 'Calls per 6 hours',
   'activity.chartDescription': 'Bar chart: {calls} calls, {failed} failed.',

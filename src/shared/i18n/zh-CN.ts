@@ -1,12 +1,14 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliZhCN } from './cli-zh-CN';
 import { modelTextsZhCN } from './model-texts-zh-CN';
+import { plainZhCN } from './plain-zh-CN';
 import type { en } from './en';
 
 /** 简体中文界面文字。 */
 export const zhCN: Record<keyof typeof en, string> = {
   ...cliZhCN,
   ...modelTextsZhCN,
+  ...plainZhCN,
   'app.name': '小智托盘',
 
   'app.loading': '正在加载…',
@@ -560,7 +562,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.oursAgain': '小智又能通过这个连接用到工具了。',
   'problem.endpoint.overBudget':
     '提供了 {tools} 个工具（{bytes} 字节，分 {pages} 页），超过了 {budgetTools} 个工具 / {budgetBytes} 字节的预算：小智可能读不全，或读取失败。',
-  'problem.endpoint.overBudget.hint': '在“工具”页关掉一些工具，或改用路由模式（接入点的设置，或 run --tool-mode router）。',
+  'problem.endpoint.overBudget.hint': '在“工具”页关掉一些工具，或把接入点的工具模式设为“自动”（工具放不下时小智会先搜索再调用）。',
   'problem.endpoint.free': '另一个程序已不再占用这个接入点，正在重新连接。',
   'problem.endpoint.connecting': '正在连接 {url}',
   'problem.endpoint.connected': '已连接',
@@ -882,10 +884,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'describe.saved': '已保存 {name} 的描述。',
   'describe.size': '在 tools/list 中占 {size}',
   'served.mode': '提供工具的方式',
-  'served.mode.all': '全部工具',
-  'served.mode.router': '路由（搜索）',
+  'served.mode.all': '全部提供',
+  'served.mode.router': '先搜索',
   'served.modeHint.all': '小智可以看到所有已开启的工具。',
-  'served.modeHint.router': '小智只看到 find_tools 和 call_tool：先在你的 {count} 个工具中搜索，再调用需要的那个。',
+  'served.modeHint.router': '小智先在你的 {count} 个工具中搜索，再调用需要的那个（它看到的是 find_tools 和 call_tool）。',
   'served.summary': '{count} 个工具 · {size}，共 {pages} 页',
   'served.overBudget': '超出了小智可以稳定处理的范围（{tools} 个工具或 {size}）：助手可能不再调用工具，甚至无法回答。',
   'served.overBudgetShort': '超出预算',
@@ -997,7 +999,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tasks.task': '任务 {id}',
   'tasks.notifyDone': '任务 {id} 已完成：{tool}',
   'tasks.notifyFailed': '任务 {id} 失败：{tool}',
-  'endpoints.patience': '对方等待时长',
+  'endpoints.patience': '小智最多等多久',
   'endpoints.patienceAuto': '按地址判断（xiaozhi.me 300 秒，其他 30 秒）',
   'endpoints.patienceXiaozhiMe': 'xiaozhi.me（300 秒）',
   'endpoints.patienceSelfHosted': '自建服务器（30 秒）',
@@ -1109,7 +1111,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'activity.callsIn.week': '7 天内调用 {count} 次',
   'activity.failedCount': '失败 {count} 次',
   'activity.failedShare': '占全部调用的 {percent}%',
-  'activity.p95': 'p95 {time}（上方为中位数）',
   'activity.chartTitle.day': '每小时调用次数',
   'activity.chartTitle.week': '每 6 小时调用次数',
   'activity.chartDescription': '柱状图：共 {calls} 次调用，失败 {failed} 次。',

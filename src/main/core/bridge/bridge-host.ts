@@ -35,6 +35,8 @@ export interface BridgeOptions {
   testListWaitMs?: number;
   /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
   toolMode?: ToolMode;
+  /** The mode of an endpoint whose settings name none (default `auto`; tests written for `all` ask for it). */
+  defaultToolMode?: ToolMode;
   /**
    * Lists the tools only an endpoint is served (task_status, cancel_task) even with no endpoint
    * configured: `tools` shows what an endpoint gets without connecting one.

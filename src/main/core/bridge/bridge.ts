@@ -1,3 +1,5 @@
+import { programWords } from '../hub/tool-names';
+import { problem } from '../../../shared/problem';
 import { mirrorUrls } from '../../../shared/mirrors';
 import { RuntimeStore } from '../runtimes/runtime-store';
 import { runtimeAvailability } from '../runtimes/child-runtime';
@@ -205,6 +207,7 @@ export class Bridge {
       hub: this.hub,
       history: this.history,
       toolMode: options.toolMode,
+      defaultToolMode: options.defaultToolMode,
       startSettled: () => this.servers.graceSettled(),
       onToolsNotified: () => this.localServer.refreshSessions(),
       version: options.version,
@@ -249,7 +252,10 @@ export class Bridge {
     if (this.running) return;
     this.running = true;
     this.signIns.watch();
-    this.log.info(`starting: ${countOf(this.settings.servers.length, 'server')}, ${countOf(this.settings.endpoints.length, 'endpoint')}`);
+    this.log.info(
+      `starting: ${countOf(this.settings.servers.length, 'server')}, ${countOf(this.settings.endpoints.length, 'endpoint')}`,
+      problem('log.starting', { servers: this.settings.servers.length, endpoints: this.settings.endpoints.length }),
+    );
     this.servers.startEnabled();
     this.endpoints.startEnabled();
     void this.localServer.sync(true);
@@ -443,6 +449,7 @@ export class Bridge {
       toolSets: this.settings.toolSets,
       maxMessageBytes: this.settings.limits.maxMessageBytes,
       argumentChecksOff: new Set(this.settings.servers.filter((s) => s.checkArguments === false).map((s) => s.name)),
+      programs: programWords(this.settings.servers),
       language: resolveLanguage(this.settings.ui.language, systemLocale(this.options.env ?? process.env)),
     };
   }
@@ -508,7 +515,7 @@ export class Bridge {
         },
         newPin,
         calls: this.backgroundCalls,
-        answeredIn: () => (host.info().carrier === 'web' ? 'web UI' : 'window'),
+        answeredIn: () => (host.info().carrier === 'web' ? 'webUi' : 'window'),
         redact: (text) => logBook.redact(text),
       }),
       ...commands.elicitationCommandHandlers({ elicitations: this.elicitations }),

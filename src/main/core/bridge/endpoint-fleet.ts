@@ -22,6 +22,8 @@ export interface EndpointFleetOptions {
   history: CallHistory;
   /** Serves every endpoint in this mode, whatever its settings say (`run --tool-mode`); not saved. */
   toolMode?: ToolMode | undefined;
+  /** The mode of an endpoint whose settings name none (default `auto`). */
+  defaultToolMode?: ToolMode | undefined;
   /** Resolves when the servers starting now are up (or failed), or their grace is over. */
   startSettled(): Promise<void>;
   /** Whether the bridge runs: a link replaced while it is stopped is not started. */
@@ -62,8 +64,9 @@ export class EndpointFleet {
     this.catalogs = new EndpointCatalogs({
       hub: options.hub,
       history: options.history,
-      mode: endpointModes(options.settings, options.toolMode),
+      mode: endpointModes(options.settings, options.toolMode, options.defaultToolMode ?? 'auto'),
       maxMessageBytes: () => options.settings().limits.maxMessageBytes,
+      budget: () => options.settings().limits,
       startSettled: () => options.startSettled(),
     });
     for (const endpoint of options.settings().endpoints) this.links.set(endpoint.id, this.make(endpoint));
@@ -241,7 +244,7 @@ export class EndpointFleet {
       const over = served.toolCount > budgetTools || served.bytes > budgetBytes;
       if (over && !this.overBudget.has(link.id)) {
         this.options.logBook.logger(`endpoint:${link.name}`).warn(
-          `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or use router mode (run --tool-mode router, or the endpoint's setting)`,
+          `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or let the endpoint's tool mode be auto (the default) or router`,
           problem('endpoint.overBudget', {
             tools: served.toolCount,
             bytes: served.bytes,
@@ -293,7 +296,7 @@ export class EndpointFleet {
  * (twice): kept per settings object, which a change replaces. `override` is this run's
  * `--tool-mode`, never saved.
  */
-function endpointModes(settings: () => Settings, override: ToolMode | undefined): (id: string) => EndpointMode {
+function endpointModes(settings: () => Settings, override: ToolMode | undefined, unset: ToolMode): (id: string) => EndpointMode {
   let modes: { settings: Settings | undefined; byId: Map<string, EndpointMode> } = { settings: undefined, byId: new Map() };
   return (id) => {
     const current = settings();
@@ -301,7 +304,7 @@ function endpointModes(settings: () => Settings, override: ToolMode | undefined)
     let mode = modes.byId.get(id);
     if (!mode) {
       const endpoint = current.endpoints.find((e) => e.id === id);
-      mode = { toolMode: override ?? endpoint?.toolMode ?? 'all', pinned: endpoint?.pinned ?? [], toolSet: endpoint?.toolSet };
+      mode = { toolMode: override ?? endpoint?.toolMode ?? unset, pinned: endpoint?.pinned ?? [], toolSet: endpoint?.toolSet };
       modes.byId.set(id, mode);
     }
     return mode;

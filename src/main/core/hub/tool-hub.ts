@@ -28,6 +28,8 @@ export interface HubSettings {
   maxMessageBytes: number;
   /** Servers whose calls are not checked against their input schemas. */
   argumentChecksOff?: ReadonlySet<string>;
+  /** What each server runs, in a word: the prefix of a server whose name has no letter a tool name may carry. */
+  programs?: ReadonlyMap<string, string>;
   /** The user's language (absent: English): what the bridge itself answers a call with is worded in it. */
   language?: Language;
 }
@@ -97,9 +99,10 @@ export class ToolHub {
       else if (source.enabled) for (const tool of source.knownTools) refs.push({ server: source.name, tool, running: false });
     }
     this.syncViews();
+    const programs = this.settings.programs ?? new Map<string, string>();
     const changed: string[] = [];
     for (const set of this.settings.toolSets) {
-      if ((this.views.get(set.id) as ToolSetView).rebuild(refs, set, this.settings.naming)) changed.push(set.id);
+      if ((this.views.get(set.id) as ToolSetView).rebuild(refs, set, this.settings.naming, programs)) changed.push(set.id);
     }
     for (const id of changed) for (const listener of this.listeners) listener(id);
   }

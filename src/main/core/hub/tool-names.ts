@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ServerSettings } from '../../../shared/settings';
 
 /** What function-calling APIs accept, and so what xiaozhi can hand its LLM. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -20,9 +21,51 @@ export function sanitizeToolName(raw: string): string {
  * A server's name as a tool name prefix: its letters and digits, runs of anything else as one `_`.
  * A name with none of them (天气) gets a short stable code instead of a row of underscores.
  */
-export function serverPrefix(server: string): string {
-  const ascii = server.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^[_-]+|[_-]+$/g, '');
-  return ascii.length > 0 ? ascii : `s${shortHash(server).slice(0, 6)}`;
+export function serverPrefix(server: string, program?: string): string {
+  const ascii = asciiPart(server);
+  if (ascii.length > 0) return ascii;
+  const fromProgram = program === undefined ? '' : asciiPart(program);
+  return fromProgram.length > 0 ? fromProgram : `s${shortHash(server).slice(0, 6)}`;
+}
+
+const asciiPart = (text: string) => text.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^[_-]+|[_-]+$/g, '');
+
+/**
+ * A readable word for what a server runs, for a name with no letter a tool name may carry (记忆):
+ * its package without scope, version or the usual "server"/"mcp" words (`@modelcontextprotocol/server-memory`
+ * → memory), a remote server's host (`mcp.amap.com` → amap), a web service's platform.
+ */
+export function programWord(server: ServerSettings): string | undefined {
+  if (server.transport === 'stdio') {
+    const arg = server.args.find((a) => !a.startsWith('-') && /[a-zA-Z]/.test(a));
+    const raw = arg ?? server.command;
+    const last = raw.split(/[\\/]/).filter(Boolean).at(-1) ?? raw;
+    const word = last
+      .replace(/(?<=.)@.*$/, '')
+      .replace(/\.(exe|cmd|bat|js|mjs|cjs|py)$/i, '')
+      .replace(/^(mcp[-_]server[-_]|server[-_]|mcp[-_])/i, '')
+      .replace(/([-_]mcp[-_]server|[-_]server|[-_]mcp)$/i, '');
+    return word || undefined;
+  }
+  if ('url' in server && typeof server.url === 'string') {
+    try {
+      const labels = new URL(server.url).hostname.split('.').filter((l) => !/^(www|api|mcp|com|cn|net|org|io|dev|me|app)$/i.test(l));
+      return labels[0];
+    } catch {
+      return undefined;
+    }
+  }
+  return server.transport;
+}
+
+/** Each server's program word, by server name. */
+export function programWords(servers: readonly ServerSettings[]): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const server of servers) {
+    const word = programWord(server);
+    if (word !== undefined) words.set(server.name, word);
+  }
+  return words;
 }
 
 export interface ToolRef {
@@ -37,8 +80,13 @@ const key = (ref: ToolRef) => `${ref.server}\u0000${ref.tool}`;
  * names that collide are prefixed with their server. The result depends only on the set of tools,
  * never on the order servers started in, so names are stable across restarts.
  */
-export function assignExposedNames(refs: ToolRef[], alwaysPrefix: boolean): Map<string, string> {
-  const prefixed = (ref: ToolRef) => sanitizeToolName(`${serverPrefix(ref.server)}_${ref.tool}`);
+export function assignExposedNames(
+  refs: ToolRef[],
+  alwaysPrefix: boolean,
+  /** What each server runs, in a word (for a name with no letter a tool name may carry). */
+  programs: ReadonlyMap<string, string> = new Map(),
+): Map<string, string> {
+  const prefixed = (ref: ToolRef) => sanitizeToolName(`${serverPrefix(ref.server, programs.get(ref.server))}_${ref.tool}`);
   const firstChoice = new Map<string, string>();
   const counts = new Map<string, number>();
   for (const ref of refs) {

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_TOOL_SET, type NamingPolicy, type ToolSet } from '../../../shared/settings';
-import type { CallOutcome, CatalogSummary, CatalogTool } from '../../../shared/status';
+import type { CallOutcome, CatalogSummary, CatalogTool, ConfirmedIn } from '../../../shared/status';
 import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError } from '../problems/server-unavailable';
@@ -78,8 +78,10 @@ export interface CallContext {
   session?: string;
   /** Whose background tasks these are: the endpoint's id (names need not be unique); absent, the caller. */
   owner?: string;
-  /** Who confirmed a held call (it runs without asking again). */
-  confirmedBy?: string;
+  /** Where a held call was confirmed (it runs without asking again). */
+  confirmedBy?: ConfirmedIn;
+  /** The history row of the held call this run answers: its outcome updates that row. */
+  heldRow?: number;
   /**
    * The tool the caller was served under this name (a session keeps its names): the call goes to
    * it, wherever the name points now, or is refused as unknown when that tool is gone.
@@ -227,12 +229,13 @@ export class ToolSetView implements CatalogView {
    * Recomputes the set from the servers' tools (`refs`: those of every enabled server, running or
    * not, so a server going down renames nothing); true when what is served changed.
    */
-  rebuild(refs: ToolRef[], set: ToolSet, naming: NamingPolicy): boolean {
+  rebuild(refs: ToolRef[], set: ToolSet, naming: NamingPolicy, programs: ReadonlyMap<string, string> = new Map()): boolean {
     this.setName = set.name;
     const mine = refs.filter((ref) => setIncludesServer(set, ref.server));
     const names = assignExposedNames(
       mine.map((r) => ({ server: r.server, tool: r.tool.name })),
       naming === 'always-prefix',
+      programs,
     );
     const all: Entry[] = [];
     const unservable = new Set<string>();
@@ -369,8 +372,11 @@ export class ToolSetView implements CatalogView {
     context: CallContext,
     via: HeldVia,
     finish: (result: CallToolResult, outcome: CallOutcome, cause?: Problem) => CallAnswer,
+    lastRow: () => number | undefined,
   ): CallAnswer {
     const { session, caller, boundTo } = context;
+    // The history row of this held call: its outcome (run, denied, expired) updates it.
+    const row: { id?: number } = {};
     const action = describeAction(entry.original, name, args);
     // The first call that asks for the PIN makes one if the user set none (shown only in the window).
     const where = via === 'pin' ? voice.pinFor() : undefined;
@@ -386,9 +392,10 @@ export class ToolSetView implements CatalogView {
       args,
       run: (confirmedBy, options = {}) =>
         this.call(name, args, {
-          caller: confirmedBy,
+          caller,
           session: session as string,
           confirmedBy,
+          ...(row.id !== undefined ? { heldRow: row.id } : {}),
           ...(boundTo ? { boundTo } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -399,12 +406,9 @@ export class ToolSetView implements CatalogView {
       // Who asked, what, and what became of it: in the history like the call it would have been.
       ended: (how, by) =>
         this.context.history.add({
-          caller:
-            how === 'denied'
-              ? `${caller} (denied in the ${by ?? 'window'})`
-              : how === 'withdrawn'
-                ? `${caller} (no longer allowed by voice)`
-                : `${caller} (not confirmed in time)`,
+          caller,
+          ...(row.id !== undefined ? { replaces: row.id } : {}),
+          confirmation: { state: how, ...(how === 'denied' ? { in: by ?? 'window' } : {}) },
           tool: name,
           originalTool: entry.original.name,
           server: entry.server,
@@ -428,7 +432,9 @@ export class ToolSetView implements CatalogView {
             translate(language, 'voice.confirm.ask', { action, confirmTool }),
             where === undefined ? undefined : translate(language, `voice.confirm.whereIsPin.${where}`),
           );
-    return finish(textResult(text), 'held', problem('call.held', { tool: name, via }));
+    const answer = finish(textResult(text), 'held', problem('call.held', { tool: name, via }));
+    row.id = lastRow();
+    return answer;
   }
 
   /**
@@ -442,6 +448,7 @@ export class ToolSetView implements CatalogView {
     // A session's name stands for the tool it was served, even if the name now means another one.
     const entry = !bound || (found?.server === bound.server && found.original.name === bound.tool) ? found : undefined;
     const shape = context.shape !== false;
+    let lastRow: number | undefined;
     const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer => {
       // A voice session never reads the person's PIN, whatever a tool answered (a file tool reading the config):
       // hidden before the answer is cut to fit, or a cut through it would show its first digits.
@@ -449,8 +456,14 @@ export class ToolSetView implements CatalogView {
       const visible =
         pin === undefined ? result : withoutPin(shape ? textResult(resultText(result), result.isError === true) : result, pin);
       const out = shape ? shapeResult(visible, this.context.maxMessageBytes(), context.idJson ?? '0', this.context.language()) : visible;
-      this.context.history.add({
+      lastRow = this.context.history.add({
         caller: context.caller,
+        ...(context.heldRow !== undefined ? { replaces: context.heldRow } : {}),
+        ...(outcome === 'held'
+          ? { confirmation: { state: 'waiting' as const } }
+          : context.confirmedBy !== undefined
+            ? { confirmation: { state: 'allowed' as const, in: context.confirmedBy } }
+            : {}),
         tool: name,
         originalTool: entry?.original.name ?? name,
         server: entry?.server ?? '',
@@ -460,7 +473,7 @@ export class ToolSetView implements CatalogView {
         result: resultText(out),
         ...(context.background?.id !== undefined ? { task: context.background.id } : {}),
         ...(context.background?.disconnected ? { disconnected: true } : {}),
-      });
+      }).id;
       return cause ? { result: out, problem: cause } : { result: out };
     };
     const refuse = (cause: Problem, outcome: CallOutcome = 'error') =>
@@ -490,7 +503,7 @@ export class ToolSetView implements CatalogView {
       const policy = voice.policyOf(entry.server, entry.original);
       if (policy === 'never') return refuse(problem('call.refused', { tool: name }));
       if ((policy === 'ask' || policy === 'window') && context.confirmedBy === undefined)
-        return this.hold(voice, entry, name, args, context, policy === 'ask' ? 'pin' : 'window', finish);
+        return this.hold(voice, entry, name, args, context, policy === 'ask' ? 'pin' : 'window', finish, () => lastRow);
     }
     // A call by voice is known while in flight: a server's question during it can be put to its caller,
     // and what the server asked that nobody could answer is told with its result.

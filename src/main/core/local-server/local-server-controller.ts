@@ -120,8 +120,11 @@ export class LocalServerController {
   }
 
   status(): LocalServerStatus {
+    const given = this.opts.overrides ?? {};
+    const overridden = (['enabled', 'port', 'host', 'token'] as const).filter((key) => given[key] !== undefined);
     return {
       state: this.state,
+      ...(overridden.length > 0 ? { overridden } : {}),
       ...(this.server ? { url: this.server.url } : {}),
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
       ...(this.lastErrorCause !== undefined ? { lastErrorCause: this.lastErrorCause } : {}),
@@ -224,7 +227,7 @@ export class LocalServerController {
       this.opts.log.warn('the local MCP server token is shorter than 16 characters: easy to guess; make a new one in Settings');
     if (!isLoopbackHost(wanted.host))
       this.opts.log.warn(`the local MCP server listens on ${wanted.host}: anyone who can reach it and has the token can call your tools`);
-    this.opts.log.info(`local MCP server listening at ${server.url}`);
+    this.opts.log.info(`local MCP server listening at ${server.url}`, problem('log.localListening', { url: server.url }));
     if (this.opts.stateDir) {
       try {
         const { heldBy } = await writeStateFile(this.opts.stateDir, {

@@ -1,4 +1,4 @@
-import type { CallOutcome, CallRecord } from '../../../shared/status';
+import type { CallConfirmation, CallOutcome, CallRecord } from '../../../shared/status';
 import { redactText } from './redact';
 
 const MAX_TEXT = 2000;
@@ -26,6 +26,10 @@ export interface CallInput {
   task?: string;
   /** The connection it came on closed while it ran (it went on as `task`). */
   disconnected?: boolean;
+  /** A call held for confirmation, and what became of it. */
+  confirmation?: CallConfirmation;
+  /** The id of the held row this record takes over (its outcome): one row per call, updated in place. */
+  replaces?: number;
 }
 
 /**
@@ -58,9 +62,11 @@ export class CallHistory {
     } catch {
       args = String(input.arguments);
     }
+    const held = input.replaces === undefined ? undefined : this.indexOf(input.replaces);
     const record: CallRecord = {
-      id: this.nextId++,
-      time: Date.now(),
+      id: held === undefined ? this.nextId++ : (input.replaces as number),
+      // The row keeps the time it was asked at; its duration is the run's.
+      time: held === undefined ? Date.now() : (this.records[held] as CallRecord).time,
       caller: trimText(input.caller, MAX_NAME),
       // Names come from the caller: an unknown tool's may be anything, of any length.
       tool: trimText(input.tool, MAX_NAME),
@@ -72,9 +78,11 @@ export class CallHistory {
       result: trimText(input.result),
       ...(input.task !== undefined ? { task: input.task } : {}),
       ...(input.disconnected ? { disconnected: true } : {}),
+      ...(input.confirmation ? { confirmation: input.confirmation } : {}),
     };
     // A ring: dropping the oldest must not shift a thousand entries on every call.
-    if (this.records.length < this.capacity) this.records.push(record);
+    if (held !== undefined) this.records[held] = record;
+    else if (this.records.length < this.capacity) this.records.push(record);
     else {
       this.records[this.head] = record;
       this.head = (this.head + 1) % this.capacity;
@@ -87,6 +95,12 @@ export class CallHistory {
       for (const listener of this.listeners) listener(shown);
     }
     return record;
+  }
+
+  /** Where the record of this id is in the ring (a held row, answered within minutes: rarely far back). */
+  private indexOf(id: number): number | undefined {
+    for (let i = this.records.length - 1; i >= 0; i--) if (this.records[i]?.id === id) return i;
+    return undefined;
   }
 
   private count(server: string, originalTool: string, caller: string, ok: boolean): void {

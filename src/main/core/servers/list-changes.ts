@@ -1,4 +1,5 @@
 import { countOf } from '../../../shared/count-words';
+import { problem } from '../../../shared/problem';
 import type { Logger } from '../logs/log-book';
 
 export interface ListChangesOptions {
@@ -72,7 +73,7 @@ export class ListChanges {
       this.window.tools = tools;
       return;
     }
-    this.opts.log.info(`tool list changed: ${countOf(tools, 'tool')}`);
+    this.opts.log.info(`tool list changed: ${countOf(tools, 'tool')}`, problem('log.toolListChanged', { count: tools }));
     const timer = setTimeout(() => this.closeWindow(), this.opts.windowMs);
     timer.unref();
     this.window = { since: Date.now(), count: 0, tools, timer };

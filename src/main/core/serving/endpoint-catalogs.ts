@@ -1,4 +1,4 @@
-import type { ToolMode } from '../../../shared/settings';
+import type { ServedMode, ToolMode } from '../../../shared/settings';
 import type { ServedCatalog, ServedSummary } from '../../../shared/served';
 import type { ToolHub, ToolSetView } from '../hub/tool-hub';
 import type { CatalogView } from '../hub/tool-set-view';
@@ -32,11 +32,18 @@ export interface EndpointCatalogsOptions {
   maxMessageBytes: () => number;
   /** Resolves when the servers still starting are up or out of grace: lists (and calls of names not there yet) wait for it. */
   startSettled: () => Promise<void>;
+  /** What an endpoint can be served before xiaozhi struggles: past it, `auto` serves search (absent: everything fits). */
+  budget?: () => { budgetTools: number; budgetBytes: number };
 }
+
+/** A mode as served at this moment: `auto` resolved to `all` or `router`. */
+type ServedAs = EndpointMode & { toolMode: ServedMode };
 
 export class EndpointCatalogs {
   /** One router per tool set, made when an endpoint on that set first needs it. */
   private readonly routers = new Map<string, ToolRouter>();
+  /** An `auto` mode's two resolutions, made once per mode object (read at every call). */
+  private readonly autoModes = new WeakMap<EndpointMode, { all: ServedAs; router: ServedAs }>();
   /** One waiting wrapper per view, so a session can tell whether its client's set moved. */
   private readonly settlingViews = new WeakMap<ToolSetView, SettlingTools<ToolSetView>>();
 
@@ -115,16 +122,18 @@ export class EndpointCatalogs {
 
   /** How much this endpoint is served: tools, bytes, pages (for the window's budget). */
   summary(endpointId: string): ServedSummary {
-    return this.summaryFor(this.modeOf(endpointId));
+    return this.summaryFor(this.options.mode(endpointId));
   }
 
   /** The same for a mode (the CLI's `tools --tool-mode`). */
-  summaryFor(mode: EndpointMode): ServedSummary {
-    if (mode.toolMode === 'all') return { mode: 'all', ...this.viewOf(mode).summary(), searchable: 0 };
+  summaryFor(chosen: EndpointMode): ServedSummary {
+    const mode = this.resolve(chosen);
+    if (mode.toolMode === 'all') return { mode: 'all', chosen: chosen.toolMode, ...this.viewOf(mode).summary(), searchable: 0 };
     const router = this.router(mode.toolSet);
     const served = router.served(mode.pinned);
     return {
       mode: 'router',
+      chosen: chosen.toolMode,
       toolCount: served.length,
       bytes: served.reduce((sum, p) => sum + p.bytes, 0),
       pages: allPages(served, this.options.maxMessageBytes()).length,
@@ -133,7 +142,8 @@ export class EndpointCatalogs {
   }
 
   /** Every tools/list page in a mode. */
-  pagesFor(mode: EndpointMode): Page[] {
+  pagesFor(chosen: EndpointMode): Page[] {
+    const mode = this.resolve(chosen);
     return mode.toolMode === 'all'
       ? this.viewOf(mode).pages()
       : allPages(this.router(mode.toolSet).served(mode.pinned), this.options.maxMessageBytes());
@@ -141,7 +151,7 @@ export class EndpointCatalogs {
 
   /** Exactly what the model sees in tools/list, page by page. */
   preview(endpointId: string): ServedCatalog {
-    const mode = this.modeOf(endpointId);
+    const mode = this.options.mode(endpointId);
     return {
       summary: this.summaryFor(mode),
       pages: this.pagesFor(mode).map((page) => ({
@@ -151,8 +161,22 @@ export class EndpointCatalogs {
     };
   }
 
-  private modeOf(endpointId: string): EndpointMode {
-    return this.options.mode(endpointId);
+  private modeOf(endpointId: string): ServedAs {
+    return this.resolve(this.options.mode(endpointId));
+  }
+
+  /** `auto` is every tool while the set fits the budget, search when it does not. */
+  private resolve(mode: EndpointMode): ServedAs {
+    if (mode.toolMode !== 'auto') return mode as ServedAs;
+    let both = this.autoModes.get(mode);
+    if (!both) {
+      both = { all: { ...mode, toolMode: 'all' }, router: { ...mode, toolMode: 'router' } };
+      this.autoModes.set(mode, both);
+    }
+    const budget = this.options.budget?.();
+    if (!budget) return both.all;
+    const { toolCount, bytes } = this.viewOf(mode).summary();
+    return toolCount <= budget.budgetTools && bytes <= budget.budgetBytes ? both.all : both.router;
   }
 
   private viewOf(mode: EndpointMode): ToolSetView {

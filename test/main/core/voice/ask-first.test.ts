@@ -48,15 +48,17 @@ describe('ask before risky actions (by voice)', () => {
     expect(await esp.say('delete_file', { path: '/b' })).toMatch(/within a minute\. If they say no, do not\.$/);
     // History: who asked, what was confirmed, by what; the PIN masked.
     const records = await history();
-    // The held call is recorded as waiting for the user's OK, not as done (found by try22: it showed "OK").
-    expect(records.find((r) => r.tool === 'delete_file' && r.caller === 'speaker')).toMatchObject({
-      result: expect.stringMatching(/OK first/),
-      outcome: 'held',
-    });
-    expect(records.find((r) => r.result === 'deleted /home/me/report.docx')).toMatchObject({
+    // The held call is recorded as waiting for the user's OK, not as done (found by try22: it showed "OK"),
+    // and its run takes the same row (issue 33: one row per call, no English suffix on the caller).
+    const held = records.find((r) => r.tool === 'delete_file' && r.confirmation?.state === 'waiting');
+    expect(held).toMatchObject({ result: expect.stringMatching(/OK first/), outcome: 'held', caller: 'speaker' });
+    const confirmed = records.filter((r) => r.arguments.includes('report.docx'));
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0]).toMatchObject({
       tool: 'delete_file',
-      caller: 'speaker (confirmed by voice with the PIN)',
-      arguments: expect.stringContaining('report.docx'),
+      caller: 'speaker',
+      confirmation: { state: 'allowed', in: 'voice' },
+      result: 'deleted /home/me/report.docx',
       outcome: 'ok',
     });
     const everything = JSON.stringify([records, await api.getLogs({}), await api.getActivity()]);
@@ -117,10 +119,9 @@ describe('ask before risky actions (by voice)', () => {
     expect(await esp.say('confirm_action', { pin })).toMatch(/^工具调用错误: /);
     const records = await api.getHistory();
     expect(records.some((r) => r.result.startsWith('deleted'))).toBe(false);
-    expect(records.find((r) => r.caller === 'speaker (no longer allowed by voice)')).toMatchObject({
-      tool: 'delete_file',
-      outcome: 'cancelled',
-    });
+    expect(records.filter((r) => r.tool === 'delete_file')).toEqual([
+      expect.objectContaining({ caller: 'speaker', outcome: 'cancelled', confirmation: { state: 'withdrawn' } }),
+    ]);
   }, 60_000);
 
   it('a held call whose tool is set to "only in the window" within the minute waits for the window: the PIN no longer runs it', async () => {
@@ -146,7 +147,9 @@ describe('ask before risky actions (by voice)', () => {
     const session = await ctx.xiaozhi!.connection(0);
     session.close();
     await waitFor(async () => (await api.getConfirmations()).length === 0, 10_000, 'the held call to end');
-    expect((await api.getHistory()).find((r) => r.caller === 'speaker (not confirmed in time)')).toMatchObject({ tool: 'delete_file' });
+    expect((await api.getHistory()).filter((r) => r.tool === 'delete_file')).toEqual([
+      expect.objectContaining({ caller: 'speaker', confirmation: { state: 'expired' } }),
+    ]);
   }, 60_000);
 
   it('per tool: "never" refuses with the reason (and with nothing to confirm, confirm_action is not listed)', async () => {

@@ -60,8 +60,16 @@ describe('a held call answered in the window (or the web UI)', () => {
       `The user already allowed this in Xiaozhi Tray. Task ${task} (delete file) is done: deleted /home/me/report.docx`,
     );
     // History: who asked, what was confirmed, by what.
-    const ran = (await api.getHistory()).find((r) => r.result === 'deleted /home/me/report.docx');
-    expect(ran).toMatchObject({ tool: 'delete_file', caller: 'speaker (allowed in the web UI)', task, outcome: 'ok' });
+    // One row per call: the held row became the run (issue 33), its caller without an English suffix.
+    const rows = (await api.getHistory()).filter((r) => r.tool === 'delete_file');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      caller: 'speaker',
+      result: 'deleted /home/me/report.docx',
+      confirmation: { state: 'allowed', in: 'webUi' },
+      task,
+      outcome: 'ok',
+    });
     // A second answer finds nothing waiting.
     expect(await api.answerConfirmation({ key: pending[0]!.key, allow: false })).toEqual({ outcome: 'gone' });
   }, 60_000);
@@ -74,11 +82,14 @@ describe('a held call answered in the window (or the web UI)', () => {
     expect(await api.getConfirmations()).toEqual([]);
     expect(await esp.say('confirm_action', { pin: await pinOf(api) })).toBe('The user declined: Delete a file (path: /x).');
     const records = await api.getHistory();
-    expect(records.find((r) => r.caller === 'speaker (denied in the web UI)')).toMatchObject({
-      tool: 'delete_file',
-      outcome: 'cancelled',
-      result: 'The user declined: Delete a file (path: /x).',
-    });
+    expect(records.filter((r) => r.tool === 'delete_file')).toEqual([
+      expect.objectContaining({
+        caller: 'speaker',
+        outcome: 'cancelled',
+        confirmation: { state: 'denied', in: 'webUi' },
+        result: 'The user declined: Delete a file (path: /x).',
+      }),
+    ]);
     expect(records.some((r) => r.result.startsWith('deleted'))).toBe(false);
   }, 60_000);
 
@@ -87,10 +98,9 @@ describe('a held call answered in the window (or the web UI)', () => {
     await esp.say('delete_file', { path: '/y' });
     expect(heard.at(-1)).toHaveLength(1);
     await waitFor(() => heard.at(-1)?.length === 0, 10_000, 'the held call to expire');
-    expect((await api.getHistory()).find((r) => r.caller === 'speaker (not confirmed in time)')).toMatchObject({
-      tool: 'delete_file',
-      outcome: 'cancelled',
-    });
+    expect((await api.getHistory()).filter((r) => r.tool === 'delete_file')).toEqual([
+      expect.objectContaining({ caller: 'speaker', outcome: 'cancelled', confirmation: { state: 'expired' } }),
+    ]);
     expect(await esp.say('confirm_action', { pin: await pinOf(api) })).toBe(
       '工具调用错误: That confirmation has expired. Ask for the action again.',
     );

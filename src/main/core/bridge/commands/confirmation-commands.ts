@@ -1,5 +1,6 @@
 import type { confirmationCommands } from '../../../../shared/bridge-api';
 import type { PendingConfirmation } from '../../../../shared/confirmations';
+import type { ConfirmedIn } from '../../../../shared/status';
 import { CallAbort } from '../../io/call-signal';
 import { resultText } from '../../hub/result-shaping';
 import { shownArguments } from '../../hub/tool-set-view';
@@ -34,8 +35,8 @@ export function confirmationCommandHandlers(
     revealPin: () => string;
     newPin: () => string;
     calls: BackgroundCalls;
-    /** Where the user answered: "window" (the desktop app) or "web UI". */
-    answeredIn: () => string;
+    /** Where the user answered: the desktop app's window or the web UI. */
+    answeredIn: () => ConfirmedIn;
     redact: (text: string) => string;
   },
 ): CommandHandlers<typeof confirmationCommands> {
@@ -58,7 +59,7 @@ export function confirmationCommandHandlers(
       });
       if (!held || !watched) return { outcome: 'gone' };
       const task = watched;
-      void held.run(`${held.caller} (allowed in the ${by})`, { signal: abort, background }).then(
+      void held.run(by, { signal: abort, background }).then(
         ({ result }) => task.finish(abort.aborted ? 'cancelled' : result.isError ? 'failed' : 'done', resultText(result)),
         (error: unknown) => task.finish('failed', error instanceof Error ? error.message : String(error)),
       );

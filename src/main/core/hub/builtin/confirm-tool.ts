@@ -94,7 +94,7 @@ export function confirmTool(options: ConfirmToolOptions): BuiltinTool {
       // Its task (if it goes on as one) is the held tool's, not "confirm action": the user hears which action runs.
       context.nameTask?.(taken.tool);
       // The confirm call's own signal, progress and task: cancelling it (cancel_task, the endpoint) stops the server's call.
-      const answer = await taken.run(`${context.caller} (confirmed by voice with the PIN)`, {
+      const answer = await taken.run('voice', {
         signal: context.signal,
         onProgress: context.onProgress,
         background: context.task,

@@ -1,4 +1,5 @@
 import type { CallAnswer } from '../tool-set-view';
+import type { ConfirmedIn } from '../../../../shared/status';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { CallSignal } from '../../io/call-signal';
 import { pinMatches, WrongPins } from './confirmation-pin';
@@ -44,9 +45,9 @@ export interface HeldCall {
   askedAt: number;
   expires: number;
   /** Runs the call as asked (the policy already answered). */
-  run(confirmedBy: string, options?: HeldRunOptions): Promise<CallAnswer>;
-  /** Told when it ends without running: denied (by whom: "window", "web UI"), expired, or withdrawn (its tool set to "never"); the history records it. */
-  ended(how: 'denied' | 'expired' | 'withdrawn', by?: string): void;
+  run(confirmedBy: ConfirmedIn, options?: HeldRunOptions): Promise<CallAnswer>;
+  /** Told when it ends without running: denied (where: the window, the web UI), expired, or withdrawn (its tool set to "never"); the history records it. */
+  ended(how: 'denied' | 'expired' | 'withdrawn', by?: ConfirmedIn): void;
   /** Whether the tool may still run by voice (the policy read again: absent, yes). */
   stillAllowed?: () => boolean;
   /** Whether the tool is now "only in the window" (the policy read again: absent, no). */
@@ -187,7 +188,7 @@ export class Confirmations {
   }
 
   /** The window's Deny; false when it was no longer waiting. */
-  denyFromWindow(key: number, by: string): boolean {
+  denyFromWindow(key: number, by: ConfirmedIn): boolean {
     const entry = this.byKey(key);
     if (!entry) return false;
     this.held.delete(entry.key);
