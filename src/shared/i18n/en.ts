@@ -581,7 +581,7 @@ export const en = {
     'Another copy of Xiaozhi Tray also serves this endpoint: xiaozhi-tray run --config {config} (process {pid}). An endpoint takes one connection: stop one of them.',
   'problem.endpoint.oursAgain': 'The endpoint is ours again: xiaozhi reaches this connection.',
   'problem.endpoint.overBudget':
-    'Serves {tools} tools ({bytes} bytes in {pages} pages), past the budget of {budgetTools} tools / {budgetBytes} bytes: xiaozhi may drop or fail the list.',
+    'Serves {count, plural, one {# tool} other {# tools}}, more than xiaozhi handles well ({tools, plural, one {# tool} other {# tools}} or {bytes} bytes).',
   'problem.endpoint.overBudget.hint':
     'Switch some tools off on the Tools page, or set the endpoint’s tool mode to Automatic (it then searches when the tools do not fit).',
   'problem.endpoint.free': 'The other program no longer holds the endpoint: connecting again.',

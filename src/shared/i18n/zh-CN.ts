@@ -560,8 +560,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.alsoServedByRun':
     '另一个小智托盘也在使用这个接入点：xiaozhi-tray run --config {config}（进程 {pid}）。一个接入点只能有一个连接：请停掉其中一个。',
   'problem.endpoint.oursAgain': '小智又能通过这个连接用到工具了。',
-  'problem.endpoint.overBudget':
-    '提供了 {tools} 个工具（{bytes} 字节，分 {pages} 页），超过了 {budgetTools} 个工具 / {budgetBytes} 字节的预算：小智可能读不全，或读取失败。',
+  'problem.endpoint.overBudget': '提供了 {count} 个工具，超出了小智可以稳定处理的范围（{tools} 个工具或 {bytes} 字节）。',
   'problem.endpoint.overBudget.hint': '在“工具”页关掉一些工具，或把接入点的工具模式设为“自动”（工具放不下时小智会先搜索再调用）。',
   'problem.endpoint.free': '另一个程序已不再占用这个接入点，正在重新连接。',
   'problem.endpoint.connecting': '正在连接 {url}',

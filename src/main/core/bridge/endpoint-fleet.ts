@@ -243,16 +243,12 @@ export class EndpointFleet {
       const served = this.catalogs.summary(link.id);
       const over = served.toolCount > budgetTools || served.bytes > budgetBytes;
       if (over && !this.overBudget.has(link.id)) {
-        this.options.logBook.logger(`endpoint:${link.name}`).warn(
-          `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or let the endpoint's tool mode be auto (the default) or router`,
-          problem('endpoint.overBudget', {
-            tools: served.toolCount,
-            bytes: served.bytes,
-            pages: served.pages,
-            budgetTools,
-            budgetBytes,
-          }),
-        );
+        this.options.logBook
+          .logger(`endpoint:${link.name}`)
+          .warn(
+            `serves ${countOf(served.toolCount, 'tool')} (${served.bytes} bytes in ${countOf(served.pages, 'page')}), past the budget of ${budgetTools} tools / ${budgetBytes} bytes: xiaozhi may drop or fail the list. Switch tools off, or let the endpoint's tool mode be auto (the default) or router`,
+            problem('endpoint.overBudget', { count: served.toolCount, tools: budgetTools, bytes: budgetBytes }),
+          );
       }
       if (over) this.overBudget.add(link.id);
       else this.overBudget.delete(link.id);

@@ -36,7 +36,7 @@ describe('endpoint log lines in the reader’s language', () => {
     const entry = over()!;
     expect(entry.problem?.code).toBe('endpoint.overBudget');
     const zh = translator('zh-CN');
-    expect(logMessage(zh, entry)).toMatch(/^提供了 \d+ 个工具（\d+ 字节，分 1 页），超过了 1 个工具 \/ 8192 字节的预算/);
-    expect(logHint(zh, entry)).toContain('路由模式');
+    expect(logMessage(zh, entry)).toMatch(/^提供了 \d+ 个工具，超出了小智可以稳定处理的范围（1 个工具或 8192 字节）。$/);
+    expect(logHint(zh, entry)).toContain('“自动”');
   });
 });

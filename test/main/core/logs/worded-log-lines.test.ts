@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { logMessage } from '../../../../src/shared/problem-words';
+import { logHint, logMessage } from '../../../../src/shared/problem-words';
 import { translator } from '../../../../src/shared/i18n/translate';
 import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
@@ -26,8 +26,7 @@ describe("the app's own log lines in the window's language", () => {
     expect(starting?.message).toBe('starting: 1 server, 1 endpoint');
     expect(logMessage(zh, starting!)).toBe('正在启动：1 个服务，1 个接入点');
     const budget = entries().find((e) => e.message.includes('past the budget'));
-    expect(logMessage(zh, budget!)).toBe(
-      '提供了 44 个工具，超出了小智可以稳定处理的范围（25 个工具或 8192 字节）：请关掉一些工具，或把这个接入点改为“自动”。',
-    );
+    expect(logMessage(zh, budget!)).toBe('提供了 44 个工具，超出了小智可以稳定处理的范围（25 个工具或 8192 字节）。');
+    expect(logHint(zh, budget!)).toBe('在“工具”页关掉一些工具，或把接入点的工具模式设为“自动”（工具放不下时小智会先搜索再调用）。');
   });
 });
