@@ -25,7 +25,7 @@ import { TASKS_CAPABILITY, TaskPassthrough, servedTaskSupport, serverTakesTasks,
 /** How long a local client may take to answer a server's question during a call (a person may be answering). */
 const ANSWER_WAIT_MS = 10 * 60_000;
 /** Servers are told of a local client's roots change at most this often. */
-const ROOTS_GAP_MS = 250;
+export const ROOTS_GAP_MS = 250;
 
 export interface CallPassthroughOptions {
   /** A running server's SDK client, by server name. */
