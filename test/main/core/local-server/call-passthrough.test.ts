@@ -284,6 +284,22 @@ describe.each([
     await expect(other.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema)).rejects.toThrow(/Task not found/);
   });
 
+  it('a task call passes the argument check every call gets: refused in our words before the server is asked', async () => {
+    const { url } = await start();
+    const client = await connect(url, path, { tasks: { list: {}, cancel: {} } });
+    const refused = await client
+      .request({ method: 'tools/call', params: { name: 'research', arguments: { topic: 42 }, task: {} } }, CreateTaskResultSchema)
+      .then(
+        () => 'created',
+        (error: { code?: number; message: string }) => `${error.code} ${error.message}`,
+      );
+    // Before: the task was created on the server, which refused the argument in its own words (or ran with it).
+    expect(refused).toMatch(/^-32602 .*The arguments for "research" are not valid.*"topic" must be a string/s);
+    expect(refused).not.toContain('Input validation error');
+    const history = await bridge!.api.getHistory();
+    expect(history.find((h) => h.tool === 'research')).toMatchObject({ outcome: 'error' });
+  });
+
   it("a server's refusal about a task (cancelling one that has ended) reaches the client as a client asking it directly sees it", async () => {
     const caps = { tasks: { list: {}, cancel: {} } };
     const cancelEnded = async (client: Client) => {
