@@ -35,7 +35,14 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { 'foreign-keys': foreignKeys },
-    rules: { 'foreign-keys/no-inherited-lookup': 'error' },
+    rules: {
+      'foreign-keys/no-inherited-lookup': 'error',
+      // A promise nobody awaits or catches loses its rejection (an unhandled rejection ends a headless run);
+      // one dropped on purpose says so with `void` and a comment why.
+      '@typescript-eslint/no-floating-promises': 'error',
+      // A promise where a plain value is expected (an `if`, a listener that must not be async) is a bug that type-checks.
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
   },
   // The layering of docs/ARCHITECTURE.md, enforced: arrows point down only.
   layer(

@@ -24,7 +24,7 @@ export function useFileDrop(onPreview: (preview: ImportPreview) => void): boolea
       depth = Math.max(0, depth - 1);
       if (depth === 0) setDragging(false);
     };
-    const drop = async (e: DragEvent) => {
+    const read = async (e: DragEvent) => {
       if (!hasFiles(e)) return;
       e.preventDefault();
       depth = 0;
@@ -41,6 +41,8 @@ export function useFileDrop(onPreview: (preview: ImportPreview) => void): boolea
         }
       }
     };
+    // Each file's failure is its own toast: the listener has nothing left to wait for.
+    const drop = (e: DragEvent) => void read(e);
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', over);
     window.addEventListener('dragleave', leave);

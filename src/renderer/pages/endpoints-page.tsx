@@ -38,6 +38,7 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
   const removed =
     cleaned.removed.length > 0 ? cleaned.removed.map((debris) => t(`endpoints.debris.${debris}`)).join(t('list.separator')) : '';
   const test = useEndpointTest(() => store.api.testEndpoint({ url: address }));
+  /** Says its own failures (a toast), so the form drops the promise it returns. */
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
@@ -71,7 +72,7 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
         ? t('endpoints.urlError.duplicate', { name: sameAs })
         : undefined;
   return (
-    <form className="form add-endpoint" onSubmit={submit} noValidate>
+    <form className="form add-endpoint" onSubmit={(e) => void submit(e)} noValidate>
       <Field label={t('endpoints.url')} error={error} hint={removed ? t('endpoints.cleaned', { what: removed }) : t('endpoints.urlHint')}>
         {(id) => (
           <div className="input-with-button">

@@ -63,7 +63,8 @@ export function ToolsPage() {
     return groupByServer(catalog.filter(match));
   }, [catalog, query]);
   const command = useCommand();
-  const run = (action: Promise<unknown>) => command(() => action);
+  // The command shows its own failure (a toast): nothing is left to wait for here.
+  const run = (action: Promise<unknown>) => void command(() => action);
 
   return (
     <div className="page">

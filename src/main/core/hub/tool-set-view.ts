@@ -326,6 +326,31 @@ export class ToolSetView implements CatalogView {
     return entry ? { server: entry.server, tool: entry.original.name } : undefined;
   }
 
+  /**
+   * The checks every call passes before it reaches a server (a tool of this set, switched on, with
+   * arguments its schema takes), for a call that does not go through `call` (a local client's MCP
+   * task): the tool it names, or why it is refused, in the voice language.
+   */
+  admit(name: string, args: Record<string, unknown>): { identity: ToolIdentity } | { refused: Problem; said: string } {
+    const entry = this.byName.get(name);
+    const refusal = (refused: Problem) => ({ refused, said: spokenError(refused, this.context.language()) });
+    if (!entry) return refusal(problem('call.unknownTool', { tool: name }));
+    if (!entry.enabled) return refusal(problem('call.toolOff', { tool: name }));
+    const wrong = this.badArguments(entry, name, args);
+    return wrong ? refusal(wrong) : { identity: { server: entry.server, tool: entry.original.name } };
+  }
+
+  /** What is wrong with the arguments, checked against the tool's schema (unless its server's checks are off). */
+  private badArguments(entry: Entry, name: string, args: Record<string, unknown>): Problem | undefined {
+    if (this.context.argumentChecksOff()?.has(entry.server)) return undefined;
+    const invalid = this.context.argumentCheck.check(
+      { name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> },
+      args,
+      this.context.language(),
+    );
+    return invalid ? problem('call.badArguments', { tool: name, detail: invalid }) : undefined;
+  }
+
   nameOf(tool: ToolIdentity): string | undefined {
     return this.byTool.get(toolKey(tool.server, tool.tool));
   }
@@ -488,14 +513,8 @@ export class ToolSetView implements CatalogView {
       }
     }
     if (!source) return refuse(problem('call.notConfigured', { tool: name, server: entry.server }));
-    if (!this.context.argumentChecksOff()?.has(entry.server)) {
-      const invalid = this.context.argumentCheck.check(
-        { name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> },
-        args,
-        this.context.language(),
-      );
-      if (invalid) return refuse(problem('call.badArguments', { tool: name, detail: invalid }));
-    }
+    const wrong = this.badArguments(entry, name, args);
+    if (wrong) return refuse(wrong);
     // A call by voice (an endpoint session) of a risky tool is held until the user confirms it, or refused.
     const voice = this.context.voice;
     // A confirmed call is checked again: the tool may have been set to "never" while it was held.

@@ -17,9 +17,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { problem, type Problem } from '../../../shared/problem';
 import { RUNTIME_LABEL } from '../../../shared/runtime-need';
-import { SIGN_IN_CODES } from '../../../shared/sign-in-status';
 import type { McpServerSettings as ServerSettings } from '../../../shared/settings';
-import type { ServerRuntime, ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
+import type { ServerRuntime, ServerStatus, SkippedTool } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
 import { toAbortSignal, type CallSignal } from '../io/call-signal';
 import { CallRelay } from './call-relay';
@@ -30,7 +29,10 @@ import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './
 import { ReadBufferOverflow } from './lean-read-buffer';
 import { permanentFailure, watchInitialize } from './permanent-failure';
 import { killTreesSync, listDescendants } from './process-tree';
-import { NO_FAILURES, restartStep, type FailureKind, type RestartHistory } from './restart-policy';
+import type { FailureKind } from './restart-policy';
+import type { Attempt } from './attempt';
+import { Supervisor, type AttemptState } from './supervisor';
+import { SupervisedServer } from './supervised-server';
 import {
   boundedFailure,
   clip,
@@ -55,7 +57,7 @@ import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
 import { defaultSupervision, type Supervision } from './supervision';
 import { ListChanges } from './list-changes';
-import { listAllTools, skippedWarning, type ToolList } from './tool-list';
+import { listAllTools, skippedStatus, skippedWarning, type ToolList } from './tool-list';
 import type { ServerNotice } from './server-notice';
 import { errorText } from '../problems/error-text';
 import { ServerUnavailableError } from '../problems/server-unavailable';
@@ -106,9 +108,6 @@ export interface CallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
-/** Skipped tools the status carries (the count says how many there were in all). */
-const MAX_SKIPPED_SHOWN = 20;
-
 /** Lines of stdout that are not JSON logged (at debug level) per attempt, after the warning. */
 const NOT_JSON_DEBUG_LINES = 10;
 
@@ -117,14 +116,14 @@ const NOT_JSON_DEBUG_LINES = 10;
  * machine lives here; the transport (`server-transport.ts`), the decision to try again
  * (`restart-policy.ts`) and the clean-up of its processes (`server-teardown.ts`) each have a file.
  */
-export class ChildServer {
+export class ChildServer extends SupervisedServer {
   readonly name: string;
   private settings: ServerSettings;
   private readonly opts: ChildServerOptions;
   private readonly supervision: Supervision;
 
-  private state: ServerState = 'stopped';
-  private since = Date.now();
+  /** State, restarts, the last failure and the attempts, one at a time (`supervisor.ts`). */
+  protected readonly life: Supervisor;
   private tools: Tool[] = [];
   /** Tools that may or must be called as MCP tasks, by name (most servers have none). */
   private taskTools = new Map<string, Tool>();
@@ -133,20 +132,15 @@ export class ChildServer {
   /** Tools the server listed that are not served, and the warning last logged about them (said once). */
   private skipped: SkippedTool[] = [];
   private skippedSaid = '';
-  private restarts = 0;
-  private lastFailure: Failure | undefined;
   private readonly stderr: StderrLog;
   /** Why the transport broke, when it knows better than "the connection closed". */
   private transportFault: Problem | undefined;
   /** How this attempt's stdio process ended, once it has. */
   private exit: ProcessExit | undefined;
-  /** The failures that count towards giving up, and the backoff's progress. */
-  private history: RestartHistory = NO_FAILURES;
   /** The attempt under way of a server started by a package runner: what it runs, and how to give it longer. */
-  private startWatch: { generation: number; run: PackageRun; giveLonger: () => void } | undefined;
+  private startWatch: { attempt: Attempt; run: PackageRun; giveLonger: () => void } | undefined;
   /** Set while a first run downloads or installs its package. */
   private installing: PackageRun | undefined;
-  private installNote: NodeJS.Timeout | undefined;
   /** Whose runtime runs this stdio server's program (and the app's download's progress while it fetches one). */
   private runtime: ServerRuntime | undefined;
   /** The app's runtime's folder, first on this attempt's PATH. */
@@ -160,28 +154,31 @@ export class ChildServer {
   private knownDescendants: number[] = [];
   /** Processes of an old client still being torn down (so that `killNow` can reach them too). */
   private dying = new Set<number>();
-  /** Bumped on every (re)connect and on stop, so late events of an old client are ignored. */
-  private generation = 0;
-  private restartTimer: NodeJS.Timeout | undefined;
-  private healthTimer: NodeJS.Timeout | undefined;
-  private runningSince = 0;
   /** Lists asked for, and the order of the latest taken: an older list never replaces a newer one. */
   private listsAsked = 0;
   private listTaken = 0;
-  /** The tools refresh under way for a connection, and whether another was announced meanwhile. */
-  /** The tool list changes announced on the current connection (attempt `generation`). */
-  private listChanges: { generation: number; changes: ListChanges } | undefined;
+  /** The tool list changes announced on the current connection, paced for the attempt that owns them. */
+  private listChanges: { attempt: Attempt; changes: ListChanges } | undefined;
 
   constructor(opts: ChildServerOptions) {
+    super();
     this.opts = opts;
     this.settings = opts.settings;
     this.name = opts.settings.name;
     this.supervision = { ...defaultSupervision, ...opts.supervision };
+    this.life = new Supervisor({
+      log: opts.log,
+      supervision: this.supervision,
+      run: (attempt, state) => this.connect(attempt, state),
+      onStatus: () => this.opts.onStatus(),
+      onAvailability: () => this.opts.onServerNotice?.({ kind: 'availability' }),
+      onAttempt: opts.onAttempt,
+    });
     // A server that crash-loops shows why while it loops, not only once it is marked failed.
     this.stderr = new StderrLog(opts.log, {
       onLine: (line) => {
-        if (this.startWatch && !this.installing && saysInstalling(line)) this.markInstalling(this.startWatch.generation);
-        if (this.state === 'restarting' || this.state === 'starting') this.opts.onStatus();
+        if (this.startWatch && !this.installing && saysInstalling(line)) this.markInstalling(this.startWatch.attempt);
+        if (this.life.state === 'restarting' || this.life.state === 'starting') this.opts.onStatus();
       },
     });
   }
@@ -205,61 +202,35 @@ export class ChildServer {
   }
 
   get isRunning(): boolean {
-    return this.state === 'running';
+    return this.life.state === 'running';
   }
 
   /** The connected SDK client while running (for passthrough of what is not tools). */
   get sdkClient(): Client | undefined {
-    return this.state === 'running' ? this.client : undefined;
+    return this.life.state === 'running' ? this.client : undefined;
   }
 
   status(): ServerStatus {
     // From the spawn on: a server still starting has a process too (the watchdog must know it).
     const pid = this.pid ?? stdioPid(this.transport);
     return {
-      name: this.name,
-      transport: this.settings.transport,
-      enabled: this.settings.enabled,
-      state: this.state,
-      since: this.since,
+      ...this.lifeStatus(this.settings, failureEnglish),
       toolCount: this.tools.length,
-      restarts: this.restarts,
-      ...(this.lastFailure ? { lastError: failureEnglish(this.lastFailure), lastErrorCause: this.lastFailure.problem } : {}),
       stderrTail: this.stderr.lines(),
       ...(this.installing ? { installing: { ...this.installing } } : {}),
       ...(pid !== undefined ? { pid } : {}),
       ...(this.runtime ? { runtime: this.runtime } : {}),
-      ...(this.skipped.length > 0 ? { skippedTools: this.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedToolCount: this.skipped.length } : {}),
+      ...skippedStatus(this.skipped),
     };
   }
 
-  /** Starts (or restarts from `failed`); returns once the first attempt has settled. */
-  async start(): Promise<void> {
-    if (this.state === 'running' || this.state === 'starting') return;
-    this.clearTimers();
-    this.history = NO_FAILURES;
-    this.lastFailure = undefined;
-    await this.connect('starting');
-  }
-
-  /**
-   * The bridge is about to stop this server: from now on a lost connection is neither reported as
-   * a crash nor restarted (a terminal's Ctrl+C reaches the whole process group, so the children
-   * often exit before `stop()` gets to them). Synchronous, so nothing can slip in between.
-   */
-  windDown(): void {
-    this.generation++;
-    this.clearTimers();
-  }
-
   async stop(): Promise<void> {
-    this.generation++;
-    this.clearTimers();
+    this.life.end();
     // A download of its runtime goes on (another server may wait for it), but is no longer this server's to show.
     if (this.runtime?.fetching) this.runtime = undefined;
     const hadTools = this.tools.length > 0;
     await this.teardown();
-    this.setState('stopped');
+    this.life.setState('stopped');
     if (hadTools) this.opts.onTools();
   }
 
@@ -275,13 +246,13 @@ export class ChildServer {
   }
 
   callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    if (this.taskTools.size > 0 && this.client && this.state === 'running' && callsAsTask(this.client, this.taskTools.get(name))) {
+    if (this.taskTools.size > 0 && this.client && this.life.state === 'running' && callsAsTask(this.client, this.taskTools.get(name))) {
       const timeout = this.callTimeout(options);
       // A task's end is the server's to say: bounded as a whole by the longer of the call timeout and half an hour.
       return callAsTask(this.client, name, args, { ...options, requestTimeoutMs: timeout, totalTimeoutMs: Math.max(timeout, 30 * 60_000) });
     }
     // The relay's path, without the SDK path's retry wrapper (stdio has no sessions to expire).
-    if (this.relay && this.state === 'running') {
+    if (this.relay && this.life.state === 'running') {
       return this.relay.call(name, args, { timeoutMs: this.callTimeout(options), signal: options.signal, onProgress: options.onProgress });
     }
     return this.callThroughSdk(name, args, options);
@@ -301,7 +272,7 @@ export class ChildServer {
   private async callThroughSdk(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const attempt = async (): Promise<CallToolResult> => {
       const client = this.client;
-      if (!client || this.state !== 'running') throw new ServerUnavailableError(this.name, this.state);
+      if (!client || this.life.state !== 'running') throw new ServerUnavailableError(this.name, this.life.state);
       const timeout = this.callTimeout(options);
       // Remote servers stay on the SDK's path: HTTP costs far more than the Protocol does there.
       return (await client.callTool({ name, arguments: args }, undefined, {
@@ -325,35 +296,14 @@ export class ChildServer {
   }
 
   private async reconnectNow(): Promise<void> {
-    this.generation++;
-    this.clearTimers();
+    this.life.end();
     await this.teardown();
-    const attempt = this.connect('restarting');
-    this.opts.onAttempt?.(attempt);
-    await attempt;
+    await this.life.retryNow();
   }
 
-  private setState(state: ServerState): void {
-    if (this.state === state) return;
-    const flips = this.state === 'running' || state === 'running';
-    this.state = state;
-    if (flips) this.opts.onServerNotice?.({ kind: 'availability' });
-    this.since = Date.now();
-    this.opts.onStatus();
-  }
-
-  private clearTimers(): void {
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    if (this.healthTimer) clearInterval(this.healthTimer);
-    this.restartTimer = undefined;
-    this.healthTimer = undefined;
-    this.listChanges?.changes.stop();
-    this.listChanges = undefined;
-  }
-
-  /** What the transport of attempt `generation` tells this server (events of an older attempt are ignored). */
-  private transportContext(generation: number): TransportContext {
-    const current = () => generation === this.generation;
+  /** What the transport of `attempt` tells this server (silent once the attempt is over). */
+  private transportContext(attempt: Attempt): TransportContext {
+    const current = () => attempt.live;
     return {
       baseEnv: this.opts.baseEnv,
       ...(this.pathPrefix !== undefined ? { pathPrefix: this.pathPrefix } : {}),
@@ -370,27 +320,26 @@ export class ChildServer {
       },
       onTooBig: (tooBig) => {
         // The transport would only retry its stream: drop this server's connection, as for a crash.
-        if (current() && this.state === 'running') void this.fail({ problem: tooBig }, 'crash');
+        if (current() && this.life.state === 'running') void this.fail({ problem: tooBig }, 'crash');
         else if (current()) this.transportFault = tooBig;
       },
       oauth: this.opts.oauth,
       // A sign-in that ran out while it ran (the refresh refused): stop for the user, said once.
       onSignInNeeded: (stop) => {
-        if (current() && this.state === 'running') void this.fail({ problem: stop }, 'permanent');
+        if (current() && this.life.state === 'running') void this.fail({ problem: stop }, 'permanent');
       },
     };
   }
 
-  private async connect(state: 'starting' | 'restarting'): Promise<void> {
-    const generation = ++this.generation;
-    this.setState(state);
+  private async connect(attempt: Attempt, state: AttemptState): Promise<void> {
+    this.life.setState(state);
     this.stderr.newAttempt(state === 'restarting');
     this.exit = undefined;
     this.transportFault = undefined;
-    if (!(await this.prepareRuntime(generation))) return;
+    if (!(await this.prepareRuntime(attempt))) return;
     let transport: Transport;
     try {
-      transport = makeTransport(this.settings, this.transportContext(generation));
+      transport = makeTransport(this.settings, this.transportContext(attempt));
     } catch (error) {
       // The same settings would fail the same way at every attempt.
       const bad = permanentFailure(error);
@@ -405,7 +354,7 @@ export class ChildServer {
     this.transport = transport;
     let notJson = 0;
     client.onerror = (error) => {
-      if (generation !== this.generation) return;
+      if (!attempt.live) return;
       if (error instanceof ReadBufferOverflow) {
         // The SDK drops the stream and closes: say why, where the user looks (status, not debug).
         this.transportFault = error.problem;
@@ -419,10 +368,10 @@ export class ChildServer {
       } else this.opts.log.debug(`transport: ${error.message}`);
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (generation === this.generation) this.changesOf(client, generation).announced();
+      if (attempt.live) this.changesOf(client, attempt).announced();
     });
     const notice = (made: ServerNotice) => {
-      if (generation === this.generation) this.opts.onServerNotice?.(made);
+      if (attempt.live) this.opts.onServerNotice?.(made);
     };
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => notice({ kind: 'resources' }));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => notice({ kind: 'prompts' }));
@@ -441,7 +390,7 @@ export class ChildServer {
           );
         };
         arm(this.supervision.startTimeoutMs);
-        this.watchFirstRun(generation, () => arm(this.installTimeoutMs()));
+        this.watchFirstRun(attempt, () => arm(this.installTimeoutMs()));
       });
       await Promise.race([
         (async () => {
@@ -452,16 +401,16 @@ export class ChildServer {
           if (wire.modernVersion) this.opts.log.info(`speaks MCP ${wire.modernVersion} (not the 2025 protocol)`);
           if (this.settings.transport === 'stdio') {
             this.pid = stdioPid(transport);
-            if (generation === this.generation) this.relay = new CallRelay(wire, this.opts.log);
+            if (attempt.live) this.relay = new CallRelay(wire, this.opts.log);
           }
           const list = await this.readTools(client);
           // A start that timed out may still finish listing: its tools are no longer this server's.
-          if (generation === this.generation) this.takeTools(list);
+          if (attempt.live) this.takeTools(list);
         })(),
         timeout,
       ]);
     } catch (error) {
-      if (generation !== this.generation) return;
+      if (!attempt.live) return;
       const s = this.settings;
       // Retrying cannot help a program that is not there, refused credentials or a protocol we do not speak.
       const notRunnable =
@@ -474,16 +423,12 @@ export class ChildServer {
       return;
     } finally {
       clearTimeout(timer);
-      if (this.startWatch?.generation === generation) this.startWatch = undefined;
+      if (this.startWatch?.attempt === attempt) this.startWatch = undefined;
     }
-    if (generation !== this.generation) return;
+    if (!attempt.live) return;
     // Only now: a failure during connect is reported by the connect itself, with its real cause.
-    client.onclose = () => {
-      if (generation === this.generation) void this.fail(this.lossFailure(), 'crash');
-    };
+    client.onclose = attempt.guard(() => void this.fail(this.lossFailure(), 'crash'));
 
-    this.runningSince = Date.now();
-    this.lastFailure = undefined;
     this.installing = undefined;
     const version = client.getServerVersion();
     say(
@@ -496,14 +441,13 @@ export class ChildServer {
         tools: this.tools.length,
       }),
     );
-    this.setState('running');
+    this.life.up({ forgetFailures: false });
     this.opts.onTools();
-    if (this.pid !== undefined) void this.snapshotDescendants(generation);
+    if (this.pid !== undefined) void this.snapshotDescendants(attempt);
     if (this.settings.transport !== 'stdio' && this.supervision.healthIntervalMs > 0) {
-      this.healthTimer = setInterval(() => {
+      attempt.interval(() => {
         client.ping({ timeout: Math.min(10_000, this.supervision.healthIntervalMs) }).catch((error: unknown) => {
-          if (generation === this.generation)
-            void this.fail({ problem: problem('server.pingFailed', { detail: errorText(error) }) }, 'crash');
+          if (attempt.live) void this.fail({ problem: problem('server.pingFailed', { detail: errorText(error) }) }, 'crash');
         });
       }, this.supervision.healthIntervalMs);
     }
@@ -514,13 +458,13 @@ export class ChildServer {
    * it is missing (before the start's deadline runs). False when the attempt is over: stopped
    * meanwhile, or failed (missing with no way to fetch it, or the download failed).
    */
-  private async prepareRuntime(generation: number): Promise<boolean> {
+  private async prepareRuntime(attempt: Attempt): Promise<boolean> {
     const s = this.settings;
     if (s.transport !== 'stdio') return true;
     try {
       const sources = this.opts.defaults().mirrorUrls ?? {};
       const prepared = await prepareChildRuntime(s, this.opts.baseEnv, this.opts.runtimes, sources, (fetching) => {
-        if (generation !== this.generation) return;
+        if (!attempt.live) return;
         if (!this.runtime?.fetching)
           say(
             this.opts.log,
@@ -530,7 +474,7 @@ export class ChildServer {
         this.runtime = fetching;
         this.opts.onStatus();
       });
-      if (generation !== this.generation) return false;
+      if (!attempt.live) return false;
       if (this.runtime?.fetching && prepared.runtime?.version)
         say(
           this.opts.log,
@@ -541,7 +485,7 @@ export class ChildServer {
       this.pathPrefix = prepared.pathPrefix;
       return true;
     } catch (error) {
-      if (generation !== this.generation) return false;
+      if (!attempt.live) return false;
       if (this.runtime?.fetching) this.runtime = { name: this.runtime.name, from: 'app' };
       const said =
         error instanceof ProblemError ? error.problem : problem('server.runtimeDownloadFailed', { runtime: '', reason: errorText(error) });
@@ -582,36 +526,38 @@ export class ChildServer {
   }
 
   /** For a server started by a package runner: notices a first run (runner output, package not cached) while this attempt starts. */
-  private watchFirstRun(generation: number, giveLonger: () => void): void {
+  private watchFirstRun(attempt: Attempt, giveLonger: () => void): void {
     const s = this.settings;
     if (s.transport !== 'stdio') return;
     const run = packageRun(s.command, s.args);
     if (!run) return;
-    this.startWatch = { generation, run, giveLonger };
+    this.startWatch = { attempt, run, giveLonger };
     void notYetInstalled(run, { ...this.opts.baseEnv, ...s.env }, s.cwd).then(
       (missing) => {
-        if (missing) this.markInstalling(generation);
+        if (missing) this.markInstalling(attempt);
       },
       () => undefined,
     );
   }
 
-  /** The attempt `generation` is a first run downloading its package: say so, and wait for it longer. */
-  private markInstalling(generation: number): void {
+  /** `attempt` is a first run downloading its package: say so, and wait for it longer. */
+  private markInstalling(attempt: Attempt): void {
     const watch = this.startWatch;
-    if (!watch || watch.generation !== generation || generation !== this.generation || this.installing) return;
+    if (!watch || watch.attempt !== attempt || !attempt.live || this.installing) return;
     this.installing = watch.run;
     watch.giveLonger();
     this.opts.onStatus();
     // "Waiting up to 10 min" only once the install lasts: a runner that fails at once (offline) would promise a wait it never gets.
     const run = watch.run;
-    clearTimeout(this.installNote);
-    this.installNote = setTimeout(() => {
-      if (generation !== this.generation || this.installing !== run) return;
-      const minutes = Math.round(this.installTimeoutMs() / 60_000);
-      say(this.opts.log, 'info', problem('server.installing', { runner: run.runner, package: run.package ?? this.name, minutes }));
-    }, INSTALL_NOTE_AFTER_MS);
-    this.installNote.unref();
+    attempt.timeout(
+      () => {
+        if (this.installing !== run) return;
+        const minutes = Math.round(this.installTimeoutMs() / 60_000);
+        say(this.opts.log, 'info', problem('server.installing', { runner: run.runner, package: run.package ?? this.name, minutes }));
+      },
+      INSTALL_NOTE_AFTER_MS,
+      { unref: true },
+    );
   }
 
   /** The line its stderr gave as the reason it ended (not for a SIGKILL: the system's doing, whatever it printed before). */
@@ -619,10 +565,10 @@ export class ChildServer {
     return exit && exit.signal !== 'SIGKILL' ? this.stderr.errorLine : undefined;
   }
 
-  private async snapshotDescendants(generation: number): Promise<void> {
+  private async snapshotDescendants(attempt: Attempt): Promise<void> {
     if (this.pid === undefined) return;
     const pids = await listDescendants(this.pid);
-    if (generation === this.generation) this.knownDescendants = pids;
+    if (attempt.live) this.knownDescendants = pids;
   }
 
   /** The server's tools/list, or undefined when a list asked for later has been taken meanwhile. */
@@ -635,16 +581,20 @@ export class ChildServer {
   }
 
   /** What paces and logs the announced changes of this connection: a new one for each attempt. */
-  private changesOf(client: Client, generation: number): ListChanges {
-    if (this.listChanges?.generation === generation) return this.listChanges.changes;
-    this.listChanges?.changes.stop();
+  private changesOf(client: Client, attempt: Attempt): ListChanges {
+    if (this.listChanges?.attempt === attempt) return this.listChanges.changes;
     const changes = new ListChanges({
-      refresh: () => this.refreshTools(client, generation),
+      refresh: () => this.refreshTools(client, attempt),
       log: this.opts.log,
       everyMs: this.supervision.listChangedEveryMs,
       windowMs: this.supervision.listChangedLogWindowMs,
     });
-    this.listChanges = { generation, changes };
+    const listChanges = { attempt, changes };
+    this.listChanges = listChanges;
+    attempt.own(() => {
+      changes.stop();
+      if (this.listChanges === listChanges) this.listChanges = undefined;
+    });
     return changes;
   }
 
@@ -666,9 +616,9 @@ export class ChildServer {
   }
 
   /** The tools read again after an announced change: how many now (undefined: the list is of an older attempt). */
-  private async refreshTools(client: Client, generation: number): Promise<number | undefined> {
+  private async refreshTools(client: Client, attempt: Attempt): Promise<number | undefined> {
     const list = await this.readTools(client);
-    if (!list || generation !== this.generation) return undefined;
+    if (!list || !attempt.live) return undefined;
     this.takeTools(list);
     this.opts.onTools();
     this.opts.onStatus();
@@ -680,52 +630,21 @@ export class ChildServer {
    * fix): clean up, then try again later or stay failed, as the restart policy says.
    */
   private async fail(failure: Failure, kind: FailureKind): Promise<void> {
-    const generation = ++this.generation;
-    this.clearTimers();
+    // The failed attempt ends here (its callbacks fall silent); the one begun owns the clean-up and the restart's timer.
+    const cleanUp = this.life.begin();
     const hadTools = this.tools.length > 0;
-    const ranForMs = this.runningSince ? Date.now() - this.runningSince : 0;
-    this.runningSince = 0;
+    const ranForMs = this.life.ranFor();
     // Not running from now on: a call during the clean-up (seconds, with processes to stop) is
     // told the server is restarting, not that a "running" server is unavailable.
-    if (kind !== 'permanent') this.setState('restarting');
+    if (kind !== 'permanent') this.life.setState('restarting');
     await this.teardown();
-    if (generation !== this.generation) return;
+    if (!cleanUp.live) return;
     if (hadTools) this.opts.onTools();
-
-    failure = boundedFailure(failure);
-    this.lastFailure = failure;
-    const s = this.supervision;
-    const step = restartStep(
-      this.history,
-      { kind, ranForMs, now: Date.now(), draw: Math.random() },
-      { ...s, givesUp: this.settings.transport === 'stdio' },
-    );
-    this.history = step.history;
     // A crash already says the line that tells why; otherwise the last one may help.
     const lastLine = this.stderr.last;
-    const said: Record<string, string> = lastLine !== undefined && failure.problem.code !== 'server.crashed' ? { lastLine } : {};
-    if (step.next === 'fail') {
-      // A sign-in to wait for is a step for the user, not a breakdown; it is started again once they sign in.
-      if (step.why === 'permanent' && SIGN_IN_CODES.has(failure.problem.code)) say(this.opts.log, 'warn', failure.problem);
-      else if (step.why === 'permanent') say(this.opts.log, 'error', problem('server.notRetrying'), failure);
-      else {
-        const seconds = Math.round(s.crashWindowMs / 1000);
-        say(this.opts.log, 'error', problem('server.crashLoop', { count: step.crashes, seconds, ...said }), failure);
-      }
-      this.setState('failed');
-      return;
-    }
-    const delay = step.delayMs;
-    say(this.opts.log, 'warn', problem('server.restarting', { seconds: Math.round(delay / 100) / 10, ...said }), failure);
-    this.restarts++;
-    this.setState('restarting');
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      if (generation !== this.generation) return;
-      // Not `onAttempt?.(this.connect())`: without a listener that would never connect.
-      const attempt = this.connect('restarting');
-      this.opts.onAttempt?.(attempt);
-    }, delay);
+    const bounded = boundedFailure(failure);
+    const said: Record<string, string> = lastLine !== undefined && bounded.problem.code !== 'server.crashed' ? { lastLine } : {};
+    this.life.decide(bounded, kind, { givesUp: this.settings.transport === 'stdio', said }, ranForMs);
   }
 
   /** Closes the client and makes sure no process of this server is left. */
@@ -740,7 +659,6 @@ export class ChildServer {
     this.tools = [];
     this.taskTools.clear();
     this.skipped = [];
-    clearTimeout(this.installNote);
     if (this.installing) {
       this.installing = undefined;
       this.opts.onStatus();

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PaginatedResultSchema, ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { SkippedTool } from '../../../shared/status';
+import type { ServerStatus, SkippedTool } from '../../../shared/status';
 import { firstIssue } from '../../../shared/zod-issue';
 import { isNode, jsonCharsOver } from '../../../shared/schema-refs';
 import { servedSchema } from './served-schema';
@@ -187,6 +187,14 @@ export function skippedText(skipped: SkippedTool): string {
   };
   const near = skipped.near !== undefined ? ` (did you mean ${skipped.near}?)` : '';
   return `${who}: ${own(why, skipped.reason) ?? skipped.reason}${near}`;
+}
+
+/** Skipped tools a status carries (the count says how many there were in all). */
+const MAX_SKIPPED_SHOWN = 20;
+
+/** A status's account of the tools left out (nothing when none were). */
+export function skippedStatus(skipped: SkippedTool[]): Pick<ServerStatus, 'skippedTools' | 'skippedToolCount'> {
+  return skipped.length > 0 ? { skippedTools: skipped.slice(0, MAX_SKIPPED_SHOWN), skippedToolCount: skipped.length } : {};
 }
 
 /** The warning for a list with tools left out: which ones and why, the first few by name. */

@@ -2,14 +2,16 @@ import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelconte
 import { problem } from '../../../shared/problem';
 import { serviceTarget } from '../../../shared/service-settings';
 import type { ServiceSettings } from '../../../shared/settings';
-import type { ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
+import type { ServerStatus, SkippedTool } from '../../../shared/status';
 import type { CallSignal } from '../io/call-signal';
 import type { Logger } from '../logs/log-book';
 import { ServerUnavailableError } from '../problems/server-unavailable';
-import { NO_FAILURES, restartStep, type RestartHistory } from '../servers/restart-policy';
 import { foreignFailure, ProblemError, say, type Failure } from '../problems/server-problems';
+import type { Attempt } from '../servers/attempt';
+import { Supervisor, type AttemptState } from '../servers/supervisor';
+import { SupervisedServer } from '../servers/supervised-server';
 import { defaultSupervision, type Supervision } from '../servers/supervision';
-import { checkTools, skippedWarning } from '../servers/tool-list';
+import { checkTools, skippedStatus, skippedWarning } from '../servers/tool-list';
 import { cozeTools } from './coze';
 import { difyTools } from './dify';
 import { homeAssistantTools } from './home-assistant';
@@ -42,8 +44,6 @@ export interface ServiceServerOptions {
 
 /** Requests made while setting up (a spec, Dify's parameters, Home Assistant's services) wait this long at most. */
 const SETUP_TIMEOUT_MS = 20_000;
-/** Tools left out shown in the status (the log has the count). */
-const MAX_SKIPPED_SHOWN = 20;
 
 /** How each platform is named to the model and in the window. */
 function platformName(settings: ServiceSettings): string {
@@ -87,27 +87,27 @@ function buildTools(settings: ServiceSettings, context: ServiceContext): Service
  * that may pass (the network, a 5xx) is tried again as a remote server is; one no retry can fix
  * (a refused token, a wrong name) waits for the user.
  */
-export class ServiceServer {
+export class ServiceServer extends SupervisedServer {
   readonly name: string;
-  private state: ServerState = 'stopped';
-  private since = Date.now();
+  protected readonly life: Supervisor;
   private tools: ServiceTool[] = [];
   private listed: Tool[] = [];
   /** The last tools it built in this run, kept while it is down: names are decided from them. */
   private lastListed: Tool[] = [];
-  private restarts = 0;
   private skipped: SkippedTool[] = [];
-  private lastFailure: Failure | undefined;
-  private history: RestartHistory = NO_FAILURES;
-  private generation = 0;
-  private retryTimer: NodeJS.Timeout | undefined;
   private readonly http: ServiceHttp;
-  private readonly supervision: Supervision;
 
   constructor(private readonly opts: ServiceServerOptions) {
+    super();
     this.name = opts.settings.name;
     this.http = new ServiceHttp(platformName(opts.settings), opts.fetch);
-    this.supervision = { ...defaultSupervision, ...opts.supervision };
+    this.life = new Supervisor({
+      log: opts.log,
+      supervision: { ...defaultSupervision, ...opts.supervision },
+      run: (attempt, state) => this.setUp(attempt, state),
+      onStatus: opts.onStatus,
+      onAttempt: opts.onAttempt,
+    });
   }
 
   get config(): ServiceSettings {
@@ -119,7 +119,7 @@ export class ServiceServer {
   }
 
   get isRunning(): boolean {
-    return this.state === 'running';
+    return this.life.state === 'running';
   }
 
   get knownTools(): readonly Tool[] {
@@ -132,40 +132,20 @@ export class ServiceServer {
 
   status(): ServerStatus {
     return {
-      name: this.name,
-      transport: this.opts.settings.transport,
-      enabled: this.opts.settings.enabled,
-      state: this.state,
-      since: this.since,
+      ...this.lifeStatus(this.opts.settings, (failure) => this.failureText(failure)),
       toolCount: this.listed.length,
-      restarts: this.restarts,
-      ...(this.lastFailure ? { lastError: this.failureText(this.lastFailure), lastErrorCause: this.lastFailure.problem } : {}),
       stderrTail: [],
-      ...(this.skipped.length > 0 ? { skippedTools: this.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedToolCount: this.skipped.length } : {}),
+      ...skippedStatus(this.skipped),
     };
   }
 
-  async start(): Promise<void> {
-    if (this.state === 'running' || this.state === 'starting') return;
-    this.clearTimer();
-    this.history = NO_FAILURES;
-    this.lastFailure = undefined;
-    await this.setUp('starting');
-  }
-
-  windDown(): void {
-    this.generation++;
-    this.clearTimer();
-  }
-
   async stop(): Promise<void> {
-    this.generation++;
-    this.clearTimer();
+    this.life.end();
     const hadTools = this.listed.length > 0;
     this.tools = [];
     this.listed = [];
     this.skipped = [];
-    this.setState('stopped');
+    this.life.setState('stopped');
     if (hadTools) this.opts.onTools();
   }
 
@@ -182,7 +162,7 @@ export class ServiceServer {
     args: Record<string, unknown>,
     options: { signal?: CallSignal | undefined; background?: boolean | undefined },
   ): Promise<CallToolResult> {
-    if (this.state !== 'running') throw new ServerUnavailableError(this.name, this.state);
+    if (this.life.state !== 'running') throw new ServerUnavailableError(this.name, this.life.state);
     const tool = this.tools.find((t) => t.tool.name === name);
     if (!tool) throw new Error(`it has no tool "${name}"`);
     const defaults = this.opts.defaults();
@@ -206,21 +186,8 @@ export class ServiceServer {
     return failure.foreign ?? serviceEnglish(failure.problem);
   }
 
-  private setState(state: ServerState): void {
-    if (this.state === state) return;
-    this.state = state;
-    this.since = Date.now();
-    this.opts.onStatus();
-  }
-
-  private clearTimer(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-  }
-
-  private async setUp(state: 'starting' | 'restarting'): Promise<void> {
-    const generation = ++this.generation;
-    this.setState(state);
+  private async setUp(attempt: Attempt, state: AttemptState): Promise<void> {
+    this.life.setState(state);
     let tools: ServiceTool[];
     const leftOut: SkippedTool[] = [];
     const language = this.opts.language ?? (() => 'en' as const);
@@ -235,10 +202,10 @@ export class ServiceServer {
         leaveOut: (skipped) => void leftOut.push(skipped),
       });
     } catch (error) {
-      if (generation === this.generation) this.fail(error);
+      if (attempt.live) this.fail(error);
       return;
     }
-    if (generation !== this.generation) return;
+    if (!attempt.live) return;
     // Checked as any server's list is: a tool MCP would refuse is left out, with why, in the log.
     const checked = checkTools(tools.map((t) => t.tool));
     const served = new Set(checked.tools.map((t) => t.name));
@@ -249,10 +216,8 @@ export class ServiceServer {
     // As an MCP server's: which tools and why, with a problem the Logs page words in its language.
     const warning = skippedWarning({ ...checked, skipped: this.skipped });
     if (warning) this.opts.log.warn(warning, problem('server.toolsLeftOut', { count: this.skipped.length, served: checked.tools.length }));
-    this.lastFailure = undefined;
-    this.history = NO_FAILURES;
     say(this.opts.log, 'info', problem('server.running', { name: this.http.platform, version: '', tools: this.listed.length }));
-    this.setState('running');
+    this.life.up({ forgetFailures: true });
     this.opts.onTools();
   }
 
@@ -265,30 +230,10 @@ export class ServiceServer {
     }
     const failure: Failure = error instanceof ProblemError ? { problem: error.problem } : foreignFailure(error);
     if (error instanceof ProblemError) failure.foreign = error.message;
-    this.lastFailure = failure;
     const status = failure.problem.params.status;
     const permanent =
       isSetupProblem(failure.problem) || (failure.problem.code === 'service.http' && typeof status === 'number' && status < 500);
-    const step = restartStep(
-      this.history,
-      { kind: permanent ? 'permanent' : 'crash', ranForMs: 0, now: Date.now(), draw: Math.random() },
-      { ...this.supervision, givesUp: false },
-    );
-    this.history = step.history;
-    if (step.next === 'fail') {
-      say(this.opts.log, 'error', problem('server.notRetrying'), failure);
-      this.setState('failed');
-      return;
-    }
-    const generation = this.generation;
-    say(this.opts.log, 'warn', problem('server.restarting', { seconds: Math.round(step.delayMs / 100) / 10 }), failure);
-    this.restarts++;
-    this.setState('restarting');
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      if (generation !== this.generation) return;
-      const attempt = this.setUp('restarting');
-      this.opts.onAttempt?.(attempt);
-    }, step.delayMs);
+    // A web service is tried for ever: the network or the platform may come back.
+    this.life.decide(failure, permanent ? 'permanent' : 'crash', { givesUp: false });
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { commandNames, eventNames, type BridgeApi, type CommandName } from '../../../shared/bridge-api';
 import type { Logger } from '../logs/log-book';
 import { RefusalLog } from '../logs/refusal-log';
@@ -189,7 +189,9 @@ function serveApi(ws: WebSocket, api: BridgeApi, log: Logger): void {
     unsubscribe.forEach((off) => off());
   });
   ws.on('error', () => undefined);
-  ws.on('message', async (data) => {
+  // Every failure of a command is answered to the page (an error reply), so the listener drops the promise.
+  ws.on('message', (data) => void answer(data));
+  async function answer(data: RawData): Promise<void> {
     let request: unknown;
     try {
       request = JSON.parse(data.toString());
@@ -214,5 +216,5 @@ function serveApi(ws: WebSocket, api: BridgeApi, log: Logger): void {
     } catch (error) {
       send({ id, error: error instanceof Error ? error.message : String(error) });
     }
-  });
+  }
 }

@@ -23,6 +23,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { StdioRelay } from '../../../../src/main/core/local-server/stdio-relay';
 import { upstreamTask } from '../../../../src/main/core/local-server/passthrough/tasks';
+import { ROOTS_GAP_MS } from '../../../../src/main/core/local-server/passthrough/call-passthrough';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
 import { localHubs } from '../../../helpers/local-hub';
@@ -216,6 +217,7 @@ describe.each([
     const client = await connect(url, path, { roots: { listChanged: true } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
     const sent: Promise<void>[] = [];
+    const began = performance.now();
     for (let i = 1; i <= 30; i++) {
       roots = [{ uri: `file:///${i}` }];
       sent.push(client.sendRootsListChanged());
@@ -230,7 +232,10 @@ describe.each([
       10_000,
       () => `the server to list the last roots (it says "${seen}")`,
     );
-    expect(Number(/^changes (\d+):/.exec(seen)?.[1])).toBeLessThan(10);
+    // At most one telling per gap, plus the first (at once) and the burst's last (at its end): a busy
+    // machine stretches the storm over more gaps, so the bound follows the time it took, not a count.
+    const gaps = Math.floor((performance.now() - began) / ROOTS_GAP_MS);
+    expect(Number(/^changes (\d+):/.exec(seen)?.[1])).toBeLessThanOrEqual(gaps + 2);
   });
 
   it('tasks pass through to a client that takes them: create, status, get, result, list, cancel', async () => {
@@ -277,6 +282,22 @@ describe.each([
     // Another client's session cannot reach this client's tasks.
     const other = await connect(url, path === 'cursor' ? 'vscode' : 'cursor', { tasks: { list: {}, cancel: {} } });
     await expect(other.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema)).rejects.toThrow(/Task not found/);
+  });
+
+  it('a task call passes the argument check every call gets: refused in our words before the server is asked', async () => {
+    const { url } = await start();
+    const client = await connect(url, path, { tasks: { list: {}, cancel: {} } });
+    const refused = await client
+      .request({ method: 'tools/call', params: { name: 'research', arguments: { topic: 42 }, task: {} } }, CreateTaskResultSchema)
+      .then(
+        () => 'created',
+        (error: { code?: number; message: string }) => `${error.code} ${error.message}`,
+      );
+    // Before: the task was created on the server, which refused the argument in its own words (or ran with it).
+    expect(refused).toMatch(/^-32602 .*The arguments for "research" are not valid.*"topic" must be a string/s);
+    expect(refused).not.toContain('Input validation error');
+    const history = await bridge!.api.getHistory();
+    expect(history.find((h) => h.tool === 'research')).toMatchObject({ outcome: 'error' });
   });
 
   it("a server's refusal about a task (cancelling one that has ended) reaches the client as a client asking it directly sees it", async () => {

@@ -5,7 +5,7 @@ import { BackgroundCalls } from '../../../../src/main/core/long-calls/background
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { waitFor } from '../../../helpers/wait';
 
-// Found by try22: a second yes/no question in the same call got a task id back as if the caller had
+// Before: a second yes/no question in the same call got a task id back as if the caller had
 // heard it, so its code went nowhere and the question waited a minute before it was declined.
 
 describe("a server's questions during one call by voice", () => {

@@ -4,7 +4,7 @@ import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { makeBridge, patientConnection, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { Esp32StandIn } from '../../../helpers/esp32-stand-in';
 
-// Found by try22: a long call confirmed by voice went on as a task named "confirm action", so the user
+// Before: a long call confirmed by voice went on as a task named "confirm action", so the user
 // could not tell which action ran ("Still working on confirm action…", task_status "9N confirm action").
 
 const LONG_CALL_SERVER = path.resolve(__dirname, '../../../fixtures/long-call-server.mjs');

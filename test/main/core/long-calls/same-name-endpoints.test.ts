@@ -4,7 +4,7 @@ import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { makeBridge, patientConnection, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { Esp32StandIn } from '../../../helpers/esp32-stand-in';
 
-// Found by try22: tasks are kept per caller, and an endpoint's caller is its name, which the settings do
+// Before: tasks are kept per caller, and an endpoint's caller is its name, which the settings do
 // not require to be unique. Two endpoints both named "xiaozhi" (two devices, two accounts) see and
 // cancel each other's tasks, though "each endpoint sees only the tasks it started".
 

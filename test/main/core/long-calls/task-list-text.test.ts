@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SPOKEN_TASKS, taskListText } from '../../../../src/main/core/long-calls/voice-texts';
 import type { BackgroundTask } from '../../../../src/shared/status';
 
-// Found by try22: after a flood of 34 calls, task_status without an id read out ~34 tasks in one
+// Before: after a flood of 34 calls, task_status without an id read out ~34 tasks in one
 // sentence, two of them "? slow report" (calls listed for their progress, never given an id).
 const task = (n: number, extra: Partial<BackgroundTask> = {}): BackgroundTask => ({
   key: n,

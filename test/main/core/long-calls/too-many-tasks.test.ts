@@ -6,7 +6,7 @@ import { LogBook } from '../../../../src/main/core/logs/log-book';
 import type { CallContext } from '../../../../src/main/core/hub/tool-set-view';
 import { waitFor } from '../../../helpers/wait';
 
-// Found by try22: with 32 tasks running in the background, a 33rd long call was awaited past the
+// Before: with 32 tasks running in the background, a 33rd long call was awaited past the
 // caller's patience, so xiaozhi said 工具调用请求超时 instead of anything the user could act on.
 
 describe('a long call past the bound of background tasks', () => {

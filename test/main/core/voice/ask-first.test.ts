@@ -40,7 +40,7 @@ describe('ask before risky actions (by voice)', () => {
       '工具调用错误: That is not the PIN. Delete a file (path: /home/me/report.docx) is still waiting: ask the person for their PIN again.',
     );
     expect(await esp.say('confirm_action', { pin: `${pin.slice(0, 3)} ${pin.slice(3)}` })).toBe('deleted /home/me/report.docx');
-    // Once only; said again, it is told it ran (found by try22: "not valid" invited asking again).
+    // Once only; said again, it is told it ran (before: "not valid" invited asking again).
     expect(await esp.say('confirm_action', { pin })).toBe(
       'Delete a file (path: /home/me/report.docx) was already confirmed. Do not ask for it again.',
     );
@@ -48,7 +48,7 @@ describe('ask before risky actions (by voice)', () => {
     expect(await esp.say('delete_file', { path: '/b' })).toMatch(/within a minute\. If they say no, do not\.$/);
     // History: who asked, what was confirmed, by what; the PIN masked.
     const records = await history();
-    // The held call is recorded as waiting for the user's OK, not as done (found by try22: it showed "OK"),
+    // The held call is recorded as waiting for the user's OK, not as done (before: it showed "OK"),
     // and its run takes the same row (issue 33: one row per call, no English suffix on the caller).
     const held = records.find((r) => r.tool === 'delete_file' && r.confirmation?.state === 'waiting');
     expect(held).toMatchObject({ result: expect.stringMatching(/OK first/), outcome: 'held', caller: 'speaker' });

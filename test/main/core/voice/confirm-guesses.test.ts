@@ -170,7 +170,7 @@ describe('what the PIN confirms', () => {
   });
 });
 
-// Found by try22: held calls were capped for the whole bridge (oldest expired first), so one session
+// Before: held calls were capped for the whole bridge (oldest expired first), so one session
 // looping on a risky tool expired the calls other sessions' users were about to allow.
 describe('a session that asks again and again', () => {
   it(`expires its own oldest held calls past ${MAX_HELD_PER_SESSION}, not another session's`, () => {

@@ -5,7 +5,7 @@ import { CallAbort } from '../../../../src/main/core/io/call-signal';
 import type { HeldRunOptions } from '../../../../src/main/core/hub/builtin/confirmations';
 import { heldDelete, TEST_PIN } from '../../../helpers/held-calls';
 
-// Found by try22: a call confirmed by voice runs without the confirm call's signal, so when the confirm
+// Before: a call confirmed by voice runs without the confirm call's signal, so when the confirm
 // call goes on as a task (a long destructive tool), cancel_task (or the endpoint's cancel) marks the task
 // cancelled while the server's call runs to its end.
 describe('a call confirmed by voice', () => {
@@ -39,7 +39,7 @@ describe('a call confirmed by voice', () => {
   });
 });
 
-// Found by try22: a confirmation said a second time after it ran answered "not valid. Ask for the action again.",
+// Before: a confirmation said a second time after it ran answered "not valid. Ask for the action again.",
 // inviting the model to ask for the same destructive action once more; the window's answers are remembered.
 describe('a PIN said again after it ran the action', () => {
   it('names the task it goes on as, with its state', async () => {
@@ -68,7 +68,7 @@ describe('a PIN said again after it ran the action', () => {
   });
 });
 
-// Found by try22: a held call ran after its tool was set to "never" within the minute.
+// Before: a held call ran after its tool was set to "never" within the minute.
 describe('a held call whose tool is no longer allowed by voice', () => {
   it('ends at the recheck, and the PIN is told so', async () => {
     const confirmations = new Confirmations(() => TEST_PIN);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CHOICE_CHARS, MAX_CHOICES, formFields } from '../../../../src/main/core/hub/elicitations';
 
-// Found by try22: a question's choices were unbounded in count and length (fields, titles and the
+// Before: a question's choices were unbounded in count and length (fields, titles and the
 // message were bounded); the window would draw, and keep, whatever a server sent.
 const form = (choices: string[]) => ({ properties: { pick: { type: 'string', enum: choices } } });
 

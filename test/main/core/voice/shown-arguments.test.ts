@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeAction, shownArguments } from '../../../../src/main/core/hub/tool-set-view';
 
-// Found by try22: delete_file {path, api_key: "sk-live-abcdef"} was held, and the window's panel and the
+// Before: delete_file {path, api_key: "sk-live-abcdef"} was held, and the window's panel and the
 // voice text both said the key (only secrets the config knows were masked).
 describe('arguments shown in a confirmation request', () => {
   it('hide the values of secret-like names, in the panel and in what the voice is told', () => {

@@ -25,7 +25,7 @@ import { TASKS_CAPABILITY, TaskPassthrough, servedTaskSupport, serverTakesTasks,
 /** How long a local client may take to answer a server's question during a call (a person may be answering). */
 const ANSWER_WAIT_MS = 10 * 60_000;
 /** Servers are told of a local client's roots change at most this often. */
-const ROOTS_GAP_MS = 250;
+export const ROOTS_GAP_MS = 250;
 
 export interface CallPassthroughOptions {
   /** A running server's SDK client, by server name. */
@@ -154,25 +154,30 @@ export class CallPassthrough {
       notify: (method, params) => void extra.sendNotification({ method, params } as never).catch(() => undefined),
     };
     if (task) {
-      if (!identity || !view.fullTools().some((tool) => tool.name === name))
-        throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
       const args = request.params.arguments ?? {};
+      // The checks every call passes (the tool switched on, its arguments), without listing the whole set.
+      const admitted = view.admit(name, args);
+      const tool = 'identity' in admitted ? admitted.identity : identity;
       const started = performance.now();
       const record = (outcome: 'ok' | 'error', result: string) =>
         this.opts.history?.add({
           caller: session.caller(),
           tool: name,
-          originalTool: identity.tool,
-          server: identity.server,
+          originalTool: tool?.tool ?? name,
+          server: tool?.server ?? '',
           arguments: args,
           durationMs: Math.round((performance.now() - started) * 100) / 100,
           outcome,
           result,
         });
+      if ('refused' in admitted) {
+        record('error', admitted.said);
+        throw new McpError(ErrorCode.InvalidParams, admitted.said);
+      }
       try {
         const created = await this.tasks.create(
-          identity.server,
-          identity.tool,
+          admitted.identity.server,
+          admitted.identity.tool,
           args,
           task,
           this.taskSession(session),
