@@ -107,7 +107,12 @@ export class EndpointCalls {
       ({ result }) => {
         if (long) clearTimeout(long.timer);
         if (this.watched.get(id) === long) this.watched.delete(id);
-        long?.watched.finish(controller.aborted ? 'cancelled' : result.isError ? 'failed' : 'done', resultText(result));
+        // Only a task keeps its result's text: nearly every call ends without becoming one.
+        if (long)
+          long.watched.finish(
+            controller.aborted ? 'cancelled' : result.isError ? 'failed' : 'done',
+            long.watched.isTask ? resultText(result) : '',
+          );
         if (long?.answered) return;
         // Cancelled here (the window) rather than by the endpoint: the endpoint still waits for its answer.
         this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage, long?.cancelledHere === true);
