@@ -4,7 +4,6 @@ import type { JsonMessage } from '../../helpers/fake-xiaozhi';
 import { FIXTURE, fixtureServer, logText, startServing, withEndpointTeardown } from '../../helpers/bridge-harness';
 import { scaled } from '../../helpers/time-scale';
 import { waitFor } from '../../helpers/wait';
-import { useLeanReadBuffer } from '../../../src/main/core/servers/lean-read-buffer';
 
 // tools/call relayed below the SDK's Protocol (call-relay.ts on the server side, endpoint-calls.ts
 // on the endpoint side): the cases of its own, against a real endpoint socket and a real child.
@@ -21,12 +20,6 @@ const textOf = (message: JsonMessage) => message.result?.content?.[0]?.text;
 const serverStatus = async () => (await ctx.harness!.bridge.api.getState()).servers.find((s) => s.name === 'fx');
 
 describe('the tools/call relay', () => {
-  it('swaps in its lean line reader where the SDK keeps its own (fails if the SDK moves the field)', () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE] });
-    expect(useLeanReadBuffer(transport, 1024)).toBe(true);
-    expect(useLeanReadBuffer({}, 1024)).toBe(false);
-  });
-
   it('answers 1,000 concurrent calls, each with its own id and its own result', async () => {
     const session = await setup();
     const ids: (string | number)[] = Array.from({ length: 1000 }, (_, i) =>

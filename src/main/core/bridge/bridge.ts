@@ -123,8 +123,15 @@ export class Bridge {
     this.history.observe((record) => {
       // A held call is a question to the user; its run (or denial) is the call the activity counts.
       if (record.outcome === 'held') return;
-      const redact = (text: string) => this.logBook.redact(text);
-      this.activity.add({ ...record, originalTool: redact(record.originalTool), caller: redact(record.caller) });
+      const { time, server, outcome, durationMs } = record;
+      this.activity.add({
+        time,
+        server,
+        outcome,
+        durationMs,
+        originalTool: this.logBook.redactName(record.originalTool),
+        caller: this.logBook.redactName(record.caller),
+      });
     });
     this.events = new BridgeEvents(this.history, this.log, () => this.state());
     this.backgroundCalls = new BackgroundCalls({ redact: (text) => this.logBook.redact(text) });

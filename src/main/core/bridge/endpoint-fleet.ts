@@ -271,7 +271,7 @@ export class EndpointFleet {
             longCalls: {
               ...options.longCalls,
               // Read at each call: a patience changed in Settings applies to the next call.
-              answerAfterMs: () => answerAfterMs(options.settings().endpoints.find((e) => e.id === endpoint.id) ?? endpoint),
+              answerAfterMs: endpointPatience(() => options.settings(), endpoint),
             },
           }
         : {}),
@@ -285,6 +285,20 @@ export class EndpointFleet {
   private enabled(id: string): boolean {
     return this.options.settings().endpoints.find((e) => e.id === id)?.enabled === true;
   }
+}
+
+/**
+ * When an endpoint's calls are answered early, read for every call: kept per settings object (a
+ * change replaces it), since working it out parses the endpoint's URL.
+ */
+function endpointPatience(settings: () => Settings, endpoint: Settings['endpoints'][number]): () => number {
+  let kept: { settings: Settings | undefined; ms: number } = { settings: undefined, ms: 0 };
+  return () => {
+    const current = settings();
+    if (kept.settings !== current)
+      kept = { settings: current, ms: answerAfterMs(current.endpoints.find((e) => e.id === endpoint.id) ?? endpoint) };
+    return kept.ms;
+  };
 }
 
 /**

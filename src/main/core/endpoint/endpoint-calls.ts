@@ -62,6 +62,12 @@ export class EndpointCalls {
   private readonly waiting: { request: ToolCallRequest; bytes: number; controller: CallAbort }[] = [];
   private waitingBytes = 0;
   private refusing = false;
+  /**
+   * One timer for the patience of every watched call, set for the earliest: a timer per call (made
+   * and cleared for each, nearly all long before it fires) cost more than the watch itself.
+   */
+  private patienceTimer: NodeJS.Timeout | undefined;
+  private patienceAt = Number.POSITIVE_INFINITY;
 
   constructor(private readonly opts: EndpointCallsOptions) {}
 
@@ -105,9 +111,13 @@ export class EndpointCalls {
     }
     answer.then(
       ({ result }) => {
-        if (long) clearTimeout(long.timer);
         if (this.watched.get(id) === long) this.watched.delete(id);
-        long?.watched.finish(controller.aborted ? 'cancelled' : result.isError ? 'failed' : 'done', resultText(result));
+        // Only a task keeps its result's text: nearly every call ends without becoming one.
+        if (long)
+          long.watched.finish(
+            controller.aborted ? 'cancelled' : result.isError ? 'failed' : 'done',
+            long.watched.isTask ? resultText(result) : '',
+          );
         if (long?.answered) return;
         // Cancelled here (the window) rather than by the endpoint: the endpoint still waits for its answer.
         this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage, long?.cancelledHere === true);
@@ -115,7 +125,6 @@ export class EndpointCalls {
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         this.opts.log.warn(`call ${request.params.name} failed inside the bridge: ${message}`);
-        if (long) clearTimeout(long.timer);
         if (this.watched.get(id) === long) this.watched.delete(id);
         long?.watched.finish('failed', message);
         if (long?.answered) return;
@@ -140,10 +149,37 @@ export class EndpointCalls {
       answered: false,
       cancelledHere: false,
       background: {},
-      timer: undefined,
+      request,
+      controller,
+      due: performance.now() + options.answerAfterMs(),
     };
-    long.timer = setTimeout(() => this.answerLater(request, controller, long, options), options.answerAfterMs());
+    if (long.due < this.patienceAt) this.checkPatienceAt(long.due);
     return long;
+  }
+
+  /** Answers the watched calls whose caller's patience is nearly over, then waits for the next one's. */
+  private checkPatience(): void {
+    this.patienceTimer = undefined;
+    this.patienceAt = Number.POSITIVE_INFINITY;
+    const options = this.opts.longCalls;
+    if (!options) return;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    // A call answered here may start a waiting one, which joins the map (a Map's iteration allows it).
+    for (const long of this.watched.values()) {
+      if (long.answered || long.controller.aborted) continue;
+      if (long.due <= now) this.answerLater(long.request, long.controller, long, options);
+      else next = Math.min(next, long.due);
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.checkPatienceAt(next);
+  }
+
+  /** Not holding the process open (the connection does); left set when the calls end, as the next call would set it again. */
+  private checkPatienceAt(at: number): void {
+    clearTimeout(this.patienceTimer);
+    this.patienceAt = at;
+    this.patienceTimer = setTimeout(() => this.checkPatience(), Math.max(1, Math.ceil(at - performance.now())));
+    this.patienceTimer.unref();
   }
 
   /**
@@ -166,7 +202,6 @@ export class EndpointCalls {
       if (!say) this.tooMany(request, controller, long, options);
       return;
     }
-    clearTimeout(long.timer);
     long.answered = true;
     long.background.id = taskId;
     this.opts.log.info(
@@ -184,7 +219,6 @@ export class EndpointCalls {
 
   /** Past the bound of background tasks: the caller hears so, in time, and the call is stopped. */
   private tooMany(request: ToolCallRequest, controller: CallAbort, long: LongCall, options: LongCallOptions): void {
-    clearTimeout(long.timer);
     long.answered = true;
     this.opts.log.warn(`call ${long.watched.tool} is still running, but too many tasks run in the background; it was stopped`);
     const text = translate(options.language(), 'voice.task.tooMany', { tool: spokenTool(long.watched.tool) });
@@ -220,6 +254,9 @@ export class EndpointCalls {
       controller.abort(keepCalls ? 'the endpoint connection closed' : 'the endpoint was stopped');
     }
     this.watched.clear();
+    clearTimeout(this.patienceTimer);
+    this.patienceTimer = undefined;
+    this.patienceAt = Number.POSITIVE_INFINITY;
     if (this.opts.session !== undefined) this.opts.longCalls?.sessionClosed?.(onConnection(this.opts.session));
   }
 
@@ -227,7 +264,6 @@ export class EndpointCalls {
   private goOnAlone(long: LongCall): boolean {
     const taskId = long.watched.answerLater();
     if (taskId === undefined) return false;
-    clearTimeout(long.timer);
     long.answered = true;
     long.background.id = taskId;
     long.background.disconnected = true;
@@ -314,5 +350,8 @@ interface LongCall {
   cancelledHere: boolean;
   /** Read by the history when the call ends: the task id it went on as, and whether its connection had closed. */
   background: { id?: string; disconnected?: boolean };
-  timer: NodeJS.Timeout | undefined;
+  request: ToolCallRequest;
+  controller: CallAbort;
+  /** performance.now() when its caller's patience is nearly over: it is answered then, if still running. */
+  due: number;
 }

@@ -26,6 +26,8 @@ import { checkRelay, relayCallUrl, type RelayVerdict } from './relay-check';
 import type { RunningCopy } from '../instances/running-copies';
 import { EndpointSession } from './endpoint-session';
 import type { LongCallOptions } from './endpoint-calls';
+import { upgradedSocket } from './ws-server-transport';
+import type { Corkable } from '../io/cork';
 
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;
@@ -419,7 +421,8 @@ export class EndpointLink {
     }
     this.socket = socket;
     this.socketFailure = undefined;
-    socket.on('open', () => this.onOpen(socket));
+    const raw = upgradedSocket(socket);
+    socket.on('open', () => this.onOpen(socket, raw()));
     socket.on('error', (error: Error & { code?: string }) => {
       // The first error is the cause; later ones are consequences of tearing the socket down.
       this.socketFailure ??=
@@ -465,7 +468,7 @@ export class EndpointLink {
     });
   }
 
-  private onOpen(socket: WebSocket): void {
+  private onOpen(socket: WebSocket, raw: Corkable | undefined): void {
     const { endpoint, log, maxMessageBytes, version } = this.opts;
     this.connectedAt = Date.now();
     this.lastFailure = undefined;
@@ -480,6 +483,7 @@ export class EndpointLink {
       longCalls,
       ...(language ? { language } : {}),
       onToolsRead: () => this.opts.onStatus(),
+      ...(raw ? { raw } : {}),
     });
     this.startHeartbeat(socket);
     log.info('connected', problem('endpoint.connected'));

@@ -9,6 +9,7 @@ import type { SettlingTools } from '../serving/settling-tools';
 import { EndpointCalls, type LongCallOptions } from './endpoint-calls';
 import { SessionNames } from './session-names';
 import { WsServerTransport } from './ws-server-transport';
+import type { Corkable } from '../io/cork';
 
 export interface EndpointSessionOptions {
   /** What the endpoint is served; lists and calls of names not there yet wait for servers still starting. */
@@ -26,6 +27,8 @@ export interface EndpointSessionOptions {
   language?: () => Language;
   /** xiaozhi read the tools (a tools/list page was answered): the window says so. */
   onToolsRead?: () => void;
+  /** The network socket under the WebSocket (`upgradedSocket`), which answers are corked on. */
+  raw?: Corkable;
 }
 
 /**
@@ -68,7 +71,7 @@ export class EndpointSession {
       log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
     };
     server.onerror = (error) => log.debug(`protocol: ${error.message}`);
-    const transport = new WsServerTransport(socket, log, opts.maxMessageBytes);
+    const transport = new WsServerTransport(socket, log, opts.maxMessageBytes, opts.raw);
     // tools/call skips the SDK's Protocol (one parse each way); everything else goes through it.
     const calls = new EndpointCalls({
       tools: names,

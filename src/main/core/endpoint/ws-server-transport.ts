@@ -37,6 +37,8 @@ export class WsServerTransport implements Transport {
     private readonly socket: WebSocket,
     private readonly log: Logger,
     private readonly maxMessageBytes: () => number,
+    /** The TCP (or TLS) socket under `socket` (its upgrade response's, see `upgradedSocket`): a turn's frames leave corked in one write. */
+    private readonly raw?: Corkable,
   ) {}
 
   async start(): Promise<void> {
@@ -73,7 +75,7 @@ export class WsServerTransport implements Transport {
       );
       return false;
     }
-    corkForThisTurn((this.socket as unknown as { _socket?: Corkable })._socket);
+    corkForThisTurn(this.raw);
     const onsent = this.onsent;
     this.socket.send(
       data,
@@ -277,4 +279,14 @@ function idOf(value: unknown): string | number | undefined {
 
 function preview(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * The network socket a WebSocket client will run over, once upgraded (ws keeps its own private):
+ * the upgrade response's, which is the same socket. Call before the socket opens.
+ */
+export function upgradedSocket(ws: WebSocket): () => Corkable | undefined {
+  let raw: Corkable | undefined;
+  ws.once('upgrade', (response) => (raw = response.socket));
+  return () => raw;
 }

@@ -202,6 +202,8 @@ export class ToolSetView implements CatalogView {
   /** Enabled tools, sorted by exposed name: the catalog as served. */
   private served: PreparedTool[] = [];
   private signature = '';
+  /** The confirm tool's name when this set serves it (listed and on): told to every call by voice, so known per rebuild. */
+  private confirmToolServed: string | undefined;
   private catalogVersion = 0;
   private summaryCache: CatalogSummary = { toolCount: 0, bytes: 0, pages: 1 };
   private setName: string;
@@ -264,6 +266,8 @@ export class ToolSetView implements CatalogView {
     this.byName = new Map(named.map((e) => [e.exposed, e]));
     this.byTool = new Map(named.map((e) => [toolKey(e.server, e.original.name), e.exposed]));
     this.served = this.entries.filter((e) => e.enabled).map((e) => e.prepared);
+    const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL });
+    this.confirmToolServed = confirmTool !== undefined && this.served.some((p) => p.tool.name === confirmTool) ? confirmTool : undefined;
     // Status events read this often; paging the whole catalog each time would be wasted work.
     const pages = this.pages();
     this.summaryCache = {
@@ -529,7 +533,7 @@ export class ToolSetView implements CatalogView {
     const { session, answerNow } = context;
     const inFlight: VoiceCall | undefined =
       voice?.calls && session !== undefined && entry.server !== BUILTIN_SERVER
-        ? { session, caller: context.caller, ...(answerNow ? { answerNow } : {}), confirmTool: this.servedConfirmTool() }
+        ? { session, caller: context.caller, ...(answerNow ? { answerNow } : {}), confirmTool: this.confirmToolServed }
         : undefined;
     const leave = inFlight ? voice?.calls?.add(entry.server, inFlight) : undefined;
     try {
@@ -578,12 +582,6 @@ export class ToolSetView implements CatalogView {
     } finally {
       leave?.();
     }
-  }
-
-  /** The confirm tool's name when this set serves it now (listed and on). */
-  private servedConfirmTool(): string | undefined {
-    const name = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL });
-    return name !== undefined && this.served.some((p) => p.tool.name === name) ? name : undefined;
   }
 }
 

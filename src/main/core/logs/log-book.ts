@@ -23,6 +23,9 @@ export type Logger = {
   [L in LogLevel]: (message: string, problem?: Problem, cause?: Problem) => void;
 };
 
+/** Redacted names kept at most (tools and callers in use are far fewer). */
+const MAX_NAMES_KEPT = 512;
+
 /**
  * The one log book of the app: a bounded ring in memory plus sinks and live subscribers.
  * Every message is redacted on the way in, so no reader can see a secret.
@@ -33,6 +36,8 @@ export class LogBook {
   private readonly sinks: LogSink[];
   private readonly listeners = new Set<(entry: LogEntry) => void>();
   private readonly secrets = new Set<string>();
+  /** Names redacted already (tools, callers: the same few on every call), forgotten when the secrets change. */
+  private readonly names = new Map<string, string>();
   private seq = 0;
   private head = 0;
 
@@ -44,12 +49,28 @@ export class LogBook {
   /** Values known to be secret (tokens, keys from settings) are masked wherever they appear. */
   setSecrets(values: Iterable<string>): void {
     this.secrets.clear();
+    this.names.clear();
     for (const value of values) if (value.length >= 4) this.secrets.add(value);
   }
 
   /** Masks the known secrets and anything that looks like one: for whatever else leaves the engine. */
   redact(text: string): string {
     return redactText(text, this.secrets);
+  }
+
+  /**
+   * A short name (a tool's, a caller's) redacted as `redact` does, remembered: the activity records
+   * two on every call, and redacting is most of what recording a call costs. Bounded, since an
+   * unknown tool's name is whatever the caller sent.
+   */
+  redactName(name: string): string {
+    let shown = this.names.get(name);
+    if (shown === undefined) {
+      if (this.names.size >= MAX_NAMES_KEPT) this.names.clear();
+      shown = redactText(name, this.secrets);
+      this.names.set(name, shown);
+    }
+    return shown;
   }
 
   add(level: LogLevel, source: string, message: string, problem?: Problem, cause?: Problem): LogEntry {

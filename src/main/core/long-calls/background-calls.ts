@@ -253,6 +253,11 @@ export class WatchedCall {
     return id;
   }
 
+  /** It went on as a task (its caller was answered before it ended): only then is its result kept. */
+  get isTask(): boolean {
+    return this.entry.task.id !== undefined;
+  }
+
   /** The call ended: kept with its result if its caller was answered before, else out of the list. */
   finish(state: Exclude<TaskState, 'running'>, text: string): void {
     if (this.entry.task.id === undefined) {

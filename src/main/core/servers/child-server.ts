@@ -27,7 +27,7 @@ import { askedCapabilities, installServerAsks, type ServerAsks } from './server-
 import { CLIENT_INFO } from '../system/client-info';
 import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './first-run';
 import { ReadBufferOverflow } from './lean-read-buffer';
-import { permanentFailure, watchInitialize } from './permanent-failure';
+import { permanentFailure, WatchedClient } from './permanent-failure';
 import { killTreesSync, listDescendants } from './process-tree';
 import type { FailureKind } from './restart-policy';
 import type { Attempt } from './attempt';
@@ -347,9 +347,9 @@ export class ChildServer extends SupervisedServer {
       return;
     }
     const elicit = this.opts.elicit;
-    const client = new Client(CLIENT_INFO, { capabilities: askedCapabilities(elicit, this.opts.asks) });
+    const client = new WatchedClient(CLIENT_INFO, { capabilities: askedCapabilities(elicit, this.opts.asks) });
     installServerAsks(client, this.name, elicit, this.opts.asks);
-    const initialize = watchInitialize(client);
+    const { initialize } = client;
     this.client = client;
     this.transport = transport;
     let notJson = 0;

@@ -4,9 +4,9 @@ import { problem } from '../../../shared/problem';
 import { ProblemError } from '../problems/server-problems';
 
 /**
- * A server printed more than the buffer holds without a newline. Thrown where the SDK's buffer
- * throws (its transport then reports it and closes), carrying the problem as a value: the SDK's
- * own overflow is a plain Error with only its wording to tell it by.
+ * A server printed more than the buffer holds without a newline. Thrown from `append` (the
+ * transport then reports it and closes), carrying the problem as a value: the SDK's own overflow
+ * is a plain Error with only its wording to tell it by.
  */
 export class ReadBufferOverflow extends ProblemError {
   constructor(maxBufferSize: number) {
@@ -15,8 +15,8 @@ export class ReadBufferOverflow extends ProblemError {
 }
 
 /**
- * A stand-in for the SDK's stdio `ReadBuffer` that parses each line once: JSON.parse and a check
- * of the envelope, without the SDK's zod parse of every message (the relay reads call responses
+ * The stdio transport's read buffer, which parses each line once: JSON.parse and a check of the
+ * envelope, without the zod parse of every message of the SDK's `ReadBuffer` (the relay reads call responses
  * itself; the SDK's `Protocol` validates what it routes again anyway). It also scans each byte for
  * a newline once, where the SDK's scans the whole buffer again for every chunk of a long line.
  */
@@ -79,15 +79,4 @@ export class LeanReadBuffer {
     this.scanned = 0;
     this.size = 0;
   }
-}
-
-/**
- * Puts a lean buffer in place of the stdio transport's own, before it starts. The field is the
- * SDK's private one (the version is pinned; a test fails if it moves): without it, nothing changes.
- */
-export function useLeanReadBuffer(transport: object, maxBufferSize: number): boolean {
-  const holder = transport as { _readBuffer?: { readMessage?: unknown } };
-  if (typeof holder._readBuffer?.readMessage !== 'function') return false;
-  (holder as { _readBuffer: unknown })._readBuffer = new LeanReadBuffer(maxBufferSize);
-  return true;
 }

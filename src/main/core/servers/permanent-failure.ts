@@ -1,4 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -28,24 +30,29 @@ export interface InitializeAnswer {
   refusal?: unknown;
 }
 
-/** Watches the `initialize` of `client` (the SDK throws a plain Error for a version it does not speak). */
-export function watchInitialize(client: Client): InitializeAnswer {
-  const answer: InitializeAnswer = {};
-  const request = client.request.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  const watched = async (...args: unknown[]) => {
-    const initialize = (args[0] as { method?: unknown } | undefined)?.method === 'initialize';
+/**
+ * An SDK `Client` that keeps what the server answered to its `initialize` (the SDK throws a plain
+ * Error for a version it does not speak, with only its wording to tell it by).
+ */
+export class WatchedClient extends Client {
+  readonly initialize: InitializeAnswer = {};
+
+  override async request<T extends AnySchema>(
+    request: Parameters<Client['request']>[0],
+    resultSchema: T,
+    options?: RequestOptions,
+  ): Promise<SchemaOutput<T>> {
+    if (request.method !== 'initialize') return super.request(request, resultSchema, options);
     try {
-      const result = await request(...args);
+      const result = await super.request(request, resultSchema, options);
       const version = (result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-      if (initialize && typeof version === 'string') answer.version = version;
+      if (typeof version === 'string') this.initialize.version = version;
       return result;
     } catch (error) {
-      if (initialize) answer.refusal = error;
+      this.initialize.refusal = error;
       throw error;
     }
-  };
-  client.request = watched as unknown as Client['request'];
-  return answer;
+  }
 }
 
 /** The failure as one that will not go away by itself, or undefined for any other (network, 5xx, crash). */

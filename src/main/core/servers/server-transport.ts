@@ -1,28 +1,26 @@
 import type { ChildProcess } from 'node:child_process';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { problem, type Problem } from '../../../shared/problem';
+import type { Problem } from '../../../shared/problem';
 import type { McpServerSettings as ServerSettings, RemoteServerSettings, StdioServerSettings } from '../../../shared/settings';
-import { corkForThisTurn } from '../io/cork';
 import { boundedFetch } from '../io/bounded-fetch';
-import { useLeanReadBuffer } from './lean-read-buffer';
 import { LineDecoder } from './line-decoder';
 import { modernHttpFetch } from './modern-http-fetch';
 import { checkHeaders, serverUrl } from './permanent-failure';
 import { remoteHeaders } from '../io/remote-headers';
-import { ProblemError, type ProcessExit } from '../problems/server-problems';
+import type { ProcessExit } from '../problems/server-problems';
 import { withoutPrivateEnv } from './private-env';
+import { StdioTransport } from './stdio-transport';
 import { withPathFirst } from '../runtimes/child-runtime';
 import { ServerOAuth } from '../oauth/server-oauth';
 import type { TokenVault } from '../oauth/token-vault';
 
 /**
- * The transport to one configured server: a spawned program over stdio, or a remote one over SSE
- * or streamable HTTP. Where the SDK keeps what we need private (the stdio child process, its read
- * buffer), this file is the only one that reaches in, and tests fail loudly if those fields move.
+ * The transport to one configured server: a spawned program over stdio (our own transport), or a
+ * remote one over SSE or streamable HTTP (the SDK's).
  */
 
 /** The longest line a stdio server may print: the SDK's bound, kept by our own read buffer. */
@@ -105,59 +103,48 @@ function oauthFor(settings: RemoteServerSettings, headers: Record<string, string
   });
 }
 
-function stdioTransport(s: StdioServerSettings, context: TransportContext): StdioClientTransport {
+function stdioTransport(s: StdioServerSettings, context: TransportContext): StdioTransport {
   // The bridge's own secrets reach a child only if its config sets them.
   const env = withoutPrivateEnv(context.baseEnv);
   // Python on Windows prints in the console code page unless told otherwise.
   env.PYTHONIOENCODING ??= 'utf-8';
   Object.assign(env, context.mirrorEnv, s.env);
   if (context.pathPrefix) withPathFirst(env, context.pathPrefix);
-  const transport = new StdioClientTransport({ command: s.command, args: s.args, env, stderr: 'pipe', ...(s.cwd ? { cwd: s.cwd } : {}) });
-  useLeanReadBuffer(transport, STDIO_MAX_LINE_BYTES);
   const decoder = new LineDecoder(context.onStderrLine, { gbkFallback: process.platform === 'win32' });
-  transport.stderr?.on('data', (chunk: Buffer) => decoder.push(chunk));
-  transport.stderr?.on('end', () => decoder.flush());
-  // How the process ended: the SDK closes on 'close' and drops the code, which a user needs to
-  // tell a crash (exit code 1), a kill (SIGKILL: out of memory?) and a clean exit apart.
-  const start = transport.start.bind(transport);
-  transport.start = async () => {
-    await start();
-    context.onSpawned();
-    const child = stdioProcess(transport);
-    child?.once('exit', (code, signal) => {
-      context.onExit({ code, signal });
-      // A process it started with its stdio (a helper whose output was not redirected) can hold
-      // the pipes open after it died: they would never close, and the server would look alive,
-      // its calls timing out, until that process ends. Close our ends, which ends the connection.
-      const held = setTimeout(() => {
-        context.onHeldOutput();
-        for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
-      }, HELD_PIPE_GRACE_MS);
-      held.unref();
-      child.once('close', () => clearTimeout(held));
-    });
-  };
-  // Batch writes to the child's stdin per turn of the event loop (see corkForThisTurn).
-  const send = transport.send.bind(transport);
-  transport.send = (message) => {
-    const stdin = stdioProcess(transport)?.stdin ?? undefined;
-    if (stdin && stdin.writableLength > STDIO_MAX_UNREAD_BYTES) {
-      const notReading = problem('server.notReading', { megabytes: STDIO_MAX_UNREAD_BYTES / 1024 / 1024 });
-      context.onTooBig(notReading);
-      return Promise.reject(new ProblemError(notReading));
-    }
-    corkForThisTurn(stdin);
-    return send(message);
-  };
-  return transport;
+  return new StdioTransport(
+    // The SDK's transport added its default variables (HOME, PATH…) under the server's: so does this one.
+    { command: s.command, args: s.args, env: { ...getDefaultEnvironment(), ...env }, cwd: s.cwd },
+    {
+      maxLineBytes: STDIO_MAX_LINE_BYTES,
+      maxUnreadBytes: STDIO_MAX_UNREAD_BYTES,
+      onStderr: (chunk) => decoder.push(chunk),
+      onStderrEnd: () => decoder.flush(),
+      onSpawned: context.onSpawned,
+      onNotReading: context.onTooBig,
+      // How the process ended: a user needs to tell a crash (exit code 1), a kill (SIGKILL: out of
+      // memory?) and a clean exit apart.
+      onExit: (exit, child) => {
+        context.onExit(exit);
+        // A process it started with its stdio (a helper whose output was not redirected) can hold
+        // the pipes open after it died: they would never close, and the server would look alive,
+        // its calls timing out, until that process ends. Close our ends, which ends the connection.
+        const held = setTimeout(() => {
+          context.onHeldOutput();
+          for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+        }, HELD_PIPE_GRACE_MS);
+        held.unref();
+        child.once('close', () => clearTimeout(held));
+      },
+    },
+  );
 }
 
-/** The child process of a started stdio transport: the SDK's private `_process` (the version is pinned; a test fails if it moves). */
+/** The child process of a started stdio transport, until its pipes have closed. */
 export function stdioProcess(transport: Transport | undefined): ChildProcess | undefined {
-  return transport instanceof StdioClientTransport ? (transport as unknown as { _process?: ChildProcess })._process : undefined;
+  return transport instanceof StdioTransport ? transport.process : undefined;
 }
 
 /** The pid of a stdio child as soon as it is spawned (before `initialize` has been answered). */
 export function stdioPid(transport: Transport | undefined): number | undefined {
-  return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+  return transport instanceof StdioTransport ? transport.pid : undefined;
 }

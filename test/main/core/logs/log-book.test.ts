@@ -26,6 +26,19 @@ describe('log book', () => {
     expect(book.add('warn', 'server:x', 'auth failed for ms-abcdef123456').message).not.toContain('abcdef123456');
   });
 
+  it('redacts names as messages are, and a name seen before with the secrets known now', () => {
+    const book = new LogBook();
+    const name = 'caller-with-tok-0123456789';
+    expect(book.redactName('search_web')).toBe('search_web');
+    expect(book.redactName(name)).toBe(name);
+    book.setSecrets(['tok-0123456789']);
+    expect(book.redactName(name)).not.toContain('0123456789');
+    expect(book.redactName(name)).toBe(book.redact(name));
+    // Many made-up names (an unknown tool's is whatever the caller sent) are not all kept.
+    for (let i = 0; i < 2000; i++) expect(book.redactName(`tool_${i}`)).toBe(`tool_${i}`);
+    expect(book.redactName(name)).not.toContain('0123456789');
+  });
+
   it('keeps a bounded part of a huge message, with a marker, and masks a secret cut by the bound', () => {
     const book = new LogBook();
     const secret = 'sk-live-0123456789abcdefghij';

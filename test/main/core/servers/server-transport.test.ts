@@ -28,8 +28,8 @@ function context(seen: { exits: ProcessExit[]; stderr: string[]; tooBig: Problem
 
 const stdio = (args: string[]) => ({ name: 'x', transport: 'stdio' as const, command: process.execPath, args, env: {}, enabled: true });
 
-describe("a stdio server's transport, and where it reaches into the SDK", () => {
-  it("finds the SDK's child process (its private `_process`: fails if the SDK moves it)", async () => {
+describe("a stdio server's transport (our own, behind the SDK's Transport interface)", () => {
+  it('gives its child process (pid, a stdin that corks) while it runs, and none once it has closed', async () => {
     const seen = { exits: [], stderr: [], tooBig: [] };
     const transport = makeTransport(stdio([FIXTURE]), context(seen));
     open.push(transport);
@@ -38,6 +38,12 @@ describe("a stdio server's transport, and where it reaches into the SDK", () => 
     expect(child?.pid).toBeGreaterThan(0);
     expect(child?.pid).toBe(stdioPid(transport));
     expect(typeof child?.stdin?.cork).toBe('function');
+    let closed = false;
+    transport.onclose = () => (closed = true);
+    await transport.close();
+    await waitFor(() => closed, 10_000, 'onclose');
+    expect(stdioProcess(transport)).toBeUndefined();
+    await expect(transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' })).rejects.toThrow('Not connected');
   });
 
   it('reports how the program ended (exit code or signal) and what it said on stderr', async () => {
