@@ -137,6 +137,18 @@ export const PROBLEM_CODES = [
   'localServer.portInUse',
   'localServer.notAnAddress',
   'localServer.portDenied',
+  // The chat model of "Try a sentence" (and sampling by voice): why it could not answer.
+  'model.notConfigured',
+  'model.badKey',
+  'model.rateLimited',
+  'model.contextTooLong',
+  'model.noSuchModel',
+  'model.noToolSupport',
+  'model.unreachable',
+  'model.timeout',
+  'model.failed',
+  'model.cancelled',
+  'model.sessionGone',
   'other',
 ] as const;
 

@@ -1,11 +1,13 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
 import { modelTextsEn } from './model-texts-en';
+import { tryEn } from './try-en';
 
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
   ...cliEn,
   ...modelTextsEn,
+  ...tryEn,
   'app.name': 'Xiaozhi Tray',
 
   'app.loading': 'Loading…',
