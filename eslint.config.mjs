@@ -39,9 +39,19 @@ export default tseslint.config(
   },
   // The layering of docs/ARCHITECTURE.md, enforced: arrows point down only.
   layer(
-    ['src/main/core/**', 'src/cli/**'],
+    ['src/main/core/**'],
+    ['electron', 'electron/*', '**/main/electron/**', '**/renderer/**', '**/preload/**', '**/cli/**'],
+    'The engine runs headless: it must not import Electron, the UI or the CLI.',
+  ),
+  layer(
+    ['src/cli/**'],
     ['electron', 'electron/*', '**/main/electron/**', '**/renderer/**', '**/preload/**'],
-    'The engine runs headless: it must not import Electron or the UI.',
+    'The CLI runs headless: it must not import Electron or the UI.',
+  ),
+  layer(
+    ['src/main/electron/**', 'src/main/index.ts'],
+    ['**/cli/**', '**/renderer/**'],
+    'The desktop shell builds on the engine, never on the CLI (what both need lives in src/main/core) or the UI.',
   ),
   layer(
     ['src/shared/**'],

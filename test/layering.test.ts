@@ -26,6 +26,18 @@ describe('layering (docs/ARCHITECTURE.md)', () => {
     }
   });
 
+  it('keeps the engine and the desktop shell free of the CLI (what both need lives in the engine)', () => {
+    for (const file of [
+      ...files(path.join(root, 'main/core')),
+      ...files(path.join(root, 'main/electron')),
+      path.join(root, 'main/index.ts'),
+    ]) {
+      for (const spec of importsOf(file)) {
+        expect(/(^|\/)cli\//.test(spec), `${path.relative(root, file)} imports ${spec}`).toBe(false);
+      }
+    }
+  });
+
   it('keeps the shared contract free of our other layers and of Node APIs', () => {
     for (const file of files(path.join(root, 'shared'))) {
       for (const spec of importsOf(file)) {

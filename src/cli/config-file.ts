@@ -4,8 +4,8 @@ import { ConfigError, type ConfigProblem } from '../main/core/config/json-text';
 import { hasMessage, translator, type Translate } from '../shared/i18n/translate';
 import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
 import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
-import { octalMode, othersMode } from '../main/core/config/atomic-write';
-import { holdsSecrets } from '../main/core/bridge-secrets';
+import { octalMode, othersMode } from '../main/core/system/atomic-write';
+import { holdsSecrets } from '../main/core/secrets/bridge-secrets';
 import type { CliContext } from './command';
 
 /** The config a command uses when none is named: this one, in the current folder. */

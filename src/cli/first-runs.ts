@@ -1,4 +1,4 @@
-import type { Bridge } from '../main/core/bridge';
+import type { Bridge } from '../main/core/bridge/bridge';
 import { defaultSupervision } from '../main/core/servers/child-server';
 import type { Translate } from '../shared/i18n/translate';
 import type { ServerStatus } from '../shared/status';

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { Bridge, type BridgeOptions } from '../main/core/bridge';
+import { Bridge, type BridgeOptions } from '../main/core/bridge/bridge';
 import { defaultCacheDir } from '../main/core/catalogue/catalogue-service';
 import { MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
 import { LogBook, type Logger } from '../main/core/logs/log-book';
 import type { Settings } from '../shared/settings';
 import type { LogLevel } from '../shared/status';
-import { stringOption, UsageError, type ParsedArgs } from './args';
+import { stringOption, UsageError, type ParsedArgs } from '../main/core/command-line/args';
 import {
   ALLOW_ENV_OPTION,
   CONFIG_OPTION,
@@ -17,7 +17,7 @@ import {
   runtimesDirArg,
   type CliContext,
 } from './command';
-import type { OptionSpec } from './args';
+import type { OptionSpec } from '../main/core/command-line/args';
 import { configFileOr, loadOrExplain } from './config-file';
 import type { LoadedConfig } from '../main/core/config/load-config';
 import { logChoice, logSink, type LogFormat } from './log-output';

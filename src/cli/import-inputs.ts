@@ -1,5 +1,5 @@
-import { UsageError, type OptionSpec, type ParsedArgs } from './args';
-import { onCommandLine } from './secret-input';
+import { UsageError, type OptionSpec, type ParsedArgs } from '../main/core/command-line/args';
+import { onCommandLine } from '../main/core/command-line/secret-input';
 import { nameRecord, type NameRecord } from '../shared/own';
 
 export const INPUT_OPTION: OptionSpec = {

@@ -1,4 +1,4 @@
-import type { Bridge } from '../main/core/bridge';
+import type { Bridge } from '../main/core/bridge/bridge';
 import { defaultConnectCommand, type EntryContext } from '../main/core/local-server/client-entries';
 import type { LocalServerOverrides } from '../main/core/local-server/local-server-controller';
 
@@ -7,9 +7,9 @@ import { hostWithPort, isWildcardHost } from '../main/core/io/http-gate';
 import { appStateDir, readStateFile, rememberedToken } from '../main/core/local-server/state-file';
 import { SENDABLE_TOKEN, SENDABLE_TOKEN_RULE, type Settings } from '../shared/settings';
 import { jsonLogLine, type LogFormat } from './log-output';
-import { secretOption } from './secret-input';
+import { secretOption } from '../main/core/command-line/secret-input';
 import type { Translate } from '../shared/i18n/translate';
-import { UsageError } from './args';
+import { UsageError } from '../main/core/command-line/args';
 
 export type Flags = Record<string, string | true>;
 

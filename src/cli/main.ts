@@ -1,4 +1,4 @@
-import { parseArgs, UsageError } from './args';
+import { parseArgs, UsageError } from '../main/core/command-line/args';
 import { translator, type MessageKey, type Translate } from '../shared/i18n/translate';
 import { localeLanguage, takeLanguageFlag } from './cli-language';
 import { commandHelp, type CliContext, type Command, type ProcessContext } from './command';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
-import { Bridge } from './core/bridge';
+import { Bridge } from './core/bridge/bridge';
 import { LogBook, rotatingFileSink } from './core/logs/log-book';
 import { mergePath, readLoginShellPath } from './core/servers/login-shell-path';
 import { resolveLanguage, translator, type Language } from '../shared/i18n/translate';

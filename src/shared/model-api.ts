@@ -125,7 +125,10 @@ export const modelCommands = {
   /** One short request: whether the model answers (and how long it took), or why not. */
   testModel: command(z.void(), z.object({ ms: z.number() }).or(z.object({ problem: ProblemSchema }))),
   /** A sentence as the person would say it: the tool the model picks from what the endpoint serves; `run`: run it too. */
-  trySentence: command(z.object({ sentence: z.string().trim().min(1).max(MAX_SENTENCE_CHARS), run: z.boolean().optional(), ...EndpointChoice }), SentenceTrySchema),
+  trySentence: command(
+    z.object({ sentence: z.string().trim().min(1).max(MAX_SENTENCE_CHARS), run: z.boolean().optional(), ...EndpointChoice }),
+    SentenceTrySchema,
+  ),
   /** A held call of a tried sentence, confirmed with the PIN the person would say. */
   confirmSentence: command(z.object({ session: z.string().min(1).max(100), pin: z.string().min(1).max(64) }), SentenceTrySchema),
   /** A tool's sample sentences (saved with the config; empty: none). */
@@ -147,9 +150,9 @@ export const modelCommands = {
   /** A shorter, voice-friendly description in the voice language, from the same model; what it would save. */
   suggestDescription: command(
     z.object({ ...EndpointChoice, server: KeyNameSchema, tool: KeyNameSchema, sentences: z.array(z.string().max(500)).max(20).optional() }),
-    z.object({ description: z.string(), current: z.string(), currentBytes: z.number().int(), newBytes: z.number().int() }).or(
-      z.object({ problem: ProblemSchema }),
-    ),
+    z
+      .object({ description: z.string(), current: z.string(), currentBytes: z.number().int(), newBytes: z.number().int() })
+      .or(z.object({ problem: ProblemSchema })),
   ),
 } as const;
 

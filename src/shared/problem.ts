@@ -73,6 +73,7 @@ export const PROBLEM_CODES = [
   'server.runtimeMissing',
   'server.runtimeDownloadFailed',
   'server.runtimeMismatch',
+  'server.runtimeFolderUnsafe',
   'server.registryUnreachable',
   // What a server's log lines say happened (worded in the logs page like a problem; no hint).
   'server.running',

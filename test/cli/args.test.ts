@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError, type OptionSpec } from '../../src/cli/args';
+import { parseArgs, UsageError, type OptionSpec } from '../../src/main/core/command-line/args';
 import { closest, editDistance } from '../../src/cli/suggest';
 
 const specs: OptionSpec[] = [

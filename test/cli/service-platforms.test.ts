@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseArgs } from '../../src/cli/args';
+import { parseArgs } from '../../src/main/core/command-line/args';
 import type { CliContext } from '../../src/cli/command';
 import { runCommand } from '../../src/cli/commands/run';
 import { serviceCommand } from '../../src/cli/commands/service';

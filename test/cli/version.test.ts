@@ -4,7 +4,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { nodeBundle } from '../../scripts/bundle-options.mjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APP_VERSION } from '../../src/main/core/version';
+import { APP_VERSION } from '../../src/main/core/system/version';
 import { CliHarness, fixtureEntry } from './cli-harness';
 import { waitFor } from '../helpers/wait';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { Bridge } from '../../src/main/core/bridge';
+import { Bridge } from '../../src/main/core/bridge/bridge';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';
 import { startWebUi, type WebUi } from '../../src/main/core/web/web-ui-server';

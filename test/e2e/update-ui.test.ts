@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { Bridge } from '../../src/main/core/bridge';
-import type { UpdatesHost } from '../../src/main/core/bridge-host';
+import { Bridge } from '../../src/main/core/bridge/bridge';
+import type { UpdatesHost } from '../../src/main/core/bridge/bridge-host';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';
 import { startWebUi, type WebUi } from '../../src/main/core/web/web-ui-server';

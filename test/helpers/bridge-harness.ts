@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Bridge, type BridgeOptions } from '../../src/main/core/bridge';
+import { Bridge, type BridgeOptions } from '../../src/main/core/bridge/bridge';
 import { FakeXiaozhi, type FakeSession } from './fake-xiaozhi';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';

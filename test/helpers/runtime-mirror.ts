@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { ArchivePin } from '../../src/main/core/runtimes/runtime-pins';
 import { runtimeSource, type RuntimeSource } from '../../src/main/core/runtimes/runtime-sources';
-import { ProblemError } from '../../src/main/core/servers/server-problems';
+import { ProblemError } from '../../src/main/core/problems/server-problems';
 import type { MirrorUrls } from '../../src/shared/mirrors';
 import type { RuntimeName } from '../../src/shared/runtime-need';
 import { FIXTURE } from './bridge-harness';

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { secretValues } from '../../main/core/bridge-secrets';
+import { secretValues } from '../../main/core/secrets/bridge-secrets';
 import { countOf } from '../../shared/count-words';
 import { maskSecret } from '../../main/core/logs/redact';
 import { isRecord } from '../../shared/is-record';
-import { orList, stringOption, UsageError } from '../args';
+import { orList, stringOption, UsageError } from '../../main/core/command-line/args';
 import { ALLOW_ENV_OPTION, CONFIG_OPTION, JSON_OPTION, allowEnvArg, logOptions, type Command } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
 import { WAIT_OPTION, endpointOption, waitArg, withServers } from '../headless-bridge';

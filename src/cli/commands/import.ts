@@ -4,7 +4,7 @@ import { FileSettingsStore } from '../../main/core/config/settings-store';
 import { codeEnvRefusal, codeEnvServers, describePreview, missingInputs } from '../import-preview-text';
 import { ImportSessions } from '../../main/core/import/import-sessions';
 import { defaultSettings, type Settings } from '../../shared/settings';
-import { stringOption, UsageError } from '../args';
+import { stringOption, UsageError } from '../../main/core/command-line/args';
 import type { Command, CliContext } from '../command';
 import { configProblemText, loadOrExplain, madePrivate } from '../config-file';
 import { ImportError } from '../../main/core/import/apply-import';

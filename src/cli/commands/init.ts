@@ -12,13 +12,13 @@ import { translate } from '../../shared/i18n/translate';
 import type { ImportPreview, KnownClient } from '../../shared/import';
 import { defaultSettings, type Settings } from '../../shared/settings';
 import { cleanEndpointUrl, type EndpointUrlDebris, type EndpointUrlRefusal } from '../../shared/endpoint-url';
-import { orList, stringOption, UsageError } from '../args';
+import { orList, stringOption, UsageError } from '../../main/core/command-line/args';
 import type { CliContext, Command } from '../command';
 import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
 import { CODE_NOTE, codeEnvRefusal, serverDetails } from '../import-preview-text';
 import { DEFAULT_CONFIG, madePrivate } from '../config-file';
 import { Prompter } from '../prompt';
-import { secretOption } from '../secret-input';
+import { secretOption } from '../../main/core/command-line/secret-input';
 import { closest } from '../suggest';
 import { nameRecord, type NameRecord } from '../../shared/own';
 

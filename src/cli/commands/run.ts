@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { formatProblem } from '../../main/core/config/json-text';
 import { commandWarnings } from '../../main/core/config/command-warnings';
-import { stringOption } from '../args';
+import { stringOption } from '../../main/core/command-line/args';
 import {
   ALLOW_ENV_OPTION,
   CONFIG_OPTION,
@@ -20,7 +20,7 @@ import { startHeadless } from '../headless-bridge';
 import { RunningCopies } from '../../main/core/instances/running-copies';
 import { appStateDir } from '../../main/core/local-server/state-file';
 import { jsonLogLine, logChoice } from '../log-output';
-import { UsageError } from '../args';
+import { UsageError } from '../../main/core/command-line/args';
 import { translate } from '../../shared/i18n/translate';
 import { problem } from '../../shared/problem';
 import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';

@@ -1,4 +1,4 @@
-import { secretValues } from '../../main/core/bridge-secrets';
+import { secretValues } from '../../main/core/secrets/bridge-secrets';
 import { redactText } from '../../main/core/logs/redact';
 import { serverTarget, type ServerSettings } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../../main/core/config/atomic-write';
-import { stringOption, UsageError, type ParsedArgs } from '../args';
+import { writeFileAtomic } from '../../main/core/system/atomic-write';
+import { stringOption, UsageError, type ParsedArgs } from '../../main/core/command-line/args';
 import {
   ALLOW_ENV_OPTION,
   FETCH_RUNTIMES_OPTION,

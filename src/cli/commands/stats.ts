@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { stringOption } from '../args';
+import { stringOption } from '../../main/core/command-line/args';
 import type { Translate } from '../../shared/i18n/translate';
 import { JSON_OPTION, type Command } from '../command';
 import { summarizeActivity, type ActivityRange, type ActivitySummary } from '../../shared/activity';

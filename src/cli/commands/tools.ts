@@ -1,4 +1,4 @@
-import { stringOption } from '../args';
+import { stringOption } from '../../main/core/command-line/args';
 import { TOOL_MODE_OPTION, type Command } from '../command';
 import type { ToolMode } from '../../shared/settings';
 import { LOOK_OPTIONS, endpointOption, lookAtServers } from '../headless-bridge';

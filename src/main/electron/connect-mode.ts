@@ -1,6 +1,5 @@
-import { parseArgs, UsageError } from '../../cli/args';
-import { connectCommand } from '../../cli/commands/connect';
-import { connectCommand as relay } from '../../cli/connect-command';
+import { parseArgs, UsageError } from '../core/command-line/args';
+import { CONNECT_OPTIONS, connectCommand as relay } from '../core/local-server/connect-client';
 import type { ConnectCommand } from '../core/local-server/client-entries';
 
 /** The argument that starts the desktop app as a stdio relay instead of the tray app. */
@@ -43,7 +42,7 @@ export async function runConnectMode(
   }
   let code: number;
   try {
-    code = await relay(parseArgs(args, connectCommand.options, 'connect').options, { stateDir });
+    code = await relay(parseArgs(args, CONNECT_OPTIONS, 'connect').options, { stateDir });
   } catch (error) {
     process.stderr.write(`xiaozhi-tray connect: ${error instanceof Error ? error.message : String(error)}\n`);
     code = error instanceof UsageError ? 2 : 1;

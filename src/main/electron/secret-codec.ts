@@ -1,6 +1,6 @@
 import { isMcpServer, type Settings } from '../../shared/settings';
 import { looksSecret } from '../core/logs/redact';
-import { mapServiceSecrets } from '../core/services/service-secrets';
+import { mapServiceSecrets } from '../core/secrets/service-secrets';
 
 /** Electron's safeStorage, as far as we need it (a seam for tests). */
 export interface SafeStorageLike {

@@ -697,6 +697,9 @@ export const en = {
     'The mirror sent a damaged or altered file. Start the server again later to try again, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
   'problem.server.runtimeMismatch.hint.custom':
     'The source given for {runtime} in Settings → Download sources sent a damaged or altered file: enter another, or choose the official sources.',
+  'problem.server.runtimeFolderUnsafe':
+    "The app's {runtime} is not run from {folder}, nor fetched into it: other users of this computer can change that folder, and could put their own program there.",
+  'problem.server.runtimeFolderUnsafe.hint': 'Make the folder yours only (chmod 700 {folder}), then start the server again.',
   'problem.server.fetchingRuntime': "{runtime} is not installed: fetching {runtime} {version} into the app's folder.",
   'problem.server.runtimeReady': "Runs with the app's {runtime} {version}.",
   'problem.server.outputHeld': 'The program ended, but a process it started still holds its output open; the connection is closed.',

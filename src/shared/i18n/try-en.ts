@@ -8,7 +8,8 @@ export const tryEn = {
 
   'try.lead':
     'Type what you would say to xiaozhi. The model you choose gets exactly the tools this endpoint serves, and picks one as xiaozhi’s model would.',
-  'try.noModel': 'No model yet: choose one under Model below (DeepSeek, Qwen, Doubao, GLM, Kimi, OpenAI, or a local Ollama that needs no key).',
+  'try.noModel':
+    'No model yet: choose one under Model below (DeepSeek, Qwen, Doubao, GLM, Kimi, OpenAI, or a local Ollama that needs no key).',
   'try.endpoint': 'Tools of',
   'try.everyTool': 'every tool (no endpoint yet)',
   'try.sentence': 'What you would say',
@@ -16,7 +17,8 @@ export const tryEn = {
   'try.ask': 'Ask',
   'try.asking': 'Asking…',
   'try.askRun': 'Ask and run',
-  'try.runNote': 'Ask only shows the choice. Ask and run calls the tool too, as a call by voice: tools set to ask first wait for the PIN or your OK.',
+  'try.runNote':
+    'Ask only shows the choice. Ask and run calls the tool too, as a call by voice: tools set to ask first wait for the PIN or your OK.',
   'try.given': '{count, plural, one {# tool} other {# tools}} given ({size}), {mode}',
   'try.mode.all': 'every tool',
   'try.mode.router': 'router mode',
@@ -148,7 +150,7 @@ export const tryEn = {
   'cli.ask.noPick': 'picks no tool; it says: {text}',
   'cli.ask.searching': 'it kept searching and called no tool',
   'cli.ask.result': 'result{error}: {text}',
-  'cli.ask.held': 'held for the person\'s OK ({via}): confirm it in the window\'s Try a sentence page, where the PIN can be said',
+  'cli.ask.held': "held for the person's OK ({via}): confirm it in the window's Try a sentence page, where the PIN can be said",
   'cli.ask.said': 'then xiaozhi says: {text}',
   'cli.ask.requests': '{count, plural, one {# request} other {# requests}} to {model}',
   'cli.ask.checkLine': '{name}: {passed}/{total} picked',
@@ -158,5 +160,5 @@ export const tryEn = {
   'voice.try.system':
     'You are xiaozhi, a voice assistant on a smart speaker. What the user says comes from speech recognition and may have near-sounding mistakes: answer what they mean. Reply briefly, in plain spoken English without Markdown. Call a tool only when the request clearly matches one, and then do call it rather than only saying you will; when no tool fits, answer directly and never force an unrelated one.',
   'voice.try.suggest':
-    'You write the descriptions a voice assistant\'s model reads to decide which tool to call. Write one for the tool below, in English, at most {max} characters, in one or two short sentences: what it does and the words people use to ask for it. No Markdown, no quotes, no tool name.\nTool: {name}\nIts description now: {description}\nIts arguments:\n{arguments}\nPeople say (and the model did not pick it):\n{sentences}\nReply with the description only.',
+    "You write the descriptions a voice assistant's model reads to decide which tool to call. Write one for the tool below, in English, at most {max} characters, in one or two short sentences: what it does and the words people use to ask for it. No Markdown, no quotes, no tool name.\nTool: {name}\nIts description now: {description}\nIts arguments:\n{arguments}\nPeople say (and the model did not pick it):\n{sentences}\nReply with the description only.",
 } as const;

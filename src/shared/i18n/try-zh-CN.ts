@@ -40,14 +40,16 @@ export const tryZhCN: Record<keyof typeof tryEn, string> = {
   'try.requests': '向模型发了 {count} 次请求',
 
   'try.sets.title': '示例句子',
-  'try.sets.lead': '人们为每个工具会说的话，中文或英文都可以，保存在设置里。“全部检查”会把它们交给模型，按工具显示选对工具且参数有效的比例。',
+  'try.sets.lead':
+    '人们为每个工具会说的话，中文或英文都可以，保存在设置里。“全部检查”会把它们交给模型，按工具显示选对工具且参数有效的比例。',
   'try.sets.none': '还没有工具：请先添加服务器。',
   'try.sets.count': '{count, plural, =0 {没有句子} other {# 句}}',
   'try.sets.edit': '句子',
   'try.sets.editTitle': '{name} 的句子',
   'try.sets.editLabel': '每行一句',
   'try.sets.saved': '句子已保存。',
-  'try.sets.cost': '“全部检查”会把 {sentences} 句话发给 {model}：共 {requests} 次请求，每次都带上工具列表（{size}），总计约 {tokens} 个 token。',
+  'try.sets.cost':
+    '“全部检查”会把 {sentences} 句话发给 {model}：共 {requests} 次请求，每次都带上工具列表（{size}），总计约 {tokens} 个 token。',
   'try.sets.costLocal': '本机模型：不会发到外面，也不收费。',
   'try.sets.costNothing': '给工具加上句子才能检查。',
   'try.sets.check': '全部检查',
@@ -91,7 +93,8 @@ export const tryZhCN: Record<keyof typeof tryEn, string> = {
   'try.model.remove': '移除',
   'try.model.removed': '模型已移除。',
   'try.model.sampling': '语音调用中，服务器请求 AI 模型时由这个模型回答（采样）',
-  'try.model.samplingNote': '默认关闭：打开后服务器的消息会发给 {provider}。每次调用最多 {perCall} 次请求，每次最多 {maxTokens} 个 token、{seconds} 秒。',
+  'try.model.samplingNote':
+    '默认关闭：打开后服务器的消息会发给 {provider}。每次调用最多 {perCall} 次请求，每次最多 {maxTokens} 个 token、{seconds} 秒。',
   'try.provider.deepseek': 'DeepSeek',
   'try.provider.qwen': '通义千问（百炼 DashScope）',
   'try.provider.doubao': '豆包（火山方舟）',

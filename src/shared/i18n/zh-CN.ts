@@ -663,6 +663,9 @@ export const zhCN: Record<keyof typeof en, string> = {
     '镜像发送了损坏或被篡改的文件。请稍后再次启动该服务重试，或在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
   'problem.server.runtimeMismatch.hint.custom':
     '“设置 → 下载源”中为 {runtime} 填写的下载源发送了损坏或被篡改的文件：请换一个，或选择官方源。',
+  'problem.server.runtimeFolderUnsafe':
+    '应用不会从 {folder} 运行 {runtime}，也不会下载到那里：这台电脑的其他用户可以修改这个文件夹，可能在里面放进他们自己的程序。',
+  'problem.server.runtimeFolderUnsafe.hint': '请把这个文件夹设为只有你能修改（chmod 700 {folder}），然后再次启动该服务。',
   'problem.server.fetchingRuntime': '未安装 {runtime}：正在把 {runtime} {version} 下载到应用的文件夹。',
   'problem.server.runtimeReady': '使用应用自带的 {runtime} {version} 运行。',
   'problem.server.outputHeld': '程序已结束，但它启动的另一个进程仍占用其输出；连接已关闭。',

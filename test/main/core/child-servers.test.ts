@@ -323,7 +323,7 @@ describe('child servers: hostile or broken output', () => {
     harness = makeBridge(settings);
     // The bridge's own environment, as the CLI gets it.
     const env = { ...process.env, MCP_ENDPOINT: 'wss://api.xiaozhi.me/mcp/?token=eyJsecret', MODELSCOPE_API_TOKEN: 'ms-from-env' };
-    const { Bridge } = await import('../../../src/main/core/bridge');
+    const { Bridge } = await import('../../../src/main/core/bridge/bridge');
     const bridge = new Bridge({ store: harness.store, logBook: harness.logBook, env, supervision: { restartBaseMs: 50 } });
     harness = { ...harness, bridge };
     bridge.start();

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSseFixture, startStreamableHttpFixture, type HttpFixture } from '../../helpers/http-fixtures';
 import { logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
-import { remoteHeaders } from '../../../src/main/core/servers/remote-headers';
+import { remoteHeaders } from '../../../src/main/core/io/remote-headers';
 
 let fixtures: HttpFixture[] = [];
 let harness: Harness | undefined;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Bridge } from '../../../src/main/core/bridge';
+import { Bridge } from '../../../src/main/core/bridge/bridge';
 import { loadConfigFile } from '../../../src/main/core/config/load-config';
 import { FileSettingsStore } from '../../../src/main/core/config/settings-store';
 import { exportConfig } from '../../../src/main/core/import/export-config';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CatalogueEntrySchema, type Catalogue, type CatalogueEntry } from '../../../shared/catalogue';
 import type { Logger } from '../logs/log-book';
-import { failureText } from '../servers/failure-cause';
+import { failureText } from '../problems/failure-cause';
 import { fetchRegistry } from './registry-catalogue';
 import { shippedCatalogue } from './shipped-catalogue';
 

@@ -1,7 +1,7 @@
 import { mirrorUrls } from '../../../shared/mirrors';
 import type { Settings } from '../../../shared/settings';
 import { installCommand, runtimeNeed, RUNTIME_LABEL } from '../../../shared/runtime-need';
-import { findOnPath } from '../servers/find-on-path';
+import { findOnPath } from '../system/find-on-path';
 import type { ConfigProblem } from './json-text';
 
 /**

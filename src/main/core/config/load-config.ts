@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import type { ImportFormat } from '../../../shared/import';
 import { DEFAULT_LOCAL_SERVER_PORT, DEFAULT_TOOL_SET, SettingsSchema, defaultSettings, type Settings } from '../../../shared/settings';
-import { isPlaceholderEndpoint, parseMcpConfig, withoutOwnEntries, type ParsedConfig } from '../import/parse-config';
-import { environmentValue, fillInputs } from '../import/placeholders';
-import { secretValues } from '../bridge-secrets';
-import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../local-server/own-entry';
+import { isPlaceholderEndpoint, parseMcpConfig, withoutOwnEntries, type ParsedConfig } from './parse-config';
+import { environmentValue, fillInputs } from './placeholders';
+import { secretValues } from '../secrets/bridge-secrets';
+import { isOwnEntry, OWN_ENTRY_SKIPPED } from './own-entry';
 import { ENV_ENDPOINT_ID } from './settings-store';
 import { unknownKeys } from './config-file-writer';
 import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './json-text';

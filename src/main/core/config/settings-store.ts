@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
 import { configFileText } from './config-file-writer';
-import { removeOrphanedTempFiles, startAtomicWrite, type AtomicWrite, type WriteOptions } from './atomic-write';
-import { holdsSecrets } from '../bridge-secrets';
+import { removeOrphanedTempFiles, startAtomicWrite, type AtomicWrite, type WriteOptions } from '../system/atomic-write';
+import { holdsSecrets } from '../secrets/bridge-secrets';
 
 /** Where settings live: electron-store in the app, a file for the CLI, memory in tests. */
 export interface SettingsStore {

@@ -1,8 +1,8 @@
 import { ErrorCode, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { CallAnswer } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
-import type { CallableTools } from '../router/settling-tools';
-import { CallAbort } from '../hub/call-signal';
+import type { CallableTools } from '../serving/settling-tools';
+import { CallAbort } from '../io/call-signal';
 import { errorResult, resultText } from '../hub/result-shaping';
 import { translate, type Language } from '../../../shared/i18n/translate';
 import type { BackgroundCalls, WatchedCall } from '../long-calls/background-calls';

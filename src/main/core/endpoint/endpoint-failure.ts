@@ -1,5 +1,5 @@
 import { problem, type Problem } from '../../../shared/problem';
-import { failureCause, failureText } from '../servers/failure-cause';
+import { failureCause, failureText } from '../problems/failure-cause';
 
 /**
  * Why an endpoint connection failed or ended, recorded where it happened: the code each UI words

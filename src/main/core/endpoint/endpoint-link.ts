@@ -3,12 +3,12 @@ import type { ConnectionSettings, EndpointSettings } from '../../../shared/setti
 import type { EndpointState, EndpointStatus } from '../../../shared/status';
 import type { Language } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
-import { Backoff } from '../backoff';
-import { redactProblem } from '../bridge-secrets';
+import { Backoff } from '../io/backoff';
+import { redactProblem } from '../secrets/bridge-secrets';
 import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
-import type { EndpointTools } from '../router/endpoint-catalogs';
-import type { SettlingTools } from '../router/settling-tools';
+import type { EndpointTools } from '../serving/endpoint-catalogs';
+import type { SettlingTools } from '../serving/settling-tools';
 import {
   closedWith,
   failureLine,

@@ -1,6 +1,6 @@
 import type { CallAnswer, CallContext, ToolIdentity } from '../hub/tool-set-view';
-import type { EndpointTools } from '../router/endpoint-catalogs';
-import type { CallableTools, SettlingTools } from '../router/settling-tools';
+import type { EndpointTools } from '../serving/endpoint-catalogs';
+import type { CallableTools, SettlingTools } from '../serving/settling-tools';
 
 /**
  * The names one endpoint session was served, and the tool each stands for. xiaozhi-esp32-server

@@ -5,7 +5,7 @@ import { translate, type Language } from '../../../shared/i18n/translate';
 import type { Logger } from '../logs/log-book';
 import { explainArguments, explainOutput } from './argument-words';
 import { DATA_KEYS, MAP_KEYS, isNode, resolveLocalRef } from '../../../shared/schema-refs';
-import { servedSchema } from './served-schema';
+import { servedSchema } from '../servers/served-schema';
 import { own } from '../../../shared/own';
 
 /**

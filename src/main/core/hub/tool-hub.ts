@@ -19,7 +19,7 @@ import {
 
 export type { CallAnswer, CallContext, CatalogView, ToolSource } from './tool-set-view';
 export { ToolSetView } from './tool-set-view';
-export { servedSchema } from './served-schema';
+export { servedSchema } from '../servers/served-schema';
 
 export interface HubSettings {
   naming: NamingPolicy;

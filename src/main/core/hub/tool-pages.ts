@@ -1,3 +1,5 @@
+import type { ServedSchema } from '../servers/served-schema';
+
 /**
  * Pages `tools/list` by bytes: xiaozhi drops any message over its limit, so each page is filled
  * with as many tools as fit, and `nextCursor` names the first tool of the next page. A name-based
@@ -7,7 +9,7 @@
 export interface ServedTool {
   name: string;
   description: string;
-  inputSchema: { type: 'object'; properties?: Record<string, unknown>; required?: string[] };
+  inputSchema: ServedSchema;
 }
 
 export interface PreparedTool {

@@ -4,8 +4,8 @@ import { ImportChoicesSchema } from '../../../shared/import';
 import { SettingsSchema, defaultToolSwitches, type ServerSettings, type Settings } from '../../../shared/settings';
 import { firstIssue } from '../../../shared/zod-issue';
 import { sameEndpointAs } from '../../../shared/endpoint-url';
-import type { ParsedConfig } from './parse-config';
-import { fillInputs } from './placeholders';
+import type { ParsedConfig } from '../config/parse-config';
+import { fillInputs } from '../config/placeholders';
 import type { ConfigProblem } from '../config/json-text';
 import { own, setOwn } from '../../../shared/own';
 

@@ -1,29 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { KnownClient } from '../../../shared/import';
-
-export interface DiscoveryContext {
-  platform: NodeJS.Platform;
-  env: NodeJS.ProcessEnv;
-  home?: string;
-}
-
-const joinFor = (platform: NodeJS.Platform) => (platform === 'win32' ? path.win32.join : path.posix.join);
-
-/** The per-user application data folder (where Electron's userData folders live). */
-export function appDataDir(context: DiscoveryContext): string {
-  const home = context.home ?? os.homedir();
-  const join = joinFor(context.platform);
-  return context.platform === 'win32'
-    ? (context.env.APPDATA ?? join(home, 'AppData', 'Roaming'))
-    : context.platform === 'darwin'
-      ? join(home, 'Library', 'Application Support')
-      : (context.env.XDG_CONFIG_HOME ?? join(home, '.config'));
-}
+import { appDataDir, joinFor, type PlatformContext } from '../system/app-data-dir';
 
 /** Where each MCP client keeps its config on this OS (documented locations). */
-export function knownConfigPaths(context: DiscoveryContext): { client: KnownClient['client']; path: string }[] {
+export function knownConfigPaths(context: PlatformContext): { client: KnownClient['client']; path: string }[] {
   const home = context.home ?? os.homedir();
   const appData = appDataDir(context);
   const join = joinFor(context.platform);
@@ -39,6 +20,6 @@ export function knownConfigPaths(context: DiscoveryContext): { client: KnownClie
   ];
 }
 
-export function discoverClients(context: DiscoveryContext = { platform: process.platform, env: process.env }): KnownClient[] {
+export function discoverClients(context: PlatformContext = { platform: process.platform, env: process.env }): KnownClient[] {
   return knownConfigPaths(context).map((known) => ({ ...known, exists: fs.existsSync(known.path) }));
 }

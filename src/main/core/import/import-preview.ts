@@ -3,8 +3,8 @@ import type { ImportConflict, ImportEndpointItem, ImportPreview, ImportServerIte
 import { serverTarget, type ServerSettings, type Settings } from '../../../shared/settings';
 import { sameEndpointAs } from '../../../shared/endpoint-url';
 import { redactUrl } from '../logs/redact';
-import { maskServer } from '../bridge-secrets';
-import type { ParsedConfig } from './parse-config';
+import { maskServer } from '../secrets/bridge-secrets';
+import type { ParsedConfig } from '../config/parse-config';
 import { codeEnvOf } from './code-env';
 
 /**

@@ -6,10 +6,10 @@ import { checkConfigSize, readConfigText } from '../config/load-config';
 import { ConfigError, formatProblem } from '../config/json-text';
 import { applyImport, ImportError } from './apply-import';
 import { buildPreview } from './import-preview';
-import { parseMcpConfig, withoutOwnEntries, type ParsedConfig } from './parse-config';
-import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../local-server/own-entry';
-import { secretValues } from '../bridge-secrets';
-import { environmentValue, withEnvironmentOffers } from './placeholders';
+import { parseMcpConfig, withoutOwnEntries, type ParsedConfig } from '../config/parse-config';
+import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../config/own-entry';
+import { secretValues } from '../secrets/bridge-secrets';
+import { environmentValue, withEnvironmentOffers } from '../config/placeholders';
 import { nameRecord } from '../../../shared/own';
 
 const KEEP_MS = 30 * 60_000;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { endpointIdentity } from '../../../shared/endpoint-url';
-import { writeFileAtomic } from '../config/atomic-write';
+import { writeFileAtomic } from '../system/atomic-write';
 import { stateDirDistrust } from '../local-server/state-file';
 import { isOwnProcess, startTimeOf } from '../servers/process-tree';
 

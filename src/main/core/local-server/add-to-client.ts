@@ -5,7 +5,7 @@ import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import { ConfigError, JsonDocument, formatProblem } from '../config/json-text';
 import type { AddToClient, AddToClientPreview } from '../../../shared/tool-set-api';
 import { MAX_CONFIG_BYTES } from '../config/load-config';
-import { octalMode, othersMode, writeFileAtomic } from '../config/atomic-write';
+import { octalMode, othersMode, writeFileAtomic } from '../system/atomic-write';
 import { isRecord } from '../../../shared/is-record';
 import { maskSecret } from '../logs/redact';
 import { ENTRY_NAME, cherryStudioLink, serversKey } from './client-entries';

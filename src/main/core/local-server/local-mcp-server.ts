@@ -19,7 +19,7 @@ import type { LocalSession } from '../../../shared/status';
 import { LOCAL_CLIENT_ID } from '../../../shared/settings';
 import { localClientName } from '../../../shared/tool-set-api';
 import type { ToolSetView } from '../hub/tool-set-view';
-import type { SettlingTools } from '../router/settling-tools';
+import type { SettlingTools } from '../serving/settling-tools';
 import type { Logger } from '../logs/log-book';
 import { RefusalLog } from '../logs/refusal-log';
 import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';

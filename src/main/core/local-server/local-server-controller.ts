@@ -3,7 +3,7 @@ import type { LocalServerSettings, Settings } from '../../../shared/settings';
 import type { LocalServerStatus } from '../../../shared/status';
 import { AddToClientSchema, localClientName } from '../../../shared/tool-set-api';
 import type { ToolSetView } from '../hub/tool-set-view';
-import type { SettlingTools } from '../router/settling-tools';
+import type { SettlingTools } from '../serving/settling-tools';
 import type { Logger } from '../logs/log-book';
 import { clientToken } from './client-tokens';
 import type { LocalMcpServer } from './local-mcp-server';

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { SENDABLE_TOKEN } from '../../../shared/settings';
-import { writeFileAtomic } from '../config/atomic-write';
+import { writeFileAtomic } from '../system/atomic-write';
 import { isLoopbackHost } from '../io/http-gate';
-import { appDataDir, type DiscoveryContext } from '../import/discover-clients';
+import { appDataDir, joinFor, type PlatformContext } from '../system/app-data-dir';
 import { isOwnProcess } from '../servers/process-tree';
 
 /**
@@ -14,10 +14,10 @@ import { isOwnProcess } from '../servers/process-tree';
 export const STATE_FILE_NAME = 'local-server.json';
 
 /** The app's folder: Electron's userData for "Xiaozhi Tray"; `XIAOZHI_TRAY_STATE_DIR` moves it (tests, portable setups). */
-export function appStateDir(context: DiscoveryContext = { platform: process.platform, env: process.env }): string {
+export function appStateDir(context: PlatformContext = { platform: process.platform, env: process.env }): string {
   const override = context.env.XIAOZHI_TRAY_STATE_DIR?.trim();
   if (override) return override;
-  return (context.platform === 'win32' ? path.win32.join : path.posix.join)(appDataDir(context), 'Xiaozhi Tray');
+  return joinFor(context.platform)(appDataDir(context), 'Xiaozhi Tray');
 }
 
 export const LocalServerStateSchema = z.object({

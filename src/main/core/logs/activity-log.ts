@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ACTIVITY_KEEP_MS, ActivitySampleSchema, MAX_ACTIVITY_SAMPLES, type ActivitySample } from '../../../shared/activity';
 import type { CallRecord } from '../../../shared/status';
-import { startAtomicWrite } from '../config/atomic-write';
+import { startAtomicWrite } from '../system/atomic-write';
 
 export const ACTIVITY_FILE_NAME = 'activity.json';
 /** Calls are written at most this often: a burst of calls is one write. */

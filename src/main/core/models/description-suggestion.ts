@@ -1,7 +1,7 @@
 import { translate, type Language } from '../../../shared/i18n/translate';
 import type { CatalogTool } from '../../../shared/status';
 import { prepareTool } from '../hub/tool-pages';
-import { servedSchema } from '../hub/served-schema';
+import { servedSchema } from '../servers/served-schema';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ModelClient } from './model-client';
 

@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { modelTarget, type ModelSettings } from '../../../shared/model-settings';
 import { problem } from '../../../shared/problem';
-import { boundedFetch } from '../servers/bounded-fetch';
+import { boundedFetch } from '../io/bounded-fetch';
 import { ModelError, providerProblem } from './model-problems';
 
 export type ChatMessage = ChatCompletionMessageParam;
@@ -138,7 +138,9 @@ export class ModelClient {
       );
     }
     // An answer that is not a chat completion (a proxy's HTML page, a body past its bound).
-    return new ModelError(problem('model.failed', { status: 0, detail: error instanceof Error ? error.message.slice(0, 200) : String(error) }));
+    return new ModelError(
+      problem('model.failed', { status: 0, detail: error instanceof Error ? error.message.slice(0, 200) : String(error) }),
+    );
   }
 }
 

@@ -6,7 +6,7 @@ import { ArgumentCheck } from '../hub/argument-check';
 import type { VoiceCalls } from '../hub/builtin/voice-calls';
 import type { ToolHub } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
-import type { EndpointCatalogs, EndpointMode } from '../router/endpoint-catalogs';
+import type { EndpointCatalogs, EndpointMode } from '../serving/endpoint-catalogs';
 import { ModelClient } from './model-client';
 import { SamplingAnswers } from './sampling-answers';
 import { SentenceTrial } from './sentence-trial';

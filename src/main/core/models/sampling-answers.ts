@@ -68,7 +68,8 @@ export class SamplingAnswers {
   private async answer(server: string, params: unknown, signal: AbortSignal, client: ModelClient, bounds: SamplingBounds) {
     const request = (params ?? {}) as { messages?: { role?: unknown; content?: unknown }[]; systemPrompt?: unknown; maxTokens?: unknown };
     const messages: ChatMessage[] = [];
-    if (typeof request.systemPrompt === 'string' && request.systemPrompt !== '') messages.push({ role: 'system', content: request.systemPrompt });
+    if (typeof request.systemPrompt === 'string' && request.systemPrompt !== '')
+      messages.push({ role: 'system', content: request.systemPrompt });
     for (const message of Array.isArray(request.messages) ? request.messages.slice(0, 100) : [])
       messages.push({ role: message.role === 'assistant' ? 'assistant' : 'user', content: textOf(message.content) });
     const asked = typeof request.maxTokens === 'number' && request.maxTokens > 0 ? Math.floor(request.maxTokens) : bounds.maxTokens;

@@ -1,7 +1,7 @@
 import type { CheckFailure, CheckedTool, SentenceCheck, SentenceCheckPlan, SentenceTry } from '../../../shared/model-api';
 import type { SentenceSets } from '../../../shared/model-settings';
 import type { ToolHub } from '../hub/tool-hub';
-import type { EndpointCatalogs, EndpointMode } from '../router/endpoint-catalogs';
+import type { EndpointCatalogs, EndpointMode } from '../serving/endpoint-catalogs';
 import type { ModelClient } from './model-client';
 import type { SentenceTrial } from './sentence-trial';
 import { servedFunctions } from './served-functions';
@@ -39,7 +39,11 @@ function sentencesOf(sets: SentenceSets, only?: { server?: string | undefined; t
 }
 
 /** What a check will cost: the requests it makes, each carrying the tool list (tokens about: a token is some 3 bytes of JSON). */
-export function checkPlan(deps: Pick<CheckDeps, 'catalogs'>, mode: EndpointMode, sets: SentenceSets): Omit<SentenceCheckPlan, 'provider' | 'model'> {
+export function checkPlan(
+  deps: Pick<CheckDeps, 'catalogs'>,
+  mode: EndpointMode,
+  sets: SentenceSets,
+): Omit<SentenceCheckPlan, 'provider' | 'model'> {
   const sentences = sentencesOf(sets);
   const { bytes } = servedFunctions(deps.catalogs.pagesFor(mode));
   // Router mode: find_tools, then call_tool; all mode: one request a sentence.
@@ -123,7 +127,8 @@ function judged(tried: SentenceTry, sentence: Sentence): CheckFailure | undefine
   const pick = tried.pick;
   if (!pick) return { ...base, reason: 'none', ...(tried.answer ? { detail: tried.answer } : {}) };
   if (pick.server !== sentence.server || pick.tool !== sentence.tool) return { ...base, reason: 'other', picked: pick.name };
-  if (pick.check !== 'ok') return { ...base, reason: 'arguments', picked: pick.name, ...(pick.checkText ? { detail: pick.checkText } : {}) };
+  if (pick.check !== 'ok')
+    return { ...base, reason: 'arguments', picked: pick.name, ...(pick.checkText ? { detail: pick.checkText } : {}) };
   return undefined;
 }
 

@@ -8,7 +8,7 @@ import { BUILTIN_SERVER } from '../hub/builtin/builtin-tools';
 import { CONFIRM_TOOL } from '../hub/builtin/confirm-tool';
 import { resultText } from '../hub/result-shaping';
 import type { CallAnswer, CallContext, ToolHub } from '../hub/tool-hub';
-import type { EndpointCatalogs, EndpointMode } from '../router/endpoint-catalogs';
+import type { EndpointCatalogs, EndpointMode } from '../serving/endpoint-catalogs';
 import { CALL_TOOL, FIND_TOOLS } from '../router/router-tools';
 import { CONFIRM_WINDOW_MS } from '../hub/builtin/confirmations';
 import type { ChatMessage, ChatTool, ModelClient, ToolCall } from './model-client';
@@ -199,7 +199,9 @@ export class SentenceTrial {
     const shown = {
       name,
       via: throughRouter ? ('call_tool' as const) : ('direct' as const),
-      ...('object' in inner ? { arguments: redactedValue(inner.object, this.deps.redact) } : { argumentsText: this.deps.redact(inner.text) }),
+      ...('object' in inner
+        ? { arguments: redactedValue(inner.object, this.deps.redact) }
+        : { argumentsText: this.deps.redact(inner.text) }),
     };
     const entry = this.entry(mode, name, throughRouter || served.has(name));
     if (!entry) return { ...shown, check: 'unknown' };

@@ -4,7 +4,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import { problem, type Problem } from '../../../shared/problem';
 import type { OAuthSettings } from '../../../shared/settings';
-import { ProblemError } from '../servers/server-problems';
+import { ProblemError } from '../problems/server-problems';
 import { isLoopbackHost } from '../io/http-gate';
 import type { OAuthRecord, TokenVault } from './token-vault';
 import { loginArgument } from '../../../shared/sign-in-status';

@@ -2,7 +2,7 @@ import { problem } from '../../../shared/problem';
 import { isMcpServer, type Settings } from '../../../shared/settings';
 import type { ServerStatus } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
-import { ProblemError, say } from '../servers/server-problems';
+import { ProblemError, say } from '../problems/server-problems';
 import { followByFetch, opensByFetch, signsInByItself } from './open-authorization';
 import { signInProblem, startSignIn, type SignIn } from './sign-in';
 import type { TokenVault } from './token-vault';

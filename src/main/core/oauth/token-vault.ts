@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../config/atomic-write';
+import { writeFileAtomic } from '../system/atomic-write';
 import { stateDirDistrust } from '../local-server/state-file';
 import { nameRecord, own } from '../../../shared/own';
 

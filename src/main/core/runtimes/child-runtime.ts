@@ -5,8 +5,8 @@ import { installCommand, runtimeNeed, RUNTIME_LABEL, type RuntimeName } from '..
 import type { StdioServerSettings } from '../../../shared/settings';
 import type { ServerRuntime } from '../../../shared/status';
 import type { RuntimeAvailability } from '../../../shared/host';
-import { findOnPath } from '../servers/find-on-path';
-import { ProblemError } from '../servers/server-problems';
+import { findOnPath } from '../system/find-on-path';
+import { ProblemError } from '../problems/server-problems';
 import { own, setOwn } from '../../../shared/own';
 
 /** A private runtime ready in the app's data folder: the folder to put first on a child's PATH. */

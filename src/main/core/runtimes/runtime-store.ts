@@ -5,7 +5,8 @@ import path from 'node:path';
 import { sourceAdvice, type MirrorUrls, type SourceAdvice } from '../../../shared/mirrors';
 import { problem } from '../../../shared/problem';
 import { RUNTIME_LABEL, RUNTIME_VERSIONS, type RuntimeName } from '../../../shared/runtime-need';
-import { ProblemError } from '../servers/server-problems';
+import { ProblemError } from '../problems/server-problems';
+import { stateDirDistrust } from '../local-server/state-file';
 import type { PreparedRuntime, RuntimeProvider } from './child-runtime';
 import { DownloadError, downloadFile, PROGRESS_BYTES, sha256File } from './download-file';
 import { wheelUrl } from './pypi-index';
@@ -23,6 +24,8 @@ export interface RuntimeStoreOptions {
   idleTimeoutMs?: number;
   /** The SHA-256s and sizes the archives must have: the app's own (runtime-pins.ts) unless a test gives its stand-ins'. */
   pins?: RuntimePins;
+  /** How often a download under way marks its lock as still held (tests make it quick). */
+  lockBeatMs?: number;
 }
 
 /**
@@ -51,6 +54,16 @@ export class RuntimeStore implements RuntimeProvider {
     const urls = this.opts.sources();
     const source = runtimeSource(runtime, urls, this.platform, this.arch);
     if (!source) return Promise.reject(this.failure(runtime, `no ${RUNTIME_LABEL[runtime]} build for ${this.platform} ${this.arch}`));
+    try {
+      fs.mkdirSync(this.opts.dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      return Promise.reject(this.failure(runtime, (error as Error).message));
+    }
+    const why = this.distrust();
+    if (why !== undefined)
+      return Promise.reject(
+        new ProblemError(problem('server.runtimeFolderUnsafe', { runtime: RUNTIME_LABEL[runtime], folder: this.opts.dir, why })),
+      );
     const ready = this.ready(source);
     if (ready) return Promise.resolve(ready);
     const pin = (this.opts.pins ?? RUNTIME_PINS).get(source.pinKey);
@@ -83,7 +96,16 @@ export class RuntimeStore implements RuntimeProvider {
     return runtimeSource(runtime, this.opts.sources(), this.platform, this.arch);
   }
 
+  /**
+   * Why the store's folder cannot hold programs the app runs (another user owns it or can write to
+   * it, and could put their own uvx there), or undefined.
+   */
+  private distrust(): string | undefined {
+    return stateDirDistrust(this.opts.dir, this.platform);
+  }
+
   private ready(source: RuntimeSource): PreparedRuntime | undefined {
+    if (this.distrust() !== undefined) return undefined;
     const binDir = path.join(this.opts.dir, source.folder, source.binDir);
     return fs.existsSync(path.join(binDir, source.program)) ? { binDir, version: source.version } : undefined;
   }
@@ -99,7 +121,7 @@ export class RuntimeStore implements RuntimeProvider {
    */
   private async underLock(source: RuntimeSource, work: () => Promise<PreparedRuntime>): Promise<PreparedRuntime> {
     const lock = path.join(this.opts.dir, `${source.folder}.lock`);
-    fs.mkdirSync(this.opts.dir, { recursive: true });
+    fs.mkdirSync(this.opts.dir, { recursive: true, mode: 0o700 });
     for (;;) {
       try {
         fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
@@ -115,9 +137,16 @@ export class RuntimeStore implements RuntimeProvider {
       const ready = this.ready(source);
       if (ready) return ready;
     }
+    // Marked as held while the work goes on: a lock nobody marks is left over (its pid may name another process by now).
+    const beat = setInterval(() => {
+      const now = new Date();
+      fs.utimes(lock, now, now, () => undefined);
+    }, this.opts.lockBeatMs ?? LOCK_BEAT_MS);
+    beat.unref();
     try {
       return this.ready(source) ?? (await work());
     } finally {
+      clearInterval(beat);
       fs.rmSync(lock, { force: true });
     }
   }
@@ -225,6 +254,13 @@ export function adviceFor(source: RuntimeSource, urls: MirrorUrls): SourceAdvice
 
 /** How often a copy of the app waiting for another's download looks again. */
 const LOCK_POLL_MS = 250;
+/** How often the copy downloading marks its lock as held. */
+const LOCK_BEAT_MS = 10_000;
+/**
+ * A lock not marked for this long is left over, whatever its pid says: after a crash or a restart
+ * the pid may name another live process (pid 1 always does), and waiting on it would never end.
+ */
+const LOCK_STALE_MS = 60_000;
 
 function readPid(file: string): number | undefined {
   try {
@@ -235,15 +271,16 @@ function readPid(file: string): number | undefined {
   }
 }
 
-/** Whether a lock is held: its process runs (a lock still empty is being written, unless it is old). */
+/** Whether a lock is held: marked lately, and its process runs (a lock still empty is being written, unless it is old). */
 function held(lock: string): boolean {
-  const pid = readPid(lock);
-  if (pid !== undefined) return isAlive(pid);
+  let age: number;
   try {
-    return Date.now() - fs.statSync(lock).mtimeMs < 10_000;
+    age = Date.now() - fs.statSync(lock).mtimeMs;
   } catch {
     return false;
   }
+  const pid = readPid(lock);
+  return pid === undefined ? age < 10_000 : age < LOCK_STALE_MS && isAlive(pid);
 }
 
 /** Whether a process is running (EPERM: it is, as another user's). */

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../../shared/is-record';
 import type { Logger } from '../logs/log-book';
-import type { CallSignal } from '../hub/call-signal';
+import type { CallSignal } from '../io/call-signal';
 
 /**
  * Relay ids start far above the SDK client's own, which count up from 0 on the same transport

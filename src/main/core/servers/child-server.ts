@@ -21,11 +21,11 @@ import { SIGN_IN_CODES } from '../../../shared/sign-in-status';
 import type { McpServerSettings as ServerSettings } from '../../../shared/settings';
 import type { ServerRuntime, ServerState, ServerStatus, SkippedTool } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
-import { toAbortSignal, type CallSignal } from '../hub/call-signal';
+import { toAbortSignal, type CallSignal } from '../io/call-signal';
 import { CallRelay } from './call-relay';
 import { callAsTask, callsAsTask } from './task-call';
 import { askedCapabilities, installServerAsks, type ServerAsks } from './server-asks';
-import { CLIENT_INFO } from './client-info';
+import { CLIENT_INFO } from '../system/client-info';
 import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './first-run';
 import { ReadBufferOverflow } from './lean-read-buffer';
 import { permanentFailure, watchInitialize } from './permanent-failure';
@@ -44,7 +44,7 @@ import {
   say,
   type Failure,
   type ProcessExit,
-} from './server-problems';
+} from '../problems/server-problems';
 import type { MirrorUrls } from '../../../shared/mirrors';
 import { prepareChildRuntime, type RuntimeProvider } from '../runtimes/child-runtime';
 import { tearDownServer } from './server-teardown';
@@ -57,6 +57,8 @@ import { defaultSupervision, type Supervision } from './supervision';
 import { ListChanges } from './list-changes';
 import { listAllTools, skippedWarning, type ToolList } from './tool-list';
 import type { ServerNotice } from './server-notice';
+import { errorText } from '../problems/error-text';
+import { ServerUnavailableError } from '../problems/server-unavailable';
 
 // Where the timings of supervision are defined; re-exported for the rooms that configure them.
 export { defaultSupervision, type Supervision } from './supervision';
@@ -543,8 +545,9 @@ export class ChildServer {
       if (this.runtime?.fetching) this.runtime = { name: this.runtime.name, from: 'app' };
       const said =
         error instanceof ProblemError ? error.problem : problem('server.runtimeDownloadFailed', { runtime: '', reason: errorText(error) });
-      // A missing runtime stays missing; a download may pass next time (and resumes where it stopped).
-      await this.fail({ problem: said }, said.code === 'server.runtimeMissing' ? 'permanent' : 'crash');
+      // A missing runtime stays missing, as does a folder others can write to; a download may pass next time (and resumes where it stopped).
+      const lasting = said.code === 'server.runtimeMissing' || said.code === 'server.runtimeFolderUnsafe';
+      await this.fail({ problem: said }, lasting ? 'permanent' : 'crash');
       return false;
     }
   }
@@ -755,18 +758,4 @@ export class ChildServer {
       for (const p of dying) this.dying.delete(p);
     }
   }
-}
-
-export class ServerUnavailableError extends Error {
-  constructor(
-    server: string,
-    readonly state: ServerState,
-  ) {
-    super(`server "${server}" is ${state}`);
-  }
-}
-
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
 }

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../../../shared/is-record';
 import { problem } from '../../../shared/problem';
-import { ProblemError } from './server-problems';
+import { ProblemError } from '../problems/server-problems';
 
 /**
  * A server printed more than the buffer holds without a newline. Thrown where the SDK's buffer

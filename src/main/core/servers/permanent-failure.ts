@@ -6,7 +6,7 @@ import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextp
 import { problem, type Problem } from '../../../shared/problem';
 import { z } from 'zod';
 import { firstIssue } from '../../../shared/zod-issue';
-import { clip, ProblemError } from './server-problems';
+import { clip, ProblemError } from '../problems/server-problems';
 import { OAuthStop } from '../oauth/server-oauth';
 import { UNSUPPORTED_PROTOCOL_VERSION } from './protocol-negotiation';
 

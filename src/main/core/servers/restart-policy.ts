@@ -1,4 +1,4 @@
-import { backoffCeiling, jitteredDelay } from '../backoff';
+import { backoffCeiling, jitteredDelay } from '../io/backoff';
 
 /**
  * What a server does after it failed: try again in so many ms, or stay failed. A pure function of

@@ -7,13 +7,13 @@ import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/tran
 import { problem, type Problem } from '../../../shared/problem';
 import type { McpServerSettings as ServerSettings, RemoteServerSettings, StdioServerSettings } from '../../../shared/settings';
 import { corkForThisTurn } from '../io/cork';
-import { boundedFetch } from './bounded-fetch';
+import { boundedFetch } from '../io/bounded-fetch';
 import { useLeanReadBuffer } from './lean-read-buffer';
 import { LineDecoder } from './line-decoder';
 import { modernHttpFetch } from './modern-http-fetch';
 import { checkHeaders, serverUrl } from './permanent-failure';
-import { remoteHeaders } from './remote-headers';
-import { ProblemError, type ProcessExit } from './server-problems';
+import { remoteHeaders } from '../io/remote-headers';
+import { ProblemError, type ProcessExit } from '../problems/server-problems';
 import { withoutPrivateEnv } from './private-env';
 import { withPathFirst } from '../runtimes/child-runtime';
 import { ServerOAuth } from '../oauth/server-oauth';

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { problem, type Problem } from '../../../shared/problem';
 import type { StdioServerSettings } from '../../../shared/settings';
-import { findOnPath } from './find-on-path';
-import { SYSTEM_LIMIT_CODES } from './server-problems';
+import { findOnPath } from '../system/find-on-path';
+import { SYSTEM_LIMIT_CODES } from '../problems/server-problems';
 
 /**
  * A stdio server whose program cannot be started at all (not on PATH, its #! interpreter missing,

@@ -8,7 +8,7 @@ import {
   type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toAbortSignal, type CallSignal } from '../hub/call-signal';
+import { toAbortSignal, type CallSignal } from '../io/call-signal';
 
 /** How often a task is asked about: the server's pollInterval, within these bounds. */
 const POLL_MS = { min: 100, max: 5000, default: 1000 };

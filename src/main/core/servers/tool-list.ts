@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { SkippedTool } from '../../../shared/status';
 import { firstIssue } from '../../../shared/zod-issue';
 import { isNode, jsonCharsOver } from '../../../shared/schema-refs';
-import { servedSchema } from '../hub/served-schema';
-import { clip } from './server-problems';
+import { servedSchema } from './served-schema';
+import { clip } from '../problems/server-problems';
 import { own } from '../../../shared/own';
 
 /**

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { HttpApiSettingsSchema } from '../../../shared/settings';
 import { joinUrl } from './service-http';
 import { webUrl } from './service-problems';
-import { serviceSecretValues } from './service-secrets';
+import { serviceSecretValues } from '../secrets/service-secrets';
 import { redactText } from '../logs/redact';
 import {
   bodyPlaceholders,

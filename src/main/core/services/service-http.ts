@@ -1,8 +1,8 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { problem, type Problem } from '../../../shared/problem';
 import { isRecord } from '../../../shared/is-record';
-import { toAbortSignal, type CallSignal } from '../hub/call-signal';
-import { boundedFetch } from '../servers/bounded-fetch';
+import { toAbortSignal, type CallSignal } from '../io/call-signal';
+import { boundedFetch } from '../io/bounded-fetch';
 import { ServiceError, webUrl } from './service-problems';
 
 /** A request a service makes: the URL already built, the body as JSON (absent: none). */

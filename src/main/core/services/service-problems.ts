@@ -1,5 +1,5 @@
 import { problem, type Problem } from '../../../shared/problem';
-import { englishText, ProblemError } from '../servers/server-problems';
+import { englishText, ProblemError } from '../problems/server-problems';
 import { own } from '../../../shared/own';
 
 type Params = Problem['params'];

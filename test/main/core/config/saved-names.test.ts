@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Bridge } from '../../../../src/main/core/bridge';
+import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
 import { ConfigError, formatProblem } from '../../../../src/main/core/config/json-text';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
-import { startAtomicWrite, writeFileAtomic } from '../../../../src/main/core/config/atomic-write';
+import { startAtomicWrite, writeFileAtomic } from '../../../../src/main/core/system/atomic-write';
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
 import { tempDirs } from '../../../helpers/temp-dirs';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverClients, knownConfigPaths } from '../../../../src/main/core/import/discover-clients';
 import { exportConfig } from '../../../../src/main/core/import/export-config';
-import { parseMcpConfig } from '../../../../src/main/core/import/parse-config';
+import { parseMcpConfig } from '../../../../src/main/core/config/parse-config';
 import { defaultSettings, defaultToolSwitches } from '../../../../src/shared/settings';
 import { FIXTURE, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { problems } from '../../../helpers/config-problems';
-import { parseMcpConfig } from '../../../../src/main/core/import/parse-config';
+import { parseMcpConfig } from '../../../../src/main/core/config/parse-config';
 import { buildPreview } from '../../../../src/main/core/import/import-preview';
 import { formatProblem } from '../../../../src/main/core/config/json-text';
 import { defaultSettings, type ServerSettings, type Settings } from '../../../../src/shared/settings';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describePlaceholder } from '../../../../src/main/core/import/placeholders';
+import { describePlaceholder } from '../../../../src/main/core/config/placeholders';
 
 describe('a placeholder the file does not describe is described by its kind', () => {
   it('names each kind in full, none cut short by a prefix it does not have', () => {

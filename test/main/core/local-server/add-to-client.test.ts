@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Bridge } from '../../../../src/main/core/bridge';
+import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { AddToClientSessions, planFileEdit } from '../../../../src/main/core/local-server/add-to-client';
 import { LogBook } from '../../../../src/main/core/logs/log-book';

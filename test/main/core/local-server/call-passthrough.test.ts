@@ -18,7 +18,7 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Bridge } from '../../../../src/main/core/bridge';
+import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { StdioRelay } from '../../../../src/main/core/local-server/stdio-relay';

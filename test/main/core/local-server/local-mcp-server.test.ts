@@ -8,7 +8,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Bridge } from '../../../../src/main/core/bridge';
+import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { readStateFile } from '../../../../src/main/core/local-server/state-file';
 import { clientToken, tokenProof } from '../../../../src/main/core/local-server/client-tokens';

@@ -10,7 +10,7 @@ import {
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { Bridge } from '../../../../src/main/core/bridge';
+import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import type { StdioServerSettings } from '../../../../src/shared/settings';
 import { localHubs } from '../../../helpers/local-hub';

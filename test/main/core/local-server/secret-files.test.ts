@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Bridge } from '../../../../src/main/core/bridge';
+import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { FileSettingsStore, MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LogBook, MAX_LOG_MESSAGE, formatLogLine, rotatingFileSink } from '../../../../src/main/core/logs/log-book';
 import { CallHistory } from '../../../../src/main/core/logs/call-history';
-import { Backoff } from '../../../../src/main/core/backoff';
+import { Backoff } from '../../../../src/main/core/io/backoff';
 import { LineDecoder } from '../../../../src/main/core/servers/line-decoder';
 
 describe('log book', () => {

@@ -9,7 +9,7 @@ import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
 import { listenForRedirect } from '../../../../src/main/core/oauth/loopback-redirect';
 import { FileVault, TOKENS_FILE_NAME, VaultRefused } from '../../../../src/main/core/oauth/token-vault';
-import { englishText } from '../../../../src/main/core/servers/server-problems';
+import { englishText } from '../../../../src/main/core/problems/server-problems';
 
 /**
  * Hostile sign-in servers: what a resource server or its sign-in server says must not make the app

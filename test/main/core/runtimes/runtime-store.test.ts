@@ -137,6 +137,61 @@ describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
     expect(fs.existsSync(path.join(ready.binDir, 'uv'))).toBe(true);
   });
 
+  it('takes over a lock no copy has kept up for a minute, though its pid now names a live process (reused after a crash or a restart)', async () => {
+    // Found by the attack on issue 30: a lock naming pid 1 (or any live process that is not
+    // downloading) kept ensure() waiting for ever, and the server never started.
+    mirror = await startRuntimeMirror({ uv });
+    const dir = tempDir();
+    const lock = path.join(dir, `${uv.source.folder}.lock`);
+    fs.writeFileSync(lock, String(process.ppid));
+    const old = new Date(Date.now() - 5 * 60_000);
+    fs.utimesSync(lock, old, old);
+    const ready = await new RuntimeStore({ dir, sources: () => mirror!.urls, pins }).ensure('uv', () => undefined);
+    expect(fs.existsSync(path.join(ready.binDir, 'uv'))).toBe(true);
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  it('keeps its lock fresh while it downloads, so another copy goes on waiting for a download that takes long', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const dir = tempDir();
+    const lock = path.join(dir, `${uv.source.folder}.lock`);
+    const release = mirror.hold('uv');
+    const first = new RuntimeStore({ dir, sources: () => mirror!.urls, pins, lockBeatMs: 50 }).ensure('uv', () => undefined);
+    await waitFor(() => fs.existsSync(lock), 5000, 'the lock');
+    const old = new Date(Date.now() - 5 * 60_000);
+    fs.utimesSync(lock, old, old);
+    await waitFor(() => Date.now() - fs.statSync(lock).mtimeMs < 60_000, 5000, 'the lock refreshed by its holder');
+    release();
+    await first;
+    expect(archiveRequests()).toHaveLength(1);
+  });
+
+  it('neither runs nor fetches into a folder other users can write to: a runtime put there by someone else is not used', async () => {
+    // Found by the attack on issue 30: a store folder open to others (a shared cache, XDG_CACHE_HOME on a
+    // shared disk) let anyone put their own uvx there, and the app ran it as the user.
+    mirror = await startRuntimeMirror({ uv });
+    const dir = tempDir();
+    fs.chmodSync(dir, 0o777);
+    const planted = path.join(dir, uv.source.folder);
+    fs.mkdirSync(planted);
+    for (const program of ['uv', 'uvx']) fs.writeFileSync(path.join(planted, program), '#!/bin/sh\necho planted\n', { mode: 0o755 });
+    const store = new RuntimeStore({ dir, sources: () => mirror!.urls, pins });
+    expect(store.installed('uv')).toBeUndefined();
+    const refused = await fetchFailure(store.ensure('uv', () => undefined));
+    expect(refused.problem).toEqual({
+      code: 'server.runtimeFolderUnsafe',
+      params: { runtime: 'uv', folder: dir, why: `other users can write to its folder ${dir} (mode 777)` },
+    });
+    expect(mirror.requests).toEqual([]);
+  });
+
+  it('makes its folder private to the user', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const dir = path.join(tempDir(), 'runtimes');
+    await new RuntimeStore({ dir, sources: () => mirror!.urls, pins }).ensure('uv', () => undefined);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
   it('drops a download that sends nothing for too long, saying so (the part kept for the next try)', async () => {
     mirror = await startRuntimeMirror({ uv });
     const release = mirror.hold('uv');

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { failureCause, failureText } from '../../../../src/main/core/servers/failure-cause';
+import { failureCause, failureText } from '../../../../src/main/core/problems/failure-cause';
 import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 

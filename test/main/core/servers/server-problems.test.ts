@@ -8,7 +8,7 @@ import {
   exitProblem,
   failureEnglish,
   say,
-} from '../../../../src/main/core/servers/server-problems';
+} from '../../../../src/main/core/problems/server-problems';
 import { spawnFailure, systemLimit } from '../../../../src/main/core/servers/spawn-failure';
 import { serverUrl } from '../../../../src/main/core/servers/permanent-failure';
 

@@ -10,7 +10,7 @@ import { homeAssistantTools } from '../../../../src/main/core/services/home-assi
 import { httpApiTools } from '../../../../src/main/core/services/http-api';
 import { ServiceHttp, speakable } from '../../../../src/main/core/services/service-http';
 import { spokenServiceError } from '../../../../src/main/core/hub/spoken-error';
-import { serviceSecretValues } from '../../../../src/main/core/services/service-secrets';
+import { serviceSecretValues } from '../../../../src/main/core/secrets/service-secrets';
 import { ServiceServer } from '../../../../src/main/core/services/service-server';
 import { draftFromService, serviceFromDraft } from '../../../../src/renderer/pages/service-form';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Confirmations } from '../../../../src/main/core/hub/builtin/confirmations';
 import { confirmTool } from '../../../../src/main/core/hub/builtin/confirm-tool';
-import { CallAbort } from '../../../../src/main/core/hub/call-signal';
+import { CallAbort } from '../../../../src/main/core/io/call-signal';
 import type { HeldRunOptions } from '../../../../src/main/core/hub/builtin/confirmations';
 import { heldDelete, TEST_PIN } from '../../../helpers/held-calls';
 

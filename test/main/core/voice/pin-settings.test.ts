@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, SettingsSchema } from '../../../../src/shared/settings';
-import { redactSettings, secretValues } from '../../../../src/main/core/bridge-secrets';
+import { redactSettings, secretValues } from '../../../../src/main/core/secrets/bridge-secrets';
 import { isPin } from '../../../../src/shared/confirmation-pin';
 import { makeBridge } from '../../../helpers/bridge-harness';
 

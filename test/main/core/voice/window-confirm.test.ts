@@ -4,7 +4,7 @@ import { Esp32Client } from '../../../helpers/esp32-client';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 import { scaled } from '../../../helpers/time-scale';
-import type { BridgeOptions } from '../../../../src/main/core/bridge';
+import type { BridgeOptions } from '../../../../src/main/core/bridge/bridge';
 import type { PendingConfirmation } from '../../../../src/shared/confirmations';
 
 const ctx = withEndpointTeardown(afterEach);

@@ -1,5 +1,5 @@
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallSignal } from '../call-signal';
+import type { CallSignal } from '../../io/call-signal';
 import { RESERVED_SERVER_NAME } from '../../../../shared/settings';
 import { textResult } from '../result-shaping';
 

@@ -1,6 +1,6 @@
 import type { CallAnswer } from '../tool-set-view';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import type { CallSignal } from '../call-signal';
+import type { CallSignal } from '../../io/call-signal';
 import { pinMatches, WrongPins } from './confirmation-pin';
 
 /** How long a held call waits for its confirmation (about a minute, as a spoken exchange takes). */

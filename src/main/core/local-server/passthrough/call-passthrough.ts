@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolSetView } from '../../hub/tool-set-view';
 import type { CallHistory } from '../../logs/call-history';
-import { errorText } from '../../servers/child-server';
+import { errorText } from '../../problems/error-text';
 import type { ServerAsks } from '../../servers/server-asks';
 import { ServerRequests, type LocalAsker } from './server-requests';
 import { TASKS_CAPABILITY, TaskPassthrough, servedTaskSupport, serverTakesTasks, type TaskSession } from './tasks';

@@ -1,0 +1,51 @@
+import type { hostCommands } from '../../../../shared/bridge-api';
+import type { HostInfo } from '../../../../shared/host';
+import type { BridgeHost } from '../bridge-host';
+import type { SettingsStore } from '../../config/settings-store';
+import type { CommandHandlers } from './command-handlers';
+import { APP_VERSION } from '../../system/version';
+
+/** What the host commands need of the bridge. */
+export interface HostCommandContext {
+  host: BridgeHost;
+  /** Another program's config file, run read-only: the window says so. */
+  store: Pick<SettingsStore, 'readOnly'>;
+  version?: string;
+  /** Whether Node.js and uv are here, the app's, to be fetched, or missing. */
+  runtimes(): NonNullable<HostInfo['runtimes']>;
+  /** The login item is part of the state: the window hears of the change. */
+  onStatus(): void;
+}
+
+/** What the hosting process adds (login item, logs folder) and its updater; the headless bridge has neither. */
+export function hostCommandHandlers(c: HostCommandContext): CommandHandlers<typeof hostCommands> {
+  return {
+    getHostInfo: async () => {
+      const readOnly = c.store.readOnly;
+      return {
+        ...c.host.info(),
+        version: c.version ?? APP_VERSION,
+        ...(readOnly ? { readOnlyConfig: readOnly } : {}),
+        runtimes: c.runtimes(),
+      };
+    },
+    setLaunchAtLogin: async (input) => {
+      if (!c.host.setLaunchAtLogin) throw new Error('Launching at login is managed by the desktop app only.');
+      await c.host.setLaunchAtLogin(input.enabled);
+      c.onStatus();
+    },
+    openLogsFolder: async () => {
+      if (!c.host.openLogsFolder) throw new Error('There is no logs folder to open here.');
+      await c.host.openLogsFolder();
+    },
+    getUpdateStatus: async () => c.host.updates?.status() ?? { state: 'unsupported', currentVersion: c.version ?? APP_VERSION },
+    checkForUpdates: async () => {
+      if (!c.host.updates) throw new Error('Updates are managed by the desktop app only.');
+      return c.host.updates.check();
+    },
+    installUpdate: async () => {
+      if (!c.host.updates) throw new Error('Updates are managed by the desktop app only.');
+      await c.host.updates.install();
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import type { ToolMode } from '../../../shared/settings';
+import type { ServedCatalog, ServedSummary } from '../../../shared/served';
+import type { ToolHub, ToolSetView } from '../hub/tool-hub';
+import type { CatalogView } from '../hub/tool-set-view';
+import { CALL_TOOL, FIND_TOOLS } from '../router/router-tools';
+import { allPages, pageAt, type Page, type ServedTool } from '../hub/tool-pages';
+import type { CallHistory } from '../logs/call-history';
+import { SettlingTools } from './settling-tools';
+import { ToolRouter } from '../router/tool-router';
+
+/**
+ * The one seam between an endpoint link and the tools it serves: what `tools/list` pages and
+ * `tools/call` reach for this endpoint. In `all` mode that is the endpoint's tool set; in `router`
+ * mode, find_tools and call_tool (plus pinned tools) over that same set. It answers like a tool set's
+ * catalog view (version bumped by a mode switch too); router mode's own find_tools and call_tool are
+ * no concrete tools: `has` and `identityOf` know only the set's tools.
+ */
+export type EndpointTools = Omit<CatalogView, 'id'>;
+
+export interface EndpointMode {
+  toolMode: ToolMode;
+  pinned: readonly string[];
+  /** The tool set it serves (absent: the default set). */
+  toolSet?: string | undefined;
+}
+
+export interface EndpointCatalogsOptions {
+  hub: ToolHub;
+  history: CallHistory;
+  /** The current mode of an endpoint (read at every request, so a switch needs no reconnect). */
+  mode: (endpointId: string) => EndpointMode;
+  maxMessageBytes: () => number;
+  /** Resolves when the servers still starting are up or out of grace: lists (and calls of names not there yet) wait for it. */
+  startSettled: () => Promise<void>;
+}
+
+export class EndpointCatalogs {
+  /** One router per tool set, made when an endpoint on that set first needs it. */
+  private readonly routers = new Map<string, ToolRouter>();
+  /** One waiting wrapper per view, so a session can tell whether its client's set moved. */
+  private readonly settlingViews = new WeakMap<ToolSetView, SettlingTools<ToolSetView>>();
+
+  constructor(private readonly options: EndpointCatalogsOptions) {}
+
+  /** The router over a set (the default set when none is named): find_tools' search. */
+  router(toolSet?: string): ToolRouter {
+    const view = this.options.hub.forSet(toolSet);
+    let router = this.routers.get(view.id);
+    if (!router) {
+      router = new ToolRouter({
+        source: {
+          get version() {
+            return view.version;
+          },
+          catalog: () => view.catalog(),
+          call: (name, args, context) => view.call(name, args, context),
+        },
+        history: this.options.history,
+        maxMessageBytes: this.options.maxMessageBytes,
+        language: () => this.options.hub.language,
+      });
+      this.routers.set(view.id, router);
+    }
+    return router;
+  }
+
+  /** Routers of sets that no longer exist go (a new set of the same id starts fresh). */
+  forgetRemovedSets(ids: ReadonlySet<string>): void {
+    for (const id of [...this.routers.keys()]) if (!ids.has(id)) this.routers.delete(id);
+  }
+
+  /** What the link of this endpoint serves, following its mode and set as they change (waiting for servers still starting). */
+  forEndpoint(endpointId: string): SettlingTools<EndpointTools> {
+    let key = '';
+    let version = 0;
+    const currentVersion = () => {
+      const now = this.key(endpointId);
+      if (now !== key) {
+        key = now;
+        version++;
+      }
+      return version;
+    };
+    const tools: EndpointTools = {
+      get version() {
+        return currentVersion();
+      },
+      page: (cursor, idJson) => this.page(endpointId, cursor, idJson),
+      has: (name) => this.viewOf(this.modeOf(endpointId)).has(name),
+      identityOf: (name) => {
+        const mode = this.modeOf(endpointId);
+        return mode.toolMode === 'router' && (name === FIND_TOOLS || name === CALL_TOOL) ? undefined : this.viewOf(mode).identityOf(name);
+      },
+      nameOf: (tool) => this.viewOf(this.modeOf(endpointId)).nameOf(tool),
+      call: (name, args, context) => {
+        const mode = this.modeOf(endpointId);
+        return mode.toolMode === 'router'
+          ? this.router(mode.toolSet).call(name, args, context)
+          : this.viewOf(mode).call(name, args, context);
+      },
+    };
+    return new SettlingTools(() => tools, this.options.startSettled);
+  }
+
+  /** A tool set's view (the default set when none is named), waiting for servers still starting: a local client's, the window's. */
+  forSet(toolSet?: string): SettlingTools<ToolSetView> {
+    const view = this.options.hub.forSet(toolSet);
+    let settling = this.settlingViews.get(view);
+    if (!settling) {
+      settling = new SettlingTools(() => view, this.options.startSettled);
+      this.settlingViews.set(view, settling);
+    }
+    return settling;
+  }
+
+  /** How much this endpoint is served: tools, bytes, pages (for the window's budget). */
+  summary(endpointId: string): ServedSummary {
+    return this.summaryFor(this.modeOf(endpointId));
+  }
+
+  /** The same for a mode (the CLI's `tools --tool-mode`). */
+  summaryFor(mode: EndpointMode): ServedSummary {
+    if (mode.toolMode === 'all') return { mode: 'all', ...this.viewOf(mode).summary(), searchable: 0 };
+    const router = this.router(mode.toolSet);
+    const served = router.served(mode.pinned);
+    return {
+      mode: 'router',
+      toolCount: served.length,
+      bytes: served.reduce((sum, p) => sum + p.bytes, 0),
+      pages: allPages(served, this.options.maxMessageBytes()).length,
+      searchable: router.searchable,
+    };
+  }
+
+  /** Every tools/list page in a mode. */
+  pagesFor(mode: EndpointMode): Page[] {
+    return mode.toolMode === 'all'
+      ? this.viewOf(mode).pages()
+      : allPages(this.router(mode.toolSet).served(mode.pinned), this.options.maxMessageBytes());
+  }
+
+  /** Exactly what the model sees in tools/list, page by page. */
+  preview(endpointId: string): ServedCatalog {
+    const mode = this.modeOf(endpointId);
+    return {
+      summary: this.summaryFor(mode),
+      pages: this.pagesFor(mode).map((page) => ({
+        tools: page.tools.map((p) => ({ ...p.tool, bytes: p.bytes })),
+        bytes: page.tools.reduce((sum, p) => sum + p.bytes, 0),
+      })),
+    };
+  }
+
+  private modeOf(endpointId: string): EndpointMode {
+    return this.options.mode(endpointId);
+  }
+
+  private viewOf(mode: EndpointMode): ToolSetView {
+    return this.options.hub.forSet(mode.toolSet);
+  }
+
+  private key(endpointId: string): string {
+    const mode = this.modeOf(endpointId);
+    const view = this.viewOf(mode);
+    if (mode.toolMode === 'all') return `all:${view.id}:${view.version}`;
+    return `router:${view.id}:${this.router(mode.toolSet)
+      .served(mode.pinned)
+      .map((p) => p.json)
+      .join('\n')}`;
+  }
+
+  private page(endpointId: string, cursor: string | undefined, idJson: string): { tools: ServedTool[]; nextCursor?: string } {
+    const mode = this.modeOf(endpointId);
+    if (mode.toolMode === 'all') return this.viewOf(mode).page(cursor, idJson);
+    const page = pageAt(this.router(mode.toolSet).served(mode.pinned), this.options.maxMessageBytes(), idJson, cursor);
+    const tools = page.tools.map((p) => p.tool);
+    return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
+  }
+}
