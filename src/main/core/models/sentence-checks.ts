@@ -91,6 +91,11 @@ export async function checkSentences(
   let next = 0;
   const one = async (sentence: Sentence): Promise<void> => {
     const result = results.get(`${sentence.server}\u0000${sentence.tool}`) as CheckedTool;
+    // A tool the endpoint does not serve now cannot be picked: asking would only cost the user a request.
+    if (result.name === undefined) {
+      result.total++;
+      return;
+    }
     let tried: SentenceTry = await deps.trial.try(client, sentence.text, mode, { signal: options.signal });
     requests += tried.requests;
     // A rate limit that asks for a short wait is given it, once.
