@@ -87,4 +87,30 @@ describe.skipIf(!haveChromium)('Try a sentence in the window', () => {
       await screenshot(page, `try-sentence-${look.join('-')}`, { fullPage: true });
     });
   }
+
+  it('finds a tool the model passes over with Check all, and a suggested description accepted makes it pass', async () => {
+    await setLook(page, ['en', 'light']);
+    // Now the model picks weather_get only when its description speaks of a forecast; asked for one, it writes one.
+    provider.reply = (body) => {
+      if (!body.tools) return { text: 'Weather forecast for a city: will it rain, how warm tomorrow.' };
+      const weather = body.tools.find((tool) => tool.function.name === 'weather_get');
+      return /forecast/.test(weather?.function.description ?? '')
+        ? { call: 'weather_get', arguments: { city: '北京' } }
+        : { text: 'Not sure.' };
+    };
+    await goTo(page, 'trySentence');
+    const row = page.locator('.try-sets li').filter({ has: page.locator('code', { hasText: /^weather_get$/ }) });
+    await row.getByRole('button', { name: 'Sentences' }).click();
+    await row.locator('textarea').fill('Will it rain in Beijing tomorrow?\n明天北京热不热');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await row.getByText('2 sentences').waitFor();
+    await page.getByRole('button', { name: 'Check all' }).click();
+    await row.getByText('0/2 picked').waitFor();
+    await row.getByRole('button', { name: 'Suggest a description' }).click();
+    await row.getByText('Weather forecast for a city: will it rain, how warm tomorrow.').waitFor();
+    await row.getByText(/: (saves|adds) /).waitFor();
+    await screenshot(page, 'try-sentence-suggestion-en-light', { fullPage: true });
+    await row.getByRole('button', { name: 'Use it' }).click();
+    await row.getByText('2/2 picked').waitFor();
+  });
 });

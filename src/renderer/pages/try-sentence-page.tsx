@@ -7,6 +7,7 @@ import { formatBytes } from '../format';
 import { modelReady } from '../../shared/model-settings';
 import type { SentenceTry } from '../../shared/model-api';
 import { ModelSettingsPanel } from './model-settings-panel';
+import { SentenceSetsPanel } from './sentence-sets-panel';
 import '../try-sentence.css';
 
 /** The value of the endpoint choice that means "every tool" (no endpoint yet). */
@@ -99,6 +100,7 @@ export function TrySentencePage() {
         {error ? <Notice kind="error">{error}</Notice> : null}
         {tried ? <TryResult tried={tried} pin={pin} setPin={setPin} confirm={confirm} busy={busy} /> : null}
       </section>
+      <SentenceSetsPanel endpoint={chosen !== EVERY ? chosen : undefined} ready={ready} />
       <ModelSettingsPanel />
     </div>
   );
