@@ -2,6 +2,7 @@ import { parseArgs, UsageError } from '../main/core/command-line/args';
 import { translator, type MessageKey, type Translate } from '../shared/i18n/translate';
 import { localeLanguage, takeLanguageFlag } from './cli-language';
 import { commandHelp, type CliContext, type Command, type ProcessContext } from './command';
+import { askCommand } from './commands/ask';
 import { callCommand } from './commands/call';
 import { checkCommand } from './commands/check';
 import { connectCommand } from './commands/connect';
@@ -18,7 +19,7 @@ import { closest } from './suggest';
 
 const GROUPS: [MessageKey, Command[]][] = [
   ['cli.group.start', [initCommand, runCommand]],
-  ['cli.group.look', [checkCommand, toolsCommand, serversCommand, callCommand]],
+  ['cli.group.look', [checkCommand, toolsCommand, serversCommand, callCommand, askCommand]],
   ['cli.group.signIn', [loginCommand]],
   ['cli.group.stats', [statsCommand]],
   ['cli.group.move', [importCommand, exportCommand]],

@@ -21,9 +21,10 @@ import { ServersPage } from './pages/servers-page';
 import { SettingsPage } from './pages/settings-page';
 import { ToolsPage } from './pages/tools-page';
 import { ToolSetsPage } from './pages/tool-sets-page';
+import { TrySentencePage } from './pages/try-sentence-page';
 import { useStore, type BridgeStore } from './store/bridge-store';
 
-const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'activity', 'history', 'logs', 'settings'] as const;
+const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'trySentence', 'activity', 'history', 'logs', 'settings'] as const;
 type Page = (typeof PAGES)[number];
 
 /** Each page of the sidebar; the overview's links go to the others. */
@@ -33,6 +34,7 @@ const PAGE_VIEWS: Record<Page, (go: (name: string) => void) => ReactNode> = {
   servers: () => <ServersPage />,
   tools: () => <ToolsPage />,
   toolSets: () => <ToolSetsPage />,
+  trySentence: () => <TrySentencePage />,
   activity: () => <ActivityPage />,
   history: () => <HistoryPage />,
   logs: () => <LogsPage />,

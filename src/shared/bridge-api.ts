@@ -24,6 +24,7 @@ import { UpdateStatusSchema } from './updates';
 import { MirrorSettingsSchema } from './mirrors';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
 import { toolSetCommands } from './tool-set-api';
+import { modelCommands, modelEvents } from './model-api';
 import { OpenApiOutlineSchema } from './openapi-selection';
 import { ConfirmationAnswerSchema, PendingConfirmationSchema } from './confirmations';
 import { PinSchema } from './confirmation-pin';
@@ -250,6 +251,7 @@ export const bridgeCommands = {
   ...hostCommands,
   ...importExportCommands,
   ...toolSetCommands,
+  ...modelCommands,
 } as const;
 
 export const bridgeEvents = {
@@ -267,6 +269,7 @@ export const bridgeEvents = {
   confirmations: z.array(PendingConfirmationSchema),
   /** A server's questions waiting for the user, whole, whenever one comes, is answered or expires. */
   elicitations: z.array(PendingElicitationSchema),
+  ...modelEvents,
 } as const;
 
 export type BridgeCommands = typeof bridgeCommands;

@@ -148,6 +148,18 @@ export const PROBLEM_CODES = [
   'log.starting',
   'log.toolListChanged',
   'log.localListening',
+  // The chat model of "Try a sentence" (and sampling by voice): why it could not answer.
+  'model.notConfigured',
+  'model.badKey',
+  'model.rateLimited',
+  'model.contextTooLong',
+  'model.noSuchModel',
+  'model.noToolSupport',
+  'model.unreachable',
+  'model.timeout',
+  'model.failed',
+  'model.cancelled',
+  'model.sessionGone',
   'other',
 ] as const;
 

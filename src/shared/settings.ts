@@ -6,6 +6,7 @@ import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
 import { serviceShapes, serviceTarget } from './service-settings';
 import { ConfirmationSettingsSchema } from './confirmation-pin';
 import { cleanEndpointUrl, type EndpointUrlRefusal } from './endpoint-url';
+import { ModelSettingsSchema, SentenceSetsSchema } from './model-settings';
 
 // Schema errors read like the rest of the app ("must be one of stdio, sse, streamable-http").
 useReadableZodMessages();
@@ -344,6 +345,10 @@ export const SettingsSchema = z
     mirrors: MirrorSettingsSchema.default({ preset: 'default' }),
     /** How a person confirms an "ask first" call by voice: their PIN. */
     confirmation: ConfirmationSettingsSchema.default({}),
+    /** The chat model "Try a sentence" asks (and, with consent, servers' sampling by voice); absent: none. */
+    model: ModelSettingsSchema.optional(),
+    /** Sentences a user would say, per tool: what "check all" tries. */
+    sentences: SentenceSetsSchema.default({}),
     ui: z
       .object({
         language: z.enum(['system', 'zh-CN', 'en']).default('system'),

@@ -16,7 +16,7 @@ import { goTo, screenshot, setLook } from '../helpers/window-pages';
  */
 // SCREENSHOTS_PAGES=overview,servers takes only those pages, without the dialogs (a quicker look).
 const ONLY = process.env.SCREENSHOTS_PAGES?.split(',').filter(Boolean);
-const PAGES = ONLY ?? ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'activity', 'logs', 'history', 'settings'];
+const PAGES = ONLY ?? ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'trySentence', 'activity', 'logs', 'history', 'settings'];
 // SCREENSHOTS_WIDTHS=1280,800 takes them at those widths instead (each at 720 high, 600 from 800 down).
 const SIZES = (
   process.env.SCREENSHOTS_WIDTHS?.split(',')

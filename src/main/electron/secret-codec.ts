@@ -38,7 +38,7 @@ export function secretCodec(storage: SafeStorageLike, platform: NodeJS.Platform)
 const mapSecrets = (record: Record<string, string>, fn: (v: string) => string) =>
   Object.fromEntries(Object.entries(record).map(([k, v]) => [k, looksSecret(k) ? fn(v) : v]));
 
-/** Applies `fn` to every secret of the settings: endpoint URLs, secret env/header values, API keys, the local server's token, the confirmation PIN. */
+/** Applies `fn` to every secret of the settings: endpoint URLs, secret env/header values, API keys (ModelScope's, the chat model's), the local server's token, the confirmation PIN. */
 export function mapSettingsSecrets(settings: Settings, fn: (value: string) => string): Settings {
   return {
     ...settings,
@@ -55,6 +55,7 @@ export function mapSettingsSecrets(settings: Settings, fn: (value: string) => st
             },
     ),
     modelscope: settings.modelscope.apiKey ? { ...settings.modelscope, apiKey: fn(settings.modelscope.apiKey) } : settings.modelscope,
+    ...(settings.model ? { model: settings.model.apiKey ? { ...settings.model, apiKey: fn(settings.model.apiKey) } : settings.model } : {}),
     localServer: settings.localServer?.token ? { ...settings.localServer, token: fn(settings.localServer.token) } : settings.localServer,
     confirmation:
       settings.confirmation?.pin !== undefined ? { ...settings.confirmation, pin: fn(settings.confirmation.pin) } : settings.confirmation,

@@ -2,12 +2,14 @@ import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
 import { modelTextsEn } from './model-texts-en';
 import { plainEn } from './plain-en';
+import { tryEn } from './try-en';
 
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
   ...cliEn,
   ...modelTextsEn,
   ...plainEn,
+  ...tryEn,
   'app.name': 'Xiaozhi Tray',
 
   'app.loading': 'Loading…',

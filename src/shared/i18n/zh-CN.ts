@@ -2,6 +2,7 @@ import { APP_FORMAT_NAMES } from './app-names';
 import { cliZhCN } from './cli-zh-CN';
 import { modelTextsZhCN } from './model-texts-zh-CN';
 import { plainZhCN } from './plain-zh-CN';
+import { tryZhCN } from './try-zh-CN';
 import type { en } from './en';
 
 /** 简体中文界面文字。 */
@@ -9,6 +10,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...cliZhCN,
   ...modelTextsZhCN,
   ...plainZhCN,
+  ...tryZhCN,
   'app.name': '小智托盘',
 
   'app.loading': '正在加载…',

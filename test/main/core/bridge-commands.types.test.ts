@@ -16,6 +16,7 @@ import {
   type BridgeCommands,
 } from '../../../src/shared/bridge-api';
 import { toolSetCommands } from '../../../src/shared/tool-set-api';
+import { modelCommands } from '../../../src/shared/model-api';
 import type * as commands from '../../../src/main/core/bridge/commands';
 import type { CommandHandlers } from '../../../src/main/core/bridge/commands';
 
@@ -62,6 +63,7 @@ describe('the command handlers are typed from the contract', () => {
     expectTypeOf<ReturnType<typeof commands.hostCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof hostCommands>>();
     expectTypeOf<ImportExport>().toEqualTypeOf<CommandHandlers<typeof importExportCommands>>();
     expectTypeOf<ToolSets>().toEqualTypeOf<CommandHandlers<typeof toolSetCommands>>();
+    expectTypeOf<ReturnType<typeof commands.modelCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof modelCommands>>();
     // A handler's input is what the bridge validated: defaults applied (callTool's arguments are always there).
     expectTypeOf<Parameters<All['callTool']>[0]['arguments']>().toEqualTypeOf<Record<string, unknown>>();
   });
@@ -81,6 +83,7 @@ describe('the command handlers are typed from the contract', () => {
       hostCommands,
       importExportCommands,
       toolSetCommands,
+      modelCommands,
     ];
     const names = groups.flatMap((group) => Object.keys(group));
     // A name in two groups would be spread over silently: one handler would never run.

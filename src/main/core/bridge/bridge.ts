@@ -46,6 +46,7 @@ import { EndpointFleet } from './endpoint-fleet';
 import * as commands from './commands';
 import { APP_VERSION } from '../system/version';
 import { systemLocale } from '../system/system-locale';
+import { ModelRoom } from '../models/model-room';
 
 export type { BridgeOptions } from './bridge-host';
 
@@ -87,6 +88,8 @@ export class Bridge {
   private readonly signIns: SignIns;
   /** What local sessions reach of the servers besides tools (resources, prompts, logs). */
   private readonly passthrough: ReturnType<typeof fleetPassthrough>;
+  /** The user's chat model: "Try a sentence", and servers' sampling by voice (with consent). */
+  private readonly models: ModelRoom;
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
@@ -173,8 +176,11 @@ export class Bridge {
         // No local client's call takes it: a call by voice in flight hears, with its result, that sampling was refused.
         ask: (server, method, params, signal) => {
           const taken = calls.asks.ask(server, method, params, signal);
-          if (taken === undefined && method === 'sampling/createMessage') this.voiceCalls.note(server, 'sampling');
-          return taken;
+          if (taken !== undefined || method !== 'sampling/createMessage') return taken;
+          // The user's model answers it, when they agreed to that.
+          const answered = this.models.sampling.ask(server, params, signal);
+          if (answered === undefined) this.voiceCalls.note(server, 'sampling');
+          return answered;
         },
         taskStatus: (server, params) => calls.asks.taskStatus(server, params),
       },
@@ -225,6 +231,16 @@ export class Bridge {
         language: () => this.voiceLanguage(),
         sessionClosed: (belongs) => this.confirmations.dropSession(belongs),
       },
+    });
+    this.models = new ModelRoom({
+      settings,
+      hub: this.hub,
+      catalogs: this.endpoints.catalogs,
+      calls: this.voiceCalls,
+      log: this.logBook.logger('model'),
+      redact: (text) => this.logBook.redact(text),
+      progress: (progress) => this.events.emit('sentenceCheck', progress),
+      toolMode: options.toolMode,
     });
     this.localServer = new LocalServerController({
       // Each client's set as a consumer sees it: a call of a tool whose server is still starting waits for it.
@@ -347,6 +363,11 @@ export class Bridge {
   /** What each endpoint is served, by tool mode. */
   get endpointCatalogs(): EndpointCatalogs {
     return this.endpoints.catalogs;
+  }
+
+  /** The chat model's room ("Try a sentence", `xiaozhi-tray ask`). */
+  get modelRoom(): ModelRoom {
+    return this.models;
   }
 
   on<K extends EventName>(event: K, listener: (payload: EventPayload<K>) => void): () => void {
@@ -536,6 +557,7 @@ export class Bridge {
       }),
       ...commands.importExportCommandHandlers({ ...access, imports: this.imports, servers, endpoints, log, entryContext }),
       ...commands.toolSetCommandHandlers({ ...access, endpoints, hub, localServer, history, host, entryContext }),
+      ...commands.modelCommandHandlers({ ...access, room: this.models }),
     };
   }
 }

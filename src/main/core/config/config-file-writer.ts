@@ -13,6 +13,7 @@ import {
 } from '../../../shared/settings';
 import { CozeWorkflowSchema, HttpRequestToolSchema, ServiceInputSchema } from '../../../shared/service-settings';
 import { isRecord } from '../../../shared/is-record';
+import { ModelSettingsSchema, SamplingBoundsSchema } from '../../../shared/model-settings';
 import { closest } from '../../../shared/suggest';
 import { nativeMigratedKeys } from './migrations';
 import { nameRecord, own } from '../../../shared/own';
@@ -75,6 +76,7 @@ const KNOWN: Known = {
     localServer: leaf(LocalServerSettingsSchema, LocalServerSettingsSchema.shape),
     updates: leaf(UpdateSettingsSchema, UpdateSettingsSchema.shape),
     modelscope: { keys: new Set(['apiKey']) },
+    model: { ...leaf(ModelSettingsSchema, ModelSettingsSchema.shape), nested: { sampling: leaf(SamplingBoundsSchema, SamplingBoundsSchema.shape) } },
     ui: leaf(SettingsSchema.shape.ui, SettingsSchema.shape.ui.unwrap().shape),
   },
   list: {

@@ -47,6 +47,8 @@ export function secretValues(settings: Settings, env: NodeJS.ProcessEnv = {}): s
   }
   for (const server of settings.servers) values.push(...serverSecrets(server));
   if (settings.modelscope.apiKey) values.push(settings.modelscope.apiKey);
+  // The chat model's key ("Try a sentence", sampling by voice).
+  if (settings.model?.apiKey) values.push(settings.model.apiKey);
   if (env.MODELSCOPE_API_TOKEN) values.push(env.MODELSCOPE_API_TOKEN);
   if (env.MCP_ENDPOINT) values.push(...secretQueryValues(env.MCP_ENDPOINT.trim()));
   if (settings.localServer.token) values.push(settings.localServer.token);
@@ -91,6 +93,7 @@ export function redactSettings(settings: Settings): Settings {
   copy.endpoints = copy.endpoints.map((e) => ({ ...e, url: redactUrl(e.url) }));
   copy.servers = copy.servers.map(maskServer);
   if (copy.modelscope.apiKey) copy.modelscope.apiKey = maskSecret(copy.modelscope.apiKey);
+  if (copy.model?.apiKey) copy.model.apiKey = maskSecret(copy.model.apiKey);
   // The window asks for the local server's token by its own command, when the user wants it.
   if (copy.localServer.token) copy.localServer.token = maskSecret(copy.localServer.token);
   // Not even masked (a mask would give away its length): the window asks for it by its own command.

@@ -15,6 +15,7 @@ export { catalogueCommandHandlers } from './catalogue-commands';
 export { hostCommandHandlers } from './host-commands';
 export { importExportCommandHandlers } from './import-export-commands';
 export { toolSetCommandHandlers } from './tool-set-commands';
+export { modelCommandHandlers } from './model-commands';
 export { localEntryContext } from './local-entry';
 export { validatedApi } from './validated-api';
 export type { CommandHandlers } from './command-handlers';
