@@ -76,7 +76,10 @@ const KNOWN: Known = {
     localServer: leaf(LocalServerSettingsSchema, LocalServerSettingsSchema.shape),
     updates: leaf(UpdateSettingsSchema, UpdateSettingsSchema.shape),
     modelscope: { keys: new Set(['apiKey']) },
-    model: { ...leaf(ModelSettingsSchema, ModelSettingsSchema.shape), nested: { sampling: leaf(SamplingBoundsSchema, SamplingBoundsSchema.shape) } },
+    model: {
+      ...leaf(ModelSettingsSchema, ModelSettingsSchema.shape),
+      nested: { sampling: leaf(SamplingBoundsSchema, SamplingBoundsSchema.shape) },
+    },
     ui: leaf(SettingsSchema.shape.ui, SettingsSchema.shape.ui.unwrap().shape),
   },
   list: {

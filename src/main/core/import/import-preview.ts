@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ImportConflict, ImportEndpointItem, ImportPreview, ImportServerItem } from '../../../shared/import';
-import type { ServerSettings, Settings } from '../../../shared/settings';
+import type { Settings } from '../../../shared/settings';
 import { sameProgram as sameTarget } from '../../../shared/same-program';
 import { sameEndpointAs } from '../../../shared/endpoint-url';
 import { redactUrl } from '../logs/redact';

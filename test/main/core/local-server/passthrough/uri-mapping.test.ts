@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mapUri, ownerOf, prefixedUri, uriOwners, type UriOwners } from '../../../../../src/main/core/local-server/passthrough/uri-mapping';
 import { MAX_MATCHED_TEMPLATES } from '../../../../../src/main/core/local-server/passthrough/template-match';
 import { PAGE_ITEMS, pageOver } from '../../../../../src/main/core/local-server/passthrough/paging';
+import { scaled } from '../../../../helpers/time-scale';
 
 const owners = (lists: Record<string, { uris?: string[]; templates?: string[] }>): UriOwners =>
   uriOwners(new Map(Object.entries(lists).map(([server, l]) => [server, { uris: new Set(l.uris ?? []), templates: l.templates ?? [] }])));
@@ -73,7 +74,8 @@ describe('pages over several servers', () => {
     expect(ownerOf(o, `x://${'a'.repeat(120)}`)).toBeUndefined();
     expect(ownerOf(o, `note://${'a'.repeat(20)}!`)).toEqual({ server: 'evil', uri: `note://${'a'.repeat(20)}!` });
     expect(mapUri(o, 'good', `note://${'a'.repeat(120)}`)).toBe(`xiaozhi-tray://good/note://${'a'.repeat(120)}`);
-    expect(Date.now() - started).toBeLessThan(500);
+    // Seconds of backtracking before; microseconds now: a wide bound, scaled for a busy machine.
+    expect(Date.now() - started).toBeLessThan(scaled(500));
   });
 
   it('matches templates as the SDK does: simple, reserved, path, label and query expressions', () => {
@@ -89,15 +91,13 @@ describe('pages over several servers', () => {
     expect(ownerOf(o, 'api://h/s.json?q=1')).toBeUndefined();
   });
 
-  it('lists 5,000 URIs beside a server of 5,000 templates without stalling the app', () => {
+  it('lists 5,000 URIs beside a server of 5,000 templates, templates past the bound claiming nothing (what keeps the matching bounded)', () => {
     const templates = Array.from({ length: 5000 }, (_, i) => `note://alpha/t${i}/{id}`);
     const uris = Array.from({ length: 5000 }, (_, i) => `note://beta/r${i}`);
-    const started = Date.now();
     const o = owners({ alpha: { templates }, beta: { uris } });
     for (const uri of uris) expect(mapUri(o, 'beta', uri)).toBe(uri);
     expect(ownerOf(o, `note://alpha/t${MAX_MATCHED_TEMPLATES - 1}/x`)?.server).toBe('alpha');
     // Past the bound a template claims nothing (its server's list shows it prefixed: see resources.ts).
     expect(ownerOf(o, 'note://alpha/t4999/x')).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
