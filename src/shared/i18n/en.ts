@@ -194,6 +194,7 @@ export const en = {
   'services.openapi.read': 'Read the document',
   'services.openapi.readAgain': 'Read it again',
   'services.openapi.reading': 'Reading…',
+  'services.openapi.summaryAndHint': '{summary}. {hint}',
   'services.openapi.readHint': 'Read it to choose which operations to serve.',
   'services.openapi.chosenAll': 'All its operations (at most 100)',
   'services.openapi.chosenTags': 'groups {tags}',
@@ -225,7 +226,7 @@ export const en = {
   'services.hint.openapi.headerName':
     'For a token the document does not describe (GitHub’s): Authorization, with the value Bearer followed by the token. Kept secret.',
   'services.hint.openapi.baseUrl': 'Empty: the server the document names. Calls and keys go there.',
-  'services.hint.dify.tool': 'Empty: from the app’s name in Dify.',
+  'services.hint.dify.tool': 'Empty: from the app’s name in Dify (dify_workflow or the like when the name is not in English letters).',
   'services.hint.dify.description': 'Empty: the app’s own name and description in Dify.',
   'services.hint.http-api.url':
     'For example https://api.example.com/weather?city={city} (a name in braces is an argument xiaozhi fills in)',
