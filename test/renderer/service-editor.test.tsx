@@ -162,6 +162,14 @@ describe('adding a web service from the window', () => {
     expect(harness.bridge.state().servers[0]?.toolCount).toBe(26);
   });
 
+  it('reads as Chinese before a document is read, and says what a Chinese app name becomes as a tool name', async () => {
+    await renderWithBridge(harness, <ServiceEditor kind="openapi" existingNames={[]} onClose={vi.fn()} />, 'zh-CN');
+    expect(screen.getByText('文档中的全部操作（最多 100 个）。读取后可选择要提供哪些操作。')).toBeTruthy();
+    cleanup();
+    await renderWithBridge(harness, <ServiceEditor kind="dify" existingNames={[]} onClose={vi.fn()} />, 'zh-CN');
+    expect(screen.getByText('留空：使用 Dify 中应用的名称（名称不是英文时为 dify_workflow 这类名字）。')).toBeTruthy();
+  });
+
   it('marks what is missing and saves nothing until it is there, in Chinese', async () => {
     const onClose = vi.fn();
     await renderWithBridge(harness, <ServiceEditor kind="coze" existingNames={[]} onClose={onClose} />, 'zh-CN');

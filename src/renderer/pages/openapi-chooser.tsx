@@ -107,7 +107,9 @@ export function OpenApiChooser(props: {
         <Button small onClick={() => void read()} disabled={reading || !props.spec.trim()}>
           {reading ? t('services.openapi.reading') : outline ? t('services.openapi.readAgain') : t('services.openapi.read')}
         </Button>
-        <span className="small muted">{outline ? '' : `${summary}. ${t('services.openapi.readHint')}`}</span>
+        <span className="small muted">
+          {outline ? '' : t('services.openapi.summaryAndHint', { summary, hint: t('services.openapi.readHint') })}
+        </span>
       </div>
       {problem ? <ProblemText problem={problem} /> : null}
       {outline ? (

@@ -198,6 +198,7 @@ export const en = {
   'services.openapi.read': 'Read the document',
   'services.openapi.readAgain': 'Read it again',
   'services.openapi.reading': 'Reading…',
+  'services.openapi.summaryAndHint': '{summary}. {hint}',
   'services.openapi.readHint': 'Read it to choose which operations to serve.',
   'services.openapi.chosenAll': 'All its operations (at most 100)',
   'services.openapi.chosenTags': 'groups {tags}',
@@ -229,7 +230,7 @@ export const en = {
   'services.hint.openapi.headerName':
     'For a token the document does not describe (GitHub’s): Authorization, with the value Bearer followed by the token. Kept secret.',
   'services.hint.openapi.baseUrl': 'Empty: the server the document names. Calls and keys go there.',
-  'services.hint.dify.tool': 'Empty: from the app’s name in Dify.',
+  'services.hint.dify.tool': 'Empty: from the app’s name in Dify (dify_workflow or the like when the name is not in English letters).',
   'services.hint.dify.description': 'Empty: the app’s own name and description in Dify.',
   'services.hint.http-api.url':
     'For example https://api.example.com/weather?city={city} (a name in braces is an argument xiaozhi fills in)',
@@ -1086,6 +1087,15 @@ export const en = {
   'voice.service.asks': '{platform} asks: {question} To answer, call {tool} again with "answer" set to the reply.',
   'voice.service.needsApp': 'The {platform} workflow stopped at "{node}", which only the {platform} app can answer.',
   'voice.service.answerArgument': 'Only to answer a question this workflow just asked: the reply.',
+  'voice.service.n8nDescription': 'Starts the n8n workflow.',
+  'voice.service.cozeDescription': 'Runs the Coze workflow {id}.',
+  'voice.service.difyWorkflowDescription': 'Runs the Dify workflow.',
+  'voice.service.difyChatDescription': 'Sends a message to the Dify chat app.',
+  'voice.service.difyQuery': 'The message to send',
+  'voice.service.haStateDescription':
+    'Tells the current state of a device or sensor in the home (on/off, temperature…), by its name or entity id.',
+  'voice.service.haStateEntity': 'The name of the device or sensor, or its entity id (sensor.living_room)',
+  'voice.service.haTarget': 'The device to act on: its entity id ({domain}.living_room) or its name',
   'voice.call.failed': 'The tool "{tool}" failed. {detail}',
   'voice.result.truncated': '[truncated: showing {shown} of {total} bytes]',
   'voice.call.noReason': 'The tool "{tool}" reported an error without saying why.',

@@ -166,7 +166,7 @@ export function expectedArguments(schema: Record<string, unknown>, language: Lan
         ? w.oneOf(property.enum)
         : property?.type !== undefined
           ? Array.isArray(property.type)
-            ? property.type.map((t) => w.kind(t)).join(',')
+            ? property.type.map((t) => w.kind(t)).join(w.t('voice.words.or'))
             : w.kind(property.type)
           : w.t('voice.args.any');
       return w.t(required.has(name) && property?.default === undefined ? 'voice.args.entryRequired' : 'voice.args.entry', { name, kind });

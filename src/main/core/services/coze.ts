@@ -56,7 +56,7 @@ export async function cozeTools(settings: CozeSettings, context: ServiceContext)
     const schema = inputs;
     const tool: Tool = {
       name: workflow.tool,
-      description: workflow.description || info?.description || `Runs the Coze workflow ${workflow.id}.`,
+      description: workflow.description || info?.description || context.say('voice.service.cozeDescription', { id: workflow.id }),
       inputSchema: {
         ...schema,
         properties: { ...schema.properties, [answerName]: { type: 'string', description: context.say('voice.service.answerArgument') } },

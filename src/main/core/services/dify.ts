@@ -43,8 +43,9 @@ export async function difyTools(settings: DifySettings, context: ServiceContext)
   const said = [info.name, info.description].filter((s) => s).join(': ');
   const tool: Tool = {
     name: settings.tool ?? toolNameOf(info.name, mode),
-    description: settings.description || said || `Runs the Dify ${chat ? 'chat app' : 'workflow'}.`,
-    inputSchema: difySchema(parameters, chat),
+    description:
+      settings.description || said || context.say(chat ? 'voice.service.difyChatDescription' : 'voice.service.difyWorkflowDescription'),
+    inputSchema: difySchema(parameters, chat, context.say),
   };
   let warned = false;
   const call = async (args: Record<string, unknown>, options: RequestOptions) => {
@@ -201,7 +202,7 @@ const FORM_TYPES: Record<string, object> = {
 };
 
 /** The tool's arguments from the app's `user_input_form` (files cannot be spoken, so they are left out). */
-export function difySchema(parameters: unknown, chat: boolean): Tool['inputSchema'] {
+export function difySchema(parameters: unknown, chat: boolean, say: ServiceContext['say']): Tool['inputSchema'] {
   const form = isRecord(parameters) && Array.isArray(parameters.user_input_form) ? parameters.user_input_form.slice(0, MAX_INPUTS) : [];
   // Keyed by the app's variable names: no prototype.
   const properties = nameRecord<object>();
@@ -223,7 +224,7 @@ export function difySchema(parameters: unknown, chat: boolean): Tool['inputSchem
     if (field.required === true) required.push(field.variable);
   }
   if (chat) {
-    properties.query = { type: 'string', description: 'The message to send' };
+    properties.query = { type: 'string', description: say('voice.service.difyQuery') };
     required.unshift('query');
   }
   return { type: 'object', properties: { ...properties }, ...(required.length > 0 ? { required } : {}) };

@@ -47,7 +47,10 @@ export async function homeAssistantTools(settings: HomeAssistantSettings, contex
         return;
       }
       const [domain, service] = name.split('.') as [string, string];
-      tools.push({ tool: actionTool(domain, service, spec), call: (args, options) => home.run(domain, service, spec, args, options) });
+      tools.push({
+        tool: actionTool(domain, service, spec, context.say),
+        call: (args, options) => home.run(domain, service, spec, args, options),
+      });
     });
     if (missing.length === settings.services.length)
       throw new ServiceError(problem('service.setup.noAction', { platform, names: missing.join(', ') }));
@@ -63,11 +66,11 @@ export async function homeAssistantTools(settings: HomeAssistantSettings, contex
     tools.push({
       tool: {
         name: 'get_state',
-        description: 'Tells the current state of a device or sensor in the home (on/off, temperature…), by its name or entity id.',
+        description: context.say('voice.service.haStateDescription'),
         inputSchema: {
           type: 'object',
           properties: {
-            entity: { type: 'string', description: 'The name of the device or sensor, or its entity id (sensor.living_room)' },
+            entity: { type: 'string', description: context.say('voice.service.haStateEntity') },
           },
           required: ['entity'],
         },
@@ -91,14 +94,14 @@ function knownActions(described: unknown): Map<string, Node> {
   return known;
 }
 
-function actionTool(domain: string, service: string, spec: Node): Tool {
+function actionTool(domain: string, service: string, spec: Node, say: ServiceContext['say']): Tool {
   // Keyed by Home Assistant's field names: no prototype.
   const properties = nameRecord<object>();
   const required: string[] = [];
   if (spec.target !== undefined && spec.target !== null)
     properties.entity_id = {
       type: 'string',
-      description: `The device to act on: its entity id (${domain}.living_room) or its name`,
+      description: say('voice.service.haTarget', { domain }),
     };
   const add = (name: string, field: Node) => {
     if (name === 'entity_id' || Object.keys(properties).length >= MAX_FIELDS) return;

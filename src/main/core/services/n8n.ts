@@ -18,7 +18,7 @@ export function n8nTools(settings: N8nSettings, context: ServiceContext): Servic
     {
       tool: {
         name: settings.tool,
-        description: settings.description || 'Starts the n8n workflow.',
+        description: settings.description || context.say('voice.service.n8nDescription'),
         // Without declared inputs, any arguments the model sends go to the workflow as they are.
         inputSchema: declared ? inputsSchema(settings.inputs) : { type: 'object', properties: {}, additionalProperties: true },
       },

@@ -192,3 +192,12 @@ describe('the argument check is not stricter than the server', () => {
     expect(text).not.toMatch(/mode \(any/);
   });
 });
+
+describe('the arguments a refused call lists', () => {
+  // An OpenAPI 3.0 `nullable` property becomes a type list: said as the error line says it, not "字符串,null".
+  it('name a property of several types with "or", in Chinese and English', () => {
+    const schema = { type: 'object', properties: { nickname: { type: ['string', 'null'] } } };
+    expect(expectedArguments(schema, 'zh-CN')).toBe('nickname（字符串或null）');
+    expect(expectedArguments(schema, 'en')).toBe('nickname (string or null)');
+  });
+});
