@@ -88,6 +88,15 @@ describe.skipIf(!haveChromium)('Try a sentence in the window', () => {
     });
   }
 
+  it('when the model picks no tool, says what to do next', async () => {
+    await setLook(page, ['zh-CN', 'light']);
+    await goTo(page, 'trySentence');
+    await page.locator('textarea').fill('你好');
+    await page.getByRole('button', { name: '问一问', exact: true }).click();
+    await page.getByText('你好！').waitFor();
+    await page.getByText(/^如果它该选某个工具：在下方“示例句子”里/).waitFor();
+  });
+
   it('finds a tool the model passes over with Check all, and a suggested description accepted makes it pass', async () => {
     await setLook(page, ['en', 'light']);
     // Now the model picks weather_get only when its description speaks of a forecast; asked for one, it writes one.

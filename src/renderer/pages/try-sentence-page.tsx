@@ -152,9 +152,12 @@ function TryResult(props: {
           </p>
         </div>
       ) : tried.answer !== undefined ? (
-        <p>
-          {t('try.noPick')} <q>{tried.answer}</q>
-        </p>
+        <>
+          <p>
+            {t('try.noPick')} <q>{tried.answer}</q>
+          </p>
+          <p className="small muted">{t('try.noPick.hint')}</p>
+        </>
       ) : !tried.problem ? (
         <p>{t('try.searching')}</p>
       ) : null}

@@ -34,6 +34,8 @@ export const tryEn = {
   'try.check.refused': 'Our argument check refuses them; the model would hear: {text}',
   'try.check.unknown': 'This endpoint serves no tool of that name: xiaozhi would not call it.',
   'try.noPick': 'Picks no tool. It says:',
+  'try.noPick.hint':
+    'If it should have picked a tool: add this sentence to that tool under Sample sentences below, press Check all, then Suggest a description.',
   'try.searching': 'It kept searching and called no tool.',
   'try.result': 'Result',
   'try.resultError': 'Error result',
