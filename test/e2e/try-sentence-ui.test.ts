@@ -56,6 +56,10 @@ describe.skipIf(!haveChromium)('Try a sentence in the window', () => {
     await goTo(page, 'trySentence');
     await page.getByText(/^No model yet: choose one under Model below/).waitFor();
     expect(await page.getByRole('button', { name: 'Ask', exact: true }).isDisabled()).toBe(true);
+    // The model form is below every tool's sentences: the notice takes the user there.
+    await page.getByRole('button', { name: 'Set up a model' }).click();
+    await page.waitForFunction(() => document.activeElement?.tagName === 'SELECT');
+    expect(await page.getByLabel('Provider').evaluate((el) => el === document.activeElement)).toBe(true);
   });
 
   it('sets up a model on the page, its key kept masked', async () => {

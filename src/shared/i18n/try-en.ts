@@ -10,6 +10,7 @@ export const tryEn = {
     'Type what you would say to xiaozhi. The model you choose gets exactly the tools this endpoint serves, and picks one as xiaozhi’s model would.',
   'try.noModel':
     'No model yet: choose one under Model below (DeepSeek, Qwen, Doubao, GLM, Kimi, OpenAI, or a local Ollama that needs no key).',
+  'try.noModel.go': 'Set up a model',
   'try.endpoint': 'Tools of',
   'try.everyTool': 'every tool (no endpoint yet)',
   'try.sentence': 'What you would say',
