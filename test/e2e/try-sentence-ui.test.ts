@@ -66,6 +66,9 @@ describe.skipIf(!haveChromium)('Try a sentence in the window', () => {
     await goTo(page, 'trySentence');
     await page.getByLabel('Provider').selectOption('custom');
     await page.getByLabel('Address (base URL)').fill(provider.baseUrl);
+    // Saved without a model name (no preset to fill it in): the form says what is still missing.
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Still missing: Model. Fill it in and press Save.').waitFor();
     await page.getByRole('textbox', { name: 'Model', exact: true }).fill('stand-in-chat');
     await page.getByLabel('API key').fill(MODEL_KEY);
     await page.getByRole('button', { name: 'Save' }).click();

@@ -87,6 +87,8 @@ export const tryEn = {
   'try.model.provider': 'Provider',
   'try.model.baseUrl': 'Address (base URL)',
   'try.model.model': 'Model',
+  'try.model.missing': 'Still missing: {fields}. Fill it in and press Save.',
+  'try.model.missingJoin': ', ',
   'try.model.apiKey': 'API key',
   'try.model.keySet': 'Set ({masked}). Type a new one to replace it.',
   'try.model.keyNone': 'Not set.',

@@ -80,6 +80,8 @@ export const tryZhCN: Record<keyof typeof tryEn, string> = {
   'try.model.lead': '任何支持 OpenAI 接口并能调用函数的对话模型。密钥和你的其他密钥一样妥善保存。',
   'try.model.provider': '服务商',
   'try.model.baseUrl': '地址（base URL）',
+  'try.model.missing': '还差：{fields}。填好后按“保存”。',
+  'try.model.missingJoin': '、',
   'try.model.model': '模型',
   'try.model.apiKey': 'API 密钥',
   'try.model.keySet': '已设置（{masked}）。输入新的密钥即可替换。',
