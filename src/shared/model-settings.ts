@@ -133,10 +133,18 @@ export function modelTarget(settings: Pick<ModelSettings, 'provider' | 'baseUrl'
 
 /** Whether the model can be asked: an address, a model, and a key where the provider needs one (a masked key counts). */
 export function modelReady(settings: ModelSettings | undefined): boolean {
-  if (!settings) return false;
+  return settings !== undefined && modelMissing(settings).length === 0;
+}
+
+/** The fields a saved model still lacks before it can be asked (a custom provider has no preset to fill them). */
+export function modelMissing(settings: ModelSettings): ('baseUrl' | 'model' | 'apiKey')[] {
   const { baseUrl, model } = modelTarget(settings);
   const needsKey = settings.provider !== 'custom' && MODEL_PRESETS[settings.provider].needsKey;
-  return baseUrl !== '' && model !== '' && (!needsKey || settings.apiKey !== undefined);
+  return [
+    ...(baseUrl === '' ? (['baseUrl'] as const) : []),
+    ...(model === '' ? (['model'] as const) : []),
+    ...(needsKey && settings.apiKey === undefined ? (['apiKey'] as const) : []),
+  ];
 }
 
 /** A key the window got masked ("sk-1…(redacted)"). */

@@ -56,12 +56,19 @@ describe.skipIf(!haveChromium)('Try a sentence in the window', () => {
     await goTo(page, 'trySentence');
     await page.getByText(/^No model yet: choose one under Model below/).waitFor();
     expect(await page.getByRole('button', { name: 'Ask', exact: true }).isDisabled()).toBe(true);
+    // The model form is below every tool's sentences: the notice takes the user there.
+    await page.getByRole('button', { name: 'Set up a model' }).click();
+    await page.waitForFunction(() => document.activeElement?.tagName === 'SELECT');
+    expect(await page.getByLabel('Provider').evaluate((el) => el === document.activeElement)).toBe(true);
   });
 
   it('sets up a model on the page, its key kept masked', async () => {
     await goTo(page, 'trySentence');
     await page.getByLabel('Provider').selectOption('custom');
     await page.getByLabel('Address (base URL)').fill(provider.baseUrl);
+    // Saved without a model name (no preset to fill it in): the form says what is still missing.
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Still missing: Model. Fill it in and press Save.').waitFor();
     await page.getByRole('textbox', { name: 'Model', exact: true }).fill('stand-in-chat');
     await page.getByLabel('API key').fill(MODEL_KEY);
     await page.getByRole('button', { name: 'Save' }).click();
@@ -87,6 +94,15 @@ describe.skipIf(!haveChromium)('Try a sentence in the window', () => {
       await screenshot(page, `try-sentence-${look.join('-')}`, { fullPage: true });
     });
   }
+
+  it('when the model picks no tool, says what to do next', async () => {
+    await setLook(page, ['zh-CN', 'light']);
+    await goTo(page, 'trySentence');
+    await page.locator('textarea').fill('你好');
+    await page.getByRole('button', { name: '问一问', exact: true }).click();
+    await page.getByText('你好！').waitFor();
+    await page.getByText(/^如果它该选某个工具：在下方“示例句子”里/).waitFor();
+  });
 
   it('finds a tool the model passes over with Check all, and a suggested description accepted makes it pass', async () => {
     await setLook(page, ['en', 'light']);

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useApp } from '../app-context';
-import { Button, Field, SelectField, Switch, UrlInput } from '../components/ui';
+import { Button, Field, Notice, SelectField, Switch, UrlInput } from '../components/ui';
 import { ProblemText } from '../components/problem-text';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
 import { shownMasked } from '../masked';
-import { MODEL_PRESETS, MODEL_PROVIDERS, modelTarget, type ModelProvider } from '../../shared/model-settings';
+import { MODEL_PRESETS, MODEL_PROVIDERS, modelMissing, modelTarget, type ModelProvider } from '../../shared/model-settings';
 import type { Problem } from '../../shared/problem';
 
 /** What the form holds before Save: the provider, and what the user typed (empty: the preset's; the key: kept). */
@@ -121,6 +121,15 @@ export function ModelSettingsPanel() {
           </Button>
         ) : null}
       </div>
+      {model && draft === undefined && modelMissing(model).length > 0 ? (
+        <Notice kind="warn">
+          {t('try.model.missing', {
+            fields: modelMissing(model)
+              .map((field) => t(`try.model.${field}`))
+              .join(t('try.model.missingJoin')),
+          })}
+        </Notice>
+      ) : null}
       {tested && 'ms' in tested ? (
         <p className="small" role="status">
           {t('try.model.tested', { ms: tested.ms })}

@@ -59,7 +59,15 @@ export function TrySentencePage() {
       <h1>{t('nav.trySentence')}</h1>
       <section className="panel form" aria-label={t('try.sentence')}>
         <p className="field-hint">{t('try.lead')}</p>
-        {!ready ? <Notice kind="info">{t('try.noModel')}</Notice> : null}
+        {!ready ? (
+          <Notice kind="info">
+            {t('try.noModel')}{' '}
+            {/* The model form is below every tool's sentences, a long scroll away: focusing its first field brings it into view. */}
+            <Button onClick={() => document.querySelector<HTMLSelectElement>('[aria-labelledby="model-title"] select')?.focus()}>
+              {t('try.noModel.go')}
+            </Button>
+          </Notice>
+        ) : null}
         {endpoints.length > 0 ? (
           <SelectField
             label={t('try.endpoint')}
@@ -152,9 +160,12 @@ function TryResult(props: {
           </p>
         </div>
       ) : tried.answer !== undefined ? (
-        <p>
-          {t('try.noPick')} <q>{tried.answer}</q>
-        </p>
+        <>
+          <p>
+            {t('try.noPick')} <q>{tried.answer}</q>
+          </p>
+          <p className="small muted">{t('try.noPick.hint')}</p>
+        </>
       ) : !tried.problem ? (
         <p>{t('try.searching')}</p>
       ) : null}

@@ -10,6 +10,7 @@ export const tryEn = {
     'Type what you would say to xiaozhi. The model you choose gets exactly the tools this endpoint serves, and picks one as xiaozhi’s model would.',
   'try.noModel':
     'No model yet: choose one under Model below (DeepSeek, Qwen, Doubao, GLM, Kimi, OpenAI, or a local Ollama that needs no key).',
+  'try.noModel.go': 'Set up a model',
   'try.endpoint': 'Tools of',
   'try.everyTool': 'every tool (no endpoint yet)',
   'try.sentence': 'What you would say',
@@ -34,6 +35,8 @@ export const tryEn = {
   'try.check.refused': 'Our argument check refuses them; the model would hear: {text}',
   'try.check.unknown': 'This endpoint serves no tool of that name: xiaozhi would not call it.',
   'try.noPick': 'Picks no tool. It says:',
+  'try.noPick.hint':
+    'If it should have picked a tool: add this sentence to that tool under Sample sentences below, press Check all, then Suggest a description.',
   'try.searching': 'It kept searching and called no tool.',
   'try.result': 'Result',
   'try.resultError': 'Error result',
@@ -84,6 +87,8 @@ export const tryEn = {
   'try.model.provider': 'Provider',
   'try.model.baseUrl': 'Address (base URL)',
   'try.model.model': 'Model',
+  'try.model.missing': 'Still missing: {fields}. Fill it in and press Save.',
+  'try.model.missingJoin': ', ',
   'try.model.apiKey': 'API key',
   'try.model.keySet': 'Set ({masked}). Type a new one to replace it.',
   'try.model.keyNone': 'Not set.',
