@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
 import { makeBridge, type Harness } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -17,30 +18,36 @@ const WARNING = '无法读取 MCP 注册表，显示的是应用自带的列表�
 const dialog = <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />;
 
 describe('the catalogue where the MCP registry cannot be reached', () => {
-  it('says once, quietly, that the built-in catalogue is shown; warns only when a refresh was asked for', async () => {
-    // Port 9 (discard): nothing listens, as when the registry is blocked or the computer is offline.
-    harness = makeBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
-    const first = await renderWithBridge(harness, dialog, 'zh-CN');
-    // Before: the yellow warning, every time the catalogue opened.
-    const note = await screen.findByText(QUIET, undefined, { timeout: 10_000 });
-    expect(note.closest('.notice')).toBeNull();
-    expect(screen.queryByText(WARNING)).toBeNull();
-    first.unmount();
+  it(
+    'says once, quietly, that the built-in catalogue is shown; warns only when a refresh was asked for',
+    async () => {
+      // Port 9 (discard): nothing listens, as when the registry is blocked or the computer is offline.
+      harness = makeBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
+      const first = await renderWithBridge(harness, dialog, 'zh-CN');
+      // Before: the yellow warning, every time the catalogue opened.
+      const note = await screen.findByText(QUIET, undefined, { timeout: scaled(10_000) });
+      expect(note.closest('.notice')).toBeNull();
+      expect(screen.queryByText(WARNING)).toBeNull();
+      first.unmount();
 
-    // Opened again: the registry is tried again (and fails), and nothing more is said.
-    const again = await renderWithBridge(harness, dialog, 'zh-CN');
-    await screen.findByRole('button', { name: '记忆（知识图谱）' });
-    const said = () => harness!.logBook.entries().filter((e) => e.message.includes('could not read the MCP registry'));
-    await waitFor(() => expect(said()).toHaveLength(2));
-    await waitFor(() => expect(screen.getByRole('button', { name: '从 MCP 注册表刷新' }).hasAttribute('disabled')).toBe(false));
-    expect(screen.queryByText(QUIET)).toBeNull();
-    expect(screen.queryByText(WARNING)).toBeNull();
-    // The log said it once at warn, not at each opening.
-    expect(said().map((e) => e.level)).toEqual(['warn', 'debug']);
+      // Opened again: the registry is tried again (and fails), and nothing more is said.
+      const again = await renderWithBridge(harness, dialog, 'zh-CN');
+      await screen.findByRole('button', { name: '记忆（知识图谱）' }, { timeout: scaled(10_000) });
+      const said = () => harness!.logBook.entries().filter((e) => e.message.includes('could not read the MCP registry'));
+      await waitFor(() => expect(said()).toHaveLength(2), { timeout: scaled(10_000) });
+      await waitFor(() => expect(screen.getByRole('button', { name: '从 MCP 注册表刷新' }).hasAttribute('disabled')).toBe(false), {
+        timeout: scaled(10_000),
+      });
+      expect(screen.queryByText(QUIET)).toBeNull();
+      expect(screen.queryByText(WARNING)).toBeNull();
+      // The log said it once at warn, not at each opening.
+      expect(said().map((e) => e.level)).toEqual(['warn', 'debug']);
 
-    // Asked for: then a failure is a warning.
-    fireEvent.click(screen.getByRole('button', { name: '从 MCP 注册表刷新' }));
-    expect(await screen.findByText(WARNING, undefined, { timeout: 10_000 })).toBeTruthy();
-    again.unmount();
-  });
+      // Asked for: then a failure is a warning.
+      fireEvent.click(screen.getByRole('button', { name: '从 MCP 注册表刷新' }));
+      expect(await screen.findByText(WARNING, undefined, { timeout: scaled(10_000) })).toBeTruthy();
+      again.unmount();
+    },
+    scaled(60_000),
+  );
 });
