@@ -140,7 +140,8 @@ async function startBridge(
   fs.writeFileSync(
     config,
     JSON.stringify({
-      endpoints: [{ id: 'bench', name: 'bench', url }],
+      // Every tool, as before the auto mode became the default (100 tools would be routed): figures compare across runs.
+      endpoints: [{ id: 'bench', name: 'bench', url, toolMode: 'all' }],
       servers,
       connection,
       limits: { maxMessageBytes: 8192, callTimeoutMs: 60_000 },
