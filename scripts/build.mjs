@@ -11,18 +11,23 @@ const mirror = process.env.XIAOZHI_TRAY_UPDATE_MIRROR ?? '';
 if (mirror && !/^https:\/\/[^/\s]+/.test(mirror)) throw new Error(`XIAOZHI_TRAY_UPDATE_MIRROR must be an https:// URL, not "${mirror}"`);
 
 await Promise.all([
-  build({ ...common, entryPoints: ['src/cli/index.ts'], outfile: 'out/cli/index.js' }),
+  // openai stays out of the app's bundles (8 MB of idle memory for everyone): its own file beside each, loaded on first use.
+  build({ ...common, external: [...common.external, 'openai'], entryPoints: ['src/cli/index.ts'], outfile: 'out/cli/index.js' }),
+  build({ ...common, entryPoints: ['src/main/core/models/openai-library.ts'], outfile: 'out/cli/openai.js' }),
   // The watchdog the headless bridge starts with `node`: a few KB, not the CLI's 2 MB.
   build({ ...common, entryPoints: ['src/cli/watchdog.ts'], outfile: 'out/cli/watchdog.js' }),
   // Electron 45 runs the main process on its own Node 22 (electron-store 12 and conf need it).
   existsSync('src/main/index.ts') &&
     build({
       ...common,
+      external: [...common.external, 'openai'],
       entryPoints: ['src/main/index.ts'],
       outfile: 'out/main/index.js',
       target: 'node22',
       define: { 'process.env.XIAOZHI_TRAY_UPDATE_MIRROR': JSON.stringify(mirror) },
     }),
+  existsSync('src/main/index.ts') &&
+    build({ ...common, entryPoints: ['src/main/core/models/openai-library.ts'], outfile: 'out/main/openai.js', target: 'node22' }),
   existsSync('src/preload/index.ts') &&
     build({ ...common, entryPoints: ['src/preload/index.ts'], outfile: 'out/preload/index.js', platform: 'node', target: 'chrome130' }),
 ]);

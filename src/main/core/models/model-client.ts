@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { modelTarget, type ModelSettings } from '../../../shared/model-settings';
 import { problem } from '../../../shared/problem';
@@ -40,7 +43,14 @@ const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 type OpenAiModule = typeof import('openai');
 let loading: Promise<OpenAiModule> | undefined;
 /** The `openai` package is loaded when a model is first asked: most runs never ask one. */
-const openAi = (): Promise<OpenAiModule> => (loading ??= import('openai'));
+const openAi = (): Promise<OpenAiModule> => (loading ??= loadOpenAi());
+
+/** The library from its own bundle beside ours when there is one (the built app), else from node_modules (tests, development). */
+function loadOpenAi(): Promise<OpenAiModule> {
+  const beside = typeof __dirname === 'string' ? path.join(__dirname, 'openai.js') : undefined;
+  if (beside !== undefined && fs.existsSync(beside)) return Promise.resolve(createRequire(beside)(beside) as OpenAiModule);
+  return import('openai');
+}
 
 /**
  * One OpenAI-compatible chat-completions client with function calling, over the `openai` package
