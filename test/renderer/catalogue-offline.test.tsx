@@ -50,4 +50,21 @@ describe('the catalogue where the MCP registry cannot be reached', () => {
     },
     scaled(60_000),
   );
+
+  it(
+    'says it again in another window: the note once a window, not once a process',
+    async () => {
+      // Before: a module-wide flag; with test files sharing modules (and the web UI's tabs sharing one
+      // bundle) a catalogue opened anywhere first silenced this note for every window after it.
+      for (const round of [1, 2]) {
+        harness = makeBridge({}, undefined, { registryUrl: 'http://127.0.0.1:9/' });
+        const view = await renderWithBridge(harness, dialog, 'zh-CN');
+        expect(await screen.findByText(QUIET, undefined, { timeout: scaled(10_000) }), `window ${round}`).toBeTruthy();
+        view.unmount();
+        await harness.bridge.stop();
+        harness = undefined;
+      }
+    },
+    scaled(60_000),
+  );
 });

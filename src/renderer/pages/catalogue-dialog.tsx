@@ -72,14 +72,17 @@ function runtimeNote(
   }
 }
 
-/** Whether this window said once that the built-in catalogue is shown (the registry could not be reached). */
-let offlineNoteShown = false;
+/**
+ * The windows (by their bridge API) that said once that the built-in catalogue is shown (the registry could
+ * not be reached). Kept per store, not in one flag: a flag outlived its window and silenced the next.
+ */
+const offlineNoteShown = new WeakSet<object>();
 
 function OfflineNote() {
-  const { t } = useApp();
+  const { t, store } = useApp();
   useEffect(() => {
-    offlineNoteShown = true;
-  }, []);
+    offlineNoteShown.add(store.api);
+  }, [store.api]);
   return <p className="small muted">{t('catalogue.builtInShown')}</p>;
 }
 
@@ -106,7 +109,7 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
 
   // A refresh the user asked for that failed is worth a warning; the automatic one on opening is not (offline, or in mainland China, every time).
   const [asked, setAsked] = useState(false);
-  const [quietNote] = useState(() => !offlineNoteShown);
+  const [quietNote] = useState(() => !offlineNoteShown.has(store.api));
   const refresh = async (mode: 'ifStale' | 'now') => {
     setRefreshing(true);
     if (mode === 'now') setAsked(true);
