@@ -33,7 +33,7 @@ const UNIT = [
   'test/main/core/io/**/*.test.ts',
   'test/main/core/logs/**/*.test.ts',
   'test/main/core/router/{tool-router,tool-search}.test.ts',
-  'test/main/core/servers/{registry-failure,restart-policy,server-problems,supervisor,tool-list}.test.ts',
+  'test/main/core/servers/{call-relay-memory,registry-failure,restart-policy,server-problems,supervisor,tool-list}.test.ts',
   'test/main/core/runtimes/{runtime-sources,path-first}.test.ts',
   'test/main/core/bridge-commands.types.test.ts',
   'test/main/core/catalogue/cache-dir.test.ts',
