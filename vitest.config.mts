@@ -33,7 +33,7 @@ const UNIT = [
   'test/main/core/io/**/*.test.ts',
   'test/main/core/logs/**/*.test.ts',
   'test/main/core/router/{tool-router,tool-search}.test.ts',
-  'test/main/core/servers/{registry-failure,restart-policy,server-problems,supervisor,tool-list}.test.ts',
+  'test/main/core/servers/{call-relay-memory,registry-failure,restart-policy,server-problems,supervisor,tool-list}.test.ts',
   'test/main/core/runtimes/{runtime-sources,path-first}.test.ts',
   'test/main/core/bridge-commands.types.test.ts',
   'test/main/core/catalogue/cache-dir.test.ts',
@@ -51,6 +51,8 @@ const QUALITY = ['test/quality/**'];
 const server = { deps: { inline: ['electron-store', 'conf'] } };
 // One factor for every worker (see test/helpers/time-scale.ts): read once, here.
 const env = { TEST_TIME_SCALE: String(TIME_SCALE) };
+// Run before every file (the files share their worker): fails a file that leaves process.env changed.
+const setupFiles = ['test/setup/env-guard.ts'];
 
 export default defineConfig({
   test: {
@@ -70,6 +72,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           server,
           env,
+          setupFiles,
         },
       },
       {
@@ -93,6 +96,7 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           server,
           env,
+          setupFiles,
         },
       },
     ],

@@ -10,6 +10,8 @@ afterEach(() => h.cleanup());
 /** The real CLI, as a child process, under a Chinese locale. */
 const ZH = { LANG: 'zh_CN.UTF-8' };
 const inChinese = (args: string[], env: NodeJS.ProcessEnv = {}) => h.finished(args, { env: { ...ZH, ...env } });
+/** The same through the CLI's main() in this process: for what only answers (help, usage errors). */
+const answeredInChinese = (args: string[], env: NodeJS.ProcessEnv = {}) => h.answered(args, { env: { ...ZH, ...env } });
 
 /** A port nothing listens on (taken, then given back). */
 async function closedPort(): Promise<number> {
@@ -27,15 +29,15 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(bare.err).toContain('用法：xiaozhi-tray 命令 [选项]');
     expect(bare.err).toContain('从这里开始：');
     expect(bare.err).toMatch(/\n {2}run {6}把你的工具提供给小智/);
-    const help = await inChinese(['help', 'run']);
+    const help = await answeredInChinese(['help', 'run']);
     expect(help.out).toContain('用法：\n  xiaozhi-tray run');
     expect(help.out).toContain('选项：');
     // LC_ALL before LANG, LC_MESSAGES before LANG, and --lang before all of them.
-    expect((await inChinese(['--help'], { LC_ALL: 'C' })).out).toContain('Usage: xiaozhi-tray COMMAND [options]');
+    expect((await answeredInChinese(['--help'], { LC_ALL: 'C' })).out).toContain('Usage: xiaozhi-tray COMMAND [options]');
     expect((await h.finished(['--help'], { env: { LANG: 'C', LC_MESSAGES: 'zh_TW.UTF-8' } })).out).toContain('用法：');
-    expect((await inChinese(['--help', '--lang', 'en'])).out).toContain('Usage: xiaozhi-tray COMMAND [options]');
-    expect((await h.finished(['help', '--lang=zh-CN'])).out).toContain('用法：');
-    const badLang = await inChinese(['--lang', 'fr', 'help']);
+    expect((await answeredInChinese(['--help', '--lang', 'en'])).out).toContain('Usage: xiaozhi-tray COMMAND [options]');
+    expect((await h.answered(['help', '--lang=zh-CN'])).out).toContain('用法：');
+    const badLang = await answeredInChinese(['--lang', 'fr', 'help']);
     expect(badLang).toMatchObject({ code: 2, out: '' });
     expect(badLang.err).toBe('xiaozhi-tray: --lang 只能是 en 或 zh-CN，不能是“fr”\n');
   });
@@ -44,21 +46,21 @@ describe('the CLI in Chinese when the locale says so', () => {
     const file = h.writeConfig({});
     const typo = await inChinese(['run', '--cofnig', file]);
     expect(typo).toEqual({ code: 2, out: '', err: 'xiaozhi-tray: 没有选项 --cofnig。是不是想用 --config？\n' });
-    const far = await inChinese(['check', '--colour']);
+    const far = await answeredInChinese(['check', '--colour']);
     expect(far.err).toContain(
       '“check”没有选项 --colour。可用的选项：--config, --allow-env, --help, --version；运行“xiaozhi-tray help check”查看说明',
     );
-    const choice = await inChinese(['export', '--config', file, '--format', 'yaml']);
+    const choice = await answeredInChinese(['export', '--config', file, '--format', 'yaml']);
     expect(choice.code).toBe(2);
     expect(choice.err).toContain(
       '--format 只能是 mcp-servers、xiaozhi-client、cursor、claude-desktop、vscode、cherry-studio，不能是“yaml”',
     );
-    expect((await inChinese(['tols'])).err).toContain('没有命令“tols”。是不是想用“tools”？');
-    expect((await inChinese(['run', '--config', file, '--mcp-port', 'x'])).err).toBe(
+    expect((await answeredInChinese(['tols'])).err).toContain('没有命令“tols”。是不是想用“tools”？');
+    expect((await answeredInChinese(['run', '--config', file, '--mcp-port', 'x'])).err).toBe(
       'xiaozhi-tray: --mcp-port 必须是端口号（1-65535），不能是“x”\n',
     );
     const empty = h.writeConfig('', 'empty-token');
-    expect((await inChinese(['run', '--config', file, '--mcp-token-file', empty])).err).toContain(
+    expect((await answeredInChinese(['run', '--config', file, '--mcp-token-file', empty])).err).toContain(
       `--mcp-token-file：${empty} 是空的。请把密钥写进去（一行）`,
     );
     const withEndpoint = h.writeConfig({

@@ -92,12 +92,12 @@ describe('servers: the configured servers and their state, without serving xiaoz
       })),
       limits: { startGraceMs: grace },
     });
-    const tools = await finished(['tools', '--config', file]);
+    // Both commands at once: each starts the servers of its own, one after another as above.
+    const [tools, servers] = await Promise.all([finished(['tools', '--config', file]), finished(['servers', '--config', file, '--json'])]);
     // Before: after the grace, "c starting", "d starting", 0 of their tools, exit 1.
     expect(tools.code, tools.out + tools.err).toBe(0);
     for (const name of ['a', 'b', 'c', 'd']) expect(tools.out).toMatch(new RegExp(`\\b${name}_echo\\b|\\becho\\b`));
     expect(tools.err).toMatch(/Still starting \(\d+ s so far\): .*d/);
-    const servers = await finished(['servers', '--config', file, '--json']);
     expect(servers.code).toBe(0);
     expect((JSON.parse(servers.out) as { servers: { state: string }[] }).servers.map((s) => s.state)).toEqual([
       'running',

@@ -74,7 +74,8 @@ describe('run: the local server token from a file or the environment', () => {
 
   it('says what is wrong with a token file: missing, empty, both flags, others can read it', async () => {
     const config = h.writeConfig({ servers: [] });
-    const missing = await h.finished([
+    // Usage errors, refused before anything starts: answered in this process.
+    const missing = await h.answered([
       'run',
       '--config',
       config,
@@ -85,10 +86,10 @@ describe('run: the local server token from a file or the environment', () => {
     ]);
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/--mcp-token-file: cannot read \S+nope\.txt \(ENOENT\)/);
-    const empty = await h.finished(['run', '--config', config, '--mcp-port', '0', '--mcp-token-file', secretFile('\n')]);
+    const empty = await h.answered(['run', '--config', config, '--mcp-port', '0', '--mcp-token-file', secretFile('\n')]);
     expect(empty.code).toBe(2);
     expect(empty.err).toMatch(/--mcp-token-file: \S+secret\.txt is empty/);
-    const both = await h.finished(['run', '--config', config, '--mcp-token', MCP_TOKEN, '--mcp-token-file', secretFile(MCP_TOKEN)]);
+    const both = await h.answered(['run', '--config', config, '--mcp-token', MCP_TOKEN, '--mcp-token-file', secretFile(MCP_TOKEN)]);
     expect(both.code).toBe(2);
     expect(both.err).toContain('give --mcp-token or --mcp-token-file, not both');
     if (process.platform !== 'win32') {

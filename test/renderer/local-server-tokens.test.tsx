@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { AddToClientDialog } from '../../src/renderer/pages/add-to-client-dialog';
 import { LocalServerSection } from '../../src/renderer/pages/local-server-section';
@@ -15,7 +15,6 @@ const TOKEN = 'window-local-token-0123456789abcdef';
 let harness: Harness | undefined;
 let copied: string[] = [];
 let home: string;
-const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
 
 beforeEach(() => {
   copied = [];
@@ -24,15 +23,16 @@ beforeEach(() => {
     value: { writeText: async (text: string) => void copied.push(text) },
   });
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-window-tokens-'));
-  process.env.HOME = home;
-  process.env.XDG_CONFIG_HOME = path.join(home, '.config');
+  // Stubbed, so that a variable that was unset is unset again after (assigning undefined back
+  // leaves the string "undefined": a relative config folder for every later file of the worker).
+  vi.stubEnv('HOME', home);
+  vi.stubEnv('XDG_CONFIG_HOME', path.join(home, '.config'));
 });
 afterEach(async () => {
   cleanup();
   await harness?.bridge.stop();
   harness = undefined;
-  process.env.HOME = saved.HOME;
-  process.env.XDG_CONFIG_HOME = saved.XDG_CONFIG_HOME;
+  vi.unstubAllEnvs();
   fs.rmSync(home, { recursive: true, force: true });
 });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { AddToClientSessions, planFileEdit } from '../../../../src/main/core/local-server/add-to-client';
@@ -112,19 +112,19 @@ describe('"Add to …": the file itself', () => {
 
 describe('"Add to …" through the bridge', () => {
   let home: string;
-  const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
   let bridge: Bridge | undefined;
 
   beforeEach(() => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-addto-'));
-    process.env.HOME = home;
-    process.env.XDG_CONFIG_HOME = path.join(home, '.config');
+    // Stubbed, so that a variable that was unset is unset again after (assigning undefined back
+    // leaves the string "undefined": a relative config folder for every later file of the worker).
+    vi.stubEnv('HOME', home);
+    vi.stubEnv('XDG_CONFIG_HOME', path.join(home, '.config'));
   });
   afterEach(async () => {
     await bridge?.stop();
     bridge = undefined;
-    process.env.HOME = saved.HOME;
-    process.env.XDG_CONFIG_HOME = saved.XDG_CONFIG_HOME;
+    vi.unstubAllEnvs();
     fs.rmSync(home, { recursive: true, force: true });
   });
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { FileSettingsStore, MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
@@ -99,15 +99,15 @@ describe.skipIf(!posix)('the state file for connect', () => {
 
 describe.skipIf(!posix)('"Add to …" into a file other users can read', () => {
   let home: string;
-  const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
   beforeEach(() => {
     home = tempDir();
-    process.env.HOME = home;
-    process.env.XDG_CONFIG_HOME = path.join(home, '.config');
+    // Stubbed, so that a variable that was unset is unset again after (assigning undefined back
+    // leaves the string "undefined": a relative config folder for every later file of the worker).
+    vi.stubEnv('HOME', home);
+    vi.stubEnv('XDG_CONFIG_HOME', path.join(home, '.config'));
   });
   afterEach(() => {
-    process.env.HOME = saved.HOME;
-    process.env.XDG_CONFIG_HOME = saved.XDG_CONFIG_HOME;
+    vi.unstubAllEnvs();
   });
 
   function cursorFile(mode: number): string {
