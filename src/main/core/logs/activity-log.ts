@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ACTIVITY_KEEP_MS, MAX_ACTIVITY_SAMPLES, type ActivitySample } from '../../../shared/activity';
 import { CallOutcomeSchema } from '../../../shared/status';
-import { readTextInPieces } from '../system/read-in-pieces';
+import { readTextInPieces } from '../system/text-in-pieces';
 import type { CallRecord } from '../../../shared/status';
 import { startAtomicWrite } from '../system/atomic-write';
 

@@ -22,3 +22,18 @@ export function readTextInPieces(file: string): string {
   }
   return text + decoder.end();
 }
+
+/** Characters written at a time: at most 96 KB of UTF-8, under the same threshold. */
+const PIECE_CHARS = 32 * 1024;
+
+/** `fs.writeFileSync(fd, text)`, in pieces of at most 96 KB, for the same reason (a 1.5 MB activity file is written every few seconds under calls). */
+export function writeTextInPieces(fd: number, text: string): void {
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(start + PIECE_CHARS, text.length);
+    // Never between the two halves of a surrogate pair: each half alone would be written as U+FFFD.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--;
+    const bytes = Buffer.from(text.slice(start, end), 'utf8');
+    for (let written = 0; written < bytes.length;) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    start = end;
+  }
+}
