@@ -43,7 +43,7 @@ export const FIGURES: Record<string, FigureSpec> = {
     margin: { plus: 5 },
     target: 8,
   },
-  rss_growth_5000: { label: 'bridge RSS growth after 5,000 calls', unit: '%', margin: { plus: 10 }, target: 15 },
+  rss_growth_5000: { label: 'bridge RSS growth after 5,000 calls, settled', unit: '%', margin: { plus: 10 }, target: 15 },
   local_call_vs_direct: {
     label: 'a local-server call (streamable HTTP) ÷ the direct stdio call (p25)',
     unit: '×',

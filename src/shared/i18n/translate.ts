@@ -1,6 +1,7 @@
 import { en } from './en';
 import { zhCN } from './zh-CN';
 import { own } from '../own';
+import { formatNumber, pluralCategory } from './plural';
 
 export type Language = 'zh-CN' | 'en';
 export type MessageKey = keyof typeof en;
@@ -14,12 +15,9 @@ export function resolveLanguage(setting: 'system' | Language | undefined, system
   return !systemLocale || /^zh\b/i.test(systemLocale) ? 'zh-CN' : 'en';
 }
 
-const pluralRules = new Map<Language, Intl.PluralRules>();
-const numberFormats = new Map<Language, Intl.NumberFormat>();
-
 /**
  * `{name}` placeholders are replaced from `params`; `{count, plural, one {# call} other {# calls}}`
- * picks the form `Intl.PluralRules` gives for the language (`#` is the number, formatted).
+ * picks the language's plural form (`#` is the number, formatted), as `Intl` would (see `plural.ts`).
  */
 export function translate(language: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
   return format(language, catalogs[language][key] ?? en[key], params);
@@ -60,12 +58,8 @@ function pluralForm(language: Language, forms: string, value: string | number | 
   const n = Number(value ?? 0);
   const options = new Map<string, string>();
   for (const match of forms.matchAll(/(=?\w+)\s*\{((?:[^{}]|\{[^{}]*\})*)\}/g)) options.set(match[1] as string, match[2] as string);
-  let rules = pluralRules.get(language);
-  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
-  let numbers = numberFormats.get(language);
-  if (!numbers) numberFormats.set(language, (numbers = new Intl.NumberFormat(language)));
-  const chosen = options.get(`=${n}`) ?? options.get(rules.select(n)) ?? options.get('other') ?? '';
-  return chosen.replace(/#/g, numbers.format(n));
+  const chosen = options.get(`=${n}`) ?? options.get(pluralCategory(language, n)) ?? options.get('other') ?? '';
+  return chosen.replace(/#/g, formatNumber(n));
 }
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;

@@ -1,15 +1,11 @@
-import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_TOOL_SET, type NamingPolicy, type ToolSet } from '../../../shared/settings';
-import type { CallOutcome, CatalogSummary, CatalogTool, ConfirmedIn } from '../../../shared/status';
+import type { CatalogSummary, CatalogTool, ConfirmedIn } from '../../../shared/status';
 import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
-import { ServerUnavailableError } from '../problems/server-unavailable';
 import { errorText } from '../problems/error-text';
-import { ProblemError } from '../problems/server-problems';
-import { spokenServiceError } from './spoken-error';
-import { resultText, shapeResult, textResult } from './result-shaping';
 import { spokenError } from './spoken-error';
-import { sentences, translate, type Language } from '../../../shared/i18n/translate';
+import type { Language } from '../../../shared/i18n/translate';
 import { assignExposedNames, toolKey } from './tool-names';
 import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
 import { servedSchema } from '../servers/served-schema';
@@ -18,11 +14,16 @@ import type { ArgumentCheck } from './argument-check';
 import type { CallSignal } from '../io/call-signal';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
 import { CONFIRM_TOOL } from './builtin/confirm-tool';
-import type { Confirmations, HeldVia } from './builtin/confirmations';
-import { withoutPin, type PinPlace } from './builtin/confirmation-pin';
-import type { VoiceCall, VoiceCallNote, VoiceCalls } from './builtin/voice-calls';
+import type { Confirmations } from './builtin/confirmations';
+import type { PinPlace } from './builtin/confirmation-pin';
+import type { VoiceCalls } from './builtin/voice-calls';
 import type { ToolPolicy } from '../../../shared/settings';
 import { own } from '../../../shared/own';
+import type { SetEntry } from './set-entry';
+import { badArguments, entryFor, sourceOf, unavailable } from './call-admission';
+import { holdForConfirmation } from './call-hold';
+import { runCall } from './call-run';
+import { ToolCall } from './tool-call';
 
 /** What the hub needs of a server: its tools and a way to call them. */
 export interface ToolSource {
@@ -156,22 +157,12 @@ export interface CatalogView {
   call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer>;
 }
 
-interface Entry {
-  exposed: string;
-  server: string;
-  original: Tool;
-  enabled: boolean;
-  /** Its server is up: only then is it listed and in the catalog; otherwise a call is told why it cannot run. */
-  running: boolean;
-  prepared: PreparedTool;
-}
-
 /**
  * Entries (sorted by exposed name) with each name once: names are assigned to be unique, so a repeat
  * is a defect; serving it would make the name route to one tool and list two.
  */
-function withoutSameNames(sorted: Entry[], log: Logger): Entry[] {
-  const out: Entry[] = [];
+function withoutSameNames(sorted: SetEntry[], log: Logger): SetEntry[] {
+  const out: SetEntry[] = [];
   for (const entry of sorted) {
     const previous = out[out.length - 1];
     if (previous?.exposed === entry.exposed) {
@@ -195,9 +186,9 @@ export function setIncludesServer(set: ToolSet, server: string): boolean {
  */
 export class ToolSetView implements CatalogView {
   /** Tools of running servers: the catalog. */
-  private entries: Entry[] = [];
+  private entries: SetEntry[] = [];
   /** Every named tool, those of servers that are down included. */
-  private byName = new Map<string, Entry>();
+  private byName = new Map<string, SetEntry>();
   private byTool = new Map<string, string>();
   /** Enabled tools, sorted by exposed name: the catalog as served. */
   private served: PreparedTool[] = [];
@@ -239,7 +230,7 @@ export class ToolSetView implements CatalogView {
       naming === 'always-prefix',
       programs,
     );
-    const all: Entry[] = [];
+    const all: SetEntry[] = [];
     const unservable = new Set<string>();
     for (const { server, tool, running } of mine) {
       const toolSettings = own(own(set.tools, server), tool.name);
@@ -337,22 +328,9 @@ export class ToolSetView implements CatalogView {
    */
   admit(name: string, args: Record<string, unknown>): { identity: ToolIdentity } | { refused: Problem; said: string } {
     const entry = this.byName.get(name);
-    const refusal = (refused: Problem) => ({ refused, said: spokenError(refused, this.context.language()) });
-    if (!entry) return refusal(problem('call.unknownTool', { tool: name }));
-    if (!entry.enabled) return refusal(problem('call.toolOff', { tool: name }));
-    const wrong = this.badArguments(entry, name, args);
-    return wrong ? refusal(wrong) : { identity: { server: entry.server, tool: entry.original.name } };
-  }
-
-  /** What is wrong with the arguments, checked against the tool's schema (unless its server's checks are off). */
-  private badArguments(entry: Entry, name: string, args: Record<string, unknown>): Problem | undefined {
-    if (this.context.argumentChecksOff()?.has(entry.server)) return undefined;
-    const invalid = this.context.argumentCheck.check(
-      { name, server: entry.server, inputSchema: entry.original.inputSchema as Record<string, unknown> },
-      args,
-      this.context.language(),
-    );
-    return invalid ? problem('call.badArguments', { tool: name, detail: invalid }) : undefined;
+    const refused = unavailable(entry, name) ?? (entry ? badArguments(this.context, entry, name, args) : undefined);
+    if (refused || !entry) return { refused: refused as Problem, said: spokenError(refused as Problem, this.context.language()) };
+    return { identity: { server: entry.server, tool: entry.original.name } };
   }
 
   nameOf(tool: ToolIdentity): string | undefined {
@@ -389,251 +367,38 @@ export class ToolSetView implements CatalogView {
   }
 
   /**
-   * Holds a call for confirmation. Asked first ("ask"), the answer tells the model to ask the
-   * person for their PIN (never in the answer: a model cannot confirm by itself); "window", that it
-   * waits for Allow in the window or the web UI, which nothing the model calls can give.
+   * Routes a call to the owning server, in steps: admitted (a tool of this set, switched on, of a
+   * configured server, with arguments its schema takes), held for confirmation when a call by voice
+   * must be, run, and its answer shaped for its caller and recorded (`tool-call.ts`).
    */
-  private hold(
-    voice: VoiceGuard,
-    entry: Entry,
-    name: string,
-    args: Record<string, unknown>,
-    context: CallContext,
-    via: HeldVia,
-    finish: (result: CallToolResult, outcome: CallOutcome, cause?: Problem) => CallAnswer,
-    lastRow: () => number | undefined,
-  ): CallAnswer {
-    const { session, caller, boundTo } = context;
-    // The history row of this held call: its outcome (run, denied, expired) updates it.
-    const row: { id?: number } = {};
-    const action = describeAction(entry.original, name, args);
-    // The first call that asks for the PIN makes one if the user set none (shown only in the window).
-    const where = via === 'pin' ? voice.pinFor() : undefined;
-    voice.confirmations.hold({
-      session: session as string,
-      via,
-      caller,
-      owner: context.owner ?? caller,
-      server: entry.server,
-      tool: name,
-      title: actionTitle(entry.original, name),
-      action,
-      args,
-      run: (confirmedBy, options = {}) =>
-        this.call(name, args, {
-          caller,
-          session: session as string,
-          confirmedBy,
-          ...(row.id !== undefined ? { heldRow: row.id } : {}),
-          ...(boundTo ? { boundTo } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-          ...(options.background ? { background: options.background } : {}),
-        }),
-      stillAllowed: () => voice.policyOf(entry.server, entry.original) !== 'never',
-      windowOnly: () => voice.policyOf(entry.server, entry.original) === 'window',
-      // Who asked, what, and what became of it: in the history like the call it would have been.
-      ended: (how, by) =>
-        this.context.history.add({
-          caller,
-          ...(row.id !== undefined ? { replaces: row.id } : {}),
-          confirmation: { state: how, ...(how === 'denied' ? { in: by ?? 'window' } : {}) },
-          tool: name,
-          originalTool: entry.original.name,
-          server: entry.server,
-          arguments: args,
-          durationMs: 0,
-          outcome: 'cancelled',
-          result: translate(
-            this.context.language(),
-            how === 'denied' ? 'voice.confirm.denied' : how === 'withdrawn' ? 'voice.confirm.withdrawn' : 'voice.confirm.expired',
-            { action },
-          ),
-        }),
-    });
-    const language = this.context.language();
-    const confirmTool = this.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
-    const text =
-      via === 'window'
-        ? translate(language, 'voice.confirm.askWindow', { action })
-        : sentences(
-            language,
-            translate(language, 'voice.confirm.ask', { action, confirmTool }),
-            where === undefined ? undefined : translate(language, `voice.confirm.whereIsPin.${where}`),
-          );
-    const answer = finish(textResult(text), 'held', problem('call.held', { tool: name, via }));
-    row.id = lastRow();
-    return answer;
+  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
+    // Not async (its promise would wrap the run's, two more turns per call), so a throw is made a rejection here.
+    try {
+      return this.route(name, args, context);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  /**
-   * Routes a call to the owning server. Whatever the model should know about (unknown or disabled
-   * tool, server down, timeout, the tool's own failure) comes back as an `isError` result it can read.
-   */
-  async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
-    const started = performance.now();
-    const found = this.byName.get(name);
-    const bound = context.boundTo;
-    // A session's name stands for the tool it was served, even if the name now means another one.
-    const entry = !bound || (found?.server === bound.server && found.original.name === bound.tool) ? found : undefined;
-    const shape = context.shape !== false;
-    let lastRow: number | undefined;
-    const finish = (result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer => {
-      // A voice session never reads the person's PIN, whatever a tool answered (a file tool reading the config):
-      // hidden before the answer is cut to fit, or a cut through it would show its first digits.
-      const pin = context.session !== undefined && this.context.voice ? this.context.voice.pin() : undefined;
-      const visible =
-        pin === undefined ? result : withoutPin(shape ? textResult(resultText(result), result.isError === true) : result, pin);
-      const out = shape ? shapeResult(visible, this.context.maxMessageBytes(), context.idJson ?? '0', this.context.language()) : visible;
-      lastRow = this.context.history.add({
-        caller: context.caller,
-        ...(context.heldRow !== undefined ? { replaces: context.heldRow } : {}),
-        ...(outcome === 'held'
-          ? { confirmation: { state: 'waiting' as const } }
-          : context.confirmedBy !== undefined
-            ? { confirmation: { state: 'allowed' as const, in: context.confirmedBy } }
-            : {}),
-        tool: name,
-        originalTool: entry?.original.name ?? name,
-        server: entry?.server ?? '',
-        arguments: args,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        outcome,
-        result: resultText(out),
-        ...(context.background?.id !== undefined ? { task: context.background.id } : {}),
-        ...(context.background?.disconnected ? { disconnected: true } : {}),
-      }).id;
-      return cause ? { result: out, problem: cause } : { result: out };
-    };
-    const refuse = (cause: Problem, outcome: CallOutcome = 'error') =>
-      finish(textResult(spokenError(cause, this.context.language()), true), outcome, cause);
-    if (!entry) return refuse(problem('call.unknownTool', { tool: name }));
-    if (!entry.enabled) return refuse(problem('call.toolOff', { tool: name }));
-    let source: ToolSource | undefined;
-    for (const s of this.context.sources()) {
-      if (s.name === entry.server) {
-        source = s;
-        break;
-      }
-    }
-    if (!source) return refuse(problem('call.notConfigured', { tool: name, server: entry.server }));
-    const wrong = this.badArguments(entry, name, args);
-    if (wrong) return refuse(wrong);
+  private route(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
+    const call = new ToolCall(this.context, name, args, context);
+    const entry = entryFor(this.byName, name, context.boundTo);
+    call.entry = entry;
+    const off = unavailable(entry, name);
+    if (off || !entry) return Promise.resolve(call.refuse(off as Problem));
+    const source = sourceOf(this.context, entry.server);
+    if (!source) return Promise.resolve(call.refuse(problem('call.notConfigured', { tool: name, server: entry.server })));
+    const wrong = badArguments(this.context, entry, name, args);
+    if (wrong) return Promise.resolve(call.refuse(wrong));
     // A call by voice (an endpoint session) of a risky tool is held until the user confirms it, or refused.
     const voice = this.context.voice;
     // A confirmed call is checked again: the tool may have been set to "never" while it was held.
     if (voice && context.session !== undefined && entry.server !== BUILTIN_SERVER) {
       const policy = voice.policyOf(entry.server, entry.original);
-      if (policy === 'never') return refuse(problem('call.refused', { tool: name }));
+      if (policy === 'never') return Promise.resolve(call.refuse(problem('call.refused', { tool: name })));
       if ((policy === 'ask' || policy === 'window') && context.confirmedBy === undefined)
-        return this.hold(voice, entry, name, args, context, policy === 'ask' ? 'pin' : 'window', finish, () => lastRow);
+        return Promise.resolve(holdForConfirmation(this, this.context, voice, call, entry, policy === 'ask' ? 'pin' : 'window'));
     }
-    // A call by voice is known while in flight: a server's question during it can be put to its caller,
-    // and what the server asked that nobody could answer is told with its result.
-    const { session, answerNow } = context;
-    const inFlight: VoiceCall | undefined =
-      voice?.calls && session !== undefined && entry.server !== BUILTIN_SERVER
-        ? { session, caller: context.caller, ...(answerNow ? { answerNow } : {}), confirmTool: this.confirmToolServed }
-        : undefined;
-    const leave = inFlight ? voice?.calls?.add(entry.server, inFlight) : undefined;
-    try {
-      const result = await source.callTool(entry.original.name, args, {
-        signal: context.signal,
-        onProgress: context.onProgress,
-        caller: context.caller,
-        session: context.session,
-        owner: context.owner,
-        ...(context.background ? { background: true, task: context.background } : {}),
-        ...(context.nameTask ? { nameTask: context.nameTask } : {}),
-      });
-      const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
-      if (outputSchema && !result.isError) {
-        // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
-        const language = this.context.language();
-        const wrong = this.context.argumentCheck.checkOutput(
-          { name, server: entry.server, outputSchema },
-          result.structuredContent,
-          language,
-        );
-        if (wrong) return refuse(problem('call.failed', { tool: name, detail: `${wrong}${translate(language, 'voice.words.end')}` }));
-      }
-      if (inFlight?.notes) return finish(toldTruly(result, inFlight.notes, name, this.context.language()), result.isError ? 'error' : 'ok');
-      // A failure with no words would reach the user as silence: say at least which tool failed.
-      if (result.isError && resultText(result).trim() === '')
-        return finish(textResult(translate(this.context.language(), 'voice.call.noReason', { tool: name }), true), 'error');
-      return finish(result, result.isError ? 'error' : 'ok');
-    } catch (error) {
-      if (error instanceof ServerUnavailableError)
-        return refuse(problem('call.unavailable', { tool: name, server: entry.server, state: error.state }));
-      if (context.signal?.aborted) return refuse(problem('call.cancelled', { tool: name }), 'cancelled');
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        this.context.log.warn(
-          `call ${name} (server "${entry.server}") did not finish within ${timeoutSeconds(error) ?? '?'} s; the server was told to cancel it`,
-        );
-        return refuse(problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }), 'timeout');
-      }
-      if (error instanceof ProblemError) {
-        // A web service's failure, already worded for the model (HTTP status, the platform's own message).
-        this.context.log.warn(`call ${name} failed: ${error.message}`);
-        return finish(textResult(spokenServiceError(name, error, this.context.language()), true), 'error', error.problem);
-      }
-      this.context.log.warn(`call ${name} failed: ${errorText(error)}`);
-      return refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
-    } finally {
-      leave?.();
-    }
+    return runCall(this.context, call, entry, source, this.confirmToolServed);
   }
-}
-
-/**
- * A call by voice's result, with what the tool's own words would not say truly: a failure after it
- * wanted xiaozhi's model (sampling, which voice calls cannot offer: its English error, often wrapped
- * twice, is replaced), or a question nobody could be asked (its "declined" was nobody's choice).
- */
-function toldTruly(result: CallToolResult, notes: ReadonlySet<VoiceCallNote>, tool: string, language: Language): CallToolResult {
-  if (notes.has('sampling') && result.isError) return textResult(translate(language, 'voice.call.samplingRefused', { tool }), true);
-  if (!notes.has('unaskable')) return result;
-  const said = resultText(result).trim();
-  const note = translate(language, 'voice.call.questionNotAsked', { tool });
-  return textResult(
-    sentences(language, note, said === '' ? undefined : translate(language, 'voice.call.toolSaid', { text: said })),
-    result.isError === true,
-  );
-}
-
-/** Arguments shown in a confirmation request, and how long each value may be: enough to know what is meant. */
-const SHOWN_ARGUMENTS = 3;
-const SHOWN_VALUE_CHARS = 40;
-
-/** The action as the user will hear it: the tool's title (or name) and its main arguments. */
-export function describeAction(tool: Tool, name: string, args: Record<string, unknown>): string {
-  const title = actionTitle(tool, name);
-  const shown = shownArguments(args).map(({ name: key, value }) => `${key}: ${value}`);
-  return shown.length > 0 ? `${title} (${shown.join(', ')})` : title;
-}
-
-/** The tool's title, or its name. */
-export function actionTitle(tool: Tool, name: string): string {
-  return tool.annotations?.title ?? tool.title ?? name;
-}
-
-/** Argument names whose values are secrets (api_key, accessToken, password, Authorization…): never shown or said. */
-const SECRET_ARGUMENT = /(api[_-]?key|^key$|[_-]key$|secret|token|passw(or)?d|^pwd$|authori[sz]ation|cookie|credential)/i;
-const HIDDEN_VALUE = '***';
-
-/** The first few arguments, each value cut short, secrets hidden: what the user is shown and told. */
-export function shownArguments(args: Record<string, unknown>): { name: string; value: string }[] {
-  return Object.entries(args)
-    .slice(0, SHOWN_ARGUMENTS)
-    .map(([key, value]) => {
-      if (SECRET_ARGUMENT.test(key)) return { name: key, value: HIDDEN_VALUE };
-      const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-      return { name: key, value: text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text };
-    });
-}
-
-/** The limit in seconds to a tenth (0.3, 1.5, 60): whole seconds would say 0 s for a limit under half a second. */
-function timeoutSeconds(error: McpError): number | undefined {
-  const timeout = (error.data as { timeout?: number } | undefined)?.timeout;
-  return typeof timeout === 'number' ? Math.round(timeout / 100) / 10 : undefined;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { writeTextInPieces } from './text-in-pieces';
 
 const TEMP_SUFFIX = '.tmp';
 /** When this process started (ms): temporary files stamped earlier were not written by it. */
@@ -78,7 +79,7 @@ export function startAtomicWrite(file: string, text: string, options: WriteOptio
   const handle = fs.openSync(temp, 'w', 0o600);
   try {
     if (process.platform !== 'win32') fs.fchmodSync(handle, mode);
-    fs.writeFileSync(handle, text);
+    writeTextInPieces(handle, text);
     fs.fsyncSync(handle);
   } catch (error) {
     fs.closeSync(handle);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeAction, shownArguments } from '../../../../src/main/core/hub/tool-set-view';
+import { describeAction, shownArguments } from '../../../../src/main/core/hub/action-description';
 
 // Before: delete_file {path, api_key: "sk-live-abcdef"} was held, and the window's panel and the
 // voice text both said the key (only secrets the config knows were masked).

@@ -3,7 +3,7 @@ import type { PendingConfirmation } from '../../../../shared/confirmations';
 import type { ConfirmedIn } from '../../../../shared/status';
 import { CallAbort } from '../../io/call-signal';
 import { resultText } from '../../hub/result-shaping';
-import { shownArguments } from '../../hub/tool-set-view';
+import { shownArguments } from '../../hub/action-description';
 import type { Confirmations, HeldCall } from '../../hub/builtin/confirmations';
 import type { BackgroundCalls, WatchedCall } from '../../long-calls/background-calls';
 import type { CommandHandlers, SettingsAccess } from './command-handlers';

@@ -1,0 +1,118 @@
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { problem } from '../../../shared/problem';
+import { sentences, translate, type Language } from '../../../shared/i18n/translate';
+import { ServerUnavailableError } from '../problems/server-unavailable';
+import { errorText } from '../problems/error-text';
+import { ProblemError } from '../problems/server-problems';
+import { BUILTIN_SERVER } from './builtin/builtin-tools';
+import type { VoiceCall, VoiceCallNote } from './builtin/voice-calls';
+import { resultText, textResult } from './result-shaping';
+import { spokenServiceError } from './spoken-error';
+import type { SetEntry } from './set-entry';
+import type { ToolCall } from './tool-call';
+import type { CallAnswer, SourceCallOptions, ToolSource, ViewContext } from './tool-set-view';
+
+/**
+ * The call runs on its server. Whatever the model should know about (server down, timeout, the
+ * tool's own failure, a result its own output schema refuses) comes back as an `isError` result it
+ * can read. `confirmTool`: the confirm tool's name when the set serves it (told to a call by voice).
+ */
+export async function runCall(
+  view: ViewContext,
+  call: ToolCall,
+  entry: SetEntry,
+  source: ToolSource,
+  confirmTool: string | undefined,
+): Promise<CallAnswer> {
+  const { name, args, context } = call;
+  // A call by voice is known while in flight: a server's question during it can be put to its caller,
+  // and what the server asked that nobody could answer is told with its result.
+  const calls = view.voice?.calls;
+  const { session, answerNow } = context;
+  let inFlight: VoiceCall | undefined;
+  if (calls && session !== undefined && entry.server !== BUILTIN_SERVER) {
+    inFlight = { session, caller: context.caller, confirmTool };
+    if (answerNow) inFlight.answerNow = answerNow;
+  }
+  const leave = inFlight ? calls?.add(entry.server, inFlight) : undefined;
+  try {
+    const result = await source.callTool(entry.original.name, args, sourceOptions(call));
+    const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
+    if (outputSchema && !result.isError) {
+      // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
+      const language = view.language();
+      const wrong = view.argumentCheck.checkOutput({ name, server: entry.server, outputSchema }, result.structuredContent, language);
+      if (wrong) return call.refuse(problem('call.failed', { tool: name, detail: `${wrong}${translate(language, 'voice.words.end')}` }));
+    }
+    if (inFlight?.notes) return call.finish(toldTruly(result, inFlight.notes, name, view.language()), result.isError ? 'error' : 'ok');
+    // A failure with no words would reach the user as silence: say at least which tool failed.
+    if (result.isError && resultText(result).trim() === '')
+      return call.finish(textResult(translate(view.language(), 'voice.call.noReason', { tool: name }), true), 'error');
+    return call.finish(result, result.isError ? 'error' : 'ok');
+  } catch (error) {
+    return failed(view, call, entry, error);
+  } finally {
+    leave?.();
+  }
+}
+
+/** What the server is told of the call (only what the call has: most have no progress, task or background). */
+function sourceOptions(call: ToolCall): SourceCallOptions {
+  const { context } = call;
+  const options: SourceCallOptions = {
+    signal: context.signal,
+    onProgress: context.onProgress,
+    caller: context.caller,
+    session: context.session,
+    owner: context.owner,
+  };
+  if (context.background) {
+    options.background = true;
+    options.task = context.background;
+  }
+  if (context.nameTask) options.nameTask = context.nameTask;
+  return options;
+}
+
+/** A call that threw: why, as the model should hear it (and the log, for what is the server's fault). */
+function failed(view: ViewContext, call: ToolCall, entry: SetEntry, error: unknown): CallAnswer {
+  const { name, context } = call;
+  if (error instanceof ServerUnavailableError)
+    return call.refuse(problem('call.unavailable', { tool: name, server: entry.server, state: error.state }));
+  if (context.signal?.aborted) return call.refuse(problem('call.cancelled', { tool: name }), 'cancelled');
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    view.log.warn(
+      `call ${name} (server "${entry.server}") did not finish within ${timeoutSeconds(error) ?? '?'} s; the server was told to cancel it`,
+    );
+    return call.refuse(problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }), 'timeout');
+  }
+  if (error instanceof ProblemError) {
+    // A web service's failure, already worded for the model (HTTP status, the platform's own message).
+    view.log.warn(`call ${name} failed: ${error.message}`);
+    return call.finish(textResult(spokenServiceError(name, error, view.language()), true), 'error', error.problem);
+  }
+  view.log.warn(`call ${name} failed: ${errorText(error)}`);
+  return call.refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
+}
+
+/**
+ * A call by voice's result, with what the tool's own words would not say truly: a failure after it
+ * wanted xiaozhi's model (sampling, which voice calls cannot offer: its English error, often wrapped
+ * twice, is replaced), or a question nobody could be asked (its "declined" was nobody's choice).
+ */
+function toldTruly(result: CallToolResult, notes: ReadonlySet<VoiceCallNote>, tool: string, language: Language): CallToolResult {
+  if (notes.has('sampling') && result.isError) return textResult(translate(language, 'voice.call.samplingRefused', { tool }), true);
+  if (!notes.has('unaskable')) return result;
+  const said = resultText(result).trim();
+  const note = translate(language, 'voice.call.questionNotAsked', { tool });
+  return textResult(
+    sentences(language, note, said === '' ? undefined : translate(language, 'voice.call.toolSaid', { text: said })),
+    result.isError === true,
+  );
+}
+
+/** The limit in seconds to a tenth (0.3, 1.5, 60): whole seconds would say 0 s for a limit under half a second. */
+function timeoutSeconds(error: McpError): number | undefined {
+  const timeout = (error.data as { timeout?: number } | undefined)?.timeout;
+  return typeof timeout === 'number' ? Math.round(timeout / 100) / 10 : undefined;
+}

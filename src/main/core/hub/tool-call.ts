@@ -1,0 +1,74 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallOutcome } from '../../../shared/status';
+import type { CallInput } from '../logs/call-history';
+import type { Problem } from '../../../shared/problem';
+import { withoutPin } from './builtin/confirmation-pin';
+import { resultText, shapeResult, textResult } from './result-shaping';
+import { spokenError } from './spoken-error';
+import type { SetEntry } from './set-entry';
+import type { CallAnswer, CallContext, ViewContext } from './tool-set-view';
+
+/**
+ * One call through a tool set, from admission to its answer: what every step needs of it, and the
+ * last step, `finish`, which shapes the result for its caller and writes the call's history row.
+ * One object per call (rather than closures over the call's variables) keeps the hot path lean.
+ */
+export class ToolCall {
+  readonly started = performance.now();
+  /** The tool the name stands for, once admitted (an unknown name's call has none). */
+  entry: SetEntry | undefined;
+  /** The history row this call wrote (a held call's row, which its run or denial updates). */
+  row: number | undefined;
+
+  constructor(
+    private readonly view: ViewContext,
+    readonly name: string,
+    readonly args: Record<string, unknown>,
+    readonly context: CallContext,
+  ) {}
+
+  /** Refused before it ran: the reason, said in the voice language. */
+  refuse(cause: Problem, outcome: CallOutcome = 'error'): CallAnswer {
+    return this.finish(textResult(spokenError(cause, this.view.language()), true), outcome, cause);
+  }
+
+  /** The answer its caller gets: the result shaped for it, and the call in the history. */
+  finish(result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer {
+    const out = this.shape(result);
+    this.row = this.view.history.add(this.historyInput(outcome, resultText(out))).id;
+    return cause ? { result: out, problem: cause } : { result: out };
+  }
+
+  /**
+   * A voice session never reads the person's PIN, whatever a tool answered (a file tool reading the
+   * config): hidden before the answer is cut to fit, or a cut through it would show its first digits.
+   * xiaozhi reads one text item that fits its limit; a local client gets the result as it is.
+   */
+  private shape(result: CallToolResult): CallToolResult {
+    const { context, view } = this;
+    const shape = context.shape !== false;
+    const pin = context.session !== undefined && view.voice ? view.voice.pin() : undefined;
+    const visible = pin === undefined ? result : withoutPin(shape ? textResult(resultText(result), result.isError === true) : result, pin);
+    return shape ? shapeResult(visible, view.maxMessageBytes(), context.idJson ?? '0', view.language()) : visible;
+  }
+
+  private historyInput(outcome: CallOutcome, result: string): CallInput {
+    const { context, entry } = this;
+    const input: CallInput = {
+      caller: context.caller,
+      tool: this.name,
+      originalTool: entry?.original.name ?? this.name,
+      server: entry?.server ?? '',
+      arguments: this.args,
+      durationMs: Math.round((performance.now() - this.started) * 100) / 100,
+      outcome,
+      result,
+    };
+    if (context.heldRow !== undefined) input.replaces = context.heldRow;
+    if (outcome === 'held') input.confirmation = { state: 'waiting' };
+    else if (context.confirmedBy !== undefined) input.confirmation = { state: 'allowed', in: context.confirmedBy };
+    if (context.background?.id !== undefined) input.task = context.background.id;
+    if (context.background?.disconnected) input.disconnected = true;
+    return input;
+  }
+}
