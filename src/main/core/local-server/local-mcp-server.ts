@@ -7,7 +7,7 @@ import { localClientName } from '../../../shared/tool-set-api';
 import { RefusalLog } from '../logs/refusal-log';
 import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
-import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
+import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed, secretDigest } from '../io/http-gate';
 import { listenError } from './listen-failure';
 import { LocalSessions, requestIds, type LocalSessionsOptions } from './local-sessions';
 
@@ -35,6 +35,10 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const NOT_A_URL = 'the request target is not a URL';
 /** Client ids whose derived token is kept rather than derived again per request (any name can be asked for: bounded). */
 const MAX_KEPT_TOKENS = 64;
+/** Host headers remembered as good (a client names the server one or two ways). */
+const MAX_GOOD_HOSTS = 8;
+/** A request target that is a path only, as a URL parser would leave it (no query, no escapes, no dot segments). */
+const PLAIN_PATH = /^(?:\/[\w-]+)*\/?$/;
 /** Client ids a shared-token warning is remembered for (only a holder of the app's token can add more). */
 const MAX_SHARED_TOKEN_WARNINGS = 64;
 
@@ -74,8 +78,10 @@ export class LocalMcpServer {
   private readonly refusals: RefusalLog;
   /** Clients already told (in the log) that their entry still carries the app's shared token. */
   private readonly sharedTokenWarned = new Set<string>();
-  /** Each client path's token, derived once (an HMAC per request was most of the bearer check). */
-  private readonly tokens = new Map<string, string>();
+  /** Each client path's token (its digest, as the bearer check compares it), derived once: an HMAC per request was most of the check. */
+  private readonly tokens = new Map<string, Buffer>();
+  /** Host headers that passed the check (it parses them as URLs): the same few come with every request. */
+  private readonly goodHosts = new Set<string>();
 
   constructor(private readonly opts: LocalMcpServerOptions) {
     this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000, 'request');
@@ -143,9 +149,14 @@ export class LocalMcpServer {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
       const bound = { host: this.opts.host, port: this.boundPort };
-      if (!hostAllowed(req.headers.host, bound)) throw new HttpRefusal(403, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
+      const host = req.headers.host;
+      if (host === undefined || !this.goodHosts.has(host)) {
+        if (!hostAllowed(host, bound)) throw new HttpRefusal(403, `Invalid Host header: ${host ?? '(none)'}`);
+        if (this.goodHosts.size < MAX_GOOD_HOSTS) this.goodHosts.add(host as string);
+      }
       const origin = req.headers.origin;
-      if (!originAllowed(origin, req.headers.host, bound, 'loopback')) throw new HttpRefusal(403, `Invalid Origin header: ${origin}`);
+      if (origin !== undefined && !originAllowed(origin, host, bound, 'loopback'))
+        throw new HttpRefusal(403, `Invalid Origin header: ${origin}`);
       if (origin) {
         // A page on an allowed (loopback) origin, such as the MCP Inspector, needs CORS to read answers.
         res.setHeader('Access-Control-Allow-Origin', origin);
@@ -161,11 +172,14 @@ export class LocalMcpServer {
         res.end();
         return;
       }
-      const url = requestTarget(req.url);
-      if (!url) throw new HttpRefusal(400, NOT_A_URL);
-      const path = url.pathname.replace(/\/+$/, '');
+      // A plain path (every MCP request's) is its own pathname: no URL is parsed for it.
+      const target = req.url ?? '/';
+      const plain = PLAIN_PATH.test(target);
+      const url = plain ? undefined : requestTarget(target);
+      if (!plain && !url) throw new HttpRefusal(400, NOT_A_URL);
+      const path = (url ? url.pathname : target).replace(/\/+$/, '');
       if (path === '/proof') {
-        this.answerProof(req, res, url);
+        this.answerProof(req, res, url ?? new URL(target, 'http://local'));
         return;
       }
       const route = /^\/mcp(?:\/([^/]+))?$/.exec(path);
@@ -259,10 +273,10 @@ export class LocalMcpServer {
     );
   }
 
-  private tokenOf(client: string): string {
+  private tokenOf(client: string): Buffer {
     const kept = this.tokens.get(client);
     if (kept !== undefined) return kept;
-    const token = clientToken(this.opts.token, client);
+    const token = secretDigest(clientToken(this.opts.token, client));
     if (this.tokens.size < MAX_KEPT_TOKENS) this.tokens.set(client, token);
     return token;
   }
