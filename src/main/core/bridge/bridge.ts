@@ -1,52 +1,39 @@
 import { programWords } from '../hub/tool-names';
 import { problem } from '../../../shared/problem';
-import { mirrorUrls } from '../../../shared/mirrors';
-import { RuntimeStore } from '../runtimes/runtime-store';
+import type { RuntimeStore } from '../runtimes/runtime-store';
 import { runtimeAvailability } from '../runtimes/child-runtime';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { countOf } from '../../../shared/count-words';
 import type { BridgeApi, BridgeCommands, EventName, EventPayload } from '../../../shared/bridge-api';
-import { SettingsSchema, findToolSet, type Settings } from '../../../shared/settings';
+import { SettingsSchema, type Settings } from '../../../shared/settings';
 import type { BridgeState } from '../../../shared/status';
 import { firstIssue } from '../../../shared/zod-issue';
 import { addedDuplicate } from '../../../shared/endpoint-url';
 import { redactFailure, secretValues } from '../secrets/bridge-secrets';
-import { BridgeEvents } from './bridge-events';
-import { FileVault, MemoryVault, type TokenVault } from '../oauth/token-vault';
-import { SignIns } from '../oauth/sign-ins';
+import type { BridgeEvents } from './bridge-events';
+import type { SignIns } from '../oauth/sign-ins';
 import { headlessHost, type BridgeHost, type BridgeOptions } from './bridge-host';
 import type { SettingsStore } from '../config/settings-store';
-import { ToolHub } from '../hub/tool-hub';
-import { BuiltinTools, type BuiltinTool } from '../hub/builtin/builtin-tools';
-import { CONFIRM_WINDOW_MS, Confirmations } from '../hub/builtin/confirmations';
-import { MAX_WRONG_PINS, newPin } from '../hub/builtin/confirmation-pin';
+import type { ToolHub } from '../hub/tool-hub';
+import type { BuiltinTools } from '../hub/builtin/builtin-tools';
+import type { Confirmations } from '../hub/builtin/confirmations';
+import { newPin } from '../hub/builtin/confirmation-pin';
 import type { ConfirmationSettings } from '../../../shared/confirmation-pin';
-import { VoiceCalls } from '../hub/builtin/voice-calls';
-import { confirmTool } from '../hub/builtin/confirm-tool';
-import { toolPolicy } from '../hub/tool-policy';
-import { Elicitations } from '../hub/elicitations';
-import { answerAfterMs } from '../long-calls/patience';
-import { CallHistory } from '../logs/call-history';
-import { BackgroundCalls } from '../long-calls/background-calls';
-import { taskTools } from '../long-calls/task-tools';
-import { taskText } from '../long-calls/voice-texts';
+import type { Elicitations } from '../hub/elicitations';
+import type { CallHistory } from '../logs/call-history';
+import type { BackgroundCalls } from '../long-calls/background-calls';
 import { resolveLanguage, type Language } from '../../../shared/i18n/translate';
-import { ActivityLog } from '../logs/activity-log';
+import type { ActivityLog } from '../logs/activity-log';
 import type { LogBook, Logger } from '../logs/log-book';
-import { ImportSessions } from '../import/import-sessions';
+import type { ImportSessions } from '../import/import-sessions';
 import { CatalogueService } from '../catalogue/catalogue-service';
 import type { EndpointCatalogs } from '../serving/endpoint-catalogs';
-import { LocalServerController } from '../local-server/local-server-controller';
-import { fleetCallPassthrough } from './fleet-calls';
-import { fleetPassthrough } from '../local-server/passthrough/fleet-servers';
-import { appStateDir } from '../local-server/state-file';
-import { ChangeQueue } from './change-queue';
-import { ServerFleet } from './server-fleet';
-import { EndpointFleet } from './endpoint-fleet';
+import type { LocalServerController } from '../local-server/local-server-controller';
+import type { ServerFleet } from './server-fleet';
+import type { EndpointFleet } from './endpoint-fleet';
 import * as commands from './commands';
-import { APP_VERSION } from '../system/version';
 import { systemLocale } from '../system/system-locale';
-import { ModelRoom } from '../models/model-room';
+import type { ModelRoom } from '../models/model-room';
+import { makeBridgeParts } from './bridge-parts';
 
 export type { BridgeOptions } from './bridge-host';
 
@@ -54,212 +41,73 @@ export type { BridgeOptions } from './bridge-host';
  * The engine's facade: owns the settings, the tool hub, the servers (a `ServerFleet`) and the
  * endpoint links (an `EndpointFleet`), starts and stops them, sends the events, and implements
  * the `BridgeApi` contract that every UI talks to (the commands live in `commands/`). One per process.
+ * Its parts are made in `bridge-parts.ts`, each from the ones made before it.
  */
 export class Bridge {
   readonly api: BridgeApi;
   private settings: Settings;
+  private running = false;
   private readonly store: SettingsStore;
+  private readonly host: BridgeHost;
   private readonly logBook: LogBook;
   private readonly log: Logger;
   private readonly history: CallHistory;
-  /** Calls answered before they finished, going on in the background (every endpoint's). */
-  private readonly backgroundCalls: BackgroundCalls;
   private readonly activity: ActivityLog;
-  private readonly hub: ToolHub;
-  /** The bridge's own tools: one more source of the hub, beside the servers. */
-  private readonly builtins: BuiltinTools;
-  /** Calls by voice held until the user confirms them. */
-  private readonly confirmations: Confirmations;
-  /** Servers' questions during a call (MCP elicitation), waiting for the user in the window. */
-  private readonly elicitations: Elicitations;
-  /** Calls by voice in flight, by server: a server's question during one is put to its caller. */
-  private readonly voiceCalls = new VoiceCalls();
-  private readonly servers: ServerFleet;
-  /** Node.js and uv fetched for servers whose runtime is missing (the desktop app; headless with --fetch-runtimes). */
-  private readonly runtimes: RuntimeStore | undefined;
-  private readonly endpoints: EndpointFleet;
   private readonly events: BridgeEvents;
-  private running = false;
+  private readonly backgroundCalls: BackgroundCalls;
+  private readonly confirmations: Confirmations;
+  private readonly elicitations: Elicitations;
   private readonly imports: ImportSessions;
-  private readonly host: BridgeHost;
-  private readonly localServer: LocalServerController;
-  /** Remote servers' sign-ins (OAuth): their tokens, and the sign-ins under way. */
-  private readonly oauthVault: TokenVault;
+  private readonly runtimes: RuntimeStore | undefined;
+  private readonly servers: ServerFleet;
   private readonly signIns: SignIns;
-  /** What local sessions reach of the servers besides tools (resources, prompts, logs). */
-  private readonly passthrough: ReturnType<typeof fleetPassthrough>;
-  /** The user's chat model: "Try a sentence", and servers' sampling by voice (with consent). */
+  private readonly builtins: BuiltinTools;
+  private readonly hub: ToolHub;
+  private readonly endpoints: EndpointFleet;
   private readonly models: ModelRoom;
+  private readonly localServer: LocalServerController;
 
   constructor(private readonly options: BridgeOptions) {
     this.store = options.store;
     this.host = options.host ?? headlessHost;
-    this.confirmations = new Confirmations(() => this.confirmationPin(), options.confirmWindowMs);
-    // Unanswered, a question is answered before the shortest caller's patience is over (so the tool still answers in time).
-    // A yes/no question during a call by voice is put to its caller: the person's PIN says yes.
-    this.elicitations = new Elicitations(
-      () => this.elicitWaitMs(),
-      (text) => this.logBook.redact(text),
-      {
-        calls: this.voiceCalls,
-        language: () => this.voiceLanguage(),
-        pinFor: () => this.pinFor(),
-        pin: () => this.settings.confirmation.pin,
-        waitMs: options.confirmWindowMs ?? CONFIRM_WINDOW_MS,
-      },
-    );
-    // The environment a file's ${env:…} may be filled from (when the user confirms it).
-    this.imports = new ImportSessions(options.env ?? process.env);
     this.logBook = options.logBook;
-    this.log = options.logBook.logger('app');
-    this.confirmations.onTooManyWrong = (session, cancelled) =>
-      this.log.warn(
-        `too many wrong confirmation PINs by voice (${MAX_WRONG_PINS} in a conversation, or many in all lately); ${countOf(cancelled, 'held call')} cancelled, and confirming by voice waits a while (session ${session.slice(0, 8)})`,
-      );
     this.settings = SettingsSchema.parse(options.store.load());
-    this.history = new CallHistory(1000, (text) => this.logBook.redact(text));
-    // Kept where the local server's state file is (the app's data folder); tests without one keep it in memory.
-    this.activity = ActivityLog.inFolder(options.stateDir === null ? undefined : (options.stateDir ?? appStateDir()), (message) =>
-      this.log.warn(`could not save the activity: ${this.logBook.redact(message)}`),
-    );
-    // Names only (no arguments or results), masked like everything that leaves the engine.
-    this.history.observe((record) => {
-      // A held call is a question to the user; its run (or denial) is the call the activity counts.
-      if (record.outcome === 'held') return;
-      const { time, server, outcome, durationMs } = record;
-      this.activity.add({
-        time,
-        server,
-        outcome,
-        durationMs,
-        originalTool: this.logBook.redactName(record.originalTool),
-        caller: this.logBook.redactName(record.caller),
-      });
-    });
-    this.events = new BridgeEvents(this.history, this.log, () => this.state());
-    this.backgroundCalls = new BackgroundCalls({ redact: (text) => this.logBook.redact(text) });
-    this.backgroundCalls.subscribe((task) => this.events.emit('task', task));
-    this.confirmations.onChange(() => this.events.emit('confirmations', this.shownConfirmations()));
-    this.elicitations.onChange(() => this.events.emit('elicitations', this.elicitations.list()));
-    const settings = () => this.settings;
-    const onStatus = () => {
-      this.events.queueStatus();
-      // Constructed below; a status before it (none: nothing starts in the constructor) has nobody to sign in.
-      (this.signIns as SignIns | undefined)?.statusChanged();
-    };
-    // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
-    const fleet = { settings, logBook: this.logBook, running: () => this.running, queue: new ChangeQueue(), onStatus };
-    const { env = process.env, supervision, runtimesDir, runtimeIdleTimeoutMs, runtimePins, configDir } = options;
-    const runtimes = (this.runtimes = runtimesDir
-      ? new RuntimeStore({
-          dir: runtimesDir,
-          sources: () => mirrorUrls(this.settings.mirrors),
-          ...(runtimeIdleTimeoutMs !== undefined ? { idleTimeoutMs: runtimeIdleTimeoutMs } : {}),
-          ...(runtimePins ? { pins: runtimePins } : {}),
-        })
-      : undefined);
-    // What servers ask during a local client's call goes to that client; MCP tasks pass through.
-    const calls = fleetCallPassthrough(() => this.servers, this.history);
-    const stateDir = options.stateDir === null ? undefined : (options.stateDir ?? appStateDir());
-    this.oauthVault = options.oauthVault ?? (stateDir ? new FileVault(stateDir) : new MemoryVault());
-    this.servers = new ServerFleet({
-      ...fleet,
-      oauth: { vault: this.oauthVault, env },
-      log: this.log,
-      env,
-      runtimes,
-      ...(supervision ? { supervision } : {}),
-      ...(configDir ? { configDir } : {}),
-      onTools: () => this.hub.rebuild(),
-      elicit: (server, params, signal) => this.elicitations.ask(server, params, signal),
-      asks: {
-        // No local client's call takes it: a call by voice in flight hears, with its result, that sampling was refused.
-        ask: (server, method, params, signal) => {
-          const taken = calls.asks.ask(server, method, params, signal);
-          if (taken !== undefined || method !== 'sampling/createMessage') return taken;
-          // The user's model answers it, when they agreed to that.
-          const answered = this.models.sampling.ask(server, params, signal);
-          if (answered === undefined) this.voiceCalls.note(server, 'sampling');
-          return answered;
-        },
-        taskStatus: (server, params) => calls.asks.taskStatus(server, params),
-      },
-      onServerNotice: (server, notice) => this.passthrough.notify(server, notice),
+    const parts = makeBridgeParts(options, this.host, {
+      settings: () => this.settings,
+      running: () => this.running,
       voiceLanguage: () => this.voiceLanguage(),
-    });
-    this.signIns = new SignIns({
-      vault: this.oauthVault,
-      env,
-      settings,
-      log: this.log,
-      status: (name) => (this.servers.has(name) ? this.servers.require(name).status() : undefined),
-      restart: (name) => this.servers.restart(name),
-      openExternal: this.host.openExternal?.bind(this.host),
-      ...(options.signInTimeoutMs !== undefined ? { timeoutMs: options.signInTimeoutMs } : {}),
-    });
-    this.passthrough = fleetPassthrough(
-      () => this.servers.all(),
-      (id) => findToolSet(this.settings, id),
-    );
-    this.builtins = new BuiltinTools(this.builtinToolList());
-    const policyOf = (server: string, tool: Tool) =>
-      toolPolicy(
-        this.settings.servers.find((s) => s.name === server),
-        tool,
-      );
-    this.hub = new ToolHub(() => [this.builtins, ...this.servers.all()], this.hubSettings(), this.history, this.log, {
-      confirmations: this.confirmations,
-      policyOf,
+      confirmationPin: () => this.confirmationPin(),
       pinFor: () => this.pinFor(),
-      pin: () => this.settings.confirmation.pin,
-      calls: this.voiceCalls,
-    });
-    this.hub.onChange(() => this.onCatalogChanged());
-    this.endpoints = new EndpointFleet({
-      ...fleet,
-      hub: this.hub,
-      history: this.history,
-      toolMode: options.toolMode,
-      defaultToolMode: options.defaultToolMode,
-      startSettled: () => this.servers.graceSettled(),
-      onToolsNotified: () => this.localServer.refreshSessions(),
-      version: options.version,
-      listChangedDebounceMs: options.listChangedDebounceMs,
-      copies: options.copies,
-      longCalls: {
-        calls: this.backgroundCalls,
-        language: () => this.voiceLanguage(),
-        sessionClosed: (belongs) => this.confirmations.dropSession(belongs),
-      },
-    });
-    this.models = new ModelRoom({
-      settings,
-      hub: this.hub,
-      catalogs: this.endpoints.catalogs,
-      calls: this.voiceCalls,
-      log: this.logBook.logger('model'),
-      redact: (text) => this.logBook.redact(text),
-      progress: (progress) => this.events.emit('sentenceCheck', progress),
-      toolMode: options.toolMode,
-    });
-    this.localServer = new LocalServerController({
-      // Each client's set as a consumer sees it: a call of a tool whose server is still starting waits for it.
-      toolSet: (id) => this.endpoints.catalogs.forSet(id),
-      settings,
-      log: this.logBook.logger('local-server'),
-      version: options.version ?? APP_VERSION,
-      stateDir: options.stateDir === null ? undefined : (options.stateDir ?? appStateDir()),
-      ...(options.localServer ? { overrides: options.localServer } : {}),
-      saveToken: (token) => {
+      saveLocalToken: (token) => {
         if (this.store.readOnly) return false;
         this.commit({ ...this.settings, localServer: { ...this.settings.localServer, token } });
         return true;
       },
-      onStatus,
-      onTokenChanged: () => this.updateSecrets(),
-      calls,
-      servers: this.passthrough,
+      updateSecrets: () => this.updateSecrets(),
+      state: () => this.state(),
+      hubSettings: () => this.hubSettings(),
     });
+    ({
+      log: this.log,
+      history: this.history,
+      activity: this.activity,
+      events: this.events,
+      backgroundCalls: this.backgroundCalls,
+      confirmations: this.confirmations,
+      elicitations: this.elicitations,
+      imports: this.imports,
+      runtimes: this.runtimes,
+      servers: this.servers,
+      signIns: this.signIns,
+      builtins: this.builtins,
+      hub: this.hub,
+      endpoints: this.endpoints,
+      models: this.models,
+      localServer: this.localServer,
+    } = parts);
+    this.confirmations.onChange(() => this.events.emit('confirmations', this.shownConfirmations()));
+    this.elicitations.onChange(() => this.events.emit('elicitations', this.elicitations.list()));
+    this.hub.onChange(() => this.onCatalogChanged());
     this.updateSecrets();
     this.logBook.subscribe((entry) => this.events.emit('log', entry));
     this.host.updates?.subscribe((status) => this.events.emit('update', status));
@@ -377,47 +225,6 @@ export class Bridge {
   /** What xiaozhi's model is told in (errors, "still working on…", confirmations): the settings' language, one source for all. */
   private voiceLanguage(): Language {
     return this.hub.language;
-  }
-
-  /** The tools the bridge serves itself, one line each (each can be switched off in a tool set like any tool). */
-  private builtinToolList(): BuiltinTool[] {
-    const policyOf = (server: string, tool: Tool) =>
-      toolPolicy(
-        this.settings.servers.find((s) => s.name === server),
-        tool,
-      );
-    // Listed only while some tool asks for the PIN (window-only ones it cannot confirm): xiaozhi's tool budget is small.
-    const anyAsks = () =>
-      [...this.servers.all()].some((server) => server.enabled && server.knownTools.some((tool) => policyOf(server.name, tool) === 'ask'));
-    return [
-      confirmTool({
-        confirmations: this.confirmations,
-        language: () => this.voiceLanguage(),
-        wanted: anyAsks,
-        questions: {
-          waiting: (session) => this.elicitations.waiting(session),
-          cancelSession: (session) => this.elicitations.cancelSession(session),
-        },
-        taskText: (id, owner) => {
-          const task = this.backgroundCalls.find(id, owner);
-          return task ? taskText(this.voiceLanguage(), task, Date.now()) : undefined;
-        },
-      }),
-      ...taskTools(
-        this.backgroundCalls,
-        () => this.voiceLanguage(),
-        () => this.options.listEndpointTools === true || this.settings.endpoints.length > 0,
-      ),
-    ];
-  }
-
-  /**
-   * How long a server's question waits for the user: until the shortest patience of the enabled
-   * endpoints is nearly over (their answer time less 2 s), at most a minute; a minute without endpoints.
-   */
-  private elicitWaitMs(): number {
-    const times = this.settings.endpoints.filter((e) => e.enabled !== false).map((e) => answerAfterMs(e) - 2000);
-    return Math.max(1000, Math.min(60_000, ...times));
   }
 
   /**

@@ -1,13 +1,15 @@
-import path from 'node:path';
 import type * as SmolToml from 'smol-toml';
 import type { ImportFormat, ImportInput } from '../../../shared/import';
 import type { ConnectionSettings, ServerSettings, ToolSettings } from '../../../shared/settings';
+import { JSON_ADAPTERS, jsonFormat } from './json-formats';
 import { forbiddenKeyPaths } from '../../../shared/forbidden-keys';
 import { ConfigError, JsonDocument, formatPath, type ConfigProblem, type JsonPath } from './json-text';
 import { convertServerEntry } from './server-entry';
 import { collectInputs, type InputDeclaration, type PlaceholderUse } from './placeholders';
 import { isRecord } from '../../../shared/is-record';
 import { nameRecord, type NameRecord } from '../../../shared/own';
+
+export { flavourByLocation, isPlaceholderEndpoint, nameForSnippet } from './json-formats';
 
 /** A placeholder where it stands: its field in the server's settings, and its place in the file. */
 export interface PlacedPlaceholder extends PlaceholderUse {
@@ -35,51 +37,6 @@ export interface ParsedConfig {
   warnings: ConfigProblem[];
   /** What is wrong with entries that were left out (only with `keepGoing`; otherwise thrown). */
   problems: ConfigProblem[];
-}
-
-const isServerLike = (v: unknown) =>
-  isRecord(v) && (typeof v.command === 'string' || typeof v.url === 'string' || typeof v.serverUrl === 'string');
-
-/** xiaozhi-client writes placeholder text containing 请填写 ("please fill in") for an unset endpoint. */
-export function isPlaceholderEndpoint(value: string): boolean {
-  return value.includes('请填写') || value.trim() === '' || /<.*>/.test(value);
-}
-
-/**
- * Which client an `mcpServers` file belongs to by its name and place, when they say (several clients
- * share the shape: a claude_desktop_config.json with a remote server is not Cursor's).
- */
-export function flavourByLocation(file: string): ImportFormat | undefined {
-  const normal = file.replace(/\\/g, '/').toLowerCase();
-  const base = normal.slice(normal.lastIndexOf('/') + 1);
-  if (base === 'claude_desktop_config.json') return 'claude-desktop';
-  if (base === 'cline_mcp_settings.json' || normal.includes('/saoudrizwan.claude-dev/')) return 'cline';
-  if (normal.endsWith('/.cursor/mcp.json')) return 'cursor';
-  if (normal.includes('/.codeium/windsurf/') || normal.includes('/windsurf/mcp_config.json')) return 'windsurf';
-  return undefined;
-}
-
-/** Which client wrote an `mcpServers` file: its name and place first, else the fields only that client uses. */
-function mcpServersFlavour(file: string, servers: Record<string, unknown>): ImportFormat {
-  const byLocation = flavourByLocation(file);
-  if (byLocation) return byLocation;
-  const entries = Object.values(servers).filter(isRecord);
-  if (entries.some((e) => 'autoApprove' in e || 'alwaysAllow' in e || e.type === 'streamableHttp')) return 'cline';
-  if (entries.some((e) => 'serverUrl' in e)) return 'windsurf';
-  if (entries.some((e) => 'transportType' in e || e.type === 'stdio' || e.type === 'streamablehttp')) return 'xiaozhi-example';
-  if (entries.some((e) => 'url' in e)) return 'cursor';
-  return 'claude-desktop';
-}
-
-/** A name for a bare `{ "command": … }` snippet: the package it runs, without scope and "mcp-server-". */
-export function nameForSnippet(entry: Record<string, unknown>): string {
-  const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
-  const candidate =
-    args.find((a) => !a.startsWith('-') && /[a-z]/i.test(a)) ??
-    (typeof entry.url === 'string' ? new URL(entry.url).hostname : String(entry.command ?? 'server'));
-  const base = path.basename(candidate.replace(/@[^/@]*$/, '').replace(/^@[^/]+\//, ''));
-  const name = base.replace(/\.(py|js|mjs|ts)$/, '').replace(/^(mcp-server-|server-)|(-mcp-server|-mcp)$/g, '');
-  return name || 'server';
 }
 
 function parseTomlText(file: string, text: string): Record<string, unknown> {
@@ -115,164 +72,47 @@ const NOT_A_CONFIG =
 /**
  * Reads the config files people already have. Detects the format by content, and by the file's name
  * and place where clients share a shape; says where anything is wrong. Never touches the source file.
+ * Each JSON format has its adapter (`json-formats.ts`); the servers they find are converted alike.
  */
 export function parseMcpConfig(file: string, raw: string, options: { keepGoing?: boolean } = {}): ParsedConfig {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   const trimmed = text.trim();
-  if (/^wss?:\/\/\S+$/i.test(trimmed)) {
-    return {
-      format: 'endpoint-url',
-      servers: [],
-      needs: [],
-      placeholders: [],
-      sourcePaths: [],
-      endpoints: [{ name: 'xiaozhi', url: trimmed }],
-      endpointPaths: [[]],
-      tools: nameRecord(),
-      inputs: [],
-      warnings: [],
-      problems: [],
-    };
-  }
+  if (/^wss?:\/\/\S+$/i.test(trimmed)) return fromEndpointUrl(trimmed);
   const looksToml = /^\s*\[mcp_servers[.\]]/m.test(text) || (/\.toml$/i.test(file) && !/^\s*[{[]/.test(trimmed));
   if (looksToml) return fromCodex(file, parseTomlText(file, text), options);
 
   // keepGoing: refused keys are reported with the other problems of the file, in one pass.
   const doc = JsonDocument.parse(file, text, { keepRefused: options.keepGoing === true });
   const root = doc.value;
-  if (!isRecord(root)) throw new ConfigError(file, [{ path: '', message: NOT_A_CONFIG }]);
+  const format = isRecord(root) ? jsonFormat(file, root) : undefined;
+  if (!isRecord(root) || format === undefined) throw new ConfigError(file, [{ path: '', message: NOT_A_CONFIG }]);
 
   const problems: ConfigProblem[] = [...doc.refused];
+  const reading = JSON_ADAPTERS[format](root, doc, problems);
   const warnings: ConfigProblem[] = [];
   const servers: ServerSettings[] = [];
   const sourcePaths: JsonPath[] = [];
   const sourceEntries: unknown[] = [];
-  const endpoints: { name: string; url: string }[] = [];
-  const endpointPaths: JsonPath[] = [];
-  // Keyed by the file's names (servers, tools, input ids): records with no prototype.
-  const tools: ParsedConfig['tools'] = nameRecord();
-  const declared = nameRecord<InputDeclaration>();
-  let format: ImportFormat;
-  let entries: [string, unknown, JsonPath][] = [];
-  let urlWithoutTypeIs: 'guess' | 'sse' = 'guess';
-  let modelscopeApiKey: string | undefined;
-  let connection: Partial<ConnectionSettings> | undefined;
-
-  if ('mcpEndpoint' in root || 'mcpServerConfig' in root || 'modelscope' in root) {
-    format = 'xiaozhi-client';
-  } else if (isRecord(root.mcpServers)) {
-    format = mcpServersFlavour(file, root.mcpServers);
-  } else if (isRecord(root.servers)) {
-    format = 'vscode';
-  } else if (Array.isArray(root.endpoints) || Array.isArray(root.servers)) {
-    format = 'xiaozhi-tray';
-  } else if (typeof root.command === 'string' || (typeof root.url === 'string' && !('mcpServers' in root))) {
-    format = 'server-snippet';
-    entries = [[nameForSnippet(root), root, []]];
-  } else if (Object.keys(root).length > 0 && Object.values(root).every(isServerLike)) {
-    format = 'server-snippet';
-    entries = Object.entries(root).map(([name, entry]) => [name, entry, [name]]);
-  } else {
-    throw new ConfigError(file, [{ path: '', message: NOT_A_CONFIG }]);
-  }
-
-  if (format === 'xiaozhi-tray') {
-    const list = Array.isArray(root.servers) ? root.servers : [];
-    list.forEach((s, i) => {
-      if (isRecord(s) && typeof s.name === 'string') entries.push([s.name, { ...s, type: s.transport }, ['servers', i]]);
-      else problems.push(doc.problemAt(['servers', i], 'must be a server with a "name"'));
-    });
-    (Array.isArray(root.endpoints) ? root.endpoints : []).forEach((e, i) => {
-      if (isRecord(e) && typeof e.url === 'string') {
-        endpoints.push({ name: typeof e.name === 'string' ? e.name : `xiaozhi-${i + 1}`, url: e.url });
-        endpointPaths.push(['endpoints', i, 'url']);
-      }
-    });
-  } else if (format === 'vscode') {
-    entries = Object.entries(root.servers as Record<string, unknown>).map(([name, entry]) => [name, entry, ['servers', name]]);
-    for (const input of Array.isArray(root.inputs) ? root.inputs : []) {
-      if (isRecord(input) && typeof input.id === 'string') {
-        declared[input.id] = {
-          ...(typeof input.description === 'string' ? { description: input.description } : {}),
-          ...(typeof input.password === 'boolean' ? { password: input.password } : {}),
-          ...(typeof input.default === 'string' ? { default: input.default } : {}),
-        };
-      }
-    }
-  } else if (format !== 'server-snippet') {
-    const map = isRecord(root.mcpServers) ? root.mcpServers : {};
-    if (root.mcpServers !== undefined && !isRecord(root.mcpServers))
-      problems.push(doc.problemAt(['mcpServers'], 'must be an object of server names to servers'));
-    entries = Object.entries(map).map(([name, entry]) => [name, entry, ['mcpServers', name]]);
-    if (format === 'cline') urlWithoutTypeIs = 'sse';
-  }
-
-  if (format === 'xiaozhi-client') {
-    const rawEndpoint = root.mcpEndpoint;
-    const list =
-      typeof rawEndpoint === 'string' ? [rawEndpoint] : Array.isArray(rawEndpoint) ? rawEndpoint : rawEndpoint === undefined ? [] : null;
-    if (list === null) problems.push(doc.problemAt(['mcpEndpoint'], 'must be a URL or a list of URLs'));
-    (list ?? []).forEach((url, index) => {
-      const at = typeof rawEndpoint === 'string' ? ['mcpEndpoint'] : ['mcpEndpoint', index];
-      if (typeof url !== 'string') problems.push(doc.problemAt(at, 'must be a ws:// or wss:// URL'));
-      else if (!isPlaceholderEndpoint(url)) {
-        endpoints.push({ name: index === 0 ? 'xiaozhi' : `xiaozhi-${index + 1}`, url: url.trim() });
-        endpointPaths.push(at);
-      }
-    });
-    if (isRecord(root.mcpServerConfig)) {
-      for (const [serverName, config] of Object.entries(root.mcpServerConfig)) {
-        const toolMap = isRecord(config) && isRecord(config.tools) ? config.tools : {};
-        for (const [toolName, toolConfig] of Object.entries(toolMap)) {
-          if (!isRecord(toolConfig)) continue;
-          const entry: ToolSettings = { enabled: toolConfig.enable !== false };
-          if (typeof toolConfig.description === 'string' && toolConfig.description.trim() !== '')
-            entry.description = toolConfig.description;
-          (tools[serverName] ??= nameRecord())[toolName] = entry;
-        }
-      }
-    }
-    if (isRecord(root.modelscope) && typeof root.modelscope.apiKey === 'string' && root.modelscope.apiKey.trim())
-      modelscopeApiKey = root.modelscope.apiKey.trim();
-    if (isRecord(root.connection)) {
-      const ms = (v: unknown) => (typeof v === 'number' && v > 0 ? Math.round(v) : undefined);
-      const c: Partial<ConnectionSettings> = {};
-      const heartbeat = ms(root.connection.heartbeatInterval);
-      const timeout = ms(root.connection.heartbeatTimeout);
-      const reconnect = ms(root.connection.reconnectInterval);
-      if (heartbeat) c.heartbeatIntervalMs = heartbeat;
-      if (timeout) c.heartbeatTimeoutMs = timeout;
-      if (reconnect) c.reconnectBaseMs = reconnect;
-      connection = c;
-    }
-  }
-
-  for (const [name, entry, at] of entries) {
+  for (const [name, entry, at] of reading.entries) {
     if (isRecord(entry) && 'envFile' in entry)
       warnings.push(doc.problemAt([...at, 'envFile'], '"envFile" is not read; add its variables under env'));
-    const cleaned = isRecord(entry)
-      ? Object.fromEntries(
-          Object.entries(entry).filter(
-            ([k]) => k !== 'envFile' && !(format === 'xiaozhi-tray' && (k === 'transport' || k === 'callTimeoutMs')),
-          ),
-        )
-      : entry;
-    const result = convertServerEntry(name, cleaned, at, { urlWithoutTypeIs });
+    const cleaned = isRecord(entry) ? withoutEnvFile(reading.shape ? reading.shape.clean(entry) : entry) : entry;
+    const result = convertServerEntry(name, cleaned, at, { urlWithoutTypeIs: reading.urlWithoutTypeIs ?? 'guess' });
     for (const w of result.warnings) warnings.push(doc.problemAt(w.path, w.message));
     for (const p of result.problems) problems.push(doc.problemAt(p.path, p.message));
     if (result.server) {
-      if (format === 'xiaozhi-tray' && isRecord(entry) && typeof entry.callTimeoutMs === 'number')
-        result.server.callTimeoutMs = entry.callTimeoutMs;
+      if (reading.shape && isRecord(entry)) reading.shape.finish(result.server, entry);
       servers.push(result.server);
       sourcePaths.push(at);
       sourceEntries.push(entry);
     }
   }
+  const endpoints = reading.endpoints ?? [];
   if (problems.length > 0 && !options.keepGoing) throw new ConfigError(file, problems);
-  if (problems.length === 0 && servers.length === 0 && endpoints.length === 0 && format !== 'xiaozhi-client' && format !== 'xiaozhi-tray') {
+  if (problems.length === 0 && servers.length === 0 && endpoints.length === 0 && !reading.mayBeEmpty) {
     throw new ConfigError(file, [{ path: '', message: `found a ${format} config with no servers in it` }]);
   }
-  const withInputs = collectInputs(servers, declared);
+  const withInputs = collectInputs(servers, reading.declared ?? nameRecord<InputDeclaration>());
   const place = (index: number, field: JsonPath) => {
     const { message: _none, ...at } = doc.problemAt(
       [...(sourcePaths[index] ?? []), ...sourceField(sourceEntries[index], field, format)],
@@ -287,13 +127,32 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
     placeholders: withInputs.uses.map((uses, index) => uses.map((use) => ({ ...use, at: place(index, use.field) }))),
     sourcePaths,
     endpoints,
-    endpointPaths,
-    tools,
-    ...(modelscopeApiKey ? { modelscopeApiKey } : {}),
-    ...(connection ? { connection } : {}),
+    endpointPaths: reading.endpointPaths ?? [],
+    tools: reading.tools ?? nameRecord(),
+    ...(reading.modelscopeApiKey ? { modelscopeApiKey: reading.modelscopeApiKey } : {}),
+    ...(reading.connection ? { connection: reading.connection } : {}),
     inputs: withInputs.inputs,
     warnings,
     problems,
+  };
+}
+
+const withoutEnvFile = (entry: Record<string, unknown>) => Object.fromEntries(Object.entries(entry).filter(([k]) => k !== 'envFile'));
+
+/** A bare `wss://…` endpoint address, as xiaozhi's console shows it. */
+function fromEndpointUrl(url: string): ParsedConfig {
+  return {
+    format: 'endpoint-url',
+    servers: [],
+    needs: [],
+    placeholders: [],
+    sourcePaths: [],
+    endpoints: [{ name: 'xiaozhi', url }],
+    endpointPaths: [[]],
+    tools: nameRecord(),
+    inputs: [],
+    warnings: [],
+    problems: [],
   };
 }
 

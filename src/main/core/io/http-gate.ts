@@ -98,13 +98,17 @@ function parseOrigin(origin: string): { scheme: string; name: string; port: numb
  * Two secrets compared in constant time, whatever their lengths: their SHA-256 digests are, so
  * neither where they first differ nor how long the expected one is shows in the time taken.
  */
-export function secretsEqual(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
+export function secretsEqual(given: string, expected: string | Buffer): boolean {
+  return timingSafeEqual(secretDigest(given), typeof expected === 'string' ? secretDigest(expected) : expected);
+}
+
+/** What `secretsEqual` compares: a server checking every request against one token keeps its digest. */
+export function secretDigest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
 }
 
 /** `Authorization: Bearer <token>`, compared in constant time. */
-export function bearerMatches(header: string | undefined, token: string): boolean {
+export function bearerMatches(header: string | undefined, token: string | Buffer): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match !== null && secretsEqual(match[1] as string, token);
 }

@@ -1,54 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  isInitializeRequest,
-  isJSONRPCRequest,
-  type CallToolRequest,
-  type ClientCapabilities,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
 import type { LocalSession } from '../../../shared/status';
 import { LOCAL_CLIENT_ID } from '../../../shared/settings';
 import { localClientName } from '../../../shared/tool-set-api';
-import type { ToolSetView } from '../hub/tool-set-view';
-import type { SettlingTools } from '../serving/settling-tools';
-import type { Logger } from '../logs/log-book';
 import { RefusalLog } from '../logs/refusal-log';
 import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
-import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed } from '../io/http-gate';
+import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed, secretDigest } from '../io/http-gate';
 import { listenError } from './listen-failure';
-import { DirectRequests } from './direct-requests';
-import type { CallPassthrough, CallSession } from './passthrough/call-passthrough';
-import { Passthrough, type PassthroughSession } from './passthrough/passthrough';
-import type { PassthroughServers } from './passthrough/upstream';
+import { LocalSessions, requestIds, type LocalSessionsOptions } from './local-sessions';
 
-export interface LocalMcpServerOptions {
+export { MAX_CLIENT_NAME, clientName } from './local-sessions';
+
+export interface LocalMcpServerOptions extends LocalSessionsOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
   /** The app's token: it opens /mcp; each client's own (derived from it) opens /mcp/<client>. */
   token: string;
-  /**
-   * The set a client gets, by the client id of its path ('' for /mcp), waiting for servers still
-   * starting; asked again whenever sets change (the same object while the set is the same).
-   */
-  viewFor(client: string): SettlingTools<ToolSetView>;
-  /** The name history records for a call: the client's name, or what it called itself. */
-  callerName(client: string, clientInfo: string | undefined): string;
-  log: Logger;
-  version: string;
-  /** A session with no request and no open stream for this long is released. */
-  sessionIdleMs: number;
-  onSessionsChanged(): void;
   /** Refused requests after the first are counted and logged together once per this long (default a minute). */
   refusalLogMs?: number;
   /** How long a client may take to send its headers, and its whole request (tests shorten them). */
@@ -58,47 +28,19 @@ export interface LocalMcpServerOptions {
   bodyTimeoutMs?: number;
   /** Connections open at once past which new ones are dropped (default 256: 100 sessions with a stream and a request each). */
   maxConnections?: number;
-  /** What a server asks during a call reaches its caller, and MCP tasks pass through (absent: neither). */
-  calls?: CallPassthrough;
-  /** The servers of each set: resources, prompts, completion, logs and instructions pass through (absent: tools only). */
-  servers?: PassthroughServers;
 }
 
-interface Session {
-  id: string;
-  client: string;
-  transport: StreamableHTTPServerTransport;
-  /** Its requests answered below the SDK's transport (the calls, the lists). */
-  direct: DirectRequests;
-  server: Server;
-  view: SettlingTools<ToolSetView>;
-  announced: number;
-  since: number;
-  lastSeen: number;
-  /** Requests (and GET streams) still open: a session with one is not idle. */
-  open: number;
-  calls: number;
-  clientInfo: string | undefined;
-  /** Takes the session out of the calls' passthrough. */
-  detachCalls?: (() => void) | undefined;
-  passthrough?: PassthroughSession | undefined;
-  /** Its open GET streams (where what the servers announce goes): one waiting to drain says the client is not reading. */
-  streams: Set<http.ServerResponse>;
-}
-
-type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** Sessions past this many are a misbehaving client: the least recently seen one goes. */
-const MAX_SESSIONS = 100;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Refused (and logged, counted) like a wrong token: no client sends such a request line. */
 const NOT_A_URL = 'the request target is not a URL';
 /** Client ids whose derived token is kept rather than derived again per request (any name can be asked for: bounded). */
 const MAX_KEPT_TOKENS = 64;
+/** Host headers remembered as good (a client names the server one or two ways). */
+const MAX_GOOD_HOSTS = 8;
+/** A request target that is a path only, as a URL parser would leave it (no query, no escapes, no dot segments). */
+const PLAIN_PATH = /^(?:\/[\w-]+)*\/?$/;
 /** Client ids a shared-token warning is remembered for (only a holder of the app's token can add more). */
 const MAX_SHARED_TOKEN_WARNINGS = 64;
-/** Characters of a client's own name that are kept. */
-export const MAX_CLIENT_NAME = 64;
 
 /** Where OAuth clients register, authorize and get tokens when a server publishes no metadata. */
 const OAUTH_PATHS = new Set(['/register', '/authorize', '/token']);
@@ -124,29 +66,26 @@ class HttpRefusal extends Error {
 
 /**
  * The app's tools as a streamable-HTTP MCP server on this machine, for Cursor, VS Code, Claude
- * Desktop (through `xiaozhi-tray connect`) and Cherry Studio. Every request passes the Host, Origin
- * and bearer-token checks before it reaches the SDK's own server transport; each client session
- * gets its own SDK `Server` over the tool set its path names. Results are not shaped: local clients
- * get every content item, whatever its size.
+ * Desktop (through `xiaozhi-tray connect`) and Cherry Studio. This is its HTTP front: routing, the
+ * Host, Origin and bearer-token checks, CORS, bodies and refusals; what passes goes to the client's
+ * MCP session (`LocalSessions`: each its own SDK `Server` over the tool set its path names). Results
+ * are not shaped: local clients get every content item, whatever its size.
  */
 export class LocalMcpServer {
   private readonly server: http.Server;
-  private readonly sessions = new Map<string, Session>();
-  private sweeper: NodeJS.Timeout | undefined;
+  private readonly sessions: LocalSessions;
   private boundPort = 0;
   private readonly refusals: RefusalLog;
   /** Clients already told (in the log) that their entry still carries the app's shared token. */
   private readonly sharedTokenWarned = new Set<string>();
-  private readonly passthrough: Passthrough | undefined;
-  /** Each client path's token, derived once (an HMAC per request was most of the bearer check). */
-  private readonly tokens = new Map<string, string>();
+  /** Each client path's token (its digest, as the bearer check compares it), derived once: an HMAC per request was most of the check. */
+  private readonly tokens = new Map<string, Buffer>();
+  /** Host headers that passed the check (it parses them as URLs): the same few come with every request. */
+  private readonly goodHosts = new Set<string>();
 
   constructor(private readonly opts: LocalMcpServerOptions) {
     this.refusals = new RefusalLog(opts.log, opts.refusalLogMs ?? 60_000, 'request');
-    const calls = opts.calls;
-    this.passthrough = opts.servers
-      ? new Passthrough(opts.servers, opts.log, calls ? (session, server) => calls.callStream(session, server) : undefined)
-      : undefined;
+    this.sessions = new LocalSessions(opts);
     // Receiving the request is bounded (a connection with unfinished headers was kept for ever);
     // the answer is not: a client that keeps a stream open for hours is normal.
     const maxConnections = opts.maxConnections ?? 256;
@@ -174,9 +113,7 @@ export class LocalMcpServer {
       });
     });
     this.boundPort = (this.server.address() as { port: number }).port;
-    const every = Math.max(25, Math.min(30_000, Math.floor(this.opts.sessionIdleMs / 2)));
-    this.sweeper = setInterval(() => this.sweep(), every);
-    this.sweeper.unref();
+    this.sessions.startSweeping();
     return this.boundPort;
   }
 
@@ -191,24 +128,14 @@ export class LocalMcpServer {
   }
 
   async stop(): Promise<void> {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = undefined;
     this.refusals.flush();
-    this.passthrough?.close();
-    await Promise.all([...this.sessions.values()].map((session) => this.release(session, 'the local server stopped')));
+    await this.sessions.closeAll('the local server stopped');
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => (this.server.listening ? this.server.close(() => resolve()) : resolve()));
   }
 
   sessionList(): LocalSession[] {
-    return [...this.sessions.values()].map((s) => ({
-      id: s.id.slice(0, 8),
-      client: s.client,
-      clientInfo: s.clientInfo ?? '',
-      toolSet: s.view.current.id,
-      since: s.since,
-      calls: s.calls,
-    }));
+    return this.sessions.list();
   }
 
   /**
@@ -216,26 +143,20 @@ export class LocalMcpServer {
    * `list_changed` when what it is served is different from what it last learned.
    */
   refreshSessions(): void {
-    for (const session of this.sessions.values()) {
-      const view = this.opts.viewFor(session.client);
-      const moved = view !== session.view;
-      session.view = view;
-      if (moved || view.current.version !== session.announced) {
-        session.announced = view.current.version;
-        session.server.sendToolListChanged().catch(() => undefined);
-      }
-      session.passthrough?.refresh();
-    }
-    this.opts.onSessionsChanged();
+    this.sessions.refresh();
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    let session: Session | undefined;
     try {
       const bound = { host: this.opts.host, port: this.boundPort };
-      if (!hostAllowed(req.headers.host, bound)) throw new HttpRefusal(403, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
+      const host = req.headers.host;
+      if (host === undefined || !this.goodHosts.has(host)) {
+        if (!hostAllowed(host, bound)) throw new HttpRefusal(403, `Invalid Host header: ${host ?? '(none)'}`);
+        if (this.goodHosts.size < MAX_GOOD_HOSTS) this.goodHosts.add(host as string);
+      }
       const origin = req.headers.origin;
-      if (!originAllowed(origin, req.headers.host, bound, 'loopback')) throw new HttpRefusal(403, `Invalid Origin header: ${origin}`);
+      if (origin !== undefined && !originAllowed(origin, host, bound, 'loopback'))
+        throw new HttpRefusal(403, `Invalid Origin header: ${origin}`);
       if (origin) {
         // A page on an allowed (loopback) origin, such as the MCP Inspector, needs CORS to read answers.
         res.setHeader('Access-Control-Allow-Origin', origin);
@@ -251,11 +172,14 @@ export class LocalMcpServer {
         res.end();
         return;
       }
-      const url = requestTarget(req.url);
-      if (!url) throw new HttpRefusal(400, NOT_A_URL);
-      const path = url.pathname.replace(/\/+$/, '');
+      // A plain path (every MCP request's) is its own pathname: no URL is parsed for it.
+      const target = req.url ?? '/';
+      const plain = PLAIN_PATH.test(target);
+      const url = plain ? undefined : requestTarget(target);
+      if (!plain && !url) throw new HttpRefusal(400, NOT_A_URL);
+      const path = (url ? url.pathname : target).replace(/\/+$/, '');
       if (path === '/proof') {
-        this.answerProof(req, res, url);
+        this.answerProof(req, res, url ?? new URL(target, 'http://local'));
         return;
       }
       const route = /^\/mcp(?:\/([^/]+))?$/.exec(path);
@@ -281,37 +205,17 @@ export class LocalMcpServer {
       const sessionId = req.headers['mcp-session-id'];
       let body: unknown;
       if (req.method === 'POST') body = await readJson(req);
+      let session;
       if (typeof sessionId === 'string' && sessionId !== '') {
         session = this.sessions.get(sessionId);
         // A session belongs to the path that made it; a vanished session's client must initialise again.
         if (!session || session.client !== client) throw new HttpRefusal(404, 'Session not found', {}, -32001);
       } else if (req.method === 'POST' && isInitializeRequest(body)) {
-        session = await this.open(client, body.params.capabilities);
+        session = await this.sessions.open(client, body.params.capabilities);
       } else {
         throw new HttpRefusal(400, 'Bad Request: Mcp-Session-Id header is required');
       }
-      session.open++;
-      session.lastSeen = Date.now();
-      const current = session;
-      const asked = requestIds(body);
-      if (req.method === 'GET') current.streams.add(res);
-      res.once('close', () => {
-        current.streams.delete(res);
-        current.open--;
-        current.lastSeen = Date.now();
-        // The client went away before its answer: its calls are cancelled now, not when the
-        // session is released (the SDK hears a cancellation as if the client had sent it).
-        if (!res.writableFinished)
-          for (const id of asked)
-            current.transport.onmessage?.({
-              jsonrpc: '2.0',
-              method: 'notifications/cancelled',
-              params: { requestId: id, reason: 'the client closed the request' },
-            });
-      });
-      const direct = session.direct.accepts(req, body);
-      if (direct) session.direct.take(req, res, direct);
-      else await session.transport.handleRequest(req, res, body);
+      await this.sessions.serve(session, req, res, body);
     } catch (error) {
       if (error instanceof HttpRefusal) {
         if (error.status === 401 || error.status === 403 || error.message === NOT_A_URL)
@@ -369,10 +273,10 @@ export class LocalMcpServer {
     );
   }
 
-  private tokenOf(client: string): string {
+  private tokenOf(client: string): Buffer {
     const kept = this.tokens.get(client);
     if (kept !== undefined) return kept;
-    const token = clientToken(this.opts.token, client);
+    const token = secretDigest(clientToken(this.opts.token, client));
     if (this.tokens.size < MAX_KEPT_TOKENS) this.tokens.set(client, token);
     return token;
   }
@@ -400,138 +304,6 @@ export class LocalMcpServer {
       .writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
       .end(JSON.stringify({ name: 'xiaozhi-tray', proof }));
   }
-
-  /** A new session for a client: its own SDK server over the set its path names. */
-  private async open(client: string, declared: ClientCapabilities): Promise<Session> {
-    if (this.sessions.size >= MAX_SESSIONS) {
-      const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0] as Session;
-      await this.release(oldest, 'too many sessions');
-    }
-    const id = randomUUID();
-    const view = this.opts.viewFor(client);
-    const calls = this.opts.calls;
-    const offered = calls?.capabilities(declared) ?? {};
-    const more = this.passthrough?.opening(view.current.id);
-    const server = new Server(
-      { name: 'xiaozhi-tray', version: this.opts.version },
-      {
-        capabilities: { tools: { listChanged: true }, ...more?.capabilities, ...offered },
-        ...(more?.instructions ? { instructions: more.instructions } : {}),
-      },
-    );
-    // What the SDK's transport answers, it answers as an event stream (its default): a JSON answer has
-    // no room for the progress notifications a call sends before its result, and it would drop them.
-    // Requests of an open session are answered by DirectRequests, which chooses per answer.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
-    const now = Date.now();
-    const session: Session = {
-      id,
-      client,
-      transport,
-      direct: new DirectRequests(transport, id),
-      server,
-      view,
-      announced: view.current.version,
-      since: now,
-      lastSeen: now,
-      open: 0,
-      calls: 0,
-      clientInfo: undefined,
-      streams: new Set(),
-    };
-    server.setRequestHandler(ListToolsRequestSchema, () =>
-      session.view.list(() => {
-        // The set as it is once the wait is over: the client's set may have moved meanwhile.
-        const view = session.view.current;
-        session.announced = view.version;
-        return { tools: calls ? calls.listed(link, view.fullTools()) : view.fullTools() };
-      }),
-    );
-    const link: CallSession = {
-      server,
-      client,
-      tasks: offered.tasks !== undefined,
-      view: () => session.view.current,
-      caller: () => this.opts.callerName(client, session.clientInfo),
-    };
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      session.calls++;
-      return calls ? calls.call(link, request, extra, () => plainCall(request, extra)) : plainCall(request, extra);
-    });
-    const plainCall = async (request: CallToolRequest, extra: CallExtra) => {
-      const progressToken = request.params._meta?.progressToken;
-      const { result } = await session.view.call(request.params.name, request.params.arguments ?? {}, {
-        caller: this.opts.callerName(client, session.clientInfo),
-        signal: extra.signal,
-        shape: false,
-        // The server's progress reaches the client that asked for it.
-        ...(progressToken !== undefined
-          ? {
-              onProgress: (progress) =>
-                void extra
-                  .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
-                  .catch(() => undefined),
-            }
-          : {}),
-      });
-      // Its resource links and embedded resources carry the URIs this client reads them by.
-      return session.passthrough?.mappedResult(session.view.current.identityOf(request.params.name)?.server, result) ?? result;
-    };
-    session.passthrough = this.passthrough?.attach(
-      server,
-      () => session.view.current.id,
-      // Written to a stream its client does not read: our writes wait for a drain that does not come.
-      () => [...session.streams].some((res) => res.writableNeedDrain),
-    );
-    server.oninitialized = () => {
-      session.clientInfo = clientName(server.getClientVersion()?.name);
-      this.opts.log.info(
-        `session ${id.slice(0, 8)} opened by ${session.clientInfo ?? 'a client'}${client ? ` at /mcp/${client}` : ''} (tool set ${view.current.id})`,
-      );
-      this.opts.onSessionsChanged();
-    };
-    transport.onclose = () => {
-      session.direct.close();
-      session.detachCalls?.();
-      session.passthrough?.close();
-      if (this.sessions.delete(id)) this.opts.onSessionsChanged();
-    };
-    server.onerror = (error) => this.opts.log.debug(`session ${id.slice(0, 8)}: ${error.message}`);
-    await server.connect(transport);
-    session.detachCalls = calls?.attach(link);
-    this.sessions.set(id, session);
-    return session;
-  }
-
-  private async release(session: Session, why: string): Promise<void> {
-    if (!this.sessions.delete(session.id)) return;
-    session.detachCalls?.();
-    this.opts.log.info(`session ${session.id.slice(0, 8)} released (${why})`);
-    await session.server.close().catch(() => undefined);
-    this.opts.onSessionsChanged();
-  }
-
-  /** A client that vanished without saying goodbye leaves an idle session: release it. */
-  private sweep(): void {
-    const cutoff = Date.now() - this.opts.sessionIdleMs;
-    for (const session of this.sessions.values()) {
-      if (session.open <= 0 && session.lastSeen < cutoff) void this.release(session, 'its client went quiet');
-    }
-  }
-}
-
-/**
- * What a client calls itself, as history, status and logs keep it: any client can send megabytes
- * there, and every session's name is kept. Control characters go, the length is capped.
- */
-export function clientName(name: unknown): string | undefined {
-  if (typeof name !== 'string') return undefined;
-  // Only the head is looked at (a few characters per code point at most): never the whole of it.
-  const head = name.slice(0, MAX_CLIENT_NAME * 4);
-  const chars = [...head.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim()];
-  if (chars.length === 0) return undefined;
-  const cut = chars.length > MAX_CLIENT_NAME || head.length < name.length;
-  return cut ? `${chars.slice(0, MAX_CLIENT_NAME - 1).join('')}…` : chars.join('');
 }
 
 /** The request body as JSON, bounded; a body that is not JSON is the client's error (400). */
@@ -579,9 +351,4 @@ function readBody(req: http.IncomingMessage): Promise<string> {
       if (!req.complete) reject(new Error('Premature close'));
     });
   });
-}
-
-/** The ids of the requests in a body (one message, or a batch). */
-function requestIds(body: unknown): (string | number)[] {
-  return (Array.isArray(body) ? body : [body]).filter((m) => isJSONRPCRequest(m)).map((m) => (m as { id: string | number }).id);
 }
