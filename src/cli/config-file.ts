@@ -7,6 +7,7 @@ import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../m
 import { octalMode, othersMode } from '../main/core/system/atomic-write';
 import { holdsSecrets } from '../main/core/secrets/bridge-secrets';
 import type { CliContext } from './command';
+import { issueWords } from '../shared/zod-issue';
 
 /** The config a command uses when none is named: this one, in the current folder. */
 export const DEFAULT_CONFIG = 'xiaozhi-tray.json';
@@ -33,9 +34,11 @@ export function configProblemText(t: Translate, problem: ConfigProblem): string 
   return where ? t('cli.config.problemAt', { where, message }) : message;
 }
 
-/** A JSON syntax error (or an empty file) in the reader's words; other problems keep the loader's. */
+/** A JSON syntax error, an empty file or a value the schema refused, in the reader's words; other problems keep the loader's. */
 function problemWords(t: Translate, problem: ConfigProblem): string | undefined {
   if (problem.problem?.code === 'config.empty') return t('cli.config.empty');
+  const invalid = issueWords(t, problem.problem);
+  if (invalid !== undefined) return invalid;
   const error = `cli.json.${String(problem.problem?.params.error)}`;
   if (problem.problem?.code !== 'config.invalidJson' || !hasMessage(error)) return undefined;
   return t('cli.config.invalidJson', { what: t(error) });

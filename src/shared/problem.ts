@@ -140,6 +140,8 @@ export const PROBLEM_CODES = [
   // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
   'config.invalidJson',
   'config.empty',
+  // A value the settings schema refused (`reason`: required, oneOf, type…; worded by zod-issue.ts's issueWords).
+  'config.invalidValue',
   // The local MCP server could not listen.
   'localServer.portInUse',
   'localServer.notAnAddress',

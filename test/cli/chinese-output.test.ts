@@ -93,6 +93,42 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(broken.err).toMatch(/ {2}- 第 2 行第 1 列：/);
   });
 
+  it("check: the schema's problems in Chinese, still with line and JSON path; in English as before", async () => {
+    const file = h.writeConfig(
+      '{\n  "servers": [\n    { "name": "x", "transport": "pipe" },\n    { "transport": "stdio", "command": "node" },\n    { "name": "y", "transport": "stdio", "command": "node", "args": [1] }\n  ]\n}\n',
+    );
+    const zh = await inChinese(['check', '--config', file]);
+    expect(zh.code).toBe(1);
+    expect(zh.err).toContain(
+      '  - 第 3 行第 33 列（servers[0].transport）：只能是以下之一：stdio, sse, streamable-http, http-api, openapi, coze, dify, n8n, home-assistant\n',
+    );
+    expect(zh.err).toContain('  - 第 4 行第 5 列（servers[1].name）：必须填写\n');
+    expect(zh.err).toMatch(/（servers\[2\]\.args\[0\]）：应为文本，而不是整数\n/);
+    expect(zh.err).not.toMatch(/is required|must be/);
+    const en = await h.finished(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
+    expect(en.err).toContain(
+      '  - line 3, column 33, at servers[0].transport: must be one of stdio, sse, streamable-http, http-api, openapi, coze, dify, n8n, home-assistant\n',
+    );
+    expect(en.err).toContain('  - line 4, column 5, at servers[1].name: is required\n');
+    expect(en.err).toContain('at servers[2].args[0]: must be text, not a whole number\n');
+  });
+
+  it('check and run: an endpoint needs only its url (the README does not ask for an id or a name)', async () => {
+    const file = h.writeConfig({
+      endpoints: [{ url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}` }, { url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}x` }],
+    });
+    const zh = await inChinese(['check', '--config', file]);
+    expect(zh.err).toBe('');
+    expect(zh).toMatchObject({ code: 0, out: `${file}：有效的 xiaozhi-tray 配置：2 个接入点，0 个服务器\n` });
+    const en = await h.finished(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
+    expect(en).toMatchObject({ code: 0, err: '' });
+    // An id given is kept, and the one made up for its neighbour is not the same.
+    const mixed = h.writeConfig({
+      endpoints: [{ url: `ws://127.0.0.1:9/mcp/?token=${TOKEN}` }, { id: 'endpoint-1', name: 'n', url: 'ws://127.0.0.1:9/b' }],
+    });
+    expect((await inChinese(['check', '--config', mixed])).code).toBe(0);
+  });
+
   it('a connect failure: the level, the failure and how to check the endpoint URL, in Chinese', async () => {
     const port = await closedPort();
     const run = h.spawn(['run', '--config', h.writeConfig({})], {

@@ -1,5 +1,6 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
+import { configWordsEn } from './config-words-en';
 import { modelTextsEn } from './model-texts-en';
 import { plainEn } from './plain-en';
 import { tryEn } from './try-en';
@@ -7,6 +8,7 @@ import { tryEn } from './try-en';
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
   ...cliEn,
+  ...configWordsEn,
   ...modelTextsEn,
   ...plainEn,
   ...tryEn,

@@ -1,5 +1,6 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliZhCN } from './cli-zh-CN';
+import { configWordsZhCN } from './config-words-zh-CN';
 import { modelTextsZhCN } from './model-texts-zh-CN';
 import { plainZhCN } from './plain-zh-CN';
 import { tryZhCN } from './try-zh-CN';
@@ -8,6 +9,7 @@ import type { en } from './en';
 /** 简体中文界面文字。 */
 export const zhCN: Record<keyof typeof en, string> = {
   ...cliZhCN,
+  ...configWordsZhCN,
   ...modelTextsZhCN,
   ...plainZhCN,
   ...tryZhCN,

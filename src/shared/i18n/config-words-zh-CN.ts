@@ -1,0 +1,33 @@
+import type { configWordsEn } from './config-words-en';
+
+/** 配置中某个值的问题（check 等处连同行号和 JSON 路径一起显示），并入 zh-CN.ts。 */
+export const configWordsZhCN: Record<keyof typeof configWordsEn, string> = {
+  'zod.required': '必须填写',
+  'zod.type': '应为{expected}，而不是{got}',
+  'zod.one': '只能是 {values}',
+  'zod.oneOf': '只能是以下之一：{values}',
+  'zod.requiredOneOf': '必须填写，只能是以下之一：{values}',
+  'zod.noForm': '不符合任何一种允许的写法',
+  'zod.notEmpty': '不能为空',
+  'zod.atLeast': '至少应为 {size}',
+  'zod.moreThan': '应大于 {size}',
+  'zod.atMost': '最多 {size}',
+  'zod.lessThan': '应小于 {size}',
+  'zod.format': '不是有效的 {format}',
+  'zod.multipleOf': '应为 {divisor} 的倍数',
+  'zod.unknownKeys': '有不认识的键 {keys}',
+  'zod.badKey': '有不允许的键',
+  'zod.badElement': '有不允许的值',
+  'zod.size.chars': '{count} 个字符',
+  'zod.size.items': '{count} 项',
+  'zod.size.plain': '{count}',
+  'zod.kind.string': '文本',
+  'zod.kind.number': '数字',
+  'zod.kind.int': '整数',
+  'zod.kind.fraction': '小数',
+  'zod.kind.boolean': '布尔值（true 或 false）',
+  'zod.kind.object': '对象',
+  'zod.kind.record': '对象',
+  'zod.kind.array': '列表',
+  'zod.kind.null': '空值（null）',
+};
