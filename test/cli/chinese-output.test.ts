@@ -40,6 +40,36 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(badLang.err).toBe('xiaozhi-tray: --lang 只能是 en 或 zh-CN，不能是“fr”\n');
   });
 
+  it('every --help in Chinese: no usage line ends in an English note', async () => {
+    const init = await inChinese(['init', '--help']);
+    expect(init.out).toMatch(/^ {2}xiaozhi-tray init \[--config FILE\] +会提问：接入点地址，以及从哪些应用导入$/m);
+    expect(init.out).toMatch(/^ {2}xiaozhi-tray init --config FILE --endpoint-file FILE\|- .* --yes +不提问（供脚本使用）$/m);
+    expect((await h.finished(['init', '--help'], { env: { LANG: 'en_US.UTF-8' } })).out).toMatch(
+      /^ {2}xiaozhi-tray init \[--config FILE\] +asks for the endpoint and which apps to import from$/m,
+    );
+    const commands = [
+      'ask',
+      'call',
+      'check',
+      'connect',
+      'export',
+      'import',
+      'init',
+      'login',
+      'run',
+      'servers',
+      'service',
+      'stats',
+      'tools',
+    ];
+    for (const command of commands) {
+      const help = (await h.answered([command, '--help'], { env: ZH })).out;
+      // Words after a usage line's syntax (two spaces or more, then prose) are a note for the reader.
+      for (const line of help.split('\n').filter((l) => l.startsWith('  xiaozhi-tray ')))
+        expect(line, command).not.toMatch(/ {2,}[a-z]+ [a-z]+/);
+    }
+  });
+
   it('a bad flag: said in Chinese, with the nearest option or the list and where to read more', async () => {
     const file = h.writeConfig({});
     const typo = await inChinese(['run', '--cofnig', file]);

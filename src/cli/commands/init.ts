@@ -239,8 +239,8 @@ export const initCommand: Command = {
   name: 'init',
   summary: 'cli.init.summary',
   usage: [
-    'init [--config FILE]                          asks for the endpoint and which apps to import from',
-    'init --config FILE --endpoint-file FILE|- [--import all|none|APP,…] [--allow-code-env] --yes   without questions (scripts)',
+    { line: 'init [--config FILE]                       ', note: 'cli.init.usage.asks' },
+    { line: 'init --config FILE --endpoint-file FILE|- [--import all|none|APP,…] [--allow-code-env] --yes', note: 'cli.init.usage.yes' },
   ],
   options: [
     { name: 'config', value: 'FILE', help: 'cli.init.opt.config' },

@@ -30,7 +30,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'cli.run.summary',
   usage: [
-    'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--fetch-runtimes] [--log-level LEVEL] [--log-format text|json]',
+    'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode auto|all|router] [--fetch-runtimes] [--log-level LEVEL] [--log-format text|json]',
   ],
   options: [
     CONFIG_OPTION,
