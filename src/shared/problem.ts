@@ -150,6 +150,8 @@ export const PROBLEM_CODES = [
   'log.starting',
   'log.toolListChanged',
   'log.localListening',
+  // "Test connection"'s line: its `reason` (unreachable, refused, listed…) says what it found, its cause why.
+  'log.connectionTest',
   // The chat model of "Try a sentence" (and sampling by voice): why it could not answer.
   'model.notConfigured',
   'model.badKey',

@@ -1,6 +1,7 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
 import { configWordsEn } from './config-words-en';
+import { logWordsEn } from './log-words-en';
 import { modelTextsEn } from './model-texts-en';
 import { plainEn } from './plain-en';
 import { tryEn } from './try-en';
@@ -9,6 +10,7 @@ import { tryEn } from './try-en';
 export const en = {
   ...cliEn,
   ...configWordsEn,
+  ...logWordsEn,
   ...modelTextsEn,
   ...plainEn,
   ...tryEn,

@@ -1,6 +1,7 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliZhCN } from './cli-zh-CN';
 import { configWordsZhCN } from './config-words-zh-CN';
+import { logWordsZhCN } from './log-words-zh-CN';
 import { modelTextsZhCN } from './model-texts-zh-CN';
 import { plainZhCN } from './plain-zh-CN';
 import { tryZhCN } from './try-zh-CN';
@@ -10,6 +11,7 @@ import type { en } from './en';
 export const zhCN: Record<keyof typeof en, string> = {
   ...cliZhCN,
   ...configWordsZhCN,
+  ...logWordsZhCN,
   ...modelTextsZhCN,
   ...plainZhCN,
   ...tryZhCN,

@@ -1,0 +1,15 @@
+/** The app's own log lines worded for the window and the CLI (issue 33); merged into en.ts. */
+export const logWordsEn = {
+  'problem.log.connectionTest': 'Connection test ({seconds} s).',
+  'problem.log.connectionTest.reason.unreachable': 'Connection test: not reachable ({seconds} s). {cause}',
+  'problem.log.connectionTest.reason.refused': 'Connection test: reached, but the token was not accepted ({seconds} s). {cause}',
+  'problem.log.connectionTest.reason.listed':
+    'Connection test: working, xiaozhi listed {count, plural, one {# tool} other {# tools}} ({seconds} s).',
+  'problem.log.connectionTest.reason.listedRelay':
+    'Connection test: working, xiaozhi listed {count, plural, one {# tool} other {# tools}} through the self-hosted server ({seconds} s).',
+  'problem.log.connectionTest.reason.deviceTalks':
+    'Connection test: connected. A self-hosted server reads the tools when a device starts talking ({seconds} s).',
+  'problem.log.connectionTest.reason.notListed': 'Connection test: connected, but xiaozhi did not ask for the tools ({seconds} s).',
+  'problem.log.connectionTest.reason.notListedBecause':
+    'Connection test: connected, but xiaozhi did not ask for the tools ({seconds} s). {cause}',
+};
