@@ -243,6 +243,51 @@ describe('the CLI in Chinese when the locale says so', () => {
     );
   });
 
+  it('import: the preview and the summary in Chinese, with the names added and skipped, no English fragment', async () => {
+    const dir = h.tempDir();
+    const source = h.writeConfig(
+      {
+        mcpServers: {
+          memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+          copy: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+          risky: { command: 'node', args: ['x.js'], env: { NODE_OPTIONS: '--require ./a.js', API_KEY: 'sk-abcdefabcdef12345678' } },
+          remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer abcdefghijklmnop1234' } },
+          home: { command: 'node', args: ['h.js'], env: { WHERE: '${env:XT_HOME_DIR}' } },
+        },
+      },
+      'claude.json',
+      dir,
+    );
+    const target = h.writeConfig(
+      { servers: [{ name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }] },
+      'tray.json',
+      dir,
+    );
+    const env = { XT_HOME_DIR: '/home/someone' };
+    const preview = await inChinese(['import', source, '--config', target], env);
+    expect(preview.code, preview.err).toBe(0);
+    expect(preview.out).toContain('    env NODE_OPTIONS=--require ./a.js   <- 能在服务器启动前运行别的代码\n');
+    expect(preview.out).toContain('    env API_KEY=sk-a…（已隐藏）\n');
+    expect(preview.out).toContain(
+      '    当前环境中已设置（/hom…（已隐藏））：--use-env XT_HOME_DIR 会把它交给该服务；或用 --input env:XT_HOME_DIR=… 给出另一个值\n',
+    );
+    expect(preview.out).toContain('  警告：服务器“risky”设置了 NODE_OPTIONS，它能在服务器启动前运行别的代码；请检查上面的值\n');
+    const done = await inChinese(['import', source, '--config', target, '--yes', '--use-env', 'XT_HOME_DIR', '--allow-code-env'], env);
+    expect(done.code, done.err).toBe(0);
+    expect(done.out).toContain(
+      `已导入到 ${target}：新增 3 个服务器，替换 0 个，0 个接入点，跳过 2 个。\n  新增：risky、remote、home\n  跳过：memory、copy\n`,
+    );
+    for (const out of [preview.out, done.out]) expect(out).not.toMatch(/\(redacted\)|[a-z]{3,} [a-z]{3,} [a-z]{3,}/);
+    const refused = await inChinese(
+      ['import', source, '--config', h.writeConfig({}, 'other.json', dir), '--yes', '--use-env', 'XT_HOME_DIR'],
+      env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(
+      '什么也没有写入：服务器“risky”设置了 NODE_OPTIONS，它能在服务器启动前运行别的代码。如果你信任上面显示的值，请加上 --allow-code-env 再运行一次。',
+    );
+  });
+
   it('call: a tool xiaozhi would not see, with the nearest one and where the list is', async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const run = await inChinese(['call', '--config', file, 'ecko']);

@@ -14,7 +14,7 @@ import { cleanEndpointUrl, type EndpointUrlDebris, type EndpointUrlRefusal } fro
 import { orList, stringOption, UsageError } from '../../main/core/command-line/args';
 import type { CliContext, Command } from '../command';
 import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
-import { CODE_NOTE, codeEnvRefusal, serverDetails } from '../import-preview-text';
+import { codeEnvRefusal, serverDetails } from '../import-preview-text';
 import { DEFAULT_CONFIG, madePrivate } from '../config-file';
 import { Prompter } from '../prompt';
 import { secretOption } from '../../main/core/command-line/secret-input';
@@ -185,12 +185,13 @@ async function importChosen(
     for (const item of preview.servers) {
       // As `import` does: env that runs code before the server (NODE_OPTIONS…) is shown, and taken only when the user says so.
       if (item.action !== 'skip' && item.codeEnv.length > 0 && !allowCodeEnv) {
-        ctx.out(`  ${found.label}, server "${item.server.name}" sets ${item.codeEnv.join(', ')}, which ${CODE_NOTE}:`);
-        ctx.out(serverDetails(item).join('\n'));
+        ctx.out(ctx.t('cli.init.codeEnvShown', { name: item.server.name, label: found.label, vars: item.codeEnv.join(', ') }));
+        ctx.out(serverDetails(item, ctx.t).join('\n'));
         const trusted = prompter ? await prompter.confirm(`  Import "${item.server.name}" anyway? / 仍要导入吗？`, false) : false;
         if (trusted === undefined) throw new NoAnswer();
         if (!trusted) {
-          if (!prompter) runsCode.push(`"${item.server.name}" of ${found.label} sets ${item.codeEnv.join(', ')}`);
+          if (!prompter)
+            runsCode.push(ctx.t('cli.preview.setsCodeOf', { name: item.server.name, label: found.label, vars: item.codeEnv.join(', ') }));
           servers[item.server.name] = { action: 'skip' };
           continue;
         }
@@ -231,7 +232,7 @@ async function importChosen(
     );
     settings = applied.settings;
   }
-  if (runsCode.length > 0) throw new CodeEnvRefused(codeEnvRefusal(runsCode));
+  if (runsCode.length > 0) throw new CodeEnvRefused(codeEnvRefusal(ctx.t, runsCode));
   return settings;
 }
 

@@ -2,6 +2,7 @@ import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
 import { configWordsEn } from './config-words-en';
 import { logWordsEn } from './log-words-en';
+import { cliImportEn } from './cli-import-en';
 import { modelTextsEn } from './model-texts-en';
 import { plainEn } from './plain-en';
 import { tryEn } from './try-en';
@@ -11,6 +12,7 @@ export const en = {
   ...cliEn,
   ...configWordsEn,
   ...logWordsEn,
+  ...cliImportEn,
   ...modelTextsEn,
   ...plainEn,
   ...tryEn,
