@@ -152,6 +152,8 @@ export const PROBLEM_CODES = [
   'log.localListening',
   // "Test connection"'s line: its `reason` (unreachable, refused, listed…) says what it found, its cause why.
   'log.connectionTest',
+  // An import applied: how many servers were added, replaced and skipped, and endpoints added.
+  'log.imported',
   // The chat model of "Try a sentence" (and sampling by voice): why it could not answer.
   'model.notConfigured',
   'model.badKey',

@@ -121,17 +121,13 @@ export const importCommand: Command = {
         key: 'cli.import.added' | 'cli.import.replacedNames' | 'cli.import.endpointNames' | 'cli.import.skippedNames',
         list: string[],
       ) => (list.length > 0 ? [ctx.t(key, { names: nameList(ctx.t, list) })] : []);
-      const skippedNames = [
-        ...preview.servers.filter((item) => item.action === 'skip').map((item) => item.server.name),
-        ...preview.endpoints.filter((item) => item.action === 'skip').map((item) => item.name),
-      ];
       ctx.out(
         [
           `\n${ctx.t('cli.import.done', { target, ...counts })}`,
           ...names('cli.import.added', r.addedServers),
           ...names('cli.import.replacedNames', r.replacedServers),
           ...names('cli.import.endpointNames', r.addedEndpoints),
-          ...names('cli.import.skippedNames', skippedNames),
+          ...names('cli.import.skippedNames', r.skippedNames),
         ].join('\n'),
       );
       return 0;

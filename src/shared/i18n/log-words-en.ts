@@ -12,4 +12,8 @@ export const logWordsEn = {
   'problem.log.connectionTest.reason.notListed': 'Connection test: connected, but xiaozhi did not ask for the tools ({seconds} s).',
   'problem.log.connectionTest.reason.notListedBecause':
     'Connection test: connected, but xiaozhi did not ask for the tools ({seconds} s). {cause}',
+  'problem.log.imported':
+    'Imported: {added, plural, one {# server} other {# servers}} added, {replaced} replaced, {endpoints, plural, one {# endpoint} other {# endpoints}} added, {skipped} skipped',
+  'import.doneAdded': 'Added: {names}.',
+  'import.doneSkipped': 'Skipped: {names}.',
 };

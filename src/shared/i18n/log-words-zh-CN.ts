@@ -10,4 +10,7 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
   'problem.log.connectionTest.reason.deviceTalks': '连接测试：已连上。自建服务器要等设备开始说话时才读取工具（用时 {seconds} 秒）。',
   'problem.log.connectionTest.reason.notListed': '连接测试：已连上，但小智没有读取工具（用时 {seconds} 秒）。',
   'problem.log.connectionTest.reason.notListedBecause': '连接测试：已连上，但小智没有读取工具（用时 {seconds} 秒）。{cause}',
+  'problem.log.imported': '已导入：新增 {added} 个服务，替换 {replaced} 个，新增 {endpoints} 个接入点，跳过 {skipped} 个',
+  'import.doneAdded': '新增：{names}。',
+  'import.doneSkipped': '跳过：{names}。',
 };

@@ -68,4 +68,17 @@ describe("the app's own log lines in the window's language", () => {
       await xiaozhi.close();
     }
   });
+
+  it("the import's line says what was added, replaced and skipped in the window's language", async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    const text = JSON.stringify({
+      mcpServers: { fx: { command: 'node', args: ['other.js'] }, notes: { command: 'node', args: ['notes.js'] } },
+    });
+    const preview = await harness.bridge.api.previewImport({ source: 'claude_desktop_config.json', text });
+    const result = await harness.bridge.api.applyImport({ id: preview.id, servers: { fx: { action: 'skip' } } });
+    expect(result).toMatchObject({ addedServers: ['notes'], skippedNames: ['fx'] });
+    const line = harness.logBook.entries().find((e) => e.message.startsWith('imported:'))!;
+    expect(logMessage(translator('zh-CN'), line)).toBe('已导入：新增 1 个服务，替换 0 个，新增 0 个接入点，跳过 1 个');
+    expect(logMessage(translator('en'), line)).toBe('Imported: 1 server added, 0 replaced, 0 endpoints added, 1 skipped');
+  });
 });
