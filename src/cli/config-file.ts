@@ -7,6 +7,7 @@ import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../m
 import { octalMode, othersMode } from '../main/core/system/atomic-write';
 import { holdsSecrets } from '../main/core/secrets/bridge-secrets';
 import type { CliContext } from './command';
+import { problem, type Problem } from '../shared/problem';
 import { issueWords } from '../shared/zod-issue';
 
 /** The config a command uses when none is named: this one, in the current folder. */
@@ -107,10 +108,15 @@ export const madePrivate = (file: string, previousMode: number, t: Translate = t
   });
 
 /** Said at start when our config holds secrets others can read (a save would tighten it; this run may never save). */
-export function readableByOthers(file: string, resolved: string, settings: LoadedConfig['settings']): string | undefined {
+export function readableByOthers(file: string, resolved: string, settings: LoadedConfig['settings']): Problem | undefined {
   const others = othersMode(resolved);
   if (others === 0 || !holdsSecrets(settings)) return undefined;
-  return `${file} holds tokens or keys, and other users of this computer can ${others & 0o022 ? 'change' : 'read'} it (mode ${octalMode(fs.statSync(resolved).mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`;
+  return problem('cli.readableByOthers', {
+    reason: others & 0o022 ? 'change' : 'read',
+    file,
+    mode: octalMode(fs.statSync(resolved).mode),
+    quoted: /\s/.test(file) ? `"${file}"` : file,
+  });
 }
 
 /**

@@ -44,5 +44,6 @@ export function logMessage(t: Translate, entry: Pick<LogEntry, 'message' | 'prob
 /** What to do about a log line's failure: its cause's advice, then the event's own (none for a plain line). */
 export function logHint(t: Translate, entry: Pick<LogEntry, 'problem' | 'cause'>): string | undefined {
   const hints = [problemMessage(t, entry.cause, undefined)?.hint, problemMessage(t, entry.problem, undefined)?.hint].filter(Boolean);
-  return hints.length > 0 ? hints.join(' ') : undefined;
+  // Chinese sentences run on (after 。 no space); English ones are spaced.
+  return hints.length > 0 ? hints.reduce((all, hint) => (/[。！？]$/.test(all as string) ? `${all}${hint}` : `${all} ${hint}`)) : undefined;
 }

@@ -137,6 +137,9 @@ export const PROBLEM_CODES = [
   'cli.launcherGoneAtStart',
   'cli.crashed',
   'cli.killingNow',
+  // `run`'s first line (version, pid, config) and a config with secrets that other users can read.
+  'cli.started',
+  'cli.readableByOthers',
   // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
   'config.invalidJson',
   'config.empty',
@@ -154,6 +157,9 @@ export const PROBLEM_CODES = [
   'log.connectionTest',
   // An import applied: how many servers were added, replaced and skipped, and endpoints added.
   'log.imported',
+  // The bridge stopped; an endpoint's connection closed after it had been up a while (its cause: why).
+  'log.stopped',
+  'log.closedAfter',
   // The chat model of "Try a sentence" (and sampling by voice): why it could not answer.
   'model.notConfigured',
   'model.badKey',

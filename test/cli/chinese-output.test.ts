@@ -171,6 +171,31 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(await run.exit).toBe(0);
   });
 
+  it('run under a Chinese locale: start, a server that fails, endpoints closed 4004 and 4001, stop: no English line', async () => {
+    const [idle, refusing] = [await h.fakeXiaozhi(), await h.fakeXiaozhi()];
+    const file = h.writeConfig({
+      endpoints: [{ url: idle.url() }, { name: 'refused', url: refusing.url('bm90LWEtdG9rZW4') }],
+      servers: [{ name: 'broken', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] }],
+    });
+    fs.chmodSync(file, 0o644);
+    const run = h.spawn(['run', '--config', file], { env: ZH });
+    await waitForText(run.stdout, /\[server:broken\] .*程序在就绪前退出了/);
+    (await idle.connection(0)).close(4004, 'Internal server error');
+    await waitForText(run.stdout, /\[endpoint:xiaozhi\] 连接失败或已断开：小智关闭了空闲或异常的会话（代码 4004）/);
+    (await refusing.connection(0)).close(4001, 'token invalid');
+    await waitForText(run.stdout, /\[endpoint:refused\] 连接失败或已断开：小智关闭了连接（代码 4001）/);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    const messages = run
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.replace(/^\S+ (信息|警告|错误) \[[^\]]+\] /, ''));
+    expect(messages.at(-1)).toBe('已停止');
+    expect(messages.some((m) => m.includes('chmod 600'))).toBe(true);
+    for (const message of messages) expect(message).not.toMatch(/[A-Za-z]{3,} [a-z]{2,} [a-z]{2,}|\(redacted\)|。 /);
+  });
+
   it("run's own status lines in Chinese; --log-format json stays English, with the code", async () => {
     const text = h.spawn(['run', '--config', h.writeConfig({})], { env: ZH });
     await waitForText(text.stdout, /警告 \[app\] 还没有配置接入点：请在网页界面（--ui）或配置文件里添加一个，或设置环境变量 MCP_ENDPOINT/);

@@ -21,7 +21,8 @@ import { RunningCopies } from '../../main/core/instances/running-copies';
 import { appStateDir } from '../../main/core/local-server/state-file';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../../main/core/command-line/args';
-import { translate } from '../../shared/i18n/translate';
+import { translate, translator } from '../../shared/i18n/translate';
+import { problemMessage } from '../../shared/problem-words';
 import { problem } from '../../shared/problem';
 import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
 import { keepWebAddress, rememberedWebAddress, webAddressFile } from '../web-address';
@@ -112,10 +113,11 @@ export const runCommand: Command = {
       // Said before the servers start: which runtime is missing here, and the command that installs it.
       if (!runtimesDir) for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
-      if (exposed) log.warn(exposed);
+      if (exposed) log.warn(problemMessage(translator('en'), exposed, undefined)?.message ?? '', exposed);
       // Logged in English with its code (a JSON log stays English); the text log words it in the reader's language.
       if (loaded.settings.endpoints.length === 0) log.warn(translate('en', 'problem.cli.noEndpoint'), problem('cli.noEndpoint'));
-      log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
+      const started = problem('cli.started', { version: ctx.version, pid: process.pid, file, format: loaded.format });
+      log.info(translate('en', 'problem.cli.started', started.params), started);
       bridge.start();
       if (local.overrides?.enabled || loaded.settings.localServer.enabled) {
         await announceLocalServer(bridge, {

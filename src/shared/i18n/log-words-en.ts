@@ -16,4 +16,13 @@ export const logWordsEn = {
     'Imported: {added, plural, one {# server} other {# servers}} added, {replaced} replaced, {endpoints, plural, one {# endpoint} other {# endpoints}} added, {skipped} skipped',
   'import.doneAdded': 'Added: {names}.',
   'import.doneSkipped': 'Skipped: {names}.',
+  'problem.log.stopped': 'Stopped',
+  'problem.log.closedAfter': 'Closed after {seconds} s: {cause}',
+  'problem.cli.started': 'xiaozhi-tray {version} (pid {pid}), config {file} ({format})',
+  'problem.cli.readableByOthers.reason.read':
+    '{file} holds tokens or keys, and other users of this computer can read it (mode {mode}): make it yours only with: chmod 600 {quoted}',
+  'problem.cli.readableByOthers.reason.change':
+    '{file} holds tokens or keys, and other users of this computer can change it (mode {mode}): make it yours only with: chmod 600 {quoted}',
+  'problem.cli.readableByOthers':
+    '{file} holds tokens or keys that other users of this computer can reach (mode {mode}): chmod 600 {quoted}',
 };

@@ -13,4 +13,12 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
   'problem.log.imported': '已导入：新增 {added} 个服务，替换 {replaced} 个，新增 {endpoints} 个接入点，跳过 {skipped} 个',
   'import.doneAdded': '新增：{names}。',
   'import.doneSkipped': '跳过：{names}。',
+  'problem.log.stopped': '已停止',
+  'problem.log.closedAfter': '连接 {seconds} 秒后被关闭：{cause}',
+  'problem.cli.started': 'xiaozhi-tray {version}（进程号 {pid}），配置文件 {file}（{format} 格式）',
+  'problem.cli.readableByOthers.reason.read':
+    '{file} 中有令牌或密钥，而这台电脑的其他用户能读取它（权限 {mode}）：请运行 chmod 600 {quoted}，只让你自己能读写',
+  'problem.cli.readableByOthers.reason.change':
+    '{file} 中有令牌或密钥，而这台电脑的其他用户能修改它（权限 {mode}）：请运行 chmod 600 {quoted}，只让你自己能读写',
+  'problem.cli.readableByOthers': '{file} 中有令牌或密钥，其他用户能读取或修改它（权限 {mode}）：请运行 chmod 600 {quoted}',
 };
