@@ -40,6 +40,8 @@ function problemWords(t: Translate, problem: ConfigProblem): string | undefined 
   if (problem.problem?.code === 'config.empty') return t('cli.config.empty');
   const invalid = issueWords(t, problem.problem);
   if (invalid !== undefined) return invalid;
+  const code = problem.problem?.code;
+  if (code === 'config.unknownKey' || code === 'config.unknownKeyNear') return t(`problem.${code}`, problem.problem?.params);
   const error = `cli.json.${String(problem.problem?.params.error)}`;
   if (problem.problem?.code !== 'config.invalidJson' || !hasMessage(error)) return undefined;
   return t('cli.config.invalidJson', { what: t(error) });

@@ -145,6 +145,9 @@ export const PROBLEM_CODES = [
   'config.empty',
   // A value the settings schema refused (`reason`: required, oneOf, type…; worded by zod-issue.ts's issueWords).
   'config.invalidValue',
+  // A key of our own file that is not a setting (ignored), and the setting it may be.
+  'config.unknownKey',
+  'config.unknownKeyNear',
   // The local MCP server could not listen.
   'localServer.portInUse',
   'localServer.notAnAddress',

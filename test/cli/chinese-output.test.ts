@@ -143,6 +143,20 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(en.err).toContain('at servers[2].args[0]: must be text, not a whole number\n');
   });
 
+  it('check and run: a key that is not a setting is said in Chinese, with the one it may be', async () => {
+    const file = h.writeConfig('{\n  "servers": [],\n  "limitz": {}\n}\n');
+    const check = await inChinese(['check', '--config', file]);
+    expect(check.code).toBe(0);
+    expect(check.out).toContain('警告：第 3 行第 13 列（limitz）：“limitz”不是设置项，会被忽略；是不是想写“limits”？\n');
+    const run = h.spawn(['run', '--config', file], { env: ZH });
+    await waitForText(run.stdout, `警告 [app] ${file}：第 3 行第 13 列（limitz）：“limitz”不是设置项，会被忽略；是不是想写“limits”？`);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect((await h.finished(['check', '--config', file])).out).toContain(
+      'warning: line 3, column 13, at limitz: "limitz" is not a setting and is ignored; did you mean "limits"?',
+    );
+  });
+
   it('check and run: an endpoint needs only its url (the README does not ask for an id or a name)', async () => {
     const file = h.writeConfig({
       endpoints: [{ url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}` }, { url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}x` }],

@@ -15,7 +15,7 @@ import {
 } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import type { ToolMode } from '../../shared/settings';
-import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../config-file';
+import { configFileOr, configProblemText, loadOrExplain, readableByOthers, storeFor } from '../config-file';
 import { startHeadless } from '../headless-bridge';
 import { RunningCopies } from '../../main/core/instances/running-copies';
 import { appStateDir } from '../../main/core/local-server/state-file';
@@ -108,7 +108,13 @@ export const runCommand: Command = {
     const keepAlive = setInterval(() => undefined, 2 ** 30);
     say = (line) => log.warn(line);
     try {
-      for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
+      // The JSON log keeps the English; the text log says where and what in the reader's language.
+      for (const warning of loaded.warnings)
+        log.warn(
+          format === 'json'
+            ? `${file}: ${formatProblem(warning)}`
+            : ctx.t('cli.config.warningIn', { file, warning: configProblemText(ctx.t, warning) }),
+        );
       for (const warning of secretWarnings) log.warn(warning);
       // Said before the servers start: which runtime is missing here, and the command that installs it.
       if (!runtimesDir) for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message);

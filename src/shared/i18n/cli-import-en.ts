@@ -19,4 +19,5 @@ export const cliImportEn = {
   'cli.import.skippedNames': '  skipped: {names}',
   'cli.import.nameList': '{first}, {next}',
   'cli.import.clauseList': '{first}; {next}',
+  'cli.config.warningIn': '{file}: {warning}',
 };

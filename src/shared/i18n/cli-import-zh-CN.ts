@@ -19,4 +19,5 @@ export const cliImportZhCN: Record<keyof typeof cliImportEn, string> = {
   'cli.import.skippedNames': '  跳过：{names}',
   'cli.import.nameList': '{first}、{next}',
   'cli.import.clauseList': '{first}；{next}',
+  'cli.config.warningIn': '{file}：{warning}',
 };

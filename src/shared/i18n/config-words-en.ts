@@ -31,4 +31,6 @@ export const configWordsEn = {
   'zod.kind.record': 'an object',
   'zod.kind.array': 'a list',
   'zod.kind.null': 'null',
+  'problem.config.unknownKey': '"{key}" is not a setting and is ignored',
+  'problem.config.unknownKeyNear': '"{key}" is not a setting and is ignored; did you mean "{suggestion}"?',
 };

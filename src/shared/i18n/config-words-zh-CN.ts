@@ -30,4 +30,6 @@ export const configWordsZhCN: Record<keyof typeof configWordsEn, string> = {
   'zod.kind.record': '对象',
   'zod.kind.array': '列表',
   'zod.kind.null': '空值（null）',
+  'problem.config.unknownKey': '“{key}”不是设置项，会被忽略',
+  'problem.config.unknownKeyNear': '“{key}”不是设置项，会被忽略；是不是想写“{suggestion}”？',
 };

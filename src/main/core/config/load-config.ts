@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { z } from 'zod';
 import { issueProblem, readableIssueMessage } from '../../../shared/zod-issue';
+import { problem } from '../../../shared/problem';
 import type { ImportFormat } from '../../../shared/import';
 import { DEFAULT_LOCAL_SERVER_PORT, DEFAULT_TOOL_SET, SettingsSchema, defaultSettings, type Settings } from '../../../shared/settings';
 import { isPlaceholderEndpoint, parseMcpConfig, withoutOwnEntries, type ParsedConfig } from './parse-config';
@@ -103,9 +104,10 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
     const migrated = new Set(nativeMigratedKeys(doc.value as Record<string, unknown>));
     const warnings = unknownKeys(doc.value)
       .filter(({ path }) => !(path.length === 1 && migrated.has(path[0] as string)))
-      .map(({ path, key, suggestion }) =>
-        doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
-      );
+      .map(({ path, key, suggestion }) => ({
+        ...doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
+        problem: problem(suggestion ? 'config.unknownKeyNear' : 'config.unknownKey', { key, suggestion: suggestion ?? '' }),
+      }));
     loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings };
     const listed = (doc.value as Record<string, unknown>).endpoints;
     sources = (Array.isArray(listed) ? listed : []).map((entry: unknown, index) => ({
