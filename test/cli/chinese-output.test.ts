@@ -352,6 +352,20 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(onLine.err).toContain('警告：--endpoint 把密钥放在了命令行上，这台电脑的其他用户能看到它（ps）');
   });
 
+  it("init --yes: what it skipped and added from another app's file, in Chinese", async () => {
+    const home = h.tempDir();
+    fs.mkdirSync(path.join(home, '.cursor'));
+    fs.writeFileSync(
+      path.join(home, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { a: { command: 'node', args: ['${input:key}'] }, c: { command: 'node', args: ['c.js'] } } }),
+    );
+    const env = { ...ZH, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined };
+    const run = await h.finished(['init', '--yes', '--import', 'cursor'], { env, cwd: h.tempDir() });
+    expect(run.code, run.err).toBe(0);
+    expect(run.err).toContain('警告：跳过了 Cursor 的服务器“a”：它需要 input:key（请用 --input input:key=VALUE 给出）');
+    expect(run.out).toContain('Cursor：添加了 1 个服务（c），跳过 1 个（已经有了，或无法使用）');
+  });
+
   it("tools: the table's headings and each server's line in Chinese", async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const run = await inChinese(['tools', '--config', file]);

@@ -14,7 +14,7 @@ import { cleanEndpointUrl, type EndpointUrlDebris, type EndpointUrlRefusal } fro
 import { orList, stringOption, UsageError } from '../../main/core/command-line/args';
 import type { CliContext, Command } from '../command';
 import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
-import { codeEnvRefusal, serverDetails } from '../import-preview-text';
+import { codeEnvRefusal, nameList, serverDetails } from '../import-preview-text';
 import { DEFAULT_CONFIG, madePrivate } from '../config-file';
 import { Prompter } from '../prompt';
 import { secretOption } from '../../main/core/command-line/secret-input';
@@ -214,12 +214,12 @@ async function importChosen(
       const missing = item.needs.filter((id) => !has(id));
       if (missing.length > 0 && item.action !== 'skip') {
         servers[item.server.name] = { action: 'skip' };
-        const hint = missing[0]?.startsWith('env:')
-          ? `--input ${missing[0]}=VALUE, or --use-env ${missing[0].slice(4)}`
-          : `--input ${missing[0]}=VALUE`;
-        ctx.err(
-          `warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing, 'and')} (give it with ${hint})`,
-        );
+        const first = missing[0] as string;
+        const hint = first.startsWith('env:')
+          ? ctx.t('cli.init.giveOrUseEnv', { id: first, name: first.slice(4) })
+          : ctx.t('cli.init.give', { id: first });
+        const needs = ctx.language === 'en' ? orList(missing, 'and') : nameList(ctx.t, missing);
+        ctx.err(ctx.t('cli.init.skippedNeeds', { name: item.server.name, label: found.label, needs, hint }));
       }
     }
     const applied = sessions.apply(
@@ -228,7 +228,7 @@ async function importChosen(
     );
     const r = applied.result;
     ctx.out(
-      `${found.label}: ${ctx.t('plain.cli.added', { count: r.addedServers.length })}${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? ctx.t('plain.cli.skipped', { count: r.skipped }) : ''}`,
+      `${ctx.t('cli.init.fromApp', { label: found.label })}${ctx.t('plain.cli.added', { count: r.addedServers.length })}${r.addedServers.length ? ctx.t('cli.init.addedNames', { names: nameList(ctx.t, r.addedServers) }) : ''}${r.skipped ? ctx.t('plain.cli.skipped', { count: r.skipped }) : ''}`,
     );
     settings = applied.settings;
   }

@@ -20,4 +20,9 @@ export const cliImportEn = {
   'cli.import.nameList': '{first}, {next}',
   'cli.import.clauseList': '{first}; {next}',
   'cli.config.warningIn': '{file}: {warning}',
+  'cli.init.skippedNeeds': 'warning: skipped server "{name}" of {label}: it needs {needs} (give it with {hint})',
+  'cli.init.give': '--input {id}=VALUE',
+  'cli.init.giveOrUseEnv': '--input {id}=VALUE, or --use-env {name}',
+  'cli.init.fromApp': '{label}: ',
+  'cli.init.addedNames': ' ({names})',
 };

@@ -20,4 +20,9 @@ export const cliImportZhCN: Record<keyof typeof cliImportEn, string> = {
   'cli.import.nameList': '{first}、{next}',
   'cli.import.clauseList': '{first}；{next}',
   'cli.config.warningIn': '{file}：{warning}',
+  'cli.init.skippedNeeds': '警告：跳过了 {label} 的服务器“{name}”：它需要 {needs}（请用 {hint} 给出）',
+  'cli.init.give': '--input {id}=VALUE',
+  'cli.init.giveOrUseEnv': '--input {id}=VALUE，或 --use-env {name}',
+  'cli.init.fromApp': '{label}：',
+  'cli.init.addedNames': '（{names}）',
 };
