@@ -2,6 +2,7 @@ import type { Language, Translate } from '../shared/i18n/translate';
 import type { Problem } from '../shared/problem';
 import { logHint, logMessage, problemMessage } from '../shared/problem-words';
 import type { LogEntry } from '../shared/status';
+import { MASK_MARKER } from '../shared/masked';
 
 /** The reader's language and its dictionary (a `CliContext` is one). */
 export interface Words {
@@ -21,7 +22,8 @@ export function failureText(words: Words, problem: Problem | undefined, english:
 
 /** A log line's message in the reader's language (English: as the engine wrote it), and what to do when it reports a failure. */
 export function logLineText(words: Words, entry: Pick<LogEntry, 'level' | 'message' | 'problem' | 'cause'>): string {
-  const message = words.language === 'en' ? entry.message : logMessage(words.t, entry);
+  // A masked secret is said as the window says it ("…（已隐藏）").
+  const message = words.language === 'en' ? entry.message : logMessage(words.t, entry).replaceAll(MASK_MARKER, words.t('common.masked'));
   const hint = entry.level === 'warn' || entry.level === 'error' ? logHint(words.t, entry) : undefined;
   return hint ? `${message}${words.t('cli.log.hint', { hint })}` : message;
 }

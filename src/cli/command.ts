@@ -34,8 +34,8 @@ export interface Command {
   name: string;
   /** One line in the general help (a key of the CLI's dictionaries, as `details` and each option's `help`). */
   summary: MessageKey;
-  /** The usage lines, without the program name. */
-  usage: string[];
+  /** The usage lines, without the program name; one may say what it is for (`note`, a key of the dictionaries). */
+  usage: (string | { line: string; note: MessageKey })[];
   /** Paragraphs after the options in the command's own help. */
   details?: MessageKey;
   options: OptionSpec[];
@@ -95,7 +95,7 @@ export function commandHelp(command: Command, t: Translate, version: string): st
     `xiaozhi-tray ${version} — ${command.name}: ${t(command.summary)}`,
     '',
     t('cli.help.usage'),
-    ...command.usage.map((u) => `  xiaozhi-tray ${u}`),
+    ...command.usage.map((u) => (typeof u === 'string' ? `  xiaozhi-tray ${u}` : `  xiaozhi-tray ${u.line}   ${t(u.note)}`)),
     '',
     t('cli.help.options'),
     ...options.map(

@@ -7,6 +7,8 @@ import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../m
 import { octalMode, othersMode } from '../main/core/system/atomic-write';
 import { holdsSecrets } from '../main/core/secrets/bridge-secrets';
 import type { CliContext } from './command';
+import { problem, type Problem } from '../shared/problem';
+import { issueWords } from '../shared/zod-issue';
 
 /** The config a command uses when none is named: this one, in the current folder. */
 export const DEFAULT_CONFIG = 'xiaozhi-tray.json';
@@ -33,9 +35,13 @@ export function configProblemText(t: Translate, problem: ConfigProblem): string 
   return where ? t('cli.config.problemAt', { where, message }) : message;
 }
 
-/** A JSON syntax error (or an empty file) in the reader's words; other problems keep the loader's. */
+/** A JSON syntax error, an empty file or a value the schema refused, in the reader's words; other problems keep the loader's. */
 function problemWords(t: Translate, problem: ConfigProblem): string | undefined {
   if (problem.problem?.code === 'config.empty') return t('cli.config.empty');
+  const invalid = issueWords(t, problem.problem);
+  if (invalid !== undefined) return invalid;
+  const code = problem.problem?.code;
+  if (code === 'config.unknownKey' || code === 'config.unknownKeyNear') return t(`problem.${code}`, problem.problem?.params);
   const error = `cli.json.${String(problem.problem?.params.error)}`;
   if (problem.problem?.code !== 'config.invalidJson' || !hasMessage(error)) return undefined;
   return t('cli.config.invalidJson', { what: t(error) });
@@ -104,10 +110,15 @@ export const madePrivate = (file: string, previousMode: number, t: Translate = t
   });
 
 /** Said at start when our config holds secrets others can read (a save would tighten it; this run may never save). */
-export function readableByOthers(file: string, resolved: string, settings: LoadedConfig['settings']): string | undefined {
+export function readableByOthers(file: string, resolved: string, settings: LoadedConfig['settings']): Problem | undefined {
   const others = othersMode(resolved);
   if (others === 0 || !holdsSecrets(settings)) return undefined;
-  return `${file} holds tokens or keys, and other users of this computer can ${others & 0o022 ? 'change' : 'read'} it (mode ${octalMode(fs.statSync(resolved).mode)}): make it yours only with: chmod 600 ${/\s/.test(file) ? `"${file}"` : file}`;
+  return problem('cli.readableByOthers', {
+    reason: others & 0o022 ? 'change' : 'read',
+    file,
+    mode: octalMode(fs.statSync(resolved).mode),
+    quoted: /\s/.test(file) ? `"${file}"` : file,
+  });
 }
 
 /**

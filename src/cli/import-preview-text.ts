@@ -1,12 +1,10 @@
 import type { ImportPreview, ImportServerItem } from '../shared/import';
 import { serverTarget } from '../shared/settings';
-import { formatProblem } from '../main/core/config/json-text';
+import { configProblemText } from './config-file';
 import { hasMessage, translator, type Translate } from '../shared/i18n/translate';
 
 /** What the user gave on the command line: `--input ID=…` values and `--use-env NAME` names, as input ids. */
 export type GivenInputs = ReadonlySet<string>;
-
-export const CODE_NOTE = 'can run other code before the server starts';
 
 /** The inputs still needed by the servers that will be imported, once `given` is counted. */
 export function missingInputs(preview: ImportPreview, given: GivenInputs): string[] {
@@ -20,18 +18,26 @@ export function codeEnvServers(preview: ImportPreview): ImportServerItem[] {
   return preview.servers.filter((item) => item.action !== 'skip' && item.codeEnv.length > 0);
 }
 
-/** Why nothing was written under --yes: `which` names each server and the variables it sets. */
-export const codeEnvRefusal = (which: string[]): string =>
-  `Nothing was written: ${which.join('; ')}, which ${CODE_NOTE}. If you trust the values shown above, run again with --allow-code-env.`;
+/** Why nothing was written under --yes: `which` names each server and the variables it sets (`cli.preview.setsCode…`). */
+export const codeEnvRefusal = (t: Translate, which: string[]): string =>
+  t('cli.preview.codeRefused', { which: joined(t, 'cli.import.clauseList', which) });
+
+/** Items one after another, as the reader's language lists them (`cli.import.nameList`: "a, b" or "a、b"). */
+const joined = (t: Translate, key: 'cli.import.nameList' | 'cli.import.clauseList', items: readonly string[]): string =>
+  items.reduce((list, item) => (list ? t(key, { first: list, next: item }) : item), '');
+
+export const nameList = (t: Translate, names: readonly string[]): string => joined(t, 'cli.import.nameList', names);
 
 /** Everything the window's preview shows of a server: its env (flagged where it runs code), headers and folder; secrets masked. */
-export function serverDetails(item: ImportServerItem): string[] {
+export function serverDetails(item: ImportServerItem, t: Translate = translator('en')): string[] {
   const s = item.server;
   if (s.transport === 'sse' || s.transport === 'streamable-http' || s.transport === 'n8n' || s.transport === 'http-api')
     return Object.entries(s.headers).map(([name, value]) => `    header ${name}: ${value}`);
   if (s.transport !== 'stdio') return [];
   return [
-    ...Object.entries(s.env).map(([name, value]) => `    env ${name}=${value}${item.codeEnv.includes(name) ? `   <- ${CODE_NOTE}` : ''}`),
+    ...Object.entries(s.env).map(
+      ([name, value]) => `    env ${name}=${value}${item.codeEnv.includes(name) ? `   <- ${t('cli.preview.codeNote')}` : ''}`,
+    ),
     ...(s.cwd !== undefined ? [`    cwd ${s.cwd}`] : []),
   ];
 }
@@ -60,7 +66,7 @@ export function describePreview(preview: ImportPreview, given: GivenInputs = new
     const action = actionText(t, item.action, item.suggestedName);
     const off = s.enabled ? '' : t('cli.preview.disabled');
     lines.push(t('cli.preview.server', { name: s.name, target, off, conflict, action }));
-    lines.push(...serverDetails(item));
+    lines.push(...serverDetails(item, t));
     const needs = item.needs.filter((id) => !given.has(id));
     if (needs.length > 0) lines.push(t('cli.preview.needs', { ids: needs.join(', ') }));
   }
@@ -78,22 +84,14 @@ export function describePreview(preview: ImportPreview, given: GivenInputs = new
         : input.description;
     lines.push(t('cli.import.value', { id: input.id, description, where: input.where.join(', ') }));
     const name = input.id.slice(4);
-    if (input.ownSecret)
-      lines.push(
-        `    ${name} is one of Xiaozhi Tray's own secrets (or holds one): it is never taken from the environment; give a value with --input ${input.id}=… only if this server really needs it`,
-      );
+    if (input.ownSecret) lines.push(t('cli.preview.ownSecret', { name, id: input.id }));
     else if (input.fromEnvironment !== undefined)
-      lines.push(
-        `    set in this environment (${input.fromEnvironment}): --use-env ${name} sends it to that server; or give another with --input ${input.id}=…`,
-      );
+      lines.push(t('cli.preview.inEnvironment', { name, id: input.id, value: input.fromEnvironment }));
   }
-  for (const item of codeEnvServers(preview)) {
-    lines.push(
-      `  warning: server "${item.server.name}" sets ${item.codeEnv.join(', ')}, which ${CODE_NOTE}; check the value${item.codeEnv.length > 1 ? 's' : ''} above`,
-    );
-  }
-  const switches = Object.values(preview.tools).reduce((n, t) => n + Object.keys(t).length, 0);
-  if (switches > 0) lines.push(`  ${switches} tool setting(s)`);
-  for (const w of preview.warnings) lines.push(`  warning: ${formatProblem(w)}`);
+  for (const item of codeEnvServers(preview))
+    lines.push(t('cli.preview.codeWarning', { name: item.server.name, vars: item.codeEnv.join(', '), count: item.codeEnv.length }));
+  const switches = Object.values(preview.tools).reduce((n, tools) => n + Object.keys(tools).length, 0);
+  if (switches > 0) lines.push(t('cli.preview.toolSettings', { count: switches }));
+  for (const w of preview.warnings) lines.push(`  ${t('cli.check.warning', { warning: configProblemText(t, w) })}`);
   return lines.join('\n');
 }

@@ -98,6 +98,8 @@ export const ImportResultSchema = z.object({
   replacedServers: z.array(z.string()),
   addedEndpoints: z.array(z.string()),
   skipped: z.number().int(),
+  /** The servers and endpoints skipped, by the names the file gives them (the summary names them). */
+  skippedNames: z.array(z.string()),
 });
 
 export const KnownClientSchema = z.object({

@@ -34,12 +34,16 @@ export function logMessage(t: Translate, entry: Pick<LogEntry, 'message' | 'prob
   if (!entry.problem || !hasMessage(key)) return entry.message;
   const cause = entry.cause ? problemMessage(t, entry.cause, undefined)?.message : '';
   if (cause === undefined) return entry.message;
+  // A line that says one of several outcomes (`reason`) has words for each: `problem.<code>.reason.<reason>`.
+  const reasonKey = `${key}.reason.${String(entry.problem.params.reason ?? '')}`;
+  const said = entry.problem.params.reason !== undefined && hasMessage(reasonKey) ? reasonKey : key;
   // An empty parameter (a web service has no version) leaves no space before the comma.
-  return t(key, { ...entry.problem.params, cause }).replace(/ +([,，])/g, '$1');
+  return t(said, { ...entry.problem.params, cause }).replace(/ +([,，])/g, '$1');
 }
 
 /** What to do about a log line's failure: its cause's advice, then the event's own (none for a plain line). */
 export function logHint(t: Translate, entry: Pick<LogEntry, 'problem' | 'cause'>): string | undefined {
   const hints = [problemMessage(t, entry.cause, undefined)?.hint, problemMessage(t, entry.problem, undefined)?.hint].filter(Boolean);
-  return hints.length > 0 ? hints.join(' ') : undefined;
+  // Chinese sentences run on (after 。 no space); English ones are spaced.
+  return hints.length > 0 ? hints.reduce((all, hint) => (/[。！？]$/.test(all as string) ? `${all}${hint}` : `${all} ${hint}`)) : undefined;
 }

@@ -137,9 +137,17 @@ export const PROBLEM_CODES = [
   'cli.launcherGoneAtStart',
   'cli.crashed',
   'cli.killingNow',
+  // `run`'s first line (version, pid, config) and a config with secrets that other users can read.
+  'cli.started',
+  'cli.readableByOthers',
   // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
   'config.invalidJson',
   'config.empty',
+  // A value the settings schema refused (`reason`: required, oneOf, type…; worded by zod-issue.ts's issueWords).
+  'config.invalidValue',
+  // A key of our own file that is not a setting (ignored), and the setting it may be.
+  'config.unknownKey',
+  'config.unknownKeyNear',
   // The local MCP server could not listen.
   'localServer.portInUse',
   'localServer.notAnAddress',
@@ -148,6 +156,13 @@ export const PROBLEM_CODES = [
   'log.starting',
   'log.toolListChanged',
   'log.localListening',
+  // "Test connection"'s line: its `reason` (unreachable, refused, listed…) says what it found, its cause why.
+  'log.connectionTest',
+  // An import applied: how many servers were added, replaced and skipped, and endpoints added.
+  'log.imported',
+  // The bridge stopped; an endpoint's connection closed after it had been up a while (its cause: why).
+  'log.stopped',
+  'log.closedAfter',
   // The chat model of "Try a sentence" (and sampling by voice): why it could not answer.
   'model.notConfigured',
   'model.badKey',

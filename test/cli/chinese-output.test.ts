@@ -42,6 +42,36 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(badLang.err).toBe('xiaozhi-tray: --lang 只能是 en 或 zh-CN，不能是“fr”\n');
   });
 
+  it('every --help in Chinese: no usage line ends in an English note', async () => {
+    const init = await inChinese(['init', '--help']);
+    expect(init.out).toMatch(/^ {2}xiaozhi-tray init \[--config FILE\] +会提问：接入点地址，以及从哪些应用导入$/m);
+    expect(init.out).toMatch(/^ {2}xiaozhi-tray init --config FILE --endpoint-file FILE\|- .* --yes +不提问（供脚本使用）$/m);
+    expect((await h.finished(['init', '--help'], { env: { LANG: 'en_US.UTF-8' } })).out).toMatch(
+      /^ {2}xiaozhi-tray init \[--config FILE\] +asks for the endpoint and which apps to import from$/m,
+    );
+    const commands = [
+      'ask',
+      'call',
+      'check',
+      'connect',
+      'export',
+      'import',
+      'init',
+      'login',
+      'run',
+      'servers',
+      'service',
+      'stats',
+      'tools',
+    ];
+    for (const command of commands) {
+      const help = (await h.answered([command, '--help'], { env: ZH })).out;
+      // Words after a usage line's syntax (two spaces or more, then prose) are a note for the reader.
+      for (const line of help.split('\n').filter((l) => l.startsWith('  xiaozhi-tray ')))
+        expect(line, command).not.toMatch(/ {2,}[a-z]+ [a-z]+/);
+    }
+  });
+
   it('a bad flag: said in Chinese, with the nearest option or the list and where to read more', async () => {
     const file = h.writeConfig({});
     const typo = await inChinese(['run', '--cofnig', file]);
@@ -95,6 +125,56 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(broken.err).toMatch(/ {2}- 第 2 行第 1 列：/);
   });
 
+  it("check: the schema's problems in Chinese, still with line and JSON path; in English as before", async () => {
+    const file = h.writeConfig(
+      '{\n  "servers": [\n    { "name": "x", "transport": "pipe" },\n    { "transport": "stdio", "command": "node" },\n    { "name": "y", "transport": "stdio", "command": "node", "args": [1] }\n  ]\n}\n',
+    );
+    const zh = await inChinese(['check', '--config', file]);
+    expect(zh.code).toBe(1);
+    expect(zh.err).toContain(
+      '  - 第 3 行第 33 列（servers[0].transport）：只能是以下之一：stdio, sse, streamable-http, http-api, openapi, coze, dify, n8n, home-assistant\n',
+    );
+    expect(zh.err).toContain('  - 第 4 行第 5 列（servers[1].name）：必须填写\n');
+    expect(zh.err).toMatch(/（servers\[2\]\.args\[0\]）：应为文本，而不是整数\n/);
+    expect(zh.err).not.toMatch(/is required|must be/);
+    const en = await h.finished(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
+    expect(en.err).toContain(
+      '  - line 3, column 33, at servers[0].transport: must be one of stdio, sse, streamable-http, http-api, openapi, coze, dify, n8n, home-assistant\n',
+    );
+    expect(en.err).toContain('  - line 4, column 5, at servers[1].name: is required\n');
+    expect(en.err).toContain('at servers[2].args[0]: must be text, not a whole number\n');
+  });
+
+  it('check and run: a key that is not a setting is said in Chinese, with the one it may be', async () => {
+    const file = h.writeConfig('{\n  "servers": [],\n  "limitz": {}\n}\n');
+    const check = await inChinese(['check', '--config', file]);
+    expect(check.code).toBe(0);
+    expect(check.out).toContain('警告：第 3 行第 13 列（limitz）：“limitz”不是设置项，会被忽略；是不是想写“limits”？\n');
+    const run = h.spawn(['run', '--config', file], { env: ZH });
+    await waitForText(run.stdout, `警告 [app] ${file}：第 3 行第 13 列（limitz）：“limitz”不是设置项，会被忽略；是不是想写“limits”？`);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect((await h.finished(['check', '--config', file])).out).toContain(
+      'warning: line 3, column 13, at limitz: "limitz" is not a setting and is ignored; did you mean "limits"?',
+    );
+  });
+
+  it('check and run: an endpoint needs only its url (the README does not ask for an id or a name)', async () => {
+    const file = h.writeConfig({
+      endpoints: [{ url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}` }, { url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}x` }],
+    });
+    const zh = await inChinese(['check', '--config', file]);
+    expect(zh.err).toBe('');
+    expect(zh).toMatchObject({ code: 0, out: `${file}：有效的 xiaozhi-tray 配置：2 个接入点，0 个服务器\n` });
+    const en = await h.finished(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
+    expect(en).toMatchObject({ code: 0, err: '' });
+    // An id given is kept, and the one made up for its neighbour is not the same.
+    const mixed = h.writeConfig({
+      endpoints: [{ url: `ws://127.0.0.1:9/mcp/?token=${TOKEN}` }, { id: 'endpoint-1', name: 'n', url: 'ws://127.0.0.1:9/b' }],
+    });
+    expect((await inChinese(['check', '--config', mixed])).code).toBe(0);
+  });
+
   it('a connect failure: the level, the failure and how to check the endpoint URL, in Chinese', async () => {
     const port = await closedPort();
     const run = h.spawn(['run', '--config', h.writeConfig({})], {
@@ -105,6 +185,31 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(run.stdout()).toMatch(/信息 \[[^\]]+\] 正在连接 ws:\/\/127\.0\.0\.1:\d+\/mcp\/\?token=/);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
+  });
+
+  it('run under a Chinese locale: start, a server that fails, endpoints closed 4004 and 4001, stop: no English line', async () => {
+    const [idle, refusing] = [await h.fakeXiaozhi(), await h.fakeXiaozhi()];
+    const file = h.writeConfig({
+      endpoints: [{ url: idle.url() }, { name: 'refused', url: refusing.url('bm90LWEtdG9rZW4') }],
+      servers: [{ name: 'broken', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] }],
+    });
+    fs.chmodSync(file, 0o644);
+    const run = h.spawn(['run', '--config', file], { env: ZH });
+    await waitForText(run.stdout, /\[server:broken\] .*程序在就绪前退出了/);
+    (await idle.connection(0)).close(4004, 'Internal server error');
+    await waitForText(run.stdout, /\[endpoint:xiaozhi\] 连接失败或已断开：小智关闭了空闲或异常的会话（代码 4004）/);
+    (await refusing.connection(0)).close(4001, 'token invalid');
+    await waitForText(run.stdout, /\[endpoint:refused\] 连接失败或已断开：小智关闭了连接（代码 4001）/);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    const messages = run
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.replace(/^\S+ (信息|警告|错误) \[[^\]]+\] /, ''));
+    expect(messages.at(-1)).toBe('已停止');
+    expect(messages.some((m) => m.includes('chmod 600'))).toBe(true);
+    for (const message of messages) expect(message).not.toMatch(/[A-Za-z]{3,} [a-z]{2,} [a-z]{2,}|\(redacted\)|。 /);
   });
 
   it("run's own status lines in Chinese; --log-format json stays English, with the code", async () => {
@@ -179,6 +284,51 @@ describe('the CLI in Chinese when the locale says so', () => {
     );
   });
 
+  it('import: the preview and the summary in Chinese, with the names added and skipped, no English fragment', async () => {
+    const dir = h.tempDir();
+    const source = h.writeConfig(
+      {
+        mcpServers: {
+          memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+          copy: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+          risky: { command: 'node', args: ['x.js'], env: { NODE_OPTIONS: '--require ./a.js', API_KEY: 'sk-abcdefabcdef12345678' } },
+          remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer abcdefghijklmnop1234' } },
+          home: { command: 'node', args: ['h.js'], env: { WHERE: '${env:XT_HOME_DIR}' } },
+        },
+      },
+      'claude.json',
+      dir,
+    );
+    const target = h.writeConfig(
+      { servers: [{ name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }] },
+      'tray.json',
+      dir,
+    );
+    const env = { XT_HOME_DIR: '/home/someone' };
+    const preview = await inChinese(['import', source, '--config', target], env);
+    expect(preview.code, preview.err).toBe(0);
+    expect(preview.out).toContain('    env NODE_OPTIONS=--require ./a.js   <- 能在服务器启动前运行别的代码\n');
+    expect(preview.out).toContain('    env API_KEY=sk-a…（已隐藏）\n');
+    expect(preview.out).toContain(
+      '    当前环境中已设置（/hom…（已隐藏））：--use-env XT_HOME_DIR 会把它交给该服务；或用 --input env:XT_HOME_DIR=… 给出另一个值\n',
+    );
+    expect(preview.out).toContain('  警告：服务器“risky”设置了 NODE_OPTIONS，它能在服务器启动前运行别的代码；请检查上面的值\n');
+    const done = await inChinese(['import', source, '--config', target, '--yes', '--use-env', 'XT_HOME_DIR', '--allow-code-env'], env);
+    expect(done.code, done.err).toBe(0);
+    expect(done.out).toContain(
+      `已导入到 ${target}：新增 3 个服务器，替换 0 个，0 个接入点，跳过 2 个。\n  新增：risky、remote、home\n  跳过：memory、copy\n`,
+    );
+    for (const out of [preview.out, done.out]) expect(out).not.toMatch(/\(redacted\)|[a-z]{3,} [a-z]{3,} [a-z]{3,}/);
+    const refused = await inChinese(
+      ['import', source, '--config', h.writeConfig({}, 'other.json', dir), '--yes', '--use-env', 'XT_HOME_DIR'],
+      env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(
+      '什么也没有写入：服务器“risky”设置了 NODE_OPTIONS，它能在服务器启动前运行别的代码。如果你信任上面显示的值，请加上 --allow-code-env 再运行一次。',
+    );
+  });
+
   it('call: a tool xiaozhi would not see, with the nearest one and where the list is', async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
     const run = await inChinese(['call', '--config', file, 'ecko']);
@@ -202,6 +352,20 @@ describe('the CLI in Chinese when the locale says so', () => {
     const onLine = await h.finished(['init', '--yes', '--force', '--endpoint', `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`], { env, cwd });
     expect(onLine.code, onLine.err).toBe(0);
     expect(onLine.err).toContain('警告：--endpoint 把密钥放在了命令行上，这台电脑的其他用户能看到它（ps）');
+  });
+
+  it("init --yes: what it skipped and added from another app's file, in Chinese", async () => {
+    const home = h.tempDir();
+    fs.mkdirSync(path.join(home, '.cursor'));
+    fs.writeFileSync(
+      path.join(home, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { a: { command: 'node', args: ['${input:key}'] }, c: { command: 'node', args: ['c.js'] } } }),
+    );
+    const env = { ...ZH, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined };
+    const run = await h.finished(['init', '--yes', '--import', 'cursor'], { env, cwd: h.tempDir() });
+    expect(run.code, run.err).toBe(0);
+    expect(run.err).toContain('警告：跳过了 Cursor 的服务器“a”：它需要 input:key（请用 --input input:key=VALUE 给出）');
+    expect(run.out).toContain('Cursor：添加了 1 个服务（c），跳过 1 个（已经有了，或无法使用）');
   });
 
   it("tools: the table's headings and each server's line in Chinese", async () => {

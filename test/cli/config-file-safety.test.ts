@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readableByOthers } from '../../src/cli/config-file';
+import { problemMessage } from '../../src/shared/problem-words';
+import { translator } from '../../src/shared/i18n/translate';
 import { loadConfigFile } from '../../src/main/core/config/load-config';
 import { CliHarness } from './cli-harness';
 
@@ -87,7 +89,7 @@ describe.skipIf(process.platform === 'win32')('a config whose secrets are recogn
     const file = h.writeConfig(config, 'xiaozhi-tray.json', dir);
     fs.chmodSync(file, 0o644);
     // What run says at start. Before: nothing, and after the import the file stayed -rw-r--r--.
-    expect(readableByOthers(file, file, loadConfigFile(file, {}).settings)).toMatch(
+    expect(problemMessage(translator('en'), readableByOthers(file, file, loadConfigFile(file, {}).settings), undefined)?.message).toMatch(
       /holds tokens or keys, and other users of this computer can read it/,
     );
     const snippet = h.writeConfig({ command: 'node', args: ['x.js'] }, 'snippet.json', dir);

@@ -51,7 +51,7 @@ describe('init: a working config from nothing', () => {
     const { env } = fakeHome();
     const run = await init(['--endpoint', ENDPOINT, '--import', 'claude-desktop,cursor', '--yes'], { ...env, LANG: 'zh_CN.UTF-8' });
     expect(run.code, run.err).toBe(0);
-    expect(run.out).toContain('Claude Desktop: 添加了 2 个服务 (filesystem, github)');
+    expect(run.out).toContain('Claude Desktop：添加了 2 个服务（filesystem、github）');
     expect(run.out).not.toMatch(/servers? added/);
   });
 

@@ -45,7 +45,7 @@ describe('the import preview', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Import' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(harness.store.load().servers.map((s) => s.name)).toEqual(['fetch', 'Perplexity', 'fetch-uvx', 'my-remote']);
-    expect(toasts.at(-1)?.message).toBe('Imported 3 servers and 0 endpoints.');
+    expect(toasts.at(-1)?.message).toBe('Imported 3 servers and 0 endpoints. Added: Perplexity, fetch-uvx, my-remote. Skipped: files.');
   });
 });
 
@@ -210,5 +210,21 @@ describe('the try-it tool form', () => {
     const result = await screen.findByTestId('tool-result', {}, { timeout: 5000 });
     expect(result.textContent).toMatch(/^x+\n…\[truncated: showing \d+ of 20000 bytes\]$/);
     expect(within(result.parentElement as HTMLElement).getByText(/· 8\.0\sKB$/)).toBeTruthy();
+  });
+});
+
+describe('the import summary in Chinese', () => {
+  it('counts and names what was added and skipped, without an English word', async () => {
+    const harness = newBridge({ servers: [{ name: 'fetch', transport: 'stdio', command: 'uvx', args: ['other'], enabled: false }] });
+    const text = JSON.stringify({
+      mcpServers: { fetch: { command: 'uvx', args: ['other'] }, 记忆: { command: 'npx', args: ['-y', 'memory'] } },
+    });
+    const preview = await harness.bridge.api.previewImport({ source: 'claude_desktop_config.json', text });
+    const onClose = vi.fn();
+    const { toasts } = await renderWithBridge(harness, <ImportDialog preview={preview} onClose={onClose} />, 'zh-CN');
+    fireEvent.change(screen.getByLabelText('fetch'), { target: { value: 'skip' } });
+    fireEvent.click(screen.getByRole('button', { name: '导入' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(toasts.at(-1)?.message).toBe('已导入 1 个服务和 0 个接入点。新增：记忆。跳过：fetch。');
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FileSettingsStore } from '../../main/core/config/settings-store';
-import { codeEnvRefusal, codeEnvServers, describePreview, missingInputs } from '../import-preview-text';
+import { codeEnvRefusal, codeEnvServers, describePreview, missingInputs, nameList } from '../import-preview-text';
 import { ImportSessions } from '../../main/core/import/import-sessions';
 import { defaultSettings, type Settings } from '../../shared/settings';
 import { stringOption, UsageError } from '../../main/core/command-line/args';
@@ -11,6 +11,7 @@ import { ImportError } from '../../main/core/import/apply-import';
 import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
 import { checkEndpoint, sayCleaned } from './init';
 import { redactText, secretQueryValues } from '../../main/core/logs/redact';
+import { MASK_MARKER } from '../../shared/masked';
 import type { ImportPreview } from '../../shared/import';
 import type { ImportSessions as Sessions } from '../../main/core/import/import-sessions';
 
@@ -54,11 +55,9 @@ export const importCommand: Command = {
     const source = args.positionals[0];
     // The token of an endpoint given as FILE is known now: nothing printed below may show it.
     const secrets = source && ENDPOINT_URL.test(source) ? secretQueryValues(source.trim()) : [];
-    const ctx: CliContext = {
-      ...ctxIn,
-      out: (text) => ctxIn.out(redactText(text, secrets)),
-      err: (text) => ctxIn.err(redactText(text, secrets)),
-    };
+    // Masked last, then said as the reader's language says it ("…（已隐藏）"): the redaction would take that for a secret again.
+    const shown = (text: string) => redactText(text, secrets).replaceAll(MASK_MARKER, ctxIn.t('common.masked'));
+    const ctx: CliContext = { ...ctxIn, out: (text) => ctxIn.out(shown(text)), err: (text) => ctxIn.err(shown(text)) };
     const target = stringOption(args, 'config');
     if (!source || !target) throw UsageError.of('cli.import.needsConfig');
     const current = targetSettings(ctx, target);
@@ -96,7 +95,12 @@ export const importCommand: Command = {
     }
     const runsCode = codeEnvServers(preview);
     if (runsCode.length > 0 && args.options['allow-code-env'] !== true) {
-      ctx.err(`\n${codeEnvRefusal(runsCode.map((item) => `"${item.server.name}" sets ${item.codeEnv.join(', ')}`))}`);
+      ctx.err(
+        `\n${codeEnvRefusal(
+          ctx.t,
+          runsCode.map((item) => ctx.t('cli.preview.setsCode', { name: item.server.name, vars: item.codeEnv.join(', ') })),
+        )}`,
+      );
       return 1;
     }
     try {
@@ -113,7 +117,19 @@ export const importCommand: Command = {
         endpoints: r.addedEndpoints.length,
         skipped: r.skipped,
       };
-      ctx.out(`\n${ctx.t('cli.import.done', { target, ...counts })}`);
+      const names = (
+        key: 'cli.import.added' | 'cli.import.replacedNames' | 'cli.import.endpointNames' | 'cli.import.skippedNames',
+        list: string[],
+      ) => (list.length > 0 ? [ctx.t(key, { names: nameList(ctx.t, list) })] : []);
+      ctx.out(
+        [
+          `\n${ctx.t('cli.import.done', { target, ...counts })}`,
+          ...names('cli.import.added', r.addedServers),
+          ...names('cli.import.replacedNames', r.replacedServers),
+          ...names('cli.import.endpointNames', r.addedEndpoints),
+          ...names('cli.import.skippedNames', r.skippedNames),
+        ].join('\n'),
+      );
       return 0;
     } catch (error) {
       ctx.err(ctx.t('cli.import.failed', { error: error instanceof Error ? error.message : String(error) }));

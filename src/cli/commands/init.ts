@@ -14,7 +14,7 @@ import { cleanEndpointUrl, type EndpointUrlDebris, type EndpointUrlRefusal } fro
 import { orList, stringOption, UsageError } from '../../main/core/command-line/args';
 import type { CliContext, Command } from '../command';
 import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
-import { CODE_NOTE, codeEnvRefusal, serverDetails } from '../import-preview-text';
+import { codeEnvRefusal, nameList, serverDetails } from '../import-preview-text';
 import { DEFAULT_CONFIG, madePrivate } from '../config-file';
 import { Prompter } from '../prompt';
 import { secretOption } from '../../main/core/command-line/secret-input';
@@ -185,12 +185,13 @@ async function importChosen(
     for (const item of preview.servers) {
       // As `import` does: env that runs code before the server (NODE_OPTIONS…) is shown, and taken only when the user says so.
       if (item.action !== 'skip' && item.codeEnv.length > 0 && !allowCodeEnv) {
-        ctx.out(`  ${found.label}, server "${item.server.name}" sets ${item.codeEnv.join(', ')}, which ${CODE_NOTE}:`);
-        ctx.out(serverDetails(item).join('\n'));
+        ctx.out(ctx.t('cli.init.codeEnvShown', { name: item.server.name, label: found.label, vars: item.codeEnv.join(', ') }));
+        ctx.out(serverDetails(item, ctx.t).join('\n'));
         const trusted = prompter ? await prompter.confirm(`  Import "${item.server.name}" anyway? / 仍要导入吗？`, false) : false;
         if (trusted === undefined) throw new NoAnswer();
         if (!trusted) {
-          if (!prompter) runsCode.push(`"${item.server.name}" of ${found.label} sets ${item.codeEnv.join(', ')}`);
+          if (!prompter)
+            runsCode.push(ctx.t('cli.preview.setsCodeOf', { name: item.server.name, label: found.label, vars: item.codeEnv.join(', ') }));
           servers[item.server.name] = { action: 'skip' };
           continue;
         }
@@ -213,12 +214,12 @@ async function importChosen(
       const missing = item.needs.filter((id) => !has(id));
       if (missing.length > 0 && item.action !== 'skip') {
         servers[item.server.name] = { action: 'skip' };
-        const hint = missing[0]?.startsWith('env:')
-          ? `--input ${missing[0]}=VALUE, or --use-env ${missing[0].slice(4)}`
-          : `--input ${missing[0]}=VALUE`;
-        ctx.err(
-          `warning: skipped server "${item.server.name}" of ${found.label}: it needs ${orList(missing, 'and')} (give it with ${hint})`,
-        );
+        const first = missing[0] as string;
+        const hint = first.startsWith('env:')
+          ? ctx.t('cli.init.giveOrUseEnv', { id: first, name: first.slice(4) })
+          : ctx.t('cli.init.give', { id: first });
+        const needs = ctx.language === 'en' ? orList(missing, 'and') : nameList(ctx.t, missing);
+        ctx.err(ctx.t('cli.init.skippedNeeds', { name: item.server.name, label: found.label, needs, hint }));
       }
     }
     const applied = sessions.apply(
@@ -227,11 +228,11 @@ async function importChosen(
     );
     const r = applied.result;
     ctx.out(
-      `${found.label}: ${ctx.t('plain.cli.added', { count: r.addedServers.length })}${r.addedServers.length ? ` (${r.addedServers.join(', ')})` : ''}${r.skipped ? ctx.t('plain.cli.skipped', { count: r.skipped }) : ''}`,
+      `${ctx.t('cli.init.fromApp', { label: found.label })}${ctx.t('plain.cli.added', { count: r.addedServers.length })}${r.addedServers.length ? ctx.t('cli.init.addedNames', { names: nameList(ctx.t, r.addedServers) }) : ''}${r.skipped ? ctx.t('plain.cli.skipped', { count: r.skipped }) : ''}`,
     );
     settings = applied.settings;
   }
-  if (runsCode.length > 0) throw new CodeEnvRefused(codeEnvRefusal(runsCode));
+  if (runsCode.length > 0) throw new CodeEnvRefused(codeEnvRefusal(ctx.t, runsCode));
   return settings;
 }
 
@@ -239,8 +240,8 @@ export const initCommand: Command = {
   name: 'init',
   summary: 'cli.init.summary',
   usage: [
-    'init [--config FILE]                          asks for the endpoint and which apps to import from',
-    'init --config FILE --endpoint-file FILE|- [--import all|none|APP,…] [--allow-code-env] --yes   without questions (scripts)',
+    { line: 'init [--config FILE]                       ', note: 'cli.init.usage.asks' },
+    { line: 'init --config FILE --endpoint-file FILE|- [--import all|none|APP,…] [--allow-code-env] --yes', note: 'cli.init.usage.yes' },
   ],
   options: [
     { name: 'config', value: 'FILE', help: 'cli.init.opt.config' },

@@ -15,13 +15,14 @@ import {
 } from '../command';
 import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import type { ToolMode } from '../../shared/settings';
-import { configFileOr, loadOrExplain, readableByOthers, storeFor } from '../config-file';
+import { configFileOr, configProblemText, loadOrExplain, readableByOthers, storeFor } from '../config-file';
 import { startHeadless } from '../headless-bridge';
 import { RunningCopies } from '../../main/core/instances/running-copies';
 import { appStateDir } from '../../main/core/local-server/state-file';
 import { jsonLogLine, logChoice } from '../log-output';
 import { UsageError } from '../../main/core/command-line/args';
-import { translate } from '../../shared/i18n/translate';
+import { translate, translator } from '../../shared/i18n/translate';
+import { problemMessage } from '../../shared/problem-words';
 import { problem } from '../../shared/problem';
 import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
 import { keepWebAddress, rememberedWebAddress, webAddressFile } from '../web-address';
@@ -30,7 +31,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'cli.run.summary',
   usage: [
-    'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode all|router] [--fetch-runtimes] [--log-level LEVEL] [--log-format text|json]',
+    'run --config FILE [--ui [--port N] [--host ADDR]] [--mcp-port N [--mcp-token-file FILE]] [--tool-mode auto|all|router] [--fetch-runtimes] [--log-level LEVEL] [--log-format text|json]',
   ],
   options: [
     CONFIG_OPTION,
@@ -107,15 +108,22 @@ export const runCommand: Command = {
     const keepAlive = setInterval(() => undefined, 2 ** 30);
     say = (line) => log.warn(line);
     try {
-      for (const warning of loaded.warnings) log.warn(`${file}: ${formatProblem(warning)}`);
+      // The JSON log keeps the English; the text log says where and what in the reader's language.
+      for (const warning of loaded.warnings)
+        log.warn(
+          format === 'json'
+            ? `${file}: ${formatProblem(warning)}`
+            : ctx.t('cli.config.warningIn', { file, warning: configProblemText(ctx.t, warning) }),
+        );
       for (const warning of secretWarnings) log.warn(warning);
       // Said before the servers start: which runtime is missing here, and the command that installs it.
       if (!runtimesDir) for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
-      if (exposed) log.warn(exposed);
+      if (exposed) log.warn(problemMessage(translator('en'), exposed, undefined)?.message ?? '', exposed);
       // Logged in English with its code (a JSON log stays English); the text log words it in the reader's language.
       if (loaded.settings.endpoints.length === 0) log.warn(translate('en', 'problem.cli.noEndpoint'), problem('cli.noEndpoint'));
-      log.info(`xiaozhi-tray ${ctx.version} (pid ${process.pid}), config ${file} (${loaded.format})`);
+      const started = problem('cli.started', { version: ctx.version, pid: process.pid, file, format: loaded.format });
+      log.info(translate('en', 'problem.cli.started', started.params), started);
       bridge.start();
       if (local.overrides?.enabled || loaded.settings.localServer.enabled) {
         await announceLocalServer(bridge, {

@@ -245,7 +245,7 @@ export const serviceCommand: Command = {
   name: 'service',
   summary: 'cli.service.summary',
   usage: [
-    'service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR] [--mcp-port N --mcp-token-file FILE] [--tool-mode all|router] [--fetch-runtimes]',
+    'service install --config FILE [--name NAME] [--no-start] [--log-level LEVEL] [--log-format text|json] [--ui --port N --host ADDR] [--mcp-port N --mcp-token-file FILE] [--tool-mode auto|all|router] [--fetch-runtimes]',
     'service uninstall [--name NAME]',
     'service status [--name NAME]',
   ],

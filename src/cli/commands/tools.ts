@@ -7,7 +7,7 @@ import { printCatalog } from '../print-catalog';
 export const toolsCommand: Command = {
   name: 'tools',
   summary: 'cli.tools.summary',
-  usage: ['tools --config FILE [--json] [--tool-mode all|router] [--endpoint NAME] [--wait SECONDS]'],
+  usage: ['tools --config FILE [--json] [--tool-mode auto|all|router] [--endpoint NAME] [--wait SECONDS]'],
   options: [
     ...LOOK_OPTIONS,
     TOOL_MODE_OPTION,

@@ -7,6 +7,7 @@ import { shownMasked } from '../masked';
 import { serverTarget, type ServerSettings } from '../../shared/settings';
 import { valueLabel } from '../../shared/value-label';
 import { own } from '../../shared/own';
+import { sentences } from '../../shared/i18n/translate';
 
 /** The values a server sets that the preview lists: a program's env, a remote server's or a webhook's headers. */
 const shownPairs = (s: ServerSettings): Record<string, string> =>
@@ -57,8 +58,19 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
         fromEnvironment: [...fromEnvironment].filter((id) => needed.has(id)),
       });
       await store.refreshSettings();
+      // Counts, then the names: what was added (or replaced) and what was skipped.
+      const added = [...result.addedServers, ...result.replacedServers, ...result.addedEndpoints];
+      const names = (list: string[]) => list.join(language === 'zh-CN' ? '、' : ', ');
       toast(
-        t('import.done', { servers: result.addedServers.length + result.replacedServers.length, endpoints: result.addedEndpoints.length }),
+        sentences(
+          language,
+          t('import.done', {
+            servers: result.addedServers.length + result.replacedServers.length,
+            endpoints: result.addedEndpoints.length,
+          }),
+          added.length > 0 ? t('import.doneAdded', { names: names(added) }) : undefined,
+          result.skippedNames.length > 0 ? t('import.doneSkipped', { names: names(result.skippedNames) }) : undefined,
+        ),
       );
       onClose();
     } catch (e) {

@@ -137,6 +137,8 @@ export const cliEn = {
     'list what this endpoint (its name or id) is served: its tool set, mode and pinned tools (default: the default set)',
   'cli.call.opt.json': 'print the whole tools/call response frame, byte for byte as sent to xiaozhi',
   'cli.opt.log-level': 'the least important log lines shown on {where}: debug, info, warn or error (default {level})',
+  'cli.init.usage.asks': 'asks for the endpoint and which apps to import from',
+  'cli.init.usage.yes': 'without questions (scripts)',
   'cli.init.opt.config': 'the config to write (default xiaozhi-tray.json in this folder)',
   'cli.service.opt.allow-env':
     "install: passed on to run (let another app's config fill ${env:NAME} outside a stdio server's env (a URL, a header, an argument): NAME's value goes wherever that file says)",

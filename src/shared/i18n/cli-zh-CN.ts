@@ -134,6 +134,8 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.tools.opt.endpoint': '列出这个接入点（名称或 id）得到的工具：它的工具集、模式和固定工具（默认：默认工具集）',
   'cli.call.opt.json': '输出完整的 tools/call 响应帧，与发给小智的逐字节相同',
   'cli.opt.log-level': '{where} 上显示的最低日志级别：debug、info、warn 或 error（默认 {level}）',
+  'cli.init.usage.asks': '会提问：接入点地址，以及从哪些应用导入',
+  'cli.init.usage.yes': '不提问（供脚本使用）',
   'cli.init.opt.config': '要写入的配置文件（默认：当前文件夹里的 xiaozhi-tray.json）',
   'cli.service.opt.allow-env': 'install：原样传给 run（允许其他应用的配置在 stdio 服务器的 env 之外填入 ${env:NAME}）',
   'cli.service.opt.fetch-runtimes': 'install：传给 run（为需要的服务下载 Node.js 或 uv）',

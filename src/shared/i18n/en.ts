@@ -1,5 +1,8 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
+import { configWordsEn } from './config-words-en';
+import { logWordsEn } from './log-words-en';
+import { cliImportEn } from './cli-import-en';
 import { modelTextsEn } from './model-texts-en';
 import { plainEn } from './plain-en';
 import { tryEn } from './try-en';
@@ -7,6 +10,9 @@ import { tryEn } from './try-en';
 /** English UI text. Every key must also exist in zh-CN.ts (a test checks). */
 export const en = {
   ...cliEn,
+  ...configWordsEn,
+  ...logWordsEn,
+  ...cliImportEn,
   ...modelTextsEn,
   ...plainEn,
   ...tryEn,

@@ -1,5 +1,8 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliZhCN } from './cli-zh-CN';
+import { configWordsZhCN } from './config-words-zh-CN';
+import { logWordsZhCN } from './log-words-zh-CN';
+import { cliImportZhCN } from './cli-import-zh-CN';
 import { modelTextsZhCN } from './model-texts-zh-CN';
 import { plainZhCN } from './plain-zh-CN';
 import { tryZhCN } from './try-zh-CN';
@@ -8,6 +11,9 @@ import type { en } from './en';
 /** 简体中文界面文字。 */
 export const zhCN: Record<keyof typeof en, string> = {
   ...cliZhCN,
+  ...configWordsZhCN,
+  ...logWordsZhCN,
+  ...cliImportZhCN,
   ...modelTextsZhCN,
   ...plainZhCN,
   ...tryZhCN,

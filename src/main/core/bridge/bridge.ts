@@ -146,7 +146,7 @@ export class Bridge {
     this.confirmations.clear();
     this.elicitations.clear();
     this.activity.flush();
-    this.log.info('stopped');
+    this.log.info('stopped', problem('log.stopped'));
     this.events.queueStatus();
   }
 

@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import type { z } from 'zod';
+import { issueProblem, readableIssueMessage } from '../../../shared/zod-issue';
+import { problem } from '../../../shared/problem';
 import type { ImportFormat } from '../../../shared/import';
 import { DEFAULT_LOCAL_SERVER_PORT, DEFAULT_TOOL_SET, SettingsSchema, defaultSettings, type Settings } from '../../../shared/settings';
 import { isPlaceholderEndpoint, parseMcpConfig, withoutOwnEntries, type ParsedConfig } from './parse-config';
@@ -92,16 +95,19 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
   /** Each endpoint's URL as the file writes it, and where. */
   let sources: EndpointSource[];
   if (doc && isNative(doc.value) && !('mcpServers' in (doc.value as object))) {
-    const parsed = SettingsSchema.safeParse(upgradeNativeConfig(doc.value as Record<string, unknown>));
+    const parsed = SettingsSchema.safeParse(withEndpointNames(upgradeNativeConfig(doc.value as Record<string, unknown>)), {
+      reportInput: true,
+    });
     const problems = [...doc.refused, ...(parsed.success ? [] : zodProblems(doc, parsed.error.issues, legacyToolsPath(doc.value)))];
     if (!parsed.success || problems.length > 0) throw new ConfigError(file, problems);
     // A key the schema does not know is kept in the file but does nothing: often a typo.
     const migrated = new Set(nativeMigratedKeys(doc.value as Record<string, unknown>));
     const warnings = unknownKeys(doc.value)
       .filter(({ path }) => !(path.length === 1 && migrated.has(path[0] as string)))
-      .map(({ path, key, suggestion }) =>
-        doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
-      );
+      .map(({ path, key, suggestion }) => ({
+        ...doc.problemAt(path, `"${key}" is not a setting and is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`),
+        problem: problem(suggestion ? 'config.unknownKeyNear' : 'config.unknownKey', { key, suggestion: suggestion ?? '' }),
+      }));
     loaded = { settings: parsed.data, format: 'xiaozhi-tray', warnings };
     const listed = (doc.value as Record<string, unknown>).endpoints;
     sources = (Array.isArray(listed) ? listed : []).map((entry: unknown, index) => ({
@@ -133,6 +139,25 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
     loaded.settings = parsed.data;
   }
   return loaded;
+}
+
+/**
+ * An endpoint written by hand needs only its `url` (as the README shows, and as `run` reads one from
+ * any other program's file): a missing id is made up as for those (`endpoint-N`, one no other has),
+ * a missing name is `xiaozhi` (`xiaozhi-N` after the first). A save writes them into the file.
+ */
+function withEndpointNames(raw: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(raw.endpoints)) return raw;
+  const taken = new Set(raw.endpoints.map((e: unknown) => (isRecord(e) ? e.id : undefined)));
+  let unnamed = 0;
+  const endpoints = raw.endpoints.map((entry: unknown, index) => {
+    if (!isRecord(entry) || (entry.id !== undefined && entry.name !== undefined)) return entry;
+    let id = entry.id;
+    for (let n = index + 1; id === undefined; n++) if (!taken.has(`endpoint-${n}`)) taken.add((id = `endpoint-${n}`));
+    const name = entry.name ?? (unnamed++ === 0 ? 'xiaozhi' : `xiaozhi-${index + 1}`);
+    return { ...entry, id, name };
+  });
+  return { ...raw, endpoints };
 }
 
 /** An endpoint id none of `taken` is, for a file's endpoint that had MCP_ENDPOINT's. */
@@ -208,14 +233,21 @@ function cleanedEndpointWarnings(sources: EndpointSource[], doc: JsonDocument | 
   return warnings;
 }
 
+/**
+ * The schema's problems where they stand. One worded by our error map also carries its data, for a
+ * reader in another language (parsed with `reportInput`, to tell a missing value from a wrong one;
+ * the value itself is never kept).
+ */
 function zodProblems(
   doc: JsonDocument | undefined,
-  issues: { path: PropertyKey[]; message: string }[],
+  issues: z.core.$ZodIssue[],
   pathOf: (p: JsonPath) => JsonPath = (p) => p,
 ): ConfigProblem[] {
   return issues.map((issue) => {
     const path = pathOf(issue.path.filter((p): p is string | number => typeof p !== 'symbol'));
-    return doc ? doc.problemAt(path, issue.message) : { path: path.join('.'), message: issue.message };
+    const found = doc ? doc.problemAt(path, issue.message) : { path: path.join('.'), message: issue.message };
+    const problem = issueProblem(issue as Parameters<typeof issueProblem>[0]);
+    return problem && readableIssueMessage(issue as Parameters<typeof issueProblem>[0]) === issue.message ? { ...found, problem } : found;
   });
 }
 
@@ -251,7 +283,7 @@ function readForeign(
     ...modelscope,
     ...(parsed.connection ? { connection: parsed.connection } : {}),
   };
-  const valid = SettingsSchema.safeParse(settingsInput);
+  const valid = SettingsSchema.safeParse(settingsInput, { reportInput: true });
   if (!valid.success) {
     // Map our settings paths back to where the value stood in the user's file.
     const pathOf = (p: JsonPath): JsonPath => {

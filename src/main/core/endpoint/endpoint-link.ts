@@ -456,7 +456,12 @@ export class EndpointLink {
         this.onReplaced(closed);
         return;
       }
-      if (wasConnected) log.warn(`${failureLine(closed)} after ${formatDuration(upFor)}`);
+      if (wasConnected)
+        log.warn(
+          `${failureLine(closed)} after ${formatDuration(upFor)}`,
+          problem('log.closedAfter', { seconds: (upFor / 1000).toFixed(1) }),
+          closed.problem,
+        );
       // The endpoint works if it stayed up a while, or if the other side set up a session that
       // lasted a moment: start the backoff over. (A session closed at once counts as a failure, so
       // an endpoint that accepts and drops in a loop is not hammered.)

@@ -75,11 +75,27 @@ export async function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
   return probeOnce(opts, verdict === 'nobody' ? callUrl : undefined);
 }
 
-/** The test's line in the log. */
+/** What a test found, in one word the log's readers word (`log.connectionTest`'s reason). */
+function testOutcome(result: Omit<EndpointTest, 'waitedSeconds'>): string {
+  if (!result.reachable) return 'unreachable';
+  if (!result.accepted) return 'refused';
+  if (result.toolsListed !== undefined) return result.listedVia === 'relay' ? 'listedRelay' : 'listed';
+  if (result.note) return 'deviceTalks';
+  return result.error ? 'notListedBecause' : 'notListed';
+}
+
+/** The test's line in the log: the English for the log file, the outcome and its failure for the window and the CLI to word. */
 function report(opts: ProbeOptions, result: Omit<EndpointTest, 'waitedSeconds'>): void {
   const text = result.errorText ? redactText(result.errorText, [opts.url]) : undefined;
+  const outcome = problem('log.connectionTest', {
+    reason: testOutcome(result),
+    count: result.toolsListed ?? 0,
+    seconds: (result.durationMs / 1000).toFixed(1),
+  });
   opts.log.info(
     `connection test: ${result.reachable ? 'reachable' : 'not reachable'}, ${result.accepted ? 'token accepted' : 'token not accepted'}, ${result.toolsListed !== undefined ? `${result.toolsListed} tools listed${result.listedVia === 'relay' ? ' through the relay' : ''}` : result.note ? 'tools not listed (normal here: listed when a device talks)' : 'tools not listed'}, ${result.durationMs} ms${text ? ` (${text})` : ''}`,
+    outcome,
+    result.error,
   );
 }
 

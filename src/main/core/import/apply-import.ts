@@ -31,7 +31,7 @@ export function applyImport(
 ): { settings: Settings; result: ImportResult; changedServers: string[]; removedServers: string[] } {
   const choices = ImportChoicesSchema.parse(rawChoices);
   const next: Settings = structuredClone(current);
-  const result: ImportResult = { addedServers: [], replacedServers: [], addedEndpoints: [], skipped: 0 };
+  const result: ImportResult = { addedServers: [], replacedServers: [], addedEndpoints: [], skipped: 0, skippedNames: [] };
   const removedServers: string[] = [];
 
   parsed.servers.forEach((original, index) => {
@@ -41,6 +41,7 @@ export function applyImport(
     const action: ConflictAction = choice.action;
     if (action === 'skip') {
       result.skipped++;
+      result.skippedNames.push(original.name);
       return;
     }
     const missing = item.needs.filter((id) => !(own(choices.inputs, id) ?? '').trim());
@@ -74,6 +75,7 @@ export function applyImport(
     const choice = own(choices.endpoints, endpoint.name) ?? { action: item.action };
     if (choice.action === 'skip') {
       result.skipped++;
+      result.skippedNames.push(endpoint.name);
       return;
     }
     const name = choice.action === 'rename' ? (choice.name ?? item.suggestedName).trim() : endpoint.name;

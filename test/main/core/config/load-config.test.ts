@@ -10,6 +10,21 @@ import { defaultSettings, defaultToolSwitches } from '../../../../src/shared/set
 const configs = path.resolve(__dirname, '../../../fixtures/configs');
 
 describe('loading the configs users already have', () => {
+  it('an endpoint of our own file needs only its url: an id no other endpoint has and a name are made up', () => {
+    const text = JSON.stringify({
+      endpoints: [
+        { url: 'wss://a.example/mcp/?token=one' },
+        { id: 'endpoint-1', name: 'hall', url: 'wss://b.example/mcp/?token=two' },
+        { url: 'wss://c.example/mcp/' },
+      ],
+    });
+    expect(parseConfigText('x.json', text, {}).settings.endpoints.map(({ id, name }) => ({ id, name }))).toEqual([
+      { id: 'endpoint-2', name: 'xiaozhi' },
+      { id: 'endpoint-1', name: 'hall' },
+      { id: 'endpoint-3', name: 'xiaozhi-3' },
+    ]);
+  });
+
   it("reads xiaozhi-client's xiaozhi.config.json as it is", () => {
     const { settings, format } = loadConfigFile(path.join(configs, 'xiaozhi.config.json'), {});
     expect(format).toBe('xiaozhi-client');

@@ -37,7 +37,7 @@ describe('import: apply through the BridgeApi', () => {
     const preview = await harness.bridge.api.previewImport({ source: 'claude_desktop_config.json', text });
     expect(preview.servers[0]).toMatchObject({ action: 'add', server: { name: 'fx' } });
     const result = await harness.bridge.api.applyImport({ id: preview.id });
-    expect(result).toEqual({ addedServers: ['fx'], replacedServers: [], addedEndpoints: [], skipped: 0 });
+    expect(result).toEqual({ addedServers: ['fx'], replacedServers: [], addedEndpoints: [], skipped: 0, skippedNames: [] });
     await waitFor(() => harness!.bridge.state().servers[0]?.state === 'running', 10_000, 'the imported server to run');
     expect((await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'hi' } })).text).toBe('imported: hi');
   });

@@ -1,8 +1,10 @@
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logHint, logMessage } from '../../../../src/shared/problem-words';
 import { translator } from '../../../../src/shared/i18n/translate';
 import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 
 /** Issue 33: the app's own lines (start-up, the budget) were English in the Chinese window. */
 let harness: Harness | undefined;
@@ -28,5 +30,55 @@ describe("the app's own log lines in the window's language", () => {
     const budget = entries().find((e) => e.message.includes('past the budget'));
     expect(logMessage(zh, budget!)).toBe('提供了 44 个工具，超出了小智可以稳定处理的范围（25 个工具或 8192 字节）。');
     expect(logHint(zh, budget!)).toBe('在“工具”页关掉一些工具，或把接入点的工具模式设为“自动”（工具放不下时小智会先搜索再调用）。');
+  });
+
+  it("the connection test's line: short, in the window's language, with the problem worded plainly", async () => {
+    const xiaozhi = await FakeXiaozhi.start();
+    const refusing = http.createServer((_req, res) => res.writeHead(401, 'Unauthorized').end());
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      harness = makeBridge({ servers: [fixtureServer('fx')] });
+      harness.bridge.start();
+      await harness.bridge.whenServersSettled();
+      const zh = translator('zh-CN');
+      const en = translator('en');
+      const testLines = () => harness!.logBook.entries().filter((e) => e.message.startsWith('connection test:'));
+      const testing = harness.bridge.api.testEndpoint({ url: xiaozhi.url() });
+      const session = await xiaozhi.connection(0);
+      await session.initialize();
+      const { tools } = await session.listAllTools();
+      await testing;
+      const listed = testLines()[0]!;
+      expect(logMessage(zh, listed)).toMatch(new RegExp(`^连接测试：正常，小智读到了 ${tools.length} 个工具（用时 [\\d.]+ 秒）。$`));
+      expect(logMessage(en, listed)).toMatch(
+        new RegExp(`^Connection test: working, xiaozhi listed ${tools.length} tools \\([\\d.]+ s\\)\\.$`),
+      );
+
+      await harness.bridge.api.testEndpoint({ url: `ws://127.0.0.1:${(refusing.address() as { port: number }).port}/mcp/?token=x` });
+      expect(logMessage(zh, testLines()[1]!)).toMatch(/^连接测试：连上了，但令牌没有被接受（用时 [\d.]+ 秒）。.*401/);
+
+      const gone = await FakeXiaozhi.start();
+      const url = gone.url();
+      await gone.close();
+      await harness.bridge.api.testEndpoint({ url });
+      expect(logMessage(zh, testLines()[2]!)).toMatch(/^连接测试：连不上（用时 [\d.]+ 秒）。127\.0\.0\.1:\d+ 拒绝了连接。$/);
+      for (const line of testLines()) expect(logMessage(zh, line)).not.toMatch(/[a-z]{4,} [a-z]{3,}/);
+    } finally {
+      refusing.close();
+      await xiaozhi.close();
+    }
+  });
+
+  it("the import's line says what was added, replaced and skipped in the window's language", async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    const text = JSON.stringify({
+      mcpServers: { fx: { command: 'node', args: ['other.js'] }, notes: { command: 'node', args: ['notes.js'] } },
+    });
+    const preview = await harness.bridge.api.previewImport({ source: 'claude_desktop_config.json', text });
+    const result = await harness.bridge.api.applyImport({ id: preview.id, servers: { fx: { action: 'skip' } } });
+    expect(result).toMatchObject({ addedServers: ['notes'], skippedNames: ['fx'] });
+    const line = harness.logBook.entries().find((e) => e.message.startsWith('imported:'))!;
+    expect(logMessage(translator('zh-CN'), line)).toBe('已导入：新增 1 个服务，替换 0 个，新增 0 个接入点，跳过 1 个');
+    expect(logMessage(translator('en'), line)).toBe('Imported: 1 server added, 0 replaced, 0 endpoints added, 1 skipped');
   });
 });

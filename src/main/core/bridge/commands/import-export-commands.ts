@@ -1,4 +1,5 @@
 import { countOf } from '../../../../shared/count-words';
+import { problem } from '../../../../shared/problem';
 import type { importExportCommands } from '../../../../shared/bridge-api';
 import type { EndpointFleet } from '../endpoint-fleet';
 import { discoverClients } from '../../import/discover-clients';
@@ -31,8 +32,15 @@ export function importExportCommandHandlers(c: ImportExportCommandContext): Comm
         await c.servers.replace(name, name);
       }
       for (const endpoint of c.settings().endpoints) if (!c.endpoints.has(endpoint.id)) await c.endpoints.replace(endpoint.id);
+      const r = applied.result;
       c.log.info(
-        `imported: ${countOf(applied.result.addedServers.length, 'server')} added, ${applied.result.replacedServers.length} replaced, ${countOf(applied.result.addedEndpoints.length, 'endpoint')}, ${applied.result.skipped} skipped`,
+        `imported: ${countOf(r.addedServers.length, 'server')} added, ${r.replacedServers.length} replaced, ${countOf(r.addedEndpoints.length, 'endpoint')}, ${r.skipped} skipped`,
+        problem('log.imported', {
+          added: r.addedServers.length,
+          replaced: r.replacedServers.length,
+          endpoints: r.addedEndpoints.length,
+          skipped: r.skipped,
+        }),
       );
       return applied.result;
     },

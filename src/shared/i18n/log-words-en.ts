@@ -1,0 +1,28 @@
+/** The app's own log lines worded for the window and the CLI (issue 33); merged into en.ts. */
+export const logWordsEn = {
+  'problem.log.connectionTest': 'Connection test ({seconds} s).',
+  'problem.log.connectionTest.reason.unreachable': 'Connection test: not reachable ({seconds} s). {cause}',
+  'problem.log.connectionTest.reason.refused': 'Connection test: reached, but the token was not accepted ({seconds} s). {cause}',
+  'problem.log.connectionTest.reason.listed':
+    'Connection test: working, xiaozhi listed {count, plural, one {# tool} other {# tools}} ({seconds} s).',
+  'problem.log.connectionTest.reason.listedRelay':
+    'Connection test: working, xiaozhi listed {count, plural, one {# tool} other {# tools}} through the self-hosted server ({seconds} s).',
+  'problem.log.connectionTest.reason.deviceTalks':
+    'Connection test: connected. A self-hosted server reads the tools when a device starts talking ({seconds} s).',
+  'problem.log.connectionTest.reason.notListed': 'Connection test: connected, but xiaozhi did not ask for the tools ({seconds} s).',
+  'problem.log.connectionTest.reason.notListedBecause':
+    'Connection test: connected, but xiaozhi did not ask for the tools ({seconds} s). {cause}',
+  'problem.log.imported':
+    'Imported: {added, plural, one {# server} other {# servers}} added, {replaced} replaced, {endpoints, plural, one {# endpoint} other {# endpoints}} added, {skipped} skipped',
+  'import.doneAdded': 'Added: {names}.',
+  'import.doneSkipped': 'Skipped: {names}.',
+  'problem.log.stopped': 'Stopped',
+  'problem.log.closedAfter': 'Closed after {seconds} s: {cause}',
+  'problem.cli.started': 'xiaozhi-tray {version} (pid {pid}), config {file} ({format})',
+  'problem.cli.readableByOthers.reason.read':
+    '{file} holds tokens or keys, and other users of this computer can read it (mode {mode}): make it yours only with: chmod 600 {quoted}',
+  'problem.cli.readableByOthers.reason.change':
+    '{file} holds tokens or keys, and other users of this computer can change it (mode {mode}): make it yours only with: chmod 600 {quoted}',
+  'problem.cli.readableByOthers':
+    '{file} holds tokens or keys that other users of this computer can reach (mode {mode}): chmod 600 {quoted}',
+};

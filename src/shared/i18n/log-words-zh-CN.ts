@@ -1,0 +1,24 @@
+import type { logWordsEn } from './log-words-en';
+
+/** 应用自己的日志行（窗口和命令行按各自的语言显示），并入 zh-CN.ts。 */
+export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
+  'problem.log.connectionTest': '连接测试（用时 {seconds} 秒）。',
+  'problem.log.connectionTest.reason.unreachable': '连接测试：连不上（用时 {seconds} 秒）。{cause}',
+  'problem.log.connectionTest.reason.refused': '连接测试：连上了，但令牌没有被接受（用时 {seconds} 秒）。{cause}',
+  'problem.log.connectionTest.reason.listed': '连接测试：正常，小智读到了 {count} 个工具（用时 {seconds} 秒）。',
+  'problem.log.connectionTest.reason.listedRelay': '连接测试：正常，小智经自建服务器读到了 {count} 个工具（用时 {seconds} 秒）。',
+  'problem.log.connectionTest.reason.deviceTalks': '连接测试：已连上。自建服务器要等设备开始说话时才读取工具（用时 {seconds} 秒）。',
+  'problem.log.connectionTest.reason.notListed': '连接测试：已连上，但小智没有读取工具（用时 {seconds} 秒）。',
+  'problem.log.connectionTest.reason.notListedBecause': '连接测试：已连上，但小智没有读取工具（用时 {seconds} 秒）。{cause}',
+  'problem.log.imported': '已导入：新增 {added} 个服务，替换 {replaced} 个，新增 {endpoints} 个接入点，跳过 {skipped} 个',
+  'import.doneAdded': '新增：{names}。',
+  'import.doneSkipped': '跳过：{names}。',
+  'problem.log.stopped': '已停止',
+  'problem.log.closedAfter': '连接 {seconds} 秒后被关闭：{cause}',
+  'problem.cli.started': 'xiaozhi-tray {version}（进程号 {pid}），配置文件 {file}（{format} 格式）',
+  'problem.cli.readableByOthers.reason.read':
+    '{file} 中有令牌或密钥，而这台电脑的其他用户能读取它（权限 {mode}）：请运行 chmod 600 {quoted}，只让你自己能读写',
+  'problem.cli.readableByOthers.reason.change':
+    '{file} 中有令牌或密钥，而这台电脑的其他用户能修改它（权限 {mode}）：请运行 chmod 600 {quoted}，只让你自己能读写',
+  'problem.cli.readableByOthers': '{file} 中有令牌或密钥，其他用户能读取或修改它（权限 {mode}）：请运行 chmod 600 {quoted}',
+};
