@@ -115,7 +115,9 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
         .getByRole('button', { name: en ? 'Edit' : '编辑' })
         .first()
         .click();
-      await page.getByRole('switch', { name: en ? 'Check each call against the tool’s schema' : '调用前按工具的参数定义检查' }).waitFor();
+      await page
+        .getByRole('switch', { name: en ? 'Check each call against what the tool asks for' : '调用前检查小智给的内容是否符合工具的要求' })
+        .waitFor();
       await shot('server-editor');
       await page.keyboard.press('Escape');
       await goTo(page, 'overview');

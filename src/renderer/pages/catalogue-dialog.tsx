@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { CatalogueCategorySchema, serverFromEntry, type Catalogue, type CatalogueEntry } from '../../shared/catalogue';
-import { mirrorUrls, type MirrorUrls } from '../../shared/mirrors';
+import { CHINA_MIRRORS, mirrorUrls, type MirrorUrls } from '../../shared/mirrors';
 import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
@@ -49,13 +49,16 @@ function runsWith(entry: CatalogueEntry): {
 /**
  * What an entry's runtime (Node.js for npx, uv for uvx) means here: there already, fetched by the app
  * when the server is added (the desktop app: its card then shows the download), or to install first
- * (headless), with the command for this computer's OS, from the download sources chosen.
+ * (headless), with the command for this computer's OS, from the download sources chosen. In the
+ * Chinese window with the official sources (the default), the command is the mainland China mirrors'
+ * one: the official installers fetch from GitHub and astral.sh, which most readers there cannot reach.
  */
 function runtimeNote(
   entry: CatalogueEntry,
   host: HostInfo | undefined,
-  sources: MirrorUrls,
+  sources: MirrorUrls | 'official',
   t: Translate,
+  language: string,
 ): { text: string; missing: boolean } | undefined {
   if (entry.run.transport !== 'stdio' || !host?.runtimes) return undefined;
   const need = runtimeNeed(entry.run.command, host.platform);
@@ -68,7 +71,18 @@ function runtimeNote(
     case 'fetch':
       return { text: t('catalogue.runtime.fetch', { runtime }), missing: false };
     default:
-      return { text: t('catalogue.runtime.missing', { runtime, install: installCommand(need, host.platform, sources) }), missing: true };
+      if (sources === 'official' && language === 'zh-CN')
+        return {
+          text: t('catalogue.runtime.missingChina', { runtime, install: installCommand(need, host.platform, CHINA_MIRRORS) }),
+          missing: true,
+        };
+      return {
+        text: t('catalogue.runtime.missing', {
+          runtime,
+          install: installCommand(need, host.platform, sources === 'official' ? {} : sources),
+        }),
+        missing: true,
+      };
   }
 }
 
@@ -94,7 +108,7 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
   const { store, t, language } = useApp();
   const servers = useStore(store, (d) => d.settings?.servers ?? []);
   const mirrors = useStore(store, (d) => d.settings?.mirrors);
-  const sources = useMemo(() => (mirrors ? mirrorUrls(mirrors) : {}), [mirrors]);
+  const sources = useMemo(() => (mirrors && mirrors.preset !== 'default' ? mirrorUrls(mirrors) : 'official'), [mirrors]);
   const loadedHost = useStore(store, (d) => d.host);
   // Asked again on opening: a runtime fetched since the window loaded is there now.
   const [freshHost, setFreshHost] = useState<HostInfo | undefined>();
@@ -244,7 +258,7 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
           const added = isAdded(entry, servers);
           const runs = runsWith(entry);
           const needs = entry.values.filter((v) => v.required).map((v) => text(v.label));
-          const runtime = runtimeNote(entry, host, sources, t);
+          const runtime = runtimeNote(entry, host, sources, t, language);
           return (
             // The whole card is a target for the pointer (its link excepted); the keyboard has the two buttons.
             <li
@@ -256,7 +270,11 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
                 <button type="button" className="catalogue-pick" onClick={() => setChosen(entry)} aria-describedby={`${entry.id}-desc`}>
                   <span className="catalogue-title">{text(entry.title)}</span>
                   {added ? <span className="badge badge-ok">{t('catalogue.added')}</span> : null}
-                  {entry.source === 'registry' ? <span className="tag">{t('catalogue.fromRegistry')}</span> : null}
+                  {entry.source === 'registry' ? (
+                    <span className="tag" title={t('catalogue.registryTerm')}>
+                      {t('catalogue.fromRegistry')}
+                    </span>
+                  ) : null}
                 </button>
                 <span className="spacer" />
                 <Button

@@ -1,3 +1,4 @@
+import { TransportTag } from '../components/transport-tag';
 import { useState } from 'react';
 import type { ConflictAction, ImportPreview } from '../../shared/import';
 import { useApp } from '../app-context';
@@ -126,7 +127,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                   <div className="import-main">
                     <div className="card-row">
                       <strong>{s.name}</strong>
-                      <span className="tag">{t(`servers.transport.${s.transport === 'streamable-http' ? 'http' : s.transport}`)}</span>
+                      <TransportTag transport={s.transport} />
                       {!s.enabled ? <span className="tag">{t('import.disabled')}</span> : null}
                     </div>
                     <div className="mono small muted break">{shownMasked(serverTarget(s), t)}</div>
