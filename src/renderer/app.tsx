@@ -27,6 +27,17 @@ import { useStore, type BridgeStore } from './store/bridge-store';
 const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'trySentence', 'activity', 'history', 'logs', 'settings'] as const;
 type Page = (typeof PAGES)[number];
 
+/**
+ * The sidebar's groups, each page in one: what xiaozhi can use (servers and their tools) apart from
+ * the tool sets, which only someone serving different tools to different places needs.
+ */
+const NAV_GROUPS: readonly { heading?: MessageKey; pages: readonly Page[] }[] = [
+  { pages: ['overview', 'endpoints'] },
+  { heading: 'nav.group.use', pages: ['servers', 'tools', 'trySentence'] },
+  { heading: 'nav.group.records', pages: ['activity', 'history', 'logs'] },
+  { heading: 'nav.group.advanced', pages: ['toolSets', 'settings'] },
+];
+
 /** Each page of the sidebar; the overview's links go to the others. */
 const PAGE_VIEWS: Record<Page, (go: (name: string) => void) => ReactNode> = {
   overview: (go) => <OverviewPage go={go} />,
@@ -116,21 +127,36 @@ export function App({ store }: { store: BridgeStore }) {
             <span className={`brand-dot tone-${summary.tone}`} aria-hidden="true" />
             <span>{t('app.name')}</span>
           </div>
-          <ul>
-            {PAGES.map((name) => (
-              <li key={name}>
-                <a href={`#/${name}`} aria-current={page === name ? 'page' : undefined} className={page === name ? 'active' : undefined}>
-                  <span>{t(`nav.${name}` as MessageKey)}</span>
-                  {name === 'servers' && serversAlert ? (
-                    <span
-                      className={`nav-alert${serversAlert === 'signIn' ? ' nav-alert-warn' : ''}`}
-                      aria-label={t(serversAlert === 'signIn' ? 'state.needsSignIn' : 'state.failed')}
-                    />
-                  ) : null}
-                </a>
-              </li>
+          <div className="nav-pages">
+            {NAV_GROUPS.map((group) => (
+              <div className="nav-group" key={group.pages[0]}>
+                {group.heading ? (
+                  <div className="nav-heading" aria-hidden="true">
+                    {t(group.heading)}
+                  </div>
+                ) : null}
+                <ul aria-label={group.heading ? t(group.heading) : undefined}>
+                  {group.pages.map((name) => (
+                    <li key={name}>
+                      <a
+                        href={`#/${name}`}
+                        aria-current={page === name ? 'page' : undefined}
+                        className={page === name ? 'active' : undefined}
+                      >
+                        <span>{t(`nav.${name}` as MessageKey)}</span>
+                        {name === 'servers' && serversAlert ? (
+                          <span
+                            className={`nav-alert${serversAlert === 'signIn' ? ' nav-alert-warn' : ''}`}
+                            aria-label={t(serversAlert === 'signIn' ? 'state.needsSignIn' : 'state.failed')}
+                          />
+                        ) : null}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
             ))}
-          </ul>
+          </div>
           {/* Before the state is read, "Stopped" and "Start all" would be guesses. */}
           {ready ? (
             <div className="sidebar-footer">
