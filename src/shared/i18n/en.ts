@@ -894,6 +894,7 @@ export const en = {
   'catalogue.fromRegistry': 'Online directory',
   'catalogue.registryTerm': 'Technical name: MCP Registry',
   'catalogue.count': '{count, plural, one {# server} other {# servers}}',
+  'catalogue.loading': 'Reading the list of servers…',
   'catalogue.nothingRuns': 'Nothing runs until you save.',
   'catalogue.list': 'Servers you can add',
   'tools.noMatch': 'No tool matches "{query}".',

@@ -847,6 +847,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'catalogue.fromRegistry': '在线目录',
   'catalogue.registryTerm': '技术名称：MCP Registry',
   'catalogue.count': '{count} 个服务',
+  'catalogue.loading': '正在读取服务目录…',
   'catalogue.nothingRuns': '保存之前不会运行任何程序。',
   'catalogue.list': '可添加的服务',
   'tools.noMatch': '没有与“{query}”匹配的工具。',
