@@ -3,6 +3,7 @@ import { resolveLanguage, translator, type Language, type MessageKey } from '../
 import type { ImportPreview } from '../shared/import';
 import { AppContext, useApp } from './app-context';
 import { useFileDrop } from './components/file-drop';
+import { ImportReading } from './components/import-reading';
 import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
 import { ConfirmRemoveDialog } from './components/confirm-dialog';
@@ -214,15 +215,17 @@ function skipToMain(event: MouseEvent) {
   document.getElementById('main-content')?.focus();
 }
 
-/** The whole window accepts dropped config files; an overlay says so while dragging. */
+/** The whole window accepts dropped config files; an overlay says so while dragging, a line while one is read. */
 function DropZone() {
   const { t, showImport } = useApp();
-  const dragging = useFileDrop(showImport);
+  const { dragging, reading } = useFileDrop(showImport);
   return dragging ? (
     <div className="drop-overlay" aria-hidden="true">
       {t('import.dropHere')}
     </div>
-  ) : null;
+  ) : (
+    <ImportReading reading={reading} />
+  );
 }
 
 const LANGUAGE_KEY = 'xiaozhi-language';
