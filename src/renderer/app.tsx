@@ -3,6 +3,7 @@ import { resolveLanguage, translator, type Language, type MessageKey } from '../
 import type { ImportPreview } from '../shared/import';
 import { AppContext, useApp } from './app-context';
 import { useFileDrop } from './components/file-drop';
+import { ImportReading } from './components/import-reading';
 import { ImportDialog } from './pages/import-dialog';
 import { Button, Notice } from './components/ui';
 import { ConfirmRemoveDialog } from './components/confirm-dialog';
@@ -26,6 +27,17 @@ import { useStore, type BridgeStore } from './store/bridge-store';
 
 const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'trySentence', 'activity', 'history', 'logs', 'settings'] as const;
 type Page = (typeof PAGES)[number];
+
+/**
+ * The sidebar's groups, each page in one: what xiaozhi can use (servers and their tools) apart from
+ * the tool sets, which only someone serving different tools to different places needs.
+ */
+const NAV_GROUPS: readonly { heading?: MessageKey; pages: readonly Page[] }[] = [
+  { pages: ['overview', 'endpoints'] },
+  { heading: 'nav.group.use', pages: ['servers', 'tools', 'trySentence'] },
+  { heading: 'nav.group.records', pages: ['activity', 'history', 'logs'] },
+  { heading: 'nav.group.advanced', pages: ['toolSets', 'settings'] },
+];
 
 /** Each page of the sidebar; the overview's links go to the others. */
 const PAGE_VIEWS: Record<Page, (go: (name: string) => void) => ReactNode> = {
@@ -116,21 +128,36 @@ export function App({ store }: { store: BridgeStore }) {
             <span className={`brand-dot tone-${summary.tone}`} aria-hidden="true" />
             <span>{t('app.name')}</span>
           </div>
-          <ul>
-            {PAGES.map((name) => (
-              <li key={name}>
-                <a href={`#/${name}`} aria-current={page === name ? 'page' : undefined} className={page === name ? 'active' : undefined}>
-                  <span>{t(`nav.${name}` as MessageKey)}</span>
-                  {name === 'servers' && serversAlert ? (
-                    <span
-                      className={`nav-alert${serversAlert === 'signIn' ? ' nav-alert-warn' : ''}`}
-                      aria-label={t(serversAlert === 'signIn' ? 'state.needsSignIn' : 'state.failed')}
-                    />
-                  ) : null}
-                </a>
-              </li>
+          <div className="nav-pages">
+            {NAV_GROUPS.map((group) => (
+              <div className="nav-group" key={group.pages[0]}>
+                {group.heading ? (
+                  <div className="nav-heading" aria-hidden="true">
+                    {t(group.heading)}
+                  </div>
+                ) : null}
+                <ul aria-label={group.heading ? t(group.heading) : undefined}>
+                  {group.pages.map((name) => (
+                    <li key={name}>
+                      <a
+                        href={`#/${name}`}
+                        aria-current={page === name ? 'page' : undefined}
+                        className={page === name ? 'active' : undefined}
+                      >
+                        <span>{t(`nav.${name}` as MessageKey)}</span>
+                        {name === 'servers' && serversAlert ? (
+                          <span
+                            className={`nav-alert${serversAlert === 'signIn' ? ' nav-alert-warn' : ''}`}
+                            aria-label={t(serversAlert === 'signIn' ? 'state.needsSignIn' : 'state.failed')}
+                          />
+                        ) : null}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
             ))}
-          </ul>
+          </div>
           {/* Before the state is read, "Stopped" and "Start all" would be guesses. */}
           {ready ? (
             <div className="sidebar-footer">
@@ -188,15 +215,17 @@ function skipToMain(event: MouseEvent) {
   document.getElementById('main-content')?.focus();
 }
 
-/** The whole window accepts dropped config files; an overlay says so while dragging. */
+/** The whole window accepts dropped config files; an overlay says so while dragging, a line while one is read. */
 function DropZone() {
   const { t, showImport } = useApp();
-  const dragging = useFileDrop(showImport);
+  const { dragging, reading } = useFileDrop(showImport);
   return dragging ? (
     <div className="drop-overlay" aria-hidden="true">
       {t('import.dropHere')}
     </div>
-  ) : null;
+  ) : (
+    <ImportReading reading={reading} />
+  );
 }
 
 const LANGUAGE_KEY = 'xiaozhi-language';

@@ -58,7 +58,7 @@ describe.skipIf(!haveChromium)('Allow / Deny in the window, in Chromium', () => 
     const text = await card.innerText();
     expect(text).toContain('kitchen asks to run');
     expect(text).toContain('delete_file');
-    expect(text).toContain('server files');
+    expect(text).toContain('delete_file · from files');
     expect(text).toContain('/home/me/notes.txt');
     expect(text).toContain('Or say your confirmation PIN to xiaozhi.');
     expect(text).toMatch(/\b(5\d|60) s left/);

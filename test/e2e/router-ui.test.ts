@@ -54,7 +54,7 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     await homeRow.getByRole('button', { name: 'Choose automatically' }).waitFor();
     const officeRow = page.getByRole('listitem').filter({ hasText: 'office' });
     // find_tools, call_tool, the pinned get_current_weather and the bridge's own task_status and cancel_task.
-    await officeRow.getByText(/^5 tools · /).waitFor();
+    await officeRow.getByText(/^5 tools$/).waitFor();
     expect(await officeRow.getByRole('radio', { name: 'Search first' }).getAttribute('aria-checked')).toBe('true');
     await officeRow.getByText('get_current_weather').waitFor();
   });
@@ -74,7 +74,7 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
     const homeRow = page.getByRole('listitem').filter({ hasText: '家里' });
     await homeRow.getByText('You have many tools, so xiaozhi searches for the right one first, then calls it.').waitFor();
     await homeRow.getByText('Details', { exact: true }).click();
-    await homeRow.getByText(/^4 tools · /).waitFor();
+    await homeRow.getByText(/^4 tools$/).waitFor();
     // And back, so the screenshots show both modes.
     await homeRow.getByRole('radio', { name: 'Every tool' }).click();
     await page.getByRole('listitem').filter({ hasText: '家里' }).getByText('Over budget').waitFor();
@@ -115,7 +115,9 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
         .getByRole('button', { name: en ? 'Edit' : '编辑' })
         .first()
         .click();
-      await page.getByRole('switch', { name: en ? 'Check each call against the tool’s schema' : '调用前按工具的参数定义检查' }).waitFor();
+      await page
+        .getByRole('switch', { name: en ? 'Check each call against what the tool asks for' : '调用前检查小智给的内容是否符合工具的要求' })
+        .waitFor();
       await shot('server-editor');
       await page.keyboard.press('Escape');
       await goTo(page, 'overview');

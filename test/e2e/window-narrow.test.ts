@@ -65,7 +65,7 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
       // All of them in view: none pushed past the edge to scroll to.
       const last = links.at(-1) as Box;
       expect(last.x + last.width).toBeLessThanOrEqual(800);
-      const list = await nav.locator('ul').evaluate((ul) => ({ scroll: ul.scrollWidth, client: ul.clientWidth }));
+      const list = await nav.locator('.nav-pages').evaluate((row) => ({ scroll: row.scrollWidth, client: row.clientWidth }));
       expect(list.scroll).toBeLessThanOrEqual(list.client + 1);
       // The name and the status with its button: one row above the pages, side by side.
       const brand = (await nav.locator('.brand').boundingBox()) as Box;

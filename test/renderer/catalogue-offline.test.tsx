@@ -13,8 +13,8 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const QUIET = '无法连接 MCP 注册表：显示的是应用自带的服务目录。';
-const WARNING = '无法读取 MCP 注册表，显示的是应用自带的列表。';
+const QUIET = '暂时连不上在线目录：显示的是应用自带的服务列表。';
+const WARNING = '无法读取在线目录，显示的是应用自带的列表。';
 const dialog = <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />;
 
 describe('the catalogue where the MCP registry cannot be reached', () => {
@@ -35,7 +35,7 @@ describe('the catalogue where the MCP registry cannot be reached', () => {
       await screen.findByRole('button', { name: '记忆（知识图谱）' }, { timeout: scaled(10_000) });
       const said = () => harness!.logBook.entries().filter((e) => e.message.includes('could not read the MCP registry'));
       await waitFor(() => expect(said()).toHaveLength(2), { timeout: scaled(10_000) });
-      await waitFor(() => expect(screen.getByRole('button', { name: '从 MCP 注册表刷新' }).hasAttribute('disabled')).toBe(false), {
+      await waitFor(() => expect(screen.getByRole('button', { name: '更新在线目录' }).hasAttribute('disabled')).toBe(false), {
         timeout: scaled(10_000),
       });
       expect(screen.queryByText(QUIET)).toBeNull();
@@ -44,7 +44,7 @@ describe('the catalogue where the MCP registry cannot be reached', () => {
       expect(said().map((e) => e.level)).toEqual(['warn', 'debug']);
 
       // Asked for: then a failure is a warning.
-      fireEvent.click(screen.getByRole('button', { name: '从 MCP 注册表刷新' }));
+      fireEvent.click(screen.getByRole('button', { name: '更新在线目录' }));
       expect(await screen.findByText(WARNING, undefined, { timeout: scaled(10_000) })).toBeTruthy();
       again.unmount();
     },

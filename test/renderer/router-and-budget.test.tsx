@@ -58,13 +58,13 @@ describe('the endpoint budget and router mode', () => {
     expect(await screen.findByText('Xiaozhi searches your tools first, then calls the one it needs.')).toBeTruthy();
     expect(screen.getByText('xiaozhi sees find_tools and call_tool: it searches your 73 tools and calls the one it needs.')).toBeTruthy();
     // find_tools and call_tool, and the bridge's own task_status and cancel_task beside them.
-    expect(await screen.findByText(/^4 tools · /)).toBeTruthy();
+    expect(await screen.findByText('4 tools')).toBeTruthy();
     expect(h.store.load().endpoints[0]?.toolMode).toBe('router');
 
     fireEvent.change(screen.getByLabelText('Pinned tools'), { target: { value: 'get_current_weather' } });
     fireEvent.click(screen.getByRole('button', { name: 'Pin' }));
     await waitFor(() => expect(h.store.load().endpoints[0]?.pinned).toEqual(['get_current_weather']));
-    expect(await screen.findByText(/^5 tools · /)).toBeTruthy();
+    expect(await screen.findByText('5 tools')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Pinned tools'), { target: { value: 'no_such_tool' } });
     fireEvent.click(screen.getByRole('button', { name: 'Pin' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Unpin get_current_weather' }));

@@ -10,7 +10,7 @@ import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 const newBridge = bridgeEachTest();
 
 describe('English counts go through plurals', () => {
-  it('the endpoint card says "1 page", not "page(s)"', async () => {
+  it('the endpoint card says "14 tools", its size "in 1 page" (not "page(s)") in the tooltip', async () => {
     const harness = newBridge({
       servers: [fixtureServer('fx')],
       endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }],
@@ -20,7 +20,8 @@ describe('English counts go through plurals', () => {
     await renderWithBridge(harness, <EndpointsPage />);
     const count = await waitFor(() => document.querySelector('.served-count') as HTMLElement);
     // The fixture's 12 tools and the bridge's own 2 (task_status, cancel_task).
-    expect(count.textContent).toMatch(/^14 tools · [\d.]+\s[KM]?B in 1 page$/);
+    expect(count.textContent).toBe('14 tools');
+    expect(count.title).toMatch(/^[\d.]+\s[KM]?B in 1 page$/);
   });
 
   it('no English text counts with "(s)" or puts a count before a plural noun without a plural form', () => {

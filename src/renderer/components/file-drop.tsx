@@ -1,12 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { ImportPreview } from '../../shared/import';
-import { useApp } from '../app-context';
+import { useImportReader, type Reading } from './import-reading';
 
-const MAX_BYTES = 4 * 1024 * 1024;
-
-/** Drop a config file anywhere on the window: it is read here and previewed by the bridge. */
-export function useFileDrop(onPreview: (preview: ImportPreview) => void): boolean {
-  const { store, t, toast } = useApp();
+/** Drop a config file anywhere on the window: it is read here and previewed by the bridge (`reading` meanwhile). */
+export function useFileDrop(onPreview: (preview: ImportPreview) => void): { dragging: boolean; reading: Reading | undefined } {
+  const { reading, readFile } = useImportReader(onPreview);
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
     let depth = 0;
@@ -29,17 +27,7 @@ export function useFileDrop(onPreview: (preview: ImportPreview) => void): boolea
       e.preventDefault();
       depth = 0;
       setDragging(false);
-      for (const file of Array.from(e.dataTransfer?.files ?? [])) {
-        if (file.size > MAX_BYTES) {
-          toast(t('import.tooBig', { name: file.name }), 'error');
-          continue;
-        }
-        try {
-          onPreview(await store.api.previewImport({ source: file.name, text: await file.text() }));
-        } catch (error) {
-          toast((error as Error).message, 'error');
-        }
-      }
+      for (const file of Array.from(e.dataTransfer?.files ?? [])) await readFile(file);
     };
     // Each file's failure is its own toast: the listener has nothing left to wait for.
     const drop = (e: DragEvent) => void read(e);
@@ -53,6 +41,6 @@ export function useFileDrop(onPreview: (preview: ImportPreview) => void): boolea
       window.removeEventListener('dragleave', leave);
       window.removeEventListener('drop', drop);
     };
-  }, [store, t, toast, onPreview]);
-  return dragging;
+  }, [readFile]);
+  return { dragging, reading };
 }

@@ -1,3 +1,4 @@
+import { ToolLabel } from './tool-label';
 import { useState } from 'react';
 import type { PendingConfirmation } from '../../shared/confirmations';
 import { useApp } from '../app-context';
@@ -52,7 +53,7 @@ export function PendingConfirmations() {
             <div>
               <span className="small muted">{t('confirm.asks', { caller: p.caller })}</span> <strong>{p.title}</strong>{' '}
               <span className="small muted">
-                · <span className="mono">{p.tool}</span> · {t('confirm.server', { server: p.server })}
+                · <ToolLabel name={p.tool} server={p.server} />
               </span>
             </div>
             {p.args.length > 0 ? (

@@ -1,6 +1,5 @@
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
-import { formatBytes } from '../format';
 import { Switch } from './ui';
 
 /** Tools grouped by their server, servers in name order: the tools page and the tool-set editor list them so. */
@@ -38,13 +37,12 @@ export function ToolSwitch({ tool, onChange }: { tool: CatalogTool; onChange: (e
   return <Switch label={t('tools.toggle', { name: tool.name })} checked={tool.enabled} onChange={onChange} />;
 }
 
-/** A tool's name as xiaozhi sees it, the name its server gave it when they differ, and its size in the tool list. */
+/** A tool's name as xiaozhi sees it, and the name its server gave it when they differ (its size is in the page's details). */
 export function ToolNames({ tool }: { tool: CatalogTool }) {
   return (
     <>
       <span className="mono tool-name">{tool.name}</span>
       {tool.name !== tool.originalName ? <span className="small muted mono">← {tool.originalName}</span> : null}
-      <span className="small muted">{formatBytes(tool.bytes)}</span>
     </>
   );
 }

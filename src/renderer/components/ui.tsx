@@ -78,11 +78,26 @@ export function StatusBadge(props: { tone: Tone; children: ReactNode }) {
   );
 }
 
-export function Field(props: { label: string; error?: string | undefined; hint?: string; children: (id: string) => ReactNode }) {
+/** The technical name of a thing after its plain one, small, for those who know it. */
+export function Term({ children }: { children: string | undefined }) {
+  return children ? <span className="term"> {children}</span> : null;
+}
+
+export function Field(props: {
+  label: string;
+  /** The technical name, shown small after the label. */
+  term?: string;
+  error?: string | undefined;
+  hint?: string | undefined;
+  children: (id: string) => ReactNode;
+}) {
   const id = useId();
   return (
     <div className={`field${props.error ? ' has-error' : ''}`}>
-      <label htmlFor={id}>{props.label}</label>
+      <label htmlFor={id}>
+        {props.label}
+        <Term>{props.term}</Term>
+      </label>
       {props.children(id)}
       {props.error ? (
         <div className="field-error" role="alert">
@@ -247,14 +262,22 @@ export function Dialog(props: {
 }
 
 /** A titled set of name = value rows, for env variables and HTTP headers. */
-export function KeyValueEditor(props: { legend: string; value: [string, string][]; onChange: (value: [string, string][]) => void }) {
+export function KeyValueEditor(props: {
+  legend: string;
+  term?: string;
+  value: [string, string][];
+  onChange: (value: [string, string][]) => void;
+}) {
   const { t } = useApp();
   const keyLabel = t('kv.name');
   const valueLabel = t('kv.value');
   const update = (index: number, pair: [string, string]) => props.onChange(props.value.map((p, i) => (i === index ? pair : p)));
   return (
     <fieldset className="fieldset">
-      <legend>{props.legend}</legend>
+      <legend>
+        {props.legend}
+        <Term>{props.term}</Term>
+      </legend>
       <div className="kv">
         {props.value.map(([key, value], index) => (
           <div className="kv-row" key={index}>

@@ -1,3 +1,4 @@
+import { ToolLabel, useServedName } from '../components/tool-label';
 import { useMemo, useState } from 'react';
 import { exportActivity, summarizeActivity, type ActivityRange } from '../../shared/activity';
 import { useApp } from '../app-context';
@@ -32,6 +33,7 @@ export function ActivityPage() {
   const theme = useStore(store, (d) => d.settings?.ui.theme);
   const samples = useActivitySamples();
   const [range, setRange] = useState<ActivityRange>('day');
+  const servedName = useServedName();
   const now = useNow(60_000);
 
   const served = useMemo(() => catalog.filter((c) => c.enabled).map((c) => ({ tool: c.originalName, server: c.server })), [catalog]);
@@ -124,8 +126,7 @@ export function ActivityPage() {
                   {summary.tools.map((row) => (
                     <tr key={`${row.server}/${row.tool}`}>
                       <td>
-                        <span className="mono">{row.tool}</span>
-                        {row.server ? <span className="small muted"> · {row.server}</span> : null}
+                        <ToolLabel name={row.server ? servedName(row.server, row.tool) : row.tool} server={row.server} />
                       </td>
                       <td className="num">{row.calls.toLocaleString(language)}</td>
                       <td className={`num${row.failed > 0 ? ' error-text' : ''}`}>{row.failed.toLocaleString(language)}</td>
@@ -146,9 +147,8 @@ export function ActivityPage() {
                 <p className="muted small">{t('activity.neverCalledHint')}</p>
                 <ul className="chips">
                   {summary.neverCalled.map((n) => (
-                    <li key={`${n.server}/${n.tool}`} className="chip mono small">
-                      {n.tool}
-                      <span className="muted"> · {n.server}</span>
+                    <li key={`${n.server}/${n.tool}`} className="chip small">
+                      <ToolLabel name={servedName(n.server, n.tool)} server={n.server} />
                     </li>
                   ))}
                 </ul>

@@ -1,3 +1,4 @@
+import { ToolLabel } from '../components/tool-label';
 import { Fragment, useState } from 'react';
 import { useApp } from '../app-context';
 import { EmptyState } from '../components/ui';
@@ -43,8 +44,7 @@ export function HistoryPage() {
                   <td className="small nowrap">{formatDateTime(h.time, language)}</td>
                   <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
                   <td>
-                    <span className="mono">{h.tool}</span>
-                    {h.server ? <span className="small muted"> · {h.server}</span> : null}
+                    <ToolLabel name={h.tool} server={h.server} />
                     {h.task ? (
                       <span className="small muted">
                         {' '}

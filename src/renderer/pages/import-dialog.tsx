@@ -1,8 +1,9 @@
+import { TransportTag } from '../components/transport-tag';
 import { useState } from 'react';
 import type { ConflictAction, ImportPreview } from '../../shared/import';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
-import { Dialog, Field, Notice } from '../components/ui';
+import { Button, Dialog, Field, Notice } from '../components/ui';
 import { shownMasked } from '../masked';
 import { serverTarget, type ServerSettings } from '../../shared/settings';
 import { valueLabel } from '../../shared/value-label';
@@ -14,6 +15,9 @@ const shownPairs = (s: ServerSettings): Record<string, string> =>
   s.transport === 'stdio' ? s.env : s.transport === 'sse' || s.transport === 'streamable-http' || s.transport === 'n8n' ? s.headers : {};
 
 type Choice = { action: ConflictAction; name: string };
+
+/** From this many servers in a file, the dialog offers one choice for all of them. */
+const BULK_FROM = 5;
 
 /** The import preview: what was found, conflicts with a choice each, values to fill in. Nothing changes until Apply. */
 export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onClose: () => void }) {
@@ -80,6 +84,16 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
     }
   };
 
+  // Many servers (a big file brings thousands): one choice for all of them, or for all that are already here.
+  const conflicting = preview.servers.filter((s) => s.conflict);
+  const setAll = (which: typeof preview.servers, action: 'skip' | 'default') =>
+    setServers({
+      ...servers,
+      ...Object.fromEntries(
+        which.map((s) => [s.server.name, { ...(own(servers, s.server.name) as Choice), action: action === 'skip' ? 'skip' : s.action }]),
+      ),
+    });
+
   const Pairs = ({ label, pairs }: { label: string; pairs: Record<string, string> }) =>
     Object.keys(pairs).length === 0 ? null : (
       <dl className="pairs small" aria-label={label}>
@@ -129,6 +143,22 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
       {preview.servers.length > 0 ? (
         <section>
           <h3>{t('import.servers')}</h3>
+          {preview.servers.length >= BULK_FROM ? (
+            <div className="import-bulk" role="group" aria-label={t('import.bulk')}>
+              <span className="small muted">{t('import.bulk')}</span>
+              {conflicting.length > 0 ? (
+                <Button small onClick={() => setAll(conflicting, 'skip')}>
+                  {t('import.skipConflicts', { count: conflicting.length })}
+                </Button>
+              ) : null}
+              <Button small onClick={() => setAll(preview.servers, 'skip')}>
+                {t('import.skipAll', { count: preview.servers.length })}
+              </Button>
+              <Button small kind="ghost" onClick={() => setAll(preview.servers, 'default')}>
+                {t('import.bulkReset')}
+              </Button>
+            </div>
+          ) : null}
           <ul className="import-list">
             {preview.servers.map((item) => {
               const s = item.server;
@@ -138,7 +168,7 @@ export function ImportDialog({ preview, onClose }: { preview: ImportPreview; onC
                   <div className="import-main">
                     <div className="card-row">
                       <strong>{s.name}</strong>
-                      <span className="tag">{t(`servers.transport.${s.transport === 'streamable-http' ? 'http' : s.transport}`)}</span>
+                      <TransportTag transport={s.transport} />
                       {!s.enabled ? <span className="tag">{t('import.disabled')}</span> : null}
                     </div>
                     <div className="mono small muted break">{shownMasked(serverTarget(s), t)}</div>

@@ -2,13 +2,14 @@ import { useRef, useState } from 'react';
 import type { ImportPreview, KnownClient } from '../../shared/import';
 import { useApp } from '../app-context';
 import { Menu } from '../components/menu';
+import { ImportReading, useImportReader } from '../components/import-reading';
 
 /** "Import from…": the MCP clients found on this machine, plus a file picker. */
 export function ImportMenu({ onPreview }: { onPreview: (preview: ImportPreview) => void }) {
   const { store, t, toast } = useApp();
   const [clients, setClients] = useState<KnownClient[] | undefined>();
   const picker = useRef<HTMLInputElement>(null);
-  const preview = (load: () => Promise<ImportPreview>) => load().then(onPreview, (e: Error) => toast(e.message, 'error'));
+  const { reading, readFile, readPath } = useImportReader(onPreview);
   const found = clients?.filter((c) => c.exists) ?? [];
   return (
     <>
@@ -19,7 +20,7 @@ export function ImportMenu({ onPreview }: { onPreview: (preview: ImportPreview) 
           ...found.map((c) => ({
             label: t(`format.${c.client}`),
             title: c.path,
-            onSelect: () => void preview(() => store.api.previewImportFile({ path: c.path })),
+            onSelect: () => void readPath(c.path),
           })),
           { label: t('import.chooseFile'), onSelect: () => picker.current?.click() },
         ]}
@@ -33,9 +34,10 @@ export function ImportMenu({ onPreview }: { onPreview: (preview: ImportPreview) 
         onChange={(e) => {
           const file = e.target.files?.[0];
           e.target.value = '';
-          if (file) void preview(async () => store.api.previewImport({ source: file.name, text: await file.text() }));
+          if (file) void readFile(file);
         }}
       />
+      <ImportReading reading={reading} />
     </>
   );
 }

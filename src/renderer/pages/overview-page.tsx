@@ -1,3 +1,4 @@
+import { ToolLabel } from '../components/tool-label';
 import { useApp } from '../app-context';
 import { endpointBadge, endpointTone } from '../components/status-tone';
 import { HostNotices } from '../components/host-notices';
@@ -119,7 +120,9 @@ export function OverviewPage(props: { go: (page: string) => void }) {
                       {h.time >= startOfDay ? formatTime(h.time, language) : formatDateTime(h.time, language)}
                     </td>
                     <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
-                    <td className="mono">{h.tool}</td>
+                    <td>
+                      <ToolLabel name={h.tool} server={h.server} />
+                    </td>
                     <td className="small">{formatDuration(h.durationMs)}</td>
                     <td>
                       <OutcomeBadge outcome={h.outcome} />

@@ -9,6 +9,7 @@ import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type Serve
 import { shownMaskedIn, wireMasked } from '../masked';
 import { useServerSave } from './use-server-save';
 import { sameProgram } from '../../shared/same-program';
+import { transportTerm } from '../components/transport-tag';
 
 /** Add or edit a server: a form for stdio or remote servers, or the raw JSON. */
 export function ServerEditor(props: {
@@ -105,6 +106,7 @@ export function ServerEditor(props: {
             </Field>
             <SelectField
               label={t('servers.transport')}
+              hint={t('servers.transportTerm', { term: transportTerm(draft.transport) ?? draft.transport })}
               value={draft.transport}
               options={[
                 ['stdio', t('servers.transport.stdio')],
@@ -134,8 +136,8 @@ export function ServerEditor(props: {
                 value={draft.args}
                 onChange={(args) => set({ args })}
               />
-              <KeyValueEditor legend={t('servers.env')} value={draft.env} onChange={(env) => set({ env })} />
-              <Field label={t('servers.cwd')}>
+              <KeyValueEditor legend={t('servers.env')} term={t('servers.envTerm')} value={draft.env} onChange={(env) => set({ env })} />
+              <Field label={t('servers.cwd')} term={t('servers.cwdTerm')}>
                 {(id) => (
                   <input id={id} className="mono" value={draft.cwd} spellCheck={false} onChange={(e) => set({ cwd: e.target.value })} />
                 )}

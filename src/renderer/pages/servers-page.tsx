@@ -1,3 +1,4 @@
+import { TransportTag } from '../components/transport-tag';
 import { useEffect, useState } from 'react';
 import { isMcpServer, serverTarget, type ServerSettings } from '../../shared/settings';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
@@ -70,7 +71,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
               ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
               : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
           </StatusBadge>
-          <span className="tag">{t(`servers.transport.${status.transport === 'streamable-http' ? 'http' : status.transport}`)}</span>
+          <TransportTag transport={status.transport} />
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
           {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
         </div>

@@ -79,15 +79,14 @@ export function ToolsPage() {
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
-      <p className="muted small">
-        {t('tools.summary', {
-          count: summary.toolCount,
-          total: catalog.length,
-          size: formatBytes(summary.bytes),
-          pages: summary.pages,
-          limit: formatBytes(limit),
-        })}
-      </p>
+      <div className="muted small tools-summary">
+        {t('tools.summary', { count: summary.toolCount, total: catalog.length })}{' '}
+        {/* Sizes and pages are for those who ask: most people never need them. */}
+        <details>
+          <summary>{t('plain.details')}</summary>
+          {t('tools.summarySize', { size: formatBytes(summary.bytes), pages: summary.pages, limit: formatBytes(limit) })}
+        </details>
+      </div>
       {missing.length > 0 ? (
         // A server that is not running lists no tools: say whose tools are missing here, and where to look.
         <Notice kind={missing.some((m) => m.state === 'failed') ? 'error' : 'warn'}>

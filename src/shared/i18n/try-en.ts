@@ -22,7 +22,7 @@ export const tryEn = {
     'Ask only shows the choice. Ask and run calls the tool too, as a call by voice: tools set to ask first wait for the PIN or your OK.',
   'try.given': '{count, plural, one {# tool} other {# tools}} given ({size}), {mode}',
   'try.mode.all': 'every tool',
-  'try.mode.router': 'router mode',
+  'try.mode.router': 'search first',
   'try.find': 'find_tools “{query}”',
   'try.found': 'showed {names}',
   'try.foundNone': 'found nothing',
@@ -122,7 +122,7 @@ export const tryEn = {
   'problem.model.rateLimited.reason.wait': 'The provider is limiting requests: it asks to wait {seconds} s.',
   'problem.model.rateLimited.hint': 'Wait a little and try again; checking fewer sentences at once helps.',
   'problem.model.contextTooLong': 'The request is longer than this model can read: the tool list is too big for it.',
-  'problem.model.contextTooLong.hint': 'Use router mode for this endpoint, switch tools off, or choose a model with a longer context.',
+  'problem.model.contextTooLong.hint': 'Use “Search first” for this endpoint, switch tools off, or choose a model with a longer context.',
   'problem.model.noSuchModel': 'The provider has no model called “{model}”.',
   'problem.model.noSuchModel.hint':
     'Check the model’s name in the provider’s console (Doubao needs a Model ID or an endpoint ID you activated; Ollama, one you pulled).',
