@@ -1,4 +1,5 @@
 import os from 'node:os';
+
 import { defineConfig } from 'vitest/config';
 
 /**

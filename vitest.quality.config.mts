@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { TIME_SCALE, scaled } from './vitest.config.mts';
+
+import { scaled, TIME_SCALE } from './vitest.config.mts';
 
 /**
  * Quality runs: long or broad checks of how well something works, not whether it works (that is

@@ -3,23 +3,25 @@
  * drift on shared machines). The bridge runs as its own process (the headless CLI), exactly as
  * users run it; the bench process plays xiaozhi and the direct client.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
 import { ArgumentCheck } from '../src/main/core/hub/argument-check';
 import { clientToken } from '../src/main/core/local-server/client-tokens';
-import { LogBook } from '../src/main/core/logs/log-book';
 import { CallHistory } from '../src/main/core/logs/call-history';
-import { ToolRouter, type RouterEntry } from '../src/main/core/router/tool-router';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { FakeXiaozhi, type FakeSession } from '../test/helpers/fake-xiaozhi';
+import { LogBook } from '../src/main/core/logs/log-book';
+import { type RouterEntry, ToolRouter } from '../src/main/core/router/tool-router';
+import { type FakeSession, FakeXiaozhi } from '../test/helpers/fake-xiaozhi';
 import { stopChild } from '../test/helpers/stop-child';
 import { waitFor } from '../test/helpers/wait';
-import { FIGURES, formatValue, judge, parseHistory, regressionMessage, type HistoryLine } from './gate';
+import { FIGURES, formatValue, type HistoryLine, judge, parseHistory, regressionMessage } from './gate';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'xiaozhi-tray.js');

@@ -1,6 +1,7 @@
 // Bundles a memory measurement (bench/NAME.ts) and runs it with --expose-gc: `runMeasurement('registry-memory')`.
-import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
+
+import { build } from 'esbuild';
 
 export async function runMeasurement(name) {
   await build({

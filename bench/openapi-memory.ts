@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { LogBook } from '../src/main/core/logs/log-book';
 import { openApiTools } from '../src/main/core/services/openapi';
 import { ServiceHttp } from '../src/main/core/services/service-http';

@@ -4,6 +4,7 @@
  * by a child process, so only the reader's memory is measured here. Not part of npm test.
  */
 import { fork } from 'node:child_process';
+
 import { fetchRegistry } from '../src/main/core/catalogue/registry-catalogue';
 import { rssMb, settle } from './memory-probe';
 

@@ -1,6 +1,7 @@
 // npm run bench: bundles bench/bench.ts and runs it (not part of npm test).
-import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
+
+import { build } from 'esbuild';
 
 await build({
   entryPoints: ['bench/bench.ts'],

@@ -1,9 +1,11 @@
 // Builds the Node-side bundles (Electron main, preload, headless CLI) with esbuild.
 // The renderer is built by Vite (vite.config.ts) when it exists.
-import { build } from 'esbuild';
-import { nodeBundle as common } from './bundle-options.mjs';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+import { build } from 'esbuild';
+
+import { nodeBundle as common } from './bundle-options.mjs';
 
 // A build for users who cannot reach GitHub can carry an update mirror (https, serving the same
 // latest*.yml files and installers as the GitHub releases): XIAOZHI_TRAY_UPDATE_MIRROR=https://… npm run dist

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import ts from 'typescript';
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs'];

@@ -1,8 +1,8 @@
 // Draws the tray and app icons as PNGs (run: node scripts/draw-icons.mjs; the output is committed).
 // Shapes are described in a 16-unit space and rasterised with 8×8 supersampling, so the 16 px icons
 // stay crisp and every size comes from one drawing.
-import { deflateSync } from 'node:zlib';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;

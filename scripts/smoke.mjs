@@ -8,8 +8,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { WebSocketServer } from 'ws';
+
 import { ROOT } from './electron-binary.mjs';
 
 const TIMEOUT_MS = 60_000;

@@ -1,8 +1,9 @@
 // `npm start`: build, then run the desktop app in the project's Electron. Without the Electron
 // binary it says so in one line (and how to run the headless app) instead of a stack trace.
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { ELECTRON_HINT, findElectron, ROOT } from './electron-binary.mjs';
 
 let electron = findElectron();

@@ -16,8 +16,9 @@
 //     --keep             keep the suite's result folders (checks.json per scenario) and say where
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureSuite, ROOT } from './install.mjs';
+
 import { startBearerRelay } from './bearer-relay.mjs';
+import { ensureSuite, ROOT } from './install.mjs';
 import { scratch, start, startHub, waitForOutput } from './processes.mjs';
 
 const args = process.argv.slice(2);

@@ -1,5 +1,5 @@
-import type { Language } from '../shared/i18n/translate';
 import { UsageError } from '../main/core/command-line/args';
+import type { Language } from '../shared/i18n/translate';
 
 /**
  * The language the CLI speaks, as the C library picks a message locale: the first of LC_ALL,

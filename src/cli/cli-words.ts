@@ -1,8 +1,8 @@
 import type { Language, Translate } from '../shared/i18n/translate';
+import { MASK_MARKER } from '../shared/masked';
 import type { Problem } from '../shared/problem';
 import { logHint, logMessage, problemMessage } from '../shared/problem-words';
 import type { LogEntry } from '../shared/status';
-import { MASK_MARKER } from '../shared/masked';
 
 /** The reader's language and its dictionary (a `CliContext` is one). */
 export interface Words {

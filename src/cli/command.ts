@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { OptionSpec, ParsedArgs } from '../main/core/command-line/args';
+
 import { defaultCacheDir } from '../main/core/catalogue/catalogue-service';
+import type { OptionSpec, ParsedArgs } from '../main/core/command-line/args';
 import { COMMON_OPTIONS } from '../main/core/command-line/args';
 import type { WatchdogCommand } from '../main/core/servers/server-watchdog';
 import type { Language, MessageKey, Translate } from '../shared/i18n/translate';

@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { ConfigError, type ConfigProblem } from '../main/core/config/json-text';
-import { hasMessage, translator, type Translate } from '../shared/i18n/translate';
 import { loadConfigFile, type LoadedConfig } from '../main/core/config/load-config';
 import { FileSettingsStore, MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
-import { octalMode, othersMode } from '../main/core/system/atomic-write';
 import { holdsSecrets } from '../main/core/secrets/bridge-secrets';
-import type { CliContext } from './command';
-import { problem, type Problem } from '../shared/problem';
+import { octalMode, othersMode } from '../main/core/system/atomic-write';
+import { hasMessage, type Translate, translator } from '../shared/i18n/translate';
+import { type Problem, problem } from '../shared/problem';
 import { issueWords } from '../shared/zod-issue';
+import type { CliContext } from './command';
 
 /** The config a command uses when none is named: this one, in the current folder. */
 export const DEFAULT_CONFIG = 'xiaozhi-tray.json';

@@ -1,30 +1,31 @@
 import path from 'node:path';
+
 import { Bridge, type BridgeOptions } from '../main/core/bridge/bridge';
 import { defaultCacheDir } from '../main/core/catalogue/catalogue-service';
+import type { OptionSpec } from '../main/core/command-line/args';
+import { type ParsedArgs, stringOption, UsageError } from '../main/core/command-line/args';
+import type { LoadedConfig } from '../main/core/config/load-config';
 import { MemorySettingsStore, type SettingsStore } from '../main/core/config/settings-store';
 import { LogBook, type Logger } from '../main/core/logs/log-book';
+import { type ServerWatchdog, startServerWatchdog } from '../main/core/servers/server-watchdog';
 import type { Settings } from '../shared/settings';
 import type { LogLevel } from '../shared/status';
-import { stringOption, UsageError, type ParsedArgs } from '../main/core/command-line/args';
 import {
   ALLOW_ENV_OPTION,
+  allowEnvArg,
+  type CliContext,
   CONFIG_OPTION,
+  configArg,
   FETCH_RUNTIMES_OPTION,
   JSON_OPTION,
-  allowEnvArg,
-  configArg,
   logOptions,
   runtimesDirArg,
-  type CliContext,
 } from './command';
-import type { OptionSpec } from '../main/core/command-line/args';
 import { configFileOr, loadOrExplain } from './config-file';
-import type { LoadedConfig } from '../main/core/config/load-config';
-import { logChoice, logSink, type LogFormat } from './log-output';
-import { findLauncher } from './launcher-watch';
-import { ShutdownGuard } from './shutdown-guard';
-import { startServerWatchdog, type ServerWatchdog } from '../main/core/servers/server-watchdog';
 import { waitForStarts } from './first-runs';
+import { findLauncher } from './launcher-watch';
+import { logChoice, type LogFormat, logSink } from './log-output';
+import { ShutdownGuard } from './shutdown-guard';
 
 export interface HeadlessOptions {
   store: SettingsStore;

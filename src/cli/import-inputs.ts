@@ -1,6 +1,6 @@
-import { UsageError, type OptionSpec, type ParsedArgs } from '../main/core/command-line/args';
+import { type OptionSpec, type ParsedArgs, UsageError } from '../main/core/command-line/args';
 import { onCommandLine } from '../main/core/command-line/secret-input';
-import { nameRecord, type NameRecord } from '../shared/own';
+import { type NameRecord, nameRecord } from '../shared/own';
 
 export const INPUT_OPTION: OptionSpec = {
   name: 'input',

@@ -1,7 +1,7 @@
+import { hasMessage, type Translate, translator } from '../shared/i18n/translate';
 import type { ImportPreview, ImportServerItem } from '../shared/import';
 import { serverTarget } from '../shared/settings';
 import { configProblemText } from './config-file';
-import { hasMessage, translator, type Translate } from '../shared/i18n/translate';
 
 /** What the user gave on the command line: `--input ID=…` values and `--use-env NAME` names, as input ids. */
 export type GivenInputs = ReadonlySet<string>;

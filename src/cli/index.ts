@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { APP_VERSION } from '../main/core/system/version';
 import type { ProcessContext } from './command';
 import { main } from './main';

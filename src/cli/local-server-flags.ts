@@ -3,13 +3,13 @@ import { defaultConnectCommand, type EntryContext } from '../main/core/local-ser
 import type { LocalServerOverrides } from '../main/core/local-server/local-server-controller';
 
 export type { LocalServerOverrides };
+import { UsageError } from '../main/core/command-line/args';
+import { secretOption } from '../main/core/command-line/secret-input';
 import { hostWithPort, isWildcardHost } from '../main/core/io/http-gate';
 import { appStateDir, readStateFile, rememberedToken } from '../main/core/local-server/state-file';
+import type { Translate } from '../shared/i18n/translate';
 import { SENDABLE_TOKEN, SENDABLE_TOKEN_RULE, type Settings } from '../shared/settings';
 import { jsonLogLine, type LogFormat } from './log-output';
-import { secretOption } from '../main/core/command-line/secret-input';
-import type { Translate } from '../shared/i18n/translate';
-import { UsageError } from '../main/core/command-line/args';
 
 export type Flags = Record<string, string | true>;
 

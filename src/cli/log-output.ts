@@ -1,7 +1,7 @@
-import { formatLogLine, type LogSink } from '../main/core/logs/log-book';
-import type { LogEntry, LogLevel } from '../shared/status';
 import type { ParsedArgs } from '../main/core/command-line/args';
 import { stringOption } from '../main/core/command-line/args';
+import { formatLogLine, type LogSink } from '../main/core/logs/log-book';
+import type { LogEntry, LogLevel } from '../shared/status';
 import { logLineText, type Words } from './cli-words';
 
 export type LogFormat = 'text' | 'json';

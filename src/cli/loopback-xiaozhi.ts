@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { WebSocketServer, type WebSocket } from 'ws';
+
+import { type WebSocket, WebSocketServer } from 'ws';
 
 export interface RpcResponse {
   jsonrpc: '2.0';

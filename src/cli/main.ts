@@ -1,7 +1,7 @@
 import { parseArgs, UsageError } from '../main/core/command-line/args';
-import { translator, type MessageKey, type Translate } from '../shared/i18n/translate';
+import { type MessageKey, type Translate, translator } from '../shared/i18n/translate';
 import { localeLanguage, takeLanguageFlag } from './cli-language';
-import { commandHelp, type CliContext, type Command, type ProcessContext } from './command';
+import { type CliContext, type Command, commandHelp, type ProcessContext } from './command';
 import { askCommand } from './commands/ask';
 import { callCommand } from './commands/call';
 import { checkCommand } from './commands/check';

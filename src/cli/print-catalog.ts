@@ -1,7 +1,7 @@
 import type { Page } from '../main/core/hub/tool-pages';
 import { hasMessage, type Translate } from '../shared/i18n/translate';
-import { failureText, type Words } from './cli-words';
 import type { BridgeState, CatalogTool } from '../shared/status';
+import { failureText, type Words } from './cli-words';
 import { displayWidth, padDisplay, shortenDisplay as shorten } from './display-width';
 
 /** The catalog as xiaozhi receives it: names, the server each tool comes from, sizes, pages. */

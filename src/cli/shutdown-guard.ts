@@ -1,7 +1,8 @@
 import os from 'node:os';
-import { isAlive } from '../main/core/servers/process-tree';
+
 import type { Logger } from '../main/core/logs/log-book';
-import { problem, type Problem } from '../shared/problem';
+import { isAlive } from '../main/core/servers/process-tree';
+import { type Problem, problem } from '../shared/problem';
 
 export interface ShutdownGuardOptions {
   log: Logger;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { startAtomicWrite } from '../main/core/system/atomic-write';
 
 /**

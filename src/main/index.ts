@@ -1,35 +1,37 @@
 // The desktop app's composition root: builds one Bridge and the shell around it.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { app, BrowserWindow, dialog, ipcMain, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
+
+import { type Language, resolveLanguage, translator } from '../shared/i18n/translate';
+import type { UpdateStatus } from '../shared/updates';
 import { Bridge } from './core/bridge/bridge';
+import { RunningCopies } from './core/instances/running-copies';
 import { LogBook, rotatingFileSink } from './core/logs/log-book';
 import { mergePath, readLoginShellPath } from './core/servers/login-shell-path';
-import { resolveLanguage, translator, type Language } from '../shared/i18n/translate';
-import type { UpdateStatus } from '../shared/updates';
-import { APP_ORIGIN, APP_SCHEME, PAGE_URL, appProtocolHandler, registerAppScheme } from './electron/app-protocol';
+import { startServerWatchdog } from './core/servers/server-watchdog';
+import { APP_ORIGIN, APP_SCHEME, appProtocolHandler, PAGE_URL, registerAppScheme } from './electron/app-protocol';
+import { notifyConfirmations } from './electron/confirm-notifications';
+import { connectModeArgs, desktopConnectCommand, runConnectMode } from './electron/connect-mode';
 import { guardContents } from './electron/content-guards';
-import { installCrashGuard, type CrashChoice } from './electron/crash-guard';
+import { type CrashChoice, installCrashGuard } from './electron/crash-guard';
 import { ElectronSettingsStore } from './electron/electron-settings-store';
 import { bindIpc, trustedSender } from './electron/ipc-bridge';
-import { getLaunchAtLogin, HIDDEN_ARG, setLaunchAtLogin, type LoginItemContext } from './electron/login-item';
+import { configFilesIn } from './electron/launch-args';
+import { getLaunchAtLogin, HIDDEN_ARG, type LoginItemContext, setLaunchAtLogin } from './electron/login-item';
 import { createMainWindow, revealWindow } from './electron/main-window';
-import { watchWake } from './electron/wake-watch';
+import { desktopOAuthVault } from './electron/oauth-vault';
 import { lockPermissions } from './electron/permissions';
 import { installQuitHandling, type QuitHandling } from './electron/quit-handling';
-import { configFilesIn } from './electron/launch-args';
-import { connectModeArgs, desktopConnectCommand, runConnectMode } from './electron/connect-mode';
-import { desktopWatchdogCommand, isWatchdogLaunch, runWatchdogMode } from './electron/watchdog-mode';
-import { startServerWatchdog } from './core/servers/server-watchdog';
-import { RunningCopies } from './core/instances/running-copies';
 import { secretCodec } from './electron/secret-codec';
-import { desktopOAuthVault } from './electron/oauth-vault';
+import { notifyFinishedTasks } from './electron/task-notifications';
 import { TrayController } from './electron/tray-icon';
 import { installKind, loadElectronUpdater, newCancellationToken } from './electron/updates/electron-updater-backend';
-import { isSafeDownloadUrl } from './electron/updates/update-feed';
 import { UpdateController } from './electron/updates/update-controller';
-import { notifyFinishedTasks } from './electron/task-notifications';
-import { notifyConfirmations } from './electron/confirm-notifications';
+import { isSafeDownloadUrl } from './electron/updates/update-feed';
+import { watchWake } from './electron/wake-watch';
+import { desktopWatchdogCommand, isWatchdogLaunch, runWatchdogMode } from './electron/watchdog-mode';
 
 const APP_ROOT = app.getAppPath();
 const ASSETS = path.join(APP_ROOT, 'assets');

@@ -1,4 +1,5 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+
 import { commandChannel, createBridgeClient, eventChannel } from '../shared/bridge-client';
 
 // The window gets the typed BridgeApi and nothing else of Electron.

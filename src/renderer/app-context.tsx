@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+
 import type { Language, Translate } from '../shared/i18n/translate';
 import type { ImportPreview } from '../shared/import';
 import type { BridgeStore } from './store/bridge-store';

@@ -1,9 +1,11 @@
 import { createRoot } from 'react-dom/client';
+
 import type { BridgeApi } from '../shared/bridge-api';
 import { createBridgeClient } from '../shared/bridge-client';
 import { webSocketCarrier } from './api/web-carrier';
 import { App } from './app';
 import { BridgeStore } from './store/bridge-store';
+
 import './styles.css';
 import './activity.css';
 import './overview.css';

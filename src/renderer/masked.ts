@@ -1,5 +1,5 @@
-import { MASK_MARKER } from '../shared/masked';
 import type { Translate } from '../shared/i18n/translate';
+import { MASK_MARKER } from '../shared/masked';
 
 /** A masked value as the window shows it: the engine's marker in the window's language ("…(已隐藏)"). */
 export function shownMasked(text: string, t: Translate): string {

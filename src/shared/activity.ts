@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { CallOutcomeSchema } from './status';
 
 /**

@@ -1,34 +1,35 @@
 import { z } from 'zod';
-import {
-  EndpointSettingsSchema,
-  ServerSettingsSchema,
-  SettingsSchema,
-  KeyNameSchema,
-  NamingPolicySchema,
-  LimitsSchema,
-  ConnectionSettingsSchema,
-  ToolModeSchema,
-  UpdateMirrorSchema,
-  ToolPolicySchema,
-} from './settings';
-import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
+
 import { ActivitySampleSchema } from './activity';
-import { BackgroundTaskSchema, BridgeStateSchema, CallRecordSchema, CatalogToolSchema, LogEntrySchema } from './status';
-import { HostInfoSchema } from './host';
-import { patchOf } from './patch-schema';
-import { ProblemSchema } from './problem';
 import { CatalogueSchema } from './catalogue';
+import { PinSchema } from './confirmation-pin';
+import { ConfirmationAnswerSchema, PendingConfirmationSchema } from './confirmations';
+import { ElicitValueSchema, PendingElicitationSchema } from './elicitations';
 import { EndpointTestSchema } from './endpoint-test';
 import { EndpointUrlCheckSchema } from './endpoint-url';
-import { UpdateStatusSchema } from './updates';
-import { MirrorSettingsSchema } from './mirrors';
+import { HostInfoSchema } from './host';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
-import { toolSetCommands } from './tool-set-api';
+import { MirrorSettingsSchema } from './mirrors';
 import { modelCommands, modelEvents } from './model-api';
 import { OpenApiOutlineSchema } from './openapi-selection';
-import { ConfirmationAnswerSchema, PendingConfirmationSchema } from './confirmations';
-import { PinSchema } from './confirmation-pin';
-import { ElicitValueSchema, PendingElicitationSchema } from './elicitations';
+import { patchOf } from './patch-schema';
+import { ProblemSchema } from './problem';
+import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
+import {
+  ConnectionSettingsSchema,
+  EndpointSettingsSchema,
+  KeyNameSchema,
+  LimitsSchema,
+  NamingPolicySchema,
+  ServerSettingsSchema,
+  SettingsSchema,
+  ToolModeSchema,
+  ToolPolicySchema,
+  UpdateMirrorSchema,
+} from './settings';
+import { BackgroundTaskSchema, BridgeStateSchema, CallRecordSchema, CatalogToolSchema, LogEntrySchema } from './status';
+import { toolSetCommands } from './tool-set-api';
+import { UpdateStatusSchema } from './updates';
 
 /**
  * The one contract between the engine and any UI. Each command has a zod schema for its input and

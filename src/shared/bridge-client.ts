@@ -1,4 +1,4 @@
-import { bridgeCommands, bridgeEvents, commandNames, type BridgeApi, type CommandName, type EventName } from './bridge-api';
+import { type BridgeApi, bridgeCommands, bridgeEvents, type CommandName, commandNames, type EventName } from './bridge-api';
 
 /** How a carrier moves commands and events; the client adds types and validation on top. */
 export interface BridgeCarrier {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { ProblemSchema } from './problem';
 
 /** What "Test connection" found: each step of connecting once to an endpoint, and how long it took. */

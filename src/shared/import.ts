@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { ServerSettingsSchema, ToolSettingsSchema } from './settings';
 
 export const ImportFormatSchema = z.enum([

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { KeyNameSchema, ToolModeSchema } from './settings';
+
 import { MAX_SENTENCES_PER_TOOL, MODEL_PROVIDERS, ModelSettingsSchema, SamplingBoundsSchema } from './model-settings';
 import { patchOf } from './patch-schema';
 import { ProblemSchema } from './problem';
+import { KeyNameSchema, ToolModeSchema } from './settings';
 
 /**
  * The BridgeApi commands of "Try a sentence" (merged into `bridgeCommands`): the chat model, a sentence

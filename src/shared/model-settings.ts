@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
 import { MASK_MARKER } from './masked';
 

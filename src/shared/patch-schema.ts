@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { setOwn } from './own';
 
 /**

@@ -1,4 +1,4 @@
-import { serverTarget, type ServerSettings } from './settings';
+import { type ServerSettings, serverTarget } from './settings';
 
 /*
  * Whether two servers run the same program (same command and arguments, or the same URL): the import

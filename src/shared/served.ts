@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { ServedModeSchema, ToolModeSchema } from './settings';
 
 /** What one endpoint is served: how many tools and bytes, in how many tools/list pages. */

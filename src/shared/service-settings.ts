@@ -1,7 +1,8 @@
 import { z } from 'zod';
+
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
-import type { ServiceSettings } from './settings';
 import { MAX_OPENAPI_OPERATIONS } from './openapi-selection';
+import type { ServiceSettings } from './settings';
 
 /**
  * Web services served as tools beside MCP servers: an entry of `servers` whose `transport` names a

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { DownloadUrlSchema, MirrorSettingsSchema } from './mirrors';
-import { MASK_MARKER } from './masked';
-import { useReadableZodMessages } from './zod-issue';
-import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
-import { serviceShapes, serviceTarget } from './service-settings';
+
 import { ConfirmationSettingsSchema } from './confirmation-pin';
 import { cleanEndpointUrl, type EndpointUrlRefusal } from './endpoint-url';
+import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
+import { MASK_MARKER } from './masked';
+import { DownloadUrlSchema, MirrorSettingsSchema } from './mirrors';
 import { ModelSettingsSchema, SentenceSetsSchema } from './model-settings';
+import { serviceShapes, serviceTarget } from './service-settings';
+import { useReadableZodMessages } from './zod-issue';
 
 // Schema errors read like the rest of the app ("must be one of stdio, sse, streamable-http").
 useReadableZodMessages();

@@ -1,6 +1,6 @@
 import type { MessageKey } from './i18n/translate';
-import type { BridgeState, EndpointStatus } from './status';
 import { waitsForSignIn } from './sign-in-status';
+import type { BridgeState, EndpointStatus } from './status';
 
 export type SummaryTone = 'ok' | 'warn' | 'busy' | 'off' | 'bad';
 export type SummaryIcon = 'connected' | 'partial' | 'connecting' | 'stopped' | 'error';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { SERVICE_KINDS } from './service-settings';
+
 import { ProblemSchema } from './problem';
 import { ServedSummarySchema } from './served';
+import { SERVICE_KINDS } from './service-settings';
 
 export const EndpointStateSchema = z.enum(['disabled', 'disconnected', 'connecting', 'connected', 'waiting']);
 

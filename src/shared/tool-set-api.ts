@@ -1,8 +1,9 @@
 import { z } from 'zod';
+
 import { APP_NAMES } from './i18n/app-names';
+import { own } from './own';
 import { LOCAL_CLIENT_ID, ToolSetSchema } from './settings';
 import { CatalogToolSchema } from './status';
-import { own } from './own';
 
 /**
  * The BridgeApi commands for tool sets, the local MCP server and "Add to …" (merged into

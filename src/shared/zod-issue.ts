@@ -1,6 +1,7 @@
 import { z } from 'zod';
+
+import { hasMessage, type Translate, translator } from './i18n/translate';
 import { own } from './own';
-import { hasMessage, translator, type Translate } from './i18n/translate';
 import type { Problem } from './problem';
 
 /** The first problem of a failed parse: its dotted path ('' for the root) and message. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judge, parseHistory, regressionMessage, type HistoryLine } from '../../bench/gate';
+
+import { type HistoryLine, judge, parseHistory, regressionMessage } from '../../bench/gate';
 
 const line = (quick: boolean, figures: Record<string, number>): HistoryLine => ({
   date: '2026-01-01T00:00:00Z',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError, type OptionSpec } from '../../src/main/core/command-line/args';
+
 import { closest, editDistance } from '../../src/cli/suggest';
+import { type OptionSpec, parseArgs, UsageError } from '../../src/main/core/command-line/args';
 
 const specs: OptionSpec[] = [
   { name: 'config', value: 'FILE', help: 'cli.opt.json' },

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MODEL_KEY, ModelStandIn, type ChatBody } from '../helpers/model-stand-in';
-import { CliHarness, fixtureEntry } from './cli-harness';
+
 import type { SentenceTry } from '../../src/shared/model-api';
+import { type ChatBody, MODEL_KEY, ModelStandIn } from '../helpers/model-stand-in';
+import { CliHarness, fixtureEntry } from './cli-harness';
 
 /** `xiaozhi-tray ask`: a sentence put to the config's model with what an endpoint serves, against the stand-in provider. */
 const h = new CliHarness();

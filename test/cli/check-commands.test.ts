@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { cliEnv } from '../helpers/cli-env';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');

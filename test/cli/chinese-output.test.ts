@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliHarness, TOKEN, fixtureEntry, waitForText } from './cli-harness';
+
+import { CliHarness, fixtureEntry, TOKEN, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { displayWidth, padDisplay, shortenDisplay } from '../../src/cli/display-width';
 import { CliHarness, fixtureEntry } from './cli-harness';
 

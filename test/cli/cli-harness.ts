@@ -1,16 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+
 import { version } from '../../package.json';
 import type { ProcessContext } from '../../src/cli/command';
 import { isAlive } from '../../src/main/core/servers/process-tree';
-import { isRunning } from '../helpers/processes';
 import { FIXTURE } from '../helpers/bridge-harness';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
-import { waitFor } from '../helpers/wait';
 import { cliEnv } from '../helpers/cli-env';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { isRunning } from '../helpers/processes';
+import { waitFor } from '../helpers/wait';
 
 export { cliEnv };
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { catalogServer } from '../helpers/catalogs';
 import { waitFor } from '../helpers/wait';
 import { CliHarness } from './cli-harness';

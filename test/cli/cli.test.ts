@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { waitFor } from '../helpers/wait';
-import { CliHarness, TOKEN, allGone, fixtureEntry, fixturePids } from './cli-harness';
+import { allGone, CliHarness, fixtureEntry, fixturePids, TOKEN } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startStreamableHttpFixture, type HttpFixture } from '../helpers/http-fixtures';
+
+import { type HttpFixture, startStreamableHttpFixture } from '../helpers/http-fixtures';
 import { scaled } from '../helpers/time-scale';
-import { CliHarness, TOKEN, fixtureEntry, waitForText } from './cli-harness';
+import { CliHarness, fixtureEntry, TOKEN, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 let remote: HttpFixture | undefined;

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { readableByOthers } from '../../src/cli/config-file';
-import { problemMessage } from '../../src/shared/problem-words';
-import { translator } from '../../src/shared/i18n/translate';
 import { loadConfigFile } from '../../src/main/core/config/load-config';
+import { translator } from '../../src/shared/i18n/translate';
+import { problemMessage } from '../../src/shared/problem-words';
 import { CliHarness } from './cli-harness';
 
 /** What `check`, `import` and a save do with a config file that is odd on purpose. */

@@ -1,21 +1,23 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE } from '../helpers/bridge-harness';
-import { stateDistrust } from '../../src/main/core/local-server/state-file';
+
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
+import { stateDistrust } from '../../src/main/core/local-server/state-file';
 import { isOwnProcess } from '../../src/main/core/servers/process-tree';
-import { waitFor } from '../helpers/wait';
-import { scaled } from '../helpers/time-scale';
+import { FIXTURE } from '../helpers/bridge-harness';
+import { cliEnv } from '../helpers/cli-env';
 import { closedAfterEach } from '../helpers/closed-after-each';
 import { tempDirs } from '../helpers/temp-dirs';
-import { cliEnv } from '../helpers/cli-env';
+import { scaled } from '../helpers/time-scale';
+import { waitFor } from '../helpers/wait';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const TOKEN = 'connect-test-token-0123456789abcdef';

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { installCommand } from '../../src/shared/runtime-need';
+
 import { runtimeSource } from '../../src/main/core/runtimes/runtime-sources';
+import { installCommand } from '../../src/shared/runtime-need';
 import { FIXTURE } from '../helpers/bridge-harness';
-import { startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../helpers/runtime-mirror';
+import { type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
 import { CliHarness, waitForText } from './cli-harness';
 
 const h = new CliHarness();

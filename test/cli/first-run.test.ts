@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeNpx, type FakeNpx } from '../helpers/fake-npx';
+
+import { type FakeNpx, fakeNpx } from '../helpers/fake-npx';
 import { CliHarness } from './cli-harness';
 
 const h = new CliHarness();

@@ -1,4 +1,5 @@
 import { describe, it } from 'vitest';
+
 import { fuzzTheRunningCli } from './hostile-fuzz';
 
 // The long run (1,000 frames, 200 requests) is a quality run: `npm run quality:fuzz`.

@@ -3,13 +3,15 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { expect } from 'vitest';
-import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
+
 import { FIXTURE } from '../helpers/bridge-harness';
+import { cliEnv } from '../helpers/cli-env';
+import { type FakeSession, FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { stopChild } from '../helpers/stop-child';
 import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
-import { cliEnv } from '../helpers/cli-env';
 
 const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 

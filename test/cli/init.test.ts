@@ -1,10 +1,12 @@
-import { loadConfigFile } from '../../src/main/core/config/load-config';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { loadConfigFile } from '../../src/main/core/config/load-config';
 import type { Settings } from '../../src/shared/settings';
-import { spawn } from 'node:child_process';
-import { BIN, CliHarness, TOKEN, cliEnv, waitForText } from './cli-harness';
+import { BIN, cliEnv, CliHarness, TOKEN, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+
 import { describe, expect, it } from 'vitest';
+
 import { findLauncher } from '../../src/cli/launcher-watch';
 
 describe('which processes the bridge watches', () => {

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, CliHarness, fixtureEntry, waitForText, type Run } from './cli-harness';
-import { waitFor } from '../helpers/wait';
+
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { scaled } from '../helpers/time-scale';
+import { waitFor } from '../helpers/wait';
+import { BIN, CliHarness, fixtureEntry, type Run, waitForText } from './cli-harness';
 
 /** `run --mcp-port N`: what it says about the local server, what it writes, and what it masks. */
 const h = new CliHarness();

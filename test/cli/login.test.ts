@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
-import { startOAuthStandIn, type OAuthStandIn } from '../helpers/oauth-stand-in';
-import { waitFor } from '../helpers/wait';
+
 import { FileVault, TOKENS_FILE_NAME } from '../../src/main/core/oauth/token-vault';
+import { type Harness, makeBridge } from '../helpers/bridge-harness';
+import { type OAuthStandIn, startOAuthStandIn } from '../helpers/oauth-stand-in';
+import { waitFor } from '../helpers/wait';
 import { CliHarness } from './cli-harness';
 
 const h = new CliHarness();

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { CliHarness, waitForText } from './cli-harness';
 
 const h = new CliHarness();

@@ -2,10 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { version } from '../../package.json';
 import { waitFor } from '../helpers/wait';
-import { CliHarness, TOKEN, allGone, fixturePids, waitForText } from './cli-harness';
+import { allGone, CliHarness, fixturePids, TOKEN, waitForText } from './cli-harness';
 
 /**
  * What a user gets from `npm i xiaozhi-tray`: the package scripts/pack.mjs makes (npm pack, with the

@@ -1,5 +1,7 @@
 import net from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { CliHarness } from './cli-harness';
 
 const h = new CliHarness();

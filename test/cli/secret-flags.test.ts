@@ -2,12 +2,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { loadConfigFile } from '../../src/main/core/config/load-config';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
-import { CliHarness, TOKEN, waitForText } from './cli-harness';
 import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
+import { CliHarness, TOKEN, waitForText } from './cli-harness';
 
 /** Tokens never on the command line: every user of the computer reads it in `ps`. */
 const h = new CliHarness();

@@ -2,12 +2,14 @@
 // jsdom only for its XML parser (DOMParser), to read the generated plist.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseArgs } from '../../src/main/core/command-line/args';
+
 import type { CliContext } from '../../src/cli/command';
 import { runCommand } from '../../src/cli/commands/run';
 import { serviceCommand } from '../../src/cli/commands/service';
-import { translator, type Language } from '../../src/shared/i18n/translate';
+import { parseArgs } from '../../src/main/core/command-line/args';
+import { type Language, translator } from '../../src/shared/i18n/translate';
 import { CliHarness } from './cli-harness';
 
 const h = new CliHarness();

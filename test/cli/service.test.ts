@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { launchdPlist, systemdUnit, systemdWord } from '../../src/cli/service/unit-files';
 import { BIN, CliHarness, fixtureEntry } from './cli-harness';
 

@@ -1,5 +1,7 @@
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { CliHarness, fixtureEntry, waitForText } from './cli-harness';
 
 const h = new CliHarness();

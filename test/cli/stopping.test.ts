@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import type { FakeSession } from '../helpers/fake-xiaozhi';
 import { waitFor } from '../helpers/wait';
-import { BIN, CliHarness, TOKEN, allGone, fixtureEntry, fixturePids, waitForText } from './cli-harness';
+import { allGone, BIN, CliHarness, fixtureEntry, fixturePids, TOKEN, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { catalogServer } from '../helpers/catalogs';
 import { scaled } from '../helpers/time-scale';
 import { CliHarness } from './cli-harness';

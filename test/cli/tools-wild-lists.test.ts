@@ -1,7 +1,9 @@
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliHarness, fixtureEntry } from './cli-harness';
+
 import { scaled } from '../helpers/time-scale';
+import { CliHarness, fixtureEntry } from './cli-harness';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile-server.mjs');
 

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { version } from '../../package.json';
 import { CliHarness, fixtureEntry, waitForText } from './cli-harness';
 

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { build } from 'esbuild';
-import { nodeBundle } from '../../scripts/bundle-options.mjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { nodeBundle } from '../../scripts/bundle-options.mjs';
 import { APP_VERSION } from '../../src/main/core/system/version';
-import { CliHarness, fixtureEntry } from './cli-harness';
 import { waitFor } from '../helpers/wait';
+import { CliHarness, fixtureEntry } from './cli-harness';
 
 /**
  * One source for the version: package.json. The CLI is bundled here as scripts/build.mjs does (its options), but

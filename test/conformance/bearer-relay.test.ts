@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { startBearerRelay } from '../../scripts/conformance/bearer-relay.mjs';
 import { waitFor } from '../helpers/wait';
 

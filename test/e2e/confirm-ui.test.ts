@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Browser, Page } from 'playwright-core';
-import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { FIXTURE } from '../helpers/bridge-harness';
+import { type FakeSession, FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { CHROMIUM, closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
 import { goTo, screenshot, setLook } from '../helpers/window-pages';
 

@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
-import { RelayStandIn } from '../helpers/relay-stand-in';
 import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
-import { LOOKS, goTo, screenshot, setLook } from '../helpers/window-pages';
+import { RelayStandIn } from '../helpers/relay-stand-in';
 import { waitFor } from '../helpers/wait';
+import { goTo, LOOKS, screenshot, setLook } from '../helpers/window-pages';
 
 /**
  * The endpoint states of issue 31 in the real window, against the self-hosted relay's stand-in:

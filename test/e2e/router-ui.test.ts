@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Browser, Page } from 'playwright-core';
-import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { catalogServer } from '../helpers/catalogs';
+import { type FakeSession, FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
-import { LOOKS, goTo, screenshot, setLook } from '../helpers/window-pages';
 import { waitFor } from '../helpers/wait';
+import { goTo, LOOKS, screenshot, setLook } from '../helpers/window-pages';
 
 /**
  * Router mode and the tool budget in the real window (Chromium, headless bridge, real servers):

@@ -1,17 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Bridge } from '../../src/main/core/bridge/bridge';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';
 import { startWebUi, type WebUi } from '../../src/main/core/web/web-ui-server';
-import { installCommand } from '../../src/shared/runtime-need';
 import { mirrorUrls } from '../../src/shared/mirrors';
+import { installCommand } from '../../src/shared/runtime-need';
 import { SettingsSchema } from '../../src/shared/settings';
 import { haveChromium, launchChromium } from '../helpers/headless-window';
-import { pinsOf, startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../helpers/runtime-mirror';
+import { pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
 import { LOOKS, screenshot } from '../helpers/window-pages';
 
 /**

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+
 import type { Browser } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+
 import { CHROMIUM, haveChromium, launchChromium, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
 
 /**

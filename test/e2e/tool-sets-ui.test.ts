@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Browser, Page } from 'playwright-core';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
-import { FIXTURE } from '../helpers/bridge-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
-import { waitFor } from '../helpers/wait';
+import { FIXTURE } from '../helpers/bridge-harness';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
-import { LOOKS, goTo, screenshot, setLook } from '../helpers/window-pages';
+import { waitFor } from '../helpers/wait';
+import { goTo, LOOKS, screenshot, setLook } from '../helpers/window-pages';
 
 /**
  * The tool-set UI end to end: Chromium drives the window of the real headless bridge; the checks

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
-import { MODEL_KEY, ModelStandIn } from '../helpers/model-stand-in';
 import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
-import { LOOKS, goTo, screenshot, setLook } from '../helpers/window-pages';
+import { MODEL_KEY, ModelStandIn } from '../helpers/model-stand-in';
+import { goTo, LOOKS, screenshot, setLook } from '../helpers/window-pages';
 
 /**
  * "试一句话 / Try a sentence" in the real window (Chromium, headless bridge, a real fixture server, the

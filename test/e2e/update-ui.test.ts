@@ -1,6 +1,8 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Bridge } from '../../src/main/core/bridge/bridge';
 import type { UpdatesHost } from '../../src/main/core/bridge/bridge-host';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';

@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Browser, Page } from 'playwright-core';
-import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { FIXTURE } from '../helpers/bridge-harness';
+import { type FakeSession, FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { CHROMIUM, closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
-import { SHOTS, goTo, screenshot } from '../helpers/window-pages';
+import { type RegistryStandIn, startRegistryStandIn } from '../helpers/registry-standin';
 import { waitFor } from '../helpers/wait';
-import { startRegistryStandIn, type RegistryStandIn } from '../helpers/registry-standin';
+import { goTo, screenshot, SHOTS } from '../helpers/window-pages';
 
 /**
  * End to end: Debian's Chromium drives the real window served by the real headless bridge, which

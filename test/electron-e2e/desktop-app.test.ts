@@ -2,13 +2,15 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { ElectronApplication, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { findElectron } from '../../scripts/electron-binary.mjs';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
-import { fixtureServer } from '../helpers/bridge-harness';
-import { waitFor } from '../helpers/wait';
 import { isAlive } from '../../src/main/core/servers/process-tree';
+import { fixtureServer } from '../helpers/bridge-harness';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { waitFor } from '../helpers/wait';
 
 /**
  * The real app in the real Electron (playwright-core's `_electron`), against a stand-in xiaozhi

@@ -1,11 +1,12 @@
 import path from 'node:path';
+
 import { Bridge, type BridgeOptions } from '../../src/main/core/bridge/bridge';
-import { FakeXiaozhi, type FakeSession } from './fake-xiaozhi';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { LogBook } from '../../src/main/core/logs/log-book';
 import type { Supervision } from '../../src/main/core/servers/child-server';
+import { type Settings, type SettingsInput, SettingsSchema, type StdioServerSettings } from '../../src/shared/settings';
+import { type FakeSession, FakeXiaozhi } from './fake-xiaozhi';
 import { scaled } from './time-scale';
-import { SettingsSchema, type StdioServerSettings, type Settings, type SettingsInput } from '../../src/shared/settings';
 
 export const FIXTURE = path.resolve(__dirname, '../fixtures/fixture-server.mjs');
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { assignExposedNames, toolKey } from '../../src/main/core/hub/tool-names';
 import type { ServerSettings } from '../../src/shared/settings';
 

@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach } from 'vitest';
+
 import { stopChild } from './stop-child';
 
 /**

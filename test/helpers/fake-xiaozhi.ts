@@ -1,5 +1,7 @@
 import { once } from 'node:events';
-import { WebSocketServer, type WebSocket } from 'ws';
+
+import { type WebSocket, WebSocketServer } from 'ws';
+
 import { scaled } from './time-scale';
 import { waitFor } from './wait';
 

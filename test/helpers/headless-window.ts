@@ -1,7 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { Browser, Page } from 'playwright-core';
+
 import { stopChild } from './stop-child';
 import { waitFor } from './wait';
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { ServerSettings } from '../../src/shared/settings';
 
 export const HOSTILE = path.resolve(__dirname, '../fixtures/hostile-server.mjs');

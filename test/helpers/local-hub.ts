@@ -2,11 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
+
 import { Bridge } from '../../src/main/core/bridge/bridge';
 import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { LogBook } from '../../src/main/core/logs/log-book';
-import { SettingsSchema, type SettingsInput } from '../../src/shared/settings';
+import { type SettingsInput, SettingsSchema } from '../../src/shared/settings';
 import { fastSupervision, testConnection } from './bridge-harness';
 import { closedAfterEach } from './closed-after-each';
 import { tempDirs } from './temp-dirs';

@@ -1,5 +1,5 @@
-import http from 'node:http';
 import { once } from 'node:events';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+
 import { isAlive } from '../../src/main/core/servers/process-tree';
 
 /**

@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runtimeSource, type RuntimeSource } from '../../src/main/core/runtimes/runtime-sources';
+
+import { type RuntimeSource, runtimeSource } from '../../src/main/core/runtimes/runtime-sources';
 import { FIXTURE } from './bridge-harness';
 import { sha256 } from './runtime-mirror';
-import { zipOf, type ZipMember } from './zip-writer';
+import { type ZipMember, zipOf } from './zip-writer';
 
 /**
  * uv's wheel for this OS and CPU as PyPI has it, made of stand-in programs: a zip laid out by the

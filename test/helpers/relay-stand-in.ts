@@ -1,8 +1,10 @@
 import { createCipheriv, createDecipheriv, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { once } from 'node:events';
+import http from 'node:http';
 import type { Duplex } from 'node:stream';
+
 import { WebSocket, WebSocketServer } from 'ws';
+
 import { FakeSession } from './fake-xiaozhi';
 import { waitFor } from './wait';
 

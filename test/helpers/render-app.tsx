@@ -1,10 +1,11 @@
 import { cleanup, configure, render } from '@testing-library/react';
-import { afterEach } from 'vitest';
 import type { ReactNode } from 'react';
-import { translator } from '../../src/shared/i18n/translate';
+import { afterEach } from 'vitest';
+
 import { AppContext } from '../../src/renderer/app-context';
 import { BridgeStore } from '../../src/renderer/store/bridge-store';
-import { makeBridge, type Harness } from './bridge-harness';
+import { translator } from '../../src/shared/i18n/translate';
+import { type Harness, makeBridge } from './bridge-harness';
 import { scaled } from './time-scale';
 
 /** Renders a piece of the window against a real in-process Bridge (its api is what the UI talks to). */

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { expect } from 'vitest';
+
 import type { SettingsInput } from '../../src/shared/settings';
-import { startServing, type Harness } from './bridge-harness';
+import { type Harness, startServing } from './bridge-harness';
 import { catalogNames, catalogServer, type Query } from './catalogs';
 import type { FakeSession, FakeXiaozhi } from './fake-xiaozhi';
 

@@ -5,10 +5,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { expect } from 'vitest';
-import type { ArchivePin } from '../../src/main/core/runtimes/runtime-pins';
-import { runtimeSource, type RuntimeSource } from '../../src/main/core/runtimes/runtime-sources';
+
 import { ProblemError } from '../../src/main/core/problems/server-problems';
+import type { ArchivePin } from '../../src/main/core/runtimes/runtime-pins';
+import { type RuntimeSource, runtimeSource } from '../../src/main/core/runtimes/runtime-sources';
 import type { MirrorUrls } from '../../src/shared/mirrors';
 import type { RuntimeName } from '../../src/shared/runtime-need';
 import { FIXTURE } from './bridge-harness';

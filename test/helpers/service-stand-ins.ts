@@ -1,7 +1,8 @@
-import http from 'node:http';
 import { once } from 'node:events';
-import { CozeStandIn, COZE_WORKFLOWS } from './stand-ins/coze-stand-in';
-import { DifyStandIn, DIFY_KEYS } from './stand-ins/dify-stand-in';
+import http from 'node:http';
+
+import { COZE_WORKFLOWS, CozeStandIn } from './stand-ins/coze-stand-in';
+import { DIFY_KEYS, DifyStandIn } from './stand-ins/dify-stand-in';
 import { HomeAssistantStandIn } from './stand-ins/home-assistant-stand-in';
 import { N8nStandIn } from './stand-ins/n8n-stand-in';
 import { OpenApiStandIn } from './stand-ins/openapi-stand-in';
@@ -16,7 +17,7 @@ import { json, type StandInRequest } from './stand-ins/stand-in-http';
  */
 
 export { COZE_WORKFLOWS, DIFY_KEYS };
-export { PETSTORE_YAML, githubLikeDocument } from './stand-ins/openapi-stand-in';
+export { githubLikeDocument, PETSTORE_YAML } from './stand-ins/openapi-stand-in';
 
 export const SECRETS = {
   coze: 'pat_COZE_SECRET_0123456789abcdef',

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
+
 import { FEED_CHECK_AGENT } from '../../src/main/electron/updates/update-feed';
 
 /** A new "AppImage" and its real sha512, as electron-builder writes them into latest-linux.yml. */

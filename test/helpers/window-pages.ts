@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { Page } from 'playwright-core';
 
 /* What a test does on the pages of the window in Chromium (headless-window.ts starts it). */

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
+
 import foreignKeys from '../../eslint-rules/foreign-keys.mjs';
 import { scaled } from '../helpers/time-scale';
 

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { build, type Metafile } from 'esbuild';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { nodeBundle } from '../../scripts/bundle-options.mjs';
 
 /**

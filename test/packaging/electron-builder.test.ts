@@ -1,23 +1,25 @@
 import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Ajv from 'ajv';
-import yaml from 'js-yaml';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { listPackage, extractFile } from '@electron/asar';
+
+import { extractFile, listPackage } from '@electron/asar';
 import { FuseV1Options, FuseVersion, getCurrentFuseWire } from '@electron/fuses';
-import { trayIconPath } from '../../src/main/electron/tray-status';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
-import { fixtureServer } from '../helpers/bridge-harness';
-import { startFeed, yml, type Feed } from '../helpers/update-feed';
-import { waitFor } from '../helpers/wait';
-import { isRunning } from '../helpers/processes';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import Ajv from 'ajv';
+import yaml from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { trayIconPath } from '../../src/main/electron/tray-status';
+import { fixtureServer } from '../helpers/bridge-harness';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { startLocalServerApp } from '../helpers/local-server-app';
+import { isRunning } from '../helpers/processes';
 import { stopChild } from '../helpers/stop-child';
+import { type Feed, startFeed, yml } from '../helpers/update-feed';
+import { waitFor } from '../helpers/wait';
 
 const ROOT = path.resolve(__dirname, '../..');
 const STAND_IN = path.join(ROOT, 'test', 'fixtures', 'stand-in-electron.cjs');

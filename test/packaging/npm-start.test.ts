@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { findElectron } from '../../scripts/electron-binary.mjs';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { findElectron } from '../../scripts/electron-binary.mjs';
 
 /** `npm start` where the Electron binary is missing and cannot be had: one line says what, and what to do. */

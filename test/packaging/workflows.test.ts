@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import yaml from 'js-yaml';
+
 import { validateWorkflow } from '@action-validator/core';
+import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 
 /**

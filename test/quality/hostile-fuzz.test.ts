@@ -1,4 +1,5 @@
 import { describe, it } from 'vitest';
+
 import { fuzzTheRunningCli } from '../cli/hostile-fuzz';
 import { scaled } from '../helpers/time-scale';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
+
 import { loadQueries } from '../helpers/catalogs';
-import { expectFoundInTop3, startCatalogRouterRun, type CatalogRouterRun } from '../helpers/router-run';
+import { type CatalogRouterRun, expectFoundInTop3, startCatalogRouterRun } from '../helpers/router-run';
 import { scaled } from '../helpers/time-scale';
 
 /**

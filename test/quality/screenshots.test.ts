@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+
 import type { Browser, Page } from 'playwright-core';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+
 import { FIXTURE } from '../helpers/bridge-harness';
-import { startRegistryStandIn, type RegistryStandIn } from '../helpers/registry-standin';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { type RegistryStandIn, startRegistryStandIn } from '../helpers/registry-standin';
 import { goTo, screenshot, setLook } from '../helpers/window-pages';
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { axisLabelSpace } from '../../src/renderer/components/activity-chart';
 
 describe("the activity chart's time axis", () => {

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { ActivityPage } from '../../src/renderer/pages/activity-page';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { SettingsPage } from '../../src/renderer/pages/settings-page';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 
 let harness: Harness | undefined;

@@ -2,10 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { BackgroundTasks } from '../../src/renderer/components/background-tasks';
-import { makeBridge, patientConnection, tearDown, type Harness } from '../helpers/bridge-harness';
+import { type Harness, makeBridge, patientConnection, tearDown } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { BridgeStore } from '../../src/renderer/store/bridge-store';
 import type { BridgeApi, EventName, EventPayload } from '../../src/shared/bridge-api';
 import type { BridgeState, CallRecord, LogEntry } from '../../src/shared/status';

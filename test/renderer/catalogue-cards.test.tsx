@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { scaled } from '../helpers/time-scale';
 

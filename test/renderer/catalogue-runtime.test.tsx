@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
 import { installCommand } from '../../src/shared/runtime-need';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { tempDirs } from '../helpers/temp-dirs';
 

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Catalogue } from '../../src/shared/catalogue';
+
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
+import type { Catalogue } from '../../src/shared/catalogue';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
 const newBridge = bridgeEachTest();

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
 import { ConfirmRemoveDialog } from '../../src/renderer/components/confirm-dialog';
 import { NewToolSetDialog } from '../../src/renderer/pages/new-tool-set-dialog';
 import { ServerEditor } from '../../src/renderer/pages/server-editor';

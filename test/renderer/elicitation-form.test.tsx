@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 import path from 'node:path';
+
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { PendingElicitations } from '../../src/renderer/components/pending-elicitations';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 
 const LONG_CALL_SERVER = path.resolve(__dirname, '../fixtures/long-call-server.mjs');

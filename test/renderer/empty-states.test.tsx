@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ActivityPage } from '../../src/renderer/pages/activity-page';
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
@@ -9,7 +10,7 @@ import { HistoryPage } from '../../src/renderer/pages/history-page';
 import { LogsPage } from '../../src/renderer/pages/logs-page';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
-import { fixtureServer, makeBridge, type Harness } from '../helpers/bridge-harness';
+import { fixtureServer, type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 
 let harness: Harness | undefined;

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OverviewPage } from '../../src/renderer/pages/overview-page';
-import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
+
 import { SummaryLines } from '../../src/renderer/components/status-summary-view';
+import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
+import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { summarizeStatus } from '../../src/shared/status-summary';
-import { makeBridge, tearDown, type Harness } from '../helpers/bridge-harness';
+import { type Harness, makeBridge, tearDown } from '../helpers/bridge-harness';
 import { RelayStandIn } from '../helpers/relay-stand-in';
 import { renderWithBridge } from '../helpers/render-app';
 import { waitFor } from '../helpers/wait';

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { EndpointTestResult } from '../../src/renderer/pages/endpoint-test-result';
 import type { EndpointTest } from '../../src/shared/endpoint-test';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';

@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ImportDialog } from '../../src/renderer/pages/import-dialog';
+
 import { AddEndpointForm, validateEndpointUrl } from '../../src/renderer/pages/endpoints-page';
+import { ImportDialog } from '../../src/renderer/pages/import-dialog';
 import { argumentsFrom, fieldsOf } from '../../src/renderer/pages/schema-form';
 import { TryToolDialog } from '../../src/renderer/pages/try-tool-dialog';
 import { fixtureServer } from '../helpers/bridge-harness';

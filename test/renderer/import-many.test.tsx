@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
 import { File as NodeFile } from 'node:buffer';
+
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ImportPreview } from '../../src/shared/import';
+
 import { ImportDialog } from '../../src/renderer/pages/import-dialog';
 import { ImportMenu } from '../../src/renderer/pages/import-menu';
+import type { ImportPreview } from '../../src/shared/import';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
 const newBridge = bridgeEachTest();

@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { AddToClientDialog } from '../../src/renderer/pages/add-to-client-dialog';
 import { LocalServerSection } from '../../src/renderer/pages/local-server-section';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 
 const TOKEN = 'window-local-token-0123456789abcdef';

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { LogsPage } from '../../src/renderer/pages/logs-page';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { waitFor } from '../helpers/wait';
 

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
 import { maskSecret, redactUrl } from '../../src/main/core/logs/redact';
 import { shownMasked, shownMaskedIn, wireMasked } from '../../src/renderer/masked';
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';

@@ -2,11 +2,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { cleanup } from '@testing-library/react';
 import { afterEach, describe, it } from 'vitest';
-import { OverviewPage } from '../../src/renderer/pages/overview-page';
+
 import { ActivityPage } from '../../src/renderer/pages/activity-page';
-import { fixtureServer, makeBridge, tearDown, type Harness } from '../helpers/bridge-harness';
+import { OverviewPage } from '../../src/renderer/pages/overview-page';
+import { fixtureServer, type Harness, makeBridge, tearDown } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { waitFor } from '../helpers/wait';
 

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { OverviewPage } from '../../src/renderer/pages/overview-page';
-import { fixtureServer, makeBridge, patientConnection, tearDown, type Harness } from '../helpers/bridge-harness';
+import { fixtureServer, type Harness, makeBridge, patientConnection, tearDown } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
 import { waitFor as waitForCondition } from '../helpers/wait';

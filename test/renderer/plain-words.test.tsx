@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
 import { ServerEditor } from '../../src/renderer/pages/server-editor';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 

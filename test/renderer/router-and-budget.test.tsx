@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { BudgetSettings } from '../../src/renderer/components/budget-settings';
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { draftFromServer, serverFromDraft } from '../../src/renderer/pages/server-form';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
-import { defaultSetTools, makeBridge, patientConnection, withEndpointTeardown, type Harness } from '../helpers/bridge-harness';
+import { defaultSetTools, type Harness, makeBridge, patientConnection, withEndpointTeardown } from '../helpers/bridge-harness';
 import { catalogServer } from '../helpers/catalogs';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';

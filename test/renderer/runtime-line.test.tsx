@@ -1,13 +1,15 @@
 // @vitest-environment jsdom
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServersPage } from '../../src/renderer/pages/servers-page';
+
 import { RuntimeLine } from '../../src/renderer/components/runtime-line';
-import { FIXTURE, makeBridge, type Harness } from '../helpers/bridge-harness';
-import { pinsOf, startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../helpers/runtime-mirror';
+import { ServersPage } from '../../src/renderer/pages/servers-page';
+import { FIXTURE, type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
+import { pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
 import { tempDirs } from '../helpers/temp-dirs';
 
 const tempDir = tempDirs('xt-runtime-line-');

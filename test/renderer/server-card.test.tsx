@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ServersPage } from '../../src/renderer/pages/servers-page';
-import { makeBridge, slowRestarts, type Harness } from '../helpers/bridge-harness';
-import { fakeNpx, type FakeNpx } from '../helpers/fake-npx';
+import { type Harness, makeBridge, slowRestarts } from '../helpers/bridge-harness';
+import { type FakeNpx, fakeNpx } from '../helpers/fake-npx';
 import { startRawMcpHttp } from '../helpers/raw-mcp-http';
 import { renderWithBridge } from '../helpers/render-app';
 

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { ServerEditor } from '../../src/renderer/pages/server-editor';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 

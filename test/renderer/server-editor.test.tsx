@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+
 import { ServerEditor } from '../../src/renderer/pages/server-editor';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 

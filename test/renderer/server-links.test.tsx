@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
 import { XiaozhiStatus } from '../../src/renderer/pages/xiaozhi-status';
 import type { ServerSettings } from '../../src/shared/settings';

@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor as waitForUi } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { ServiceEditor } from '../../src/renderer/pages/service-editor';
 import type { ServiceKind } from '../../src/shared/service-settings';
-import { FakeXiaozhi, type FakeSession } from '../helpers/fake-xiaozhi';
-import { makeBridge, patientConnection, type Harness } from '../helpers/bridge-harness';
+import { type Harness, makeBridge, patientConnection } from '../helpers/bridge-harness';
+import { type FakeSession, FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
 import { COZE_WORKFLOW, githubLikeDocument, SECRETS, ServiceStandIns } from '../helpers/service-stand-ins';
 import { waitFor } from '../helpers/wait';

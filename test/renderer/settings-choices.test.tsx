@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { SettingsPage } from '../../src/renderer/pages/settings-page';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { MemoryVault } from '../../src/main/core/oauth/token-vault';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { XiaozhiStatus } from '../../src/renderer/pages/xiaozhi-status';
-import { MemoryVault } from '../../src/main/core/oauth/token-vault';
-import { makeBridge, type Harness } from '../helpers/bridge-harness';
-import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../helpers/oauth-stand-in';
+import { type Harness, makeBridge } from '../helpers/bridge-harness';
+import { type OAuthStandIn, type OAuthStandInOptions, startOAuthStandIn } from '../helpers/oauth-stand-in';
 import { renderWithBridge } from '../helpers/render-app';
 
 let harness: Harness | undefined;

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { TryToolDialog } from '../../src/renderer/pages/try-tool-dialog';
 import { fixtureServer, type Harness } from '../helpers/bridge-harness';

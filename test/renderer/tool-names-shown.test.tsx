@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { App } from '../../src/renderer/app';
 import { ActivityPage } from '../../src/renderer/pages/activity-page';
 import { OverviewPage } from '../../src/renderer/pages/overview-page';

@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
 import { fixtureServer, startServing, withEndpointTeardown } from '../helpers/bridge-harness';
-import { renderWithBridge } from '../helpers/render-app';
 import type { FakeSession } from '../helpers/fake-xiaozhi';
+import { renderWithBridge } from '../helpers/render-app';
 
 afterEach(cleanup);
 const ctx = withEndpointTeardown(afterEach);

@@ -1,21 +1,23 @@
 // @vitest-environment jsdom
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { Menu } from '../../src/renderer/components/menu';
+import { AddEndpointForm, EndpointsPage } from '../../src/renderer/pages/endpoints-page';
+import { ImportDialog } from '../../src/renderer/pages/import-dialog';
+import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { ServerEditor } from '../../src/renderer/pages/server-editor';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
+import { SettingsPage } from '../../src/renderer/pages/settings-page';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
 import { TryToolDialog } from '../../src/renderer/pages/try-tool-dialog';
-import { EndpointsPage, AddEndpointForm } from '../../src/renderer/pages/endpoints-page';
-import { OverviewPage } from '../../src/renderer/pages/overview-page';
-import { SettingsPage } from '../../src/renderer/pages/settings-page';
-import { ImportDialog } from '../../src/renderer/pages/import-dialog';
-import { Menu } from '../../src/renderer/components/menu';
-import { defaultSetTools, fixtureServer, makeBridge, slowRestarts, tearDown, type Harness } from '../helpers/bridge-harness';
-import { renderWithBridge } from '../helpers/render-app';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import type { CatalogTool } from '../../src/shared/status';
+import { defaultSetTools, fixtureServer, type Harness, makeBridge, slowRestarts, tearDown } from '../helpers/bridge-harness';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { renderWithBridge } from '../helpers/render-app';
 
 let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
 import { AddEndpointForm, EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { en } from '../../src/shared/i18n/en';

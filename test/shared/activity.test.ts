@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exportActivity, quantile, summarizeActivity, type ActivitySample } from '../../src/shared/activity';
+
+import { type ActivitySample, exportActivity, quantile, summarizeActivity } from '../../src/shared/activity';
 
 const HOUR = 3600_000;
 const now = Date.UTC(2026, 0, 10, 12, 30);

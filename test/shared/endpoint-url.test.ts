@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { cleanEndpointUrl, endpointIdentity, sameEndpointAs } from '../../src/shared/endpoint-url';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2VjcmV0';

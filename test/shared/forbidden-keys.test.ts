@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { forbiddenKeyPaths } from '../../src/shared/forbidden-keys';
 
 describe('forbidden keys', () => {

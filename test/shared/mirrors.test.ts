@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHINA_MIRRORS, mirrorEnv, mirrorUrls, MirrorSettingsSchema } from '../../src/shared/mirrors';
+
+import { CHINA_MIRRORS, mirrorEnv, MirrorSettingsSchema, mirrorUrls } from '../../src/shared/mirrors';
 import { SettingsSchema } from '../../src/shared/settings';
 
 describe('download sources', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { formatNumber, pluralCategory } from '../../src/shared/i18n/plural';
-import { translate, type Language } from '../../src/shared/i18n/translate';
+import { type Language, translate } from '../../src/shared/i18n/translate';
 
 const LANGUAGES: Language[] = ['en', 'zh-CN'];
 const NUMBERS = [

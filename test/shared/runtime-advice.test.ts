@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { adviceFor } from '../../src/main/core/runtimes/runtime-store';
+
 import { runtimeSource } from '../../src/main/core/runtimes/runtime-sources';
+import { adviceFor } from '../../src/main/core/runtimes/runtime-store';
 import { translator } from '../../src/shared/i18n/translate';
 import { CHINA_ALTERNATIVES, CHINA_MIRRORS, mirrorUrls } from '../../src/shared/mirrors';
 import { problem } from '../../src/shared/problem';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { CHINA_MIRRORS, mirrorUrls } from '../../src/shared/mirrors';
 import { installCommand, runtimeNeed } from '../../src/shared/runtime-need';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { inlineProperties, resolveLocalRef } from '../../src/shared/schema-refs';
+
 import { servedSchema } from '../../src/main/core/servers/served-schema';
+import { inlineProperties, resolveLocalRef } from '../../src/shared/schema-refs';
 
 type Schema = Record<string, unknown>;
 const properties = (schema: Schema) => servedSchema(schema).properties as Record<string, Schema>;

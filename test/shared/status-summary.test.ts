@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeStatus } from '../../src/shared/status-summary';
+
 import { translate, translator } from '../../src/shared/i18n/translate';
 import type { BridgeState } from '../../src/shared/status';
+import { summarizeStatus } from '../../src/shared/status-summary';
 
 const state = (partial: Partial<BridgeState> = {}): BridgeState => ({
   running: true,

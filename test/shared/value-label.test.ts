@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { valueLabel } from '../../src/shared/value-label';
 
 describe('a registry value is named for people, in each language', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { SettingsSchema } from '../../src/shared/settings';
 import { firstIssue } from '../../src/shared/zod-issue';
 

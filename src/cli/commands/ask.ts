@@ -1,17 +1,18 @@
 import path from 'node:path';
-import { secretValues } from '../../main/core/secrets/bridge-secrets';
-import { maskSecret } from '../../main/core/logs/redact';
+
 import { stringOption, UsageError } from '../../main/core/command-line/args';
-import { modelReady } from '../../shared/model-settings';
-import type { SentenceCheck, SentenceTry } from '../../shared/model-api';
-import type { BridgeApi } from '../../shared/bridge-api';
-import type { Problem } from '../../shared/problem';
-import { ALLOW_ENV_OPTION, CONFIG_OPTION, JSON_OPTION, allowEnvArg, logOptions, type CliContext, type Command } from '../command';
-import { configFileOr, loadOrExplain } from '../config-file';
-import { WAIT_OPTION, endpointOption, waitArg, withServers } from '../headless-bridge';
-import { logChoice } from '../log-output';
-import { failureText } from '../cli-words';
+import { maskSecret } from '../../main/core/logs/redact';
 import { modelEnglish } from '../../main/core/models/model-problems';
+import { secretValues } from '../../main/core/secrets/bridge-secrets';
+import type { BridgeApi } from '../../shared/bridge-api';
+import type { SentenceCheck, SentenceTry } from '../../shared/model-api';
+import { modelReady } from '../../shared/model-settings';
+import type { Problem } from '../../shared/problem';
+import { failureText } from '../cli-words';
+import { ALLOW_ENV_OPTION, allowEnvArg, type CliContext, type Command, CONFIG_OPTION, JSON_OPTION, logOptions } from '../command';
+import { configFileOr, loadOrExplain } from '../config-file';
+import { endpointOption, WAIT_OPTION, waitArg, withServers } from '../headless-bridge';
+import { logChoice } from '../log-output';
 
 /** A model's failure for the reader: its words in the CLI's language, with what to do. */
 const problemText = (ctx: CliContext, problem: Problem) => failureText(ctx, problem, modelEnglish(problem));

@@ -1,15 +1,16 @@
 import path from 'node:path';
+
+import { orList, stringOption, UsageError } from '../../main/core/command-line/args';
+import { maskSecret } from '../../main/core/logs/redact';
+import { patienceSeconds } from '../../main/core/long-calls/patience';
 import { secretValues } from '../../main/core/secrets/bridge-secrets';
 import { countOf } from '../../shared/count-words';
-import { maskSecret } from '../../main/core/logs/redact';
 import { isRecord } from '../../shared/is-record';
-import { orList, stringOption, UsageError } from '../../main/core/command-line/args';
-import { ALLOW_ENV_OPTION, CONFIG_OPTION, JSON_OPTION, allowEnvArg, logOptions, type Command } from '../command';
+import { ALLOW_ENV_OPTION, allowEnvArg, type Command, CONFIG_OPTION, JSON_OPTION, logOptions } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
-import { WAIT_OPTION, endpointOption, waitArg, withServers } from '../headless-bridge';
+import { endpointOption, WAIT_OPTION, waitArg, withServers } from '../headless-bridge';
 import { logChoice } from '../log-output';
-import { LoopbackXiaozhi, type LoopbackSession } from '../loopback-xiaozhi';
-import { patienceSeconds } from '../../main/core/long-calls/patience';
+import { type LoopbackSession, LoopbackXiaozhi } from '../loopback-xiaozhi';
 import { closest } from '../suggest';
 
 const STEP_TIMEOUT_MS = 30_000;

@@ -1,6 +1,6 @@
-import { ALLOW_ENV_OPTION, CONFIG_OPTION, allowEnvArg, configArg, type Command } from '../command';
-import { configFileOr, configProblemText, loadOrExplain } from '../config-file';
 import { commandWarnings } from '../../main/core/config/command-warnings';
+import { ALLOW_ENV_OPTION, allowEnvArg, type Command, CONFIG_OPTION, configArg } from '../command';
+import { configFileOr, configProblemText, loadOrExplain } from '../config-file';
 
 export const checkCommand: Command = {
   name: 'check',

@@ -1,5 +1,5 @@
-import type { Command } from '../command';
 import { CONNECT_OPTIONS, connectCommand as relay } from '../../main/core/local-server/connect-client';
+import type { Command } from '../command';
 
 export const connectCommand: Command = {
   name: 'connect',

@@ -1,7 +1,7 @@
-import { exportConfig } from '../../main/core/import/export-config';
-import { ExportFormatSchema, type ExportFormat } from '../../shared/import';
 import { stringOption, UsageError } from '../../main/core/command-line/args';
-import { ALLOW_ENV_OPTION, CONFIG_OPTION, allowEnvArg, configArg, type Command } from '../command';
+import { exportConfig } from '../../main/core/import/export-config';
+import { type ExportFormat, ExportFormatSchema } from '../../shared/import';
+import { ALLOW_ENV_OPTION, allowEnvArg, type Command, CONFIG_OPTION, configArg } from '../command';
 import { configFileOr, loadOrExplain } from '../config-file';
 import { exportEntryContext } from '../local-server-flags';
 

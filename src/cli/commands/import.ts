@@ -1,19 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { FileSettingsStore } from '../../main/core/config/settings-store';
-import { codeEnvRefusal, codeEnvServers, describePreview, missingInputs, nameList } from '../import-preview-text';
-import { ImportSessions } from '../../main/core/import/import-sessions';
-import { defaultSettings, type Settings } from '../../shared/settings';
+
 import { stringOption, UsageError } from '../../main/core/command-line/args';
-import type { Command, CliContext } from '../command';
-import { configProblemText, loadOrExplain, madePrivate } from '../config-file';
+import { FileSettingsStore } from '../../main/core/config/settings-store';
 import { ImportError } from '../../main/core/import/apply-import';
-import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
-import { checkEndpoint, sayCleaned } from './init';
-import { redactText, secretQueryValues } from '../../main/core/logs/redact';
-import { MASK_MARKER } from '../../shared/masked';
-import type { ImportPreview } from '../../shared/import';
 import type { ImportSessions as Sessions } from '../../main/core/import/import-sessions';
+import { ImportSessions } from '../../main/core/import/import-sessions';
+import { redactText, secretQueryValues } from '../../main/core/logs/redact';
+import type { ImportPreview } from '../../shared/import';
+import { MASK_MARKER } from '../../shared/masked';
+import { defaultSettings, type Settings } from '../../shared/settings';
+import type { CliContext, Command } from '../command';
+import { configProblemText, loadOrExplain, madePrivate } from '../config-file';
+import { CODE_ENV_OPTION, INPUT_OPTION, inputValues, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
+import { codeEnvRefusal, codeEnvServers, describePreview, missingInputs, nameList } from '../import-preview-text';
+import { checkEndpoint, sayCleaned } from './init';
 
 /** `import wss://…`: FILE is the endpoint itself, never a path to look for. */
 const ENDPOINT_URL = /^\s*["'“]?wss?:\/\/|^\s*(?:export\s+)?MCP_ENDPOINT=/i;

@@ -1,25 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+
+import { orList, stringOption, UsageError } from '../../main/core/command-line/args';
+import { secretOption } from '../../main/core/command-line/secret-input';
 import { ConfigError, formatProblem } from '../../main/core/config/json-text';
 import { loadConfigFile } from '../../main/core/config/load-config';
 import { FileSettingsStore } from '../../main/core/config/settings-store';
 import { discoverClients } from '../../main/core/import/discover-clients';
 import { ImportSessions } from '../../main/core/import/import-sessions';
 import { redactUrl, secretQueryValues } from '../../main/core/logs/redact';
+import { cleanEndpointUrl, type EndpointUrlDebris, type EndpointUrlRefusal } from '../../shared/endpoint-url';
 import { translate } from '../../shared/i18n/translate';
 import type { ImportPreview, KnownClient } from '../../shared/import';
+import { type NameRecord, nameRecord } from '../../shared/own';
 import { defaultSettings, type Settings } from '../../shared/settings';
-import { cleanEndpointUrl, type EndpointUrlDebris, type EndpointUrlRefusal } from '../../shared/endpoint-url';
-import { orList, stringOption, UsageError } from '../../main/core/command-line/args';
 import type { CliContext, Command } from '../command';
-import { CODE_ENV_OPTION, inputValues, INPUT_OPTION, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
-import { codeEnvRefusal, nameList, serverDetails } from '../import-preview-text';
 import { DEFAULT_CONFIG, madePrivate } from '../config-file';
+import { CODE_ENV_OPTION, INPUT_OPTION, inputValues, USE_ENV_OPTION, useEnvIds } from '../import-inputs';
+import { codeEnvRefusal, nameList, serverDetails } from '../import-preview-text';
 import { Prompter } from '../prompt';
-import { secretOption } from '../../main/core/command-line/secret-input';
 import { closest } from '../suggest';
-import { nameRecord, type NameRecord } from '../../shared/own';
 
 const DEFAULT_FILE = DEFAULT_CONFIG;
 

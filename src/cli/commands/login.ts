@@ -1,15 +1,16 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { isMcpServer, type RemoteServerSettings } from '../../shared/settings';
+
+import { stringOption, UsageError } from '../../main/core/command-line/args';
 import { appStateDir } from '../../main/core/local-server/state-file';
 import { followByFetch, opensByFetch } from '../../main/core/oauth/open-authorization';
 import { signInProblem, startSignIn } from '../../main/core/oauth/sign-in';
 import { FileVault } from '../../main/core/oauth/token-vault';
 import { englishText } from '../../main/core/problems/server-problems';
-import { stringOption, UsageError } from '../../main/core/command-line/args';
-import { CONFIG_OPTION, type Command } from '../command';
-import { configFileOr, loadOrExplain } from '../config-file';
+import { isMcpServer, type RemoteServerSettings } from '../../shared/settings';
 import { failureText } from '../cli-words';
+import { type Command, CONFIG_OPTION } from '../command';
+import { configFileOr, loadOrExplain } from '../config-file';
 
 /**
  * `xiaozhi-tray login SERVER`: the sign-in of a remote server, run here (the browser comes back to

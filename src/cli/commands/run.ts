@@ -1,30 +1,31 @@
 import path from 'node:path';
-import { formatProblem } from '../../main/core/config/json-text';
-import { commandWarnings } from '../../main/core/config/command-warnings';
+
 import { stringOption } from '../../main/core/command-line/args';
+import { UsageError } from '../../main/core/command-line/args';
+import { commandWarnings } from '../../main/core/config/command-warnings';
+import { formatProblem } from '../../main/core/config/json-text';
+import { RunningCopies } from '../../main/core/instances/running-copies';
+import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
+import { appStateDir } from '../../main/core/local-server/state-file';
+import { translate, translator } from '../../shared/i18n/translate';
+import { problem } from '../../shared/problem';
+import { problemMessage } from '../../shared/problem-words';
+import type { ToolMode } from '../../shared/settings';
 import {
   ALLOW_ENV_OPTION,
-  CONFIG_OPTION,
-  FETCH_RUNTIMES_OPTION,
-  TOOL_MODE_OPTION,
   allowEnvArg,
+  type Command,
+  CONFIG_OPTION,
   configArg,
+  FETCH_RUNTIMES_OPTION,
   logOptions,
   runtimesDirArg,
-  type Command,
+  TOOL_MODE_OPTION,
 } from '../command';
-import { announceLocalServer, localServerOverrides } from '../local-server-flags';
-import type { ToolMode } from '../../shared/settings';
 import { configFileOr, configProblemText, loadOrExplain, readableByOthers, storeFor } from '../config-file';
 import { startHeadless } from '../headless-bridge';
-import { RunningCopies } from '../../main/core/instances/running-copies';
-import { appStateDir } from '../../main/core/local-server/state-file';
+import { announceLocalServer, localServerOverrides } from '../local-server-flags';
 import { jsonLogLine, logChoice } from '../log-output';
-import { UsageError } from '../../main/core/command-line/args';
-import { translate, translator } from '../../shared/i18n/translate';
-import { problemMessage } from '../../shared/problem-words';
-import { problem } from '../../shared/problem';
-import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
 import { keepWebAddress, rememberedWebAddress, webAddressFile } from '../web-address';
 
 export const runCommand: Command = {

@@ -1,11 +1,11 @@
-import { secretValues } from '../../main/core/secrets/bridge-secrets';
 import { redactText } from '../../main/core/logs/redact';
-import { serverTarget, type ServerSettings } from '../../shared/settings';
+import { secretValues } from '../../main/core/secrets/bridge-secrets';
+import { type ServerSettings, serverTarget } from '../../shared/settings';
 import type { ServerStatus } from '../../shared/status';
+import { failureText } from '../cli-words';
 import type { Command } from '../command';
 import { displayWidth, padDisplay } from '../display-width';
 import { LOOK_OPTIONS, lookAtServers } from '../headless-bridge';
-import { failureText } from '../cli-words';
 import { stateWord } from '../print-catalog';
 
 /** Columns lined up as a terminal shows them (a Chinese name takes two columns a character). */

@@ -1,22 +1,23 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
+import { type ParsedArgs, stringOption, UsageError } from '../../main/core/command-line/args';
 import { writeFileAtomic } from '../../main/core/system/atomic-write';
-import { stringOption, UsageError, type ParsedArgs } from '../../main/core/command-line/args';
 import {
   ALLOW_ENV_OPTION,
+  allowEnvArg,
+  type CliContext,
+  type Command,
   FETCH_RUNTIMES_OPTION,
   LOG_FORMATS,
   LOG_LEVELS,
   TOOL_MODE_OPTION,
-  allowEnvArg,
-  type CliContext,
-  type Command,
 } from '../command';
-import { localServerOverrides } from '../local-server-flags';
 import { loadOrExplain } from '../config-file';
+import { localServerOverrides } from '../local-server-flags';
+import { launchdPlist, type ServiceSpec, ServiceValueError, systemdUnit, windowsAdvice } from '../service/unit-files';
 import { closest } from '../suggest';
-import { ServiceValueError, launchdPlist, systemdUnit, windowsAdvice, type ServiceSpec } from '../service/unit-files';
 
 const ACTIONS = ['install', 'uninstall', 'status'] as const;
 

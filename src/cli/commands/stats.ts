@@ -1,10 +1,11 @@
 import path from 'node:path';
+
 import { stringOption } from '../../main/core/command-line/args';
-import type { Translate } from '../../shared/i18n/translate';
-import { JSON_OPTION, type Command } from '../command';
-import { summarizeActivity, type ActivityRange, type ActivitySummary } from '../../shared/activity';
-import { ACTIVITY_FILE_NAME, readActivityFile } from '../../main/core/logs/activity-log';
 import { appStateDir } from '../../main/core/local-server/state-file';
+import { ACTIVITY_FILE_NAME, readActivityFile } from '../../main/core/logs/activity-log';
+import { type ActivityRange, type ActivitySummary, summarizeActivity } from '../../shared/activity';
+import type { Translate } from '../../shared/i18n/translate';
+import { type Command, JSON_OPTION } from '../command';
 
 const ms = (value: number) => (value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`);
 const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`);

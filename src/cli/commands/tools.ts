@@ -1,7 +1,7 @@
 import { stringOption } from '../../main/core/command-line/args';
-import { TOOL_MODE_OPTION, type Command } from '../command';
 import type { ToolMode } from '../../shared/settings';
-import { LOOK_OPTIONS, endpointOption, lookAtServers } from '../headless-bridge';
+import { type Command, TOOL_MODE_OPTION } from '../command';
+import { endpointOption, LOOK_OPTIONS, lookAtServers } from '../headless-bridge';
 import { printCatalog } from '../print-catalog';
 
 export const toolsCommand: Command = {

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+
 import { staticFileFor, staticHeaders } from '../core/web/static-files';
 
 /** The window's page comes from app://xiaozhi-tray/, never from file:// (Electron's security checklist). */

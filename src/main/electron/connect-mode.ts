@@ -1,6 +1,6 @@
 import { parseArgs, UsageError } from '../core/command-line/args';
-import { CONNECT_OPTIONS, connectCommand as relay } from '../core/local-server/connect-client';
 import type { ConnectCommand } from '../core/local-server/client-entries';
+import { CONNECT_OPTIONS, connectCommand as relay } from '../core/local-server/connect-client';
 
 /** The argument that starts the desktop app as a stdio relay instead of the tray app. */
 export const CONNECT_ARG = 'connect';

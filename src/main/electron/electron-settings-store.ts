@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import Store from 'electron-store';
+
 import { defaultSettings, type Settings } from '../../shared/settings';
-import type { SettingsStore } from '../core/config/settings-store';
 import { migrateSettings } from '../core/config/migrations';
+import type { SettingsStore } from '../core/config/settings-store';
 import { mapSettingsSecrets, type SecretCodec } from './secret-codec';
 
 const NAME = 'settings';

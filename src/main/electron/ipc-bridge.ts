@@ -1,5 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { commandNames, eventNames, type BridgeApi } from '../../shared/bridge-api';
+
+import { type BridgeApi, commandNames, eventNames } from '../../shared/bridge-api';
 import { commandChannel, eventChannel } from '../../shared/bridge-client';
 
 export interface IpcBinding {

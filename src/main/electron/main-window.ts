@@ -1,4 +1,5 @@
-import { BrowserWindow, shell, type BrowserWindowConstructorOptions } from 'electron';
+import { BrowserWindow, type BrowserWindowConstructorOptions, shell } from 'electron';
+
 import { guardContents } from './content-guards';
 
 /** The only web preferences our window ever gets: isolated, sandboxed, no Node. */

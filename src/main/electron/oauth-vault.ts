@@ -1,6 +1,7 @@
 import { safeStorage } from 'electron';
+
 import { FileVault, type TokenVault } from '../core/oauth/token-vault';
-import { secretCodec, type SafeStorageLike } from './secret-codec';
+import { type SafeStorageLike, secretCodec } from './secret-codec';
 
 /**
  * The desktop app's sign-ins (OAuth tokens): the engine's 0600 file in the app's folder, its

@@ -1,4 +1,5 @@
 import type { Session } from 'electron';
+
 import { originOf } from './content-guards';
 
 /** What the window really uses: copying log lines (Logs → Copy) writes to the clipboard. */

@@ -1,4 +1,5 @@
 import { Notification } from 'electron';
+
 import type { BridgeApi } from '../../shared/bridge-api';
 import type { Translate } from '../../shared/i18n/translate';
 

@@ -1,8 +1,9 @@
-import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron';
-import type { BridgeState } from '../../shared/status';
+import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
+
 import type { Translate } from '../../shared/i18n/translate';
+import type { BridgeState } from '../../shared/status';
 import type { UpdateStatus } from '../../shared/updates';
-import { trayIconPath, trayIconState, trayMenu, trayTooltip, type TrayIconState, type TrayMenuItem } from './tray-status';
+import { trayIconPath, type TrayIconState, trayIconState, trayMenu, type TrayMenuItem, trayTooltip } from './tray-status';
 
 export { trayIconPath };
 

@@ -1,10 +1,11 @@
 import path from 'node:path';
-import type { BridgeState, EndpointStatus } from '../../shared/status';
+
 import type { Translate } from '../../shared/i18n/translate';
-import { summarizeStatus, takenByOther, type SummaryIcon } from '../../shared/status-summary';
-import type { UpdateStatus } from '../../shared/updates';
 import { DEFAULT_TOOL_SET } from '../../shared/settings';
 import { waitsForSignIn } from '../../shared/sign-in-status';
+import type { BridgeState, EndpointStatus } from '../../shared/status';
+import { summarizeStatus, type SummaryIcon, takenByOther } from '../../shared/status-summary';
+import type { UpdateStatus } from '../../shared/updates';
 
 export type TrayIconState = SummaryIcon;
 

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+
 import type { ActivityBucket } from '../../shared/activity';
 import type { Language } from '../../shared/i18n/translate';
+
 import 'uplot/dist/uPlot.min.css';
 
 /**

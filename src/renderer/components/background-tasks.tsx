@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+
 import type { BackgroundTask } from '../../shared/status';
 import { useApp } from '../app-context';
 import { Button, StatusBadge, type Tone } from './ui';

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import { useApp } from '../app-context';
 import { useStore } from '../store/bridge-store';
 import { Button, Field } from './ui';

@@ -1,5 +1,5 @@
-import type { Limits } from '../../shared/settings';
 import type { ServedSummary } from '../../shared/served';
+import type { Limits } from '../../shared/settings';
 
 /** Whether an endpoint is served more than xiaozhi handles well (the user's budget in Settings). */
 export function overBudget(served: ServedSummary | undefined, limits: Pick<Limits, 'budgetTools' | 'budgetBytes'> | undefined): boolean {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import { useApp } from '../app-context';
 import { DialogFooter } from './dialog-footer';
 import { Button, Dialog } from './ui';

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+
 import { useApp } from '../app-context';
 import { Button } from './ui';
 

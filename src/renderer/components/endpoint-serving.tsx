@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { type FormEvent, useId, useState } from 'react';
+
 import type { ToolMode } from '../../shared/settings';
 import type { EndpointStatus } from '../../shared/status';
 import { useApp } from '../app-context';
@@ -6,10 +7,11 @@ import { formatBytes } from '../format';
 import { useStore } from '../store/bridge-store';
 import { overBudget } from './budget';
 import { ServedCount } from './served-count';
-import { servingSentence } from './serving-sentence';
 import { ServedPreviewDialog } from './served-preview-dialog';
+import { servingSentence } from './serving-sentence';
 import { Button, Notice } from './ui';
 import { useCommand } from './use-command';
+
 import './serving.css';
 
 /**

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
+
 import type { ImportPreview } from '../../shared/import';
-import { useImportReader, type Reading } from './import-reading';
+import { type Reading, useImportReader } from './import-reading';
 
 /** Drop a config file anywhere on the window: it is read here and previewed by the bridge (`reading` meanwhile). */
 export function useFileDrop(onPreview: (preview: ImportPreview) => void): { dragging: boolean; reading: Reading | undefined } {

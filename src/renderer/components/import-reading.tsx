@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+
 import type { ImportPreview } from '../../shared/import';
 import { useApp } from '../app-context';
 import { formatBytes } from '../format';

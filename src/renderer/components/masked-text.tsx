@@ -1,4 +1,5 @@
 import { Fragment } from 'react';
+
 import { MASK_MARKER } from '../../shared/masked';
 import { useApp } from '../app-context';
 

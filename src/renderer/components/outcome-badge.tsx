@@ -1,5 +1,5 @@
-import { useApp } from '../app-context';
 import type { CallOutcome } from '../../shared/status';
+import { useApp } from '../app-context';
 import { StatusBadge } from './ui';
 
 /** How one tool call ended, as a badge: the call lists on the overview and the history page. */

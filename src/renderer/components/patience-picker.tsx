@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import type { EndpointSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { useStore } from '../store/bridge-store';

@@ -1,10 +1,11 @@
-import { ToolLabel } from './tool-label';
 import { useState } from 'react';
+
 import type { PendingConfirmation } from '../../shared/confirmations';
 import { useApp } from '../app-context';
+import { ToolLabel } from './tool-label';
 import { Button } from './ui';
-import { useNow } from './use-now';
 import { useLiveList } from './use-live-list';
+import { useNow } from './use-now';
 
 /**
  * Calls by voice waiting for the user's OK ("ask first" tools): what, with which arguments, who

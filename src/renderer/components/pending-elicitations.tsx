@@ -1,10 +1,11 @@
 import { useState } from 'react';
+
 import type { ElicitField, ElicitValue, PendingElicitation } from '../../shared/elicitations';
+import { own } from '../../shared/own';
 import { useApp } from '../app-context';
 import { Button, Field } from './ui';
-import { useNow } from './use-now';
 import { useLiveList } from './use-live-list';
-import { own } from '../../shared/own';
+import { useNow } from './use-now';
 
 /** What a field's input holds, as the server's schema wants it: a number for a number, a boolean for a box. */
 function valueOf(field: ElicitField, text: string | boolean | undefined): ElicitValue | undefined {

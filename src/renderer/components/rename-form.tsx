@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import { useApp } from '../app-context';
 import { Button } from './ui';
 

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
+
 import type { ServedCatalog, ToolSearchHit } from '../../shared/served';
 import type { EndpointStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { formatBytes } from '../format';
 import { useStore } from '../store/bridge-store';
-import { Dialog, Field, Notice } from './ui';
 import { ServedCount } from './served-count';
+import { Dialog, Field, Notice } from './ui';
 
 /** Exactly what an endpoint's model gets in tools/list, page by page; in router mode, a search to try. */
 export function ServedPreviewDialog({ endpoint, onClose }: { endpoint: EndpointStatus; onClose: () => void }) {

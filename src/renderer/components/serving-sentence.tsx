@@ -1,5 +1,5 @@
-import type { ServedSummary } from '../../shared/served';
 import type { Translate } from '../../shared/i18n/translate';
+import type { ServedSummary } from '../../shared/served';
 
 /**
  * How xiaozhi is served its tools, in one sentence a person reads without knowing what a page,

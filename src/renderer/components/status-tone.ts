@@ -1,6 +1,6 @@
+import type { MessageKey } from '../../shared/i18n/translate';
 import type { EndpointState, EndpointStatus, ServerState } from '../../shared/status';
 import { takenByOther } from '../../shared/status-summary';
-import type { MessageKey } from '../../shared/i18n/translate';
 import type { Tone } from './ui';
 
 export const endpointTone: Record<EndpointState, Tone> = {

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+
 import { useApp } from '../app-context';
 import { useStore } from '../store/bridge-store';
 

@@ -1,9 +1,9 @@
 import type { Translate } from '../../shared/i18n/translate';
+import { own } from '../../shared/own';
 import { DEFAULT_TOOL_SET, type Settings, type ToolSet } from '../../shared/settings';
 import { LOCAL_CLIENT_NAMES } from '../../shared/tool-set-api';
 import { useApp } from '../app-context';
 import { useStore } from '../store/bridge-store';
-import { own } from '../../shared/own';
 
 const NO_SETS: ToolSet[] = [];
 

@@ -1,4 +1,5 @@
-import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useEffectEvent, useId, useRef } from 'react';
+
 import { useApp } from '../app-context';
 
 export function Button(props: {

@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
+
+import type { MessageKey, Translate } from '../../shared/i18n/translate';
+import type { UpdateStatus } from '../../shared/updates';
 import { useApp } from '../app-context';
 import { useStore } from '../store/bridge-store';
 import { Button, Notice } from './ui';
-import type { UpdateStatus } from '../../shared/updates';
-import type { MessageKey, Translate } from '../../shared/i18n/translate';
 
 /** The words for an updater problem, in the user's language. */
 export function updateErrorText(error: NonNullable<UpdateStatus['error']>, t: Translate): string {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+
 import type { ActivitySample } from '../../shared/activity';
 import { useApp } from '../app-context';
 import { useStore } from '../store/bridge-store';

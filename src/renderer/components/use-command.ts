@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+
 import { useApp } from '../app-context';
 
 /** Runs a change through the api, re-reads the settings, and shows any failure as a toast. Resolves to whether it worked. */

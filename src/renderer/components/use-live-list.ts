@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+
 import type { EventName, EventPayload } from '../../shared/bridge-api';
 import { useApp } from '../app-context';
 

@@ -1,9 +1,10 @@
-import { ToolLabel, useServedName } from '../components/tool-label';
 import { useMemo, useState } from 'react';
-import { exportActivity, summarizeActivity, type ActivityRange } from '../../shared/activity';
+
+import { type ActivityRange, exportActivity, summarizeActivity } from '../../shared/activity';
 import { useApp } from '../app-context';
 import { ActivityChart } from '../components/activity-chart';
 import { StatFigure } from '../components/stat-figure';
+import { ToolLabel, useServedName } from '../components/tool-label';
 import { Button, EmptyState } from '../components/ui';
 import { useActivitySamples } from '../components/use-activity';
 import { useNow } from '../components/use-now';

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { LOCAL_CLIENT_NAMES, type AddToClient, type AddToClientPreview } from '../../shared/tool-set-api';
+
+import { type AddToClient, type AddToClientPreview, LOCAL_CLIENT_NAMES } from '../../shared/tool-set-api';
 import { useApp } from '../app-context';
-import { ToolSetPicker } from '../components/tool-set-picker';
 import { DialogFooter } from '../components/dialog-footer';
+import { ToolSetPicker } from '../components/tool-set-picker';
 import { Button, Dialog, Field, Notice, Switch } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { shownMasked } from '../masked';

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { CatalogueCategorySchema, serverFromEntry, type CatalogueEntry } from '../../shared/catalogue';
+
+import { CatalogueCategorySchema, type CatalogueEntry, serverFromEntry } from '../../shared/catalogue';
 import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
@@ -8,7 +9,7 @@ import { formatAgo } from '../format';
 import { useStore } from '../store/bridge-store';
 import { CatalogueCard } from './catalogue/catalogue-card';
 import { freeName, isAdded, searchEntries } from './catalogue/catalogue-search';
-import { useCatalogue, useOfflineNoteShown, type CatalogueView } from './catalogue/use-catalogue';
+import { type CatalogueView, useCatalogue, useOfflineNoteShown } from './catalogue/use-catalogue';
 import { ValuesStep } from './catalogue/values-step';
 
 /** Said once a window, quietly: the online directory could not be reached (offline, or blocked, as often in mainland China). */

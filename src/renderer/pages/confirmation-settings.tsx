@@ -1,8 +1,9 @@
 import { useState } from 'react';
+
+import { isPin } from '../../shared/confirmation-pin';
 import { useApp } from '../app-context';
 import { Button, Field } from '../components/ui';
 import { useCommand } from '../components/use-command';
-import { isPin } from '../../shared/confirmation-pin';
 
 /** Dots for a PIN not shown: the same whatever its length (its length is part of the secret). */
 export const HIDDEN_PIN = '••••••';

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import type { EndpointTest } from '../../shared/endpoint-test';
 import { useApp } from '../app-context';
 import { ProblemText } from '../components/problem-text';

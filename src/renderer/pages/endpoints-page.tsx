@@ -1,20 +1,21 @@
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
+
+import { cleanEndpointUrl, type EndpointUrlRefusal } from '../../shared/endpoint-url';
 import type { EndpointStatus } from '../../shared/status';
+import { takenByOther } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
-import { RenameForm } from '../components/rename-form';
-import { useCommand } from '../components/use-command';
-import { endpointBadge, endpointTone } from '../components/status-tone';
-import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
 import { EndpointServing } from '../components/endpoint-serving';
-import { useStore } from '../store/bridge-store';
-import { ProblemText } from '../components/problem-text';
-import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test-result';
-import { ToolSetPicker } from '../components/tool-set-picker';
-import { PatiencePicker } from '../components/patience-picker';
 import { MaskedText } from '../components/masked-text';
-import { takenByOther } from '../../shared/status-summary';
-import { cleanEndpointUrl, type EndpointUrlRefusal } from '../../shared/endpoint-url';
+import { PatiencePicker } from '../components/patience-picker';
+import { ProblemText } from '../components/problem-text';
+import { RenameForm } from '../components/rename-form';
+import { endpointBadge, endpointTone } from '../components/status-tone';
+import { ToolSetPicker } from '../components/tool-set-picker';
+import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
+import { useCommand } from '../components/use-command';
+import { useStore } from '../store/bridge-store';
+import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test-result';
 
 /** What the xiaozhi console gives: ws:// or wss://, usually with ?token=. */
 export function validateEndpointUrl(url: string): EndpointUrlRefusal | undefined {

@@ -1,9 +1,10 @@
-import { ToolLabel } from '../components/tool-label';
 import { Fragment, useState } from 'react';
+
 import { useApp } from '../app-context';
-import { EmptyState } from '../components/ui';
-import { OutcomeBadge } from '../components/outcome-badge';
 import { ConfirmationNote } from '../components/confirmation-note';
+import { OutcomeBadge } from '../components/outcome-badge';
+import { ToolLabel } from '../components/tool-label';
+import { EmptyState } from '../components/ui';
 import { formatDateTime, formatDuration } from '../format';
 import { useStore } from '../store/bridge-store';
 

@@ -1,14 +1,15 @@
-import { TransportTag } from '../components/transport-tag';
 import { useState } from 'react';
+
+import { sentences } from '../../shared/i18n/translate';
 import type { ConflictAction, ImportPreview } from '../../shared/import';
+import { own } from '../../shared/own';
+import { type ServerSettings, serverTarget } from '../../shared/settings';
+import { valueLabel } from '../../shared/value-label';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
+import { TransportTag } from '../components/transport-tag';
 import { Button, Dialog, Field, Notice } from '../components/ui';
 import { shownMasked } from '../masked';
-import { serverTarget, type ServerSettings } from '../../shared/settings';
-import { valueLabel } from '../../shared/value-label';
-import { own } from '../../shared/own';
-import { sentences } from '../../shared/i18n/translate';
 
 /** The values a server sets that the preview lists: a program's env, a remote server's or a webhook's headers. */
 const shownPairs = (s: ServerSettings): Record<string, string> =>

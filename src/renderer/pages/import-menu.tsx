@@ -1,8 +1,9 @@
 import { useRef, useState } from 'react';
+
 import type { ImportPreview, KnownClient } from '../../shared/import';
 import { useApp } from '../app-context';
-import { Menu } from '../components/menu';
 import { ImportReading, useImportReader } from '../components/import-reading';
+import { Menu } from '../components/menu';
 
 /** "Import from…": the MCP clients found on this machine, plus a file picker. */
 export function ImportMenu({ onPreview }: { onPreview: (preview: ImportPreview) => void }) {

@@ -1,17 +1,19 @@
 import { useState } from 'react';
+
 import type { MessageKey } from '../../shared/i18n/translate';
 import type { Settings } from '../../shared/settings';
 import type { LocalServerStatus } from '../../shared/status';
-import { AddToClientSchema, LOCAL_CLIENT_NAMES, type AddToClient } from '../../shared/tool-set-api';
+import { type AddToClient, AddToClientSchema, LOCAL_CLIENT_NAMES } from '../../shared/tool-set-api';
 import { useApp } from '../app-context';
 import { ConfirmRemoveDialog } from '../components/confirm-dialog';
 import { ProblemText } from '../components/problem-text';
-import { ToolSetPicker, clientToolSet, localClientIds } from '../components/tool-set-picker';
-import { useCommand } from '../components/use-command';
+import { clientToolSet, localClientIds, ToolSetPicker } from '../components/tool-set-picker';
 import { Button, Field, Notice, StatusBadge, Switch, type Tone } from '../components/ui';
+import { useCommand } from '../components/use-command';
+import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 import { AddToClientDialog, useCopy } from './add-to-client-dialog';
-import { shownMasked } from '../masked';
+
 import '../tool-sets.css';
 
 const stateTone: Record<LocalServerStatus['state'], Tone> = { off: 'off', starting: 'busy', listening: 'ok', failed: 'bad' };

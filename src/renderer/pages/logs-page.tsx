@@ -1,11 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+
+import { logMessage } from '../../shared/problem-words';
 import type { LogEntry, LogLevel } from '../../shared/status';
 import { useApp } from '../app-context';
-import { logMessage } from '../../shared/problem-words';
-import { shownMasked } from '../masked';
 import { Button, EmptyState, Switch } from '../components/ui';
 import { formatClock } from '../format';
+import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 
 const ROW = 22;

@@ -1,16 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
+
+import {
+  DOWNLOAD_URL_SHAPE,
+  MIRROR_KEYS,
+  type MirrorKey,
+  type MirrorPreset,
+  type MirrorSettings,
+  MirrorSettingsSchema,
+} from '../../shared/mirrors';
 import { useApp } from '../app-context';
 import { Button, Field, UrlInput } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
-import {
-  DOWNLOAD_URL_SHAPE,
-  MIRROR_KEYS,
-  MirrorSettingsSchema,
-  type MirrorKey,
-  type MirrorPreset,
-  type MirrorSettings,
-} from '../../shared/mirrors';
 
 /**
  * Settings → Download sources: where npx/uvx get packages and the app gets Node.js and uv. The

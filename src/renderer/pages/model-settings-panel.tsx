@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { useApp } from '../app-context';
-import { Button, Field, Notice, SelectField, Switch, UrlInput } from '../components/ui';
-import { ProblemText } from '../components/problem-text';
-import { useCommand } from '../components/use-command';
-import { useStore } from '../store/bridge-store';
-import { shownMasked } from '../masked';
-import { MODEL_PRESETS, MODEL_PROVIDERS, modelMissing, modelTarget, type ModelProvider } from '../../shared/model-settings';
+
+import { MODEL_PRESETS, MODEL_PROVIDERS, modelMissing, type ModelProvider, modelTarget } from '../../shared/model-settings';
 import type { Problem } from '../../shared/problem';
+import { useApp } from '../app-context';
+import { ProblemText } from '../components/problem-text';
+import { Button, Field, Notice, SelectField, Switch, UrlInput } from '../components/ui';
+import { useCommand } from '../components/use-command';
+import { shownMasked } from '../masked';
+import { useStore } from '../store/bridge-store';
 
 /** What the form holds before Save: the provider, and what the user typed (empty: the preset's; the key: kept). */
 interface Draft {

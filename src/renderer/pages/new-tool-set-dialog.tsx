@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
+
 import { useApp } from '../app-context';
-import { toolSetName } from '../components/tool-set-picker';
 import { DialogFooter } from '../components/dialog-footer';
+import { toolSetName } from '../components/tool-set-picker';
 import { Dialog, Field } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';

@@ -1,9 +1,11 @@
 import { useMemo, useState } from 'react';
+
 import { hasSelection, isSelected, MAX_OPENAPI_OPERATIONS, type OpenApiOutline } from '../../shared/openapi-selection';
 import type { Problem } from '../../shared/problem';
 import { useApp } from '../app-context';
 import { ProblemText } from '../components/problem-text';
 import { Button } from '../components/ui';
+
 import './openapi-chooser.css';
 
 /** Matches of a search shown at once (typing more narrows them). */

@@ -1,5 +1,5 @@
+import { type NameRecord, nameRecord, own } from '../../shared/own';
 import { inlineProperties, isNode } from '../../shared/schema-refs';
-import { nameRecord, own, type NameRecord } from '../../shared/own';
 
 /** The subset of JSON Schema a tool form understands; anything else is edited as JSON. */
 export interface PropertySchema {

@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { useApp } from '../app-context';
-import { Button, Field, Notice } from '../components/ui';
-import { ProblemText } from '../components/problem-text';
-import { useCommand } from '../components/use-command';
-import { useStore } from '../store/bridge-store';
-import { formatBytes } from '../format';
-import { own } from '../../shared/own';
+
 import type { CheckedTool, SentenceCheck } from '../../shared/model-api';
+import { own } from '../../shared/own';
 import type { Problem } from '../../shared/problem';
+import { useApp } from '../app-context';
+import { ProblemText } from '../components/problem-text';
+import { Button, Field, Notice } from '../components/ui';
+import { useCommand } from '../components/use-command';
+import { formatBytes } from '../format';
+import { useStore } from '../store/bridge-store';
 
 type Suggestion = { server: string; tool: string; description: string; current: string; currentBytes: number; newBytes: number };
 

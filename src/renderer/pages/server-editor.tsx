@@ -1,15 +1,16 @@
 import { useState } from 'react';
-import { ServerSettingsSchema, type ServerSettings } from '../../shared/settings';
+
+import { sameProgram } from '../../shared/same-program';
+import { type ServerSettings, ServerSettingsSchema } from '../../shared/settings';
 import { firstIssue } from '../../shared/zod-issue';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
-import { Button, CodeField, Dialog, Field, KeyValueEditor, Notice, SelectField, Switch } from '../components/ui';
-import { useStore } from '../store/bridge-store';
-import { draftFromServer, emptyDraft, serverFromDraft, validateDraft, type ServerDraft } from './server-form';
-import { shownMaskedIn, wireMasked } from '../masked';
-import { useServerSave } from './use-server-save';
-import { sameProgram } from '../../shared/same-program';
 import { transportTerm } from '../components/transport-tag';
+import { Button, CodeField, Dialog, Field, KeyValueEditor, Notice, SelectField, Switch } from '../components/ui';
+import { shownMaskedIn, wireMasked } from '../masked';
+import { useStore } from '../store/bridge-store';
+import { draftFromServer, emptyDraft, type ServerDraft, serverFromDraft, validateDraft } from './server-form';
+import { useServerSave } from './use-server-save';
 
 /** Add or edit a server: a form for stdio or remote servers, or the raw JSON. */
 export function ServerEditor(props: {

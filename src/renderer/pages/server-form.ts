@@ -1,4 +1,4 @@
-import { isMcpServer, ServerSettingsSchema, type ServerSettings } from '../../shared/settings';
+import { isMcpServer, type ServerSettings, ServerSettingsSchema } from '../../shared/settings';
 
 /** The editable shape of a server: what the form fields hold. */
 export interface ServerDraft {

@@ -1,26 +1,27 @@
-import { TransportTag } from '../components/transport-tag';
 import { useEffect, useState } from 'react';
-import { isMcpServer, serverTarget, type ServerSettings } from '../../shared/settings';
-import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
-import type { ServerStatus } from '../../shared/status';
+
 import type { Problem } from '../../shared/problem';
+import { RUNTIME_LABEL } from '../../shared/runtime-need';
+import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
+import { isMcpServer, type ServerSettings, serverTarget } from '../../shared/settings';
+import { waitsForSignIn } from '../../shared/sign-in-status';
+import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
-import { useCommand } from '../components/use-command';
 import { Menu } from '../components/menu';
-import { serverLabel, serverTone } from '../components/status-tone';
-import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
 import { ProblemText } from '../components/problem-text';
-import { SkippedTools } from '../components/skipped-tools';
 import { RuntimeLine } from '../components/runtime-line';
-import { RUNTIME_LABEL } from '../../shared/runtime-need';
-import { CatalogueDialog } from './catalogue-dialog';
+import { SkippedTools } from '../components/skipped-tools';
+import { serverLabel, serverTone } from '../components/status-tone';
+import { TransportTag } from '../components/transport-tag';
+import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
+import { useCommand } from '../components/use-command';
+import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
+import { CatalogueDialog } from './catalogue-dialog';
 import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
 import { ServiceEditor } from './service-editor';
-import { shownMasked } from '../masked';
-import { waitsForSignIn } from '../../shared/sign-in-status';
 
 /** Failures whose usual hint says the server is restarted (true while it is retried, not once it failed). */
 const RETRIED = new Set([

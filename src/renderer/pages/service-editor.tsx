@@ -1,12 +1,12 @@
 import { useState } from 'react';
+
+import { hasMessage } from '../../shared/i18n/translate';
 import type { ServiceKind } from '../../shared/service-settings';
 import type { ServiceSettings } from '../../shared/settings';
-import { hasMessage } from '../../shared/i18n/translate';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
 import { Dialog, Field, Notice } from '../components/ui';
 import { shownMaskedIn, wireMasked } from '../masked';
-import { useServerSave } from './use-server-save';
 import { OpenApiChooser } from './openapi-chooser';
 import {
   draftFromService,
@@ -14,10 +14,11 @@ import {
   hiddenEntries,
   SECRET_FIELDS,
   SERVICE_FIELDS,
-  validateServiceDraft,
   type ServiceDraft,
   type ServiceField,
+  validateServiceDraft,
 } from './service-form';
+import { useServerSave } from './use-server-save';
 
 /** Fields typed as several lines (one argument, service or operation a line). */
 const LINES = new Set<ServiceField>(['inputs', 'services', 'operations', 'description']);

@@ -1,6 +1,6 @@
 import { MASK_MARKER } from '../../shared/masked';
 import { DIFY_CLOUD_URL, type ServiceKind } from '../../shared/service-settings';
-import { ServerSettingsSchema, type ServerSettings, type ServiceSettings } from '../../shared/settings';
+import { type ServerSettings, ServerSettingsSchema, type ServiceSettings } from '../../shared/settings';
 
 /**
  * The "Add" dialog of each web service kind asks only what its platform needs: the fields of each

@@ -1,16 +1,17 @@
 import { useState } from 'react';
-import { useApp } from '../app-context';
-import { Button, Field, SelectField, Switch } from '../components/ui';
-import { useStore } from '../store/bridge-store';
-import { HostNotices } from '../components/host-notices';
-import { useCommand } from '../components/use-command';
-import { BudgetSettings } from '../components/budget-settings';
-import { UpdateSettings } from './update-settings';
-import { MirrorSettings } from './mirror-settings';
-import { LocalServerSection } from './local-server-section';
-import { ConfirmationSettings } from './confirmation-settings';
-import { shownMasked } from '../masked';
+
 import { own } from '../../shared/own';
+import { useApp } from '../app-context';
+import { BudgetSettings } from '../components/budget-settings';
+import { HostNotices } from '../components/host-notices';
+import { Button, Field, SelectField, Switch } from '../components/ui';
+import { useCommand } from '../components/use-command';
+import { shownMasked } from '../masked';
+import { useStore } from '../store/bridge-store';
+import { ConfirmationSettings } from './confirmation-settings';
+import { LocalServerSection } from './local-server-section';
+import { MirrorSettings } from './mirror-settings';
+import { UpdateSettings } from './update-settings';
 
 /** The system as its users call it (the engine reports Node's platform ids: win32, darwin, linux). */
 const PLATFORM_NAMES: Record<string, string> = { win32: 'Windows', darwin: 'macOS', linux: 'Linux' };

@@ -1,10 +1,12 @@
 import { useState } from 'react';
+
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
 import { Button, Dialog, Field } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { formatBytes } from '../format';
+
 import '../components/serving.css';
 
 /**

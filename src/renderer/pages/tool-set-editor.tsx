@@ -1,12 +1,13 @@
 import { useEffect, useId, useMemo, useState } from 'react';
+
+import { own } from '../../shared/own';
 import { DEFAULT_TOOL_SET, type ServerSettings, type ToolSet } from '../../shared/settings';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
-import { useCommand } from '../components/use-command';
-import { Button, EmptyState } from '../components/ui';
 import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../components/tool-group';
+import { Button, EmptyState } from '../components/ui';
+import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
-import { own } from '../../shared/own';
 
 const NO_SERVERS: ServerSettings[] = [];
 

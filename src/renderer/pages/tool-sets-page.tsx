@@ -1,15 +1,17 @@
 import { useState } from 'react';
+
 import { DEFAULT_TOOL_SET, type ToolSet } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
-import { toolSetName, toolSetUsers } from '../components/tool-set-picker';
 import { RenameForm } from '../components/rename-form';
-import { useCommand } from '../components/use-command';
+import { toolSetName, toolSetUsers } from '../components/tool-set-picker';
 import { Button } from '../components/ui';
+import { useCommand } from '../components/use-command';
 import { formatBytes } from '../format';
 import { useStore } from '../store/bridge-store';
 import { NewToolSetDialog } from './new-tool-set-dialog';
 import { ToolSetEditor } from './tool-set-editor';
+
 import '../tool-sets.css';
 
 /** The selected set's name, renamable (except the default set's) and removable. */

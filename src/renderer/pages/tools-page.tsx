@@ -1,17 +1,18 @@
 import { useMemo, useState } from 'react';
+
+import { own } from '../../shared/own';
+import { RESERVED_SERVER_NAME, type ServerSettings } from '../../shared/settings';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
-import { Button, EmptyState, Notice } from '../components/ui';
-import { ServerLinks, serversLink } from './xiaozhi-status';
-import { formatBytes } from '../format';
+import { defaultToolPolicy, PolicyPicker } from '../components/policy-picker';
 import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../components/tool-group';
-import { useStore } from '../store/bridge-store';
+import { Button, EmptyState, Notice } from '../components/ui';
 import { useCommand } from '../components/use-command';
-import { TryToolDialog } from './try-tool-dialog';
-import { PolicyPicker, defaultToolPolicy } from '../components/policy-picker';
-import { RESERVED_SERVER_NAME, type ServerSettings } from '../../shared/settings';
+import { formatBytes } from '../format';
+import { useStore } from '../store/bridge-store';
 import { ToolDescriptionDialog } from './tool-description-dialog';
-import { own } from '../../shared/own';
+import { TryToolDialog } from './try-tool-dialog';
+import { ServerLinks, serversLink } from './xiaozhi-status';
 
 function CallCount({ count }: { count: { ok: number; failed: number } | undefined }) {
   const { t } = useApp();

@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import { useApp } from '../app-context';
-import { Button, Field, Notice, SelectField } from '../components/ui';
-import { ProblemText } from '../components/problem-text';
-import { useStore } from '../store/bridge-store';
-import { formatBytes } from '../format';
-import { modelReady } from '../../shared/model-settings';
+
 import type { SentenceTry } from '../../shared/model-api';
+import { modelReady } from '../../shared/model-settings';
+import { useApp } from '../app-context';
+import { ProblemText } from '../components/problem-text';
+import { Button, Field, Notice, SelectField } from '../components/ui';
+import { formatBytes } from '../format';
+import { useStore } from '../store/bridge-store';
 import { ModelSettingsPanel } from './model-settings-panel';
 import { SentenceSetsPanel } from './sentence-sets-panel';
+
 import '../try-sentence.css';
 
 /** The value of the endpoint choice that means "every tool" (no endpoint yet). */

@@ -1,13 +1,14 @@
 import { useMemo, useState } from 'react';
-import { ProblemText } from '../components/problem-text';
+
 import type { ToolCallOutput } from '../../shared/bridge-api';
+import { own } from '../../shared/own';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
-import { Button, Dialog, Field, CodeField, Notice, Switch } from '../components/ui';
+import { ProblemText } from '../components/problem-text';
+import { Button, CodeField, Dialog, Field, Notice, Switch } from '../components/ui';
 import { formatBytes, formatDuration } from '../format';
-import { argumentsFrom, fieldsOf, initialValues, type FieldErrorCode, type FormField, type FormValues } from './schema-form';
-import { own } from '../../shared/own';
+import { argumentsFrom, type FieldErrorCode, fieldsOf, type FormField, type FormValues, initialValues } from './schema-form';
 
 /** Run a tool the way xiaozhi would, from a form generated from its input schema (or raw JSON). */
 export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: () => void }) {

@@ -1,12 +1,13 @@
 import { useState } from 'react';
+
+import type { Translate } from '../../shared/i18n/translate';
+import { DOWNLOAD_URL_SHAPE } from '../../shared/mirrors';
+import type { UpdateStatus } from '../../shared/updates';
 import { useApp } from '../app-context';
 import { Button, Field, Switch, UrlInput } from '../components/ui';
 import { updateErrorText } from '../components/update-banner';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
-import { DOWNLOAD_URL_SHAPE } from '../../shared/mirrors';
-import type { UpdateStatus } from '../../shared/updates';
-import type { Translate } from '../../shared/i18n/translate';
 
 function statusLine(update: UpdateStatus, t: Translate, language: string): string {
   const checked = update.checkedAt ? ` ${t('updates.checkedAt', { time: new Date(update.checkedAt).toLocaleString(language) })}` : '';

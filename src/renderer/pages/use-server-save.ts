@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 

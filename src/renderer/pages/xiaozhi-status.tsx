@@ -1,9 +1,10 @@
 import { Fragment } from 'react';
+
+import { waitsForSignIn } from '../../shared/sign-in-status';
 import type { BridgeState } from '../../shared/status';
+import { endpointsLine } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import type { Tone } from '../components/ui';
-import { waitsForSignIn } from '../../shared/sign-in-status';
-import { endpointsLine } from '../../shared/status-summary';
 
 /** The servers page, opened at one server's card or with the catalogue open. */
 export function serversLink(to: { server?: string; add?: boolean } = {}): string {

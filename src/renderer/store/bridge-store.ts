@@ -1,10 +1,11 @@
 import { useSyncExternalStore } from 'react';
+
 import type { BridgeApi } from '../../shared/bridge-api';
 import type { HostInfo } from '../../shared/host';
+import { own } from '../../shared/own';
 import type { Settings } from '../../shared/settings';
 import type { BridgeState, CallRecord, CatalogTool, LogEntry } from '../../shared/status';
 import type { UpdateStatus } from '../../shared/updates';
-import { own } from '../../shared/own';
 
 export interface StoreData {
   ready: boolean;

@@ -1,8 +1,8 @@
 import { APP_FORMAT_NAMES } from './app-names';
 import { cliEn } from './cli-en';
+import { cliImportEn } from './cli-import-en';
 import { configWordsEn } from './config-words-en';
 import { logWordsEn } from './log-words-en';
-import { cliImportEn } from './cli-import-en';
 import { modelTextsEn } from './model-texts-en';
 import { plainEn } from './plain-en';
 import { tryEn } from './try-en';

@@ -1,7 +1,7 @@
-import { en } from './en';
-import { zhCN } from './zh-CN';
 import { own } from '../own';
+import { en } from './en';
 import { formatNumber, pluralCategory } from './plural';
+import { zhCN } from './zh-CN';
 
 export type Language = 'zh-CN' | 'en';
 export type MessageKey = keyof typeof en;

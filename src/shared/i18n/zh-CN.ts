@@ -1,12 +1,12 @@
 import { APP_FORMAT_NAMES } from './app-names';
+import { cliImportZhCN } from './cli-import-zh-CN';
 import { cliZhCN } from './cli-zh-CN';
 import { configWordsZhCN } from './config-words-zh-CN';
+import type { en } from './en';
 import { logWordsZhCN } from './log-words-zh-CN';
-import { cliImportZhCN } from './cli-import-zh-CN';
 import { modelTextsZhCN } from './model-texts-zh-CN';
 import { plainZhCN } from './plain-zh-CN';
 import { tryZhCN } from './try-zh-CN';
-import type { en } from './en';
 
 /** 简体中文界面文字。 */
 export const zhCN: Record<keyof typeof en, string> = {

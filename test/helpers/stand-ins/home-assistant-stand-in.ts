@@ -1,4 +1,4 @@
-import { bearer, json, record, text, type StandInRequest } from './stand-in-http';
+import { bearer, json, record, type StandInRequest, text } from './stand-in-http';
 
 /**
  * Home Assistant's REST API as the platform answers it, written from its own source and tests

@@ -1,4 +1,4 @@
-import { empty, json, record, text, type StandInRequest } from './stand-in-http';
+import { empty, json, record, type StandInRequest, text } from './stand-in-http';
 
 /**
  * n8n's production webhooks as they answer, written from n8n-io/n8n:

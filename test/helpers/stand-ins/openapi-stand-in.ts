@@ -1,4 +1,4 @@
-import { json, record, text, type StandInRequest } from './stand-in-http';
+import { json, record, type StandInRequest, text } from './stand-in-http';
 
 /**
  * OpenAPI documents as they are written, from the specification (OAI/OpenAPI-Specification):

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeXiaozhi, FakeSession } from '../../helpers/fake-xiaozhi';
-import { logText, startServing, tearDown, type Harness } from '../../helpers/bridge-harness';
+
+import { type Harness, logText, startServing, tearDown } from '../../helpers/bridge-harness';
 import { catalogServer } from '../../helpers/catalogs';
+import type { FakeSession, FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 
 /** Arguments are checked against the tool's schema in the bridge; what fails never reaches the server. */
 let xiaozhi: FakeXiaozhi;

@@ -1,24 +1,25 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+
+import type * as commands from '../../../src/main/core/bridge/commands';
+import type { CommandHandlers } from '../../../src/main/core/bridge/commands';
 import {
+  type BridgeCommands,
   callCommands,
   catalogueCommands,
   commandNames,
+  confirmationCommands,
+  elicitationCommands,
   endpointCommands,
   hostCommands,
   importExportCommands,
   preferenceCommands,
   serverCommands,
   stateCommands,
-  toolCommands,
   taskCommands,
-  confirmationCommands,
-  elicitationCommands,
-  type BridgeCommands,
+  toolCommands,
 } from '../../../src/shared/bridge-api';
-import { toolSetCommands } from '../../../src/shared/tool-set-api';
 import { modelCommands } from '../../../src/shared/model-api';
-import type * as commands from '../../../src/main/core/bridge/commands';
-import type { CommandHandlers } from '../../../src/main/core/bridge/commands';
+import { toolSetCommands } from '../../../src/shared/tool-set-api';
 
 /*
  * The handlers are typed from the zod contract. `npm run typecheck` (tsc over test/ too) checks

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { JsonMessage } from '../../helpers/fake-xiaozhi';
+import { afterEach, describe, expect, it } from 'vitest';
+
 import { FIXTURE, fixtureServer, logText, startServing, withEndpointTeardown } from '../../helpers/bridge-harness';
+import type { JsonMessage } from '../../helpers/fake-xiaozhi';
 import { scaled } from '../../helpers/time-scale';
 import { waitFor } from '../../helpers/wait';
 

@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from '../../../src/main/core/servers/process-tree';
-import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { ChildServer } from '../../../src/main/core/servers/child-server';
+
 import { LogBook } from '../../../src/main/core/logs/log-book';
-import { FIXTURE, fastSupervision, fixtureServer, logText, makeBridge, startServing, type Harness } from '../../helpers/bridge-harness';
+import { ChildServer } from '../../../src/main/core/servers/child-server';
+import { isAlive } from '../../../src/main/core/servers/process-tree';
+import { fastSupervision, FIXTURE, fixtureServer, type Harness, logText, makeBridge, startServing } from '../../helpers/bridge-harness';
+import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { waitFor } from '../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;

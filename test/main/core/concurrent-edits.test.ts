@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { isAlive } from '../../../src/main/core/servers/process-tree';
-import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../helpers/bridge-harness';
+import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { waitFor } from '../../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);

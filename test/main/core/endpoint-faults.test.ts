@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { fastConnection, fixtureServer, type Harness, logText, makeBridge, tearDown } from '../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fastConnection, fixtureServer, logText, makeBridge, tearDown, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2VjcmV0LXNpZ25hdHVyZQ';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureServer, logText, startServing, withEndpointTeardown, type makeBridge } from '../../helpers/bridge-harness';
+
 import { CALL_LIMITS } from '../../../src/main/core/endpoint/endpoint-calls';
+import { fixtureServer, logText, type makeBridge, startServing, withEndpointTeardown } from '../../helpers/bridge-harness';
 import { scaled } from '../../helpers/time-scale';
 import { waitFor } from '../../helpers/wait';
 

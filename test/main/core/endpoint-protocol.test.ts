@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { fixtureServer, type Harness, logText, makeBridge, tearDown } from '../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { fixtureServer, logText, makeBridge, tearDown, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;

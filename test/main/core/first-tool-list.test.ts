@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
+
 import { fixtureServer, startServingHome, withEndpointTeardown } from '../../helpers/bridge-harness';
+import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { scaled } from '../../helpers/time-scale';
 import { waitFor } from '../../helpers/wait';
 

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { fastSupervision, fixtureServer, type Harness, makeBridge } from '../../helpers/bridge-harness';
 import { isRunning } from '../../helpers/processes';
-import { fastSupervision, fixtureServer, makeBridge, type Harness } from '../../helpers/bridge-harness';
 import { waitFor } from '../../helpers/wait';
 
 let harness: Harness | undefined;

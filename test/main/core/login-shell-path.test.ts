@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { mergePath, readLoginShellPath } from '../../../src/main/core/servers/login-shell-path';
 
 const dirs: string[] = [];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { makeBridge } from '../../helpers/bridge-harness';
 
 describe('updatePreferences', () => {

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { type Harness, makeBridge, tearDown } from '../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
-import { makeBridge, tearDown, type Harness } from '../../helpers/bridge-harness';
 
 const pkg = (name: string) => path.resolve(__dirname, `../../../node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 let xiaozhi: FakeXiaozhi | undefined;

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSseFixture, startStreamableHttpFixture, type HttpFixture } from '../../helpers/http-fixtures';
-import { logText, makeBridge, type Harness } from '../../helpers/bridge-harness';
-import { waitFor } from '../../helpers/wait';
+
 import { remoteHeaders } from '../../../src/main/core/io/remote-headers';
+import { type Harness, logText, makeBridge } from '../../helpers/bridge-harness';
+import { type HttpFixture, startSseFixture, startStreamableHttpFixture } from '../../helpers/http-fixtures';
+import { waitFor } from '../../helpers/wait';
 
 let fixtures: HttpFixture[] = [];
 let harness: Harness | undefined;

@@ -1,9 +1,11 @@
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeSession } from '../../helpers/fake-xiaozhi';
+
 import { fixtureServer, type Harness } from '../../helpers/bridge-harness';
-import { EVERYDAY_PUBLISHED, catalogServer, loadPublished } from '../../helpers/catalogs';
-import { startRouterRun, type RouterRun } from '../../helpers/router-run';
+import { catalogServer, EVERYDAY_PUBLISHED, loadPublished } from '../../helpers/catalogs';
+import type { FakeSession } from '../../helpers/fake-xiaozhi';
+import { type RouterRun, startRouterRun } from '../../helpers/router-run';
 import { scaled } from '../../helpers/time-scale';
 
 /**

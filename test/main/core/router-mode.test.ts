@@ -1,12 +1,14 @@
 import fs from 'node:fs';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { BUILTIN_SERVER } from '../../../src/main/core/hub/builtin/builtin-tools';
 import { CANCEL_TASK_TOOL, TASK_STATUS_TOOL } from '../../../src/main/core/long-calls/task-tools';
-import type { FakeSession } from '../../helpers/fake-xiaozhi';
 import type { Harness } from '../../helpers/bridge-harness';
 import { catalogNames, loadQueries } from '../../helpers/catalogs';
+import type { FakeSession } from '../../helpers/fake-xiaozhi';
+import { type CatalogRouterRun, expectFoundInTop3, startCatalogRouterRun } from '../../helpers/router-run';
 import { scaled } from '../../helpers/time-scale';
-import { expectFoundInTop3, startCatalogRouterRun, type CatalogRouterRun } from '../../helpers/router-run';
 
 /**
  * Router mode end to end: 10 real servers with 300 realistic tools behind one endpoint that is

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { CATALOG_SERVER } from '../../helpers/catalogs';
-import { startRouterRun, type RouterRun } from '../../helpers/router-run';
+import { type RouterRun, startRouterRun } from '../../helpers/router-run';
 
 /**
  * A server of the user's own may have tools called call_tool or find_tools: MCP gateways with a

@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { Bridge } from '../../../src/main/core/bridge/bridge';
 import { loadConfigFile } from '../../../src/main/core/config/load-config';
 import { FileSettingsStore } from '../../../src/main/core/config/settings-store';
 import { exportConfig } from '../../../src/main/core/import/export-config';
 import { LogBook } from '../../../src/main/core/logs/log-book';
-import { fixtureServer, makeBridge, type Harness } from '../../helpers/bridge-harness';
-import { waitFor } from '../../helpers/wait';
+import { fixtureServer, type Harness, makeBridge } from '../../helpers/bridge-harness';
 import { tempDirs } from '../../helpers/temp-dirs';
+import { waitFor } from '../../helpers/wait';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZWNyZXQifQ.dG9wLXNlY3JldC1zaWc';
 const OPENAI = 'oa-9f8e7d6c5b4a39281706';

@@ -2,11 +2,13 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it, vi } from 'vitest';
+
 import { commandChannel } from '../../../src/shared/bridge-client';
-import { waitFor } from '../../helpers/wait';
 import { FakeQuittingApp } from '../../helpers/electron-mock';
 import { scaled } from '../../helpers/time-scale';
+import { waitFor } from '../../helpers/wait';
 
 /**
  * The composition root, wired against a stand-in Electron: it must build one bridge, bind IPC,

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+
+import { notifyConfirmations } from '../../../src/main/electron/confirm-notifications';
 import type { PendingConfirmation } from '../../../src/shared/confirmations';
 import { translator } from '../../../src/shared/i18n/translate';
 import { FakeNotification } from '../../helpers/electron-mock';
-import { notifyConfirmations } from '../../../src/main/electron/confirm-notifications';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
 

@@ -1,15 +1,17 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { connectModeArgs, desktopConnectCommand } from '../../../src/main/electron/connect-mode';
+
 import { clientEntry } from '../../../src/main/core/local-server/client-entries';
-import { startLocalServerApp } from '../../helpers/local-server-app';
+import { connectModeArgs, desktopConnectCommand } from '../../../src/main/electron/connect-mode';
 import { closedAfterEach } from '../../helpers/closed-after-each';
-import { waitFor } from '../../helpers/wait';
+import { startLocalServerApp } from '../../helpers/local-server-app';
 import { tempDirs } from '../../helpers/temp-dirs';
+import { waitFor } from '../../helpers/wait';
 
 /**
  * The desktop app's `connect` mode: Claude Desktop starts the app's own binary with `connect`

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IpcMainInvokeEvent } from 'electron';
-import { makeBridge, fixtureServer, type Harness } from '../../helpers/bridge-harness';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { fixtureServer, type Harness, makeBridge } from '../../helpers/bridge-harness';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
 const { electronMock } = await import('../../helpers/electron-mock');

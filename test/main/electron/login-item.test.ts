@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { autostartEntry, getLaunchAtLogin, setLaunchAtLogin, type LoginItemApp } from '../../../src/main/electron/login-item';
+
+import { autostartEntry, getLaunchAtLogin, type LoginItemApp, setLaunchAtLogin } from '../../../src/main/electron/login-item';
 import { tempDirs } from '../../helpers/temp-dirs';
 
 const tempDir = tempDirs('xt-login-');

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it, vi } from 'vitest';
+
+import { FileVault, TOKENS_FILE_NAME } from '../../../src/main/core/oauth/token-vault';
 import { tempDirs } from '../../helpers/temp-dirs';
-import { TOKENS_FILE_NAME, FileVault } from '../../../src/main/core/oauth/token-vault';
 
 /** A keychain stand-in: reversible, and nothing of the plain text shows in what it returns. */
 const keychain = vi.hoisted(() => ({

@@ -1,12 +1,14 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it, vi } from 'vitest';
+
 import { isAlive } from '../../../src/main/core/servers/process-tree';
 import { defaultSettings } from '../../../src/shared/settings';
 import { fixtureServer, makeBridge } from '../../helpers/bridge-harness';
-import { waitFor } from '../../helpers/wait';
 import { tempDirs } from '../../helpers/temp-dirs';
+import { waitFor } from '../../helpers/wait';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
 const { FakeQuittingApp } = await import('../../helpers/electron-mock');

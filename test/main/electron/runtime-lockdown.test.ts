@@ -2,11 +2,13 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { appProtocolHandler, PAGE_URL, APP_ORIGIN } from '../../../src/main/electron/app-protocol';
-import { lockPermissions, permitted } from '../../../src/main/electron/permissions';
-import { installCrashGuard, type CrashChoice } from '../../../src/main/electron/crash-guard';
+
 import { LogBook, rotatingFileSink } from '../../../src/main/core/logs/log-book';
+import { APP_ORIGIN, appProtocolHandler, PAGE_URL } from '../../../src/main/electron/app-protocol';
+import { type CrashChoice, installCrashGuard } from '../../../src/main/electron/crash-guard';
+import { lockPermissions, permitted } from '../../../src/main/electron/permissions';
 import { waitFor } from '../../helpers/wait';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-lockdown-'));

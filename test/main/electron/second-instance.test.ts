@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it, vi } from 'vitest';
+
 import { FakeQuittingApp } from '../../helpers/electron-mock';
 import { waitFor } from '../../helpers/wait';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { BackgroundTask } from '../../../src/shared/status';
-import { translator } from '../../../src/shared/i18n/translate';
-import { FakeNotification } from '../../helpers/electron-mock';
+
 import { notifyFinishedTasks } from '../../../src/main/electron/task-notifications';
+import { translator } from '../../../src/shared/i18n/translate';
+import type { BackgroundTask } from '../../../src/shared/status';
+import { FakeNotification } from '../../helpers/electron-mock';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
 

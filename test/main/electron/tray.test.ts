@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { BridgeState } from '../../../src/shared/status';
+
 import { translator } from '../../../src/shared/i18n/translate';
+import type { BridgeState } from '../../../src/shared/status';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
 const { FakeTray } = await import('../../helpers/electron-mock');

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import yaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { trayMenu } from '../../../src/main/electron/tray-status';
+import { installKind } from '../../../src/main/electron/updates/electron-updater-backend';
+import { classifyUpdateError } from '../../../src/main/electron/updates/update-errors';
 import {
   channelFileName,
   feedPage,
@@ -10,13 +15,10 @@ import {
   manualDownloadUrl,
   updateFeed,
 } from '../../../src/main/electron/updates/update-feed';
-import { classifyUpdateError } from '../../../src/main/electron/updates/update-errors';
-import { installKind } from '../../../src/main/electron/updates/electron-updater-backend';
-import { trayMenu } from '../../../src/main/electron/tray-status';
 import { translator } from '../../../src/shared/i18n/translate';
 import { SettingsSchema } from '../../../src/shared/settings';
-import { makeBridge, type Harness } from '../../helpers/bridge-harness';
 import type { UpdateStatus } from '../../../src/shared/updates';
+import { type Harness, makeBridge } from '../../helpers/bridge-harness';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

@@ -5,16 +5,18 @@ import http from 'node:http';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { LogBook } from '../../../src/main/core/logs/log-book';
-import { UpdateController, type UpdaterBackend } from '../../../src/main/electron/updates/update-controller';
 import { logTo, newCancellationToken, timeOutUnanswered } from '../../../src/main/electron/updates/electron-updater-backend';
+import { UpdateController, type UpdaterBackend } from '../../../src/main/electron/updates/update-controller';
 import { channelFileName, checkFeedFileSize } from '../../../src/main/electron/updates/update-feed';
 import type { UpdateSettings } from '../../../src/shared/settings';
 import type { UpdateStatus } from '../../../src/shared/updates';
-import { waitFor } from '../../helpers/wait';
-import { FILE, payload, sha512, startFeed, yml, type Feed } from '../../helpers/update-feed';
 import { scaled } from '../../helpers/time-scale';
+import { type Feed, FILE, payload, sha512, startFeed, yml } from '../../helpers/update-feed';
+import { waitFor } from '../../helpers/wait';
 
 /**
  * electron-updater itself, against a real HTTP server on 127.0.0.1 serving real latest*.yml files.

@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
+
 import { describe, expect, it } from 'vitest';
+
 import { watchWake } from '../../../src/main/electron/wake-watch';
 import { waitFor } from '../../helpers/wait';
 

@@ -1,10 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { desktopWatchdogCommand } from '../../../src/main/electron/watchdog-mode';
+
 import { isAlive } from '../../../src/main/core/servers/process-tree';
+import { desktopWatchdogCommand } from '../../../src/main/electron/watchdog-mode';
 import { fixtureServer } from '../../helpers/bridge-harness';
 import { isRunning } from '../../helpers/processes';
 import { waitFor } from '../../helpers/wait';

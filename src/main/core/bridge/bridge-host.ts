@@ -2,13 +2,13 @@ import type { HostInfo } from '../../../shared/host';
 import type { ToolMode } from '../../../shared/settings';
 import type { UpdateStatus } from '../../../shared/updates';
 import type { SettingsStore } from '../config/settings-store';
+import type { RunningCopies } from '../instances/running-copies';
 import type { ConnectCommand } from '../local-server/client-entries';
 import type { LocalServerOverrides } from '../local-server/local-server-controller';
 import type { LogBook } from '../logs/log-book';
+import type { TokenVault } from '../oauth/token-vault';
 import type { RuntimePins } from '../runtimes/runtime-pins';
 import type { Supervision } from '../servers/child-server';
-import type { TokenVault } from '../oauth/token-vault';
-import type { RunningCopies } from '../instances/running-copies';
 
 /** What the hosting process (the desktop app, the CLI, a test) hands its one `Bridge`. */
 export interface BridgeOptions {

@@ -1,19 +1,19 @@
 import { countOf } from '../../../shared/count-words';
+import { sameEndpointAs } from '../../../shared/endpoint-url';
+import type { Language } from '../../../shared/i18n/translate';
+import { problem } from '../../../shared/problem';
 import type { Settings, ToolMode } from '../../../shared/settings';
 import type { EndpointStatus } from '../../../shared/status';
-import { problem } from '../../../shared/problem';
-import { sameEndpointAs } from '../../../shared/endpoint-url';
-import { endpointFingerprint, type RunningCopies } from '../instances/running-copies';
-import type { ChangeQueue } from './change-queue';
 import { EndpointLink } from '../endpoint/endpoint-link';
 import type { ToolHub } from '../hub/tool-hub';
+import { endpointFingerprint, type RunningCopies } from '../instances/running-copies';
 import type { CallHistory } from '../logs/call-history';
 import type { LogBook } from '../logs/log-book';
-import { EndpointCatalogs, type EndpointMode } from '../serving/endpoint-catalogs';
-import { APP_VERSION } from '../system/version';
-import type { Language } from '../../../shared/i18n/translate';
 import type { BackgroundCalls } from '../long-calls/background-calls';
 import { answerAfterMs } from '../long-calls/patience';
+import { EndpointCatalogs, type EndpointMode } from '../serving/endpoint-catalogs';
+import { APP_VERSION } from '../system/version';
+import type { ChangeQueue } from './change-queue';
 
 export interface EndpointFleetOptions {
   settings(): Settings;

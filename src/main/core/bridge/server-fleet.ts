@@ -1,15 +1,15 @@
+import type { Language } from '../../../shared/i18n/translate';
 import { mirrorEnv, mirrorUrls } from '../../../shared/mirrors';
-import type { RuntimeProvider } from '../runtimes/child-runtime';
 import { isMcpServer, type ServerSettings, type Settings } from '../../../shared/settings';
 import type { ServerStatus } from '../../../shared/status';
 import type { ToolSource } from '../hub/tool-hub';
-import type { ChangeQueue } from './change-queue';
 import type { LogBook, Logger } from '../logs/log-book';
+import type { RuntimeProvider } from '../runtimes/child-runtime';
 import { ChildServer, type ChildServerOptions, type Supervision } from '../servers/child-server';
+import type { ServerNotice } from '../servers/server-notice';
 import { StartGrace } from '../servers/start-grace';
 import { ServiceServer } from '../services/service-server';
-import type { ServerNotice } from '../servers/server-notice';
-import type { Language } from '../../../shared/i18n/translate';
+import type { ChangeQueue } from './change-queue';
 
 /** What the fleet holds of a server: an MCP server (`ChildServer`) or a web service (`ServiceServer`), alike to the hub. */
 export interface FleetServer extends ToolSource {

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { z } from 'zod';
-import { CatalogueEntrySchema, type Catalogue, type CatalogueEntry } from '../../../shared/catalogue';
+
+import { type Catalogue, type CatalogueEntry, CatalogueEntrySchema } from '../../../shared/catalogue';
 import type { Logger } from '../logs/log-book';
 import { failureText } from '../problems/failure-cause';
 import { fetchRegistry } from './registry-catalogue';

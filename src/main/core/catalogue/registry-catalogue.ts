@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { valueLabel } from '../../../shared/value-label';
-import { CatalogueEntrySchema, type CatalogueEntry, type CatalogueValue } from '../../../shared/catalogue';
+
+import { type CatalogueEntry, CatalogueEntrySchema, type CatalogueValue } from '../../../shared/catalogue';
 import { nameRecord } from '../../../shared/own';
+import { valueLabel } from '../../../shared/value-label';
 
 /**
  * Reads the official MCP registry's public API (`GET /v0/servers`, cursor-paged) and keeps the

@@ -1,4 +1,4 @@
-import { CatalogueFileSchema, type CatalogueEntry } from '../../../shared/catalogue';
+import { type CatalogueEntry, CatalogueFileSchema } from '../../../shared/catalogue';
 import data from './catalogue.json';
 
 /** The servers that come with the app (validated here, and entry by entry in a test). */

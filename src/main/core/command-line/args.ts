@@ -1,7 +1,8 @@
 import { parseArgs as nodeParseArgs } from 'node:util';
-import { translate, type MessageKey, type Translate } from '../../../shared/i18n/translate';
+
+import { type MessageKey, type Translate, translate } from '../../../shared/i18n/translate';
+import { type NameRecord, nameRecord } from '../../../shared/own';
 import { closest } from '../../../shared/suggest';
-import { nameRecord, type NameRecord } from '../../../shared/own';
 
 /** One option a command accepts. `value` names its argument (`FILE`); without it, it is a switch. */
 export interface OptionSpec {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
+import { type Translate, translator } from '../../../shared/i18n/translate';
+import { type NameRecord, own } from '../../../shared/own';
 import { octalMode } from '../system/atomic-write';
 import { UsageError } from './args';
-import { translator, type Translate } from '../../../shared/i18n/translate';
-import { own, type NameRecord } from '../../../shared/own';
 
 /**
  * Secrets the CLI takes (the local server's token, an endpoint URL with its token) come from a

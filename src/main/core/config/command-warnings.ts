@@ -1,6 +1,6 @@
 import { mirrorUrls } from '../../../shared/mirrors';
+import { installCommand, RUNTIME_LABEL, runtimeNeed } from '../../../shared/runtime-need';
 import type { Settings } from '../../../shared/settings';
-import { installCommand, runtimeNeed, RUNTIME_LABEL } from '../../../shared/runtime-need';
 import { findOnPath } from '../system/find-on-path';
 import type { ConfigProblem } from './json-text';
 

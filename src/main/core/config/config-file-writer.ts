@@ -1,22 +1,23 @@
 import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
+
+import { isRecord } from '../../../shared/is-record';
+import { ModelSettingsSchema, SamplingBoundsSchema } from '../../../shared/model-settings';
+import { nameRecord, own } from '../../../shared/own';
+import { CozeWorkflowSchema, HttpRequestToolSchema, ServiceInputSchema } from '../../../shared/service-settings';
 import {
   ConnectionSettingsSchema,
   EndpointSettingsSchema,
   LimitsSchema,
   LocalServerSettingsSchema,
   ServerSettingsSchema,
+  type Settings,
   SettingsSchema,
   ToolSetSchema,
   UpdateSettingsSchema,
-  type Settings,
 } from '../../../shared/settings';
-import { CozeWorkflowSchema, HttpRequestToolSchema, ServiceInputSchema } from '../../../shared/service-settings';
-import { isRecord } from '../../../shared/is-record';
-import { ModelSettingsSchema, SamplingBoundsSchema } from '../../../shared/model-settings';
 import { closest } from '../../../shared/suggest';
 import { nativeMigratedKeys } from './migrations';
-import { nameRecord, own } from '../../../shared/own';
 
 /**
  * How a config file is written back: only what our settings say changes. Keys the schema does not

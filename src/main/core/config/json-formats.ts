@@ -1,10 +1,11 @@
 import path from 'node:path';
+
 import type { ImportFormat } from '../../../shared/import';
+import { isRecord } from '../../../shared/is-record';
+import { type NameRecord, nameRecord } from '../../../shared/own';
 import type { ConnectionSettings, ServerSettings, ToolSettings } from '../../../shared/settings';
 import type { ConfigProblem, JsonDocument, JsonPath } from './json-text';
 import type { InputDeclaration } from './placeholders';
-import { isRecord } from '../../../shared/is-record';
-import { nameRecord, type NameRecord } from '../../../shared/own';
 
 /** The JSON formats (Codex's TOML and a bare endpoint URL are read before any JSON). */
 export type JsonFormat = Exclude<ImportFormat, 'codex' | 'endpoint-url'>;

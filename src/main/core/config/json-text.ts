@@ -1,7 +1,8 @@
+import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+
 import { FORBIDDEN_KEYS, formatKeyPath, type KeyPath } from '../../../shared/forbidden-keys';
-import { problem as aProblem, type Problem } from '../../../shared/problem';
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { own, setOwn } from '../../../shared/own';
+import { type Problem, problem as aProblem } from '../../../shared/problem';
 
 /** One thing wrong with a config file, said where it is. */
 export interface ConfigProblem {

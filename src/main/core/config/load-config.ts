@@ -1,20 +1,22 @@
 import fs from 'node:fs';
+
 import type { z } from 'zod';
-import { issueProblem, readableIssueMessage } from '../../../shared/zod-issue';
-import { problem } from '../../../shared/problem';
-import type { ImportFormat } from '../../../shared/import';
-import { DEFAULT_LOCAL_SERVER_PORT, DEFAULT_TOOL_SET, SettingsSchema, defaultSettings, type Settings } from '../../../shared/settings';
-import { isPlaceholderEndpoint, parseMcpConfig, withoutOwnEntries, type ParsedConfig } from './parse-config';
-import { environmentValue, fillInputs } from './placeholders';
-import { secretValues } from '../secrets/bridge-secrets';
-import { isOwnEntry, OWN_ENTRY_SKIPPED } from './own-entry';
-import { ENV_ENDPOINT_ID } from './settings-store';
-import { unknownKeys } from './config-file-writer';
-import { ConfigError, JsonDocument, type ConfigProblem, type JsonPath } from './json-text';
-import { nativeMigratedKeys, upgradeNativeConfig } from './migrations';
-import { isRecord } from '../../../shared/is-record';
-import { nameRecord, type NameRecord } from '../../../shared/own';
+
 import { cleanEndpointUrl, endpointIdentity, type EndpointUrlDebris } from '../../../shared/endpoint-url';
+import type { ImportFormat } from '../../../shared/import';
+import { isRecord } from '../../../shared/is-record';
+import { type NameRecord, nameRecord } from '../../../shared/own';
+import { problem } from '../../../shared/problem';
+import { DEFAULT_LOCAL_SERVER_PORT, DEFAULT_TOOL_SET, defaultSettings, type Settings, SettingsSchema } from '../../../shared/settings';
+import { issueProblem, readableIssueMessage } from '../../../shared/zod-issue';
+import { secretValues } from '../secrets/bridge-secrets';
+import { unknownKeys } from './config-file-writer';
+import { ConfigError, type ConfigProblem, JsonDocument, type JsonPath } from './json-text';
+import { nativeMigratedKeys, upgradeNativeConfig } from './migrations';
+import { isOwnEntry, OWN_ENTRY_SKIPPED } from './own-entry';
+import { isPlaceholderEndpoint, type ParsedConfig, parseMcpConfig, withoutOwnEntries } from './parse-config';
+import { environmentValue, fillInputs } from './placeholders';
+import { ENV_ENDPOINT_ID } from './settings-store';
 
 export { isPlaceholderEndpoint };
 

@@ -1,4 +1,4 @@
-import { DEFAULT_TOOL_SET, SettingsSchema, type Settings } from '../../../shared/settings';
+import { DEFAULT_TOOL_SET, type Settings, SettingsSchema } from '../../../shared/settings';
 import { firstIssue } from '../../../shared/zod-issue';
 
 export const CURRENT_SETTINGS_VERSION = 2;

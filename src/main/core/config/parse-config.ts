@@ -1,13 +1,14 @@
 import type * as SmolToml from 'smol-toml';
+
+import { forbiddenKeyPaths } from '../../../shared/forbidden-keys';
 import type { ImportFormat, ImportInput } from '../../../shared/import';
+import { isRecord } from '../../../shared/is-record';
+import { type NameRecord, nameRecord } from '../../../shared/own';
 import type { ConnectionSettings, ServerSettings, ToolSettings } from '../../../shared/settings';
 import { JSON_ADAPTERS, jsonFormat } from './json-formats';
-import { forbiddenKeyPaths } from '../../../shared/forbidden-keys';
-import { ConfigError, JsonDocument, formatPath, type ConfigProblem, type JsonPath } from './json-text';
-import { convertServerEntry } from './server-entry';
+import { ConfigError, type ConfigProblem, formatPath, JsonDocument, type JsonPath } from './json-text';
 import { collectInputs, type InputDeclaration, type PlaceholderUse } from './placeholders';
-import { isRecord } from '../../../shared/is-record';
-import { nameRecord, type NameRecord } from '../../../shared/own';
+import { convertServerEntry } from './server-entry';
 
 export { flavourByLocation, isPlaceholderEndpoint, nameForSnippet } from './json-formats';
 

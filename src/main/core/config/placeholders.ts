@@ -1,9 +1,10 @@
 import os from 'node:os';
-import { isMcpServer, type ServerSettings } from '../../../shared/settings';
-import type { ImportInput } from '../../../shared/import';
+
 import { formatKeyPath, type KeyPath } from '../../../shared/forbidden-keys';
-import { maskSecret } from '../logs/redact';
+import type { ImportInput } from '../../../shared/import';
 import { own } from '../../../shared/own';
+import { isMcpServer, type ServerSettings } from '../../../shared/settings';
+import { maskSecret } from '../logs/redact';
 
 const PLACEHOLDER = /\$\{(input:[^}]+|env:[^}]+|workspaceFolder|userHome)\}/g;
 

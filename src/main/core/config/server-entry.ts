@@ -1,8 +1,8 @@
-import { OAuthSettingsSchema, ServerSettingsSchema, type ServerSettings } from '../../../shared/settings';
-import { isServiceKind } from '../../../shared/service-settings';
-import type { JsonPath } from './json-text';
 import { isRecord } from '../../../shared/is-record';
 import { nameRecord, own } from '../../../shared/own';
+import { isServiceKind } from '../../../shared/service-settings';
+import { OAuthSettingsSchema, type ServerSettings, ServerSettingsSchema } from '../../../shared/settings';
+import type { JsonPath } from './json-text';
 
 export interface EntryIssue {
   path: JsonPath;

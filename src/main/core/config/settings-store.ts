@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import { SettingsSchema, type Settings } from '../../../shared/settings';
-import { configFileText } from './config-file-writer';
-import { removeOrphanedTempFiles, startAtomicWrite, type AtomicWrite, type WriteOptions } from '../system/atomic-write';
+
+import { type Settings, SettingsSchema } from '../../../shared/settings';
 import { holdsSecrets } from '../secrets/bridge-secrets';
+import { type AtomicWrite, removeOrphanedTempFiles, startAtomicWrite, type WriteOptions } from '../system/atomic-write';
+import { configFileText } from './config-file-writer';
 
 /** Where settings live: electron-store in the app, a file for the CLI, memory in tests. */
 export interface SettingsStore {

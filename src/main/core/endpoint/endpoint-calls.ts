@@ -1,12 +1,13 @@
 import { ErrorCode, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import type { CallAnswer } from '../hub/tool-hub';
-import type { Logger } from '../logs/log-book';
-import type { CallableTools } from '../serving/settling-tools';
-import { CallAbort } from '../io/call-signal';
+
+import { type Language, translate } from '../../../shared/i18n/translate';
 import { errorResult, resultText } from '../hub/result-shaping';
-import { translate, type Language } from '../../../shared/i18n/translate';
+import type { CallAnswer } from '../hub/tool-hub';
+import { CallAbort } from '../io/call-signal';
+import type { Logger } from '../logs/log-book';
 import type { BackgroundCalls, WatchedCall } from '../long-calls/background-calls';
 import { spokenTool, stillWorkingText } from '../long-calls/voice-texts';
+import type { CallableTools } from '../serving/settling-tools';
 import { onConnection, voiceSession } from './voice-session';
 
 export interface ToolCallRequest {

@@ -1,4 +1,4 @@
-import { problem, type Problem } from '../../../shared/problem';
+import { type Problem, problem } from '../../../shared/problem';
 import { failureCause, failureText } from '../problems/failure-cause';
 
 /**

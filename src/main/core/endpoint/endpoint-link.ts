@@ -1,16 +1,21 @@
 import WebSocket from 'ws';
-import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
-import type { EndpointState, EndpointStatus } from '../../../shared/status';
+
 import type { Language } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
+import type { ConnectionSettings, EndpointSettings } from '../../../shared/settings';
+import type { EndpointState, EndpointStatus } from '../../../shared/status';
+import type { RunningCopy } from '../instances/running-copies';
 import { Backoff } from '../io/backoff';
-import { redactProblem } from '../secrets/bridge-secrets';
+import type { Corkable } from '../io/cork';
 import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
+import { redactProblem } from '../secrets/bridge-secrets';
 import type { EndpointTools } from '../serving/endpoint-catalogs';
 import type { SettlingTools } from '../serving/settling-tools';
+import type { LongCallOptions } from './endpoint-calls';
 import {
   closedWith,
+  type EndpointFailure,
   failureLine,
   heldByAnother,
   isReplaced,
@@ -20,14 +25,10 @@ import {
   replacedBy,
   socketFailed,
   tooBig,
-  type EndpointFailure,
 } from './endpoint-failure';
-import { checkRelay, relayCallUrl, type RelayVerdict } from './relay-check';
-import type { RunningCopy } from '../instances/running-copies';
 import { EndpointSession } from './endpoint-session';
-import type { LongCallOptions } from './endpoint-calls';
+import { checkRelay, relayCallUrl, type RelayVerdict } from './relay-check';
 import { upgradedSocket } from './ws-server-transport';
-import type { Corkable } from '../io/cork';
 
 export interface EndpointLinkOptions {
   endpoint: EndpointSettings;

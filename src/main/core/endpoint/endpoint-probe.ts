@@ -1,14 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import WebSocket from 'ws';
+
 import type { EndpointTest } from '../../../shared/endpoint-test';
+import { isXiaozhiMe } from '../../../shared/endpoint-url';
+import { problem } from '../../../shared/problem';
 import type { ToolHub } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
 import { redactText } from '../logs/redact';
-import { closedWith, failureLine, needsTheUser, refusedWith, socketFailed, type EndpointFailure } from './endpoint-failure';
+import { closedWith, type EndpointFailure, failureLine, needsTheUser, refusedWith, socketFailed } from './endpoint-failure';
 import { checkRelay, relayCallUrl, type RelayVerdict } from './relay-check';
-import { isXiaozhiMe } from '../../../shared/endpoint-url';
-import { problem } from '../../../shared/problem';
 import { WsServerTransport } from './ws-server-transport';
 
 export interface ProbeOptions {

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
+
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Language } from '../../../shared/i18n/translate';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type WebSocket from 'ws';
+
+import type { Language } from '../../../shared/i18n/translate';
+import type { Corkable } from '../io/cork';
 import type { Logger } from '../logs/log-book';
 import type { EndpointTools } from '../serving/endpoint-catalogs';
 import type { SettlingTools } from '../serving/settling-tools';
 import { EndpointCalls, type LongCallOptions } from './endpoint-calls';
 import { SessionNames } from './session-names';
 import { WsServerTransport } from './ws-server-transport';
-import type { Corkable } from '../io/cork';
 
 export interface EndpointSessionOptions {
   /** What the endpoint is served; lists and calls of names not there yet wait for servers still starting. */

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+
 import WebSocket from 'ws';
+
 import { isXiaozhiMe } from '../../../shared/endpoint-url';
 
 /**

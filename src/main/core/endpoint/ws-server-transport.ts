@@ -1,10 +1,11 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type WebSocket from 'ws';
-import type { Logger } from '../logs/log-book';
-import { corkForThisTurn, type Corkable } from '../io/cork';
-import { isRecord } from '../../../shared/is-record';
+
 import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
+import { isRecord } from '../../../shared/is-record';
+import { type Corkable, corkForThisTurn } from '../io/cork';
+import type { Logger } from '../logs/log-book';
 import type { ToolCallRequest } from './endpoint-calls';
 
 /** Answers not yet sent past which the other side is taken to have stopped reading (xiaozhi reads at once). */

@@ -1,12 +1,13 @@
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020';
-import { translate, type Language } from '../../../shared/i18n/translate';
-import type { Logger } from '../logs/log-book';
-import { explainArguments, explainOutput } from './argument-words';
-import { DATA_KEYS, MAP_KEYS, isNode, resolveLocalRef } from '../../../shared/schema-refs';
-import { servedSchema } from '../servers/served-schema';
+
+import { type Language, translate } from '../../../shared/i18n/translate';
 import { own } from '../../../shared/own';
+import { DATA_KEYS, isNode, MAP_KEYS, resolveLocalRef } from '../../../shared/schema-refs';
+import type { Logger } from '../logs/log-book';
+import { servedSchema } from '../servers/served-schema';
+import { explainArguments, explainOutput } from './argument-words';
 
 /**
  * Checks a call's arguments against the tool's input schema before the call leaves the bridge,

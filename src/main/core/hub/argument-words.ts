@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import { hasMessage, translate, type Language, type MessageKey } from '../../../shared/i18n/translate';
+
+import { hasMessage, type Language, type MessageKey, translate } from '../../../shared/i18n/translate';
 import { own } from '../../../shared/own';
 
 /**

@@ -1,4 +1,4 @@
-import { problem, type Problem } from '../../../shared/problem';
+import { type Problem, problem } from '../../../shared/problem';
 import type { SetEntry } from './set-entry';
 import type { ToolIdentity, ToolSource, ViewContext } from './tool-set-view';
 

@@ -1,6 +1,6 @@
+import { sentences, translate } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
 import type { ConfirmedIn } from '../../../shared/status';
-import { sentences, translate } from '../../../shared/i18n/translate';
 import { actionTitle, describeAction } from './action-description';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
 import { CONFIRM_TOOL } from './builtin/confirm-tool';

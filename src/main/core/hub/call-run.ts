@@ -1,14 +1,15 @@
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+import { type Language, sentences, translate } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
-import { sentences, translate, type Language } from '../../../shared/i18n/translate';
-import { ServerUnavailableError } from '../problems/server-unavailable';
 import { errorText } from '../problems/error-text';
 import { ProblemError } from '../problems/server-problems';
+import { ServerUnavailableError } from '../problems/server-unavailable';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
 import type { VoiceCall, VoiceCallNote } from './builtin/voice-calls';
 import { resultText, textResult } from './result-shaping';
-import { spokenServiceError } from './spoken-error';
 import type { SetEntry } from './set-entry';
+import { spokenServiceError } from './spoken-error';
 import type { ToolCall } from './tool-call';
 import type { CallAnswer, SourceCallOptions, ToolSource, ViewContext } from './tool-set-view';
 

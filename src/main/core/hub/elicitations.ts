@@ -1,10 +1,11 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+
 import type { ElicitField, ElicitValue, PendingElicitation } from '../../../shared/elicitations';
-import { sentences, translate, type Language } from '../../../shared/i18n/translate';
-import type { VoiceCalls } from './builtin/voice-calls';
+import { type Language, sentences, translate } from '../../../shared/i18n/translate';
+import { nameRecord } from '../../../shared/own';
 import type { VoiceQuestion } from './builtin/confirm-tool';
 import { pinHider, type PinPlace } from './builtin/confirmation-pin';
-import { nameRecord } from '../../../shared/own';
+import type { VoiceCalls } from './builtin/voice-calls';
 
 /** A server's message as a sentence the model can say back (ending with its stop). */
 function spoken(message: string): string {

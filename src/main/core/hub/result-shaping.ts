@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { translate, type Language } from '../../../shared/i18n/translate';
+
+import { type Language, translate } from '../../../shared/i18n/translate';
 
 /**
  * xiaozhi reads `isError` and the text of the first content item only, and drops messages over its

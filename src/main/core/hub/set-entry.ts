@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
 import type { PreparedTool } from './tool-pages';
 
 /** One tool of a set as named and prepared for serving (`ToolSetView` keeps them by exposed name). */

@@ -1,4 +1,4 @@
-import { hasMessage, translate, type Language } from '../../../shared/i18n/translate';
+import { hasMessage, type Language, translate } from '../../../shared/i18n/translate';
 import type { Problem } from '../../../shared/problem';
 
 /**

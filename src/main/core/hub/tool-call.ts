@@ -1,11 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+import type { Problem } from '../../../shared/problem';
 import type { CallOutcome } from '../../../shared/status';
 import type { CallInput } from '../logs/call-history';
-import type { Problem } from '../../../shared/problem';
 import { withoutPin } from './builtin/confirmation-pin';
 import { resultText, shapeResult, textResult } from './result-shaping';
-import { spokenError } from './spoken-error';
 import type { SetEntry } from './set-entry';
+import { spokenError } from './spoken-error';
 import type { CallAnswer, CallContext, ViewContext } from './tool-set-view';
 
 /**

@@ -1,25 +1,26 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+import type { Language } from '../../../shared/i18n/translate';
 import { DEFAULT_TOOL_SET, type NamingPolicy, type ToolSet } from '../../../shared/settings';
 import type { CatalogSummary, CatalogTool, ToolSetSummary } from '../../../shared/status';
 import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
-import { responseBytes } from './result-shaping';
-import type { Language } from '../../../shared/i18n/translate';
-import type { Page, ServedTool } from './tool-pages';
 import { ArgumentCheck } from './argument-check';
+import { responseBytes } from './result-shaping';
+import type { Page, ServedTool } from './tool-pages';
 import {
-  ToolSetView,
   type CallAnswer,
   type CallContext,
   type ToolRef,
+  ToolSetView,
   type ToolSource,
   type ViewContext,
   type VoiceGuard,
 } from './tool-set-view';
 
+export { servedSchema } from '../servers/served-schema';
 export type { CallAnswer, CallContext, CatalogView, ToolSource } from './tool-set-view';
 export { ToolSetView } from './tool-set-view';
-export { servedSchema } from '../servers/served-schema';
 
 export interface HubSettings {
   naming: NamingPolicy;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import type { ServerSettings } from '../../../shared/settings';
 
 /** What function-calling APIs accept, and so what xiaozhi can hand its LLM. */

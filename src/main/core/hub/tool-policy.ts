@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerSettings, ToolPolicy } from '../../../shared/settings';
+
 import { own } from '../../../shared/own';
+import type { ServerSettings, ToolPolicy } from '../../../shared/settings';
 
 /**
  * Whether a tool called by voice runs at once, is held until the user confirms it, or is refused.

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_TOOL_SET, type Settings, type ToolSet, type ToolSettings } from '../../../shared/settings';
+
 import { isAllowedKey, KEY_NAME_RULE } from '../../../shared/forbidden-keys';
 import { nameRecord, own } from '../../../shared/own';
+import { DEFAULT_TOOL_SET, type Settings, type ToolSet, type ToolSettings } from '../../../shared/settings';
 
 /**
  * Changes to tool sets as pure functions of the settings: each returns new settings (which the

@@ -1,29 +1,30 @@
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+
+import type { Language } from '../../../shared/i18n/translate';
+import { own } from '../../../shared/own';
+import { type Problem, problem } from '../../../shared/problem';
+import type { ToolPolicy } from '../../../shared/settings';
 import { DEFAULT_TOOL_SET, type NamingPolicy, type ToolSet } from '../../../shared/settings';
 import type { CatalogSummary, CatalogTool, ConfirmedIn } from '../../../shared/status';
+import type { CallSignal } from '../io/call-signal';
 import type { CallHistory } from '../logs/call-history';
 import type { Logger } from '../logs/log-book';
 import { errorText } from '../problems/error-text';
-import { spokenError } from './spoken-error';
-import type { Language } from '../../../shared/i18n/translate';
-import { assignExposedNames, toolKey } from './tool-names';
-import { allPages, pageAt, prepareTool, type Page, type PreparedTool, type ServedTool } from './tool-pages';
 import { servedSchema } from '../servers/served-schema';
-import { problem, type Problem } from '../../../shared/problem';
 import type { ArgumentCheck } from './argument-check';
-import type { CallSignal } from '../io/call-signal';
 import { BUILTIN_SERVER } from './builtin/builtin-tools';
 import { CONFIRM_TOOL } from './builtin/confirm-tool';
-import type { Confirmations } from './builtin/confirmations';
 import type { PinPlace } from './builtin/confirmation-pin';
+import type { Confirmations } from './builtin/confirmations';
 import type { VoiceCalls } from './builtin/voice-calls';
-import type { ToolPolicy } from '../../../shared/settings';
-import { own } from '../../../shared/own';
-import type { SetEntry } from './set-entry';
 import { badArguments, entryFor, sourceOf, unavailable } from './call-admission';
 import { holdForConfirmation } from './call-hold';
 import { runCall } from './call-run';
+import type { SetEntry } from './set-entry';
+import { spokenError } from './spoken-error';
 import { ToolCall } from './tool-call';
+import { assignExposedNames, toolKey } from './tool-names';
+import { allPages, type Page, pageAt, type PreparedTool, prepareTool, type ServedTool } from './tool-pages';
 
 /** What the hub needs of a server: its tools and a way to call them. */
 export interface ToolSource {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
+
+import { sameEndpointAs } from '../../../shared/endpoint-url';
 import type { ConflictAction, ImportChoices, ImportPreview, ImportResult } from '../../../shared/import';
 import { ImportChoicesSchema } from '../../../shared/import';
-import { SettingsSchema, defaultToolSwitches, type ServerSettings, type Settings } from '../../../shared/settings';
+import { own, setOwn } from '../../../shared/own';
+import { defaultToolSwitches, type ServerSettings, type Settings, SettingsSchema } from '../../../shared/settings';
 import { firstIssue } from '../../../shared/zod-issue';
-import { sameEndpointAs } from '../../../shared/endpoint-url';
+import type { ConfigProblem } from '../config/json-text';
 import type { ParsedConfig } from '../config/parse-config';
 import { fillInputs } from '../config/placeholders';
-import type { ConfigProblem } from '../config/json-text';
-import { own, setOwn } from '../../../shared/own';
 
 export class ImportError extends Error {
   /** A file that did not parse: each problem where it stands, for the CLI to word in its reader's language. */

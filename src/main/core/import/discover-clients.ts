@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+
 import type { KnownClient } from '../../../shared/import';
 import { appDataDir, joinFor, type PlatformContext } from '../system/app-data-dir';
 

@@ -1,7 +1,7 @@
 import type { ExportFormat } from '../../../shared/import';
-import { ENV_ENDPOINT_ID } from '../config/settings-store';
-import { exportClientConfig, type EntryContext } from '../local-server/client-entries';
 import { defaultToolSwitches, isMcpServer, type ServerSettings, type Settings } from '../../../shared/settings';
+import { ENV_ENDPOINT_ID } from '../config/settings-store';
+import { type EntryContext, exportClientConfig } from '../local-server/client-entries';
 
 function entry(server: ServerSettings): Record<string, unknown> {
   // `timeout` in seconds is what Cline and others read.

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ImportConflict, ImportEndpointItem, ImportPreview, ImportServerItem } from '../../../shared/import';
-import type { Settings } from '../../../shared/settings';
-import { sameProgram as sameTarget } from '../../../shared/same-program';
+
 import { sameEndpointAs } from '../../../shared/endpoint-url';
+import type { ImportConflict, ImportEndpointItem, ImportPreview, ImportServerItem } from '../../../shared/import';
+import { sameProgram as sameTarget } from '../../../shared/same-program';
+import type { Settings } from '../../../shared/settings';
+import type { ParsedConfig } from '../config/parse-config';
 import { redactUrl } from '../logs/redact';
 import { maskServer } from '../secrets/bridge-secrets';
-import type { ParsedConfig } from '../config/parse-config';
 import { codeEnvOf } from './code-env';
 
 /** `name`, or `name-2`, `name-3`… whichever is free. */

@@ -1,16 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ImportChoicesSchema, type ImportChoices, type ImportPreview } from '../../../shared/import';
+
+import { type ImportChoices, ImportChoicesSchema, type ImportPreview } from '../../../shared/import';
+import { nameRecord } from '../../../shared/own';
 import type { Settings } from '../../../shared/settings';
-import { checkConfigSize, readConfigText } from '../config/load-config';
 import { ConfigError, formatProblem } from '../config/json-text';
+import { checkConfigSize, readConfigText } from '../config/load-config';
+import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../config/own-entry';
+import { type ParsedConfig, parseMcpConfig, withoutOwnEntries } from '../config/parse-config';
+import { environmentValue, withEnvironmentOffers } from '../config/placeholders';
+import { secretValues } from '../secrets/bridge-secrets';
 import { applyImport, ImportError } from './apply-import';
 import { buildPreview } from './import-preview';
-import { parseMcpConfig, withoutOwnEntries, type ParsedConfig } from '../config/parse-config';
-import { isOwnEntry, OWN_ENTRY_SKIPPED } from '../config/own-entry';
-import { secretValues } from '../secrets/bridge-secrets';
-import { environmentValue, withEnvironmentOffers } from '../config/placeholders';
-import { nameRecord } from '../../../shared/own';
 
 const KEEP_MS = 30 * 60_000;
 

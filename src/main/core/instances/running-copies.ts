@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { z } from 'zod';
+
 import { endpointIdentity } from '../../../shared/endpoint-url';
-import { writeFileAtomic } from '../system/atomic-write';
 import { stateDirDistrust } from '../local-server/state-file';
 import { isOwnProcess, startTimeOf } from '../servers/process-tree';
+import { writeFileAtomic } from '../system/atomic-write';
 
 /**
  * The copies of the app running with one state folder (the desktop app, `xiaozhi-tray run`), each

@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { problem, type Problem } from '../../../shared/problem';
+
+import { type Problem, problem } from '../../../shared/problem';
 import { englishText } from '../problems/server-problems';
 
 /**

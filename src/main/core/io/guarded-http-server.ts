@@ -1,4 +1,5 @@
 import http from 'node:http';
+
 import type { RefusalLog } from '../logs/refusal-log';
 
 export interface HttpLimits {

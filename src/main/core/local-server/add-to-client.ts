@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
-import { ConfigError, JsonDocument, formatProblem } from '../config/json-text';
-import type { AddToClient, AddToClientPreview } from '../../../shared/tool-set-api';
-import { MAX_CONFIG_BYTES } from '../config/load-config';
-import { octalMode, othersMode, writeFileAtomic } from '../system/atomic-write';
+
+import { findNodeAtLocation, type Node, parseTree } from 'jsonc-parser';
+
 import { isRecord } from '../../../shared/is-record';
+import type { AddToClient, AddToClientPreview } from '../../../shared/tool-set-api';
+import { ConfigError, formatProblem, JsonDocument } from '../config/json-text';
+import { MAX_CONFIG_BYTES } from '../config/load-config';
 import { maskSecret } from '../logs/redact';
-import { ENTRY_NAME, cherryStudioLink, serversKey } from './client-entries';
+import { octalMode, othersMode, writeFileAtomic } from '../system/atomic-write';
+import { cherryStudioLink, ENTRY_NAME, serversKey } from './client-entries';
 
 export class AddToClientError extends Error {}
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+
 import type { AddToClient } from '../../../shared/tool-set-api';
 import { clientToken } from './client-tokens';
 

@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import path from 'node:path';
+
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+import { type Translate, translator } from '../../../shared/i18n/translate';
 import { LOCAL_CLIENT_ID, SENDABLE_TOKEN } from '../../../shared/settings';
-import { clientToken, proofAddress, proofMatches } from './client-tokens';
-import { STATE_FILE_NAME, appStateDir, isLoopbackUrl, readStateFile, type StateLookup } from './state-file';
-import { isLoopbackHost } from '../io/http-gate';
-import { StdioRelay, type RelayTarget } from './stdio-relay';
 import type { OptionSpec } from '../command-line/args';
 import { secretOption } from '../command-line/secret-input';
-import { translator, type Translate } from '../../../shared/i18n/translate';
+import { isLoopbackHost } from '../io/http-gate';
+import { clientToken, proofAddress, proofMatches } from './client-tokens';
+import { appStateDir, isLoopbackUrl, readStateFile, STATE_FILE_NAME, type StateLookup } from './state-file';
+import { type RelayTarget, StdioRelay } from './stdio-relay';
 
 export interface ConnectOptions {
   url?: string;

@@ -1,6 +1,7 @@
 import type http from 'node:http';
+
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, type JSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 
 /** A request on its way: the answer not started yet (JSON still possible) or started as an event stream. */
 interface Open {

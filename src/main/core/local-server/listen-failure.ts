@@ -1,4 +1,4 @@
-import { problem, type Problem } from '../../../shared/problem';
+import { type Problem, problem } from '../../../shared/problem';
 
 /**
  * Why the local MCP server could not listen: a problem each UI words in its language (with what to

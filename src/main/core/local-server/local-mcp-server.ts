@@ -1,17 +1,19 @@
 import http from 'node:http';
-import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
-import type { LocalSession } from '../../../shared/status';
-import { LOCAL_CLIENT_ID } from '../../../shared/settings';
-import { localClientName } from '../../../shared/tool-set-api';
-import { RefusalLog } from '../logs/refusal-log';
-import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
-import { PROOF_NONCE, clientToken, tokenProof } from './client-tokens';
-import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed, secretDigest } from '../io/http-gate';
-import { listenError } from './listen-failure';
-import { LocalSessions, requestIds, type LocalSessionsOptions } from './local-sessions';
 
-export { MAX_CLIENT_NAME, clientName } from './local-sessions';
+import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+
+import { forbiddenKeyPaths, formatKeyPath, mayHaveForbiddenKey } from '../../../shared/forbidden-keys';
+import { LOCAL_CLIENT_ID } from '../../../shared/settings';
+import type { LocalSession } from '../../../shared/status';
+import { localClientName } from '../../../shared/tool-set-api';
+import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
+import { bearerMatches, hostAllowed, hostWithPort, isWildcardHost, originAllowed, secretDigest } from '../io/http-gate';
+import { RefusalLog } from '../logs/refusal-log';
+import { clientToken, PROOF_NONCE, tokenProof } from './client-tokens';
+import { listenError } from './listen-failure';
+import { LocalSessions, type LocalSessionsOptions, requestIds } from './local-sessions';
+
+export { clientName, MAX_CLIENT_NAME } from './local-sessions';
 
 export interface LocalMcpServerOptions extends LocalSessionsOptions {
   host: string;

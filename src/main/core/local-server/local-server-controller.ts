@@ -1,19 +1,20 @@
 import { randomBytes } from 'node:crypto';
+
+import { own } from '../../../shared/own';
+import { type Problem, problem } from '../../../shared/problem';
 import type { LocalServerSettings, Settings } from '../../../shared/settings';
 import type { LocalServerStatus } from '../../../shared/status';
 import { AddToClientSchema, localClientName } from '../../../shared/tool-set-api';
 import type { ToolSetView } from '../hub/tool-set-view';
-import type { SettlingTools } from '../serving/settling-tools';
+import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
 import type { Logger } from '../logs/log-book';
+import type { SettlingTools } from '../serving/settling-tools';
 import { clientToken } from './client-tokens';
+import { ListenError } from './listen-failure';
 import type { LocalMcpServer } from './local-mcp-server';
 import type { CallPassthrough } from './passthrough/call-passthrough';
-import { hostWithPort, isLoopbackHost, isWildcardHost } from '../io/http-gate';
-import { rememberedToken, rememberToken, removeStateFile, writeStateFile } from './state-file';
-import { ListenError } from './listen-failure';
-import { problem, type Problem } from '../../../shared/problem';
 import type { PassthroughServers } from './passthrough/upstream';
-import { own } from '../../../shared/own';
+import { rememberedToken, rememberToken, removeStateFile, writeStateFile } from './state-file';
 
 /** What the command line says for this run only (`run --mcp-port N --mcp-token-file FILE`); never saved. */
 export interface LocalServerOverrides {

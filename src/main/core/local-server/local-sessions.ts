@@ -1,20 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
+
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
   type CallToolRequest,
+  CallToolRequestSchema,
   type ClientCapabilities,
+  ListToolsRequestSchema,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+
 import type { LocalSession } from '../../../shared/status';
 import type { ToolSetView } from '../hub/tool-set-view';
-import type { SettlingTools } from '../serving/settling-tools';
 import type { Logger } from '../logs/log-book';
+import type { SettlingTools } from '../serving/settling-tools';
 import { DirectRequests } from './direct-requests';
 import type { CallPassthrough, CallSession } from './passthrough/call-passthrough';
 import { Passthrough, type PassthroughSession } from './passthrough/passthrough';

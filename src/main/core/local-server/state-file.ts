@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { z } from 'zod';
+
 import { SENDABLE_TOKEN } from '../../../shared/settings';
-import { writeFileAtomic } from '../system/atomic-write';
 import { isLoopbackHost } from '../io/http-gate';
-import { appDataDir, joinFor, type PlatformContext } from '../system/app-data-dir';
 import { isOwnProcess } from '../servers/process-tree';
+import { appDataDir, joinFor, type PlatformContext } from '../system/app-data-dir';
+import { writeFileAtomic } from '../system/atomic-write';
 
 /**
  * While the local MCP server listens, the app says where (and with which token) in a small file

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACTIVITY_KEEP_MS, MAX_ACTIVITY_SAMPLES, type ActivitySample } from '../../../shared/activity';
-import { CallOutcomeSchema } from '../../../shared/status';
-import { readTextInPieces } from '../system/text-in-pieces';
+
+import { ACTIVITY_KEEP_MS, type ActivitySample, MAX_ACTIVITY_SAMPLES } from '../../../shared/activity';
 import type { CallRecord } from '../../../shared/status';
+import { CallOutcomeSchema } from '../../../shared/status';
 import { startAtomicWrite } from '../system/atomic-write';
+import { readTextInPieces } from '../system/text-in-pieces';
 
 export const ACTIVITY_FILE_NAME = 'activity.json';
 /** Calls are written at most this often: a burst of calls is one write. */

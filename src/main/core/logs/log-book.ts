@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { Problem } from '../../../shared/problem';
 import type { LogEntry, LogLevel } from '../../../shared/status';
 import { redactProblem, redactText } from './redact';

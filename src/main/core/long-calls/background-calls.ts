@@ -1,4 +1,5 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+
 import type { BackgroundTask } from '../../../shared/status';
 
 /**

@@ -1,5 +1,5 @@
-import type { EndpointSettings } from '../../../shared/settings';
 import { isXiaozhiMe } from '../../../shared/endpoint-url';
+import type { EndpointSettings } from '../../../shared/settings';
 
 /** How long xiaozhi.me waits for a tool call (its maintainer, August 2026). */
 export const XIAOZHI_ME_PATIENCE_S = 300;

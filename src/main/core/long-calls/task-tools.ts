@@ -1,10 +1,11 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+
 import type { Language } from '../../../shared/i18n/translate';
 import { translate } from '../../../shared/i18n/translate';
-import type { BackgroundCalls } from './background-calls';
-import { spokenTool, taskListText, taskText } from './voice-texts';
 import { unknownArgumentsText } from '../hub/builtin/builtin-arguments';
 import { errorResult } from '../hub/result-shaping';
+import type { BackgroundCalls } from './background-calls';
+import { spokenTool, taskListText, taskText } from './voice-texts';
 
 /** A tool the bridge serves itself: its definition and its answer (never a server's). */
 export interface TaskTool {

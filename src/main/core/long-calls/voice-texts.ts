@@ -1,4 +1,4 @@
-import { translate, type Language } from '../../../shared/i18n/translate';
+import { type Language, translate } from '../../../shared/i18n/translate';
 import type { BackgroundTask } from '../../../shared/status';
 
 /** A tool's name as a voice says it: `deep_search` → "deep search". */

@@ -1,8 +1,9 @@
-import { translate, type Language } from '../../../shared/i18n/translate';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+import { type Language, translate } from '../../../shared/i18n/translate';
 import type { CatalogTool } from '../../../shared/status';
 import { prepareTool } from '../hub/tool-pages';
 import { servedSchema } from '../servers/served-schema';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ModelClient } from './model-client';
 
 /** How long a suggested description may be, in characters: a Chinese character says as much as an English word. */

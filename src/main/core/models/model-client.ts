@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { modelTarget, type ModelSettings } from '../../../shared/model-settings';
+
+import { type ModelSettings, modelTarget } from '../../../shared/model-settings';
 import { problem } from '../../../shared/problem';
 import { boundedFetch } from '../io/bounded-fetch';
 import { ModelError, providerProblem } from './model-problems';

@@ -1,5 +1,5 @@
-import { problem, type Problem } from '../../../shared/problem';
 import { own } from '../../../shared/own';
+import { type Problem, problem } from '../../../shared/problem';
 
 /**
  * Why the chat model could not answer, as a problem the window and the CLI word in the reader's

@@ -1,7 +1,7 @@
-import type { Settings, ToolMode } from '../../../shared/settings';
-import { modelReady, type ModelSettings } from '../../../shared/model-settings';
-import type { SentenceCheckProgress } from '../../../shared/model-api';
 import type { Language } from '../../../shared/i18n/translate';
+import type { SentenceCheckProgress } from '../../../shared/model-api';
+import { modelReady, type ModelSettings } from '../../../shared/model-settings';
+import type { Settings, ToolMode } from '../../../shared/settings';
 import { ArgumentCheck } from '../hub/argument-check';
 import type { VoiceCalls } from '../hub/builtin/voice-calls';
 import type { ToolHub } from '../hub/tool-hub';

@@ -1,9 +1,9 @@
 import type { SamplingBounds } from '../../../shared/model-settings';
 import { problem } from '../../../shared/problem';
-import type { Logger } from '../logs/log-book';
 import type { VoiceCall, VoiceCalls } from '../hub/builtin/voice-calls';
+import type { Logger } from '../logs/log-book';
 import type { ChatMessage, ModelClient } from './model-client';
-import { ModelError, modelEnglish } from './model-problems';
+import { modelEnglish, ModelError } from './model-problems';
 
 /** What our MCP client answers a server's `sampling/createMessage` with. */
 export interface SampledMessage {

@@ -1,4 +1,4 @@
-import type { CheckFailure, CheckedTool, SentenceCheck, SentenceCheckPlan, SentenceTry } from '../../../shared/model-api';
+import type { CheckedTool, CheckFailure, SentenceCheck, SentenceCheckPlan, SentenceTry } from '../../../shared/model-api';
 import type { SentenceSets } from '../../../shared/model-settings';
 import type { ToolHub } from '../hub/tool-hub';
 import type { EndpointCatalogs, EndpointMode } from '../serving/endpoint-catalogs';

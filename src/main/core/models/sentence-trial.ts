@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
+
+import { type Language, translate } from '../../../shared/i18n/translate';
 import type { SentencePick, SentenceTry } from '../../../shared/model-api';
-import { problem, type Problem } from '../../../shared/problem';
-import { translate, type Language } from '../../../shared/i18n/translate';
+import { type Problem, problem } from '../../../shared/problem';
 import type { CatalogTool } from '../../../shared/status';
 import type { ArgumentCheck } from '../hub/argument-check';
 import { BUILTIN_SERVER } from '../hub/builtin/builtin-tools';
 import { CONFIRM_TOOL } from '../hub/builtin/confirm-tool';
+import { CONFIRM_WINDOW_MS } from '../hub/builtin/confirmations';
 import { resultText } from '../hub/result-shaping';
 import type { CallAnswer, CallContext, ToolHub } from '../hub/tool-hub';
-import type { EndpointCatalogs, EndpointMode } from '../serving/endpoint-catalogs';
 import { CALL_TOOL, FIND_TOOLS } from '../router/router-tools';
-import { CONFIRM_WINDOW_MS } from '../hub/builtin/confirmations';
+import type { EndpointCatalogs, EndpointMode } from '../serving/endpoint-catalogs';
 import type { ChatMessage, ChatTool, ModelClient, ToolCall } from './model-client';
 import { ModelError } from './model-problems';
 import { servedFunctions, xiaozhiPrompt } from './served-functions';

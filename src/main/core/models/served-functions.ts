@@ -1,5 +1,5 @@
+import { type Language, translate } from '../../../shared/i18n/translate';
 import type { Page } from '../hub/tool-pages';
-import { translate, type Language } from '../../../shared/i18n/translate';
 import type { ChatMessage, ChatTool } from './model-client';
 
 /**

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { problem } from '../../../shared/problem';
 import { OAuthStop } from './server-oauth';
 

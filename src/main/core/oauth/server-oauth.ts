@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
+
 import { extractWWWAuthenticateParams, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
-import { problem, type Problem } from '../../../shared/problem';
+
+import { type Problem, problem } from '../../../shared/problem';
 import type { OAuthSettings } from '../../../shared/settings';
-import { ProblemError } from '../problems/server-problems';
-import { isLoopbackHost } from '../io/http-gate';
-import type { OAuthRecord, TokenVault } from './token-vault';
 import { loginArgument } from '../../../shared/sign-in-status';
+import { isLoopbackHost } from '../io/http-gate';
+import { ProblemError } from '../problems/server-problems';
+import type { OAuthRecord, TokenVault } from './token-vault';
 
 /**
  * One remote server's side of the SDK's OAuth client (`OAuthClientProvider`): what `auth()` reads

@@ -1,15 +1,16 @@
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { problem, type Problem } from '../../../shared/problem';
+
+import { type Problem, problem } from '../../../shared/problem';
 import type { RemoteServerSettings } from '../../../shared/settings';
-import { CLIENT_INFO } from '../system/client-info';
-import { ProblemError } from '../problems/server-problems';
-import { remoteHeaders } from '../io/remote-headers';
 import { boundedFetch } from '../io/bounded-fetch';
+import { remoteHeaders } from '../io/remote-headers';
+import { ProblemError } from '../problems/server-problems';
+import { CLIENT_INFO } from '../system/client-info';
 import { listenForRedirect } from './loopback-redirect';
 import { OAuthStop, sameIssuer, ServerOAuth } from './server-oauth';
-import { VaultRefused, VaultTooBig, type TokenVault } from './token-vault';
+import { type TokenVault, VaultRefused, VaultTooBig } from './token-vault';
 
 /**
  * A sign-in the user started (the window's Sign in button, `xiaozhi-tray login`): the server's

@@ -4,7 +4,7 @@ import type { ServerStatus } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
 import { ProblemError, say } from '../problems/server-problems';
 import { followByFetch, opensByFetch, signsInByItself } from './open-authorization';
-import { signInProblem, startSignIn, type SignIn } from './sign-in';
+import { type SignIn, signInProblem, startSignIn } from './sign-in';
 import type { TokenVault } from './token-vault';
 
 /** What stops a server for the user until they sign in: the server is started again once they have. */

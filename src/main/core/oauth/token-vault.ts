@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { z } from 'zod';
-import { writeFileAtomic } from '../system/atomic-write';
-import { stateDirDistrust } from '../local-server/state-file';
+
 import { nameRecord, own } from '../../../shared/own';
+import { stateDirDistrust } from '../local-server/state-file';
+import { writeFileAtomic } from '../system/atomic-write';
 
 /**
  * Where the sign-ins (OAuth) of remote servers are kept: per server, the client the app registered

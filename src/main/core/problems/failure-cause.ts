@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { problem, type Problem } from '../../../shared/problem';
+
+import { type Problem, problem } from '../../../shared/problem';
 
 /**
  * Turns a foreign failure (a Node, undici, ws or SDK error, with its `cause` chain) into a code with

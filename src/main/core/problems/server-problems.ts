@@ -1,9 +1,10 @@
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { problem, type Problem } from '../../../shared/problem';
+
+import { own } from '../../../shared/own';
+import { type Problem, problem } from '../../../shared/problem';
 import type { LogLevel } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
 import { failureCause, failureText } from './failure-cause';
-import { own } from '../../../shared/own';
 
 /**
  * A server's problems as data: built where they happen (a code with parameters), worded in English

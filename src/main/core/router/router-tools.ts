@@ -1,4 +1,4 @@
-import { translate, type Language } from '../../../shared/i18n/translate';
+import { type Language, translate } from '../../../shared/i18n/translate';
 import type { ServedTool } from '../hub/tool-pages';
 import { splitWords } from './search-text';
 

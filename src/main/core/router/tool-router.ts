@@ -1,15 +1,16 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+
+import { type Language, type MessageKey, translate } from '../../../shared/i18n/translate';
 import type { CallOutcome } from '../../../shared/status';
-import { translate, type Language, type MessageKey } from '../../../shared/i18n/translate';
+import { BUILTIN_SERVER } from '../hub/builtin/builtin-tools';
+import { responseBytes, resultText, shapeResult, textResult } from '../hub/result-shaping';
 import type { CallAnswer, CallContext } from '../hub/tool-hub';
 import { servedSchema } from '../hub/tool-hub';
-import { responseBytes, resultText, shapeResult, textResult } from '../hub/result-shaping';
-import { prepareTool, type PreparedTool } from '../hub/tool-pages';
+import { type PreparedTool, prepareTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
-import { CALL_TOOL, DEFAULT_LIMIT, FIND_TOOLS, MAX_LIMIT, callToolTool, findToolsTool, summarizeServers } from './router-tools';
-import { ToolSearch, type SearchEntry, type SearchHit } from './tool-search';
+import { CALL_TOOL, callToolTool, DEFAULT_LIMIT, FIND_TOOLS, findToolsTool, MAX_LIMIT, summarizeServers } from './router-tools';
+import { type SearchEntry, type SearchHit, ToolSearch } from './tool-search';
 import { asksToUndo } from './undoing';
-import { BUILTIN_SERVER } from '../hub/builtin/builtin-tools';
 
 /** A tool of the set the router searches: what the hub's catalog says of it. */
 export interface RouterEntry extends SearchEntry {

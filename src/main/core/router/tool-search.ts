@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+
 import { expandQuery } from './search-glossary';
 import { isHan, searchTerms } from './search-text';
 import { asksToUndo, isUndoTerm, saysItUndoes } from './undoing';

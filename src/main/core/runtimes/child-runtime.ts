@@ -1,13 +1,14 @@
 import path from 'node:path';
+
+import type { RuntimeAvailability } from '../../../shared/host';
+import { type MirrorUrls, sourceAdvice } from '../../../shared/mirrors';
+import { own, setOwn } from '../../../shared/own';
 import { problem } from '../../../shared/problem';
-import { sourceAdvice, type MirrorUrls } from '../../../shared/mirrors';
-import { installCommand, runtimeNeed, RUNTIME_LABEL, type RuntimeName } from '../../../shared/runtime-need';
+import { installCommand, RUNTIME_LABEL, type RuntimeName, runtimeNeed } from '../../../shared/runtime-need';
 import type { StdioServerSettings } from '../../../shared/settings';
 import type { ServerRuntime } from '../../../shared/status';
-import type { RuntimeAvailability } from '../../../shared/host';
-import { findOnPath } from '../system/find-on-path';
 import { ProblemError } from '../problems/server-problems';
-import { own, setOwn } from '../../../shared/own';
+import { findOnPath } from '../system/find-on-path';
 
 /** A private runtime ready in the app's data folder: the folder to put first on a child's PATH. */
 export interface PreparedRuntime {

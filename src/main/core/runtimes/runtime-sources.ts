@@ -1,7 +1,7 @@
-import { OFFICIAL_SOURCES, type MirrorUrls } from '../../../shared/mirrors';
+import { type MirrorUrls, OFFICIAL_SOURCES } from '../../../shared/mirrors';
+import { own } from '../../../shared/own';
 import { RUNTIME_VERSIONS, type RuntimeName } from '../../../shared/runtime-need';
 import { pinKey } from './runtime-pins';
-import { own } from '../../../shared/own';
 
 export { RUNTIME_VERSIONS };
 

@@ -2,16 +2,17 @@ import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sourceAdvice, type MirrorUrls, type SourceAdvice } from '../../../shared/mirrors';
+
+import { type MirrorUrls, type SourceAdvice, sourceAdvice } from '../../../shared/mirrors';
 import { problem } from '../../../shared/problem';
 import { RUNTIME_LABEL, RUNTIME_VERSIONS, type RuntimeName } from '../../../shared/runtime-need';
-import { ProblemError } from '../problems/server-problems';
 import { stateDirDistrust } from '../local-server/state-file';
+import { ProblemError } from '../problems/server-problems';
 import type { PreparedRuntime, RuntimeProvider } from './child-runtime';
 import { DownloadError, downloadFile, PROGRESS_BYTES, sha256File } from './download-file';
 import { wheelUrl } from './pypi-index';
-import { RUNTIME_PINS, type ArchivePin, type RuntimePins } from './runtime-pins';
-import { runtimeSource, type RuntimeSource } from './runtime-sources';
+import { type ArchivePin, RUNTIME_PINS, type RuntimePins } from './runtime-pins';
+import { type RuntimeSource, runtimeSource } from './runtime-sources';
 import { takeFromWheel } from './wheel-programs';
 
 export interface RuntimeStoreOptions {

@@ -1,6 +1,6 @@
-import { isMcpServer, type McpServerSettings, type ServerSettings, type Settings } from '../../../shared/settings';
 import { MASK_MARKER } from '../../../shared/masked';
 import type { Problem } from '../../../shared/problem';
+import { isMcpServer, type McpServerSettings, type ServerSettings, type Settings } from '../../../shared/settings';
 import {
   looksSecret,
   maskArgs,
@@ -199,8 +199,8 @@ export function restoreMaskedServer(incoming: ServerSettings, existing: ServerSe
   });
 }
 
-import { redactProblem } from '../logs/redact';
 import { nameRecord, own } from '../../../shared/own';
+import { redactProblem } from '../logs/redact';
 
 export { redactProblem };
 

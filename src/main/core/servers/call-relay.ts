@@ -1,15 +1,16 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  type CallToolResult,
   CallToolResultSchema,
   ErrorCode,
-  McpError,
-  type CallToolResult,
   type JSONRPCMessage,
+  McpError,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
+
 import { isRecord } from '../../../shared/is-record';
-import type { Logger } from '../logs/log-book';
 import type { CallSignal } from '../io/call-signal';
+import type { Logger } from '../logs/log-book';
 
 /**
  * Relay ids start far above the SDK client's own, which count up from 0 on the same transport

@@ -2,37 +2,28 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  ErrorCode,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
   type CallToolResult,
   type ElicitRequest,
   type ElicitResult,
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
   type Progress,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   type Tool,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { problem, type Problem } from '../../../shared/problem';
+
+import type { MirrorUrls } from '../../../shared/mirrors';
+import { type Problem, problem } from '../../../shared/problem';
 import { RUNTIME_LABEL } from '../../../shared/runtime-need';
 import type { McpServerSettings as ServerSettings } from '../../../shared/settings';
 import type { ServerRuntime, ServerStatus, SkippedTool } from '../../../shared/status';
+import { type CallSignal, toAbortSignal } from '../io/call-signal';
 import type { Logger } from '../logs/log-book';
-import { toAbortSignal, type CallSignal } from '../io/call-signal';
-import { CallRelay } from './call-relay';
-import { callAsTask, callsAsTask } from './task-call';
-import { askedCapabilities, installServerAsks, type ServerAsks } from './server-asks';
-import { CLIENT_INFO } from '../system/client-info';
-import { notYetInstalled, packageRun, saysInstalling, type PackageRun } from './first-run';
-import { ReadBufferOverflow } from './lean-read-buffer';
-import { permanentFailure, WatchedClient } from './permanent-failure';
-import { killTreesSync, listDescendants } from './process-tree';
-import type { FailureKind } from './restart-policy';
-import type { Attempt } from './attempt';
-import { Supervisor, type AttemptState } from './supervisor';
-import { SupervisedServer } from './supervised-server';
+import { errorText } from '../problems/error-text';
 import {
   boundedFailure,
   clip,
@@ -40,27 +31,37 @@ import {
   earlyExitProblem,
   exitParams,
   exitProblem,
+  type Failure,
   failureEnglish,
   foreignFailure,
   ProblemError,
-  say,
-  type Failure,
   type ProcessExit,
+  say,
 } from '../problems/server-problems';
-import type { MirrorUrls } from '../../../shared/mirrors';
+import { ServerUnavailableError } from '../problems/server-unavailable';
 import { prepareChildRuntime, type RuntimeProvider } from '../runtimes/child-runtime';
-import { tearDownServer } from './server-teardown';
-import { makeTransport, stdioPid, type TransportContext } from './server-transport';
+import { CLIENT_INFO } from '../system/client-info';
+import type { Attempt } from './attempt';
+import { CallRelay } from './call-relay';
+import { notYetInstalled, type PackageRun, packageRun, saysInstalling } from './first-run';
+import { ReadBufferOverflow } from './lean-read-buffer';
+import { ListChanges } from './list-changes';
+import { permanentFailure, WatchedClient } from './permanent-failure';
+import { killTreesSync, listDescendants } from './process-tree';
 import { ProtocolNegotiation } from './protocol-negotiation';
 import { registryUnreachable } from './registry-failure';
+import type { FailureKind } from './restart-policy';
+import { askedCapabilities, installServerAsks, type ServerAsks } from './server-asks';
+import type { ServerNotice } from './server-notice';
+import { tearDownServer } from './server-teardown';
+import { makeTransport, stdioPid, type TransportContext } from './server-transport';
 import { packageNotFound, spawnFailure, systemLimit } from './spawn-failure';
 import { StderrLog } from './stderr-log';
+import { SupervisedServer } from './supervised-server';
 import { defaultSupervision, type Supervision } from './supervision';
-import { ListChanges } from './list-changes';
+import { type AttemptState, Supervisor } from './supervisor';
+import { callAsTask, callsAsTask } from './task-call';
 import { listAllTools, skippedStatus, skippedWarning, type ToolList } from './tool-list';
-import type { ServerNotice } from './server-notice';
-import { errorText } from '../problems/error-text';
-import { ServerUnavailableError } from '../problems/server-unavailable';
 
 // Where the timings of supervision are defined; re-exported for the rooms that configure them.
 export { defaultSupervision, type Supervision } from './supervision';

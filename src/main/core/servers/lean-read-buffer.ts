@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
 import { isRecord } from '../../../shared/is-record';
 import { problem } from '../../../shared/problem';
 import { ProblemError } from '../problems/server-problems';

@@ -1,7 +1,8 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+
 import { isRecord } from '../../../shared/is-record';
-import { envelopeVersion, UNSUPPORTED_PROTOCOL_VERSION } from './protocol-negotiation';
 import { own } from '../../../shared/own';
+import { envelopeVersion, UNSUPPORTED_PROTOCOL_VERSION } from './protocol-negotiation';
 
 /**
  * The HTTP half of speaking MCP 2026-07-28 to a streamable-HTTP server (see protocol-negotiation.ts):

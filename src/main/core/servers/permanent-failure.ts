@@ -1,15 +1,16 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { problem, type Problem } from '../../../shared/problem';
 import { z } from 'zod';
+
+import { type Problem, problem } from '../../../shared/problem';
 import { firstIssue } from '../../../shared/zod-issue';
-import { clip, ProblemError } from '../problems/server-problems';
 import { OAuthStop } from '../oauth/server-oauth';
+import { clip, ProblemError } from '../problems/server-problems';
 import { UNSUPPORTED_PROTOCOL_VERSION } from './protocol-negotiation';
 
 /**

@@ -1,4 +1,4 @@
-import { problem, type Problem } from '../../../shared/problem';
+import { type Problem, problem } from '../../../shared/problem';
 
 /**
  * A package runner (npx, uvx) that could not reach its package registry: no DNS, a certificate an

@@ -1,14 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  type ClientCapabilities,
   CreateMessageRequestSchema,
+  type ElicitRequest,
   ElicitRequestSchema,
+  type ElicitResult,
   ErrorCode,
   ListRootsRequestSchema,
-  TaskStatusNotificationSchema,
-  type ClientCapabilities,
-  type ElicitRequest,
-  type ElicitResult,
   type TaskStatusNotification,
+  TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 /** What a server may ask its client during a call (or, for roots, at any time). */

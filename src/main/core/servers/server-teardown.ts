@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
 import { isAlive, killTree, listDescendants, signalAll, waitForExit } from './process-tree';
 
 /** How long the descendants of a killed server are waited for. */

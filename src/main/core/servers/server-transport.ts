@@ -1,22 +1,24 @@
 import type { ChildProcess } from 'node:child_process';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
 import type { Problem } from '../../../shared/problem';
 import type { McpServerSettings as ServerSettings, RemoteServerSettings, StdioServerSettings } from '../../../shared/settings';
 import { boundedFetch } from '../io/bounded-fetch';
+import { remoteHeaders } from '../io/remote-headers';
+import { ServerOAuth } from '../oauth/server-oauth';
+import type { TokenVault } from '../oauth/token-vault';
+import type { ProcessExit } from '../problems/server-problems';
+import { withPathFirst } from '../runtimes/child-runtime';
 import { LineDecoder } from './line-decoder';
 import { modernHttpFetch } from './modern-http-fetch';
 import { checkHeaders, serverUrl } from './permanent-failure';
-import { remoteHeaders } from '../io/remote-headers';
-import type { ProcessExit } from '../problems/server-problems';
 import { withoutPrivateEnv } from './private-env';
 import { StdioTransport } from './stdio-transport';
-import { withPathFirst } from '../runtimes/child-runtime';
-import { ServerOAuth } from '../oauth/server-oauth';
-import type { TokenVault } from '../oauth/token-vault';
 
 /**
  * The transport to one configured server: a spawned program over stdio (our own transport), or a

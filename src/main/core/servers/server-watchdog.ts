@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+
 import type { BridgeState } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
 import { withoutPrivateEnv } from './private-env';

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { problem, type Problem } from '../../../shared/problem';
+
+import { type Problem, problem } from '../../../shared/problem';
 import type { StdioServerSettings } from '../../../shared/settings';
-import { findOnPath } from '../system/find-on-path';
 import { SYSTEM_LIMIT_CODES } from '../problems/server-problems';
+import { findOnPath } from '../system/find-on-path';
 
 /**
  * A stdio server whose program cannot be started at all (not on PATH, its #! interpreter missing,

@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import spawn from 'cross-spawn';
+
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { problem, type Problem } from '../../../shared/problem';
+import spawn from 'cross-spawn';
+
+import { type Problem, problem } from '../../../shared/problem';
 import { corkForThisTurn } from '../io/cork';
 import { ProblemError, type ProcessExit } from '../problems/server-problems';
 import { LeanReadBuffer } from './lean-read-buffer';

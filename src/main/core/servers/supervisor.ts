@@ -2,9 +2,9 @@ import { problem } from '../../../shared/problem';
 import { SIGN_IN_CODES } from '../../../shared/sign-in-status';
 import type { ServerState, ServerStatus } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
-import { say, type Failure } from '../problems/server-problems';
+import { type Failure, say } from '../problems/server-problems';
 import { Attempt } from './attempt';
-import { NO_FAILURES, restartStep, type FailureKind, type RestartHistory } from './restart-policy';
+import { type FailureKind, NO_FAILURES, type RestartHistory, restartStep } from './restart-policy';
 import type { Supervision } from './supervision';
 
 export type AttemptState = 'starting' | 'restarting';

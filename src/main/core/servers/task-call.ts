@@ -1,14 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  type CallToolResult,
   CallToolResultSchema,
   CreateTaskResultSchema,
   ErrorCode,
   McpError,
-  type CallToolResult,
   type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toAbortSignal, type CallSignal } from '../io/call-signal';
+
+import { type CallSignal, toAbortSignal } from '../io/call-signal';
 
 /** How often a task is asked about: the server's pollInterval, within these bounds. */
 const POLL_MS = { min: 100, max: 5000, default: 1000 };

@@ -1,12 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { PaginatedResultSchema, ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { PaginatedResultSchema, type Tool, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+
+import { own } from '../../../shared/own';
+import { isNode, jsonCharsOver } from '../../../shared/schema-refs';
 import type { ServerStatus, SkippedTool } from '../../../shared/status';
 import { firstIssue } from '../../../shared/zod-issue';
-import { isNode, jsonCharsOver } from '../../../shared/schema-refs';
-import { servedSchema } from './served-schema';
 import { clip } from '../problems/server-problems';
-import { own } from '../../../shared/own';
+import { servedSchema } from './served-schema';
 
 /**
  * A server's `tools/list`, read page by page and checked tool by tool: one tool the MCP schema

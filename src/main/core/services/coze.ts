@@ -1,14 +1,15 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+
+import { isRecord } from '../../../shared/is-record';
+import { nameRecord } from '../../../shared/own';
 import { problem } from '../../../shared/problem';
 import { COZE_SITES } from '../../../shared/service-settings';
 import type { CozeSettingsSchema } from '../../../shared/settings';
-import { isRecord } from '../../../shared/is-record';
 import { eventJson, streamEvents } from './event-stream';
-import { clipped, joinUrl, spoken, type RequestOptions } from './service-http';
+import { clipped, joinUrl, type RequestOptions, spoken } from './service-http';
 import { ServiceError } from './service-problems';
-import { inputsSchema, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
-import { nameRecord } from '../../../shared/own';
+import { inputsSchema, type ServiceContext, type ServiceTool, textAnswer } from './service-tools';
 
 type CozeSettings = z.output<typeof CozeSettingsSchema>;
 type Node = Record<string, unknown>;

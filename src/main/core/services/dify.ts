@@ -1,13 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+
+import { isRecord } from '../../../shared/is-record';
+import { nameRecord, own } from '../../../shared/own';
 import { problem } from '../../../shared/problem';
 import type { DifySettingsSchema } from '../../../shared/settings';
-import { isRecord } from '../../../shared/is-record';
 import { eventJson, streamEvents } from './event-stream';
-import { httpProblem, joinUrl, speakable, spoken, type RequestOptions } from './service-http';
+import { httpProblem, joinUrl, type RequestOptions, speakable, spoken } from './service-http';
 import { serviceEnglish, ServiceError } from './service-problems';
-import { textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
-import { nameRecord, own } from '../../../shared/own';
+import { type ServiceContext, type ServiceTool, textAnswer } from './service-tools';
 
 type DifySettings = z.output<typeof DifySettingsSchema>;
 type Node = Record<string, unknown>;

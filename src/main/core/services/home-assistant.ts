@@ -1,14 +1,15 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+
+import { isRecord } from '../../../shared/is-record';
+import { nameRecord, own } from '../../../shared/own';
 import { problem } from '../../../shared/problem';
 import type { HomeAssistantSettingsSchema } from '../../../shared/settings';
-import { isRecord } from '../../../shared/is-record';
 import { closest } from '../../../shared/suggest';
-import { httpProblem, joinUrl, spoken, type RequestOptions } from './service-http';
-import { ServiceError } from './service-problems';
 import { selectorSchema } from './home-assistant-selectors';
-import { textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
-import { nameRecord, own } from '../../../shared/own';
+import { httpProblem, joinUrl, type RequestOptions, spoken } from './service-http';
+import { ServiceError } from './service-problems';
+import { type ServiceContext, type ServiceTool, textAnswer } from './service-tools';
 
 type HomeAssistantSettings = z.output<typeof HomeAssistantSettingsSchema>;
 type Node = Record<string, unknown>;

@@ -1,22 +1,23 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+
+import { own } from '../../../shared/own';
 import type { HttpApiSettingsSchema } from '../../../shared/settings';
+import { redactText } from '../logs/redact';
+import { serviceSecretValues } from '../secrets/service-secrets';
 import { joinUrl } from './service-http';
 import { webUrl } from './service-problems';
-import { serviceSecretValues } from '../secrets/service-secrets';
-import { redactText } from '../logs/redact';
 import {
   bodyPlaceholders,
   fillBody,
   fillText,
   fillUrl,
   placeholders,
-  shapedAnswer,
-  textAnswer,
   type ServiceContext,
   type ServiceTool,
+  shapedAnswer,
+  textAnswer,
 } from './service-tools';
-import { own } from '../../../shared/own';
 
 type HttpApiSettings = z.output<typeof HttpApiSettingsSchema>;
 type RequestTool = HttpApiSettings['tools'][number];

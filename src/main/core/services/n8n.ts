@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { N8nSettingsSchema } from '../../../shared/settings';
+
 import { isRecord } from '../../../shared/is-record';
-import { inputsSchema, shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
+import type { N8nSettingsSchema } from '../../../shared/settings';
+import { inputsSchema, type ServiceContext, type ServiceTool, shapedAnswer, textAnswer } from './service-tools';
 
 type N8nSettings = z.output<typeof N8nSettingsSchema>;
 

@@ -1,13 +1,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+
 import { load as loadYaml } from 'js-yaml';
-import { problem } from '../../../shared/problem';
+
 import { isRecord } from '../../../shared/is-record';
+import type { OpenApiOutline } from '../../../shared/openapi-selection';
+import { problem } from '../../../shared/problem';
 import { resolveLocalRef } from '../../../shared/schema-refs';
 import { expandedSize } from './document-size';
-import { ServiceError } from './service-problems';
 import type { ServiceHttp } from './service-http';
-import type { OpenApiOutline } from '../../../shared/openapi-selection';
+import { ServiceError } from './service-problems';
 
 type Node = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
-import { DATA_KEYS, isNode, MAP_KEYS, resolveLocalRef } from '../../../shared/schema-refs';
 import { isRecord } from '../../../shared/is-record';
 import { nameRecord, setOwn } from '../../../shared/own';
+import { DATA_KEYS, isNode, MAP_KEYS, resolveLocalRef } from '../../../shared/schema-refs';
 
 type Node = Record<string, unknown>;
 

@@ -1,16 +1,17 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { problem, type ProblemCode } from '../../../shared/problem';
-import { closest } from '../../../shared/suggest';
-import type { OpenApiSettingsSchema } from '../../../shared/settings';
+
 import { isRecord } from '../../../shared/is-record';
 import { hasSelection, isSelected, MAX_OPENAPI_OPERATIONS } from '../../../shared/openapi-selection';
-import { deref, operationsOf, readOpenApi, type OperationInfo } from './openapi-document';
+import { type NameRecord, nameRecord, own } from '../../../shared/own';
+import { problem, type ProblemCode } from '../../../shared/problem';
+import type { OpenApiSettingsSchema } from '../../../shared/settings';
+import { closest } from '../../../shared/suggest';
+import { deref, type OperationInfo, operationsOf, readOpenApi } from './openapi-document';
 import { Defs, isReadOnly, SchemaTooLarge } from './openapi-schema';
 import { joinUrl, spoken } from './service-http';
 import { ServiceError } from './service-problems';
-import { pathSegment, shapedAnswer, textAnswer, type ServiceContext, type ServiceTool } from './service-tools';
-import { nameRecord, own, type NameRecord } from '../../../shared/own';
+import { pathSegment, type ServiceContext, type ServiceTool, shapedAnswer, textAnswer } from './service-tools';
 
 type OpenApiSettings = z.output<typeof OpenApiSettingsSchema>;
 type Node = Record<string, unknown>;

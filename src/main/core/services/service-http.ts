@@ -1,8 +1,9 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { problem, type Problem } from '../../../shared/problem';
+
 import { isRecord } from '../../../shared/is-record';
-import { toAbortSignal, type CallSignal } from '../io/call-signal';
+import { type Problem, problem } from '../../../shared/problem';
 import { boundedFetch } from '../io/bounded-fetch';
+import { type CallSignal, toAbortSignal } from '../io/call-signal';
 import { ServiceError, webUrl } from './service-problems';
 
 /** A request a service makes: the URL already built, the body as JSON (absent: none). */

@@ -1,6 +1,6 @@
-import { problem, type Problem } from '../../../shared/problem';
-import { englishText, ProblemError } from '../problems/server-problems';
 import { own } from '../../../shared/own';
+import { type Problem, problem } from '../../../shared/problem';
+import { englishText, ProblemError } from '../problems/server-problems';
 
 type Params = Problem['params'];
 

@@ -1,16 +1,20 @@
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+
+import { type Language, translate } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
 import { serviceTarget } from '../../../shared/service-settings';
 import type { ServiceSettings } from '../../../shared/settings';
 import type { ServerStatus, SkippedTool } from '../../../shared/status';
 import type { CallSignal } from '../io/call-signal';
 import type { Logger } from '../logs/log-book';
+import { redactProblem, redactText, redactUrl } from '../logs/redact';
+import { type Failure, foreignFailure, ProblemError, say } from '../problems/server-problems';
 import { ServerUnavailableError } from '../problems/server-unavailable';
-import { foreignFailure, ProblemError, say, type Failure } from '../problems/server-problems';
+import { serviceSecretValues } from '../secrets/service-secrets';
 import type { Attempt } from '../servers/attempt';
-import { Supervisor, type AttemptState } from '../servers/supervisor';
 import { SupervisedServer } from '../servers/supervised-server';
 import { defaultSupervision, type Supervision } from '../servers/supervision';
+import { type AttemptState, Supervisor } from '../servers/supervisor';
 import { checkTools, skippedStatus, skippedWarning } from '../servers/tool-list';
 import { cozeTools } from './coze';
 import { difyTools } from './dify';
@@ -20,10 +24,7 @@ import { n8nTools } from './n8n';
 import { openApiTools } from './openapi';
 import { ServiceHttp } from './service-http';
 import { isSetupProblem, serviceEnglish, ServiceError } from './service-problems';
-import { serviceSecretValues } from '../secrets/service-secrets';
-import { redactProblem, redactText, redactUrl } from '../logs/redact';
 import type { ServiceContext, ServiceTool } from './service-tools';
-import { translate, type Language } from '../../../shared/i18n/translate';
 
 export interface ServiceServerOptions {
   settings: ServiceSettings;

@@ -1,11 +1,12 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { ServiceInputSchema, ServiceResultSchema } from '../../../shared/service-settings';
-import type { Logger } from '../logs/log-book';
+
 import type { Language, MessageKey } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
+import type { ServiceInputSchema, ServiceResultSchema } from '../../../shared/service-settings';
 import type { SkippedTool } from '../../../shared/status';
-import { atPointer, clipped, spoken, type RequestOptions, type ServiceAnswer, type ServiceHttp } from './service-http';
+import type { Logger } from '../logs/log-book';
+import { atPointer, clipped, type RequestOptions, type ServiceAnswer, type ServiceHttp, spoken } from './service-http';
 import { ServiceError } from './service-problems';
 
 export type ServiceInput = z.output<typeof ServiceInputSchema>;

@@ -1,12 +1,12 @@
-import type { ServedMode, ToolMode } from '../../../shared/settings';
 import type { ServedCatalog, ServedSummary } from '../../../shared/served';
+import type { ServedMode, ToolMode } from '../../../shared/settings';
 import type { ToolHub, ToolSetView } from '../hub/tool-hub';
+import { allPages, type Page, pageAt, type ServedTool } from '../hub/tool-pages';
 import type { CatalogView } from '../hub/tool-set-view';
-import { CALL_TOOL, FIND_TOOLS } from '../router/router-tools';
-import { allPages, pageAt, type Page, type ServedTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
-import { SettlingTools } from './settling-tools';
+import { CALL_TOOL, FIND_TOOLS } from '../router/router-tools';
 import { ToolRouter } from '../router/tool-router';
+import { SettlingTools } from './settling-tools';
 
 /**
  * The one seam between an endpoint link and the tools it serves: what `tools/list` pages and

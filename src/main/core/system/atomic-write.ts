@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+
 import { writeTextInPieces } from './text-in-pieces';
 
 const TEMP_SUFFIX = '.tmp';

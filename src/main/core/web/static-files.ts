@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { own } from '../../../shared/own';
 
 /** The built renderer's files, served alike by the headless web UI and the desktop app's app:// protocol. */

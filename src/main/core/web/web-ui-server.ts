@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { commandNames, eventNames, type BridgeApi, type CommandName } from '../../../shared/bridge-api';
-import type { Logger } from '../logs/log-book';
-import { RefusalLog } from '../logs/refusal-log';
+
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+
+import { type BridgeApi, type CommandName, commandNames, eventNames } from '../../../shared/bridge-api';
 import { guardedHttpServer, requestTarget } from '../io/guarded-http-server';
 import { hostAllowed, hostWithPort, isWildcardHost, originAllowed, secretsEqual } from '../io/http-gate';
+import type { Logger } from '../logs/log-book';
+import { RefusalLog } from '../logs/refusal-log';
 import { staticFileFor, staticHeaders } from './static-files';
 
 export interface WebUiOptions {

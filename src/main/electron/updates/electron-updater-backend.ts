@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../core/logs/log-book';
+
 import { CancellationToken } from 'builder-util-runtime';
+
+import type { Logger } from '../../core/logs/log-book';
 import type { Cancellation, UpdaterBackend } from './update-controller';
 
 export interface InstallKind {

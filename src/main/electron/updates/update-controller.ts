@@ -2,7 +2,7 @@ import type { UpdateSettings } from '../../../shared/settings';
 import type { UpdateStatus } from '../../../shared/updates';
 import type { Logger } from '../../core/logs/log-book';
 import { classifyUpdateError, shortMessage } from './update-errors';
-import { BUILD_MIRROR, channelFileName, checkFeedFileSize, feedPage, manualDownloadUrl, updateFeed, type UpdateFeed } from './update-feed';
+import { BUILD_MIRROR, channelFileName, checkFeedFileSize, feedPage, manualDownloadUrl, type UpdateFeed, updateFeed } from './update-feed';
 
 /** The part of electron-updater's AppUpdater we drive (its real updaters fit; a seam for tests). */
 export interface UpdaterBackend {

@@ -2,7 +2,7 @@ import type { CatalogueEntry } from '../../../shared/catalogue';
 import type { HostInfo } from '../../../shared/host';
 import type { Translate } from '../../../shared/i18n/translate';
 import { CHINA_MIRRORS, type MirrorUrls } from '../../../shared/mirrors';
-import { installCommand, runtimeNeed, RUNTIME_LABEL } from '../../../shared/runtime-need';
+import { installCommand, RUNTIME_LABEL, runtimeNeed } from '../../../shared/runtime-need';
 import { useApp } from '../../app-context';
 import { Button } from '../../components/ui';
 

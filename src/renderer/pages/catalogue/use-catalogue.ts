@@ -1,7 +1,8 @@
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+
 import type { Catalogue } from '../../../shared/catalogue';
 import type { HostInfo } from '../../../shared/host';
-import { mirrorUrls, type MirrorUrls } from '../../../shared/mirrors';
+import { type MirrorUrls, mirrorUrls } from '../../../shared/mirrors';
 import { useApp } from '../../app-context';
 import { useStore } from '../../store/bridge-store';
 

@@ -1,4 +1,5 @@
 import { useEffect, useEffectEvent, useState } from 'react';
+
 import type { CatalogueEntry } from '../../../shared/catalogue';
 import { own } from '../../../shared/own';
 import { useApp } from '../../app-context';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { makeBridgeParts, type BridgeOwn } from '../../../../src/main/core/bridge/bridge-parts';
+
 import { headlessHost } from '../../../../src/main/core/bridge/bridge-host';
+import { type BridgeOwn, makeBridgeParts } from '../../../../src/main/core/bridge/bridge-parts';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
-import { SettingsSchema, type Settings } from '../../../../src/shared/settings';
+import { type Settings, SettingsSchema } from '../../../../src/shared/settings';
 import { fastSupervision, fixtureServer } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { defaultCacheDir } from '../../../../src/main/core/catalogue/catalogue-service';
 
 describe("the headless bridge's cache folder (where --fetch-runtimes keeps Node.js and uv)", () => {

@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import data from '../../../../src/main/core/catalogue/catalogue.json';
+import { fetchRegistry } from '../../../../src/main/core/catalogue/registry-catalogue';
 import {
   CatalogueCategorySchema,
   CatalogueEntrySchema,
@@ -12,10 +15,9 @@ import {
   serverFromEntry,
 } from '../../../../src/shared/catalogue';
 import { ServerSettingsSchema } from '../../../../src/shared/settings';
-import { makeBridge, fastSupervision, type Harness } from '../../../helpers/bridge-harness';
-import { registryServers, startRegistryStandIn, type RegistryStandIn } from '../../../helpers/registry-standin';
+import { fastSupervision, type Harness, makeBridge } from '../../../helpers/bridge-harness';
+import { registryServers, type RegistryStandIn, startRegistryStandIn } from '../../../helpers/registry-standin';
 import { waitFor } from '../../../helpers/wait';
-import { fetchRegistry } from '../../../../src/main/core/catalogue/registry-catalogue';
 
 let harness: Harness | undefined;
 let registry: RegistryStandIn | undefined;

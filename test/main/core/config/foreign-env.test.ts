@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../../../src/main/core/config/load-config';
+
 import { ConfigError, formatProblem } from '../../../../src/main/core/config/json-text';
+import { loadConfigFile } from '../../../../src/main/core/config/load-config';
 
 /**
  * Another app's config run as it is (`--config`, no import) decides where each value goes. Before,

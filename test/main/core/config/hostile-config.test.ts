@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { problems } from '../../../helpers/config-problems';
+
 import { parseConfigText } from '../../../../src/main/core/config/load-config';
 import { makeBridge } from '../../../helpers/bridge-harness';
+import { problems } from '../../../helpers/config-problems';
 
 const ENDPOINT = 'wss://api.xiaozhi.me/mcp/?token=abc.def.ghi';
 

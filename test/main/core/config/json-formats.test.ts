@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JSON_ADAPTERS, jsonFormat, type JsonFormat } from '../../../../src/main/core/config/json-formats';
-import { JsonDocument, type ConfigProblem } from '../../../../src/main/core/config/json-text';
+
+import { JSON_ADAPTERS, type JsonFormat, jsonFormat } from '../../../../src/main/core/config/json-formats';
+import { type ConfigProblem, JsonDocument } from '../../../../src/main/core/config/json-text';
 import { ImportFormatSchema } from '../../../../src/shared/import';
 
 /** One smallest file of each JSON format, and the names of the servers its adapter finds. */

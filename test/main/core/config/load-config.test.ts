@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { problems } from '../../../helpers/config-problems';
+
 import { loadConfigFile, parseConfigText } from '../../../../src/main/core/config/load-config';
 import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
 import { defaultSettings, defaultToolSwitches } from '../../../../src/shared/settings';
+import { problems } from '../../../helpers/config-problems';
 
 const configs = path.resolve(__dirname, '../../../fixtures/configs');
 

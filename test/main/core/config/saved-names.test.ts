@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { Bridge } from '../../../../src/main/core/bridge/bridge';
-import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
-import { loadConfigFile } from '../../../../src/main/core/config/load-config';
 import { ConfigError, formatProblem } from '../../../../src/main/core/config/json-text';
+import { loadConfigFile } from '../../../../src/main/core/config/load-config';
+import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
 import { withServerTools } from '../../../../src/main/core/hub/tool-set-edits';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { SettingsSchema } from '../../../../src/shared/settings';

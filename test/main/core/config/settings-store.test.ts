@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { loadConfigFile } from '../../../../src/main/core/config/load-config';
 import { FileSettingsStore } from '../../../../src/main/core/config/settings-store';
 import { startAtomicWrite, writeFileAtomic } from '../../../../src/main/core/system/atomic-write';
-import { loadConfigFile } from '../../../../src/main/core/config/load-config';
 import { tempDirs } from '../../../helpers/temp-dirs';
 
 const tempDir = tempDirs('xt-store-');

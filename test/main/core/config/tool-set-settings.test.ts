@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problems } from '../../../helpers/config-problems';
+
 import { parseConfigText } from '../../../../src/main/core/config/load-config';
 import { migrateSettings } from '../../../../src/main/core/config/migrations';
 import {
@@ -11,8 +11,9 @@ import {
   withServerTools,
   withToolSetting,
 } from '../../../../src/main/core/hub/tool-set-edits';
-import { SettingsSchema, defaultSettings, defaultToolSwitches, findToolSet } from '../../../../src/shared/settings';
+import { defaultSettings, defaultToolSwitches, findToolSet, SettingsSchema } from '../../../../src/shared/settings';
 import { firstIssue } from '../../../../src/shared/zod-issue';
+import { problems } from '../../../helpers/config-problems';
 
 const URL = 'wss://api.xiaozhi.me/mcp/?token=abc';
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { LogBook } from '../../../../src/main/core/logs/log-book';
+
 import { upgradedSocket, WsServerTransport } from '../../../../src/main/core/endpoint/ws-server-transport';
+import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { waitFor } from '../../../helpers/wait';
 

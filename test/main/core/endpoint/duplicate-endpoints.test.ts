@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+
+import { type Harness, makeBridge } from '../../../helpers/bridge-harness';
 
 /**
  * One endpoint, one owner: the same address and token twice would have two connections replace

@@ -1,8 +1,10 @@
 import http from 'node:http';
 import net from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+
 import { fastConnection, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { waitFor } from '../../../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);

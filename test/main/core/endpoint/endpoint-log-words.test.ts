@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { logHint, logMessage } from '../../../../src/shared/problem-words';
+
 import { translator } from '../../../../src/shared/i18n/translate';
-import { fixtureServer, makeBridge, tearDown, testConnection, type Harness } from '../../../helpers/bridge-harness';
+import { logHint, logMessage } from '../../../../src/shared/problem-words';
+import { fixtureServer, type Harness, makeBridge, tearDown, testConnection } from '../../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';

@@ -1,7 +1,9 @@
 import http from 'node:http';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { fastSupervision, fixtureServer, type Harness, makeBridge, tearDown, testConnection } from '../../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { fastSupervision, fixtureServer, makeBridge, tearDown, testConnection, type Harness } from '../../../helpers/bridge-harness';
 import { RelayStandIn } from '../../../helpers/relay-stand-in';
 
 let harness: Harness | undefined;

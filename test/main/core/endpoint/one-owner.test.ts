@@ -1,17 +1,19 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { WebSocket } from 'ws';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { endpointFingerprint, RunningCopies, RUNNING_DIR } from '../../../../src/main/core/instances/running-copies';
+import { WebSocket } from 'ws';
+
+import { endpointFingerprint, RUNNING_DIR, RunningCopies } from '../../../../src/main/core/instances/running-copies';
 import { startTimeOf } from '../../../../src/main/core/servers/process-tree';
-import { fixtureServer, logText, makeBridge, tearDown, testConnection, type Harness } from '../../../helpers/bridge-harness';
+import { CliHarness, fixtureEntry } from '../../../cli/cli-harness';
+import { fixtureServer, type Harness, logText, makeBridge, tearDown, testConnection } from '../../../helpers/bridge-harness';
 import { Esp32StandIn, NOT_READY } from '../../../helpers/esp32-stand-in';
 import { RelayStandIn } from '../../../helpers/relay-stand-in';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
-import { CliHarness, fixtureEntry } from '../../../cli/cli-harness';
 
 /**
  * One endpoint, one owner, against the self-hosted relay as its source behaves (relay-stand-in.ts):

@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { ArgumentCheck } from '../../../../src/main/core/hub/argument-check';
 import { expectedArguments } from '../../../../src/main/core/hub/argument-words';
 import { LogBook } from '../../../../src/main/core/logs/log-book';

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { Esp32Client } from '../../../helpers/esp32-client';
-import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
-import { localHubs } from '../../../helpers/local-hub';
+
 import type { EndpointSettings, SettingsInput, StdioServerSettings } from '../../../../src/shared/settings';
+import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client } from '../../../helpers/esp32-client';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { localHubs } from '../../../helpers/local-hub';
 
 // Issue 30: a server's tools named constructor, toString, valueOf or __proto__ ran by voice although the
 // server's policy was "never" and they were destructiveHint: `toolPolicies[tool.name]` read an inherited

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ArgumentCheck } from '../../../../src/main/core/hub/argument-check';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
-import { CliHarness, TOKEN, fixtureEntry, waitForText } from '../../../cli/cli-harness';
+import { CliHarness, fixtureEntry, TOKEN, waitForText } from '../../../cli/cli-harness';
 
 /**
  * A server's `pattern` (and `patternProperties`) run by JavaScript's backtracking RegExp in the

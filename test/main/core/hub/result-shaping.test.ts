@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { responseBytes, resultText, shapeResult } from '../../../../src/main/core/hub/result-shaping';
 
 describe('result shaping for xiaozhi', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { assignExposedNames, programWords, sanitizeToolName, TOOL_NAME_PATTERN, toolKey } from '../../../../src/main/core/hub/tool-names';
 import type { ServerSettings } from '../../../../src/shared/settings';
 

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { allPages, fitTool, pageAt, prepareTool, type Page, type PreparedTool } from '../../../../src/main/core/hub/tool-pages';
+
+import { allPages, fitTool, type Page, pageAt, type PreparedTool, prepareTool } from '../../../../src/main/core/hub/tool-pages';
 import { CANCEL_TASK_TOOL, TASK_STATUS_TOOL } from '../../../../src/main/core/long-calls/task-tools';
+import { fixtureServer, type Harness, makeBridge, tearDown } from '../../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { fixtureServer, makeBridge, tearDown, type Harness } from '../../../helpers/bridge-harness';
 
 let xiaozhi: FakeXiaozhi | undefined;
 let harness: Harness | undefined;

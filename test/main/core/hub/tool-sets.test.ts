@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi, type FakeSession } from '../../../helpers/fake-xiaozhi';
-import { fixtureServer, makeBridge, tearDown, type Harness } from '../../../helpers/bridge-harness';
+
+import { fixtureServer, type Harness, makeBridge, tearDown } from '../../../helpers/bridge-harness';
+import { type FakeSession, FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { waitFor } from '../../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;

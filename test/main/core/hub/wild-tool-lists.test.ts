@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { CANCEL_TASK_TOOL, TASK_STATUS_TOOL } from '../../../../src/main/core/long-calls/task-tools';
 import type { ServerSettings } from '../../../../src/shared/settings';
-import { FakeXiaozhi, type FakeSession } from '../../../helpers/fake-xiaozhi';
 import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
-import { startStreamableHttpFixture, type HttpFixture } from '../../../helpers/http-fixtures';
+import { type FakeSession, FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { hostileServer } from '../../../helpers/hostile-server';
+import { type HttpFixture, startStreamableHttpFixture } from '../../../helpers/http-fixtures';
 import { waitFor } from '../../../helpers/wait';
 
 /**

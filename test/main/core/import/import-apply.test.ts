@@ -1,15 +1,17 @@
-import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { parseMcpConfig } from '../../../../src/main/core/config/parse-config';
 import { discoverClients, knownConfigPaths } from '../../../../src/main/core/import/discover-clients';
 import { exportConfig } from '../../../../src/main/core/import/export-config';
-import { parseMcpConfig } from '../../../../src/main/core/config/parse-config';
 import { defaultSettings, defaultToolSwitches } from '../../../../src/shared/settings';
-import { FIXTURE, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { waitFor } from '../../../helpers/wait';
+import { FIXTURE, type Harness, makeBridge } from '../../../helpers/bridge-harness';
 import { tempDirs } from '../../../helpers/temp-dirs';
+import { waitFor } from '../../../helpers/wait';
 
 const dir = path.resolve(__dirname, '../../../fixtures/import');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fastSupervision, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { startStreamableHttpFixture, type HttpFixture } from '../../../helpers/http-fixtures';
+
+import { fastSupervision, type Harness, makeBridge } from '../../../helpers/bridge-harness';
+import { type HttpFixture, startStreamableHttpFixture } from '../../../helpers/http-fixtures';
 import { waitFor } from '../../../helpers/wait';
 
 /**

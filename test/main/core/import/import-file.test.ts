@@ -1,10 +1,12 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
-import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../../../helpers/bridge-harness';
 
 let harness: Harness | undefined;
 const temps: string[] = [];

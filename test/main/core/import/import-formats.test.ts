@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { problems } from '../../../helpers/config-problems';
+
+import { formatProblem } from '../../../../src/main/core/config/json-text';
 import { parseMcpConfig } from '../../../../src/main/core/config/parse-config';
 import { buildPreview } from '../../../../src/main/core/import/import-preview';
-import { formatProblem } from '../../../../src/main/core/config/json-text';
 import { defaultSettings, type ServerSettings, type Settings } from '../../../../src/shared/settings';
+import { problems } from '../../../helpers/config-problems';
 
 const dir = path.resolve(__dirname, '../../../fixtures/import');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { parseConfigText } from '../../../../src/main/core/config/load-config';
-import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../../../helpers/bridge-harness';
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { describePlaceholder } from '../../../../src/main/core/config/placeholders';
 
 describe('a placeholder the file does not describe is described by its kind', () => {

@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
+
 import { describe, expect, it } from 'vitest';
+
 import { corkForThisTurn } from '../../../../src/main/core/io/cork';
 import { waitFor } from '../../../helpers/wait';
 

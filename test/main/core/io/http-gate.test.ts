@@ -1,11 +1,13 @@
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { bearerMatches, hostAllowed, isLoopbackHost, originAllowed, secretsEqual } from '../../../../src/main/core/io/http-gate';
 import type { LocalMcpServer } from '../../../../src/main/core/local-server/local-mcp-server';
 import { startWebUi, type WebUi } from '../../../../src/main/core/web/web-ui-server';
-import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { statusOf } from '../../../helpers/raw-http';
 import { startBareLocalServer } from '../../../helpers/bare-local-server';
+import { type Harness, makeBridge } from '../../../helpers/bridge-harness';
+import { statusOf } from '../../../helpers/raw-http';
 
 const TOKEN = 'gate-test-token-0123456789abcdef';
 const RENDERER = path.resolve(__dirname, '../../../../out/renderer');

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { AddToClientSessions, planFileEdit } from '../../../../src/main/core/local-server/add-to-client';
-import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
+import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { SettingsSchema } from '../../../../src/shared/settings';
 import { tempDirs } from '../../../helpers/temp-dirs';
 

@@ -1,10 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
+  type CallToolResult,
   CallToolResultSchema,
   CancelTaskResultSchema,
+  type ClientCapabilities,
   CreateMessageRequestSchema,
   CreateTaskResultSchema,
   ElicitRequestSchema,
@@ -14,19 +18,17 @@ import {
   McpError,
   RELATED_TASK_META_KEY,
   TaskStatusNotificationSchema,
-  type CallToolResult,
-  type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Bridge } from '../../../../src/main/core/bridge/bridge';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
-import { StdioRelay } from '../../../../src/main/core/local-server/stdio-relay';
-import { upstreamTask } from '../../../../src/main/core/local-server/passthrough/tasks';
 import { ROOTS_GAP_MS } from '../../../../src/main/core/local-server/passthrough/call-passthrough';
+import { upstreamTask } from '../../../../src/main/core/local-server/passthrough/tasks';
+import { StdioRelay } from '../../../../src/main/core/local-server/stdio-relay';
+import { localHubs } from '../../../helpers/local-hub';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
-import { localHubs } from '../../../helpers/local-hub';
 
 const TOKEN = 'passthrough-test-token-0123456789';
 const ASKING = path.resolve(__dirname, '../../../fixtures/asking-server.mjs');

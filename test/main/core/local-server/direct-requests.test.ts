@@ -1,5 +1,7 @@
 import http from 'node:http';
+
 import { describe, expect, it } from 'vitest';
+
 import { STREAM_AFTER_MS } from '../../../../src/main/core/local-server/direct-requests';
 import { fixtureServer, logText } from '../../../helpers/bridge-harness';
 import { localHubs } from '../../../helpers/local-hub';

@@ -3,32 +3,34 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
-import { readStateFile } from '../../../../src/main/core/local-server/state-file';
 import { clientToken, tokenProof } from '../../../../src/main/core/local-server/client-tokens';
-import { LogBook } from '../../../../src/main/core/logs/log-book';
-import { CallHistory, MAX_CALLERS, OTHER_CALLERS } from '../../../../src/main/core/logs/call-history';
 import {
-  LocalMcpServer,
-  MAX_CLIENT_NAME,
   clientName,
+  LocalMcpServer,
   type LocalMcpServerOptions,
+  MAX_CLIENT_NAME,
 } from '../../../../src/main/core/local-server/local-mcp-server';
-import { SettingsSchema, type SettingsInput } from '../../../../src/shared/settings';
-import { fastSupervision, fixtureServer, logText, testConnection } from '../../../helpers/bridge-harness';
-import { scaled } from '../../../helpers/time-scale';
-import { dribble, heldSocket, slowBodies, statusOf } from '../../../helpers/raw-http';
-import { waitFor } from '../../../helpers/wait';
-import { startBareLocalServer } from '../../../helpers/bare-local-server';
-import { tempDirs } from '../../../helpers/temp-dirs';
+import { readStateFile } from '../../../../src/main/core/local-server/state-file';
+import { CallHistory, MAX_CALLERS, OTHER_CALLERS } from '../../../../src/main/core/logs/call-history';
+import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { translator } from '../../../../src/shared/i18n/translate';
 import { problemMessage } from '../../../../src/shared/problem-words';
+import { type SettingsInput, SettingsSchema } from '../../../../src/shared/settings';
+import { startBareLocalServer } from '../../../helpers/bare-local-server';
+import { fastSupervision, fixtureServer, logText, testConnection } from '../../../helpers/bridge-harness';
+import { dribble, heldSocket, slowBodies, statusOf } from '../../../helpers/raw-http';
+import { tempDirs } from '../../../helpers/temp-dirs';
+import { scaled } from '../../../helpers/time-scale';
+import { waitFor } from '../../../helpers/wait';
 
 const TOKEN = 'local-test-token-0123456789abcdef';
 const ROOT = path.resolve(__dirname, '../../../..');

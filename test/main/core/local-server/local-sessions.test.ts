@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LocalSessions, requestIds } from '../../../../src/main/core/local-server/local-sessions';
+
 import { ToolHub } from '../../../../src/main/core/hub/tool-hub';
+import { LocalSessions, requestIds } from '../../../../src/main/core/local-server/local-sessions';
 import { CallHistory } from '../../../../src/main/core/logs/call-history';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { SettlingTools } from '../../../../src/main/core/serving/settling-tools';

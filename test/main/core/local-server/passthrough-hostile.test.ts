@@ -1,12 +1,14 @@
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { MAX_SESSION_SUBSCRIPTIONS } from '../../../../src/main/core/local-server/passthrough/resources';
 import type { StdioServerSettings } from '../../../../src/shared/settings';
+import { type HubClient, localHubs } from '../../../helpers/local-hub';
 import { scaled } from '../../../helpers/time-scale';
-import { localHubs, type HubClient } from '../../../helpers/local-hub';
 import { waitFor } from '../../../helpers/wait';
 
 // Attacks on the passthrough by a hostile server (test/fixtures/hostile-resource-server.mjs) and hostile clients.

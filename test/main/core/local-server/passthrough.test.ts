@@ -1,15 +1,17 @@
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
+  type CallToolResult,
+  type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
-  type CallToolResult,
-  type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+
 import { Bridge } from '../../../../src/main/core/bridge/bridge';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import type { StdioServerSettings } from '../../../../src/shared/settings';

@@ -1,16 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { Bridge } from '../../../../src/main/core/bridge/bridge';
-import { FileSettingsStore, MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
+import { FileSettingsStore, MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import { readStateFile } from '../../../../src/main/core/local-server/state-file';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { SettingsSchema } from '../../../../src/shared/settings';
 import { logText } from '../../../helpers/bridge-harness';
-import { waitFor } from '../../../helpers/wait';
 import { tempDirs } from '../../../helpers/temp-dirs';
+import { waitFor } from '../../../helpers/wait';
 
 /** Files that hold secrets, as other users of the same computer see them (POSIX modes: not on Windows). */
 const posix = process.platform !== 'win32';

@@ -1,6 +1,8 @@
 import { getEventListeners } from 'node:events';
 import http from 'node:http';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { isolatedSignalFetch } from '../../../../src/main/core/local-server/stdio-relay';
 
 let server: http.Server | undefined;

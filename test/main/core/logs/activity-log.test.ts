@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ACTIVITY_FILE_NAME, ActivityLog, readActivityFile } from '../../../../src/main/core/logs/activity-log';
 import { MAX_ACTIVITY_SAMPLES } from '../../../../src/shared/activity';
-import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { fixtureServer, type Harness, makeBridge } from '../../../helpers/bridge-harness';
 
 let dir = '';
 let harness: Harness | undefined;

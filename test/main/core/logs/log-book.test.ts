@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { LogBook, MAX_LOG_MESSAGE, formatLogLine, rotatingFileSink } from '../../../../src/main/core/logs/log-book';
-import { CallHistory } from '../../../../src/main/core/logs/call-history';
+
 import { Backoff } from '../../../../src/main/core/io/backoff';
+import { CallHistory } from '../../../../src/main/core/logs/call-history';
+import { formatLogLine, LogBook, MAX_LOG_MESSAGE, rotatingFileSink } from '../../../../src/main/core/logs/log-book';
 import { LineDecoder } from '../../../../src/main/core/servers/line-decoder';
 
 describe('log book', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { looksSecret, maskArgs, redactText, redactUrl, secretArgValues } from '../../../../src/main/core/logs/redact';
 
 const JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VySWQiOjEyMzQ1fQ.abcdefghijklmnop';

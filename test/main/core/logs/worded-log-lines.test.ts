@@ -1,10 +1,12 @@
 import http from 'node:http';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { logHint, logMessage } from '../../../../src/shared/problem-words';
+
 import { translator } from '../../../../src/shared/i18n/translate';
-import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { waitFor } from '../../../helpers/wait';
+import { logHint, logMessage } from '../../../../src/shared/problem-words';
+import { fixtureServer, type Harness, makeBridge } from '../../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { waitFor } from '../../../helpers/wait';
 
 /** Issue 33: the app's own lines (start-up, the budget) were English in the Chinese window. */
 let harness: Harness | undefined;

@@ -1,8 +1,9 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+
 import { EndpointCalls } from '../../../../src/main/core/endpoint/endpoint-calls';
-import { BackgroundCalls } from '../../../../src/main/core/long-calls/background-calls';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { BackgroundCalls } from '../../../../src/main/core/long-calls/background-calls';
 import { waitFor } from '../../../helpers/wait';
 
 // Before: a second yes/no question in the same call got a task id back as if the caller had

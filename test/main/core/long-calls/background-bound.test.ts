@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+
+import type { BackgroundTask } from '../../../../src/shared/status';
 import { makeBridge, patientConnection, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { Esp32StandIn } from '../../../helpers/esp32-stand-in';
-import { waitFor } from '../../../helpers/wait';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { scaled } from '../../../helpers/time-scale';
-import type { BackgroundTask } from '../../../../src/shared/status';
+import { waitFor } from '../../../helpers/wait';
 
 // A call that goes on in the background is bounded by limits.backgroundTimeoutMs, not by the call timeout.
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { BACKGROUND_LIMITS, BackgroundCalls, normaliseId } from '../../../../src/main/core/long-calls/background-calls';
 import { answerAfterMs, patienceSeconds } from '../../../../src/main/core/long-calls/patience';
 import { taskTools } from '../../../../src/main/core/long-calls/task-tools';

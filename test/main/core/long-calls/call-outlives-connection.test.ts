@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { logText, makeBridge, tearDown, testConnection, type Harness } from '../../../helpers/bridge-harness';
+
+import type { BackgroundTask } from '../../../../src/shared/status';
+import { type Harness, logText, makeBridge, tearDown, testConnection } from '../../../helpers/bridge-harness';
 import { Esp32StandIn, GAVE_UP } from '../../../helpers/esp32-stand-in';
 import { RelayStandIn } from '../../../helpers/relay-stand-in';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
-import type { BackgroundTask } from '../../../../src/shared/status';
 
 /**
  * A call outlives the connection it came on: the issue's run, scaled down. A 40 s call with the

@@ -1,8 +1,10 @@
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+
 import { makeBridge, patientConnection, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { Esp32StandIn } from '../../../helpers/esp32-stand-in';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 
 // Before: a long call confirmed by voice went on as a task named "confirm action", so the user
 // could not tell which action ran ("Still working on confirm action…", task_status "9N confirm action").

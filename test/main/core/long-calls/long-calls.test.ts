@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+
+import type { SettingsInput } from '../../../../src/shared/settings';
+import type { BackgroundTask } from '../../../../src/shared/status';
 import { makeBridge, patientConnection, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { Esp32StandIn, GAVE_UP } from '../../../helpers/esp32-stand-in';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { waitFor } from '../../../helpers/wait';
-import type { BackgroundTask } from '../../../../src/shared/status';
-import type { SettingsInput } from '../../../../src/shared/settings';
 
 // Long calls against a stand-in for xiaozhi-esp32-server's client (it waits, then gives up), with a
 // fixture server whose tools are slow, report progress, or must be called as MCP tasks.

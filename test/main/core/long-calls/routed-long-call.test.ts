@@ -1,8 +1,10 @@
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+
 import { makeBridge, patientConnection, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { Esp32StandIn } from '../../../helpers/esp32-stand-in';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 
 // A long call made through router mode's call_tool was announced as 「call tool」: the user could not
 // tell which tool was still working, nor ask for it by name.

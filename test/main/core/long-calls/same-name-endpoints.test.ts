@@ -1,8 +1,10 @@
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+
 import { makeBridge, patientConnection, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { Esp32StandIn } from '../../../helpers/esp32-stand-in';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 
 // Before: tasks are kept per caller, and an endpoint's caller is its name, which the settings do
 // not require to be unique. Two endpoints both named "xiaozhi" (two devices, two accounts) see and

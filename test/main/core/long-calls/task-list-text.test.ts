@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { SPOKEN_TASKS, taskListText } from '../../../../src/main/core/long-calls/voice-texts';
 import type { BackgroundTask } from '../../../../src/shared/status';
 

@@ -1,9 +1,10 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+
 import { EndpointCalls } from '../../../../src/main/core/endpoint/endpoint-calls';
-import { BACKGROUND_LIMITS, BackgroundCalls } from '../../../../src/main/core/long-calls/background-calls';
-import { LogBook } from '../../../../src/main/core/logs/log-book';
 import type { CallContext } from '../../../../src/main/core/hub/tool-set-view';
+import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { BACKGROUND_LIMITS, BackgroundCalls } from '../../../../src/main/core/long-calls/background-calls';
 import { waitFor } from '../../../helpers/wait';
 
 // Before: with 32 tasks running in the background, a 33rd long call was awaited past the

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { ModelClient } from '../../../../src/main/core/models/model-client';
 import { ModelError } from '../../../../src/main/core/models/model-problems';
+import { translator } from '../../../../src/shared/i18n/translate';
 import type { Problem } from '../../../../src/shared/problem';
 import { problemMessage } from '../../../../src/shared/problem-words';
-import { translator } from '../../../../src/shared/i18n/translate';
 import { MODEL_KEY, ModelStandIn } from '../../../helpers/model-stand-in';
 import { scaled } from '../../../helpers/time-scale';
 

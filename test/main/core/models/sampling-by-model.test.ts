@@ -1,8 +1,10 @@
 import path from 'node:path';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { Esp32Client } from '../../../helpers/esp32-client';
+
 import { logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client } from '../../../helpers/esp32-client';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { MODEL_KEY, ModelStandIn } from '../../../helpers/model-stand-in';
 
 // A server's sampling/createMessage during a call by voice, answered by the user's model when they agreed

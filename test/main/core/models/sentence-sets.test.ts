@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { MODEL_KEY, ModelStandIn, type ChatBody } from '../../../helpers/model-stand-in';
+
+import { fixtureServer, type Harness, makeBridge } from '../../../helpers/bridge-harness';
+import { type ChatBody, MODEL_KEY, ModelStandIn } from '../../../helpers/model-stand-in';
 
 let provider: ModelStandIn;
 let harness: Harness | undefined;

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixtureServer, logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { MODEL_KEY, ModelStandIn, type ChatBody } from '../../../helpers/model-stand-in';
+
 import type { ToolPolicy } from '../../../../src/shared/settings';
+import { fixtureServer, type Harness, logText, makeBridge } from '../../../helpers/bridge-harness';
+import { type ChatBody, MODEL_KEY, ModelStandIn } from '../../../helpers/model-stand-in';
 
 let provider: ModelStandIn;
 let harness: Harness | undefined;

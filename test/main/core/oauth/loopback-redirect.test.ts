@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { listenForRedirect, type LoopbackRedirect } from '../../../../src/main/core/oauth/loopback-redirect';
 
 let redirect: LoopbackRedirect | undefined;

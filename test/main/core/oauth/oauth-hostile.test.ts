@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../../../helpers/oauth-stand-in';
-import { tempDirs } from '../../../helpers/temp-dirs';
-import { scaled } from '../../../helpers/time-scale';
-import { waitFor } from '../../../helpers/wait';
+
 import { listenForRedirect } from '../../../../src/main/core/oauth/loopback-redirect';
 import { FileVault, TOKENS_FILE_NAME, VaultRefused } from '../../../../src/main/core/oauth/token-vault';
 import { englishText } from '../../../../src/main/core/problems/server-problems';
+import { type Harness, logText, makeBridge } from '../../../helpers/bridge-harness';
+import { type OAuthStandIn, type OAuthStandInOptions, startOAuthStandIn } from '../../../helpers/oauth-stand-in';
+import { tempDirs } from '../../../helpers/temp-dirs';
+import { scaled } from '../../../helpers/time-scale';
+import { waitFor } from '../../../helpers/wait';
 
 /**
  * Hostile sign-in servers: what a resource server or its sign-in server says must not make the app

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { startOAuthStandIn, type OAuthStandIn, type OAuthStandInOptions } from '../../../helpers/oauth-stand-in';
+
+import { logLineText } from '../../../../src/cli/cli-words';
+import { FileVault, TOKENS_FILE_NAME } from '../../../../src/main/core/oauth/token-vault';
+import { translator } from '../../../../src/shared/i18n/translate';
+import { type Harness, logText, makeBridge } from '../../../helpers/bridge-harness';
+import { type OAuthStandIn, type OAuthStandInOptions, startOAuthStandIn } from '../../../helpers/oauth-stand-in';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';
-import { logLineText } from '../../../../src/cli/cli-words';
-import { translator } from '../../../../src/shared/i18n/translate';
-import { FileVault, TOKENS_FILE_NAME } from '../../../../src/main/core/oauth/token-vault';
 
 const tempDir = tempDirs('xt-oauth-');
 let harness: Harness | undefined;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../../../src/main/core/config/load-config';
+
 import { ConfigError } from '../../../../src/main/core/config/json-text';
+import { parseConfigText } from '../../../../src/main/core/config/load-config';
 import { maskServer, restoreMaskedServer, secretValues } from '../../../../src/main/core/secrets/bridge-secrets';
-import { SettingsSchema, type RemoteServerSettings } from '../../../../src/shared/settings';
+import { type RemoteServerSettings, SettingsSchema } from '../../../../src/shared/settings';
 
 const problemsOf = (text: string) => {
   try {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { isSecureWebUrl, sameIssuer, ServerOAuth } from '../../../../src/main/core/oauth/server-oauth';
 import { MemoryVault } from '../../../../src/main/core/oauth/token-vault';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+
 import type { CallAnswer } from '../../../../src/main/core/hub/tool-hub';
 import { CallHistory } from '../../../../src/main/core/logs/call-history';
 import { representativeNames } from '../../../../src/main/core/router/router-tools';
-import { ToolRouter, type RouterEntry } from '../../../../src/main/core/router/tool-router';
+import { type RouterEntry, ToolRouter } from '../../../../src/main/core/router/tool-router';
 import { catalogEntries, loadCatalog } from '../../../helpers/catalogs';
 
 /** A source whose catalog the test changes, and which records what reaches it. */

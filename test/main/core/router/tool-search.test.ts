@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+
 import { expandQuery } from '../../../../src/main/core/router/search-glossary';
 import { searchTerms, splitWords } from '../../../../src/main/core/router/search-text';
-import { ToolSearch, argumentText } from '../../../../src/main/core/router/tool-search';
+import { argumentText, ToolSearch } from '../../../../src/main/core/router/tool-search';
 import { catalogEntries, everydayCatalogEntries, loadQueries, type Query } from '../../../helpers/catalogs';
 
 const search = new ToolSearch(catalogEntries());

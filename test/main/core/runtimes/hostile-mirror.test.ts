@@ -3,18 +3,20 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { RuntimeStore } from '../../../../src/main/core/runtimes/runtime-store';
+
 import { runtimeSource } from '../../../../src/main/core/runtimes/runtime-sources';
-import { startPypiStandIn, wheelStandIn, type PypiStandIn } from '../../../helpers/pypi-stand-in';
+import { RuntimeStore } from '../../../../src/main/core/runtimes/runtime-store';
+import { type PypiStandIn, startPypiStandIn, wheelStandIn } from '../../../helpers/pypi-stand-in';
 import {
   fetchFailure,
+  type HostileMirror,
   pinsOf,
+  type RuntimeMirror,
   startHostileMirror,
   startRuntimeMirror,
   uvStandIn,
-  type HostileMirror,
-  type RuntimeMirror,
 } from '../../../helpers/runtime-mirror';
 import { tempDirs } from '../../../helpers/temp-dirs';
 

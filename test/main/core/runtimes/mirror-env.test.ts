@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+
+import { fixtureServer, type Harness, makeBridge } from '../../../helpers/bridge-harness';
 
 let harness: Harness | undefined;
 afterEach(async () => {

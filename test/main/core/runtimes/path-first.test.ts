@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { withPathFirst } from '../../../../src/main/core/runtimes/child-runtime';
 
 describe("the app's runtime first on a child's PATH", () => {

@@ -1,7 +1,9 @@
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE, logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { nodeStandIn, pinsOf, startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../../../helpers/runtime-mirror';
+
+import { FIXTURE, type Harness, logText, makeBridge } from '../../../helpers/bridge-harness';
+import { nodeStandIn, pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../../../helpers/runtime-mirror';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';
 

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { installCommand } from '../../../../src/shared/runtime-need';
+
 import { commandWarnings } from '../../../../src/main/core/config/command-warnings';
+import { installCommand } from '../../../../src/shared/runtime-need';
 import { SettingsSchema } from '../../../../src/shared/settings';
-import { FIXTURE, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { FIXTURE, type Harness, makeBridge } from '../../../helpers/bridge-harness';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';
 

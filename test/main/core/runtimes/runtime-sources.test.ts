@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { RUNTIME_PINS } from '../../../../src/main/core/runtimes/runtime-pins';
 import { runtimeSource } from '../../../../src/main/core/runtimes/runtime-sources';
 import { CHINA_MIRRORS, mirrorUrls } from '../../../../src/shared/mirrors';

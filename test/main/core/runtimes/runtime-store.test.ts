@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { RuntimeStore } from '../../../../src/main/core/runtimes/runtime-store';
-import { fetchFailure, pinsOf, startRuntimeMirror, uvStandIn, type RuntimeMirror } from '../../../helpers/runtime-mirror';
+import { fetchFailure, pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../../../helpers/runtime-mirror';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';
 

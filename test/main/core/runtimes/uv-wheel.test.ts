@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { RuntimeStore } from '../../../../src/main/core/runtimes/runtime-store';
-import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { startPypiStandIn, wheelStandIn, type PypiStandIn } from '../../../helpers/pypi-stand-in';
+import { type Harness, makeBridge } from '../../../helpers/bridge-harness';
+import { type PypiStandIn, startPypiStandIn, wheelStandIn } from '../../../helpers/pypi-stand-in';
 import { fetchFailure, pinsOf } from '../../../helpers/runtime-mirror';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';

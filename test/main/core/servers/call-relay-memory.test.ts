@@ -1,9 +1,10 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CallRelay, FIRST_RELAY_ID } from '../../../../src/main/core/servers/call-relay';
+
 import { CallAbort } from '../../../../src/main/core/io/call-signal';
 import type { Logger } from '../../../../src/main/core/logs/log-book';
+import { CallRelay, FIRST_RELAY_ID } from '../../../../src/main/core/servers/call-relay';
 
 // The relay's own logic (ids, timeouts, cancellation, progress, close) in memory, against a transport
 // the test plays the server on, with fake timers. The same cases against a real child and a real

@@ -1,10 +1,12 @@
 import http from 'node:http';
 import net from 'node:net';
+
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
 import { failureCause, failureText } from '../../../../src/main/core/problems/failure-cause';
-import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 
 let harness: Harness | undefined;

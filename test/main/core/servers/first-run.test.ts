@@ -1,11 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { packageRun, saysInstalling } from '../../../../src/main/core/servers/first-run';
+import { type Harness, logText, makeBridge } from '../../../helpers/bridge-harness';
+import { type FakeNpx, fakeNpx } from '../../../helpers/fake-npx';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { fakeNpx, type FakeNpx } from '../../../helpers/fake-npx';
-import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
-import { packageRun, saysInstalling } from '../../../../src/main/core/servers/first-run';
 
 let harness: Harness | undefined;
 let npx: FakeNpx | undefined;

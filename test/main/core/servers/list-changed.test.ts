@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+
+import { type Harness, logText, makeBridge } from '../../../helpers/bridge-harness';
 import { hostileWith } from '../../../helpers/hostile-server';
 import { waitFor } from '../../../helpers/wait';
 

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import type { StdioServerSettings } from '../../../../src/shared/settings';
-import { logText, makeBridge, tearDown, type Harness } from '../../../helpers/bridge-harness';
+import { type Harness, logText, makeBridge, tearDown } from '../../../helpers/bridge-harness';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';
 

@@ -1,21 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
+
 import { sanitizeToolName } from '../../../../src/main/core/hub/tool-names';
+import { clientToken } from '../../../../src/main/core/local-server/client-tokens';
 import type { StdioServerSettings } from '../../../../src/shared/settings';
-import { logText, makeBridge, startServing, tearDown, type Harness } from '../../../helpers/bridge-harness';
+// @ts-expect-error: a plain-JavaScript fixture, without types.
+import { startModernHttp } from '../../../fixtures/modern-server.mjs';
+import { type Harness, logText, makeBridge, startServing, tearDown } from '../../../helpers/bridge-harness';
 import type { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { refusingInitialize } from '../../../helpers/hostile-server';
 import { startRawMcpHttp } from '../../../helpers/raw-mcp-http';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { scaled } from '../../../helpers/time-scale';
 import { waitFor } from '../../../helpers/wait';
-// @ts-expect-error: a plain-JavaScript fixture, without types.
-import { startModernHttp } from '../../../fixtures/modern-server.mjs';
 
 /**
  * Servers built with the MCP TypeScript SDK v2 and set to protocol 2026-07-28 only answer our 2025

@@ -1,8 +1,10 @@
 import http from 'node:http';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { logText, makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { startRawMcpHttp, type RawMcpHttp } from '../../../helpers/raw-mcp-http';
+
+import { type Harness, logText, makeBridge } from '../../../helpers/bridge-harness';
 import { hostileWith, refusingInitialize } from '../../../helpers/hostile-server';
+import { type RawMcpHttp, startRawMcpHttp } from '../../../helpers/raw-mcp-http';
 import { waitFor } from '../../../helpers/wait';
 
 let harness: Harness | undefined;

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { ServerWatchdog } from '../../../../src/main/core/servers/server-watchdog';
-import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { fixtureServer, type Harness, makeBridge } from '../../../helpers/bridge-harness';
 import { isRunning } from '../../../helpers/processes';
 import { waitFor } from '../../../helpers/wait';
 

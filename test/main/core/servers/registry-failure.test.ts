@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { registryUnreachable } from '../../../../src/main/core/servers/registry-failure';
+
 import { englishText } from '../../../../src/main/core/problems/server-problems';
+import { registryUnreachable } from '../../../../src/main/core/servers/registry-failure';
 
 describe('a package runner that could not reach its registry', () => {
   it('reads npm’s DNS failure, with the registry it tried', () => {

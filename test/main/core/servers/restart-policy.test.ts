@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+
 import {
-  NO_FAILURES,
-  restartStep,
   type Loss,
+  NO_FAILURES,
   type RestartHistory,
   type RestartRules,
+  restartStep,
 } from '../../../../src/main/core/servers/restart-policy';
 
 const rules: RestartRules = { restartBaseMs: 1000, restartMaxMs: 30_000, maxCrashes: 5, crashWindowMs: 60_000, givesUp: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problem } from '../../../../src/shared/problem';
+
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import {
   crashProblem,
@@ -9,8 +9,9 @@ import {
   failureEnglish,
   say,
 } from '../../../../src/main/core/problems/server-problems';
-import { spawnFailure, systemLimit } from '../../../../src/main/core/servers/spawn-failure';
 import { serverUrl } from '../../../../src/main/core/servers/permanent-failure';
+import { spawnFailure, systemLimit } from '../../../../src/main/core/servers/spawn-failure';
+import { problem } from '../../../../src/shared/problem';
 
 describe("a server's problems: data where they happen, English in one place", () => {
   it('words how a program ended as the log, the CLI and lastError always said it', () => {

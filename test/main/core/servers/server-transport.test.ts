@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { ProcessExit } from '../../../../src/main/core/problems/server-problems';
 import { LeanReadBuffer, ReadBufferOverflow } from '../../../../src/main/core/servers/lean-read-buffer';
 import { makeTransport, stdioPid, stdioProcess, type TransportContext } from '../../../../src/main/core/servers/server-transport';
-import type { ProcessExit } from '../../../../src/main/core/problems/server-problems';
 import type { Problem } from '../../../../src/shared/problem';
 import { FIXTURE } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';

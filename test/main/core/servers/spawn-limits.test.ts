@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChildServer } from '../../../../src/main/core/servers/child-server';
+
 import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { ChildServer } from '../../../../src/main/core/servers/child-server';
 import { fixtureServer } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 

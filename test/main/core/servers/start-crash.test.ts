@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureServer, logText, makeBridge, slowRestarts, type Harness } from '../../../helpers/bridge-harness';
+
+import { fixtureServer, type Harness, logText, makeBridge, slowRestarts } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 
 let harness: Harness | undefined;

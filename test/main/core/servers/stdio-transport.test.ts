@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { StdioTransport, type StdioTransportOptions } from '../../../../src/main/core/servers/stdio-transport';
-import { ReadBufferOverflow } from '../../../../src/main/core/servers/lean-read-buffer';
+import { afterEach, describe, expect, it } from 'vitest';
+
 import { ProblemError } from '../../../../src/main/core/problems/server-problems';
+import { ReadBufferOverflow } from '../../../../src/main/core/servers/lean-read-buffer';
+import { StdioTransport, type StdioTransportOptions } from '../../../../src/main/core/servers/stdio-transport';
 import type { Problem } from '../../../../src/shared/problem';
 import { waitFor } from '../../../helpers/wait';
 

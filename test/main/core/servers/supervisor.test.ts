@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Attempt } from '../../../../src/main/core/servers/attempt';
-import { Supervisor, type AttemptState } from '../../../../src/main/core/servers/supervisor';
-import { defaultSupervision } from '../../../../src/main/core/servers/supervision';
+
 import type { Logger } from '../../../../src/main/core/logs/log-book';
-import { problem } from '../../../../src/shared/problem';
 import type { Failure } from '../../../../src/main/core/problems/server-problems';
+import { Attempt } from '../../../../src/main/core/servers/attempt';
+import { defaultSupervision } from '../../../../src/main/core/servers/supervision';
+import { type AttemptState, Supervisor } from '../../../../src/main/core/servers/supervisor';
+import { problem } from '../../../../src/shared/problem';
 
 // The lifecycle every server kind shares, in memory: fake timers, a run that does what each test says.
 

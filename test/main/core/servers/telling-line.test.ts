@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
+
 import { describe, expect, it } from 'vitest';
+
 import { TellingLine } from '../../../../src/main/core/servers/telling-line';
 
 const telling = (text: string) => {

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
-import { waitFor } from '../../../helpers/wait';
-import { hostileServer } from '../../../helpers/hostile-server';
+
 import { checkTools, MAX_SCHEMA_DEPTH, skippedText, skippedWarning } from '../../../../src/main/core/servers/tool-list';
+import { type Harness, makeBridge } from '../../../helpers/bridge-harness';
+import { hostileServer } from '../../../helpers/hostile-server';
+import { waitFor } from '../../../helpers/wait';
 
 const good = (name: string) => ({
   name,

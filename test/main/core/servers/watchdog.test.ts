@@ -1,11 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { LogBook } from '../../../../src/main/core/logs/log-book';
+import { isAlive } from '../../../../src/main/core/servers/process-tree';
 import { ServerWatchdog } from '../../../../src/main/core/servers/server-watchdog';
 import { runWatchdog } from '../../../../src/main/core/servers/watchdog';
-import { isAlive } from '../../../../src/main/core/servers/process-tree';
 import { isRunning } from '../../../helpers/processes';
 import { waitFor } from '../../../helpers/wait';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { COZE_WORKFLOWS, SECRETS } from '../../../helpers/service-stand-ins';
 import { serviceRuns } from './service-harness';
 

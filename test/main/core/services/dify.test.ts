@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { logText } from '../../../helpers/bridge-harness';
 import { DIFY_KEYS } from '../../../helpers/service-stand-ins';
 import { serviceRuns } from './service-harness';

@@ -1,5 +1,6 @@
-import http from 'node:http';
 import { once } from 'node:events';
+import http from 'node:http';
+
 import { afterEach, beforeEach } from 'vitest';
 
 /**

@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { LogBook } from '../../../../src/main/core/logs/log-book';
-import { openApiTools } from '../../../../src/main/core/services/openapi';
 import { httpApiTools } from '../../../../src/main/core/services/http-api';
-import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
-import { tempDirs } from '../../../helpers/temp-dirs';
-import { testContext } from './service-harness';
+import { openApiTools } from '../../../../src/main/core/services/openapi';
 import { translate } from '../../../../src/shared/i18n/translate';
 import type { Problem } from '../../../../src/shared/problem';
+import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
+import { tempDirs } from '../../../helpers/temp-dirs';
 import { echoingService } from './echoing-service';
+import { testContext } from './service-harness';
 
 /** OpenAPI documents read into tools: paths kept inside their operation, aliases bounded, names and limits said. */
 

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { logText } from '../../../helpers/bridge-harness';
 import { githubLikeDocument, SECRETS } from '../../../helpers/service-stand-ins';
 import { tempDirs } from '../../../helpers/temp-dirs';

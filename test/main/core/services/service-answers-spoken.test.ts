@@ -1,12 +1,14 @@
-import http from 'node:http';
 import { once } from 'node:events';
+import http from 'node:http';
+
 import { describe, expect, it } from 'vitest';
+
+import { spokenServiceError } from '../../../../src/main/core/hub/spoken-error';
 import { httpApiTools } from '../../../../src/main/core/services/http-api';
 import { ServiceHttp } from '../../../../src/main/core/services/service-http';
-import { spokenServiceError } from '../../../../src/main/core/hub/spoken-error';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
-import { testContext } from './service-harness';
 import { echoingService } from './echoing-service';
+import { testContext } from './service-harness';
 
 /** What the model hears from a web service that failed: worded, never a code or an English detail. */
 

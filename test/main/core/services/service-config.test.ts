@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { problems } from '../../../helpers/config-problems';
+
 import { parseConfigText } from '../../../../src/main/core/config/load-config';
 import { exportConfig } from '../../../../src/main/core/import/export-config';
 import { SettingsSchema } from '../../../../src/shared/settings';
+import { problems } from '../../../helpers/config-problems';
 import { serviceEntries } from './service-settings';
 
 const BASE = 'http://127.0.0.1:9';

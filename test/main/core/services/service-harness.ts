@@ -1,12 +1,13 @@
 import { afterEach } from 'vitest';
-import { startServing, tearDown, type Harness } from '../../../helpers/bridge-harness';
-import type { FakeSession, FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { ServiceStandIns } from '../../../helpers/service-stand-ins';
+
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { ServiceHttp } from '../../../../src/main/core/services/service-http';
 import type { ServiceContext } from '../../../../src/main/core/services/service-tools';
 import { translate } from '../../../../src/shared/i18n/translate';
 import type { SkippedTool } from '../../../../src/shared/status';
+import { type Harness, startServing, tearDown } from '../../../helpers/bridge-harness';
+import type { FakeSession, FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { ServiceStandIns } from '../../../helpers/service-stand-ins';
 
 /**
  * A bridge serving web services pointed at the platform stand-ins, called as xiaozhi calls (a real

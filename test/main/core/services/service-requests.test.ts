@@ -1,12 +1,14 @@
-import http from 'node:http';
 import { once } from 'node:events';
+import http from 'node:http';
+
 import { describe, expect, it } from 'vitest';
-import { openApiTools } from '../../../../src/main/core/services/openapi';
+
 import { httpApiTools } from '../../../../src/main/core/services/http-api';
+import { openApiTools } from '../../../../src/main/core/services/openapi';
 import { ServiceHttp, speakable } from '../../../../src/main/core/services/service-http';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
-import { testContext } from './service-harness';
 import { echoingService } from './echoing-service';
+import { testContext } from './service-harness';
 
 /** Requests to a web service and their answers: descriptions, empty answers, long errors, redirects. */
 

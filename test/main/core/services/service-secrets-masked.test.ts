@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { serviceSecretValues } from '../../../../src/main/core/secrets/service-secrets';
 import { ServiceServer } from '../../../../src/main/core/services/service-server';

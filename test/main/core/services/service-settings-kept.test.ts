@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { unknownKeys, configFileText } from '../../../../src/main/core/config/config-file-writer';
+
+import { configFileText, unknownKeys } from '../../../../src/main/core/config/config-file-writer';
 import { draftFromService, serviceFromDraft } from '../../../../src/renderer/pages/service-form';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
 

@@ -1,12 +1,14 @@
-import http from 'node:http';
 import { once } from 'node:events';
+import http from 'node:http';
+
 import { describe, expect, it } from 'vitest';
+
 import { LogBook } from '../../../../src/main/core/logs/log-book';
 import { homeAssistantTools } from '../../../../src/main/core/services/home-assistant';
 import { ServiceServer } from '../../../../src/main/core/services/service-server';
 import { ServerSettingsSchema, type ServiceSettings } from '../../../../src/shared/settings';
-import { testContext } from './service-harness';
 import { echoingService } from './echoing-service';
+import { testContext } from './service-harness';
 
 /** A web service's setup: a refused token seen at start, tools left out said with why. */
 

@@ -2,8 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeXiaozhi, FakeSession } from '../../../helpers/fake-xiaozhi';
-import { logText, makeBridge, patientConnection, startServing, tearDown, type Harness } from '../../../helpers/bridge-harness';
+
+import { type Harness, logText, makeBridge, patientConnection, startServing, tearDown } from '../../../helpers/bridge-harness';
+import type { FakeSession, FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { SECRETS, ServiceStandIns } from '../../../helpers/service-stand-ins';
 import { waitFor } from '../../../helpers/wait';
 import { serviceEntries } from './service-settings';

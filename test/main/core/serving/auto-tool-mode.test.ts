@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureServer, makeBridge, tearDown } from '../../../helpers/bridge-harness';
-import { FakeXiaozhi as Xiaozhi } from '../../../helpers/fake-xiaozhi';
+
 import type { SettingsInput } from '../../../../src/shared/settings';
-import type { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import type { Harness } from '../../../helpers/bridge-harness';
+import { fixtureServer, makeBridge, tearDown } from '../../../helpers/bridge-harness';
+import type { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { FakeXiaozhi as Xiaozhi } from '../../../helpers/fake-xiaozhi';
 import { scaled } from '../../../helpers/time-scale';
 
 /**

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import type { CallAnswer } from '../../../../src/main/core/hub/tool-hub';
-import { MAX_LISTS_HELD, SettlingTools, type CallableTools } from '../../../../src/main/core/serving/settling-tools';
 import { StartGrace } from '../../../../src/main/core/servers/start-grace';
-import { fixtureServer, makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { type CallableTools, MAX_LISTS_HELD, SettlingTools } from '../../../../src/main/core/serving/settling-tools';
+import { fixtureServer, type Harness, makeBridge } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 
 /** A server start the test finishes when it wants, tracked by a real start grace. */

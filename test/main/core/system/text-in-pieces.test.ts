@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { readTextInPieces, writeTextInPieces } from '../../../../src/main/core/system/text-in-pieces';
 import { tempDirs } from '../../../helpers/temp-dirs';
 

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
+import type { SettingsInput, StdioServerSettings } from '../../../../src/shared/settings';
+import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client } from '../../../helpers/esp32-client';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { waitFor } from '../../../helpers/wait';
-import { Esp32Client } from '../../../helpers/esp32-client';
-import { fixtureServer, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
-import type { SettingsInput, StdioServerSettings } from '../../../../src/shared/settings';
 
 const ctx = withEndpointTeardown(afterEach);
 

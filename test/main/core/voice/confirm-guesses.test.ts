@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Confirmations, MAX_HELD_PER_SESSION } from '../../../../src/main/core/hub/builtin/confirmations';
-import { MAX_WRONG_PINS, MAX_WRONG_PINS_OVERALL, WRONG_PIN_DECAY_MS } from '../../../../src/main/core/hub/builtin/confirmation-pin';
+
 import { confirmTool } from '../../../../src/main/core/hub/builtin/confirm-tool';
+import { MAX_WRONG_PINS, MAX_WRONG_PINS_OVERALL, WRONG_PIN_DECAY_MS } from '../../../../src/main/core/hub/builtin/confirmation-pin';
+import { Confirmations, MAX_HELD_PER_SESSION } from '../../../../src/main/core/hub/builtin/confirmations';
 import { heldDelete, TEST_PIN } from '../../../helpers/held-calls';
 
 /** Confirmations under a clock the test moves, the confirm tool over them, and what each session says. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Confirmations } from '../../../../src/main/core/hub/builtin/confirmations';
+
 import { confirmTool } from '../../../../src/main/core/hub/builtin/confirm-tool';
-import { CallAbort } from '../../../../src/main/core/io/call-signal';
 import type { HeldRunOptions } from '../../../../src/main/core/hub/builtin/confirmations';
+import { Confirmations } from '../../../../src/main/core/hub/builtin/confirmations';
+import { CallAbort } from '../../../../src/main/core/io/call-signal';
 import { heldDelete, TEST_PIN } from '../../../helpers/held-calls';
 
 // Before: a call confirmed by voice runs without the confirm call's signal, so when the confirm

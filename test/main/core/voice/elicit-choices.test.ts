@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CHOICE_CHARS, MAX_CHOICES, formFields } from '../../../../src/main/core/hub/elicitations';
+
+import { formFields, MAX_CHOICE_CHARS, MAX_CHOICES } from '../../../../src/main/core/hub/elicitations';
 
 // Before: a question's choices were unbounded in count and length (fields, titles and the
 // message were bounded); the window would draw, and keep, whatever a server sent.

@@ -1,10 +1,12 @@
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+
+import type { PendingElicitation } from '../../../../src/shared/elicitations';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { Esp32Client } from '../../../helpers/esp32-client';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { waitFor } from '../../../helpers/wait';
-import type { PendingElicitation } from '../../../../src/shared/elicitations';
 
 const LONG_CALL_SERVER = path.resolve(__dirname, '../../../fixtures/long-call-server.mjs');
 const ctx = withEndpointTeardown(afterEach);

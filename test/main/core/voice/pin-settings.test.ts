@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSettings, SettingsSchema } from '../../../../src/shared/settings';
+
 import { redactSettings, secretValues } from '../../../../src/main/core/secrets/bridge-secrets';
 import { isPin } from '../../../../src/shared/confirmation-pin';
+import { defaultSettings, SettingsSchema } from '../../../../src/shared/settings';
 import { makeBridge } from '../../../helpers/bridge-harness';
 
 describe('the confirmation PIN in the settings', () => {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi, type FakeSession } from '../../../helpers/fake-xiaozhi';
-import { Esp32Client } from '../../../helpers/esp32-client';
-import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+
 import { MAX_WRONG_PINS } from '../../../../src/main/core/hub/builtin/confirmation-pin';
+import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client } from '../../../helpers/esp32-client';
+import { type FakeSession, FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 
 const ctx = withEndpointTeardown(afterEach);
 

@@ -1,10 +1,12 @@
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { Esp32Client } from '../../../helpers/esp32-client';
-import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
-import type { EndpointSettings } from '../../../../src/shared/settings';
+
 import { shapeResult, textResult } from '../../../../src/main/core/hub/result-shaping';
+import type { EndpointSettings } from '../../../../src/shared/settings';
+import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client } from '../../../helpers/esp32-client';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 
 const LONG_CALL_SERVER = path.resolve(__dirname, '../../../fixtures/long-call-server.mjs');
 const ctx = withEndpointTeardown(afterEach);

@@ -1,8 +1,10 @@
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { Esp32Client } from '../../../helpers/esp32-client';
+
 import { makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client } from '../../../helpers/esp32-client';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 
 // Issue 31: during a call by voice, a server's sampling request came back to the model as raw English
 // with the error prefix twice ("MCP error -32601: MCP error -32601: sampling is only offered…"), and a

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { Esp32Client } from '../../../helpers/esp32-client';
+
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client } from '../../../helpers/esp32-client';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { waitFor } from '../../../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);

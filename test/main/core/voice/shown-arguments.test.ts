@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { describeAction, shownArguments } from '../../../../src/main/core/hub/action-description';
 
 // Before: delete_file {path, api_key: "sk-live-abcdef"} was held, and the window's panel and the

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { Esp32Client, NO_DETAIL } from '../../../helpers/esp32-client';
+
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client, NO_DETAIL } from '../../../helpers/esp32-client';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 
 const ctx = withEndpointTeardown(afterEach);
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { fixtureServer, startServing, withEndpointTeardown } from '../../../helpers/bridge-harness';
 
 const ctx = withEndpointTeardown(afterEach);

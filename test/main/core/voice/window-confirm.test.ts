@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
-import { Esp32Client } from '../../../helpers/esp32-client';
-import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
-import { waitFor } from '../../../helpers/wait';
-import { scaled } from '../../../helpers/time-scale';
+
 import type { BridgeOptions } from '../../../../src/main/core/bridge/bridge';
 import type { PendingConfirmation } from '../../../../src/shared/confirmations';
+import { fixtureServer, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
+import { Esp32Client } from '../../../helpers/esp32-client';
+import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { scaled } from '../../../helpers/time-scale';
+import { waitFor } from '../../../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);
 

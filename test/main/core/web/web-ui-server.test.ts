@@ -1,10 +1,12 @@
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+
 import { startWebUi, type WebUi } from '../../../../src/main/core/web/web-ui-server';
-import { makeBridge, type Harness } from '../../../helpers/bridge-harness';
+import { type Harness, makeBridge } from '../../../helpers/bridge-harness';
 import { dribble, heldSocket, slowBodies, statusOf } from '../../../helpers/raw-http';
 import { waitFor } from '../../../helpers/wait';
 

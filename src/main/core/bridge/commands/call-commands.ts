@@ -1,11 +1,11 @@
 import type { callCommands } from '../../../../shared/bridge-api';
-import { redactProblem } from '../../secrets/bridge-secrets';
 import { resultText } from '../../hub/result-shaping';
 import type { ToolHub } from '../../hub/tool-hub';
-import type { EndpointTools } from '../../serving/endpoint-catalogs';
 import type { ActivityLog } from '../../logs/activity-log';
 import type { CallHistory } from '../../logs/call-history';
 import type { LogBook } from '../../logs/log-book';
+import { redactProblem } from '../../secrets/bridge-secrets';
+import type { EndpointTools } from '../../serving/endpoint-catalogs';
 import type { CommandHandlers } from './command-handlers';
 
 /** What the call commands need of the bridge. */

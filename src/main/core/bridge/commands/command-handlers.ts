@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+
 import type { Settings } from '../../../../shared/settings';
 
 /** One group of the contract (`endpointCommands`, `toolSetCommands`…): what its handlers are typed from. */

@@ -1,10 +1,10 @@
 import type { confirmationCommands } from '../../../../shared/bridge-api';
 import type { PendingConfirmation } from '../../../../shared/confirmations';
 import type { ConfirmedIn } from '../../../../shared/status';
-import { CallAbort } from '../../io/call-signal';
-import { resultText } from '../../hub/result-shaping';
 import { shownArguments } from '../../hub/action-description';
 import type { Confirmations, HeldCall } from '../../hub/builtin/confirmations';
+import { resultText } from '../../hub/result-shaping';
+import { CallAbort } from '../../io/call-signal';
 import type { BackgroundCalls, WatchedCall } from '../../long-calls/background-calls';
 import type { CommandHandlers, SettingsAccess } from './command-handlers';
 

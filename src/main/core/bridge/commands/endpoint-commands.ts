@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
+
 import type { endpointCommands } from '../../../../shared/bridge-api';
-import { EndpointSettingsSchema } from '../../../../shared/settings';
 import { cleanEndpointUrl, sameEndpointAs } from '../../../../shared/endpoint-url';
-import { restoreMaskedUrl } from '../../secrets/bridge-secrets';
-import type { EndpointFleet } from '../endpoint-fleet';
+import { EndpointSettingsSchema } from '../../../../shared/settings';
 import { probeEndpoint } from '../../endpoint/endpoint-probe';
 import type { ToolHub } from '../../hub/tool-hub';
 import type { Logger } from '../../logs/log-book';
+import { restoreMaskedUrl } from '../../secrets/bridge-secrets';
 import type { EndpointCatalogs } from '../../serving/endpoint-catalogs';
-import { requireEndpoint, type CommandHandlers, type SettingsAccess } from './command-handlers';
 import { APP_VERSION } from '../../system/version';
+import type { EndpointFleet } from '../endpoint-fleet';
+import { type CommandHandlers, requireEndpoint, type SettingsAccess } from './command-handlers';
 
 /** What the endpoint commands need of the bridge. */
 export interface EndpointCommandContext extends SettingsAccess {

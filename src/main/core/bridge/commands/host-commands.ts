@@ -1,9 +1,9 @@
 import type { hostCommands } from '../../../../shared/bridge-api';
 import type { HostInfo } from '../../../../shared/host';
-import type { BridgeHost } from '../bridge-host';
 import type { SettingsStore } from '../../config/settings-store';
-import type { CommandHandlers } from './command-handlers';
 import { APP_VERSION } from '../../system/version';
+import type { BridgeHost } from '../bridge-host';
+import type { CommandHandlers } from './command-handlers';
 
 /** What the host commands need of the bridge. */
 export interface HostCommandContext {

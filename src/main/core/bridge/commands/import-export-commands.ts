@@ -1,12 +1,12 @@
+import type { importExportCommands } from '../../../../shared/bridge-api';
 import { countOf } from '../../../../shared/count-words';
 import { problem } from '../../../../shared/problem';
-import type { importExportCommands } from '../../../../shared/bridge-api';
-import type { EndpointFleet } from '../endpoint-fleet';
 import { discoverClients } from '../../import/discover-clients';
 import { exportConfig } from '../../import/export-config';
 import type { ImportSessions } from '../../import/import-sessions';
 import type { EntryContext } from '../../local-server/client-entries';
 import type { Logger } from '../../logs/log-book';
+import type { EndpointFleet } from '../endpoint-fleet';
 import type { ServerFleet } from '../server-fleet';
 import type { CommandHandlers, SettingsAccess } from './command-handlers';
 

@@ -1,14 +1,14 @@
 import type { modelCommands, SentenceTry } from '../../../../shared/model-api';
-import { SamplingBoundsSchema, isMaskedKey, type ModelSettings } from '../../../../shared/model-settings';
-import { problem } from '../../../../shared/problem';
+import { isMaskedKey, type ModelSettings, SamplingBoundsSchema } from '../../../../shared/model-settings';
 import { nameRecord, own, setOwn } from '../../../../shared/own';
+import { problem } from '../../../../shared/problem';
 import type { Settings } from '../../../../shared/settings';
-import type { CommandHandlers, SettingsAccess } from './command-handlers';
 import { maskSecret } from '../../logs/redact';
 import { cleanDescription, servedBytes, suggestDescription, SUGGESTED_MAX_CHARS } from '../../models/description-suggestion';
 import { ModelError } from '../../models/model-problems';
 import type { ModelRoom } from '../../models/model-room';
 import { checkPlan, checkSentences } from '../../models/sentence-checks';
+import type { CommandHandlers, SettingsAccess } from './command-handlers';
 
 /** A failure of ours to ask the model, as an answer the window words (never a thrown English message). */
 const asProblem = (error: unknown) =>

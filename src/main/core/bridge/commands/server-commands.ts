@@ -1,17 +1,18 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
 import type { serverCommands } from '../../../../shared/bridge-api';
 import { problem } from '../../../../shared/problem';
-import { redactUrl } from '../../logs/redact';
 import type { ServerSettings } from '../../../../shared/settings';
-import { restoreMaskedServer } from '../../secrets/bridge-secrets';
+import { isOwnEntry } from '../../config/own-entry';
 import { forgetServerInSets, renameServerInSets } from '../../hub/tool-set-edits';
 import type { LocalServerController } from '../../local-server/local-server-controller';
-import { isOwnEntry } from '../../config/own-entry';
-import type { ServerFleet } from '../server-fleet';
+import { redactUrl } from '../../logs/redact';
 import type { SignIns } from '../../oauth/sign-ins';
 import { ProblemError } from '../../problems/server-problems';
+import { restoreMaskedServer } from '../../secrets/bridge-secrets';
 import { outlineOf, readOpenApi } from '../../services/openapi-document';
 import { ServiceHttp } from '../../services/service-http';
+import type { ServerFleet } from '../server-fleet';
 import type { CommandHandlers, SettingsAccess } from './command-handlers';
 
 /** What the server commands need of the bridge. */

@@ -1,8 +1,8 @@
 import type { stateCommands } from '../../../../shared/bridge-api';
 import type { Settings } from '../../../../shared/settings';
 import type { BridgeState } from '../../../../shared/status';
-import { redactSettings } from '../../secrets/bridge-secrets';
 import type { ToolHub } from '../../hub/tool-hub';
+import { redactSettings } from '../../secrets/bridge-secrets';
 import type { CommandHandlers } from './command-handlers';
 
 /** What the state commands need of the bridge. */

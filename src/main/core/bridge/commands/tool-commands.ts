@@ -1,9 +1,9 @@
 import type { toolCommands } from '../../../../shared/bridge-api';
-import { DEFAULT_TOOL_SET } from '../../../../shared/settings';
-import { withServerTools, withToolSetting } from '../../hub/tool-set-edits';
-import type { ToolSource } from '../../hub/tool-hub';
-import type { CommandHandlers, SettingsAccess } from './command-handlers';
 import type { ServerSettings, Settings, ToolPolicy } from '../../../../shared/settings';
+import { DEFAULT_TOOL_SET } from '../../../../shared/settings';
+import type { ToolSource } from '../../hub/tool-hub';
+import { withServerTools, withToolSetting } from '../../hub/tool-set-edits';
+import type { CommandHandlers, SettingsAccess } from './command-handlers';
 
 /** The settings with a tool's (or, without a tool, a server's) voice policy set, or cleared with null. */
 export function withToolPolicy(settings: Settings, server: string, tool: string | undefined, policy: ToolPolicy | null): Settings {

@@ -1,17 +1,17 @@
+import { nameRecord } from '../../../../shared/own';
 import type { Settings } from '../../../../shared/settings';
 import type { AddToClient, toolSetCommands } from '../../../../shared/tool-set-api';
-import type { BridgeHost } from '../bridge-host';
-import type { EndpointFleet } from '../endpoint-fleet';
 import type { ToolHub } from '../../hub/tool-hub';
 import { addToolSet, removeToolSet, updateToolSet } from '../../hub/tool-set-edits';
 import { knownConfigPaths } from '../../import/discover-clients';
-import type { CallHistory } from '../../logs/call-history';
 import { AddToClientSessions } from '../../local-server/add-to-client';
 import { cherryStudioLink, clientEntry, type EntryContext } from '../../local-server/client-entries';
-import { newLocalServerToken, type LocalServerController } from '../../local-server/local-server-controller';
 import { clientToken } from '../../local-server/client-tokens';
+import { type LocalServerController, newLocalServerToken } from '../../local-server/local-server-controller';
+import type { CallHistory } from '../../logs/call-history';
+import type { BridgeHost } from '../bridge-host';
+import type { EndpointFleet } from '../endpoint-fleet';
 import type { CommandHandlers, SettingsAccess } from './command-handlers';
-import { nameRecord } from '../../../../shared/own';
 
 /** What the tool-set commands need of the bridge. */
 export interface ToolSetCommandContext extends SettingsAccess {

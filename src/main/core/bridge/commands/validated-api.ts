@@ -1,4 +1,4 @@
-import { bridgeCommands, type BridgeApi, type BridgeCommands, type CommandName } from '../../../../shared/bridge-api';
+import { type BridgeApi, type BridgeCommands, bridgeCommands, type CommandName } from '../../../../shared/bridge-api';
 import { forbiddenKeyPaths, formatKeyPath } from '../../../../shared/forbidden-keys';
 import { firstIssue } from '../../../../shared/zod-issue';
 import type { CommandHandlers } from './command-handlers';

@@ -1,4 +1,4 @@
-import { translate, type Language } from '../../../../shared/i18n/translate';
+import { type Language, translate } from '../../../../shared/i18n/translate';
 
 /**
  * The built-in tools' answer to arguments they do not take: said, in the voice language, rather

@@ -1,6 +1,7 @@
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallSignal } from '../../io/call-signal';
+
 import { RESERVED_SERVER_NAME } from '../../../../shared/settings';
+import type { CallSignal } from '../../io/call-signal';
 import { textResult } from '../result-shaping';
 
 /**

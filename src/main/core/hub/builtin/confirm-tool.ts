@@ -1,10 +1,11 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
 import type { Language, MessageKey } from '../../../../shared/i18n/translate';
 import { sentences, translate } from '../../../../shared/i18n/translate';
 import { errorResult, textResult } from '../result-shaping';
+import { unknownArgumentsText } from './builtin-arguments';
 import type { BuiltinTool } from './builtin-tools';
 import type { Confirmations, Unconfirmed } from './confirmations';
-import { unknownArgumentsText } from './builtin-arguments';
 
 export const CONFIRM_TOOL = 'confirm_action';
 

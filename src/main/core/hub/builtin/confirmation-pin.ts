@@ -1,4 +1,5 @@
-import { randomInt, timingSafeEqual, createHash } from 'node:crypto';
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+
 import { isPin } from '../../../../shared/confirmation-pin';
 
 /** Where a person reads the PIN the app made for them: the desktop window, the headless web page, the config file. */

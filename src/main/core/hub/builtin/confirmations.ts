@@ -1,7 +1,8 @@
-import type { CallAnswer } from '../tool-set-view';
-import type { ConfirmedIn } from '../../../../shared/status';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+
+import type { ConfirmedIn } from '../../../../shared/status';
 import type { CallSignal } from '../../io/call-signal';
+import type { CallAnswer } from '../tool-set-view';
 import { pinMatches, WrongPins } from './confirmation-pin';
 
 /** How long a held call waits for its confirmation (about a minute, as a spoken exchange takes). */

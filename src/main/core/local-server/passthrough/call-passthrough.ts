@@ -2,25 +2,26 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  ErrorCode,
-  McpError,
-  ResultSchema,
-  RootsListChangedNotificationSchema,
   type CallToolRequest,
   type CallToolResult,
   type ClientCapabilities,
   type CreateTaskResult,
+  ErrorCode,
+  McpError,
+  ResultSchema,
+  RootsListChangedNotificationSchema,
   type ServerCapabilities,
   type ServerNotification,
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+
 import type { ToolSetView } from '../../hub/tool-set-view';
 import type { CallHistory } from '../../logs/call-history';
 import { errorText } from '../../problems/error-text';
 import type { ServerAsks } from '../../servers/server-asks';
-import { ServerRequests, type LocalAsker } from './server-requests';
-import { TASKS_CAPABILITY, TaskPassthrough, servedTaskSupport, serverTakesTasks, type TaskSession } from './tasks';
+import { type LocalAsker, ServerRequests } from './server-requests';
+import { servedTaskSupport, serverTakesTasks, TaskPassthrough, TASKS_CAPABILITY, type TaskSession } from './tasks';
 
 /** How long a local client may take to answer a server's question during a call (a person may be answering). */
 const ANSWER_WAIT_MS = 10 * 60_000;

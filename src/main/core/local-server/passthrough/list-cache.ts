@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+
 import type { Logger } from '../../logs/log-book';
-import { LIST_TIMEOUT_MS, askQuietly, listAll, supports, type UpstreamServer } from './upstream';
+import { askQuietly, LIST_TIMEOUT_MS, listAll, supports, type UpstreamServer } from './upstream';
 
 interface Lists {
   resources: Resource[];

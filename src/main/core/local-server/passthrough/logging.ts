@@ -1,6 +1,7 @@
 import type { LoggingLevel, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+
 import type { Logger } from '../../logs/log-book';
-import { LIST_TIMEOUT_MS, askQuietly, clipForLog, clipText, type UpstreamServer } from './upstream';
+import { askQuietly, clipForLog, clipText, LIST_TIMEOUT_MS, type UpstreamServer } from './upstream';
 
 export type LogParams = LoggingMessageNotification['params'];
 

@@ -1,13 +1,14 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SetLevelRequestSchema, type CallToolResult, type LoggingLevel, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type LoggingLevel, type ServerCapabilities, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
 import type { Logger } from '../../logs/log-book';
 import { combinedInstructions } from './instructions';
 import { ListCache } from './list-cache';
-import { forwardedLog, logLine, LogLineBudget, mostVerbose, ServerLevels, wants, type LogParams } from './logging';
+import { forwardedLog, logLine, LogLineBudget, type LogParams, mostVerbose, ServerLevels, wants } from './logging';
 import { servePrompts } from './prompts';
-import { dropSubscriptions, mappedContent, serveResources, tellUpdated, type ResourceSession } from './resources';
+import { dropSubscriptions, mappedContent, type ResourceSession, serveResources, tellUpdated } from './resources';
 import { Subscriptions } from './subscriptions';
-import { ANSWER_TIMEOUT_MS, supports, type PassthroughServers, type ServerNotice, type UpstreamServer } from './upstream';
+import { ANSWER_TIMEOUT_MS, type PassthroughServers, type ServerNotice, supports, type UpstreamServer } from './upstream';
 import type { OwnedUri } from './uri-mapping';
 
 /**

@@ -1,16 +1,17 @@
 import {
+  type CompleteRequest,
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   McpError,
-  type CompleteRequest,
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
+
 import { assignExposedNames, toolKey } from '../../hub/tool-names';
 import { pageOver } from './paging';
 import { holdsResource, mappedItem, resourceOwners, templateUriOwners } from './resources';
-import { ANSWER_TIMEOUT_MS, clipText, passedOn, supports, type SessionContext, type UpstreamServer } from './upstream';
+import { ANSWER_TIMEOUT_MS, clipText, passedOn, type SessionContext, supports, type UpstreamServer } from './upstream';
 import { ownerOf } from './uri-mapping';
 
 interface NamedPrompts {

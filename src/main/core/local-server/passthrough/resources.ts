@@ -1,20 +1,21 @@
 import {
+  type CallToolResult,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  ErrorCode,
-  type CallToolResult,
   type Resource,
   type ResourceTemplate,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+
 import { pageOver } from './paging';
 import type { Subscriptions } from './subscriptions';
-import { ANSWER_TIMEOUT_MS, clipText, passedOn, supports, type SessionContext, type UpstreamServer } from './upstream';
 import { MAX_MATCHED_TEMPLATES } from './template-match';
-import { mapUri, ownerOf, prefixedUri, templateOwners, uriOwners, type OwnedUri, type UriOwners } from './uri-mapping';
+import { ANSWER_TIMEOUT_MS, clipText, passedOn, type SessionContext, supports, type UpstreamServer } from './upstream';
+import { mapUri, type OwnedUri, ownerOf, prefixedUri, templateOwners, type UriOwners, uriOwners } from './uri-mapping';
 
 /** Subscriptions one session holds at most: each is one the server keeps, and any URI a prefix names is taken. */
 export const MAX_SESSION_SUBSCRIPTIONS = 500;

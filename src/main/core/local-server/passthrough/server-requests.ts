@@ -1,10 +1,11 @@
 import {
+  type ClientCapabilities,
   ErrorCode,
   McpError,
   RELATED_TASK_META_KEY,
-  type ClientCapabilities,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+
 import type { AskedMethod, ServerAsks } from '../../servers/server-asks';
 import { passedOn } from './upstream';
 

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CancelTaskRequestSchema,
+  type CreateTaskResult,
   CreateTaskResultSchema,
   ErrorCode,
   GetTaskPayloadRequestSchema,
@@ -10,11 +11,11 @@ import {
   McpError,
   RELATED_TASK_META_KEY,
   ResultSchema,
-  type CreateTaskResult,
   type Task,
   type TaskStatusNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+
 import type { LocalAsker, ServerRequests } from './server-requests';
 import { passedOn } from './upstream';
 

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpError, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+
 import type { Logger } from '../../logs/log-book';
 import type { ServerNotice } from '../../servers/server-notice';
 import type { ListCache } from './list-cache';

@@ -1,4 +1,4 @@
-import { MAX_MATCHED_TEMPLATES, templateMatcher, type TemplateMatcher } from './template-match';
+import { MAX_MATCHED_TEMPLATES, type TemplateMatcher, templateMatcher } from './template-match';
 
 /**
  * Resource URIs of several servers, as one client sees them. A URI stays as its server gave it

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ToolHub, type HubSettings } from '../../../../../src/main/core/hub/tool-hub';
+
 import {
   BUILTIN_SERVER,
-  BuiltinTools,
   type BuiltinCallContext,
   type BuiltinTool,
+  BuiltinTools,
 } from '../../../../../src/main/core/hub/builtin/builtin-tools';
 import { textResult } from '../../../../../src/main/core/hub/result-shaping';
+import { type HubSettings, ToolHub } from '../../../../../src/main/core/hub/tool-hub';
 import { CallHistory } from '../../../../../src/main/core/logs/call-history';
 import { LogBook } from '../../../../../src/main/core/logs/log-book';
 import { SettingsSchema } from '../../../../../src/shared/settings';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { listAll, MAX_ITEM_CHARS, MAX_LIST_CHARS } from '../../../../../src/main/core/local-server/passthrough/upstream';
 
 describe("a server's whole list, as the passthrough keeps it", () => {

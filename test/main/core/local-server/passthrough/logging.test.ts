@@ -1,12 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import { forwardedLog, LogLineBudget, logLine, mostVerbose, wants } from '../../../../../src/main/core/local-server/passthrough/logging';
-import { LogBook } from '../../../../../src/main/core/logs/log-book';
+
 import {
   combinedInstructions,
   MAX_INSTRUCTIONS,
   MAX_SERVER_INSTRUCTIONS,
 } from '../../../../../src/main/core/local-server/passthrough/instructions';
+import { forwardedLog, logLine, LogLineBudget, mostVerbose, wants } from '../../../../../src/main/core/local-server/passthrough/logging';
+import { LogBook } from '../../../../../src/main/core/logs/log-book';
 
 describe("servers' log messages", () => {
   it('reach a session at or above the level it asked, and the server is asked the most verbose of them', () => {

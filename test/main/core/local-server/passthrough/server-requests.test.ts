@@ -1,6 +1,7 @@
-import { RELATED_TASK_META_KEY, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { type ClientCapabilities, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { ServerRequests, canAnswer, type LocalAsker } from '../../../../../src/main/core/local-server/passthrough/server-requests';
+
+import { canAnswer, type LocalAsker, ServerRequests } from '../../../../../src/main/core/local-server/passthrough/server-requests';
 import { hubTaskId, upstreamTask } from '../../../../../src/main/core/local-server/passthrough/tasks';
 
 /** A local caller that answers with its own name, and keeps the notifications it was sent. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mapUri, ownerOf, prefixedUri, uriOwners, type UriOwners } from '../../../../../src/main/core/local-server/passthrough/uri-mapping';
-import { MAX_MATCHED_TEMPLATES } from '../../../../../src/main/core/local-server/passthrough/template-match';
+
 import { PAGE_ITEMS, pageOver } from '../../../../../src/main/core/local-server/passthrough/paging';
+import { MAX_MATCHED_TEMPLATES } from '../../../../../src/main/core/local-server/passthrough/template-match';
+import { mapUri, ownerOf, prefixedUri, type UriOwners, uriOwners } from '../../../../../src/main/core/local-server/passthrough/uri-mapping';
 import { scaled } from '../../../../helpers/time-scale';
 
 const owners = (lists: Record<string, { uris?: string[]; templates?: string[] }>): UriOwners =>
