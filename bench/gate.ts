@@ -43,7 +43,8 @@ export const FIGURES: Record<string, FigureSpec> = {
     margin: { plus: 5 },
     target: 8,
   },
-  rss_growth_5000: { label: 'bridge RSS growth after 5,000 calls, settled', unit: '%', margin: { plus: 10 }, target: 15 },
+  // Read once settled since 41af078 (-5 to 0 % quiet); a loaded machine collects later, so the margin reaches the target.
+  rss_growth_5000: { label: 'bridge RSS growth after 5,000 calls, settled', unit: '%', margin: { plus: 15 }, target: 15 },
   local_call_vs_direct: {
     label: 'a local-server call (streamable HTTP) ÷ the direct stdio call (p25)',
     unit: '×',
