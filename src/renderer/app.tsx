@@ -181,7 +181,10 @@ export function App({ store }: { store: BridgeStore }) {
           {ready ? <UpdateBanner /> : null}
           {ready ? <PendingConfirmations /> : null}
           {ready ? <PendingElicitations /> : null}
-          {!ready ? refused ? null : <p className="muted">{t('app.loading')}</p> : PAGE_VIEWS[page](go)}
+          {/* Inert while the app is out of reach: a click then would be lost, or land on what the app no longer has. */}
+          <div className="page-slot" inert={!connected}>
+            {!ready ? refused ? null : <p className="muted">{t('app.loading')}</p> : PAGE_VIEWS[page](go)}
+          </div>
         </main>
         {stopping ? (
           // Stopping everything cuts xiaozhi off from every tool: asked first, and said so.

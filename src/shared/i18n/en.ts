@@ -21,7 +21,7 @@ export const en = {
   'app.loading': 'Loading…',
   'app.addressExpired':
     'This page’s address has expired (xiaozhi-tray was restarted): open the new address that xiaozhi-tray run printed in the terminal.',
-  'app.disconnected': 'The connection to the bridge was lost. Reconnecting…',
+  'app.disconnected': 'Lost the connection to Xiaozhi Tray. Reconnecting… The page can be used again once it is back.',
 
   'nav.label': 'Sections',
   'nav.group.use': 'What xiaozhi can use',

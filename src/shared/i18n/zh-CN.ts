@@ -21,7 +21,7 @@ export const zhCN: Record<keyof typeof en, string> = {
 
   'app.loading': '正在加载…',
   'app.addressExpired': '此页面的访问地址已过期（小智托盘已重新启动）：请在终端中打开 xiaozhi-tray run 新打印的地址。',
-  'app.disconnected': '与桥接服务的连接已断开，正在重连…',
+  'app.disconnected': '与 Xiaozhi Tray 的连接断开了，正在重新连接…恢复前页面暂时不能操作。',
 
   'nav.label': '导航',
   'nav.group.use': '小智能用的',
