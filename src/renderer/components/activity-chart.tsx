@@ -16,6 +16,17 @@ export function axisLabelSpace(sample: string): number {
   return width + 24;
 }
 
+/** The axis's labels, a repeat of the one before left blank: a week's ticks fall every few hours, its labels are dates. */
+export function tickLabels(ticks: number[], language: string, format: Intl.DateTimeFormatOptions): string[] {
+  let before = '';
+  return ticks.map((t) => {
+    const label = new Date(t * 1000).toLocaleString(language, format);
+    if (label === before) return '';
+    before = label;
+    return label;
+  });
+}
+
 /**
  * Calls per bucket as bars (all calls, and the failed ones over them in red), drawn by uPlot. The
  * library is loaded when the chart first shows: most sessions never open the activity page.
@@ -77,7 +88,7 @@ export function ActivityChart(props: {
             {
               ...axis,
               space: axisLabelSpace(widest),
-              values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toLocaleString(language, tickFormat)),
+              values: (_u, ticks) => tickLabels(ticks, language, tickFormat),
             },
             { ...axis, size: 40, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) },
           ],
