@@ -786,6 +786,7 @@ async function memory(): Promise<void> {
     note: `+${(((early - idle) / idle) * 100).toFixed(0)}% over idle`,
   });
   figures.set('rss_growth_5000', ((early - idle) / idle) * 100);
+  figures.set('rss_peak_growth_5000', ((right - idle) / idle) * 100);
   floorsSeen.set(
     'rss_growth_5000',
     `idle ${idle.toFixed(1)} MB, after 5,000 calls ${early.toFixed(1)} MB settled (${right.toFixed(1)} MB right after)`,
@@ -1030,6 +1031,7 @@ const GATED_SCENARIOS: Record<string, string> = {
   cpu_vs_node_floor: 'throughput',
   idle_rss_over_floor: 'memory',
   rss_growth_5000: 'memory',
+  rss_peak_growth_5000: 'memory',
   call_vs_node_floor: 'latency',
   local_call_vs_direct: 'local',
   local_cpu_vs_child: 'local',
