@@ -474,7 +474,7 @@ export const en = {
     'No system keyring (GNOME Keyring or KWallet) was found, so endpoint tokens and keys are stored unencrypted in the settings file.',
   'notice.secrets.unavailable':
     'The system cannot encrypt secrets right now, so endpoint tokens and keys are stored unencrypted in the settings file.',
-  'notice.secrets.config-file': 'The headless bridge keeps endpoint tokens and keys in its config file, unencrypted: protect that file.',
+  'notice.secrets.config-file': 'Endpoint addresses and keys are written as they are in the config file: do not share that file.',
 
   'import.title': 'Import {source}',
   'import.detected': 'Detected: {format}. Nothing changes until you apply.',

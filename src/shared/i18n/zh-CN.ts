@@ -462,7 +462,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'notice.readOnly': '{file} 属于 {format}：在这里所做的修改只在本次运行期间有效，不会写回该文件。',
   'notice.secrets.no-keyring': '未找到系统密钥环（GNOME Keyring 或 KWallet），接入点令牌和密钥将以未加密形式保存在设置文件中。',
   'notice.secrets.unavailable': '系统当前无法加密，接入点令牌和密钥将以未加密形式保存在设置文件中。',
-  'notice.secrets.config-file': '无界面模式会把接入点令牌和密钥以明文保存在配置文件中，请妥善保管该文件。',
+  'notice.secrets.config-file': '接入点地址和密钥会原样写在配置文件里，别把这个文件发给别人。',
 
   'import.title': '导入 {source}',
   'import.detected': '识别为：{format}。确认导入前不会做任何修改。',
