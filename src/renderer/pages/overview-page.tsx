@@ -14,7 +14,7 @@ import { ToolLabel } from '../components/tool-label';
 import { StatusBadge } from '../components/ui';
 import { useActivitySamples } from '../components/use-activity';
 import { useNow } from '../components/use-now';
-import { formatBytes, formatDateTime, formatDuration, formatSince, formatTime } from '../format';
+import { callDuration, formatBytes, formatDateTime, formatSince, formatTime } from '../format';
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
 import { SetupChecklist } from './setup-checklist';
@@ -124,7 +124,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
                     <td>
                       <ToolLabel name={h.tool} server={h.server} />
                     </td>
-                    <td className="small">{formatDuration(h.durationMs)}</td>
+                    <td className="small">{callDuration(h)}</td>
                     <td>
                       <OutcomeBadge outcome={h.outcome} />
                       <ConfirmationNote confirmation={h.confirmation} />
