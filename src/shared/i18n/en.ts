@@ -989,7 +989,7 @@ export const en = {
   'preview.searchNone': 'No tool matches.',
   'settings.budget': 'Tool budget per endpoint',
   'settings.budgetHint':
-    'The window warns when an endpoint is served more, and suggests searching first. xiaozhi.me struggles past a few dozen tools; a self-hosted server hung past about 25; 8192 bytes is one tools/list message.',
+    'The window warns when an endpoint is served more, and suggests searching first. xiaozhi.me struggles past a few dozen tools; a self-hosted server hung past about 25; 8192 bytes is about as much of the tool list as xiaozhi reads at once.',
   'settings.budgetTools': 'Tools',
   'settings.budgetBytes': 'Bytes',
   'settings.budgetError': 'Enter a whole number of at least {min}.',
@@ -1199,7 +1199,7 @@ export const en = {
   'activity.range': 'Period',
   'activity.range.day': 'Last 24 hours',
   'activity.range.week': 'Last 7 days',
-  'activity.export': 'Export {format}',
+  'activity.export': 'Export records ({format})',
   'activity.none': 'No calls recorded yet.',
   'activity.noneHint': 'Every call xiaozhi makes is kept here for a week, also across restarts.',
   'activity.tryTools': 'Try a tool on the Tools page',

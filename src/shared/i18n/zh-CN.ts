@@ -936,7 +936,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'preview.searchNone': '没有匹配的工具。',
   'settings.budget': '每个接入点的工具预算',
   'settings.budgetHint':
-    '接入点提供的工具超过这个范围时，窗口会提醒并建议改为“先搜索”。xiaozhi.me 在几十个工具以上就会吃力；自建服务端在约 25 个工具以上会卡住；8192 字节正好是一条 tools/list 消息。',
+    '接入点提供的工具超过这个范围时，窗口会提醒并建议改为“先搜索”。xiaozhi.me 在几十个工具以上就会吃力；自建服务端在约 25 个工具以上会卡住；8192 字节大约是小智一次能读取的工具列表大小。',
   'settings.budgetTools': '工具数',
   'settings.budgetBytes': '字节数',
   'settings.budgetError': '请输入不小于 {min} 的整数。',
@@ -1135,7 +1135,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'activity.range': '时间范围',
   'activity.range.day': '最近 24 小时',
   'activity.range.week': '最近 7 天',
-  'activity.export': '导出 {format}',
+  'activity.export': '导出记录（{format}）',
   'activity.none': '还没有调用记录。',
   'activity.noneHint': '小智的每次调用都会在这里保留一周，重启后也不会丢失。',
   'activity.tryTools': '到“工具”页面试用一个工具',
