@@ -163,10 +163,13 @@ export function App({ store }: { store: BridgeStore }) {
           {ready ? (
             <div className="sidebar-footer">
               <SummaryLines summary={summary} className="small sidebar-status" />
+              {/* With no server, there is nothing for "stop all servers" to stop. */}
               {state.running ? (
-                <Button small onClick={() => setStopping(true)}>
-                  {t('app.stopAll')}
-                </Button>
+                state.servers.length > 0 ? (
+                  <Button small onClick={() => setStopping(true)}>
+                    {t('app.stopAll')}
+                  </Button>
+                ) : null
               ) : (
                 <Button small kind="primary" onClick={() => void store.api.start()}>
                   {t('app.startAll')}

@@ -7,6 +7,12 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)}\u00a0MB`;
 }
 
+/** How long a recorded call took; nothing for one that never ran (held, then denied, expired or withdrawn). */
+export function callDuration(call: { durationMs: number; confirmation?: { state: string } }): string {
+  const state = call.confirmation?.state;
+  return state && state !== 'allowed' ? '' : formatDuration(call.durationMs);
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1) return `${ms.toFixed(2)} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;

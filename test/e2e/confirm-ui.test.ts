@@ -73,9 +73,9 @@ describe.skipIf(!haveChromium)('Allow / Deny in the window, in Chromium', () => 
     // Shown to the person now: the model is no longer told where to find it.
     expect(await say('delete_file', { path: '/b' })).toMatch(/If they say no, do not\.$/);
     await card.getByRole('button', { name: 'Allow' }).first().click();
-    await page.getByText(/^Allowed: it runs as task [2-9][A-Z]\.$/).waitFor();
+    await page.getByText('Allowed: it is running in the background.').waitFor();
     // The task list on the overview: done, with the result.
-    const tasks = page.getByRole('region', { name: 'Long calls' });
+    const tasks = page.getByRole('region', { name: 'Calls running in the background' });
     await tasks.getByText('deleted /home/me/notes.txt').waitFor();
     const id = (await tasks.locator('li').first().getAttribute('data-task')) as string;
     expect(await say('task_status', { task: id })).toBe(`Task ${id} (delete file) is done: deleted /home/me/notes.txt`);

@@ -36,11 +36,11 @@ describe("the window's list of long calls", () => {
     const session = await xiaozhi.connection(0);
     await session.initialize();
     await renderWithBridge(harness, <BackgroundTasks />, 'zh-CN');
-    expect(screen.queryByText('耗时调用')).toBeNull();
+    expect(screen.queryByText('在后台运行的调用')).toBeNull();
 
     const answer = session.request(5, 'tools/call', { name: 'slow_report', arguments: { ms: 60_000, steps: 600 } }, 30_000);
     await screen.findByText(/section \d+ of 600/, undefined, { timeout: 15_000 });
-    expect(screen.getByText('耗时调用')).toBeTruthy();
+    expect(screen.getByText('在后台运行的调用')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '取消' }));
     await waitFor(() => expect(fs.existsSync(log) && fs.readFileSync(log, 'utf8')).toContain('slow_report cancelled'), { timeout: 15_000 });
     // Cancelled here, not by the endpoint: the endpoint still gets its answer.

@@ -203,11 +203,11 @@ describe('counts, plurals and empty searches', () => {
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
     const figures = () => [...document.querySelectorAll('.stat-figure')].map((el) => el.textContent?.replace(/\s+/g, ' ').trim());
-    // The fixture's 12 tools and the bridge's own 2 (task_status, cancel_task).
-    await waitFor(() => expect(figures()).toEqual(['1/1 个服务运行中', '已提供 14 个工具', '24 小时内调用 1 次']));
+    // The fixture's 12 tools; the bridge's own 2 (task_status, cancel_task) are not the user's.
+    await waitFor(() => expect(figures()).toEqual(['1/1 个服务运行中', '已提供 12 个工具', '24 小时内调用 1 次']));
     cleanup();
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'en');
-    await waitFor(() => expect(figures()).toEqual(['1/1 servers running', '14 tools served', '1 call in 24 hours']));
+    await waitFor(() => expect(figures()).toEqual(['1/1 servers running', '12 tools served', '1 call in 24 hours']));
   });
 
   it('the off switch is visible: at least 3:1 against its background in both themes', () => {

@@ -40,9 +40,9 @@ export function BackgroundTasks() {
       <ul>
         {tasks.map((task) => (
           <li key={task.key} data-task={task.id ?? ''}>
+            {/* Its short id is for xiaozhi asking after it by voice, not a word a person knows. */}
             <span className="mono">{task.tool}</span>
-            <span className="small muted"> · {task.caller}</span>
-            {task.id ? <span className="small muted"> · {t('tasks.task', { id: task.id })}</span> : null}{' '}
+            <span className="small muted"> · {task.caller}</span>{' '}
             <StatusBadge tone={TONES[task.state]}>
               {task.state === 'running'
                 ? t('tasks.running', { seconds: Math.max(0, Math.round((now - task.startedAt) / 1000)) })

@@ -17,7 +17,18 @@ export function HostNotices() {
       {host.readOnlyConfig ? (
         <Notice kind="warn">{t('notice.readOnly', { file: host.readOnlyConfig.file, format: host.readOnlyConfig.format })}</Notice>
       ) : null}
-      {host.secretStorage !== 'encrypted' ? <Notice kind="warn">{t(`notice.secrets.${host.secretStorage}`)}</Notice> : null}
+      {/* The headless bridge always keeps them in its config file: its normal state, said where they are typed. */}
+      {host.secretStorage !== 'encrypted' && host.secretStorage !== 'config-file' ? (
+        <Notice kind="warn">{t(`notice.secrets.${host.secretStorage}`)}</Notice>
+      ) : null}
     </>
   );
+}
+
+/** Beside a box where a token or key is typed, in the headless bridge: a quiet line on where it is kept. */
+export function SecretsNote() {
+  const { store, t } = useApp();
+  const host = useStore(store, (d) => d.host);
+  if (host?.secretStorage !== 'config-file') return null;
+  return <p className="small muted">{t('notice.secrets.config-file')}</p>;
 }

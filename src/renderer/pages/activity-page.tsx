@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 
 import { type ActivityRange, exportActivity, summarizeActivity } from '../../shared/activity';
+import { RESERVED_SERVER_NAME } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { ActivityChart } from '../components/activity-chart';
 import { StatFigure } from '../components/stat-figure';
@@ -37,7 +38,17 @@ export function ActivityPage() {
   const servedName = useServedName();
   const now = useNow(60_000);
 
-  const served = useMemo(() => catalog.filter((c) => c.enabled).map((c) => ({ tool: c.originalName, server: c.server })), [catalog]);
+  // The app's own tools (task_status, cancel_task, confirm_action) cannot be switched off: not listed as never called.
+  const served = useMemo(
+    () => catalog.filter((c) => c.enabled && c.server !== RESERVED_SERVER_NAME).map((c) => ({ tool: c.originalName, server: c.server })),
+    [catalog],
+  );
+  // Searching first, xiaozhi reads a short list whatever is switched on: switching tools off would not shorten it.
+  const searching = useStore(
+    store,
+    (d) =>
+      d.state.endpoints.some((e) => e.served?.mode === 'router') || (d.settings?.endpoints.some((e) => e.toolMode === 'router') ?? false),
+  );
   const summary = useMemo(() => summarizeActivity(samples ?? [], range, now, served), [samples, range, now, served]);
   const labels = useMemo(
     () => ({ time: t('history.time'), calls: t('activity.calls'), failed: t('activity.failed'), range: t(`activity.range.${range}`) }),
@@ -145,7 +156,7 @@ export function ActivityPage() {
               <p className="muted">{t('activity.allCalled')}</p>
             ) : (
               <>
-                <p className="muted small">{t('activity.neverCalledHint')}</p>
+                {searching ? null : <p className="muted small">{t('activity.neverCalledHint')}</p>}
                 <ul className="chips">
                   {summary.neverCalled.map((n) => (
                     <li key={`${n.server}/${n.tool}`} className="chip small">

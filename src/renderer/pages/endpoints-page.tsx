@@ -6,6 +6,7 @@ import { takenByOther } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
 import { EndpointServing } from '../components/endpoint-serving';
+import { SecretsNote } from '../components/host-notices';
 import { MaskedText } from '../components/masked-text';
 import { PatiencePicker } from '../components/patience-picker';
 import { ProblemText } from '../components/problem-text';
@@ -107,6 +108,7 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
         <TestButton testing={test.testing} disabled={Boolean(problem)} onClick={() => void test.start()} />
       </div>
       {test.result ? <EndpointTestResult result={test.result} /> : null}
+      <SecretsNote />
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { ConfirmationNote } from '../components/confirmation-note';
 import { OutcomeBadge } from '../components/outcome-badge';
 import { ToolLabel } from '../components/tool-label';
 import { EmptyState } from '../components/ui';
-import { formatDateTime, formatDuration } from '../format';
+import { callDuration, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
 
 export function HistoryPage() {
@@ -53,7 +53,7 @@ export function HistoryPage() {
                       </span>
                     ) : null}
                   </td>
-                  <td className="small">{formatDuration(h.durationMs)}</td>
+                  <td className="small">{callDuration(h)}</td>
                   <td>
                     <OutcomeBadge outcome={h.outcome} />
                     <ConfirmationNote confirmation={h.confirmation} />

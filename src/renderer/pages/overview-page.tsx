@@ -14,16 +14,17 @@ import { ToolLabel } from '../components/tool-label';
 import { StatusBadge } from '../components/ui';
 import { useActivitySamples } from '../components/use-activity';
 import { useNow } from '../components/use-now';
-import { formatBytes, formatDateTime, formatDuration, formatSince, formatTime } from '../format';
+import { callDuration, formatBytes, formatDateTime, formatSince, formatTime } from '../format';
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
 import { SetupChecklist } from './setup-checklist';
-import { hasServers, XiaozhiStatus } from './xiaozhi-status';
+import { hasServers, useUserToolCount, XiaozhiStatus } from './xiaozhi-status';
 
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
   const state = useStore(store, (d) => d.state);
   const history = useStore(store, (d) => d.history);
+  const userTools = useUserToolCount(state);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const now = useNow();
   const samples = useActivitySamples();
@@ -58,7 +59,10 @@ export function OverviewPage(props: { go: (page: string) => void }) {
             <div className="muted mono small break">
               <MaskedText text={e.url} />
             </div>
-            {e.served ? <div className="small">{servingSentence(e.served, t)}</div> : null}
+            {/* With one endpoint, how it is served is said in the headline, beside what xiaozhi read. */}
+            {e.served && hasServers(state) && state.endpoints.length > 1 ? (
+              <div className="small">{servingSentence(e.served, t)}</div>
+            ) : null}
             {e.state === 'connected' ? (
               <div className="small">{t('overview.connectedFor', { time: formatSince(e.since, t, now) })}</div>
             ) : null}
@@ -83,10 +87,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
           {restarting > 0 ? <div className="small warn-text">{t('summary.servers.restarting', { count: restarting })}</div> : null}
         </div>
         <div className="stat">
-          <StatFigure
-            text={t('overview.toolsServed', { count: state.catalog.toolCount })}
-            value={state.catalog.toolCount.toLocaleString(language)}
-          />
+          <StatFigure text={t('overview.toolsServed', { count: userTools })} value={userTools.toLocaleString(language)} />
           <details className="small muted">
             <summary>{t('plain.details')}</summary>
             {t('overview.toolsSize', { size: formatBytes(state.catalog.bytes), pages: state.catalog.pages, limit: formatBytes(limit) })}
@@ -123,7 +124,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
                     <td>
                       <ToolLabel name={h.tool} server={h.server} />
                     </td>
-                    <td className="small">{formatDuration(h.durationMs)}</td>
+                    <td className="small">{callDuration(h)}</td>
                     <td>
                       <OutcomeBadge outcome={h.outcome} />
                       <ConfirmationNote confirmation={h.confirmation} />

@@ -32,7 +32,7 @@ describe('desktop notifications of long calls', () => {
     emit({ ...base, id: '3F', state: 'done', result: `三篇资料一致。${'长'.repeat(400)}` });
     expect(FakeNotification.shown).toHaveLength(1);
     const shown = FakeNotification.shown[0]!;
-    expect(shown.options.title).toBe('任务 3F 已完成：deep_search');
+    expect(shown.options.title).toBe('deep_search 已在后台完成');
     expect(shown.options.body?.startsWith('三篇资料一致。')).toBe(true);
     expect(shown.options.body?.length).toBeLessThanOrEqual(241);
     shown.emit('click');

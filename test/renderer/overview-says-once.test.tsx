@@ -1,0 +1,62 @@
+// @vitest-environment jsdom
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { OverviewPage } from '../../src/renderer/pages/overview-page';
+import { makeBridge, patientConnection, withEndpointTeardown } from '../helpers/bridge-harness';
+import { catalogServer } from '../helpers/catalogs';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { renderWithBridge } from '../helpers/render-app';
+import { waitFor } from '../helpers/wait';
+
+const ctx = withEndpointTeardown(afterEach);
+
+/** The whole phrase of the overview's figure that starts with `start` (its number is set apart in a span). */
+function statText(start: string): string | undefined {
+  const figures = [...document.querySelectorAll('.stat-figure')].map((f) => f.textContent ?? '');
+  return figures.find((text) => text.startsWith(start));
+}
+afterEach(cleanup);
+
+describe('the overview says each thing once, and does not contradict itself', () => {
+  it('with no server, does not count the app’s own tools as tools provided', async () => {
+    const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
+    // As a user does it: the endpoint added in the window to a bridge with nothing configured.
+    const harness = (ctx.harness = makeBridge({ servers: [], connection: patientConnection }));
+    harness.bridge.start();
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
+    await harness.bridge.api.addEndpoint({ name: '家里', url: xiaozhi.url() });
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    await waitFor(async () => (await session.listAllTools()).tools.length > 0, 10_000, 'the bridge’s own tools');
+    await screen.findByText('小智已连接 · 还没有服务为它提供工具', undefined, { timeout: 10_000 });
+    // Before: "小智直接看到全部 2 个工具" and "已提供 2 个工具" beside "还没有服务…小智才有工具可用".
+    expect(screen.queryByText(/直接看到全部/)).toBeNull();
+    expect(statText('已提供')).toBe('已提供 0 个工具');
+  });
+
+  it('says xiaozhi searches first beside the count it read, not in the endpoint’s card', async () => {
+    const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
+    const harness = (ctx.harness = makeBridge(
+      {
+        connection: patientConnection,
+        endpoints: [{ id: 'e1', name: '家里', url: xiaozhi.url() }],
+        servers: [catalogServer('github'), catalogServer('weather')],
+      },
+      undefined,
+      { defaultToolMode: 'auto' },
+    ));
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    const { tools } = await session.listAllTools();
+    const headline = await screen.findByText(`小智已连接 · 已读取 ${tools.length} 个工具`, undefined, { timeout: 10_000 });
+    const banner = headline.closest('section') as HTMLElement;
+    expect(within(banner).getByText('工具较多，小智会先搜索再调用。')).toBeTruthy();
+    expect(screen.getAllByText('工具较多，小智会先搜索再调用。')).toHaveLength(1);
+    // The tools provided are the servers' 71, not the app's own two with them.
+    expect(statText('已提供')).toBe('已提供 71 个工具');
+  });
+});
