@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { OverviewPage } from '../../src/renderer/pages/overview-page';
+import { ServiceEditor } from '../../src/renderer/pages/service-editor';
 import { SettingsPage } from '../../src/renderer/pages/settings-page';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
@@ -27,5 +28,11 @@ describe('where the headless bridge keeps tokens and keys', () => {
     const note = await screen.findByText('接入点地址和密钥会原样写在配置文件里，别把这个文件发给别人。');
     expect(note.closest('form')).toBeTruthy();
     expect(note.closest('.notice')).toBeNull();
+  });
+
+  it('is said where a web service key is typed too', async () => {
+    const harness = newBridge({ servers: [] });
+    await renderWithBridge(harness, <ServiceEditor kind="dify" existingNames={[]} onClose={() => undefined} />, 'zh-CN');
+    expect(await screen.findByText('接入点地址和密钥会原样写在配置文件里，别把这个文件发给别人。')).toBeTruthy();
   });
 });

@@ -5,6 +5,7 @@ import type { ServiceKind } from '../../shared/service-settings';
 import type { ServiceSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
+import { SecretsNote } from '../components/host-notices';
 import { Dialog, Field, Notice } from '../components/ui';
 import { shownMaskedIn, wireMasked } from '../masked';
 import { OpenApiChooser } from './openapi-chooser';
@@ -143,6 +144,8 @@ export function ServiceEditor(props: { kind: ServiceKind; service?: ServiceSetti
       <div className="form">
         <p className="small muted">{t(`services.about.${props.kind}`)}</p>
         {SERVICE_FIELDS[props.kind].map(fieldFor)}
+        {/* Where a key is typed, headless: it is written to the config file as it is. */}
+        <SecretsNote />
         {submitted && !service && wrong.size > 0 ? <Notice kind="error">{t('services.fixFields')}</Notice> : null}
       </div>
     </Dialog>
