@@ -140,6 +140,8 @@ export const PROBLEM_CODES = [
   // `run`'s first line (version, pid, config) and a config with secrets that other users can read.
   'cli.started',
   'cli.readableByOthers',
+  // `run` without --fetch-runtimes: a server's runtime is not on PATH (`reason`: the sources' advice, official…).
+  'cli.runtimeMissing',
   // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
   'config.invalidJson',
   'config.empty',
