@@ -633,6 +633,8 @@ export const en = {
   'problem.server.killed.hint': 'It is restarted automatically. SIGKILL is often the system running out of memory.',
   'problem.server.startTimeout': 'The server did not start within {seconds} s.',
   'problem.server.startTimeout.hint': 'A first run may still be downloading packages: try again, or read its output.',
+  'problem.server.startTimeout.hint.mirror':
+    'A first run may still be downloading packages from the download source {source}. If that source cannot be reached, choose another in Settings → Download sources, then try again.',
   'problem.server.closed': 'The server closed the connection.',
   'problem.server.closed.hint': 'It is restarted automatically.',
   'problem.server.pingFailed': 'The server stopped answering.',

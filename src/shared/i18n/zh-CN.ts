@@ -609,6 +609,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.killed.hint': '会自动重启。SIGKILL 常见于系统内存不足。',
   'problem.server.startTimeout': '服务未能在 {seconds} 秒内启动。',
   'problem.server.startTimeout.hint': '首次运行可能仍在下载依赖：请重试，或查看其输出。',
+  'problem.server.startTimeout.hint.mirror':
+    '首次运行可能仍在从下载源 {source} 下载依赖。如果连不上这个下载源，请在“设置 → 下载源”中换一个下载源，然后重试。',
   'problem.server.closed': '服务关闭了连接。',
   'problem.server.closed.hint': '会自动重启。',
   'problem.server.pingFailed': '服务不再响应。',
