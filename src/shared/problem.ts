@@ -165,6 +165,10 @@ export const PROBLEM_CODES = [
   // The bridge stopped; an endpoint's connection closed after it had been up a while (its cause: why).
   'log.stopped',
   'log.closedAfter',
+  // The catalogue could not read the MCP registry (`error`: why; `reason`: cached, or only the shipped list).
+  'log.registryUnreadable',
+  // A stdio server printed a line on stdout that is not JSON-RPC (`error`: the line).
+  'log.stdoutNotJson',
   // The chat model of "Try a sentence" (and sampling by voice): why it could not answer.
   'model.notConfigured',
   'model.badKey',

@@ -14,6 +14,9 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
   'import.doneAdded': '新增：{names}。',
   'import.doneSkipped': '跳过：{names}。',
   'problem.log.stopped': '已停止',
+  'problem.log.registryUnreadable': '目录：暂时读不到 MCP 注册表，先用应用自带的服务列表（{error}）',
+  'problem.log.registryUnreadable.reason.cached': '目录：暂时读不到 MCP 注册表，先用上次读到的和应用自带的服务列表（{error}）',
+  'problem.log.stdoutNotJson': '在标准输出上打印了不是 JSON 的内容（已跳过；日志应打印到标准错误）：{error}',
   'problem.log.closedAfter': '连接 {seconds} 秒后被关闭：{cause}',
   'problem.cli.started': 'xiaozhi-tray {version}（进程号 {pid}），配置文件 {file}（{format} 格式）',
   'problem.cli.runtimeMissing':

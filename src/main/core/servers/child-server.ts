@@ -364,7 +364,10 @@ export class ChildServer extends SupervisedServer {
         // A line of stdout that is not JSON (a banner, print() logging): said once where the user
         // looks, then a few at debug level, not one log line per line of a flood.
         if (notJson++ === 0)
-          this.opts.log.warn(`printed text that is not JSON on stdout (it was skipped; logs belong on stderr): ${error.message}`);
+          this.opts.log.warn(
+            `printed text that is not JSON on stdout (it was skipped; logs belong on stderr): ${error.message}`,
+            problem('log.stdoutNotJson', { error: error.message }),
+          );
         else if (notJson <= NOT_JSON_DEBUG_LINES) this.opts.log.debug(`transport: ${error.message}`);
       } else this.opts.log.debug(`transport: ${error.message}`);
     };
