@@ -164,7 +164,7 @@ describe('the catalogue from the MCP registry', () => {
     expect(catalogue.refreshError).toContain('HTTP 503');
     // Said in the log page's language: a Chinese reader met this line in English.
     const said = harness.logBook.entries().find((e) => e.message.includes('could not read the MCP registry'))!;
-    expect(logMessage(translator('zh-CN'), said)).toMatch(/^目录：暂时读不到 MCP 注册表，先用应用自带的服务列表（.*HTTP 503/);
+    expect(logMessage(translator('zh-CN'), said)).toMatch(/^目录：暂时读不到在线目录，先用应用自带的服务列表（.*HTTP 503/);
   });
 });
 
