@@ -18,7 +18,8 @@ export const logWordsEn = {
   'import.doneSkipped': 'Skipped: {names}.',
   'problem.log.stopped': 'Stopped',
   'problem.log.registryUnreadable': 'catalogue: could not read the online catalogue ({error}); using the shipped list',
-  'problem.log.registryUnreadable.reason.cached': 'catalogue: could not read the online catalogue ({error}); using the cached and shipped list',
+  'problem.log.registryUnreadable.reason.cached':
+    'catalogue: could not read the online catalogue ({error}); using the cached and shipped list',
   'problem.log.stdoutNotJson': 'printed text that is not JSON on stdout (it was skipped; logs belong on stderr): {error}',
   'problem.log.closedAfter': 'Closed after {seconds} s: {cause}',
   'problem.cli.started': 'xiaozhi-tray {version} (pid {pid}), config {file} ({format})',
