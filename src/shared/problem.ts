@@ -140,6 +140,8 @@ export const PROBLEM_CODES = [
   // `run`'s first line (version, pid, config) and a config with secrets that other users can read.
   'cli.started',
   'cli.readableByOthers',
+  // `run` without --fetch-runtimes: a server's runtime is not on PATH (`reason`: the sources' advice, official…).
+  'cli.runtimeMissing',
   // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
   'config.invalidJson',
   'config.empty',
@@ -163,6 +165,10 @@ export const PROBLEM_CODES = [
   // The bridge stopped; an endpoint's connection closed after it had been up a while (its cause: why).
   'log.stopped',
   'log.closedAfter',
+  // The catalogue could not read the MCP registry (`error`: why; `reason`: cached, or only the shipped list).
+  'log.registryUnreadable',
+  // A stdio server printed a line on stdout that is not JSON-RPC (`error`: the line).
+  'log.stdoutNotJson',
   // The chat model of "Try a sentence" (and sampling by voice): why it could not answer.
   'model.notConfigured',
   'model.badKey',

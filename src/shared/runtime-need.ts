@@ -53,3 +53,13 @@ export function installCommand(runtime: RuntimeName, platform: string, urls: Mir
   if (platform === 'darwin') return 'brew install node';
   return 'curl -o- https://raw.githubusercontent.com/nvm-sh/nvm/v0.40.3/install.sh | bash && . "$HOME/.nvm/nvm.sh" && nvm install 22';
 }
+
+/**
+ * The mirror `command`'s package runner downloads its packages from (npx: the npm registry; uvx: the
+ * PyPI index), when one is chosen; undefined with the official sources or for another program.
+ */
+export function packageMirror(command: string, platform: string, urls: MirrorUrls): string | undefined {
+  const need = runtimeNeed(command, platform);
+  if (need === 'node') return urls.npmRegistry;
+  return need === 'uv' ? urls.pypiIndex : undefined;
+}

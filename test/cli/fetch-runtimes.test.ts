@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { runtimeSource } from '../../src/main/core/runtimes/runtime-sources';
+import { CHINA_MIRRORS } from '../../src/shared/mirrors';
 import { installCommand } from '../../src/shared/runtime-need';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
@@ -43,6 +44,17 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
       `server "time": the command "uvx" needs uv, which was not found on PATH here; install it with: ${install} (or start with --fetch-runtimes, and the app fetches it itself, from the config's download sources)`,
     );
     expect(run.stdout()).toContain(`[server:time] the command "uvx" needs uv, which is not installed here; install it with: ${install}`);
+  }, 90_000);
+
+  it('to a Chinese reader, warns in Chinese with the mirrors’ install command the catalogue shows, never astral.sh', async () => {
+    const config = h.writeConfig({ version: 2, servers: [uvx] });
+    const run = h.spawn(['run', '--config', config], { env: { ...noUv(), LANG: 'zh_CN.UTF-8', LC_ALL: '' } });
+    await waitForText(run.stdout, /服务“time”：命令“uvx”需要 uv/, 60_000);
+    run.child.kill('SIGTERM');
+    await run.exit;
+    expect(run.stdout()).toContain(installCommand('uv', process.platform, CHINA_MIRRORS, process.arch));
+    expect(run.stdout()).toContain('--fetch-runtimes');
+    expect(run.stdout()).not.toContain('astral.sh');
   }, 90_000);
 
   it('with --fetch-runtimes, a source serving a uv that is not the one the app pins is refused, and nothing is kept', async () => {

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 
+import { commandWarnings } from '../../src/main/core/config/command-warnings';
+import { ProblemError } from '../../src/main/core/problems/server-problems';
+import { prepareChildRuntime } from '../../src/main/core/runtimes/child-runtime';
 import { runtimeSource } from '../../src/main/core/runtimes/runtime-sources';
 import { adviceFor } from '../../src/main/core/runtimes/runtime-store';
 import { translator } from '../../src/shared/i18n/translate';
-import { CHINA_ALTERNATIVES, CHINA_MIRRORS, mirrorUrls } from '../../src/shared/mirrors';
+import { CHINA_ALTERNATIVES, CHINA_MIRRORS, type MirrorUrls, mirrorUrls } from '../../src/shared/mirrors';
 import { problem } from '../../src/shared/problem';
-import { problemMessage } from '../../src/shared/problem-words';
+import { logMessage, problemMessage } from '../../src/shared/problem-words';
 import { installCommand } from '../../src/shared/runtime-need';
+import { SettingsSchema, type StdioServerSettings } from '../../src/shared/settings';
 
 const LANGUAGES = ['en', 'zh-CN'] as const;
 const said = { runtime: 'uv', version: '0.12.0', host: 'pypi.tuna.tsinghua.edu.cn' };
@@ -84,8 +88,46 @@ describe("a runtime download's advice names something that works where the user 
       )!;
       expect(official.hint).toContain('"mirrors": { "preset": "china" }');
       expect(missing.hint).toContain('xiaozhi-tray run --fetch-runtimes');
-      expect(missing.hint).toMatch(language === 'en' ? /fetches uv into its cache folder itself/ : /应用会自己把 uv 下载到它的缓存文件夹/);
+      expect(missing.hint).toMatch(
+        language === 'en' ? /fetches uv into its cache folder itself/ : /应用才会自己把 uv 下载到它的缓存文件夹/,
+      );
       expect(t('catalogue.runtime.missing', { runtime: 'uv', install })).toMatch(/--fetch-runtimes.*uv/);
     });
   }
+});
+
+describe('headless without --fetch-runtimes, a missing uv is told one way, in the reader’s language (the catalogue’s way)', () => {
+  const zh = translator('zh-CN');
+  const settings = SettingsSchema.parse({ servers: [{ name: 'fetch', transport: 'stdio', command: 'uvx', args: ['mcp-server-fetch'] }] });
+  const stdio = settings.servers[0] as StdioServerSettings;
+  const failure = async (urls: MirrorUrls) => {
+    const error = await prepareChildRuntime(stdio, { PATH: '' }, undefined, urls, () => undefined, 'linux').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProblemError);
+    return problemMessage(zh, (error as ProblemError).problem, undefined)!;
+  };
+
+  it('the failed server, official sources, Chinese window: the mirror install command the catalogue shows, and what turns the download on', async () => {
+    const { hint } = await failure({});
+    expect(hint).toContain(installCommand('uv', 'linux', CHINA_MIRRORS));
+    expect(hint).not.toMatch(/astral\.sh|github/i);
+    expect(hint).toContain('--fetch-runtimes');
+    expect(hint).toMatch(/只有.*--fetch-runtimes/);
+  });
+
+  it('the failed server, China mirrors chosen: their command, no astral.sh', async () => {
+    const { hint } = await failure(CHINA_MIRRORS);
+    expect(hint).toContain(installCommand('uv', 'linux', CHINA_MIRRORS));
+    expect(hint).not.toMatch(/astral\.sh|github/i);
+  });
+
+  it("run's first warning is worded in Chinese, with the same command", () => {
+    const [warning] = commandWarnings(settings, { PATH: '' });
+    expect(warning?.problem).toBeDefined();
+    const line = logMessage(zh, { message: warning!.message, problem: warning!.problem });
+    expect(line).toMatch(/^服务“fetch”：命令“uvx”需要 uv/);
+    expect(line).toContain(installCommand('uv', process.platform, CHINA_MIRRORS, process.arch));
+    expect(line).not.toMatch(/astral\.sh|github|not found/i);
+    // The English (the JSON log's) keeps the official command.
+    expect(logMessage(translator('en'), { message: warning!.message, problem: warning!.problem })).toBe(warning!.message);
+  });
 });

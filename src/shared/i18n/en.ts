@@ -633,6 +633,8 @@ export const en = {
   'problem.server.killed.hint': 'It is restarted automatically. If it keeps happening, memory running short is the usual cause.',
   'problem.server.startTimeout': 'The server did not start within {seconds} s.',
   'problem.server.startTimeout.hint': 'A first run may still be downloading packages: try again, or read its output.',
+  'problem.server.startTimeout.hint.mirror':
+    'A first run may still be downloading packages from the download source {source}. If that source cannot be reached, choose another in Settings → Download sources, then try again.',
   'problem.server.closed': 'The server closed the connection.',
   'problem.server.closed.hint': 'It is restarted automatically.',
   'problem.server.pingFailed': 'The server stopped answering.',
@@ -703,9 +705,9 @@ export const en = {
     'It is not retried until you start it again. Update the server, or tell its author what is shown here.',
   'problem.server.runtimeMissing': '"{command}" needs {runtime}, which is not installed on this computer.',
   'problem.server.runtimeMissing.hint':
-    'Start with xiaozhi-tray run --fetch-runtimes and the app fetches {runtime} into its cache folder itself, from the download sources in the config. Or install it yourself: {install}',
+    'Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes: it then fetches {runtime} into its cache folder itself, from the sources in Settings → Download sources. Or install it yourself: {install}',
   'problem.server.runtimeMissing.hint.official':
-    'Start with xiaozhi-tray run --fetch-runtimes and the app fetches {runtime} into its cache folder itself, from the download sources in the config (in mainland China, set "mirrors": { "preset": "china" } there first). Or install it yourself: {install}',
+    'Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes: it then fetches {runtime} into its cache folder itself (in mainland China, choose Mainland China mirrors in Settings → Download sources first, or set "mirrors": { "preset": "china" } in the config). Or install it yourself: {install}',
   'problem.server.registryUnreachable': 'Could not reach the package registry ({host}).',
   'problem.server.registryUnreachable.hint':
     'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
@@ -884,9 +886,9 @@ export const en = {
   'catalogue.runtime.ready': '{runtime} is installed',
   'catalogue.runtime.fetch': '{runtime} is not installed: the app fetches it when you add this server',
   'catalogue.runtime.missing':
-    '{runtime} is not installed here; install it first: {install} — or start with xiaozhi-tray run --fetch-runtimes, and the app fetches {runtime} itself.',
+    '{runtime} is not installed here. Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes; or install it yourself: {install}',
   'catalogue.runtime.missingChina':
-    '{runtime} is not installed here; install it first (from mirrors in mainland China): {install}. Download sources are in Settings → Download sources.',
+    '{runtime} is not installed here. Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes (choose Mainland China mirrors in Settings → Download sources first); or install it yourself, from mirrors in mainland China: {install}',
   'catalogue.runs.npx': 'Runs with npx (needs Node.js)',
   'catalogue.runs.uvx': 'Runs with uvx (needs uv)',
   'catalogue.runs.remote': 'Remote server',

@@ -17,8 +17,17 @@ export const logWordsEn = {
   'import.doneAdded': 'Added: {names}.',
   'import.doneSkipped': 'Skipped: {names}.',
   'problem.log.stopped': 'Stopped',
+  'problem.log.registryUnreadable': 'catalogue: could not read the online catalogue ({error}); using the shipped list',
+  'problem.log.registryUnreadable.reason.cached':
+    'catalogue: could not read the online catalogue ({error}); using the cached and shipped list',
+  'problem.log.stdoutNotJson': 'printed text that is not JSON on stdout (it was skipped; logs belong on stderr): {error}',
   'problem.log.closedAfter': 'Closed after {seconds} s: {cause}',
   'problem.cli.started': 'xiaozhi-tray {version} (pid {pid}), config {file} ({format})',
+  'problem.cli.runtimeMissing':
+    'server "{server}": the command "{command}" needs {runtime}, which was not found on PATH here; install it with: {install} (or start with --fetch-runtimes, and the app fetches it itself, from the config\'s download sources)',
+  // The same for an English reader with the official sources (a Chinese one is given the mirrors' command).
+  'problem.cli.runtimeMissing.reason.official':
+    'server "{server}": the command "{command}" needs {runtime}, which was not found on PATH here; install it with: {install} (or start with --fetch-runtimes, and the app fetches it itself, from the config\'s download sources)',
   'problem.cli.readableByOthers.reason.read':
     '{file} holds tokens or keys, and other users of this computer can read it (mode {mode}): make it yours only with: chmod 600 {quoted}',
   'problem.cli.readableByOthers.reason.change':

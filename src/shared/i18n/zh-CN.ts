@@ -609,6 +609,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.killed.hint': '会自动重启。若一再发生，常见原因是系统内存不足。',
   'problem.server.startTimeout': '服务未能在 {seconds} 秒内启动。',
   'problem.server.startTimeout.hint': '首次运行可能仍在下载依赖：请重试，或查看其输出。',
+  'problem.server.startTimeout.hint.mirror':
+    '首次运行可能仍在从下载源 {source} 下载依赖。如果连不上这个下载源，请在“设置 → 下载源”中换一个下载源，然后重试。',
   'problem.server.closed': '服务关闭了连接。',
   'problem.server.closed.hint': '会自动重启。',
   'problem.server.pingFailed': '服务不再响应。',
@@ -670,9 +672,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.badInitialize.hint': '在你再次启动它之前不会重试。请更新该服务，或把这里显示的内容告诉它的作者。',
   'problem.server.runtimeMissing': '“{command}”需要 {runtime}，但这台电脑上没有安装。',
   'problem.server.runtimeMissing.hint':
-    '用 xiaozhi-tray run --fetch-runtimes 启动，应用会自己把 {runtime} 下载到它的缓存文件夹，下载源按配置中的设置。也可以自己安装：{install}',
+    '无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 {runtime} 下载到它的缓存文件夹（下载源按“设置 → 下载源”）。也可以自己安装：{install}',
   'problem.server.runtimeMissing.hint.official':
-    '用 xiaozhi-tray run --fetch-runtimes 启动，应用会自己把 {runtime} 下载到它的缓存文件夹，下载源按配置中的设置（在中国大陆，请先在配置中设置 "mirrors": { "preset": "china" }）。也可以自己安装：{install}',
+    '无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 {runtime} 下载到它的缓存文件夹。在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像（或在配置中设置 "mirrors": { "preset": "china" }）。也可以自己从国内镜像安装：{installChina}',
   'problem.server.registryUnreachable': '无法连接软件包仓库（{host}）。',
   'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
   'problem.server.runtimeDownloadFailed': '无法下载 {runtime}：{reason}',
@@ -838,8 +840,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'catalogue.runtime.ready': '已安装 {runtime}',
   'catalogue.runtime.fetch': '未安装 {runtime}：添加该服务后应用会自动下载',
   'catalogue.runtime.missing':
-    '这里没有安装 {runtime}，请先安装：{install}；也可以用 xiaozhi-tray run --fetch-runtimes 启动，应用会自己下载 {runtime}。',
-  'catalogue.runtime.missingChina': '这里没有安装 {runtime}，请先安装（从国内镜像下载）：{install}。下载源可在“设置 → 下载源”更改。',
+    '这里没有安装 {runtime}。无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己下载 {runtime}；也可以自己安装：{install}',
+  'catalogue.runtime.missingChina':
+    '这里没有安装 {runtime}。无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己下载 {runtime}（请先在“设置 → 下载源”中选择中国大陆镜像）；也可以自己从国内镜像安装：{install}',
   'catalogue.runs.npx': '通过 npx 运行（需要 Node.js）',
   'catalogue.runs.uvx': '通过 uvx 运行（需要 uv）',
   'catalogue.runs.remote': '远程服务',

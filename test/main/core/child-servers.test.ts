@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LogBook } from '../../../src/main/core/logs/log-book';
 import { ChildServer } from '../../../src/main/core/servers/child-server';
 import { isAlive } from '../../../src/main/core/servers/process-tree';
+import { translator } from '../../../src/shared/i18n/translate';
+import { logMessage } from '../../../src/shared/problem-words';
 import { fastSupervision, FIXTURE, fixtureServer, type Harness, logText, makeBridge, startServing } from '../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
 import { waitFor } from '../../helpers/wait';
@@ -299,6 +301,13 @@ describe('child servers: hostile or broken output', () => {
     expect(server('fx').state).toBe('running');
     const mentions = harness.logBook.entries().filter((e) => e.source === 'server:fx' && /not (valid )?JSON/i.test(e.message));
     expect(mentions.find((e) => e.level === 'warn')?.message).toMatch(/stdout.*Welcome to my server/);
+    // In the log page's language, with what it printed.
+    expect(
+      logMessage(
+        translator('zh-CN'),
+        mentions.find((e) => e.level === 'warn')!,
+      ),
+    ).toMatch(/^在标准输出上打印了不是 JSON 的内容.*Welcome to my server/);
     expect(mentions.length).toBeLessThanOrEqual(12);
   });
 

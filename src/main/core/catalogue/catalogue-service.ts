@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 import { type Catalogue, type CatalogueEntry, CatalogueEntrySchema } from '../../../shared/catalogue';
+import { problem } from '../../../shared/problem';
 import type { Logger } from '../logs/log-book';
 import { failureText } from '../problems/failure-cause';
 import { fetchRegistry } from './registry-catalogue';
@@ -77,6 +78,7 @@ export class CatalogueService {
         this.saidUnreachable = true;
         this.options.log[level](
           `catalogue: could not read the MCP registry (${this.refreshError}); using the ${this.cache ? 'cached and ' : ''}shipped list`,
+          problem('log.registryUnreadable', { error: this.refreshError, reason: this.cache ? 'cached' : 'shipped' }),
         );
       } finally {
         this.refreshing = undefined;

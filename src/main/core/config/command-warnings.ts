@@ -1,6 +1,9 @@
+import { translate } from '../../../shared/i18n/translate';
 import { mirrorUrls } from '../../../shared/mirrors';
-import { installCommand, RUNTIME_LABEL, runtimeNeed } from '../../../shared/runtime-need';
+import { problem } from '../../../shared/problem';
+import { runtimeNeed } from '../../../shared/runtime-need';
 import type { Settings } from '../../../shared/settings';
+import { runtimeMissingParams } from '../runtimes/child-runtime';
 import { findOnPath } from '../system/find-on-path';
 import type { ConfigProblem } from './json-text';
 
@@ -20,11 +23,20 @@ export function commandWarnings(
     if (findOnPath(server.command, { ...env, ...server.env })) return;
     const need = runtimeNeed(server.command, process.platform);
     if (!need && options.runtimesOnly) return;
+    if (!need) {
+      warnings.push({
+        path: `servers[${index}].command`,
+        message: `server "${server.name}": the command "${server.command}" was not found on PATH here (install it or give its full path; the desktop app and services may see another PATH)`,
+      });
+      return;
+    }
+    // Coded, so the text log and the web page word it in the reader's language (with the mirrors' command for a Chinese one).
+    const { advice, ...params } = runtimeMissingParams(need, server.command, mirrorUrls(settings.mirrors));
+    const said = problem('cli.runtimeMissing', { ...params, server: server.name, reason: advice });
     warnings.push({
       path: `servers[${index}].command`,
-      message: need
-        ? `server "${server.name}": the command "${server.command}" needs ${RUNTIME_LABEL[need]}, which was not found on PATH here; install it with: ${installCommand(need, process.platform, mirrorUrls(settings.mirrors), process.arch)} (or start with --fetch-runtimes, and the app fetches it itself, from the config's download sources)`
-        : `server "${server.name}": the command "${server.command}" was not found on PATH here (install it or give its full path; the desktop app and services may see another PATH)`,
+      message: translate('en', 'problem.cli.runtimeMissing', said.params),
+      problem: said,
     });
   });
   return warnings;

@@ -70,7 +70,8 @@ export class EndpointSession {
       this.initializedFlag = true;
       this.announcedVersion = tools.current.version;
       const client = server.getClientVersion();
-      log.info(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
+      // At every device session: for whoever debugs the link, not a line for the user (nor in English among theirs).
+      log.debug(`session initialised by ${client?.name ?? 'client'} ${client?.version ?? ''}`.trim());
     };
     server.onerror = (error) => log.debug(`protocol: ${error.message}`);
     const transport = new WsServerTransport(socket, log, opts.maxMessageBytes, opts.raw);

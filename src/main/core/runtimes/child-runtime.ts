@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 import type { RuntimeAvailability } from '../../../shared/host';
-import { type MirrorUrls, sourceAdvice } from '../../../shared/mirrors';
+import { CHINA_MIRRORS, type MirrorUrls, sourceAdvice } from '../../../shared/mirrors';
 import { own, setOwn } from '../../../shared/own';
 import { problem } from '../../../shared/problem';
 import { installCommand, RUNTIME_LABEL, type RuntimeName, runtimeNeed } from '../../../shared/runtime-need';
@@ -39,6 +39,28 @@ export function runtimeAvailability(
   return { node: of('node'), uv: of('uv') };
 }
 
+/**
+ * What a missing runtime's problem says: the install command from the sources chosen, and, with the
+ * official ones (`advice`), the one from the mainland China mirrors too, for a Chinese reader (GitHub
+ * and astral.sh are often out of reach there; the catalogue names the same command).
+ */
+export function runtimeMissingParams(
+  need: RuntimeName,
+  command: string,
+  sources: MirrorUrls,
+  platform: NodeJS.Platform = process.platform,
+): { runtime: string; command: string; install: string; installChina?: string; advice: string } {
+  // Whether to tell the user to choose the mainland China mirrors first, or they did.
+  const advice = sourceAdvice(need === 'node' ? sources.nodeDist : (sources.uvIndex ?? sources.pypiIndex));
+  return {
+    runtime: RUNTIME_LABEL[need],
+    command,
+    install: installCommand(need, platform, sources, process.arch),
+    ...(advice === 'official' ? { installChina: installCommand(need, platform, CHINA_MIRRORS, process.arch) } : {}),
+    advice,
+  };
+}
+
 /** How one child will run: whose runtime, and what to put first on its PATH (the app's runtime only). */
 export interface ChildRuntime {
   runtime?: ServerRuntime;
@@ -65,16 +87,7 @@ export async function prepareChildRuntime(
   const cwdCommand = settings.cwd ? path.resolve(settings.cwd, settings.command) : undefined;
   if (findOnPath(settings.command, env, platform) || (cwdCommand && findOnPath(cwdCommand, env, platform)))
     return { runtime: { name: need, from: 'yours' } };
-  if (!provider)
-    throw new ProblemError(
-      problem('server.runtimeMissing', {
-        runtime: RUNTIME_LABEL[need],
-        command: settings.command,
-        install: installCommand(need, platform, sources, process.arch),
-        // Whether to tell the user to choose the mainland China mirrors first, or they did.
-        advice: sourceAdvice(need === 'node' ? sources.nodeDist : (sources.uvIndex ?? sources.pypiIndex)),
-      }),
-    );
+  if (!provider) throw new ProblemError(problem('server.runtimeMissing', runtimeMissingParams(need, settings.command, sources, platform)));
   const version = provider.version(need);
   const prepared = await provider.ensure(need, (percent) =>
     onFetching({ name: need, from: 'app', version, fetching: percent === undefined ? {} : { percent } }),

@@ -18,7 +18,7 @@ import {
 
 import type { MirrorUrls } from '../../../shared/mirrors';
 import { type Problem, problem } from '../../../shared/problem';
-import { RUNTIME_LABEL } from '../../../shared/runtime-need';
+import { packageMirror, RUNTIME_LABEL } from '../../../shared/runtime-need';
 import type { McpServerSettings as ServerSettings } from '../../../shared/settings';
 import type { ServerRuntime, ServerStatus, SkippedTool } from '../../../shared/status';
 import { type CallSignal, toAbortSignal } from '../io/call-signal';
@@ -364,7 +364,10 @@ export class ChildServer extends SupervisedServer {
         // A line of stdout that is not JSON (a banner, print() logging): said once where the user
         // looks, then a few at debug level, not one log line per line of a flood.
         if (notJson++ === 0)
-          this.opts.log.warn(`printed text that is not JSON on stdout (it was skipped; logs belong on stderr): ${error.message}`);
+          this.opts.log.warn(
+            `printed text that is not JSON on stdout (it was skipped; logs belong on stderr): ${error.message}`,
+            problem('log.stdoutNotJson', { error: error.message }),
+          );
         else if (notJson <= NOT_JSON_DEBUG_LINES) this.opts.log.debug(`transport: ${error.message}`);
       } else this.opts.log.debug(`transport: ${error.message}`);
     };
@@ -386,7 +389,7 @@ export class ChildServer extends SupervisedServer {
         const arm = (ms: number) => {
           clearTimeout(timer);
           timer = setTimeout(
-            () => reject(new ProblemError(problem('server.startTimeout', { seconds: Math.round(ms / 100) / 10 }))),
+            () => reject(new ProblemError(problem('server.startTimeout', { seconds: Math.round(ms / 100) / 10, ...this.mirrorInUse() }))),
             Math.max(0, startedAt + ms - Date.now()),
           );
         };
@@ -520,6 +523,13 @@ export class ChildServer extends SupervisedServer {
     if (!exit) return { problem: problem('server.closed') };
     const said = this.errorLineOf(exit);
     return { problem: said ? crashProblem(said, exit, false) : exitProblem(exit) };
+  }
+
+  /** The mirror this server's package runner downloads from, named in a timeout's advice (it may be the one out of reach). */
+  private mirrorInUse(): { source: string; advice: 'mirror' } | Record<string, never> {
+    const s = this.settings;
+    const mirror = s.transport === 'stdio' ? packageMirror(s.command, process.platform, this.opts.defaults().mirrorUrls ?? {}) : undefined;
+    return mirror ? { source: new URL(mirror).host, advice: 'mirror' } : {};
   }
 
   private installTimeoutMs(): number {

@@ -99,11 +99,11 @@ export class StderrLog {
   }
 
   /**
-   * A stack frame, a caret, a blank line or the "Node.js v20" banner is for whoever debugs the server
+   * A stack frame, a caret, a blank line, the "Node.js v20" banner or npm's own notices (npx's, about npm) is for whoever debugs the server
    * (debug); the error line that tells why, a warning; anything else as the server said it (info).
    */
   private levelOf(line: string): 'debug' | 'info' | 'warn' {
-    if (this.restart || line.trim() === '' || /^\s/.test(line) || /^Node\.js v\d/.test(line)) return 'debug';
+    if (this.restart || line.trim() === '' || /^\s/.test(line) || /^Node\.js v\d/.test(line) || /^npm notice\b/.test(line)) return 'debug';
     return lineWeight(line) === 3 ? 'warn' : 'info';
   }
 

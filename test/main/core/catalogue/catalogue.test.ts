@@ -14,6 +14,8 @@ import {
   placeholdersOf,
   serverFromEntry,
 } from '../../../../src/shared/catalogue';
+import { translator } from '../../../../src/shared/i18n/translate';
+import { logMessage } from '../../../../src/shared/problem-words';
 import { ServerSettingsSchema } from '../../../../src/shared/settings';
 import { fastSupervision, type Harness, makeBridge } from '../../../helpers/bridge-harness';
 import { registryServers, type RegistryStandIn, startRegistryStandIn } from '../../../helpers/registry-standin';
@@ -160,6 +162,9 @@ describe('the catalogue from the MCP registry', () => {
     const catalogue = await harness.bridge.api.getCatalogue({ refresh: 'now' });
     expect(catalogue.entries).toHaveLength(shipped.length);
     expect(catalogue.refreshError).toContain('HTTP 503');
+    // Said in the log page's language: a Chinese reader met this line in English.
+    const said = harness.logBook.entries().find((e) => e.message.includes('could not read the MCP registry'))!;
+    expect(logMessage(translator('zh-CN'), said)).toMatch(/^目录：暂时读不到在线目录，先用应用自带的服务列表（.*HTTP 503/);
   });
 });
 

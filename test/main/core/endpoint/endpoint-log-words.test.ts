@@ -40,4 +40,19 @@ describe('endpoint log lines in the reader’s language', () => {
     expect(logMessage(zh, entry)).toMatch(/^提供了 \d+ 个工具，超出了小智可以稳定处理的范围（1 个工具或 8192 字节）。$/);
     expect(logHint(zh, entry)).toContain('“自动”');
   });
+
+  it('a device session starting is not the app speaking in English at every session: its line is for debugging', async () => {
+    xiaozhi = await FakeXiaozhi.start();
+    harness = makeBridge({
+      servers: [fixtureServer('fx')],
+      endpoints: [{ id: 'e', name: '家里', url: xiaozhi.url() }],
+      connection: testConnection,
+    });
+    harness.bridge.start();
+    await waitFor(() => xiaozhi!.sessions.length > 0, scaled(10_000), 'the session');
+    await xiaozhi.sessions[0]!.initialize();
+    const started = () => harness!.logBook.entries().find((e) => e.message.startsWith('session initialised by'));
+    await waitFor(() => started() !== undefined, scaled(10_000), 'the session line');
+    expect(started()!.level).toBe('debug');
+  });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { commandWarnings } from '../../../../src/main/core/config/command-warnings';
+import { CHINA_MIRRORS } from '../../../../src/shared/mirrors';
 import { installCommand } from '../../../../src/shared/runtime-need';
 import { SettingsSchema } from '../../../../src/shared/settings';
 import { FIXTURE, type Harness, makeBridge } from '../../../helpers/bridge-harness';
@@ -38,7 +39,13 @@ describe('a server whose runtime is missing, headless', () => {
     await waitFor(() => server().state === 'failed', 10_000, 'the failure');
     expect(server().lastErrorCause).toEqual({
       code: 'server.runtimeMissing',
-      params: { runtime: 'Node.js', command: 'npx', install: installCommand('node', process.platform), advice: 'official' },
+      params: {
+        runtime: 'Node.js',
+        command: 'npx',
+        install: installCommand('node', process.platform),
+        installChina: installCommand('node', process.platform, CHINA_MIRRORS, process.arch),
+        advice: 'official',
+      },
     });
     expect(server().lastError).toContain(`install it with: ${installCommand('node', process.platform)}`);
     expect(server().restarts).toBe(0);
