@@ -50,8 +50,13 @@ export interface BackgroundCallsOptions {
  * a short id when its caller is answered before it finishes ("still working… task 3F"), its result
  * kept until asked for (within the bounds), its progress and end told to the window.
  */
+/** How many ids of tasks gone are kept from reuse: with the bounds on tasks kept, well under the 192 there are. */
+const RETIRED_IDS = 64;
+
 export class BackgroundCalls {
   private readonly entries = new Map<number, Entry>();
+  /** Ids of tasks that left the list, newest last: not given again soon, or "task 3F?" could find another call. */
+  private readonly retired: string[] = [];
   private readonly listeners = new Set<(task: BackgroundTask) => void>();
   private nextKey = 1;
 
@@ -139,6 +144,7 @@ export class BackgroundCalls {
     if (mine >= BACKGROUND_LIMITS.running || running >= BACKGROUND_LIMITS.runningOverall) return undefined;
     const used = new Set<string>();
     for (const other of this.entries.values()) if (other.task.id !== undefined) used.add(other.task.id);
+    for (const id of this.retired) used.add(id);
     const count = DIGITS.length * LETTERS.length;
     const start = Math.floor(Math.random() * count);
     // Bounded: at most every id once; the bounds above keep far fewer than 192 in use.
@@ -161,6 +167,10 @@ export class BackgroundCalls {
   /** @internal */
   remove(entry: Entry): void {
     if (!this.entries.delete(entry.task.key)) return;
+    if (entry.task.id !== undefined) {
+      this.retired.push(entry.task.id);
+      if (this.retired.length > RETIRED_IDS) this.retired.shift();
+    }
     this.emit({ ...entry.task, removed: true });
   }
 
