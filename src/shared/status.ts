@@ -100,6 +100,8 @@ export const CatalogSummarySchema = z.object({
   toolCount: z.number().int(),
   bytes: z.number().int(),
   pages: z.number().int(),
+  /** Of `toolCount`, the app's own tools (search, confirm, tasks): not the user's, never counted as theirs. */
+  appTools: z.number().int().optional(),
 });
 
 export const ToolSetSummarySchema = CatalogSummarySchema.extend({

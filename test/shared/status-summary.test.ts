@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { translate, translator } from '../../src/shared/i18n/translate';
 import type { BridgeState } from '../../src/shared/status';
-import { summarizeStatus } from '../../src/shared/status-summary';
+import { summarizeStatus, userToolCount } from '../../src/shared/status-summary';
 
 const state = (partial: Partial<BridgeState> = {}): BridgeState => ({
   running: true,
@@ -99,5 +99,21 @@ describe('plurals and numbers through Intl', () => {
     expect(translate('zh-CN', 'tools.calls', { count: 1 })).toBe('1 次调用');
     expect(translate('en', 'import.summary', { count: 0 })).toBe('Nothing will be added.');
     expect(translate('en', 'overview.toolsSize', { size: '1 KB', pages: 1, limit: '8 KB' })).toBe('1 KB in 1 page of ≤ 8 KB');
+  });
+});
+
+describe("the app's own tools are not the user's", () => {
+  it('counts only the servers’ tools in the servers line, as the overview does (userToolCount)', () => {
+    const s = summarizeStatus(
+      state({
+        endpoints: [endpoint('connected')],
+        servers: [server('running')],
+        catalog: { toolCount: 6, bytes: 1, pages: 1, appTools: 2 },
+      }),
+    );
+    expect(s.lines.map((l) => en(l.key, l.params))).toContain('1/1 servers running · 4 tools');
+    const only = state({ catalog: { toolCount: 2, bytes: 1, pages: 1, appTools: 2 } });
+    expect(userToolCount(only)).toBe(0);
+    expect(userToolCount({ ...only, servers: [server('running')], catalog: { toolCount: 5, bytes: 1, pages: 1, appTools: 2 } })).toBe(3);
   });
 });

@@ -1,5 +1,5 @@
 import { summarizeActivity } from '../../shared/activity';
-import { takenByOther } from '../../shared/status-summary';
+import { hasServers, takenByOther, userToolCount } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { BackgroundTasks } from '../components/background-tasks';
 import { ConfirmationNote } from '../components/confirmation-note';
@@ -18,13 +18,13 @@ import { callDuration, formatBytes, formatDateTime, formatSince, formatTime } fr
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
 import { SetupChecklist } from './setup-checklist';
-import { hasServers, useUserToolCount, XiaozhiStatus } from './xiaozhi-status';
+import { XiaozhiStatus } from './xiaozhi-status';
 
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
   const state = useStore(store, (d) => d.state);
   const history = useStore(store, (d) => d.history);
-  const userTools = useUserToolCount(state);
+  const userTools = userToolCount(state);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const now = useNow();
   const samples = useActivitySamples();
