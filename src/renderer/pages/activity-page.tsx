@@ -4,6 +4,7 @@ import { type ActivityRange, exportActivity, summarizeActivity } from '../../sha
 import { RESERVED_SERVER_NAME } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { ActivityChart } from '../components/activity-chart';
+import { PagePanels } from '../components/page-panels';
 import { StatFigure } from '../components/stat-figure';
 import { ToolLabel, useServedName } from '../components/tool-label';
 import { Button, EmptyState } from '../components/ui';
@@ -80,6 +81,7 @@ export function ActivityPage() {
           ))}
         </div>
       </div>
+      <PagePanels />
       {samples === undefined ? (
         <p className="muted">{t('app.loading')}</p>
       ) : summary.calls === 0 && samples.length === 0 ? (

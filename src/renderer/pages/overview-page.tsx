@@ -6,6 +6,7 @@ import { ConfirmationNote } from '../components/confirmation-note';
 import { HostNotices } from '../components/host-notices';
 import { MaskedText } from '../components/masked-text';
 import { OutcomeBadge } from '../components/outcome-badge';
+import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
 import { servingSentence } from '../components/serving-sentence';
 import { StatFigure } from '../components/stat-figure';
@@ -42,6 +43,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
   return (
     <div className="page">
       <h1>{t('nav.overview')}</h1>
+      <PagePanels />
       <HostNotices />
       <XiaozhiStatus state={state} />
       {/* Until xiaozhi has read a tool, what is left to do (the guide used to vanish once an endpoint was added). */}
