@@ -160,7 +160,8 @@ export const LogEntrySchema = z.object({
   cause: ProblemSchema.optional(),
 });
 
-export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled', 'held']);
+/** `errorText`: answered as a success, but its text is an error message (see logs/error-text.ts). */
+export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled', 'held', 'errorText']);
 
 /** Where a held call was answered: the desktop window, the web UI, or by voice with the PIN. */
 export const ConfirmedInSchema = z.enum(['window', 'webUi', 'voice']);

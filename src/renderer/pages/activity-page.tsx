@@ -103,6 +103,15 @@ export function ActivityPage() {
                 </div>
               ) : null}
             </div>
+            {summary.errorText > 0 ? (
+              <div className="stat">
+                <StatFigure
+                  text={t('activity.errorTextCount', { count: summary.errorText })}
+                  value={summary.errorText.toLocaleString(language)}
+                />
+                <div className="small muted">{t('activity.errorTextHint')}</div>
+              </div>
+            ) : null}
             <div className="stat">
               <div className="stat-figure">
                 <span className="stat-label">{t('plain.typical')}</span> <span className="stat-value">{formatDuration(summary.p50)}</span>
@@ -132,6 +141,7 @@ export function ActivityPage() {
                     <th>{t('history.tool')}</th>
                     <th className="num">{t('activity.calls')}</th>
                     <th className="num">{t('activity.failed')}</th>
+                    {summary.errorText > 0 ? <th className="num">{t('activity.errorText')}</th> : null}
                     <th className="num">{t('plain.typical')}</th>
                     <th className="num">{t('plain.slowColumn')}</th>
                   </tr>
@@ -144,6 +154,9 @@ export function ActivityPage() {
                       </td>
                       <td className="num">{row.calls.toLocaleString(language)}</td>
                       <td className={`num${row.failed > 0 ? ' error-text' : ''}`}>{row.failed.toLocaleString(language)}</td>
+                      {summary.errorText > 0 ? (
+                        <td className={`num${row.errorText > 0 ? ' warn-text' : ''}`}>{row.errorText.toLocaleString(language)}</td>
+                      ) : null}
                       <td className="num nowrap">{formatDuration(row.p50)}</td>
                       <td className="num nowrap">{formatDuration(row.p95)}</td>
                     </tr>

@@ -1262,4 +1262,10 @@ export const en = {
   'app.stopAllTitle': 'Stop all servers?',
   'app.stopAllBody': 'Every server stops and xiaozhi is disconnected: it cannot use any tool until you start them again.',
   'tools.missingFrom': 'Not running, so their tools are missing here: ',
+  // Issue 33, words for people who are not developers.
+  'outcome.errorText': 'Answered with an error',
+  'outcome.errorText.hint': 'The server said the call worked, but its answer reads like an error message. xiaozhi received it as it was.',
+  'activity.errorText': 'Error messages',
+  'activity.errorTextCount': '{count} answered with an error message',
+  'activity.errorTextHint': 'The server answered, but its answer was an error message.',
 } as const;

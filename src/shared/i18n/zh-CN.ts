@@ -1198,4 +1198,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'app.stopAllTitle': '停止全部服务？',
   'app.stopAllBody': '所有服务都会停止，小智也会断开连接：在重新启动之前，小智无法使用任何工具。',
   'tools.missingFrom': '这些服务没有运行，它们的工具不在这里：',
+  // 第 33 号问题：给不是开发者的人看的文字。
+  'outcome.errorText': '可能出错',
+  'outcome.errorText.hint': '服务说调用成功了，但它的回答看起来是一条错误信息。小智收到的就是这段回答。',
+  'activity.errorText': '可能出错',
+  'activity.errorTextCount': '可能出错 {count} 次',
+  'activity.errorTextHint': '服务有回答，但回答的内容是一条错误信息。',
 };
