@@ -1268,4 +1268,17 @@ export const en = {
   'activity.errorText': 'Error messages',
   'activity.errorTextCount': '{count} answered with an error message',
   'activity.errorTextHint': 'The server answered, but its answer was an error message.',
+  'problem.catalogue.offline': 'This computer may be offline, or cannot reach the online directory’s website.',
+  'problem.catalogue.offline.hint':
+    'Once online, press "Update the online directory" to try again. Meanwhile you can add servers from the list that came with the app.',
+  'problem.catalogue.refused': 'The online directory’s website refused the connection; a proxy or firewall may be in the way.',
+  'problem.catalogue.refused.hint': 'Check your network or proxy settings, then try again later.',
+  'problem.catalogue.timedOut': 'The online directory’s website took too long to answer; the network may be slow or blocked.',
+  'problem.catalogue.timedOut.hint': 'Try again later, or check your network and proxy settings.',
+  'problem.catalogue.httpStatus': 'The online directory’s website has a problem right now (error code {status}).',
+  'problem.catalogue.httpStatus.hint': 'This is usually on their side: try again later.',
+  'problem.catalogue.badAnswer': 'The online directory sent something this app cannot read (perhaps a network’s sign-in page).',
+  'problem.catalogue.badAnswer.hint': 'Try again later; if your network asks you to sign in first, sign in.',
+  'problem.catalogue.unreadable': 'Something went wrong while reading the online directory.',
+  'problem.catalogue.unreadable.hint': 'Try again later; the Logs page has the details.',
 } as const;
