@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { translate, translator } from '../../src/shared/i18n/translate';
+import { problemMessage } from '../../src/shared/problem-words';
 import type { BridgeState } from '../../src/shared/status';
 import { summarizeStatus, userToolCount } from '../../src/shared/status-summary';
 
@@ -115,5 +116,20 @@ describe("the app's own tools are not the user's", () => {
     const only = state({ catalog: { toolCount: 2, bytes: 1, pages: 1, appTools: 2 } });
     expect(userToolCount(only)).toBe(0);
     expect(userToolCount({ ...only, servers: [server('running')], catalog: { toolCount: 5, bytes: 1, pages: 1, appTools: 2 } })).toBe(3);
+  });
+});
+
+describe('an endpoint closed by xiaozhi, in words a person reads', () => {
+  it('says what happened first, the close code only as a technical detail in the small print', () => {
+    const zh = translator('zh-CN');
+    const said = problemMessage(zh, { code: 'endpoint.closed', params: { code: 1008 } }, undefined)!;
+    // Before: "小智关闭了连接（代码 1008）。"
+    expect(said.message).toBe('小智那边断开了连接。');
+    expect(said.hint).toBe('会自动重新连接。（技术信息：关闭代码 1008）');
+    const refused = problemMessage(zh, { code: 'endpoint.tokenRejected', params: { code: 1008 } }, undefined)!;
+    expect(refused.message).not.toMatch(/代码|1008/);
+    expect(problemMessage(en, { code: 'endpoint.closed', params: { code: 1008 } }, undefined)!.message).toBe(
+      'xiaozhi closed the connection.',
+    );
   });
 });
