@@ -102,16 +102,13 @@ export function ActivityPage() {
                   {t('activity.failedShare', { percent: Math.round((summary.failed / summary.calls) * 100) })}
                 </div>
               ) : null}
+              {/* Answered, but with an error message for text: said apart (amber), neither a success nor a failure. */}
+              {summary.errorText > 0 ? (
+                <div className="small warn-text" title={t('activity.errorTextHint')}>
+                  {t('activity.errorTextCount', { count: summary.errorText })}
+                </div>
+              ) : null}
             </div>
-            {summary.errorText > 0 ? (
-              <div className="stat">
-                <StatFigure
-                  text={t('activity.errorTextCount', { count: summary.errorText })}
-                  value={summary.errorText.toLocaleString(language)}
-                />
-                <div className="small muted">{t('activity.errorTextHint')}</div>
-              </div>
-            ) : null}
             <div className="stat">
               <div className="stat-figure">
                 <span className="stat-label">{t('plain.typical')}</span> <span className="stat-value">{formatDuration(summary.p50)}</span>
