@@ -8,8 +8,6 @@ import { AppContext, useApp } from './app-context';
 import { ConfirmRemoveDialog } from './components/confirm-dialog';
 import { useFileDrop } from './components/file-drop';
 import { ImportReading } from './components/import-reading';
-import { PendingConfirmations } from './components/pending-confirmations';
-import { PendingElicitations } from './components/pending-elicitations';
 import { SummaryLines } from './components/status-summary-view';
 import { Button, Notice } from './components/ui';
 import { UpdateBanner } from './components/update-banner';
@@ -182,8 +180,6 @@ export function App({ store }: { store: BridgeStore }) {
           {refused ? <Notice kind="error">{t('app.addressExpired')}</Notice> : null}
           {!connected ? <Notice kind="error">{t('app.disconnected')}</Notice> : null}
           {ready ? <UpdateBanner /> : null}
-          {ready ? <PendingConfirmations /> : null}
-          {ready ? <PendingElicitations /> : null}
           {/* Inert while the app is out of reach: a click then would be lost, or land on what the app no longer has. */}
           <div className="page-slot" inert={!connected}>
             {!ready ? refused ? null : <p className="muted">{t('app.loading')}</p> : PAGE_VIEWS[page](go)}

@@ -30,13 +30,19 @@ export interface ActivityBucket {
   start: number;
   ok: number;
   failed: number;
+  /** Answered as a success with an error message for text: neither counted ok nor failed. */
+  errorText: number;
 }
+
+/** Every call of a bucket, whatever became of it. */
+export const bucketCalls = (b: ActivityBucket): number => b.ok + b.failed + b.errorText;
 
 export interface ToolActivity {
   tool: string;
   server: string;
   calls: number;
   failed: number;
+  errorText: number;
   p50: number;
   p95: number;
 }
@@ -47,6 +53,8 @@ export interface ActivitySummary {
   to: number;
   calls: number;
   failed: number;
+  /** Calls answered with an error message as their text (see `ActivityBucket.errorText`). */
+  errorText: number;
   /** Latency over every call of the range (ms); 0 without calls. */
   p50: number;
   p95: number;
@@ -70,7 +78,7 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[rank] ?? 0;
 }
 
-const failedOutcome = (s: ActivitySample) => s.outcome !== 'ok';
+const failedOutcome = (s: ActivitySample) => s.outcome !== 'ok' && s.outcome !== 'errorText';
 
 /**
  * The range ending at `now`: calls per bucket, per tool, failures and latency; `served` (the tools
@@ -87,23 +95,29 @@ export function summarizeActivity(
   const to = Math.ceil(now / HOUR) * HOUR;
   const from = to - RANGE_MS[range];
   const buckets: ActivityBucket[] = [];
-  for (let start = from; start < to; start += bucketMs) buckets.push({ start, ok: 0, failed: 0 });
-  const perTool = new Map<string, { tool: string; server: string; durations: number[]; failed: number }>();
+  for (let start = from; start < to; start += bucketMs) buckets.push({ start, ok: 0, failed: 0, errorText: 0 });
+  const perTool = new Map<string, { tool: string; server: string; durations: number[]; failed: number; errorText: number }>();
   const durations: number[] = [];
   let failed = 0;
+  let errorText = 0;
   for (const s of samples) {
     if (s.time < from || s.time >= to) continue;
     const bucket = buckets[Math.floor((s.time - from) / bucketMs)] as ActivityBucket;
     const bad = failedOutcome(s);
+    const worded = s.outcome === 'errorText';
     if (bad) {
       bucket.failed++;
       failed++;
+    } else if (worded) {
+      bucket.errorText++;
+      errorText++;
     } else bucket.ok++;
     durations.push(s.durationMs);
     const key = `${s.server}\u0000${s.tool}`;
-    const entry = perTool.get(key) ?? { tool: s.tool, server: s.server, durations: [], failed: 0 };
+    const entry = perTool.get(key) ?? { tool: s.tool, server: s.server, durations: [], failed: 0, errorText: 0 };
     entry.durations.push(s.durationMs);
     if (bad) entry.failed++;
+    if (worded) entry.errorText++;
     perTool.set(key, entry);
   }
   const byNumber = (a: number, b: number) => a - b;
@@ -116,6 +130,7 @@ export function summarizeActivity(
         server: e.server,
         calls: e.durations.length,
         failed: e.failed,
+        errorText: e.errorText,
         p50: quantile(e.durations, 0.5),
         p95: quantile(e.durations, 0.95),
       };
@@ -128,6 +143,7 @@ export function summarizeActivity(
     to,
     calls: durations.length,
     failed,
+    errorText,
     p50: quantile(durations, 0.5),
     p95: quantile(durations, 0.95),
     buckets,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { own } from './own';
+import { ProblemSchema } from './problem';
 
 /**
  * The catalogue of servers a user can add in one click: shipped with the app as data
@@ -82,6 +83,8 @@ export const CatalogueSchema = z.object({
   refreshedAt: z.number().optional(),
   /** Why the last refresh failed, in English (for logs); the UI shows `refreshProblem`. */
   refreshError: z.string().optional(),
+  /** Why the last refresh failed, as a code the window words (no network, refused, timed out, HTTP error, unreadable). */
+  refreshProblem: ProblemSchema.optional(),
 });
 
 export type CatalogueCategory = z.infer<typeof CatalogueCategorySchema>;

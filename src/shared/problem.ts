@@ -167,6 +167,13 @@ export const PROBLEM_CODES = [
   'log.closedAfter',
   // The catalogue could not read the MCP registry (`error`: why; `reason`: cached, or only the shipped list).
   'log.registryUnreadable',
+  // Why the online catalogue could not be read (the log line's cause, and the catalogue's `refreshProblem`).
+  'catalogue.offline',
+  'catalogue.refused',
+  'catalogue.timedOut',
+  'catalogue.httpStatus',
+  'catalogue.badAnswer',
+  'catalogue.unreadable',
   // A stdio server printed a line on stdout that is not JSON-RPC (`error`: the line).
   'log.stdoutNotJson',
   // The chat model of "Try a sentence" (and sampling by voice): why it could not answer.

@@ -55,6 +55,14 @@ export function endpointsLine(state: BridgeState): SummaryLine {
   return { key: 'summary.endpoints.connecting', params: { total }, tone: 'busy' };
 }
 
+/** Some server is switched on: the tools xiaozhi reads are more than the app's own. */
+export const hasServers = (state: BridgeState): boolean => state.servers.some((s) => s.enabled);
+
+/** The tools the user's servers provide: the app's own (search, confirm, tasks) are not counted; with no server, none are. */
+export function userToolCount(state: BridgeState): number {
+  return hasServers(state) ? Math.max(0, state.catalog.toolCount - (state.catalog.appTools ?? 0)) : 0;
+}
+
 function serversLine(state: BridgeState): SummaryLine {
   const servers = state.servers.filter((s) => s.enabled);
   const total = servers.length;
@@ -62,7 +70,7 @@ function serversLine(state: BridgeState): SummaryLine {
   // A server that waits for a sign-in is not counted as failed: nothing broke, the user has a step to take.
   const signIn = servers.filter(waitsForSignIn).length;
   const count = (s: string) => servers.filter((x) => x.state === s).length - (s === 'failed' ? signIn : 0);
-  const tools = state.catalog.toolCount;
+  const tools = userToolCount(state);
   if (count('failed') > 0) return { key: 'summary.servers.failed', params: { count: count('failed'), running, total }, tone: 'bad' };
   if (signIn > 0) return { key: 'summary.servers.needSignIn', params: { count: signIn, running, total }, tone: 'warn' };
   if (count('restarting') > 0)

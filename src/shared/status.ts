@@ -100,6 +100,8 @@ export const CatalogSummarySchema = z.object({
   toolCount: z.number().int(),
   bytes: z.number().int(),
   pages: z.number().int(),
+  /** Of `toolCount`, the app's own tools (search, confirm, tasks): not the user's, never counted as theirs. */
+  appTools: z.number().int().optional(),
 });
 
 export const ToolSetSummarySchema = CatalogSummarySchema.extend({
@@ -158,7 +160,8 @@ export const LogEntrySchema = z.object({
   cause: ProblemSchema.optional(),
 });
 
-export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled', 'held']);
+/** `errorText`: answered as a success, but its text is an error message (see logs/error-text.ts). */
+export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled', 'held', 'errorText']);
 
 /** Where a held call was answered: the desktop window, the web UI, or by voice with the PIN. */
 export const ConfirmedInSchema = z.enum(['window', 'webUi', 'voice']);

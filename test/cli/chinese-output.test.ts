@@ -199,9 +199,9 @@ describe('the CLI in Chinese when the locale says so', () => {
     const run = h.spawn(['run', '--config', file], { env: ZH });
     await waitForText(run.stdout, /\[server:broken\] .*程序在就绪前退出了/);
     (await idle.connection(0)).close(4004, 'Internal server error');
-    await waitForText(run.stdout, /\[endpoint:xiaozhi\] 连接失败或已断开：小智关闭了空闲或异常的会话（代码 4004）/);
+    await waitForText(run.stdout, /\[endpoint:xiaozhi\] 连接失败或已断开：小智断开了一个空闲的连接。/);
     (await refusing.connection(0)).close(4001, 'token invalid');
-    await waitForText(run.stdout, /\[endpoint:refused\] 连接失败或已断开：小智关闭了连接（代码 4001）/);
+    await waitForText(run.stdout, /\[endpoint:refused\] 连接失败或已断开：小智那边断开了连接。/);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
     const messages = run

@@ -37,7 +37,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
       config,
       JSON.stringify({ endpoints: [{ id: 'home', name: '家里', url: xiaozhi.url() }], servers: [], ui: { language: 'en' } }, null, 2),
     );
-    // A home folder where Cursor keeps a config, for "Import from…".
+    // A home folder where Cursor keeps a config, for "Import existing setup…".
     const home = path.join(work, 'home');
     fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
     fs.writeFileSync(
@@ -160,9 +160,9 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await waitFor(async () => (await page.getByText('Running', { exact: true }).count()) === 2, 15_000, 'both servers running');
   });
 
-  it('offers the MCP clients found on this machine under "Import from…"', async () => {
+  it('offers the MCP clients found on this machine under "Import existing setup…"', async () => {
     await goTo(page, 'servers');
-    await page.getByRole('button', { name: 'Import from…' }).click();
+    await page.getByRole('button', { name: 'Import existing setup…' }).click();
     await page.getByRole('menuitem', { name: 'Cursor' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Detected: Cursor').waitFor();
@@ -227,7 +227,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
 
     // Import a file: the menu by arrow keys (the config file Cursor keeps), Enter applies.
     await goTo(page, 'servers');
-    await tabTo('Import from… ▾');
+    await tabTo('Import existing setup… ▾');
     await page.keyboard.press('ArrowDown');
     await page.getByRole('menuitem', { name: 'Cursor' }).waitFor();
     await page.keyboard.press('End');

@@ -37,6 +37,13 @@ describe('the activity summary', () => {
     expect(day.neverCalled).toEqual([{ tool: 'unused', server: 'fixture' }]);
   });
 
+  it('counts an answer that was an error message apart: neither a success nor a failure', () => {
+    const day = summarizeActivity([sample(0.1, 'weather', 100), sample(0.2, 'weather', 100, 'errorText')], 'day', now);
+    expect(day).toMatchObject({ calls: 2, failed: 0, errorText: 1 });
+    expect(day.buckets.at(-1)).toMatchObject({ ok: 1, failed: 0, errorText: 1 });
+    expect(day.tools[0]).toMatchObject({ tool: 'weather', calls: 2, failed: 0, errorText: 1 });
+  });
+
   it('counts a week in six-hour bars and leaves out what is older', () => {
     const week = summarizeActivity(samples, 'week', now);
     expect(week.buckets).toHaveLength(28);

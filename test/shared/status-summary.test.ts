@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { translate, translator } from '../../src/shared/i18n/translate';
+import { problemMessage } from '../../src/shared/problem-words';
 import type { BridgeState } from '../../src/shared/status';
-import { summarizeStatus } from '../../src/shared/status-summary';
+import { summarizeStatus, userToolCount } from '../../src/shared/status-summary';
 
 const state = (partial: Partial<BridgeState> = {}): BridgeState => ({
   running: true,
@@ -99,5 +100,36 @@ describe('plurals and numbers through Intl', () => {
     expect(translate('zh-CN', 'tools.calls', { count: 1 })).toBe('1 次调用');
     expect(translate('en', 'import.summary', { count: 0 })).toBe('Nothing will be added.');
     expect(translate('en', 'overview.toolsSize', { size: '1 KB', pages: 1, limit: '8 KB' })).toBe('1 KB in 1 page of ≤ 8 KB');
+  });
+});
+
+describe("the app's own tools are not the user's", () => {
+  it('counts only the servers’ tools in the servers line, as the overview does (userToolCount)', () => {
+    const s = summarizeStatus(
+      state({
+        endpoints: [endpoint('connected')],
+        servers: [server('running')],
+        catalog: { toolCount: 6, bytes: 1, pages: 1, appTools: 2 },
+      }),
+    );
+    expect(s.lines.map((l) => en(l.key, l.params))).toContain('1/1 servers running · 4 tools');
+    const only = state({ catalog: { toolCount: 2, bytes: 1, pages: 1, appTools: 2 } });
+    expect(userToolCount(only)).toBe(0);
+    expect(userToolCount({ ...only, servers: [server('running')], catalog: { toolCount: 5, bytes: 1, pages: 1, appTools: 2 } })).toBe(3);
+  });
+});
+
+describe('an endpoint closed by xiaozhi, in words a person reads', () => {
+  it('says what happened first, the close code only as a technical detail in the small print', () => {
+    const zh = translator('zh-CN');
+    const said = problemMessage(zh, { code: 'endpoint.closed', params: { code: 1008 } }, undefined)!;
+    // Before: "小智关闭了连接（代码 1008）。"
+    expect(said.message).toBe('小智那边断开了连接。');
+    expect(said.hint).toBe('会自动重新连接。（技术信息：关闭代码 1008）');
+    const refused = problemMessage(zh, { code: 'endpoint.tokenRejected', params: { code: 1008 } }, undefined)!;
+    expect(refused.message).not.toMatch(/代码|1008/);
+    expect(problemMessage(en, { code: 'endpoint.closed', params: { code: 1008 } }, undefined)!.message).toBe(
+      'xiaozhi closed the connection.',
+    );
   });
 });

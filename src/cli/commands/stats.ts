@@ -3,7 +3,7 @@ import path from 'node:path';
 import { stringOption } from '../../main/core/command-line/args';
 import { appStateDir } from '../../main/core/local-server/state-file';
 import { ACTIVITY_FILE_NAME, readActivityFile } from '../../main/core/logs/activity-log';
-import { type ActivityRange, type ActivitySummary, summarizeActivity } from '../../shared/activity';
+import { type ActivityRange, type ActivitySummary, bucketCalls, summarizeActivity } from '../../shared/activity';
 import type { Translate } from '../../shared/i18n/translate';
 import { type Command, JSON_OPTION } from '../command';
 
@@ -18,11 +18,11 @@ function printSummary(t: Translate, summary: ActivitySummary): string[] {
     t('cli.stats.total', { title, calls, failed, percent: percent(failed, calls), p50: ms(summary.p50), p95: ms(summary.p95) }),
   ];
   if (summary.calls === 0) return lines;
-  const peak = Math.max(...summary.buckets.map((b) => b.ok + b.failed));
+  const peak = Math.max(...summary.buckets.map(bucketCalls));
   const width = t(summary.range === 'day' ? 'cli.stats.perHour' : 'cli.stats.per6Hours');
   // A one-line bar chart: each bucket's calls on an eight-step scale.
   const bars = summary.buckets
-    .map((b) => (b.ok + b.failed === 0 ? '.' : '▁▂▃▄▅▆▇█'[Math.min(7, Math.floor(((b.ok + b.failed) / peak) * 7.999))]))
+    .map((b) => (bucketCalls(b) === 0 ? '.' : '▁▂▃▄▅▆▇█'[Math.min(7, Math.floor((bucketCalls(b) / peak) * 7.999))]))
     .join('');
   lines.push(t('cli.stats.chart', { width, bars, peak }));
   for (const tool of summary.tools) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 
-import type { ActivityBucket } from '../../shared/activity';
+import { type ActivityBucket, bucketCalls } from '../../shared/activity';
 import type { Language } from '../../shared/i18n/translate';
 
 import 'uplot/dist/uPlot.min.css';
@@ -67,11 +67,11 @@ export function ActivityChart(props: {
       // x: each bucket's middle, in seconds (uPlot's time unit).
       const xs = buckets.map((b) => (b.start + bucketMs / 2) / 1000);
       // An empty bucket draws nothing (a zero-height bar would still draw its outline).
-      const all = buckets.map((b) => b.ok + b.failed || null);
+      const all = buckets.map((b) => bucketCalls(b) || null);
       const failed = buckets.map((b) => b.failed || null);
       const bars = uPlot.paths.bars?.({ size: [0.8, 40], align: 0 });
       const hourly = bucketMs <= 3600_000;
-      const totals = { calls: buckets.reduce((n, b) => n + b.ok + b.failed, 0), failed: buckets.reduce((n, b) => n + b.failed, 0) };
+      const totals = { calls: buckets.reduce((n, b) => n + bucketCalls(b), 0), failed: buckets.reduce((n, b) => n + b.failed, 0) };
       const count = (n: number) => n.toLocaleString(language);
       const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
       const tickFormat: Intl.DateTimeFormatOptions = hourly ? { hour: '2-digit', minute: '2-digit' } : { month: 'numeric', day: 'numeric' };

@@ -9,7 +9,7 @@ import { useNow } from './use-now';
 
 /**
  * Calls by voice waiting for the user's OK ("ask first" tools): what, with which arguments, who
- * asked, how long it still waits, and Allow / Deny; for one the PIN may confirm, the PIN on request. On every page, above it, while any waits; the
+ * asked, how long it still waits, and Allow / Deny; for one the PIN may confirm, the PIN on request. On every page, below its title, while any waits; the
  * list follows the bridge's `confirmations` event, so nothing is polled.
  */
 export function PendingConfirmations() {

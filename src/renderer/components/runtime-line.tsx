@@ -3,7 +3,7 @@ import type { ServerRuntime } from '../../shared/status';
 import { useApp } from '../app-context';
 
 /**
- * Which runtime runs a server (the user's own Node.js or uv, or the one the app fetched), and while
+ * Which runtime runs a server when it is the one the app fetched (the user's own goes unsaid), and while
  * the app fetches it, a progress bar with the percent.
  */
 export function RuntimeLine({ runtime }: { runtime: ServerRuntime | undefined }) {
@@ -21,12 +21,9 @@ export function RuntimeLine({ runtime }: { runtime: ServerRuntime | undefined })
       </div>
     );
   }
+  // The user's own runtime running it is the ordinary case: nothing to say on every card (a missing one is the card's problem).
+  if (runtime.from === 'yours') return null;
   // The app's, without a version: its download failed (the card's problem says why), it is tried again at the next start.
-  const text =
-    runtime.from === 'yours'
-      ? t('runtime.yours', { runtime: name })
-      : runtime.version
-        ? t('runtime.app', { runtime: name, version: runtime.version })
-        : t('runtime.notYet', { runtime: name });
+  const text = runtime.version ? t('runtime.app', { runtime: name, version: runtime.version }) : t('runtime.notYet', { runtime: name });
   return <div className="small muted runtime-line">{text}</div>;
 }

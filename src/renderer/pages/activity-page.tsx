@@ -4,6 +4,7 @@ import { type ActivityRange, exportActivity, summarizeActivity } from '../../sha
 import { RESERVED_SERVER_NAME } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { ActivityChart } from '../components/activity-chart';
+import { PagePanels } from '../components/page-panels';
 import { StatFigure } from '../components/stat-figure';
 import { ToolLabel, useServedName } from '../components/tool-label';
 import { Button, EmptyState } from '../components/ui';
@@ -80,6 +81,7 @@ export function ActivityPage() {
           ))}
         </div>
       </div>
+      <PagePanels />
       {samples === undefined ? (
         <p className="muted">{t('app.loading')}</p>
       ) : summary.calls === 0 && samples.length === 0 ? (
@@ -98,6 +100,12 @@ export function ActivityPage() {
               {summary.calls > 0 ? (
                 <div className="small muted">
                   {t('activity.failedShare', { percent: Math.round((summary.failed / summary.calls) * 100) })}
+                </div>
+              ) : null}
+              {/* Answered, but with an error message for text: said apart (amber), neither a success nor a failure. */}
+              {summary.errorText > 0 ? (
+                <div className="small warn-text" title={t('activity.errorTextHint')}>
+                  {t('activity.errorTextCount', { count: summary.errorText })}
                 </div>
               ) : null}
             </div>
@@ -130,6 +138,7 @@ export function ActivityPage() {
                     <th>{t('history.tool')}</th>
                     <th className="num">{t('activity.calls')}</th>
                     <th className="num">{t('activity.failed')}</th>
+                    {summary.errorText > 0 ? <th className="num">{t('activity.errorText')}</th> : null}
                     <th className="num">{t('plain.typical')}</th>
                     <th className="num">{t('plain.slowColumn')}</th>
                   </tr>
@@ -142,6 +151,9 @@ export function ActivityPage() {
                       </td>
                       <td className="num">{row.calls.toLocaleString(language)}</td>
                       <td className={`num${row.failed > 0 ? ' error-text' : ''}`}>{row.failed.toLocaleString(language)}</td>
+                      {summary.errorText > 0 ? (
+                        <td className={`num${row.errorText > 0 ? ' warn-text' : ''}`}>{row.errorText.toLocaleString(language)}</td>
+                      ) : null}
                       <td className="num nowrap">{formatDuration(row.p50)}</td>
                       <td className="num nowrap">{formatDuration(row.p95)}</td>
                     </tr>

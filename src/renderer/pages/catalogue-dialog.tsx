@@ -4,6 +4,7 @@ import { CatalogueCategorySchema, type CatalogueEntry, serverFromEntry } from '.
 import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
+import { ProblemText } from '../components/problem-text';
 import { Button, Dialog, EmptyState, Notice } from '../components/ui';
 import { formatAgo } from '../format';
 import { useStore } from '../store/bridge-store';
@@ -100,7 +101,13 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
         </select>
       </div>
       <CatalogueStatus view={view} count={shown.length} />
-      {view.state === 'ready' && view.offline === 'warn' ? <Notice kind="warn">{t('catalogue.refreshFailed')}</Notice> : null}
+      {view.state === 'ready' && view.offline === 'warn' ? (
+        <Notice kind="warn">
+          {t('catalogue.refreshFailed')}
+          {/* Why, in plain words (no network, refused, an error code…); the raw cause is in the log. */}
+          <ProblemText problem={view.catalogue.refreshProblem} tone="warn" />
+        </Notice>
+      ) : null}
       {view.state === 'ready' && view.offline === 'quiet' ? <OfflineNote /> : null}
       {view.state === 'ready' && shown.length === 0 ? (
         <EmptyState

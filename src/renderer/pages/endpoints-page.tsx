@@ -8,6 +8,7 @@ import { RemoveButton } from '../components/confirm-dialog';
 import { EndpointServing } from '../components/endpoint-serving';
 import { SecretsNote } from '../components/host-notices';
 import { MaskedText } from '../components/masked-text';
+import { PagePanels } from '../components/page-panels';
 import { PatiencePicker } from '../components/patience-picker';
 import { ProblemText } from '../components/problem-text';
 import { RenameForm } from '../components/rename-form';
@@ -192,6 +193,7 @@ export function EndpointsPage() {
   return (
     <div className="page">
       <h1>{t('nav.endpoints')}</h1>
+      <PagePanels />
       {endpoints.length === 0 ? (
         <EmptyState title={t('endpoints.none')}>
           <p className="muted">{t('guide.step1.body')}</p>

@@ -1,4 +1,5 @@
 import { useApp } from '../app-context';
+import { PagePanels } from '../components/page-panels';
 import { Button } from '../components/ui';
 import { AddEndpointForm } from './endpoints-page';
 
@@ -8,6 +9,7 @@ export function FirstRunGuide(props: { go: (page: string) => void }) {
   return (
     <div className="page guide">
       <h1>{t('guide.title')}</h1>
+      <PagePanels />
       <p>{t('guide.intro')}</p>
       <ol className="guide-steps">
         <li>

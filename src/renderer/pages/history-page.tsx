@@ -3,6 +3,7 @@ import { Fragment, useState } from 'react';
 import { useApp } from '../app-context';
 import { ConfirmationNote } from '../components/confirmation-note';
 import { OutcomeBadge } from '../components/outcome-badge';
+import { PagePanels } from '../components/page-panels';
 import { ToolLabel } from '../components/tool-label';
 import { EmptyState } from '../components/ui';
 import { callDuration, formatDateTime } from '../format';
@@ -16,6 +17,7 @@ export function HistoryPage() {
   return (
     <div className="page">
       <h1>{t('nav.history')}</h1>
+      <PagePanels />
       {rows.length === 0 ? (
         <EmptyState title={t('history.none')}>
           <p className="muted">{t('history.noneHint')}</p>

@@ -5,7 +5,7 @@ import { useApp } from '../app-context';
 import { ImportReading, useImportReader } from '../components/import-reading';
 import { Menu } from '../components/menu';
 
-/** "Import from…": the MCP clients found on this machine, plus a file picker. */
+/** "Import existing setup…": the MCP clients found on this machine, plus a file picker. */
 export function ImportMenu({ onPreview }: { onPreview: (preview: ImportPreview) => void }) {
   const { store, t, toast } = useApp();
   const [clients, setClients] = useState<KnownClient[] | undefined>();

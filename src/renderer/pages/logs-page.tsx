@@ -4,6 +4,7 @@ import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { logMessage } from '../../shared/problem-words';
 import type { LogEntry, LogLevel } from '../../shared/status';
 import { useApp } from '../app-context';
+import { PagePanels } from '../components/page-panels';
 import { Button, EmptyState, Switch } from '../components/ui';
 import { formatClock } from '../format';
 import { shownMasked } from '../masked';
@@ -138,6 +139,7 @@ export function LogsPage() {
           </div>
         </div>
       </div>
+      <PagePanels />
       <div
         className={`log-view mono${wrap ? ' wrap' : ''}`}
         ref={box}

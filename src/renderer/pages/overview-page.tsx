@@ -1,11 +1,12 @@
 import { summarizeActivity } from '../../shared/activity';
-import { takenByOther } from '../../shared/status-summary';
+import { hasServers, takenByOther, userToolCount } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { BackgroundTasks } from '../components/background-tasks';
 import { ConfirmationNote } from '../components/confirmation-note';
 import { HostNotices } from '../components/host-notices';
 import { MaskedText } from '../components/masked-text';
 import { OutcomeBadge } from '../components/outcome-badge';
+import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
 import { servingSentence } from '../components/serving-sentence';
 import { StatFigure } from '../components/stat-figure';
@@ -18,13 +19,13 @@ import { callDuration, formatBytes, formatDateTime, formatSince, formatTime } fr
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
 import { SetupChecklist } from './setup-checklist';
-import { hasServers, useUserToolCount, XiaozhiStatus } from './xiaozhi-status';
+import { XiaozhiStatus } from './xiaozhi-status';
 
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
   const state = useStore(store, (d) => d.state);
   const history = useStore(store, (d) => d.history);
-  const userTools = useUserToolCount(state);
+  const userTools = userToolCount(state);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const now = useNow();
   const samples = useActivitySamples();
@@ -42,6 +43,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
   return (
     <div className="page">
       <h1>{t('nav.overview')}</h1>
+      <PagePanels />
       <HostNotices />
       <XiaozhiStatus state={state} />
       {/* Until xiaozhi has read a tool, what is left to do (the guide used to vanish once an endpoint was added). */}

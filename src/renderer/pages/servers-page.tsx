@@ -9,6 +9,7 @@ import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
 import { Menu } from '../components/menu';
+import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
 import { RuntimeLine } from '../components/runtime-line';
 import { SkippedTools } from '../components/skipped-tools';
@@ -226,6 +227,7 @@ export function ServersPage() {
           </Button>
         </div>
       </div>
+      <PagePanels />
       {servers.length === 0 ? (
         <EmptyState title={t('servers.none')}>
           <p className="muted">{t('servers.noneHint')}</p>

@@ -4,6 +4,7 @@ import { own } from '../../shared/own';
 import { useApp } from '../app-context';
 import { BudgetSettings } from '../components/budget-settings';
 import { HostNotices } from '../components/host-notices';
+import { PagePanels } from '../components/page-panels';
 import { Button, Field, SelectField, Switch } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { shownMasked } from '../masked';
@@ -44,6 +45,7 @@ export function SettingsPage() {
   return (
     <div className="page">
       <h1>{t('nav.settings')}</h1>
+      <PagePanels />
       <HostNotices />
 
       <section className="panel form">

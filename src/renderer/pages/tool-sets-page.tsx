@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { DEFAULT_TOOL_SET, type ToolSet } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
+import { PagePanels } from '../components/page-panels';
 import { RenameForm } from '../components/rename-form';
 import { toolSetName, toolSetUsers } from '../components/tool-set-picker';
 import { Button } from '../components/ui';
@@ -72,6 +73,7 @@ export function ToolSetsPage() {
           + {t('toolSets.new')}
         </Button>
       </div>
+      <PagePanels />
       <p className="muted small toolset-intro">{t('toolSets.intro')}</p>
       <div className="toolsets">
         <nav className="toolset-list" aria-label={t('toolSets.list')}>

@@ -4,6 +4,7 @@ import { own } from '../../shared/own';
 import { RESERVED_SERVER_NAME, type ServerSettings } from '../../shared/settings';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
+import { PagePanels } from '../components/page-panels';
 import { defaultToolPolicy, PolicyPicker } from '../components/policy-picker';
 import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../components/tool-group';
 import { Button, EmptyState, Notice } from '../components/ui';
@@ -80,6 +81,7 @@ export function ToolsPage() {
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
+      <PagePanels />
       <div className="muted small tools-summary">
         {t('tools.summary', { count: summary.toolCount, total: catalog.length })}{' '}
         {/* Sizes and pages are for those who ask: most people never need them. */}

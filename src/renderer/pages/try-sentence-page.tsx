@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { SentenceTry } from '../../shared/model-api';
 import { modelReady } from '../../shared/model-settings';
 import { useApp } from '../app-context';
+import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
 import { Button, Field, Notice, SelectField } from '../components/ui';
 import { formatBytes } from '../format';
@@ -59,6 +60,7 @@ export function TrySentencePage() {
   return (
     <div className="page try-page">
       <h1>{t('nav.trySentence')}</h1>
+      <PagePanels />
       <section className="panel form" aria-label={t('try.sentence')}>
         <p className="field-hint">{t('try.lead')}</p>
         {!ready ? (

@@ -1,13 +1,11 @@
 import { Fragment } from 'react';
 
-import { RESERVED_SERVER_NAME } from '../../shared/settings';
 import { waitsForSignIn } from '../../shared/sign-in-status';
 import type { BridgeState } from '../../shared/status';
-import { endpointsLine } from '../../shared/status-summary';
+import { endpointsLine, hasServers, userToolCount } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { servingSentence } from '../components/serving-sentence';
 import type { Tone } from '../components/ui';
-import { useStore } from '../store/bridge-store';
 
 /** The servers page, opened at one server's card or with the catalogue open. */
 export function serversLink(to: { server?: string; add?: boolean } = {}): string {
@@ -24,16 +22,6 @@ export function ServerLinks(props: { names: string[] }) {
       <a href={serversLink({ server: name })}>{name}</a>
     </Fragment>
   ));
-}
-
-/** Some server is switched on: the tools xiaozhi reads are more than the app's own. */
-export const hasServers = (state: BridgeState): boolean => state.servers.some((s) => s.enabled);
-
-/** The tools the user's servers provide: the app's own (task_status, cancel_task) are not counted; with no server, none are. */
-export function useUserToolCount(state: BridgeState): number {
-  const { store } = useApp();
-  const own = useStore(store, (d) => d.catalog.filter((c) => c.enabled && c.server === RESERVED_SERVER_NAME).length);
-  return hasServers(state) ? Math.max(0, state.catalog.toolCount - own) : 0;
 }
 
 /** Is xiaozhi working? Connected, and how many tools it read: the first line of the overview. */
@@ -57,7 +45,7 @@ export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t'
 /** The overview's headline: xiaozhi first, then the servers' health, failed ones named and linked to their card. */
 export function XiaozhiStatus({ state }: { state: BridgeState }) {
   const { t } = useApp();
-  const userTools = useUserToolCount(state);
+  const userTools = userToolCount(state);
   const line = xiaozhiLine(state, t);
   // Searching first is said where the count xiaozhi read is (it used to sit in the endpoint's card).
   const searching = line.tone === 'ok' ? state.endpoints.find((e) => e.state === 'connected' && e.served?.mode === 'router') : undefined;

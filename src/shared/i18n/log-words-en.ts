@@ -17,9 +17,9 @@ export const logWordsEn = {
   'import.doneAdded': 'Added: {names}.',
   'import.doneSkipped': 'Skipped: {names}.',
   'problem.log.stopped': 'Stopped',
-  'problem.log.registryUnreadable': 'catalogue: could not read the online catalogue ({error}); using the shipped list',
+  'problem.log.registryUnreadable': 'catalogue: could not read the online directory; using the list that came with the app. {cause}',
   'problem.log.registryUnreadable.reason.cached':
-    'catalogue: could not read the online catalogue ({error}); using the cached and shipped list',
+    'catalogue: could not read the online directory; using the list read last time and the one that came with the app. {cause}',
   'problem.log.stdoutNotJson': 'printed text that is not JSON on stdout (it was skipped; logs belong on stderr): {error}',
   'problem.log.closedAfter': 'Closed after {seconds} s: {cause}',
   'problem.cli.started': 'xiaozhi-tray {version} (pid {pid}), config {file} ({format})',

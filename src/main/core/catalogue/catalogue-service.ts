@@ -4,10 +4,11 @@ import path from 'node:path';
 import { z } from 'zod';
 
 import { type Catalogue, type CatalogueEntry, CatalogueEntrySchema } from '../../../shared/catalogue';
-import { problem } from '../../../shared/problem';
+import { type Problem, problem } from '../../../shared/problem';
 import type { Logger } from '../logs/log-book';
 import { failureText } from '../problems/failure-cause';
 import { fetchRegistry } from './registry-catalogue';
+import { registryProblem } from './registry-problem';
 import { shippedCatalogue } from './shipped-catalogue';
 
 export const OFFICIAL_REGISTRY = 'https://registry.modelcontextprotocol.io';
@@ -33,6 +34,7 @@ export class CatalogueService {
   private readonly shipped = shippedCatalogue();
   private cache: z.infer<typeof CacheSchema> | undefined;
   private refreshError: string | undefined;
+  private refreshProblem: Problem | undefined;
   private saidUnreachable = false;
   private refreshing: Promise<void> | undefined;
   private readonly registryUrl: string;
@@ -55,6 +57,7 @@ export class CatalogueService {
       entries: [...this.shipped, ...fromRegistry],
       ...(this.cache ? { refreshedAt: this.cache.fetchedAt } : {}),
       ...(this.refreshError ? { refreshError: this.refreshError } : {}),
+      ...(this.refreshProblem ? { refreshProblem: this.refreshProblem } : {}),
     };
   }
 
@@ -68,17 +71,20 @@ export class CatalogueService {
         });
         this.cache = { fetchedAt: Date.now(), registry: this.registryUrl, entries };
         this.refreshError = undefined;
+        this.refreshProblem = undefined;
         this.saidUnreachable = false;
         this.writeCache();
         this.options.log.info(`catalogue: ${entries.length} runnable servers read from the MCP registry`);
       } catch (error) {
         this.refreshError = failureText(error);
+        this.refreshProblem = registryProblem(error);
         // Said once at warn: offline (or where the registry is blocked) every opening of the catalogue would repeat it.
         const level = this.saidUnreachable ? 'debug' : 'warn';
         this.saidUnreachable = true;
         this.options.log[level](
           `catalogue: could not read the MCP registry (${this.refreshError}); using the ${this.cache ? 'cached and ' : ''}shipped list`,
           problem('log.registryUnreadable', { error: this.refreshError, reason: this.cache ? 'cached' : 'shipped' }),
+          this.refreshProblem,
         );
       } finally {
         this.refreshing = undefined;

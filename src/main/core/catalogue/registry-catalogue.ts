@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { type CatalogueEntry, CatalogueEntrySchema, type CatalogueValue } from '../../../shared/catalogue';
 import { nameRecord } from '../../../shared/own';
+import { type Problem, problem } from '../../../shared/problem';
 import { valueLabel } from '../../../shared/value-label';
 
 /**
@@ -165,7 +166,18 @@ export interface RegistryFetchOptions {
 const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 
-const pageTooLarge = () => new Error(`the MCP registry sent a page larger than ${MAX_PAGE_BYTES / 1048576} MB`);
+/** A failure of the registry's own answer (not of the network), with the problem the window words. */
+export class RegistryAnswerError extends Error {
+  constructor(
+    message: string,
+    readonly problem: Problem,
+  ) {
+    super(message);
+  }
+}
+
+const badAnswer = (message: string) => new RegistryAnswerError(message, problem('catalogue.badAnswer'));
+const pageTooLarge = () => badAnswer(`the MCP registry sent a page larger than ${MAX_PAGE_BYTES / 1048576} MB`);
 
 /**
  * A page's text, read no further than MAX_PAGE_BYTES: counted as it streams, so a registry (or a
@@ -201,10 +213,10 @@ async function fetchWithinOrigin(doFetch: typeof fetch, url: URL, init: RequestI
     await response.body?.cancel().catch(() => undefined);
     const next = URL.parse(response.headers.get('location') ?? '', at);
     if (!response.headers.has('location') || !next)
-      throw new Error(`the MCP registry answered HTTP ${response.status} with no usable address to go to`);
+      throw badAnswer(`the MCP registry answered HTTP ${response.status} with no usable address to go to`);
     if (next.origin !== url.origin)
-      throw new Error(`the MCP registry redirected to another site (${next.origin}); only ${url.origin} is read`);
-    if (hop >= MAX_REDIRECTS) throw new Error(`the MCP registry redirected more than ${MAX_REDIRECTS} times`);
+      throw badAnswer(`the MCP registry redirected to another site (${next.origin}); only ${url.origin} is read`);
+    if (hop >= MAX_REDIRECTS) throw badAnswer(`the MCP registry redirected more than ${MAX_REDIRECTS} times`);
     at = next;
   }
 }
@@ -226,11 +238,20 @@ export async function fetchRegistry(options: RegistryFetchOptions): Promise<Cata
     });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
-      throw new Error(`the MCP registry answered HTTP ${response.status} for ${url.pathname}`);
+      throw new RegistryAnswerError(
+        `the MCP registry answered HTTP ${response.status} for ${url.pathname}`,
+        problem('catalogue.httpStatus', { status: response.status }),
+      );
     }
     const text = await readPage(response);
-    const list = ListResponse.safeParse(JSON.parse(text));
-    if (!list.success) throw new Error('the MCP registry sent a page this app does not understand');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw badAnswer('the MCP registry sent a page that is not JSON');
+    }
+    const list = ListResponse.safeParse(json);
+    if (!list.success) throw badAnswer('the MCP registry sent a page this app does not understand');
     for (const item of list.data.servers) {
       const parsed = ServerResponse.safeParse(item);
       if (!parsed.success) continue;

@@ -266,6 +266,7 @@ export class ToolSetView implements CatalogView {
       toolCount: this.served.length,
       bytes: this.served.reduce((sum, p) => sum + p.bytes, 0),
       pages: pages.length,
+      appTools: this.entries.filter((e) => e.enabled && e.server === BUILTIN_SERVER).length,
     };
     this.warnUnlisted(pages.flatMap((page) => page.unlisted ?? []));
     const signature = this.served.map((p) => p.json).join('\n');

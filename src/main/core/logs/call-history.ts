@@ -1,4 +1,5 @@
 import type { CallConfirmation, CallOutcome, CallRecord } from '../../../shared/status';
+import { readsAsError } from './error-text';
 import { redactText } from './redact';
 
 const MAX_TEXT = 2000;
@@ -62,6 +63,8 @@ export class CallHistory {
     } catch {
       args = String(input.arguments);
     }
+    // A success whose text is an error message is not recorded as a success (what xiaozhi got is unchanged).
+    const outcome: CallOutcome = input.outcome === 'ok' && readsAsError(input.result) ? 'errorText' : input.outcome;
     const held = input.replaces === undefined ? undefined : this.indexOf(input.replaces);
     const record: CallRecord = {
       id: held === undefined ? this.nextId++ : (input.replaces as number),
@@ -74,7 +77,7 @@ export class CallHistory {
       server: input.server,
       arguments: trimText(args),
       durationMs: input.durationMs,
-      outcome: input.outcome,
+      outcome,
       result: trimText(input.result),
       ...(input.task !== undefined ? { task: input.task } : {}),
       ...(input.disconnected ? { disconnected: true } : {}),
@@ -88,7 +91,7 @@ export class CallHistory {
       this.head = (this.head + 1) % this.capacity;
     }
     // A held call is a question to the user, not a call yet: its run (or denial) is counted when it comes.
-    if (input.outcome !== 'held') this.count(input.server, input.originalTool, record.caller, input.outcome === 'ok');
+    if (input.outcome !== 'held') this.count(input.server, input.originalTool, record.caller, outcome === 'ok');
     for (const observer of this.observers) observer(record);
     if (this.listeners.size > 0) {
       const shown = this.redacted(record);

@@ -4,7 +4,7 @@ import { headlessHost } from '../../../../src/main/core/bridge/bridge-host';
 import { type BridgeOwn, makeBridgeParts } from '../../../../src/main/core/bridge/bridge-parts';
 import { MemorySettingsStore } from '../../../../src/main/core/config/settings-store';
 import { LogBook } from '../../../../src/main/core/logs/log-book';
-import { type Settings, SettingsSchema } from '../../../../src/shared/settings';
+import { RESERVED_SERVER_NAME, type Settings, SettingsSchema } from '../../../../src/shared/settings';
 import { fastSupervision, fixtureServer } from '../../../helpers/bridge-harness';
 import { waitFor } from '../../../helpers/wait';
 
@@ -56,6 +56,9 @@ describe('the bridge parts, made each from the ones before it', () => {
       parts.servers.startEnabled();
       await waitFor(() => changed.length > 0, 20_000, 'the hub to hear of the server tools');
       expect(parts.hub.summary().toolCount).toBeGreaterThan(0);
+      // The app's own tools are counted apart, so no page counts them as the user's.
+      const own = parts.hub.catalog().filter((c) => c.enabled && c.server === RESERVED_SERVER_NAME).length;
+      expect(parts.hub.summary().appTools).toBe(own);
     } finally {
       await parts.servers.stopAll();
     }
