@@ -1,13 +1,15 @@
 import { ErrorCode, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
 
 import { type Language, translate } from '../../../shared/i18n/translate';
-import { errorResult, resultText } from '../hub/result-shaping';
+import { errorResult } from '../hub/result-shaping';
 import type { CallAnswer } from '../hub/tool-hub';
+import type { CallContext } from '../hub/tool-set-view';
 import { CallAbort } from '../io/call-signal';
 import type { Logger } from '../logs/log-book';
-import type { BackgroundCalls, WatchedCall } from '../long-calls/background-calls';
+import type { BackgroundCalls } from '../long-calls/background-calls';
 import { spokenTool, stillWorkingText } from '../long-calls/voice-texts';
 import type { CallableTools } from '../serving/settling-tools';
+import { LongCall } from './long-call';
 import { onConnection, voiceSession } from './voice-session';
 
 export interface ToolCallRequest {
@@ -112,14 +114,11 @@ export class EndpointCalls {
     }
     answer.then(
       ({ result }) => {
-        if (this.watched.get(id) === long) this.watched.delete(id);
-        // Only a task keeps its result's text: nearly every call ends without becoming one.
-        if (long)
-          long.watched.finish(
-            controller.aborted ? 'cancelled' : result.isError ? 'failed' : 'done',
-            long.watched.isTask ? resultText(result) : '',
-          );
-        if (long?.answered) return;
+        if (long) {
+          if (this.watched.get(id) === long) this.watched.delete(id);
+          long.finish(controller.aborted ? 'cancelled' : result.isError ? 'failed' : 'done', result);
+          if (long.answered) return;
+        }
         // Cancelled here (the window) rather than by the endpoint: the endpoint still waits for its answer.
         this.finish(id, controller, { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage, long?.cancelledHere === true);
       },
@@ -127,7 +126,7 @@ export class EndpointCalls {
         const message = error instanceof Error ? error.message : String(error);
         this.opts.log.warn(`call ${request.params.name} failed inside the bridge: ${message}`);
         if (this.watched.get(id) === long) this.watched.delete(id);
-        long?.watched.finish('failed', message);
+        long?.finish('failed', message);
         if (long?.answered) return;
         this.finish(id, controller, { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } });
       },
@@ -136,24 +135,8 @@ export class EndpointCalls {
 
   /** A call watched for the caller's patience: past it, answered at once and left to finish in the background. */
   private watch(request: ToolCallRequest, controller: CallAbort, options: LongCallOptions): LongCall {
-    const long: LongCall = {
-      // Cancelled by the user: the built-in tool, or the window.
-      watched: options.calls.watch(
-        request.params.name,
-        this.opts.caller,
-        (reason) => {
-          long.cancelledHere = true;
-          controller.abort(reason);
-        },
-        this.opts.owner ?? this.opts.caller,
-      ),
-      answered: false,
-      cancelledHere: false,
-      background: {},
-      request,
-      controller,
-      due: performance.now() + options.answerAfterMs(),
-    };
+    const { caller, owner } = this.opts;
+    const long = new LongCall(request, controller, options.calls, caller, owner ?? caller, performance.now() + options.answerAfterMs());
     if (long.due < this.patienceAt) this.checkPatienceAt(long.due);
     return long;
   }
@@ -196,7 +179,7 @@ export class EndpointCalls {
     say?: (taskId: string) => string,
   ): void {
     if (controller.aborted || long.answered) return;
-    const taskId = long.watched.answerLater();
+    const taskId = long.watched().answerLater();
     if (taskId === undefined) {
       // Too many run in the background already. Awaited, it would end in the caller's timeout (工具调用请求超时);
       // answered in time instead, and stopped: nobody could ask for its result.
@@ -207,10 +190,10 @@ export class EndpointCalls {
     long.background.id = taskId;
     this.opts.log.info(
       say
-        ? `call ${long.watched.tool} asks the user a question; answered with it, the call goes on as task ${taskId}`
-        : `call ${long.watched.tool} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
+        ? `call ${long.tool} asks the user a question; answered with it, the call goes on as task ${taskId}`
+        : `call ${long.tool} is still running after ${options.answerAfterMs()} ms; answered, it goes on as task ${taskId}`,
     );
-    const text = say ? say(taskId) : stillWorkingText(options.language(), long.watched.tool, taskId);
+    const text = say ? say(taskId) : stillWorkingText(options.language(), long.tool, taskId);
     this.finish(request.id, controller, {
       jsonrpc: '2.0',
       id: request.id,
@@ -221,8 +204,8 @@ export class EndpointCalls {
   /** Past the bound of background tasks: the caller hears so, in time, and the call is stopped. */
   private tooMany(request: ToolCallRequest, controller: CallAbort, long: LongCall, options: LongCallOptions): void {
     long.answered = true;
-    this.opts.log.warn(`call ${long.watched.tool} is still running, but too many tasks run in the background; it was stopped`);
-    const text = translate(options.language(), 'voice.task.tooMany', { tool: spokenTool(long.watched.tool) });
+    this.opts.log.warn(`call ${long.tool} is still running, but too many tasks run in the background; it was stopped`);
+    const text = translate(options.language(), 'voice.task.tooMany', { tool: spokenTool(long.tool) });
     this.finish(request.id, controller, { jsonrpc: '2.0', id: request.id, result: errorResult(text) } as unknown as JSONRPCMessage);
     controller.abort('too many tasks run in the background');
   }
@@ -263,45 +246,42 @@ export class EndpointCalls {
 
   /** A call whose connection closed goes on as a task of its endpoint; false when too many run in the background already. */
   private goOnAlone(long: LongCall): boolean {
-    const taskId = long.watched.answerLater();
+    const taskId = long.watched().answerLater();
     if (taskId === undefined) return false;
     long.answered = true;
     long.background.id = taskId;
     long.background.disconnected = true;
-    this.opts.log.info(
-      `the connection closed while ${long.watched.tool} ran; it goes on as task ${taskId} (task_status tells the next session)`,
-    );
+    this.opts.log.info(`the connection closed while ${long.tool} ran; it goes on as task ${taskId} (task_status tells the next session)`);
     return true;
   }
 
-  /** Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks). */
+  /**
+   * Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks).
+   * The context is made in one object, each part set only when the call has it (no spread copies per call).
+   */
   private callTool(request: ToolCallRequest, signal: CallAbort, long: LongCall | undefined): Promise<CallAnswer> {
     const { name, arguments: args, _meta } = request.params;
+    const { caller, owner, session } = this.opts;
     const token = _meta?.progressToken;
-    let onProgress: ((progress: Progress) => void) | undefined;
-    if (long)
+    const context: CallContext = {
+      caller,
+      signal,
+      idJson: typeof request.id === 'number' ? String(request.id) : JSON.stringify(request.id),
+    };
+    if (owner !== undefined) context.owner = owner;
+    // One device's conversation: behind the self-hosted relay, many share this connection.
+    if (session !== undefined) context.session = voiceSession(session, request.id);
+    if (long) {
       // Asked of the server whether the endpoint asked or not: the window shows it while the call runs.
-      onProgress = (progress) => {
-        long.watched.progress(progress);
+      context.onProgress = (progress) => {
+        long.progress(progress);
         if (token !== undefined && !long.answered) this.progress(token, progress, signal);
       };
-    else if (token !== undefined) onProgress = (progress) => this.progress(token, progress, signal);
-    return this.opts.tools.call(name, args ?? {}, {
-      caller: this.opts.caller,
-      ...(this.opts.owner !== undefined ? { owner: this.opts.owner } : {}),
-      // One device's conversation: behind the self-hosted relay, many share this connection.
-      ...(this.opts.session !== undefined ? { session: voiceSession(this.opts.session, request.id) } : {}),
-      signal,
-      idJson: JSON.stringify(request.id),
-      ...(onProgress ? { onProgress } : {}),
-      ...(long
-        ? {
-            background: long.background,
-            answerNow: (say) => this.answerNow(request, signal, long, say),
-            nameTask: (tool: string) => long.watched.rename(tool),
-          }
-        : {}),
-    });
+      context.background = long.background;
+      context.answerNow = (say) => this.answerNow(request, signal, long, say);
+      context.nameTask = (tool) => long.rename(tool);
+    } else if (token !== undefined) context.onProgress = (progress) => this.progress(token, progress, signal);
+    return this.opts.tools.call(name, args ?? {}, context);
   }
 
   /** The call's caller is answered now with `say` (a server's question during the call), the call going on as a task; its id, or undefined. */
@@ -340,19 +320,4 @@ export class EndpointCalls {
       this.run(request, controller);
     }
   }
-}
-
-/** A call under watch for the caller's patience. */
-interface LongCall {
-  watched: WatchedCall;
-  /** The caller got "still working": the call's own end sends nothing more. */
-  answered: boolean;
-  /** Cancelled by the user (the built-in tool, the window), not by the endpoint. */
-  cancelledHere: boolean;
-  /** Read by the history when the call ends: the task id it went on as, and whether its connection had closed. */
-  background: { id?: string; disconnected?: boolean };
-  request: ToolCallRequest;
-  controller: CallAbort;
-  /** performance.now() when its caller's patience is nearly over: it is answered then, if still running. */
-  due: number;
 }

@@ -27,10 +27,12 @@ export class SessionNames implements CallableTools {
     return this.tools.has(this.currentName(name));
   }
 
+  /** `context` is the call's own (its session makes one per call): the tool it is bound to is set on it, not on a copy. */
   call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallAnswer> {
     const bound = this.served.get(name);
     if (!bound) return this.tools.call(name, args, context);
-    return this.tools.call(this.currentName(name), args, { ...context, boundTo: bound });
+    context.boundTo = bound;
+    return this.tools.call(this.tools.current.nameOf(bound) ?? name, args, context);
   }
 
   /** What the tool this session knows by `name` is called now (the same name, unless the catalog renamed it). */

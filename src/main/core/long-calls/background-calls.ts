@@ -68,9 +68,9 @@ export class BackgroundCalls {
     return () => this.listeners.delete(listener);
   }
 
-  /** A call starting: nothing is shown until it reports progress or is answered before it ends. */
-  watch(tool: string, caller: string, cancel: (reason: string) => void, owner: string = caller): WatchedCall {
-    const task: BackgroundTask = { key: this.nextKey++, tool, caller, state: 'running', startedAt: this.now() };
+  /** A call (started at `startedAt`, now if absent): nothing is shown until it reports progress or is answered before it ends. */
+  watch(tool: string, caller: string, cancel: (reason: string) => void, owner: string = caller, startedAt = this.now()): WatchedCall {
+    const task: BackgroundTask = { key: this.nextKey++, tool, caller, state: 'running', startedAt };
     const entry: Entry = { task, cancel, shown: false, lastProgressEvent: 0, owner };
     return new WatchedCall(this, entry);
   }
