@@ -65,4 +65,27 @@ describe('Test connection verdicts', () => {
     await renderWithBridge(harness, <EndpointTestResult result={held} />, 'zh-CN');
     expect(steps().at(-1)).toBe('step-bad ✕另一个程序正在使用这个接入点，测试没有去抢它');
   });
+
+  it('an endpoint that closed before listing says so (not "did not read within 10 s"), and no "reconnects by itself" for a test', async () => {
+    const harness = newBridge({});
+    const closed: EndpointTest = {
+      reachable: true,
+      accepted: true,
+      durationMs: 9,
+      waitedSeconds: 10,
+      error: { code: 'endpoint.closed', params: { code: 4000 } },
+      errorText: 'the endpoint closed the connection (code 4000)',
+    };
+    const { unmount } = await renderWithBridge(harness, <EndpointTestResult result={closed} />, 'zh-CN');
+    expect(steps()).toEqual(['step-ok ✓可以连通', 'step-ok ✓令牌有效', 'step-bad ✕小智在读取工具列表前就断开了连接']);
+    expect(document.body.textContent).not.toContain('10 秒');
+    expect(document.body.textContent).not.toContain('自动重新连接');
+    expect(document.body.textContent).toContain('关闭代码 4000');
+    unmount();
+    const refused: EndpointTest = { ...closed, accepted: false, error: { code: 'endpoint.closed', params: { code: 1008 } } };
+    await renderWithBridge(harness, <EndpointTestResult result={refused} />, 'zh-CN');
+    expect(steps()).toEqual(['step-ok ✓可以连通', 'step-bad ✕小智拒绝了这个连接', 'step-skipped –未检查']);
+    expect(screen.queryByText('令牌有效')).toBeNull();
+    expect(document.body.textContent).not.toContain('自动重新连接');
+  });
 });

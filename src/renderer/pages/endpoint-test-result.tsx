@@ -45,6 +45,9 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
     </li>
   );
   const listed = result.toolsListed;
+  // Closed by the other side before it read the tools: a link would reconnect by itself, a test just says what happened.
+  const closedEarly = result.error?.code === 'endpoint.closed' || result.error?.code === 'endpoint.idle';
+  const closeCode = closedEarly ? Number(result.error?.params?.code ?? 0) : 0;
   // The third step: what xiaozhi read, or why not, as is normal for the kind of endpoint.
   const [listedOk, listedText]: [boolean | undefined, string] = !result.accepted
     ? [undefined, t('endpoints.test.skipped')]
@@ -57,20 +60,36 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
         ? [true, t('endpoints.test.deviceTalks')]
         : result.error?.code === 'endpoint.replaced'
           ? [false, t('endpoints.test.heldByOther')]
-          : [false, t('endpoints.test.notListed', { seconds: result.waitedSeconds })];
+          : closedEarly
+            ? [false, t('endpoints.test.closedEarly')]
+            : [false, t('endpoints.test.notListed', { seconds: result.waitedSeconds })];
   return (
     <section className="test-result" aria-label={t('endpoints.testTitle')} aria-live="polite">
       <ul className="steps">
         {step(result.reachable, result.reachable ? t('endpoints.test.reachable') : t('endpoints.test.unreachable'))}
         {step(
           result.reachable ? result.accepted : undefined,
-          result.reachable ? (result.accepted ? t('endpoints.test.accepted') : t('endpoints.test.refused')) : t('endpoints.test.skipped'),
+          !result.reachable
+            ? t('endpoints.test.skipped')
+            : result.accepted
+              ? t('endpoints.test.accepted')
+              : closedEarly
+                ? t('endpoints.test.refusedClose')
+                : t('endpoints.test.refused'),
         )}
         {step(listedOk, listedText)}
       </ul>
       <div className="small muted">{t('endpoints.test.time', { duration: formatDuration(result.durationMs) })}</div>
       {/* Another program holding it is the third step's whole story. */}
-      {result.error?.code === 'endpoint.replaced' ? null : <ProblemText problem={result.error} text={result.errorText} />}
+      {result.error?.code === 'endpoint.replaced' ? null : (
+        <ProblemText
+          problem={result.error}
+          text={result.errorText}
+          {...(closedEarly
+            ? { hint: t(result.accepted ? 'endpoints.test.closedHint' : 'endpoints.test.refusedCloseHint', { code: closeCode }) }
+            : {})}
+        />
+      )}
     </section>
   );
 }

@@ -1280,4 +1280,11 @@ export const en = {
   'problem.catalogue.badAnswer.hint': 'Try again later; if your network asks you to sign in first, sign in.',
   'problem.catalogue.unreadable': 'Something went wrong while reading the online directory.',
   'problem.catalogue.unreadable.hint': 'Try again later; the Logs page has the details.',
+  // The connection test, when the other side closed before it read the tools.
+  'endpoints.test.closedEarly': 'xiaozhi closed the connection before reading the tools',
+  'endpoints.test.closedHint':
+    'Test again in a moment; if it keeps happening, copy the endpoint address again from the xiaozhi console. (Technical: close code {code})',
+  'endpoints.test.refusedClose': 'xiaozhi refused this connection',
+  'endpoints.test.refusedCloseHint':
+    'Check that the endpoint address is complete: copy the MCP endpoint address again from the xiaozhi console and replace this one. (Technical: close code {code})',
 } as const;

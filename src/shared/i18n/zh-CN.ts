@@ -1215,4 +1215,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.catalogue.badAnswer.hint': '请稍后再试；如果你的网络要求先登录，请先登录。',
   'problem.catalogue.unreadable': '读取在线目录时出了问题。',
   'problem.catalogue.unreadable.hint': '请稍后再试；“日志”页面里有详细原因。',
+  // The connection test, when the other side closed before it read the tools.
+  'endpoints.test.closedEarly': '小智在读取工具列表前就断开了连接',
+  'endpoints.test.closedHint': '请过一会儿再测一次；如果一直这样，请在小智控制台重新复制接入点地址。（技术信息：关闭代码 {code}）',
+  'endpoints.test.refusedClose': '小智拒绝了这个连接',
+  'endpoints.test.refusedCloseHint':
+    '请检查接入点地址是否完整：在小智控制台重新复制 MCP 接入点地址，替换这一个。（技术信息：关闭代码 {code}）',
 };

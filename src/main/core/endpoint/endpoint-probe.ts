@@ -204,8 +204,9 @@ function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<End
     socket.on('error', (error) => finish({ reachable: false, accepted: false, ...failed(socketFailed(error, opts.url)) }));
     socket.on('close', (code, reason) => {
       const closed = closedWith(code, reason.toString());
-      // Closed for its token (the relay accepts the socket first, then closes it 1008 "token解密失败"): not accepted.
-      finish({ reachable: true, accepted: !needsTheUser(closed), ...failed(closed) });
+      // Closed for its token (the relay accepts the socket first, then closes it 1008 "token解密失败"), or by policy
+      // (1008 with another reason) before anything was asked: refused, not accepted.
+      finish({ reachable: true, accepted: !needsTheUser(closed) && code !== 1008, ...failed(closed) });
     });
     socket.on('open', () => {
       const ws = socket as WebSocket;

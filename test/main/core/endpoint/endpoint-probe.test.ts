@@ -1,6 +1,7 @@
 import http from 'node:http';
 
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 
 import { fastSupervision, fixtureServer, type Harness, makeBridge, tearDown, testConnection } from '../../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
@@ -67,6 +68,26 @@ describe('Test connection', () => {
     expect(result).toMatchObject({ reachable: true, accepted: true, waitedSeconds: 0 });
     expect(result.toolsListed).toBeUndefined();
     expect(result.note).toBe('listsOnDeviceTalk');
+  });
+  it('says an endpoint that closes at once refused the connection, and one that closes before listing closed early', async () => {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    // 1008 is a refusal by policy; 4000 any other close before xiaozhi asked for the tools.
+    let code = 1008;
+    server.on('connection', (socket) => socket.close(code, 'no'));
+    try {
+      harness = makeBridge({}, fastSupervision, { testListWaitMs: 5000 });
+      const url = `ws://127.0.0.1:${(server.address() as { port: number }).port}/mcp/?token=x`;
+      const refused = await harness.bridge.api.testEndpoint({ url });
+      expect(refused).toMatchObject({ reachable: true, accepted: false, error: { code: 'endpoint.closed', params: { code: 1008 } } });
+      code = 4000;
+      const closed = await harness.bridge.api.testEndpoint({ url });
+      expect(closed).toMatchObject({ reachable: true, accepted: true, error: { code: 'endpoint.closed', params: { code: 4000 } } });
+      // Neither is "normal for a self-hosted endpoint".
+      expect(closed.note).toBeUndefined();
+    } finally {
+      server.close();
+    }
   });
 });
 
