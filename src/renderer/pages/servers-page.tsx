@@ -128,10 +128,15 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <a className="btn btn-default btn-small" href={`#/logs?source=${encodeURIComponent(`server:${status.name}`)}`}>
           {t('servers.logs')}
         </a>
-        {/* One control per action: the switch starts and stops it; the button restarts a running server or retries a failed one. */}
+        {/* One control per action: the switch starts and stops it; the button restarts a running server or retries a failed or waiting one. */}
         {settings?.enabled && status.state === 'running' ? (
           <Button small onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
             {t('servers.restart')}
+          </Button>
+        ) : settings?.enabled && status.state === 'restarting' ? (
+          // Waiting for its next try: try now (a restart from stopped, its failures forgotten).
+          <Button small kind="primary" onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
+            {t('add.retryNow')}
           </Button>
         ) : settings?.enabled && signInWaits ? (
           <Button small kind="primary" title={t('servers.signInTitle', { name: status.name })} onClick={() => void signIn()}>

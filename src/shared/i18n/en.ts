@@ -1262,4 +1262,6 @@ export const en = {
   'app.stopAllTitle': 'Stop all servers?',
   'app.stopAllBody': 'Every server stops and xiaozhi is disconnected: it cannot use any tool until you start them again.',
   'tools.missingFrom': 'Not running, so their tools are missing here: ',
+  // Adding and starting servers (issue 33): the catalogue's one-step add, Retry now, Download uv.
+  'add.retryNow': 'Retry now',
 } as const;

@@ -1198,4 +1198,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'app.stopAllTitle': '停止全部服务？',
   'app.stopAllBody': '所有服务都会停止，小智也会断开连接：在重新启动之前，小智无法使用任何工具。',
   'tools.missingFrom': '这些服务没有运行，它们的工具不在这里：',
+  // 添加和启动服务（问题 33）：目录一步添加、立即重试、下载 uv。
+  'add.retryNow': '立即重试',
 };
