@@ -209,12 +209,16 @@ export function ServersPage() {
   const [addingService, setAddingService] = useState<ServiceKind | undefined>();
   const names = settings.map((s) => s.name);
   const linked = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('server');
+  // A server just added from the catalogue: its card is shown (starting) once the status has it.
+  const [added, setAdded] = useState<string | undefined>();
+  const shownCard = added ?? linked;
+  const cardHere = servers.some((s) => s.name === shownCard);
   useEffect(() => {
-    if (!linked) return;
-    const card = document.getElementById(serverCardId(linked));
+    if (!shownCard || !cardHere) return;
+    const card = document.getElementById(serverCardId(shownCard));
     card?.scrollIntoView?.({ block: 'start' });
     card?.focus({ preventScroll: true });
-  }, [linked]);
+  }, [shownCard, cardHere]);
   return (
     <div className="page">
       <div className="page-header">
@@ -249,6 +253,10 @@ export function ServersPage() {
           onClose={() => setAdding(undefined)}
           onPick={(initial) => setAdding({ step: 'form', initial, fromCatalogue: true })}
           onCustom={() => setAdding({ step: 'form', fromCatalogue: false })}
+          onAdded={(name) => {
+            setAdding(undefined);
+            setAdded(name);
+          }}
         />
       ) : null}
       {addingService ? (

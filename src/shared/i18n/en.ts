@@ -1264,4 +1264,11 @@ export const en = {
   'tools.missingFrom': 'Not running, so their tools are missing here: ',
   // Adding and starting servers (issue 33): the catalogue's one-step add, Retry now, Download uv.
   'add.retryNow': 'Retry now',
+  'add.confirmTitle': 'Add {name}',
+  'add.advanced': 'Advanced settings',
+  'add.needsNothing': 'Nothing to fill in.',
+  'add.firstStart': 'Its first start downloads what it needs: about a minute.',
+  'add.startsAtOnce': 'It starts on this computer as soon as it is added.',
+  'add.remote': 'It runs online: nothing is installed on this computer.',
+  'add.addedStarting': 'Added "{name}": starting…',
 } as const;

@@ -1200,4 +1200,11 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tools.missingFrom': '这些服务没有运行，它们的工具不在这里：',
   // 添加和启动服务（问题 33）：目录一步添加、立即重试、下载 uv。
   'add.retryNow': '立即重试',
+  'add.confirmTitle': '添加“{name}”',
+  'add.advanced': '查看详细设置',
+  'add.needsNothing': '不需要填写任何信息。',
+  'add.firstStart': '首次启动会下载所需程序，大约需要一分钟。',
+  'add.startsAtOnce': '添加后会立即在这台电脑上启动。',
+  'add.remote': '它在网上运行，这台电脑不用安装任何东西。',
+  'add.addedStarting': '已添加“{name}”，正在启动…',
 };

@@ -23,13 +23,13 @@ function runsWith(entry: CatalogueEntry): {
  * Chinese window with the official sources (the default), the command is the mainland China mirrors'
  * one: the official installers fetch from GitHub and astral.sh, which most readers there cannot reach.
  */
-function runtimeNote(
+export function runtimeNote(
   entry: CatalogueEntry,
   host: HostInfo | undefined,
   sources: MirrorUrls | 'official',
   t: Translate,
   language: string,
-): { text: string; missing: boolean } | undefined {
+): { text: string; missing: boolean; ready: boolean } | undefined {
   if (entry.run.transport !== 'stdio' || !host?.runtimes) return undefined;
   const need = runtimeNeed(entry.run.command, host.platform);
   if (!need) return undefined;
@@ -37,14 +37,15 @@ function runtimeNote(
   switch (host.runtimes[need]) {
     case 'yours':
     case 'app':
-      return { text: t('catalogue.runtime.ready', { runtime }), missing: false };
+      return { text: t('catalogue.runtime.ready', { runtime }), missing: false, ready: true };
     case 'fetch':
-      return { text: t('catalogue.runtime.fetch', { runtime }), missing: false };
+      return { text: t('catalogue.runtime.fetch', { runtime }), missing: false, ready: false };
     default:
       if (sources === 'official' && language === 'zh-CN')
         return {
           text: t('catalogue.runtime.missingChina', { runtime, install: installCommand(need, host.platform, CHINA_MIRRORS) }),
           missing: true,
+          ready: false,
         };
       return {
         text: t('catalogue.runtime.missing', {
@@ -52,6 +53,7 @@ function runtimeNote(
           install: installCommand(need, host.platform, sources === 'official' ? {} : sources),
         }),
         missing: true,
+        ready: false,
       };
   }
 }
