@@ -4,6 +4,7 @@ import { CatalogueCategorySchema, type CatalogueEntry, serverFromEntry } from '.
 import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
+import { RuntimeDownload } from '../components/runtime-download';
 import { Button, Dialog, EmptyState, Notice } from '../components/ui';
 import { formatAgo } from '../format';
 import { useStore } from '../store/bridge-store';
@@ -69,7 +70,9 @@ export function CatalogueDialog(props: {
         build={(values) => serverFromEntry(chosen, values, name) as ServerSettings}
         held={servers}
         // Said only when the runtime is not simply there: to be fetched, or missing.
-        {...(runtime && !runtime.ready ? { runtime } : {})}
+        {...(runtime && !runtime.ready
+          ? { runtime: { ...runtime, ...(runtime.missing ? { action: <RuntimeDownload runtime={runtime.need} /> } : {}) } }
+          : {})}
         busy={busy}
         onBack={() => setChosen(undefined)}
         onClose={props.onClose}

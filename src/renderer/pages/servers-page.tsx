@@ -10,6 +10,7 @@ import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
 import { Menu } from '../components/menu';
 import { ProblemText } from '../components/problem-text';
+import { RuntimeDownload, runtimeWaitedFor, useRuntimeDownload } from '../components/runtime-download';
 import { RuntimeLine } from '../components/runtime-line';
 import { SkippedTools } from '../components/skipped-tools';
 import { serverLabel, serverTone } from '../components/status-tone';
@@ -49,6 +50,11 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   // A failed remote server that waits for the user to sign in: its card offers Sign in, not Try again.
   const signInWaits = waitsForSignIn(status);
+  // The runtime it waits for, which this window can have downloaded; kept once asked for, to say how it went.
+  const canDownload = useRuntimeDownload();
+  const waitedFor = canDownload && settings?.enabled ? runtimeWaitedFor(status) : undefined;
+  const [downloading, setDownloading] = useState(waitedFor);
+  const download = waitedFor ?? downloading;
   // The web UI opens the page itself (the desktop app opens the system browser); the link stays for a blocked pop-up.
   const [signInUrl, setSignInUrl] = useState<string | undefined>();
   // Why the last Sign in could not start, said here in the reader's language (not as an English toast).
@@ -92,8 +98,12 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             tone={signInWaits ? 'warn' : 'bad'}
             // A failed server is no longer restarted: the usual hint ("it is restarted automatically") would be wrong.
             {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '') ? { hint: t('servers.failedHint') } : {})}
+            {...(waitedFor && status.lastErrorCause?.code === 'server.runtimeMissing'
+              ? { hint: t('add.runtimeMissingHint', { runtime: RUNTIME_LABEL[waitedFor] }) }
+              : {})}
           />
         ) : null}
+        {download ? <RuntimeDownload runtime={download} onStart={() => setDownloading(download)} /> : null}
         {status.state !== 'running' && TO_MIRRORS.has(status.lastErrorCause?.code ?? '') ? (
           <a className="btn btn-default btn-small" href="#/settings?section=mirrors">
             {t('servers.toMirrors')}

@@ -1271,4 +1271,10 @@ export const en = {
   'add.startsAtOnce': 'It starts on this computer as soon as it is added.',
   'add.remote': 'It runs online: nothing is installed on this computer.',
   'add.addedStarting': 'Added "{name}": starting…',
+  'add.downloadRuntime': 'Download {runtime}',
+  'add.runtimeFetching': 'Downloading {runtime}…',
+  'add.runtimeDone': '{runtime} {version} downloaded: starting the servers that need it.',
+  'add.runtimeMissingHint':
+    'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
+  'add.runtimeMissingShort': '{runtime} is not on this computer: the app can download it for you.',
 } as const;

@@ -1207,4 +1207,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.startsAtOnce': '添加后会立即在这台电脑上启动。',
   'add.remote': '它在网上运行，这台电脑不用安装任何东西。',
   'add.addedStarting': '已添加“{name}”，正在启动…',
+  'add.downloadRuntime': '下载 {runtime}',
+  'add.runtimeFetching': '正在下载 {runtime}…',
+  'add.runtimeDone': '已下载 {runtime} {version}，正在启动需要它的服务。',
+  'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
+  'add.runtimeMissingShort': '这台电脑上没有 {runtime}：应用可以替你下载。',
 };

@@ -2,8 +2,9 @@ import type { CatalogueEntry } from '../../../shared/catalogue';
 import type { HostInfo } from '../../../shared/host';
 import type { Translate } from '../../../shared/i18n/translate';
 import { CHINA_MIRRORS, type MirrorUrls } from '../../../shared/mirrors';
-import { installCommand, RUNTIME_LABEL, runtimeNeed } from '../../../shared/runtime-need';
+import { installCommand, RUNTIME_LABEL, type RuntimeName, runtimeNeed } from '../../../shared/runtime-need';
 import { useApp } from '../../app-context';
+import { RuntimeDownload } from '../../components/runtime-download';
 import { Button } from '../../components/ui';
 
 function runsWith(entry: CatalogueEntry): {
@@ -29,7 +30,7 @@ export function runtimeNote(
   sources: MirrorUrls | 'official',
   t: Translate,
   language: string,
-): { text: string; missing: boolean; ready: boolean } | undefined {
+): { text: string; missing: boolean; ready: boolean; need: RuntimeName } | undefined {
   if (entry.run.transport !== 'stdio' || !host?.runtimes) return undefined;
   const need = runtimeNeed(entry.run.command, host.platform);
   if (!need) return undefined;
@@ -37,24 +38,26 @@ export function runtimeNote(
   switch (host.runtimes[need]) {
     case 'yours':
     case 'app':
-      return { text: t('catalogue.runtime.ready', { runtime }), missing: false, ready: true };
+      return { text: t('catalogue.runtime.ready', { runtime }), missing: false, ready: true, need };
     case 'fetch':
-      return { text: t('catalogue.runtime.fetch', { runtime }), missing: false, ready: false };
-    default:
+      return { text: t('catalogue.runtime.fetch', { runtime }), missing: false, ready: false, need };
+    default: {
+      const said = { missing: true, ready: false, need };
+      // The window can have it downloaded (Download uv, beside this line): no command to copy.
+      if (host.runtimeDownload) return { text: t('add.runtimeMissingShort', { runtime }), ...said };
       if (sources === 'official' && language === 'zh-CN')
         return {
           text: t('catalogue.runtime.missingChina', { runtime, install: installCommand(need, host.platform, CHINA_MIRRORS) }),
-          missing: true,
-          ready: false,
+          ...said,
         };
       return {
         text: t('catalogue.runtime.missing', {
           runtime,
           install: installCommand(need, host.platform, sources === 'official' ? {} : sources),
         }),
-        missing: true,
-        ready: false,
+        ...said,
       };
+    }
   }
 }
 
@@ -96,6 +99,7 @@ export function CatalogueCard(props: {
       <div className="small muted catalogue-meta">
         <span>{t(runs.key, runs.command ? { command: runs.command } : {})}</span>
         {runtime ? <span className={runtime.missing ? 'catalogue-runtime-missing' : undefined}>{runtime.text}</span> : null}
+        {runtime?.missing ? <RuntimeDownload runtime={runtime.need} /> : null}
         <span>{needs.length > 0 ? t('catalogue.needs', { values: needs.join(t('list.separator')) }) : t('catalogue.needsNothing')}</span>
         <a href={entry.homepage} target="_blank" rel="noreferrer noopener">
           {t('catalogue.homepage')}

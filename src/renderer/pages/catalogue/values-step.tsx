@@ -8,6 +8,8 @@ import { useApp } from '../../app-context';
 import { DialogFooter } from '../../components/dialog-footer';
 import { Button, Dialog, Field, Notice } from '../../components/ui';
 
+import '../../add.css';
+
 /**
  * Adding one catalogue entry, in one step: the values it needs (keys, folders, addresses), or for an
  * entry that needs none a short confirmation of what it is and what it needs; Add saves and starts it.
