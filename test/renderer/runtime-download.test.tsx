@@ -38,8 +38,8 @@ async function headless(m: RuntimeMirror, servers: (typeof uvx)[]) {
 /** Issue 33: the headless web page said uv was missing, and only a restart with --fetch-runtimes fetched it. */
 describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('Download uv in the window', () => {
   for (const [language, button, done] of [
-    ['en', 'Download uv', /^uv 0\.\d+\.\d+ downloaded: starting the servers that need it\.$/],
-    ['zh-CN', '下载 uv', /^已下载 uv 0\.\d+\.\d+，正在启动需要它的服务。$/],
+    ['en', 'Download uv', /^uv 0\.\d+\.\d+ downloaded: the servers that need it start by themselves\.$/],
+    ['zh-CN', '下载 uv', /^已下载 uv 0\.\d+\.\d+：需要它的服务会自动启动。$/],
   ] as const) {
     it(`on the card of a server waiting for it: downloads, says so, and the server starts (${language})`, async () => {
       mirror = await startRuntimeMirror({ uv });

@@ -155,7 +155,8 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         ) : settings?.enabled && !active ? (
           <Button
             small
-            kind={status.state === 'failed' ? 'primary' : 'default'}
+            // Download uv is the step to take when it is offered: Try again stays, plain.
+            kind={status.state === 'failed' && !download ? 'primary' : 'default'}
             onClick={() => void run(() => store.api.startServer({ name: status.name }))}
           >
             {t(status.state === 'failed' ? 'servers.retry' : 'common.start')}

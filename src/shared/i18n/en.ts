@@ -1273,7 +1273,7 @@ export const en = {
   'add.addedStarting': 'Added "{name}": starting…',
   'add.downloadRuntime': 'Download {runtime}',
   'add.runtimeFetching': 'Downloading {runtime}…',
-  'add.runtimeDone': '{runtime} {version} downloaded: starting the servers that need it.',
+  'add.runtimeDone': '{runtime} {version} downloaded: the servers that need it start by themselves.',
   'add.runtimeMissingHint':
     'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
   'add.runtimeMissingShort': '{runtime} is not on this computer: the app can download it for you.',

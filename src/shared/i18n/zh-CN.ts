@@ -1209,7 +1209,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.addedStarting': '已添加“{name}”，正在启动…',
   'add.downloadRuntime': '下载 {runtime}',
   'add.runtimeFetching': '正在下载 {runtime}…',
-  'add.runtimeDone': '已下载 {runtime} {version}，正在启动需要它的服务。',
+  'add.runtimeDone': '已下载 {runtime} {version}：需要它的服务会自动启动。',
   'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
   'add.runtimeMissingShort': '这台电脑上没有 {runtime}：应用可以替你下载。',
 };

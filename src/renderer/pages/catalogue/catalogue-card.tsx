@@ -99,12 +99,12 @@ export function CatalogueCard(props: {
       <div className="small muted catalogue-meta">
         <span>{t(runs.key, runs.command ? { command: runs.command } : {})}</span>
         {runtime ? <span className={runtime.missing ? 'catalogue-runtime-missing' : undefined}>{runtime.text}</span> : null}
-        {runtime?.missing ? <RuntimeDownload runtime={runtime.need} /> : null}
         <span>{needs.length > 0 ? t('catalogue.needs', { values: needs.join(t('list.separator')) }) : t('catalogue.needsNothing')}</span>
         <a href={entry.homepage} target="_blank" rel="noreferrer noopener">
           {t('catalogue.homepage')}
         </a>
       </div>
+      {runtime?.missing ? <RuntimeDownload runtime={runtime.need} /> : null}
     </li>
   );
 }
