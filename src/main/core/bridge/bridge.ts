@@ -368,6 +368,7 @@ export class Bridge {
         servers: () => this.state().servers,
         start: (name) => void servers.start(name).catch((error: unknown) => log.warn(`server ${name}: ${String(error)}`)),
         emit: (event) => this.events.emit('runtimeFetch', event),
+        redact: (text) => logBook.redact(text),
       }),
       ...commands.importExportCommandHandlers({ ...access, imports: this.imports, servers, endpoints, log, entryContext }),
       ...commands.toolSetCommandHandlers({ ...access, endpoints, hub, localServer, history, host, entryContext }),

@@ -5,6 +5,7 @@ import { RUNTIME_LABEL, type RuntimeName } from '../../../../shared/runtime-need
 import type { ServerStatus } from '../../../../shared/status';
 import { ProblemError } from '../../problems/server-problems';
 import type { RuntimeProvider } from '../../runtimes/child-runtime';
+import { redactProblem } from '../../secrets/bridge-secrets';
 import type { CommandHandlers } from './command-handlers';
 
 /** What the runtime commands need of the bridge. */
@@ -15,6 +16,8 @@ export interface RuntimeCommandContext {
   /** Starts a server, without waiting for it. */
   start(name: string): void;
   emit(event: RuntimeFetch): void;
+  /** What leaves the engine is redacted (a download source's address may hold a password). */
+  redact(text: string): string;
 }
 
 /** Why a server is waiting for a runtime: missing here, or its download failed or was refused. */
@@ -45,10 +48,12 @@ export function runtimeCommandHandlers(c: RuntimeCommandContext): CommandHandler
         return { version: prepared.version };
       } catch (error) {
         // Said in the window in the reader's language, as a server's failed download is.
-        const cause =
+        const cause = redactProblem(
           error instanceof ProblemError
             ? error.problem
-            : problem('server.runtimeDownloadFailed', { runtime: RUNTIME_LABEL[runtime], reason: (error as Error).message });
+            : problem('server.runtimeDownloadFailed', { runtime: RUNTIME_LABEL[runtime], reason: (error as Error).message }),
+          (text) => c.redact(text),
+        );
         c.emit({ runtime, state: 'failed', problem: cause });
         return { problem: cause };
       }
