@@ -61,7 +61,12 @@ export const FETCH_RUNTIMES_OPTION: OptionSpec = { name: 'fetch-runtimes', help:
 
 /** Where `--fetch-runtimes` keeps the runtimes it fetches (the cache folder's runtimes/), or undefined without it. */
 export function runtimesDirArg(args: ParsedArgs, ctx: CliContext): string | undefined {
-  return args.options['fetch-runtimes'] === true ? path.join(defaultCacheDir(ctx.env, ctx.platform, ctx.home), 'runtimes') : undefined;
+  return args.options['fetch-runtimes'] === true ? runtimesFolder(ctx) : undefined;
+}
+
+/** The cache folder's runtimes/: where `--fetch-runtimes`, and the web page's Download uv, keep what they fetch. */
+export function runtimesFolder(ctx: CliContext): string {
+  return path.join(defaultCacheDir(ctx.env, ctx.platform, ctx.home), 'runtimes');
 }
 
 export const TOOL_MODE_OPTION: OptionSpec = {

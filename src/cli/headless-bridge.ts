@@ -33,7 +33,10 @@ export interface HeadlessOptions {
   /** More to stop with the bridge (the web UI). */
   alsoStop?: () => Promise<void> | undefined;
   /** This run's choices that are never saved (`--tool-mode`, `--mcp-port`). */
-  bridge?: Pick<BridgeOptions, 'toolMode' | 'localServer' | 'runtimesDir' | 'configDir' | 'listEndpointTools' | 'pinShownIn' | 'copies'>;
+  bridge?: Pick<
+    BridgeOptions,
+    'toolMode' | 'localServer' | 'runtimesDir' | 'runtimesFetch' | 'configDir' | 'listEndpointTools' | 'pinShownIn' | 'copies'
+  >;
 }
 
 export interface Headless {

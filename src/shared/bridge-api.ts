@@ -14,6 +14,7 @@ import { modelCommands, modelEvents } from './model-api';
 import { OpenApiOutlineSchema } from './openapi-selection';
 import { patchOf } from './patch-schema';
 import { ProblemSchema } from './problem';
+import { RuntimeFetchSchema, RuntimeNameSchema } from './runtime-fetch';
 import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
 import {
   ConnectionSettingsSchema,
@@ -226,6 +227,19 @@ export const hostCommands = {
   installUpdate: command(Void, Void),
 } as const;
 
+/** Node.js and uv for the servers that need them. */
+export const runtimeCommands = {
+  /**
+   * Downloads a runtime into the app's folder now, from the download sources chosen (checked against the
+   * SHA-256 the app carries), then starts the servers that were waiting for it: the version, or why it
+   * could not. Progress comes as `runtimeFetch` events. Refused where no folder holds runtimes.
+   */
+  fetchRuntime: command(
+    z.object({ runtime: RuntimeNameSchema }),
+    z.object({ version: z.string() }).or(z.object({ problem: ProblemSchema })),
+  ),
+} as const;
+
 export const importExportCommands = {
   /** What importing this file's text would do; changes nothing. `source` is the file name shown. */
   previewImport: command(z.object({ source: z.string().max(1000), text: z.string().max(4 * 1024 * 1024) }), ImportPreviewSchema),
@@ -250,6 +264,7 @@ export const bridgeCommands = {
   ...elicitationCommands,
   ...catalogueCommands,
   ...hostCommands,
+  ...runtimeCommands,
   ...importExportCommands,
   ...toolSetCommands,
   ...modelCommands,
@@ -270,6 +285,8 @@ export const bridgeEvents = {
   confirmations: z.array(PendingConfirmationSchema),
   /** A server's questions waiting for the user, whole, whenever one comes, is answered or expires. */
   elicitations: z.array(PendingElicitationSchema),
+  /** A runtime download the window asked for: its progress, then done or failed. */
+  runtimeFetch: RuntimeFetchSchema,
   ...modelEvents,
 } as const;
 

@@ -22,6 +22,8 @@ export const HostInfoSchema = z.object({
    * server needs it, or missing (headless: the user installs it).
    */
   runtimes: z.object({ node: RuntimeAvailabilitySchema, uv: RuntimeAvailabilitySchema }).optional(),
+  /** The window may ask for a missing runtime to be downloaded into the app's folder (`fetchRuntime`). */
+  runtimeDownload: z.boolean().optional(),
 });
 
 export type HostInfo = z.infer<typeof HostInfoSchema>;

@@ -20,6 +20,7 @@ import {
   FETCH_RUNTIMES_OPTION,
   logOptions,
   runtimesDirArg,
+  runtimesFolder,
   TOOL_MODE_OPTION,
 } from '../command';
 import { configFileOr, configProblemText, loadOrExplain, readableByOthers, storeFor } from '../config-file';
@@ -77,6 +78,13 @@ export const runCommand: Command = {
     if (!local.ok) throw local.error;
     const toolMode = stringOption(args, 'tool-mode') as ToolMode | undefined;
     const runtimesDir = runtimesDirArg(args, ctx);
+    const webPage = args.options.ui === true || stringOption(args, 'port') !== undefined || stringOption(args, 'host') !== undefined;
+    // With its web page, a run without --fetch-runtimes still downloads a runtime the person asks for there (Download uv).
+    const runtimes = runtimesDir
+      ? { runtimesDir }
+      : webPage
+        ? { runtimesDir: runtimesFolder(ctx), runtimesFetch: 'onRequest' as const }
+        : {};
     let closeUi: (() => Promise<void>) | undefined;
     // What a save has to say goes to the log, once there is one (saves happen after the bridge starts).
     let say = (line: string): void => void process.stderr.write(`xiaozhi-tray: ${line}\n`);
@@ -87,13 +95,10 @@ export const runCommand: Command = {
       bridge: {
         ...(toolMode ? { toolMode } : {}),
         ...(local.overrides ? { localServer: local.overrides } : {}),
-        ...(runtimesDir ? { runtimesDir } : {}),
+        ...runtimes,
         configDir: path.dirname(resolved),
         // Where a PIN the app makes can be read: the web page when it is served, else the config file.
-        pinShownIn:
-          args.options.ui === true || stringOption(args, 'port') !== undefined || stringOption(args, 'host') !== undefined
-            ? 'webPage'
-            : 'configFile',
+        pinShownIn: webPage ? 'webPage' : 'configFile',
         // Says which endpoints this run serves, where another copy (the desktop app, another run) looks.
         copies: new RunningCopies(appStateDir({ platform: ctx.platform, env: ctx.env }), { kind: 'headless', config: resolved }),
       },

@@ -5,13 +5,15 @@ import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
 import { ProblemText } from '../components/problem-text';
+import { RuntimeDownload } from '../components/runtime-download';
 import { Button, Dialog, EmptyState, Notice } from '../components/ui';
 import { formatAgo } from '../format';
 import { useStore } from '../store/bridge-store';
-import { CatalogueCard } from './catalogue/catalogue-card';
+import { CatalogueCard, runtimeNote } from './catalogue/catalogue-card';
 import { freeName, isAdded, searchEntries } from './catalogue/catalogue-search';
 import { type CatalogueView, useCatalogue, useOfflineNoteShown } from './catalogue/use-catalogue';
 import { ValuesStep } from './catalogue/values-step';
+import { useServerSave } from './use-server-save';
 
 /** Said once a window, quietly: the online directory could not be reached (offline, or blocked, as often in mainland China). */
 function OfflineNote() {
@@ -34,13 +36,20 @@ function CatalogueStatus({ view, count }: { view: CatalogueView; count: number }
 }
 
 /**
- * "Add server": the catalogue. Search and filter, pick one, give the values it needs, and the server
- * form opens filled in. Nothing runs until the form is saved.
+ * "Add server": the catalogue. Search and filter, pick one, give the values it needs (or confirm one
+ * that needs none), and Add saves and starts it (`onAdded`). "Advanced settings" opens the server
+ * form filled in instead (`onPick`), where nothing runs until it is saved.
  */
-export function CatalogueDialog(props: { onClose: () => void; onPick: (server: ServerSettings) => void; onCustom: () => void }) {
-  const { store, t } = useApp();
+export function CatalogueDialog(props: {
+  onClose: () => void;
+  onPick: (server: ServerSettings) => void;
+  onCustom: () => void;
+  onAdded?: (name: string) => void;
+}) {
+  const { store, t, language } = useApp();
   const servers = useStore(store, (d) => d.settings?.servers ?? []);
   const { view, host, sources, refreshing, refreshNow } = useCatalogue();
+  const { busy, save } = useServerSave(undefined, (name) => (props.onAdded ?? props.onClose)(name), 'add.addedStarting');
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState('');
   const [chosen, setChosen] = useState<CatalogueEntry | undefined>();
@@ -55,12 +64,21 @@ export function CatalogueDialog(props: { onClose: () => void; onPick: (server: S
       chosen.name,
       servers.map((s) => s.name),
     );
+    const runtime = runtimeNote(chosen, host, sources, t, language);
     return (
       <ValuesStep
         entry={chosen}
+        build={(values) => serverFromEntry(chosen, values, name) as ServerSettings}
+        held={servers}
+        // Said only when the runtime is not simply there: to be fetched, or missing.
+        {...(runtime && !runtime.ready
+          ? { runtime: { ...runtime, ...(runtime.missing ? { action: <RuntimeDownload runtime={runtime.need} /> } : {}) } }
+          : {})}
+        busy={busy}
         onBack={() => setChosen(undefined)}
         onClose={props.onClose}
-        onDone={(values) => props.onPick(serverFromEntry(chosen, values, name) as ServerSettings)}
+        onAdd={(server) => void save(server)}
+        onAdvanced={props.onPick}
       />
     );
   }

@@ -11,6 +11,7 @@ import { RemoveButton } from '../components/confirm-dialog';
 import { Menu } from '../components/menu';
 import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
+import { RuntimeDownload, runtimeWaitedFor, useRuntimeDownload } from '../components/runtime-download';
 import { RuntimeLine } from '../components/runtime-line';
 import { SkippedTools } from '../components/skipped-tools';
 import { serverLabel, serverTone } from '../components/status-tone';
@@ -50,6 +51,11 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   // A failed remote server that waits for the user to sign in: its card offers Sign in, not Try again.
   const signInWaits = waitsForSignIn(status);
+  // The runtime it waits for, which this window can have downloaded; kept once asked for, to say how it went.
+  const canDownload = useRuntimeDownload();
+  const waitedFor = canDownload && settings?.enabled ? runtimeWaitedFor(status) : undefined;
+  const [downloading, setDownloading] = useState(waitedFor);
+  const download = waitedFor ?? downloading;
   // The web UI opens the page itself (the desktop app opens the system browser); the link stays for a blocked pop-up.
   const [signInUrl, setSignInUrl] = useState<string | undefined>();
   // Why the last Sign in could not start, said here in the reader's language (not as an English toast).
@@ -93,8 +99,12 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             tone={signInWaits ? 'warn' : 'bad'}
             // A failed server is no longer restarted: the usual hint ("it is restarted automatically") would be wrong.
             {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '') ? { hint: t('servers.failedHint') } : {})}
+            {...(waitedFor && status.lastErrorCause?.code === 'server.runtimeMissing'
+              ? { hint: t('add.runtimeMissingHint', { runtime: RUNTIME_LABEL[waitedFor] }) }
+              : {})}
           />
         ) : null}
+        {download ? <RuntimeDownload runtime={download} onStart={() => setDownloading(download)} /> : null}
         {status.state !== 'running' && TO_MIRRORS.has(status.lastErrorCause?.code ?? '') ? (
           <a className="btn btn-default btn-small" href="#/settings?section=mirrors">
             {t('servers.toMirrors')}
@@ -129,10 +139,15 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <a className="btn btn-default btn-small" href={`#/logs?source=${encodeURIComponent(`server:${status.name}`)}`}>
           {t('servers.logs')}
         </a>
-        {/* One control per action: the switch starts and stops it; the button restarts a running server or retries a failed one. */}
+        {/* One control per action: the switch starts and stops it; the button restarts a running server or retries a failed or waiting one. */}
         {settings?.enabled && status.state === 'running' ? (
           <Button small onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
             {t('servers.restart')}
+          </Button>
+        ) : settings?.enabled && status.state === 'restarting' ? (
+          // Waiting for its next try: try now (a restart from stopped, its failures forgotten).
+          <Button small kind="primary" onClick={() => void run(() => store.api.restartServer({ name: status.name }))}>
+            {t('add.retryNow')}
           </Button>
         ) : settings?.enabled && signInWaits ? (
           <Button small kind="primary" title={t('servers.signInTitle', { name: status.name })} onClick={() => void signIn()}>
@@ -141,7 +156,8 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         ) : settings?.enabled && !active ? (
           <Button
             small
-            kind={status.state === 'failed' ? 'primary' : 'default'}
+            // Download uv is the step to take when it is offered: Try again stays, plain.
+            kind={status.state === 'failed' && !download ? 'primary' : 'default'}
             onClick={() => void run(() => store.api.startServer({ name: status.name }))}
           >
             {t(status.state === 'failed' ? 'servers.retry' : 'common.start')}
@@ -205,12 +221,16 @@ export function ServersPage() {
   const [addingService, setAddingService] = useState<ServiceKind | undefined>();
   const names = settings.map((s) => s.name);
   const linked = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('server');
+  // A server just added from the catalogue: its card is shown (starting) once the status has it.
+  const [added, setAdded] = useState<string | undefined>();
+  const shownCard = added ?? linked;
+  const cardHere = servers.some((s) => s.name === shownCard);
   useEffect(() => {
-    if (!linked) return;
-    const card = document.getElementById(serverCardId(linked));
+    if (!shownCard || !cardHere) return;
+    const card = document.getElementById(serverCardId(shownCard));
     card?.scrollIntoView?.({ block: 'start' });
     card?.focus({ preventScroll: true });
-  }, [linked]);
+  }, [shownCard, cardHere]);
   return (
     <div className="page">
       <div className="page-header">
@@ -246,6 +266,10 @@ export function ServersPage() {
           onClose={() => setAdding(undefined)}
           onPick={(initial) => setAdding({ step: 'form', initial, fromCatalogue: true })}
           onCustom={() => setAdding({ step: 'form', fromCatalogue: false })}
+          onAdded={(name) => {
+            setAdding(undefined);
+            setAdded(name);
+          }}
         />
       ) : null}
       {addingService ? (

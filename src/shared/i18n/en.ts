@@ -1287,4 +1287,19 @@ export const en = {
   'endpoints.test.refusedClose': 'xiaozhi refused this connection',
   'endpoints.test.refusedCloseHint':
     'Check that the endpoint address is complete: copy the MCP endpoint address again from the xiaozhi console and replace this one. (Technical: close code {code})',
+  // Adding and starting servers (issue 33): the catalogue's one-step add, Retry now, Download uv.
+  'add.retryNow': 'Retry now',
+  'add.confirmTitle': 'Add {name}',
+  'add.advanced': 'Advanced settings',
+  'add.needsNothing': 'Nothing to fill in.',
+  'add.firstStart': 'Its first start downloads what it needs: about a minute.',
+  'add.startsAtOnce': 'It starts on this computer as soon as it is added.',
+  'add.remote': 'It runs online: nothing is installed on this computer.',
+  'add.addedStarting': 'Added "{name}": starting…',
+  'add.downloadRuntime': 'Download {runtime}',
+  'add.runtimeFetching': 'Downloading {runtime}…',
+  'add.runtimeDone': '{runtime} {version} downloaded: the servers that need it start by themselves.',
+  'add.runtimeMissingHint':
+    'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
+  'add.runtimeMissingShort': '{runtime} is not on this computer: the app can download it for you.',
 } as const;

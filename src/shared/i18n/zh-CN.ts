@@ -1221,4 +1221,18 @@ export const zhCN: Record<keyof typeof en, string> = {
   'endpoints.test.refusedClose': '小智拒绝了这个连接',
   'endpoints.test.refusedCloseHint':
     '请检查接入点地址是否完整：在小智控制台重新复制 MCP 接入点地址，替换这一个。（技术信息：关闭代码 {code}）',
+  // 添加和启动服务（问题 33）：目录一步添加、立即重试、下载 uv。
+  'add.retryNow': '立即重试',
+  'add.confirmTitle': '添加“{name}”',
+  'add.advanced': '查看详细设置',
+  'add.needsNothing': '不需要填写任何信息。',
+  'add.firstStart': '首次启动会下载所需程序，大约需要一分钟。',
+  'add.startsAtOnce': '添加后会立即在这台电脑上启动。',
+  'add.remote': '它在网上运行，这台电脑不用安装任何东西。',
+  'add.addedStarting': '已添加“{name}”，正在启动…',
+  'add.downloadRuntime': '下载 {runtime}',
+  'add.runtimeFetching': '正在下载 {runtime}…',
+  'add.runtimeDone': '已下载 {runtime} {version}：需要它的服务会自动启动。',
+  'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
+  'add.runtimeMissingShort': '这台电脑上没有 {runtime}：应用可以替你下载。',
 };

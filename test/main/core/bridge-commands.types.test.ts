@@ -13,6 +13,7 @@ import {
   hostCommands,
   importExportCommands,
   preferenceCommands,
+  runtimeCommands,
   serverCommands,
   stateCommands,
   taskCommands,
@@ -62,6 +63,7 @@ describe('the command handlers are typed from the contract', () => {
     expectTypeOf<ReturnType<typeof commands.elicitationCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof elicitationCommands>>();
     expectTypeOf<ReturnType<typeof commands.catalogueCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof catalogueCommands>>();
     expectTypeOf<ReturnType<typeof commands.hostCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof hostCommands>>();
+    expectTypeOf<ReturnType<typeof commands.runtimeCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof runtimeCommands>>();
     expectTypeOf<ImportExport>().toEqualTypeOf<CommandHandlers<typeof importExportCommands>>();
     expectTypeOf<ToolSets>().toEqualTypeOf<CommandHandlers<typeof toolSetCommands>>();
     expectTypeOf<ReturnType<typeof commands.modelCommandHandlers>>().toEqualTypeOf<CommandHandlers<typeof modelCommands>>();
@@ -82,6 +84,7 @@ describe('the command handlers are typed from the contract', () => {
       elicitationCommands,
       catalogueCommands,
       hostCommands,
+      runtimeCommands,
       importExportCommands,
       toolSetCommands,
       modelCommands,

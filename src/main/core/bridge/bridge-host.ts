@@ -49,6 +49,11 @@ export interface BridgeOptions {
    * folder; headless with `--fetch-runtimes`). None: such a server fails, saying how to install it.
    */
   runtimesDir?: string;
+  /**
+   * When runtimes are fetched into `runtimesDir`: as a server that needs one starts (default), or only
+   * when the window asks (a headless run with its web page, without --fetch-runtimes).
+   */
+  runtimesFetch?: 'onStart' | 'onRequest';
   /** A download of a runtime that sends (almost) nothing this long is dropped (tests). */
   runtimeIdleTimeoutMs?: number;
   /** The SHA-256s runtime archives must have, in place of the app's own: a test's stand-ins'. */

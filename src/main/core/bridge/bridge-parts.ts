@@ -148,13 +148,14 @@ export function makeBridgeParts(options: BridgeOptions, host: BridgeHost, own: B
   };
   // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
   const fleet = { settings, logBook, running: () => own.running(), queue: new ChangeQueue(), onStatus };
-  const { supervision, runtimesDir, runtimeIdleTimeoutMs, runtimePins, configDir } = options;
+  const { supervision, runtimesDir, runtimeIdleTimeoutMs, runtimePins, configDir, runtimesFetch } = options;
   const runtimes = runtimesDir
     ? new RuntimeStore({
         dir: runtimesDir,
         sources: () => mirrorUrls(settings().mirrors),
         ...(runtimeIdleTimeoutMs !== undefined ? { idleTimeoutMs: runtimeIdleTimeoutMs } : {}),
         ...(runtimePins ? { pins: runtimePins } : {}),
+        fetchesOnStart: runtimesFetch !== 'onRequest',
       })
     : undefined;
   const oauthVault = options.oauthVault ?? (stateDir ? new FileVault(stateDir) : new MemoryVault());

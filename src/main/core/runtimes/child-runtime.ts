@@ -24,6 +24,11 @@ export interface RuntimeProvider {
   version(runtime: RuntimeName): string;
   /** The runtime if it was fetched before. */
   installed(runtime: RuntimeName): PreparedRuntime | undefined;
+  /**
+   * False: a server starting does not fetch its runtime (a headless run with its web page, without
+   * --fetch-runtimes); it uses one fetched before, or one the person asks for (Download uv).
+   */
+  readonly fetchesOnStart?: boolean;
 }
 
 const PROGRAM_OF: Record<RuntimeName, string> = { node: 'npx', uv: 'uvx' };
@@ -35,7 +40,13 @@ export function runtimeAvailability(
   platform: NodeJS.Platform = process.platform,
 ): Record<RuntimeName, RuntimeAvailability> {
   const of = (runtime: RuntimeName): RuntimeAvailability =>
-    findOnPath(PROGRAM_OF[runtime], env, platform) ? 'yours' : provider?.installed(runtime) ? 'app' : provider ? 'fetch' : 'missing';
+    findOnPath(PROGRAM_OF[runtime], env, platform)
+      ? 'yours'
+      : provider?.installed(runtime)
+        ? 'app'
+        : provider && provider.fetchesOnStart !== false
+          ? 'fetch'
+          : 'missing';
   return { node: of('node'), uv: of('uv') };
 }
 
@@ -87,7 +98,8 @@ export async function prepareChildRuntime(
   const cwdCommand = settings.cwd ? path.resolve(settings.cwd, settings.command) : undefined;
   if (findOnPath(settings.command, env, platform) || (cwdCommand && findOnPath(cwdCommand, env, platform)))
     return { runtime: { name: need, from: 'yours' } };
-  if (!provider) throw new ProblemError(problem('server.runtimeMissing', runtimeMissingParams(need, settings.command, sources, platform)));
+  if (!provider || (provider.fetchesOnStart === false && !provider.installed(need)))
+    throw new ProblemError(problem('server.runtimeMissing', runtimeMissingParams(need, settings.command, sources, platform)));
   const version = provider.version(need);
   const prepared = await provider.ensure(need, (percent) =>
     onFetching({ name: need, from: 'app', version, fetching: percent === undefined ? {} : { percent } }),

@@ -27,6 +27,8 @@ export interface RuntimeStoreOptions {
   pins?: RuntimePins;
   /** How often a download under way marks its lock as still held (tests make it quick). */
   lockBeatMs?: number;
+  /** False: servers use only what is here already; a download is asked for (see RuntimeProvider). */
+  fetchesOnStart?: boolean;
 }
 
 /**
@@ -39,7 +41,11 @@ export interface RuntimeStoreOptions {
 export class RuntimeStore implements RuntimeProvider {
   private readonly fetching = new Map<string, { done: Promise<PreparedRuntime>; listeners: Set<(percent: number | undefined) => void> }>();
 
-  constructor(private readonly opts: RuntimeStoreOptions) {}
+  readonly fetchesOnStart: boolean;
+
+  constructor(private readonly opts: RuntimeStoreOptions) {
+    this.fetchesOnStart = opts.fetchesOnStart ?? true;
+  }
 
   version(runtime: RuntimeName): string {
     return RUNTIME_VERSIONS[runtime];

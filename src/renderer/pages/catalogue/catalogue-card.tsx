@@ -2,8 +2,9 @@ import type { CatalogueEntry } from '../../../shared/catalogue';
 import type { HostInfo } from '../../../shared/host';
 import type { Translate } from '../../../shared/i18n/translate';
 import { CHINA_MIRRORS, type MirrorUrls } from '../../../shared/mirrors';
-import { installCommand, RUNTIME_LABEL, runtimeNeed } from '../../../shared/runtime-need';
+import { installCommand, RUNTIME_LABEL, type RuntimeName, runtimeNeed } from '../../../shared/runtime-need';
 import { useApp } from '../../app-context';
+import { RuntimeDownload } from '../../components/runtime-download';
 import { Button } from '../../components/ui';
 
 function runsWith(entry: CatalogueEntry): {
@@ -23,13 +24,13 @@ function runsWith(entry: CatalogueEntry): {
  * Chinese window with the official sources (the default), the command is the mainland China mirrors'
  * one: the official installers fetch from GitHub and astral.sh, which most readers there cannot reach.
  */
-function runtimeNote(
+export function runtimeNote(
   entry: CatalogueEntry,
   host: HostInfo | undefined,
   sources: MirrorUrls | 'official',
   t: Translate,
   language: string,
-): { text: string; missing: boolean } | undefined {
+): { text: string; missing: boolean; ready: boolean; need: RuntimeName } | undefined {
   if (entry.run.transport !== 'stdio' || !host?.runtimes) return undefined;
   const need = runtimeNeed(entry.run.command, host.platform);
   if (!need) return undefined;
@@ -37,22 +38,26 @@ function runtimeNote(
   switch (host.runtimes[need]) {
     case 'yours':
     case 'app':
-      return { text: t('catalogue.runtime.ready', { runtime }), missing: false };
+      return { text: t('catalogue.runtime.ready', { runtime }), missing: false, ready: true, need };
     case 'fetch':
-      return { text: t('catalogue.runtime.fetch', { runtime }), missing: false };
-    default:
+      return { text: t('catalogue.runtime.fetch', { runtime }), missing: false, ready: false, need };
+    default: {
+      const said = { missing: true, ready: false, need };
+      // The window can have it downloaded (Download uv, beside this line): no command to copy.
+      if (host.runtimeDownload) return { text: t('add.runtimeMissingShort', { runtime }), ...said };
       if (sources === 'official' && language === 'zh-CN')
         return {
           text: t('catalogue.runtime.missingChina', { runtime, install: installCommand(need, host.platform, CHINA_MIRRORS) }),
-          missing: true,
+          ...said,
         };
       return {
         text: t('catalogue.runtime.missing', {
           runtime,
           install: installCommand(need, host.platform, sources === 'official' ? {} : sources),
         }),
-        missing: true,
+        ...said,
       };
+    }
   }
 }
 
@@ -99,6 +104,7 @@ export function CatalogueCard(props: {
           {t('catalogue.homepage')}
         </a>
       </div>
+      {runtime?.missing ? <RuntimeDownload runtime={runtime.need} /> : null}
     </li>
   );
 }

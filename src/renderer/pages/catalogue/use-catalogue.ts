@@ -60,12 +60,17 @@ export function useCatalogue() {
   const refreshIfStale = useEffectEvent(() => void refresh('ifStale'));
   useEffect(() => {
     let live = true;
-    store.api.getHostInfo().then(
-      (info) => live && setFreshHost(info),
-      () => undefined,
-    );
+    const readHost = () =>
+      store.api.getHostInfo().then(
+        (info) => live && setFreshHost(info),
+        () => undefined,
+      );
+    void readHost();
+    // A runtime downloaded from here (Download uv) changes what the entries say they need.
+    const unsubscribe = store.api.on('runtimeFetch', (event) => event.state === 'done' && void readHost());
     return () => {
       live = false;
+      unsubscribe();
     };
   }, [store]);
   useEffect(() => {

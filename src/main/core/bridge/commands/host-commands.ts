@@ -13,6 +13,8 @@ export interface HostCommandContext {
   version?: string;
   /** Whether Node.js and uv are here, the app's, to be fetched, or missing. */
   runtimes(): NonNullable<HostInfo['runtimes']>;
+  /** Whether the window may ask for a runtime to be downloaded (the bridge has a folder for them). */
+  runtimeDownload: boolean;
   /** The login item is part of the state: the window hears of the change. */
   onStatus(): void;
 }
@@ -27,6 +29,7 @@ export function hostCommandHandlers(c: HostCommandContext): CommandHandlers<type
         version: c.version ?? APP_VERSION,
         ...(readOnly ? { readOnlyConfig: readOnly } : {}),
         runtimes: c.runtimes(),
+        runtimeDownload: c.runtimeDownload,
       };
     },
     setLaunchAtLogin: async (input) => {

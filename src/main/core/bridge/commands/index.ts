@@ -13,6 +13,7 @@ export { importExportCommandHandlers } from './import-export-commands';
 export { localEntryContext } from './local-entry';
 export { modelCommandHandlers } from './model-commands';
 export { preferenceCommandHandlers } from './preference-commands';
+export { runtimeCommandHandlers } from './runtime-commands';
 export { serverCommandHandlers } from './server-commands';
 export { stateCommandHandlers } from './state-commands';
 export { taskCommandHandlers } from './task-commands';

@@ -1,0 +1,85 @@
+// @vitest-environment jsdom
+import fs from 'node:fs';
+
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
+import { ServersPage } from '../../src/renderer/pages/servers-page';
+import { slowRestarts } from '../helpers/bridge-harness';
+import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
+import { pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
+import { tempDirs } from '../helpers/temp-dirs';
+
+const tempDir = tempDirs('xt-runtime-download-');
+let mirror: RuntimeMirror | undefined;
+afterEach(async () => {
+  await mirror?.close();
+  mirror = undefined;
+});
+const newBridge = bridgeEachTest();
+
+const uv = uvStandIn();
+const uvx = { name: 'time', transport: 'stdio' as const, command: 'uvx', args: ['mcp-server-time'], env: { FIXTURE_NAME: 'time' } };
+
+/** A headless run with its web page and no uv: a download only when the person asks. */
+async function headless(m: RuntimeMirror, servers: (typeof uvx)[]) {
+  const harness = newBridge({ mirrors: { preset: 'custom', uvDownload: m.urls.uvDownload! }, servers }, slowRestarts, {
+    registryUrl: 'http://127.0.0.1:9/',
+    env: { ...process.env, PATH: `${tempDir()}:/usr/bin:/bin` },
+    runtimesDir: tempDir(),
+    runtimesFetch: 'onRequest',
+    runtimePins: pinsOf(uv),
+  });
+  harness.bridge.start();
+  return harness;
+}
+
+/** Issue 33: the headless web page said uv was missing, and only a restart with --fetch-runtimes fetched it. */
+describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('Download uv in the window', () => {
+  for (const [language, button, done] of [
+    ['en', 'Download uv', /^uv 0\.\d+\.\d+ downloaded: the servers that need it start by themselves\.$/],
+    ['zh-CN', '下载 uv', /^已下载 uv 0\.\d+\.\d+：需要它的服务会自动启动。$/],
+  ] as const) {
+    it(`on the card of a server waiting for it: downloads, says so, and the server starts (${language})`, async () => {
+      mirror = await startRuntimeMirror({ uv });
+      const release = mirror.hold('uv');
+      const harness = await headless(mirror, [uvx]);
+      const { store } = await renderWithBridge(harness, <ServersPage />, language);
+      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
+      const card = document.getElementById('server-time')!;
+      fireEvent.click(await within(card).findByRole('button', { name: button }));
+      // Under way: said, with a progress bar, and the button cannot be pressed twice.
+      expect(await within(card).findByRole('progressbar')).toBeTruthy();
+      expect(within(card).queryByRole('button', { name: button })).toBeNull();
+      release();
+      expect(await within(card).findByText(done, {}, { timeout: 30_000 })).toBeTruthy();
+      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('running'), { timeout: 30_000 });
+    });
+  }
+
+  it('in the catalogue, where an entry needs uv: the same button, and the entry then says uv is there', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const harness = await headless(mirror, []);
+    await renderWithBridge(
+      harness,
+      <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />,
+      'zh-CN',
+    );
+    const entry = (await screen.findByRole('button', { name: '添加 时间与时区' })).closest('li')!;
+    expect(entry.textContent).toContain('这台电脑上没有 uv');
+    fireEvent.click(within(entry).getByRole('button', { name: '下载 uv' }));
+    await waitFor(() => expect(entry.textContent).toContain('已安装 uv'), { timeout: 30_000 });
+  });
+
+  it('says why a download failed, in the reader’s language, and offers it again', async () => {
+    mirror = await startRuntimeMirror({});
+    const harness = await headless(mirror, [uvx]);
+    const { store } = await renderWithBridge(harness, <ServersPage />, 'zh-CN');
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
+    const card = document.getElementById('server-time')!;
+    fireEvent.click(await within(card).findByRole('button', { name: '下载 uv' }));
+    expect(await within(card).findByText(/^无法下载 uv：/, {}, { timeout: 30_000 })).toBeTruthy();
+    expect(within(card).getByRole('button', { name: '下载 uv' })).toBeTruthy();
+  });
+});
