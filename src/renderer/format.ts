@@ -14,7 +14,8 @@ export function callDuration(call: { durationMs: number; confirmation?: { state:
 }
 
 export function formatDuration(ms: number): string {
-  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  // Hundredths of a millisecond are noise to a person: under one is said as such.
+  if (ms < 1) return '<1 ms';
   if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }

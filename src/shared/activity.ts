@@ -43,6 +43,8 @@ export interface ToolActivity {
   calls: number;
   failed: number;
   errorText: number;
+  /** Calls that ran and so have a time (a call held for a confirmation that never came did not). */
+  timed: number;
   p50: number;
   p95: number;
 }
@@ -55,7 +57,8 @@ export interface ActivitySummary {
   failed: number;
   /** Calls answered with an error message as their text (see `ActivityBucket.errorText`). */
   errorText: number;
-  /** Latency over every call of the range (ms); 0 without calls. */
+  /** Calls that ran (see `ToolActivity.timed`); the latency is theirs (ms), 0 without any. */
+  timed: number;
   p50: number;
   p95: number;
   /** One bucket per hour (a day) or per six hours (a week), oldest first. */
@@ -96,8 +99,12 @@ export function summarizeActivity(
   const from = to - RANGE_MS[range];
   const buckets: ActivityBucket[] = [];
   for (let start = from; start < to; start += bucketMs) buckets.push({ start, ok: 0, failed: 0, errorText: 0 });
-  const perTool = new Map<string, { tool: string; server: string; durations: number[]; failed: number; errorText: number }>();
+  const perTool = new Map<
+    string,
+    { tool: string; server: string; calls: number; durations: number[]; failed: number; errorText: number }
+  >();
   const durations: number[] = [];
+  let calls = 0;
   let failed = 0;
   let errorText = 0;
   for (const s of samples) {
@@ -112,10 +119,14 @@ export function summarizeActivity(
       bucket.errorText++;
       errorText++;
     } else bucket.ok++;
-    durations.push(s.durationMs);
+    calls++;
+    // A held call never ran: its 0 ms is no time.
+    const ran = s.outcome !== 'held';
+    if (ran) durations.push(s.durationMs);
     const key = `${s.server}\u0000${s.tool}`;
-    const entry = perTool.get(key) ?? { tool: s.tool, server: s.server, durations: [], failed: 0, errorText: 0 };
-    entry.durations.push(s.durationMs);
+    const entry = perTool.get(key) ?? { tool: s.tool, server: s.server, calls: 0, durations: [], failed: 0, errorText: 0 };
+    entry.calls++;
+    if (ran) entry.durations.push(s.durationMs);
     if (bad) entry.failed++;
     if (worded) entry.errorText++;
     perTool.set(key, entry);
@@ -128,9 +139,10 @@ export function summarizeActivity(
       return {
         tool: e.tool,
         server: e.server,
-        calls: e.durations.length,
+        calls: e.calls,
         failed: e.failed,
         errorText: e.errorText,
+        timed: e.durations.length,
         p50: quantile(e.durations, 0.5),
         p95: quantile(e.durations, 0.95),
       };
@@ -141,9 +153,10 @@ export function summarizeActivity(
     range,
     from,
     to,
-    calls: durations.length,
+    calls,
     failed,
     errorText,
+    timed: durations.length,
     p50: quantile(durations, 0.5),
     p95: quantile(durations, 0.95),
     buckets,

@@ -8,7 +8,7 @@ describe('how long a recorded call took, as History and the overview show it', (
     for (const state of ['waiting', 'denied', 'expired', 'withdrawn'] as const) {
       expect(callDuration({ durationMs: 0, confirmation: { state } })).toBe('');
     }
-    expect(callDuration({ durationMs: 0.4 })).toBe('0.40 ms');
+    expect(callDuration({ durationMs: 0.4 })).toBe('<1 ms');
     expect(callDuration({ durationMs: 1500, confirmation: { state: 'allowed' } })).toBe('1.50 s');
   });
 

@@ -44,6 +44,17 @@ describe('the activity summary', () => {
     expect(day.tools[0]).toMatchObject({ tool: 'weather', calls: 2, failed: 0, errorText: 1 });
   });
 
+  it('times only calls that ran: one held for a confirmation never ran and is no "0 ms" (the Activity page showed 0.00 ms)', () => {
+    const day = summarizeActivity(
+      [sample(0.1, 'weather', 100), sample(0.2, 'weather', 0, 'held'), sample(0.3, 'weather', 0, 'held'), sample(0.4, 'delete', 0, 'held')],
+      'day',
+      now,
+    );
+    expect(day).toMatchObject({ calls: 4, failed: 3, timed: 1, p50: 100 });
+    expect(day.tools.find((t) => t.tool === 'weather')).toMatchObject({ calls: 3, timed: 1, p50: 100 });
+    expect(day.tools.find((t) => t.tool === 'delete')).toMatchObject({ calls: 1, timed: 0 });
+  });
+
   it('counts a week in six-hour bars and leaves out what is older', () => {
     const week = summarizeActivity(samples, 'week', now);
     expect(week.buckets).toHaveLength(28);

@@ -111,9 +111,10 @@ export function ActivityPage() {
             </div>
             <div className="stat">
               <div className="stat-figure">
-                <span className="stat-label">{t('plain.typical')}</span> <span className="stat-value">{formatDuration(summary.p50)}</span>
+                <span className="stat-label">{t('plain.typical')}</span>{' '}
+                <span className="stat-value">{summary.timed ? formatDuration(summary.p50) : '—'}</span>
               </div>
-              <div className="small muted">{t('plain.slow', { time: formatDuration(summary.p95) })}</div>
+              <div className="small muted">{t('plain.slow', { time: summary.timed ? formatDuration(summary.p95) : '—' })}</div>
             </div>
           </section>
           <section className="card">
@@ -154,8 +155,8 @@ export function ActivityPage() {
                       {summary.errorText > 0 ? (
                         <td className={`num${row.errorText > 0 ? ' warn-text' : ''}`}>{row.errorText.toLocaleString(language)}</td>
                       ) : null}
-                      <td className="num nowrap">{formatDuration(row.p50)}</td>
-                      <td className="num nowrap">{formatDuration(row.p95)}</td>
+                      <td className="num nowrap">{row.timed ? formatDuration(row.p50) : '—'}</td>
+                      <td className="num nowrap">{row.timed ? formatDuration(row.p95) : '—'}</td>
                     </tr>
                   ))}
                 </tbody>
