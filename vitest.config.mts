@@ -40,7 +40,6 @@ const UNIT = [
   'test/main/core/catalogue/cache-dir.test.ts',
   'test/main/core/local-server/{add-to-client,secret-files}.test.ts',
   'test/main/core/{login-shell-path,preferences}.test.ts',
-  'test/main/core/web/web-ui-server.test.ts',
   'test/main/electron/{app-main,login-item,runtime-lockdown,tray,wake-watch}.test.ts',
   'test/packaging/{engines,workflows}.test.ts',
   'test/renderer/{activity-chart,bridge-store,dialog-footer,local-server-tokens,masked-values,server-editor}.test.{ts,tsx}',

@@ -1,7 +1,22 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 
-/** The parent of `pid`, asked of `ps` once (undefined when it cannot be told). */
+/**
+ * The parent of `pid` (undefined when it cannot be told): on Linux read from /proc, which cannot
+ * time out (`ps` could on a busy machine, and the bridge then never noticed npx leave); elsewhere
+ * asked of `ps` once.
+ */
 function parentOf(pid: number): number | undefined {
+  if (process.platform === 'linux') {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The name (field 2) is in parentheses and may hold spaces: the parent is the second field after its last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
+    } catch {
+      // No /proc (a locked-down container): ask ps.
+    }
+  }
   try {
     const ppid = Number(
       execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], {

@@ -29,6 +29,14 @@ async function servingBridge(command?: string[], env: NodeJS.ProcessEnv = {}) {
   return { run, pids, session };
 }
 
+/** A folder holding a `ps` that fails when asked for one process's parent (`ps -o ppid= -p PID`), and runs the real one otherwise. */
+function psWithoutParents(): string {
+  const dir = h.tempDir();
+  const real = execFileSync('sh', ['-c', 'command -v ps'], { encoding: 'utf8' }).trim();
+  fs.writeFileSync(path.join(dir, 'ps'), `#!/bin/sh\nif [ "$1 $2" = "-o ppid=" ]; then exit 1; fi\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  return dir;
+}
+
 /** Every process with its parent and command line (POSIX `ps`). */
 function processes(): { pid: number; ppid: number; args: string }[] {
   return execFileSync('ps', ['-A', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
@@ -54,7 +62,10 @@ async function expectEcho(session: FakeSession, text: string): Promise<void> {
 
 describe('stopping the headless bridge leaves nothing behind', () => {
   it('stops every server when the package manager that launched it goes away without passing SIGTERM on', async () => {
-    const { run, pids } = await servingBridge([process.execPath, WRAPPER, process.execPath, BIN]);
+    // On Linux, with a ps that cannot say a process's parent (as one that timed out on a busy machine):
+    // the bridge then watched only the shell, which outlives the wrapper, and never stopped.
+    const env = process.platform === 'linux' ? { PATH: `${psWithoutParents()}${path.delimiter}${process.env.PATH ?? ''}` } : {};
+    const { run, pids } = await servingBridge([process.execPath, WRAPPER, process.execPath, BIN], env);
     const shellPid = Number(/wrapper: shell pid (\d+)/.exec(run.stdout())?.[1]);
     const bridgePid = Number(/xiaozhi-tray \S+ \(pid (\d+)\), config/.exec(run.stdout())?.[1]);
     expect(bridgePid).not.toBe(shellPid);

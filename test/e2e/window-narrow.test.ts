@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
-import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { closeAll, haveChromium, openWindow, startHomeWindowBridge, type WindowBridge } from '../helpers/headless-window';
 import { goTo, setLook } from '../helpers/window-pages';
 
 /** The window at 800 px in each language (the page bar), and the activity chart's legend, in Chromium. */
@@ -23,25 +23,11 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-narrow-'));
     xiaozhi = await FakeXiaozhi.start();
-    const config = path.join(work, 'xiaozhi-tray.json');
-    fs.writeFileSync(
-      config,
-      JSON.stringify({
-        endpoints: [{ id: 'home', name: 'home', url: xiaozhi.url() }],
-        servers: [
-          { name: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE] },
-          // A failed server puts its mark beside "Servers" in the page bar.
-          { name: 'crashy', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(1)'] },
-        ],
-        ui: { language: 'en' },
-      }),
-    );
-    bridge = await startWindowBridge(config, {
-      HOME: work,
-      XDG_CONFIG_HOME: path.join(work, '.config'),
-      XDG_CACHE_HOME: path.join(work, '.cache'),
-      XIAOZHI_TRAY_REGISTRY_URL: 'http://127.0.0.1:9/',
-    });
+    bridge = await startHomeWindowBridge(work, xiaozhi.url(), [
+      { name: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE] },
+      // A failed server puts its mark beside "Servers" in the page bar.
+      { name: 'crashy', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(1)'] },
+    ]);
     const session = await xiaozhi.connection(0);
     await session.initialize();
     await session.listAllTools();

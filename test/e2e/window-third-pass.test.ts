@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
-import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { closeAll, haveChromium, openWindow, startHomeWindowBridge, type WindowBridge } from '../helpers/headless-window';
 
 /** The window in Chromium: its layout at the sizes the screenshots check (1100×720, 800×600), and the keyboard. */
 let xiaozhi: FakeXiaozhi;
@@ -20,29 +20,15 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-layout-'));
     xiaozhi = await FakeXiaozhi.start();
-    const config = path.join(work, 'xiaozhi-tray.json');
-    fs.writeFileSync(
-      config,
-      JSON.stringify({
-        endpoints: [{ id: 'home', name: 'home', url: xiaozhi.url() }],
-        servers: [
-          { name: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE] },
-          {
-            name: 'crashy',
-            transport: 'stdio',
-            command: process.execPath,
-            args: ['-e', "process.stderr.write('Traceback (most recent call last):\\nValueError: missing API key\\n'); process.exit(1)"],
-          },
-        ],
-        ui: { language: 'en' },
-      }),
-    );
-    bridge = await startWindowBridge(config, {
-      HOME: work,
-      XDG_CONFIG_HOME: path.join(work, '.config'),
-      XDG_CACHE_HOME: path.join(work, '.cache'),
-      XIAOZHI_TRAY_REGISTRY_URL: 'http://127.0.0.1:9/',
-    });
+    bridge = await startHomeWindowBridge(work, xiaozhi.url(), [
+      { name: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE] },
+      {
+        name: 'crashy',
+        transport: 'stdio',
+        command: process.execPath,
+        args: ['-e', "process.stderr.write('Traceback (most recent call last):\\nValueError: missing API key\\n'); process.exit(1)"],
+      },
+    ]);
     ({ browser, page } = await openWindow(bridge.url, 720, { width: 1100 }));
   }, 60_000);
 

@@ -47,6 +47,21 @@ export async function startWindowBridge(
   };
 }
 
+/**
+ * A window bridge serving `url` as the endpoint "home" with `servers`, in English, from a config in
+ * `work` that is also its home (its config and cache folders inside), the online catalogue unreachable.
+ */
+export async function startHomeWindowBridge(work: string, url: string, servers: Record<string, unknown>[]): Promise<WindowBridge> {
+  const config = path.join(work, 'xiaozhi-tray.json');
+  fs.writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'home', name: 'home', url }], servers, ui: { language: 'en' } }));
+  return startWindowBridge(config, {
+    HOME: work,
+    XDG_CONFIG_HOME: path.join(work, '.config'),
+    XDG_CACHE_HOME: path.join(work, '.cache'),
+    XIAOZHI_TRAY_REGISTRY_URL: 'http://127.0.0.1:9/',
+  });
+}
+
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({

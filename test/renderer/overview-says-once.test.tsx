@@ -3,8 +3,8 @@ import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { OverviewPage } from '../../src/renderer/pages/overview-page';
+import { bigBridge } from '../helpers/big-bridge';
 import { makeBridge, patientConnection, withEndpointTeardown } from '../helpers/bridge-harness';
-import { catalogServer } from '../helpers/catalogs';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
 import { waitFor } from '../helpers/wait';
@@ -36,18 +36,7 @@ describe('the overview says each thing once, and does not contradict itself', ()
   });
 
   it('says xiaozhi searches first beside the count it read, not in the endpoint’s card', async () => {
-    const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
-    const harness = (ctx.harness = makeBridge(
-      {
-        connection: patientConnection,
-        endpoints: [{ id: 'e1', name: '家里', url: xiaozhi.url() }],
-        servers: [catalogServer('github'), catalogServer('weather')],
-      },
-      undefined,
-      { defaultToolMode: 'auto' },
-    ));
-    harness.bridge.start();
-    await harness.bridge.whenServersSettled();
+    const { xiaozhi, ...harness } = await bigBridge(ctx);
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
     const session = await xiaozhi.connection(0);
     await session.initialize();

@@ -6,37 +6,16 @@ import { BudgetSettings } from '../../src/renderer/components/budget-settings';
 import { EndpointsPage } from '../../src/renderer/pages/endpoints-page';
 import { draftFromServer, serverFromDraft } from '../../src/renderer/pages/server-form';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
-import { defaultSetTools, type Harness, makeBridge, patientConnection, withEndpointTeardown } from '../helpers/bridge-harness';
-import { catalogServer } from '../helpers/catalogs';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { bigBridge } from '../helpers/big-bridge';
+import { defaultSetTools, withEndpointTeardown } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 
 const ctx = withEndpointTeardown(afterEach);
 afterEach(cleanup);
 
-/**
- * A bridge serving 73 tools to one endpoint (github's and weather's 71, and its own task_status and
- * cancel_task, served whenever an endpoint is configured): well over the default budget of 25.
- */
-async function bigBridge(): Promise<Harness> {
-  const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
-  const harness = (ctx.harness = makeBridge(
-    {
-      connection: patientConnection,
-      endpoints: [{ id: 'e1', name: '家里', url: xiaozhi.url() }],
-      servers: [catalogServer('github'), catalogServer('weather')],
-    },
-    undefined,
-    { defaultToolMode: 'auto' },
-  ));
-  harness.bridge.start();
-  await harness.bridge.whenServersSettled();
-  return harness;
-}
-
 describe('the endpoint budget and router mode', () => {
   it('searches by itself past the budget, said in one sentence; every tool on request is warned of; pins tools', async () => {
-    const h = await bigBridge();
+    const h = await bigBridge(ctx);
     await renderWithBridge(h, <EndpointsPage />);
     // The default: no warning, one plain sentence, the numbers behind "Details".
     expect(await screen.findByText('You have many tools, so xiaozhi searches for the right one first, then calls it.')).toBeTruthy();
@@ -73,14 +52,14 @@ describe('the endpoint budget and router mode', () => {
   });
 
   it('says the same in Chinese, without jargon', async () => {
-    const h = await bigBridge();
+    const h = await bigBridge(ctx);
     await renderWithBridge(h, <EndpointsPage />, 'zh-CN');
     expect(await screen.findByText('工具较多，小智会先搜索再调用。')).toBeTruthy();
     expect(screen.queryByText('超出预算')).toBeNull();
   });
 
   it('shows what the model sees, and lets the user try the search', async () => {
-    const h = await bigBridge();
+    const h = await bigBridge(ctx);
     await h.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'router' });
     await renderWithBridge(h, <EndpointsPage />, 'zh-CN');
     fireEvent.click(await screen.findByRole('button', { name: '模型看到的内容' }));
@@ -99,7 +78,7 @@ describe('the endpoint budget and router mode', () => {
   });
 
   it('a bigger budget in Settings removes the warning', async () => {
-    const h = await bigBridge();
+    const h = await bigBridge(ctx);
     await h.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'all' });
     await h.bridge.api.updatePreferences({ limits: { ...(await h.bridge.api.getSettings()).limits, maxMessageBytes: 16384 } });
     await renderWithBridge(
@@ -129,7 +108,7 @@ describe('the endpoint budget and router mode', () => {
 
 describe('tool description overrides', () => {
   it('edits a description in the Tools page; the model and the search both use it; reset restores it', async () => {
-    const h = await bigBridge();
+    const h = await bigBridge(ctx);
     const { toasts } = await renderWithBridge(h, <ToolsPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Edit the description of get_sun_moon' }));
     const dialog = await screen.findByRole('dialog', { name: 'Description of get_sun_moon' });

@@ -80,9 +80,11 @@ describe('child servers: supervision', () => {
   it('restarts a server that crashed while a process it started still holds its stdout open', async () => {
     // A helper that inherited the server's stdio (a subprocess started without redirecting its
     // output) keeps the pipe open after the server dies: the bridge must not wait for it to close.
+    // Unreferenced, so that the wrapper ends with the fixture at the test's stop (else each stop waits out the stop grace).
     const pidFile = tempFile('orphan');
     const wrapper = [
       `const helper = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'inherit' });`,
+      'helper.unref();',
       `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(helper.pid));`,
       `import(${JSON.stringify(pathToFileURL(FIXTURE).href)});`,
     ].join('\n');

@@ -57,6 +57,7 @@ async function servedAgain(timeoutMs: number): Promise<void> {
   while (Date.now() < deadline) {
     last = await xiaozhiHears();
     if (last === 'fx: hi') return;
+    // Between two device sessions (each one the relay logs): a pace, not a wait for an outcome.
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`xiaozhi still hears "${last}"\n${logText(harness!.logBook)}\n${relay!.log.join('\n')}`);
@@ -136,6 +137,7 @@ describe('another program takes the endpoint', () => {
     // They settle: one holds the endpoint, the other waits and says who holds it; xiaozhi is served.
     await servedAgain(15_000);
     const settled = relay.toolSockets.length;
+    // No event marks a loop that does not happen: watch a span of ten relay checks (RELAY_CHECK_MS) for one.
     await new Promise((resolve) => setTimeout(resolve, scaled(4000)));
     expect(
       relay.toolSockets.length - settled,
@@ -200,7 +202,8 @@ describe('another program takes the endpoint', () => {
       taker.close();
       await relay.whenRegistered(false);
       const made = relay.toolSockets.length;
-      // Several of its looks later, it has not taken the endpoint back.
+      // Several of its looks later, it has not taken the endpoint back. A fixed span, scaled: these looks
+      // ask no one (the copy that outranks it is alive), so there is no event to wait for.
       await new Promise((resolve) => setTimeout(resolve, scaled(3000)));
       expect(relay.toolSockets.length - made, logText(harness.logBook)).toBe(0);
       expect(harness.bridge.state().endpoints[0]?.state).toBe('waiting');
