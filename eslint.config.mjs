@@ -12,7 +12,18 @@ const layer = (files, patterns, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'bench/results/**', 'test-results/**', '.conformance/**', 'test/fixtures/.built/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'bench/results/**',
+      'test-results/**',
+      '.conformance/**',
+      'test/fixtures/.built/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   // Imports in one order everywhere (packages, then ours by distance), fixed by `eslint --fix`: a diff shows what was
   // added, not a shuffle.
