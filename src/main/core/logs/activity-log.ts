@@ -115,13 +115,7 @@ interface ReadSoFar {
 
 /** The file's lines from where `from` stopped (from the start when it is another file); undefined when there is none. */
 function readLines(file: string, from: ReadSoFar | undefined, names = new Map<string, string>()): ReadSoFar | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return whileOpen(file, (fd) => {
     const stat = fs.fstatSync(fd);
     const identity = `${stat.ino}:${stat.birthtimeMs}`;
     const read = from?.identity === identity && from.end <= stat.size ? from : { identity, end: 0, samples: [], names };
@@ -136,6 +130,19 @@ function readLines(file: string, from: ReadSoFar | undefined, names = new Map<st
     });
     if (!sorted) read.samples = byTime(samples);
     return read;
+  });
+}
+
+/** What `use` makes of the file open for reading; undefined when it is missing or unreadable. */
+function whileOpen<T>(file: string, use: (fd: number) => T): T | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return use(fd);
   } catch {
     return undefined;
   } finally {
@@ -203,23 +210,13 @@ function appendLines(file: string, samples: ActivitySample[]): { written: number
 
 /** The time of the file's first sample (its oldest, but for another copy's late batch); undefined when unreadable. */
 function firstTime(file: string): number | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return whileOpen(file, (fd) => {
     const head = Buffer.alloc(1024);
     const n = fs.readSync(fd, head, 0, head.length, 0);
     const newline = head.indexOf(NEWLINE);
     if (newline === -1 || newline >= n) return undefined;
     return readLine(head.toString('utf8', 0, newline), new Map())?.time;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 /**
