@@ -235,7 +235,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     const dir = h.tempDir();
     const stats = await inChinese(['stats', '--dir', dir]);
     expect(stats.out).toBe(
-      `还没有记录到调用（${path.join(dir, 'activity.json')}）。桥接运行时才会记录调用：xiaozhi-tray run --config FILE。\n`,
+      `还没有记录到调用（${path.join(dir, 'activity.jsonl')}）。桥接运行时才会记录调用：xiaozhi-tray run --config FILE。\n`,
     );
     const connect = await inChinese(['connect'], { XIAOZHI_TRAY_STATE_DIR: dir });
     expect(connect.code).toBe(1);

@@ -31,7 +31,7 @@ describe('xiaozhi-tray stats', () => {
 
     const json = await h.finished(['stats', '--json', '--range', 'week'], { env });
     const parsed = JSON.parse(json.out) as { file: string; ranges: { range: string; calls: number; tools: { tool: string }[] }[] };
-    expect(parsed.file).toBe(path.join(state, 'activity.json'));
+    expect(parsed.file).toBe(path.join(state, 'activity.jsonl'));
     expect(parsed.ranges).toHaveLength(1);
     expect(parsed.ranges[0]).toMatchObject({ range: 'week', calls: 2 });
   });

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import { stringOption } from '../../main/core/command-line/args';
 import { appStateDir } from '../../main/core/local-server/state-file';
-import { ACTIVITY_FILE_NAME, readActivityFile } from '../../main/core/logs/activity-log';
+import { ACTIVITY_FILE_NAME, readActivity } from '../../main/core/logs/activity-log';
 import { type ActivityRange, type ActivitySummary, bucketCalls, summarizeActivity } from '../../shared/activity';
 import type { Translate } from '../../shared/i18n/translate';
 import { type Command, JSON_OPTION } from '../command';
@@ -51,7 +51,7 @@ export const statsCommand: Command = {
   run: async (args, ctx) => {
     const dir = stringOption(args, 'dir') ?? appStateDir({ platform: ctx.platform, env: ctx.env });
     const file = path.join(dir, ACTIVITY_FILE_NAME);
-    const samples = readActivityFile(file);
+    const samples = readActivity(file);
     const only = stringOption(args, 'range') as ActivityRange | undefined;
     const now = Date.now();
     const summaries = (only ? [only] : (['day', 'week'] as const)).map((range) => summarizeActivity(samples, range, now));

@@ -145,7 +145,7 @@ export const cliEn = {
   'cli.service.opt.fetch-runtimes': 'install: passed on to run (fetch Node.js or uv for servers that need them)',
   'cli.service.opt.tool-mode': 'install: passed on to run (auto, all or router)',
   'cli.stats.details':
-    'Reads activity.json, which a running bridge (headless or the desktop app) updates a few seconds after each call and keeps for a week. Arguments and results are never kept.',
+    'Reads activity.jsonl, which a running bridge (headless or the desktop app) updates a few seconds after each call and keeps for a week. Arguments and results are never kept.',
   'cli.config.createWith': 'Create one with:',
   'cli.config.orEmpty': 'or start from an empty config (no endpoint, no servers) and add them in the web UI (run --ui):',
   'cli.config.line': 'line {line}, column {column}',

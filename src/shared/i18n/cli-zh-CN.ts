@@ -140,7 +140,7 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.service.opt.allow-env': 'install：原样传给 run（允许其他应用的配置在 stdio 服务器的 env 之外填入 ${env:NAME}）',
   'cli.service.opt.fetch-runtimes': 'install：传给 run（为需要的服务下载 Node.js 或 uv）',
   'cli.service.opt.tool-mode': 'install：原样传给 run（auto、all 或 router）',
-  'cli.stats.details': '读取 activity.json，正在运行的桥接（命令行或桌面应用）会在每次调用几秒后更新它，并保留一周。参数和结果从不保存。',
+  'cli.stats.details': '读取 activity.jsonl，正在运行的桥接（命令行或桌面应用）会在每次调用几秒后更新它，并保留一周。参数和结果从不保存。',
   'cli.config.createWith': '可以这样创建一份：',
   'cli.config.orEmpty': '或者从一份空配置开始（没有接入点和服务器），再到网页界面（run --ui）里添加：',
   'cli.config.line': '第 {line} 行第 {column} 列',

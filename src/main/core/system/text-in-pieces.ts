@@ -37,3 +37,31 @@ export function writeTextInPieces(fd: number, text: string): void {
     start = end;
   }
 }
+
+const NEWLINE = 0x0a;
+
+/**
+ * The complete lines of an open file from byte `from` on, read 64 KB at a time (the rule above),
+ * each handed to `onLine` without its newline. A last line without its newline (being written, or
+ * torn by a crash) is not handed over. Returns the byte after the last complete line: where to read
+ * from next time.
+ */
+export function readLinesInPieces(fd: number, from: number, onLine: (line: string) => void): number {
+  const piece = Buffer.allocUnsafeSlow(PIECE_BYTES);
+  let position = from;
+  // The start of a line that runs past a piece (rare: lines are short).
+  let carried: Buffer | undefined;
+  let end = from;
+  for (let n; (n = fs.readSync(fd, piece, 0, PIECE_BYTES, position)) > 0; position += n) {
+    let start = 0;
+    for (let newline; (newline = piece.indexOf(NEWLINE, start)) !== -1 && newline < n; start = newline + 1) {
+      if (carried) {
+        onLine(Buffer.concat([carried, piece.subarray(start, newline)]).toString('utf8'));
+        carried = undefined;
+      } else onLine(piece.toString('utf8', start, newline));
+      end = position + newline + 1;
+    }
+    if (start < n) carried = carried ? Buffer.concat([carried, piece.subarray(start, n)]) : Buffer.from(piece.subarray(start, n));
+  }
+  return end;
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { ACTIVITY_FILE_NAME, ActivityLog, readActivityFile } from '../../../../src/main/core/logs/activity-log';
+import { ACTIVITY_FILE_NAME, ActivityLog, OLD_ACTIVITY_FILE_NAME, readOldActivityFile } from '../../../../src/main/core/logs/activity-log';
 import { MAX_ACTIVITY_SAMPLES } from '../../../../src/shared/activity';
 import { fixtureServer, type Harness, makeBridge } from '../../../helpers/bridge-harness';
 
@@ -60,14 +60,14 @@ describe('the activity kept across restarts', () => {
     },
   );
 
-  it('reads a damaged file as what it can: bad samples skipped, old ones dropped, a non-JSON file as none', () => {
-    const file = path.join(temp(), ACTIVITY_FILE_NAME);
+  it('reads a damaged file of the earlier version as what it can: bad samples skipped, old ones dropped, a non-JSON file as none', () => {
+    const file = path.join(temp(), OLD_ACTIVITY_FILE_NAME);
     const now = Date.now();
     const good = { time: now - 1000, tool: 't', server: 's', caller: 'ui', outcome: 'ok', durationMs: 3 };
     fs.writeFileSync(file, JSON.stringify({ samples: [good, { time: 'x' }, null, { ...good, time: now - 30 * 24 * 3600_000 }] }));
-    expect(readActivityFile(file, now)).toEqual([good]);
+    expect(readOldActivityFile(file, now)).toEqual([good]);
     fs.writeFileSync(file, '{ not json');
-    expect(readActivityFile(file, now)).toEqual([]);
+    expect(readOldActivityFile(file, now)).toEqual([]);
   });
 
   it('stays bounded however many calls come in', () => {
@@ -76,28 +76,5 @@ describe('the activity kept across restarts', () => {
     for (let i = 0; i < MAX_ACTIVITY_SAMPLES * 2; i++)
       log.add({ time: now - 1000 + i / 1000, originalTool: 't', server: 's', caller: 'ui', outcome: 'ok', durationMs: 1 });
     expect(log.list(now + 1000).length).toBe(MAX_ACTIVITY_SAMPLES);
-  });
-  it("two copies of the app sharing a data folder keep both their calls (the last to write used to drop the other's)", () => {
-    const file = path.join(temp(), ACTIVITY_FILE_NAME);
-    const first = new ActivityLog(file);
-    const second = new ActivityLog(file);
-    const call = (tool: string, time: number) => ({
-      time,
-      originalTool: tool,
-      server: 's',
-      caller: 'xiaozhi',
-      outcome: 'ok' as const,
-      durationMs: 1,
-    });
-    const now = Date.now();
-    first.add(call('from_first', now - 3000));
-    first.flush();
-    second.add(call('from_second', now - 2000));
-    second.flush();
-    first.add(call('first_again', now - 1000));
-    first.flush();
-    expect(readActivityFile(file).map((s) => s.tool)).toEqual(['from_first', 'from_second', 'first_again']);
-    // What a copy shows includes what the other wrote, once it has written again.
-    expect(first.list().map((s) => s.tool)).toEqual(['from_first', 'from_second', 'first_again']);
   });
 });
