@@ -5,7 +5,7 @@ import { ACTIVITY_KEEP_MS, type ActivitySample, MAX_ACTIVITY_SAMPLES } from '../
 import type { CallRecord } from '../../../shared/status';
 import { CallOutcomeSchema } from '../../../shared/status';
 import { startAtomicWrite } from '../system/atomic-write';
-import { readLinesInPieces, readTextInPieces } from '../system/text-in-pieces';
+import { copyInPieces, readLinesInPieces, readTextInPieces } from '../system/text-in-pieces';
 
 /** One sample a line, appended to: a call never rewrites the file. */
 export const ACTIVITY_FILE_NAME = 'activity.jsonl';
@@ -208,6 +208,37 @@ function appendLines(file: string, samples: ActivitySample[]): { written: number
   }
 }
 
+/**
+ * The byte where the lines to keep start: the newest MAX within the keep period, each line's time
+ * read from its start as `asLine` writes it (a line that is no sample counts as old). Undefined
+ * when the file cannot be read.
+ */
+function keptFrom(file: string, now: number): number | undefined {
+  return whileOpen(file, (fd) => {
+    const starts: number[] = [];
+    const times: number[] = [];
+    let start = 0;
+    readLinesInPieces(fd, 0, (line, next) => {
+      starts.push(start);
+      times.push(lineTime(line));
+      start = next;
+    });
+    const oldest = now - ACTIVITY_KEEP_MS;
+    let first = Math.max(0, times.length - MAX_ACTIVITY_SAMPLES);
+    while (first < times.length && (times[first] ?? 0) <= oldest) first++;
+    return first < starts.length ? (starts[first] ?? start) : start;
+  });
+}
+
+const TIME_PREFIX = '{"time":';
+
+/** A line's time without parsing the line (0 when it does not start as `asLine` writes). */
+function lineTime(line: string): number {
+  if (!line.startsWith(TIME_PREFIX)) return 0;
+  const time = Number(line.slice(TIME_PREFIX.length, line.indexOf(',', TIME_PREFIX.length)));
+  return Number.isFinite(time) ? time : 0;
+}
+
 /** The time of the file's first sample (its oldest, but for another copy's late batch); undefined when unreadable. */
 function firstTime(file: string): number | undefined {
   return whileOpen(file, (fd) => {
@@ -335,11 +366,16 @@ export class ActivityLog {
    */
   private compact(now: number): void {
     if (!this.file || !this.oldFile) return;
+    const file = this.file;
     const oldFile = this.oldFile;
     const hadOld = fs.existsSync(oldFile);
-    const samples = readBoth(this.file, oldFile, now);
     this.read = undefined;
-    const write = startAtomicWrite(this.file, samples.map(asLine).join(''), { private: true });
+    // Usually there is no earlier file: the lines kept are copied as bytes, never parsed into 20,000 objects and
+    // one big string (that peak, a few times a week, stayed resident as the idle cost did).
+    const kept = hadOld ? undefined : keptFrom(file, now);
+    const write = kept
+      ? startAtomicWrite(file, (target) => whileOpen(file, (source) => copyInPieces(source, kept, target)), { private: true })
+      : startAtomicWrite(file, readBoth(file, oldFile, now).map(asLine).join(''), { private: true });
     const removeOld = () => hadOld && fs.rmSync(oldFile, { force: true });
     const { inPlace } = write;
     if (inPlace) removeOld();

@@ -57,7 +57,7 @@ export interface AtomicWrite {
  * retried later, on timers, never by blocking the thread (Electron's main process, the headless
  * bridge's event loop) while it waits.
  */
-export function startAtomicWrite(file: string, text: string, options: WriteOptions = {}): AtomicWrite {
+export function startAtomicWrite(file: string, text: string | ((fd: number) => void), options: WriteOptions = {}): AtomicWrite {
   let target = file;
   try {
     target = fs.realpathSync(file);
@@ -80,7 +80,9 @@ export function startAtomicWrite(file: string, text: string, options: WriteOptio
   const handle = fs.openSync(temp, 'w', 0o600);
   try {
     if (process.platform !== 'win32') fs.fchmodSync(handle, mode);
-    writeTextInPieces(handle, text);
+    // A function writes the content itself (copied from another file, never held as one string).
+    if (typeof text === 'string') writeTextInPieces(handle, text);
+    else text(handle);
     fs.fsyncSync(handle);
   } catch (error) {
     fs.closeSync(handle);

@@ -42,11 +42,11 @@ const NEWLINE = 0x0a;
 
 /**
  * The complete lines of an open file from byte `from` on, read 64 KB at a time (the rule above),
- * each handed to `onLine` without its newline. A last line without its newline (being written, or
+ * each handed to `onLine` without its newline (with the byte after it). A last line without its newline (being written, or
  * torn by a crash) is not handed over. Returns the byte after the last complete line: where to read
  * from next time.
  */
-export function readLinesInPieces(fd: number, from: number, onLine: (line: string) => void): number {
+export function readLinesInPieces(fd: number, from: number, onLine: (line: string, next: number) => void): number {
   const piece = Buffer.allocUnsafeSlow(PIECE_BYTES);
   let position = from;
   // The start of a line that runs past a piece (rare: lines are short).
@@ -55,13 +55,20 @@ export function readLinesInPieces(fd: number, from: number, onLine: (line: strin
   for (let n; (n = fs.readSync(fd, piece, 0, PIECE_BYTES, position)) > 0; position += n) {
     let start = 0;
     for (let newline; (newline = piece.indexOf(NEWLINE, start)) !== -1 && newline < n; start = newline + 1) {
-      if (carried) {
-        onLine(Buffer.concat([carried, piece.subarray(start, newline)]).toString('utf8'));
-        carried = undefined;
-      } else onLine(piece.toString('utf8', start, newline));
       end = position + newline + 1;
+      if (carried) {
+        onLine(Buffer.concat([carried, piece.subarray(start, newline)]).toString('utf8'), end);
+        carried = undefined;
+      } else onLine(piece.toString('utf8', start, newline), end);
     }
     if (start < n) carried = carried ? Buffer.concat([carried, piece.subarray(start, n)]) : Buffer.from(piece.subarray(start, n));
   }
   return end;
+}
+
+/** Copies an open file's bytes from `from` to its end (as it is while copying) into another, 64 KB at a time. */
+export function copyInPieces(source: number, from: number, target: number): void {
+  const piece = Buffer.allocUnsafeSlow(PIECE_BYTES);
+  for (let n, position = from; (n = fs.readSync(source, piece, 0, PIECE_BYTES, position)) > 0; position += n)
+    for (let done = 0; done < n;) done += fs.writeSync(target, piece, done, n - done);
 }
