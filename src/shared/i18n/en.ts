@@ -711,6 +711,8 @@ export const en = {
   'problem.server.registryUnreachable': 'Could not reach the package registry ({host}).',
   'problem.server.registryUnreachable.hint':
     'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
+  'problem.server.registryUnreachable.hint.mirror':
+    'The download source in use ({source}) cannot be reached now: switch to the official sources or a custom mirror in Settings → Download sources, or check the network and proxy settings.',
   'problem.server.runtimeDownloadFailed': '{runtime} could not be fetched: {reason}',
   'problem.server.runtimeDownloadFailed.reason.tooBig':
     '{runtime} could not be fetched: {host} sent more than the {megabytes} MB that {runtime} {version} is, so it cannot be that file. What came was deleted.',

@@ -677,6 +677,8 @@ export const zhCN: Record<keyof typeof en, string> = {
     '无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 {runtime} 下载到它的缓存文件夹。在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像（或在配置中设置 "mirrors": { "preset": "china" }）。也可以自己从国内镜像安装：{installChina}',
   'problem.server.registryUnreachable': '无法连接软件包仓库（{host}）。',
   'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
+  'problem.server.registryUnreachable.hint.mirror':
+    '正在使用的下载源（{source}）现在连不上：请在“设置 → 下载源”中换成官方源或自定义镜像，或检查网络和代理设置。',
   'problem.server.runtimeDownloadFailed': '无法下载 {runtime}：{reason}',
   'problem.server.runtimeDownloadFailed.reason.tooBig':
     '无法下载 {runtime}：{host} 发送的数据超过了 {runtime} {version} 的大小 {megabytes} MB，不可能是这个文件。已下载的部分已删除。',

@@ -506,7 +506,8 @@ export class ChildServer extends SupervisedServer {
     const s = this.settings;
     // npx or uvx that could not download the package: the network (or a mirror) is the cause, not the program.
     const offline = s.transport === 'stdio' ? registryUnreachable(this.stderr.lines()) : undefined;
-    if (offline) return { problem: offline };
+    // With a mirror chosen, the one out of reach is likely it: the advice names it rather than say to choose it.
+    if (offline) return { problem: { ...offline, params: { ...offline.params, ...this.mirrorInUse() } } };
     if (s.transport === 'stdio' && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       const exit = this.exit;
       const said = this.errorLineOf(exit);

@@ -51,3 +51,36 @@ describe.skipIf(process.platform === 'win32')("a start that times out names the 
     expect(problemMessage(translator('zh-CN'), cause, undefined)?.hint).toBe('首次运行可能仍在下载依赖：请重试，或查看其输出。');
   });
 });
+
+/** A PATH whose `npx` fails as npm does when its registry's name does not resolve. */
+function pathWithOfflineNpx(host: string): string {
+  const dir = tempDir();
+  const npx = path.join(dir, 'npx');
+  const lines = [
+    'npm error code ENOTFOUND',
+    `npm error network request to https://${host}/@modelcontextprotocol%2fserver-memory failed, reason: getaddrinfo ENOTFOUND ${host}`,
+  ];
+  fs.writeFileSync(npx, `#!${process.execPath}\nconsole.error(${JSON.stringify(lines.join('\n'))});\nprocess.exit(1);\n`, { mode: 0o755 });
+  return `${dir}${path.delimiter}${process.env.PATH ?? ''}`;
+}
+
+describe.skipIf(process.platform === 'win32')('a registry out of reach, with the mainland China mirror already chosen', () => {
+  it('does not advise choosing the mirror in use: it names it and says to switch (a walkthrough went in that circle)', async () => {
+    harness = makeBridge(
+      {
+        mirrors: { preset: 'china' },
+        servers: [{ name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }],
+      },
+      { startTimeoutMs: 5000, installTimeoutMs: 5000, restartBaseMs: 600_000, restartMaxMs: 600_000, stopGraceMs: 500 },
+      { env: { ...process.env, PATH: pathWithOfflineNpx('registry.npmmirror.com') } },
+    );
+    harness.bridge.start();
+    const server = () => harness!.bridge.state().servers[0]!;
+    await waitFor(() => server().lastErrorCause?.code === 'server.registryUnreachable', 10_000, 'the registry failure');
+    for (const language of ['en', 'zh-CN'] as const) {
+      const hint = problemMessage(translator(language), server().lastErrorCause, undefined)?.hint ?? '';
+      expect(hint).toContain('registry.npmmirror.com');
+      expect(hint).not.toMatch(language === 'en' ? /choose the mainland China mirror/ : /选择中国大陆镜像/);
+    }
+  });
+});
