@@ -1233,6 +1233,7 @@ export const en = {
   'list.separator': ', ',
   'xiaozhi.label': 'Is xiaozhi working?',
   'xiaozhi.working': 'Xiaozhi is connected · it has read {count, plural, one {# tool} other {# tools}}',
+  'xiaozhi.workingSearch': 'Xiaozhi is connected · it can use {count, plural, one {# tool} other {# tools}}',
   'xiaozhi.onlyOwnTools': 'Xiaozhi is connected · no server gives it tools yet',
   'xiaozhi.notRead': 'Xiaozhi is connected, but has not read the tools yet',
   'xiaozhi.connecting': 'Connecting to xiaozhi…',

@@ -1169,6 +1169,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'list.separator': '、',
   'xiaozhi.label': '小智是否正常工作',
   'xiaozhi.working': '小智已连接 · 已读取 {count} 个工具',
+  'xiaozhi.workingSearch': '小智已连接 · 能用 {count} 个工具',
   'xiaozhi.onlyOwnTools': '小智已连接 · 还没有服务为它提供工具',
   'xiaozhi.notRead': '小智已连接，但还没有读取工具',
   'xiaozhi.connecting': '正在连接小智…',
