@@ -235,6 +235,22 @@ describe('child servers: supervision', () => {
     expect(harness.bridge.state().servers.every((s) => s.state === 'stopped')).toBe(true);
   });
 
+  it('starts nothing after a stop: Retry now or Start pressed during or after the stop leave the server stopped', async () => {
+    const pidFile = tempFile('pids');
+    harness = makeBridge({ servers: [fixtureServer('a', { FIXTURE_PID_FILE: pidFile })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    // Pressed as the app stops (quit, the tray's Stop): its stop must not be followed by a new child.
+    const stopping = harness.bridge.stop();
+    const retried = harness.bridge.api.restartServer({ name: 'a' }).catch((error: unknown) => error);
+    await stopping;
+    await retried;
+    await expect(harness.bridge.api.startServer({ name: 'a' })).rejects.toThrow(/stopped/);
+    await harness.bridge.api.restartServer({ name: 'a' }).catch(() => undefined);
+    await harness.bridge.whenServersSettled();
+    expect(server('a').state).toBe('stopped');
+    for (const pid of readPids(pidFile)) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+  });
   it('gives stdio servers their env and cwd, and reads their Chinese stderr intact', async () => {
     const cwdDir = path.dirname(tempFile('x'));
     harness = makeBridge(
