@@ -211,7 +211,11 @@ function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<End
     socket.on('unexpected-response', (_request, response) =>
       finish({ reachable: true, accepted: false, ...failed(refusedWith(response.statusCode ?? 0, response.statusMessage)) }),
     );
-    socket.on('error', (error) => finish({ reachable: false, accepted: false, ...failed(socketFailed(error, opts.url)) }));
+    // Once open, it was reached: what fails then is the connection (a broken frame), not the way there.
+    socket.on('error', (error) => {
+      const opened = server !== undefined;
+      finish({ reachable: opened, accepted: opened, ...failed(socketFailed(error, opts.url)) });
+    });
     socket.on('close', (code, reason) => {
       const closed = closedWith(code, reason.toString());
       // Closed for its token (the relay accepts the socket first, then closes it 1008 "token解密失败"), or by policy
