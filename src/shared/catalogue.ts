@@ -104,8 +104,23 @@ export function placeholdersOf(entry: CatalogueEntry): string[] {
   return [...found];
 }
 
-const fill = (text: string, values: Record<string, string>) =>
-  text.replace(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g, (whole, id: string) => own(values, id) ?? whole);
+const fill = (text: string, values: Record<string, string>, shape: (value: string, next: string) => string = (value) => value) =>
+  text.replace(/\{([a-zA-Z][a-zA-Z0-9_]*)\}/g, (whole, id: string, at: number) => {
+    const value = own(values, id);
+    return value === undefined ? whole : shape(value, text.charAt(at + whole.length));
+  });
+
+/**
+ * An address template filled: a value in its query is encoded (a key with '+', '&', '#' or a space
+ * reaches the server whole), and one followed by a path loses the slashes it was pasted with
+ * ('http://ha.local:8123/' + '/mcp_server/sse' would be '//mcp_server', which Home Assistant does not serve).
+ */
+function fillUrl(template: string, values: Record<string, string>): string {
+  const query = template.indexOf('?');
+  const path = query < 0 ? template : template.slice(0, query);
+  const head = fill(path, values, (value, next) => (next === '/' ? value.replace(/\/+$/, '') : value));
+  return query < 0 ? head : `${head}?${fill(template.slice(query + 1), values, encodeURIComponent)}`;
+}
 
 /**
  * The server settings an entry makes with these values. An argument, environment variable or header
@@ -132,7 +147,7 @@ export function serverFromEntry(entry: CatalogueEntry, values: Record<string, st
     name,
     enabled: true,
     transport: entry.run.transport,
-    url: fill(entry.run.url, given),
+    url: fillUrl(entry.run.url, given),
     headers: Object.fromEntries(
       Object.entries(entry.run.headers)
         .filter(([, v]) => !empty(v))

@@ -88,4 +88,21 @@ describe('Test connection verdicts', () => {
     expect(screen.queryByText('令牌有效')).toBeNull();
     expect(document.body.textContent).not.toContain('自动重新连接');
   });
+
+  it('an endpoint that sent a broken frame says the connection ended before listing, with the detail (not "did not read within 10 s")', async () => {
+    const broken: EndpointTest = {
+      reachable: true,
+      accepted: true,
+      durationMs: 7,
+      waitedSeconds: 10,
+      error: { code: 'endpoint.badFrame', params: { detail: 'Invalid WebSocket frame: invalid opcode 3' } },
+      errorText: 'Invalid WebSocket frame: invalid opcode 3',
+    };
+    await renderWithBridge(newBridge({}), <EndpointTestResult result={broken} />, 'zh-CN');
+    expect(steps().at(-1)).toBe('step-bad ✕小智在读取工具列表前就断开了连接');
+    expect(document.body.textContent).toContain('不是有效的 WebSocket 消息');
+    expect(document.body.textContent).toContain('invalid opcode 3');
+    expect(document.body.textContent).not.toContain('10 秒');
+    expect(document.body.textContent).not.toContain('自动重新连接');
+  });
 });

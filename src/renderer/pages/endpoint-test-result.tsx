@@ -60,7 +60,7 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
         ? [true, t('endpoints.test.deviceTalks')]
         : result.error?.code === 'endpoint.replaced'
           ? [false, t('endpoints.test.heldByOther')]
-          : closedEarly
+          : closedEarly || result.error?.code === 'endpoint.badFrame'
             ? [false, t('endpoints.test.closedEarly')]
             : [false, t('endpoints.test.notListed', { seconds: result.waitedSeconds })];
   return (

@@ -585,6 +585,9 @@ export const en = {
   'problem.endpoint.noPong': 'The connection went silent (no answer to a ping).',
   'problem.endpoint.noPong.hint': 'The network dropped it; it reconnects by itself.',
   'problem.endpoint.tooBig': 'xiaozhi sent a message over the {kb} KB limit, so the connection was closed.',
+  'problem.endpoint.badFrame': 'The other side sent something that is not a valid WebSocket message, so the connection was closed.',
+  'problem.endpoint.badFrame.hint':
+    'Check that the address is the MCP endpoint copied from the xiaozhi console. (Technical detail: {detail}.)',
   'problem.endpoint.tooBig.hint': 'It reconnects by itself; if this keeps happening, raise limits.maxIncomingBytes in the config file.',
   'problem.endpoint.duplicate': 'This is the same endpoint as “{name}” (the same address and token), so it is not connected.',
   'problem.endpoint.duplicate.hint': 'An endpoint takes one connection; two would push each other out. Remove one of them.',

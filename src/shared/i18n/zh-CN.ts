@@ -568,6 +568,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.noPong': '连接没有响应（心跳无应答）。',
   'problem.endpoint.noPong.hint': '网络中断了连接，会自动重新连接。',
   'problem.endpoint.tooBig': '小智发来的消息超过 {kb} KB 的上限，连接已关闭。',
+  'problem.endpoint.badFrame': '对方发来的不是有效的 WebSocket 消息，连接已断开。',
+  'problem.endpoint.badFrame.hint': '请确认这个地址是从小智控制台复制的 MCP 接入点。（技术信息：{detail}）',
   'problem.endpoint.tooBig.hint': '会自动重新连接；如果反复出现，请在配置文件中调大 limits.maxIncomingBytes。',
   'problem.endpoint.duplicate': '与接入点“{name}”是同一个接入点（地址和令牌都相同），这一个没有连接。',
   'problem.endpoint.duplicate.hint': '一个接入点只能有一个连接，两个连接会互相挤掉。删除其中一个即可。',

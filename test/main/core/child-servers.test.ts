@@ -12,6 +12,7 @@ import { translator } from '../../../src/shared/i18n/translate';
 import { logMessage } from '../../../src/shared/problem-words';
 import { fastSupervision, FIXTURE, fixtureServer, type Harness, logText, makeBridge, startServing } from '../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../helpers/fake-xiaozhi';
+import { isRunning } from '../../helpers/processes';
 import { waitFor } from '../../helpers/wait';
 
 let xiaozhi: FakeXiaozhi | undefined;
@@ -237,6 +238,40 @@ describe('child servers: supervision', () => {
     expect(harness.bridge.state().servers.every((s) => s.state === 'stopped')).toBe(true);
   });
 
+  it('leaves one process after Retry now or Restart pressed many times, each press before the last one settled', async () => {
+    const pidFile = tempFile('pids');
+    harness = makeBridge({ servers: [fixtureServer('a', { FIXTURE_PID_FILE: pidFile })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const presses: Promise<unknown>[] = [];
+    for (let i = 0; i < 8; i++) {
+      presses.push(harness.bridge.api.restartServer({ name: 'a' }).catch((error: unknown) => error));
+      await new Promise((resolve) => setTimeout(resolve, i * 15));
+    }
+    await Promise.all(presses);
+    await harness.bridge.whenServersSettled();
+    await waitFor(() => server('a').state === 'running', 15_000, 'the server running');
+    // Every process it started but the one it runs is gone (a stop of an earlier press no longer marks a newer start stopped).
+    await waitFor(() => readPids(pidFile).filter((pid) => isRunning(pid)).length === 1, 10_000, 'one process alive');
+    expect(readPids(pidFile).filter((pid) => isRunning(pid))).toEqual([server('a').pid]);
+  });
+
+  it('starts nothing after a stop: Retry now or Start pressed during or after the stop leave the server stopped', async () => {
+    const pidFile = tempFile('pids');
+    harness = makeBridge({ servers: [fixtureServer('a', { FIXTURE_PID_FILE: pidFile })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    // Pressed as the app stops (quit, the tray's Stop): its stop must not be followed by a new child.
+    const stopping = harness.bridge.stop();
+    const retried = harness.bridge.api.restartServer({ name: 'a' }).catch((error: unknown) => error);
+    await stopping;
+    await retried;
+    await expect(harness.bridge.api.startServer({ name: 'a' })).rejects.toThrow(/stopped/);
+    await harness.bridge.api.restartServer({ name: 'a' }).catch(() => undefined);
+    await harness.bridge.whenServersSettled();
+    expect(server('a').state).toBe('stopped');
+    for (const pid of readPids(pidFile)) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+  });
   it('gives stdio servers their env and cwd, and reads their Chinese stderr intact', async () => {
     const cwdDir = path.dirname(tempFile('x'));
     harness = makeBridge(

@@ -87,7 +87,9 @@ export class ServerFleet {
 
   /** Starts the server called `name`; resolves when it is up or its first attempt failed. */
   async start(name: string): Promise<void> {
-    this.launch(this.require(name));
+    const server = this.require(name);
+    this.refuseStopped();
+    this.launch(server);
     await this.starts.get(name);
   }
 
@@ -97,6 +99,7 @@ export class ServerFleet {
 
   async restart(name: string): Promise<void> {
     const server = this.require(name);
+    this.refuseStopped();
     await server.stop();
     this.launch(server);
     await this.starts.get(name);
@@ -193,9 +196,15 @@ export class ServerFleet {
     });
   }
 
+  /** A start asked for while the app is stopped (the tray's Stop, a quit under way) is refused, not left to outlive the stop. */
+  private refuseStopped(): void {
+    if (!this.options.running()) throw new Error('The app is stopped: start it again before starting a server.');
+  }
+
   private launch(server: FleetServer): void {
-    // A server replaced or removed meanwhile (a save during a restart) must not come back to life.
-    if (this.servers.get(server.name) !== server) return;
+    // A server replaced or removed meanwhile (a save during a restart) must not come back to life,
+    // nor one whose restart was under way as the app stopped.
+    if (this.servers.get(server.name) !== server || !this.options.running()) return;
     const started = server.start().catch((error: unknown) => this.options.log.error(`server ${server.name}: ${String(error)}`));
     this.starts.set(server.name, started);
     this.startGrace.track(server.name, started);

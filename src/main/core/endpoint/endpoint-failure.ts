@@ -87,11 +87,15 @@ export function tooBig(maxIncomingBytes: number): EndpointFailure {
 
 /** The socket failed (DNS, refused, TLS, a handshake timeout…): told from the error object, not its text. */
 export function socketFailed(error: unknown, url: string): EndpointFailure {
+  // ws's own errors for frames no peer may send: its text says "status code 999" of a close code, never an HTTP answer.
+  const wsCode = (error as { code?: unknown } | undefined)?.code;
+  if (typeof wsCode === 'string' && wsCode.startsWith('WS_ERR_'))
+    return { problem: problem('endpoint.badFrame', { detail: failureText(error) }), error: failureText(error) };
   const cause = failureCause(error, { url });
   // The host as the user's URL names it (api.xiaozhi.me), not the address it resolved to.
   const host = hostOf(url);
-  const problem = host && typeof cause.params.host === 'string' ? { ...cause, params: { ...cause.params, host } } : cause;
-  return { problem, error: failureText(error) };
+  const named = host && typeof cause.params.host === 'string' ? { ...cause, params: { ...cause.params, host } } : cause;
+  return { problem: named, error: failureText(error) };
 }
 
 function hostOf(url: string): string | undefined {

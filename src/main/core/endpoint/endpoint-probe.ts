@@ -7,7 +7,8 @@ import { isXiaozhiMe } from '../../../shared/endpoint-url';
 import { problem } from '../../../shared/problem';
 import type { ToolHub } from '../hub/tool-hub';
 import type { Logger } from '../logs/log-book';
-import { redactText } from '../logs/redact';
+import { redactProblem, redactText } from '../logs/redact';
+import { endpointUrlSecrets } from '../secrets/bridge-secrets';
 import { closedWith, type EndpointFailure, failureLine, needsTheUser, refusedWith, socketFailed } from './endpoint-failure';
 import { checkRelay, relayCallUrl, type RelayVerdict } from './relay-check';
 import { WsServerTransport } from './ws-server-transport';
@@ -76,6 +77,13 @@ export async function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
   return probeOnce(opts, verdict === 'nobody' ? callUrl : undefined);
 }
 
+/**
+ * What masks the URL's secrets in what the other side said: the URL tested may not be saved yet, so
+ * the log's redaction does not know its token, and a relay's token is no JWT a pattern would catch
+ * (a close reason or an HTTP status text may echo it).
+ */
+const urlSecrets = (url: string): string[] => [url, ...endpointUrlSecrets(url)];
+
 /** What a test found, in one word the log's readers word (`log.connectionTest`'s reason). */
 function testOutcome(result: Omit<EndpointTest, 'waitedSeconds'>): string {
   if (!result.reachable) return 'unreachable';
@@ -87,7 +95,7 @@ function testOutcome(result: Omit<EndpointTest, 'waitedSeconds'>): string {
 
 /** The test's line in the log: the English for the log file, the outcome and its failure for the window and the CLI to word. */
 function report(opts: ProbeOptions, result: Omit<EndpointTest, 'waitedSeconds'>): void {
-  const text = result.errorText ? redactText(result.errorText, [opts.url]) : undefined;
+  const text = result.errorText ? redactText(result.errorText, urlSecrets(opts.url)) : undefined;
   const outcome = problem('log.connectionTest', {
     reason: testOutcome(result),
     count: result.toolsListed ?? 0,
@@ -182,13 +190,15 @@ function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<End
         if (socket.readyState === WebSocket.OPEN) socket.close(1000, 'connection test done');
         else socket.terminate();
       }
-      const text = result.errorText ? redactText(result.errorText, [opts.url]) : undefined;
+      const secrets = urlSecrets(opts.url);
+      const text = result.errorText ? redactText(result.errorText, secrets) : undefined;
+      const error = result.error ? { error: redactProblem(result.error, (said) => redactText(said, secrets)) } : {};
       // Connected, not listed: normal for a self-hosted endpoint (it lists when a device talks), not for xiaozhi.me.
       const note =
         result.accepted && !result.error && result.toolsListed === undefined && !isXiaozhiMe(opts.url)
           ? { note: 'listsOnDeviceTalk' as const }
           : {};
-      const final = { ...result, ...note, ...(text ? { errorText: text } : {}), durationMs, waitedSeconds };
+      const final = { ...result, ...error, ...note, ...(text ? { errorText: text } : {}), durationMs, waitedSeconds };
       report(opts, final);
       resolve(final);
     };
@@ -201,7 +211,11 @@ function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<End
     socket.on('unexpected-response', (_request, response) =>
       finish({ reachable: true, accepted: false, ...failed(refusedWith(response.statusCode ?? 0, response.statusMessage)) }),
     );
-    socket.on('error', (error) => finish({ reachable: false, accepted: false, ...failed(socketFailed(error, opts.url)) }));
+    // Once open, it was reached: what fails then is the connection (a broken frame), not the way there.
+    socket.on('error', (error) => {
+      const opened = server !== undefined;
+      finish({ reachable: opened, accepted: opened, ...failed(socketFailed(error, opts.url)) });
+    });
     socket.on('close', (code, reason) => {
       const closed = closedWith(code, reason.toString());
       // Closed for its token (the relay accepts the socket first, then closes it 1008 "token解密失败"), or by policy

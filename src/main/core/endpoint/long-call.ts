@@ -23,6 +23,8 @@ export class LongCall {
   private toolName: string;
   /** When the call started, as the task list shows it (Date.now()). */
   private readonly startedAt: number;
+  /** Its result came: progress after it (a late notification) makes no entry. */
+  private ended = false;
 
   constructor(
     readonly request: ToolCallRequest,
@@ -59,11 +61,12 @@ export class LongCall {
   }
 
   progress(progress: Progress): void {
-    this.watched().progress(progress);
+    if (!this.ended) this.watched().progress(progress);
   }
 
   /** The call ended (its result, or why it failed); never watched, it was never listed and there is nothing to keep. */
   finish(state: Exclude<TaskState, 'running'>, outcome: CallToolResult | string): void {
+    this.ended = true;
     const watched = this.watchedCall;
     // Only a task keeps its result's text: nearly every call ends without becoming one.
     if (watched) watched.finish(state, !watched.isTask ? '' : typeof outcome === 'string' ? outcome : resultText(outcome));

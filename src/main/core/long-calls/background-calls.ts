@@ -224,6 +224,9 @@ export class BackgroundCalls {
 
 /** One call in progress, as `EndpointCalls` drives it. */
 export class WatchedCall {
+  /** Ended: a server's progress notification that comes after the result changes nothing (it would list the call as running again, for good). */
+  private ended = false;
+
   constructor(
     private readonly calls: BackgroundCalls,
     private readonly entry: Entry,
@@ -246,6 +249,7 @@ export class WatchedCall {
   }
 
   progress(progress: Progress): void {
+    if (this.ended) return;
     const message = typeof progress.message === 'string' ? progress.message.slice(0, 200) : undefined;
     this.entry.task.progress = {
       progress: progress.progress,
@@ -271,6 +275,7 @@ export class WatchedCall {
 
   /** The call ended: kept with its result if its caller was answered before, else out of the list. */
   finish(state: Exclude<TaskState, 'running'>, text: string): void {
+    this.ended = true;
     if (this.entry.task.id === undefined) {
       this.calls.remove(this.entry);
       return;

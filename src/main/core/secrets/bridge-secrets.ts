@@ -31,20 +31,25 @@ function serverSecrets(server: ServerSettings): string[] {
   return values;
 }
 
+/** The secrets an endpoint's URL holds: its token (a query value named so, or any long one) and a password. */
+export function endpointUrlSecrets(url: string): string[] {
+  const values: string[] = [];
+  try {
+    for (const [key, value] of new URL(url).searchParams) if (looksSecret(key) || value.length > 16) values.push(value);
+    values.push(...optional(urlPassword(url)));
+  } catch {
+    // invalid URLs never got past the schema
+  }
+  return values;
+}
+
 /**
  * Every secret value in the settings (and the bridge's own environment), so that one redaction
  * pass can mask them wherever they appear: logs, status, history, errors.
  */
 export function secretValues(settings: Settings, env: NodeJS.ProcessEnv = {}): string[] {
   const values: string[] = [];
-  for (const endpoint of settings.endpoints) {
-    try {
-      for (const [key, value] of new URL(endpoint.url).searchParams) if (looksSecret(key) || value.length > 16) values.push(value);
-      values.push(...optional(urlPassword(endpoint.url)));
-    } catch {
-      // invalid URLs never got past the schema
-    }
-  }
+  for (const endpoint of settings.endpoints) values.push(...endpointUrlSecrets(endpoint.url));
   for (const server of settings.servers) values.push(...serverSecrets(server));
   if (settings.modelscope.apiKey) values.push(settings.modelscope.apiKey);
   // The chat model's key ("Try a sentence", sampling by voice).

@@ -227,11 +227,14 @@ export class ChildServer extends SupervisedServer {
 
   async stop(): Promise<void> {
     this.life.end();
+    const ended = this.life.attempt;
     // A download of its runtime goes on (another server may wait for it), but is no longer this server's to show.
     if (this.runtime?.fetching) this.runtime = undefined;
     const hadTools = this.tools.length > 0;
     await this.teardown();
-    this.life.setState('stopped');
+    // A start begun meanwhile (a second Restart pressed while this stop tore down) is not marked stopped:
+    // the next start would take it for stopped and begin another, leaving this one's process behind.
+    if (this.life.attempt === ended) this.life.setState('stopped');
     if (hadTools) this.opts.onTools();
   }
 

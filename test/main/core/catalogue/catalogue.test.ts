@@ -102,6 +102,24 @@ describe('the shipped catalogue', () => {
   });
 });
 
+describe('a catalogue entry filled with what a person pastes', () => {
+  it('keeps a key whole in an address (+ / & # = and spaces), and an address pasted with a slash at its end working', () => {
+    const amap = shipped.find((e) => e.id === 'amap-maps-remote')!;
+    for (const key of ['ab+c/d==', 'a&b=1#x', 'a b']) {
+      const url = new URL((serverFromEntry(amap, { amapKey: key }) as { url: string }).url);
+      // The server reads its key back whole: '+' is no space, '&' starts no other parameter, '#' cuts nothing off.
+      expect([...url.searchParams]).toEqual([['key', key]]);
+      expect(url.hash).toBe('');
+    }
+    const ha = shipped.find((e) => e.id === 'home-assistant')!;
+    // The address as a browser shows it, a slash at the end: Home Assistant answers 404 at '//mcp_server/sse'.
+    expect(serverFromEntry(ha, { haUrl: 'http://ha.local:8123/', haToken: 'tok' })).toMatchObject({
+      url: 'http://ha.local:8123/mcp_server/sse',
+      headers: { Authorization: 'Bearer tok' },
+    });
+  });
+});
+
 describe('the catalogue from the MCP registry', () => {
   it('reads every page of a local stand-in, keeps what it can run, and caches it', async () => {
     registry = await startRegistryStandIn();

@@ -3,7 +3,15 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 
-import { fastSupervision, fixtureServer, type Harness, makeBridge, tearDown, testConnection } from '../../../helpers/bridge-harness';
+import {
+  fastSupervision,
+  fixtureServer,
+  type Harness,
+  logText,
+  makeBridge,
+  tearDown,
+  testConnection,
+} from '../../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { RelayStandIn } from '../../../helpers/relay-stand-in';
 
@@ -87,6 +95,49 @@ describe('Test connection', () => {
       expect(closed.note).toBeUndefined();
     } finally {
       server.close();
+    }
+  });
+
+  it('says an endpoint that sends a broken frame once connected was reached, not unreachable nor an HTTP status', async () => {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    // Raw frames no WebSocket peer may send: an unknown opcode, and a close with code 999 (not a valid close code).
+    const frames = [Buffer.from([0x83, 0x02, 0x41, 0x42]), Buffer.from([0x88, 0x02, 0x03, 0xe7])];
+    let next = 0;
+    server.on('connection', (_socket, request) => request.socket.write(frames[next++]!));
+    try {
+      harness = makeBridge({}, fastSupervision, { testListWaitMs: 5000 });
+      const url = `ws://127.0.0.1:${(server.address() as { port: number }).port}/mcp/?token=x`;
+      for (const detail of [/opcode 3/, /status code 999/]) {
+        const result = await harness.bridge.api.testEndpoint({ url });
+        expect(result).toMatchObject({ reachable: true, error: { code: 'endpoint.badFrame' } });
+        expect(String(result.error?.params.detail)).toMatch(detail);
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it('keeps the token out of what it says when the other side echoes it (a close reason, an HTTP status text)', async () => {
+    // A self-hosted relay's token is no JWT: only knowing it masks it.
+    const token = 'Zq8HkLmN3pRsTuVwXyZ0aB1cD2eF3gH4';
+    const closing = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => closing.once('listening', () => resolve()));
+    closing.on('connection', (socket) => socket.close(4001, `bad ${token}`));
+    const refusing = http.createServer((_req, res) => res.writeHead(403, `denied ${token}`).end());
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      harness = makeBridge({}, fastSupervision, { testListWaitMs: 5000 });
+      for (const port of [(closing.address() as { port: number }).port, (refusing.address() as { port: number }).port]) {
+        const result = await harness.bridge.api.testEndpoint({ url: `ws://127.0.0.1:${port}/mcp_endpoint/mcp/?token=${token}` });
+        expect(result.errorText).toBeDefined();
+        expect(JSON.stringify(result)).not.toContain(token);
+      }
+      expect(logText(harness.logBook)).toContain('connection test');
+      expect(logText(harness.logBook)).not.toContain(token);
+    } finally {
+      closing.close();
+      refusing.close();
     }
   });
 });

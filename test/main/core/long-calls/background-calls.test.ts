@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { LongCall } from '../../../../src/main/core/endpoint/long-call';
+import { CallAbort } from '../../../../src/main/core/io/call-signal';
 import { BACKGROUND_LIMITS, BackgroundCalls, normaliseId } from '../../../../src/main/core/long-calls/background-calls';
 import { answerAfterMs, patienceSeconds } from '../../../../src/main/core/long-calls/patience';
 import { taskTools } from '../../../../src/main/core/long-calls/task-tools';
@@ -80,6 +82,22 @@ describe('background calls', () => {
       { type: 'text', text: `Task ${id} (search) is done: key sk-secret found` },
     ]);
     expect(calls.shownList()[0]?.result).toBe('key *** found');
+  });
+
+  it("lists nothing for progress that comes after the call's end (a server's late notification)", () => {
+    const calls = new BackgroundCalls();
+    // Watched for its progress, then ended: out of the list, and a late progress must not bring it back as running.
+    const watched = calls.watch('slow_tool', 'home', () => undefined);
+    watched.progress({ progress: 1 });
+    expect(calls.list()).toHaveLength(1);
+    watched.finish('done', '');
+    watched.progress({ progress: 2 });
+    expect(calls.list()).toEqual([]);
+    // An endpoint's call never watched (it ended quickly), then a progress after its result: no entry is made.
+    const long = new LongCall({ id: 7, params: { name: 'quick_tool' } }, new CallAbort(), calls, 'home', 'home', 0);
+    long.finish('done', { content: [{ type: 'text', text: 'ok' }] });
+    long.progress({ progress: 1 });
+    expect(calls.list()).toEqual([]);
   });
 
   it('reads an id as a person says it', () => {

@@ -66,6 +66,20 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     expect((await harness!.bridge.api.getHostInfo()).runtimes?.uv).toBe('app');
   });
 
+  it('asked many times at once (two tabs, a flood), downloads once and says each step once', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const { heard } = onRequest(mirror);
+    await waitFor(() => server('time').state === 'failed', 30_000, 'the server failing');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => harness!.bridge.api.fetchRuntime({ runtime: 'uv' })));
+    expect(answers).toEqual(Array.from({ length: 20 }, () => ({ version: uv.source.version })));
+    expect(mirror.requests.filter((r) => r.path.endsWith(uv.source.archive))).toHaveLength(1);
+    // One download, one stream of progress to every page: not one copy of each event per request.
+    const steps = heard.map((e) => JSON.stringify(e));
+    expect(steps).toEqual([...new Set(steps)]);
+    expect(heard.filter((e) => e.state === 'done')).toHaveLength(1);
+    await waitFor(() => server('time').state === 'running', 30_000, 'the server running on the downloaded uv');
+  });
+
   it('says why a download failed, in a problem the window words, and leaves the server waiting', async () => {
     mirror = await startRuntimeMirror({});
     const { heard } = onRequest(mirror);
