@@ -38,6 +38,9 @@ export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t'
   const read = Math.max(0, ...connected.map((e) => e.toolsRead?.count ?? 0));
   // With no server, what xiaozhi read are the app's own task tools: not the user's tools.
   if (read > 0 && !hasServers(state)) return { tone: 'warn', text: t('xiaozhi.onlyOwnTools') };
+  // A server the user must see to (failed, not one waiting for a sign-in, which says so itself): not all is well.
+  const stopped = state.servers.filter((s) => s.enabled && s.state === 'failed' && !waitsForSignIn(s)).length;
+  if (read > 0 && stopped > 0) return { tone: 'warn', text: t('xiaozhi.serversStopped', { count: stopped }) };
   if (read > 0) return { tone: 'ok', text: t('xiaozhi.working', { count: read }) };
   return { tone: 'warn', text: t('xiaozhi.notRead') };
 }

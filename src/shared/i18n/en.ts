@@ -1239,7 +1239,7 @@ export const en = {
   'xiaozhi.notConnected': 'Xiaozhi is not connected',
   'xiaozhi.servers': '{running}/{total} servers running · {tools, plural, one {# tool} other {# tools}}',
   'xiaozhi.noServers': 'No servers yet: add one to give xiaozhi tools',
-  'xiaozhi.failed': 'Failed: ',
+  'xiaozhi.failed': 'Stopped, open it to see what to do: ',
   'xiaozhi.needSignIn': 'Needs sign-in: ',
   'checklist.title': 'Before xiaozhi can use your tools',
   'checklist.done': 'done',
@@ -1304,4 +1304,7 @@ export const en = {
   'add.runtimeMissingHint':
     'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
   'add.runtimeMissingShort': '{runtime} is not on this computer: the app can download it for you.',
+  // t-words2: words a person acts on (issue 33)
+  'xiaozhi.serversStopped':
+    'Xiaozhi is connected, but {count, plural, one {# server stopped: its tools cannot} other {# servers stopped: their tools cannot}} be used now',
 } as const;

@@ -1175,7 +1175,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'xiaozhi.notConnected': '小智未连接',
   'xiaozhi.servers': '{running}/{total} 个服务运行中 · {tools} 个工具',
   'xiaozhi.noServers': '还没有服务：添加一个服务，小智才有工具可用',
-  'xiaozhi.failed': '失败：',
+  'xiaozhi.failed': '已停止，点开看怎么处理：',
   'xiaozhi.needSignIn': '需要登录：',
   'checklist.title': '让小智用上你的工具',
   'checklist.done': '已完成',
@@ -1237,4 +1237,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.runtimeDone': '已下载 {runtime} {version}：需要它的服务会自动启动。',
   'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
   'add.runtimeMissingShort': '这台电脑上没有 {runtime}：应用可以替你下载。',
+  // t-words2: words a person acts on (issue 33)
+  'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务停止了：它的工具现在用不了',
 };
