@@ -719,19 +719,19 @@ export const en = {
   'problem.server.runtimeDownloadFailed.reason.tooSlow':
     '{runtime} could not be fetched: {host} sent less than {kilobytes} KB in {seconds} s, so the download was stopped.',
   'problem.server.runtimeDownloadFailed.hint':
-    'Check the network, then start the server again to try again (a download that was cut continues where it stopped).',
+    'Check the network, then press Download {runtime} to try again (a download that was cut continues where it stopped).',
   'problem.server.runtimeDownloadFailed.hint.official':
-    'Check the network, then start the server again to try again (a download that was cut continues where it stopped). In mainland China, choose Mainland China mirrors in Settings → Download sources (headless: "mirrors": { "preset": "china" } in the config).',
+    'Check the network, then press Download {runtime} to try again (a download that was cut continues where it stopped). In mainland China, choose Mainland China mirrors in Settings → Download sources first.',
   'problem.server.runtimeDownloadFailed.hint.china':
-    'Check the network, then start the server again to try again (a download that was cut continues where it stopped). If the mainland China mirror keeps failing, choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
+    'Check the network, then press Download {runtime} to try again (a download that was cut continues where it stopped). If the mainland China mirror keeps failing, choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
   'problem.server.runtimeDownloadFailed.hint.custom':
-    'Check the network and the address given for {runtime} in Settings → Download sources, then start the server again to try again.',
+    'Check the network and the address given for {runtime} in Settings → Download sources, then press Download {runtime} to try again.',
   'problem.server.runtimeMismatch':
     'The {runtime} {version} that {host} sent is not the genuine one: its SHA-256 differs from the one the app carries. It was deleted and never run.',
   'problem.server.runtimeMismatch.hint':
-    'The download source sent a damaged or altered file. Start the server again later to try again; in mainland China, choose Mainland China mirrors in Settings → Download sources.',
+    'The download source sent a damaged or altered file. Press Download {runtime} again later; in mainland China, choose Mainland China mirrors in Settings → Download sources first.',
   'problem.server.runtimeMismatch.hint.china':
-    'The mirror sent a damaged or altered file. Start the server again later to try again, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
+    'The mirror sent a damaged or altered file. Press Download {runtime} again later, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
   'problem.server.runtimeMismatch.hint.custom':
     'The source given for {runtime} in Settings → Download sources sent a damaged or altered file: enter another, or choose the official sources.',
   'problem.server.runtimeFolderUnsafe':
@@ -1303,7 +1303,7 @@ export const en = {
   'add.runtimeDone': '{runtime} {version} downloaded: the servers that need it start by themselves.',
   'add.runtimeMissingHint':
     'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
-  'add.runtimeMissingShort': '{runtime} is not on this computer: the app can download it for you.',
+  'add.runtimeMissingShort': '{runtime} (the tool this server needs to run) is not on this computer: the app can download it for you.',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped':
     'Xiaozhi is connected, but {count, plural, one {# server stopped: its tools cannot} other {# servers stopped: their tools cannot}} be used now',

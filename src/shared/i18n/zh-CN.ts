@@ -684,17 +684,18 @@ export const zhCN: Record<keyof typeof en, string> = {
     '无法下载 {runtime}：{host} 发送的数据超过了 {runtime} {version} 的大小 {megabytes} MB，不可能是这个文件。已下载的部分已删除。',
   'problem.server.runtimeDownloadFailed.reason.tooSlow':
     '无法下载 {runtime}：{host} 在 {seconds} 秒内发送的数据不足 {kilobytes} KB，下载已停止。',
-  'problem.server.runtimeDownloadFailed.hint': '请检查网络，然后再次启动该服务重试（中断的下载会从中断处继续）。',
+  'problem.server.runtimeDownloadFailed.hint': '请检查网络，然后点“下载 {runtime}”再试一次（中断的下载会从中断处继续）。',
   'problem.server.runtimeDownloadFailed.hint.official':
-    '请检查网络，然后再次启动该服务重试（中断的下载会从中断处继续）。在中国大陆，请在“设置 → 下载源”中选择中国大陆镜像（无界面运行时：在配置中加入 "mirrors": { "preset": "china" }）。',
+    '请检查网络，然后点“下载 {runtime}”再试一次（中断的下载会从中断处继续）。在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像。',
   'problem.server.runtimeDownloadFailed.hint.china':
-    '请检查网络，然后再次启动该服务重试（中断的下载会从中断处继续）。如果中国大陆镜像一直失败，请在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
-  'problem.server.runtimeDownloadFailed.hint.custom': '请检查网络，以及“设置 → 下载源”中为 {runtime} 填写的地址，然后再次启动该服务重试。',
+    '请检查网络，然后点“下载 {runtime}”再试一次（中断的下载会从中断处继续）。如果中国大陆镜像一直失败，请在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
+  'problem.server.runtimeDownloadFailed.hint.custom':
+    '请检查网络，以及“设置 → 下载源”中为 {runtime} 填写的地址，然后点“下载 {runtime}”再试一次。',
   'problem.server.runtimeMismatch': '{host} 发送的 {runtime} {version} 不是正版：它的 SHA-256 与应用自带的不一致。该文件已删除，从未运行。',
   'problem.server.runtimeMismatch.hint':
-    '下载源发送了损坏或被篡改的文件。请稍后再次启动该服务重试；在中国大陆，请在“设置 → 下载源”中选择中国大陆镜像。',
+    '下载源发送了损坏或被篡改的文件。请稍后再点“下载 {runtime}”；在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像。',
   'problem.server.runtimeMismatch.hint.china':
-    '镜像发送了损坏或被篡改的文件。请稍后再次启动该服务重试，或在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
+    '镜像发送了损坏或被篡改的文件。请稍后再点“下载 {runtime}”，或在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
   'problem.server.runtimeMismatch.hint.custom':
     '“设置 → 下载源”中为 {runtime} 填写的下载源发送了损坏或被篡改的文件：请换一个，或选择官方源。',
   'problem.server.runtimeFolderUnsafe':
@@ -1236,7 +1237,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.runtimeFetching': '正在下载 {runtime}…',
   'add.runtimeDone': '已下载 {runtime} {version}：需要它的服务会自动启动。',
   'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
-  'add.runtimeMissingShort': '这台电脑上没有 {runtime}：应用可以替你下载。',
+  'add.runtimeMissingShort': '这台电脑上没有 {runtime}（运行这个服务需要的工具）：应用可以替你下载。',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务停止了：它的工具现在用不了',
 };
