@@ -1202,7 +1202,6 @@ export const en = {
   'activity.range': 'Period',
   'activity.range.day': 'Last 24 hours',
   'activity.range.week': 'Last 7 days',
-  'activity.export': 'Export records ({format})',
   'activity.none': 'No calls recorded yet.',
   'activity.noneHint': 'Every call xiaozhi makes is kept here for a week, also across restarts.',
   'activity.tryTools': 'Try a tool on the Tools page',
@@ -1307,4 +1306,6 @@ export const en = {
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped':
     'Xiaozhi is connected, but {count, plural, one {# server stopped: its tools cannot} other {# servers stopped: their tools cannot}} be used now',
+  'activity.export.csv': 'Export as a table',
+  'activity.export.jsonl': 'Export raw data',
 } as const;

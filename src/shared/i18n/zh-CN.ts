@@ -1140,7 +1140,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'activity.range': '时间范围',
   'activity.range.day': '最近 24 小时',
   'activity.range.week': '最近 7 天',
-  'activity.export': '导出记录（{format}）',
   'activity.none': '还没有调用记录。',
   'activity.noneHint': '小智的每次调用都会在这里保留一周，重启后也不会丢失。',
   'activity.tryTools': '到“工具”页面试用一个工具',
@@ -1240,4 +1239,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.runtimeMissingShort': '这台电脑上没有 {runtime}（运行这个服务需要的工具）：应用可以替你下载。',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务停止了：它的工具现在用不了',
+  'activity.export.csv': '导出为表格',
+  'activity.export.jsonl': '导出原始数据',
 };
