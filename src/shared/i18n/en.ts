@@ -1308,4 +1308,12 @@ export const en = {
     'Xiaozhi is connected, but {count, plural, one {# server stopped: its tools cannot} other {# servers stopped: their tools cannot}} be used now',
   'activity.export.csv': 'Export as a table',
   'activity.export.jsonl': 'Export raw data',
+  'logs.from.app': 'App',
+  'logs.from.web': 'Web page',
+  'logs.from.updates': 'Updates',
+  'logs.from.model': 'Try-a-sentence model',
+  'logs.from.local-server': 'Local MCP server',
+  'logs.from.calls': 'Tool calls',
+  'logs.from.server': 'Server {name}',
+  'logs.from.endpoint': 'Endpoint {name}',
 } as const;

@@ -1241,4 +1241,12 @@ export const zhCN: Record<keyof typeof en, string> = {
   'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务停止了：它的工具现在用不了',
   'activity.export.csv': '导出为表格',
   'activity.export.jsonl': '导出原始数据',
+  'logs.from.app': '应用',
+  'logs.from.web': '网页界面',
+  'logs.from.updates': '更新',
+  'logs.from.model': '试一句话的模型',
+  'logs.from.local-server': '本机 MCP 服务',
+  'logs.from.calls': '工具调用',
+  'logs.from.server': '服务 {name}',
+  'logs.from.endpoint': '接入点 {name}',
 };
