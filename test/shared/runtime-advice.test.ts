@@ -63,8 +63,9 @@ describe("a runtime download's advice names something that works where the user 
     });
 
     it(`says what uv is where it offers to download it (${language})`, () => {
-      expect(t('add.runtimeMissingShort', { runtime: 'uv' })).toMatch(
-        language === 'en' ? /the tool this server needs/ : /运行这个服务需要的工具/,
+      // Once, on the catalogue card's line above "这台电脑上没有 uv：应用可以替你下载" (which said nothing of it).
+      expect(t('catalogue.runs.uvx')).toMatch(
+        language === 'en' ? /uv \(the tool that runs Python programs\)/ : /uv（运行 Python 程序的工具）/,
       );
     });
 

@@ -1302,7 +1302,7 @@ export const en = {
   'add.runtimeDone': '{runtime} {version} downloaded: the servers that need it start by themselves.',
   'add.runtimeMissingHint':
     'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
-  'add.runtimeMissingShort': '{runtime} (the tool this server needs to run) is not on this computer: the app can download it for you.',
+  'add.runtimeMissingShort': '{runtime} is not on this computer: the app can download it for you.',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped':
     'Xiaozhi is connected, but {count, plural, one {# server stopped: its tools cannot} other {# servers stopped: their tools cannot}} be used now',

@@ -1236,7 +1236,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.runtimeFetching': '正在下载 {runtime}…',
   'add.runtimeDone': '已下载 {runtime} {version}：需要它的服务会自动启动。',
   'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
-  'add.runtimeMissingShort': '这台电脑上没有 {runtime}（运行这个服务需要的工具）：应用可以替你下载。',
+  'add.runtimeMissingShort': '这台电脑上没有 {runtime}：应用可以替你下载。',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务停止了：它的工具现在用不了',
   'activity.export.csv': '导出为表格',
