@@ -8,6 +8,7 @@ import { holdsSecrets } from '../main/core/secrets/bridge-secrets';
 import { octalMode, othersMode } from '../main/core/system/atomic-write';
 import { hasMessage, type Translate, translator } from '../shared/i18n/translate';
 import { type Problem, problem } from '../shared/problem';
+import { problemMessage } from '../shared/problem-words';
 import { issueWords } from '../shared/zod-issue';
 import type { CliContext } from './command';
 
@@ -43,6 +44,8 @@ function problemWords(t: Translate, problem: ConfigProblem): string | undefined 
   if (invalid !== undefined) return invalid;
   const code = problem.problem?.code;
   if (code === 'config.unknownKey' || code === 'config.unknownKeyNear') return t(`problem.${code}`, problem.problem?.params);
+  // The CLI's own warnings (a runtime missing here) have words of their own, with the advice a reader there can follow.
+  if (code?.startsWith('cli.')) return problemMessage(t, problem.problem, undefined)?.message;
   const error = `cli.json.${String(problem.problem?.params.error)}`;
   if (problem.problem?.code !== 'config.invalidJson' || !hasMessage(error)) return undefined;
   return t('cli.config.invalidJson', { what: t(error) });

@@ -122,9 +122,7 @@ describe.skipIf(!haveChromium)('endpoint states in the window', () => {
       // Another agent of the relay that nobody serves: the tools are read through the relay, as a device reads them.
       await url.fill(relay.toolUrl(`agent-${language}-${theme}`));
       await testButton.click();
-      await result
-        .getByText(zh ? '像设备说话时那样经服务器读取' : 'Read through the server as a device session does', { exact: false })
-        .waitFor({ timeout: 20_000 });
+      await result.getByText(zh ? '和真正对话时一样读取' : 'Read as in a real conversation', { exact: false }).waitFor({ timeout: 20_000 });
       await screenshot(page, `endpoint-test-relay-${language}-${theme}`);
 
       // A self-hosted endpoint that did not ask for the tools: a success, and why that is normal.

@@ -78,7 +78,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
 
   it('adds a server through the form and shows its tools', async () => {
     await goTo(page, 'servers');
-    await page.getByRole('button', { name: '+ Add server' }).click();
+    await page.getByRole('button', { name: '+ Add from the catalogue' }).click();
     await page.getByRole('dialog', { name: 'Add a server' }).getByRole('button', { name: 'Custom server…' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -190,7 +190,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
       expect(await focused()).toBe(text);
     };
     // Add a server from the catalogue.
-    await tabTo('+ Add server');
+    await tabTo('+ Add from the catalogue');
     await page.keyboard.press('Enter');
     const catalogue = page.getByRole('dialog', { name: 'Add a server' });
     await catalogue.getByText('Everything (test server)').waitFor();

@@ -11,7 +11,7 @@ describe('the activity page', () => {
   it('offers the calls as CSV and as JSONL, and neither before there is a call', async () => {
     const harness = newBridge({});
     await renderWithBridge(harness, <ActivityPage />);
-    const buttons = ['Export records (CSV)', 'Export records (JSONL)'].map(
+    const buttons = ['Export as a table CSV', 'Export raw data JSONL'].map(
       (name) => screen.getByRole('button', { name }) as HTMLButtonElement,
     );
     expect(buttons.map((b) => b.disabled)).toEqual([true, true]);

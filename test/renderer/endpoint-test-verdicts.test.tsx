@@ -52,7 +52,7 @@ describe('Test connection verdicts', () => {
       waitedSeconds: 10,
     };
     const { unmount } = await renderWithBridge(harness, <EndpointTestResult result={through} />, 'zh-CN');
-    expect(steps().at(-1)).toBe('step-ok ✓像设备说话时那样经服务器读取，小智读到 12 个工具');
+    expect(steps().at(-1)).toBe('step-ok ✓和真正对话时一样读取：小智读到 12 个工具');
     unmount();
     const held: EndpointTest = {
       reachable: true,

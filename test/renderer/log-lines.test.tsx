@@ -65,3 +65,23 @@ describe("the logs page words a server's state changes in the UI's language", ()
     expect(started.parentElement?.querySelector('.log-level')?.textContent).toBe('info');
   });
 });
+
+describe('the logs page names where a line came from in words', () => {
+  for (const [language, app, server] of [
+    ['zh-CN', '应用', '服务 py'],
+    ['en', 'App', 'Server py'],
+  ] as const) {
+    it(`the app and a server, in the list and the filter (${language})`, async () => {
+      const h = await crashLoop();
+      h.logBook.logger('app').info('hello');
+      await renderWithBridge(h, <LogsPage />, language);
+      await waitFor(() => document.querySelectorAll('.log-source').length > 1, 10_000, 'the lines');
+      const shown = new Set([...document.querySelectorAll('.log-source')].map((e) => e.textContent));
+      // Before: "app" and "server:py", the engine's own keys.
+      expect(shown).toEqual(new Set([app, server]));
+      const options = [...document.querySelectorAll('select option')].map((o) => o.textContent);
+      expect(options).toContain(server);
+      expect(options).not.toContain('server:py');
+    });
+  }
+});

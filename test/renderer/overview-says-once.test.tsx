@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { bigBridge } from '../helpers/big-bridge';
-import { makeBridge, patientConnection, withEndpointTeardown } from '../helpers/bridge-harness';
+import { fastSupervision, fixtureServer, makeBridge, patientConnection, withEndpointTeardown } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
 import { waitFor } from '../helpers/wait';
@@ -49,5 +49,55 @@ describe('the overview says each thing once, and does not contradict itself', ()
     expect(screen.getAllByText('工具较多，小智会先搜索再调用。')).toHaveLength(1);
     // The tools provided are the servers' 71, not the app's own two with them.
     expect(statText('已提供')).toBe('已提供 71 个工具');
+  });
+
+  for (const [language, headline, stopped] of [
+    ['zh-CN', '小智已连接，但有 1 个服务停止了：它的工具现在用不了', '已停止，点开看怎么处理：'],
+    ['en', 'Xiaozhi is connected, but 1 server stopped: its tools cannot be used now', 'Stopped, open it to see what to do: '],
+  ] as const) {
+    it(`is not green beside a failed server: it says one needs the user (${language})`, async () => {
+      const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
+      const harness = (ctx.harness = makeBridge(
+        {
+          endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }],
+          servers: [fixtureServer('memory'), { ...fixtureServer('time'), args: ['-e', 'process.exit(3)'] }],
+          connection: patientConnection,
+        },
+        fastSupervision,
+      ));
+      harness.bridge.start();
+      const session = await xiaozhi.connection(0);
+      await session.initialize();
+      await session.listAllTools();
+      await waitFor(
+        async () => (await harness.bridge.api.getState()).servers.find((s) => s.name === 'time')?.state === 'failed',
+        20_000,
+        'time to fail',
+      );
+      await renderWithBridge(harness, <OverviewPage go={() => undefined} />, language);
+      // Before: a green "小智已连接 · 已读取 N 个工具", and only a small red "失败：time" under it.
+      const line = await screen.findByText(headline, undefined, { timeout: 10_000 });
+      const banner = line.closest('section') as HTMLElement;
+      expect(banner.className).toContain('tone-warn');
+      expect(within(banner).getByRole('link', { name: 'time' }).parentElement!.textContent).toBe(` · ${stopped}time`);
+    });
+  }
+
+  it('counts the tools xiaozhi read as "tools provided" does: without the app’s own (a walkthrough saw 已读取 17 beside 已提供 14)', async () => {
+    const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
+    const harness = (ctx.harness = makeBridge(
+      { endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }], servers: [fixtureServer('memory')], connection: patientConnection },
+      fastSupervision,
+    ));
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const session = await xiaozhi.connection(0);
+    await session.initialize();
+    const { tools } = await session.listAllTools();
+    const own = harness.bridge.state().catalog.appTools ?? 0;
+    expect(own).toBeGreaterThan(0);
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
+    await screen.findByText(`小智已连接 · 已读取 ${tools.length - own} 个工具`, undefined, { timeout: 10_000 });
+    expect(statText('已提供')).toBe(`已提供 ${tools.length - own} 个工具`);
   });
 });

@@ -74,6 +74,8 @@ describe('the server card of an npx that could not reach the registry', () => {
       expect(await screen.findByText(message, undefined, { timeout: 10_000 })).toBeTruthy();
       expect(screen.getByText(hint)).toBeTruthy();
       expect(screen.getByText(link).closest('a')!.getAttribute('href')).toBe('#/settings?section=mirrors');
+      // npm's English lines add nothing to what the card says: a click away, not open (a walkthrough met them open).
+      expect(document.querySelector('details.stderr')!.hasAttribute('open')).toBe(false);
     });
   }
 });

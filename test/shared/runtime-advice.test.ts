@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { commandWarnings } from '../../src/main/core/config/command-warnings';
-import { ProblemError } from '../../src/main/core/problems/server-problems';
+import { englishText, ProblemError } from '../../src/main/core/problems/server-problems';
 import { prepareChildRuntime } from '../../src/main/core/runtimes/child-runtime';
 import { runtimeSource } from '../../src/main/core/runtimes/runtime-sources';
 import { adviceFor } from '../../src/main/core/runtimes/runtime-store';
@@ -43,6 +43,30 @@ describe("a runtime download's advice names something that works where the user 
         undefined,
       )?.hint;
       expect(hint).toMatch(language === 'en' ? /choose Mainland China mirrors in Settings → Download sources/ : /选择中国大陆镜像/);
+    });
+
+    it(`in the window, a failed or refused download says which button to press, and shows no config JSON (${language})`, () => {
+      const press = language === 'en' ? 'press Download uv' : '点“下载 uv”';
+      for (const code of ['server.runtimeDownloadFailed', 'server.runtimeMismatch'] as const) {
+        for (const advice of ['official', 'china', 'custom'] as const) {
+          const hint = problemMessage(t, problem(code, { ...said, reason: 'ENOTFOUND', file: 'uv.whl', advice }), undefined)?.hint ?? '';
+          // Before: "再次启动该服务重试" in the add step, where no server exists yet, and `"mirrors": { "preset": "china" }`.
+          expect(hint).not.toMatch(/start the server again|再次启动该服务|"preset"/);
+          if (code === 'server.runtimeDownloadFailed' || advice !== 'custom') expect(hint.toLowerCase()).toContain(press.toLowerCase());
+        }
+      }
+    });
+
+    it(`the config's mirror JSON goes to the log and the CLI, which read a config (${language})`, () => {
+      const failed = problem('server.runtimeDownloadFailed', { ...said, reason: 'ENOTFOUND', advice: 'official' });
+      expect(englishText(failed)).toContain('"mirrors": { "preset": "china" }');
+    });
+
+    it(`says what uv is where it offers to download it (${language})`, () => {
+      // Once, on the catalogue card's line above "这台电脑上没有 uv：应用可以替你下载" (which said nothing of it).
+      expect(t('catalogue.runs.uvx')).toMatch(
+        language === 'en' ? /uv \(the tool that runs Python programs\)/ : /uv（运行 Python 程序的工具）/,
+      );
     });
 
     it(`says a download that is not the genuine file in its own words, and one past its size or too slow (${language})`, () => {

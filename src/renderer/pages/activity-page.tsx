@@ -29,6 +29,8 @@ const EXPORTS = [
   { format: 'jsonl', type: 'application/x-ndjson' },
 ] as const;
 
+const DAY_MS = 24 * 3600_000;
+
 /** What xiaozhi (and the other callers) did: calls per hour and per tool, failures, latency, tools never called. */
 export function ActivityPage() {
   const { store, t, language } = useApp();
@@ -56,6 +58,8 @@ export function ActivityPage() {
     [t, range],
   );
   const stamp = new Date(now).toISOString().slice(0, 10);
+  // Tools never called are worth switching off only after a day of use: minutes after adding a server, all are.
+  const usedForADay = useMemo(() => (samples ?? []).some((s) => now - s.time >= DAY_MS), [samples, now]);
 
   return (
     <div className="page activity">
@@ -76,7 +80,7 @@ export function ActivityPage() {
               disabled={!samples?.length}
               onClick={() => download(`xiaozhi-activity-${stamp}.${format}`, exportActivity(samples ?? [], format), type)}
             >
-              {t('activity.export', { format: format.toUpperCase() })}
+              {t(`activity.export.${format}`)} <span className="small muted">{format.toUpperCase()}</span>
             </Button>
           ))}
         </div>
@@ -169,7 +173,7 @@ export function ActivityPage() {
               <p className="muted">{t('activity.allCalled')}</p>
             ) : (
               <>
-                {searching ? null : <p className="muted small">{t('activity.neverCalledHint')}</p>}
+                {searching || !usedForADay ? null : <p className="muted small">{t('activity.neverCalledHint')}</p>}
                 <ul className="chips">
                   {summary.neverCalled.map((n) => (
                     <li key={`${n.server}/${n.tool}`} className="chip small">

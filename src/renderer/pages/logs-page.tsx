@@ -7,6 +7,7 @@ import { useApp } from '../app-context';
 import { PagePanels } from '../components/page-panels';
 import { Button, EmptyState, Switch } from '../components/ui';
 import { formatClock } from '../format';
+import { logSourceLabel } from '../log-source';
 import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 
@@ -95,7 +96,7 @@ export function LogsPage() {
               <option value="">{t('logs.allSources')}</option>
               {sources.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {logSourceLabel(t, s)}
                 </option>
               ))}
             </select>
@@ -199,7 +200,7 @@ export function LogsPage() {
               >
                 <span className="log-time">{formatClock(e.time)}</span>
                 <span className="log-level">{t(`logs.levelName.${e.level}`)}</span>
-                <span className="log-source">{e.source}</span>
+                <span className="log-source">{logSourceLabel(t, e.source)}</span>
                 {/* A secret the engine masked reads as the window's marker (（已隐藏）), as on every other page. */}
                 <span className="log-message">{shownMasked(logMessage(t, e), t)}</span>
               </div>

@@ -38,6 +38,9 @@ const RETRIED = new Set([
 /** Failures whose advice is another download source: the card links to that setting. */
 const TO_MIRRORS = new Set(['server.registryUnreachable', 'server.runtimeDownloadFailed', 'server.runtimeMismatch']);
 
+/** Failures whose words say little (an exit code, a closed pipe): the server's own output is the clue, shown open. */
+const OUTPUT_IS_THE_CLUE = new Set(['server.exited', 'server.exitedEarly', 'server.killed', 'server.closed']);
+
 /** The card's element id: the overview links failed servers to it (#/servers?server=NAME). */
 export const serverCardId = (name: string) => `server-${encodeURIComponent(name)}`;
 
@@ -121,8 +124,8 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         ) : null}
         <SkippedTools status={status} />
         {showOutput ? (
-          // Open while its output is the only clue; a click away once the line that tells why is shown above.
-          <details className="stderr" open={status.state !== 'starting' && status.lastErrorCause?.code !== 'server.crashed'}>
+          // Open while its output is the only clue; a click away once the failure's own words say what happened.
+          <details className="stderr" open={status.state !== 'starting' && OUTPUT_IS_THE_CLUE.has(status.lastErrorCause?.code ?? '')}>
             <summary>{t('servers.stderrLines', { count: status.stderrTail.length })}</summary>
             <pre className="mono small">{status.stderrTail.join('\n')}</pre>
           </details>

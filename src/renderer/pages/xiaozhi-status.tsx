@@ -38,6 +38,9 @@ export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t'
   const read = Math.max(0, ...connected.map((e) => e.toolsRead?.count ?? 0));
   // With no server, what xiaozhi read are the app's own task tools: not the user's tools.
   if (read > 0 && !hasServers(state)) return { tone: 'warn', text: t('xiaozhi.onlyOwnTools') };
+  // A server the user must see to (failed, not one waiting for a sign-in, which says so itself): not all is well.
+  const stopped = state.servers.filter((s) => s.enabled && s.state === 'failed' && !waitsForSignIn(s)).length;
+  if (read > 0 && stopped > 0) return { tone: 'warn', text: t('xiaozhi.serversStopped', { count: stopped }) };
   // The user's tools, as "tools provided" counts them: in search mode xiaozhi reads a few search tools and can use
   // them all; else what it read, less the app's own (a walkthrough saw "已读取 17" beside "已提供 14").
   if (read > 0 && connected.some((e) => e.served?.mode === 'router'))

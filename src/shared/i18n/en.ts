@@ -124,7 +124,7 @@ export const en = {
   'endpoints.removeWhich': 'Another endpoint is also called "{name}". This removes number {place} in the list: {url}, {state}.',
   'endpoints.removeBody': 'xiaozhi will lose access to your tools through this endpoint.',
 
-  'servers.add': 'Add server',
+  'servers.add': 'Add from the catalogue',
   'servers.addTitle': 'Add a server',
   'servers.editTitle': 'Edit "{name}"',
   'servers.added': 'Server "{name}" added.',
@@ -144,7 +144,7 @@ export const en = {
   'servers.transport.dify': 'Dify app',
   'servers.transport.n8n': 'n8n webhook',
   'servers.transport.home-assistant': 'Home Assistant',
-  'services.add': 'Add a web service',
+  'services.add': 'Connect a platform you use',
   'services.addTitle': 'Add: {kind}',
   'services.moreKept': 'Plus {count} more, kept as they are (change them in the config file).',
   'services.wrong': 'Check this value.',
@@ -337,7 +337,7 @@ export const en = {
   'toolSets.customDescription': 'custom description',
   'localServer.title': 'Local MCP server',
   'localServer.intro':
-    'Serve your tool sets to AI apps on this computer (Cursor, VS Code, Claude Desktop, Cherry Studio) over streamable HTTP. Only this computer can connect, and only with the token.',
+    'Serve your tool sets to AI apps on this computer (Cursor, VS Code, Claude Desktop, Cherry Studio). Only this computer can connect, and only with the token. (Protocol: streamable HTTP)',
   'localServer.enabled': 'Serve on this computer',
   'localServer.state.off': 'Off',
   'localServer.state.starting': 'Starting',
@@ -454,8 +454,8 @@ export const en = {
   'settings.naming.auto': 'Keep names; prefix only clashes',
   'settings.naming.prefix': 'Always prefix with the server',
   'settings.namingHint': 'Names are what the assistant sees; clashing names get their server as a prefix.',
-  'settings.limit': 'Message size limit (bytes)',
-  'settings.limitHint': 'xiaozhi drops larger messages; 8192 unless your server says otherwise.',
+  'settings.limit': 'Largest message',
+  'settings.limitHint': 'In bytes. xiaozhi drops larger messages; 8192 unless your server says otherwise.',
   'settings.limitError': 'At least 1024 bytes.',
   'settings.timeout': 'Call timeout (seconds)',
   'settings.timeoutHint': 'A tool slower than this is cancelled with a readable error.',
@@ -722,19 +722,19 @@ export const en = {
   'problem.server.runtimeDownloadFailed.reason.tooSlow':
     '{runtime} could not be fetched: {host} sent less than {kilobytes} KB in {seconds} s, so the download was stopped.',
   'problem.server.runtimeDownloadFailed.hint':
-    'Check the network, then start the server again to try again (a download that was cut continues where it stopped).',
+    'Check the network, then press Download {runtime} to try again (a download that was cut continues where it stopped).',
   'problem.server.runtimeDownloadFailed.hint.official':
-    'Check the network, then start the server again to try again (a download that was cut continues where it stopped). In mainland China, choose Mainland China mirrors in Settings → Download sources (headless: "mirrors": { "preset": "china" } in the config).',
+    'Check the network, then press Download {runtime} to try again (a download that was cut continues where it stopped). In mainland China, choose Mainland China mirrors in Settings → Download sources first.',
   'problem.server.runtimeDownloadFailed.hint.china':
-    'Check the network, then start the server again to try again (a download that was cut continues where it stopped). If the mainland China mirror keeps failing, choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
+    'Check the network, then press Download {runtime} to try again (a download that was cut continues where it stopped). If the mainland China mirror keeps failing, choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
   'problem.server.runtimeDownloadFailed.hint.custom':
-    'Check the network and the address given for {runtime} in Settings → Download sources, then start the server again to try again.',
+    'Check the network and the address given for {runtime} in Settings → Download sources, then press Download {runtime} to try again.',
   'problem.server.runtimeMismatch':
     'The {runtime} {version} that {host} sent is not the genuine one: its SHA-256 differs from the one the app carries. It was deleted and never run.',
   'problem.server.runtimeMismatch.hint':
-    'The download source sent a damaged or altered file. Start the server again later to try again; in mainland China, choose Mainland China mirrors in Settings → Download sources.',
+    'The download source sent a damaged or altered file. Press Download {runtime} again later; in mainland China, choose Mainland China mirrors in Settings → Download sources first.',
   'problem.server.runtimeMismatch.hint.china':
-    'The mirror sent a damaged or altered file. Start the server again later to try again, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
+    'The mirror sent a damaged or altered file. Press Download {runtime} again later, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
   'problem.server.runtimeMismatch.hint.custom':
     'The source given for {runtime} in Settings → Download sources sent a damaged or altered file: enter another, or choose the official sources.',
   'problem.server.runtimeFolderUnsafe':
@@ -748,7 +748,7 @@ export const en = {
   'problem.server.installing': 'First run: {runner} is downloading and installing {package}; it is given up to {minutes} min to start.',
   'problem.server.restarting': 'Restarting in {seconds} s. Why: {cause}',
   'problem.server.crashLoop': 'Failed {count} times within {seconds} s; giving up until it is started again. Last error: {cause}',
-  'problem.server.notRetrying': 'Not tried again until it is started again. Why: {cause}',
+  'problem.server.notRetrying': 'Stopped, not retried by itself: {cause}',
   'problem.server.toolsLeftOut':
     '{count, plural, one {# tool} other {# tools}} it listed {count, plural, one {is} other {are}} left out ({served} served): its card on the Servers page says why.',
   'problem.call.unknownTool': 'No tool is called "{tool}" any more.',
@@ -842,7 +842,7 @@ export const en = {
   'endpoints.test.listed': '{count, plural, one {xiaozhi listed # tool} other {xiaozhi listed # tools}}',
   'endpoints.test.notListed': 'xiaozhi did not ask for the tools within {seconds} s',
   'endpoints.test.listedRelay':
-    '{count, plural, one {Read through the server as a device session does: xiaozhi gets # tool} other {Read through the server as a device session does: xiaozhi gets # tools}}',
+    '{count, plural, one {Read as in a real conversation: xiaozhi gets # tool} other {Read as in a real conversation: xiaozhi gets # tools}}',
   'endpoints.test.deviceTalks':
     'Connected. This kind of self-hosted endpoint lists the tools only when a device talks, so not listing them now is normal.',
   'endpoints.test.heldByOther': 'Another program is using this endpoint; the test did not take it over',
@@ -894,8 +894,8 @@ export const en = {
     '{runtime} is not installed here. Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes; or install it yourself: {install}',
   'catalogue.runtime.missingChina':
     '{runtime} is not installed here. Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes (choose Mainland China mirrors in Settings → Download sources first); or install it yourself, from mirrors in mainland China: {install}',
-  'catalogue.runs.npx': 'Runs with npx (needs Node.js)',
-  'catalogue.runs.uvx': 'Runs with uvx (needs uv)',
+  'catalogue.runs.npx': 'Runs on this computer; needs Node.js',
+  'catalogue.runs.uvx': 'Runs on this computer; needs uv (the tool that runs Python programs)',
   'catalogue.runs.remote': 'Remote server',
   'catalogue.runs.other': 'Runs {command}',
   'catalogue.needs': 'Have ready before adding: {values}',
@@ -1011,7 +1011,7 @@ export const en = {
   'mirrors.default': 'Official sources (npmjs.com, pypi.org, nodejs.org, GitHub)',
   'mirrors.china': 'Mainland China mirrors (npmmirror, Tsinghua PyPI)',
   'mirrors.chinaNote':
-    "uv comes as its wheel from Tsinghua's PyPI mirror, Node.js from npmmirror; both are checked against the SHA-256 the app carries.",
+    'uv comes from Tsinghua University’s mirror, Node.js from npmmirror; the app checks each file is the genuine one (SHA-256).',
   'mirrors.custom': 'My own sources',
   'mirrors.customHint': 'Empty: the official source.',
   'mirrors.npmRegistry': 'npm registry',
@@ -1205,7 +1205,6 @@ export const en = {
   'activity.range': 'Period',
   'activity.range.day': 'Last 24 hours',
   'activity.range.week': 'Last 7 days',
-  'activity.export': 'Export records ({format})',
   'activity.none': 'No calls recorded yet.',
   'activity.noneHint': 'Every call xiaozhi makes is kept here for a week, also across restarts.',
   'activity.tryTools': 'Try a tool on the Tools page',
@@ -1243,7 +1242,7 @@ export const en = {
   'xiaozhi.notConnected': 'Xiaozhi is not connected',
   'xiaozhi.servers': '{running}/{total} servers running · {tools, plural, one {# tool} other {# tools}}',
   'xiaozhi.noServers': 'No servers yet: add one to give xiaozhi tools',
-  'xiaozhi.failed': 'Failed: ',
+  'xiaozhi.failed': 'Stopped, open it to see what to do: ',
   'xiaozhi.needSignIn': 'Needs sign-in: ',
   'checklist.title': 'Before xiaozhi can use your tools',
   'checklist.done': 'done',
@@ -1308,4 +1307,17 @@ export const en = {
   'add.runtimeMissingHint':
     'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
   'add.runtimeMissingShort': '{runtime} is not on this computer: the app can download it for you.',
+  // t-words2: words a person acts on (issue 33)
+  'xiaozhi.serversStopped':
+    'Xiaozhi is connected, but {count, plural, one {# server stopped: its tools cannot} other {# servers stopped: their tools cannot}} be used now',
+  'activity.export.csv': 'Export as a table',
+  'activity.export.jsonl': 'Export raw data',
+  'logs.from.app': 'App',
+  'logs.from.web': 'Web page',
+  'logs.from.updates': 'Updates',
+  'logs.from.model': 'Try-a-sentence model',
+  'logs.from.local-server': 'Local MCP server',
+  'logs.from.calls': 'Tool calls',
+  'logs.from.server': 'Server {name}',
+  'logs.from.endpoint': 'Endpoint {name}',
 } as const;

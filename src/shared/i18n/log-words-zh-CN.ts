@@ -23,7 +23,7 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
     '服务“{server}”：命令“{command}”需要 {runtime}，但这里的 PATH 上找不到它。用 --fetch-runtimes 启动，应用会按配置中的下载源自己下载；也可以自己安装：{install}',
   // 官方下载源时给中文读者国内镜像的安装命令（与目录卡片一致；GitHub 和 astral.sh 在中国大陆常常打不开）。
   'problem.cli.runtimeMissing.reason.official':
-    '服务“{server}”：命令“{command}”需要 {runtime}，但这里的 PATH 上找不到它。用 --fetch-runtimes 启动，应用会自己下载（在中国大陆请先在“设置 → 下载源”中选择中国大陆镜像）；也可以自己从国内镜像安装：{installChina}',
+    '服务“{server}”：命令“{command}”需要 {runtime}，但这里的 PATH 上找不到它。用 --fetch-runtimes 启动，应用会自己下载（在中国大陆请先选用中国大陆镜像：在配置中加入 "mirrors": { "preset": "china" }，或在网页界面的“设置 → 下载源”中选择）；也可以自己从国内镜像安装：{installChina}',
   'problem.cli.readableByOthers.reason.read':
     '{file} 中有令牌或密钥，而这台电脑的其他用户能读取它（权限 {mode}）：请运行 chmod 600 {quoted}，只让你自己能读写',
   'problem.cli.readableByOthers.reason.change':

@@ -103,6 +103,9 @@ const REGISTRY_REASONS: Record<string, string> = {
 /** The system limits a refused spawn can name (retried, never counted as a crash). */
 export const SYSTEM_LIMIT_CODES = Object.keys(SYSTEM_LIMITS);
 
+/** The config's words for the mainland China mirrors: for the log and the CLI, never the window (it has a setting). */
+const HEADLESS_MIRRORS = ' (in mainland China, put "mirrors": { "preset": "china" } in the config)';
+
 const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
   'server.packageNotFound': (p) => `"${p.package}" was not found on the npm registry: check the package name (it is not retried)`,
   'server.notFound': (p) => `the command "${p.command}" was not found on PATH; install it, or give its full path`,
@@ -117,7 +120,7 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
       ? `${p.runtime} could not be fetched: ${p.host} sent more than the ${p.megabytes} MB ${p.runtime} ${p.version} is; the partial download was deleted`
       : p.reason === 'tooSlow'
         ? `${p.runtime} could not be fetched: ${p.host} sent less than ${p.kilobytes} KB in ${p.seconds} s; the download stopped (the next start continues it)`
-        : `${p.runtime} could not be fetched: ${p.reason}`,
+        : `${p.runtime} could not be fetched: ${p.reason}${p.advice === 'official' ? HEADLESS_MIRRORS : ''}`,
   'server.runtimeMismatch': (p) =>
     `the ${p.runtime} ${p.version} that ${p.host} sent (${p.file}) is not the genuine one: its SHA-256 differs from the one the app carries; it was deleted and never run`,
   'server.runtimeFolderUnsafe': (p) =>

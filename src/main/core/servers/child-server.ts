@@ -426,7 +426,10 @@ export class ChildServer extends SupervisedServer {
       const busy = s.transport === 'stdio' ? systemLimit(error) : undefined;
       if (notRunnable) await this.fail({ problem: notRunnable }, 'permanent');
       else if (busy) await this.fail({ problem: busy }, 'resources');
-      else await this.fail(this.startFailure(error), 'crash');
+      else {
+        const failure = this.startFailure(error);
+        await this.fail(failure, failure.problem.code === 'server.registryUnreachable' ? 'network' : 'crash');
+      }
       return;
     } finally {
       clearTimeout(timer);

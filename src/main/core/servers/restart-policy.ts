@@ -13,7 +13,12 @@ export type FailureKind =
   /** The server's own doing (a crash, a lost connection, a start that failed): retried, and counted. */
   | 'crash'
   /** Not the server's doing (a spawn refused for lack of resources: EMFILE…): retried, never counted. */
-  | 'resources';
+  | 'resources'
+  /**
+   * A package registry out of reach (npx, uvx): the network or a download source the user may change,
+   * read again at each start. Retried on the backoff, never counted as a crash loop.
+   */
+  | 'network';
 
 export interface RestartRules {
   restartBaseMs: number;

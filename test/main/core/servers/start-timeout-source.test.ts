@@ -84,3 +84,19 @@ describe.skipIf(process.platform === 'win32')('a registry out of reach, with the
     }
   });
 });
+
+describe.skipIf(process.platform === 'win32')('a registry out of reach is retried on the backoff, never given up as a crash loop', () => {
+  it('keeps restarting past the crash limit, with growing delays (a walkthrough saw a restart every 0.5 s, then a stop)', async () => {
+    harness = makeBridge(
+      { servers: [{ name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }] },
+      { restartBaseMs: 20, restartMaxMs: 40, maxCrashes: 2, crashWindowMs: 600_000, stopGraceMs: 500 },
+      { env: { ...process.env, PATH: pathWithOfflineNpx('registry.npmjs.org') } },
+    );
+    harness.bridge.start();
+    const server = () => harness!.bridge.state().servers[0]!;
+    // Before: the second failure counted as a crash loop and the server stayed failed.
+    await waitFor(() => server().restarts >= 4 || server().state === 'failed', 20_000, 'four restarts or a stop');
+    expect(server().state).not.toBe('failed');
+    expect(server().lastErrorCause?.code).toBe('server.registryUnreachable');
+  });
+});
