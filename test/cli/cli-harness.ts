@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 
 import { version } from '../../package.json';
 import type { ProcessContext } from '../../src/cli/command';
@@ -119,9 +119,12 @@ export class CliHarness {
   }
 
   /**
-   * The same command line through the CLI's own `main()` in this process: for what starts nothing and
-   * only answers (help, versions, usage errors), without paying for a Node process each time. With
-   * XT_CLI_BIN set (another build under test) it is spawned like `finished`.
+   * The same command line through the CLI's own `main()` in this process, without paying for a Node
+   * process (and the bundle's compile) each time: for help, usage errors, config reading and the
+   * commands that start servers, do their work and stop them (servers, tools, call, init, export).
+   * Not for what a process is needed to show (signals, exit codes of a killed run, stdio, a child
+   * tree outliving its parent): `finished` / `spawn` for those. With XT_CLI_BIN set (another build
+   * under test) it is spawned like `finished`.
    */
   async answered(
     args: string[],
@@ -130,10 +133,20 @@ export class CliHarness {
     if (process.env.XT_CLI_BIN) return this.finished(args, options);
     let out = '';
     let err = '';
+    // What a command writes to its streams (logs, an export) lands in the same text as its lines.
+    const stream = (add: (text: string) => void): Writable =>
+      new Writable({
+        write(chunk: Buffer | string, _encoding, done) {
+          add(chunk.toString());
+          done();
+        },
+      });
     const ctx: ProcessContext = {
       version,
       out: (text) => void (out += `${text}\n`),
       err: (text) => void (err += `${text}\n`),
+      stdout: stream((text) => (out += text)),
+      stderr: stream((text) => (err += text)),
       env: cliEnv(options.env),
       cwd: options.cwd ?? process.cwd(),
       platform: process.platform,
