@@ -141,16 +141,19 @@ export class CliHarness {
           done();
         },
       });
+    const env = cliEnv(options.env);
     const ctx: ProcessContext = {
       version,
       out: (text) => void (out += `${text}\n`),
       err: (text) => void (err += `${text}\n`),
       stdout: stream((text) => (out += text)),
       stderr: stream((text) => (err += text)),
-      env: cliEnv(options.env),
+      env,
       cwd: options.cwd ?? process.cwd(),
       platform: process.platform,
-      home: os.homedir(),
+      // As os.homedir() in a process started with this env.
+      home: env.HOME ?? os.homedir(),
+      // Empty, as a spawned CLI's ('ignore'); a secret read from "-" reads fd 0 itself: spawn for that.
       stdin: Readable.from([]),
       execPath: process.execPath,
       entryScript: BIN,
