@@ -131,6 +131,9 @@ export class CliHarness {
     options: Pick<SpawnOptions, 'cwd' | 'env'> = {},
   ): Promise<{ code: number | null; out: string; err: string }> {
     if (process.env.XT_CLI_BIN) return this.finished(args, options);
+    // connect relays the process's own stdin and reads its environment (it is Electron's too): never in here.
+    if (args[0] === 'connect' && !args.some((a) => ['--help', '-h', '--version', '-v'].includes(a)))
+      throw new Error('connect needs a process of its own: use finished() or spawn()');
     let out = '';
     let err = '';
     // What a command writes to its streams (logs, an export) lands in the same text as its lines.
