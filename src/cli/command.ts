@@ -13,6 +13,9 @@ export interface ProcessContext {
   out(text: string): void;
   /** Writes a line to stderr. */
   err(text: string): void;
+  /** The streams under `out` and `err`, for what writes more than lines (logs, a page, a prompt). */
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
   platform: NodeJS.Platform;

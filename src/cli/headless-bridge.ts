@@ -102,7 +102,7 @@ export async function withServers(
   // though none is connected: `tools` shows what xiaozhi gets.
   const headless = startHeadless(ctx, {
     store: new MemorySettingsStore({ ...settings, endpoints }),
-    log: { stream: process.stderr, ...log },
+    log: { stream: ctx.stderr, ...log },
     bridge: { localServer: { enabled: false }, listEndpointTools: true, ...paths },
   });
   const { bridge, guard } = headless;

@@ -24,6 +24,8 @@ const ctx: ProcessContext = {
   version: APP_VERSION,
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
+  stdout: process.stdout,
+  stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
   platform: process.platform,

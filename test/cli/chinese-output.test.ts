@@ -9,11 +9,14 @@ import { CliHarness, fixtureEntry, TOKEN, waitForText } from './cli-harness';
 const h = new CliHarness();
 afterEach(() => h.cleanup());
 
-/** The real CLI, as a child process, under a Chinese locale. */
+/**
+ * The CLI under a Chinese locale, through its main() in this process: the words are the same as a
+ * process's. A process where one is needed: the locale read from a real process's environment
+ * (--help under zh_TW), init's questions on stdin, connect and run.
+ */
 const ZH = { LANG: 'zh_CN.UTF-8' };
-const inChinese = (args: string[], env: NodeJS.ProcessEnv = {}) => h.finished(args, { env: { ...ZH, ...env } });
-/** The same through the CLI's main() in this process: for what only answers (help, usage errors). */
-const answeredInChinese = (args: string[], env: NodeJS.ProcessEnv = {}) => h.answered(args, { env: { ...ZH, ...env } });
+const inChinese = (args: string[], env: NodeJS.ProcessEnv = {}) => h.answered(args, { env: { ...ZH, ...env } });
+const answeredInChinese = inChinese;
 
 /** A port nothing listens on (taken, then given back). */
 async function closedPort(): Promise<number> {
@@ -48,7 +51,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     const init = await inChinese(['init', '--help']);
     expect(init.out).toMatch(/^ {2}xiaozhi-tray init \[--config FILE\] +会提问：接入点地址，以及从哪些应用导入$/m);
     expect(init.out).toMatch(/^ {2}xiaozhi-tray init --config FILE --endpoint-file FILE\|- .* --yes +不提问（供脚本使用）$/m);
-    expect((await h.finished(['init', '--help'], { env: { LANG: 'en_US.UTF-8' } })).out).toMatch(
+    expect((await h.answered(['init', '--help'], { env: { LANG: 'en_US.UTF-8' } })).out).toMatch(
       /^ {2}xiaozhi-tray init \[--config FILE\] +asks for the endpoint and which apps to import from$/m,
     );
     const commands = [
@@ -106,11 +109,11 @@ describe('the CLI in Chinese when the locale says so', () => {
 
   it('a missing config file: its path, and how to make one', async () => {
     const dir = fs.realpathSync(h.tempDir());
-    const missing = await h.finished(['check', '--config', 'nope.json'], { env: ZH, cwd: dir });
+    const missing = await h.answered(['check', '--config', 'nope.json'], { env: ZH, cwd: dir });
     expect(missing.code).toBe(1);
     expect(missing.err).toContain(`找不到配置文件 nope.json（完整路径：${path.join(dir, 'nope.json')}）。`);
     expect(missing.err).toContain('可以这样创建一份：\n  xiaozhi-tray init --config nope.json');
-    const none = await h.finished(['check'], { env: ZH, cwd: dir });
+    const none = await h.answered(['check'], { env: ZH, cwd: dir });
     expect(none.err).toContain(
       '缺少 --config FILE，当前文件夹里也没有 xiaozhi-tray.json。请这样运行：xiaozhi-tray check --config xiaozhi-tray.json',
     );
@@ -139,7 +142,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(zh.err).toContain('  - 第 4 行第 5 列（servers[1].name）：必须填写\n');
     expect(zh.err).toMatch(/（servers\[2\]\.args\[0\]）：应为文本，而不是整数\n/);
     expect(zh.err).not.toMatch(/is required|must be/);
-    const en = await h.finished(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
+    const en = await h.answered(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
     expect(en.err).toContain(
       '  - line 3, column 33, at servers[0].transport: must be one of stdio, sse, streamable-http, http-api, openapi, coze, dify, n8n, home-assistant\n',
     );
@@ -156,7 +159,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     await waitForText(run.stdout, `警告 [app] ${file}：第 3 行第 13 列（limitz）：“limitz”不是设置项，会被忽略；是不是想写“limits”？`);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
-    expect((await h.finished(['check', '--config', file])).out).toContain(
+    expect((await h.answered(['check', '--config', file])).out).toContain(
       'warning: line 3, column 13, at limitz: "limitz" is not a setting and is ignored; did you mean "limits"?',
     );
   });
@@ -168,7 +171,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     const zh = await inChinese(['check', '--config', file]);
     expect(zh.err).toBe('');
     expect(zh).toMatchObject({ code: 0, out: `${file}：有效的 xiaozhi-tray 配置：2 个接入点，0 个服务器\n` });
-    const en = await h.finished(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
+    const en = await h.answered(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
     expect(en).toMatchObject({ code: 0, err: '' });
     // An id given is kept, and the one made up for its neighbour is not the same.
     const mixed = h.writeConfig({
@@ -237,7 +240,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(stats.out).toBe(
       `还没有记录到调用（${path.join(dir, 'activity.jsonl')}）。桥接运行时才会记录调用：xiaozhi-tray run --config FILE。\n`,
     );
-    const connect = await inChinese(['connect'], { XIAOZHI_TRAY_STATE_DIR: dir });
+    const connect = await h.finished(['connect'], { env: { ...ZH, XIAOZHI_TRAY_STATE_DIR: dir } });
     expect(connect.code).toBe(1);
     expect(connect.err).toContain('小智托盘没有在运行，或者它的本机 MCP 服务没有打开（请在“设置”中打开它');
   });
@@ -273,7 +276,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(broken.err).toBe(
       `无法导入 ${cutOff}：\n  - 第 2 行第 1 列：JSON 格式错误：这里应有“}”（可能漏了右花括号）\n请改正这个文件（或在它所属的应用里重新保存一次），然后再导入。\n`,
     );
-    expect((await h.finished(['import', cutOff, '--config', target])).err).toBe(
+    expect((await h.answered(['import', cutOff, '--config', target])).err).toBe(
       `${cutOff} could not be imported:\n  - line 2, column 1: invalid JSON: expected "}"\nFix the file (or save it again from the app it comes from), then run the import again.\n`,
     );
     const folder = h.writeConfig({ mcpServers: { a: { command: 'x', args: ['${workspaceFolder}'] } } }, 'ws.json');
@@ -346,12 +349,12 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(asked.code).toBe(1);
     expect(asked.out).toContain('请从小智控制台复制 MCP 接入点地址（xiaozhi.me → 控制台 → MCP 接入点）。');
     expect(asked.err).toContain('没有收到回答（输入已结束），所以什么也没有写入。');
-    const wrote = await h.finished(['init', '--yes'], { env, cwd });
+    const wrote = await h.answered(['init', '--yes'], { env, cwd });
     expect(wrote.code, wrote.err).toBe(0);
     expect(wrote.out).toContain('已写入 xiaozhi-tray.json：有效，0 个接入点，0 个服务器。');
     expect(wrote.out).toContain('下一步：');
-    expect((await h.finished(['init', '--yes'], { env, cwd })).err).toContain('xiaozhi-tray.json 已存在，没有改动。要替换它请加 --force');
-    const onLine = await h.finished(['init', '--yes', '--force', '--endpoint', `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`], { env, cwd });
+    expect((await h.answered(['init', '--yes'], { env, cwd })).err).toContain('xiaozhi-tray.json 已存在，没有改动。要替换它请加 --force');
+    const onLine = await h.answered(['init', '--yes', '--force', '--endpoint', `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`], { env, cwd });
     expect(onLine.code, onLine.err).toBe(0);
     expect(onLine.err).toContain('警告：--endpoint 把密钥放在了命令行上，这台电脑的其他用户能看到它（ps）');
   });
@@ -364,7 +367,7 @@ describe('the CLI in Chinese when the locale says so', () => {
       JSON.stringify({ mcpServers: { a: { command: 'node', args: ['${input:key}'] }, c: { command: 'node', args: ['c.js'] } } }),
     );
     const env = { ...ZH, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined };
-    const run = await h.finished(['init', '--yes', '--import', 'cursor'], { env, cwd: h.tempDir() });
+    const run = await h.answered(['init', '--yes', '--import', 'cursor'], { env, cwd: h.tempDir() });
     expect(run.code, run.err).toBe(0);
     expect(run.err).toContain('警告：跳过了 Cursor 的服务器“a”：它需要 input:key（请用 --input input:key=VALUE 给出）');
     expect(run.out).toContain('Cursor：添加了 1 个服务（c），跳过 1 个（已经有了，或无法使用）');
@@ -381,7 +384,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     // Machine output stays English and the same whatever the locale.
     const [zhJson, cJson] = await Promise.all([
       inChinese(['servers', '--config', file, '--json']),
-      h.finished(['servers', '--config', file, '--json']),
+      h.answered(['servers', '--config', file, '--json']),
     ]);
     const withoutPids = (text: string) => text.replace(/"pid": \d+/g, '"pid": 0');
     expect(withoutPids(zhJson.out)).toBe(withoutPids(cJson.out));

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 
 import { version } from '../../package.json';
 import type { ProcessContext } from '../../src/cli/command';
@@ -119,25 +119,44 @@ export class CliHarness {
   }
 
   /**
-   * The same command line through the CLI's own `main()` in this process: for what starts nothing and
-   * only answers (help, versions, usage errors), without paying for a Node process each time. With
-   * XT_CLI_BIN set (another build under test) it is spawned like `finished`.
+   * The same command line through the CLI's own `main()` in this process, without paying for a Node
+   * process (and the bundle's compile) each time: for help, usage errors, config reading and the
+   * commands that start servers, do their work and stop them (servers, tools, call, init, export).
+   * Not for what a process is needed to show (signals, exit codes of a killed run, stdio, a child
+   * tree outliving its parent): `finished` / `spawn` for those. With XT_CLI_BIN set (another build
+   * under test) it is spawned like `finished`.
    */
   async answered(
     args: string[],
     options: Pick<SpawnOptions, 'cwd' | 'env'> = {},
   ): Promise<{ code: number | null; out: string; err: string }> {
     if (process.env.XT_CLI_BIN) return this.finished(args, options);
+    // connect relays the process's own stdin and reads its environment (it is Electron's too): never in here.
+    if (args[0] === 'connect' && !args.some((a) => ['--help', '-h', '--version', '-v'].includes(a)))
+      throw new Error('connect needs a process of its own: use finished() or spawn()');
     let out = '';
     let err = '';
+    // What a command writes to its streams (logs, an export) lands in the same text as its lines.
+    const stream = (add: (text: string) => void): Writable =>
+      new Writable({
+        write(chunk: Buffer | string, _encoding, done) {
+          add(chunk.toString());
+          done();
+        },
+      });
+    const env = cliEnv(options.env);
     const ctx: ProcessContext = {
       version,
       out: (text) => void (out += `${text}\n`),
       err: (text) => void (err += `${text}\n`),
-      env: cliEnv(options.env),
+      stdout: stream((text) => (out += text)),
+      stderr: stream((text) => (err += text)),
+      env,
       cwd: options.cwd ?? process.cwd(),
       platform: process.platform,
-      home: os.homedir(),
+      // As os.homedir() in a process started with this env.
+      home: env.HOME ?? os.homedir(),
+      // Empty, as a spawned CLI's ('ignore'); a secret read from "-" reads fd 0 itself: spawn for that.
       stdin: Readable.from([]),
       execPath: process.execPath,
       entryScript: BIN,

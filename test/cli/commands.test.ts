@@ -20,7 +20,9 @@ const API_KEY = 'sk-cli-test-0123456789abcdef';
  */
 const START_GRACE_MS = scaled(5000);
 
-const finished = h.finished.bind(h);
+// servers, tools and call start the servers, answer and stop them: in this process (the fixture
+// servers are real children); the run cases below need a process to stop with SIGTERM.
+const answered = h.answered.bind(h);
 
 describe('servers: the configured servers and their state, without serving xiaozhi', () => {
   it('shows each server with what it runs, its state and tools; errors and secrets as they should be', async () => {
@@ -33,7 +35,7 @@ describe('servers: the configured servers and their state, without serving xiaoz
         off: { command: 'npx', args: ['-y', 'something'], disabled: true },
       },
     });
-    const run = await finished(['servers', '--config', file]);
+    const run = await answered(['servers', '--config', file]);
     expect(run.code).toBe(1);
     const lines = run.out.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+TRANSPORT\s+STATE\s+TOOLS\s+RUNS$/);
@@ -47,7 +49,7 @@ describe('servers: the configured servers and their state, without serving xiaoz
     expect(run.out).toMatch(/\noff\s+stdio\s+disabled\s+-\s+npx -y something/);
     expect(run.out + run.err).not.toContain(API_KEY);
 
-    const json = await finished(['servers', '--config', file, '--json']);
+    const json = await answered(['servers', '--config', file, '--json']);
     const parsed = JSON.parse(json.out) as { servers: { name: string; state: string; tools: number; pid?: number }[] };
     expect(parsed.servers.map((s) => [s.name, s.state === 'running' || s.state === 'disabled' ? s.state : 'down', s.tools])).toEqual([
       ['fx', 'running', 12],
@@ -70,9 +72,9 @@ describe('servers: the configured servers and their state, without serving xiaoz
     });
     const started = Date.now();
     const [servers, tools, call] = await Promise.all([
-      h.finished(['servers', '--config', file]),
-      h.finished(['tools', '--config', file]),
-      h.finished(['call', '--config', file, 'echo', '--args', '{"text":"hi"}']),
+      answered(['servers', '--config', file]),
+      answered(['tools', '--config', file]),
+      answered(['call', '--config', file, 'echo', '--args', '{"text":"hi"}']),
     ]);
     expect(Date.now() - started).toBeLessThan(START_GRACE_MS + scaled(20_000));
     expect(call).toMatchObject({ code: 0, out: 'fx: hi\n' });
@@ -94,7 +96,7 @@ describe('servers: the configured servers and their state, without serving xiaoz
       limits: { startGraceMs: grace },
     });
     // Both commands at once: each starts the servers of its own, one after another as above.
-    const [tools, servers] = await Promise.all([finished(['tools', '--config', file]), finished(['servers', '--config', file, '--json'])]);
+    const [tools, servers] = await Promise.all([answered(['tools', '--config', file]), answered(['servers', '--config', file, '--json'])]);
     // Before: after the grace, "c starting", "d starting", 0 of their tools, exit 1.
     expect(tools.code, tools.out + tools.err).toBe(0);
     for (const name of ['a', 'b', 'c', 'd']) expect(tools.out).toMatch(new RegExp(`\\b${name}_echo\\b|\\becho\\b`));
@@ -116,7 +118,7 @@ describe('servers: the configured servers and their state, without serving xiaoz
       ],
     });
     const started = Date.now();
-    const run = await finished(['servers', '--config', file, '--wait', '2']);
+    const run = await answered(['servers', '--config', file, '--wait', '2']);
     expect(Date.now() - started).toBeLessThan(scaled(20_000));
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/\nslow\s+stdio\s+starting/);
@@ -124,22 +126,22 @@ describe('servers: the configured servers and their state, without serving xiaoz
     expect(run.err).toMatch(
       /Still starting after \d+ s: (quick, )?slow\. To wait longer: --wait 120 \(or limits\.startGraceMs in the config\)\./,
     );
-    const bad = await finished(['servers', '--config', file, '--wait', 'soon']);
+    const bad = await answered(['servers', '--config', file, '--wait', 'soon']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--wait');
   });
 
   it('says how to add servers when there are none, and exits 0', async () => {
-    const run = await finished(['servers', '--config', h.writeConfig({})]);
+    const run = await answered(['servers', '--config', h.writeConfig({})]);
     expect(run).toMatchObject({ code: 0 });
     expect(run.out).toContain('No servers are configured.');
     // tools too: it printed an empty "page 1 of 1" and "0 tools, 0 bytes in 1 page".
-    const tools = await finished(['tools', '--config', h.writeConfig({})]);
+    const tools = await answered(['tools', '--config', h.writeConfig({})]);
     expect(tools).toMatchObject({ code: 0 });
     expect(tools.out).toBe(
       'No servers are configured, so xiaozhi gets no tools. Add some with "xiaozhi-tray import FILE --config …" or in the web UI (run --ui).\n',
     );
-    const json = await finished(['tools', '--config', h.writeConfig({}), '--json']);
+    const json = await answered(['tools', '--config', h.writeConfig({}), '--json']);
     expect(JSON.parse(json.out)).toMatchObject({ servers: [], toolCount: 0 });
   });
 });
@@ -150,7 +152,7 @@ describe('call: one tool, the way xiaozhi calls it', () => {
     // With an endpoint configured, the list holds the bridge's own task_status and cancel_task beside fx's 12.
     const xiaozhi = await h.fakeXiaozhi();
     const file = h.writeConfig({ mcpEndpoint: xiaozhi.url(TOKEN), mcpServers: { fx: fixtureEntry() } });
-    const run = await finished(['call', '--config', file, 'echo', '--args', '{"text":"命令行"}']);
+    const run = await answered(['call', '--config', file, 'echo', '--args', '{"text":"命令行"}']);
     expect(run).toMatchObject({ code: 0, out: 'fx: 命令行\n' });
     expect(run.err).toMatch(
       // Under load the start may take over 2 s, which the CLI says first (the first word of waitForStarts).
@@ -158,13 +160,13 @@ describe('call: one tool, the way xiaozhi calls it', () => {
     );
     expect(xiaozhi.sessions).toHaveLength(0);
 
-    const picture = await finished(['call', '--config', file, 'picture']);
+    const picture = await answered(['call', '--config', file, 'picture']);
     expect(picture.out).toBe('Here is the chart.\n[image: image/png, 2.9 KB]\n[resource: file:///tmp/report.pdf, application/pdf]\n');
   });
 
   it("--json prints the response frame as sent, cut to the endpoint's size limit like a real call", async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry() } });
-    const run = await finished(['call', '--config', file, 'big', '--args', '{"n":20000}', '--json']);
+    const run = await answered(['call', '--config', file, 'big', '--args', '{"n":20000}', '--json']);
     expect(run.code).toBe(0);
     const frame = run.out.trimEnd();
     expect(Buffer.byteLength(frame)).toBeLessThanOrEqual(8192);
@@ -176,18 +178,18 @@ describe('call: one tool, the way xiaozhi calls it', () => {
 
   it('exits 1 with the text of an error result, and names the tool meant when the name is wrong', async () => {
     const file = h.writeConfig({ mcpServers: { fx: fixtureEntry(), other: fixtureEntry({ FIXTURE_NAME: 'other' }) } });
-    const failed = await finished(['call', '--config', file, 'fx_fail']);
+    const failed = await answered(['call', '--config', file, 'fx_fail']);
     expect(failed).toMatchObject({ code: 1, out: 'it went wrong\n' });
     expect(failed.err).toContain('isError: true');
-    const ambiguous = await finished(['call', '--config', file, 'echo']);
+    const ambiguous = await answered(['call', '--config', file, 'echo']);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.err).toContain('xiaozhi would not see a tool called "echo". Did you mean "fx_echo" or "other_echo"?');
-    const typo = await finished(['call', '--config', file, 'fx_ecoh']);
+    const typo = await answered(['call', '--config', file, 'fx_ecoh']);
     expect(typo.err).toContain('Did you mean "fx_echo"?');
-    const badArgs = await finished(['call', '--config', file, 'fx_echo', '--args', '[1]']);
+    const badArgs = await answered(['call', '--config', file, 'fx_echo', '--args', '[1]']);
     expect(badArgs.code).toBe(2);
     expect(badArgs.err).toContain('--args must be a JSON object');
-    expect((await finished(['call', '--config', file])).err).toContain('call needs the name of a tool');
+    expect((await answered(['call', '--config', file])).err).toContain('call needs the name of a tool');
   });
 
   it('--endpoint calls through that endpoint\'s tool set, under the names "tools --endpoint" shows', async () => {
@@ -200,15 +202,15 @@ describe('call: one tool, the way xiaozhi calls it', () => {
       toolSets: [{ name: 'one', servers: ['fx'], tools: { fx: { fail: { enabled: false } } } }],
     });
     // In the set, fx's echo has no rival, so the endpoint sees it unprefixed (the default set says fx_echo).
-    const run = await finished(['call', '--config', file, '--endpoint', 'kitchen', 'echo', '--args', '{"text":"hi"}']);
+    const run = await answered(['call', '--config', file, '--endpoint', 'kitchen', 'echo', '--args', '{"text":"hi"}']);
     expect(run).toMatchObject({ code: 0, out: 'fx: hi\n' });
     // fx's 12 less the one switched off, and the bridge's own task_status and cancel_task (every set has them).
     expect(run.err).toContain('3. tools/list → 13 tools in 1 page');
-    const off = await finished(['call', '--config', file, '--endpoint', 'k', 'fail']);
+    const off = await answered(['call', '--config', file, '--endpoint', 'k', 'fail']);
     expect(off.code).toBe(1);
     expect(off.err).toContain('xiaozhi would not see a tool called "fail".');
     expect(off.err).toContain(`Run "xiaozhi-tray tools --config ${file} --endpoint k" for the list.`);
-    const unknown = await finished(['call', '--config', file, '--endpoint', 'garage', 'echo']);
+    const unknown = await answered(['call', '--config', file, '--endpoint', 'garage', 'echo']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('--endpoint "garage" names no endpoint of the config (its endpoints: kitchen)');
   });

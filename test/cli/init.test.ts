@@ -38,14 +38,18 @@ function fakeHome(): { home: string; env: NodeJS.ProcessEnv } {
   };
 }
 
+/**
+ * `init args` in a fresh folder. With flags only, through the CLI's main() in this process (the same
+ * words, files and exit code); answers on `stdin` are a process's: its stdin is a pipe, read as a user types.
+ */
 async function init(args: string[], env: NodeJS.ProcessEnv, stdin?: string) {
   const cwd = h.tempDir();
-  const run = h.spawn(['init', ...args], { env, cwd, ...(stdin !== undefined ? { stdin } : {}) });
-  const code = await run.exit;
+  const run =
+    stdin === undefined ? await h.answered(['init', ...args], { env, cwd }) : await h.finished(['init', ...args], { env, cwd, stdin });
   const file = path.join(cwd, 'xiaozhi-tray.json');
   // What the file means to the app (written minimal: defaults are left out).
   const written = fs.existsSync(file) ? loadConfigFile(file, {}).settings : undefined;
-  return { code, out: run.stdout(), err: run.stderr(), file, cwd, written };
+  return { ...run, file, cwd, written };
 }
 
 describe('init: a working config from nothing', () => {
@@ -79,9 +83,9 @@ describe('init: a working config from nothing', () => {
     expect(run.out).toContain('Wrote xiaozhi-tray.json: valid, 1 endpoint (wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted)), 8 servers.');
     expect(run.out + run.err).not.toContain(TOKEN);
 
-    const check = h.spawn(['check', '--config', run.file]);
-    expect(await check.exit).toBe(0);
-    expect(check.stdout()).toContain('valid xiaozhi-tray config: 1 endpoint, 8 servers');
+    const check = await h.answered(['check', '--config', run.file]);
+    expect(check.code).toBe(0);
+    expect(check.out).toContain('valid xiaozhi-tray config: 1 endpoint, 8 servers');
   });
 
   it('imports only the apps named, tells about the others, and refuses an app it does not know', async () => {

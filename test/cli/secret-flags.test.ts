@@ -140,7 +140,7 @@ describe('run: the local server token from a file or the environment', () => {
 
   it('export --format cursor takes the token file too', async () => {
     const config = h.writeConfig({ servers: [], localServer: { port: 18799 } });
-    const result = await h.finished(['export', '--config', config, '--format', 'cursor', '--mcp-token-file', secretFile(MCP_TOKEN)], {
+    const result = await h.answered(['export', '--config', config, '--format', 'cursor', '--mcp-token-file', secretFile(MCP_TOKEN)], {
       env: { XIAOZHI_TRAY_STATE_DIR: h.tempDir() },
     });
     expect(result.code).toBe(0);
@@ -151,7 +151,7 @@ describe('run: the local server token from a file or the environment', () => {
   it("export --format cursor uses the port it is given over the config's", async () => {
     const config = h.writeConfig({ servers: [], localServer: { port: 18799 } });
     const args = ['export', '--config', config, '--format', 'cursor', '--mcp-port', '18801', '--mcp-token-file', secretFile(MCP_TOKEN)];
-    const result = await h.finished(args, { env: { XIAOZHI_TRAY_STATE_DIR: h.tempDir() } });
+    const result = await h.answered(args, { env: { XIAOZHI_TRAY_STATE_DIR: h.tempDir() } });
     expect(result.code, result.err).toBe(0);
     expect(JSON.parse(result.out).mcpServers['xiaozhi-tray'].url).toBe('http://127.0.0.1:18801/mcp/cursor');
   });
@@ -161,11 +161,11 @@ describe('init: the endpoint (and its token) from a file or stdin', () => {
   async function init(args: string[], stdin?: string) {
     const cwd = h.tempDir();
     const home = h.tempDir();
-    const result = await h.finished(['init', ...args], {
-      cwd,
-      env: { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined },
-      ...(stdin !== undefined ? { stdin } : {}),
-    });
+    const options = { cwd, env: { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined } };
+    // Reading flags and files and writing the config: answered in this process; "-" reads the
+    // process's own stdin (fd 0), so a process it is given to.
+    const result =
+      stdin === undefined ? await h.answered(['init', ...args], options) : await h.finished(['init', ...args], { ...options, stdin });
     const file = path.join(cwd, 'xiaozhi-tray.json');
     return { ...result, written: fs.existsSync(file) ? loadConfigFile(file, {}).settings : undefined };
   }
@@ -228,14 +228,14 @@ describe('import and init: values a file asks for', () => {
     );
     const target = path.join(h.tempDir(), 'tray.json');
     // Before: taken without a word, while every user of the computer could read it in ps.
-    const given = await h.finished(['import', source, '--config', target, '--input', 'env:XT_GH_TOKEN=ghp_on_argv_0123456789', '--yes']);
+    const given = await h.answered(['import', source, '--config', target, '--input', 'env:XT_GH_TOKEN=ghp_on_argv_0123456789', '--yes']);
     expect(given.code, given.err).toBe(0);
     expect(given.err).toContain(
       "warning: --input env:XT_GH_TOKEN=… puts a secret on the command line, where other users of this computer can see it (ps) and your shell history keeps it; use --use-env XT_GH_TOKEN (set it in this shell first) instead, or answer init's question (read without echo)",
     );
     expect(given.err + given.out).not.toContain('ghp_on_argv_0123456789');
     // A folder is no secret.
-    const folder = await h.finished(['import', source, '--config', target, '--input', 'workspaceFolder=/tmp']);
+    const folder = await h.answered(['import', source, '--config', target, '--input', 'workspaceFolder=/tmp']);
     expect(folder.err).not.toContain('warning: --input');
   });
 });

@@ -23,6 +23,8 @@ async function runOn(platform: NodeJS.Platform, argv: string[], home: string, en
     version: '0.0.0-test',
     out: (t) => out.push(t),
     err: (t) => err.push(t),
+    stdout: process.stdout,
+    stderr: process.stderr,
     env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
     cwd: home,
     platform,

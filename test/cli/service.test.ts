@@ -10,6 +10,16 @@ import { BIN, CliHarness, fixtureEntry } from './cli-harness';
 const h = new CliHarness();
 afterEach(() => h.cleanup());
 
+/**
+ * `service …` read as a finished process is. Through the CLI's main() in this process (the unit file
+ * and the words are the same), but as a process when the case gives a PATH: systemctl is looked up
+ * on the PATH of the process that runs it.
+ */
+async function service(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+  const run = options.env?.PATH === undefined ? await h.answered(args, options) : await h.finished(args, options);
+  return { code: run.code, exit: Promise.resolve(run.code), stdout: () => run.out, stderr: () => run.err };
+}
+
 /** The words of an ExecStart that runs this CLI's `run` with `args` on this node. */
 const runsCli = (...args: string[]) => [process.execPath, fs.realpathSync(BIN), 'run', ...args];
 
@@ -60,10 +70,10 @@ describe('service on Linux: a systemd user unit', () => {
       'mcp.json',
     );
     const shell = { ...env, REMOTE_TOKEN: 'remote-token-0123456789' };
-    const refused = h.spawn(['service', 'install', '--config', config, '--no-start'], { env: shell });
+    const refused = await service(['service', 'install', '--config', config, '--no-start'], { env: shell });
     expect(await refused.exit).toBe(1);
     expect(refused.stderr()).toContain('--allow-env REMOTE_TOKEN');
-    const run = h.spawn(['service', 'install', '--config', config, '--no-start', '--allow-env', 'REMOTE_TOKEN'], { env: shell });
+    const run = await service(['service', 'install', '--config', config, '--no-start', '--allow-env', 'REMOTE_TOKEN'], { env: shell });
     expect(await run.exit, run.stderr()).toBe(0);
     const keys = unitKeys(fs.readFileSync(path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service'), 'utf8'));
     expect(systemdWords(keys['Service.ExecStart'] as string)).toEqual(runsCli('--config', config, '--allow-env', 'REMOTE_TOKEN'));
@@ -75,7 +85,7 @@ describe('service on Linux: a systemd user unit', () => {
     const config = h.writeConfig({ servers: [] }, 'tray.json', cwd);
     fs.writeFileSync(path.join(cwd, 'token'), 'service-token-0123456789abcdef\n', { mode: 0o600 });
     // Before: "unknown option --mcp-port" (exit 2), so a service could not serve Cursor or use the router.
-    const run = h.spawn(
+    const run = await service(
       [
         'service',
         'install',
@@ -105,12 +115,15 @@ describe('service on Linux: a systemd user unit', () => {
       'router',
     ]);
     // The token itself is never written into the unit (every user can read it): only its file.
-    const inline = h.spawn(['service', 'install', '--config', config, '--no-start', '--mcp-token', 'service-token-0123456789abcdef'], {
-      env,
-    });
+    const inline = await service(
+      ['service', 'install', '--config', config, '--no-start', '--mcp-token', 'service-token-0123456789abcdef'],
+      {
+        env,
+      },
+    );
     expect(await inline.exit).toBe(2);
     expect(inline.stderr()).toContain('--mcp-token-file');
-    const wrong = h.spawn(['service', 'install', '--config', config, '--no-start', '--mcp-port', 'x'], { env });
+    const wrong = await service(['service', 'install', '--config', config, '--no-start', '--mcp-port', 'x'], { env });
     expect(await wrong.exit).toBe(2);
     expect(wrong.stderr()).toContain('--mcp-port must be a port number, not "x"');
   });
@@ -119,7 +132,7 @@ describe('service on Linux: a systemd user unit', () => {
     const { configHome, env } = linuxEnv();
     const dir = h.namedDir('my configs 100%');
     const config = h.writeConfig({ mcpServers: { fx: fixtureEntry() } }, 'tray $HOME.json', dir);
-    const run = h.spawn(['service', 'install', '--config', config, '--no-start', '--log-format', 'json'], {
+    const run = await service(['service', 'install', '--config', config, '--no-start', '--log-format', 'json'], {
       env: { ...env, PATH: `/opt/my tools%/bin:${process.env.PATH}` },
     });
     expect(await run.exit, run.stderr()).toBe(0);
@@ -143,19 +156,19 @@ describe('service on Linux: a systemd user unit', () => {
     const verify = spawnSync('systemd-analyze', ['verify', unitFile], { encoding: 'utf8' });
     if (!verify.error) expect(`${verify.stdout}${verify.stderr}`.trim()).toBe('');
 
-    const status = h.spawn(['service', 'status'], { env: { ...env, PATH: fakeSystemctl('echo active') } });
+    const status = await service(['service', 'status'], { env: { ...env, PATH: fakeSystemctl('echo active') } });
     expect(await status.exit).toBe(0);
     expect(status.stdout()).toContain(`Installed: ${unitFile}`);
     expect(status.stdout()).toContain('\nState: active\n');
     expect(status.stdout()).toContain('journalctl --user -u xiaozhi-tray -f');
 
-    const removed = h.spawn(['service', 'uninstall'], { env: { ...env, PATH: h.tempDir() } });
+    const removed = await service(['service', 'uninstall'], { env: { ...env, PATH: h.tempDir() } });
     expect(await removed.exit).toBe(0);
     expect(fs.existsSync(unitFile)).toBe(false);
-    const again = h.spawn(['service', 'uninstall'], { env });
+    const again = await service(['service', 'uninstall'], { env });
     expect(await again.exit).toBe(0);
     expect(again.stdout()).toContain('Not installed');
-    const none = h.spawn(['service', 'status'], { env });
+    const none = await service(['service', 'status'], { env });
     expect(await none.exit).toBe(1);
   });
 
@@ -173,7 +186,7 @@ describe('service on Linux: a systemd user unit', () => {
       '/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin',
       shell,
     ].join(':');
-    const run = h.spawn(['service', 'install', '--config', config, '--no-start'], {
+    const run = await service(['service', 'install', '--config', config, '--no-start'], {
       env: { ...env, PATH: npmPath, npm_command: 'exec', npm_lifecycle_event: 'npx' },
     });
     expect(await run.exit, run.stderr()).toBe(0);
@@ -184,13 +197,13 @@ describe('service on Linux: a systemd user unit', () => {
   it("says plainly when systemd's user manager cannot be reached: status and uninstall exit non-zero", async () => {
     const { configHome, env } = linuxEnv();
     const config = h.writeConfig({});
-    expect(await h.spawn(['service', 'install', '--config', config, '--no-start'], { env }).exit).toBe(0);
+    expect((await service(['service', 'install', '--config', config, '--no-start'], { env })).code).toBe(0);
     const unitFile = path.join(configHome, 'systemd', 'user', 'xiaozhi-tray.service');
-    const status = h.spawn(['service', 'status'], { env: { ...env, PATH: fakeSystemctl(BUS_ERROR) } });
+    const status = await service(['service', 'status'], { env: { ...env, PATH: fakeSystemctl(BUS_ERROR) } });
     expect(await status.exit).toBe(1);
     expect(status.stdout()).toContain("State: unknown: systemd's user manager is not reachable from this shell");
     expect(status.stdout()).not.toContain('Failed to connect to bus');
-    const removed = h.spawn(['service', 'uninstall'], { env: { ...env, PATH: fakeSystemctl(BUS_ERROR) } });
+    const removed = await service(['service', 'uninstall'], { env: { ...env, PATH: fakeSystemctl(BUS_ERROR) } });
     expect(await removed.exit).toBe(1);
     expect(removed.stdout()).not.toContain('Stopped and removed');
     expect(removed.stderr()).toContain(
@@ -206,7 +219,7 @@ describe('service on Linux: a systemd user unit', () => {
     const { configHome, env } = linuxEnv();
     const config = h.writeConfig({});
     // No systemctl on this PATH (there is no systemd to talk to here either way).
-    const run = h.spawn(['service', 'install', '--config', config, '--name', 'work'], { env: { ...env, PATH: h.tempDir() } });
+    const run = await service(['service', 'install', '--config', config, '--name', 'work'], { env: { ...env, PATH: h.tempDir() } });
     expect(await run.exit).toBe(1);
     expect(run.stderr()).toContain('Could not start the service: systemctl --user daemon-reload: systemctl is not available here');
     expect(fs.existsSync(path.join(configHome, 'systemd', 'user', 'work.service'))).toBe(true);
@@ -215,14 +228,14 @@ describe('service on Linux: a systemd user unit', () => {
   it('refuses a config that does not load, a missing --config, and an unknown action', async () => {
     const { configHome, env } = linuxEnv();
     const broken = h.writeConfig({ servers: [{ name: 'x', transport: 'pipe' }] });
-    const bad = h.spawn(['service', 'install', '--config', broken, '--no-start'], { env });
+    const bad = await service(['service', 'install', '--config', broken, '--no-start'], { env });
     expect(await bad.exit).toBe(1);
     expect(bad.stderr()).toContain('must be one of stdio, sse, streamable-http');
     expect(fs.existsSync(path.join(configHome, 'systemd'))).toBe(false);
-    const missing = h.spawn(['service', 'install'], { env });
+    const missing = await service(['service', 'install'], { env });
     expect(await missing.exit).toBe(2);
     expect(missing.stderr()).toContain('service install needs --config FILE');
-    const typo = h.spawn(['service', 'instal'], { env });
+    const typo = await service(['service', 'instal'], { env });
     expect(await typo.exit).toBe(2);
     expect(typo.stderr()).toContain('Did you mean install?');
   });
@@ -231,17 +244,20 @@ describe('service on Linux: a systemd user unit', () => {
     const { configHome, env } = linuxEnv();
     const dir = h.namedDir('evil\nExecStartPre=touch pwned');
     const config = h.writeConfig({}, 'tray.json', dir);
-    const newline = h.spawn(['service', 'install', '--config', config, '--no-start'], { env });
+    const newline = await service(['service', 'install', '--config', config, '--no-start'], { env });
     expect(await newline.exit).toBe(1);
     expect(newline.stderr()).toContain(
       `service install: the config path (${JSON.stringify(config)}) contains a line break, which a service file cannot hold. Nothing was written.`,
     );
-    const host = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--host', '0.0.0.0\rExecStartPre=/bin/sh', '--no-start'], {
-      env,
-    });
+    const host = await service(
+      ['service', 'install', '--config', h.writeConfig({}), '--host', '0.0.0.0\rExecStartPre=/bin/sh', '--no-start'],
+      {
+        env,
+      },
+    );
     expect(await host.exit).toBe(1);
     expect(host.stderr()).toContain('the value of --host ("0.0.0.0\\rExecStartPre=/bin/sh") contains a line break');
-    const bell = h.spawn(['service', 'install', '--config', h.writeConfig({}), '--no-start'], {
+    const bell = await service(['service', 'install', '--config', h.writeConfig({}), '--no-start'], {
       env: { ...env, PATH: `/usr/bin\u0007:${process.env.PATH}` },
     });
     expect(await bell.exit).toBe(1);

@@ -48,7 +48,7 @@ export const exportCommand: Command = {
         t: ctx.t,
         warn: (line: string) => ctx.err(ctx.t('cli.check.warning', { warning: line })),
       };
-      process.stdout.write(exportConfig(loaded.settings, format, () => exportEntryContext(loaded.settings, args.options, secrets)).text);
+      ctx.stdout.write(exportConfig(loaded.settings, format, () => exportEntryContext(loaded.settings, args.options, secrets)).text);
       return 0;
     } catch (error) {
       const said = error instanceof UsageError ? error.say(ctx.t) : error instanceof Error ? error.message : String(error);

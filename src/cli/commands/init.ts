@@ -293,7 +293,7 @@ export const initCommand: Command = {
       ctx.err(folder);
       return 1;
     }
-    const prompter = interactive ? new Prompter(ctx.stdin, process.stdout) : undefined;
+    const prompter = interactive ? new Prompter(ctx.stdin, ctx.stdout) : undefined;
     try {
       if (fs.existsSync(target) && args.options.force !== true) {
         const replace = prompter ? await prompter.confirm(ctx.t('cli.init.replace', { file }), false) : false;

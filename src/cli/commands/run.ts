@@ -87,10 +87,10 @@ export const runCommand: Command = {
         : {};
     let closeUi: (() => Promise<void>) | undefined;
     // What a save has to say goes to the log, once there is one (saves happen after the bridge starts).
-    let say = (line: string): void => void process.stderr.write(`xiaozhi-tray: ${line}\n`);
+    let say = (line: string): void => void ctx.stderr.write(`xiaozhi-tray: ${line}\n`);
     const { bridge, logBook, log, guard } = startHeadless(ctx, {
       store: storeFor(resolved, loaded, (line) => say(line)),
-      log: { stream: process.stdout, level, format },
+      log: { stream: ctx.stdout, level, format },
       alsoStop: () => closeUi?.(),
       bridge: {
         ...(toolMode ? { toolMode } : {}),
@@ -136,10 +136,10 @@ export const runCommand: Command = {
         await announceLocalServer(bridge, {
           tokenKnown: Boolean(local.overrides?.token ?? loaded.settings.localServer.token),
           format,
-          terminal: process.stdout.isTTY === true,
+          terminal: ctx.stdout.isTTY === true,
           config: file,
           t: ctx.t,
-          write: (text) => process.stdout.write(text),
+          write: (text) => ctx.stdout.write(text),
         });
       }
       if (args.options.ui === true || port !== undefined || host !== undefined) {
@@ -170,11 +170,11 @@ export const runCommand: Command = {
           // Written past the log book on purpose: it would (rightly) redact the access token.
           const message = 'open the window in a browser on this machine';
           if (format === 'json')
-            process.stdout.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'web', message }, { url: web.url })}\n`);
+            ctx.stdout.write(`${jsonLogLine({ time: Date.now(), level: 'info', source: 'web', message }, { url: web.url })}\n`);
           else {
             // Listening on every interface (the LAN, Docker), the URL still names 127.0.0.1: say what to use elsewhere.
             const elsewhere = host && isWildcardHost(host) ? `${ctx.t('cli.run.elsewhere', { port: web.port })}\n` : '';
-            process.stdout.write(`\n${ctx.t('cli.run.openWindowTitle')}\n  ${web.url}\n${elsewhere}\n`);
+            ctx.stdout.write(`\n${ctx.t('cli.run.openWindowTitle')}\n  ${web.url}\n${elsewhere}\n`);
           }
           if (host && !isLoopbackHost(host))
             log.warn(translate('en', 'problem.cli.webExposed', { host }), problem('cli.webExposed', { host }));
