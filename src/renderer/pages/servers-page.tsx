@@ -20,6 +20,7 @@ import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
+import { ServerEdit } from './catalogue/catalogue-edit';
 import { CatalogueDialog } from './catalogue-dialog';
 import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
@@ -173,7 +174,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         />
       </div>
       {editing && settings && isMcpServer(settings) ? (
-        <ServerEditor server={settings} existingNames={names} onClose={() => setEditing(false)} />
+        <ServerEdit server={settings} existingNames={names} onClose={() => setEditing(false)} />
       ) : null}
       {editing && settings && !isMcpServer(settings) ? (
         <ServiceEditor kind={settings.transport} service={settings} existingNames={names} onClose={() => setEditing(false)} />

@@ -1304,4 +1304,12 @@ export const en = {
   'add.runtimeMissingHint':
     'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
   'add.runtimeMissingShort': '{runtime} is not on this computer: the app can download it for you.',
+  // t-values: folder and file values of catalogue servers, checked and shown as full paths.
+  'values.willUse': 'Will use: {path}',
+  'values.folderMissing': 'There is no such folder: {path}',
+  'values.pathMissing': 'Nothing is there: {path}',
+  'values.notFolder': 'This is a file, not a folder: {path}',
+  'values.notFile': 'This is a folder, not a file: {path}',
+  'values.noParent': 'The folder to keep this file in is not there: {path}',
+  'values.check': 'Check "{label}": {value}',
 } as const;

@@ -1237,4 +1237,12 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.runtimeDone': '已下载 {runtime} {version}：需要它的服务会自动启动。',
   'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
   'add.runtimeMissingShort': '这台电脑上没有 {runtime}：应用可以替你下载。',
+  // t-values：目录服务的文件夹和文件值：保存前检查，并显示完整路径。
+  'values.willUse': '将使用：{path}',
+  'values.folderMissing': '找不到这个文件夹：{path}',
+  'values.pathMissing': '这里什么也没有：{path}',
+  'values.notFolder': '这是一个文件，不是文件夹：{path}',
+  'values.notFile': '这是一个文件夹，不是文件：{path}',
+  'values.noParent': '存放这个文件的文件夹不存在：{path}',
+  'values.check': '请检查“{label}”：{value}',
 };
