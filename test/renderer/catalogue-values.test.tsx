@@ -80,6 +80,25 @@ describe.skipIf(process.platform === 'win32')('folder and file values', () => {
   });
 });
 
+describe.skipIf(process.platform === 'win32')('a catalogue server that fails', () => {
+  it('says which value to check where the card says what failed (zh-CN)', async () => {
+    const dir = tempDir();
+    // What @modelcontextprotocol/server-filesystem does with a folder that is not there (src/filesystem/index.ts): says so and exits 1.
+    const failing = path.join(dir, 'fails.mjs');
+    fs.writeFileSync(failing, "console.error('Error: None of the specified directories are accessible'); process.exit(1);\n");
+    npx = fakeNpx();
+    const harness = newBridge({ servers: [filesystem('我的文档', { enabled: true })] } as never, undefined, {
+      registryUrl: 'http://127.0.0.1:9/',
+      env: { ...process.env, ...npx.env({ FAKE_NPX_SECONDS: '0', FAKE_NPX_SERVER: failing }) },
+    });
+    harness.bridge.start();
+    window.location.hash = '#/servers';
+    await renderWithBridge(harness, <ServersPage />, 'zh-CN');
+    const card = document.getElementById('server-files')!;
+    expect(await within(card).findByText('请检查“允许访问的文件夹”：我的文档', undefined, { timeout: 15_000 })).toBeTruthy();
+  });
+});
+
 /** Edit on a server added from the catalogue opened the developer form (npx, arguments, stdio): the only way to change a value. */
 describe.skipIf(process.platform === 'win32')('editing a server added from the catalogue', () => {
   it('shows the values step with its values; Save saves it, and the developer form is one click away (zh-CN)', async () => {

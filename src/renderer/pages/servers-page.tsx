@@ -21,6 +21,7 @@ import { useCommand } from '../components/use-command';
 import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 import { ServerEdit } from './catalogue/catalogue-edit';
+import { ValueCheckLine } from './catalogue/value-check-line';
 import { CatalogueDialog } from './catalogue-dialog';
 import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
@@ -35,6 +36,9 @@ const RETRIED = new Set([
   'server.outputOverflow',
   'server.pingFailed',
 ]);
+
+/** Failures of the program itself (it exited or crashed), not of the way to it. */
+const EXITED = new Set(['server.exited', 'server.exitedEarly', 'server.crashed', 'server.closed']);
 
 /** Failures whose advice is another download source: the card links to that setting. */
 const TO_MIRRORS = new Set(['server.registryUnreachable', 'server.runtimeDownloadFailed', 'server.runtimeMismatch']);
@@ -104,6 +108,10 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
               ? { hint: t('add.runtimeMissingHint', { runtime: RUNTIME_LABEL[waitedFor] }) }
               : {})}
           />
+        ) : null}
+        {/* A program that stopped or crashed: with a catalogue server, the folder or file it was given is the usual cause. */}
+        {settings && isMcpServer(settings) && status.lastErrorCause && EXITED.has(status.lastErrorCause.code) ? (
+          <ValueCheckLine server={settings} />
         ) : null}
         {download ? <RuntimeDownload runtime={download} onStart={() => setDownloading(download)} /> : null}
         {status.state !== 'running' && TO_MIRRORS.has(status.lastErrorCause?.code ?? '') ? (

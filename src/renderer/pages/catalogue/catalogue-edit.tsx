@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
-import { type CatalogueEntry, serverFromEntry, valuesFromServer } from '../../../shared/catalogue';
+import { serverFromEntry, valuesFromServer } from '../../../shared/catalogue';
 import type { McpServerSettings, ServerSettings } from '../../../shared/settings';
 import { useApp } from '../../app-context';
 import { useStore } from '../../store/bridge-store';
 import { ServerEditor } from '../server-editor';
 import { useServerSave } from '../use-server-save';
+import { useCatalogueEntry } from './use-catalogue-entry';
 import { ValuesStep } from './values-step';
 
 /**
@@ -18,24 +19,10 @@ export function ServerEdit(props: { server: McpServerSettings; existingNames: st
   const { server } = props;
   const { store } = useApp();
   const held = useStore(store, (d) => d.settings?.servers ?? []);
-  // undefined while the catalogue is read (the list held: no network); null when there is none to read.
-  const [entries, setEntries] = useState<CatalogueEntry[] | null | undefined>(server.catalogue ? undefined : null);
+  const entry = useCatalogueEntry(server.catalogue);
   const [advanced, setAdvanced] = useState<ServerSettings | undefined>();
   const { busy, save } = useServerSave(server.name, props.onClose);
-  useEffect(() => {
-    if (!server.catalogue) return;
-    let live = true;
-    store.api.getCatalogue({ refresh: 'never' }).then(
-      (catalogue) => live && setEntries(catalogue.entries),
-      () => live && setEntries(null),
-    );
-    return () => {
-      live = false;
-    };
-  }, [store, server.catalogue]);
-
-  if (entries === undefined) return null;
-  const entry = entries?.find((e) => e.id === server.catalogue);
+  if (entry === undefined) return null;
   const values = entry ? valuesFromServer(entry, server) : undefined;
   if (advanced || !entry || !values) {
     return <ServerEditor server={advanced ?? server} existingNames={props.existingNames} onClose={props.onClose} />;
