@@ -132,7 +132,8 @@ export function ValuesStep(props: {
                       if (pathProblems.has(value.id)) setPathProblems(new Map([...pathProblems].filter(([id]) => id !== value.id)));
                     }}
                   />
-                  {paths.resolvedFor(value.id) ? (
+                  {/* The error names the full path itself. */}
+                  {!pathProblems.has(value.id) && paths.resolvedFor(value.id) ? (
                     <div className="field-hint values-resolved mono">
                       {t('values.willUse', { path: paths.resolvedFor(value.id) ?? '' })}
                     </div>
