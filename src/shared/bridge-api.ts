@@ -13,6 +13,7 @@ import { MirrorSettingsSchema } from './mirrors';
 import { modelCommands, modelEvents } from './model-api';
 import { OpenApiOutlineSchema } from './openapi-selection';
 import { patchOf } from './patch-schema';
+import { PathCheckSchema, PathValueKindSchema } from './path-values';
 import { ProblemSchema } from './problem';
 import { RuntimeFetchSchema, RuntimeNameSchema } from './runtime-fetch';
 import { ServedCatalogSchema, ToolSearchHitSchema } from './served';
@@ -209,6 +210,14 @@ export const elicitationCommands = {
 export const catalogueCommands = {
   /** Servers to add in one click: the shipped list, plus the MCP registry's (read now if asked, or if a day old). */
   getCatalogue: command(z.object({ refresh: z.enum(['never', 'ifStale', 'now']).optional() }).default({}), CatalogueSchema),
+  /**
+   * Folder and file values before a catalogue server is saved: each resolved on the engine's computer
+   * (a relative name from the user's home folder, given as `home`) and checked (there, a folder…).
+   */
+  checkPathValues: command(
+    z.object({ values: z.array(z.object({ value: z.string().max(4096), kind: PathValueKindSchema })).max(20) }),
+    z.object({ home: z.string(), checks: z.array(PathCheckSchema) }),
+  ),
   /** The key sent to servers hosted on ModelScope; null removes it. */
   setModelscopeKey: command(z.object({ apiKey: z.string().trim().min(1).max(4096).nullable() }), Void),
 } as const;

@@ -39,7 +39,8 @@ export const CatalogueValueSchema = z.object({
   id: z.string().regex(Placeholder),
   label: Text,
   hint: Text.optional(),
-  kind: z.enum(['secret', 'text', 'path', 'url']),
+  /** `folder` and `file` are checked and resolved on this computer before the server is saved; `path` (the registry's) is either. */
+  kind: z.enum(['secret', 'text', 'path', 'folder', 'file', 'url']),
   required: z.boolean(),
   default: z.string().optional(),
 });
@@ -133,6 +134,7 @@ export function serverFromEntry(entry: CatalogueEntry, values: Record<string, st
     return {
       name,
       enabled: true,
+      catalogue: entry.id,
       transport: 'stdio' as const,
       command: entry.run.command,
       args: entry.run.args.filter((a) => !empty(a)).map((a) => fill(a, given)),
@@ -146,6 +148,7 @@ export function serverFromEntry(entry: CatalogueEntry, values: Record<string, st
   return {
     name,
     enabled: true,
+    catalogue: entry.id,
     transport: entry.run.transport,
     url: fillUrl(entry.run.url, given),
     headers: Object.fromEntries(
@@ -154,4 +157,73 @@ export function serverFromEntry(entry: CatalogueEntry, values: Record<string, st
         .map(([k, v]) => [k, fill(v, given)]),
     ),
   };
+}
+
+/** A template's text as a pattern: its `{id}` placeholders capture, the rest matches itself. */
+function templatePattern(template: string): { pattern: RegExp; ids: string[] } {
+  const ids: string[] = [];
+  const source = template
+    .split(/(\{[a-zA-Z][a-zA-Z0-9_]*\})/)
+    .map((part) => {
+      const id = /^\{([a-zA-Z][a-zA-Z0-9_]*)\}$/.exec(part)?.[1];
+      if (!id) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      ids.push(id);
+      return '([\\s\\S]*)';
+    })
+    .join('');
+  return { pattern: new RegExp(`^${source}$`), ids };
+}
+
+/** Reads the values a filled template holds into `values`; false when the text is not that template filled. */
+function readTemplate(template: string, text: string, values: Map<string, string>): boolean {
+  const { pattern, ids } = templatePattern(template);
+  const m = pattern.exec(text);
+  if (!m) return false;
+  ids.forEach((id, i) => values.set(id, m[i + 1] as string));
+  return true;
+}
+
+/** Reads a template record (env, headers) back; an entry left out stands for an empty value. */
+function readRecord(templates: Record<string, string>, record: Record<string, string>, values: Map<string, string>): void {
+  for (const [key, template] of Object.entries(templates)) {
+    const text = own(record, key);
+    if (text !== undefined) readTemplate(template, text, values);
+  }
+}
+
+/** The part of a server its entry's template makes, to compare one made again with the server held. */
+function programOf(server: { transport: string } & Record<string, unknown>): string {
+  const { transport, command, args, env, cwd, url, headers } = server;
+  return JSON.stringify({ transport, command, args, env, cwd, url, headers });
+}
+
+/**
+ * The values that make this server from its catalogue entry (for editing it in the values step), or
+ * undefined when it was changed by hand in ways the entry cannot express (another command, an extra
+ * argument, a working folder…): then only the developer form can show it.
+ */
+export function valuesFromServer(
+  entry: CatalogueEntry,
+  server: { transport: string } & Record<string, unknown>,
+): Record<string, string> | undefined {
+  const values = new Map<string, string>();
+  if (entry.run.transport === 'stdio') {
+    if (server.transport !== 'stdio' || !Array.isArray(server.args)) return undefined;
+    const args = server.args as string[];
+    let at = 0;
+    for (const template of entry.run.args) {
+      if (at < args.length && readTemplate(template, args[at] as string, values)) at += 1;
+      // An argument with a value in it is left out when the value is empty; a fixed one never is.
+      else if (templatePattern(template).ids.length === 0) return undefined;
+    }
+    readRecord(entry.run.env, (server.env ?? {}) as Record<string, string>, values);
+  } else {
+    if (server.transport !== entry.run.transport || typeof server.url !== 'string') return undefined;
+    if (!readTemplate(entry.run.url, server.url, values)) return undefined;
+    readRecord(entry.run.headers, (server.headers ?? {}) as Record<string, string>, values);
+  }
+  const result = Object.fromEntries(entry.values.map((value) => [value.id, values.get(value.id) ?? '']));
+  // Only values the step can show: the same server made again from them, or the developer form.
+  const again = serverFromEntry(entry, result, String(server.name));
+  return programOf(again) === programOf(server) ? result : undefined;
 }

@@ -136,8 +136,12 @@ const ServerCommon = {
   toolPolicies: z.record(z.string(), ToolPolicySchema).optional(),
 };
 
+/** The catalogue entry a server was added from (its id): editing it shows that entry's values again. */
+const FromCatalogue = { catalogue: z.string().min(1).max(200).optional() };
+
 export const StdioServerSettingsSchema = z.object({
   ...ServerCommon,
+  ...FromCatalogue,
   transport: z.literal('stdio'),
   command: z.string().trim().min(1, 'must name a program to run'),
   args: z.array(z.string()).default([]),
@@ -162,6 +166,7 @@ export type OAuthSettings = z.infer<typeof OAuthSettingsSchema>;
 
 export const RemoteServerSettingsSchema = z.object({
   ...ServerCommon,
+  ...FromCatalogue,
   transport: z.enum(['sse', 'streamable-http']),
   url: HttpUrlSchema,
   headers: z.record(z.string(), z.string()).default({}),

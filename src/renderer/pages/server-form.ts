@@ -14,6 +14,8 @@ export interface ServerDraft {
   enabled: boolean;
   callTimeoutSeconds: string;
   checkArguments: boolean;
+  /** The catalogue entry it came from (kept as it is: its Edit shows that entry's values when they still fit). */
+  catalogue: string;
 }
 
 export function emptyDraft(): ServerDraft {
@@ -29,6 +31,7 @@ export function emptyDraft(): ServerDraft {
     enabled: true,
     callTimeoutSeconds: '',
     checkArguments: true,
+    catalogue: '',
   };
 }
 
@@ -40,6 +43,7 @@ export function draftFromServer(server: ServerSettings): ServerDraft {
     enabled: server.enabled,
     callTimeoutSeconds: server.callTimeoutMs ? String(server.callTimeoutMs / 1000) : '',
     checkArguments: server.checkArguments !== false,
+    catalogue: 'catalogue' in server ? (server.catalogue ?? '') : '',
     ...(server.transport === 'stdio'
       ? { command: server.command, args: server.args.join('\n'), env: Object.entries(server.env), cwd: server.cwd ?? '' }
       : isMcpServer(server)
@@ -55,6 +59,7 @@ export function serverFromDraft(draft: ServerDraft): unknown {
     enabled: draft.enabled,
     ...(timeout !== undefined ? { callTimeoutMs: timeout } : {}),
     ...(draft.checkArguments ? {} : { checkArguments: false }),
+    ...(draft.catalogue ? { catalogue: draft.catalogue } : {}),
   };
   const record = (pairs: [string, string][]) => Object.fromEntries(pairs.filter(([k]) => k.trim()).map(([k, v]) => [k.trim(), v]));
   if (draft.transport === 'stdio') {

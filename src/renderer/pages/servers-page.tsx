@@ -20,6 +20,8 @@ import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
+import { ServerEdit } from './catalogue/catalogue-edit';
+import { ValueCheckLine } from './catalogue/value-check-line';
 import { CatalogueDialog } from './catalogue-dialog';
 import { ImportMenu } from './import-menu';
 import { ServerEditor } from './server-editor';
@@ -34,6 +36,9 @@ const RETRIED = new Set([
   'server.outputOverflow',
   'server.pingFailed',
 ]);
+
+/** Failures of the program itself (it exited or crashed), not of the way to it. */
+const EXITED = new Set(['server.exited', 'server.exitedEarly', 'server.crashed', 'server.closed']);
 
 /** Failures whose advice is another download source: the card links to that setting. */
 const TO_MIRRORS = new Set(['server.registryUnreachable', 'server.runtimeDownloadFailed', 'server.runtimeMismatch']);
@@ -107,6 +112,10 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
               : {})}
           />
         ) : null}
+        {/* A program that stopped or crashed: with a catalogue server, the folder or file it was given is the usual cause. */}
+        {settings && isMcpServer(settings) && status.lastErrorCause && EXITED.has(status.lastErrorCause.code) ? (
+          <ValueCheckLine server={settings} />
+        ) : null}
         {download ? <RuntimeDownload runtime={download} onStart={() => setDownloading(download)} /> : null}
         {status.state !== 'running' && TO_MIRRORS.has(status.lastErrorCause?.code ?? '') ? (
           <a className="btn btn-default btn-small" href="#/settings?section=mirrors">
@@ -176,7 +185,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         />
       </div>
       {editing && settings && isMcpServer(settings) ? (
-        <ServerEditor server={settings} existingNames={names} onClose={() => setEditing(false)} />
+        <ServerEdit server={settings} existingNames={names} onClose={() => setEditing(false)} />
       ) : null}
       {editing && settings && !isMcpServer(settings) ? (
         <ServiceEditor kind={settings.transport} service={settings} existingNames={names} onClose={() => setEditing(false)} />

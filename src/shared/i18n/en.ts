@@ -1320,4 +1320,12 @@ export const en = {
   'logs.from.calls': 'Tool calls',
   'logs.from.server': 'Server {name}',
   'logs.from.endpoint': 'Endpoint {name}',
+  // t-values: folder and file values of catalogue servers, checked and shown as full paths.
+  'values.willUse': 'Will use: {path}',
+  'values.folderMissing': 'There is no such folder: {path}',
+  'values.pathMissing': 'Nothing is there: {path}',
+  'values.notFolder': 'This is a file, not a folder: {path}',
+  'values.notFile': 'This is a folder, not a file: {path}',
+  'values.noParent': 'The folder to keep this file in is not there: {path}',
+  'values.check': 'Check "{label}": {value}',
 } as const;

@@ -1252,4 +1252,12 @@ export const zhCN: Record<keyof typeof en, string> = {
   'logs.from.calls': '工具调用',
   'logs.from.server': '服务 {name}',
   'logs.from.endpoint': '接入点 {name}',
+  // t-values：目录服务的文件夹和文件值：保存前检查，并显示完整路径。
+  'values.willUse': '将使用：{path}',
+  'values.folderMissing': '找不到这个文件夹：{path}',
+  'values.pathMissing': '这里什么也没有：{path}',
+  'values.notFolder': '这是一个文件，不是文件夹：{path}',
+  'values.notFile': '这是一个文件夹，不是文件：{path}',
+  'values.noParent': '存放这个文件的文件夹不存在：{path}',
+  'values.check': '请检查“{label}”：{value}',
 };

@@ -44,7 +44,12 @@ const IGNORED = new Set([
   'cwd',
   'headers',
   'oauth',
+  'catalogue',
 ]);
+
+/** The catalogue entry our own export says a server came from (other programs write none). */
+const fromCatalogue = (entry: Record<string, unknown>) =>
+  typeof entry.catalogue === 'string' && entry.catalogue.trim() ? { catalogue: entry.catalogue.trim().slice(0, 200) } : {};
 
 function stringRecord(value: unknown, path: JsonPath, problems: EntryIssue[]): Record<string, string> {
   if (value === undefined || value === null) return {};
@@ -138,6 +143,7 @@ export function convertServerEntry(
       enabled,
       ...(typeof entry.cwd === 'string' ? { cwd: entry.cwd } : {}),
       ...(callTimeoutMs ? { callTimeoutMs } : {}),
+      ...fromCatalogue(entry),
     };
     return { server, warnings, problems };
   }
@@ -157,6 +163,7 @@ export function convertServerEntry(
     enabled,
     ...(callTimeoutMs ? { callTimeoutMs } : {}),
     ...(oauth?.success ? { oauth: oauth.data } : {}),
+    ...fromCatalogue(entry),
   };
   return { server, warnings, problems };
 }

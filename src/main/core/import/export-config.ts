@@ -7,6 +7,8 @@ function entry(server: ServerSettings): Record<string, unknown> {
   // `timeout` in seconds is what Cline and others read.
   const common = {
     ...(server.enabled ? {} : { disabled: true }),
+    // Read back by our own import: editing it shows its catalogue entry's values again.
+    ...('catalogue' in server && server.catalogue ? { catalogue: server.catalogue } : {}),
     ...(server.callTimeoutMs ? { timeout: server.callTimeoutMs / 1000 } : {}),
   };
   if (!isMcpServer(server)) {

@@ -1,22 +1,37 @@
 import { type ReactNode, useState } from 'react';
 
-import type { CatalogueEntry } from '../../../shared/catalogue';
+import type { CatalogueEntry, CatalogueValue } from '../../../shared/catalogue';
 import { own } from '../../../shared/own';
+import type { PathCheck } from '../../../shared/path-values';
 import { sameProgram } from '../../../shared/same-program';
 import type { ServerSettings } from '../../../shared/settings';
 import { useApp } from '../../app-context';
 import { DialogFooter } from '../../components/dialog-footer';
 import { Button, Dialog, Field, Notice } from '../../components/ui';
+import { usePathChecks } from './use-path-checks';
 
 import '../../add.css';
+
+/** What is wrong with a folder or file value, in the window's words (the full path it was taken as). */
+function pathProblemText(check: PathCheck, value: CatalogueValue, t: ReturnType<typeof useApp>['t']): string {
+  const path = check.path;
+  if (check.problem === 'notFolder') return t('values.notFolder', { path });
+  if (check.problem === 'notFile') return t('values.notFile', { path });
+  if (check.problem === 'noParent') return t('values.noParent', { path });
+  return t(value.kind === 'folder' ? 'values.folderMissing' : 'values.pathMissing', { path });
+}
 
 /**
  * Adding one catalogue entry, in one step: the values it needs (keys, folders, addresses), or for an
  * entry that needs none a short confirmation of what it is and what it needs; Add saves and starts it.
- * The developer form (command, arguments, JSON) is one click away, filled in, for those who want it.
+ * Editing a server added from the catalogue is the same step, its values filled in; Save saves and
+ * restarts it. Folders and files are checked first, and a relative name is shown as the full path it
+ * stands for. The developer form (command, arguments, JSON) is one click away, filled in.
  */
 export function ValuesStep(props: {
   entry: CatalogueEntry;
+  /** Editing this server (by its name), from these values, rather than adding one. */
+  editing?: { name: string; values: Record<string, string> };
   /** The server these values make (under a name no other server holds). */
   build: (values: Record<string, string>) => ServerSettings;
   /** The servers held now: a copy of one is flagged before it is added. */
@@ -24,7 +39,7 @@ export function ValuesStep(props: {
   /** What its runtime means here, when it is not simply there (to fetch, or missing), and what can be done. */
   runtime?: { text: string; missing: boolean; action?: ReactNode };
   busy: boolean;
-  onBack: () => void;
+  onBack?: () => void;
   onClose: () => void;
   onAdd: (server: ServerSettings) => void;
   onAdvanced: (server: ServerSettings) => void;
@@ -32,14 +47,33 @@ export function ValuesStep(props: {
   const { t, language } = useApp();
   const { entry } = props;
   const text = (x: { en: string; zh: string }) => (language === 'zh-CN' ? x.zh : x.en);
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(entry.values.map((v) => [v.id, v.default ?? ''])));
+  const [values, setValues] = useState<Record<string, string>>(
+    () => props.editing?.values ?? Object.fromEntries(entry.values.map((v) => [v.id, v.default ?? ''])),
+  );
   const [submitted, setSubmitted] = useState(false);
+  const [pathProblems, setPathProblems] = useState<Map<string, PathCheck>>(() => new Map());
+  const [checking, setChecking] = useState(false);
+  const paths = usePathChecks(entry, values);
   const missing = entry.values.filter((v) => v.required && !own(values, v.id)?.trim());
   const server = props.build(values);
-  const copyOf = props.held.find((s) => sameProgram(server, s));
-  const add = () => {
+  const copyOf = props.held.find((s) => s.name !== props.editing?.name && sameProgram(server, s));
+  const add = async () => {
     setSubmitted(true);
-    if (missing.length === 0 && !props.busy) props.onAdd(server);
+    if (missing.length > 0 || props.busy || checking) return;
+    setChecking(true);
+    try {
+      // Folders and files as the server will be given them: full paths, there, of the right kind.
+      const checked = await paths.check();
+      setPathProblems(checked.problems);
+      if (checked.problems.size === 0) props.onAdd(props.build(checked.values));
+    } finally {
+      setChecking(false);
+    }
+  };
+  const errorOf = (value: CatalogueValue): string | undefined => {
+    if (submitted && missing.includes(value)) return t('servers.error.required');
+    const problem = pathProblems.get(value.id);
+    return problem ? pathProblemText(problem, value, t) : undefined;
   };
   // npx and uvx fetch the server's package on its first start; a remote server installs nothing.
   const downloads = entry.run.transport === 'stdio' && (entry.run.command === 'npx' || entry.run.command === 'uvx');
@@ -47,26 +81,30 @@ export function ValuesStep(props: {
     <Dialog
       wide
       title={
-        entry.values.length > 0
-          ? t('catalogue.valuesTitle', { name: text(entry.title) })
-          : t('add.confirmTitle', { name: text(entry.title) })
+        props.editing
+          ? t('servers.editTitle', { name: props.editing.name })
+          : entry.values.length > 0
+            ? t('catalogue.valuesTitle', { name: text(entry.title) })
+            : t('add.confirmTitle', { name: text(entry.title) })
       }
       onClose={props.onClose}
-      onSubmit={add}
+      onSubmit={() => void add()}
       footer={
         <DialogFooter
           onCancel={props.onClose}
           start={
             <>
-              <Button kind="ghost" onClick={props.onBack}>
-                {t('catalogue.back')}
-              </Button>
+              {props.onBack ? (
+                <Button kind="ghost" onClick={props.onBack}>
+                  {t('catalogue.back')}
+                </Button>
+              ) : null}
               <Button kind="ghost" onClick={() => props.onAdvanced(server)}>
                 {t('add.advanced')}
               </Button>
             </>
           }
-          primary={{ label: t('plain.catalogue.add'), disabled: props.busy }}
+          primary={{ label: props.editing ? t('common.save') : t('plain.catalogue.add'), disabled: props.busy || checking }}
         />
       }
     >
@@ -77,19 +115,30 @@ export function ValuesStep(props: {
             <Field
               key={value.id}
               label={value.required ? `${text(value.label)} *` : t('catalogue.optional', { label: text(value.label) })}
-              error={submitted && missing.includes(value) ? t('servers.error.required') : undefined}
+              error={errorOf(value)}
               {...(value.hint ? { hint: text(value.hint) } : {})}
             >
               {(id) => (
-                <input
-                  id={id}
-                  className={value.kind === 'text' ? undefined : 'mono'}
-                  type={value.kind === 'secret' ? 'password' : value.kind === 'url' ? 'url' : 'text'}
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={own(values, value.id) ?? ''}
-                  onChange={(e) => setValues({ ...values, [value.id]: e.target.value })}
-                />
+                <>
+                  <input
+                    id={id}
+                    className={value.kind === 'text' ? undefined : 'mono'}
+                    type={value.kind === 'secret' ? 'password' : value.kind === 'url' ? 'url' : 'text'}
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={own(values, value.id) ?? ''}
+                    onChange={(e) => {
+                      setValues({ ...values, [value.id]: e.target.value });
+                      if (pathProblems.has(value.id)) setPathProblems(new Map([...pathProblems].filter(([id]) => id !== value.id)));
+                    }}
+                  />
+                  {/* The error names the full path itself. */}
+                  {!pathProblems.has(value.id) && paths.resolvedFor(value.id) ? (
+                    <div className="field-hint values-resolved mono">
+                      {t('values.willUse', { path: paths.resolvedFor(value.id) ?? '' })}
+                    </div>
+                  ) : null}
+                </>
               )}
             </Field>
           ))}

@@ -189,6 +189,27 @@ describe('import: round trips', () => {
     });
   }
 
+  it("keeps the catalogue entry a server came from (editing it shows the entry's values again)", () => {
+    const servers = [
+      {
+        name: 'files',
+        transport: 'stdio' as const,
+        command: 'npx',
+        args: ['-y', 'fs', '/data'],
+        env: {},
+        enabled: true,
+        catalogue: 'filesystem',
+      },
+      { name: 'maps', transport: 'sse' as const, url: 'https://maps.example/sse', headers: {}, enabled: true, catalogue: 'amap' },
+    ];
+    for (const format of ['mcp-servers', 'xiaozhi-client'] as const) {
+      const exported = exportConfig({ ...defaultSettings(), servers }, format);
+      const parsed = parseMcpConfig(exported.fileName, exported.text);
+      expect(parsed.servers).toEqual(servers);
+      expect(parsed.warnings).toEqual([]);
+    }
+  });
+
   it('keeps endpoints and tool switches through xiaozhi.config.json', () => {
     const settings = {
       ...defaultSettings(),

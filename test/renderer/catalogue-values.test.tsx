@@ -1,0 +1,138 @@
+// @vitest-environment jsdom
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { ServersPage } from '../../src/renderer/pages/servers-page';
+import { type FakeNpx, fakeNpx } from '../helpers/fake-npx';
+import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
+import { tempDirs } from '../helpers/temp-dirs';
+
+const tempDir = tempDirs('xt-values-');
+let npx: FakeNpx | undefined;
+afterEach(() => {
+  npx?.remove();
+  npx = undefined;
+  window.location.hash = '';
+});
+const newBridge = bridgeEachTest();
+
+async function openServers(language: 'en' | 'zh-CN', servers: unknown[] = [], hash = '#/servers') {
+  npx = fakeNpx();
+  const harness = newBridge({ servers } as never, undefined, {
+    registryUrl: 'http://127.0.0.1:9/',
+    env: { ...process.env, ...npx.env({ FAKE_NPX_SECONDS: '0' }) },
+  });
+  harness.bridge.start();
+  window.location.hash = hash;
+  const rendered = await renderWithBridge(harness, <ServersPage />, language);
+  return { harness, ...rendered };
+}
+
+const FS_PACKAGE = '@modelcontextprotocol/server-filesystem';
+const filesystem = (folder: string, more: object = {}) => ({
+  name: 'files',
+  transport: 'stdio',
+  command: 'npx',
+  args: ['-y', FS_PACKAGE, folder],
+  enabled: false,
+  catalogue: 'filesystem',
+  ...more,
+});
+
+/** A walkthrough in Chinese: "我的文档" (no path) was accepted, and the server failed with words that never named the field. */
+describe.skipIf(process.platform === 'win32')('folder and file values', () => {
+  it('a folder that is not there is refused under its field, in plain words, and nothing is added (zh-CN)', async () => {
+    const { harness } = await openServers('zh-CN', [], '#/servers?add=catalogue');
+    const home = tempDir();
+    fs.writeFileSync(path.join(home, 'note.txt'), 'x');
+    fireEvent.click(await screen.findByRole('button', { name: '添加 本机文件' }));
+    const step = screen.getByRole('dialog');
+    const field = within(step).getByLabelText('允许访问的文件夹 *');
+    fireEvent.change(field, { target: { value: path.join(home, '我的文档') } });
+    fireEvent.click(within(step).getByRole('button', { name: '添加' }));
+    expect((await within(step).findByRole('alert')).textContent).toBe(`找不到这个文件夹：${path.join(home, '我的文档')}`);
+    fireEvent.change(field, { target: { value: path.join(home, 'note.txt') } });
+    fireEvent.click(within(step).getByRole('button', { name: '添加' }));
+    await waitFor(() =>
+      expect(within(step).getByRole('alert').textContent).toBe(`这是一个文件，不是文件夹：${path.join(home, 'note.txt')}`),
+    );
+    expect(harness.store.load().servers).toEqual([]);
+    fireEvent.change(field, { target: { value: home } });
+    fireEvent.click(within(step).getByRole('button', { name: '添加' }));
+    await waitFor(() => expect(harness.store.load().servers).toMatchObject([{ name: 'filesystem', args: ['-y', FS_PACKAGE, home] }]));
+  });
+
+  it("a file name without a folder goes in the home folder, shown before it is added, not in npx's cache (en)", async () => {
+    const { harness } = await openServers('en', [], '#/servers?add=catalogue');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Memory (knowledge graph)' }));
+    const step = screen.getByRole('dialog');
+    fireEvent.change(within(step).getByLabelText('Memory file (optional)'), { target: { value: '我的记忆.json' } });
+    const resolved = path.join(os.homedir(), '我的记忆.json');
+    expect(await within(step).findByText(`Will use: ${resolved}`)).toBeTruthy();
+    fireEvent.click(within(step).getByRole('button', { name: 'Add' }));
+    await waitFor(() =>
+      expect(harness.store.load().servers).toMatchObject([{ name: 'memory', catalogue: 'memory', env: { MEMORY_FILE_PATH: resolved } }]),
+    );
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a catalogue server that fails', () => {
+  it('says which value to check where the card says what failed (zh-CN)', async () => {
+    const dir = tempDir();
+    // What @modelcontextprotocol/server-filesystem does with a folder that is not there (src/filesystem/index.ts): says so and exits 1.
+    const failing = path.join(dir, 'fails.mjs');
+    fs.writeFileSync(failing, "console.error('Error: None of the specified directories are accessible'); process.exit(1);\n");
+    npx = fakeNpx();
+    const harness = newBridge({ servers: [filesystem('我的文档', { enabled: true })] } as never, undefined, {
+      registryUrl: 'http://127.0.0.1:9/',
+      env: { ...process.env, ...npx.env({ FAKE_NPX_SECONDS: '0', FAKE_NPX_SERVER: failing }) },
+    });
+    harness.bridge.start();
+    window.location.hash = '#/servers';
+    await renderWithBridge(harness, <ServersPage />, 'zh-CN');
+    const card = document.getElementById('server-files')!;
+    expect(await within(card).findByText('请检查“允许访问的文件夹”：我的文档', undefined, { timeout: 15_000 })).toBeTruthy();
+  });
+});
+
+/** Edit on a server added from the catalogue opened the developer form (npx, arguments, stdio): the only way to change a value. */
+describe.skipIf(process.platform === 'win32')('editing a server added from the catalogue', () => {
+  it('shows the values step with its values; Save saves it, and the developer form is one click away (zh-CN)', async () => {
+    const first = tempDir();
+    const second = tempDir();
+    const { harness } = await openServers('zh-CN', [filesystem(first, { toolPolicy: 'ask' })]);
+    const card = document.getElementById('server-files')!;
+    fireEvent.click(within(card).getByRole('button', { name: '编辑' }));
+    const step = await screen.findByRole('dialog');
+    expect(step.textContent).not.toMatch(/npx|stdio|命令|参数|环境变量/);
+    const field = within(step).getByLabelText('允许访问的文件夹 *') as HTMLInputElement;
+    expect(field.value).toBe(first);
+    fireEvent.change(field, { target: { value: second } });
+    fireEvent.click(within(step).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Its other settings (the switch, how its tools run) stay as they were.
+    expect(harness.store.load().servers).toEqual([
+      expect.objectContaining({
+        name: 'files',
+        args: ['-y', FS_PACKAGE, second],
+        catalogue: 'filesystem',
+        toolPolicy: 'ask',
+        enabled: false,
+      }),
+    ]);
+    fireEvent.click(within(document.getElementById('server-files')!).getByRole('button', { name: '编辑' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '查看详细设置' }));
+    expect((screen.getByLabelText(/^命令/) as HTMLInputElement).value).toBe('npx');
+  });
+
+  it('a server changed by hand beyond what its entry says opens the developer form (en)', async () => {
+    const folder = tempDir();
+    await openServers('en', [filesystem(folder, { args: ['-y', FS_PACKAGE, folder, '--verbose'] })]);
+    fireEvent.click(within(document.getElementById('server-files')!).getByRole('button', { name: 'Edit' }));
+    expect(((await screen.findByLabelText(/^Command/)) as HTMLInputElement).value).toBe('npx');
+  });
+});
