@@ -67,7 +67,7 @@ describe.skipIf(!haveChromium)('Try a sentence in the window', () => {
   it('sets up a model on the page, its key kept masked', async () => {
     await goTo(page, 'trySentence');
     await page.getByLabel('Provider').selectOption('custom');
-    await page.getByLabel('Address (base URL)').fill(provider.baseUrl);
+    await page.getByLabel('API address').fill(provider.baseUrl);
     // Saved without a model name (no preset to fill it in): the form says what is still missing.
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Still missing: Model. Fill it in and press Save.').waitFor();
