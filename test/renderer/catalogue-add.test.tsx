@@ -1,34 +1,12 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { ServersPage } from '../../src/renderer/pages/servers-page';
-import { type FakeNpx, fakeNpx } from '../helpers/fake-npx';
-import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
+import { serversPageWithFakeNpx } from '../helpers/servers-page';
 
-let npx: FakeNpx | undefined;
-afterEach(() => {
-  npx?.remove();
-  npx = undefined;
-  window.location.hash = '';
-});
-const newBridge = bridgeEachTest();
-
-/**
- * The servers page opened on the catalogue, with an `npx` that runs the fixture server in a second:
- * a catalogue entry added here really starts.
- */
-async function openCatalogue(language: 'en' | 'zh-CN', servers: unknown[] = []) {
-  npx = fakeNpx();
-  const harness = newBridge({ servers } as never, undefined, {
-    registryUrl: 'http://127.0.0.1:9/',
-    env: { ...process.env, ...npx.env({ FAKE_NPX_SECONDS: '0' }) },
-  });
-  harness.bridge.start();
-  window.location.hash = '#/servers?add=catalogue';
-  const rendered = await renderWithBridge(harness, <ServersPage />, language);
-  return { harness, ...rendered };
-}
+/** The servers page opened on the catalogue: a catalogue entry added here really starts (a fake npx runs the fixture). */
+const openServers = serversPageWithFakeNpx();
+const openCatalogue = (language: 'en' | 'zh-CN', servers: unknown[] = []) => openServers(language, servers, '#/servers?add=catalogue');
 
 /** Issue 33: "Continue" opened the developer form (npx, -y, the package, stdio, JSON), and a new user wondered what to change. */
 describe.skipIf(process.platform === 'win32')('adding from the catalogue', () => {

@@ -4,33 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { ServersPage } from '../../src/renderer/pages/servers-page';
-import { type FakeNpx, fakeNpx } from '../helpers/fake-npx';
-import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
+import { serversPageWithFakeNpx } from '../helpers/servers-page';
 import { tempDirs } from '../helpers/temp-dirs';
 
 const tempDir = tempDirs('xt-values-');
-let npx: FakeNpx | undefined;
-afterEach(() => {
-  npx?.remove();
-  npx = undefined;
-  window.location.hash = '';
-});
-const newBridge = bridgeEachTest();
-
-async function openServers(language: 'en' | 'zh-CN', servers: unknown[] = [], hash = '#/servers') {
-  npx = fakeNpx();
-  const harness = newBridge({ servers } as never, undefined, {
-    registryUrl: 'http://127.0.0.1:9/',
-    env: { ...process.env, ...npx.env({ FAKE_NPX_SECONDS: '0' }) },
-  });
-  harness.bridge.start();
-  window.location.hash = hash;
-  const rendered = await renderWithBridge(harness, <ServersPage />, language);
-  return { harness, ...rendered };
-}
+const openServers = serversPageWithFakeNpx();
 
 const FS_PACKAGE = '@modelcontextprotocol/server-filesystem';
 const filesystem = (folder: string, more: object = {}) => ({
@@ -86,14 +66,7 @@ describe.skipIf(process.platform === 'win32')('a catalogue server that fails', (
     // What @modelcontextprotocol/server-filesystem does with a folder that is not there (src/filesystem/index.ts): says so and exits 1.
     const failing = path.join(dir, 'fails.mjs');
     fs.writeFileSync(failing, "console.error('Error: None of the specified directories are accessible'); process.exit(1);\n");
-    npx = fakeNpx();
-    const harness = newBridge({ servers: [filesystem('我的文档', { enabled: true })] } as never, undefined, {
-      registryUrl: 'http://127.0.0.1:9/',
-      env: { ...process.env, ...npx.env({ FAKE_NPX_SECONDS: '0', FAKE_NPX_SERVER: failing }) },
-    });
-    harness.bridge.start();
-    window.location.hash = '#/servers';
-    await renderWithBridge(harness, <ServersPage />, 'zh-CN');
+    await openServers('zh-CN', [filesystem('我的文档', { enabled: true })], '#/servers', { FAKE_NPX_SERVER: failing });
     const card = document.getElementById('server-files')!;
     expect(await within(card).findByText('请检查“允许访问的文件夹”：我的文档', undefined, { timeout: 15_000 })).toBeTruthy();
   });
