@@ -182,7 +182,15 @@ export class DirectRequests {
     if (res.destroyed || res.writableEnded) return this.forget(id, open);
     if (last && !open.streaming) {
       this.forget(id, open);
-      res.writeHead(200, { 'Content-Type': 'application/json', 'mcp-session-id': this.sessionId }).end(JSON.stringify(message));
+      // With its length (not chunked): the headers and the body leave in one write, and the client has no chunks to decode.
+      const body = JSON.stringify(message);
+      res
+        .writeHead(200, {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'mcp-session-id': this.sessionId,
+        })
+        .end(body);
       return;
     }
     this.stream(open);

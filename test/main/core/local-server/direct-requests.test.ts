@@ -14,6 +14,7 @@ interface Answer {
   status: number;
   type: string;
   body: string;
+  headers: http.IncomingHttpHeaders;
 }
 
 /** What a client on node:http sends with each request of the session an SDK client opened. */
@@ -32,7 +33,7 @@ function post(url: string, session: string, message: unknown, headers: Record<st
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body, headers: res.headers }));
       res.on('error', reject);
     });
     request.on('error', reject);
@@ -60,11 +61,14 @@ describe('requests of an open session, answered below the SDK transport', () => 
       jsonrpc: '2.0',
       id: 5,
       method: 'tools/call',
-      params: { name: 'echo', arguments: { text: 'hi' } },
+      params: { name: 'echo', arguments: { text: '你好 hi' } },
     });
     expect(answer.status).toBe(200);
     expect(answer.type).toBe('application/json');
-    expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'weather: hi' }] } });
+    expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'weather: 你好 hi' }] } });
+    // Its length said, not chunked: the client reads it without decoding chunks.
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(answer.body)));
+    expect(answer.headers['transfer-encoding']).toBeUndefined();
   });
 
   it('answers as an event stream once progress comes first: the progress, then the result', async () => {
