@@ -3,21 +3,18 @@ import type http from 'node:http';
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolRequest,
   CallToolRequestSchema,
   type ClientCapabilities,
   ListToolsRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 
 import type { LocalSession } from '../../../shared/status';
 import type { ToolSetView } from '../hub/tool-set-view';
 import type { Logger } from '../logs/log-book';
 import type { SettlingTools } from '../serving/settling-tools';
-import { DirectRequests } from './direct-requests';
+import { type CallExtra, DirectRequests } from './direct-requests';
 import type { CallPassthrough, CallSession } from './passthrough/call-passthrough';
 import { Passthrough, type PassthroughSession } from './passthrough/passthrough';
 import type { PassthroughServers } from './passthrough/upstream';
@@ -62,8 +59,6 @@ export interface Session {
   /** Its open GET streams (where what the servers announce goes): one waiting to drain says the client is not reading. */
   streams: Set<http.ServerResponse>;
 }
-
-type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Sessions past this many are a misbehaving client: the least recently seen one goes. */
 const MAX_SESSIONS = 100;
@@ -197,7 +192,7 @@ export class LocalSessions {
       id,
       client,
       transport,
-      direct: new DirectRequests(transport, id),
+      direct: new DirectRequests(transport, id, server),
       server,
       view,
       announced: view.current.version,
@@ -223,10 +218,12 @@ export class LocalSessions {
       view: () => session.view.current,
       caller: () => this.opts.callerName(client, session.clientInfo),
     };
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const callTool = async (request: CallToolRequest, extra: CallExtra) => {
       session.calls++;
       return calls ? calls.call(link, request, extra, () => plainCall(request, extra)) : plainCall(request, extra);
-    });
+    };
+    server.setRequestHandler(CallToolRequestSchema, callTool);
+    session.direct.answerCallsWith(callTool);
     const plainCall = async (request: CallToolRequest, extra: CallExtra) => {
       const progressToken = request.params._meta?.progressToken;
       const { result } = await session.view.call(request.params.name, request.params.arguments ?? {}, {

@@ -14,32 +14,28 @@ interface Answer {
   status: number;
   type: string;
   body: string;
+  headers: http.IncomingHttpHeaders;
 }
+
+/** What a client on node:http sends with each request of the session an SDK client opened. */
+const sessionHeaders = (session: string) => ({
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+  Authorization: `Bearer ${TOKEN}`,
+  'Mcp-Session-Id': session,
+  'Mcp-Protocol-Version': '2025-06-18',
+});
 
 /** A request POSTed as a client on node:http sends it, to the session an SDK client opened. */
 function post(url: string, session: string, message: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          Authorization: `Bearer ${TOKEN}`,
-          'Mcp-Session-Id': session,
-          'Mcp-Protocol-Version': '2025-06-18',
-          ...headers,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
-        res.on('error', reject);
-      },
-    );
+    const request = http.request(url, { method: 'POST', headers: { ...sessionHeaders(session), ...headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body, headers: res.headers }));
+      res.on('error', reject);
+    });
     request.on('error', reject);
     request.end(JSON.stringify(message));
   });
@@ -65,11 +61,14 @@ describe('requests of an open session, answered below the SDK transport', () => 
       jsonrpc: '2.0',
       id: 5,
       method: 'tools/call',
-      params: { name: 'echo', arguments: { text: 'hi' } },
+      params: { name: 'echo', arguments: { text: '你好 hi' } },
     });
     expect(answer.status).toBe(200);
     expect(answer.type).toBe('application/json');
-    expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'weather: hi' }] } });
+    expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'weather: 你好 hi' }] } });
+    // Its length said, not chunked: the client reads it without decoding chunks.
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(answer.body)));
+    expect(answer.headers['transfer-encoding']).toBeUndefined();
   });
 
   it('answers as an event stream once progress comes first: the progress, then the result', async () => {
@@ -112,6 +111,38 @@ describe('requests of an open session, answered below the SDK transport', () => 
     const batch = await post(url, session, [call]);
     expect(batch.type).toBe('text/event-stream');
     expect(events(batch.body)[0]).toMatchObject({ id: 1, result: { tools: expect.any(Array) } });
+  });
+
+  it('cancels a call its client cancels (notifications/cancelled) on its server, and answers nothing for it', async () => {
+    const { url, session, logBook } = await openSession();
+    let answered = '';
+    const held = http.request(url, { method: 'POST', headers: sessionHeaders(session) }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (answered += chunk));
+    });
+    held.on('error', () => undefined);
+    held.end(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'slow', arguments: { ms: 60_000 } } }));
+    try {
+      await waitFor(() => logText(logBook).includes('slow call started'), 10_000, 'the call to start');
+      const told = await post(url, session, {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 4, reason: 'the user stopped it' },
+      });
+      expect(told.status).toBe(202);
+      await waitFor(() => logText(logBook).includes('slow call cancelled'), 10_000, 'the child to hear the cancel');
+      // The next call is answered: a cancelled one would have been answered (an error) before it.
+      const next = await post(url, session, {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'on' } },
+      });
+      expect(JSON.parse(next.body)).toMatchObject({ id: 5, result: { content: [{ text: 'weather: on' }] } });
+      expect(answered).toBe('');
+    } finally {
+      held.destroy();
+    }
   });
 
   it('ends a request still open when its session ends, and the call is cancelled', async () => {
