@@ -1328,4 +1328,7 @@ export const en = {
   'values.notFile': 'This is a folder, not a file: {path}',
   'values.noParent': 'The folder to keep this file in is not there: {path}',
   'values.check': 'Check "{label}": {value}',
+  // t-add4: the system picker for folder and file values, adding while a runtime is missing, the server card's words.
+  'values.browse': 'Browse…',
+  'values.browseFailed': 'The folder picker did not open: {reason}',
 } as const;

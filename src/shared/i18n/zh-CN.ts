@@ -1260,4 +1260,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'values.notFile': '这是一个文件夹，不是文件：{path}',
   'values.noParent': '存放这个文件的文件夹不存在：{path}',
   'values.check': '请检查“{label}”：{value}',
+  // t-add4: the system picker for folder and file values, adding while a runtime is missing, the server card's words.
+  'values.browse': '选择…',
+  'values.browseFailed': '无法打开选择窗口：{reason}',
 };

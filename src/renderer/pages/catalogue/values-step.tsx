@@ -2,13 +2,14 @@ import { type ReactNode, useState } from 'react';
 
 import type { CatalogueEntry, CatalogueValue } from '../../../shared/catalogue';
 import { own } from '../../../shared/own';
-import type { PathCheck } from '../../../shared/path-values';
+import type { PathCheck, PathValueKind } from '../../../shared/path-values';
 import { sameProgram } from '../../../shared/same-program';
 import type { ServerSettings } from '../../../shared/settings';
 import { useApp } from '../../app-context';
 import { DialogFooter } from '../../components/dialog-footer';
 import { Button, Dialog, Field, Notice } from '../../components/ui';
-import { usePathChecks } from './use-path-checks';
+import { useStore } from '../../store/bridge-store';
+import { isPathValue, usePathChecks } from './use-path-checks';
 
 import '../../add.css';
 
@@ -44,7 +45,7 @@ export function ValuesStep(props: {
   onAdd: (server: ServerSettings) => void;
   onAdvanced: (server: ServerSettings) => void;
 }) {
-  const { t, language } = useApp();
+  const { t, language, store, toast } = useApp();
   const { entry } = props;
   const text = (x: { en: string; zh: string }) => (language === 'zh-CN' ? x.zh : x.en);
   const [values, setValues] = useState<Record<string, string>>(
@@ -54,6 +55,21 @@ export function ValuesStep(props: {
   const [pathProblems, setPathProblems] = useState<Map<string, PathCheck>>(() => new Map());
   const [checking, setChecking] = useState(false);
   const paths = usePathChecks(entry, values);
+  // The desktop app opens the system's picker; the headless web page has none (the path is typed).
+  const picker = useStore(store, (d) => d.host?.pathPicker === true);
+  const setValue = (id: string, value: string) => {
+    setValues((held) => ({ ...held, [id]: value }));
+    setPathProblems((held) => (held.has(id) ? new Map([...held].filter(([key]) => key !== id)) : held));
+  };
+  const browse = async (value: CatalogueValue & { kind: PathValueKind }) => {
+    const from = own(values, value.id)?.trim();
+    try {
+      const answer = await store.api.choosePath({ kind: value.kind, title: text(value.label), ...(from ? { from } : {}) });
+      if (answer.path !== null) setValue(value.id, answer.path);
+    } catch (error) {
+      toast(t('values.browseFailed', { reason: (error as Error).message }), 'error');
+    }
+  };
   const missing = entry.values.filter((v) => v.required && !own(values, v.id)?.trim());
   const server = props.build(values);
   const copyOf = props.held.find((s) => s.name !== props.editing?.name && sameProgram(server, s));
@@ -120,18 +136,18 @@ export function ValuesStep(props: {
             >
               {(id) => (
                 <>
-                  <input
-                    id={id}
-                    className={value.kind === 'text' ? undefined : 'mono'}
-                    type={value.kind === 'secret' ? 'password' : value.kind === 'url' ? 'url' : 'text'}
-                    autoComplete="off"
-                    spellCheck={false}
-                    value={own(values, value.id) ?? ''}
-                    onChange={(e) => {
-                      setValues({ ...values, [value.id]: e.target.value });
-                      if (pathProblems.has(value.id)) setPathProblems(new Map([...pathProblems].filter(([id]) => id !== value.id)));
-                    }}
-                  />
+                  <div className="values-input">
+                    <input
+                      id={id}
+                      className={value.kind === 'text' ? undefined : 'mono'}
+                      type={value.kind === 'secret' ? 'password' : value.kind === 'url' ? 'url' : 'text'}
+                      autoComplete="off"
+                      spellCheck={false}
+                      value={own(values, value.id) ?? ''}
+                      onChange={(e) => setValue(value.id, e.target.value)}
+                    />
+                    {picker && isPathValue(value) ? <Button onClick={() => void browse(value)}>{t('values.browse')}</Button> : null}
+                  </div>
                   {/* The error names the full path itself. */}
                   {!pathProblems.has(value.id) && paths.resolvedFor(value.id) ? (
                     <div className="field-hint values-resolved mono">
