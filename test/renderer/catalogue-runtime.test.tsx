@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
@@ -44,6 +44,14 @@ describe.skipIf(process.platform === 'win32')('the catalogue says what each entr
       `uv is not installed here. Run headless, the app fetches uv itself only when started with xiaozhi-tray run --fetch-runtimes; or install it yourself: ${installCommand('uv', process.platform)}`,
     );
     expect(await metaOf('AMap (Gaode) Maps, hosted')).not.toContain('install');
+  });
+
+  it('headless, without the runtime, the add step says the server will wait for it and how to go on (zh-CN)', async () => {
+    await open({ ...process.env, PATH: tempDir() }, undefined, 'zh-CN');
+    fireEvent.click(await screen.findByRole('button', { name: '添加 时间与时区' }));
+    const step = screen.getByRole('dialog');
+    expect(step.textContent).toContain('现在添加的话，它会等 uv 装好：装好后在它的卡片上点“重试”。');
+    expect(within(step).getByRole('button', { name: '添加' })).toBeTruthy();
   });
 
   it('in the desktop app (a runtime store): the app fetches it when the server is added', async () => {

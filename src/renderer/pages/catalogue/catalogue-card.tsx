@@ -4,7 +4,6 @@ import type { Translate } from '../../../shared/i18n/translate';
 import { CHINA_MIRRORS, type MirrorUrls } from '../../../shared/mirrors';
 import { installCommand, RUNTIME_LABEL, type RuntimeName, runtimeNeed } from '../../../shared/runtime-need';
 import { useApp } from '../../app-context';
-import { RuntimeDownload } from '../../components/runtime-download';
 import { Button } from '../../components/ui';
 
 function runsWith(entry: CatalogueEntry): {
@@ -19,8 +18,8 @@ function runsWith(entry: CatalogueEntry): {
 
 /**
  * What an entry's runtime (Node.js for npx, uv for uvx) means here: there already, fetched by the app
- * when the server is added (the desktop app: its card then shows the download), or to install first
- * (headless), with the command for this computer's OS, from the download sources chosen. In the
+ * when the server is added (the desktop app: its card then shows the download), downloaded by the add
+ * step before it adds (`download`: the headless web page), or to install first, with the command for this computer's OS, from the download sources chosen. In the
  * Chinese window with the official sources (the default), the command is the mainland China mirrors'
  * one: the official installers fetch from GitHub and astral.sh, which most readers there cannot reach.
  */
@@ -30,7 +29,7 @@ export function runtimeNote(
   sources: MirrorUrls | 'official',
   t: Translate,
   language: string,
-): { text: string; missing: boolean; ready: boolean; need: RuntimeName } | undefined {
+): { text: string; missing: boolean; ready: boolean; need: RuntimeName; download?: boolean } | undefined {
   if (entry.run.transport !== 'stdio' || !host?.runtimes) return undefined;
   const need = runtimeNeed(entry.run.command, host.platform);
   if (!need) return undefined;
@@ -43,8 +42,8 @@ export function runtimeNote(
       return { text: t('catalogue.runtime.fetch', { runtime }), missing: false, ready: false, need };
     default: {
       const said = { missing: true, ready: false, need };
-      // The window can have it downloaded (Download uv, beside this line): no command to copy.
-      if (host.runtimeDownload) return { text: t('add.runtimeMissingShort', { runtime }), ...said };
+      // The window can have it downloaded (the add step's one button does): no command to copy.
+      if (host.runtimeDownload) return { text: t('add.runtimeMissingShort', { runtime }), ...said, download: true };
       if (sources === 'official' && language === 'zh-CN')
         return {
           text: t('catalogue.runtime.missingChina', { runtime, install: installCommand(need, host.platform, CHINA_MIRRORS) }),
@@ -104,7 +103,6 @@ export function CatalogueCard(props: {
           {t('catalogue.homepage')}
         </a>
       </div>
-      {runtime?.missing ? <RuntimeDownload runtime={runtime.need} /> : null}
     </li>
   );
 }
