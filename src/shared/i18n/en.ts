@@ -1334,5 +1334,9 @@ export const en = {
   'add.runtimeFetchFirst':
     '{runtime} is not on this computer yet. "Download {runtime} and add" downloads it first, then adds and starts this server.',
   'add.downloadAndAdd': 'Download {runtime} and add',
+  'servers.valueIs': '{label}: {value}',
+  'servers.valueGiven': 'given',
+  'servers.details': 'Details',
+  'servers.nameIs': 'Name: {name}',
   'add.runtimeWait': 'Added now, it waits for {runtime}: once it is installed, press "Try again" on its card.',
 } as const;

@@ -1265,5 +1265,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'values.browseFailed': '无法打开选择窗口：{reason}',
   'add.runtimeFetchFirst': '这台电脑上还没有 {runtime}。点“下载 {runtime} 并添加”，应用会先下载它，再添加并启动这个服务。',
   'add.downloadAndAdd': '下载 {runtime} 并添加',
+  'servers.valueIs': '{label}：{value}',
+  'servers.valueGiven': '已填写',
+  'servers.details': '详细信息',
+  'servers.nameIs': '名称：{name}',
   'add.runtimeWait': '现在添加的话，它会等 {runtime} 装好：装好后在它的卡片上点“重试”。',
 };
