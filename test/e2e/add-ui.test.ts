@@ -107,19 +107,23 @@ describe.skipIf(!haveChromium || process.platform === 'win32' || fs.existsSync('
         }
     }, 120_000);
 
-    it('offers Download uv in the catalogue, where uv is missing', async () => {
+    it('says in the catalogue that uv comes with the server; the step downloads it, then adds', async () => {
       for (const look of LOOKS)
         for (const width of WIDTHS) {
           await open(look, width, '#/servers?add=catalogue');
           const en = look[0] === 'en';
           const entry = page.locator('.catalogue-entry', { hasText: en ? 'Time and time zones' : '时间与时区' });
-          await entry.getByRole('button', { name: en ? 'Download uv' : '下载 uv' }).waitFor();
+          await entry
+            .getByText(
+              en ? 'uv is not on this computer: the app downloads it for you when you add this' : '这台电脑上没有 uv：添加时应用会替你下载',
+            )
+            .waitFor();
           await entry.scrollIntoViewIfNeeded();
           await screenshot(page, `${look[0]}-add-catalogue-download-${look[1]}-${width}`);
           await entry.getByRole('button', { name: en ? 'Add Time and time zones' : '添加 时间与时区' }).click();
           await page
             .getByRole('dialog')
-            .getByRole('button', { name: en ? 'Download uv' : '下载 uv' })
+            .getByRole('button', { name: en ? 'Download uv and add' : '下载 uv 并添加' })
             .waitFor();
           await screenshot(page, `${look[0]}-add-values-download-${look[1]}-${width}`);
         }

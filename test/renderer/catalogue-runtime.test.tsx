@@ -59,11 +59,13 @@ describe.skipIf(process.platform === 'win32')('the catalogue says what each entr
     expect(await metaOf('记忆（知识图谱）')).toContain('未安装 Node.js：添加该服务后应用会自动下载');
   });
 
-  it('with the runtime on PATH: says it is installed', async () => {
+  it('with the runtime on PATH: says only where it runs (what it runs with needs no word)', async () => {
     const bin = tempDir();
     fs.writeFileSync(path.join(bin, 'npx'), '#!/bin/sh\n', { mode: 0o755 });
     await open({ ...process.env, PATH: bin }, tempDir());
-    expect(await metaOf('Memory (knowledge graph)')).toContain('Node.js is installed');
+    const meta = await metaOf('Memory (knowledge graph)');
+    expect(meta).toContain('Runs on this computer');
+    expect(meta).not.toContain('Node.js');
     expect(await metaOf('Time and time zones')).toContain('uv is not installed: the app fetches it when you add this server');
   });
 });

@@ -76,7 +76,7 @@ export function CatalogueDialog(props: {
         busy={busy}
         onBack={() => setChosen(undefined)}
         onClose={props.onClose}
-        onAdd={(server) => void save(server)}
+        onAdd={(server) => void save(server, language === 'zh-CN' ? chosen.title.zh : chosen.title.en)}
         onAdvanced={props.onPick}
       />
     );

@@ -130,7 +130,7 @@ export const en = {
   'servers.added': 'Server "{name}" added.',
   'servers.saved': 'Server "{name}" saved.',
   'servers.none': 'No server yet.',
-  'servers.noneHint': 'Add one, or drop a Claude Desktop, Cursor or VS Code config file on this window.',
+  'servers.noneHint': 'Pick one from the catalogue, or drop a Claude Desktop, Cursor or VS Code config file on this window.',
   'servers.name': 'Name',
   'servers.nameTaken': 'Another server already has this name.',
   'servers.transport': 'Type',
@@ -1338,5 +1338,6 @@ export const en = {
   'servers.valueGiven': 'given',
   'servers.details': 'Details',
   'servers.nameIs': 'Name: {name}',
+  'catalogue.runs.here': 'Runs on this computer',
   'add.runtimeWait': 'Added now, it waits for {runtime}: once it is installed, press "Try again" on its card.',
 } as const;

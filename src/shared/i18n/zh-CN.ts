@@ -130,7 +130,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.added': '服务“{name}”已添加。',
   'servers.saved': '服务“{name}”已保存。',
   'servers.none': '尚未添加服务。',
-  'servers.noneHint': '手动添加，或把 Claude Desktop、Cursor、VS Code 的配置文件拖到本窗口。',
+  'servers.noneHint': '从目录里挑一个添加，或把 Claude Desktop、Cursor、VS Code 的配置文件拖到本窗口。',
   'servers.name': '名称',
   'servers.nameTaken': '已有同名的服务。',
   'servers.transport': '类型',
@@ -1269,5 +1269,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.valueGiven': '已填写',
   'servers.details': '详细信息',
   'servers.nameIs': '名称：{name}',
+  'catalogue.runs.here': '在这台电脑上运行',
   'add.runtimeWait': '现在添加的话，它会等 {runtime} 装好：装好后在它的卡片上点“重试”。',
 };

@@ -6,11 +6,16 @@ import { installCommand, RUNTIME_LABEL, type RuntimeName, runtimeNeed } from '..
 import { useApp } from '../../app-context';
 import { Button } from '../../components/ui';
 
-function runsWith(entry: CatalogueEntry): {
-  key: 'catalogue.runs.npx' | 'catalogue.runs.uvx' | 'catalogue.runs.remote' | 'catalogue.runs.other';
+/** Where it runs and, when that is not already there, with what; `ready`: its runtime is here (no word for it). */
+function runsWith(
+  entry: CatalogueEntry,
+  ready: boolean,
+): {
+  key: 'catalogue.runs.npx' | 'catalogue.runs.uvx' | 'catalogue.runs.remote' | 'catalogue.runs.other' | 'catalogue.runs.here';
   command?: string;
 } {
   if (entry.run.transport !== 'stdio') return { key: 'catalogue.runs.remote' };
+  if (ready) return { key: 'catalogue.runs.here' };
   if (entry.run.command === 'npx') return { key: 'catalogue.runs.npx' };
   if (entry.run.command === 'uvx') return { key: 'catalogue.runs.uvx' };
   return { key: 'catalogue.runs.other', command: entry.run.command };
@@ -71,9 +76,9 @@ export function CatalogueCard(props: {
   const { t, language } = useApp();
   const { entry } = props;
   const text = (x: { en: string; zh: string }) => (language === 'zh-CN' ? x.zh : x.en);
-  const runs = runsWith(entry);
   const needs = entry.values.filter((v) => v.required).map((v) => text(v.label));
   const runtime = runtimeNote(entry, props.host, props.sources, t, language);
+  const runs = runsWith(entry, runtime?.ready === true);
   return (
     // The whole card is a target for the pointer (its link excepted); the keyboard has the two buttons.
     <li className="catalogue-entry" onClick={(e) => (e.target as HTMLElement).closest('a, button') === null && props.onChoose()}>
@@ -97,7 +102,9 @@ export function CatalogueCard(props: {
       </div>
       <div className="small muted catalogue-meta">
         <span>{t(runs.key, runs.command ? { command: runs.command } : {})}</span>
-        {runtime ? <span className={runtime.missing ? 'catalogue-runtime-missing' : undefined}>{runtime.text}</span> : null}
+        {runtime && !runtime.ready ? (
+          <span className={runtime.missing ? 'catalogue-runtime-missing' : undefined}>{runtime.text}</span>
+        ) : null}
         <span>{needs.length > 0 ? t('catalogue.needs', { values: needs.join(t('list.separator')) }) : t('catalogue.needsNothing')}</span>
         <a href={entry.homepage} target="_blank" rel="noreferrer noopener">
           {t('catalogue.homepage')}
