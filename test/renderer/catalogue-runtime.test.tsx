@@ -38,7 +38,7 @@ describe.skipIf(process.platform === 'win32')('the catalogue says what each entr
   it('headless, without the runtime: install it first, with the command for this OS', async () => {
     await open({ ...process.env, PATH: tempDir() }, undefined);
     expect(await metaOf('Memory (knowledge graph)')).toContain(
-      `Runs on this computer; needs Node.jsNode.js is not installed here. Run headless, the app fetches Node.js itself only when started with xiaozhi-tray run --fetch-runtimes; or install it yourself: ${installCommand('node', process.platform)}`,
+      `Runs on this computerNode.js is not installed here. Run headless, the app fetches Node.js itself only when started with xiaozhi-tray run --fetch-runtimes; or install it yourself: ${installCommand('node', process.platform)}`,
     );
     expect(await metaOf('Time and time zones')).toContain(
       `uv is not installed here. Run headless, the app fetches uv itself only when started with xiaozhi-tray run --fetch-runtimes; or install it yourself: ${installCommand('uv', process.platform)}`,

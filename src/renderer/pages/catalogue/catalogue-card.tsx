@@ -6,16 +6,16 @@ import { installCommand, RUNTIME_LABEL, type RuntimeName, runtimeNeed } from '..
 import { useApp } from '../../app-context';
 import { Button } from '../../components/ui';
 
-/** Where it runs and, when that is not already there, with what; `ready`: its runtime is here (no word for it). */
+/** Where it runs, and with what when nothing else says so; `said`: its runtime is here (no word needed) or has its own line. */
 function runsWith(
   entry: CatalogueEntry,
-  ready: boolean,
+  said: boolean,
 ): {
   key: 'catalogue.runs.npx' | 'catalogue.runs.uvx' | 'catalogue.runs.remote' | 'catalogue.runs.other' | 'catalogue.runs.here';
   command?: string;
 } {
   if (entry.run.transport !== 'stdio') return { key: 'catalogue.runs.remote' };
-  if (ready) return { key: 'catalogue.runs.here' };
+  if (said) return { key: 'catalogue.runs.here' };
   if (entry.run.command === 'npx') return { key: 'catalogue.runs.npx' };
   if (entry.run.command === 'uvx') return { key: 'catalogue.runs.uvx' };
   return { key: 'catalogue.runs.other', command: entry.run.command };
@@ -78,7 +78,7 @@ export function CatalogueCard(props: {
   const text = (x: { en: string; zh: string }) => (language === 'zh-CN' ? x.zh : x.en);
   const needs = entry.values.filter((v) => v.required).map((v) => text(v.label));
   const runtime = runtimeNote(entry, props.host, props.sources, t, language);
-  const runs = runsWith(entry, runtime?.ready === true);
+  const runs = runsWith(entry, runtime !== undefined);
   return (
     // The whole card is a target for the pointer (its link excepted); the keyboard has the two buttons.
     <li className="catalogue-entry" onClick={(e) => (e.target as HTMLElement).closest('a, button') === null && props.onChoose()}>
