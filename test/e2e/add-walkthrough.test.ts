@@ -2,16 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Bridge } from '../../src/main/core/bridge/bridge';
-import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
-import { LogBook } from '../../src/main/core/logs/log-book';
-import { startWebUi, type WebUi } from '../../src/main/core/web/web-ui-server';
-import { SettingsSchema } from '../../src/shared/settings';
 import { type FakeNpx, fakeNpx } from '../helpers/fake-npx';
-import { haveChromium, launchChromium } from '../helpers/headless-window';
+import { haveChromium } from '../helpers/headless-window';
+import { type PageBridge, startPageBridge } from '../helpers/page-bridge';
 import { type Look, LOOKS, screenshot, takingScreenshots } from '../helpers/window-pages';
 
 /**
@@ -19,76 +14,58 @@ import { type Look, LOOKS, screenshot, takingScreenshots } from '../helpers/wind
  * config, the catalogue, two servers added (a folder for one, a file for the other), both cards
  * running. Each look and width once for screenshots (`npm run screenshots`).
  */
-const ROOT = path.resolve(__dirname, '../..');
 const WIDTHS = takingScreenshots ? [1280, 800] : [1280];
 
 let work: string;
 let npx: FakeNpx;
-let bridge: Bridge;
-let web: WebUi;
-let browser: Browser;
-let page: Page;
+let window: PageBridge | undefined;
 
 describe.skipIf(!haveChromium || process.platform === 'win32')('adding two catalogue servers to an empty config', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-add-walk-'));
     npx = fakeNpx();
-    const logBook = new LogBook();
-    bridge = new Bridge({
-      store: new MemorySettingsStore(SettingsSchema.parse({})),
-      logBook,
-      version: '0.1.0',
-      env: { ...process.env, ...npx.env({ FAKE_NPX_SECONDS: '1' }) },
-      stateDir: null,
-      registryUrl: 'http://127.0.0.1:9/',
-      host: { info: () => ({ carrier: 'web', platform: 'linux', secretStorage: 'config-file', launchAtLogin: null }) },
-      // As `run --ui` has it: a runtime is downloaded when the page asks.
-      runtimesDir: fs.mkdtempSync(path.join(work, 'runtimes-')),
-      runtimesFetch: 'onRequest',
-    });
-    bridge.start();
-    web = await startWebUi({ api: bridge.api, rendererDir: path.join(ROOT, 'out', 'renderer'), log: logBook.logger('web') });
-    browser = await launchChromium();
-    page = await browser.newPage();
+    window = await startPageBridge(
+      {},
+      {
+        env: { ...process.env, ...npx.env({ FAKE_NPX_SECONDS: '1' }) },
+        // As `run --ui` has it: a runtime is downloaded when the page asks.
+        runtimesDir: fs.mkdtempSync(path.join(work, 'runtimes-')),
+        runtimesFetch: 'onRequest',
+      },
+    );
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
-    await bridge?.stop();
+    await window?.close();
     npx?.remove();
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  const add = async (en: boolean, card: string, fill?: { label: string; value: string }) => {
-    await page.getByRole('button', { name: en ? `Add ${card}` : `添加 ${card}` }).click();
-    const step = page.getByRole('dialog');
-    if (fill) await step.getByLabel(fill.label).fill(fill.value);
-    return step;
-  };
-
   it('goes from an empty page to two running cards that say what they are', async () => {
+    const { bridge, page } = window!;
+    const add = async (en: boolean, card: string, fill: { label: string; value: string }) => {
+      await page.getByRole('button', { name: en ? `Add ${card}` : `添加 ${card}` }).click();
+      const step = page.getByRole('dialog');
+      await step.getByLabel(fill.label).fill(fill.value);
+      return step;
+    };
     for (const look of LOOKS as Look[])
       for (const width of WIDTHS) {
         const [language, theme] = look;
         const en = language === 'en';
         const name = (step: string) => `${language}-walk-${step}-${theme}-${width}`;
         for (const server of (await bridge.api.getSettings()).servers) await bridge.api.removeServer({ name: server.name });
-        await bridge.api.updatePreferences({ ui: { language, theme } });
-        await page.setViewportSize({ width, height: 820 });
-        await page.goto(web.url);
-        await page.locator('h1').first().waitFor();
-        await page.evaluate(() => (window.location.hash = '#/servers'));
-        await page.getByRole('button', { name: en ? 'Open the catalogue' : '打开服务目录' }).waitFor();
+        await window!.open(look, width, '#/servers');
+        const openCatalogue = page.getByRole('button', { name: en ? 'Open the catalogue' : '打开服务目录' });
+        await openCatalogue.waitFor();
         await screenshot(page, name('1-empty'));
-        await page.getByRole('button', { name: en ? 'Open the catalogue' : '打开服务目录' }).click();
+        await openCatalogue.click();
         await page.getByRole('button', { name: en ? 'Add Files on this computer' : '添加 本机文件' }).waitFor();
         await screenshot(page, name('2-catalogue'));
 
-        const folder = fs.mkdtempSync(path.join(work, 'docs-'));
         const files = await add(en, en ? 'Files on this computer' : '本机文件', {
           label: en ? 'Folder it may use *' : '允许访问的文件夹 *',
-          value: folder,
+          value: fs.mkdtempSync(path.join(work, 'docs-')),
         });
         await screenshot(page, name('3-files-step'));
         await files.getByRole('button', { name: en ? 'Add' : '添加', exact: true }).click();
@@ -103,9 +80,9 @@ describe.skipIf(!haveChromium || process.platform === 'win32')('adding two catal
         await screenshot(page, name('4-memory-step'));
         await memory.getByRole('button', { name: en ? 'Add' : '添加', exact: true }).click();
 
-        const cards = page.locator('#server-filesystem, #server-memory');
         await page.waitForFunction(() => document.querySelectorAll('.list-item .badge-ok').length === 2, undefined, { timeout: 30_000 });
         // What the cards show (their details closed) reads as what they are, not as a command line.
+        const cards = page.locator('#server-filesystem, #server-memory');
         expect(await cards.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText).join('\n'))).not.toMatch(
           /npx|stdio|@modelcontextprotocol/,
         );
