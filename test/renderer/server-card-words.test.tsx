@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { serversPageWithFakeNpx } from '../helpers/servers-page';
@@ -51,4 +51,29 @@ describe.skipIf(process.platform === 'win32')('what a server card says', () => {
       expect(screen.getAllByText(/npx -y/)).toHaveLength(2);
     });
   }
+});
+
+/** Seen in the window's screenshots: 已关闭 beside 已停止 said one thing twice; Edit named the server "files" under its card's title. */
+describe.skipIf(process.platform === 'win32')('a switched-off catalogue server and its edit step', () => {
+  it('says 已关闭 once, and Edit is titled by what the card says, without the first-start note (zh-CN)', async () => {
+    const folder = tempDir();
+    await openServers('zh-CN', [
+      {
+        name: 'files',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', folder],
+        enabled: false,
+        catalogue: 'filesystem',
+      },
+    ]);
+    const card = document.getElementById('server-files')!;
+    await within(card).findByText('本机文件');
+    expect(within(card).getByText('已关闭')).toBeTruthy();
+    expect(within(card).queryByText('已停止')).toBeNull();
+    fireEvent.click(within(card).getByRole('button', { name: '编辑' }));
+    const step = await screen.findByRole('dialog');
+    expect(within(step).getByRole('heading').textContent).toBe('编辑“本机文件”');
+    expect(step.textContent).not.toContain('首次启动');
+  });
 });

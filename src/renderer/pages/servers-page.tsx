@@ -83,11 +83,14 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           {/* A catalogue server by the title it was added under; its name (its tools' prefix) is in its details. */}
           <strong>{from ? (language === 'zh-CN' ? from.entry.title.zh : from.entry.title.en) : status.name}</strong>
           {!status.enabled ? <span className="tag">{t('servers.disabled')}</span> : null}
-          <StatusBadge tone={signInWaits ? 'warn' : serverTone[status.state]}>
-            {status.runtime?.fetching
-              ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
-              : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
-          </StatusBadge>
+          {/* Switched off and stopped: 已关闭 says it; 已停止 beside it would say it twice. */}
+          {status.enabled || status.state !== 'stopped' ? (
+            <StatusBadge tone={signInWaits ? 'warn' : serverTone[status.state]}>
+              {status.runtime?.fetching
+                ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
+                : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
+            </StatusBadge>
+          ) : null}
           <TransportTag transport={status.transport} />
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
           {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}

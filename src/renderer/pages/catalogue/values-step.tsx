@@ -111,7 +111,7 @@ export function ValuesStep(props: {
       wide
       title={
         props.editing
-          ? t('servers.editTitle', { name: props.editing.name })
+          ? t('servers.editTitle', { name: text(entry.title) })
           : entry.values.length > 0
             ? t('catalogue.valuesTitle', { name: text(entry.title) })
             : t('add.confirmTitle', { name: text(entry.title) })
@@ -194,7 +194,10 @@ export function ValuesStep(props: {
             {runtimeFetch.shown?.state === 'failed' ? <ProblemText problem={runtimeFetch.shown.problem} /> : null}
           </li>
         ) : null}
-        <li>{downloads ? t('add.firstStart') : entry.run.transport === 'stdio' ? t('add.startsAtOnce') : t('add.remote')}</li>
+        {/* How its first start goes: news when adding, not when editing one that ran before. */}
+        {props.editing ? null : (
+          <li>{downloads ? t('add.firstStart') : entry.run.transport === 'stdio' ? t('add.startsAtOnce') : t('add.remote')}</li>
+        )}
         <li>
           <a href={entry.homepage} target="_blank" rel="noreferrer noopener">
             {t('catalogue.homepage')}
