@@ -22,6 +22,7 @@ import { configFilesIn } from './electron/launch-args';
 import { getLaunchAtLogin, HIDDEN_ARG, type LoginItemContext, setLaunchAtLogin } from './electron/login-item';
 import { createMainWindow, revealWindow } from './electron/main-window';
 import { desktopOAuthVault } from './electron/oauth-vault';
+import { choosePath } from './electron/path-picker';
 import { lockPermissions } from './electron/permissions';
 import { installQuitHandling, type QuitHandling } from './electron/quit-handling';
 import { secretCodec } from './electron/secret-codec';
@@ -180,6 +181,7 @@ async function main(
         subscribe: (listener) => updates.subscribe(listener),
       },
       openExternal: (url) => shell.openExternal(url),
+      choosePath: (request) => choosePath(window && !window.isDestroyed() ? window : undefined, request),
       // Claude Desktop starts this app's own binary in its connect mode: `<app> connect`.
       connectCommand: () => desktopConnectCommand(app, process.execPath),
     },

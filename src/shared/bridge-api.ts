@@ -227,6 +227,15 @@ export const hostCommands = {
   getHostInfo: command(Void, HostInfoSchema),
   setLaunchAtLogin: command(z.object({ enabled: z.boolean() }), Void),
   openLogsFolder: command(Void, Void),
+  /**
+   * The system's folder or file picker, for a catalogue value (the desktop app only: `pathPicker` in
+   * the host info): the path picked, or null when the person cancelled. `title` is the value's label,
+   * in the window's language; `from` where the picker opens (what the field holds).
+   */
+  choosePath: command(
+    z.object({ kind: PathValueKindSchema, title: z.string().max(200), from: z.string().max(4096).optional() }),
+    z.object({ path: z.string().nullable() }),
+  ),
 
   /** The desktop app's updater ("unsupported" headless and in development runs). */
   getUpdateStatus: command(Void, UpdateStatusSchema),

@@ -24,6 +24,8 @@ export const HostInfoSchema = z.object({
   runtimes: z.object({ node: RuntimeAvailabilitySchema, uv: RuntimeAvailabilitySchema }).optional(),
   /** The window may ask for a missing runtime to be downloaded into the app's folder (`fetchRuntime`). */
   runtimeDownload: z.boolean().optional(),
+  /** The window may open the system's folder and file picker (`choosePath`): the desktop app. */
+  pathPicker: z.boolean().optional(),
 });
 
 export type HostInfo = z.infer<typeof HostInfoSchema>;

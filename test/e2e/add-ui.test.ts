@@ -2,15 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Bridge } from '../../src/main/core/bridge/bridge';
-import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
-import { LogBook } from '../../src/main/core/logs/log-book';
-import { startWebUi, type WebUi } from '../../src/main/core/web/web-ui-server';
-import { SettingsSchema } from '../../src/shared/settings';
-import { haveChromium, launchChromium } from '../helpers/headless-window';
+import { haveChromium } from '../helpers/headless-window';
+import { type PageBridge, startPageBridge } from '../helpers/page-bridge';
 import { pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
 import { type Look, LOOKS, screenshot, takingScreenshots } from '../helpers/window-pages';
 
@@ -18,25 +14,15 @@ import { type Look, LOOKS, screenshot, takingScreenshots } from '../helpers/wind
  * Adding and starting servers in Chromium, as a headless run's web page shows it (issue 33): the
  * catalogue's one step, a card waiting for its next try (Retry now), and Download uv where uv is missing.
  */
-const ROOT = path.resolve(__dirname, '../..');
 /** Both widths for the screenshots; the tests alone look at one. */
 const WIDTHS = takingScreenshots ? [1280, 800] : [1280];
 
 let work: string;
 let mirror: RuntimeMirror;
-let bridge: Bridge;
-let web: WebUi;
-let browser: Browser;
+let window: PageBridge | undefined;
 let page: Page;
 
-async function open([language, theme]: Look, width: number, hash: string) {
-  await bridge.api.updatePreferences({ ui: { language, theme } });
-  await page.setViewportSize({ width, height: 820 });
-  await page.goto(web.url);
-  // The page drops its token from the address bar first (a navigation of its own).
-  await page.locator('h1').first().waitFor();
-  await page.evaluate((h) => (window.location.hash = h), hash);
-}
+const open = (look: Look, width: number, hash: string) => window!.open(look, width, hash);
 
 describe.skipIf(!haveChromium || process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))(
   'adding and starting servers in the window',
@@ -45,44 +31,33 @@ describe.skipIf(!haveChromium || process.platform === 'win32' || fs.existsSync('
       work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-add-ui-'));
       const uv = uvStandIn();
       mirror = await startRuntimeMirror({ uv });
-      const logBook = new LogBook();
-      bridge = new Bridge({
-        store: new MemorySettingsStore(
-          SettingsSchema.parse({
-            mirrors: { preset: 'custom', uvDownload: mirror.urls.uvDownload },
-            servers: [
-              { name: 'time', transport: 'stdio', command: 'uvx', args: ['mcp-server-time'] },
-              // Fails at each start; its next try is ten minutes away.
-              {
-                name: 'flaky',
-                transport: 'stdio',
-                command: process.execPath,
-                args: ['-e', "console.error('no key given'); process.exit(1)"],
-              },
-            ],
-          }),
-        ),
-        logBook,
-        version: '0.1.0',
-        env: { ...process.env, PATH: `${fs.mkdtempSync(path.join(work, 'path-'))}:/usr/bin:/bin` },
-        stateDir: null,
-        registryUrl: 'http://127.0.0.1:9/',
-        host: { info: () => ({ carrier: 'web', platform: 'linux', secretStorage: 'config-file', launchAtLogin: null }) },
-        runtimesDir: fs.mkdtempSync(path.join(work, 'runtimes-')),
-        runtimesFetch: 'onRequest',
-        runtimePins: pinsOf(uv),
-        supervision: { restartBaseMs: 600_000, restartMaxMs: 600_000 },
-      });
-      bridge.start();
-      web = await startWebUi({ api: bridge.api, rendererDir: path.join(ROOT, 'out', 'renderer'), log: logBook.logger('web') });
-      browser = await launchChromium();
-      page = await browser.newPage();
+      window = await startPageBridge(
+        {
+          mirrors: { preset: 'custom', uvDownload: mirror.urls.uvDownload },
+          servers: [
+            { name: 'time', transport: 'stdio', command: 'uvx', args: ['mcp-server-time'] },
+            // Fails at each start; its next try is ten minutes away.
+            {
+              name: 'flaky',
+              transport: 'stdio',
+              command: process.execPath,
+              args: ['-e', "console.error('no key given'); process.exit(1)"],
+            },
+          ],
+        },
+        {
+          env: { ...process.env, PATH: `${fs.mkdtempSync(path.join(work, 'path-'))}:/usr/bin:/bin` },
+          runtimesDir: fs.mkdtempSync(path.join(work, 'runtimes-')),
+          runtimesFetch: 'onRequest',
+          runtimePins: pinsOf(uv),
+          supervision: { restartBaseMs: 600_000, restartMaxMs: 600_000 },
+        },
+      );
+      page = window.page;
     }, 60_000);
 
     afterAll(async () => {
-      await browser?.close();
-      await web?.close();
-      await bridge?.stop();
+      await window?.close();
       await mirror?.close();
       fs.rmSync(work, { recursive: true, force: true });
     });
@@ -107,19 +82,23 @@ describe.skipIf(!haveChromium || process.platform === 'win32' || fs.existsSync('
         }
     }, 120_000);
 
-    it('offers Download uv in the catalogue, where uv is missing', async () => {
+    it('says in the catalogue that uv comes with the server; the step downloads it, then adds', async () => {
       for (const look of LOOKS)
         for (const width of WIDTHS) {
           await open(look, width, '#/servers?add=catalogue');
           const en = look[0] === 'en';
           const entry = page.locator('.catalogue-entry', { hasText: en ? 'Time and time zones' : '时间与时区' });
-          await entry.getByRole('button', { name: en ? 'Download uv' : '下载 uv' }).waitFor();
+          await entry
+            .getByText(
+              en ? 'uv is not on this computer: the app downloads it for you when you add this' : '这台电脑上没有 uv：添加时应用会替你下载',
+            )
+            .waitFor();
           await entry.scrollIntoViewIfNeeded();
           await screenshot(page, `${look[0]}-add-catalogue-download-${look[1]}-${width}`);
           await entry.getByRole('button', { name: en ? 'Add Time and time zones' : '添加 时间与时区' }).click();
           await page
             .getByRole('dialog')
-            .getByRole('button', { name: en ? 'Download uv' : '下载 uv' })
+            .getByRole('button', { name: en ? 'Download uv and add' : '下载 uv 并添加' })
             .waitFor();
           await screenshot(page, `${look[0]}-add-values-download-${look[1]}-${width}`);
         }

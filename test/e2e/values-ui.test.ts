@@ -2,75 +2,49 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Bridge } from '../../src/main/core/bridge/bridge';
-import { MemorySettingsStore } from '../../src/main/core/config/settings-store';
-import { LogBook } from '../../src/main/core/logs/log-book';
-import { startWebUi, type WebUi } from '../../src/main/core/web/web-ui-server';
-import { SettingsSchema } from '../../src/shared/settings';
-import { haveChromium, launchChromium } from '../helpers/headless-window';
+import { haveChromium } from '../helpers/headless-window';
+import { type PageBridge, startPageBridge } from '../helpers/page-bridge';
 import { type Look, LOOKS, screenshot, takingScreenshots } from '../helpers/window-pages';
 
 /**
  * Editing a server added from the catalogue, in Chromium as the web page shows it: the values step
  * it was added with, and a folder that is not there refused under its field.
  */
-const ROOT = path.resolve(__dirname, '../..');
 const WIDTHS = takingScreenshots ? [1280, 800] : [1280];
 
 let work: string;
-let bridge: Bridge;
-let web: WebUi;
-let browser: Browser;
+let window: PageBridge | undefined;
 let page: Page;
 
-async function open([language, theme]: Look, width: number) {
-  await bridge.api.updatePreferences({ ui: { language, theme } });
-  await page.setViewportSize({ width, height: 820 });
-  await page.goto(web.url);
-  await page.locator('h1').first().waitFor();
-  await page.evaluate(() => (window.location.hash = '#/servers'));
-}
+const open = (look: Look, width: number) => window!.open(look, width, '#/servers');
 
 describe.skipIf(!haveChromium || process.platform === 'win32')('editing a catalogue server in the window', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-values-ui-'));
     fs.mkdirSync(path.join(work, 'Documents'));
-    const logBook = new LogBook();
-    bridge = new Bridge({
-      store: new MemorySettingsStore(
-        SettingsSchema.parse({
-          servers: [
-            {
-              name: 'files',
-              transport: 'stdio',
-              command: 'npx',
-              args: ['-y', '@modelcontextprotocol/server-filesystem', path.join(work, 'Documents')],
-              enabled: false,
-              catalogue: 'filesystem',
-            },
-          ],
-        }),
-      ),
-      logBook,
-      version: '0.1.0',
-      env: { ...process.env, PATH: `${fs.mkdtempSync(path.join(work, 'path-'))}:/usr/bin:/bin` },
-      stateDir: null,
-      registryUrl: 'http://127.0.0.1:9/',
-      host: { info: () => ({ carrier: 'web', platform: 'linux', secretStorage: 'config-file', launchAtLogin: null }) },
-    });
-    bridge.start();
-    web = await startWebUi({ api: bridge.api, rendererDir: path.join(ROOT, 'out', 'renderer'), log: logBook.logger('web') });
-    browser = await launchChromium();
-    page = await browser.newPage();
+    window = await startPageBridge(
+      {
+        servers: [
+          {
+            name: 'files',
+            transport: 'stdio',
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-filesystem', path.join(work, 'Documents')],
+            enabled: false,
+            catalogue: 'filesystem',
+          },
+        ],
+      },
+      { env: { ...process.env, PATH: `${fs.mkdtempSync(path.join(work, 'path-'))}:/usr/bin:/bin` } },
+    );
+    page = window.page;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
-    await bridge?.stop();
+    await window?.close();
     fs.rmSync(work, { recursive: true, force: true });
   });
 

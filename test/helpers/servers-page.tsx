@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
 
+import type { BridgeOptions } from '../../src/main/core/bridge/bridge';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { type FakeNpx, fakeNpx } from './fake-npx';
 import { bridgeEachTest, renderWithBridge } from './render-app';
@@ -17,12 +18,22 @@ export function serversPageWithFakeNpx() {
     window.location.hash = '';
   });
   const newBridge = bridgeEachTest();
-  /** `npxEnv`: more for the fake npx (FAKE_NPX_SERVER: another program in the fixture's place). */
-  return async (language: 'en' | 'zh-CN', servers: unknown[] = [], hash = '#/servers', npxEnv: Record<string, string> = {}) => {
+  /**
+   * `npxEnv`: more for the fake npx (FAKE_NPX_SERVER: another program in the fixture's place);
+   * `options`: more for the bridge (a desktop host, a runtimes folder…).
+   */
+  return async (
+    language: 'en' | 'zh-CN',
+    servers: unknown[] = [],
+    hash = '#/servers',
+    npxEnv: Record<string, string> = {},
+    options: Partial<BridgeOptions> = {},
+  ) => {
     npx = fakeNpx();
     const harness = newBridge({ servers } as never, undefined, {
       registryUrl: 'http://127.0.0.1:9/',
       env: { ...process.env, ...npx.env({ FAKE_NPX_SECONDS: '0', ...npxEnv }) },
+      ...options,
     });
     harness.bridge.start();
     window.location.hash = hash;

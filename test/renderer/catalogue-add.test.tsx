@@ -20,7 +20,7 @@ describe.skipIf(process.platform === 'win32')('adding from the catalogue', () =>
     expect(step.textContent).not.toMatch(/npx|stdio|JSON|-y\b|open-meteo-mcp-server/);
     fireEvent.click(within(step).getByRole('button', { name: '添加' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(toasts).toContainEqual({ message: '已添加“weather”，正在启动…', kind: 'info' });
+    expect(toasts).toContainEqual({ message: '已添加“Open-Meteo 天气”，正在启动…', kind: 'info' });
     expect(harness.store.load().servers).toMatchObject([{ name: 'weather', command: 'npx', args: ['-y', 'open-meteo-mcp-server'] }]);
     const card = document.getElementById('server-weather')!;
     expect(card).toBeTruthy();

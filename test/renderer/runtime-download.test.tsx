@@ -58,7 +58,7 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     });
   }
 
-  it('in the catalogue, where an entry needs uv: the same button, and the entry then says uv is there', async () => {
+  it('in the catalogue, where an entry needs uv: said once, with no second button beside 添加', async () => {
     mirror = await startRuntimeMirror({ uv });
     const harness = await headless(mirror, []);
     await renderWithBridge(
@@ -67,9 +67,50 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
       'zh-CN',
     );
     const entry = (await screen.findByRole('button', { name: '添加 时间与时区' })).closest('li')!;
-    expect(entry.textContent).toContain('这台电脑上没有 uv');
-    fireEvent.click(within(entry).getByRole('button', { name: '下载 uv' }));
-    await waitFor(() => expect(entry.textContent).toContain('已安装 uv'), { timeout: 30_000 });
+    expect(entry.textContent).toContain('这台电脑上没有 uv：添加时应用会替你下载');
+    expect(within(entry).queryByRole('button', { name: '下载 uv' })).toBeNull();
+  });
+
+  /** A walkthrough: 添加 was allowed while uv was missing, beside a separate 下载 uv; which first was not said. */
+  it('adding an entry whose runtime is missing: one button downloads it, then adds the server, which starts (zh-CN)', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const release = mirror.hold('uv');
+    const harness = await headless(mirror, []);
+    const added: string[] = [];
+    await renderWithBridge(
+      harness,
+      <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} onAdded={(n) => added.push(n)} />,
+      'zh-CN',
+    );
+    fireEvent.click(await screen.findByRole('button', { name: '添加 时间与时区' }));
+    const step = screen.getByRole('dialog');
+    expect(step.textContent).toContain('这台电脑上还没有 uv。点“下载 uv 并添加”，应用会先下载它，再添加并启动这个服务。');
+    // One action: no 添加 that would make a server that cannot start, no second 下载 uv.
+    expect(within(step).queryByRole('button', { name: '添加' })).toBeNull();
+    expect(within(step).queryByRole('button', { name: '下载 uv' })).toBeNull();
+    fireEvent.click(within(step).getByRole('button', { name: '下载 uv 并添加' }));
+    expect(await within(step).findByRole('progressbar')).toBeTruthy();
+    // Nothing is added while uv is on its way.
+    expect(harness.store.load().servers).toEqual([]);
+    release();
+    await waitFor(() => expect(added).toEqual(['time']), { timeout: 30_000 });
+    await waitFor(async () => expect((await harness.bridge.api.getState()).servers[0]?.state).toBe('running'), { timeout: 30_000 });
+  });
+
+  it('a download that fails adds nothing, says why, and can be tried again (en)', async () => {
+    mirror = await startRuntimeMirror({});
+    const harness = await headless(mirror, []);
+    await renderWithBridge(
+      harness,
+      <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />,
+      'en',
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Time and time zones' }));
+    const step = screen.getByRole('dialog');
+    fireEvent.click(within(step).getByRole('button', { name: 'Download uv and add' }));
+    expect(await within(step).findByText(/^uv could not be fetched/, {}, { timeout: 30_000 })).toBeTruthy();
+    expect(within(step).getByRole('button', { name: 'Download uv and add' })).toBeTruthy();
+    expect(harness.store.load().servers).toEqual([]);
   });
 
   it('says why a download failed, in the reader’s language, and offers it again', async () => {

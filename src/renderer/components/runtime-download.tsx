@@ -28,44 +28,65 @@ export function useRuntimeDownload(): boolean {
 }
 
 /**
- * "Download uv": the app fetches the runtime into its own folder now (from the download sources chosen),
- * then starts the servers that waited for it. Progress and the outcome are said here, in every place
- * that shows the button at once (a card, the catalogue), from the bridge's events.
+ * Fetching a runtime into the app's folder when asked (`download`, which answers whether it came),
+ * and how that goes (`shown`), from the bridge's events: every place showing the same runtime says it.
  */
-export function RuntimeDownload(props: { runtime: RuntimeName; onStart?: () => void }) {
-  const { store, t } = useApp();
-  const allowed = useRuntimeDownload();
-  const { runtime } = props;
+export function useRuntimeFetch(runtime: RuntimeName | undefined) {
+  const { store } = useApp();
   const [shown, setShown] = useState<RuntimeFetch | undefined>();
-  useEffect(() => store.api.on('runtimeFetch', (event) => event.runtime === runtime && setShown(event)), [store, runtime]);
-  if (!allowed) return null;
-  const name = RUNTIME_LABEL[runtime];
-  const download = async () => {
-    props.onStart?.();
+  useEffect(
+    () => (runtime ? store.api.on('runtimeFetch', (event) => event.runtime === runtime && setShown(event)) : undefined),
+    [store, runtime],
+  );
+  const download = async (): Promise<boolean> => {
+    if (!runtime) return true;
     setShown({ runtime, state: 'fetching' });
     try {
       const answer = await store.api.fetchRuntime({ runtime });
       setShown('problem' in answer ? { runtime, state: 'failed', problem: answer.problem } : { runtime, state: 'done', ...answer });
+      if ('problem' in answer) return false;
       // The host's runtimes change: the catalogue and the cards read them again.
-      if (!('problem' in answer)) await store.refreshSettings();
+      await store.refreshSettings();
+      return true;
     } catch (error) {
+      const name = RUNTIME_LABEL[runtime];
       setShown({
         runtime,
         state: 'failed',
         problem: problem('server.runtimeDownloadFailed', { runtime: name, reason: (error as Error).message }),
       });
+      return false;
     }
   };
-  if (shown?.state === 'fetching') {
-    const label = t('add.runtimeFetching', { runtime: name });
-    return (
-      <div className="small runtime-line runtime-download" role="status">
-        {label}
-        {shown.percent !== undefined ? ` ${shown.percent}%` : ''}{' '}
-        <progress aria-label={label} max={100} {...(shown.percent !== undefined ? { value: shown.percent } : {})} />
-      </div>
-    );
-  }
+  return { shown, download };
+}
+
+/** A runtime's download under way: said, with its progress bar. */
+export function RuntimeFetching({ shown }: { shown: RuntimeFetch & { state: 'fetching' } }) {
+  const { t } = useApp();
+  const label = t('add.runtimeFetching', { runtime: RUNTIME_LABEL[shown.runtime] });
+  return (
+    <div className="small runtime-line runtime-download" role="status">
+      {label}
+      {shown.percent !== undefined ? ` ${shown.percent}%` : ''}{' '}
+      <progress aria-label={label} max={100} {...(shown.percent !== undefined ? { value: shown.percent } : {})} />
+    </div>
+  );
+}
+
+/**
+ * "Download uv": the app fetches the runtime into its own folder now (from the download sources chosen),
+ * then starts the servers that waited for it. Progress and the outcome are said here, in every place
+ * that shows the button at once, from the bridge's events.
+ */
+export function RuntimeDownload(props: { runtime: RuntimeName; onStart?: () => void }) {
+  const { t } = useApp();
+  const allowed = useRuntimeDownload();
+  const { runtime } = props;
+  const { shown, download } = useRuntimeFetch(runtime);
+  if (!allowed) return null;
+  const name = RUNTIME_LABEL[runtime];
+  if (shown?.state === 'fetching') return <RuntimeFetching shown={shown} />;
   if (shown?.state === 'done')
     return (
       <div className="small ok-text runtime-download" role="status">
@@ -75,7 +96,14 @@ export function RuntimeDownload(props: { runtime: RuntimeName; onStart?: () => v
   return (
     <div className="runtime-download">
       {shown?.state === 'failed' ? <ProblemText problem={shown.problem} /> : null}
-      <Button small kind="primary" onClick={() => void download()}>
+      <Button
+        small
+        kind="primary"
+        onClick={() => {
+          props.onStart?.();
+          void download();
+        }}
+      >
         {t('add.downloadRuntime', { runtime: name })}
       </Button>
     </div>

@@ -5,7 +5,6 @@ import type { ServerSettings } from '../../shared/settings';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
 import { ProblemText } from '../components/problem-text';
-import { RuntimeDownload } from '../components/runtime-download';
 import { Button, Dialog, EmptyState, Notice } from '../components/ui';
 import { formatAgo } from '../format';
 import { useStore } from '../store/bridge-store';
@@ -72,12 +71,12 @@ export function CatalogueDialog(props: {
         held={servers}
         // Said only when the runtime is not simply there: to be fetched, or missing.
         {...(runtime && !runtime.ready
-          ? { runtime: { ...runtime, ...(runtime.missing ? { action: <RuntimeDownload runtime={runtime.need} /> } : {}) } }
+          ? { runtime: { text: runtime.text, missing: runtime.missing, need: runtime.need, download: runtime.download === true } }
           : {})}
         busy={busy}
         onBack={() => setChosen(undefined)}
         onClose={props.onClose}
-        onAdd={(server) => void save(server)}
+        onAdd={(server) => void save(server, language === 'zh-CN' ? chosen.title.zh : chosen.title.en)}
         onAdvanced={props.onPick}
       />
     );

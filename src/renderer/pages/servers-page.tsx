@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { Problem } from '../../shared/problem';
 import { RUNTIME_LABEL } from '../../shared/runtime-need';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
-import { isMcpServer, type ServerSettings, serverTarget } from '../../shared/settings';
+import { isMcpServer, type ServerSettings } from '../../shared/settings';
 import { waitsForSignIn } from '../../shared/sign-in-status';
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
@@ -18,9 +18,9 @@ import { serverLabel, serverTone } from '../components/status-tone';
 import { TransportTag } from '../components/transport-tag';
 import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
 import { useCommand } from '../components/use-command';
-import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 import { ServerEdit } from './catalogue/catalogue-edit';
+import { ServerAbout, useFromCatalogue } from './catalogue/server-about';
 import { ValueCheckLine } from './catalogue/value-check-line';
 import { CatalogueDialog } from './catalogue-dialog';
 import { ImportMenu } from './import-menu';
@@ -50,12 +50,12 @@ const OUTPUT_IS_THE_CLUE = new Set(['server.exited', 'server.exitedEarly', 'serv
 export const serverCardId = (name: string) => `server-${encodeURIComponent(name)}`;
 
 function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
-  const { store, t } = useApp();
+  const { store, t, language } = useApp();
   const showOutput =
     status.stderrTail.length > 0 && (status.state === 'failed' || status.state === 'restarting' || status.state === 'starting');
   const [editing, setEditing] = useState(false);
   const run = useCommand();
-  const target = shownMasked(settings ? serverTarget(settings) : '', t);
+  const from = useFromCatalogue(settings);
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   // A failed remote server that waits for the user to sign in: its card offers Sign in, not Try again.
   const signInWaits = waitsForSignIn(status);
@@ -80,20 +80,24 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
     <li className="list-item" id={serverCardId(status.name)} tabIndex={-1}>
       <div className="list-main">
         <div className="card-row">
-          <strong>{status.name}</strong>
+          {/* A catalogue server by the title it was added under; its name (its tools' prefix) is in its details. */}
+          <strong>{from ? (language === 'zh-CN' ? from.entry.title.zh : from.entry.title.en) : status.name}</strong>
           {!status.enabled ? <span className="tag">{t('servers.disabled')}</span> : null}
-          <StatusBadge tone={signInWaits ? 'warn' : serverTone[status.state]}>
-            {status.runtime?.fetching
-              ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
-              : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
-          </StatusBadge>
+          {/* Switched off and stopped: 已关闭 says it; 已停止 beside it would say it twice. */}
+          {status.enabled || status.state !== 'stopped' ? (
+            <StatusBadge tone={signInWaits ? 'warn' : serverTone[status.state]}>
+              {status.runtime?.fetching
+                ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
+                : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
+            </StatusBadge>
+          ) : null}
           <TransportTag transport={status.transport} />
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
           {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
         </div>
       </div>
       <div className="list-wide">
-        <div className="mono small muted break">{target}</div>
+        <ServerAbout settings={settings} from={from} />
         <RuntimeLine runtime={status.runtime} />
         {status.installing ? (
           <div className="small muted">

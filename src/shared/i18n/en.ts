@@ -130,7 +130,7 @@ export const en = {
   'servers.added': 'Server "{name}" added.',
   'servers.saved': 'Server "{name}" saved.',
   'servers.none': 'No server yet.',
-  'servers.noneHint': 'Add one, or drop a Claude Desktop, Cursor or VS Code config file on this window.',
+  'servers.noneHint': 'Pick one from the catalogue, or drop a Claude Desktop, Cursor or VS Code config file on this window.',
   'servers.name': 'Name',
   'servers.nameTaken': 'Another server already has this name.',
   'servers.transport': 'Type',
@@ -1306,7 +1306,7 @@ export const en = {
   'add.runtimeDone': '{runtime} {version} downloaded: the servers that need it start by themselves.',
   'add.runtimeMissingHint':
     'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
-  'add.runtimeMissingShort': '{runtime} is not on this computer: the app can download it for you.',
+  'add.runtimeMissingShort': '{runtime} is not on this computer: the app downloads it for you when you add this',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped':
     'Xiaozhi is connected, but {count, plural, one {# server stopped: its tools cannot} other {# servers stopped: their tools cannot}} be used now',
@@ -1328,4 +1328,16 @@ export const en = {
   'values.notFile': 'This is a folder, not a file: {path}',
   'values.noParent': 'The folder to keep this file in is not there: {path}',
   'values.check': 'Check "{label}": {value}',
+  // t-add4: the system picker for folder and file values, adding while a runtime is missing, the server card's words.
+  'values.browse': 'Browse…',
+  'values.browseFailed': 'The folder picker did not open: {reason}',
+  'add.runtimeFetchFirst':
+    '{runtime} is not on this computer yet. "Download {runtime} and add" downloads it first, then adds and starts this server.',
+  'add.downloadAndAdd': 'Download {runtime} and add',
+  'servers.valueIs': '{label}: {value}',
+  'servers.valueGiven': 'given',
+  'servers.details': 'Details',
+  'servers.nameIs': 'Name: {name}',
+  'catalogue.runs.here': 'Runs on this computer',
+  'add.runtimeWait': 'Added now, it waits for {runtime}: once it is installed, press "Try again" on its card.',
 } as const;

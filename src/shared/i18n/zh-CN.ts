@@ -130,7 +130,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.added': '服务“{name}”已添加。',
   'servers.saved': '服务“{name}”已保存。',
   'servers.none': '尚未添加服务。',
-  'servers.noneHint': '手动添加，或把 Claude Desktop、Cursor、VS Code 的配置文件拖到本窗口。',
+  'servers.noneHint': '从目录里挑一个添加，或把 Claude Desktop、Cursor、VS Code 的配置文件拖到本窗口。',
   'servers.name': '名称',
   'servers.nameTaken': '已有同名的服务。',
   'servers.transport': '类型',
@@ -1239,7 +1239,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.runtimeFetching': '正在下载 {runtime}…',
   'add.runtimeDone': '已下载 {runtime} {version}：需要它的服务会自动启动。',
   'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
-  'add.runtimeMissingShort': '这台电脑上没有 {runtime}：应用可以替你下载。',
+  'add.runtimeMissingShort': '这台电脑上没有 {runtime}：添加时应用会替你下载',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务停止了：它的工具现在用不了',
   'activity.export.csv': '导出为表格',
@@ -1260,4 +1260,15 @@ export const zhCN: Record<keyof typeof en, string> = {
   'values.notFile': '这是一个文件夹，不是文件：{path}',
   'values.noParent': '存放这个文件的文件夹不存在：{path}',
   'values.check': '请检查“{label}”：{value}',
+  // t-add4: the system picker for folder and file values, adding while a runtime is missing, the server card's words.
+  'values.browse': '选择…',
+  'values.browseFailed': '无法打开选择窗口：{reason}',
+  'add.runtimeFetchFirst': '这台电脑上还没有 {runtime}。点“下载 {runtime} 并添加”，应用会先下载它，再添加并启动这个服务。',
+  'add.downloadAndAdd': '下载 {runtime} 并添加',
+  'servers.valueIs': '{label}：{value}',
+  'servers.valueGiven': '已填写',
+  'servers.details': '详细信息',
+  'servers.nameIs': '名称：{name}',
+  'catalogue.runs.here': '在这台电脑上运行',
+  'add.runtimeWait': '现在添加的话，它会等 {runtime} 装好：装好后在它的卡片上点“重试”。',
 };

@@ -1,4 +1,5 @@
 import type { HostInfo } from '../../../shared/host';
+import type { PathValueKind } from '../../../shared/path-values';
 import type { ToolMode } from '../../../shared/settings';
 import type { UpdateStatus } from '../../../shared/updates';
 import type { SettingsStore } from '../config/settings-store';
@@ -85,10 +86,19 @@ export interface BridgeHost {
   openLogsFolder?(): Promise<void> | void;
   /** Opens a link in its app (Cherry Studio's install link); the desktop shell only. */
   openExternal?(url: string): Promise<void> | void;
+  /** The system's folder or file picker over the window (the desktop shell only); null when cancelled. */
+  choosePath?(request: PathRequest): Promise<string | null>;
   /** How a stdio-only client starts `xiaozhi-tray connect` with this install. */
   connectCommand?(): ConnectCommand;
   /** The desktop app's updater; the headless bridge has none. */
   updates?: UpdatesHost;
+}
+
+/** What the window asks the picker for: a folder, a file (which may be new) or either; its title; where it opens. */
+export interface PathRequest {
+  kind: PathValueKind;
+  title: string;
+  from?: string;
 }
 
 export interface UpdatesHost {

@@ -17,7 +17,7 @@ import { ValuesStep } from './values-step';
  */
 export function ServerEdit(props: { server: McpServerSettings; existingNames: string[]; onClose: () => void }) {
   const { server } = props;
-  const { store } = useApp();
+  const { store, language } = useApp();
   const held = useStore(store, (d) => d.settings?.servers ?? []);
   const entry = useCatalogueEntry(server.catalogue);
   const [advanced, setAdvanced] = useState<ServerSettings | undefined>();
@@ -38,7 +38,7 @@ export function ServerEdit(props: { server: McpServerSettings; existingNames: st
       held={held}
       busy={busy}
       onClose={props.onClose}
-      onAdd={(next) => void save(next)}
+      onAdd={(next) => void save(next, language === 'zh-CN' ? entry.title.zh : entry.title.en)}
       onAdvanced={setAdvanced}
     />
   );

@@ -8,8 +8,11 @@ import { useApp } from '../../app-context';
 /** How long typing pauses before the path shown under a field is worked out again. */
 const SHOW_AFTER_MS = 250;
 
-const pathKind = (value: CatalogueValue): PathValueKind | undefined =>
-  value.kind === 'folder' || value.kind === 'file' || value.kind === 'path' ? value.kind : undefined;
+/** A value that names a folder or file on the engine's computer. */
+export const isPathValue = (value: CatalogueValue): value is CatalogueValue & { kind: PathValueKind } =>
+  value.kind === 'folder' || value.kind === 'file' || value.kind === 'path';
+
+const pathKind = (value: CatalogueValue): PathValueKind | undefined => (isPathValue(value) ? value.kind : undefined);
 
 /** The entry's values that name a folder or file, with what each must be. */
 export function pathValuesOf(entry: CatalogueEntry): { id: string; kind: PathValueKind }[] {

@@ -1,14 +1,18 @@
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 
 import type { CatalogueEntry, CatalogueValue } from '../../../shared/catalogue';
 import { own } from '../../../shared/own';
-import type { PathCheck } from '../../../shared/path-values';
+import type { PathCheck, PathValueKind } from '../../../shared/path-values';
+import { RUNTIME_LABEL, type RuntimeName } from '../../../shared/runtime-need';
 import { sameProgram } from '../../../shared/same-program';
 import type { ServerSettings } from '../../../shared/settings';
 import { useApp } from '../../app-context';
 import { DialogFooter } from '../../components/dialog-footer';
+import { ProblemText } from '../../components/problem-text';
+import { RuntimeFetching, useRuntimeFetch } from '../../components/runtime-download';
 import { Button, Dialog, Field, Notice } from '../../components/ui';
-import { usePathChecks } from './use-path-checks';
+import { useStore } from '../../store/bridge-store';
+import { isPathValue, usePathChecks } from './use-path-checks';
 
 import '../../add.css';
 
@@ -36,15 +40,19 @@ export function ValuesStep(props: {
   build: (values: Record<string, string>) => ServerSettings;
   /** The servers held now: a copy of one is flagged before it is added. */
   held: ServerSettings[];
-  /** What its runtime means here, when it is not simply there (to fetch, or missing), and what can be done. */
-  runtime?: { text: string; missing: boolean; action?: ReactNode };
+  /**
+   * What its runtime means here, when it is not simply there (to fetch, or missing); `download`: the
+   * window can download it, and the one button downloads it and then adds (a server added without it
+   * could not start).
+   */
+  runtime?: { text: string; missing: boolean; need: RuntimeName; download: boolean };
   busy: boolean;
   onBack?: () => void;
   onClose: () => void;
   onAdd: (server: ServerSettings) => void;
   onAdvanced: (server: ServerSettings) => void;
 }) {
-  const { t, language } = useApp();
+  const { t, language, store, toast } = useApp();
   const { entry } = props;
   const text = (x: { en: string; zh: string }) => (language === 'zh-CN' ? x.zh : x.en);
   const [values, setValues] = useState<Record<string, string>>(
@@ -53,19 +61,40 @@ export function ValuesStep(props: {
   const [submitted, setSubmitted] = useState(false);
   const [pathProblems, setPathProblems] = useState<Map<string, PathCheck>>(() => new Map());
   const [checking, setChecking] = useState(false);
+  const fetchFirst = props.runtime?.missing && props.runtime.download ? props.runtime.need : undefined;
+  const runtimeFetch = useRuntimeFetch(fetchFirst);
+  const fetching = runtimeFetch.shown?.state === 'fetching';
   const paths = usePathChecks(entry, values);
+  // The desktop app opens the system's picker; the headless web page has none (the path is typed).
+  const picker = useStore(store, (d) => d.host?.pathPicker === true);
+  const setValue = (id: string, value: string) => {
+    setValues((held) => ({ ...held, [id]: value }));
+    setPathProblems((held) => (held.has(id) ? new Map([...held].filter(([key]) => key !== id)) : held));
+  };
+  const browse = async (value: CatalogueValue & { kind: PathValueKind }) => {
+    const from = own(values, value.id)?.trim();
+    try {
+      const answer = await store.api.choosePath({ kind: value.kind, title: text(value.label), ...(from ? { from } : {}) });
+      if (answer.path !== null) setValue(value.id, answer.path);
+    } catch (error) {
+      toast(t('values.browseFailed', { reason: (error as Error).message }), 'error');
+    }
+  };
   const missing = entry.values.filter((v) => v.required && !own(values, v.id)?.trim());
   const server = props.build(values);
   const copyOf = props.held.find((s) => s.name !== props.editing?.name && sameProgram(server, s));
   const add = async () => {
     setSubmitted(true);
-    if (missing.length > 0 || props.busy || checking) return;
+    if (missing.length > 0 || props.busy || checking || fetching) return;
     setChecking(true);
     try {
       // Folders and files as the server will be given them: full paths, there, of the right kind.
       const checked = await paths.check();
       setPathProblems(checked.problems);
-      if (checked.problems.size === 0) props.onAdd(props.build(checked.values));
+      if (checked.problems.size > 0) return;
+      // Its runtime first: added without it, the server could not start.
+      if (fetchFirst && !(await runtimeFetch.download())) return;
+      props.onAdd(props.build(checked.values));
     } finally {
       setChecking(false);
     }
@@ -82,7 +111,7 @@ export function ValuesStep(props: {
       wide
       title={
         props.editing
-          ? t('servers.editTitle', { name: props.editing.name })
+          ? t('servers.editTitle', { name: text(entry.title) })
           : entry.values.length > 0
             ? t('catalogue.valuesTitle', { name: text(entry.title) })
             : t('add.confirmTitle', { name: text(entry.title) })
@@ -104,7 +133,14 @@ export function ValuesStep(props: {
               </Button>
             </>
           }
-          primary={{ label: props.editing ? t('common.save') : t('plain.catalogue.add'), disabled: props.busy || checking }}
+          primary={{
+            label: props.editing
+              ? t('common.save')
+              : fetchFirst
+                ? t('add.downloadAndAdd', { runtime: RUNTIME_LABEL[fetchFirst] })
+                : t('plain.catalogue.add'),
+            disabled: props.busy || checking || fetching,
+          }}
         />
       }
     >
@@ -120,18 +156,18 @@ export function ValuesStep(props: {
             >
               {(id) => (
                 <>
-                  <input
-                    id={id}
-                    className={value.kind === 'text' ? undefined : 'mono'}
-                    type={value.kind === 'secret' ? 'password' : value.kind === 'url' ? 'url' : 'text'}
-                    autoComplete="off"
-                    spellCheck={false}
-                    value={own(values, value.id) ?? ''}
-                    onChange={(e) => {
-                      setValues({ ...values, [value.id]: e.target.value });
-                      if (pathProblems.has(value.id)) setPathProblems(new Map([...pathProblems].filter(([id]) => id !== value.id)));
-                    }}
-                  />
+                  <div className="values-input">
+                    <input
+                      id={id}
+                      className={value.kind === 'text' ? undefined : 'mono'}
+                      type={value.kind === 'secret' ? 'password' : value.kind === 'url' ? 'url' : 'text'}
+                      autoComplete="off"
+                      spellCheck={false}
+                      value={own(values, value.id) ?? ''}
+                      onChange={(e) => setValue(value.id, e.target.value)}
+                    />
+                    {picker && isPathValue(value) ? <Button onClick={() => void browse(value)}>{t('values.browse')}</Button> : null}
+                  </div>
                   {/* The error names the full path itself. */}
                   {!pathProblems.has(value.id) && paths.resolvedFor(value.id) ? (
                     <div className="field-hint values-resolved mono">
@@ -149,11 +185,19 @@ export function ValuesStep(props: {
       <ul className="add-notes small">
         {props.runtime ? (
           <li className={props.runtime.missing ? 'catalogue-runtime-missing' : undefined}>
-            {props.runtime.text}
-            {props.runtime.action}
+            {fetchFirst ? t('add.runtimeFetchFirst', { runtime: RUNTIME_LABEL[fetchFirst] }) : props.runtime.text}
+            {/* Missing and not downloadable here: added now, its card waits, and says so. */}
+            {props.runtime.missing && !fetchFirst && !props.editing
+              ? ` ${t('add.runtimeWait', { runtime: RUNTIME_LABEL[props.runtime.need] })}`
+              : ''}
+            {runtimeFetch.shown?.state === 'fetching' ? <RuntimeFetching shown={runtimeFetch.shown} /> : null}
+            {runtimeFetch.shown?.state === 'failed' ? <ProblemText problem={runtimeFetch.shown.problem} /> : null}
           </li>
         ) : null}
-        <li>{downloads ? t('add.firstStart') : entry.run.transport === 'stdio' ? t('add.startsAtOnce') : t('add.remote')}</li>
+        {/* How its first start goes: news when adding, not when editing one that ran before. */}
+        {props.editing ? null : (
+          <li>{downloads ? t('add.firstStart') : entry.run.transport === 'stdio' ? t('add.startsAtOnce') : t('add.remote')}</li>
+        )}
         <li>
           <a href={entry.homepage} target="_blank" rel="noreferrer noopener">
             {t('catalogue.homepage')}

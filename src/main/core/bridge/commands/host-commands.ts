@@ -30,6 +30,7 @@ export function hostCommandHandlers(c: HostCommandContext): CommandHandlers<type
         ...(readOnly ? { readOnlyConfig: readOnly } : {}),
         runtimes: c.runtimes(),
         runtimeDownload: c.runtimeDownload,
+        pathPicker: c.host.choosePath !== undefined,
       };
     },
     setLaunchAtLogin: async (input) => {
@@ -40,6 +41,12 @@ export function hostCommandHandlers(c: HostCommandContext): CommandHandlers<type
     openLogsFolder: async () => {
       if (!c.host.openLogsFolder) throw new Error('There is no logs folder to open here.');
       await c.host.openLogsFolder();
+    },
+    choosePath: async (input) => {
+      // The headless web page has no picker: the person types the path there.
+      if (!c.host.choosePath) throw new Error('Choosing a folder or file here is done by the desktop app only.');
+      const from = input.from?.trim();
+      return { path: await c.host.choosePath({ kind: input.kind, title: input.title, ...(from ? { from } : {}) }) };
     },
     getUpdateStatus: async () => c.host.updates?.status() ?? { state: 'unsupported', currentVersion: c.version ?? APP_VERSION },
     checkForUpdates: async () => {

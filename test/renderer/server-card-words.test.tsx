@@ -1,0 +1,79 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { serversPageWithFakeNpx } from '../helpers/servers-page';
+import { tempDirs } from '../helpers/temp-dirs';
+
+const tempDir = tempDirs('xt-card-words-');
+const openServers = serversPageWithFakeNpx();
+
+const memory = (file: string) => ({
+  name: 'memory',
+  transport: 'stdio',
+  command: 'npx',
+  args: ['-y', '@modelcontextprotocol/server-memory'],
+  env: { MEMORY_FILE_PATH: file },
+  catalogue: 'memory',
+});
+const byHand = { name: 'mine', transport: 'stdio', command: 'npx', args: ['-y', 'my-own-mcp', '--verbose'] };
+
+/** A walkthrough: every card showed its raw command line (npx -y @modelcontextprotocol/server-memory …) to everyone. */
+describe.skipIf(process.platform === 'win32')('what a server card says', () => {
+  for (const [language, title, description, value, details] of [
+    ['zh-CN', '记忆（知识图谱）', '让助手跨对话记住人、事物和事实，保存在本机的一个文件里。', '记忆文件：', '详细信息'],
+    [
+      'en',
+      'Memory (knowledge graph)',
+      'Lets the assistant remember people, things and facts across conversations, in a file on this computer.',
+      'Memory file: ',
+      'Details',
+    ],
+  ] as const) {
+    it(`a server from the catalogue: its title, plain description and values; the command line behind ${details} (${language})`, async () => {
+      const file = `${tempDir()}/记忆.json`;
+      await openServers(language, [memory(file), byHand]);
+      const card = await waitFor(() => document.getElementById('server-memory')!);
+      const heading = await within(card).findByText(title);
+      expect(heading.tagName).toBe('STRONG');
+      expect(within(card).getByText(description)).toBeTruthy();
+      expect(within(card).getByText(`${value}${file}`)).toBeTruthy();
+      // The command is there for who wants it, inside a closed details.
+      const command = within(card).getByText(/npx -y @modelcontextprotocol\/server-memory/);
+      const behind = command.closest('details')!;
+      expect(behind.open).toBe(false);
+      expect(within(behind).getByText(details).tagName).toBe('SUMMARY');
+      // A server added by hand keeps its command in sight, in small text.
+      const mine = document.getElementById('server-mine')!;
+      const line = within(mine).getByText('npx -y my-own-mcp --verbose');
+      expect(line.closest('details')).toBeNull();
+      expect(line.classList.contains('small')).toBe(true);
+      expect(screen.getAllByText(/npx -y/)).toHaveLength(2);
+    });
+  }
+});
+
+/** Seen in the window's screenshots: 已关闭 beside 已停止 said one thing twice; Edit named the server "files" under its card's title. */
+describe.skipIf(process.platform === 'win32')('a switched-off catalogue server and its edit step', () => {
+  it('says 已关闭 once, and Edit is titled by what the card says, without the first-start note (zh-CN)', async () => {
+    const folder = tempDir();
+    await openServers('zh-CN', [
+      {
+        name: 'files',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', folder],
+        enabled: false,
+        catalogue: 'filesystem',
+      },
+    ]);
+    const card = document.getElementById('server-files')!;
+    await within(card).findByText('本机文件');
+    expect(within(card).getByText('已关闭')).toBeTruthy();
+    expect(within(card).queryByText('已停止')).toBeNull();
+    fireEvent.click(within(card).getByRole('button', { name: '编辑' }));
+    const step = await screen.findByRole('dialog');
+    expect(within(step).getByRole('heading').textContent).toBe('编辑“本机文件”');
+    expect(step.textContent).not.toContain('首次启动');
+  });
+});
