@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 import { nodeBundle } from '../../scripts/bundle-options.mjs';
+import { bundleInputs } from '../helpers/bundle-inputs';
 
 /**
  * What needs which Node: the headless CLI, the build and the tests run on the system's Node
@@ -24,20 +24,8 @@ describe('Node versions', () => {
 
   // The CLI bundle is minified (no module comments left to read): its inputs, resolved as scripts/build.mjs resolves them.
   it('keeps the Node 22 only packages out of the CLI: they run inside Electron only', async () => {
-    const inputsOf = async (entry: string) => {
-      const result = await build({
-        ...nodeBundle,
-        external: [...(nodeBundle.external ?? []), 'openai'],
-        entryPoints: [path.join(ROOT, entry)],
-        absWorkingDir: ROOT,
-        write: false,
-        metafile: true,
-        sourcemap: false,
-        outdir: 'out/metafile-only',
-        logLevel: 'error',
-      });
-      return Object.keys(result.metafile.inputs).join('\n');
-    };
+    const options = { ...nodeBundle, external: [...(nodeBundle.external ?? []), 'openai'] };
+    const inputsOf = async (entry: string) => Object.keys(await bundleInputs(ROOT, entry, options)).join('\n');
     const cli = await inputsOf('src/cli/index.ts');
     const main = await inputsOf('src/main/index.ts');
     for (const only22 of ['node_modules/electron-store/', 'node_modules/conf/']) {
