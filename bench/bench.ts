@@ -161,7 +161,11 @@ async function startBridge(
   return {
     child,
     output: () => out,
-    stop: () => stopChild(child),
+    stop: async () => {
+      await stopChild(child);
+      // BENCH_BRIDGE_OUTPUT=DIR keeps each bridge's output (with BENCH_BRIDGE_NODE_ARGS=--trace-gc, its collections).
+      if (process.env.BENCH_BRIDGE_OUTPUT) fs.writeFileSync(path.join(process.env.BENCH_BRIDGE_OUTPUT, `${name}.log`), out);
+    },
   };
 }
 

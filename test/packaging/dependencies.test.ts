@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { nodeBundle } from '../../scripts/bundle-options.mjs';
+import { bundleInputs } from '../helpers/bundle-inputs';
 
 /**
  * What ships is declared: the packages our code imports into the shipped bundles are package.json's
@@ -32,17 +33,14 @@ beforeAll(async () => {
   // Resolved as scripts/build.mjs (and, for the window, Vite) resolve them; only the inputs are looked at, nothing is written.
   for (const entry of ENTRIES) {
     const window = entry.startsWith('src/renderer');
-    const result = await build({
-      ...(window ? { bundle: true, platform: 'browser', loader: { '.png': 'file', '.svg': 'file', '.woff2': 'file' } } : nodeBundle),
-      entryPoints: [path.join(ROOT, entry)],
-      absWorkingDir: ROOT,
-      write: false,
-      metafile: true,
-      sourcemap: false,
-      outdir: 'out/metafile-only',
-      logLevel: 'error',
-    });
-    inputs = { ...inputs, ...result.metafile.inputs };
+    const options = window
+      ? {
+          bundle: true,
+          platform: 'browser' as const,
+          loader: { '.png': 'file' as const, '.svg': 'file' as const, '.woff2': 'file' as const },
+        }
+      : nodeBundle;
+    inputs = { ...inputs, ...(await bundleInputs(ROOT, entry, options)) };
   }
 }, 120_000);
 

@@ -35,7 +35,7 @@ export async function runCall(
     inFlight = { session, caller: context.caller, confirmTool };
     if (answerNow) inFlight.answerNow = answerNow;
   }
-  const leave = inFlight ? calls?.add(entry.server, inFlight) : undefined;
+  if (inFlight) calls?.add(entry.server, inFlight);
   try {
     const result = await source.callTool(entry.original.name, args, sourceOptions(call));
     const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
@@ -53,7 +53,7 @@ export async function runCall(
   } catch (error) {
     return failed(view, call, entry, error);
   } finally {
-    leave?.();
+    if (inFlight) calls?.remove(entry.server, inFlight);
   }
 }
 

@@ -15,6 +15,9 @@ function describeBytes(base64: string | undefined): string {
 
 /** All content as one text: text items joined, everything else described in words. */
 export function resultText(result: CallToolResult): string {
+  const { content } = result;
+  // The usual answer, one text item: its text, with no list made and joined for it.
+  if (content?.length === 1 && content[0]?.type === 'text' && typeof content[0].text === 'string') return content[0].text;
   const parts: string[] = [];
   for (const item of result.content ?? []) {
     switch (item.type) {
@@ -73,6 +76,8 @@ const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
 export function shapeResult(result: CallToolResult, maxBytes: number, idJson = '0', language: Language = 'en'): CallToolResult {
   const text = resultText(result);
   const isError = result.isError === true;
+  // Already one text item and nothing else, far within the limit: sent as it came (no copy per call).
+  if (!isError && text.length * 6 + idJson.length + 110 <= maxBytes && isOneTextItem(result)) return result;
   // An error's text goes twice (content and `error`): each copy gets half the room.
   const make = (shown: string) => (isError ? errorResult(shown) : textResult(shown));
   const copies = isError ? 2 : 1;
@@ -98,4 +103,13 @@ export function shapeResult(result: CallToolResult, maxBytes: number, idJson = '
   if (cut > 0 && /[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut--;
   const head = text.slice(0, cut);
   return make(`${head}${marker(Buffer.byteLength(head))}`);
+}
+
+/** `{ content: [{ type: 'text', text }] }` and not a key more (counted without making a list of keys). */
+function isOneTextItem(result: CallToolResult): boolean {
+  const item = result.content?.length === 1 ? result.content[0] : undefined;
+  if (item?.type !== 'text' || typeof item.text !== 'string') return false;
+  for (const key in result) if (key !== 'content') return false;
+  for (const key in item) if (key !== 'type' && key !== 'text') return false;
+  return true;
 }

@@ -79,10 +79,11 @@ export class CallHistory {
       durationMs: input.durationMs,
       outcome,
       result: trimText(input.result),
-      ...(input.task !== undefined ? { task: input.task } : {}),
-      ...(input.disconnected ? { disconnected: true } : {}),
-      ...(input.confirmation ? { confirmation: input.confirmation } : {}),
     };
+    // Set only when the call has them (spreads of conditional objects made three objects per call).
+    if (input.task !== undefined) record.task = input.task;
+    if (input.disconnected) record.disconnected = true;
+    if (input.confirmation) record.confirmation = input.confirmation;
     // A ring: dropping the oldest must not shift a thousand entries on every call.
     if (held !== undefined) this.records[held] = record;
     else if (this.records.length < this.capacity) this.records.push(record);

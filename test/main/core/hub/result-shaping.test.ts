@@ -8,6 +8,24 @@ describe('result shaping for xiaozhi', () => {
     expect(shapeResult({ content: [{ type: 'text', text }] }, 8192)).toEqual({ content: [{ type: 'text', text }] });
   });
 
+  // Issue 35: every answer was copied into a new result, the bulk of a call's garbage with the history row.
+  it('sends a plain text answer far within the limit as it came, and shapes one with anything more', () => {
+    const plain = { content: [{ type: 'text' as const, text: 'sunny, 21 °C' }] };
+    expect(shapeResult(plain, 8192)).toBe(plain);
+    const more = { content: [{ type: 'text' as const, text: 'sunny' }], structuredContent: { temp: 21 } };
+    expect(shapeResult(more, 8192)).toEqual({ content: [{ type: 'text', text: 'sunny' }] });
+    const annotated = { content: [{ type: 'text' as const, text: 'sunny', annotations: { priority: 1 } }] };
+    expect(shapeResult(annotated, 8192)).toEqual({ content: [{ type: 'text', text: 'sunny' }] });
+    const two = {
+      content: [
+        { type: 'text' as const, text: 'a' },
+        { type: 'text' as const, text: 'b' },
+      ],
+    };
+    expect(shapeResult(two, 8192)).toEqual({ content: [{ type: 'text', text: 'a\nb' }] });
+    expect(resultText({ content: [{ type: 'text', text: 'only' }] })).toBe('only');
+  });
+
   it('keeps isError, and puts the reason in `error` too (xiaozhi-esp32-server reads only that one)', () => {
     expect(shapeResult({ content: [{ type: 'text', text: 'no' }], isError: true }, 8192)).toEqual({
       content: [{ type: 'text', text: 'no' }],

@@ -19,23 +19,29 @@ export interface VoiceCall {
 
 /** The calls by voice in flight, by server: a server's question (elicitation) is put to the one caller waiting on it. */
 export class VoiceCalls {
-  private readonly byServer = new Map<string, VoiceCall[]>();
+  /**
+   * A set per server, kept when it empties (one per configured server): at 64 calls in flight a
+   * list's search and splice, and a new list and closure for each call at one, were per-call work.
+   */
+  private readonly byServer = new Map<string, Set<VoiceCall>>();
 
-  add(server: string, call: VoiceCall): () => void {
-    const list = this.byServer.get(server) ?? [];
-    list.push(call);
-    this.byServer.set(server, list);
-    return () => {
-      const at = list.indexOf(call);
-      if (at >= 0) list.splice(at, 1);
-      if (list.length === 0 && this.byServer.get(server) === list) this.byServer.delete(server);
-    };
+  add(server: string, call: VoiceCall): void {
+    let calls = this.byServer.get(server);
+    if (!calls) this.byServer.set(server, (calls = new Set()));
+    calls.add(call);
+  }
+
+  /** The call ended. */
+  remove(server: string, call: VoiceCall): void {
+    this.byServer.get(server)?.delete(call);
   }
 
   /** The one call by voice in flight to a server; with two or more, a question cannot be told to belong to either. */
   only(server: string): VoiceCall | undefined {
-    const list = this.byServer.get(server);
-    return list?.length === 1 ? list[0] : undefined;
+    const calls = this.byServer.get(server);
+    if (calls?.size !== 1) return undefined;
+    for (const call of calls) return call;
+    return undefined;
   }
 
   /** Something its answer will not say truly happened during the one call by voice in flight to this server (two: neither can be told). */
