@@ -21,4 +21,9 @@ export default function setup(): void {
     format: 'esm',
     logLevel: 'warning',
   });
+  // V8's code cache for the CLI bundle, read by every CLI start of the run (test/fixtures/cli-launcher.cjs).
+  execFileSync(process.execPath, [path.join(__dirname, 'fixtures', 'cli-launcher.cjs'), '--version'], {
+    env: { ...process.env, XT_WRITE_CODE_CACHE: '1' },
+    stdio: 'ignore',
+  });
 }

@@ -4,13 +4,13 @@ import path from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
 
+import { CLI_SCRIPT } from './cli-env';
 import { stopChild } from './stop-child';
 import { waitFor } from './wait';
 
 /** The real window in Debian's Chromium, served by the real headless bridge (`run --ui`). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const haveChromium = fs.existsSync(CHROMIUM);
-const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/;
 
 export interface WindowBridge {
@@ -31,7 +31,7 @@ export async function startWindowBridge(
 ): Promise<WindowBridge> {
   // A free port, unless the test names one (a restart on the same port) or wants the one the last run kept.
   const port = extraArgs.includes('--port') || options.keptPort ? [] : ['--port', '0'];
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', ...port, ...extraArgs], {
+  const child = spawn(process.execPath, [CLI_SCRIPT, 'run', '--config', config, '--ui', ...port, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, MCP_ENDPOINT: '', ...env },
   });
