@@ -2,6 +2,16 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 import { buildSync } from 'esbuild';
+import type { TestProject } from 'vitest/node';
+
+import { CHROMIUM_LAUNCH, haveChromium } from './helpers/chromium';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's Chromium (launchChromium in test/helpers/headless-window.ts connects to it). */
+    chromiumEndpoint?: string;
+  }
+}
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const BUILT = path.join(FIXTURES, '.built');
@@ -10,7 +20,7 @@ const BUILT = path.join(FIXTURES, '.built');
  * The CLI, end-to-end and packaging tests use the real bundles: build them once, before any test
  * file runs (building inside tests would race when files run in parallel).
  */
-export default function setup(): void {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   execFileSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'build.mjs')], {
     cwd: path.join(__dirname, '..'),
     stdio: 'inherit',
@@ -38,4 +48,10 @@ export default function setup(): void {
       `require(${JSON.stringify(path.join(FIXTURES, 'cached-load.cjs'))}).loadCached(...${JSON.stringify([bundle, `${bundle}.code-cache`])})`,
     ]);
   }
+  // One Chromium for the run's window tests, each file in contexts of its own: a start is ~0.9 s of CPU.
+  if (!haveChromium) return async () => {};
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launchServer(CHROMIUM_LAUNCH);
+  project.provide('chromiumEndpoint', browser.wsEndpoint());
+  return () => browser.close();
 }
