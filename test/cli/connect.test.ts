@@ -18,10 +18,12 @@ import { closedAfterEach } from '../helpers/closed-after-each';
 import { tempDirs } from '../helpers/temp-dirs';
 import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
+import { CliHarness } from './cli-harness';
 
 const TOKEN = 'connect-test-token-0123456789abcdef';
 const tempDir = tempDirs('xt-connect-');
 const { clients, children } = closedAfterEach();
+const cli = new CliHarness();
 
 const fixture = (name: string) => ({ name, transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name } });
 
@@ -481,15 +483,9 @@ describe('export in the clients formats', () => {
     const dir = tempDir();
     const config = path.join(dir, 'config.json');
     fs.writeFileSync(config, JSON.stringify({ servers: [], localServer: { port: 18799, token: TOKEN } }));
+    // The command's words and exit code, in this process (no process behaviour to see here).
     const exportAs = (format: string) =>
-      new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [CLI_SCRIPT, 'export', '--config', config, '--format', format], {
-          env: cliEnv({ XIAOZHI_TRAY_STATE_DIR: dir }),
-        });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('exit', (code) => resolve({ code, out }));
-      });
+      cli.answered(['export', '--config', config, '--format', format], { env: { XIAOZHI_TRAY_STATE_DIR: dir } });
     const cursor = await exportAs('cursor');
     expect(cursor.code).toBe(0);
     // Each client's entry carries its own token, which opens its own path only.
