@@ -5,9 +5,8 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { cliEnv } from '../helpers/cli-env';
+import { CLI_SCRIPT, cliEnv } from '../helpers/cli-env';
 
-const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
@@ -19,7 +18,7 @@ function check(config: unknown, env: NodeJS.ProcessEnv = {}): Promise<{ code: nu
   const file = path.join(dir, 'config.json');
   fs.writeFileSync(file, JSON.stringify(config));
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'check', '--config', file], { env: cliEnv(env) }, (error, stdout) => {
+    execFile(process.execPath, [CLI_SCRIPT, 'check', '--config', file], { env: cliEnv(env) }, (error, stdout) => {
       resolve({ code: error ? Number(error.code) : 0, stdout });
     });
   });

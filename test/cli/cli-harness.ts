@@ -8,15 +8,12 @@ import { version } from '../../package.json';
 import type { ProcessContext } from '../../src/cli/command';
 import { isAlive } from '../../src/main/core/servers/process-tree';
 import { FIXTURE } from '../helpers/bridge-harness';
-import { cliEnv } from '../helpers/cli-env';
+import { BIN, CLI, CLI_SCRIPT, cliEnv } from '../helpers/cli-env';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { isRunning } from '../helpers/processes';
 import { waitFor } from '../helpers/wait';
 
-export { cliEnv };
-
-/** The CLI under test (XT_CLI_BIN runs these tests against another build, e.g. an older one). */
-export const BIN = process.env.XT_CLI_BIN ?? path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
+export { BIN, CLI, CLI_SCRIPT, cliEnv };
 export const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjbGkifQ.Y2xpLXNlY3JldC1zaWduYXR1cmU';
 
 /** A running (or finished) CLI process with what it printed. */
@@ -82,11 +79,11 @@ export class CliHarness {
   }
 
   /**
-   * Runs `node [nodeArgs] bin/xiaozhi-tray.js args` (or another `command`), MCP_ENDPOINT cleared
+   * Runs the CLI (`CLI args`: the bundle through the code-cache launcher; or another `command`), MCP_ENDPOINT cleared
    * unless given, in English unless the env given names another locale (`cliEnv`).
    */
   spawn(args: string[], options: SpawnOptions = {}): Run {
-    const [program, ...pre] = options.command ?? [process.execPath, BIN];
+    const [program, ...pre] = options.command ?? CLI;
     const child = spawn(program as string, [...pre, ...args], {
       env: cliEnv(options.env),
       cwd: options.cwd ?? process.cwd(),

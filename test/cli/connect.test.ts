@@ -13,16 +13,17 @@ import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { stateDistrust } from '../../src/main/core/local-server/state-file';
 import { isOwnProcess } from '../../src/main/core/servers/process-tree';
 import { FIXTURE } from '../helpers/bridge-harness';
-import { cliEnv } from '../helpers/cli-env';
+import { CLI_SCRIPT, cliEnv } from '../helpers/cli-env';
 import { closedAfterEach } from '../helpers/closed-after-each';
 import { tempDirs } from '../helpers/temp-dirs';
 import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
+import { CliHarness } from './cli-harness';
 
-const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 const TOKEN = 'connect-test-token-0123456789abcdef';
 const tempDir = tempDirs('xt-connect-');
 const { clients, children } = closedAfterEach();
+const cli = new CliHarness();
 
 const fixture = (name: string) => ({ name, transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name } });
 
@@ -44,7 +45,7 @@ async function startApp(stateDir: string, port = 0, token = TOKEN): Promise<App>
     }),
   );
   // The token from the environment, as the README says (on the command line, every user sees it).
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', String(port)], {
+  const child = spawn(process.execPath, [CLI_SCRIPT, 'run', '--config', config, '--mcp-port', String(port)], {
     env: cliEnv({ XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -76,7 +77,7 @@ async function connectClient(
     XIAOZHI_TRAY_STATE_DIR: stateDir,
     ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}),
   };
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'connect', ...args], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_SCRIPT, 'connect', ...args], env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'claude-ai', version: '0.1.0' }, { capabilities: {} });
@@ -93,7 +94,7 @@ function connectOnce(
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
     const env = cliEnv({ XIAOZHI_TRAY_STATE_DIR: stateDir, ...(token !== undefined ? { XIAOZHI_TRAY_TOKEN: token } : {}) });
-    const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_SCRIPT, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';
     let stdout = '';
@@ -114,7 +115,7 @@ async function connectAndInitialize(
   sent: () => boolean,
 ): Promise<{ code: number | null; stderr: string }> {
   const env = cliEnv({ XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_TOKEN: token });
-  const child = spawn(process.execPath, [BIN, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_SCRIPT, 'connect', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -394,7 +395,7 @@ describe('xiaozhi-tray connect (stdio, for Claude Desktop)', () => {
       fs.chownSync(dir, 65534, 65534);
       fs.chownSync(path.join(dir, 'local-server.json'), 65534, 65534);
       const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'connect'], {
+        const child = spawn(process.execPath, [CLI_SCRIPT, 'connect'], {
           uid: 65534,
           gid: 65534,
           env: { PATH: process.env.PATH ?? '', HOME: dir, XIAOZHI_TRAY_STATE_DIR: dir },
@@ -482,15 +483,9 @@ describe('export in the clients formats', () => {
     const dir = tempDir();
     const config = path.join(dir, 'config.json');
     fs.writeFileSync(config, JSON.stringify({ servers: [], localServer: { port: 18799, token: TOKEN } }));
+    // The command's words and exit code, in this process (no process behaviour to see here).
     const exportAs = (format: string) =>
-      new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'export', '--config', config, '--format', format], {
-          env: cliEnv({ XIAOZHI_TRAY_STATE_DIR: dir }),
-        });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('exit', (code) => resolve({ code, out }));
-      });
+      cli.answered(['export', '--config', config, '--format', format], { env: { XIAOZHI_TRAY_STATE_DIR: dir } });
     const cursor = await exportAs('cursor');
     expect(cursor.code).toBe(0);
     // Each client's entry carries its own token, which opens its own path only.

@@ -7,13 +7,11 @@ import path from 'node:path';
 import { expect } from 'vitest';
 
 import { FIXTURE } from '../helpers/bridge-harness';
-import { cliEnv } from '../helpers/cli-env';
+import { CLI_SCRIPT, cliEnv } from '../helpers/cli-env';
 import { type FakeSession, FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { stopChild } from '../helpers/stop-child';
 import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
-
-const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 
 /** A small seeded generator: the same junk every run, so a failure can be replayed. */
 function prng(seed: number): () => number {
@@ -193,7 +191,7 @@ export async function fuzzTheRunningCli({ frames, requests }: { frames: number; 
         servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'fx' } }],
       }),
     );
-    const proc = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', '--log-level', 'error'], {
+    const proc = spawn(process.execPath, [CLI_SCRIPT, 'run', '--config', config, '--ui', '--log-level', 'error'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: cliEnv(),
     });

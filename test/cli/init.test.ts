@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { loadConfigFile } from '../../src/main/core/config/load-config';
 import type { Settings } from '../../src/shared/settings';
-import { BIN, cliEnv, CliHarness, TOKEN, waitForText } from './cli-harness';
+import { CLI, cliEnv, CliHarness, TOKEN, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());
@@ -271,7 +271,7 @@ describe('init: a working config from nothing', () => {
       const { env } = fakeHome();
       const cwd = h.tempDir();
       // script(1) gives init a terminal, which echoes what is typed unless init turns that off.
-      const command = [process.execPath, BIN, 'init', '--import', 'vscode'].map((w) => `'${w}'`).join(' ');
+      const command = [...CLI, 'init', '--import', 'vscode'].map((w) => `'${w}'`).join(' ');
       const child = spawn('script', ['-qefc', command, '/dev/null'], {
         cwd,
         env: cliEnv(env),

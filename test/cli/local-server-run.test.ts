@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clientToken } from '../../src/main/core/local-server/client-tokens';
 import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
-import { BIN, CliHarness, fixtureEntry, type Run, waitForText } from './cli-harness';
+import { CLI, CliHarness, fixtureEntry, type Run, waitForText } from './cli-harness';
 
 /** `run --mcp-port N`: what it says about the local server, what it writes, and what it masks. */
 const h = new CliHarness();
@@ -97,7 +97,7 @@ describe('run --mcp-port', () => {
     const config = h.writeConfig({ servers: [{ name: 'fx', transport: 'stdio', ...fixtureEntry() }] });
     const stateDir = h.tempDir();
     // script(1) gives the run a terminal; Ctrl+C typed into it stops the run.
-    const command = [process.execPath, BIN, 'run', '--config', config, '--mcp-port', '0'].map((w) => `'${w}'`).join(' ');
+    const command = [...CLI, 'run', '--config', config, '--mcp-port', '0'].map((w) => `'${w}'`).join(' ');
     const run = h.spawn(['-qefc', command, '/dev/null'], { command: ['script'], env: { XIAOZHI_TRAY_STATE_DIR: stateDir } });
     const stateFile = path.join(stateDir, 'local-server.json');
     await waitFor(() => fs.existsSync(stateFile), 20_000, `the state file\n${run.stdout()}`);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { FakeSession } from '../helpers/fake-xiaozhi';
 import { waitFor } from '../helpers/wait';
-import { allGone, BIN, CliHarness, fixtureEntry, fixturePids, TOKEN, waitForText } from './cli-harness';
+import { allGone, BIN, CLI, CLI_SCRIPT, CliHarness, fixtureEntry, fixturePids, TOKEN, waitForText } from './cli-harness';
 
 const h = new CliHarness();
 afterEach(() => h.cleanup());
@@ -84,7 +84,7 @@ describe('stopping the headless bridge leaves nothing behind', () => {
     const log = path.join(dir, 'out.log');
     const file = h.writeConfig({}, 'empty.json', dir);
     // A subshell that backgrounds the bridge and exits: the bridge is an orphan from its first moment.
-    const quoted = [process.execPath, BIN, 'run', '--config', file].map((a) => `'${a}'`).join(' ');
+    const quoted = [...CLI, 'run', '--config', file].map((a) => `'${a}'`).join(' ');
     const sh = h.spawn([], { command: ['/bin/sh', '-c', `(${quoted} > '${log}' 2>&1 &)`], env: { npm_command: 'exec' } });
     expect(await sh.exit).toBe(0);
     const read = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '');
@@ -199,7 +199,7 @@ describe('stopping the headless bridge leaves nothing behind', () => {
   );
 
   it('logs an unhandled rejection and keeps serving', async () => {
-    const { run, session } = await servingBridge([process.execPath, '--require', INJECT, BIN], { INJECT_FAULT: 'rejection' });
+    const { run, session } = await servingBridge([process.execPath, '--require', INJECT, CLI_SCRIPT], { INJECT_FAULT: 'rejection' });
     run.child.kill('SIGUSR2');
     await waitForText(run.stdout, /ERROR \[app\] unhandled promise rejection \(the bridge keeps running\): Error: injected rejection/);
     await expectEcho(session, 'still here');
@@ -208,7 +208,7 @@ describe('stopping the headless bridge leaves nothing behind', () => {
   });
 
   it('after an uncaught exception, logs it, stops every server and exits 1', async () => {
-    const { run, pids } = await servingBridge([process.execPath, '--require', INJECT, BIN], { INJECT_FAULT: 'exception' });
+    const { run, pids } = await servingBridge([process.execPath, '--require', INJECT, CLI_SCRIPT], { INJECT_FAULT: 'exception' });
     run.child.kill('SIGUSR2');
     expect(await run.exit).toBe(1);
     await allGone(pids, 5000);

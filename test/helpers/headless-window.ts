@@ -3,14 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
+import { inject } from 'vitest';
 
+import { CHROMIUM_LAUNCH } from './chromium';
+import { CLI_SCRIPT } from './cli-env';
 import { stopChild } from './stop-child';
 import { waitFor } from './wait';
 
-/** The real window in Debian's Chromium, served by the real headless bridge (`run --ui`). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const haveChromium = fs.existsSync(CHROMIUM);
-const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
+export { CHROMIUM, haveChromium } from './chromium';
+
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/#\/overview\?token=\S+/;
 
 export interface WindowBridge {
@@ -31,7 +32,7 @@ export async function startWindowBridge(
 ): Promise<WindowBridge> {
   // A free port, unless the test names one (a restart on the same port) or wants the one the last run kept.
   const port = extraArgs.includes('--port') || options.keptPort ? [] : ['--port', '0'];
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--ui', ...port, ...extraArgs], {
+  const child = spawn(process.execPath, [CLI_SCRIPT, 'run', '--config', config, '--ui', ...port, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, MCP_ENDPOINT: '', ...env },
   });
@@ -62,20 +63,15 @@ export async function startHomeWindowBridge(work: string, url: string, servers: 
   });
 }
 
+/**
+ * Chromium for one test file: the run's browser (test/global-setup.ts starts one for every file, ~0.9 s of
+ * CPU a start saved), else one of its own. Each file's pages live in contexts of their own (cookies,
+ * storage, locale); close() closes them and leaves the run's browser to the run.
+ */
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  const endpoint = inject('chromiumEndpoint');
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_LAUNCH);
 }
 
 /** Chromium on the window's overview page, token taken (the page drops it from the address bar). */

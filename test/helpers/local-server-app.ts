@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { FIXTURE } from './bridge-harness';
+import { CLI_SCRIPT } from './cli-env';
 import { waitFor } from './wait';
-
-const BIN = path.resolve(__dirname, '../../bin/xiaozhi-tray.js');
 
 /**
  * The headless app (`run --mcp-port 0`, XIAOZHI_TRAY_MCP_TOKEN=TOKEN) serving one fixture server ("notes") as a
@@ -20,7 +19,7 @@ export async function startLocalServerApp(stateDir: string, token: string): Prom
       servers: [{ name: 'notes', transport: 'stdio', command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'notes' } }],
     }),
   );
-  const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--mcp-port', '0'], {
+  const child = spawn(process.execPath, [CLI_SCRIPT, 'run', '--config', config, '--mcp-port', '0'], {
     env: { ...process.env, MCP_ENDPOINT: '', XIAOZHI_TRAY_STATE_DIR: stateDir, XIAOZHI_TRAY_MCP_TOKEN: token },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

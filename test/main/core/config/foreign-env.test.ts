@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { ConfigError, formatProblem } from '../../../../src/main/core/config/json-text';
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
+import { CLI_SCRIPT } from '../../../helpers/cli-env';
 
 /**
  * Another app's config run as it is (`--config`, no import) decides where each value goes. Before,
@@ -15,7 +16,6 @@ import { loadConfigFile } from '../../../../src/main/core/config/load-config';
  * `${env:AWS_SECRET_ACCESS_KEY}` in its header from the bridge's environment and sent both.
  */
 
-const BIN = path.resolve(__dirname, '../../../../bin/xiaozhi-tray.js');
 const ENDPOINT = 'ws://127.0.0.1:9/mcp/?token=eyJhbGciOiJFUzI1NiJ9.endpoint-token-of-the-bridge';
 const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-foreign-env-'));
@@ -109,7 +109,7 @@ describe('a foreign file run with --config fills ${env:…} only where the shell
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     try {
       const file = write(evil(`http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`));
-      const run = spawnSync(process.execPath, [BIN, 'servers', '--config', file], {
+      const run = spawnSync(process.execPath, [CLI_SCRIPT, 'servers', '--config', file], {
         encoding: 'utf8',
         env: { ...process.env, ...env },
         timeout: 60_000,

@@ -10,12 +10,12 @@ import { discoverClients, knownConfigPaths } from '../../../../src/main/core/imp
 import { exportConfig } from '../../../../src/main/core/import/export-config';
 import { defaultSettings, defaultToolSwitches } from '../../../../src/shared/settings';
 import { FIXTURE, type Harness, makeBridge } from '../../../helpers/bridge-harness';
+import { CLI_SCRIPT } from '../../../helpers/cli-env';
 import { tempDirs } from '../../../helpers/temp-dirs';
 import { waitFor } from '../../../helpers/wait';
 
 const dir = path.resolve(__dirname, '../../../fixtures/import');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
-const BIN = path.resolve(__dirname, '../../../../bin/xiaozhi-tray.js');
 let harness: Harness | undefined;
 const tempDir = tempDirs('xt-import-');
 afterEach(async () => {
@@ -249,7 +249,7 @@ describe('import: the CLI', () => {
     const target = path.join(work, 'xiaozhi-tray.json');
     const source = path.join(dir, 'vscode-mcp.json');
     const before = createHash('sha256').update(fs.readFileSync(source)).digest('hex');
-    const dry = spawnSync(process.execPath, [BIN, 'import', source, '--config', target], { encoding: 'utf8' });
+    const dry = spawnSync(process.execPath, [CLI_SCRIPT, 'import', source, '--config', target], { encoding: 'utf8' });
     expect(dry.status).toBe(0);
     expect(dry.stdout).toContain('vscode-mcp.json: vscode config');
     expect(dry.stdout).toContain('needs a value for input:perplexity-key');
@@ -258,7 +258,7 @@ describe('import: the CLI', () => {
 
     const wet = spawnSync(
       process.execPath,
-      [BIN, 'import', source, '--config', target, '--yes', '--input', 'input:perplexity-key=k-123', '--input', 'workspaceFolder=/w'],
+      [CLI_SCRIPT, 'import', source, '--config', target, '--yes', '--input', 'input:perplexity-key=k-123', '--input', 'workspaceFolder=/w'],
       { encoding: 'utf8' },
     );
     // Only the warning that a secret given with --input is on the command line, and never the secret itself.
@@ -272,7 +272,7 @@ describe('import: the CLI', () => {
     expect(written.servers.map((s: { name: string }) => s.name)).toEqual(['Perplexity', 'fetch', 'my-remote', 'files']);
     expect(createHash('sha256').update(fs.readFileSync(source)).digest('hex')).toBe(before);
 
-    const check = spawnSync(process.execPath, [BIN, 'check', '--config', target], { encoding: 'utf8' });
+    const check = spawnSync(process.execPath, [CLI_SCRIPT, 'check', '--config', target], { encoding: 'utf8' });
     expect(check.status).toBe(0);
   });
 
@@ -282,26 +282,26 @@ describe('import: the CLI', () => {
     const token = 'eyJhbGciOiJFUzI1NiJ9.import-url-secret-part';
     const url = `wss://api.xiaozhi.me/mcp/?token=${token}`;
     // Before: "<cwd>/wss:/api.xiaozhi.me/mcp/?token=<the token> does not exist or cannot be read.", exit 1.
-    const dry = spawnSync(process.execPath, [BIN, 'import', url, '--config', target], { encoding: 'utf8', cwd: work });
+    const dry = spawnSync(process.execPath, [CLI_SCRIPT, 'import', url, '--config', target], { encoding: 'utf8', cwd: work });
     expect(dry.stderr).toBe('');
     expect(dry.status).toBe(0);
     expect(dry.stdout).toContain('  endpoint xiaozhi: wss://api.xiaozhi.me/mcp/?token=eyJh…(redacted) → add');
     expect(fs.existsSync(target)).toBe(false);
-    const wet = spawnSync(process.execPath, [BIN, 'import', url, '--config', target, '--yes'], { encoding: 'utf8', cwd: work });
+    const wet = spawnSync(process.execPath, [CLI_SCRIPT, 'import', url, '--config', target, '--yes'], { encoding: 'utf8', cwd: work });
     expect(wet.status).toBe(0);
     expect(wet.stdout).toContain('1 endpoint');
     expect(JSON.parse(fs.readFileSync(target, 'utf8')).endpoints).toEqual([expect.objectContaining({ name: 'xiaozhi', url })]);
-    const again = spawnSync(process.execPath, [BIN, 'import', url, '--config', target], { encoding: 'utf8', cwd: work });
+    const again = spawnSync(process.execPath, [CLI_SCRIPT, 'import', url, '--config', target], { encoding: 'utf8', cwd: work });
     expect(again.stdout).toContain('(same url as "xiaozhi") → skip');
     const broken = spawnSync(
       process.execPath,
-      [BIN, 'import', `wss://api.xiaozhi.me/mcp/?token=${token.slice(0, 10)} ${token.slice(10)}`, '--config', target],
+      [CLI_SCRIPT, 'import', `wss://api.xiaozhi.me/mcp/?token=${token.slice(0, 10)} ${token.slice(10)}`, '--config', target],
       { encoding: 'utf8', cwd: work },
     );
     expect(broken.status).toBe(1);
     expect(broken.stderr).toContain('The endpoint URL has a line break, a tab or a space inside');
     for (const run of [dry, wet, again, broken]) expect(run.stdout + run.stderr).not.toContain(token.slice(10));
-    expect(spawnSync(process.execPath, [BIN, 'check', '--config', target], { encoding: 'utf8' }).status).toBe(0);
+    expect(spawnSync(process.execPath, [CLI_SCRIPT, 'check', '--config', target], { encoding: 'utf8' }).status).toBe(0);
   });
 
   it('the preview shows env, headers and folder (secrets masked), flags what runs code first, and --yes needs --allow-code-env for it', () => {
@@ -319,7 +319,7 @@ describe('import: the CLI', () => {
       },
     });
     // Before: only "server notes: npx -y notes-mcp → add"; env, headers and cwd were not shown.
-    const dry = spawnSync(process.execPath, [BIN, 'import', source, '--config', target], { encoding: 'utf8' });
+    const dry = spawnSync(process.execPath, [CLI_SCRIPT, 'import', source, '--config', target], { encoding: 'utf8' });
     expect(dry.status).toBe(0);
     expect(dry.stdout).toContain(
       [
@@ -339,14 +339,14 @@ describe('import: the CLI', () => {
     expect(dry.stdout).not.toContain('nk-0123456789abcdef');
     expect(dry.stdout).not.toContain('sk-remote-0123456789');
 
-    const refused = spawnSync(process.execPath, [BIN, 'import', source, '--config', target, '--yes'], { encoding: 'utf8' });
+    const refused = spawnSync(process.execPath, [CLI_SCRIPT, 'import', source, '--config', target, '--yes'], { encoding: 'utf8' });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(
       'Nothing was written: "notes" sets NODE_OPTIONS, DYLD_INSERT_LIBRARIES, which can run other code before the server starts. If you trust the values shown above, run again with --allow-code-env.',
     );
     expect(fs.existsSync(target)).toBe(false);
 
-    const allowed = spawnSync(process.execPath, [BIN, 'import', source, '--config', target, '--yes', '--allow-code-env'], {
+    const allowed = spawnSync(process.execPath, [CLI_SCRIPT, 'import', source, '--config', target, '--yes', '--allow-code-env'], {
       encoding: 'utf8',
     });
     expect(allowed.status).toBe(0);
@@ -366,7 +366,7 @@ describe('import: the CLI', () => {
       AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/cli-secret',
     };
     const run = (...extra: string[]) =>
-      spawnSync(process.execPath, [BIN, 'import', source, '--config', target, ...extra], { encoding: 'utf8', env });
+      spawnSync(process.execPath, [CLI_SCRIPT, 'import', source, '--config', target, ...extra], { encoding: 'utf8', env });
     // Before: nothing was needed, and --yes wrote the endpoint token into the URL and the AWS secret into the header.
     const dry = run();
     expect(dry.status).toBe(0);
@@ -401,7 +401,7 @@ describe('import: the CLI', () => {
   it('the preview counts the values given with --input, and says how to give the ones still missing', () => {
     const target = path.join(tempDir(), 'xiaozhi-tray.json');
     const source = path.join(dir, 'vscode-mcp.json');
-    const dry = spawnSync(process.execPath, [BIN, 'import', source, '--config', target, '--input', 'input:perplexity-key=k-123'], {
+    const dry = spawnSync(process.execPath, [CLI_SCRIPT, 'import', source, '--config', target, '--input', 'input:perplexity-key=k-123'], {
       encoding: 'utf8',
     });
     expect(dry.status).toBe(0);
@@ -413,7 +413,7 @@ describe('import: the CLI', () => {
     );
     const ready = spawnSync(
       process.execPath,
-      [BIN, 'import', source, '--config', target, '--input', 'input:perplexity-key=k-123', '--input', 'workspaceFolder=/w'],
+      [CLI_SCRIPT, 'import', source, '--config', target, '--input', 'input:perplexity-key=k-123', '--input', 'workspaceFolder=/w'],
       { encoding: 'utf8' },
     );
     expect(ready.stdout).not.toContain('needs a value');
