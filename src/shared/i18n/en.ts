@@ -1237,7 +1237,6 @@ export const en = {
   'xiaozhi.working': 'Xiaozhi is connected · it has read {count, plural, one {# tool} other {# tools}}',
   'xiaozhi.workingSearch': 'Xiaozhi is connected · it can use {count, plural, one {# tool} other {# tools}}',
   'xiaozhi.onlyOwnTools': 'Xiaozhi is connected · no server gives it tools yet',
-  'xiaozhi.notRead': 'Xiaozhi is connected, but has not read the tools yet',
   'xiaozhi.connecting': 'Connecting to xiaozhi…',
   'xiaozhi.notConnected': 'Xiaozhi is not connected',
   'xiaozhi.servers': '{running}/{total} servers running · {tools, plural, one {# tool} other {# tools}}',
@@ -1328,4 +1327,9 @@ export const en = {
   'values.notFile': 'This is a folder, not a file: {path}',
   'values.noParent': 'The folder to keep this file in is not there: {path}',
   'values.check': 'Check "{label}": {value}',
+  // t-words4: after a restart, the truth and no false alarm (issue 33).
+  'xiaozhi.readsAtNextTalk': 'Xiaozhi is connected · it reads the tools when the next conversation starts',
+  'xiaozhi.notReadLong':
+    'Xiaozhi has been connected for over an hour and has not read the tools: if it cannot use them when you talk to it, press Test connection on the Endpoints page',
+  'overview.viewActivity': 'View activity',
 } as const;

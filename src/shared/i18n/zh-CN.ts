@@ -1173,7 +1173,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'xiaozhi.working': '小智已连接 · 已读取 {count} 个工具',
   'xiaozhi.workingSearch': '小智已连接 · 能用 {count} 个工具',
   'xiaozhi.onlyOwnTools': '小智已连接 · 还没有服务为它提供工具',
-  'xiaozhi.notRead': '小智已连接，但还没有读取工具',
   'xiaozhi.connecting': '正在连接小智…',
   'xiaozhi.notConnected': '小智未连接',
   'xiaozhi.servers': '{running}/{total} 个服务运行中 · {tools} 个工具',
@@ -1260,4 +1259,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'values.notFile': '这是一个文件夹，不是文件：{path}',
   'values.noParent': '存放这个文件的文件夹不存在：{path}',
   'values.check': '请检查“{label}”：{value}',
+  // t-words4：重启后说真话、不乱报警（问题 33）。
+  'xiaozhi.readsAtNextTalk': '小智已连接 · 会在下次对话开始时读取工具',
+  'xiaozhi.notReadLong': '小智已连接一个多小时，还没有读取工具：如果对话时它用不了工具，请到“接入点”页面点“测试连接”',
+  'overview.viewActivity': '查看活动',
 };
