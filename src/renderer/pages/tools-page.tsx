@@ -64,6 +64,8 @@ export function ToolsPage() {
       !q || [tool.name, tool.originalName, tool.description, tool.server].some((s) => s.toLowerCase().includes(q));
     return groupByServer(catalog.filter(match));
   }, [catalog, query]);
+  const appListed = catalog.filter((c) => c.server === RESERVED_SERVER_NAME).length;
+  const appTools = summary.appTools ?? 0;
   const command = useCommand();
   // The command shows its own failure (a toast): nothing is left to wait for here.
   const run = (action: Promise<unknown>) => void command(() => action);
@@ -83,7 +85,9 @@ export function ToolsPage() {
       </div>
       <PagePanels />
       <div className="muted small tools-summary">
-        {t('tools.summary', { count: summary.toolCount, total: catalog.length })}{' '}
+        {/* The user's tools, as the overview counts them ("tools provided"); the app's own are said apart. */}
+        {t('tools.summary', { count: summary.toolCount - appTools, total: catalog.length - appListed })}{' '}
+        {appListed > 0 ? t('tools.appOwn', { count: appListed }) : null}{' '}
         {/* Sizes and pages are for those who ask: most people never need them. */}
         <details>
           <summary>{t('plain.details')}</summary>

@@ -1332,4 +1332,5 @@ export const en = {
   'xiaozhi.notReadLong':
     'Xiaozhi has been connected for over an hour and has not read the tools: if it cannot use them when you talk to it, press Test connection on the Endpoints page',
   'overview.viewActivity': 'View activity',
+  'tools.appOwn': 'Xiaozhi Tray adds {count, plural, one {# tool} other {# tools}} of its own (confirmations, background tasks), not counted here.',
 } as const;
