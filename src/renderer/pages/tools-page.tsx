@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 
 import { own } from '../../shared/own';
 import { RESERVED_SERVER_NAME, type ServerSettings } from '../../shared/settings';
-import type { CatalogTool } from '../../shared/status';
+import type { CallCount, CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { PagePanels } from '../components/page-panels';
 import { defaultToolPolicy, PolicyPicker } from '../components/policy-picker';
@@ -15,13 +15,15 @@ import { ToolDescriptionDialog } from './tool-description-dialog';
 import { TryToolDialog } from './try-tool-dialog';
 import { ServerLinks, serversLink } from './xiaozhi-status';
 
-function CallCount({ count }: { count: { ok: number; failed: number } | undefined }) {
+/** A tool's calls since the app started, counted as Activity counts them: an answer that is an error message apart. */
+function CallCountLine({ count }: { count: CallCount | undefined }) {
   const { t } = useApp();
   if (!count) return null;
   return (
     <span className="small muted">
-      {t('tools.calls', { count: count.ok + count.failed })}
+      {t('tools.calls', { count: count.ok + count.failed + count.errorText })}
       {count.failed > 0 ? <span className="error-text"> · {t('tools.failedCalls', { count: count.failed })}</span> : null}
+      {count.errorText > 0 ? <span className="warn-text"> · {t('activity.errorTextCount', { count: count.errorText })}</span> : null}
     </span>
   );
 }
@@ -142,7 +144,7 @@ export function ToolsPage() {
                 <div className="tool-main">
                   <div className="card-row">
                     <ToolNames tool={tool} />
-                    <CallCount count={own(own(counts, tool.server), tool.originalName)} />
+                    <CallCountLine count={own(own(counts, tool.server), tool.originalName)} />
                     {tool.originalDescription !== undefined ? <span className="tag">{t('tools.edited')}</span> : null}
                   </div>
                   <ToolDescription tool={tool} />
