@@ -1332,5 +1332,9 @@ export const en = {
   'xiaozhi.notReadLong':
     'Xiaozhi has been connected for over an hour and has not read the tools: if it cannot use them when you talk to it, press Test connection on the Endpoints page',
   'overview.viewActivity': 'View activity',
-  'tools.appOwn': 'Xiaozhi Tray adds {count, plural, one {# tool} other {# tools}} of its own (confirmations, background tasks), not counted here.',
+  'tools.appOwn':
+    'Xiaozhi Tray adds {count, plural, one {# tool} other {# tools}} of its own (confirmations, background tasks), not counted here.',
+  'voice.action.tool': '{tool}',
+  'voice.action.ofServer': '{server}: {tool}',
+  'voice.action.withArguments': '{action} ({arguments})',
 } as const;

@@ -1264,4 +1264,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'xiaozhi.notReadLong': '小智已连接一个多小时，还没有读取工具：如果对话时它用不了工具，请到“接入点”页面点“测试连接”',
   'overview.viewActivity': '查看活动',
   'tools.appOwn': '另有 {count} 个小智托盘自带的工具（确认、后台任务等），不计在内。',
+  'voice.action.tool': '“{tool}”',
+  'voice.action.ofServer': '{server}的“{tool}”',
+  'voice.action.withArguments': '{action}（{arguments}）',
 };
