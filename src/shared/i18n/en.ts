@@ -1337,4 +1337,8 @@ export const en = {
   'voice.action.tool': '{tool}',
   'voice.action.ofServer': '{server}: {tool}',
   'voice.action.withArguments': '{action} ({arguments})',
+  'endpoints.test.notXiaozhi': 'The program at this address is not a xiaozhi endpoint',
+  'problem.endpoint.notXiaozhi': 'The program at this address is not a xiaozhi endpoint.',
+  'problem.endpoint.notXiaozhi.hint':
+    'Copy the MCP endpoint (MCP 接入点) of your agent from the xiaozhi console, and use it instead of this one.',
 } as const;

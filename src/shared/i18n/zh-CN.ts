@@ -1267,4 +1267,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.action.tool': '“{tool}”',
   'voice.action.ofServer': '{server}的“{tool}”',
   'voice.action.withArguments': '{action}（{arguments}）',
+  'endpoints.test.notXiaozhi': '这个地址上的程序不是小智接入点',
+  'problem.endpoint.notXiaozhi': '这个地址上的程序不是小智接入点。',
+  'problem.endpoint.notXiaozhi.hint': '请在小智控制台复制智能体的“MCP 接入点”地址，替换这一个。',
 };
