@@ -6,6 +6,7 @@ import path from 'node:path';
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { HistoryPage } from '../../src/renderer/pages/history-page';
 import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
@@ -73,5 +74,13 @@ describe('the overview after a restart', () => {
     const headline = await screen.findByText('Xiaozhi is connected · it reads the tools when the next conversation starts');
     expect(headline.className).not.toContain('tone-text-warn');
     await waitFor(() => document.querySelectorAll('section.recent-calls tbody tr').length === 2, 5000, 'two earlier calls listed');
+  });
+
+  it('History says its list starts at this run, and where the earlier calls are (not "no calls yet")', async () => {
+    const harness = await restartedAfterCalls();
+    await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
+    expect(await screen.findByText('应用这次启动后还没有调用。')).toBeTruthy();
+    expect(screen.getByText('这里只列出这次启动后的调用。之前的 2 次调用记在“活动”页面，保留一周。')).toBeTruthy();
+    expect(screen.queryByText('还没有调用。')).toBeNull();
   });
 });

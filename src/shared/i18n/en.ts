@@ -1341,4 +1341,7 @@ export const en = {
   'problem.endpoint.notXiaozhi': 'The program at this address is not a xiaozhi endpoint.',
   'problem.endpoint.notXiaozhi.hint':
     'Copy the MCP endpoint (MCP 接入点) of your agent from the xiaozhi console, and use it instead of this one.',
+  'history.noneSinceStart': 'No calls since the app started.',
+  'history.earlierInActivity':
+    'This page lists the calls since the app started. The {count, plural, one {# call} other {# calls}} before are counted on the Activity page, kept for a week.',
 } as const;

@@ -1270,4 +1270,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'endpoints.test.notXiaozhi': '这个地址上的程序不是小智接入点',
   'problem.endpoint.notXiaozhi': '这个地址上的程序不是小智接入点。',
   'problem.endpoint.notXiaozhi.hint': '请在小智控制台复制智能体的“MCP 接入点”地址，替换这一个。',
+  'history.noneSinceStart': '应用这次启动后还没有调用。',
+  'history.earlierInActivity': '这里只列出这次启动后的调用。之前的 {count} 次调用记在“活动”页面，保留一周。',
 };
