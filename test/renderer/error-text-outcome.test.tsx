@@ -52,7 +52,7 @@ describe('an answer that is an error message in plain text', () => {
     await waitFor(() => expect(item('weather_echo')).toContain('可能出错 1 次'));
     expect(item('weather_echo')).not.toContain('失败');
     expect(item('weather_fail')).toContain('失败 1 次');
-    expect(item('alpha_echo')).toContain('1 次调用');
+    expect(item('alpha_echo')).toContain('本次启动后调用 1 次');
     expect(item('alpha_echo')).not.toContain('可能出错');
   });
 });

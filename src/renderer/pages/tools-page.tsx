@@ -21,7 +21,8 @@ function CallCountLine({ count }: { count: CallCount | undefined }) {
   if (!count) return null;
   return (
     <span className="small muted">
-      {t('tools.calls', { count: count.ok + count.failed + count.errorText })}
+      {/* Since this start: Activity counts a day or a week, kept across restarts; the two must not read as one number. */}
+      {t('tools.callsSinceStart', { count: count.ok + count.failed + count.errorText })}
       {count.failed > 0 ? <span className="error-text"> · {t('tools.failedCalls', { count: count.failed })}</span> : null}
       {count.errorText > 0 ? <span className="warn-text"> · {t('activity.errorTextCount', { count: count.errorText })}</span> : null}
     </span>

@@ -1344,4 +1344,5 @@ export const en = {
   'history.noneSinceStart': 'No calls since the app started.',
   'history.earlierInActivity':
     'This page lists the calls since the app started. The {count, plural, one {# call} other {# calls}} before are counted on the Activity page, kept for a week.',
+  'tools.callsSinceStart': '{count, plural, one {# call} other {# calls}} since the app started',
 } as const;

@@ -1272,4 +1272,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.notXiaozhi.hint': '请在小智控制台复制智能体的“MCP 接入点”地址，替换这一个。',
   'history.noneSinceStart': '应用这次启动后还没有调用。',
   'history.earlierInActivity': '这里只列出这次启动后的调用。之前的 {count} 次调用记在“活动”页面，保留一周。',
+  'tools.callsSinceStart': '本次启动后调用 {count} 次',
 };
