@@ -16,17 +16,20 @@ afterEach(async () => {
   for (const server of listeners.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
-/** A program that answers on its port, but not HTTP: an SSH server greets every connection so (RFC 4253, 4.2). */
-async function notHttp(): Promise<string> {
+/** A program on a free port that answers every connection with `greeting`, then hangs up; its ws:// address. */
+async function answering(greeting: string): Promise<string> {
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('error', () => undefined);
-    socket.end('SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n');
+    socket.end(greeting);
   });
   listeners.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `ws://127.0.0.1:${(server.address() as net.AddressInfo).port}/mcp/?token=abc`;
 }
+
+/** Not HTTP at all: an SSH server greets every connection so (RFC 4253, 4.2). */
+const notHttp = () => answering('SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n');
 
 const steps = () => [...document.querySelectorAll('.steps li')].map((li) => `${li.className} ${li.textContent}`);
 
@@ -48,15 +51,8 @@ describe('Test connection against a program that is not a xiaozhi endpoint', () 
   }
 
   it('a web page at the address (200, no upgrade) is not an endpoint either', async () => {
-    const server = net.createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi');
-    });
-    listeners.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = await answering('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi');
     const harness = newBridge({});
-    const url = `ws://127.0.0.1:${(server.address() as net.AddressInfo).port}/mcp/?token=abc`;
     await renderWithBridge(harness, <EndpointTestResult result={await harness.bridge.api.testEndpoint({ url })} />, 'zh-CN');
     expect(steps()).toEqual(['step-ok ✓可以连通', 'step-bad ✕这个地址上的程序不是小智接入点', 'step-skipped –未检查']);
   });
