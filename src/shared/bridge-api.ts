@@ -29,7 +29,7 @@ import {
   ToolPolicySchema,
   UpdateMirrorSchema,
 } from './settings';
-import { BackgroundTaskSchema, BridgeStateSchema, CallRecordSchema, CatalogToolSchema, LogEntrySchema } from './status';
+import { BackgroundTaskSchema, BridgeStateSchema, CallCountSchema, CallRecordSchema, CatalogToolSchema, LogEntrySchema } from './status';
 import { toolSetCommands } from './tool-set-api';
 import { UpdateStatusSchema } from './updates';
 
@@ -167,7 +167,7 @@ export const callCommands = {
   getLogs: command(z.object({ limit: z.number().int().positive().optional() }).default({}), z.array(LogEntrySchema)),
   getHistory: command(Void, z.array(CallRecordSchema)),
   /** Calls per tool since the bridge started (beyond the history's length): counts[server][originalTool]. */
-  getToolCounts: command(Void, z.record(z.string(), z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() })))),
+  getToolCounts: command(Void, z.record(z.string(), z.record(z.string(), CallCountSchema))),
   /** Every call of the last week or so (time, tool, caller, outcome, duration), kept across restarts: the activity page. */
   getActivity: command(Void, z.array(ActivitySampleSchema)),
 } as const;

@@ -31,6 +31,8 @@ export const PROBLEM_CODES = [
   'endpoint.tooBig',
   // The other side broke the WebSocket protocol (an unknown frame, a close code no peer may send).
   'endpoint.badFrame',
+  // The address answered, but not as a WebSocket endpoint does (not HTTP at all, or a web page): another program.
+  'endpoint.notXiaozhi',
   // Saved twice (the same address and token): the later one is not connected.
   'endpoint.duplicate',
   // Another connection took the endpoint (the relay closed ours: 1000 新连接替换); a copy of ours is named.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
+import { HeadersSchema, ONE_LINE_RULE, oneLine } from './header-values';
 import { MAX_OPENAPI_OPERATIONS } from './openapi-selection';
 import type { ServiceSettings } from './settings';
 
@@ -50,7 +51,7 @@ export const HttpRequestToolSchema = z.object({
   /** Absolute, or a path joined to the service's `baseUrl`; `{arg}` is replaced by the argument (URL-encoded). */
   url: z.string().trim().min(1, 'must not be empty'),
   query: z.record(z.string(), z.string()).default({}),
-  headers: z.record(z.string(), z.string()).default({}),
+  headers: HeadersSchema.default({}),
   /** JSON sent as the body; a string `"{arg}"` becomes the argument's value, `"{*}"` all the arguments. */
   body: z.unknown().optional(),
   /** The arguments' JSON Schema; absent: one required text argument per `{placeholder}`. */
@@ -93,7 +94,7 @@ export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.Zod
         /** Joined to each tool's relative URL. */
         baseUrl: httpUrl.optional(),
         /** Sent with every request (an `Authorization` or API key header is kept secret). */
-        headers: z.record(z.string(), z.string()).default({}),
+        headers: HeadersSchema.default({}),
         tools: z.array(HttpRequestToolSchema).min(1, 'must list at least one request').max(100),
       })
       // A URL that can only fail at every call is said by `check` and the window, with where it is.
@@ -124,7 +125,7 @@ export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.Zod
        * Sent with every call (kept secret): credentials a document does not describe (GitHub's names no
        * security scheme: `"Authorization": "Bearer ghp_…"`).
        */
-      headers: z.record(z.string(), z.string()).default({}),
+      headers: HeadersSchema.default({}),
     }),
     coze: z.object({
       ...common,
@@ -133,7 +134,7 @@ export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.Zod
       /** Another deployment of the same API (absent: the site's). */
       baseUrl: httpUrl.optional(),
       /** The personal access token (pat_…), with the workflow run permission. */
-      token: z.string().trim().min(1, 'must be a personal access token'),
+      token: z.string().trim().min(1, 'must be a personal access token').refine(oneLine, ONE_LINE_RULE),
       workflows: z.array(CozeWorkflowSchema).min(1, 'must list at least one workflow').max(50),
     }),
     dify: z.object({
@@ -142,7 +143,7 @@ export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.Zod
       /** The API base URL shown on the app's API page (cloud: https://api.dify.ai/v1). */
       baseUrl: httpUrl.default(DIFY_CLOUD_URL),
       /** The app's API key (app-…). */
-      apiKey: z.string().trim().min(1, 'must be the app API key'),
+      apiKey: z.string().trim().min(1, 'must be the app API key').refine(oneLine, ONE_LINE_RULE),
       /** Used only where the app cannot say its own mode (a Dify older than GET /info): its mode decides the route. */
       app: z.enum(['workflow', 'chat']).default('workflow'),
       /** Absent: from the app's name (GET /info), else `dify_<mode>`. */
@@ -159,7 +160,7 @@ export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.Zod
       url: httpUrl,
       method: z.enum(['POST', 'GET']).default('POST'),
       /** Header auth: the header name and value the Webhook node's credential expects (kept secret). */
-      headers: z.record(z.string(), z.string()).default({}),
+      headers: HeadersSchema.default({}),
       tool: ServiceToolNameSchema,
       description: z.string().max(4000).default(''),
       inputs: z.array(ServiceInputSchema).max(50).default([]),
@@ -171,7 +172,7 @@ export function serviceShapes<T extends z.ZodRawShape>(common: T, httpUrl: z.Zod
       /** http://homeassistant.local:8123 */
       baseUrl: httpUrl,
       /** A long-lived access token (your profile, Security). */
-      token: z.string().trim().min(1, 'must be a long-lived access token'),
+      token: z.string().trim().min(1, 'must be a long-lived access token').refine(oneLine, ONE_LINE_RULE),
       /** Services served as tools, `domain.service` (light.turn_on). */
       services: z
         .array(z.string().regex(/^[a-z0-9_]+\.[a-z0-9_]+$/, 'must be domain.service, for example light.turn_on'))

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConfirmationSettingsSchema } from './confirmation-pin';
 import { cleanEndpointUrl, type EndpointUrlRefusal } from './endpoint-url';
 import { isAllowedKey, KEY_NAME_RULE } from './forbidden-keys';
+import { HeadersSchema } from './header-values';
 import { MASK_MARKER } from './masked';
 import { DownloadUrlSchema, MirrorSettingsSchema } from './mirrors';
 import { ModelSettingsSchema, SentenceSetsSchema } from './model-settings';
@@ -169,7 +170,7 @@ export const RemoteServerSettingsSchema = z.object({
   ...FromCatalogue,
   transport: z.enum(['sse', 'streamable-http']),
   url: HttpUrlSchema,
-  headers: z.record(z.string(), z.string()).default({}),
+  headers: HeadersSchema.default({}),
   oauth: OAuthSettingsSchema.optional(),
 });
 

@@ -163,6 +163,21 @@ export const LogEntrySchema = z.object({
 /** `errorText`: answered as a success, but its text is an error message (see logs/error-text.ts). */
 export const CallOutcomeSchema = z.enum(['ok', 'error', 'timeout', 'cancelled', 'held', 'errorText']);
 
+/**
+ * Calls counted by what became of them, the same way everywhere (Activity, the Tools page, tool sets):
+ * `errorText` answers are neither a success nor a failure; a held call is not counted until it runs.
+ */
+export const CallCountSchema = z.object({ ok: z.number().int(), failed: z.number().int(), errorText: z.number().int() });
+export type CallCount = z.infer<typeof CallCountSchema>;
+
+/** `count` with one more call that came to `outcome` (a new object: the window's store keeps them as they were). */
+export function countedCall(count: CallCount | undefined, outcome: z.infer<typeof CallOutcomeSchema>): CallCount {
+  const base = count ?? { ok: 0, failed: 0, errorText: 0 };
+  if (outcome === 'ok') return { ...base, ok: base.ok + 1 };
+  if (outcome === 'errorText') return { ...base, errorText: base.errorText + 1 };
+  return { ...base, failed: base.failed + 1 };
+}
+
 /** Where a held call was answered: the desktop window, the web UI, or by voice with the PIN. */
 export const ConfirmedInSchema = z.enum(['window', 'webUi', 'voice']);
 

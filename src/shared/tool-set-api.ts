@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { APP_NAMES } from './i18n/app-names';
 import { own } from './own';
 import { LOCAL_CLIENT_ID, ToolSetSchema } from './settings';
-import { CatalogToolSchema } from './status';
+import { CallCountSchema, CatalogToolSchema } from './status';
 
 /**
  * The BridgeApi commands for tool sets, the local MCP server and "Add to …" (merged into
@@ -80,7 +80,7 @@ export const toolSetCommands = {
   ),
 
   /** Calls per caller (endpoint, local client, or `ui`) since the bridge started. */
-  getCallerCounts: command(z.void(), z.record(z.string(), z.object({ ok: z.number().int(), failed: z.number().int() }))),
+  getCallerCounts: command(z.void(), z.record(z.string(), CallCountSchema)),
 } as const;
 
 export type AddToClient = z.infer<typeof AddToClientSchema>;

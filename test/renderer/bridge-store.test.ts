@@ -25,7 +25,7 @@ function slowApi() {
     result: '',
   });
   // What the snapshot says when it is taken (before the events below happened).
-  const snapshot = { state: state(false), logs: [log(1)], history: [call(1)], counts: { s: { t: { ok: 1, failed: 0 } } } };
+  const snapshot = { state: state(false), logs: [log(1)], history: [call(1)], counts: { s: { t: { ok: 1, failed: 0, errorText: 0 } } } };
   const answer = async <T>(value: T): Promise<T> => {
     await gate;
     return value;
@@ -65,7 +65,7 @@ describe('the window store', () => {
     expect(store.snapshot.state.running).toBe(true);
     expect(store.snapshot.logs.map((l) => l.seq)).toEqual([1, 2]);
     expect(store.snapshot.history.map((h) => h.id)).toEqual([1, 2]);
-    expect(store.snapshot.counts).toEqual({ s: { t: { ok: 2, failed: 0 } } });
+    expect(store.snapshot.counts).toEqual({ s: { t: { ok: 2, failed: 0, errorText: 0 } } });
   });
 
   it('a held call and its outcome are one row: the outcome replaces the row of the same id, counted once', async () => {
@@ -83,6 +83,6 @@ describe('the window store', () => {
       [3, 'ok'],
     ]);
     expect(store.snapshot.history[1]?.confirmation).toEqual({ state: 'allowed', in: 'webUi' });
-    expect(store.snapshot.counts).toEqual({ s: { t: { ok: 3, failed: 0 } } });
+    expect(store.snapshot.counts).toEqual({ s: { t: { ok: 3, failed: 0, errorText: 0 } } });
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ActivityPage } from '../../src/renderer/pages/activity-page';
 import { HistoryPage } from '../../src/renderer/pages/history-page';
+import { ToolsPage } from '../../src/renderer/pages/tools-page';
 import { fixtureServer } from '../helpers/bridge-harness';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 
@@ -39,5 +40,19 @@ describe('an answer that is an error message in plain text', () => {
     await waitFor(() => expect(figures()).toContain('0 failed'));
     expect(screen.getByText('1 answered with an error message').className).toContain('warn-text');
     expect(screen.getByRole('columnheader', { name: 'Error messages' })).toBeTruthy();
+  });
+
+  it('the Tools page counts it as Activity does: apart, not as a failure', async () => {
+    const harness = await answeredWithErrorText();
+    await harness.bridge.api.callTool({ name: 'weather_fail', arguments: {} });
+    await renderWithBridge(harness, <ToolsPage />, 'zh-CN');
+    const item = (name: string) =>
+      [...document.querySelectorAll('li.tool')].find((li) => li.textContent?.includes(name))?.textContent ?? '';
+    // Before: "1 次调用 · 失败 1 次" for the echo that answered "Error: …", where Activity said 可能出错.
+    await waitFor(() => expect(item('weather_echo')).toContain('可能出错 1 次'));
+    expect(item('weather_echo')).not.toContain('失败');
+    expect(item('weather_fail')).toContain('失败 1 次');
+    expect(item('alpha_echo')).toContain('本次启动后调用 1 次');
+    expect(item('alpha_echo')).not.toContain('可能出错');
   });
 });

@@ -35,7 +35,7 @@ describe('the overview in the first minutes', () => {
     const session = await xiaozhi.connection(0);
     await session.initialize();
     // Connected, no tools read yet: the checklist is there (it used to vanish once an endpoint was added).
-    expect(await screen.findByText('小智已连接，但还没有读取工具')).toBeTruthy();
+    expect(await screen.findByText('小智已连接 · 会在下次对话开始时读取工具')).toBeTruthy();
     expect(screen.getByRole('heading', { name: '让小智用上你的工具' })).toBeTruthy();
     // The step left to do is talking to xiaozhi, which no button does: it has none (it offered the
     // catalogue, where a new user looked for how to make xiaozhi read the tools).

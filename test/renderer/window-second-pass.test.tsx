@@ -158,7 +158,7 @@ describe('counts, plurals and empty searches', () => {
     await harness.bridge.whenServersSettled();
     await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'x' } });
     const { store } = await renderWithBridge(harness, <ToolsPage />);
-    expect(await screen.findByText('1 call')).toBeTruthy();
+    expect(await screen.findByText('1 call since the app started')).toBeTruthy();
     const group = screen.getByRole('checkbox', { name: 'All tools of fx' });
     expect(group.getAttribute('aria-checked')).toBe('mixed');
 

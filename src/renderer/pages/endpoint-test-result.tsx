@@ -47,6 +47,8 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
   const listed = result.toolsListed;
   // Closed by the other side before it read the tools: a link would reconnect by itself, a test just says what happened.
   const closedEarly = result.error?.code === 'endpoint.closed' || result.error?.code === 'endpoint.idle';
+  // Something answered there, but not a xiaozhi endpoint: the second step says so in plain words.
+  const notXiaozhi = result.error?.code === 'endpoint.notXiaozhi';
   const closeCode = closedEarly ? Number(result.error?.params?.code ?? 0) : 0;
   // The third step: what xiaozhi read, or why not, as is normal for the kind of endpoint.
   const [listedOk, listedText]: [boolean | undefined, string] = !result.accepted
@@ -73,9 +75,11 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
             ? t('endpoints.test.skipped')
             : result.accepted
               ? t('endpoints.test.accepted')
-              : closedEarly
-                ? t('endpoints.test.refusedClose')
-                : t('endpoints.test.refused'),
+              : notXiaozhi
+                ? t('endpoints.test.notXiaozhi')
+                : closedEarly
+                  ? t('endpoints.test.refusedClose')
+                  : t('endpoints.test.refused'),
         )}
         {step(listedOk, listedText)}
       </ul>

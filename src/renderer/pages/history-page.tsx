@@ -6,6 +6,7 @@ import { OutcomeBadge } from '../components/outcome-badge';
 import { PagePanels } from '../components/page-panels';
 import { ToolLabel } from '../components/tool-label';
 import { EmptyState } from '../components/ui';
+import { useActivitySamples } from '../components/use-activity';
 import { callDuration, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
 
@@ -14,15 +15,25 @@ export function HistoryPage() {
   const history = useStore(store, (d) => d.history);
   const [open, setOpen] = useState<number | undefined>();
   const rows = history.slice().reverse();
+  const samples = useActivitySamples();
+  const earlier = samples?.length ?? 0;
   return (
     <div className="page">
       <h1>{t('nav.history')}</h1>
       <PagePanels />
       {rows.length === 0 ? (
-        <EmptyState title={t('history.none')}>
-          <p className="muted">{t('history.noneHint')}</p>
-          <a href="#/tools">{t('activity.tryTools')}</a>
-        </EmptyState>
+        // The history is this run's: after a restart, the calls kept from before are on the Activity page (not "no calls yet").
+        earlier > 0 ? (
+          <EmptyState title={t('history.noneSinceStart')}>
+            <p className="muted">{t('history.earlierInActivity', { count: earlier })}</p>
+            <a href="#/activity">{t('overview.viewActivity')}</a>
+          </EmptyState>
+        ) : (
+          <EmptyState title={t('history.none')}>
+            <p className="muted">{t('history.noneHint')}</p>
+            <a href="#/tools">{t('activity.tryTools')}</a>
+          </EmptyState>
+        )
       ) : (
         <table className="table history">
           <thead>

@@ -2,20 +2,18 @@ import { summarizeActivity } from '../../shared/activity';
 import { hasServers, takenByOther, userToolCount } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { BackgroundTasks } from '../components/background-tasks';
-import { ConfirmationNote } from '../components/confirmation-note';
 import { HostNotices } from '../components/host-notices';
 import { MaskedText } from '../components/masked-text';
-import { OutcomeBadge } from '../components/outcome-badge';
 import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
+import { RecentCalls } from '../components/recent-calls';
 import { servingSentence } from '../components/serving-sentence';
 import { StatFigure } from '../components/stat-figure';
 import { endpointBadge, endpointTone } from '../components/status-tone';
-import { ToolLabel } from '../components/tool-label';
 import { StatusBadge } from '../components/ui';
 import { useActivitySamples } from '../components/use-activity';
 import { useNow } from '../components/use-now';
-import { callDuration, formatBytes, formatDateTime, formatSince, formatTime } from '../format';
+import { formatBytes, formatSince } from '../format';
 import { useStore } from '../store/bridge-store';
 import { FirstRunGuide } from './first-run-guide';
 import { SetupChecklist } from './setup-checklist';
@@ -24,14 +22,15 @@ import { XiaozhiStatus } from './xiaozhi-status';
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
   const state = useStore(store, (d) => d.state);
-  const history = useStore(store, (d) => d.history);
   const userTools = userToolCount(state);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const now = useNow();
   const samples = useActivitySamples();
   if (state.endpoints.length === 0) return <FirstRunGuide go={props.go} />;
 
-  const startOfDay = new Date(now).setHours(0, 0, 0, 0);
+  const readNow = state.endpoints.some((e) => e.state === 'connected' && (e.toolsRead?.count ?? 0) > 0);
+  // Xiaozhi (or a local client) called a tool before: kept across restarts, unlike what it read.
+  const usedBefore = samples?.some((s) => s.caller !== 'ui') ?? false;
   // Every call of the last 24 hours, from xiaozhi or this window, kept across restarts: the number Activity says.
   // Until the record is read, no number (a 0 would be a wrong one).
   const callsToday = samples ? summarizeActivity(samples, 'day', now, []).calls : undefined;
@@ -47,9 +46,8 @@ export function OverviewPage(props: { go: (page: string) => void }) {
       <HostNotices />
       <XiaozhiStatus state={state} />
       {/* Until xiaozhi has read a tool, what is left to do (the guide used to vanish once an endpoint was added). */}
-      {hasServers(state) && state.endpoints.some((e) => e.state === 'connected' && (e.toolsRead?.count ?? 0) > 0) ? null : (
-        <SetupChecklist state={state} />
-      )}
+      {/* After a restart xiaozhi reads the tools again only at its next conversation: a setup it used before is done. */}
+      {hasServers(state) && (readNow || usedBefore) ? null : <SetupChecklist state={state} />}
       <BackgroundTasks />
       <section className="cards" aria-label={t('nav.endpoints')}>
         {state.endpoints.map((e) => (
@@ -104,39 +102,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
         </div>
       </section>
 
-      <section>
-        <div className="section-header">
-          <h2>{t('overview.recentCalls')}</h2>
-          {history.length > 0 ? <a href="#/history">{t('overview.viewHistory')}</a> : null}
-        </div>
-        {history.length === 0 ? (
-          <p className="muted">{t('overview.noCalls')}</p>
-        ) : (
-          <table className="table">
-            <tbody>
-              {history
-                .slice(-6)
-                .reverse()
-                .map((h) => (
-                  <tr key={h.id}>
-                    <td className="small nowrap">
-                      {h.time >= startOfDay ? formatTime(h.time, language) : formatDateTime(h.time, language)}
-                    </td>
-                    <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
-                    <td>
-                      <ToolLabel name={h.tool} server={h.server} />
-                    </td>
-                    <td className="small">{callDuration(h)}</td>
-                    <td>
-                      <OutcomeBadge outcome={h.outcome} />
-                      <ConfirmationNote confirmation={h.confirmation} />
-                    </td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <RecentCalls samples={samples} now={now} />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 
 import { own } from '../../shared/own';
 import { RESERVED_SERVER_NAME, type ServerSettings } from '../../shared/settings';
-import type { CatalogTool } from '../../shared/status';
+import type { CallCount, CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { PagePanels } from '../components/page-panels';
 import { defaultToolPolicy, PolicyPicker } from '../components/policy-picker';
@@ -15,13 +15,16 @@ import { ToolDescriptionDialog } from './tool-description-dialog';
 import { TryToolDialog } from './try-tool-dialog';
 import { ServerLinks, serversLink } from './xiaozhi-status';
 
-function CallCount({ count }: { count: { ok: number; failed: number } | undefined }) {
+/** A tool's calls since the app started, counted as Activity counts them: an answer that is an error message apart. */
+function CallCountLine({ count }: { count: CallCount | undefined }) {
   const { t } = useApp();
   if (!count) return null;
   return (
     <span className="small muted">
-      {t('tools.calls', { count: count.ok + count.failed })}
+      {/* Since this start: Activity counts a day or a week, kept across restarts; the two must not read as one number. */}
+      {t('tools.callsSinceStart', { count: count.ok + count.failed + count.errorText })}
       {count.failed > 0 ? <span className="error-text"> · {t('tools.failedCalls', { count: count.failed })}</span> : null}
+      {count.errorText > 0 ? <span className="warn-text"> · {t('activity.errorTextCount', { count: count.errorText })}</span> : null}
     </span>
   );
 }
@@ -64,6 +67,8 @@ export function ToolsPage() {
       !q || [tool.name, tool.originalName, tool.description, tool.server].some((s) => s.toLowerCase().includes(q));
     return groupByServer(catalog.filter(match));
   }, [catalog, query]);
+  const appListed = catalog.filter((c) => c.server === RESERVED_SERVER_NAME).length;
+  const appTools = summary.appTools ?? 0;
   const command = useCommand();
   // The command shows its own failure (a toast): nothing is left to wait for here.
   const run = (action: Promise<unknown>) => void command(() => action);
@@ -83,7 +88,9 @@ export function ToolsPage() {
       </div>
       <PagePanels />
       <div className="muted small tools-summary">
-        {t('tools.summary', { count: summary.toolCount, total: catalog.length })}{' '}
+        {/* The user's tools, as the overview counts them ("tools provided"); the app's own are said apart. */}
+        {t('tools.summary', { count: summary.toolCount - appTools, total: catalog.length - appListed })}{' '}
+        {appListed > 0 ? t('tools.appOwn', { count: appListed }) : null}{' '}
         {/* Sizes and pages are for those who ask: most people never need them. */}
         <details>
           <summary>{t('plain.details')}</summary>
@@ -138,7 +145,7 @@ export function ToolsPage() {
                 <div className="tool-main">
                   <div className="card-row">
                     <ToolNames tool={tool} />
-                    <CallCount count={own(own(counts, tool.server), tool.originalName)} />
+                    <CallCountLine count={own(own(counts, tool.server), tool.originalName)} />
                     {tool.originalDescription !== undefined ? <span className="tag">{t('tools.edited')}</span> : null}
                   </div>
                   <ToolDescription tool={tool} />

@@ -1,11 +1,13 @@
 import { Fragment } from 'react';
 
+import { isXiaozhiMe } from '../../shared/endpoint-url';
 import { waitsForSignIn } from '../../shared/sign-in-status';
 import type { BridgeState } from '../../shared/status';
 import { endpointsLine, hasServers, userToolCount } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { servingSentence } from '../components/serving-sentence';
 import type { Tone } from '../components/ui';
+import { useNow } from '../components/use-now';
 
 /** The servers page, opened at one server's card or with the catalogue open. */
 export function serversLink(to: { server?: string; add?: boolean } = {}): string {
@@ -24,8 +26,11 @@ export function ServerLinks(props: { names: string[] }) {
   ));
 }
 
+/** Connected this long to a self-hosted relay without a read of the tools: worth a look. */
+const QUIET_READ_MS = 3600_000;
+
 /** Is xiaozhi working? Connected, and how many tools it read: the first line of the overview. */
-export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t']): { tone: Tone; text: string } {
+export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t'], now: number): { tone: Tone; text: string } {
   const connected = state.endpoints.filter((e) => e.state === 'connected');
   if (connected.length === 0) {
     const trying = state.endpoints.some((e) => e.state === 'connecting' || e.state === 'waiting');
@@ -46,14 +51,19 @@ export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t'
   if (read > 0 && connected.some((e) => e.served?.mode === 'router'))
     return { tone: 'ok', text: t('xiaozhi.workingSearch', { count: userToolCount(state) }) };
   if (read > 0) return { tone: 'ok', text: t('xiaozhi.working', { count: Math.max(0, read - (state.catalog.appTools ?? 0)) }) };
-  return { tone: 'warn', text: t('xiaozhi.notRead') };
+  // Xiaozhi reads the tools when a conversation starts: after each start of the app, until someone speaks, not having read
+  // them is normal, said calmly. Amber only past an hour connected to a self-hosted relay (one that can forget a connection).
+  const longest = Math.min(...connected.map((e) => e.since));
+  if (now - longest > QUIET_READ_MS && connected.every((e) => !isXiaozhiMe(e.url))) return { tone: 'warn', text: t('xiaozhi.notReadLong') };
+  return { tone: 'ok', text: t('xiaozhi.readsAtNextTalk') };
 }
 
 /** The overview's headline: xiaozhi first, then the servers' health, failed ones named and linked to their card. */
 export function XiaozhiStatus({ state }: { state: BridgeState }) {
   const { t } = useApp();
   const userTools = userToolCount(state);
-  const line = xiaozhiLine(state, t);
+  const now = useNow(60_000);
+  const line = xiaozhiLine(state, t, now);
   // Searching first is said where the count xiaozhi read is (it used to sit in the endpoint's card).
   const searching = line.tone === 'ok' ? state.endpoints.find((e) => e.state === 'connected' && e.served?.mode === 'router') : undefined;
   const searches = searching?.served ? servingSentence(searching.served, t) : null;

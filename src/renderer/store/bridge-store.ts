@@ -4,7 +4,7 @@ import type { BridgeApi } from '../../shared/bridge-api';
 import type { HostInfo } from '../../shared/host';
 import { own } from '../../shared/own';
 import type { Settings } from '../../shared/settings';
-import type { BridgeState, CallRecord, CatalogTool, LogEntry } from '../../shared/status';
+import { type BridgeState, type CallCount, type CallRecord, type CatalogTool, countedCall, type LogEntry } from '../../shared/status';
 import type { UpdateStatus } from '../../shared/updates';
 
 export interface StoreData {
@@ -19,7 +19,7 @@ export interface StoreData {
   logs: LogEntry[];
   history: CallRecord[];
   /** Calls per tool since the bridge started: counts[server][originalTool]. */
-  counts: Record<string, Record<string, { ok: number; failed: number }>>;
+  counts: Record<string, Record<string, CallCount>>;
   host: HostInfo | undefined;
   update: UpdateStatus | undefined;
 }
@@ -153,8 +153,7 @@ export class BridgeStore {
       return;
     }
     const forServer = own(this.data.counts, record.server) ?? {};
-    const count = own(forServer, record.originalTool) ?? { ok: 0, failed: 0 };
-    const counted = record.outcome === 'ok' ? { ...count, ok: count.ok + 1 } : { ...count, failed: count.failed + 1 };
+    const counted = countedCall(own(forServer, record.originalTool), record.outcome);
     const counts = { ...this.data.counts, [record.server]: { ...forServer, [record.originalTool]: counted } };
     this.set({ history: withCall(this.data.history, record), counts });
   }

@@ -1237,7 +1237,6 @@ export const en = {
   'xiaozhi.working': 'Xiaozhi is connected · it has read {count, plural, one {# tool} other {# tools}}',
   'xiaozhi.workingSearch': 'Xiaozhi is connected · it can use {count, plural, one {# tool} other {# tools}}',
   'xiaozhi.onlyOwnTools': 'Xiaozhi is connected · no server gives it tools yet',
-  'xiaozhi.notRead': 'Xiaozhi is connected, but has not read the tools yet',
   'xiaozhi.connecting': 'Connecting to xiaozhi…',
   'xiaozhi.notConnected': 'Xiaozhi is not connected',
   'xiaozhi.servers': '{running}/{total} servers running · {tools, plural, one {# tool} other {# tools}}',
@@ -1340,4 +1339,22 @@ export const en = {
   'servers.nameIs': 'Name: {name}',
   'catalogue.runs.here': 'Runs on this computer',
   'add.runtimeWait': 'Added now, it waits for {runtime}: once it is installed, press "Try again" on its card.',
+  // t-words4: after a restart, the truth and no false alarm (issue 33).
+  'xiaozhi.readsAtNextTalk': 'Xiaozhi is connected · it reads the tools when the next conversation starts',
+  'xiaozhi.notReadLong':
+    'Xiaozhi has been connected for over an hour and has not read the tools: if it cannot use them when you talk to it, press Test connection on the Endpoints page',
+  'overview.viewActivity': 'View activity',
+  'tools.appOwn':
+    'Xiaozhi Tray adds {count, plural, one {# tool} other {# tools}} of its own (confirmations, background tasks), not counted here.',
+  'voice.action.tool': '{tool}',
+  'voice.action.ofServer': '{server}: {tool}',
+  'voice.action.withArguments': '{action} ({arguments})',
+  'endpoints.test.notXiaozhi': 'The program at this address is not a xiaozhi endpoint',
+  'problem.endpoint.notXiaozhi': 'The program at this address is not a xiaozhi endpoint.',
+  'problem.endpoint.notXiaozhi.hint':
+    'Copy the MCP endpoint (MCP 接入点) of your agent from the xiaozhi console, and use it instead of this one.',
+  'history.noneSinceStart': 'No calls since the app started.',
+  'history.earlierInActivity':
+    'This page lists the calls since the app started. The {count, plural, one {# call} other {# calls}} before are counted on the Activity page, kept for a week.',
+  'tools.callsSinceStart': '{count, plural, one {# call} other {# calls}} since the app started',
 } as const;

@@ -179,7 +179,7 @@ describe('child servers: supervision', () => {
     expect(result.text).toMatch(/took too long/);
     const history = await harness.bridge.api.getHistory();
     expect(history.at(-1)).toMatchObject({ tool: 'slow', outcome: 'timeout', caller: 'ui' });
-    expect(await harness.bridge.api.getToolCounts()).toEqual({ fx: { slow: { ok: 0, failed: 1 } } });
+    expect(await harness.bridge.api.getToolCounts()).toEqual({ fx: { slow: { ok: 0, failed: 1, errorText: 0 } } });
     // Headless, the log is where a user sees it: the tool, its server and the limit.
     expect(logText(harness.logBook)).toMatch(/call slow \(server "fx"\) did not finish within 0\.3 s; the server was told to cancel it/);
   });

@@ -33,6 +33,7 @@ import type { ServerNotice } from '../servers/server-notice';
 import { APP_VERSION } from '../system/version';
 import { BridgeEvents } from './bridge-events';
 import type { BridgeHost, BridgeOptions } from './bridge-host';
+import { catalogueTitles } from './catalogue-titles';
 import { ChangeQueue } from './change-queue';
 import { EndpointFleet } from './endpoint-fleet';
 import { fleetCallPassthrough } from './fleet-calls';
@@ -217,6 +218,7 @@ export function makeBridgeParts(options: BridgeOptions, host: BridgeHost, own: B
     pinFor: () => own.pinFor(),
     pin: () => settings().confirmation.pin,
     calls: voiceCalls,
+    serverTitle: catalogueTitles(settings),
   });
   const endpoints = new EndpointFleet({
     ...fleet,

@@ -71,6 +71,12 @@ export const needsTheUser = (failure: EndpointFailure): boolean => failure.probl
 
 /** The endpoint answered the upgrade with an HTTP status instead of a WebSocket. */
 export function refusedWith(status: number, statusText: string | undefined): EndpointFailure {
+  // A success that is no upgrade: a web page or an API answered, not a WebSocket endpoint.
+  if (status >= 200 && status < 300)
+    return {
+      problem: problem('endpoint.notXiaozhi', {}),
+      error: `answered HTTP ${status} without a WebSocket upgrade: not a WebSocket endpoint`,
+    };
   const code = status === 401 ? 'http.unauthorized' : status === 403 ? 'http.forbidden' : status === 404 ? 'http.notFound' : 'http.status';
   return { problem: problem(code, { status }), ...(statusText ? { reason: statusText } : {}) };
 }
@@ -91,6 +97,13 @@ export function socketFailed(error: unknown, url: string): EndpointFailure {
   const wsCode = (error as { code?: unknown } | undefined)?.code;
   if (typeof wsCode === 'string' && wsCode.startsWith('WS_ERR_'))
     return { problem: problem('endpoint.badFrame', { detail: failureText(error) }), error: failureText(error) };
+  // Node's HTTP parser (llhttp, codes HPE_*) could not read the answer: the program there does not speak HTTP (SSH, a
+  // database, a game server…). The parser's words are for the log only.
+  if (typeof wsCode === 'string' && wsCode.startsWith('HPE_'))
+    return {
+      problem: problem('endpoint.notXiaozhi', {}),
+      error: `the program at this address does not answer HTTP (${failureText(error)})`,
+    };
   const cause = failureCause(error, { url });
   // The host as the user's URL names it (api.xiaozhi.me), not the address it resolved to.
   const host = hostOf(url);

@@ -214,7 +214,10 @@ function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<End
     // Once open, it was reached: what fails then is the connection (a broken frame), not the way there.
     socket.on('error', (error) => {
       const opened = server !== undefined;
-      finish({ reachable: opened, accepted: opened, ...failed(socketFailed(error, opts.url)) });
+      const failure = socketFailed(error, opts.url);
+      // A program that answered, though not as an endpoint does, was reached.
+      const answered = opened || failure.problem.code === 'endpoint.notXiaozhi';
+      finish({ reachable: answered, accepted: opened, ...failed(failure) });
     });
     socket.on('close', (code, reason) => {
       const closed = closedWith(code, reason.toString());

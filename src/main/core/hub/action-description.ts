@@ -1,15 +1,50 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
+import { type Language, translate } from '../../../shared/i18n/translate';
+
 /** Arguments shown in a confirmation request, and how long each value may be: enough to know what is meant. */
 const SHOWN_ARGUMENTS = 3;
 const SHOWN_VALUE_CHARS = 40;
 
-/** The action as the user will hear it: the tool's title (or name) and its main arguments. */
-export function describeAction(tool: Tool, name: string, args: Record<string, unknown>): string {
-  const title = actionTitle(tool, name);
-  const shown = shownArguments(args).map(({ name: key, value }) => `${key}: ${value}`);
-  return shown.length > 0 ? `${title} (${shown.join(', ')})` : title;
+/** How long a tool's name may be when said: past it, it is cut. */
+const SPOKEN_NAME_CHARS = 40;
+const HAN = /\p{Script=Han}/u;
+
+/** What an action is said with: the voice language, and the server in our words (its catalogue title) when we have them. */
+export interface ActionWords {
+  language: Language;
+  server?: string | undefined;
 }
+
+/**
+ * The action as the user will hear it, in the voice language: the server's catalogue title when it came
+ * from the catalogue, the tool (its title when that is in the voice language, else its name made
+ * speakable: a Chinese sentence said "Delete Entities"), and its main arguments.
+ */
+export function describeAction(tool: Tool, args: Record<string, unknown>, words: ActionWords): string {
+  const { language, server } = words;
+  const said = spokenTool(tool, language);
+  const action = server
+    ? translate(language, 'voice.action.ofServer', { server, tool: said })
+    : translate(language, 'voice.action.tool', { tool: said });
+  const shown = shownArguments(args).map(({ name: key, value }) => `${key}: ${value}`);
+  return shown.length > 0 ? translate(language, 'voice.action.withArguments', { action, arguments: shown.join(', ') }) : action;
+}
+
+/** The tool as said: its title if written in the voice language, else its own name with its separators made spaces. */
+export function spokenTool(tool: Tool, language: Language): string {
+  const title = tool.annotations?.title ?? tool.title;
+  if (title && HAN.test(title) === (language === 'zh-CN')) return cut(title);
+  return cut(
+    tool.name
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .replace(/[_\-.]+/g, ' ')
+      .trim()
+      .toLowerCase(),
+  );
+}
+
+const cut = (text: string) => (text.length > SPOKEN_NAME_CHARS ? `${text.slice(0, SPOKEN_NAME_CHARS - 1)}…` : text);
 
 /** The tool's title, or its name. */
 export function actionTitle(tool: Tool, name: string): string {

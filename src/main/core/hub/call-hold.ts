@@ -33,7 +33,8 @@ export function holdForConfirmation(
   const { session, caller, boundTo } = context;
   // The history row of this held call: its outcome (run, denied, expired) updates it.
   const row: { id?: number } = {};
-  const action = describeAction(entry.original, name, args);
+  const language = view.language();
+  const action = describeAction(entry.original, args, { language, server: voice.serverTitle?.(entry.server, language) });
   // The first call that asks for the PIN makes one if the user set none (shown only in the window).
   const where = via === 'pin' ? voice.pinFor() : undefined;
   voice.confirmations.hold({
@@ -76,7 +77,6 @@ export function holdForConfirmation(
         ),
       }),
   });
-  const language = view.language();
   const confirmTool = set.nameOf({ server: BUILTIN_SERVER, tool: CONFIRM_TOOL }) ?? CONFIRM_TOOL;
   const text =
     via === 'window'

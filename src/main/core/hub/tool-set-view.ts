@@ -133,6 +133,8 @@ export interface VoiceGuard {
   pin(): string | undefined;
   /** The calls by voice in flight, for a server's question during one (elicitation). */
   calls?: VoiceCalls;
+  /** A server's title in `language` when it was added from the catalogue (our words for it); else undefined. */
+  serverTitle?(server: string, language: Language): string | undefined;
 }
 
 /**

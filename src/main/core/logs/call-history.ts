@@ -1,4 +1,4 @@
-import type { CallConfirmation, CallOutcome, CallRecord } from '../../../shared/status';
+import { type CallConfirmation, type CallCount, type CallOutcome, type CallRecord, countedCall } from '../../../shared/status';
 import { readsAsError } from './error-text';
 import { redactText } from './redact';
 
@@ -42,9 +42,9 @@ export class CallHistory {
   private readonly clean = new WeakSet<CallRecord>();
   private head = 0;
   /** counts[server][originalTool]: keyed by the tool itself, since exposed names can change. */
-  private readonly counts = new Map<string, Map<string, { ok: number; failed: number }>>();
+  private readonly counts = new Map<string, Map<string, CallCount>>();
   /** Calls per caller (endpoint, local client, `ui`): who uses the tools, beyond the ring too. */
-  private readonly byCaller = new Map<string, { ok: number; failed: number }>();
+  private readonly byCaller = new Map<string, CallCount>();
   private readonly listeners = new Set<(record: CallRecord) => void>();
   /** Who takes every record as made, unredacted (the activity log keeps names and times only). */
   private readonly observers = new Set<(record: Readonly<CallRecord>) => void>();
@@ -92,7 +92,7 @@ export class CallHistory {
       this.head = (this.head + 1) % this.capacity;
     }
     // A held call is a question to the user, not a call yet: its run (or denial) is counted when it comes.
-    if (input.outcome !== 'held') this.count(input.server, input.originalTool, record.caller, outcome === 'ok');
+    if (input.outcome !== 'held') this.count(input.server, input.originalTool, record.caller, outcome);
     for (const observer of this.observers) observer(record);
     if (this.listeners.size > 0) {
       const shown = this.redacted(record);
@@ -107,21 +107,15 @@ export class CallHistory {
     return undefined;
   }
 
-  private count(server: string, originalTool: string, caller: string, ok: boolean): void {
-    const forServer = this.counts.get(server) ?? new Map<string, { ok: number; failed: number }>();
+  private count(server: string, originalTool: string, caller: string, outcome: CallOutcome): void {
+    const forServer = this.counts.get(server) ?? new Map<string, CallCount>();
     // Calls of tools no server has are counted together: one key per made-up name would grow forever.
     const key = server === '' ? UNKNOWN_TOOL : originalTool;
-    const count = forServer.get(key) ?? { ok: 0, failed: 0 };
-    if (ok) count.ok++;
-    else count.failed++;
-    forServer.set(key, count);
+    forServer.set(key, countedCall(forServer.get(key), outcome));
     this.counts.set(server, forServer);
     // Local clients name themselves: past MAX_CALLERS names, one key would be made per made-up name.
     const callerKey = this.byCaller.has(caller) || this.byCaller.size < MAX_CALLERS ? caller : OTHER_CALLERS;
-    const callerCount = this.byCaller.get(callerKey) ?? { ok: 0, failed: 0 };
-    if (ok) callerCount.ok++;
-    else callerCount.failed++;
-    this.byCaller.set(callerKey, callerCount);
+    this.byCaller.set(callerKey, countedCall(this.byCaller.get(callerKey), outcome));
   }
 
   /** Oldest first. */
@@ -147,11 +141,11 @@ export class CallHistory {
     return record;
   }
 
-  countsByTool(): Record<string, Record<string, { ok: number; failed: number }>> {
+  countsByTool(): Record<string, Record<string, CallCount>> {
     return Object.fromEntries([...this.counts].map(([server, tools]) => [server, Object.fromEntries(tools)]));
   }
 
-  countsByCaller(): Record<string, { ok: number; failed: number }> {
+  countsByCaller(): Record<string, CallCount> {
     return Object.fromEntries(this.byCaller);
   }
 

@@ -77,7 +77,7 @@ describe('tools named like Object’s members', () => {
     expect(await esp.say('__proto__')).toBe('__proto__ ran');
     // The counts per tool are the calls' own.
     const counts = await api.getToolCounts();
-    expect(counts.files?.constructor).toEqual({ ok: 1, failed: 0 });
+    expect(counts.files?.constructor).toEqual({ ok: 1, failed: 0, errorText: 0 });
     expect(Object.getPrototypeOf(counts.files ?? {})).not.toBe(counts.files?.__proto__);
   }, 60_000);
 

@@ -89,8 +89,8 @@ describe('tool sets: two endpoints, two sets, the same servers', () => {
       ['kitchen-speaker', 'big', 'weather'],
     ]);
     expect(await harness.bridge.api.getCallerCounts()).toEqual({
-      'kitchen-speaker': { ok: 1, failed: 2 },
-      'study-desk': { ok: 1, failed: 0 },
+      'kitchen-speaker': { ok: 1, failed: 2, errorText: 0 },
+      'study-desk': { ok: 1, failed: 0, errorText: 0 },
     });
   });
 

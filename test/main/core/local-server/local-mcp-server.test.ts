@@ -323,7 +323,10 @@ describe('the local MCP server (streamable HTTP, the SDK on both sides)', () => 
       ['cursor', 'kitchen', 'test-client'],
       ['vscode', 'study', 'test-client'],
     ]);
-    expect(await bridge!.api.getCallerCounts()).toEqual({ Cursor: { ok: 1, failed: 0 }, 'VS Code': { ok: 1, failed: 0 } });
+    expect(await bridge!.api.getCallerCounts()).toEqual({
+      Cursor: { ok: 1, failed: 0, errorText: 0 },
+      'VS Code': { ok: 1, failed: 0, errorText: 0 },
+    });
     // A client without a path of its own gets the shared choice (the default set here).
     const other = await connect(url);
     expect((await other.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['weather_echo', 'notes_echo']));
@@ -469,11 +472,11 @@ describe('what local clients say about themselves is bounded', () => {
     }
     const counts = history.countsByCaller();
     expect(Object.keys(counts)).toHaveLength(MAX_CALLERS + 1);
-    expect(counts['client 0']).toEqual({ ok: 0, failed: 1 });
-    expect(counts[OTHER_CALLERS]).toEqual({ ok: 25, failed: 25 });
+    expect(counts['client 0']).toEqual({ ok: 0, failed: 1, errorText: 0 });
+    expect(counts[OTHER_CALLERS]).toEqual({ ok: 25, failed: 25, errorText: 0 });
     // A caller already counted keeps its own count.
     history.add({ caller: 'client 1', tool: 't', originalTool: 't', server: 's', arguments: {}, durationMs: 1, outcome: 'ok', result: '' });
-    expect(history.countsByCaller()['client 1']).toEqual({ ok: 2, failed: 0 });
+    expect(history.countsByCaller()['client 1']).toEqual({ ok: 2, failed: 0, errorText: 0 });
   });
 });
 

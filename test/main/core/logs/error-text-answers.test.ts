@@ -45,8 +45,8 @@ describe('an answer that is an error message sent as plain text (no isError)', (
     expect(readsAsError(text)).toBe(true);
     const history = new CallHistory(10);
     expect(history.add(call(text)).outcome).toBe('errorText');
-    // Not a success in the counts either.
-    expect(history.countsByTool()).toEqual({ amap: { weather: { ok: 0, failed: 1 } } });
+    // Counted apart, as Activity counts it: neither a success nor a failure.
+    expect(history.countsByTool()).toEqual({ amap: { weather: { ok: 0, failed: 0, errorText: 1 } } });
   });
 
   it.each(ordinary)('leaves an ordinary answer a success: %j', (text) => {

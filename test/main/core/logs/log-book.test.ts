@@ -101,7 +101,7 @@ describe('call history', () => {
     for (let i = 0; i < 3; i++) history.add(call({ arguments: { v: 'x'.repeat(5000) }, outcome: i === 0 ? 'error' : 'ok' }));
     expect(history.list()).toHaveLength(2);
     expect(history.list()[0]!.arguments.length).toBeLessThan(2100);
-    expect(history.countsByTool()).toEqual({ s: { t: { ok: 2, failed: 1 } } });
+    expect(history.countsByTool()).toEqual({ s: { t: { ok: 2, failed: 1, errorText: 0 } } });
   });
 
   it('keeps bounded names and one count for every unknown tool, whatever the callers make up', () => {
@@ -111,7 +111,7 @@ describe('call history', () => {
       history.add(call({ caller: 'x', tool: name, originalTool: name, server: '', result: 'Unknown tool' }));
     }
     for (const record of history.list()) expect(record.tool.length).toBeLessThan(300);
-    expect(history.countsByTool()).toEqual({ '': { '(unknown tool)': { ok: 0, failed: 500 } } });
+    expect(history.countsByTool()).toEqual({ '': { '(unknown tool)': { ok: 0, failed: 500, errorText: 0 } } });
   });
 });
 

@@ -12,7 +12,7 @@ describe('arguments shown in a confirmation request', () => {
       { name: 'api_key', value: '***' },
       { name: 'accessToken', value: '***' },
     ]);
-    const action = describeAction({ name: 'delete_file', inputSchema: { type: 'object' } }, 'delete_file', args);
+    const action = describeAction({ name: 'delete_file', inputSchema: { type: 'object' } }, args, { language: 'en' });
     expect(action).not.toContain('sk-live');
     expect(action).not.toContain('tok-123');
   });

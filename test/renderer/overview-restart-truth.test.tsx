@@ -1,0 +1,86 @@
+// @vitest-environment jsdom
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { HistoryPage } from '../../src/renderer/pages/history-page';
+import { OverviewPage } from '../../src/renderer/pages/overview-page';
+import { fixtureServer, makeBridge, withEndpointTeardown } from '../helpers/bridge-harness';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { renderWithBridge } from '../helpers/render-app';
+import { waitFor } from '../helpers/wait';
+
+const ctx = withEndpointTeardown(afterEach);
+const dirs: string[] = [];
+afterEach(() => {
+  cleanup();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * The app restarted after xiaozhi used its tools: this run has no call yet and xiaozhi has not read
+ * the tools again (it reads them when a conversation starts). Both are normal.
+ */
+async function restartedAfterCalls() {
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-restart-'));
+  dirs.push(stateDir);
+  const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());
+  const settings = { servers: [fixtureServer('fx')], endpoints: [{ id: 'e', name: 'home', url: xiaozhi.url() }] };
+  const first = makeBridge(settings, undefined, { stateDir });
+  first.bridge.start();
+  await first.bridge.whenServersSettled();
+  const session = await xiaozhi.connection(0);
+  await session.initialize();
+  await session.listAllTools();
+  for (const [i, text] of ['a', 'b'].entries()) await session.request(10 + i, 'tools/call', { name: 'echo', arguments: { text } });
+  await first.bridge.stop();
+
+  const harness = (ctx.harness = makeBridge(settings, undefined, { stateDir }));
+  harness.bridge.start();
+  await harness.bridge.whenServersSettled();
+  const again = await xiaozhi.connection(1);
+  await again.initialize();
+  await waitFor(async () => (await harness.bridge.api.getState()).endpoints[0]?.state === 'connected', 10_000, 'connected again');
+  return harness;
+}
+
+describe('the overview after a restart', () => {
+  it('lists the calls it counts, and says calmly that xiaozhi reads the tools at its next conversation', async () => {
+    const harness = await restartedAfterCalls();
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
+    await waitFor(
+      () => document.querySelector('.stat:last-child .stat-figure')?.textContent?.replace(/\s+/g, ' ').trim() === '24 小时内调用 2 次',
+      5000,
+      'the count of the last 24 hours',
+    );
+    // Before: "24 小时内调用 2 次" beside "最近调用：还没有调用。" (this run's history only).
+    expect(screen.queryByText('还没有调用。试着让小智使用你的工具吧。')).toBeNull();
+    const rows = [...document.querySelectorAll('section.recent-calls tbody tr')];
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.textContent).toContain('echo');
+    expect(rows[0]?.textContent).toContain('home');
+    // Before: an amber "小智已连接，但还没有读取工具", and the setup checklist again, as if something were wrong.
+    const headline = await screen.findByText('小智已连接 · 会在下次对话开始时读取工具');
+    expect(headline.className).not.toContain('tone-text-warn');
+    expect(screen.queryByText('让小智用上你的工具')).toBeNull();
+  });
+
+  it('says the same in English', async () => {
+    const harness = await restartedAfterCalls();
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'en');
+    const headline = await screen.findByText('Xiaozhi is connected · it reads the tools when the next conversation starts');
+    expect(headline.className).not.toContain('tone-text-warn');
+    await waitFor(() => document.querySelectorAll('section.recent-calls tbody tr').length === 2, 5000, 'two earlier calls listed');
+  });
+
+  it('History says its list starts at this run, and where the earlier calls are (not "no calls yet")', async () => {
+    const harness = await restartedAfterCalls();
+    await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
+    expect(await screen.findByText('应用这次启动后还没有调用。')).toBeTruthy();
+    expect(screen.getByText('这里只列出这次启动后的调用。之前的 2 次调用记在“活动”页面，保留一周。')).toBeTruthy();
+    expect(screen.queryByText('还没有调用。')).toBeNull();
+  });
+});
