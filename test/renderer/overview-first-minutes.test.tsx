@@ -47,8 +47,13 @@ describe('the overview in the first minutes', () => {
     expect(failed.getAttribute('href')).toBe('#/servers?server=weather-py');
 
     await harness.bridge.whenServersSettled();
+    // The checklist's count is the user's tools, as the headline's 已提供 (it said 共 22 beside 已提供 19: the app's own three counted).
+    const serversStep = screen.getByText('至少运行一个带工具的服务').closest('li') as HTMLElement;
+    const stepText = (await within(serversStep).findByText(/1\/2 个服务运行中，共 \d+ 个工具。/)).textContent ?? '';
     const { tools } = await session.listAllTools();
     expect(tools.length).toBeGreaterThan(0);
+    const appOwn = new Set(['task_status', 'cancel_task', 'confirm_action']);
+    expect(stepText).toBe(`1/2 个服务运行中，共 ${tools.filter((tool) => !appOwn.has(tool.name)).length} 个工具。`);
     // Read, but with weather-py failed beside it: the headline says so, not a green "已读取 N 个工具".
     await screen.findByText('小智已连接，但有 1 个服务停止了：它的工具现在用不了', undefined, { timeout: 10_000 });
     await waitFor(() => expect(screen.queryByRole('heading', { name: '让小智用上你的工具' })).toBeNull());

@@ -1,4 +1,5 @@
 import type { BridgeState } from '../../shared/status';
+import { userToolCount } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { serversLink } from './xiaozhi-status';
 
@@ -15,6 +16,8 @@ export function SetupChecklist({ state }: { state: BridgeState }) {
   const enabled = state.servers.filter((s) => s.enabled);
   const running = enabled.filter((s) => s.state === 'running');
   const read = Math.max(0, ...state.endpoints.map((e) => e.toolsRead?.count ?? 0));
+  // The user's tools, as the headline and the sidebar count them (the app's own are not theirs).
+  const tools = userToolCount(state);
   const steps = [
     {
       done: connected,
@@ -27,12 +30,12 @@ export function SetupChecklist({ state }: { state: BridgeState }) {
       ),
     },
     {
-      done: running.length > 0 && state.catalog.toolCount > 0,
+      done: running.length > 0 && tools > 0,
       title: t('checklist.servers'),
       body:
         enabled.length === 0
           ? t('checklist.serversNone')
-          : t('checklist.serversSome', { running: running.length, total: enabled.length, tools: state.catalog.toolCount }),
+          : t('checklist.serversSome', { running: running.length, total: enabled.length, tools }),
       action: (
         <a className="btn btn-small" href={enabled.length === 0 ? serversLink({ add: true }) : serversLink()}>
           {t(enabled.length === 0 ? 'checklist.openCatalogue' : 'checklist.openServers')}
