@@ -24,6 +24,8 @@ export const PROBLEM_CODES = [
   'http.forbidden',
   'http.notFound',
   'http.status',
+  // A site refused for now: too many requests (429, a rate limit or quota), named in a failed call's text.
+  'http.tooMany',
   'endpoint.closed',
   'endpoint.idle',
   'endpoint.tokenRejected',

@@ -1,4 +1,5 @@
 import type { CallConfirmation, CallOutcome, CallRecord } from '../../../shared/status';
+import { callFailureCause } from '../problems/call-failure-cause';
 import { readsAsError } from './error-text';
 import { redactText } from './redact';
 
@@ -65,6 +66,8 @@ export class CallHistory {
     }
     // A success whose text is an error message is not recorded as a success (what xiaozhi got is unchanged).
     const outcome: CallOutcome = input.outcome === 'ok' && readsAsError(input.result) ? 'errorText' : input.outcome;
+    // Read only for failures, and from the text as the server wrote it (the window words it; xiaozhi gets the text).
+    const cause = outcome === 'error' || outcome === 'errorText' ? callFailureCause(input.result) : undefined;
     const held = input.replaces === undefined ? undefined : this.indexOf(input.replaces);
     const record: CallRecord = {
       id: held === undefined ? this.nextId++ : (input.replaces as number),
@@ -82,6 +85,7 @@ export class CallHistory {
       ...(input.task !== undefined ? { task: input.task } : {}),
       ...(input.disconnected ? { disconnected: true } : {}),
       ...(input.confirmation ? { confirmation: input.confirmation } : {}),
+      ...(cause ? { cause } : {}),
     };
     // A ring: dropping the oldest must not shift a thousand entries on every call.
     if (held !== undefined) this.records[held] = record;
