@@ -124,7 +124,8 @@ export const runCommand: Command = {
       for (const warning of secretWarnings) log.warn(warning);
       // Said before the servers start: which runtime is missing here, and the command that installs it.
       if (!runtimesDir)
-        for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message, warning.problem);
+        for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true, pageDownloads: webPage }))
+          log.warn(warning.message, warning.problem);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
       if (exposed) log.warn(problemMessage(translator('en'), exposed, undefined)?.message ?? '', exposed);
       // Logged in English with its code (a JSON log stays English); the text log words it in the reader's language.

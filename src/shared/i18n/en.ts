@@ -1345,4 +1345,21 @@ export const en = {
   'callCause.http.tooMany': 'Too many requests: the site will not take more for now. Wait a while and try again.',
   'callCause.http.status': 'The site had a problem ({status}): try again later.',
   'history.ownWords': "The service's own words",
+  'problem.server.runtimeDownloadFailed.reason.network': 'The site {runtime} is downloaded from ({host}) could not be reached.',
+  'problem.server.runtimeDownloadFailed.reason.network.hint':
+    "Check this computer's network, then press Download {runtime}. You can also choose another source in Settings → Download sources.",
+  'problem.server.runtimeDownloadFailed.reason.network.hint.official':
+    "Check this computer's network. In mainland China, choose Mainland China mirrors in Settings → Download sources, then press Download {runtime}.",
+  'problem.server.runtimeDownloadFailed.reason.network.hint.china':
+    "Check this computer's network, then press Download {runtime}. If the mainland China mirror stays out of reach, switch to the official or a custom source in Settings → Download sources.",
+  'problem.server.runtimeDownloadFailed.reason.network.hint.custom':
+    "Check this computer's network and the address given for {runtime} in Settings → Download sources, then press Download {runtime}.",
+  'problem.server.runtimeDownloadFailed.reason.tls': 'The secure connection to the site {runtime} is downloaded from ({host}) failed.',
+  'problem.server.runtimeDownloadFailed.reason.tls.hint':
+    "Check the computer's date and time, and any proxy or security software on the network, then press Download {runtime}; or choose another source in Settings → Download sources.",
+  'runtime.technicalDetail': 'Technical detail',
+  'problem.cli.runtimeMissing.reason.page':
+    'server "{server}": the command "{command}" needs {runtime}, which is not installed here: press Download {runtime} on the web page\'s Services page, and the app fetches it from the sources in Settings → Download sources; or install it yourself: {install}',
+  'problem.cli.runtimeMissing.reason.pageOfficial':
+    'server "{server}": the command "{command}" needs {runtime}, which is not installed here: press Download {runtime} on the web page\'s Services page, and the app fetches it from the sources in Settings → Download sources; or install it yourself: {install}',
 } as const;

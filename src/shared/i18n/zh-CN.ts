@@ -1277,4 +1277,21 @@ export const zhCN: Record<keyof typeof en, string> = {
   'callCause.http.tooMany': '请求太多，网站暂时不让用了：请等一会儿再试。',
   'callCause.http.status': '网站那边出错了（{status}）：请稍后再试。',
   'history.ownWords': '服务返回的原文',
+  'problem.server.runtimeDownloadFailed.reason.network': '连不上下载 {runtime} 的网站（{host}）。',
+  'problem.server.runtimeDownloadFailed.reason.network.hint':
+    '请检查这台电脑的网络，再点“下载 {runtime}”。也可以到“设置 → 下载源”换一个下载源。',
+  'problem.server.runtimeDownloadFailed.reason.network.hint.official':
+    '请检查这台电脑的网络。在中国大陆，请到“设置 → 下载源”选“中国大陆镜像”，再点“下载 {runtime}”。',
+  'problem.server.runtimeDownloadFailed.reason.network.hint.china':
+    '请检查这台电脑的网络，再点“下载 {runtime}”。如果中国大陆镜像一直连不上，请到“设置 → 下载源”换成官方源或自定义下载源。',
+  'problem.server.runtimeDownloadFailed.reason.network.hint.custom':
+    '请检查这台电脑的网络，以及“设置 → 下载源”里为 {runtime} 填的地址，再点“下载 {runtime}”。',
+  'problem.server.runtimeDownloadFailed.reason.tls': '与下载 {runtime} 的网站（{host}）的安全连接失败。',
+  'problem.server.runtimeDownloadFailed.reason.tls.hint':
+    '请检查电脑的日期和时间，以及网络中的代理或安全软件，再点“下载 {runtime}”；也可以到“设置 → 下载源”换一个下载源。',
+  'runtime.technicalDetail': '技术细节',
+  'problem.cli.runtimeMissing.reason.page':
+    '服务“{server}”：命令“{command}”需要 {runtime}，这台电脑上没有安装。请在网页界面的“服务”页点“下载 {runtime}”，应用会按“设置 → 下载源”自己下载；也可以自己安装：{install}',
+  'problem.cli.runtimeMissing.reason.pageOfficial':
+    '服务“{server}”：命令“{command}”需要 {runtime}，这台电脑上没有安装。请在网页界面的“服务”页点“下载 {runtime}”，应用会自己下载（在中国大陆请先在“设置 → 下载源”中选择中国大陆镜像）；也可以自己从国内镜像安装：{installChina}',
 };

@@ -120,7 +120,9 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
       ? `${p.runtime} could not be fetched: ${p.host} sent more than the ${p.megabytes} MB ${p.runtime} ${p.version} is; the partial download was deleted`
       : p.reason === 'tooSlow'
         ? `${p.runtime} could not be fetched: ${p.host} sent less than ${p.kilobytes} KB in ${p.seconds} s; the download stopped (the next start continues it)`
-        : `${p.runtime} could not be fetched: ${p.reason}${p.advice === 'official' ? HEADLESS_MIRRORS : ''}`,
+        : p.reason === 'network' || p.reason === 'tls'
+          ? `${p.runtime} could not be fetched: ${p.host} could not be reached (${p.detail})${p.advice === 'official' ? HEADLESS_MIRRORS : ''}`
+          : `${p.runtime} could not be fetched: ${p.reason}${p.advice === 'official' ? HEADLESS_MIRRORS : ''}`,
   'server.runtimeMismatch': (p) =>
     `the ${p.runtime} ${p.version} that ${p.host} sent (${p.file}) is not the genuine one: its SHA-256 differs from the one the app carries; it was deleted and never run`,
   'server.runtimeFolderUnsafe': (p) =>
