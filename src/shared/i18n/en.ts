@@ -1362,4 +1362,10 @@ export const en = {
     'server "{server}": the command "{command}" needs {runtime}, which is not installed here: press Download {runtime} on the web page\'s Services page, and the app fetches it from the sources in Settings → Download sources; or install it yourself: {install}',
   'problem.cli.runtimeMissing.reason.pageOfficial':
     'server "{server}": the command "{command}" needs {runtime}, which is not installed here: press Download {runtime} on the web page\'s Services page, and the app fetches it from the sources in Settings → Download sources; or install it yourself: {install}',
+  'problem.cli.madePrivate':
+    '{file} holds tokens or keys, and other users of this computer could read it (mode {was}): it is now {now}, for you only',
+  'problem.cli.madePrivate.reason.change':
+    '{file} holds tokens or keys, and other users of this computer could change it (mode {was}): it is now {now}, for you only',
+  'problem.cli.changedElsewhere': '{file} was changed by another program while running; that version is kept in {backup}',
+  'problem.cli.saveFailed': 'could not save {file}: {detail}',
 } as const;
