@@ -153,6 +153,24 @@ describe('headless without --fetch-runtimes, a missing uv is told one way, in th
     expect(hint).toMatch(/只有.*--fetch-runtimes/);
   });
 
+  it('the failed server in a run whose window downloads on request: the Download button, not --fetch-runtimes', async () => {
+    // Shot 43: "…只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 uv 下载…" while the page's button could.
+    const onRequest = {
+      fetchesOnStart: false,
+      installed: () => undefined,
+      version: () => '0.12.0',
+      ensure: () => Promise.reject(new Error('not asked')),
+    };
+    for (const urls of [{}, CHINA_MIRRORS]) {
+      const error = await prepareChildRuntime(stdio, { PATH: '' }, onRequest, urls, () => undefined, 'linux').catch((e: unknown) => e);
+      const { message, hint } = problemMessage(zh, (error as ProblemError).problem, undefined)!;
+      expect(message).toBe('“uvx”需要 uv，但这台电脑上没有安装。');
+      expect(hint).toMatch(/^在“服务”页点“下载 uv”/);
+      expect(hint).not.toMatch(/--fetch-runtimes|无界面/);
+      expect((error as ProblemError).message).toContain('press Download uv');
+    }
+  });
+
   it('the failed server, China mirrors chosen: their command, no astral.sh', async () => {
     const { hint } = await failure(CHINA_MIRRORS);
     expect(hint).toContain(installCommand('uv', 'linux', CHINA_MIRRORS));

@@ -1368,4 +1368,9 @@ export const en = {
     '{file} holds tokens or keys, and other users of this computer could change it (mode {was}): it is now {now}, for you only',
   'problem.cli.changedElsewhere': '{file} was changed by another program while running; that version is kept in {backup}',
   'problem.cli.saveFailed': 'could not save {file}: {detail}',
+  'problem.server.runtimeMissing.reason.onRequest': '"{command}" needs {runtime}, which is not installed on this computer.',
+  'problem.server.runtimeMissing.reason.onRequest.hint':
+    'Press Download {runtime} on the Services page: the app fetches it into its own folder, from the sources in Settings → Download sources. Or install it yourself: {install}',
+  'problem.server.runtimeMissing.reason.onRequest.hint.official':
+    'Press Download {runtime} on the Services page: the app fetches it into its own folder (in mainland China, choose Mainland China mirrors in Settings → Download sources first). Or install it yourself: {install}',
 } as const;

@@ -1298,4 +1298,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.cli.madePrivate.reason.change': '配置文件 {file} 里有令牌或密钥，这台电脑的其他用户原本能修改它：现在已改为只有你能读写。',
   'problem.cli.changedElsewhere': '运行期间，另一个程序改动了配置文件 {file}：那个版本另存在 {backup}。',
   'problem.cli.saveFailed': '无法保存配置文件 {file}：{detail}',
+  'problem.server.runtimeMissing.reason.onRequest': '“{command}”需要 {runtime}，但这台电脑上没有安装。',
+  'problem.server.runtimeMissing.reason.onRequest.hint':
+    '在“服务”页点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹。也可以自己安装：{install}',
+  'problem.server.runtimeMissing.reason.onRequest.hint.official':
+    '在“服务”页点“下载 {runtime}”，应用会把它下载到自己的文件夹（在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像）。也可以自己从国内镜像安装：{installChina}',
 };
