@@ -1373,4 +1373,6 @@ export const en = {
     'Press Download {runtime} on the Services page: the app fetches it into its own folder, from the sources in Settings → Download sources. Or install it yourself: {install}',
   'problem.server.runtimeMissing.reason.onRequest.hint.official':
     'Press Download {runtime} on the Services page: the app fetches it into its own folder (in mainland China, choose Mainland China mirrors in Settings → Download sources first). Or install it yourself: {install}',
+  'tools.builtIn': 'Built into this app',
+  'tools.builtInHint': 'xiaozhi uses these to follow or cancel calls still running, and to confirm actions that need your OK.',
 } as const;

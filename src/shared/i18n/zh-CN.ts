@@ -1303,4 +1303,6 @@ export const zhCN: Record<keyof typeof en, string> = {
     '在“服务”页点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹。也可以自己安装：{install}',
   'problem.server.runtimeMissing.reason.onRequest.hint.official':
     '在“服务”页点“下载 {runtime}”，应用会把它下载到自己的文件夹（在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像）。也可以自己从国内镜像安装：{installChina}',
+  'tools.builtIn': '本应用自带',
+  'tools.builtInHint': '小智用它们查看、取消还在进行的调用，以及确认要你同意的操作。',
 };
