@@ -96,7 +96,8 @@ export const en = {
   'guide.step3.action': 'Go to servers',
 
   'endpoints.url': 'Endpoint URL',
-  'endpoints.urlHint': 'Starts with wss://. The token in it is kept secret and never shown again unless you ask.',
+  'endpoints.urlHint':
+    'The address from the xiaozhi console starts with wss:// (a self-hosted server may give ws://). The token in it is kept secret and never shown again unless you ask.',
   'endpoints.urlError.empty': 'Paste the endpoint URL from the xiaozhi console.',
   'endpoints.urlError.invalid': 'This is not a URL.',
   'endpoints.urlError.scheme': 'An endpoint URL starts with ws:// or wss://.',

@@ -96,7 +96,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'guide.step3.action': '前往服务页面',
 
   'endpoints.url': '接入点地址',
-  'endpoints.urlHint': '以 wss:// 开头。其中的令牌会被保密，除非你主动查看，否则不会再次显示。',
+  'endpoints.urlHint':
+    '小智控制台给的地址以 wss:// 开头，自己部署的服务也可能是 ws://。其中的令牌会被保密，除非你主动查看，否则不会再次显示。',
   'endpoints.urlError.empty': '请粘贴小智控制台中的接入点地址。',
   'endpoints.urlError.invalid': '这不是一个有效的地址。',
   'endpoints.urlError.scheme': '接入点地址应以 ws:// 或 wss:// 开头。',
