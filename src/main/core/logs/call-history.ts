@@ -1,5 +1,5 @@
+import type { Problem } from '../../../shared/problem';
 import type { CallConfirmation, CallOutcome, CallRecord } from '../../../shared/status';
-import { callFailureCause } from '../problems/call-failure-cause';
 import { readsAsError } from './error-text';
 import { redactText } from './redact';
 
@@ -55,6 +55,8 @@ export class CallHistory {
     private readonly capacity = 1000,
     /** The engine's one redaction (known secret values and patterns). */
     private readonly redact: (text: string) => string = (text) => redactText(text),
+    /** The cause a failed call's text names (no network, a key refused…), said first in the window; none when not given. */
+    private readonly causeOf: (text: string) => Problem | undefined = () => undefined,
   ) {}
 
   add(input: CallInput): CallRecord {
@@ -67,7 +69,7 @@ export class CallHistory {
     // A success whose text is an error message is not recorded as a success (what xiaozhi got is unchanged).
     const outcome: CallOutcome = input.outcome === 'ok' && readsAsError(input.result) ? 'errorText' : input.outcome;
     // Read only for failures, and from the text as the server wrote it (the window words it; xiaozhi gets the text).
-    const cause = outcome === 'error' || outcome === 'errorText' ? callFailureCause(input.result) : undefined;
+    const cause = outcome === 'error' || outcome === 'errorText' ? this.causeOf(input.result) : undefined;
     const held = input.replaces === undefined ? undefined : this.indexOf(input.replaces);
     const record: CallRecord = {
       id: held === undefined ? this.nextId++ : (input.replaces as number),
