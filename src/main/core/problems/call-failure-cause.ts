@@ -14,22 +14,15 @@ export function callFailureCause(text: string): Problem | undefined {
   const cause = failureCause(new Error(head));
   if (cause.code === 'other' && /\b401\b/.test(head) && UNAUTHORIZED.test(head)) return problem('http.unauthorized', { status: 401 });
   if (cause.code === 'other' && /\b403\b/.test(head)) return problem('http.forbidden', { status: 403 });
-  if (!KEPT.has(cause.code)) return undefined;
+  if (!KEPT.test(cause.code)) return undefined;
+  // Another 4xx is the request's own fault (the server's words say it best); a 5xx is the site's.
+  if (cause.code === 'http.status' && Number(cause.params.status) < 500) return undefined;
   if (cause.code.startsWith('net.')) return { code: cause.code, params: { host: hostIn(head) ?? '' } };
   return cause;
 }
 
-const KEPT = new Set([
-  'net.dns',
-  'net.refused',
-  'net.timeout',
-  'net.reset',
-  'net.unreachable',
-  'net.tls',
-  'http.unauthorized',
-  'http.forbidden',
-  'http.status',
-]);
+/** Reaching a site, or being refused by it: `net.*` and `http.*` (a command not found is not a call's cause). */
+const KEPT = /^(?:net|http)\./;
 const TOO_MANY = /\b429\b|too many requests|rate[- ]limit(?:ed)?\b|quota exceeded/i;
 const UNAUTHORIZED = /unauthori[sz]ed|api[- _]?key|token|credential/i;
 
