@@ -125,20 +125,36 @@ export function readableByOthers(file: string, resolved: string, settings: Loade
   });
 }
 
+/** The same, coded: the log page words it in the reader's language. */
+const madePrivateProblem = (file: string, previousMode: number): Problem =>
+  problem('cli.madePrivate', {
+    reason: previousMode & 0o022 ? 'change' : 'read',
+    file,
+    was: octalMode(previousMode),
+    now: octalMode(0o600),
+  });
+
 /**
  * Ours is written back when settings change; another program's file never is (changes stay in
- * memory). `say` gets what the user should know of a save (default: stderr).
+ * memory). `say` gets what the user should know of a save (default: stderr), in English with its code.
  */
 export function storeFor(
   file: string,
   loaded: LoadedConfig,
-  say: (line: string) => void = (line) => process.stderr.write(`xiaozhi-tray: ${line}\n`),
+  say: (line: string, said?: Problem) => void = (line) => process.stderr.write(`xiaozhi-tray: ${line}\n`),
 ): SettingsStore {
   if (loaded.format === 'xiaozhi-tray') {
     return new FileSettingsStore(file, loaded.settings, {
-      onExternalChange: (backup) => say(`${file} was changed by another program while running; that version is kept in ${backup}`),
-      onMadePrivate: (previous) => say(madePrivate(file, previous)),
-      onSaveFailed: (error) => say(`could not save ${file}: ${error instanceof Error ? error.message : String(error)}`),
+      onExternalChange: (backup) =>
+        say(
+          `${file} was changed by another program while running; that version is kept in ${backup}`,
+          problem('cli.changedElsewhere', { file, backup }),
+        ),
+      onMadePrivate: (previous) => say(madePrivate(file, previous), madePrivateProblem(file, previous)),
+      onSaveFailed: (error) => {
+        const detail = error instanceof Error ? error.message : String(error);
+        say(`could not save ${file}: ${detail}`, problem('cli.saveFailed', { file, detail }));
+      },
     });
   }
   return new MemorySettingsStore(loaded.settings, { file, format: loaded.format });

@@ -24,6 +24,8 @@ export const PROBLEM_CODES = [
   'http.forbidden',
   'http.notFound',
   'http.status',
+  // A site refused for now: too many requests (429, a rate limit or quota), named in a failed call's text.
+  'http.tooMany',
   'endpoint.closed',
   'endpoint.idle',
   'endpoint.tokenRejected',
@@ -146,6 +148,10 @@ export const PROBLEM_CODES = [
   'cli.readableByOthers',
   // `run` without --fetch-runtimes: a server's runtime is not on PATH (`reason`: the sources' advice, official…).
   'cli.runtimeMissing',
+  // A save of the config: made it 0600 (others could read or change it), found it changed by another program, failed.
+  'cli.madePrivate',
+  'cli.changedElsewhere',
+  'cli.saveFailed',
   // A config file that is not JSON (its place is said by the CLI; `error` is jsonc-parser's code).
   'config.invalidJson',
   'config.empty',

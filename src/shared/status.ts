@@ -205,6 +205,8 @@ export const CallRecordSchema = z.object({
   disconnected: z.boolean().optional(),
   /** Held for confirmation: the same row (same id) is sent again when it is allowed, denied or expires. */
   confirmation: CallConfirmationSchema.optional(),
+  /** A failed call whose text names a known cause (no network, a key refused…): the window says it first. */
+  cause: ProblemSchema.optional(),
 });
 
 /** A tool call answered before it finished (or one reporting progress), as the window lists it. */

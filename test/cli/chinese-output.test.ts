@@ -222,7 +222,8 @@ describe('the CLI in Chinese when the locale says so', () => {
     await waitForText(text.stdout, /警告 \[app\] 还没有配置接入点：请在网页界面（--ui）或配置文件里添加一个，或设置环境变量 MCP_ENDPOINT/);
     text.child.kill('SIGTERM');
     expect(await text.exit).toBe(0);
-    expect(text.stdout()).toMatch(/信息 \[app\] 收到 SIGTERM：正在停止所有服务器…/);
+    // Before: "收到 SIGTERM：正在停止所有服务器…" (a signal's name is jargon; the window says 服务).
+    expect(text.stdout()).toMatch(/信息 \[app\] 收到停止请求：正在停止所有服务…/);
     const json = h.spawn(['run', '--config', h.writeConfig({}), '--log-format', 'json'], { env: ZH });
     await waitForText(json.stdout, '"code":"cli.noEndpoint"');
     const line = json

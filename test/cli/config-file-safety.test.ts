@@ -2,10 +2,11 @@ import fs from 'node:fs';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { readableByOthers } from '../../src/cli/config-file';
+import { readableByOthers, storeFor } from '../../src/cli/config-file';
 import { loadConfigFile } from '../../src/main/core/config/load-config';
 import { translator } from '../../src/shared/i18n/translate';
-import { problemMessage } from '../../src/shared/problem-words';
+import type { Problem } from '../../src/shared/problem';
+import { logMessage, problemMessage } from '../../src/shared/problem-words';
 import { CliHarness } from './cli-harness';
 
 /** What `check`, `import` and a save do with a config file that is odd on purpose. */
@@ -98,5 +99,29 @@ describe.skipIf(process.platform === 'win32')('a config whose secrets are recogn
     const imported = await h.finished(['import', snippet, '--config', file, '--yes']);
     expect(imported.code).toBe(0);
     expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it.skipIf(process.platform === 'win32')('the line a save makes the file 600 with reads in Chinese in a Chinese log page', async () => {
+    // Before: "…xiaozhi-tray.json holds tokens or keys, and other users of this computer could read it (mode 644): it is now 600, for you only".
+    const file = h.writeConfig(
+      {
+        endpoints: [{ id: 'e', name: 'home', url: 'wss://127.0.0.1:9/mcp/?token=eyJhbGciOiJIUzI1NiJ9.readable', enabled: false }],
+        servers: [],
+      },
+      'xiaozhi-tray.json',
+    );
+    fs.chmodSync(file, 0o644);
+    const said: { line: string; problem?: Problem }[] = [];
+    const loaded = loadConfigFile(file, {});
+    const store = storeFor(file, loaded, (line, problem) => said.push({ line, ...(problem ? { problem } : {}) }));
+    store.save(loaded.settings);
+    await store.settled?.();
+    expect(said).toHaveLength(1);
+    const { line, problem } = said[0]!;
+    // The English (the JSON log's, the terminal's) is unchanged.
+    expect(line).toMatch(/could read it \(mode 644\): it is now 600, for you only$/);
+    expect(logMessage(translator('zh-CN'), { message: line, problem })).toBe(
+      `配置文件 ${file} 里有令牌或密钥，这台电脑的其他用户原本能读取它：现在已改为只有你能读写。`,
+    );
   });
 });

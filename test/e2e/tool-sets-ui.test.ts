@@ -88,7 +88,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
     const detail = page.getByRole('region', { name: 'Study desk' });
     await detail.getByRole('heading', { name: 'Study desk' }).waitFor();
     // A new set holds no server's tools yet, only the bridge's own (task_status, cancel_task), always there.
-    await detail.getByRole('region', { name: 'xiaozhi-tray' }).getByRole('switch', { name: 'Serve task_status' }).waitFor();
+    await detail.getByRole('region', { name: 'Built into this app' }).getByRole('switch', { name: 'Serve task_status' }).waitFor();
     expect(await detail.getByRole('switch', { name: 'Serve weather_get' }).count()).toBe(0);
     // The box follows the saved settings: it turns on once the change is made.
     await detail.getByRole('checkbox', { name: 'notes' }).click();

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { ActivityPage } from '../../src/renderer/pages/activity-page';
@@ -54,5 +54,43 @@ describe('an answer that is an error message in plain text', () => {
     expect(item('weather_fail')).toContain('失败 1 次');
     expect(item('alpha_echo')).toContain('本次启动后调用 1 次');
     expect(item('alpha_echo')).not.toContain('可能出错');
+  });
+});
+
+describe('a failed call whose text names a known cause', () => {
+  /** The fixture's `fail` answers FIXTURE_FAIL_TEXT as an error result: here tavily-mcp's words with no network. */
+  async function failedLikeTavily() {
+    const harness = newBridge({
+      servers: [
+        fixtureServer('tavily', {
+          FIXTURE_FAIL_TEXT:
+            'Tavily API error: getaddrinfo ENOTFOUND api.tavily.com\nDocumentation: https://docs.tavily.com/documentation/api-reference/endpoint/search',
+        }),
+        fixtureServer('alpha'),
+      ],
+    });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const answer = await harness.bridge.api.callTool({ name: 'tavily_fail', arguments: {} });
+    // What the caller (xiaozhi) receives is the server's own text, unchanged.
+    expect(JSON.stringify(answer)).toContain('Tavily API error: getaddrinfo ENOTFOUND api.tavily.com');
+    return harness;
+  }
+
+  it('History says first, in plain Chinese, which site could not be reached; the raw text stays below', async () => {
+    await renderWithBridge(await failedLikeTavily(), <HistoryPage />, 'zh-CN');
+    fireEvent.click(await screen.findByText('tavily_fail'));
+    expect(await screen.findByText('服务连不上它要用的网站（api.tavily.com）：请检查这台电脑的网络。')).toBeTruthy();
+    expect(screen.getByText('服务返回的原文')).toBeTruthy();
+    expect(screen.getByText(/^Tavily API error: getaddrinfo ENOTFOUND api.tavily.com/)).toBeTruthy();
+  });
+
+  it('and in English', async () => {
+    await renderWithBridge(await failedLikeTavily(), <HistoryPage />, 'en');
+    fireEvent.click(await screen.findByText('tavily_fail'));
+    expect(
+      await screen.findByText("The service could not reach the site it uses (api.tavily.com): check this computer's network."),
+    ).toBeTruthy();
+    expect(screen.getByText("The service's own words")).toBeTruthy();
   });
 });

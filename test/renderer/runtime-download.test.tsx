@@ -123,4 +123,22 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     expect(await within(card).findByText(/^无法下载 uv：/, {}, { timeout: 30_000 })).toBeTruthy();
     expect(within(card).getByRole('button', { name: '下载 uv' })).toBeTruthy();
   });
+
+  it('a download site it cannot reach is named in plain words; the address and code only in the technical detail', async () => {
+    // Shot 23 of the new user's walk: "无法下载 uv：https://github.com/…tar.gz: ENOTFOUND". Here the mirror is gone (its port refuses).
+    const gone = await startRuntimeMirror({});
+    const harness = await headless(gone, [uvx]);
+    await gone.close();
+    const { store } = await renderWithBridge(harness, <ServersPage />, 'zh-CN');
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
+    const card = document.getElementById('server-time')!;
+    fireEvent.click(await within(card).findByRole('button', { name: '下载 uv' }));
+    expect(await within(card).findByText('连不上下载 uv 的网站（127.0.0.1）。', {}, { timeout: 30_000 })).toBeTruthy();
+    expect(
+      within(card)
+        .queryByText(/ECONNREFUSED/)
+        ?.closest('details'),
+    ).toBeTruthy();
+    expect(within(card).getByText('技术细节')).toBeTruthy();
+  });
 });

@@ -71,4 +71,14 @@ describe('voice policies on the tools page', () => {
     ]);
     expect(screen.getAllByText('语音调用：').length).toBeGreaterThan(0);
   }, 60_000);
+
+  it('the built-in tools are a group named in words, with what they are for (not "xiaozhi-tray")', async () => {
+    // Shot 15 of the new user's walk: cancel_task, confirm_action and task_status under a heading "xiaozhi-tray".
+    await serving();
+    await renderWithBridge(ctx.harness!, <ToolsPage />, 'zh-CN');
+    const group = await screen.findByRole('region', { name: '本应用自带' });
+    expect(group.querySelector('h2')?.textContent).toBe('本应用自带');
+    expect(group.textContent).toContain('小智用它们查看、取消还在进行的调用，以及确认要你同意的操作。');
+    expect(screen.queryByRole('heading', { name: 'xiaozhi-tray' })).toBeNull();
+  }, 60_000);
 });

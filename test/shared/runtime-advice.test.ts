@@ -57,6 +57,21 @@ describe("a runtime download's advice names something that works where the user 
       }
     });
 
+    it(`a site it could not reach is said plainly: which site, what to do; no address or code (${language})`, () => {
+      const network = { ...said, reason: 'network', detail: 'https://pypi.tuna.tsinghua.edu.cn/simple/uv/: ENOTFOUND' };
+      for (const advice of ['official', 'china', 'custom'] as const) {
+        const words = problemMessage(t, problem('server.runtimeDownloadFailed', { ...network, advice }), undefined)!;
+        expect(words.message).toBe(
+          language === 'en'
+            ? 'The site uv is downloaded from (pypi.tuna.tsinghua.edu.cn) could not be reached.'
+            : '连不上下载 uv 的网站（pypi.tuna.tsinghua.edu.cn）。',
+        );
+        expect(`${words.message} ${words.hint}`).not.toMatch(/ENOTFOUND|https?:\/\//);
+        expect(words.hint).toMatch(language === 'en' ? /network/ : /网络/);
+        expect(words.hint).toMatch(language === 'en' ? /Settings → Download sources/ : /“设置 → 下载源”/);
+      }
+    });
+
     it(`the config's mirror JSON goes to the log and the CLI, which read a config (${language})`, () => {
       const failed = problem('server.runtimeDownloadFailed', { ...said, reason: 'ENOTFOUND', advice: 'official' });
       expect(englishText(failed)).toContain('"mirrors": { "preset": "china" }');
@@ -138,6 +153,24 @@ describe('headless without --fetch-runtimes, a missing uv is told one way, in th
     expect(hint).toMatch(/只有.*--fetch-runtimes/);
   });
 
+  it('the failed server in a run whose window downloads on request: the Download button, not --fetch-runtimes', async () => {
+    // Shot 43: "…只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 uv 下载…" while the page's button could.
+    const onRequest = {
+      fetchesOnStart: false,
+      installed: () => undefined,
+      version: () => '0.12.0',
+      ensure: () => Promise.reject(new Error('not asked')),
+    };
+    for (const urls of [{}, CHINA_MIRRORS]) {
+      const error = await prepareChildRuntime(stdio, { PATH: '' }, onRequest, urls, () => undefined, 'linux').catch((e: unknown) => e);
+      const { message, hint } = problemMessage(zh, (error as ProblemError).problem, undefined)!;
+      expect(message).toBe('“uvx”需要 uv，但这台电脑上没有安装。');
+      expect(hint).toMatch(/^在“服务”页点“下载 uv”/);
+      expect(hint).not.toMatch(/--fetch-runtimes|无界面/);
+      expect((error as ProblemError).message).toContain('press Download uv');
+    }
+  });
+
   it('the failed server, China mirrors chosen: their command, no astral.sh', async () => {
     const { hint } = await failure(CHINA_MIRRORS);
     expect(hint).toContain(installCommand('uv', 'linux', CHINA_MIRRORS));
@@ -153,5 +186,17 @@ describe('headless without --fetch-runtimes, a missing uv is told one way, in th
     expect(line).not.toMatch(/astral\.sh|github|not found/i);
     // The English (the JSON log's) keeps the official command.
     expect(logMessage(translator('en'), { message: warning!.message, problem: warning!.problem })).toBe(warning!.message);
+  });
+
+  it('a run with its web page says the page downloads it (Download uv), not that only --fetch-runtimes does', () => {
+    // Shot 43 of the new user's walk: "…PATH 上找不到它。用 --fetch-runtimes 启动…" while the page's button could download it.
+    for (const mirrors of [{}, { preset: 'china' as const }]) {
+      const withPage = SettingsSchema.parse({ ...settings, mirrors });
+      const [warning] = commandWarnings(withPage, { PATH: '' }, { runtimesOnly: true, pageDownloads: true });
+      const line = logMessage(zh, { message: warning!.message, problem: warning!.problem });
+      expect(line).toMatch(/^服务“fetch”：命令“uvx”需要 uv，这台电脑上没有安装。请在网页界面的“服务”页点“下载 uv”/);
+      expect(line).not.toMatch(/--fetch-runtimes|PATH/);
+      expect(warning!.message).toContain('press Download uv');
+    }
   });
 });

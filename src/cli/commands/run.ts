@@ -8,7 +8,7 @@ import { RunningCopies } from '../../main/core/instances/running-copies';
 import { isLoopbackHost, isWildcardHost } from '../../main/core/io/http-gate';
 import { appStateDir } from '../../main/core/local-server/state-file';
 import { translate, translator } from '../../shared/i18n/translate';
-import { problem } from '../../shared/problem';
+import { type Problem, problem } from '../../shared/problem';
 import { problemMessage } from '../../shared/problem-words';
 import type { ToolMode } from '../../shared/settings';
 import {
@@ -87,9 +87,9 @@ export const runCommand: Command = {
         : {};
     let closeUi: (() => Promise<void>) | undefined;
     // What a save has to say goes to the log, once there is one (saves happen after the bridge starts).
-    let say = (line: string): void => void ctx.stderr.write(`xiaozhi-tray: ${line}\n`);
+    let say = (line: string, _said?: Problem): void => void ctx.stderr.write(`xiaozhi-tray: ${line}\n`);
     const { bridge, logBook, log, guard } = startHeadless(ctx, {
-      store: storeFor(resolved, loaded, (line) => say(line)),
+      store: storeFor(resolved, loaded, (line, said) => say(line, said)),
       log: { stream: ctx.stdout, level, format },
       alsoStop: () => closeUi?.(),
       bridge: {
@@ -112,7 +112,7 @@ export const runCommand: Command = {
     }
     // A bridge with nothing to serve yet still runs (servers and endpoints can be added in the web UI).
     const keepAlive = setInterval(() => undefined, 2 ** 30);
-    say = (line) => log.warn(line);
+    say = (line, said) => log.warn(line, said);
     try {
       // The JSON log keeps the English; the text log says where and what in the reader's language.
       for (const warning of loaded.warnings)
@@ -124,7 +124,8 @@ export const runCommand: Command = {
       for (const warning of secretWarnings) log.warn(warning);
       // Said before the servers start: which runtime is missing here, and the command that installs it.
       if (!runtimesDir)
-        for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true })) log.warn(warning.message, warning.problem);
+        for (const warning of commandWarnings(loaded.settings, ctx.env, { runtimesOnly: true, pageDownloads: webPage }))
+          log.warn(warning.message, warning.problem);
       const exposed = loaded.format === 'xiaozhi-tray' ? readableByOthers(file, resolved, loaded.settings) : undefined;
       if (exposed) log.warn(problemMessage(translator('en'), exposed, undefined)?.message ?? '', exposed);
       // Logged in English with its code (a JSON log stays English); the text log words it in the reader's language.

@@ -96,6 +96,13 @@ export function RuntimeDownload(props: { runtime: RuntimeName; onStart?: () => v
   return (
     <div className="runtime-download">
       {shown?.state === 'failed' ? <ProblemText problem={shown.problem} /> : null}
+      {shown?.state === 'failed' && shown.problem.params.detail !== undefined ? (
+        // The address and the code, for whoever helps: after the plain words, small, folded.
+        <details className="small muted technical-detail">
+          <summary>{t('runtime.technicalDetail')}</summary>
+          <span className="mono">{String(shown.problem.params.detail)}</span>
+        </details>
+      ) : null}
       <Button
         small
         kind="primary"

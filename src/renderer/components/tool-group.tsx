@@ -1,3 +1,5 @@
+import type { Translate } from '../../shared/i18n/translate';
+import { RESERVED_SERVER_NAME } from '../../shared/settings';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { Switch } from './ui';
@@ -10,6 +12,11 @@ export function groupByServer(tools: readonly CatalogTool[]): [string, CatalogTo
 }
 
 /** One server's group header: its name, how many of its tools are on, and a switch for all of them. */
+/** A group's name: a server's own, or words for the app's built-in tools (not its program name, "xiaozhi-tray"). */
+export function toolGroupLabel(server: string, t: Translate): string {
+  return server === RESERVED_SERVER_NAME ? t('tools.builtIn') : server;
+}
+
 export function ToolGroupHeader(props: {
   server: string;
   tools: readonly CatalogTool[];
@@ -17,7 +24,8 @@ export function ToolGroupHeader(props: {
   onAllChange: (enabled: boolean) => void;
 }) {
   const { t } = useApp();
-  const { server, tools } = props;
+  const { tools } = props;
+  const server = toolGroupLabel(props.server, t);
   const Heading = props.heading;
   const on = tools.filter((tool) => tool.enabled).length;
   const allOn = on === tools.length;

@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
 
 import { useApp } from '../app-context';
+import { CallResult } from '../components/call-cause';
 import { ConfirmationNote } from '../components/confirmation-note';
 import { OutcomeBadge } from '../components/outcome-badge';
 import { PagePanels } from '../components/page-panels';
@@ -77,8 +78,7 @@ export function HistoryPage() {
                     <td colSpan={5}>
                       <div className="small muted">{t('history.arguments')}</div>
                       <pre className="mono small">{h.arguments}</pre>
-                      <div className="small muted">{t('history.result')}</div>
-                      <pre className="mono small">{h.result}</pre>
+                      <CallResult record={h} />
                     </td>
                   </tr>
                 ) : null}

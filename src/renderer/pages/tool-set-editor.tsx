@@ -4,7 +4,7 @@ import { own } from '../../shared/own';
 import { DEFAULT_TOOL_SET, type ServerSettings, type ToolSet } from '../../shared/settings';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
-import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../components/tool-group';
+import { groupByServer, ToolGroupHeader, toolGroupLabel, ToolNames, ToolSwitch } from '../components/tool-group';
 import { Button, EmptyState } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
@@ -120,7 +120,7 @@ function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }
   return (
     <>
       {groups.map(([server, tools]) => (
-        <section className="tool-group" key={server} aria-label={server}>
+        <section className="tool-group" key={server} aria-label={toolGroupLabel(server, t)}>
           <ToolGroupHeader
             server={server}
             tools={tools}

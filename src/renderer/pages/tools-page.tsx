@@ -6,7 +6,7 @@ import type { CallCount, CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { PagePanels } from '../components/page-panels';
 import { defaultToolPolicy, PolicyPicker } from '../components/policy-picker';
-import { groupByServer, ToolGroupHeader, ToolNames, ToolSwitch } from '../components/tool-group';
+import { groupByServer, ToolGroupHeader, toolGroupLabel, ToolNames, ToolSwitch } from '../components/tool-group';
 import { Button, EmptyState, Notice } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { formatBytes } from '../format';
@@ -117,14 +117,16 @@ export function ToolsPage() {
         </EmptyState>
       ) : null}
       {groups.map(([server, tools]) => (
-        <section className="tool-group" key={server} aria-label={server}>
+        <section className="tool-group" key={server} aria-label={toolGroupLabel(server, t)}>
           <ToolGroupHeader
             server={server}
             tools={tools}
             heading="h2"
             onAllChange={(enabled) => void run(store.api.setServerToolsEnabled({ server, enabled }))}
           />
-          {server === RESERVED_SERVER_NAME ? null : (
+          {server === RESERVED_SERVER_NAME ? (
+            <p className="tool-group-policy small muted">{t('tools.builtInHint')}</p>
+          ) : (
             <div className="tool-group-policy small">
               <span className="muted">{t('policy.serverCaption')}</span>{' '}
               <PolicyPicker

@@ -96,7 +96,8 @@ export const en = {
   'guide.step3.action': 'Go to servers',
 
   'endpoints.url': 'Endpoint URL',
-  'endpoints.urlHint': 'Starts with wss://. The token in it is kept secret and never shown again unless you ask.',
+  'endpoints.urlHint':
+    'The address from the xiaozhi console starts with wss:// (a self-hosted server may give ws://). The token in it is kept secret and never shown again unless you ask.',
   'endpoints.urlError.empty': 'Paste the endpoint URL from the xiaozhi console.',
   'endpoints.urlError.invalid': 'This is not a URL.',
   'endpoints.urlError.scheme': 'An endpoint URL starts with ws:// or wss://.',
@@ -1357,4 +1358,51 @@ export const en = {
   'history.earlierInActivity':
     'This page lists the calls since the app started. The {count, plural, one {# call} other {# calls}} before are counted on the Activity page, kept for a week.',
   'tools.callsSinceStart': '{count, plural, one {# call} other {# calls}} since the app started',
+  // t-words5: a failed call says its cause first; the service's own words stay below (issue 33)
+  'problem.http.tooMany': 'Too many requests: the other side refuses more for now (HTTP 429).',
+  'problem.http.tooMany.hint': 'Wait a while and try again; if it happens often, the plan may have reached its limit.',
+  'callCause.site': 'the site it uses',
+  'callCause.siteNamed': 'the site it uses ({host})',
+  'callCause.net.dns': "The service could not reach {site}: check this computer's network.",
+  'callCause.net.refused': 'The service was refused by {site}: the program there may not be running.',
+  'callCause.net.timeout': 'No answer in time from {site}: check the network and try again later.',
+  'callCause.net.reset': 'The connection between the service and {site} broke: try again later.',
+  'callCause.net.unreachable': "The service cannot get to {site}: check this computer's network.",
+  'callCause.net.tls': "The service's secure connection to {site} failed: check the computer's clock, or a proxy on the network.",
+  'callCause.http.unauthorized': 'The site does not accept the service’s key: it may be wrong or expired; edit it in Services.',
+  'callCause.http.forbidden': 'The site refused the request: the key may lack this permission, or the plan does not include it.',
+  'callCause.http.notFound': 'The site does not have what the service asked for.',
+  'callCause.http.tooMany': 'Too many requests: the site will not take more for now. Wait a while and try again.',
+  'callCause.http.status': 'The site had a problem ({status}): try again later.',
+  'history.ownWords': "The service's own words",
+  'problem.server.runtimeDownloadFailed.reason.network': 'The site {runtime} is downloaded from ({host}) could not be reached.',
+  'problem.server.runtimeDownloadFailed.reason.network.hint':
+    "Check this computer's network, then press Download {runtime}. You can also choose another source in Settings → Download sources.",
+  'problem.server.runtimeDownloadFailed.reason.network.hint.official':
+    "Check this computer's network. In mainland China, choose Mainland China mirrors in Settings → Download sources, then press Download {runtime}.",
+  'problem.server.runtimeDownloadFailed.reason.network.hint.china':
+    "Check this computer's network, then press Download {runtime}. If the mainland China mirror stays out of reach, switch to the official or a custom source in Settings → Download sources.",
+  'problem.server.runtimeDownloadFailed.reason.network.hint.custom':
+    "Check this computer's network and the address given for {runtime} in Settings → Download sources, then press Download {runtime}.",
+  'problem.server.runtimeDownloadFailed.reason.tls': 'The secure connection to the site {runtime} is downloaded from ({host}) failed.',
+  'problem.server.runtimeDownloadFailed.reason.tls.hint':
+    "Check the computer's date and time, and any proxy or security software on the network, then press Download {runtime}; or choose another source in Settings → Download sources.",
+  'runtime.technicalDetail': 'Technical detail',
+  'problem.cli.runtimeMissing.reason.page':
+    'server "{server}": the command "{command}" needs {runtime}, which is not installed here: press Download {runtime} on the web page\'s Services page, and the app fetches it from the sources in Settings → Download sources; or install it yourself: {install}',
+  'problem.cli.runtimeMissing.reason.pageOfficial':
+    'server "{server}": the command "{command}" needs {runtime}, which is not installed here: press Download {runtime} on the web page\'s Services page, and the app fetches it from the sources in Settings → Download sources; or install it yourself: {install}',
+  'problem.cli.madePrivate':
+    '{file} holds tokens or keys, and other users of this computer could read it (mode {was}): it is now {now}, for you only',
+  'problem.cli.madePrivate.reason.change':
+    '{file} holds tokens or keys, and other users of this computer could change it (mode {was}): it is now {now}, for you only',
+  'problem.cli.changedElsewhere': '{file} was changed by another program while running; that version is kept in {backup}',
+  'problem.cli.saveFailed': 'could not save {file}: {detail}',
+  'problem.server.runtimeMissing.reason.onRequest': '"{command}" needs {runtime}, which is not installed on this computer.',
+  'problem.server.runtimeMissing.reason.onRequest.hint':
+    'Press Download {runtime} on the Services page: the app fetches it into its own folder, from the sources in Settings → Download sources. Or install it yourself: {install}',
+  'problem.server.runtimeMissing.reason.onRequest.hint.official':
+    'Press Download {runtime} on the Services page: the app fetches it into its own folder (in mainland China, choose Mainland China mirrors in Settings → Download sources first). Or install it yourself: {install}',
+  'tools.builtIn': 'Built into this app',
+  'tools.builtInHint': 'xiaozhi uses these to follow or cancel calls still running, and to confirm actions that need your OK.',
 } as const;

@@ -96,7 +96,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'guide.step3.action': '前往服务页面',
 
   'endpoints.url': '接入点地址',
-  'endpoints.urlHint': '以 wss:// 开头。其中的令牌会被保密，除非你主动查看，否则不会再次显示。',
+  'endpoints.urlHint':
+    '小智控制台给的地址以 wss:// 开头，自己部署的服务也可能是 ws://。其中的令牌会被保密，除非你主动查看，否则不会再次显示。',
   'endpoints.urlError.empty': '请粘贴小智控制台中的接入点地址。',
   'endpoints.urlError.invalid': '这不是一个有效的地址。',
   'endpoints.urlError.scheme': '接入点地址应以 ws:// 或 wss:// 开头。',
@@ -773,12 +774,12 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.service.noAnswer': '{platform} 在 {seconds} 秒内没有应答 {url}。',
   'problem.service.noAnswer.hint': '请检查地址，并确认服务正在运行；稍后会自动重试。',
   'problem.cli.noEndpoint': '还没有配置接入点：请在网页界面（--ui）或配置文件里添加一个，或设置环境变量 MCP_ENDPOINT',
-  'problem.cli.stopping': '{cause}：正在停止所有服务器…',
-  'problem.cli.signal': '收到 {signal}',
+  'problem.cli.stopping': '{cause}：正在停止所有服务…',
+  'problem.cli.signal': '收到停止请求',
   'problem.cli.launcherGone': '启动桥接的进程（pid {pid}）已退出',
   'problem.cli.launcherGoneAtStart': '启动桥接的进程在它启动前就已退出',
   'problem.cli.crashed': '发生了意外错误',
-  'problem.cli.killingNow': '又收到 {signal}：立即结束所有服务器',
+  'problem.cli.killingNow': '再次收到停止请求：立即结束所有服务',
   'problem.cli.webExposed': '网页界面在 {host} 上监听：任何能访问到它并拿到地址的人都能控制桥接',
   'problem.localServer.portInUse': '端口 {port} 已被其他程序（或另一个小智托盘）占用。',
   'problem.localServer.portInUse.hint': '请在“设置 → 本机 MCP 服务”中换一个端口（命令行：run --mcp-port N），或退出占用它的程序。',
@@ -1284,4 +1285,49 @@ export const zhCN: Record<keyof typeof en, string> = {
   'history.noneSinceStart': '应用这次启动后还没有调用。',
   'history.earlierInActivity': '这里只列出这次启动后的调用。之前的 {count} 次调用记在“活动”页面，保留一周。',
   'tools.callsSinceStart': '本次启动后调用 {count} 次',
+  // t-words5：出错的调用先用一句话说原因，服务的原话放在下面（issue 33）
+  'problem.http.tooMany': '请求太多，对方暂时不再接受（HTTP 429）。',
+  'problem.http.tooMany.hint': '请等一会儿再试；如果经常这样，可能是套餐的用量到了上限。',
+  'callCause.site': '它要用的网站',
+  'callCause.siteNamed': '它要用的网站（{host}）',
+  'callCause.net.dns': '服务连不上{site}：请检查这台电脑的网络。',
+  'callCause.net.refused': '{site}拒绝了服务的连接：那边的程序可能没有运行。',
+  'callCause.net.timeout': '{site}没有及时回应：请检查网络，稍后再试。',
+  'callCause.net.reset': '服务与{site}的连接中断了：请稍后再试。',
+  'callCause.net.unreachable': '服务到不了{site}：请检查这台电脑的网络。',
+  'callCause.net.tls': '服务与{site}的安全连接失败：请检查电脑的时间，或网络里的代理。',
+  'callCause.http.unauthorized': '网站不接受这个服务的密钥：密钥可能不对或已过期，请在“服务”里编辑它。',
+  'callCause.http.forbidden': '网站拒绝了这个请求：密钥可能没有这项权限，或套餐里不包含它。',
+  'callCause.http.notFound': '网站上找不到服务要的内容。',
+  'callCause.http.tooMany': '请求太多，网站暂时不让用了：请等一会儿再试。',
+  'callCause.http.status': '网站那边出错了（{status}）：请稍后再试。',
+  'history.ownWords': '服务返回的原文',
+  'problem.server.runtimeDownloadFailed.reason.network': '连不上下载 {runtime} 的网站（{host}）。',
+  'problem.server.runtimeDownloadFailed.reason.network.hint':
+    '请检查这台电脑的网络，再点“下载 {runtime}”。也可以到“设置 → 下载源”换一个下载源。',
+  'problem.server.runtimeDownloadFailed.reason.network.hint.official':
+    '请检查这台电脑的网络。在中国大陆，请到“设置 → 下载源”选“中国大陆镜像”，再点“下载 {runtime}”。',
+  'problem.server.runtimeDownloadFailed.reason.network.hint.china':
+    '请检查这台电脑的网络，再点“下载 {runtime}”。如果中国大陆镜像一直连不上，请到“设置 → 下载源”换成官方源或自定义下载源。',
+  'problem.server.runtimeDownloadFailed.reason.network.hint.custom':
+    '请检查这台电脑的网络，以及“设置 → 下载源”里为 {runtime} 填的地址，再点“下载 {runtime}”。',
+  'problem.server.runtimeDownloadFailed.reason.tls': '与下载 {runtime} 的网站（{host}）的安全连接失败。',
+  'problem.server.runtimeDownloadFailed.reason.tls.hint':
+    '请检查电脑的日期和时间，以及网络中的代理或安全软件，再点“下载 {runtime}”；也可以到“设置 → 下载源”换一个下载源。',
+  'runtime.technicalDetail': '技术细节',
+  'problem.cli.runtimeMissing.reason.page':
+    '服务“{server}”：命令“{command}”需要 {runtime}，这台电脑上没有安装。请在网页界面的“服务”页点“下载 {runtime}”，应用会按“设置 → 下载源”自己下载；也可以自己安装：{install}',
+  'problem.cli.runtimeMissing.reason.pageOfficial':
+    '服务“{server}”：命令“{command}”需要 {runtime}，这台电脑上没有安装。请在网页界面的“服务”页点“下载 {runtime}”，应用会自己下载（在中国大陆请先在“设置 → 下载源”中选择中国大陆镜像）；也可以自己从国内镜像安装：{installChina}',
+  'problem.cli.madePrivate': '配置文件 {file} 里有令牌或密钥，这台电脑的其他用户原本能读取它：现在已改为只有你能读写。',
+  'problem.cli.madePrivate.reason.change': '配置文件 {file} 里有令牌或密钥，这台电脑的其他用户原本能修改它：现在已改为只有你能读写。',
+  'problem.cli.changedElsewhere': '运行期间，另一个程序改动了配置文件 {file}：那个版本另存在 {backup}。',
+  'problem.cli.saveFailed': '无法保存配置文件 {file}：{detail}',
+  'problem.server.runtimeMissing.reason.onRequest': '“{command}”需要 {runtime}，但这台电脑上没有安装。',
+  'problem.server.runtimeMissing.reason.onRequest.hint':
+    '在“服务”页点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹。也可以自己安装：{install}',
+  'problem.server.runtimeMissing.reason.onRequest.hint.official':
+    '在“服务”页点“下载 {runtime}”，应用会把它下载到自己的文件夹（在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像）。也可以自己从国内镜像安装：{installChina}',
+  'tools.builtIn': '本应用自带',
+  'tools.builtInHint': '小智用它们查看、取消还在进行的调用，以及确认要你同意的操作。',
 };

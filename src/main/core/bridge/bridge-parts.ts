@@ -28,6 +28,7 @@ import { taskText } from '../long-calls/voice-texts';
 import { ModelRoom } from '../models/model-room';
 import { SignIns } from '../oauth/sign-ins';
 import { FileVault, MemoryVault, type TokenVault } from '../oauth/token-vault';
+import { callFailureCause } from '../problems/call-failure-cause';
 import { RuntimeStore } from '../runtimes/runtime-store';
 import type { ServerNotice } from '../servers/server-notice';
 import { APP_VERSION } from '../system/version';
@@ -115,7 +116,7 @@ export function makeBridgeParts(options: BridgeOptions, host: BridgeHost, own: B
   const links = new LateLinks();
 
   // What happened: calls, the activity (names only), and the events every UI hears.
-  const history = new CallHistory(1000, redact);
+  const history = new CallHistory(1000, redact, callFailureCause);
   // Kept where the local server's state file is (the app's data folder); tests without one keep it in memory.
   const activity = ActivityLog.inFolder(stateDir, (message) => log.warn(`could not save the activity: ${redact(message)}`));
   recordActivity(history, activity, logBook);

@@ -15,7 +15,8 @@ import type { ConfigProblem } from './json-text';
 export function commandWarnings(
   settings: Settings,
   env: NodeJS.ProcessEnv = process.env,
-  options: { runtimesOnly?: boolean } = {},
+  /** `pageDownloads`: a run with its web page, whose Download button fetches a missing runtime. */
+  options: { runtimesOnly?: boolean; pageDownloads?: boolean } = {},
 ): ConfigProblem[] {
   const warnings: ConfigProblem[] = [];
   settings.servers.forEach((server, index) => {
@@ -32,10 +33,15 @@ export function commandWarnings(
     }
     // Coded, so the text log and the web page word it in the reader's language (with the mirrors' command for a Chinese one).
     const { advice, ...params } = runtimeMissingParams(need, server.command, mirrorUrls(settings.mirrors));
-    const said = problem('cli.runtimeMissing', { ...params, server: server.name, reason: advice });
+    const reason = options.pageDownloads ? (advice === 'official' ? 'pageOfficial' : 'page') : advice;
+    const said = problem('cli.runtimeMissing', { ...params, server: server.name, reason });
     warnings.push({
       path: `servers[${index}].command`,
-      message: translate('en', 'problem.cli.runtimeMissing', said.params),
+      message: translate(
+        'en',
+        options.pageDownloads ? 'problem.cli.runtimeMissing.reason.page' : 'problem.cli.runtimeMissing',
+        said.params,
+      ),
       problem: said,
     });
   });

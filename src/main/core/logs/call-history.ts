@@ -1,3 +1,4 @@
+import type { Problem } from '../../../shared/problem';
 import { type CallConfirmation, type CallCount, type CallOutcome, type CallRecord, countedCall } from '../../../shared/status';
 import { readsAsError } from './error-text';
 import { redactText } from './redact';
@@ -54,6 +55,8 @@ export class CallHistory {
     private readonly capacity = 1000,
     /** The engine's one redaction (known secret values and patterns). */
     private readonly redact: (text: string) => string = (text) => redactText(text),
+    /** The cause a failed call's text names (no network, a key refused…), said first in the window; none when not given. */
+    private readonly causeOf: (text: string) => Problem | undefined = () => undefined,
   ) {}
 
   add(input: CallInput): CallRecord {
@@ -65,6 +68,8 @@ export class CallHistory {
     }
     // A success whose text is an error message is not recorded as a success (what xiaozhi got is unchanged).
     const outcome: CallOutcome = input.outcome === 'ok' && readsAsError(input.result) ? 'errorText' : input.outcome;
+    // Read only for failures, and from the text as the server wrote it (the window words it; xiaozhi gets the text).
+    const cause = outcome === 'error' || outcome === 'errorText' ? this.causeOf(input.result) : undefined;
     const held = input.replaces === undefined ? undefined : this.indexOf(input.replaces);
     const record: CallRecord = {
       id: held === undefined ? this.nextId++ : (input.replaces as number),
@@ -84,6 +89,7 @@ export class CallHistory {
     if (input.task !== undefined) record.task = input.task;
     if (input.disconnected) record.disconnected = true;
     if (input.confirmation) record.confirmation = input.confirmation;
+    if (cause) record.cause = cause;
     // A ring: dropping the oldest must not shift a thousand entries on every call.
     if (held !== undefined) this.records[held] = record;
     else if (this.records.length < this.capacity) this.records.push(record);

@@ -112,7 +112,9 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
   'server.interpreterMissing': (p) =>
     `"${p.command}" was found (${p.found}) but could not be started: the interpreter on its first line (#!) is missing`,
   'server.runtimeMissing': (p) =>
-    `the command "${p.command}" needs ${p.runtime}, which is not installed here; install it with: ${p.install} (or start with --fetch-runtimes, and the app fetches it itself, from the config's download sources)`,
+    p.reason === 'onRequest'
+      ? `the command "${p.command}" needs ${p.runtime}, which is not installed here; press Download ${p.runtime} in the window (Services), or install it with: ${p.install}`
+      : `the command "${p.command}" needs ${p.runtime}, which is not installed here; install it with: ${p.install} (or start with --fetch-runtimes, and the app fetches it itself, from the config's download sources)`,
   'server.registryUnreachable': (p) =>
     `could not reach the package registry (${p.host})${own(REGISTRY_REASONS, String(p.reason)) ?? ''}: in Settings → Download sources, choose the mainland China mirror (headless: "mirrors": { "preset": "china" } in the config), or check your network or proxy`,
   'server.runtimeDownloadFailed': (p) =>
@@ -120,7 +122,9 @@ const ENGLISH: Record<string, (p: Params, cause: string) => string> = {
       ? `${p.runtime} could not be fetched: ${p.host} sent more than the ${p.megabytes} MB ${p.runtime} ${p.version} is; the partial download was deleted`
       : p.reason === 'tooSlow'
         ? `${p.runtime} could not be fetched: ${p.host} sent less than ${p.kilobytes} KB in ${p.seconds} s; the download stopped (the next start continues it)`
-        : `${p.runtime} could not be fetched: ${p.reason}${p.advice === 'official' ? HEADLESS_MIRRORS : ''}`,
+        : p.reason === 'network' || p.reason === 'tls'
+          ? `${p.runtime} could not be fetched: ${p.host} could not be reached (${p.detail})${p.advice === 'official' ? HEADLESS_MIRRORS : ''}`
+          : `${p.runtime} could not be fetched: ${p.reason}${p.advice === 'official' ? HEADLESS_MIRRORS : ''}`,
   'server.runtimeMismatch': (p) =>
     `the ${p.runtime} ${p.version} that ${p.host} sent (${p.file}) is not the genuine one: its SHA-256 differs from the one the app carries; it was deleted and never run`,
   'server.runtimeFolderUnsafe': (p) =>

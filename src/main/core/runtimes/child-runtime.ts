@@ -99,7 +99,13 @@ export async function prepareChildRuntime(
   if (findOnPath(settings.command, env, platform) || (cwdCommand && findOnPath(cwdCommand, env, platform)))
     return { runtime: { name: need, from: 'yours' } };
   if (!provider || (provider.fetchesOnStart === false && !provider.installed(need)))
-    throw new ProblemError(problem('server.runtimeMissing', runtimeMissingParams(need, settings.command, sources, platform)));
+    throw new ProblemError(
+      problem('server.runtimeMissing', {
+        ...runtimeMissingParams(need, settings.command, sources, platform),
+        // A window can download it (Download uv): said instead of --fetch-runtimes.
+        ...(provider ? { reason: 'onRequest' } : {}),
+      }),
+    );
   const version = provider.version(need);
   const prepared = await provider.ensure(need, (percent) =>
     onFetching({ name: need, from: 'app', version, fetching: percent === undefined ? {} : { percent } }),

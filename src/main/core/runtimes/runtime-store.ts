@@ -7,6 +7,7 @@ import { type MirrorUrls, type SourceAdvice, sourceAdvice } from '../../../share
 import { problem } from '../../../shared/problem';
 import { RUNTIME_LABEL, RUNTIME_VERSIONS, type RuntimeName } from '../../../shared/runtime-need';
 import { stateDirDistrust } from '../local-server/state-file';
+import { failureCause } from '../problems/failure-cause';
 import { ProblemError } from '../problems/server-problems';
 import type { PreparedRuntime, RuntimeProvider } from './child-runtime';
 import { DownloadError, downloadFile, PROGRESS_BYTES, sha256File } from './download-file';
@@ -216,7 +217,11 @@ export class RuntimeStore implements RuntimeProvider {
           seconds: Math.max(1, Math.round((idleTimeoutMs ?? 30_000) / 1000)),
           detail: error.message,
         });
-      throw this.failure(source.runtime, error instanceof Error ? error.message : String(error), said);
+      const text = error instanceof Error ? error.message : String(error);
+      // A site not reached is said as such (the window names the site and what to do); the address and code stay as the detail.
+      const unreached = unreachedReason(text);
+      if (unreached) throw this.failure(source.runtime, unreached.reason, { ...said, host: unreached.host || said.host, detail: text });
+      throw this.failure(source.runtime, text, said);
     }
   }
 
@@ -321,4 +326,12 @@ function extract(archive: string, into: string, platform: NodeJS.Platform): Prom
       ]),
     );
   return run('tar', ['-xf', archive, '-C', into]);
+}
+
+/** 'network' or 'tls' when a download's failure ("<url>: ENOTFOUND") is a site not reached, with the site's host. */
+function unreachedReason(text: string): { reason: 'network' | 'tls'; host: string } | undefined {
+  const url = /\bhttps?:\/\/[^\s'"`<>]+?(?=:?\s|$)/.exec(text)?.[0];
+  const cause = failureCause(new Error(text), url ? { url } : {});
+  if (!cause.code.startsWith('net.')) return undefined;
+  return { reason: cause.code === 'net.tls' ? 'tls' : 'network', host: String(cause.params.host ?? '') };
 }

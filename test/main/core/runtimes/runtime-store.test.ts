@@ -92,6 +92,20 @@ describe.skipIf(process.platform === 'win32')("the app's runtime store", () => {
     expect(mirror.requests).toEqual([]);
   });
 
+  it('says a site it could not reach as such, with the address and code kept as the detail', async () => {
+    // A mirror that was there and is gone: its port refuses (offline, no name lookup can be relied on).
+    mirror = await startRuntimeMirror({ uv });
+    const urls = mirror.urls;
+    await mirror.close();
+    mirror = undefined;
+    const store = new RuntimeStore({ dir: tempDir(), sources: () => urls, pins });
+    const failed = await fetchFailure(store.ensure('uv', () => undefined));
+    expect(failed.problem.params).toMatchObject({ reason: 'network', host: '127.0.0.1' });
+    expect(String(failed.problem.params.detail)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*ECONNREFUSED/);
+    // The log's English keeps the address and the code.
+    expect(failed.message).toContain('ECONNREFUSED');
+  });
+
   it('says which file the mirror does not have', async () => {
     mirror = await startRuntimeMirror({});
     const store = new RuntimeStore({ dir: tempDir(), sources: () => mirror!.urls, pins });
