@@ -209,7 +209,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await step.getByRole('button', { name: 'Advanced settings' }).waitFor();
     expect(await focused()).toBe('Add');
     await page.keyboard.press('Enter');
-    await page.getByText('Added "everything": starting…').waitFor({ timeout: 10_000 });
+    await page.getByText('Added "Everything (test server)": starting…').waitFor({ timeout: 10_000 });
     await page.locator('.list-item', { hasText: 'everything' }).getByText('Running').waitFor({ timeout: 60_000 });
 
     // Try one of its tools.
