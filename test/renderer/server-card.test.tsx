@@ -151,3 +151,22 @@ describe('the server card of a server that failed for good', () => {
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
   });
 });
+
+describe('the server card of a program that exits without a word', () => {
+  for (const [language, said, notSaid] of [
+    ['zh-CN', /没有留下任何输出/, /下方/],
+    ['en', /left no output/, /below/],
+  ] as const) {
+    it(`does not point at an output below that is not there (${language})`, async () => {
+      harness = makeBridge(
+        { servers: [{ name: 'quiet', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] }] },
+        slowRestarts,
+      );
+      harness.bridge.start();
+      const { store } = await renderWithBridge(harness, <ServersPage />, language);
+      await waitFor(() => expect(store.snapshot.state.servers[0]?.lastErrorCause).toBeDefined(), { timeout: 10_000 });
+      const problem = (await screen.findByText(said)).closest('.problem') as HTMLElement;
+      expect(problem.textContent).not.toMatch(notSaid);
+    });
+  }
+});

@@ -51,6 +51,8 @@ export const serverCardId = (name: string) => `server-${encodeURIComponent(name)
 
 function ServerRow({ status, settings, names }: { status: ServerStatus; settings: ServerSettings | undefined; names: string[] }) {
   const { store, t, language } = useApp();
+  // A program that left no output: the hints that point at "the output below" would point at nothing.
+  const silent = status.stderrTail.length === 0;
   const showOutput =
     status.stderrTail.length > 0 && (status.state === 'failed' || status.state === 'restarting' || status.state === 'starting');
   const [editing, setEditing] = useState(false);
@@ -110,7 +112,11 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             text={status.lastError}
             tone={signInWaits ? 'warn' : 'bad'}
             // A failed server is no longer restarted: the usual hint ("it is restarted automatically") would be wrong.
-            {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '') ? { hint: t('servers.failedHint') } : {})}
+            {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '')
+              ? { hint: t(silent ? 'servers.failedHintSilent' : 'servers.failedHint') }
+              : silent && OUTPUT_IS_THE_CLUE.has(status.lastErrorCause?.code ?? '')
+                ? { hint: t('servers.exitedSilentHint') }
+                : {})}
             {...(waitedFor && status.lastErrorCause?.code === 'server.runtimeMissing'
               ? { hint: t('add.runtimeMissingHint', { runtime: RUNTIME_LABEL[waitedFor] }) }
               : {})}

@@ -1405,4 +1405,8 @@ export const en = {
     'Press Download {runtime} on the Services page: the app fetches it into its own folder (in mainland China, choose Mainland China mirrors in Settings → Download sources first). Or install it yourself: {install}',
   'tools.builtIn': 'Built into this app',
   'tools.builtInHint': 'xiaozhi uses these to follow or cancel calls still running, and to confirm actions that need your OK.',
+  // lead: a program that exits without output is not told to read an output below.
+  'servers.failedHintSilent':
+    'It stopped again after restarting, so it is no longer retried. It left no output: check its settings (Edit), then press Try again.',
+  'servers.exitedSilentHint': 'It left no output: check its settings (Edit).',
 } as const;

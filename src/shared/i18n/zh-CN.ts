@@ -1330,4 +1330,7 @@ export const zhCN: Record<keyof typeof en, string> = {
     '在“服务”页点“下载 {runtime}”，应用会把它下载到自己的文件夹（在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像）。也可以自己从国内镜像安装：{installChina}',
   'tools.builtIn': '本应用自带',
   'tools.builtInHint': '小智用它们查看、取消还在进行的调用，以及确认要你同意的操作。',
+  // lead: a program that exits without output is not told to read an output below.
+  'servers.failedHintSilent': '它重启后又停止了，因此不再自动重试。它没有留下任何输出：请检查它的设置（点“编辑”），再点“重试”。',
+  'servers.exitedSilentHint': '它没有留下任何输出：请检查它的设置（点“编辑”）是否正确。',
 };
