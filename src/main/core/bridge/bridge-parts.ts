@@ -213,14 +213,21 @@ export function makeBridgeParts(options: BridgeOptions, host: BridgeHost, own: B
       listEndpointTools: options.listEndpointTools,
     }),
   );
-  const hub = new ToolHub(() => [builtins, ...servers.all()], own.hubSettings(), history, log, {
-    confirmations,
-    policyOf,
-    pinFor: () => own.pinFor(),
-    pin: () => settings().confirmation.pin,
-    calls: voiceCalls,
-    serverTitle: catalogueTitles(settings),
-  });
+  const hub = new ToolHub(
+    () => [builtins, ...servers.all()],
+    own.hubSettings(),
+    history,
+    log,
+    {
+      confirmations,
+      policyOf,
+      pinFor: () => own.pinFor(),
+      pin: () => settings().confirmation.pin,
+      calls: voiceCalls,
+      serverTitle: catalogueTitles(settings),
+    },
+    redact,
+  );
   const endpoints = new EndpointFleet({
     ...fleet,
     hub,

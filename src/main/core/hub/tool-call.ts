@@ -45,9 +45,10 @@ export class ToolCall {
    * config): hidden before the answer is cut to fit, or a cut through it would show its first digits.
    * xiaozhi reads one text item that fits its limit; a local client gets the result as it is.
    */
-  private shape(result: CallToolResult): CallToolResult {
+  private shape(answered: CallToolResult): CallToolResult {
     const { context, view } = this;
     const shape = context.shape !== false;
+    const result = answered.isError === true && view.redact ? withoutSecrets(answered, view.redact) : answered;
     const pin = context.session !== undefined && view.voice ? view.voice.pin() : undefined;
     const visible = pin === undefined ? result : withoutPin(shape ? textResult(resultText(result), result.isError === true) : result, pin);
     return shape ? shapeResult(visible, view.maxMessageBytes(), context.idJson ?? '0', view.language()) : visible;
@@ -72,4 +73,15 @@ export class ToolCall {
     if (context.background?.disconnected) input.disconnected = true;
     return input;
   }
+}
+
+/**
+ * A failed call's words come from the server, which may repeat what it was given (a key in the URL
+ * it could not reach): its caller, often a model that reads them out, gets them without the secrets.
+ * Only failures are read (a success's text is the tool's answer, passed on as it is).
+ */
+function withoutSecrets(result: CallToolResult, redact: (text: string) => string): CallToolResult {
+  const text = resultText(result);
+  const hidden = redact(text);
+  return hidden === text ? result : textResult(hidden, true);
 }

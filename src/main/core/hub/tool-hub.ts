@@ -51,6 +51,7 @@ export class ToolHub {
     history: CallHistory,
     log: Logger,
     voice?: VoiceGuard,
+    redact?: (text: string) => string,
   ) {
     this.context = {
       sources,
@@ -61,6 +62,7 @@ export class ToolHub {
       argumentChecksOff: () => this.settings.argumentChecksOff,
       language: () => this.language,
       voice,
+      redact,
     };
     this.syncViews();
   }

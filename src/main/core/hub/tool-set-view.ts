@@ -118,6 +118,8 @@ export interface ViewContext {
   language(): Language;
   /** Asking before risky actions called by voice (absent: every call runs). */
   voice?: VoiceGuard | undefined;
+  /** Hides the secrets the app knows of (and keys in URLs) in a failed call's words (absent: shown as they came). */
+  redact?: ((text: string) => string) | undefined;
 }
 
 /** What the view needs to hold a voice call for confirmation, or refuse it. */

@@ -54,3 +54,27 @@ describe("a call's answer: the result, and why the hub made it, as a value", () 
     expect(answer).toMatchObject({ isError: true, error: { code: 'call.unknownTool', params: { tool: 'nope' } } });
   });
 });
+
+describe("a failed call's words, as its caller gets them", () => {
+  it('carry no secret the server echoed: a configured key, or a key in a URL (a bad AMap key reached xiaozhi)', async () => {
+    const failText =
+      'Error: request to https://restapi.amap.com/v3/weather/weatherInfo?city=110000&key=abc123configured&extensions=base failed, reason: getaddrinfo ENOTFOUND restapi.amap.com (AMAP_MAPS_API_KEY=abc123configured, token zz-other-secret-991)';
+    harness = makeBridge({
+      servers: [
+        fixtureServer('fx', { FIXTURE_FAIL_TEXT: failText, AMAP_MAPS_API_KEY: 'abc123configured', OTHER_TOKEN: 'zz-other-secret-991' }),
+      ],
+    });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const view = harness.bridge.toolHub.forSet(undefined);
+    for (const context of [{ caller: 'xiaozhi' }, { caller: 'cursor', shape: false }]) {
+      const { result } = await view.call('fail', {}, context);
+      expect(result.isError).toBe(true);
+      const said = JSON.stringify(result);
+      expect(said).not.toContain('abc123configured');
+      expect(said).not.toContain('zz-other-secret-991');
+      // What is not secret stays, for the model to say what went wrong.
+      expect(text(result)).toContain('ENOTFOUND restapi.amap.com');
+    }
+  });
+});
