@@ -1357,4 +1357,8 @@ export const en = {
   'history.earlierInActivity':
     'This page lists the calls since the app started. The {count, plural, one {# call} other {# calls}} before are counted on the Activity page, kept for a week.',
   'tools.callsSinceStart': '{count, plural, one {# call} other {# calls}} since the app started',
+  // t-wait4: a server waiting for its runtime's download is not a failure; where the old data of a changed file stays; earlier calls.
+  'state.needsRuntime': 'Waiting for {runtime}',
+  'summary.servers.needRuntime': '{count, plural, one {# server waits} other {# servers wait}} for you to download {runtime}',
+  'xiaozhi.needRuntime': 'Waiting for {runtime}: ',
 } as const;

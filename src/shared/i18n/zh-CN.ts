@@ -1284,4 +1284,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'history.noneSinceStart': '应用这次启动后还没有调用。',
   'history.earlierInActivity': '这里只列出这次启动后的调用。之前的 {count} 次调用记在“活动”页面，保留一周。',
   'tools.callsSinceStart': '本次启动后调用 {count} 次',
+  // t-wait4：等待下载运行环境的服务不算失败；改了文件后旧数据在哪里；之前的调用在哪里。
+  'state.needsRuntime': '等待下载 {runtime}',
+  'summary.servers.needRuntime': '{count} 个服务等待你下载 {runtime}',
+  'xiaozhi.needRuntime': '等待下载 {runtime}：',
 };
