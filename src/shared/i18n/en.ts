@@ -1361,4 +1361,5 @@ export const en = {
   'state.needsRuntime': 'Waiting for {runtime}',
   'summary.servers.needRuntime': '{count, plural, one {# server waits} other {# servers wait}} for you to download {runtime}',
   'xiaozhi.needRuntime': 'Waiting for {runtime}: ',
+  'values.oldFileStays': 'The earlier “{label}” is neither moved nor deleted: what it holds stays in {path}',
 } as const;

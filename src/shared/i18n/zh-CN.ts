@@ -1288,4 +1288,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   'state.needsRuntime': '等待下载 {runtime}',
   'summary.servers.needRuntime': '{count} 个服务等待你下载 {runtime}',
   'xiaozhi.needRuntime': '等待下载 {runtime}：',
+  'values.oldFileStays': '之前的“{label}”没有移动，也没有删除，里面的内容仍保存在：{path}',
 };
