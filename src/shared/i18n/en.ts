@@ -1361,5 +1361,7 @@ export const en = {
   'state.needsRuntime': 'Waiting for {runtime}',
   'summary.servers.needRuntime': '{count, plural, one {# server waits} other {# servers wait}} for you to download {runtime}',
   'xiaozhi.needRuntime': 'Waiting for {runtime}: ',
+  'overview.viewHistoryThisRun': 'Calls since the app started',
+  'overview.viewEarlier': 'Earlier calls',
   'values.oldFileStays': 'The earlier “{label}” is neither moved nor deleted: what it holds stays in {path}',
 } as const;

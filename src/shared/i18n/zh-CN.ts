@@ -1288,5 +1288,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'state.needsRuntime': '等待下载 {runtime}',
   'summary.servers.needRuntime': '{count} 个服务等待你下载 {runtime}',
   'xiaozhi.needRuntime': '等待下载 {runtime}：',
+  'overview.viewHistoryThisRun': '本次启动后的调用',
+  'overview.viewEarlier': '更早的调用',
   'values.oldFileStays': '之前的“{label}”没有移动，也没有删除，里面的内容仍保存在：{path}',
 };
