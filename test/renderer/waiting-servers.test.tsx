@@ -20,7 +20,9 @@ afterEach(() => {
 const uvx = { name: 'time', transport: 'stdio' as const, command: 'uvx', args: ['mcp-server-time'], env: { FIXTURE_NAME: 'time' } };
 
 async function openWindow(servers: unknown[], options: Parameters<typeof newBridge>[2] = {}) {
-  const harness = newBridge({ servers, ui: { language: 'zh-CN' } } as never, slowRestarts, options);
+  // An endpoint (never connected): without one the overview is the first-run guide.
+  const endpoints = [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }];
+  const harness = newBridge({ servers, endpoints, ui: { language: 'zh-CN' } } as never, slowRestarts, options);
   harness.bridge.start();
   window.location.hash = '#/servers';
   const store = new BridgeStore(harness.bridge.api);
@@ -52,6 +54,11 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     expect(alert.className).toContain('nav-alert-warn');
     expect(nav.textContent).toContain('1 个服务等待你下载 uv');
     expect(nav.textContent).not.toContain('失败');
+    // The overview: amber in its headline, and not counted failed under the servers' figure.
+    window.location.hash = '#/overview';
+    const banner = await screen.findByRole('region', { name: '小智是否正常工作' });
+    expect([...banner.querySelectorAll('.warn-text')].map((e) => e.textContent)).toContain(' · 等待下载 uv：time');
+    expect(document.querySelector('.stats')?.textContent).not.toContain('失败');
   });
 });
 
