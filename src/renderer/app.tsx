@@ -2,7 +2,7 @@ import { type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useSt
 
 import { type Language, type MessageKey, resolveLanguage, translator } from '../shared/i18n/translate';
 import type { ImportPreview } from '../shared/import';
-import { waitsForSignIn } from '../shared/sign-in-status';
+import { runtimesAwaited, stepAwaited } from '../shared/sign-in-status';
 import { summarizeStatus } from '../shared/status-summary';
 import { AppContext, useApp } from './app-context';
 import { ConfirmRemoveDialog } from './components/confirm-dialog';
@@ -112,9 +112,15 @@ export function App({ store }: { store: BridgeStore }) {
   useEffect(() => store.api.on('importPreview', (preview) => setImportPreview(preview)), [store]);
   const context = useMemo(() => ({ store, t, language, toast, showImport: setImportPreview }), [store, t, language, toast]);
   const summary = summarizeStatus(state);
-  // A failure is red; a server that only waits for a sign-in is amber, as on its card.
+  // A failure is red; a server that only waits for a sign-in or a runtime's download is amber, as on its card.
   const failedServers = state.servers.filter((s) => s.state === 'failed');
-  const serversAlert = failedServers.some((s) => !waitsForSignIn(s)) ? 'failed' : failedServers.length > 0 ? 'signIn' : undefined;
+  const serversAlert = failedServers.some((s) => !stepAwaited(s)) ? 'failed' : failedServers.map(stepAwaited)[0];
+  const alertLabel =
+    serversAlert === 'signIn'
+      ? t('state.needsSignIn')
+      : serversAlert === 'runtime'
+        ? t('state.needsRuntime', { runtime: runtimesAwaited(failedServers).join(', ') })
+        : t('state.failed');
 
   return (
     <AppContext.Provider value={context}>
@@ -145,10 +151,7 @@ export function App({ store }: { store: BridgeStore }) {
                       >
                         <span>{t(`nav.${name}` as MessageKey)}</span>
                         {name === 'servers' && serversAlert ? (
-                          <span
-                            className={`nav-alert${serversAlert === 'signIn' ? ' nav-alert-warn' : ''}`}
-                            aria-label={t(serversAlert === 'signIn' ? 'state.needsSignIn' : 'state.failed')}
-                          />
+                          <span className={`nav-alert${serversAlert !== 'failed' ? ' nav-alert-warn' : ''}`} aria-label={alertLabel} />
                         ) : null}
                       </a>
                     </li>
@@ -161,9 +164,9 @@ export function App({ store }: { store: BridgeStore }) {
           {ready ? (
             <div className="sidebar-footer">
               <SummaryLines summary={summary} className="small sidebar-status" />
-              {/* With no server, there is nothing for "stop all servers" to stop. */}
+              {/* With no server running (none yet, or all switched off or stopped), "stop all servers" has nothing to stop. */}
               {state.running ? (
-                state.servers.length > 0 ? (
+                state.servers.some((s) => s.state === 'running' || s.state === 'starting' || s.state === 'restarting') ? (
                   <Button small onClick={() => setStopping(true)}>
                     {t('app.stopAll')}
                   </Button>

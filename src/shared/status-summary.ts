@@ -1,5 +1,5 @@
 import type { MessageKey } from './i18n/translate';
-import { waitsForSignIn } from './sign-in-status';
+import { runtimesAwaited, stepAwaited } from './sign-in-status';
 import type { BridgeState, EndpointStatus } from './status';
 
 export type SummaryTone = 'ok' | 'warn' | 'busy' | 'off' | 'bad';
@@ -67,12 +67,19 @@ function serversLine(state: BridgeState): SummaryLine {
   const servers = state.servers.filter((s) => s.enabled);
   const total = servers.length;
   const running = servers.filter((s) => s.state === 'running').length;
-  // A server that waits for a sign-in is not counted as failed: nothing broke, the user has a step to take.
-  const signIn = servers.filter(waitsForSignIn).length;
-  const count = (s: string) => servers.filter((x) => x.state === s).length - (s === 'failed' ? signIn : 0);
+  // A server that waits for a sign-in or a runtime's download is not counted as failed: nothing broke, the user has a step to take.
+  const signIn = servers.filter((s) => stepAwaited(s) === 'signIn').length;
+  const runtime = servers.filter((s) => stepAwaited(s) === 'runtime').length;
+  const count = (s: string) => servers.filter((x) => x.state === s).length - (s === 'failed' ? signIn + runtime : 0);
   const tools = userToolCount(state);
   if (count('failed') > 0) return { key: 'summary.servers.failed', params: { count: count('failed'), running, total }, tone: 'bad' };
   if (signIn > 0) return { key: 'summary.servers.needSignIn', params: { count: signIn, running, total }, tone: 'warn' };
+  if (runtime > 0)
+    return {
+      key: 'summary.servers.needRuntime',
+      params: { count: runtime, runtime: runtimesAwaited(servers).join(', '), running, total },
+      tone: 'warn',
+    };
   if (count('restarting') > 0)
     return { key: 'summary.servers.restarting', params: { count: count('restarting'), running, total }, tone: 'warn' };
   if (count('starting') > 0) return { key: 'summary.servers.starting', params: { count: count('starting'), running, total }, tone: 'busy' };

@@ -84,3 +84,29 @@ describe('the overview after a restart', () => {
     expect(screen.queryByText('还没有调用。')).toBeNull();
   });
 });
+
+/** Issue 33: with this run's calls listed, nothing pointed to the earlier ones, and 全部调用 opened this run's only. */
+describe('the way to the calls before this run, once this run has calls too', () => {
+  async function withCallThisRun() {
+    const harness = await restartedAfterCalls();
+    await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'c' } });
+    return harness;
+  }
+
+  it('History says under its list that the earlier calls are counted on Activity, with the link', async () => {
+    const harness = await withCallThisRun();
+    await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
+    const line = await screen.findByText('这里只列出这次启动后的调用。之前的 2 次调用记在“活动”页面，保留一周。', {}, { timeout: 5000 });
+    expect(document.querySelectorAll('table.history tbody tr')).toHaveLength(1);
+    expect(line.closest('p')?.querySelector('a')?.getAttribute('href')).toBe('#/activity');
+  });
+
+  it('the overview names its link to History as this run’s calls, and links the earlier ones apart', async () => {
+    const harness = await withCallThisRun();
+    await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
+    const earlier = await screen.findByRole('link', { name: '更早的调用' }, { timeout: 5000 });
+    expect(earlier.getAttribute('href')).toBe('#/activity');
+    expect(screen.getByRole('link', { name: '本次启动后的调用' }).getAttribute('href')).toBe('#/history');
+    expect(screen.queryByRole('link', { name: '全部调用' })).toBeNull();
+  });
+});

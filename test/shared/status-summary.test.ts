@@ -69,6 +69,18 @@ describe('one truthful status summary (sidebar, overview, tray)', () => {
     expect(en(both.headline.key, both.headline.params)).toBe('1 server failed');
   });
 
+  it('says a server waits for its runtime (uv) to be downloaded, not that it failed, for each code its card offers Download uv', () => {
+    for (const code of ['server.runtimeMissing', 'server.runtimeDownloadFailed', 'server.runtimeMismatch'] as const) {
+      const waits = { ...server('failed'), name: 'time', lastErrorCause: { code, params: { runtime: 'uv', command: 'uvx' } } };
+      const s = summarizeStatus(state({ endpoints: [endpoint('connected')], servers: [server('running'), waits] }));
+      expect(s).toMatchObject({ tone: 'warn', icon: 'partial' });
+      expect(translate('zh-CN', s.headline.key, s.headline.params)).toBe('1 个服务等待你下载 uv');
+      expect(en(s.headline.key, s.headline.params)).toBe('1 server waits for you to download uv');
+      const both = summarizeStatus(state({ endpoints: [endpoint('connected')], servers: [server('failed'), waits] }));
+      expect(en(both.headline.key, both.headline.params)).toBe('1 server failed');
+    }
+  });
+
   it('says a token refused for good as that, from the first refusal (not "connecting", not "retrying")', () => {
     const refused = { ...endpoint('waiting', 1), lastErrorCause: { code: 'endpoint.tokenRejected', params: { code: 1008 } } };
     const s = summarizeStatus(state({ endpoints: [refused] }));

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import type { Translate } from '../../shared/i18n/translate';
 import { DEFAULT_TOOL_SET } from '../../shared/settings';
-import { waitsForSignIn } from '../../shared/sign-in-status';
+import { runtimesAwaited, stepAwaited } from '../../shared/sign-in-status';
 import type { BridgeState, EndpointStatus } from '../../shared/status';
 import { summarizeStatus, type SummaryIcon, takenByOther } from '../../shared/status-summary';
 import type { UpdateStatus } from '../../shared/updates';
@@ -84,10 +84,16 @@ export function trayMenu(state: BridgeState, launchAtLogin: boolean | null, t: T
   if (state.endpoints.length === 0) items.push({ kind: 'label', label: t('tray.noEndpoints') });
   for (const endpoint of state.endpoints) items.push({ kind: 'label', label: withToolSet(endpointLine(endpoint, t), endpoint, state, t) });
   const enabled = state.servers.filter((s) => s.enabled);
-  const signIn = enabled.filter(waitsForSignIn).length;
-  const failed = enabled.filter((s) => s.state === 'failed').length - signIn;
+  const signIn = enabled.filter((s) => stepAwaited(s) === 'signIn').length;
+  const runtime = enabled.filter((s) => stepAwaited(s) === 'runtime').length;
+  const failed = enabled.filter((s) => s.state === 'failed').length - signIn - runtime;
   if (failed > 0) items.push({ kind: 'label', label: t('tray.serversFailed', { count: failed }) });
   if (signIn > 0) items.push({ kind: 'label', label: t('summary.servers.needSignIn', { count: signIn }) });
+  if (runtime > 0)
+    items.push({
+      kind: 'label',
+      label: t('summary.servers.needRuntime', { count: runtime, runtime: runtimesAwaited(enabled).join(', ') }),
+    });
   items.push({ kind: 'separator' });
   items.push(
     state.running ? { kind: 'action', id: 'stop', label: t('tray.stop') } : { kind: 'action', id: 'start', label: t('tray.start') },

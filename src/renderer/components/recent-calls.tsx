@@ -6,6 +6,7 @@ import { useStore } from '../store/bridge-store';
 import { ConfirmationNote } from './confirmation-note';
 import { OutcomeBadge } from './outcome-badge';
 import { ToolLabel, useServedName } from './tool-label';
+import { callsBeforeHistory, historyStart } from './use-activity';
 
 const SHOWN = 6;
 
@@ -36,7 +37,7 @@ export function recentRows(
     .map((h) => ({ ...h, key: `h${h.id}` }));
   if (rows.length >= SHOWN || !samples) return rows;
   // This run's calls are in both: only those older than the run's first kept call are added.
-  const before = history.length > 0 ? Math.min(...history.map((h) => h.time)) : Infinity;
+  const before = historyStart(history);
   for (let i = samples.length - 1; i >= 0 && rows.length < SHOWN; i--) {
     const s = samples[i] as ActivitySample;
     if (s.time >= before) continue;
@@ -50,12 +51,20 @@ export function RecentCalls(props: { samples: readonly ActivitySample[] | undefi
   const history = useStore(store, (d) => d.history);
   const served = useServedName();
   const rows = recentRows(history, props.samples, served);
+  const earlier = callsBeforeHistory(history, props.samples);
   const startOfDay = new Date(props.now).setHours(0, 0, 0, 0);
   return (
     <section className="recent-calls">
       <div className="section-header">
         <h2>{t('overview.recentCalls')}</h2>
-        {history.length > 0 ? (
+        {history.length > 0 && earlier > 0 ? (
+          // History holds this run's calls only: said so, and the earlier ones linked apart (issue 33).
+          <span className="links">
+            <a href="#/history">{t('overview.viewHistoryThisRun')}</a>
+            {' · '}
+            <a href="#/activity">{t('overview.viewEarlier')}</a>
+          </span>
+        ) : history.length > 0 ? (
           <a href="#/history">{t('overview.viewHistory')}</a>
         ) : rows.length > 0 ? (
           // The history lists this run's calls only: the earlier ones are counted on the Activity page.

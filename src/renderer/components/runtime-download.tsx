@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { problem } from '../../shared/problem';
 import type { RuntimeFetch } from '../../shared/runtime-fetch';
 import { RUNTIME_LABEL, type RuntimeName } from '../../shared/runtime-need';
+import { runtimeAwaited } from '../../shared/sign-in-status';
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { useStore } from '../store/bridge-store';
@@ -11,14 +12,10 @@ import { Button } from './ui';
 
 import '../add.css';
 
-/** Why a server waits for a runtime (missing here, its download failed or was refused), and which. */
-const WAITING = new Set(['server.runtimeMissing', 'server.runtimeDownloadFailed', 'server.runtimeMismatch']);
-
-/** The runtime a failed server waits for, if that is why it failed. */
+/** The runtime a failed server waits for, if that is why it failed (missing here, its download failed or was refused). */
 export function runtimeWaitedFor(status: ServerStatus): RuntimeName | undefined {
-  const cause = status.lastErrorCause;
-  if (status.state !== 'failed' || !cause || !WAITING.has(cause.code)) return undefined;
-  return (Object.keys(RUNTIME_LABEL) as RuntimeName[]).find((name) => RUNTIME_LABEL[name] === cause.params.runtime);
+  const label = runtimeAwaited(status);
+  return label === undefined ? undefined : (Object.keys(RUNTIME_LABEL) as RuntimeName[]).find((name) => RUNTIME_LABEL[name] === label);
 }
 
 /** Whether this window can ask the app to download a runtime (the desktop app; a headless run with its web page). */

@@ -28,3 +28,13 @@ export function useActivitySamples(): ActivitySample[] | undefined {
   }, [store, calls]);
   return samples;
 }
+
+/** The first time this run's history holds (Infinity with none): kept calls before it are not in the history. */
+export const historyStart = (history: readonly { time: number }[]): number =>
+  history.length > 0 ? Math.min(...history.map((h) => h.time)) : Infinity;
+
+/** The kept calls from before this run's history: counted on the Activity page, not listed in History. */
+export const callsBeforeHistory = (history: readonly { time: number }[], samples: readonly ActivitySample[] | undefined): number => {
+  const before = historyStart(history);
+  return samples?.filter((s) => s.time < before).length ?? 0;
+};

@@ -7,7 +7,7 @@ import { OutcomeBadge } from '../components/outcome-badge';
 import { PagePanels } from '../components/page-panels';
 import { ToolLabel } from '../components/tool-label';
 import { EmptyState } from '../components/ui';
-import { useActivitySamples } from '../components/use-activity';
+import { callsBeforeHistory, useActivitySamples } from '../components/use-activity';
 import { callDuration, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
 
@@ -17,7 +17,7 @@ export function HistoryPage() {
   const [open, setOpen] = useState<number | undefined>();
   const rows = history.slice().reverse();
   const samples = useActivitySamples();
-  const earlier = samples?.length ?? 0;
+  const earlier = callsBeforeHistory(history, samples);
   return (
     <div className="page">
       <h1>{t('nav.history')}</h1>
@@ -87,6 +87,12 @@ export function HistoryPage() {
           </tbody>
         </table>
       )}
+      {/* This run's calls only: the earlier ones, kept a week, are counted on the Activity page (issue 33). */}
+      {rows.length > 0 && earlier > 0 ? (
+        <p className="small muted">
+          {t('history.earlierInActivity', { count: earlier })} <a href="#/activity">{t('overview.viewActivity')}</a>
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { summarizeActivity } from '../../shared/activity';
+import { waitsForUser } from '../../shared/sign-in-status';
 import { hasServers, takenByOther, userToolCount } from '../../shared/status-summary';
 import { useApp } from '../app-context';
 import { BackgroundTasks } from '../components/background-tasks';
@@ -36,7 +37,8 @@ export function OverviewPage(props: { go: (page: string) => void }) {
   const callsToday = samples ? summarizeActivity(samples, 'day', now, []).calls : undefined;
   const enabled = state.servers.filter((s) => s.enabled);
   const running = enabled.filter((s) => s.state === 'running').length;
-  const failed = enabled.filter((s) => s.state === 'failed').length;
+  // One waiting for a sign-in or a download is said in amber in the headline above, not counted failed here.
+  const failed = enabled.filter((s) => s.state === 'failed' && !waitsForUser(s)).length;
   const restarting = enabled.filter((s) => s.state === 'restarting').length;
 
   return (

@@ -4,7 +4,7 @@ import type { Problem } from '../../shared/problem';
 import { RUNTIME_LABEL } from '../../shared/runtime-need';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
 import { isMcpServer, type ServerSettings } from '../../shared/settings';
-import { waitsForSignIn } from '../../shared/sign-in-status';
+import { runtimeAwaited, stepAwaited } from '../../shared/sign-in-status';
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
@@ -59,8 +59,9 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   const run = useCommand();
   const from = useFromCatalogue(settings);
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
-  // A failed remote server that waits for the user to sign in: its card offers Sign in, not Try again.
-  const signInWaits = waitsForSignIn(status);
+  // A failed server that waits for the user's step (a sign-in, a runtime's download): amber, and its card offers that step.
+  const awaited = stepAwaited(status);
+  const signInWaits = awaited === 'signIn';
   // The runtime it waits for, which this window can have downloaded; kept once asked for, to say how it went.
   const canDownload = useRuntimeDownload();
   const waitedFor = canDownload && settings?.enabled ? runtimeWaitedFor(status) : undefined;
@@ -87,10 +88,12 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           {!status.enabled ? <span className="tag">{t('servers.disabled')}</span> : null}
           {/* Switched off and stopped: 已关闭 says it; 已停止 beside it would say it twice. */}
           {status.enabled || status.state !== 'stopped' ? (
-            <StatusBadge tone={signInWaits ? 'warn' : serverTone[status.state]}>
+            <StatusBadge tone={awaited ? 'warn' : serverTone[status.state]}>
               {status.runtime?.fetching
                 ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
-                : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
+                : awaited === 'runtime' && !status.installing
+                  ? t('state.needsRuntime', { runtime: runtimeAwaited(status) ?? '' })
+                  : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
             </StatusBadge>
           ) : null}
           <TransportTag transport={status.transport} />
@@ -110,7 +113,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           <ProblemText
             problem={status.lastErrorCause}
             text={status.lastError}
-            tone={signInWaits ? 'warn' : 'bad'}
+            tone={awaited ? 'warn' : 'bad'}
             // A failed server is no longer restarted: the usual hint ("it is restarted automatically") would be wrong.
             {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '')
               ? { hint: t(silent ? 'servers.failedHintSilent' : 'servers.failedHint') }
@@ -175,10 +178,10 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           <Button small kind="primary" title={t('servers.signInTitle', { name: status.name })} onClick={() => void signIn()}>
             {t('servers.signIn')}
           </Button>
-        ) : settings?.enabled && !active ? (
+        ) : settings?.enabled && !active && !waitedFor ? (
+          // Download uv, when offered, is the one step to take: Try again would only fail the same way.
           <Button
             small
-            // Download uv is the step to take when it is offered: Try again stays, plain.
             kind={status.state === 'failed' && !download ? 'primary' : 'default'}
             onClick={() => void run(() => store.api.startServer({ name: status.name }))}
           >

@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 
 import { isXiaozhiMe } from '../../shared/endpoint-url';
-import { waitsForSignIn } from '../../shared/sign-in-status';
+import { runtimesAwaited, stepAwaited, waitsForUser } from '../../shared/sign-in-status';
 import type { BridgeState } from '../../shared/status';
 import { endpointsLine, hasServers, userToolCount } from '../../shared/status-summary';
 import { useApp } from '../app-context';
@@ -43,8 +43,8 @@ export function xiaozhiLine(state: BridgeState, t: ReturnType<typeof useApp>['t'
   const read = Math.max(0, ...connected.map((e) => e.toolsRead?.count ?? 0));
   // With no server, what xiaozhi read are the app's own task tools: not the user's tools.
   if (read > 0 && !hasServers(state)) return { tone: 'warn', text: t('xiaozhi.onlyOwnTools') };
-  // A server the user must see to (failed, not one waiting for a sign-in, which says so itself): not all is well.
-  const stopped = state.servers.filter((s) => s.enabled && s.state === 'failed' && !waitsForSignIn(s)).length;
+  // A server the user must see to (failed, not one waiting for a sign-in or a download, which says so itself): not all is well.
+  const stopped = state.servers.filter((s) => s.enabled && s.state === 'failed' && !waitsForUser(s)).length;
   if (read > 0 && stopped > 0) return { tone: 'warn', text: t('xiaozhi.serversStopped', { count: stopped }) };
   // The user's tools, as "tools provided" counts them: in search mode xiaozhi reads a few search tools and can use
   // them all; else what it read, less the app's own (a walkthrough saw "已读取 17" beside "已提供 14").
@@ -69,8 +69,9 @@ export function XiaozhiStatus({ state }: { state: BridgeState }) {
   const searches = searching?.served ? servingSentence(searching.served, t) : null;
   const enabled = state.servers.filter((s) => s.enabled);
   const running = enabled.filter((s) => s.state === 'running').length;
-  const signIn = enabled.filter(waitsForSignIn);
-  const failed = enabled.filter((s) => s.state === 'failed' && !waitsForSignIn(s));
+  const signIn = enabled.filter((s) => stepAwaited(s) === 'signIn');
+  const runtime = enabled.filter((s) => stepAwaited(s) === 'runtime');
+  const failed = enabled.filter((s) => s.state === 'failed' && !waitsForUser(s));
   const restarting = enabled.filter((s) => s.state === 'restarting');
   return (
     <section className={`summary-banner tone-${line.tone}`} aria-label={t('xiaozhi.label')}>
@@ -98,6 +99,13 @@ export function XiaozhiStatus({ state }: { state: BridgeState }) {
               {' · '}
               {t('xiaozhi.needSignIn')}
               <ServerLinks names={signIn.map((s) => s.name)} />
+            </span>
+          ) : null}
+          {runtime.length > 0 ? (
+            <span className="warn-text">
+              {' · '}
+              {t('xiaozhi.needRuntime', { runtime: runtimesAwaited(runtime).join(', ') })}
+              <ServerLinks names={runtime.map((s) => s.name)} />
             </span>
           ) : null}
           {restarting.length > 0 ? (

@@ -1409,4 +1409,11 @@ export const en = {
   'servers.failedHintSilent':
     'It stopped again after restarting, so it is no longer retried. It left no output: check its settings (Edit), then press Try again.',
   'servers.exitedSilentHint': 'It left no output: check its settings (Edit).',
+  // t-wait4: a server waiting for its runtime's download is not a failure; where the old data of a changed file stays; earlier calls.
+  'state.needsRuntime': 'Waiting for {runtime}',
+  'summary.servers.needRuntime': '{count, plural, one {# server waits} other {# servers wait}} for you to download {runtime}',
+  'xiaozhi.needRuntime': 'Waiting for {runtime}: ',
+  'overview.viewHistoryThisRun': 'Calls since the app started',
+  'overview.viewEarlier': 'Earlier calls',
+  'values.oldFileStays': 'The earlier “{label}” is neither moved nor deleted: what it holds stays in {path}',
 } as const;

@@ -1333,4 +1333,11 @@ export const zhCN: Record<keyof typeof en, string> = {
   // lead: a program that exits without output is not told to read an output below.
   'servers.failedHintSilent': '它重启后又停止了，因此不再自动重试。它没有留下任何输出：请检查它的设置（点“编辑”），再点“重试”。',
   'servers.exitedSilentHint': '它没有留下任何输出：请检查它的设置（点“编辑”）是否正确。',
+  // t-wait4：等待下载运行环境的服务不算失败；改了文件后旧数据在哪里；之前的调用在哪里。
+  'state.needsRuntime': '等待下载 {runtime}',
+  'summary.servers.needRuntime': '{count} 个服务等待你下载 {runtime}',
+  'xiaozhi.needRuntime': '等待下载 {runtime}：',
+  'overview.viewHistoryThisRun': '本次启动后的调用',
+  'overview.viewEarlier': '更早的调用',
+  'values.oldFileStays': '之前的“{label}”没有移动，也没有删除，里面的内容仍保存在：{path}',
 };

@@ -129,6 +129,20 @@ describe('tray status mapping', () => {
         .map((i) => ('label' in i ? i.label : '')),
     ).toEqual(['speaker：已连接 · 工具集：厨房', 'desk：未连接 · 工具集：全部工具']);
   });
+
+  it('counts a server waiting for uv apart from the failed ones, in amber (issue 33: it said "1 server failed")', () => {
+    const waits = {
+      ...server('time', 'failed'),
+      lastErrorCause: { code: 'server.runtimeMissing', params: { command: 'uvx', runtime: 'uv', install: 'pip install uv' } },
+    };
+    const s = state({ endpoints: [endpoint('speaker', 'connected')], servers: [server('fs', 'running'), waits] });
+    const labels = (t: typeof en) => trayMenu(s, null, t).map((i) => ('label' in i ? i.label : '—'));
+    expect(labels(zh)).toContain('1 个服务等待你下载 uv');
+    expect(labels(zh).join('\n')).not.toContain('失败');
+    expect(labels(en)).toContain('1 server waits for you to download uv');
+    expect(trayIconState(s)).toBe('partial');
+    expect(trayTooltip(s, zh)).toContain('1 个服务等待你下载 uv');
+  });
 });
 
 describe('tray controller', () => {

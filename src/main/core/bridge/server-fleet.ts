@@ -66,8 +66,11 @@ export class ServerFleet {
     for (const server of options.settings().servers) this.servers.set(server.name, this.make(server));
   }
 
-  all(): IterableIterator<FleetServer> {
-    return this.servers.values();
+  /** In the config's order: a server replaced by an edit keeps its place (its card does not jump to the bottom). */
+  all(): FleetServer[] {
+    const order = new Map(this.options.settings().servers.map((s, i) => [s.name, i]));
+    const place = (server: FleetServer) => order.get(server.name) ?? order.size;
+    return [...this.servers.values()].sort((a, b) => place(a) - place(b));
   }
 
   has(name: string): boolean {

@@ -99,6 +99,12 @@ export function ValuesStep(props: {
       setChecking(false);
     }
   };
+  // Editing a file value: the server starts on the new file, and what the old one holds stays there (a walkthrough
+  // changed the memory file and saw no memories, with nothing saying where they were).
+  const oldFile = (value: CatalogueValue): string | undefined => {
+    const before = props.editing && value.kind === 'file' ? own(props.editing.values, value.id)?.trim() : undefined;
+    return before && own(values, value.id)?.trim() !== before ? before : undefined;
+  };
   const errorOf = (value: CatalogueValue): string | undefined => {
     if (submitted && missing.includes(value)) return t('servers.error.required');
     const problem = pathProblems.get(value.id);
@@ -172,6 +178,11 @@ export function ValuesStep(props: {
                   {!pathProblems.has(value.id) && paths.resolvedFor(value.id) ? (
                     <div className="field-hint values-resolved mono">
                       {t('values.willUse', { path: paths.resolvedFor(value.id) ?? '' })}
+                    </div>
+                  ) : null}
+                  {oldFile(value) ? (
+                    <div className="field-hint values-left-behind">
+                      {t('values.oldFileStays', { label: text(value.label), path: oldFile(value) ?? '' })}
                     </div>
                   ) : null}
                 </>
