@@ -2,6 +2,7 @@ import type { Translate } from '../../shared/i18n/translate';
 import { RESERVED_SERVER_NAME } from '../../shared/settings';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
+import { useServerTitle } from './server-title';
 import { Switch } from './ui';
 
 /** Tools grouped by their server, servers in name order: the tools page and the tool-set editor list them so. */
@@ -13,8 +14,8 @@ export function groupByServer(tools: readonly CatalogTool[]): [string, CatalogTo
 
 /** One server's group header: its name, how many of its tools are on, and a switch for all of them. */
 /** A group's name: a server's own, or words for the app's built-in tools (not its program name, "xiaozhi-tray"). */
-export function toolGroupLabel(server: string, t: Translate): string {
-  return server === RESERVED_SERVER_NAME ? t('tools.builtIn') : server;
+export function toolGroupLabel(server: string, t: Translate, title: (name: string) => string = (name) => name): string {
+  return server === RESERVED_SERVER_NAME ? t('tools.builtIn') : title(server);
 }
 
 export function ToolGroupHeader(props: {
@@ -24,8 +25,9 @@ export function ToolGroupHeader(props: {
   onAllChange: (enabled: boolean) => void;
 }) {
   const { t } = useApp();
+  const title = useServerTitle();
   const { tools } = props;
-  const server = toolGroupLabel(props.server, t);
+  const server = toolGroupLabel(props.server, t, title);
   const Heading = props.heading;
   const on = tools.filter((tool) => tool.enabled).length;
   const allOn = on === tools.length;

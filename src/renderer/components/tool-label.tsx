@@ -2,14 +2,16 @@ import { useMemo } from 'react';
 
 import { useApp } from '../app-context';
 import { useStore } from '../store/bridge-store';
+import { useServerTitle } from './server-title';
 
 /** A tool as a person reads it anywhere in the window: the name xiaozhi knows it by, and the server it comes from. */
 export function ToolLabel({ name, server }: { name: string; server: string | undefined }) {
   const { t } = useApp();
+  const title = useServerTitle();
   return (
     <>
       <span className="mono">{name}</span>
-      {server ? <span className="small muted"> · {t('tools.from', { server })}</span> : null}
+      {server ? <span className="small muted"> · {t('tools.from', { server: title(server) })}</span> : null}
     </>
   );
 }

@@ -4,6 +4,7 @@ import { own } from '../../shared/own';
 import { DEFAULT_TOOL_SET, type ServerSettings, type ToolSet } from '../../shared/settings';
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
+import { useServerTitle } from '../components/server-title';
 import { groupByServer, ToolGroupHeader, toolGroupLabel, ToolNames, ToolSwitch } from '../components/tool-group';
 import { Button, EmptyState } from '../components/ui';
 import { useCommand } from '../components/use-command';
@@ -113,6 +114,7 @@ function DescriptionEditor({ set, tool, onDone }: { set: ToolSet; tool: CatalogT
 /** Per-tool switches of one set, grouped by server. */
 function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }) {
   const { store, t } = useApp();
+  const title = useServerTitle();
   const run = useCommand();
   const [editing, setEditing] = useState<string | undefined>();
   const groups = useMemo(() => groupByServer(catalog), [catalog]);
@@ -120,7 +122,7 @@ function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }
   return (
     <>
       {groups.map(([server, tools]) => (
-        <section className="tool-group" key={server} aria-label={toolGroupLabel(server, t)}>
+        <section className="tool-group" key={server} aria-label={toolGroupLabel(server, t, title)}>
           <ToolGroupHeader
             server={server}
             tools={tools}

@@ -6,6 +6,7 @@ import type { CallCount, CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { PagePanels } from '../components/page-panels';
 import { defaultToolPolicy, PolicyPicker } from '../components/policy-picker';
+import { useServerTitle } from '../components/server-title';
 import { groupByServer, ToolGroupHeader, toolGroupLabel, ToolNames, ToolSwitch } from '../components/tool-group';
 import { Button, EmptyState, Notice } from '../components/ui';
 import { useCommand } from '../components/use-command';
@@ -51,6 +52,7 @@ function ToolPolicyPicker(props: { tool: CatalogTool; server: ServerSettings | u
 
 export function ToolsPage() {
   const { store, t } = useApp();
+  const title = useServerTitle();
   const catalog = useStore(store, (d) => d.catalog);
   const summary = useStore(store, (d) => d.state.catalog);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
@@ -117,7 +119,7 @@ export function ToolsPage() {
         </EmptyState>
       ) : null}
       {groups.map(([server, tools]) => (
-        <section className="tool-group" key={server} aria-label={toolGroupLabel(server, t)}>
+        <section className="tool-group" key={server} aria-label={toolGroupLabel(server, t, title)}>
           <ToolGroupHeader
             server={server}
             tools={tools}

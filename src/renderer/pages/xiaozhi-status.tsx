@@ -5,6 +5,7 @@ import { runtimesAwaited, stepAwaited, waitsForUser } from '../../shared/sign-in
 import type { BridgeState } from '../../shared/status';
 import { endpointsLine, hasServers, userToolCount } from '../../shared/status-summary';
 import { useApp } from '../app-context';
+import { useServerTitle } from '../components/server-title';
 import { servingSentence } from '../components/serving-sentence';
 import type { Tone } from '../components/ui';
 import { useNow } from '../components/use-now';
@@ -18,10 +19,11 @@ export function serversLink(to: { server?: string; add?: boolean } = {}): string
 /** Servers named in a sentence, each a link to its card. */
 export function ServerLinks(props: { names: string[] }) {
   const { t } = useApp();
+  const title = useServerTitle();
   return props.names.map((name, i) => (
     <Fragment key={name}>
       {i > 0 ? t('list.separator') : null}
-      <a href={serversLink({ server: name })}>{name}</a>
+      <a href={serversLink({ server: name })}>{title(name)}</a>
     </Fragment>
   ));
 }
