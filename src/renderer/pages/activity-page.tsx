@@ -116,9 +116,9 @@ export function ActivityPage() {
             <div className="stat">
               <div className="stat-figure">
                 <span className="stat-label">{t('plain.typical')}</span>{' '}
-                <span className="stat-value">{summary.timed ? formatDuration(summary.p50) : '—'}</span>
+                <span className="stat-value">{summary.timed ? formatDuration(summary.p50, t) : '—'}</span>
               </div>
-              <div className="small muted">{t('plain.slow', { time: summary.timed ? formatDuration(summary.p95) : '—' })}</div>
+              <div className="small muted">{t('plain.slow', { time: summary.timed ? formatDuration(summary.p95, t) : '—' })}</div>
             </div>
           </section>
           <section className="card">
@@ -159,8 +159,8 @@ export function ActivityPage() {
                       {summary.errorText > 0 ? (
                         <td className={`num${row.errorText > 0 ? ' warn-text' : ''}`}>{row.errorText.toLocaleString(language)}</td>
                       ) : null}
-                      <td className="num nowrap">{row.timed ? formatDuration(row.p50) : '—'}</td>
-                      <td className="num nowrap">{row.timed ? formatDuration(row.p95) : '—'}</td>
+                      <td className="num nowrap">{row.timed ? formatDuration(row.p50, t) : '—'}</td>
+                      <td className="num nowrap">{row.timed ? formatDuration(row.p95, t) : '—'}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -83,7 +83,7 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
         )}
         {step(listedOk, listedText)}
       </ul>
-      <div className="small muted">{t('endpoints.test.time', { duration: formatDuration(result.durationMs) })}</div>
+      <div className="small muted">{t('endpoints.test.time', { duration: formatDuration(result.durationMs, t) })}</div>
       {/* Another program holding it is the third step's whole story. */}
       {result.error?.code === 'endpoint.replaced' ? null : (
         <ProblemText

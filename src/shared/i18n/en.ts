@@ -1405,4 +1405,9 @@ export const en = {
     'Press Download {runtime} on the Services page: the app fetches it into its own folder (in mainland China, choose Mainland China mirrors in Settings → Download sources first). Or install it yourself: {install}',
   'tools.builtIn': 'Built into this app',
   'tools.builtInHint': 'xiaozhi uses these to follow or cancel calls still running, and to confirm actions that need your OK.',
+  // t-words6: durations in plain units, plain words for Settings and Activity, what Try a sentence is for, the step after a good endpoint test.
+  'duration.underOneMs': '<1 ms',
+  'duration.ms': '{n} ms',
+  'duration.seconds': '{n} s',
+  'duration.minutes': '{m} min {s} s',
 } as const;

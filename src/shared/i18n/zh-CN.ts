@@ -1330,4 +1330,9 @@ export const zhCN: Record<keyof typeof en, string> = {
     '在“服务”页点“下载 {runtime}”，应用会把它下载到自己的文件夹（在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像）。也可以自己从国内镜像安装：{installChina}',
   'tools.builtIn': '本应用自带',
   'tools.builtInHint': '小智用它们查看、取消还在进行的调用，以及确认要你同意的操作。',
+  // t-words6: durations in plain units, plain words for Settings and Activity, what 试一句话 is for, the step after a good endpoint test.
+  'duration.underOneMs': '不到 1 毫秒',
+  'duration.ms': '{n} 毫秒',
+  'duration.seconds': '{n} 秒',
+  'duration.minutes': '{m} 分 {s} 秒',
 };
