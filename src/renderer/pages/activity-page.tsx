@@ -78,9 +78,12 @@ export function ActivityPage() {
               key={format}
               small
               disabled={!samples?.length}
+              // The table's CSV is a name people know from spreadsheets; the raw file's JSONL is only for those who ask.
+              title={format === 'jsonl' ? t('activity.export.jsonlTitle') : undefined}
               onClick={() => download(`xiaozhi-activity-${stamp}.${format}`, exportActivity(samples ?? [], format), type)}
             >
-              {t(`activity.export.${format}`)} <span className="small muted">{format.toUpperCase()}</span>
+              {t(`activity.export.${format}`)}
+              {format === 'csv' ? <span className="small muted"> CSV</span> : null}
             </Button>
           ))}
         </div>
