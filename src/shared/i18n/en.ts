@@ -1412,4 +1412,5 @@ export const en = {
   'settings.limitTerm': 'bytes',
   'localServer.protocolTerm': 'Protocol: streamable HTTP',
   'activity.export.jsonlTitle': 'A JSONL file: one call a line, for programs',
+  'endpoints.test.readyToAdd': 'Ready to add: press Add endpoint to save it, and xiaozhi connects.',
 } as const;

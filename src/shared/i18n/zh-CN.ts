@@ -1338,4 +1338,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   'settings.limitTerm': '字节',
   'localServer.protocolTerm': '协议：Streamable HTTP',
   'activity.export.jsonlTitle': 'JSONL 文件：每行一次调用，供程序读取',
+  'endpoints.test.readyToAdd': '可以添加了：点“添加接入点”保存它，小智就会连上。',
 };
