@@ -4,7 +4,9 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { ELECTRON_HINT, findElectron, ROOT } from './electron-binary.mjs';
+import { findElectron, ROOT, startWords } from './electron-binary.mjs';
+
+const words = startWords();
 
 let electron = findElectron();
 // Electron fetches its binary on first use, not at install: fetch it now (unless told not to).
@@ -13,7 +15,7 @@ if (
   !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD &&
   fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'install.js'))
 ) {
-  console.log('Downloading the Electron binary (once, about 100 MB; this can take a few minutes)…');
+  console.log(words.downloading);
   // Its errors are kept: a failure is a stack trace, whose first line goes into our one line.
   const fetched = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron', 'install.js')], {
     cwd: ROOT,
@@ -26,14 +28,12 @@ if (
       (fetched.stderr ?? '')
         .split('\n')
         .find((line) => line.trim() !== '')
-        ?.trim() ?? `exit code ${fetched.status}`;
-    electron = {
-      reason: `the Electron binary could not be downloaded (${why}: offline, or a proxy in the way; ELECTRON_MIRROR names a mirror)`,
-    };
+        ?.trim() ?? words.exitCode(fetched.status);
+    electron = { reason: words.downloadFailed(why) };
   }
 }
 if (!electron.binary) {
-  console.error(`Cannot start the desktop app: ${electron.reason}; ${ELECTRON_HINT}`);
+  console.error(words.cannotStart(electron.reason, words.hint));
   process.exit(1);
 }
 execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });

@@ -29,13 +29,15 @@ type Page = (typeof PAGES)[number];
 
 /**
  * The sidebar's groups, each page in one: what xiaozhi can use (servers and their tools) apart from
- * the tool sets, which only someone serving different tools to different places needs.
+ * the tool sets, which only someone serving different tools to different places needs, and from Try a
+ * sentence, which puts the person's own model in xiaozhi's place (third in the list, people took it for
+ * a chat with xiaozhi).
  */
 const NAV_GROUPS: readonly { heading?: MessageKey; pages: readonly Page[] }[] = [
   { pages: ['overview', 'endpoints'] },
-  { heading: 'nav.group.use', pages: ['servers', 'tools', 'trySentence'] },
+  { heading: 'nav.group.use', pages: ['servers', 'tools'] },
   { heading: 'nav.group.records', pages: ['activity', 'history', 'logs'] },
-  { heading: 'nav.group.advanced', pages: ['toolSets', 'settings'] },
+  { heading: 'nav.group.advanced', pages: ['trySentence', 'toolSets', 'settings'] },
 ];
 
 /** Each page of the sidebar; the overview's links go to the others. */

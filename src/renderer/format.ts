@@ -8,16 +8,24 @@ export function formatBytes(bytes: number): string {
 }
 
 /** How long a recorded call took; nothing for one that never ran (held, then denied, expired or withdrawn). */
-export function callDuration(call: { durationMs: number; confirmation?: { state: string } }): string {
+export function callDuration(call: { durationMs: number; confirmation?: { state: string } }, t: Translate): string {
   const state = call.confirmation?.state;
-  return state && state !== 'allowed' ? '' : formatDuration(call.durationMs);
+  return state && state !== 'allowed' ? '' : formatDuration(call.durationMs, t);
 }
 
-export function formatDuration(ms: number): string {
+/**
+ * How long something took, as a person reads it: seconds from a tenth of one (0.4 秒, 12 秒, 1 分 35 秒),
+ * milliseconds below that only because the difference between 5 and 60 matters there, in the window's
+ * words (毫秒, not "ms"). Developer tables that need exact ms (bench, logs, stats) do not use this.
+ */
+export function formatDuration(ms: number, t: Translate): string {
   // Hundredths of a millisecond are noise to a person: under one is said as such.
-  if (ms < 1) return '<1 ms';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  if (ms < 1) return t('duration.underOneMs');
+  if (ms < 100) return t('duration.ms', { n: String(Math.round(ms)) });
+  if (ms < 10_000) return t('duration.seconds', { n: (ms / 1000).toFixed(1) });
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return t('duration.seconds', { n: String(seconds) });
+  return t('duration.minutes', { m: String(Math.floor(seconds / 60)), s: String(seconds % 60) });
 }
 
 /** "3 min" style, for "connected for". */

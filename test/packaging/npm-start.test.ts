@@ -14,6 +14,9 @@ describe.skipIf(findElectron(ROOT).binary !== undefined)('npm start without the 
     // A mirror on a closed port of 127.0.0.1: the download fails at once, as it does offline.
     const env = {
       ...process.env,
+      LC_ALL: '',
+      LC_MESSAGES: '',
+      LANG: 'C.UTF-8',
       ELECTRON_MIRROR: 'http://127.0.0.1:9/',
       ELECTRON_SKIP_BINARY_DOWNLOAD: '',
       electron_config_cache: path.join(ROOT, 'node_modules', '.cache', 'no-electron-here'),
@@ -31,7 +34,7 @@ describe.skipIf(findElectron(ROOT).binary !== undefined)('npm start without the 
   it('with ELECTRON_SKIP_BINARY_DOWNLOAD set, says so in one line without trying', () => {
     const run = spawnSync(process.execPath, [START], {
       cwd: ROOT,
-      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+      env: { ...process.env, LC_ALL: '', LC_MESSAGES: '', LANG: 'C.UTF-8', ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
       encoding: 'utf8',
       timeout: 60_000,
     });

@@ -12,7 +12,8 @@ function start(env: Record<string, string>): Promise<{ code: number | null; stdo
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
       cwd: ROOT,
-      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '', ...env },
+      // English unless a test says otherwise: the words follow LC_ALL, LC_MESSAGES and LANG, as the CLI's do.
+      env: { ...process.env, LC_ALL: '', LC_MESSAGES: '', LANG: 'C.UTF-8', ELECTRON_SKIP_BINARY_DOWNLOAD: '', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -40,5 +41,26 @@ describe.skipIf(findElectron(ROOT).binary !== undefined)('npm start without the 
     expect(stderr.trim().split('\n'), stderr).toEqual([
       expect.stringMatching(/^Cannot start the desktop app: .*ELECTRON_SKIP_BINARY_DOWNLOAD is set.*npx xiaozhi-tray run/),
     ]);
+  });
+
+  it('speaks Chinese under a Chinese locale: what is missing, how to get it through the mirror, and the headless way', async () => {
+    const { code, stdout, stderr } = await start({ ELECTRON_SKIP_BINARY_DOWNLOAD: '1', LANG: 'zh_CN.UTF-8' });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    const lines = stderr.trim().split('\n');
+    expect(lines, stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^无法启动桌面版：/);
+    expect(lines[0]).toContain('ELECTRON_SKIP_BINARY_DOWNLOAD');
+    expect(lines[0]).toContain('ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npx install-electron');
+    expect(lines[0]).toContain('npx xiaozhi-tray run --config FILE --ui');
+    expect(lines[0]).not.toMatch(/Cannot start|is not installed|get it with/);
+  });
+
+  it('says the failed download in Chinese too, with its cause', async () => {
+    const { code, stderr } = await start({ ELECTRON_MIRROR: 'http://127.0.0.1:9/', LC_ALL: 'zh_CN.UTF-8' });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines, stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^无法启动桌面版：Electron 程序下载失败（.*fetch failed/);
   });
 });

@@ -92,7 +92,7 @@ describe('the endpoint budget and router mode', () => {
     fireEvent.change(screen.getByLabelText('Tools'), { target: { value: '0' } });
     expect(screen.getByText('Enter a whole number of at least 1.')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Tools'), { target: { value: '100' } });
-    fireEvent.change(screen.getByLabelText('Bytes'), { target: { value: '200000' } });
+    fireEvent.change(screen.getByLabelText('Tool list size bytes'), { target: { value: '200000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByText('Over budget')).toBeNull());
     // The other limits are kept as they were.

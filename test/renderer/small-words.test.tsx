@@ -54,7 +54,7 @@ describe('small words in the window', () => {
     expect(screen.getByText(/关闭它们可以让小智读取的列表更短/)).toBeTruthy();
     // The format is small text after the plain words (before: "导出记录（JSONL）").
     expect(screen.getByRole('button', { name: '导出为表格 CSV' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: '导出原始数据 JSONL' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '导出每次调用的明细' })).toBeTruthy();
   });
 
   it('Activity gives no advice to switch tools off before a day of use (it did minutes after servers were added)', async () => {

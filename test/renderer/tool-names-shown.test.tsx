@@ -68,5 +68,10 @@ describe('the sidebar', () => {
     expect(groupOf('#/servers')).toBe(groupOf('#/tools'));
     expect(groupOf('#/toolSets')?.name).toBe('Advanced');
     expect(groupOf('#/toolSets')).not.toBe(groupOf('#/tools'));
+    // Try a sentence puts the user's own model in xiaozhi's place (issue 33: third in the sidebar, a person
+    // expected to talk to xiaozhi there): a tuning page, below the everyday ones and the records.
+    expect(groupOf('#/trySentence')?.name).toBe('Advanced');
+    const order = groups.flatMap((g) => g.pages);
+    expect(order.indexOf('#/trySentence')).toBeGreaterThan(order.indexOf('#/logs'));
   });
 });

@@ -35,7 +35,7 @@ export function BudgetSettings() {
         <Field label={t('settings.budgetTools')} error={toolsError}>
           {(id) => <input id={id} type="number" min="1" step="1" value={toolsValue} onChange={(e) => setToolsText(e.target.value)} />}
         </Field>
-        <Field label={t('settings.budgetBytes')} error={bytesError}>
+        <Field label={t('settings.budgetBytes')} term={t('settings.limitTerm')} error={bytesError}>
           {(id) => <input id={id} type="number" min="1024" step="1" value={bytesValue} onChange={(e) => setBytesText(e.target.value)} />}
         </Field>
       </div>

@@ -83,7 +83,7 @@ export function RecentCalls(props: { samples: readonly ActivitySample[] | undefi
                 <td>
                   <ToolLabel name={h.tool} server={h.server} />
                 </td>
-                <td className="small">{callDuration(h)}</td>
+                <td className="small">{callDuration(h, t)}</td>
                 <td>
                   <OutcomeBadge outcome={h.outcome} />
                   <ConfirmationNote confirmation={h.confirmation} />

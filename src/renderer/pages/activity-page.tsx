@@ -78,9 +78,12 @@ export function ActivityPage() {
               key={format}
               small
               disabled={!samples?.length}
+              // The table's CSV is a name people know from spreadsheets; the raw file's JSONL is only for those who ask.
+              title={format === 'jsonl' ? t('activity.export.jsonlTitle') : undefined}
               onClick={() => download(`xiaozhi-activity-${stamp}.${format}`, exportActivity(samples ?? [], format), type)}
             >
-              {t(`activity.export.${format}`)} <span className="small muted">{format.toUpperCase()}</span>
+              {t(`activity.export.${format}`)}
+              {format === 'csv' ? <span className="small muted"> CSV</span> : null}
             </Button>
           ))}
         </div>
@@ -116,9 +119,9 @@ export function ActivityPage() {
             <div className="stat">
               <div className="stat-figure">
                 <span className="stat-label">{t('plain.typical')}</span>{' '}
-                <span className="stat-value">{summary.timed ? formatDuration(summary.p50) : '—'}</span>
+                <span className="stat-value">{summary.timed ? formatDuration(summary.p50, t) : '—'}</span>
               </div>
-              <div className="small muted">{t('plain.slow', { time: summary.timed ? formatDuration(summary.p95) : '—' })}</div>
+              <div className="small muted">{t('plain.slow', { time: summary.timed ? formatDuration(summary.p95, t) : '—' })}</div>
             </div>
           </section>
           <section className="card">
@@ -159,8 +162,8 @@ export function ActivityPage() {
                       {summary.errorText > 0 ? (
                         <td className={`num${row.errorText > 0 ? ' warn-text' : ''}`}>{row.errorText.toLocaleString(language)}</td>
                       ) : null}
-                      <td className="num nowrap">{row.timed ? formatDuration(row.p50) : '—'}</td>
-                      <td className="num nowrap">{row.timed ? formatDuration(row.p95) : '—'}</td>
+                      <td className="num nowrap">{row.timed ? formatDuration(row.p50, t) : '—'}</td>
+                      <td className="num nowrap">{row.timed ? formatDuration(row.p95, t) : '—'}</td>
                     </tr>
                   ))}
                 </tbody>

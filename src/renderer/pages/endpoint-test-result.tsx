@@ -34,7 +34,8 @@ export function TestButton(props: { testing: boolean; onClick: () => void; disab
   );
 }
 
-export function EndpointTestResult({ result }: { result: EndpointTest }) {
+/** `notYetAdded`: tested from the add form, so a good result says that adding it is the next step. */
+export function EndpointTestResult({ result, notYetAdded = false }: { result: EndpointTest; notYetAdded?: boolean }) {
   const { t } = useApp();
   const step = (ok: boolean | undefined, text: string) => (
     <li className={ok === undefined ? 'step-skipped' : ok ? 'step-ok' : 'step-bad'}>
@@ -83,7 +84,11 @@ export function EndpointTestResult({ result }: { result: EndpointTest }) {
         )}
         {step(listedOk, listedText)}
       </ul>
-      <div className="small muted">{t('endpoints.test.time', { duration: formatDuration(result.durationMs) })}</div>
+      {/* Three ticks left the sidebar at "no endpoint yet" with nothing saying what to press (issue 33). */}
+      {notYetAdded && result.reachable && result.accepted && listedOk ? (
+        <p className="test-next">{t('endpoints.test.readyToAdd')}</p>
+      ) : null}
+      <div className="small muted">{t('endpoints.test.time', { duration: formatDuration(result.durationMs, t) })}</div>
       {/* Another program holding it is the third step's whole story. */}
       {result.error?.code === 'endpoint.replaced' ? null : (
         <ProblemText

@@ -108,7 +108,7 @@ export function AddEndpointForm(props: { onDone?: () => void }) {
         </Button>
         <TestButton testing={test.testing} disabled={Boolean(problem)} onClick={() => void test.start()} />
       </div>
-      {test.result ? <EndpointTestResult result={test.result} /> : null}
+      {test.result ? <EndpointTestResult result={test.result} notYetAdded /> : null}
       <SecretsNote />
     </form>
   );

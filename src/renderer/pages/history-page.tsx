@@ -67,7 +67,7 @@ export function HistoryPage() {
                       </span>
                     ) : null}
                   </td>
-                  <td className="small">{callDuration(h)}</td>
+                  <td className="small">{callDuration(h, t)}</td>
                   <td>
                     <OutcomeBadge outcome={h.outcome} />
                     <ConfirmationNote confirmation={h.confirmation} />

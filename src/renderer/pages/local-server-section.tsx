@@ -8,7 +8,7 @@ import { useApp } from '../app-context';
 import { ConfirmRemoveDialog } from '../components/confirm-dialog';
 import { ProblemText } from '../components/problem-text';
 import { clientToolSet, localClientIds, ToolSetPicker } from '../components/tool-set-picker';
-import { Button, Field, Notice, StatusBadge, Switch, type Tone } from '../components/ui';
+import { Button, Field, Notice, StatusBadge, Switch, Term, type Tone } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
@@ -167,7 +167,10 @@ export function LocalServerSection() {
         <h2 id="local-server-title">{t('localServer.title')}</h2>
         <StatusBadge tone={stateTone[state]}>{t(`localServer.state.${state}` as MessageKey)}</StatusBadge>
       </div>
-      <p className="small muted">{t('localServer.intro')}</p>
+      <p className="small muted">
+        {t('localServer.intro')}
+        <Term>{t('localServer.protocolTerm')}</Term>
+      </p>
       <Switch
         showLabel
         label={t('localServer.enabled')}

@@ -9,7 +9,7 @@ import {
   MirrorSettingsSchema,
 } from '../../shared/mirrors';
 import { useApp } from '../app-context';
-import { Button, Field, UrlInput } from '../components/ui';
+import { Button, Field, Term, UrlInput } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
 
@@ -64,7 +64,13 @@ export function MirrorSettings() {
             />
             <span>
               {t(`mirrors.${preset}`)}
-              {preset === 'china' ? <span className="small muted"> {t('mirrors.chinaNote')}</span> : null}
+              {preset === 'china' ? (
+                <span className="small muted">
+                  {' '}
+                  {t('mirrors.chinaNote')}
+                  <Term>SHA-256</Term>
+                </span>
+              ) : null}
             </span>
           </label>
         ))}

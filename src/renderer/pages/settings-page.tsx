@@ -104,7 +104,7 @@ export function SettingsPage() {
           onChange={(naming) => void update({ naming })}
         />
         <div className="form-row">
-          <Field label={t('settings.limit')} error={limitError} hint={t('settings.limitHint')}>
+          <Field label={t('settings.limit')} term={t('settings.limitTerm')} error={limitError} hint={t('settings.limitHint')}>
             {(id) => <input id={id} type="number" min="1024" step="1" value={limitValue} onChange={(e) => setLimitText(e.target.value)} />}
           </Field>
           <Field label={t('settings.timeout')} error={timeoutError} hint={t('settings.timeoutHint')}>

@@ -142,7 +142,7 @@ export function TryToolDialog({ tool, onClose }: { tool: CatalogTool; onClose: (
           <div className="card-row small">
             <strong>{result.isError ? t('tryTool.resultError') : t('tryTool.result')}</strong>
             <span className="muted">
-              {t('tryTool.meta', { duration: formatDuration(result.durationMs), size: formatBytes(result.bytes) })}
+              {t('tryTool.meta', { duration: formatDuration(result.durationMs, t), size: formatBytes(result.bytes) })}
             </span>
           </div>
           <pre className={`mono code-block result-text${result.isError ? ' is-error' : ''}`} data-testid="tool-result">

@@ -338,7 +338,7 @@ export const en = {
   'toolSets.customDescription': 'custom description',
   'localServer.title': 'Local MCP server',
   'localServer.intro':
-    'Serve your tool sets to AI apps on this computer (Cursor, VS Code, Claude Desktop, Cherry Studio). Only this computer can connect, and only with the token. (Protocol: streamable HTTP)',
+    'Serve your tool sets to AI apps on this computer (Cursor, VS Code, Claude Desktop, Cherry Studio). Only this computer can connect, and only with the token.',
   'localServer.enabled': 'Serve on this computer',
   'localServer.state.off': 'Off',
   'localServer.state.starting': 'Starting',
@@ -456,7 +456,7 @@ export const en = {
   'settings.naming.prefix': 'Always prefix with the server',
   'settings.namingHint': 'Names are what the assistant sees; clashing names get their server as a prefix.',
   'settings.limit': 'Largest message',
-  'settings.limitHint': 'In bytes. xiaozhi drops larger messages; 8192 unless your server says otherwise.',
+  'settings.limitHint': 'xiaozhi cannot take larger messages. Leave it as it is unless your xiaozhi server says otherwise.',
   'settings.limitError': 'At least 1024 bytes.',
   'settings.timeout': 'Call timeout (seconds)',
   'settings.timeoutHint': 'A tool slower than this is cancelled with a readable error.',
@@ -997,9 +997,9 @@ export const en = {
   'preview.searchNone': 'No tool matches.',
   'settings.budget': 'Tool budget per endpoint',
   'settings.budgetHint':
-    'The window warns when an endpoint is served more, and suggests searching first. xiaozhi.me struggles past a few dozen tools; a self-hosted server hung past about 25; 8192 bytes is about as much of the tool list as xiaozhi reads at once.',
+    'The window warns when an endpoint is served more, and suggests searching first. xiaozhi.me struggles past a few dozen tools; a self-hosted server hung past about 25.',
   'settings.budgetTools': 'Tools',
-  'settings.budgetBytes': 'Bytes',
+  'settings.budgetBytes': 'Tool list size',
   'settings.budgetError': 'Enter a whole number of at least {min}.',
   'state.fetchingRuntime': 'Getting {runtime}',
   'runtime.fetching': 'Fetching {runtime} {version} for this server…',
@@ -1011,8 +1011,7 @@ export const en = {
   'mirrors.chinaOffer': 'In mainland China? The mainland China mirrors are usually much faster than the official sources.',
   'mirrors.default': 'Official sources (npmjs.com, pypi.org, nodejs.org, GitHub)',
   'mirrors.china': 'Mainland China mirrors (npmmirror, Tsinghua PyPI)',
-  'mirrors.chinaNote':
-    'uv comes from Tsinghua University’s mirror, Node.js from npmmirror; the app checks each file is the genuine one (SHA-256).',
+  'mirrors.chinaNote': 'uv comes from Tsinghua University’s mirror, Node.js from npmmirror; the app checks each file is the genuine one.',
   'mirrors.custom': 'My own sources',
   'mirrors.customHint': 'Empty: the official source.',
   'mirrors.npmRegistry': 'npm registry',
@@ -1168,7 +1167,7 @@ export const en = {
   'pin.title': 'Voice confirmation',
   'pin.intro':
     'Tools set to “Ask first” run by voice only after the person says this PIN to xiaozhi, or after you press Allow here. The AI never sees it, so it cannot confirm by itself. Anyone who hears it said can use it: for the riskiest tools, choose “Only in the window”.',
-  'pin.label': 'Confirmation PIN',
+  'pin.label': 'Confirmation code',
   'pin.make': 'Make a new one',
   'pin.own': 'Set your own PIN',
   'pin.rule':
@@ -1311,7 +1310,7 @@ export const en = {
   'xiaozhi.serversStopped':
     'Xiaozhi is connected, but {count, plural, one {# server stopped: its tools cannot} other {# servers stopped: their tools cannot}} be used now',
   'activity.export.csv': 'Export as a table',
-  'activity.export.jsonl': 'Export raw data',
+  'activity.export.jsonl': 'Export every call in detail',
   'logs.from.app': 'App',
   'logs.from.web': 'Web page',
   'logs.from.updates': 'Updates',
@@ -1416,4 +1415,13 @@ export const en = {
   'overview.viewHistoryThisRun': 'Calls since the app started',
   'overview.viewEarlier': 'Earlier calls',
   'values.oldFileStays': 'The earlier “{label}” is neither moved nor deleted: what it holds stays in {path}',
+  // t-words6: durations in plain units, plain words for Settings and Activity, what Try a sentence is for, the step after a good endpoint test.
+  'duration.underOneMs': '<1 ms',
+  'duration.ms': '{n} ms',
+  'duration.seconds': '{n} s',
+  'duration.minutes': '{m} min {s} s',
+  'settings.limitTerm': 'bytes',
+  'localServer.protocolTerm': 'Protocol: streamable HTTP',
+  'activity.export.jsonlTitle': 'A JSONL file: one call a line, for programs',
+  'endpoints.test.readyToAdd': 'Ready to add: press Add endpoint to save it, and xiaozhi connects.',
 } as const;

@@ -7,7 +7,7 @@ export const tryEn = {
   'nav.trySentence': 'Try a sentence',
 
   'try.lead':
-    'Type what you would say to xiaozhi. The model you choose gets exactly the tools this endpoint serves, and picks one as xiaozhi’s model would.',
+    'Without xiaozhi, try your tools with a model of your own: type what you would say to xiaozhi and see whether the model picks the right tool. It gets exactly the tools this endpoint serves, and picks one as xiaozhi’s model would.',
   'try.noModel':
     'No model yet: choose one under Model below (DeepSeek, Qwen, Doubao, GLM, Kimi, OpenAI, or a local Ollama that needs no key).',
   'try.noModel.go': 'Set up a model',

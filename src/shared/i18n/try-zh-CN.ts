@@ -4,7 +4,8 @@ import type { tryEn } from './try-en';
 export const tryZhCN: Record<keyof typeof tryEn, string> = {
   'nav.trySentence': '试一句话',
 
-  'try.lead': '输入你会对小智说的话。你选的模型会拿到这个接入点提供的全部工具，像小智的模型那样选一个。',
+  'try.lead':
+    '不用小智，用你自己的模型试试你的工具：输入你会对小智说的话，看模型会不会选对工具。它拿到的正是这个接入点提供的全部工具，像小智的模型那样选一个。',
   'try.noModel': '还没有模型：在下方“模型”中选一个（DeepSeek、通义千问、豆包、智谱 GLM、Kimi、OpenAI，或无需密钥的本机 Ollama）。',
   'try.noModel.go': '去设置模型',
   'try.endpoint': '工具来自',

@@ -333,7 +333,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'toolSets.customDescription': '自定义描述',
   'localServer.title': '本机 MCP 服务',
   'localServer.intro':
-    '把工具集提供给这台电脑上的 AI 应用（Cursor、VS Code、Claude Desktop、Cherry Studio）。只有本机能连接，并且必须带上令牌。（协议：Streamable HTTP）',
+    '把工具集提供给这台电脑上的 AI 应用（Cursor、VS Code、Claude Desktop、Cherry Studio）。只有本机能连接，并且必须带上令牌。',
   'localServer.enabled': '在本机提供服务',
   'localServer.state.off': '已关闭',
   'localServer.state.starting': '正在启动',
@@ -448,7 +448,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'settings.naming.prefix': '始终以服务名作前缀',
   'settings.namingHint': '名称是助手看到的；重名的工具会以所属服务名作前缀。',
   'settings.limit': '单条消息的大小上限',
-  'settings.limitHint': '单位是字节。小智会丢弃更大的消息；除非你的服务端另有说明，请保持 8192。',
+  'settings.limitHint': '小智收不下更大的消息。一般不用改，只有你的小智服务端另有说明时才改。',
   'settings.limitError': '至少 1024 字节。',
   'settings.timeout': '调用超时（秒）',
   'settings.timeoutHint': '超过此时间的调用会被取消，并返回可读的错误。',
@@ -945,9 +945,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'preview.searchNone': '没有匹配的工具。',
   'settings.budget': '每个接入点的工具预算',
   'settings.budgetHint':
-    '接入点提供的工具超过这个范围时，窗口会提醒并建议改为“先搜索”。xiaozhi.me 在几十个工具以上就会吃力；自建服务端在约 25 个工具以上会卡住；8192 字节大约是小智一次能读取的工具列表大小。',
+    '接入点提供的工具超过这个范围时，窗口会提醒并建议改为“先搜索”。xiaozhi.me 在几十个工具以上就会吃力；自建服务端在约 25 个工具以上会卡住。',
   'settings.budgetTools': '工具数',
-  'settings.budgetBytes': '字节数',
+  'settings.budgetBytes': '工具列表大小',
   'settings.budgetError': '请输入不小于 {min} 的整数。',
   'state.fetchingRuntime': '正在获取 {runtime}',
   'runtime.fetching': '正在为该服务下载 {runtime} {version}…',
@@ -958,7 +958,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'mirrors.chinaOffer': '在中国大陆？中国大陆镜像通常比官方源快得多。',
   'mirrors.default': '官方源（npmjs.com、pypi.org、nodejs.org、GitHub）',
   'mirrors.china': '中国大陆镜像（npmmirror、清华 PyPI）',
-  'mirrors.chinaNote': 'uv 从清华大学的镜像下载，Node.js 从 npmmirror 下载；应用会核对每个文件，确认没有被改动（SHA-256）。',
+  'mirrors.chinaNote': 'uv 从清华大学的镜像下载，Node.js 从 npmmirror 下载；应用会核对每个文件，确认没有被改动。',
   'mirrors.custom': '自定义下载源',
   'mirrors.customHint': '留空：使用官方源。',
   'mirrors.npmRegistry': 'npm 仓库',
@@ -1105,7 +1105,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'pin.title': '语音确认',
   'pin.intro':
     '设为“先问我”的工具，只有在用户对小智说出这个口令、或你在这里点“允许”之后，才会通过语音运行。AI 看不到口令，所以无法自己确认。听到口令的人都能用它：最危险的工具请选“只在窗口里允许”。',
-  'pin.label': '确认口令（PIN）',
+  'pin.label': '确认口令',
   'pin.make': '换一个新的',
   'pin.own': '设置自己的口令',
   'pin.rule':
@@ -1243,7 +1243,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务停止了：它的工具现在用不了',
   'activity.export.csv': '导出为表格',
-  'activity.export.jsonl': '导出原始数据',
+  'activity.export.jsonl': '导出每次调用的明细',
   'logs.from.app': '应用',
   'logs.from.web': '网页界面',
   'logs.from.updates': '更新',
@@ -1340,4 +1340,13 @@ export const zhCN: Record<keyof typeof en, string> = {
   'overview.viewHistoryThisRun': '本次启动后的调用',
   'overview.viewEarlier': '更早的调用',
   'values.oldFileStays': '之前的“{label}”没有移动，也没有删除，里面的内容仍保存在：{path}',
+  // t-words6: durations in plain units, plain words for Settings and Activity, what 试一句话 is for, the step after a good endpoint test.
+  'duration.underOneMs': '不到 1 毫秒',
+  'duration.ms': '{n} 毫秒',
+  'duration.seconds': '{n} 秒',
+  'duration.minutes': '{m} 分 {s} 秒',
+  'settings.limitTerm': '字节',
+  'localServer.protocolTerm': '协议：Streamable HTTP',
+  'activity.export.jsonlTitle': 'JSONL 文件：每行一次调用，供程序读取',
+  'endpoints.test.readyToAdd': '可以添加了：点“添加接入点”保存它，小智就会连上。',
 };
