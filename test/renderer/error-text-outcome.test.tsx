@@ -94,3 +94,24 @@ describe('a failed call whose text names a known cause', () => {
     expect(screen.getByText("The service's own words")).toBeTruthy();
   });
 });
+
+describe("a failed call's words with a secret in them, in History", () => {
+  it('show the hidden part in the window’s language, as other pages do (“(redacted)” in the Chinese window before)', async () => {
+    const harness = newBridge({
+      servers: [
+        fixtureServer('amap', {
+          FIXTURE_FAIL_TEXT: 'request to https://restapi.amap.com/v3/weather?city=1&key=abc123configuredsecret failed, reason: ENOTFOUND',
+        }),
+      ],
+    });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await harness.bridge.api.callTool({ name: 'fail', arguments: {} });
+    await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
+    fireEvent.click(await screen.findByText('fail'));
+    const raw = await screen.findByText(/^request to https:\/\/restapi/);
+    expect(raw.textContent).toContain('（已隐藏）');
+    expect(raw.textContent).not.toContain('(redacted)');
+    expect(raw.textContent).not.toContain('abc123configuredsecret');
+  });
+});

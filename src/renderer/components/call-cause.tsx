@@ -1,6 +1,7 @@
 import { hasMessage, type Translate } from '../../shared/i18n/translate';
 import type { CallRecord } from '../../shared/status';
 import { useApp } from '../app-context';
+import { shownMasked } from '../masked';
 
 /**
  * A failed call's cause in the person's words ("服务连不上它要用的网站（api.tavily.com）"), said before the
@@ -23,7 +24,7 @@ export function CallResult({ record }: { record: Pick<CallRecord, 'cause' | 'res
     <>
       {cause ? <p className="call-cause">{cause}</p> : null}
       <div className="small muted">{t(cause ? 'history.ownWords' : 'history.result')}</div>
-      <pre className="mono small">{record.result}</pre>
+      <pre className="mono small">{shownMasked(record.result, t)}</pre>
     </>
   );
 }

@@ -9,6 +9,7 @@ import { ToolLabel } from '../components/tool-label';
 import { EmptyState } from '../components/ui';
 import { callsBeforeHistory, useActivitySamples } from '../components/use-activity';
 import { callDuration, formatDateTime } from '../format';
+import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 
 export function HistoryPage() {
@@ -77,7 +78,7 @@ export function HistoryPage() {
                   <tr className="details-row">
                     <td colSpan={5}>
                       <div className="small muted">{t('history.arguments')}</div>
-                      <pre className="mono small">{h.arguments}</pre>
+                      <pre className="mono small">{shownMasked(h.arguments, t)}</pre>
                       <CallResult record={h} />
                     </td>
                   </tr>
