@@ -1,9 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
+import { hasMessage, type Language, translate } from '../../../shared/i18n/translate';
 import type { Problem } from '../../../shared/problem';
 import type { CallOutcome } from '../../../shared/status';
 import type { CallInput } from '../logs/call-history';
+import { callFailureCause } from '../problems/call-failure-cause';
 import { withoutPin } from './builtin/confirmation-pin';
+import { sourceOf } from './call-admission';
 import { resultText, shapeResult, textResult } from './result-shaping';
 import type { SetEntry } from './set-entry';
 import { spokenError } from './spoken-error';
@@ -48,10 +51,19 @@ export class ToolCall {
   private shape(answered: CallToolResult): CallToolResult {
     const { context, view } = this;
     const shape = context.shape !== false;
-    const result = answered.isError === true && view.redact ? withoutSecrets(answered, view.redact) : answered;
+    let result = answered;
+    if (answered.isError === true) {
+      if (view.redact) result = withoutSecrets(result, view.redact);
+      if (context.session !== undefined && !this.wordedBySource()) result = withSpokenCause(result, view.language());
+    }
     const pin = context.session !== undefined && view.voice ? view.voice.pin() : undefined;
     const visible = pin === undefined ? result : withoutPin(shape ? textResult(resultText(result), result.isError === true) : result, pin);
     return shape ? shapeResult(visible, view.maxMessageBytes(), context.idJson ?? '0', view.language()) : visible;
+  }
+
+  /** The call's source words its failures itself (a web service): nothing is said before them. */
+  private wordedBySource(): boolean {
+    return this.entry === undefined || sourceOf(this.view, this.entry.server)?.wordsFailures === true;
   }
 
   private historyInput(outcome: CallOutcome, result: string): CallInput {
@@ -84,4 +96,19 @@ function withoutSecrets(result: CallToolResult, redact: (text: string) => string
   const text = resultText(result);
   const hidden = redact(text);
   return hidden === text ? result : textResult(hidden, true);
+}
+
+/**
+ * A failure a server worded in its own language ("getaddrinfo ENOTFOUND api.tavily.com"): the model,
+ * whose words the person hears, gets the cause first in the voice language, then the server's words.
+ * Only causes of reaching a site or being refused by it (problems/call-failure-cause.ts).
+ */
+function withSpokenCause(result: CallToolResult, language: Language): CallToolResult {
+  const text = resultText(result);
+  const cause = callFailureCause(text);
+  const key = cause ? `callCause.${cause.code}` : '';
+  if (!cause || !hasMessage(key)) return result;
+  // Said without the host: a name in brackets reads badly aloud, and the server's words name it.
+  const said = translate(language, key, { ...cause.params, site: translate(language, 'callCause.site') });
+  return textResult(`${said}\n${text}`, true);
 }

@@ -36,6 +36,8 @@ export interface ToolSource {
   /** Its tools as last listed, while it is down too: names are decided from these, not from who is up. */
   readonly knownTools: readonly Tool[];
   callTool(name: string, args: Record<string, unknown>, options: SourceCallOptions): Promise<CallToolResult>;
+  /** Its failures are worded for the model already (a web service's, the app's own tools): no cause is said before them. */
+  readonly wordsFailures?: boolean;
 }
 
 /** What a source is told of a call: a server needs its signal and progress; a built-in tool also who asked, on which connection. */

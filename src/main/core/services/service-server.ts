@@ -90,6 +90,8 @@ function buildTools(settings: ServiceSettings, context: ServiceContext): Service
  */
 export class ServiceServer extends SupervisedServer {
   readonly name: string;
+  /** A platform's failures are worded here, in the voice language (service-tools.ts). */
+  readonly wordsFailures = true;
   protected readonly life: Supervisor;
   private tools: ServiceTool[] = [];
   private listed: Tool[] = [];

@@ -78,3 +78,20 @@ describe("a failed call's words, as its caller gets them", () => {
     }
   });
 });
+
+describe("a failed call's words, as xiaozhi's model hears them", () => {
+  it('start with the cause in the voice language when the server names one; a local client gets the words as they came', async () => {
+    const failText = 'Tavily API error: getaddrinfo ENOTFOUND api.tavily.com\nDocumentation: https://docs.tavily.com/';
+    harness = makeBridge({ servers: [fixtureServer('fx', { FIXTURE_FAIL_TEXT: failText })], ui: { language: 'zh-CN' } });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const view = harness.bridge.toolHub.forSet(undefined);
+    const spoken = await view.call('fail', {}, { caller: 'xiaozhi', session: 's1' });
+    expect(text(spoken.result)).toBe(`服务连不上它要用的网站：请检查这台电脑的网络。\n${failText}`);
+    const local = await view.call('fail', {}, { caller: 'cursor', shape: false });
+    expect(text(local.result)).toBe(failText);
+    // A failure with no cause it names is passed on as the server wrote it.
+    const thrown = await view.call('throw', {}, { caller: 'xiaozhi', session: 's1' });
+    expect(text(thrown.result)).not.toMatch(/^服务连不上/);
+  });
+});

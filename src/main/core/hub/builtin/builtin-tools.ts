@@ -47,6 +47,7 @@ export class BuiltinTools {
   readonly name = BUILTIN_SERVER;
   readonly isRunning = true;
   readonly enabled = true;
+  readonly wordsFailures = true;
   /** Made at the first call: a tool's definition may be worded in a language its owner cannot tell yet. */
   private byName: ReadonlyMap<string, BuiltinTool> | undefined;
 
