@@ -1,5 +1,4 @@
 import http from 'node:http';
-import net from 'node:net';
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
@@ -16,6 +15,7 @@ import {
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { RelayStandIn } from '../../../helpers/relay-stand-in';
 import { scaled } from '../../../helpers/time-scale';
+import { startTricklingUpgrade } from '../../../helpers/trickling-upgrade';
 
 let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
@@ -63,24 +63,14 @@ describe('Test connection', () => {
 
   it('gives up at the connect timeout on a program that answers the upgrade a byte at a time (no reply that ends)', async () => {
     // ws's handshakeTimeout is the socket's idle time: a byte now and then kept the test waiting for ever.
-    const sockets = new Set<net.Socket>();
-    const trickle = net.createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.write('HTTP/1.1 101 Switching Protocols\r\n');
-      const drip = setInterval(() => socket.write('X'), 100);
-      socket.on('close', () => clearInterval(drip));
-    });
-    await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
-    const url = `ws://127.0.0.1:${(trickle.address() as net.AddressInfo).port}/mcp/?token=abc`;
+    const trickle = await startTricklingUpgrade();
     harness = makeBridge({ connection: { connectTimeoutMs: 500 } });
     try {
       const gaveUp = new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), scaled(10_000)).unref());
-      const result = await Promise.race([harness.bridge.api.testEndpoint({ url }), gaveUp]);
+      const result = await Promise.race([harness.bridge.api.testEndpoint({ url: trickle.url }), gaveUp]);
       expect(result).toMatchObject({ accepted: false, error: { code: 'net.timeout' } });
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => trickle.close(resolve));
+      await trickle.close();
     }
   });
 
