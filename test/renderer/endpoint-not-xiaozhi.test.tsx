@@ -56,4 +56,18 @@ describe('Test connection against a program that is not a xiaozhi endpoint', () 
     await renderWithBridge(harness, <EndpointTestResult result={await harness.bridge.api.testEndpoint({ url })} />, 'zh-CN');
     expect(steps()).toEqual(['step-ok ✓可以连通', 'step-bad ✕这个地址上的程序不是小智接入点', 'step-skipped –未检查']);
   });
+
+  it('a 101 without the key a WebSocket answers with (a proxy or program that only says "switching") is not an endpoint either', async () => {
+    const url = await answering(
+      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: nope\r\n\r\n',
+    );
+    const harness = newBridge({});
+    await renderWithBridge(harness, <EndpointTestResult result={await harness.bridge.api.testEndpoint({ url })} />, 'en');
+    expect(steps()).toEqual([
+      'step-ok ✓Reachable',
+      'step-bad ✕The program at this address is not a xiaozhi endpoint',
+      'step-skipped –Not checked',
+    ]);
+    expect(document.body.textContent).not.toContain('Sec-WebSocket-Accept');
+  });
 });

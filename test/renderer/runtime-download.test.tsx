@@ -97,6 +97,28 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     await waitFor(async () => expect((await harness.bridge.api.getState()).servers[0]?.state).toBe('running'), { timeout: 30_000 });
   });
 
+  it('closing the dialog while uv downloads adds nothing: the person left without adding', async () => {
+    mirror = await startRuntimeMirror({ uv });
+    const release = mirror.hold('uv');
+    const harness = await headless(mirror, []);
+    const { store, unmount } = await renderWithBridge(
+      harness,
+      <CatalogueDialog onClose={() => undefined} onPick={() => undefined} onCustom={() => undefined} />,
+      'en',
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Time and time zones' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Download uv and add' }));
+    expect(await screen.findByRole('progressbar')).toBeTruthy();
+    unmount();
+    release();
+    // The same download (one at a time): answered when the dialog's own ends; then the window's
+    // requests after it (the settings read again, the add it would send) have had their turn.
+    expect(await harness.bridge.api.fetchRuntime({ runtime: 'uv' })).toMatchObject({ version: expect.any(String) });
+    await store.refreshSettings();
+    await store.refreshSettings();
+    expect((await harness.bridge.api.getSettings()).servers).toEqual([]);
+  });
+
   it('a download that fails adds nothing, says why, and can be tried again (en)', async () => {
     mirror = await startRuntimeMirror({});
     const harness = await headless(mirror, []);

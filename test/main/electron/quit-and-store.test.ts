@@ -178,6 +178,18 @@ describe('the settings store', () => {
     expect(store.recovered?.reason).toMatch(/invalid at endpoints\.0\.url/);
   });
 
+  it('keeps every setting when a header value stored by an earlier build ends in a line break (a pasted token)', () => {
+    const dir = tempDir();
+    const remote = { name: 'amap', transport: 'streamable-http', url: 'https://mcp.example.com/mcp', enabled: true };
+    fs.writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({ ...defaultSettings(), servers: [{ ...remote, headers: { Authorization: 'Bearer abc\r\n' } }] }),
+    );
+    const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(false), 'darwin'));
+    expect(store.recovered).toBeUndefined();
+    expect(store.load().servers).toMatchObject([{ ...remote, headers: { Authorization: 'Bearer abc' } }]);
+  });
+
   it('migrates settings of an early version', () => {
     const dir = tempDir();
     fs.writeFileSync(

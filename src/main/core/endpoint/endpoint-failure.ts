@@ -104,12 +104,22 @@ export function socketFailed(error: unknown, url: string): EndpointFailure {
       problem: problem('endpoint.notXiaozhi', {}),
       error: `the program at this address does not answer HTTP (${failureText(error)})`,
     };
+  // A 101 that is no WebSocket's (ws checks its key, upgrade, protocol and extensions; these errors carry no code):
+  // a program or proxy that only says "switching".
+  if (error instanceof Error && WS_HANDSHAKE_REFUSED.test(error.message))
+    return {
+      problem: problem('endpoint.notXiaozhi', {}),
+      error: `the program at this address answered the upgrade, not as a WebSocket does (${failureText(error)})`,
+    };
   const cause = failureCause(error, { url });
   // The host as the user's URL names it (api.xiaozhi.me), not the address it resolved to.
   const host = hostOf(url);
   const named = host && typeof cause.params.host === 'string' ? { ...cause, params: { ...cause.params, host } } : cause;
   return { problem: named, error: failureText(error) };
 }
+
+/** ws's words for a 101 it cannot take (node_modules/ws/lib/websocket.js, its 'upgrade' handler). */
+const WS_HANDSHAKE_REFUSED = /^(?:Invalid (?:Upgrade|Sec-WebSocket-\w+) header|Server sent (?:a|an|no) |Server indicated an extension)/;
 
 function hostOf(url: string): string | undefined {
   try {

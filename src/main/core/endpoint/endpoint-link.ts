@@ -423,6 +423,15 @@ export class EndpointLink {
     this.socket = socket;
     this.socketFailure = undefined;
     const raw = upgradedSocket(socket);
+    // ws's handshakeTimeout is the socket's idle time: an answer trickling in a byte at a time never reaches it.
+    const handshake = setTimeout(() => {
+      if (socket !== this.socket || socket.readyState !== WebSocket.CONNECTING) return;
+      this.socketFailure ??= socketFailed(new Error('Opening handshake has timed out'), endpoint.url);
+      socket.terminate();
+    }, connection.connectTimeoutMs);
+    handshake.unref();
+    socket.once('open', () => clearTimeout(handshake));
+    socket.once('close', () => clearTimeout(handshake));
     socket.on('open', () => this.onOpen(socket, raw()));
     socket.on('error', (error: Error & { code?: string }) => {
       // The first error is the cause; later ones are consequences of tearing the socket down.

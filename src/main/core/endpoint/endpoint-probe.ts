@@ -202,23 +202,26 @@ function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<End
       report(opts, final);
       resolve(final);
     };
+    // Once open, it was reached: what fails then is the connection (a broken frame), not the way there.
+    const failedWith = (error: Error) => {
+      const opened = server !== undefined;
+      const failure = socketFailed(error, opts.url);
+      // A program that answered, though not as an endpoint does, was reached.
+      const answered = opened || failure.problem.code === 'endpoint.notXiaozhi';
+      finish({ reachable: answered, accepted: opened, ...failed(failure) });
+    };
     try {
       socket = new WebSocket(opts.url, { handshakeTimeout: opts.connectTimeoutMs, perMessageDeflate: false });
     } catch (error) {
       finish({ reachable: false, accepted: false, ...failed(socketFailed(error, opts.url)) });
       return;
     }
+    // ws's handshakeTimeout is the socket's idle time: an answer trickling in a byte at a time never reaches it.
+    timer = setTimeout(() => failedWith(new Error('Opening handshake has timed out')), opts.connectTimeoutMs);
     socket.on('unexpected-response', (_request, response) =>
       finish({ reachable: true, accepted: false, ...failed(refusedWith(response.statusCode ?? 0, response.statusMessage)) }),
     );
-    // Once open, it was reached: what fails then is the connection (a broken frame), not the way there.
-    socket.on('error', (error) => {
-      const opened = server !== undefined;
-      const failure = socketFailed(error, opts.url);
-      // A program that answered, though not as an endpoint does, was reached.
-      const answered = opened || failure.problem.code === 'endpoint.notXiaozhi';
-      finish({ reachable: answered, accepted: opened, ...failed(failure) });
-    });
+    socket.on('error', failedWith);
     socket.on('close', (code, reason) => {
       const closed = closedWith(code, reason.toString());
       // Closed for its token (the relay accepts the socket first, then closes it 1008 "token解密失败"), or by policy
@@ -227,6 +230,7 @@ function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<End
     });
     socket.on('open', () => {
       const ws = socket as WebSocket;
+      clearTimeout(timer);
       server = new Server({ name: 'xiaozhi-tray', version: opts.version }, { capabilities: { tools: { listChanged: true } } });
       let listed: string | number | undefined;
       server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import { type Language, translate } from '../../../shared/i18n/translate';
+import { cutAt } from './tool-pages';
 
 /** Arguments shown in a confirmation request, and how long each value may be: enough to know what is meant. */
 const SHOWN_ARGUMENTS = 3;
@@ -34,7 +35,7 @@ export function describeAction(tool: Tool, args: Record<string, unknown>, words:
 /** The tool as said: its title if written in the voice language, else its own name with its separators made spaces. */
 export function spokenTool(tool: Tool, language: Language): string {
   const title = tool.annotations?.title ?? tool.title;
-  if (title && HAN.test(title) === (language === 'zh-CN')) return cut(title);
+  if (title && HAN.test(title) === (language === 'zh-CN')) return cut(oneLine(title));
   return cut(
     tool.name
       .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -44,7 +45,9 @@ export function spokenTool(tool: Tool, language: Language): string {
   );
 }
 
-const cut = (text: string) => (text.length > SPOKEN_NAME_CHARS ? `${text.slice(0, SPOKEN_NAME_CHARS - 1)}…` : text);
+const cut = (text: string, chars = SPOKEN_NAME_CHARS) => (text.length > chars ? `${cutAt(text, chars - 1)}…` : text);
+/** A server's title is said, not laid out: a line break in it would make a line of its own in what the model reads. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** The tool's title, or its name. */
 export function actionTitle(tool: Tool, name: string): string {
@@ -62,6 +65,6 @@ export function shownArguments(args: Record<string, unknown>): { name: string; v
     .map(([key, value]) => {
       if (SECRET_ARGUMENT.test(key)) return { name: key, value: HIDDEN_VALUE };
       const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-      return { name: key, value: text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text };
+      return { name: key, value: cut(text, SHOWN_VALUE_CHARS) };
     });
 }

@@ -33,7 +33,7 @@ function envelopeBytes(idJson: string, cursor: string | undefined): number {
 const FIT_ROUNDS = 8;
 
 /** The first `keep` characters, never ending in half a surrogate pair. */
-function cutAt(text: string, keep: number): string {
+export function cutAt(text: string, keep: number): string {
   const code = text.charCodeAt(keep - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? keep - 1 : keep);
 }

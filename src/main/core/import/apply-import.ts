@@ -97,7 +97,13 @@ export function applyImport(
   const valid = SettingsSchema.safeParse(next);
   if (!valid.success) {
     const issue = firstIssue(valid.error);
-    throw new ImportError(`The imported settings are not valid at ${issue.path}: ${issue.message}`);
+    // Named as the file names it: "servers.3" counts the servers held already, which the person never sees.
+    const [list, index, ...rest] = issue.path.split('.');
+    const entry = list === 'servers' || list === 'endpoints' ? next[list][Number(index)] : undefined;
+    const where = entry
+      ? `the ${list === 'servers' ? 'server' : 'endpoint'} "${entry.name}"${rest.length > 0 ? ` at ${rest.join('.')}` : ''}`
+      : `at ${issue.path}`;
+    throw new ImportError(`The imported settings are not valid: ${where}: ${issue.message}`);
   }
   return { settings: valid.data, result, changedServers: [...result.addedServers, ...result.replacedServers], removedServers };
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 import type { CatalogueEntry, CatalogueValue } from '../../../shared/catalogue';
 import { own } from '../../../shared/own';
@@ -63,6 +63,14 @@ export function ValuesStep(props: {
   const [checking, setChecking] = useState(false);
   const fetchFirst = props.runtime?.missing && props.runtime.download ? props.runtime.need : undefined;
   const runtimeFetch = useRuntimeFetch(fetchFirst);
+  // Closed while its runtime downloads: the person left without adding (the runtime still comes).
+  const closed = useRef(false);
+  useEffect(() => {
+    closed.current = false;
+    return () => {
+      closed.current = true;
+    };
+  }, []);
   const fetching = runtimeFetch.shown?.state === 'fetching';
   const paths = usePathChecks(entry, values);
   // The desktop app opens the system's picker; the headless web page has none (the path is typed).
@@ -93,7 +101,7 @@ export function ValuesStep(props: {
       setPathProblems(checked.problems);
       if (checked.problems.size > 0) return;
       // Its runtime first: added without it, the server could not start.
-      if (fetchFirst && !(await runtimeFetch.download())) return;
+      if (fetchFirst && (!(await runtimeFetch.download()) || closed.current)) return;
       props.onAdd(props.build(checked.values));
     } finally {
       setChecking(false);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { fastConnection, logText, makeBridge, withEndpointTeardown } from '../../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
+import { startTricklingUpgrade } from '../../../helpers/trickling-upgrade';
 import { waitFor } from '../../../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);
@@ -125,6 +126,14 @@ describe('why an endpoint connection ended, recorded where it happened', () => {
     expect(status.lastErrorCause).toEqual({ code: 'net.refused', params: { host: '127.0.0.1', port: String(port) } });
     expect(status.lastError).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
     expect(logText(ctx.harness!.logBook)).toMatch(new RegExp(`connect ECONNREFUSED 127\\.0\\.0\\.1:${port}; retrying in \\d+\\.\\d s`));
+  });
+
+  it('an upgrade answered a byte at a time: given up at the connect timeout and retried, not connecting for ever', async () => {
+    const trickle = await startTricklingUpgrade();
+    closers.push(() => trickle.close());
+    await bridgeTo(trickle.url, { connection: { ...slowRetries, connectTimeoutMs: 500 } });
+    const status = await waiting('the attempt given up');
+    expect(status.lastErrorCause?.code).toBe('net.timeout');
   });
 
   it('names the host as the endpoint URL has it, not the address it resolved to', async () => {

@@ -14,6 +14,8 @@ import {
 } from '../../../helpers/bridge-harness';
 import { FakeXiaozhi } from '../../../helpers/fake-xiaozhi';
 import { RelayStandIn } from '../../../helpers/relay-stand-in';
+import { scaled } from '../../../helpers/time-scale';
+import { startTricklingUpgrade } from '../../../helpers/trickling-upgrade';
 
 let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
@@ -56,6 +58,19 @@ describe('Test connection', () => {
       expect(JSON.stringify(result)).not.toContain('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln');
     } finally {
       server.close();
+    }
+  });
+
+  it('gives up at the connect timeout on a program that answers the upgrade a byte at a time (no reply that ends)', async () => {
+    // ws's handshakeTimeout is the socket's idle time: a byte now and then kept the test waiting for ever.
+    const trickle = await startTricklingUpgrade();
+    harness = makeBridge({ connection: { connectTimeoutMs: 500 } });
+    try {
+      const gaveUp = new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), scaled(10_000)).unref());
+      const result = await Promise.race([harness.bridge.api.testEndpoint({ url: trickle.url }), gaveUp]);
+      expect(result).toMatchObject({ accepted: false, error: { code: 'net.timeout' } });
+    } finally {
+      await trickle.close();
     }
   });
 

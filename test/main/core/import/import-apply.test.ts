@@ -44,6 +44,18 @@ describe('import: apply through the BridgeApi', () => {
     expect((await harness.bridge.api.callTool({ name: 'echo', arguments: { text: 'hi' } })).text).toBe('imported: hi');
   });
 
+  it('a header with a line break inside: nothing is added, and the refusal names the server as the file does', async () => {
+    harness = makeBridge({ servers: [{ name: 'held', transport: 'stdio', command: process.execPath, args: [FIXTURE] }] });
+    const text = JSON.stringify({
+      mcpServers: { amap: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer abc\r\nX-Injected: 1' } } },
+    });
+    const applied = harness.bridge.api
+      .previewImport({ source: 'mcp.json', text })
+      .then((p) => harness!.bridge.api.applyImport({ id: p.id }));
+    await expect(applied).rejects.toThrow(/the server "amap" at headers\.Authorization: .*on one line/);
+    expect(harness.store.load().servers.map((s) => s.name)).toEqual(['held']);
+  });
+
   it('fills VS Code inputs, keeps secret values secret, and is all-or-nothing', async () => {
     harness = makeBridge({});
     const preview = await harness.bridge.api.previewImport({ source: 'mcp.json', text: read('vscode-mcp.json') });
