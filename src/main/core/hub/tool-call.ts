@@ -38,8 +38,14 @@ export class ToolCall {
 
   /** The answer its caller gets: the result shaped for it, and the call in the history. */
   finish(result: CallToolResult, outcome: CallOutcome, cause?: Problem): CallAnswer {
-    const out = this.shape(result);
-    this.row = this.view.history.add(this.historyInput(outcome, resultText(out))).id;
+    const { context, view } = this;
+    const failed = result.isError === true;
+    const cleaned = failed && view.redact ? withoutSecrets(result, view.redact) : result;
+    const spoken = failed && context.session !== undefined && !this.wordedBySource() ? withSpokenCause(cleaned, view.language()) : cleaned;
+    const out = this.shape(spoken);
+    // History keeps the server's own words: the window says the cause itself, above them.
+    const kept = spoken === cleaned ? out : this.shape(cleaned);
+    this.row = view.history.add(this.historyInput(outcome, resultText(kept))).id;
     return cause ? { result: out, problem: cause } : { result: out };
   }
 
@@ -48,14 +54,9 @@ export class ToolCall {
    * config): hidden before the answer is cut to fit, or a cut through it would show its first digits.
    * xiaozhi reads one text item that fits its limit; a local client gets the result as it is.
    */
-  private shape(answered: CallToolResult): CallToolResult {
+  private shape(result: CallToolResult): CallToolResult {
     const { context, view } = this;
     const shape = context.shape !== false;
-    let result = answered;
-    if (answered.isError === true) {
-      if (view.redact) result = withoutSecrets(result, view.redact);
-      if (context.session !== undefined && !this.wordedBySource()) result = withSpokenCause(result, view.language());
-    }
     const pin = context.session !== undefined && view.voice ? view.voice.pin() : undefined;
     const visible = pin === undefined ? result : withoutPin(shape ? textResult(resultText(result), result.isError === true) : result, pin);
     return shape ? shapeResult(visible, view.maxMessageBytes(), context.idJson ?? '0', view.language()) : visible;

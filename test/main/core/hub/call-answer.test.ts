@@ -95,3 +95,15 @@ describe("a failed call's words, as xiaozhi's model hears them", () => {
     expect(text(thrown.result)).not.toMatch(/^服务连不上/);
   });
 });
+
+describe("a failed call's row in History, when the model heard a cause first", () => {
+  it('keeps the server’s own words (the window says the cause above them itself)', async () => {
+    const failText = 'Tavily API error: getaddrinfo ENOTFOUND api.tavily.com';
+    harness = makeBridge({ servers: [fixtureServer('fx', { FIXTURE_FAIL_TEXT: failText })], ui: { language: 'zh-CN' } });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await harness.bridge.toolHub.forSet(undefined).call('fail', {}, { caller: 'xiaozhi', session: 's1' });
+    const rows = await harness.bridge.api.getHistory();
+    expect(rows.find((row) => row.tool === 'fail')?.result).toBe(failText);
+  });
+});
