@@ -40,9 +40,9 @@ const howtocook = { name: 'howtocook', transport: 'stdio', command: 'npx', args:
 
 /** Issue 33: while a retry installed again, the card showed 安装中 beside the last attempt's registry error, as if current. */
 describe.skipIf(process.platform === 'win32')('a retry that installs after an attempt that could not download', () => {
-  for (const [language, badge, earlier] of [
-    ['zh-CN', '正在重试：安装中', /^上次尝试：/],
-    ['en', 'Retrying: installing', /^Last attempt: /],
+  for (const [language, badge, earlier, again] of [
+    ['zh-CN', '正在重试：安装中', /^上次尝试：/, /npx 正在重新下载并安装 howtocook-mcp/],
+    ['en', 'Retrying: installing', /^Last attempt: /, /npx is downloading and installing howtocook-mcp again/],
   ] as const) {
     it(`tells one story: retrying, and the error marked as the last attempt's (${language})`, async () => {
       const { harness } = await openServers(language, [howtocook], '#/servers', { FAKE_NPX_SERVER: failsThenInstalls() });
@@ -56,6 +56,8 @@ describe.skipIf(process.platform === 'win32')('a retry that installs after an at
       );
       const card = document.getElementById('server-howtocook')!;
       expect(await within(card).findByText(badge, undefined, { timeout: 10_000 })).toBeTruthy();
+      // Not "for its first run": this is a second attempt.
+      expect(within(card).getByText(again)).toBeTruthy();
       const error = [...card.querySelectorAll('.problem .warn-text, .problem .error-text')];
       expect(error.length).toBeGreaterThan(0);
       for (const line of error) expect(line.textContent).toMatch(earlier);

@@ -101,7 +101,11 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         {status.state === 'restarting' && status.retryAt !== undefined ? <NextTry at={status.retryAt} /> : null}
         {status.installing ? (
           <div className="small muted">
-            {t('servers.installing', { runner: status.installing.runner, package: status.installing.package ?? status.name })}
+            {/* A retry that installs again is not a first run (the badge says 正在重试：安装中). */}
+            {t(status.state === 'restarting' ? 'servers.installingAgain' : 'servers.installing', {
+              runner: status.installing.runner,
+              package: status.installing.package ?? status.name,
+            })}
           </div>
         ) : null}
         {status.state !== 'running' && status.state !== 'stopped' ? (

@@ -1430,5 +1430,7 @@ export const en = {
   'servers.ownWords': 'The server said',
   'callCause.start.folderMissing':
     'The folder it was given no longer exists: press Edit and choose a folder that exists (or create the folder again), and it starts again.',
+  'servers.installingAgain':
+    '{runner} is downloading and installing {package} again. This can take a few minutes; its tools appear when it is ready.',
   'values.folderGone': 'This folder does not exist: {value} ("{label}")',
 } as const;

@@ -1241,7 +1241,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
   'add.runtimeMissingShort': '这台电脑上没有 {runtime}：添加时应用会替你下载',
   // t-words2: words a person acts on (issue 33)
-  'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务失败：它的工具现在用不了',
+  'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务失败：其中的工具现在用不了',
   'activity.export.csv': '导出为表格',
   'activity.export.jsonl': '导出每次调用的明细',
   'logs.from.app': '应用',
@@ -1355,5 +1355,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.lastAttempt': '上次尝试：',
   'servers.ownWords': '服务返回的原文',
   'callCause.start.folderMissing': '给它的文件夹已经不存在了：请点“编辑”，换成一个存在的文件夹（或把原来的文件夹建回来），它就会重新启动。',
+  'servers.installingAgain': '{runner} 正在重新下载并安装 {package}，可能需要几分钟；完成后它的工具会自动出现。',
   'values.folderGone': '这个文件夹不存在：{value}（“{label}”）',
 };
