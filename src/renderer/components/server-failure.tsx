@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { callCauseText } from './call-cause';
@@ -10,7 +12,7 @@ import { useNow } from './use-now';
  * the failure is marked as the previous attempt's (a walkthrough saw 安装中 beside a registry error that
  * read as current).
  */
-export function ServerFailure(props: { status: ServerStatus; tone: 'bad' | 'warn'; hint?: string }) {
+export function ServerFailure(props: { status: ServerStatus; tone: 'bad' | 'warn'; hint?: string; children?: ReactNode }) {
   const { t } = useApp();
   const { status } = props;
   // Trying again now (its timer fired): what is shown failed before this attempt.
@@ -18,7 +20,13 @@ export function ServerFailure(props: { status: ServerStatus; tone: 'bad' | 'warn
   const lead = earlier ? t('servers.lastAttempt') : undefined;
   const tone = earlier ? 'warn' : props.tone;
   const cause = status.cause ? callCauseText({ cause: status.cause }, t) : undefined;
-  if (!cause) return <ProblemText problem={status.lastErrorCause} text={status.lastError} tone={tone} lead={lead} hint={props.hint} />;
+  if (!cause)
+    return (
+      <>
+        <ProblemText problem={status.lastErrorCause} text={status.lastError} tone={tone} lead={lead} hint={props.hint} />
+        {props.children}
+      </>
+    );
   const line = status.lastErrorCause?.params.line;
   const said = typeof line === 'string' ? line : (status.lastError ?? '');
   return (
@@ -27,6 +35,8 @@ export function ServerFailure(props: { status: ServerStatus; tone: 'bad' | 'warn
         {lead ? `${lead}` : null}
         {cause}
       </div>
+      {/* What to check (a folder value that is gone), before the server's own words. */}
+      {props.children}
       <details className="own-words">
         <summary>{t('servers.ownWords')}</summary>
         <pre className="mono small">{said}</pre>

@@ -121,11 +121,12 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             {...(waitedFor && status.lastErrorCause?.code === 'server.runtimeMissing'
               ? { hint: t('add.runtimeMissingHint', { runtime: RUNTIME_LABEL[waitedFor] }) }
               : {})}
-          />
-        ) : null}
-        {/* A program that stopped or crashed: with a catalogue server, the folder or file it was given is the usual cause. */}
-        {settings && isMcpServer(settings) && status.lastErrorCause && EXITED.has(status.lastErrorCause.code) ? (
-          <ValueCheckLine server={settings} />
+          >
+            {/* A program that stopped or crashed: with a catalogue server, the folder or file it was given is the usual cause. */}
+            {settings && isMcpServer(settings) && status.lastErrorCause && EXITED.has(status.lastErrorCause.code) ? (
+              <ValueCheckLine server={settings} />
+            ) : null}
+          </ServerFailure>
         ) : null}
         {download ? <RuntimeDownload runtime={download} onStart={() => setDownloading(download)} /> : null}
         {status.state !== 'running' && TO_MIRRORS.has(status.lastErrorCause?.code ?? '') ? (
