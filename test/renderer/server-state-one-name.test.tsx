@@ -62,6 +62,8 @@ describe.skipIf(process.platform === 'win32')('one name for a server’s state, 
       });
       await within(files).findByText(retrying, undefined, { timeout: 10_000 });
       expect(within(files).getByText(nextTry)).toBeTruthy();
+      // How many times it tried again, in the badge's word (before: 已重启 1 次 beside 重启中).
+      expect(within(files).getByText(language === 'zh-CN' ? /^已重试 \d+ 次$/ : /^tried again \d+×$/)).toBeTruthy();
       // The cause in the person's words is the headline; the server's English below, folded.
       expect(within(files).getByText(cause).className).toContain('error-text');
       const own = within(files).getByText(said);

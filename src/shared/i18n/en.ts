@@ -264,7 +264,7 @@ export const en = {
   'servers.rawInvalid': 'Not valid JSON: {message}',
   'servers.restart': 'Restart',
   'servers.toolCount': '{count, plural, one {# tool} other {# tools}}',
-  'servers.restarts': 'restarted {count}×',
+  'servers.restarts': 'tried again {count}×',
   'servers.stderrLines': 'Last output ({count, plural, one {# line} other {# lines}})',
   'servers.installing':
     '{runner} is downloading and installing {package} for its first run. This can take a few minutes; its tools appear when it is ready.',

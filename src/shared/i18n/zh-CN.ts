@@ -260,7 +260,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.rawInvalid': 'JSON 格式错误：{message}',
   'servers.restart': '重启',
   'servers.toolCount': '{count} 个工具',
-  'servers.restarts': '已重启 {count} 次',
+  'servers.restarts': '已重试 {count} 次',
   'servers.stderrLines': '最近输出（{count} 行）',
   'servers.installing': '{runner} 正在为首次运行下载并安装 {package}，可能需要几分钟；完成后它的工具会自动出现。',
   'servers.skipped': '{count} 个工具未提供',
