@@ -86,7 +86,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
         <div className="stat">
           <StatFigure text={t('overview.serversRunning', { running, total: enabled.length })} value={`${running}/${enabled.length}`} />
           {failed > 0 ? <div className="small error-text">{t('summary.servers.failed', { count: failed })}</div> : null}
-          {restarting > 0 ? <div className="small warn-text">{t('summary.servers.restarting', { count: restarting })}</div> : null}
+          {restarting > 0 ? <div className="small muted">{t('summary.servers.restarting', { count: restarting })}</div> : null}
         </div>
         <div className="stat">
           <StatFigure text={t('overview.toolsServed', { count: userTools })} value={userTools.toLocaleString(language)} />
