@@ -1424,4 +1424,16 @@ export const en = {
   'localServer.protocolTerm': 'Protocol: streamable HTTP',
   'activity.export.jsonlTitle': 'A JSONL file: one call a line, for programs',
   'endpoints.test.readyToAdd': 'Ready to add: press Add endpoint to save it, and xiaozhi connects.',
+  // t-words7: the download sources chosen for the place until the user chooses, what uv is for.
+  'mirrors.inUse.china':
+    'In use: the mainland China mirrors, chosen for you because this computer uses Chinese or a China time zone. You can choose another below.',
+  'mirrors.inUse.default': 'In use: the official sources, chosen for you. You can choose another below.',
+  'runtime.purpose.uv': 'The program Python servers need to run (uv)',
+  'runtime.purpose.node': 'The program JavaScript servers need to run (Node.js)',
+  'runtime.from.auto':
+    '{what} comes from {source}, chosen for you from this computer’s language and time zone; you can change this in Settings → Download sources.',
+  'runtime.from.chosen': '{what} comes from {source}; you can change this in Settings → Download sources.',
+  'runtime.source.china': 'the mainland China mirrors',
+  'runtime.source.default': 'the official sources',
+  'runtime.source.custom': 'your own sources',
 } as const;

@@ -1349,4 +1349,14 @@ export const zhCN: Record<keyof typeof en, string> = {
   'localServer.protocolTerm': '协议：Streamable HTTP',
   'activity.export.jsonlTitle': 'JSONL 文件：每行一次调用，供程序读取',
   'endpoints.test.readyToAdd': '可以添加了：点“添加接入点”保存它，小智就会连上。',
+  // t-words7: the download sources chosen for the place until the user chooses, what uv is for.
+  'mirrors.inUse.china': '正在使用中国大陆镜像：这台电脑用中文或中国的时区，所以自动选了它。可以在下面改选。',
+  'mirrors.inUse.default': '正在使用官方源（自动选择）。可以在下面改选。',
+  'runtime.purpose.uv': '运行 Python 服务所需的程序（uv）',
+  'runtime.purpose.node': '运行 JavaScript 服务所需的程序（Node.js）',
+  'runtime.from.auto': '{what}将从{source}下载：这是按这台电脑的语言和时区自动选的，可以在“设置 → 下载源”中更改。',
+  'runtime.from.chosen': '{what}将从{source}下载，可以在“设置 → 下载源”中更改。',
+  'runtime.source.china': '中国大陆镜像',
+  'runtime.source.default': '官方源',
+  'runtime.source.custom': '你填写的下载源',
 };
