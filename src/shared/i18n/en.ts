@@ -1436,4 +1436,6 @@ export const en = {
   'runtime.source.china': 'the mainland China mirrors',
   'runtime.source.default': 'the official sources',
   'runtime.source.custom': 'your own sources',
+  'tools.searchMode.auto': 'All of them at once would be more than it can take in.',
+  'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
 } as const;

@@ -1359,4 +1359,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'runtime.source.china': '中国大陆镜像',
   'runtime.source.default': '官方源',
   'runtime.source.custom': '你填写的下载源',
+  'tools.searchMode.auto': '一次把全部工具都给它，会超出它一次能接收的大小。',
+  'tools.searchMode.chosen': '接入点的工具模式设成了“先搜索”。',
 };

@@ -206,7 +206,9 @@ export function ValuesStep(props: {
           <li className={props.runtime.missing ? 'catalogue-runtime-missing' : undefined}>
             {fetchFirst ? (
               <>
-                <RuntimeSource runtime={fetchFirst} /> {t('add.runtimeFetchFirst', { runtime: RUNTIME_LABEL[fetchFirst] })}
+                <RuntimeSource runtime={fetchFirst} />
+                {language === 'zh-CN' ? '' : ' '}
+                {t('add.runtimeFetchFirst', { runtime: RUNTIME_LABEL[fetchFirst] })}
               </>
             ) : (
               props.runtime.text
