@@ -1437,5 +1437,7 @@ export const en = {
   'runtime.source.default': 'the official sources',
   'runtime.source.custom': 'your own sources',
   'tools.searchMode.auto': 'All of them at once would be more than it can take in.',
+  'logs.output': 'server output',
+  'logs.outputTitle': 'What the server program itself printed, word for word (secrets hidden): not the app speaking.',
   'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
 } as const;
