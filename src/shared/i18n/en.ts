@@ -1439,5 +1439,6 @@ export const en = {
   'tools.searchMode.auto': 'All of them at once would be more than it can take in.',
   'logs.output': 'server output',
   'logs.outputTitle': 'What the server program itself printed, word for word (secrets hidden): not the app speaking.',
+  'endpoints.addressLabel': 'Address: ',
   'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
 } as const;

@@ -1362,5 +1362,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tools.searchMode.auto': '一次把全部工具都给它，会超出它一次能接收的大小。',
   'logs.output': '服务输出',
   'logs.outputTitle': '这一行是服务程序自己打印的原文（密钥已隐藏），不是小智托盘说的。',
+  'endpoints.addressLabel': '地址：',
   'tools.searchMode.chosen': '接入点的工具模式设成了“先搜索”。',
 };
