@@ -162,6 +162,8 @@ export const LogEntrySchema = z.object({
   problem: ProblemSchema.optional(),
   /** The failure the line reports (a restart's, a crash loop's), worded into the problem's `{cause}`. */
   cause: ProblemSchema.optional(),
+  /** A server program's own output (its stderr), verbatim but for secrets: not the app speaking. */
+  output: z.literal(true).optional(),
 });
 
 /** `errorText`: answered as a success, but its text is an error message (see logs/error-text.ts). */

@@ -1433,4 +1433,21 @@ export const en = {
   'servers.installingAgain':
     '{runner} is downloading and installing {package} again. This can take a few minutes; its tools appear when it is ready.',
   'values.folderGone': 'This folder does not exist: {value} ("{label}")',
+  // t-words7: the download sources chosen for the place until the user chooses, what uv is for.
+  'mirrors.inUse.china':
+    'In use: the mainland China mirrors, chosen for you because this computer uses Chinese or a China time zone. You can choose another below.',
+  'mirrors.inUse.default': 'In use: the official sources, chosen for you. You can choose another below.',
+  'runtime.purpose.uv': 'The program Python servers need to run (uv)',
+  'runtime.purpose.node': 'The program JavaScript servers need to run (Node.js)',
+  'runtime.from.auto':
+    '{what} comes from {source}, chosen for you from this computer’s language and time zone; you can change this in Settings → Download sources.',
+  'runtime.from.chosen': '{what} comes from {source}; you can change this in Settings → Download sources.',
+  'runtime.source.china': 'the mainland China mirrors',
+  'runtime.source.default': 'the official sources',
+  'runtime.source.custom': 'your own sources',
+  'tools.searchMode.auto': 'All of them at once would be more than it can take in.',
+  'logs.output': 'server output',
+  'logs.outputTitle': 'What the server program itself printed, word for word (secrets hidden): not the app speaking.',
+  'endpoints.addressLabel': 'Address: ',
+  'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
 } as const;

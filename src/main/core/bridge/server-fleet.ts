@@ -1,5 +1,5 @@
 import type { Language } from '../../../shared/i18n/translate';
-import { mirrorEnv, mirrorUrls } from '../../../shared/mirrors';
+import { mirrorEnv, type MirrorUrls } from '../../../shared/mirrors';
 import { isMcpServer, type ServerSettings, type Settings } from '../../../shared/settings';
 import type { ServerStatus } from '../../../shared/status';
 import type { ToolSource } from '../hub/tool-hub';
@@ -50,6 +50,8 @@ export interface ServerFleetOptions {
   onServerNotice?: (server: string, notice: ServerNotice) => void;
   /** The language of what xiaozhi's model hears (a web service's "done", its question). */
   voiceLanguage?: () => Language;
+  /** The download sources in use (the user's choice, else the place's): children's package runners are pointed there. */
+  sources(): MirrorUrls;
 }
 
 /**
@@ -176,8 +178,8 @@ export class ServerFleet {
       log: options.logBook.logger(`server:${settings.name}`),
       baseEnv: options.env,
       defaults: () => {
-        const { limits, modelscope, mirrors } = options.settings();
-        const urls = mirrorUrls(mirrors);
+        const { limits, modelscope } = options.settings();
+        const urls = options.sources();
         return {
           callTimeoutMs: limits.callTimeoutMs,
           backgroundTimeoutMs: limits.backgroundTimeoutMs,
