@@ -15,6 +15,21 @@ describe('the cause a program’s last words name', () => {
     });
   });
 
+  it('names a key the program needs and was not given (AMap, Tavily, a Python ValueError), not a key it was refused', () => {
+    for (const line of [
+      'ValueError: missing API key',
+      'Error: AMAP_MAPS_API_KEY environment variable is not set',
+      'Error: TAVILY_API_KEY environment variable is required',
+      "KeyError: 'OPENWEATHER_API_KEY'",
+      'Error: BRAVE_API_KEY is missing',
+      'api key not provided',
+    ]) {
+      expect(startFailureCause(line), line).toEqual({ code: 'start.keyMissing', params: {} });
+    }
+    expect(startFailureCause('Error: 401 Unauthorized: invalid api key')?.code).not.toBe('start.keyMissing');
+    expect(startFailureCause('the key is missing from the cache, rebuilding')).toBeUndefined();
+  });
+
   it('names a site out of reach as a failed call does, and nothing for words it does not know', () => {
     expect(startFailureCause('Error: getaddrinfo ENOTFOUND api.example.com')).toMatchObject({
       code: 'net.dns',

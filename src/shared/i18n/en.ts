@@ -1450,4 +1450,6 @@ export const en = {
   'logs.outputTitle': 'What the server program itself printed, word for word (secrets hidden): not the app speaking.',
   'endpoints.addressLabel': 'Address: ',
   'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
+  // lead: a key a server needs and was not given, said first on its card.
+  'callCause.start.keyMissing': 'It needs a key (API key) it was not given: press Edit, fill in its key, and it starts again.',
 } as const;

@@ -1372,4 +1372,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'logs.outputTitle': '这一行是服务程序自己打印的原文（密钥已隐藏），不是小智托盘说的。',
   'endpoints.addressLabel': '地址：',
   'tools.searchMode.chosen': '接入点的工具模式设成了“先搜索”。',
+  // lead: a key a server needs and was not given, said first on its card.
+  'callCause.start.keyMissing': '它需要的密钥（API Key）没有填：请点“编辑”，填上它的密钥，它就会重新启动。',
 };
