@@ -31,7 +31,7 @@ import { FileVault, MemoryVault, type TokenVault } from '../oauth/token-vault';
 import { callFailureCause } from '../problems/call-failure-cause';
 import { RuntimeStore } from '../runtimes/runtime-store';
 import type { ServerNotice } from '../servers/server-notice';
-import { placePreset } from '../system/system-locale';
+import { placeOf, placePreset } from '../system/system-locale';
 import { APP_VERSION } from '../system/version';
 import { BridgeEvents } from './bridge-events';
 import type { BridgeHost, BridgeOptions } from './bridge-host';
@@ -153,7 +153,8 @@ export function makeBridgeParts(options: BridgeOptions, host: BridgeHost, own: B
   const fleet = { settings, logBook, running: () => own.running(), queue: new ChangeQueue(), onStatus };
   const { supervision, runtimesDir, runtimeIdleTimeoutMs, runtimePins, configDir, runtimesFetch } = options;
   // The download sources in use: the user's, else those the window's language or the time zone decide.
-  const sources = () => mirrorUrls(settings().mirrors, placePreset(settings().ui.language, { locale: options.locale, env }));
+  const place = placeOf(env, options.locale);
+  const sources = () => mirrorUrls(settings().mirrors, placePreset(settings().ui.language, place));
   const runtimes = runtimesDir
     ? new RuntimeStore({
         dir: runtimesDir,

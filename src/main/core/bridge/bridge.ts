@@ -27,7 +27,7 @@ import { runtimeAvailability } from '../runtimes/child-runtime';
 import type { RuntimeStore } from '../runtimes/runtime-store';
 import { redactFailure, secretValues } from '../secrets/bridge-secrets';
 import type { EndpointCatalogs } from '../serving/endpoint-catalogs';
-import { placePreset, systemLocale } from '../system/system-locale';
+import { placeOf, placePreset, systemLocale } from '../system/system-locale';
 import type { BridgeEvents } from './bridge-events';
 import { type BridgeHost, type BridgeOptions, headlessHost } from './bridge-host';
 import { makeBridgeParts } from './bridge-parts';
@@ -368,7 +368,7 @@ export class Bridge {
         runtimeDownload: this.runtimes !== undefined,
         place: () => ({
           systemLocale: this.systemLocale(),
-          unchosenMirrors: placePreset(this.settings.ui.language, { locale: this.options.locale, env: this.options.env ?? process.env }),
+          unchosenMirrors: placePreset(this.settings.ui.language, placeOf(this.options.env ?? process.env, this.options.locale)),
         }),
         onStatus: () => this.events.queueStatus(),
       }),

@@ -5,7 +5,7 @@ import { runtimeNeed } from '../../../shared/runtime-need';
 import type { Settings } from '../../../shared/settings';
 import { runtimeMissingParams } from '../runtimes/child-runtime';
 import { findOnPath } from '../system/find-on-path';
-import { placePreset } from '../system/system-locale';
+import { placeOf, placePreset } from '../system/system-locale';
 import type { ConfigProblem } from './json-text';
 
 /**
@@ -36,7 +36,7 @@ export function commandWarnings(
     const { advice, ...params } = runtimeMissingParams(
       need,
       server.command,
-      mirrorUrls(settings.mirrors, placePreset(settings.ui.language, { env })),
+      mirrorUrls(settings.mirrors, placePreset(settings.ui.language, placeOf(env))),
     );
     const reason = options.pageDownloads ? (advice === 'official' ? 'pageOfficial' : 'page') : advice;
     const said = problem('cli.runtimeMissing', { ...params, server: server.name, reason });

@@ -18,10 +18,18 @@ export function systemTimeZone(env: NodeJS.ProcessEnv): string | undefined {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
+/** Where this computer says it is: read once per bridge (Intl's answer costs tens of µs, and a call must not pay it). */
+export interface Place {
+  locale: string | undefined;
+  timeZone: string | undefined;
+}
+
+export const placeOf = (env: NodeJS.ProcessEnv, locale?: string): Place => ({
+  locale: locale ?? systemLocale(env),
+  timeZone: systemTimeZone(env),
+});
+
 /** The download sources used while the user has chosen none: the window's language, or the time zone, says China or not. */
-export function placePreset(
-  uiLanguage: 'system' | Language,
-  place: { locale?: string | undefined; env: NodeJS.ProcessEnv },
-): UnchosenPreset {
-  return unchosenPreset(resolveLanguage(uiLanguage, place.locale ?? systemLocale(place.env)), systemTimeZone(place.env));
+export function placePreset(uiLanguage: 'system' | Language, place: Place): UnchosenPreset {
+  return unchosenPreset(resolveLanguage(uiLanguage, place.locale), place.timeZone);
 }
