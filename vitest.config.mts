@@ -2,6 +2,8 @@ import os from 'node:os';
 
 import { defineConfig } from 'vitest/config';
 
+import EnvironmentSequencer from './test/sequencer';
+
 /**
  * The factor every test timing is multiplied by (test/helpers/time-scale.ts): TEST_TIME_SCALE when
  * given, else from the load at the start (runnable processes per core: 1 when idle, at most 4).
@@ -57,6 +59,8 @@ const setupFiles = ['test/setup/env-guard.ts'];
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
+    // Each project's files of one environment together, so that a worker serves them all (test/sequencer.ts).
+    sequence: { sequencer: EnvironmentSequencer },
     projects: [
       {
         test: {

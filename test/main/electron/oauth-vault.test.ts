@@ -16,6 +16,10 @@ const keychain = vi.hoisted(() => ({
 }));
 vi.mock('electron', () => ({ safeStorage: keychain }));
 
+// The files share their worker (isolate: false): a file before this one (second-instance, through
+// src/main/index.ts) may have loaded the vault already, bound to its own Electron mock, which has no
+// safeStorage. Loaded again here, the vault sees this file's keychain.
+vi.resetModules();
 const { desktopOAuthVault } = await import('../../../src/main/electron/oauth-vault');
 const tempDir = tempDirs('xt-oauth-vault-');
 

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import { choosePath } from '../../../src/main/electron/path-picker';
 import { FakeBrowserWindow } from '../../helpers/electron-mock';
 
 // Electron's dialog (electron/docs/api/dialog.md): showOpenDialog answers { canceled, filePaths }, showSaveDialog { canceled, filePath }.
@@ -9,6 +8,11 @@ const dialog = vi.hoisted(() => ({
   showSaveDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePath: '/home/me/记忆.json' })),
 }));
 vi.mock('electron', () => ({ dialog }));
+// The files share their worker (isolate: false): a file before this one (second-instance, through
+// src/main/index.ts) may have loaded the picker already, bound to its own Electron mock's dialog.
+// Loaded again here, the picker asks this file's dialog.
+vi.resetModules();
+const { choosePath } = await import('../../../src/main/electron/path-picker');
 
 describe('the system folder and file picker (desktop app)', () => {
   it('asks for a folder over the window, opening where the field points, and answers the folder picked', async () => {
