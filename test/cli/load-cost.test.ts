@@ -23,7 +23,7 @@ beforeAll(async () => {
   cli = path.join(dir, 'index.js');
   await build({
     ...nodeBundle,
-    external: [...nodeBundle.external, 'openai'],
+    external: [...(nodeBundle.external ?? []), 'openai'],
     entryPoints: [path.join(ROOT, 'src/cli/index.ts')],
     outfile: cli,
     sourcemap: false,
