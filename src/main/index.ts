@@ -150,6 +150,8 @@ async function main(
     store,
     logBook,
     env,
+    // One rule for the tray, the window and what xiaozhi hears: the settings' language, else Electron's locale.
+    locale: app.getLocale(),
     version: app.getVersion(),
     cacheDir: path.join(dataDir, 'Cache'),
     // Node.js and uv for servers whose runtime the user lacks: the desktop app fetches them itself.

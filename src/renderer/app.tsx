@@ -76,7 +76,9 @@ export function App({ store }: { store: BridgeStore }) {
   const [stopping, setStopping] = useState(false);
   const [importPreview, setImportPreview] = useState<ImportPreview | undefined>();
   // Until the settings are read (or when they cannot be: a refused address), the language this window last had.
-  const language = resolveLanguage(ui?.language ?? rememberedLanguage(), navigator.language);
+  // "System" is the engine's system (the run's LANG, the desktop app's locale); the browser's only when the engine says none.
+  const systemLocale = useStore(store, (d) => d.host?.systemLocale);
+  const language = resolveLanguage(ui?.language ?? rememberedLanguage(), systemLocale ?? navigator.language);
   useEffect(() => {
     if (ui?.language) rememberLanguage(ui.language);
   }, [ui?.language]);

@@ -29,6 +29,13 @@ export const HostInfoSchema = lazySchema(() =>
     runtimeDownload: z.boolean().optional(),
     /** The window may open the system's folder and file picker (`choosePath`): the desktop app. */
     pathPicker: z.boolean().optional(),
+    /**
+     * The system's language as the engine reads it (the run's LANG; the desktop app's locale): the
+     * window's language when the settings say "system", before the browser's own.
+     */
+    systemLocale: z.string().optional(),
+    /** The download sources used while the user has chosen none (decided by the language or time zone). */
+    unchosenMirrors: z.enum(['default', 'china']).optional(),
   }),
 );
 

@@ -3,7 +3,9 @@ import { z } from 'zod';
 /**
  * Where packages (npm, PyPI) and runtimes (Node.js, uv) come from: the official sites, a preset of
  * mirrors in mainland China (where the official ones are slow or unreachable), or the user's own.
- * Off by default: children then see no mirror variable of ours, only their own configuration.
+ * Until the user chooses, the place decides (`unchosenPreset`): the mainland China mirrors for a
+ * Chinese window or a China time zone, else the official sites (children then see no mirror variable
+ * of ours, only their own configuration). The user's choice, once made, always wins.
  */
 
 /** Whether `value` may be downloaded from: https, or http only on this machine (a local mirror or a test's stand-in); no user name or password. */
@@ -35,7 +37,8 @@ export type MirrorKey = (typeof MIRROR_KEYS)[number];
 export type MirrorUrls = Partial<Record<MirrorKey, string>>;
 
 export const MirrorSettingsSchema = z.object({
-  preset: z.enum(MIRROR_PRESETS).default('default'),
+  /** Absent: the user has not chosen (`unchosenPreset` says which applies). */
+  preset: z.enum(MIRROR_PRESETS).optional(),
   /** The user's own sources (read with the "custom" preset only; an empty one stays official). */
   npmRegistry: DownloadUrlSchema.optional(),
   pypiIndex: DownloadUrlSchema.optional(),
@@ -83,10 +86,38 @@ export function sourceAdvice(base: string | undefined): SourceAdvice {
   return Object.values(CHINA_MIRRORS).includes(base) ? 'china' : 'custom';
 }
 
-/** The sources the settings choose (official ones left out). */
-export function mirrorUrls(settings: MirrorSettings): MirrorUrls {
-  if (settings.preset === 'china') return { ...CHINA_MIRRORS };
-  if (settings.preset === 'default') return {};
+/** The preset used while the user has chosen none: decided by the place, never saved. */
+export type UnchosenPreset = Exclude<MirrorPreset, 'custom'>;
+
+/**
+ * Time zones of mainland China (the IANA names and their old aliases): there GitHub and nodejs.org
+ * are often out of reach. Hong Kong, Macau and Taiwan reach them, so they are not listed.
+ */
+const CHINA_TIME_ZONES = new Set([
+  'Asia/Shanghai',
+  'Asia/Chongqing',
+  'Asia/Chungking',
+  'Asia/Harbin',
+  'Asia/Urumqi',
+  'Asia/Kashgar',
+  'PRC',
+]);
+
+/** Which sources apply until the user chooses: the mainland China mirrors for a Chinese window or a China time zone. */
+export function unchosenPreset(language: 'zh-CN' | 'en', timeZone: string | undefined): UnchosenPreset {
+  return language === 'zh-CN' || (timeZone !== undefined && CHINA_TIME_ZONES.has(timeZone)) ? 'china' : 'default';
+}
+
+/** The preset in use: the user's, else the one the place decided. */
+export function presetInUse(settings: MirrorSettings, unchosen: UnchosenPreset): MirrorPreset {
+  return settings.preset ?? unchosen;
+}
+
+/** The sources in use (official ones left out): the user's choice, else `unchosen`'s. */
+export function mirrorUrls(settings: MirrorSettings, unchosen: UnchosenPreset): MirrorUrls {
+  const preset = presetInUse(settings, unchosen);
+  if (preset === 'china') return { ...CHINA_MIRRORS };
+  if (preset === 'default') return {};
   const urls: MirrorUrls = {};
   for (const key of MIRROR_KEYS) if (settings[key]) urls[key] = settings[key];
   return urls;

@@ -348,8 +348,8 @@ export const SettingsSchema = z
     connection: ConnectionSettingsSchema.default(ConnectionSettingsSchema.parse({})),
     modelscope: z.object({ apiKey: z.string().optional() }).default({}),
     updates: UpdateSettingsSchema.default({ enabled: true }),
-    /** Where packages and runtimes come from (official by default). */
-    mirrors: MirrorSettingsSchema.default({ preset: 'default' }),
+    /** Where packages and runtimes come from (until the user chooses: decided by the place, see `unchosenPreset`). */
+    mirrors: MirrorSettingsSchema.default({}),
     /** How a person confirms an "ask first" call by voice: their PIN. */
     confirmation: ConfirmationSettingsSchema.default({}),
     /** The chat model "Try a sentence" asks (and, with consent, servers' sampling by voice); absent: none. */

@@ -81,7 +81,8 @@ function serversLine(state: BridgeState): SummaryLine {
       tone: 'warn',
     };
   if (count('restarting') > 0)
-    return { key: 'summary.servers.restarting', params: { count: count('restarting'), running, total }, tone: 'warn' };
+    // Trying again by itself is news, not an alarm (its card says when the next try is): said calmly.
+    return { key: 'summary.servers.restarting', params: { count: count('restarting'), running, total }, tone: 'busy' };
   if (count('starting') > 0) return { key: 'summary.servers.starting', params: { count: count('starting'), running, total }, tone: 'busy' };
   return { key: 'summary.servers.running', params: { running, total, tools }, tone: total === 0 ? 'off' : 'ok' };
 }

@@ -64,6 +64,10 @@ export const ServerStatusSchema = lazySchema(() =>
     restarts: z.number().int(),
     lastError: z.string().optional(),
     lastErrorCause: ProblemSchema.optional(),
+    /** A failure whose own words name a known cause (a folder gone, no network): the window says it first, the words below. */
+    cause: ProblemSchema.optional(),
+    /** While it waits to try again by itself (restarting, between attempts): when the next try starts. */
+    retryAt: z.number().optional(),
     /** Last lines the server printed on stderr during its latest attempt (for a failing server, why). */
     stderrTail: z.array(z.string()),
     /** While it starts: a first run of a package runner (npx, uvx…) downloading and installing its package. */
@@ -178,6 +182,8 @@ export const LogEntrySchema = lazySchema(() =>
     problem: ProblemSchema.optional(),
     /** The failure the line reports (a restart's, a crash loop's), worded into the problem's `{cause}`. */
     cause: ProblemSchema.optional(),
+    /** A server program's own output (its stderr), verbatim but for secrets: not the app speaking. */
+    output: z.literal(true).optional(),
   }),
 );
 

@@ -46,8 +46,8 @@ describe('check: a missing uv, for a Chinese reader', () => {
     expect(result.code).toBe(0);
     // Before: "server "fetch": the command "uvx" needs uv, …; install it with: curl -LsSf https://astral.sh/uv/install.sh | sh".
     expect(result.stdout).toMatch(/服务“fetch”：命令“uvx”需要 uv/);
-    expect(result.stdout).toContain('中国大陆镜像');
-    expect(result.stdout).toContain('"mirrors": { "preset": "china" }');
+    // A Chinese reader who chose no download source has the mainland China mirrors already: the command uses them.
+    expect(result.stdout).toContain('pipx install uv --index-url https://pypi.tuna.tsinghua.edu.cn/simple');
     expect(result.stdout).not.toMatch(/astral\.sh|not found on PATH|needs uv/);
   });
 });

@@ -107,7 +107,7 @@ describe.skipIf(!haveChromium || process.platform === 'win32')('the runtime card
   }, 120_000);
 
   it('headless in mainland China: install commands from the mirrors, and what --fetch-runtimes does', async () => {
-    const uv = installCommand('uv', 'linux', mirrorUrls({ preset: 'china' }));
+    const uv = installCommand('uv', 'linux', mirrorUrls({ preset: 'china' }, 'default'));
     for (const [language, theme] of LOOKS) {
       await serversPage(headless, language, theme);
       const card = page.locator('#server-time');

@@ -61,15 +61,44 @@ describe.skipIf(process.platform === 'win32')('folder and file values', () => {
 });
 
 describe.skipIf(process.platform === 'win32')('a catalogue server that fails', () => {
-  it('says which value to check where the card says what failed (zh-CN)', async () => {
-    const dir = tempDir();
-    // What @modelcontextprotocol/server-filesystem does with a folder that is not there (src/filesystem/index.ts): says so and exits 1.
-    const failing = path.join(dir, 'fails.mjs');
+  // What @modelcontextprotocol/server-filesystem does with a folder that is not there (src/filesystem/index.ts): says so and exits 1.
+  const failingServer = () => {
+    const failing = path.join(tempDir(), 'fails.mjs');
     fs.writeFileSync(failing, "console.error('Error: None of the specified directories are accessible'); process.exit(1);\n");
-    await openServers('zh-CN', [filesystem('我的文档', { enabled: true })], '#/servers', { FAKE_NPX_SERVER: failing });
+    return failing;
+  };
+
+  it('says which value to check where the card says what failed (zh-CN)', async () => {
+    const folder = tempDir();
+    await openServers('zh-CN', [filesystem(folder, { enabled: true })], '#/servers', { FAKE_NPX_SERVER: failingServer() });
     const card = document.getElementById('server-files')!;
-    expect(await within(card).findByText('请检查“允许访问的文件夹”：我的文档', undefined, { timeout: 15_000 })).toBeTruthy();
+    expect(await within(card).findByText(`请检查“允许访问的文件夹”：${folder}`, undefined, { timeout: 15_000 })).toBeTruthy();
   });
+
+  /** Issue 33: the filesystem server after its folder was deleted: its English error was the headline, the check only named the field. */
+  for (const [language, gone, cause, said] of [
+    ['zh-CN', (f: string) => `这个文件夹不存在：${f}（“允许访问的文件夹”）`, /给它的文件夹已经不存在了：请点“编辑”/, '服务返回的原文'],
+    [
+      'en',
+      (f: string) => `This folder does not exist: ${f} ("Folder it may use")`,
+      /The folder it was given no longer exists: press Edit/,
+      'The server said',
+    ],
+  ] as const) {
+    it(`says the folder it was given is gone, first in plain words, the server's own below (${language})`, async () => {
+      const folder = path.join(tempDir(), 'Documents');
+      fs.mkdirSync(folder);
+      fs.rmdirSync(folder);
+      await openServers(language, [filesystem(folder, { enabled: true })], '#/servers', { FAKE_NPX_SERVER: failingServer() });
+      const card = document.getElementById('server-files')!;
+      expect((await within(card).findByText(gone(folder), undefined, { timeout: 15_000 })).className).toContain('error-text');
+      // A new attempt may be under way: then the cause is marked as the last attempt's, still said first.
+      expect(within(card).getByText(cause).className).toMatch(/error-text|warn-text/);
+      const own = within(card).getByText(said);
+      expect((own.closest('details') as HTMLDetailsElement).open).toBe(false);
+      expect(own.closest('details')!.textContent).toContain('None of the specified directories are accessible');
+    });
+  }
 });
 
 /** Edit on a server added from the catalogue opened the developer form (npx, arguments, stdio): the only way to change a value. */

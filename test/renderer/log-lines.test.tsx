@@ -32,6 +32,21 @@ async function crashLoop(): Promise<Harness> {
   return harness;
 }
 
+/** Issue 33: a server's own English stderr stood beside the app's Chinese lines with nothing telling them apart. */
+describe("a server's own output on the Logs page", () => {
+  for (const [language, tag, restart] of [
+    ['zh-CN', '服务输出', /秒后重启/],
+    ['en', 'server output', /Restarting in/],
+  ] as const)
+    it(`is marked as the server's, kept verbatim; the app's lines are not marked (${language})`, async () => {
+      await renderWithBridge(await crashLoop(), <LogsPage />, language);
+      const own = (await screen.findAllByText('ValueError: missing API key'))[0]!;
+      expect(own.parentElement?.querySelector('.log-output')?.textContent).toBe(tag);
+      const apps = await screen.findAllByText(restart);
+      expect(apps[0]!.parentElement?.querySelector('.log-output')).toBeNull();
+    });
+});
+
 describe("the logs page words a server's state changes in the UI's language", () => {
   it('in Chinese: the restart and the giving up, with the error they report', async () => {
     const { store } = await renderWithBridge(await crashLoop(), <LogsPage />, 'zh-CN');

@@ -17,8 +17,33 @@ const choices = () =>
   screen.getAllByRole('radio').map((radio) => [radio.closest('label')!.textContent, (radio as HTMLInputElement).checked]);
 
 describe('Settings → Download sources', () => {
-  it('offers the mainland China mirrors first in a Chinese window, without choosing them', async () => {
-    harness = makeBridge({});
+  it('until the user chooses, uses the mainland China mirrors in a Chinese window, saying so and that it can be changed', async () => {
+    harness = makeBridge({ ui: { language: 'zh-CN' } });
+    await renderWithBridge(harness, <MirrorSettings />, 'zh-CN');
+    expect(choices().map(([, checked]) => checked)).toEqual([true, false, false]);
+    expect(screen.getByText('正在使用中国大陆镜像：这台电脑用中文或中国的时区，所以自动选了它。可以在下面改选。')).toBeTruthy();
+    expect(harness.store.load().mirrors).toEqual({});
+    fireEvent.click(screen.getAllByRole('radio')[1]!);
+    await waitFor(() => expect(harness!.store.load().mirrors).toEqual({ preset: 'default' }));
+    await waitFor(() => expect(choices().map(([, checked]) => checked)).toEqual([false, true, false]));
+    expect(screen.queryByText(/自动选了它/)).toBeNull();
+  });
+
+  it('in English in a China time zone, the mirrors too, said in English', async () => {
+    harness = makeBridge({ ui: { language: 'system' } }, undefined, {
+      env: { ...process.env, LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '', TZ: 'Asia/Shanghai' },
+    });
+    await renderWithBridge(harness, <MirrorSettings />, 'en');
+    expect(choices().map(([, checked]) => checked)).toEqual([false, true, false]);
+    expect(
+      screen.getByText(
+        'In use: the mainland China mirrors, chosen for you because this computer uses Chinese or a China time zone. You can choose another below.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('offers the mainland China mirrors first in a Chinese window, when the user chose the official sources', async () => {
+    harness = makeBridge({ mirrors: { preset: 'default' } });
     await renderWithBridge(harness, <MirrorSettings />, 'zh-CN');
     expect(choices()).toEqual([
       [

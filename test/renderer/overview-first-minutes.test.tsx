@@ -55,7 +55,7 @@ describe('the overview in the first minutes', () => {
     const appOwn = new Set(['task_status', 'cancel_task', 'confirm_action']);
     expect(stepText).toBe(`1/2 个服务运行中，共 ${tools.filter((tool) => !appOwn.has(tool.name)).length} 个工具。`);
     // Read, but with weather-py failed beside it: the headline says so, not a green "已读取 N 个工具".
-    await screen.findByText('小智已连接，但有 1 个服务停止了：它的工具现在用不了', undefined, { timeout: 10_000 });
+    await screen.findByText('小智已连接，但有 1 个服务失败：其中的工具现在用不了', undefined, { timeout: 10_000 });
     await waitFor(() => expect(screen.queryByRole('heading', { name: '让小智用上你的工具' })).toBeNull());
   });
 

@@ -52,8 +52,8 @@ describe('the overview says each thing once, and does not contradict itself', ()
   });
 
   for (const [language, headline, stopped] of [
-    ['zh-CN', '小智已连接，但有 1 个服务停止了：它的工具现在用不了', '已停止，点开看怎么处理：'],
-    ['en', 'Xiaozhi is connected, but 1 server stopped: its tools cannot be used now', 'Stopped, open it to see what to do: '],
+    ['zh-CN', '小智已连接，但有 1 个服务失败：其中的工具现在用不了', '失败，点开看怎么处理：'],
+    ['en', 'Xiaozhi is connected, but 1 server failed: its tools cannot be used now', 'Failed, open it to see what to do: '],
   ] as const) {
     it(`is not green beside a failed server: it says one needs the user (${language})`, async () => {
       const xiaozhi = (ctx.xiaozhi = await FakeXiaozhi.start());

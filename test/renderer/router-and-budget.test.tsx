@@ -51,6 +51,21 @@ describe('the endpoint budget and router mode', () => {
     await waitFor(() => expect(h.store.load().endpoints[0]?.pinned).toEqual([]));
   });
 
+  /** Issue 33: the Tools page did not say that xiaozhi was served in search mode. */
+  for (const [language, said] of [
+    ['zh-CN', '工具较多，小智会先搜索再调用。一次把全部工具都给它，会超出它一次能接收的大小。'],
+    [
+      'en',
+      'You have many tools, so xiaozhi searches for the right one first, then calls it. All of them at once would be more than it can take in.',
+    ],
+  ] as const)
+    it(`the Tools page says at its top, in one plain sentence, that xiaozhi searches first, and why (${language})`, async () => {
+      const h = await bigBridge(ctx);
+      const { container } = await renderWithBridge(h, <ToolsPage />, language);
+      const line = await screen.findByText(said);
+      expect(container.querySelector('.page-header')!.nextElementSibling).toBe(line);
+    });
+
   it('says the same in Chinese, without jargon', async () => {
     const h = await bigBridge(ctx);
     await renderWithBridge(h, <EndpointsPage />, 'zh-CN');

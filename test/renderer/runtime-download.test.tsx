@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { RuntimeDownload } from '../../src/renderer/components/runtime-download';
 import { CatalogueDialog } from '../../src/renderer/pages/catalogue-dialog';
 import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { slowRestarts } from '../helpers/bridge-harness';
@@ -85,6 +86,9 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     fireEvent.click(await screen.findByRole('button', { name: '添加 时间与时区' }));
     const step = screen.getByRole('dialog');
     expect(step.textContent).toContain('这台电脑上还没有 uv。点“下载 uv 并添加”，应用会先下载它，再添加并启动这个服务。');
+    // What uv is for, said once before its name, and where it comes from (a walkthrough: 下载 uv from GitHub in China, unsaid).
+    const note = step.querySelector('.catalogue-runtime-missing')!.textContent!;
+    expect(note.startsWith('运行 Python 服务所需的程序（uv）将从你填写的下载源下载，可以在“设置 → 下载源”中更改。')).toBe(true);
     // One action: no 添加 that would make a server that cannot start, no second 下载 uv.
     expect(within(step).queryByRole('button', { name: '添加' })).toBeNull();
     expect(within(step).queryByRole('button', { name: '下载 uv' })).toBeNull();
@@ -96,6 +100,24 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     await waitFor(() => expect(added).toEqual(['time']), { timeout: 30_000 });
     await waitFor(async () => expect((await harness.bridge.api.getState()).servers[0]?.state).toBe('running'), { timeout: 30_000 });
   });
+
+  for (const [language, said] of [
+    ['zh-CN', '运行 Python 服务所需的程序（uv）将从中国大陆镜像下载：这是按这台电脑的语言和时区自动选的，可以在“设置 → 下载源”中更改。'],
+    [
+      'en',
+      'The program Python servers need to run (uv) comes from the official sources; you can change this in Settings → Download sources.',
+    ],
+  ] as const)
+    it(`Download uv says what uv is for and where it comes from, before the button (${language})`, async () => {
+      const harness = newBridge(
+        { ui: { language }, ...(language === 'en' ? { mirrors: { preset: 'default' as const } } : {}) },
+        slowRestarts,
+        { runtimesDir: tempDir(), runtimesFetch: 'onRequest' },
+      );
+      await renderWithBridge(harness, <RuntimeDownload runtime="uv" />, language);
+      const button = await screen.findByRole('button', { name: language === 'en' ? 'Download uv' : '下载 uv' });
+      expect(button.closest('.runtime-download')!.textContent!.startsWith(said)).toBe(true);
+    });
 
   it('closing the dialog while uv downloads adds nothing: the person left without adding', async () => {
     mirror = await startRuntimeMirror({ uv });

@@ -1,17 +1,29 @@
 import { describe, expect, it } from 'vitest';
 
-import { CHINA_MIRRORS, mirrorEnv, MirrorSettingsSchema, mirrorUrls } from '../../src/shared/mirrors';
+import { CHINA_MIRRORS, mirrorEnv, MirrorSettingsSchema, mirrorUrls, unchosenPreset } from '../../src/shared/mirrors';
 import { SettingsSchema } from '../../src/shared/settings';
 
 describe('download sources', () => {
-  it('are official, and set nothing in a child, by default', () => {
+  it('are official, and set nothing in a child, until chosen, outside China', () => {
     const { mirrors } = SettingsSchema.parse({});
-    expect(mirrors).toEqual({ preset: 'default' });
-    expect(mirrorEnv(mirrorUrls(mirrors))).toEqual({});
+    expect(mirrors).toEqual({});
+    expect(mirrorEnv(mirrorUrls(mirrors, unchosenPreset('en', 'Europe/Berlin')))).toEqual({});
+  });
+
+  it('until chosen, are the mainland China mirrors for a Chinese window or a China time zone; a choice always wins', () => {
+    expect(unchosenPreset('zh-CN', 'Europe/Berlin')).toBe('china');
+    expect(unchosenPreset('en', 'Asia/Shanghai')).toBe('china');
+    expect(unchosenPreset('en', 'Asia/Urumqi')).toBe('china');
+    // Hong Kong and Taiwan reach GitHub and nodejs.org.
+    expect(unchosenPreset('en', 'Asia/Hong_Kong')).toBe('default');
+    expect(unchosenPreset('en', undefined)).toBe('default');
+    expect(mirrorUrls({}, 'china')).toEqual(CHINA_MIRRORS);
+    expect(mirrorUrls({ preset: 'default' }, 'china')).toEqual({});
+    expect(mirrorUrls({ preset: 'china' }, 'default')).toEqual(CHINA_MIRRORS);
   });
 
   it('in mainland China: npmmirror for npm and Node.js, Tsinghua for PyPI, npmmirror for the Pythons uv installs', () => {
-    expect(mirrorEnv(mirrorUrls({ preset: 'china' }))).toEqual({
+    expect(mirrorEnv(mirrorUrls({ preset: 'china' }, 'default'))).toEqual({
       npm_config_registry: 'https://registry.npmmirror.com/',
       UV_DEFAULT_INDEX: 'https://pypi.tuna.tsinghua.edu.cn/simple',
       UV_INDEX_URL: 'https://pypi.tuna.tsinghua.edu.cn/simple',
@@ -28,16 +40,16 @@ describe('download sources', () => {
   it('a custom PyPI index for uv is a source like the others, and sets nothing in a child', () => {
     const own = { uvIndex: 'https://mirrors.aliyun.com/pypi/simple/' };
     expect(MirrorSettingsSchema.parse({ preset: 'custom', ...own })).toEqual({ preset: 'custom', ...own });
-    expect(mirrorUrls({ preset: 'custom', ...own })).toEqual(own);
-    expect(mirrorEnv(mirrorUrls({ preset: 'custom', ...own }))).toEqual({});
+    expect(mirrorUrls({ preset: 'custom', ...own }, 'default')).toEqual(own);
+    expect(mirrorEnv(mirrorUrls({ preset: 'custom', ...own }, 'default'))).toEqual({});
     expect(MirrorSettingsSchema.safeParse({ preset: 'custom', uvIndex: 'http://pypi.example.com/simple/' }).success).toBe(false);
   });
 
   it("custom: only the user's own sources, and only with that preset", () => {
     const own = { npmRegistry: 'https://npm.example.com/', nodeDist: 'https://nodes.example.com/dist/' };
-    expect(mirrorUrls({ preset: 'custom', ...own })).toEqual(own);
-    expect(mirrorEnv(mirrorUrls({ preset: 'custom', ...own }))).toEqual({ npm_config_registry: 'https://npm.example.com/' });
-    expect(mirrorUrls({ preset: 'default', ...own })).toEqual({});
+    expect(mirrorUrls({ preset: 'custom', ...own }, 'default')).toEqual(own);
+    expect(mirrorEnv(mirrorUrls({ preset: 'custom', ...own }, 'default'))).toEqual({ npm_config_registry: 'https://npm.example.com/' });
+    expect(mirrorUrls({ preset: 'default', ...own }, 'default')).toEqual({});
   });
 
   it('refuses a source that is not https (but a local one), or that holds a password', () => {

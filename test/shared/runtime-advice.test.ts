@@ -17,7 +17,7 @@ const said = { runtime: 'uv', version: '0.12.0', host: 'pypi.tuna.tsinghua.edu.c
 
 describe("a runtime download's advice names something that works where the user is", () => {
   it('is chosen by the sources the runtime came from', () => {
-    const china = mirrorUrls({ preset: 'china' });
+    const china = mirrorUrls({ preset: 'china' }, 'default');
     expect(adviceFor(runtimeSource('uv', china)!, china)).toBe('china');
     expect(adviceFor(runtimeSource('node', china)!, china)).toBe('china');
     expect(adviceFor(runtimeSource('uv', {})!, {})).toBe('official');

@@ -30,7 +30,7 @@ describe('which runtime a command needs', () => {
   });
 
   it("with the mainland China mirrors, each command fetches from them (GitHub and the installers' sites are often unreachable there)", () => {
-    const china = mirrorUrls({ preset: 'china' });
+    const china = mirrorUrls({ preset: 'china' }, 'default');
     expect(installCommand('uv', 'linux', china)).toBe('pipx install uv --index-url https://pypi.tuna.tsinghua.edu.cn/simple');
     expect(installCommand('uv', 'darwin', china)).toBe(installCommand('uv', 'linux', china));
     expect(installCommand('uv', 'win32', china)).toBe('pip install uv -i https://pypi.tuna.tsinghua.edu.cn/simple');

@@ -88,6 +88,9 @@ export function trayMenu(state: BridgeState, launchAtLogin: boolean | null, t: T
   const runtime = enabled.filter((s) => stepAwaited(s) === 'runtime').length;
   const failed = enabled.filter((s) => s.state === 'failed').length - signIn - runtime;
   if (failed > 0) items.push({ kind: 'label', label: t('tray.serversFailed', { count: failed }) });
+  // Trying again by itself, named as the window names it (正在重试), not left out as if all were well.
+  const retrying = enabled.filter((s) => s.state === 'restarting').length;
+  if (retrying > 0) items.push({ kind: 'label', label: t('summary.servers.restarting', { count: retrying }) });
   if (signIn > 0) items.push({ kind: 'label', label: t('summary.servers.needSignIn', { count: signIn }) });
   if (runtime > 0)
     items.push({

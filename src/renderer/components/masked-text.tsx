@@ -20,3 +20,17 @@ export function MaskedText({ text }: { text: string }) {
     </>
   );
 }
+
+/**
+ * An endpoint's address on its card: after its name and state (what a person needs), small and
+ * labelled, masked; `shown`, the whole address the person asked to see.
+ */
+export function EndpointAddress({ url, shown }: { url: string; shown?: string | undefined }) {
+  const { t } = useApp();
+  return (
+    <div className="small muted endpoint-address">
+      {t('endpoints.addressLabel')}
+      <span className="mono break">{shown ?? <MaskedText text={url} />}</span>
+    </div>
+  );
+}

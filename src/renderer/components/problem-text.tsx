@@ -7,7 +7,9 @@ export function ProblemText(props: {
   problem?: Problem | undefined;
   text?: string | undefined;
   className?: string;
-  hint?: string;
+  hint?: string | undefined;
+  /** Said before the message ("上次尝试："): whose failure it is. */
+  lead?: string | undefined;
   /** 'warn' for what waits on the user (a sign-in) rather than what broke. */
   tone?: 'bad' | 'warn';
 }) {
@@ -17,7 +19,10 @@ export function ProblemText(props: {
   if (!shown) return null;
   return (
     <div className={`problem small ${props.className ?? ''}`} role="status">
-      <div className={props.tone === 'warn' ? 'warn-text' : 'error-text'}>{shown.message}</div>
+      <div className={props.tone === 'warn' ? 'warn-text' : 'error-text'}>
+        {props.lead}
+        {shown.message}
+      </div>
       {shown.hint ? <div className="muted">{shown.hint}</div> : null}
     </div>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 
+import { presetInUse } from '../../shared/mirrors';
 import { problem } from '../../shared/problem';
 import type { RuntimeFetch } from '../../shared/runtime-fetch';
 import { RUNTIME_LABEL, type RuntimeName } from '../../shared/runtime-need';
@@ -72,6 +73,19 @@ export function RuntimeFetching({ shown }: { shown: RuntimeFetch & { state: 'fet
 }
 
 /**
+ * What the runtime is for, in the person's words, and where it will come from (the sources in use;
+ * said to be chosen for them until they choose): said once, before its name is used alone.
+ */
+export function RuntimeSource({ runtime }: { runtime: RuntimeName }) {
+  const { store, t } = useApp();
+  const mirrors = useStore(store, (d) => d.settings?.mirrors);
+  const unchosen = useStore(store, (d) => d.host?.unchosenMirrors ?? 'default');
+  const preset = presetInUse(mirrors ?? {}, unchosen);
+  const params = { what: t(`runtime.purpose.${runtime}`), source: t(`runtime.source.${preset}`) };
+  return <span className="runtime-source">{t(mirrors?.preset === undefined ? 'runtime.from.auto' : 'runtime.from.chosen', params)}</span>;
+}
+
+/**
  * "Download uv": the app fetches the runtime into its own folder now (from the download sources chosen),
  * then starts the servers that waited for it. Progress and the outcome are said here, in every place
  * that shows the button at once, from the bridge's events.
@@ -92,6 +106,11 @@ export function RuntimeDownload(props: { runtime: RuntimeName; onStart?: () => v
     );
   return (
     <div className="runtime-download">
+      {shown?.state === 'failed' ? null : (
+        <div className="small">
+          <RuntimeSource runtime={runtime} />
+        </div>
+      )}
       {shown?.state === 'failed' ? <ProblemText problem={shown.problem} /> : null}
       {shown?.state === 'failed' && shown.problem.params.detail !== undefined ? (
         // The address and the code, for whoever helps: after the plain words, small, folded.

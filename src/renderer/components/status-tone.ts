@@ -1,5 +1,5 @@
 import type { MessageKey } from '../../shared/i18n/translate';
-import type { EndpointState, EndpointStatus, ServerState } from '../../shared/status';
+import type { EndpointState, EndpointStatus } from '../../shared/status';
 import { takenByOther } from '../../shared/status-summary';
 import type { Tone } from './ui';
 
@@ -20,11 +20,3 @@ export const endpointLabel: Record<EndpointState, MessageKey> = {
 /** An endpoint's badge: its state, or that another program holds it (the link waits for that one, nothing broke). */
 export const endpointBadge = (endpoint: EndpointStatus): MessageKey =>
   takenByOther(endpoint) ? 'state.taken' : endpointLabel[endpoint.state];
-export const serverTone: Record<ServerState, Tone> = { running: 'ok', starting: 'busy', restarting: 'warn', failed: 'bad', stopped: 'off' };
-export const serverLabel: Record<ServerState, MessageKey> = {
-  running: 'state.running',
-  starting: 'state.starting',
-  restarting: 'state.restarting',
-  failed: 'state.failed',
-  stopped: 'state.stopped',
-};

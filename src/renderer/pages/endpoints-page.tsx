@@ -7,7 +7,7 @@ import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
 import { EndpointServing } from '../components/endpoint-serving';
 import { SecretsNote } from '../components/host-notices';
-import { MaskedText } from '../components/masked-text';
+import { EndpointAddress } from '../components/masked-text';
 import { PagePanels } from '../components/page-panels';
 import { PatiencePicker } from '../components/patience-picker';
 import { ProblemText } from '../components/problem-text';
@@ -137,10 +137,10 @@ function EndpointRow({ endpoint, place, nameShared }: { endpoint: EndpointStatus
           )}
           <StatusBadge tone={endpointTone[endpoint.state]}>{t(endpointBadge(endpoint))}</StatusBadge>
         </div>
-        <div className="mono small muted break">{revealed ?? <MaskedText text={endpoint.url} />}</div>
         {endpoint.state !== 'connected' ? (
           <ProblemText problem={endpoint.lastErrorCause} text={endpoint.lastError} tone={takenByOther(endpoint) ? 'warn' : 'bad'} />
         ) : null}
+        <EndpointAddress url={endpoint.url} shown={revealed} />
       </div>
       {/* Below the name and the buttons, across the whole card: the serving controls need the room. */}
       <div className="list-wide">

@@ -201,6 +201,12 @@ export function LogsPage() {
                 <span className="log-time">{formatClock(e.time)}</span>
                 <span className="log-level">{t(`logs.levelName.${e.level}`)}</span>
                 <span className="log-source">{logSourceLabel(t, e.source)}</span>
+                {/* A server's own words (often English), beside the app's: said to be the server's. */}
+                {e.output ? (
+                  <span className="log-output" title={t('logs.outputTitle')}>
+                    {t('logs.output')}
+                  </span>
+                ) : null}
                 {/* A secret the engine masked reads as the window's marker (（已隐藏）), as on every other page. */}
                 <span className="log-message">{shownMasked(logMessage(t, e), t)}</span>
               </div>

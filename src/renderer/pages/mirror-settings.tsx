@@ -7,6 +7,7 @@ import {
   type MirrorPreset,
   type MirrorSettings,
   MirrorSettingsSchema,
+  presetInUse,
 } from '../../shared/mirrors';
 import { useApp } from '../app-context';
 import { Button, Field, Term, UrlInput } from '../components/ui';
@@ -15,11 +16,13 @@ import { useStore } from '../store/bridge-store';
 
 /**
  * Settings → Download sources: where npx/uvx get packages and the app gets Node.js and uv. The
- * mainland China preset is listed first in a Chinese window (offered, never chosen for the user).
+ * mainland China preset is listed first in a Chinese window. Until the user chooses, the place's
+ * preset is in use (the engine says which): checked, and said to be chosen for them.
  */
 export function MirrorSettings() {
   const { store, t, language, toast } = useApp();
   const settings = useStore(store, (d) => d.settings);
+  const unchosen = useStore(store, (d) => d.host?.unchosenMirrors ?? 'default');
   const run = useCommand();
   const [draft, setDraft] = useState<Partial<Record<MirrorKey, string>> | undefined>();
   const section = useRef<HTMLElement>(null);
@@ -30,6 +33,7 @@ export function MirrorSettings() {
   }, [loaded]);
   if (!settings) return null;
   const mirrors = settings.mirrors;
+  const inUse = presetInUse(mirrors, unchosen);
   const chinese = language === 'zh-CN';
   const presets: MirrorPreset[] = chinese ? ['china', 'default', 'custom'] : ['default', 'china', 'custom'];
   const save = (next: MirrorSettings) =>
@@ -52,16 +56,12 @@ export function MirrorSettings() {
     <section className="panel form" id="mirrors" ref={section}>
       <h2 id="mirrors-title">{t('mirrors.title')}</h2>
       <p className="field-hint">{t('mirrors.hint')}</p>
-      {chinese && mirrors.preset === 'default' ? <p className="small">{t('mirrors.chinaOffer')}</p> : null}
+      {mirrors.preset === undefined ? <p className="small">{t(`mirrors.inUse.${unchosen}`)}</p> : null}
+      {chinese && inUse === 'default' ? <p className="small">{t('mirrors.chinaOffer')}</p> : null}
       <div role="radiogroup" aria-labelledby="mirrors-title" className="mirror-presets">
         {presets.map((preset) => (
           <label key={preset} className="radio">
-            <input
-              type="radio"
-              name="mirror-preset"
-              checked={mirrors.preset === preset}
-              onChange={() => void save({ ...mirrors, preset })}
-            />
+            <input type="radio" name="mirror-preset" checked={inUse === preset} onChange={() => void save({ ...mirrors, preset })} />
             <span>
               {t(`mirrors.${preset}`)}
               {preset === 'china' ? (
@@ -75,7 +75,7 @@ export function MirrorSettings() {
           </label>
         ))}
       </div>
-      {mirrors.preset === 'custom' ? (
+      {inUse === 'custom' ? (
         <>
           {MIRROR_KEYS.map((key) => (
             <Field

@@ -4,7 +4,7 @@ import { hasServers, takenByOther, userToolCount } from '../../shared/status-sum
 import { useApp } from '../app-context';
 import { BackgroundTasks } from '../components/background-tasks';
 import { HostNotices } from '../components/host-notices';
-import { MaskedText } from '../components/masked-text';
+import { EndpointAddress } from '../components/masked-text';
 import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
 import { RecentCalls } from '../components/recent-calls';
@@ -58,9 +58,6 @@ export function OverviewPage(props: { go: (page: string) => void }) {
               <strong className="card-title">{e.name}</strong>
               <StatusBadge tone={endpointTone[e.state]}>{t(endpointBadge(e))}</StatusBadge>
             </div>
-            <div className="muted mono small break">
-              <MaskedText text={e.url} />
-            </div>
             {/* With one endpoint, how it is served is said in the headline, beside what xiaozhi read. */}
             {e.served && hasServers(state) && state.endpoints.length > 1 ? (
               <div className="small">{servingSentence(e.served, t)}</div>
@@ -78,6 +75,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
             {e.state !== 'connected' ? (
               <ProblemText problem={e.lastErrorCause} text={e.lastError} tone={takenByOther(e) ? 'warn' : 'bad'} />
             ) : null}
+            <EndpointAddress url={e.url} />
           </article>
         ))}
       </section>
@@ -86,7 +84,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
         <div className="stat">
           <StatFigure text={t('overview.serversRunning', { running, total: enabled.length })} value={`${running}/${enabled.length}`} />
           {failed > 0 ? <div className="small error-text">{t('summary.servers.failed', { count: failed })}</div> : null}
-          {restarting > 0 ? <div className="small warn-text">{t('summary.servers.restarting', { count: restarting })}</div> : null}
+          {restarting > 0 ? <div className="small muted">{t('summary.servers.restarting', { count: restarting })}</div> : null}
         </div>
         <div className="stat">
           <StatFigure text={t('overview.toolsServed', { count: userTools })} value={userTools.toLocaleString(language)} />

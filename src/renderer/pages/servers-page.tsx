@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 
 import type { Problem } from '../../shared/problem';
 import { RUNTIME_LABEL } from '../../shared/runtime-need';
+import { serverStateWord } from '../../shared/server-state-word';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/service-settings';
 import { isMcpServer, type ServerSettings } from '../../shared/settings';
-import { runtimeAwaited, stepAwaited } from '../../shared/sign-in-status';
+import { stepAwaited } from '../../shared/sign-in-status';
 import type { ServerStatus } from '../../shared/status';
 import { useApp } from '../app-context';
 import { RemoveButton } from '../components/confirm-dialog';
@@ -13,8 +14,8 @@ import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
 import { RuntimeDownload, runtimeWaitedFor, useRuntimeDownload } from '../components/runtime-download';
 import { RuntimeLine } from '../components/runtime-line';
+import { NextTry, ServerFailure } from '../components/server-failure';
 import { SkippedTools } from '../components/skipped-tools';
-import { serverLabel, serverTone } from '../components/status-tone';
 import { TransportTag } from '../components/transport-tag';
 import { Button, EmptyState, StatusBadge, Switch } from '../components/ui';
 import { useCommand } from '../components/use-command';
@@ -61,6 +62,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
   const active = status.state === 'running' || status.state === 'starting' || status.state === 'restarting';
   // A failed server that waits for the user's step (a sign-in, a runtime's download): amber, and its card offers that step.
   const awaited = stepAwaited(status);
+  const word = serverStateWord(status);
   const signInWaits = awaited === 'signIn';
   // The runtime it waits for, which this window can have downloaded; kept once asked for, to say how it went.
   const canDownload = useRuntimeDownload();
@@ -87,15 +89,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           <strong>{from ? (language === 'zh-CN' ? from.entry.title.zh : from.entry.title.en) : status.name}</strong>
           {!status.enabled ? <span className="tag">{t('servers.disabled')}</span> : null}
           {/* Switched off and stopped: 已关闭 says it; 已停止 beside it would say it twice. */}
-          {status.enabled || status.state !== 'stopped' ? (
-            <StatusBadge tone={awaited ? 'warn' : serverTone[status.state]}>
-              {status.runtime?.fetching
-                ? t('state.fetchingRuntime', { runtime: RUNTIME_LABEL[status.runtime.name] })
-                : awaited === 'runtime' && !status.installing
-                  ? t('state.needsRuntime', { runtime: runtimeAwaited(status) ?? '' })
-                  : t(status.installing ? 'state.installing' : signInWaits ? 'state.needsSignIn' : serverLabel[status.state])}
-            </StatusBadge>
-          ) : null}
+          {status.enabled || status.state !== 'stopped' ? <StatusBadge tone={word.tone}>{t(word.key, word.params)}</StatusBadge> : null}
           <TransportTag transport={status.transport} />
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
           {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
@@ -104,15 +98,19 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
       <div className="list-wide">
         <ServerAbout settings={settings} from={from} />
         <RuntimeLine runtime={status.runtime} />
+        {status.state === 'restarting' && status.retryAt !== undefined ? <NextTry at={status.retryAt} /> : null}
         {status.installing ? (
           <div className="small muted">
-            {t('servers.installing', { runner: status.installing.runner, package: status.installing.package ?? status.name })}
+            {/* A retry that installs again is not a first run (the badge says 正在重试：安装中). */}
+            {t(status.state === 'restarting' ? 'servers.installingAgain' : 'servers.installing', {
+              runner: status.installing.runner,
+              package: status.installing.package ?? status.name,
+            })}
           </div>
         ) : null}
         {status.state !== 'running' && status.state !== 'stopped' ? (
-          <ProblemText
-            problem={status.lastErrorCause}
-            text={status.lastError}
+          <ServerFailure
+            status={status}
             tone={awaited ? 'warn' : 'bad'}
             // A failed server is no longer restarted: the usual hint ("it is restarted automatically") would be wrong.
             {...(status.state === 'failed' && RETRIED.has(status.lastErrorCause?.code ?? '')
@@ -123,11 +121,12 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
             {...(waitedFor && status.lastErrorCause?.code === 'server.runtimeMissing'
               ? { hint: t('add.runtimeMissingHint', { runtime: RUNTIME_LABEL[waitedFor] }) }
               : {})}
-          />
-        ) : null}
-        {/* A program that stopped or crashed: with a catalogue server, the folder or file it was given is the usual cause. */}
-        {settings && isMcpServer(settings) && status.lastErrorCause && EXITED.has(status.lastErrorCause.code) ? (
-          <ValueCheckLine server={settings} />
+          >
+            {/* A program that stopped or crashed: with a catalogue server, the folder or file it was given is the usual cause. */}
+            {settings && isMcpServer(settings) && status.lastErrorCause && EXITED.has(status.lastErrorCause.code) ? (
+              <ValueCheckLine server={settings} />
+            ) : null}
+          </ServerFailure>
         ) : null}
         {download ? <RuntimeDownload runtime={download} onStart={() => setDownloading(download)} /> : null}
         {status.state !== 'running' && TO_MIRRORS.has(status.lastErrorCause?.code ?? '') ? (

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 
+import { sentences } from '../../shared/i18n/translate';
 import { own } from '../../shared/own';
 import { RESERVED_SERVER_NAME, type ServerSettings } from '../../shared/settings';
 import type { CallCount, CatalogTool } from '../../shared/status';
@@ -51,7 +52,7 @@ function ToolPolicyPicker(props: { tool: CatalogTool; server: ServerSettings | u
 }
 
 export function ToolsPage() {
-  const { store, t } = useApp();
+  const { store, t, language } = useApp();
   const title = useServerTitle();
   const catalog = useStore(store, (d) => d.catalog);
   const summary = useStore(store, (d) => d.state.catalog);
@@ -59,6 +60,8 @@ export function ToolsPage() {
   const counts = useStore(store, (d) => d.counts);
   const servers = useStore(store, (d) => d.state.servers);
   const serverSettings = useStore(store, (d) => d.settings?.servers);
+  // Served in search mode: xiaozhi sees find_tools and call_tool, not this list; said first, with why.
+  const searching = useStore(store, (d) => d.state.endpoints.find((e) => e.served?.mode === 'router')?.served);
   const missing = servers.filter((x) => x.enabled && (x.state === 'failed' || x.state === 'restarting'));
   const [query, setQuery] = useState('');
   const [trying, setTrying] = useState<CatalogTool | undefined>();
@@ -88,6 +91,13 @@ export function ToolsPage() {
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
+      {searching ? (
+        <p className="tools-search-mode">
+          {searching.chosen === 'router'
+            ? sentences(language, t('plain.serving.search'), t('tools.searchMode.chosen'))
+            : sentences(language, t('plain.serving.autoSearch'), t('tools.searchMode.auto'))}
+        </p>
+      ) : null}
       <PagePanels />
       <div className="muted small tools-summary">
         {/* The user's tools, as the overview counts them ("tools provided"); the app's own are said apart. */}

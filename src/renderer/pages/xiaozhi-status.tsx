@@ -110,9 +110,7 @@ export function XiaozhiStatus({ state }: { state: BridgeState }) {
               <ServerLinks names={runtime.map((s) => s.name)} />
             </span>
           ) : null}
-          {restarting.length > 0 ? (
-            <span className="warn-text"> · {t('summary.servers.restarting', { count: restarting.length })}</span>
-          ) : null}
+          {restarting.length > 0 ? <span className="muted"> · {t('summary.servers.restarting', { count: restarting.length })}</span> : null}
         </div>
       </div>
     </section>

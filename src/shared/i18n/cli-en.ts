@@ -182,7 +182,7 @@ export const cliEn = {
   'cli.state.starting': 'starting',
   'cli.state.installing': 'installing',
   'cli.state.running': 'running',
-  'cli.state.restarting': 'restarting',
+  'cli.state.restarting': 'retrying',
   'cli.state.failed': 'failed',
   'cli.state.stopped': 'stopped',
   'cli.state.disabled': 'disabled',

@@ -175,7 +175,7 @@ export const cliZhCN: Record<keyof typeof cliEn, string> = {
   'cli.state.starting': '启动中',
   'cli.state.installing': '首次运行：安装中',
   'cli.state.running': '运行中',
-  'cli.state.restarting': '重启中',
+  'cli.state.restarting': '正在重试',
   'cli.state.failed': '失败',
   'cli.state.stopped': '已停止',
   'cli.state.disabled': '已关闭',

@@ -49,7 +49,7 @@ export const en = {
   'state.starting': 'Starting',
   'state.installing': 'Installing (first run)',
   'state.needsSignIn': 'Needs sign-in',
-  'state.restarting': 'Restarting',
+  'state.restarting': 'Retrying',
   'state.failed': 'Failed',
   'state.stopped': 'Stopped',
 
@@ -264,7 +264,7 @@ export const en = {
   'servers.rawInvalid': 'Not valid JSON: {message}',
   'servers.restart': 'Restart',
   'servers.toolCount': '{count, plural, one {# tool} other {# tools}}',
-  'servers.restarts': 'restarted {count}×',
+  'servers.restarts': 'tried again {count}×',
   'servers.stderrLines': 'Last output ({count, plural, one {# line} other {# lines}})',
   'servers.installing':
     '{runner} is downloading and installing {package} for its first run. This can take a few minutes; its tools appear when it is ready.',
@@ -552,8 +552,7 @@ export const en = {
   'summary.endpoints.connecting': 'Connecting…',
   'summary.servers.failed': '{count, plural, one {# server failed} other {# servers failed}}',
   'summary.servers.needSignIn': '{count, plural, one {# server needs you to sign in} other {# servers need you to sign in}}',
-  'summary.servers.restarting':
-    '{count, plural, one {# server is restarting after a failure} other {# servers are restarting after a failure}}',
+  'summary.servers.restarting': '{count, plural, one {# server is retrying} other {# servers are retrying}}',
   'summary.servers.starting': '{count, plural, one {# server is starting…} other {# servers are starting…}}',
   'summary.servers.running': '{running}/{total} servers running · {tools, plural, one {# tool} other {# tools}}',
   'problem.net.dns': 'The name {host} could not be found (DNS).',
@@ -1241,7 +1240,7 @@ export const en = {
   'xiaozhi.notConnected': 'Xiaozhi is not connected',
   'xiaozhi.servers': '{running}/{total} servers running · {tools, plural, one {# tool} other {# tools}}',
   'xiaozhi.noServers': 'No servers yet: add one to give xiaozhi tools',
-  'xiaozhi.failed': 'Stopped, open it to see what to do: ',
+  'xiaozhi.failed': 'Failed, open it to see what to do: ',
   'xiaozhi.needSignIn': 'Needs sign-in: ',
   'checklist.title': 'Before xiaozhi can use your tools',
   'checklist.done': 'done',
@@ -1308,7 +1307,7 @@ export const en = {
   'add.runtimeMissingShort': '{runtime} is not on this computer: the app downloads it for you when you add this',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped':
-    'Xiaozhi is connected, but {count, plural, one {# server stopped: its tools cannot} other {# servers stopped: their tools cannot}} be used now',
+    'Xiaozhi is connected, but {count, plural, one {# server failed: its tools cannot} other {# servers failed: their tools cannot}} be used now',
   'activity.export.csv': 'Export as a table',
   'activity.export.jsonl': 'Export every call in detail',
   'logs.from.app': 'App',
@@ -1424,4 +1423,33 @@ export const en = {
   'localServer.protocolTerm': 'Protocol: streamable HTTP',
   'activity.export.jsonlTitle': 'A JSONL file: one call a line, for programs',
   'endpoints.test.readyToAdd': 'Ready to add: press Add endpoint to save it, and xiaozhi connects.',
+  // t-cards5: one name for a server's state; a failure's cause in plain words first, the server's own words folded below.
+  'state.retryInstalling': 'Retrying: installing',
+  'servers.nextTry': 'Next try in {seconds} s',
+  'servers.lastAttempt': 'Last attempt: ',
+  'servers.ownWords': 'The server said',
+  'callCause.start.folderMissing':
+    'The folder it was given no longer exists: press Edit and choose a folder that exists (or create the folder again), and it starts again.',
+  'servers.installingAgain':
+    '{runner} is downloading and installing {package} again. This can take a few minutes; its tools appear when it is ready.',
+  'values.folderGone': 'This folder does not exist: {value} ("{label}")',
+  // t-words7: the download sources chosen for the place until the user chooses, what uv is for.
+  'mirrors.inUse.china':
+    'In use: the mainland China mirrors, chosen for you because this computer uses Chinese or a China time zone. You can choose another below.',
+  'mirrors.inUse.default': 'In use: the official sources, chosen for you. You can choose another below.',
+  'runtime.purpose.uv': 'The program Python servers need to run (uv)',
+  'runtime.purpose.node': 'The program JavaScript servers need to run (Node.js)',
+  'runtime.from.auto':
+    '{what} comes from {source}, chosen for you from this computer’s language and time zone; you can change this in Settings → Download sources.',
+  'runtime.from.chosen': '{what} comes from {source}; you can change this in Settings → Download sources.',
+  'runtime.source.china': 'the mainland China mirrors',
+  'runtime.source.default': 'the official sources',
+  'runtime.source.custom': 'your own sources',
+  'tools.searchMode.auto': 'All of them at once would be more than it can take in.',
+  'logs.output': 'server output',
+  'logs.outputTitle': 'What the server program itself printed, word for word (secrets hidden): not the app speaking.',
+  'endpoints.addressLabel': 'Address: ',
+  'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
+  // lead: a key a server needs and was not given, said first on its card.
+  'callCause.start.keyMissing': 'It needs a key (API key) it was not given: press Edit, fill in its key, and it starts again.',
 } as const;

@@ -59,8 +59,15 @@ describe('tray status mapping', () => {
     });
     // The worst news first: the same summary the window's sidebar shows.
     expect(trayTooltip(s, en)).toBe('Xiaozhi Tray · 1 server failed · 1/2 endpoints connected');
-    expect(trayTooltip(s, zh)).toBe('小智托盘 · 1 个服务已失败 · 1/2 个接入点已连接');
+    expect(trayTooltip(s, zh)).toBe('小智托盘 · 1 个服务失败 · 1/2 个接入点已连接');
     expect(trayTooltip(state({ running: false }), zh)).toBe('小智托盘 · 已停止');
+  });
+
+  it('names a server that tries again by itself as the window does (正在重试), apart from one that gave up', () => {
+    const s = state({ endpoints: [endpoint('a', 'connected')], servers: [server('x', 'restarting'), server('z', 'failed')] });
+    const labels = (t: typeof en) => trayMenu(s, true, t).flatMap((i) => ('label' in i ? [i.label] : []));
+    expect(labels(zh)).toEqual(expect.arrayContaining(['1 个服务失败', '1 个服务正在重试']));
+    expect(labels(en)).toEqual(expect.arrayContaining(['1 server failed', '1 server is retrying']));
   });
 
   it('says a server waits for a sign-in apart from the failed ones: amber icon, its own line, both languages', () => {

@@ -24,6 +24,8 @@ export interface BridgeOptions {
   logBook: LogBook;
   /** The environment stdio servers start from. */
   env?: NodeJS.ProcessEnv;
+  /** The system's language where the environment does not tell it (the desktop app: Electron's locale). */
+  locale?: string;
   supervision?: Partial<Supervision>;
   version?: string;
   /** Catalog changes within this window become one `list_changed`. */

@@ -31,6 +31,7 @@ import { FileVault, MemoryVault, type TokenVault } from '../oauth/token-vault';
 import { callFailureCause } from '../problems/call-failure-cause';
 import { RuntimeStore } from '../runtimes/runtime-store';
 import type { ServerNotice } from '../servers/server-notice';
+import { placeOf, placePreset } from '../system/system-locale';
 import { APP_VERSION } from '../system/version';
 import { BridgeEvents } from './bridge-events';
 import type { BridgeHost, BridgeOptions } from './bridge-host';
@@ -151,10 +152,13 @@ export function makeBridgeParts(options: BridgeOptions, host: BridgeHost, own: B
   // Both fleets change one thing at a time, in one queue, and start nothing while the bridge is stopped.
   const fleet = { settings, logBook, running: () => own.running(), queue: new ChangeQueue(), onStatus };
   const { supervision, runtimesDir, runtimeIdleTimeoutMs, runtimePins, configDir, runtimesFetch } = options;
+  // The download sources in use: the user's, else those the window's language or the time zone decide.
+  const place = placeOf(env, options.locale);
+  const sources = () => mirrorUrls(settings().mirrors, placePreset(settings().ui.language, place));
   const runtimes = runtimesDir
     ? new RuntimeStore({
         dir: runtimesDir,
-        sources: () => mirrorUrls(settings().mirrors),
+        sources,
         ...(runtimeIdleTimeoutMs !== undefined ? { idleTimeoutMs: runtimeIdleTimeoutMs } : {}),
         ...(runtimePins ? { pins: runtimePins } : {}),
         fetchesOnStart: runtimesFetch !== 'onRequest',
@@ -177,6 +181,7 @@ export function makeBridgeParts(options: BridgeOptions, host: BridgeHost, own: B
     },
     onServerNotice: (server, notice) => links.serverNotice(server, notice),
     voiceLanguage: () => own.voiceLanguage(),
+    sources,
   });
   const signIns = new SignIns({
     vault: oauthVault,

@@ -27,7 +27,7 @@ import { runtimeAvailability } from '../runtimes/child-runtime';
 import type { RuntimeStore } from '../runtimes/runtime-store';
 import { redactFailure, secretValues } from '../secrets/bridge-secrets';
 import type { EndpointCatalogs } from '../serving/endpoint-catalogs';
-import { systemLocale } from '../system/system-locale';
+import { placeOf, placePreset, systemLocale } from '../system/system-locale';
 import type { BridgeEvents } from './bridge-events';
 import { type BridgeHost, type BridgeOptions, headlessHost } from './bridge-host';
 import { makeBridgeParts } from './bridge-parts';
@@ -222,6 +222,11 @@ export class Bridge {
     return this.events.on(event, listener);
   }
 
+  /** The system's language: the desktop app's locale, else the environment's (LANG). */
+  private systemLocale(): string | undefined {
+    return this.options.locale ?? systemLocale(this.options.env ?? process.env);
+  }
+
   /** What xiaozhi's model is told in (errors, "still working on…", confirmations): the settings' language, one source for all. */
   private voiceLanguage(): Language {
     return this.hub.language;
@@ -285,7 +290,7 @@ export class Bridge {
       maxMessageBytes: this.settings.limits.maxMessageBytes,
       argumentChecksOff: new Set(this.settings.servers.filter((s) => s.checkArguments === false).map((s) => s.name)),
       programs: programWords(this.settings.servers),
-      language: resolveLanguage(this.settings.ui.language, systemLocale(this.options.env ?? process.env)),
+      language: resolveLanguage(this.settings.ui.language, this.systemLocale()),
     };
   }
 
@@ -361,6 +366,10 @@ export class Bridge {
         version,
         runtimes: () => runtimeAvailability(this.options.env ?? process.env, this.runtimes),
         runtimeDownload: this.runtimes !== undefined,
+        place: () => ({
+          systemLocale: this.systemLocale(),
+          unchosenMirrors: placePreset(this.settings.ui.language, placeOf(this.options.env ?? process.env, this.options.locale)),
+        }),
         onStatus: () => this.events.queueStatus(),
       }),
       ...commands.runtimeCommandHandlers({

@@ -1,5 +1,5 @@
 import type { Language } from '../../../shared/i18n/translate';
-import { mirrorEnv, mirrorUrls } from '../../../shared/mirrors';
+import { mirrorEnv, type MirrorUrls } from '../../../shared/mirrors';
 import { isMcpServer, type ServerSettings, type Settings } from '../../../shared/settings';
 import type { ServerStatus } from '../../../shared/status';
 import type { ToolSource } from '../hub/tool-hub';
@@ -53,6 +53,8 @@ export interface ServerFleetOptions {
   onServerNotice?: (server: string, notice: ServerNotice) => void;
   /** The language of what xiaozhi's model hears (a web service's "done", its question). */
   voiceLanguage?: () => Language;
+  /** The download sources in use (the user's choice, else the place's): children's package runners are pointed there. */
+  sources(): MirrorUrls;
 }
 
 /**
@@ -165,13 +167,14 @@ export class ServerFleet {
 
   /**
    * What every child server reads of the settings, made again only when the settings change (they are
-   * replaced, never changed in place): a call reads its timeout here, and each made four objects.
+   * replaced, never changed in place; the download sources follow from them and the place, which
+   * stays): a call reads its timeout here, and each made four objects.
    */
   private childDefaults(): ChildDefaults {
     const settings = this.options.settings();
     if (this.defaultsOf?.settings === settings) return this.defaultsOf.defaults;
-    const { limits, modelscope, mirrors } = settings;
-    const urls = mirrorUrls(mirrors);
+    const { limits, modelscope } = settings;
+    const urls = this.options.sources();
     const defaults: ChildDefaults = {
       callTimeoutMs: limits.callTimeoutMs,
       backgroundTimeoutMs: limits.backgroundTimeoutMs,

@@ -5,6 +5,7 @@ import { runtimeNeed } from '../../../shared/runtime-need';
 import type { Settings } from '../../../shared/settings';
 import { runtimeMissingParams } from '../runtimes/child-runtime';
 import { findOnPath } from '../system/find-on-path';
+import { placeOf, placePreset } from '../system/system-locale';
 import type { ConfigProblem } from './json-text';
 
 /**
@@ -32,7 +33,11 @@ export function commandWarnings(
       return;
     }
     // Coded, so the text log and the web page word it in the reader's language (with the mirrors' command for a Chinese one).
-    const { advice, ...params } = runtimeMissingParams(need, server.command, mirrorUrls(settings.mirrors));
+    const { advice, ...params } = runtimeMissingParams(
+      need,
+      server.command,
+      mirrorUrls(settings.mirrors, placePreset(settings.ui.language, placeOf(env))),
+    );
     const reason = options.pageDownloads ? (advice === 'official' ? 'pageOfficial' : 'page') : advice;
     const said = problem('cli.runtimeMissing', { ...params, server: server.name, reason });
     warnings.push({

@@ -22,6 +22,9 @@ export interface LogBookOptions {
  */
 export type Logger = {
   [L in LogLevel]: (message: string, problem?: Problem, cause?: Problem) => void;
+} & {
+  /** The same source's lines that are a program's own output (a server's stderr), marked so. */
+  output?: Pick<Logger, LogLevel>;
 };
 
 /** Redacted names kept at most (tools and callers in use are far fewer). */
@@ -74,7 +77,7 @@ export class LogBook {
     return shown;
   }
 
-  add(level: LogLevel, source: string, message: string, problem?: Problem, cause?: Problem): LogEntry {
+  add(level: LogLevel, source: string, message: string, problem?: Problem, cause?: Problem, output?: true): LogEntry {
     const redact = (text: string) => boundedMessage(text, this.secrets);
     const entry: LogEntry = {
       seq: ++this.seq,
@@ -84,6 +87,7 @@ export class LogBook {
       message: redact(message),
       ...(problem ? { problem: redactProblem(problem, redact) } : {}),
       ...(cause ? { cause: redactProblem(cause, redact) } : {}),
+      ...(output ? { output } : {}),
     };
     if (this.ring.length < this.capacity) this.ring.push(entry);
     else {
@@ -101,6 +105,12 @@ export class LogBook {
       info: (m, problem, cause) => this.add('info', source, m, problem, cause),
       warn: (m, problem, cause) => this.add('warn', source, m, problem, cause),
       error: (m, problem, cause) => this.add('error', source, m, problem, cause),
+      output: {
+        debug: (m) => this.add('debug', source, m, undefined, undefined, true),
+        info: (m) => this.add('info', source, m, undefined, undefined, true),
+        warn: (m) => this.add('warn', source, m, undefined, undefined, true),
+        error: (m) => this.add('error', source, m, undefined, undefined, true),
+      },
     };
   }
 

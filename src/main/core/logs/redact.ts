@@ -153,6 +153,15 @@ const KNOWN_KEY_FORMATS =
 
 const masked = (value: string) => value.includes('(redacted)');
 
+/**
+ * An English word after the label in a sentence ("Authorization: must be set"), not a header's value:
+ * unquoted, no scheme, and a short word of letters (a capital first at most), a full stop after it
+ * allowed. Anything else is taken for a value and masked: a secret shown is worse than a word hidden.
+ */
+function proseAfterLabel(sep: string, scheme: string | undefined, value: string): boolean {
+  return scheme === undefined && !/["']/.test(sep) && /^[A-Za-z][a-z]{0,11}[.!?:)]?$/.test(value);
+}
+
 /** Scrubs free text (log lines, error messages, a child's stderr) of anything that looks like a secret. */
 export function redactText(text: string, knownSecrets: Iterable<string> = []): string {
   let out = text;
@@ -170,7 +179,9 @@ export function redactText(text: string, knownSecrets: Iterable<string> = []): s
       (_m, head: string, value: string) => `${head}${value.startsWith('…') || masked(value) ? value : maskSecret(value)}`,
     )
     .replace(AUTH_HEADER, (_m, name: string, sep: string, scheme: string | undefined, value: string) =>
-      masked(value) ? `${name}${sep}${scheme ?? ''}${value}` : `${name}${sep}${scheme ?? ''}${MASK_MARKER}`,
+      masked(value) || proseAfterLabel(sep, scheme, value)
+        ? `${name}${sep}${scheme ?? ''}${value}`
+        : `${name}${sep}${scheme ?? ''}${MASK_MARKER}`,
     )
     .replace(BEARER, (_m, head: string) => `${head}${MASK_MARKER}`)
     .replace(JWT, (token) => maskSecret(token))

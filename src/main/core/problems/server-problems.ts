@@ -5,6 +5,7 @@ import { type Problem, problem } from '../../../shared/problem';
 import type { LogLevel } from '../../../shared/status';
 import type { Logger } from '../logs/log-book';
 import { failureCause, failureText } from './failure-cause';
+import { startFailureCause } from './start-failure-cause';
 
 /**
  * A server's problems as data: built where they happen (a code with parameters), worded in English
@@ -22,6 +23,8 @@ export interface ProcessExit {
 export interface Failure {
   problem: Problem;
   foreign?: string;
+  /** The cause its own words name (`start-failure-cause.ts`), said first in the window. */
+  cause?: Problem;
 }
 
 /** An error of our own that carries its problem as a value (thrown where an error is expected: a promise, the SDK's transport). */
@@ -58,6 +61,12 @@ export const earlyExitProblem = (exit: ProcessExit | undefined, lastLine: string
 /** A process that ended saying why (`line`, the telling line of its stderr), before it was ready or while serving. */
 export const crashProblem = (line: string, exit: ProcessExit | undefined, starting: boolean): Problem =>
   problem('server.crashed', { line, ...exitParams(exit), ...(starting ? { when: 'starting' } : {}) });
+
+/** A crash that said why, with the cause its line names when the person's words exist for it. */
+export function crashFailure(line: string, exit: ProcessExit | undefined, starting: boolean): Failure {
+  const cause = startFailureCause(line);
+  return { problem: crashProblem(line, exit, starting), ...(cause ? { cause } : {}) };
+}
 
 type Params = Problem['params'];
 
@@ -208,6 +217,7 @@ export function boundedFailure(failure: Failure): Failure {
   return {
     problem: { ...failure.problem, params },
     ...(failure.foreign !== undefined ? { foreign: clip(failure.foreign, MAX_FOREIGN_CHARS) } : {}),
+    ...(failure.cause ? { cause: failure.cause } : {}),
   };
 }
 

@@ -27,7 +27,7 @@ import { errorText } from '../problems/error-text';
 import {
   boundedFailure,
   clip,
-  crashProblem,
+  crashFailure,
   earlyExitProblem,
   exitParams,
   exitProblem,
@@ -517,7 +517,7 @@ export class ChildServer extends SupervisedServer {
     if (s.transport === 'stdio' && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       const exit = this.exit;
       const said = this.errorLineOf(exit);
-      return { problem: said ? crashProblem(said, exit, true) : earlyExitProblem(exit, this.stderr.last ?? '') };
+      return said ? crashFailure(said, exit, true) : { problem: earlyExitProblem(exit, this.stderr.last ?? '') };
     }
     if (error instanceof ProblemError) return { problem: error.problem };
     return foreignFailure(error, s.transport === 'stdio' ? { command: s.command } : { url: s.url });
@@ -529,7 +529,7 @@ export class ChildServer extends SupervisedServer {
     const exit = this.exit;
     if (!exit) return { problem: problem('server.closed') };
     const said = this.errorLineOf(exit);
-    return { problem: said ? crashProblem(said, exit, false) : exitProblem(exit) };
+    return said ? crashFailure(said, exit, false) : { problem: exitProblem(exit) };
   }
 
   /** The mirror this server's package runner downloads from, named in a timeout's advice (it may be the one out of reach). */

@@ -95,7 +95,7 @@ export class StderrLog {
     this.tokens--;
     // The summary waits for its timer: said before every line let through, a lasting flood
     // logged as many summaries as lines.
-    this.log[this.levelOf(line)](line);
+    (this.log.output ?? this.log)[this.levelOf(line)](line);
   }
 
   /**

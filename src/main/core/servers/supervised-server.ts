@@ -28,7 +28,10 @@ export abstract class SupervisedServer {
   protected lifeStatus(
     settings: { transport: ServerStatus['transport']; enabled: boolean },
     words: (failure: Failure) => string,
-  ): Pick<ServerStatus, 'name' | 'transport' | 'enabled' | 'state' | 'since' | 'restarts' | 'lastError' | 'lastErrorCause'> {
+  ): Pick<
+    ServerStatus,
+    'name' | 'transport' | 'enabled' | 'state' | 'since' | 'restarts' | 'lastError' | 'lastErrorCause' | 'cause' | 'retryAt'
+  > {
     return { name: this.name, transport: settings.transport, enabled: settings.enabled, ...this.life.status(words) };
   }
 }

@@ -42,6 +42,8 @@ export class Supervisor {
   private failure: Failure | undefined;
   private history: RestartHistory = NO_FAILURES;
   private runningSince = 0;
+  /** When the restart the policy chose starts (until its attempt begins). */
+  private nextTry: number | undefined;
 
   constructor(private readonly opts: SupervisorOptions) {
     this.current.end();
@@ -64,13 +66,17 @@ export class Supervisor {
   }
 
   /** Its part of a status (state, since, restarts, the last failure worded by `words`). */
-  status(words: (failure: Failure) => string): Pick<ServerStatus, 'state' | 'since' | 'restarts' | 'lastError' | 'lastErrorCause'> {
+  status(
+    words: (failure: Failure) => string,
+  ): Pick<ServerStatus, 'state' | 'since' | 'restarts' | 'lastError' | 'lastErrorCause' | 'cause' | 'retryAt'> {
     const failure = this.failure;
     return {
       state: this.stateNow,
       since: this.sinceNow,
       restarts: this.restartCount,
       ...(failure ? { lastError: words(failure), lastErrorCause: failure.problem } : {}),
+      ...(failure?.cause ? { cause: failure.cause } : {}),
+      ...(this.stateNow === 'restarting' && this.nextTry !== undefined ? { retryAt: this.nextTry } : {}),
     };
   }
 
@@ -90,6 +96,7 @@ export class Supervisor {
 
   /** A new attempt; the one before it ends, its timers and callbacks silent from now on. */
   begin(): Attempt {
+    this.nextTry = undefined;
     this.current.end();
     this.current = new Attempt();
     return this.current;
@@ -154,6 +161,7 @@ export class Supervisor {
     }
     say(log, 'warn', problem('server.restarting', { seconds: Math.round(step.delayMs / 100) / 10, ...said }), failure);
     this.restartCount++;
+    this.nextTry = Date.now() + step.delayMs;
     this.setState('restarting');
     // Each attempt says its own failure (it ends in `decide`); `onAttempt` is handed it to wait on.
     this.current.timeout(() => void this.retryNow(), step.delayMs);

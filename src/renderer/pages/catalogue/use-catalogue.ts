@@ -2,7 +2,7 @@ import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 
 import type { Catalogue } from '../../../shared/catalogue';
 import type { HostInfo } from '../../../shared/host';
-import { type MirrorUrls, mirrorUrls } from '../../../shared/mirrors';
+import { type MirrorUrls, mirrorUrls, presetInUse } from '../../../shared/mirrors';
 import { useApp } from '../../app-context';
 import { useStore } from '../../store/bridge-store';
 
@@ -29,16 +29,17 @@ export type CatalogueView =
 /**
  * The catalogue dialog's state: the list (asked for on opening, refreshed when stale or on request),
  * this computer's runtimes (asked again on opening: one fetched since the window loaded is there now)
- * and the download sources ('official' when the user chose none).
+ * and the download sources in use ('official' when they are the official ones).
  */
 export function useCatalogue() {
   const { store } = useApp();
   const mirrors = useStore(store, (d) => d.settings?.mirrors);
-  const sources = useMemo<MirrorUrls | 'official'>(
-    () => (mirrors && mirrors.preset !== 'default' ? mirrorUrls(mirrors) : 'official'),
-    [mirrors],
-  );
   const loadedHost = useStore(store, (d) => d.host);
+  const unchosen = loadedHost?.unchosenMirrors ?? 'default';
+  const sources = useMemo<MirrorUrls | 'official'>(
+    () => (mirrors && presetInUse(mirrors, unchosen) !== 'default' ? mirrorUrls(mirrors, unchosen) : 'official'),
+    [mirrors, unchosen],
+  );
   const [freshHost, setFreshHost] = useState<HostInfo | undefined>();
   const [catalogue, setCatalogue] = useState<Catalogue | undefined>();
   const [refreshing, setRefreshing] = useState(false);

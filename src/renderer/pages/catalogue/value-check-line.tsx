@@ -1,24 +1,46 @@
+import { useEffect, useState } from 'react';
+
 import { valuesFromServer } from '../../../shared/catalogue';
 import { own } from '../../../shared/own';
 import type { McpServerSettings } from '../../../shared/settings';
 import { useApp } from '../../app-context';
 import { useCatalogueEntry } from './use-catalogue-entry';
+import { isPathValue } from './use-path-checks';
 
 /**
  * Under a catalogue server that stopped or crashed: which of its folder and file values to check, by
- * the name the person typed it under ("请检查“允许访问的文件夹”：我的文档"). A walkthrough saw the
- * filesystem server's "None of the specified directories are accessible" with advice that never
- * named the field.
+ * the name the person typed it under ("请检查“允许访问的文件夹”：我的文档"), and that the folder is gone
+ * when it is. A walkthrough saw the filesystem server's "None of the specified directories are
+ * accessible" with advice that never named the field, then one that named it but not that it was gone.
  */
 export function ValueCheckLine({ server }: { server: McpServerSettings }) {
-  const { t, language } = useApp();
+  const { t, language, store } = useApp();
   const entry = useCatalogueEntry(server.catalogue);
   const values = entry ? valuesFromServer(entry, server) : undefined;
-  if (!entry || !values) return null;
-  const places = entry.values.filter((v) => (v.kind === 'folder' || v.kind === 'file' || v.kind === 'path') && own(values, v.id));
-  return places.map((v) => (
-    <div key={v.id} className="small value-check">
-      {t('values.check', { label: language === 'zh-CN' ? v.label.zh : v.label.en, value: own(values, v.id) ?? '' })}
-    </div>
-  ));
+  const places = entry && values ? entry.values.filter(isPathValue).filter((v) => own(values, v.id)) : [];
+  const asked = places.map((v) => ({ value: own(values ?? {}, v.id) ?? '', kind: v.kind }));
+  const key = JSON.stringify(asked);
+  const [gone, setGone] = useState<{ key: string; missing: boolean[] } | undefined>();
+  useEffect(() => {
+    let live = true;
+    const values = JSON.parse(key) as typeof asked;
+    if (values.length === 0) return;
+    store.api.checkPathValues({ values }).then(
+      (answer) => live && setGone({ key, missing: answer.checks.map((c, i) => values[i]?.kind === 'folder' && c.problem === 'missing') }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, store]);
+  return places.map((v, i) => {
+    const label = language === 'zh-CN' ? v.label.zh : v.label.en;
+    const value = own(values ?? {}, v.id) ?? '';
+    const missing = gone?.key === key && gone.missing[i] === true;
+    return (
+      <div key={v.id} className={`small value-check${missing ? ' error-text' : ''}`}>
+        {t(missing ? 'values.folderGone' : 'values.check', { label, value })}
+      </div>
+    );
+  });
 }

@@ -9,7 +9,7 @@ import type { ServerSettings } from '../../../shared/settings';
 import { useApp } from '../../app-context';
 import { DialogFooter } from '../../components/dialog-footer';
 import { ProblemText } from '../../components/problem-text';
-import { RuntimeFetching, useRuntimeFetch } from '../../components/runtime-download';
+import { RuntimeFetching, RuntimeSource, useRuntimeFetch } from '../../components/runtime-download';
 import { Button, Dialog, Field, Notice } from '../../components/ui';
 import { useStore } from '../../store/bridge-store';
 import { isPathValue, usePathChecks } from './use-path-checks';
@@ -204,7 +204,15 @@ export function ValuesStep(props: {
       <ul className="add-notes small">
         {props.runtime ? (
           <li className={props.runtime.missing ? 'catalogue-runtime-missing' : undefined}>
-            {fetchFirst ? t('add.runtimeFetchFirst', { runtime: RUNTIME_LABEL[fetchFirst] }) : props.runtime.text}
+            {fetchFirst ? (
+              <>
+                <RuntimeSource runtime={fetchFirst} />
+                {language === 'zh-CN' ? '' : ' '}
+                {t('add.runtimeFetchFirst', { runtime: RUNTIME_LABEL[fetchFirst] })}
+              </>
+            ) : (
+              props.runtime.text
+            )}
             {/* Missing and not downloadable here: added now, its card waits, and says so. */}
             {props.runtime.missing && !fetchFirst && !props.editing
               ? ` ${t('add.runtimeWait', { runtime: RUNTIME_LABEL[props.runtime.need] })}`

@@ -83,3 +83,23 @@ describe('redaction of what the first pass missed', () => {
     for (const name of ['MONKEY', 'TASK', 'DISK', 'LANGUAGE', 'PATH']) expect(looksSecret(name), name).toBe(false);
   });
 });
+
+/** Issue 33: a server's "Authorization: must be set" reached the Logs page as "Authorization: （已隐藏）". */
+describe('an Authorization label in prose', () => {
+  it('keeps the English words that follow it in a sentence', () => {
+    expect(redactText('Authorization: must be set')).toBe('Authorization: must be set');
+    expect(redactText('error: Authorization: required.')).toBe('error: Authorization: required.');
+    expect(redactText('Proxy-Authorization: Required')).toBe('Proxy-Authorization: Required');
+    // A password may well be a word: after "password:" a word is still masked.
+    expect(redactText('password: hunter')).not.toContain('hunter');
+  });
+
+  it('still masks a header value: a scheme and its token, or a bare value that looks like a token', () => {
+    expect(redactText('Authorization: Bearer abc123def456ghi789')).not.toContain('abc123def456ghi789');
+    expect(redactText('Authorization: Basic dXNlcjpwYXNz')).not.toContain('dXNlcjpwYXNz');
+    expect(redactText('Authorization: Token abc')).not.toContain('abc');
+    for (const value of ['abc123def456', 'supersecretvalue', 'AbCdEfGh', 'k9', 'ghsecret_x', 'Zm9vYmFy=='])
+      expect(redactText(`Authorization: ${value}`), value).toBe('Authorization: …(redacted)');
+    expect(redactText('"authorization": "mytoken"')).not.toContain('mytoken"');
+  });
+});

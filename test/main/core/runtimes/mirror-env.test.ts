@@ -37,4 +37,32 @@ describe('the download-source setting reaches the servers the bridge starts', ()
     expect(await read('getenv', 'UV_DEFAULT_INDEX')).toBe('(unset)');
     expect(harness.store.load().mirrors).toEqual({ preset: 'default' });
   });
+
+  it('until the user chooses, a Chinese window or a China time zone gets the mainland China mirrors; the choice wins', async () => {
+    harness = makeBridge({ ui: { language: 'zh-CN' }, servers: [fixtureServer('fx')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(await read('getenv', 'npm_config_registry')).toBe('https://registry.npmmirror.com/');
+    expect((await harness.bridge.api.getHostInfo()).unchosenMirrors).toBe('china');
+    await harness.bridge.stop();
+
+    const english = { ...process.env, LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
+    harness = makeBridge({ ui: { language: 'system' }, servers: [fixtureServer('fx')] }, undefined, {
+      env: { ...english, TZ: 'Asia/Shanghai' },
+    });
+    expect((await harness.bridge.api.getHostInfo()).unchosenMirrors).toBe('china');
+    await harness.bridge.stop();
+
+    harness = makeBridge({ ui: { language: 'system' }, mirrors: { preset: 'default' }, servers: [fixtureServer('fx')] }, undefined, {
+      env: { ...english, TZ: 'Asia/Shanghai' },
+    });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(await read('getenv', 'npm_config_registry')).not.toBe('https://registry.npmmirror.com/');
+    await harness.bridge.stop();
+
+    harness = makeBridge({ ui: { language: 'system' } }, undefined, { env: { ...english, TZ: 'Europe/Berlin' } });
+    expect((await harness.bridge.api.getHostInfo()).unchosenMirrors).toBe('default');
+    expect((await harness.bridge.api.getHostInfo()).systemLocale).toBe('en-US');
+  });
 });

@@ -57,7 +57,7 @@ describe('where each runtime release is', () => {
   });
 
   it("uv in the mainland China preset: its wheel from Tsinghua's PyPI mirror, its two programs taken from the scripts folder", () => {
-    expect(runtimeSource('uv', mirrorUrls({ preset: 'china' }), 'linux', 'x64')).toEqual({
+    expect(runtimeSource('uv', mirrorUrls({ preset: 'china' }, 'default'), 'linux', 'x64')).toEqual({
       runtime: 'uv',
       version: '0.12.0',
       archive: 'uv-0.12.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl',

@@ -15,6 +15,8 @@ export interface HostCommandContext {
   runtimes(): NonNullable<HostInfo['runtimes']>;
   /** Whether the window may ask for a runtime to be downloaded (the bridge has a folder for them). */
   runtimeDownload: boolean;
+  /** The system's language and the download sources it decides until the user chooses. */
+  place(): Pick<HostInfo, 'systemLocale' | 'unchosenMirrors'>;
   /** The login item is part of the state: the window hears of the change. */
   onStatus(): void;
 }
@@ -31,6 +33,7 @@ export function hostCommandHandlers(c: HostCommandContext): CommandHandlers<type
         runtimes: c.runtimes(),
         runtimeDownload: c.runtimeDownload,
         pathPicker: c.host.choosePath !== undefined,
+        ...c.place(),
       };
     },
     setLaunchAtLogin: async (input) => {
