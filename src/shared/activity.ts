@@ -1,20 +1,23 @@
 import { z } from 'zod';
 
+import { lazySchema } from './lazy-schema';
 import { CallOutcomeSchema } from './status';
 
 /**
  * What the activity page and `xiaozhi-tray stats` read: one small sample per tools/call, kept across
  * restarts (no arguments, no results: nothing there to leak), and the summary both draw from them.
  */
-export const ActivitySampleSchema = z.object({
-  time: z.number(),
-  /** The tool as its server names it (exposed names can change with sets and prefixes). */
-  tool: z.string(),
-  server: z.string(),
-  caller: z.string(),
-  outcome: CallOutcomeSchema,
-  durationMs: z.number(),
-});
+export const ActivitySampleSchema = lazySchema(() =>
+  z.object({
+    time: z.number(),
+    /** The tool as its server names it (exposed names can change with sets and prefixes). */
+    tool: z.string(),
+    server: z.string(),
+    caller: z.string(),
+    outcome: CallOutcomeSchema,
+    durationMs: z.number(),
+  }),
+);
 export type ActivitySample = z.infer<typeof ActivitySampleSchema>;
 
 /** At most this many samples are kept (about 1.5 MB on disk); older ones go first. */
@@ -22,7 +25,7 @@ export const MAX_ACTIVITY_SAMPLES = 20_000;
 /** Samples older than this are dropped: the page looks at a week at most. */
 export const ACTIVITY_KEEP_MS = 8 * 24 * 3600_000;
 
-export const ActivityRangeSchema = z.enum(['day', 'week']);
+export const ActivityRangeSchema = lazySchema(() => z.enum(['day', 'week']));
 export type ActivityRange = z.infer<typeof ActivityRangeSchema>;
 
 export interface ActivityBucket {

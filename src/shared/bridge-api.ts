@@ -9,6 +9,7 @@ import { EndpointTestSchema } from './endpoint-test';
 import { EndpointUrlCheckSchema } from './endpoint-url';
 import { HostInfoSchema } from './host';
 import { ExportFormatSchema, ImportChoicesSchema, ImportPreviewSchema, ImportResultSchema, KnownClientSchema } from './import';
+import { lazySchema } from './lazy-schema';
 import { MirrorSettingsSchema } from './mirrors';
 import { modelCommands, modelEvents } from './model-api';
 import { OpenApiOutlineSchema } from './openapi-selection';
@@ -39,44 +40,54 @@ import { UpdateStatusSchema } from './updates';
  */
 const command = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 
-const Void = z.void();
-const ServerName = z.object({ name: z.string().min(1) });
-const EndpointId = z.object({ id: z.string().min(1) });
+const Void = lazySchema(() => z.void());
+const ServerName = lazySchema(() => z.object({ name: z.string().min(1) }));
+const EndpointId = lazySchema(() => z.object({ id: z.string().min(1) }));
 /** Which tool set a switch belongs to; the default set when absent. */
-const InSet = { toolSet: z.string().min(1).optional() };
+const InSet = { toolSet: lazySchema(() => z.string().min(1).optional()) };
 
-export const ToolCallOutputSchema = z.object({
-  /** The text xiaozhi reads: the first (and only) text item, shaped to fit. */
-  text: z.string(),
-  isError: z.boolean(),
-  durationMs: z.number(),
-  /** Size of the tools/call response message as an endpoint would receive it. */
-  bytes: z.number().int(),
-  /** Why the call failed before reaching the tool (unknown, off, server down, timeout), for the UI to word. */
-  error: ProblemSchema.optional(),
-});
+export const ToolCallOutputSchema = lazySchema(() =>
+  z.object({
+    /** The text xiaozhi reads: the first (and only) text item, shaped to fit. */
+    text: z.string(),
+    isError: z.boolean(),
+    durationMs: z.number(),
+    /** Size of the tools/call response message as an endpoint would receive it. */
+    bytes: z.number().int(),
+    /** Why the call failed before reaching the tool (unknown, off, server down, timeout), for the UI to word. */
+    error: ProblemSchema.optional(),
+  }),
+);
 
 /** The bridge as a whole: its state, its settings, the catalog, start and stop. */
 export const stateCommands = {
   getState: command(Void, BridgeStateSchema),
   /** Settings with every secret redacted (endpoint tokens, secret headers and env values). */
   getSettings: command(Void, SettingsSchema),
-  getCatalog: command(Void, z.array(CatalogToolSchema)),
+  getCatalog: command(
+    Void,
+    lazySchema(() => z.array(CatalogToolSchema)),
+  ),
   start: command(Void, Void),
   stop: command(Void, Void),
 } as const;
 
 export const endpointCommands = {
-  addEndpoint: command(z.object({ name: z.string().min(1), url: z.string().min(1) }), EndpointSettingsSchema.omit({ url: true })),
+  addEndpoint: command(
+    lazySchema(() => z.object({ name: z.string().min(1), url: z.string().min(1) })),
+    EndpointSettingsSchema.omit({ url: true }),
+  ),
   updateEndpoint: command(
-    EndpointId.extend({
-      name: z.string().min(1).optional(),
-      url: z.string().min(1).optional(),
-      enabled: z.boolean().optional(),
-      toolSet: z.string().min(1).optional(),
-      /** How long its caller waits for a call; null: read from the URL. */
-      patience: EndpointSettingsSchema.shape.patience.nullable(),
-    }),
+    lazySchema(() =>
+      EndpointId.extend({
+        name: z.string().min(1).optional(),
+        url: z.string().min(1).optional(),
+        enabled: z.boolean().optional(),
+        toolSet: z.string().min(1).optional(),
+        /** How long its caller waits for a call; null: read from the URL. */
+        patience: EndpointSettingsSchema.shape.patience.nullable(),
+      }),
+    ),
     Void,
   ),
   removeEndpoint: command(EndpointId, Void),
@@ -84,14 +95,22 @@ export const endpointCommands = {
    * A URL as pasted, before it is added (or given to endpoint `id`): what would be taken off it,
    * why it is refused, or which endpoint already has that address and token.
    */
-  checkEndpointUrl: command(z.object({ url: z.string().max(8192), id: z.string().min(1).optional() }), EndpointUrlCheckSchema),
+  checkEndpointUrl: command(
+    lazySchema(() => z.object({ url: z.string().max(8192), id: z.string().min(1).optional() })),
+    EndpointUrlCheckSchema,
+  ),
   /** The full URL, token included: only when the user asks to see it. */
-  revealEndpointUrl: command(EndpointId, z.string()),
+  revealEndpointUrl: command(
+    EndpointId,
+    lazySchema(() => z.string()),
+  ),
   /** Connects once (to a saved endpoint, or to a URL not saved yet) and reports each step. */
   testEndpoint: command(
-    z
-      .object({ id: z.string().min(1).optional(), url: z.string().min(1).max(4096).optional() })
-      .refine((v) => v.id !== undefined || v.url !== undefined, 'give an endpoint id or a url'),
+    lazySchema(() =>
+      z
+        .object({ id: z.string().min(1).optional(), url: z.string().min(1).max(4096).optional() })
+        .refine((v) => v.id !== undefined || v.url !== undefined, 'give an endpoint id or a url'),
+    ),
     EndpointTestSchema,
   ),
   /** Serve every tool, or find_tools and call_tool (router mode) with these tools pinned beside them; no reconnect. */
@@ -100,8 +119,8 @@ export const endpointCommands = {
   getServedTools: command(EndpointId, ServedCatalogSchema),
   /** The router's search over the enabled tools, as find_tools would answer it. */
   searchTools: command(
-    z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(10).optional() }),
-    z.array(ToolSearchHitSchema),
+    lazySchema(() => z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(10).optional() })),
+    lazySchema(() => z.array(ToolSearchHitSchema)),
   ),
 } as const;
 
@@ -119,43 +138,60 @@ export const serverCommands = {
    * connects once the browser comes back. A sign-in that cannot start (no sign-in offered, no
    * registration, another issuer) answers its problem, for the window to say in its own language.
    */
-  signIn: command(ServerName, z.object({ url: z.string().url(), opened: z.boolean() }).or(z.object({ problem: ProblemSchema }))),
+  signIn: command(
+    ServerName,
+    lazySchema(() => z.object({ url: z.string().url(), opened: z.boolean() }).or(z.object({ problem: ProblemSchema }))),
+  ),
   /**
    * Reads an OpenAPI document (a URL, or a file: a relative path from the config file's folder) for the
    * web service dialog to choose its operations from: its title, tags and operations without their
    * schemas, or the problem that keeps it from being used.
    */
   readOpenApi: command(
-    z.object({ spec: z.string().trim().min(1).max(2000) }),
-    OpenApiOutlineSchema.or(z.object({ problem: ProblemSchema })),
+    lazySchema(() => z.object({ spec: z.string().trim().min(1).max(2000) })),
+    lazySchema(() => OpenApiOutlineSchema.or(z.object({ problem: ProblemSchema }))),
   ),
 } as const;
 
 /** A tool's switch and description, in a tool set. */
 export const toolCommands = {
-  setToolEnabled: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
-  setServerToolsEnabled: command(z.object({ server: KeyNameSchema, enabled: z.boolean(), ...InSet }), Void),
-  setToolDescription: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema, description: z.string().nullable(), ...InSet }), Void),
+  setToolEnabled: command(
+    lazySchema(() => z.object({ server: KeyNameSchema, tool: KeyNameSchema, enabled: z.boolean(), ...InSet })),
+    Void,
+  ),
+  setServerToolsEnabled: command(
+    lazySchema(() => z.object({ server: KeyNameSchema, enabled: z.boolean(), ...InSet })),
+    Void,
+  ),
+  setToolDescription: command(
+    lazySchema(() => z.object({ server: KeyNameSchema, tool: KeyNameSchema, description: z.string().nullable(), ...InSet })),
+    Void,
+  ),
   /**
    * How a tool runs when xiaozhi calls it (run, ask first, never), or every tool of a server when no
    * tool is named; null goes back to the default (a server's setting, else ask first for a tool that
    * says it destroys something). Saved in the server's settings: it holds in every tool set.
    */
-  setToolPolicy: command(z.object({ server: KeyNameSchema, tool: KeyNameSchema.optional(), policy: ToolPolicySchema.nullable() }), Void),
+  setToolPolicy: command(
+    lazySchema(() => z.object({ server: KeyNameSchema, tool: KeyNameSchema.optional(), policy: ToolPolicySchema.nullable() })),
+    Void,
+  ),
 } as const;
 
 export const preferenceCommands = {
   updatePreferences: command(
-    z.object({
-      naming: NamingPolicySchema.optional(),
-      limits: patchOf(LimitsSchema).optional(),
-      connection: patchOf(ConnectionSettingsSchema).optional(),
-      ui: patchOf(SettingsSchema.shape.ui.unwrap()).optional(),
-      /** Only what is given changes (no defaults here); `mirrorUrl: null` goes back to the default feed. */
-      updates: z.object({ enabled: z.boolean().optional(), mirrorUrl: UpdateMirrorSchema.nullable().optional() }).optional(),
-      /** Replaces the download sources as a whole. */
-      mirrors: MirrorSettingsSchema.optional(),
-    }),
+    lazySchema(() =>
+      z.object({
+        naming: NamingPolicySchema.optional(),
+        limits: patchOf(LimitsSchema).optional(),
+        connection: patchOf(ConnectionSettingsSchema).optional(),
+        ui: patchOf(SettingsSchema.shape.ui.unwrap()).optional(),
+        /** Only what is given changes (no defaults here); `mirrorUrl: null` goes back to the default feed. */
+        updates: z.object({ enabled: z.boolean().optional(), mirrorUrl: UpdateMirrorSchema.nullable().optional() }).optional(),
+        /** Replaces the download sources as a whole. */
+        mirrors: MirrorSettingsSchema.optional(),
+      }),
+    ),
     Void,
   ),
 } as const;
@@ -163,69 +199,116 @@ export const preferenceCommands = {
 /** A call from the window, and what the bridge remembers of calls: history, counts, the log. */
 export const callCommands = {
   /** Call a tool by its exposed name, exactly as xiaozhi would. */
-  callTool: command(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).default({}) }), ToolCallOutputSchema),
-  getLogs: command(z.object({ limit: z.number().int().positive().optional() }).default({}), z.array(LogEntrySchema)),
-  getHistory: command(Void, z.array(CallRecordSchema)),
+  callTool: command(
+    lazySchema(() => z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).default({}) })),
+    ToolCallOutputSchema,
+  ),
+  getLogs: command(
+    lazySchema(() => z.object({ limit: z.number().int().positive().optional() }).default({})),
+    lazySchema(() => z.array(LogEntrySchema)),
+  ),
+  getHistory: command(
+    Void,
+    lazySchema(() => z.array(CallRecordSchema)),
+  ),
   /** Calls per tool since the bridge started (beyond the history's length): counts[server][originalTool]. */
-  getToolCounts: command(Void, z.record(z.string(), z.record(z.string(), CallCountSchema))),
+  getToolCounts: command(
+    Void,
+    lazySchema(() => z.record(z.string(), z.record(z.string(), CallCountSchema))),
+  ),
   /** Every call of the last week or so (time, tool, caller, outcome, duration), kept across restarts: the activity page. */
-  getActivity: command(Void, z.array(ActivitySampleSchema)),
+  getActivity: command(
+    Void,
+    lazySchema(() => z.array(ActivitySampleSchema)),
+  ),
 } as const;
 
 /** Calls answered before they finished (long calls), going on in the background. */
 export const taskCommands = {
-  getTasks: command(Void, z.array(BackgroundTaskSchema)),
+  getTasks: command(
+    Void,
+    lazySchema(() => z.array(BackgroundTaskSchema)),
+  ),
   /** Stops a task still running (the server is told); by the list's key. */
-  cancelTask: command(z.object({ key: z.number().int() }), Void),
+  cancelTask: command(
+    lazySchema(() => z.object({ key: z.number().int() })),
+    Void,
+  ),
 } as const;
 
 /** Calls by voice held until the user allows them ("ask first"): the window's Allow and Deny. */
 export const confirmationCommands = {
-  getConfirmations: command(Void, z.array(PendingConfirmationSchema)),
+  getConfirmations: command(
+    Void,
+    lazySchema(() => z.array(PendingConfirmationSchema)),
+  ),
   /** Allow runs the call in the background (its result a finished task); Deny refuses it. Both are in the history. */
-  answerConfirmation: command(z.object({ key: z.number().int(), allow: z.boolean() }), ConfirmationAnswerSchema),
+  answerConfirmation: command(
+    lazySchema(() => z.object({ key: z.number().int(), allow: z.boolean() })),
+    ConfirmationAnswerSchema,
+  ),
   /**
    * The person's confirmation PIN, to show them (made now if there is none). Only the window and the
    * web UI ask; the model is then no longer told where to find it. Never in settings as a UI sees them.
    */
-  revealConfirmationPin: command(Void, z.object({ pin: z.string() })),
+  revealConfirmationPin: command(
+    Void,
+    lazySchema(() => z.object({ pin: z.string() })),
+  ),
   /** The user's own PIN (4 to 8 digits, or a word); null makes a new one. */
-  setConfirmationPin: command(z.object({ pin: PinSchema.nullable() }), Void),
+  setConfirmationPin: command(
+    lazySchema(() => z.object({ pin: PinSchema.nullable() })),
+    Void,
+  ),
 } as const;
 
 /** A server's questions during a call (MCP elicitation), answered in the window. */
 export const elicitationCommands = {
-  getElicitations: command(Void, z.array(PendingElicitationSchema)),
+  getElicitations: command(
+    Void,
+    lazySchema(() => z.array(PendingElicitationSchema)),
+  ),
   /** Sends the filled-in form (accept) or declines; false when it was no longer waiting. Wrong values are refused, saying which. */
   answerElicitation: command(
-    z.object({
-      key: z.number().int(),
-      action: z.enum(['accept', 'decline']),
-      content: z.record(z.string(), ElicitValueSchema).optional(),
-    }),
-    z.boolean(),
+    lazySchema(() =>
+      z.object({
+        key: z.number().int(),
+        action: z.enum(['accept', 'decline']),
+        content: z.record(z.string(), ElicitValueSchema).optional(),
+      }),
+    ),
+    lazySchema(() => z.boolean()),
   ),
 } as const;
 
 export const catalogueCommands = {
   /** Servers to add in one click: the shipped list, plus the MCP registry's (read now if asked, or if a day old). */
-  getCatalogue: command(z.object({ refresh: z.enum(['never', 'ifStale', 'now']).optional() }).default({}), CatalogueSchema),
+  getCatalogue: command(
+    lazySchema(() => z.object({ refresh: z.enum(['never', 'ifStale', 'now']).optional() }).default({})),
+    CatalogueSchema,
+  ),
   /**
    * Folder and file values before a catalogue server is saved: each resolved on the engine's computer
    * (a relative name from the user's home folder, given as `home`) and checked (there, a folder…).
    */
   checkPathValues: command(
-    z.object({ values: z.array(z.object({ value: z.string().max(4096), kind: PathValueKindSchema })).max(20) }),
-    z.object({ home: z.string(), checks: z.array(PathCheckSchema) }),
+    lazySchema(() => z.object({ values: z.array(z.object({ value: z.string().max(4096), kind: PathValueKindSchema })).max(20) })),
+    lazySchema(() => z.object({ home: z.string(), checks: z.array(PathCheckSchema) })),
   ),
   /** The key sent to servers hosted on ModelScope; null removes it. */
-  setModelscopeKey: command(z.object({ apiKey: z.string().trim().min(1).max(4096).nullable() }), Void),
+  setModelscopeKey: command(
+    lazySchema(() => z.object({ apiKey: z.string().trim().min(1).max(4096).nullable() })),
+    Void,
+  ),
 } as const;
 
 /** What the hosting process adds (login item, folders) and its updater. */
 export const hostCommands = {
   getHostInfo: command(Void, HostInfoSchema),
-  setLaunchAtLogin: command(z.object({ enabled: z.boolean() }), Void),
+  setLaunchAtLogin: command(
+    lazySchema(() => z.object({ enabled: z.boolean() })),
+    Void,
+  ),
   openLogsFolder: command(Void, Void),
   /**
    * The system's folder or file picker, for a catalogue value (the desktop app only: `pathPicker` in
@@ -233,8 +316,8 @@ export const hostCommands = {
    * in the window's language; `from` where the picker opens (what the field holds).
    */
   choosePath: command(
-    z.object({ kind: PathValueKindSchema, title: z.string().max(200), from: z.string().max(4096).optional() }),
-    z.object({ path: z.string().nullable() }),
+    lazySchema(() => z.object({ kind: PathValueKindSchema, title: z.string().max(200), from: z.string().max(4096).optional() })),
+    lazySchema(() => z.object({ path: z.string().nullable() })),
   ),
 
   /** The desktop app's updater ("unsupported" headless and in development runs). */
@@ -253,21 +336,33 @@ export const runtimeCommands = {
    * could not. Progress comes as `runtimeFetch` events. Refused where no folder holds runtimes.
    */
   fetchRuntime: command(
-    z.object({ runtime: RuntimeNameSchema }),
-    z.object({ version: z.string() }).or(z.object({ problem: ProblemSchema })),
+    lazySchema(() => z.object({ runtime: RuntimeNameSchema })),
+    lazySchema(() => z.object({ version: z.string() }).or(z.object({ problem: ProblemSchema }))),
   ),
 } as const;
 
 export const importExportCommands = {
   /** What importing this file's text would do; changes nothing. `source` is the file name shown. */
-  previewImport: command(z.object({ source: z.string().max(1000), text: z.string().max(4 * 1024 * 1024) }), ImportPreviewSchema),
+  previewImport: command(
+    lazySchema(() => z.object({ source: z.string().max(1000), text: z.string().max(4 * 1024 * 1024) })),
+    ImportPreviewSchema,
+  ),
   /** The same for a file on the bridge's machine (a client found by discoverClients). */
-  previewImportFile: command(z.object({ path: z.string().min(1) }), ImportPreviewSchema),
+  previewImportFile: command(
+    lazySchema(() => z.object({ path: z.string().min(1) })),
+    ImportPreviewSchema,
+  ),
   /** Applies a preview with the user's choices, all or nothing. */
   applyImport: command(ImportChoicesSchema, ImportResultSchema),
-  discoverClients: command(Void, z.array(KnownClientSchema)),
+  discoverClients: command(
+    Void,
+    lazySchema(() => z.array(KnownClientSchema)),
+  ),
   /** Our servers as a file other tools read; it contains the real secrets. */
-  exportConfig: command(z.object({ format: ExportFormatSchema }), z.object({ fileName: z.string(), text: z.string() })),
+  exportConfig: command(
+    lazySchema(() => z.object({ format: ExportFormatSchema })),
+    lazySchema(() => z.object({ fileName: z.string(), text: z.string() })),
+  ),
 } as const;
 
 export const bridgeCommands = {
@@ -291,7 +386,7 @@ export const bridgeCommands = {
 export const bridgeEvents = {
   status: BridgeStateSchema,
   log: LogEntrySchema,
-  catalog: z.array(CatalogToolSchema),
+  catalog: lazySchema(() => z.array(CatalogToolSchema)),
   call: CallRecordSchema,
   /** A file was handed to the app (dropped on the tray, opened with it): here is its preview. */
   importPreview: ImportPreviewSchema,
@@ -300,9 +395,9 @@ export const bridgeEvents = {
   /** A long call changed: answered and going on, progressed, finished, or left the list (`removed`). */
   task: BackgroundTaskSchema,
   /** The calls waiting for Allow or Deny, whole, whenever one is held, answered or expires. */
-  confirmations: z.array(PendingConfirmationSchema),
+  confirmations: lazySchema(() => z.array(PendingConfirmationSchema)),
   /** A server's questions waiting for the user, whole, whenever one comes, is answered or expires. */
-  elicitations: z.array(PendingElicitationSchema),
+  elicitations: lazySchema(() => z.array(PendingElicitationSchema)),
   /** A runtime download the window asked for: its progress, then done or failed. */
   runtimeFetch: RuntimeFetchSchema,
   ...modelEvents,

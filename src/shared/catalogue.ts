@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { lazySchema } from './lazy-schema';
 import { own } from './own';
 import { ProblemSchema } from './problem';
 
@@ -10,83 +11,97 @@ import { ProblemSchema } from './problem';
  * arguments, environment, URL and headers are filled with the values the user is asked for.
  */
 
-const Text = z.object({ en: z.string().min(1), zh: z.string().min(1) });
+const Text = lazySchema(() => z.object({ en: z.string().min(1), zh: z.string().min(1) }));
 
-export const CatalogueCategorySchema = z.enum([
-  'maps',
-  'weather',
-  'search',
-  'time',
-  'calculator',
-  'memory',
-  'files',
-  'fetch',
-  'browser',
-  'home',
-  'music',
-  'calendar',
-  'travel',
-  'food',
-  'modelscope',
-  'developer',
-  'other',
-]);
+export const CatalogueCategorySchema = lazySchema(() =>
+  z.enum([
+    'maps',
+    'weather',
+    'search',
+    'time',
+    'calculator',
+    'memory',
+    'files',
+    'fetch',
+    'browser',
+    'home',
+    'music',
+    'calendar',
+    'travel',
+    'food',
+    'modelscope',
+    'developer',
+    'other',
+  ]),
+);
 
 const Placeholder = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
-export const CatalogueValueSchema = z.object({
-  /** What `{id}` stands for in the run template. */
-  id: z.string().regex(Placeholder),
-  label: Text,
-  hint: Text.optional(),
-  /** `folder` and `file` are checked and resolved on this computer before the server is saved; `path` (the registry's) is either. */
-  kind: z.enum(['secret', 'text', 'path', 'folder', 'file', 'url']),
-  required: z.boolean(),
-  default: z.string().optional(),
-});
+export const CatalogueValueSchema = lazySchema(() =>
+  z.object({
+    /** What `{id}` stands for in the run template. */
+    id: z.string().regex(Placeholder),
+    label: Text,
+    hint: Text.optional(),
+    /** `folder` and `file` are checked and resolved on this computer before the server is saved; `path` (the registry's) is either. */
+    kind: z.enum(['secret', 'text', 'path', 'folder', 'file', 'url']),
+    required: z.boolean(),
+    default: z.string().optional(),
+  }),
+);
 
-const StdioRun = z.object({
-  transport: z.literal('stdio'),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-});
+const StdioRun = lazySchema(() =>
+  z.object({
+    transport: z.literal('stdio'),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+  }),
+);
 
-const RemoteRun = z.object({
-  transport: z.enum(['streamable-http', 'sse']),
-  url: z.string().min(1),
-  headers: z.record(z.string(), z.string()).default({}),
-});
+const RemoteRun = lazySchema(() =>
+  z.object({
+    transport: z.enum(['streamable-http', 'sse']),
+    url: z.string().min(1),
+    headers: z.record(z.string(), z.string()).default({}),
+  }),
+);
 
-export const CatalogueEntrySchema = z.object({
-  id: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/),
-  /** The server's name once added (the user may change it). */
-  name: z.string().min(1).max(64),
-  title: Text,
-  description: Text,
-  category: CatalogueCategorySchema,
-  homepage: z.string().url(),
-  run: z.discriminatedUnion('transport', [StdioRun, RemoteRun]),
-  values: z.array(CatalogueValueSchema).default([]),
-  /** Where the entry came from: shipped with the app, or the MCP registry. */
-  source: z.enum(['shipped', 'registry']).default('shipped'),
-  keywords: z.array(z.string()).default([]),
-});
+export const CatalogueEntrySchema = lazySchema(() =>
+  z.object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/),
+    /** The server's name once added (the user may change it). */
+    name: z.string().min(1).max(64),
+    title: Text,
+    description: Text,
+    category: CatalogueCategorySchema,
+    homepage: z.string().url(),
+    run: z.discriminatedUnion('transport', [StdioRun, RemoteRun]),
+    values: z.array(CatalogueValueSchema).default([]),
+    /** Where the entry came from: shipped with the app, or the MCP registry. */
+    source: z.enum(['shipped', 'registry']).default('shipped'),
+    keywords: z.array(z.string()).default([]),
+  }),
+);
 
-export const CatalogueFileSchema = z.object({
-  version: z.literal(1),
-  entries: z.array(CatalogueEntrySchema),
-});
+export const CatalogueFileSchema = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    entries: z.array(CatalogueEntrySchema),
+  }),
+);
 
-export const CatalogueSchema = z.object({
-  entries: z.array(CatalogueEntrySchema),
-  /** When the registry was last read successfully (ms), if ever. */
-  refreshedAt: z.number().optional(),
-  /** Why the last refresh failed, in English (for logs); the UI shows `refreshProblem`. */
-  refreshError: z.string().optional(),
-  /** Why the last refresh failed, as a code the window words (no network, refused, timed out, HTTP error, unreadable). */
-  refreshProblem: ProblemSchema.optional(),
-});
+export const CatalogueSchema = lazySchema(() =>
+  z.object({
+    entries: z.array(CatalogueEntrySchema),
+    /** When the registry was last read successfully (ms), if ever. */
+    refreshedAt: z.number().optional(),
+    /** Why the last refresh failed, in English (for logs); the UI shows `refreshProblem`. */
+    refreshError: z.string().optional(),
+    /** Why the last refresh failed, as a code the window words (no network, refused, timed out, HTTP error, unreadable). */
+    refreshProblem: ProblemSchema.optional(),
+  }),
+);
 
 export type CatalogueCategory = z.infer<typeof CatalogueCategorySchema>;
 export type CatalogueValue = z.infer<typeof CatalogueValueSchema>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { lazySchema } from './lazy-schema';
+
 /**
  * Which operations of an OpenAPI document are served: every one (up to a hundred) when nothing is
  * chosen, else those chosen by tag (an operation's group, `issues`), by path (`/repos/{owner}/{repo}/issues`,
@@ -47,22 +49,24 @@ export function isSelected(operation: OperationRef, selection: OpenApiSelection)
 }
 
 /** A document as the service dialog chooses from it: its title, groups (tags) and operations, without their schemas. */
-export const OpenApiOutlineSchema = z.object({
-  title: z.string(),
-  version: z.string(),
-  server: z.string().optional(),
-  /** The names of its security schemes (what `credentials` are keyed by). */
-  schemes: z.array(z.string()),
-  tags: z.array(z.object({ name: z.string(), description: z.string() })),
-  operations: z.array(
-    z.object({
-      id: z.string(),
-      method: z.string(),
-      path: z.string(),
-      summary: z.string(),
-      description: z.string(),
-      tags: z.array(z.string()),
-    }),
-  ),
-});
+export const OpenApiOutlineSchema = lazySchema(() =>
+  z.object({
+    title: z.string(),
+    version: z.string(),
+    server: z.string().optional(),
+    /** The names of its security schemes (what `credentials` are keyed by). */
+    schemes: z.array(z.string()),
+    tags: z.array(z.object({ name: z.string(), description: z.string() })),
+    operations: z.array(
+      z.object({
+        id: z.string(),
+        method: z.string(),
+        path: z.string(),
+        summary: z.string(),
+        description: z.string(),
+        tags: z.array(z.string()),
+      }),
+    ),
+  }),
+);
 export type OpenApiOutline = z.infer<typeof OpenApiOutlineSchema>;

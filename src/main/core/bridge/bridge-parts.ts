@@ -219,7 +219,10 @@ export function makeBridgeParts(options: BridgeOptions, host: BridgeHost, own: B
     }),
   );
   const hub = new ToolHub(
-    () => [builtins, ...servers.all()],
+    {
+      all: () => [builtins, ...servers.all()],
+      named: (name) => (name === builtins.name ? builtins : servers.get(name)),
+    },
     own.hubSettings(),
     history,
     log,

@@ -11,6 +11,9 @@ import { StartGrace } from '../servers/start-grace';
 import { ServiceServer } from '../services/service-server';
 import type { ChangeQueue } from './change-queue';
 
+/** What every child server reads of the settings. */
+type ChildDefaults = ReturnType<ChildServerOptions['defaults']>;
+
 /** What the fleet holds of a server: an MCP server (`ChildServer`) or a web service (`ServiceServer`), alike to the hub. */
 export interface FleetServer extends ToolSource {
   readonly config: ServerSettings;
@@ -62,6 +65,7 @@ export class ServerFleet {
   private readonly servers = new Map<string, FleetServer>();
   private readonly starts = new Map<string, Promise<void>>();
   private readonly startGrace: StartGrace;
+  private defaultsOf: { settings: Settings; defaults: ChildDefaults } | undefined;
 
   constructor(private readonly options: ServerFleetOptions) {
     this.startGrace = new StartGrace(() => options.settings().limits.startGraceMs);
@@ -77,6 +81,11 @@ export class ServerFleet {
 
   has(name: string): boolean {
     return this.servers.has(name);
+  }
+
+  /** The server called `name`, if any. */
+  get(name: string): FleetServer | undefined {
+    return this.servers.get(name);
   }
 
   require(name: string): FleetServer {
@@ -156,6 +165,27 @@ export class ServerFleet {
     });
   }
 
+  /**
+   * What every child server reads of the settings, made again only when the settings change (they are
+   * replaced, never changed in place; the download sources follow from them and the place, which
+   * stays): a call reads its timeout here, and each made four objects.
+   */
+  private childDefaults(): ChildDefaults {
+    const settings = this.options.settings();
+    if (this.defaultsOf?.settings === settings) return this.defaultsOf.defaults;
+    const { limits, modelscope } = settings;
+    const urls = this.options.sources();
+    const defaults: ChildDefaults = {
+      callTimeoutMs: limits.callTimeoutMs,
+      backgroundTimeoutMs: limits.backgroundTimeoutMs,
+      mirrorEnv: mirrorEnv(urls),
+      mirrorUrls: urls,
+      ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}),
+    };
+    this.defaultsOf = { settings, defaults };
+    return defaults;
+  }
+
   private make(settings: ServerSettings): FleetServer {
     const { options } = this;
     if (!isMcpServer(settings))
@@ -177,17 +207,7 @@ export class ServerFleet {
       settings,
       log: options.logBook.logger(`server:${settings.name}`),
       baseEnv: options.env,
-      defaults: () => {
-        const { limits, modelscope } = options.settings();
-        const urls = options.sources();
-        return {
-          callTimeoutMs: limits.callTimeoutMs,
-          backgroundTimeoutMs: limits.backgroundTimeoutMs,
-          mirrorEnv: mirrorEnv(urls),
-          mirrorUrls: urls,
-          ...(modelscope.apiKey ? { modelscopeApiKey: modelscope.apiKey } : {}),
-        };
-      },
+      defaults: () => this.childDefaults(),
       ...(options.supervision ? { supervision: options.supervision } : {}),
       runtimes: options.runtimes,
       onStatus: () => options.onStatus(),

@@ -31,8 +31,11 @@ export interface CatalogueServiceOptions {
  * last time it was read (cached on disk). The shipped list always wins for a server it knows.
  */
 export class CatalogueService {
-  private readonly shipped = shippedCatalogue();
+  // Both read at the first get(): a bridge that serves xiaozhi and never shows the catalogue keeps
+  // neither in memory (the registry's cache can hold thousands of entries).
+  private shippedEntries: CatalogueEntry[] | undefined;
   private cache: z.infer<typeof CacheSchema> | undefined;
+  private cacheRead = false;
   private refreshError: string | undefined;
   private refreshProblem: Problem | undefined;
   private saidUnreachable = false;
@@ -41,10 +44,17 @@ export class CatalogueService {
 
   constructor(private readonly options: CatalogueServiceOptions) {
     this.registryUrl = options.registryUrl ?? OFFICIAL_REGISTRY;
-    this.cache = this.readCache();
+  }
+
+  private get shipped(): CatalogueEntry[] {
+    return (this.shippedEntries ??= shippedCatalogue());
   }
 
   async get(refresh: 'never' | 'ifStale' | 'now' = 'never'): Promise<Catalogue> {
+    if (!this.cacheRead) {
+      this.cacheRead = true;
+      this.cache = this.readCache();
+    }
     const stale = !this.cache || Date.now() - this.cache.fetchedAt > STALE_MS;
     if (refresh === 'now' || (refresh === 'ifStale' && stale)) await this.refresh();
     return this.snapshot();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { type CatalogueEntry, CatalogueEntrySchema, type CatalogueValue } from '../../../shared/catalogue';
+import { lazySchema } from '../../../shared/lazy-schema';
 import { nameRecord } from '../../../shared/own';
 import { type Problem, problem } from '../../../shared/problem';
 import { valueLabel } from '../../../shared/value-label';
@@ -11,58 +12,66 @@ import { valueLabel } from '../../../shared/value-label';
  * SSE servers. Everything read is validated; an entry that does not fit is skipped, not fatal.
  */
 
-const Input = z.object({
-  name: z.string().optional(),
-  description: z.string().optional(),
-  isRequired: z.boolean().optional(),
-  isSecret: z.boolean().optional(),
-  format: z.string().optional(),
-  default: z.string().optional(),
-  value: z.string().optional(),
-  type: z.string().optional(),
-  valueHint: z.string().optional(),
-});
+const Input = lazySchema(() =>
+  z.object({
+    name: z.string().optional(),
+    description: z.string().optional(),
+    isRequired: z.boolean().optional(),
+    isSecret: z.boolean().optional(),
+    format: z.string().optional(),
+    default: z.string().optional(),
+    value: z.string().optional(),
+    type: z.string().optional(),
+    valueHint: z.string().optional(),
+  }),
+);
 
-const RegistryServer = z.object({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().default(''),
-  version: z.string().optional(),
-  websiteUrl: z.string().optional(),
-  repository: z.object({ url: z.string().optional() }).partial().optional(),
-  packages: z
-    .array(
-      z.object({
-        registryType: z.string(),
-        identifier: z.string(),
-        version: z.string().optional(),
-        runtimeHint: z.string().optional(),
-        transport: z.object({ type: z.string() }).partial().optional(),
-        packageArguments: z.array(Input).optional(),
-        environmentVariables: z.array(Input).optional(),
-      }),
-    )
-    .optional(),
-  remotes: z.array(z.object({ type: z.string(), url: z.string(), headers: z.array(Input).optional() })).optional(),
-});
+const RegistryServer = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().default(''),
+    version: z.string().optional(),
+    websiteUrl: z.string().optional(),
+    repository: z.object({ url: z.string().optional() }).partial().optional(),
+    packages: z
+      .array(
+        z.object({
+          registryType: z.string(),
+          identifier: z.string(),
+          version: z.string().optional(),
+          runtimeHint: z.string().optional(),
+          transport: z.object({ type: z.string() }).partial().optional(),
+          packageArguments: z.array(Input).optional(),
+          environmentVariables: z.array(Input).optional(),
+        }),
+      )
+      .optional(),
+    remotes: z.array(z.object({ type: z.string(), url: z.string(), headers: z.array(Input).optional() })).optional(),
+  }),
+);
 
-const ServerResponse = z.object({
-  server: RegistryServer,
-  _meta: z
-    .object({
-      'io.modelcontextprotocol.registry/official': z
-        .object({ status: z.string().optional(), isLatest: z.boolean().optional() })
-        .partial()
-        .optional(),
-    })
-    .partial()
-    .optional(),
-});
+const ServerResponse = lazySchema(() =>
+  z.object({
+    server: RegistryServer,
+    _meta: z
+      .object({
+        'io.modelcontextprotocol.registry/official': z
+          .object({ status: z.string().optional(), isLatest: z.boolean().optional() })
+          .partial()
+          .optional(),
+      })
+      .partial()
+      .optional(),
+  }),
+);
 
-const ListResponse = z.object({
-  servers: z.array(z.unknown()),
-  metadata: z.object({ nextCursor: z.string().optional().nullable(), count: z.number().optional() }).partial().optional(),
-});
+const ListResponse = lazySchema(() =>
+  z.object({
+    servers: z.array(z.unknown()),
+    metadata: z.object({ nextCursor: z.string().optional().nullable(), count: z.number().optional() }).partial().optional(),
+  }),
+);
 
 type RegistryServerData = z.infer<typeof RegistryServer>;
 

@@ -20,8 +20,7 @@ export function unavailable(entry: SetEntry | undefined, name: string): Problem 
 
 /** The configured server that runs the tool (a server removed since the list was built: none). */
 export function sourceOf(context: ViewContext, server: string): ToolSource | undefined {
-  for (const source of context.sources()) if (source.name === server) return source;
-  return undefined;
+  return context.source(server);
 }
 
 /** What is wrong with the arguments, checked against the tool's schema (unless its server's checks are off). */

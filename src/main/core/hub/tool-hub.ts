@@ -22,6 +22,15 @@ export { servedSchema } from '../servers/served-schema';
 export type { CallAnswer, CallContext, CatalogView, ToolSource } from './tool-set-view';
 export { ToolSetView } from './tool-set-view';
 
+/**
+ * The sources in their order, and (when the owner can) the one called a name: a call looks its server
+ * up by name, and listing every source for each call cost a sort and three arrays.
+ */
+export interface SourceLookup {
+  all(): Iterable<ToolSource>;
+  named(name: string): ToolSource | undefined;
+}
+
 export interface HubSettings {
   naming: NamingPolicy;
   /** Always holds the default set ("all"). */
@@ -45,16 +54,27 @@ export class ToolHub {
   private readonly listeners = new Set<(setId: string) => void>();
   private readonly context: ViewContext;
 
+  private readonly sources: () => Iterable<ToolSource>;
+
   constructor(
-    private readonly sources: () => Iterable<ToolSource>,
+    sources: (() => Iterable<ToolSource>) | SourceLookup,
     private settings: HubSettings,
     history: CallHistory,
     log: Logger,
     voice?: VoiceGuard,
     redact?: (text: string) => string,
   ) {
+    const all = typeof sources === 'function' ? sources : () => sources.all();
+    this.sources = all;
     this.context = {
-      sources,
+      sources: all,
+      source:
+        typeof sources === 'function'
+          ? (name) => {
+              for (const source of all()) if (source.name === name) return source;
+              return undefined;
+            }
+          : (name) => sources.named(name),
       history,
       log,
       maxMessageBytes: () => this.settings.maxMessageBytes,

@@ -110,6 +110,8 @@ export interface ToolRef {
 /** What every view shares: the servers, the history, the log and the message limit. */
 export interface ViewContext {
   sources(): Iterable<ToolSource>;
+  /** The source called `name`, found without listing them all (a call's lookup). */
+  source(name: string): ToolSource | undefined;
   history: CallHistory;
   log: Logger;
   maxMessageBytes(): number;

@@ -173,6 +173,26 @@ describe('the catalogue from the MCP registry', () => {
     await again.bridge.stop();
   });
 
+  it('is read at its first look, not when the bridge starts: a bridge serving xiaozhi alone keeps no catalogue in memory', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-cat-'));
+    const registryUrl = 'http://127.0.0.1:9/never-asked';
+    harness = makeBridge({}, fastSupervision, { registryUrl, cacheDir: dir });
+    // Written after the start: a catalogue read at the start would not have it.
+    const entry = {
+      ...shipped[0]!,
+      id: 'registry/io.github.example/later',
+      source: 'registry',
+      run: { ...shipped[0]!.run, args: ['later-mcp'] },
+    };
+    fs.writeFileSync(
+      path.join(dir, 'registry-catalogue.json'),
+      JSON.stringify({ fetchedAt: Date.now(), registry: registryUrl, entries: [entry] }),
+    );
+    const catalogue = await harness.bridge.api.getCatalogue({});
+    expect(catalogue.entries.filter((e) => e.source === 'registry').map((e) => e.id)).toEqual(['registry/io.github.example/later']);
+    expect(catalogue.entries).toHaveLength(shipped.length + 1);
+  });
+
   it('falls back to the shipped list (and says why) when the registry cannot be read', async () => {
     registry = await startRegistryStandIn();
     registry.failWith(503);

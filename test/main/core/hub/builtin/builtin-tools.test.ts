@@ -49,6 +49,22 @@ describe('built-in tools: a tool source of the hub', () => {
     expect(bad.problem?.code).toBe('call.badArguments');
   });
 
+  it('a call finds its source by name: the sources are listed for the catalog, not once per call', async () => {
+    const builtins = new BuiltinTools([whoAmI([])]);
+    const settings = SettingsSchema.parse({});
+    let listed = 0;
+    const hub = new ToolHub(
+      { all: () => (listed++, [builtins]), named: (name) => (name === builtins.name ? builtins : undefined) },
+      { naming: settings.naming, toolSets: settings.toolSets, maxMessageBytes: 8192 },
+      new CallHistory(100),
+      new LogBook().logger('test'),
+    );
+    hub.rebuild();
+    const afterRebuild = listed;
+    for (let i = 0; i < 3; i++) expect((await hub.call('who_am_i', {}, { caller: 'kitchen' })).result.isError).toBeFalsy();
+    expect(listed).toBe(afterRebuild);
+  });
+
   it('are in every tool set, even one that names its servers, and can be switched off there', async () => {
     const { hub } = hubWith(new BuiltinTools([whoAmI([])]), [
       { name: 'kitchen', servers: ['weather'] },
