@@ -93,7 +93,7 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
       expect(((await output.boundingBox()) as { width: number }).width / cardBox.width).toBeGreaterThan(0.85);
       // The name, its state and its restarts stay on one row beside the buttons.
       const name = (await card.getByText('crashy', { exact: true }).boundingBox()) as { y: number };
-      const restarts = (await card.getByText(/^restarted \d+×$/).boundingBox()) as { y: number };
+      const restarts = (await card.getByText(/^tried again \d+×$/).boundingBox()) as { y: number };
       expect(Math.abs(name.y - restarts.y)).toBeLessThan(8);
     });
   }

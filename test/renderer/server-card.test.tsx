@@ -18,12 +18,12 @@ afterEach(async () => {
   npx = undefined;
 });
 
-const throwing = "throw new Error('FOO_TOKEN is not set')";
+const throwing = "throw new Error('the port in settings.yaml is not a number')";
 
 describe('the server card of a server that crashed at start', () => {
   for (const [language, message, summary] of [
-    ['en', 'The program stopped: Error: FOO_TOKEN is not set', /^Last output \(\d+ lines\)$/],
-    ['zh-CN', '程序停止运行：Error: FOO_TOKEN is not set', /^最近输出（\d+ 行）$/],
+    ['en', 'The program stopped: Error: the port in settings.yaml is not a number', /^Last output \(\d+ lines\)$/],
+    ['zh-CN', '程序停止运行：Error: the port in settings.yaml is not a number', /^最近输出（\d+ 行）$/],
   ] as const) {
     it(`shows the line that says why, and its whole output a click away (${language})`, async () => {
       harness = makeBridge(
@@ -37,7 +37,38 @@ describe('the server card of a server that crashed at start', () => {
       const details = screen.getByText(summary).closest('details')!;
       expect(details.open).toBe(false);
       // The whole tail, not its last 12 lines (a Node crash is ~14 lines: the Error line was cut off).
-      expect(details.querySelector('pre')!.textContent).toMatch(/^\[eval\]:1\n[\s\S]*\nError: FOO_TOKEN is not set\n[\s\S]*Node\.js v\d+/);
+      expect(details.querySelector('pre')!.textContent).toMatch(
+        /^\[eval\]:1\n[\s\S]*\nError: the port in settings.yaml is not a number\n[\s\S]*Node\.js v\d+/,
+      );
+    });
+  }
+});
+
+describe('the server card of a server that stopped for want of its key', () => {
+  for (const [language, cause, said] of [
+    ['en', /^It needs a key \(API key\) it was not given: press Edit/, 'The server said'],
+    ['zh-CN', /^它需要的密钥（API Key）没有填：请点“编辑”/, '服务返回的原文'],
+  ] as const) {
+    it(`says the key is missing first, the server's own words folded below (${language})`, async () => {
+      harness = makeBridge(
+        {
+          servers: [
+            {
+              name: 'node',
+              transport: 'stdio',
+              command: process.execPath,
+              args: ['-e', "throw new Error('FOO_API_KEY environment variable is not set')"],
+            },
+          ],
+        },
+        slowRestarts,
+      );
+      harness.bridge.start();
+      await renderWithBridge(harness, <ServersPage />, language);
+      expect(await screen.findByText(cause, undefined, { timeout: 10_000 })).toBeTruthy();
+      const own = screen.getByText(said);
+      expect((own.closest('details') as HTMLDetailsElement).open).toBe(false);
+      expect(own.closest('details')!.textContent).toContain('FOO_API_KEY environment variable is not set');
     });
   }
 });
@@ -144,7 +175,7 @@ describe('the server card of a server that failed for good', () => {
     await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
     await screen.findByText(/no longer retried/);
     expect(screen.queryByText(/It is restarted/)).toBeNull();
-    expect(screen.getByText('The program stopped: Error: FOO_TOKEN is not set')).toBeTruthy();
+    expect(screen.getByText('The program stopped: Error: the port in settings.yaml is not a number')).toBeTruthy();
     // The switch stops it; one button retries: no Start, Stop and Restart side by side.
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Restart' })).toBeNull();
