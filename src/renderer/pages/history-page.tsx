@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
 
 import { useApp } from '../app-context';
+import { ArgumentList } from '../components/argument-list';
 import { CallResult } from '../components/call-cause';
 import { ConfirmationNote } from '../components/confirmation-note';
 import { OutcomeBadge } from '../components/outcome-badge';
@@ -9,7 +10,6 @@ import { ToolLabel } from '../components/tool-label';
 import { EmptyState } from '../components/ui';
 import { callsBeforeHistory, useActivitySamples } from '../components/use-activity';
 import { callDuration, formatDateTime } from '../format';
-import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 
 export function HistoryPage() {
@@ -78,7 +78,7 @@ export function HistoryPage() {
                   <tr className="details-row">
                     <td colSpan={5}>
                       <div className="small muted">{t('history.arguments')}</div>
-                      <pre className="mono small">{shownMasked(h.arguments, t)}</pre>
+                      <ArgumentList json={h.arguments} />
                       <CallResult record={h} />
                     </td>
                   </tr>

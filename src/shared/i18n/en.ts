@@ -1086,7 +1086,7 @@ export const en = {
   'tasks.cancelled': 'Cancelled',
   'tasks.cancel': 'Cancel',
   'tasks.taskAfterDisconnect': 'went on in the background after its connection closed',
-  'tasks.task': 'ran in the background',
+  'tasks.task': 'ran on its own (xiaozhi did not wait; it picks up the result later)',
   'tasks.notifyDone': '{tool} finished in the background',
   'tasks.notifyFailed': '{tool} failed in the background',
   'endpoints.patience': 'Caller waits',
@@ -1452,4 +1452,11 @@ export const en = {
   'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
   // lead: a key a server needs and was not given, said first on its card.
   'callCause.start.keyMissing': 'It needs a key (API key) it was not given: press Edit, fill in its key, and it starts again.',
+  // t-confirm8: readable arguments, plain History and Settings, recent failures on the overview.
+  'arguments.none': 'No arguments.',
+  'arguments.details': 'Details (as sent)',
+  'voice.confirm.orAllow.window':
+    'They have not seen a PIN yet: they can simply press Allow at the top of the Xiaozhi Tray window, where Show my PIN also shows it.',
+  'voice.confirm.orAllow.webPage':
+    "They have not seen a PIN yet: they can simply press Allow at the top of Xiaozhi Tray's web page, where Show my PIN also shows it.",
 } as const;

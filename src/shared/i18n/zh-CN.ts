@@ -1031,7 +1031,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tasks.cancelled': '已取消',
   'tasks.cancel': '取消',
   'tasks.taskAfterDisconnect': '连接断开后在后台继续',
-  'tasks.task': '在后台运行',
+  'tasks.task': '单独运行（小智不用等着，稍后再取结果）',
   'tasks.notifyDone': '{tool} 已在后台完成',
   'tasks.notifyFailed': '{tool} 在后台运行失败',
   'endpoints.patience': '小智最多等多久',
@@ -1374,4 +1374,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tools.searchMode.chosen': '接入点的工具模式设成了“先搜索”。',
   // lead: a key a server needs and was not given, said first on its card.
   'callCause.start.keyMissing': '它需要的密钥（API Key）没有填：请点“编辑”，填上它的密钥，它就会重新启动。',
+  // t-confirm8: readable arguments, plain History and Settings, recent failures on the overview.
+  'arguments.none': '没有参数。',
+  'arguments.details': '详细信息（原始数据）',
+  'voice.confirm.orAllow.window': '用户还没见过口令：可以直接在小智托盘窗口顶部点「允许」；点那里的「显示我的口令」也能看到口令。',
+  'voice.confirm.orAllow.webPage': '用户还没见过口令：可以直接在小智托盘网页顶部点「允许」；点那里的「显示我的口令」也能看到口令。',
 };

@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { PendingConfirmations } from '../../src/renderer/components/pending-confirmations';
+import { HistoryPage } from '../../src/renderer/pages/history-page';
+import { fixtureServer, makeBridge, withEndpointTeardown } from '../helpers/bridge-harness';
+import { Esp32Client } from '../helpers/esp32-client';
+import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { renderWithBridge } from '../helpers/render-app';
+
+const ctx = withEndpointTeardown(afterEach);
+
+describe('a call waiting for the person’s OK, in their words (issue 33)', () => {
+  it('leads with what it wants to do, lists its arguments readably, and History’s row says the same after Allow', async () => {
+    ctx.xiaozhi = await FakeXiaozhi.start();
+    ctx.harness = makeBridge({
+      endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
+      servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' })],
+    });
+    ctx.harness.bridge.start();
+    await ctx.harness.bridge.whenServersSettled();
+    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
+    await esp.say('delete_file', { path: '/home/me/购物清单.txt' });
+    const { container } = await renderWithBridge(ctx.harness, <PendingConfirmations />, 'zh-CN');
+
+    const panel = await waitFor(() => {
+      const found = container.querySelector('.pending-confirmations');
+      expect(found).not.toBeNull();
+      return found as HTMLElement;
+    });
+    // What it wants to do, as the voice says it, first; the tool's own title after, in small text.
+    await waitFor(() => expect(panel.querySelector('strong')?.textContent).toBe('“delete file”'));
+    expect(panel.textContent).toContain('Delete a file · delete_file');
+    // The arguments as "field: value", the string without quotes; the JSON folded under 详细信息.
+    const list = panel.querySelector('.argument-list dl') as HTMLElement;
+    expect(list.querySelector('dt')?.textContent).toBe('path');
+    expect(list.querySelector('dd')?.textContent).toBe('/home/me/购物清单.txt');
+    const details = panel.querySelector('.argument-list details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')?.textContent).toBe('详细信息（原始数据）');
+    expect(details.querySelector('pre')?.textContent).toContain('"path": "/home/me/购物清单.txt"');
+
+    fireEvent.click(screen.getByRole('button', { name: '允许' }));
+    await waitFor(() => expect(container.querySelector('.pending-confirmations')).toBeNull());
+
+    const history = await renderWithBridge(ctx.harness, <HistoryPage />, 'zh-CN');
+    const row = await waitFor(() => {
+      const found = [...history.container.querySelectorAll('tr.clickable')].find((r) => r.textContent?.includes('delete_file'));
+      expect(found?.textContent).toContain('单独运行（小智不用等着，稍后再取结果）');
+      return found as HTMLElement;
+    });
+    fireEvent.click(row);
+    const open = history.container.querySelector('.details-row') as HTMLElement;
+    expect(open.querySelector('.argument-list dd')?.textContent).toBe('/home/me/购物清单.txt');
+    expect(open.textContent).not.toContain('{"path"');
+  }, 60_000);
+});
