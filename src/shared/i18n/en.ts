@@ -1459,4 +1459,6 @@ export const en = {
     'They have not seen a PIN yet: they can simply press Allow at the top of the Xiaozhi Tray window, where Show my PIN also shows it.',
   'voice.confirm.orAllow.webPage':
     "They have not seen a PIN yet: they can simply press Allow at the top of Xiaozhi Tray's web page, where Show my PIN also shows it.",
+  'values.emptyFileLeftBehind':
+    'The “{label}” was left empty before, so what it holds is in a hidden temporary place and is not moved to the new file: the server starts from the new file (empty if it does not exist yet).',
 } as const;

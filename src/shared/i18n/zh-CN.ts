@@ -1379,4 +1379,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'arguments.details': '详细信息（原始数据）',
   'voice.confirm.orAllow.window': '用户还没见过口令：可以直接在小智托盘窗口顶部点「允许」；点那里的「显示我的口令」也能看到口令。',
   'voice.confirm.orAllow.webPage': '用户还没见过口令：可以直接在小智托盘网页顶部点「允许」；点那里的「显示我的口令」也能看到口令。',
+  'values.emptyFileLeftBehind':
+    '之前没有填“{label}”，内容存在一个隐藏的临时位置，不会搬到新文件里：服务会从新文件开始（新文件不存在时就是空的）。',
 };
