@@ -1,5 +1,6 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 
+import { failedOutcome } from '../../shared/activity';
 import { useApp } from '../app-context';
 import { ArgumentList } from '../components/argument-list';
 import { CallResult } from '../components/call-cause';
@@ -16,14 +17,23 @@ export function HistoryPage() {
   const { store, t, language } = useApp();
   const history = useStore(store, (d) => d.history);
   const [open, setOpen] = useState<number | undefined>();
-  const rows = history.slice().reverse();
+  const onlyFailed = useOnlyFailed();
+  const all = history.slice().reverse();
+  const rows = onlyFailed ? all.filter(failedOutcome) : all;
   const samples = useActivitySamples();
   const earlier = callsBeforeHistory(history, samples);
   return (
     <div className="page">
       <h1>{t('nav.history')}</h1>
       <PagePanels />
-      {rows.length === 0 ? (
+      {onlyFailed ? (
+        <p className="small">
+          {t('history.onlyFailed')} <a href="#/history">{t('history.showAll')}</a>
+        </p>
+      ) : null}
+      {onlyFailed && rows.length === 0 ? (
+        <p className="muted">{t('history.noneFailed')}</p>
+      ) : rows.length === 0 ? (
         // The history is this run's: after a restart, the calls kept from before are on the Activity page (not "no calls yet").
         earlier > 0 ? (
           <EmptyState title={t('history.noneSinceStart')}>
@@ -96,4 +106,16 @@ export function HistoryPage() {
       ) : null}
     </div>
   );
+}
+
+/** `#/history?failed` (the overview's link when many recent calls failed): only the calls that did not work. */
+function useOnlyFailed(): boolean {
+  const read = () => /[?&]failed\b/.test(window.location.hash);
+  const [only, setOnly] = useState(read);
+  useEffect(() => {
+    const onHash = () => setOnly(read());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  return only;
 }

@@ -1461,4 +1461,9 @@ export const en = {
     "They have not seen a PIN yet: they can simply press Allow at the top of Xiaozhi Tray's web page, where Show my PIN also shows it.",
   'values.emptyFileLeftBehind':
     'The “{label}” was left empty before, so what it holds is in a hidden temporary place and is not moved to the new file: the server starts from the new file (empty if it does not exist yet).',
+  'overview.recentFailures': 'In the last hour, {failed} of {calls} calls did not work.',
+  'overview.viewFailed': 'See the failed calls',
+  'history.onlyFailed': 'Only the calls that did not work.',
+  'history.showAll': 'Show all calls',
+  'history.noneFailed': 'No call failed since the app started.',
 } as const;

@@ -1381,4 +1381,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'voice.confirm.orAllow.webPage': '用户还没见过口令：可以直接在小智托盘网页顶部点「允许」；点那里的「显示我的口令」也能看到口令。',
   'values.emptyFileLeftBehind':
     '之前没有填“{label}”，内容存在一个隐藏的临时位置，不会搬到新文件里：服务会从新文件开始（新文件不存在时就是空的）。',
+  'overview.recentFailures': '最近一小时的 {calls} 次调用中，有 {failed} 次没有成功。',
+  'overview.viewFailed': '查看没成功的调用',
+  'history.onlyFailed': '只显示没有成功的调用。',
+  'history.showAll': '显示全部调用',
+  'history.noneFailed': '本次启动后没有失败的调用。',
 };
