@@ -1466,4 +1466,10 @@ export const en = {
   'history.onlyFailed': 'Only the calls that did not work.',
   'history.showAll': 'Show all calls',
   'history.noneFailed': 'No call failed since the app started.',
+  'settings.advanced': 'Advanced',
+  'settings.advancedHint':
+    'For people who know MCP: message size, waiting times, tool budgets, the local MCP server. Usually left as they are.',
+  'settings.servingPurpose': 'How tools are handed to xiaozhi: their names, how big one message may be, how long a call may take.',
+  'settings.modelscopePurpose': 'Only needed for servers hosted on ModelScope.',
+  'settings.budgetPurpose': 'How many tools xiaozhi is shown at once; past that, it searches for the right tool first.',
 } as const;

@@ -1386,4 +1386,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'history.onlyFailed': '只显示没有成功的调用。',
   'history.showAll': '显示全部调用',
   'history.noneFailed': '本次启动后没有失败的调用。',
+  'settings.advanced': '高级设置',
+  'settings.advancedHint': '给熟悉 MCP 的人：消息大小、等待时间、工具预算、本机 MCP 服务。平时不用改。',
+  'settings.servingPurpose': '小智怎样拿到工具：工具的名字、一条消息能有多大、一次调用最多等多久。',
+  'settings.modelscopePurpose': '只有使用托管在魔搭上的服务时才需要。',
+  'settings.budgetPurpose': '小智一次最多看到多少工具；超过时，它会先搜索合适的工具再调用。',
 };
