@@ -57,7 +57,8 @@ export function PendingConfirmations() {
               <strong>{p.said ? p.said[language] : p.title}</strong>
             </div>
             <div className="small muted">
-              {p.said ? `${p.title} · ` : null}
+              {/* The tool's own title after, unless the words above already said it. */}
+              {p.said && !p.said[language].includes(p.title) ? `${p.title} · ` : null}
               <ToolLabel name={p.tool} server={p.server} />
             </div>
             {p.argumentsJson !== undefined ? (
