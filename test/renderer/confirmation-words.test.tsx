@@ -47,7 +47,7 @@ describe('a call waiting for the person’s OK, in their words (issue 33)', () =
     const history = await renderWithBridge(ctx.harness, <HistoryPage />, 'zh-CN');
     const row = await waitFor(() => {
       const found = [...history.container.querySelectorAll('tr.clickable')].find((r) => r.textContent?.includes('delete_file'));
-      expect(found?.textContent).toContain('单独运行（小智不用等着，稍后再取结果）');
+      expect(found?.textContent).toContain('单独运行（小智稍后取结果）');
       return found as HTMLElement;
     });
     fireEvent.click(row);

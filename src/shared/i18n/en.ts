@@ -1086,7 +1086,7 @@ export const en = {
   'tasks.cancelled': 'Cancelled',
   'tasks.cancel': 'Cancel',
   'tasks.taskAfterDisconnect': 'went on in the background after its connection closed',
-  'tasks.task': 'ran on its own (xiaozhi did not wait; it picks up the result later)',
+  'tasks.task': 'ran on its own (xiaozhi gets the result later)',
   'tasks.notifyDone': '{tool} finished in the background',
   'tasks.notifyFailed': '{tool} failed in the background',
   'endpoints.patience': 'Caller waits',

@@ -1031,7 +1031,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tasks.cancelled': '已取消',
   'tasks.cancel': '取消',
   'tasks.taskAfterDisconnect': '连接断开后在后台继续',
-  'tasks.task': '单独运行（小智不用等着，稍后再取结果）',
+  'tasks.task': '单独运行（小智稍后取结果）',
   'tasks.notifyDone': '{tool} 已在后台完成',
   'tasks.notifyFailed': '{tool} 在后台运行失败',
   'endpoints.patience': '小智最多等多久',
