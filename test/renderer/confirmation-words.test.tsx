@@ -4,25 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { PendingConfirmations } from '../../src/renderer/components/pending-confirmations';
 import { HistoryPage } from '../../src/renderer/pages/history-page';
-import { fixtureServer, makeBridge, withEndpointTeardown } from '../helpers/bridge-harness';
-import { Esp32Client } from '../helpers/esp32-client';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { withEndpointTeardown } from '../helpers/bridge-harness';
+import { holdDeleteFile } from '../helpers/held-call';
 import { renderWithBridge } from '../helpers/render-app';
 
 const ctx = withEndpointTeardown(afterEach);
 
 describe('a call waiting for the person’s OK, in their words (issue 33)', () => {
   it('leads with what it wants to do, lists its arguments readably, and History’s row says the same after Allow', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
-      servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' })],
-    });
-    ctx.harness.bridge.start();
-    await ctx.harness.bridge.whenServersSettled();
-    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
-    await esp.say('delete_file', { path: '/home/me/购物清单.txt' });
-    const { container } = await renderWithBridge(ctx.harness, <PendingConfirmations />, 'zh-CN');
+    const harness = await holdDeleteFile(ctx, { path: '/home/me/购物清单.txt' });
+    const { container } = await renderWithBridge(harness, <PendingConfirmations />, 'zh-CN');
 
     const panel = await waitFor(() => {
       const found = container.querySelector('.pending-confirmations');
@@ -44,7 +35,7 @@ describe('a call waiting for the person’s OK, in their words (issue 33)', () =
     fireEvent.click(screen.getByRole('button', { name: '允许' }));
     await waitFor(() => expect(container.querySelector('.pending-confirmations')).toBeNull());
 
-    const history = await renderWithBridge(ctx.harness, <HistoryPage />, 'zh-CN');
+    const history = await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
     const row = await waitFor(() => {
       const found = [...history.container.querySelectorAll('tr.clickable')].find((r) => r.textContent?.includes('delete_file'));
       expect(found?.textContent).toContain('单独运行（小智稍后取结果）');
