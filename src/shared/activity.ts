@@ -84,7 +84,27 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[rank] ?? 0;
 }
 
-const failedOutcome = (s: ActivitySample) => s.outcome !== 'ok' && s.outcome !== 'errorText';
+/** A call that did not work: the way Activity counts it (a tool's own error text is an answer, not a failure). */
+export const failedOutcome = (s: Pick<ActivitySample, 'outcome'>) => s.outcome !== 'ok' && s.outcome !== 'errorText';
+
+/** "Many recent calls failed": at least this many of the last hour's calls, and at least this share of them. */
+const RECENT_FAILURES_MIN = 3;
+const RECENT_FAILURES_SHARE = 1 / 3;
+
+/**
+ * The last hour's calls and failures when a good share of them failed (one failure is no alarm), else
+ * undefined: what the overview says calmly, with a way to the failed calls.
+ */
+export function recentFailures(samples: readonly ActivitySample[], now: number): { calls: number; failed: number } | undefined {
+  let calls = 0;
+  let failed = 0;
+  for (const s of samples) {
+    if (s.time <= now - HOUR || s.time > now) continue;
+    calls++;
+    if (failedOutcome(s)) failed++;
+  }
+  return failed >= RECENT_FAILURES_MIN && failed >= calls * RECENT_FAILURES_SHARE ? { calls, failed } : undefined;
+}
 
 /**
  * The range ending at `now`: calls per bucket, per tool, failures and latency; `served` (the tools

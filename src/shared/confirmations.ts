@@ -16,6 +16,10 @@ export const PendingConfirmationSchema = lazySchema(() =>
     title: z.string(),
     /** Its first arguments, each value cut short (redacted like everything that leaves the engine). */
     args: z.array(z.object({ name: z.string(), value: z.string() })),
+    /** All its arguments as JSON (redacted, secret-named fields hidden): the panel lists them and folds this under "details". */
+    argumentsJson: z.string().optional(),
+    /** What it wants to do in our words, per window language (the server's catalogue title and the tool as said by voice). */
+    said: z.object({ 'zh-CN': z.string(), en: z.string() }).optional(),
     /** Who asked: the endpoint's name. */
     caller: z.string(),
     askedAt: z.number(),

@@ -53,7 +53,7 @@ describe.skipIf(!haveChromium)('Allow / Deny in the window, in Chromium', () => 
   it('shows the held call (tool, server, arguments, who asked, time left) and the PIN on request; Allow runs it as a task whose result the model reads', async () => {
     const asked = await say('delete_file', { path: '/home/me/notes.txt' });
     expect(asked).toBe(
-      "This needs the person's OK first: Delete a file (path: /home/me/notes.txt). Ask them for their confirmation PIN, then call confirm_action with what they say, within a minute. If they say no, do not. Their PIN is shown on Xiaozhi Tray's web page, under Settings.",
+      "This needs the person's OK first: Delete a file (path: /home/me/notes.txt). Ask them for their confirmation PIN, then call confirm_action with what they say, within a minute. If they say no, do not. They have not seen a PIN yet: they can simply press Allow at the top of Xiaozhi Tray's web page, where Show my PIN also shows it.",
     );
     const card = page.getByRole('region', { name: 'Waiting for your OK' });
     await card.getByText('Delete a file').waitFor();

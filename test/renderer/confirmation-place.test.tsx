@@ -4,9 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { App } from '../../src/renderer/app';
 import { BridgeStore } from '../../src/renderer/store/bridge-store';
-import { fixtureServer, makeBridge, withEndpointTeardown } from '../helpers/bridge-harness';
-import { Esp32Client } from '../helpers/esp32-client';
-import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { withEndpointTeardown } from '../helpers/bridge-harness';
+import { holdDeleteFile } from '../helpers/held-call';
 
 import '../helpers/render-app';
 
@@ -21,16 +20,8 @@ const PAGES = ['overview', 'endpoints', 'servers', 'tools', 'toolSets', 'trySent
 
 describe('a call waiting for Allow / Deny', () => {
   it('is shown below the page title, inside the page’s column, on every page', async () => {
-    ctx.xiaozhi = await FakeXiaozhi.start();
-    ctx.harness = makeBridge({
-      endpoints: [{ id: 'e', name: 'speaker', url: ctx.xiaozhi.url() }],
-      servers: [fixtureServer('files', { FIXTURE_DESTRUCTIVE: '1' })],
-    });
-    ctx.harness.bridge.start();
-    await ctx.harness.bridge.whenServersSettled();
-    const esp = await Esp32Client.open(await ctx.xiaozhi.connection(0));
-    await esp.say('delete_file', { path: '/home/me/report.docx' });
-    const store = new BridgeStore(ctx.harness.bridge.api);
+    const harness = await holdDeleteFile(ctx, { path: '/home/me/report.docx' });
+    const store = new BridgeStore(harness.bridge.api);
     await store.load();
     render(<App store={store} />);
     for (const page of PAGES) {

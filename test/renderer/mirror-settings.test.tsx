@@ -47,7 +47,7 @@ describe('Settings → Download sources', () => {
     await renderWithBridge(harness, <MirrorSettings />, 'zh-CN');
     expect(choices()).toEqual([
       [
-        '中国大陆镜像（npmmirror、清华 PyPI） uv 从清华大学的镜像下载，Node.js 从 npmmirror 下载；应用会核对每个文件，确认没有被改动。 SHA-256',
+        '中国大陆镜像（npmmirror、清华 PyPI） uv 从清华大学的镜像下载，Node.js 从 npmmirror 下载；应用会核对每个文件，确认没有被改动。',
         false,
       ],
       ['官方源（npmjs.com、pypi.org、nodejs.org、GitHub）', true],
@@ -63,7 +63,7 @@ describe('Settings → Download sources', () => {
     await renderWithBridge(harness, <MirrorSettings />, 'en');
     expect(choices().map(([label]) => label)).toEqual([
       'Official sources (npmjs.com, pypi.org, nodejs.org, GitHub)',
-      'Mainland China mirrors (npmmirror, Tsinghua PyPI) uv comes from Tsinghua University’s mirror, Node.js from npmmirror; the app checks each file is the genuine one. SHA-256',
+      'Mainland China mirrors (npmmirror, Tsinghua PyPI) uv comes from Tsinghua University’s mirror, Node.js from npmmirror; the app checks each file is the genuine one.',
       'My own sources',
     ]);
     fireEvent.click(screen.getByLabelText('My own sources'));

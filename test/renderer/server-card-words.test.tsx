@@ -102,3 +102,27 @@ describe.skipIf(process.platform === 'win32')('editing a catalogue server’s fi
     });
   }
 });
+
+/** A walkthrough (issue 33): the memory file left empty when added, then set in Edit, started an empty memory without a word. */
+describe.skipIf(process.platform === 'win32')('editing a catalogue server’s file value that was left empty', () => {
+  for (const [language, note] of [
+    ['zh-CN', '之前没有填“记忆文件”，内容存在一个隐藏的临时位置，不会搬到新文件里：服务会从新文件开始（新文件不存在时就是空的）。'],
+    [
+      'en',
+      'The “Memory file” was left empty before, so what it holds is in a hidden temporary place and is not moved to the new file: the server starts from the new file (empty if it does not exist yet).',
+    ],
+  ] as const) {
+    it(`says the old data is not carried over, before Save (${language})`, async () => {
+      const { env: _env, ...noFile } = memory('');
+      await openServers(language, [{ ...noFile, enabled: false }]);
+      const card = await waitFor(() => document.getElementById('server-memory')!);
+      fireEvent.click(within(card).getByRole('button', { name: language === 'en' ? 'Edit' : '编辑' }));
+      const step = await screen.findByRole('dialog');
+      const input = within(step).getByRole('textbox', { name: language === 'en' ? /Memory file/ : /记忆文件/ });
+      expect((input as HTMLInputElement).value).toBe('');
+      expect(step.textContent).not.toContain(note);
+      fireEvent.change(input, { target: { value: `${tempDir()}/new.json` } });
+      expect(within(step).getByText(note)).toBeTruthy();
+    });
+  }
+});

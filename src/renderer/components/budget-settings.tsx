@@ -30,6 +30,7 @@ export function BudgetSettings() {
   return (
     <section className="panel form">
       <h2>{t('settings.budget')}</h2>
+      <p className="small muted settings-purpose">{t('settings.budgetPurpose')}</p>
       <div className="small muted">{t('settings.budgetHint')}</div>
       <div className="form-row">
         <Field label={t('settings.budgetTools')} error={toolsError}>

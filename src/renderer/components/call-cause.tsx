@@ -24,7 +24,15 @@ export function CallResult({ record }: { record: Pick<CallRecord, 'cause' | 'res
     <>
       {cause ? <p className="call-cause">{cause}</p> : null}
       <div className="small muted">{t(cause ? 'history.ownWords' : 'history.result')}</div>
-      <pre className="mono small">{shownMasked(record.result, t)}</pre>
+      <pre className="mono small">{shownMasked(withoutCodeFences(record.result), t)}</pre>
     </>
   );
+}
+
+/** A Markdown fence line (```diff, ```): the model reads it, a person sees only noise around the text. */
+const FENCE_LINE = /^[ \t]*(```|~~~)[^\n]*(\n|$)/gm;
+
+/** A result as a person reads it: its code blocks as plain preformatted text, their fences dropped. */
+export function withoutCodeFences(text: string): string {
+  return text.replace(FENCE_LINE, '');
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import type { PendingConfirmation } from '../../shared/confirmations';
 import { useApp } from '../app-context';
+import { ArgumentList } from './argument-list';
 import { ToolLabel } from './tool-label';
 import { Button } from './ui';
 import { useLiveList } from './use-live-list';
@@ -13,7 +14,7 @@ import { useNow } from './use-now';
  * list follows the bridge's `confirmations` event, so nothing is polled.
  */
 export function PendingConfirmations() {
-  const { store, t, toast } = useApp();
+  const { store, t, toast, language } = useApp();
   const pending = useLiveList('confirmations', 'getConfirmations');
   const [busy, setBusy] = useState<number | undefined>();
   // The PIN as shown for the calls waiting then: once those are gone it is hidden again (and may have changed since).
@@ -52,12 +53,17 @@ export function PendingConfirmations() {
         {waiting.map((p) => (
           <li key={p.key} data-confirmation={p.key}>
             <div>
-              <span className="small muted">{t('confirm.asks', { caller: p.caller })}</span> <strong>{p.title}</strong>{' '}
-              <span className="small muted">
-                · <ToolLabel name={p.tool} server={p.server} />
-              </span>
+              <span className="small muted">{t('confirm.asks', { caller: p.caller })}</span>{' '}
+              <strong>{p.said ? p.said[language] : p.title}</strong>
             </div>
-            {p.args.length > 0 ? (
+            <div className="small muted">
+              {/* The tool's own title after, unless the words above already said it. */}
+              {p.said && !p.said[language].includes(p.title) ? `${p.title} · ` : null}
+              <ToolLabel name={p.tool} server={p.server} />
+            </div>
+            {p.argumentsJson !== undefined ? (
+              <ArgumentList json={p.argumentsJson} />
+            ) : p.args.length > 0 ? (
               <dl className="small mono">
                 {p.args.map((arg) => (
                   <div key={arg.name}>

@@ -1,6 +1,8 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 
+import { failedOutcome } from '../../shared/activity';
 import { useApp } from '../app-context';
+import { ArgumentList } from '../components/argument-list';
 import { CallResult } from '../components/call-cause';
 import { ConfirmationNote } from '../components/confirmation-note';
 import { OutcomeBadge } from '../components/outcome-badge';
@@ -9,21 +11,29 @@ import { ToolLabel } from '../components/tool-label';
 import { EmptyState } from '../components/ui';
 import { callsBeforeHistory, useActivitySamples } from '../components/use-activity';
 import { callDuration, formatDateTime } from '../format';
-import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 
 export function HistoryPage() {
   const { store, t, language } = useApp();
   const history = useStore(store, (d) => d.history);
   const [open, setOpen] = useState<number | undefined>();
-  const rows = history.slice().reverse();
+  const onlyFailed = useOnlyFailed();
+  const all = history.slice().reverse();
+  const rows = onlyFailed ? all.filter(failedOutcome) : all;
   const samples = useActivitySamples();
   const earlier = callsBeforeHistory(history, samples);
   return (
     <div className="page">
       <h1>{t('nav.history')}</h1>
       <PagePanels />
-      {rows.length === 0 ? (
+      {onlyFailed ? (
+        <p className="small">
+          {t('history.onlyFailed')} <a href="#/history">{t('history.showAll')}</a>
+        </p>
+      ) : null}
+      {onlyFailed && rows.length === 0 ? (
+        <p className="muted">{t('history.noneFailed')}</p>
+      ) : rows.length === 0 ? (
         // The history is this run's: after a restart, the calls kept from before are on the Activity page (not "no calls yet").
         earlier > 0 ? (
           <EmptyState title={t('history.noneSinceStart')}>
@@ -78,7 +88,7 @@ export function HistoryPage() {
                   <tr className="details-row">
                     <td colSpan={5}>
                       <div className="small muted">{t('history.arguments')}</div>
-                      <pre className="mono small">{shownMasked(h.arguments, t)}</pre>
+                      <ArgumentList json={h.arguments} />
                       <CallResult record={h} />
                     </td>
                   </tr>
@@ -96,4 +106,16 @@ export function HistoryPage() {
       ) : null}
     </div>
   );
+}
+
+/** `#/history?failed` (the overview's link when many recent calls failed): only the calls that did not work. */
+function useOnlyFailed(): boolean {
+  const read = () => /[?&]failed\b/.test(window.location.hash);
+  const [only, setOnly] = useState(read);
+  useEffect(() => {
+    const onHash = () => setOnly(read());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  return only;
 }

@@ -167,7 +167,7 @@ export function LocalServerSection() {
         <h2 id="local-server-title">{t('localServer.title')}</h2>
         <StatusBadge tone={stateTone[state]}>{t(`localServer.state.${state}` as MessageKey)}</StatusBadge>
       </div>
-      <p className="small muted">
+      <p className="small muted settings-purpose">
         {t('localServer.intro')}
         <Term>{t('localServer.protocolTerm')}</Term>
       </p>

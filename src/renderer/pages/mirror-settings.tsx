@@ -10,7 +10,7 @@ import {
   presetInUse,
 } from '../../shared/mirrors';
 import { useApp } from '../app-context';
-import { Button, Field, Term, UrlInput } from '../components/ui';
+import { Button, Field, UrlInput } from '../components/ui';
 import { useCommand } from '../components/use-command';
 import { useStore } from '../store/bridge-store';
 
@@ -64,13 +64,7 @@ export function MirrorSettings() {
             <input type="radio" name="mirror-preset" checked={inUse === preset} onChange={() => void save({ ...mirrors, preset })} />
             <span>
               {t(`mirrors.${preset}`)}
-              {preset === 'china' ? (
-                <span className="small muted">
-                  {' '}
-                  {t('mirrors.chinaNote')}
-                  <Term>SHA-256</Term>
-                </span>
-              ) : null}
+              {preset === 'china' ? <span className="small muted"> {t('mirrors.chinaNote')}</span> : null}
             </span>
           </label>
         ))}

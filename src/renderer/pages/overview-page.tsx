@@ -8,6 +8,7 @@ import { EndpointAddress } from '../components/masked-text';
 import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
 import { RecentCalls } from '../components/recent-calls';
+import { RecentFailures } from '../components/recent-failures';
 import { servingSentence } from '../components/serving-sentence';
 import { StatFigure } from '../components/stat-figure';
 import { endpointBadge, endpointTone } from '../components/status-tone';
@@ -47,6 +48,7 @@ export function OverviewPage(props: { go: (page: string) => void }) {
       <PagePanels />
       <HostNotices />
       <XiaozhiStatus state={state} />
+      <RecentFailures samples={samples} now={now} />
       {/* Until xiaozhi has read a tool, what is left to do (the guide used to vanish once an endpoint was added). */}
       {/* After a restart xiaozhi reads the tools again only at its next conversation: a setup it used before is done. */}
       {hasServers(state) && (readNow || usedBefore) ? null : <SetupChecklist state={state} />}

@@ -91,121 +91,140 @@ export function SettingsPage() {
         </div>
       </section>
 
-      <section className="panel form">
-        <h2>{t('settings.serving')}</h2>
-        <SelectField
-          label={t('settings.naming')}
-          hint={t('settings.namingHint')}
-          value={settings.naming}
-          options={[
-            ['auto', t('settings.naming.auto')],
-            ['always-prefix', t('settings.naming.prefix')],
-          ]}
-          onChange={(naming) => void update({ naming })}
-        />
-        <div className="form-row">
-          <Field label={t('settings.limit')} term={t('settings.limitTerm')} error={limitError} hint={t('settings.limitHint')}>
-            {(id) => <input id={id} type="number" min="1024" step="1" value={limitValue} onChange={(e) => setLimitText(e.target.value)} />}
-          </Field>
-          <Field label={t('settings.timeout')} error={timeoutError} hint={t('settings.timeoutHint')}>
-            {(id) => <input id={id} type="number" min="1" value={timeoutValue} onChange={(e) => setTimeoutText(e.target.value)} />}
-          </Field>
-          <Field label={t('settings.backgroundTimeout')} error={backgroundError} hint={t('settings.backgroundTimeoutHint')}>
-            {(id) => (
-              <input id={id} type="number" min="1" max="1440" value={backgroundValue} onChange={(e) => setBackgroundText(e.target.value)} />
-            )}
-          </Field>
-        </div>
-        <div>
-          <Button
-            kind="primary"
-            disabled={
-              Boolean(limitError || timeoutError || backgroundError) ||
-              (limitText === undefined && timeoutText === undefined && backgroundText === undefined)
-            }
-            onClick={() =>
-              void update({
-                limits: {
-                  ...settings.limits,
-                  maxMessageBytes: limitNumber,
-                  callTimeoutMs: Math.round(timeoutNumber * 1000),
-                  backgroundTimeoutMs: Math.round(backgroundNumber * 60_000),
-                },
-              }).then((ok) => {
-                if (!ok) return;
-                setLimitText(undefined);
-                setTimeoutText(undefined);
-                setBackgroundText(undefined);
-                toast(t('settings.saved'));
-              })
-            }
-          >
-            {t('common.save')}
-          </Button>
-        </div>
-      </section>
+      <MirrorSettings />
+      <ConfirmationSettings />
+      <UpdateSettings />
 
-      <section className="panel form">
-        <h2>{t('settings.modelscopeTitle')}</h2>
-        <form
-          className="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!modelscopeKey.trim()) return;
-            void run(() => store.api.setModelscopeKey({ apiKey: modelscopeKey.trim() })).then((ok) => {
-              if (!ok) return;
-              setModelscopeKey('');
-              toast(t('settings.modelscopeSaved'));
-            });
-          }}
-        >
-          <Field
-            label={t('settings.modelscope')}
-            hint={
-              settings.modelscope.apiKey
-                ? t('settings.modelscopeSet', { masked: shownMasked(settings.modelscope.apiKey, t) })
-                : t('settings.modelscopeHint')
-            }
-          >
-            {(id) => (
-              <div className="input-with-button">
+      {/* What a person who is not a developer never needs to change, folded (issue 33): each says what it is for. */}
+      <details className="advanced-settings">
+        <summary>
+          <h2>{t('settings.advanced')}</h2>
+          <span className="small muted">{t('settings.advancedHint')}</span>
+        </summary>
+        <section className="panel form">
+          <h2>{t('settings.serving')}</h2>
+          <p className="small muted settings-purpose">{t('settings.servingPurpose')}</p>
+          <SelectField
+            label={t('settings.naming')}
+            hint={t('settings.namingHint')}
+            value={settings.naming}
+            options={[
+              ['auto', t('settings.naming.auto')],
+              ['always-prefix', t('settings.naming.prefix')],
+            ]}
+            onChange={(naming) => void update({ naming })}
+          />
+          <div className="form-row">
+            <Field label={t('settings.limit')} term={t('settings.limitTerm')} error={limitError} hint={t('settings.limitHint')}>
+              {(id) => (
+                <input id={id} type="number" min="1024" step="1" value={limitValue} onChange={(e) => setLimitText(e.target.value)} />
+              )}
+            </Field>
+            <Field label={t('settings.timeout')} error={timeoutError} hint={t('settings.timeoutHint')}>
+              {(id) => <input id={id} type="number" min="1" value={timeoutValue} onChange={(e) => setTimeoutText(e.target.value)} />}
+            </Field>
+            <Field label={t('settings.backgroundTimeout')} error={backgroundError} hint={t('settings.backgroundTimeoutHint')}>
+              {(id) => (
                 <input
                   id={id}
-                  className="mono"
-                  type={keyShown ? 'text' : 'password'}
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={modelscopeKey}
-                  onChange={(e) => setModelscopeKey(e.target.value)}
+                  type="number"
+                  min="1"
+                  max="1440"
+                  value={backgroundValue}
+                  onChange={(e) => setBackgroundText(e.target.value)}
                 />
-                <Button small aria-label={keyShown ? t('common.hide') : t('common.show')} onClick={() => setKeyShown(!keyShown)}>
-                  {keyShown ? t('common.hide') : t('common.show')}
-                </Button>
-              </div>
-            )}
-          </Field>
-          <div className="toolbar">
-            <Button kind="primary" type="submit" disabled={!modelscopeKey.trim()}>
+              )}
+            </Field>
+          </div>
+          <div>
+            <Button
+              kind="primary"
+              disabled={
+                Boolean(limitError || timeoutError || backgroundError) ||
+                (limitText === undefined && timeoutText === undefined && backgroundText === undefined)
+              }
+              onClick={() =>
+                void update({
+                  limits: {
+                    ...settings.limits,
+                    maxMessageBytes: limitNumber,
+                    callTimeoutMs: Math.round(timeoutNumber * 1000),
+                    backgroundTimeoutMs: Math.round(backgroundNumber * 60_000),
+                  },
+                }).then((ok) => {
+                  if (!ok) return;
+                  setLimitText(undefined);
+                  setTimeoutText(undefined);
+                  setBackgroundText(undefined);
+                  toast(t('settings.saved'));
+                })
+              }
+            >
               {t('common.save')}
             </Button>
-            {settings.modelscope.apiKey ? (
-              <Button
-                kind="danger"
-                onClick={() =>
-                  void run(() => store.api.setModelscopeKey({ apiKey: null })).then((ok) => ok && toast(t('settings.modelscopeRemoved')))
-                }
-              >
-                {t('settings.modelscopeRemove')}
-              </Button>
-            ) : null}
           </div>
-        </form>
-      </section>
-      <ConfirmationSettings />
-      <BudgetSettings />
-      <MirrorSettings />
-      <UpdateSettings />
-      <LocalServerSection />
+        </section>
+
+        <section className="panel form">
+          <h2>{t('settings.modelscopeTitle')}</h2>
+          <p className="small muted settings-purpose">{t('settings.modelscopePurpose')}</p>
+          <form
+            className="form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!modelscopeKey.trim()) return;
+              void run(() => store.api.setModelscopeKey({ apiKey: modelscopeKey.trim() })).then((ok) => {
+                if (!ok) return;
+                setModelscopeKey('');
+                toast(t('settings.modelscopeSaved'));
+              });
+            }}
+          >
+            <Field
+              label={t('settings.modelscope')}
+              hint={
+                settings.modelscope.apiKey
+                  ? t('settings.modelscopeSet', { masked: shownMasked(settings.modelscope.apiKey, t) })
+                  : t('settings.modelscopeHint')
+              }
+            >
+              {(id) => (
+                <div className="input-with-button">
+                  <input
+                    id={id}
+                    className="mono"
+                    type={keyShown ? 'text' : 'password'}
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={modelscopeKey}
+                    onChange={(e) => setModelscopeKey(e.target.value)}
+                  />
+                  <Button small aria-label={keyShown ? t('common.hide') : t('common.show')} onClick={() => setKeyShown(!keyShown)}>
+                    {keyShown ? t('common.hide') : t('common.show')}
+                  </Button>
+                </div>
+              )}
+            </Field>
+            <div className="toolbar">
+              <Button kind="primary" type="submit" disabled={!modelscopeKey.trim()}>
+                {t('common.save')}
+              </Button>
+              {settings.modelscope.apiKey ? (
+                <Button
+                  kind="danger"
+                  onClick={() =>
+                    void run(() => store.api.setModelscopeKey({ apiKey: null })).then((ok) => ok && toast(t('settings.modelscopeRemoved')))
+                  }
+                >
+                  {t('settings.modelscopeRemove')}
+                </Button>
+              ) : null}
+            </div>
+          </form>
+        </section>
+        <BudgetSettings />
+        <LocalServerSection />
+      </details>
 
       <section className="panel">
         <h2>{t('settings.about')}</h2>

@@ -1086,7 +1086,7 @@ export const en = {
   'tasks.cancelled': 'Cancelled',
   'tasks.cancel': 'Cancel',
   'tasks.taskAfterDisconnect': 'went on in the background after its connection closed',
-  'tasks.task': 'ran in the background',
+  'tasks.task': 'ran on its own (xiaozhi gets the result later)',
   'tasks.notifyDone': '{tool} finished in the background',
   'tasks.notifyFailed': '{tool} failed in the background',
   'endpoints.patience': 'Caller waits',
@@ -1452,4 +1452,24 @@ export const en = {
   'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
   // lead: a key a server needs and was not given, said first on its card.
   'callCause.start.keyMissing': 'It needs a key (API key) it was not given: press Edit, fill in its key, and it starts again.',
+  // t-confirm8: readable arguments, plain History and Settings, recent failures on the overview.
+  'arguments.none': 'No arguments.',
+  'arguments.details': 'Details (as sent)',
+  'voice.confirm.orAllow.window':
+    'They have not seen a PIN yet: they can simply press Allow at the top of the Xiaozhi Tray window, where Show my PIN also shows it.',
+  'voice.confirm.orAllow.webPage':
+    "They have not seen a PIN yet: they can simply press Allow at the top of Xiaozhi Tray's web page, where Show my PIN also shows it.",
+  'values.emptyFileLeftBehind':
+    'The “{label}” was left empty before, so what it holds is in a hidden temporary place and is not moved to the new file: the server starts from the new file (empty if it does not exist yet).',
+  'overview.recentFailures': 'In the last hour, {failed} of {calls} calls did not work.',
+  'overview.viewFailed': 'See the failed calls',
+  'history.onlyFailed': 'Only the calls that did not work.',
+  'history.showAll': 'Show all calls',
+  'history.noneFailed': 'No call failed since the app started.',
+  'settings.advanced': 'Advanced',
+  'settings.advancedHint':
+    'For people who know MCP: message size, waiting times, tool budgets, the local MCP server. Usually left as they are.',
+  'settings.servingPurpose': 'How tools are handed to xiaozhi: their names, how big one message may be, how long a call may take.',
+  'settings.modelscopePurpose': 'Only needed for servers hosted on ModelScope.',
+  'settings.budgetPurpose': 'How many tools xiaozhi is shown at once; past that, it searches for the right tool first.',
 } as const;

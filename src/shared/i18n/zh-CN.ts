@@ -1031,7 +1031,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tasks.cancelled': '已取消',
   'tasks.cancel': '取消',
   'tasks.taskAfterDisconnect': '连接断开后在后台继续',
-  'tasks.task': '在后台运行',
+  'tasks.task': '单独运行（小智稍后取结果）',
   'tasks.notifyDone': '{tool} 已在后台完成',
   'tasks.notifyFailed': '{tool} 在后台运行失败',
   'endpoints.patience': '小智最多等多久',
@@ -1374,4 +1374,21 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tools.searchMode.chosen': '接入点的工具模式设成了“先搜索”。',
   // lead: a key a server needs and was not given, said first on its card.
   'callCause.start.keyMissing': '它需要的密钥（API Key）没有填：请点“编辑”，填上它的密钥，它就会重新启动。',
+  // t-confirm8: readable arguments, plain History and Settings, recent failures on the overview.
+  'arguments.none': '没有参数。',
+  'arguments.details': '详细信息（原始数据）',
+  'voice.confirm.orAllow.window': '用户还没见过口令：可以直接在小智托盘窗口顶部点「允许」；点那里的「显示我的口令」也能看到口令。',
+  'voice.confirm.orAllow.webPage': '用户还没见过口令：可以直接在小智托盘网页顶部点「允许」；点那里的「显示我的口令」也能看到口令。',
+  'values.emptyFileLeftBehind':
+    '之前没有填“{label}”，内容存在一个隐藏的临时位置，不会搬到新文件里：服务会从新文件开始（新文件不存在时就是空的）。',
+  'overview.recentFailures': '最近一小时的 {calls} 次调用中，有 {failed} 次没有成功。',
+  'overview.viewFailed': '查看没成功的调用',
+  'history.onlyFailed': '只显示没有成功的调用。',
+  'history.showAll': '显示全部调用',
+  'history.noneFailed': '本次启动后没有失败的调用。',
+  'settings.advanced': '高级设置',
+  'settings.advancedHint': '给熟悉 MCP 的人：消息大小、等待时间、工具预算、本机 MCP 服务。平时不用改。',
+  'settings.servingPurpose': '小智怎样拿到工具：工具的名字、一条消息能有多大、一次调用最多等多久。',
+  'settings.modelscopePurpose': '只有使用托管在魔搭上的服务时才需要。',
+  'settings.budgetPurpose': '小智一次最多看到多少工具；超过时，它会先搜索合适的工具再调用。',
 };

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import { type Language, translate } from '../../../shared/i18n/translate';
+import { HIDDEN_VALUE, SECRET_ARGUMENT } from '../../../shared/readable-arguments';
 import { cutAt } from './tool-pages';
 
 /** Arguments shown in a confirmation request, and how long each value may be: enough to know what is meant. */
@@ -53,10 +54,6 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 export function actionTitle(tool: Tool, name: string): string {
   return tool.annotations?.title ?? tool.title ?? name;
 }
-
-/** Argument names whose values are secrets (api_key, accessToken, password, Authorization…): never shown or said. */
-const SECRET_ARGUMENT = /(api[_-]?key|^key$|[_-]key$|secret|token|passw(or)?d|^pwd$|authori[sz]ation|cookie|credential)/i;
-const HIDDEN_VALUE = '***';
 
 /** The first few arguments, each value cut short, secrets hidden: what the user is shown and told. */
 export function shownArguments(args: Record<string, unknown>): { name: string; value: string }[] {

@@ -1,4 +1,4 @@
-import { sentences, translate } from '../../../shared/i18n/translate';
+import { type Language, sentences, translate } from '../../../shared/i18n/translate';
 import { problem } from '../../../shared/problem';
 import type { ConfirmedIn } from '../../../shared/status';
 import { actionTitle, describeAction } from './action-description';
@@ -46,6 +46,7 @@ export function holdForConfirmation(
     tool: name,
     title: actionTitle(entry.original, name),
     action,
+    said: saidIn((l) => describeAction(entry.original, {}, { language: l, server: voice.serverTitle?.(entry.server, l) })),
     args,
     run: (confirmedBy: ConfirmedIn, options = {}) => {
       const confirmed: CallContext = { caller, session: session as string, confirmedBy };
@@ -84,9 +85,17 @@ export function holdForConfirmation(
       : sentences(
           language,
           translate(language, 'voice.confirm.ask', { action, confirmTool }),
-          where === undefined ? undefined : translate(language, `voice.confirm.whereIsPin.${where}`),
+          // A PIN they never saw: Allow in the window is the plain way through, the PIN shown beside it.
+          where === undefined
+            ? undefined
+            : translate(language, where === 'configFile' ? 'voice.confirm.whereIsPin.configFile' : `voice.confirm.orAllow.${where}`),
         );
   const answer = call.finish(textResult(text), 'held', problem('call.held', { tool: name, via }));
   row.id = call.row;
   return answer;
+}
+
+/** One text per window language. */
+function saidIn(say: (language: Language) => string): Record<Language, string> {
+  return { 'zh-CN': say('zh-CN'), en: say('en') };
 }

@@ -113,6 +113,9 @@ export function ValuesStep(props: {
     const before = props.editing && value.kind === 'file' ? own(props.editing.values, value.id)?.trim() : undefined;
     return before && own(values, value.id)?.trim() !== before ? before : undefined;
   };
+  // A file left empty before kept its data in the server's own hidden place: a file named now starts without it.
+  const wasEmptyFile = (value: CatalogueValue): boolean =>
+    props.editing !== undefined && value.kind === 'file' && !own(props.editing.values, value.id)?.trim() && !!own(values, value.id)?.trim();
   const errorOf = (value: CatalogueValue): string | undefined => {
     if (submitted && missing.includes(value)) return t('servers.error.required');
     const problem = pathProblems.get(value.id);
@@ -192,6 +195,9 @@ export function ValuesStep(props: {
                     <div className="field-hint values-left-behind">
                       {t('values.oldFileStays', { label: text(value.label), path: oldFile(value) ?? '' })}
                     </div>
+                  ) : null}
+                  {wasEmptyFile(value) ? (
+                    <div className="field-hint values-left-behind">{t('values.emptyFileLeftBehind', { label: text(value.label) })}</div>
                   ) : null}
                 </>
               )}

@@ -28,7 +28,7 @@ describe('ask before risky actions (by voice)', () => {
     const asked = await esp.say('delete_file', { path: '/home/me/report.docx' });
     // Nobody was ever shown the PIN: the model is told where the person finds it.
     expect(asked).toBe(
-      "This needs the person's OK first: Delete a file (path: /home/me/report.docx). Ask them for their confirmation PIN, then call confirm_action with what they say, within a minute. If they say no, do not. Their PIN is shown in the Xiaozhi Tray window, under Settings.",
+      "This needs the person's OK first: Delete a file (path: /home/me/report.docx). Ask them for their confirmation PIN, then call confirm_action with what they say, within a minute. If they say no, do not. They have not seen a PIN yet: they can simply press Allow at the top of the Xiaozhi Tray window, where Show my PIN also shows it.",
     );
     const api = ctx.harness!.bridge.api;
     const history = () => api.getHistory();

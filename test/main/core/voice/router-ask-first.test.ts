@@ -26,7 +26,7 @@ describe('ask first, in router mode', () => {
     expect(esp.names).toEqual(['call_tool', 'cancel_task', 'confirm_action', 'find_tools', 'task_status']);
     const asked = await esp.say('call_tool', { name: 'delete_file', arguments: { path: '/home/me/old.log' } });
     expect(asked).toBe(
-      "This needs the person's OK first: Delete a file (path: /home/me/old.log). Ask them for their confirmation PIN, then call confirm_action with what they say, within a minute. If they say no, do not. Their PIN is shown in the Xiaozhi Tray window, under Settings.",
+      "This needs the person's OK first: Delete a file (path: /home/me/old.log). Ask them for their confirmation PIN, then call confirm_action with what they say, within a minute. If they say no, do not. They have not seen a PIN yet: they can simply press Allow at the top of the Xiaozhi Tray window, where Show my PIN also shows it.",
     );
     const api = ctx.harness!.bridge.api;
     expect((await api.getHistory()).some((r) => r.result.startsWith('deleted'))).toBe(false);

@@ -1,5 +1,6 @@
 import type { confirmationCommands } from '../../../../shared/bridge-api';
 import type { PendingConfirmation } from '../../../../shared/confirmations';
+import { argumentsJson } from '../../../../shared/readable-arguments';
 import type { ConfirmedIn } from '../../../../shared/status';
 import { shownArguments } from '../../hub/action-description';
 import type { Confirmations, HeldCall } from '../../hub/builtin/confirmations';
@@ -17,6 +18,8 @@ export function shownConfirmation(held: HeldCall, redact: (text: string) => stri
     server: held.server,
     title: redact(held.title),
     args: shownArguments(held.args).map(({ name, value }) => ({ name: redact(name), value: redact(value) })),
+    argumentsJson: redact(argumentsJson(held.args)),
+    ...(held.said ? { said: { 'zh-CN': redact(held.said['zh-CN']), en: redact(held.said.en) } } : {}),
     caller: redact(held.caller),
     askedAt: held.askedAt,
     expiresAt: held.expires,

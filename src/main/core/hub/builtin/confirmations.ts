@@ -1,5 +1,6 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 
+import type { Language } from '../../../../shared/i18n/translate';
 import type { ConfirmedIn } from '../../../../shared/status';
 import type { CallSignal } from '../../io/call-signal';
 import type { CallAnswer } from '../tool-set-view';
@@ -42,6 +43,8 @@ export interface HeldCall {
   /** The tool's title (or name), and the action as the user hears it (title and main arguments). */
   title: string;
   action: string;
+  /** The action without its arguments, in each window language: what the window's panel leads with. */
+  said?: Record<Language, string>;
   args: Record<string, unknown>;
   askedAt: number;
   expires: number;

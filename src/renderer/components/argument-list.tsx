@@ -1,0 +1,30 @@
+import { argumentsJson, readableArguments } from '../../shared/readable-arguments';
+import { useApp } from '../app-context';
+import { shownMasked } from '../masked';
+
+/**
+ * A call's arguments as a person reads them: "field: value" lines (strings unquoted, nested values
+ * short), the full JSON folded under "details". Text that is not a JSON object is shown as it is.
+ */
+export function ArgumentList({ json }: { json: string }) {
+  const { t } = useApp();
+  const list = readableArguments(json);
+  if (!list) return <pre className="mono small">{shownMasked(json, t)}</pre>;
+  if (list.length === 0) return <p className="small muted">{t('arguments.none')}</p>;
+  return (
+    <div className="argument-list">
+      <dl className="small">
+        {list.map((arg) => (
+          <div key={arg.name}>
+            <dt>{arg.name}</dt>
+            <dd>{shownMasked(arg.value, t)}</dd>
+          </div>
+        ))}
+      </dl>
+      <details className="small">
+        <summary>{t('arguments.details')}</summary>
+        <pre className="mono small">{shownMasked(argumentsJson(json), t)}</pre>
+      </details>
+    </div>
+  );
+}
