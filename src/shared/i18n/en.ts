@@ -687,7 +687,7 @@ export const en = {
   'problem.server.badHeader.hint': "Fix it in the server's settings: no spaces in a header name, no line breaks in a value.",
   'problem.server.crashed': 'The program stopped: {line}',
   'problem.server.crashed.hint':
-    'It is restarted, but the same error usually comes back: fix what it names (a missing package or module, a key, a setting). Its full output is under "Last output".',
+    'Until what it names is fixed (a missing package or module, a key, a setting), the same error usually comes back. Its full output is under "Last output".',
   'problem.server.systemLimit':
     'The system could not start the program for now ({code}: too many open files or processes, or too little memory).',
   'problem.server.systemLimit.hint':
@@ -1429,7 +1429,7 @@ export const en = {
   'servers.lastAttempt': 'Last attempt: ',
   'servers.ownWords': 'The server said',
   'callCause.start.folderMissing':
-    'The folder it was given no longer exists: press Edit and choose a folder that exists (or create the folder again), and it starts again.',
+    'The folder it was given was not there when it started: press Edit and choose a folder that exists, and it starts again once saved; if you put the folder back, press Try again.',
   'servers.installingAgain':
     '{runner} is downloading and installing {package} again. This can take a few minutes; its tools appear when it is ready.',
   'values.folderGone': 'This folder does not exist: {value} ("{label}")',
@@ -1451,5 +1451,5 @@ export const en = {
   'endpoints.addressLabel': 'Address: ',
   'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
   // lead: a key a server needs and was not given, said first on its card.
-  'callCause.start.keyMissing': 'It needs a key (API key) it was not given: press Edit, fill in its key, and it starts again.',
+  'callCause.start.keyMissing': 'It needs a key (API key) it was not given: press Edit and fill in its key; it starts again once saved.',
 } as const;

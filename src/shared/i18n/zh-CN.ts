@@ -659,7 +659,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.badHeader.hint': '请在该服务的设置中修正：请求头名称不能含空格，值不能含换行。',
   'problem.server.crashed': '程序停止运行：{line}',
   'problem.server.crashed.hint':
-    '它会被重启，但同样的错误通常会再次出现：请解决错误中提到的问题（缺少的软件包或模块、密钥、设置）。完整输出见“最近输出”。',
+    '不解决错误中提到的问题（缺少的软件包或模块、密钥、设置），同样的错误通常会再次出现。完整输出见“最近输出”。',
   'problem.server.systemLimit': '系统暂时无法启动该程序（{code}：打开的文件或进程过多，或内存不足）。',
   'problem.server.systemLimit.hint': '稍后会自动重试。若一直出现，请关闭不需要的程序，或调高打开文件数的上限（ulimit -n）。',
   'problem.server.outputOverflow': '程序在输出中打印了超过 {megabytes} MB 的内容而没有换行。',
@@ -1354,7 +1354,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.nextTry': '{seconds} 秒后再试一次',
   'servers.lastAttempt': '上次尝试：',
   'servers.ownWords': '服务返回的原文',
-  'callCause.start.folderMissing': '给它的文件夹已经不存在了：请点“编辑”，换成一个存在的文件夹（或把原来的文件夹建回来），它就会重新启动。',
+  'callCause.start.folderMissing':
+    '它启动时找不到给它的文件夹：请点“编辑”换成一个存在的文件夹，保存后它会重新启动；如果把原来的文件夹建回来了，请点“重试”。',
   'servers.installingAgain': '{runner} 正在重新下载并安装 {package}，可能需要几分钟；完成后它的工具会自动出现。',
   'values.folderGone': '这个文件夹不存在：{value}（“{label}”）',
   // t-words7: the download sources chosen for the place until the user chooses, what uv is for.
@@ -1373,5 +1374,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   'endpoints.addressLabel': '地址：',
   'tools.searchMode.chosen': '接入点的工具模式设成了“先搜索”。',
   // lead: a key a server needs and was not given, said first on its card.
-  'callCause.start.keyMissing': '它需要的密钥（API Key）没有填：请点“编辑”，填上它的密钥，它就会重新启动。',
+  'callCause.start.keyMissing': '它需要的密钥（API Key）没有填：请点“编辑”，填上它的密钥，保存后它会重新启动。',
 };
