@@ -92,7 +92,10 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           {status.enabled || status.state !== 'stopped' ? <StatusBadge tone={word.tone}>{t(word.key, word.params)}</StatusBadge> : null}
           <TransportTag transport={status.transport} />
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
-          {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
+          {/* Once it runs, its retries are history: the count beside 运行中 read as a trouble still going on. */}
+          {status.restarts > 0 && status.state !== 'running' ? (
+            <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span>
+          ) : null}
         </div>
       </div>
       <div className="list-wide">
