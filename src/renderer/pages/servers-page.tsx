@@ -103,13 +103,14 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <RuntimeLine runtime={status.runtime} />
         {status.state === 'restarting' && status.retryAt !== undefined ? <NextTry at={status.retryAt} /> : null}
         {status.installing ? (
-          <div className="small muted">
+          <>
             {/* A retry that installs again is not a first run (the badge says 正在重试：安装中). */}
-            {t(status.state === 'restarting' ? 'servers.installingAgain' : 'servers.installing', {
-              runner: status.installing.runner,
-              package: status.installing.package ?? status.name,
-            })}
-          </div>
+            <div className="small">{t(status.state === 'restarting' ? 'servers.installingAgain' : 'servers.installing')}</div>
+            {/* The runner and the package, for whoever wants them: after the plain words, in small grey text. */}
+            <div className="small muted">
+              {t('servers.installingWhat', { runner: status.installing.runner, package: status.installing.package ?? status.name })}
+            </div>
+          </>
         ) : null}
         {status.state !== 'running' && status.state !== 'stopped' ? (
           <ServerFailure

@@ -262,7 +262,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.toolCount': '{count} 个工具',
   'servers.restarts': '已重试 {count} 次',
   'servers.stderrLines': '最近输出（{count} 行）',
-  'servers.installing': '{runner} 正在为首次运行下载并安装 {package}，可能需要几分钟；完成后它的工具会自动出现。',
+  'servers.installing': '第一次使用，正在下载这个服务，可能需要几分钟；下载完成后它的工具会自动出现。',
   'servers.skipped': '{count} 个工具未提供',
   'servers.skipped.hint':
     '该服务列出的这些工具格式有误，无法提供给小智；它的其他工具正常可用。如果需要其中某个工具，请把这里显示的内容告诉服务的作者。',
@@ -678,10 +678,10 @@ export const zhCN: Record<keyof typeof en, string> = {
     '无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 {runtime} 下载到它的缓存文件夹（下载源按“设置 → 下载源”）。也可以自己安装：{install}',
   'problem.server.runtimeMissing.hint.official':
     '无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 {runtime} 下载到它的缓存文件夹。在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像（或在配置中设置 "mirrors": { "preset": "china" }）。也可以自己从国内镜像安装：{installChina}',
-  'problem.server.registryUnreachable': '无法连接软件包仓库（{host}）。',
+  'problem.server.registryUnreachable': '连不上下载服务的网站（{host}）。',
   'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
   'problem.server.registryUnreachable.hint.mirror':
-    '正在使用的下载源（{source}）现在连不上：请在“设置 → 下载源”中换成官方源或自定义镜像，或检查网络和代理设置。',
+    '这次用的下载源（{source}）连不上：可以在“设置 → 下载源”中换成官方源或自定义镜像，换好后点“重试”；也请检查网络和代理设置。',
   'problem.server.runtimeDownloadFailed': '无法下载 {runtime}：{reason}',
   'problem.server.runtimeDownloadFailed.reason.tooBig':
     '无法下载 {runtime}：{host} 发送的数据超过了 {runtime} {version} 的大小 {megabytes} MB，不可能是这个文件。已下载的部分已删除。',
@@ -1239,7 +1239,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.runtimeFetching': '正在下载 {runtime}…',
   'add.runtimeDone': '已下载 {runtime} {version}：需要它的服务会自动启动。',
   'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
-  'add.runtimeMissingShort': '这台电脑上没有 {runtime}：添加时应用会替你下载',
+  'add.runtimeMissingShort': '需要先下载运行它的程序（{runtime}），添加时会自动下载',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务失败：其中的工具现在用不了',
   'activity.export.csv': '导出为表格',
@@ -1356,7 +1356,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.ownWords': '服务返回的原文',
   'callCause.start.folderMissing':
     '它启动时找不到给它的文件夹：请点“编辑”换成一个存在的文件夹，保存后它会重新启动；如果把原来的文件夹建回来了，请点“重试”。',
-  'servers.installingAgain': '{runner} 正在重新下载并安装 {package}，可能需要几分钟；完成后它的工具会自动出现。',
+  'servers.installingAgain': '正在重新下载这个服务，可能需要几分钟；下载完成后它的工具会自动出现。',
   'values.folderGone': '这个文件夹不存在：{value}（“{label}”）',
   // t-words7: the download sources chosen for the place until the user chooses, what uv is for.
   'mirrors.inUse.china': '正在使用中国大陆镜像：这台电脑用中文或中国的时区，所以自动选了它。可以在下面改选。',
@@ -1375,4 +1375,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tools.searchMode.chosen': '接入点的工具模式设成了“先搜索”。',
   // lead: a key a server needs and was not given, said first on its card.
   'callCause.start.keyMissing': '它需要的密钥（API Key）没有填：请点“编辑”，填上它的密钥，保存后它会重新启动。',
+  // t-cards8: plain words first on a server's card, the runner and package after them in small text.
+  'servers.installingWhat': '{runner} 正在安装 {package}',
 };
