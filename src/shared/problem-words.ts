@@ -1,4 +1,4 @@
-import { hasMessage, type Translate } from './i18n/translate';
+import { hasMessage, type MessageKey, type Translate } from './i18n/translate';
 import type { Problem } from './problem';
 import type { LogEntry } from './status';
 
@@ -29,7 +29,10 @@ export function problemMessage(
  * A log line in the reader's language: the event it says, with the failure it reports worded into its
  * `{cause}`; the engine's English when the line carries no code, or one new to us.
  */
-export function logMessage(t: Translate, entry: Pick<LogEntry, 'message' | 'problem' | 'cause'>): string {
+export function logMessage(t: Translate, entry: Pick<LogEntry, 'message' | 'problem' | 'cause'>, where?: 'window'): string {
+  // A line the console words with its flags (--ui, MCP_ENDPOINT) has plain words of its own for the window.
+  if (where === 'window' && entry.problem && hasMessage(`problem.${entry.problem.code}.window`))
+    return t(`problem.${entry.problem.code}.window` as MessageKey, entry.problem.params);
   const key = entry.problem ? `problem.${entry.problem.code}` : '';
   if (!entry.problem || !hasMessage(key)) return entry.message;
   const cause = entry.cause ? causeWords(t, entry.cause) : '';

@@ -1454,4 +1454,5 @@ export const en = {
   'callCause.start.keyMissing': 'It needs a key (API key) it was not given: press Edit and fill in its key; it starts again once saved.',
   // t-cards8: plain words first on a server's card, the runner and package after them in small text.
   'servers.installingWhat': '{runner} is installing {package}',
+  'problem.cli.noEndpoint.window': 'No endpoint yet: add one on the Endpoints page, and xiaozhi can connect.',
 } as const;

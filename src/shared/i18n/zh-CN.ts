@@ -1377,4 +1377,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   'callCause.start.keyMissing': '它需要的密钥（API Key）没有填：请点“编辑”，填上它的密钥，保存后它会重新启动。',
   // t-cards8: plain words first on a server's card, the runner and package after them in small text.
   'servers.installingWhat': '{runner} 正在安装 {package}',
+  'problem.cli.noEndpoint.window': '还没有添加接入点：在“接入点”页面添加一个，小智就能连上。',
 };
