@@ -38,7 +38,9 @@ describe('the server card of a server that crashed at start', () => {
       const details = screen.getByText(summary).closest('details')!;
       expect(details.open).toBe(false);
       // The whole tail, not its last 12 lines (a Node crash is ~14 lines: the Error line was cut off).
-      expect(details.querySelector('pre')!.textContent).toMatch(/^\[eval\]:1\n[\s\S]*\nError: the FOO database is locked\n[\s\S]*Node\.js v\d+/);
+      expect(details.querySelector('pre')!.textContent).toMatch(
+        /^\[eval\]:1\n[\s\S]*\nError: the FOO database is locked\n[\s\S]*Node\.js v\d+/,
+      );
     });
   }
 });
