@@ -24,9 +24,13 @@ export function logSink(stream: NodeJS.WritableStream, minLevel: LogLevel, forma
   };
 }
 
-/** The text line: English as the log file keeps it (and advice when it has some); in Chinese, level and message worded. */
+/**
+ * The text line: English as the log file keeps it (and advice when it has some); in Chinese, level and message worded.
+ * Its time is the reader's clock with the offset (a walkthrough in Asia/Shanghai read "…Z" times 8 hours off); JSON stays UTC.
+ */
 function textLogLine(words: Words, entry: LogEntry): string {
-  const line = formatLogLine({ ...entry, message: logLineText(words, entry) });
+  const utc = formatLogLine({ ...entry, message: logLineText(words, entry) });
+  const line = `${localStamp(entry.time)}${utc.slice(new Date(entry.time).toISOString().length)}`;
   if (words.language === 'en') return line;
   const level = entry.level.toUpperCase().padEnd(5);
   const at = line.indexOf(level);
@@ -54,4 +58,18 @@ export function logChoice(args: ParsedArgs, defaultLevel: LogLevel): { level: Lo
     level: (stringOption(args, 'log-level') ?? defaultLevel) as LogLevel,
     format: (stringOption(args, 'log-format') ?? 'text') as LogFormat,
   };
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** "2026-12-07T14:05:04.321+08:00": the local time in ISO 8601 with its offset (one word, still one instant). */
+export function localStamp(time: number): string {
+  const d = new Date(time);
+  const offset = -d.getTimezoneOffset();
+  const sign = offset < 0 ? '-' : '+';
+  const zone = `${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+  return (
+    `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T` +
+    `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}${zone}`
+  );
 }

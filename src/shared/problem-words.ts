@@ -1,4 +1,4 @@
-import { hasMessage, type Translate } from './i18n/translate';
+import { hasMessage, type MessageKey, type Translate } from './i18n/translate';
 import type { Problem } from './problem';
 import type { LogEntry } from './status';
 
@@ -29,10 +29,13 @@ export function problemMessage(
  * A log line in the reader's language: the event it says, with the failure it reports worded into its
  * `{cause}`; the engine's English when the line carries no code, or one new to us.
  */
-export function logMessage(t: Translate, entry: Pick<LogEntry, 'message' | 'problem' | 'cause'>): string {
+export function logMessage(t: Translate, entry: Pick<LogEntry, 'message' | 'problem' | 'cause'>, where?: 'window'): string {
+  // A line the console words with its flags (--ui, MCP_ENDPOINT) has plain words of its own for the window.
+  if (where === 'window' && entry.problem && hasMessage(`problem.${entry.problem.code}.window`))
+    return t(`problem.${entry.problem.code}.window` as MessageKey, entry.problem.params);
   const key = entry.problem ? `problem.${entry.problem.code}` : '';
   if (!entry.problem || !hasMessage(key)) return entry.message;
-  const cause = entry.cause ? problemMessage(t, entry.cause, undefined)?.message : '';
+  const cause = entry.cause ? causeWords(t, entry.cause) : '';
   if (cause === undefined) return entry.message;
   // A line that says one of several outcomes (`reason`) has words for each: `problem.<code>.reason.<reason>`.
   const reasonKey = `${key}.reason.${String(entry.problem.params.reason ?? '')}`;
@@ -46,4 +49,11 @@ export function logHint(t: Translate, entry: Pick<LogEntry, 'problem' | 'cause'>
   const hints = [problemMessage(t, entry.cause, undefined)?.hint, problemMessage(t, entry.problem, undefined)?.hint].filter(Boolean);
   // Chinese sentences run on (after 。 no space); English ones are spaced.
   return hints.length > 0 ? hints.reduce((all, hint) => (/[。！？]$/.test(all as string) ? `${all}${hint}` : `${all} ${hint}`)) : undefined;
+}
+
+/** A cause in a log line: a start cause (a folder gone, a key not given) in the card's words, anything else as a problem. */
+function causeWords(t: Translate, cause: Problem): string | undefined {
+  const startKey = `callCause.${cause.code}`;
+  if (cause.code.startsWith('start.') && hasMessage(startKey)) return t(startKey, cause.params);
+  return problemMessage(t, cause, undefined)?.message;
 }

@@ -90,7 +90,9 @@ describe.skipIf(!haveChromium || process.platform === 'win32' || fs.existsSync('
           const entry = page.locator('.catalogue-entry', { hasText: en ? 'Time and time zones' : '时间与时区' });
           await entry
             .getByText(
-              en ? 'uv is not on this computer: the app downloads it for you when you add this' : '这台电脑上没有 uv：添加时应用会替你下载',
+              en
+                ? 'It needs a program to run it first (uv): downloaded by itself when you add this'
+                : '需要先下载运行它的程序（uv），添加时会自动下载',
             )
             .waitFor();
           await entry.scrollIntoViewIfNeeded();

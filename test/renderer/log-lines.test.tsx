@@ -50,7 +50,8 @@ describe("a server's own output on the Logs page", () => {
 describe("the logs page words a server's state changes in the UI's language", () => {
   it('in Chinese: the restart and the giving up, with the error they report', async () => {
     const { store } = await renderWithBridge(await crashLoop(), <LogsPage />, 'zh-CN');
-    const restart = await screen.findByText(/^0(\.\d)? 秒后重启。原因：程序停止运行：ValueError: missing API key$/);
+    // The cause its line names, in the person's words (the program's own line is the server output above it).
+    const restart = await screen.findByText(/^0(\.\d)? 秒后重启。原因：它需要的密钥（API Key）没有填：/);
     expect(restart.className).toBe('log-message');
     // Its level in Chinese too (警告), as every level label of the page.
     expect(restart.parentElement?.querySelector('.log-level')?.textContent).toBe('警告');
@@ -59,7 +60,7 @@ describe("the logs page words a server's state changes in the UI's language", ()
         .map((e) => e.textContent)
         .every((l) => ['调试', '信息', '警告', '错误'].includes(l ?? '')),
     ).toBe(true);
-    await screen.findByText(/^30 秒内失败 2 次，不再重试，直到重新启动它。最后的错误：程序停止运行：ValueError: missing API key$/);
+    await screen.findByText(/^30 秒内失败 2 次，不再重试，直到重新启动它。最后的错误：它需要的密钥（API Key）没有填：/);
     // The filter finds a line by what it shows, and by the English the log file keeps.
     const filter = screen.getByLabelText('筛选文字');
     fireEvent.change(filter, { target: { value: '不再重试' } });
@@ -74,7 +75,7 @@ describe("the logs page words a server's state changes in the UI's language", ()
   it("in English, the app's own start-up line included", async () => {
     await renderWithBridge(await crashLoop(), <LogsPage />, 'en');
     await screen.findByText(
-      /^Failed 2 times within 30 s; giving up until it is started again\. Last error: The program stopped: ValueError/,
+      /^Failed 2 times within 30 s; giving up until it is started again\. Last error: It needs a key \(API key\) it was not given/,
     );
     const started = await screen.findByText('Starting: 1 server, 0 endpoints');
     expect(started.parentElement?.querySelector('.log-level')?.textContent).toBe('info');

@@ -68,7 +68,9 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
       'zh-CN',
     );
     const entry = (await screen.findByRole('button', { name: '添加 时间与时区' })).closest('li')!;
-    expect(entry.textContent).toContain('这台电脑上没有 uv：添加时应用会替你下载');
+    // A normal state said calmly: not in amber, plain words first, uv named once after them.
+    const note = within(entry).getByText('需要先下载运行它的程序（uv），添加时会自动下载');
+    expect(note.className).not.toContain('catalogue-runtime-missing');
     expect(within(entry).queryByRole('button', { name: '下载 uv' })).toBeNull();
   });
 

@@ -18,12 +18,13 @@ afterEach(async () => {
   npx = undefined;
 });
 
-const throwing = "throw new Error('the port in settings.yaml is not a number')";
+// A crash whose cause the app has no words for (a key not given would be said as such: start-failure-cause.ts).
+const throwing = "throw new Error('the FOO database is locked')";
 
 describe('the server card of a server that crashed at start', () => {
   for (const [language, message, summary] of [
-    ['en', 'The program stopped: Error: the port in settings.yaml is not a number', /^Last output \(\d+ lines\)$/],
-    ['zh-CN', '程序停止运行：Error: the port in settings.yaml is not a number', /^最近输出（\d+ 行）$/],
+    ['en', 'The program stopped: Error: the FOO database is locked', /^Last output \(\d+ lines\)$/],
+    ['zh-CN', '程序停止运行：Error: the FOO database is locked', /^最近输出（\d+ 行）$/],
   ] as const) {
     it(`shows the line that says why, and its whole output a click away (${language})`, async () => {
       harness = makeBridge(
@@ -38,7 +39,7 @@ describe('the server card of a server that crashed at start', () => {
       expect(details.open).toBe(false);
       // The whole tail, not its last 12 lines (a Node crash is ~14 lines: the Error line was cut off).
       expect(details.querySelector('pre')!.textContent).toMatch(
-        /^\[eval\]:1\n[\s\S]*\nError: the port in settings.yaml is not a number\n[\s\S]*Node\.js v\d+/,
+        /^\[eval\]:1\n[\s\S]*\nError: the FOO database is locked\n[\s\S]*Node\.js v\d+/,
       );
     });
   }
@@ -83,13 +84,13 @@ describe('the server card of an npx that could not reach the registry', () => {
   for (const [language, message, hint, link] of [
     [
       'en',
-      'Could not reach the package registry (registry.npmjs.org).',
+      'Could not reach the site servers are downloaded from (registry.npmjs.org).',
       'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
       'Open Download sources',
     ],
     [
       'zh-CN',
-      '无法连接软件包仓库（registry.npmjs.org）。',
+      '连不上下载服务的网站（registry.npmjs.org）。',
       '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
       '打开下载源设置',
     ],
@@ -112,13 +113,20 @@ describe('the server card of an npx that could not reach the registry', () => {
 });
 
 describe.skipIf(process.platform === 'win32')('the server card of a first run', () => {
-  for (const [language, badge, sentence] of [
+  // Plain words first; the runner and the package after them, in small grey text (a walkthrough met npx and the package first).
+  for (const [language, badge, sentence, what] of [
     [
       'en',
       'Installing (first run)',
-      'npx is downloading and installing @acme/weather-mcp for its first run. This can take a few minutes; its tools appear when it is ready.',
+      'First use: downloading this server, which can take a few minutes; its tools appear by themselves once it is downloaded.',
+      'npx is installing @acme/weather-mcp',
     ],
-    ['zh-CN', '首次运行：安装中', 'npx 正在为首次运行下载并安装 @acme/weather-mcp，可能需要几分钟；完成后它的工具会自动出现。'],
+    [
+      'zh-CN',
+      '首次运行：安装中',
+      '第一次使用，正在下载这个服务，可能需要几分钟；下载完成后它的工具会自动出现。',
+      'npx 正在安装 @acme/weather-mcp',
+    ],
   ] as const) {
     it(`says it is downloading and installing, not just "starting" (${language})`, async () => {
       npx = fakeNpx();
@@ -131,7 +139,8 @@ describe.skipIf(process.platform === 'win32')('the server card of a first run', 
       harness.bridge.start();
       await renderWithBridge(harness, <ServersPage />, language);
       expect(await screen.findByText(badge, {}, { timeout: 10_000 })).toBeTruthy();
-      expect(screen.getByText(sentence)).toBeTruthy();
+      expect(screen.getByText(sentence).className).toBe('small');
+      expect(screen.getByText(what).className).toBe('small muted');
     });
   }
 });
@@ -175,7 +184,7 @@ describe('the server card of a server that failed for good', () => {
     await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
     await screen.findByText(/no longer retried/);
     expect(screen.queryByText(/It is restarted/)).toBeNull();
-    expect(screen.getByText('The program stopped: Error: the port in settings.yaml is not a number')).toBeTruthy();
+    expect(screen.getByText('The program stopped: Error: the FOO database is locked')).toBeTruthy();
     // The switch stops it; one button retries: no Start, Stop and Restart side by side.
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Restart' })).toBeNull();

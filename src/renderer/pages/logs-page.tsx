@@ -43,7 +43,9 @@ export function LogsPage() {
     const needle = text.trim().toLowerCase();
     // The text filter finds a line by what it shows (in the UI's language) or by the English the log file keeps.
     const matches = (e: LogEntry) =>
-      !needle || e.message.toLowerCase().includes(needle) || (e.problem !== undefined && logMessage(t, e).toLowerCase().includes(needle));
+      !needle ||
+      e.message.toLowerCase().includes(needle) ||
+      (e.problem !== undefined && logMessage(t, e, 'window').toLowerCase().includes(needle));
     return logs.filter((e) => LEVELS.indexOf(e.level) >= min && (!source || e.source === source) && matches(e));
   }, [logs, level, source, text, t]);
 
@@ -208,7 +210,7 @@ export function LogsPage() {
                   </span>
                 ) : null}
                 {/* A secret the engine masked reads as the window's marker (（已隐藏）), as on every other page. */}
-                <span className="log-message">{shownMasked(logMessage(t, e), t)}</span>
+                <span className="log-message">{shownMasked(logMessage(t, e, 'window'), t)}</span>
               </div>
             );
           })}

@@ -92,7 +92,10 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           {status.enabled || status.state !== 'stopped' ? <StatusBadge tone={word.tone}>{t(word.key, word.params)}</StatusBadge> : null}
           <TransportTag transport={status.transport} />
           {status.state === 'running' ? <span className="small muted">{t('servers.toolCount', { count: status.toolCount })}</span> : null}
-          {status.restarts > 0 ? <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span> : null}
+          {/* Once it runs, its retries are history: the count beside 运行中 read as a trouble still going on. */}
+          {status.restarts > 0 && status.state !== 'running' ? (
+            <span className="small muted">{t('servers.restarts', { count: status.restarts })}</span>
+          ) : null}
         </div>
       </div>
       <div className="list-wide">
@@ -100,13 +103,14 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
         <RuntimeLine runtime={status.runtime} />
         {status.state === 'restarting' && status.retryAt !== undefined ? <NextTry at={status.retryAt} /> : null}
         {status.installing ? (
-          <div className="small muted">
+          <>
             {/* A retry that installs again is not a first run (the badge says 正在重试：安装中). */}
-            {t(status.state === 'restarting' ? 'servers.installingAgain' : 'servers.installing', {
-              runner: status.installing.runner,
-              package: status.installing.package ?? status.name,
-            })}
-          </div>
+            <div className="small">{t(status.state === 'restarting' ? 'servers.installingAgain' : 'servers.installing')}</div>
+            {/* The runner and the package, for whoever wants them: after the plain words, in small grey text. */}
+            <div className="small muted">
+              {t('servers.installingWhat', { runner: status.installing.runner, package: status.installing.package ?? status.name })}
+            </div>
+          </>
         ) : null}
         {status.state !== 'running' && status.state !== 'stopped' ? (
           <ServerFailure

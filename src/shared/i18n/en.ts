@@ -267,7 +267,7 @@ export const en = {
   'servers.restarts': 'tried again {count}×',
   'servers.stderrLines': 'Last output ({count, plural, one {# line} other {# lines}})',
   'servers.installing':
-    '{runner} is downloading and installing {package} for its first run. This can take a few minutes; its tools appear when it is ready.',
+    'First use: downloading this server, which can take a few minutes; its tools appear by themselves once it is downloaded.',
   'servers.skipped': '{count, plural, one {# tool left out} other {# tools left out}}',
   'servers.skipped.hint':
     "The server listed these tools in a form that cannot be served. Its other tools work. If you need one of them, tell the server's author what is shown here.",
@@ -687,7 +687,7 @@ export const en = {
   'problem.server.badHeader.hint': "Fix it in the server's settings: no spaces in a header name, no line breaks in a value.",
   'problem.server.crashed': 'The program stopped: {line}',
   'problem.server.crashed.hint':
-    'It is restarted, but the same error usually comes back: fix what it names (a missing package or module, a key, a setting). Its full output is under "Last output".',
+    'Until what it names is fixed (a missing package or module, a key, a setting), the same error usually comes back. Its full output is under "Last output".',
   'problem.server.systemLimit':
     'The system could not start the program for now ({code}: too many open files or processes, or too little memory).',
   'problem.server.systemLimit.hint':
@@ -711,11 +711,11 @@ export const en = {
     'Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes: it then fetches {runtime} into its cache folder itself, from the sources in Settings → Download sources. Or install it yourself: {install}',
   'problem.server.runtimeMissing.hint.official':
     'Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes: it then fetches {runtime} into its cache folder itself (in mainland China, choose Mainland China mirrors in Settings → Download sources first, or set "mirrors": { "preset": "china" } in the config). Or install it yourself: {install}',
-  'problem.server.registryUnreachable': 'Could not reach the package registry ({host}).',
+  'problem.server.registryUnreachable': 'Could not reach the site servers are downloaded from ({host}).',
   'problem.server.registryUnreachable.hint':
     'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
   'problem.server.registryUnreachable.hint.mirror':
-    'The download source in use ({source}) cannot be reached now: switch to the official sources or a custom mirror in Settings → Download sources, or check the network and proxy settings.',
+    'The download source this attempt used ({source}) could not be reached: you can switch to the official sources or a custom mirror in Settings → Download sources, then press Try again; also check the network and proxy settings.',
   'problem.server.runtimeDownloadFailed': '{runtime} could not be fetched: {reason}',
   'problem.server.runtimeDownloadFailed.reason.tooBig':
     '{runtime} could not be fetched: {host} sent more than the {megabytes} MB that {runtime} {version} is, so it cannot be that file. What came was deleted.',
@@ -1304,7 +1304,7 @@ export const en = {
   'add.runtimeDone': '{runtime} {version} downloaded: the servers that need it start by themselves.',
   'add.runtimeMissingHint':
     'Press Download {runtime}: the app downloads it into its own folder, from the sources in Settings → Download sources, then starts this server.',
-  'add.runtimeMissingShort': '{runtime} is not on this computer: the app downloads it for you when you add this',
+  'add.runtimeMissingShort': 'It needs a program to run it first ({runtime}): downloaded by itself when you add this',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped':
     'Xiaozhi is connected, but {count, plural, one {# server failed: its tools cannot} other {# servers failed: their tools cannot}} be used now',
@@ -1429,9 +1429,9 @@ export const en = {
   'servers.lastAttempt': 'Last attempt: ',
   'servers.ownWords': 'The server said',
   'callCause.start.folderMissing':
-    'The folder it was given no longer exists: press Edit and choose a folder that exists (or create the folder again), and it starts again.',
+    'The folder it was given was not there when it started: press Edit and choose a folder that exists, and it starts again once saved; if you put the folder back, press Try again.',
   'servers.installingAgain':
-    '{runner} is downloading and installing {package} again. This can take a few minutes; its tools appear when it is ready.',
+    'Downloading this server again, which can take a few minutes; its tools appear by themselves once it is downloaded.',
   'values.folderGone': 'This folder does not exist: {value} ("{label}")',
   // t-words7: the download sources chosen for the place until the user chooses, what uv is for.
   'mirrors.inUse.china':
@@ -1451,7 +1451,6 @@ export const en = {
   'endpoints.addressLabel': 'Address: ',
   'tools.searchMode.chosen': 'The endpoint’s tool mode is set to Search first.',
   // lead: a key a server needs and was not given, said first on its card.
-  'callCause.start.keyMissing': 'It needs a key (API key) it was not given: press Edit, fill in its key, and it starts again.',
   // t-confirm8: readable arguments, plain History and Settings, recent failures on the overview.
   'arguments.none': 'No arguments.',
   'arguments.details': 'Details (as sent)',
@@ -1472,4 +1471,8 @@ export const en = {
   'settings.servingPurpose': 'How tools are handed to xiaozhi: their names, how big one message may be, how long a call may take.',
   'settings.modelscopePurpose': 'Only needed for servers hosted on ModelScope.',
   'settings.budgetPurpose': 'How many tools xiaozhi is shown at once; past that, it searches for the right tool first.',
+  'callCause.start.keyMissing': 'It needs a key (API key) it was not given: press Edit and fill in its key; it starts again once saved.',
+  // t-cards8: plain words first on a server's card, the runner and package after them in small text.
+  'servers.installingWhat': '{runner} is installing {package}',
+  'problem.cli.noEndpoint.window': 'No endpoint yet: add one on the Endpoints page, and xiaozhi can connect.',
 } as const;

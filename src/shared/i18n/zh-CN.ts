@@ -262,7 +262,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.toolCount': '{count} 个工具',
   'servers.restarts': '已重试 {count} 次',
   'servers.stderrLines': '最近输出（{count} 行）',
-  'servers.installing': '{runner} 正在为首次运行下载并安装 {package}，可能需要几分钟；完成后它的工具会自动出现。',
+  'servers.installing': '第一次使用，正在下载这个服务，可能需要几分钟；下载完成后它的工具会自动出现。',
   'servers.skipped': '{count} 个工具未提供',
   'servers.skipped.hint':
     '该服务列出的这些工具格式有误，无法提供给小智；它的其他工具正常可用。如果需要其中某个工具，请把这里显示的内容告诉服务的作者。',
@@ -659,7 +659,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.badHeader.hint': '请在该服务的设置中修正：请求头名称不能含空格，值不能含换行。',
   'problem.server.crashed': '程序停止运行：{line}',
   'problem.server.crashed.hint':
-    '它会被重启，但同样的错误通常会再次出现：请解决错误中提到的问题（缺少的软件包或模块、密钥、设置）。完整输出见“最近输出”。',
+    '不解决错误中提到的问题（缺少的软件包或模块、密钥、设置），同样的错误通常会再次出现。完整输出见“最近输出”。',
   'problem.server.systemLimit': '系统暂时无法启动该程序（{code}：打开的文件或进程过多，或内存不足）。',
   'problem.server.systemLimit.hint': '稍后会自动重试。若一直出现，请关闭不需要的程序，或调高打开文件数的上限（ulimit -n）。',
   'problem.server.outputOverflow': '程序在输出中打印了超过 {megabytes} MB 的内容而没有换行。',
@@ -678,10 +678,10 @@ export const zhCN: Record<keyof typeof en, string> = {
     '无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 {runtime} 下载到它的缓存文件夹（下载源按“设置 → 下载源”）。也可以自己安装：{install}',
   'problem.server.runtimeMissing.hint.official':
     '无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 {runtime} 下载到它的缓存文件夹。在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像（或在配置中设置 "mirrors": { "preset": "china" }）。也可以自己从国内镜像安装：{installChina}',
-  'problem.server.registryUnreachable': '无法连接软件包仓库（{host}）。',
+  'problem.server.registryUnreachable': '连不上下载服务的网站（{host}）。',
   'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
   'problem.server.registryUnreachable.hint.mirror':
-    '正在使用的下载源（{source}）现在连不上：请在“设置 → 下载源”中换成官方源或自定义镜像，或检查网络和代理设置。',
+    '这次用的下载源（{source}）连不上：可以在“设置 → 下载源”中换成官方源或自定义镜像，换好后点“重试”；也请检查网络和代理设置。',
   'problem.server.runtimeDownloadFailed': '无法下载 {runtime}：{reason}',
   'problem.server.runtimeDownloadFailed.reason.tooBig':
     '无法下载 {runtime}：{host} 发送的数据超过了 {runtime} {version} 的大小 {megabytes} MB，不可能是这个文件。已下载的部分已删除。',
@@ -1239,7 +1239,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'add.runtimeFetching': '正在下载 {runtime}…',
   'add.runtimeDone': '已下载 {runtime} {version}：需要它的服务会自动启动。',
   'add.runtimeMissingHint': '点“下载 {runtime}”，应用会按“设置 → 下载源”把它下载到自己的文件夹，然后启动这个服务。',
-  'add.runtimeMissingShort': '这台电脑上没有 {runtime}：添加时应用会替你下载',
+  'add.runtimeMissingShort': '需要先下载运行它的程序（{runtime}），添加时会自动下载',
   // t-words2: words a person acts on (issue 33)
   'xiaozhi.serversStopped': '小智已连接，但有 {count} 个服务失败：其中的工具现在用不了',
   'activity.export.csv': '导出为表格',
@@ -1354,8 +1354,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'servers.nextTry': '{seconds} 秒后再试一次',
   'servers.lastAttempt': '上次尝试：',
   'servers.ownWords': '服务返回的原文',
-  'callCause.start.folderMissing': '给它的文件夹已经不存在了：请点“编辑”，换成一个存在的文件夹（或把原来的文件夹建回来），它就会重新启动。',
-  'servers.installingAgain': '{runner} 正在重新下载并安装 {package}，可能需要几分钟；完成后它的工具会自动出现。',
+  'callCause.start.folderMissing':
+    '它启动时找不到给它的文件夹：请点“编辑”换成一个存在的文件夹，保存后它会重新启动；如果把原来的文件夹建回来了，请点“重试”。',
+  'servers.installingAgain': '正在重新下载这个服务，可能需要几分钟；下载完成后它的工具会自动出现。',
   'values.folderGone': '这个文件夹不存在：{value}（“{label}”）',
   // t-words7: the download sources chosen for the place until the user chooses, what uv is for.
   'mirrors.inUse.china': '正在使用中国大陆镜像：这台电脑用中文或中国的时区，所以自动选了它。可以在下面改选。',
@@ -1373,7 +1374,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'endpoints.addressLabel': '地址：',
   'tools.searchMode.chosen': '接入点的工具模式设成了“先搜索”。',
   // lead: a key a server needs and was not given, said first on its card.
-  'callCause.start.keyMissing': '它需要的密钥（API Key）没有填：请点“编辑”，填上它的密钥，它就会重新启动。',
   // t-confirm8: readable arguments, plain History and Settings, recent failures on the overview.
   'arguments.none': '没有参数。',
   'arguments.details': '详细信息（原始数据）',
@@ -1391,4 +1391,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'settings.servingPurpose': '小智怎样拿到工具：工具的名字、一条消息能有多大、一次调用最多等多久。',
   'settings.modelscopePurpose': '只有使用托管在魔搭上的服务时才需要。',
   'settings.budgetPurpose': '小智一次最多看到多少工具；超过时，它会先搜索合适的工具再调用。',
+  'callCause.start.keyMissing': '它需要的密钥（API Key）没有填：请点“编辑”，填上它的密钥，保存后它会重新启动。',
+  // t-cards8: plain words first on a server's card, the runner and package after them in small text.
+  'servers.installingWhat': '{runner} 正在安装 {package}',
+  'problem.cli.noEndpoint.window': '还没有添加接入点：在“接入点”页面添加一个，小智就能连上。',
 };

@@ -342,7 +342,7 @@ export class Bridge {
         ...access,
         toolsOf: (server) => (server === this.builtins.name ? this.builtins : servers.require(server)),
       }),
-      ...commands.preferenceCommandHandlers({ ...access, endpoints }),
+      ...commands.preferenceCommandHandlers({ ...access, endpoints, servers, log }),
       ...commands.callCommandHandlers({ hub, defaultTools: () => endpoints.catalogs.forSet(), logBook, history, activity: this.activity }),
       ...commands.taskCommandHandlers({ calls: this.backgroundCalls }),
       ...commands.confirmationCommandHandlers({

@@ -226,5 +226,8 @@ export const failureEnglish = (failure: Failure): string => failure.foreign ?? e
 
 /** Logs a server event: the English line, and the event (with the failure it reports) for the window to word. */
 export function say(log: Logger, level: LogLevel, event: Problem, cause?: Failure): void {
-  log[level](englishText(event, cause ? failureEnglish(cause) : ''), event, cause?.problem);
+  // A start cause the person's words exist for (a folder gone, a key not given) is what the window and the CLI say;
+  // the English line (the file, JSON) keeps the program's own words.
+  const worded = cause?.cause && cause.cause.code.startsWith('start.') ? cause.cause : cause?.problem;
+  log[level](englishText(event, cause ? failureEnglish(cause) : ''), event, worded);
 }

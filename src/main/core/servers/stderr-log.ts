@@ -100,10 +100,12 @@ export class StderrLog {
 
   /**
    * A stack frame, a caret, a blank line, the "Node.js v20" banner or npm's own notices (npx's, about npm) is for whoever debugs the server
-   * (debug); the error line that tells why, a warning; anything else as the server said it (info).
+   * (debug); npm's own error lines (npx could not fetch or run the package), errors; the error line that tells why, a warning;
+   * anything else as the server said it (info).
    */
-  private levelOf(line: string): 'debug' | 'info' | 'warn' {
+  private levelOf(line: string): 'debug' | 'info' | 'warn' | 'error' {
     if (this.restart || line.trim() === '' || /^\s/.test(line) || /^Node\.js v\d/.test(line) || /^npm notice\b/.test(line)) return 'debug';
+    if (/^npm (?:error|ERR!)(?:\s|$)/.test(line)) return 'error';
     return lineWeight(line) === 3 ? 'warn' : 'info';
   }
 

@@ -103,7 +103,8 @@ export function CatalogueCard(props: {
       <div className="small muted catalogue-meta">
         <span>{t(runs.key, runs.command ? { command: runs.command } : {})}</span>
         {runtime && !runtime.ready ? (
-          <span className={runtime.missing ? 'catalogue-runtime-missing' : undefined}>{runtime.text}</span>
+          // Missing but downloaded by the add step is a normal state: said calmly, not in amber.
+          <span className={runtime.missing && !runtime.download ? 'catalogue-runtime-missing' : undefined}>{runtime.text}</span>
         ) : null}
         <span>{needs.length > 0 ? t('catalogue.needs', { values: needs.join(t('list.separator')) }) : t('catalogue.needsNothing')}</span>
         <a href={entry.homepage} target="_blank" rel="noreferrer noopener">

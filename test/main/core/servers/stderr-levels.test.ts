@@ -20,4 +20,15 @@ describe("a server's stderr in the log", () => {
     ]);
     stderr.close();
   });
+
+  it('logs npm\'s error lines (npm 10\'s "npm error", npm 6–9\'s "npm ERR!") as errors, not as the server\'s info', () => {
+    const book = new LogBook();
+    const stderr = new StderrLog(book.logger('server:memory'));
+    // As npm prints a failed fetch (npm/cli lib/utils/error-message.js; "npm ERR!" before npm 10).
+    stderr.push('npm error code ECONNREFUSED');
+    stderr.push('npm error network request to https://registry.npmmirror.com/x failed');
+    stderr.push('npm ERR! code E404');
+    expect(book.entries().map((e) => e.level)).toEqual(['error', 'error', 'error']);
+    stderr.close();
+  });
 });
