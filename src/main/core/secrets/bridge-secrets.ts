@@ -209,11 +209,18 @@ import { redactProblem } from '../logs/redact';
 
 export { redactProblem };
 
-/** A server's or an endpoint's failure as the window sees it: its text and its cause's parameters redacted. */
-export function redactFailure<T extends { lastError?: string; lastErrorCause?: Problem }>(status: T, redact: (text: string) => string): T {
+/**
+ * A server's or an endpoint's failure as the window sees it: its text, its problem's parameters and
+ * the cause read from its own words (a path it names) redacted.
+ */
+export function redactFailure<T extends { lastError?: string; lastErrorCause?: Problem; cause?: Problem }>(
+  status: T,
+  redact: (text: string) => string,
+): T {
   return {
     ...status,
     ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
     ...(status.lastErrorCause ? { lastErrorCause: redactProblem(status.lastErrorCause, redact) } : {}),
+    ...(status.cause ? { cause: redactProblem(status.cause, redact) } : {}),
   };
 }
