@@ -17,6 +17,14 @@ import { maskService, restoreMaskedService, serviceSecretValues } from './servic
 
 const optional = (value: string | undefined): string[] => (value === undefined ? [] : [value]);
 
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The secrets one server's settings hold: env and header values by name, URL queries, options. */
 function serverSecrets(server: ServerSettings): string[] {
   if (!isMcpServer(server)) return serviceSecretValues(server);
@@ -31,11 +39,22 @@ function serverSecrets(server: ServerSettings): string[] {
   return values;
 }
 
-/** The secrets an endpoint's URL holds: its token (a query value named so, or any long one) and a password. */
+/** A part of an address that reads as a token, not a word: long, of a token's characters, letters and digits both. */
+const looksLikeToken = (part: string): boolean => part.length >= 16 && /^[\w.~+=-]+$/.test(part) && /\d/.test(part) && /[a-z]/i.test(part);
+
+/**
+ * The secrets an endpoint's URL holds: its token (a query or fragment value named so, or any long
+ * one; a path segment or a user name that reads as one) and a password.
+ */
 export function endpointUrlSecrets(url: string): string[] {
   const values: string[] = [];
   try {
-    for (const [key, value] of new URL(url).searchParams) if (looksSecret(key) || value.length > 16) values.push(value);
+    const parsed = new URL(url);
+    const fragment = parsed.hash.slice(1);
+    for (const [key, value] of [...parsed.searchParams, ...(fragment.includes('=') ? new URLSearchParams(fragment) : [])])
+      if (looksSecret(key) || value.length > 16) values.push(value);
+    for (const part of [...parsed.pathname.split('/'), fragment, parsed.username])
+      if (looksLikeToken(decodeURIComponentSafe(part))) values.push(decodeURIComponentSafe(part));
     values.push(...optional(urlPassword(url)));
   } catch {
     // invalid URLs never got past the schema
