@@ -1,5 +1,5 @@
 import type { Language } from '../../../shared/i18n/translate';
-import { mirrorEnv, type MirrorUrls } from '../../../shared/mirrors';
+import { mirrorEnv, type MirrorUrls, unnamedSources } from '../../../shared/mirrors';
 import { isMcpServer, type ServerSettings, type Settings } from '../../../shared/settings';
 import type { ServerStatus } from '../../../shared/status';
 import type { ToolSource } from '../hub/tool-hub';
@@ -178,8 +178,9 @@ export class ServerFleet {
       log: options.logBook.logger(`server:${settings.name}`),
       baseEnv: options.env,
       defaults: () => {
-        const { limits, modelscope } = options.settings();
-        const urls = options.sources();
+        const { limits, modelscope, mirrors } = options.settings();
+        // Until the user chooses, the sources their environment names are theirs (the place only guesses).
+        const urls = mirrors.preset === undefined ? unnamedSources(options.sources(), options.env ?? process.env) : options.sources();
         return {
           callTimeoutMs: limits.callTimeoutMs,
           backgroundTimeoutMs: limits.backgroundTimeoutMs,
