@@ -49,7 +49,8 @@ function encodeURIComponentSafe(text: string): string {
   }
 }
 
-function decodeURIComponentSafe(text: string): string {
+/** `decodeURIComponent`, or the text as it is where it is no valid percent-encoding. */
+export function decodeURIComponentSafe(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

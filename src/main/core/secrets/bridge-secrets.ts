@@ -2,6 +2,7 @@ import { MASK_MARKER } from '../../../shared/masked';
 import type { Problem } from '../../../shared/problem';
 import { isMcpServer, type McpServerSettings, type ServerSettings, type Settings } from '../../../shared/settings';
 import {
+  decodeURIComponentSafe,
   looksSecret,
   maskArgs,
   maskSecret,
@@ -17,13 +18,6 @@ import { maskService, restoreMaskedService, serviceSecretValues } from './servic
 
 const optional = (value: string | undefined): string[] => (value === undefined ? [] : [value]);
 
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 /** The secrets one server's settings hold: env and header values by name, URL queries, options. */
 function serverSecrets(server: ServerSettings): string[] {
