@@ -152,9 +152,10 @@ const ENCODED_AUTH_HEADER = new RegExp(
 );
 const BEARER = /\b(bearer\s+)([a-z0-9._~+/=-]{8,})/gi;
 const JWT = /\beyJ[a-zA-Z0-9_-]{6,}\.[a-zA-Z0-9_-]{6,}\.[a-zA-Z0-9_-]*/g;
-/** `password=…`, `"apiKey": "…"`, `secret: …`, `OPENAI_API_KEY=…`, `token: …` in free text (config dumps, error messages). */
+/** `password=…`, `"apiKey": "…"`, `secret: …`, `OPENAI_API_KEY=…`, `HA_TOKEN=…` in free text (a bare
+ * `token:` is left to prose: "each app now has its own token: choose…") (config dumps, error messages). */
 const SECRET_ASSIGNMENT =
-  /\b((?:[a-z0-9]{1,30}[_-]){0,4}(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?token|client[_-]?secret|token)["']?\s*[:=]\s*["']?)([^\s"',;}&]{4,})/gi;
+  /\b((?:(?:[a-z0-9]{1,30}[_-]){0,4}(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?token|client[_-]?secret)|(?:[a-z0-9]{1,30}[_-]){1,4}token)["']?\s*[:=]\s*["']?)([^\s"',;}&]{4,})/gi;
 /** Key formats that are secrets by their look alone: OpenAI/Anthropic, GitHub, AWS, Slack, Google. */
 const KNOWN_KEY_FORMATS =
   /\b(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})/g;

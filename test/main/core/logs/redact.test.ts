@@ -139,7 +139,7 @@ describe('a header value that reads like a word or a sentence', () => {
       'Ocp-Apim-Subscription-Key: 0123456789abcdef',
       'OPENAI_API_KEY=abcd1234efgh',
       'HA_TOKEN=abcdef123458',
-      'token: abcdef123459',
+      'auth_token: abcdef123459',
     ];
     const out = redactText(lines.join('\n'));
     for (const secret of [
@@ -155,6 +155,7 @@ describe('a header value that reads like a word or a sentence', () => {
       expect(out, secret).not.toContain(secret);
     // Counts that merely look like names of secrets stay.
     expect(redactText('max_tokens=4096 tokens: 500')).toBe('max_tokens=4096 tokens: 500');
+    expect(redactText('each app now has its own token: choose it again')).toBe('each app now has its own token: choose it again');
   });
 
   it('masks an Authorization header written percent-encoded (a URL or a form that carries headers)', () => {
