@@ -18,7 +18,6 @@ import { maskService, restoreMaskedService, serviceSecretValues } from './servic
 
 const optional = (value: string | undefined): string[] => (value === undefined ? [] : [value]);
 
-
 /** The secrets one server's settings hold: env and header values by name, URL queries, options. */
 function serverSecrets(server: ServerSettings): string[] {
   if (!isMcpServer(server)) return serviceSecretValues(server);
