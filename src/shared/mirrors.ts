@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { own } from './own';
+
 /**
  * Where packages (npm, PyPI) and runtimes (Node.js, uv) come from: the official sites, a preset of
  * mirrors in mainland China (where the official ones are slow or unreachable), or the user's own.
@@ -128,6 +130,23 @@ export function mirrorUrls(settings: MirrorSettings, unchosen: UnchosenPreset): 
  * npm_config_registry; uv reads UV_DEFAULT_INDEX (and UV_INDEX_URL, its older name, for older
  * versions) and UV_PYTHON_INSTALL_MIRROR; pip reads PIP_INDEX_URL.
  */
+/** The variables that point a package runner at each source (npm reads its own in either case). */
+const SOURCE_VARIABLES: Partial<Record<MirrorKey, readonly string[]>> = {
+  npmRegistry: ['npm_config_registry', 'NPM_CONFIG_REGISTRY'],
+  pypiIndex: ['UV_DEFAULT_INDEX', 'UV_INDEX_URL', 'PIP_INDEX_URL'],
+  pythonInstall: ['UV_PYTHON_INSTALL_MIRROR'],
+};
+
+/**
+ * The sources the place decided, less those the environment already names: a user who set
+ * `npm_config_registry` or `UV_INDEX_URL` chose outside the app, and a guess must not override it.
+ */
+export function unnamedSources(urls: MirrorUrls, env: Record<string, string | undefined>): MirrorUrls {
+  const kept: MirrorUrls = {};
+  for (const key of MIRROR_KEYS) if (urls[key] && !SOURCE_VARIABLES[key]?.some((name) => own(env, name))) kept[key] = urls[key];
+  return kept;
+}
+
 export function mirrorEnv(urls: MirrorUrls): Record<string, string> {
   const env: Record<string, string> = {};
   if (urls.npmRegistry) env.npm_config_registry = urls.npmRegistry;

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { LogsPage } from '../../src/renderer/pages/logs-page';
+import { logLine, LogsPage } from '../../src/renderer/pages/logs-page';
 import { type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { waitFor } from '../helpers/wait';
@@ -100,4 +100,14 @@ describe('the logs page names where a line came from in words', () => {
       expect(options).not.toContain('server:py');
     });
   }
+});
+
+/** A server's line copied or saved from the page must not forge the app's own lines in the file (nor drive a terminal). */
+describe('the logs the page copies and saves', () => {
+  it("escapes a line's control characters as the app's own log file does", () => {
+    const forged = `ok\r2026-12-07T14:00:00.000Z INFO  [app] endpoint home connected\n2026-12-07T14:00:01.000Z INFO  [app] all good\u001b[2K`;
+    const line = logLine({ seq: 1, time: 0, level: 'info', source: 'server:fs', message: forged, output: true });
+    expect(line).not.toMatch(/[\r\n\u001b]/);
+    expect(line).toContain('ok\\r2026-12-07T14:00:00.000Z INFO  [app] endpoint home connected\\n2026');
+  });
 });

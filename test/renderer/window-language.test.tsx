@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { render, waitFor } from '@testing-library/react';
+import { cleanup, render, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { App } from '../../src/renderer/app';
@@ -36,5 +36,20 @@ describe("the window's language", () => {
   it('is English for an English run in an English browser', async () => {
     await openWindow('system', run('en_US.UTF-8'));
     await waitFor(() => expect(document.documentElement.lang).toBe('en'));
+  });
+
+  it("follows the browser's when the run's LANG names no language (C.UTF-8, POSIX, unset: a container, a service unit)", async () => {
+    const browser = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(navigator), 'language')!;
+    Object.defineProperty(navigator, 'language', { value: 'zh-CN', configurable: true });
+    try {
+      for (const lang of ['C.UTF-8', 'POSIX', '']) {
+        await openWindow('system', run(lang));
+        await waitFor(() => expect(document.documentElement.lang, lang).toBe('zh-CN'));
+        cleanup();
+      }
+    } finally {
+      delete (navigator as { language?: string }).language;
+      expect(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(navigator), 'language')).toEqual(browser);
+    }
   });
 });

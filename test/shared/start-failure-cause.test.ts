@@ -30,6 +30,18 @@ describe('the cause a program’s last words name', () => {
     expect(startFailureCause('the key is missing from the cache, rebuilding')).toBeUndefined();
   });
 
+  it('does not call a missing file a folder gone (a script, a config file the program opens)', () => {
+    expect(startFailureCause("python: can't open file '/home/a/server.py': [Errno 2] No such file or directory")).toBeUndefined();
+    expect(startFailureCause("Error: ENOENT: no such file or directory, open '/home/a/.config/app/config.json'")).toBeUndefined();
+    expect(
+      startFailureCause('error: Failed to spawn: `mcp-server-typo`\n  Caused by: No such file or directory (os error 2)'),
+    ).toBeUndefined();
+    expect(startFailureCause("Error: ENOENT: no such file or directory, scandir '/home/a/docs'")).toEqual({
+      code: 'start.folderMissing',
+      params: { path: '/home/a/docs' },
+    });
+  });
+
   it('names a site out of reach as a failed call does, and nothing for words it does not know', () => {
     expect(startFailureCause('Error: getaddrinfo ENOTFOUND api.example.com')).toMatchObject({
       code: 'net.dns',

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 
+import { formatLogLine } from '../../shared/log-line';
 import { logMessage } from '../../shared/problem-words';
 import type { LogEntry, LogLevel } from '../../shared/status';
 import { useApp } from '../app-context';
@@ -14,9 +15,8 @@ import { useStore } from '../store/bridge-store';
 const ROW = 22;
 const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-export function logLine(e: LogEntry): string {
-  return `${new Date(e.time).toISOString()} ${e.level.toUpperCase().padEnd(5)} [${e.source}] ${e.message}`;
-}
+/** A line as the page copies and saves it: as the app's own log file writes it, control characters escaped. */
+export const logLine = (e: LogEntry): string => formatLogLine(e);
 
 /** `#/logs?source=server:name` opens the page filtered to that source (the Servers page links here). */
 const sourceFromHash = () => new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('source') ?? '';

@@ -270,4 +270,21 @@ describe('no secret leaves the engine', () => {
       expect(store.load().endpoints).toHaveLength(1);
     });
   });
+
+  it("hides an endpoint's token on its card and in the log wherever its address carries it (path, fragment, user, an unnamed parameter)", async () => {
+    const tokens = ['a8f5f167f44f4964e6c998dee827110c', 'b8f5f167f44f4964e6c998dee827110d', 'c8f5f167f44f4964e6c998dee827110e'];
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.abcdefghijkl';
+    const urls = [
+      `ws://127.0.0.1:1/mcp/${tokens[0]}`,
+      `ws://127.0.0.1:1/mcp#token=${tokens[1]}`,
+      `ws://${tokens[2]}@127.0.0.1:1/mcp`,
+      `ws://127.0.0.1:1/mcp/?t=${jwt}`,
+    ];
+    harness = makeBridge({ endpoints: urls.map((url, i) => ({ id: `e${i}`, name: `e${i}`, url, enabled: true })) });
+    harness.bridge.start();
+    await waitFor(() => harness!.logBook.entries().some((e) => e.message.startsWith('connecting to')), 5000, 'a connection try');
+    const shown = JSON.stringify({ state: harness.bridge.state(), logs: harness.logBook.entries() });
+    for (const secret of [...tokens, jwt.slice(20)]) expect(shown, secret).not.toContain(secret);
+    expect(harness.bridge.state().endpoints[0]!.url).toBe('ws://127.0.0.1:1/mcp/a8f5…(redacted)');
+  });
 });

@@ -27,7 +27,7 @@ import { runtimeAvailability } from '../runtimes/child-runtime';
 import type { RuntimeStore } from '../runtimes/runtime-store';
 import { redactFailure, secretValues } from '../secrets/bridge-secrets';
 import type { EndpointCatalogs } from '../serving/endpoint-catalogs';
-import { placeOf, placePreset, systemLocale } from '../system/system-locale';
+import { namedLocale, placeOf, placePreset, systemLocale } from '../system/system-locale';
 import type { BridgeEvents } from './bridge-events';
 import { type BridgeHost, type BridgeOptions, headlessHost } from './bridge-host';
 import { makeBridgeParts } from './bridge-parts';
@@ -367,7 +367,8 @@ export class Bridge {
         runtimes: () => runtimeAvailability(this.options.env ?? process.env, this.runtimes),
         runtimeDownload: this.runtimes !== undefined,
         place: () => ({
-          systemLocale: this.systemLocale(),
+          // The page's own language (its browser's) where the run names none (LANG unset, C, POSIX).
+          ...optionalLocale(this.options.locale ?? namedLocale(this.options.env ?? process.env)),
           unchosenMirrors: placePreset(this.settings.ui.language, placeOf(this.options.env ?? process.env, this.options.locale)),
         }),
         onStatus: () => this.events.queueStatus(),
@@ -385,3 +386,5 @@ export class Bridge {
     };
   }
 }
+
+const optionalLocale = (locale: string | undefined): { systemLocale?: string } => (locale === undefined ? {} : { systemLocale: locale });

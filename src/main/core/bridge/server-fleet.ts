@@ -1,5 +1,5 @@
 import type { Language } from '../../../shared/i18n/translate';
-import { mirrorEnv, type MirrorUrls } from '../../../shared/mirrors';
+import { mirrorEnv, type MirrorUrls, unnamedSources } from '../../../shared/mirrors';
 import { isMcpServer, type ServerSettings, type Settings } from '../../../shared/settings';
 import type { ServerStatus } from '../../../shared/status';
 import type { ToolSource } from '../hub/tool-hub';
@@ -173,8 +173,10 @@ export class ServerFleet {
   private childDefaults(): ChildDefaults {
     const settings = this.options.settings();
     if (this.defaultsOf?.settings === settings) return this.defaultsOf.defaults;
-    const { limits, modelscope } = settings;
-    const urls = this.options.sources();
+    const { limits, modelscope, mirrors } = settings;
+    // Until the user chooses, the sources their environment names are theirs (the place only guesses).
+    const urls =
+      mirrors.preset === undefined ? unnamedSources(this.options.sources(), this.options.env ?? process.env) : this.options.sources();
     const defaults: ChildDefaults = {
       callTimeoutMs: limits.callTimeoutMs,
       backgroundTimeoutMs: limits.backgroundTimeoutMs,

@@ -9,7 +9,7 @@ import { Backoff } from '../io/backoff';
 import type { Corkable } from '../io/cork';
 import type { Logger } from '../logs/log-book';
 import { redactText, redactUrl } from '../logs/redact';
-import { redactProblem } from '../secrets/bridge-secrets';
+import { endpointUrlSecrets, redactProblem } from '../secrets/bridge-secrets';
 import type { EndpointTools } from '../serving/endpoint-catalogs';
 import type { SettlingTools } from '../serving/settling-tools';
 import type { LongCallOptions } from './endpoint-calls';
@@ -131,12 +131,14 @@ export class EndpointLink {
   }
 
   status(): EndpointStatus {
-    const redact = (text: string) => redactText(text, [this.opts.endpoint.url]);
+    const tokens = endpointUrlSecrets(this.opts.endpoint.url);
+    const redact = (text: string) => redactText(text, [this.opts.endpoint.url, ...tokens]);
     const failure = this.lastFailure;
     return {
       id: this.id,
       name: this.opts.endpoint.name,
-      url: redactUrl(this.opts.endpoint.url),
+      // Its card's address line: the token masked wherever the address carries it (a path, a fragment, a user name).
+      url: redactText(redactUrl(this.opts.endpoint.url), tokens),
       enabled: this.opts.endpoint.enabled,
       state: this.opts.endpoint.enabled || this.running ? this.state : 'disabled',
       since: this.since,

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { formatLogLine } from '../../../shared/log-line';
 import type { Problem } from '../../../shared/problem';
 import type { LogEntry, LogLevel } from '../../../shared/status';
 import { redactProblem, redactText } from './redact';
+
+export { formatLogLine };
 
 export interface LogSink {
   write(entry: LogEntry): void;
@@ -136,20 +139,6 @@ function boundedMessage(message: string, secrets: Iterable<string>): string {
   if (message.length <= MAX_LOG_MESSAGE) return redactText(message, secrets);
   const redacted = redactText(message.slice(0, MAX_LOG_MESSAGE + REDACT_MARGIN), secrets);
   return `${redacted.slice(0, MAX_LOG_MESSAGE)}… (${message.length - MAX_LOG_MESSAGE} more characters not kept)`;
-}
-
-/**
- * Control characters in a line of text written for people: a newline in a message (a close reason
- * from the endpoint, a client's name) would forge a log line, an escape code would drive the terminal.
- */
-const CONTROL = /[\u0000-\u001f\u007f\u0080-\u009f]/g;
-const escapeControl = (text: string) =>
-  text.replace(CONTROL, (c) =>
-    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  );
-
-export function formatLogLine(entry: LogEntry): string {
-  return `${new Date(entry.time).toISOString()} ${entry.level.toUpperCase().padEnd(5)} [${escapeControl(entry.source)}] ${escapeControl(entry.message)}`;
 }
 
 /** Writes entries to stdout, one line each (the headless CLI). */

@@ -25,7 +25,7 @@ export function maskSecret(value: string): string {
 }
 
 /** `scheme://user:PASSWORD@host`: the password of a URL, wherever it stands in a text. */
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"']*:)([^\s@/"']+)(@)/gi;
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"']*:)([^\s@/"']+)(@)/gi;
 
 /** The password in a URL (`postgresql://admin:PASS@db/app`), or undefined. */
 export function urlPassword(value: string): string | undefined {
@@ -49,7 +49,8 @@ function encodeURIComponentSafe(text: string): string {
   }
 }
 
-function decodeURIComponentSafe(text: string): string {
+/** `decodeURIComponent`, or the text as it is where it is no valid percent-encoding. */
+export function decodeURIComponentSafe(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
@@ -140,13 +141,21 @@ export function redactUrl(raw: string): string {
 }
 
 const SECRET_QUERY = /([?&;](?:[a-z_-]*(?:token|key|secret|password|auth|sig|signature)[a-z_-]*)=)([^&\s"'#]+)/gi;
-const AUTH_HEADER =
-  /\b(authorization|proxy-authorization|x-api-key|api-key)(\s*["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+|token\s+)?([^\s"',;}]+)/gi;
+/** Headers whose value is a credential: Authorization, cookies, API-key, token and subscription-key headers. */
+const CREDENTIAL_HEADER = String.raw`proxy-authorization|authorization|set-cookie|cookie|api-key|(?:[a-z]{1,30}-){1,4}(?:token|api-key|subscription-key)`;
+/** Such a header and the rest of its line: its value is all of it (a scheme it does not know, `a=1; b=2`). */
+const AUTH_HEADER = new RegExp(String.raw`\b(${CREDENTIAL_HEADER})(\s*["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+|token\s+)?([^\r\n]*)`, 'gi');
+/** The same written percent-encoded (`%22Authorization%22%3A%22Bearer%20…`: headers carried in a URL or a form). */
+const ENCODED_AUTH_HEADER = new RegExp(
+  String.raw`(?<![a-z-])(${CREDENTIAL_HEADER})((?:%22)?(?:%3A|%3D)(?:%20|\+|%22)*)((?:bearer|basic|token)(?:%20|\+)+)?([\w.~/-]+)`,
+  'gi',
+);
 const BEARER = /\b(bearer\s+)([a-z0-9._~+/=-]{8,})/gi;
 const JWT = /\beyJ[a-zA-Z0-9_-]{6,}\.[a-zA-Z0-9_-]{6,}\.[a-zA-Z0-9_-]*/g;
-/** `password=…`, `"apiKey": "…"`, `secret: …` in free text (config dumps, error messages). */
+/** `password=…`, `"apiKey": "…"`, `secret: …`, `OPENAI_API_KEY=…`, `HA_TOKEN=…` in free text (a bare
+ * `token:` is left to prose: "each app now has its own token: choose…") (config dumps, error messages). */
 const SECRET_ASSIGNMENT =
-  /\b((?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?token|client[_-]?secret)["']?\s*[:=]\s*["']?)([^\s"',;}&]{4,})/gi;
+  /\b((?:(?:[a-z0-9]{1,30}[_-]){0,4}(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?token|client[_-]?secret)|(?:[a-z0-9]{1,30}[_-]){1,4}token)["']?\s*[:=]\s*["']?)([^\s"',;}&]{4,})/gi;
 /** Key formats that are secrets by their look alone: OpenAI/Anthropic, GitHub, AWS, Slack, Google. */
 const KNOWN_KEY_FORMATS =
   /\b(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})/g;
@@ -154,12 +163,37 @@ const KNOWN_KEY_FORMATS =
 const masked = (value: string) => value.includes('(redacted)');
 
 /**
- * An English word after the label in a sentence ("Authorization: must be set"), not a header's value:
- * unquoted, no scheme, and a short word of letters (a capital first at most), a full stop after it
- * allowed. Anything else is taken for a value and masked: a secret shown is worse than a word hidden.
+ * Words a sentence puts after the label ("Authorization: must be set", "Authorization: required."):
+ * a closed list, since a password is often a word too ("Authorization: changeme"), and a secret
+ * shown is worse than a word hidden.
  */
+const PROSE_AFTER_LABEL = new Set(
+  'must required missing needed invalid denied failed expected expired empty none null undefined not no is was are the a an header headers should set unset absent rejected malformed wrong too has'.split(
+    ' ',
+  ),
+);
+
+/** An English sentence after the label, not a header's value: unquoted, no scheme, its first word one prose puts there. */
 function proseAfterLabel(sep: string, scheme: string | undefined, value: string): boolean {
-  return scheme === undefined && !/["']/.test(sep) && /^[A-Za-z][a-z]{0,11}[.!?:)]?$/.test(value);
+  const first = /^[A-Za-z]+(?=[.!?:),;]*(?:\s|$))/.exec(value)?.[0];
+  return scheme === undefined && !/["']/.test(sep) && first !== undefined && PROSE_AFTER_LABEL.has(first.toLowerCase());
+}
+
+/** A credential header's value and what follows it: a quoted value ends at its closing quote, a bare one with its line. */
+function headerValue(sep: string, rest: string): [value: string, after: string] {
+  const quote = /["']/.exec(sep)?.[0];
+  const end = quote === undefined ? -1 : rest.search(quote === '"' ? /(?<!\\)"/ : /(?<!\\)'/);
+  return end === -1 ? [rest, ''] : [rest.slice(0, end), rest.slice(end)];
+}
+
+/** One credential header's value masked; the headers after it on its line (a JSON object of them) in turn. */
+function maskCredentialHeader(_whole: string, name: string, sep: string, scheme: string | undefined, rest: string): string {
+  const [value, after] = headerValue(sep, rest);
+  const head = `${name}${sep}${scheme ?? ''}`;
+  // Masked already (a known secret: one token with the marker), a sentence, or nothing: kept.
+  if (/^\S*\(redacted\)\S*$/.test(value.trim()) || proseAfterLabel(sep, scheme, value) || value.trim() === '')
+    return `${head}${value}${after.replace(AUTH_HEADER, maskCredentialHeader)}`;
+  return `${head}${MASK_MARKER}${after.replace(AUTH_HEADER, maskCredentialHeader)}`;
 }
 
 /** Scrubs free text (log lines, error messages, a child's stderr) of anything that looks like a secret. */
@@ -178,10 +212,10 @@ export function redactText(text: string, knownSecrets: Iterable<string> = []): s
       SECRET_QUERY,
       (_m, head: string, value: string) => `${head}${value.startsWith('…') || masked(value) ? value : maskSecret(value)}`,
     )
-    .replace(AUTH_HEADER, (_m, name: string, sep: string, scheme: string | undefined, value: string) =>
-      masked(value) || proseAfterLabel(sep, scheme, value)
-        ? `${name}${sep}${scheme ?? ''}${value}`
-        : `${name}${sep}${scheme ?? ''}${MASK_MARKER}`,
+    .replace(AUTH_HEADER, maskCredentialHeader)
+    .replace(
+      ENCODED_AUTH_HEADER,
+      (_m, name: string, sep: string, scheme: string | undefined) => `${name}${sep}${scheme ?? ''}${MASK_MARKER}`,
     )
     .replace(BEARER, (_m, head: string) => `${head}${MASK_MARKER}`)
     .replace(JWT, (token) => maskSecret(token))

@@ -10,7 +10,8 @@ import { callFailureCause } from './call-failure-cause';
 export function startFailureCause(line: string): Problem | undefined {
   const head = line.slice(0, 2000);
   // The filesystem server's words when none of its folders can be opened (modelcontextprotocol/servers,
-  // src/filesystem/index.ts), or Node's own for a path that is not there.
+  // src/filesystem/index.ts), or Node's own for a path that is not there. A bare "No such file or
+  // directory" is no folder: a script, a config file, uv's command typed wrong ("Failed to spawn").
   if (FOLDER_GONE.test(head)) return { code: 'start.folderMissing', params: pathIn(head) };
   // A key it needs and was not given (AMap's, Tavily's "…_API_KEY environment variable is not set"): the
   // commonest first-run stop of a catalogue server; a key it was given and refused is the call cause's 401.
@@ -19,7 +20,7 @@ export function startFailureCause(line: string): Problem | undefined {
 }
 
 const FOLDER_GONE =
-  /none of the specified directories are accessible|\bENOENT\b[^\n]*\b(?:scandir|opendir|stat|lstat|access|realpath|chdir)\b|no such (?:file or )?directory/i;
+  /none of the specified directories are accessible|\bENOENT\b[^\n]*\b(?:scandir|opendir|stat|lstat|access|realpath|chdir)\b|\bno such directory\b/i;
 
 const KEY_NAME = String.raw`(?:api[ _-]?key|access[ _-]?token|\b[A-Z][A-Z0-9_]*_(?:KEY|TOKEN|SECRET))`;
 const KEY_MISSING = new RegExp(

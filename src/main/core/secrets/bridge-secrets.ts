@@ -2,6 +2,7 @@ import { MASK_MARKER } from '../../../shared/masked';
 import type { Problem } from '../../../shared/problem';
 import { isMcpServer, type McpServerSettings, type ServerSettings, type Settings } from '../../../shared/settings';
 import {
+  decodeURIComponentSafe,
   looksSecret,
   maskArgs,
   maskSecret,
@@ -31,11 +32,22 @@ function serverSecrets(server: ServerSettings): string[] {
   return values;
 }
 
-/** The secrets an endpoint's URL holds: its token (a query value named so, or any long one) and a password. */
+/** A part of an address that reads as a token, not a word: long, of a token's characters, letters and digits both. */
+const looksLikeToken = (part: string): boolean => part.length >= 16 && /^[\w.~+=-]+$/.test(part) && /\d/.test(part) && /[a-z]/i.test(part);
+
+/**
+ * The secrets an endpoint's URL holds: its token (a query or fragment value named so, or any long
+ * one; a path segment or a user name that reads as one) and a password.
+ */
 export function endpointUrlSecrets(url: string): string[] {
   const values: string[] = [];
   try {
-    for (const [key, value] of new URL(url).searchParams) if (looksSecret(key) || value.length > 16) values.push(value);
+    const parsed = new URL(url);
+    const fragment = parsed.hash.slice(1);
+    for (const [key, value] of [...parsed.searchParams, ...(fragment.includes('=') ? new URLSearchParams(fragment) : [])])
+      if (looksSecret(key) || value.length > 16) values.push(value);
+    for (const part of [...parsed.pathname.split('/'), fragment, parsed.username])
+      if (looksLikeToken(decodeURIComponentSafe(part))) values.push(decodeURIComponentSafe(part));
     values.push(...optional(urlPassword(url)));
   } catch {
     // invalid URLs never got past the schema
@@ -209,11 +221,18 @@ import { redactProblem } from '../logs/redact';
 
 export { redactProblem };
 
-/** A server's or an endpoint's failure as the window sees it: its text and its cause's parameters redacted. */
-export function redactFailure<T extends { lastError?: string; lastErrorCause?: Problem }>(status: T, redact: (text: string) => string): T {
+/**
+ * A server's or an endpoint's failure as the window sees it: its text, its problem's parameters and
+ * the cause read from its own words (a path it names) redacted.
+ */
+export function redactFailure<T extends { lastError?: string; lastErrorCause?: Problem; cause?: Problem }>(
+  status: T,
+  redact: (text: string) => string,
+): T {
   return {
     ...status,
     ...(status.lastError !== undefined ? { lastError: redact(status.lastError) } : {}),
     ...(status.lastErrorCause ? { lastErrorCause: redactProblem(status.lastErrorCause, redact) } : {}),
+    ...(status.cause ? { cause: redactProblem(status.cause, redact) } : {}),
   };
 }

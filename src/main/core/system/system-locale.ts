@@ -8,9 +8,16 @@ import { type UnchosenPreset, unchosenPreset } from '../../../shared/mirrors';
  * and a service unit set (LC_ALL, LC_MESSAGES, LANG), else what the JavaScript runtime reports.
  */
 export function systemLocale(env: NodeJS.ProcessEnv): string | undefined {
-  const posix = env.LC_ALL || env.LC_MESSAGES || env.LANG;
-  if (posix && posix !== 'C' && posix !== 'POSIX') return posix.replace('_', '-').split('.')[0];
-  return Intl.DateTimeFormat().resolvedOptions().locale;
+  return namedLocale(env) ?? Intl.DateTimeFormat().resolvedOptions().locale;
+}
+
+/**
+ * The language the POSIX variables name, or undefined when they name none: unset, `C`, `POSIX` or
+ * `C.UTF-8` (a container's, a service unit's), where the runtime's locale is a default, not a choice.
+ */
+export function namedLocale(env: NodeJS.ProcessEnv): string | undefined {
+  const posix = (env.LC_ALL || env.LC_MESSAGES || env.LANG)?.split(/[.@]/)[0];
+  return posix && posix !== 'C' && posix !== 'POSIX' ? posix.replace('_', '-') : undefined;
 }
 
 /**

@@ -103,3 +103,63 @@ describe('an Authorization label in prose', () => {
     expect(redactText('"authorization": "mytoken"')).not.toContain('mytoken"');
   });
 });
+
+/** What a hostile or careless server may print: none of it may reach the Logs page, History or the model. */
+describe('a header value that reads like a word or a sentence', () => {
+  it('masks a password-like word after Authorization: only words prose puts there are kept', () => {
+    for (const value of ['changeme', 'letmein', 'Hunter', 'secret', 'opensesame'])
+      expect(redactText(`Authorization: ${value}`), value).toBe('Authorization: …(redacted)');
+    expect(redactText('Authorization: missing')).toBe('Authorization: missing');
+    expect(redactText('the Authorization: header is invalid')).toBe('the Authorization: header is invalid');
+  });
+
+  it('masks the credentials after a scheme it does not know (Digest, AWS, ApiKey, Key, Negotiate), to the end of the line', () => {
+    for (const line of [
+      'Authorization: ApiKey abcdef',
+      'Authorization: Key abc123',
+      'authorization : Negotiate YIIabc',
+      'Authorization: Digest username="a", response="6629fae49393a05397450978507c4ef1"',
+      'Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830, Signature=5d672d79c15b13162d9279b0855cfba6',
+    ])
+      for (const secret of ['abcdef', 'abc123', 'YIIabc', '6629fae4', '5d672d79', 'AKIDEXAMPLE'])
+        expect(redactText(line), line).not.toContain(secret);
+    // A JSON value ends at its quote: what follows it is not the header's.
+    expect(redactText('{"Authorization": "Key abc123", "Accept": "json"}')).toBe('{"Authorization": "…(redacted)", "Accept": "json"}');
+    expect(redactText('{"Authorization":"Bearer abcdefgh1","Cookie":"sid=zzzyyyxxx222"}')).toBe(
+      '{"Authorization":"Bearer …(redacted)","Cookie":"…(redacted)"}',
+    );
+  });
+
+  it('masks cookies, token headers and NAME_API_KEY= assignments a server echoes', () => {
+    const lines = [
+      'Cookie: sessionid=abc123def456; csrftoken=zzzyyyxxx111',
+      'Set-Cookie: sid=s%3Aabcdef123456.sig; Path=/; HttpOnly',
+      'X-Auth-Token: abcdef123456',
+      'private-token: abcdef123457',
+      'Ocp-Apim-Subscription-Key: 0123456789abcdef',
+      'OPENAI_API_KEY=abcd1234efgh',
+      'HA_TOKEN=abcdef123458',
+      'auth_token: abcdef123459',
+    ];
+    const out = redactText(lines.join('\n'));
+    for (const secret of [
+      'abc123def456',
+      'zzzyyyxxx111',
+      'abcdef123456',
+      'abcdef123457',
+      '0123456789abcdef',
+      'abcd1234efgh',
+      'abcdef123458',
+      'abcdef123459',
+    ])
+      expect(out, secret).not.toContain(secret);
+    // Counts that merely look like names of secrets stay.
+    expect(redactText('max_tokens=4096 tokens: 500')).toBe('max_tokens=4096 tokens: 500');
+    expect(redactText('each app now has its own token: choose it again')).toBe('each app now has its own token: choose it again');
+  });
+
+  it('masks an Authorization header written percent-encoded (a URL or a form that carries headers)', () => {
+    expect(redactText('headers=%7B%22Authorization%22%3A%22Bearer%20abc123xyz%22%7D')).not.toContain('abc123xyz');
+    expect(redactText('h=Authorization%3A%20secretvalue')).not.toContain('secretvalue');
+  });
+});

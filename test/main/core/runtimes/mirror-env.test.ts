@@ -65,4 +65,17 @@ describe('the download-source setting reaches the servers the bridge starts', ()
     expect((await harness.bridge.api.getHostInfo()).unchosenMirrors).toBe('default');
     expect((await harness.bridge.api.getHostInfo()).systemLocale).toBe('en-US');
   });
+
+  it("until the user chooses, the sources the run's own environment names win over the place's", async () => {
+    const own = { npm_config_registry: 'https://npm.corp.example/', UV_INDEX_URL: 'https://pypi.corp.example/simple' };
+    harness = makeBridge({ ui: { language: 'zh-CN' }, servers: [fixtureServer('fx')] }, undefined, { env: { ...process.env, ...own } });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    expect(await read('getenv', 'npm_config_registry')).toBe('https://npm.corp.example/');
+    expect(await read('getenv', 'UV_INDEX_URL')).toBe('https://pypi.corp.example/simple');
+    // uv reads UV_DEFAULT_INDEX before UV_INDEX_URL: ours set beside theirs would still win.
+    expect(await read('getenv', 'UV_DEFAULT_INDEX')).toBe('(unset)');
+    // The sources no environment names still come from the place's choice.
+    expect(await read('getenv', 'UV_PYTHON_INSTALL_MIRROR')).toBe('https://registry.npmmirror.com/-/binary/python-build-standalone/');
+  });
 });

@@ -68,4 +68,17 @@ describe('a server that crashes at start says why', () => {
       params: { line: "TypeError: Cannot read properties of undefined (reading 'city')", code: 7 },
     });
   });
+
+  it('masks a secret in the cause its words name, as in its words (a folder named after a key)', async () => {
+    const key = 'fk-5a4b3c2d1e0f9a8b7c6d';
+    const said = "console.error(`Error: ENOENT: no such file or directory, stat '/srv/${process.env.FOLDER_KEY}'`); process.exit(1)";
+    harness = makeBridge(
+      { servers: [{ name: 'files', transport: 'stdio', command: process.execPath, args: ['-e', said], env: { FOLDER_KEY: key } }] },
+      slowRestarts,
+    );
+    harness.bridge.start();
+    await waitFor(() => server().cause !== undefined, 10_000, 'the cause');
+    expect(server().cause?.code).toBe('start.folderMissing');
+    expect(JSON.stringify(server())).not.toContain(key);
+  });
 });
