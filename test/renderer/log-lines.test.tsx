@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { LogsPage } from '../../src/renderer/pages/logs-page';
-import { type Harness, makeBridge } from '../helpers/bridge-harness';
+import { fixtureServer, type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { waitFor } from '../helpers/wait';
 
@@ -99,4 +99,33 @@ describe('the logs page names where a line came from in words', () => {
       expect(options).not.toContain('server:py');
     });
   }
+});
+
+// Issue 33 (t-names8): the Logs page's source column and its filter said 服务 memory beside 记忆（知识图谱） everywhere else.
+describe('a catalogue server on the Logs page', () => {
+  it('is called by its title in the source column and the filter, the internal name in a tooltip', async () => {
+    harness = makeBridge({ servers: [fixtureServer('memory', {}, { catalogue: 'memory' })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await renderWithBridge(harness, <LogsPage />, 'zh-CN');
+    const filter = screen.getByRole('combobox', { name: '来源' });
+    await waitFor(
+      () => within(filter).queryByRole('option', { name: '服务 记忆（知识图谱）' }) !== null,
+      5000,
+      () => filter.textContent ?? '',
+    );
+    expect(within(filter).queryByRole('option', { name: '服务 memory' })).toBeNull();
+    const cells = () => [...document.querySelectorAll('.log-source')];
+    await waitFor(
+      () => cells().some((c) => c.textContent === '服务 记忆（知识图谱）'),
+      5000,
+      () =>
+        cells()
+          .map((c) => c.textContent)
+          .join(', '),
+    );
+    const cell = cells().find((c) => c.textContent === '服务 记忆（知识图谱）');
+    expect(cell?.getAttribute('title')).toBe('内部名称：memory');
+    expect(cells().some((c) => c.textContent === '服务 memory')).toBe(false);
+  });
 });
