@@ -16,7 +16,8 @@ export function ServedCount({ endpoint }: { endpoint: EndpointStatus }) {
   const { store, t } = useApp();
   const limits = useStore(store, (d) => d.settings?.limits);
   const served = endpoint.served;
-  if (!served) return null;
+  // No tools of the person's yet: the sentence above says so; "your 0 tools" would only repeat it.
+  if (!served || (served.mode === 'all' && userToolsOf(served) === 0)) return null;
   // Automatic mode searches past the budget by itself: only a choice of every tool can be over it.
   const over = (served.chosen ?? served.mode) === 'all' && overBudget(served, limits);
   const size = t('served.size', { size: formatBytes(served.bytes), pages: served.pages });
