@@ -25,9 +25,12 @@ export function logSourceLabel(t: Translate, source: string, title: (name: strin
   return source;
 }
 
-/** A server's internal name, for the tooltip of a source shown by its title; nothing when they are the same. */
+/**
+ * The tooltip of a source shown by a server's title: the title whole (a long one is cut in the column)
+ * and the server's internal name; nothing when the title is the name.
+ */
 export function logSourceTooltip(t: Translate, source: string, title: (name: string) => string): string | undefined {
   if (!source.startsWith('server:')) return undefined;
   const name = source.slice('server:'.length);
-  return title(name) === name ? undefined : t('names8.logs.serverTitle', { name });
+  return title(name) === name ? undefined : `${logSourceLabel(t, source, title)}\n${t('names8.logs.serverTitle', { name })}`;
 }

@@ -125,7 +125,7 @@ describe('a catalogue server on the Logs page', () => {
           .join(', '),
     );
     const cell = cells().find((c) => c.textContent === '服务 记忆（知识图谱）');
-    expect(cell?.getAttribute('title')).toBe('内部名称：memory');
+    expect(cell?.getAttribute('title')).toBe('服务 记忆（知识图谱）\n内部名称：memory');
     expect(cells().some((c) => c.textContent === '服务 memory')).toBe(false);
   });
 });
