@@ -15,6 +15,11 @@ export const ServedSummarySchema = lazySchema(() =>
     pages: z.number().int(),
     /** In router mode, how many tools find_tools searches (0 in `all` mode). */
     searchable: z.number().int(),
+    /**
+     * The user's tools in this endpoint's set (the app's own left out), counted as the overview counts them:
+     * what a person reads as "your tools", whatever the mode (optional: older carriers).
+     */
+    userTools: z.number().int().optional(),
   }),
 );
 

@@ -157,7 +157,10 @@ describe.skipIf(!haveChromium)('screenshots of every page', () => {
           const card = page.locator('main .list > li').first();
           await card.getByText(zh ? '详情' : 'Details', { exact: true }).click();
           await card.getByRole('radio', { name: zh ? '先搜索' : 'Search first' }).click();
-          await card.getByRole('button', { name: zh ? '模型看到的内容' : 'What the model sees' }).click();
+          // Advanced may be open already (the window keeps a details' state while the page stays).
+          const advanced = card.locator('details.serving-advanced');
+          if ((await advanced.getAttribute('open')) === null) await advanced.locator(':scope > summary').click();
+          await card.getByRole('button', { name: zh ? '小智看到的内容' : 'What xiaozhi sees' }).click();
           await page.getByRole('searchbox').fill('帮我做个蛋糕');
           await page.getByText(zh ? '没有匹配的工具。' : 'No tool matches.').waitFor();
           await shot(`${tag}-router-search-none`);

@@ -52,7 +52,7 @@ describe('Test connection verdicts', () => {
       waitedSeconds: 10,
     };
     const { unmount } = await renderWithBridge(harness, <EndpointTestResult result={through} />, 'zh-CN');
-    expect(steps().at(-1)).toBe('step-ok ✓和真正对话时一样读取：小智读到 12 个工具');
+    expect(steps().at(-1)).toBe('step-ok ✓和真正对话时一样读取：小智读到了工具列表（12 项，含本应用自带的工具）');
     unmount();
     const held: EndpointTest = {
       reachable: true,

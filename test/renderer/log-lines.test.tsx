@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { logLine, LogsPage } from '../../src/renderer/pages/logs-page';
-import { type Harness, makeBridge } from '../helpers/bridge-harness';
+import { fixtureServer, type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { waitFor } from '../helpers/wait';
 
@@ -109,5 +109,34 @@ describe('the logs the page copies and saves', () => {
     const line = logLine({ seq: 1, time: 0, level: 'info', source: 'server:fs', message: forged, output: true });
     expect(line).not.toMatch(/[\r\n\u001b]/);
     expect(line).toContain('ok\\r2026-12-07T14:00:00.000Z INFO  [app] endpoint home connected\\n2026');
+  });
+});
+
+// Issue 33 (t-names8): the Logs page's source column and its filter said 服务 memory beside 记忆（知识图谱） everywhere else.
+describe('a catalogue server on the Logs page', () => {
+  it('is called by its title in the source column and the filter, the internal name in a tooltip', async () => {
+    harness = makeBridge({ servers: [fixtureServer('memory', {}, { catalogue: 'memory' })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await renderWithBridge(harness, <LogsPage />, 'zh-CN');
+    const filter = screen.getByRole('combobox', { name: '来源' });
+    await waitFor(
+      () => within(filter).queryByRole('option', { name: '服务 记忆（知识图谱）' }) !== null,
+      5000,
+      () => filter.textContent ?? '',
+    );
+    expect(within(filter).queryByRole('option', { name: '服务 memory' })).toBeNull();
+    const cells = () => [...document.querySelectorAll('.log-source')];
+    await waitFor(
+      () => cells().some((c) => c.textContent === '服务 记忆（知识图谱）'),
+      5000,
+      () =>
+        cells()
+          .map((c) => c.textContent)
+          .join(', '),
+    );
+    const cell = cells().find((c) => c.textContent === '服务 记忆（知识图谱）');
+    expect(cell?.getAttribute('title')).toBe('服务 记忆（知识图谱）\n内部名称：memory');
+    expect(cells().some((c) => c.textContent === '服务 memory')).toBe(false);
   });
 });

@@ -101,12 +101,16 @@ describe('the way to the calls before this run, once this run has calls too', ()
     expect(line.closest('p')?.querySelector('a')?.getAttribute('href')).toBe('#/activity');
   });
 
-  it('the overview names its link to History as this run’s calls, and links the earlier ones apart', async () => {
+  it('each link, on the overview and on History, names the page it opens, with one label per page', async () => {
     const harness = await withCallThisRun();
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
-    const earlier = await screen.findByRole('link', { name: '更早的调用' }, { timeout: 5000 });
-    expect(earlier.getAttribute('href')).toBe('#/activity');
-    expect(screen.getByRole('link', { name: '本次启动后的调用' }).getAttribute('href')).toBe('#/history');
-    expect(screen.queryByRole('link', { name: '全部调用' })).toBeNull();
+    // Before: 全部调用, then 本次启动后的调用 · 更早的调用 here and 查看活动 on History: three names, none the page's.
+    const toActivity = await screen.findByRole('link', { name: '查看“活动”页' }, { timeout: 5000 });
+    expect(toActivity.getAttribute('href')).toBe('#/activity');
+    expect(screen.getByRole('link', { name: '查看调用记录' }).getAttribute('href')).toBe('#/history');
+    cleanup();
+    await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
+    await screen.findByText(/之前的 2 次调用/, {}, { timeout: 5000 });
+    expect(screen.getByRole('link', { name: '查看“活动”页' }).getAttribute('href')).toBe('#/activity');
   });
 });

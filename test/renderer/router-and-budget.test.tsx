@@ -27,7 +27,7 @@ describe('the endpoint budget and router mode', () => {
 
     // Every tool, whatever it costs: that is warned of, with the way back.
     fireEvent.click(screen.getByRole('radio', { name: 'Every tool' }));
-    expect(await screen.findByText(/^73 tools · [\d.]+\sKB in \d+ pages?/)).toBeTruthy();
+    expect(await screen.findByText(/^xiaozhi gets your \d+ tools directly · [\d.]+\sKB in \d+ pages?/)).toBeTruthy();
     expect(screen.getByText('Over budget')).toBeTruthy();
     expect(screen.getByText(/More than xiaozhi handles well \(25 tools or 8\.0\sKB\)/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Choose automatically' }));
@@ -36,15 +36,16 @@ describe('the endpoint budget and router mode', () => {
 
     fireEvent.click(screen.getByRole('radio', { name: 'Search first' }));
     expect(await screen.findByText('Xiaozhi searches your tools first, then calls the one it needs.')).toBeTruthy();
-    expect(screen.getByText('xiaozhi sees find_tools and call_tool: it searches your 73 tools and calls the one it needs.')).toBeTruthy();
+    // The user's 71 tools (the bridge's own two not counted as theirs, as the overview counts).
+    expect(screen.getByText('xiaozhi sees find_tools and call_tool: it searches your 71 tools and calls the one it needs.')).toBeTruthy();
     // find_tools and call_tool, and the bridge's own task_status and cancel_task beside them.
-    expect(await screen.findByText('4 tools')).toBeTruthy();
+    expect(await screen.findByText('xiaozhi gets 4 helper tools (search, confirm…) to find your 71 tools')).toBeTruthy();
     expect(h.store.load().endpoints[0]?.toolMode).toBe('router');
 
     fireEvent.change(screen.getByLabelText('Pinned tools'), { target: { value: 'get_current_weather' } });
     fireEvent.click(screen.getByRole('button', { name: 'Pin' }));
     await waitFor(() => expect(h.store.load().endpoints[0]?.pinned).toEqual(['get_current_weather']));
-    expect(await screen.findByText('5 tools')).toBeTruthy();
+    expect(await screen.findByText('xiaozhi gets 5 helper tools (search, confirm…) to find your 71 tools')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Pinned tools'), { target: { value: 'no_such_tool' } });
     fireEvent.click(screen.getByRole('button', { name: 'Pin' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Unpin get_current_weather' }));
@@ -77,7 +78,7 @@ describe('the endpoint budget and router mode', () => {
     const h = await bigBridge(ctx);
     await h.bridge.api.setEndpointTools({ id: 'e1', toolMode: 'router' });
     await renderWithBridge(h, <EndpointsPage />, 'zh-CN');
-    fireEvent.click(await screen.findByRole('button', { name: '模型看到的内容' }));
+    fireEvent.click(await screen.findByRole('button', { name: '小智看到的内容' }));
     const dialog = await screen.findByRole('dialog', { name: '家里 看到的内容' });
     expect(await within(dialog).findByText('find_tools')).toBeTruthy();
     expect(within(dialog).getByText('call_tool')).toBeTruthy();

@@ -25,7 +25,7 @@ describe('where the headless bridge keeps tokens and keys', () => {
     expect(screen.queryByText(/配置文件里|明文/)).toBeNull();
     settings.unmount();
     await renderWithBridge(harness, <EndpointsPage />, 'zh-CN');
-    const note = await screen.findByText('接入点地址和密钥会原样写在配置文件里，别把这个文件发给别人。');
+    const note = await screen.findByText('接入点地址和其他密钥都保存在这台电脑上的配置文件里：别把这个文件发给别人。');
     expect(note.closest('form')).toBeTruthy();
     expect(note.closest('.notice')).toBeNull();
   });
@@ -33,6 +33,6 @@ describe('where the headless bridge keeps tokens and keys', () => {
   it('is said where a web service key is typed too', async () => {
     const harness = newBridge({ servers: [] });
     await renderWithBridge(harness, <ServiceEditor kind="dify" existingNames={[]} onClose={() => undefined} />, 'zh-CN');
-    expect(await screen.findByText('接入点地址和密钥会原样写在配置文件里，别把这个文件发给别人。')).toBeTruthy();
+    expect(await screen.findByText('接入点地址和其他密钥都保存在这台电脑上的配置文件里：别把这个文件发给别人。')).toBeTruthy();
   });
 });

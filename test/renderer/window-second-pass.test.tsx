@@ -94,7 +94,7 @@ describe('the endpoint form', () => {
     const result = await screen.findByRole('region', { name: 'Connection test' }, { timeout: 5000 });
     expect(within(result).getByText('Reachable')).toBeTruthy();
     expect(within(result).getByText('Token accepted')).toBeTruthy();
-    expect(within(result).getByText(/^xiaozhi listed \d+ tools$/)).toBeTruthy();
+    expect(within(result).getByText(/^xiaozhi read the tool list \(\d+ entries, the app’s own tools included\)$/)).toBeTruthy();
     expect(within(result).getByText(/^Took /)).toBeTruthy();
     cleanup();
     await renderWithBridge(harness, <EndpointsPage />);

@@ -11,7 +11,7 @@ import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 const newBridge = bridgeEachTest();
 
 describe('English counts go through plurals', () => {
-  it('the endpoint card says "14 tools", its size "in 1 page" (not "page(s)") in the tooltip', async () => {
+  it('the endpoint card says "your 12 tools", its size "in 1 page" (not "page(s)") in the tooltip', async () => {
     const harness = newBridge({
       servers: [fixtureServer('fx')],
       endpoints: [{ id: 'e', name: 'home', url: 'ws://127.0.0.1:9/mcp', enabled: false }],
@@ -20,8 +20,8 @@ describe('English counts go through plurals', () => {
     await harness.bridge.whenServersSettled();
     await renderWithBridge(harness, <EndpointsPage />);
     const count = await waitFor(() => document.querySelector('.served-count') as HTMLElement);
-    // The fixture's 12 tools and the bridge's own 2 (task_status, cancel_task).
-    expect(count.textContent).toBe('14 tools');
+    // The fixture's 12 tools; the bridge's own 2 (task_status, cancel_task) are not the person's (issue 33).
+    expect(count.textContent).toBe('xiaozhi gets your 12 tools directly');
     expect(count.title).toMatch(/^[\d.]+\s[KM]?B in 1 page$/);
   });
 

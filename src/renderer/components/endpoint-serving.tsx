@@ -8,7 +8,7 @@ import { useStore } from '../store/bridge-store';
 import { overBudget } from './budget';
 import { ServedCount } from './served-count';
 import { ServedPreviewDialog } from './served-preview-dialog';
-import { servingSentence } from './serving-sentence';
+import { servingSentence, userToolsOf } from './serving-sentence';
 import { Button, Notice } from './ui';
 import { useCommand } from './use-command';
 
@@ -16,7 +16,8 @@ import './serving.css';
 
 /**
  * Per endpoint: one sentence on how xiaozhi gets its tools; behind "details", the mode (automatic,
- * every tool, search with pinned tools), how much that is against the budget, and exactly what the model sees.
+ * every tool, search) and how many tools that is; behind "advanced" within, pinned tools and exactly
+ * what xiaozhi sees.
  */
 export function EndpointServing({ endpoint }: { endpoint: EndpointStatus }) {
   const { store, t } = useApp();
@@ -51,22 +52,30 @@ export function EndpointServing({ endpoint }: { endpoint: EndpointStatus }) {
         <summary className="small">{t('plain.details')}</summary>
         <div className="serving-row">
           <ModeSwitch mode={chosen} onChange={setMode} />
-          <span className="spacer" />
-          <Button small onClick={() => setPreviewing(true)}>
-            {t('served.preview')}
-          </Button>
         </div>
+        {/* Each choice says what it does for the person, in a plain line under it (issue 33). */}
+        <div className="small muted">{t('names8.served.modeLine')}</div>
         <div className="serving-row">
           <ServedCount endpoint={endpoint} />
           <span className="small muted">
             {chosen === 'auto'
               ? t('plain.modeHint.auto')
               : mode === 'router'
-                ? t('served.modeHint.router', { count: served.searchable })
+                ? t('served.modeHint.router', { count: userToolsOf(served) })
                 : t('served.modeHint.all')}
           </span>
         </div>
-        {mode === 'router' ? <PinnedTools endpointId={endpoint.id} pinned={pinned} /> : null}
+        {/* What few people need (pinned tools, the list word for word) waits one more click away. */}
+        <details className="serving-advanced">
+          <summary className="small">{t('names8.served.advanced')}</summary>
+          {mode === 'router' ? <PinnedTools endpointId={endpoint.id} pinned={pinned} /> : null}
+          <div className="serving-row">
+            <Button small onClick={() => setPreviewing(true)}>
+              {t('served.preview')}
+            </Button>
+            <span className="small muted">{t('names8.served.previewLine')}</span>
+          </div>
+        </details>
       </details>
       {previewing ? <ServedPreviewDialog endpoint={endpoint} onClose={() => setPreviewing(false)} /> : null}
     </div>
@@ -114,50 +123,53 @@ function PinnedTools({ endpointId, pinned }: { endpointId: string; pinned: strin
     void save([...new Set([...pinned, value])]).then((ok) => ok && setName(''));
   };
   return (
-    <div className="serving-row">
-      <span className="label-like small" title={t('served.pinnedHint')}>
-        {t('served.pinned')}
-      </span>
-      <span className="pins">
-        {pinned.map((tool) => (
-          <span
-            key={tool}
-            className={`pin mono${served.has(tool) ? '' : ' is-missing'}`}
-            title={served.has(tool) ? undefined : t('served.notServed')}
-          >
-            {tool}
-            <button
-              type="button"
-              aria-label={t('served.unpin', { name: tool })}
-              onClick={() => void save(pinned.filter((p) => p !== tool))}
+    <div className="serving-pinned">
+      <div className="serving-row">
+        <span className="label-like small" title={t('served.pinnedHint')}>
+          {t('served.pinned')}
+        </span>
+        <span className="pins">
+          {pinned.map((tool) => (
+            <span
+              key={tool}
+              className={`pin mono${served.has(tool) ? '' : ' is-missing'}`}
+              title={served.has(tool) ? undefined : t('served.notServed')}
             >
-              ✕
-            </button>
-          </span>
-        ))}
-      </span>
-      <form className="pin-form" onSubmit={add}>
-        <input
-          list={listId}
-          aria-label={t('served.pinned')}
-          placeholder={t('served.pinPlaceholder')}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          spellCheck={false}
-        />
-        <datalist id={listId}>
-          {catalog
-            .filter((tool) => tool.enabled && !pinned.includes(tool.name))
-            .map((tool) => (
-              <option key={tool.name} value={tool.name}>
-                {tool.server}
-              </option>
-            ))}
-        </datalist>
-        <Button small type="submit" disabled={!name.trim()}>
-          {t('served.pin')}
-        </Button>
-      </form>
+              {tool}
+              <button
+                type="button"
+                aria-label={t('served.unpin', { name: tool })}
+                onClick={() => void save(pinned.filter((p) => p !== tool))}
+              >
+                ✕
+              </button>
+            </span>
+          ))}
+        </span>
+        <form className="pin-form" onSubmit={add}>
+          <input
+            list={listId}
+            aria-label={t('served.pinned')}
+            placeholder={t('served.pinPlaceholder')}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            spellCheck={false}
+          />
+          <datalist id={listId}>
+            {catalog
+              .filter((tool) => tool.enabled && !pinned.includes(tool.name))
+              .map((tool) => (
+                <option key={tool.name} value={tool.name}>
+                  {tool.server}
+                </option>
+              ))}
+          </datalist>
+          <Button small type="submit" disabled={!name.trim()}>
+            {t('served.pin')}
+          </Button>
+        </form>
+      </div>
+      <div className="small muted">{t('names8.served.pinnedLine')}</div>
     </div>
   );
 }

@@ -57,18 +57,13 @@ export function RecentCalls(props: { samples: readonly ActivitySample[] | undefi
     <section className="recent-calls">
       <div className="section-header">
         <h2>{t('overview.recentCalls')}</h2>
-        {history.length > 0 && earlier > 0 ? (
-          // History holds this run's calls only: said so, and the earlier ones linked apart (issue 33).
+        {/* One label per place, naming where it goes (issue 33): History holds this run's calls, Activity the earlier ones. */}
+        {history.length > 0 || rows.length > 0 ? (
           <span className="links">
-            <a href="#/history">{t('overview.viewHistoryThisRun')}</a>
-            {' · '}
-            <a href="#/activity">{t('overview.viewEarlier')}</a>
+            {history.length > 0 ? <a href="#/history">{t('overview.viewHistory')}</a> : null}
+            {history.length > 0 && earlier > 0 ? ' · ' : null}
+            {earlier > 0 || history.length === 0 ? <a href="#/activity">{t('overview.viewActivity')}</a> : null}
           </span>
-        ) : history.length > 0 ? (
-          <a href="#/history">{t('overview.viewHistory')}</a>
-        ) : rows.length > 0 ? (
-          // The history lists this run's calls only: the earlier ones are counted on the Activity page.
-          <a href="#/activity">{t('overview.viewActivity')}</a>
         ) : null}
       </div>
       {rows.length === 0 ? (

@@ -7,5 +7,13 @@ import type { ServedSummary } from '../../shared/served';
  */
 export function servingSentence(served: ServedSummary, t: Translate): string {
   if (served.mode === 'router') return t(served.chosen === 'router' ? 'plain.serving.search' : 'plain.serving.autoSearch');
-  return t(served.chosen === 'all' ? 'plain.serving.all' : 'plain.serving.autoAll', { count: served.toolCount });
+  // The user's tools, as the overview counts them: the app's own (confirm, tasks) are not theirs (issue 33).
+  const count = userToolsOf(served);
+  if (count === 0) return t('names8.serving.none');
+  return t(served.chosen === 'all' ? 'plain.serving.all' : 'plain.serving.autoAll', { count });
+}
+
+/** The user's tools in an endpoint's set; a summary from an older carrier counts them all. */
+export function userToolsOf(served: ServedSummary): number {
+  return served.userTools ?? served.toolCount;
 }

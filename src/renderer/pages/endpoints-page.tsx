@@ -154,6 +154,7 @@ function EndpointRow({ endpoint, place, nameShared }: { endpoint: EndpointStatus
             onChange={(toolSet) => void run(() => store.api.updateEndpoint({ id: endpoint.id, toolSet }))}
           />
         </label>
+        <div className="small muted">{t('names8.toolSet.line')}</div>
         <PatiencePicker id={endpoint.id} />
       </div>
       <div className="list-actions">

@@ -24,6 +24,8 @@ export function FirstRunGuide(props: { go: (page: string) => void }) {
           <strong>{t('guide.step3.title')}</strong>
           <p className="muted">{t('guide.step3.body')}</p>
           <Button onClick={() => props.go('servers')}>{t('guide.step3.action')}</Button>
+          {/* Importing another program's config is for those who have one: a quieter line after the plain way (issue 33). */}
+          <p className="small muted">{t('names8.guide.import')}</p>
         </li>
       </ol>
     </div>

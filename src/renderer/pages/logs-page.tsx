@@ -6,9 +6,10 @@ import { logMessage } from '../../shared/problem-words';
 import type { LogEntry, LogLevel } from '../../shared/status';
 import { useApp } from '../app-context';
 import { PagePanels } from '../components/page-panels';
+import { useServerTitle } from '../components/server-title';
 import { Button, EmptyState, Switch } from '../components/ui';
 import { formatClock } from '../format';
-import { logSourceLabel } from '../log-source';
+import { logSourceLabel, logSourceTooltip } from '../log-source';
 import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 
@@ -27,6 +28,7 @@ const sourceFromHash = () => new URLSearchParams(window.location.hash.split('?')
  */
 export function LogsPage() {
   const { store, t, toast } = useApp();
+  const title = useServerTitle();
   const live = useStore(store, (d) => d.logs);
   const [paused, setPaused] = useState<LogEntry[] | undefined>();
   const [source, setSource] = useState(sourceFromHash);
@@ -98,7 +100,7 @@ export function LogsPage() {
               <option value="">{t('logs.allSources')}</option>
               {sources.map((s) => (
                 <option key={s} value={s}>
-                  {logSourceLabel(t, s)}
+                  {logSourceLabel(t, s, title)}
                 </option>
               ))}
             </select>
@@ -202,7 +204,9 @@ export function LogsPage() {
               >
                 <span className="log-time">{formatClock(e.time)}</span>
                 <span className="log-level">{t(`logs.levelName.${e.level}`)}</span>
-                <span className="log-source">{logSourceLabel(t, e.source)}</span>
+                <span className="log-source" title={logSourceTooltip(t, e.source, title)}>
+                  {logSourceLabel(t, e.source, title)}
+                </span>
                 {/* A server's own words (often English), beside the app's: said to be the server's. */}
                 {e.output ? (
                   <span className="log-output" title={t('logs.outputTitle')}>

@@ -90,8 +90,12 @@ export function ToolSetsPage() {
                     onClick={() => setSelected(s.id)}
                   >
                     <span className="toolset-name">{toolSetName(s, t)}</span>
-                    <span className="small toolset-meta">
-                      {t('toolSets.size', { count: summary?.toolCount ?? 0, size: formatBytes(summary?.bytes ?? 0) })}
+                    {/* The user's tools, as the overview counts them; the size only in the tooltip (issue 33). */}
+                    <span
+                      className="small toolset-meta"
+                      title={t('served.size', { size: formatBytes(summary?.bytes ?? 0), pages: summary?.pages ?? 0 })}
+                    >
+                      {t('served.summary', { count: Math.max(0, (summary?.toolCount ?? 0) - (summary?.appTools ?? 0)) })}
                     </span>
                     <span className="small toolset-meta">{users.length > 0 ? users.join(t('list.separator')) : t('toolSets.unused')}</span>
                   </button>

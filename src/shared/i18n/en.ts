@@ -91,13 +91,13 @@ export const en = {
   'guide.step1.title': 'Copy your MCP endpoint',
   'guide.step1.body': 'In the xiaozhi console (xiaozhi.me), open your agent, find "MCP endpoint" (MCP 接入点) and copy the wss:// address.',
   'guide.step2.title': 'Paste it here',
-  'guide.step3.title': 'Add your MCP servers',
-  'guide.step3.body': 'Add a server by hand, or drop the config file of Claude Desktop, Cursor, VS Code or xiaozhi-client on this window.',
+  'guide.step3.title': 'Add a server from the catalogue',
+  'guide.step3.body': 'On the Servers page, pick one from the catalogue, such as “Files on this computer”, and press Add.',
   'guide.step3.action': 'Go to servers',
 
   'endpoints.url': 'Endpoint URL',
   'endpoints.urlHint':
-    'The address from the xiaozhi console starts with wss:// (a self-hosted server may give ws://). The token in it is kept secret and never shown again unless you ask.',
+    'The address from the xiaozhi console starts with wss:// (a self-hosted server may give ws://). The address contains a key: the window never shows it in full.',
   'endpoints.urlError.empty': 'Paste the endpoint URL from the xiaozhi console.',
   'endpoints.urlError.invalid': 'This is not a URL.',
   'endpoints.urlError.scheme': 'An endpoint URL starts with ws:// or wss://.',
@@ -319,7 +319,6 @@ export const en = {
   'toolSets.startCopy': 'A copy of "{name}"',
   'toolSets.create': 'Create',
   'toolSets.created': 'Tool set "{name}" created.',
-  'toolSets.size': '{count, plural, one {# tool} other {# tools}} · {size}',
   'toolSets.usedBy': 'Used by {names}',
   'toolSets.unused': 'Not used yet',
   'toolSets.servers': 'Servers',
@@ -475,7 +474,8 @@ export const en = {
     'No system keyring (GNOME Keyring or KWallet) was found, so endpoint tokens and keys are stored unencrypted in the settings file.',
   'notice.secrets.unavailable':
     'The system cannot encrypt secrets right now, so endpoint tokens and keys are stored unencrypted in the settings file.',
-  'notice.secrets.config-file': 'Endpoint addresses and keys are written as they are in the config file: do not share that file.',
+  'notice.secrets.config-file':
+    'The endpoint address and other keys are saved in the config file on this computer: do not share that file.',
 
   'import.title': 'Import {source}',
   'import.detected': 'Detected: {format}. Nothing changes until you apply.',
@@ -839,10 +839,10 @@ export const en = {
   'endpoints.test.unreachable': 'Not reachable',
   'endpoints.test.accepted': 'Token accepted',
   'endpoints.test.refused': 'Token not accepted',
-  'endpoints.test.listed': '{count, plural, one {xiaozhi listed # tool} other {xiaozhi listed # tools}}',
+  'endpoints.test.listed': 'xiaozhi read the tool list ({count, plural, one {# entry} other {# entries}}, the app’s own tools included)',
   'endpoints.test.notListed': 'xiaozhi did not ask for the tools within {seconds} s',
   'endpoints.test.listedRelay':
-    '{count, plural, one {Read as in a real conversation: xiaozhi gets # tool} other {Read as in a real conversation: xiaozhi gets # tools}}',
+    'Read as in a real conversation: xiaozhi read the tool list ({count, plural, one {# entry} other {# entries}}, the app’s own tools included)',
   'endpoints.test.deviceTalks':
     'Connected. This kind of self-hosted endpoint lists the tools only when a device talks, so not listing them now is normal.',
   'endpoints.test.heldByOther': 'Another program is using this endpoint; the test did not take it over',
@@ -929,7 +929,7 @@ export const en = {
   'logs.toServers': 'Go to the Servers page',
   'logs.emptyHint': 'Servers and endpoints write here as they start and connect.',
   'logs.expand': 'Show the whole line',
-  'overview.viewHistory': 'All calls',
+  'overview.viewHistory': 'Open History',
   'import.env': 'Environment variables',
   'import.headers': 'HTTP headers',
   'import.masked': 'Secret values are masked.',
@@ -979,7 +979,7 @@ export const en = {
     'More than xiaozhi handles well ({tools, plural, one {# tool} other {# tools}} or {size}): the assistant may stop using tools or fail to answer.',
   'served.overBudgetShort': 'Over budget',
   'served.useRouter': 'Switch to “Search first”',
-  'served.preview': 'What the model sees',
+  'served.preview': 'What xiaozhi sees',
   'served.pinned': 'Pinned tools',
   'served.pinnedHint': 'Served as themselves beside find_tools, for tools used all the time.',
   'served.pin': 'Pin',
@@ -1342,7 +1342,7 @@ export const en = {
   'xiaozhi.readsAtNextTalk': 'Xiaozhi is connected · it reads the tools when the next conversation starts',
   'xiaozhi.notReadLong':
     'Xiaozhi has been connected for over an hour and has not read the tools: if it cannot use them when you talk to it, press Test connection on the Endpoints page',
-  'overview.viewActivity': 'View activity',
+  'overview.viewActivity': 'Open Activity',
   'tools.appOwn':
     'Xiaozhi Tray adds {count, plural, one {# tool} other {# tools}} of its own (confirmations, background tasks), not counted here.',
   'voice.action.tool': '{tool}',
@@ -1411,8 +1411,6 @@ export const en = {
   'state.needsRuntime': 'Waiting for {runtime}',
   'summary.servers.needRuntime': '{count, plural, one {# server waits} other {# servers wait}} for you to download {runtime}',
   'xiaozhi.needRuntime': 'Waiting for {runtime}: ',
-  'overview.viewHistoryThisRun': 'Calls since the app started',
-  'overview.viewEarlier': 'Earlier calls',
   'values.oldFileStays': 'The earlier “{label}” is neither moved nor deleted: what it holds stays in {path}',
   // t-words6: durations in plain units, plain words for Settings and Activity, what Try a sentence is for, the step after a good endpoint test.
   'duration.underOneMs': '<1 ms',
@@ -1475,4 +1473,17 @@ export const en = {
   // t-cards8: plain words first on a server's card, the runner and package after them in small text.
   'servers.installingWhat': '{runner} is installing {package}',
   'problem.cli.noEndpoint.window': 'No endpoint yet: add one on the Endpoints page, and xiaozhi can connect.',
+  // t-names8: one count of the user's tools, plain lines under the endpoint's choices, the first screen's plain words.
+  'names8.serving.none': 'No tools of yours yet: add a server, and xiaozhi can use its tools.',
+  'names8.served.countAll': 'xiaozhi gets {count, plural, one {your # tool} other {your # tools}} directly',
+  'names8.served.countRouter':
+    'xiaozhi gets {count, plural, one {# helper tool} other {# helper tools}} (search, confirm…) to find {user, plural, one {your # tool} other {your # tools}}',
+  'names8.served.modeLine': 'With many tools, xiaozhi searches first, then calls one. Usually no need to change this.',
+  'names8.served.advanced': 'Advanced',
+  'names8.served.pinnedLine': 'In search mode these tools still go to xiaozhi directly: for the few used most.',
+  'names8.served.previewLine': 'See the tool list xiaozhi gets, word for word.',
+  'names8.toolSet.line': 'Which servers and tools this endpoint uses; usually “All tools”.',
+  'names8.guide.import':
+    'Already set up servers in Claude Desktop, Cursor, VS Code or xiaozhi-client? Drop their config file on this window to bring them in.',
+  'names8.logs.serverTitle': 'Internal name: {name}',
 } as const;

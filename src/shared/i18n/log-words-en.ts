@@ -4,9 +4,9 @@ export const logWordsEn = {
   'problem.log.connectionTest.reason.unreachable': 'Connection test: not reachable ({seconds} s). {cause}',
   'problem.log.connectionTest.reason.refused': 'Connection test: reached, but the token was not accepted ({seconds} s). {cause}',
   'problem.log.connectionTest.reason.listed':
-    'Connection test: working, xiaozhi listed {count, plural, one {# tool} other {# tools}} ({seconds} s).',
+    'Connection test: working, xiaozhi read the tool list ({count, plural, one {# entry} other {# entries}}, the app’s own tools included; {seconds} s).',
   'problem.log.connectionTest.reason.listedRelay':
-    'Connection test: working, xiaozhi listed {count, plural, one {# tool} other {# tools}} through the self-hosted server ({seconds} s).',
+    'Connection test: working, xiaozhi read the tool list through the self-hosted server ({count, plural, one {# entry} other {# entries}}, the app’s own tools included; {seconds} s).',
   'problem.log.connectionTest.reason.deviceTalks':
     'Connection test: connected. A self-hosted server reads the tools when a device starts talking ({seconds} s).',
   'problem.log.connectionTest.reason.notListed': 'Connection test: connected, but xiaozhi did not ask for the tools ({seconds} s).',

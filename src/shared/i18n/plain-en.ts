@@ -4,9 +4,10 @@
  */
 export const plainEn = {
   'plain.details': 'Details',
-  'plain.serving.autoAll': 'Xiaozhi sees all {count, plural, one {# tool} other {# tools}} directly.',
+  'plain.serving.autoAll': 'Xiaozhi sees {count, plural, one {your # tool} other {all # of your tools}} directly.',
   'plain.serving.autoSearch': 'You have many tools, so xiaozhi searches for the right one first, then calls it.',
-  'plain.serving.all': 'Xiaozhi always sees all {count, plural, one {# tool} other {# tools}} directly, however many there are.',
+  'plain.serving.all':
+    'Xiaozhi always sees {count, plural, one {your # tool} other {all # of your tools}} directly, however many there are.',
   'plain.serving.search': 'Xiaozhi searches your tools first, then calls the one it needs.',
   'plain.mode.auto': 'Automatic',
   'plain.modeHint.auto': 'Every tool while there are few; when there are too many for xiaozhi, it searches first.',

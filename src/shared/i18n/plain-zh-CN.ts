@@ -3,9 +3,9 @@ import type { plainEn } from './plain-en';
 /** 给非开发者的窗口（issue 33）：先说一句白话，数字放在“详情”里。 */
 export const plainZhCN: Record<keyof typeof plainEn, string> = {
   'plain.details': '详情',
-  'plain.serving.autoAll': '小智直接看到全部 {count} 个工具。',
+  'plain.serving.autoAll': '小智直接看到你的全部 {count} 个工具。',
   'plain.serving.autoSearch': '工具较多，小智会先搜索再调用。',
-  'plain.serving.all': '无论工具有多少，小智总是直接看到全部 {count} 个。',
+  'plain.serving.all': '无论工具有多少，小智总是直接看到你的全部 {count} 个工具。',
   'plain.serving.search': '小智先搜索你的工具，再调用需要的那个。',
   'plain.mode.auto': '自动',
   'plain.modeHint.auto': '工具不多时全部直接提供；多到小智难以处理时，改为先搜索再调用。',

@@ -1,14 +1,24 @@
 import { hasMessage, type Language, translate } from '../../../shared/i18n/translate';
 import type { Problem } from '../../../shared/problem';
 
+/** A server's title in a language when it came from the catalogue (`VoiceGuard.serverTitle`, as confirmations say it). */
+export type ServerTitle = (server: string, language: Language) => string | undefined;
+
 /**
  * What xiaozhi's model is told when the bridge itself answers a call with an error: the words are
- * spoken to the user, so a short first sentence in the user's language, the detail after it.
+ * spoken to the user, so a short first sentence in the user's language, the detail after it. A
+ * server is named as the window names it (本机文件, not filesystem); the problem keeps its own name.
  */
-export function spokenError(cause: Problem, language: Language): string {
+export function spokenError(cause: Problem, language: Language, serverTitle?: ServerTitle): string {
   // A detail (a server's error, the argument check's) starts a sentence of its own.
   const detail = cause.params.detail;
-  const params = typeof detail === 'string' ? { ...cause.params, detail: detail.charAt(0).toUpperCase() + detail.slice(1) } : cause.params;
+  const server = cause.params.server;
+  const title = typeof server === 'string' ? serverTitle?.(server, language) : undefined;
+  const params = {
+    ...cause.params,
+    ...(typeof detail === 'string' ? { detail: detail.charAt(0).toUpperCase() + detail.slice(1) } : {}),
+    ...(title ? { server: title } : {}),
+  };
   const key = cause.code === 'call.unavailable' ? `voice.call.unavailable.${String(cause.params.state)}` : `voice.${cause.code}`;
   const text = hasMessage(key) ? translate(language, key, params) : translate(language, 'voice.call.failed', { detail: '', ...params });
   return text.trim();

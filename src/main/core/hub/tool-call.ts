@@ -33,7 +33,8 @@ export class ToolCall {
 
   /** Refused before it ran: the reason, said in the voice language. */
   refuse(cause: Problem, outcome: CallOutcome = 'error'): CallAnswer {
-    return this.finish(textResult(spokenError(cause, this.view.language()), true), outcome, cause);
+    const { voice } = this.view;
+    return this.finish(textResult(spokenError(cause, this.view.language(), voice?.serverTitle?.bind(voice)), true), outcome, cause);
   }
 
   /** The answer its caller gets: the result shaped for it, and the call in the history. */

@@ -339,7 +339,13 @@ export class ToolSetView implements CatalogView {
   admit(name: string, args: Record<string, unknown>): { identity: ToolIdentity } | { refused: Problem; said: string } {
     const entry = this.byName.get(name);
     const refused = unavailable(entry, name) ?? (entry ? badArguments(this.context, entry, name, args) : undefined);
-    if (refused || !entry) return { refused: refused as Problem, said: spokenError(refused as Problem, this.context.language()) };
+    if (refused || !entry) {
+      const { voice } = this.context;
+      return {
+        refused: refused as Problem,
+        said: spokenError(refused as Problem, this.context.language(), voice?.serverTitle?.bind(voice)),
+      };
+    }
     return { identity: { server: entry.server, tool: entry.original.name } };
   }
 

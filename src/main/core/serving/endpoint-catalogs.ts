@@ -128,7 +128,9 @@ export class EndpointCatalogs {
   /** The same for a mode (the CLI's `tools --tool-mode`). */
   summaryFor(chosen: EndpointMode): ServedSummary {
     const mode = this.resolve(chosen);
-    if (mode.toolMode === 'all') return { mode: 'all', chosen: chosen.toolMode, ...this.viewOf(mode).summary(), searchable: 0 };
+    const set = this.viewOf(mode).summary();
+    const userTools = Math.max(0, set.toolCount - (set.appTools ?? 0));
+    if (mode.toolMode === 'all') return { mode: 'all', chosen: chosen.toolMode, ...set, searchable: 0, userTools };
     const router = this.router(mode.toolSet);
     const served = router.served(mode.pinned);
     return {
@@ -138,6 +140,7 @@ export class EndpointCatalogs {
       bytes: served.reduce((sum, p) => sum + p.bytes, 0),
       pages: allPages(served, this.options.maxMessageBytes()).length,
       searchable: router.searchable,
+      userTools,
     };
   }
 

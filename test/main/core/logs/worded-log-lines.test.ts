@@ -51,9 +51,13 @@ describe("the app's own log lines in the window's language", () => {
       const { tools } = await session.listAllTools();
       await testing;
       const listed = testLines()[0]!;
-      expect(logMessage(zh, listed)).toMatch(new RegExp(`^连接测试：正常，小智读到了 ${tools.length} 个工具（用时 [\\d.]+ 秒）。$`));
+      expect(logMessage(zh, listed)).toMatch(
+        new RegExp(`^连接测试：正常，小智读到了工具列表（${tools.length} 项，含本应用自带的工具；用时 [\\d.]+ 秒）。$`),
+      );
       expect(logMessage(en, listed)).toMatch(
-        new RegExp(`^Connection test: working, xiaozhi listed ${tools.length} tools \\([\\d.]+ s\\)\\.$`),
+        new RegExp(
+          `^Connection test: working, xiaozhi read the tool list \\(${tools.length} entries, the app’s own tools included; [\\d.]+ s\\)\\.$`,
+        ),
       );
 
       await harness.bridge.api.testEndpoint({ url: `ws://127.0.0.1:${(refusing.address() as { port: number }).port}/mcp/?token=x` });
