@@ -6,9 +6,11 @@ import { type UnchosenPreset, unchosenPreset } from '../../../shared/mirrors';
 /**
  * The system's language for a bridge whose settings say "system": the POSIX variables a terminal
  * and a service unit set (LC_ALL, LC_MESSAGES, LANG), else what the JavaScript runtime reports.
+ * Outside Windows the runtime reads those same variables, so where they name none its answer is
+ * en-US: said without asking Intl, whose first answer loads ICU's data (8 MB of an idle bridge).
  */
 export function systemLocale(env: NodeJS.ProcessEnv): string | undefined {
-  return namedLocale(env) ?? Intl.DateTimeFormat().resolvedOptions().locale;
+  return namedLocale(env) ?? (process.platform === 'win32' ? Intl.DateTimeFormat().resolvedOptions().locale : 'en-US');
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { systemTimeZone } from '../../../../src/main/core/system/system-locale';
+import { systemLocale, systemTimeZone } from '../../../../src/main/core/system/system-locale';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -37,5 +37,14 @@ describe.skipIf(process.platform === 'win32')('the system time zone', () => {
     const runtime = Intl.DateTimeFormat().resolvedOptions().timeZone;
     expect(systemTimeZone({}, path.join(os.tmpdir(), 'xt-no-such-localtime'))).toBe(runtime);
     expect(systemTimeZone({}, localtimeTo('/somewhere/else'))).toBe(runtime);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('the system locale', () => {
+  it('is what LANG names, and en-US without Intl where LANG names none (a container’s C.UTF-8, unset): ICU would cost 8 MB idle', () => {
+    const intl = vi.spyOn(Intl, 'DateTimeFormat');
+    expect(systemLocale({ LANG: 'zh_CN.UTF-8' })).toBe('zh-CN');
+    for (const env of [{ LANG: 'C.UTF-8' }, { LANG: 'POSIX' }, {}]) expect(systemLocale(env)).toBe('en-US');
+    expect(intl).not.toHaveBeenCalled();
   });
 });
