@@ -77,11 +77,11 @@ describe.skipIf(process.platform === 'win32')('a catalogue server that fails', (
 
   /** Issue 33: the filesystem server after its folder was deleted: its English error was the headline, the check only named the field. */
   for (const [language, gone, cause, said] of [
-    ['zh-CN', (f: string) => `这个文件夹不存在：${f}（“允许访问的文件夹”）`, /给它的文件夹已经不存在了：请点“编辑”/, '服务返回的原文'],
+    ['zh-CN', (f: string) => `这个文件夹不存在：${f}（“允许访问的文件夹”）`, /它启动时找不到给它的文件夹：请点“编辑”/, '服务返回的原文'],
     [
       'en',
       (f: string) => `This folder does not exist: ${f} ("Folder it may use")`,
-      /The folder it was given no longer exists: press Edit/,
+      /The folder it was given was not there when it started: press Edit/,
       'The server said',
     ],
   ] as const) {

@@ -42,13 +42,13 @@ async function openWindow(language: 'zh-CN' | 'en', hash: string) {
 /** Issue 33: one server that failed and tried again was named three ways at once (停止了, 已失败, 重启中). */
 describe.skipIf(process.platform === 'win32')('one name for a server’s state, everywhere', () => {
   for (const [language, retrying, failed, nextTry, cause, said, counts] of [
-    ['zh-CN', '正在重试', '失败', /秒后再试一次/, /给它的文件夹已经不存在了/, '服务返回的原文', ['1 个服务失败', '1 个服务正在重试']],
+    ['zh-CN', '正在重试', '失败', /秒后再试一次/, /它启动时找不到给它的文件夹/, '服务返回的原文', ['1 个服务失败', '1 个服务正在重试']],
     [
       'en',
       'Retrying',
       'Failed',
       /Next try in \d+ s/,
-      /The folder it was given no longer exists/,
+      /The folder it was given was not there when it started/,
       'The server said',
       ['1 server failed', '1 server is retrying'],
     ],
