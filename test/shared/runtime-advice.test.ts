@@ -45,8 +45,9 @@ describe("a runtime download's advice names something that works where the user 
       expect(hint).toMatch(language === 'en' ? /choose Mainland China mirrors in Settings → Download sources/ : /选择中国大陆镜像/);
     });
 
-    it(`in the window, a failed or refused download says which button to press, and shows no config JSON (${language})`, () => {
-      const press = language === 'en' ? 'press Download uv' : '点“下载 uv”';
+    it(`in the window, a failed or refused download says to press the download button, and shows no config JSON (${language})`, () => {
+      // The button is "下载 uv" on a card and "下载 uv 并添加" in the add step: the advice names it so in both (W3).
+      const press = language === 'en' ? 'press the download button' : '点下载按钮';
       for (const code of ['server.runtimeDownloadFailed', 'server.runtimeMismatch'] as const) {
         for (const advice of ['official', 'china', 'custom'] as const) {
           const hint = problemMessage(t, problem(code, { ...said, reason: 'ENOTFOUND', file: 'uv.whl', advice }), undefined)?.hint ?? '';

@@ -722,19 +722,19 @@ export const en = {
   'problem.server.runtimeDownloadFailed.reason.tooSlow':
     '{runtime} could not be fetched: {host} sent less than {kilobytes} KB in {seconds} s, so the download was stopped.',
   'problem.server.runtimeDownloadFailed.hint':
-    'Check the network, then press Download {runtime} to try again (a download that was cut continues where it stopped).',
+    'Check the network, then press the download button to try again (a download that was cut continues where it stopped).',
   'problem.server.runtimeDownloadFailed.hint.official':
-    'Check the network, then press Download {runtime} to try again (a download that was cut continues where it stopped). In mainland China, choose Mainland China mirrors in Settings → Download sources first.',
+    'Check the network, then press the download button to try again (a download that was cut continues where it stopped). In mainland China, choose Mainland China mirrors in Settings → Download sources first.',
   'problem.server.runtimeDownloadFailed.hint.china':
-    'Check the network, then press Download {runtime} to try again (a download that was cut continues where it stopped). If the mainland China mirror keeps failing, choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
+    'Check the network, then press the download button to try again (a download that was cut continues where it stopped). If the mainland China mirror keeps failing, choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
   'problem.server.runtimeDownloadFailed.hint.custom':
-    'Check the network and the address given for {runtime} in Settings → Download sources, then press Download {runtime} to try again.',
+    'Check the network and the address given for {runtime} in Settings → Download sources, then press the download button to try again.',
   'problem.server.runtimeMismatch':
     'The {runtime} {version} that {host} sent is not the genuine one: its SHA-256 differs from the one the app carries. It was deleted and never run.',
   'problem.server.runtimeMismatch.hint':
-    'The download source sent a damaged or altered file. Press Download {runtime} again later; in mainland China, choose Mainland China mirrors in Settings → Download sources first.',
+    'The download source sent a damaged or altered file. Press the download button again later; in mainland China, choose Mainland China mirrors in Settings → Download sources first.',
   'problem.server.runtimeMismatch.hint.china':
-    'The mirror sent a damaged or altered file. Press Download {runtime} again later, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
+    'The mirror sent a damaged or altered file. Press the download button again later, or choose My own sources in Settings → Download sources and enter another mirror: https://mirrors.aliyun.com/pypi/simple/ under “uv from a PyPI index”, or https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/ under “Node.js downloads”.',
   'problem.server.runtimeMismatch.hint.custom':
     'The source given for {runtime} in Settings → Download sources sent a damaged or altered file: enter another, or choose the official sources.',
   'problem.server.runtimeFolderUnsafe':
@@ -1375,16 +1375,16 @@ export const en = {
   'history.ownWords': "The service's own words",
   'problem.server.runtimeDownloadFailed.reason.network': 'The site {runtime} is downloaded from ({host}) could not be reached.',
   'problem.server.runtimeDownloadFailed.reason.network.hint':
-    "Check this computer's network, then press Download {runtime}. You can also choose another source in Settings → Download sources.",
+    "Check this computer's network, then press the download button. You can also choose another source in Settings → Download sources.",
   'problem.server.runtimeDownloadFailed.reason.network.hint.official':
-    "Check this computer's network. In mainland China, choose Mainland China mirrors in Settings → Download sources, then press Download {runtime}.",
+    "Check this computer's network. In mainland China, choose Mainland China mirrors in Settings → Download sources, then press the download button.",
   'problem.server.runtimeDownloadFailed.reason.network.hint.china':
-    "Check this computer's network, then press Download {runtime}. If the mainland China mirror stays out of reach, switch to the official or a custom source in Settings → Download sources.",
+    "Check this computer's network, then press the download button. If the mainland China mirror stays out of reach, switch to the official or a custom source in Settings → Download sources.",
   'problem.server.runtimeDownloadFailed.reason.network.hint.custom':
-    "Check this computer's network and the address given for {runtime} in Settings → Download sources, then press Download {runtime}.",
+    "Check this computer's network and the address given for {runtime} in Settings → Download sources, then press the download button.",
   'problem.server.runtimeDownloadFailed.reason.tls': 'The secure connection to the site {runtime} is downloaded from ({host}) failed.',
   'problem.server.runtimeDownloadFailed.reason.tls.hint':
-    "Check the computer's date and time, and any proxy or security software on the network, then press Download {runtime}; or choose another source in Settings → Download sources.",
+    "Check the computer's date and time, and any proxy or security software on the network, then press the download button; or choose another source in Settings → Download sources.",
   'runtime.technicalDetail': 'Technical detail',
   'problem.cli.runtimeMissing.reason.page':
     'server "{server}": the command "{command}" needs {runtime}, which is not installed here: press Download {runtime} on the web page\'s Services page, and the app fetches it from the sources in Settings → Download sources; or install it yourself: {install}',

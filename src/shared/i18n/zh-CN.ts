@@ -685,18 +685,17 @@ export const zhCN: Record<keyof typeof en, string> = {
     '无法下载 {runtime}：{host} 发送的数据超过了 {runtime} {version} 的大小 {megabytes} MB，不可能是这个文件。已下载的部分已删除。',
   'problem.server.runtimeDownloadFailed.reason.tooSlow':
     '无法下载 {runtime}：{host} 在 {seconds} 秒内发送的数据不足 {kilobytes} KB，下载已停止。',
-  'problem.server.runtimeDownloadFailed.hint': '请检查网络，然后点“下载 {runtime}”再试一次（中断的下载会从中断处继续）。',
+  'problem.server.runtimeDownloadFailed.hint': '请检查网络，然后点下载按钮再试一次（中断的下载会从中断处继续）。',
   'problem.server.runtimeDownloadFailed.hint.official':
-    '请检查网络，然后点“下载 {runtime}”再试一次（中断的下载会从中断处继续）。在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像。',
+    '请检查网络，然后点下载按钮再试一次（中断的下载会从中断处继续）。在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像。',
   'problem.server.runtimeDownloadFailed.hint.china':
-    '请检查网络，然后点“下载 {runtime}”再试一次（中断的下载会从中断处继续）。如果中国大陆镜像一直失败，请在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
-  'problem.server.runtimeDownloadFailed.hint.custom':
-    '请检查网络，以及“设置 → 下载源”中为 {runtime} 填写的地址，然后点“下载 {runtime}”再试一次。',
+    '请检查网络，然后点下载按钮再试一次（中断的下载会从中断处继续）。如果中国大陆镜像一直失败，请在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
+  'problem.server.runtimeDownloadFailed.hint.custom': '请检查网络，以及“设置 → 下载源”中为 {runtime} 填写的地址，然后点下载按钮再试一次。',
   'problem.server.runtimeMismatch': '{host} 发送的 {runtime} {version} 不是正版：它的 SHA-256 与应用自带的不一致。该文件已删除，从未运行。',
   'problem.server.runtimeMismatch.hint':
-    '下载源发送了损坏或被篡改的文件。请稍后再点“下载 {runtime}”；在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像。',
+    '下载源发送了损坏或被篡改的文件。请稍后再点下载按钮；在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像。',
   'problem.server.runtimeMismatch.hint.china':
-    '镜像发送了损坏或被篡改的文件。请稍后再点“下载 {runtime}”，或在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
+    '镜像发送了损坏或被篡改的文件。请稍后再点下载按钮，或在“设置 → 下载源”中选择自定义下载源，填入其他镜像：uv 的 PyPI 索引填 https://mirrors.aliyun.com/pypi/simple/，Node.js 下载地址填 https://mirrors.tuna.tsinghua.edu.cn/nodejs-release/。',
   'problem.server.runtimeMismatch.hint.custom':
     '“设置 → 下载源”中为 {runtime} 填写的下载源发送了损坏或被篡改的文件：请换一个，或选择官方源。',
   'problem.server.runtimeFolderUnsafe':
@@ -1301,17 +1300,16 @@ export const zhCN: Record<keyof typeof en, string> = {
   'callCause.http.status': '网站那边出错了（{status}）：请稍后再试。',
   'history.ownWords': '服务返回的原文',
   'problem.server.runtimeDownloadFailed.reason.network': '连不上下载 {runtime} 的网站（{host}）。',
-  'problem.server.runtimeDownloadFailed.reason.network.hint':
-    '请检查这台电脑的网络，再点“下载 {runtime}”。也可以到“设置 → 下载源”换一个下载源。',
+  'problem.server.runtimeDownloadFailed.reason.network.hint': '请检查这台电脑的网络，再点下载按钮。也可以到“设置 → 下载源”换一个下载源。',
   'problem.server.runtimeDownloadFailed.reason.network.hint.official':
-    '请检查这台电脑的网络。在中国大陆，请到“设置 → 下载源”选“中国大陆镜像”，再点“下载 {runtime}”。',
+    '请检查这台电脑的网络。在中国大陆，请到“设置 → 下载源”选“中国大陆镜像”，再点下载按钮。',
   'problem.server.runtimeDownloadFailed.reason.network.hint.china':
-    '请检查这台电脑的网络，再点“下载 {runtime}”。如果中国大陆镜像一直连不上，请到“设置 → 下载源”换成官方源或自定义下载源。',
+    '请检查这台电脑的网络，再点下载按钮。如果中国大陆镜像一直连不上，请到“设置 → 下载源”换成官方源或自定义下载源。',
   'problem.server.runtimeDownloadFailed.reason.network.hint.custom':
-    '请检查这台电脑的网络，以及“设置 → 下载源”里为 {runtime} 填的地址，再点“下载 {runtime}”。',
+    '请检查这台电脑的网络，以及“设置 → 下载源”里为 {runtime} 填的地址，再点下载按钮。',
   'problem.server.runtimeDownloadFailed.reason.tls': '与下载 {runtime} 的网站（{host}）的安全连接失败。',
   'problem.server.runtimeDownloadFailed.reason.tls.hint':
-    '请检查电脑的日期和时间，以及网络中的代理或安全软件，再点“下载 {runtime}”；也可以到“设置 → 下载源”换一个下载源。',
+    '请检查电脑的日期和时间，以及网络中的代理或安全软件，再点下载按钮；也可以到“设置 → 下载源”换一个下载源。',
   'runtime.technicalDetail': '技术细节',
   'problem.cli.runtimeMissing.reason.page':
     '服务“{server}”：命令“{command}”需要 {runtime}，这台电脑上没有安装。请在网页界面的“服务”页点“下载 {runtime}”，应用会按“设置 → 下载源”自己下载；也可以自己安装：{install}',
