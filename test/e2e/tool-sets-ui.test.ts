@@ -10,7 +10,7 @@ import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
 import { waitFor } from '../helpers/wait';
-import { goTo, LOOKS, screenshot, setLook } from '../helpers/window-pages';
+import { goTo, LOOKS, openAdvancedSettings, screenshot, setLook } from '../helpers/window-pages';
 
 /**
  * The tool-set UI end to end: Chromium drives the window of the real headless bridge; the checks
@@ -117,6 +117,8 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
 
   it('shows the local server with its address and token, and adds it to Cursor keeping the rest of its file', async () => {
     await goTo(page, 'settings');
+    // The local server is under Settings' Advanced fold (issue 33): opened as a person would.
+    await openAdvancedSettings(page);
     const section = page.getByRole('region', { name: 'Local MCP server' });
     await section.getByText('Listening').waitFor();
     const address = await section.getByLabel('Address').inputValue();
@@ -173,6 +175,7 @@ describe.skipIf(!haveChromium)('the tool-set UI, end to end in Chromium', () => 
       await goTo(page, 'endpoints');
       await shot('endpoints');
       await goTo(page, 'settings');
+      await openAdvancedSettings(page);
       const section = page.getByRole('region', { name: language === 'en' ? 'Local MCP server' : '本机 MCP 服务' });
       await section.scrollIntoViewIfNeeded();
       await shot('settings');

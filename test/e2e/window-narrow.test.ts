@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { closeAll, haveChromium, openWindow, startHomeWindowBridge, type WindowBridge } from '../helpers/headless-window';
-import { goTo, setLook } from '../helpers/window-pages';
+import { goTo, openAdvancedSettings, setLook } from '../helpers/window-pages';
 
-/** The window at 800 px in each language (the page bar), and the activity chart's legend, in Chromium. */
+/** The window at 800 px in each language (the compact sidebar), and the activity chart's legend, in Chromium. */
 let xiaozhi: FakeXiaozhi;
 let bridge: WindowBridge;
 let browser: Browser;
@@ -41,31 +41,55 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
   });
 
   for (const language of ['en', 'zh-CN'] as const) {
-    it(`at 800 px the pages sit on one row under the name and status, and the failed mark keeps off its label (${language})`, async () => {
+    it(`at 800 px a compact sidebar keeps its groups, nothing overlaps, and the failed mark keeps off its label (${language})`, async () => {
       await page.setViewportSize({ width: 800, height: 600 });
       await setLook(page, [language, 'light']);
       await goTo(page, 'overview');
       const nav = page.locator('nav.sidebar');
       await nav.locator('.nav-alert').waitFor({ timeout: 20_000 });
-      const links = await nav.locator('ul a').evaluateAll((as) => as.map((a) => a.getBoundingClientRect().toJSON() as Box));
+      // The sidebar stays a column on the left (issue 33: the single top row lost the groups), the page beside it.
+      const side = (await nav.boundingBox()) as Box;
+      const main = (await page.locator('main').boundingBox()) as Box;
+      expect(side.x).toBeLessThan(1);
+      expect(side.width).toBeLessThan(200);
+      expect(side.x + side.width).toBeLessThanOrEqual(main.x + 1);
+      // Ten pages one under another, none overlapping the next, each whole within the sidebar.
+      const links = await nav
+        .locator('ul a')
+        .evaluateAll((as) =>
+          as.map((a) => ({ ...(a.getBoundingClientRect().toJSON() as Box), clipped: a.scrollWidth > a.clientWidth + 1 })),
+        );
       expect(links).toHaveLength(10);
-      for (const box of links) expect(Math.abs(box.y - (links[0] as Box).y), JSON.stringify(box)).toBeLessThan(2);
-      // All of them in view: none pushed past the edge to scroll to.
-      const last = links.at(-1) as Box;
-      expect(last.x + last.width).toBeLessThanOrEqual(800);
-      const list = await nav.locator('.nav-pages').evaluate((row) => ({ scroll: row.scrollWidth, client: row.clientWidth }));
-      expect(list.scroll).toBeLessThanOrEqual(list.client + 1);
-      // The name and the status with its button: one row above the pages, side by side.
+      for (const [i, box] of links.entries()) {
+        expect(box.x + box.width, JSON.stringify(box)).toBeLessThanOrEqual(side.x + side.width + 1);
+        expect(box.clipped, JSON.stringify(box)).toBe(false);
+        const next = links[i + 1];
+        if (next) expect(box.y + box.height, JSON.stringify([box, next])).toBeLessThanOrEqual(next.y + 1);
+      }
+      // The three groups' headings shown, each just above its group's first page and below the previous group.
+      const headings = nav.locator('.nav-heading');
+      expect(await headings.count()).toBe(3);
+      const headingBoxes = await headings.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Box));
+      const words = language === 'en' ? ['What xiaozhi can use', 'What happened', 'Advanced'] : ['小智能用的', '记录', '高级'];
+      for (const [i, firstPage] of [2, 4, 7].entries()) {
+        const heading = headingBoxes[i] as Box;
+        expect(heading.height).toBeGreaterThan(0);
+        expect(await headings.nth(i).textContent()).toContain(words[i]);
+        expect(heading.y + heading.height).toBeLessThanOrEqual((links[firstPage] as Box).y + 1);
+        expect(heading.y).toBeGreaterThanOrEqual((links[firstPage - 1] as Box).y + (links[firstPage - 1] as Box).height - 1);
+      }
+      // The name above the pages, the status with its button below them.
       const brand = (await nav.locator('.brand').boundingBox()) as Box;
       const footer = (await nav.locator('.sidebar-footer').boundingBox()) as Box;
       expect(brand.y + brand.height).toBeLessThanOrEqual((links[0] as Box).y + 1);
-      expect(footer.y + footer.height).toBeLessThanOrEqual((links[0] as Box).y + 1);
-      expect(brand.x + brand.width).toBeLessThanOrEqual(footer.x);
+      const last = links.at(-1) as Box;
+      expect(footer.y).toBeGreaterThanOrEqual(last.y + last.height - 1);
       // The red mark beside "Servers" has room from its word.
       const servers = nav.locator('ul a').nth(2);
       const label = (await servers.locator('span').first().boundingBox()) as Box;
       const mark = (await servers.locator('.nav-alert').boundingBox()) as Box;
       expect(mark.x - (label.x + label.width)).toBeGreaterThanOrEqual(4);
+      expect(mark.x + mark.width).toBeLessThanOrEqual(side.x + side.width);
     });
   }
 
@@ -74,6 +98,8 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
       await page.setViewportSize({ width, height: 720 });
       await setLook(page, ['zh-CN', 'light']);
       await goTo(page, 'settings');
+      // The local server is under Settings' Advanced fold (issue 33): opened as a person would.
+      await openAdvancedSettings(page);
       const row = page.locator('.clients-table tr', { hasText: 'Cursor' }).first();
       await row.scrollIntoViewIfNeeded();
       const name = (await row.locator('strong').boundingBox()) as Box;

@@ -49,3 +49,14 @@ export async function setLook(page: Page, [language, theme]: Look): Promise<void
     theme,
   ] as const);
 }
+
+/**
+ * On Settings, opens the Advanced fold (serving limits, tool budgets, the local MCP server: issue 33
+ * put them there) by clicking its title as a person would; left open if it is already.
+ */
+export async function openAdvancedSettings(page: Page): Promise<void> {
+  const fold = page.locator('details.advanced-settings');
+  await fold.waitFor();
+  if ((await fold.getAttribute('open')) === null) await fold.locator(':scope > summary').click();
+  await page.waitForFunction(() => document.querySelector('details.advanced-settings')?.hasAttribute('open') === true);
+}
