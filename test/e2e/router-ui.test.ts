@@ -112,6 +112,9 @@ describe.skipIf(!haveChromium)('router mode and the tool budget in the window', 
       await shot('describe');
       await page.keyboard.press('Escape');
       await goTo(page, 'settings');
+      // The budget is a technical setting, folded under Settings' Advanced (closed until the person opens it).
+      const folded = page.locator('details.advanced-settings');
+      if ((await folded.getAttribute('open')) === null) await folded.locator(':scope > summary').click();
       await page.getByRole('heading', { name: en ? 'Tool budget per endpoint' : '每个接入点的工具预算' }).scrollIntoViewIfNeeded();
       await shot('settings');
       await goTo(page, 'servers');

@@ -179,7 +179,12 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     const row = page.getByRole('row', { name: /家里.*second_echo/ });
     await row.waitFor();
     await row.click();
-    await page.getByText('{"text":"from xiaozhi"}').waitFor();
+    // The arguments as a person reads them (field, then value), the JSON as sent folded under Details.
+    const details = page.locator('.details-row .argument-list');
+    await details.locator('dt', { hasText: /^text$/ }).waitFor();
+    expect(await details.locator('dd').first().textContent()).toBe('from xiaozhi');
+    await details.getByText('Details (as sent)').click();
+    expect(JSON.parse((await details.locator('pre').textContent()) ?? '')).toEqual({ text: 'from xiaozhi' });
   });
 
   it('walks through with the keyboard only: add a server from the catalogue, try a tool, import a file', async () => {

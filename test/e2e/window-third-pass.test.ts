@@ -66,14 +66,24 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
       // The numbers and the mode are behind "Details" in the default (automatic) mode.
       if (!(await card.locator('details.serving-details').evaluate((d) => (d as HTMLDetailsElement).open)))
         await card.getByText('Details', { exact: true }).click();
-      await card.getByText(/^\d+ tools( · |$)/).waitFor();
+      await card.getByText(/^xiaozhi gets your \d+ tools directly$/).waitFor();
       const cardBox = (await card.boundingBox()) as { width: number };
       const serving = (await card.locator('.serving').boundingBox()) as { width: number };
       expect(serving.width / cardBox.width).toBeGreaterThan(0.85);
-      // The mode switch and "What the model sees" share one row.
-      const mode = (await card.getByRole('radio', { name: 'Every tool' }).boundingBox()) as { y: number };
-      const preview = (await card.getByRole('button', { name: 'What the model sees' }).boundingBox()) as { y: number };
-      expect(Math.abs(mode.y - preview.y)).toBeLessThan(8);
+      // The mode's label and its switch share one row.
+      const centre = async (box: Promise<{ y: number; height: number } | null>) => {
+        const { y, height } = (await box) as { y: number; height: number };
+        return y + height / 2;
+      };
+      const label = await centre(card.getByText('Tools served', { exact: true }).boundingBox());
+      const mode = await centre(card.getByRole('radio', { name: 'Every tool' }).boundingBox());
+      expect(Math.abs(label - mode)).toBeLessThan(8);
+      // "What xiaozhi sees" waits under Advanced (opened as a person would); it and its plain line share one row.
+      const advanced = card.locator('details.serving-advanced');
+      if ((await advanced.getAttribute('open')) === null) await advanced.locator(':scope > summary').click();
+      const preview = await centre(card.getByRole('button', { name: 'What xiaozhi sees' }).boundingBox());
+      const line = await centre(card.getByText('See the tool list xiaozhi gets, word for word.').boundingBox());
+      expect(Math.abs(preview - line)).toBeLessThan(8);
     });
 
     it(`a server's command, error and last output take the card's width (${width}×${height})`, async () => {
