@@ -31,7 +31,7 @@ import { FileVault, MemoryVault, type TokenVault } from '../oauth/token-vault';
 import { callFailureCause } from '../problems/call-failure-cause';
 import { RuntimeStore } from '../runtimes/runtime-store';
 import type { ServerNotice } from '../servers/server-notice';
-import { placeOf, placePreset } from '../system/system-locale';
+import { type Place, placeOf, placePreset } from '../system/system-locale';
 import { APP_VERSION } from '../system/version';
 import { BridgeEvents } from './bridge-events';
 import type { BridgeHost, BridgeOptions } from './bridge-host';
@@ -61,6 +61,8 @@ export interface BridgeOwn {
 
 /** The bridge's collaborators, each made once, in the order below. */
 export interface BridgeParts {
+  /** Where this computer says it is, read once: the download sources and the window's host info use it. */
+  readonly place: Place;
   readonly log: Logger;
   readonly history: CallHistory;
   readonly activity: ActivityLog;
@@ -295,6 +297,7 @@ export function makeBridgeParts(options: BridgeOptions, host: BridgeHost, own: B
   links.toolsNotified = () => localServer.refreshSessions();
 
   return {
+    place,
     log,
     history,
     activity,

@@ -27,7 +27,7 @@ import { runtimeAvailability } from '../runtimes/child-runtime';
 import type { RuntimeStore } from '../runtimes/runtime-store';
 import { redactFailure, secretValues } from '../secrets/bridge-secrets';
 import type { EndpointCatalogs } from '../serving/endpoint-catalogs';
-import { namedLocale, placeOf, placePreset, systemLocale } from '../system/system-locale';
+import { namedLocale, type Place, placePreset, systemLocale } from '../system/system-locale';
 import type { BridgeEvents } from './bridge-events';
 import { type BridgeHost, type BridgeOptions, headlessHost } from './bridge-host';
 import { makeBridgeParts } from './bridge-parts';
@@ -48,6 +48,8 @@ export class Bridge {
   private settings: Settings;
   private running = false;
   private readonly store: SettingsStore;
+  /** Where this computer says it is (locale, time zone): read once, with the parts that use it. */
+  private readonly place: Place;
   private readonly host: BridgeHost;
   private readonly logBook: LogBook;
   private readonly log: Logger;
@@ -88,6 +90,7 @@ export class Bridge {
       hubSettings: () => this.hubSettings(),
     });
     ({
+      place: this.place,
       log: this.log,
       history: this.history,
       activity: this.activity,
@@ -369,7 +372,7 @@ export class Bridge {
         place: () => ({
           // The page's own language (its browser's) where the run names none (LANG unset, C, POSIX).
           ...optionalLocale(this.options.locale ?? namedLocale(this.options.env ?? process.env)),
-          unchosenMirrors: placePreset(this.settings.ui.language, placeOf(this.options.env ?? process.env, this.options.locale)),
+          unchosenMirrors: placePreset(this.settings.ui.language, this.place),
         }),
         onStatus: () => this.events.queueStatus(),
       }),
