@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { nodeBundle } from '../../scripts/bundle-options.mjs';
+import { scaled } from '../helpers/time-scale';
 
 /**
  * What loading the headless CLI costs before it does anything: every zod schema built at load stays
@@ -40,7 +41,7 @@ describe('loading the headless CLI', () => {
       process.on('exit', () => process.stderr.write('built ' + built + '\\n'));
       process.argv = [process.argv[0], ${JSON.stringify(cli)}, '--version'];
       require(${JSON.stringify(cli)});`;
-    const result = spawnSync(process.execPath, ['-e', count], { encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(process.execPath, ['-e', count], { encoding: 'utf8', timeout: scaled(60_000) });
     const built = Number(/built (\d+)/.exec(result.stderr)?.[1]);
     expect(result.status, result.stderr).toBe(0);
     expect(built).toBeGreaterThan(1000);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium } from '../helpers/headless-window';
 import { type PageBridge, startPageBridge } from '../helpers/page-bridge';
 import { pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
+import { scaled } from '../helpers/time-scale';
 import { type Look, LOOKS, screenshot, takingScreenshots } from '../helpers/window-pages';
 
 /**
@@ -114,11 +115,11 @@ describe.skipIf(!haveChromium || process.platform === 'win32' || fs.existsSync('
           await page
             .locator('#server-flaky')
             .getByRole('button', { name: en ? 'Retry now' : '立即重试' })
-            .waitFor({ timeout: 30_000 });
+            .waitFor({ timeout: scaled(30_000) });
           await page
             .locator('#server-time')
             .getByRole('button', { name: en ? 'Download uv' : '下载 uv' })
-            .waitFor({ timeout: 30_000 });
+            .waitFor({ timeout: scaled(30_000) });
           await screenshot(page, `${look[0]}-add-cards-${look[1]}-${width}`, { fullPage: true });
         }
     }, 120_000);
@@ -133,7 +134,7 @@ describe.skipIf(!haveChromium || process.platform === 'win32' || fs.existsSync('
       await card.locator('progress').waitFor();
       await screenshot(page, `${look[0]}-add-download-progress-${look[1]}-1280`);
       release();
-      await card.getByText(en ? 'Running' : '运行中').waitFor({ timeout: 30_000 });
+      await card.getByText(en ? 'Running' : '运行中').waitFor({ timeout: scaled(30_000) });
       await screenshot(page, `${look[0]}-add-download-done-${look[1]}-1280`);
     }, 120_000);
   },

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeNpx, fakeNpx } from '../helpers/fake-npx';
 import { haveChromium } from '../helpers/headless-window';
 import { type PageBridge, startPageBridge } from '../helpers/page-bridge';
+import { scaled } from '../helpers/time-scale';
 import { type Look, LOOKS, screenshot, takingScreenshots } from '../helpers/window-pages';
 
 /**
@@ -80,7 +81,9 @@ describe.skipIf(!haveChromium || process.platform === 'win32')('adding two catal
         await screenshot(page, name('4-memory-step'));
         await memory.getByRole('button', { name: en ? 'Add' : '添加', exact: true }).click();
 
-        await page.waitForFunction(() => document.querySelectorAll('.list-item .badge-ok').length === 2, undefined, { timeout: 30_000 });
+        await page.waitForFunction(() => document.querySelectorAll('.list-item .badge-ok').length === 2, undefined, {
+          timeout: scaled(30_000),
+        });
         // What the cards show (their details closed) reads as what they are, not as a command line.
         const cards = page.locator('#server-filesystem, #server-memory');
         expect(await cards.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText).join('\n'))).not.toMatch(

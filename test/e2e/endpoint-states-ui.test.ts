@@ -9,6 +9,7 @@ import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
 import { RelayStandIn } from '../helpers/relay-stand-in';
+import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
 import { goTo, LOOKS, screenshot, setLook } from '../helpers/window-pages';
 
@@ -91,7 +92,10 @@ describe.skipIf(!haveChromium)('endpoint states in the window', () => {
       // Another copy holds the endpoint: said in the sidebar, the overview and on the card, with who it is.
       await goTo(page, 'overview');
       const held = zh ? '另一个程序正在使用接入点' : 'Another program is using the endpoint';
-      await page.getByText(held).first().waitFor({ timeout: 20_000 });
+      await page
+        .getByText(held)
+        .first()
+        .waitFor({ timeout: scaled(20_000) });
       await page
         .getByText(zh ? '另一个小智托盘正在使用这个接入点' : 'Another copy of Xiaozhi Tray is using this endpoint', { exact: false })
         .first()
@@ -115,14 +119,16 @@ describe.skipIf(!haveChromium)('endpoint states in the window', () => {
       const result = page.locator('.add-endpoint .test-result');
       await url.fill(relay.toolUrl().replace(/token=.*/, 'token=bm90LWEtdG9rZW4%3D'));
       await testButton.click();
-      await result.getByText(zh ? '令牌无效' : 'Token not accepted').waitFor({ timeout: 15_000 });
+      await result.getByText(zh ? '令牌无效' : 'Token not accepted').waitFor({ timeout: scaled(15_000) });
       expect(await result.getByText(zh ? '令牌有效' : 'Token accepted').count()).toBe(0);
       await screenshot(page, `endpoint-test-refused-${language}-${theme}`);
 
       // Another agent of the relay that nobody serves: the tools are read through the relay, as a device reads them.
       await url.fill(relay.toolUrl(`agent-${language}-${theme}`));
       await testButton.click();
-      await result.getByText(zh ? '和真正对话时一样读取' : 'Read as in a real conversation', { exact: false }).waitFor({ timeout: 20_000 });
+      await result
+        .getByText(zh ? '和真正对话时一样读取' : 'Read as in a real conversation', { exact: false })
+        .waitFor({ timeout: scaled(20_000) });
       await screenshot(page, `endpoint-test-relay-${language}-${theme}`);
 
       // A self-hosted endpoint that did not ask for the tools: a success, and why that is normal.
@@ -130,7 +136,7 @@ describe.skipIf(!haveChromium)('endpoint states in the window', () => {
       await testButton.click();
       await result
         .getByText(zh ? '只在有设备说话时才读取工具列表' : 'lists the tools only when a device talks', { exact: false })
-        .waitFor({ timeout: 30_000 });
+        .waitFor({ timeout: scaled(30_000) });
       await screenshot(page, `endpoint-test-quiet-${language}-${theme}`);
 
       // The saved endpoint, held by the other copy: the test says so rather than take it.
@@ -144,7 +150,7 @@ describe.skipIf(!haveChromium)('endpoint states in the window', () => {
         .getByText(
           zh ? '另一个程序正在使用这个接入点，测试没有去抢它' : 'Another program is using this endpoint; the test did not take it over',
         )
-        .waitFor({ timeout: 20_000 });
+        .waitFor({ timeout: scaled(20_000) });
       await screenshot(page, `endpoint-test-held-${language}-${theme}`, { fullPage: true });
     }, 180_000);
   }

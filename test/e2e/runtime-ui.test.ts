@@ -14,6 +14,7 @@ import { installCommand } from '../../src/shared/runtime-need';
 import { SettingsSchema } from '../../src/shared/settings';
 import { haveChromium, launchChromium } from '../helpers/headless-window';
 import { pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
+import { scaled } from '../helpers/time-scale';
 import { LOOKS, screenshot } from '../helpers/window-pages';
 
 /**
@@ -100,7 +101,7 @@ describe.skipIf(!haveChromium || process.platform === 'win32')('the runtime card
             ? 'The uv 0.12.0 that 127.0.0.1 sent is not the genuine one: its SHA-256 differs from the one the app carries. It was deleted and never run.'
             : '127.0.0.1 发送的 uv 0.12.0 不是正版：它的 SHA-256 与应用自带的不一致。该文件已删除，从未运行。',
         )
-        .waitFor({ timeout: 30_000 });
+        .waitFor({ timeout: scaled(30_000) });
       await card.getByRole('link', { name: language === 'en' ? 'Open Download sources' : '打开下载源设置' }).waitFor();
       await screenshot(page, `${language}-runtime-forged-${theme}`);
     }
@@ -112,7 +113,7 @@ describe.skipIf(!haveChromium || process.platform === 'win32')('the runtime card
       await serversPage(headless, language, theme);
       const card = page.locator('#server-time');
       const hint = card.getByText(uv, { exact: false });
-      await hint.waitFor({ timeout: 30_000 });
+      await hint.waitFor({ timeout: scaled(30_000) });
       const text = await hint.textContent();
       expect(text).toContain('xiaozhi-tray run --fetch-runtimes');
       expect(text).not.toMatch(/astral\.sh|github/);

@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { CHROMIUM, haveChromium, launchChromium, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { scaled } from '../helpers/time-scale';
 
 /**
  * `run` restarted keeps its address (port and token, kept in its state folder) so a bookmark works;
@@ -45,14 +46,14 @@ describe.skipIf(!haveChromium)('a tab left open across a restart of run', () => 
     expect(new URL(fresh).port).toBe(port);
     await page.reload();
     // Before: "The connection to the bridge was lost. Reconnecting…" and "Loading…", in English, for ever.
-    await page.getByText('此页面的访问地址已过期').waitFor({ timeout: 15_000 });
+    await page.getByText('此页面的访问地址已过期').waitFor({ timeout: scaled(15_000) });
     expect(await page.getByText('Reconnecting').count()).toBe(0);
     expect(await page.getByText('正在加载').count()).toBe(0);
     expect(await page.getByText('已停止').count()).toBe(0);
 
     // The new address pasted into the same tab is a same-document hash change.
     await page.goto(fresh);
-    await page.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor({ timeout: scaled(15_000) });
     expect(await page.getByText('此页面的访问地址已过期').count()).toBe(0);
   }, 90_000);
 });
@@ -83,7 +84,7 @@ describe.skipIf(!haveChromium)('a bookmark of the window', () => {
     if (process.platform !== 'win32') expect(fs.statSync(kept[0] as string).mode & 0o777).toBe(0o600);
     const later = await context.newPage();
     await later.goto(bookmark);
-    await later.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor({ timeout: 15_000 });
+    await later.getByRole('heading', { name: '欢迎使用小智托盘' }).waitFor({ timeout: scaled(15_000) });
     expect(await later.getByText('此页面的访问地址已过期').count()).toBe(0);
   }, 90_000);
 });

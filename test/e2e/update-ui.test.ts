@@ -11,6 +11,7 @@ import { startWebUi, type WebUi } from '../../src/main/core/web/web-ui-server';
 import { SettingsSchema } from '../../src/shared/settings';
 import type { UpdateStatus } from '../../src/shared/updates';
 import { haveChromium, launchChromium } from '../helpers/headless-window';
+import { scaled } from '../helpers/time-scale';
 import { LOOKS, screenshot } from '../helpers/window-pages';
 
 /**
@@ -102,14 +103,14 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     expect(store.load().updates).toEqual({ enabled: true, mirrorUrl: 'https://mirror.example.cn/xiaozhi-tray/' });
     const auto = page.getByRole('switch', { name: 'Check for updates automatically' });
     await auto.click({ force: true });
-    await expect.poll(() => store.load().updates.enabled, { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => store.load().updates.enabled, { timeout: scaled(10_000) }).toBe(false);
     // Click again once the window shows the saved state (as a person would), not before.
     await page.getByRole('switch', { name: 'Check for updates automatically', checked: false }).waitFor();
     await auto.click({ force: true });
-    await expect.poll(() => store.load().updates.enabled, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => store.load().updates.enabled, { timeout: scaled(10_000) }).toBe(true);
     await mirror.fill('');
     await page.locator('.update-status').getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => store.load().updates, { timeout: 10_000 }).toEqual({ enabled: true });
+    await expect.poll(() => store.load().updates, { timeout: scaled(10_000) }).toEqual({ enabled: true });
   });
 
   it('toasts a problem once, not at every check', async () => {
@@ -146,7 +147,7 @@ describe.skipIf(!haveChromium)('the updater in the window', () => {
     }
     await settingsPage('en', 'light');
     await page.getByRole('button', { name: 'Restart to update to 0.2.0' }).first().click();
-    await expect.poll(() => updates.installs, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => updates.installs, { timeout: scaled(10_000) }).toBe(1);
     // A .deb is told where to get the package instead.
     updates.set({
       state: 'manual',

@@ -9,6 +9,7 @@ import { FIXTURE } from '../helpers/bridge-harness';
 import { type FakeSession, FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { CHROMIUM, closeAll, haveChromium, openWindow, startWindowBridge, type WindowBridge } from '../helpers/headless-window';
 import { type RegistryStandIn, startRegistryStandIn } from '../helpers/registry-standin';
+import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
 import { goTo, screenshot, SHOTS } from '../helpers/window-pages';
 
@@ -90,7 +91,10 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await dialog.getByLabel('Name 1').fill('FIXTURE_NAME');
     await dialog.getByLabel('Value 1').fill('e2e');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Running').first().waitFor({ timeout: 15_000 });
+    await page
+      .getByText('Running')
+      .first()
+      .waitFor({ timeout: scaled(15_000) });
     await goTo(page, 'tools');
     await page.getByText('weather_get').waitFor();
     expect(await page.getByRole('switch').count()).toBeGreaterThan(5);
@@ -113,7 +117,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('city').fill('上海');
     await dialog.getByRole('button', { name: 'Run' }).click();
-    await expect(dialog.getByTestId('tool-result').textContent({ timeout: 10_000 })).resolves.toBe('上海：晴，25°C');
+    await expect(dialog.getByTestId('tool-result').textContent({ timeout: scaled(10_000) })).resolves.toBe('上海：晴，25°C');
     await screenshot(page, 'en-try-tool');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
@@ -123,14 +127,14 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await goTo(page, 'logs');
     const marker = `live-line-${Date.now()}`;
     await session.request('log-1', 'tools/call', { name: 'stderr', arguments: { text: marker } });
-    await page.getByText(marker).waitFor({ timeout: 10_000 });
+    await page.getByText(marker).waitFor({ timeout: scaled(10_000) });
   });
 
   it('keeps 10,000 log lines smooth: only the visible rows are in the page', async () => {
     await goTo(page, 'logs');
     // A server's stderr reaches the log at a bounded rate; junk frames from the endpoint are each logged.
     for (let i = 1; i <= 10_000; i++) session.sendRaw(`flood ${i}`);
-    await page.getByText(/: flood 10000$/).waitFor({ timeout: 15_000 });
+    await page.getByText(/: flood 10000$/).waitFor({ timeout: scaled(15_000) });
     expect(await page.locator('.log-row').count()).toBeLessThan(100);
     await page.getByLabel('Filter text').fill('flood 500');
     await page.getByText(/: flood 5000$/).waitFor();
@@ -214,8 +218,11 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await step.getByRole('button', { name: 'Advanced settings' }).waitFor();
     expect(await focused()).toBe('Add');
     await page.keyboard.press('Enter');
-    await page.getByText('Added "Everything (test server)": starting…').waitFor({ timeout: 10_000 });
-    await page.locator('.list-item', { hasText: 'everything' }).getByText('Running').waitFor({ timeout: 60_000 });
+    await page.getByText('Added "Everything (test server)": starting…').waitFor({ timeout: scaled(10_000) });
+    await page
+      .locator('.list-item', { hasText: 'everything' })
+      .getByText('Running')
+      .waitFor({ timeout: scaled(60_000) });
 
     // Try one of its tools.
     await goTo(page, 'tools');
@@ -226,7 +233,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     const trying = page.getByRole('dialog');
     await page.keyboard.type('hello from the keyboard');
     await page.keyboard.press('Enter');
-    await expect(trying.getByTestId('tool-result').textContent({ timeout: 10_000 })).resolves.toMatch(/hello from the keyboard/);
+    await expect(trying.getByTestId('tool-result').textContent({ timeout: scaled(10_000) })).resolves.toMatch(/hello from the keyboard/);
     await page.keyboard.press('Escape');
     await trying.waitFor({ state: 'detached' });
 
@@ -256,7 +263,7 @@ describe.skipIf(!haveChromium)('the window, end to end in Chromium', () => {
     await session.request('long-1', 'tools/call', { name: 'fixture_stderr', arguments: { text: long } });
     await page.getByLabel('Filter text').fill('long-line-');
     const row = page.locator('.log-row', { hasText: 'long-line-' }).last();
-    await row.waitFor({ timeout: 10_000 }).catch(async (error: Error) => {
+    await row.waitFor({ timeout: scaled(10_000) }).catch(async (error: Error) => {
       // What the page showed instead, always (a failure is when a person needs to look).
       fs.mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SHOTS, 'failed-logs.png') });

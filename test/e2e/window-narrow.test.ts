@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { closeAll, haveChromium, openWindow, startHomeWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { scaled } from '../helpers/time-scale';
 import { goTo, openAdvancedSettings, setLook } from '../helpers/window-pages';
 
 /** The window at 800 px in each language (the compact sidebar), and the activity chart's legend, in Chromium. */
@@ -46,7 +47,7 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
       await setLook(page, [language, 'light']);
       await goTo(page, 'overview');
       const nav = page.locator('nav.sidebar');
-      await nav.locator('.nav-alert').waitFor({ timeout: 20_000 });
+      await nav.locator('.nav-alert').waitFor({ timeout: scaled(20_000) });
       // The sidebar stays a column on the left (issue 33: the single top row lost the groups), the page beside it.
       const side = (await nav.boundingBox()) as Box;
       const main = (await page.locator('main').boundingBox()) as Box;
@@ -163,7 +164,7 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
     await setLook(page, ['en', 'light']);
     await goTo(page, 'activity');
     const legend = page.locator('.activity-chart .u-legend');
-    await legend.waitFor({ timeout: 20_000 });
+    await legend.waitFor({ timeout: scaled(20_000) });
     const values = await legend.locator('.u-value').allTextContents();
     expect(values).toEqual(['Last 24 hours', '4', '1']);
   });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { closeAll, haveChromium, openWindow, startHomeWindowBridge, type WindowBridge } from '../helpers/headless-window';
+import { scaled } from '../helpers/time-scale';
 
 /** The window in Chromium: its layout at the sizes the screenshots check (1100×720, 800×600), and the keyboard. */
 let xiaozhi: FakeXiaozhi;
@@ -42,7 +43,7 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
     const filter = page.getByLabel('Filter text');
     await filter.fill('giving up');
     const row = page.locator('.log-row', { hasText: 'giving up' }).first();
-    await row.waitFor({ timeout: 20_000 });
+    await row.waitFor({ timeout: scaled(20_000) });
     const closed = (await row.boundingBox()) as { height: number };
     await filter.focus();
     for (let i = 0; i < 12 && !(await row.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
@@ -95,10 +96,10 @@ describe.skipIf(!haveChromium)('the window layout and keyboard, in Chromium', ()
       await card
         .getByText(/ValueError: missing API key/)
         .first()
-        .waitFor({ timeout: 15_000 });
+        .waitFor({ timeout: scaled(15_000) });
       const stderr = card.locator('details.stderr');
       if ((await stderr.getAttribute('open')) === null) await stderr.locator('summary').click();
-      await output.getByText('ValueError: missing API key').waitFor({ timeout: 15_000 });
+      await output.getByText('ValueError: missing API key').waitFor({ timeout: scaled(15_000) });
       const cardBox = (await card.boundingBox()) as { width: number };
       expect(((await output.boundingBox()) as { width: number }).width / cardBox.width).toBeGreaterThan(0.85);
       // The name, its state and its restarts stay on one row beside the buttons.

@@ -10,6 +10,7 @@ import { findElectron } from '../../scripts/electron-binary.mjs';
 import { isAlive } from '../../src/main/core/servers/process-tree';
 import { fixtureServer } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
+import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -65,8 +66,8 @@ describe.skipIf(!electron.binary)('the desktop app in the real Electron', () => 
       }),
     );
     const { _electron } = await import('playwright-core');
-    app = await _electron.launch({ executablePath: electron.binary!, args: [ROOT], cwd: ROOT, env: env(), timeout: 60_000 });
-    page = await app.firstWindow({ timeout: 60_000 });
+    app = await _electron.launch({ executablePath: electron.binary!, args: [ROOT], cwd: ROOT, env: env(), timeout: scaled(60_000) });
+    page = await app.firstWindow({ timeout: scaled(60_000) });
   }, 90_000);
 
   afterAll(async () => {
@@ -77,7 +78,7 @@ describe.skipIf(!electron.binary)('the desktop app in the real Electron', () => 
 
   it('loads the window from app:// with no Node in it, and shows the overview from real IPC', async () => {
     expect(page.url()).toMatch(/^app:\/\/xiaozhi-tray\/index\.html/);
-    await page.getByRole('heading', { name: 'Overview' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Overview' }).waitFor({ timeout: scaled(30_000) });
     expect(
       await page.evaluate(() => [
         typeof (globalThis as { require?: unknown }).require,
@@ -88,14 +89,20 @@ describe.skipIf(!electron.binary)('the desktop app in the real Electron', () => 
     // The endpoint connects: xiaozhi's side gets the handshake, the window says so.
     const session = await xiaozhi.connection(0, 30_000);
     await session.initialize();
-    await page.getByText('connected', { exact: false }).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByText('connected', { exact: false })
+      .first()
+      .waitFor({ timeout: scaled(30_000) });
   }, 60_000);
 
   it('adds a server whose tools then appear, in the window and for xiaozhi', async () => {
     const server = fixtureServer('e2e', { FIXTURE_PID_FILE: pidFile, FIXTURE_GRANDCHILD: '1' });
     await page.evaluate((s) => (window as unknown as { xiaozhi: { addServer(x: unknown): Promise<void> } }).xiaozhi.addServer(s), server);
     await page.evaluate(() => (window.location.hash = '#/tools'));
-    await page.getByText('weather_get').first().waitFor({ timeout: 30_000 });
+    await page
+      .getByText('weather_get')
+      .first()
+      .waitFor({ timeout: scaled(30_000) });
     const session = await xiaozhi.connection(0);
     const { tools } = await session.listAllTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'weather_get']));

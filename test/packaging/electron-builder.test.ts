@@ -18,6 +18,7 @@ import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { startLocalServerApp } from '../helpers/local-server-app';
 import { isRunning } from '../helpers/processes';
 import { stopChild } from '../helpers/stop-child';
+import { scaled } from '../helpers/time-scale';
 import { type Feed, startFeed, yml } from '../helpers/update-feed';
 import { waitFor } from '../helpers/wait';
 
@@ -305,7 +306,7 @@ describe('packaging', () => {
           execFile(
             process.execPath,
             [path.join(ROOT, 'scripts', 'smoke.mjs'), '--app', app],
-            { cwd: ROOT, timeout: 120_000 },
+            { cwd: ROOT, timeout: scaled(120_000) },
             (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
           );
         });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { findElectron } from '../../scripts/electron-binary.mjs';
+import { scaled } from '../helpers/time-scale';
 
 const ROOT = path.resolve(__dirname, '../..');
 const START = path.join(ROOT, 'scripts', 'start.mjs');
@@ -21,7 +22,7 @@ describe.skipIf(findElectron(ROOT).binary !== undefined)('npm start without the 
       ELECTRON_SKIP_BINARY_DOWNLOAD: '',
       electron_config_cache: path.join(ROOT, 'node_modules', '.cache', 'no-electron-here'),
     };
-    const run = spawnSync(process.execPath, [START], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [START], { cwd: ROOT, env, encoding: 'utf8', timeout: scaled(60_000) });
     expect(run.status).toBe(1);
     const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');
     expect(lines).toHaveLength(1);
@@ -36,7 +37,7 @@ describe.skipIf(findElectron(ROOT).binary !== undefined)('npm start without the 
       cwd: ROOT,
       env: { ...process.env, LC_ALL: '', LC_MESSAGES: '', LANG: 'C.UTF-8', ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: scaled(60_000),
     });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');

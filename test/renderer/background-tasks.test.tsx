@@ -10,6 +10,7 @@ import { BackgroundTasks } from '../../src/renderer/components/background-tasks'
 import { type Harness, makeBridge, patientConnection, tearDown } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 
 const LONG_CALL_SERVER = path.resolve(__dirname, '../fixtures/long-call-server.mjs');
 const log = path.join(os.tmpdir(), `xt-tasks-window-${process.pid}.log`);
@@ -39,10 +40,12 @@ describe("the window's list of long calls", () => {
     expect(screen.queryByText('在后台运行的调用')).toBeNull();
 
     const answer = session.request(5, 'tools/call', { name: 'slow_report', arguments: { ms: 60_000, steps: 600 } }, 30_000);
-    await screen.findByText(/section \d+ of 600/, undefined, { timeout: 15_000 });
+    await screen.findByText(/section \d+ of 600/, undefined, { timeout: scaled(15_000) });
     expect(screen.getByText('在后台运行的调用')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '取消' }));
-    await waitFor(() => expect(fs.existsSync(log) && fs.readFileSync(log, 'utf8')).toContain('slow_report cancelled'), { timeout: 15_000 });
+    await waitFor(() => expect(fs.existsSync(log) && fs.readFileSync(log, 'utf8')).toContain('slow_report cancelled'), {
+      timeout: scaled(15_000),
+    });
     // Cancelled here, not by the endpoint: the endpoint still gets its answer.
     const response = await answer;
     expect(response.result?.content?.[0]?.text).toBe('The call to "slow_report" was cancelled.');

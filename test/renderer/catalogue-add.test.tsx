@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { serversPageWithFakeNpx } from '../helpers/servers-page';
+import { scaled } from '../helpers/time-scale';
 
 /** The servers page opened on the catalogue: a catalogue entry added here really starts (a fake npx runs the fixture). */
 const openServers = serversPageWithFakeNpx();
@@ -24,7 +25,7 @@ describe.skipIf(process.platform === 'win32')('adding from the catalogue', () =>
     expect(harness.store.load().servers).toMatchObject([{ name: 'weather', command: 'npx', args: ['-y', 'open-meteo-mcp-server'] }]);
     const card = document.getElementById('server-weather')!;
     expect(card).toBeTruthy();
-    await waitFor(() => expect(within(card).getByText('运行中')).toBeTruthy(), { timeout: 15_000 });
+    await waitFor(() => expect(within(card).getByText('运行中')).toBeTruthy(), { timeout: scaled(15_000) });
   });
 
   it('an entry with values: its Add button adds it, with no developer form between (en)', async () => {

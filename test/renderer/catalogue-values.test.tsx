@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { serversPageWithFakeNpx } from '../helpers/servers-page';
 import { tempDirs } from '../helpers/temp-dirs';
+import { scaled } from '../helpers/time-scale';
 
 const tempDir = tempDirs('xt-values-');
 const openServers = serversPageWithFakeNpx();
@@ -72,7 +73,7 @@ describe.skipIf(process.platform === 'win32')('a catalogue server that fails', (
     const folder = tempDir();
     await openServers('zh-CN', [filesystem(folder, { enabled: true })], '#/servers', { FAKE_NPX_SERVER: failingServer() });
     const card = document.getElementById('server-files')!;
-    expect(await within(card).findByText(`请检查“允许访问的文件夹”：${folder}`, undefined, { timeout: 15_000 })).toBeTruthy();
+    expect(await within(card).findByText(`请检查“允许访问的文件夹”：${folder}`, undefined, { timeout: scaled(15_000) })).toBeTruthy();
   });
 
   /** Issue 33: the filesystem server after its folder was deleted: its English error was the headline, the check only named the field. */
@@ -91,7 +92,7 @@ describe.skipIf(process.platform === 'win32')('a catalogue server that fails', (
       fs.rmdirSync(folder);
       await openServers(language, [filesystem(folder, { enabled: true })], '#/servers', { FAKE_NPX_SERVER: failingServer() });
       const card = document.getElementById('server-files')!;
-      expect((await within(card).findByText(gone(folder), undefined, { timeout: 15_000 })).className).toContain('error-text');
+      expect((await within(card).findByText(gone(folder), undefined, { timeout: scaled(15_000) })).className).toContain('error-text');
       // A new attempt may be under way: then the cause is marked as the last attempt's, still said first.
       expect(within(card).getByText(cause).className).toMatch(/error-text|warn-text/);
       const own = within(card).getByText(said);

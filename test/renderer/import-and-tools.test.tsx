@@ -11,6 +11,7 @@ import { argumentsFrom, fieldsOf } from '../../src/renderer/pages/schema-form';
 import { TryToolDialog } from '../../src/renderer/pages/try-tool-dialog';
 import { fixtureServer } from '../helpers/bridge-harness';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 
 const newBridge = bridgeEachTest();
 const fixture = (name: string) => fs.readFileSync(path.resolve(__dirname, '../fixtures/import', name), 'utf8');
@@ -209,7 +210,7 @@ describe('the try-it tool form', () => {
     await renderWithBridge(harness, <TryToolDialog tool={tool} onClose={() => undefined} />);
     fireEvent.change(screen.getByLabelText('n'), { target: { value: '20000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Run' }));
-    const result = await screen.findByTestId('tool-result', {}, { timeout: 5000 });
+    const result = await screen.findByTestId('tool-result', {}, { timeout: scaled(5000) });
     expect(result.textContent).toMatch(/^x+\n…\[truncated: showing \d+ of 20000 bytes\]$/);
     expect(within(result.parentElement as HTMLElement).getByText(/· 8\.0\sKB$/)).toBeTruthy();
   });

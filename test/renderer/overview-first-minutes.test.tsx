@@ -6,6 +6,7 @@ import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { fixtureServer, type Harness, makeBridge, patientConnection, tearDown } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 import { waitFor as waitForCondition } from '../helpers/wait';
 
 let harness: Harness | undefined;
@@ -43,7 +44,7 @@ describe('the overview in the first minutes', () => {
     expect(within(readStep).getByText(/和小智开始一次新对话/)).toBeTruthy();
     expect(within(readStep).queryByRole('link')).toBeNull();
 
-    const failed = await screen.findByRole('link', { name: 'weather-py' }, { timeout: 10_000 });
+    const failed = await screen.findByRole('link', { name: 'weather-py' }, { timeout: scaled(10_000) });
     expect(failed.getAttribute('href')).toBe('#/servers?server=weather-py');
 
     await harness.bridge.whenServersSettled();
@@ -55,7 +56,7 @@ describe('the overview in the first minutes', () => {
     const appOwn = new Set(['task_status', 'cancel_task', 'confirm_action']);
     expect(stepText).toBe(`1/2 个服务运行中，共 ${tools.filter((tool) => !appOwn.has(tool.name)).length} 个工具。`);
     // Read, but with weather-py failed beside it: the headline says so, not a green "已读取 N 个工具".
-    await screen.findByText('小智已连接，但有 1 个服务失败：其中的工具现在用不了', undefined, { timeout: 10_000 });
+    await screen.findByText('小智已连接，但有 1 个服务失败：其中的工具现在用不了', undefined, { timeout: scaled(10_000) });
     await waitFor(() => expect(screen.queryByRole('heading', { name: '让小智用上你的工具' })).toBeNull());
   });
 
@@ -73,7 +74,7 @@ describe('the overview in the first minutes', () => {
     await waitForCondition(async () => (tools = (await session.listAllTools()).tools).length > 0, 10_000, 'the bridge’s own tools');
     // The bridge's own tools (task_status, cancel_task): before, "小智已连接 · 已读取 2 个工具".
     expect(tools.length).toBeGreaterThan(0);
-    expect(await screen.findByText('小智已连接 · 还没有服务为它提供工具', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByText('小智已连接 · 还没有服务为它提供工具', undefined, { timeout: scaled(10_000) })).toBeTruthy();
     expect(screen.queryByText(/已读取 \d+ 个工具/)).toBeNull();
     expect(screen.getByRole('link', { name: '还没有服务：添加一个服务，小智才有工具可用' }).getAttribute('href')).toBe(
       '#/servers?add=catalogue',

@@ -11,6 +11,7 @@ import { OverviewPage } from '../../src/renderer/pages/overview-page';
 import { fixtureServer, makeBridge, withEndpointTeardown } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);
@@ -96,7 +97,11 @@ describe('the way to the calls before this run, once this run has calls too', ()
   it('History says under its list that the earlier calls are counted on Activity, with the link', async () => {
     const harness = await withCallThisRun();
     await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
-    const line = await screen.findByText('这里只列出这次启动后的调用。之前的 2 次调用记在“活动”页面，保留一周。', {}, { timeout: 5000 });
+    const line = await screen.findByText(
+      '这里只列出这次启动后的调用。之前的 2 次调用记在“活动”页面，保留一周。',
+      {},
+      { timeout: scaled(5000) },
+    );
     expect(document.querySelectorAll('table.history tbody tr')).toHaveLength(1);
     expect(line.closest('p')?.querySelector('a')?.getAttribute('href')).toBe('#/activity');
   });
@@ -105,12 +110,12 @@ describe('the way to the calls before this run, once this run has calls too', ()
     const harness = await withCallThisRun();
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
     // Before: 全部调用, then 本次启动后的调用 · 更早的调用 here and 查看活动 on History: three names, none the page's.
-    const toActivity = await screen.findByRole('link', { name: '查看“活动”页' }, { timeout: 5000 });
+    const toActivity = await screen.findByRole('link', { name: '查看“活动”页' }, { timeout: scaled(5000) });
     expect(toActivity.getAttribute('href')).toBe('#/activity');
     expect(screen.getByRole('link', { name: '查看调用记录' }).getAttribute('href')).toBe('#/history');
     cleanup();
     await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
-    await screen.findByText(/之前的 2 次调用/, {}, { timeout: 5000 });
+    await screen.findByText(/之前的 2 次调用/, {}, { timeout: scaled(5000) });
     expect(screen.getByRole('link', { name: '查看“活动”页' }).getAttribute('href')).toBe('#/activity');
   });
 });

@@ -7,6 +7,7 @@ import { bigBridge } from '../helpers/big-bridge';
 import { fastSupervision, fixtureServer, makeBridge, patientConnection, withEndpointTeardown } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 import { waitFor } from '../helpers/wait';
 
 const ctx = withEndpointTeardown(afterEach);
@@ -29,7 +30,7 @@ describe('the overview says each thing once, and does not contradict itself', ()
     const session = await xiaozhi.connection(0);
     await session.initialize();
     await waitFor(async () => (await session.listAllTools()).tools.length > 0, 10_000, 'the bridge’s own tools');
-    await screen.findByText('小智已连接 · 还没有服务为它提供工具', undefined, { timeout: 10_000 });
+    await screen.findByText('小智已连接 · 还没有服务为它提供工具', undefined, { timeout: scaled(10_000) });
     // Before: "小智直接看到全部 2 个工具" and "已提供 2 个工具" beside "还没有服务…小智才有工具可用".
     expect(screen.queryByText(/直接看到全部/)).toBeNull();
     expect(statText('已提供')).toBe('已提供 0 个工具');
@@ -43,7 +44,7 @@ describe('the overview says each thing once, and does not contradict itself', ()
     await session.listAllTools();
     // In search mode xiaozhi reads a few search tools, not the 71: the headline says what it can use (before: "已读取 5 个工具"
     // beside "已提供 71 个工具").
-    const headline = await screen.findByText('小智已连接 · 能用 71 个工具', undefined, { timeout: 10_000 });
+    const headline = await screen.findByText('小智已连接 · 能用 71 个工具', undefined, { timeout: scaled(10_000) });
     const banner = headline.closest('section') as HTMLElement;
     expect(within(banner).getByText('工具较多，小智会先搜索再调用。')).toBeTruthy();
     expect(screen.getAllByText('工具较多，小智会先搜索再调用。')).toHaveLength(1);
@@ -76,7 +77,7 @@ describe('the overview says each thing once, and does not contradict itself', ()
       );
       await renderWithBridge(harness, <OverviewPage go={() => undefined} />, language);
       // Before: a green "小智已连接 · 已读取 N 个工具", and only a small red "失败：time" under it.
-      const line = await screen.findByText(headline, undefined, { timeout: 10_000 });
+      const line = await screen.findByText(headline, undefined, { timeout: scaled(10_000) });
       const banner = line.closest('section') as HTMLElement;
       expect(banner.className).toContain('tone-warn');
       expect(within(banner).getByRole('link', { name: 'time' }).parentElement!.textContent).toBe(` · ${stopped}time`);
@@ -97,7 +98,7 @@ describe('the overview says each thing once, and does not contradict itself', ()
     const own = harness.bridge.state().catalog.appTools ?? 0;
     expect(own).toBeGreaterThan(0);
     await renderWithBridge(harness, <OverviewPage go={() => undefined} />, 'zh-CN');
-    await screen.findByText(`小智已连接 · 已读取 ${tools.length - own} 个工具`, undefined, { timeout: 10_000 });
+    await screen.findByText(`小智已连接 · 已读取 ${tools.length - own} 个工具`, undefined, { timeout: scaled(10_000) });
     expect(statText('已提供')).toBe(`已提供 ${tools.length - own} 个工具`);
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { serversPageWithFakeNpx } from '../helpers/servers-page';
 import { tempDirs } from '../helpers/temp-dirs';
+import { scaled } from '../helpers/time-scale';
 
 const tempDir = tempDirs('xt-retry-install-');
 const openServers = serversPageWithFakeNpx();
@@ -52,10 +53,10 @@ describe.skipIf(process.platform === 'win32')('a retry that installs after an at
           expect(s.restarts).toBe(1);
           expect(s.installing).toBeDefined();
         },
-        { timeout: 20_000 },
+        { timeout: scaled(20_000) },
       );
       const card = document.getElementById('server-howtocook')!;
-      expect(await within(card).findByText(badge, undefined, { timeout: 10_000 })).toBeTruthy();
+      expect(await within(card).findByText(badge, undefined, { timeout: scaled(10_000) })).toBeTruthy();
       // Not "for its first run": this is a second attempt.
       expect(within(card).getByText(again)).toBeTruthy();
       const error = [...card.querySelectorAll('.problem .warn-text, .problem .error-text')];

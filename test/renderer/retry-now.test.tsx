@@ -9,6 +9,7 @@ import { ServersPage } from '../../src/renderer/pages/servers-page';
 import { slowRestarts } from '../helpers/bridge-harness';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 import { tempDirs } from '../helpers/temp-dirs';
+import { scaled } from '../helpers/time-scale';
 
 const tempDir = tempDirs('xt-retry-now-');
 const newBridge = bridgeEachTest();
@@ -29,12 +30,12 @@ describe('the card of a server waiting to restart', () => {
       );
       harness.bridge.start();
       const { store } = await renderWithBridge(harness, <ServersPage />, language);
-      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('restarting'), { timeout: 10_000 });
+      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('restarting'), { timeout: scaled(10_000) });
       const count = () => (fs.existsSync(starts) ? fs.readFileSync(starts, 'utf8').split('\n').length - 1 : 0);
       expect(count()).toBe(1);
       fireEvent.click(await screen.findByRole('button', { name: label }));
       // Well before the 30 s the restart would have waited.
-      await waitFor(() => expect(count()).toBe(2), { timeout: 10_000 });
+      await waitFor(() => expect(count()).toBe(2), { timeout: scaled(10_000) });
     });
   }
 });

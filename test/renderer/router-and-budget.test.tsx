@@ -9,6 +9,7 @@ import { ToolsPage } from '../../src/renderer/pages/tools-page';
 import { bigBridge } from '../helpers/big-bridge';
 import { defaultSetTools, withEndpointTeardown } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 
 const ctx = withEndpointTeardown(afterEach);
 afterEach(cleanup);
@@ -85,11 +86,11 @@ describe('the endpoint budget and router mode', () => {
     expect(within(dialog).getByText(/^第 1\/1 页/)).toBeTruthy();
     expect(within(dialog).getByText(/- github \(60 tools\)/)).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText('试试搜索'), { target: { value: '明天北京天气怎么样' } });
-    const hits = await within(dialog).findByRole('list', { name: '试试搜索' }, { timeout: 3000 });
+    const hits = await within(dialog).findByRole('list', { name: '试试搜索' }, { timeout: scaled(3000) });
     expect(within(hits).getByText('get_daily_forecast')).toBeTruthy();
     // Words no tool says find nothing, and the box says so instead of listing unrelated tools.
     fireEvent.change(within(dialog).getByRole('searchbox', { name: '试试搜索' }), { target: { value: '帮我做个蛋糕' } });
-    expect(await within(dialog).findByText('没有匹配的工具。', {}, { timeout: 3000 })).toBeTruthy();
+    expect(await within(dialog).findByText('没有匹配的工具。', {}, { timeout: scaled(3000) })).toBeTruthy();
     expect(within(dialog).queryByRole('list', { name: '试试搜索' })).toBeNull();
   });
 

@@ -11,6 +11,7 @@ import { slowRestarts } from '../helpers/bridge-harness';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
 import { pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
 import { tempDirs } from '../helpers/temp-dirs';
+import { scaled } from '../helpers/time-scale';
 
 const tempDir = tempDirs('xt-runtime-download-');
 let mirror: RuntimeMirror | undefined;
@@ -47,15 +48,15 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
       const release = mirror.hold('uv');
       const harness = await headless(mirror, [uvx]);
       const { store } = await renderWithBridge(harness, <ServersPage />, language);
-      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
+      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: scaled(15_000) });
       const card = document.getElementById('server-time')!;
       fireEvent.click(await within(card).findByRole('button', { name: button }));
       // Under way: said, with a progress bar, and the button cannot be pressed twice.
       expect(await within(card).findByRole('progressbar')).toBeTruthy();
       expect(within(card).queryByRole('button', { name: button })).toBeNull();
       release();
-      expect(await within(card).findByText(done, {}, { timeout: 30_000 })).toBeTruthy();
-      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('running'), { timeout: 30_000 });
+      expect(await within(card).findByText(done, {}, { timeout: scaled(30_000) })).toBeTruthy();
+      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('running'), { timeout: scaled(30_000) });
     });
   }
 
@@ -99,8 +100,8 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     // Nothing is added while uv is on its way.
     expect(harness.store.load().servers).toEqual([]);
     release();
-    await waitFor(() => expect(added).toEqual(['time']), { timeout: 30_000 });
-    await waitFor(async () => expect((await harness.bridge.api.getState()).servers[0]?.state).toBe('running'), { timeout: 30_000 });
+    await waitFor(() => expect(added).toEqual(['time']), { timeout: scaled(30_000) });
+    await waitFor(async () => expect((await harness.bridge.api.getState()).servers[0]?.state).toBe('running'), { timeout: scaled(30_000) });
   });
 
   for (const [language, said] of [
@@ -154,7 +155,7 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     fireEvent.click(await screen.findByRole('button', { name: 'Add Time and time zones' }));
     const step = screen.getByRole('dialog');
     fireEvent.click(within(step).getByRole('button', { name: 'Download uv and add' }));
-    expect(await within(step).findByText(/^uv could not be fetched/, {}, { timeout: 30_000 })).toBeTruthy();
+    expect(await within(step).findByText(/^uv could not be fetched/, {}, { timeout: scaled(30_000) })).toBeTruthy();
     expect(within(step).getByRole('button', { name: 'Download uv and add' })).toBeTruthy();
     expect(harness.store.load().servers).toEqual([]);
   });
@@ -163,10 +164,10 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     mirror = await startRuntimeMirror({});
     const harness = await headless(mirror, [uvx]);
     const { store } = await renderWithBridge(harness, <ServersPage />, 'zh-CN');
-    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: scaled(15_000) });
     const card = document.getElementById('server-time')!;
     fireEvent.click(await within(card).findByRole('button', { name: '下载 uv' }));
-    expect(await within(card).findByText(/^无法下载 uv：/, {}, { timeout: 30_000 })).toBeTruthy();
+    expect(await within(card).findByText(/^无法下载 uv：/, {}, { timeout: scaled(30_000) })).toBeTruthy();
     expect(within(card).getByRole('button', { name: '下载 uv' })).toBeTruthy();
   });
 
@@ -176,10 +177,10 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     const harness = await headless(gone, [uvx]);
     await gone.close();
     const { store } = await renderWithBridge(harness, <ServersPage />, 'zh-CN');
-    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: scaled(15_000) });
     const card = document.getElementById('server-time')!;
     fireEvent.click(await within(card).findByRole('button', { name: '下载 uv' }));
-    expect(await within(card).findByText('连不上下载 uv 的网站（127.0.0.1）。', {}, { timeout: 30_000 })).toBeTruthy();
+    expect(await within(card).findByText('连不上下载 uv 的网站（127.0.0.1）。', {}, { timeout: scaled(30_000) })).toBeTruthy();
     expect(
       within(card)
         .queryByText(/ECONNREFUSED/)

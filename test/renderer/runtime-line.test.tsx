@@ -11,6 +11,7 @@ import { FIXTURE, type Harness, makeBridge } from '../helpers/bridge-harness';
 import { renderWithBridge } from '../helpers/render-app';
 import { pinsOf, type RuntimeMirror, startRuntimeMirror, uvStandIn } from '../helpers/runtime-mirror';
 import { tempDirs } from '../helpers/temp-dirs';
+import { scaled } from '../helpers/time-scale';
 
 const tempDir = tempDirs('xt-runtime-line-');
 let harness: Harness | undefined;
@@ -46,7 +47,7 @@ describe.skipIf(process.platform === 'win32')('the server card says which runtim
       expect(screen.getByText(badge)).toBeTruthy();
       expect(screen.getByRole('progressbar', { name: fetching })).toBeTruthy();
       release();
-      expect(await screen.findByText(uses, {}, { timeout: 15_000 })).toBeTruthy();
+      expect(await screen.findByText(uses, {}, { timeout: scaled(15_000) })).toBeTruthy();
       expect(screen.queryByRole('progressbar')).toBeNull();
     });
   }
@@ -110,7 +111,7 @@ describe.skipIf(process.platform === 'win32')('the server card of a runtime a do
       );
       harness.bridge.start();
       await renderWithBridge(harness, <ServersPage />, language);
-      expect(await screen.findByText(message, {}, { timeout: 10_000 })).toBeTruthy();
+      expect(await screen.findByText(message, {}, { timeout: scaled(10_000) })).toBeTruthy();
       expect(screen.getByText(hint)).toBeTruthy();
       expect(screen.getByText(link).closest('a')!.getAttribute('href')).toBe('#/settings?section=mirrors');
       // Not "Uses the app's uv": there is none yet.

@@ -7,6 +7,7 @@ import { type Harness, makeBridge, slowRestarts } from '../helpers/bridge-harnes
 import { type FakeNpx, fakeNpx } from '../helpers/fake-npx';
 import { startRawMcpHttp } from '../helpers/raw-mcp-http';
 import { renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 
 let harness: Harness | undefined;
 let npx: FakeNpx | undefined;
@@ -33,7 +34,7 @@ describe('the server card of a server that crashed at start', () => {
       );
       harness.bridge.start();
       const { store } = await renderWithBridge(harness, <ServersPage />, language);
-      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('restarting'), { timeout: 10_000 });
+      await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('restarting'), { timeout: scaled(10_000) });
       expect(await screen.findByText(message)).toBeTruthy();
       const details = screen.getByText(summary).closest('details')!;
       expect(details.open).toBe(false);
@@ -66,7 +67,7 @@ describe('the server card of a server that stopped for want of its key', () => {
       );
       harness.bridge.start();
       await renderWithBridge(harness, <ServersPage />, language);
-      expect(await screen.findByText(cause, undefined, { timeout: 10_000 })).toBeTruthy();
+      expect(await screen.findByText(cause, undefined, { timeout: scaled(10_000) })).toBeTruthy();
       const own = screen.getByText(said);
       expect((own.closest('details') as HTMLDetailsElement).open).toBe(false);
       expect(own.closest('details')!.textContent).toContain('FOO_API_KEY environment variable is not set');
@@ -103,7 +104,7 @@ describe('the server card of an npx that could not reach the registry', () => {
       harness.bridge.start();
       await renderWithBridge(harness, <ServersPage />, language);
       // Before: "The program stopped: npm error network request to …", in English whatever the language.
-      expect(await screen.findByText(message, undefined, { timeout: 10_000 })).toBeTruthy();
+      expect(await screen.findByText(message, undefined, { timeout: scaled(10_000) })).toBeTruthy();
       expect(screen.getByText(hint)).toBeTruthy();
       expect(screen.getByText(link).closest('a')!.getAttribute('href')).toBe('#/settings?section=mirrors');
       // npm's English lines add nothing to what the card says: a click away, not open (a walkthrough met them open).
@@ -138,7 +139,7 @@ describe.skipIf(process.platform === 'win32')('the server card of a first run', 
       );
       harness.bridge.start();
       await renderWithBridge(harness, <ServersPage />, language);
-      expect(await screen.findByText(badge, {}, { timeout: 10_000 })).toBeTruthy();
+      expect(await screen.findByText(badge, {}, { timeout: scaled(10_000) })).toBeTruthy();
       expect(screen.getByText(sentence).className).toBe('small');
       expect(screen.getByText(what).className).toBe('small muted');
     });
@@ -162,7 +163,7 @@ describe('the server card of a remote server that refused the credentials', () =
         );
         harness.bridge.start();
         const { store } = await renderWithBridge(harness, <ServersPage />, language);
-        await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 10_000 });
+        await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: scaled(10_000) });
         expect(await screen.findByText(message)).toBeTruthy();
         expect(screen.getByText(hint)).toBeTruthy();
         expect(screen.queryByText(/invalid_token/)).toBeNull();
@@ -181,7 +182,7 @@ describe('the server card of a server that failed for good', () => {
     );
     harness.bridge.start();
     const { store } = await renderWithBridge(harness, <ServersPage />);
-    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: 15_000 });
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('failed'), { timeout: scaled(15_000) });
     await screen.findByText(/no longer retried/);
     expect(screen.queryByText(/It is restarted/)).toBeNull();
     expect(screen.getByText('The program stopped: Error: the FOO database is locked')).toBeTruthy();
@@ -204,7 +205,7 @@ describe('the server card of a program that exits without a word', () => {
       );
       harness.bridge.start();
       const { store } = await renderWithBridge(harness, <ServersPage />, language);
-      await waitFor(() => expect(store.snapshot.state.servers[0]?.lastErrorCause).toBeDefined(), { timeout: 10_000 });
+      await waitFor(() => expect(store.snapshot.state.servers[0]?.lastErrorCause).toBeDefined(), { timeout: scaled(10_000) });
       const problem = (await screen.findByText(said)).closest('.problem') as HTMLElement;
       expect(problem.textContent).not.toMatch(notSaid);
     });

@@ -6,6 +6,7 @@ import { App } from '../../src/renderer/app';
 import { BridgeStore } from '../../src/renderer/store/bridge-store';
 import { fixtureServer, slowRestarts } from '../helpers/bridge-harness';
 import { bridgeEachTest } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 
 const newBridge = bridgeEachTest();
 afterEach(() => {
@@ -35,7 +36,7 @@ async function openWindow(language: 'zh-CN' | 'en', hash: string) {
       expect(state.servers.find((s) => s.name === 'files')?.retryAt).toBeDefined();
       expect(state.servers.find((s) => s.name === 'gone')?.state).toBe('failed');
     },
-    { timeout: 20_000 },
+    { timeout: scaled(20_000) },
   );
 }
 
@@ -60,7 +61,7 @@ describe.skipIf(process.platform === 'win32')('one name for a server’s state, 
         expect(card).not.toBeNull();
         return card!;
       });
-      await within(files).findByText(retrying, undefined, { timeout: 10_000 });
+      await within(files).findByText(retrying, undefined, { timeout: scaled(10_000) });
       expect(within(files).getByText(nextTry)).toBeTruthy();
       // How many times it tried again, in the badge's word (before: 已重启 1 次 beside 重启中).
       expect(within(files).getByText(language === 'zh-CN' ? /^已重试 \d+ 次$/ : /^tried again \d+×$/)).toBeTruthy();
@@ -77,7 +78,7 @@ describe.skipIf(process.platform === 'win32')('one name for a server’s state, 
 
     it(`the sidebar and the overview count them by the same names (${language})`, async () => {
       await openWindow(language, '#/');
-      for (const count of counts) await screen.findAllByText(new RegExp(count), undefined, { timeout: 10_000 });
+      for (const count of counts) await screen.findAllByText(new RegExp(count), undefined, { timeout: scaled(10_000) });
       const text = document.body.textContent ?? '';
       expect(text).not.toMatch(/重启中|出错后正在重启|停止了|已失败|restarting after a failure|Restarting/);
     });

@@ -8,6 +8,7 @@ import { XiaozhiStatus } from '../../src/renderer/pages/xiaozhi-status';
 import { type Harness, makeBridge } from '../helpers/bridge-harness';
 import { type OAuthStandIn, type OAuthStandInOptions, startOAuthStandIn } from '../helpers/oauth-stand-in';
 import { renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 
 let harness: Harness | undefined;
 let standIn: OAuthStandIn | undefined;
@@ -42,7 +43,7 @@ describe('the Sign in button of a server that needs sign-in', () => {
     expect(screen.getByText('Needs sign-in').closest('.badge')?.className).toContain('badge-warn');
     expect(screen.getByText('This server needs you to sign in.').className).toBe('warn-text');
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('running'), { timeout: 10_000 });
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('running'), { timeout: scaled(10_000) });
   });
 
   it('in the web UI (nobody opened the page) opens it in a new tab and keeps a link to it, in Chinese', async () => {
@@ -59,7 +60,7 @@ describe('the Sign in button of a server that needs sign-in', () => {
   it("a sign-in that cannot start says why on the card, in the reader's language, with what to do about that reason", async () => {
     const { toasts } = await cardOf({ XIAOZHI_TRAY_OAUTH_OPEN: 'fetch' }, 'zh-CN', { noRegistration: true });
     fireEvent.click(await screen.findByRole('button', { name: '登录' }));
-    expect(await screen.findByText('登录失败：登录服务器不允许应用自行注册。', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByText('登录失败：登录服务器不允许应用自行注册。', undefined, { timeout: scaled(10_000) })).toBeTruthy();
     expect(toasts).toEqual([]);
     expect(screen.getByText(/在配置文件中为该服务设置 oauth\.clientId/)).toBeTruthy();
     expect(screen.queryByText(/noRegistration|timeout：/)).toBeNull();
@@ -73,7 +74,7 @@ describe('the Sign in button of a server that needs sign-in', () => {
     });
     harness.bridge.start();
     await waitFor(async () => expect((await harness!.bridge.api.getState()).servers[0]?.lastErrorCause?.code).toBe('server.needsSignIn'), {
-      timeout: 10_000,
+      timeout: scaled(10_000),
     });
     await renderWithBridge(harness, <XiaozhiStatus state={await harness.bridge.api.getState()} />, 'zh-CN');
     expect((await screen.findByRole('link', { name: 'cloud' })).getAttribute('href')).toBe('#/servers?server=cloud');

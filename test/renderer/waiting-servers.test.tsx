@@ -10,6 +10,7 @@ import { fixtureServer, slowRestarts } from '../helpers/bridge-harness';
 import { bridgeEachTest } from '../helpers/render-app';
 import { pinsOf, uvStandIn } from '../helpers/runtime-mirror';
 import { tempDirs } from '../helpers/temp-dirs';
+import { scaled } from '../helpers/time-scale';
 
 const tempDir = tempDirs('xt-waiting-servers-');
 const newBridge = bridgeEachTest();
@@ -41,7 +42,9 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
       runtimesFetch: 'onRequest',
       runtimePins: pinsOf(uvStandIn()),
     });
-    await waitFor(() => expect(store.snapshot.state.servers[0]?.lastErrorCause?.code).toBe('server.runtimeMissing'), { timeout: 15_000 });
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.lastErrorCause?.code).toBe('server.runtimeMissing'), {
+      timeout: scaled(15_000),
+    });
     const card = await waitFor(() => document.getElementById('server-time')!);
     const badge = await within(card).findByText('等待下载 uv');
     expect(badge.className).toContain('warn');

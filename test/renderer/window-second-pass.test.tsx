@@ -18,6 +18,7 @@ import type { CatalogTool } from '../../src/shared/status';
 import { defaultSetTools, fixtureServer, type Harness, makeBridge, slowRestarts, tearDown } from '../helpers/bridge-harness';
 import { FakeXiaozhi } from '../helpers/fake-xiaozhi';
 import { renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 
 let harness: Harness | undefined;
 let xiaozhi: FakeXiaozhi | undefined;
@@ -37,7 +38,7 @@ describe('failures are explained, in the language of the window', () => {
     );
     harness.bridge.start();
     const { store } = await renderWithBridge(harness, <ServersPage />, 'zh-CN');
-    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('restarting'), { timeout: 10_000 });
+    await waitFor(() => expect(store.snapshot.state.servers[0]?.state).toBe('restarting'), { timeout: scaled(10_000) });
     expect(await screen.findByText('程序停止运行：ValueError: bad key')).toBeTruthy();
     expect(screen.getByText(/同样的错误通常会再次出现/)).toBeTruthy();
     expect(screen.getByText(/^Traceback[\s\S]*ValueError: bad key$/, { selector: '.stderr pre' })).toBeTruthy();
@@ -67,7 +68,7 @@ describe('failures are explained, in the language of the window', () => {
       });
       harness.bridge.start();
       await renderWithBridge(harness, <EndpointsPage />, 'zh-CN');
-      expect(await screen.findByText('凭据被拒绝（HTTP 401）。', {}, { timeout: 5000 })).toBeTruthy();
+      expect(await screen.findByText('凭据被拒绝（HTTP 401）。', {}, { timeout: scaled(5000) })).toBeTruthy();
       expect(screen.getByText('令牌或 API 密钥错误或已过期：请重新复制。')).toBeTruthy();
     } finally {
       server.close();
@@ -91,7 +92,7 @@ describe('the endpoint form', () => {
     const session = await xiaozhi.connection(0);
     await session.initialize();
     await session.listAllTools();
-    const result = await screen.findByRole('region', { name: 'Connection test' }, { timeout: 5000 });
+    const result = await screen.findByRole('region', { name: 'Connection test' }, { timeout: scaled(5000) });
     expect(within(result).getByText('Reachable')).toBeTruthy();
     expect(within(result).getByText('Token accepted')).toBeTruthy();
     expect(within(result).getByText(/^xiaozhi read the tool list \(\d+ entries, the app’s own tools included\)$/)).toBeTruthy();

@@ -7,6 +7,7 @@ import { AddEndpointForm, EndpointsPage } from '../../src/renderer/pages/endpoin
 import { en } from '../../src/shared/i18n/en';
 import { fixtureServer } from '../helpers/bridge-harness';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
+import { scaled } from '../helpers/time-scale';
 
 const newBridge = bridgeEachTest();
 
@@ -71,7 +72,7 @@ describe('the add-endpoint form', () => {
     await renderWithBridge(harness, <AddEndpointForm />);
     fireEvent.change(screen.getByLabelText('Endpoint URL'), { target: { value: `ws://127.0.0.1:${port}/mcp/?token=abc` } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-    expect(await screen.findByRole('region', { name: 'Connection test' }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('region', { name: 'Connection test' }, { timeout: scaled(5000) })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
     await waitFor(() => expect(harness?.store.load().endpoints).toHaveLength(1));
     await waitFor(() => expect((screen.getByLabelText('Endpoint URL') as HTMLInputElement).value).toBe(''));

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, formatProblem } from '../../../../src/main/core/config/json-text';
 import { loadConfigFile } from '../../../../src/main/core/config/load-config';
 import { CLI_SCRIPT } from '../../../helpers/cli-env';
+import { scaled } from '../../../helpers/time-scale';
 
 /**
  * Another app's config run as it is (`--config`, no import) decides where each value goes. Before,
@@ -112,7 +113,7 @@ describe('a foreign file run with --config fills ${env:…} only where the shell
       const run = spawnSync(process.execPath, [CLI_SCRIPT, 'servers', '--config', file], {
         encoding: 'utf8',
         env: { ...process.env, ...env },
-        timeout: 60_000,
+        timeout: scaled(60_000),
       });
       expect(run.status).toBe(1);
       expect(run.stderr).toContain(`${file}: the config is not valid:`);

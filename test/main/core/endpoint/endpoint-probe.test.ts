@@ -41,7 +41,7 @@ describe('Test connection', () => {
     expect(result.toolsListed).toBeGreaterThan(5);
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     // It closes its connection when done; nothing is left open.
-    await expect.poll(() => session.isClosed, { timeout: 5000 }).toBe(true);
+    await expect.poll(() => session.isClosed, { timeout: scaled(5000) }).toBe(true);
   });
 
   it('says the token was refused when the endpoint answers 401', async () => {
