@@ -100,7 +100,8 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           server,
           env,
-          setupFiles,
+          // A failed window test also prints what its pages showed (test/setup/pages-on-failure.ts).
+          setupFiles: [...setupFiles, 'test/setup/pages-on-failure.ts'],
         },
       },
     ],

@@ -71,7 +71,23 @@ export async function startHomeWindowBridge(work: string, url: string, servers: 
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   const endpoint = inject('chromiumEndpoint');
-  return endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_LAUNCH);
+  const browser = await (endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_LAUNCH));
+  openBrowsers.add(browser);
+  browser.once('disconnected', () => openBrowsers.delete(browser));
+  return browser;
+}
+
+/** The browsers this worker's test files have open: what their pages showed is printed when a test fails. */
+const openBrowsers = new Set<Browser>();
+
+/** What each open page shows (address and visible text, shortened), for a failed test's output. */
+export async function openPagesText(limit = 1500): Promise<string[]> {
+  const shown: string[] = [];
+  for (const page of [...openBrowsers].flatMap((browser) => browser.contexts().flatMap((context) => context.pages()))) {
+    const text = await page.evaluate(() => document.body?.innerText ?? '').catch((error: unknown) => `(unreadable: ${String(error)})`);
+    shown.push(`${page.url().replace(/token=[^&#]+/, 'token=…')}\n${text.replace(/\n{2,}/g, '\n').slice(0, limit)}`);
+  }
+  return shown;
 }
 
 /** Chromium on the window's overview page, token taken (the page drops it from the address bar). */
