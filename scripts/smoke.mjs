@@ -153,7 +153,10 @@ async function main() {
     check(exitCode === 0, `the app exited (code ${exitCode})`);
     await until(() => !pids.some(alive), 'every server process to be gone');
     check(true, 'no server process is left');
-    check(!/ERROR \[app\] (uncaught|unhandled)/.test(log()), 'no uncaught error in the log');
+    const uncaught = log()
+      .split('\n')
+      .filter((line) => /ERROR \[app\] (uncaught|unhandled)/.test(line));
+    check(uncaught.length === 0, `no uncaught error in the log${uncaught.length ? `:\n${uncaught.join('\n')}` : ''}`);
   } catch (error) {
     check(false, error.message);
     console.log(log().split('\n').slice(-30).join('\n'));
