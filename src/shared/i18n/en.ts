@@ -1486,4 +1486,10 @@ export const en = {
   'names8.guide.import':
     'Already set up servers in Claude Desktop, Cursor, VS Code or xiaozhi-client? Drop their config file on this window to bring them in.',
   'names8.logs.serverTitle': 'Internal name: {name}',
+  // t-names9: the app's own tools in plain words; one name per server; the confirmation's fields in the window's words.
+  'names9.appTool.find_tools': 'Search tools',
+  'names9.appTool.call_tool': 'Call a tool',
+  'names9.appTool.confirm_action': 'Confirm an action',
+  'names9.appTool.task_status': 'Check a background task',
+  'names9.appTool.cancel_task': 'Cancel a background task',
 } as const;

@@ -1401,4 +1401,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'names8.guide.import':
     '已经在 Claude Desktop、Cursor、VS Code 或 xiaozhi-client 里配好了服务？把它们的配置文件拖到本窗口，就能一起导入。',
   'names8.logs.serverTitle': '内部名称：{name}',
+  // t-names9: the app's own tools in plain words; one name per server; the confirmation's fields in the window's words.
+  'names9.appTool.find_tools': '搜索工具',
+  'names9.appTool.call_tool': '调用工具',
+  'names9.appTool.confirm_action': '确认操作',
+  'names9.appTool.task_status': '查看后台任务',
+  'names9.appTool.cancel_task': '取消后台任务',
 };
