@@ -1492,4 +1492,7 @@ export const en = {
   'names9.appTool.confirm_action': 'Confirm an action',
   'names9.appTool.task_status': 'Check a background task',
   'names9.appTool.cancel_task': 'Cancel a background task',
+  'names9.servers.internalName': 'Internal name',
+  'names9.servers.internalNameHint':
+    'What the config file calls it; when two servers have a tool of the same name, xiaozhi gets this in front of the tool’s name (e.g. memory_read_graph).',
 } as const;

@@ -1407,4 +1407,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'names9.appTool.confirm_action': '确认操作',
   'names9.appTool.task_status': '查看后台任务',
   'names9.appTool.cancel_task': '取消后台任务',
+  'names9.servers.internalName': '内部名称',
+  'names9.servers.internalNameHint': '配置文件用这个名字称呼它；两个服务有同名工具时，小智收到的工具名前会加上它（如 memory_read_graph）。',
 };
