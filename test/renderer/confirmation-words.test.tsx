@@ -22,7 +22,7 @@ describe('a call waiting for the person’s OK, in their words (issue 33)', () =
     });
     // What it wants to do, as the voice says it, first; the tool's exact name after, in small text (its English
     // title, the server's own words, only under the details: t-names9).
-    await waitFor(() => expect(panel.querySelector('strong')?.textContent).toBe('“delete file”'));
+    await waitFor(() => expect(panel.querySelector('strong')?.textContent).toBe('“删除文件”'));
     expect(panel.textContent).toContain('delete_file');
     // The arguments as "field: value", the string without quotes; the JSON folded under 详细信息.
     const list = panel.querySelector('.argument-list dl') as HTMLElement;
