@@ -124,7 +124,7 @@ describe.skipIf(!haveChromium)('Allow / Deny in the window, in Chromium', () => 
     await setLook(page, ['zh-CN', 'light']);
     const asked = await say('delete_file', { path: '/tmp/a' });
     expect(asked).toBe(
-      '这个操作要先经用户同意：“delete file”（path: /tmp/a）。请向用户要确认口令，再在一分钟内把用户说的内容传给 confirm_action。用户不同意就不要调用。',
+      '这个操作要先经用户同意：“删除文件”（path: /tmp/a）。请向用户要确认口令，再在一分钟内把用户说的内容传给 confirm_action。用户不同意就不要调用。',
     );
     const card = page.getByRole('region', { name: '等待你确认' });
     await card.getByText('kitchen 请求运行').waitFor();
@@ -136,6 +136,6 @@ describe.skipIf(!haveChromium)('Allow / Deny in the window, in Chromium', () => 
     await card.getByRole('button', { name: '拒绝' }).click();
     await page.getByText('已拒绝。').waitFor();
     await card.waitFor({ state: 'detached' });
-    expect(await say('confirm_action', { pin: '橘子，汽水' })).toBe('用户拒绝了：“delete file”（path: /tmp/a）。');
+    expect(await say('confirm_action', { pin: '橘子，汽水' })).toBe('用户拒绝了：“删除文件”（path: /tmp/a）。');
   }, 60_000);
 });

@@ -20,12 +20,13 @@ describe('a call waiting for the person’s OK, in their words (issue 33)', () =
       expect(found).not.toBeNull();
       return found as HTMLElement;
     });
-    // What it wants to do, as the voice says it, first; the tool's own title after, in small text.
-    await waitFor(() => expect(panel.querySelector('strong')?.textContent).toBe('“delete file”'));
-    expect(panel.textContent).toContain('Delete a file · delete_file');
+    // What it wants to do, as the voice says it, first; the tool's exact name after, in small text (its English
+    // title, the server's own words, only under the details: t-names9).
+    await waitFor(() => expect(panel.querySelector('strong')?.textContent).toBe('“删除文件”'));
+    expect(panel.textContent).toContain('delete_file');
     // The arguments as "field: value", the string without quotes; the JSON folded under 详细信息.
     const list = panel.querySelector('.argument-list dl') as HTMLElement;
-    expect(list.querySelector('dt')?.textContent).toBe('path');
+    expect(list.querySelector('dt')?.textContent).toBe('路径 path');
     expect(list.querySelector('dd')?.textContent).toBe('/home/me/购物清单.txt');
     const details = panel.querySelector('.argument-list details') as HTMLDetailsElement;
     expect(details.open).toBe(false);

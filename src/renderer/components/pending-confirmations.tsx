@@ -50,64 +50,73 @@ export function PendingConfirmations() {
     <section className="card pending-confirmations" aria-label={t('confirm.title')}>
       <h2>{t('confirm.title')}</h2>
       <ul>
-        {waiting.map((p) => (
-          <li key={p.key} data-confirmation={p.key}>
-            <div>
-              <span className="small muted">{t('confirm.asks', { caller: p.caller })}</span>{' '}
-              <strong>{p.said ? p.said[language] : p.title}</strong>
-            </div>
-            <div className="small muted">
-              {/* The tool's own title after, unless the words above already said it. */}
-              {p.said && !p.said[language].includes(p.title) ? `${p.title} · ` : null}
-              <ToolLabel name={p.tool} server={p.server} />
-            </div>
-            {p.argumentsJson !== undefined ? (
-              <ArgumentList json={p.argumentsJson} />
-            ) : p.args.length > 0 ? (
-              <dl className="small mono">
-                {p.args.map((arg) => (
-                  <div key={arg.name}>
-                    <dt>{arg.name}</dt>
-                    <dd>{arg.value}</dd>
-                  </div>
-                ))}
-              </dl>
-            ) : null}
-            <div className="pin-line small">
-              {p.via === 'window' ? (
-                <span className="muted">{t('confirm.windowOnly')}</span>
-              ) : (
-                <>
-                  <span className="muted">{t('confirm.byPin')}</span>
-                  {pin !== undefined ? (
-                    <span>
-                      {t('confirm.yourPin')} <span className="mono">{pin}</span>
-                    </span>
-                  ) : (
-                    <Button small onClick={() => void showPin()}>
-                      {t('confirm.showPin')}
-                    </Button>
-                  )}
-                </>
-              )}
-            </div>
-            <div className="card-row">
-              <span className="small muted">{t('confirm.timeLeft', { seconds: secondsLeft(p, now) })}</span>
-              <span>
-                <Button small kind="primary" disabled={busy === p.key} onClick={() => void answer(p.key, true)}>
-                  {t('confirm.allow')}
-                </Button>{' '}
-                <Button small kind="danger" disabled={busy === p.key} onClick={() => void answer(p.key, false)}>
-                  {t('confirm.deny')}
-                </Button>
-              </span>
-            </div>
-          </li>
-        ))}
+        {waiting.map((p) => {
+          // The server's title in another language than the window's (English in a Chinese window): its own words, in the details.
+          const foreign = p.title !== p.tool && HAN.test(p.title) !== (language === 'zh-CN');
+          return (
+            <li key={p.key} data-confirmation={p.key}>
+              <div>
+                <span className="small muted">{t('confirm.asks', { caller: p.caller })}</span>{' '}
+                <strong>{p.said ? p.said[language] : p.title}</strong>
+              </div>
+              <div className="small muted">
+                {/* The tool's own title after, unless the words above already said it or it is not in the window's language. */}
+                {p.said && !p.said[language].includes(p.title) && !foreign ? `${p.title} · ` : null}
+                <ToolLabel name={p.tool} server={p.server} />
+              </div>
+              {p.argumentsJson !== undefined ? (
+                <ArgumentList
+                  json={p.argumentsJson}
+                  note={foreign ? <p className="small muted">{t('names9.confirm.serverTitle', { title: p.title })}</p> : undefined}
+                />
+              ) : p.args.length > 0 ? (
+                <dl className="small mono">
+                  {p.args.map((arg) => (
+                    <div key={arg.name}>
+                      <dt>{arg.name}</dt>
+                      <dd>{arg.value}</dd>
+                    </div>
+                  ))}
+                </dl>
+              ) : null}
+              <div className="pin-line small">
+                {p.via === 'window' ? (
+                  <span className="muted">{t('confirm.windowOnly')}</span>
+                ) : (
+                  <>
+                    <span className="muted">{t('confirm.byPin')}</span>
+                    {pin !== undefined ? (
+                      <span>
+                        {t('confirm.yourPin')} <span className="mono">{pin}</span>
+                      </span>
+                    ) : (
+                      <Button small onClick={() => void showPin()}>
+                        {t('confirm.showPin')}
+                      </Button>
+                    )}
+                  </>
+                )}
+              </div>
+              <div className="card-row">
+                <span className="small muted">{t('confirm.timeLeft', { seconds: secondsLeft(p, now) })}</span>
+                <span>
+                  <Button small kind="primary" disabled={busy === p.key} onClick={() => void answer(p.key, true)}>
+                    {t('confirm.allow')}
+                  </Button>{' '}
+                  <Button small kind="danger" disabled={busy === p.key} onClick={() => void answer(p.key, false)}>
+                    {t('confirm.deny')}
+                  </Button>
+                </span>
+              </div>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
 }
+
+const HAN = /\p{Script=Han}/u;
 
 /** Seconds it still waits (the clock this page ticks may be up to a second older than the call). */
 function secondsLeft(p: PendingConfirmation, now: number): number {

@@ -5,6 +5,7 @@ import { type ServerSettings, ServerSettingsSchema } from '../../shared/settings
 import { firstIssue } from '../../shared/zod-issue';
 import { useApp } from '../app-context';
 import { DialogFooter } from '../components/dialog-footer';
+import { useServerTitle } from '../components/server-title';
 import { transportTerm } from '../components/transport-tag';
 import { Button, CodeField, Dialog, Field, KeyValueEditor, Notice, SelectField, Switch } from '../components/ui';
 import { shownMaskedIn, wireMasked } from '../masked';
@@ -35,6 +36,10 @@ export function ServerEditor(props: {
   const { server, errors } = validateDraft(draft, others);
   // A copy of a server already held: each tool would be served twice, both renamed with their server in front.
   const copyOf = server ? held?.find((s) => s.name !== props.server?.name && sameProgram(server, s)) : undefined;
+  // A catalogue server is called by its title; its name here is the internal one, said so.
+  const title = useServerTitle();
+  const titled = props.server ? title(props.server.name) : undefined;
+  const internal = titled !== undefined && titled !== props.server?.name;
   const set = (patch: Partial<ServerDraft>) => setDraft({ ...draft, ...patch });
   const shown = (key: keyof typeof errors) => {
     const code = submitted ? errors[key] : undefined;
@@ -75,7 +80,7 @@ export function ServerEditor(props: {
   return (
     <Dialog
       wide
-      title={props.server ? t('servers.editTitle', { name: props.server.name }) : t('servers.addTitle')}
+      title={props.server ? t('servers.editTitle', { name: titled ?? props.server.name }) : t('servers.addTitle')}
       onClose={props.onClose}
       onSubmit={() => void save()}
       footer={
@@ -102,7 +107,11 @@ export function ServerEditor(props: {
       ) : (
         <div className="form">
           <div className="form-row">
-            <Field label={t('servers.name')} error={shown('name')} hint={t('servers.nameHint')}>
+            <Field
+              label={t(internal ? 'names9.servers.internalName' : 'servers.name')}
+              error={shown('name')}
+              hint={t(internal ? 'names9.servers.internalNameHint' : 'servers.nameHint')}
+            >
               {(id) => <input id={id} value={draft.name} onChange={(e) => set({ name: e.target.value })} />}
             </Field>
             <SelectField
@@ -187,7 +196,7 @@ export function ServerEditor(props: {
             />
             <div className="field-hint">{t('servers.checkArgumentsHint')}</div>
           </div>
-          {copyOf ? <Notice kind="warn">{t('plain.servers.copyOf', { name: copyOf.name })}</Notice> : null}
+          {copyOf ? <Notice kind="warn">{t('plain.servers.copyOf', { name: title(copyOf.name) })}</Notice> : null}
           {submitted && errors.form ? <Notice kind="error">{t(`servers.error.${errors.form}`)}</Notice> : null}
           {props.initial ? <p className="small muted">{t('catalogue.nothingRuns')}</p> : null}
         </div>

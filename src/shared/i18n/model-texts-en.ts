@@ -81,4 +81,7 @@ export const modelTextsEn = {
   'voice.args.kind.object': 'object',
   'voice.args.kind.array': 'array',
   'voice.args.kind.null': 'null',
+  // t-names9: servers named to the model as the window names them.
+  'voice.router.appServer': 'Built into the app',
+  'voice.router.serverNamed': '{title} ({name})',
 } as const;

@@ -77,4 +77,7 @@ export const modelTextsZhCN: Record<keyof typeof modelTextsEn, string> = {
   'voice.args.kind.object': '对象',
   'voice.args.kind.array': '数组',
   'voice.args.kind.null': 'null',
+  // t-names9: servers named to the model as the window names them.
+  'voice.router.appServer': '本应用自带',
+  'voice.router.serverNamed': '{title}（{name}）',
 };

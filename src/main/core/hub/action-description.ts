@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
+import { toolWordsZh } from '../../../shared/i18n/tool-words-zh-CN';
 import { type Language, translate } from '../../../shared/i18n/translate';
 import { HIDDEN_VALUE, SECRET_ARGUMENT } from '../../../shared/readable-arguments';
 import { cutAt } from './tool-pages';
@@ -37,13 +38,14 @@ export function describeAction(tool: Tool, args: Record<string, unknown>, words:
 export function spokenTool(tool: Tool, language: Language): string {
   const title = tool.annotations?.title ?? tool.title;
   if (title && HAN.test(title) === (language === 'zh-CN')) return cut(oneLine(title));
-  return cut(
-    tool.name
-      .replace(/([a-z])([A-Z])/g, '$1 $2')
-      .replace(/[_\-.]+/g, ' ')
-      .trim()
-      .toLowerCase(),
-  );
+  const words = tool.name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  // In Chinese, a name of common words is said in Chinese (写入文件, not "write file"), the window's panel the same.
+  const zh = language === 'zh-CN' ? toolWordsZh(words.split(/\s+/)) : undefined;
+  return cut(zh ?? words);
 }
 
 const cut = (text: string, chars = SPOKEN_NAME_CHARS) => (text.length > chars ? `${cutAt(text, chars - 1)}…` : text);

@@ -97,6 +97,11 @@ export class ToolHub {
     return this.settings.language ?? 'en';
   }
 
+  /** A server's title in `language` when it came from the catalogue (as the window names it); else undefined. */
+  serverTitle(server: string, language: Language): string | undefined {
+    return this.context.voice?.serverTitle?.(server, language);
+  }
+
   /** The default set's version, bumped whenever what it serves changes. */
   get version(): number {
     return this.defaultView.version;

@@ -93,11 +93,16 @@ export function summarizeServers(tools: readonly { name: string; server: string 
 }
 
 /** find_tools as the model reads it, in the voice language. */
-export function findToolsTool(servers: readonly ServerSummary[], searchable: number, language: Language = 'en'): ServedTool {
+export function findToolsTool(
+  servers: readonly ServerSummary[],
+  searchable: number,
+  language: Language = 'en',
+  spoken: ReadonlyMap<string, string> = new Map(),
+): ServedTool {
   const t = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate(language, key, params);
   const listed = servers.slice(0, MAX_SERVERS_LISTED).map((s) =>
     t('voice.router.find.server', {
-      server: s.server,
+      server: spoken.get(s.server) ?? s.server,
       count: s.toolCount,
       examples: `${s.examples.join(', ')}${s.toolCount > s.examples.length ? ', …' : ''}`,
     }),

@@ -9,6 +9,7 @@ import { servedSchema } from '../hub/tool-hub';
 import { type PreparedTool, prepareTool } from '../hub/tool-pages';
 import type { CallHistory } from '../logs/call-history';
 import { CALL_TOOL, callToolTool, DEFAULT_LIMIT, FIND_TOOLS, findToolsTool, MAX_LIMIT, summarizeServers } from './router-tools';
+import { type ServerTitle, spokenServers } from './spoken-servers';
 import { type SearchEntry, type SearchHit, ToolSearch } from './tool-search';
 import { asksToUndo } from './undoing';
 
@@ -31,6 +32,8 @@ export interface ToolRouterOptions {
   maxMessageBytes: () => number;
   /** The voice language: what find_tools and call_tool say, and their answers (absent: English). */
   language?: () => Language;
+  /** A catalogue server's title: servers are named to the model as the window names them. */
+  serverTitle?: ServerTitle;
 }
 
 interface Built {
@@ -42,6 +45,8 @@ interface Built {
   off: Set<string>;
   find: PreparedTool;
   call: PreparedTool;
+  /** Each server as the model names it to the person (its title when it came from the catalogue). */
+  spoken: Map<string, string>;
   /** Built on the first search: status and paging need only the names. */
   search?: ToolSearch<RouterEntry>;
 }
@@ -109,14 +114,21 @@ export class ToolRouter {
     if (this.built?.version === version && this.built.language === language) return this.built;
     const catalog = this.options.source.catalog();
     const entries = catalog.filter((e) => e.enabled);
+    const servers = summarizeServers(entries);
+    const spoken = spokenServers(
+      servers.map((s) => s.server),
+      language,
+      this.options.serverTitle,
+    );
     this.built = {
       version,
       language,
       entries,
       byName: new Map(entries.map((e) => [e.name, e])),
       off: new Set(catalog.filter((e) => !e.enabled).map((e) => e.name)),
-      find: prepareTool(findToolsTool(summarizeServers(entries), entries.length, language)),
+      find: prepareTool(findToolsTool(servers, entries.length, language, spoken)),
       call: prepareTool(callToolTool(language)),
+      spoken,
     };
     return this.built;
   }
@@ -133,7 +145,8 @@ export class ToolRouter {
     if (hits.length === 0 && asksToUndo(query))
       return this.record(context, FIND_TOOLS, args, started, textResult(this.say('voice.router.noMatchUndo', { query: echoed(query) })));
     if (hits.length === 0) {
-      const servers = summarizeServers([...this.current().byName.values()]).map((s) => s.server);
+      const { spoken } = this.current();
+      const servers = [...spoken.values()].sort((a, b) => a.localeCompare(b));
       return this.record(
         context,
         FIND_TOOLS,
@@ -155,10 +168,11 @@ export class ToolRouter {
   /** The hits as JSON the model can act on, dropping the weakest ones if the answer would not fit. */
   private fitHits(query: string, hits: SearchHit<RouterEntry>[], idJson: string): CallToolResult {
     const maxBytes = this.options.maxMessageBytes();
+    const { spoken } = this.current();
     for (let count = hits.length; ; count--) {
       const tools = hits.slice(0, count).map(({ entry }) => ({
         name: entry.name,
-        server: entry.server,
+        server: spoken.get(entry.server) ?? entry.server,
         description: entry.description,
         inputSchema: servedSchema(entry.inputSchema as Tool['inputSchema']),
       }));

@@ -65,6 +65,7 @@ export class EndpointCatalogs {
         history: this.options.history,
         maxMessageBytes: this.options.maxMessageBytes,
         language: () => this.options.hub.language,
+        serverTitle: (server, language) => this.options.hub.serverTitle(server, language),
       });
       this.routers.set(view.id, router);
     }

@@ -50,7 +50,11 @@ export function ServerAbout(props: {
       ))}
       <details className="small server-details">
         <summary>{t('servers.details')}</summary>
-        <div className="muted">{t('servers.nameIs', { name: props.settings?.name ?? '' })}</div>
+        {/* Named as everywhere else (its title); the internal name, what the config and tool prefixes use, small after it. */}
+        <div className="muted">{t('servers.nameIs', { name: text(entry.title) })}</div>
+        <div className="small muted" title={t('names9.servers.internalNameHint')}>
+          {t('names8.logs.serverTitle', { name: props.settings?.name ?? '' })}
+        </div>
         <div className="mono muted break">{target}</div>
       </details>
     </>

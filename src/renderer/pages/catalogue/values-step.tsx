@@ -10,6 +10,7 @@ import { useApp } from '../../app-context';
 import { DialogFooter } from '../../components/dialog-footer';
 import { ProblemText } from '../../components/problem-text';
 import { RuntimeFetching, RuntimeSource, useRuntimeFetch } from '../../components/runtime-download';
+import { useServerTitle } from '../../components/server-title';
 import { Button, Dialog, Field, Notice } from '../../components/ui';
 import { useStore } from '../../store/bridge-store';
 import { isPathValue, usePathChecks } from './use-path-checks';
@@ -91,6 +92,7 @@ export function ValuesStep(props: {
   const missing = entry.values.filter((v) => v.required && !own(values, v.id)?.trim());
   const server = props.build(values);
   const copyOf = props.held.find((s) => s.name !== props.editing?.name && sameProgram(server, s));
+  const serverTitle = useServerTitle();
   const add = async () => {
     setSubmitted(true);
     if (missing.length > 0 || props.busy || checking || fetching) return;
@@ -237,7 +239,7 @@ export function ValuesStep(props: {
           </a>
         </li>
       </ul>
-      {copyOf ? <Notice kind="warn">{t('plain.servers.copyOf', { name: copyOf.name })}</Notice> : null}
+      {copyOf ? <Notice kind="warn">{t('plain.servers.copyOf', { name: serverTitle(copyOf.name) })}</Notice> : null}
     </Dialog>
   );
 }

@@ -31,10 +31,10 @@ describe("the bridge's own tools follow the voice language", () => {
     // What the model is answered is in the same language.
     const asked = await session.request(1, 'tools/call', { name: 'delete_file', arguments: { path: '/x' } });
     expect(asked.result?.content?.[0]?.text).toBe(
-      '这个操作要先经用户同意：“delete file”（path: /x）。请向用户要确认口令，再在一分钟内把用户说的内容传给 confirm_action。用户不同意就不要调用。用户还没见过口令：可以直接在小智托盘窗口顶部点「允许」；点那里的「显示我的口令」也能看到口令。',
+      '这个操作要先经用户同意：“删除文件”（path: /x）。请向用户要确认口令，再在一分钟内把用户说的内容传给 confirm_action。用户不同意就不要调用。用户还没见过口令：可以直接在小智托盘窗口顶部点「允许」；点那里的「显示我的口令」也能看到口令。',
     );
     const wrong = await session.request(2, 'tools/call', { name: 'confirm_action', arguments: { pin: '0' } });
-    expect(wrong.result?.content?.[0]?.text).toBe('口令不对。“delete file”（path: /x） 还在等待确认：请再问一次用户的确认口令。');
+    expect(wrong.result?.content?.[0]?.text).toBe('口令不对。“删除文件”（path: /x） 还在等待确认：请再问一次用户的确认口令。');
     // An argument it does not take is said, not ignored (issue 31: the old `code`).
     const old = await session.request(3, 'tools/call', { name: 'confirm_action', arguments: { code: '1234', pin: '1' } });
     expect(old.result?.content?.[0]?.text).toBe('confirm_action 没有参数 "code"；它只接受 "pin"。');

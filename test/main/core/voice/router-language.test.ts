@@ -35,7 +35,7 @@ describe('router mode speaks the voice language', () => {
 
     expect(await say('find_tools', {})).toBe('find_tools 需要 "query"：用几个关键词说工具要做的事，例如 {"query": "明天 天气"}。');
     expect(await say('find_tools', { query: 'xyzzy' })).toBe(
-      '没有工具符合“xyzzy”。换个说法或少用几个关键词再试，中文或英文都可以。现有的服务：fx、xiaozhi-tray。',
+      '没有工具符合“xyzzy”。换个说法或少用几个关键词再试，中文或英文都可以。现有的服务：fx、本应用自带。',
     );
     // Nothing deletes files: said so, rather than offering a tool that writes them.
     expect(await say('find_tools', { query: '删除文件' })).toBe(
