@@ -1486,4 +1486,8 @@ export const en = {
   'names8.guide.import':
     'Already set up servers in Claude Desktop, Cursor, VS Code or xiaozhi-client? Drop their config file on this window to bring them in.',
   'names8.logs.serverTitle': 'Internal name: {name}',
+  // t-left33: a tool's description as its server wrote it, marked in the Chinese window.
+  'tools.serverWords': 'as the server describes it',
+  'tools.serverWordsTitle':
+    'The server program wrote this description itself; xiaozhi reads it as it is. Press Describe to write your own.',
 } as const;

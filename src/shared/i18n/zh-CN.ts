@@ -1401,4 +1401,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'names8.guide.import':
     '已经在 Claude Desktop、Cursor、VS Code 或 xiaozhi-client 里配好了服务？把它们的配置文件拖到本窗口，就能一起导入。',
   'names8.logs.serverTitle': '内部名称：{name}',
+  // t-left33：服务自带的工具说明（中文窗口里标出不是中文的）。
+  'tools.serverWords': '服务自带的说明',
+  'tools.serverWordsTitle': '这段说明是服务程序自己写的，小智读到的就是这段原文；点“描述”可以改成自己的话。',
 };
