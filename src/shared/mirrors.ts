@@ -6,7 +6,7 @@ import { own } from './own';
  * Where packages (npm, PyPI) and runtimes (Node.js, uv) come from: the official sites, a preset of
  * mirrors in mainland China (where the official ones are slow or unreachable), or the user's own.
  * Until the user chooses, the place decides (`unchosenPreset`): the mainland China mirrors for a
- * Chinese window or a China time zone, else the official sites (children then see no mirror variable
+ * Chinese window (but in Taiwan, Hong Kong or Macau) or a China time zone, else the official sites (children then see no mirror variable
  * of ours, only their own configuration). The user's choice, once made, always wins.
  */
 
@@ -105,9 +105,31 @@ const CHINA_TIME_ZONES = new Set([
   'PRC',
 ]);
 
-/** Which sources apply until the user chooses: the mainland China mirrors for a Chinese window or a China time zone. */
-export function unchosenPreset(language: 'zh-CN' | 'en', timeZone: string | undefined): UnchosenPreset {
-  return language === 'zh-CN' || (timeZone !== undefined && CHINA_TIME_ZONES.has(timeZone)) ? 'china' : 'default';
+/** Time zones of Hong Kong, Macau and Taiwan (and their old aliases): a Chinese window there reaches the official sites. */
+const OUTSIDE_MAINLAND_TIME_ZONES = new Set(['Asia/Hong_Kong', 'Hongkong', 'Asia/Macau', 'Asia/Macao', 'Asia/Taipei', 'ROC']);
+
+/**
+ * Whether a locale is the Chinese of Taiwan, Hong Kong or Macau (zh-TW, zh-HK, zh-MO, zh-Hant-…): the
+ * window shows them the one Chinese dictionary (zh-CN), but they reach the official sites. Read from
+ * the tags, without Intl.Locale (whose first use loads ICU's data).
+ */
+function chineseOutsideMainland(locale: string): boolean {
+  const [language, ...tags] = locale.split(/[-_]/);
+  return language?.toLowerCase() === 'zh' && tags.some((tag) => /^(hant|tw|hk|mo)$/i.test(tag));
+}
+
+/**
+ * Which sources apply until the user chooses: the mainland China mirrors in a China time zone, else
+ * for a Chinese window, unless the system's locale or its time zone says Taiwan, Hong Kong or Macau.
+ * 简体中文 chosen in Settings on such a system is the only Chinese there is, not a move: the place still
+ * decides.
+ */
+export function unchosenPreset(language: 'zh-CN' | 'en', locale: string | undefined, timeZone: string | undefined): UnchosenPreset {
+  if (timeZone !== undefined && CHINA_TIME_ZONES.has(timeZone)) return 'china';
+  if (language !== 'zh-CN') return 'default';
+  const outside =
+    (locale !== undefined && chineseOutsideMainland(locale)) || (timeZone !== undefined && OUTSIDE_MAINLAND_TIME_ZONES.has(timeZone));
+  return outside ? 'default' : 'china';
 }
 
 /** The preset in use: the user's, else the one the place decided. */

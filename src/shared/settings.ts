@@ -337,7 +337,7 @@ export const ConnectionSettingsSchema = z.object({
 
 export const SettingsSchema = z
   .object({
-    version: z.literal(2).default(2),
+    version: z.literal(3).default(3),
     endpoints: z.array(EndpointSettingsSchema).default([]),
     servers: z.array(ServerSettingsSchema).default([]),
     /** The default set ("all") is always there; its switches are the Tools page's. */

@@ -175,3 +175,11 @@ export const electronMock = {
 
 /** The module shape: named exports plus the default export electron-store imports. */
 export const electronModule = { ...electronMock, default: electronMock };
+
+/** A reversible stand-in for the OS keychain, so tests can see that secrets are not stored in clear. */
+export const fakeSafeStorage = (available = true, backend = 'gnome_libsecret') => ({
+  isEncryptionAvailable: () => available,
+  getSelectedStorageBackend: () => backend,
+  encryptString: (s: string) => Buffer.from(s.split('').reverse().join(''), 'utf8'),
+  decryptString: (b: Buffer) => b.toString('utf8').split('').reverse().join(''),
+});

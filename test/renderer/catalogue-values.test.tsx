@@ -2,10 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
+import { FIXTURE } from '../helpers/bridge-harness';
 import { serversPageWithFakeNpx } from '../helpers/servers-page';
 import { tempDirs } from '../helpers/temp-dirs';
 import { scaled } from '../helpers/time-scale';
@@ -100,6 +102,74 @@ describe.skipIf(process.platform === 'win32')('a catalogue server that fails', (
       expect(own.closest('details')!.textContent).toContain('None of the specified directories are accessible');
     });
   }
+
+  /**
+   * Issue 33: the check line said 这个文件夹不存在 after the folder was put back and the server tried again.
+   * As the filesystem server does (src/filesystem/index.ts): without its folder it says so and exits 1; with
+   * it, it runs (here the fixture, in its place), stops for another reason (`fails`) or never answers (`hangs`).
+   */
+  const serverNeeding = (folder: string, otherwise: 'runs' | 'fails' | 'hangs') => {
+    const script = path.join(tempDir(), 'needs-folder.mjs');
+    fs.writeFileSync(
+      script,
+      [
+        "import fs from 'node:fs';",
+        `if (!fs.existsSync(${JSON.stringify(folder)})) {`,
+        "  console.error('Error: None of the specified directories are accessible');",
+        '  process.exit(1);',
+        '}',
+        otherwise === 'runs'
+          ? `await import(${JSON.stringify(pathToFileURL(FIXTURE).href)});`
+          : otherwise === 'hangs'
+            ? 'setInterval(() => undefined, 1000);'
+            : "console.error('Error: the index is locked'); process.exit(1);",
+        '',
+      ].join('\n'),
+    );
+    return script;
+  };
+  /** Its folder deleted: the card says so; then the folder is put back and 重试 (or 立即重试, while it waits) pressed. */
+  const goneThenBack = async (otherwise: 'runs' | 'fails') => {
+    const folder = path.join(tempDir(), 'Documents');
+    const opened = await openServers('zh-CN', [filesystem(folder, { enabled: true })], '#/servers', {
+      FAKE_NPX_SERVER: serverNeeding(folder, otherwise),
+    });
+    const card = document.getElementById('server-files')!;
+    const gone = `这个文件夹不存在：${folder}（“允许访问的文件夹”）`;
+    await within(card).findByText(gone, undefined, { timeout: scaled(15_000) });
+    fs.mkdirSync(folder);
+    fireEvent.click(await within(card).findByRole('button', { name: /^(重试|立即重试)$/ }));
+    return { ...opened, card, folder, gone };
+  };
+
+  it('once the folder is back while it is retried by itself, the card no longer says the folder is gone (zh-CN)', async () => {
+    const folder = path.join(tempDir(), 'Documents');
+    // Each attempt takes a second (npx's start): the folder is put back while it is retried by itself.
+    await openServers('zh-CN', [filesystem(folder, { enabled: true })], '#/servers', {
+      FAKE_NPX_SERVER: serverNeeding(folder, 'hangs'),
+      FAKE_NPX_SECONDS: '1',
+    });
+    const card = document.getElementById('server-files')!;
+    const gone = `这个文件夹不存在：${folder}（“允许访问的文件夹”）`;
+    await within(card).findByText(gone, undefined, { timeout: scaled(15_000) });
+    fs.mkdirSync(folder);
+    // An attempt under way (the folder there now, the program not answering yet), or its retries given up: the folder is checked again.
+    await waitFor(() => expect(within(card).getByText(`请检查“允许访问的文件夹”：${folder}`)).toBeTruthy(), { timeout: scaled(15_000) });
+    expect(within(card).queryByText(gone)).toBeNull();
+  });
+
+  it('once the folder is back and it runs again, the card says nothing of the folder (zh-CN)', async () => {
+    const { card } = await goneThenBack('runs');
+    await within(card).findByText('运行中', undefined, { timeout: scaled(15_000) });
+    expect(card.querySelector('.value-check')).toBeNull();
+  });
+
+  it('once the folder is back, a failure for another reason no longer says the folder is gone (zh-CN)', async () => {
+    const { card, folder, gone } = await goneThenBack('fails');
+    await within(card).findByText(/the index is locked/, undefined, { timeout: scaled(15_000) });
+    await waitFor(() => expect(within(card).getByText(`请检查“允许访问的文件夹”：${folder}`)).toBeTruthy(), { timeout: scaled(15_000) });
+    expect(within(card).queryByText(gone)).toBeNull();
+  });
 });
 
 /** Edit on a server added from the catalogue opened the developer form (npx, arguments, stdio): the only way to change a value. */

@@ -7,19 +7,36 @@ describe('download sources', () => {
   it('are official, and set nothing in a child, until chosen, outside China', () => {
     const { mirrors } = SettingsSchema.parse({});
     expect(mirrors).toEqual({});
-    expect(mirrorEnv(mirrorUrls(mirrors, unchosenPreset('en', 'Europe/Berlin')))).toEqual({});
+    expect(mirrorEnv(mirrorUrls(mirrors, unchosenPreset('en', 'en-US', 'Europe/Berlin')))).toEqual({});
   });
 
   it('until chosen, are the mainland China mirrors for a Chinese window or a China time zone; a choice always wins', () => {
-    expect(unchosenPreset('zh-CN', 'Europe/Berlin')).toBe('china');
-    expect(unchosenPreset('en', 'Asia/Shanghai')).toBe('china');
-    expect(unchosenPreset('en', 'Asia/Urumqi')).toBe('china');
+    expect(unchosenPreset('zh-CN', 'zh-CN', 'Europe/Berlin')).toBe('china');
+    expect(unchosenPreset('zh-CN', 'en-US', 'Europe/Berlin')).toBe('china');
+    expect(unchosenPreset('en', 'en-US', 'Asia/Shanghai')).toBe('china');
+    expect(unchosenPreset('en', 'en-US', 'Asia/Urumqi')).toBe('china');
     // Hong Kong and Taiwan reach GitHub and nodejs.org.
-    expect(unchosenPreset('en', 'Asia/Hong_Kong')).toBe('default');
-    expect(unchosenPreset('en', undefined)).toBe('default');
+    expect(unchosenPreset('en', 'en-US', 'Asia/Hong_Kong')).toBe('default');
+    expect(unchosenPreset('en', 'en-US', undefined)).toBe('default');
     expect(mirrorUrls({}, 'china')).toEqual(CHINA_MIRRORS);
     expect(mirrorUrls({ preset: 'default' }, 'china')).toEqual({});
     expect(mirrorUrls({ preset: 'china' }, 'default')).toEqual(CHINA_MIRRORS);
+  });
+
+  /** Issue 33: every Chinese window got the mainland mirrors, though Hong Kong, Macau and Taiwan reach the official sites. */
+  it('until chosen, are the official sites for a Chinese window in Taiwan, Hong Kong or Macau, by the locale or the time zone', () => {
+    for (const locale of ['zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-Hant-TW', 'zh-Hant-HK', 'zh_TW', 'zh-Hans-HK'])
+      expect([locale, unchosenPreset('zh-CN', locale, undefined)]).toEqual([locale, 'default']);
+    for (const locale of ['zh', 'zh-CN', 'zh-Hans', 'zh-Hans-CN', 'zh-SG', undefined])
+      expect([locale, unchosenPreset('zh-CN', locale, undefined)]).toEqual([locale, 'china']);
+    // 简体中文 chosen in Settings (the only Chinese dictionary) on a Taiwanese system: the locale still says where it is.
+    expect(unchosenPreset('zh-CN', 'zh-TW', 'Europe/Berlin')).toBe('default');
+    // A Chinese window whose locale says nothing of the place: the time zone of Taipei, Hong Kong or Macau does.
+    for (const zone of ['Asia/Taipei', 'Asia/Hong_Kong', 'Hongkong', 'Asia/Macau', 'Asia/Macao', 'ROC'])
+      expect([zone, unchosenPreset('zh-CN', 'en-US', zone)]).toEqual([zone, 'default']);
+    // A mainland time zone still says mainland, whatever the locale.
+    expect(unchosenPreset('zh-CN', 'zh-TW', 'Asia/Shanghai')).toBe('china');
+    expect(unchosenPreset('en', 'zh-HK', 'Asia/Shanghai')).toBe('china');
   });
 
   it('in mainland China: npmmirror for npm and Node.js, Tsinghua for PyPI, npmmirror for the Pythons uv installs', () => {

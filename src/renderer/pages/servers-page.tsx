@@ -47,6 +47,9 @@ const TO_MIRRORS = new Set(['server.registryUnreachable', 'server.runtimeDownloa
 /** Failures whose words say little (an exit code, a closed pipe): the server's own output is the clue, shown open. */
 const OUTPUT_IS_THE_CLUE = new Set(['server.exited', 'server.exitedEarly', 'server.killed', 'server.closed']);
 
+/** Which attempt of a server the card shows: each change of state, failure or retry time is another. */
+const attemptOf = (status: ServerStatus) => JSON.stringify([status.state, status.since, status.restarts, status.retryAt ?? null]);
+
 /** The card's element id: the overview links failed servers to it (#/servers?server=NAME). */
 export const serverCardId = (name: string) => `server-${encodeURIComponent(name)}`;
 
@@ -128,7 +131,7 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           >
             {/* A program that stopped or crashed: with a catalogue server, the folder or file it was given is the usual cause. */}
             {settings && isMcpServer(settings) && status.lastErrorCause && EXITED.has(status.lastErrorCause.code) ? (
-              <ValueCheckLine server={settings} />
+              <ValueCheckLine server={settings} attempt={attemptOf(status)} />
             ) : null}
           </ServerFailure>
         ) : null}

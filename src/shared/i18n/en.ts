@@ -1523,4 +1523,8 @@ export const en = {
   'names9.arg.observations': 'observations',
   'names9.arg.relations': 'relations',
   'names9.arg.edits': 'edits',
+  // t-left33: a tool's description as its server wrote it, marked in the Chinese window.
+  'tools.serverWords': 'as the server describes it',
+  'tools.serverWordsTitle':
+    'The server program wrote this description itself; xiaozhi reads it as it is. Press Describe to write your own.',
 } as const;

@@ -1437,4 +1437,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'names9.arg.observations': '观察',
   'names9.arg.relations': '关系',
   'names9.arg.edits': '修改',
+  // t-left33：服务自带的工具说明（中文窗口里标出不是中文的）。
+  'tools.serverWords': '服务自带的说明',
+  'tools.serverWordsTitle': '这段说明是服务程序自己写的，小智读到的就是这段原文；点“描述”可以改成自己的话。',
 };

@@ -11,7 +11,7 @@ import { tempDirs } from '../../helpers/temp-dirs';
 import { waitFor } from '../../helpers/wait';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-mock')).electronModule);
-const { FakeQuittingApp } = await import('../../helpers/electron-mock');
+const { FakeQuittingApp, fakeSafeStorage } = await import('../../helpers/electron-mock');
 const { installQuitHandling } = await import('../../../src/main/electron/quit-handling');
 const { installCrashGuard } = await import('../../../src/main/electron/crash-guard');
 const { ElectronSettingsStore } = await import('../../../src/main/electron/electron-settings-store');
@@ -95,14 +95,6 @@ describe('quitting', () => {
     app.quit();
     await waitFor(() => app.exitCode === 0, 2000, 'exit after the deadline');
   });
-});
-
-/** A reversible stand-in for the OS keychain, so tests can see that secrets are not stored in clear. */
-const fakeSafeStorage = (available = true, backend = 'gnome_libsecret') => ({
-  isEncryptionAvailable: () => available,
-  getSelectedStorageBackend: () => backend,
-  encryptString: (s: string) => Buffer.from(s.split('').reverse().join(''), 'utf8'),
-  decryptString: (b: Buffer) => b.toString('utf8').split('').reverse().join(''),
 });
 
 describe('the settings store', () => {
@@ -199,7 +191,7 @@ describe('the settings store', () => {
     const store = new ElectronSettingsStore(dir, secretCodec(fakeSafeStorage(false), 'darwin'));
     expect(store.recovered).toBeUndefined();
     expect(store.load()).toMatchObject({
-      version: 2,
+      version: 3,
       endpoints: [{ url: 'wss://api.xiaozhi.me/mcp/?token=abc' }],
       servers: [{ name: 'm', transport: 'stdio', command: 'npx' }],
     });

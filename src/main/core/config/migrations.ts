@@ -1,15 +1,21 @@
 import { DEFAULT_TOOL_SET, type Settings, SettingsSchema } from '../../../shared/settings';
 import { firstIssue } from '../../../shared/zod-issue';
 
-export const CURRENT_SETTINGS_VERSION = 2;
+export const CURRENT_SETTINGS_VERSION = 3;
 
 type Raw = Record<string, unknown>;
+
+/**
+ * Who wrote the stored settings: the app's own store (every setting, defaults included, at each save)
+ * or a config file (its writer adds no default the file did not have: what it holds, someone chose).
+ */
+export type SettingsOrigin = 'store' | 'file';
 
 /**
  * Each step lifts stored settings from version N to N+1. Version 0 is the shape of early builds:
  * `mcpEndpoint` (string or list) and `mcpServers` stored as in xiaozhi-client.
  */
-const steps: Record<number, (raw: Raw) => Raw> = {
+const steps: Record<number, (raw: Raw, origin: SettingsOrigin) => Raw> = {
   0: (raw) => {
     const endpoints = ([] as unknown[]).concat(raw.mcpEndpoint ?? []).filter((u): u is string => typeof u === 'string');
     const servers = Object.entries((raw.mcpServers as Record<string, Raw> | undefined) ?? {}).map(([name, entry]) => ({
@@ -40,19 +46,32 @@ const steps: Record<number, (raw: Raw) => Raw> = {
     const defaultSet = { id: DEFAULT_TOOL_SET, name: DEFAULT_TOOL_SET, servers: 'all', tools: tools ?? {} };
     return { ...rest, version: 2, toolSets: hasDefault ? sets : [defaultSet, ...sets] };
   },
+  /**
+   * Download sources: version 2's store saved `preset: 'default'` (the official sites) for everyone, chosen
+   * or not; now an absent preset means "not chosen" and the place decides (the mainland China mirrors
+   * there). A store's 'default' becomes "not chosen", unless own sources are kept beside it (the user went
+   * to "my own sources" and came back: a choice). A config file's is the user's and stays.
+   */
+  2: (raw, origin) => {
+    const mirrors = raw.mirrors;
+    if (origin !== 'store' || typeof mirrors !== 'object' || mirrors === null) return { ...raw, version: 3 };
+    const { preset, ...sources } = mirrors as Raw;
+    const unchosen = preset === 'default' && Object.keys(sources).length === 0;
+    return { ...raw, version: 3, ...(unchosen ? { mirrors: sources } : {}) };
+  },
 };
 
 /**
  * Lifts stored settings to the current version without validating them (a config file's loader
  * validates afterwards, to say where each problem stands). Unknown or newer versions pass as they are.
  */
-export function upgradeRawSettings(stored: Raw): Raw {
+export function upgradeRawSettings(stored: Raw, origin: SettingsOrigin): Raw {
   let raw = stored;
   let version = typeof raw.version === 'number' ? raw.version : 0;
   while (version < CURRENT_SETTINGS_VERSION) {
     const step = steps[version];
     if (!step) return raw;
-    raw = step(raw);
+    raw = step(raw, origin);
     version++;
   }
   return raw;
@@ -60,7 +79,7 @@ export function upgradeRawSettings(stored: Raw): Raw {
 
 /** A native config file written by hand often has no `version`: its shape is that of version 1 or later. */
 export function upgradeNativeConfig(value: Raw): Raw {
-  return upgradeRawSettings(typeof value.version === 'number' ? value : { ...value, version: 1 });
+  return upgradeRawSettings(typeof value.version === 'number' ? value : { ...value, version: 1 }, 'file');
 }
 
 /** The top-level keys each step moves elsewhere (a file of that version has them; later ones do not). */
@@ -79,7 +98,7 @@ export function nativeMigratedKeys(value: Raw): string[] {
 
 export class SettingsMigrationError extends Error {}
 
-/** Brings stored settings up to the current version, then validates them. Throws if it cannot. */
+/** Brings the app's stored settings up to the current version, then validates them. Throws if it cannot. */
 export function migrateSettings(stored: unknown): Settings {
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored))
     throw new SettingsMigrationError('the stored settings are not an object');
@@ -90,7 +109,7 @@ export function migrateSettings(stored: unknown): Settings {
     );
   }
   if (!Number.isInteger(version) || version < 0) throw new SettingsMigrationError(`no migration from settings version ${version}`);
-  const raw = upgradeRawSettings(stored as Raw);
+  const raw = upgradeRawSettings(stored as Raw, 'store');
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = firstIssue(parsed.error);

@@ -57,7 +57,7 @@ export const placeOf = (env: NodeJS.ProcessEnv, locale?: string): Place => ({
   timeZone: systemTimeZone(env),
 });
 
-/** The download sources used while the user has chosen none: the window's language, or the time zone, says China or not. */
+/** The download sources used while the user has chosen none: the window's language, the locale's region and the time zone say China or not. */
 export function placePreset(uiLanguage: 'system' | Language, place: Place): UnchosenPreset {
-  return unchosenPreset(resolveLanguage(uiLanguage, place.locale), place.timeZone);
+  return unchosenPreset(resolveLanguage(uiLanguage, place.locale), place.locale, place.timeZone);
 }

@@ -55,7 +55,7 @@ describe('the config file store', () => {
     const written = fs.readFileSync(file, 'utf8');
     expect(written).toContain('// mine');
     const parsed = JSON.parse(written.replace('// mine', ''));
-    expect(parsed.version).toBe(2);
+    expect(parsed.version).toBe(3);
     expect(parsed).not.toHaveProperty('tools');
     expect(parsed.toolSets[0].tools).toEqual({ fx: { echo: { enabled: false }, big: { enabled: false } } });
     expect(loadConfigFile(file, {}).warnings ?? []).toEqual([]);

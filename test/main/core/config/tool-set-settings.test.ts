@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseConfigText } from '../../../../src/main/core/config/load-config';
-import { migrateSettings } from '../../../../src/main/core/config/migrations';
+import { CURRENT_SETTINGS_VERSION, migrateSettings } from '../../../../src/main/core/config/migrations';
 import {
   addToolSet,
   forgetServerInSets,
@@ -27,7 +27,7 @@ describe('settings version 2: tool sets', () => {
       naming: 'always-prefix',
     };
     const migrated = migrateSettings(v1);
-    expect(migrated.version).toBe(2);
+    expect(migrated.version).toBe(CURRENT_SETTINGS_VERSION);
     expect(migrated.toolSets).toEqual([{ id: 'all', name: 'all', servers: 'all', tools: v1.tools }]);
     expect(findToolSet(migrated, migrated.endpoints[0]?.toolSet).id).toBe('all');
     expect(migrated.naming).toBe('always-prefix');
@@ -38,7 +38,7 @@ describe('settings version 2: tool sets', () => {
   it('migrates the earliest shape (xiaozhi-client fields) all the way', () => {
     const migrated = migrateSettings({ mcpEndpoint: URL, mcpServers: { m: { command: 'npx' } } });
     expect(migrated).toMatchObject({
-      version: 2,
+      version: CURRENT_SETTINGS_VERSION,
       endpoints: [{ url: URL }],
       servers: [{ name: 'm' }],
       toolSets: [{ id: 'all', servers: 'all', tools: {} }],
@@ -46,7 +46,7 @@ describe('settings version 2: tool sets', () => {
   });
 
   it('refuses settings newer than this app', () => {
-    expect(() => migrateSettings({ version: 3 })).toThrow(/version 3, newer than this app understands \(2\)/);
+    expect(() => migrateSettings({ version: 4 })).toThrow(/version 4, newer than this app understands \(3\)/);
   });
 
   it('always has the default set, first; a set without an id takes its name', () => {

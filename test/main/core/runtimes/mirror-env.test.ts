@@ -64,6 +64,17 @@ describe('the download-source setting reaches the servers the bridge starts', ()
     harness = makeBridge({ ui: { language: 'system' } }, undefined, { env: { ...english, TZ: 'Europe/Berlin' } });
     expect((await harness.bridge.api.getHostInfo()).unchosenMirrors).toBe('default');
     expect((await harness.bridge.api.getHostInfo()).systemLocale).toBe('en-US');
+    await harness.bridge.stop();
+
+    // A Chinese window in Taiwan (its own locale, or 简体中文 chosen there) reaches the official sites.
+    const taiwan = { ...process.env, LANG: 'zh_TW.UTF-8', LC_ALL: '', LC_MESSAGES: '', TZ: 'Asia/Taipei' };
+    for (const language of ['system', 'zh-CN'] as const) {
+      harness = makeBridge({ ui: { language } }, undefined, { env: taiwan });
+      expect((await harness.bridge.api.getHostInfo()).unchosenMirrors).toBe('default');
+      await harness.bridge.stop();
+    }
+    harness = makeBridge({ ui: { language: 'zh-CN' } }, undefined, { env: { ...taiwan, TZ: 'Europe/Berlin' } });
+    expect((await harness.bridge.api.getHostInfo()).unchosenMirrors).toBe('default');
   });
 
   it("until the user chooses, the sources the run's own environment names win over the place's", async () => {
