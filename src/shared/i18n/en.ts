@@ -837,12 +837,11 @@ export const en = {
   'endpoints.testTitle': 'Connection test',
   'endpoints.test.reachable': 'Reachable',
   'endpoints.test.unreachable': 'Not reachable',
-  'endpoints.test.accepted': 'Token accepted',
-  'endpoints.test.refused': 'Token not accepted',
-  'endpoints.test.listed': 'xiaozhi read the tool list ({count, plural, one {# entry} other {# entries}}, the app’s own tools included)',
+  'endpoints.test.accepted': 'Endpoint address accepted',
+  'endpoints.test.refused': 'Endpoint address not accepted',
+  'endpoints.test.listed': 'xiaozhi read the tool list: your {count, plural, one {# tool} other {# tools}}',
   'endpoints.test.notListed': 'xiaozhi did not ask for the tools within {seconds} s',
-  'endpoints.test.listedRelay':
-    'Read as in a real conversation: xiaozhi read the tool list ({count, plural, one {# entry} other {# entries}}, the app’s own tools included)',
+  'endpoints.test.listedRelay': 'Read as in a real conversation: xiaozhi read your {count, plural, one {# tool} other {# tools}}',
   'endpoints.test.deviceTalks':
     'Connected. This kind of self-hosted endpoint lists the tools only when a device talks, so not listing them now is normal.',
   'endpoints.test.heldByOther': 'Another program is using this endpoint; the test did not take it over',
@@ -1486,4 +1485,6 @@ export const en = {
   'names8.guide.import':
     'Already set up servers in Claude Desktop, Cursor, VS Code or xiaozhi-client? Drop their config file on this window to bring them in.',
   'names8.logs.serverTitle': 'Internal name: {name}',
+  // t-stale9: lines that were not true, or not true any more (issue 33, walkthrough 4).
+  'endpoints.test.listedNone': 'xiaozhi read the tool list, but none of your tools are in it yet: add a server on the Servers page',
 } as const;

@@ -791,11 +791,11 @@ export const zhCN: Record<keyof typeof en, string> = {
   'endpoints.testTitle': '连接测试',
   'endpoints.test.reachable': '可以连通',
   'endpoints.test.unreachable': '无法连通',
-  'endpoints.test.accepted': '令牌有效',
-  'endpoints.test.refused': '令牌无效',
-  'endpoints.test.listed': '小智读取了工具列表（{count} 项，含本应用自带的工具）',
+  'endpoints.test.accepted': '接入点地址有效',
+  'endpoints.test.refused': '接入点地址无效',
+  'endpoints.test.listed': '小智读到了工具列表：你的 {count} 个工具',
   'endpoints.test.notListed': '小智在 {seconds} 秒内没有读取工具列表',
-  'endpoints.test.listedRelay': '和真正对话时一样读取：小智读到了工具列表（{count} 项，含本应用自带的工具）',
+  'endpoints.test.listedRelay': '和真正对话时一样读取：小智读到了你的 {count} 个工具',
   'endpoints.test.deviceTalks': '已连上。这种自托管接入点只在有设备说话时才读取工具列表，现在没有读取是正常的。',
   'endpoints.test.heldByOther': '另一个程序正在使用这个接入点，测试没有去抢它',
   'endpoints.test.time': '用时 {duration}',
@@ -1401,4 +1401,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'names8.guide.import':
     '已经在 Claude Desktop、Cursor、VS Code 或 xiaozhi-client 里配好了服务？把它们的配置文件拖到本窗口，就能一起导入。',
   'names8.logs.serverTitle': '内部名称：{name}',
+  // t-stale9: lines that were not true, or not true any more (issue 33, walkthrough 4).
+  'endpoints.test.listedNone': '小智读到了工具列表，但里面还没有你的工具：到“服务”页添加一个服务',
 };
