@@ -1289,8 +1289,8 @@ export const en = {
   'endpoints.test.refusedClose': 'xiaozhi refused this connection',
   'endpoints.test.refusedCloseHint':
     'Check that the endpoint address is complete: copy the MCP endpoint address again from the xiaozhi console and replace this one. (Technical: close code {code})',
-  // Adding and starting servers (issue 33): the catalogue's one-step add, Retry now, Download uv.
-  'add.retryNow': 'Retry now',
+  // Adding and starting servers (issue 33): the catalogue's one-step add, Try again (now), Download uv.
+  'add.retryNow': 'Try again',
   'add.confirmTitle': 'Add {name}',
   'add.advanced': 'Advanced settings',
   'add.needsNothing': 'Nothing to fill in.',

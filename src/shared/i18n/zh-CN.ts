@@ -1223,8 +1223,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'endpoints.test.refusedClose': '小智拒绝了这个连接',
   'endpoints.test.refusedCloseHint':
     '请检查接入点地址是否完整：在小智控制台重新复制 MCP 接入点地址，替换这一个。（技术信息：关闭代码 {code}）',
-  // 添加和启动服务（问题 33）：目录一步添加、立即重试、下载 uv。
-  'add.retryNow': '立即重试',
+  // 添加和启动服务（问题 33）：目录一步添加、重试、下载 uv。
+  'add.retryNow': '重试',
   'add.confirmTitle': '添加“{name}”',
   'add.advanced': '查看详细设置',
   'add.needsNothing': '不需要填写任何信息。',
