@@ -1487,4 +1487,7 @@ export const en = {
   'names8.logs.serverTitle': 'Internal name: {name}',
   // t-stale9: lines that were not true, or not true any more (issue 33, walkthrough 4).
   'endpoints.test.listedNone': 'xiaozhi read the tool list, but none of your tools are in it yet: add a server on the Servers page',
+  'callCause.fs.notFound': 'The file or folder does not exist.',
+  'callCause.fs.denied': 'No permission for this file or folder.',
+  'callCause.fs.outside': 'This place is not in the folders it may use.',
 } as const;

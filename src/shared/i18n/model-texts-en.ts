@@ -81,4 +81,6 @@ export const modelTextsEn = {
   'voice.args.kind.object': 'object',
   'voice.args.kind.array': 'array',
   'voice.args.kind.null': 'null',
+  // t-stale9: a failed call's known cause is said first; the server's words after it, marked as its own.
+  'voice.serverSaid': 'The service said: {text}',
 } as const;

@@ -77,4 +77,6 @@ export const modelTextsZhCN: Record<keyof typeof modelTextsEn, string> = {
   'voice.args.kind.object': '对象',
   'voice.args.kind.array': '数组',
   'voice.args.kind.null': 'null',
+  // t-stale9：出错的调用先说原因，服务的原话放在后面并标明
+  'voice.serverSaid': '服务原话：{text}',
 };

@@ -1403,4 +1403,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'names8.logs.serverTitle': '内部名称：{name}',
   // t-stale9: lines that were not true, or not true any more (issue 33, walkthrough 4).
   'endpoints.test.listedNone': '小智读到了工具列表，但里面还没有你的工具：到“服务”页添加一个服务',
+  'callCause.fs.notFound': '文件或文件夹不存在。',
+  'callCause.fs.denied': '没有权限读写这个文件或文件夹。',
+  'callCause.fs.outside': '这个位置不在允许访问的文件夹里。',
 };
