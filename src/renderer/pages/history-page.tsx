@@ -71,7 +71,8 @@ export function HistoryPage() {
                   <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
                   <td>
                     <ToolLabel name={h.tool} server={h.server} />
-                    {h.task ? (
+                    {/* Allowed in a confirmation, it ran as an ordinary call: the note beside it says who allowed it. */}
+                    {h.task && h.confirmation?.state !== 'allowed' ? (
                       <span className="small muted">
                         {' '}
                         · {t(h.disconnected ? 'tasks.taskAfterDisconnect' : 'tasks.task', { id: h.task })}
