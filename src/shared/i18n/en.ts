@@ -1353,7 +1353,7 @@ export const en = {
     'Copy the MCP endpoint (MCP 接入点) of your agent from the xiaozhi console, and use it instead of this one.',
   'history.noneSinceStart': 'No calls since the app started.',
   'history.earlierInActivity':
-    'This page lists the calls since the app started. The {count, plural, one {# call} other {# calls}} before are counted on the Activity page, kept for a week.',
+    'This page lists the calls since the app started and the earlier ones of the last day. The {count, plural, one {# call} other {# calls}} before are counted on the Activity page, kept for a week.',
   'tools.callsSinceStart': '{count, plural, one {# call} other {# calls}} since the app started',
   // t-words5: a failed call says its cause first; the service's own words stay below (issue 33)
   'problem.http.tooMany': 'Too many requests: the other side refuses more for now (HTTP 429).',
@@ -1461,7 +1461,7 @@ export const en = {
   'overview.viewFailed': 'See the failed calls',
   'history.onlyFailed': 'Only the calls that did not work.',
   'history.showAll': 'Show all calls',
-  'history.noneFailed': 'No call failed since the app started.',
+  'history.noneFailed': 'No call failed in the last day.',
   'settings.advanced': 'Advanced',
   'settings.advancedHint':
     'For people who know MCP: message size, waiting times, tool budgets, the local MCP server. Usually left as they are.',
@@ -1487,6 +1487,7 @@ export const en = {
   'names8.logs.serverTitle': 'Internal name: {name}',
   // t-stale9: lines that were not true, or not true any more (issue 33, walkthrough 4).
   'endpoints.test.listedNone': 'xiaozhi read the tool list, but none of your tools are in it yet: add a server on the Servers page',
+  'history.beforeRestart': 'Earlier calls (only their outcome was kept, not their arguments or results)',
   'callCause.fs.notFound': 'The file or folder does not exist.',
   'callCause.fs.denied': 'No permission for this file or folder.',
   'callCause.fs.outside': 'This place is not in the folders it may use.',

@@ -1280,7 +1280,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.notXiaozhi': '这个地址上的程序不是小智接入点。',
   'problem.endpoint.notXiaozhi.hint': '请在小智控制台复制智能体的“MCP 接入点”地址，替换这一个。',
   'history.noneSinceStart': '应用这次启动后还没有调用。',
-  'history.earlierInActivity': '这里只列出这次启动后的调用。之前的 {count} 次调用记在“活动”页面，保留一周。',
+  'history.earlierInActivity': '这里列出这次启动后的调用和一天内更早的调用。再早的 {count} 次调用记在“活动”页面，保留一周。',
   'tools.callsSinceStart': '本次启动后调用 {count} 次',
   // t-words5：出错的调用先用一句话说原因，服务的原话放在下面（issue 33）
   'problem.http.tooMany': '请求太多，对方暂时不再接受（HTTP 429）。',
@@ -1379,7 +1379,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'overview.viewFailed': '查看没成功的调用',
   'history.onlyFailed': '只显示没有成功的调用。',
   'history.showAll': '显示全部调用',
-  'history.noneFailed': '本次启动后没有失败的调用。',
+  'history.noneFailed': '最近一天没有失败的调用。',
   'settings.advanced': '高级设置',
   'settings.advancedHint': '给熟悉 MCP 的人：消息大小、等待时间、工具预算、本机 MCP 服务。平时不用改。',
   'settings.servingPurpose': '小智怎样拿到工具：工具的名字、一条消息能有多大、一次调用最多等多久。',
@@ -1403,6 +1403,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'names8.logs.serverTitle': '内部名称：{name}',
   // t-stale9: lines that were not true, or not true any more (issue 33, walkthrough 4).
   'endpoints.test.listedNone': '小智读到了工具列表，但里面还没有你的工具：到“服务”页添加一个服务',
+  'history.beforeRestart': '更早的调用（只记下了结果，没有参数和返回内容）',
   'callCause.fs.notFound': '文件或文件夹不存在。',
   'callCause.fs.denied': '没有权限读写这个文件或文件夹。',
   'callCause.fs.outside': '这个位置不在允许访问的文件夹里。',
