@@ -12,6 +12,8 @@ export const EndpointTestSchema = lazySchema(() =>
     accepted: z.boolean(),
     /** How many tools xiaozhi read when it asked for the list; absent if it did not ask in time. */
     toolsListed: z.number().int().optional(),
+    /** Of those, the person's own (the app's own tools not counted), as every page counts them. */
+    userTools: z.number().int().optional(),
     /** How long the list took to be asked for, or how long until the test failed. */
     durationMs: z.number(),
     /** Seconds we waited for xiaozhi to ask for the tools. */

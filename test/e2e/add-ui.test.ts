@@ -13,7 +13,7 @@ import { type Look, LOOKS, screenshot, takingScreenshots } from '../helpers/wind
 
 /**
  * Adding and starting servers in Chromium, as a headless run's web page shows it (issue 33): the
- * catalogue's one step, a card waiting for its next try (Retry now), and Download uv where uv is missing.
+ * catalogue's one step, a card waiting for its next try (Try again), and Download uv where uv is missing.
  */
 /** Both widths for the screenshots; the tests alone look at one. */
 const WIDTHS = takingScreenshots ? [1280, 800] : [1280];
@@ -107,14 +107,14 @@ describe.skipIf(!haveChromium || process.platform === 'win32' || fs.existsSync('
         }
     }, 120_000);
 
-    it('shows Retry now on a card waiting for its next try, and Download uv on one waiting for uv', async () => {
+    it('shows Try again on a card waiting for its next try, and Download uv on one waiting for uv', async () => {
       for (const look of LOOKS)
         for (const width of WIDTHS) {
           await open(look, width, '#/servers');
           const en = look[0] === 'en';
           await page
             .locator('#server-flaky')
-            .getByRole('button', { name: en ? 'Retry now' : '立即重试' })
+            .getByRole('button', { name: en ? 'Try again' : '重试' })
             .waitFor({ timeout: scaled(30_000) });
           await page
             .locator('#server-time')

@@ -119,8 +119,8 @@ describe.skipIf(!haveChromium)('endpoint states in the window', () => {
       const result = page.locator('.add-endpoint .test-result');
       await url.fill(relay.toolUrl().replace(/token=.*/, 'token=bm90LWEtdG9rZW4%3D'));
       await testButton.click();
-      await result.getByText(zh ? '令牌无效' : 'Token not accepted').waitFor({ timeout: scaled(15_000) });
-      expect(await result.getByText(zh ? '令牌有效' : 'Token accepted').count()).toBe(0);
+      await result.getByText(zh ? '接入点地址无效' : 'Endpoint address not accepted').waitFor({ timeout: scaled(15_000) });
+      expect(await result.getByText(zh ? '接入点地址有效' : 'Endpoint address accepted').count()).toBe(0);
       await screenshot(page, `endpoint-test-refused-${language}-${theme}`);
 
       // Another agent of the relay that nobody serves: the tools are read through the relay, as a device reads them.

@@ -39,9 +39,11 @@ describe('a call waiting for the person’s OK, in their words (issue 33)', () =
     const history = await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
     const row = await waitFor(() => {
       const found = [...history.container.querySelectorAll('tr.clickable')].find((r) => r.textContent?.includes('delete_file'));
-      expect(found?.textContent).toContain('单独运行（小智稍后取结果）');
+      expect(found?.textContent).toContain('成功');
       return found as HTMLElement;
     });
+    // Allowed, it ran as an ordinary call: not "单独运行（小智稍后取结果）" (walkthrough 4).
+    expect(row.textContent).not.toContain('单独运行');
     fireEvent.click(row);
     const open = history.container.querySelector('.details-row') as HTMLElement;
     expect(open.querySelector('.argument-list dd')?.textContent).toBe('/home/me/购物清单.txt');

@@ -21,8 +21,8 @@ describe('Test connection verdicts', () => {
       errorText: 'xiaozhi refused the token in the endpoint URL (closed with code 1008: token解密失败)',
     };
     await renderWithBridge(newBridge({}), <EndpointTestResult result={refused} />, 'zh-CN');
-    expect(steps()).toEqual(['step-ok ✓可以连通', 'step-bad ✕令牌无效', 'step-skipped –未检查']);
-    expect(screen.queryByText('令牌有效')).toBeNull();
+    expect(steps()).toEqual(['step-ok ✓可以连通', 'step-bad ✕接入点地址无效', 'step-skipped –未检查']);
+    expect(screen.queryByText('接入点地址有效')).toBeNull();
   });
 
   it('a self-hosted endpoint that did not list is a success, with the sentence that says why (both languages)', async () => {
@@ -31,7 +31,7 @@ describe('Test connection verdicts', () => {
     const { unmount } = await renderWithBridge(harness, <EndpointTestResult result={quiet} />, 'zh-CN');
     expect(steps()).toEqual([
       'step-ok ✓可以连通',
-      'step-ok ✓令牌有效',
+      'step-ok ✓接入点地址有效',
       'step-ok ✓已连上。这种自托管接入点只在有设备说话时才读取工具列表，现在没有读取是正常的。',
     ]);
     unmount();
@@ -47,12 +47,13 @@ describe('Test connection verdicts', () => {
       reachable: true,
       accepted: true,
       toolsListed: 12,
+      userTools: 9,
       listedVia: 'relay',
       durationMs: 80,
       waitedSeconds: 10,
     };
     const { unmount } = await renderWithBridge(harness, <EndpointTestResult result={through} />, 'zh-CN');
-    expect(steps().at(-1)).toBe('step-ok ✓和真正对话时一样读取：小智读到了工具列表（12 项，含本应用自带的工具）');
+    expect(steps().at(-1)).toBe('step-ok ✓和真正对话时一样读取：小智读到了你的 9 个工具');
     unmount();
     const held: EndpointTest = {
       reachable: true,
@@ -77,7 +78,7 @@ describe('Test connection verdicts', () => {
       errorText: 'the endpoint closed the connection (code 4000)',
     };
     const { unmount } = await renderWithBridge(harness, <EndpointTestResult result={closed} />, 'zh-CN');
-    expect(steps()).toEqual(['step-ok ✓可以连通', 'step-ok ✓令牌有效', 'step-bad ✕小智在读取工具列表前就断开了连接']);
+    expect(steps()).toEqual(['step-ok ✓可以连通', 'step-ok ✓接入点地址有效', 'step-bad ✕小智在读取工具列表前就断开了连接']);
     expect(document.body.textContent).not.toContain('10 秒');
     expect(document.body.textContent).not.toContain('自动重新连接');
     expect(document.body.textContent).toContain('关闭代码 4000');
@@ -85,7 +86,7 @@ describe('Test connection verdicts', () => {
     const refused: EndpointTest = { ...closed, accepted: false, error: { code: 'endpoint.closed', params: { code: 1008 } } };
     await renderWithBridge(harness, <EndpointTestResult result={refused} />, 'zh-CN');
     expect(steps()).toEqual(['step-ok ✓可以连通', 'step-bad ✕小智拒绝了这个连接', 'step-skipped –未检查']);
-    expect(screen.queryByText('令牌有效')).toBeNull();
+    expect(screen.queryByText('接入点地址有效')).toBeNull();
     expect(document.body.textContent).not.toContain('自动重新连接');
   });
 
@@ -104,5 +105,24 @@ describe('Test connection verdicts', () => {
     expect(document.body.textContent).toContain('invalid opcode 3');
     expect(document.body.textContent).not.toContain('10 秒');
     expect(document.body.textContent).not.toContain('自动重新连接');
+  });
+
+  it("counts the person's tools, not the app's own, and says what to do when there are none yet (issue 33)", async () => {
+    const harness = newBridge({});
+    const none: EndpointTest = { reachable: true, accepted: true, toolsListed: 3, userTools: 0, durationMs: 40, waitedSeconds: 10 };
+    const { unmount } = await renderWithBridge(harness, <EndpointTestResult result={none} />, 'zh-CN');
+    expect(steps()).toEqual([
+      'step-ok ✓可以连通',
+      'step-ok ✓接入点地址有效',
+      'step-ok ✓小智读到了工具列表，但里面还没有你的工具：到“服务”页添加一个服务',
+    ]);
+    unmount();
+    const some = { ...none, toolsListed: 5, userTools: 2 };
+    await renderWithBridge(harness, <EndpointTestResult result={some} />, 'en');
+    expect(steps()).toEqual([
+      'step-ok ✓Reachable',
+      'step-ok ✓Endpoint address accepted',
+      'step-ok ✓xiaozhi read the tool list: your 2 tools',
+    ]);
   });
 });

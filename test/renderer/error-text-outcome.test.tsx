@@ -95,6 +95,21 @@ describe('a failed call whose text names a known cause', () => {
   });
 });
 
+describe('a failed call with a system error a file server passed on (walkthrough 4: 返回 ENOENT… with nothing plain)', () => {
+  it('History says 文件或文件夹不存在 first; the server words stay below, marked as its own', async () => {
+    const failText = "ENOENT: no such file or directory, open '/tmp/home/不存在.txt'";
+    const harness = newBridge({ servers: [fixtureServer('files', { FIXTURE_FAIL_TEXT: failText })] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await harness.bridge.api.callTool({ name: 'fail', arguments: {} });
+    await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
+    fireEvent.click(await screen.findByText('fail'));
+    expect(await screen.findByText('文件或文件夹不存在。')).toBeTruthy();
+    expect(screen.getByText('服务返回的原文')).toBeTruthy();
+    expect(screen.getByText(failText)).toBeTruthy();
+  });
+});
+
 describe("a failed call's words with a secret in them, in History", () => {
   it('show the hidden part in the window’s language, as other pages do (“(redacted)” in the Chinese window before)', async () => {
     const harness = newBridge({

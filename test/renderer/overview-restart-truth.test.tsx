@@ -77,12 +77,13 @@ describe('the overview after a restart', () => {
     await waitFor(() => document.querySelectorAll('section.recent-calls tbody tr').length === 2, 5000, 'two earlier calls listed');
   });
 
-  it('History says its list starts at this run, and where the earlier calls are (not "no calls yet")', async () => {
+  it('History lists the earlier calls of the last day as 最近调用 does, marked as earlier (not "no calls yet")', async () => {
     const harness = await restartedAfterCalls();
     await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
-    expect(await screen.findByText('应用这次启动后还没有调用。')).toBeTruthy();
-    expect(screen.getByText('这里只列出这次启动后的调用。之前的 2 次调用记在“活动”页面，保留一周。')).toBeTruthy();
+    expect(await screen.findByText('更早的调用（只记下了结果，没有参数和返回内容）')).toBeTruthy();
+    expect(document.querySelectorAll('table.history tbody tr')).toHaveLength(3);
     expect(screen.queryByText('还没有调用。')).toBeNull();
+    expect(screen.queryByText('应用这次启动后还没有调用。')).toBeNull();
   });
 });
 
@@ -94,16 +95,13 @@ describe('the way to the calls before this run, once this run has calls too', ()
     return harness;
   }
 
-  it('History says under its list that the earlier calls are counted on Activity, with the link', async () => {
+  it("History lists this run's call, then the earlier ones of the last day under their own line", async () => {
     const harness = await withCallThisRun();
     await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
-    const line = await screen.findByText(
-      '这里只列出这次启动后的调用。之前的 2 次调用记在“活动”页面，保留一周。',
-      {},
-      { timeout: scaled(5000) },
-    );
-    expect(document.querySelectorAll('table.history tbody tr')).toHaveLength(1);
-    expect(line.closest('p')?.querySelector('a')?.getAttribute('href')).toBe('#/activity');
+    const line = await screen.findByText('更早的调用（只记下了结果，没有参数和返回内容）', {}, { timeout: scaled(5000) });
+    const rows = [...document.querySelectorAll('table.history tbody tr')];
+    expect(rows).toHaveLength(4);
+    expect(rows.indexOf(line.closest('tr') as HTMLTableRowElement)).toBe(1);
   });
 
   it('each link, on the overview and on History, names the page it opens, with one label per page', async () => {
@@ -115,7 +113,8 @@ describe('the way to the calls before this run, once this run has calls too', ()
     expect(screen.getByRole('link', { name: '查看调用记录' }).getAttribute('href')).toBe('#/history');
     cleanup();
     await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
-    await screen.findByText(/之前的 2 次调用/, {}, { timeout: scaled(5000) });
-    expect(screen.getByRole('link', { name: '查看“活动”页' }).getAttribute('href')).toBe('#/activity');
+    // The earlier calls of the last day are listed on History itself: no way elsewhere is needed for them.
+    await screen.findByText('更早的调用（只记下了结果，没有参数和返回内容）', {}, { timeout: scaled(5000) });
+    expect(screen.queryByRole('link', { name: '查看“活动”页' })).toBeNull();
   });
 });

@@ -50,6 +50,19 @@ describe('the overview says each thing once, and does not contradict itself', ()
     expect(screen.getAllByText('工具较多，小智会先搜索再调用。')).toHaveLength(1);
     // The tools provided are the servers' 71, not the app's own two with them.
     expect(statText('已提供')).toBe('已提供 71 个工具');
+    // Its 详情 says what xiaozhi gets in search mode, not the whole list's size and pages (walkthrough 4: "共 11.6 KB，分 2 页"
+    // though xiaozhi got 5 tools); the size stays in the tooltip.
+    const details = document.querySelector('.stat details') as HTMLElement;
+    const line = () => details.querySelector('[title]');
+    await waitFor(
+      () => line()?.textContent?.startsWith('小智收到') === true,
+      10_000,
+      () => `the search-mode line: ${details.textContent}`,
+    );
+    const said = line();
+    expect(said?.textContent).toMatch(/^小智收到 \d+ 个辅助工具（搜索、确认等），用来找你的 71 个工具$/);
+    expect(details.textContent).not.toMatch(/页/);
+    expect(said?.getAttribute('title')).toMatch(/页/);
   });
 
   for (const [language, headline, stopped] of [

@@ -14,11 +14,14 @@ import { scaled } from '../helpers/time-scale';
 const tempDir = tempDirs('xt-retry-now-');
 const newBridge = bridgeEachTest();
 
-/** Issue 33: a card waiting for its next try (half a minute here) offered no way to try now. */
+/**
+ * Issue 33: a card waiting for its next try (half a minute here) offered no way to try now. Its button
+ * reads as the failure advice names it (换好后点“重试”, press Try again): it read 立即重试 beside it.
+ */
 describe('the card of a server waiting to restart', () => {
   for (const [language, label] of [
-    ['en', 'Retry now'],
-    ['zh-CN', '立即重试'],
+    ['en', 'Try again'],
+    ['zh-CN', '重试'],
   ] as const) {
     it(`has a ${label} button that starts the next attempt at once (${language})`, async () => {
       const starts = path.join(tempDir(), 'starts');

@@ -94,8 +94,8 @@ describe('the endpoint form', () => {
     await session.listAllTools();
     const result = await screen.findByRole('region', { name: 'Connection test' }, { timeout: scaled(5000) });
     expect(within(result).getByText('Reachable')).toBeTruthy();
-    expect(within(result).getByText('Token accepted')).toBeTruthy();
-    expect(within(result).getByText(/^xiaozhi read the tool list \(\d+ entries, the app’s own tools included\)$/)).toBeTruthy();
+    expect(within(result).getByText('Endpoint address accepted')).toBeTruthy();
+    expect(within(result).getByText(/^xiaozhi read the tool list: your \d+ tools?$/)).toBeTruthy();
     expect(within(result).getByText(/^Took /)).toBeTruthy();
     cleanup();
     await renderWithBridge(harness, <EndpointsPage />);

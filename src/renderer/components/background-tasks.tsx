@@ -7,6 +7,12 @@ import { useNow } from './use-now';
 
 const TONES: Record<BackgroundTask['state'], Tone> = { running: 'busy', done: 'ok', failed: 'bad', cancelled: 'off' };
 
+/**
+ * How long a finished call stays on the card: long enough to be seen, not minutes after (walkthrough 4
+ * saw 已在后台完成 until a restart). The bridge keeps it longer, for xiaozhi to ask after by voice.
+ */
+export const FINISHED_SHOWN_MS = 60_000;
+
 /** What the list holds after an event: the task replaced (or added), or taken out when it left. */
 export function withTask(tasks: BackgroundTask[], task: BackgroundTask): BackgroundTask[] {
   const others = tasks.filter((t) => t.key !== task.key);
@@ -33,12 +39,13 @@ export function BackgroundTasks() {
       off();
     };
   }, [store]);
-  if (tasks.length === 0) return null;
+  const shown = tasks.filter((task) => task.state === 'running' || now - (task.finishedAt ?? now) < FINISHED_SHOWN_MS);
+  if (shown.length === 0) return null;
   return (
     <section className="card background-tasks" aria-label={t('tasks.title')}>
       <h2>{t('tasks.title')}</h2>
       <ul>
-        {tasks.map((task) => (
+        {shown.map((task) => (
           <li key={task.key} data-task={task.id ?? ''}>
             {/* Its short id is for xiaozhi asking after it by voice, not a word a person knows. */}
             <span className="mono">{task.tool}</span>
@@ -59,7 +66,13 @@ export function BackgroundTasks() {
                 {t('tasks.cancel')}
               </Button>
             ) : null}
-            {task.result !== undefined ? <pre className="mono small">{task.result}</pre> : null}
+            {/* The server's text, often English ("Successfully wrote to …"): marked as its words, not the app's. */}
+            {task.result !== undefined ? (
+              <>
+                <div className="small muted">{t('history.ownWords')}</div>
+                <pre className="mono small">{task.result}</pre>
+              </>
+            ) : null}
           </li>
         ))}
       </ul>

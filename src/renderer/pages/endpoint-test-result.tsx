@@ -54,18 +54,20 @@ export function EndpointTestResult({ result, notYetAdded = false }: { result: En
   // The third step: what xiaozhi read, or why not, as is normal for the kind of endpoint.
   const [listedOk, listedText]: [boolean | undefined, string] = !result.accepted
     ? [undefined, t('endpoints.test.skipped')]
-    : listed !== undefined
-      ? [
-          true,
-          result.listedVia === 'relay' ? t('endpoints.test.listedRelay', { count: listed }) : t('endpoints.test.listed', { count: listed }),
-        ]
-      : result.note === 'listsOnDeviceTalk'
-        ? [true, t('endpoints.test.deviceTalks')]
-        : result.error?.code === 'endpoint.replaced'
-          ? [false, t('endpoints.test.heldByOther')]
-          : closedEarly || result.error?.code === 'endpoint.badFrame'
-            ? [false, t('endpoints.test.closedEarly')]
-            : [false, t('endpoints.test.notListed', { seconds: result.waitedSeconds })];
+    : listed !== undefined && result.userTools === 0
+      ? [true, t('endpoints.test.listedNone')]
+      : listed !== undefined
+        ? [
+            true,
+            t(result.listedVia === 'relay' ? 'endpoints.test.listedRelay' : 'endpoints.test.listed', { count: result.userTools ?? listed }),
+          ]
+        : result.note === 'listsOnDeviceTalk'
+          ? [true, t('endpoints.test.deviceTalks')]
+          : result.error?.code === 'endpoint.replaced'
+            ? [false, t('endpoints.test.heldByOther')]
+            : closedEarly || result.error?.code === 'endpoint.badFrame'
+              ? [false, t('endpoints.test.closedEarly')]
+              : [false, t('endpoints.test.notListed', { seconds: result.waitedSeconds })];
   return (
     <section className="test-result" aria-label={t('endpoints.testTitle')} aria-live="polite">
       <ul className="steps">

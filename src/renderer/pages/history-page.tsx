@@ -7,21 +7,31 @@ import { CallResult } from '../components/call-cause';
 import { ConfirmationNote } from '../components/confirmation-note';
 import { OutcomeBadge } from '../components/outcome-badge';
 import { PagePanels } from '../components/page-panels';
-import { ToolLabel } from '../components/tool-label';
+import { ToolLabel, useServedName } from '../components/tool-label';
 import { EmptyState } from '../components/ui';
-import { callsBeforeHistory, useActivitySamples } from '../components/use-activity';
+import { callsBeforeHistory, historyStart, useActivitySamples } from '../components/use-activity';
+import { useNow } from '../components/use-now';
 import { callDuration, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
+
+const DAY_MS = 24 * 3600_000;
 
 export function HistoryPage() {
   const { store, t, language } = useApp();
   const history = useStore(store, (d) => d.history);
+  const served = useServedName();
   const [open, setOpen] = useState<number | undefined>();
   const onlyFailed = useOnlyFailed();
   const all = history.slice().reverse();
   const rows = onlyFailed ? all.filter(failedOutcome) : all;
   const samples = useActivitySamples();
-  const earlier = callsBeforeHistory(history, samples);
+  const now = useNow(60_000);
+  // The calls of the last day from before this run (kept without arguments or results), as 最近调用 lists them:
+  // after a restart the overview's count of failures linked here to "none" (walkthrough 4).
+  const before = historyStart(history);
+  const earlierAll = (samples ?? []).filter((s) => s.time < before && s.time > now - DAY_MS).reverse();
+  const earlierRows = onlyFailed ? earlierAll.filter(failedOutcome) : earlierAll;
+  const earlier = callsBeforeHistory(history, samples) - earlierAll.length;
   return (
     <div className="page">
       <h1>{t('nav.history')}</h1>
@@ -31,9 +41,9 @@ export function HistoryPage() {
           {t('history.onlyFailed')} <a href="#/history">{t('history.showAll')}</a>
         </p>
       ) : null}
-      {onlyFailed && rows.length === 0 ? (
+      {onlyFailed && rows.length === 0 && earlierRows.length === 0 ? (
         <p className="muted">{t('history.noneFailed')}</p>
-      ) : rows.length === 0 ? (
+      ) : rows.length === 0 && earlierRows.length === 0 ? (
         // The history is this run's: after a restart, the calls kept from before are on the Activity page (not "no calls yet").
         earlier > 0 ? (
           <EmptyState title={t('history.noneSinceStart')}>
@@ -71,7 +81,8 @@ export function HistoryPage() {
                   <td>{h.caller === 'ui' ? t('history.fromWindow') : h.caller}</td>
                   <td>
                     <ToolLabel name={h.tool} server={h.server} />
-                    {h.task ? (
+                    {/* Allowed in a confirmation, it ran as an ordinary call: the note beside it says who allowed it. */}
+                    {h.task && h.confirmation?.state !== 'allowed' ? (
                       <span className="small muted">
                         {' '}
                         · {t(h.disconnected ? 'tasks.taskAfterDisconnect' : 'tasks.task', { id: h.task })}
@@ -95,11 +106,31 @@ export function HistoryPage() {
                 ) : null}
               </Fragment>
             ))}
+            {earlierRows.length > 0 ? (
+              <tr className="history-earlier">
+                <td colSpan={5} className="small muted">
+                  {t('history.beforeRestart')}
+                </td>
+              </tr>
+            ) : null}
+            {earlierRows.map((s, i) => (
+              <tr key={`s${s.time}-${i}`}>
+                <td className="small nowrap">{formatDateTime(s.time, language)}</td>
+                <td>{s.caller === 'ui' ? t('history.fromWindow') : s.caller}</td>
+                <td>
+                  <ToolLabel name={served(s.server, s.tool)} server={s.server} />
+                </td>
+                <td className="small">{callDuration(s, t)}</td>
+                <td>
+                  <OutcomeBadge outcome={s.outcome} />
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
       )}
       {/* This run's calls only: the earlier ones, kept a week, are counted on the Activity page (issue 33). */}
-      {rows.length > 0 && earlier > 0 ? (
+      {rows.length + earlierRows.length > 0 && earlier > 0 ? (
         <p className="small muted">
           {t('history.earlierInActivity', { count: earlier })} <a href="#/activity">{t('overview.viewActivity')}</a>
         </p>

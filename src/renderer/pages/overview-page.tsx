@@ -9,7 +9,7 @@ import { PagePanels } from '../components/page-panels';
 import { ProblemText } from '../components/problem-text';
 import { RecentCalls } from '../components/recent-calls';
 import { RecentFailures } from '../components/recent-failures';
-import { servingSentence } from '../components/serving-sentence';
+import { servingSentence, userToolsOf } from '../components/serving-sentence';
 import { StatFigure } from '../components/stat-figure';
 import { endpointBadge, endpointTone } from '../components/status-tone';
 import { StatusBadge } from '../components/ui';
@@ -24,6 +24,7 @@ import { XiaozhiStatus } from './xiaozhi-status';
 export function OverviewPage(props: { go: (page: string) => void }) {
   const { store, t, language } = useApp();
   const state = useStore(store, (d) => d.state);
+  const history = useStore(store, (d) => d.history);
   const userTools = userToolCount(state);
   const limit = useStore(store, (d) => d.settings?.limits.maxMessageBytes ?? 8192);
   const now = useNow();
@@ -35,12 +36,16 @@ export function OverviewPage(props: { go: (page: string) => void }) {
   const usedBefore = samples?.some((s) => s.caller !== 'ui') ?? false;
   // Every call of the last 24 hours, from xiaozhi or this window, kept across restarts: the number Activity says.
   // Until the record is read, no number (a 0 would be a wrong one).
-  const callsToday = samples ? summarizeActivity(samples, 'day', now, []).calls : undefined;
+  // A call waiting for the person's OK is listed below but counted in the record only once answered: counted here too.
+  const waiting = history.filter((h) => h.outcome === 'held').length;
+  const callsToday = samples ? summarizeActivity(samples, 'day', now, []).calls + waiting : undefined;
   const enabled = state.servers.filter((s) => s.enabled);
   const running = enabled.filter((s) => s.state === 'running').length;
   // One waiting for a sign-in or a download is said in amber in the headline above, not counted failed here.
   const failed = enabled.filter((s) => s.state === 'failed' && !waitsForUser(s)).length;
   const restarting = enabled.filter((s) => s.state === 'restarting').length;
+  const size = t('overview.toolsSize', { size: formatBytes(state.catalog.bytes), pages: state.catalog.pages, limit: formatBytes(limit) });
+  const searching = state.endpoints.map((e) => e.served).find((served) => served?.mode === 'router');
 
   return (
     <div className="page">
@@ -92,7 +97,12 @@ export function OverviewPage(props: { go: (page: string) => void }) {
           <StatFigure text={t('overview.toolsServed', { count: userTools })} value={userTools.toLocaleString(language)} />
           <details className="small muted">
             <summary>{t('plain.details')}</summary>
-            {t('overview.toolsSize', { size: formatBytes(state.catalog.bytes), pages: state.catalog.pages, limit: formatBytes(limit) })}
+            {/* In search mode xiaozhi gets a few tools to find the rest: that is said, the whole list's size only in the tooltip. */}
+            {searching ? (
+              <span title={size}>{t('names8.served.countRouter', { count: searching.toolCount, user: userToolsOf(searching) })}</span>
+            ) : (
+              size
+            )}
           </details>
         </div>
         <div className="stat">

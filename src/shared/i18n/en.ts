@@ -837,12 +837,11 @@ export const en = {
   'endpoints.testTitle': 'Connection test',
   'endpoints.test.reachable': 'Reachable',
   'endpoints.test.unreachable': 'Not reachable',
-  'endpoints.test.accepted': 'Token accepted',
-  'endpoints.test.refused': 'Token not accepted',
-  'endpoints.test.listed': 'xiaozhi read the tool list ({count, plural, one {# entry} other {# entries}}, the app’s own tools included)',
+  'endpoints.test.accepted': 'Endpoint address accepted',
+  'endpoints.test.refused': 'Endpoint address not accepted',
+  'endpoints.test.listed': 'xiaozhi read the tool list: your {count, plural, one {# tool} other {# tools}}',
   'endpoints.test.notListed': 'xiaozhi did not ask for the tools within {seconds} s',
-  'endpoints.test.listedRelay':
-    'Read as in a real conversation: xiaozhi read the tool list ({count, plural, one {# entry} other {# entries}}, the app’s own tools included)',
+  'endpoints.test.listedRelay': 'Read as in a real conversation: xiaozhi read your {count, plural, one {# tool} other {# tools}}',
   'endpoints.test.deviceTalks':
     'Connected. This kind of self-hosted endpoint lists the tools only when a device talks, so not listing them now is normal.',
   'endpoints.test.heldByOther': 'Another program is using this endpoint; the test did not take it over',
@@ -1290,8 +1289,8 @@ export const en = {
   'endpoints.test.refusedClose': 'xiaozhi refused this connection',
   'endpoints.test.refusedCloseHint':
     'Check that the endpoint address is complete: copy the MCP endpoint address again from the xiaozhi console and replace this one. (Technical: close code {code})',
-  // Adding and starting servers (issue 33): the catalogue's one-step add, Retry now, Download uv.
-  'add.retryNow': 'Retry now',
+  // Adding and starting servers (issue 33): the catalogue's one-step add, Try again (now), Download uv.
+  'add.retryNow': 'Try again',
   'add.confirmTitle': 'Add {name}',
   'add.advanced': 'Advanced settings',
   'add.needsNothing': 'Nothing to fill in.',
@@ -1354,7 +1353,7 @@ export const en = {
     'Copy the MCP endpoint (MCP 接入点) of your agent from the xiaozhi console, and use it instead of this one.',
   'history.noneSinceStart': 'No calls since the app started.',
   'history.earlierInActivity':
-    'This page lists the calls since the app started. The {count, plural, one {# call} other {# calls}} before are counted on the Activity page, kept for a week.',
+    'This page lists the calls since the app started and the earlier ones of the last day. The {count, plural, one {# call} other {# calls}} before are counted on the Activity page, kept for a week.',
   'tools.callsSinceStart': '{count, plural, one {# call} other {# calls}} since the app started',
   // t-words5: a failed call says its cause first; the service's own words stay below (issue 33)
   'problem.http.tooMany': 'Too many requests: the other side refuses more for now (HTTP 429).',
@@ -1462,7 +1461,7 @@ export const en = {
   'overview.viewFailed': 'See the failed calls',
   'history.onlyFailed': 'Only the calls that did not work.',
   'history.showAll': 'Show all calls',
-  'history.noneFailed': 'No call failed since the app started.',
+  'history.noneFailed': 'No call failed in the last day.',
   'settings.advanced': 'Advanced',
   'settings.advancedHint':
     'For people who know MCP: message size, waiting times, tool budgets, the local MCP server. Usually left as they are.',
@@ -1527,4 +1526,10 @@ export const en = {
   'tools.serverWords': 'as the server describes it',
   'tools.serverWordsTitle':
     'The server program wrote this description itself; xiaozhi reads it as it is. Press Describe to write your own.',
+  // t-stale9: lines that were not true, or not true any more (issue 33, walkthrough 4).
+  'endpoints.test.listedNone': 'xiaozhi read the tool list, but none of your tools are in it yet: add a server on the Servers page',
+  'history.beforeRestart': 'Earlier calls (only their outcome was kept, not their arguments or results)',
+  'callCause.fs.notFound': 'The file or folder does not exist.',
+  'callCause.fs.denied': 'No permission for this file or folder.',
+  'callCause.fs.outside': 'This place is not in the folders it may use.',
 } as const;

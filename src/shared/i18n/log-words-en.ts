@@ -4,9 +4,9 @@ export const logWordsEn = {
   'problem.log.connectionTest.reason.unreachable': 'Connection test: not reachable ({seconds} s). {cause}',
   'problem.log.connectionTest.reason.refused': 'Connection test: reached, but the token was not accepted ({seconds} s). {cause}',
   'problem.log.connectionTest.reason.listed':
-    'Connection test: working, xiaozhi read the tool list ({count, plural, one {# entry} other {# entries}}, the app’s own tools included; {seconds} s).',
+    'Connection test: working, xiaozhi read your {count, plural, one {# tool} other {# tools}} ({seconds} s).',
   'problem.log.connectionTest.reason.listedRelay':
-    'Connection test: working, xiaozhi read the tool list through the self-hosted server ({count, plural, one {# entry} other {# entries}}, the app’s own tools included; {seconds} s).',
+    'Connection test: working, xiaozhi read your {count, plural, one {# tool} other {# tools}} through the self-hosted server ({seconds} s).',
   'problem.log.connectionTest.reason.deviceTalks':
     'Connection test: connected. A self-hosted server reads the tools when a device starts talking ({seconds} s).',
   'problem.log.connectionTest.reason.notListed': 'Connection test: connected, but xiaozhi did not ask for the tools ({seconds} s).',
@@ -34,4 +34,7 @@ export const logWordsEn = {
     '{file} holds tokens or keys, and other users of this computer can change it (mode {mode}): make it yours only with: chmod 600 {quoted}',
   'problem.cli.readableByOthers':
     '{file} holds tokens or keys that other users of this computer can reach (mode {mode}): chmod 600 {quoted}',
+  // t-stale9
+  'problem.log.connectionTest.reason.listedNone':
+    'Connection test: working, xiaozhi read the tool list, but none of your tools are in it yet ({seconds} s).',
 };

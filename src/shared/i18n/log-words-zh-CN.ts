@@ -5,9 +5,8 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
   'problem.log.connectionTest': '连接测试（用时 {seconds} 秒）。',
   'problem.log.connectionTest.reason.unreachable': '连接测试：连不上（用时 {seconds} 秒）。{cause}',
   'problem.log.connectionTest.reason.refused': '连接测试：连上了，但令牌没有被接受（用时 {seconds} 秒）。{cause}',
-  'problem.log.connectionTest.reason.listed': '连接测试：正常，小智读到了工具列表（{count} 项，含本应用自带的工具；用时 {seconds} 秒）。',
-  'problem.log.connectionTest.reason.listedRelay':
-    '连接测试：正常，小智经自建服务器读到了工具列表（{count} 项，含本应用自带的工具；用时 {seconds} 秒）。',
+  'problem.log.connectionTest.reason.listed': '连接测试：正常，小智读到了你的 {count} 个工具（用时 {seconds} 秒）。',
+  'problem.log.connectionTest.reason.listedRelay': '连接测试：正常，小智经自建服务器读到了你的 {count} 个工具（用时 {seconds} 秒）。',
   'problem.log.connectionTest.reason.deviceTalks': '连接测试：已连上。自建服务器要等设备开始说话时才读取工具（用时 {seconds} 秒）。',
   'problem.log.connectionTest.reason.notListed': '连接测试：已连上，但小智没有读取工具（用时 {seconds} 秒）。',
   'problem.log.connectionTest.reason.notListedBecause': '连接测试：已连上，但小智没有读取工具（用时 {seconds} 秒）。{cause}',
@@ -30,4 +29,6 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
   'problem.cli.readableByOthers.reason.change':
     '{file} 中有令牌或密钥，而这台电脑的其他用户能修改它（权限 {mode}）：请运行 chmod 600 {quoted}，只让你自己能读写',
   'problem.cli.readableByOthers': '{file} 中有令牌或密钥，其他用户能读取或修改它（权限 {mode}）：请运行 chmod 600 {quoted}',
+  // t-stale9
+  'problem.log.connectionTest.reason.listedNone': '连接测试：正常，小智读到了工具列表，但里面还没有你的工具（用时 {seconds} 秒）。',
 };

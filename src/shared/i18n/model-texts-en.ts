@@ -84,4 +84,6 @@ export const modelTextsEn = {
   // t-names9: servers named to the model as the window names them.
   'voice.router.appServer': 'Built into the app',
   'voice.router.serverNamed': '{title} ({name})',
+  // t-stale9: a failed call's known cause is said first; the server's words after it, marked as its own.
+  'voice.serverSaid': 'The service said: {text}',
 } as const;

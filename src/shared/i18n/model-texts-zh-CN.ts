@@ -80,4 +80,6 @@ export const modelTextsZhCN: Record<keyof typeof modelTextsEn, string> = {
   // t-names9: servers named to the model as the window names them.
   'voice.router.appServer': '本应用自带',
   'voice.router.serverNamed': '{title}（{name}）',
+  // t-stale9：出错的调用先说原因，服务的原话放在后面并标明
+  'voice.serverSaid': '服务原话：{text}',
 };

@@ -791,11 +791,11 @@ export const zhCN: Record<keyof typeof en, string> = {
   'endpoints.testTitle': '连接测试',
   'endpoints.test.reachable': '可以连通',
   'endpoints.test.unreachable': '无法连通',
-  'endpoints.test.accepted': '令牌有效',
-  'endpoints.test.refused': '令牌无效',
-  'endpoints.test.listed': '小智读取了工具列表（{count} 项，含本应用自带的工具）',
+  'endpoints.test.accepted': '接入点地址有效',
+  'endpoints.test.refused': '接入点地址无效',
+  'endpoints.test.listed': '小智读到了工具列表：你的 {count} 个工具',
   'endpoints.test.notListed': '小智在 {seconds} 秒内没有读取工具列表',
-  'endpoints.test.listedRelay': '和真正对话时一样读取：小智读到了工具列表（{count} 项，含本应用自带的工具）',
+  'endpoints.test.listedRelay': '和真正对话时一样读取：小智读到了你的 {count} 个工具',
   'endpoints.test.deviceTalks': '已连上。这种自托管接入点只在有设备说话时才读取工具列表，现在没有读取是正常的。',
   'endpoints.test.heldByOther': '另一个程序正在使用这个接入点，测试没有去抢它',
   'endpoints.test.time': '用时 {duration}',
@@ -1223,8 +1223,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'endpoints.test.refusedClose': '小智拒绝了这个连接',
   'endpoints.test.refusedCloseHint':
     '请检查接入点地址是否完整：在小智控制台重新复制 MCP 接入点地址，替换这一个。（技术信息：关闭代码 {code}）',
-  // 添加和启动服务（问题 33）：目录一步添加、立即重试、下载 uv。
-  'add.retryNow': '立即重试',
+  // 添加和启动服务（问题 33）：目录一步添加、重试、下载 uv。
+  'add.retryNow': '重试',
   'add.confirmTitle': '添加“{name}”',
   'add.advanced': '查看详细设置',
   'add.needsNothing': '不需要填写任何信息。',
@@ -1280,7 +1280,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.endpoint.notXiaozhi': '这个地址上的程序不是小智接入点。',
   'problem.endpoint.notXiaozhi.hint': '请在小智控制台复制智能体的“MCP 接入点”地址，替换这一个。',
   'history.noneSinceStart': '应用这次启动后还没有调用。',
-  'history.earlierInActivity': '这里只列出这次启动后的调用。之前的 {count} 次调用记在“活动”页面，保留一周。',
+  'history.earlierInActivity': '这里列出这次启动后的调用和一天内更早的调用。再早的 {count} 次调用记在“活动”页面，保留一周。',
   'tools.callsSinceStart': '本次启动后调用 {count} 次',
   // t-words5：出错的调用先用一句话说原因，服务的原话放在下面（issue 33）
   'problem.http.tooMany': '请求太多，对方暂时不再接受（HTTP 429）。',
@@ -1379,7 +1379,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'overview.viewFailed': '查看没成功的调用',
   'history.onlyFailed': '只显示没有成功的调用。',
   'history.showAll': '显示全部调用',
-  'history.noneFailed': '本次启动后没有失败的调用。',
+  'history.noneFailed': '最近一天没有失败的调用。',
   'settings.advanced': '高级设置',
   'settings.advancedHint': '给熟悉 MCP 的人：消息大小、等待时间、工具预算、本机 MCP 服务。平时不用改。',
   'settings.servingPurpose': '小智怎样拿到工具：工具的名字、一条消息能有多大、一次调用最多等多久。',
@@ -1440,4 +1440,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   // t-left33：服务自带的工具说明（中文窗口里标出不是中文的）。
   'tools.serverWords': '服务自带的说明',
   'tools.serverWordsTitle': '这段说明是服务程序自己写的，小智读到的就是这段原文；点“描述”可以改成自己的话。',
+  // t-stale9: lines that were not true, or not true any more (issue 33, walkthrough 4).
+  'endpoints.test.listedNone': '小智读到了工具列表，但里面还没有你的工具：到“服务”页添加一个服务',
+  'history.beforeRestart': '更早的调用（只记下了结果，没有参数和返回内容）',
+  'callCause.fs.notFound': '文件或文件夹不存在。',
+  'callCause.fs.denied': '没有权限读写这个文件或文件夹。',
+  'callCause.fs.outside': '这个位置不在允许访问的文件夹里。',
 };

@@ -88,6 +88,7 @@ const urlSecrets = (url: string): string[] => [url, ...endpointUrlSecrets(url)];
 function testOutcome(result: Omit<EndpointTest, 'waitedSeconds'>): string {
   if (!result.reachable) return 'unreachable';
   if (!result.accepted) return 'refused';
+  if (result.toolsListed !== undefined && result.userTools === 0) return 'listedNone';
   if (result.toolsListed !== undefined) return result.listedVia === 'relay' ? 'listedRelay' : 'listed';
   if (result.note) return 'deviceTalks';
   return result.error ? 'notListedBecause' : 'notListed';
@@ -98,7 +99,7 @@ function report(opts: ProbeOptions, result: Omit<EndpointTest, 'waitedSeconds'>)
   const text = result.errorText ? redactText(result.errorText, urlSecrets(opts.url)) : undefined;
   const outcome = problem('log.connectionTest', {
     reason: testOutcome(result),
-    count: result.toolsListed ?? 0,
+    count: result.userTools ?? result.toolsListed ?? 0,
     seconds: (result.durationMs / 1000).toFixed(1),
   });
   opts.log.info(
@@ -198,7 +199,10 @@ function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<End
         result.accepted && !result.error && result.toolsListed === undefined && !isXiaozhiMe(opts.url)
           ? { note: 'listsOnDeviceTalk' as const }
           : {};
-      const final = { ...result, ...error, ...note, ...(text ? { errorText: text } : {}), durationMs, waitedSeconds };
+      // "12 entries, the app's own included" read as a contradiction at 0: the person's tools are the count (issue 33).
+      const catalog = opts.hub.summary();
+      const mine = result.toolsListed !== undefined ? { userTools: Math.max(0, catalog.toolCount - (catalog.appTools ?? 0)) } : {};
+      const final = { ...result, ...mine, ...error, ...note, ...(text ? { errorText: text } : {}), durationMs, waitedSeconds };
       report(opts, final);
       resolve(final);
     };

@@ -103,7 +103,8 @@ function withoutSecrets(result: CallToolResult, redact: (text: string) => string
 /**
  * A failure a server worded in its own language ("getaddrinfo ENOTFOUND api.tavily.com"): the model,
  * whose words the person hears, gets the cause first in the voice language, then the server's words.
- * Only causes of reaching a site or being refused by it (problems/call-failure-cause.ts).
+ * Only causes of reaching a site or being refused by it, and a file's common system errors
+ * (problems/call-failure-cause.ts); the server's words are marked as its own.
  */
 function withSpokenCause(result: CallToolResult, language: Language): CallToolResult {
   const text = resultText(result);
@@ -112,5 +113,5 @@ function withSpokenCause(result: CallToolResult, language: Language): CallToolRe
   if (!cause || !hasMessage(key)) return result;
   // Said without the host: a name in brackets reads badly aloud, and the server's words name it.
   const said = translate(language, key, { ...cause.params, site: translate(language, 'callCause.site') });
-  return textResult(`${said}\n${text}`, true);
+  return textResult(`${said}\n${translate(language, 'voice.serverSaid', { text })}`, true);
 }

@@ -5,9 +5,15 @@ import { failureCause } from './failure-cause';
  * The cause a failed call's own text names ("Tavily API error: getaddrinfo ENOTFOUND api.tavily.com"),
  * so the window can say it first in the person's language; the text itself is unchanged (xiaozhi gets
  * it as the server wrote it). Read with the classifier of our own failures; only causes of reaching a
- * site or being refused by it are kept: anything else a server writes is its own business.
+ * site or being refused by it, and the common system errors of a file, are kept: anything else a
+ * server writes is its own business.
  */
 export function callFailureCause(text: string): Problem | undefined {
+  return fileCause(text.slice(0, 2000)) ?? siteFailureCause(text);
+}
+
+/** Only the causes of reaching a site or being refused by it (a program's start reads these: a file it missed is its own). */
+export function siteFailureCause(text: string): Problem | undefined {
   if (!text.trim()) return undefined;
   const head = text.slice(0, 2000);
   if (TOO_MANY.test(head)) return problem('http.tooMany', { status: 429 });
@@ -20,6 +26,20 @@ export function callFailureCause(text: string): Problem | undefined {
   if (cause.code.startsWith('net.')) return { code: cause.code, params: { host: hostIn(head) ?? '' } };
   return cause;
 }
+
+/**
+ * The system errors a file server passes on as Node words them (server-filesystem's "ENOENT: no such
+ * file or directory, open '…'", and its own "Access denied - path outside allowed directories: …",
+ * src/filesystem/lib.ts in modelcontextprotocol/servers). A program not found ("spawn x ENOENT") is not one.
+ */
+function fileCause(text: string): Problem | undefined {
+  if (OUTSIDE.test(text)) return { code: 'fs.outside', params: {} };
+  if (/\bENOENT\b/.test(text) && !/\bspawn\s+\S+\s+ENOENT\b/.test(text)) return { code: 'fs.notFound', params: {} };
+  if (/\b(?:EACCES|EPERM)\b/.test(text)) return { code: 'fs.denied', params: {} };
+  return undefined;
+}
+
+const OUTSIDE = /\bpath outside (?:the )?allowed director(?:y|ies)\b/i;
 
 /** Reaching a site, or being refused by it: `net.*` and `http.*` (a command not found is not a call's cause). */
 const KEPT = /^(?:net|http)\./;

@@ -1,5 +1,5 @@
 import type { Problem } from '../../../shared/problem';
-import { callFailureCause } from './call-failure-cause';
+import { siteFailureCause } from './call-failure-cause';
 
 /**
  * The cause a program's own last words name when it stopped ("Error: None of the specified directories
@@ -16,7 +16,7 @@ export function startFailureCause(line: string): Problem | undefined {
   // A key it needs and was not given (AMap's, Tavily's "…_API_KEY environment variable is not set"): the
   // commonest first-run stop of a catalogue server; a key it was given and refused is the call cause's 401.
   if (KEY_MISSING.test(head)) return { code: 'start.keyMissing', params: {} };
-  return callFailureCause(head);
+  return siteFailureCause(head);
 }
 
 const FOLDER_GONE =

@@ -229,8 +229,8 @@ export function ValuesStep(props: {
             {runtimeFetch.shown?.state === 'failed' ? <ProblemText problem={runtimeFetch.shown.problem} /> : null}
           </li>
         ) : null}
-        {/* How its first start goes: news when adding, not when editing one that ran before. */}
-        {props.editing ? null : (
+        {/* How its first start goes: news when adding, not when editing one that ran before, nor under a download that failed. */}
+        {props.editing || runtimeFetch.shown?.state === 'failed' ? null : (
           <li>{downloads ? t('add.firstStart') : entry.run.transport === 'stdio' ? t('add.startsAtOnce') : t('add.remote')}</li>
         )}
         <li>

@@ -87,12 +87,26 @@ describe("a failed call's words, as xiaozhi's model hears them", () => {
     await harness.bridge.whenServersSettled();
     const view = harness.bridge.toolHub.forSet(undefined);
     const spoken = await view.call('fail', {}, { caller: 'xiaozhi', session: 's1' });
-    expect(text(spoken.result)).toBe(`服务连不上它要用的网站：请检查这台电脑的网络。\n${failText}`);
+    expect(text(spoken.result)).toBe(`服务连不上它要用的网站：请检查这台电脑的网络。\n服务原话：${failText}`);
     const local = await view.call('fail', {}, { caller: 'cursor', shape: false });
     expect(text(local.result)).toBe(failText);
     // A failure with no cause it names is passed on as the server wrote it.
     const thrown = await view.call('throw', {}, { caller: 'xiaozhi', session: 's1' });
     expect(text(thrown.result)).not.toMatch(/^服务连不上/);
+  });
+});
+
+describe("a file server's system error, as xiaozhi's model hears it (walkthrough 4: raw English read out to a Chinese listener)", () => {
+  it('a short lead in the voice language, then the server words marked as its own; a success is passed on untouched', async () => {
+    const failText = "ENOENT: no such file or directory, open '/tmp/home/不存在.txt'";
+    harness = makeBridge({ servers: [fixtureServer('fx', { FIXTURE_FAIL_TEXT: failText })], ui: { language: 'zh-CN' } });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    const view = harness.bridge.toolHub.forSet(undefined);
+    const spoken = await view.call('fail', {}, { caller: 'xiaozhi', session: 's1' });
+    expect(text(spoken.result)).toBe(`文件或文件夹不存在。\n服务原话：${failText}`);
+    const echoed = await view.call('echo', { text: failText }, { caller: 'xiaozhi', session: 's1' });
+    expect(text(echoed.result)).not.toContain('服务原话');
   });
 });
 

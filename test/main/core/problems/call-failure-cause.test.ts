@@ -29,6 +29,16 @@ describe('the cause a failed call names in its text', () => {
     expect(callFailureCause('Error: Request failed with status code 502')).toEqual({ code: 'http.status', params: { status: 502 } });
   });
 
+  it('the system errors a file server passes on (server-filesystem words them so): missing, no permission, outside its folders', () => {
+    expect(callFailureCause("ENOENT: no such file or directory, open '/tmp/home/不存在.txt'")).toEqual({ code: 'fs.notFound', params: {} });
+    expect(callFailureCause("Error: EACCES: permission denied, open '/root/x'")).toEqual({ code: 'fs.denied', params: {} });
+    expect(callFailureCause("EPERM: operation not permitted, unlink 'C:\\x'")).toEqual({ code: 'fs.denied', params: {} });
+    expect(callFailureCause('Error: Access denied - path outside allowed directories: /etc/passwd not in /tmp/home')).toEqual({
+      code: 'fs.outside',
+      params: {},
+    });
+  });
+
   it('nothing for a failure it does not know (the raw text alone is shown)', () => {
     expect(callFailureCause('Error: city not found')).toBeUndefined();
     expect(callFailureCause('spawn foo ENOENT')).toBeUndefined();
