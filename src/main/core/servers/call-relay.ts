@@ -25,6 +25,18 @@ export interface RelayCallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
+/**
+ * A transport that sends without a promise (ours over stdio): undefined once sent, the error when
+ * the message could not go, or `send`'s promise when it can only send that way.
+ */
+export interface PostingTransport extends Transport {
+  post(message: JSONRPCMessage): Error | undefined | Promise<void>;
+}
+
+export function isPosting(transport: Transport): transport is PostingTransport {
+  return typeof (transport as Partial<PostingTransport>).post === 'function';
+}
+
 interface Pending {
   resolve: (result: CallToolResult) => void;
   reject: (error: unknown) => void;
@@ -103,9 +115,14 @@ export class CallRelay {
       group.set(id, pending);
       const params: Record<string, unknown> = { name, arguments: args };
       if (onProgress) params._meta = { progressToken: id };
-      this.transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage).catch((error: unknown) => {
-        if (this.settle(id)) reject(error);
-      });
+      const message = { jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage;
+      const { transport } = this;
+      const sent = isPosting(transport) ? transport.post(message) : transport.send(message);
+      if (sent instanceof Promise)
+        sent.catch((error: unknown) => {
+          if (this.settle(id)) reject(error);
+        });
+      else if (sent !== undefined && this.settle(id)) reject(sent);
     });
   }
 
