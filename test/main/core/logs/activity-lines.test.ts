@@ -86,6 +86,36 @@ describe('the activity kept as a line per call', () => {
     expect(tools(new ActivityLog(file).list())).toEqual(['one', 'two', 'three', 'pending']);
   });
 
+  it('writes each line as JSON.stringify writes the sample, names with quotes, escapes and any script in them', () => {
+    const file = path.join(tempDir(), ACTIVITY_FILE_NAME);
+    const log = new ActivityLog(file);
+    const odd = ['say "hi"\\now', '天气\n\u0001', '\u2028tab\t', 'say "hi"\\now'];
+    const now = Date.now();
+    for (const [i, name] of odd.entries())
+      log.add({
+        time: now + i,
+        originalTool: name,
+        server: `${name}-server`,
+        caller: name,
+        outcome: i % 2 ? 'error' : 'errorText',
+        durationMs: 1.25 + i,
+      });
+    log.flush();
+    expect(linesOf(file)).toEqual(
+      odd.map((name, i) =>
+        JSON.stringify({
+          time: now + i,
+          tool: name,
+          server: `${name}-server`,
+          caller: name,
+          outcome: i % 2 ? 'error' : 'errorText',
+          durationMs: Math.round((1.25 + i) * 10) / 10,
+        }),
+      ),
+    );
+    expect(tools(new ActivityLog(file).list())).toEqual(odd);
+  });
+
   it('a torn last line (a crash while writing) loses only itself', () => {
     const file = path.join(tempDir(), ACTIVITY_FILE_NAME);
     fs.writeFileSync(file, `${lines([sample('kept', Date.now() - 3000)])}{"time":17,"tool":"to`);
