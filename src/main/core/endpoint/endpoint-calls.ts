@@ -257,7 +257,8 @@ export class EndpointCalls {
 
   /**
    * Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks).
-   * The context is made in one object, each part set only when the call has it (no spread copies per call).
+   * The context is made in one literal with every part it may get (absent ones undefined): parts
+   * added one by one, and the name a session binds later, grew its property store two or three times per call.
    */
   private callTool(request: ToolCallRequest, signal: CallAbort, long: LongCall | undefined): Promise<CallAnswer> {
     const { name, arguments: args, _meta } = request.params;
@@ -267,17 +268,21 @@ export class EndpointCalls {
       caller,
       signal,
       idJson: typeof request.id === 'number' ? String(request.id) : JSON.stringify(request.id),
+      owner,
+      // One device's conversation: behind the self-hosted relay, many share this connection.
+      session: session === undefined ? undefined : voiceSession(session, request.id),
+      onProgress: undefined,
+      background: long?.background,
+      answerNow: undefined,
+      nameTask: undefined,
+      boundTo: undefined,
     };
-    if (owner !== undefined) context.owner = owner;
-    // One device's conversation: behind the self-hosted relay, many share this connection.
-    if (session !== undefined) context.session = voiceSession(session, request.id);
     if (long) {
       // Asked of the server whether the endpoint asked or not: the window shows it while the call runs.
       context.onProgress = (progress) => {
         long.progress(progress);
         if (token !== undefined && !long.answered) this.progress(token, progress, signal);
       };
-      context.background = long.background;
       context.answerNow = (say) => this.answerNow(request, signal, long, say);
       context.nameTask = (tool) => long.rename(tool);
     } else if (token !== undefined) context.onProgress = (progress) => this.progress(token, progress, signal);

@@ -34,8 +34,7 @@ export function runCall(
   const { session, answerNow } = context;
   let inFlight: VoiceCall | undefined;
   if (calls && session !== undefined && entry.server !== BUILTIN_SERVER) {
-    inFlight = { session, caller: context.caller, confirmTool };
-    if (answerNow) inFlight.answerNow = answerNow;
+    inFlight = { session, caller: context.caller, confirmTool, answerNow, notes: undefined };
     calls.add(entry.server, inFlight);
   }
   let running: Promise<CallToolResult>;
@@ -84,19 +83,18 @@ function answered(view: ViewContext, call: ToolCall, entry: SetEntry, result: Ca
 /** What the server is told of the call (only what the call has: most have no progress, task or background). */
 function sourceOptions(call: ToolCall): SourceCallOptions {
   const { context } = call;
-  const options: SourceCallOptions = {
+  // One literal with every part (a part added later grew its property store per call).
+  const { background } = context;
+  return {
     signal: context.signal,
     onProgress: context.onProgress,
     caller: context.caller,
     session: context.session,
     owner: context.owner,
+    background: background ? true : undefined,
+    task: background,
+    nameTask: context.nameTask,
   };
-  if (context.background) {
-    options.background = true;
-    options.task = context.background;
-  }
-  if (context.nameTask) options.nameTask = context.nameTask;
-  return options;
 }
 
 /** A call that threw: why, as the model should hear it (and the log, for what is the server's fault). */
