@@ -173,23 +173,13 @@ function firstWithin(samples: ActivitySample[], now: number): number {
 }
 
 /**
- * A sample as one line of JSON, written field by field (an object made and stringified per call
- * was most of the log's cost per call), as JSON.stringify wrote it: an outcome is one of a few
- * plain words; names are quoted by JSON.stringify, each once per batch (`quoted`), as they repeat
- * from call to call.
+ * A sample as JSON, its fields only, without the line's end: JSON.stringify of one small object
+ * makes the string flat at once (a template of its parts made a string per part, joined later).
  */
-function asLine(s: ActivitySample, quoted: Map<string, string>): string {
-  return `{"time":${num(s.time)},"tool":${quote(quoted, s.tool)},"server":${quote(quoted, s.server)},"caller":${quote(quoted, s.caller)},"outcome":"${s.outcome}","durationMs":${num(s.durationMs)}}\n`;
-}
+const sampleJson = (s: ActivitySample) =>
+  JSON.stringify({ time: s.time, tool: s.tool, server: s.server, caller: s.caller, outcome: s.outcome, durationMs: s.durationMs });
 
-/** A number as JSON writes it (a file's 1e999 read as Infinity is null, as JSON.stringify said). */
-const num = (n: number): number | string => (Number.isFinite(n) ? n : 'null');
-
-function quote(quoted: Map<string, string>, name: string): string {
-  let json = quoted.get(name);
-  if (json === undefined) quoted.set(name, (json = JSON.stringify(name)));
-  return json;
-}
+const asLine = (s: ActivitySample) => `${sampleJson(s)}\n`;
 
 /** Characters of lines written at a time (at most 96 KB of UTF-8, see text-in-pieces.ts), whole lines only. */
 const APPEND_CHARS = 32 * 1024;
@@ -205,26 +195,36 @@ function appendLines(file: string, samples: ActivitySample[]): { written: number
     const stat = fs.fstatSync(fd);
     // The owner's alone, as the earlier file was written (private).
     if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600);
-    let text = '';
+    // Lines are encoded into one buffer as they are made (a batch's text made by `+=` and then encoded
+    // cost each call its line twice more): under 128 KB, glibc's thresholds stay where they are.
+    const buffer = Buffer.allocUnsafeSlow(APPEND_CHARS * 3);
+    let used = 0;
+    let written = 0;
+    const writeOut = (bytes: Buffer, length: number) => {
+      for (let done = 0; done < length;) done += fs.writeSync(fd, bytes, done, length - done);
+      written += length;
+    };
     if (stat.size > 0) {
       const last = Buffer.alloc(1);
       fs.readSync(fd, last, 0, 1, stat.size - 1);
-      if (last[0] !== NEWLINE) text = '\n';
+      if (last[0] !== NEWLINE) buffer[used++] = NEWLINE;
     }
-    let written = 0;
-    const write = () => {
-      const bytes = Buffer.from(text, 'utf8');
-      for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
-      written += bytes.length;
-      text = '';
-    };
-    const quoted = new Map<string, string>();
     for (const sample of samples) {
-      const line = asLine(sample, quoted);
-      if (text.length + line.length > APPEND_CHARS && text.length > 0) write();
-      text += line;
+      const json = sampleJson(sample);
+      // Whole lines only: one that may not fit (3 bytes a UTF-16 unit at most, and its newline) starts the next write.
+      if (used + json.length * 3 + 1 > buffer.length && used > 0) {
+        writeOut(buffer, used);
+        used = 0;
+      }
+      if (json.length * 3 + 1 > buffer.length) {
+        const bytes = Buffer.from(`${json}\n`, 'utf8');
+        writeOut(bytes, bytes.length);
+      } else {
+        used += buffer.write(json, used, 'utf8');
+        buffer[used++] = NEWLINE;
+      }
     }
-    if (text.length > 0) write();
+    if (used > 0) writeOut(buffer, used);
     return { written, size: stat.size + written };
   } finally {
     fs.closeSync(fd);
@@ -403,13 +403,7 @@ export class ActivityLog {
     const kept = hadOld ? undefined : keptFrom(file, now);
     const write = kept
       ? startAtomicWrite(file, (target) => whileOpen(file, (source) => copyInPieces(source, kept, target)), { private: true })
-      : startAtomicWrite(
-          file,
-          readBoth(file, oldFile, now)
-            .map((sample) => asLine(sample, new Map()))
-            .join(''),
-          { private: true },
-        );
+      : startAtomicWrite(file, readBoth(file, oldFile, now).map(asLine).join(''), { private: true });
     const removeOld = () => hadOld && fs.rmSync(oldFile, { force: true });
     const { inPlace } = write;
     if (inPlace) removeOld();
