@@ -91,28 +91,18 @@ describe('the activity kept as a line per call', () => {
     const log = new ActivityLog(file);
     const odd = ['say "hi"\\now', '天气\n\u0001', '\u2028tab\t', 'say "hi"\\now'];
     const now = Date.now();
-    for (const [i, name] of odd.entries())
-      log.add({
-        time: now + i,
-        originalTool: name,
-        server: `${name}-server`,
-        caller: name,
-        outcome: i % 2 ? 'error' : 'errorText',
-        durationMs: 1.25 + i,
-      });
+    const made = odd.map((name, i) => ({
+      time: now + i,
+      tool: name,
+      server: `${name}-server`,
+      caller: name,
+      outcome: i % 2 ? ('error' as const) : ('errorText' as const),
+      durationMs: 1.25 + i,
+    }));
+    for (const { tool, ...rest } of made) log.add({ ...rest, originalTool: tool });
     log.flush();
-    expect(linesOf(file)).toEqual(
-      odd.map((name, i) =>
-        JSON.stringify({
-          time: now + i,
-          tool: name,
-          server: `${name}-server`,
-          caller: name,
-          outcome: i % 2 ? 'error' : 'errorText',
-          durationMs: Math.round((1.25 + i) * 10) / 10,
-        }),
-      ),
-    );
+    // The duration is kept to a tenth of a millisecond.
+    expect(linesOf(file)).toEqual(made.map((sample) => JSON.stringify({ ...sample, durationMs: Math.round(sample.durationMs * 10) / 10 })));
     expect(tools(new ActivityLog(file).list())).toEqual(odd);
   });
 
