@@ -177,6 +177,8 @@ export const PROBLEM_CODES = [
   'log.closedAfter',
   // The catalogue could not read the MCP registry (`error`: why; `reason`: cached, or only the shipped list).
   'log.registryUnreadable',
+  // The app made a confirmation PIN ("ask first" needs one); `reason`: where the person finds it (settings, configFile).
+  'log.pinMade',
   // Why the online catalogue could not be read (the log line's cause, and the catalogue's `refreshProblem`).
   'catalogue.offline',
   'catalogue.refused',

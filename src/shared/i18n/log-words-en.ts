@@ -34,4 +34,9 @@ export const logWordsEn = {
     '{file} holds tokens or keys, and other users of this computer can change it (mode {mode}): make it yours only with: chmod 600 {quoted}',
   'problem.cli.readableByOthers':
     '{file} holds tokens or keys that other users of this computer can reach (mode {mode}): chmod 600 {quoted}',
+  // t-words9: the line said when the app makes the confirmation PIN.
+  'problem.log.pinMade':
+    '"Ask first" now needs you to say your confirmation PIN by voice (or press Allow in the window); xiaozhi no longer gets a code it could confirm with by itself. A PIN was made for you: see it in Settings, or change it there.',
+  'problem.log.pinMade.reason.configFile':
+    '"Ask first" now needs you to say your confirmation PIN by voice (or press Allow in the window); xiaozhi no longer gets a code it could confirm with by itself. A PIN was made for you: it is in the config file (confirmation.pin); change it there.',
 };

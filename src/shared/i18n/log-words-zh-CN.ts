@@ -30,4 +30,9 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
   'problem.cli.readableByOthers.reason.change':
     '{file} 中有令牌或密钥，而这台电脑的其他用户能修改它（权限 {mode}）：请运行 chmod 600 {quoted}，只让你自己能读写',
   'problem.cli.readableByOthers': '{file} 中有令牌或密钥，其他用户能读取或修改它（权限 {mode}）：请运行 chmod 600 {quoted}',
+  // t-words9：应用生成确认口令时的日志行。
+  'problem.log.pinMade':
+    '“先问我”现在要你用语音说出确认口令（或在窗口中点“允许”），小智不会再拿到能自己确认的代码。已为你生成一个口令：在“设置”中可以查看或修改。',
+  'problem.log.pinMade.reason.configFile':
+    '“先问我”现在要你用语音说出确认口令（或在窗口中点“允许”），小智不会再拿到能自己确认的代码。已为你生成一个口令：写在配置文件里（confirmation.pin），可以在那里修改。',
 };
