@@ -1411,7 +1411,8 @@ export const en = {
   'state.needsRuntime': 'Waiting for {runtime}',
   'summary.servers.needRuntime': '{count, plural, one {# server waits} other {# servers wait}} for you to download {runtime}',
   'xiaozhi.needRuntime': 'Waiting for {runtime}: ',
-  'values.oldFileStays': 'The earlier “{label}” is neither moved nor deleted: what it holds stays in {path}',
+  'values.oldFileStays':
+    'What the earlier “{label}” holds stays in it ({path}); it is neither moved nor deleted. After Save the server uses the new file, which starts empty if it does not exist yet.',
   // t-words6: durations in plain units, plain words for Settings and Activity, what Try a sentence is for, the step after a good endpoint test.
   'duration.underOneMs': '<1 ms',
   'duration.ms': '{n} ms',

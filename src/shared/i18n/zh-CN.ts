@@ -1333,7 +1333,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'state.needsRuntime': '等待下载 {runtime}',
   'summary.servers.needRuntime': '{count} 个服务等待你下载 {runtime}',
   'xiaozhi.needRuntime': '等待下载 {runtime}：',
-  'values.oldFileStays': '之前的“{label}”没有移动，也没有删除，里面的内容仍保存在：{path}',
+  'values.oldFileStays':
+    '以前的内容仍保存在之前的“{label}”里（{path}），不会移动，也不会删除。保存后服务改用新文件：新文件还不存在时，从空的开始。',
   // t-words6: durations in plain units, plain words for Settings and Activity, what 试一句话 is for, the step after a good endpoint test.
   'duration.underOneMs': '不到 1 毫秒',
   'duration.ms': '{n} 毫秒',
