@@ -713,9 +713,9 @@ export const en = {
     'Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes: it then fetches {runtime} into its cache folder itself (in mainland China, choose Mainland China mirrors in Settings → Download sources first, or set "mirrors": { "preset": "china" } in the config). Or install it yourself: {install}',
   'problem.server.registryUnreachable': 'Could not reach the site servers are downloaded from ({host}).',
   'problem.server.registryUnreachable.hint':
-    'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
+    'In Settings → Download sources, choose another download source (in mainland China: the mainland China mirrors), or check that your network works.',
   'problem.server.registryUnreachable.hint.mirror':
-    'The download source this attempt used ({source}) could not be reached: you can switch to the official sources or a custom mirror in Settings → Download sources, then press Try again; also check the network and proxy settings.',
+    'The download source this attempt used ({source}) could not be reached: you can choose another download source in Settings → Download sources, then press Try again; also check that your network works.',
   'problem.server.runtimeDownloadFailed': '{runtime} could not be fetched: {reason}',
   'problem.server.runtimeDownloadFailed.reason.tooBig':
     '{runtime} could not be fetched: {host} sent more than the {megabytes} MB that {runtime} {version} is, so it cannot be that file. What came was deleted.',
@@ -1006,10 +1006,10 @@ export const en = {
   'runtime.notYet': 'Needs {runtime}, which the app has not got yet: it tries again when the server starts',
   'mirrors.title': 'Download sources',
   'mirrors.hint':
-    'Where servers started with npx or uvx get their packages, and where the app fetches Node.js and uv when they are missing. Servers use a change when they next start.',
+    'Some servers are downloaded from the internet the first time they are used; choose here where from. Servers use a change when they next start.',
   'mirrors.chinaOffer': 'In mainland China? The mainland China mirrors are usually much faster than the official sources.',
-  'mirrors.default': 'Official sources (npmjs.com, pypi.org, nodejs.org, GitHub)',
-  'mirrors.china': 'Mainland China mirrors (npmmirror, Tsinghua PyPI)',
+  'mirrors.default': 'Official sources (the projects’ own sites)',
+  'mirrors.china': 'Mainland China mirrors (sites in China)',
   'mirrors.chinaNote': 'uv comes from Tsinghua University’s mirror, Node.js from npmmirror; the app checks each file is the genuine one.',
   'mirrors.custom': 'My own sources',
   'mirrors.customHint': 'Empty: the official source.',
@@ -1487,4 +1487,7 @@ export const en = {
   'names8.guide.import':
     'Already set up servers in Claude Desktop, Cursor, VS Code or xiaozhi-client? Drop their config file on this window to bring them in.',
   'names8.logs.serverTitle': 'Internal name: {name}',
+  // t-words9: the download sources' technical names, folded under Technical detail.
+  'mirrors.technical':
+    'Servers started with npx or uvx download their package on their first start; the app also downloads Node.js or uv when they are missing. Official sources: npmjs.com, pypi.org, nodejs.org, GitHub. Mainland China mirrors: npmmirror, Tsinghua University’s PyPI mirror.',
 } as const;

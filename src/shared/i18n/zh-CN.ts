@@ -677,9 +677,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.runtimeMissing.hint.official':
     '无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 {runtime} 下载到它的缓存文件夹。在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像（或在配置中设置 "mirrors": { "preset": "china" }）。也可以自己从国内镜像安装：{installChina}',
   'problem.server.registryUnreachable': '连不上下载服务的网站（{host}）。',
-  'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
+  'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中换一个下载源（在中国大陆选“中国大陆镜像”），或检查网络是否正常。',
   'problem.server.registryUnreachable.hint.mirror':
-    '这次用的下载源（{source}）连不上：可以在“设置 → 下载源”中换成官方源或自定义镜像，换好后点“重试”；也请检查网络和代理设置。',
+    '这次用的下载源（{source}）连不上：可以在“设置 → 下载源”中换一个下载源，换好后点“重试”；也请检查网络是否正常。',
   'problem.server.runtimeDownloadFailed': '无法下载 {runtime}：{reason}',
   'problem.server.runtimeDownloadFailed.reason.tooBig':
     '无法下载 {runtime}：{host} 发送的数据超过了 {runtime} {version} 的大小 {megabytes} MB，不可能是这个文件。已下载的部分已删除。',
@@ -951,10 +951,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'runtime.app': '使用应用自带的 {runtime} {version}',
   'runtime.notYet': '需要 {runtime}，应用还没有下载到：服务启动时会再试',
   'mirrors.title': '下载源',
-  'mirrors.hint': '用 npx 或 uvx 启动的服务从哪里下载软件包，以及缺少 Node.js 和 uv 时应用从哪里下载它们。更改在服务下次启动时生效。',
+  'mirrors.hint': '有些服务第一次使用时要从网上下载；这里选从哪里下载。更改在服务下次启动时生效。',
   'mirrors.chinaOffer': '在中国大陆？中国大陆镜像通常比官方源快得多。',
-  'mirrors.default': '官方源（npmjs.com、pypi.org、nodejs.org、GitHub）',
-  'mirrors.china': '中国大陆镜像（npmmirror、清华 PyPI）',
+  'mirrors.default': '官方源（国外的网站）',
+  'mirrors.china': '中国大陆镜像（国内的网站）',
   'mirrors.chinaNote': 'uv 从清华大学的镜像下载，Node.js 从 npmmirror 下载；应用会核对每个文件，确认没有被改动。',
   'mirrors.custom': '自定义下载源',
   'mirrors.customHint': '留空：使用官方源。',
@@ -1402,4 +1402,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'names8.guide.import':
     '已经在 Claude Desktop、Cursor、VS Code 或 xiaozhi-client 里配好了服务？把它们的配置文件拖到本窗口，就能一起导入。',
   'names8.logs.serverTitle': '内部名称：{name}',
+  // t-words9: the download sources' technical names, folded under 技术细节.
+  'mirrors.technical':
+    '用 npx 或 uvx 启动的服务第一次启动时会下载它的软件包；缺少 Node.js 或 uv 时，应用也会自己下载。官方源：npmjs.com、pypi.org、nodejs.org、GitHub。中国大陆镜像：npmmirror、清华大学 PyPI 镜像。',
 };
