@@ -71,7 +71,7 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
       const headings = nav.locator('.nav-heading');
       expect(await headings.count()).toBe(3);
       const headingBoxes = await headings.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Box));
-      const words = language === 'en' ? ['What xiaozhi can use', 'What happened', 'Advanced'] : ['小智能用的', '记录', '高级'];
+      const words = language === 'en' ? ['What xiaozhi can use', 'What happened', 'Advanced'] : ['给小智用的', '记录', '高级'];
       for (const [i, firstPage] of [2, 4, 7].entries()) {
         const heading = headingBoxes[i] as Box;
         expect(heading.height).toBeGreaterThan(0);

@@ -1165,12 +1165,12 @@ export const en = {
   'confirm.windowOnly': 'Only here: voice cannot allow this one.',
   'pin.title': 'Voice confirmation',
   'pin.intro':
-    'Tools set to “Ask first” run by voice only after the person says this PIN to xiaozhi, or after you press Allow here. The AI never sees it, so it cannot confirm by itself. Anyone who hears it said can use it: for the riskiest tools, choose “Only in the window”.',
+    'The PIN is a few digits or a word only you know. Tools set to “Ask first” run by voice only after the person says this PIN to xiaozhi, or after you press Allow here. Xiaozhi never sees it, so it cannot confirm by itself. Anyone who hears it said can use it: for the riskiest tools, choose “Only in the window”.',
   'pin.label': 'Confirmation code',
   'pin.make': 'Make a new one',
   'pin.own': 'Set your own PIN',
   'pin.rule':
-    '4 to 8 digits, or one word (at least 2 Chinese characters or 4 letters). Not “yes”, “确认” or the like: the AI says those anyway. Not what a guesser tries first either: 1234, 0000, 1212, 112233, a year, “小智” or “芝麻开门”.',
+    '4 to 8 digits, or one word (at least 2 Chinese characters or 4 letters). Not “yes”, “确认” or the like: xiaozhi says those anyway. Not what a guesser tries first either: 1234, 0000, 1212, 112233, a year, “小智” or “芝麻开门”.',
   'pin.saved': 'PIN saved.',
   'pin.made': 'A new PIN was made.',
   'pin.policies': 'On the Tools page, each tool can: Run, Ask first (this PIN or Allow), Only in the window (never by voice), or Never.',
@@ -1466,7 +1466,7 @@ export const en = {
   'history.noneFailed': 'No call failed since the app started.',
   'settings.advanced': 'Advanced',
   'settings.advancedHint':
-    'For people who know MCP: message size, waiting times, tool budgets, the local MCP server. Usually left as they are.',
+    'Usually left as they are: message size, waiting times, how many tools xiaozhi sees at once, and letting other AI apps on this computer use these tools.',
   'settings.servingPurpose': 'How tools are handed to xiaozhi: their names, how big one message may be, how long a call may take.',
   'settings.modelscopePurpose': 'Only needed for servers hosted on ModelScope.',
   'settings.budgetPurpose': 'How many tools xiaozhi is shown at once; past that, it searches for the right tool first.',
@@ -1490,4 +1490,6 @@ export const en = {
   // t-words9: the download sources' technical names, folded under Technical detail.
   'mirrors.technical':
     'Servers started with npx or uvx download their package on their first start; the app also downloads Node.js or uv when they are missing. Official sources: npmjs.com, pypi.org, nodejs.org, GitHub. Mainland China mirrors: npmmirror, Tsinghua University’s PyPI mirror.',
+  // An endpoint's address on its card: where it is, and that its key is hidden (the whole masked address is the tooltip).
+  'words9.endpoint.keyHidden': ' (key hidden)',
 } as const;

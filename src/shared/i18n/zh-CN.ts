@@ -24,7 +24,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'app.disconnected': '与 Xiaozhi Tray 的连接断开了，正在重新连接…恢复前页面暂时不能操作。',
 
   'nav.label': '导航',
-  'nav.group.use': '小智能用的',
+  'nav.group.use': '给小智用的',
   'nav.group.records': '记录',
   'nav.group.advanced': '高级',
   'nav.overview': '概览',
@@ -1101,12 +1101,12 @@ export const zhCN: Record<keyof typeof en, string> = {
   'confirm.windowOnly': '只能在这里允许：语音无法确认这一项。',
   'pin.title': '语音确认',
   'pin.intro':
-    '设为“先问我”的工具，只有在用户对小智说出这个口令、或你在这里点“允许”之后，才会通过语音运行。AI 看不到口令，所以无法自己确认。听到口令的人都能用它：最危险的工具请选“只在窗口里允许”。',
+    '口令是只有你知道的几位数字或一个词。设为“先问我”的工具，只有在用户对小智说出这个口令、或你在这里点“允许”之后，才会通过语音运行。小智看不到口令，所以无法自己确认。听到口令的人都能用它：最危险的工具请选“只在窗口里允许”。',
   'pin.label': '确认口令',
   'pin.make': '换一个新的',
   'pin.own': '设置自己的口令',
   'pin.rule':
-    '4 到 8 位数字，或一个词（至少 2 个汉字或 4 个字母）。不能是“确认”“同意”“yes”之类：AI 自己也会说这些。也不能是别人最先会猜的（1234、0000、1212、112233、年份、“小智”、“芝麻开门”）。',
+    '4 到 8 位数字，或一个词（至少 2 个汉字或 4 个字母）。不能是“确认”“同意”“yes”之类：小智自己也会说这些。也不能是别人最先会猜的（1234、0000、1212、112233、年份、“小智”、“芝麻开门”）。',
   'pin.saved': '口令已保存。',
   'pin.made': '已换成新口令。',
   'pin.policies': '在“工具”页，每个工具可以设为：直接运行、先问我（口令或“允许”）、只在窗口里允许（语音永远不行）、禁止。',
@@ -1382,7 +1382,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'history.showAll': '显示全部调用',
   'history.noneFailed': '本次启动后没有失败的调用。',
   'settings.advanced': '高级设置',
-  'settings.advancedHint': '给熟悉 MCP 的人：消息大小、等待时间、工具预算、本机 MCP 服务。平时不用改。',
+  'settings.advancedHint': '平时不用改：消息大小、等待时间、小智一次能看到多少工具，以及让这台电脑上的其他 AI 应用使用这些工具。',
   'settings.servingPurpose': '小智怎样拿到工具：工具的名字、一条消息能有多大、一次调用最多等多久。',
   'settings.modelscopePurpose': '只有使用托管在魔搭上的服务时才需要。',
   'settings.budgetPurpose': '小智一次最多看到多少工具；超过时，它会先搜索合适的工具再调用。',
@@ -1405,4 +1405,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   // t-words9: the download sources' technical names, folded under 技术细节.
   'mirrors.technical':
     '用 npx 或 uvx 启动的服务第一次启动时会下载它的软件包；缺少 Node.js 或 uv 时，应用也会自己下载。官方源：npmjs.com、pypi.org、nodejs.org、GitHub。中国大陆镜像：npmmirror、清华大学 PyPI 镜像。',
+  'words9.endpoint.keyHidden': '（密钥已隐藏）',
 };
