@@ -269,7 +269,11 @@ export function ServersPage() {
           <ExportMenu />
           <Menu
             label={`+ ${t('services.add')}`}
-            items={SERVICE_KINDS.map((kind) => ({ label: t(`servers.transport.${kind}`), onSelect: () => setAddingService(kind) }))}
+            items={SERVICE_KINDS.map((kind) => ({
+              label: t(`servers.transport.${kind}`),
+              hint: t(`words9.service.about.${kind}`),
+              onSelect: () => setAddingService(kind),
+            }))}
           />
           <Button kind="primary" onClick={() => setAdding({ step: 'catalogue' })}>
             + {t('servers.add')}

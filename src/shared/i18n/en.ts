@@ -499,7 +499,7 @@ export const en = {
   'import.done':
     'Imported {servers, plural, one {# server} other {# servers}} and {endpoints, plural, one {# endpoint} other {# endpoints}}.',
   'import.from': 'Import existing setup…',
-  'import.noneFound': 'No other MCP client found on this machine.',
+  'import.noneFound': 'No other AI app’s setup was found on this computer.',
   'import.chooseFile': 'Choose a file…',
   'import.dropHere': 'Drop the config file to import it',
   'import.tooBig': '{name} is too large to be a config file.',
@@ -1492,4 +1492,13 @@ export const en = {
     'Servers started with npx or uvx download their package on their first start; the app also downloads Node.js or uv when they are missing. Official sources: npmjs.com, pypi.org, nodejs.org, GitHub. Mainland China mirrors: npmmirror, Tsinghua University’s PyPI mirror.',
   // An endpoint's address on its card: where it is, and that its key is hidden (the whole masked address is the tooltip).
   'words9.endpoint.keyHidden': ' (key hidden)',
+  // What each entry of "Connect a platform you use" is for (the product names kept: they are names).
+  'words9.service.about.http-api':
+    'Lets xiaozhi use a website’s interface, such as a weather lookup: you give the address and what to ask.',
+  'words9.service.about.openapi': 'For a website that has an OpenAPI description: each thing it can do becomes a tool for xiaozhi.',
+  'words9.service.about.coze': 'Lets xiaozhi run a workflow you built in Coze.',
+  'words9.service.about.dify': 'Lets xiaozhi use an app you built in Dify.',
+  'words9.service.about.n8n': 'Lets xiaozhi start an automation you built in n8n.',
+  'words9.service.about.home-assistant':
+    'Lets xiaozhi control devices in your home connected to Home Assistant, such as lights and switches.',
 } as const;

@@ -483,7 +483,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'import.apply': '导入',
   'import.done': '已导入 {servers} 个服务和 {endpoints} 个接入点。',
   'import.from': '导入已有配置…',
-  'import.noneFound': '本机未找到其他 MCP 客户端。',
+  'import.noneFound': '这台电脑上没找到其他 AI 应用的配置。',
   'import.chooseFile': '选择文件…',
   'import.dropHere': '松开鼠标即可导入配置文件',
   'import.tooBig': '{name} 太大，不像是配置文件。',
@@ -1406,4 +1406,11 @@ export const zhCN: Record<keyof typeof en, string> = {
   'mirrors.technical':
     '用 npx 或 uvx 启动的服务第一次启动时会下载它的软件包；缺少 Node.js 或 uv 时，应用也会自己下载。官方源：npmjs.com、pypi.org、nodejs.org、GitHub。中国大陆镜像：npmmirror、清华大学 PyPI 镜像。',
   'words9.endpoint.keyHidden': '（密钥已隐藏）',
+  // “接入已有平台”菜单里每一项是做什么的（产品名保留，它们是名字）。
+  'words9.service.about.http-api': '让小智访问一个网站的接口，例如查天气：你填网址和要问的内容。',
+  'words9.service.about.openapi': '网站提供了 OpenAPI 说明文件时用它：它的每个功能都会变成小智的工具。',
+  'words9.service.about.coze': '让小智运行你在扣子上做好的工作流。',
+  'words9.service.about.dify': '让小智使用你在 Dify 上做好的应用。',
+  'words9.service.about.n8n': '让小智启动你在 n8n 上做好的自动化流程。',
+  'words9.service.about.home-assistant': '让小智控制接入 Home Assistant 的家里设备，例如灯和开关。',
 };
