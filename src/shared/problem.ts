@@ -181,6 +181,12 @@ export const PROBLEM_CODES = [
   'log.registryUnreadable',
   // The app made a confirmation PIN ("ask first" needs one); `reason`: where the person finds it (settings, configFile).
   'log.pinMade',
+  // The updater: up to date, a version to install by hand, downloading, downloaded, restarting to install.
+  'log.update.upToDate',
+  'log.update.byHand',
+  'log.update.downloading',
+  'log.update.downloaded',
+  'log.update.restarting',
   // Why the online catalogue could not be read (the log line's cause, and the catalogue's `refreshProblem`).
   'catalogue.offline',
   'catalogue.refused',

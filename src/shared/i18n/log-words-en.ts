@@ -39,4 +39,9 @@ export const logWordsEn = {
     '"Ask first" now needs you to say your confirmation PIN by voice (or press Allow in the window); xiaozhi no longer gets a code it could confirm with by itself. A PIN was made for you: see it in Settings, or change it there.',
   'problem.log.pinMade.reason.configFile':
     '"Ask first" now needs you to say your confirmation PIN by voice (or press Allow in the window); xiaozhi no longer gets a code it could confirm with by itself. A PIN was made for you: it is in the config file (confirmation.pin); change it there.',
+  'problem.log.update.upToDate': 'Up to date ({version})',
+  'problem.log.update.byHand': 'Version {version} is available; this copy is updated by hand',
+  'problem.log.update.downloading': 'Downloading version {version}',
+  'problem.log.update.downloaded': 'Version {version} is downloaded; it installs when the app restarts',
+  'problem.log.update.restarting': 'Restarting to install version {version}',
 };

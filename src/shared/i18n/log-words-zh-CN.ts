@@ -35,4 +35,9 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
     '“先问我”现在要你用语音说出确认口令（或在窗口中点“允许”），小智不会再拿到能自己确认的代码。已为你生成一个口令：在“设置”中可以查看或修改。',
   'problem.log.pinMade.reason.configFile':
     '“先问我”现在要你用语音说出确认口令（或在窗口中点“允许”），小智不会再拿到能自己确认的代码。已为你生成一个口令：写在配置文件里（confirmation.pin），可以在那里修改。',
+  'problem.log.update.upToDate': '已是最新版本（{version}）',
+  'problem.log.update.byHand': '有新版本 {version}：这个版本需要你自己下载安装',
+  'problem.log.update.downloading': '正在下载新版本 {version}',
+  'problem.log.update.downloaded': '新版本 {version} 已下载，重启后安装',
+  'problem.log.update.restarting': '正在重启以安装新版本 {version}',
 };
