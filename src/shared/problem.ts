@@ -187,6 +187,8 @@ export const PROBLEM_CODES = [
   'log.update.downloading',
   'log.update.downloaded',
   'log.update.restarting',
+  // A sign-in to a remote server finished.
+  'log.signedIn',
   // Why the online catalogue could not be read (the log line's cause, and the catalogue's `refreshProblem`).
   'catalogue.offline',
   'catalogue.refused',

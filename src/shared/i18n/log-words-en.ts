@@ -44,4 +44,5 @@ export const logWordsEn = {
   'problem.log.update.downloading': 'Downloading version {version}',
   'problem.log.update.downloaded': 'Version {version} is downloaded; it installs when the app restarts',
   'problem.log.update.restarting': 'Restarting to install version {version}',
+  'problem.log.signedIn': 'Signed in to the server “{server}”',
 };

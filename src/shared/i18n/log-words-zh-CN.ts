@@ -40,4 +40,5 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
   'problem.log.update.downloading': '正在下载新版本 {version}',
   'problem.log.update.downloaded': '新版本 {version} 已下载，重启后安装',
   'problem.log.update.restarting': '正在重启以安装新版本 {version}',
+  'problem.log.signedIn': '已登录服务“{server}”',
 };
