@@ -189,6 +189,9 @@ export const PROBLEM_CODES = [
   'log.update.restarting',
   // A sign-in to a remote server finished.
   'log.signedIn',
+  // A call that outlasted its time limit, or failed (`detail`: the server's own words).
+  'log.callTimedOut',
+  'log.callFailed',
   // Why the online catalogue could not be read (the log line's cause, and the catalogue's `refreshProblem`).
   'catalogue.offline',
   'catalogue.refused',

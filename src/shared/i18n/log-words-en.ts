@@ -45,4 +45,6 @@ export const logWordsEn = {
   'problem.log.update.downloaded': 'Version {version} is downloaded; it installs when the app restarts',
   'problem.log.update.restarting': 'Restarting to install version {version}',
   'problem.log.signedIn': 'Signed in to the server “{server}”',
+  'problem.log.callTimedOut': 'call {tool} (server "{server}") did not finish within {seconds} s; the server was told to cancel it',
+  'problem.log.callFailed': 'call {tool} failed: {detail}',
 };

@@ -41,4 +41,6 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
   'problem.log.update.downloaded': '新版本 {version} 已下载，重启后安装',
   'problem.log.update.restarting': '正在重启以安装新版本 {version}',
   'problem.log.signedIn': '已登录服务“{server}”',
+  'problem.log.callTimedOut': '调用 {tool}（服务“{server}”）没有在 {seconds} 秒内完成，已通知服务取消它',
+  'problem.log.callFailed': '调用 {tool} 没有成功：{detail}',
 };
