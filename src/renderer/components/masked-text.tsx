@@ -37,7 +37,7 @@ export function EndpointAddress({ url, shown }: { url: string; shown?: string | 
         {t('endpoints.addressLabel')}
         <span className="break" title={whole}>
           <span className="mono">{host}</span>
-          {url.includes(MASK_MARKER) ? t('words9.endpoint.keyHidden') : null}
+          {url.includes(MASK_MARKER) ? <span className="masked-marker nowrap">{t('words9.endpoint.keyHidden')}</span> : null}
         </span>
       </div>
     );
