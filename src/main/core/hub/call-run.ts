@@ -106,15 +106,16 @@ function failed(view: ViewContext, call: ToolCall, entry: SetEntry, error: unkno
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     view.log.warn(
       `call ${name} (server "${entry.server}") did not finish within ${timeoutSeconds(error) ?? '?'} s; the server was told to cancel it`,
+      problem('log.callTimedOut', { tool: name, server: entry.server, seconds: timeoutSeconds(error) ?? '?' }),
     );
     return call.refuse(problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }), 'timeout');
   }
   if (error instanceof ProblemError) {
     // A web service's failure, already worded for the model (HTTP status, the platform's own message).
-    view.log.warn(`call ${name} failed: ${error.message}`);
+    view.log.warn(`call ${name} failed: ${error.message}`, problem('log.callFailed', { tool: name, detail: error.message }));
     return call.finish(textResult(spokenServiceError(name, error, view.language()), true), 'error', error.problem);
   }
-  view.log.warn(`call ${name} failed: ${errorText(error)}`);
+  view.log.warn(`call ${name} failed: ${errorText(error)}`, problem('log.callFailed', { tool: name, detail: errorText(error) }));
   return call.refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
 }
 
