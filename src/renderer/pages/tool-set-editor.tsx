@@ -12,24 +12,30 @@ import { useStore } from '../store/bridge-store';
 
 const NO_SERVERS: ServerSettings[] = [];
 
-/** One set's catalog, fetched again whenever tools or settings change. */
-function useToolSetCatalog(id: string): CatalogTool[] {
+/**
+ * One set's catalog, fetched again whenever tools or settings change. Kept with the id it was fetched
+ * for: right after another set is chosen, the one chosen before's list is not shown under its name.
+ */
+function useToolSetCatalog(id: string): CatalogTool[] | undefined {
   const { store } = useApp();
   const tick = useStore(store, (d) => d.catalog);
   const settings = useStore(store, (d) => d.settings);
-  const [catalog, setCatalog] = useState<CatalogTool[]>([]);
+  const [catalog, setCatalog] = useState<{ id: string; tools: CatalogTool[] } | undefined>();
   useEffect(() => {
     let live = true;
     store.api.getToolSetCatalog({ id }).then(
-      (tools) => live && setCatalog(tools),
+      (tools) => live && setCatalog({ id, tools }),
       () => undefined,
     );
     return () => {
       live = false;
     };
   }, [store, id, tick, settings]);
-  return catalog;
+  // Undefined until this set's list has come (nothing shown, rather than "no tools" or another set's).
+  return catalog?.id === id ? catalog.tools : undefined;
 }
+
+const NO_TOOLS: CatalogTool[] = [];
 
 /** Which servers a set serves: all of them (now and later), or the ones ticked. */
 function ServerChoice({ set }: { set: ToolSet }) {
@@ -112,12 +118,13 @@ function DescriptionEditor({ set, tool, onDone }: { set: ToolSet; tool: CatalogT
 }
 
 /** Per-tool switches of one set, grouped by server. */
-function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] }) {
+function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] | undefined }) {
   const { store, t } = useApp();
   const title = useServerTitle();
   const run = useCommand();
   const [editing, setEditing] = useState<string | undefined>();
-  const groups = useMemo(() => groupByServer(catalog), [catalog]);
+  const groups = useMemo(() => groupByServer(catalog ?? NO_TOOLS), [catalog]);
+  if (catalog === undefined) return null;
   if (catalog.length === 0) return <EmptyState title={t('toolSets.noTools')} />;
   return (
     <>
