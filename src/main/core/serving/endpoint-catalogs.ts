@@ -102,9 +102,11 @@ export class EndpointCatalogs {
       nameOf: (tool) => this.viewOf(this.modeOf(endpointId)).nameOf(tool),
       call: (name, args, context) => {
         const mode = this.modeOf(endpointId);
-        return mode.toolMode === 'router'
-          ? this.router(mode.toolSet).call(name, args, context)
-          : this.viewOf(mode).call(name, args, context);
+        if (mode.toolMode === 'router') return this.router(mode.toolSet).call(name, args, context);
+        const view = this.viewOf(mode);
+        // A session served search before keeps it: xiaozhi lists once per session, and `auto` serving every
+        // tool again (a server down, the set fitting again) must not leave it with names that no longer work.
+        return isRouterTool(name) && !view.has(name) ? this.router(mode.toolSet).call(name, args, context) : view.call(name, args, context);
       },
     };
     return new SettlingTools(() => tools, this.options.startSettled);
@@ -205,3 +207,6 @@ export class EndpointCatalogs {
     return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
   }
 }
+
+/** find_tools and call_tool: served in search mode, answered in every mode (a session may have been served them). */
+const isRouterTool = (name: string): boolean => name === FIND_TOOLS || name === CALL_TOOL;

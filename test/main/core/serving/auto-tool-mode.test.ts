@@ -61,6 +61,30 @@ describe('auto tool mode (the default)', () => {
     expect((await session.listAllTools(3000)).tools.map((t) => t.name)).not.toContain('find_tools');
   });
 
+  it('a session served search keeps find_tools and call_tool working after the catalogue fits again (a server down)', async () => {
+    // Found by walkthrough 5 (issue 33): a server failing mid-conversation shrank the catalogue under the budget, the
+    // endpoint went back to every tool, and xiaozhi (which lists once per session) got "no tool named call_tool" for
+    // every call until a new conversation, the running servers' tools included.
+    const started = await startServing({
+      servers: [fixtureServer('small'), fixtureServer('many', { FIXTURE_EXTRA_TOOLS: '30' })],
+      limits: { budgetTools: 20 },
+    });
+    ({ xiaozhi, harness } = started);
+    const { session } = started;
+    expect((await session.listAllTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['find_tools', 'call_tool']));
+    const mark = session.mark();
+    await harness.bridge.api.removeServer({ name: 'many' });
+    await session.waitForNotification('notifications/tools/list_changed', mark, scaled(20_000));
+    expect((await harness.bridge.api.getState()).endpoints[0]?.served).toMatchObject({ mode: 'all' });
+    // The same session, without listing again, as xiaozhi does.
+    const called = await session.request(7001, 'tools/call', { name: 'call_tool', arguments: { name: 'echo', arguments: { text: 'hi' } } });
+    expect(called.result?.isError ?? false, JSON.stringify(called)).toBe(false);
+    expect(JSON.stringify(called.result?.content)).toContain('hi');
+    const found = await session.request(7002, 'tools/call', { name: 'find_tools', arguments: { query: 'echo' } });
+    expect(found.result?.isError ?? false, JSON.stringify(found)).toBe(false);
+    expect(JSON.stringify(found.result?.content)).toContain('echo');
+  });
+
   it('an endpoint set to all keeps every tool past the budget', async () => {
     const started = await startServing(
       { servers: [fixtureServer('many', { FIXTURE_EXTRA_TOOLS: '30' })], limits: { budgetTools: 20 } },
