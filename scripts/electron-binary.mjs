@@ -15,6 +15,15 @@ export function speaksChinese(env = process.env) {
   return false;
 }
 
+/**
+ * The headless app's command as it works in this clone: the config `run` reads by itself
+ * (./xiaozhi-tray.json), made empty first when there is none ("--config FILE" left a person to guess FILE).
+ */
+export const headlessCommand = (root = ROOT) =>
+  fs.existsSync(path.join(root, 'xiaozhi-tray.json'))
+    ? 'npm run build && npx xiaozhi-tray run --ui'
+    : "npm run build && echo '{}' > xiaozhi-tray.json && npx xiaozhi-tray run --ui";
+
 /** What `npm start` says, in English and in Chinese (a script cannot load the app's TypeScript dictionaries). */
 export const START_WORDS = {
   en: {
@@ -26,7 +35,7 @@ export const START_WORDS = {
     downloadFailed: (why) =>
       `the Electron binary could not be downloaded (${why}: offline, or a proxy in the way; ELECTRON_MIRROR names a mirror)`,
     exitCode: (code) => `exit code ${code}`,
-    hint: 'get it with `npx install-electron` (in mainland China through a mirror: ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npx install-electron), or run the headless app instead: npm run build && npx xiaozhi-tray run --config FILE --ui',
+    hint: `get it with \`npx install-electron\` (in mainland China through a mirror: ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npx install-electron), or run the headless app instead, in your browser: ${headlessCommand()}`,
   },
   zh: {
     cannotStart: (reason, hint) => `无法启动桌面版：${reason}。${hint}`,
@@ -35,7 +44,7 @@ export const START_WORDS = {
     noBinary: (dist, skipped) => `没有安装 Electron 程序（缺少 ${dist}${skipped ? '，因为设置了 ELECTRON_SKIP_BINARY_DOWNLOAD' : ''}）`,
     downloadFailed: (why) => `Electron 程序下载失败（${why}：可能没有联网，或被代理挡住；可用 ELECTRON_MIRROR 指定镜像）`,
     exitCode: (code) => `退出码 ${code}`,
-    hint: '请运行 `npx install-electron` 安装它（在中国大陆请用镜像：ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npx install-electron）；也可以不用桌面版，在网页里使用：npm run build && npx xiaozhi-tray run --config FILE --ui',
+    hint: `请运行 \`npx install-electron\` 安装它（在中国大陆请用镜像：ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npx install-electron）；也可以不用桌面版，在浏览器里使用：${headlessCommand()}`,
   },
 };
 

@@ -160,6 +160,8 @@ export const PROBLEM_CODES = [
   // A key of our own file that is not a setting (ignored), and the setting it may be.
   'config.unknownKey',
   'config.unknownKeyNear',
+  // A server entry of another app's file with neither a command nor a url.
+  'config.noCommandOrUrl',
   // The local MCP server could not listen.
   'localServer.portInUse',
   'localServer.notAnAddress',
@@ -177,6 +179,19 @@ export const PROBLEM_CODES = [
   'log.closedAfter',
   // The catalogue could not read the MCP registry (`error`: why; `reason`: cached, or only the shipped list).
   'log.registryUnreadable',
+  // The app made a confirmation PIN ("ask first" needs one); `reason`: where the person finds it (settings, configFile).
+  'log.pinMade',
+  // The updater: up to date, a version to install by hand, downloading, downloaded, restarting to install.
+  'log.update.upToDate',
+  'log.update.byHand',
+  'log.update.downloading',
+  'log.update.downloaded',
+  'log.update.restarting',
+  // A sign-in to a remote server finished.
+  'log.signedIn',
+  // A call that outlasted its time limit, or failed (`detail`: the server's own words).
+  'log.callTimedOut',
+  'log.callFailed',
   // Why the online catalogue could not be read (the log line's cause, and the catalogue's `refreshProblem`).
   'catalogue.offline',
   'catalogue.refused',

@@ -164,13 +164,23 @@ describe('the CLI in Chinese when the locale says so', () => {
     );
   });
 
+  it('check: a server with neither a command nor a url is said in Chinese, and servers are 服务 as in the window (walkthrough 4)', async () => {
+    const file = h.writeConfig({ mcpServers: { broken: { args: ['x'] } } });
+    const zh = await inChinese(['check', '--config', file]);
+    expect(zh.code).toBe(1);
+    expect(zh.err).toContain('（mcpServers.broken）：既没有“command”（要运行的程序），也没有“url”（网络上的服务）');
+    expect(zh.err).not.toMatch(/has neither|a program to run/);
+    const en = await h.answered(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
+    expect(en.err).toContain('has neither "command" (a program to run) nor "url" (a remote server)');
+  });
+
   it('check and run: an endpoint needs only its url (the README does not ask for an id or a name)', async () => {
     const file = h.writeConfig({
       endpoints: [{ url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}` }, { url: `wss://api.xiaozhi.me/mcp/?token=${TOKEN}x` }],
     });
     const zh = await inChinese(['check', '--config', file]);
     expect(zh.err).toBe('');
-    expect(zh).toMatchObject({ code: 0, out: `${file}：有效的 xiaozhi-tray 配置：2 个接入点，0 个服务器\n` });
+    expect(zh).toMatchObject({ code: 0, out: `${file}：有效的 xiaozhi-tray 配置：2 个接入点，0 个服务\n` });
     const en = await h.answered(['check', '--config', file], { env: { LANG: 'en_US.UTF-8' } });
     expect(en).toMatchObject({ code: 0, err: '' });
     // An id given is kept, and the one made up for its neighbour is not the same.
@@ -322,7 +332,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     const done = await inChinese(['import', source, '--config', target, '--yes', '--use-env', 'XT_HOME_DIR', '--allow-code-env'], env);
     expect(done.code, done.err).toBe(0);
     expect(done.out).toContain(
-      `已导入到 ${target}：新增 3 个服务器，替换 0 个，0 个接入点，跳过 2 个。\n  新增：risky、remote、home\n  跳过：memory、copy\n`,
+      `已导入到 ${target}：新增 3 个服务，替换 0 个，0 个接入点，跳过 2 个。\n  新增：risky、remote、home\n  跳过：memory、copy\n`,
     );
     for (const out of [preview.out, done.out]) expect(out).not.toMatch(/\(redacted\)|[a-z]{3,} [a-z]{3,} [a-z]{3,}/);
     const refused = await inChinese(
@@ -352,7 +362,7 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(asked.err).toContain('没有收到回答（输入已结束），所以什么也没有写入。');
     const wrote = await h.answered(['init', '--yes'], { env, cwd });
     expect(wrote.code, wrote.err).toBe(0);
-    expect(wrote.out).toContain('已写入 xiaozhi-tray.json：有效，0 个接入点，0 个服务器。');
+    expect(wrote.out).toContain('已写入 xiaozhi-tray.json：有效，0 个接入点，0 个服务。');
     expect(wrote.out).toContain('下一步：');
     expect((await h.answered(['init', '--yes'], { env, cwd })).err).toContain('xiaozhi-tray.json 已存在，没有改动。要替换它请加 --force');
     const onLine = await h.answered(['init', '--yes', '--force', '--endpoint', `wss://api.xiaozhi.me/mcp/?token=${TOKEN}`], { env, cwd });

@@ -71,7 +71,7 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
       const headings = nav.locator('.nav-heading');
       expect(await headings.count()).toBe(3);
       const headingBoxes = await headings.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Box));
-      const words = language === 'en' ? ['What xiaozhi can use', 'What happened', 'Advanced'] : ['小智能用的', '记录', '高级'];
+      const words = language === 'en' ? ['What xiaozhi can use', 'What happened', 'Advanced'] : ['给小智用的', '记录', '高级'];
       for (const [i, firstPage] of [2, 4, 7].entries()) {
         const heading = headingBoxes[i] as Box;
         expect(heading.height).toBeGreaterThan(0);
@@ -130,14 +130,15 @@ describe.skipIf(!haveChromium)('the narrow window and the activity legend, in Ch
     for (const centre of centres) expect(Math.abs(centre - (centres[0] as number)), JSON.stringify(centres)).toBeLessThan(2);
   });
 
-  it('an endpoint address keeps its "（已隐藏）" whole on one line (1280 px, zh-CN)', async () => {
+  it('an endpoint address keeps its "（密钥已隐藏）" whole on one line (1280 px, zh-CN)', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await setLook(page, ['zh-CN', 'light']);
     for (const name of ['overview', 'endpoints']) {
       await goTo(page, name);
       const marker = page.locator('main .masked-marker').first();
       await marker.waitFor();
-      expect(await marker.textContent()).toBe('…（已隐藏）');
+      // The card says where it is and that its key is hidden (walkthrough 4); the whole masked address is its tooltip.
+      expect(await marker.textContent()).toBe('（密钥已隐藏）');
       expect(await marker.evaluate((el) => el.getClientRects().length)).toBe(1);
     }
   });

@@ -3,6 +3,8 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { zhCN } from '../../src/shared/i18n/zh-CN';
+
 const README = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
 
 /** The first lines under a heading: what a reader sees before scrolling. */
@@ -41,6 +43,33 @@ describe('the README, for someone in Chinese with a computer without a screen', 
     expect(section).toMatch(/接入点/);
     expect(section).toMatch(/下载 uv/);
     expect(section).toMatch(/中国大陆镜像/);
+  });
+});
+
+/** Walkthrough 4 (issue 33): a Chinese non-developer opened the README on English `npm ci && npm start`. */
+describe('the README, first for a person in Chinese, then for developers', () => {
+  const lines = README.split('\n');
+  it('opens in Chinese with what a user does; the developer commands come after, under a heading for developers', () => {
+    const firstText = lines.slice(1).find((line) => line.trim() !== '')!;
+    expect(firstText).toMatch(/[\u4e00-\u9fff]/);
+    const users = lines.findIndex((line) => line.startsWith('## 给使用者'));
+    const developers = lines.findIndex((line) => /^## .*(developers|开发者)/.test(line));
+    const start = lines.findIndex((line) => line.startsWith('npm ci && npm start'));
+    expect(users).toBeGreaterThan(0);
+    expect(developers).toBeGreaterThan(users);
+    // The two first commands are still there, as they are, for developers.
+    expect(start).toBeGreaterThan(developers);
+    expect(lines[start + 1]).toMatch(/^npm ci && npm test\b/);
+  });
+
+  it('names the button to add a server as the window labels it', () => {
+    expect(firstScreen('## 给使用者', 40)).toContain(`点“+ ${zhCN['servers.add']}”`);
+  });
+
+  it('the Chinese headless section works from a clone too, not only from a Releases .tgz', () => {
+    const section = firstScreen('### 无界面运行', 30);
+    expect(section).toContain('ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci && npm run build');
+    expect(section).toContain('npx xiaozhi-tray run --ui');
   });
 });
 

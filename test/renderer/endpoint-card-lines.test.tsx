@@ -19,9 +19,9 @@ describe('an endpoint card', () => {
     ['the overview', () => <OverviewPage go={() => undefined} />],
     ['the endpoints page', () => <EndpointsPage />],
   ] as const)
-    for (const [language, label, state] of [
-      ['zh-CN', '地址：', '已关闭'],
-      ['en', 'Address: ', 'Off'],
+    for (const [language, label, state, hidden] of [
+      ['zh-CN', '地址：', '已关闭', '（密钥已隐藏）'],
+      ['en', 'Address: ', 'Off', ' (key hidden)'],
     ] as const)
       it(`in ${place}: its name and state first, its masked address last, small and labelled (${language})`, async () => {
         await renderWithBridge(newBridge({ endpoints: [endpoint] }), page(), language);
@@ -29,8 +29,12 @@ describe('an endpoint card', () => {
         const card = name.closest('article, li') as HTMLElement;
         expect(within(card).getByText(state)).toBeTruthy();
         const address = card.querySelector('.endpoint-address')!;
-        expect(address.textContent).toMatch(new RegExp(`^${label}ws://127\\.0\\.0\\.1:8004/mcp/\\?token=abcd…`));
-        expect(address.textContent).not.toContain('abcdef0123456789');
+        // A person-facing form (walkthrough 4 read "ws://…/mcp_endpoint/mcp/?token=5VNg…（已隐藏）"): the place, and that
+        // its key is hidden; the whole masked address only as the tooltip.
+        expect(address.textContent).toBe(`${label}127.0.0.1:8004${hidden}`);
+        const whole = address.querySelector('[title]')!.getAttribute('title')!;
+        expect(whole).toMatch(/^ws:\/\/127\.0\.0\.1:8004\/mcp\/\?token=abcd…/);
+        expect(whole + address.textContent).not.toContain('abcdef0123456789');
         // After every other line of the card's main part: nothing but the address comes after it.
         expect(address.nextElementSibling).toBeNull();
       });

@@ -62,7 +62,8 @@ describe('removing one of two endpoints with the same name', () => {
     fireEvent.click(removes[1] as HTMLElement);
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toContain(
-      '另有接入点也叫“家里”。要删除的是列表中的第 2 个：ws://127.0.0.1:9/mcp_endpoint/mcp/?token=eyJh…(redacted)，已关闭。',
+      // The mask in the window's words (it read "…(redacted)" in the Chinese dialog).
+      '另有接入点也叫“家里”。要删除的是列表中的第 2 个：ws://127.0.0.1:9/mcp_endpoint/mcp/?token=eyJh…（已隐藏），已关闭。',
     );
     expect(dialog.textContent).not.toContain(token(2));
     fireEvent.click(within(dialog).getByRole('button', { name: '删除' }));

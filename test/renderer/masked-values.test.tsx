@@ -44,8 +44,13 @@ const secrets: SettingsInput = {
 };
 
 /** Everything the window shows as text or in a field. */
+// Tooltips too: an endpoint card's whole masked address is its tooltip (walkthrough 4).
 const shownText = () =>
-  `${document.body.textContent ?? ''}\n${[...document.querySelectorAll('input, textarea')].map((el) => (el as HTMLInputElement).value).join('\n')}`;
+  `${document.body.textContent ?? ''}\n${[...document.querySelectorAll('input, textarea')].map((el) => (el as HTMLInputElement).value).join('\n')}\n${[
+    ...document.querySelectorAll('[title]'),
+  ]
+    .map((el) => el.getAttribute('title'))
+    .join('\n')}`;
 
 describe('masked values in the window', () => {
   it('the marker is the one the engine writes, shown in the window language and sent back as written', () => {

@@ -45,14 +45,17 @@ describe('Settings → Download sources', () => {
   it('offers the mainland China mirrors first in a Chinese window, when the user chose the official sources', async () => {
     harness = makeBridge({ mirrors: { preset: 'default' } });
     await renderWithBridge(harness, <MirrorSettings />, 'zh-CN');
+    // What it is for, in a person's words, first; the sites' technical names folded under 技术细节 (walkthrough 4).
+    expect(screen.getByText('有些服务第一次使用时要从网上下载；这里选从哪里下载。更改在服务下次启动时生效。')).toBeTruthy();
     expect(choices()).toEqual([
-      [
-        '中国大陆镜像（npmmirror、清华 PyPI） uv 从清华大学的镜像下载，Node.js 从 npmmirror 下载；应用会核对每个文件，确认没有被改动。',
-        false,
-      ],
-      ['官方源（npmjs.com、pypi.org、nodejs.org、GitHub）', true],
+      ['中国大陆镜像（国内的网站）', false],
+      ['官方源（国外的网站）', true],
       ['自定义下载源', false],
     ]);
+    const technical = screen.getByText('技术细节').closest('details')!;
+    expect(technical.open).toBe(false);
+    expect(technical.textContent).toContain('npmmirror');
+    expect(technical.textContent).toContain('用 npx 或 uvx 启动的服务');
     expect(screen.getByText('在中国大陆？中国大陆镜像通常比官方源快得多。')).toBeTruthy();
     fireEvent.click(screen.getAllByRole('radio')[0]!);
     await waitFor(() => expect(harness!.store.load().mirrors).toEqual({ preset: 'china' }));
@@ -62,8 +65,8 @@ describe('Settings → Download sources', () => {
     harness = makeBridge({});
     await renderWithBridge(harness, <MirrorSettings />, 'en');
     expect(choices().map(([label]) => label)).toEqual([
-      'Official sources (npmjs.com, pypi.org, nodejs.org, GitHub)',
-      'Mainland China mirrors (npmmirror, Tsinghua PyPI) uv comes from Tsinghua University’s mirror, Node.js from npmmirror; the app checks each file is the genuine one.',
+      'Official sources (the projects’ own sites)',
+      'Mainland China mirrors (sites in China)',
       'My own sources',
     ]);
     fireEvent.click(screen.getByLabelText('My own sources'));

@@ -90,7 +90,9 @@ describe.skipIf(process.platform === 'win32' || fs.existsSync('/usr/bin/uvx'))('
     const step = screen.getByRole('dialog');
     expect(step.textContent).toContain('这台电脑上还没有 uv。点“下载 uv 并添加”，应用会先下载它，再添加并启动这个服务。');
     // What uv is for, said once before its name, and where it comes from (a walkthrough: 下载 uv from GitHub in China, unsaid).
-    const note = step.querySelector('.catalogue-runtime-missing')!.textContent!;
+    // A normal step (the app downloads uv itself) is said calmly: not in amber (walkthrough 4).
+    expect(step.querySelector('.catalogue-runtime-missing')).toBeNull();
+    const note = step.querySelector('.add-notes li')!.textContent!;
     expect(note.startsWith('运行 Python 服务所需的程序（uv）将从你填写的下载源下载，可以在“设置 → 下载源”中更改。')).toBe(true);
     // One action: no 添加 that would make a server that cannot start, no second 下载 uv.
     expect(within(step).queryByRole('button', { name: '添加' })).toBeNull();

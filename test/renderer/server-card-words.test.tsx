@@ -81,8 +81,17 @@ describe.skipIf(process.platform === 'win32')('a switched-off catalogue server a
 /** A walkthrough: changing the memory file started with no memories, and nothing said the old file still held them. */
 describe.skipIf(process.platform === 'win32')('editing a catalogue server’s file value', () => {
   for (const [language, note] of [
-    ['zh-CN', (old: string) => `之前的“记忆文件”没有移动，也没有删除，里面的内容仍保存在：${old}`],
-    ['en', (old: string) => `The earlier “Memory file” is neither moved nor deleted: what it holds stays in ${old}`],
+    // Where the old data stays, and (walkthrough 4) that the new file starts empty: the memories are not carried over.
+    [
+      'zh-CN',
+      (old: string) =>
+        `以前的内容仍保存在之前的“记忆文件”里（${old}），不会移动，也不会删除。保存后服务改用新文件：新文件还不存在时，从空的开始。`,
+    ],
+    [
+      'en',
+      (old: string) =>
+        `What the earlier “Memory file” holds stays in it (${old}); it is neither moved nor deleted. After Save the server uses the new file, which starts empty if it does not exist yet.`,
+    ],
   ] as const) {
     it(`says where the old file's data stays, before Save, once the value changes (${language})`, async () => {
       const old = `${tempDir()}/记忆.json`;

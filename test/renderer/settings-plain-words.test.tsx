@@ -26,7 +26,17 @@ describe('Settings in Chinese, for someone who is not a developer (issue 33, sho
     const plain = plainText(page);
     // Numbers in the fields are values, not words: only the text around them counts.
     expect(plain).not.toMatch(/字节|SHA-256|Streamable HTTP|PIN/);
-    expect(terms(page)).toEqual(expect.arrayContaining(['字节', '协议：Streamable HTTP', 'PIN']));
+    expect(terms(page)).toEqual(expect.arrayContaining(['字节', '协议：Streamable HTTP']));
+  });
+
+  it('says 口令 without "PIN" after it, explains it once, and says 小智 where it said AI or MCP (walkthrough 4)', async () => {
+    const harness = newBridge({});
+    await renderWithBridge(harness, <SettingsPage />, 'zh-CN');
+    const label = await screen.findByText('确认口令');
+    expect(label.textContent).toBe('确认口令');
+    expect(document.body.textContent).toContain('口令是只有你知道的几位数字或一个词');
+    expect(document.body.textContent).not.toMatch(/AI 看不到|AI 自己|熟悉 MCP/);
+    expect(document.body.textContent).toContain('小智看不到口令');
   });
 });
 

@@ -75,3 +75,15 @@ describe('the sidebar', () => {
     expect(order.indexOf('#/trySentence')).toBeGreaterThan(order.indexOf('#/logs'));
   });
 });
+
+describe('the sidebar in Chinese', () => {
+  it('heads the servers and tools with words that read one way (walkthrough 4 read 小智能用的 as 小/智能/用的)', async () => {
+    const harness = newBridge({ ui: { language: 'zh-CN' } });
+    const store = new BridgeStore(harness.bridge.api);
+    await store.load();
+    render(<App store={store} />);
+    const nav = await screen.findByRole('navigation');
+    const group = await waitFor(() => nav.querySelector('ul:has(a[href="#/tools"])')!);
+    expect(group.getAttribute('aria-label')).toBe('给小智用的');
+  });
+});

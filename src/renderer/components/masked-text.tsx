@@ -27,6 +27,21 @@ export function MaskedText({ text }: { text: string }) {
  */
 export function EndpointAddress({ url, shown }: { url: string; shown?: string | undefined }) {
   const { t } = useApp();
+  // A person reads where it is (host and port) and that its key is hidden; "ws://…/mcp/?token=5VNg…" told a
+  // walkthrough nothing. The whole masked address stays the tooltip, for whoever helps.
+  const host = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(url)?.[1];
+  if (shown === undefined && host !== undefined) {
+    const whole = url.split(MASK_MARKER).join(t('common.masked'));
+    return (
+      <div className="small muted endpoint-address">
+        {t('endpoints.addressLabel')}
+        <span className="break" title={whole}>
+          <span className="mono">{host}</span>
+          {url.includes(MASK_MARKER) ? <span className="masked-marker nowrap">{t('words9.endpoint.keyHidden')}</span> : null}
+        </span>
+      </div>
+    );
+  }
   return (
     <div className="small muted endpoint-address">
       {t('endpoints.addressLabel')}

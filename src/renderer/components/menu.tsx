@@ -3,6 +3,8 @@ import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useEffect, us
 export interface MenuItem {
   label: string;
   title?: string;
+  /** A plain line under the label saying what it is for (its description, not part of its name). */
+  hint?: string;
   onSelect: () => void;
 }
 
@@ -91,12 +93,18 @@ export function Menu(props: { label: string; items: MenuItem[]; onOpen?: () => v
                 role="menuitem"
                 tabIndex={index === focusIndex ? 0 : -1}
                 title={item.title}
+                {...(item.hint !== undefined ? { 'aria-label': item.label, 'aria-describedby': `${menuId}-hint-${index}` } : {})}
                 onClick={() => {
                   hide(true);
                   item.onSelect();
                 }}
               >
                 {item.label}
+                {item.hint !== undefined ? (
+                  <span className="menu-item-hint small muted" id={`${menuId}-hint-${index}`}>
+                    {item.hint}
+                  </span>
+                ) : null}
               </button>
             </li>
           ))}

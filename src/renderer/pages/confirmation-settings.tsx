@@ -2,7 +2,7 @@ import { useState } from 'react';
 
 import { isPin } from '../../shared/confirmation-pin';
 import { useApp } from '../app-context';
-import { Button, Field, Term } from '../components/ui';
+import { Button, Field } from '../components/ui';
 import { useCommand } from '../components/use-command';
 
 /** Dots for a PIN not shown: the same whatever its length (its length is part of the secret). */
@@ -38,10 +38,7 @@ export function ConfirmationSettings() {
       <h2 id="pin-title">{t('pin.title')}</h2>
       <p className="small muted">{t('pin.intro')}</p>
       <div className="field">
-        <span className="label-like">
-          {t('pin.label')}
-          <Term>PIN</Term>
-        </span>
+        <span className="label-like">{t('pin.label')}</span>
         <div className="input-with-button">
           <output className="pin-shown mono" aria-live="polite" data-pin-shown={shown !== undefined}>
             {shown ?? HIDDEN_PIN}

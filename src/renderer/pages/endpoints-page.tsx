@@ -16,6 +16,7 @@ import { endpointBadge, endpointTone } from '../components/status-tone';
 import { ToolSetPicker } from '../components/tool-set-picker';
 import { Button, EmptyState, Field, StatusBadge, Switch } from '../components/ui';
 import { useCommand } from '../components/use-command';
+import { shownMasked } from '../masked';
 import { useStore } from '../store/bridge-store';
 import { EndpointTestResult, TestButton, useEndpointTest } from './endpoint-test-result';
 
@@ -178,7 +179,7 @@ function EndpointRow({ endpoint, place, nameShared }: { endpoint: EndpointStatus
           title={t('endpoints.removeTitle', { name: endpoint.name })}
           body={
             nameShared
-              ? `${t('endpoints.removeWhich', { name: endpoint.name, place, url: endpoint.url, state: t(endpointBadge(endpoint)) })} ${t('endpoints.removeBody')}`
+              ? `${t('endpoints.removeWhich', { name: endpoint.name, place, url: shownMasked(endpoint.url, t), state: t(endpointBadge(endpoint)) })} ${t('endpoints.removeBody')}`
               : t('endpoints.removeBody')
           }
           onConfirm={() => run(() => store.api.removeEndpoint({ id: endpoint.id }))}

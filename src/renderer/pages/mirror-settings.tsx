@@ -62,13 +62,17 @@ export function MirrorSettings() {
         {presets.map((preset) => (
           <label key={preset} className="radio">
             <input type="radio" name="mirror-preset" checked={inUse === preset} onChange={() => void save({ ...mirrors, preset })} />
-            <span>
-              {t(`mirrors.${preset}`)}
-              {preset === 'china' ? <span className="small muted"> {t('mirrors.chinaNote')}</span> : null}
-            </span>
+            <span>{t(`mirrors.${preset}`)}</span>
           </label>
         ))}
       </div>
+      {/* The sites' names and what downloads what, for whoever wants them: folded (a walkthrough met npmmirror and PyPI first). */}
+      <details className="small muted technical-detail">
+        <summary>{t('runtime.technicalDetail')}</summary>
+        {t('mirrors.technical')}
+        {language === 'zh-CN' ? '' : ' '}
+        {t('mirrors.chinaNote')}
+      </details>
       {inUse === 'custom' ? (
         <>
           {MIRROR_KEYS.map((key) => (

@@ -109,10 +109,11 @@ function ServerRow({ status, settings, names }: { status: ServerStatus; settings
           <>
             {/* A retry that installs again is not a first run (the badge says 正在重试：安装中). */}
             <div className="small">{t(status.state === 'restarting' ? 'servers.installingAgain' : 'servers.installing')}</div>
-            {/* The runner and the package, for whoever wants them: after the plain words, in small grey text. */}
-            <div className="small muted">
+            {/* The runner and the package, for whoever wants them: folded after the plain words. */}
+            <details className="small muted technical-detail">
+              <summary>{t('runtime.technicalDetail')}</summary>
               {t('servers.installingWhat', { runner: status.installing.runner, package: status.installing.package ?? status.name })}
-            </div>
+            </details>
           </>
         ) : null}
         {status.state !== 'running' && status.state !== 'stopped' ? (
@@ -271,7 +272,11 @@ export function ServersPage() {
           <ExportMenu />
           <Menu
             label={`+ ${t('services.add')}`}
-            items={SERVICE_KINDS.map((kind) => ({ label: t(`servers.transport.${kind}`), onSelect: () => setAddingService(kind) }))}
+            items={SERVICE_KINDS.map((kind) => ({
+              label: t(`servers.transport.${kind}`),
+              hint: t(`words9.service.about.${kind}`),
+              onSelect: () => setAddingService(kind),
+            }))}
           />
           <Button kind="primary" onClick={() => setAdding({ step: 'catalogue' })}>
             + {t('servers.add')}

@@ -33,4 +33,6 @@ export const configWordsEn = {
   'zod.kind.null': 'null',
   'problem.config.unknownKey': '"{key}" is not a setting and is ignored',
   'problem.config.unknownKeyNear': '"{key}" is not a setting and is ignored; did you mean "{suggestion}"?',
+  // t-words9
+  'problem.config.noCommandOrUrl': 'has neither "command" (a program to run) nor "url" (a remote server)',
 };

@@ -32,4 +32,6 @@ export const configWordsZhCN: Record<keyof typeof configWordsEn, string> = {
   'zod.kind.null': '空值（null）',
   'problem.config.unknownKey': '“{key}”不是设置项，会被忽略',
   'problem.config.unknownKeyNear': '“{key}”不是设置项，会被忽略；是不是想写“{suggestion}”？',
+  // t-words9
+  'problem.config.noCommandOrUrl': '既没有“command”（要运行的程序），也没有“url”（网络上的服务）',
 };

@@ -499,7 +499,7 @@ export const en = {
   'import.done':
     'Imported {servers, plural, one {# server} other {# servers}} and {endpoints, plural, one {# endpoint} other {# endpoints}}.',
   'import.from': 'Import existing setup…',
-  'import.noneFound': 'No other MCP client found on this machine.',
+  'import.noneFound': 'No other AI app’s setup was found on this computer.',
   'import.chooseFile': 'Choose a file…',
   'import.dropHere': 'Drop the config file to import it',
   'import.tooBig': '{name} is too large to be a config file.',
@@ -713,9 +713,9 @@ export const en = {
     'Run headless, the app fetches {runtime} itself only when started with xiaozhi-tray run --fetch-runtimes: it then fetches {runtime} into its cache folder itself (in mainland China, choose Mainland China mirrors in Settings → Download sources first, or set "mirrors": { "preset": "china" } in the config). Or install it yourself: {install}',
   'problem.server.registryUnreachable': 'Could not reach the site servers are downloaded from ({host}).',
   'problem.server.registryUnreachable.hint':
-    'In Settings → Download sources, choose the mainland China mirror, or check your network or proxy.',
+    'In Settings → Download sources, choose another download source (in mainland China: the mainland China mirrors), or check that your network works.',
   'problem.server.registryUnreachable.hint.mirror':
-    'The download source this attempt used ({source}) could not be reached: you can switch to the official sources or a custom mirror in Settings → Download sources, then press Try again; also check the network and proxy settings.',
+    'The download source this attempt used ({source}) could not be reached: you can choose another download source in Settings → Download sources, then press Try again; also check that your network works.',
   'problem.server.runtimeDownloadFailed': '{runtime} could not be fetched: {reason}',
   'problem.server.runtimeDownloadFailed.reason.tooBig':
     '{runtime} could not be fetched: {host} sent more than the {megabytes} MB that {runtime} {version} is, so it cannot be that file. What came was deleted.',
@@ -1005,10 +1005,10 @@ export const en = {
   'runtime.notYet': 'Needs {runtime}, which the app has not got yet: it tries again when the server starts',
   'mirrors.title': 'Download sources',
   'mirrors.hint':
-    'Where servers started with npx or uvx get their packages, and where the app fetches Node.js and uv when they are missing. Servers use a change when they next start.',
+    'Some servers are downloaded from the internet the first time they are used; choose here where from. Servers use a change when they next start.',
   'mirrors.chinaOffer': 'In mainland China? The mainland China mirrors are usually much faster than the official sources.',
-  'mirrors.default': 'Official sources (npmjs.com, pypi.org, nodejs.org, GitHub)',
-  'mirrors.china': 'Mainland China mirrors (npmmirror, Tsinghua PyPI)',
+  'mirrors.default': 'Official sources (the projects’ own sites)',
+  'mirrors.china': 'Mainland China mirrors (sites in China)',
   'mirrors.chinaNote': 'uv comes from Tsinghua University’s mirror, Node.js from npmmirror; the app checks each file is the genuine one.',
   'mirrors.custom': 'My own sources',
   'mirrors.customHint': 'Empty: the official source.',
@@ -1164,12 +1164,12 @@ export const en = {
   'confirm.windowOnly': 'Only here: voice cannot allow this one.',
   'pin.title': 'Voice confirmation',
   'pin.intro':
-    'Tools set to “Ask first” run by voice only after the person says this PIN to xiaozhi, or after you press Allow here. The AI never sees it, so it cannot confirm by itself. Anyone who hears it said can use it: for the riskiest tools, choose “Only in the window”.',
+    'The PIN is a few digits or a word only you know. Tools set to “Ask first” run by voice only after the person says this PIN to xiaozhi, or after you press Allow here. Xiaozhi never sees it, so it cannot confirm by itself. Anyone who hears it said can use it: for the riskiest tools, choose “Only in the window”.',
   'pin.label': 'Confirmation code',
   'pin.make': 'Make a new one',
   'pin.own': 'Set your own PIN',
   'pin.rule':
-    '4 to 8 digits, or one word (at least 2 Chinese characters or 4 letters). Not “yes”, “确认” or the like: the AI says those anyway. Not what a guesser tries first either: 1234, 0000, 1212, 112233, a year, “小智” or “芝麻开门”.',
+    '4 to 8 digits, or one word (at least 2 Chinese characters or 4 letters). Not “yes”, “确认” or the like: xiaozhi says those anyway. Not what a guesser tries first either: 1234, 0000, 1212, 112233, a year, “小智” or “芝麻开门”.',
   'pin.saved': 'PIN saved.',
   'pin.made': 'A new PIN was made.',
   'pin.policies': 'On the Tools page, each tool can: Run, Ask first (this PIN or Allow), Only in the window (never by voice), or Never.',
@@ -1410,7 +1410,8 @@ export const en = {
   'state.needsRuntime': 'Waiting for {runtime}',
   'summary.servers.needRuntime': '{count, plural, one {# server waits} other {# servers wait}} for you to download {runtime}',
   'xiaozhi.needRuntime': 'Waiting for {runtime}: ',
-  'values.oldFileStays': 'The earlier “{label}” is neither moved nor deleted: what it holds stays in {path}',
+  'values.oldFileStays':
+    'What the earlier “{label}” holds stays in it ({path}); it is neither moved nor deleted. After Save the server uses the new file, which starts empty if it does not exist yet.',
   // t-words6: durations in plain units, plain words for Settings and Activity, what Try a sentence is for, the step after a good endpoint test.
   'duration.underOneMs': '<1 ms',
   'duration.ms': '{n} ms',
@@ -1464,7 +1465,7 @@ export const en = {
   'history.noneFailed': 'No call failed in the last day.',
   'settings.advanced': 'Advanced',
   'settings.advancedHint':
-    'For people who know MCP: message size, waiting times, tool budgets, the local MCP server. Usually left as they are.',
+    'Usually left as they are: message size, waiting times, how many tools xiaozhi sees at once, and letting other AI apps on this computer use these tools.',
   'settings.servingPurpose': 'How tools are handed to xiaozhi: their names, how big one message may be, how long a call may take.',
   'settings.modelscopePurpose': 'Only needed for servers hosted on ModelScope.',
   'settings.budgetPurpose': 'How many tools xiaozhi is shown at once; past that, it searches for the right tool first.',
@@ -1532,4 +1533,18 @@ export const en = {
   'callCause.fs.notFound': 'The file or folder does not exist.',
   'callCause.fs.denied': 'No permission for this file or folder.',
   'callCause.fs.outside': 'This place is not in the folders it may use.',
+  // t-words9: the download sources' technical names, folded under Technical detail.
+  'mirrors.technical':
+    'Servers started with npx or uvx download their package on their first start; the app also downloads Node.js or uv when they are missing. Official sources: npmjs.com, pypi.org, nodejs.org, GitHub. Mainland China mirrors: npmmirror, Tsinghua University’s PyPI mirror.',
+  // An endpoint's address on its card: where it is, and that its key is hidden (the whole masked address is the tooltip).
+  'words9.endpoint.keyHidden': ' (key hidden)',
+  // What each entry of "Connect a platform you use" is for (the product names kept: they are names).
+  'words9.service.about.http-api':
+    'Lets xiaozhi use a website’s interface, such as a weather lookup: you give the address and what to ask.',
+  'words9.service.about.openapi': 'For a website that has an OpenAPI description: each thing it can do becomes a tool for xiaozhi.',
+  'words9.service.about.coze': 'Lets xiaozhi run a workflow you built in Coze.',
+  'words9.service.about.dify': 'Lets xiaozhi use an app you built in Dify.',
+  'words9.service.about.n8n': 'Lets xiaozhi start an automation you built in n8n.',
+  'words9.service.about.home-assistant':
+    'Lets xiaozhi control devices in your home connected to Home Assistant, such as lights and switches.',
 } as const;

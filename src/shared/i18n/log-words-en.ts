@@ -37,4 +37,17 @@ export const logWordsEn = {
   // t-stale9
   'problem.log.connectionTest.reason.listedNone':
     'Connection test: working, xiaozhi read the tool list, but none of your tools are in it yet ({seconds} s).',
+  // t-words9: the line said when the app makes the confirmation PIN.
+  'problem.log.pinMade':
+    '"Ask first" now needs you to say your confirmation PIN by voice (or press Allow in the window); xiaozhi no longer gets a code it could confirm with by itself. A PIN was made for you: see it in Settings, or change it there.',
+  'problem.log.pinMade.reason.configFile':
+    '"Ask first" now needs you to say your confirmation PIN by voice (or press Allow in the window); xiaozhi no longer gets a code it could confirm with by itself. A PIN was made for you: it is in the config file (confirmation.pin); change it there.',
+  'problem.log.update.upToDate': 'Up to date ({version})',
+  'problem.log.update.byHand': 'Version {version} is available; this copy is updated by hand',
+  'problem.log.update.downloading': 'Downloading version {version}',
+  'problem.log.update.downloaded': 'Version {version} is downloaded; it installs when the app restarts',
+  'problem.log.update.restarting': 'Restarting to install version {version}',
+  'problem.log.signedIn': 'Signed in to the server “{server}”',
+  'problem.log.callTimedOut': 'call {tool} (server "{server}") did not finish within {seconds} s; the server was told to cancel it',
+  'problem.log.callFailed': 'call {tool} failed: {detail}',
 };

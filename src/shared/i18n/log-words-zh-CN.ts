@@ -31,4 +31,17 @@ export const logWordsZhCN: Record<keyof typeof logWordsEn, string> = {
   'problem.cli.readableByOthers': '{file} 中有令牌或密钥，其他用户能读取或修改它（权限 {mode}）：请运行 chmod 600 {quoted}',
   // t-stale9
   'problem.log.connectionTest.reason.listedNone': '连接测试：正常，小智读到了工具列表，但里面还没有你的工具（用时 {seconds} 秒）。',
+  // t-words9：应用生成确认口令时的日志行。
+  'problem.log.pinMade':
+    '“先问我”现在要你用语音说出确认口令（或在窗口中点“允许”），小智不会再拿到能自己确认的代码。已为你生成一个口令：在“设置”中可以查看或修改。',
+  'problem.log.pinMade.reason.configFile':
+    '“先问我”现在要你用语音说出确认口令（或在窗口中点“允许”），小智不会再拿到能自己确认的代码。已为你生成一个口令：写在配置文件里（confirmation.pin），可以在那里修改。',
+  'problem.log.update.upToDate': '已是最新版本（{version}）',
+  'problem.log.update.byHand': '有新版本 {version}：这个版本需要你自己下载安装',
+  'problem.log.update.downloading': '正在下载新版本 {version}',
+  'problem.log.update.downloaded': '新版本 {version} 已下载，重启后安装',
+  'problem.log.update.restarting': '正在重启以安装新版本 {version}',
+  'problem.log.signedIn': '已登录服务“{server}”',
+  'problem.log.callTimedOut': '调用 {tool}（服务“{server}”）没有在 {seconds} 秒内完成，已通知服务取消它',
+  'problem.log.callFailed': '调用 {tool} 没有成功：{detail}',
 };

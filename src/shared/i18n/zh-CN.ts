@@ -24,7 +24,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'app.disconnected': '与 Xiaozhi Tray 的连接断开了，正在重新连接…恢复前页面暂时不能操作。',
 
   'nav.label': '导航',
-  'nav.group.use': '小智能用的',
+  'nav.group.use': '给小智用的',
   'nav.group.records': '记录',
   'nav.group.advanced': '高级',
   'nav.overview': '概览',
@@ -483,7 +483,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'import.apply': '导入',
   'import.done': '已导入 {servers} 个服务和 {endpoints} 个接入点。',
   'import.from': '导入已有配置…',
-  'import.noneFound': '本机未找到其他 MCP 客户端。',
+  'import.noneFound': '这台电脑上没找到其他 AI 应用的配置。',
   'import.chooseFile': '选择文件…',
   'import.dropHere': '松开鼠标即可导入配置文件',
   'import.tooBig': '{name} 太大，不像是配置文件。',
@@ -677,9 +677,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'problem.server.runtimeMissing.hint.official':
     '无界面运行时，只有用 xiaozhi-tray run --fetch-runtimes 启动，应用才会自己把 {runtime} 下载到它的缓存文件夹。在中国大陆，请先在“设置 → 下载源”中选择中国大陆镜像（或在配置中设置 "mirrors": { "preset": "china" }）。也可以自己从国内镜像安装：{installChina}',
   'problem.server.registryUnreachable': '连不上下载服务的网站（{host}）。',
-  'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中选择中国大陆镜像，或检查网络和代理设置。',
+  'problem.server.registryUnreachable.hint': '请在“设置 → 下载源”中换一个下载源（在中国大陆选“中国大陆镜像”），或检查网络是否正常。',
   'problem.server.registryUnreachable.hint.mirror':
-    '这次用的下载源（{source}）连不上：可以在“设置 → 下载源”中换成官方源或自定义镜像，换好后点“重试”；也请检查网络和代理设置。',
+    '这次用的下载源（{source}）连不上：可以在“设置 → 下载源”中换一个下载源，换好后点“重试”；也请检查网络是否正常。',
   'problem.server.runtimeDownloadFailed': '无法下载 {runtime}：{reason}',
   'problem.server.runtimeDownloadFailed.reason.tooBig':
     '无法下载 {runtime}：{host} 发送的数据超过了 {runtime} {version} 的大小 {megabytes} MB，不可能是这个文件。已下载的部分已删除。',
@@ -951,10 +951,10 @@ export const zhCN: Record<keyof typeof en, string> = {
   'runtime.app': '使用应用自带的 {runtime} {version}',
   'runtime.notYet': '需要 {runtime}，应用还没有下载到：服务启动时会再试',
   'mirrors.title': '下载源',
-  'mirrors.hint': '用 npx 或 uvx 启动的服务从哪里下载软件包，以及缺少 Node.js 和 uv 时应用从哪里下载它们。更改在服务下次启动时生效。',
+  'mirrors.hint': '有些服务第一次使用时要从网上下载；这里选从哪里下载。更改在服务下次启动时生效。',
   'mirrors.chinaOffer': '在中国大陆？中国大陆镜像通常比官方源快得多。',
-  'mirrors.default': '官方源（npmjs.com、pypi.org、nodejs.org、GitHub）',
-  'mirrors.china': '中国大陆镜像（npmmirror、清华 PyPI）',
+  'mirrors.default': '官方源（国外的网站）',
+  'mirrors.china': '中国大陆镜像（国内的网站）',
   'mirrors.chinaNote': 'uv 从清华大学的镜像下载，Node.js 从 npmmirror 下载；应用会核对每个文件，确认没有被改动。',
   'mirrors.custom': '自定义下载源',
   'mirrors.customHint': '留空：使用官方源。',
@@ -1101,12 +1101,12 @@ export const zhCN: Record<keyof typeof en, string> = {
   'confirm.windowOnly': '只能在这里允许：语音无法确认这一项。',
   'pin.title': '语音确认',
   'pin.intro':
-    '设为“先问我”的工具，只有在用户对小智说出这个口令、或你在这里点“允许”之后，才会通过语音运行。AI 看不到口令，所以无法自己确认。听到口令的人都能用它：最危险的工具请选“只在窗口里允许”。',
+    '口令是只有你知道的几位数字或一个词。设为“先问我”的工具，只有在用户对小智说出这个口令、或你在这里点“允许”之后，才会通过语音运行。小智看不到口令，所以无法自己确认。听到口令的人都能用它：最危险的工具请选“只在窗口里允许”。',
   'pin.label': '确认口令',
   'pin.make': '换一个新的',
   'pin.own': '设置自己的口令',
   'pin.rule':
-    '4 到 8 位数字，或一个词（至少 2 个汉字或 4 个字母）。不能是“确认”“同意”“yes”之类：AI 自己也会说这些。也不能是别人最先会猜的（1234、0000、1212、112233、年份、“小智”、“芝麻开门”）。',
+    '4 到 8 位数字，或一个词（至少 2 个汉字或 4 个字母）。不能是“确认”“同意”“yes”之类：小智自己也会说这些。也不能是别人最先会猜的（1234、0000、1212、112233、年份、“小智”、“芝麻开门”）。',
   'pin.saved': '口令已保存。',
   'pin.made': '已换成新口令。',
   'pin.policies': '在“工具”页，每个工具可以设为：直接运行、先问我（口令或“允许”）、只在窗口里允许（语音永远不行）、禁止。',
@@ -1333,7 +1333,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'state.needsRuntime': '等待下载 {runtime}',
   'summary.servers.needRuntime': '{count} 个服务等待你下载 {runtime}',
   'xiaozhi.needRuntime': '等待下载 {runtime}：',
-  'values.oldFileStays': '之前的“{label}”没有移动，也没有删除，里面的内容仍保存在：{path}',
+  'values.oldFileStays':
+    '以前的内容仍保存在之前的“{label}”里（{path}），不会移动，也不会删除。保存后服务改用新文件：新文件还不存在时，从空的开始。',
   // t-words6: durations in plain units, plain words for Settings and Activity, what 试一句话 is for, the step after a good endpoint test.
   'duration.underOneMs': '不到 1 毫秒',
   'duration.ms': '{n} 毫秒',
@@ -1381,7 +1382,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'history.showAll': '显示全部调用',
   'history.noneFailed': '最近一天没有失败的调用。',
   'settings.advanced': '高级设置',
-  'settings.advancedHint': '给熟悉 MCP 的人：消息大小、等待时间、工具预算、本机 MCP 服务。平时不用改。',
+  'settings.advancedHint': '平时不用改：消息大小、等待时间、小智一次能看到多少工具，以及让这台电脑上的其他 AI 应用使用这些工具。',
   'settings.servingPurpose': '小智怎样拿到工具：工具的名字、一条消息能有多大、一次调用最多等多久。',
   'settings.modelscopePurpose': '只有使用托管在魔搭上的服务时才需要。',
   'settings.budgetPurpose': '小智一次最多看到多少工具；超过时，它会先搜索合适的工具再调用。',
@@ -1446,4 +1447,15 @@ export const zhCN: Record<keyof typeof en, string> = {
   'callCause.fs.notFound': '文件或文件夹不存在。',
   'callCause.fs.denied': '没有权限读写这个文件或文件夹。',
   'callCause.fs.outside': '这个位置不在允许访问的文件夹里。',
+  // t-words9: the download sources' technical names, folded under 技术细节.
+  'mirrors.technical':
+    '用 npx 或 uvx 启动的服务第一次启动时会下载它的软件包；缺少 Node.js 或 uv 时，应用也会自己下载。官方源：npmjs.com、pypi.org、nodejs.org、GitHub。中国大陆镜像：npmmirror、清华大学 PyPI 镜像。',
+  'words9.endpoint.keyHidden': '（密钥已隐藏）',
+  // “接入已有平台”菜单里每一项是做什么的（产品名保留，它们是名字）。
+  'words9.service.about.http-api': '让小智访问一个网站的接口，例如查天气：你填网址和要问的内容。',
+  'words9.service.about.openapi': '网站提供了 OpenAPI 说明文件时用它：它的每个功能都会变成小智的工具。',
+  'words9.service.about.coze': '让小智运行你在扣子上做好的工作流。',
+  'words9.service.about.dify': '让小智使用你在 Dify 上做好的应用。',
+  'words9.service.about.n8n': '让小智启动你在 n8n 上做好的自动化流程。',
+  'words9.service.about.home-assistant': '让小智控制接入 Home Assistant 的家里设备，例如灯和开关。',
 };

@@ -182,6 +182,9 @@ describe('child servers: supervision', () => {
     expect(await harness.bridge.api.getToolCounts()).toEqual({ fx: { slow: { ok: 0, failed: 1, errorText: 0 } } });
     // Headless, the log is where a user sees it: the tool, its server and the limit.
     expect(logText(harness.logBook)).toMatch(/call slow \(server "fx"\) did not finish within 0\.3 s; the server was told to cancel it/);
+    // In the window's language too (walkthrough 4: the app's English lines in the Chinese log).
+    const line = harness.logBook.entries().find((e) => e.message.startsWith('call slow (server "fx") did not finish'))!;
+    expect(logMessage(translator('zh-CN'), line)).toBe('调用 slow（服务“fx”）没有在 0.3 秒内完成，已通知服务取消它');
   });
 
   it('says a timeout under a second, or not whole, as it was set (0.3 s, 1.5 s), not rounded to 0 s or 2 s', async () => {

@@ -12,6 +12,8 @@ import { LogBook } from '../../../src/main/core/logs/log-book';
 import { logTo, newCancellationToken, timeOutUnanswered } from '../../../src/main/electron/updates/electron-updater-backend';
 import { UpdateController, type UpdaterBackend } from '../../../src/main/electron/updates/update-controller';
 import { channelFileName, checkFeedFileSize } from '../../../src/main/electron/updates/update-feed';
+import { translator } from '../../../src/shared/i18n/translate';
+import { logMessage } from '../../../src/shared/problem-words';
 import type { UpdateSettings } from '../../../src/shared/settings';
 import type { UpdateStatus } from '../../../src/shared/updates';
 import { scaled } from '../../helpers/time-scale';
@@ -113,11 +115,15 @@ function makeController(settings: UpdateSettings, extra: Partial<ConstructorPara
 describe('updates from a mirror', () => {
   it('downloads a newer version in the background and restarts into it only when asked, servers stopped first', async () => {
     feed = await startFeed(yml('0.2.0'));
-    const { controller, updater, statuses, prepareQuit } = makeController({ enabled: true, mirrorUrl: feed.url });
+    const { controller, updater, statuses, prepareQuit, logBook } = makeController({ enabled: true, mirrorUrl: feed.url });
     const first = await controller.check();
     expect(first).toMatchObject({ state: 'downloading', version: '0.2.0', feedUrl: `${feed.url}/` });
     await waitFor(() => controller.status().state !== 'downloading', 20_000, 'the download to finish');
     expect(controller.status()).toMatchObject({ state: 'ready', version: '0.2.0', currentVersion: '0.1.0' });
+    // The app's lines in the window's language (walkthrough 4: English lines in the Chinese log).
+    const zh = translator('zh-CN');
+    const said = logBook.entries().map((e) => logMessage(zh, e));
+    expect(said).toEqual(expect.arrayContaining(['正在下载新版本 0.2.0', '新版本 0.2.0 已下载，重启后安装']));
     expect(feed.requests.some((p) => /\/feed\/latest[\w-]*\.yml$/.test(p))).toBe(true);
     expect(feed.requests).toContain(`/feed/${FILE}`);
     expect(statuses.map((s) => s.state)).toEqual(expect.arrayContaining(['checking', 'downloading', 'ready']));
@@ -137,8 +143,10 @@ describe('updates from a mirror', () => {
 
   it('says it is up to date when the feed has the same version', async () => {
     feed = await startFeed(yml('0.1.0'));
-    const { controller } = makeController({ enabled: true, mirrorUrl: feed.url });
+    const { controller, logBook } = makeController({ enabled: true, mirrorUrl: feed.url });
     expect(await controller.check()).toMatchObject({ state: 'up-to-date', currentVersion: '0.1.0' });
+    const line = logBook.entries().find((e) => e.message.startsWith('up to date'))!;
+    expect(logMessage(translator('zh-CN'), line)).toBe('已是最新版本（0.1.0）');
     expect(controller.status().checkedAt).toBeTypeOf('number');
     expect(feed.requests).not.toContain(`/feed/${FILE}`);
   });

@@ -245,8 +245,10 @@ export class Bridge {
     const made = newPin();
     // Made here: the person has not seen it yet (a PIN written in the config by hand has no `pinShown`, and is theirs).
     this.keepConfirmation({ pin: made, pinShown: false });
+    const inConfigFile = this.options.pinShownIn === 'configFile';
     this.log.info(
-      `"ask first" now needs the person to say their confirmation PIN by voice (or Allow in the window); the model no longer gets a code it could confirm with by itself. A PIN was made for you: ${this.options.pinShownIn === 'configFile' ? 'it is in the config file (confirmation.pin); change it there' : 'see it in Settings, or change it there'}`,
+      `"ask first" now needs the person to say their confirmation PIN by voice (or Allow in the window); the model no longer gets a code it could confirm with by itself. A PIN was made for you: ${inConfigFile ? 'it is in the config file (confirmation.pin); change it there' : 'see it in Settings, or change it there'}`,
+      problem('log.pinMade', { reason: inConfigFile ? 'configFile' : 'settings' }),
     );
     return made;
   }

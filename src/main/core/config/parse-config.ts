@@ -100,7 +100,7 @@ export function parseMcpConfig(file: string, raw: string, options: { keepGoing?:
     const cleaned = isRecord(entry) ? withoutEnvFile(reading.shape ? reading.shape.clean(entry) : entry) : entry;
     const result = convertServerEntry(name, cleaned, at, { urlWithoutTypeIs: reading.urlWithoutTypeIs ?? 'guess' });
     for (const w of result.warnings) warnings.push(doc.problemAt(w.path, w.message));
-    for (const p of result.problems) problems.push(doc.problemAt(p.path, p.message));
+    for (const p of result.problems) problems.push({ ...doc.problemAt(p.path, p.message), ...(p.problem ? { problem: p.problem } : {}) });
     if (result.server) {
       if (reading.shape && isRecord(entry)) reading.shape.finish(result.server, entry);
       servers.push(result.server);

@@ -1,5 +1,6 @@
 import { isRecord } from '../../../shared/is-record';
 import { nameRecord, own } from '../../../shared/own';
+import { type Problem, problem } from '../../../shared/problem';
 import { isServiceKind } from '../../../shared/service-settings';
 import { OAuthSettingsSchema, type ServerSettings, ServerSettingsSchema } from '../../../shared/settings';
 import type { JsonPath } from './json-text';
@@ -7,6 +8,8 @@ import type { JsonPath } from './json-text';
 export interface EntryIssue {
   path: JsonPath;
   message: string;
+  /** What it is, for a reader in another language (the CLI's check). */
+  problem?: Problem;
 }
 
 export interface EntryResult {
@@ -108,7 +111,11 @@ export function convertServerEntry(
     if (typeof entry.command === 'string') transport = 'stdio';
     else if (url) transport = options.urlWithoutTypeIs === 'sse' ? 'sse' : guessRemoteTransport(url);
     else {
-      problems.push({ path, message: 'has neither "command" (a program to run) nor "url" (a remote server)' });
+      problems.push({
+        path,
+        message: 'has neither "command" (a program to run) nor "url" (a remote server)',
+        problem: problem('config.noCommandOrUrl'),
+      });
       return { warnings, problems };
     }
   }

@@ -58,11 +58,10 @@ export interface LongCallOptions {
  * (as the MCP spec asks, and as the SDK's `Server` did).
  */
 export class EndpointCalls {
-  private readonly inFlight = new Map<string | number, CallAbort>();
-  /** The calls in progress under watch for their caller's patience, by request id. */
-  private readonly watched = new Map<string | number, LongCall>();
+  /** The calls waiting or in progress, by request id; those in progress carry their watch for the caller's patience. */
+  private readonly inFlight = new Map<string | number, EndpointAbort>();
   private running = 0;
-  private readonly waiting: { request: ToolCallRequest; bytes: number; controller: CallAbort }[] = [];
+  private readonly waiting: { request: ToolCallRequest; bytes: number; controller: EndpointAbort }[] = [];
   private waitingBytes = 0;
   private refusing = false;
   /**
@@ -76,7 +75,7 @@ export class EndpointCalls {
 
   /** A tools/call from the endpoint; `bytes`, the size of its frame (what waiting holds). */
   handle(request: ToolCallRequest, bytes = 0): void {
-    const controller = new CallAbort();
+    const controller = new EndpointAbort();
     if (this.running < CALL_LIMITS.inProgress) {
       this.inFlight.set(request.id, controller);
       this.run(request, controller);
@@ -101,11 +100,11 @@ export class EndpointCalls {
     this.waitingBytes += bytes;
   }
 
-  private run(request: ToolCallRequest, controller: CallAbort): void {
+  private run(request: ToolCallRequest, controller: EndpointAbort): void {
     const { id } = request;
     this.running++;
     const long = this.opts.longCalls ? this.watch(request, controller, this.opts.longCalls) : undefined;
-    if (long) this.watched.set(id, long);
+    controller.long = long;
     let answer: Promise<CallAnswer>;
     try {
       answer = this.callTool(request, controller, long);
@@ -115,7 +114,6 @@ export class EndpointCalls {
     answer.then(
       ({ result }) => {
         if (long) {
-          if (this.watched.get(id) === long) this.watched.delete(id);
           long.finish(controller.aborted ? 'cancelled' : result.isError ? 'failed' : 'done', result);
           if (long.answered) return;
         }
@@ -125,7 +123,6 @@ export class EndpointCalls {
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         this.opts.log.warn(`call ${request.params.name} failed inside the bridge: ${message}`);
-        if (this.watched.get(id) === long) this.watched.delete(id);
         long?.finish('failed', message);
         if (long?.answered) return;
         this.finish(id, controller, { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } });
@@ -149,9 +146,9 @@ export class EndpointCalls {
     if (!options) return;
     const now = performance.now();
     let next = Number.POSITIVE_INFINITY;
-    // A call answered here may start a waiting one, which joins the map (a Map's iteration allows it).
-    for (const long of this.watched.values()) {
-      if (long.answered || long.controller.aborted) continue;
+    // A call answered here leaves the map and may start a waiting one (a Map's iteration allows both).
+    for (const { long } of this.inFlight.values()) {
+      if (!long || long.answered || long.controller.aborted) continue;
       if (long.due <= now) this.answerLater(long.request, long.controller, long, options);
       else next = Math.min(next, long.due);
     }
@@ -228,16 +225,15 @@ export class EndpointCalls {
    */
   abortAll(keepCalls = true): void {
     const waiting = new Set(this.waiting.map((w) => w.controller));
-    const calls = [...this.inFlight.entries()];
+    const calls = [...this.inFlight.values()];
     this.inFlight.clear();
     this.waiting.length = 0;
     this.waitingBytes = 0;
-    for (const [id, controller] of calls) {
-      const long = this.watched.get(id);
+    for (const controller of calls) {
+      const { long } = controller;
       if (keepCalls && long && !waiting.has(controller) && !long.answered && !controller.aborted && this.goOnAlone(long)) continue;
       controller.abort(keepCalls ? 'the endpoint connection closed' : 'the endpoint was stopped');
     }
-    this.watched.clear();
     clearTimeout(this.patienceTimer);
     this.patienceTimer = undefined;
     this.patienceAt = Number.POSITIVE_INFINITY;
@@ -257,7 +253,8 @@ export class EndpointCalls {
 
   /**
    * Not async: the hub's promise is passed on as it is (an async wrapper cost two more turns of microtasks).
-   * The context is made in one object, each part set only when the call has it (no spread copies per call).
+   * The context is made in one literal with every part it may get (absent ones undefined): parts
+   * added one by one, and the name a session binds later, grew its property store two or three times per call.
    */
   private callTool(request: ToolCallRequest, signal: CallAbort, long: LongCall | undefined): Promise<CallAnswer> {
     const { name, arguments: args, _meta } = request.params;
@@ -267,17 +264,21 @@ export class EndpointCalls {
       caller,
       signal,
       idJson: typeof request.id === 'number' ? String(request.id) : JSON.stringify(request.id),
+      owner,
+      // One device's conversation: behind the self-hosted relay, many share this connection.
+      session: session === undefined ? undefined : voiceSession(session, request.id),
+      onProgress: undefined,
+      background: long?.background,
+      answerNow: undefined,
+      nameTask: undefined,
+      boundTo: undefined,
     };
-    if (owner !== undefined) context.owner = owner;
-    // One device's conversation: behind the self-hosted relay, many share this connection.
-    if (session !== undefined) context.session = voiceSession(session, request.id);
     if (long) {
       // Asked of the server whether the endpoint asked or not: the window shows it while the call runs.
       context.onProgress = (progress) => {
         long.progress(progress);
         if (token !== undefined && !long.answered) this.progress(token, progress, signal);
       };
-      context.background = long.background;
       context.answerNow = (say) => this.answerNow(request, signal, long, say);
       context.nameTask = (tool) => long.rename(tool);
     } else if (token !== undefined) context.onProgress = (progress) => this.progress(token, progress, signal);
@@ -320,4 +321,9 @@ export class EndpointCalls {
       this.run(request, controller);
     }
   }
+}
+
+/** A call's abort signal, with its watch for the caller's patience once it runs (a second map by id held the watches). */
+class EndpointAbort extends CallAbort {
+  long: LongCall | undefined = undefined;
 }

@@ -17,62 +17,84 @@ import type { CallAnswer, SourceCallOptions, ToolSource, ViewContext } from './t
  * The call runs on its server. Whatever the model should know about (server down, timeout, the
  * tool's own failure, a result its own output schema refuses) comes back as an `isError` result it
  * can read. `confirmTool`: the confirm tool's name when the set serves it (told to a call by voice).
+ * Not async: an async function's frame and its await cost more per call than the rest of this step;
+ * its two handlers share one small context.
  */
-export async function runCall(
+export function runCall(
   view: ViewContext,
   call: ToolCall,
   entry: SetEntry,
   source: ToolSource,
   confirmTool: string | undefined,
 ): Promise<CallAnswer> {
-  const { name, args, context } = call;
+  const { context } = call;
   // A call by voice is known while in flight: a server's question during it can be put to its caller,
   // and what the server asked that nobody could answer is told with its result.
   const calls = view.voice?.calls;
   const { session, answerNow } = context;
   let inFlight: VoiceCall | undefined;
   if (calls && session !== undefined && entry.server !== BUILTIN_SERVER) {
-    inFlight = { session, caller: context.caller, confirmTool };
-    if (answerNow) inFlight.answerNow = answerNow;
+    inFlight = { session, caller: context.caller, confirmTool, answerNow, notes: undefined };
+    calls.add(entry.server, inFlight);
   }
-  if (inFlight) calls?.add(entry.server, inFlight);
+  let running: Promise<CallToolResult>;
   try {
-    const result = await source.callTool(entry.original.name, args, sourceOptions(call));
-    const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
-    if (outputSchema && !result.isError) {
-      // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
-      const language = view.language();
-      const wrong = view.argumentCheck.checkOutput({ name, server: entry.server, outputSchema }, result.structuredContent, language);
-      if (wrong) return call.refuse(problem('call.failed', { tool: name, detail: `${wrong}${translate(language, 'voice.words.end')}` }));
-    }
-    if (inFlight?.notes) return call.finish(toldTruly(result, inFlight.notes, name, view.language()), result.isError ? 'error' : 'ok');
-    // A failure with no words would reach the user as silence: say at least which tool failed.
-    if (result.isError && resultText(result).trim() === '')
-      return call.finish(textResult(translate(view.language(), 'voice.call.noReason', { tool: name }), true), 'error');
-    return call.finish(result, result.isError ? 'error' : 'ok');
+    running = source.callTool(entry.original.name, call.args, sourceOptions(call));
   } catch (error) {
-    return failed(view, call, entry, error);
-  } finally {
-    if (inFlight) calls?.remove(entry.server, inFlight);
+    running = Promise.reject(error);
   }
+  return running.then(
+    (result) => {
+      try {
+        return answered(view, call, entry, result, inFlight);
+      } catch (error) {
+        return failed(view, call, entry, error);
+      } finally {
+        if (inFlight) calls?.remove(entry.server, inFlight);
+      }
+    },
+    (error: unknown) => {
+      try {
+        return failed(view, call, entry, error);
+      } finally {
+        if (inFlight) calls?.remove(entry.server, inFlight);
+      }
+    },
+  );
+}
+
+/** The server's result, checked against the tool's output schema and told truly, as its caller gets it. */
+function answered(view: ViewContext, call: ToolCall, entry: SetEntry, result: CallToolResult, inFlight: VoiceCall | undefined): CallAnswer {
+  const { name } = call;
+  const outputSchema = entry.original.outputSchema as Record<string, unknown> | undefined;
+  if (outputSchema && !result.isError) {
+    // As the SDK's client did before the relay: a result its own schema refuses is the tool's failure.
+    const language = view.language();
+    const wrong = view.argumentCheck.checkOutput({ name, server: entry.server, outputSchema }, result.structuredContent, language);
+    if (wrong) return call.refuse(problem('call.failed', { tool: name, detail: `${wrong}${translate(language, 'voice.words.end')}` }));
+  }
+  if (inFlight?.notes) return call.finish(toldTruly(result, inFlight.notes, name, view.language()), result.isError ? 'error' : 'ok');
+  // A failure with no words would reach the user as silence: say at least which tool failed.
+  if (result.isError && resultText(result).trim() === '')
+    return call.finish(textResult(translate(view.language(), 'voice.call.noReason', { tool: name }), true), 'error');
+  return call.finish(result, result.isError ? 'error' : 'ok');
 }
 
 /** What the server is told of the call (only what the call has: most have no progress, task or background). */
 function sourceOptions(call: ToolCall): SourceCallOptions {
   const { context } = call;
-  const options: SourceCallOptions = {
+  // One literal with every part (a part added later grew its property store per call).
+  const { background } = context;
+  return {
     signal: context.signal,
     onProgress: context.onProgress,
     caller: context.caller,
     session: context.session,
     owner: context.owner,
+    background: background ? true : undefined,
+    task: background,
+    nameTask: context.nameTask,
   };
-  if (context.background) {
-    options.background = true;
-    options.task = context.background;
-  }
-  if (context.nameTask) options.nameTask = context.nameTask;
-  return options;
 }
 
 /** A call that threw: why, as the model should hear it (and the log, for what is the server's fault). */
@@ -84,15 +106,16 @@ function failed(view: ViewContext, call: ToolCall, entry: SetEntry, error: unkno
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     view.log.warn(
       `call ${name} (server "${entry.server}") did not finish within ${timeoutSeconds(error) ?? '?'} s; the server was told to cancel it`,
+      problem('log.callTimedOut', { tool: name, server: entry.server, seconds: timeoutSeconds(error) ?? '?' }),
     );
     return call.refuse(problem('call.timeout', { tool: name, seconds: timeoutSeconds(error) ?? '?' }), 'timeout');
   }
   if (error instanceof ProblemError) {
     // A web service's failure, already worded for the model (HTTP status, the platform's own message).
-    view.log.warn(`call ${name} failed: ${error.message}`);
+    view.log.warn(`call ${name} failed: ${error.message}`, problem('log.callFailed', { tool: name, detail: error.message }));
     return call.finish(textResult(spokenServiceError(name, error, view.language()), true), 'error', error.problem);
   }
-  view.log.warn(`call ${name} failed: ${errorText(error)}`);
+  view.log.warn(`call ${name} failed: ${errorText(error)}`, problem('log.callFailed', { tool: name, detail: errorText(error) }));
   return call.refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
 }
 

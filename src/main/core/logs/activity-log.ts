@@ -172,8 +172,14 @@ function firstWithin(samples: ActivitySample[], now: number): number {
   return first;
 }
 
-const asLine = (s: ActivitySample) =>
-  `${JSON.stringify({ time: s.time, tool: s.tool, server: s.server, caller: s.caller, outcome: s.outcome, durationMs: s.durationMs })}\n`;
+/**
+ * A sample as JSON, its fields only, without the line's end: JSON.stringify of one small object
+ * makes the string flat at once (a template of its parts made a string per part, joined later).
+ */
+const sampleJson = (s: ActivitySample) =>
+  JSON.stringify({ time: s.time, tool: s.tool, server: s.server, caller: s.caller, outcome: s.outcome, durationMs: s.durationMs });
+
+const asLine = (s: ActivitySample) => `${sampleJson(s)}\n`;
 
 /** Characters of lines written at a time (at most 96 KB of UTF-8, see text-in-pieces.ts), whole lines only. */
 const APPEND_CHARS = 32 * 1024;
@@ -189,25 +195,36 @@ function appendLines(file: string, samples: ActivitySample[]): { written: number
     const stat = fs.fstatSync(fd);
     // The owner's alone, as the earlier file was written (private).
     if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600);
-    let text = '';
+    // Lines are encoded into one buffer as they are made (a batch's text made by `+=` and then encoded
+    // cost each call its line twice more): under 128 KB, glibc's thresholds stay where they are.
+    const buffer = Buffer.allocUnsafeSlow(APPEND_CHARS * 3);
+    let used = 0;
+    let written = 0;
+    const writeOut = (bytes: Buffer, length: number) => {
+      for (let done = 0; done < length;) done += fs.writeSync(fd, bytes, done, length - done);
+      written += length;
+    };
     if (stat.size > 0) {
       const last = Buffer.alloc(1);
       fs.readSync(fd, last, 0, 1, stat.size - 1);
-      if (last[0] !== NEWLINE) text = '\n';
+      if (last[0] !== NEWLINE) buffer[used++] = NEWLINE;
     }
-    let written = 0;
-    const write = () => {
-      const bytes = Buffer.from(text, 'utf8');
-      for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
-      written += bytes.length;
-      text = '';
-    };
     for (const sample of samples) {
-      const line = asLine(sample);
-      if (text.length + line.length > APPEND_CHARS && text.length > 0) write();
-      text += line;
+      const json = sampleJson(sample);
+      // Whole lines only: one that may not fit (3 bytes a UTF-16 unit at most, and its newline) starts the next write.
+      if (used + json.length * 3 + 1 > buffer.length && used > 0) {
+        writeOut(buffer, used);
+        used = 0;
+      }
+      if (json.length * 3 + 1 > buffer.length) {
+        const bytes = Buffer.from(`${json}\n`, 'utf8');
+        writeOut(bytes, bytes.length);
+      } else {
+        used += buffer.write(json, used, 'utf8');
+        buffer[used++] = NEWLINE;
+      }
     }
-    if (text.length > 0) write();
+    if (used > 0) writeOut(buffer, used);
     return { written, size: stat.size + written };
   } finally {
     fs.closeSync(fd);

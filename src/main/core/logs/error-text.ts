@@ -29,5 +29,8 @@ const LOOKED_AT = 200;
 
 export function readsAsError(text: string): boolean {
   const start = text.slice(0, LOOKED_AT).trimStart();
-  return start !== '' && ERROR_STARTS.some((pattern) => pattern.test(start));
+  if (start === '') return false;
+  // A loop, not `some`: its callback was a closure made for every call recorded.
+  for (const pattern of ERROR_STARTS) if (pattern.test(start)) return true;
+  return false;
 }

@@ -77,7 +77,7 @@ export class SignIns {
     signIn.done
       .then(
         () => {
-          log.info(`signed in to "${server}"`);
+          log.info(`signed in to "${server}"`, problem('log.signedIn', { server }));
           void this.resume(server);
         },
         (error: unknown) => {

@@ -25,6 +25,18 @@ export interface RelayCallOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
+/**
+ * A transport that sends without a promise (ours over stdio): undefined once sent, the error when
+ * the message could not go, or `send`'s promise when it can only send that way.
+ */
+export interface PostingTransport extends Transport {
+  post(message: JSONRPCMessage): Error | undefined | Promise<void>;
+}
+
+export function isPosting(transport: Transport): transport is PostingTransport {
+  return typeof (transport as Partial<PostingTransport>).post === 'function';
+}
+
 interface Pending {
   resolve: (result: CallToolResult) => void;
   reject: (error: unknown) => void;
@@ -45,13 +57,13 @@ interface Pending {
  */
 export class CallRelay {
   private nextId = FIRST_RELAY_ID;
-  private readonly pending = new Map<number, Pending>();
   /**
-   * The same calls by time limit, each in the order made, which for one limit is the order of their
-   * deadlines: a sweep reads the calls past due and the first of each limit that is not, where a
-   * scan of every call at each deadline made a stream of timeouts cost calls in flight × timeouts.
+   * The calls in flight by time limit, each in the order made, which for one limit is the order of
+   * their deadlines: a sweep reads the calls past due and the first of each limit that is not, where
+   * a scan of every call at each deadline made a stream of timeouts cost calls in flight × timeouts.
    * A limit's group stays when it empties (there are few limits; a sequential caller would
-   * otherwise make one per call).
+   * otherwise make one per call). A call is found by id in these few groups: a second map of every
+   * call by id cost an insert and a delete per call, and its table's regrowth.
    */
   private readonly byLimit = new Map<number, Map<number, Pending>>();
   private closed = false;
@@ -80,7 +92,9 @@ export class CallRelay {
 
   /** Calls in flight (for tests and the bench). */
   get inFlight(): number {
-    return this.pending.size;
+    let count = 0;
+    for (const group of this.byLimit.values()) count += group.size;
+    return count;
   }
 
   call(name: string, args: Record<string, unknown>, options: RelayCallOptions): Promise<CallToolResult> {
@@ -97,15 +111,19 @@ export class CallRelay {
         pending.onAbort = () => this.fail(id, signal.reason);
         signal.addEventListener('abort', pending.onAbort);
       }
-      this.pending.set(id, pending);
       let group = this.byLimit.get(timeoutMs);
       if (!group) this.byLimit.set(timeoutMs, (group = new Map()));
       group.set(id, pending);
-      const params: Record<string, unknown> = { name, arguments: args };
-      if (onProgress) params._meta = { progressToken: id };
-      this.transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage).catch((error: unknown) => {
-        if (this.settle(id)) reject(error);
-      });
+      // Each shape in one literal (a key added after grew the object's property store).
+      const params = onProgress ? { name, arguments: args, _meta: { progressToken: id } } : { name, arguments: args };
+      const message = { jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage;
+      const { transport } = this;
+      const sent = isPosting(transport) ? transport.post(message) : transport.send(message);
+      if (sent instanceof Promise)
+        sent.catch((error: unknown) => {
+          if (this.settle(id)) reject(error);
+        });
+      else if (sent !== undefined && this.settle(id)) reject(sent);
     });
   }
 
@@ -116,7 +134,8 @@ export class CallRelay {
     this.sweepTimer = undefined;
     this.sweepAt = Number.POSITIVE_INFINITY;
     const error = new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
-    for (const [id, pending] of [...this.pending]) {
+    const calls = [...this.byLimit.values()].flatMap((group) => [...group]);
+    for (const [id, pending] of calls) {
       this.settle(id);
       pending.reject(error);
     }
@@ -164,12 +183,20 @@ export class CallRelay {
 
   /** Forgets a call (its timer and abort listener); the pending entry, if it was still there. */
   private settle(id: number): Pending | undefined {
-    const pending = this.pending.get(id);
+    const pending = this.find(id);
     if (!pending) return undefined;
-    this.pending.delete(id);
     this.byLimit.get(pending.timeoutMs)?.delete(id);
     if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort);
     return pending;
+  }
+
+  /** The call in flight of this id, in whichever group of limits it is. */
+  private find(id: number): Pending | undefined {
+    for (const group of this.byLimit.values()) {
+      const pending = group.get(id);
+      if (pending !== undefined) return pending;
+    }
+    return undefined;
   }
 
   /** True when the message was the relay's (a response to its call, or progress of one). */
@@ -203,7 +230,7 @@ export class CallRelay {
     if (m.method === 'notifications/progress' && isRecord(m.params)) {
       const token = relayId(m.params.progressToken);
       if (token === undefined) return false;
-      const pending = this.pending.get(token);
+      const pending = this.find(token);
       if (pending?.onProgress && typeof m.params.progress === 'number') {
         const { progress, total, message: text } = m.params;
         pending.onProgress({

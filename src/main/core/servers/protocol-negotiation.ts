@@ -2,6 +2,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 import { isRecord } from '../../../shared/is-record';
+import { isPosting } from './call-relay';
 
 /**
  * MCP revision 2026-07-28 (the TypeScript SDK v2's servers) has no `initialize`: a client asks
@@ -111,6 +112,16 @@ export class ProtocolNegotiation implements Transport {
       return this.inner.send(this.enveloped({ ...m, method: 'server/discover', params: {} }), options);
     }
     return this.inner.send(this.enveloped(m), options);
+  }
+
+  /**
+   * The call relay's send: straight to the program's transport without a promise while the old
+   * protocol is spoken (`PostingTransport`), otherwise `send`'s promise.
+   */
+  post(message: JSONRPCMessage): Error | undefined | Promise<void> {
+    const { inner } = this;
+    if (this.modern || !isPosting(inner)) return this.send(message);
+    return inner.post(message);
   }
 
   private enveloped(m: Message): JSONRPCMessage {

@@ -106,19 +106,28 @@ export class StdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    const error = this.post(message);
+    return error === undefined ? Promise.resolve() : Promise.reject(error);
+  }
+
+  /**
+   * `send` without a promise, for the call relay (each call's promise, and the handler for its
+   * failure, were a tenth of what a call allocated): the error when the message could not go.
+   */
+  post(message: JSONRPCMessage): Error | undefined {
     const stdin = this.child?.stdin;
-    if (!stdin || this.closed || this.closing) return Promise.reject(new Error('Not connected'));
+    if (!stdin || this.closed || this.closing) return new Error('Not connected');
     if (stdin.writableLength > this.options.maxUnreadBytes) {
       const notReading = problem('server.notReading', { megabytes: this.options.maxUnreadBytes / 1024 / 1024 });
       this.options.onNotReading?.(notReading);
-      return Promise.reject(new ProblemError(notReading));
+      return new ProblemError(notReading);
     }
     // Batch the writes of one turn of the event loop (see corkForThisTurn).
     corkForThisTurn(stdin);
     // Written at once, without waiting for 'drain': the bound above is the back-pressure (the SDK's
     // send waited for 'drain', which nobody here waits on, as the relay sends without awaiting).
     stdin.write(`${JSON.stringify(message)}\n`);
-    return Promise.resolve();
+    return undefined;
   }
 
   /** Closes its stdin, then as the SDK does: SIGTERM after 2 s, SIGKILL 2 s later (the teardown kills its tree sooner). */

@@ -1,3 +1,4 @@
+import { problem } from '../../../shared/problem';
 import type { UpdateSettings } from '../../../shared/settings';
 import type { UpdateStatus } from '../../../shared/updates';
 import type { Logger } from '../../core/logs/log-book';
@@ -140,7 +141,10 @@ export class UpdateController {
     const backend = this.options.backend;
     if (!backend || this.current.state !== 'ready') throw new Error('No update has been downloaded yet.');
     this.stop();
-    this.options.log.info(`restarting to install version ${this.current.version}`);
+    this.options.log.info(
+      `restarting to install version ${this.current.version}`,
+      problem('log.update.restarting', { version: this.current.version ?? '' }),
+    );
     await this.options.prepareQuit();
     // Silent (no installer wizard), and start the app again afterwards.
     backend.quitAndInstall(true, true);
@@ -196,18 +200,24 @@ export class UpdateController {
       if (!result) return this.set({ ...checked, state: 'unsupported' });
       if (!result.isUpdateAvailable) {
         this.lastAnnounced = undefined;
-        this.options.log.info(`up to date (${this.options.currentVersion}; the feed has ${result.updateInfo.version})`);
+        this.options.log.info(
+          `up to date (${this.options.currentVersion}; the feed has ${result.updateInfo.version})`,
+          problem('log.update.upToDate', { version: this.options.currentVersion }),
+        );
         return this.set({ ...checked, state: 'up-to-date' });
       }
       const version = result.updateInfo.version;
       if (this.options.manualInstall) {
         this.lastAnnounced = undefined;
-        this.options.log.info(`version ${version} is available; this package is updated by hand`);
+        this.options.log.info(
+          `version ${version} is available; this package is updated by hand`,
+          problem('log.update.byHand', { version }),
+        );
         return this.set({ ...checked, state: 'manual', version, downloadUrl: manualDownloadUrl(feed, version, result.updateInfo.files) });
       }
       // The app began quitting during the check: no download (it would install on the way out).
       if (this.options.isQuitting()) return this.set({ ...checked, state: 'idle' });
-      this.options.log.info(`downloading version ${version}`);
+      this.options.log.info(`downloading version ${version}`, problem('log.update.downloading', { version }));
       this.lastPercent = -1;
       this.set({ ...checked, state: 'downloading', version, percent: 0 });
       void this.download(version, manual);
@@ -255,7 +265,7 @@ export class UpdateController {
       // A success: the next problem is news again. (Not at "available": a download that stalls
       // every time is announced once.)
       this.lastAnnounced = undefined;
-      this.options.log.info(`version ${version} is downloaded; it installs on restart`);
+      this.options.log.info(`version ${version} is downloaded; it installs on restart`, problem('log.update.downloaded', { version }));
       this.set({ ...this.base('ready'), version });
     } catch (error) {
       if (this.downloading === current) this.fail(error, manual);

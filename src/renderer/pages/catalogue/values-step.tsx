@@ -211,7 +211,8 @@ export function ValuesStep(props: {
       )}
       <ul className="add-notes small">
         {props.runtime ? (
-          <li className={props.runtime.missing ? 'catalogue-runtime-missing' : undefined}>
+          // Amber only when the person must act: a runtime the app downloads itself is a normal step.
+          <li className={props.runtime.missing && !fetchFirst ? 'catalogue-runtime-missing' : undefined}>
             {fetchFirst ? (
               <>
                 <RuntimeSource runtime={fetchFirst} />

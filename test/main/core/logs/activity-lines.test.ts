@@ -86,6 +86,41 @@ describe('the activity kept as a line per call', () => {
     expect(tools(new ActivityLog(file).list())).toEqual(['one', 'two', 'three', 'pending']);
   });
 
+  it('writes each line as JSON.stringify writes the sample, names with quotes, escapes and any script in them', () => {
+    const file = path.join(tempDir(), ACTIVITY_FILE_NAME);
+    const log = new ActivityLog(file);
+    const odd = ['say "hi"\\now', '天气\n\u0001', '\u2028tab\t', 'say "hi"\\now'];
+    const now = Date.now();
+    const made = odd.map((name, i) => ({
+      time: now + i,
+      tool: name,
+      server: `${name}-server`,
+      caller: name,
+      outcome: i % 2 ? ('error' as const) : ('errorText' as const),
+      durationMs: 1.25 + i,
+    }));
+    for (const { tool, ...rest } of made) log.add({ ...rest, originalTool: tool });
+    log.flush();
+    // The duration is kept to a tenth of a millisecond.
+    expect(linesOf(file)).toEqual(made.map((sample) => JSON.stringify({ ...sample, durationMs: Math.round(sample.durationMs * 10) / 10 })));
+    expect(tools(new ActivityLog(file).list())).toEqual(odd);
+  });
+
+  it('writes a batch larger than one write, and a line longer than one, as whole lines after a torn one', () => {
+    const file = path.join(tempDir(), ACTIVITY_FILE_NAME);
+    fs.writeFileSync(file, '{"time":17,"tool":"to');
+    const log = new ActivityLog(file);
+    const now = Date.now();
+    const names = Array.from({ length: 1500 }, (_, i) => `${'工具'.repeat(40)}_${i}`);
+    for (const [i, name] of names.entries()) log.add({ ...call(name, now - 2000 + i), server: i === 700 ? 's'.repeat(40_000) : 's' });
+    log.flush();
+    const written = linesOf(file);
+    expect(written).toHaveLength(names.length + 1);
+    expect(written[0]).toBe('{"time":17,"tool":"to');
+    expect(written.slice(1).map((line) => (JSON.parse(line) as ActivitySample).tool)).toEqual(names);
+    expect((JSON.parse(written[701] as string) as ActivitySample).server).toHaveLength(40_000);
+  });
+
   it('a torn last line (a crash while writing) loses only itself', () => {
     const file = path.join(tempDir(), ACTIVITY_FILE_NAME);
     fs.writeFileSync(file, `${lines([sample('kept', Date.now() - 3000)])}{"time":17,"tool":"to`);

@@ -104,6 +104,19 @@ describe('call history', () => {
     expect(history.countsByTool()).toEqual({ s: { t: { ok: 2, failed: 1, errorText: 0 } } });
   });
 
+  it('hands out counts that stay as they were read while later calls are counted', () => {
+    const history = new CallHistory(10);
+    history.add(call({ caller: 'a', outcome: 'ok' }));
+    const byTool = history.countsByTool();
+    const byCaller = history.countsByCaller();
+    history.add(call({ caller: 'a', outcome: 'error' }));
+    history.add(call({ caller: 'a', result: 'Error: no such file', outcome: 'ok' }));
+    expect(byTool).toEqual({ s: { t: { ok: 1, failed: 0, errorText: 0 } } });
+    expect(byCaller).toEqual({ a: { ok: 1, failed: 0, errorText: 0 } });
+    expect(history.countsByTool()).toEqual({ s: { t: { ok: 1, failed: 1, errorText: 1 } } });
+    expect(history.countsByCaller()).toEqual({ a: { ok: 1, failed: 1, errorText: 1 } });
+  });
+
   it('keeps bounded names and one count for every unknown tool, whatever the callers make up', () => {
     const history = new CallHistory(10);
     for (let i = 0; i < 500; i++) {

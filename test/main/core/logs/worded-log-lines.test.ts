@@ -85,4 +85,14 @@ describe("the app's own log lines in the window's language", () => {
     expect(logMessage(translator('zh-CN'), line)).toBe('已导入：新增 1 个服务，替换 0 个，新增 0 个接入点，跳过 1 个');
     expect(logMessage(translator('en'), line)).toBe('Imported: 1 server added, 0 replaced, 0 endpoints added, 1 skipped');
   });
+
+  it('the line said when the app makes a confirmation PIN is worded in Chinese (it was English in the Chinese window)', async () => {
+    harness = makeBridge({ servers: [fixtureServer('fx')] });
+    await harness.bridge.api.revealConfirmationPin();
+    const line = harness.logBook.entries().find((e) => e.message.startsWith('"ask first" now needs'))!;
+    expect(logMessage(translator('zh-CN'), line)).toBe(
+      '“先问我”现在要你用语音说出确认口令（或在窗口中点“允许”），小智不会再拿到能自己确认的代码。已为你生成一个口令：在“设置”中可以查看或修改。',
+    );
+    expect(logMessage(translator('en'), line)).toMatch(/^"Ask first" now needs you to say your confirmation PIN by voice/);
+  });
 });

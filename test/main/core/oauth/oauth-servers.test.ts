@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { logLineText } from '../../../../src/cli/cli-words';
 import { FileVault, TOKENS_FILE_NAME } from '../../../../src/main/core/oauth/token-vault';
 import { translator } from '../../../../src/shared/i18n/translate';
+import { logMessage } from '../../../../src/shared/problem-words';
 import { type Harness, logText, makeBridge } from '../../../helpers/bridge-harness';
 import { type OAuthStandIn, type OAuthStandInOptions, startOAuthStandIn } from '../../../helpers/oauth-stand-in';
 import { tempDirs } from '../../../helpers/temp-dirs';
@@ -89,6 +90,9 @@ describe('remote servers that need sign-in (OAuth 2.1)', () => {
     );
     const call = await harness!.bridge.api.callTool({ name: 'whoami', arguments: {} });
     expect(call.text).toMatch(/^whoami as client-/);
+    // Said in the window's language (walkthrough 4: the app's English lines in the Chinese log).
+    const signedIn = harness!.logBook.entries().find((e) => e.message === 'signed in to "cloud"')!;
+    expect(logMessage(translator('zh-CN'), signedIn)).toBe('已登录服务“cloud”');
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(file, 'utf8')).toContain('refresh_token');
     expectNoSecrets();

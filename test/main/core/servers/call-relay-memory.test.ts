@@ -179,4 +179,31 @@ describe('the tools/call relay, in memory', () => {
     // No timer left behind to fire for the calls that were failed.
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('sends through a transport that posts without a promise, and fails a call it could not post (or whose send rejected) with that error', async () => {
+    const { relay, transport, calls } = wire();
+    const posted: Sent[] = [];
+    let refuse: Error | undefined;
+    let slow = false;
+    Object.assign(transport, {
+      post: (message: JSONRPCMessage) => {
+        if (slow) return Promise.reject(new Error('the slow way failed'));
+        if (refuse) return refuse;
+        posted.push(message as Sent);
+        return undefined;
+      },
+    });
+    const answered = relay.call('echo', {}, { timeoutMs: 1000 });
+    expect(posted).toHaveLength(1);
+    // Not through `send`: the promise-free path.
+    expect(calls()).toHaveLength(0);
+    transport.onmessage?.({ jsonrpc: '2.0', id: posted[0]?.id as number, result: text('ok') } as JSONRPCMessage);
+    expect((await answered).content).toEqual(text('ok').content);
+    refuse = new Error('Not connected');
+    await expect(relay.call('echo', {}, { timeoutMs: 1000 })).rejects.toThrow('Not connected');
+    refuse = undefined;
+    slow = true;
+    await expect(relay.call('echo', {}, { timeoutMs: 1000 })).rejects.toThrow('the slow way failed');
+    expect(relay.inFlight).toBe(0);
+  });
 });
