@@ -85,7 +85,8 @@ function hideSecrets(value: unknown, depth: number): unknown {
 const REORDERING = /[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const CONTROL = /[\u0000-\u001f\u007f\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const codeOf = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-const shownCodes = (text: string) => text.replace(CONTROL, codeOf);
+/** Text from outside (arguments, a server's titles) with what would reorder or hide it shown as codes. */
+export const shownCodes = (text: string) => text.replace(CONTROL, codeOf);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
