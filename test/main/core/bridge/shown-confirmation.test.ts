@@ -10,7 +10,7 @@ function held(title: string, said: string): HeldCall {
   return {
     key: 1,
     session: 's1',
-    via: 'voice',
+    via: 'pin',
     caller: 'xiaozhi',
     owner: 'e',
     server: 'files',
