@@ -43,7 +43,12 @@ function problemWords(t: Translate, problem: ConfigProblem): string | undefined 
   const invalid = issueWords(t, problem.problem);
   if (invalid !== undefined) return invalid;
   const code = problem.problem?.code;
-  if (code === 'config.unknownKey' || code === 'config.unknownKeyNear' || code === 'config.noCommandOrUrl')
+  if (
+    code === 'config.unknownKey' ||
+    code === 'config.unknownKeyNear' ||
+    code === 'config.noCommandOrUrl' ||
+    code === 'config.newerVersion'
+  )
     return t(`problem.${code}`, problem.problem?.params);
   // The CLI's own warnings (a runtime missing here) have words of their own, with the advice a reader there can follow.
   if (code?.startsWith('cli.')) return problemMessage(t, problem.problem, undefined)?.message;

@@ -160,6 +160,8 @@ export const PROBLEM_CODES = [
   // A key of our own file that is not a setting (ignored), and the setting it may be.
   'config.unknownKey',
   'config.unknownKeyNear',
+  // A file of our own a newer app wrote (its settings version above the one this app reads).
+  'config.newerVersion',
   // A server entry of another app's file with neither a command nor a url.
   'config.noCommandOrUrl',
   // The local MCP server could not listen.

@@ -22,7 +22,10 @@ export function readableArguments(args: unknown): ReadableArgument[] | undefined
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   return Object.entries(value)
     .slice(0, LISTED_ARGUMENTS)
-    .map(([name, item]) => ({ name, value: SECRET_ARGUMENT.test(name) ? HIDDEN_VALUE : cut(shortText(item), LISTED_VALUE_CHARS) }));
+    .map(([name, item]) => ({
+      name: shownCodes(name),
+      value: SECRET_ARGUMENT.test(name) ? HIDDEN_VALUE : cut(shownCodes(shortText(item, 0)), LISTED_VALUE_CHARS),
+    }));
 }
 
 /**
@@ -32,7 +35,8 @@ export function readableArguments(args: unknown): ReadableArgument[] | undefined
 export function argumentsJson(args: unknown): string {
   const value = typeof args === 'string' ? parsed(args) : args;
   if (value === undefined) return String(args);
-  return JSON.stringify(hideSecrets(value), null, 2) ?? String(args);
+  const json = JSON.stringify(hideSecrets(value, 0), null, 2);
+  return json === undefined ? String(args) : json.replace(REORDERING, codeOf);
 }
 
 function parsed(text: string): unknown {
@@ -43,25 +47,46 @@ function parsed(text: string): unknown {
   }
 }
 
+/**
+ * How deep nested values are written: a model's arguments nested thousands deep would overflow the
+ * stack (and the panel with it); what lies deeper is left out, behind "…", secrets included.
+ */
+const MAX_DEPTH = 32;
+const DEEPER = '…';
+
 /** A value written short: strings as they are, lists joined by "; ", objects as "name: value" pairs. */
-function shortText(value: unknown): string {
+function shortText(value: unknown, depth: number): string {
   if (typeof value === 'string') return value.replace(/\s+/g, ' ');
-  if (Array.isArray(value)) return value.map((item) => (isPlainObject(item) ? `(${shortText(item)})` : shortText(item))).join('; ');
+  if (depth >= MAX_DEPTH && typeof value === 'object' && value !== null) return DEEPER;
+  if (Array.isArray(value))
+    return value.map((item) => (isPlainObject(item) ? `(${shortText(item, depth + 1)})` : shortText(item, depth + 1))).join('; ');
   if (isPlainObject(value))
     return Object.entries(value)
-      .map(([name, item]) => `${name}: ${SECRET_ARGUMENT.test(name) ? HIDDEN_VALUE : shortText(item)}`)
+      .map(([name, item]) => `${name}: ${SECRET_ARGUMENT.test(name) ? HIDDEN_VALUE : shortText(item, depth + 1)}`)
       .join(', ');
   return JSON.stringify(value) ?? String(value);
 }
 
-function hideSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(hideSecrets);
+function hideSecrets(value: unknown, depth: number): unknown {
+  if (depth >= MAX_DEPTH && typeof value === 'object' && value !== null) return DEEPER;
+  if (Array.isArray(value)) return value.map((item) => hideSecrets(item, depth + 1));
   if (isPlainObject(value))
     return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [name, SECRET_ARGUMENT.test(name) ? HIDDEN_VALUE : hideSecrets(item)]),
+      Object.entries(value).map(([name, item]) => [name, SECRET_ARGUMENT.test(name) ? HIDDEN_VALUE : hideSecrets(item, depth + 1)]),
     );
   return value;
 }
+
+/**
+ * Characters that reorder or hide the text around them (direction overrides and isolates, marks, line
+ * separators, C1 codes): "/tmp/\u202Egnp.exe" would read as "/tmp/exe.png" in the panel that asks
+ * whether to run it. Shown as their codes; C0 codes too in the list (JSON escapes those itself).
+ */
+const REORDERING = /[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = /[\u0000-\u001f\u007f\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const codeOf = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/** Text from outside (arguments, a server's titles) with what would reorder or hide it shown as codes. */
+export const shownCodes = (text: string) => text.replace(CONTROL, codeOf);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

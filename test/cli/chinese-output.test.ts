@@ -150,6 +150,16 @@ describe('the CLI in Chinese when the locale says so', () => {
     expect(en.err).toContain('at servers[2].args[0]: must be text, not a whole number\n');
   });
 
+  it('check: a file a newer app wrote says to update, in Chinese, not that its version must be 3', async () => {
+    const file = h.writeConfig('{\n  "version": 4,\n  "servers": []\n}\n');
+    const zh = await inChinese(['check', '--config', file]);
+    expect(zh.code).toBe(1);
+    expect(zh.err).toContain(
+      '  - 第 2 行第 14 列（version）：由较新版本的 xiaozhi-tray 写成（设置版本 4，这一版最多能读 3）：请先更新 xiaozhi-tray\n',
+    );
+    expect(zh.err).not.toMatch(/must be|newer xiaozhi-tray/);
+  });
+
   it('check and run: a key that is not a setting is said in Chinese, with the one it may be', async () => {
     const file = h.writeConfig('{\n  "servers": [],\n  "limitz": {}\n}\n');
     const check = await inChinese(['check', '--config', file]);

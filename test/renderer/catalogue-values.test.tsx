@@ -158,6 +158,31 @@ describe.skipIf(process.platform === 'win32')('a catalogue server that fails', (
     expect(within(card).queryByText(gone)).toBeNull();
   });
 
+  it('a folder slow to answer (a network share) is not asked again while the last check waits: checks never pile up', async () => {
+    const folder = path.join(tempDir(), 'Documents');
+    const { harness } = await openServers('zh-CN', [filesystem(folder, { enabled: true })], '#/servers', {
+      FAKE_NPX_SERVER: serverNeeding(folder, 'hangs'),
+    });
+    const card = document.getElementById('server-files')!;
+    await within(card).findByText(`这个文件夹不存在：${folder}（“允许访问的文件夹”）`, undefined, { timeout: scaled(15_000) });
+    // From now each check answers after 7 s, as a stat on a share that stopped answering does (and holds
+    // one of libuv's four threads meanwhile: four such and the app's DNS and file work wait behind them).
+    const api = harness.bridge.api;
+    const check = api.checkPathValues.bind(api);
+    let waiting = 0;
+    let most = 0;
+    let answered = false;
+    api.checkPathValues = async (input) => {
+      most = Math.max(most, ++waiting);
+      await new Promise((resolve) => setTimeout(resolve, 7000));
+      waiting--;
+      answered = true;
+      return check(input);
+    };
+    await waitFor(() => expect(answered).toBe(true), { timeout: scaled(20_000) });
+    expect(most).toBe(1);
+  });
+
   it('once the folder is back and it runs again, the card says nothing of the folder (zh-CN)', async () => {
     const { card } = await goneThenBack('runs');
     await within(card).findByText('运行中', undefined, { timeout: scaled(15_000) });

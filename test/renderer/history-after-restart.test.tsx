@@ -81,4 +81,34 @@ describe('调用记录 after the app restarted', () => {
     );
     expect(toolsListed('.recent-calls')).toEqual(listed);
   }, 60_000);
+
+  it('a busy day before the restart lists its newest calls, not thousands of rows (the page re-rendered them all at each call)', async () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xt-history-restart-'));
+    dirs.push(stateDir);
+    // A local client's day: 5,000 calls in the activity record (it keeps up to 20,000), the newest an hour ago.
+    const now = Date.now();
+    const lines = Array.from({ length: 5000 }, (_, i) =>
+      JSON.stringify({
+        time: now - 3600_000 - (5000 - i) * 1000,
+        tool: 'echo',
+        server: 'fx',
+        caller: 'cursor',
+        outcome: 'ok',
+        durationMs: 3,
+      }),
+    );
+    fs.writeFileSync(path.join(stateDir, 'activity.jsonl'), `${lines.join('\n')}\n`);
+    harness = makeBridge({ servers: [fixtureServer('fx')] }, undefined, { stateDir });
+    harness.bridge.start();
+    await renderWithBridge(harness, <HistoryPage />, 'zh-CN');
+    await waitFor(
+      () => document.querySelector('.history-earlier') !== null,
+      5000,
+      () => `${document.querySelector('.page')?.textContent?.slice(0, 300)}`,
+    );
+    const listed = toolsListed('.history').length;
+    expect(listed).toBeGreaterThan(0);
+    expect(listed).toBeLessThanOrEqual(200);
+    expect(document.body.textContent).toContain(`再早的 ${5000 - listed} 次调用记在“活动”页面`);
+  }, 60_000);
 });

@@ -31,4 +31,33 @@ describe('a call’s arguments as a person reads them', () => {
     expect(readableArguments('[1,2]')).toBeUndefined();
     expect(argumentsJson('not json')).toBe('not json');
   });
+
+  it('shows direction overrides and control characters as codes, so a value cannot read as another (list and JSON)', () => {
+    // "/tmp/\u202Egnp.exe" displays as "/tmp/exe.png"; an isolate or a C1 code reorders or hides text the same way.
+    const args = { path: '/tmp/\u202Egnp.exe', ['name\u2066']: 'a\u0085b\u001bc\u200fd' };
+    const list = readableArguments(JSON.stringify(args)) ?? [];
+    expect(list).toEqual([
+      { name: 'path', value: '/tmp/\\u202egnp.exe' },
+      { name: 'name\\u2066', value: 'a\\u0085b\\u001bc\\u200fd' },
+    ]);
+    const json = argumentsJson(args);
+    expect(json).not.toMatch(/[\u0080-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(json)).toEqual(args);
+  });
+
+  it('reads arguments nested thousands deep without overflowing, leaving the depths (and any secret there) out', () => {
+    let deep: unknown = { token: 'sk-deep' };
+    for (let i = 0; i < 50_000; i++) deep = { a: deep };
+    const text = JSON.stringify({ path: '/tmp/x' }).replace(
+      '}',
+      `,"opts":${'{"a":'.repeat(50_000)}{"token":"sk-deep"}${'}'.repeat(50_000)}}`,
+    );
+    const list = readableArguments(text) ?? [];
+    expect(list[0]).toEqual({ name: 'path', value: '/tmp/x' });
+    expect(list[1]?.value).toMatch(/^a: a: .*…$/);
+    const json = argumentsJson(text);
+    expect(json).toContain('"…"');
+    expect(json).not.toContain('sk-deep');
+    expect(argumentsJson({ deep })).not.toContain('sk-deep');
+  });
 });

@@ -15,6 +15,11 @@ import { callDuration, formatDateTime } from '../format';
 import { useStore } from '../store/bridge-store';
 
 const DAY_MS = 24 * 3600_000;
+/**
+ * The earlier calls listed at most (the newest): the record keeps up to 20,000, and a busy local client's
+ * day listed them all, re-rendered at each call. The rest are counted on the Activity page, as older ones are.
+ */
+const EARLIER_LISTED = 200;
 
 export function HistoryPage() {
   const { store, t, language } = useApp();
@@ -30,8 +35,9 @@ export function HistoryPage() {
   // after a restart the overview's count of failures linked here to "none" (walkthrough 4).
   const before = historyStart(history);
   const earlierAll = (samples ?? []).filter((s) => s.time < before && s.time > now - DAY_MS).reverse();
-  const earlierRows = onlyFailed ? earlierAll.filter(failedOutcome) : earlierAll;
-  const earlier = callsBeforeHistory(history, samples) - earlierAll.length;
+  const earlierListed = earlierAll.slice(0, EARLIER_LISTED);
+  const earlierRows = (onlyFailed ? earlierAll.filter(failedOutcome) : earlierAll).slice(0, EARLIER_LISTED);
+  const earlier = callsBeforeHistory(history, samples) - earlierListed.length;
   return (
     <div className="page">
       <h1>{t('nav.history')}</h1>

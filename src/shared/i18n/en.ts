@@ -1547,4 +1547,7 @@ export const en = {
   'words9.service.about.n8n': 'Lets xiaozhi start an automation you built in n8n.',
   'words9.service.about.home-assistant':
     'Lets xiaozhi control devices in your home connected to Home Assistant, such as lights and switches.',
+  // t-attack6: a config file a newer app wrote.
+  'problem.config.newerVersion':
+    'written by a newer xiaozhi-tray (settings version {version}; this one reads up to {known}): update xiaozhi-tray to use it',
 } as const;

@@ -1458,4 +1458,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'words9.service.about.dify': '让小智使用你在 Dify 上做好的应用。',
   'words9.service.about.n8n': '让小智启动你在 n8n 上做好的自动化流程。',
   'words9.service.about.home-assistant': '让小智控制接入 Home Assistant 的家里设备，例如灯和开关。',
+  // t-attack6: a config file a newer app wrote.
+  'problem.config.newerVersion': '由较新版本的 xiaozhi-tray 写成（设置版本 {version}，这一版最多能读 {known}）：请先更新 xiaozhi-tray',
 };

@@ -12,7 +12,7 @@ import { issueProblem, readableIssueMessage } from '../../../shared/zod-issue';
 import { secretValues } from '../secrets/bridge-secrets';
 import { unknownKeys } from './config-file-writer';
 import { ConfigError, type ConfigProblem, JsonDocument, type JsonPath } from './json-text';
-import { nativeMigratedKeys, upgradeNativeConfig } from './migrations';
+import { CURRENT_SETTINGS_VERSION, nativeMigratedKeys, upgradeNativeConfig } from './migrations';
 import { isOwnEntry, OWN_ENTRY_SKIPPED } from './own-entry';
 import { isPlaceholderEndpoint, type ParsedConfig, parseMcpConfig, withoutOwnEntries } from './parse-config';
 import { environmentValue, fillInputs } from './placeholders';
@@ -97,6 +97,13 @@ export function parseConfigText(file: string, text: string, env: NodeJS.ProcessE
   /** Each endpoint's URL as the file writes it, and where. */
   let sources: EndpointSource[];
   if (doc && isNative(doc.value) && !('mcpServers' in (doc.value as object))) {
+    // A newer app's file: "version must be 3" would have the user write their version down, not update.
+    const version = (doc.value as Record<string, unknown>).version;
+    if (typeof version === 'number' && version > CURRENT_SETTINGS_VERSION) {
+      const newer = { version, known: CURRENT_SETTINGS_VERSION };
+      const message = `written by a newer xiaozhi-tray (settings version ${version}; this one reads up to ${CURRENT_SETTINGS_VERSION}): update xiaozhi-tray to use it`;
+      throw new ConfigError(file, [{ ...doc.problemAt(['version'], message), problem: problem('config.newerVersion', newer) }]);
+    }
     const parsed = SettingsSchema.safeParse(withEndpointNames(upgradeNativeConfig(doc.value as Record<string, unknown>)), {
       reportInput: true,
     });

@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import { toolWordsZh } from '../../../shared/i18n/tool-words-zh-CN';
 import { type Language, translate } from '../../../shared/i18n/translate';
-import { HIDDEN_VALUE, SECRET_ARGUMENT } from '../../../shared/readable-arguments';
+import { readableArguments } from '../../../shared/readable-arguments';
 import { cutAt } from './tool-pages';
 
 /** Arguments shown in a confirmation request, and how long each value may be: enough to know what is meant. */
@@ -57,13 +57,13 @@ export function actionTitle(tool: Tool, name: string): string {
   return tool.annotations?.title ?? tool.title ?? name;
 }
 
-/** The first few arguments, each value cut short, secrets hidden: what the user is shown and told. */
+/**
+ * The first few arguments, each value cut short, secrets hidden (nested ones too): what the user is
+ * shown and told. Written as the window lists them (readable-arguments.ts), JSON's quotes left out.
+ */
 export function shownArguments(args: Record<string, unknown>): { name: string; value: string }[] {
-  return Object.entries(args)
-    .slice(0, SHOWN_ARGUMENTS)
-    .map(([key, value]) => {
-      if (SECRET_ARGUMENT.test(key)) return { name: key, value: HIDDEN_VALUE };
-      const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-      return { name: key, value: cut(text, SHOWN_VALUE_CHARS) };
-    });
+  return (readableArguments(Object.fromEntries(Object.entries(args).slice(0, SHOWN_ARGUMENTS))) ?? []).map(({ name, value }) => ({
+    name,
+    value: cut(value, SHOWN_VALUE_CHARS),
+  }));
 }

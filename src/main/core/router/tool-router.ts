@@ -89,7 +89,7 @@ export class ToolRouter {
   /** The best tools for a query (for find_tools, and for the window's "try a search"). */
   search(query: string, limit = DEFAULT_LIMIT): SearchHit<RouterEntry>[] {
     const built = this.current();
-    built.search ??= new ToolSearch(built.entries);
+    built.search ??= new ToolSearch(built.entries, (server) => this.serverWords(server));
     return built.search.search(query, Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit))));
   }
 
@@ -98,6 +98,16 @@ export class ToolRouter {
     if (name === FIND_TOOLS) return this.findTools(args, context);
     if (name === CALL_TOOL) return this.callTool(args, context);
     return this.options.source.call(name, args, context);
+  }
+
+  /**
+   * A server as a search finds it: its internal name and its titles in both languages, since the model
+   * and the person name it by the title find_tools lists (本机文件), in either language.
+   */
+  private serverWords(server: string): string {
+    const title = this.options.serverTitle;
+    if (!title) return server;
+    return [server, title(server, 'zh-CN'), title(server, 'en')].filter((word) => word !== undefined).join(' ');
   }
 
   private language(): Language {

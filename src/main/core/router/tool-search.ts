@@ -56,7 +56,11 @@ export class ToolSearch<E extends SearchEntry> {
   /** Per entry, whether it says it deletes, removes or cancels: read on the first such request. */
   private readonly undoes: (boolean | undefined)[] = [];
 
-  constructor(private readonly entries: readonly E[]) {
+  /** `serverWords`: what a server is called besides its internal name (its titles), searched as its name is. */
+  constructor(
+    private readonly entries: readonly E[],
+    serverWords: (server: string) => string = (server) => server,
+  ) {
     this.index = new MiniSearch<{ id: number }>({
       fields: ['name', 'description', 'args', 'server'],
       tokenize: (text) => searchTerms(text),
@@ -68,7 +72,7 @@ export class ToolSearch<E extends SearchEntry> {
         name: entry.name,
         description: entry.description,
         args: argumentText(entry.inputSchema),
-        server: entry.server,
+        server: serverWords(entry.server),
       })),
     );
   }

@@ -28,19 +28,24 @@ export function namedLocale(env: NodeJS.ProcessEnv): string | undefined {
  * idle bridge's memory, where the link costs nothing (issue 35).
  */
 export function systemTimeZone(env: NodeJS.ProcessEnv, localtime = '/etc/localtime'): string | undefined {
-  const tz = env.TZ?.replace(/^:/, '');
-  if (tz && ZONE_NAME.test(tz)) return tz;
+  const tz = zoneName(env.TZ?.replace(/^:/, ''));
+  if (tz) return tz;
   return linkedZone(localtime) ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 const ZONE_NAME = /^[A-Za-z]+(\/[A-Za-z0-9_+-]+)*$/;
 
+/** The zone a name says, without tzdata's posix/ and right/ copies of it (posix/Asia/Shanghai is Asia/Shanghai); none when it names no zone. */
+function zoneName(name: string | undefined): string | undefined {
+  const zone = name?.replace(/^(?:posix|right)\//, '');
+  return zone && ZONE_NAME.test(zone) ? zone : undefined;
+}
+
 /** The zone a localtime link names (…/zoneinfo/Asia/Shanghai); none when it is a copy, absent, or names no zone. */
 function linkedZone(localtime: string): string | undefined {
   if (process.platform === 'win32') return undefined;
   try {
-    const zone = /\/zoneinfo\/(.+)$/.exec(fs.readlinkSync(localtime))?.[1];
-    return zone && ZONE_NAME.test(zone) ? zone : undefined;
+    return zoneName(/\/zoneinfo\/(.+)$/.exec(fs.readlinkSync(localtime))?.[1]);
   } catch {
     return undefined;
   }

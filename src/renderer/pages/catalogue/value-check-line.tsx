@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 import { valuesFromServer } from '../../../shared/catalogue';
 import { own } from '../../../shared/own';
@@ -30,17 +30,32 @@ export function ValueCheckLine({ server, attempt }: { server: McpServerSettings;
   // The last answer stays until the next replaces it: no flicker at each check.
   const [gone, setGone] = useState<{ key: string; missing: boolean[] } | undefined>();
   const tick = useNow(RECHECK_MS);
+  // The values shown now (none once the line is gone), and those a check is under way for: a folder slow
+  // to answer (a share that stopped answering) is not asked again meanwhile, or stats would pile up in
+  // the app's four I/O threads, where its DNS lookups and file work wait too.
+  const shown = useRef<string | undefined>(key);
+  const checking = useRef<string | undefined>(undefined);
   useEffect(() => {
-    let live = true;
-    const values = JSON.parse(key) as typeof asked;
-    if (values.length === 0) return;
-    store.api.checkPathValues({ values }).then(
-      (answer) => live && setGone({ key, missing: answer.checks.map((c, i) => values[i]?.kind === 'folder' && c.problem === 'missing') }),
-      () => undefined,
-    );
+    shown.current = key;
     return () => {
-      live = false;
+      shown.current = undefined;
     };
+  }, [key]);
+  useEffect(() => {
+    const values = JSON.parse(key) as typeof asked;
+    if (values.length === 0 || checking.current === key) return;
+    checking.current = key;
+    store.api
+      .checkPathValues({ values })
+      .then(
+        (answer) =>
+          shown.current === key &&
+          setGone({ key, missing: answer.checks.map((c, i) => values[i]?.kind === 'folder' && c.problem === 'missing') }),
+        () => undefined,
+      )
+      .finally(() => {
+        if (checking.current === key) checking.current = undefined;
+      });
   }, [key, attempt, tick, store]);
   return places.map((v, i) => {
     const label = language === 'zh-CN' ? v.label.zh : v.label.en;

@@ -79,6 +79,20 @@ describe('loading the configs users already have', () => {
     expect(found).toContainEqual(expect.stringMatching(/at servers\[0\]\.command: must name a program to run/));
   });
 
+  it('says a file of a newer settings version was written by a newer app, not that its version "must be 3"', () => {
+    const text = JSON.stringify({ version: 4, endpoints: [] }, null, 2);
+    let problem: unknown;
+    try {
+      parseConfigText('newer.json', text, {});
+    } catch (error) {
+      problem = (error as { problems?: { problem?: unknown }[] }).problems?.[0]?.problem;
+    }
+    expect(problems(() => parseConfigText('newer.json', text, {}))).toEqual([
+      'line 2, column 14, at version: written by a newer xiaozhi-tray (settings version 4; this one reads up to 3): update xiaozhi-tray to use it',
+    ]);
+    expect(problem).toEqual({ code: 'config.newerVersion', params: { version: 4, known: 3 } });
+  });
+
   it('says which server entry of a foreign file is wrong', () => {
     const text = '{\n  "mcpServers": {\n    "bad": { "type": "carrier-pigeon" },\n    "nothing": {}\n  }\n}';
     const found = problems(() => parseConfigText('mcp.json', text, {}));

@@ -38,6 +38,12 @@ describe.skipIf(process.platform === 'win32')('the system time zone', () => {
     expect(systemTimeZone({}, path.join(os.tmpdir(), 'xt-no-such-localtime'))).toBe(runtime);
     expect(systemTimeZone({}, localtimeTo('/somewhere/else'))).toBe(runtime);
   });
+
+  it("names the zone itself where the link (or TZ) goes through tzdata's posix/ or right/ copies, so Shanghai stays mainland China", () => {
+    expect(systemTimeZone({}, localtimeTo('/usr/share/zoneinfo/posix/Asia/Shanghai'))).toBe('Asia/Shanghai');
+    expect(systemTimeZone({}, localtimeTo('../usr/share/zoneinfo/right/Asia/Taipei'))).toBe('Asia/Taipei');
+    expect(systemTimeZone({ TZ: 'posix/Asia/Hong_Kong' }, localtimeTo('/usr/share/zoneinfo/UTC'))).toBe('Asia/Hong_Kong');
+  });
 });
 
 describe.skipIf(process.platform === 'win32')('the system locale', () => {

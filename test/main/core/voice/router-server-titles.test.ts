@@ -40,6 +40,22 @@ describe('router mode names servers as the window does', () => {
     expect(en?.description).toContain('\n- Built into the app (');
   });
 
+  it('find_tools finds a server’s tools by the title it lists, as the person and the model now name it', async () => {
+    const { xiaozhi, harness, session } = await startServing(
+      {
+        ui: { language: 'zh-CN', theme: 'system', startHidden: false },
+        servers: [fixtureServer('memory', {}, { catalogue: 'memory' }), fixtureServer('fx')],
+      },
+      { toolMode: 'router' },
+    );
+    Object.assign(ctx, { xiaozhi, harness });
+    const text = (await session.request(1, 'tools/call', { name: 'find_tools', arguments: { query: '知识图谱', limit: 3 } })).result
+      ?.content?.[0]?.text;
+    const found = JSON.parse(text ?? '{}') as { tools?: { name: string }[] };
+    expect(found.tools?.map((t) => t.name).every((name) => name.startsWith('memory_'))).toBe(true);
+    expect(found.tools?.length).toBe(3);
+  });
+
   it('two servers of one title are told apart by their internal names', async () => {
     const { xiaozhi, harness, session } = await startServing(
       {

@@ -17,6 +17,17 @@ describe('arguments shown in a confirmation request', () => {
     expect(action).not.toContain('tok-123');
   });
 
+  it('hide a secret nested in a value, and read arguments nested thousands deep without failing', () => {
+    const args = { path: '/a', auth: { token: 'tok-nested-123' }, options: { recursive: true } };
+    expect(JSON.stringify(shownArguments(args))).not.toContain('tok-nested');
+    const action = describeAction({ name: 'delete_file', inputSchema: { type: 'object' } }, args, { language: 'en' });
+    expect(action).not.toContain('tok-nested');
+    expect(action).toContain('recursive: true');
+    let deep: unknown = 1;
+    for (let i = 0; i < 50_000; i++) deep = { a: deep };
+    expect(shownArguments({ path: '/a', deep })[1]?.value).toMatch(/^a: a: /);
+  });
+
   it('keep ordinary values, names with "key" inside included', () => {
     expect(shownArguments({ keyword: 'weather', monkey: 'yes', password_hint: 'x' })).toEqual([
       { name: 'keyword', value: 'weather' },

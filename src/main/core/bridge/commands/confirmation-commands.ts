@@ -1,6 +1,6 @@
 import type { confirmationCommands } from '../../../../shared/bridge-api';
 import type { PendingConfirmation } from '../../../../shared/confirmations';
-import { argumentsJson } from '../../../../shared/readable-arguments';
+import { argumentsJson, shownCodes } from '../../../../shared/readable-arguments';
 import type { ConfirmedIn } from '../../../../shared/status';
 import { shownArguments } from '../../hub/action-description';
 import type { Confirmations, HeldCall } from '../../hub/builtin/confirmations';
@@ -16,11 +16,12 @@ export function shownConfirmation(held: HeldCall, redact: (text: string) => stri
     via: held.via,
     tool: held.tool,
     server: held.server,
-    title: redact(held.title),
+    // The server's words and the caller's: a direction override there would run on into the tool's name beside them.
+    title: redact(shownCodes(held.title)),
     args: shownArguments(held.args).map(({ name, value }) => ({ name: redact(name), value: redact(value) })),
     argumentsJson: redact(argumentsJson(held.args)),
-    ...(held.said ? { said: { 'zh-CN': redact(held.said['zh-CN']), en: redact(held.said.en) } } : {}),
-    caller: redact(held.caller),
+    ...(held.said ? { said: { 'zh-CN': redact(shownCodes(held.said['zh-CN'])), en: redact(shownCodes(held.said.en)) } } : {}),
+    caller: redact(shownCodes(held.caller)),
     askedAt: held.askedAt,
     expiresAt: held.expires,
   };
