@@ -118,7 +118,13 @@ export class CallRelay {
       const params = onProgress ? { name, arguments: args, _meta: { progressToken: id } } : { name, arguments: args };
       const message = { jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage;
       const { transport } = this;
-      const sent = isPosting(transport) ? transport.post(message) : transport.send(message);
+      let sent: Error | undefined | Promise<void>;
+      try {
+        sent = isPosting(transport) ? transport.post(message) : transport.send(message);
+      } catch (error) {
+        // A message that cannot be written (arguments too deep to stringify): the call fails now, not at its timeout.
+        sent = error instanceof Error ? error : new Error(String(error));
+      }
       if (sent instanceof Promise)
         sent.catch((error: unknown) => {
           if (this.settle(id)) reject(error);

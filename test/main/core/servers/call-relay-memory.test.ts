@@ -206,4 +206,18 @@ describe('the tools/call relay, in memory', () => {
     await expect(relay.call('echo', {}, { timeoutMs: 1000 })).rejects.toThrow('the slow way failed');
     expect(relay.inFlight).toBe(0);
   });
+
+  it('a call whose message cannot be written (arguments nested too deep to stringify) fails at once and is not left in flight', async () => {
+    const { relay, transport, cancels } = wire();
+    // As StdioTransport.post writes it: JSON.stringify, which throws on arguments nested this deep.
+    Object.assign(transport, { post: (message: JSONRPCMessage) => void JSON.stringify(message) });
+    let deep: unknown = 1;
+    for (let i = 0; i < 50_000; i++) deep = { a: deep };
+    const signal = new CallAbort();
+    await expect(relay.call('echo', { deep }, { timeoutMs: 1000, signal })).rejects.toThrow(RangeError);
+    expect(relay.inFlight).toBe(0);
+    signal.abort('too late');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(cancels()).toEqual([]);
+  });
 });
