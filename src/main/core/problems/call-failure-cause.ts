@@ -29,17 +29,21 @@ export function siteFailureCause(text: string): Problem | undefined {
 
 /**
  * The system errors a file server passes on as Node words them (server-filesystem's "ENOENT: no such
- * file or directory, open '…'", and its own "Access denied - path outside allowed directories: …",
+ * file or directory, open '…'", and its own "Access denied - path outside allowed directories: …" and
+ * "Parent directory does not exist: …",
  * src/filesystem/lib.ts in modelcontextprotocol/servers). A program not found ("spawn x ENOENT") is not one.
  */
 function fileCause(text: string): Problem | undefined {
   if (OUTSIDE.test(text)) return { code: 'fs.outside', params: {} };
-  if (/\bENOENT\b/.test(text) && !/\bspawn\s+\S+\s+ENOENT\b/.test(text)) return { code: 'fs.notFound', params: {} };
+  if ((/\bENOENT\b/.test(text) && !/\bspawn\s+\S+\s+ENOENT\b/.test(text)) || PARENT_GONE.test(text))
+    return { code: 'fs.notFound', params: {} };
   if (/\b(?:EACCES|EPERM)\b/.test(text)) return { code: 'fs.denied', params: {} };
   return undefined;
 }
 
 const OUTSIDE = /\bpath outside (?:the )?allowed director(?:y|ies)\b/i;
+/** server-filesystem's words when the folder a path is in is gone ("Parent directory does not exist: …"). */
+const PARENT_GONE = /\bparent directory does not exist\b/i;
 
 /** Reaching a site, or being refused by it: `net.*` and `http.*` (a command not found is not a call's cause). */
 const KEPT = /^(?:net|http)\./;

@@ -37,6 +37,8 @@ describe('the cause a failed call names in its text', () => {
       code: 'fs.outside',
       params: {},
     });
+    // Its own words when the folder a path is in is gone (walkthrough 5 deleted the allowed folder).
+    expect(callFailureCause('Error: Parent directory does not exist: /tmp/home')).toEqual({ code: 'fs.notFound', params: {} });
   });
 
   it('nothing for a failure it does not know (the raw text alone is shown)', () => {
