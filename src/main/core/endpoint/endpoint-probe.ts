@@ -48,8 +48,15 @@ export async function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
   const elapsed = () => Math.round(performance.now() - started);
   if (verdict === 'us') {
     const listed = await listThroughRelay(callUrl, opts.version, opts.listWaitMs);
-    report(opts, { ...base, ...listed, durationMs: elapsed() });
-    return { ...base, ...listed, durationMs: elapsed() };
+    // The person's tools, as the other way counts them: in search mode the list holds the 5 helpers that find them.
+    const result = {
+      ...base,
+      ...listed,
+      ...(listed.toolsListed !== undefined ? { userTools: userToolsOf(opts) } : {}),
+      durationMs: elapsed(),
+    };
+    report(opts, result);
+    return result;
   }
   if (verdict === 'other') {
     const result = {
@@ -83,6 +90,12 @@ export async function probeEndpoint(opts: ProbeOptions): Promise<EndpointTest> {
  * (a close reason or an HTTP status text may echo it).
  */
 const urlSecrets = (url: string): string[] => [url, ...endpointUrlSecrets(url)];
+
+/** The person's tools (the app's own left out), as the other pages count them. */
+function userToolsOf(opts: ProbeOptions): number {
+  const catalog = opts.hub.summary();
+  return Math.max(0, catalog.toolCount - (catalog.appTools ?? 0));
+}
 
 /** What a test found, in one word the log's readers word (`log.connectionTest`'s reason). */
 function testOutcome(result: Omit<EndpointTest, 'waitedSeconds'>): string {
@@ -200,8 +213,7 @@ function probeOnce(opts: ProbeOptions, callUrl: string | undefined): Promise<End
           ? { note: 'listsOnDeviceTalk' as const }
           : {};
       // "12 entries, the app's own included" read as a contradiction at 0: the person's tools are the count (issue 33).
-      const catalog = opts.hub.summary();
-      const mine = result.toolsListed !== undefined ? { userTools: Math.max(0, catalog.toolCount - (catalog.appTools ?? 0)) } : {};
+      const mine = result.toolsListed !== undefined ? { userTools: userToolsOf(opts) } : {};
       const final = { ...result, ...mine, ...error, ...note, ...(text ? { errorText: text } : {}), durationMs, waitedSeconds };
       report(opts, final);
       resolve(final);

@@ -191,6 +191,9 @@ describe('Test connection against the self-hosted relay', () => {
     const result = await harness.bridge.api.testEndpoint({ id: 'e1' });
     expect(result).toMatchObject({ reachable: true, accepted: true, listedVia: 'relay' });
     expect(result.toolsListed).toBeGreaterThan(5);
+    // The person's tools, as the other pages count them (walkthrough 5 read "你的 5 个工具": search mode's helpers).
+    const { catalog } = await harness.bridge.api.getState();
+    expect(result.userTools).toBe(catalog.toolCount - (catalog.appTools ?? 0));
     expect(relay.toolSockets.length).toBe(made);
     expect(harness.bridge.state().endpoints[0]?.state).toBe('connected');
     expect(relay.registered()).toBe(relay.toolSockets.at(-1));
