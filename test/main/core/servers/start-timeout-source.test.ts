@@ -32,7 +32,11 @@ async function timedOut(mirrors: { preset: 'china' | 'default' }) {
   );
   harness.bridge.start();
   const server = () => harness!.bridge.state().servers[0]!;
-  await waitFor(() => server().lastErrorCause?.code === 'server.startTimeout', 10_000, 'the start timeout');
+  await waitFor(
+    () => server().lastErrorCause?.code === 'server.startTimeout',
+    10_000,
+    () => `the start timeout (state ${server().state}, cause ${server().lastErrorCause?.code ?? 'none'})`,
+  );
   return server().lastErrorCause!;
 }
 
