@@ -2,6 +2,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
+import { ToolSetsPage } from '../../src/renderer/pages/tool-sets-page';
 import { ToolsPage } from '../../src/renderer/pages/tools-page';
 import { fixtureServer } from '../helpers/bridge-harness';
 import { bridgeEachTest, renderWithBridge } from '../helpers/render-app';
@@ -41,5 +42,14 @@ describe("a tool's description as its server wrote it", () => {
     const { row } = await toolsPage('en');
     await row('Echoes its text (alpha)');
     expect(document.querySelector('.own-words-tag')).toBeNull();
+  });
+
+  it('is marked the same way on the tool sets page (walkthrough 5 met it there unmarked)', async () => {
+    const harness = newBridge({ servers: [fixtureServer('alpha')] });
+    harness.bridge.start();
+    await harness.bridge.whenServersSettled();
+    await renderWithBridge(harness, <ToolSetsPage />, 'zh-CN');
+    const echo = (await screen.findByText('Echoes its text (alpha)')).closest('li')!;
+    expect(echo.querySelector('.own-words-tag')?.textContent).toBe('服务自带的说明');
   });
 });

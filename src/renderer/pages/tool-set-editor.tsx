@@ -5,6 +5,7 @@ import { DEFAULT_TOOL_SET, type ServerSettings, type ToolSet } from '../../share
 import type { CatalogTool } from '../../shared/status';
 import { useApp } from '../app-context';
 import { useServerTitle } from '../components/server-title';
+import { ToolDescription } from '../components/tool-description';
 import { groupByServer, ToolGroupHeader, toolGroupLabel, ToolNames, ToolSwitch } from '../components/tool-group';
 import { Button, EmptyState } from '../components/ui';
 import { useCommand } from '../components/use-command';
@@ -155,9 +156,7 @@ function ToolSwitches({ set, catalog }: { set: ToolSet; catalog: CatalogTool[] |
                   {editing === tool.name ? (
                     <DescriptionEditor set={set} tool={tool} onDone={() => setEditing(undefined)} />
                   ) : (
-                    <div className="small tool-description">
-                      {tool.description || <span className="muted">{t('tools.noDescription')}</span>}
-                    </div>
+                    <ToolDescription tool={tool} />
                   )}
                 </div>
                 {editing === tool.name ? null : (

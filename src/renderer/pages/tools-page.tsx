@@ -8,6 +8,7 @@ import { useApp } from '../app-context';
 import { PagePanels } from '../components/page-panels';
 import { defaultToolPolicy, PolicyPicker } from '../components/policy-picker';
 import { useServerTitle } from '../components/server-title';
+import { ToolDescription } from '../components/tool-description';
 import { groupByServer, ToolGroupHeader, toolGroupLabel, ToolNames, ToolSwitch } from '../components/tool-group';
 import { Button, EmptyState, Notice } from '../components/ui';
 import { useCommand } from '../components/use-command';
@@ -28,36 +29,6 @@ function CallCountLine({ count }: { count: CallCount | undefined }) {
       {count.failed > 0 ? <span className="error-text"> · {t('tools.failedCalls', { count: count.failed })}</span> : null}
       {count.errorText > 0 ? <span className="warn-text"> · {t('activity.errorTextCount', { count: count.errorText })}</span> : null}
     </span>
-  );
-}
-
-/** Han characters: a description without any is not Chinese (most often the server's English). */
-const HAN = /\p{Script=Han}/u;
-
-/**
- * The description xiaozhi reads (edited in the description dialog). In the Chinese window, a server's own
- * description that is not Chinese is marked as the server's words, as the logs mark a server's output:
- * xiaozhi still reads it as it is. The user's own description and the app's own tools' are not marked.
- */
-function ToolDescription({ tool }: { tool: CatalogTool }) {
-  const { t, language } = useApp();
-  if (!tool.description)
-    return (
-      <div className="small tool-description">
-        <span className="muted">{t('tools.noDescription')}</span>
-      </div>
-    );
-  const serverWords =
-    language === 'zh-CN' && tool.originalDescription === undefined && tool.server !== RESERVED_SERVER_NAME && !HAN.test(tool.description);
-  return (
-    <div className="small tool-description">
-      {serverWords ? (
-        <span className="own-words-tag" title={t('tools.serverWordsTitle')}>
-          {t('tools.serverWords')}
-        </span>
-      ) : null}
-      <span>{tool.description}</span>
-    </div>
   );
 }
 
