@@ -165,7 +165,7 @@ describe.skipIf(process.platform === 'win32')('a catalogue server that fails', (
     });
     const card = document.getElementById('server-files')!;
     await within(card).findByText(`这个文件夹不存在：${folder}（“允许访问的文件夹”）`, undefined, { timeout: scaled(15_000) });
-    // From now each check answers after 7 s, as a stat on a share that stopped answering does (and holds
+    // From now each check answers after 4 s (past the 3 s re-check), as a stat on a share that stopped answering does (and holds
     // one of libuv's four threads meanwhile: four such and the app's DNS and file work wait behind them).
     const api = harness.bridge.api;
     const check = api.checkPathValues.bind(api);
@@ -174,7 +174,7 @@ describe.skipIf(process.platform === 'win32')('a catalogue server that fails', (
     let answered = false;
     api.checkPathValues = async (input) => {
       most = Math.max(most, ++waiting);
-      await new Promise((resolve) => setTimeout(resolve, 7000));
+      await new Promise((resolve) => setTimeout(resolve, 4000));
       waiting--;
       answered = true;
       return check(input);

@@ -540,7 +540,8 @@ describe('the local MCP server against hostile clients', () => {
   });
 
   it('drops a connection that sends its headers one byte at a time, within seconds', async () => {
-    const { server } = await bareServer();
+    // A second for the headers (the app's default, 10 s, is read in guarded-http-server.test.ts): the same guard, sooner.
+    const { server } = await bareServer({ headersTimeoutMs: 1000 });
     const slow = await dribble(
       server.port,
       `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Slow: ${'a'.repeat(10_000)}\r\n\r\n`,
@@ -551,7 +552,8 @@ describe('the local MCP server against hostile clients', () => {
   }, 60_000);
 
   it('drops requests whose bodies come a byte at a time, so a client with the token gets in again within seconds', async () => {
-    const { server } = await bareServer();
+    // Bodies get as long as headers (a second here; 10 s by default, guarded-http-server.test.ts).
+    const { server } = await bareServer({ headersTimeoutMs: 1000 });
     const port = server.port;
     const status = `GET /status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`;
     expect(await statusOf(port, status)).toBe(200);
