@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 
 import { failedOutcome } from '../../shared/activity';
 import { useApp } from '../app-context';
@@ -34,10 +34,15 @@ export function HistoryPage() {
   // The calls of the last day from before this run (kept without arguments or results), as 最近调用 lists them:
   // after a restart the overview's count of failures linked here to "none" (walkthrough 4).
   const before = historyStart(history);
-  const earlierAll = (samples ?? []).filter((s) => s.time < before && s.time > now - DAY_MS).reverse();
-  const earlierListed = earlierAll.slice(0, EARLIER_LISTED);
-  const earlierRows = (onlyFailed ? earlierAll.filter(failedOutcome) : earlierAll).slice(0, EARLIER_LISTED);
-  const earlier = callsBeforeHistory(history, samples) - earlierListed.length;
+  // The record holds up to 20,000 calls and this page renders again at each call: read it only when it or the start changed.
+  const { earlierRows, listed } = useMemo(() => {
+    const earlierAll = (samples ?? []).filter((s) => s.time < before && s.time > now - DAY_MS).reverse();
+    return {
+      earlierRows: (onlyFailed ? earlierAll.filter(failedOutcome) : earlierAll).slice(0, EARLIER_LISTED),
+      listed: Math.min(earlierAll.length, EARLIER_LISTED),
+    };
+  }, [samples, before, now, onlyFailed]);
+  const earlier = callsBeforeHistory(history, samples) - listed;
   return (
     <div className="page">
       <h1>{t('nav.history')}</h1>

@@ -115,8 +115,9 @@ function failed(view: ViewContext, call: ToolCall, entry: SetEntry, error: unkno
     view.log.warn(`call ${name} failed: ${error.message}`, problem('log.callFailed', { tool: name, detail: error.message }));
     return call.finish(textResult(spokenServiceError(name, error, view.language()), true), 'error', error.problem);
   }
-  view.log.warn(`call ${name} failed: ${errorText(error)}`, problem('log.callFailed', { tool: name, detail: errorText(error) }));
-  return call.refuse(problem('call.failed', { tool: name, detail: errorText(error) }));
+  const detail = errorText(error);
+  view.log.warn(`call ${name} failed: ${detail}`, problem('log.callFailed', { tool: name, detail }));
+  return call.refuse(problem('call.failed', { tool: name, detail }));
 }
 
 /**
